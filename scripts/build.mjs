@@ -1,0 +1,75 @@
+// Bundles the CLI entry and each command (and the modules tests spawn) with shared chunks.
+// Measured here: loading the MCP SDK server from node_modules took ~300 ms, bundled ~125 ms; @oclif/core
+// ~130 ms, bundled ~60 ms. Resolving and compiling hundreds of small files, not running them,
+// dominates start-up. oclif itself is bundled so the commands extend the same Command class that runs them.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true })
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => join('src/commands', f));
+// Not commands, but loaded by tests in child processes (the config edit concurrency tests).
+const extraEntries = ['src/cli/main.ts', 'src/config/edit.ts', 'src/tools/index.ts'];
+
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: [...commandFiles, ...extraEntries],
+  outbase: 'src',
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // oclif loads a TypeScript compiler only in development (bin/dev.js); never bundle it.
+  external: ['typescript', 'ts-node', 'tsx', 'tsx/*'],
+  plugins: [oclifDirnamePlugin()],
+  chunkNames: 'chunks/[name]-[hash]',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Bundled CommonJS (ajv) calls require(); ESM has none unless we make one.
+  banner: { js: "import { createRequire as __mcpkitCreateRequire } from 'node:module'; const require = __mcpkitCreateRequire(import.meta.url);" },
+});
+
+// oclif.manifest.json lets help and dispatch run without importing every command. It is committed;
+// a test fails when the committed copy differs from this one.
+const manifest = spawnSync(join(root, 'node_modules/.bin/oclif'), ['manifest'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true' }, // no registry look-up during a build
+});
+if (manifest.status !== 0) {
+  console.error('oclif manifest failed');
+  process.exit(1);
+}
+
+/**
+ * oclif reads its own package.json via `__dirname`, which has no meaning inside an ESM bundle.
+ * Point it at the installed @oclif/core (a runtime dependency, so it is always there).
+ */
+function oclifDirnamePlugin() {
+  return {
+    name: 'oclif-dirname',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!/__dirname|__filename/.test(text)) return undefined;
+        const rel = args.path.slice(args.path.lastIndexOf('/@oclif/core/') + '/@oclif/core/'.length);
+        const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+        const prelude =
+          `var __oclifRoot = require('node:path').dirname(require.resolve('@oclif/core/package.json'));` +
+          `var __dirname = require('node:path').join(__oclifRoot, ${JSON.stringify(dir)});` +
+          `var __filename = require('node:path').join(__oclifRoot, ${JSON.stringify(rel)});`;
+        return { contents: prelude + text, loader: 'js' };
+      });
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { Args, Flags } from '@oclif/core';
+import type { Arg, Flag } from '@oclif/core/interfaces';
+import { inputJsonSchema } from '../core/schema.js';
+import type { AnyTool } from '../core/tool.js';
+import { summaryOf } from '../core/tool.js';
+import { McpkitCommand } from './base-command.js';
+import { coerceValue, fieldSpecs, inputFromCommandLine, type FieldSpec } from './field-specs.js';
+
+// oclif's flag builders are typed by overloads on literal options (`multiple: true`); these options
+// are computed from a schema at run time, so they are assembled untyped and checked by tests instead.
+type FlagOptions = Record<string, unknown>;
+
+function flagFor(spec: FieldSpec): Flag<any> {
+  const options: FlagOptions = { description: spec.description, required: spec.required, char: spec.char };
+  if (spec.kind === 'boolean') return Flags.boolean({ ...options, allowNo: spec.default === true } as FlagOptions) as Flag<any>;
+  if (spec.multiple) Object.assign(options, { multiple: true, multipleNonGreedy: true });
+  // Shown in --help; zod applies the same default when the flag is absent.
+  else if (spec.kind !== 'json' && spec.default !== undefined) options.default = spec.default;
+  if (spec.options) return Flags.string({ ...options, options: spec.options } as FlagOptions) as Flag<any>;
+  return Flags.custom<unknown>({
+    ...options,
+    helpValue: spec.kind === 'json' ? '<json>' : `<${spec.kind === 'string' ? 'value' : spec.kind}>`,
+    parse: async (input: string) => coerceValue(spec, input),
+  } as FlagOptions)() as Flag<any>;
+}
+
+function argFor(spec: FieldSpec): Arg<any> {
+  const description = spec.multiple ? `${spec.description ?? spec.field} (one or more)` : spec.description;
+  return Args.string({ description, required: spec.required, ...(spec.options ? { options: spec.options } : {}) }) as Arg<any>;
+}
+
+/** An oclif command class generated from a tool definition: flags and args come from its input schema. */
+export function commandFromTool(tool: AnyTool): typeof McpkitCommand {
+  const specs = fieldSpecs(inputJsonSchema(tool.input), tool.command);
+  const positional = (tool.command.args ?? []).map((field) => specs.find((s) => s.field === field)!);
+  const [, ...rest] = tool.description.split('\n');
+
+  class ToolCommand extends McpkitCommand {
+    static override summary = summaryOf(tool);
+    static override description = rest.join('\n').trim() || undefined;
+    static override examples = [...tool.command.examples];
+    static override flags = Object.fromEntries(specs.filter((s) => !s.positional).map((s) => [s.flag, flagFor(s)]));
+    static override args = Object.fromEntries(positional.map((s) => [s.field, argFor(s)]));
+    // A trailing array argument takes the rest of the command line.
+    static override strict = !positional.some((s) => s.multiple);
+    static readonly tool = tool;
+
+    async run(): Promise<unknown> {
+      const { flags, argv } = await this.parse(ToolCommand);
+      const raw = inputFromCommandLine(specs, flags, argv as string[]);
+      return this.runTool(tool, raw, flags.config);
+    }
+  }
+  return ToolCommand;
+}

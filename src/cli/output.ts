@@ -1,0 +1,14 @@
+import type { ChalkInstance } from 'chalk';
+import type { ErrorObject } from '../core/errors.js';
+
+/** `Error [CODE]: message` then the hint, for stderr. */
+export function formatError(error: ErrorObject, color: ChalkInstance): string {
+  const lines = [`${color.red.bold('Error')} ${color.red(`[${error.code}]`)}: ${error.message}`];
+  if (error.hint) lines.push(`${color.dim('Hint:')} ${error.hint}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Plain JSON for scripts: oclif's default colourises it, which breaks `jq` when FORCE_COLOR is set. */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

@@ -1,0 +1,4 @@
+import { commandFromTool } from '../../cli/command-from-tool.js';
+import { configJsonSchema } from '../../tools/config/schema.js';
+
+export default commandFromTool(configJsonSchema);

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { processAlive } from './lock.js';
+
+/** Temp files live beside the target (same filesystem, so rename is atomic) and name their writer's pid. */
+function tempName(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* some filesystems refuse fsync on a directory; the rename is still atomic */
+  }
+}
+
+/** Removes temp files left by writers that were killed (their pid is gone). */
+export function removeOrphanTemps(target: string): void {
+  const prefix = `.${basename(target)}.`;
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix) || !entry.endsWith('.tmp')) continue;
+    const pid = Number(entry.slice(prefix.length).split('.', 1)[0]);
+    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) {
+      try {
+        unlinkSync(join(dirname(target), entry));
+      } catch {
+        /* raced with another cleaner */
+      }
+    }
+  }
+}
+
+export interface AtomicWriteOptions {
+  /** Called after the temp file is complete and synced, before the rename (tests kill the process here). */
+  beforeRename?: (tempPath: string) => void;
+}
+
+/**
+ * Write to a temp file, fsync it, rename over the target, fsync the folder: a reader (or a crash)
+ * sees the old file or the new one, never a mix. Keeps the target's permission bits; new files are 0600
+ * because configs hold tokens.
+ */
+export function atomicWrite(target: string, text: string, options: AtomicWriteOptions = {}): void {
+  mkdirSync(dirname(target), { recursive: true });
+  let mode = 0o600;
+  try {
+    mode = statSync(target).mode & 0o777;
+  } catch {
+    /* new file */
+  }
+  const temp = tempName(target);
+  const fd = openSync(temp, 'wx', mode);
+  try {
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    options.beforeRename?.(temp);
+    renameSync(temp, target);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* never created or already renamed */
+    }
+    throw error;
+  }
+  fsyncDir(dirname(target));
+}

@@ -1,0 +1,94 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Document } from 'yaml';
+import { ToolError } from '../core/errors.js';
+import { atomicWrite, removeOrphanTemps, type AtomicWriteOptions } from './atomic-write.js';
+import { documentData, parseYaml, structuralProblems } from './check.js';
+import { acquireLock, type LockOptions } from './lock.js';
+import { configInvalid } from './problems.js';
+
+/** `[a, b]` as people write it, not yaml's default `[ a, b ]`. */
+const YAML_STYLE = { flowCollectionPadding: false } as const;
+
+export interface EditOptions extends AtomicWriteOptions {
+  lock?: LockOptions;
+}
+
+export interface EditOutcome<R> {
+  value: R;
+  /** False when the mutation left the document as it was (nothing is written then). */
+  changed: boolean;
+  path: string;
+}
+
+function readExisting(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ToolError('CONFIG_INVALID', `Cannot read config ${path}: ${(error as Error).message}`, {
+      hint: 'Check the file permissions, or point --config / MCPKIT_CONFIG at another file.',
+    });
+  }
+}
+
+/**
+ * The one way mcpkit changes a config file: lock, read the YAML document, mutate it in place
+ * (comments and key order survive), validate the whole result, then write atomically. A refused
+ * mutation, or one that would leave the config invalid, leaves the file byte-for-byte unchanged.
+ * Validation is structural: `${VAR}` placeholders are kept as text, so an unset variable elsewhere
+ * in the file does not block an unrelated edit.
+ */
+export async function editConfig<R>(path: string, mutate: (doc: Document) => R, options: EditOptions = {}): Promise<EditOutcome<R>> {
+  mkdirSync(dirname(path), { recursive: true });
+  const lock = await acquireLock(`${path}.lock`, options.lock);
+  try {
+    removeOrphanTemps(path);
+    const before = readExisting(path);
+    let doc: Document;
+    if (before === undefined) {
+      doc = new Document({});
+    } else {
+      const parsed = parseYaml(before);
+      if (parsed.problems.length) throw configInvalid(path, parsed.problems, 'cannot be edited: it is not valid YAML');
+      doc = parsed.doc;
+    }
+    const baseline = before === undefined ? undefined : doc.toString(YAML_STYLE);
+    const value = mutate(doc);
+    const { data, problems: shape } = documentData(doc);
+    const problems = shape.length ? shape : structuralProblems(data);
+    if (problems.length) throw configInvalid(path, problems, 'was not changed: the edit would make it invalid');
+    const after = doc.toString(YAML_STYLE);
+    if (after === baseline) return { value, changed: false, path };
+    if (!lock.held()) {
+      throw new ToolError('CONFLICT', `Lost the lock on ${path} while editing; the file was not changed.`, { hint: 'Run the command again.' });
+    }
+    atomicWrite(path, after, options);
+    return { value, changed: true, path };
+  } finally {
+    lock.release();
+  }
+}
+
+/** Writes a whole new file under the same lock (used by `config init`). */
+export async function replaceConfigText(
+  path: string,
+  text: string,
+  options: EditOptions & { overwrite: boolean },
+): Promise<{ replaced: boolean }> {
+  mkdirSync(dirname(path), { recursive: true });
+  const lock = await acquireLock(`${path}.lock`, options.lock);
+  try {
+    const before = readExisting(path);
+    if (before !== undefined && !options.overwrite) {
+      throw new ToolError('CONFLICT', `Config ${path} already exists; not overwritten.`, {
+        details: { file: path },
+        hint: 'Pass --force to replace it, or edit it with the config commands.',
+      });
+    }
+    atomicWrite(path, text, options);
+    return { replaced: before !== undefined };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { ToolError } from '../core/errors.js';
+import { checkConfigText, type CheckedConfig } from './check.js';
+import type { ConfigSource } from './locate.js';
+import { configInvalid } from './problems.js';
+import { defaultConfig, type McpkitConfig } from './schema.js';
+
+export interface LoadedConfig extends CheckedConfig {
+  location: ConfigSource;
+  exists: boolean;
+}
+
+/** Reads and checks the config; a missing file is the defaults. Never throws for a bad file: see `problems`. */
+export async function inspectConfig(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {
+  let text: string;
+  try {
+    text = await readFile(location.path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { location, exists: false, problems: [], raw: {}, config: defaultConfig(), fromEnv: new Set() };
+    if (code === 'EISDIR') {
+      return { location, exists: true, problems: [{ path: '(file)', message: `${location.path} is a directory, not a YAML file` }], fromEnv: new Set() };
+    }
+    throw new ToolError('CONFIG_INVALID', `Cannot read config ${location.path}: ${(error as Error).message}`, {
+      details: { file: location.path, errno: code },
+      hint: 'Check the file permissions, or point --config / MCPKIT_CONFIG at another file.',
+    });
+  }
+  return { location, exists: true, ...checkConfigText(text, env) };
+}
+
+/** The config a tool runs with: interpolated, validated, defaults applied; a bad file is a CONFIG_INVALID error. */
+export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<McpkitConfig> {
+  const loaded = await inspectConfig(location, env);
+  if (!loaded.config) throw configInvalid(location.path, loaded.problems);
+  return loaded.config;
+}

@@ -1,0 +1,27 @@
+import { joinPath } from './interpolate.js';
+
+export const MASK = '********';
+
+const SECRET_KEY = /token|secret|passw(or)?d|api[_-]?key|authorization|credential|private[_-]?key|cookie/i;
+const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/;
+
+/**
+ * Hides values that came from the environment, and values under secret-looking keys, so that
+ * `config show` can be pasted into an issue. Unexpanded text with a `${VAR}` placeholder
+ * ("Bearer ${TOKEN}") keeps its secret in the environment, so it is shown as written.
+ */
+export function maskSecrets(value: unknown, fromEnv: ReadonlySet<string>): unknown {
+  const walk = (node: unknown, path: (string | number)[], secretKey: boolean): unknown => {
+    if (typeof node === 'string') {
+      if (fromEnv.has(joinPath(path))) return MASK;
+      if (secretKey && node !== '' && !PLACEHOLDER.test(node)) return MASK;
+      return node;
+    }
+    if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, i], secretKey));
+    if (node !== null && typeof node === 'object') {
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, [...path, k], secretKey || SECRET_KEY.test(k))]));
+    }
+    return node;
+  };
+  return walk(value, [], false);
+}

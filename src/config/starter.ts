@@ -1,0 +1,40 @@
+/** The commented file `config init` writes: valid as is, every section explained. */
+export const STARTER_CONFIG = `# mcpkit configuration. Reference: "mcpkit config schema" prints the JSON Schema.
+# Values may use \${VAR} or \${VAR:-default}; they are expanded when the file is read
+# and never written back, so secrets can stay in the environment.
+
+# Upstream MCP servers that "mcpkit serve" proxies.
+mcp_servers: {}
+#  everything:
+#    command: npx
+#    args: ["-y", "@modelcontextprotocol/server-everything"]
+#    timeout_ms: 30000
+#  github:
+#    url: https://api.githubcopilot.com/mcp/
+#    headers:
+#      Authorization: "Bearer \${GITHUB_TOKEN}"
+#    tools:                     # allow-list, with optional overrides
+#      search_code: {}
+#      search_issues:
+#        description: "Search issues. {original}"
+#    filter:                    # ordered rules, first match wins
+#      - exclude: "*_delete"
+
+# Named views: filtered catalogs served at "mcpkit serve --view NAME".
+tool_views: {}
+#  research:
+#    description: Read-only research tools
+#    exposure: search           # direct | search
+
+# Tools built from several upstream calls.
+composite_tools: {}
+
+# pre_call / post_call hook modules.
+hooks: {}
+
+# Settings of the tool groups and of "serve".
+registry: {}
+arango: {}
+retrieve: {}
+serve: {}
+`;

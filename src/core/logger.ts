@@ -1,0 +1,22 @@
+/** Logs go to stderr only: stdout belongs to command output and, under `serve`, to the protocol. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export function parseLogLevel(value: string | undefined, fallback: LogLevel = 'warn'): LogLevel {
+  return value !== undefined && value in RANK ? (value as LogLevel) : fallback;
+}
+
+export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+  const at = (lvl: Exclude<LogLevel, 'silent'>) => (message: string) => {
+    if (RANK[lvl] >= RANK[level]) write(`mcpkit ${lvl}: ${message}\n`);
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}

@@ -1,0 +1,49 @@
+import type { AnyTool } from './tool.js';
+import { oclifId } from './tool.js';
+
+export interface ToolRegistry {
+  readonly tools: readonly AnyTool[];
+  get(name: string): AnyTool | undefined;
+  byCommandId(oclifCommandId: string): AnyTool | undefined;
+}
+
+/** Refuses duplicate MCP names and duplicate command ids: both front ends must map one-to-one. */
+export function createRegistry(tools: readonly AnyTool[]): ToolRegistry {
+  const byName = new Map<string, AnyTool>();
+  const byCommand = new Map<string, AnyTool>();
+  for (const tool of tools) {
+    const prior = byName.get(tool.name);
+    if (prior) throw new Error(`Duplicate tool name "${tool.name}" (groups ${prior.group} and ${tool.group}); every tool needs a unique MCP name.`);
+    const id = oclifId(tool.command.id);
+    const priorCommand = byCommand.get(id);
+    if (priorCommand) throw new Error(`Duplicate command "${tool.command.id}" (tools ${priorCommand.name} and ${tool.name}).`);
+    byName.set(tool.name, tool);
+    byCommand.set(id, tool);
+  }
+  return {
+    tools: [...tools],
+    get: (name) => byName.get(name),
+    byCommandId: (id) => byCommand.get(id),
+  };
+}
+
+/** Names closest to a mistyped one, for "did you mean" hints. */
+export function closestNames(wanted: string, names: readonly string[], max = 3): string[] {
+  const scored = names
+    .map((name) => ({ name, d: editDistance(wanted.toLowerCase(), name.toLowerCase()) }))
+    .filter(({ name, d }) => d <= Math.max(2, Math.floor(name.length / 3)) || name.includes(wanted) || wanted.includes(name));
+  scored.sort((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1));
+  return scored.slice(0, max).map(({ name }) => name);
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,85 @@
+import type { z } from 'zod';
+import type { ConfigSource } from '../config/locate.js';
+import type { McpkitConfig } from '../config/schema.js';
+import type { Logger } from './logger.js';
+
+/** MCP tool annotations (spec: ToolAnnotations). Every tool states all four. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface CommandSpec {
+  /** `topic verb` as typed in a terminal, e.g. `config show`. */
+  id: string;
+  /** Input fields taken as positional arguments, in order. The last may be an array (rest of argv). */
+  args?: readonly string[];
+  /** One-letter flag aliases, e.g. `{ limit: 'n' }`. */
+  chars?: Readonly<Record<string, string>>;
+  /** Shell lines shown under EXAMPLES in `--help`; `<%= config.bin %>` stands for `mcpkit`. */
+  examples: readonly string[];
+}
+
+export type Surface = 'cli' | 'mcp';
+
+export interface ToolContext {
+  /** The loaded, interpolated and validated config (defaults when no file exists). Loaded once, on first use. */
+  config(): Promise<McpkitConfig>;
+  /** Where the config lives (or would live) and which rule chose it. */
+  readonly configLocation: ConfigSource;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly logger: Logger;
+  readonly surface: Surface;
+  now(): Date;
+  readonly signal?: AbortSignal;
+}
+
+export interface RenderUi {
+  /** Colour helpers; plain strings when colour is off (NO_COLOR, not a TTY). */
+  readonly color: import('chalk').ChalkInstance;
+  table(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string;
+}
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown> {
+  /** snake_case, the MCP name. */
+  name: string;
+  group: string;
+  command: CommandSpec;
+  title: string;
+  /** First line is the summary shown by `tools` and in `--help`. */
+  description: string;
+  input: S;
+  annotations: ToolAnnotations;
+  run(input: z.output<S>, ctx: ToolContext): Promise<R>;
+  /** Human output for the terminal; without it the CLI prints a generic table or key/value list. */
+  render?(result: R, ui: RenderUi): string | Promise<string>;
+}
+
+export type AnyTool = ToolDefinition<z.ZodObject, any>;
+
+const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const COMMAND_ID = /^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)+$/;
+
+/** Checks the static parts of a definition at import time so a typo fails the build, not a user. */
+export function defineTool<S extends z.ZodObject, R>(tool: ToolDefinition<S, R>): ToolDefinition<S, R> {
+  if (!SNAKE.test(tool.name)) throw new Error(`Tool name "${tool.name}" must be snake_case (the MCP name).`);
+  if (!COMMAND_ID.test(tool.command.id)) throw new Error(`Tool ${tool.name}: command id "${tool.command.id}" must look like "topic verb".`);
+  if (tool.command.examples.length === 0) throw new Error(`Tool ${tool.name}: give at least one example for --help.`);
+  const shape = tool.input.shape as Record<string, unknown>;
+  for (const arg of tool.command.args ?? []) {
+    if (!(arg in shape)) throw new Error(`Tool ${tool.name}: positional argument "${arg}" is not an input field.`);
+  }
+  return tool;
+}
+
+/** The oclif command id (`config:show`) for a spaced id (`config show`). */
+export function oclifId(commandId: string): string {
+  return commandId.split(' ').join(':');
+}
+
+export function summaryOf(tool: Pick<AnyTool, 'description'>): string {
+  return tool.description.split('\n', 1)[0]!.trim();
+}

@@ -1,0 +1,28 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { ToolRegistry } from '../core/registry.js';
+import type { ToolContext } from '../core/tool.js';
+import { createToolServer } from './tool-server.js';
+
+/**
+ * Serves the registry over stdio until the client goes away. stdout carries only protocol
+ * messages; everything else goes to stderr. Resolves when the session has ended.
+ */
+export async function serveStdio(options: { registry: ToolRegistry; context: ToolContext; version: string }): Promise<void> {
+  const server = createToolServer(options);
+  const transport = new StdioServerTransport();
+  let closing: Promise<void> | undefined;
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  const shutdown = (why: string) => {
+    options.context.logger.debug(`serve: shutting down (${why})`);
+    return (closing ??= server.close().catch(() => undefined));
+  };
+  // The SDK's stdio transport does not notice end-of-input; a client that closes our stdin is done with us.
+  process.stdin.once('end', () => void shutdown('stdin closed'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  await server.connect(transport);
+  options.context.logger.debug('serve: ready on stdio');
+  await closed;
+}

@@ -1,0 +1,6 @@
+import { configPath } from './path.js';
+import { configJsonSchema } from './schema.js';
+import { configShow } from './show.js';
+import { configValidate } from './validate.js';
+
+export const configTools = [configPath, configShow, configValidate, configJsonSchema];

@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import * as z from 'zod';
+import { describeSource } from '../../config/locate.js';
+import { defineTool } from '../../core/tool.js';
+
+export const configPath = defineTool({
+  name: 'config_path',
+  group: 'config',
+  command: {
+    id: 'config path',
+    examples: ['<%= config.bin %> config path', 'MCPKIT_CONFIG=./team.yaml <%= config.bin %> config path --json'],
+  },
+  title: 'Config file location',
+  description:
+    'Show which config file mcpkit uses and why.\nOrder: --config, then MCPKIT_CONFIG, then ./mcpkit.yaml, then $XDG_CONFIG_HOME/mcpkit/config.yaml (~/.config/mcpkit/config.yaml). A missing file means built-in defaults.',
+  input: z.strictObject({}),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(_input, ctx) {
+    const { path, source } = ctx.configLocation;
+    return { path, source, chosen_by: describeSource(source), exists: existsSync(path) };
+  },
+  render: (result) => result.path,
+});

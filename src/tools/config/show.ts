@@ -1,0 +1,46 @@
+import * as z from 'zod';
+import { maskSecrets } from '../../config/mask.js';
+import { configInvalid } from '../../config/problems.js';
+import { ToolError } from '../../core/errors.js';
+import { defineTool } from '../../core/tool.js';
+
+export const configShow = defineTool({
+  name: 'config_show',
+  group: 'config',
+  command: {
+    id: 'config show',
+    examples: [
+      '<%= config.bin %> config show',
+      '<%= config.bin %> config show --resolved',
+      '<%= config.bin %> config show --resolved --reveal --json',
+    ],
+  },
+  title: 'Show the config',
+  description:
+    'Show the config file as written, or --resolved: with ${VAR} expanded and defaults filled in.\nValues taken from the environment and values under secret-looking keys (token, api_key, password, Authorization, ...) are masked unless --reveal is given (terminal only).',
+  input: z.strictObject({
+    resolved: z.boolean().default(false).describe('Expand ${VAR} placeholders and fill in defaults.'),
+    reveal: z.boolean().default(false).describe('Show secret values instead of masking them (refused over MCP).'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(input, ctx) {
+    if (input.reveal && ctx.surface === 'mcp') {
+      throw new ToolError('FORBIDDEN', 'reveal is not available over MCP: secrets stay out of agent transcripts.', {
+        hint: 'Run "mcpkit config show --reveal" in a terminal instead.',
+      });
+    }
+    const { inspectConfig } = await import('../../config/load.js');
+    const loaded = await inspectConfig(ctx.configLocation, ctx.env);
+    const { path } = ctx.configLocation;
+    if (input.resolved && !loaded.config) throw configInvalid(path, loaded.problems);
+    if (!input.resolved && !loaded.raw) throw configInvalid(path, loaded.problems);
+    const data = input.resolved ? loaded.config : loaded.raw;
+    const config = input.reveal ? data : maskSecrets(data, input.resolved ? loaded.fromEnv : new Set());
+    return { path, exists: loaded.exists, resolved: input.resolved, config: config as Record<string, unknown> };
+  },
+  render: async (result, ui) => {
+    const { toYamlText } = await import('../../config/yaml-text.js');
+    const head = result.exists ? `# ${result.path}` : `# ${result.path} (not found: built-in defaults)`;
+    return `${ui.color.dim(head)}\n${toYamlText(result.config).trimEnd()}`;
+  },
+});

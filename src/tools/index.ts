@@ -1,0 +1,5 @@
+import type { AnyTool } from '../core/tool.js';
+import { configTools } from './config/index.js';
+
+/** Every built-in tool, group by group; both front ends are generated from this list. */
+export const allTools: readonly AnyTool[] = [...configTools];

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { checkConfigText } from '../../src/config/check.js';
+import { STARTER_CONFIG } from '../../src/config/starter.js';
+
+const problemsOf = (text: string, env: Record<string, string> = {}) => checkConfigText(text, env).problems;
+
+describe('checkConfigText', () => {
+  it('accepts an empty file and the starter file, filling in defaults', () => {
+    expect(checkConfigText('', {}).config).toMatchObject({ mcp_servers: {}, tool_views: {}, serve: {} });
+    expect(problemsOf(STARTER_CONFIG)).toEqual([]);
+  });
+
+  it('expands variables before validating', () => {
+    const checked = checkConfigText('mcp_servers:\n  gh:\n    url: ${GH_URL:-https://example.com/mcp}\n', {});
+    expect(checked.config?.mcp_servers.gh?.url).toBe('https://example.com/mcp');
+  });
+
+  it.each([
+    ['bad YAML', 'mcp_servers: [unclosed', /^line 1, column/, /./],
+    ['duplicate keys', 'serve: {}\nserve: {}\n', /^line 2/, /unique/i],
+    ['a list at the top', '- a\n- b\n', /\(root\)/, /mapping/],
+    ['an unknown section', 'servers: {}\n', /\(root\)/, /servers/],
+    ['a server with neither command nor url', 'mcp_servers:\n  x: { args: [a] }\n', /^mcp_servers\.x$/, /command .* or url/],
+    ['a server with both', 'mcp_servers:\n  x: { command: a, url: "https://x" }\n', /^mcp_servers\.x$/, /not both/],
+    ['a mistyped server key', 'mcp_servers:\n  x: { command: a, comand: b }\n', /^mcp_servers\.x$/, /comand/],
+    ['a wrong type', 'mcp_servers:\n  x: { command: a, timeout_ms: soon }\n', /^mcp_servers\.x\.timeout_ms$/, /number/],
+    ['a bad url', 'mcp_servers:\n  x: { url: "ftp://x" }\n', /^mcp_servers\.x\.url$/, /http/],
+    ['a bad filter rule', 'mcp_servers:\n  x: { command: a, filter: [{ allow: "x*" }] }\n', /^mcp_servers\.x\.filter\.0$/, /./],
+    ['a bad exposure', 'tool_views:\n  v: { exposure: everything }\n', /^tool_views\.v\.exposure$/, /direct|search/],
+    ['a bad server name', 'mcp_servers:\n  "bad name": { command: a }\n', /^mcp_servers\.bad name$/, /names use/],
+    ['an unset variable', 'mcp_servers:\n  x: { command: a, env: { T: "${NOT_SET_ANYWHERE}" } }\n', /^mcp_servers\.x\.env\.T$/, /NOT_SET_ANYWHERE is not set/],
+  ])('reports %s with its path', (_name, text, path, message) => {
+    const problems = problemsOf(text);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.some((p) => path.test(p.path) && message.test(p.message))).toBe(true);
+  });
+
+  it('lists every problem, not only the first', () => {
+    const problems = problemsOf('mcp_servers:\n  a: { args: [] }\n  b: { command: x, timeout_ms: -1 }\ntool_views:\n  v: { exposure: nope }\n');
+    expect(problems.map((p) => p.path).sort()).toEqual(['mcp_servers.a', 'mcp_servers.b.timeout_ms', 'tool_views.v.exposure']);
+  });
+});

@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { editConfig } from '../../src/config/edit.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
+
+const CHILD = join(ROOT, 'test/fixtures/edit-child.mjs');
+
+function startEdit(path: string, name: string, pause = false) {
+  const child = spawn(process.execPath, [CHILD, path, name, ...(pause ? ['pause'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal, out, err })),
+  );
+  const paused = new Promise<void>((resolve) => child.stdout.on('data', () => out.includes('PAUSED') && resolve()));
+  return { child, exited, paused };
+}
+
+const serverNames = (path: string) => Object.keys((parse(readFileSync(path, 'utf8')) as { mcp_servers?: object }).mcp_servers ?? {});
+const leftovers = (path: string) => readdirSync(dirname(path)).filter((f) => f !== 'mcpkit.yaml');
+
+describe('config edits across processes', () => {
+  it('50 processes adding distinct servers at once: all 50 land, valid YAML, nothing left behind', async () => {
+    const path = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(path, '# shared by 50 writers\nmcp_servers: {}\n');
+    const names = Array.from({ length: 50 }, (_, i) => `server-${i}`);
+    const results = await Promise.all(names.map((name) => startEdit(path, name).exited));
+    for (const r of results) expect(r, r.err).toMatchObject({ code: 0 });
+    expect(serverNames(path).sort()).toEqual([...names].sort());
+    expect(readFileSync(path, 'utf8')).toContain('# shared by 50 writers');
+    expect(leftovers(path)).toEqual([]);
+  }, 120_000);
+
+  it('a process killed between writing the temp file and the rename leaves the old file; the next edit recovers the lock', async () => {
+    const path = join(tempDir(), 'mcpkit.yaml');
+    const original = '# before\nmcp_servers:\n  keep: { command: echo }\n';
+    writeFileSync(path, original);
+    const edit = startEdit(path, 'doomed', true);
+    await edit.paused;
+    expect(existsSync(`${path}.lock`)).toBe(true);
+    expect(leftovers(path).some((f) => f.endsWith('.tmp'))).toBe(true);
+    edit.child.kill('SIGKILL');
+    expect((await edit.exited).signal).toBe('SIGKILL');
+    expect(readFileSync(path, 'utf8')).toBe(original);
+
+    // The dead process's lock and temp file must not block or linger.
+    const started = Date.now();
+    await editConfig(path, (doc) => doc.setIn(['mcp_servers', 'after'], doc.createNode({ command: 'echo' })));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(serverNames(path)).toEqual(['keep', 'after']);
+    expect(leftovers(path)).toEqual([]);
+  });
+
+  it('kills at random moments during edits of a large file never leave a partial file', async () => {
+    const path = join(tempDir(), 'mcpkit.yaml');
+    // ~0.7 MB so that writing takes long enough to be interrupted.
+    const servers = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [`s${i}`, { command: 'echo', args: ['x'.repeat(200)] }]),
+    );
+    writeFileSync(path, `mcp_servers:\n${Object.entries(servers).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n`);
+    let expected = serverNames(path);
+    for (let i = 0; i < 8; i++) {
+      const before = readFileSync(path, 'utf8');
+      const edit = startEdit(path, `k${i}`);
+      await new Promise((r) => setTimeout(r, 150 + Math.random() * 350));
+      edit.child.kill('SIGKILL');
+      await edit.exited;
+      const after = readFileSync(path, 'utf8');
+      const names = serverNames(path); // throws if the file is not whole YAML
+      if (after === before) expect(names).toEqual(expected);
+      else expect(names).toEqual([...expected, `k${i}`]);
+      expected = names;
+    }
+    // Whatever was left behind is cleaned up by the next edit.
+    await editConfig(path, (doc) => doc.setIn(['serve', 'port'], 1));
+    expect(leftovers(path)).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRegistry } from '../../src/core/registry.js';
+import { oclifId } from '../../src/core/tool.js';
+import { toMcpTool } from '../../src/mcp/tool-server.js';
+import { allTools } from '../../src/tools/index.js';
+import { ROOT } from '../helpers/cli.js';
+
+/** Commands written by hand because they are not tools (they serve, dispatch, list or write whole files). */
+const HAND_WRITTEN = ['call', 'config:init', 'serve', 'tools'];
+
+const commandFiles = readdirSync(join(ROOT, 'src/commands'), { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.replace(/\.ts$/, '').split('/').join(':'))
+  .sort();
+const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
+  commands: Record<string, { summary?: string; examples?: string[] }>;
+};
+
+describe('one definition, two front ends', () => {
+  const registry = createRegistry(allTools);
+
+  it('every tool has exactly one command file, and every command file is a tool or a known hand-written command', () => {
+    const toolIds = allTools.map((t) => oclifId(t.command.id));
+    expect(new Set(toolIds).size).toBe(toolIds.length);
+    expect(commandFiles).toEqual([...toolIds, ...HAND_WRITTEN].sort());
+  });
+
+  it.each(allTools.map((t) => [t.name, t] as const))('%s: its command file is generated from that very tool', async (_name, tool) => {
+    const file = join(ROOT, 'src/commands', `${tool.command.id.split(' ').join('/')}.ts`);
+    const mod = (await import(file)) as { default: { tool?: unknown } };
+    expect(mod.default.tool).toBe(tool);
+  });
+
+  it('every tool has exactly one MCP name, published as-is', () => {
+    const names = allTools.map((t) => toMcpTool(t).name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(registry.get(name)?.name).toBe(name);
+  });
+
+  it('the manifest lists exactly the commands, with their summaries and examples', () => {
+    expect(Object.keys(manifest.commands).sort()).toEqual(commandFiles);
+    for (const tool of allTools) {
+      const entry = manifest.commands[oclifId(tool.command.id)]!;
+      expect(entry.examples).toEqual(tool.command.examples);
+      expect(entry.summary).toBe(tool.description.split('\n')[0]);
+    }
+  });
+
+  const inGit = existsSync(join(ROOT, '.git'));
+  it.runIf(inGit)('the committed oclif.manifest.json is what the build generates (commit it after changing commands)', () => {
+    // npm test rebuilds the manifest first, so a difference from the committed file means it was stale.
+    const committed = execFileSync('git', ['show', 'HEAD:oclif.manifest.json'], { cwd: ROOT, encoding: 'utf8' });
+    expect(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).toBe(committed);
+  });
+});
+
+describe('published tool schemas', () => {
+  it('match the reviewed snapshot (update with "npx vitest -u" when a change is intended)', async () => {
+    const published = Object.fromEntries(allTools.map((t) => [t.name, toMcpTool(t)]));
+    await expect(`${JSON.stringify(published, null, 2)}\n`).toMatchFileSnapshot('../__snapshots__/tool-schemas.json');
+  });
+});
