@@ -30,7 +30,7 @@ function argFor(spec: FieldSpec): Arg<any> {
 }
 
 /** An oclif command class generated from a tool definition: flags and args come from its input schema. */
-export function commandFromTool(tool: AnyTool): typeof McpkitCommand {
+export function commandFromTool(tool: AnyTool) {
   const specs = fieldSpecs(inputJsonSchema(tool.input), tool.command);
   const positional = (tool.command.args ?? []).map((field) => specs.find((s) => s.field === field)!);
   const [, ...rest] = tool.description.split('\n');

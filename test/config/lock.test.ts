@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireLock } from '../../src/config/lock.js';
+import { tempDir } from '../helpers/cli.js';
+
+/** A pid that surely belongs to no running process: one that has just exited. */
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+}
+
+describe('acquireLock', () => {
+  it('creates the lock file with its owner and removes it on release', async () => {
+    const path = join(tempDir(), 'c.yaml.lock');
+    const lock = await acquireLock(path);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname(), token: lock.token });
+    expect(lock.held()).toBe(true);
+    lock.release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('takes over a lock whose owner process is dead', async () => {
+    const path = join(tempDir(), 'c.yaml.lock');
+    writeFileSync(path, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'old', time: Date.now() }));
+    const lock = await acquireLock(path, { timeoutMs: 2_000 });
+    expect(lock.held()).toBe(true);
+    lock.release();
+  });
+
+  it('takes over a lock older than staleMs (owner on another host)', async () => {
+    const path = join(tempDir(), 'c.yaml.lock');
+    writeFileSync(path, JSON.stringify({ pid: 1, host: 'elsewhere', token: 'old', time: 0 }));
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(path, old, old);
+    const lock = await acquireLock(path, { timeoutMs: 2_000, staleMs: 60_000 });
+    expect(lock.held()).toBe(true);
+    lock.release();
+  });
+
+  it('waits for a live lock and gives up with TIMEOUT naming the owner', async () => {
+    const path = join(tempDir(), 'c.yaml.lock');
+    const first = await acquireLock(path);
+    const started = Date.now();
+    await expect(acquireLock(path, { timeoutMs: 300 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringContaining(`locked by process ${process.pid}`),
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(first.held()).toBe(true);
+    first.release();
+  });
+
+  it('hands the lock over as soon as it is released', async () => {
+    const path = join(tempDir(), 'c.yaml.lock');
+    const first = await acquireLock(path);
+    setTimeout(() => first.release(), 100);
+    const second = await acquireLock(path, { timeoutMs: 5_000 });
+    expect(second.held()).toBe(true);
+    second.release();
+  });
+});
