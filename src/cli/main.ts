@@ -5,6 +5,6 @@ import { execute } from '@oclif/core';
  * the commands: loading @oclif/core from node_modules cost ~130 ms of module resolution here,
  * the bundled copy ~60 ms. `binUrl` is bin/run.js, from which oclif finds package.json.
  */
-export async function main(binUrl: string): Promise<void> {
-  await execute({ dir: binUrl });
+export async function main(binUrl: string, args: string[] = process.argv.slice(2)): Promise<void> {
+  await execute({ dir: binUrl, args });
 }

@@ -126,3 +126,23 @@ describe('mcpkit serve over stdio, driven by the MCP SDK client', () => {
     expect(alive).toBe(false);
   });
 });
+
+describe('mcpkit serve through oclif (not the fast path)', () => {
+  it('initializes and answers a call the same way', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, 'test/fixtures/serve-through-oclif.mjs'), '--config', configFile],
+      env: cleanEnv({ E2E_GH_TOKEN: 'x' }) as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'mcpkit', version });
+      const result = await client.callTool({ name: 'config_path', arguments: {} });
+      expect(result.structuredContent).toMatchObject({ path: configFile, source: 'flag' });
+    } finally {
+      await client.close();
+    }
+  });
+});

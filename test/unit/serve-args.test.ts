@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { parseServeArgs, SERVE_BOOLEAN_FLAGS, SERVE_VALUE_FLAGS } from '../../src/cli/serve-args.js';
+import Serve from '../../src/commands/serve.js';
+
+describe('parseServeArgs (the fast path of `mcpkit serve`)', () => {
+  it.each([
+    [[], {}],
+    [['--config', 'a.yaml'], { config: 'a.yaml' }],
+    [['--config=a.yaml'], { config: 'a.yaml' }],
+  ])('takes %j', (argv, expected) => {
+    expect(parseServeArgs(argv)).toEqual(expected);
+  });
+
+  it.each([
+    [['--help']],
+    [['-h']],
+    [['--config']],
+    [['--config', '--help']],
+    [['--config=']],
+    [['--config', 'a', '--config', 'b']],
+    [['--confg', 'a']],
+    [['extra']],
+    [['--json']],
+  ])('leaves %j to oclif', (argv) => {
+    expect(parseServeArgs(argv)).toBeUndefined();
+  });
+
+  it('knows every flag the oclif command declares', () => {
+    const declared = Object.keys({ ...Serve.baseFlags, ...Serve.flags }).filter((f) => f !== 'json').sort();
+    expect([...SERVE_VALUE_FLAGS, ...SERVE_BOOLEAN_FLAGS].sort()).toEqual(declared);
+  });
+});
