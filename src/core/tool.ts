@@ -11,6 +11,14 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** A tool that only reads local state (config, files): safe to call any number of times. */
+export const LOCAL_READ_ONLY: ToolAnnotations = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
 export interface CommandSpec {
   /** `topic verb` as typed in a terminal, e.g. `config show`. */
   id: string;
