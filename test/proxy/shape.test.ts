@@ -1,0 +1,82 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { fitName, fnv1a, prefixedName, sanitizeName, uniqueNames } from '../../src/proxy/names.js';
+import { applyDescription, shapeServerTools, type ServerShaping } from '../../src/proxy/shape.js';
+
+const tool = (name: string, description = `${name} does things`): Tool => ({ name, description, inputSchema: { type: 'object' } });
+const UPSTREAM = ['search_code', 'search_issues', 'create_issue', 'delete_repo'].map((n) => tool(n));
+
+describe('shapeServerTools', () => {
+  it.each<[string, ServerShaping, string[]]>([
+    ['no shaping passes everything', {}, ['search_code', 'search_issues', 'create_issue', 'delete_repo']],
+    ['an allow-list keeps only the listed tools', { tools: { search_code: {}, search_issues: null } }, ['search_code', 'search_issues']],
+    ['enabled: false hides a listed tool', { tools: { search_code: {}, create_issue: { enabled: false } } }, ['search_code']],
+    ['filter rules apply first', { filter: [{ exclude: 'delete_*' }] }, ['search_code', 'search_issues', 'create_issue']],
+    ['both must pass', { filter: [{ include: 'search_*' }], tools: { search_code: {}, create_issue: {} } }, ['search_code']],
+    ['a listed name the upstream lacks is ignored', { tools: { nope: {} } }, []],
+  ])('%s', (_name, shaping, expected) => {
+    expect(shapeServerTools(UPSTREAM, shaping).map((s) => s.upstreamName)).toEqual(expected);
+  });
+
+  it('renames and rewrites descriptions with {original}, keeping the upstream name for calls', () => {
+    const [shaped] = shapeServerTools(UPSTREAM, { tools: { search_issues: { name: 'find_issues', description: 'Search issues. {original}' } } });
+    expect(shaped).toEqual({
+      upstreamName: 'search_issues',
+      tool: { name: 'find_issues', description: 'Search issues. search_issues does things', inputSchema: { type: 'object' } },
+    });
+  });
+
+  it('does not change the upstream tool objects', () => {
+    const before = structuredClone(UPSTREAM);
+    shapeServerTools(UPSTREAM, { tools: { search_code: { name: 'x', description: 'y' } } });
+    expect(UPSTREAM).toEqual(before);
+  });
+});
+
+describe('applyDescription', () => {
+  it.each([
+    ['Search issues. {original}', 'Finds issues.', 'Search issues. Finds issues.'],
+    ['{original} {original}', 'a', 'a a'],
+    ['No template', 'a', 'No template'],
+    ['Prefix {original}', undefined, 'Prefix '],
+  ])('%s', (template, original, expected) => {
+    expect(applyDescription(template, original)).toBe(expected);
+  });
+});
+
+describe('names', () => {
+  it.each([
+    ['github', 'search_code', '__', 'github__search_code'],
+    ['github', 'search_code', '.', 'github.search_code'],
+    ['github', 'search_code', null, 'search_code'],
+  ])('prefixedName(%s, %s, %j)', (server, t, sep, expected) => {
+    expect(prefixedName(server, t, sep)).toBe(expected);
+  });
+
+  it.each([
+    ['ok_name-1', 'ok_name-1'],
+    ['github.search code', 'github_search_code'],
+    ['', '_'],
+  ])('sanitizeName(%j)', (raw, expected) => expect(sanitizeName(raw)).toBe(expected));
+
+  it('leaves names up to 64 characters alone and shortens longer ones deterministically', () => {
+    const exact = 'a'.repeat(64);
+    expect(fitName(exact)).toBe(exact);
+    const long = `${'server'.repeat(6)}__${'tool'.repeat(10)}`;
+    const fitted = fitName(long);
+    expect(fitted).toHaveLength(64);
+    expect(fitted).toBe(`${long.slice(0, 55)}_${fnv1a(long)}`);
+    expect(fitName(long)).toBe(fitted);
+    expect(fitName(`${long}x`)).not.toBe(fitted);
+  });
+
+  it('keeps names unique, the first of equals unchanged', () => {
+    expect(uniqueNames(['a__b', 'a.b', 'a__b', 'c'])).toEqual(['a__b', 'a_b', 'a__b_2', 'c']);
+    const long = 'x'.repeat(80);
+    const [first, second] = uniqueNames([long, long]);
+    expect(first).toHaveLength(64);
+    expect(second).toHaveLength(64);
+    expect(second!.endsWith('_2')).toBe(true);
+    expect(first).not.toBe(second);
+  });
+});
