@@ -24,6 +24,7 @@ export interface FieldSpec {
 
 export interface CommandShape {
   args?: readonly string[];
+  flagNames?: Readonly<Record<string, string>>;
   chars?: Readonly<Record<string, string>>;
 }
 
@@ -82,7 +83,7 @@ export function fieldSpecs(schema: JsonSchema, command: CommandShape = {}): Fiel
     }
     const spec: FieldSpec = {
       field,
-      flag: kebab(field),
+      flag: command.flagNames?.[field] ?? kebab(field),
       kind,
       multiple,
       required: required.has(field) && node.default === undefined,

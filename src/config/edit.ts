@@ -57,7 +57,9 @@ export async function editConfig<R>(path: string, mutate: (doc: Document) => R, 
     const value = mutate(doc);
     const { data, problems: shape } = documentData(doc);
     const problems = shape.length ? shape : structuralProblems(data);
-    if (problems.length) throw configInvalid(path, problems, 'was not changed: the edit would make it invalid');
+    if (problems.length) {
+      throw configInvalid(path, problems, 'was not changed: the edit would make it invalid', 'Nothing was written; correct the values named above and run the command again.');
+    }
     const after = doc.toString(YAML_STYLE);
     if (after === baseline) return { value, changed: false, path };
     if (!lock.held()) {

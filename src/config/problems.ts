@@ -22,10 +22,15 @@ export function formatProblems(problems: readonly ConfigProblem[]): string {
   return problems.map((p) => `  ${p.path}: ${p.message}`).join('\n');
 }
 
-export function configInvalid(file: string, problems: readonly ConfigProblem[], lead = 'is invalid'): ToolError {
+export function configInvalid(
+  file: string,
+  problems: readonly ConfigProblem[],
+  lead = 'is invalid',
+  hint = 'Fix the file by hand or with mcpkit\'s config commands; "mcpkit config validate" lists every problem.',
+): ToolError {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   return new ToolError('CONFIG_INVALID', `Config ${file} ${lead} (${count}):\n${formatProblems(problems)}`, {
     details: { file, problems },
-    hint: 'Fix the file by hand or with mcpkit\'s config commands; "mcpkit config validate" lists every problem.',
+    hint,
   });
 }

@@ -24,6 +24,8 @@ export interface CommandSpec {
   id: string;
   /** Input fields taken as positional arguments, in order. The last may be an array (rest of argv). */
   args?: readonly string[];
+  /** Flag names that differ from the kebab-cased field, e.g. `{ args: 'arg' }` for `--arg A --arg B`. */
+  flagNames?: Readonly<Record<string, string>>;
   /** One-letter flag aliases, e.g. `{ limit: 'n' }`. */
   chars?: Readonly<Record<string, string>>;
   /** Shell lines shown under EXAMPLES in `--help`; `<%= config.bin %>` stands for `mcpkit`. */
@@ -79,6 +81,9 @@ export function defineTool<S extends z.ZodObject, R>(tool: ToolDefinition<S, R>)
   const shape = tool.input.shape as Record<string, unknown>;
   for (const arg of tool.command.args ?? []) {
     if (!(arg in shape)) throw new Error(`Tool ${tool.name}: positional argument "${arg}" is not an input field.`);
+  }
+  for (const field of Object.keys({ ...tool.command.flagNames, ...tool.command.chars })) {
+    if (!(field in shape)) throw new Error(`Tool ${tool.name}: flag setting for "${field}", which is not an input field.`);
   }
   return tool;
 }

@@ -1,5 +1,6 @@
 import type { AnyTool } from '../core/tool.js';
 import { configTools } from './config/index.js';
+import { serverTools } from './server/index.js';
 
 /** Every built-in tool, group by group; both front ends are generated from this list. */
-export const allTools: readonly AnyTool[] = [...configTools];
+export const allTools: readonly AnyTool[] = [...configTools, ...serverTools];

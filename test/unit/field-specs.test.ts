@@ -39,6 +39,11 @@ describe('fieldSpecs (zod -> CLI flags and args)', () => {
   });
 });
 
+it('takes flag names the command sets', () => {
+  const renamed = fieldSpecs(inputJsonSchema(z.strictObject({ args: z.array(z.string()) })), { flagNames: { args: 'arg' } });
+  expect(renamed[0]).toMatchObject({ field: 'args', flag: 'arg', multiple: true });
+});
+
 describe('coerceValue', () => {
   it.each([
     ['string', '42', '42'],

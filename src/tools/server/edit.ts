@@ -1,0 +1,159 @@
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import { defineTool } from '../../core/tool.js';
+import { CONFIG_WRITE, editServers } from './shared.js';
+
+const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
+
+export const serverAdd = defineTool({
+  name: 'server_add',
+  group: 'server',
+  command: {
+    id: 'server add',
+    args: ['name'],
+    flagNames: { args: 'arg', headers: 'header' },
+    examples: [
+      '<%= config.bin %> server add everything --command npx --arg -y --arg @modelcontextprotocol/server-everything',
+      '<%= config.bin %> server add github --url https://api.githubcopilot.com/mcp/ --header "Authorization=Bearer \\${GITHUB_TOKEN}"',
+      '<%= config.bin %> server add memory --command npx --arg -y --arg @modelcontextprotocol/server-memory --env MEMORY_FILE_PATH=/tmp/memory.json --force',
+    ],
+  },
+  title: 'Add an upstream MCP server',
+  description:
+    'Add an upstream MCP server to the config: a local one started with --command (stdio) or a remote one at --url.\nAn existing name is refused unless --force. Values may use ${VAR} placeholders, kept as written in the file.',
+  input: z.strictObject({
+    name: serverName,
+    command: z.string().min(1).optional().describe('Executable of a stdio server.'),
+    args: z.array(z.string()).optional().describe('Argument for the command (repeat for several).'),
+    env: z.array(z.string()).optional().describe('Environment variable for the server as KEY=VALUE (repeatable).'),
+    cwd: z.string().optional().describe('Working directory of the server.'),
+    url: z.string().optional().describe('Endpoint of a remote server (streamable HTTP or SSE).'),
+    headers: z.array(z.string()).optional().describe('HTTP header as NAME=VALUE (repeatable).'),
+    transport: z.enum(['auto', 'http', 'sse']).optional().describe('Remote transport (default auto: HTTP, falling back to SSE).'),
+    description: z.string().optional().describe('What the server is for.'),
+    timeout_ms: z.int().positive().optional().describe('Timeout for connecting and for each call.'),
+    force: z.boolean().default(false).describe('Replace a server of the same name.'),
+  }),
+  annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  async run(input, ctx) {
+    if ((input.command === undefined) === (input.url === undefined)) {
+      throw new ToolError('INVALID_INPUT', 'Give exactly one of --command (a local stdio server) or --url (a remote server).');
+    }
+    if (input.url !== undefined && (input.args || input.env || input.cwd)) {
+      throw new ToolError('INVALID_INPUT', '--arg, --env and --cwd apply to --command servers, not to --url.');
+    }
+    if (input.command !== undefined && (input.headers || input.transport)) {
+      throw new ToolError('INVALID_INPUT', '--header and --transport apply to --url servers, not to --command.');
+    }
+    const { addServer, parsePairs } = await import('../../config/servers-edit.js');
+    const entry = Object.fromEntries(
+      Object.entries({
+        description: input.description,
+        command: input.command,
+        args: input.args,
+        env: parsePairs(input.env, 'Env'),
+        cwd: input.cwd,
+        url: input.url,
+        headers: parsePairs(input.headers, 'Header'),
+        transport: input.transport,
+        timeout_ms: input.timeout_ms,
+      }).filter(([, v]) => v !== undefined),
+    );
+    const { value, path } = await editServers(ctx, (doc) => addServer(doc, input.name, entry, { force: input.force }));
+    return { server: input.name, replaced: value.replaced, config: path, entry };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} ${r.replaced ? 'Replaced' : 'Added'} server ${r.server} in ${r.config}`,
+});
+
+export const serverRemove = defineTool({
+  name: 'server_remove',
+  group: 'server',
+  command: { id: 'server remove', args: ['name'], examples: ['<%= config.bin %> server remove everything'] },
+  title: 'Remove an upstream MCP server',
+  description: 'Remove an upstream server from the config.',
+  input: z.strictObject({ name: serverName }),
+  annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  async run(input, ctx) {
+    const { removeServer } = await import('../../config/servers-edit.js');
+    const { path } = await editServers(ctx, (doc) => removeServer(doc, input.name));
+    return { server: input.name, removed: true, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} Removed server ${r.server} from ${r.config}`,
+});
+
+function toggle(disabled: boolean) {
+  const verb = disabled ? 'disable' : 'enable';
+  return defineTool({
+    name: `server_${verb}`,
+    group: 'server',
+    command: { id: `server ${verb}`, args: ['name'], examples: [`<%= config.bin %> server ${verb} github`] },
+    title: `${disabled ? 'Disable' : 'Enable'} an upstream MCP server`,
+    description: disabled
+      ? 'Disable a server: it stays in the config but is not started or served.'
+      : 'Enable a server that was disabled.',
+    input: z.strictObject({ name: serverName }),
+    annotations: CONFIG_WRITE,
+    async run(input, ctx) {
+      const { setServerDisabled } = await import('../../config/servers-edit.js');
+      const { value: changed, path } = await editServers(ctx, (doc) => setServerDisabled(doc, input.name, disabled));
+      return { server: input.name, disabled, changed, config: path };
+    },
+    render: (r, ui) => `${ui.color.green('✓')} Server ${r.server} ${r.changed ? 'is now' : 'was already'} ${r.disabled ? 'disabled' : 'enabled'}`,
+  });
+}
+
+export const serverEnable = toggle(false);
+export const serverDisable = toggle(true);
+
+export const serverSetTools = defineTool({
+  name: 'server_set_tools',
+  group: 'server',
+  command: {
+    id: 'server set-tools',
+    args: ['name', 'tools'],
+    examples: ['<%= config.bin %> server set-tools github search_code search_issues', '<%= config.bin %> server set-tools github --all'],
+  },
+  title: 'Set the tools a server exposes',
+  description:
+    'Replace the allow-list of tools a server exposes (overrides of tools that stay are kept), or --all to remove the allow-list so every tool passes.',
+  input: z.strictObject({
+    name: serverName,
+    tools: z.array(z.string().min(1)).optional().describe('Upstream tool names to expose.'),
+    all: z.boolean().default(false).describe('Remove the allow-list: expose every tool.'),
+  }),
+  annotations: CONFIG_WRITE,
+  async run(input, ctx) {
+    const tools = input.tools ?? [];
+    if (input.all === tools.length > 0) {
+      throw new ToolError('INVALID_INPUT', input.all ? 'Give tool names or --all, not both.' : 'Give the tool names to expose, or --all to expose every tool.');
+    }
+    const { setServerTools } = await import('../../config/servers-edit.js');
+    const { path } = await editServers(ctx, (doc) => setServerTools(doc, input.name, input.all ? null : tools));
+    return { server: input.name, tools: input.all ? 'all' : tools, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} Server ${r.server} exposes ${r.tools === 'all' ? 'all its tools' : (r.tools as string[]).join(', ')}`,
+});
+
+export const serverSetDescription = defineTool({
+  name: 'server_set_description',
+  group: 'server',
+  command: {
+    id: 'server set-description',
+    args: ['name', 'tool', 'text'],
+    examples: ['<%= config.bin %> server set-description github search_issues "Search issues in our org. {original}"'],
+  },
+  title: 'Override a tool description',
+  description: 'Replace the description clients see for one tool of a server; {original} stands for the upstream text.',
+  input: z.strictObject({
+    name: serverName,
+    tool: z.string().min(1).describe('Upstream tool name (must be in the allow-list).'),
+    text: z.string().describe('New description; {original} is replaced by the upstream description.'),
+  }),
+  annotations: CONFIG_WRITE,
+  async run(input, ctx) {
+    const { setToolDescription } = await import('../../config/servers-edit.js');
+    const { path } = await editServers(ctx, (doc) => setToolDescription(doc, input.name, input.tool, input.text));
+    return { server: input.name, tool: input.tool, description: input.text, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} ${r.server}.${r.tool}: "${r.description}"`,
+});

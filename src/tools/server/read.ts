@@ -1,0 +1,57 @@
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import { closestNames } from '../../core/registry.js';
+import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
+import { writtenServers } from './shared.js';
+
+function summary(name: string, s: Record<string, unknown>) {
+  const tools = s.tools && typeof s.tools === 'object' ? Object.keys(s.tools).length : 'all';
+  return {
+    name,
+    type: s.url !== undefined ? 'remote' : 'stdio',
+    target: s.url !== undefined ? String(s.url) : [s.command, ...((s.args as string[] | undefined) ?? [])].join(' '),
+    enabled: s.disabled !== true,
+    tools,
+    filter_rules: Array.isArray(s.filter) ? s.filter.length : 0,
+  };
+}
+
+export const serverList = defineTool({
+  name: 'server_list',
+  group: 'server',
+  command: { id: 'server list', examples: ['<%= config.bin %> server list', '<%= config.bin %> server list --json'] },
+  title: 'List upstream MCP servers',
+  description: 'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools and filter rules.',
+  input: z.strictObject({}),
+  annotations: LOCAL_READ_ONLY,
+  async run(_input, ctx) {
+    const servers = await writtenServers(ctx);
+    return { servers: Object.entries(servers).map(([name, s]) => summary(name, s)) };
+  },
+  render: (r, ui) =>
+    r.servers.length === 0
+      ? 'No servers configured. Add one with: mcpkit server add NAME --command CMD (or --url URL)'
+      : ui.table(r.servers.map((s) => ({ ...s, enabled: s.enabled ? 'yes' : 'no' }))),
+});
+
+export const serverShow = defineTool({
+  name: 'server_show',
+  group: 'server',
+  command: { id: 'server show', args: ['name'], examples: ['<%= config.bin %> server show github --json'] },
+  title: 'Show an upstream MCP server',
+  description: 'Show one server entry as written in the config (secrets masked).',
+  input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
+  annotations: LOCAL_READ_ONLY,
+  async run(input, ctx) {
+    const servers = await writtenServers(ctx);
+    const entry = servers[input.name];
+    if (!entry) {
+      const similar = closestNames(input.name, Object.keys(servers));
+      throw new ToolError('NOT_FOUND', `No server named "${input.name}" in the config.`, {
+        details: { server: input.name, similar },
+        hint: similar.length ? `Did you mean ${similar.join(', ')}?` : '"mcpkit server list" shows the configured servers.',
+      });
+    }
+    return { ...summary(input.name, entry), entry };
+  },
+});

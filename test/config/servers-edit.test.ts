@@ -1,0 +1,107 @@
+import { parseDocument, type Document } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { addServer, parsePairs, removeServer, serverNames, setServerDisabled, setServerTools, setToolDescription } from '../../src/config/servers-edit.js';
+import { ToolError } from '../../src/core/errors.js';
+
+const BASE = `# servers we use
+mcp_servers:
+  github: # remote
+    url: https://example.com/mcp
+    tools:
+      search_code: {}
+      search_issues:
+        description: "Issues. {original}"
+  memory:
+    command: npx
+`;
+const doc = () => parseDocument(BASE);
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return (error as ToolError).code;
+  }
+  return undefined;
+}
+
+describe('server edits on the YAML document', () => {
+  it('adds a server at the end, keeping comments', () => {
+    const d = doc();
+    expect(addServer(d, 'fs', { command: 'npx', args: ['-y', 'x'] }, { force: false })).toEqual({ replaced: false });
+    expect(serverNames(d)).toEqual(['github', 'memory', 'fs']);
+    expect(d.toString()).toContain('# servers we use');
+    expect(d.toString()).toContain('# remote'); // yaml moves a comment after `key:` of a mapping to the next line
+  });
+
+  it('creates mcp_servers in an empty document', () => {
+    const d = parseDocument('');
+    addServer(d, 'a', { command: 'x' }, { force: false });
+    expect(d.toJS()).toEqual({ mcp_servers: { a: { command: 'x' } } });
+  });
+
+  it.each<[string, (d: Document) => unknown, string]>([
+    ['adding an existing name', (d) => addServer(d, 'memory', { command: 'y' }, { force: false }), 'CONFLICT'],
+    ['removing an unknown server', (d) => removeServer(d, 'nope'), 'NOT_FOUND'],
+    ['disabling an unknown server', (d) => setServerDisabled(d, 'nope', true), 'NOT_FOUND'],
+    ['describing a tool of a server without allow-list', (d) => setToolDescription(d, 'memory', 'x', 'y'), 'CONFLICT'],
+    ['describing a tool outside the allow-list', (d) => setToolDescription(d, 'github', 'create_issue', 'y'), 'NOT_FOUND'],
+  ])('refuses %s', (_name, mutate, code) => {
+    const d = doc();
+    expect(codeOf(() => mutate(d))).toBe(code);
+    expect(d.toString()).toBe(doc().toString());
+  });
+
+  it('replaces with force', () => {
+    const d = doc();
+    expect(addServer(d, 'memory', { command: 'node' }, { force: true })).toEqual({ replaced: true });
+    expect(d.getIn(['mcp_servers', 'memory', 'command'])).toBe('node');
+  });
+
+  it('removes a server', () => {
+    const d = doc();
+    removeServer(d, 'memory');
+    expect(serverNames(d)).toEqual(['github']);
+  });
+
+  it('disables and enables, reporting whether anything changed', () => {
+    const d = doc();
+    expect(setServerDisabled(d, 'memory', true)).toBe(true);
+    expect(setServerDisabled(d, 'memory', true)).toBe(false);
+    expect(d.getIn(['mcp_servers', 'memory', 'disabled'])).toBe(true);
+    expect(setServerDisabled(d, 'memory', false)).toBe(true);
+    expect(d.hasIn(['mcp_servers', 'memory', 'disabled'])).toBe(false);
+  });
+
+  it('sets the allow-list, keeping overrides of tools that stay', () => {
+    const d = doc();
+    setServerTools(d, 'github', ['search_issues', 'create_issue']);
+    expect(d.getIn(['mcp_servers', 'github', 'tools'])?.toString()).toBeDefined();
+    expect((d.toJS() as { mcp_servers: { github: { tools: unknown } } }).mcp_servers.github.tools).toEqual({
+      search_issues: { description: 'Issues. {original}' },
+      create_issue: {},
+    });
+    setServerTools(d, 'github', null);
+    expect(d.hasIn(['mcp_servers', 'github', 'tools'])).toBe(false);
+  });
+
+  it('sets a description on an allow-listed tool', () => {
+    const d = doc();
+    setToolDescription(d, 'github', 'search_code', 'Code. {original}');
+    expect(d.getIn(['mcp_servers', 'github', 'tools', 'search_code', 'description'])).toBe('Code. {original}');
+  });
+});
+
+describe('parsePairs', () => {
+  it.each([
+    [undefined, undefined],
+    [[], undefined],
+    [['A=1', 'B=x=y', 'C='], { A: '1', B: 'x=y', C: '' }],
+  ])('%j', (pairs, expected) => {
+    expect(parsePairs(pairs, 'Env')).toEqual(expected);
+  });
+  it('refuses a pair without a key', () => {
+    expect(codeOf(() => parsePairs(['=1'], 'Env'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => parsePairs(['NOEQ'], 'Env'))).toBe('INVALID_INPUT');
+  });
+});

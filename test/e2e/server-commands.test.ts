@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+
+describe('server commands edit the config safely', () => {
+  it('add, list, set-tools, set-description, disable, show, remove', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(file, '# my servers\nmcp_servers: {}\n');
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const run = (...args: string[]) => runCli(args, { env });
+
+    expect((await run('server', 'add', 'everything', '--command', 'npx', '--arg', '-y', '--arg', '@modelcontextprotocol/server-everything')).code).toBe(0);
+    expect((await run('server', 'add', 'gh', '--url', 'https://example.com/mcp', '--header', 'Authorization=Bearer ${GH_TOKEN}')).code).toBe(0);
+    const list = JSON.parse((await run('server', 'list', '--json')).stdout) as { servers: { name: string; type: string; target: string }[] };
+    expect(list.servers.map((s) => [s.name, s.type, s.target])).toEqual([
+      ['everything', 'stdio', 'npx -y @modelcontextprotocol/server-everything'],
+      ['gh', 'remote', 'https://example.com/mcp'],
+    ]);
+    expect((await run('server', 'set-tools', 'gh', 'search_code', 'search_issues')).code).toBe(0);
+    expect((await run('server', 'set-description', 'gh', 'search_issues', 'Org issues. {original}')).code).toBe(0);
+    expect((await run('server', 'disable', 'everything')).code).toBe(0);
+
+    const config = parse(readFileSync(file, 'utf8'));
+    expect(config).toEqual({
+      mcp_servers: {
+        everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], disabled: true },
+        gh: {
+          url: 'https://example.com/mcp',
+          headers: { Authorization: 'Bearer ${GH_TOKEN}' },
+          tools: { search_code: {}, search_issues: { description: 'Org issues. {original}' } },
+        },
+      },
+    });
+    expect(readFileSync(file, 'utf8')).toMatch(/^# my servers/);
+    const shown = JSON.parse((await run('server', 'show', 'gh', '--json')).stdout) as { entry: { headers: Record<string, string> } };
+    expect(shown.entry.headers.Authorization).toBe('Bearer ${GH_TOKEN}');
+
+    expect((await run('server', 'remove', 'everything')).code).toBe(0);
+    expect(Object.keys(parse(readFileSync(file, 'utf8')).mcp_servers)).toEqual(['gh']);
+  });
+
+  it.each([
+    [['server', 'add', 'gh', '--url', 'https://other.example'], 1, 'CONFLICT'],
+    [['server', 'add', 'x', '--command', 'a', '--url', 'https://b.example'], 2, 'INVALID_INPUT'],
+    [['server', 'add', 'x'], 2, 'INVALID_INPUT'],
+    [['server', 'add', 'bad name', '--command', 'a'], 1, 'CONFIG_INVALID'],
+    [['server', 'add', 'x', '--command', 'a', '--env', 'NOEQUALS'], 2, 'INVALID_INPUT'],
+    [['server', 'remove', 'nope'], 1, 'NOT_FOUND'],
+    [['server', 'set-description', 'gh', 'x', 'text'], 1, 'CONFLICT'],
+    [['server', 'set-tools', 'gh'], 2, 'INVALID_INPUT'],
+  ])('refuses %j with exit %i and %s, leaving the file byte-identical', async (args, code, errorCode) => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(file, '# keep\nmcp_servers:\n  gh: { url: "https://example.com/mcp" } # remote\n');
+    const before = readFileSync(file);
+    const r = await runCli([...args, '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    expect(r.code).toBe(code);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: errorCode } });
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+});
