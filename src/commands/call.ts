@@ -4,18 +4,19 @@ import { McpkitCommand } from '../cli/base-command.js';
 import { fieldSpecs, inputFromPairs } from '../cli/field-specs.js';
 import { ToolError } from '../core/errors.js';
 import { closestNames, createRegistry } from '../core/registry.js';
-import { inputJsonSchema } from '../core/schema.js';
+import { inputJsonSchema, type JsonSchema } from '../core/schema.js';
 import { allTools } from '../tools/index.js';
 
 export default class Call extends McpkitCommand {
-  static override summary = 'Call any tool by its MCP name with JSON arguments or key=value pairs.';
+  static override summary = 'Call any tool, mcpkit\'s own or an upstream server\'s, by its MCP name.';
   static override description =
-    'Arguments come from --args (a JSON object, or - to read it from stdin) and from key=value pairs, which win. A value is taken as text for string fields and as JSON otherwise (n=5, flag=true, tags=\'["a","b"]\' or tags=a,b).';
+    'Arguments come from --args (a JSON object, or - to read it from stdin) and from key=value pairs, which win. A value is taken as text for string fields and as JSON otherwise (n=5, flag=true, tags=\'["a","b"]\' or tags=a,b).\nUpstream tools go by the names "mcpkit serve" publishes (e.g. github__search_code when several servers are configured); with --json their MCP result is printed as is.';
   static override examples = [
     '<%= config.bin %> call config_path',
     '<%= config.bin %> call config_show resolved=true',
     `<%= config.bin %> call config_show --args '{"resolved": true}' --json`,
     `echo '{"resolved":true}' | <%= config.bin %> call config_show --args -`,
+    '<%= config.bin %> call everything__echo message=hello',
   ];
   static override strict = false;
   static override args = {
@@ -27,18 +28,44 @@ export default class Call extends McpkitCommand {
 
   async run(): Promise<unknown> {
     const { args, flags, argv } = await this.parse(Call);
-    const registry = createRegistry(allTools);
-    const tool = registry.get(args.tool);
-    if (!tool) {
-      const similar = closestNames(args.tool, registry.tools.map((t) => t.name));
-      throw new ToolError('NOT_FOUND', `No tool named "${args.tool}".`, {
-        details: { tool: args.tool, similar },
-        hint: similar.length ? `Did you mean ${similar.join(', ')}? "mcpkit tools" lists them all.` : '"mcpkit tools" lists every tool.',
-      });
-    }
+    const pairs = (argv as string[]).slice(1);
     const base = flags.args === undefined ? {} : parseArgsJson(flags.args === '-' ? readFileSync(0, 'utf8') : flags.args);
-    const pairs = inputFromPairs((argv as string[]).slice(1), fieldSpecs(inputJsonSchema(tool.input)));
-    return this.runTool(tool, { ...base, ...pairs }, flags.config);
+    const tool = createRegistry(allTools).get(args.tool);
+    if (tool) {
+      return this.runTool(tool, { ...base, ...inputFromPairs(pairs, fieldSpecs(inputJsonSchema(tool.input))) }, flags.config);
+    }
+    return this.callUpstream(args.tool, base, pairs, flags.config);
+  }
+
+  /** Not one of mcpkit's own tools: look for it among the upstream servers' tools. */
+  private async callUpstream(name: string, base: Record<string, unknown>, pairs: string[], configFlag: string | undefined): Promise<unknown> {
+    const context = this.toolContext(configFlag);
+    const { openHub } = await import('../proxy/open-hub.js');
+    const hub = await openHub(context, this.config.version, { quiet: true });
+    try {
+      const entry = await hub.entry(name);
+      if (!entry || entry.kind !== 'upstream') {
+        const similar = closestNames(name, await hub.names());
+        const down = hub.status().filter((s) => s.state === 'down').map((s) => s.name);
+        throw new ToolError('NOT_FOUND', `No tool named "${name}".`, {
+          details: { tool: name, similar, unavailable_servers: down },
+          hint: [
+            similar.length ? `Did you mean ${similar.join(', ')}?` : '"mcpkit tools" lists every tool.',
+            down.length ? `Not reachable now: ${down.join(', ')}.` : '',
+          ].filter(Boolean).join(' '),
+        });
+      }
+      const input = { ...base, ...inputFromPairs(pairs, fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
+      const result = await hub.callUpstream(entry, input);
+      if (result.isError) process.exitCode = 1;
+      if (!this.jsonEnabled()) {
+        const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+        this.print(text || JSON.stringify(result.structuredContent ?? {}, null, 2));
+      }
+      return result;
+    } finally {
+      await hub.close();
+    }
   }
 }
 

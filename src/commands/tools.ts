@@ -1,3 +1,4 @@
+import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
 import { createRegistry } from '../core/registry.js';
 import { summaryOf } from '../core/tool.js';
@@ -6,29 +7,60 @@ import { allTools } from '../tools/index.js';
 export interface ToolListing {
   name: string;
   group: string;
-  command: string;
+  command?: string;
   read_only: boolean;
   description: string;
 }
 
 export default class Tools extends McpkitCommand {
-  static override summary = 'List the tools mcpkit serves over MCP, with their CLI commands.';
-  static override examples = ['<%= config.bin %> tools', "<%= config.bin %> tools --json | jq -r '.[].name'"];
+  static override summary = 'List every tool "mcpkit serve" exposes: mcpkit\'s own and the upstream servers\'.';
+  static override description =
+    'Upstream servers in the config are started to list their tools (their group is "server:NAME"); --local lists only mcpkit\'s own tools without starting anything.';
+  static override examples = ['<%= config.bin %> tools', '<%= config.bin %> tools --local', "<%= config.bin %> tools --json | jq -r '.[].name'"];
+  static override flags = {
+    local: Flags.boolean({ description: 'Only mcpkit\'s own tools; do not start upstream servers.' }),
+  };
 
   async run(): Promise<ToolListing[]> {
-    await this.parse(Tools);
-    const listing = createRegistry(allTools).tools.map((tool) => ({
+    const { flags } = await this.parse(Tools);
+    const local: ToolListing[] = createRegistry(allTools).tools.map((tool) => ({
       name: tool.name,
       group: tool.group,
       command: `${this.config.bin} ${tool.command.id}`,
       read_only: tool.annotations.readOnlyHint,
       description: summaryOf(tool),
     }));
+    const listing = flags.local ? local : await this.withUpstreams(local, flags.config);
     if (!this.jsonEnabled()) {
       const { createRenderUi } = await import('../cli/render.js');
       const rows = listing.map((t) => ({ ...t, read_only: t.read_only ? 'yes' : 'no' }));
       this.print(createRenderUi(this.color).table(rows, ['name', 'group', 'read_only', 'description']));
     }
     return listing;
+  }
+
+  private async withUpstreams(local: ToolListing[], configFlag: string | undefined): Promise<ToolListing[]> {
+    const context = this.toolContext(configFlag);
+    const config = await context.config();
+    if (!Object.values(config.mcp_servers).some((s) => s.disabled !== true)) return local;
+    const { openHub } = await import('../proxy/open-hub.js');
+    const hub = await openHub(context, this.config.version, { quiet: true });
+    try {
+      const names = new Set(local.map((t) => t.name));
+      const upstream = (await hub.list())
+        .filter((t) => !names.has(t.name))
+        .map((t) => ({
+          name: t.name,
+          group: `server:${hub.serverOf(t.name) ?? '?'}`,
+          read_only: t.annotations?.readOnlyHint === true,
+          description: (t.description ?? '').split('\n', 1)[0]!.trim(),
+        }));
+      for (const s of hub.status().filter((s) => s.state !== 'ready')) {
+        process.stderr.write(`mcpkit: server ${s.name} is ${s.state}${s.error ? `: ${s.error}` : ''}\n`);
+      }
+      return [...local, ...upstream];
+    } finally {
+      await hub.close();
+    }
   }
 }

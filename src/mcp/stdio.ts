@@ -1,13 +1,11 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ToolRegistry } from '../core/registry.js';
-import type { ToolContext } from '../core/tool.js';
-import { createToolServer } from './tool-server.js';
+import { createToolServer, type ToolServerOptions } from './tool-server.js';
 
 /**
- * Serves the registry over stdio until the client goes away. stdout carries only protocol
- * messages; everything else goes to stderr. Resolves when the session has ended.
+ * Serves over stdio until the client goes away (stdin closes) or a signal arrives. stdout carries
+ * only protocol messages; everything else goes to stderr. Resolves when the session has ended.
  */
-export async function serveStdio(options: { registry: ToolRegistry; context: ToolContext; version: string }): Promise<void> {
+export async function serveStdio(options: ToolServerOptions): Promise<void> {
   const server = createToolServer(options);
   const transport = new StdioServerTransport();
   let closing: Promise<void> | undefined;

@@ -1,25 +1,18 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorObject, ToolError } from '../core/errors.js';
-import { closestNames, type ToolRegistry } from '../core/registry.js';
-import { inputJsonSchema, parseInput } from '../core/schema.js';
+import { closestNames } from '../core/registry.js';
+import { parseInput } from '../core/schema.js';
 import type { AnyTool, ToolContext } from '../core/tool.js';
+import type { ProxyHub } from '../proxy/hub.js';
+
+export { toMcpTool } from '../core/mcp-tool.js';
 
 export interface ToolServerOptions {
-  registry: ToolRegistry;
+  /** Built on first use, so that answering `initialize` needs neither the config nor any upstream. */
+  hub: () => Promise<ProxyHub>;
   context: ToolContext;
   version: string;
-}
-
-/** MCP's wire shape of a tool; the published JSON Schema is derived from the same zod schema that validates calls. */
-export function toMcpTool(tool: AnyTool): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputJsonSchema(tool.input) as Tool['inputSchema'],
-    annotations: { title: tool.title, ...tool.annotations },
-  };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -39,7 +32,7 @@ export function toErrorResult(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: published }) }], structuredContent: { error: published } };
 }
 
-/** Runs one call: validation and tool failures become `isError` results, never protocol failures or crashes. */
+/** Runs one call of a local tool: validation and tool failures become `isError` results, never protocol failures or crashes. */
 export async function callTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<CallToolResult> {
   try {
     const input = parseInput(tool.name, tool.input, args);
@@ -51,25 +44,49 @@ export async function callTool(tool: AnyTool, args: unknown, context: ToolContex
 }
 
 const INSTRUCTIONS =
-  'mcpkit tools. Every tool returns JSON; a failed call has isError set and an error object with code, message and often a hint on what to do next.';
+  'mcpkit tools, and the tools of the MCP servers it proxies. Every mcpkit tool returns JSON; a failed call has isError set and an error object with code, message and often a hint on what to do next.';
 
-export function createToolServer({ registry, context, version }: ToolServerOptions): Server {
+async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHub> {
+  try {
+    return await hub();
+  } catch (error) {
+    const published = errorObject(error);
+    throw new McpError(ErrorCode.InternalError, published.message, published);
+  }
+}
+
+export function createToolServer({ hub, context, version }: ToolServerOptions): Server {
   const server = new Server(
     { name: 'mcpkit', title: 'mcpkit', version },
     { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
   );
-  let listed: Tool[] | undefined; // built on first tools/list, not at start-up
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (listed ??= registry.tools.map(toMcpTool)) }));
+  let subscribed = false;
+  const ready = async () => {
+    const h = await hubOrProtocolError(hub);
+    if (!subscribed) {
+      subscribed = true;
+      h.onListChanged(() => void server.sendToolListChanged().catch(() => undefined));
+    }
+    return h;
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (await ready()).list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const tool = registry.get(name);
-    if (!tool) {
-      const similar = closestNames(name, registry.tools.map((t) => t.name));
+    const h = await ready();
+    const entry = await h.entry(name);
+    if (!entry) {
+      const similar = closestNames(name, await h.names());
       const hint = similar.length ? `Did you mean ${similar.join(', ')}?` : 'Call tools/list for the available tools.';
       // Spec: an unknown tool is a protocol error (-32602), not a tool result.
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar });
     }
-    return callTool(tool, args ?? {}, { ...context, signal: extra.signal });
+    const callContext = { ...context, signal: extra.signal };
+    if (entry.kind === 'local') return callTool(entry.tool, args ?? {}, callContext);
+    try {
+      return await h.callUpstream(entry, args, extra.signal);
+    } catch (error) {
+      return toErrorResult(error);
+    }
   });
   server.onerror = (error) => context.logger.error(`MCP: ${error.message}`);
   return server;

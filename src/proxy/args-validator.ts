@@ -1,0 +1,58 @@
+import type { ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+
+/**
+ * Checks arguments for a proxied tool against the JSON Schema its upstream publishes, before the
+ * call leaves mcpkit. Validators are compiled once per schema object. A schema ajv cannot compile
+ * is not enforced (the upstream will still check), and that is reported once through `onSkip`.
+ */
+export interface ArgsIssue {
+  path: string;
+  message: string;
+}
+
+export type ArgsCheck = (args: unknown) => ArgsIssue[];
+
+type AjvLike = { compile(schema: object): ValidateFunction };
+
+export function createArgsValidator(onSkip: (reason: string) => void = () => {}): (schema: object) => ArgsCheck {
+  const require = createRequire(import.meta.url);
+  const cache = new WeakMap<object, ArgsCheck>();
+  const engines = new Map<string, AjvLike>();
+  const engine = (dialect: string): AjvLike => {
+    let ajv = engines.get(dialect);
+    if (!ajv) {
+      // ajv ships CommonJS; require keeps it out of start-up until a proxied tool is first called.
+      const Ctor = dialect === '2020' ? require('ajv/dist/2020').default : dialect === '2019' ? require('ajv/dist/2019').default : require('ajv').default;
+      ajv = new Ctor({ allErrors: true, strict: false, validateFormats: false }) as AjvLike;
+      engines.set(dialect, ajv);
+    }
+    return ajv;
+  };
+  return (schema) => {
+    const cached = cache.get(schema);
+    if (cached) return cached;
+    let check: ArgsCheck;
+    try {
+      const declared = String((schema as { $schema?: unknown }).$schema ?? '');
+      const dialect = declared.includes('2020-12') ? '2020' : declared.includes('2019-09') ? '2019' : '07';
+      const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+      const validate = engine(dialect).compile(rest);
+      check = (args) =>
+        validate(args ?? {})
+          ? []
+          : (validate.errors ?? []).map((e) => {
+              const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
+              const params = e.params as { missingProperty?: string; additionalProperty?: string };
+              if (e.keyword === 'required') return { path: at ? `${at}.${params.missingProperty}` : String(params.missingProperty), message: 'is required' };
+              if (e.keyword === 'additionalProperties') return { path: at || '(root)', message: `unknown argument "${params.additionalProperty}"` };
+              return { path: at || '(root)', message: e.message ?? 'is invalid' };
+            });
+    } catch (error) {
+      onSkip((error as Error).message);
+      check = () => [];
+    }
+    cache.set(schema, check);
+    return check;
+  };
+}

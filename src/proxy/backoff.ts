@@ -1,0 +1,23 @@
+/**
+ * Reconnect schedule: exponential with a cap and a bounded number of attempts; an attempt count
+ * resets once a connection has stayed up for `stableMs`. Pure.
+ */
+export interface BackoffPolicy {
+  baseMs: number;
+  maxMs: number;
+  maxAttempts: number;
+  stableMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 10_000, maxAttempts: 6, stableMs: 60_000 };
+
+/** Delay before reconnect attempt number `attempt` (0-based), or undefined when attempts are used up. */
+export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number | undefined {
+  if (attempt >= policy.maxAttempts) return undefined;
+  return Math.min(policy.baseMs * 2 ** attempt, policy.maxMs);
+}
+
+/** Attempts already spent, given how long the last connection stayed up. */
+export function attemptsAfterClose(previousAttempts: number, upForMs: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
+  return upForMs >= policy.stableMs ? 0 : previousAttempts;
+}

@@ -1,0 +1,259 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import type { ServerConfig } from '../config/schema.js';
+import { ToolError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+
+/** One upstream MCP server: connected lazily, its tool list cached, reconnected with backoff after a crash. */
+export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'down' | 'closed';
+
+export interface UpstreamStatus {
+  name: string;
+  state: UpstreamState;
+  tools?: number;
+  error?: string;
+  stderr?: string[];
+  reconnect_attempts: number;
+}
+
+export interface UpstreamOptions {
+  name: string;
+  config: ServerConfig;
+  logger: Logger;
+  version: string;
+  /** Written to our stderr, prefixed with the server name. */
+  stderr?: (line: string) => void;
+  backoff?: BackoffPolicy;
+  onToolsChanged?: () => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const STDERR_LINES = 20;
+/** Results are passed through as the upstream produced them: no second validation on the hot path. */
+const PassThroughResult = z.looseObject({});
+
+export class Upstream {
+  readonly name: string;
+  private readonly options: UpstreamOptions;
+  private client?: Client;
+  private transport?: Transport;
+  private connecting?: Promise<Client>;
+  private state: UpstreamState = 'idle';
+  private tools?: Tool[];
+  private lastError?: string;
+  private readonly stderrTail: string[] = [];
+  private attempts = 0;
+  private upSince = 0;
+  private reconnectTimer?: NodeJS.Timeout;
+
+  constructor(options: UpstreamOptions) {
+    this.name = options.name;
+    this.options = options;
+  }
+
+  get timeoutMs(): number {
+    return this.options.config.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  status(): UpstreamStatus {
+    const out: UpstreamStatus = { name: this.name, state: this.state, reconnect_attempts: this.attempts };
+    if (this.tools) out.tools = this.tools.length;
+    if (this.lastError) out.error = this.lastError;
+    if (this.stderrTail.length) out.stderr = [...this.stderrTail];
+    return out;
+  }
+
+  /** The upstream's tools, from cache once connected. */
+  async listTools(): Promise<Tool[]> {
+    if (this.tools && this.state === 'ready') return this.tools;
+    const client = await this.connect();
+    return this.refreshTools(client);
+  }
+
+  /** The tools last seen, without connecting (empty before the first listing). */
+  cachedTools(): Tool[] {
+    return this.tools ?? [];
+  }
+
+  async callTool(name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+    if (this.state === 'down' || this.state === 'closed') throw this.unavailable();
+    const client = await this.connect();
+    try {
+      return (await client.request(
+        { method: 'tools/call', params: { name, arguments: args ?? {} } },
+        PassThroughResult,
+        { timeout: this.timeoutMs, signal },
+      )) as CallToolResult;
+    } catch (error) {
+      if (this.state !== 'ready') throw this.unavailable();
+      const message = (error as Error).message;
+      if (/timed out/i.test(message)) {
+        throw new ToolError('TIMEOUT', `Server "${this.name}" did not answer ${name} within ${this.timeoutMs} ms.`, {
+          details: { server: this.name, tool: name },
+          hint: `Raise mcp_servers.${this.name}.timeout_ms if the tool is slow.`,
+        });
+      }
+      throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${name}: ${message}`, { details: { server: this.name, tool: name } });
+    }
+  }
+
+  connect(): Promise<Client> {
+    if (this.state === 'closed') return Promise.reject(this.unavailable());
+    if (this.client && this.state === 'ready') return Promise.resolve(this.client);
+    return (this.connecting ??= this.open().finally(() => (this.connecting = undefined)));
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private unavailable(): ToolError {
+    const tail = this.stderrTail.slice(-5);
+    return new ToolError('UNAVAILABLE', `Server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}.`, {
+      details: { server: this.name, state: this.state, stderr: tail },
+      hint:
+        this.state === 'closed'
+          ? 'mcpkit is shutting down.'
+          : `mcpkit reconnects with backoff; check the server on its own with: mcpkit server show ${this.name}`,
+    });
+  }
+
+  private async open(): Promise<Client> {
+    this.state = 'connecting';
+    const client = new Client({ name: 'mcpkit', version: this.options.version }, { capabilities: {} });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      await this.refreshTools(client).catch((error) => this.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`));
+      this.options.onToolsChanged?.();
+    });
+    try {
+      const transport = await this.connectTransport(client);
+      this.transport = transport;
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      this.state = 'down';
+      this.scheduleReconnect();
+      throw this.unavailable();
+    }
+    this.client = client;
+    this.state = 'ready';
+    this.lastError = undefined;
+    this.upSince = Date.now();
+    client.onclose = () => this.closedUnexpectedly(client);
+    this.options.logger.debug(`${this.name}: connected`);
+    return client;
+  }
+
+  private async connectTransport(client: Client): Promise<Transport> {
+    const config = this.options.config;
+    const connectOptions = { timeout: this.timeoutMs };
+    if (config.command !== undefined) {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      // The SDK passes only a handful of variables by default; npx and friends need the rest (PATH...).
+      const env = { ...(process.env as Record<string, string>), ...config.env };
+      const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe' });
+      this.captureStderr(transport.stderr);
+      await withTimeout(client.connect(transport, connectOptions), this.timeoutMs, `${this.name} did not start within ${this.timeoutMs} ms`, () =>
+        transport.close(),
+      );
+      return transport;
+    }
+    const url = new URL(config.url!);
+    const requestInit = { headers: config.headers ?? {} };
+    const kind = config.transport ?? 'auto';
+    if (kind === 'sse') return this.connectSse(client, url, requestInit, connectOptions);
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const http = new StreamableHTTPClientTransport(url, { requestInit });
+    try {
+      await client.connect(http, connectOptions);
+      return http;
+    } catch (error) {
+      if (kind === 'http') throw error;
+      this.options.logger.info(`${this.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
+      await http.close().catch(() => undefined);
+      return this.connectSse(client, url, requestInit, connectOptions);
+    }
+  }
+
+  private async connectSse(client: Client, url: URL, requestInit: RequestInit, options: { timeout: number }): Promise<Transport> {
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    const sse = new SSEClientTransport(url, { requestInit });
+    await client.connect(sse, options);
+    return sse;
+  }
+
+  private captureStderr(stream: NodeJS.ReadableStream | null | { on: Function } | null): void {
+    if (!stream) return;
+    let partial = '';
+    (stream as NodeJS.ReadableStream).on('data', (chunk: Buffer | string) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        this.stderrTail.push(line);
+        if (this.stderrTail.length > STDERR_LINES) this.stderrTail.shift();
+        this.options.stderr?.(`[${this.name}] ${line}\n`);
+      }
+    });
+  }
+
+  private async refreshTools(client: Client): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = tools;
+    return tools;
+  }
+
+  private closedUnexpectedly(client: Client): void {
+    if (this.client !== client || this.state === 'closed') return;
+    this.client = undefined;
+    this.state = 'down';
+    this.lastError = 'the connection closed (the server exited or crashed)';
+    this.attempts = attemptsAfterClose(this.attempts, Date.now() - this.upSince, this.options.backoff ?? DEFAULT_BACKOFF);
+    this.options.logger.warn(`${this.name}: ${this.lastError}`);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    const delay = backoffDelay(this.attempts, this.options.backoff ?? DEFAULT_BACKOFF);
+    if (delay === undefined) {
+      this.options.logger.error(`${this.name}: giving up after ${this.attempts} reconnect attempts`);
+      return;
+    }
+    this.attempts++;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => {
+      if (this.state !== 'down') return;
+      this.connect()
+        .then((client) => this.refreshTools(client))
+        .then(() => this.options.onToolsChanged?.())
+        .catch(() => undefined); // open() already scheduled the next attempt
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string, onTimeout: () => Promise<void>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void onTimeout().catch(() => undefined);
+      reject(new Error(message));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

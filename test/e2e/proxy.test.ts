@@ -1,0 +1,177 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+
+async function connect(configFile: string, extraEnv: Record<string, string> = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', '--config', configFile],
+    env: cleanEnv(extraEnv) as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d));
+  const client = new Client({ name: 'proxy-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}
+
+const text = (r: CallToolResult) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
+const errorOf = (r: CallToolResult) => (r.structuredContent as { error: { code: string; message: string; details?: Record<string, unknown> } }).error;
+
+describe('serve proxies real upstream servers', () => {
+  const files = tempDir();
+  const config = writeConfig({
+    mcp_servers: {
+      everything: {
+        ...SERVERS.everything,
+        tools: { echo: { description: 'Proxied. {original}' }, 'get-sum': { name: 'add' }, 'get-env': { enabled: false } },
+      },
+      memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/memory.json` }, filter: [{ exclude: 'delete_*' }, { include: 'read_*' }, { include: 'create_*' }] },
+      filesystem: { ...SERVERS.filesystem(files), filter: [{ include: 'list_*' }] },
+      off: { command: 'this-command-does-not-exist', disabled: true },
+    },
+  });
+  let session: Awaited<ReturnType<typeof connect>>;
+
+  beforeAll(async () => {
+    session = await connect(config);
+  });
+  afterAll(async () => {
+    await session?.client.close();
+  });
+
+  it('lists mcpkit tools and the shaped, prefixed tools of three servers', async () => {
+    const { tools } = await session.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('config_show');
+    expect(names.filter((n) => n.includes('__')).sort()).toEqual(
+      ['everything__add', 'everything__echo', 'filesystem__list_allowed_directories', 'filesystem__list_directory', 'filesystem__list_directory_with_sizes', 'memory__create_entities', 'memory__create_relations', 'memory__read_graph'].sort(),
+    );
+    const echo = tools.find((t) => t.name === 'everything__echo')!;
+    expect(echo.description).toBe('Proxied. Echoes back the input string');
+    expect(echo.inputSchema.required).toEqual(['message']);
+  });
+
+  it('forwards calls, by the upstream name when a tool was renamed', async () => {
+    expect(text((await session.client.callTool({ name: 'everything__echo', arguments: { message: 'hi' } })) as CallToolResult)).toBe('Echo: hi');
+    expect(text((await session.client.callTool({ name: 'everything__add', arguments: { a: 2, b: 3 } })) as CallToolResult)).toContain('5');
+    await session.client.callTool({ name: 'memory__create_entities', arguments: { entities: [{ name: 'mcpkit', entityType: 'tool', observations: ['proxied'] }] } });
+    const graph = (await session.client.callTool({ name: 'memory__read_graph', arguments: {} })) as CallToolResult;
+    expect(text(graph)).toContain('mcpkit');
+  });
+
+  it('checks arguments against the upstream schema before forwarding', async () => {
+    const r = (await session.client.callTool({ name: 'everything__add', arguments: { a: 2, b: 'three' } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect(errorOf(r)).toMatchObject({ code: 'INVALID_INPUT', details: { issues: [{ path: 'b', message: 'must be number' }] } });
+    const missing = (await session.client.callTool({ name: 'everything__echo', arguments: {} })) as CallToolResult;
+    expect(errorOf(missing).details).toMatchObject({ issues: [{ path: 'message', message: 'is required' }] });
+  });
+
+  it.each(['memory__delete_entities', 'everything__get-env', 'everything__get-sum', 'filesystem__read_file', 'off__anything'])(
+    'refuses %s, which the config filters out, as an unknown tool',
+    async (name) => {
+      await expect(session.client.callTool({ name, arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(`Unknown tool: ${name}`) });
+    },
+  );
+
+  it('forwards upstream stderr to ours, prefixed with the server name', () => {
+    expect(session.stderr()).toMatch(/^\[everything\] /m);
+  });
+});
+
+describe('faults', () => {
+  it('an upstream killed mid-session fails fast with UNAVAILABLE, the others keep answering, and it comes back', async () => {
+    const files = tempDir();
+    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/m.json` } } } });
+    const session = await connect(config);
+    try {
+      let listChanged = 0;
+      session.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void listChanged++);
+      await session.client.listTools();
+      const children = await childPids(session.transport.pid!);
+      expect(children).toHaveLength(2);
+      // Which child is server-everything? The one whose command line says so.
+      const { readFileSync } = await import('node:fs');
+      const everything = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything'))!;
+      process.kill(everything, 'SIGKILL');
+      await waitFor(() => !alive(everything), 5_000);
+
+      const started = Date.now();
+      const down = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })) as CallToolResult;
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(down.isError).toBe(true);
+      expect(errorOf(down)).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('"everything"'), details: { server: 'everything' } });
+
+      const other = (await session.client.callTool({ name: 'memory__read_graph', arguments: {} })) as CallToolResult;
+      expect(other.isError).toBeFalsy();
+
+      const back = await waitFor(async () => {
+        const r = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'again' } })) as CallToolResult;
+        return !r.isError && text(r) === 'Echo: again';
+      }, 15_000, 200);
+      expect(back).toBe(true);
+      expect(listChanged).toBeGreaterThan(0);
+    } finally {
+      await session.client.close();
+    }
+  });
+
+  it('an upstream that never answers initialize times out without holding up the rest', async () => {
+    const config = writeConfig({
+      mcp_servers: { silent: { ...SERVERS.silent, timeout_ms: 1_000 }, everything: SERVERS.everything },
+    });
+    const session = await connect(config);
+    try {
+      const started = Date.now();
+      const { tools } = await session.client.listTools();
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(tools.map((t) => t.name)).toContain('everything__echo');
+      expect(tools.some((t) => t.name.startsWith('silent__'))).toBe(false);
+      expect((await session.client.callTool({ name: 'everything__echo', arguments: { message: 'ok' } })).isError).toBeFalsy();
+    } finally {
+      await session.client.close();
+    }
+  });
+
+  it.each(['SIGKILL', 'SIGTERM', 'stdin closed'] as const)('after serve ends (%s), no child process of it remains', async (how) => {
+    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } } });
+    const serve = spawn(process.execPath, [BIN, 'serve', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    serve.stdout.on('data', (d) => (out += d));
+    const send = (msg: object) => serve.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/list', params: {} });
+    expect(await waitFor(() => out.includes('"id":2'), 20_000)).toBe(true);
+    const children = await childPids(serve.pid!);
+    expect(children.length).toBe(2);
+    const exited = new Promise((r) => serve.once('exit', r));
+    if (how === 'stdin closed') serve.stdin.end();
+    else serve.kill(how);
+    await exited;
+    expect(await waitFor(() => children.every((pid) => !alive(pid)), 10_000)).toBe(true);
+  });
+});
+
+describe('call and tools reach upstream tools from the terminal', () => {
+  it('tools lists them with their server; call runs one', async () => {
+    const config = writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, tools: { echo: {}, 'get-sum': {} } } } });
+    const env = cleanEnv({ MCPKIT_CONFIG: config });
+    const tools = JSON.parse((await runCli(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
+    expect(tools.filter((t) => t.group === 'server:everything').map((t) => t.name)).toEqual(['echo', 'get-sum']);
+    const local = JSON.parse((await runCli(['tools', '--local', '--json'], { env })).stdout) as { name: string }[];
+    expect(local.some((t) => t.name === 'echo')).toBe(false);
+    const r = await runCli(['call', 'get-sum', 'a=2', 'b=5'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('7');
+    const bad = await runCli(['call', 'get-sum', 'a=2', 'b=x', '--json'], { env });
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+  });
+});

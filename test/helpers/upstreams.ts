@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, tempDir } from './cli.js';
+
+/** Real reference servers from npm, started with this node (no npx, no network). */
+export const SERVERS = {
+  everything: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+  memory: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')] },
+  filesystem: (dir: string) => ({ command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] }),
+  silent: { command: process.execPath, args: [join(ROOT, 'test/fixtures/silent-server.mjs')] },
+};
+
+export function writeConfig(config: object): string {
+  const file = join(tempDir(), 'mcpkit.yaml');
+  writeFileSync(file, JSON.stringify(config, null, 2)); // JSON is YAML
+  return file;
+}
+
+/** Direct children of a process (Linux /proc), e.g. the upstream servers mcpkit started. */
+export async function childPids(pid: number): Promise<number[]> {
+  const { readFileSync } = await import('node:fs');
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return children ? children.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, ms: number, step = 50): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, step));
+  }
+  return check();
+}
