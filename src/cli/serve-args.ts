@@ -5,11 +5,13 @@
  */
 export interface ServeArgs {
   config?: string;
+  view?: string;
+  eager?: boolean;
 }
 
 /** Flags taking a value; a parity test keeps this in step with the oclif command's flags. */
-export const SERVE_VALUE_FLAGS = ['config'] as const;
-export const SERVE_BOOLEAN_FLAGS = [] as const;
+export const SERVE_VALUE_FLAGS = ['config', 'view'] as const;
+export const SERVE_BOOLEAN_FLAGS = ['eager'] as const;
 
 export function parseServeArgs(argv: readonly string[]): ServeArgs | undefined {
   const out: Record<string, string | boolean> = {};
@@ -24,6 +26,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs | undefined {
       if (name! in out) return undefined;
       out[name!] = value;
     } else if ((SERVE_BOOLEAN_FLAGS as readonly string[]).includes(name!) && inline === undefined) {
+      if (name! in out) return undefined;
       out[name!] = true;
     } else {
       return undefined;

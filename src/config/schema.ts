@@ -56,26 +56,53 @@ export const serverSchema = z
     }
   });
 
-export const viewSchema = z.looseObject({
+/** A view's selection of one server's tools, on top of the server's own rules. */
+export const viewServerSchema = z.strictObject({
+  tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe('Allow-list of the server\'s (published) tool names, with overrides.'),
+  filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
+});
+
+export const viewSchema = z.strictObject({
   description: z.string().optional(),
-  exposure: z.enum(['direct', 'search']).optional(),
+  exposure: z.enum(['direct', 'search']).optional().describe('direct: every tool listed; search: three meta-tools to search, describe and call them.'),
+  servers: z
+    .union([z.array(name('Server')), z.record(name('Server'), viewServerSchema.nullable())])
+    .optional()
+    .describe('Servers in the view: a list of names (all their tools), or names with a per-view tool selection.'),
+  groups: z.array(z.string()).optional().describe('mcpkit tool groups to include (e.g. retrieve, registry).'),
+  tools: z.array(z.string()).optional().describe('Individual mcpkit tools to include, by MCP name.'),
+  separator: z.string().nullable().optional().describe('Between server and tool name when several servers are in the view (default "__"); null for none.'),
+  tokens: z.array(z.string()).optional().describe('Bearer tokens allowed to use this view over HTTP.'),
+  hooks: z.looseObject({}).optional(),
 });
 
 const section = () => z.looseObject({}).default({});
 
-export const configSchema = z.strictObject({
-  mcp_servers: z.record(name('Server'), serverSchema).default({}),
-  tool_views: z.record(name('View'), viewSchema).default({}),
-  composite_tools: z.record(name('Composite tool'), z.looseObject({})).default({}),
-  hooks: section(),
-  registry: section(),
-  arango: section(),
-  retrieve: section(),
-  serve: section(),
-});
+export const configSchema = z
+  .strictObject({
+    mcp_servers: z.record(name('Server'), serverSchema).default({}),
+    tool_views: z.record(name('View'), viewSchema).default({}),
+    composite_tools: z.record(name('Composite tool'), z.looseObject({})).default({}),
+    hooks: section(),
+    registry: section(),
+    arango: section(),
+    retrieve: section(),
+    serve: section(),
+  })
+  .superRefine((config, ctx) => {
+    for (const [view, spec] of Object.entries(config.tool_views)) {
+      const servers = Array.isArray(spec.servers) ? spec.servers : Object.keys(spec.servers ?? {});
+      for (const server of servers) {
+        if (!Object.hasOwn(config.mcp_servers, server)) {
+          ctx.addIssue({ code: 'custom', path: ['tool_views', view, 'servers', server], message: `no server named "${server}" in mcp_servers` });
+        }
+      }
+    }
+  });
 
 export type McpkitConfig = z.output<typeof configSchema>;
 export type ServerConfig = z.output<typeof serverSchema>;
+export type ViewConfig = z.output<typeof viewSchema>;
 
 export function defaultConfig(): McpkitConfig {
   return configSchema.parse({});

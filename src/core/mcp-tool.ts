@@ -1,6 +1,7 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { inputJsonSchema } from './schema.js';
-import type { AnyTool } from './tool.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorObject, ToolError } from './errors.js';
+import { inputJsonSchema, parseInput } from './schema.js';
+import type { AnyTool, ToolContext } from './tool.js';
 
 const published = new WeakMap<AnyTool, Tool>();
 
@@ -18,4 +19,32 @@ export function toMcpTool(tool: AnyTool): Tool {
     published.set(tool, out);
   }
   return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A result is both JSON text (for every client) and structuredContent (an object, so non-objects are wrapped). */
+export function toCallResult(result: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(result ?? null) }],
+    structuredContent: isPlainObject(result) ? result : { result },
+  };
+}
+
+export function toErrorResult(error: unknown): CallToolResult {
+  const obj = errorObject(error);
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: obj }) }], structuredContent: { error: obj } };
+}
+
+/** Runs one of mcpkit's own tools for MCP: validation and tool failures become `isError` results, never crashes. */
+export async function runLocalTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<CallToolResult> {
+  try {
+    const input = parseInput(tool.name, tool.input, args);
+    return toCallResult(await tool.run(input, context));
+  } catch (error) {
+    if (!(error instanceof ToolError)) context.logger.error(`${tool.name} failed: ${(error as Error)?.stack ?? String(error)}`);
+    return toErrorResult(error);
+  }
 }

@@ -1,55 +1,67 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpkitConfig } from '../config/schema.js';
 import { ToolError } from '../core/errors.js';
-import { toMcpTool } from '../core/mcp-tool.js';
-import type { AnyTool, ToolContext } from '../core/tool.js';
+import { runLocalTool, toCallResult, toErrorResult, toMcpTool } from '../core/mcp-tool.js';
+import { closestNames } from '../core/registry.js';
+import type { ToolContext } from '../core/tool.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
-import { shapeServerTools } from './shape.js';
+import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
+import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
+import { reshapeTools, shapeServerTools } from './shape.js';
 import { Upstream, type UpstreamStatus } from './upstream.js';
+import type { ResolvedView } from './view.js';
 
 /**
- * What an MCP front end serves: mcpkit's own tools plus the shaped tools of every enabled
- * upstream server, under one catalog. Upstreams connect lazily and in parallel; a slow one is left
- * out of a listing after `listWaitMs` and announced with list_changed once it arrives.
+ * Serves one view: mcpkit's own tools it includes plus the shaped tools of its upstream servers,
+ * as one catalog (or, with `exposure: search`, three meta-tools over it). Upstreams connect lazily
+ * and in parallel; a slow one is left out of a listing after `listWaitMs` and announced with
+ * list_changed once it arrives.
  */
 export interface HubOptions {
-  local: readonly AnyTool[];
-  config: McpkitConfig;
+  view: ResolvedView;
   context: ToolContext;
   version: string;
   /** How long tools/list waits for upstreams that are still starting. */
   listWaitMs?: number;
   stderr?: (line: string) => void;
+  /** Shared upstream connections (several views over HTTP); created here when absent. */
+  upstreams?: Map<string, Upstream>;
 }
 
-export type CallOutcome = { found: false } | { found: true; result: CallToolResult };
+export type CallOutcome = { found: false; similar: string[] } | { found: true; result: CallToolResult };
 
 export class ProxyHub {
+  readonly view: ResolvedView;
   private readonly options: HubOptions;
   private readonly upstreams: Upstream[];
+  private readonly ownsUpstreams: boolean;
   private catalog?: Map<string, CatalogEntry>;
+  private searchIndex?: SearchIndex;
   private readonly listeners = new Set<() => void>();
   private readonly argsCheck: (schema: object) => ArgsCheck;
-  private readonly checks = new WeakMap<CatalogEntry, ArgsCheck>();
+  private readonly checks = new WeakMap<object, ArgsCheck>();
+  private readonly meta?: Map<string, MetaOp>;
 
   constructor(options: HubOptions) {
     this.options = options;
+    this.view = options.view;
     const { logger } = options.context;
-    this.argsCheck = createArgsValidator((reason) => logger.warn(`an upstream input schema is not enforced: ${reason}`));
-    this.upstreams = Object.entries(options.config.mcp_servers)
-      .filter(([, server]) => server.disabled !== true)
-      .map(
-        ([name, config]) =>
-          new Upstream({
-            name,
-            config,
-            logger,
-            version: options.version,
-            stderr: options.stderr ?? ((line) => process.stderr.write(line)),
-            onToolsChanged: () => this.toolsChanged(),
-          }),
-      );
+    this.argsCheck = createArgsValidator((reason) => logger.warn(`an input schema is not enforced: ${reason}`));
+    this.ownsUpstreams = !options.upstreams;
+    const pool = options.upstreams ?? new Map<string, Upstream>();
+    this.upstreams = options.view.servers.map(({ name, config }) => {
+      let upstream = pool.get(name);
+      if (!upstream) {
+        upstream = new Upstream({ name, config, logger, version: options.version, stderr: options.stderr ?? ((line) => process.stderr.write(line)) });
+        pool.set(name, upstream);
+      }
+      upstream.onToolsChanged(() => this.toolsChanged());
+      return upstream;
+    });
+    if (options.view.exposure === 'search' && options.view.name) {
+      const names = metaToolNames(options.view.name);
+      this.meta = new Map(Object.entries(names).map(([op, name]) => [name, op as MetaOp]));
+    }
   }
 
   onListChanged(listener: () => void): void {
@@ -65,14 +77,16 @@ export class ProxyHub {
     await Promise.allSettled(this.upstreams.map((u) => u.listTools()));
   }
 
+  /** What tools/list shows: the catalog, or the three meta-tools of a search view. */
   async list(): Promise<Tool[]> {
-    const catalog = await this.currentCatalog();
-    return [...catalog.values()].map((entry) => (entry.kind === 'upstream' ? publishedUpstreamTool(entry) : toMcpTool(entry.tool)));
+    const catalog = await this.catalogTools();
+    if (this.meta) return metaTools(this.view.name!, this.view.description, catalog.length);
+    return catalog;
   }
 
-  /** Exposed names in order, local ones included (for suggestions). */
-  async names(): Promise<string[]> {
-    return [...(await this.currentCatalog()).keys()];
+  /** The full catalog, whatever the exposure. */
+  async catalogTools(): Promise<Tool[]> {
+    return [...(await this.currentCatalog()).values()].map(publish);
   }
 
   /** The server an exposed name belongs to, from the last catalog. */
@@ -85,62 +99,125 @@ export class ProxyHub {
     return (await this.currentCatalog()).get(name);
   }
 
+  /** Names a client may call, for "did you mean". */
+  async names(): Promise<string[]> {
+    return this.meta ? [...this.meta.keys()] : [...(await this.currentCatalog()).keys()];
+  }
+
+  /** Runs a tools/call. An unknown name is `found: false`; every other failure is an isError result. */
+  async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallOutcome> {
+    const op = this.meta?.get(name);
+    if (op) return { found: true, result: await this.callMeta(op, args ?? {}, context) };
+    if (this.meta) return { found: false, similar: closestNames(name, [...this.meta.keys()]) };
+    const entry = await this.entry(name);
+    if (!entry) return { found: false, similar: closestNames(name, await this.names()) };
+    return { found: true, result: await this.callEntry(entry, args, context) };
+  }
+
+  async callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallToolResult> {
+    if (entry.kind === 'local') return runLocalTool(entry.tool, args ?? {}, context);
+    try {
+      return await this.callUpstream(entry, args, context.signal);
+    } catch (error) {
+      return toErrorResult(error);
+    }
+  }
+
   /** Forwards a call of an upstream tool, after checking its arguments against the upstream's schema. */
   async callUpstream(entry: Extract<CatalogEntry, { kind: 'upstream' }>, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
-    let check = this.checks.get(entry);
-    if (!check) {
-      check = this.argsCheck(entry.tool.inputSchema);
-      this.checks.set(entry, check);
-    }
-    const issues = check(args ?? {});
-    if (issues.length) {
-      throw new ToolError('INVALID_INPUT', `Invalid arguments for ${entry.name}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
-        details: { tool: entry.name, issues },
-        hint: 'Read the tool\'s inputSchema in tools/list; the call was not sent to the upstream server.',
-      });
-    }
+    this.checkArgs(entry.name, entry.tool.inputSchema, args);
     const upstream = this.upstreams.find((u) => u.name === entry.server)!;
     return upstream.callTool(entry.upstreamName, args, signal);
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.upstreams.map((u) => u.close()));
+    if (this.ownsUpstreams) await Promise.allSettled(this.upstreams.map((u) => u.close()));
+  }
+
+  private checkArgs(name: string, schema: object, args: unknown): void {
+    let check = this.checks.get(schema);
+    if (!check) {
+      check = this.argsCheck(schema);
+      this.checks.set(schema, check);
+    }
+    const issues = check(args ?? {});
+    if (issues.length) {
+      throw new ToolError('INVALID_INPUT', `Invalid arguments for ${name}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
+        details: { tool: name, issues },
+        hint: "Read the tool's input schema; the call was not sent on.",
+      });
+    }
+  }
+
+  private async callMeta(op: MetaOp, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+    const names = metaToolNames(this.view.name!);
+    const schema = metaTools(this.view.name!, undefined, 0).find((t) => t.name === names[op])!.inputSchema;
+    try {
+      this.checkArgs(names[op], schema, args);
+      const catalog = await this.currentCatalog();
+      if (op === 'search') {
+        this.searchIndex ??= buildSearchIndex([...catalog.values()].map(publish));
+        const limit = typeof args.limit === 'number' ? args.limit : 10;
+        const hits = searchTools(this.searchIndex, String(args.query), limit);
+        return toCallResult({
+          query: args.query,
+          total: catalog.size,
+          results: hits.map((h) => ({ name: h.name, score: h.score, description: (publish(catalog.get(h.name)!).description ?? '').split('\n', 1)[0] })),
+        });
+      }
+      const name = String(args.name);
+      const entry = catalog.get(name);
+      if (!entry) {
+        const similar = closestNames(name, [...catalog.keys()]);
+        throw new ToolError('NOT_FOUND', `No tool named "${name}" in view "${this.view.name}".`, {
+          details: { tool: name, similar },
+          hint: similar.length ? `Did you mean ${similar.join(', ')}?` : `Search with ${names.search}.`,
+        });
+      }
+      if (op === 'describe') return toCallResult(publish(entry));
+      return await this.callEntry(entry, (args.arguments as Record<string, unknown> | undefined) ?? {}, context);
+    } catch (error) {
+      return toErrorResult(error);
+    }
   }
 
   private toolsChanged(): void {
     this.catalog = undefined;
+    this.searchIndex = undefined;
     for (const listener of this.listeners) listener();
   }
 
   private async currentCatalog(): Promise<Map<string, CatalogEntry>> {
     if (this.catalog) return this.catalog;
     const wait = this.options.listWaitMs ?? 15_000;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, wait);
-      timer.unref();
-    });
-    let late = false;
     // A server that is down keeps its last known tools listed; their calls fail fast with UNAVAILABLE.
     const live = this.upstreams.filter((u) => u.status().state !== 'down');
     const all = Promise.allSettled(live.map((u) => u.listTools()));
-    const settled = await Promise.race([
-      all,
-      deadline.then(() => {
-        late = true;
-        return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      all.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), wait);
+        timer.unref();
       }),
     ]);
     clearTimeout(timer);
-    if (late || !settled) {
+    if (late) {
       this.options.context.logger.warn(`tools/list: some upstream servers were not ready after ${wait} ms; their tools follow with list_changed`);
       void all.then(() => this.toolsChanged());
     }
-    const upstreamTools = this.upstreams.map((u) => ({ server: u.name, tools: shapeServerTools(u.cachedTools(), this.options.config.mcp_servers[u.name]!) }));
-    const entries = buildCatalog(this.options.local, upstreamTools);
+    const upstreamTools = this.view.servers.map(({ name, config, view }) => {
+      const own = shapeServerTools(this.upstreams.find((u) => u.name === name)!.cachedTools(), config);
+      return { server: name, tools: view ? reshapeTools(own, view) : own };
+    });
+    const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator });
     const catalog = new Map(entries.map((e) => [e.name, e]));
     // A listing cut short is not cached: the next one asks the late servers again.
     if (!late) this.catalog = catalog;
     return catalog;
   }
+}
+
+function publish(entry: CatalogEntry): Tool {
+  return entry.kind === 'upstream' ? publishedUpstreamTool(entry) : toMcpTool(entry.tool);
 }

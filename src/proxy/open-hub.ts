@@ -2,11 +2,21 @@ import { createRegistry } from '../core/registry.js';
 import type { ToolContext } from '../core/tool.js';
 import { allTools } from '../tools/index.js';
 import { ProxyHub } from './hub.js';
+import type { Upstream } from './upstream.js';
+import { resolveView } from './view.js';
 
-/** The default view: mcpkit's own tools plus every enabled upstream server of the context's config. */
-export async function openHub(context: ToolContext, version: string, options: { listWaitMs?: number; quiet?: boolean } = {}): Promise<ProxyHub> {
+export interface OpenHubOptions {
+  /** A named view from tool_views; the default view (everything) without it. */
+  view?: string;
+  listWaitMs?: number;
+  /** Terminal commands show upstream stderr only when MCPKIT_LOG_LEVEL=debug; `serve` always forwards it. */
+  quiet?: boolean;
+  upstreams?: Map<string, Upstream>;
+}
+
+export async function openHub(context: ToolContext, version: string, options: OpenHubOptions = {}): Promise<ProxyHub> {
   const config = await context.config();
-  // A terminal command shows upstream stderr only when debugging; `serve` always forwards it.
+  const view = resolveView(config, options.view, createRegistry(allTools).tools);
   const stderr = options.quiet && context.env.MCPKIT_LOG_LEVEL !== 'debug' ? () => {} : undefined;
-  return new ProxyHub({ local: createRegistry(allTools).tools, config, context, version, listWaitMs: options.listWaitMs, stderr });
+  return new ProxyHub({ view, context, version, listWaitMs: options.listWaitMs, stderr, upstreams: options.upstreams });
 }

@@ -29,10 +29,23 @@ export function applyDescription(template: string, original: string | undefined)
 }
 
 export function shapeServerTools(tools: readonly Tool[], shaping: ServerShaping): ShapedTool[] {
+  return reshapeTools(
+    tools.map((tool) => ({ upstreamName: tool.name, tool })),
+    shaping,
+  );
+}
+
+/**
+ * Applies a second layer of shaping (a view's selection of a server's tools) to tools already
+ * shaped by the server's own rules. Rules match the names the server publishes; calls still go
+ * to the original upstream name.
+ */
+export function reshapeTools(items: readonly ShapedTool[], shaping: ServerShaping): ShapedTool[] {
   const filter = compileFilter(shaping.filter ?? []);
   const allow = shaping.tools;
   const shaped: ShapedTool[] = [];
-  for (const tool of tools) {
+  for (const item of items) {
+    const { tool } = item;
     if (!filter(tool.name).allowed) continue;
     let published: Tool = tool;
     if (allow) {
@@ -45,7 +58,7 @@ export function shapeServerTools(tools: readonly Tool[], shaping: ServerShaping)
         ...(override.description !== undefined ? { description: applyDescription(override.description, tool.description) } : {}),
       };
     }
-    shaped.push({ upstreamName: tool.name, tool: published });
+    shaped.push({ upstreamName: item.upstreamName, tool: published });
   }
   return shaped;
 }

@@ -27,7 +27,6 @@ export interface UpstreamOptions {
   /** Written to our stderr, prefixed with the server name. */
   stderr?: (line: string) => void;
   backoff?: BackoffPolicy;
-  onToolsChanged?: () => void;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -48,10 +47,20 @@ export class Upstream {
   private attempts = 0;
   private upSince = 0;
   private reconnectTimer?: NodeJS.Timeout;
+  private readonly toolsListeners = new Set<() => void>();
 
   constructor(options: UpstreamOptions) {
     this.name = options.name;
     this.options = options;
+  }
+
+  /** Called when the tool list changed: list_changed from the server, or a reconnect. */
+  onToolsChanged(listener: () => void): void {
+    this.toolsListeners.add(listener);
+  }
+
+  private emitToolsChanged(): void {
+    for (const listener of this.toolsListeners) listener();
   }
 
   get timeoutMs(): number {
@@ -130,7 +139,7 @@ export class Upstream {
     const client = new Client({ name: 'mcpkit', version: this.options.version }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       await this.refreshTools(client).catch((error) => this.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`));
-      this.options.onToolsChanged?.();
+      this.emitToolsChanged();
     });
     try {
       const transport = await this.connectTransport(client);
@@ -236,7 +245,7 @@ export class Upstream {
       if (this.state !== 'down') return;
       this.connect()
         .then((client) => this.refreshTools(client))
-        .then(() => this.options.onToolsChanged?.())
+        .then(() => this.emitToolsChanged())
         .catch(() => undefined); // open() already scheduled the next attempt
     }, delay);
     this.reconnectTimer.unref();

@@ -175,3 +175,62 @@ describe('call and tools reach upstream tools from the terminal', () => {
     expect(JSON.parse(bad.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT' } });
   });
 });
+
+describe('views', () => {
+  const files = tempDir();
+  const config = writeConfig({
+    mcp_servers: {
+      everything: SERVERS.everything,
+      memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/m.json` } },
+    },
+    tool_views: {
+      lean: { servers: { everything: { tools: { echo: {}, 'get-sum': { description: 'Add two numbers. {original}' } } } }, groups: ['config'] },
+      finder: { description: 'Everything and memory', exposure: 'search', servers: ['everything', 'memory'] },
+    },
+  });
+
+  it('serve --view publishes only what the view selects', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', config, '--view', 'lean'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'v', version: '1' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['config_path', 'config_schema', 'config_show', 'config_validate', 'echo', 'get-sum']);
+      expect(tools.find((t) => t.name === 'get-sum')!.description).toMatch(/^Add two numbers\. /);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('search exposure publishes exactly three meta-tools that search, describe and call', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', config, '--view', 'finder'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'v', version: '1' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['finder_search_tools', 'finder_describe_tool', 'finder_call_tool']);
+      const found = (await client.callTool({ name: 'finder_search_tools', arguments: { query: 'knowledge graph entities', limit: 3 } })) as CallToolResult;
+      const results = (found.structuredContent as { results: { name: string }[] }).results;
+      expect(results[0]!.name).toMatch(/^memory__/);
+      expect(results.length).toBeLessThanOrEqual(3);
+      const described = (await client.callTool({ name: 'finder_describe_tool', arguments: { name: 'everything__echo' } })) as CallToolResult;
+      expect(described.structuredContent).toMatchObject({ name: 'everything__echo', inputSchema: { required: ['message'] } });
+      const called = (await client.callTool({ name: 'finder_call_tool', arguments: { name: 'everything__echo', arguments: { message: 'via search' } } })) as CallToolResult;
+      expect(text(called)).toBe('Echo: via search');
+      const bad = (await client.callTool({ name: 'finder_call_tool', arguments: { name: 'everything__echo', arguments: {} } })) as CallToolResult;
+      expect(errorOf(bad).code).toBe('INVALID_INPUT');
+      const missing = (await client.callTool({ name: 'finder_describe_tool', arguments: { name: 'everything__ech' } })) as CallToolResult;
+      expect(errorOf(missing)).toMatchObject({ code: 'NOT_FOUND', hint: expect.stringContaining('everything__echo') });
+      await expect(client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })).rejects.toMatchObject({ code: -32602 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serve --view with an unknown view fails at start with a clear message', async () => {
+    const r = await runCli(['serve', '--config', config, '--view', 'lena']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('No view named "lena"');
+    expect(r.stderr).toContain('lean');
+  });
+});

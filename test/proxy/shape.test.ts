@@ -80,3 +80,14 @@ describe('names', () => {
     expect(first).not.toBe(second);
   });
 });
+
+describe('reshapeTools (a view on top of the server rules)', async () => {
+  const { reshapeTools } = await import('../../src/proxy/shape.js');
+  it('matches the names the server publishes and keeps routing to the upstream name', () => {
+    const server = shapeServerTools(UPSTREAM, { tools: { search_issues: { name: 'find_issues' }, search_code: {} } });
+    const view = reshapeTools(server, { tools: { find_issues: { description: 'In a view. {original}' } } });
+    expect(view).toEqual([
+      { upstreamName: 'search_issues', tool: { name: 'find_issues', description: 'In a view. search_issues does things', inputSchema: { type: 'object' } } },
+    ]);
+  });
+});

@@ -1,0 +1,62 @@
+import type { McpkitConfig, ServerConfig } from '../config/schema.js';
+import { ToolError } from '../core/errors.js';
+import { closestNames } from '../core/registry.js';
+import type { AnyTool } from '../core/tool.js';
+import type { ServerShaping } from './shape.js';
+
+/**
+ * Which tools a view serves. No view name: the default view, mcpkit's own tools plus every
+ * enabled server, listed directly. A named view takes only the servers, groups and tools it
+ * lists. Pure.
+ */
+export interface ResolvedView {
+  name?: string;
+  description?: string;
+  exposure: 'direct' | 'search';
+  /** undefined: the default `__`; null: never prefix. */
+  separator?: string | null;
+  servers: { name: string; config: ServerConfig; view?: ServerShaping }[];
+  local: AnyTool[];
+  tokens?: string[];
+}
+
+export function resolveView(config: McpkitConfig, viewName: string | undefined, localTools: readonly AnyTool[]): ResolvedView {
+  const enabled = Object.entries(config.mcp_servers).filter(([, s]) => s.disabled !== true);
+  if (viewName === undefined) {
+    return { exposure: 'direct', servers: enabled.map(([name, cfg]) => ({ name, config: cfg })), local: [...localTools] };
+  }
+  const spec = config.tool_views[viewName];
+  if (!spec) {
+    const names = Object.keys(config.tool_views);
+    const similar = closestNames(viewName, names);
+    throw new ToolError('NOT_FOUND', `No view named "${viewName}" in the config.`, {
+      details: { view: viewName, views: names, similar },
+      hint: similar.length ? `Did you mean ${similar.join(', ')}?` : names.length ? `Views: ${names.join(', ')}.` : 'Create one with: mcpkit view create NAME',
+    });
+  }
+  const selection: [string, ServerShaping | undefined][] = Array.isArray(spec.servers)
+    ? spec.servers.map((s) => [s, undefined])
+    : Object.entries(spec.servers ?? {}).map(([s, shaping]) => [s, shaping ?? undefined]);
+  const servers = selection
+    .filter(([name]) => config.mcp_servers[name] && config.mcp_servers[name].disabled !== true)
+    .map(([name, view]) => ({ name, config: config.mcp_servers[name]!, ...(view ? { view } : {}) }));
+
+  const groups = new Set(spec.groups ?? []);
+  const known = new Set(localTools.map((t) => t.group));
+  const problems = [
+    ...[...groups].filter((g) => !known.has(g)).map((g) => `group "${g}" (known: ${[...known].join(', ')})`),
+    ...(spec.tools ?? []).filter((t) => !localTools.some((l) => l.name === t)).map((t) => `tool "${t}"`),
+  ];
+  if (problems.length) {
+    throw new ToolError('CONFIG_INVALID', `View "${viewName}" names unknown mcpkit ${problems.join(', ')}.`, {
+      details: { view: viewName, unknown: problems },
+      hint: '"mcpkit tools --local" lists mcpkit\'s tools and their groups.',
+    });
+  }
+  const local = localTools.filter((t) => groups.has(t.group) || (spec.tools ?? []).includes(t.name));
+  const out: ResolvedView = { name: viewName, exposure: spec.exposure ?? 'direct', servers, local };
+  if (spec.description !== undefined) out.description = spec.description;
+  if (spec.separator !== undefined) out.separator = spec.separator;
+  if (spec.tokens) out.tokens = spec.tokens;
+  return out;
+}
