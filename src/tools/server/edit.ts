@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { defineTool } from '../../core/tool.js';
-import { CONFIG_WRITE, editServers } from './shared.js';
+import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
 
@@ -59,7 +59,7 @@ export const serverAdd = defineTool({
         timeout_ms: input.timeout_ms,
       }).filter(([, v]) => v !== undefined),
     );
-    const { value, path } = await editServers(ctx, (doc) => addServer(doc, input.name, entry, { force: input.force }));
+    const { value, path } = await editConfigFile(ctx, (doc) => addServer(doc, input.name, entry, { force: input.force }));
     return { server: input.name, replaced: value.replaced, config: path, entry };
   },
   render: (r, ui) => `${ui.color.green('✓')} ${r.replaced ? 'Replaced' : 'Added'} server ${r.server} in ${r.config}`,
@@ -75,7 +75,7 @@ export const serverRemove = defineTool({
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
   async run(input, ctx) {
     const { removeServer } = await import('../../config/servers-edit.js');
-    const { path } = await editServers(ctx, (doc) => removeServer(doc, input.name));
+    const { path } = await editConfigFile(ctx, (doc) => removeServer(doc, input.name));
     return { server: input.name, removed: true, config: path };
   },
   render: (r, ui) => `${ui.color.green('✓')} Removed server ${r.server} from ${r.config}`,
@@ -95,7 +95,7 @@ function toggle(disabled: boolean) {
     annotations: CONFIG_WRITE,
     async run(input, ctx) {
       const { setServerDisabled } = await import('../../config/servers-edit.js');
-      const { value: changed, path } = await editServers(ctx, (doc) => setServerDisabled(doc, input.name, disabled));
+      const { value: changed, path } = await editConfigFile(ctx, (doc) => setServerDisabled(doc, input.name, disabled));
       return { server: input.name, disabled, changed, config: path };
     },
     render: (r, ui) => `${ui.color.green('✓')} Server ${r.server} ${r.changed ? 'is now' : 'was already'} ${r.disabled ? 'disabled' : 'enabled'}`,
@@ -128,7 +128,7 @@ export const serverSetTools = defineTool({
       throw new ToolError('INVALID_INPUT', input.all ? 'Give tool names or --all, not both.' : 'Give the tool names to expose, or --all to expose every tool.');
     }
     const { setServerTools } = await import('../../config/servers-edit.js');
-    const { path } = await editServers(ctx, (doc) => setServerTools(doc, input.name, input.all ? null : tools));
+    const { path } = await editConfigFile(ctx, (doc) => setServerTools(doc, input.name, input.all ? null : tools));
     return { server: input.name, tools: input.all ? 'all' : tools, config: path };
   },
   render: (r, ui) => `${ui.color.green('✓')} Server ${r.server} exposes ${r.tools === 'all' ? 'all its tools' : (r.tools as string[]).join(', ')}`,
@@ -152,7 +152,7 @@ export const serverSetDescription = defineTool({
   annotations: CONFIG_WRITE,
   async run(input, ctx) {
     const { setToolDescription } = await import('../../config/servers-edit.js');
-    const { path } = await editServers(ctx, (doc) => setToolDescription(doc, input.name, input.tool, input.text));
+    const { path } = await editConfigFile(ctx, (doc) => setToolDescription(doc, input.name, input.tool, input.text));
     return { server: input.name, tool: input.tool, description: input.text, config: path };
   },
   render: (r, ui) => `${ui.color.green('✓')} ${r.server}.${r.tool}: "${r.description}"`,

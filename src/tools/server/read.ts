@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { closestNames } from '../../core/registry.js';
 import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
-import { writtenServers } from './shared.js';
+import { writtenSection } from '../shared/config-access.js';
 
 function summary(name: string, s: Record<string, unknown>) {
   const tools = s.tools && typeof s.tools === 'object' ? Object.keys(s.tools).length : 'all';
@@ -25,7 +25,7 @@ export const serverList = defineTool({
   input: z.strictObject({}),
   annotations: LOCAL_READ_ONLY,
   async run(_input, ctx) {
-    const servers = await writtenServers(ctx);
+    const servers = await writtenSection(ctx, 'mcp_servers');
     return { servers: Object.entries(servers).map(([name, s]) => summary(name, s)) };
   },
   render: (r, ui) =>
@@ -43,7 +43,7 @@ export const serverShow = defineTool({
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
   annotations: LOCAL_READ_ONLY,
   async run(input, ctx) {
-    const servers = await writtenServers(ctx);
+    const servers = await writtenSection(ctx, 'mcp_servers');
     const entry = servers[input.name];
     if (!entry) {
       const similar = closestNames(input.name, Object.keys(servers));

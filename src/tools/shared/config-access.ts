@@ -10,13 +10,13 @@ export const CONFIG_WRITE: ToolAnnotations = Object.freeze({
 });
 
 /** Runs one locked, validated, atomic edit of the config this context uses. */
-export async function editServers<R>(ctx: ToolContext, mutate: (doc: Document) => R): Promise<{ value: R; changed: boolean; path: string }> {
+export async function editConfigFile<R>(ctx: ToolContext, mutate: (doc: Document) => R): Promise<{ value: R; changed: boolean; path: string }> {
   const { editConfig } = await import('../../config/edit.js');
   return editConfig(ctx.configLocation.path, mutate);
 }
 
-/** The `mcp_servers` section as written (placeholders intact), secrets masked. */
-export async function writtenServers(ctx: ToolContext): Promise<Record<string, Record<string, unknown>>> {
+/** A section of the config as written (placeholders intact), secrets masked. */
+export async function writtenSection(ctx: ToolContext, section: 'mcp_servers' | 'tool_views'): Promise<Record<string, Record<string, unknown>>> {
   const [{ inspectConfig }, { maskSecrets }, { configInvalid }] = await Promise.all([
     import('../../config/load.js'),
     import('../../config/mask.js'),
@@ -24,6 +24,6 @@ export async function writtenServers(ctx: ToolContext): Promise<Record<string, R
   ]);
   const loaded = await inspectConfig(ctx.configLocation, ctx.env);
   if (!loaded.raw) throw configInvalid(ctx.configLocation.path, loaded.problems);
-  const servers = (loaded.raw.mcp_servers ?? {}) as Record<string, Record<string, unknown>>;
-  return maskSecrets(servers, new Set()) as Record<string, Record<string, unknown>>;
+  const entries = (loaded.raw[section] ?? {}) as Record<string, Record<string, unknown>>;
+  return maskSecrets(entries, new Set()) as Record<string, Record<string, unknown>>;
 }

@@ -1,0 +1,4 @@
+import { commandFromTool } from '../../cli/command-from-tool.js';
+import { viewSetExposure } from '../../tools/view/edit.js';
+
+export default commandFromTool(viewSetExposure);

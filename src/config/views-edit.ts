@@ -1,0 +1,101 @@
+import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
+import { ToolError } from '../core/errors.js';
+import { closestNames } from '../core/registry.js';
+
+/** Changes to `tool_views` on a YAML document, for `editConfig`. Pure. */
+function keysOf(node: unknown): string[] {
+  return isMap(node) ? node.items.map((pair) => String((pair.key as { value?: unknown })?.value ?? pair.key)) : [];
+}
+
+export function viewNames(doc: Document): string[] {
+  return keysOf(doc.get('tool_views'));
+}
+
+export function requireView(doc: Document, name: string): YAMLMap {
+  const node = doc.getIn(['tool_views', name]);
+  if (isMap(node)) return node;
+  const similar = closestNames(name, viewNames(doc));
+  throw new ToolError('NOT_FOUND', `No view named "${name}" in the config.`, {
+    details: { view: name, similar },
+    hint: similar.length ? `Did you mean ${similar.join(', ')}?` : 'Create it with: mcpkit view create NAME',
+  });
+}
+
+export function createView(doc: Document, name: string, spec: Record<string, unknown>, options: { force: boolean }): { replaced: boolean } {
+  const exists = doc.hasIn(['tool_views', name]);
+  if (exists && !options.force) {
+    throw new ToolError('CONFLICT', `A view named "${name}" already exists.`, { details: { view: name }, hint: 'Pass --force to replace it.' });
+  }
+  if (!isMap(doc.get('tool_views'))) doc.set('tool_views', doc.createNode({}));
+  doc.setIn(['tool_views', name], doc.createNode(spec));
+  return { replaced: exists };
+}
+
+export function deleteView(doc: Document, name: string): void {
+  requireView(doc, name);
+  doc.deleteIn(['tool_views', name]);
+}
+
+/** The view's `servers` as a mapping (a list of names is converted, keeping order). */
+function serversMap(doc: Document, view: YAMLMap): YAMLMap {
+  const servers = view.get('servers');
+  if (isMap(servers)) return servers;
+  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : [];
+  const map = doc.createNode(Object.fromEntries(names.map((n) => [n, {}]))) as YAMLMap;
+  view.set('servers', map);
+  return map;
+}
+
+export function addViewServer(doc: Document, viewName: string, server: string, tools: readonly string[] | undefined): void {
+  const view = requireView(doc, viewName);
+  if (!doc.hasIn(['mcp_servers', server])) {
+    const similar = closestNames(server, keysOf(doc.get('mcp_servers')));
+    throw new ToolError('NOT_FOUND', `No server named "${server}" in the config.`, {
+      details: { server, similar },
+      hint: similar.length ? `Did you mean ${similar.join(', ')}?` : 'Add it first with: mcpkit server add NAME ...',
+    });
+  }
+  const current = view.get('servers');
+  if (!tools?.length && (current === undefined || isSeq(current))) {
+    // Keep the simple list form while no server of the view has a tool selection.
+    const names = isSeq(current) ? current.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : [];
+    if (!names.includes(server)) view.set('servers', doc.createNode([...names, server]));
+    return;
+  }
+  const map = serversMap(doc, view);
+  map.set(server, doc.createNode(tools?.length ? { tools: Object.fromEntries(tools.map((t) => [t, {}])) } : {}));
+}
+
+export function removeViewServer(doc: Document, viewName: string, server: string): void {
+  const view = requireView(doc, viewName);
+  const servers = view.get('servers');
+  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : keysOf(servers);
+  if (!names.includes(server)) {
+    throw new ToolError('NOT_FOUND', `View "${viewName}" does not include server "${server}".`, { details: { view: viewName, server, servers: names } });
+  }
+  if (isSeq(servers)) view.set('servers', doc.createNode(names.filter((n) => n !== server)));
+  else (servers as YAMLMap).delete(server);
+}
+
+/** Sets the view's selection of one server's tools; null removes it (all the server's tools). */
+export function setViewTools(doc: Document, viewName: string, server: string, tools: readonly string[] | null): void {
+  const view = requireView(doc, viewName);
+  const servers = view.get('servers');
+  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : keysOf(servers);
+  if (!names.includes(server)) {
+    throw new ToolError('NOT_FOUND', `View "${viewName}" does not include server "${server}".`, {
+      details: { view: viewName, server },
+      hint: `Add it with: mcpkit view add-server ${viewName} ${server}`,
+    });
+  }
+  const map = serversMap(doc, view);
+  map.set(server, doc.createNode(tools === null ? {} : { tools: Object.fromEntries(tools.map((t) => [t, {}])) }));
+}
+
+export function setViewField(doc: Document, viewName: string, key: string, value: unknown): boolean {
+  const view = requireView(doc, viewName);
+  if (view.get(key) === value) return false;
+  if (value === undefined) view.delete(key);
+  else view.set(key, value);
+  return true;
+}

@@ -1,0 +1,142 @@
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import { defineTool } from '../../core/tool.js';
+import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
+
+const viewName = z.string().min(1).describe('Name of the view (tool_views.NAME).');
+const serverName = z.string().min(1).describe('Name of a server in mcp_servers.');
+const edits = () => import('../../config/views-edit.js');
+
+export const viewCreate = defineTool({
+  name: 'view_create',
+  group: 'view',
+  command: {
+    id: 'view create',
+    args: ['name'],
+    flagNames: { groups: 'group' },
+    examples: [
+      '<%= config.bin %> view create research --description "Read-only research tools" --exposure search',
+      '<%= config.bin %> view create lean --group config',
+    ],
+  },
+  title: 'Create a view',
+  description: 'Create a named view: a filtered catalog served by "mcpkit serve --view NAME". Add servers to it with "view add-server".',
+  input: z.strictObject({
+    name: viewName,
+    description: z.string().optional().describe('What the view is for (shown to clients).'),
+    exposure: z.enum(['direct', 'search']).default('direct').describe('direct: list every tool; search: publish search/describe/call meta-tools.'),
+    groups: z.array(z.string()).optional().describe('mcpkit tool group to include (repeatable), e.g. retrieve.'),
+    force: z.boolean().default(false).describe('Replace a view of the same name.'),
+  }),
+  annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  async run(input, ctx) {
+    const { createView } = await edits();
+    const spec = Object.fromEntries(
+      Object.entries({ description: input.description, exposure: input.exposure, groups: input.groups }).filter(([, v]) => v !== undefined),
+    );
+    const { value, path } = await editConfigFile(ctx, (doc) => createView(doc, input.name, spec, { force: input.force }));
+    return { view: input.name, replaced: value.replaced, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} ${r.replaced ? 'Replaced' : 'Created'} view ${r.view}`,
+});
+
+export const viewDelete = defineTool({
+  name: 'view_delete',
+  group: 'view',
+  command: { id: 'view delete', args: ['name'], examples: ['<%= config.bin %> view delete research'] },
+  title: 'Delete a view',
+  description: 'Delete a view from the config (its servers stay).',
+  input: z.strictObject({ name: viewName }),
+  annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  async run(input, ctx) {
+    const { deleteView } = await edits();
+    const { path } = await editConfigFile(ctx, (doc) => deleteView(doc, input.name));
+    return { view: input.name, deleted: true, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} Deleted view ${r.view}`,
+});
+
+export const viewAddServer = defineTool({
+  name: 'view_add_server',
+  group: 'view',
+  command: {
+    id: 'view add-server',
+    args: ['view', 'server'],
+    examples: ['<%= config.bin %> view add-server research github', '<%= config.bin %> view add-server research github --tools search_code --tools search_issues'],
+  },
+  title: 'Add a server to a view',
+  description: 'Add a server to a view: all its tools (those that pass the server\'s own rules), or only --tools.',
+  input: z.strictObject({
+    view: viewName,
+    server: serverName,
+    tools: z.array(z.string().min(1)).optional().describe('Only these tools of the server (as the server publishes them).'),
+  }),
+  annotations: CONFIG_WRITE,
+  async run(input, ctx) {
+    const { addViewServer } = await edits();
+    const { path } = await editConfigFile(ctx, (doc) => addViewServer(doc, input.view, input.server, input.tools));
+    return { view: input.view, server: input.server, tools: input.tools ?? 'all', config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} View ${r.view} serves ${r.server} (${r.tools === 'all' ? 'all tools' : (r.tools as string[]).join(', ')})`,
+});
+
+export const viewRemoveServer = defineTool({
+  name: 'view_remove_server',
+  group: 'view',
+  command: { id: 'view remove-server', args: ['view', 'server'], examples: ['<%= config.bin %> view remove-server research github'] },
+  title: 'Remove a server from a view',
+  description: 'Remove a server from a view (the server stays in the config).',
+  input: z.strictObject({ view: viewName, server: serverName }),
+  annotations: { ...CONFIG_WRITE, idempotentHint: false },
+  async run(input, ctx) {
+    const { removeViewServer } = await edits();
+    const { path } = await editConfigFile(ctx, (doc) => removeViewServer(doc, input.view, input.server));
+    return { view: input.view, server: input.server, removed: true, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} View ${r.view} no longer serves ${r.server}`,
+});
+
+export const viewSetTools = defineTool({
+  name: 'view_set_tools',
+  group: 'view',
+  command: {
+    id: 'view set-tools',
+    args: ['view', 'server', 'tools'],
+    examples: ['<%= config.bin %> view set-tools research github search_code search_issues', '<%= config.bin %> view set-tools research github --all'],
+  },
+  title: 'Set the tools of a server in a view',
+  description: 'Choose which tools of one server a view serves, or --all for every tool that passes the server\'s own rules.',
+  input: z.strictObject({
+    view: viewName,
+    server: serverName,
+    tools: z.array(z.string().min(1)).optional().describe('Tool names, as the server publishes them.'),
+    all: z.boolean().default(false).describe('Serve every tool of the server.'),
+  }),
+  annotations: CONFIG_WRITE,
+  async run(input, ctx) {
+    const tools = input.tools ?? [];
+    if (input.all === tools.length > 0) {
+      throw new ToolError('INVALID_INPUT', input.all ? 'Give tool names or --all, not both.' : 'Give the tool names to serve, or --all.');
+    }
+    const { setViewTools } = await edits();
+    const { path } = await editConfigFile(ctx, (doc) => setViewTools(doc, input.view, input.server, input.all ? null : tools));
+    return { view: input.view, server: input.server, tools: input.all ? 'all' : tools, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} View ${r.view} serves ${r.tools === 'all' ? 'all tools' : (r.tools as string[]).join(', ')} of ${r.server}`,
+});
+
+export const viewSetExposure = defineTool({
+  name: 'view_set_exposure',
+  group: 'view',
+  command: { id: 'view set-exposure', args: ['view', 'exposure'], examples: ['<%= config.bin %> view set-exposure research search'] },
+  title: 'Set how a view exposes its tools',
+  description: 'direct: clients see every tool; search: clients see {view}_search_tools, {view}_describe_tool and {view}_call_tool, which keeps large catalogs out of the context window.',
+  input: z.strictObject({ view: viewName, exposure: z.enum(['direct', 'search']).describe('direct or search.') }),
+  annotations: CONFIG_WRITE,
+  async run(input, ctx) {
+    const { setViewField } = await edits();
+    const { value: changed, path } = await editConfigFile(ctx, (doc) => setViewField(doc, input.view, 'exposure', input.exposure));
+    return { view: input.view, exposure: input.exposure, changed, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} View ${r.view} exposure: ${r.exposure}`,
+});

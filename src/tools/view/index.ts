@@ -1,0 +1,4 @@
+import { viewAddServer, viewCreate, viewDelete, viewRemoveServer, viewSetExposure, viewSetTools } from './edit.js';
+import { viewInstall, viewList, viewShow, viewTools } from './read.js';
+
+export const viewGroupTools = [viewCreate, viewDelete, viewList, viewShow, viewAddServer, viewRemoveServer, viewSetTools, viewSetExposure, viewTools, viewInstall];

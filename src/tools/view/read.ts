@@ -1,0 +1,131 @@
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import { closestNames } from '../../core/registry.js';
+import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
+import { writtenSection } from '../shared/config-access.js';
+
+const viewName = z.string().min(1).describe('Name of the view.');
+
+function summary(name: string, v: Record<string, unknown>) {
+  const servers = Array.isArray(v.servers) ? v.servers : Object.keys((v.servers as object) ?? {});
+  return {
+    name,
+    description: (v.description as string | undefined) ?? '',
+    exposure: (v.exposure as string | undefined) ?? 'direct',
+    servers: servers as string[],
+    groups: (v.groups as string[] | undefined) ?? [],
+  };
+}
+
+async function requireView(ctx: Parameters<typeof writtenSection>[0], name: string) {
+  const views = await writtenSection(ctx, 'tool_views');
+  const view = views[name];
+  if (!view) {
+    const similar = closestNames(name, Object.keys(views));
+    throw new ToolError('NOT_FOUND', `No view named "${name}" in the config.`, {
+      details: { view: name, similar },
+      hint: similar.length ? `Did you mean ${similar.join(', ')}?` : '"mcpkit view list" shows the views.',
+    });
+  }
+  return view;
+}
+
+export const viewList = defineTool({
+  name: 'view_list',
+  group: 'view',
+  command: { id: 'view list', examples: ['<%= config.bin %> view list'] },
+  title: 'List views',
+  description: 'List the views in the config: description, exposure, servers and mcpkit tool groups.',
+  input: z.strictObject({}),
+  annotations: LOCAL_READ_ONLY,
+  async run(_input, ctx) {
+    const views = await writtenSection(ctx, 'tool_views');
+    return { views: Object.entries(views).map(([name, v]) => summary(name, v)) };
+  },
+  render: (r, ui) =>
+    r.views.length === 0
+      ? 'No views configured. Create one with: mcpkit view create NAME'
+      : ui.table(r.views.map((v) => ({ ...v, servers: v.servers.join(', '), groups: v.groups.join(', ') }))),
+});
+
+export const viewShow = defineTool({
+  name: 'view_show',
+  group: 'view',
+  command: { id: 'view show', args: ['name'], examples: ['<%= config.bin %> view show research --json'] },
+  title: 'Show a view',
+  description: 'Show one view as written in the config.',
+  input: z.strictObject({ name: viewName }),
+  annotations: LOCAL_READ_ONLY,
+  async run(input, ctx) {
+    const view = await requireView(ctx, input.name);
+    return { ...summary(input.name, view), entry: view };
+  },
+});
+
+export const viewTools = defineTool({
+  name: 'view_tools',
+  group: 'view',
+  command: { id: 'view tools', args: ['name'], examples: ['<%= config.bin %> view tools research', '<%= config.bin %> view tools research --json'] },
+  title: 'Preview the catalog of a view',
+  description:
+    'Show exactly the tools a client sees from "mcpkit serve --view NAME", starting its upstream servers, with an estimate of the tokens tools/list costs (bytes/4).',
+  input: z.strictObject({ name: viewName }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run(input, ctx) {
+    const [{ openHub }, { version }] = await Promise.all([import('../../proxy/open-hub.js'), import('../shared/version.js')]);
+    const hub = await openHub(ctx, version(), { view: input.name, quiet: ctx.surface === 'cli' });
+    try {
+      const tools = await hub.list();
+      const catalog = hub.view.exposure === 'search' ? await hub.catalogTools() : tools;
+      const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+      return {
+        view: input.name,
+        exposure: hub.view.exposure,
+        tools: tools.map((t) => ({ name: t.name, description: (t.description ?? '').split('\n', 1)[0]! })),
+        catalog_size: catalog.length,
+        list_bytes: bytes,
+        tokens_estimate: Math.ceil(bytes / 4),
+        unavailable: hub.status().filter((s) => s.state !== 'ready').map((s) => ({ server: s.name, state: s.state, error: s.error })),
+      };
+    } finally {
+      await hub.close();
+    }
+  },
+  render: (r, ui) =>
+    [
+      ui.table(r.tools),
+      '',
+      `${r.tools.length} tool(s) listed${r.exposure === 'search' ? ` (search exposure over ${r.catalog_size})` : ''}; tools/list ≈ ${r.tokens_estimate} tokens (${r.list_bytes} bytes / 4)`,
+      ...r.unavailable.map((u) => ui.color.yellow(`! server ${u.server} is ${u.state}${u.error ? `: ${u.error}` : ''}`)),
+    ].join('\n'),
+});
+
+export const viewInstall = defineTool({
+  name: 'view_install',
+  group: 'view',
+  command: {
+    id: 'view install',
+    args: ['name'],
+    examples: ['<%= config.bin %> view install research --client claude', '<%= config.bin %> view install research --client vscode --json'],
+  },
+  title: 'Client config for a view',
+  description: 'Print the JSON that registers "mcpkit serve --view NAME" in an MCP client (Claude Desktop, Cursor or VS Code). Nothing is written.',
+  input: z.strictObject({
+    name: viewName,
+    client: z.enum(['claude', 'cursor', 'vscode']).default('claude').describe('Which client the snippet is for.'),
+  }),
+  annotations: LOCAL_READ_ONLY,
+  async run(input, ctx) {
+    await requireView(ctx, input.name);
+    const args = ['serve', '--view', input.name, '--config', ctx.configLocation.path];
+    const key = `mcpkit-${input.name}`;
+    const snippets = {
+      claude: { file: 'claude_desktop_config.json', json: { mcpServers: { [key]: { command: 'mcpkit', args } } } },
+      cursor: { file: '.cursor/mcp.json (or ~/.cursor/mcp.json)', json: { mcpServers: { [key]: { command: 'mcpkit', args } } } },
+      vscode: { file: '.vscode/mcp.json', json: { servers: { [key]: { type: 'stdio', command: 'mcpkit', args } } } },
+    } as const;
+    const chosen = snippets[input.client];
+    return { view: input.name, client: input.client, file: chosen.file, snippet: chosen.json };
+  },
+  render: (r, ui) => `${ui.color.dim(`// merge into ${r.file}`)}\n${JSON.stringify(r.snippet, null, 2)}`,
+});

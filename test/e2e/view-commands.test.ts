@@ -1,0 +1,57 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, runCli } from '../helpers/cli.js';
+import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+
+describe('view commands', () => {
+  it('create, add-server, set-tools, set-exposure, list, tools, install, remove-server, delete', async () => {
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, disabled: true } } });
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const run = async (...args: string[]) => {
+      const r = await runCli(args, { env });
+      expect(r.code, r.stderr).toBe(0);
+      return r;
+    };
+    await run('view', 'create', 'lean', '--description', 'Echo only', '--group', 'config');
+    await run('view', 'add-server', 'lean', 'everything');
+    await run('view', 'set-tools', 'lean', 'everything', 'echo', 'get-sum');
+    expect(parse(readFileSync(file, 'utf8')).tool_views).toEqual({
+      lean: { description: 'Echo only', exposure: 'direct', groups: ['config'], servers: { everything: { tools: { echo: {}, 'get-sum': {} } } } },
+    });
+    const list = JSON.parse((await run('view', 'list', '--json')).stdout) as { views: { name: string; servers: string[] }[] };
+    expect(list.views).toEqual([{ name: 'lean', description: 'Echo only', exposure: 'direct', servers: ['everything'], groups: ['config'] }]);
+
+    const direct = JSON.parse((await run('view', 'tools', 'lean', '--json')).stdout) as { tools: { name: string }[]; tokens_estimate: number; list_bytes: number };
+    expect(direct.tools.map((t) => t.name)).toEqual(['config_path', 'config_show', 'config_validate', 'config_schema', 'echo', 'get-sum']);
+    expect(direct.tokens_estimate).toBe(Math.ceil(direct.list_bytes / 4));
+
+    await run('view', 'set-exposure', 'lean', 'search');
+    const search = JSON.parse((await run('view', 'tools', 'lean', '--json')).stdout) as { tools: { name: string }[]; catalog_size: number; tokens_estimate: number };
+    expect(search.tools.map((t) => t.name)).toEqual(['lean_search_tools', 'lean_describe_tool', 'lean_call_tool']);
+    expect(search.catalog_size).toBe(6);
+
+    const install = JSON.parse((await run('view', 'install', 'lean', '--client', 'claude', '--json')).stdout) as { snippet: unknown };
+    expect(install.snippet).toEqual({ mcpServers: { 'mcpkit-lean': { command: 'mcpkit', args: ['serve', '--view', 'lean', '--config', file] } } });
+
+    await run('view', 'remove-server', 'lean', 'everything');
+    await run('view', 'delete', 'lean');
+    expect(parse(readFileSync(file, 'utf8')).tool_views).toEqual({});
+  });
+
+  it.each([
+    [['view', 'add-server', 'nope', 'everything'], 1, 'NOT_FOUND'],
+    [['view', 'add-server', 'v', 'ghost'], 1, 'NOT_FOUND'],
+    [['view', 'create', 'v'], 1, 'CONFLICT'],
+    [['view', 'set-exposure', 'v', 'loud'], 2, 'INVALID_INPUT'],
+    [['view', 'tools', 'nope'], 1, 'NOT_FOUND'],
+  ])('refuses %j (exit %i, %s), file unchanged', async (args, code, errorCode) => {
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'] } } });
+    writeFileSync(file, `# mine\n${readFileSync(file, 'utf8')}`);
+    const before = readFileSync(file);
+    const r = await runCli([...args, '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    expect(r.code).toBe(code);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: errorCode } });
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+});
