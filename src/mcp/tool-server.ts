@@ -1,6 +1,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { errorObject } from '../core/errors.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { errorObject, ToolError } from '../core/errors.js';
 import type { ToolContext } from '../core/tool.js';
 import type { ProxyHub } from '../proxy/hub.js';
 
@@ -13,6 +23,29 @@ export interface ToolServerOptions {
   version: string;
 }
 
+/**
+ * A JSON-RPC error for the SDK to send. Not McpError: its message gains an "MCP error N:" prefix on
+ * the wire, which the client then prefixes again.
+ */
+function protocolError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, data });
+}
+
+/** The spec's code for an unknown resource URI. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** prompts/get and resources/read report failures as JSON-RPC errors; NOT_FOUND gets the code the spec names. */
+async function asProtocolError<T>(run: () => Promise<T>, notFoundCode: number): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpError || typeof (error as { code?: unknown }).code === 'number') throw error;
+    const published = errorObject(error);
+    const code = error instanceof ToolError && error.code === 'NOT_FOUND' ? notFoundCode : ErrorCode.InternalError;
+    throw protocolError(code, published.message, published);
+  }
+}
+
 const INSTRUCTIONS =
   'mcpkit tools, and the tools of the MCP servers it proxies. Every mcpkit tool returns JSON; a failed call has isError set and an error object with code, message and often a hint on what to do next.';
 
@@ -21,14 +54,17 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
     return await hub();
   } catch (error) {
     const published = errorObject(error);
-    throw new McpError(ErrorCode.InternalError, published.message, published);
+    throw protocolError(ErrorCode.InternalError, published.message, published);
   }
 }
 
 export function createToolServer({ hub, context, version }: ToolServerOptions): Server {
   const server = new Server(
     { name: 'mcpkit', title: 'mcpkit', version },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
+      instructions: INSTRUCTIONS,
+    },
   );
   let subscribed = false;
   const ready = async () => {
@@ -36,6 +72,8 @@ export function createToolServer({ hub, context, version }: ToolServerOptions): 
     if (!subscribed) {
       subscribed = true;
       h.onListChanged(() => void server.sendToolListChanged().catch(() => undefined));
+      h.onPromptsChanged(() => void server.sendPromptListChanged().catch(() => undefined));
+      h.onResourcesChanged(() => void server.sendResourceListChanged().catch(() => undefined));
     }
     return h;
   };
@@ -46,10 +84,22 @@ export function createToolServer({ hub, context, version }: ToolServerOptions): 
     if (!outcome.found) {
       const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
       // Spec: an unknown tool is a protocol error (-32602), not a tool result.
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
+      throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
     }
     return outcome.result;
   });
+  // Prompts and resources of the upstream servers, filtered like their tools.
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+    asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments)), ErrorCode.InvalidParams),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await (await ready()).passthrough.listResources() }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: await (await ready()).passthrough.listResourceTemplates(),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+    asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri)), RESOURCE_NOT_FOUND),
+  );
   server.onerror = (error) => context.logger.error(`MCP: ${error.message}`);
   return server;
 }

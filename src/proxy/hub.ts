@@ -6,6 +6,7 @@ import type { ToolContext } from '../core/tool.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
 import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
+import { PromptResourceRouter } from './prompts-resources.js';
 import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
 import { reshapeTools, shapeServerTools } from './shape.js';
 import { Upstream, type UpstreamStatus } from './upstream.js';
@@ -41,6 +42,10 @@ export class ProxyHub {
   private readonly argsCheck: (schema: object) => ArgsCheck;
   private readonly checks = new WeakMap<object, ArgsCheck>();
   private readonly meta?: Map<string, MetaOp>;
+  /** prompts/* and resources/* of the view's servers. */
+  readonly passthrough: PromptResourceRouter;
+  private readonly promptListeners = new Set<() => void>();
+  private readonly resourceListeners = new Set<() => void>();
 
   constructor(options: HubOptions) {
     this.options = options;
@@ -56,8 +61,14 @@ export class ProxyHub {
         pool.set(name, upstream);
       }
       upstream.onToolsChanged(() => this.toolsChanged());
+      upstream.onPromptsChanged(() => this.promptListeners.forEach((l) => l()));
+      upstream.onResourcesChanged(() => this.resourceListeners.forEach((l) => l()));
       return upstream;
     });
+    this.passthrough = new PromptResourceRouter(
+      options.view.servers.map(({ config, view }, i) => ({ upstream: this.upstreams[i]!, rules: [config.filter ?? [], view?.filter ?? []] })),
+      options.view.separator,
+    );
     if (options.view.exposure === 'search' && options.view.name) {
       const names = metaToolNames(options.view.name);
       this.meta = new Map(Object.entries(names).map(([op, name]) => [name, op as MetaOp]));
@@ -66,6 +77,14 @@ export class ProxyHub {
 
   onListChanged(listener: () => void): void {
     this.listeners.add(listener);
+  }
+
+  onPromptsChanged(listener: () => void): void {
+    this.promptListeners.add(listener);
+  }
+
+  onResourcesChanged(listener: () => void): void {
+    this.resourceListeners.add(listener);
   }
 
   status(): UpstreamStatus[] {

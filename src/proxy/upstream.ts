@@ -1,6 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { ServerConfig } from '../config/schema.js';
 import { ToolError } from '../core/errors.js';
@@ -48,6 +59,8 @@ export class Upstream {
   private upSince = 0;
   private reconnectTimer?: NodeJS.Timeout;
   private readonly toolsListeners = new Set<() => void>();
+  private readonly promptListeners = new Set<() => void>();
+  private readonly resourceListeners = new Set<() => void>();
 
   constructor(options: UpstreamOptions) {
     this.name = options.name;
@@ -59,8 +72,20 @@ export class Upstream {
     this.toolsListeners.add(listener);
   }
 
+  onPromptsChanged(listener: () => void): void {
+    this.promptListeners.add(listener);
+  }
+
+  onResourcesChanged(listener: () => void): void {
+    this.resourceListeners.add(listener);
+  }
+
+  private emit(listeners: Set<() => void>): void {
+    for (const listener of listeners) listener();
+  }
+
   private emitToolsChanged(): void {
-    for (const listener of this.toolsListeners) listener();
+    this.emit(this.toolsListeners);
   }
 
   get timeoutMs(): number {
@@ -109,6 +134,62 @@ export class Upstream {
     }
   }
 
+  /** Prompts, resources and templates are read through (not cached): clients list them rarely. */
+  async listPrompts(): Promise<Prompt[]> {
+    const client = await this.connect();
+    if (!client.getServerCapabilities()?.prompts) return [];
+    return this.paged((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.prompts, next: r.nextCursor })));
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+    const client = await this.connectOrUnavailable();
+    return this.forward(`prompt ${name}`, () => client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs }));
+  }
+
+  async listResources(): Promise<Resource[]> {
+    const client = await this.connect();
+    if (!client.getServerCapabilities()?.resources) return [];
+    return this.paged((cursor) => client.listResources(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.resources, next: r.nextCursor })));
+  }
+
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    const client = await this.connect();
+    if (!client.getServerCapabilities()?.resources) return [];
+    return this.paged((cursor) =>
+      client.listResourceTemplates(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+    );
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    const client = await this.connectOrUnavailable();
+    return this.forward(`resource ${uri}`, () => client.readResource({ uri }, { timeout: this.timeoutMs }));
+  }
+
+  private async connectOrUnavailable(): Promise<Client> {
+    if (this.state === 'down' || this.state === 'closed') throw this.unavailable();
+    return this.connect();
+  }
+
+  private async forward<T>(what: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (this.state !== 'ready') throw this.unavailable();
+      throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${what}: ${(error as Error).message}`, { details: { server: this.name } });
+    }
+  }
+
+  private async paged<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await page(cursor);
+      items.push(...r.items);
+      cursor = r.next;
+    } while (cursor);
+    return items;
+  }
+
   connect(): Promise<Client> {
     if (this.state === 'closed') return Promise.reject(this.unavailable());
     if (this.client && this.state === 'ready') return Promise.resolve(this.client);
@@ -137,6 +218,9 @@ export class Upstream {
   private async open(): Promise<Client> {
     this.state = 'connecting';
     const client = new Client({ name: 'mcpkit', version: this.options.version }, { capabilities: {} });
+    // Prompt and resource lists are read through, so a change only needs passing on.
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => this.emit(this.promptListeners));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => this.emit(this.resourceListeners));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       await this.refreshTools(client).catch((error) => this.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`));
       this.emitToolsChanged();

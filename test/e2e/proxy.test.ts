@@ -234,3 +234,40 @@ describe('views', () => {
     expect(r.stderr).toContain('lean');
   });
 });
+
+describe('prompts and resources pass through the same filters', () => {
+  const config = writeConfig({
+    mcp_servers: { everything: { ...SERVERS.everything, filter: [{ exclude: 'args-prompt' }, { exclude: 'architecture.md' }, { exclude: 'Dynamic Blob*' }] } },
+  });
+
+  it('lists, gets and reads what passes; refuses what is filtered', async () => {
+    const session = await connect(config);
+    try {
+      const { prompts } = await session.client.listPrompts();
+      const names = prompts.map((p) => p.name);
+      expect(names).toContain('simple-prompt');
+      expect(names).not.toContain('args-prompt');
+      const prompt = await session.client.getPrompt({ name: 'simple-prompt', arguments: {} });
+      expect(JSON.stringify(prompt.messages)).toContain('simple prompt');
+      await expect(session.client.getPrompt({ name: 'args-prompt', arguments: { city: 'x' } })).rejects.toMatchObject({ code: -32602 });
+
+      const { resources } = await session.client.listResources();
+      const uris = resources.map((r) => r.uri);
+      expect(uris.some((u) => u.endsWith('/architecture.md'))).toBe(false);
+      expect(resources.length).toBeGreaterThan(0);
+      const read = await session.client.readResource({ uri: resources[0]!.uri });
+      expect(read.contents[0]!.uri).toBe(resources[0]!.uri);
+      await expect(session.client.readResource({ uri: 'demo://resource/static/document/architecture.md' })).rejects.toMatchObject({
+        code: -32002,
+        message: expect.not.stringContaining('MCP error -32002: MCP error'),
+      });
+
+      const { resourceTemplates } = await session.client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.name)).toEqual(['Dynamic Text Resource']);
+      const dynamic = await session.client.readResource({ uri: 'demo://resource/dynamic/text/1' });
+      expect(dynamic.contents[0]!.uri).toBe('demo://resource/dynamic/text/1');
+    } finally {
+      await session.client.close();
+    }
+  });
+});

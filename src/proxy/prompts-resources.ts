@@ -1,0 +1,109 @@
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { ToolError } from '../core/errors.js';
+import { compileFilter, type FilterRule } from './filter.js';
+import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
+import type { Upstream } from './upstream.js';
+
+/**
+ * Prompts and resources of a view's upstream servers, filtered by the same ordered rules as their
+ * tools (server `filter:`, then the view's), matched against prompt and resource names. Prompts
+ * are prefixed like tools when the view has several servers; resource URIs are passed unchanged
+ * and routed back to the server that listed them.
+ */
+export interface RoutedServer {
+  upstream: Upstream;
+  rules: readonly (readonly FilterRule[])[];
+}
+
+const allowedBy = (rules: RoutedServer['rules']) => {
+  const filters = rules.map((r) => compileFilter(r));
+  return (name: string) => filters.every((f) => f(name).allowed);
+};
+
+export class PromptResourceRouter {
+  private readonly servers: RoutedServer[];
+  private readonly separator: string | null;
+  private prompts = new Map<string, { upstream: Upstream; name: string }>();
+  private resources = new Map<string, Upstream>();
+  private hiddenResources = new Set<string>();
+
+  constructor(servers: RoutedServer[], separator: string | null | undefined) {
+    this.servers = servers;
+    this.separator = separator === undefined ? DEFAULT_SEPARATOR : separator;
+  }
+
+  private live(): RoutedServer[] {
+    return this.servers.filter((s) => s.upstream.status().state !== 'down');
+  }
+
+  async listPrompts(): Promise<Prompt[]> {
+    const prefix = this.servers.length > 1 ? this.separator : null;
+    const lists = await Promise.all(
+      this.live().map(async (s) => {
+        const allowed = allowedBy(s.rules);
+        const prompts = await s.upstream.listPrompts().catch(() => [] as Prompt[]);
+        return prompts.filter((p) => allowed(p.name)).map((p) => ({ server: s, prompt: p }));
+      }),
+    );
+    const flat = lists.flat();
+    const names = uniqueNames(flat.map(({ server, prompt }) => prefixedName(server.upstream.name, prompt.name, prefix)));
+    this.prompts = new Map(flat.map(({ server, prompt }, i) => [names[i]!, { upstream: server.upstream, name: prompt.name }]));
+    return flat.map(({ prompt }, i) => ({ ...prompt, name: names[i]! }));
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+    if (!this.prompts.has(name)) await this.listPrompts();
+    const route = this.prompts.get(name);
+    if (!route) throw new ToolError('NOT_FOUND', `Unknown prompt: ${name}.`, { hint: 'Call prompts/list for the available prompts.' });
+    return route.upstream.getPrompt(route.name, args);
+  }
+
+  async listResources(): Promise<Resource[]> {
+    const lists = await Promise.all(
+      this.live().map(async (s) => ({ server: s, resources: await s.upstream.listResources().catch(() => [] as Resource[]) })),
+    );
+    const resources = new Map<string, Upstream>();
+    const hidden = new Set<string>();
+    const out: Resource[] = [];
+    for (const { server, resources: list } of lists) {
+      const allowed = allowedBy(server.rules);
+      for (const resource of list) {
+        if (!allowed(resource.name)) {
+          hidden.add(resource.uri);
+        } else if (!resources.has(resource.uri)) {
+          resources.set(resource.uri, server.upstream);
+          out.push(resource);
+        }
+      }
+    }
+    this.resources = resources;
+    this.hiddenResources = hidden;
+    return out;
+  }
+
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    const lists = await Promise.all(
+      this.live().map(async (s) => {
+        const allowed = allowedBy(s.rules);
+        return (await s.upstream.listResourceTemplates().catch(() => [] as ResourceTemplate[])).filter((t) => allowed(t.name));
+      }),
+    );
+    return lists.flat();
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    if (!this.resources.has(uri) && !this.hiddenResources.has(uri)) await this.listResources();
+    if (this.hiddenResources.has(uri)) throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, { details: { uri } });
+    const owner = this.resources.get(uri);
+    if (owner) return owner.readResource(uri);
+    // Not listed: perhaps an instance of a resource template. Ask the servers in order.
+    for (const s of this.live()) {
+      try {
+        return await s.upstream.readResource(uri);
+      } catch {
+        /* next server */
+      }
+    }
+    throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, { details: { uri }, hint: 'Call resources/list for the available resources.' });
+  }
+}
