@@ -94,3 +94,10 @@ export function parsePairs(pairs: readonly string[] | undefined, what: string): 
   }
   return out;
 }
+
+/** Replaces the server's ordered filter rules; an empty list removes them (everything passes). */
+export function setServerFilter(doc: Document, name: string, rules: readonly ({ include: string } | { exclude: string })[]): void {
+  const server = requireServer(doc, name);
+  if (rules.length === 0) server.delete('filter');
+  else server.set('filter', doc.createNode(rules.map((r) => ({ ...r }))));
+}

@@ -8,8 +8,8 @@ import { toMcpTool } from '../../src/mcp/tool-server.js';
 import { allTools } from '../../src/tools/index.js';
 import { ROOT } from '../helpers/cli.js';
 
-/** Commands written by hand because they are not tools (they serve, dispatch, list or write whole files). */
-const HAND_WRITTEN = ['call', 'config:init', 'serve', 'tools'];
+/** Commands written by hand because they are not tools (they serve, dispatch, list, preview or write whole files). */
+const HAND_WRITTEN = ['call', 'config:init', 'filter:run', 'filter:test', 'serve', 'tools'];
 
 const commandFiles = readdirSync(join(ROOT, 'src/commands'), { recursive: true })
   .map(String)

@@ -1,0 +1,34 @@
+import { McpkitCommand } from '../../cli/base-command.js';
+import { parseFilterArgs } from '../../cli/filter-args.js';
+import { ruleFlags, upstreamFlags } from '../../cli/filter-flags.js';
+import { upstreamConfig } from '../../cli/filter-upstream.js';
+
+export default class FilterRun extends McpkitCommand {
+  static override summary = 'Run an MCP server behind rsync-style include/exclude filters, as a stdio MCP server.';
+  static override description =
+    'Filters tools, prompts and resources by name. Rules apply in the order given and the first match wins; with no match a name is hidden when any --include exists, shown otherwise. A hidden tool cannot be called. Logs go to stderr.';
+  static override examples = [
+    '<%= config.bin %> filter run --exclude "browser_close" --include "browser_*" -- npx -y @playwright/mcp',
+    '<%= config.bin %> filter run --include "read_*" --include "list_*" -- npx -y @modelcontextprotocol/server-filesystem /tmp',
+    '<%= config.bin %> filter run --exclude "*delete*" --url https://example.com/mcp --header "Authorization=Bearer $TOKEN"',
+  ];
+  static override strict = false;
+  static override enableJsonFlag = false;
+  static override flags = { ...ruleFlags, ...upstreamFlags };
+
+  async run(): Promise<void> {
+    // Before oclif's parser, so a quoted "--include pattern" gets its own explanation.
+    const { rules, command } = parseFilterArgs(this.argv);
+    const { flags } = await this.parse(FilterRun);
+    const config = upstreamConfig(command, flags.url, flags.header, rules);
+    const context = { ...this.toolContext(flags.config), surface: 'mcp' as const };
+    const [{ serveStdio }, { ProxyHub }] = await Promise.all([import('../../mcp/stdio.js'), import('../../proxy/hub.js')]);
+    const hub = new ProxyHub({ view: { exposure: 'direct', servers: [{ name: 'upstream', config }], local: [], separator: null }, context, version: this.config.version });
+    try {
+      await serveStdio({ hub: async () => hub, context, version: this.config.version });
+    } finally {
+      await hub.close();
+    }
+    process.exit(0);
+  }
+}

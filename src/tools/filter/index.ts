@@ -1,0 +1,3 @@
+import { filterSet } from './set.js';
+
+export const filterTools = [filterSet];

@@ -1,0 +1,75 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+
+const everything = [SERVERS.everything.command, ...SERVERS.everything.args];
+
+describe('filter run: a standalone filtering stdio proxy', () => {
+  it('serves only what the ordered rules pass, and refuses the rest', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'filter', 'run', '--exclude', 'get-env', '--include', 'get-*', '--include', 'echo', '--include', 'simple-prompt', '--', ...everything],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'f', version: '1' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      const names = tools.map((t) => t.name).sort();
+      expect(names).toEqual(['echo', 'get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image']);
+      const echo = await client.callTool({ name: 'echo', arguments: { message: 'filtered' } });
+      expect(JSON.stringify(echo.content)).toContain('Echo: filtered');
+      await expect(client.callTool({ name: 'get-env', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      const { prompts } = await client.listPrompts();
+      expect(prompts.map((p) => p.name)).toEqual(['simple-prompt']);
+      const { resources } = await client.listResources();
+      expect(resources).toEqual([]); // include rules exist and no resource name matches
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each([
+    [['filter', 'run', '--include browser_*', '--', 'x'], /quoted together/],
+    [['filter', 'run', '--include', 'a'], /Give the upstream server/],
+    [['filter', 'test', '--url', 'https://example.com', '--', 'x'], /not both/],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('filter test', () => {
+  it('says which rule decided for each name', async () => {
+    const r = await runCli(['filter', 'test', '--include', 'get-*', '--exclude', 'get-env', '--json', '--', ...everything]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { decisions: { kind: string; name: string; passes: boolean; because: string }[] };
+    const byName = Object.fromEntries(out.decisions.filter((d) => d.kind === 'tool').map((d) => [d.name, d]));
+    expect(byName['get-env']).toMatchObject({ passes: true, because: 'rule 1: --include "get-*"' });
+    expect(byName.echo).toMatchObject({ passes: false, because: 'no rule matched; include rules exist, so it is excluded' });
+  });
+});
+
+describe('filter set', () => {
+  it('stores the rules in command-line order, and --clear removes them', async () => {
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const set = await runCli(['filter', 'set', 'everything', '--exclude', 'get-env', '--include', 'get-*', '--exclude', 'x'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.filter).toEqual([{ exclude: 'get-env' }, { include: 'get-*' }, { exclude: 'x' }]);
+    const tools = JSON.parse((await runCli(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
+    expect(tools.filter((t) => t.group === 'server:everything').map((t) => t.name).sort()).toEqual(
+      ['get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image'],
+    );
+    expect((await runCli(['filter', 'set', 'everything', '--clear'], { env })).code).toBe(0);
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.filter).toBeUndefined();
+    const nothing = await runCli(['filter', 'set', 'everything', '--json'], { env });
+    expect(nothing.code).toBe(2);
+  });
+});
