@@ -7,11 +7,15 @@ export interface ServeArgs {
   config?: string;
   view?: string;
   eager?: boolean;
+  http?: boolean;
+  host?: string;
+  port?: string;
+  token?: string;
 }
 
 /** Flags taking a value; a parity test keeps this in step with the oclif command's flags. */
-export const SERVE_VALUE_FLAGS = ['config', 'view'] as const;
-export const SERVE_BOOLEAN_FLAGS = ['eager'] as const;
+export const SERVE_VALUE_FLAGS = ['config', 'view', 'host', 'port', 'token'] as const;
+export const SERVE_BOOLEAN_FLAGS = ['eager', 'http'] as const;
 
 export function parseServeArgs(argv: readonly string[]): ServeArgs | undefined {
   const out: Record<string, string | boolean> = {};

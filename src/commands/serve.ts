@@ -9,18 +9,23 @@ export default class Serve extends McpkitCommand {
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --config ./mcpkit.yaml',
     '<%= config.bin %> serve --view research --eager',
+    '<%= config.bin %> serve --http --port 8000 --token "$MCPKIT_TOKEN"',
     'npx @modelcontextprotocol/inspector <%= config.bin %> serve',
   ];
   static override enableJsonFlag = false;
   static override flags = {
     view: Flags.string({ description: 'Serve this view from tool_views instead of the default (mcpkit\'s tools and every enabled server).' }),
     eager: Flags.boolean({ description: 'Start the upstream servers now instead of on first use.' }),
+    http: Flags.boolean({ description: 'Serve streamable HTTP instead of stdio: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.' }),
+    host: Flags.string({ description: 'Address to bind with --http (default: serve.host, else 127.0.0.1).' }),
+    port: Flags.string({ description: 'Port with --http (default: serve.port, else 8000; 0 picks a free one).' }),
+    token: Flags.string({ description: 'Bearer token HTTP clients must send (default: serve.token).' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     // Imported here so no other command pays for the MCP server code.
     const { runServe } = await import('../mcp/run-serve.js');
-    await runServe({ configFlag: flags.config, view: flags.view, eager: flags.eager, version: this.config.version });
+    await runServe({ configFlag: flags.config, ...flags, version: this.config.version });
   }
 }

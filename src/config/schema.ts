@@ -87,7 +87,13 @@ export const configSchema = z
     registry: section(),
     arango: section(),
     retrieve: section(),
-    serve: section(),
+    serve: z
+      .looseObject({
+        host: z.string().optional().describe('Address for "serve --http" (default 127.0.0.1).'),
+        port: z.int().min(0).max(65535).optional().describe('Port for "serve --http" (default 8000).'),
+        token: z.string().min(1).optional().describe('Bearer token required by "serve --http"; use ${VAR}.'),
+      })
+      .default({}),
   })
   .superRefine((config, ctx) => {
     for (const [view, spec] of Object.entries(config.tool_views)) {

@@ -1,37 +1,101 @@
 import { createToolContext } from '../config/context.js';
+import { ToolError } from '../core/errors.js';
+import type { ToolContext } from '../core/tool.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import type { Upstream } from '../proxy/upstream.js';
 import { serveStdio } from './stdio.js';
 
 export interface ServeOptions {
   configFlag?: string;
   view?: string;
   eager?: boolean;
+  http?: boolean;
+  host?: string;
+  port?: string | number;
+  token?: string;
   version: string;
 }
 
 /**
  * `mcpkit serve`, shared by the oclif command and the fast path in bin/run.js. Exits the process
- * when the session ends, after closing every upstream (so no child process outlives us).
+ * when the session ends (or on SIGINT/SIGTERM over HTTP), after closing every upstream, so no
+ * child process outlives us.
  */
 export async function runServe(options: ServeOptions): Promise<never> {
   const context = createToolContext({ configFlag: options.configFlag, surface: 'mcp' });
-  let hub: Promise<ProxyHub> | undefined;
-  const getHub = () => (hub ??= import('../proxy/open-hub.js').then(({ openHub }) => openHub(context, options.version, { view: options.view })));
+  const upstreams = new Map<string, Upstream>();
+  const hubs = new Map<string, Promise<ProxyHub>>();
+  const hubFor = (view: string | undefined) => {
+    const key = view ?? '';
+    let hub = hubs.get(key);
+    if (!hub) {
+      hub = import('../proxy/open-hub.js').then(({ openHub }) => openHub(context, options.version, { view, upstreams }));
+      hubs.set(key, hub);
+    }
+    return hub;
+  };
   let code = 0;
   try {
-    if (options.eager || options.view) {
-      // A named view is resolved before serving, so a typo fails at start, not on the first call.
-      const ready = await getHub();
-      if (options.eager) void ready.warmUp();
+    if (options.http) {
+      await serveOverHttp(options, context, hubFor, upstreams);
+    } else {
+      if (options.eager || options.view) {
+        // A named view is resolved before serving, so a typo fails at start, not on the first call.
+        const ready = await hubFor(options.view);
+        if (options.eager) void ready.warmUp();
+      }
+      await serveStdio({ hub: () => hubFor(options.view), context, version: options.version });
     }
-    await serveStdio({ hub: getHub, context, version: options.version });
   } catch (error) {
     const { errorObject } = await import('../core/errors.js');
     const e = errorObject(error);
     process.stderr.write(`mcpkit serve: ${e.message}${e.hint ? `\n${e.hint}` : ''}\n`);
     code = 1;
   } finally {
-    if (hub) await (await hub.catch(() => undefined))?.close();
+    await Promise.allSettled([...upstreams.values()].map((u) => u.close()));
   }
   process.exit(code);
+}
+
+function parsePort(value: string | number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ToolError('INVALID_INPUT', `--port must be a whole number from 0 to 65535, got "${value}".`);
+  }
+  return port;
+}
+
+async function serveOverHttp(
+  options: ServeOptions,
+  context: ToolContext,
+  hubFor: (view: string | undefined) => Promise<ProxyHub>,
+  upstreams: Map<string, Upstream>,
+): Promise<void> {
+  const config = await context.config();
+  const host = options.host ?? config.serve.host ?? '127.0.0.1';
+  const port = parsePort(options.port ?? config.serve.port, 8000);
+  const token = options.token ?? config.serve.token;
+  if (!token && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
+    context.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);
+  }
+  const { serveHttp } = await import('./http.js');
+  if (options.eager) void hubFor(undefined).then((h) => h.warmUp());
+  const http = await serveHttp({
+    host,
+    port,
+    token,
+    context,
+    version: options.version,
+    hub: hubFor,
+    views: async () =>
+      Object.entries(config.tool_views).map(([name, v]) => ({ name, description: v.description, exposure: v.exposure ?? 'direct', tokens: v.tokens })),
+    status: () => [...upstreams.values()].map((u) => u.status()),
+  });
+  process.stderr.write(`mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await http.close();
 }

@@ -10,7 +10,11 @@ export async function serveStdio(options: ToolServerOptions): Promise<void> {
   const transport = new StdioServerTransport();
   let closing: Promise<void> | undefined;
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const cleanup = server.onclose;
+    server.onclose = () => {
+      cleanup?.();
+      resolve();
+    };
   });
   const shutdown = (why: string) => {
     options.context.logger.debug(`serve: shutting down (${why})`);

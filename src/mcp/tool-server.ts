@@ -66,17 +66,17 @@ export function createToolServer({ hub, context, version }: ToolServerOptions): 
       instructions: INSTRUCTIONS,
     },
   );
-  let subscribed = false;
+  let unsubscribe: (() => void)[] | undefined;
   const ready = async () => {
     const h = await hubOrProtocolError(hub);
-    if (!subscribed) {
-      subscribed = true;
-      h.onListChanged(() => void server.sendToolListChanged().catch(() => undefined));
-      h.onPromptsChanged(() => void server.sendPromptListChanged().catch(() => undefined));
-      h.onResourcesChanged(() => void server.sendResourceListChanged().catch(() => undefined));
-    }
+    unsubscribe ??= [
+      h.onListChanged(() => void server.sendToolListChanged().catch(() => undefined)),
+      h.onPromptsChanged(() => void server.sendPromptListChanged().catch(() => undefined)),
+      h.onResourcesChanged(() => void server.sendResourceListChanged().catch(() => undefined)),
+    ];
     return h;
   };
+  server.onclose = () => unsubscribe?.forEach((off) => off());
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (await ready()).list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;

@@ -75,16 +75,20 @@ export class ProxyHub {
     }
   }
 
-  onListChanged(listener: () => void): void {
+  /** Each returns a function that unsubscribes (an HTTP session that ends must stop listening). */
+  onListChanged(listener: () => void): () => void {
     this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
-  onPromptsChanged(listener: () => void): void {
+  onPromptsChanged(listener: () => void): () => void {
     this.promptListeners.add(listener);
+    return () => this.promptListeners.delete(listener);
   }
 
-  onResourcesChanged(listener: () => void): void {
+  onResourcesChanged(listener: () => void): () => void {
     this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
   }
 
   status(): UpstreamStatus[] {

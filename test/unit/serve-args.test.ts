@@ -7,6 +7,8 @@ describe('parseServeArgs (the fast path of `mcpkit serve`)', () => {
     [[], {}],
     [['--config', 'a.yaml'], { config: 'a.yaml' }],
     [['--config=a.yaml'], { config: 'a.yaml' }],
+    [['--http', '--port', '0', '--view', 'v', '--eager'], { http: true, port: '0', view: 'v', eager: true }],
+    [['--token=s3cret', '--host', '::1'], { token: 's3cret', host: '::1' }],
   ])('takes %j', (argv, expected) => {
     expect(parseServeArgs(argv)).toEqual(expected);
   });
@@ -21,6 +23,8 @@ describe('parseServeArgs (the fast path of `mcpkit serve`)', () => {
     [['--confg', 'a']],
     [['extra']],
     [['--json']],
+    [['--http=yes']],
+    [['--http', '--http']],
   ])('leaves %j to oclif', (argv) => {
     expect(parseServeArgs(argv)).toBeUndefined();
   });

@@ -1,0 +1,169 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { errorObject } from '../core/errors.js';
+import type { ToolContext } from '../core/tool.js';
+import type { ProxyHub } from '../proxy/hub.js';
+import { createToolServer } from './tool-server.js';
+
+/**
+ * Streamable HTTP: `/mcp` (default view), `/view/{name}/mcp`, `/views`, `/views/{name}`, `/health`.
+ * One MCP session per client, bound to the route it started on; every session of a view shares
+ * that view's hub, and every view shares the upstream connections.
+ */
+export interface HttpServeOptions {
+  host: string;
+  port: number;
+  /** Required as `Authorization: Bearer` on every route (a view's own tokens also open that view). */
+  token?: string;
+  context: ToolContext;
+  version: string;
+  /** The hub of a view (undefined: the default view); created once per view. */
+  hub: (view: string | undefined) => Promise<ProxyHub>;
+  views: () => Promise<{ name: string; description?: string; exposure: string; tokens?: string[] }[]>;
+  status: () => { name: string; state: string }[];
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  route: string;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  const match = header ? /^Bearer\s+(.+)$/i.exec(header) : null;
+  return match?.[1]?.trim();
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw Object.assign(new Error('request body too large'), { status: 413 });
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw Object.assign(new Error('request body is not valid JSON'), { status: 400, rpc: -32700 });
+  }
+}
+
+export async function serveHttp(options: HttpServeOptions): Promise<{ url: string; close(): Promise<void>; server: HttpServer }> {
+  const sessions = new Map<string, Session>();
+  const { logger } = options.context;
+
+  const allowed = async (req: IncomingMessage, view: string | undefined): Promise<boolean> => {
+    const viewTokens = view ? ((await options.views()).find((v) => v.name === view)?.tokens ?? []) : [];
+    if (!options.token && viewTokens.length === 0) return true;
+    const given = bearer(req);
+    if (!given) return false;
+    return [options.token, ...viewTokens].some((t) => t !== undefined && sameSecret(given, t));
+  };
+
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse, route: string, view: string | undefined) => {
+    const sessionId = req.headers['mcp-session-id'];
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
+      return jsonRpcError(res, 400, -32000, 'Bad request: no mcp-session-id header; the first request must be initialize.');
+    }
+    const hub = await options.hub(view);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, route }),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = createToolServer({ hub: async () => hub, context: options.context, version: options.version });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const viewMatch = /^\/views?\/([^/]+)(\/mcp)?$/.exec(path);
+    const view = viewMatch ? decodeURIComponent(viewMatch[1]!) : undefined;
+    if (path === '/health') {
+      const upstreams = options.status();
+      const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle');
+      const detailed = await allowed(req, undefined);
+      return sendJson(res, 200, detailed ? { status: healthy ? 'ok' : 'degraded', upstreams } : { status: healthy ? 'ok' : 'degraded' });
+    }
+    if (!(await allowed(req, path.startsWith('/view/') || path.startsWith('/views/') ? view : undefined))) {
+      return sendJson(res, 401, { error: { code: 'AUTH_FAILED', message: 'Missing or wrong bearer token.' } }, { 'www-authenticate': 'Bearer' });
+    }
+    if (path === '/mcp') return handleMcp(req, res, '/mcp', undefined);
+    if (viewMatch && viewMatch[2] && path.startsWith('/view/')) {
+      if (!(await options.views()).some((v) => v.name === view)) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
+      return handleMcp(req, res, path, view);
+    }
+    if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on ${path}.` } });
+    if (path === '/views') {
+      const views = await options.views();
+      return sendJson(res, 200, { views: views.map(({ name, description, exposure }) => ({ name, description, exposure, path: `/view/${encodeURIComponent(name)}/mcp` })) });
+    }
+    if (viewMatch && !viewMatch[2] && path.startsWith('/views/')) {
+      const spec = (await options.views()).find((v) => v.name === view);
+      if (!spec) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
+      const tools = await (await options.hub(view)).list();
+      return sendJson(res, 200, { name: spec.name, description: spec.description, exposure: spec.exposure, path: `/view/${encodeURIComponent(spec.name)}/mcp`, tools });
+    }
+    return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `Nothing at ${path}. Routes: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.` } });
+  };
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: Error & { status?: number; rpc?: number }) => {
+      logger.warn(`http: ${req.method} ${req.url}: ${error.message}`);
+      if (res.headersSent) return res.end();
+      if (error.status) return jsonRpcError(res, error.status, error.rpc ?? -32600, error.message);
+      const obj = errorObject(error);
+      sendJson(res, obj.code === 'NOT_FOUND' ? 404 : obj.code === 'CONFIG_INVALID' ? 500 : 500, { error: obj });
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
