@@ -205,13 +205,14 @@ export class Upstream {
   }
 
   private unavailable(): ToolError {
-    const tail = this.stderrTail.slice(-5);
-    return new ToolError('UNAVAILABLE', `Server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}.`, {
+    const tail = this.stderrTail.slice(-5).filter((l) => l.trim() !== '');
+    const last = tail.length ? `\nLast stderr lines of ${this.name}:\n${tail.map((l) => `  ${l}`).join('\n')}` : '';
+    return new ToolError('UNAVAILABLE', `Server "${this.name}" is unavailable${this.lastError ? `: ${this.lastError}` : ''}.${last}`, {
       details: { server: this.name, state: this.state, stderr: tail },
       hint:
         this.state === 'closed'
           ? 'mcpkit is shutting down.'
-          : `mcpkit reconnects with backoff; check the server on its own with: mcpkit server show ${this.name}`,
+          : `mcpkit reconnects with backoff; check the server on its own with: mcpkit server test ${this.name}`,
     });
   }
 
@@ -318,7 +319,9 @@ export class Upstream {
   }
 
   private scheduleReconnect(): void {
-    const delay = backoffDelay(this.attempts, this.options.backoff ?? DEFAULT_BACKOFF);
+    const policy = this.options.backoff ?? DEFAULT_BACKOFF;
+    if (policy.maxAttempts === 0) return; // a one-off connection (server test) does not reconnect
+    const delay = backoffDelay(this.attempts, policy);
     if (delay === undefined) {
       this.options.logger.error(`${this.name}: giving up after ${this.attempts} reconnect attempts`);
       return;

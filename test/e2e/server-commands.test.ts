@@ -60,3 +60,46 @@ describe('server commands edit the config safely', () => {
     expect(readFileSync(file).equals(before)).toBe(true);
   });
 });
+
+describe('server test and server import', async () => {
+  const { SERVERS, writeConfig } = await import('../helpers/upstreams.js');
+
+  it('server test connects, lists and times a real server', async () => {
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
+    const r = await runCli(['server', 'test', 'everything', '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { ok: boolean; tools: { name: string }[]; prompts: number; connect_and_list_ms: number };
+    expect(out.ok).toBe(true);
+    expect(out.tools.map((t) => t.name)).toContain('echo');
+    expect(out.prompts).toBeGreaterThan(0);
+    expect(out.connect_and_list_ms).toBeGreaterThan(0);
+  });
+
+  it('server test reports a server that fails to start, with its stderr', async () => {
+    const file = writeConfig({ mcp_servers: { broken: { command: process.execPath, args: ['-e', 'console.error("boom: missing API key"); process.exit(3)'] } } });
+    const r = await runCli(['server', 'test', 'broken'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error [UNAVAILABLE]: Server "broken" is unavailable');
+    expect(r.stderr).toContain('boom: missing API key');
+  });
+
+  it('server import adds what it can and reports the rest', async () => {
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
+    const dir = tempDir();
+    const claude = join(dir, 'claude_desktop_config.json');
+    writeFileSync(claude, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'x'] }, everything: { command: 'node' }, 'b a d': { command: 'z' } } }));
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const dry = JSON.parse((await runCli(['server', 'import', claude, '--dry-run', '--json'], { env })).stdout) as { added: string[] };
+    expect(dry.added).toEqual(['fs']);
+    expect(Object.keys(parse(readFileSync(file, 'utf8')).mcp_servers)).toEqual(['everything']);
+    const r = await runCli(['server', 'import', claude, '--json'], { env });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { added: string[]; skipped: { name: string }[] };
+    expect(out.added).toEqual(['fs']);
+    expect(out.skipped.map((s) => s.name).sort()).toEqual(['b a d', 'everything']);
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.fs).toEqual({ command: 'npx', args: ['-y', 'x'] });
+    const missing = await runCli(['server', 'import', join(dir, 'nope.json')], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Error [NOT_FOUND]');
+  });
+});

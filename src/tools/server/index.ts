@@ -1,4 +1,5 @@
 import { serverAdd, serverDisable, serverEnable, serverRemove, serverSetDescription, serverSetTools } from './edit.js';
+import { serverImport, serverTest } from './probe.js';
 import { serverList, serverShow } from './read.js';
 
-export const serverTools = [serverAdd, serverRemove, serverList, serverShow, serverEnable, serverDisable, serverSetTools, serverSetDescription];
+export const serverTools = [serverAdd, serverRemove, serverList, serverShow, serverEnable, serverDisable, serverSetTools, serverSetDescription, serverTest, serverImport];

@@ -1,0 +1,120 @@
+import * as z from 'zod';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ToolError } from '../../core/errors.js';
+import { closestNames } from '../../core/registry.js';
+import { defineTool } from '../../core/tool.js';
+import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
+import { version } from '../shared/version.js';
+
+export const serverTest = defineTool({
+  name: 'server_test',
+  group: 'server',
+  command: { id: 'server test', args: ['name'], examples: ['<%= config.bin %> server test everything', '<%= config.bin %> server test github --json'] },
+  title: 'Test an upstream MCP server',
+  description: 'Start or reach one server from the config, list its tools, prompts and resources, and report how long that took; a failure shows the server\'s last stderr lines.',
+  input: z.strictObject({ name: z.string().min(1).describe('Name of the server in mcp_servers.') }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run(input, ctx) {
+    const config = await ctx.config();
+    const server = config.mcp_servers[input.name];
+    if (!server) {
+      const similar = closestNames(input.name, Object.keys(config.mcp_servers));
+      throw new ToolError('NOT_FOUND', `No server named "${input.name}" in the config.`, {
+        details: { server: input.name, similar },
+        hint: similar.length ? `Did you mean ${similar.join(', ')}?` : '"mcpkit server list" shows the configured servers.',
+      });
+    }
+    const { Upstream } = await import('../../proxy/upstream.js');
+    const upstream = new Upstream({ name: input.name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: { baseMs: 0, maxMs: 0, maxAttempts: 0, stableMs: 0 } });
+    const started = performance.now();
+    try {
+      const tools = await upstream.listTools();
+      const connectMs = Math.round(performance.now() - started);
+      const [prompts, resources] = await Promise.all([upstream.listPrompts().catch(() => []), upstream.listResources().catch(() => [])]);
+      return {
+        server: input.name,
+        ok: true,
+        disabled: server.disabled === true,
+        connect_and_list_ms: connectMs,
+        tools: tools.map((t) => ({ name: t.name, description: (t.description ?? '').split('\n', 1)[0]! })),
+        prompts: prompts.length,
+        resources: resources.length,
+      };
+    } finally {
+      await upstream.close();
+    }
+  },
+  render: (r, ui) =>
+    `${ui.color.green('✓')} ${r.server}: ${r.tools.length} tools, ${r.prompts} prompts, ${r.resources} resources in ${r.connect_and_list_ms} ms${r.disabled ? ui.color.yellow(' (disabled in the config)') : ''}\n${ui.table(r.tools)}`,
+});
+
+export const serverImport = defineTool({
+  name: 'server_import',
+  group: 'server',
+  command: {
+    id: 'server import',
+    args: ['file'],
+    examples: [
+      '<%= config.bin %> server import ~/.config/Claude/claude_desktop_config.json',
+      '<%= config.bin %> server import .vscode/mcp.json --force',
+      '<%= config.bin %> server import ~/.cursor/mcp.json --dry-run --json',
+    ],
+  },
+  title: 'Import servers from another client',
+  description:
+    'Add the MCP servers of a Claude Desktop or Cursor config ("mcpServers") or a VS Code mcp.json / settings.json ("servers", "mcp.servers") to the config, and report what was added and skipped. Existing names are skipped unless --force.',
+  input: z.strictObject({
+    file: z.string().min(1).describe('Path of the JSON file to read.'),
+    force: z.boolean().default(false).describe('Replace servers whose names already exist.'),
+    dry_run: z.boolean().default(false).describe('Report what would change without writing.'),
+  }),
+  annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  async run(input, ctx) {
+    const path = resolve(ctx.cwd, input.file);
+    let document: unknown;
+    try {
+      document = JSON.parse(await readFile(path, 'utf8'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ToolError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read ${path}: ${(error as Error).message}`, {
+        hint: 'Give the path of a client\'s JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).',
+      });
+    }
+    const { importServers } = await import('../../config/import-servers.js');
+    let found: ReturnType<typeof importServers>;
+    try {
+      found = importServers(document);
+    } catch (error) {
+      throw new ToolError('INVALID_INPUT', `${path}: ${(error as Error).message}.`);
+    }
+    const { addServer } = await import('../../config/servers-edit.js');
+    const apply = (doc: import('yaml').Document) => {
+      const added: string[] = [];
+      const replaced: string[] = [];
+      const skipped = [...found.skipped];
+      for (const { name, entry } of found.servers) {
+        if (doc.hasIn(['mcp_servers', name]) && !input.force) {
+          skipped.push({ name, reason: 'a server of this name exists (use --force to replace it)' });
+          continue;
+        }
+        (addServer(doc, name, entry, { force: true }).replaced ? replaced : added).push(name);
+      }
+      return { added, replaced, skipped };
+    };
+    if (input.dry_run) {
+      // yaml is CommonJS: reach it through a bundled module (a bare dynamic import of it has no named exports).
+      const { parseYaml } = await import('../../config/check.js');
+      const text = await readFile(ctx.configLocation.path, 'utf8').catch(() => '');
+      return { file: path, format: found.format, dry_run: true, config: ctx.configLocation.path, ...apply(parseYaml(text).doc) };
+    }
+    const { value, path: config } = await editConfigFile(ctx, apply);
+    return { file: path, format: found.format, dry_run: false, config, ...value };
+  },
+  render: (r, ui) =>
+    [
+      `${r.dry_run ? 'Would add' : 'Added'}: ${r.added.join(', ') || '(none)'}`,
+      ...(r.replaced.length ? [`${r.dry_run ? 'Would replace' : 'Replaced'}: ${r.replaced.join(', ')}`] : []),
+      ...r.skipped.map((s) => ui.color.yellow(`Skipped ${s.name}: ${s.reason}`)),
+    ].join('\n'),
+});
