@@ -44,7 +44,7 @@ export default class Call extends McpkitCommand {
     const hub = await openHub(context, this.config.version, { quiet: true });
     try {
       const entry = await hub.entry(name);
-      if (!entry || entry.kind !== 'upstream') {
+      if (!entry || entry.kind === 'local') {
         const similar = closestNames(name, await hub.names());
         const down = hub.status().filter((s) => s.state === 'down').map((s) => s.name);
         throw new ToolError('NOT_FOUND', `No tool named "${name}".`, {
@@ -56,8 +56,11 @@ export default class Call extends McpkitCommand {
         });
       }
       const input = { ...base, ...inputFromPairs(pairs, fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
-      const result = await hub.callUpstream(entry, input);
-      if (result.isError) process.exitCode = 1;
+      const result = await hub.callEntry(entry, input, context);
+      if (result.isError) {
+        const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+        process.exitCode = code === 'INVALID_INPUT' ? 2 : 1;
+      }
       if (!this.jsonEnabled()) {
         const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
         this.print(text || JSON.stringify(result.structuredContent ?? {}, null, 2));

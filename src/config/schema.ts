@@ -56,6 +56,31 @@ export const serverSchema = z
     }
   });
 
+export const hooksSchema = z.strictObject({
+  pre_call: z.string().min(1).optional().describe('JS module exporting pre_call(args, ctx); path relative to this file.'),
+  post_call: z.string().min(1).optional().describe('JS module exporting post_call(result, args, ctx); path relative to this file.'),
+});
+
+const compositeStepSchema = z.strictObject({
+  tool: z.string().min(1).describe('server.tool (as the server publishes it) or an mcpkit tool name.'),
+  args: z.record(z.string(), z.unknown()).optional().describe('Arguments; "{inputs.x}" and "{steps.NAME.result...}" are filled in.'),
+});
+
+export const compositeSchema = z
+  .strictObject({
+    description: z.string().optional(),
+    inputs: z.looseObject({}).optional().describe('JSON Schema of the composite tool\'s arguments.'),
+    parallel: z.record(z.string(), compositeStepSchema).optional().describe('Steps run at once; a failing step yields { error }.'),
+    chain: z
+      .array(compositeStepSchema.extend({ name: z.string().regex(/^[A-Za-z0-9_-]+$/).optional() }))
+      .min(1)
+      .optional()
+      .describe('Steps run in order; later ones may use {steps.NAME.result}.'),
+  })
+  .superRefine((c, ctx) => {
+    if ((c.parallel === undefined) === (c.chain === undefined)) ctx.addIssue({ code: 'custom', message: 'a composite tool has either parallel or chain steps' });
+  });
+
 /** A view's selection of one server's tools, on top of the server's own rules. */
 export const viewServerSchema = z.strictObject({
   tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe('Allow-list of the server\'s (published) tool names, with overrides.'),
@@ -73,7 +98,7 @@ export const viewSchema = z.strictObject({
   tools: z.array(z.string()).optional().describe('Individual mcpkit tools to include, by MCP name.'),
   separator: z.string().nullable().optional().describe('Between server and tool name when several servers are in the view (default "__"); null for none.'),
   tokens: z.array(z.string()).optional().describe('Bearer tokens allowed to use this view over HTTP.'),
-  hooks: z.looseObject({}).optional(),
+  hooks: hooksSchema.optional(),
 });
 
 const section = () => z.looseObject({}).default({});
@@ -82,8 +107,8 @@ export const configSchema = z
   .strictObject({
     mcp_servers: z.record(name('Server'), serverSchema).default({}),
     tool_views: z.record(name('View'), viewSchema).default({}),
-    composite_tools: z.record(name('Composite tool'), z.looseObject({})).default({}),
-    hooks: section(),
+    composite_tools: z.record(name('Composite tool'), compositeSchema).default({}),
+    hooks: hooksSchema.default({}),
     registry: section(),
     arango: section(),
     retrieve: section(),
@@ -109,6 +134,7 @@ export const configSchema = z
 export type McpkitConfig = z.output<typeof configSchema>;
 export type ServerConfig = z.output<typeof serverSchema>;
 export type ViewConfig = z.output<typeof viewSchema>;
+export type CompositeConfig = z.output<typeof compositeSchema>;
 
 export function defaultConfig(): McpkitConfig {
   return configSchema.parse({});

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CompositeConfig } from '../config/schema.js';
 import type { AnyTool } from '../core/tool.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { ShapedTool } from './shape.js';
@@ -10,6 +11,7 @@ import type { ShapedTool } from './shape.js';
  */
 export type CatalogEntry =
   | { kind: 'local'; name: string; tool: AnyTool }
+  | { kind: 'composite'; name: string; spec: CompositeConfig; tool: Tool }
   | { kind: 'upstream'; name: string; server: string; upstreamName: string; tool: Tool };
 
 export interface UpstreamTools {
@@ -22,11 +24,17 @@ export interface CatalogOptions {
   separator?: string | null;
 }
 
-export function buildCatalog(local: readonly AnyTool[], upstreams: readonly UpstreamTools[], options: CatalogOptions = {}): CatalogEntry[] {
+export function buildCatalog(
+  local: readonly AnyTool[],
+  upstreams: readonly UpstreamTools[],
+  options: CatalogOptions = {},
+  composites: readonly { name: string; spec: CompositeConfig }[] = [],
+): CatalogEntry[] {
   const separator = options.separator === undefined ? DEFAULT_SEPARATOR : options.separator;
   const prefix = upstreams.length > 1 ? separator : null;
   const wanted = [
     ...local.map((tool) => ({ raw: tool.name, entry: { kind: 'local' as const, tool } })),
+    ...composites.map(({ name, spec }) => ({ raw: name, entry: { kind: 'composite' as const, spec, tool: compositeTool(name, spec) } })),
     ...upstreams.flatMap(({ server, tools }) =>
       tools.map((shaped) => ({
         raw: prefixedName(server, shaped.tool.name, prefix),
@@ -36,6 +44,17 @@ export function buildCatalog(local: readonly AnyTool[], upstreams: readonly Upst
   ];
   const names = uniqueNames(wanted.map((w) => w.raw));
   return wanted.map((w, i) => ({ ...w.entry, name: names[i]! }) as CatalogEntry);
+}
+
+function compositeTool(name: string, spec: CompositeConfig): Tool {
+  const steps = spec.parallel ? Object.values(spec.parallel) : (spec.chain ?? []);
+  const how = spec.parallel ? 'in parallel' : 'in order';
+  return {
+    name,
+    description: spec.description ?? `Runs ${steps.map((s) => s.tool).join(', ')} ${how}.`,
+    inputSchema: { type: 'object', ...(spec.inputs ?? {}) } as Tool['inputSchema'],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  };
 }
 
 /** What `tools/list` shows for an upstream entry: its shaped tool under the exposed name. */

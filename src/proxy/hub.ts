@@ -5,6 +5,8 @@ import { closestNames } from '../core/registry.js';
 import type { ToolContext } from '../core/tool.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
+import { runComposite } from './composite.js';
+import { HookChain } from './hooks.js';
 import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
 import { PromptResourceRouter } from './prompts-resources.js';
 import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
@@ -27,6 +29,8 @@ export interface HubOptions {
   stderr?: (line: string) => void;
   /** Shared upstream connections (several views over HTTP); created here when absent. */
   upstreams?: Map<string, Upstream>;
+  /** Where hook module paths are relative to: the config file's folder. */
+  baseDir?: string;
 }
 
 export type CallOutcome = { found: false; similar: string[] } | { found: true; result: CallToolResult };
@@ -42,6 +46,7 @@ export class ProxyHub {
   private readonly argsCheck: (schema: object) => ArgsCheck;
   private readonly checks = new WeakMap<object, ArgsCheck>();
   private readonly meta?: Map<string, MetaOp>;
+  private readonly hooks: HookChain;
   /** prompts/* and resources/* of the view's servers. */
   readonly passthrough: PromptResourceRouter;
   private readonly promptListeners = new Set<() => void>();
@@ -69,6 +74,7 @@ export class ProxyHub {
       options.view.servers.map(({ config, view }, i) => ({ upstream: this.upstreams[i]!, rules: [config.filter ?? [], view?.filter ?? []] })),
       options.view.separator,
     );
+    this.hooks = new HookChain(options.view.hooks, options.baseDir ?? options.context.cwd);
     if (options.view.exposure === 'search' && options.view.name) {
       const names = metaToolNames(options.view.name);
       this.meta = new Map(Object.entries(names).map(([op, name]) => [name, op as MetaOp]));
@@ -137,13 +143,49 @@ export class ProxyHub {
     return { found: true, result: await this.callEntry(entry, args, context) };
   }
 
+  /** One call, through the view's hooks. Failures of any kind come back as isError results. */
   async callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallToolResult> {
-    if (entry.kind === 'local') return runLocalTool(entry.tool, args ?? {}, context);
+    const hookContext = {
+      tool: entry.name,
+      ...(entry.kind === 'upstream' ? { server: entry.server, upstream_tool: entry.upstreamName } : {}),
+      ...(this.view.name ? { view: this.view.name } : {}),
+    };
     try {
-      return await this.callUpstream(entry, args, context.signal);
+      return await this.hooks.around(args ?? {}, hookContext, (a) => this.dispatch(entry, a, context));
     } catch (error) {
       return toErrorResult(error);
     }
+  }
+
+  private async dispatch(entry: CatalogEntry, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+    switch (entry.kind) {
+      case 'local':
+        return runLocalTool(entry.tool, args, context);
+      case 'upstream':
+        return this.callUpstream(entry, args, context.signal);
+      case 'composite': {
+        this.checkArgs(entry.name, entry.tool.inputSchema, args);
+        const { failed, output } = await runComposite(entry.spec, args, (ref, stepArgs) => this.callStep(entry.name, ref, stepArgs, context));
+        return { ...toCallResult(output), ...(failed ? { isError: true } : {}) };
+      }
+    }
+  }
+
+  /** A composite step: `server.tool` (as the server publishes it) or one of the view's mcpkit tools. */
+  private async callStep(composite: string, ref: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+    const catalog = await this.currentCatalog();
+    const dot = ref.indexOf('.');
+    const entries = [...catalog.values()];
+    const target =
+      dot > 0
+        ? entries.find((e) => e.kind === 'upstream' && e.server === ref.slice(0, dot) && (e.tool.name === ref.slice(dot + 1) || e.upstreamName === ref.slice(dot + 1)))
+        : entries.find((e) => e.kind === 'local' && e.name === ref);
+    if (!target) {
+      throw new ToolError('NOT_FOUND', `Composite tool ${composite}: step tool "${ref}" is not served by this view.`, {
+        hint: 'Write server.tool with a server of the view (its tool as the server publishes it), or an mcpkit tool the view includes.',
+      });
+    }
+    return this.dispatch(target, args, context);
   }
 
   /** Forwards a call of an upstream tool, after checking its arguments against the upstream's schema. */
@@ -233,7 +275,7 @@ export class ProxyHub {
       const own = shapeServerTools(this.upstreams.find((u) => u.name === name)!.cachedTools(), config);
       return { server: name, tools: view ? reshapeTools(own, view) : own };
     });
-    const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator });
+    const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator }, this.view.composites);
     const catalog = new Map(entries.map((e) => [e.name, e]));
     // A listing cut short is not cached: the next one asks the late servers again.
     if (!late) this.catalog = catalog;
@@ -242,5 +284,6 @@ export class ProxyHub {
 }
 
 function publish(entry: CatalogEntry): Tool {
-  return entry.kind === 'upstream' ? publishedUpstreamTool(entry) : toMcpTool(entry.tool);
+  if (entry.kind === 'upstream') return publishedUpstreamTool(entry);
+  return entry.kind === 'local' ? toMcpTool(entry.tool) : { ...entry.tool, name: entry.name };
 }

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { createRegistry } from '../core/registry.js';
 import type { ToolContext } from '../core/tool.js';
 import { allTools } from '../tools/index.js';
@@ -18,5 +19,6 @@ export async function openHub(context: ToolContext, version: string, options: Op
   const config = await context.config();
   const view = resolveView(config, options.view, createRegistry(allTools).tools);
   const stderr = options.quiet && context.env.MCPKIT_LOG_LEVEL !== 'debug' ? () => {} : undefined;
-  return new ProxyHub({ view, context, version, listWaitMs: options.listWaitMs, stderr, upstreams: options.upstreams });
+  const baseDir = dirname(context.configLocation.path);
+  return new ProxyHub({ view, context, version, listWaitMs: options.listWaitMs, stderr, upstreams: options.upstreams, baseDir });
 }

@@ -1,7 +1,8 @@
-import type { McpkitConfig, ServerConfig } from '../config/schema.js';
+import type { CompositeConfig, McpkitConfig, ServerConfig } from '../config/schema.js';
 import { ToolError } from '../core/errors.js';
 import { closestNames } from '../core/registry.js';
 import type { AnyTool } from '../core/tool.js';
+import type { HookConfig } from './hooks.js';
 import type { ServerShaping } from './shape.js';
 
 /**
@@ -17,13 +18,22 @@ export interface ResolvedView {
   separator?: string | null;
   servers: { name: string; config: ServerConfig; view?: ServerShaping }[];
   local: AnyTool[];
+  composites: { name: string; spec: CompositeConfig }[];
+  /** Global hooks first, then the view's own. */
+  hooks: HookConfig[];
   tokens?: string[];
 }
 
 export function resolveView(config: McpkitConfig, viewName: string | undefined, localTools: readonly AnyTool[]): ResolvedView {
   const enabled = Object.entries(config.mcp_servers).filter(([, s]) => s.disabled !== true);
   if (viewName === undefined) {
-    return { exposure: 'direct', servers: enabled.map(([name, cfg]) => ({ name, config: cfg })), local: [...localTools] };
+    return {
+      exposure: 'direct',
+      servers: enabled.map(([name, cfg]) => ({ name, config: cfg })),
+      local: [...localTools],
+      composites: Object.entries(config.composite_tools).map(([name, spec]) => ({ name, spec })),
+      hooks: [config.hooks],
+    };
   }
   const spec = config.tool_views[viewName];
   if (!spec) {
@@ -45,7 +55,7 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
   const known = new Set(localTools.map((t) => t.group));
   const problems = [
     ...[...groups].filter((g) => !known.has(g)).map((g) => `group "${g}" (known: ${[...known].join(', ')})`),
-    ...(spec.tools ?? []).filter((t) => !localTools.some((l) => l.name === t)).map((t) => `tool "${t}"`),
+    ...(spec.tools ?? []).filter((t) => !localTools.some((l) => l.name === t) && !Object.hasOwn(config.composite_tools, t)).map((t) => `tool "${t}"`),
   ];
   if (problems.length) {
     throw new ToolError('CONFIG_INVALID', `View "${viewName}" names unknown mcpkit ${problems.join(', ')}.`, {
@@ -54,7 +64,11 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
     });
   }
   const local = localTools.filter((t) => groups.has(t.group) || (spec.tools ?? []).includes(t.name));
-  const out: ResolvedView = { name: viewName, exposure: spec.exposure ?? 'direct', servers, local };
+  const composites = Object.entries(config.composite_tools)
+    .filter(([name]) => (spec.tools ?? []).includes(name))
+    .map(([name, c]) => ({ name, spec: c }));
+  const hooks = spec.hooks ? [config.hooks, spec.hooks] : [config.hooks];
+  const out: ResolvedView = { name: viewName, exposure: spec.exposure ?? 'direct', servers, local, composites, hooks };
   if (spec.description !== undefined) out.description = spec.description;
   if (spec.separator !== undefined) out.separator = spec.separator;
   if (spec.tokens) out.tokens = spec.tokens;

@@ -5,6 +5,9 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { ROOT } from '../helpers/cli.js';
+
+const ROOT_FIXTURES = `${ROOT}/test/fixtures`;
 
 async function connect(configFile: string, extraEnv: Record<string, string> = {}) {
   const transport = new StdioClientTransport({
@@ -269,5 +272,82 @@ describe('prompts and resources pass through the same filters', () => {
     } finally {
       await session.client.close();
     }
+  });
+});
+
+describe('composite tools and hooks', () => {
+  const config = writeConfig({
+    mcp_servers: { everything: SERVERS.everything },
+    composite_tools: {
+      both: {
+        description: 'Echo and add at once',
+        inputs: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'number' } }, required: ['text', 'n'] },
+        parallel: {
+          echoed: { tool: 'everything.echo', args: { message: '{inputs.text}' } },
+          summed: { tool: 'everything.get-sum', args: { a: '{inputs.n}', b: 1 } },
+          broken: { tool: 'everything.get-sum', args: { a: 'not a number', b: 1 } },
+        },
+      },
+      pipeline: {
+        inputs: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        chain: [
+          { name: 'first', tool: 'everything.echo', args: { message: '{inputs.text}' } },
+          { name: 'second', tool: 'everything.echo', args: { message: 'then {steps.first.result}' } },
+        ],
+      },
+      stops: { chain: [{ name: 'bad', tool: 'everything.nope' }, { tool: 'everything.echo', args: { message: 'never' } }] },
+    },
+    hooks: { pre_call: `${ROOT_FIXTURES}/hooks.mjs`, post_call: `${ROOT_FIXTURES}/hooks.mjs` },
+  });
+  let session: Awaited<ReturnType<typeof connect>>;
+  beforeAll(async () => {
+    session = await connect(config);
+  });
+  afterAll(async () => {
+    await session?.client.close();
+  });
+
+  it('lists composites with their input schema', async () => {
+    const { tools } = await session.client.listTools();
+    const both = tools.find((t) => t.name === 'both')!;
+    expect(both.description).toBe('Echo and add at once');
+    expect(both.inputSchema.required).toEqual(['text', 'n']);
+  });
+
+  it('parallel: a failing step yields { error } and the others succeed', async () => {
+    const r = (await session.client.callTool({ name: 'both', arguments: { text: 'hi', n: 41 } })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as Record<string, { result?: unknown; error?: string }>;
+    // Hooks wrap the composite call as a whole, not each of its steps.
+    expect(out.echoed!.result).toBe('Echo: hi');
+    expect(String(out.summed!.result)).toContain('42');
+    expect(out.broken!.error).toMatch(/a: must be number/);
+  });
+
+  it('chain: later steps use earlier results; a failing step stops the chain', async () => {
+    const r = (await session.client.callTool({ name: 'pipeline', arguments: { text: 'one' } })) as CallToolResult;
+    expect((r.structuredContent as { result: unknown }).result).toBe('Echo: then Echo: one');
+    const stop = (await session.client.callTool({ name: 'stops', arguments: {} })) as CallToolResult;
+    expect(stop.isError).toBe(true);
+    expect(stop.structuredContent).toMatchObject({ failed_step: 'bad', error: expect.stringContaining('"everything.nope" is not served') });
+  });
+
+  it('composite inputs are checked against their schema', async () => {
+    const r = (await session.client.callTool({ name: 'both', arguments: { text: 'x' } })) as CallToolResult;
+    expect(errorOf(r)).toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('pre_call changes arguments and post_call changes results', async () => {
+    const echo = (await session.client.callTool({ name: 'echo', arguments: { message: 'hello' } })) as CallToolResult;
+    expect(text(echo)).toBe('Echo: hello (seen by pre_call in default)');
+    const sum = (await session.client.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } })) as CallToolResult;
+    expect(text(sum)).toBe('post_call saw {"a":1,"b":2}');
+  });
+
+  it('a hook can stop a call, and a failing hook is reported, not swallowed', async () => {
+    const stopped = (await session.client.callTool({ name: 'echo', arguments: { message: 'forbidden' } })) as CallToolResult;
+    expect(errorOf(stopped)).toMatchObject({ code: 'HOOK_ABORTED', message: expect.stringContaining('may not be "forbidden"') });
+    const failed = (await session.client.callTool({ name: 'echo', arguments: { message: 'explode' } })) as CallToolResult;
+    expect(errorOf(failed)).toMatchObject({ code: 'HOOK_FAILED', message: expect.stringContaining('pre_call exploded') });
   });
 });

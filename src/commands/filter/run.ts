@@ -23,7 +23,7 @@ export default class FilterRun extends McpkitCommand {
     const config = upstreamConfig(command, flags.url, flags.header, rules);
     const context = { ...this.toolContext(flags.config), surface: 'mcp' as const };
     const [{ serveStdio }, { ProxyHub }] = await Promise.all([import('../../mcp/stdio.js'), import('../../proxy/hub.js')]);
-    const hub = new ProxyHub({ view: { exposure: 'direct', servers: [{ name: 'upstream', config }], local: [], separator: null }, context, version: this.config.version });
+    const hub = new ProxyHub({ view: { exposure: 'direct', servers: [{ name: 'upstream', config }], local: [], composites: [], hooks: [], separator: null }, context, version: this.config.version });
     try {
       await serveStdio({ hub: async () => hub, context, version: this.config.version });
     } finally {

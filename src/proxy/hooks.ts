@@ -1,0 +1,116 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ToolError } from '../core/errors.js';
+
+/**
+ * pre_call(args, ctx) and post_call(result, args, ctx) from JS modules named in the config
+ * (seed 001, ADR-002 §4), globally and per view. A hook returns nothing (no change), `{ args }` /
+ * `{ result }` to replace, or `{ abort: "reason" }` to stop the call. A hook that throws, or a module
+ * that fails to load, fails the call with a HOOK_FAILED error naming the module: never swallowed.
+ */
+export interface HookConfig {
+  pre_call?: string;
+  post_call?: string;
+}
+
+export interface HookContext {
+  tool: string;
+  server?: string;
+  upstream_tool?: string;
+  view?: string;
+}
+
+type PreCall = (args: Record<string, unknown>, ctx: HookContext) => unknown;
+type PostCall = (result: CallToolResult, args: Record<string, unknown>, ctx: HookContext) => unknown;
+
+interface LoadedHook {
+  module: string;
+  pre?: PreCall;
+  post?: PostCall;
+}
+
+async function loadFunction(path: string, name: 'pre_call' | 'post_call'): Promise<LoadedHook> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new ToolError('HOOK_FAILED', `Cannot load hook module ${path}: ${(error as Error).message}`, {
+      details: { module: path },
+      hint: 'Check the path in hooks (relative to the config file) and that the module loads with node.',
+    });
+  }
+  const fromDefault = mod.default && typeof mod.default === 'object' ? (mod.default as Record<string, unknown>)[name] : undefined;
+  const fn = mod[name] ?? fromDefault ?? (typeof mod.default === 'function' ? mod.default : undefined);
+  if (typeof fn !== 'function') {
+    throw new ToolError('HOOK_FAILED', `Hook module ${path} has no ${name} function.`, { details: { module: path }, hint: `Export a function named ${name}.` });
+  }
+  return name === 'pre_call' ? { module: path, pre: fn as PreCall } : { module: path, post: fn as PostCall };
+}
+
+export class HookChain {
+  private loaded?: Promise<LoadedHook[]>;
+
+  constructor(
+    private readonly configs: readonly HookConfig[],
+    private readonly baseDir: string,
+  ) {}
+
+  get empty(): boolean {
+    return this.configs.every((c) => !c.pre_call && !c.post_call);
+  }
+
+  private load(): Promise<LoadedHook[]> {
+    const at = (p: string) => (isAbsolute(p) ? p : resolve(this.baseDir, p));
+    // Not cached when loading fails, so a fixed module is picked up by the next call.
+    const loading = Promise.all(
+      this.configs.flatMap((c) => [
+        ...(c.pre_call ? [loadFunction(at(c.pre_call), 'pre_call')] : []),
+        ...(c.post_call ? [loadFunction(at(c.post_call), 'post_call')] : []),
+      ]),
+    );
+    this.loaded = loading;
+    loading.catch(() => (this.loaded = undefined));
+    return loading;
+  }
+
+  /** Runs the call between every pre_call (in order) and every post_call (in reverse order). */
+  async around(args: Record<string, unknown>, ctx: HookContext, call: (args: Record<string, unknown>) => Promise<CallToolResult>): Promise<CallToolResult> {
+    if (this.empty) return call(args);
+    const hooks = await (this.loaded ?? this.load());
+    let current = args;
+    for (const hook of hooks.filter((h) => h.pre)) {
+      const out = await invoke(hook, () => hook.pre!(structuredClone(current), ctx));
+      if (out?.abort) throw aborted(hook, ctx, out.abort);
+      if (out?.args && typeof out.args === 'object') current = out.args as Record<string, unknown>;
+    }
+    let result = await call(current);
+    for (const hook of hooks.filter((h) => h.post).reverse()) {
+      const out = await invoke(hook, () => hook.post!(result, current, ctx));
+      if (out?.abort) throw aborted(hook, ctx, out.abort);
+      if (out && 'result' in out && out.result !== undefined) result = asCallResult(out.result);
+    }
+    return result;
+  }
+}
+
+function aborted(hook: LoadedHook, ctx: HookContext, reason: unknown): ToolError {
+  return new ToolError('HOOK_ABORTED', `The call of ${ctx.tool} was stopped by a hook: ${String(reason)}`, { details: { module: hook.module, tool: ctx.tool } });
+}
+
+async function invoke(hook: LoadedHook, fn: () => unknown): Promise<{ args?: unknown; result?: unknown; abort?: unknown } | undefined> {
+  try {
+    const out = await fn();
+    return out && typeof out === 'object' ? (out as { args?: unknown; result?: unknown; abort?: unknown }) : undefined;
+  } catch (error) {
+    throw new ToolError('HOOK_FAILED', `Hook ${hook.module} failed: ${(error as Error).message}`, { details: { module: hook.module } });
+  }
+}
+
+function asCallResult(value: unknown): CallToolResult {
+  if (value && typeof value === 'object' && Array.isArray((value as CallToolResult).content)) return value as CallToolResult;
+  return {
+    content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
+    ...(value && typeof value === 'object' && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {}),
+  };
+}
