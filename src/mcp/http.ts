@@ -6,6 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorObject } from '../core/errors.js';
 import type { ToolContext } from '../core/tool.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import { installFastPath } from './fast-path.js';
 import { createToolServer } from './tool-server.js';
 
 /**
@@ -55,14 +56,21 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
+/** Plain listeners, not `for await`: the async iterator cost ~0.1 ms per request here. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw Object.assign(new Error('request body too large'), { status: 413 });
-    chunks.push(chunk as Buffer);
-  }
+  await new Promise<void>((resolve, reject) => {
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        req.destroy();
+        reject(Object.assign(new Error('request body too large'), { status: 413 }));
+      } else chunks.push(chunk);
+    });
+    req.once('end', resolve);
+    req.once('error', reject);
+  });
   if (size === 0) return undefined;
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -104,6 +112,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     };
     const server = createToolServer({ hub: async () => hub, context: options.context, version: options.version });
     await server.connect(transport);
+    installFastPath(transport, () => hub);
     await transport.handleRequest(req, res, body);
   };
 

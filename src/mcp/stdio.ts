@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { installFastPath } from './fast-path.js';
 import { createToolServer, type ToolServerOptions } from './tool-server.js';
 
 /**
@@ -25,6 +26,7 @@ export async function serveStdio(options: ToolServerOptions): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await server.connect(transport);
+  installFastPath(transport, server.resolvedHub);
   options.context.logger.debug('serve: ready on stdio');
   await closed;
 }

@@ -58,7 +58,8 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
   }
 }
 
-export function createToolServer({ hub, context, version }: ToolServerOptions): Server {
+/** The MCP server plus the hub it resolved (for the hot path, once known). */
+export function createToolServer({ hub, context, version }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
   const server = new Server(
     { name: 'mcpkit', title: 'mcpkit', version },
     {
@@ -67,8 +68,10 @@ export function createToolServer({ hub, context, version }: ToolServerOptions): 
     },
   );
   let unsubscribe: (() => void)[] | undefined;
+  let resolved: ProxyHub | undefined;
   const ready = async () => {
     const h = await hubOrProtocolError(hub);
+    resolved = h;
     unsubscribe ??= [
       h.onListChanged(() => void server.sendToolListChanged().catch(() => undefined)),
       h.onPromptsChanged(() => void server.sendPromptListChanged().catch(() => undefined)),
@@ -101,5 +104,5 @@ export function createToolServer({ hub, context, version }: ToolServerOptions): 
     asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri)), RESOURCE_NOT_FOUND),
   );
   server.onerror = (error) => context.logger.error(`MCP: ${error.message}`);
-  return server;
+  return Object.assign(server, { resolvedHub: () => resolved });
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../core/errors.js';
 import { runLocalTool, toCallResult, toErrorResult, toMcpTool } from '../core/mcp-tool.js';
 import { closestNames } from '../core/registry.js';
@@ -186,6 +186,34 @@ export class ProxyHub {
       });
     }
     return this.dispatch(target, args, context);
+  }
+
+  /**
+   * The proxy's hot path: a tools/call of an upstream tool, once the catalog is known and no hook
+   * applies, goes straight from our transport to the upstream's with its arguments checked by the
+   * compiled validator. Returns undefined when the call must take the ordinary path (first call,
+   * hooks, meta-tools, local tools, a server that is not connected). The reply is the response
+   * message; `cancel` stops a forwarded call.
+   */
+  tryFastCall(
+    params: { name?: unknown; arguments?: unknown },
+    reply: (outcome: { result: CallToolResult } | { forwarded: JSONRPCMessage }) => void,
+    progress: (message: JSONRPCMessage) => void,
+  ): { cancel(): void } | undefined {
+    if (this.meta || !this.catalog || !this.hooks.empty || typeof params.name !== 'string') return undefined;
+    const entry = this.catalog.get(params.name);
+    if (entry?.kind !== 'upstream') return undefined;
+    const upstream = this.upstreams.find((u) => u.name === entry.server)!;
+    if (!upstream.ready) return undefined;
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    try {
+      this.checkArgs(entry.name, entry.tool.inputSchema, args);
+    } catch (error) {
+      reply({ result: toErrorResult(error) });
+      return { cancel() {} };
+    }
+    const cancel = upstream.forwardCall({ ...params, name: entry.upstreamName }, (message) => reply({ forwarded: message }), progress);
+    return { cancel };
   }
 
   /** Forwards a call of an upstream tool, after checking its arguments against the upstream's schema. */

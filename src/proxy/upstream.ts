@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -59,6 +60,9 @@ export class Upstream {
   private upSince = 0;
   private reconnectTimer?: NodeJS.Timeout;
   private readonly toolsListeners = new Set<() => void>();
+  /** tools/call requests forwarded raw (see forwardCall), by the id we gave them upstream. */
+  private readonly forwarded = new Map<string, { done: (message: JSONRPCMessage) => void; progress?: (message: JSONRPCMessage) => void; progressToken?: unknown }>();
+  private forwardSeq = 0;
   private readonly promptListeners = new Set<() => void>();
   private readonly resourceListeners = new Set<() => void>();
 
@@ -196,8 +200,65 @@ export class Upstream {
     return (this.connecting ??= this.open().finally(() => (this.connecting = undefined)));
   }
 
+  /** True when a call can go straight to the connected transport. */
+  get ready(): boolean {
+    return this.state === 'ready' && this.transport !== undefined;
+  }
+
+  /**
+   * The hot path of the proxy: sends a tools/call through the SDK transport as is, under an id of
+   * ours, and hands back the upstream's response message, without the SDK's per-message protocol
+   * work (schema parsing of request and result, an AbortController per call) on either side.
+   * Progress notifications for the call are passed to `progress`. Returns a function that cancels.
+   */
+  forwardCall(params: Record<string, unknown>, done: (message: JSONRPCMessage) => void, progress?: (message: JSONRPCMessage) => void): () => void {
+    const id = `mcpkit-${++this.forwardSeq}`;
+    const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    const finish = (message: JSONRPCMessage) => {
+      if (!this.forwarded.delete(id)) return;
+      clearTimeout(timer);
+      done(message);
+    };
+    const timer = setTimeout(() => {
+      void this.transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'timeout' } }).catch(() => undefined);
+      finish({ jsonrpc: '2.0', id, error: { code: -32001, message: `Request timed out after ${this.timeoutMs} ms` } });
+    }, this.timeoutMs);
+    this.forwarded.set(id, { done: finish, progress, progressToken });
+    this.transport!.send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((error: Error) =>
+      finish({ jsonrpc: '2.0', id, error: { code: -32000, message: error.message } }),
+    );
+    return () => {
+      if (!this.forwarded.delete(id)) return;
+      clearTimeout(timer);
+      void this.transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the client' } }).catch(() => undefined);
+    };
+  }
+
+  /** Routes the upstream's answers to forwarded calls; everything else goes on to the SDK client. */
+  private interceptForwarded(transport: Transport): void {
+    const sdk = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as { id?: RequestId; method?: string; params?: { progressToken?: unknown } };
+      if (typeof m.id === 'string' && m.method === undefined) {
+        const pending = this.forwarded.get(m.id);
+        if (pending) return pending.done(message);
+      }
+      if (m.method === 'notifications/progress' && this.forwarded.size) {
+        for (const pending of this.forwarded.values()) {
+          if (pending.progress && pending.progressToken !== undefined && pending.progressToken === m.params?.progressToken) return pending.progress(message);
+        }
+      }
+      sdk?.(message, extra);
+    };
+  }
+
+  private failForwarded(reason: string): void {
+    for (const [id, pending] of [...this.forwarded]) pending.done({ jsonrpc: '2.0', id, error: { code: -32000, message: reason } });
+  }
+
   async close(): Promise<void> {
     this.state = 'closed';
+    this.failForwarded('mcpkit is shutting down');
     clearTimeout(this.reconnectTimer);
     const client = this.client;
     this.client = undefined;
@@ -229,6 +290,7 @@ export class Upstream {
     try {
       const transport = await this.connectTransport(client);
       this.transport = transport;
+      this.interceptForwarded(transport);
     } catch (error) {
       this.lastError = (error as Error).message;
       this.state = 'down';
@@ -311,8 +373,10 @@ export class Upstream {
   private closedUnexpectedly(client: Client): void {
     if (this.client !== client || this.state === 'closed') return;
     this.client = undefined;
+    this.transport = undefined;
     this.state = 'down';
     this.lastError = 'the connection closed (the server exited or crashed)';
+    this.failForwarded(this.lastError);
     this.attempts = attemptsAfterClose(this.attempts, Date.now() - this.upSince, this.options.backoff ?? DEFAULT_BACKOFF);
     this.options.logger.warn(`${this.name}: ${this.lastError}`);
     this.scheduleReconnect();

@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// Proxy cost, all measured in this one run: N sequential tools/call of server-everything's `echo`
+// after a warm-up, (1) direct over stdio, (2) through `mcpkit serve` over stdio, (3) through
+// `mcpkit serve --http` with a keep-alive client, sequential and with 8 concurrent clients.
+// Also the tokens of tools/list for a 3-server view, direct vs search exposure (bytes/4).
+// Usage: node bench/proxy.mjs [calls=2000]   (needs "npm run build" first)
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+
+const N = Number(process.argv[2] ?? 2000);
+const WARM = 200;
+const root = new URL('..', import.meta.url).pathname;
+const bin = join(root, 'bin/run.js');
+const server = (p) => join(root, 'node_modules/@modelcontextprotocol', p, 'dist/index.js');
+const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-'));
+const configFile = join(dir, 'mcpkit.yaml');
+writeFileSync(
+  configFile,
+  JSON.stringify({
+    mcp_servers: {
+      everything: { command: process.execPath, args: [server('server-everything'), 'stdio'] },
+      memory: { command: process.execPath, args: [server('server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'm.json') } },
+      filesystem: { command: process.execPath, args: [server('server-filesystem'), dir] },
+    },
+    tool_views: {
+      one: { servers: ['everything'] },
+      three: { servers: ['everything', 'memory', 'filesystem'] },
+      three_search: { servers: ['everything', 'memory', 'filesystem'], exposure: 'search' },
+    },
+  }),
+);
+const env = { ...process.env, MCPKIT_LOG_LEVEL: 'error' };
+
+/** CPU seconds a process has used so far (user + system), from /proc. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function sequential(client, name, n) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    await client.callTool({ name, arguments: { message: `m${i}` } });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return times;
+}
+
+async function measure(label, clients, toolName, pid) {
+  for (const c of clients) await sequential(c, toolName, WARM / clients.length);
+  const cpu0 = pid ? cpuSeconds(pid) : NaN;
+  const started = process.hrtime.bigint();
+  const per = Math.floor(N / clients.length);
+  const all = (await Promise.all(clients.map((c) => sequential(c, toolName, per)))).flat();
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = pid ? cpuSeconds(pid) - cpu0 : NaN;
+  all.sort((a, b) => a - b);
+  return { label, calls: all.length, p50: pct(all, 50), p99: pct(all, 99), rate: all.length / wall, cpuPerCall: (cpu / all.length) * 1e3 };
+}
+
+async function stdioClient(command, args) {
+  const transport = new StdioClientTransport({ command, args, env, stderr: 'ignore' });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
+}
+
+// A keep-alive node:http fetch: Node 20's global fetch costs ~1 ms CPU per call on the client alone.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+async function httpFetch(url, init = {}) {
+  const u = new URL(url);
+  const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname: u.hostname, port: u.port, path: u.pathname + u.search, method: init.method ?? 'GET', headers, agent }, (res) => {
+      const h = new Headers();
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+      const body = res.statusCode === 204 || res.statusCode === 202 ? null : Readable.toWeb(res);
+      if (body === null) res.resume();
+      resolve(new Response(body, { status: res.statusCode, headers: h }));
+    });
+    req.on('error', reject);
+    init.signal?.addEventListener('abort', () => req.destroy(new Error('aborted')), { once: true });
+    if (init.body) req.end(init.body);
+    else req.end();
+  });
+}
+
+async function httpClient(url) {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: httpFetch }));
+  return client;
+}
+
+async function startHttp() {
+  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--eager'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  for (let i = 0; i < 200 && !/listening on (\S+)\/mcp/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
+  const base = /listening on (\S+)\/mcp/.exec(err)?.[1];
+  if (!base) throw new Error(`serve --http did not start: ${err}`);
+  return { child, base };
+}
+
+const results = [];
+{
+  const { client, pid } = await stdioClient(process.execPath, [server('server-everything'), 'stdio']);
+  results.push(await measure('direct stdio (SDK client → server-everything)', [client], 'echo', undefined));
+  void pid;
+  await client.close();
+}
+{
+  const { client, pid } = await stdioClient(process.execPath, [bin, 'serve', '--config', configFile, '--view', 'one']);
+  results.push(await measure('mcpkit serve, stdio', [client], 'echo', pid));
+  await client.close();
+}
+let tokens;
+{
+  const { child, base } = await startHttp();
+  const seq = await httpClient(`${base}/view/one/mcp`);
+  results.push(await measure('mcpkit serve --http, 1 keep-alive client', [seq], 'echo', child.pid));
+  const many = await Promise.all(Array.from({ length: 8 }, () => httpClient(`${base}/view/one/mcp`)));
+  results.push(await measure('mcpkit serve --http, 8 concurrent clients', many, 'echo', child.pid));
+  const size = async (view) => {
+    const c = await httpClient(`${base}/view/${view}/mcp`);
+    const { tools } = await c.listTools();
+    await c.close();
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+    return { tools: tools.length, bytes, tokens: Math.ceil(bytes / 4) };
+  };
+  tokens = { direct: await size('three'), search: await size('three_search') };
+  await Promise.all([seq, ...many].map((c) => c.close()));
+  child.kill('SIGTERM');
+}
+
+const direct = results[0].p50;
+const fmt = (x, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+console.log(`proxy, ${N} sequential tools/call of echo after ${WARM} warm-up (node ${process.version}, ${new Date().toISOString().slice(0, 10)})`);
+console.log('| path | calls | p50 ms | p99 ms | added p50 ms | calls/s | mcpkit CPU ms/call |');
+console.log('|---|---|---|---|---|---|---|');
+for (const r of results) {
+  console.log(`| ${r.label} | ${r.calls} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r === results[0] ? '' : fmt(r.p50 - direct)} | ${fmt(r.rate, 0)} | ${fmt(r.cpuPerCall)} |`);
+}
+console.log('');
+console.log('tools/list of a 3-server view (everything, memory, filesystem); tokens = bytes/4');
+console.log('| exposure | tools | bytes | tokens (bytes/4) |');
+console.log('|---|---|---|---|');
+console.log(`| direct | ${tokens.direct.tools} | ${tokens.direct.bytes} | ${tokens.direct.tokens} |`);
+console.log(`| search | ${tokens.search.tools} | ${tokens.search.bytes} | ${tokens.search.tokens} |`);
+process.exit(0);
