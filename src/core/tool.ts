@@ -45,6 +45,8 @@ export interface ToolContext {
   readonly surface: Surface;
   now(): Date;
   readonly signal?: AbortSignal;
+  /** Set by the MCP front end when the client asked for progress (a progressToken). */
+  readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
 }
 
 export interface RenderUi {

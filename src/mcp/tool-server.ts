@@ -83,7 +83,13 @@ export function createToolServer({ hub, context, version }: ToolServerOptions): 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (await ready()).list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const outcome = await (await ready()).call(name, args, { ...context, signal: extra.signal });
+    const progressToken = request.params._meta?.progressToken;
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : (update: { progress: number; total?: number; message?: string }) =>
+            void extra.sendNotification({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined);
+    const outcome = await (await ready()).call(name, args, { ...context, signal: extra.signal, ...(progress ? { progress } : {}) });
     if (!outcome.found) {
       const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
       // Spec: an unknown tool is a protocol error (-32602), not a tool result.

@@ -162,7 +162,7 @@ export class ProxyHub {
       case 'local':
         return runLocalTool(entry.tool, args, context);
       case 'upstream':
-        return this.callUpstream(entry, args, context.signal);
+        return this.callUpstream(entry, args, context.signal, context.progress);
       case 'composite': {
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
         const { failed, output } = await runComposite(entry.spec, args, (ref, stepArgs) => this.callStep(entry.name, ref, stepArgs, context));
@@ -217,10 +217,15 @@ export class ProxyHub {
   }
 
   /** Forwards a call of an upstream tool, after checking its arguments against the upstream's schema. */
-  async callUpstream(entry: Extract<CatalogEntry, { kind: 'upstream' }>, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  async callUpstream(
+    entry: Extract<CatalogEntry, { kind: 'upstream' }>,
+    args: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+    progress?: ToolContext['progress'],
+  ): Promise<CallToolResult> {
     this.checkArgs(entry.name, entry.tool.inputSchema, args);
     const upstream = this.upstreams.find((u) => u.name === entry.server)!;
-    return upstream.callTool(entry.upstreamName, args, signal);
+    return upstream.callTool(entry.upstreamName, args, signal, progress);
   }
 
   async close(): Promise<void> {
@@ -278,6 +283,8 @@ export class ProxyHub {
     this.catalog = undefined;
     this.searchIndex = undefined;
     for (const listener of this.listeners) listener();
+    // Rebuilt right away (from the refreshed caches), so calls go back on the hot path.
+    void this.currentCatalog().catch(() => undefined);
   }
 
   private async currentCatalog(): Promise<Map<string, CatalogEntry>> {

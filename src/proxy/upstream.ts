@@ -116,14 +116,19 @@ export class Upstream {
     return this.tools ?? [];
   }
 
-  async callTool(name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+    onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
+  ): Promise<CallToolResult> {
     if (this.state === 'down' || this.state === 'closed') throw this.unavailable();
     const client = await this.connect();
     try {
       return (await client.request(
         { method: 'tools/call', params: { name, arguments: args ?? {} } },
         PassThroughResult,
-        { timeout: this.timeoutMs, signal },
+        { timeout: this.timeoutMs, signal, ...(onprogress ? { onprogress } : {}) },
       )) as CallToolResult;
     } catch (error) {
       if (this.state !== 'ready') throw this.unavailable();

@@ -351,3 +351,35 @@ describe('composite tools and hooks', () => {
     expect(errorOf(failed)).toMatchObject({ code: 'HOOK_FAILED', message: expect.stringContaining('pre_call exploded') });
   });
 });
+
+describe('progress and cancellation, on the hot path and through hooks', () => {
+  const fast = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
+  // Any hook sends calls down the ordinary path (the fixture leaves this tool alone).
+  const hooked = writeConfig({ mcp_servers: { everything: SERVERS.everything }, hooks: { pre_call: `${ROOT_FIXTURES}/hooks.mjs` } });
+
+  it.each([
+    ['hot path', fast],
+    ['ordinary path', hooked],
+  ])('%s: relays progress notifications and honours cancellation', async (_path, config) => {
+    const session = await connect(config);
+    try {
+      await session.client.listTools();
+      const progress: number[] = [];
+      const r = (await session.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 4 } }, undefined, {
+        onprogress: (p) => void progress.push(p.progress),
+      })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+      expect(progress).toEqual([1, 2, 3, 4]);
+
+      const abort = new AbortController();
+      const slow = session.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 2 } }, undefined, { signal: abort.signal });
+      setTimeout(() => abort.abort('changed my mind'), 200);
+      await expect(slow).rejects.toThrow();
+      // The session is still healthy, and the cancelled call's late answer does not confuse it.
+      const echo = (await session.client.callTool({ name: 'echo', arguments: { message: 'after cancel' } })) as CallToolResult;
+      expect(text(echo)).toContain('Echo: after cancel');
+    } finally {
+      await session.client.close();
+    }
+  });
+});
