@@ -4,7 +4,7 @@
 // dominates start-up. oclif itself is bundled so the commands extend the same Command class that runs them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -49,6 +49,12 @@ if (manifest.status !== 0) {
   console.error('oclif manifest failed');
   process.exit(1);
 }
+// oclif lists commands in directory order, which differs between two checkouts of the same
+// tree; sorted, the committed manifest is the same wherever it is built.
+const manifestPath = join(root, 'oclif.manifest.json');
+const generated = JSON.parse(readFileSync(manifestPath, 'utf8'));
+generated.commands = Object.fromEntries(Object.keys(generated.commands).sort().map((id) => [id, generated.commands[id]]));
+writeFileSync(manifestPath, `${JSON.stringify(generated, null, 2)}\n`);
 
 /**
  * oclif reads its own package.json via `__dirname`, which has no meaning inside an ESM bundle.

@@ -1,6 +1,6 @@
 import { isMap, type Document, type YAMLMap } from 'yaml';
 import { ToolError } from '../core/errors.js';
-import { closestNames } from '../core/registry.js';
+import { notFound } from '../core/registry.js';
 
 /**
  * Changes to `mcp_servers` on a YAML document, for `editConfig`. They touch only the nodes they
@@ -14,11 +14,7 @@ export function serverNames(doc: Document): string[] {
 export function requireServer(doc: Document, name: string): YAMLMap {
   const node = doc.getIn(['mcp_servers', name]);
   if (isMap(node)) return node;
-  const similar = closestNames(name, serverNames(doc));
-  throw new ToolError('NOT_FOUND', `No server named "${name}" in the config.`, {
-    details: { server: name, similar },
-    hint: similar.length ? `Did you mean ${similar.join(', ')}? "mcpkit server list" shows them all.` : '"mcpkit server list" shows the configured servers.',
-  });
+  throw notFound('server', name, serverNames(doc), '"mcpkit server list" shows the configured servers.');
 }
 
 export function addServer(doc: Document, name: string, entry: Record<string, unknown>, options: { force: boolean }): { replaced: boolean } {

@@ -1,6 +1,6 @@
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
 import { ToolError } from '../core/errors.js';
-import { closestNames } from '../core/registry.js';
+import { notFound } from '../core/registry.js';
 
 /** Changes to `tool_views` on a YAML document, for `editConfig`. Pure. */
 function keysOf(node: unknown): string[] {
@@ -14,11 +14,7 @@ export function viewNames(doc: Document): string[] {
 export function requireView(doc: Document, name: string): YAMLMap {
   const node = doc.getIn(['tool_views', name]);
   if (isMap(node)) return node;
-  const similar = closestNames(name, viewNames(doc));
-  throw new ToolError('NOT_FOUND', `No view named "${name}" in the config.`, {
-    details: { view: name, similar },
-    hint: similar.length ? `Did you mean ${similar.join(', ')}?` : 'Create it with: mcpkit view create NAME',
-  });
+  throw notFound('view', name, viewNames(doc), 'Create one with: mcpkit view create NAME');
 }
 
 export function createView(doc: Document, name: string, spec: Record<string, unknown>, options: { force: boolean }): { replaced: boolean } {
@@ -49,11 +45,7 @@ function serversMap(doc: Document, view: YAMLMap): YAMLMap {
 export function addViewServer(doc: Document, viewName: string, server: string, tools: readonly string[] | undefined): void {
   const view = requireView(doc, viewName);
   if (!doc.hasIn(['mcp_servers', server])) {
-    const similar = closestNames(server, keysOf(doc.get('mcp_servers')));
-    throw new ToolError('NOT_FOUND', `No server named "${server}" in the config.`, {
-      details: { server, similar },
-      hint: similar.length ? `Did you mean ${similar.join(', ')}?` : 'Add it first with: mcpkit server add NAME ...',
-    });
+    throw notFound('server', server, keysOf(doc.get('mcp_servers')), 'Add it first with: mcpkit server add NAME ...');
   }
   const current = view.get('servers');
   if (!tools?.length && (current === undefined || isSeq(current))) {

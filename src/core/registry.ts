@@ -1,3 +1,4 @@
+import { ToolError } from './errors.js';
 import type { AnyTool } from './tool.js';
 import { oclifId } from './tool.js';
 
@@ -46,4 +47,16 @@ function editDistance(a: string, b: string): number {
     prev = cur;
   }
   return prev[b.length]!;
+}
+
+/**
+ * The NOT_FOUND error for a name the user typed: says what was not found and suggests the closest
+ * known names, or `otherwise` when none is close.
+ */
+export function notFound(what: string, name: string, known: readonly string[], otherwise: string, details: Record<string, unknown> = {}): ToolError {
+  const similar = closestNames(name, known);
+  return new ToolError('NOT_FOUND', `No ${what} named "${name}"${what === 'tool' ? '' : ' in the config'}.`, {
+    details: { [what.replace(/ /g, '_')]: name, similar, ...details },
+    hint: similar.length ? `Did you mean ${similar.join(', ')}? ${otherwise}` : otherwise,
+  });
 }

@@ -1,6 +1,6 @@
 import type { CompositeConfig, McpkitConfig, ServerConfig } from '../config/schema.js';
 import { ToolError } from '../core/errors.js';
-import { closestNames } from '../core/registry.js';
+import { notFound } from '../core/registry.js';
 import type { AnyTool } from '../core/tool.js';
 import type { HookConfig } from './hooks.js';
 import type { ServerShaping } from './shape.js';
@@ -38,11 +38,7 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
   const spec = config.tool_views[viewName];
   if (!spec) {
     const names = Object.keys(config.tool_views);
-    const similar = closestNames(viewName, names);
-    throw new ToolError('NOT_FOUND', `No view named "${viewName}" in the config.`, {
-      details: { view: viewName, views: names, similar },
-      hint: similar.length ? `Did you mean ${similar.join(', ')}?` : names.length ? `Views: ${names.join(', ')}.` : 'Create one with: mcpkit view create NAME',
-    });
+    throw notFound('view', viewName, names, names.length ? `Views: ${names.join(', ')}.` : 'Create one with: mcpkit view create NAME', { views: names });
   }
   const selection: [string, ServerShaping | undefined][] = Array.isArray(spec.servers)
     ? spec.servers.map((s) => [s, undefined])

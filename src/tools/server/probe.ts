@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ToolError } from '../../core/errors.js';
-import { closestNames } from '../../core/registry.js';
+import { notFound } from '../../core/registry.js';
 import { defineTool } from '../../core/tool.js';
 import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
 import { version } from '../shared/version.js';
@@ -18,13 +18,7 @@ export const serverTest = defineTool({
   async run(input, ctx) {
     const config = await ctx.config();
     const server = config.mcp_servers[input.name];
-    if (!server) {
-      const similar = closestNames(input.name, Object.keys(config.mcp_servers));
-      throw new ToolError('NOT_FOUND', `No server named "${input.name}" in the config.`, {
-        details: { server: input.name, similar },
-        hint: similar.length ? `Did you mean ${similar.join(', ')}?` : '"mcpkit server list" shows the configured servers.',
-      });
-    }
+    if (!server) throw notFound('server', input.name, Object.keys(config.mcp_servers), '"mcpkit server list" shows the configured servers.');
     const { Upstream } = await import('../../proxy/upstream.js');
     const upstream = new Upstream({ name: input.name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: { baseMs: 0, maxMs: 0, maxAttempts: 0, stableMs: 0 } });
     const started = performance.now();

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { ToolError } from '../../core/errors.js';
-import { closestNames } from '../../core/registry.js';
+import { notFound } from '../../core/registry.js';
 import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
 import { writtenSection } from '../shared/config-access.js';
 
@@ -45,13 +44,7 @@ export const serverShow = defineTool({
   async run(input, ctx) {
     const servers = await writtenSection(ctx, 'mcp_servers');
     const entry = servers[input.name];
-    if (!entry) {
-      const similar = closestNames(input.name, Object.keys(servers));
-      throw new ToolError('NOT_FOUND', `No server named "${input.name}" in the config.`, {
-        details: { server: input.name, similar },
-        hint: similar.length ? `Did you mean ${similar.join(', ')}?` : '"mcpkit server list" shows the configured servers.',
-      });
-    }
+    if (!entry) throw notFound('server', input.name, Object.keys(servers), '"mcpkit server list" shows the configured servers.');
     return { ...summary(input.name, entry), entry };
   },
 });

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { ToolError } from '../../core/errors.js';
-import { closestNames } from '../../core/registry.js';
+import { notFound } from '../../core/registry.js';
 import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
 import { writtenSection } from '../shared/config-access.js';
 
@@ -20,13 +19,7 @@ function summary(name: string, v: Record<string, unknown>) {
 async function requireView(ctx: Parameters<typeof writtenSection>[0], name: string) {
   const views = await writtenSection(ctx, 'tool_views');
   const view = views[name];
-  if (!view) {
-    const similar = closestNames(name, Object.keys(views));
-    throw new ToolError('NOT_FOUND', `No view named "${name}" in the config.`, {
-      details: { view: name, similar },
-      hint: similar.length ? `Did you mean ${similar.join(', ')}?` : '"mcpkit view list" shows the views.',
-    });
-  }
+  if (!view) throw notFound('view', name, Object.keys(views), '"mcpkit view list" shows the views.');
   return view;
 }
 
