@@ -105,6 +105,32 @@ async function httpClient(url) {
   return client;
 }
 
+/**
+ * Reference ceiling: a bare node:http MCP endpoint that answers tools/call itself, no upstream, no
+ * SDK server. What the client, Node's HTTP stack and this machine allow at best.
+ */
+async function startBareHttp() {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const msg = body ? JSON.parse(body) : {};
+      if (msg.id === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      const result =
+        msg.method === 'initialize'
+          ? { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bare', version: '0' } }
+          : { content: [{ type: 'text', text: `Echo: ${msg.params?.arguments?.message}` }] };
+      const text = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'bare', 'content-length': Buffer.byteLength(text) }).end(text);
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { server, base: `http://127.0.0.1:${server.address().port}` };
+}
+
 async function startHttp() {
   const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--eager'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -116,6 +142,13 @@ async function startHttp() {
 }
 
 const results = [];
+{
+  const { server: bare, base } = await startBareHttp();
+  const seq = await httpClient(`${base}/mcp`);
+  results.push(await measure('reference: bare node:http endpoint, same client (no proxy)', [seq], 'echo', undefined));
+  await seq.close();
+  bare.close();
+}
 {
   const { client, pid } = await stdioClient(process.execPath, [server('server-everything'), 'stdio']);
   results.push(await measure('direct stdio (SDK client → server-everything)', [client], 'echo', undefined));
@@ -146,13 +179,14 @@ let tokens;
   child.kill('SIGTERM');
 }
 
-const direct = results[0].p50;
+const direct = results.find((r) => r.label.startsWith('direct stdio')).p50;
 const fmt = (x, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 console.log(`proxy, ${N} sequential tools/call of echo after ${WARM} warm-up (node ${process.version}, ${new Date().toISOString().slice(0, 10)})`);
 console.log('| path | calls | p50 ms | p99 ms | added p50 ms | calls/s | mcpkit CPU ms/call |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.label} | ${r.calls} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r === results[0] ? '' : fmt(r.p50 - direct)} | ${fmt(r.rate, 0)} | ${fmt(r.cpuPerCall)} |`);
+  const added = r.label.startsWith('mcpkit') ? fmt(r.p50 - direct) : '';
+  console.log(`| ${r.label} | ${r.calls} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${added} | ${fmt(r.rate, 0)} | ${fmt(r.cpuPerCall)} |`);
 }
 console.log('');
 console.log('tools/list of a 3-server view (everything, memory, filesystem); tokens = bytes/4');

@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../core/errors.js';
 import { toErrorResult } from '../core/mcp-tool.js';
 import type { ProxyHub } from '../proxy/hub.js';
@@ -11,6 +11,19 @@ import type { ProxyHub } from '../proxy/hub.js';
  * and progress for forwarded calls are relayed. Responses keep the JSON-RPC shape and ids the
  * client expects, so any MCP client sees the same protocol as on the ordinary path.
  */
+/** The tool result a forwarded call ends in: the upstream's result, or its JSON-RPC error as an isError result. */
+export function forwardedResult(outcome: { result: CallToolResult } | { forwarded: JSONRPCMessage }, toolName: unknown): CallToolResult {
+  if ('result' in outcome) return outcome.result;
+  const upstream = outcome.forwarded as { result?: CallToolResult; error?: { code: number; message: string } };
+  if (upstream.result) return upstream.result;
+  const error = new ToolError(
+    /timed out/i.test(upstream.error?.message ?? '') ? 'TIMEOUT' : 'UPSTREAM_ERROR',
+    `Upstream call of ${String(toolName)} failed: ${upstream.error?.message ?? 'unknown error'}`,
+    { details: { tool: toolName, upstream_code: upstream.error?.code } },
+  );
+  return toErrorResult(error);
+}
+
 export function installFastPath(transport: Transport, hub: () => ProxyHub | undefined): void {
   const sdk = transport.onmessage;
   const inFlight = new Map<RequestId, () => void>();
@@ -24,15 +37,7 @@ export function installFastPath(transport: Transport, hub: () => ProxyHub | unde
         m.params ?? {},
         (outcome) => {
           inFlight.delete(id);
-          if ('result' in outcome) return send({ jsonrpc: '2.0', id, result: outcome.result });
-          const upstream = outcome.forwarded as { result?: Record<string, unknown>; error?: { code: number; message: string } };
-          if (upstream.result) return send({ jsonrpc: '2.0', id, result: upstream.result });
-          const error = new ToolError(
-            /timed out/i.test(upstream.error?.message ?? '') ? 'TIMEOUT' : 'UPSTREAM_ERROR',
-            `Upstream call of ${String(m.params?.name)} failed: ${upstream.error?.message ?? 'unknown error'}`,
-            { details: { tool: m.params?.name, upstream_code: upstream.error?.code } },
-          );
-          send({ jsonrpc: '2.0', id, result: toErrorResult(error) });
+          send({ jsonrpc: '2.0', id, result: forwardedResult(outcome, m.params?.name) });
         },
         (progress) => send(progress),
       );

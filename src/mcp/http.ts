@@ -2,11 +2,11 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { errorObject } from '../core/errors.js';
 import type { ToolContext } from '../core/tool.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import { installFastPath } from './fast-path.js';
+import { forwardedResult, installFastPath } from './fast-path.js';
 import { createToolServer } from './tool-server.js';
 
 /**
@@ -30,6 +30,33 @@ export interface HttpServeOptions {
 interface Session {
   transport: StreamableHTTPServerTransport;
   route: string;
+  hub: ProxyHub;
+}
+
+/**
+ * The HTTP hot path: a single tools/call in a live session, with no progress requested, that the
+ * hub can forward, is answered with one application/json response (a form the spec lets servers
+ * choose for any request), skipping the SDK transport's per-request stream machinery. Anything
+ * else, or a call the hub declines, returns false and goes to the SDK transport.
+ */
+function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknown, hub: ProxyHub): boolean {
+  const m = body as { jsonrpc?: string; id?: string | number; method?: string; params?: { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } } };
+  if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || m.id === undefined || m.jsonrpc !== '2.0') return false;
+  if (m.params?._meta?.progressToken !== undefined) return false; // progress needs the SSE stream
+  if (!String(req.headers.accept ?? '').includes('application/json')) return false;
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false; // the SDK answers with the proper error
+  const id = m.id;
+  const handled = hub.tryFastCall(
+    m.params ?? {},
+    (outcome) => sendJson(res, 200, { jsonrpc: '2.0', id, result: forwardedResult(outcome, m.params?.name) }),
+    () => {},
+  );
+  if (!handled) return false;
+  res.once('close', () => {
+    if (!res.writableEnded) handled.cancel(); // the client went away
+  });
+  return true;
 }
 
 const MAX_BODY = 4 * 1024 * 1024;
@@ -83,8 +110,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   const sessions = new Map<string, Session>();
   const { logger } = options.context;
 
+  // The config does not change while serving: the view list is read once, not per request.
+  const viewList = await options.views();
+  options = { ...options, views: async () => viewList };
   const allowed = async (req: IncomingMessage, view: string | undefined): Promise<boolean> => {
-    const viewTokens = view ? ((await options.views()).find((v) => v.name === view)?.tokens ?? []) : [];
+    const viewTokens = view ? (viewList.find((v) => v.name === view)?.tokens ?? []) : [];
     if (!options.token && viewTokens.length === 0) return true;
     const given = bearer(req);
     if (!given) return false;
@@ -97,6 +127,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
+      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub)) return;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
@@ -105,7 +136,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     const hub = await options.hub(view);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, route }),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, route, hub }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);

@@ -126,6 +126,32 @@ describe('serve --http', () => {
     expect(noSession.status).toBe(400);
   });
 
+  it('answers a forwarded call as application/json, and streams when progress is asked for', async () => {
+    const headers = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const post = (body: object, session?: string) =>
+      fetch(`${server.base}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
+    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+    await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, session)).text();
+    const call = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'fast' } } }, session);
+    expect(call.headers.get('content-type')).toContain('application/json');
+    expect(await call.json()).toEqual({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'Echo: fast' }] } });
+    const bad = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: {} } }, session);
+    expect(((await bad.json()) as { result: { isError: boolean } }).result.isError).toBe(true);
+
+    const client = await mcpClient(`${server.base}/mcp`, TOKEN);
+    try {
+      await client.listTools();
+      const progress: number[] = [];
+      await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+      expect(progress).toEqual([1, 2]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('stops on SIGTERM and leaves no upstream process behind', async () => {
     const children = await childPids(server.child.pid!);
     expect(children.length).toBeGreaterThan(0);

@@ -142,6 +142,17 @@ describe('faults', () => {
     }
   });
 
+  it('serve --eager starts the upstream servers before any request', async () => {
+    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
+    const serve = spawn(process.execPath, [BIN, 'serve', '--eager', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      expect(await waitFor(async () => (await childPids(serve.pid!)).length === 1, 15_000, 100)).toBe(true);
+    } finally {
+      serve.stdin.end();
+      await new Promise((r) => serve.once('exit', r));
+    }
+  });
+
   it.each(['SIGKILL', 'SIGTERM', 'stdin closed'] as const)('after serve ends (%s), no child process of it remains', async (how) => {
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } } });
     const serve = spawn(process.execPath, [BIN, 'serve', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
