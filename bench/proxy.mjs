@@ -131,6 +131,53 @@ async function startBareHttp() {
   return { server, base: `http://127.0.0.1:${server.address().port}` };
 }
 
+/**
+ * A light keep-alive JSON-RPC client (node:http, no SDK): initialize, then tools/call in a loop.
+ * Shows the server's own throughput without the SDK client's per-call cost (~1 ms CPU here).
+ */
+async function rawHttpClient(url) {
+  const u = new URL(url);
+  let session;
+  let nextId = 1;
+  const post = (body) =>
+    new Promise((resolve, reject) => {
+      const text = JSON.stringify(body);
+      const req = http.request(
+        {
+          hostname: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'content-length': Buffer.byteLength(text),
+            'mcp-protocol-version': '2025-06-18',
+            ...(session ? { 'mcp-session-id': session } : {}),
+          },
+        },
+        (res) => {
+          let data = '';
+          res.setEncoding('utf8');
+          res.on('data', (d) => (data += d));
+          res.on('end', () => {
+            session ??= res.headers['mcp-session-id'];
+            resolve(data);
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
+    });
+  await post({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await post({ jsonrpc: '2.0', id: nextId++, method: 'tools/list', params: {} });
+  return {
+    callTool: ({ name, arguments: args }) => post({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
+  };
+}
+
 async function startHttp() {
   const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--eager'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -167,6 +214,10 @@ let tokens;
   results.push(await measure('mcpkit serve --http, 1 keep-alive client', [seq], 'echo', child.pid));
   const many = await Promise.all(Array.from({ length: 8 }, () => httpClient(`${base}/view/one/mcp`)));
   results.push(await measure('mcpkit serve --http, 8 concurrent clients', many, 'echo', child.pid));
+  const raw = await rawHttpClient(`${base}/view/one/mcp`);
+  results.push(await measure('mcpkit serve --http, 1 light node:http client', [raw], 'echo', child.pid));
+  const raws = await Promise.all(Array.from({ length: 8 }, () => rawHttpClient(`${base}/view/one/mcp`)));
+  results.push(await measure('mcpkit serve --http, 8 light node:http clients', raws, 'echo', child.pid));
   const size = async (view) => {
     const c = await httpClient(`${base}/view/${view}/mcp`);
     const { tools } = await c.listTools();
