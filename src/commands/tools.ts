@@ -15,7 +15,7 @@ export interface ToolListing {
 export default class Tools extends McpkitCommand {
   static override summary = 'List every tool "mcpkit serve" exposes: mcpkit\'s own and the upstream servers\'.';
   static override description =
-    'Upstream servers in the config are started to list their tools (their group is "server:NAME"); --local lists only mcpkit\'s own tools without starting anything.';
+    'Upstream servers in the config are started to list their tools (their group is "server:NAME"; composite tools are "composite"); --local lists only mcpkit\'s own tools without starting anything.';
   static override examples = ['<%= config.bin %> tools', '<%= config.bin %> tools --local', "<%= config.bin %> tools --json | jq -r '.[].name'"];
   static override flags = {
     local: Flags.boolean({ description: 'Only mcpkit\'s own tools; do not start upstream servers.' }),
@@ -51,7 +51,7 @@ export default class Tools extends McpkitCommand {
         .filter((t) => !names.has(t.name))
         .map((t) => ({
           name: t.name,
-          group: `server:${hub.serverOf(t.name) ?? '?'}`,
+          group: hub.serverOf(t.name) ? `server:${hub.serverOf(t.name)}` : 'composite',
           read_only: t.annotations?.readOnlyHint === true,
           description: (t.description ?? '').split('\n', 1)[0]!.trim(),
         }));

@@ -175,10 +175,16 @@ describe('faults', () => {
 
 describe('call and tools reach upstream tools from the terminal', () => {
   it('tools lists them with their server; call runs one', async () => {
-    const config = writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, tools: { echo: {}, 'get-sum': {} } } } });
+    const config = writeConfig({
+      mcp_servers: { everything: { ...SERVERS.everything, tools: { echo: {}, 'get-sum': {} } } },
+      composite_tools: { twice: { parallel: { a: { tool: 'everything.echo', args: { message: 'a' } }, b: { tool: 'everything.echo', args: { message: 'b' } } } } },
+    });
     const env = cleanEnv({ MCPKIT_CONFIG: config });
     const tools = JSON.parse((await runCli(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
     expect(tools.filter((t) => t.group === 'server:everything').map((t) => t.name)).toEqual(['echo', 'get-sum']);
+    expect(tools.filter((t) => t.group === 'composite').map((t) => t.name)).toEqual(['twice']);
+    const twice = await runCli(['call', 'twice', '--json'], { env });
+    expect(JSON.parse(twice.stdout)).toMatchObject({ structuredContent: { a: { result: 'Echo: a' }, b: { result: 'Echo: b' } } });
     const local = JSON.parse((await runCli(['tools', '--local', '--json'], { env })).stdout) as { name: string }[];
     expect(local.some((t) => t.name === 'echo')).toBe(false);
     const r = await runCli(['call', 'get-sum', 'a=2', 'b=5'], { env });
