@@ -84,12 +84,16 @@ export function createToolServer({ hub, context, version }: ToolServerOptions): 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const progressToken = request.params._meta?.progressToken;
+    // Progress must reach the client before the result (after it, the client has dropped the token),
+    // and sending a notification is asynchronous: the result waits for those in flight.
+    const sending: Promise<void>[] = [];
     const progress =
       progressToken === undefined
         ? undefined
         : (update: { progress: number; total?: number; message?: string }) =>
-            void extra.sendNotification({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined);
+            void sending.push(extra.sendNotification({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
     const outcome = await (await ready()).call(name, args, { ...context, signal: extra.signal, ...(progress ? { progress } : {}) });
+    await Promise.all(sending);
     if (!outcome.found) {
       const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
       // Spec: an unknown tool is a protocol error (-32602), not a tool result.

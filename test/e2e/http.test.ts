@@ -145,8 +145,10 @@ describe('serve --http', () => {
     try {
       await client.listTools();
       const progress: number[] = [];
-      await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
-      expect(progress).toEqual([1, 2]);
+      await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+      // The upstream may send its last progress after its result (see proxy.test.ts): a prefix is certain.
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
     } finally {
       await client.close();
     }
