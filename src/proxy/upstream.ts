@@ -59,6 +59,8 @@ export class Upstream {
   private attempts = 0;
   private upSince = 0;
   private reconnectTimer?: NodeJS.Timeout;
+  /** Reconnect attempts ran out; the next call starts a fresh round (and still fails fast). */
+  private gaveUp = false;
   private readonly toolsListeners = new Set<() => void>();
   /** tools/call requests forwarded raw (see forwardCall), by the id we gave them upstream. */
   private readonly forwarded = new Map<string, { done: (message: JSONRPCMessage) => void; progress?: (message: JSONRPCMessage) => void; progressToken?: unknown }>();
@@ -122,7 +124,7 @@ export class Upstream {
     signal?: AbortSignal,
     onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
   ): Promise<CallToolResult> {
-    if (this.state === 'down' || this.state === 'closed') throw this.unavailable();
+    if (this.state === 'down' || this.state === 'closed') throw this.downNow();
     const client = await this.connect();
     try {
       return (await client.request(
@@ -174,8 +176,18 @@ export class Upstream {
     return this.forward(`resource ${uri}`, () => client.readResource({ uri }, { timeout: this.timeoutMs }));
   }
 
+  /** The UNAVAILABLE error for a call while down; after the attempts ran out, a call also starts a new round. */
+  private downNow(): ToolError {
+    if (this.state === 'down' && this.gaveUp) {
+      this.gaveUp = false;
+      this.attempts = 0;
+      this.scheduleReconnect();
+    }
+    return this.unavailable();
+  }
+
   private async connectOrUnavailable(): Promise<Client> {
-    if (this.state === 'down' || this.state === 'closed') throw this.unavailable();
+    if (this.state === 'down' || this.state === 'closed') throw this.downNow();
     return this.connect();
   }
 
@@ -392,7 +404,8 @@ export class Upstream {
     if (policy.maxAttempts === 0) return; // a one-off connection (server test) does not reconnect
     const delay = backoffDelay(this.attempts, policy);
     if (delay === undefined) {
-      this.options.logger.error(`${this.name}: giving up after ${this.attempts} reconnect attempts`);
+      this.gaveUp = true;
+      this.options.logger.error(`${this.name}: giving up after ${this.attempts} reconnect attempts; the next call will try again`);
       return;
     }
     this.attempts++;

@@ -1,0 +1,39 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/core/logger.js';
+import { Upstream } from '../../src/proxy/upstream.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/upstreams.js';
+
+describe('Upstream reconnects (a real process that fails to start, then recovers)', () => {
+  it('fails fast with the stderr tail, gives up after the bounded attempts, and the next call starts a new round', async () => {
+    const marker = join(tempDir(), 'fail');
+    writeFileSync(marker, '');
+    const lines: string[] = [];
+    const upstream = new Upstream({
+      name: 'flaky',
+      config: { command: process.execPath, args: [join(ROOT, 'test/fixtures/flaky-server.mjs'), marker], timeout_ms: 10_000 },
+      logger: createLogger('error', (line) => void lines.push(line)),
+      version: 'test',
+      stderr: () => {},
+      backoff: { baseMs: 20, maxMs: 40, maxAttempts: 2, stableMs: 60_000 },
+    });
+    try {
+      await expect(upstream.listTools()).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('flaky: failing on purpose') });
+      expect(await waitFor(() => lines.some((l) => l.includes('giving up after 2 reconnect attempts')), 15_000)).toBe(true);
+      expect(upstream.status()).toMatchObject({ state: 'down', reconnect_attempts: 2 });
+
+      rmSync(marker);
+      const started = Date.now();
+      await expect(upstream.callTool('echo', { message: 'x' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(1_000); // still fails fast...
+      // ...but has started a new round of attempts, which now succeeds.
+      expect(await waitFor(() => upstream.status().state === 'ready', 15_000)).toBe(true);
+      const result = await upstream.callTool('echo', { message: 'back' });
+      expect(JSON.stringify(result.content)).toContain('Echo: back');
+    } finally {
+      await upstream.close();
+    }
+  });
+});
