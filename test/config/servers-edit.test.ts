@@ -1,7 +1,7 @@
 import { parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { addServer, parsePairs, removeServer, serverNames, setServerDisabled, setServerTools, setToolDescription } from '../../src/config/servers-edit.js';
-import { ToolError } from '../../src/core/errors.js';
+import { codeOf } from '../helpers/errors.js';
 
 const BASE = `# servers we use
 mcp_servers:
@@ -16,14 +16,6 @@ mcp_servers:
 `;
 const doc = () => parseDocument(BASE);
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return (error as ToolError).code;
-  }
-  return undefined;
-}
 
 describe('server edits on the YAML document', () => {
   it('adds a server at the end, keeping comments', () => {

@@ -1,7 +1,7 @@
 import { parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { addViewServer, createView, deleteView, removeViewServer, setViewField, setViewTools } from '../../src/config/views-edit.js';
-import type { ToolError } from '../../src/core/errors.js';
+import { codeOf } from '../helpers/errors.js';
 
 const BASE = `mcp_servers:
   gh: { url: "https://example.com/mcp" }
@@ -13,14 +13,6 @@ tool_views:
 `;
 const doc = () => parseDocument(BASE);
 const views = (d: Document) => (d.toJS() as { tool_views: Record<string, unknown> }).tool_views;
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return (error as ToolError).code;
-  }
-  return undefined;
-}
 
 describe('view edits on the YAML document', () => {
   it('creates, refuses a duplicate, replaces with force, deletes', () => {
