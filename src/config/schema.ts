@@ -111,7 +111,12 @@ export const configSchema = z
     hooks: hooksSchema.default({}),
     registry: section(),
     arango: section(),
-    retrieve: section(),
+    retrieve: z
+      .looseObject({
+        roots: z.record(name('Root'), z.string()).optional().describe('Named roots the retrieve tools read, e.g. { docs: ./docs, code: . } (relative to this file).'),
+        max_file_bytes: z.int().positive().optional().describe('Larger files are truncated by open_file and skipped by search (default 1 MiB).'),
+      })
+      .default({}),
     serve: z
       .looseObject({
         host: z.string().optional().describe('Address for "serve --http" (default 127.0.0.1).'),

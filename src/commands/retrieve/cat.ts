@@ -1,0 +1,4 @@
+import { commandFromTool } from '../../cli/command-from-tool.js';
+import { openFile } from '../../tools/retrieve/open-file.js';
+
+export default commandFromTool(openFile);

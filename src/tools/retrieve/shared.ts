@@ -1,0 +1,64 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ToolContext } from '../../core/tool.js';
+import type { Root } from '../../retrieve/roots.js';
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/** The configured roots, checked (fail fast: CONFIG_INVALID with MISSING_ROOT, ROOT_NOT_FOUND, ...). */
+export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxFileBytes: number }> {
+  const config = await ctx.config();
+  const { rootSpecs, validateRoots } = await import('../../retrieve/roots.js');
+  const roots = validateRoots(rootSpecs({ configured: config.retrieve.roots, configDir: dirname(ctx.configLocation.path), env: ctx.env, cwd: ctx.cwd }));
+  return { roots, maxFileBytes: config.retrieve.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES };
+}
+
+/** The seed's shared envelope: `{ result, meta: { repo, duration_ms, truncated } }`. */
+export interface Envelope<T> {
+  result: T;
+  meta: { repo: string | null; duration_ms: number; truncated: boolean };
+}
+
+export function envelope<T>(result: T, repo: string | null, started: number, truncated = false): Envelope<T> {
+  return { result, meta: { repo, duration_ms: Math.round(performance.now() - started), truncated } };
+}
+
+/** Reads at most `maxBytes`; a NUL in the first 8 KiB marks the file binary. A cut last line is dropped. */
+export function readText(path: string, maxBytes: number): { text: string; truncated: boolean; binary: boolean } {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(maxBytes + 1);
+    let size = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, size, buffer.length - size, null);
+      if (n === 0) break;
+      size += n;
+      if (size === buffer.length) break;
+    }
+    const truncated = size > maxBytes;
+    let bytes = buffer.subarray(0, Math.min(size, maxBytes));
+    if (bytes.subarray(0, 8192).includes(0)) return { text: '', truncated, binary: true };
+    if (truncated) {
+      const lastNewline = bytes.lastIndexOf(10);
+      if (lastNewline >= 0) bytes = bytes.subarray(0, lastNewline + 1);
+    }
+    return { text: bytes.toString('utf8'), truncated, binary: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `N<tab>text` lines from `first` (1-based): compact for a model, easy to cite. */
+export function numbered(lines: readonly string[], first: number): string {
+  return lines.map((line, i) => `${first + i}\t${line}`).join('\n');
+}
+
+export function splitLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+export const READ_ROOTS = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+
+export type { ToolContext };

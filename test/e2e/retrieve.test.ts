@@ -1,0 +1,116 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+
+let base: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(() => {
+  base = tempDir('mcpkit-retrieve-');
+  const files: Record<string, string | Buffer> = {
+    'docs/guide.md': '# Guide\nline two\nline three\n',
+    'docs/.hidden.md': 'hidden\n',
+    'docs/zeta.md': 'z\n',
+    'docs/Alpha.md': 'A\n',
+    'code/.gitignore': 'build/\n*.log\n!keep.log\n',
+    'code/src/main.ts': Array.from({ length: 50 }, (_, i) => `const line${i + 1} = ${i + 1};`).join('\n') + '\n',
+    'code/build/out.js': 'built\n',
+    'code/debug.log': 'noise\n',
+    'code/keep.log': 'kept\n',
+    'code/image.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]),
+  };
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(base, path, '..'), { recursive: true });
+    writeFileSync(join(base, path), content);
+  }
+  writeFileSync(join(base, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    docs: ./docs\n    code: ./code\n  max_file_bytes: 200\n');
+  env = cleanEnv({ MCPKIT_CONFIG: join(base, 'mcpkit.yaml') });
+});
+
+const json = async (args: string[]) => {
+  const r = await runCli([...args, '--json'], { env });
+  return { code: r.code, body: JSON.parse(r.stdout) as Record<string, any> };
+};
+
+describe('retrieve from the terminal', () => {
+  it('ls without a path lists the roots in configured order', async () => {
+    const { body } = await json(['retrieve', 'ls']);
+    expect(body.result.entries.map((e: { name: string }) => e.name)).toEqual(['docs', 'code']);
+    expect(body.meta).toMatchObject({ repo: null, truncated: false, duration_ms: expect.any(Number) });
+  });
+
+  it('ls sorts byte-wise and hides dotfiles and ignored files unless asked', async () => {
+    const docs = await json(['retrieve', 'ls', 'docs']);
+    expect(docs.body.result.entries.map((e: { name: string }) => e.name)).toEqual(['Alpha.md', 'guide.md', 'zeta.md']);
+    expect(docs.body.result.entries[1]).toEqual({ name: 'guide.md', path: 'docs/guide.md', type: 'file', size: 28 });
+    const hidden = await json(['retrieve', 'ls', 'docs', '--hidden']);
+    expect(hidden.body.result.entries.map((e: { name: string }) => e.name)).toContain('.hidden.md');
+    const code = await json(['retrieve', 'ls', 'code']);
+    expect(code.body.result.entries.map((e: { name: string }) => e.name)).toEqual(['image.png', 'keep.log', 'src']);
+    const all = await json(['retrieve', 'ls', 'code', '--ignored', '--hidden']);
+    expect(all.body.result.entries.map((e: { name: string }) => e.name)).toEqual(['.gitignore', 'build', 'debug.log', 'image.png', 'keep.log', 'src']);
+  });
+
+  it('cat numbers lines; a file over max_file_bytes is cut at a whole line and marked truncated', async () => {
+    const guide = await json(['retrieve', 'cat', 'docs/guide.md']);
+    expect(guide.body.result).toEqual({ path: 'docs/guide.md', total_lines: 3, content: '1\t# Guide\n2\tline two\n3\tline three' });
+    expect(guide.body.meta).toMatchObject({ repo: 'docs', truncated: false });
+    const big = await json(['retrieve', 'cat', 'src/main.ts']);
+    expect(big.body.meta.truncated).toBe(true);
+    expect(big.body.result.content.split('\n').at(-1)).toMatch(/^\d+\tconst line\d+ = \d+;$/);
+    expect(big.body.result.total_lines).toBeLessThan(50);
+  });
+
+  it('snippet returns a clamped range', async () => {
+    const { body } = await json(['retrieve', 'snippet', 'docs/guide.md', '--start', '2', '--end', '99']);
+    expect(body.result).toMatchObject({ start: 2, end: 3, content: '2\tline two\n3\tline three' });
+  });
+
+  it.each([
+    [['retrieve', 'cat', '../mcpkit.yaml'], 1, 'PATH_OUT_OF_ROOT'],
+    [['retrieve', 'cat', 'nope.md'], 1, 'FILE_NOT_FOUND'],
+    [['retrieve', 'cat', 'image.png'], 1, 'FILE_BINARY'],
+    [['retrieve', 'ls', 'missing'], 1, 'DIR_NOT_FOUND'],
+    [['retrieve', 'ls', '--repo', 'wiki'], 1, 'REPO_INVALID'],
+    [['retrieve', 'snippet', 'docs/guide.md', '--start', '3', '--end', '2'], 1, 'RANGE_INVALID'],
+    [['retrieve', 'snippet', 'docs/guide.md', '--start', '9', '--end', '12'], 1, 'RANGE_INVALID'],
+    [['retrieve', 'snippet', 'docs/guide.md', '--start', '0', '--end', '2'], 2, 'INVALID_INPUT'],
+  ])('refuses %j (exit %i, %s)', async (args, exit, code) => {
+    const r = await json(args);
+    expect(r.code).toBe(exit);
+    expect(r.body.error.code).toBe(code);
+  });
+
+  it('fails fast when a configured root is missing', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    docs: ./not-there\n');
+    const r = await runCli(['retrieve', 'ls', '--json'], { env: cleanEnv({ MCPKIT_CONFIG: join(dir, 'mcpkit.yaml') }) });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'CONFIG_INVALID', details: { reason: 'ROOT_NOT_FOUND', root: 'docs' } });
+  });
+});
+
+describe('retrieve over MCP', () => {
+  it('serves list_dir, open_file and get_snippet with the envelope', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: env as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'r', version: '1' });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['list_dir', 'open_file', 'get_snippet']));
+      const ls = (await client.callTool({ name: 'list_dir', arguments: { path: 'docs' } })) as CallToolResult;
+      expect((ls.structuredContent as { meta: { repo: string } }).meta.repo).toBe('docs');
+      const snippet = (await client.callTool({ name: 'get_snippet', arguments: { path: 'guide.md', start: 1, end: 1 } })) as CallToolResult;
+      expect((snippet.structuredContent as { result: { content: string } }).result.content).toBe('1\t# Guide');
+      const escape = (await client.callTool({ name: 'open_file', arguments: { path: '../mcpkit.yaml' } })) as CallToolResult;
+      expect(escape.isError).toBe(true);
+      expect((escape.structuredContent as { error: { code: string } }).error.code).toBe('PATH_OUT_OF_ROOT');
+    } finally {
+      await client.close();
+    }
+  });
+});
