@@ -85,6 +85,35 @@ describe('retrieve from the terminal', () => {
     expect(r.body.error.code).toBe(code);
   });
 
+  it('search finds lines in root order with the envelope; find lists files by glob', async () => {
+    const found = await json(['retrieve', 'search', 'line', '-C', '1']);
+    // code/src/main.ts also has "line", but it is over max_file_bytes (200) and skipped.
+    expect(found.body.result.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`)).toEqual(['docs/guide.md:2', 'docs/guide.md:3']);
+    expect(found.body.result.matches[0]).toMatchObject({ text: 'line two', before: ['# Guide'], after: ['line three'] });
+    expect(found.body.result.skipped.too_large).toBe(1); // main.ts is over max_file_bytes (200)
+    const limited = await json(['retrieve', 'search', 'line', '--limit', '1']);
+    expect(limited.body.meta.truncated).toBe(true);
+    const regex = await json(['retrieve', 'search', '^line (two|three)$', '--regex', '--repo', 'docs']);
+    expect(regex.body.result.matches.map((m: { text: string }) => m.text)).toEqual(['line two', 'line three']);
+    const ci = await json(['retrieve', 'search', 'GUIDE', '-i']);
+    expect(ci.body.result.matches.map((m: { path: string }) => m.path)).toEqual(['docs/guide.md']);
+    const files = await json(['retrieve', 'find', '**/*.md']);
+    expect(files.body.result.files.map((f: { path: string }) => f.path)).toEqual(['docs/Alpha.md', 'docs/guide.md', 'docs/zeta.md']);
+  });
+
+  it.each([
+    [['retrieve', 'search', ''], 'QUERY_EMPTY'],
+    [['retrieve', 'search', 'x', '--limit', '0'], 'LIMIT_INVALID'],
+    [['retrieve', 'search', 'x', '--limit', '5000'], 'LIMIT_INVALID'],
+    [['retrieve', 'search', 'x', '--repo', 'wiki'], 'REPO_INVALID'],
+    [['retrieve', 'search', '(unclosed', '--regex'], 'QUERY_INVALID'],
+    [['retrieve', 'find', '  '], 'FILE_GLOB_INVALID'],
+  ])('search/find refuse %j with %s', async (args, code) => {
+    const r = await json(args);
+    expect(r.code).toBe(1);
+    expect(r.body.error.code).toBe(code);
+  });
+
   it('fails fast when a configured root is missing', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    docs: ./not-there\n');

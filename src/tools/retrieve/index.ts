@@ -1,4 +1,5 @@
 import { listDir } from './list-dir.js';
 import { getSnippet, openFile } from './open-file.js';
+import { findFiles, search } from './search.js';
 
-export const retrieveTools = [listDir, openFile, getSnippet];
+export const retrieveTools = [listDir, findFiles, openFile, getSnippet, search];

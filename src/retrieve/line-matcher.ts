@@ -1,0 +1,126 @@
+/**
+ * Finds the lines of a file buffer that match a query, without decoding the whole file when it
+ * can: a literal is found with Buffer.indexOf and only the lines around hits are decoded; a regex
+ * with a literal it requires is prefiltered the same way (FINDINGS: ~20x faster warm). Pure.
+ */
+export interface LineHit {
+  /** Byte offsets of the line, without its newline. */
+  start: number;
+  end: number;
+}
+
+export type LineMatcher = (buf: Buffer, len: number) => LineHit[];
+
+const SPECIAL = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}']);
+
+/**
+ * The longest run of literal characters every match of `source` must contain, or undefined. Only
+ * for patterns without alternation; a character followed by a quantifier that allows zero or
+ * more (?, *, {) is not required, so the run ends before it.
+ */
+export function requiredLiteral(source: string): string | undefined {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === '[') {
+      const close = source.indexOf(']', i + 2);
+      if (close === -1) return undefined;
+      i = close;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|') return undefined;
+  }
+  let best = '';
+  let run = '';
+  const flush = () => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    const next = source[i + 1];
+    const optional = next === '?' || next === '*' || next === '{';
+    if (c === '\\') {
+      const e = source[i + 1];
+      i++;
+      const after = source[i + 1];
+      const escOptional = after === '?' || after === '*' || after === '{';
+      if (e !== undefined && SPECIAL.has(e) && !escOptional) run += e;
+      else flush();
+      continue;
+    }
+    if (c === '[') {
+      flush();
+      i = source.indexOf(']', i + 2);
+      continue;
+    }
+    if (SPECIAL.has(c) || optional) {
+      flush();
+      continue;
+    }
+    run += c;
+  }
+  flush();
+  return best.length >= 2 ? best : undefined;
+}
+
+function lineAt(buf: Buffer, pos: number, len: number): LineHit {
+  const before = buf.lastIndexOf(10, pos);
+  const start = before < 0 ? 0 : before + 1;
+  let end = buf.indexOf(10, pos);
+  if (end < 0 || end > len) end = len;
+  return { start, end };
+}
+
+/** Lines containing `needle`, each once, in order. */
+export function literalMatcher(needle: Buffer): LineMatcher {
+  return (buf, len) => {
+    const hits: LineHit[] = [];
+    const view = len === buf.length ? buf : buf.subarray(0, len);
+    let pos = view.indexOf(needle, 0);
+    while (pos >= 0) {
+      const line = lineAt(view, pos, len);
+      hits.push(line);
+      pos = line.end >= len ? -1 : view.indexOf(needle, line.end + 1);
+    }
+    return hits;
+  };
+}
+
+function allLines(buf: Buffer, len: number): LineHit[] {
+  const lines: LineHit[] = [];
+  let start = 0;
+  while (start < len) {
+    let end = buf.indexOf(10, start);
+    if (end < 0 || end > len) end = len;
+    lines.push({ start, end });
+    start = end + 1;
+  }
+  return lines;
+}
+
+export function lineText(buf: Buffer, line: LineHit): string {
+  const end = line.end > line.start && buf[line.end - 1] === 13 ? line.end - 1 : line.end;
+  return buf.toString('utf8', line.start, end);
+}
+
+/** Lines matching `re`; with a required literal, only lines containing it are decoded and tested. */
+export function regexMatcher(re: RegExp, literal: Buffer | undefined): LineMatcher {
+  const test = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
+  return (buf, len) => {
+    const candidates = literal ? literalMatcher(literal)(buf, len) : allLines(buf, len);
+    return candidates.filter((line) => test.test(lineText(buf, line)));
+  };
+}
+
+/** Counts newlines in buf[from, to): to turn byte offsets into line numbers incrementally. */
+export function countNewlines(buf: Buffer, from: number, to: number): number {
+  let n = 0;
+  let pos = buf.indexOf(10, from);
+  while (pos >= 0 && pos < to) {
+    n++;
+    pos = buf.indexOf(10, pos + 1);
+  }
+  return n;
+}

@@ -1,0 +1,123 @@
+import * as z from 'zod';
+import picomatch from 'picomatch';
+import { ToolError } from '../../core/errors.js';
+import { defineTool } from '../../core/tool.js';
+import type { Root } from '../../retrieve/roots.js';
+import { envelope, loadRoots, READ_ROOTS } from './shared.js';
+
+const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
+const globField = z.string().optional().describe('Only files whose path inside their root matches this glob, e.g. "**/*.md".');
+
+function checkLimit(limit: number, max: number): void {
+  if (limit < 1 || limit > max) throw new ToolError('LIMIT_INVALID', `limit must be from 1 to ${max}, got ${limit}.`, { details: { limit, max } });
+}
+
+export function compileGlob(glob: string | undefined, hidden: boolean): ((rel: string) => boolean) | undefined {
+  if (glob === undefined) return undefined;
+  if (glob.trim() === '') throw new ToolError('FILE_GLOB_INVALID', 'The glob is empty.', { hint: 'Write e.g. "**/*.ts", or leave it out.' });
+  try {
+    return picomatch(glob, { dot: hidden });
+  } catch (error) {
+    throw new ToolError('FILE_GLOB_INVALID', `Invalid glob "${glob}": ${(error as Error).message}`, { details: { glob } });
+  }
+}
+
+function rootsFor(roots: Root[], repo: string | undefined): Root[] {
+  if (repo === undefined) return roots;
+  const root = roots.find((r) => r.name === repo);
+  if (!root) {
+    throw new ToolError('REPO_INVALID', `No root named "${repo}".`, { details: { repo, roots: roots.map((r) => r.name) }, hint: `Roots: ${roots.map((r) => r.name).join(', ')}.` });
+  }
+  return [root];
+}
+
+export const search = defineTool({
+  name: 'search',
+  group: 'retrieve',
+  command: {
+    id: 'retrieve search',
+    args: ['query'],
+    chars: { ignore_case: 'i', context: 'C', limit: 'n' },
+    examples: [
+      '<%= config.bin %> retrieve search TODO',
+      '<%= config.bin %> retrieve search "createServer(" --glob "**/*.ts" -C 2',
+      '<%= config.bin %> retrieve search "\\w+Expression\\(" --regex --repo code --limit 50 --json',
+    ],
+  },
+  title: 'Search file contents',
+  description:
+    'Search the text files of the roots for a literal string (or --regex), line by line, respecting .gitignore. Results come in a fixed order (root, path byte-wise, line) and stop at --limit (meta.truncated is then true). Binary files and files over retrieve.max_file_bytes are skipped.',
+  input: z.strictObject({
+    query: z.string().describe('Text to find (a JavaScript regular expression with --regex).'),
+    regex: z.boolean().default(false).describe('Treat the query as a regular expression.'),
+    ignore_case: z.boolean().default(false).describe('Match regardless of case.'),
+    glob: globField,
+    repo: repoField,
+    context: z.int().min(0).max(20).default(0).describe('Lines of context before and after each match.'),
+    limit: z.int().default(200).describe('Most matches to return (1-1000).'),
+    hidden: z.boolean().default(false).describe('Search dotfiles and dot-folders too.'),
+  }),
+  annotations: READ_ROOTS,
+  async run(input, ctx) {
+    const started = performance.now();
+    if (input.query === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Give the text to search for.' });
+    checkLimit(input.limit, 1000);
+    const include = compileGlob(input.glob, input.hidden);
+    const { roots, maxFileBytes } = await loadRoots(ctx);
+    const selected = rootsFor(roots, input.repo);
+    const [{ literalMatcher, regexMatcher, requiredLiteral }, { searchRoots }] = await Promise.all([
+      import('../../retrieve/line-matcher.js'),
+      import('../../retrieve/search.js'),
+    ]);
+    let matcher;
+    if (input.regex || input.ignore_case) {
+      let re: RegExp;
+      try {
+        re = new RegExp(input.regex ? input.query : input.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), input.ignore_case ? 'iu' : 'u');
+      } catch (error) {
+        throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${(error as Error).message}`, { details: { query: input.query } });
+      }
+      const literal = input.ignore_case ? undefined : requiredLiteral(input.query);
+      matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined);
+    } else {
+      matcher = literalMatcher(Buffer.from(input.query));
+    }
+    const outcome = searchRoots(selected, { matcher, limit: input.limit, context: input.context, maxFileBytes, hidden: input.hidden, include });
+    const { matches, ...stats } = outcome;
+    return envelope({ query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped }, input.repo ?? null, started, outcome.truncated);
+  },
+  render: (r, ui) =>
+    [
+      ...r.result.matches.flatMap((m) => [
+        ...(m.before ?? []).map((t, i) => ui.color.dim(`${m.path}-${m.line - (m.before!.length - i)}-${t}`)),
+        `${ui.color.magenta(m.path)}:${ui.color.green(String(m.line))}:${m.text}`,
+        ...(m.after ?? []).map((t, i) => ui.color.dim(`${m.path}-${m.line + i + 1}-${t}`)),
+      ]),
+      ...(r.meta.truncated ? [ui.color.yellow(`(stopped at ${r.result.matches.length} matches; raise --limit for more)`)] : []),
+    ].join('\n'),
+});
+
+export const findFiles = defineTool({
+  name: 'find_files',
+  group: 'retrieve',
+  command: { id: 'retrieve find', args: ['glob'], examples: ['<%= config.bin %> retrieve find "**/*.ts"', '<%= config.bin %> retrieve find "docs/**/*.md" --repo docs --json'] },
+  title: 'Find files by glob',
+  description: 'List the files of the roots whose path inside their root matches a glob, respecting .gitignore, in a fixed order (root, path byte-wise).',
+  input: z.strictObject({
+    glob: z.string().describe('Glob over paths inside a root, e.g. "**/*.md" or "src/**/index.{ts,js}".'),
+    repo: repoField,
+    limit: z.int().default(1000).describe('Most files to return (1-10000).'),
+    hidden: z.boolean().default(false).describe('Include dotfiles and dot-folders.'),
+  }),
+  annotations: READ_ROOTS,
+  async run(input, ctx) {
+    const started = performance.now();
+    checkLimit(input.limit, 10000);
+    const include = compileGlob(input.glob, input.hidden)!;
+    const { roots } = await loadRoots(ctx);
+    const { findFiles: find } = await import('../../retrieve/search.js');
+    const { files, truncated } = find(rootsFor(roots, input.repo), include, input.limit, input.hidden);
+    return envelope({ glob: input.glob, files }, input.repo ?? null, started, truncated);
+  },
+  render: (r) => r.result.files.map((f) => f.path).join('\n'),
+});

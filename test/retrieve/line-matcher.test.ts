@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { countNewlines, lineText, literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/line-matcher.js';
+
+const text = 'alpha beta\nfoo(bar) and foo(baz)\r\n\nlast line foo\n';
+const buf = Buffer.from(text);
+const lines = (hits: { start: number; end: number }[]) => hits.map((h) => lineText(buf, h));
+
+describe('requiredLiteral', () => {
+  it.each([
+    ['Expression\\(', 'Expression('],
+    ['\\w+Expression\\(', 'Expression('],
+    ['foo.*bar', 'foo'],
+    ['colou?r', 'colo'],
+    ['ab*c', undefined],
+    ['a|b', undefined],
+    ['(foo|bar)baz', undefined],
+    ['[abc]+def', 'def'],
+    ['^import .* from', 'import '],
+    ['x', undefined],
+    ['\\d+', undefined],
+  ])('%s -> %j', (source, expected) => {
+    expect(requiredLiteral(source)).toBe(expected);
+  });
+});
+
+describe('literalMatcher', () => {
+  it('returns each matching line once, in order, without its newline or CR', () => {
+    expect(lines(literalMatcher(Buffer.from('foo'))(buf, buf.length))).toEqual(['foo(bar) and foo(baz)', 'last line foo']);
+  });
+  it('finds nothing when absent and handles a last line without newline', () => {
+    expect(literalMatcher(Buffer.from('zzz'))(buf, buf.length)).toEqual([]);
+    const noEol = Buffer.from('one\ntwo foo');
+    expect(literalMatcher(Buffer.from('foo'))(noEol, noEol.length).map((h) => lineText(noEol, h))).toEqual(['two foo']);
+  });
+  it('only looks at the first len bytes of a reused buffer', () => {
+    const big = Buffer.alloc(64, 0x20);
+    Buffer.from('a foo\nb').copy(big);
+    big.write('foo', 40);
+    expect(literalMatcher(Buffer.from('foo'))(big, 7).map((h) => lineText(big, h))).toEqual(['a foo']);
+  });
+});
+
+describe('regexMatcher', () => {
+  it.each([
+    [/foo\(ba[rz]\)/, true, ['foo(bar) and foo(baz)']],
+    [/^last/, false, ['last line foo']],
+    [/^$/, false, ['']],
+    [/ALPHA/i, false, ['alpha beta']],
+  ])('%s (prefilter %s)', (re, prefilter, expected) => {
+    const literal = prefilter ? Buffer.from(requiredLiteral(re.source)!) : undefined;
+    expect(lines(regexMatcher(re, literal)(buf, buf.length))).toEqual(expected);
+  });
+});
+
+describe('countNewlines', () => {
+  it('counts line breaks between offsets', () => {
+    expect(countNewlines(buf, 0, buf.length)).toBe(4);
+    expect(countNewlines(buf, 0, 11)).toBe(1);
+  });
+});

@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/line-matcher.js';
+import { rootSpecs, validateRoots, type Root } from '../../src/retrieve/roots.js';
+import { findFiles, searchRoots } from '../../src/retrieve/search.js';
+import { tempDir } from '../helpers/cli.js';
+
+let base: string;
+let roots: Root[];
+const lit = (q: string) => literalMatcher(Buffer.from(q));
+const run = (matcher: ReturnType<typeof lit>, extra: Partial<Parameters<typeof searchRoots>[1]> = {}) =>
+  searchRoots(roots, { matcher, limit: 1000, context: 0, maxFileBytes: 1024 * 1024, hidden: false, ...extra });
+
+beforeAll(() => {
+  base = tempDir('mcpkit-search-');
+  const files: Record<string, string | Buffer> = {
+    'docs/b.md': 'needle in docs\n',
+    'docs/a/z.md': 'needle deep\nno\nneedle again\n',
+    'docs/a-b.md': 'needle dash\n',
+    'code/.gitignore': 'dist/\n*.log\n!keep.log\nsub/ignored.txt\n',
+    'code/src/x.ts': 'const needle = 1;\n// needle twice needle on one line\n',
+    'code/dist/out.js': 'needle built\n',
+    'code/debug.log': 'needle log\n',
+    'code/keep.log': 'needle kept\n',
+    'code/sub/.gitignore': '!ignored.txt\n*.tmp\n',
+    'code/sub/ignored.txt': 'needle re-included by a deeper rule\n',
+    'code/sub/t.tmp': 'needle tmp\n',
+    'code/.hidden/h.txt': 'needle hidden\n',
+    'code/bin.dat': Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2])]),
+    'code/big.txt': `needle big\n${'x'.repeat(3000)}\n`,
+    'code/crlf.txt': 'first\r\nneedle crlf\r\n',
+  };
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(base, path, '..'), { recursive: true });
+    writeFileSync(join(base, path), content);
+  }
+  roots = validateRoots(rootSpecs({ configured: { docs: join(base, 'docs'), code: join(base, 'code') }, configDir: base, env: {}, cwd: base }));
+});
+
+describe('searchRoots', () => {
+  it('orders by root as configured, then path byte-wise, then line', () => {
+    const out = run(lit('needle'), { maxFileBytes: 1000 });
+    expect(out.matches.map((m) => `${m.path}:${m.line}`)).toEqual([
+      'docs/a-b.md:1',
+      'docs/a/z.md:1',
+      'docs/a/z.md:3',
+      'docs/b.md:1',
+      'code/crlf.txt:2',
+      'code/keep.log:1',
+      'code/src/x.ts:1',
+      'code/src/x.ts:2',
+      'code/sub/ignored.txt:1',
+    ]);
+    expect(out.matches.find((m) => m.path === 'code/crlf.txt')!.text).toBe('needle crlf');
+    expect(out.skipped).toEqual({ binary: 1, too_large: 1 });
+    expect(out.truncated).toBe(false);
+  });
+
+  it('stops at the limit and says so', () => {
+    const out = run(lit('needle'), { limit: 3 });
+    expect(out.matches).toHaveLength(3);
+    expect(out.truncated).toBe(true);
+  });
+
+  it('gives context lines', () => {
+    const out = run(lit('again'), { context: 1 });
+    expect(out.matches).toEqual([{ repo: 'docs', path: 'docs/a/z.md', line: 3, text: 'needle again', before: ['no'], after: [] }]);
+  });
+
+  it('searches dotfiles only when asked, never .git', () => {
+    expect(run(lit('needle hidden')).matches).toEqual([]);
+    expect(run(lit('needle hidden'), { hidden: true }).matches.map((m) => m.path)).toEqual(['code/.hidden/h.txt']);
+  });
+
+  it('uses a regex with its required literal as a prefilter', () => {
+    const re = /needle \w+ again|needle (again|deep)/;
+    expect(requiredLiteral(re.source)).toBeUndefined();
+    expect(run(regexMatcher(re, undefined)).matches.map((m) => m.text)).toEqual(['needle deep', 'needle again']);
+    const prefiltered = /const needle = \d+;/;
+    expect(run(regexMatcher(prefiltered, Buffer.from(requiredLiteral(prefiltered.source)!))).matches.map((m) => m.path)).toEqual(['code/src/x.ts']);
+  });
+
+  it('agrees with git grep on which (file, line) pairs match', () => {
+    const repo = join(base, 'code');
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const git = execFileSync('git', ['grep', '-n', '-I', '--untracked', '-F', 'needle'], { cwd: repo, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((l) => l.split(':').slice(0, 2).join(':'))
+      .sort();
+    const ours = searchRoots([roots[1]!], { matcher: lit('needle'), limit: 1000, context: 0, maxFileBytes: 1024 * 1024, hidden: false })
+      .matches.map((m) => `${m.path.replace(/^code\//, '')}:${m.line}`)
+      .sort();
+    // git grep also searches dotfiles; we leave them out unless --hidden.
+    expect(ours).toEqual(git.filter((l) => !l.startsWith('.hidden/')));
+  });
+});
+
+describe('findFiles', () => {
+  it('lists matching files in order, respecting .gitignore', () => {
+    const md = findFiles(roots, (rel) => rel.endsWith('.md'), 100, false);
+    expect(md).toEqual({ files: [{ repo: 'docs', path: 'docs/a-b.md' }, { repo: 'docs', path: 'docs/a/z.md' }, { repo: 'docs', path: 'docs/b.md' }], truncated: false });
+    expect(findFiles(roots, (rel) => rel.endsWith('.log'), 100, false).files.map((f) => f.path)).toEqual(['code/keep.log']);
+    expect(findFiles(roots, () => true, 2, false).truncated).toBe(true);
+  });
+});
