@@ -97,6 +97,8 @@ describe('retrieve from the terminal', () => {
     expect(regex.body.result.matches.map((m: { text: string }) => m.text)).toEqual(['line two', 'line three']);
     const ci = await json(['retrieve', 'search', 'GUIDE', '-i']);
     expect(ci.body.result.matches.map((m: { path: string }) => m.path)).toEqual(['docs/guide.md']);
+    const smart = await json(['retrieve', 'smart-search', 'which guide has line three']);
+    expect(smart.body.result.files[0]).toMatchObject({ path: 'docs/guide.md', terms: ['guide', 'line', 'three'] });
     const files = await json(['retrieve', 'find', '**/*.md']);
     expect(files.body.result.files.map((f: { path: string }) => f.path)).toEqual(['docs/Alpha.md', 'docs/guide.md', 'docs/zeta.md']);
   });
@@ -108,6 +110,7 @@ describe('retrieve from the terminal', () => {
     [['retrieve', 'search', 'x', '--repo', 'wiki'], 'REPO_INVALID'],
     [['retrieve', 'search', '(unclosed', '--regex'], 'QUERY_INVALID'],
     [['retrieve', 'find', '  '], 'FILE_GLOB_INVALID'],
+    [['retrieve', 'smart-search', ' '], 'QUERY_EMPTY'],
   ])('search/find refuse %j with %s', async (args, code) => {
     const r = await json(args);
     expect(r.code).toBe(1);

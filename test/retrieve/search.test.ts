@@ -106,3 +106,33 @@ describe('findFiles', () => {
     expect(findFiles(roots, () => true, 2, false).truncated).toBe(true);
   });
 });
+
+describe('smartSearch', async () => {
+  const { queryTerms, smartSearch } = await import('../../src/retrieve/smart-search.js');
+
+  it.each([
+    ['How are config edits locked?', ['config', 'edits', 'locked']],
+    ['the', ['the']],
+    ['createServer in http.ts', ['createserver', 'http', 'ts']],
+    ['  ', []],
+  ])('queryTerms(%j)', (query, terms) => {
+    expect(queryTerms(query)).toEqual(terms);
+  });
+
+  it('ranks files by distinct terms found, then root order and path, with their best lines', () => {
+    const out = smartSearch(roots, queryTerms('needle deep again'), { maxFileBytes: 1000, limit: 10, linesPerFile: 2 });
+    expect(out.files[0]).toEqual({
+      repo: 'docs',
+      path: 'docs/a/z.md',
+      terms: ['needle', 'deep', 'again'],
+      lines: [
+        { line: 1, text: 'needle deep' },
+        { line: 3, text: 'needle again' },
+      ],
+    });
+    // Terms match inside words: "deeper" counts for "deep", so that file ranks next.
+    expect(out.files.slice(1).map((f) => f.path)).toEqual(['code/sub/ignored.txt', 'docs/a-b.md', 'docs/b.md', 'code/crlf.txt', 'code/keep.log', 'code/src/x.ts']);
+    expect(out.files.find((f) => f.path === 'code/crlf.txt')!.lines).toEqual([{ line: 2, text: 'needle crlf' }]);
+    expect(smartSearch(roots, ['needle'], { maxFileBytes: 1000, limit: 2, linesPerFile: 1 }).truncated).toBe(true);
+  });
+});

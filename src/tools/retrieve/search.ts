@@ -121,3 +121,40 @@ export const findFiles = defineTool({
   },
   render: (r) => r.result.files.map((f) => f.path).join('\n'),
 });
+
+export const smartSearchTool = defineTool({
+  name: 'smart_search',
+  group: 'retrieve',
+  command: {
+    id: 'retrieve smart-search',
+    args: ['query'],
+    chars: { limit: 'n' },
+    examples: ['<%= config.bin %> retrieve smart-search "how are config edits locked"', '<%= config.bin %> retrieve smart-search timeout --json'],
+  },
+  title: 'Find the files that answer a question',
+  description:
+    'Search every root at once for the words of a question and rank files by how many of them they contain (then root order, then path), showing each file\'s best lines. Case-insensitive; common words are ignored. Use search for exact text.',
+  input: z.strictObject({
+    query: z.string().describe('A question or a few words, e.g. "where is the lock file created".'),
+    repo: repoField,
+    glob: globField,
+    limit: z.int().default(20).describe('Most files to return (1-200).'),
+    lines: z.int().min(1).max(20).default(5).describe('Most lines to show per file.'),
+  }),
+  annotations: READ_ROOTS,
+  async run(input, ctx) {
+    const started = performance.now();
+    if (input.query.trim() === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Ask a question or give a few words.' });
+    checkLimit(input.limit, 200);
+    const include = compileGlob(input.glob, false);
+    const { roots, maxFileBytes } = await loadRoots(ctx);
+    const { queryTerms, smartSearch } = await import('../../retrieve/smart-search.js');
+    const terms = queryTerms(input.query);
+    const out = smartSearch(rootsFor(roots, input.repo), terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include });
+    return envelope({ query: input.query, terms, files: out.files, total_files: out.total_files }, input.repo ?? null, started, out.truncated);
+  },
+  render: (r, ui) =>
+    r.result.files
+      .map((f) => [`${ui.color.magenta(f.path)} ${ui.color.dim(`(${f.terms.join(', ')})`)}`, ...f.lines.map((l) => `  ${ui.color.green(String(l.line))}: ${l.text}`)].join('\n'))
+      .join('\n') || ui.color.dim(`No file contains ${r.result.terms.join(', ')}.`),
+});
