@@ -36,6 +36,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
   };
   let code = 0;
   try {
+    await checkRoots(context);
     if (options.http) {
       await serveOverHttp(options, context, hubFor, upstreams);
     } else {
@@ -55,6 +56,20 @@ export async function runServe(options: ServeOptions): Promise<never> {
     await Promise.allSettled([...upstreams.values()].map((u) => u.close()));
   }
   process.exit(code);
+}
+
+/**
+ * Fail fast (retrieve seed): configured roots that are missing, not folders or unreadable stop
+ * `serve` before it answers anything. Costs a config read at start only when roots are configured.
+ */
+async function checkRoots(context: ToolContext): Promise<void> {
+  const fromEnv = context.env.DOCS_ROOT !== undefined || context.env.CODE_ROOT !== undefined;
+  const { existsSync, readFileSync } = await import('node:fs');
+  const path = context.configLocation.path;
+  const mentioned = existsSync(path) && /^\s*roots\s*:/m.test(readFileSync(path, 'utf8'));
+  if (!fromEnv && !mentioned) return;
+  const { loadRoots } = await import('../tools/retrieve/shared.js');
+  await loadRoots(context);
 }
 
 function parsePort(value: string | number | undefined, fallback: number): number {

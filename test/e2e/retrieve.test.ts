@@ -146,3 +146,17 @@ describe('retrieve over MCP', () => {
     }
   });
 });
+
+describe('serve fails fast on a bad root', () => {
+  it('exits 1 before serving, naming the root and the reason', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    docs: ./not-there\n');
+    const r = await runCli(['serve'], { env: cleanEnv({ MCPKIT_CONFIG: join(dir, 'mcpkit.yaml') }) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Root "docs" (./not-there) does not exist');
+    const viaEnv = await runCli(['serve'], { env: cleanEnv({ DOCS_ROOT: join(dir, 'missing-too') }) });
+    expect(viaEnv.code).toBe(1);
+    expect(viaEnv.stderr).toContain('Root "docs" ($DOCS_ROOT) does not exist');
+  });
+});
