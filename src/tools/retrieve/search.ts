@@ -22,13 +22,10 @@ export function compileGlob(glob: string | undefined, hidden: boolean): ((rel: s
   }
 }
 
-function rootsFor(roots: Root[], repo: string | undefined): Root[] {
-  if (repo === undefined) return roots;
-  const root = roots.find((r) => r.name === repo);
-  if (!root) {
-    throw new ToolError('REPO_INVALID', `No root named "${repo}".`, { details: { repo, roots: roots.map((r) => r.name) }, hint: `Roots: ${roots.map((r) => r.name).join(', ')}.` });
-  }
-  return [root];
+async function rootsFor(roots: Root[], repo: string | undefined): Promise<Root[]> {
+  const { requireRepo } = await import('../../retrieve/resolve.js');
+  requireRepo(roots, repo);
+  return repo === undefined ? roots : roots.filter((r) => r.name === repo);
 }
 
 export const search = defineTool({
@@ -64,7 +61,7 @@ export const search = defineTool({
     checkLimit(input.limit, 1000);
     const include = compileGlob(input.glob, input.hidden);
     const { roots, maxFileBytes } = await loadRoots(ctx);
-    const selected = rootsFor(roots, input.repo);
+    const selected = await rootsFor(roots, input.repo);
     const [{ literalMatcher, regexMatcher, requiredLiteral }, { searchRoots }] = await Promise.all([
       import('../../retrieve/line-matcher.js'),
       import('../../retrieve/search.js'),
@@ -116,7 +113,7 @@ export const findFiles = defineTool({
     const include = compileGlob(input.glob, input.hidden)!;
     const { roots } = await loadRoots(ctx);
     const { findFiles: find } = await import('../../retrieve/search.js');
-    const { files, truncated } = find(rootsFor(roots, input.repo), include, input.limit, input.hidden);
+    const { files, truncated } = find(await rootsFor(roots, input.repo), include, input.limit, input.hidden);
     return envelope({ glob: input.glob, files }, input.repo ?? null, started, truncated);
   },
   render: (r) => r.result.files.map((f) => f.path).join('\n'),
@@ -150,7 +147,7 @@ export const smartSearchTool = defineTool({
     const { roots, maxFileBytes } = await loadRoots(ctx);
     const { queryTerms, smartSearch } = await import('../../retrieve/smart-search.js');
     const terms = queryTerms(input.query);
-    const out = smartSearch(rootsFor(roots, input.repo), terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include });
+    const out = smartSearch(await rootsFor(roots, input.repo), terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include });
     return envelope({ query: input.query, terms, files: out.files, total_files: out.total_files }, input.repo ?? null, started, out.truncated);
   },
   render: (r, ui) =>
