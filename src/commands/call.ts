@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { McpkitCommand } from '../cli/base-command.js';
 import { fieldSpecs, inputFromPairs } from '../cli/field-specs.js';
 import { ToolError } from '../core/errors.js';
-import { closestNames, createRegistry } from '../core/registry.js';
+import { createRegistry, notFound } from '../core/registry.js';
 import { inputJsonSchema, type JsonSchema } from '../core/schema.js';
 import { allTools } from '../tools/index.js';
 
@@ -45,15 +45,9 @@ export default class Call extends McpkitCommand {
     try {
       const entry = await hub.entry(name);
       if (!entry || entry.kind === 'local') {
-        const similar = closestNames(name, await hub.names());
         const down = hub.status().filter((s) => s.state === 'down').map((s) => s.name);
-        throw new ToolError('NOT_FOUND', `No tool named "${name}".`, {
-          details: { tool: name, similar, unavailable_servers: down },
-          hint: [
-            similar.length ? `Did you mean ${similar.join(', ')}?` : '"mcpkit tools" lists every tool.',
-            down.length ? `Not reachable now: ${down.join(', ')}.` : '',
-          ].filter(Boolean).join(' '),
-        });
+        const otherwise = ['"mcpkit tools" lists every tool.', down.length ? `Not reachable now: ${down.join(', ')}.` : ''].filter(Boolean).join(' ');
+        throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
       }
       const input = { ...base, ...inputFromPairs(pairs, fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
       const result = await hub.callEntry(entry, input, context);

@@ -53,7 +53,7 @@ export default class Tools extends McpkitCommand {
           name: t.name,
           group: hub.serverOf(t.name) ? `server:${hub.serverOf(t.name)}` : 'composite',
           read_only: t.annotations?.readOnlyHint === true,
-          description: (t.description ?? '').split('\n', 1)[0]!.trim(),
+          description: summaryOf(t),
         }));
       for (const s of hub.status().filter((s) => s.state !== 'ready')) {
         process.stderr.write(`mcpkit: server ${s.name} is ${s.state}${s.error ? `: ${s.error}` : ''}\n`);

@@ -95,6 +95,7 @@ export function oclifId(commandId: string): string {
   return commandId.split(' ').join(':');
 }
 
-export function summaryOf(tool: Pick<AnyTool, 'description'>): string {
-  return tool.description.split('\n', 1)[0]!.trim();
+/** The first line of a description (ours or an upstream tool's), for listings and help summaries. */
+export function summaryOf(tool: { description?: string }): string {
+  return (tool.description ?? '').split('\n', 1)[0]!.trim();
 }

@@ -23,7 +23,8 @@ export interface HttpServeOptions {
   version: string;
   /** The hub of a view (undefined: the default view); created once per view. */
   hub: (view: string | undefined) => Promise<ProxyHub>;
-  views: () => Promise<{ name: string; description?: string; exposure: string; tokens?: string[] }[]>;
+  /** The config's views (it does not change while serving). */
+  views: readonly { name: string; description?: string; exposure: string; tokens?: string[] }[];
   status: () => { name: string; state: string }[];
 }
 
@@ -110,10 +111,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   const sessions = new Map<string, Session>();
   const { logger } = options.context;
 
-  // The config does not change while serving: the view list is read once, not per request.
-  const viewList = await options.views();
-  options = { ...options, views: async () => viewList };
-  const allowed = async (req: IncomingMessage, view: string | undefined): Promise<boolean> => {
+  const viewList = options.views;
+  const allowed = (req: IncomingMessage, view: string | undefined): boolean => {
     const viewTokens = view ? (viewList.find((v) => v.name === view)?.tokens ?? []) : [];
     if (!options.token && viewTokens.length === 0) return true;
     const given = bearer(req);
@@ -155,24 +154,24 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (path === '/health') {
       const upstreams = options.status();
       const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle');
-      const detailed = await allowed(req, undefined);
+      const detailed = allowed(req, undefined);
       return sendJson(res, 200, detailed ? { status: healthy ? 'ok' : 'degraded', upstreams } : { status: healthy ? 'ok' : 'degraded' });
     }
-    if (!(await allowed(req, path.startsWith('/view/') || path.startsWith('/views/') ? view : undefined))) {
+    if (!(allowed(req, path.startsWith('/view/') || path.startsWith('/views/') ? view : undefined))) {
       return sendJson(res, 401, { error: { code: 'AUTH_FAILED', message: 'Missing or wrong bearer token.' } }, { 'www-authenticate': 'Bearer' });
     }
     if (path === '/mcp') return handleMcp(req, res, '/mcp', undefined);
     if (viewMatch && viewMatch[2] && path.startsWith('/view/')) {
-      if (!(await options.views()).some((v) => v.name === view)) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
+      if (!viewList.some((v) => v.name === view)) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
       return handleMcp(req, res, path, view);
     }
     if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on ${path}.` } });
     if (path === '/views') {
-      const views = await options.views();
+      const views = viewList;
       return sendJson(res, 200, { views: views.map(({ name, description, exposure }) => ({ name, description, exposure, path: `/view/${encodeURIComponent(name)}/mcp` })) });
     }
     if (viewMatch && !viewMatch[2] && path.startsWith('/views/')) {
-      const spec = (await options.views()).find((v) => v.name === view);
+      const spec = viewList.find((v) => v.name === view);
       if (!spec) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
       const tools = await (await options.hub(view)).list();
       return sendJson(res, 200, { name: spec.name, description: spec.description, exposure: spec.exposure, path: `/view/${encodeURIComponent(spec.name)}/mcp`, tools });

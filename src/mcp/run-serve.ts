@@ -60,14 +60,16 @@ export async function runServe(options: ServeOptions): Promise<never> {
 
 /**
  * Fail fast (retrieve seed): configured roots that are missing, not folders or unreadable stop
- * `serve` before it answers anything. Costs a config read at start only when roots are configured.
+ * `serve` before it answers anything. The config read here is the context's own (loaded once, and
+ * reused by the first request); with no config file and no DOCS_ROOT/CODE_ROOT nothing is read.
+ * A config that does not load is left for the first request to report, as before.
  */
 async function checkRoots(context: ToolContext): Promise<void> {
   const fromEnv = context.env.DOCS_ROOT !== undefined || context.env.CODE_ROOT !== undefined;
-  const { existsSync, readFileSync } = await import('node:fs');
-  const path = context.configLocation.path;
-  const mentioned = existsSync(path) && /^\s*roots\s*:/m.test(readFileSync(path, 'utf8'));
-  if (!fromEnv && !mentioned) return;
+  const { existsSync } = await import('node:fs');
+  if (!fromEnv && !existsSync(context.configLocation.path)) return;
+  const config = await context.config().catch(() => undefined);
+  if (!config || (!fromEnv && !config.retrieve.roots)) return;
   const { loadRoots } = await import('../tools/retrieve/shared.js');
   await loadRoots(context);
 }
@@ -103,8 +105,7 @@ async function serveOverHttp(
     context,
     version: options.version,
     hub: hubFor,
-    views: async () =>
-      Object.entries(config.tool_views).map(([name, v]) => ({ name, description: v.description, exposure: v.exposure ?? 'direct', tokens: v.tokens })),
+    views: Object.entries(config.tool_views).map(([name, v]) => ({ name, description: v.description, exposure: v.exposure ?? 'direct', tokens: v.tokens })),
     status: () => [...upstreams.values()].map((u) => u.status()),
   });
   process.stderr.write(`mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)\n`);

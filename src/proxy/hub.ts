@@ -2,7 +2,7 @@ import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol
 import { ToolError } from '../core/errors.js';
 import { runLocalTool, toCallResult, toErrorResult, toMcpTool } from '../core/mcp-tool.js';
 import { closestNames } from '../core/registry.js';
-import type { ToolContext } from '../core/tool.js';
+import { summaryOf, type ToolContext } from '../core/tool.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
 import { runComposite } from './composite.js';
@@ -39,6 +39,7 @@ export class ProxyHub {
   readonly view: ResolvedView;
   private readonly options: HubOptions;
   private readonly upstreams: Upstream[];
+  private readonly byServer: Map<string, Upstream>;
   private readonly ownsUpstreams: boolean;
   private catalog?: Map<string, CatalogEntry>;
   private searchIndex?: SearchIndex;
@@ -46,6 +47,8 @@ export class ProxyHub {
   private readonly argsCheck: (schema: object) => ArgsCheck;
   private readonly checks = new WeakMap<object, ArgsCheck>();
   private readonly meta?: Map<string, MetaOp>;
+  /** Input schemas of the meta-tools, by op (they do not depend on the catalog). */
+  private readonly metaSchemas?: Map<MetaOp, object>;
   private readonly hooks: HookChain;
   /** prompts/* and resources/* of the view's servers. */
   readonly passthrough: PromptResourceRouter;
@@ -70,6 +73,7 @@ export class ProxyHub {
       upstream.onResourcesChanged(() => this.resourceListeners.forEach((l) => l()));
       return upstream;
     });
+    this.byServer = new Map(this.upstreams.map((u) => [u.name, u]));
     this.passthrough = new PromptResourceRouter(
       options.view.servers.map(({ config, view }, i) => ({ upstream: this.upstreams[i]!, rules: [config.filter ?? [], view?.filter ?? []] })),
       options.view.separator,
@@ -78,6 +82,8 @@ export class ProxyHub {
     if (options.view.exposure === 'search' && options.view.name) {
       const names = metaToolNames(options.view.name);
       this.meta = new Map(Object.entries(names).map(([op, name]) => [name, op as MetaOp]));
+      const published = metaTools(options.view.name, undefined, 0);
+      this.metaSchemas = new Map(Object.entries(names).map(([op, name]) => [op as MetaOp, published.find((t) => t.name === name)!.inputSchema]));
     }
   }
 
@@ -203,7 +209,7 @@ export class ProxyHub {
     if (this.meta || !this.catalog || !this.hooks.empty || typeof params.name !== 'string') return undefined;
     const entry = this.catalog.get(params.name);
     if (entry?.kind !== 'upstream') return undefined;
-    const upstream = this.upstreams.find((u) => u.name === entry.server)!;
+    const upstream = this.byServer.get(entry.server)!;
     if (!upstream.ready) return undefined;
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     try {
@@ -224,7 +230,7 @@ export class ProxyHub {
     progress?: ToolContext['progress'],
   ): Promise<CallToolResult> {
     this.checkArgs(entry.name, entry.tool.inputSchema, args);
-    const upstream = this.upstreams.find((u) => u.name === entry.server)!;
+    const upstream = this.byServer.get(entry.server)!;
     return upstream.callTool(entry.upstreamName, args, signal, progress);
   }
 
@@ -249,9 +255,8 @@ export class ProxyHub {
 
   private async callMeta(op: MetaOp, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
     const names = metaToolNames(this.view.name!);
-    const schema = metaTools(this.view.name!, undefined, 0).find((t) => t.name === names[op])!.inputSchema;
     try {
-      this.checkArgs(names[op], schema, args);
+      this.checkArgs(names[op], this.metaSchemas!.get(op)!, args);
       const catalog = await this.currentCatalog();
       if (op === 'search') {
         this.searchIndex ??= buildSearchIndex([...catalog.values()].map(publish));
@@ -260,7 +265,7 @@ export class ProxyHub {
         return toCallResult({
           query: args.query,
           total: catalog.size,
-          results: hits.map((h) => ({ name: h.name, score: h.score, description: (publish(catalog.get(h.name)!).description ?? '').split('\n', 1)[0] })),
+          results: hits.map((h) => ({ name: h.name, score: h.score, description: summaryOf(publish(catalog.get(h.name)!)) })),
         });
       }
       const name = String(args.name);
@@ -307,7 +312,7 @@ export class ProxyHub {
       void all.then(() => this.toolsChanged());
     }
     const upstreamTools = this.view.servers.map(({ name, config, view }) => {
-      const own = shapeServerTools(this.upstreams.find((u) => u.name === name)!.cachedTools(), config);
+      const own = shapeServerTools(this.byServer.get(name)!.cachedTools(), config);
       return { server: name, tools: view ? reshapeTools(own, view) : own };
     });
     const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator }, this.view.composites);

@@ -361,10 +361,10 @@ export class Upstream {
     return sse;
   }
 
-  private captureStderr(stream: NodeJS.ReadableStream | null | { on: Function } | null): void {
+  private captureStderr(stream: import('node:stream').Stream | null): void {
     if (!stream) return;
     let partial = '';
-    (stream as NodeJS.ReadableStream).on('data', (chunk: Buffer | string) => {
+    stream.on('data', (chunk: Buffer | string) => {
       const lines = (partial + chunk.toString()).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) {

@@ -2,12 +2,13 @@ import { Args, Flags } from '@oclif/core';
 import { McpkitCommand } from '../../cli/base-command.js';
 import { ruleFlags } from '../../cli/filter-flags.js';
 import { parseFilterArgs } from '../../cli/filter-args.js';
+import { summaryOf } from '../../core/tool.js';
 import { filterSet } from '../../tools/filter/set.js';
 
 /** Hand-written around the filter_set tool: the rules' order comes from the command line, which oclif's flags lose. */
 export default class FilterSet extends McpkitCommand {
   static readonly tool = filterSet;
-  static override summary = filterSet.description.split('\n', 1)[0];
+  static override summary = summaryOf(filterSet);
   static override description = filterSet.description.split('\n').slice(1).join('\n');
   static override examples = [...filterSet.command.examples];
   static override args = { server: Args.string({ description: 'Name of the server in mcp_servers.', required: true }) };

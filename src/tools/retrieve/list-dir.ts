@@ -40,7 +40,8 @@ export const listDir = defineTool({
         return envelope({ path: '', entries }, null, started);
       }
     }
-    const target = input.path?.trim() ? resolvePath(input.path, roots, 'dir', input.repo) : { root: roots.find((r) => r.name === input.repo)!, rel: '', real: roots.find((r) => r.name === input.repo)!.path, kind: 'dir' as const };
+    const repoRoot = roots.find((r) => r.name === input.repo);
+    const target = input.path?.trim() ? resolvePath(input.path, roots, 'dir', input.repo) : { root: repoRoot!, rel: '', real: repoRoot!.path };
     const { IgnoreRules } = await import('../../retrieve/ignore-rules.js');
     const rules = new IgnoreRules(target.root.path);
     const entries: Entry[] = [];

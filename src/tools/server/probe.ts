@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ToolError } from '../../core/errors.js';
 import { notFound } from '../../core/registry.js';
-import { defineTool } from '../../core/tool.js';
+import { defineTool, summaryOf } from '../../core/tool.js';
 import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
 import { version } from '../shared/version.js';
 
@@ -31,7 +31,7 @@ export const serverTest = defineTool({
         ok: true,
         disabled: server.disabled === true,
         connect_and_list_ms: connectMs,
-        tools: tools.map((t) => ({ name: t.name, description: (t.description ?? '').split('\n', 1)[0]! })),
+        tools: tools.map((t) => ({ name: t.name, description: summaryOf(t) })),
         prompts: prompts.length,
         resources: resources.length,
       };

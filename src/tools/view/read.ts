@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { notFound } from '../../core/registry.js';
-import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
+import { defineTool, LOCAL_READ_ONLY, summaryOf } from '../../core/tool.js';
 import { writtenSection } from '../shared/config-access.js';
 
 const viewName = z.string().min(1).describe('Name of the view.');
@@ -74,7 +74,7 @@ export const viewTools = defineTool({
       return {
         view: input.name,
         exposure: hub.view.exposure,
-        tools: tools.map((t) => ({ name: t.name, description: (t.description ?? '').split('\n', 1)[0]! })),
+        tools: tools.map((t) => ({ name: t.name, description: summaryOf(t) })),
         catalog_size: catalog.length,
         list_bytes: bytes,
         tokens_estimate: Math.ceil(bytes / 4),
