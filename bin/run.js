@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 const argv = process.argv.slice(2);
-// MCP clients start `mcpkit serve` often; plain invocations skip oclif's start-up (see serve-fast-path.ts).
-const served = argv[0] === 'serve' && (await (await import('../dist/cli/serve-fast-path.js')).fastServe(argv.slice(1), import.meta.url));
-if (!served) await (await import('../dist/cli/main.js')).main(import.meta.url);
+// MCP clients start `mcpkit serve` often, and scripts run `retrieve` commands in loops: plain
+// invocations of those skip oclif's start-up (see serve-fast-path.ts and tool-fast-path.ts).
+const fast =
+  (argv[0] === 'serve' && (await (await import('../dist/cli/serve-fast-path.js')).fastServe(argv.slice(1), import.meta.url))) ||
+  (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv)));
+if (!fast) await (await import('../dist/cli/main.js')).main(import.meta.url);

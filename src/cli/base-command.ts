@@ -1,11 +1,10 @@
 import { Command, Errors, Flags } from '@oclif/core';
 import { createToolContext } from '../config/context.js';
 import { errorObject, exitCodeFor, type ErrorObject } from '../core/errors.js';
-import { parseInput } from '../core/schema.js';
 import type { AnyTool, ToolContext } from '../core/tool.js';
 import { createColor } from './color.js';
-import { formatError, formatJson } from './output.js';
-import { createRenderUi, renderGeneric } from './render.js';
+import { formatJson } from './output.js';
+import { printLine, reportError, runToolForCli } from './tool-runner.js';
 
 /**
  * Shared by every mcpkit command: the global --config flag, --json, and the one mapping of
@@ -28,19 +27,11 @@ export abstract class McpkitCommand extends Command {
 
   /** Validates, runs and renders one tool; returns the result so oclif prints it under --json. */
   protected async runTool(tool: AnyTool, raw: unknown, configFlag: string | undefined): Promise<unknown> {
-    const input = parseInput(tool.name, tool.input, raw);
-    const result = await tool.run(input, this.toolContext(configFlag));
-    if (!this.jsonEnabled()) {
-      const ui = createRenderUi(this.color);
-      const text = tool.render ? await tool.render(result, ui) : renderGeneric(result, ui);
-      if (text !== '') this.print(text);
-    }
-    return result;
+    return runToolForCli(tool, raw, { configFlag, json: this.jsonEnabled(), color: this.color });
   }
 
-  /** Human output. Written directly (oclif's log goes through console.log, which test runners capture). */
   protected print(text: string): void {
-    process.stdout.write(`${text}\n`);
+    printLine(text);
   }
 
   override logJson(json: unknown): void {
@@ -52,6 +43,9 @@ export abstract class McpkitCommand extends Command {
     let exit: number;
     if (error instanceof Errors.ExitError) throw error; // this.exit(n): not an error to report
     if (error instanceof Errors.CLIError) {
+      // The arguments were parsed, and refused: without this oclif warns "did not parse its
+      // arguments" on stderr whenever NODE_ENV is development or test.
+      this.parsed = true;
       // oclif's own parse errors (unknown flag, missing argument, bad option value): bad usage.
       const command = this.id ? ` ${this.id.replace(/:/g, ' ')}` : '';
       const message = error.message.replace(/\n?See more help with --help\s*$/, '');
@@ -61,8 +55,7 @@ export abstract class McpkitCommand extends Command {
       published = errorObject(error);
       exit = exitCodeFor(published);
     }
-    if (this.jsonEnabled()) this.logJson({ error: published });
-    else process.stderr.write(formatError(published, createColor(process.env, process.stderr)));
+    reportError(published, this.jsonEnabled());
     process.exitCode = exit;
   }
 }

@@ -9,6 +9,8 @@ export interface ContextOptions {
   cwd?: string;
   surface: Surface;
   logger?: Logger;
+  /** A long-running process (serve): gives tools a `processCache`. */
+  longLived?: boolean;
 }
 
 /** What every handler gets: the config (loaded once, on first use), a stderr logger and a clock. */
@@ -26,5 +28,6 @@ export function createToolContext(options: ContextOptions): ToolContext {
     // yaml and the checks load only when a tool first needs the config.
     config: () => (loading ??= import('./load.js').then(({ loadConfig }) => loadConfig(configLocation, env))),
     now: () => new Date(),
+    ...(options.longLived ? { processCache: new Map<string, unknown>() } : {}),
   };
 }

@@ -47,6 +47,11 @@ export interface ToolContext {
   readonly signal?: AbortSignal;
   /** Set by the MCP front end when the client asked for progress (a progressToken). */
   readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Caches that live as long as a long-running process (`serve`), keyed by their owner; absent in
+   * one-shot CLI runs, where a cache would only cost time to build.
+   */
+  readonly processCache?: Map<string, unknown>;
 }
 
 export interface RenderUi {

@@ -22,7 +22,7 @@ export interface ServeOptions {
  * child process outlives us.
  */
 export async function runServe(options: ServeOptions): Promise<never> {
-  const context = createToolContext({ configFlag: options.configFlag, surface: 'mcp' });
+  const context = createToolContext({ configFlag: options.configFlag, surface: 'mcp', longLived: true });
   const upstreams = new Map<string, Upstream>();
   const hubs = new Map<string, Promise<ProxyHub>>();
   const hubFor = (view: string | undefined) => {

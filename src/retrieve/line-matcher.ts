@@ -105,10 +105,16 @@ export function lineText(buf: Buffer, line: LineHit): string {
   return buf.toString('utf8', line.start, end);
 }
 
-/** Lines matching `re`; with a required literal, only lines containing it are decoded and tested. */
-export function regexMatcher(re: RegExp, literal: Buffer | undefined): LineMatcher {
+/**
+ * Lines matching `re`; with a required literal, only lines containing it are decoded and tested.
+ * `wholeFileFirst` (for patterns that cannot match across a line break, such as an escaped
+ * literal) tests the decoded file once and skips its lines when nothing matches: one regex scan
+ * instead of one per line for the files without a match, which are most of them.
+ */
+export function regexMatcher(re: RegExp, literal: Buffer | undefined, options: { wholeFileFirst?: boolean } = {}): LineMatcher {
   const test = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
   return (buf, len) => {
+    if (!literal && options.wholeFileFirst && !test.test(buf.toString('utf8', 0, len))) return [];
     const candidates = literal ? literalMatcher(literal)(buf, len) : allLines(buf, len);
     return candidates.filter((line) => test.test(lineText(buf, line)));
   };

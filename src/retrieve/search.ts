@@ -1,6 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { remember, sameFile, type FileIndexes, type IndexedFile } from './file-index.js';
 import { countNewlines, lineText, type LineHit, type LineMatcher } from './line-matcher.js';
 import type { Root } from './roots.js';
+import { buildTrigrams, mayContain } from './trigrams.js';
 import { walkFiles } from './walk.js';
 
 /**
@@ -26,6 +28,10 @@ export interface SearchOptions {
   hidden: boolean;
   /** Path filter inside a root (a compiled glob). */
   include?: (rel: string) => boolean;
+  /** What a long-running process remembers of earlier walks and reads (serve); none for one-shot runs. */
+  index?: FileIndexes;
+  /** Trigrams every matching file contains (trigrams.ts), to skip files the index rules out. */
+  trigrams?: readonly number[];
 }
 
 export interface SearchOutcome {
@@ -86,28 +92,68 @@ function contextLines(buf: Buffer, hit: LineHit, len: number, count: number): { 
   return { before, after };
 }
 
+/** Each file of a root in walk order: from the index when there is one (checked for changes), else a fresh walk. */
+export function eachFile(root: Root, hidden: boolean, index: FileIndexes | undefined, visit: (rel: string, abs: string, entry?: IndexedFile) => boolean): boolean {
+  if (!index) return walkFiles(root, { hidden }, visit);
+  for (const entry of index.of(root, hidden).list()) if (!visit(entry.rel, entry.abs, entry)) return false;
+  return true;
+}
+
+export type TextFilter = (entry: IndexedFile) => boolean;
+
+/**
+ * One file's text into `holder.buffer`, or why not. With an index entry, the file is stat-ed
+ * first and what the entry remembers of unchanged content is used: binary files and files that
+ * `mayMatch` rules out are not read again. What a read finds is remembered.
+ */
+export function readCandidate(
+  abs: string,
+  entry: IndexedFile | undefined,
+  holder: { buffer: Buffer },
+  maxFileBytes: number,
+  mayMatch?: TextFilter,
+): number | 'binary' | 'too_large' | 'no_match' | 'gone' {
+  let stats: Stats | undefined;
+  let known = false;
+  if (entry) {
+    stats = statSync(abs, { throwIfNoEntry: false });
+    if (!stats?.isFile()) return 'gone';
+    if (stats.size > maxFileBytes) return 'too_large';
+    known = sameFile(entry, stats);
+    if (known) {
+      if (entry.binary) return 'binary';
+      if (mayMatch && entry.trigrams && !mayMatch(entry)) return 'no_match';
+    }
+  }
+  let len: number;
+  try {
+    len = readInto(abs, holder, maxFileBytes);
+  } catch {
+    return 'gone'; // vanished or unreadable: skip
+  }
+  if (len < 0) return 'too_large';
+  const binary = holder.buffer.subarray(0, Math.min(len, 8192)).includes(0);
+  if (entry && stats && !known) remember(entry, stats, { binary, trigrams: binary ? undefined : buildTrigrams(holder.buffer, len) });
+  return binary ? 'binary' : len;
+}
+
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
   const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, too_large: 0 } };
   const holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
+  const required = options.trigrams;
+  const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
   for (const root of roots) {
-    const finished = walkFiles(root, { hidden: options.hidden }, (rel, abs) => {
+    const finished = eachFile(root, options.hidden, options.index, (rel, abs, entry) => {
       if (options.include && !options.include(rel)) return true;
-      let len: number;
-      try {
-        len = readInto(abs, holder, options.maxFileBytes);
-      } catch {
-        return true; // vanished or unreadable: skip
-      }
-      if (len < 0) {
-        outcome.skipped.too_large++;
-        return true;
-      }
-      const buf = holder.buffer;
-      if (buf.subarray(0, Math.min(len, 8192)).includes(0)) {
-        outcome.skipped.binary++;
+      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch);
+      if (len === 'gone') return true;
+      if (len === 'too_large' || len === 'binary') {
+        outcome.skipped[len]++;
         return true;
       }
       outcome.files_searched++;
+      if (len === 'no_match') return true;
+      const buf = holder.buffer;
       const hits = options.matcher(buf, len);
       let lineNo = 1;
       let counted = 0;
@@ -130,13 +176,17 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
 }
 
 /** Files whose path inside their root matches, in the same deterministic order. */
-export function findFiles(roots: readonly Root[], include: (rel: string) => boolean, limit: number, hidden: boolean): { files: { repo: string; path: string }[]; truncated: boolean } {
+export function findFiles(
+  roots: readonly Root[],
+  include: (rel: string) => boolean,
+  options: { limit: number; hidden: boolean; index?: FileIndexes },
+): { files: { repo: string; path: string }[]; truncated: boolean } {
   const files: { repo: string; path: string }[] = [];
   let truncated = false;
   for (const root of roots) {
-    const finished = walkFiles(root, { hidden }, (rel) => {
+    const finished = eachFile(root, options.hidden, options.index, (rel) => {
       if (!include(rel)) return true;
-      if (files.length === limit) {
+      if (files.length === options.limit) {
         truncated = true;
         return false;
       }

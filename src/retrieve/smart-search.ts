@@ -1,6 +1,7 @@
+import type { FileIndexes } from './file-index.js';
 import type { Root } from './roots.js';
-import { readInto } from './search.js';
-import { walkFiles } from './walk.js';
+import { eachFile, readCandidate } from './search.js';
+import { mayContain, requiredTrigrams } from './trigrams.js';
 
 /**
  * The seed's repo-agnostic search, grown for questions: the query is split into terms, every file
@@ -24,37 +25,71 @@ export interface SmartFile {
   lines: { line: number; text: string }[];
 }
 
+/**
+ * The `count` lines of `text` holding the most of `terms` (found in `lower`, its lower-cased
+ * copy), ties to the earlier line, returned in line order. Works from term positions instead of
+ * splitting the file into lines: most files hold a term on few of their lines.
+ */
+export function bestLines(text: string, lower: string, terms: readonly string[], count: number): { line: number; text: string }[] {
+  const events: { pos: number; term: number }[] = [];
+  terms.forEach((term, i) => {
+    for (let pos = lower.indexOf(term); pos >= 0; pos = lower.indexOf(term, pos + term.length)) events.push({ pos, term: i });
+  });
+  events.sort((a, b) => a.pos - b.pos);
+  const byLine = new Map<number, { line: number; start: number; end: number; terms: Set<number> }>();
+  let line = 1;
+  let lineStart = 0;
+  let nextBreak = lower.indexOf('\n');
+  for (const { pos, term } of events) {
+    while (nextBreak >= 0 && nextBreak < pos) {
+      line++;
+      lineStart = nextBreak + 1;
+      nextBreak = lower.indexOf('\n', lineStart);
+    }
+    let entry = byLine.get(line);
+    if (!entry) byLine.set(line, (entry = { line, start: lineStart, end: nextBreak < 0 ? lower.length : nextBreak, terms: new Set() }));
+    entry.terms.add(term);
+  }
+  // toLowerCase keeps line breaks but may change lengths (U+0130 becomes two characters).
+  const sameOffsets = text.length === lower.length;
+  const originalLines = sameOffsets ? undefined : text.split('\n');
+  return [...byLine.values()]
+    .sort((a, b) => b.terms.size - a.terms.size || a.line - b.line)
+    .slice(0, count)
+    .sort((a, b) => a.line - b.line)
+    .map((l) => ({ line: l.line, text: detached((sameOffsets ? text.slice(l.start, l.end) : originalLines![l.line - 1]!).replace(/\r$/, '').slice(0, 300)) }));
+}
+
+/**
+ * A copy of `s` that does not keep its parent string alive: V8 slices point into the whole file's
+ * text, and a search keeping a few lines of thousands of files would otherwise hold all of them
+ * (measured: 150 MB more peak memory on a node_modules tree).
+ */
+function detached(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
+}
+
 export function smartSearch(
   roots: readonly Root[],
   terms: readonly string[],
-  options: { maxFileBytes: number; limit: number; linesPerFile: number; include?: (rel: string) => boolean },
+  options: { maxFileBytes: number; limit: number; linesPerFile: number; include?: (rel: string) => boolean; index?: FileIndexes },
 ): { files: SmartFile[]; total_files: number; truncated: boolean } {
   const hits: (SmartFile & { order: number })[] = [];
   const holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   let order = 0;
+  // A file can only rank if it holds some term; a term too short for trigrams could be anywhere.
+  const perTerm = terms.map((t) => requiredTrigrams(Buffer.from(t), true));
+  const mayMatch = perTerm.every(Boolean) ? (entry: { trigrams?: Uint32Array }) => perTerm.some((t) => mayContain(entry.trigrams!, t!)) : undefined;
   for (const root of roots) {
-    walkFiles(root, {}, (rel, abs) => {
+    eachFile(root, false, options.index, (rel, abs, entry) => {
       if (options.include && !options.include(rel)) return true;
-      let len: number;
-      try {
-        len = readInto(abs, holder, options.maxFileBytes);
-      } catch {
-        return true;
-      }
-      if (len < 0 || holder.buffer.subarray(0, Math.min(len, 8192)).includes(0)) return true;
+      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch);
+      if (typeof len !== 'number') return true;
       const text = holder.buffer.toString('utf8', 0, len);
       const lower = text.toLowerCase();
       const found = terms.filter((t) => lower.includes(t));
       if (found.length === 0) return true;
-      const originalLines = text.split('\n');
-      const lowerLines = lower.split('\n');
-      const scored: { line: number; text: string; n: number }[] = [];
-      lowerLines.forEach((l, i) => {
-        const n = found.filter((t) => l.includes(t)).length;
-        if (n > 0) scored.push({ line: i + 1, text: (originalLines[i] ?? '').replace(/\r$/, '').slice(0, 300), n });
-      });
-      scored.sort((a, b) => b.n - a.n || a.line - b.line);
-      const lines = scored.slice(0, options.linesPerFile).sort((a, b) => a.line - b.line).map(({ line, text }) => ({ line, text }));
+      const lines = bestLines(text, lower, found, options.linesPerFile);
       hits.push({ repo: root.name, path: `${root.name}/${rel}`, terms: found, lines, order: order++ });
       return true;
     });

@@ -1,6 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { IgnoreRules } from './ignore-rules.js';
+import { readdirSync, type Dirent } from 'node:fs';
+import { ignoredBy, IgnoreRules, type RuleFrame } from './ignore-rules.js';
 import type { Root } from './roots.js';
 
 /**
@@ -15,29 +14,68 @@ export interface WalkOptions {
   ignored?: boolean;
   /** Start below the root (a folder path inside it, `/`-separated). */
   under?: string;
+  /**
+   * Told of each folder just before it is listed and of each rule file just before it is read, so
+   * that a cache of the walk can tell later whether it would still come out the same.
+   */
+  watch?: (absPath: string) => void;
+}
+
+interface Item {
+  name: string;
+  dir: boolean;
+  key: string;
+}
+
+function listFolder(path: string, hidden: boolean): { items: Item[]; hasGitignore: boolean } | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(path, { withFileTypes: true });
+  } catch {
+    return undefined; // unreadable folder: skip it, as git grep and rg do
+  }
+  const items: Item[] = [];
+  let hasGitignore = false;
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name === '.gitignore') hasGitignore = true;
+    if (name === '.git' || (!hidden && name.charCodeAt(0) === 46)) continue;
+    const dir = entry.isDirectory();
+    if (dir || entry.isFile()) items.push({ name, dir, key: dir ? `${name}/` : name });
+  }
+  items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { items, hasGitignore };
 }
 
 export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string, abs: string) => boolean): boolean {
   const rules = new IgnoreRules(root.path);
-  const recurse = (relDir: string): boolean => {
-    let entries;
-    try {
-      entries = readdirSync(relDir ? join(root.path, relDir) : root.path, { withFileTypes: true });
-    } catch {
-      return true; // unreadable folder: skip it, as git grep and rg do
+  const prefix = root.path.endsWith('/') ? root.path : `${root.path}/`;
+  const hidden = options.hidden ?? false;
+  const recurse = (relDir: string, frames: readonly RuleFrame[]): boolean => {
+    const folder = relDir ? prefix + relDir : root.path;
+    options.watch?.(folder);
+    const listing = listFolder(folder, hidden);
+    if (!listing) return true;
+    if (!options.ignored) {
+      if (options.watch) {
+        if (relDir === '') options.watch(`${prefix}.git/info/exclude`);
+        if (listing.hasGitignore) options.watch(`${folder}/.gitignore`);
+      }
+      // Only folders with a .gitignore (and the root, for .git/info/exclude) add rules.
+      const own = relDir === '' || listing.hasGitignore ? rules.rulesOf(relDir, listing.hasGitignore) : null;
+      if (own) frames = [...frames, { offset: relDir ? relDir.length + 1 : 0, rules: own }];
     }
-    const items = entries
-      .filter((e) => (e.isDirectory() || e.isFile()) && e.name !== '.git' && (options.hidden || !e.name.startsWith('.')))
-      .map((e) => ({ name: e.name, dir: e.isDirectory(), key: e.isDirectory() ? `${e.name}/` : e.name }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    for (const item of items) {
+    for (const item of listing.items) {
       const rel = relDir ? `${relDir}/${item.name}` : item.name;
-      if (!options.ignored && rules.ignored(rel, item.dir)) continue;
+      if (frames.length > 0 && ignoredBy(frames, rel, item.dir)) continue;
       if (item.dir) {
-        if (!recurse(rel)) return false;
-      } else if (!visit(rel, join(root.path, rel))) return false;
+        if (!recurse(rel, frames)) return false;
+      } else if (!visit(rel, prefix + rel)) return false;
     }
     return true;
   };
-  return recurse(options.under ?? '');
+  const under = options.under ?? '';
+  const slash = under.lastIndexOf('/');
+  const outer = options.ignored || under === '' ? [] : rules.framesFor(slash < 0 ? '' : under.slice(0, slash));
+  return recurse(under, outer);
 }

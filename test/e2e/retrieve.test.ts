@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, tempDir, THROUGH_OCLIF } from '../helpers/cli.js';
 
 let base: string;
 let env: NodeJS.ProcessEnv;
@@ -126,7 +126,70 @@ describe('retrieve from the terminal', () => {
   });
 });
 
+describe('the retrieve fast path (no oclif) prints exactly what oclif would', () => {
+  const same = (out: string) => out.replace(/"duration_ms": \d+/g, '"duration_ms": 0');
+  it.each([
+    [['retrieve', 'search', 'line', '-C', '1', '--json']],
+    [['retrieve', 'search', 'line', '-C', '1']],
+    [['retrieve', 'search', '--json', 'GUIDE', '-i', '--repo=docs']],
+    [['retrieve', 'search', 'line', '-n', '1', '--glob', '**/*.md', '--json']],
+    [['retrieve', 'search', '^line (two|three)$', '--regex', '--json']],
+    [['retrieve', 'search', '--', '-not-a-flag', '--json']],
+    [['retrieve', 'search', 'x', '--limit', '0', '--json']],
+    [['retrieve', 'search', 'x', '--limit', '0']],
+    [['retrieve', 'search', '', '--json']],
+    [['retrieve', 'ls']],
+    [['retrieve', 'ls', 'code', '--hidden', '--ignored', '--json']],
+    [['retrieve', 'cat', 'docs/guide.md']],
+    [['retrieve', 'cat', '../mcpkit.yaml', '--json']],
+    [['retrieve', 'snippet', 'guide.md', '--start', '2', '--end', '9', '--json']],
+    [['retrieve', 'find', '**/*.md']],
+    [['retrieve', 'smart-search', 'which guide has line three', '--json']],
+  ])('%j', async (args) => {
+    const [fast, oclif] = await Promise.all([runCli(args, { env }), runCli(args, { env, entry: THROUGH_OCLIF })]);
+    expect(fast.code).toBe(oclif.code);
+    expect(same(fast.stdout)).toBe(same(oclif.stdout));
+    expect(fast.stderr).toBe(oclif.stderr);
+  });
+
+  it('leaves help and bad usage to oclif', async () => {
+    const help = await runCli(['retrieve', 'search', '--help'], { env });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('USAGE');
+    const typo = await runCli(['retrieve', 'search', 'x', '--limt', '3', '--json'], { env });
+    expect(typo.code).toBe(2);
+    expect(JSON.parse(typo.stdout).error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('--limt') });
+  });
+});
+
 describe('retrieve over MCP', () => {
+  it('search inside one serve process sees files changed, added and removed between calls', async () => {
+    const dir = tempDir('mcpkit-serve-index-');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src/a.ts'), 'export const marker = 1;\n');
+    writeFileSync(join(dir, 'src/b.ts'), 'nothing\n');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: cleanEnv({ CODE_ROOT: dir }) as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'r', version: '1' });
+    await client.connect(transport);
+    const found = async (query: string) => {
+      const r = (await client.callTool({ name: 'search', arguments: { query } })) as CallToolResult;
+      return (r.structuredContent as { result: { matches: { path: string; text: string }[] } }).result.matches.map((m) => `${m.path}: ${m.text}`);
+    };
+    try {
+      expect(await found('marker')).toEqual(['code/src/a.ts: export const marker = 1;']);
+      expect(await found('marker')).toEqual(['code/src/a.ts: export const marker = 1;']);
+      writeFileSync(join(dir, 'src/b.ts'), 'a marker too\n');
+      writeFileSync(join(dir, 'src/c.ts'), 'marker three\n');
+      rmSync(join(dir, 'src/a.ts'));
+      expect(await found('marker')).toEqual(['code/src/b.ts: a marker too', 'code/src/c.ts: marker three']);
+      writeFileSync(join(dir, '.gitignore'), 'c.ts\n');
+      expect(await found('marker')).toEqual(['code/src/b.ts: a marker too']);
+    } finally {
+      await client.close();
+    }
+  });
+
+
   it('serves list_dir, open_file and get_snippet with the envelope', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: env as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'r', version: '1' });

@@ -28,10 +28,13 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
+/** Entry that runs every command through oclif, bypassing bin/run.js's fast paths (for parity tests). */
+export const THROUGH_OCLIF = join(ROOT, 'test/fixtures/through-oclif.mjs');
+
 /** Runs the built CLI as a child process, the way a user's shell would. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): Promise<RunResult> {
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; entry?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [options.entry ?? BIN, ...args], {
       env: options.env ?? cleanEnv(),
       cwd: options.cwd ?? tmpdir(),
       stdio: ['pipe', 'pipe', 'pipe'],

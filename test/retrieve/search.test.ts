@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/line-matcher.js';
 import { rootSpecs, validateRoots, type Root } from '../../src/retrieve/roots.js';
 import { findFiles, searchRoots } from '../../src/retrieve/search.js';
+import { bestLines } from '../../src/retrieve/smart-search.js';
 import { tempDir } from '../helpers/cli.js';
 
 let base: string;
@@ -100,10 +101,10 @@ describe('searchRoots', () => {
 
 describe('findFiles', () => {
   it('lists matching files in order, respecting .gitignore', () => {
-    const md = findFiles(roots, (rel) => rel.endsWith('.md'), 100, false);
+    const md = findFiles(roots, (rel) => rel.endsWith('.md'), { limit: 100, hidden: false });
     expect(md).toEqual({ files: [{ repo: 'docs', path: 'docs/a-b.md' }, { repo: 'docs', path: 'docs/a/z.md' }, { repo: 'docs', path: 'docs/b.md' }], truncated: false });
-    expect(findFiles(roots, (rel) => rel.endsWith('.log'), 100, false).files.map((f) => f.path)).toEqual(['code/keep.log']);
-    expect(findFiles(roots, () => true, 2, false).truncated).toBe(true);
+    expect(findFiles(roots, (rel) => rel.endsWith('.log'), { limit: 100, hidden: false }).files.map((f) => f.path)).toEqual(['code/keep.log']);
+    expect(findFiles(roots, () => true, { limit: 2, hidden: false }).truncated).toBe(true);
   });
 });
 
@@ -134,5 +135,20 @@ describe('smartSearch', async () => {
     expect(out.files.slice(1).map((f) => f.path)).toEqual(['code/sub/ignored.txt', 'docs/a-b.md', 'docs/b.md', 'code/crlf.txt', 'code/keep.log', 'code/src/x.ts']);
     expect(out.files.find((f) => f.path === 'code/crlf.txt')!.lines).toEqual([{ line: 2, text: 'needle crlf' }]);
     expect(smartSearch(roots, ['needle'], { maxFileBytes: 1000, limit: 2, linesPerFile: 1 }).truncated).toBe(true);
+  });
+});
+
+describe('bestLines', () => {
+  const best = (text: string, terms: string[], count = 5) => bestLines(text, text.toLowerCase(), terms, count);
+  it.each([
+    ['one\ntwo lock\nlock file\nthree', ['lock', 'file'], 5, [{ line: 2, text: 'two lock' }, { line: 3, text: 'lock file' }]],
+    ['one\ntwo lock\nlock file\nthree', ['lock', 'file'], 1, [{ line: 3, text: 'lock file' }]], // most terms first
+    ['lock\nlock\nlock', ['lock'], 2, [{ line: 1, text: 'lock' }, { line: 2, text: 'lock' }]], // ties: earlier line
+    ['LOCK here\r\nnone\r\n', ['lock'], 5, [{ line: 1, text: 'LOCK here' }]], // CRLF, case kept in the text
+    ['\u0130\u0130 x\nthe lock', ['lock'], 5, [{ line: 2, text: 'the lock' }]], // lower-casing changed lengths
+    ['lock lock lock', ['lock'], 5, [{ line: 1, text: 'lock lock lock' }]],
+    ['nothing', ['lock'], 5, []],
+  ])('%j %j (top %i)', (text, terms, count, expected) => {
+    expect(best(text, terms, count)).toEqual(expected);
   });
 });

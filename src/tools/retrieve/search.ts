@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { ToolError } from '../../core/errors.js';
 import { defineTool } from '../../core/tool.js';
 import type { Root } from '../../retrieve/roots.js';
-import { envelope, loadRoots, READ_ROOTS } from './shared.js';
+import { envelope, fileIndexes, loadRoots, READ_ROOTS } from './shared.js';
 
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
 const globField = z.string().optional().describe('Only files whose path inside their root matches this glob, e.g. "**/*.md".');
@@ -62,11 +62,13 @@ export const search = defineTool({
     const include = compileGlob(input.glob, input.hidden);
     const { roots, maxFileBytes } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
-    const [{ literalMatcher, regexMatcher, requiredLiteral }, { searchRoots }] = await Promise.all([
+    const [{ literalMatcher, regexMatcher, requiredLiteral }, { searchRoots }, { requiredTrigrams }] = await Promise.all([
       import('../../retrieve/line-matcher.js'),
       import('../../retrieve/search.js'),
+      import('../../retrieve/trigrams.js'),
     ]);
     let matcher;
+    let trigrams: number[] | undefined;
     if (input.regex || input.ignore_case) {
       let re: RegExp;
       try {
@@ -75,11 +77,15 @@ export const search = defineTool({
         throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${(error as Error).message}`, { details: { query: input.query } });
       }
       const literal = input.ignore_case ? undefined : requiredLiteral(input.query);
-      matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined);
+      matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, { wholeFileFirst: !input.regex && !/[\r\n]/.test(input.query) });
+      if (literal) trigrams = requiredTrigrams(Buffer.from(literal), false);
+      else if (!input.regex) trigrams = requiredTrigrams(Buffer.from(input.query), true);
     } else {
       matcher = literalMatcher(Buffer.from(input.query));
+      trigrams = requiredTrigrams(Buffer.from(input.query), false);
     }
-    const outcome = searchRoots(selected, { matcher, limit: input.limit, context: input.context, maxFileBytes, hidden: input.hidden, include });
+    const index = await fileIndexes(ctx);
+    const outcome = searchRoots(selected, { matcher, limit: input.limit, context: input.context, maxFileBytes, hidden: input.hidden, include, index, trigrams });
     const { matches, ...stats } = outcome;
     return envelope({ query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped }, input.repo ?? null, started, outcome.truncated);
   },
@@ -113,7 +119,7 @@ export const findFiles = defineTool({
     const include = compileGlob(input.glob, input.hidden)!;
     const { roots } = await loadRoots(ctx);
     const { findFiles: find } = await import('../../retrieve/search.js');
-    const { files, truncated } = find(await rootsFor(roots, input.repo), include, input.limit, input.hidden);
+    const { files, truncated } = find(await rootsFor(roots, input.repo), include, { limit: input.limit, hidden: input.hidden, index: await fileIndexes(ctx) });
     return envelope({ glob: input.glob, files }, input.repo ?? null, started, truncated);
   },
   render: (r) => r.result.files.map((f) => f.path).join('\n'),
@@ -147,7 +153,7 @@ export const smartSearchTool = defineTool({
     const { roots, maxFileBytes } = await loadRoots(ctx);
     const { queryTerms, smartSearch } = await import('../../retrieve/smart-search.js');
     const terms = queryTerms(input.query);
-    const out = smartSearch(await rootsFor(roots, input.repo), terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include });
+    const out = smartSearch(await rootsFor(roots, input.repo), terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index: await fileIndexes(ctx) });
     return envelope({ query: input.query, terms, files: out.files, total_files: out.total_files }, input.repo ?? null, started, out.truncated);
   },
   render: (r, ui) =>

@@ -13,6 +13,17 @@ export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxF
   return { roots, maxFileBytes: config.retrieve.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES };
 }
 
+/** The process's remembered walks and reads (serve only; see retrieve/file-index.ts). */
+export async function fileIndexes(ctx: ToolContext): Promise<import('../../retrieve/file-index.js').FileIndexes | undefined> {
+  if (!ctx.processCache) return undefined;
+  let indexes = ctx.processCache.get('retrieve.fileIndexes') as import('../../retrieve/file-index.js').FileIndexes | undefined;
+  if (!indexes) {
+    const { FileIndexes } = await import('../../retrieve/file-index.js');
+    ctx.processCache.set('retrieve.fileIndexes', (indexes = new FileIndexes()));
+  }
+  return indexes;
+}
+
 /** The seed's shared envelope: `{ result, meta: { repo, duration_ms, truncated } }`. */
 export interface Envelope<T> {
   result: T;

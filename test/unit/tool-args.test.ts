@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { fieldSpecs } from '../../src/cli/field-specs.js';
+import { parseToolArgs } from '../../src/cli/tool-args.js';
+import { inputJsonSchema } from '../../src/core/schema.js';
+import { getSnippet } from '../../src/tools/retrieve/open-file.js';
+import { search } from '../../src/tools/retrieve/search.js';
+
+const searchSpecs = fieldSpecs(inputJsonSchema(search.input), search.command);
+const snippetSpecs = fieldSpecs(inputJsonSchema(getSnippet.input), getSnippet.command);
+
+describe('parseToolArgs (the fast path parser)', () => {
+  it.each([
+    [['TODO'], { flags: {}, positionals: ['TODO'], json: false }],
+    [['TODO', '--json'], { flags: {}, positionals: ['TODO'], json: true }],
+    [['--json', 'TODO', '--config', 'c.yaml'], { flags: {}, positionals: ['TODO'], json: true, config: 'c.yaml' }],
+    [['TODO', '--config=c.yaml'], { flags: {}, positionals: ['TODO'], json: false, config: 'c.yaml' }],
+    [['x', '--limit', '5', '--regex', '-i'], { flags: { limit: 5, regex: true, 'ignore-case': true }, positionals: ['x'], json: false }],
+    [['x', '-n', '5', '-C', '2'], { flags: { limit: 5, context: 2 }, positionals: ['x'], json: false }],
+    [['x', '--glob=**/*.md', '--repo', 'docs'], { flags: { glob: '**/*.md', repo: 'docs' }, positionals: ['x'], json: false }],
+    [['x', '--glob=a=b'], { flags: { glob: 'a=b' }, positionals: ['x'], json: false }],
+    [['--', '-x', '--json'], undefined], // two positionals: oclif reports the extra one
+    [['--', '-x'], { flags: {}, positionals: ['-x'], json: false }],
+    [['-'], { flags: {}, positionals: ['-'], json: false }],
+  ])('search %j', (argv, expected) => {
+    expect(parseToolArgs(searchSpecs, argv)).toEqual(expected);
+  });
+
+  it.each([
+    [[]], // missing the query
+    [['x', 'y']], // one argument too many
+    [['x', '--help']],
+    [['x', '-h']],
+    [['x', '--limt', '3']], // a typo
+    [['x', '--limit']], // no value
+    [['x', '--limit', '-3']], // a value that looks like a flag
+    [['x', '--limit', 'abc']], // not a number
+    [['x', '--limit', '1', '--limit', '2']], // given twice
+    [['x', '--regex=true']], // booleans take no value
+    [['x', '--no-regex']], // only flags defaulting to true have --no-
+    [['x', '--regex', '--regex']],
+    [['x', '-z']],
+    [['x', '-in']], // bundled short flags
+    [['x', '--config']],
+    [['x', '--json', '--json']],
+  ])('defers %j to oclif', (argv) => {
+    expect(parseToolArgs(searchSpecs, argv)).toBeUndefined();
+  });
+
+  it('parses snippet ranges and leaves a missing path to oclif', () => {
+    expect(parseToolArgs(snippetSpecs, ['a.md', '--start', '2', '--end', '4'])).toEqual({ flags: { start: 2, end: 4 }, positionals: ['a.md'], json: false });
+    expect(parseToolArgs(snippetSpecs, ['--start', '2'])).toBeUndefined();
+  });
+});
