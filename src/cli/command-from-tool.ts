@@ -44,6 +44,8 @@ export function commandFromTool(tool: AnyTool) {
     // A trailing array argument takes the rest of the command line.
     static override strict = !positional.some((s) => s.multiple);
     static readonly tool = tool;
+    /** For commands that extend this one with terminal-only flags (registry list --all). */
+    static readonly specs = specs;
 
     async run(): Promise<unknown> {
       const { flags, argv } = await this.parse(ToolCommand);

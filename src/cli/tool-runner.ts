@@ -17,7 +17,7 @@ export async function runToolForCli(tool: AnyTool, raw: unknown, options: { conf
   const result = await tool.run(input, createToolContext({ configFlag: options.configFlag, surface: 'cli' }));
   if (!options.json) {
     const ui = createRenderUi(options.color);
-    const text = tool.render ? await tool.render(result, ui) : renderGeneric(result, ui);
+    const text = tool.render ? await tool.render(result, ui, input) : renderGeneric(result, ui);
     if (text !== '') printLine(text);
   }
   return result;

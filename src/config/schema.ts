@@ -109,7 +109,25 @@ export const configSchema = z
     tool_views: z.record(name('View'), viewSchema).default({}),
     composite_tools: z.record(name('Composite tool'), compositeSchema).default({}),
     hooks: hooksSchema.default({}),
-    registry: section(),
+    registry: z
+      .strictObject({
+        default: z.string().optional().describe('Registry used when a call names none (default: pulsemcp when PULSEMCP_SUBREGISTRY_API_KEY is set, else official).'),
+        sources: z
+          .record(
+            name('Registry'),
+            z.strictObject({
+              url: templated(isUrl, 'url must be an http(s) URL').optional().describe('Base URL (the API lives under /v0.1); optional for the built-in official and pulsemcp.'),
+              api_key: z.string().optional().describe('Sent as X-API-Key; use ${VAR}.'),
+              tenant_id: z.string().optional().describe('Sent as X-Tenant-ID.'),
+            }),
+          )
+          .optional()
+          .describe('Named registries besides (or overriding) the built-in official and pulsemcp.'),
+        timeout_ms: z.int().positive().optional().describe('Timeout of one registry request (default 30000).'),
+        retries: z.int().min(0).max(10).optional().describe('Retries on 429, 5xx and network errors (default 3).'),
+        show_admin_tools: z.boolean().optional().describe('Serve switch_tenant_id over MCP (also SHOW_ADMIN_TOOLS=true).'),
+      })
+      .default({}),
     arango: section(),
     retrieve: z
       .looseObject({
@@ -126,6 +144,15 @@ export const configSchema = z
       .default({}),
   })
   .superRefine((config, ctx) => {
+    const registries = ['official', 'pulsemcp', ...Object.keys(config.registry.sources ?? {})];
+    if (config.registry.default !== undefined && !registries.includes(config.registry.default)) {
+      ctx.addIssue({ code: 'custom', path: ['registry', 'default'], message: `no registry named "${config.registry.default}" (known: ${registries.join(', ')})` });
+    }
+    for (const [source, spec] of Object.entries(config.registry.sources ?? {})) {
+      if (spec.url === undefined && source !== 'official' && source !== 'pulsemcp') {
+        ctx.addIssue({ code: 'custom', path: ['registry', 'sources', source, 'url'], message: 'a registry needs a url (only the built-in official and pulsemcp may leave it out)' });
+      }
+    }
     for (const [view, spec] of Object.entries(config.tool_views)) {
       const servers = Array.isArray(spec.servers) ? spec.servers : Object.keys(spec.servers ?? {});
       for (const server of servers) {

@@ -71,8 +71,13 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
   input: S;
   annotations: ToolAnnotations;
   run(input: z.output<S>, ctx: ToolContext): Promise<R>;
+  /**
+   * Whether MCP clients are offered the tool under this config (admin tools are opt-in); absent
+   * means always. The terminal command always exists and may refuse with a hint instead.
+   */
+  available?(config: McpkitConfig, env: NodeJS.ProcessEnv): boolean;
   /** Human output for the terminal; without it the CLI prints a generic table or key/value list. */
-  render?(result: R, ui: RenderUi): string | Promise<string>;
+  render?(result: R, ui: RenderUi, input: z.output<S>): string | Promise<string>;
 }
 
 export type AnyTool = ToolDefinition<z.ZodObject, any>;

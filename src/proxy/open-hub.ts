@@ -17,7 +17,8 @@ export interface OpenHubOptions {
 
 export async function openHub(context: ToolContext, version: string, options: OpenHubOptions = {}): Promise<ProxyHub> {
   const config = await context.config();
-  const view = resolveView(config, options.view, createRegistry(allTools).tools);
+  const offered = createRegistry(allTools).tools.filter((tool) => tool.available?.(config, context.env) ?? true);
+  const view = resolveView(config, options.view, offered);
   const stderr = options.quiet && context.env.MCPKIT_LOG_LEVEL !== 'debug' ? () => {} : undefined;
   const baseDir = dirname(context.configLocation.path);
   return new ProxyHub({ view, context, version, listWaitMs: options.listWaitMs, stderr, upstreams: options.upstreams, baseDir });

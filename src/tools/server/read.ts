@@ -12,6 +12,8 @@ function summary(name: string, s: Record<string, unknown>) {
     enabled: s.disabled !== true,
     tools,
     filter_rules: Array.isArray(s.filter) ? s.filter.length : 0,
+    // As written: ${VAR} references show which variables a server needs; literal secrets are masked.
+    env: Object.entries({ ...(s.env as Record<string, string> | undefined), ...(s.headers as Record<string, string> | undefined) }).map(([k, v]) => `${k}=${v}`),
   };
 }
 
@@ -20,7 +22,7 @@ export const serverList = defineTool({
   group: 'server',
   command: { id: 'server list', examples: ['<%= config.bin %> server list', '<%= config.bin %> server list --json'] },
   title: 'List upstream MCP servers',
-  description: 'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools and filter rules.',
+  description: 'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools, filter rules, and env and headers as written (secrets masked).',
   input: z.strictObject({}),
   annotations: LOCAL_READ_ONLY,
   async run(_input, ctx) {
@@ -30,7 +32,7 @@ export const serverList = defineTool({
   render: (r, ui) =>
     r.servers.length === 0
       ? 'No servers configured. Add one with: mcpkit server add NAME --command CMD (or --url URL)'
-      : ui.table(r.servers.map((s) => ({ ...s, enabled: s.enabled ? 'yes' : 'no' }))),
+      : ui.table(r.servers.map((s) => ({ ...s, enabled: s.enabled ? 'yes' : 'no', env: s.env.join(', ') }))),
 });
 
 export const serverShow = defineTool({

@@ -1,0 +1,45 @@
+import { Flags } from '@oclif/core';
+import { commandFromTool } from '../../cli/command-from-tool.js';
+import { inputFromCommandLine } from '../../cli/field-specs.js';
+import { createRenderUi } from '../../cli/render.js';
+import { ToolError } from '../../core/errors.js';
+import { parseInput } from '../../core/schema.js';
+import type { ServerEntry } from '../../registry/client.js';
+import { fetchPage, listServers, serverTable } from '../../tools/registry/list.js';
+import { shown } from '../../tools/registry/shared.js';
+
+const Base = commandFromTool(listServers);
+
+/** `registry list`, plus --all: a terminal extra that follows the cursors to the last page. */
+export default class RegistryList extends Base {
+  static override flags = {
+    ...Base.flags,
+    all: Flags.boolean({ description: 'Follow metadata.nextCursor to the last page and show every server (progress on stderr in a terminal).' }),
+  };
+
+  override async run(): Promise<unknown> {
+    const { flags, argv } = await this.parse(RegistryList);
+    const raw = inputFromCommandLine(Base.specs, flags, argv as string[]);
+    if (!flags.all) return this.runTool(listServers, raw, flags.config);
+    const input = parseInput(listServers.name, listServers.input, raw);
+    const ctx = this.toolContext(flags.config);
+    const servers: ServerEntry[] = [];
+    const progress = process.stderr.isTTY ? (text: string) => process.stderr.write(`\r${text}`) : () => {};
+    let cursor = input.cursor;
+    let pages = 0;
+    const seen = new Set<string>();
+    do {
+      const page = await fetchPage({ ...input, cursor }, ctx);
+      servers.push(...page.servers);
+      pages++;
+      cursor = page.metadata?.nextCursor;
+      if (cursor !== undefined && seen.has(cursor)) throw new ToolError('UPSTREAM_ERROR', `The registry sent the cursor ${cursor} twice; stopping rather than looping.`);
+      if (cursor !== undefined) seen.add(cursor);
+      progress(`${servers.length} servers, ${pages} pages${cursor ? '…' : ''}`);
+    } while (cursor);
+    progress('\n');
+    const result = await shown({ servers, metadata: { count: servers.length, pages } }, input, ctx);
+    if (!this.jsonEnabled()) this.print(servers.length ? serverTable(result.servers, createRenderUi(this.color)) : 'No servers match.');
+    return result;
+  }
+}

@@ -1,0 +1,4 @@
+import { commandFromTool } from '../../cli/command-from-tool.js';
+import { switchTenantId } from '../../tools/registry/tenant.js';
+
+export default commandFromTool(switchTenantId);

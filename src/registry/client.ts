@@ -1,0 +1,212 @@
+import { ToolError } from '../core/errors.js';
+
+/**
+ * A client of the MCP registry API (`/v0.1`), which the official registry and PulseMCP's
+ * sub-registry both serve. Every request has a timeout and is retried with backoff on 429, 5xx
+ * and network errors (a 429's Retry-After is honoured up to MAX_RETRY_AFTER_MS; longer waits
+ * are reported instead). Failures are ToolErrors with the seed's messages.
+ */
+export interface RegistryEndpoint {
+  /** Base URL, e.g. https://registry.modelcontextprotocol.io */
+  url: string;
+  apiKey?: string;
+  tenantId?: string;
+}
+
+export interface ClientOptions extends RegistryEndpoint {
+  timeoutMs?: number;
+  retries?: number;
+  /** First backoff delay; doubled per retry. */
+  backoffMs?: number;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface ServerEntry {
+  server: { name: string; version?: string; [key: string]: unknown };
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface ServerList {
+  servers: ServerEntry[];
+  metadata?: { nextCursor?: string; count?: number; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface ListQuery {
+  cursor?: string;
+  limit?: number;
+  search?: string;
+  updated_since?: string;
+  version?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIES = 3;
+export const MAX_RETRY_AFTER_MS = 10_000;
+const API = '/v0.1';
+
+/** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (header.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The most useful text of an error body: RFC 7807 `detail`, then `message`, `error`, `title`, else the text. */
+export function errorDetail(body: string): string {
+  try {
+    const json = JSON.parse(body) as Record<string, unknown>;
+    for (const key of ['detail', 'message', 'error', 'title']) {
+      const value = json[key];
+      if (typeof value === 'string' && value !== '') return value;
+      if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') return (value as { message: string }).message;
+    }
+  } catch {
+    /* not JSON */
+  }
+  const text = body.trim().replace(/\s+/g, ' ');
+  return text === '' ? 'no details given' : text.slice(0, 300);
+}
+
+export class RegistryClient {
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly backoffMs: number;
+  private readonly fetchImpl: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retries = options.retries ?? DEFAULT_RETRIES;
+    this.backoffMs = options.backoffMs ?? 250;
+    this.fetchImpl = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  get url(): string {
+    return this.options.url;
+  }
+
+  async listServers(query: ListQuery = {}, signal?: AbortSignal): Promise<ServerList> {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+    const qs = params.toString();
+    const body = await this.request(`${API}/servers${qs ? `?${qs}` : ''}`, { what: 'the server list' }, signal);
+    return checkList(body, 'GET /v0.1/servers');
+  }
+
+  async getServer(name: string, version = 'latest', signal?: AbortSignal): Promise<ServerEntry> {
+    const path = `${API}/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`;
+    const body = await this.request(path, { what: 'the server', name, version }, signal);
+    if (!isObject(body) || !isObject(body.server) || typeof body.server.name !== 'string') {
+      throw badShape(`GET ${path}`, 'expected an object with a "server" object holding a "name"');
+    }
+    return body as ServerEntry;
+  }
+
+  async listVersions(name: string, signal?: AbortSignal): Promise<ServerList> {
+    const path = `${API}/servers/${encodeURIComponent(name)}/versions`;
+    const body = await this.request(path, { what: 'the versions', name }, signal);
+    return checkList(body, `GET ${path}`);
+  }
+
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.options.apiKey) headers['X-API-Key'] = this.options.apiKey;
+    if (this.options.tenantId) headers['X-Tenant-ID'] = this.options.tenantId;
+    return headers;
+  }
+
+  private async request(path: string, subject: { what: string; name?: string; version?: string }, signal?: AbortSignal): Promise<unknown> {
+    // Joined as text: a base URL may carry a path of its own (a proxy's /registry).
+    const url = `${this.options.url.replace(/\/+$/, '')}${path}`;
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= this.retries;
+      let response: Response;
+      try {
+        const timeout = AbortSignal.timeout(this.timeoutMs);
+        response = await this.fetchImpl(url, { headers: this.headers(), signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const timedOut = (error as Error).name === 'TimeoutError';
+        if (!last) {
+          await this.sleep(this.backoffMs * 2 ** attempt);
+          continue;
+        }
+        if (timedOut) {
+          throw new ToolError('TIMEOUT', `Registry request timed out after ${this.timeoutMs} ms: ${url}`, {
+            details: { url, timeout_ms: this.timeoutMs, attempts: attempt + 1 },
+            hint: 'Try again, or raise registry.timeout_ms in the config.',
+          });
+        }
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        throw new ToolError('UNAVAILABLE', `Could not reach the registry at ${this.options.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, {
+          details: { url, attempts: attempt + 1 },
+          hint: 'Check the registry URL (registry.sources in the config) and your network.',
+        });
+      }
+      const text = await response.text();
+      if (response.ok) {
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw badShape(`GET ${path}`, `the body is not JSON (starts with ${JSON.stringify(text.slice(0, 60))})`);
+        }
+      }
+      const status = response.status;
+      const wait = status === 429 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
+      const retriable = status === 429 || status >= 500;
+      if (retriable && !last && (wait === undefined || wait <= MAX_RETRY_AFTER_MS)) {
+        await this.sleep(wait ?? this.backoffMs * 2 ** attempt);
+        continue;
+      }
+      throw httpError(status, errorDetail(text), subject, { url, attempts: attempt + 1, retry_after_ms: wait });
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkList(body: unknown, request: string): ServerList {
+  if (!isObject(body) || !Array.isArray(body.servers)) throw badShape(request, 'expected an object with a "servers" array');
+  const bad = body.servers.findIndex((e: unknown) => !isObject(e) || !isObject(e.server) || typeof e.server.name !== 'string');
+  if (bad >= 0) throw badShape(request, `servers[${bad}] has no "server" object with a "name"`);
+  if (body.metadata !== undefined && !isObject(body.metadata)) throw badShape(request, '"metadata" is not an object');
+  return body as ServerList;
+}
+
+function badShape(request: string, problem: string): ToolError {
+  return new ToolError('UPSTREAM_ERROR', `The registry's answer to ${request} is not what the API promises: ${problem}.`, {
+    details: { request, problem },
+    hint: 'Check that the registry URL points at an MCP registry (API /v0.1).',
+  });
+}
+
+function httpError(status: number, detail: string, subject: { what: string; name?: string; version?: string }, details: Record<string, unknown>): ToolError {
+  const all = Object.fromEntries(Object.entries({ status, ...details }).filter(([, v]) => v !== undefined));
+  switch (status) {
+    case 401:
+      return new ToolError('AUTH_FAILED', `Authentication failed: ${detail}`, { details: all, hint: 'Check the API key (registry.sources.NAME.api_key, or PULSEMCP_SUBREGISTRY_API_KEY).' });
+    case 403:
+      return new ToolError('FORBIDDEN', `Access denied: ${detail}`, { details: all, hint: 'The key or tenant has no access to this registry or entry.' });
+    case 404:
+      if (subject.name !== undefined) {
+        const version = subject.version === undefined ? '' : ` (version: ${subject.version})`;
+        return new ToolError('NOT_FOUND', `Server not found: ${subject.name}${version}`, { details: { ...all, name: subject.name, version: subject.version }, hint: 'Search with: mcpkit registry list --search TEXT' });
+      }
+      return new ToolError('NOT_FOUND', `API request failed (404): ${detail}`, { details: all, hint: 'Check the registry URL.' });
+    case 429:
+      return new ToolError('RATE_LIMITED', `Rate limit exceeded: ${detail}`, {
+        details: all,
+        hint: details.retry_after_ms === undefined ? 'Wait a little and try again.' : `Try again in ${Math.ceil(Number(details.retry_after_ms) / 1000)} s.`,
+      });
+    default:
+      return new ToolError('UPSTREAM_ERROR', `API request failed (${status}): ${detail}`, { details: all });
+  }
+}

@@ -1,0 +1,170 @@
+import { ToolError } from '../core/errors.js';
+
+/**
+ * A registry entry (server.json) turned into an upstream server for the config: npm packages run
+ * with `npx -y pkg@version`, PyPI with `uvx pkg==version`, OCI images with `docker run -i --rm`,
+ * remotes by URL. Declared environment variables (and remote headers) become `${VAR}` references,
+ * so secrets stay out of the file and `serve` fills them in. Pure.
+ */
+export type PackageKind = 'npm' | 'pypi' | 'oci' | 'remote';
+export const PACKAGE_KINDS: readonly PackageKind[] = ['npm', 'pypi', 'oci', 'remote'];
+
+interface Input {
+  name: string;
+  description?: string;
+  isRequired?: boolean;
+  isSecret?: boolean;
+  default?: string;
+  value?: string;
+}
+
+interface Package {
+  registryType?: string;
+  identifier?: string;
+  version?: string;
+  transport?: { type?: string; url?: string };
+  environmentVariables?: Input[];
+  runtimeArguments?: Argument[];
+  packageArguments?: Argument[];
+}
+
+interface Argument {
+  type?: 'positional' | 'named';
+  name?: string;
+  value?: string;
+  isRequired?: boolean;
+  valueHint?: string;
+}
+
+interface Remote {
+  type?: string;
+  url?: string;
+  headers?: Input[];
+}
+
+export interface ServerJson {
+  name: string;
+  description?: string;
+  version?: string;
+  packages?: Package[];
+  remotes?: Remote[];
+}
+
+export interface DeclaredVariable {
+  name: string;
+  required: boolean;
+  secret: boolean;
+  description?: string;
+  /** An HTTP header of a remote, filled from this variable. */
+  header?: string;
+}
+
+export interface Installation {
+  kind: PackageKind;
+  entry: Record<string, unknown>;
+  variables: DeclaredVariable[];
+  /** What could not be filled in automatically (required arguments without a value). */
+  notes: string[];
+}
+
+/** The local name: the last part of the registry name, made config-safe. */
+export function localName(registryName: string): string {
+  const last = registryName.split('/').pop() ?? registryName;
+  const cleaned = last.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '');
+  return cleaned || 'server';
+}
+
+/** An environment variable name for a header: `X-Api-Key` -> `X_API_KEY`. */
+export function variableForHeader(header: string): string {
+  return header.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'HEADER';
+}
+
+function kindOf(pkg: Package): PackageKind | undefined {
+  const type = pkg.registryType;
+  return type === 'npm' || type === 'pypi' || type === 'oci' ? type : undefined;
+}
+
+export function availableKinds(server: ServerJson): PackageKind[] {
+  const kinds = (server.packages ?? []).map(kindOf).filter((k): k is PackageKind => k !== undefined);
+  if ((server.remotes ?? []).some((r) => r.url)) kinds.push('remote');
+  return [...new Set(kinds)];
+}
+
+function variables(inputs: readonly Input[] | undefined): DeclaredVariable[] {
+  return (inputs ?? []).map((v) => ({
+    name: v.name,
+    required: v.isRequired === true,
+    secret: v.isSecret === true,
+    ...(v.description ? { description: v.description } : {}),
+  }));
+}
+
+/**
+ * `${NAME}` for a required variable (so "config validate" reports it until it is set),
+ * `${NAME:-default}` for a declared default that is not a secret, and `${NAME:-}` (empty when
+ * unset) for an optional one, so an unset optional variable does not make the config invalid.
+ */
+export function reference(input: Pick<Input, 'name' | 'isRequired' | 'isSecret' | 'default'>): string {
+  if (input.default !== undefined && input.isSecret !== true) return `\${${input.name}:-${input.default}}`;
+  return input.isRequired ? `\${${input.name}}` : `\${${input.name}:-}`;
+}
+
+function argumentValues(args: readonly Argument[] | undefined, notes: string[], where: string): string[] {
+  const out: string[] = [];
+  for (const arg of args ?? []) {
+    if (arg.value === undefined) {
+      if (arg.isRequired) notes.push(`Required ${where} argument ${arg.name ?? arg.valueHint ?? '(unnamed)'} has no value: add it to args in the config.`);
+      continue;
+    }
+    if (arg.type === 'named' && arg.name) out.push(arg.name, arg.value);
+    else out.push(arg.value);
+  }
+  return out;
+}
+
+export function installation(server: ServerJson, wanted?: PackageKind): Installation {
+  const kinds = availableKinds(server);
+  const kind = wanted ?? (['npm', 'pypi', 'oci', 'remote'] as const).find((k) => kinds.includes(k));
+  if (!kind || !kinds.includes(kind)) {
+    throw new ToolError('INVALID_INPUT', wanted ? `${server.name} has no ${wanted} package.` : `${server.name} has no package or remote mcpkit can run.`, {
+      details: { server: server.name, available: kinds },
+      hint: kinds.length ? `Choose one of: ${kinds.map((k) => `--package ${k}`).join(', ')}.` : 'Add it by hand with: mcpkit server add NAME --command ... or --url ...',
+    });
+  }
+  const notes: string[] = [];
+  const description = server.description;
+  if (kind === 'remote') {
+    const remote = (server.remotes ?? []).find((r) => r.url)!;
+    const headers = Object.fromEntries((remote.headers ?? []).map((h) => [h.name, h.value ?? reference({ ...h, name: variableForHeader(h.name) })]));
+    const headerVariables = (remote.headers ?? []).filter((h) => h.value === undefined).map((h) => ({ ...variables([h])[0]!, name: variableForHeader(h.name), header: h.name }));
+    const transport = remote.type === 'sse' ? 'sse' : remote.type === 'streamable-http' ? 'http' : undefined;
+    const entry = { ...(description ? { description } : {}), url: remote.url, ...(transport ? { transport } : {}), ...(Object.keys(headers).length ? { headers } : {}) };
+    return { kind, entry, variables: headerVariables, notes };
+  }
+  const pkg = (server.packages ?? []).find((p) => kindOf(p) === kind)!;
+  if (pkg.transport?.type && pkg.transport.type !== 'stdio') {
+    notes.push(`The package serves over ${pkg.transport.type}${pkg.transport.url ? ` at ${pkg.transport.url}` : ''}; mcpkit starts it as a stdio server.`);
+  }
+  const id = pkg.identifier ?? server.name;
+  const version = pkg.version ?? server.version;
+  const runtime = argumentValues(pkg.runtimeArguments, notes, 'runtime');
+  const packageArgs = argumentValues(pkg.packageArguments, notes, 'package');
+  const envInputs = pkg.environmentVariables ?? [];
+  const env = Object.fromEntries(envInputs.map((v) => [v.name, v.value ?? reference(v)]));
+  let command: string;
+  let args: string[];
+  if (kind === 'npm') {
+    command = 'npx';
+    args = ['-y', ...runtime, version ? `${id}@${version}` : id, ...packageArgs];
+  } else if (kind === 'pypi') {
+    command = 'uvx';
+    args = [...runtime, version ? `${id}==${version}` : id, ...packageArgs];
+  } else {
+    command = 'docker';
+    // docker passes a variable named with -e (and no value) through from its own environment.
+    const image = /:[^/]+$/.test(id) || id.includes('@') || !version ? id : `${id}:${version}`;
+    args = ['run', '-i', '--rm', ...envInputs.flatMap((v) => ['-e', v.name]), ...runtime, image, ...packageArgs];
+  }
+  const entry = { ...(description ? { description } : {}), command, args, ...(envInputs.length ? { env } : {}) };
+  return { kind, entry, variables: variables(envInputs), notes };
+}

@@ -1,0 +1,56 @@
+import { ToolError } from '../core/errors.js';
+import { notFound } from '../core/registry.js';
+import type { RegistryEndpoint } from './client.js';
+
+/**
+ * Which registry a call goes to. Two are built in: `official` (the public MCP registry, no key)
+ * and `pulsemcp` (PulseMCP's sub-registry; key and tenant from PULSEMCP_SUBREGISTRY_API_KEY and
+ * PULSEMCP_SUBREGISTRY_TENANT_ID, as in the seed). `registry.sources` adds more or overrides
+ * these; `registry.default` picks one, else `pulsemcp` when its key is set (the seed's users set
+ * only that), else `official`. Pure.
+ */
+export const BUILTIN_SOURCES: Readonly<Record<string, { url: string; keyEnv?: string; tenantEnv?: string }>> = {
+  official: { url: 'https://registry.modelcontextprotocol.io' },
+  pulsemcp: { url: 'https://api.pulsemcp.com', keyEnv: 'PULSEMCP_SUBREGISTRY_API_KEY', tenantEnv: 'PULSEMCP_SUBREGISTRY_TENANT_ID' },
+};
+
+export interface RegistrySettings {
+  default?: string;
+  sources?: Record<string, { url?: string; api_key?: string; tenant_id?: string }>;
+  timeout_ms?: number;
+  retries?: number;
+  show_admin_tools?: boolean;
+}
+
+export interface ChosenSource extends RegistryEndpoint {
+  name: string;
+}
+
+export function sourceNames(settings: RegistrySettings): string[] {
+  return [...new Set([...Object.keys(BUILTIN_SOURCES), ...Object.keys(settings.sources ?? {})])];
+}
+
+export function defaultSourceName(settings: RegistrySettings, env: NodeJS.ProcessEnv): string {
+  return settings.default ?? (env.PULSEMCP_SUBREGISTRY_API_KEY ? 'pulsemcp' : 'official');
+}
+
+/** `tenantOverride` is a tenant switched to for this process (switch_tenant_id); '' sends none. */
+export function chooseSource(settings: RegistrySettings, env: NodeJS.ProcessEnv, requested?: string, tenantOverride?: string): ChosenSource {
+  const name = requested ?? defaultSourceName(settings, env);
+  const builtin = BUILTIN_SOURCES[name];
+  const configured = settings.sources?.[name];
+  if (!builtin && !configured) {
+    throw notFound('registry', name, sourceNames(settings), 'Add it under registry.sources in the config.');
+  }
+  const url = configured?.url ?? builtin?.url;
+  if (!url) throw new ToolError('CONFIG_INVALID', `Registry "${name}" has no url.`, { hint: `Set registry.sources.${name}.url in the config.` });
+  const apiKey = configured?.api_key ?? (builtin?.keyEnv ? env[builtin.keyEnv] : undefined);
+  const tenantId = tenantOverride ?? configured?.tenant_id ?? (builtin?.tenantEnv ? env[builtin.tenantEnv] : undefined);
+  return { name, url, ...(apiKey ? { apiKey } : {}), ...(tenantId ? { tenantId } : {}) };
+}
+
+export function adminToolsShown(settings: RegistrySettings, env: NodeJS.ProcessEnv): boolean {
+  return settings.show_admin_tools === true || env.SHOW_ADMIN_TOOLS === 'true';
+}
+
+export const TENANT_ID = /^[a-zA-Z0-9_-]*$/;

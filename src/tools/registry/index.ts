@@ -1,0 +1,5 @@
+import { registryAdd } from './add.js';
+import { getServer, listServers, listVersions } from './list.js';
+import { switchTenantId } from './tenant.js';
+
+export const registryTools = [listServers, getServer, listVersions, registryAdd, switchTenantId];

@@ -1,0 +1,147 @@
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import { defineTool, type RenderUi } from '../../core/tool.js';
+import type { ServerEntry, ServerList } from '../../registry/client.js';
+import { expandFields, REGISTRY_READ, registryField, registryFor, shown, titleOf, transportsOf, truncateField } from './shared.js';
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export const listServersInput = z.strictObject({
+  limit: z.int().min(1).max(100).default(30).describe('Servers per page (1-100).'),
+  cursor: z.string().min(1).optional().describe('Where to continue: metadata.nextCursor of the previous page.'),
+  search: z.string().optional().describe('Only servers whose name or description contains this text (case-insensitive).'),
+  updated_since: z.string().optional().describe('Only servers updated after this ISO 8601 time, e.g. 2025-01-01T00:00:00Z.'),
+  latest_only: z.boolean().default(true).describe('Only the latest version of each server (sends version=latest).'),
+  expand_fields: expandFields,
+  registry: registryField,
+  truncate: truncateField,
+});
+
+/** One page, as the API returned it. */
+export async function fetchPage(input: z.output<typeof listServersInput>, ctx: Parameters<typeof registryFor>[0]): Promise<ServerList> {
+  if (input.updated_since !== undefined && (!ISO_8601.test(input.updated_since) || Number.isNaN(Date.parse(input.updated_since)))) {
+    throw new ToolError('INVALID_INPUT', `updated_since must be an ISO 8601 time such as 2025-01-01T00:00:00Z, got "${input.updated_since}".`);
+  }
+  const { client } = await registryFor(ctx, input.registry);
+  return client.listServers(
+    { cursor: input.cursor, limit: input.limit, search: input.search, updated_since: input.updated_since, version: input.latest_only ? 'latest' : undefined },
+    ctx.signal,
+  );
+}
+
+function quoted(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command for the next page: the same query from the cursor on. */
+export function nextPageCommand(input: z.output<typeof listServersInput>, cursor: string): string {
+  const parts = ['mcpkit registry list', `--cursor ${quoted(cursor)}`];
+  if (input.limit !== 30) parts.push(`--limit ${input.limit}`);
+  if (input.search) parts.push(`--search ${quoted(input.search)}`);
+  if (input.updated_since) parts.push(`--updated-since ${quoted(input.updated_since)}`);
+  if (!input.latest_only) parts.push('--no-latest-only');
+  if (input.registry) parts.push(`--registry ${quoted(input.registry)}`);
+  return parts.join(' ');
+}
+
+export function serverTable(servers: readonly ServerEntry[], ui: RenderUi): string {
+  return ui.table(
+    servers.map((e) => ({ title: titleOf(e), name: e.server.name, version: e.server.version ?? '', transports: transportsOf(e).join(', ') })),
+    ['title', 'name', 'version', 'transports'],
+  );
+}
+
+export const listServers = defineTool({
+  name: 'list_servers',
+  group: 'registry',
+  command: {
+    id: 'registry list',
+    examples: [
+      '<%= config.bin %> registry list --search github',
+      '<%= config.bin %> registry list --limit 100 --all --json',
+      '<%= config.bin %> registry list --updated-since 2025-06-01T00:00:00Z --registry pulsemcp',
+    ],
+  },
+  title: 'List MCP servers in a registry',
+  description:
+    'List the MCP servers of a registry, a page at a time (metadata.nextCursor continues), optionally searched by name or description. Returns the API\'s JSON with each entry\'s server and _meta.\nOver MCP long strings and deep objects are shortened; expand_fields shows chosen paths in full. In the terminal, --all follows every page.',
+  input: listServersInput,
+  annotations: REGISTRY_READ,
+  async run(input, ctx) {
+    return shown(await fetchPage(input, ctx), input, ctx);
+  },
+  render: (page, ui, input) => {
+    if (page.servers.length === 0) return ui.color.dim('No servers match.');
+    const lines = [serverTable(page.servers, ui)];
+    const next = page.metadata?.nextCursor;
+    if (next) lines.push('', `${ui.color.dim('Next page:')} ${nextPageCommand(input, next)}`);
+    return lines.join('\n');
+  },
+});
+
+export const getServer = defineTool({
+  name: 'get_server',
+  group: 'registry',
+  command: {
+    id: 'registry get',
+    args: ['name'],
+    examples: ['<%= config.bin %> registry get io.github.21st-dev/magic-mcp', '<%= config.bin %> registry get io.github.21st-dev/magic-mcp --version 0.0.46 --json'],
+  },
+  title: 'Show one MCP server from a registry',
+  description: 'Show a registry entry: the server.json (packages, remotes, environment variables) and its _meta, for a version (default latest).',
+  input: z.strictObject({
+    name: z.string().min(1).describe('Server name as the registry has it, e.g. io.github.owner/repo.'),
+    version: z.string().min(1).default('latest').describe('Version to show (default latest).'),
+    expand_fields: expandFields,
+    registry: registryField,
+    truncate: truncateField,
+  }),
+  annotations: REGISTRY_READ,
+  async run(input, ctx) {
+    const { client } = await registryFor(ctx, input.registry);
+    return shown(await client.getServer(input.name, input.version, ctx.signal), input, ctx);
+  },
+  render: (entry, ui) => {
+    const server = entry.server as Record<string, any>;
+    const lines = [ui.color.bold(titleOf(entry)), `${ui.color.dim('ID:')} ${server.name}`, `${ui.color.dim('Version:')} ${server.version ?? '?'}`];
+    if (server.description) lines.push(`${ui.color.dim('Description:')} ${server.description}`);
+    if (server.repository?.url) lines.push(`${ui.color.dim('Repository:')} ${server.repository.url}`);
+    for (const pkg of (server.packages ?? []) as Record<string, any>[]) {
+      lines.push(`${ui.color.dim('Package:')} ${pkg.registryType} ${pkg.identifier}${pkg.version ? `@${pkg.version}` : ''} (${pkg.transport?.type ?? '?'})`);
+      for (const v of (pkg.environmentVariables ?? []) as Record<string, any>[]) {
+        const marks = [v.isRequired ? 'required' : '', v.isSecret ? 'secret' : ''].filter(Boolean).join(', ');
+        lines.push(`  ${v.name}${marks ? ` (${marks})` : ''}${v.description ? `: ${v.description}` : ''}`);
+      }
+    }
+    for (const remote of (server.remotes ?? []) as Record<string, any>[]) lines.push(`${ui.color.dim('Remote:')} ${remote.type} ${remote.url}`);
+    lines.push('', ui.color.dim(`Add it with: mcpkit registry add ${server.name}`));
+    return lines.join('\n');
+  },
+});
+
+export const listVersions = defineTool({
+  name: 'list_versions',
+  group: 'registry',
+  command: { id: 'registry versions', args: ['name'], examples: ['<%= config.bin %> registry versions io.github.21st-dev/magic-mcp'] },
+  title: 'List the versions of an MCP server',
+  description: 'List every published version of a registry entry, with its status and dates.',
+  input: z.strictObject({
+    name: z.string().min(1).describe('Server name as the registry has it.'),
+    expand_fields: expandFields,
+    registry: registryField,
+    truncate: truncateField,
+  }),
+  annotations: REGISTRY_READ,
+  async run(input, ctx) {
+    const { client } = await registryFor(ctx, input.registry);
+    return shown(await client.listVersions(input.name, ctx.signal), input, ctx);
+  },
+  render: (list, ui) =>
+    ui.table(
+      list.servers.map((e) => {
+        const meta = (e._meta?.['io.modelcontextprotocol.registry/official'] ?? {}) as Record<string, unknown>;
+        return { version: e.server.version ?? '', status: meta.status ?? '', published: meta.publishedAt ?? '', latest: meta.isLatest === true ? 'yes' : '' };
+      }),
+      ['version', 'status', 'published', 'latest'],
+    ),
+});

@@ -1,0 +1,56 @@
+import * as z from 'zod';
+import type { ToolAnnotations, ToolContext } from '../../core/tool.js';
+import type { RegistryClient } from '../../registry/client.js';
+import type { ChosenSource } from '../../registry/sources.js';
+
+/** Reads a registry on the network; never changes anything. */
+export const REGISTRY_READ: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+
+export const registryField = z.string().min(1).optional().describe('Registry to ask, by name (default: registry.default; built in: official, pulsemcp).');
+export const expandFields = z
+  .array(z.string().min(1))
+  .optional()
+  .describe('Paths to show in full despite truncation, e.g. "servers[].server.description" or "server.readme" ([] matches every index).');
+export const truncateField = z.boolean().optional().describe('Shorten long strings and deep objects (default: on over MCP, off in the terminal).');
+
+/** Tenants chosen with switch_tenant_id for the rest of this process, by registry name. */
+export function switchedTenants(ctx: ToolContext): Map<string, string> | undefined {
+  if (!ctx.processCache) return undefined;
+  let tenants = ctx.processCache.get('registry.tenants') as Map<string, string> | undefined;
+  if (!tenants) ctx.processCache.set('registry.tenants', (tenants = new Map()));
+  return tenants;
+}
+
+export async function registryFor(ctx: ToolContext, requested: string | undefined): Promise<{ client: RegistryClient; source: ChosenSource }> {
+  const [config, { chooseSource, defaultSourceName }, { RegistryClient }] = await Promise.all([
+    ctx.config(),
+    import('../../registry/sources.js'),
+    import('../../registry/client.js'),
+  ]);
+  const settings = config.registry;
+  const name = requested ?? defaultSourceName(settings, ctx.env);
+  const source = chooseSource(settings, ctx.env, requested, switchedTenants(ctx)?.get(name));
+  return { client: new RegistryClient({ ...source, timeoutMs: settings.timeout_ms, retries: settings.retries }), source };
+}
+
+/** The seed's auto-truncation, on by default for a model (MCP) and off for a person (terminal). */
+export async function shown<T>(value: T, input: { truncate?: boolean; expand_fields?: string[] }, ctx: ToolContext): Promise<T> {
+  if (!(input.truncate ?? ctx.surface === 'mcp')) return value;
+  const { truncateResponse } = await import('../../registry/truncate.js');
+  return truncateResponse(value, input.expand_fields ?? []);
+}
+
+interface EntryLike {
+  server: { name: string; title?: unknown; version?: unknown; packages?: unknown; remotes?: unknown };
+}
+
+/** Transport kinds an entry offers: its packages' transports and its remotes' types. */
+export function transportsOf(entry: EntryLike): string[] {
+  const packages = Array.isArray(entry.server.packages) ? (entry.server.packages as { transport?: { type?: string } }[]) : [];
+  const remotes = Array.isArray(entry.server.remotes) ? (entry.server.remotes as { type?: string }[]) : [];
+  return [...new Set([...packages.map((p) => p.transport?.type), ...remotes.map((r) => r.type)].filter((t): t is string => typeof t === 'string'))];
+}
+
+export function titleOf(entry: EntryLike): string {
+  return typeof entry.server.title === 'string' && entry.server.title !== '' ? entry.server.title : entry.server.name;
+}
