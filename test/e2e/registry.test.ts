@@ -148,6 +148,11 @@ describe('registry over MCP', () => {
       expect(body.servers[0]!._meta).toEqual(long._meta);
       const full = await call(client, 'get_server', { name: 'io.github.mcpkit/long-readme', expand_fields: ['server.description'] });
       expect((full.structuredContent as { server: { description: string } }).server.description).toBe(LONG);
+      const versions = await call(client, 'list_versions', { name: 'io.github.21st-dev/magic-mcp' });
+      expect((versions.structuredContent as { servers: { server: { version: string } }[] }).servers.map((e) => e.server.version)).toEqual(['0.0.46']);
+      const added = await call(client, 'registry_add', { name: 'io.github.mcpkit/long-readme', as: 'long-readme' });
+      expect(added.structuredContent).toMatchObject({ server: 'long-readme', entry: { command: 'npx', args: ['-y', 'long-readme@1.0.0'] } });
+      expect(readFileSync(join(dir, 'mcpkit.yaml'), 'utf8')).toContain('long-readme@1.0.0');
       const bad = await call(client, 'list_servers', { limit: 500 });
       expect(bad.isError).toBe(true);
       const missing = await call(client, 'get_server', { name: 'io.github.nobody/none' });
