@@ -11,11 +11,12 @@ export interface ServeArgs {
   host?: string;
   port?: string;
   token?: string;
+  'read-only'?: boolean;
 }
 
 /** Flags taking a value; a parity test keeps this in step with the oclif command's flags. */
 export const SERVE_VALUE_FLAGS = ['config', 'view', 'host', 'port', 'token'] as const;
-export const SERVE_BOOLEAN_FLAGS = ['eager', 'http'] as const;
+export const SERVE_BOOLEAN_FLAGS = ['eager', 'http', 'read-only'] as const;
 
 export function parseServeArgs(argv: readonly string[]): ServeArgs | undefined {
   const out: Record<string, string | boolean> = {};

@@ -13,7 +13,7 @@ import { createRenderUi, renderGeneric } from './render.js';
  * returned result as JSON, oclif through logJson).
  */
 export async function runToolForCli(tool: AnyTool, raw: unknown, options: { configFlag?: string; json: boolean; color: ChalkInstance }): Promise<unknown> {
-  const input = parseInput(tool.name, tool.input, raw);
+  const input = parseInput(tool.name, tool.input, raw, tool.invalidInputCode);
   const result = await tool.run(input, createToolContext({ configFlag: options.configFlag, surface: 'cli' }));
   if (!options.json) {
     const ui = createRenderUi(options.color);

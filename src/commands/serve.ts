@@ -10,6 +10,7 @@ export default class Serve extends McpkitCommand {
     '<%= config.bin %> serve --config ./mcpkit.yaml',
     '<%= config.bin %> serve --view research --eager',
     '<%= config.bin %> serve --http --port 8000 --token "$MCPKIT_TOKEN"',
+    '<%= config.bin %> serve --read-only',
     'npx @modelcontextprotocol/inspector <%= config.bin %> serve',
   ];
   static override enableJsonFlag = false;
@@ -20,12 +21,13 @@ export default class Serve extends McpkitCommand {
     host: Flags.string({ description: 'Address to bind with --http (default: serve.host, else 127.0.0.1).' }),
     port: Flags.string({ description: 'Port with --http (default: serve.port, else 8000; 0 picks a free one).' }),
     token: Flags.string({ description: 'Bearer token HTTP clients must send (default: serve.token).' }),
+    'read-only': Flags.boolean({ description: 'Leave out the writing arango tools and refuse AQL that writes (like arango.read_only).' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     // Imported here so no other command pays for the MCP server code.
     const { runServe } = await import('../mcp/run-serve.js');
-    await runServe({ configFlag: flags.config, ...flags, version: this.config.version });
+    await runServe({ configFlag: flags.config, ...flags, readOnly: flags['read-only'], version: this.config.version });
   }
 }

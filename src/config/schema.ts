@@ -101,8 +101,6 @@ export const viewSchema = z.strictObject({
   hooks: hooksSchema.optional(),
 });
 
-const section = () => z.looseObject({}).default({});
-
 export const configSchema = z
   .strictObject({
     mcp_servers: z.record(name('Server'), serverSchema).default({}),
@@ -128,7 +126,21 @@ export const configSchema = z
         show_admin_tools: z.boolean().optional().describe('Serve switch_tenant_id over MCP (also SHOW_ADMIN_TOOLS=true).'),
       })
       .default({}),
-    arango: section(),
+    arango: z
+      .strictObject({
+        url: z
+          .union([z.string(), z.array(z.string()).min(1)])
+          .optional()
+          .describe('ArangoDB endpoint, or a list of cluster coordinators (default http://localhost:8529; ARANGO_URL overrides).'),
+        database: z.string().min(1).optional().describe('Database (default _system; ARANGO_DB overrides).'),
+        username: z.string().optional().describe('User (default root; ARANGO_USERNAME overrides).'),
+        password: z.string().optional().describe('Password; use ${VAR} (ARANGO_PASSWORD overrides).'),
+        timeout_ms: z.int().positive().optional().describe('Timeout of one database call (default 30000; ARANGO_TIMEOUT_SEC overrides).'),
+        connect_retries: z.int().min(1).max(100).optional().describe('Connection attempts when serve starts (default 5).'),
+        connect_delay_ms: z.int().min(0).optional().describe('Delay between those attempts (default 2000).'),
+        read_only: z.boolean().optional().describe('Hide the writing arango tools and refuse AQL that writes (also serve --read-only).'),
+      })
+      .default({}),
     retrieve: z
       .looseObject({
         roots: z.record(name('Root'), z.string()).optional().describe('Named roots the retrieve tools read, e.g. { docs: ./docs, code: . } (relative to this file).'),

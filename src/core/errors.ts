@@ -69,5 +69,5 @@ export function errorObject(error: unknown): ErrorObject {
 
 /** Usage mistakes exit 2 like oclif's own parse errors; everything else a tool reports exits 1. */
 export function exitCodeFor(error: ErrorObject): number {
-  return error.code === 'INVALID_INPUT' ? 2 : 1;
+  return error.code === 'INVALID_INPUT' || error.code === 'VALIDATION_ERROR' ? 2 : 1;
 }

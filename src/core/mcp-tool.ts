@@ -41,7 +41,7 @@ export function toErrorResult(error: unknown): CallToolResult {
 /** Runs one of mcpkit's own tools for MCP: validation and tool failures become `isError` results, never crashes. */
 export async function runLocalTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<CallToolResult> {
   try {
-    const input = parseInput(tool.name, tool.input, args);
+    const input = parseInput(tool.name, tool.input, args, tool.invalidInputCode);
     return toCallResult(await tool.run(input, context));
   } catch (error) {
     if (!(error instanceof ToolError)) context.logger.error(`${tool.name} failed: ${(error as Error)?.stack ?? String(error)}`);

@@ -52,12 +52,12 @@ export function issuesOf(error: z.ZodError): InputIssue[] {
 }
 
 /** Validates tool input; a failure is an `INVALID_INPUT` ToolError listing every issue with its path. */
-export function parseInput<S extends z.ZodType>(toolName: string, schema: S, raw: unknown): z.output<S> {
+export function parseInput<S extends z.ZodType>(toolName: string, schema: S, raw: unknown, code = 'INVALID_INPUT'): z.output<S> {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const issues = issuesOf(parsed.error);
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  throw new ToolError('INVALID_INPUT', `Invalid arguments for ${toolName}: ${summary}`, {
+  throw new ToolError(code, `Invalid arguments for ${toolName}: ${summary}`, {
     details: { tool: toolName, issues },
     hint: `Run "mcpkit tools --json" or read the tool's input schema for the accepted arguments.`,
   });

@@ -71,6 +71,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
   input: S;
   annotations: ToolAnnotations;
   run(input: z.output<S>, ctx: ToolContext): Promise<R>;
+  /** The code for arguments that fail the schema (the arango seed's VALIDATION_ERROR); INVALID_INPUT otherwise. */
+  invalidInputCode?: string;
   /**
    * Whether MCP clients are offered the tool under this config (admin tools are opt-in); absent
    * means always. The terminal command always exists and may refuse with a hint instead.

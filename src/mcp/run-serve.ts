@@ -13,6 +13,8 @@ export interface ServeOptions {
   host?: string;
   port?: string | number;
   token?: string;
+  /** Hide the writing arango tools and refuse writing AQL (like arango.read_only). */
+  readOnly?: boolean;
   version: string;
 }
 
@@ -22,6 +24,8 @@ export interface ServeOptions {
  * child process outlives us.
  */
 export async function runServe(options: ServeOptions): Promise<never> {
+  // Read through the same setting as arango.read_only, by every tool and catalog of this process.
+  if (options.readOnly) process.env.ARANGO_READ_ONLY = 'true';
   const context = createToolContext({ configFlag: options.configFlag, surface: 'mcp', longLived: true });
   const upstreams = new Map<string, Upstream>();
   const hubs = new Map<string, Promise<ProxyHub>>();
@@ -37,6 +41,9 @@ export async function runServe(options: ServeOptions): Promise<never> {
   let code = 0;
   try {
     await checkRoots(context);
+    // A configured ArangoDB is connected to in the background (with the configured attempts), so
+    // serve is up at once and a late database is still found (the arango seed's contract).
+    void import('../tools/arango/shared.js').then(({ startArango }) => startArango(context)).catch(() => undefined);
     if (options.http) {
       await serveOverHttp(options, context, hubFor, upstreams);
     } else {

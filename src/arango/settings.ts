@@ -1,0 +1,58 @@
+/**
+ * Where and how to reach ArangoDB: the config's `arango` section, overridden by the seed's
+ * environment variables (ARANGO_URL, ARANGO_DB, ARANGO_USERNAME/ARANGO_USER,
+ * ARANGO_PASSWORD/ARANGO_PASS, ARANGO_TIMEOUT_SEC, ARANGO_CONNECT_RETRIES,
+ * ARANGO_CONNECT_DELAY_SEC) and ARANGO_READ_ONLY. Several coordinators of a cluster may be given
+ * (a list, or comma-separated); arangojs balances over them. Pure.
+ */
+export interface ArangoSection {
+  url?: string | string[];
+  database?: string;
+  username?: string;
+  password?: string;
+  timeout_ms?: number;
+  connect_retries?: number;
+  connect_delay_ms?: number;
+  read_only?: boolean;
+}
+
+export interface ArangoSettings {
+  urls: string[];
+  database: string;
+  username: string;
+  password: string;
+  timeoutMs: number;
+  /** Connection attempts when serve starts (the seed: 5, two seconds apart). */
+  connectRetries: number;
+  connectDelayMs: number;
+  readOnly: boolean;
+  /** Whether anything points at a database (config or environment), so serve should connect at start. */
+  configured: boolean;
+}
+
+export const DEFAULT_URL = 'http://localhost:8529';
+
+function positive(value: string | undefined, what: string, scale: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${what} must be a non-negative number, got "${value}"`);
+  return Math.round(n * scale);
+}
+
+export function resolveArangoSettings(section: ArangoSection, env: NodeJS.ProcessEnv): ArangoSettings {
+  const urlText = env.ARANGO_URL ?? section.url;
+  const urls = (Array.isArray(urlText) ? urlText : (urlText ?? DEFAULT_URL).split(','))
+    .map((u) => u.trim())
+    .filter(Boolean);
+  return {
+    urls: urls.length ? urls : [DEFAULT_URL],
+    database: env.ARANGO_DB ?? section.database ?? '_system',
+    username: env.ARANGO_USERNAME ?? env.ARANGO_USER ?? section.username ?? 'root',
+    password: env.ARANGO_PASSWORD ?? env.ARANGO_PASS ?? section.password ?? '',
+    timeoutMs: positive(env.ARANGO_TIMEOUT_SEC, 'ARANGO_TIMEOUT_SEC', 1000) ?? section.timeout_ms ?? 30_000,
+    connectRetries: Math.max(1, positive(env.ARANGO_CONNECT_RETRIES, 'ARANGO_CONNECT_RETRIES', 1) ?? section.connect_retries ?? 5),
+    connectDelayMs: positive(env.ARANGO_CONNECT_DELAY_SEC, 'ARANGO_CONNECT_DELAY_SEC', 1000) ?? section.connect_delay_ms ?? 2000,
+    readOnly: env.ARANGO_READ_ONLY === 'true' || env.ARANGO_READ_ONLY === '1' || section.read_only === true,
+    configured: Object.keys(section).length > 0 || env.ARANGO_URL !== undefined,
+  };
+}

@@ -1,0 +1,4 @@
+import { commandFromTool } from '../../cli/command-from-tool.js';
+import { arangoQuery } from '../../tools/arango/query.js';
+
+export default commandFromTool(arangoQuery);

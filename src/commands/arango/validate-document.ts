@@ -1,0 +1,4 @@
+import { commandFromTool } from '../../cli/command-from-tool.js';
+import { arangoValidateDocument } from '../../tools/arango/schemas.js';
+
+export default commandFromTool(arangoValidateDocument);

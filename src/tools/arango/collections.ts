@@ -1,0 +1,115 @@
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import type { BackupManifest } from '../../arango/backup-layout.js';
+import { ARANGO_READ, ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
+
+const COLLECTION_TYPES = { 2: 'document', 3: 'edge' } as const;
+
+export const arangoListCollections = defineArangoTool({
+  name: 'arango_list_collections',
+  command: { id: 'arango collections', examples: ['<%= config.bin %> arango collections', '<%= config.bin %> arango collections --system --json'] },
+  title: 'List collections',
+  description: 'List the collections of the database with their type (document or edge) and document count; system collections only with include_system.',
+  input: z.strictObject({ include_system: z.boolean().default(false).describe('Include system collections (names starting with _).') }),
+  annotations: ARANGO_READ,
+  writes: false,
+  async run(input, call) {
+    const list = await call.timed(call.db.listCollections(!input.include_system));
+    const collections = await Promise.all(
+      list
+        .sort((a, b) => (a.name < b.name ? -1 : 1))
+        .map(async (c) => ({ name: c.name, type: COLLECTION_TYPES[c.type as 2 | 3] ?? String(c.type), count: (await call.timed(call.db.collection(c.name).count())).count, system: c.isSystem })),
+    );
+    return { collections };
+  },
+  render: (r, ui) => (r.collections.length ? ui.table(r.collections, ['name', 'type', 'count']) : ui.color.dim('No collections. Create one with: mcpkit arango create-collection NAME')),
+});
+
+export const arangoCreateCollection = defineArangoTool({
+  name: 'arango_create_collection',
+  command: { id: 'arango create-collection', args: ['name'], examples: ['<%= config.bin %> arango create-collection users', '<%= config.bin %> arango create-collection follows --type edge'] },
+  title: 'Create a collection',
+  description: 'Create a document collection, or an edge collection (documents with _from and _to) for graphs.',
+  input: z.strictObject({
+    name: z.string().min(1).max(256).describe('Collection name (letters, digits, _ and -; starts with a letter).'),
+    type: z.enum(['document', 'edge']).default('document').describe('document or edge.'),
+    wait_for_sync: z.boolean().optional().describe('Sync every write to disk before answering.'),
+  }),
+  annotations: ARANGO_WRITE,
+  writes: true,
+  async run(input, call) {
+    const options = input.wait_for_sync === undefined ? {} : { waitForSync: input.wait_for_sync };
+    const collection = input.type === 'edge' ? await call.timed(call.db.createEdgeCollection(input.name, options)) : await call.timed(call.db.createCollection(input.name, options));
+    return { name: collection.name, type: input.type, created: true };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} Created ${r.type} collection ${r.name}`,
+});
+
+export const arangoDatabaseStatus = defineArangoTool({
+  name: 'arango_database_status',
+  command: { id: 'arango status', examples: ['<%= config.bin %> arango status', '<%= config.bin %> arango status --json'] },
+  title: 'Check the database connection',
+  description: 'Report whether ArangoDB answers: server version, database, endpoints, read-only mode, and the number of collections. Use it first when other arango tools fail.',
+  input: z.strictObject({}),
+  annotations: ARANGO_READ,
+  writes: false,
+  async run(_input, call) {
+    const [version, info, collections] = await Promise.all([call.timed(call.db.version()), call.timed(call.db.get()), call.timed(call.db.listCollections(true))]);
+    return {
+      connected: true,
+      server: version.server,
+      version: version.version,
+      license: (version as { license?: string }).license ?? null,
+      database: info.name,
+      urls: call.settings.urls,
+      username: call.settings.username,
+      read_only: call.settings.readOnly,
+      collections: collections.length,
+    };
+  },
+});
+
+async function dumpCollection(call: ArangoCall, name: string, limit: number | undefined) {
+  const cursor = await call.timed(call.db.query('FOR d IN @@c SORT d._key LIMIT @n RETURN d', { '@c': name, n: limit === undefined ? 1_000_000_000 : limit + 1 }, { batchSize: 1000 }));
+  const docs = await call.timed(cursor.all());
+  const truncated = limit !== undefined && docs.length > limit;
+  return { docs: truncated ? docs.slice(0, limit) : docs, truncated };
+}
+
+export const arangoBackup = defineArangoTool({
+  name: 'arango_backup',
+  command: {
+    id: 'arango backup',
+    examples: ['<%= config.bin %> arango backup', '<%= config.bin %> arango backup --collections users --collections orders --output-dir ./backup'],
+  },
+  title: 'Back up collections to JSON files',
+  description:
+    'Write collections (default: every non-system collection) to a folder: one JSON array of documents per collection and a manifest.json. The folder defaults to backups/<database>-<time> under the current directory.',
+  input: z.strictObject({
+    output_dir: z.string().min(1).optional().describe('Folder to write (created if missing).'),
+    collections: z.array(z.string().min(1)).optional().describe('Collections to back up (default: all non-system ones).'),
+    doc_limit: z.int().min(1).optional().describe('Most documents per collection (the manifest marks cut collections).'),
+  }),
+  annotations: { ...ARANGO_READ, idempotentHint: false },
+  writes: false,
+  async run(input, call) {
+    const [{ mkdirSync, writeFileSync }, { resolve, join }, layout] = await Promise.all([import('node:fs'), import('node:path'), import('../../arango/backup-layout.js')]);
+    const all = await call.timed(call.db.listCollections(true));
+    const wanted = input.collections ?? all.map((c) => c.name).sort();
+    const unknown = wanted.filter((n) => !all.some((c) => c.name === n));
+    if (unknown.length) throw new ToolError('ARANGO_ERROR', `collection or view not found: ${unknown.join(', ')}`, { details: { errorNum: 1203, http_code: 404, collections: unknown } });
+    const folder = resolve(call.ctx.cwd, input.output_dir ?? layout.defaultBackupFolder(call.settings.database, call.ctx.now()));
+    mkdirSync(folder, { recursive: true });
+    const manifest: BackupManifest = { format: 'mcpkit-arango-backup/1', database: call.settings.database, created_at: call.ctx.now().toISOString(), collections: [] };
+    for (const name of wanted) {
+      const { docs, truncated } = await dumpCollection(call, name, input.doc_limit);
+      const file = layout.collectionFile(name);
+      writeFileSync(join(folder, file), `${JSON.stringify(docs, null, 2)}\n`);
+      const type = all.find((c) => c.name === name)!.type === 3 ? 'edge' : 'document';
+      manifest.collections.push({ name, type, file, documents: docs.length, truncated });
+    }
+    writeFileSync(join(folder, layout.MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    return { folder, collections: manifest.collections };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} Backed up ${r.collections.length} collections (${r.collections.reduce((n, c) => n + c.documents, 0)} documents) to ${r.folder}`,
+});

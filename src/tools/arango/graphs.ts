@@ -1,0 +1,358 @@
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import type { BackupManifest } from '../../arango/backup-layout.js';
+import { ARANGO_DESTRUCTIVE, ARANGO_READ, ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
+
+const graphName = z.string().min(1).describe('Graph name.');
+const edgeDefinition = z.strictObject({
+  collection: z.string().min(1).describe('Edge collection.'),
+  from: z.array(z.string().min(1)).min(1).describe('Vertex collections edges start from.'),
+  to: z.array(z.string().min(1)).min(1).describe('Vertex collections edges point to.'),
+});
+const direction = z.enum(['OUTBOUND', 'INBOUND', 'ANY']).default('OUTBOUND').describe('Follow edges out of, into, or either way.');
+
+interface GraphInfo {
+  name: string;
+  edgeDefinitions: { collection: string; from: string[]; to: string[] }[];
+  orphanCollections: string[];
+}
+
+async function graphInfo(call: ArangoCall, name: string): Promise<GraphInfo> {
+  const info = (await call.timed(call.db.graph(name).get())) as unknown as GraphInfo;
+  return { name, edgeDefinitions: info.edgeDefinitions ?? [], orphanCollections: info.orphanCollections ?? [] };
+}
+
+function vertexCollections(graph: GraphInfo): string[] {
+  return [...new Set([...graph.edgeDefinitions.flatMap((d) => [...d.from, ...d.to]), ...graph.orphanCollections])].sort();
+}
+
+async function all<T>(call: ArangoCall, query: string, bindVars: Record<string, unknown>): Promise<T[]> {
+  const cursor = await call.timed(call.db.query(query, bindVars, { batchSize: 1000 }));
+  return (await call.timed(cursor.all())) as T[];
+}
+
+/** Where graph traversals read edges: a named graph, or edge collections (one of the two). */
+function via(input: { graph?: string; edge_collections?: string[] }, bind: Record<string, unknown>): string {
+  if ((input.graph === undefined) === (input.edge_collections === undefined || input.edge_collections.length === 0)) {
+    throw new ToolError('VALIDATION_ERROR', 'Give either graph or edge_collections.');
+  }
+  if (input.graph !== undefined) {
+    bind.graph = input.graph;
+    return 'GRAPH @graph';
+  }
+  return input.edge_collections!.map((c, i) => ((bind[`@e${i}`] = c), `@@e${i}`)).join(', ');
+}
+
+export const arangoCreateGraph = defineArangoTool({
+  name: 'arango_create_graph',
+  command: {
+    id: 'arango create-graph',
+    args: ['name'],
+    examples: ['<%= config.bin %> arango create-graph social --edge-definitions \'[{"collection":"follows","from":["users"],"to":["users"]}]\''],
+  },
+  title: 'Create a named graph',
+  description: 'Create a named graph from edge definitions (edge collection, from and to vertex collections) and optional orphan vertex collections; missing collections are created.',
+  input: z.strictObject({
+    name: graphName,
+    edge_definitions: z.array(edgeDefinition).min(1).describe('Edge definitions: {collection, from, to}.'),
+    orphan_collections: z.array(z.string().min(1)).optional().describe('Vertex collections without edges yet.'),
+  }),
+  annotations: ARANGO_WRITE,
+  writes: true,
+  async run(input, call) {
+    await call.timed(call.db.createGraph(input.name, input.edge_definitions, { orphanCollections: input.orphan_collections ?? [] }));
+    return graphInfo(call, input.name);
+  },
+  render: (r, ui) => `${ui.color.green('✓')} Created graph ${r.name} (${r.edgeDefinitions.map((d) => d.collection).join(', ')})`,
+});
+
+export const arangoListGraphs = defineArangoTool({
+  name: 'arango_list_graphs',
+  command: { id: 'arango graphs', examples: ['<%= config.bin %> arango graphs'] },
+  title: 'List named graphs',
+  description: 'List the named graphs with their edge definitions and orphan collections.',
+  input: z.strictObject({}),
+  annotations: ARANGO_READ,
+  writes: false,
+  async run(_input, call) {
+    const graphs = (await call.timed(call.db.listGraphs())) as unknown as GraphInfo[];
+    return { graphs: graphs.map((g) => ({ name: g.name ?? (g as unknown as { _key: string })._key, edgeDefinitions: g.edgeDefinitions, orphanCollections: g.orphanCollections ?? [] })).sort((a, b) => (a.name < b.name ? -1 : 1)) };
+  },
+  render: (r, ui) =>
+    r.graphs.length
+      ? ui.table(r.graphs.map((g) => ({ name: g.name, edges: g.edgeDefinitions.map((d) => `${d.collection}: ${d.from.join('|')} -> ${d.to.join('|')}`).join('; '), orphans: g.orphanCollections.join(', ') })))
+      : ui.color.dim('No graphs.'),
+});
+
+export const arangoAddVertexCollection = defineArangoTool({
+  name: 'arango_add_vertex_collection',
+  command: { id: 'arango add-vertex-collection', args: ['graph', 'collection'], examples: ['<%= config.bin %> arango add-vertex-collection social places'] },
+  title: 'Add a vertex collection to a graph',
+  description: 'Add a vertex collection to a named graph (as an orphan collection until an edge definition uses it); created when missing.',
+  input: z.strictObject({ graph: graphName, collection: z.string().min(1).describe('Vertex collection.') }),
+  annotations: ARANGO_WRITE,
+  writes: true,
+  async run(input, call) {
+    await call.timed(call.db.graph(input.graph).addVertexCollection(input.collection));
+    return graphInfo(call, input.graph);
+  },
+});
+
+export const arangoAddEdgeDefinition = defineArangoTool({
+  name: 'arango_add_edge_definition',
+  command: { id: 'arango add-edge-definition', args: ['graph'], examples: ['<%= config.bin %> arango add-edge-definition social --collection visits --from users --to places'] },
+  title: 'Add an edge definition to a graph',
+  description: 'Add an edge collection to a named graph with the vertex collections its edges connect; missing collections are created.',
+  input: z.strictObject({ graph: graphName, collection: z.string().min(1).describe('Edge collection.'), from: z.array(z.string().min(1)).min(1).describe('Start vertex collections.'), to: z.array(z.string().min(1)).min(1).describe('End vertex collections.') }),
+  annotations: ARANGO_WRITE,
+  writes: true,
+  async run(input, call) {
+    await call.timed(call.db.graph(input.graph).addEdgeDefinition({ collection: input.collection, from: input.from, to: input.to }));
+    return graphInfo(call, input.graph);
+  },
+});
+
+export const arangoAddVertex = defineArangoTool({
+  name: 'arango_add_vertex',
+  command: { id: 'arango add-vertex', args: ['graph', 'collection'], examples: ['<%= config.bin %> arango add-vertex social users --vertex \'{"_key":"ada","name":"Ada"}\''] },
+  title: 'Add a vertex to a graph',
+  description: 'Insert a vertex into one of a graph\'s vertex collections.',
+  input: z.strictObject({ graph: graphName, collection: z.string().min(1).describe('Vertex collection of the graph.'), vertex: z.record(z.string(), z.unknown()).describe('The vertex document.') }),
+  annotations: ARANGO_WRITE,
+  writes: true,
+  async run(input, call) {
+    const meta = await call.timed(call.db.graph(input.graph).vertexCollection(input.collection).save(input.vertex, { returnNew: true }));
+    return { _key: meta._key, _id: meta._id, _rev: meta._rev, new: meta.new };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} Added vertex ${r._id}`,
+});
+
+export const arangoAddEdge = defineArangoTool({
+  name: 'arango_add_edge',
+  command: { id: 'arango add-edge', args: ['graph', 'collection'], examples: ['<%= config.bin %> arango add-edge social follows --from users/ada --to users/alan --attributes \'{"since":2024}\''] },
+  title: 'Add an edge to a graph',
+  description: 'Insert an edge from one vertex to another (by _id) into one of a graph\'s edge collections; the graph checks the edge definition.',
+  input: z.strictObject({
+    graph: graphName,
+    collection: z.string().min(1).describe('Edge collection of the graph.'),
+    from: z.string().min(3).describe('_id of the start vertex, e.g. users/ada.'),
+    to: z.string().min(3).describe('_id of the end vertex.'),
+    attributes: z.record(z.string(), z.unknown()).optional().describe('More attributes of the edge.'),
+  }),
+  annotations: ARANGO_WRITE,
+  writes: true,
+  async run(input, call) {
+    const meta = await call.timed(call.db.graph(input.graph).edgeCollection(input.collection).save({ ...input.attributes, _from: input.from, _to: input.to }, { returnNew: true }));
+    return { _key: meta._key, _id: meta._id, _rev: meta._rev, new: meta.new };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} Added edge ${r._id}`,
+});
+
+export const arangoTraverse = defineArangoTool({
+  name: 'arango_traverse',
+  command: { id: 'arango traverse', args: ['start'], examples: ['<%= config.bin %> arango traverse users/ada --graph social --max-depth 2', '<%= config.bin %> arango traverse users/ada --edge-collections follows --direction ANY --paths'] },
+  title: 'Traverse a graph',
+  description: 'Walk a graph from a start vertex: direction, depth range (min_depth..max_depth), a named graph or edge collections, optionally with full paths; at most limit results.',
+  input: z.strictObject({
+    start: z.string().min(3).describe('_id of the start vertex.'),
+    graph: z.string().min(1).optional().describe('Named graph to walk (or edge_collections).'),
+    edge_collections: z.array(z.string().min(1)).optional().describe('Edge collections to walk (instead of graph).'),
+    direction,
+    min_depth: z.int().min(0).max(100).default(1).describe('Shortest path length returned.'),
+    max_depth: z.int().min(0).max(100).default(1).describe('Longest path length returned.'),
+    paths: z.boolean().default(false).describe('Return each path (vertices and edges) too.'),
+    limit: z.int().min(1).max(10000).default(100).describe('Most results.'),
+  }),
+  annotations: ARANGO_READ,
+  writes: false,
+  async run(input, call) {
+    if (input.min_depth > input.max_depth) throw new ToolError('VALIDATION_ERROR', `min_depth (${input.min_depth}) is greater than max_depth (${input.max_depth}).`);
+    const bind: Record<string, unknown> = { start: input.start, min: input.min_depth, max: input.max_depth, limit: input.limit };
+    const source = via(input, bind);
+    // The direction is one of three keywords (checked by the schema); everything else is bound.
+    const query = `FOR v, e, p IN @min..@max ${input.direction} @start ${source} LIMIT @limit RETURN ${input.paths ? '{ vertex: v, edge: e, path: p }' : '{ vertex: v, edge: e }'}`;
+    const results = await all<unknown>(call, query, bind);
+    return { start: input.start, count: results.length, truncated: results.length === input.limit, results };
+  },
+});
+
+export const arangoShortestPath = defineArangoTool({
+  name: 'arango_shortest_path',
+  command: { id: 'arango shortest-path', args: ['start', 'target'], examples: ['<%= config.bin %> arango shortest-path users/ada users/grace --graph social --direction ANY'] },
+  title: 'Find the shortest path between two vertices',
+  description: 'Find a shortest path (fewest edges) from one vertex to another in a named graph or edge collections; found is false when there is none.',
+  input: z.strictObject({
+    start: z.string().min(3).describe('_id of the start vertex.'),
+    target: z.string().min(3).describe('_id of the end vertex.'),
+    graph: z.string().min(1).optional().describe('Named graph (or edge_collections).'),
+    edge_collections: z.array(z.string().min(1)).optional().describe('Edge collections (instead of graph).'),
+    direction,
+  }),
+  annotations: ARANGO_READ,
+  writes: false,
+  async run(input, call) {
+    const bind: Record<string, unknown> = { start: input.start, target: input.target };
+    const source = via(input, bind);
+    const steps = await all<{ vertex: unknown; edge: unknown }>(call, `FOR v, e IN ${input.direction} SHORTEST_PATH @start TO @target ${source} RETURN { vertex: v, edge: e }`, bind);
+    return { found: steps.length > 0, length: Math.max(0, steps.length - 1), vertices: steps.map((s) => s.vertex), edges: steps.slice(1).map((s) => s.edge) };
+  },
+});
+
+export const arangoGraphStatistics = defineArangoTool({
+  name: 'arango_graph_statistics',
+  command: { id: 'arango graph-stats', args: ['graph'], examples: ['<%= config.bin %> arango graph-stats social'] },
+  title: 'Graph statistics',
+  description: 'Count a graph\'s vertices and edges per collection, its average out-degree and the vertex with the most outgoing edges.',
+  input: z.strictObject({ graph: graphName }),
+  annotations: ARANGO_READ,
+  writes: false,
+  async run(input, call) {
+    const graph = await graphInfo(call, input.graph);
+    const vertices = await Promise.all(vertexCollections(graph).map(async (name) => ({ name, count: (await call.timed(call.db.collection(name).count())).count })));
+    const edges = await Promise.all(graph.edgeDefinitions.map(async (d) => ({ name: d.collection, count: (await call.timed(call.db.collection(d.collection).count())).count })));
+    const totalVertices = vertices.reduce((n, v) => n + v.count, 0);
+    const totalEdges = edges.reduce((n, e) => n + e.count, 0);
+    let busiest: { vertex: string; out_degree: number } | null = null;
+    for (const d of graph.edgeDefinitions) {
+      const [top] = await all<{ vertex: string; out_degree: number }>(call, 'FOR e IN @@e COLLECT vertex = e._from WITH COUNT INTO out_degree SORT out_degree DESC LIMIT 1 RETURN { vertex, out_degree }', { '@e': d.collection });
+      if (top && (!busiest || top.out_degree > busiest.out_degree)) busiest = top;
+    }
+    return { graph: input.graph, vertices: totalVertices, edges: totalEdges, average_out_degree: totalVertices ? totalEdges / totalVertices : 0, busiest_vertex: busiest, vertex_collections: vertices, edge_collections: edges };
+  },
+});
+
+async function integrity(call: ArangoCall, graph: GraphInfo, limit: number) {
+  const problems: { edge: string; problem: string }[] = [];
+  let checked = 0;
+  for (const d of graph.edgeDefinitions) {
+    const rows = await all<{ _id: string; _from: string; _to: string; from_exists: boolean; to_exists: boolean }>(
+      call,
+      'FOR e IN @@e RETURN { _id: e._id, _from: e._from, _to: e._to, from_exists: DOCUMENT(e._from) != null, to_exists: DOCUMENT(e._to) != null }',
+      { '@e': d.collection },
+    );
+    checked += rows.length;
+    for (const e of rows) {
+      if (!e.from_exists) problems.push({ edge: e._id, problem: `_from ${e._from} does not exist` });
+      if (!e.to_exists) problems.push({ edge: e._id, problem: `_to ${e._to} does not exist` });
+      if (!d.from.includes(e._from.split('/')[0]!)) problems.push({ edge: e._id, problem: `_from ${e._from} is outside the edge definition (${d.from.join(', ')})` });
+      if (!d.to.includes(e._to.split('/')[0]!)) problems.push({ edge: e._id, problem: `_to ${e._to} is outside the edge definition (${d.to.join(', ')})` });
+    }
+  }
+  return { graph: graph.name, edges_checked: checked, valid: problems.length === 0, problem_count: problems.length, problems: problems.slice(0, limit) };
+}
+
+export const arangoValidateGraphIntegrity = defineArangoTool({
+  name: 'arango_validate_graph_integrity',
+  command: { id: 'arango validate-graph', examples: ['<%= config.bin %> arango validate-graph --graph social', '<%= config.bin %> arango validate-graph --json'] },
+  title: 'Check graphs for dangling edges',
+  description: 'Check that every edge of a graph (default: every graph) connects existing vertices from the collections its edge definition allows; list the problems.',
+  input: z.strictObject({ graph: z.string().min(1).optional().describe('Graph to check (default: all).'), limit: z.int().min(1).max(10000).default(100).describe('Most problems listed per graph.') }),
+  annotations: ARANGO_READ,
+  writes: false,
+  async run(input, call) {
+    const names = input.graph ? [input.graph] : ((await call.timed(call.db.listGraphs())) as unknown as { name: string }[]).map((g) => g.name).sort();
+    const graphs = [];
+    for (const name of names) graphs.push(await integrity(call, await graphInfo(call, name), input.limit));
+    return { valid: graphs.every((g) => g.valid), graphs };
+  },
+});
+
+async function backupGraphTo(call: ArangoCall, name: string, folder: string) {
+  const [{ mkdirSync, writeFileSync }, { join }, layout] = await Promise.all([import('node:fs'), import('node:path'), import('../../arango/backup-layout.js')]);
+  const graph = await graphInfo(call, name);
+  mkdirSync(folder, { recursive: true });
+  const manifest: BackupManifest = { format: 'mcpkit-arango-backup/1', database: call.settings.database, created_at: call.ctx.now().toISOString(), collections: [], graph };
+  const collections = [...vertexCollections(graph).map((c) => [c, 'document'] as const), ...graph.edgeDefinitions.map((d) => [d.collection, 'edge'] as const)];
+  for (const [collection, type] of collections) {
+    const docs = await all<unknown>(call, 'FOR d IN @@c SORT d._key RETURN d', { '@c': collection });
+    const file = layout.collectionFile(collection);
+    writeFileSync(join(folder, file), `${JSON.stringify(docs, null, 2)}\n`);
+    manifest.collections.push({ name: collection, type, file, documents: docs.length, truncated: false });
+  }
+  writeFileSync(join(folder, layout.MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { graph: name, folder, collections: manifest.collections };
+}
+
+export const arangoBackupGraph = defineArangoTool({
+  name: 'arango_backup_graph',
+  command: { id: 'arango backup-graph', args: ['graph'], examples: ['<%= config.bin %> arango backup-graph social --output-dir ./social-backup'] },
+  title: 'Back up a named graph',
+  description: 'Write a graph\'s definition and all its vertex and edge collections to a folder (manifest.json plus one JSON file per collection), for arango_restore_graph.',
+  input: z.strictObject({ graph: graphName, output_dir: z.string().min(1).optional().describe('Folder to write (default backups/<database>-<time>/<graph>).') }),
+  annotations: { ...ARANGO_READ, idempotentHint: false },
+  writes: false,
+  async run(input, call) {
+    const [{ resolve, join }, layout] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js')]);
+    const folder = resolve(call.ctx.cwd, input.output_dir ?? join(layout.defaultBackupFolder(call.settings.database, call.ctx.now()), input.graph));
+    return backupGraphTo(call, input.graph, folder);
+  },
+});
+
+export const arangoBackupNamedGraphs = defineArangoTool({
+  name: 'arango_backup_named_graphs',
+  command: { id: 'arango backup-graphs', examples: ['<%= config.bin %> arango backup-graphs --output-dir ./graphs'] },
+  title: 'Back up every named graph',
+  description: 'Back up several named graphs (default: all), each into its own subfolder as arango_backup_graph does.',
+  input: z.strictObject({ graphs: z.array(z.string().min(1)).optional().describe('Graphs to back up (default: all).'), output_dir: z.string().min(1).optional().describe('Folder to write (default backups/<database>-<time>).') }),
+  annotations: { ...ARANGO_READ, idempotentHint: false },
+  writes: false,
+  async run(input, call) {
+    const [{ resolve, join }, layout] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js')]);
+    const names = input.graphs ?? ((await call.timed(call.db.listGraphs())) as unknown as { name: string }[]).map((g) => g.name).sort();
+    const folder = resolve(call.ctx.cwd, input.output_dir ?? layout.defaultBackupFolder(call.settings.database, call.ctx.now()));
+    const graphs = [];
+    for (const name of names) graphs.push(await backupGraphTo(call, name, join(folder, layout.collectionFile(name).replace(/\.json$/, ''))));
+    return { folder, graphs };
+  },
+});
+
+export const arangoRestoreGraph = defineArangoTool({
+  name: 'arango_restore_graph',
+  command: { id: 'arango restore-graph', args: ['input_dir'], examples: ['<%= config.bin %> arango restore-graph ./social-backup --conflict skip', '<%= config.bin %> arango restore-graph ./social-backup --graph social2 --conflict overwrite'] },
+  title: 'Restore a graph backup',
+  description:
+    'Restore a folder written by arango_backup_graph: create the graph (under its name or a new one) and insert its documents. conflict decides what happens to documents whose _key exists: skip them, overwrite them, or stop with an error. Then check integrity.',
+  input: z.strictObject({
+    input_dir: z.string().min(1).describe('Folder with manifest.json.'),
+    graph: z.string().min(1).optional().describe('Name to restore as (default: the backed-up name).'),
+    conflict: z.enum(['skip', 'overwrite', 'error']).default('error').describe('For documents whose _key exists: skip, overwrite or error.'),
+    validate_integrity: z.boolean().default(true).describe('Check edges afterwards.'),
+  }),
+  annotations: ARANGO_DESTRUCTIVE,
+  writes: true,
+  async run(input, call) {
+    const [{ readFileSync }, { resolve, join }, layout] = await Promise.all([import('node:fs'), import('node:path'), import('../../arango/backup-layout.js')]);
+    const folder = resolve(call.ctx.cwd, input.input_dir);
+    let manifest: BackupManifest;
+    try {
+      manifest = JSON.parse(readFileSync(join(folder, layout.MANIFEST_FILE), 'utf8')) as BackupManifest;
+    } catch (error) {
+      throw new ToolError('VALIDATION_ERROR', `No readable ${layout.MANIFEST_FILE} in ${folder}: ${(error as Error).message}`, { hint: 'Give a folder written by arango_backup_graph.' });
+    }
+    if (manifest.format !== 'mcpkit-arango-backup/1' || !manifest.graph) throw new ToolError('VALIDATION_ERROR', `${folder} is not a graph backup (manifest without a graph).`);
+    const name = input.graph ?? manifest.graph.name;
+    const existing = ((await call.timed(call.db.listGraphs())) as unknown as { name: string }[]).some((g) => g.name === name);
+    if (existing && input.conflict === 'error') throw new ToolError('ARANGO_ERROR', `graph already exists: ${name}`, { details: { errorNum: 1925, http_code: 409 }, hint: 'Use conflict skip or overwrite, or restore under another name with graph.' });
+    if (!existing) await call.timed(call.db.createGraph(name, manifest.graph.edgeDefinitions as never, { orphanCollections: manifest.graph.orphanCollections }));
+    const restored = [];
+    // Vertices before edges, so edges never point at documents still to come.
+    for (const entry of [...manifest.collections].sort((a, b) => (a.type === b.type ? 0 : a.type === 'document' ? -1 : 1))) {
+      const docs = JSON.parse(readFileSync(join(folder, layout.collectionFile(entry.name)), 'utf8')) as Record<string, unknown>[];
+      const coll = call.db.collection(entry.name);
+      let inserted = 0;
+      let skipped = 0;
+      for (let start = 0; start < docs.length; start += 1000) {
+        const batch = docs.slice(start, start + 1000).map(({ _rev: _r, ...d }) => d);
+        const results = (await call.timed(coll.saveAll(batch, input.conflict === 'overwrite' ? { overwriteMode: 'replace' } : {}))) as ({ error?: boolean; errorNum?: number; errorMessage?: string })[];
+        for (const [i, r] of results.entries()) {
+          if (!r.error) inserted++;
+          else if (r.errorNum === 1210 && input.conflict === 'skip') skipped++;
+          else throw new ToolError('ARANGO_ERROR', `${entry.name}/${String(batch[i]!._key)}: ${r.errorMessage}`, { details: { errorNum: r.errorNum, collection: entry.name, restored } });
+        }
+      }
+      restored.push({ collection: entry.name, type: entry.type, inserted, skipped });
+    }
+    const check = input.validate_integrity ? await integrity(call, await graphInfo(call, name), 100) : null;
+    return { graph: name, created: !existing, collections: restored, integrity: check };
+  },
+});

@@ -1,0 +1,65 @@
+import { arangoBackup, arangoCreateCollection, arangoDatabaseStatus, arangoListCollections } from './collections.js';
+import {
+  arangoBulkInsert,
+  arangoBulkUpdate,
+  arangoInsert,
+  arangoInsertWithValidation,
+  arangoRemove,
+  arangoUpdate,
+  arangoValidateReferences,
+} from './documents.js';
+import {
+  arangoAddEdge,
+  arangoAddEdgeDefinition,
+  arangoAddVertex,
+  arangoAddVertexCollection,
+  arangoBackupGraph,
+  arangoBackupNamedGraphs,
+  arangoCreateGraph,
+  arangoGraphStatistics,
+  arangoListGraphs,
+  arangoRestoreGraph,
+  arangoShortestPath,
+  arangoTraverse,
+  arangoValidateGraphIntegrity,
+} from './graphs.js';
+import { arangoCreateIndex, arangoDeleteIndex, arangoListIndexes } from './indexes.js';
+import { arangoExplainQuery, arangoQuery, arangoQueryBuilder, arangoQueryProfile } from './query.js';
+import { arangoCreateSchema, arangoValidateDocument } from './schemas.js';
+
+/** Every arango tool, in the order the issue lists them. */
+export const arangoTools = [
+  arangoQuery,
+  arangoListCollections,
+  arangoInsert,
+  arangoUpdate,
+  arangoRemove,
+  arangoCreateCollection,
+  arangoBackup,
+  arangoListIndexes,
+  arangoCreateIndex,
+  arangoDeleteIndex,
+  arangoExplainQuery,
+  arangoQueryProfile,
+  arangoValidateReferences,
+  arangoInsertWithValidation,
+  arangoBulkInsert,
+  arangoBulkUpdate,
+  arangoCreateSchema,
+  arangoValidateDocument,
+  arangoQueryBuilder,
+  arangoCreateGraph,
+  arangoAddEdge,
+  arangoAddVertex,
+  arangoTraverse,
+  arangoShortestPath,
+  arangoListGraphs,
+  arangoAddVertexCollection,
+  arangoAddEdgeDefinition,
+  arangoBackupGraph,
+  arangoRestoreGraph,
+  arangoBackupNamedGraphs,
+  arangoValidateGraphIntegrity,
+  arangoGraphStatistics,
+  arangoDatabaseStatus,
+];

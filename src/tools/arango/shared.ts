@@ -1,0 +1,85 @@
+import type { Database } from 'arangojs';
+import type * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import { defineTool, type ToolAnnotations, type ToolContext, type ToolDefinition } from '../../core/tool.js';
+import type { ArangoConnection } from '../../arango/connection.js';
+import type { ArangoSettings } from '../../arango/settings.js';
+
+export const ARANGO_READ: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+export const ARANGO_WRITE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+export const ARANGO_DESTRUCTIVE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+
+export async function arangoSettings(ctx: ToolContext): Promise<ArangoSettings> {
+  const [config, { resolveArangoSettings }] = await Promise.all([ctx.config(), import('../../arango/settings.js')]);
+  try {
+    return resolveArangoSettings(config.arango, ctx.env);
+  } catch (error) {
+    throw new ToolError('VALIDATION_ERROR', (error as Error).message);
+  }
+}
+
+/**
+ * The process's connection: one for the life of `serve` (kept in processCache, started in the
+ * background when serve starts), a fresh one per terminal command, which tries once and reports
+ * DATABASE_UNAVAILABLE at once instead of waiting through the start-up retries.
+ */
+export async function connectionFor(ctx: ToolContext): Promise<ArangoConnection> {
+  const cached = ctx.processCache?.get('arango.connection') as ArangoConnection | undefined;
+  if (cached) return cached;
+  const [settings, { ArangoConnection }] = await Promise.all([arangoSettings(ctx), import('../../arango/connection.js')]);
+  const connection = new ArangoConnection(ctx.processCache ? settings : { ...settings, connectRetries: 1 }, ctx.logger);
+  ctx.processCache?.set('arango.connection', connection);
+  return connection;
+}
+
+/** For serve: connect in the background at start when a database is configured. */
+export async function startArango(ctx: ToolContext): Promise<void> {
+  const settings = await arangoSettings(ctx).catch(() => undefined);
+  if (settings?.configured) (await connectionFor(ctx)).start();
+}
+
+export interface ArangoCall {
+  db: Database;
+  connection: ArangoConnection;
+  settings: ArangoSettings;
+  ctx: ToolContext;
+  /** A database call under the configured timeout. */
+  timed<T>(promise: Promise<T>): Promise<T>;
+}
+
+type ArangoToolDefinition<S extends z.ZodObject, R> = Omit<ToolDefinition<S, R>, 'group' | 'run' | 'invalidInputCode' | 'available'> & {
+  /** Writing tools are hidden over MCP and refused in the terminal in read-only mode. */
+  writes: boolean;
+  run(input: z.output<S>, call: ArangoCall): Promise<R>;
+};
+
+/** An arango tool: the group's validation code, read-only handling, connection and error mapping in one place. */
+export function defineArangoTool<S extends z.ZodObject, R>(def: ArangoToolDefinition<S, R>): ToolDefinition<S, R> {
+  const { writes, run, ...rest } = def;
+  return defineTool<S, R>({
+    ...rest,
+    group: 'arango',
+    invalidInputCode: 'VALIDATION_ERROR',
+    ...(writes ? { available: (config, env) => !readOnly(config.arango, env) } : {}),
+    async run(input, ctx) {
+      const connection = await connectionFor(ctx);
+      const settings = connection.settings;
+      if (writes && settings.readOnly) {
+        throw new ToolError('READ_ONLY', `${def.name} writes to the database, and mcpkit is in read-only mode.`, {
+          hint: 'Turn off arango.read_only (or ARANGO_READ_ONLY / serve --read-only) to write.',
+        });
+      }
+      const { toToolError, withTimeout } = await import('../../arango/connection.js');
+      try {
+        const db = await connection.database();
+        return await run(input, { db, connection, settings, ctx, timed: (promise) => withTimeout(promise, settings.timeoutMs, settings) });
+      } catch (error) {
+        throw toToolError(error, connection);
+      }
+    },
+  });
+}
+
+function readOnly(section: { read_only?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return section.read_only === true || env.ARANGO_READ_ONLY === 'true' || env.ARANGO_READ_ONLY === '1';
+}
