@@ -126,6 +126,11 @@ export function toToolError(error: unknown, connection?: ArangoConnection): Tool
     connection?.lost(reason);
     return connection ? connection.unavailable(reason) : new ToolError('DATABASE_UNAVAILABLE', `ArangoDB is not reachable: ${reason}`);
   }
+  const file = error as { syscall?: string; path?: string; code?: string };
+  if (file?.syscall && file.path) {
+    // Backups read and write local files: a file problem is the user's to fix, not a bug.
+    return new ToolError('INTERNAL', `Could not ${file.syscall} ${file.path}: ${file.code ?? e?.message}`, { details: { path: file.path, code: file.code }, hint: 'Check that the folder exists and is writable (or readable, for a restore).' });
+  }
   return new ToolError('INTERNAL', `Unexpected error: ${e?.message ?? String(error)}`, { hint: 'This is a bug in mcpkit; please report it with the call you made.' });
 }
 

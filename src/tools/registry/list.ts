@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, type RenderUi } from '../../core/tool.js';
 import type { ServerEntry, ServerList } from '../../registry/client.js';
-import { expandFields, REGISTRY_READ, registryField, registryFor, shown, titleOf, transportsOf, truncateField } from './shared.js';
+import { readingFields, REGISTRY_READ, registryFor, shown, titleOf, transportsOf } from './shared.js';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -12,9 +12,7 @@ export const listServersInput = z.strictObject({
   search: z.string().optional().describe('Only servers whose name or description contains this text (case-insensitive).'),
   updated_since: z.string().optional().describe('Only servers updated after this ISO 8601 time, e.g. 2025-01-01T00:00:00Z.'),
   latest_only: z.boolean().default(true).describe('Only the latest version of each server (sends version=latest).'),
-  expand_fields: expandFields,
-  registry: registryField,
-  truncate: truncateField,
+  ...readingFields,
 });
 
 /** One page, as the API returned it. */
@@ -92,9 +90,7 @@ export const getServer = defineTool({
   input: z.strictObject({
     name: z.string().min(1).describe('Server name as the registry has it, e.g. io.github.owner/repo.'),
     version: z.string().min(1).default('latest').describe('Version to show (default latest).'),
-    expand_fields: expandFields,
-    registry: registryField,
-    truncate: truncateField,
+    ...readingFields,
   }),
   annotations: REGISTRY_READ,
   async run(input, ctx) {
@@ -127,9 +123,7 @@ export const listVersions = defineTool({
   description: 'List every published version of a registry entry, with its status and dates.',
   input: z.strictObject({
     name: z.string().min(1).describe('Server name as the registry has it.'),
-    expand_fields: expandFields,
-    registry: registryField,
-    truncate: truncateField,
+    ...readingFields,
   }),
   annotations: REGISTRY_READ,
   async run(input, ctx) {

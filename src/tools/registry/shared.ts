@@ -13,6 +13,9 @@ export const expandFields = z
   .describe('Paths to show in full despite truncation, e.g. "servers[].server.description" or "server.readme" ([] matches every index).');
 export const truncateField = z.boolean().optional().describe('Shorten long strings and deep objects (default: on over MCP, off in the terminal).');
 
+/** The fields every reading registry tool takes: which registry, and how much of the answer to show. */
+export const readingFields = { expand_fields: expandFields, registry: registryField, truncate: truncateField };
+
 /** Tenants chosen with switch_tenant_id for the rest of this process, by registry name. */
 export function switchedTenants(ctx: ToolContext): Map<string, string> | undefined {
   if (!ctx.processCache) return undefined;
