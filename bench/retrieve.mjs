@@ -21,6 +21,7 @@ const tree = join(workDir, 'tree');
 cpSync(join(root, 'node_modules'), tree, { recursive: true, dereference: false });
 writeFileSync(join(tree, '.gitignore'), '*.map\n.bin/\n');
 execFileSync('git', ['init', '-q'], { cwd: tree });
+execFileSync('sync'); // let the copy's writeback finish before anything is timed
 const files = execFileSync('git', ['ls-files', '--others', '--exclude-standard'], { cwd: tree, maxBuffer: 1 << 28 }).toString().split('\n').filter(Boolean);
 const bytes = Number(execFileSync('du', ['-sb', tree]).toString().split('\t')[0]);
 const env = { ...process.env, CODE_ROOT: tree, NO_COLOR: '1', XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'x-')) };

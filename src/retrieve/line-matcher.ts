@@ -1,3 +1,5 @@
+import { isAscii } from 'node:buffer';
+
 /**
  * Finds the lines of a file buffer that match a query, without decoding the whole file when it
  * can: a literal is found with Buffer.indexOf and only the lines around hits are decoded; a regex
@@ -105,16 +107,51 @@ export function lineText(buf: Buffer, line: LineHit): string {
   return buf.toString('utf8', line.start, end);
 }
 
+const KELVIN = Buffer.from('\u212A');
+const LONG_S = Buffer.from('\u017F');
+
+/**
+ * Whether the latin1 decoding of this file finds exactly what its utf8 decoding would for a
+ * case-insensitive ASCII literal: latin1 gives every byte its own character (so character offsets
+ * are byte offsets) and no byte of a multi-byte sequence folds to an ASCII letter; only the
+ * KELVIN SIGN (k) and LONG S (s) fold to ASCII letters under the u flag, so files holding them
+ * need the utf8 decoding when the literal has a k or an s.
+ */
+function latin1Exact(view: Buffer, literal: string): boolean {
+  if (isAscii(view)) return true;
+  const k = /k/i.test(literal);
+  const s = /s/i.test(literal);
+  return !(k && view.includes(KELVIN)) && !(s && view.includes(LONG_S));
+}
+
 /**
  * Lines matching `re`; with a required literal, only lines containing it are decoded and tested.
- * `wholeFileFirst` (for patterns that cannot match across a line break, such as an escaped
- * literal) tests the decoded file once and skips its lines when nothing matches: one regex scan
- * instead of one per line for the files without a match, which are most of them.
+ * `asciiLiteral` says `re` is that literal, escaped, matched case-insensitively: the file is then
+ * searched as one latin1 text (~10x faster to decode than utf8 here) and only the lines with a
+ * match are kept, unless latin1Exact says the utf8 text could match elsewhere.
  */
-export function regexMatcher(re: RegExp, literal: Buffer | undefined, options: { wholeFileFirst?: boolean } = {}): LineMatcher {
-  const test = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
+export function regexMatcher(re: RegExp, literal: Buffer | undefined, options: { asciiLiteral?: string } = {}): LineMatcher {
+  const flags = re.flags.replace(/[gy]/g, '');
+  const test = new RegExp(re.source, flags);
+  const global = new RegExp(re.source, `${flags}g`);
+  const asciiLiteral = options.asciiLiteral !== undefined && /^[\x20-\x7e\t]+$/.test(options.asciiLiteral) ? options.asciiLiteral : undefined;
   return (buf, len) => {
-    if (!literal && options.wholeFileFirst && !test.test(buf.toString('utf8', 0, len))) return [];
+    if (!literal && asciiLiteral !== undefined) {
+      const view = buf.subarray(0, len);
+      if (latin1Exact(view, asciiLiteral)) {
+        const text = view.toString('latin1');
+        const hits: LineHit[] = [];
+        global.lastIndex = 0;
+        for (let m = global.exec(text); m; m = global.exec(text)) {
+          const line = lineAt(view, m.index, len);
+          hits.push(line);
+          if (line.end >= len) break;
+          global.lastIndex = line.end + 1;
+        }
+        return hits;
+      }
+      if (!test.test(view.toString('utf8'))) return [];
+    }
     const candidates = literal ? literalMatcher(literal)(buf, len) : allLines(buf, len);
     return candidates.filter((line) => test.test(lineText(buf, line)));
   };

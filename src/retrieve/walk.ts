@@ -67,7 +67,7 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
     }
     for (const item of listing.items) {
       const rel = relDir ? `${relDir}/${item.name}` : item.name;
-      if (frames.length > 0 && ignoredBy(frames, rel, item.dir)) continue;
+      if (frames.length > 0 && ignoredBy(frames, rel, item.dir, true)) continue;
       if (item.dir) {
         if (!recurse(rel, frames)) return false;
       } else if (!visit(rel, prefix + rel)) return false;

@@ -114,7 +114,7 @@ describe('the serve file index', () => {
 
   it('agrees with a fresh walk for regex, find and smart search', () => {
     both({ matcher: regexMatcher(/nee+dle/u, Buffer.from('dle')), trigrams: requiredTrigrams(Buffer.from('dle'), false) });
-    both({ matcher: regexMatcher(/NEEDLE/iu, undefined, { wholeFileFirst: true }), trigrams: requiredTrigrams(Buffer.from('NEEDLE'), true) });
+    both({ matcher: regexMatcher(/NEEDLE/iu, undefined, { asciiLiteral: 'NEEDLE' }), trigrams: requiredTrigrams(Buffer.from('NEEDLE'), true) });
     const ts = (rel: string) => rel.endsWith('.ts');
     expect(findFiles(roots, ts, { limit: 100, hidden: false, index })).toEqual(findFiles(roots, ts, { limit: 100, hidden: false }));
     const terms = queryTerms('where is the needle in the docs');

@@ -58,3 +58,32 @@ describe('countNewlines', () => {
     expect(countNewlines(buf, 0, 11)).toBe(1);
   });
 });
+
+describe('regexMatcher for a case-insensitive ASCII literal (latin1 fast path)', () => {
+  const escape = (q: string) => q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  /** The reference: every line decoded as utf8 and tested on its own. */
+  const reference = (text: string, q: string) =>
+    text
+      .split('\n')
+      .map((l, i) => [i + 1, l.replace(/\r$/, '')] as const)
+      .filter(([, l]) => new RegExp(escape(q), 'iu').test(l))
+      .map(([n, l]) => `${n}:${l}`);
+  const fast = (text: string, q: string) => {
+    const buf = Buffer.from(text);
+    const hits = regexMatcher(new RegExp(escape(q), 'iu'), undefined, { asciiLiteral: q })(buf, buf.length);
+    return hits.map((h) => `${countNewlines(buf, 0, h.start) + 1}:${lineText(buf, h)}`);
+  };
+  it.each([
+    ['plain ASCII', 'createServer(a)\nnothing\nCREATESERVER twice createserver\n', 'createserver'],
+    ['non-ASCII elsewhere in the file', 'héllo wörld\nmake the Server\n日本語 server\n', 'server'],
+    ['KELVIN SIGN folds to k', 'a \u212Aelvin b\nkelvin\n', 'kelvin'],
+    ['LONG S folds to s', '\u017Ferver\nserver\n', 'server'],
+    ['special letters that do not matter to the literal', '\u212A and \u017F\nabc\n', 'abc'],
+    ['CRLF lines', 'one\r\nTwo needle\r\nthree\r\n', 'NEEDLE'],
+    ['a match on the last line without a newline', 'x\ny needle', 'needle'],
+    ['punctuation in the literal', 'call(a.b) here\ncall(a-b)\n', 'CALL(A.B)'],
+    ['no match', 'nothing here\n', 'zzz'],
+  ])('%s', (_label, text, q) => {
+    expect(fast(text, q)).toEqual(reference(text, q));
+  });
+});

@@ -77,7 +77,7 @@ export const search = defineTool({
         throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${(error as Error).message}`, { details: { query: input.query } });
       }
       const literal = input.ignore_case ? undefined : requiredLiteral(input.query);
-      matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, { wholeFileFirst: !input.regex && !/[\r\n]/.test(input.query) });
+      matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, input.regex ? {} : { asciiLiteral: input.query });
       if (literal) trigrams = requiredTrigrams(Buffer.from(literal), false);
       else if (!input.regex) trigrams = requiredTrigrams(Buffer.from(input.query), true);
     } else {
