@@ -1,5 +1,7 @@
 import { statSync, type Stats } from 'node:fs';
+import { readInto } from './read-into.js';
 import type { Root } from './roots.js';
+import { buildTrigrams } from './trigrams.js';
 import { walkFiles } from './walk.js';
 
 /**
@@ -40,18 +42,21 @@ export function sameFile(entry: IndexedFile, stats: Stats): boolean {
   return entry.size === stats.size && entry.mtimeMs === stats.mtimeMs && entry.ino === stats.ino;
 }
 
-/** Records what a read of `stats`'s content found, unless the content is too fresh to vouch for. */
-export function remember(entry: IndexedFile, stats: Stats, facts: { binary: boolean; trigrams?: Uint32Array }, now = Date.now()): void {
+/**
+ * Records what a read of `stats`'s content found, unless the content is too fresh to vouch for;
+ * returns whether it did. The trigram filter of new content comes later (filterLater).
+ */
+export function remember(entry: IndexedFile, stats: Stats, facts: { binary: boolean }, now = Date.now()): boolean {
+  entry.trigrams = undefined;
   if (stats.mtimeMs >= now - RACY_MS) {
     entry.size = -1;
-    entry.trigrams = undefined;
-    return;
+    return false;
   }
   entry.size = stats.size;
   entry.mtimeMs = stats.mtimeMs;
   entry.ino = stats.ino;
   entry.binary = facts.binary;
-  entry.trigrams = facts.trigrams;
+  return true;
 }
 
 export class RootIndex {
@@ -90,9 +95,18 @@ export class RootIndex {
   }
 }
 
-/** One process's indexes, by root path and whether dotfiles are included. */
+/**
+ * One process's indexes, by root path and whether dotfiles are included. Trigram filters are
+ * built in the background, in slices of a few milliseconds between requests: building them for a
+ * whole tree took ~0.3 s here, which the first search should not wait for.
+ */
 export class FileIndexes {
   private readonly byKey = new Map<string, RootIndex>();
+  private readonly queue: IndexedFile[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
+  private idle: (() => void)[] = [];
 
   of(root: Root, hidden: boolean): RootIndex {
     const key = `${hidden ? 'h' : '-'}${root.path}`;
@@ -100,4 +114,43 @@ export class FileIndexes {
     if (!index) this.byKey.set(key, (index = new RootIndex(root, hidden)));
     return index;
   }
+
+  /** Builds the entry's trigram filter soon, from its content as remembered (skipped if it changed). */
+  filterLater(entry: IndexedFile): void {
+    this.queue.push(entry);
+    this.timer ??= setTimeout(() => this.work(), 0).unref();
+  }
+
+  /** Resolves once no filter is waiting to be built (for tests and benchmarks). */
+  settled(): Promise<void> {
+    return this.head >= this.queue.length ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private work(): void {
+    this.timer = undefined;
+    const until = performance.now() + SLICE_MS;
+    while (this.head < this.queue.length && performance.now() < until) {
+      const entry = this.queue[this.head++]!;
+      if (entry.trigrams || entry.binary || entry.size < 0) continue;
+      const stats = statSync(entry.abs, { throwIfNoEntry: false });
+      if (!stats || !sameFile(entry, stats)) continue;
+      let len: number;
+      try {
+        len = readInto(entry.abs, this.holder, entry.size);
+      } catch {
+        continue;
+      }
+      // A file rewritten between the stat and the read may differ; the next search reads it anyway.
+      if (len === entry.size) entry.trigrams = buildTrigrams(this.holder.buffer, len);
+    }
+    if (this.head < this.queue.length) {
+      this.timer = setTimeout(() => this.work(), 0).unref();
+      return;
+    }
+    this.queue.length = 0;
+    this.head = 0;
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
 }
+
+const SLICE_MS = 8;

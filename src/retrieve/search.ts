@@ -1,8 +1,9 @@
-import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { remember, sameFile, type FileIndexes, type IndexedFile } from './file-index.js';
 import { countNewlines, lineText, type LineHit, type LineMatcher } from './line-matcher.js';
+import { readInto } from './read-into.js';
 import type { Root } from './roots.js';
-import { buildTrigrams, mayContain } from './trigrams.js';
+import { mayContain } from './trigrams.js';
 import { walkFiles } from './walk.js';
 
 /**
@@ -47,29 +48,6 @@ function clip(text: string): string {
   return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE - 1)}…` : text;
 }
 
-/** Reads a whole file into `buffer` (grown as needed up to `max + 1`); returns its length, or -1 when larger than `max`. */
-export function readInto(path: string, holder: { buffer: Buffer }, max: number): number {
-  const fd = openSync(path, 'r');
-  try {
-    let len = 0;
-    for (;;) {
-      if (len === holder.buffer.length) {
-        if (holder.buffer.length > max) return -1;
-        const bigger = Buffer.allocUnsafe(Math.min(holder.buffer.length * 2, max + 1));
-        holder.buffer.copy(bigger, 0, 0, len);
-        holder.buffer = bigger;
-      }
-      const n = readSync(fd, holder.buffer, len, holder.buffer.length - len, null);
-      if (n === 0) break;
-      len += n;
-      if (len > max) return -1;
-    }
-    return len;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function contextLines(buf: Buffer, hit: LineHit, len: number, count: number): { before: string[]; after: string[] } {
   const before: string[] = [];
   let start = hit.start;
@@ -112,6 +90,7 @@ export function readCandidate(
   holder: { buffer: Buffer },
   maxFileBytes: number,
   mayMatch?: TextFilter,
+  later?: (entry: IndexedFile) => void,
 ): number | 'binary' | 'too_large' | 'no_match' | 'gone' {
   let stats: Stats | undefined;
   let known = false;
@@ -133,19 +112,23 @@ export function readCandidate(
   }
   if (len < 0) return 'too_large';
   const binary = holder.buffer.subarray(0, Math.min(len, 8192)).includes(0);
-  if (entry && stats && !known) remember(entry, stats, { binary, trigrams: binary ? undefined : buildTrigrams(holder.buffer, len) });
+  // The trigram filter is built later, off the request's path (FileIndexes.filterLater).
+  if (entry && stats && !known && remember(entry, stats, { binary }) && !binary) later?.(entry);
   return binary ? 'binary' : len;
 }
+
+export { readInto };
 
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
   const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, too_large: 0 } };
   const holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const required = options.trigrams;
   const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
+  const later = options.index ? (entry: IndexedFile) => options.index!.filterLater(entry) : undefined;
   for (const root of roots) {
     const finished = eachFile(root, options.hidden, options.index, (rel, abs, entry) => {
       if (options.include && !options.include(rel)) return true;
-      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch);
+      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, later);
       if (len === 'gone') return true;
       if (len === 'too_large' || len === 'binary') {
         outcome.skipped[len]++;

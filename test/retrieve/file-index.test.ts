@@ -100,8 +100,9 @@ describe('the serve file index', () => {
     expect(paths(both(literal('needle')))).toContain('code/src/new.ts:1');
   });
 
-  it('does not read again a file whose size, mtime and inode are unchanged and whose filter rules it out', () => {
+  it('does not read again a file whose size, mtime and inode are unchanged and whose filter rules it out', async () => {
     both(literal('needle'));
+    await index.settled(); // the trigram filters are built in the background
     const path = join(base, 'code/src/b.ts');
     const { mtime } = statSync(path);
     writeFileSync(path, 'needle here!\n'); // same size as 'nothing here\n', written in place
@@ -110,6 +111,20 @@ describe('the serve file index', () => {
     // Like git's index, identical size/mtime/inode is trusted: the filter from the first read decides.
     expect(searchRoots(roots, { ...options, index }).matches.map((m) => m.path)).not.toContain('code/src/b.ts');
     expect(searchRoots(roots, options).matches.map((m) => m.path)).toContain('code/src/b.ts');
+  });
+
+  it('builds trigram filters in the background, and only for content it can vouch for', async () => {
+    both(literal('needle'));
+    const entries = () => index.of(roots[1]!, false).list();
+    expect(entries().every((e) => e.trigrams === undefined)).toBe(true);
+    await index.settled();
+    const byPath = Object.fromEntries(entries().map((e) => [e.rel, e]));
+    expect(byPath['src/a.ts']!.trigrams).toBeInstanceOf(Uint32Array);
+    expect(byPath['bin.dat']!.trigrams).toBeUndefined(); // binary
+    write('code/src/b.ts', 'changed just now\n');
+    both(literal('needle'));
+    await index.settled();
+    expect(index.of(roots[1]!, false).list().find((e) => e.rel === 'src/b.ts')!.trigrams).toBeUndefined(); // too fresh to trust
   });
 
   it('agrees with a fresh walk for regex, find and smart search', () => {
