@@ -16,24 +16,14 @@ export const STRING_LIMIT = 200;
 export const DEEP_DEPTH = 5;
 export const DEEP_JSON_LIMIT = 500;
 
-type Segment = string | number;
-
-export function displayPath(segments: readonly Segment[], concrete = false): string {
-  let out = '';
-  for (const s of segments) {
-    if (typeof s === 'number') out += concrete ? `[${s}]` : '[]';
-    else out += out === '' ? s : `.${s}`;
-  }
-  return out;
-}
-
-/** How a path relates to the expand list: inside an expanded field, on the way to one, or neither. */
-function relation(segments: readonly Segment[], expand: readonly string[]): 'expanded' | 'ancestor' | 'none' {
-  if (expand.length === 0) return 'none';
-  const forms = [displayPath(segments), displayPath(segments, true)];
+/**
+ * How a path relates to the expand list: inside an expanded field, on the way to one, or neither.
+ * `wild` writes indices as [], `concrete` as [N].
+ */
+function relation(wild: string, concrete: string, expand: readonly string[]): 'expanded' | 'ancestor' | 'none' {
   let ancestor = false;
   for (const entry of expand) {
-    for (const path of forms) {
+    for (const path of wild === concrete ? [wild] : [wild, concrete]) {
       if (path === entry || path.startsWith(`${entry}.`) || path.startsWith(`${entry}[`)) return 'expanded';
       if (entry.startsWith(`${path}.`) || entry.startsWith(`${path}[`)) ancestor = true;
     }
@@ -67,23 +57,33 @@ export function jsonLongerThan(value: unknown, limit: number): boolean {
 }
 
 export function truncateResponse<T>(value: T, expandFields: readonly string[] = []): T {
-  const walk = (node: unknown, segments: Segment[]): unknown => {
+  const expand = expandFields.length > 0;
+  // Paths are built as the walk goes down (two spellings: [] and [N]), since only long strings
+  // and deep objects need them; building them per node from segment lists cost half the time.
+  const walk = (node: unknown, depth: number, wild: string, concrete: string): unknown => {
     if (typeof node === 'string') {
-      if (node.length <= STRING_LIMIT || relation(segments, expandFields) === 'expanded') return node;
-      return `${node.slice(0, STRING_LIMIT)}... [TRUNCATED - use expand_fields: ["${displayPath(segments)}"] to see full content]`;
+      if (node.length <= STRING_LIMIT || (expand && relation(wild, concrete, expandFields) === 'expanded')) return node;
+      return `${node.slice(0, STRING_LIMIT)}... [TRUNCATED - use expand_fields: ["${wild}"] to see full content]`;
     }
     if (node === null || typeof node !== 'object') return node;
-    if (segments.length >= DEEP_DEPTH) {
-      const rel = relation(segments, expandFields);
+    if (depth >= DEEP_DEPTH) {
+      const rel = expand ? relation(wild, concrete, expandFields) : 'none';
       if (rel === 'expanded') return node;
       if (rel === 'none' && jsonLongerThan(node, DEEP_JSON_LIMIT)) {
-        return `[DEEP OBJECT TRUNCATED - use expand_fields: ["${displayPath(segments)}"] to see full content]`;
+        return `[DEEP OBJECT TRUNCATED - use expand_fields: ["${wild}"] to see full content]`;
       }
     }
-    if (Array.isArray(node)) return node.map((item, i) => walk(item, [...segments, i]));
+    if (Array.isArray(node)) {
+      const wildChild = `${wild}[]`;
+      return node.map((item, i) => walk(item, depth + 1, wildChild, `${concrete}[${i}]`));
+    }
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(node)) out[key] = walk(child, [...segments, key]);
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      const child = (node as Record<string, unknown>)[key];
+      out[key] = walk(child, depth + 1, wild === '' ? key : `${wild}.${key}`, concrete === '' ? key : `${concrete}.${key}`);
+    }
     return out;
   };
-  return walk(value, []) as T;
+  return walk(value, 0, '', '') as T;
 }

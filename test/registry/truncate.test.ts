@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPath, jsonLongerThan, truncateResponse } from '../../src/registry/truncate.js';
+import { jsonLongerThan, truncateResponse } from '../../src/registry/truncate.js';
 
 const s = (n: number, c = 'a') => c.repeat(n);
 const cut = (path: string, n = 200, c = 'a') => `${s(n, c)}... [TRUNCATED - use expand_fields: ["${path}"] to see full content]`;
@@ -58,16 +58,5 @@ describe('jsonLongerThan matches JSON.stringify exactly', () => {
   it.each(samples.map((v) => [JSON.stringify(v).length, v]))('length %i', (length, value) => {
     expect(jsonLongerThan(value, length)).toBe(false);
     expect(jsonLongerThan(value, length - 1)).toBe(true);
-  });
-});
-
-describe('displayPath', () => {
-  it.each([
-    [['servers', 0, 'server', 'description'], 'servers[].server.description', 'servers[0].server.description'],
-    [[0, 'a'], '[].a', '[0].a'],
-    [[], '', ''],
-  ])('%j', (segments, wildcard, concrete) => {
-    expect(displayPath(segments)).toBe(wildcard);
-    expect(displayPath(segments, true)).toBe(concrete);
   });
 });
