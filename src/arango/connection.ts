@@ -41,6 +41,7 @@ export class ArangoConnection {
 
   /** After a network failure: the next call connects afresh. */
   lost(reason: string): void {
+    this.db?.close(); // its sockets may be dead; the next call opens new ones
     this.db = undefined;
     this.lastError = reason;
   }

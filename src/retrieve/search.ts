@@ -117,8 +117,6 @@ export function readCandidate(
   return binary ? 'binary' : len;
 }
 
-export { readInto };
-
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
   const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, too_large: 0 } };
   const holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
