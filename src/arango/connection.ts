@@ -1,5 +1,6 @@
 import type { Database } from 'arangojs';
 import { ToolError } from '../core/errors.js';
+import { withTimeout } from '../core/timeout.js';
 import type { Logger } from '../core/logger.js';
 import type { ArangoSettings } from './settings.js';
 
@@ -62,8 +63,8 @@ export class ArangoConnection {
         maxRetries: urls.length > 1 ? 0 : false,
       });
       try {
-        await withTimeout(db.version(), this.settings.timeoutMs, this.settings);
-        await withTimeout(db.get(), this.settings.timeoutMs, this.settings); // the database itself exists
+        await withDatabaseTimeout(db.version(), this.settings.timeoutMs, this.settings);
+        await withDatabaseTimeout(db.get(), this.settings.timeoutMs, this.settings); // the database itself exists
         this.db = db;
         this.lastError = undefined;
         if (attempt > 1) this.logger?.info(`ArangoDB: connected to ${urls.join(', ')} (${database}) on attempt ${attempt}`);
@@ -93,17 +94,9 @@ export class ArangoConnection {
   }
 }
 
-/** Races a database call against the configured timeout. */
-export async function withTimeout<T>(promise: Promise<T>, ms: number, settings: Pick<ArangoSettings, 'urls'>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`no answer from ${settings.urls.join(', ')} within ${ms} ms`), { name: 'ResponseTimeoutError', timeout: true })), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** A database call under the configured timeout; a late answer counts as the database being away. */
+export function withDatabaseTimeout<T>(promise: Promise<T>, ms: number, settings: Pick<ArangoSettings, 'urls'>): Promise<T> {
+  return withTimeout(promise, ms, () => Object.assign(new Error(`no answer from ${settings.urls.join(', ')} within ${ms} ms`), { name: 'ResponseTimeoutError' }));
 }
 
 const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|EPIPE|socket hang up|fetch failed|other side closed|terminated|UND_ERR/i;

@@ -39,6 +39,11 @@ function positive(value: string | undefined, what: string, scale: number): numbe
   return Math.round(n * scale);
 }
 
+/** Read-only mode: arango.read_only, or ARANGO_READ_ONLY (set by serve --read-only). */
+export function readOnlyFrom(section: Pick<ArangoSection, 'read_only'>, env: NodeJS.ProcessEnv): boolean {
+  return env.ARANGO_READ_ONLY === 'true' || env.ARANGO_READ_ONLY === '1' || section.read_only === true;
+}
+
 export function resolveArangoSettings(section: ArangoSection, env: NodeJS.ProcessEnv): ArangoSettings {
   const urlText = env.ARANGO_URL ?? section.url;
   const urls = (Array.isArray(urlText) ? urlText : (urlText ?? DEFAULT_URL).split(','))
@@ -52,7 +57,7 @@ export function resolveArangoSettings(section: ArangoSection, env: NodeJS.Proces
     timeoutMs: positive(env.ARANGO_TIMEOUT_SEC, 'ARANGO_TIMEOUT_SEC', 1000) ?? section.timeout_ms ?? 30_000,
     connectRetries: Math.max(1, positive(env.ARANGO_CONNECT_RETRIES, 'ARANGO_CONNECT_RETRIES', 1) ?? section.connect_retries ?? 5),
     connectDelayMs: positive(env.ARANGO_CONNECT_DELAY_SEC, 'ARANGO_CONNECT_DELAY_SEC', 1000) ?? section.connect_delay_ms ?? 2000,
-    readOnly: env.ARANGO_READ_ONLY === 'true' || env.ARANGO_READ_ONLY === '1' || section.read_only === true,
+    readOnly: readOnlyFrom(section, env),
     configured: Object.keys(section).length > 0 || env.ARANGO_URL !== undefined,
   };
 }

@@ -54,6 +54,18 @@ export interface ToolContext {
   readonly processCache?: Map<string, unknown>;
 }
 
+/**
+ * What a long-running process keeps under `key`, made on first use; undefined in one-shot runs,
+ * which have no processCache. The value is stored before `make` settles (a promise, when it is
+ * asynchronous), so calls arriving together share one.
+ */
+export function perProcess<T>(ctx: Pick<ToolContext, 'processCache'>, key: string, make: () => T): T | undefined {
+  const cache = ctx.processCache;
+  if (!cache) return undefined;
+  if (!cache.has(key)) cache.set(key, make());
+  return cache.get(key) as T;
+}
+
 export interface RenderUi {
   /** Colour helpers; plain strings when colour is off (NO_COLOR, not a TTY). */
   readonly color: import('chalk').ChalkInstance;

@@ -15,29 +15,35 @@ export type ArgsCheck = (args: unknown) => ArgsIssue[];
 
 type AjvLike = { compile(schema: object): ValidateFunction };
 
+/**
+ * Compiles a JSON Schema with ajv in the dialect it declares ($schema 2020-12, 2019-09, else
+ * draft-07); throws when ajv cannot. `engines` keeps ajv instances for reuse; a fresh map (the
+ * default) compiles in isolation, so a user's schemas with the same $id never collide.
+ */
+export function compileJsonSchema(schema: object, engines: Map<string, AjvLike> = new Map()): ValidateFunction {
+  const declared = String((schema as { $schema?: unknown }).$schema ?? '');
+  const dialect = declared.includes('2020-12') ? '2020' : declared.includes('2019-09') ? '2019' : '07';
+  let ajv = engines.get(dialect);
+  if (!ajv) {
+    // ajv ships CommonJS; require keeps it out of start-up until a schema is first compiled.
+    const require = createRequire(import.meta.url);
+    const Ctor = dialect === '2020' ? require('ajv/dist/2020').default : dialect === '2019' ? require('ajv/dist/2019').default : require('ajv').default;
+    ajv = new Ctor({ allErrors: true, strict: false, validateFormats: false }) as AjvLike;
+    engines.set(dialect, ajv);
+  }
+  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+  return ajv.compile(rest);
+}
+
 export function createArgsValidator(onSkip: (reason: string) => void = () => {}): (schema: object) => ArgsCheck {
-  const require = createRequire(import.meta.url);
   const cache = new WeakMap<object, ArgsCheck>();
   const engines = new Map<string, AjvLike>();
-  const engine = (dialect: string): AjvLike => {
-    let ajv = engines.get(dialect);
-    if (!ajv) {
-      // ajv ships CommonJS; require keeps it out of start-up until a proxied tool is first called.
-      const Ctor = dialect === '2020' ? require('ajv/dist/2020').default : dialect === '2019' ? require('ajv/dist/2019').default : require('ajv').default;
-      ajv = new Ctor({ allErrors: true, strict: false, validateFormats: false }) as AjvLike;
-      engines.set(dialect, ajv);
-    }
-    return ajv;
-  };
   return (schema) => {
     const cached = cache.get(schema);
     if (cached) return cached;
     let check: ArgsCheck;
     try {
-      const declared = String((schema as { $schema?: unknown }).$schema ?? '');
-      const dialect = declared.includes('2020-12') ? '2020' : declared.includes('2019-09') ? '2019' : '07';
-      const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-      const validate = engine(dialect).compile(rest);
+      const validate = compileJsonSchema(schema, engines);
       check = (args) =>
         validate(args ?? {})
           ? []

@@ -17,7 +17,8 @@ import * as z from 'zod';
 import type { ServerConfig } from '../config/schema.js';
 import { ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { withTimeout } from '../core/timeout.js';
+import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../core/backoff.js';
 
 /** One upstream MCP server: connected lazily, its tool list cached, reconnected with backoff after a crash. */
 export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'down' | 'closed';
@@ -332,9 +333,10 @@ export class Upstream {
       const env = { ...(process.env as Record<string, string>), ...config.env };
       const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe' });
       this.captureStderr(transport.stderr);
-      await withTimeout(client.connect(transport, connectOptions), this.timeoutMs, `${this.name} did not start within ${this.timeoutMs} ms`, () =>
-        transport.close(),
-      );
+      await withTimeout(client.connect(transport, connectOptions), this.timeoutMs, () => {
+        void transport.close().catch(() => undefined);
+        return new Error(`${this.name} did not start within ${this.timeoutMs} ms`);
+      });
       return transport;
     }
     const url = new URL(config.url!);
@@ -418,20 +420,5 @@ export class Upstream {
         .catch(() => undefined); // open() already scheduled the next attempt
     }, delay);
     this.reconnectTimer.unref();
-  }
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, message: string, onTimeout: () => Promise<void>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      void onTimeout().catch(() => undefined);
-      reject(new Error(message));
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

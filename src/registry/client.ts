@@ -1,4 +1,5 @@
 import { ToolError } from '../core/errors.js';
+import { backoffDelay } from '../core/backoff.js';
 
 /**
  * A client of the MCP registry API (`/v0.1`), which the official registry and PulseMCP's
@@ -87,6 +88,11 @@ export class RegistryClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /** The proxy's reconnect schedule: doubling from backoffMs, capped like Retry-After. */
+  private backoff(attempt: number): number {
+    return backoffDelay(attempt, { baseMs: this.backoffMs, maxMs: MAX_RETRY_AFTER_MS, maxAttempts: Number.POSITIVE_INFINITY, stableMs: 0 })!;
+  }
+
   get url(): string {
     return this.options.url;
   }
@@ -95,13 +101,13 @@ export class RegistryClient {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
     const qs = params.toString();
-    const body = await this.request(`${API}/servers${qs ? `?${qs}` : ''}`, { what: 'the server list' }, signal);
+    const body = await this.request(`${API}/servers${qs ? `?${qs}` : ''}`, {}, signal);
     return checkList(body, 'GET /v0.1/servers');
   }
 
   async getServer(name: string, version = 'latest', signal?: AbortSignal): Promise<ServerEntry> {
     const path = `${API}/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`;
-    const body = await this.request(path, { what: 'the server', name, version }, signal);
+    const body = await this.request(path, { name, version }, signal);
     if (!isObject(body) || !isObject(body.server) || typeof body.server.name !== 'string') {
       throw badShape(`GET ${path}`, 'expected an object with a "server" object holding a "name"');
     }
@@ -110,7 +116,7 @@ export class RegistryClient {
 
   async listVersions(name: string, signal?: AbortSignal): Promise<ServerList> {
     const path = `${API}/servers/${encodeURIComponent(name)}/versions`;
-    const body = await this.request(path, { what: 'the versions', name }, signal);
+    const body = await this.request(path, { name }, signal);
     return checkList(body, `GET ${path}`);
   }
 
@@ -121,7 +127,7 @@ export class RegistryClient {
     return headers;
   }
 
-  private async request(path: string, subject: { what: string; name?: string; version?: string }, signal?: AbortSignal): Promise<unknown> {
+  private async request(path: string, subject: Subject, signal?: AbortSignal): Promise<unknown> {
     // Joined as text: a base URL may carry a path of its own (a proxy's /registry).
     const url = `${this.options.url.replace(/\/+$/, '')}${path}`;
     for (let attempt = 0; ; attempt++) {
@@ -134,7 +140,7 @@ export class RegistryClient {
         if (signal?.aborted) throw error;
         const timedOut = (error as Error).name === 'TimeoutError';
         if (!last) {
-          await this.sleep(this.backoffMs * 2 ** attempt);
+          await this.sleep(this.backoff(attempt));
           continue;
         }
         if (timedOut) {
@@ -161,12 +167,18 @@ export class RegistryClient {
       const wait = status === 429 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
       const retriable = status === 429 || status >= 500;
       if (retriable && !last && (wait === undefined || wait <= MAX_RETRY_AFTER_MS)) {
-        await this.sleep(wait ?? this.backoffMs * 2 ** attempt);
+        await this.sleep(wait ?? this.backoff(attempt));
         continue;
       }
       throw httpError(status, errorDetail(text), subject, { url, attempts: attempt + 1, retry_after_ms: wait });
     }
   }
+}
+
+/** What a request is about, for the 404 message (`Server not found: NAME (version: V)`). */
+interface Subject {
+  name?: string;
+  version?: string;
 }
 
 function isObject(value: unknown): value is Record<string, any> {
@@ -188,7 +200,7 @@ function badShape(request: string, problem: string): ToolError {
   });
 }
 
-function httpError(status: number, detail: string, subject: { what: string; name?: string; version?: string }, details: Record<string, unknown>): ToolError {
+function httpError(status: number, detail: string, subject: Subject, details: Record<string, unknown>): ToolError {
   const all = Object.fromEntries(Object.entries({ status, ...details }).filter(([, v]) => v !== undefined));
   switch (status) {
     case 401:

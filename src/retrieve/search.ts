@@ -90,7 +90,7 @@ export function readCandidate(
   holder: { buffer: Buffer },
   maxFileBytes: number,
   mayMatch?: TextFilter,
-  later?: (entry: IndexedFile) => void,
+  index?: FileIndexes,
 ): number | 'binary' | 'too_large' | 'no_match' | 'gone' {
   let stats: Stats | undefined;
   let known = false;
@@ -113,7 +113,7 @@ export function readCandidate(
   if (len < 0) return 'too_large';
   const binary = holder.buffer.subarray(0, Math.min(len, 8192)).includes(0);
   // The trigram filter is built later, off the request's path (FileIndexes.filterLater).
-  if (entry && stats && !known && remember(entry, stats, { binary }) && !binary) later?.(entry);
+  if (entry && stats && !known && remember(entry, stats, { binary }) && !binary) index?.filterLater(entry);
   return binary ? 'binary' : len;
 }
 
@@ -122,11 +122,10 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
   const holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const required = options.trigrams;
   const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
-  const later = options.index ? (entry: IndexedFile) => options.index!.filterLater(entry) : undefined;
   for (const root of roots) {
     const finished = eachFile(root, options.hidden, options.index, (rel, abs, entry) => {
       if (options.include && !options.include(rel)) return true;
-      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, later);
+      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index);
       if (len === 'gone') return true;
       if (len === 'too_large' || len === 'binary') {
         outcome.skipped[len]++;

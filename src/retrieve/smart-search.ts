@@ -83,7 +83,7 @@ export function smartSearch(
   for (const root of roots) {
     eachFile(root, false, options.index, (rel, abs, entry) => {
       if (options.include && !options.include(rel)) return true;
-      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index && ((e) => options.index!.filterLater(e)));
+      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index);
       if (typeof len !== 'number') return true;
       const text = holder.buffer.toString('utf8', 0, len);
       const lower = text.toLowerCase();

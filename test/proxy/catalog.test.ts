@@ -58,7 +58,7 @@ describe('buildCatalog', () => {
 });
 
 describe('backoff', async () => {
-  const { backoffDelay, attemptsAfterClose } = await import('../../src/proxy/backoff.js');
+  const { backoffDelay, attemptsAfterClose } = await import('../../src/core/backoff.js');
   const policy = { baseMs: 100, maxMs: 1000, maxAttempts: 5, stableMs: 10_000 };
   it.each([
     [0, 100],

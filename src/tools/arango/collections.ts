@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import type { BackupManifest } from '../../arango/backup-layout.js';
-import { ARANGO_READ, ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
+import { ARANGO_READ, ARANGO_WRITE, defineArangoTool } from './shared.js';
 
 const COLLECTION_TYPES = { 2: 'document', 3: 'edge' } as const;
 
@@ -69,13 +68,6 @@ export const arangoDatabaseStatus = defineArangoTool({
   },
 });
 
-async function dumpCollection(call: ArangoCall, name: string, limit: number | undefined) {
-  const cursor = await call.timed(call.db.query('FOR d IN @@c SORT d._key LIMIT @n RETURN d', { '@c': name, n: limit === undefined ? 1_000_000_000 : limit + 1 }, { batchSize: 1000 }));
-  const docs = await call.timed(cursor.all());
-  const truncated = limit !== undefined && docs.length > limit;
-  return { docs: truncated ? docs.slice(0, limit) : docs, truncated };
-}
-
 export const arangoBackup = defineArangoTool({
   name: 'arango_backup',
   command: {
@@ -93,23 +85,14 @@ export const arangoBackup = defineArangoTool({
   annotations: { ...ARANGO_READ, idempotentHint: false },
   writes: false,
   async run(input, call) {
-    const [{ mkdirSync, writeFileSync }, { resolve, join }, layout] = await Promise.all([import('node:fs'), import('node:path'), import('../../arango/backup-layout.js')]);
+    const [{ resolve }, layout, { writeBackup }] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js'), import('./backup-writer.js')]);
     const all = await call.timed(call.db.listCollections(true));
     const wanted = input.collections ?? all.map((c) => c.name).sort();
     const unknown = wanted.filter((n) => !all.some((c) => c.name === n));
     if (unknown.length) throw new ToolError('ARANGO_ERROR', `collection or view not found: ${unknown.join(', ')}`, { details: { errorNum: 1203, http_code: 404, collections: unknown } });
     const folder = resolve(call.ctx.cwd, input.output_dir ?? layout.defaultBackupFolder(call.settings.database, call.ctx.now()));
-    mkdirSync(folder, { recursive: true });
-    const manifest: BackupManifest = { format: 'mcpkit-arango-backup/1', database: call.settings.database, created_at: call.ctx.now().toISOString(), collections: [] };
-    for (const name of wanted) {
-      const { docs, truncated } = await dumpCollection(call, name, input.doc_limit);
-      const file = layout.collectionFile(name);
-      writeFileSync(join(folder, file), `${JSON.stringify(docs, null, 2)}\n`);
-      const type = all.find((c) => c.name === name)!.type === 3 ? 'edge' : 'document';
-      manifest.collections.push({ name, type, file, documents: docs.length, truncated });
-    }
-    writeFileSync(join(folder, layout.MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-    return { folder, collections: manifest.collections };
+    const collections = wanted.map((name) => ({ name, type: all.find((c) => c.name === name)!.type === 3 ? ('edge' as const) : ('document' as const) }));
+    return { folder, collections: await writeBackup(call, folder, collections, { docLimit: input.doc_limit }) };
   },
   render: (r, ui) => `${ui.color.green('✓')} Backed up ${r.collections.length} collections (${r.collections.reduce((n, c) => n + c.documents, 0)} documents) to ${r.folder}`,
 });

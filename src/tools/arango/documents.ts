@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { ARANGO_DESTRUCTIVE, ARANGO_READ, ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
+import { ARANGO_DESTRUCTIVE, ARANGO_READ, ARANGO_WRITE, defineArangoTool, queryAll, type ArangoCall } from './shared.js';
 
 const collection = z.string().min(1).describe('Collection name.');
 const documentObject = z.record(z.string(), z.unknown());
@@ -140,8 +140,7 @@ function referencesIn(value: unknown): string[] {
 
 async function missingReferences(call: ArangoCall, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const cursor = await call.timed(call.db.query('FOR id IN @ids LET d = DOCUMENT(id) FILTER d == null RETURN id', { ids: [...new Set(ids)] }));
-  return new Set(await call.timed(cursor.all()));
+  return new Set(await queryAll<string>(call, 'FOR id IN @ids LET d = DOCUMENT(id) FILTER d == null RETURN id', { ids: [...new Set(ids)] }));
 }
 
 export const arangoValidateReferences = defineArangoTool({
@@ -157,8 +156,7 @@ export const arangoValidateReferences = defineArangoTool({
   annotations: ARANGO_READ,
   writes: false,
   async run(input, call) {
-    const cursor = await call.timed(call.db.query('FOR d IN @@c RETURN KEEP(d, APPEND(["_key"], @fields))', { '@c': input.collection, fields: input.reference_fields }));
-    const docs = (await call.timed(cursor.all())) as Record<string, unknown>[];
+    const docs = await queryAll<Record<string, unknown>>(call, 'FOR d IN @@c RETURN KEEP(d, APPEND(["_key"], @fields))', { '@c': input.collection, fields: input.reference_fields });
     const ids = docs.flatMap((d) => input.reference_fields.flatMap((f) => referencesIn(d[f])));
     const missing = await missingReferences(call, ids);
     const invalid: { _key: string; field: string; reference: string }[] = [];

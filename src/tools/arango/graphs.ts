@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import type { BackupManifest } from '../../arango/backup-layout.js';
-import { ARANGO_DESTRUCTIVE, ARANGO_READ, ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
+import { ARANGO_DESTRUCTIVE, ARANGO_READ, ARANGO_WRITE, defineArangoTool, queryAll, type ArangoCall } from './shared.js';
 
 const graphName = z.string().min(1).describe('Graph name.');
 const edgeDefinition = z.strictObject({
@@ -24,11 +24,6 @@ async function graphInfo(call: ArangoCall, name: string): Promise<GraphInfo> {
 
 function vertexCollections(graph: GraphInfo): string[] {
   return [...new Set([...graph.edgeDefinitions.flatMap((d) => [...d.from, ...d.to]), ...graph.orphanCollections])].sort();
-}
-
-async function all<T>(call: ArangoCall, query: string, bindVars: Record<string, unknown>): Promise<T[]> {
-  const cursor = await call.timed(call.db.query(query, bindVars, { batchSize: 1000 }));
-  return (await call.timed(cursor.all())) as T[];
 }
 
 /** Where graph traversals read edges: a named graph, or edge collections (one of the two). */
@@ -171,7 +166,7 @@ export const arangoTraverse = defineArangoTool({
     const source = via(input, bind);
     // The direction is one of three keywords (checked by the schema); everything else is bound.
     const query = `FOR v, e, p IN @min..@max ${input.direction} @start ${source} LIMIT @limit RETURN ${input.paths ? '{ vertex: v, edge: e, path: p }' : '{ vertex: v, edge: e }'}`;
-    const results = await all<unknown>(call, query, bind);
+    const results = await queryAll<unknown>(call, query, bind);
     return { start: input.start, count: results.length, truncated: results.length === input.limit, results };
   },
 });
@@ -193,7 +188,7 @@ export const arangoShortestPath = defineArangoTool({
   async run(input, call) {
     const bind: Record<string, unknown> = { start: input.start, target: input.target };
     const source = via(input, bind);
-    const steps = await all<{ vertex: unknown; edge: unknown }>(call, `FOR v, e IN ${input.direction} SHORTEST_PATH @start TO @target ${source} RETURN { vertex: v, edge: e }`, bind);
+    const steps = await queryAll<{ vertex: unknown; edge: unknown }>(call, `FOR v, e IN ${input.direction} SHORTEST_PATH @start TO @target ${source} RETURN { vertex: v, edge: e }`, bind);
     return { found: steps.length > 0, length: Math.max(0, steps.length - 1), vertices: steps.map((s) => s.vertex), edges: steps.slice(1).map((s) => s.edge) };
   },
 });
@@ -214,7 +209,7 @@ export const arangoGraphStatistics = defineArangoTool({
     const totalEdges = edges.reduce((n, e) => n + e.count, 0);
     let busiest: { vertex: string; out_degree: number } | null = null;
     for (const d of graph.edgeDefinitions) {
-      const [top] = await all<{ vertex: string; out_degree: number }>(call, 'FOR e IN @@e COLLECT vertex = e._from WITH COUNT INTO out_degree SORT out_degree DESC LIMIT 1 RETURN { vertex, out_degree }', { '@e': d.collection });
+      const [top] = await queryAll<{ vertex: string; out_degree: number }>(call, 'FOR e IN @@e COLLECT vertex = e._from WITH COUNT INTO out_degree SORT out_degree DESC LIMIT 1 RETURN { vertex, out_degree }', { '@e': d.collection });
       if (top && (!busiest || top.out_degree > busiest.out_degree)) busiest = top;
     }
     return { graph: input.graph, vertices: totalVertices, edges: totalEdges, average_out_degree: totalVertices ? totalEdges / totalVertices : 0, busiest_vertex: busiest, vertex_collections: vertices, edge_collections: edges };
@@ -225,7 +220,7 @@ async function integrity(call: ArangoCall, graph: GraphInfo, limit: number) {
   const problems: { edge: string; problem: string }[] = [];
   let checked = 0;
   for (const d of graph.edgeDefinitions) {
-    const rows = await all<{ _id: string; _from: string; _to: string; from_exists: boolean; to_exists: boolean }>(
+    const rows = await queryAll<{ _id: string; _from: string; _to: string; from_exists: boolean; to_exists: boolean }>(
       call,
       'FOR e IN @@e RETURN { _id: e._id, _from: e._from, _to: e._to, from_exists: DOCUMENT(e._from) != null, to_exists: DOCUMENT(e._to) != null }',
       { '@e': d.collection },
@@ -258,19 +253,10 @@ export const arangoValidateGraphIntegrity = defineArangoTool({
 });
 
 async function backupGraphTo(call: ArangoCall, name: string, folder: string) {
-  const [{ mkdirSync, writeFileSync }, { join }, layout] = await Promise.all([import('node:fs'), import('node:path'), import('../../arango/backup-layout.js')]);
+  const { writeBackup } = await import('./backup-writer.js');
   const graph = await graphInfo(call, name);
-  mkdirSync(folder, { recursive: true });
-  const manifest: BackupManifest = { format: 'mcpkit-arango-backup/1', database: call.settings.database, created_at: call.ctx.now().toISOString(), collections: [], graph };
-  const collections = [...vertexCollections(graph).map((c) => [c, 'document'] as const), ...graph.edgeDefinitions.map((d) => [d.collection, 'edge'] as const)];
-  for (const [collection, type] of collections) {
-    const docs = await all<unknown>(call, 'FOR d IN @@c SORT d._key RETURN d', { '@c': collection });
-    const file = layout.collectionFile(collection);
-    writeFileSync(join(folder, file), `${JSON.stringify(docs, null, 2)}\n`);
-    manifest.collections.push({ name: collection, type, file, documents: docs.length, truncated: false });
-  }
-  writeFileSync(join(folder, layout.MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  return { graph: name, folder, collections: manifest.collections };
+  const collections = [...vertexCollections(graph).map((c) => ({ name: c, type: 'document' as const })), ...graph.edgeDefinitions.map((d) => ({ name: d.collection, type: 'edge' as const }))];
+  return { graph: name, folder, collections: await writeBackup(call, folder, collections, { graph }) };
 }
 
 export const arangoBackupGraph = defineArangoTool({

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { ARANGO_READ, ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
@@ -6,15 +5,10 @@ import { ARANGO_READ, ARANGO_WRITE, defineArangoTool, type ArangoCall } from './
 /** Where the seed keeps JSON Schemas: one document per schema, _key = its name. */
 export const SCHEMA_COLLECTION = 'mcp_schemas';
 
-type Validate = ((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: unknown }[] | null };
-
-function compile(schema: Record<string, unknown>): Validate {
-  // ajv is CommonJS; required only when a schema tool runs.
-  const require = createRequire(import.meta.url);
-  const Ajv = require('ajv').default as new (o: object) => { compile(s: object): Validate };
-  const { $schema: _dialect, ...rest } = schema;
+async function compile(schema: Record<string, unknown>) {
+  const { compileJsonSchema } = await import('../../proxy/args-validator.js');
   try {
-    return new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(rest);
+    return compileJsonSchema(schema);
   } catch (error) {
     throw new ToolError('VALIDATION_ERROR', `Not a usable JSON Schema: ${(error as Error).message}`, { details: { schema } });
   }
@@ -48,7 +42,7 @@ export const arangoCreateSchema = defineArangoTool({
   annotations: { ...ARANGO_WRITE, idempotentHint: true },
   writes: true,
   async run(input, call) {
-    compile(input.schema);
+    await compile(input.schema);
     const collections = await call.timed(call.db.listCollections(false));
     if (!collections.some((c) => c.name === SCHEMA_COLLECTION)) await call.timed(call.db.createCollection(SCHEMA_COLLECTION));
     const doc = { _key: input.name, schema: input.schema, collection: input.collection ?? null, updated_at: call.ctx.now().toISOString() };
@@ -85,7 +79,7 @@ export const arangoValidateDocument = defineArangoTool({
     }
     const schema = input.schema ?? (await storedSchema(call, input.schema_name!));
     const document = input.document ?? (await call.timed(call.db.collection(input.collection!).document(input.key!)));
-    const validate = compile(schema);
+    const validate = await compile(schema);
     const valid = validate(document);
     return {
       valid,

@@ -1,9 +1,9 @@
 import type { Database } from 'arangojs';
 import type * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { defineTool, type ToolAnnotations, type ToolContext, type ToolDefinition } from '../../core/tool.js';
+import { defineTool, perProcess, type ToolAnnotations, type ToolContext, type ToolDefinition } from '../../core/tool.js';
 import type { ArangoConnection } from '../../arango/connection.js';
-import type { ArangoSettings } from '../../arango/settings.js';
+import { readOnlyFrom, type ArangoSettings } from '../../arango/settings.js';
 
 export const ARANGO_READ: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 export const ARANGO_WRITE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
@@ -23,13 +23,12 @@ export async function arangoSettings(ctx: ToolContext): Promise<ArangoSettings> 
  * background when serve starts), a fresh one per terminal command, which tries once and reports
  * DATABASE_UNAVAILABLE at once instead of waiting through the start-up retries.
  */
-export async function connectionFor(ctx: ToolContext): Promise<ArangoConnection> {
-  const cached = ctx.processCache?.get('arango.connection') as ArangoConnection | undefined;
-  if (cached) return cached;
-  const [settings, { ArangoConnection }] = await Promise.all([arangoSettings(ctx), import('../../arango/connection.js')]);
-  const connection = new ArangoConnection(ctx.processCache ? settings : { ...settings, connectRetries: 1 }, ctx.logger);
-  ctx.processCache?.set('arango.connection', connection);
-  return connection;
+export function connectionFor(ctx: ToolContext): Promise<ArangoConnection> {
+  const open = async (attempts?: number) => {
+    const [settings, { ArangoConnection }] = await Promise.all([arangoSettings(ctx), import('../../arango/connection.js')]);
+    return new ArangoConnection(attempts === undefined ? settings : { ...settings, connectRetries: attempts }, ctx.logger);
+  };
+  return perProcess(ctx, 'arango.connection', () => open()) ?? open(1);
 }
 
 /** For serve: connect in the background at start when a database is configured. */
@@ -47,6 +46,12 @@ export interface ArangoCall {
   timed<T>(promise: Promise<T>): Promise<T>;
 }
 
+/** Every row of a query the tool itself wrote (all values bound), under the timeout. */
+export async function queryAll<T>(call: ArangoCall, query: string, bindVars: Record<string, unknown>): Promise<T[]> {
+  const cursor = await call.timed(call.db.query(query, bindVars, { batchSize: 1000 }));
+  return (await call.timed(cursor.all())) as T[];
+}
+
 type ArangoToolDefinition<S extends z.ZodObject, R> = Omit<ToolDefinition<S, R>, 'group' | 'run' | 'invalidInputCode' | 'available'> & {
   /** Writing tools are hidden over MCP and refused in the terminal in read-only mode. */
   writes: boolean;
@@ -60,7 +65,7 @@ export function defineArangoTool<S extends z.ZodObject, R>(def: ArangoToolDefini
     ...rest,
     group: 'arango',
     invalidInputCode: 'VALIDATION_ERROR',
-    ...(writes ? { available: (config, env) => !readOnly(config.arango, env) } : {}),
+    ...(writes ? { available: (config, env) => !readOnlyFrom(config.arango, env) } : {}),
     async run(input, ctx) {
       const connection = await connectionFor(ctx);
       const settings = connection.settings;
@@ -69,17 +74,13 @@ export function defineArangoTool<S extends z.ZodObject, R>(def: ArangoToolDefini
           hint: 'Turn off arango.read_only (or ARANGO_READ_ONLY / serve --read-only) to write.',
         });
       }
-      const { toToolError, withTimeout } = await import('../../arango/connection.js');
+      const { toToolError, withDatabaseTimeout } = await import('../../arango/connection.js');
       try {
         const db = await connection.database();
-        return await run(input, { db, connection, settings, ctx, timed: (promise) => withTimeout(promise, settings.timeoutMs, settings) });
+        return await run(input, { db, connection, settings, ctx, timed: (promise) => withDatabaseTimeout(promise, settings.timeoutMs, settings) });
       } catch (error) {
         throw toToolError(error, connection);
       }
     },
   });
-}
-
-function readOnly(section: { read_only?: boolean }, env: NodeJS.ProcessEnv): boolean {
-  return section.read_only === true || env.ARANGO_READ_ONLY === 'true' || env.ARANGO_READ_ONLY === '1';
 }

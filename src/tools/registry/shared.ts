@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ToolAnnotations, ToolContext } from '../../core/tool.js';
+import { perProcess, type ToolAnnotations, type ToolContext } from '../../core/tool.js';
 import type { RegistryClient } from '../../registry/client.js';
 import type { ChosenSource } from '../../registry/sources.js';
 
@@ -18,10 +18,7 @@ export const readingFields = { expand_fields: expandFields, registry: registryFi
 
 /** Tenants chosen with switch_tenant_id for the rest of this process, by registry name. */
 export function switchedTenants(ctx: ToolContext): Map<string, string> | undefined {
-  if (!ctx.processCache) return undefined;
-  let tenants = ctx.processCache.get('registry.tenants') as Map<string, string> | undefined;
-  if (!tenants) ctx.processCache.set('registry.tenants', (tenants = new Map()));
-  return tenants;
+  return perProcess(ctx, 'registry.tenants', () => new Map<string, string>());
 }
 
 export async function registryFor(ctx: ToolContext, requested: string | undefined): Promise<{ client: RegistryClient; source: ChosenSource }> {

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ToolContext } from '../../core/tool.js';
+import { perProcess, type ToolContext } from '../../core/tool.js';
+import type { FileIndexes } from '../../retrieve/file-index.js';
 import type { Root } from '../../retrieve/roots.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -14,14 +15,8 @@ export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxF
 }
 
 /** The process's remembered walks and reads (serve only; see retrieve/file-index.ts). */
-export async function fileIndexes(ctx: ToolContext): Promise<import('../../retrieve/file-index.js').FileIndexes | undefined> {
-  if (!ctx.processCache) return undefined;
-  let indexes = ctx.processCache.get('retrieve.fileIndexes') as import('../../retrieve/file-index.js').FileIndexes | undefined;
-  if (!indexes) {
-    const { FileIndexes } = await import('../../retrieve/file-index.js');
-    ctx.processCache.set('retrieve.fileIndexes', (indexes = new FileIndexes()));
-  }
-  return indexes;
+export function fileIndexes(ctx: ToolContext): Promise<FileIndexes> | undefined {
+  return perProcess(ctx, 'retrieve.fileIndexes', () => import('../../retrieve/file-index.js').then(({ FileIndexes }) => new FileIndexes()));
 }
 
 /** The seed's shared envelope: `{ result, meta: { repo, duration_ms, truncated } }`. */
