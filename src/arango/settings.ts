@@ -39,7 +39,7 @@ function positive(value: string | undefined, what: string, scale: number): numbe
   return Math.round(n * scale);
 }
 
-/** Read-only mode: arango.read_only, or ARANGO_READ_ONLY (set by serve --read-only). */
+/** The arango group's own read-only setting: arango.read_only, or ARANGO_READ_ONLY (the seed's variable). */
 export function readOnlyFrom(section: Pick<ArangoSection, 'read_only'>, env: NodeJS.ProcessEnv): boolean {
   return env.ARANGO_READ_ONLY === 'true' || env.ARANGO_READ_ONLY === '1' || section.read_only === true;
 }

@@ -1,10 +1,10 @@
 import { Command, Errors, Flags } from '@oclif/core';
-import { createToolContext } from '../config/context.js';
-import { errorObject, exitCodeFor, type ErrorObject } from '../core/errors.js';
-import type { AnyTool, ToolContext } from '../core/tool.js';
+import { createRuntime, type Runtime } from '../app/runtime.js';
+import type { ToolContext } from '../tool/context.js';
+import type { AnyTool } from '../tool/define.js';
 import { createColor } from './color.js';
 import { formatJson } from './output.js';
-import { printLine, reportError, runToolForCli } from './tool-runner.js';
+import { cliWords, printLine, reportError, reportFailure, runToolForCli } from './tool-runner.js';
 
 /**
  * Shared by every mcpkit command: the global --config flag, --json, and the one mapping of
@@ -20,14 +20,20 @@ export abstract class McpkitCommand extends Command {
   };
 
   protected readonly color = createColor(process.env, process.stdout);
+  private made?: Runtime;
+
+  /** The process's runtime (one per command run). */
+  protected runtime(configFlag: string | undefined): Runtime {
+    return (this.made ??= createRuntime({ configFlag, surface: 'cli', version: this.config.version }));
+  }
 
   protected toolContext(configFlag: string | undefined): ToolContext {
-    return createToolContext({ configFlag, surface: 'cli' });
+    return this.runtime(configFlag).context();
   }
 
   /** Validates, runs and renders one tool; returns the result so oclif prints it under --json. */
   protected async runTool(tool: AnyTool, raw: unknown, configFlag: string | undefined): Promise<unknown> {
-    return runToolForCli(tool, raw, { configFlag, json: this.jsonEnabled(), color: this.color });
+    return runToolForCli(tool, raw, { runtime: this.runtime(configFlag), json: this.jsonEnabled(), color: this.color });
   }
 
   protected print(text: string): void {
@@ -39,23 +45,18 @@ export abstract class McpkitCommand extends Command {
   }
 
   override async catch(error: Error & { exitCode?: number }): Promise<void> {
-    let published: ErrorObject;
-    let exit: number;
     if (error instanceof Errors.ExitError) throw error; // this.exit(n): not an error to report
+    const commandId = this.id?.replace(/:/g, ' ');
     if (error instanceof Errors.CLIError) {
       // The arguments were parsed, and refused: without this oclif warns "did not parse its
       // arguments" on stderr whenever NODE_ENV is development or test.
       this.parsed = true;
       // oclif's own parse errors (unknown flag, missing argument, bad option value): bad usage.
-      const command = this.id ? ` ${this.id.replace(/:/g, ' ')}` : '';
       const message = error.message.replace(/\n?See more help with --help\s*$/, '');
-      published = { code: 'INVALID_INPUT', message, hint: `Run "${this.config.bin}${command} --help".` };
-      exit = 2;
-    } else {
-      published = errorObject(error);
-      exit = exitCodeFor(published);
+      reportError({ code: 'INVALID_INPUT', message, hint: cliWords(commandId, undefined, this.config.bin).inputHint }, this.jsonEnabled());
+      return;
     }
-    reportError(published, this.jsonEnabled());
-    process.exitCode = exit;
+    const { tool, fieldWords } = this.constructor as { tool?: AnyTool; fieldWords?: Record<string, string> };
+    reportFailure(error, { json: this.jsonEnabled(), words: cliWords(commandId, tool, this.config.bin, fieldWords) });
   }
 }

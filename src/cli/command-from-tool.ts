@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import type { Arg, Flag } from '@oclif/core/interfaces';
 import { inputJsonSchema } from '../core/schema.js';
-import type { AnyTool } from '../core/tool.js';
-import { summaryOf } from '../core/tool.js';
+import type { AnyTool } from '../tool/define.js';
+import { summaryOf } from '../tool/define.js';
 import { McpkitCommand } from './base-command.js';
 import { coerceValue, fieldSpecs, inputFromCommandLine, type FieldSpec } from './field-specs.js';
 
@@ -44,6 +44,8 @@ export function commandFromTool(tool: AnyTool) {
     // A trailing array argument takes the rest of the command line.
     static override strict = !positional.some((s) => s.multiple);
     static readonly tool = tool;
+    /** Own only on the generated class (a hand-written subclass inherits it): the parity test reads it. */
+    static readonly generatedFrom = tool;
     /** For commands that extend this one with terminal-only flags (registry list --all). */
     static readonly specs = specs;
 

@@ -1,5 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import type { JsonSchema } from '../core/schema.js';
+import { parsePairs } from '../config/servers-edit.js';
+import { flagName } from '../tool/command-line.js';
 
 /**
  * How one input field appears on the command line. Derived from the tool's published
@@ -20,17 +22,17 @@ export interface FieldSpec {
   default?: unknown;
   description?: string;
   char?: string;
+  /** An object of strings written as repeatable KEY=VALUE flags (CommandSpec.pairs). */
+  pairs?: boolean;
 }
 
 export interface CommandShape {
   args?: readonly string[];
   flagNames?: Readonly<Record<string, string>>;
   chars?: Readonly<Record<string, string>>;
+  pairs?: readonly string[];
 }
 
-export function kebab(name: string): string {
-  return name.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-}
 
 /** Strips `anyOf: [X, {type: null}]` (nullable) down to X. */
 function nonNull(node: JsonSchema): JsonSchema {
@@ -72,7 +74,11 @@ export function fieldSpecs(schema: JsonSchema, command: CommandShape = {}): Fiel
     let options: string[] | undefined;
     let multiple = false;
     const scalar = scalarKind(node);
-    if (scalar && scalar.kind !== 'json') {
+    const pairs = command.pairs?.includes(field) === true;
+    if (pairs) {
+      kind = 'string';
+      multiple = true;
+    } else if (scalar && scalar.kind !== 'json') {
       ({ kind, options } = scalar);
     } else if (node.type === 'array' && node.items) {
       const item = scalarKind(nonNull(node.items));
@@ -83,13 +89,14 @@ export function fieldSpecs(schema: JsonSchema, command: CommandShape = {}): Fiel
     }
     const spec: FieldSpec = {
       field,
-      flag: command.flagNames?.[field] ?? kebab(field),
+      flag: flagName(command, field),
       kind,
       multiple,
       required: required.has(field) && node.default === undefined,
       positional: positional.includes(field),
     };
     if (options) spec.options = options;
+    if (pairs) spec.pairs = true;
     if (node.default !== undefined) spec.default = node.default;
     if (node.description) spec.description = node.description;
     const char = command.chars?.[field];
@@ -141,7 +148,7 @@ export function inputFromCommandLine(
     if (spec.positional) continue;
     const value = flags[spec.flag];
     if (value === undefined) continue;
-    input[spec.field] = value;
+    input[spec.field] = spec.pairs ? parsePairs(value as string[], spec.flag) : value;
   }
   const positionalSpecs = specs.filter((s) => s.positional);
   positionalSpecs.forEach((spec, index) => {

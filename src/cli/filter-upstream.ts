@@ -10,6 +10,6 @@ export function upstreamConfig(command: string[], url: string | undefined, heade
     throw new ToolError('INVALID_INPUT', 'Give the upstream server: a command after -- (e.g. -- npx -y @playwright/mcp) or --url URL.');
   }
   const filter = rules.length ? { filter: rules } : {};
-  if (url !== undefined) return { url, headers: parsePairs(headers, 'Header'), ...filter };
+  if (url !== undefined) return { url, headers: parsePairs(headers, 'header'), ...filter };
   return { command: command[0]!, args: command.slice(1), ...filter };
 }

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { RenderUi } from '../core/tool.js';
+import type { RenderUi } from '../tool/context.js';
 
 const MAX_CELL = 80;
 

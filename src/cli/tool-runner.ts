@@ -1,9 +1,12 @@
 import type { ChalkInstance } from 'chalk';
-import { createToolContext } from '../config/context.js';
-import type { ErrorObject } from '../core/errors.js';
-import { parseInput } from '../core/schema.js';
-import type { AnyTool } from '../core/tool.js';
+import type { Runtime } from '../app/runtime.js';
+import { errorObject, exitCodeFor, type ErrorObject, type Words } from '../core/errors.js';
+import { inputJsonSchema } from '../core/schema.js';
+import type { AnyTool } from '../tool/define.js';
+import { parseToolInput } from '../tool/mcp-shape.js';
 import { createColor } from './color.js';
+import { kebab } from '../tool/command-line.js';
+import { fieldSpecs } from './field-specs.js';
 import { formatError, formatJson } from './output.js';
 import { createRenderUi, renderGeneric } from './render.js';
 
@@ -12,9 +15,9 @@ import { createRenderUi, renderGeneric } from './render.js';
  * exactly the same: validate, run, then the tool's rendering unless --json (the caller prints the
  * returned result as JSON, oclif through logJson).
  */
-export async function runToolForCli(tool: AnyTool, raw: unknown, options: { configFlag?: string; json: boolean; color: ChalkInstance }): Promise<unknown> {
-  const input = parseInput(tool.name, tool.input, raw, tool.invalidInputCode);
-  const result = await tool.run(input, createToolContext({ configFlag: options.configFlag, surface: 'cli' }));
+export async function runToolForCli(tool: AnyTool, raw: unknown, options: { runtime: Runtime; json: boolean; color: ChalkInstance }): Promise<unknown> {
+  const input = parseToolInput(tool, raw);
+  const result = await tool.run(input, options.runtime.context());
   if (!options.json) {
     const ui = createRenderUi(options.color);
     const text = tool.render ? await tool.render(result, ui, input) : renderGeneric(result, ui);
@@ -28,8 +31,35 @@ export function printLine(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-/** An error as the CLI reports it: JSON on stdout under --json (scripts read one stream), else text on stderr. */
+/**
+ * The terminal's words for what handlers leave open: a field is the flag that sets it (or the
+ * positional argument, in capitals), and bad arguments point at the command's --help.
+ */
+export function cliWords(commandId: string | undefined, tool?: AnyTool, bin = 'mcpkit', own: Readonly<Record<string, string>> = {}): Words {
+  const specs = tool ? fieldSpecs(inputJsonSchema(tool.input), tool.command) : [];
+  return {
+    field: (name) => {
+      if (own[name]) return own[name];
+      const spec = specs.find((s) => s.field === name);
+      if (spec?.positional) return name.toUpperCase();
+      return `--${spec?.flag ?? kebab(name)}`;
+    },
+    inputHint: `Run "${bin}${commandId ? ` ${commandId}` : ''} --help".`,
+  };
+}
+
+/**
+ * The one way a command reports a failure, on every path (oclif's commands and the fast path):
+ * JSON on stdout under --json (scripts read one stream), else `Error [CODE]: message` and the
+ * hint on stderr; the exit code from the error's code.
+ */
+export function reportFailure(error: unknown, options: { json: boolean; words: Words }): void {
+  reportError(errorObject(error, options.words), options.json);
+}
+
+/** Reports an error object that is already in the terminal's words. */
 export function reportError(published: ErrorObject, json: boolean): void {
   if (json) process.stdout.write(formatJson({ error: published }));
   else process.stderr.write(formatError(published, createColor(process.env, process.stderr)));
+  process.exitCode = exitCodeFor(published);
 }

@@ -3,9 +3,8 @@ import { readFileSync } from 'node:fs';
 import { McpkitCommand } from '../cli/base-command.js';
 import { fieldSpecs, inputFromPairs } from '../cli/field-specs.js';
 import { ToolError } from '../core/errors.js';
-import { createRegistry, notFound } from '../core/registry.js';
+import { notFound } from '../core/suggest.js';
 import { inputJsonSchema, type JsonSchema } from '../core/schema.js';
-import { allTools } from '../tools/index.js';
 
 export default class Call extends McpkitCommand {
   static override summary = 'Call any tool, mcpkit\'s own or an upstream server\'s, by its MCP name.';
@@ -30,7 +29,8 @@ export default class Call extends McpkitCommand {
     const { args, flags, argv } = await this.parse(Call);
     const pairs = (argv as string[]).slice(1);
     const base = flags.args === undefined ? {} : parseArgsJson(flags.args === '-' ? readFileSync(0, 'utf8') : flags.args);
-    const tool = createRegistry(allTools).get(args.tool);
+    const runtime = this.runtime(flags.config);
+    const tool = (await runtime.allTools()).find((t) => t.name === args.tool);
     if (tool) {
       return this.runTool(tool, { ...base, ...inputFromPairs(pairs, fieldSpecs(inputJsonSchema(tool.input))) }, flags.config);
     }
@@ -39,10 +39,8 @@ export default class Call extends McpkitCommand {
 
   /** Not one of mcpkit's own tools: look for it among the upstream servers' tools. */
   private async callUpstream(name: string, base: Record<string, unknown>, pairs: string[], configFlag: string | undefined): Promise<unknown> {
-    const context = this.toolContext(configFlag);
-    const { openHub } = await import('../proxy/open-hub.js');
-    const hub = await openHub(context, this.config.version, { quiet: true });
-    try {
+    const runtime = this.runtime(configFlag);
+    return runtime.withHub(undefined, async (hub) => {
       const entry = await hub.entry(name);
       if (!entry || entry.kind === 'local') {
         const down = hub.status().filter((s) => s.state === 'down').map((s) => s.name);
@@ -50,7 +48,7 @@ export default class Call extends McpkitCommand {
         throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
       }
       const input = { ...base, ...inputFromPairs(pairs, fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
-      const result = await hub.callEntry(entry, input, context);
+      const result = await hub.callEntry(entry, input, runtime.context());
       if (result.isError) {
         const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
         process.exitCode = code === 'INVALID_INPUT' ? 2 : 1;
@@ -60,9 +58,7 @@ export default class Call extends McpkitCommand {
         this.print(text || JSON.stringify(result.structuredContent ?? {}, null, 2));
       }
       return result;
-    } finally {
-      await hub.close();
-    }
+    });
   }
 }
 

@@ -1,8 +1,6 @@
 import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
-import { createRegistry } from '../core/registry.js';
-import { summaryOf } from '../core/tool.js';
-import { allTools } from '../tools/index.js';
+import { summaryOf } from '../tool/define.js';
 
 export interface ToolListing {
   name: string;
@@ -23,7 +21,7 @@ export default class Tools extends McpkitCommand {
 
   async run(): Promise<ToolListing[]> {
     const { flags } = await this.parse(Tools);
-    const local: ToolListing[] = createRegistry(allTools).tools.map((tool) => ({
+    const local: ToolListing[] = (await this.runtime(flags.config).allTools()).map((tool) => ({
       name: tool.name,
       group: tool.group,
       command: `${this.config.bin} ${tool.command.id}`,
@@ -40,12 +38,10 @@ export default class Tools extends McpkitCommand {
   }
 
   private async withUpstreams(local: ToolListing[], configFlag: string | undefined): Promise<ToolListing[]> {
-    const context = this.toolContext(configFlag);
-    const config = await context.config();
+    const runtime = this.runtime(configFlag);
+    const config = await runtime.config();
     if (!Object.values(config.mcp_servers).some((s) => s.disabled !== true)) return local;
-    const { openHub } = await import('../proxy/open-hub.js');
-    const hub = await openHub(context, this.config.version, { quiet: true });
-    try {
+    return runtime.withHub(undefined, async (hub) => {
       const names = new Set(local.map((t) => t.name));
       const upstream = (await hub.list())
         .filter((t) => !names.has(t.name))
@@ -59,8 +55,6 @@ export default class Tools extends McpkitCommand {
         process.stderr.write(`mcpkit: server ${s.name} is ${s.state}${s.error ? `: ${s.error}` : ''}\n`);
       }
       return [...local, ...upstream];
-    } finally {
-      await hub.close();
-    }
+    });
   }
 }

@@ -99,6 +99,7 @@ export const viewSchema = z.strictObject({
   separator: z.string().nullable().optional().describe('Between server and tool name when several servers are in the view (default "__"); null for none.'),
   tokens: z.array(z.string()).optional().describe('Bearer tokens allowed to use this view over HTTP.'),
   hooks: hooksSchema.optional(),
+  read_only: z.boolean().optional().describe('Serve only tools that declare readOnlyHint: true, mcpkit\'s own and the servers\' (as serve --read-only does for every view).'),
 });
 
 export const configSchema = z
@@ -179,6 +180,10 @@ export type McpkitConfig = z.output<typeof configSchema>;
 export type ServerConfig = z.output<typeof serverSchema>;
 export type ViewConfig = z.output<typeof viewSchema>;
 export type CompositeConfig = z.output<typeof compositeSchema>;
+export type HookConfig = z.output<typeof hooksSchema>;
+export type ToolOverride = z.output<typeof toolOverrideSchema>;
+/** A server's own tool rules (mcp_servers.NAME) or a view's selection of them (tool_views.V.servers.NAME). */
+export type ServerShaping = z.output<typeof viewServerSchema>;
 
 export function defaultConfig(): McpkitConfig {
   return configSchema.parse({});

@@ -1,6 +1,6 @@
 import { isMap, type Document, type YAMLMap } from 'yaml';
-import { ToolError } from '../core/errors.js';
-import { notFound } from '../core/registry.js';
+import { field, ToolError } from '../core/errors.js';
+import { notFound } from '../core/suggest.js';
 
 /**
  * Changes to `mcp_servers` on a YAML document, for `editConfig`. They touch only the nodes they
@@ -22,7 +22,7 @@ export function addServer(doc: Document, name: string, entry: Record<string, unk
   if (exists && !options.force) {
     throw new ToolError('CONFLICT', `A server named "${name}" already exists.`, {
       details: { server: name },
-      hint: 'Pass --force to replace it, or choose another name.',
+      hint: `Pass ${field('force')} to replace it, or choose another name.`,
     });
   }
   if (!isMap(doc.get('mcp_servers'))) doc.set('mcp_servers', doc.createNode({}));
@@ -78,13 +78,14 @@ export function setToolDescription(doc: Document, name: string, tool: string, te
 }
 
 /** `K=V` strings (repeatable flags) to a record; the first `=` splits. */
-export function parsePairs(pairs: readonly string[] | undefined, what: string): Record<string, string> | undefined {
+/** `--env A=1 --env B=2` as an object; `flag` is the flag's name (`env`, `header`). */
+export function parsePairs(pairs: readonly string[] | undefined, flag: string): Record<string, string> | undefined {
   if (!pairs || pairs.length === 0) return undefined;
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) {
-      throw new ToolError('INVALID_INPUT', `${what} "${pair}" is not KEY=VALUE.`, { hint: `Write e.g. --${what.toLowerCase()} NAME=value.` });
+      throw new ToolError('INVALID_INPUT', `--${flag} "${pair}" is not KEY=VALUE.`, { hint: `Write e.g. --${flag} NAME=value.` });
     }
     out[pair.slice(0, eq)] = pair.slice(eq + 1);
   }

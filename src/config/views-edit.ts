@@ -1,6 +1,6 @@
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
-import { ToolError } from '../core/errors.js';
-import { notFound } from '../core/registry.js';
+import { field, ToolError } from '../core/errors.js';
+import { notFound } from '../core/suggest.js';
 
 /** Changes to `tool_views` on a YAML document, for `editConfig`. Pure. */
 function keysOf(node: unknown): string[] {
@@ -20,7 +20,7 @@ export function requireView(doc: Document, name: string): YAMLMap {
 export function createView(doc: Document, name: string, spec: Record<string, unknown>, options: { force: boolean }): { replaced: boolean } {
   const exists = doc.hasIn(['tool_views', name]);
   if (exists && !options.force) {
-    throw new ToolError('CONFLICT', `A view named "${name}" already exists.`, { details: { view: name }, hint: 'Pass --force to replace it.' });
+    throw new ToolError('CONFLICT', `A view named "${name}" already exists.`, { details: { view: name }, hint: `Pass ${field('force')} to replace it.` });
   }
   if (!isMap(doc.get('tool_views'))) doc.set('tool_views', doc.createNode({}));
   doc.setIn(['tool_views', name], doc.createNode(spec));

@@ -1,24 +1,62 @@
 /**
- * The one error type handlers throw. Each front end maps it once: the CLI to an
- * exit code and `Error [CODE]: message`, MCP to an `isError` result.
+ * The one error type handlers throw, and the closed list of its codes. Each front end maps an
+ * error once: the CLI to an exit code and `Error [CODE]: message`, MCP to an `isError` result.
+ * Every code is documented here once (meaning, exit code, typical hint); the README's table is
+ * checked against this one.
  */
-export const ERROR_CODES = [
-  'INVALID_INPUT',
-  'NOT_FOUND',
-  'CONFLICT',
-  'CONFIG_INVALID',
-  'PATH_OUTSIDE_ROOT',
-  'UNAVAILABLE',
-  'AUTH_FAILED',
-  'FORBIDDEN',
-  'RATE_LIMITED',
-  'TIMEOUT',
-  'UPSTREAM_ERROR',
-  'INTERNAL',
-] as const;
+export interface ErrorCodeInfo {
+  /** What the code means, for the README's table. */
+  meaning: string;
+  /**
+   * 2: arguments that do not fit the command or tool (oclif's own parse errors exit 2 too); 1:
+   * anything else, including the retrieval seed's own codes for bad values, which its users know
+   * as tool errors.
+   */
+  exit: 1 | 2;
+  /** What usually helps; a thrown error's own hint is more specific. */
+  hint: string;
+}
 
-/** Well-known codes plus group-specific ones (e.g. the retrieval seed's `QUERY_EMPTY`). */
-export type ErrorCode = (typeof ERROR_CODES)[number] | (string & {});
+const usage = (meaning: string, hint: string): ErrorCodeInfo => ({ meaning, exit: 2, hint });
+const fault = (meaning: string, hint: string): ErrorCodeInfo => ({ meaning, exit: 1, hint });
+
+export const ERROR_CODES = {
+  INVALID_INPUT: usage('Arguments that do not fit the tool or command (type, range, unknown field, missing value).', 'Read the input schema, or run the command with --help.'),
+  VALIDATION_ERROR: usage('Arguments refused by an arango tool (the arango seed\'s name for INVALID_INPUT).', 'Read the tool\'s input schema.'),
+  QUERY_EMPTY: fault('A search was given no text to look for.', 'Give the text or question to search for.'),
+  QUERY_INVALID: fault('A regular expression that does not compile.', 'Fix the expression, or search for a literal without --regex.'),
+  LIMIT_INVALID: fault('A limit outside its range.', 'Give a limit within the range the message names.'),
+  RANGE_INVALID: fault('A line range that is reversed or starts past the end of the file.', 'Give start <= end, within the file.'),
+  REPO_INVALID: fault('No root of that name.', 'Name one of the roots in retrieve.roots.'),
+  FILE_GLOB_INVALID: fault('A glob that is empty or does not compile.', 'Write a glob such as "**/*.md".'),
+  PATH_EMPTY: fault('An empty path.', 'Give a path inside a root.'),
+  PATH_OUT_OF_ROOT: fault('A path that leads outside its root (.., absolute, NUL, or a symlink whose target is outside).', 'Give a path inside a root.'),
+  PATH_AMBIGUOUS: fault('A path that exists in several roots.', 'Prefix the root\'s name, or pass repo.'),
+  FILE_NOT_FOUND: fault('No such file in the roots.', 'List the folder with list_dir (retrieve ls).'),
+  DIR_NOT_FOUND: fault('No such folder in the roots.', 'List the parent with list_dir (retrieve ls).'),
+  FILE_BINARY: fault('A binary file where text was asked for.', 'Open text files only.'),
+  NOT_FOUND: fault('No server, view, tool, prompt or resource of that name.', 'The message names the closest names; list them with the matching list command.'),
+  CONFLICT: fault('The name is taken, or the state does not allow the change.', 'Pass --force to replace, or choose another name.'),
+  CONFIG_INVALID: fault('The config file is not valid: YAML, an unset variable, the schema, a bad root.', 'mcpkit config validate lists every problem as path: message.'),
+  FORBIDDEN: fault('Not allowed here (e.g. revealing secrets over MCP, an admin tool that is off).', 'Run it in a terminal, or change the setting the message names.'),
+  READ_ONLY: fault('A writing tool or query in read-only mode.', 'Serve without --read-only, or turn off arango.read_only or the view\'s read_only.'),
+  UNAVAILABLE: fault('An upstream server that is down, not started, or not configured correctly.', 'Check it with mcpkit server test NAME; mcpkit reconnects with backoff.'),
+  DATABASE_UNAVAILABLE: fault('ArangoDB cannot be reached.', 'Start ArangoDB, or point ARANGO_URL / arango.url at yours.'),
+  TIMEOUT: fault('Something did not answer in time (an upstream server, a lock, a registry, ArangoDB).', 'Raise the timeout the message names, or narrow the request.'),
+  UPSTREAM_ERROR: fault('An upstream server or registry failed or answered something that is not the protocol.', 'Check the upstream; the message carries its own words.'),
+  AUTH_FAILED: fault('Credentials were refused (a bearer token, an API key).', 'Check the token or key the message names.'),
+  RATE_LIMITED: fault('The registry asked us to slow down (HTTP 429) and retries ran out.', 'Wait, then try again.'),
+  ARANGO_ERROR: fault('ArangoDB refused the request; errorNum and http_code say why.', 'Read ArangoDB\'s message; the hint names the usual fix.'),
+  HOOK_ABORTED: fault('A pre_call or post_call hook stopped the call.', 'The message carries the hook\'s reason.'),
+  HOOK_FAILED: fault('A hook module failed to load or threw.', 'Fix the hook module the message names.'),
+  INTERNAL: fault('A bug in mcpkit: an error nobody anticipated.', 'This is a bug in mcpkit; please report it with the command you ran.'),
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
 
 export interface ToolErrorOptions {
   details?: Record<string, unknown>;
@@ -55,19 +93,53 @@ export function isToolError(value: unknown): value is ToolError {
   return value instanceof ToolError;
 }
 
-/** Anything thrown, as the error object both front ends publish. */
-export function errorObject(error: unknown): ErrorObject {
+/**
+ * An input field named in a message. Handlers do not know which front end shows their errors, so
+ * they write `field('url')`; the terminal shows `--url` (or `NAME` for a positional argument) and
+ * MCP shows `"url"` (see `Words`).
+ */
+export function field(name: string): string {
+  return `⟦${name}⟧`;
+}
+
+const FIELD_REF = /⟦([^⟧]+)⟧/g;
+
+/** A front end's words for what handlers leave open. */
+export interface Words {
+  /** How an input field is named: `--url` in a terminal, `"url"` over MCP. */
+  field(name: string): string;
+  /** What to do about arguments that do not fit, for an INVALID_INPUT without a hint of its own. */
+  inputHint: string;
+}
+
+export const MCP_WORDS: Words = {
+  field: (name) => `"${name}"`,
+  inputHint: "Read the tool's input schema in tools/list; the call was not run.",
+};
+
+/** Stands, in a hint, for the front end's advice on arguments that do not fit (`Words.inputHint`). */
+export const INPUT_HINT = '⟦#input⟧';
+
+function inWords(text: string, words: Words): string {
+  if (!text.includes('⟦')) return text;
+  return text.replace(FIELD_REF, (_m, name: string) => (name === '#input' ? words.inputHint : words.field(name)));
+}
+
+/** Anything thrown, as the error object a front end publishes, in that front end's words. */
+export function errorObject(error: unknown, words: Words = MCP_WORDS): ErrorObject {
   if (error instanceof ToolError) {
-    const out: ErrorObject = { code: error.code, message: error.message };
+    const out: ErrorObject = { code: error.code, message: inWords(error.message, words) };
     if (error.details !== undefined) out.details = error.details;
-    if (error.hint !== undefined) out.hint = error.hint;
+    // Arguments that do not fit, without advice of their own, get the front end's usual advice.
+    const hint = error.hint ?? (error.code === 'INVALID_INPUT' ? INPUT_HINT : undefined);
+    if (hint !== undefined) out.hint = inWords(hint, words);
     return out;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'INTERNAL', message: `Unexpected error: ${message}`, hint: 'This is a bug in mcpkit; please report it with the command you ran.' };
+  return { code: 'INTERNAL', message: `Unexpected error: ${message}`, hint: ERROR_CODES.INTERNAL.hint };
 }
 
-/** Usage mistakes exit 2 like oclif's own parse errors; everything else a tool reports exits 1. */
-export function exitCodeFor(error: ErrorObject): number {
-  return error.code === 'INVALID_INPUT' || error.code === 'VALIDATION_ERROR' ? 2 : 1;
+/** 2 for usage mistakes (like oclif's own parse errors), 1 for everything else. */
+export function exitCodeFor(error: Pick<ErrorObject, 'code'>): 1 | 2 {
+  return ERROR_CODES[error.code]?.exit ?? 1;
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ToolError } from './errors.js';
+import { field, INPUT_HINT, ToolError, type ErrorCode } from './errors.js';
 
 /** A JSON Schema object as published in MCP `tools/list`. */
 export type JsonSchema = {
@@ -42,6 +42,7 @@ function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** One thing wrong with a call's arguments; `path` is dotted (`entities.0.name`), `(root)` for the whole. */
 export interface InputIssue {
   path: string;
   message: string;
@@ -51,14 +52,36 @@ export function issuesOf(error: z.ZodError): InputIssue[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
 }
 
-/** Validates tool input; a failure is an `INVALID_INPUT` ToolError listing every issue with its path. */
-export function parseInput<S extends z.ZodType>(toolName: string, schema: S, raw: unknown, code = 'INVALID_INPUT'): z.output<S> {
+/**
+ * The error for arguments that do not fit a tool, mcpkit's own or an upstream's: every issue with
+ * its path, the first segment written as a field reference so each front end can name it in its
+ * own words. `code` lets a group keep its seed's name for it (arango: VALIDATION_ERROR).
+ */
+export function invalidArguments(tool: string, issues: readonly InputIssue[], code: ErrorCode = 'INVALID_INPUT'): ToolError {
+  const summary = issues
+    .map((i) => {
+      if (i.path === '(root)') return `${i.message}`;
+      const dot = i.path.indexOf('.');
+      const head = dot < 0 ? i.path : i.path.slice(0, dot);
+      return `${field(head)}${dot < 0 ? '' : i.path.slice(dot)}: ${i.message}`;
+    })
+    .join('; ');
+  return new ToolError(code, `Invalid arguments for ${tool}: ${summary}`, { details: { tool, issues: [...issues] }, hint: INPUT_HINT });
+}
+
+export interface ParseOptions {
+  /** The code for arguments that fail the schema; INVALID_INPUT unless the group's seed names another. */
+  code?: ErrorCode;
+  /** Fields whose problems have a code of their own (retrieve: `limit` -> LIMIT_INVALID). */
+  fieldCodes?: Readonly<Record<string, ErrorCode>>;
+}
+
+/** Validates tool input; a failure lists every issue with its path (see invalidArguments). */
+export function parseInput<S extends z.ZodType>(toolName: string, schema: S, raw: unknown, options: ParseOptions = {}): z.output<S> {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const issues = issuesOf(parsed.error);
-  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  throw new ToolError(code, `Invalid arguments for ${toolName}: ${summary}`, {
-    details: { tool: toolName, issues },
-    hint: `Run "mcpkit tools --json" or read the tool's input schema for the accepted arguments.`,
-  });
+  const own = new Set(issues.map((i) => options.fieldCodes?.[i.path.split('.', 1)[0]!]));
+  const code = own.size === 1 && [...own][0] !== undefined ? [...own][0]! : (options.code ?? 'INVALID_INPUT');
+  throw invalidArguments(toolName, issues, code);
 }

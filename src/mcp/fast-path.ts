@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../core/errors.js';
-import { toErrorResult } from '../core/mcp-tool.js';
+import { toErrorResult } from '../tool/mcp-shape.js';
 import type { ProxyHub } from '../proxy/hub.js';
 
 /**

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { errorObject } from '../core/errors.js';
-import type { ToolContext } from '../core/tool.js';
+import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { forwardedResult, installFastPath } from './fast-path.js';
 import { createToolServer } from './tool-server.js';
@@ -19,13 +19,10 @@ export interface HttpServeOptions {
   port: number;
   /** Required as `Authorization: Bearer` on every route (a view's own tokens also open that view). */
   token?: string;
-  context: ToolContext;
-  version: string;
-  /** The hub of a view (undefined: the default view); created once per view. */
-  hub: (view: string | undefined) => Promise<ProxyHub>;
+  /** Gives each view's hub (made once per view) and each session's context. */
+  runtime: Runtime;
   /** The config's views (it does not change while serving). */
   views: readonly { name: string; description?: string; exposure: string; tokens?: string[] }[];
-  status: () => { name: string; state: string }[];
 }
 
 interface Session {
@@ -109,7 +106,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 export async function serveHttp(options: HttpServeOptions): Promise<{ url: string; close(): Promise<void>; server: HttpServer }> {
   const sessions = new Map<string, Session>();
-  const { logger } = options.context;
+  const { runtime } = options;
+  const { logger } = runtime;
 
   const viewList = options.views;
   const allowed = (req: IncomingMessage, view: string | undefined): boolean => {
@@ -132,7 +130,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
       return jsonRpcError(res, 400, -32000, 'Bad request: no mcp-session-id header; the first request must be initialize.');
     }
-    const hub = await options.hub(view);
+    const hub = await runtime.hubFor(view);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, { transport, route, hub }),
@@ -140,7 +138,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = createToolServer({ hub: async () => hub, context: options.context, version: options.version });
+    const server = createToolServer({ hub: async () => hub, runtime });
     await server.connect(transport);
     installFastPath(transport, () => hub);
     await transport.handleRequest(req, res, body);
@@ -152,7 +150,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     const viewMatch = /^\/views?\/([^/]+)(\/mcp)?$/.exec(path);
     const view = viewMatch ? decodeURIComponent(viewMatch[1]!) : undefined;
     if (path === '/health') {
-      const upstreams = options.status();
+      const upstreams = runtime.upstreamStatus();
       const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle');
       const detailed = allowed(req, undefined);
       return sendJson(res, 200, detailed ? { status: healthy ? 'ok' : 'degraded', upstreams } : { status: healthy ? 'ok' : 'degraded' });
@@ -173,7 +171,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (viewMatch && !viewMatch[2] && path.startsWith('/views/')) {
       const spec = viewList.find((v) => v.name === view);
       if (!spec) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
-      const tools = await (await options.hub(view)).list();
+      const tools = await (await runtime.hubFor(view)).list();
       return sendJson(res, 200, { name: spec.name, description: spec.description, exposure: spec.exposure, path: `/view/${encodeURIComponent(spec.name)}/mcp`, tools });
     }
     return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `Nothing at ${path}. Routes: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.` } });

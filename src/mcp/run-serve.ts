@@ -1,8 +1,5 @@
-import { createToolContext } from '../config/context.js';
-import { ToolError } from '../core/errors.js';
-import type { ToolContext } from '../core/tool.js';
-import type { ProxyHub } from '../proxy/hub.js';
-import type { Upstream } from '../proxy/upstream.js';
+import { createRuntime, type Runtime } from '../app/runtime.js';
+import { errorObject, ToolError } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
 
 export interface ServeOptions {
@@ -13,7 +10,7 @@ export interface ServeOptions {
   host?: string;
   port?: string | number;
   token?: string;
-  /** Hide the writing arango tools and refuse writing AQL (like arango.read_only). */
+  /** No tool with readOnlyHint: false is listed or callable, mcpkit's own or an upstream's. */
   readOnly?: boolean;
   version: string;
 }
@@ -24,61 +21,34 @@ export interface ServeOptions {
  * child process outlives us.
  */
 export async function runServe(options: ServeOptions): Promise<never> {
-  // Read through the same setting as arango.read_only, by every tool and catalog of this process.
-  if (options.readOnly) process.env.ARANGO_READ_ONLY = 'true';
-  const context = createToolContext({ configFlag: options.configFlag, surface: 'mcp', longLived: true });
-  const upstreams = new Map<string, Upstream>();
-  const hubs = new Map<string, Promise<ProxyHub>>();
-  const hubFor = (view: string | undefined) => {
-    const key = view ?? '';
-    let hub = hubs.get(key);
-    if (!hub) {
-      hub = import('../proxy/open-hub.js').then(({ openHub }) => openHub(context, options.version, { view, upstreams }));
-      hubs.set(key, hub);
-    }
-    return hub;
-  };
+  const runtime = createRuntime({
+    configFlag: options.configFlag,
+    surface: 'mcp',
+    longLived: true,
+    version: options.version,
+    policy: { readOnly: options.readOnly === true },
+  });
   let code = 0;
   try {
-    await checkRoots(context);
-    // A configured ArangoDB is connected to in the background (with the configured attempts), so
-    // serve is up at once and a late database is still found (the arango seed's contract).
-    void import('../tools/arango/shared.js').then(({ startArango }) => startArango(context)).catch(() => undefined);
+    await runtime.startServing();
     if (options.http) {
-      await serveOverHttp(options, context, hubFor, upstreams);
+      await serveOverHttp(options, runtime);
     } else {
       if (options.eager || options.view) {
         // A named view is resolved before serving, so a typo fails at start, not on the first call.
-        const ready = await hubFor(options.view);
+        const ready = await runtime.hubFor(options.view);
         if (options.eager) void ready.warmUp();
       }
-      await serveStdio({ hub: () => hubFor(options.view), context, version: options.version });
+      await serveStdio({ runtime, hub: () => runtime.hubFor(options.view) });
     }
   } catch (error) {
-    const { errorObject } = await import('../core/errors.js');
     const e = errorObject(error);
     process.stderr.write(`mcpkit serve: ${e.message}${e.hint ? `\n${e.hint}` : ''}\n`);
     code = 1;
   } finally {
-    await Promise.allSettled([...upstreams.values()].map((u) => u.close()));
+    await runtime.close();
   }
   process.exit(code);
-}
-
-/**
- * Fail fast (retrieve seed): configured roots that are missing, not folders or unreadable stop
- * `serve` before it answers anything. The config read here is the context's own (loaded once, and
- * reused by the first request); with no config file and no DOCS_ROOT/CODE_ROOT nothing is read.
- * A config that does not load is left for the first request to report, as before.
- */
-async function checkRoots(context: ToolContext): Promise<void> {
-  const fromEnv = context.env.DOCS_ROOT !== undefined || context.env.CODE_ROOT !== undefined;
-  const { existsSync } = await import('node:fs');
-  if (!fromEnv && !existsSync(context.configLocation.path)) return;
-  const config = await context.config().catch(() => undefined);
-  if (!config || (!fromEnv && !config.retrieve.roots)) return;
-  const { loadRoots } = await import('../tools/retrieve/shared.js');
-  await loadRoots(context);
 }
 
 function parsePort(value: string | number | undefined, fallback: number): number {
@@ -90,30 +60,22 @@ function parsePort(value: string | number | undefined, fallback: number): number
   return port;
 }
 
-async function serveOverHttp(
-  options: ServeOptions,
-  context: ToolContext,
-  hubFor: (view: string | undefined) => Promise<ProxyHub>,
-  upstreams: Map<string, Upstream>,
-): Promise<void> {
-  const config = await context.config();
+async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<void> {
+  const config = await runtime.config();
   const host = options.host ?? config.serve.host ?? '127.0.0.1';
   const port = parsePort(options.port ?? config.serve.port, 8000);
   const token = options.token ?? config.serve.token;
   if (!token && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
-    context.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);
+    runtime.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);
   }
   const { serveHttp } = await import('./http.js');
-  if (options.eager) void hubFor(undefined).then((h) => h.warmUp());
+  if (options.eager) void runtime.hubFor(undefined).then((h) => h.warmUp());
   const http = await serveHttp({
     host,
     port,
     token,
-    context,
-    version: options.version,
-    hub: hubFor,
+    runtime,
     views: Object.entries(config.tool_views).map(([name, v]) => ({ name, description: v.description, exposure: v.exposure ?? 'direct', tokens: v.tokens })),
-    status: () => [...upstreams.values()].map((u) => u.status()),
   });
   process.stderr.write(`mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)\n`);
   await new Promise<void>((resolve) => {

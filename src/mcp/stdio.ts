@@ -1,13 +1,15 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Runtime } from '../app/runtime.js';
+import type { ProxyHub } from '../proxy/hub.js';
 import { installFastPath } from './fast-path.js';
-import { createToolServer, type ToolServerOptions } from './tool-server.js';
+import { createToolServer } from './tool-server.js';
 
 /**
  * Serves over stdio until the client goes away (stdin closes) or a signal arrives. stdout carries
  * only protocol messages; everything else goes to stderr. Resolves when the session has ended.
  */
-export async function serveStdio(options: ToolServerOptions): Promise<void> {
-  const server = createToolServer(options);
+export async function serveStdio({ runtime, hub }: { runtime: Runtime; hub: () => Promise<ProxyHub> }): Promise<void> {
+  const server = createToolServer({ runtime, hub });
   const transport = new StdioServerTransport();
   let closing: Promise<void> | undefined;
   const closed = new Promise<void>((resolve) => {
@@ -18,7 +20,7 @@ export async function serveStdio(options: ToolServerOptions): Promise<void> {
     };
   });
   const shutdown = (why: string) => {
-    options.context.logger.debug(`serve: shutting down (${why})`);
+    runtime.logger.debug(`serve: shutting down (${why})`);
     return (closing ??= server.close().catch(() => undefined));
   };
   // The SDK's stdio transport does not notice end-of-input; a client that closes our stdin is done with us.
@@ -27,6 +29,6 @@ export async function serveStdio(options: ToolServerOptions): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await server.connect(transport);
   installFastPath(transport, server.resolvedHub);
-  options.context.logger.debug('serve: ready on stdio');
+  runtime.logger.debug('serve: ready on stdio');
   await closed;
 }

@@ -11,16 +11,14 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorObject, ToolError } from '../core/errors.js';
-import type { ToolContext } from '../core/tool.js';
+import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-
-export { toCallResult, toErrorResult, toMcpTool } from '../core/mcp-tool.js';
+import { SessionState } from '../tool/context.js';
 
 export interface ToolServerOptions {
   /** Built on first use, so that answering `initialize` needs neither the config nor any upstream. */
   hub: () => Promise<ProxyHub>;
-  context: ToolContext;
-  version: string;
+  runtime: Runtime;
 }
 
 /**
@@ -59,9 +57,11 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
 }
 
 /** The MCP server plus the hub it resolved (for the hot path, once known). */
-export function createToolServer({ hub, context, version }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
+export function createToolServer({ hub, runtime }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
+  // One server per client connection, so one session: its state is this client's alone.
+  const context = runtime.context({ session: new SessionState() });
   const server = new Server(
-    { name: 'mcpkit', title: 'mcpkit', version },
+    { name: 'mcpkit', title: 'mcpkit', version: runtime.version() },
     {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
       instructions: INSTRUCTIONS,

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CompositeConfig } from '../config/schema.js';
-import type { AnyTool } from '../core/tool.js';
+import type { AnyTool } from '../tool/define.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { ShapedTool } from './shape.js';
 

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CompositeConfig } from '../config/schema.js';
 import { renderTemplate } from './template.js';
 
 /**
@@ -7,17 +8,8 @@ import { renderTemplate } from './template.js';
  * the inputs and earlier results, and the chain stops at the first failure. The step runner is
  * passed in, so this file is pure orchestration.
  */
-export interface CompositeStep {
-  tool: string;
-  args?: Record<string, unknown>;
-}
-
-export interface CompositeSpec {
-  description?: string;
-  inputs?: Record<string, unknown>;
-  parallel?: Record<string, CompositeStep>;
-  chain?: (CompositeStep & { name?: string })[];
-}
+export type CompositeSpec = CompositeConfig;
+type CompositeStep = NonNullable<CompositeConfig['chain']>[number];
 
 export type StepOutcome = { result: unknown } | { error: string };
 export type RunStep = (tool: string, args: Record<string, unknown>) => Promise<CallToolResult>;

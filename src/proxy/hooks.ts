@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { HookConfig } from '../config/schema.js';
 import { ToolError } from '../core/errors.js';
 
 /**
@@ -9,10 +10,7 @@ import { ToolError } from '../core/errors.js';
  * `{ result }` to replace, or `{ abort: "reason" }` to stop the call. A hook that throws, or a module
  * that fails to load, fails the call with a HOOK_FAILED error naming the module: never swallowed.
  */
-export interface HookConfig {
-  pre_call?: string;
-  post_call?: string;
-}
+export type { HookConfig } from '../config/schema.js';
 
 export interface HookContext {
   tool: string;

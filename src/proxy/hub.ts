@@ -1,8 +1,12 @@
 import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../core/errors.js';
-import { runLocalTool, toCallResult, toErrorResult, toMcpTool } from '../core/mcp-tool.js';
-import { closestNames } from '../core/registry.js';
-import { summaryOf, type ToolContext } from '../core/tool.js';
+import { invalidArguments } from '../core/schema.js';
+import { withTimeout } from '../core/timeout.js';
+import { runLocalTool, toCallResult, toErrorResult, toMcpTool } from '../tool/mcp-shape.js';
+import { closestNames } from '../core/suggest.js';
+import { summaryOf } from '../tool/define.js';
+import type { ToolContext } from '../tool/context.js';
+import { keepUnderReadOnly } from '../tool/policy.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
 import { runComposite } from './composite.js';
@@ -115,7 +119,7 @@ export class ProxyHub {
   /** What tools/list shows: the catalog, or the three meta-tools of a search view. */
   async list(): Promise<Tool[]> {
     const catalog = await this.catalogTools();
-    if (this.meta) return metaTools(this.view.name!, this.view.description, catalog.length);
+    if (this.meta) return metaTools(this.view.name!, this.view.description, catalog.length, this.view.readOnly);
     return catalog;
   }
 
@@ -191,7 +195,11 @@ export class ProxyHub {
         hint: 'Write server.tool with a server of the view (its tool as the server publishes it), or an mcpkit tool the view includes.',
       });
     }
-    return this.dispatch(target, args, context);
+    try {
+      return await this.dispatch(target, args, context);
+    } catch (error) {
+      return toErrorResult(error); // published like any call's error (fields in MCP's words)
+    }
   }
 
   /**
@@ -245,12 +253,7 @@ export class ProxyHub {
       this.checks.set(schema, check);
     }
     const issues = check(args ?? {});
-    if (issues.length) {
-      throw new ToolError('INVALID_INPUT', `Invalid arguments for ${name}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
-        details: { tool: name, issues },
-        hint: "Read the tool's input schema; the call was not sent on.",
-      });
-    }
+    if (issues.length) throw invalidArguments(name, issues);
   }
 
   private async callMeta(op: MetaOp, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
@@ -298,24 +301,19 @@ export class ProxyHub {
     // A server that is down keeps its last known tools listed; their calls fail fast with UNAVAILABLE.
     const live = this.upstreams.filter((u) => u.status().state !== 'down');
     const all = Promise.allSettled(live.map((u) => u.listTools()));
-    let timer: NodeJS.Timeout | undefined;
-    const late = await Promise.race([
-      all.then(() => false),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), wait);
-        timer.unref();
-      }),
-    ]);
-    clearTimeout(timer);
+    // allSettled never rejects: a rejection here is the deadline.
+    const late = await withTimeout(all.then(() => false), wait, () => new Error('late')).catch(() => true);
     if (late) {
       this.options.context.logger.warn(`tools/list: some upstream servers were not ready after ${wait} ms; their tools follow with list_changed`);
       void all.then(() => this.toolsChanged());
     }
     const upstreamTools = this.view.servers.map(({ name, config, view }) => {
       const own = shapeServerTools(this.byServer.get(name)!.cachedTools(), config);
-      return { server: name, tools: view ? reshapeTools(own, view) : own };
+      const shaped = view ? reshapeTools(own, view) : own;
+      return { server: name, tools: this.view.readOnly ? shaped.filter((t) => keepUnderReadOnly(t.tool.annotations)) : shaped };
     });
-    const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator }, this.view.composites);
+    const composites = this.view.readOnly ? [] : this.view.composites;
+    const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator }, composites);
     const catalog = new Map(entries.map((e) => [e.name, e]));
     // A listing cut short is not cached: the next one asks the late servers again.
     if (!late) this.catalog = catalog;

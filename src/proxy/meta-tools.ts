@@ -11,10 +11,11 @@ export function metaToolNames(view: string): Record<MetaOp, string> {
   return { search: `${view}_search_tools`, describe: `${view}_describe_tool`, call: `${view}_call_tool` };
 }
 
-export function metaTools(view: string, description: string | undefined, toolCount: number): Tool[] {
+/** `readOnly`: every tool behind them is read-only, so calling one is too. */
+export function metaTools(view: string, description: string | undefined, toolCount: number, readOnly = false): Tool[] {
   const names = metaToolNames(view);
   const about = description ? ` (${description})` : '';
-  const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+  const reading = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   return [
     {
       name: names.search,
@@ -29,7 +30,7 @@ export function metaTools(view: string, description: string | undefined, toolCou
         required: ['query'],
         additionalProperties: false,
       },
-      annotations: { title: `Search the ${view} tools`, ...readOnly },
+      annotations: { title: `Search the ${view} tools`, ...reading },
     },
     {
       name: names.describe,
@@ -41,7 +42,7 @@ export function metaTools(view: string, description: string | undefined, toolCou
         required: ['name'],
         additionalProperties: false,
       },
-      annotations: { title: `Describe a ${view} tool`, ...readOnly },
+      annotations: { title: `Describe a ${view} tool`, ...reading },
     },
     {
       name: names.call,
@@ -56,7 +57,7 @@ export function metaTools(view: string, description: string | undefined, toolCou
         required: ['name'],
         additionalProperties: false,
       },
-      annotations: { title: `Call a ${view} tool`, readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      annotations: { title: `Call a ${view} tool`, readOnlyHint: readOnly, destructiveHint: !readOnly, idempotentHint: false, openWorldHint: true },
     },
   ];
 }

@@ -1,21 +1,13 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { compileFilter, type FilterRule } from './filter.js';
+import type { ServerShaping } from '../config/schema.js';
+import { compileFilter } from './filter.js';
 
 /**
  * Server-level shaping (seed 001 "Tool Registration on Upstream Servers"): ordered filter rules,
  * then, when `tools:` is present, an allow-list whose entries may rename a tool, replace its
  * description (`{original}` stands for the upstream text) or disable it. Pure.
  */
-export interface ToolOverride {
-  description?: string;
-  name?: string;
-  enabled?: boolean;
-}
-
-export interface ServerShaping {
-  tools?: Record<string, ToolOverride | null>;
-  filter?: readonly FilterRule[];
-}
+export type { ServerShaping, ToolOverride } from '../config/schema.js';
 
 export interface ShapedTool {
   /** The name the upstream knows; calls are forwarded with it. */

@@ -378,15 +378,8 @@ export class Upstream {
   }
 
   private async refreshTools(client: Client): Promise<Tool[]> {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    this.tools = tools;
-    return tools;
+    this.tools = await this.paged((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })));
+    return this.tools;
   }
 
   private closedUnexpectedly(client: Client): void {

@@ -1,7 +1,9 @@
 import type { CompositeConfig, McpkitConfig, ServerConfig } from '../config/schema.js';
 import { ToolError } from '../core/errors.js';
-import { notFound } from '../core/registry.js';
-import type { AnyTool } from '../core/tool.js';
+import { notFound } from '../core/suggest.js';
+import { DEFAULT_POLICY, type Policy } from '../tool/context.js';
+import type { AnyTool } from '../tool/define.js';
+import { applyPolicy } from '../tool/policy.js';
 import type { HookConfig } from './hooks.js';
 import type { ServerShaping } from './shape.js';
 
@@ -22,15 +24,23 @@ export interface ResolvedView {
   /** Global hooks first, then the view's own. */
   hooks: HookConfig[];
   tokens?: string[];
+  /** serve --read-only or the view's read_only: upstream and composite tools that do not declare readOnlyHint are left out. */
+  readOnly: boolean;
 }
 
-export function resolveView(config: McpkitConfig, viewName: string | undefined, localTools: readonly AnyTool[]): ResolvedView {
+/**
+ * `allTools` are every tool of mcpkit's own; the view serves those the process's policy, narrowed
+ * by the view's own `read_only`, offers (./tool/policy.ts). Names are checked against all of them,
+ * so a view naming a writer is not an error under --read-only: the writer is just not served.
+ */
+export function resolveView(config: McpkitConfig, viewName: string | undefined, allTools: readonly AnyTool[], policy: Policy = DEFAULT_POLICY, env: NodeJS.ProcessEnv = {}): ResolvedView {
   const enabled = Object.entries(config.mcp_servers).filter(([, s]) => s.disabled !== true);
   if (viewName === undefined) {
     return {
+      readOnly: policy.readOnly,
       exposure: 'direct',
       servers: enabled.map(([name, cfg]) => ({ name, config: cfg })),
-      local: [...localTools],
+      local: applyPolicy(allTools, policy, config, env),
       composites: Object.entries(config.composite_tools).map(([name, spec]) => ({ name, spec })),
       hooks: [config.hooks],
     };
@@ -48,10 +58,10 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
     .map(([name, view]) => ({ name, config: config.mcp_servers[name]!, ...(view ? { view } : {}) }));
 
   const groups = new Set(spec.groups ?? []);
-  const known = new Set(localTools.map((t) => t.group));
+  const known = new Set(allTools.map((t) => t.group));
   const problems = [
     ...[...groups].filter((g) => !known.has(g)).map((g) => `group "${g}" (known: ${[...known].join(', ')})`),
-    ...(spec.tools ?? []).filter((t) => !localTools.some((l) => l.name === t) && !Object.hasOwn(config.composite_tools, t)).map((t) => `tool "${t}"`),
+    ...(spec.tools ?? []).filter((t) => !allTools.some((l) => l.name === t) && !Object.hasOwn(config.composite_tools, t)).map((t) => `tool "${t}"`),
   ];
   if (problems.length) {
     throw new ToolError('CONFIG_INVALID', `View "${viewName}" names unknown mcpkit ${problems.join(', ')}.`, {
@@ -59,12 +69,14 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
       hint: '"mcpkit tools --local" lists mcpkit\'s tools and their groups.',
     });
   }
-  const local = localTools.filter((t) => groups.has(t.group) || (spec.tools ?? []).includes(t.name));
+  const readOnly = policy.readOnly || spec.read_only === true;
+  const chosen = allTools.filter((t) => groups.has(t.group) || (spec.tools ?? []).includes(t.name));
+  const local = applyPolicy(chosen, { ...policy, readOnly }, config, env);
   const composites = Object.entries(config.composite_tools)
     .filter(([name]) => (spec.tools ?? []).includes(name))
     .map(([name, c]) => ({ name, spec: c }));
   const hooks = spec.hooks ? [config.hooks, spec.hooks] : [config.hooks];
-  const out: ResolvedView = { name: viewName, exposure: spec.exposure ?? 'direct', servers, local, composites, hooks };
+  const out: ResolvedView = { name: viewName, exposure: spec.exposure ?? 'direct', servers, local, composites, hooks, readOnly };
   if (spec.description !== undefined) out.description = spec.description;
   if (spec.separator !== undefined) out.separator = spec.separator;
   if (spec.tokens) out.tokens = spec.tokens;

@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { notFound } from '../core/registry.js';
+import { notFound } from '../core/suggest.js';
 import type { RegistryEndpoint } from './client.js';
 
 /**
@@ -34,7 +34,7 @@ export function defaultSourceName(settings: RegistrySettings, env: NodeJS.Proces
   return settings.default ?? (env.PULSEMCP_SUBREGISTRY_API_KEY ? 'pulsemcp' : 'official');
 }
 
-/** `tenantOverride` is a tenant switched to for this process (switch_tenant_id); '' sends none. */
+/** `tenantOverride` is a tenant the client switched to for its session (switch_tenant_id); '' sends none. */
 export function chooseSource(settings: RegistrySettings, env: NodeJS.ProcessEnv, requested?: string, tenantOverride?: string): ChosenSource {
   const name = requested ?? defaultSourceName(settings, env);
   const builtin = BUILTIN_SOURCES[name];

@@ -38,7 +38,7 @@ export function resolvePath(input: string, roots: readonly Root[], want: Want, r
     try {
       return lookup(input, roots, want, choice);
     } catch (error) {
-      if (!(error instanceof ToolError) || !/NOT_FOUND$/.test(error.code)) throw error;
+      if (!(error instanceof ToolError) || (error.code !== 'FILE_NOT_FOUND' && error.code !== 'DIR_NOT_FOUND')) throw error;
       try {
         return lookup(input, roots, want, { roots: roots.map((r) => r.name), segments: normal.segments, prefixed: false });
       } catch {

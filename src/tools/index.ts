@@ -1,11 +1,13 @@
-import type { AnyTool } from '../core/tool.js';
-import { arangoTools } from './arango/index.js';
-import { configTools } from './config/index.js';
-import { filterTools } from './filter/index.js';
-import { registryTools } from './registry/index.js';
-import { retrieveTools } from './retrieve/index.js';
-import { serverTools } from './server/index.js';
-import { viewGroupTools } from './view/index.js';
+import type { AnyTool, ToolGroup } from '../tool/define.js';
+import { arangoGroup } from './arango/index.js';
+import { configGroup } from './config/index.js';
+import { filterGroup } from './filter/index.js';
+import { registryGroup } from './registry/index.js';
+import { retrieveGroup } from './retrieve/index.js';
+import { serverGroup } from './server/index.js';
+import { viewGroup } from './view/index.js';
 
-/** Every built-in tool, group by group; both front ends are generated from this list. */
-export const allTools: readonly AnyTool[] = [...configTools, ...serverTools, ...viewGroupTools, ...filterTools, ...retrieveTools, ...registryTools, ...arangoTools];
+/** Every group of built-in tools; both front ends are generated from these. */
+export const toolGroups: readonly ToolGroup[] = [configGroup, serverGroup, viewGroup, filterGroup, retrieveGroup, registryGroup, arangoGroup];
+
+export const allTools: readonly AnyTool[] = toolGroups.flatMap((g) => g.tools);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { commandFromTool } from '../../src/cli/command-from-tool.js';
-import { defineTool } from '../../src/core/tool.js';
+import { defineTool } from '../../src/tool/define.js';
 import { ToolError } from '../../src/core/errors.js';
 import { ROOT } from '../helpers/cli.js';
 

@@ -90,10 +90,10 @@ describe('parsePairs', () => {
     [[], undefined],
     [['A=1', 'B=x=y', 'C='], { A: '1', B: 'x=y', C: '' }],
   ])('%j', (pairs, expected) => {
-    expect(parsePairs(pairs, 'Env')).toEqual(expected);
+    expect(parsePairs(pairs, 'env')).toEqual(expected);
   });
   it('refuses a pair without a key', () => {
-    expect(codeOf(() => parsePairs(['=1'], 'Env'))).toBe('INVALID_INPUT');
-    expect(codeOf(() => parsePairs(['NOEQ'], 'Env'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => parsePairs(['=1'], 'env'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => parsePairs(['NOEQ'], 'env'))).toBe('INVALID_INPUT');
   });
 });

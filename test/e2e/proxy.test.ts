@@ -338,7 +338,7 @@ describe('composite tools and hooks', () => {
     // Hooks wrap the composite call as a whole, not each of its steps.
     expect(out.echoed!.result).toBe('Echo: hi');
     expect(String(out.summed!.result)).toContain('42');
-    expect(out.broken!.error).toMatch(/a: must be number/);
+    expect(out.broken!.error).toMatch(/"a": must be number/);
   });
 
   it('chain: later steps use earlier results; a failing step stops the chain', async () => {

@@ -169,7 +169,7 @@ describe('registry over MCP', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('switch_tenant_id');
       const invalid = await call(client, 'switch_tenant_id', { tenant_id: 'x'.repeat(257) });
       expect(invalid.isError).toBe(true);
-      expect(await call(client, 'switch_tenant_id', { tenant_id: 'blue-team' })).toMatchObject({ structuredContent: { tenant_id: 'blue-team', scope: 'process' } });
+      expect(await call(client, 'switch_tenant_id', { tenant_id: 'blue-team' })).toMatchObject({ structuredContent: { tenant_id: 'blue-team', scope: 'session' } });
       await call(client, 'list_servers', { limit: 1 });
       expect(registry.control.requests.at(-1)!.tenant).toBe('blue-team');
       await call(client, 'switch_tenant_id', { tenant_id: '' });

@@ -103,3 +103,37 @@ describe('server test and server import', async () => {
     expect(missing.stderr).toContain('Error [NOT_FOUND]');
   });
 });
+
+describe('server_add over MCP speaks MCP, in the terminal speaks flags', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { BIN } = await import('../helpers/cli.js');
+
+  it('takes env and headers as objects over MCP and as KEY=VALUE flags in a terminal; errors name fields or flags', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(file, 'mcp_servers: {}\n');
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: cleanEnv({ MCPKIT_CONFIG: file }) as Record<string, string>, stderr: 'ignore' }));
+    try {
+      const added = await client.callTool({ name: 'server_add', arguments: { name: 'mem', command: 'node', env: { MEMORY_FILE_PATH: '/tmp/m.json', DEBUG: '1' } } });
+      expect(added.isError).toBeFalsy();
+      const both = await client.callTool({ name: 'server_add', arguments: { name: 'x', command: 'a', url: 'https://b.example' } });
+      const error = (both.structuredContent as { error: { code: string; message: string } }).error;
+      expect(error.code).toBe('INVALID_INPUT');
+      expect(error.message).toBe('Give exactly one of "command" (a local stdio server) or "url" (a remote server).');
+      const listed = await client.callTool({ name: 'server_add', arguments: { name: 'y', command: 'a', env: ['A=1'] } });
+      expect((listed.structuredContent as { error: { code: string } }).error.code).toBe('INVALID_INPUT'); // a map, not KEY=VALUE strings
+    } finally {
+      await client.close();
+    }
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.mem).toEqual({ command: 'node', env: { MEMORY_FILE_PATH: '/tmp/m.json', DEBUG: '1' } });
+
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    expect((await runCli(['server', 'add', 'gh', '--url', 'https://example.com/mcp', '--header', 'A=1', '--header', 'B=2=3'], { env })).code).toBe(0);
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.gh.headers).toEqual({ A: '1', B: '2=3' });
+    const cli = await runCli(['server', 'add', 'x', '--command', 'a', '--url', 'https://b.example'], { env });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('Give exactly one of --command (a local stdio server) or --url (a remote server).');
+    expect(cli.stderr).toContain('Run "mcpkit server add --help".');
+  });
+});

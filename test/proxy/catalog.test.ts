@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../../src/core/tool.js';
+import { defineTool } from '../../src/tool/define.js';
 import { buildCatalog, publishedUpstreamTool } from '../../src/proxy/catalog.js';
 
 const local = defineTool({

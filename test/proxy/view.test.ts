@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
-import { defineTool } from '../../src/core/tool.js';
+import { defineTool } from '../../src/tool/define.js';
 import { resolveView } from '../../src/proxy/view.js';
 
 const local = (name: string, group: string) =>

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { coerceValue, fieldSpecs, inputFromCommandLine, inputFromPairs, kebab } from '../../src/cli/field-specs.js';
+import { coerceValue, fieldSpecs, inputFromCommandLine, inputFromPairs } from '../../src/cli/field-specs.js';
+import { kebab } from '../../src/tool/command-line.js';
 import { inputJsonSchema } from '../../src/core/schema.js';
 
 const input = z.strictObject({

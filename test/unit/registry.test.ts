@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { closestNames, createRegistry } from '../../src/core/registry.js';
-import { defineTool, type AnyTool } from '../../src/core/tool.js';
+import { closestNames } from '../../src/core/suggest.js';
+import { createRegistry } from '../../src/tool/registry.js';
+import { defineTool, type AnyTool } from '../../src/tool/define.js';
 
 const tool = (name: string, id: string): AnyTool =>
   defineTool({

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { colorLevel } from '../../src/cli/color.js';
 import { formatError } from '../../src/cli/output.js';
 import { createRenderUi, renderGeneric, renderTable } from '../../src/cli/render.js';
-import { errorObject, exitCodeFor, ToolError } from '../../src/core/errors.js';
+import { errorObject, exitCodeFor, MCP_WORDS, ToolError } from '../../src/core/errors.js';
 
 const plain = new Chalk({ level: 0 });
 const ui = createRenderUi(plain);
@@ -62,7 +62,7 @@ describe('errors', () => {
   });
   it.each([
     ['a ToolError keeps its fields', new ToolError('CONFLICT', 'exists', { details: { a: 1 }, hint: 'h' }), { code: 'CONFLICT', message: 'exists', details: { a: 1 }, hint: 'h' }, 1],
-    ['bad input is bad usage', new ToolError('INVALID_INPUT', 'bad'), { code: 'INVALID_INPUT', message: 'bad' }, 2],
+    ['bad input is bad usage, with the front end\'s advice', new ToolError('INVALID_INPUT', 'bad'), { code: 'INVALID_INPUT', message: 'bad', hint: MCP_WORDS.inputHint }, 2],
     ['anything else is INTERNAL', new TypeError('x is undefined'), { code: 'INTERNAL', message: 'Unexpected error: x is undefined', hint: expect.any(String) }, 1],
   ])('%s', (_name, error, published, exit) => {
     const obj = errorObject(error);

@@ -1,3 +1,4 @@
+import { createRuntime } from '../../app/runtime.js';
 import { McpkitCommand } from '../../cli/base-command.js';
 import { parseFilterArgs } from '../../cli/filter-args.js';
 import { ruleFlags, upstreamFlags } from '../../cli/filter-flags.js';
@@ -21,11 +22,13 @@ export default class FilterRun extends McpkitCommand {
     const { rules, command } = parseFilterArgs(this.argv);
     const { flags } = await this.parse(FilterRun);
     const config = upstreamConfig(command, flags.url, flags.header, rules);
-    const context = { ...this.toolContext(flags.config), surface: 'mcp' as const };
+    // A stdio MCP server for an agent, like serve: the agent's surface.
+    const runtime = createRuntime({ configFlag: flags.config, surface: 'mcp', version: this.config.version });
     const [{ serveStdio }, { ProxyHub }] = await Promise.all([import('../../mcp/stdio.js'), import('../../proxy/hub.js')]);
-    const hub = new ProxyHub({ view: { exposure: 'direct', servers: [{ name: 'upstream', config }], local: [], composites: [], hooks: [], separator: null }, context, version: this.config.version });
+    const view = { exposure: 'direct' as const, servers: [{ name: 'upstream', config }], local: [], composites: [], hooks: [], separator: null, readOnly: false };
+    const hub = new ProxyHub({ view, context: runtime.context(), version: runtime.version() });
     try {
-      await serveStdio({ hub: async () => hub, context, version: this.config.version });
+      await serveStdio({ runtime, hub: async () => hub });
     } finally {
       await hub.close();
     }

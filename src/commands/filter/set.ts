@@ -2,12 +2,14 @@ import { Args, Flags } from '@oclif/core';
 import { McpkitCommand } from '../../cli/base-command.js';
 import { ruleFlags } from '../../cli/filter-flags.js';
 import { parseFilterArgs } from '../../cli/filter-args.js';
-import { summaryOf } from '../../core/tool.js';
+import { summaryOf } from '../../tool/define.js';
 import { filterSet } from '../../tools/filter/set.js';
 
 /** Hand-written around the filter_set tool: the rules' order comes from the command line, which oclif's flags lose. */
 export default class FilterSet extends McpkitCommand {
   static readonly tool = filterSet;
+  /** The tool's `rules` are the ordered --include/--exclude flags here. */
+  static readonly fieldWords = { rules: '--include/--exclude' };
   static override summary = summaryOf(filterSet);
   static override description = filterSet.description.split('\n').slice(1).join('\n');
   static override examples = [...filterSet.command.examples];

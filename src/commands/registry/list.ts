@@ -3,7 +3,7 @@ import { commandFromTool } from '../../cli/command-from-tool.js';
 import { inputFromCommandLine } from '../../cli/field-specs.js';
 import { createRenderUi } from '../../cli/render.js';
 import { ToolError } from '../../core/errors.js';
-import { parseInput } from '../../core/schema.js';
+import { parseToolInput } from '../../tool/mcp-shape.js';
 import type { ServerEntry } from '../../registry/client.js';
 import { fetchPage, listServers, serverTable } from '../../tools/registry/list.js';
 import { shown } from '../../tools/registry/shared.js';
@@ -21,7 +21,7 @@ export default class RegistryList extends Base {
     const { flags, argv } = await this.parse(RegistryList);
     const raw = inputFromCommandLine(Base.specs, flags, argv as string[]);
     if (!flags.all) return this.runTool(listServers, raw, flags.config);
-    const input = parseInput(listServers.name, listServers.input, raw);
+    const input = parseToolInput(listServers, raw);
     const ctx = this.toolContext(flags.config);
     const servers: ServerEntry[] = [];
     const progress = process.stderr.isTTY ? (text: string) => process.stderr.write(`\r${text}`) : () => {};

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { ARANGO_READ, ARANGO_WRITE, defineArangoTool } from './shared.js';
+import { ARANGO_WRITE, defineArangoTool } from './shared.js';
+import { READ_ONLY } from '../../tool/define.js';
 
 const COLLECTION_TYPES = { 2: 'document', 3: 'edge' } as const;
 
@@ -10,7 +11,7 @@ export const arangoListCollections = defineArangoTool({
   title: 'List collections',
   description: 'List the collections of the database with their type (document or edge) and document count; system collections only with include_system.',
   input: z.strictObject({ include_system: z.boolean().default(false).describe('Include system collections (names starting with _).') }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const list = await call.timed(call.db.listCollections(!input.include_system));
@@ -50,7 +51,7 @@ export const arangoDatabaseStatus = defineArangoTool({
   title: 'Check the database connection',
   description: 'Report whether ArangoDB answers: server version, database, endpoints, read-only mode, and the number of collections. Use it first when other arango tools fail.',
   input: z.strictObject({}),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(_input, call) {
     const [version, info, collections] = await Promise.all([call.timed(call.db.version()), call.timed(call.db.get()), call.timed(call.db.listCollections(true))]);
@@ -82,7 +83,7 @@ export const arangoBackup = defineArangoTool({
     collections: z.array(z.string().min(1)).optional().describe('Collections to back up (default: all non-system ones).'),
     doc_limit: z.int().min(1).optional().describe('Most documents per collection (the manifest marks cut collections).'),
   }),
-  annotations: { ...ARANGO_READ, idempotentHint: false },
+  annotations: { ...READ_ONLY, idempotentHint: false },
   writes: false,
   async run(input, call) {
     const [{ resolve }, layout, { writeBackup }] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js'), import('./backup-writer.js')]);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { ARANGO_DESTRUCTIVE, ARANGO_READ, ARANGO_WRITE, defineArangoTool, queryAll, type ArangoCall } from './shared.js';
+import { ARANGO_DESTRUCTIVE, ARANGO_WRITE, defineArangoTool, queryAll, type ArangoCall } from './shared.js';
+import { READ_ONLY } from '../../tool/define.js';
 
 const collection = z.string().min(1).describe('Collection name.');
 const documentObject = z.record(z.string(), z.unknown());
@@ -153,7 +154,7 @@ export const arangoValidateReferences = defineArangoTool({
     reference_fields: z.array(z.string().min(1)).min(1).describe('Attributes holding document _ids.'),
     limit: z.int().min(1).max(10000).default(100).describe('Most broken references to list.'),
   }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const docs = await queryAll<Record<string, unknown>>(call, 'FOR d IN @@c RETURN KEEP(d, APPEND(["_key"], @fields))', { '@c': input.collection, fields: input.reference_fields });

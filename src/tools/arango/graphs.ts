@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import type { BackupManifest } from '../../arango/backup-layout.js';
-import { ARANGO_DESTRUCTIVE, ARANGO_READ, ARANGO_WRITE, defineArangoTool, queryAll, type ArangoCall } from './shared.js';
+import { ARANGO_DESTRUCTIVE, ARANGO_WRITE, defineArangoTool, queryAll, type ArangoCall } from './shared.js';
+import { READ_ONLY } from '../../tool/define.js';
 
 const graphName = z.string().min(1).describe('Graph name.');
 const edgeDefinition = z.strictObject({
@@ -67,7 +68,7 @@ export const arangoListGraphs = defineArangoTool({
   title: 'List named graphs',
   description: 'List the named graphs with their edge definitions and orphan collections.',
   input: z.strictObject({}),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(_input, call) {
     const graphs = (await call.timed(call.db.listGraphs())) as unknown as GraphInfo[];
@@ -158,7 +159,7 @@ export const arangoTraverse = defineArangoTool({
     paths: z.boolean().default(false).describe('Return each path (vertices and edges) too.'),
     limit: z.int().min(1).max(10000).default(100).describe('Most results.'),
   }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     if (input.min_depth > input.max_depth) throw new ToolError('VALIDATION_ERROR', `min_depth (${input.min_depth}) is greater than max_depth (${input.max_depth}).`);
@@ -183,7 +184,7 @@ export const arangoShortestPath = defineArangoTool({
     edge_collections: z.array(z.string().min(1)).optional().describe('Edge collections (instead of graph).'),
     direction,
   }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const bind: Record<string, unknown> = { start: input.start, target: input.target };
@@ -199,7 +200,7 @@ export const arangoGraphStatistics = defineArangoTool({
   title: 'Graph statistics',
   description: 'Count a graph\'s vertices and edges per collection, its average out-degree and the vertex with the most outgoing edges.',
   input: z.strictObject({ graph: graphName }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const graph = await graphInfo(call, input.graph);
@@ -242,7 +243,7 @@ export const arangoValidateGraphIntegrity = defineArangoTool({
   title: 'Check graphs for dangling edges',
   description: 'Check that every edge of a graph (default: every graph) connects existing vertices from the collections its edge definition allows; list the problems.',
   input: z.strictObject({ graph: z.string().min(1).optional().describe('Graph to check (default: all).'), limit: z.int().min(1).max(10000).default(100).describe('Most problems listed per graph.') }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const names = input.graph ? [input.graph] : ((await call.timed(call.db.listGraphs())) as unknown as { name: string }[]).map((g) => g.name).sort();
@@ -265,7 +266,7 @@ export const arangoBackupGraph = defineArangoTool({
   title: 'Back up a named graph',
   description: 'Write a graph\'s definition and all its vertex and edge collections to a folder (manifest.json plus one JSON file per collection), for arango_restore_graph.',
   input: z.strictObject({ graph: graphName, output_dir: z.string().min(1).optional().describe('Folder to write (default backups/<database>-<time>/<graph>).') }),
-  annotations: { ...ARANGO_READ, idempotentHint: false },
+  annotations: { ...READ_ONLY, idempotentHint: false },
   writes: false,
   async run(input, call) {
     const [{ resolve, join }, layout] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js')]);
@@ -280,7 +281,7 @@ export const arangoBackupNamedGraphs = defineArangoTool({
   title: 'Back up every named graph',
   description: 'Back up several named graphs (default: all), each into its own subfolder as arango_backup_graph does.',
   input: z.strictObject({ graphs: z.array(z.string().min(1)).optional().describe('Graphs to back up (default: all).'), output_dir: z.string().min(1).optional().describe('Folder to write (default backups/<database>-<time>).') }),
-  annotations: { ...ARANGO_READ, idempotentHint: false },
+  annotations: { ...READ_ONLY, idempotentHint: false },
   writes: false,
   async run(input, call) {
     const [{ resolve, join }, layout] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js')]);

@@ -1,3 +1,4 @@
+import type { ToolGroup } from '../../tool/define.js';
 import { arangoBackup, arangoCreateCollection, arangoDatabaseStatus, arangoListCollections } from './collections.js';
 import {
   arangoBulkInsert,
@@ -63,3 +64,13 @@ export const arangoTools = [
   arangoGraphStatistics,
   arangoDatabaseStatus,
 ];
+
+export const arangoGroup: ToolGroup = {
+  name: 'arango',
+  tools: arangoTools,
+  // A configured ArangoDB is connected to in the background (with the configured attempts), so
+  // serve is up at once and a late database is still found (the arango seed's contract).
+  onServe: async (ctx) => {
+    void import('./shared.js').then(({ startArango }) => startArango(ctx)).catch(() => undefined);
+  },
+};

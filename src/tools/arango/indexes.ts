@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ARANGO_DESTRUCTIVE, ARANGO_READ, ARANGO_WRITE, defineArangoTool } from './shared.js';
+import { ARANGO_DESTRUCTIVE, ARANGO_WRITE, defineArangoTool } from './shared.js';
+import { READ_ONLY } from '../../tool/define.js';
 
 export const arangoListIndexes = defineArangoTool({
   name: 'arango_list_indexes',
@@ -7,7 +8,7 @@ export const arangoListIndexes = defineArangoTool({
   title: 'List the indexes of a collection',
   description: 'List a collection\'s indexes: id, name, type, fields, unique and sparse (the primary index always; edge collections also have an edge index).',
   input: z.strictObject({ collection: z.string().min(1).describe('Collection name.') }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const indexes = await call.timed(call.db.collection(input.collection).indexes());

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { OPERATORS } from '../../arango/query-builder.js';
 import { renderRows } from './render.js';
-import { ARANGO_DESTRUCTIVE, ARANGO_READ, defineArangoTool, type ArangoCall } from './shared.js';
+import { ARANGO_DESTRUCTIVE, defineArangoTool, type ArangoCall } from './shared.js';
+import { READ_ONLY } from '../../tool/define.js';
 
 const bindVars = z.record(z.string(), z.unknown()).optional().describe('Values for the @name (and @@collection) parameters of the query.');
 
@@ -88,7 +89,7 @@ export const arangoExplainQuery = defineArangoTool({
     bind_vars: bindVars,
     suggest_indexes: z.boolean().default(true).describe('Suggest indexes for full scans with filters.'),
   }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const explained = (await call.timed(call.db.explain({ query: input.query, bindVars: input.bind_vars ?? {} }))) as unknown as {
@@ -135,7 +136,7 @@ export const arangoQueryBuilder = defineArangoTool({
     count: z.boolean().default(false).describe('Return only how many documents match.'),
     execute: z.boolean().default(true).describe('Run the query; false returns only the query and its bind variables.'),
   }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const { buildQuery } = await import('../../arango/query-builder.js');

@@ -1,4 +1,4 @@
-import type { RenderUi } from '../../core/tool.js';
+import type { RenderUi } from '../../tool/context.js';
 
 const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 

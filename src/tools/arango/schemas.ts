@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { ARANGO_READ, ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
+import { ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
+import { READ_ONLY } from '../../tool/define.js';
 
 /** Where the seed keeps JSON Schemas: one document per schema, _key = its name. */
 export const SCHEMA_COLLECTION = 'mcp_schemas';
@@ -70,7 +71,7 @@ export const arangoValidateDocument = defineArangoTool({
     collection: z.string().min(1).optional().describe('Read the document from this collection (with key).'),
     key: z.string().min(1).optional().describe('The _key of the document to read.'),
   }),
-  annotations: ARANGO_READ,
+  annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     if ((input.schema_name === undefined) === (input.schema === undefined)) throw new ToolError('VALIDATION_ERROR', 'Give exactly one of schema_name or schema.');

@@ -1,18 +1,20 @@
 import type { Database } from 'arangojs';
 import type * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { defineTool, perProcess, type ToolAnnotations, type ToolContext, type ToolDefinition } from '../../core/tool.js';
+import { defineTool, type ToolAnnotations, type ToolDefinition } from '../../tool/define.js';
+import { perProcess, type ToolContext } from '../../tool/context.js';
 import type { ArangoConnection } from '../../arango/connection.js';
 import { readOnlyFrom, type ArangoSettings } from '../../arango/settings.js';
 
-export const ARANGO_READ: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 export const ARANGO_WRITE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
 export const ARANGO_DESTRUCTIVE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
 
+/** The settings, read-only also when the process's policy is (serve --read-only). */
 export async function arangoSettings(ctx: ToolContext): Promise<ArangoSettings> {
   const [config, { resolveArangoSettings }] = await Promise.all([ctx.config(), import('../../arango/settings.js')]);
   try {
-    return resolveArangoSettings(config.arango, ctx.env);
+    const settings = resolveArangoSettings(config.arango, ctx.env);
+    return ctx.policy.readOnly ? { ...settings, readOnly: true } : settings;
   } catch (error) {
     throw new ToolError('VALIDATION_ERROR', (error as Error).message);
   }
@@ -31,7 +33,7 @@ export function connectionFor(ctx: ToolContext): Promise<ArangoConnection> {
   return perProcess(ctx, 'arango.connection', () => open()) ?? open(1);
 }
 
-/** For serve: connect in the background at start when a database is configured. */
+/** For serve: connect in the background at start when a database is configured (the group's onServe). */
 export async function startArango(ctx: ToolContext): Promise<void> {
   const settings = await arangoSettings(ctx).catch(() => undefined);
   if (settings?.configured) (await connectionFor(ctx)).start();
@@ -52,7 +54,7 @@ export async function queryAll<T>(call: ArangoCall, query: string, bindVars: Rec
   return (await call.timed(cursor.all())) as T[];
 }
 
-type ArangoToolDefinition<S extends z.ZodObject, R> = Omit<ToolDefinition<S, R>, 'group' | 'run' | 'invalidInputCode' | 'available'> & {
+type ArangoToolDefinition<S extends z.ZodObject, R> = Omit<ToolDefinition<S, R>, 'group' | 'run' | 'invalidInputCode' | 'available' | 'enforcesReadOnly'> & {
   /** Writing tools are hidden over MCP and refused in the terminal in read-only mode. */
   writes: boolean;
   run(input: z.output<S>, call: ArangoCall): Promise<R>;
@@ -65,13 +67,15 @@ export function defineArangoTool<S extends z.ZodObject, R>(def: ArangoToolDefini
     ...rest,
     group: 'arango',
     invalidInputCode: 'VALIDATION_ERROR',
+    // A tool published as a writer that does not write in read-only mode checks its AQL (runAql).
+    enforcesReadOnly: !writes && !def.annotations.readOnlyHint,
     ...(writes ? { available: (config, env) => !readOnlyFrom(config.arango, env) } : {}),
     async run(input, ctx) {
       const connection = await connectionFor(ctx);
       const settings = connection.settings;
       if (writes && settings.readOnly) {
         throw new ToolError('READ_ONLY', `${def.name} writes to the database, and mcpkit is in read-only mode.`, {
-          hint: 'Turn off arango.read_only (or ARANGO_READ_ONLY / serve --read-only) to write.',
+          hint: 'Turn off arango.read_only (or ARANGO_READ_ONLY), or serve without --read-only, to write.',
         });
       }
       const { toToolError, withDatabaseTimeout } = await import('../../arango/connection.js');

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as z from 'zod';
 import { describeSource } from '../../config/locate.js';
-import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
+import { defineTool, READ_ONLY } from '../../tool/define.js';
 
 export const configPath = defineTool({
   name: 'config_path',
@@ -14,7 +14,7 @@ export const configPath = defineTool({
   description:
     'Show which config file mcpkit uses and why.\nOrder: --config, then MCPKIT_CONFIG, then ./mcpkit.yaml, then $XDG_CONFIG_HOME/mcpkit/config.yaml (~/.config/mcpkit/config.yaml). A missing file means built-in defaults.',
   input: z.strictObject({}),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run(_input, ctx) {
     const { path, source } = ctx.configLocation;
     return { path, source, chosen_by: describeSource(source), exists: existsSync(path) };

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { configSchema } from '../../config/schema.js';
-import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
+import { defineTool, READ_ONLY } from '../../tool/define.js';
 
 export const configJsonSchema = defineTool({
   name: 'config_schema',
@@ -15,7 +15,7 @@ export const configJsonSchema = defineTool({
   title: 'Config JSON Schema',
   description: 'Print the JSON Schema of the config file, for editors with YAML schema support and for CI checks.',
   input: z.strictObject({}),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run() {
     const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     return { ...schema, title: 'mcpkit configuration' };

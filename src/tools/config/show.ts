@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { maskSecrets } from '../../config/mask.js';
 import { configInvalid } from '../../config/problems.js';
 import { ToolError } from '../../core/errors.js';
-import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
+import { defineTool, READ_ONLY } from '../../tool/define.js';
 
 export const configShow = defineTool({
   name: 'config_show',
@@ -22,7 +22,7 @@ export const configShow = defineTool({
     resolved: z.boolean().default(false).describe('Expand ${VAR} placeholders and fill in defaults.'),
     reveal: z.boolean().default(false).describe('Show secret values instead of masking them (refused over MCP).'),
   }),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run(input, ctx) {
     if (input.reveal && ctx.surface === 'mcp') {
       throw new ToolError('FORBIDDEN', 'reveal is not available over MCP: secrets stay out of agent transcripts.', {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { configInvalid } from '../../config/problems.js';
-import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
+import { defineTool, READ_ONLY } from '../../tool/define.js';
 
 export const configValidate = defineTool({
   name: 'config_validate',
@@ -13,7 +13,7 @@ export const configValidate = defineTool({
   description:
     'Check the config file: YAML syntax, ${VAR} placeholders whose variable is unset, and the schema.\nEvery problem is listed as "path: message"; exits 1 when there is any.',
   input: z.strictObject({}),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run(_input, ctx) {
     const { inspectConfig } = await import('../../config/load.js');
     const loaded = await inspectConfig(ctx.configLocation, ctx.env);

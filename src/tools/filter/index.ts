@@ -1,3 +1,6 @@
+import type { ToolGroup } from '../../tool/define.js';
 import { filterSet } from './set.js';
 
 export const filterTools = [filterSet];
+
+export const filterGroup: ToolGroup = { name: 'filter', tools: filterTools };

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { filterRuleSchema } from '../../config/schema.js';
-import { ToolError } from '../../core/errors.js';
-import { defineTool } from '../../core/tool.js';
-import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
+import { field, ToolError } from '../../core/errors.js';
+import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
+import { editConfigFile } from '../shared/config-access.js';
 
 export const filterSet = defineTool({
   name: 'filter_set',
@@ -26,7 +26,7 @@ export const filterSet = defineTool({
   annotations: CONFIG_WRITE,
   async run(input, ctx) {
     if (input.clear === input.rules.length > 0) {
-      throw new ToolError('INVALID_INPUT', input.clear ? 'Give rules or --clear, not both.' : 'Give at least one --include or --exclude rule, or --clear.');
+      throw new ToolError('INVALID_INPUT', input.clear ? `Give ${field('rules')} or ${field('clear')}, not both.` : `Give at least one rule in ${field('rules')}, or ${field('clear')}.`);
     }
     const { setServerFilter } = await import('../../config/servers-edit.js');
     const { path } = await editConfigFile(ctx, (doc) => setServerFilter(doc, input.server, input.rules));

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { ToolError } from '../../core/errors.js';
-import { defineTool } from '../../core/tool.js';
+import { field, ToolError } from '../../core/errors.js';
+import { defineTool } from '../../tool/define.js';
 import { PACKAGE_KINDS, type DeclaredVariable } from '../../registry/install.js';
 import { editConfigFile } from '../shared/config-access.js';
 import { registryField, registryFor } from './shared.js';
@@ -40,7 +40,7 @@ export const registryAdd = defineTool({
     const plan = installation(server, input.package as Parameters<typeof installation>[1]);
     const local = input.as ?? localName(server.name);
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(local)) {
-      throw new ToolError('INVALID_INPUT', `"${local}" cannot name a server in the config: use letters, digits, "_", "-" and "."`, { hint: 'Choose a name with --as.' });
+      throw new ToolError('INVALID_INPUT', `"${local}" cannot name a server in the config: use letters, digits, "_", "-" and "."`, { hint: `Choose a name with ${field('as')}.` });
     }
     const { value, path } = await editConfigFile(ctx, (doc) => addServer(doc, local, plan.entry, { force: input.force }));
     return {

@@ -1,5 +1,8 @@
+import type { ToolGroup } from '../../tool/define.js';
 import { registryAdd } from './add.js';
 import { getServer, listServers, listVersions } from './list.js';
 import { switchTenantId } from './tenant.js';
 
 export const registryTools = [listServers, getServer, listVersions, registryAdd, switchTenantId];
+
+export const registryGroup: ToolGroup = { name: 'registry', tools: registryTools };

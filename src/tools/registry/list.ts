@@ -1,14 +1,16 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { defineTool, type RenderUi } from '../../core/tool.js';
+import { commandLineFor } from '../../tool/command-line.js';
+import { defineTool } from '../../tool/define.js';
+import { type RenderUi } from '../../tool/context.js';
 import type { ServerEntry, ServerList } from '../../registry/client.js';
 import { readingFields, REGISTRY_READ, registryFor, shown, titleOf, transportsOf } from './shared.js';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export const listServersInput = z.strictObject({
-  limit: z.int().min(1).max(100).default(30).describe('Servers per page (1-100).'),
   cursor: z.string().min(1).optional().describe('Where to continue: metadata.nextCursor of the previous page.'),
+  limit: z.int().min(1).max(100).default(30).describe('Servers per page (1-100).'),
   search: z.string().optional().describe('Only servers whose name or description contains this text (case-insensitive).'),
   updated_since: z.string().optional().describe('Only servers updated after this ISO 8601 time, e.g. 2025-01-01T00:00:00Z.'),
   latest_only: z.boolean().default(true).describe('Only the latest version of each server (sends version=latest).'),
@@ -27,19 +29,9 @@ export async function fetchPage(input: z.output<typeof listServersInput>, ctx: P
   );
 }
 
-function quoted(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The command for the next page: the same query from the cursor on. */
 export function nextPageCommand(input: z.output<typeof listServersInput>, cursor: string): string {
-  const parts = ['mcpkit registry list', `--cursor ${quoted(cursor)}`];
-  if (input.limit !== 30) parts.push(`--limit ${input.limit}`);
-  if (input.search) parts.push(`--search ${quoted(input.search)}`);
-  if (input.updated_since) parts.push(`--updated-since ${quoted(input.updated_since)}`);
-  if (!input.latest_only) parts.push('--no-latest-only');
-  if (input.registry) parts.push(`--registry ${quoted(input.registry)}`);
-  return parts.join(' ');
+  return commandLineFor(listServers, { ...input, cursor });
 }
 
 export function serverTable(servers: readonly ServerEntry[], ui: RenderUi): string {

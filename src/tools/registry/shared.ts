@@ -1,10 +1,11 @@
 import * as z from 'zod';
-import { perProcess, type ToolAnnotations, type ToolContext } from '../../core/tool.js';
+import type { ToolContext } from '../../tool/context.js';
+import { READ_ONLY, type ToolAnnotations } from '../../tool/define.js';
 import type { RegistryClient } from '../../registry/client.js';
 import type { ChosenSource } from '../../registry/sources.js';
 
 /** Reads a registry on the network; never changes anything. */
-export const REGISTRY_READ: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+export const REGISTRY_READ: ToolAnnotations = Object.freeze({ ...READ_ONLY, openWorldHint: true });
 
 export const registryField = z.string().min(1).optional().describe('Registry to ask, by name (default: registry.default; built in: official, pulsemcp).');
 export const expandFields = z
@@ -16,11 +17,6 @@ export const truncateField = z.boolean().optional().describe('Shorten long strin
 /** The fields every reading registry tool takes: which registry, and how much of the answer to show. */
 export const readingFields = { expand_fields: expandFields, registry: registryField, truncate: truncateField };
 
-/** Tenants chosen with switch_tenant_id for the rest of this process, by registry name. */
-export function switchedTenants(ctx: ToolContext): Map<string, string> | undefined {
-  return perProcess(ctx, 'registry.tenants', () => new Map<string, string>());
-}
-
 export async function registryFor(ctx: ToolContext, requested: string | undefined): Promise<{ client: RegistryClient; source: ChosenSource }> {
   const [config, { chooseSource, defaultSourceName }, { RegistryClient }] = await Promise.all([
     ctx.config(),
@@ -29,7 +25,7 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
   ]);
   const settings = config.registry;
   const name = requested ?? defaultSourceName(settings, ctx.env);
-  const source = chooseSource(settings, ctx.env, requested, switchedTenants(ctx)?.get(name));
+  const source = chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));
   return { client: new RegistryClient({ ...source, timeoutMs: settings.timeout_ms, retries: settings.retries }), source };
 }
 

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { defineTool } from '../../core/tool.js';
+import { defineTool } from '../../tool/define.js';
 import { adminToolsShown, defaultSourceName, TENANT_ID } from '../../registry/sources.js';
 import { editConfigFile } from '../shared/config-access.js';
-import { registryField, switchedTenants } from './shared.js';
+import { registryField } from './shared.js';
 
 export const switchTenantId = defineTool({
   name: 'switch_tenant_id',
@@ -15,7 +15,7 @@ export const switchTenantId = defineTool({
   },
   title: 'Switch the registry tenant',
   description:
-    'Use another tenant (X-Tenant-ID) for a registry: over MCP for the rest of this serve process, in the terminal by writing registry.sources.NAME.tenant_id to the config. An empty tenant clears it.\nAn admin tool: served over MCP only with registry.show_admin_tools: true or SHOW_ADMIN_TOOLS=true.',
+    'Use another tenant (X-Tenant-ID) for a registry: over MCP for the rest of this client\'s session, in the terminal by writing registry.sources.NAME.tenant_id to the config. An empty tenant clears it.\nAn admin tool: served over MCP only with registry.show_admin_tools: true or SHOW_ADMIN_TOOLS=true.',
   input: z.strictObject({
     tenant_id: z
       .string()
@@ -35,10 +35,11 @@ export const switchTenantId = defineTool({
     }
     const registry = input.registry ?? defaultSourceName(config.registry, ctx.env);
     const tenant = input.tenant_id === '' ? null : input.tenant_id;
-    const tenants = switchedTenants(ctx);
-    if (tenants) {
-      tenants.set(registry, input.tenant_id);
-      return { registry, tenant_id: tenant, scope: 'process' as const };
+    // An agent switches for its own session; a person at a terminal, where a command is over at
+    // once, means it to last, so it is saved.
+    if (ctx.surface === 'mcp') {
+      ctx.session.tenants.set(registry, input.tenant_id);
+      return { registry, tenant_id: tenant, scope: 'session' as const };
     }
     const { path } = await editConfigFile(ctx, (doc) => {
       if (tenant === null) doc.deleteIn(['registry', 'sources', registry, 'tenant_id']);
@@ -47,5 +48,5 @@ export const switchTenantId = defineTool({
     return { registry, tenant_id: tenant, scope: 'config' as const, config: path };
   },
   render: (r, ui) =>
-    `${ui.color.green('✓')} Registry ${r.registry}: ${r.tenant_id === null ? 'no tenant' : `tenant ${r.tenant_id}`}${r.scope === 'config' ? ` (saved in ${r.config})` : ' for this process'}`,
+    `${ui.color.green('✓')} Registry ${r.registry}: ${r.tenant_id === null ? 'no tenant' : `tenant ${r.tenant_id}`}${r.scope === 'config' ? ` (saved in ${r.config})` : ' for this session'}`,
 });

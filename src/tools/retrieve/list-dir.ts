@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineTool } from '../../core/tool.js';
-import { envelope, loadRoots, READ_ROOTS } from './shared.js';
+import { defineTool, READ_ONLY } from '../../tool/define.js';
+import { envelope, loadRoots } from './shared.js';
 
 interface Entry {
   name: string;
@@ -28,7 +28,7 @@ export const listDir = defineTool({
     hidden: z.boolean().default(false).describe('Include dotfiles and dot-folders (never .git).'),
     ignored: z.boolean().default(false).describe('Include what .gitignore ignores.'),
   }),
-  annotations: READ_ROOTS,
+  annotations: READ_ONLY,
   async run(input, ctx) {
     const started = performance.now();
     const { roots } = await loadRoots(ctx);

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { defineTool } from '../../core/tool.js';
+import { defineTool, READ_ONLY } from '../../tool/define.js';
 import type { ResolvedPath } from '../../retrieve/resolve.js';
-import { envelope, loadRoots, numbered, READ_ROOTS, readText, splitLines, type ToolContext } from './shared.js';
+import { envelope, loadRoots, numbered, readText, splitLines, type ToolContext } from './shared.js';
 
 const pathField = z.string().describe('File inside a root; may start with the root name (docs/guide.md).');
 const repoField = z.string().optional().describe('Root to look in (default: the root the path names, or every root).');
@@ -27,7 +27,7 @@ export const openFile = defineTool({
   description:
     'Return a text file of a root as numbered lines ("N<tab>text"). Files over retrieve.max_file_bytes (default 1 MiB) are cut at the last whole line and meta.truncated is true.',
   input: z.strictObject({ path: pathField, repo: repoField }),
-  annotations: READ_ROOTS,
+  annotations: READ_ONLY,
   async run(input, ctx) {
     const started = performance.now();
     const { file, display, lines, truncated } = await readLines(ctx, input.path, input.repo);
@@ -48,7 +48,7 @@ export const getSnippet = defineTool({
     start: z.int().min(1).describe('First line, from 1.'),
     end: z.int().min(1).describe('Last line (inclusive).'),
   }),
-  annotations: READ_ROOTS,
+  annotations: READ_ONLY,
   async run(input, ctx) {
     const started = performance.now();
     if (input.start > input.end) {

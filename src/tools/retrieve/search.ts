@@ -1,16 +1,17 @@
 import * as z from 'zod';
 import picomatch from 'picomatch';
 import { ToolError } from '../../core/errors.js';
-import { defineTool } from '../../core/tool.js';
+import { defineTool, READ_ONLY } from '../../tool/define.js';
 import type { Root } from '../../retrieve/roots.js';
-import { envelope, fileIndexes, loadRoots, READ_ROOTS } from './shared.js';
+import { envelope, fileIndexes, loadRoots } from './shared.js';
 
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
 const globField = z.string().optional().describe('Only files whose path inside their root matches this glob, e.g. "**/*.md".');
 
-function checkLimit(limit: number, max: number): void {
-  if (limit < 1 || limit > max) throw new ToolError('LIMIT_INVALID', `limit must be from 1 to ${max}, got ${limit}.`, { details: { limit, max } });
-}
+/** A limit's bounds live in the schema, so clients see them; a value outside is LIMIT_INVALID (the seed's code). */
+const limitField = (fallback: number, max: number, what: string) =>
+  z.int().min(1, `must be from 1 to ${max}`).max(max, `must be from 1 to ${max}`).default(fallback).describe(`Most ${what} to return (1-${max}).`);
+const LIMIT_CODES = { limit: 'LIMIT_INVALID' } as const;
 
 export function compileGlob(glob: string | undefined, hidden: boolean): ((rel: string) => boolean) | undefined {
   if (glob === undefined) return undefined;
@@ -51,14 +52,14 @@ export const search = defineTool({
     glob: globField,
     repo: repoField,
     context: z.int().min(0).max(20).default(0).describe('Lines of context before and after each match.'),
-    limit: z.int().default(200).describe('Most matches to return (1-1000).'),
+    limit: limitField(200, 1000, 'matches'),
     hidden: z.boolean().default(false).describe('Search dotfiles and dot-folders too.'),
   }),
-  annotations: READ_ROOTS,
+  annotations: READ_ONLY,
+  fieldCodes: LIMIT_CODES,
   async run(input, ctx) {
     const started = performance.now();
     if (input.query === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Give the text to search for.' });
-    checkLimit(input.limit, 1000);
     const include = compileGlob(input.glob, input.hidden);
     const { roots, maxFileBytes } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
@@ -109,13 +110,13 @@ export const findFiles = defineTool({
   input: z.strictObject({
     glob: z.string().describe('Glob over paths inside a root, e.g. "**/*.md" or "src/**/index.{ts,js}".'),
     repo: repoField,
-    limit: z.int().default(1000).describe('Most files to return (1-10000).'),
+    limit: limitField(1000, 10000, 'files'),
     hidden: z.boolean().default(false).describe('Include dotfiles and dot-folders.'),
   }),
-  annotations: READ_ROOTS,
+  annotations: READ_ONLY,
+  fieldCodes: LIMIT_CODES,
   async run(input, ctx) {
     const started = performance.now();
-    checkLimit(input.limit, 10000);
     const include = compileGlob(input.glob, input.hidden)!;
     const { roots } = await loadRoots(ctx);
     const { findFiles: find } = await import('../../retrieve/search.js');
@@ -141,14 +142,14 @@ export const smartSearchTool = defineTool({
     query: z.string().describe('A question or a few words, e.g. "where is the lock file created".'),
     repo: repoField,
     glob: globField,
-    limit: z.int().default(20).describe('Most files to return (1-200).'),
+    limit: limitField(20, 200, 'files'),
     lines: z.int().min(1).max(20).default(5).describe('Most lines to show per file.'),
   }),
-  annotations: READ_ROOTS,
+  annotations: READ_ONLY,
+  fieldCodes: LIMIT_CODES,
   async run(input, ctx) {
     const started = performance.now();
     if (input.query.trim() === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Ask a question or give a few words.' });
-    checkLimit(input.limit, 200);
     const include = compileGlob(input.glob, false);
     const { roots, maxFileBytes } = await loadRoots(ctx);
     const { queryTerms, smartSearch } = await import('../../retrieve/smart-search.js');

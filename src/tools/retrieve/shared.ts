@@ -1,6 +1,6 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { perProcess, type ToolContext } from '../../core/tool.js';
+import { perProcess, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
 import type { Root } from '../../retrieve/roots.js';
 
@@ -65,6 +65,18 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-export const READ_ROOTS = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-
 export type { ToolContext };
+
+/**
+ * The roots check `serve` makes before answering: configured roots (or DOCS_ROOT / CODE_ROOT) must
+ * exist. The config read here is the context's own (loaded once, and reused by the first request);
+ * with no config file and no variables nothing is read. A config that does not load is left for
+ * the first request to report.
+ */
+export async function checkConfiguredRoots(ctx: ToolContext): Promise<void> {
+  const fromEnv = ctx.env.DOCS_ROOT !== undefined || ctx.env.CODE_ROOT !== undefined;
+  if (!fromEnv && !existsSync(ctx.configLocation.path)) return;
+  const config = await ctx.config().catch(() => undefined);
+  if (!config || (!fromEnv && !config.retrieve.roots)) return;
+  await loadRoots(ctx);
+}

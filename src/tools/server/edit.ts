@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { ToolError } from '../../core/errors.js';
-import { defineTool } from '../../core/tool.js';
-import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
+import { field, ToolError } from '../../core/errors.js';
+import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
+import { editConfigFile } from '../shared/config-access.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
 
@@ -12,6 +12,7 @@ export const serverAdd = defineTool({
     id: 'server add',
     args: ['name'],
     flagNames: { args: 'arg', headers: 'header' },
+    pairs: ['env', 'headers'],
     examples: [
       '<%= config.bin %> server add everything --command npx --arg -y --arg @modelcontextprotocol/server-everything',
       '<%= config.bin %> server add github --url https://api.githubcopilot.com/mcp/ --header "Authorization=Bearer \\${GITHUB_TOKEN}"',
@@ -25,10 +26,10 @@ export const serverAdd = defineTool({
     name: serverName,
     command: z.string().min(1).optional().describe('Executable of a stdio server.'),
     args: z.array(z.string()).optional().describe('Argument for the command (repeat for several).'),
-    env: z.array(z.string()).optional().describe('Environment variable for the server as KEY=VALUE (repeatable).'),
+    env: z.record(z.string(), z.string()).optional().describe('Environment variables for the server (in a terminal: KEY=VALUE, repeatable).'),
     cwd: z.string().optional().describe('Working directory of the server.'),
     url: z.string().optional().describe('Endpoint of a remote server (streamable HTTP or SSE).'),
-    headers: z.array(z.string()).optional().describe('HTTP header as NAME=VALUE (repeatable).'),
+    headers: z.record(z.string(), z.string()).optional().describe('HTTP headers for a remote server (in a terminal: NAME=VALUE, repeatable).'),
     transport: z.enum(['auto', 'http', 'sse']).optional().describe('Remote transport (default auto: HTTP, falling back to SSE).'),
     description: z.string().optional().describe('What the server is for.'),
     timeout_ms: z.int().positive().optional().describe('Timeout for connecting and for each call.'),
@@ -37,24 +38,24 @@ export const serverAdd = defineTool({
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
   async run(input, ctx) {
     if ((input.command === undefined) === (input.url === undefined)) {
-      throw new ToolError('INVALID_INPUT', 'Give exactly one of --command (a local stdio server) or --url (a remote server).');
+      throw new ToolError('INVALID_INPUT', `Give exactly one of ${field('command')} (a local stdio server) or ${field('url')} (a remote server).`);
     }
     if (input.url !== undefined && (input.args || input.env || input.cwd)) {
-      throw new ToolError('INVALID_INPUT', '--arg, --env and --cwd apply to --command servers, not to --url.');
+      throw new ToolError('INVALID_INPUT', `${field('args')}, ${field('env')} and ${field('cwd')} apply to ${field('command')} servers, not to ${field('url')}.`);
     }
     if (input.command !== undefined && (input.headers || input.transport)) {
-      throw new ToolError('INVALID_INPUT', '--header and --transport apply to --url servers, not to --command.');
+      throw new ToolError('INVALID_INPUT', `${field('headers')} and ${field('transport')} apply to ${field('url')} servers, not to ${field('command')}.`);
     }
-    const { addServer, parsePairs } = await import('../../config/servers-edit.js');
+    const { addServer } = await import('../../config/servers-edit.js');
     const entry = Object.fromEntries(
       Object.entries({
         description: input.description,
         command: input.command,
         args: input.args,
-        env: parsePairs(input.env, 'Env'),
+        env: input.env,
         cwd: input.cwd,
         url: input.url,
-        headers: parsePairs(input.headers, 'Header'),
+        headers: input.headers,
         transport: input.transport,
         timeout_ms: input.timeout_ms,
       }).filter(([, v]) => v !== undefined),
@@ -125,7 +126,7 @@ export const serverSetTools = defineTool({
   async run(input, ctx) {
     const tools = input.tools ?? [];
     if (input.all === tools.length > 0) {
-      throw new ToolError('INVALID_INPUT', input.all ? 'Give tool names or --all, not both.' : 'Give the tool names to expose, or --all to expose every tool.');
+      throw new ToolError('INVALID_INPUT', input.all ? `Give tool names or ${field('all')}, not both.` : `Give the tool names to expose, or ${field('all')} to expose every tool.`);
     }
     const { setServerTools } = await import('../../config/servers-edit.js');
     const { path } = await editConfigFile(ctx, (doc) => setServerTools(doc, input.name, input.all ? null : tools));

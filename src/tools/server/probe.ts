@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ToolError } from '../../core/errors.js';
-import { notFound } from '../../core/registry.js';
-import { defineTool, summaryOf } from '../../core/tool.js';
-import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
-import { version } from '../shared/version.js';
+import { notFound } from '../../core/suggest.js';
+import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
+import { editConfigFile } from '../shared/config-access.js';
+import { version } from '../../core/version.js';
 
 export const serverTest = defineTool({
   name: 'server_test',

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { notFound } from '../../core/registry.js';
-import { defineTool, LOCAL_READ_ONLY } from '../../core/tool.js';
+import { notFound } from '../../core/suggest.js';
+import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
 
 function summary(name: string, s: Record<string, unknown>) {
@@ -24,7 +24,7 @@ export const serverList = defineTool({
   title: 'List upstream MCP servers',
   description: 'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools, filter rules, and env and headers as written (secrets masked).',
   input: z.strictObject({}),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run(_input, ctx) {
     const servers = await writtenSection(ctx, 'mcp_servers');
     return { servers: Object.entries(servers).map(([name, s]) => summary(name, s)) };
@@ -42,7 +42,7 @@ export const serverShow = defineTool({
   title: 'Show an upstream MCP server',
   description: 'Show one server entry as written in the config (secrets masked).',
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run(input, ctx) {
     const servers = await writtenSection(ctx, 'mcp_servers');
     const entry = servers[input.name];

@@ -1,13 +1,5 @@
 import type { Document } from 'yaml';
-import type { ToolAnnotations, ToolContext } from '../../core/tool.js';
-
-/** Changes the local config file only; never reaches the network. */
-export const CONFIG_WRITE: ToolAnnotations = Object.freeze({
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-});
+import type { ToolContext } from '../../tool/context.js';
 
 /** Runs one locked, validated, atomic edit of the config this context uses. */
 export async function editConfigFile<R>(ctx: ToolContext, mutate: (doc: Document) => R): Promise<{ value: R; changed: boolean; path: string }> {

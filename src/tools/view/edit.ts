@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { ToolError } from '../../core/errors.js';
-import { defineTool } from '../../core/tool.js';
-import { CONFIG_WRITE, editConfigFile } from '../shared/config-access.js';
+import { field, ToolError } from '../../core/errors.js';
+import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
+import { editConfigFile } from '../shared/config-access.js';
 
 const viewName = z.string().min(1).describe('Name of the view (tool_views.NAME).');
 const serverName = z.string().min(1).describe('Name of a server in mcp_servers.');
@@ -116,7 +116,7 @@ export const viewSetTools = defineTool({
   async run(input, ctx) {
     const tools = input.tools ?? [];
     if (input.all === tools.length > 0) {
-      throw new ToolError('INVALID_INPUT', input.all ? 'Give tool names or --all, not both.' : 'Give the tool names to serve, or --all.');
+      throw new ToolError('INVALID_INPUT', input.all ? `Give tool names or ${field('all')}, not both.` : `Give the tool names to serve, or ${field('all')}.`);
     }
     const { setViewTools } = await edits();
     const { path } = await editConfigFile(ctx, (doc) => setViewTools(doc, input.view, input.server, input.all ? null : tools));

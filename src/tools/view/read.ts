@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { notFound } from '../../core/registry.js';
-import { defineTool, LOCAL_READ_ONLY, summaryOf } from '../../core/tool.js';
+import { notFound } from '../../core/suggest.js';
+import { defineTool, READ_ONLY, summaryOf } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
 
 const viewName = z.string().min(1).describe('Name of the view.');
@@ -30,7 +30,7 @@ export const viewList = defineTool({
   title: 'List views',
   description: 'List the views in the config: description, exposure, servers and mcpkit tool groups.',
   input: z.strictObject({}),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run(_input, ctx) {
     const views = await writtenSection(ctx, 'tool_views');
     return { views: Object.entries(views).map(([name, v]) => summary(name, v)) };
@@ -48,7 +48,7 @@ export const viewShow = defineTool({
   title: 'Show a view',
   description: 'Show one view as written in the config.',
   input: z.strictObject({ name: viewName }),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run(input, ctx) {
     const view = await requireView(ctx, input.name);
     return { ...summary(input.name, view), entry: view };
@@ -65,24 +65,24 @@ export const viewTools = defineTool({
   input: z.strictObject({ name: viewName }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run(input, ctx) {
-    const [{ openHub }, { version }] = await Promise.all([import('../../proxy/open-hub.js'), import('../shared/version.js')]);
-    const hub = await openHub(ctx, version(), { view: input.name, quiet: ctx.surface === 'cli' });
-    try {
-      const tools = await hub.list();
-      const catalog = hub.view.exposure === 'search' ? await hub.catalogTools() : tools;
-      const bytes = Buffer.byteLength(JSON.stringify({ tools }));
-      return {
-        view: input.name,
-        exposure: hub.view.exposure,
-        tools: tools.map((t) => ({ name: t.name, description: summaryOf(t) })),
-        catalog_size: catalog.length,
-        list_bytes: bytes,
-        tokens_estimate: Math.ceil(bytes / 4),
-        unavailable: hub.status().filter((s) => s.state !== 'ready').map((s) => ({ server: s.name, state: s.state, error: s.error })),
-      };
-    } finally {
-      await hub.close();
-    }
+    return ctx.views.with(
+      input.name,
+      async (hub) => {
+        const tools = await hub.list();
+        const catalog = hub.view.exposure === 'search' ? await hub.catalogTools() : tools;
+        const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+        return {
+          view: input.name,
+          exposure: hub.view.exposure,
+          tools: tools.map((t) => ({ name: t.name, description: summaryOf(t) })),
+          catalog_size: catalog.length,
+          list_bytes: bytes,
+          tokens_estimate: Math.ceil(bytes / 4),
+          unavailable: hub.status().filter((s) => s.state !== 'ready').map((s) => ({ server: s.name, state: s.state, error: s.error })),
+        };
+      },
+      { quiet: ctx.surface === 'cli' },
+    );
   },
   render: (r, ui) =>
     [
@@ -107,7 +107,7 @@ export const viewInstall = defineTool({
     name: viewName,
     client: z.enum(['claude', 'cursor', 'vscode']).default('claude').describe('Which client the snippet is for.'),
   }),
-  annotations: LOCAL_READ_ONLY,
+  annotations: READ_ONLY,
   async run(input, ctx) {
     await requireView(ctx, input.name);
     const args = ['serve', '--view', input.name, '--config', ctx.configLocation.path];

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ConfigSource } from '../config/locate.js';
+import type { ErrorCode } from '../core/errors.js';
 import type { McpkitConfig } from '../config/schema.js';
-import type { Logger } from './logger.js';
+import type { RenderUi, ToolContext } from './context.js';
 
 /** MCP tool annotations (spec: ToolAnnotations). Every tool states all four. */
 export interface ToolAnnotations {
@@ -11,13 +11,11 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** A tool that only reads local state (config, files): safe to call any number of times. */
-export const LOCAL_READ_ONLY: ToolAnnotations = Object.freeze({
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-});
+/** Reads local state only (config, files, a database): safe to call any number of times. */
+export const READ_ONLY: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+
+/** Changes the local config file only; never reaches the network. */
+export const CONFIG_WRITE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
 export interface CommandSpec {
   /** `topic verb` as typed in a terminal, e.g. `config show`. */
@@ -28,48 +26,13 @@ export interface CommandSpec {
   flagNames?: Readonly<Record<string, string>>;
   /** One-letter flag aliases, e.g. `{ limit: 'n' }`. */
   chars?: Readonly<Record<string, string>>;
+  /**
+   * Object fields of string values (`env`, `headers`) given in a terminal as repeatable KEY=VALUE
+   * flags, e.g. `--env A=1 --env B=2`; over MCP they are plain objects.
+   */
+  pairs?: readonly string[];
   /** Shell lines shown under EXAMPLES in `--help`; `<%= config.bin %>` stands for `mcpkit`. */
   examples: readonly string[];
-}
-
-export type Surface = 'cli' | 'mcp';
-
-export interface ToolContext {
-  /** The loaded, interpolated and validated config (defaults when no file exists). Loaded once, on first use. */
-  config(): Promise<McpkitConfig>;
-  /** Where the config lives (or would live) and which rule chose it. */
-  readonly configLocation: ConfigSource;
-  readonly env: NodeJS.ProcessEnv;
-  readonly cwd: string;
-  readonly logger: Logger;
-  readonly surface: Surface;
-  now(): Date;
-  readonly signal?: AbortSignal;
-  /** Set by the MCP front end when the client asked for progress (a progressToken). */
-  readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
-  /**
-   * Caches that live as long as a long-running process (`serve`), keyed by their owner; absent in
-   * one-shot CLI runs, where a cache would only cost time to build.
-   */
-  readonly processCache?: Map<string, unknown>;
-}
-
-/**
- * What a long-running process keeps under `key`, made on first use; undefined in one-shot runs,
- * which have no processCache. The value is stored before `make` settles (a promise, when it is
- * asynchronous), so calls arriving together share one.
- */
-export function perProcess<T>(ctx: Pick<ToolContext, 'processCache'>, key: string, make: () => T): T | undefined {
-  const cache = ctx.processCache;
-  if (!cache) return undefined;
-  if (!cache.has(key)) cache.set(key, make());
-  return cache.get(key) as T;
-}
-
-export interface RenderUi {
-  /** Colour helpers; plain strings when colour is off (NO_COLOR, not a TTY). */
-  readonly color: import('chalk').ChalkInstance;
-  table(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown> {
@@ -84,7 +47,15 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
   annotations: ToolAnnotations;
   run(input: z.output<S>, ctx: ToolContext): Promise<R>;
   /** The code for arguments that fail the schema (the arango seed's VALIDATION_ERROR); INVALID_INPUT otherwise. */
-  invalidInputCode?: string;
+  invalidInputCode?: ErrorCode;
+  /** Fields whose problems have a code of their own (retrieve: `limit` -> LIMIT_INVALID). */
+  fieldCodes?: Readonly<Record<string, ErrorCode>>;
+  /**
+   * A writer that refuses to write by itself when `ctx.policy.readOnly` is set (arango_query checks
+   * its AQL). The read-only policy keeps such a tool and publishes it with `readOnlyHint: true`;
+   * every other writer is left out.
+   */
+  enforcesReadOnly?: boolean;
   /**
    * Whether MCP clients are offered the tool under this config (admin tools are opt-in); absent
    * means always. The terminal command always exists and may refuse with a hint instead.
@@ -95,6 +66,17 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
 }
 
 export type AnyTool = ToolDefinition<z.ZodObject, any>;
+
+/** A group of tools (`retrieve`, `arango`, ...) and the work it needs done when `serve` starts. */
+export interface ToolGroup {
+  name: string;
+  tools: readonly AnyTool[];
+  /**
+   * Run once before `serve` answers anything. A throw stops serve with the message (fail fast);
+   * background work (connecting a database) is started here and not awaited.
+   */
+  onServe?(ctx: ToolContext): Promise<void>;
+}
 
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const COMMAND_ID = /^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)+$/;
@@ -108,9 +90,10 @@ export function defineTool<S extends z.ZodObject, R>(tool: ToolDefinition<S, R>)
   for (const arg of tool.command.args ?? []) {
     if (!(arg in shape)) throw new Error(`Tool ${tool.name}: positional argument "${arg}" is not an input field.`);
   }
-  for (const field of Object.keys({ ...tool.command.flagNames, ...tool.command.chars })) {
-    if (!(field in shape)) throw new Error(`Tool ${tool.name}: flag setting for "${field}", which is not an input field.`);
+  for (const field of Object.keys({ ...tool.command.flagNames, ...tool.command.chars, ...tool.fieldCodes, ...Object.fromEntries((tool.command.pairs ?? []).map((f) => [f, f])) })) {
+    if (!(field in shape)) throw new Error(`Tool ${tool.name}: a setting for "${field}", which is not an input field.`);
   }
+  if (tool.enforcesReadOnly && tool.annotations.readOnlyHint) throw new Error(`Tool ${tool.name}: enforcesReadOnly is for writers only.`);
   return tool;
 }
 

@@ -1,7 +1,9 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { errorObject, ToolError } from './errors.js';
-import { inputJsonSchema, parseInput } from './schema.js';
-import type { AnyTool, ToolContext } from './tool.js';
+import type * as z from 'zod';
+import { errorObject, ToolError } from '../core/errors.js';
+import { inputJsonSchema, parseInput } from '../core/schema.js';
+import type { ToolContext } from './context.js';
+import type { AnyTool } from './define.js';
 
 const published = new WeakMap<AnyTool, Tool>();
 
@@ -38,11 +40,15 @@ export function toErrorResult(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: obj }) }], structuredContent: { error: obj } };
 }
 
+/** Validates a call's arguments with the tool's own schema and codes. */
+export function parseToolInput<T extends AnyTool>(tool: T, raw: unknown): z.output<T['input']> {
+  return parseInput(tool.name, tool.input as T['input'], raw, { code: tool.invalidInputCode, fieldCodes: tool.fieldCodes });
+}
+
 /** Runs one of mcpkit's own tools for MCP: validation and tool failures become `isError` results, never crashes. */
 export async function runLocalTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<CallToolResult> {
   try {
-    const input = parseInput(tool.name, tool.input, args, tool.invalidInputCode);
-    return toCallResult(await tool.run(input, context));
+    return toCallResult(await tool.run(parseToolInput(tool, args), context));
   } catch (error) {
     if (!(error instanceof ToolError)) context.logger.error(`${tool.name} failed: ${(error as Error)?.stack ?? String(error)}`);
     return toErrorResult(error);

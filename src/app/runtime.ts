@@ -1,0 +1,176 @@
+import { dirname } from 'node:path';
+import { locateConfig, type ConfigSource } from '../config/locate.js';
+import type { McpkitConfig } from '../config/schema.js';
+import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
+import { version as packageVersion } from '../core/version.js';
+import type { ProxyHub } from '../proxy/hub.js';
+import type { Upstream, UpstreamStatus } from '../proxy/upstream.js';
+import { DEFAULT_POLICY, SessionState, type Policy, type Surface, type ToolContext } from '../tool/context.js';
+import type { AnyTool, ToolGroup } from '../tool/define.js';
+
+/**
+ * The composition root: what every call needs, built once per process. Front ends (oclif
+ * commands, the fast paths, the MCP servers) create one runtime and ask it for contexts and
+ * hubs; nothing below this layer reads flags, global state or the list of tool groups.
+ */
+export interface RuntimeOptions {
+  configFlag?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  surface: Surface;
+  policy?: Policy;
+  /** A long-running process (serve): tools get a cache that lives as long as it. */
+  longLived?: boolean;
+  logger?: Logger;
+  /** mcpkit's version, sent to upstream servers in initialize; read from package.json when absent. */
+  version?: string;
+}
+
+export interface HubOptions {
+  /** Terminal commands show upstream stderr only when MCPKIT_LOG_LEVEL=debug; `serve` always forwards it. */
+  quiet?: boolean;
+  listWaitMs?: number;
+}
+
+export interface CallScope {
+  session?: SessionState;
+  signal?: AbortSignal;
+  progress?: ToolContext['progress'];
+}
+
+export class Runtime {
+  readonly surface: Surface;
+  readonly policy: Policy;
+  readonly configLocation: ConfigSource;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly logger: Logger;
+  private readonly cache?: Map<string, unknown>;
+  private readonly options: RuntimeOptions;
+  private loading?: Promise<McpkitConfig>;
+  /** Connections shared by every hub `hubFor` makes (serve: all views, all sessions). */
+  private readonly shared = new Map<string, Upstream>();
+  private readonly hubs = new Map<string, Promise<ProxyHub>>();
+
+  constructor(options: RuntimeOptions) {
+    this.options = options;
+    this.surface = options.surface;
+    this.policy = options.policy ?? DEFAULT_POLICY;
+    this.env = options.env ?? process.env;
+    this.cwd = options.cwd ?? process.cwd();
+    this.configLocation = locateConfig({ flag: options.configFlag, env: this.env, cwd: this.cwd });
+    this.logger = options.logger ?? createLogger(parseLogLevel(this.env.MCPKIT_LOG_LEVEL));
+    if (options.longLived) this.cache = new Map();
+  }
+
+  /** The config, loaded once (yaml and the checks load only when something first needs it). */
+  config(): Promise<McpkitConfig> {
+    return (this.loading ??= import('../config/load.js').then(({ loadConfig }) => loadConfig(this.configLocation, this.env)));
+  }
+
+  version(): string {
+    return this.options.version ?? packageVersion();
+  }
+
+  /** The context a handler gets, for one client's session (a new one when not given). */
+  context(scope: CallScope = {}): ToolContext {
+    return {
+      config: () => this.config(),
+      configLocation: this.configLocation,
+      env: this.env,
+      cwd: this.cwd,
+      logger: this.logger,
+      surface: this.surface,
+      policy: this.policy,
+      session: scope.session ?? new SessionState(),
+      ...(this.cache ? { cache: this.cache } : {}),
+      views: { with: (view, use, options) => this.withHub(view, use, options) },
+      now: () => new Date(),
+      ...(scope.signal ? { signal: scope.signal } : {}),
+      ...(scope.progress ? { progress: scope.progress } : {}),
+    };
+  }
+
+  /** The groups this runtime serves (the policy's choice). */
+  async groups(): Promise<readonly ToolGroup[]> {
+    const { toolGroups } = await import('../tools/index.js');
+    const chosen = this.policy.groups;
+    return chosen ? toolGroups.filter((g) => chosen.includes(g.name)) : toolGroups;
+  }
+
+  /** Every tool of mcpkit's own, whatever the policy: what the terminal's `call` may run. */
+  async allTools(): Promise<readonly AnyTool[]> {
+    return (await import('../tools/index.js')).allTools;
+  }
+
+  /** mcpkit's own tools as an MCP client is offered them under this config and policy. */
+  async offeredTools(): Promise<AnyTool[]> {
+    const [config, tools, { applyPolicy }] = await Promise.all([this.config(), this.allTools(), import('../tool/policy.js')]);
+    return applyPolicy(tools, this.policy, config, this.env);
+  }
+
+  /** Work the served groups need done before `serve` answers anything (a throw stops serve). */
+  async startServing(): Promise<void> {
+    const ctx = this.context();
+    for (const group of await this.groups()) await group.onServe?.(ctx);
+  }
+
+  /** A view's hub with upstream connections of its own; the caller closes it. */
+  openHub(view: string | undefined, options: HubOptions = {}): Promise<ProxyHub> {
+    return this.makeHub(view, options, undefined);
+  }
+
+  /** Opens a view, runs `use`, and closes the view's connections whatever happens. */
+  async withHub<T>(view: string | undefined, use: (hub: ProxyHub) => Promise<T>, options: HubOptions = { quiet: true }): Promise<T> {
+    const hub = await this.openHub(view, options);
+    try {
+      return await use(hub);
+    } finally {
+      await hub.close();
+    }
+  }
+
+  /** The hub `serve` keeps for a view, made once; every view shares the upstream connections. */
+  hubFor(view: string | undefined): Promise<ProxyHub> {
+    const key = view ?? '';
+    let hub = this.hubs.get(key);
+    if (!hub) {
+      hub = this.makeHub(view, {}, this.shared);
+      this.hubs.set(key, hub);
+    }
+    return hub;
+  }
+
+  upstreamStatus(): UpstreamStatus[] {
+    return [...this.shared.values()].map((u) => u.status());
+  }
+
+  /** Closes the shared upstream connections (serve's end), so no child process outlives us. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.shared.values()].map((u) => u.close()));
+  }
+
+  private async makeHub(view: string | undefined, options: HubOptions, upstreams: Map<string, Upstream> | undefined): Promise<ProxyHub> {
+    const [config, tools, { ProxyHub }, { resolveView }] = await Promise.all([
+      this.config(),
+      this.allTools(),
+      import('../proxy/hub.js'),
+      import('../proxy/view.js'),
+    ]);
+    const resolved = resolveView(config, view, tools, this.policy, this.env);
+    const stderr = options.quiet && this.env.MCPKIT_LOG_LEVEL !== 'debug' ? () => {} : undefined;
+    return new ProxyHub({
+      view: resolved,
+      context: this.context(),
+      version: this.version(),
+      listWaitMs: options.listWaitMs,
+      stderr,
+      upstreams,
+      baseDir: dirname(this.configLocation.path),
+    });
+  }
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  return new Runtime(options);
+}

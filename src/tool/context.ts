@@ -1,0 +1,86 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ConfigSource } from '../config/locate.js';
+import type { McpkitConfig } from '../config/schema.js';
+import type { Logger } from '../core/logger.js';
+
+/** Who is asking: a person at a terminal, or an MCP client (`serve`, `filter run`). */
+export type Surface = 'cli' | 'mcp';
+
+/**
+ * What this process may offer, decided once by the composition root (src/app) and applied in one
+ * place (./policy.ts) to mcpkit's own tools and, through views, to upstream tools.
+ */
+export interface Policy {
+  /** `serve --read-only`: no tool with `readOnlyHint: false` is listed or callable. */
+  readonly readOnly: boolean;
+  /** mcpkit's own groups to serve; all when absent. */
+  readonly groups?: readonly string[];
+}
+
+export const DEFAULT_POLICY: Policy = Object.freeze({ readOnly: false });
+
+/**
+ * State that belongs to one client: one MCP session (a stdio connection, or one HTTP session), or
+ * one terminal command. Nothing here is shared between two clients of one `serve --http`.
+ */
+export class SessionState {
+  /** Registry tenants switched by switch_tenant_id over MCP, by registry name ('' clears). */
+  readonly tenants = new Map<string, string>();
+}
+
+/** What `view_tools` needs of a served view; the proxy's hub is one. */
+export interface OpenedView {
+  readonly view: { readonly name?: string; readonly exposure: 'direct' | 'search' };
+  list(): Promise<Tool[]>;
+  catalogTools(): Promise<Tool[]>;
+  status(): { name: string; state: string; error?: string }[];
+}
+
+export interface ViewOpener {
+  /** Opens a view (undefined: the default one) with upstream connections of its own, runs `use`, and closes them. */
+  with<T>(view: string | undefined, use: (opened: OpenedView) => Promise<T>, options?: { quiet?: boolean }): Promise<T>;
+}
+
+export interface ToolContext {
+  /** The loaded, interpolated and validated config (defaults when no file exists). Loaded once, on first use. */
+  config(): Promise<McpkitConfig>;
+  /** Where the config lives (or would live) and which rule chose it. */
+  readonly configLocation: ConfigSource;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly logger: Logger;
+  /** The one switch between terminal and agent behaviour (truncation, secrets, where state is kept). */
+  readonly surface: Surface;
+  readonly policy: Policy;
+  /** The calling client's own state. */
+  readonly session: SessionState;
+  /**
+   * Caches that live as long as a long-running process (`serve`), keyed by their owner; absent in
+   * one-shot terminal runs, where a cache would only cost time to build.
+   */
+  readonly cache?: Map<string, unknown>;
+  /** mcpkit's own views, as `serve` would serve them. */
+  readonly views: ViewOpener;
+  now(): Date;
+  readonly signal?: AbortSignal;
+  /** Set by the MCP front end when the client asked for progress (a progressToken). */
+  readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
+}
+
+/**
+ * What a long-running process keeps under `key`, made on first use; undefined in one-shot runs,
+ * which have no cache. The value is stored before `make` settles (a promise, when it is
+ * asynchronous), so calls arriving together share one.
+ */
+export function perProcess<T>(ctx: Pick<ToolContext, 'cache'>, key: string, make: () => T): T | undefined {
+  const cache = ctx.cache;
+  if (!cache) return undefined;
+  if (!cache.has(key)) cache.set(key, make());
+  return cache.get(key) as T;
+}
+
+export interface RenderUi {
+  /** Colour helpers; plain strings when colour is off (NO_COLOR, not a TTY). */
+  readonly color: import('chalk').ChalkInstance;
+  table(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string;
+}
