@@ -4,7 +4,7 @@ import type { McpkitConfig } from '../config/schema.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import type { Upstream, UpstreamStatus } from '../proxy/upstream.js';
+import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
 import { DEFAULT_POLICY, SessionState, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
 
@@ -35,6 +35,7 @@ export interface HubOptions {
 export interface CallScope {
   session?: SessionState;
   signal?: AbortSignal;
+  requestId?: string | number;
   progress?: ToolContext['progress'];
 }
 
@@ -87,6 +88,7 @@ export class Runtime {
       views: { with: (view, use, options) => this.withHub(view, use, options) },
       now: () => new Date(),
       ...(scope.signal ? { signal: scope.signal } : {}),
+      ...(scope.requestId !== undefined ? { requestId: scope.requestId } : {}),
       ...(scope.progress ? { progress: scope.progress } : {}),
     };
   }
@@ -141,6 +143,34 @@ export class Runtime {
     return hub;
   }
 
+  /**
+   * A view's hub for one client that declared sampling, elicitation or roots: connections of its
+   * own, so that what a server asks during a call reaches that client and no other. Closed by
+   * the caller when the client goes.
+   */
+  sessionHub(view: string | undefined, downstream: DownstreamRelay): Promise<ProxyHub> {
+    return this.makeHub(view, {}, undefined, downstream);
+  }
+
+  /**
+   * Whether a view has upstream servers, from the config alone (no connection): it decides which
+   * capabilities `serve` declares before anything is connected. A config that does not load
+   * counts as none; the first request reports the problem.
+   */
+  async viewHasServers(view: string | undefined): Promise<boolean> {
+    const config = await this.config().catch(() => undefined);
+    if (!config) return false;
+    const spec = view === undefined ? undefined : config.tool_views[view];
+    if (view !== undefined && !spec) return false;
+    const names = spec ? (Array.isArray(spec.servers) ? spec.servers : Object.keys(spec.servers ?? {})) : Object.keys(config.mcp_servers);
+    return names.some((name) => config.mcp_servers[name] !== undefined && config.mcp_servers[name]!.disabled !== true);
+  }
+
+  /** The hub for one client of a view: its own when it brings a relay (sampling, elicitation, roots), else the shared one. */
+  clientHub(view: string | undefined, downstream: DownstreamRelay | undefined): Promise<ProxyHub> {
+    return downstream ? this.sessionHub(view, downstream) : this.hubFor(view);
+  }
+
   upstreamStatus(): UpstreamStatus[] {
     return [...this.shared.values()].map((u) => u.status());
   }
@@ -150,7 +180,7 @@ export class Runtime {
     await Promise.allSettled([...this.shared.values()].map((u) => u.close()));
   }
 
-  private async makeHub(view: string | undefined, options: HubOptions, upstreams: Map<string, Upstream> | undefined): Promise<ProxyHub> {
+  private async makeHub(view: string | undefined, options: HubOptions, upstreams: Map<string, Upstream> | undefined, downstream?: DownstreamRelay): Promise<ProxyHub> {
     const [config, tools, { ProxyHub }, { resolveView }] = await Promise.all([
       this.config(),
       this.allTools(),
@@ -167,6 +197,7 @@ export class Runtime {
       stderr,
       upstreams,
       baseDir: dirname(this.configLocation.path),
+      ...(downstream ? { downstream } : {}),
     });
   }
 }

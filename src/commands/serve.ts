@@ -21,13 +21,17 @@ export default class Serve extends McpkitCommand {
     host: Flags.string({ description: 'Address to bind with --http (default: serve.host, else 127.0.0.1).' }),
     port: Flags.string({ description: 'Port with --http (default: serve.port, else 8000; 0 picks a free one).' }),
     token: Flags.string({ description: 'Bearer token HTTP clients must send (default: serve.token).' }),
-    'read-only': Flags.boolean({ description: 'Leave out the writing arango tools and refuse AQL that writes (like arango.read_only).' }),
+    'read-only': Flags.boolean({ description: 'Serve only tools that declare readOnlyHint: true, mcpkit\'s own and the upstream servers\'.' }),
+    'allow-origin': Flags.string({
+      description: 'With --http: a browser Origin allowed besides loopback ones (repeatable; also serve.allowed_origins).',
+      multiple: true,
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     // Imported here so no other command pays for the MCP server code.
     const { runServe } = await import('../mcp/run-serve.js');
-    await runServe({ configFlag: flags.config, ...flags, readOnly: flags['read-only'], version: this.config.version });
+    await runServe({ configFlag: flags.config, ...flags, readOnly: flags['read-only'], allowOrigins: flags['allow-origin'], version: this.config.version });
   }
 }

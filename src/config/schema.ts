@@ -153,6 +153,11 @@ export const configSchema = z
         host: z.string().optional().describe('Address for "serve --http" (default 127.0.0.1).'),
         port: z.int().min(0).max(65535).optional().describe('Port for "serve --http" (default 8000).'),
         token: z.string().min(1).optional().describe('Bearer token required by "serve --http"; use ${VAR}.'),
+        allowed_origins: z
+          .array(z.string().regex(/^https?:\/\/[^/]+$/, 'an origin is scheme://host[:port], e.g. https://app.example.com'))
+          .optional()
+          .describe('Browser origins allowed by "serve --http" besides loopback ones (others get 403).'),
+        max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
       })
       .default({}),
   })

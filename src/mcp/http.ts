@@ -23,12 +23,54 @@ export interface HttpServeOptions {
   runtime: Runtime;
   /** The config's views (it does not change while serving). */
   views: readonly { name: string; description?: string; exposure: string; tokens?: string[] }[];
+  /** Origins allowed besides loopback ones (serve.allowed_origins, --allow-origin). */
+  allowedOrigins?: readonly string[];
+  /** Largest request body, in bytes (serve.max_body_bytes). */
+  maxBodyBytes?: number;
 }
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   route: string;
-  hub: ProxyHub;
+  /** The session's hub, once its server made it (the shared one, or the client's own). */
+  hub: () => ProxyHub | undefined;
+}
+
+const LOOPBACK_NAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** The host part of a Host header (`name:port`, `[v6]:port`). */
+function hostName(host: string): string {
+  const v6 = /^(\[[^\]]*\])(?::\d+)?$/.exec(host);
+  if (v6) return v6[1]!;
+  return host.replace(/:\d+$/, '');
+}
+
+export function isLoopbackAddress(host: string): boolean {
+  return ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host) || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The transport's DNS-rebinding defence (MCP 2025-11-25, basic/transports): an Origin that is
+ * neither loopback nor allowed is refused; bound to loopback, so is a Host that is not a loopback
+ * name (a page on evil.example resolving its name to 127.0.0.1 sends Host: evil.example).
+ * Returns the reason to refuse, or undefined. Pure.
+ */
+export function refusedByOrigin(headers: { host?: string; origin?: string }, options: { loopbackBound: boolean; allowedOrigins: readonly string[] }): string | undefined {
+  const { origin, host } = headers;
+  if (origin !== undefined && origin !== 'null') {
+    let name: string | undefined;
+    try {
+      name = new URL(origin).hostname;
+    } catch {
+      return `Origin ${origin} is not a valid origin`;
+    }
+    const loopback = LOOPBACK_NAME.test(name.startsWith('[') || !name.includes(':') ? name : `[${name}]`);
+    if (!loopback && !options.allowedOrigins.includes(origin)) return `Origin ${origin} is not allowed (serve.allowed_origins or --allow-origin adds one)`;
+  } else if (origin === 'null') {
+    return 'Origin null (a sandboxed or file page) is not allowed';
+  }
+  if (options.loopbackBound && (host === undefined || !LOOPBACK_NAME.test(hostName(host)))) return `Host ${host ?? '(none)'} is not this machine's loopback name`;
+  return undefined;
 }
 
 /**
@@ -37,7 +79,9 @@ interface Session {
  * choose for any request), skipping the SDK transport's per-request stream machinery. Anything
  * else, or a call the hub declines, returns false and goes to the SDK transport.
  */
-function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknown, hub: ProxyHub): boolean {
+function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknown, hub: ProxyHub | undefined): boolean {
+  // A client's own connections may ask it things during the call: those need the call's stream.
+  if (!hub || hub.relaysRequests) return false;
   const m = body as { jsonrpc?: string; id?: string | number; method?: string; params?: { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } } };
   if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || m.id === undefined || m.jsonrpc !== '2.0') return false;
   if (m.params?._meta?.progressToken !== undefined) return false; // progress needs the SSE stream
@@ -57,7 +101,7 @@ function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknow
   return true;
 }
 
-const MAX_BODY = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -82,15 +126,17 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 }
 
 /** Plain listeners, not `for await`: the async iterator cost ~0.1 ms per request here. */
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes) throw Object.assign(new Error(`request body over ${maxBytes} bytes (serve.max_body_bytes)`), { status: 413 });
   await new Promise<void>((resolve, reject) => {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) {
-        req.destroy();
-        reject(Object.assign(new Error('request body too large'), { status: 413 }));
+      if (size > maxBytes) {
+        req.pause();
+        reject(Object.assign(new Error(`request body over ${maxBytes} bytes (serve.max_body_bytes)`), { status: 413 }));
       } else chunks.push(chunk);
     });
     req.once('end', resolve);
@@ -118,33 +164,41 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     return [options.token, ...viewTokens].some((t) => t !== undefined && sameSecret(given, t));
   };
 
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handleMcp = async (req: IncomingMessage, res: ServerResponse, route: string, view: string | undefined) => {
     const sessionId = req.headers['mcp-session-id'];
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return jsonRpcError(res, 400, -32000, `Bad request: unsupported MCP-Protocol-Version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`);
+    }
+    const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
-      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub)) return;
+      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub())) return;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
       return jsonRpcError(res, 400, -32000, 'Bad request: no mcp-session-id header; the first request must be initialize.');
     }
-    const hub = await runtime.hubFor(view);
+    const hasServers = (await runtime.hubFor(view)).hasServers;
+    const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, route, hub }),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, route, hub: server.resolvedHub }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = createToolServer({ hub: async () => hub, runtime });
     await server.connect(transport);
-    installFastPath(transport, () => hub);
+    installFastPath(transport, server.resolvedHub);
     await transport.handleRequest(req, res, body);
   };
 
+  const originRules = { loopbackBound: isLoopbackAddress(options.host), allowedOrigins: options.allowedOrigins ?? [] };
   const route = async (req: IncomingMessage, res: ServerResponse) => {
+    const refused = refusedByOrigin({ host: req.headers.host, origin: req.headers.origin }, originRules);
+    if (refused) return jsonRpcError(res, 403, -32000, `Forbidden: ${refused}.`);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const viewMatch = /^\/views?\/([^/]+)(\/mcp)?$/.exec(path);
@@ -181,6 +235,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     route(req, res).catch((error: Error & { status?: number; rpc?: number }) => {
       logger.warn(`http: ${req.method} ${req.url}: ${error.message}`);
       if (res.headersSent) return res.end();
+      if (error.status === 413) res.setHeader('connection', 'close'); // the rest of the body is not read
       if (error.status) return jsonRpcError(res, error.status, error.rpc ?? -32600, error.message);
       const obj = errorObject(error);
       sendJson(res, obj.code === 'NOT_FOUND' ? 404 : obj.code === 'CONFIG_INVALID' ? 500 : 500, { error: obj });

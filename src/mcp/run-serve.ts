@@ -12,6 +12,8 @@ export interface ServeOptions {
   token?: string;
   /** No tool with readOnlyHint: false is listed or callable, mcpkit's own or an upstream's. */
   readOnly?: boolean;
+  /** Browser origins allowed over HTTP besides loopback ones. */
+  allowOrigins?: string[];
   version: string;
 }
 
@@ -39,7 +41,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
         const ready = await runtime.hubFor(options.view);
         if (options.eager) void ready.warmUp();
       }
-      await serveStdio({ runtime, hub: () => runtime.hubFor(options.view) });
+      await serveStdio({ runtime, hasServers: await runtime.viewHasServers(options.view), hub: (downstream) => runtime.clientHub(options.view, downstream) });
     }
   } catch (error) {
     const e = errorObject(error);
@@ -76,6 +78,8 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     token,
     runtime,
     views: Object.entries(config.tool_views).map(([name, v]) => ({ name, description: v.description, exposure: v.exposure ?? 'direct', tokens: v.tokens })),
+    allowedOrigins: [...(config.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
+    ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
   });
   process.stderr.write(`mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)\n`);
   await new Promise<void>((resolve) => {

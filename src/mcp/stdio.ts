@@ -1,15 +1,14 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Runtime } from '../app/runtime.js';
-import type { ProxyHub } from '../proxy/hub.js';
 import { installFastPath } from './fast-path.js';
-import { createToolServer } from './tool-server.js';
+import { createToolServer, type ToolServerOptions } from './tool-server.js';
 
 /**
  * Serves over stdio until the client goes away (stdin closes) or a signal arrives. stdout carries
  * only protocol messages; everything else goes to stderr. Resolves when the session has ended.
  */
-export async function serveStdio({ runtime, hub }: { runtime: Runtime; hub: () => Promise<ProxyHub> }): Promise<void> {
-  const server = createToolServer({ runtime, hub });
+export async function serveStdio(options: ToolServerOptions): Promise<void> {
+  const { runtime } = options;
+  const server = createToolServer(options);
   const transport = new StdioServerTransport();
   let closing: Promise<void> | undefined;
   const closed = new Promise<void>((resolve) => {

@@ -1,6 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import * as z from 'zod';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -9,16 +11,29 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import { logPasses } from '../proxy/log-levels.js';
+import type { DownstreamRelay } from '../proxy/upstream.js';
 import { SessionState } from '../tool/context.js';
 
 export interface ToolServerOptions {
-  /** Built on first use, so that answering `initialize` needs neither the config nor any upstream. */
-  hub: () => Promise<ProxyHub>;
+  /**
+   * The view's hub for this client, made on first use (so answering `initialize` needs no upstream).
+   * `downstream` is given when the client declared sampling, elicitation or roots: the hub is then
+   * this client's own, with connections that relay what servers ask to it.
+   */
+  hub: (downstream: DownstreamRelay | undefined) => Promise<ProxyHub>;
   runtime: Runtime;
+  /** Whether the view has upstream servers (which capabilities are declared). */
+  hasServers: boolean;
 }
 
 /**
@@ -57,29 +72,71 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
 }
 
 /** The MCP server plus the hub it resolved (for the hot path, once known). */
-export function createToolServer({ hub, runtime }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
+/** Results of server-to-client requests are passed back to the upstream as the client gave them. */
+const PassThrough = z.looseObject({});
+
+/** Which of the client's capabilities make it worth connections of its own (see ProxyHub.downstream). */
+function needsOwnConnections(capabilities: ClientCapabilities | undefined): boolean {
+  return Boolean(capabilities?.sampling || capabilities?.elicitation || capabilities?.roots);
+}
+
+/**
+ * The MCP server of one client connection, plus the hub it resolved (for the hot path, once known).
+ * Capabilities follow the view: prompts, resources (with subscriptions) and completions only when
+ * it has upstream servers; logging always (mcpkit honours logging/setLevel itself).
+ */
+export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
   // One server per client connection, so one session: its state is this client's alone.
-  const context = runtime.context({ session: new SessionState() });
+  const session = new SessionState();
+  const context = runtime.context({ session });
   const server = new Server(
     { name: 'mcpkit', title: 'mcpkit', version: runtime.version() },
     {
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
+      capabilities: {
+        tools: { listChanged: true },
+        logging: {},
+        ...(hasServers ? { prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {} } : {}),
+      },
       instructions: INSTRUCTIONS,
     },
   );
   let unsubscribe: (() => void)[] | undefined;
   let resolved: ProxyHub | undefined;
+  let making: Promise<ProxyHub> | undefined;
+  const relay = (): DownstreamRelay | undefined => {
+    const capabilities = server.getClientCapabilities();
+    if (!hasServers || !needsOwnConnections(capabilities)) return undefined;
+    return {
+      capabilities: capabilities!,
+      request: (method, params, related) =>
+        server.request({ method, params } as never, PassThrough, {
+          ...(related !== undefined ? { relatedRequestId: related } : {}),
+          // A person may be answering (elicitation); the upstream's own timeout bounds the wait.
+          timeout: 10 * 60_000,
+        }) as Promise<Record<string, unknown>>,
+    };
+  };
   const ready = async () => {
-    const h = await hubOrProtocolError(hub);
+    const h = await hubOrProtocolError(() => (making ??= hub(relay())));
     resolved = h;
     unsubscribe ??= [
       h.onListChanged(() => void server.sendToolListChanged().catch(() => undefined)),
       h.onPromptsChanged(() => void server.sendPromptListChanged().catch(() => undefined)),
       h.onResourcesChanged(() => void server.sendResourceListChanged().catch(() => undefined)),
+      h.onLog((params, related) => {
+        if (!logPasses(params.level, session.logLevel)) return;
+        void server.notification({ method: 'notifications/message', params }, related !== undefined ? { relatedRequestId: related } : undefined).catch(() => undefined);
+      }),
+      h.onResourceUpdated((uri) => {
+        if (session.subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+      }),
     ];
     return h;
   };
-  server.onclose = () => unsubscribe?.forEach((off) => off());
+  server.onclose = () => {
+    unsubscribe?.forEach((off) => off());
+    if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.detach(session)).catch(() => undefined);
+  };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (await ready()).list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
@@ -92,7 +149,7 @@ export function createToolServer({ hub, runtime }: ToolServerOptions): Server & 
         ? undefined
         : (update: { progress: number; total?: number; message?: string }) =>
             void sending.push(extra.sendNotification({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
-    const outcome = await (await ready()).call(name, args, { ...context, signal: extra.signal, ...(progress ? { progress } : {}) });
+    const outcome = await (await ready()).call(name, args, { ...context, signal: extra.signal, requestId: extra.requestId, ...(progress ? { progress } : {}) });
     await Promise.all(sending);
     if (!outcome.found) {
       const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
@@ -101,18 +158,41 @@ export function createToolServer({ hub, runtime }: ToolServerOptions): Server & 
     }
     return outcome.result;
   });
-  // Prompts and resources of the upstream servers, filtered like their tools.
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) =>
-    asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments)), ErrorCode.InvalidParams),
-  );
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await (await ready()).passthrough.listResources() }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: await (await ready()).passthrough.listResourceTemplates(),
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
-    asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri)), RESOURCE_NOT_FOUND),
-  );
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    session.logLevel = request.params.level;
+    if (hasServers) await (await ready()).setLogLevel(session, request.params.level);
+    return {};
+  });
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    await resolved?.rootsChanged();
+  });
+  if (hasServers) {
+    // Prompts and resources of the upstream servers, filtered like their tools.
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
+    server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+      asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments)), ErrorCode.InvalidParams),
+    );
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await (await ready()).passthrough.listResources() }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+      resourceTemplates: await (await ready()).passthrough.listResourceTemplates(),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+      asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri)), RESOURCE_NOT_FOUND),
+    );
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+      await asProtocolError(() => ready().then((h) => h.subscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
+      session.subscriptions.add(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+      session.subscriptions.delete(request.params.uri);
+      await asProtocolError(() => ready().then((h) => h.unsubscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
+      return {};
+    });
+    server.setRequestHandler(CompleteRequestSchema, async (request) =>
+      asProtocolError(() => ready().then((h) => h.complete(request.params)), ErrorCode.InvalidParams),
+    );
+  }
   server.onerror = (error) => context.logger.error(`MCP: ${error.message}`);
   return Object.assign(server, { resolvedHub: () => resolved });
 }

@@ -1,4 +1,13 @@
-import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  CompleteRequest,
+  CompleteResult,
+  JSONRPCMessage,
+  LoggingLevel,
+  LoggingMessageNotification,
+  RequestId,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../core/errors.js';
 import { invalidArguments } from '../core/schema.js';
 import { withTimeout } from '../core/timeout.js';
@@ -15,7 +24,8 @@ import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
 import { PromptResourceRouter } from './prompts-resources.js';
 import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
 import { reshapeTools, shapeServerTools } from './shape.js';
-import { Upstream, type UpstreamStatus } from './upstream.js';
+import { mostVerbose } from './log-levels.js';
+import { Upstream, type DownstreamRelay, type UpstreamStatus } from './upstream.js';
 import type { ResolvedView } from './view.js';
 
 /**
@@ -35,7 +45,15 @@ export interface HubOptions {
   upstreams?: Map<string, Upstream>;
   /** Where hook module paths are relative to: the config file's folder. */
   baseDir?: string;
+  /**
+   * The one client this hub serves, when it has connections of its own for that client (which
+   * declared sampling, elicitation or roots): its upstreams are offered those capabilities and
+   * their requests reach it. Absent: connections may be shared by several clients.
+   */
+  downstream?: DownstreamRelay;
 }
+
+export type LogListener = (params: LoggingMessageNotification['params'], related: RequestId | undefined) => void;
 
 export type CallOutcome = { found: false; similar: string[] } | { found: true; result: CallToolResult };
 
@@ -58,6 +76,11 @@ export class ProxyHub {
   readonly passthrough: PromptResourceRouter;
   private readonly promptListeners = new Set<() => void>();
   private readonly resourceListeners = new Set<() => void>();
+  private readonly logListeners = new Set<LogListener>();
+  private readonly updateListeners = new Set<(uri: string) => void>();
+  /** Each client's log level (keyed by its session object), and who subscribed to which URI. */
+  private readonly levels = new Map<object, LoggingLevel>();
+  private readonly subscribers = new Map<string, { upstream: Upstream; sessions: Set<object> }>();
 
   constructor(options: HubOptions) {
     this.options = options;
@@ -69,12 +92,22 @@ export class ProxyHub {
     this.upstreams = options.view.servers.map(({ name, config }) => {
       let upstream = pool.get(name);
       if (!upstream) {
-        upstream = new Upstream({ name, config, logger, version: options.version, stderr: options.stderr ?? ((line) => process.stderr.write(line)) });
+        upstream = new Upstream({
+          name,
+          config,
+          logger,
+          version: options.version,
+          stderr: options.stderr ?? ((line) => process.stderr.write(line)),
+          ...(options.downstream ? { downstream: options.downstream } : {}),
+        });
         pool.set(name, upstream);
       }
       upstream.onToolsChanged(() => this.toolsChanged());
       upstream.onPromptsChanged(() => this.promptListeners.forEach((l) => l()));
       upstream.onResourcesChanged(() => this.resourceListeners.forEach((l) => l()));
+      // A shared connection's calls in flight may be another client's: relate logs only on our own.
+      upstream.onLog((params, related) => this.logListeners.forEach((l) => l(params, options.downstream ? related : undefined)));
+      upstream.onResourceUpdated((uri) => this.updateListeners.forEach((l) => l(uri)));
       return upstream;
     });
     this.byServer = new Map(this.upstreams.map((u) => [u.name, u]));
@@ -105,6 +138,88 @@ export class ProxyHub {
   onResourcesChanged(listener: () => void): () => void {
     this.resourceListeners.add(listener);
     return () => this.resourceListeners.delete(listener);
+  }
+
+  /** Log messages of the view's servers (each client filters them by its own level). */
+  onLog(listener: LogListener): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
+  }
+
+  /** notifications/resources/updated of the view's servers (each client keeps to its subscriptions). */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  /** True when this hub's connections are one client's own (server-to-client requests reach it). */
+  get relaysRequests(): boolean {
+    return this.options.downstream !== undefined;
+  }
+
+  /** True when the view has upstream servers (prompts, resources, completions and subscriptions come from them). */
+  get hasServers(): boolean {
+    return this.upstreams.length > 0;
+  }
+
+  /**
+   * logging/setLevel from one client: each client keeps its own level (it filters what reaches
+   * it); the servers are asked for the most verbose level any client of theirs wants.
+   */
+  async setLogLevel(session: object, level: LoggingLevel): Promise<void> {
+    this.levels.set(session, level);
+    await this.applyLevels();
+  }
+
+  private async applyLevels(): Promise<void> {
+    const level = mostVerbose(this.levels.values());
+    if (level) await Promise.allSettled(this.upstreams.map((u) => u.setLoggingLevel(level)));
+  }
+
+  /** resources/subscribe: the server that owns the URI is subscribed once, whoever else asks. */
+  async subscribe(session: object, uri: string): Promise<void> {
+    const upstream = await this.passthrough.resourceOwner(uri);
+    if (!upstream) throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, { details: { uri }, hint: 'Call resources/list for the available resources.' });
+    const entry = this.subscribers.get(uri) ?? { upstream, sessions: new Set<object>() };
+    if (entry.sessions.size === 0 && !(await upstream.subscription(uri, true))) {
+      throw new ToolError('NOT_FOUND', `Server "${upstream.name}" does not take subscriptions, so ${uri} cannot be watched.`, { details: { uri, server: upstream.name } });
+    }
+    entry.sessions.add(session);
+    this.subscribers.set(uri, entry);
+  }
+
+  async unsubscribe(session: object, uri: string): Promise<void> {
+    const entry = this.subscribers.get(uri);
+    if (!entry?.sessions.delete(session)) return;
+    if (entry.sessions.size === 0) {
+      this.subscribers.delete(uri);
+      await entry.upstream.subscription(uri, false);
+    }
+  }
+
+  /** A client went away: its level and subscriptions no longer count. */
+  async detach(session: object): Promise<void> {
+    const hadLevel = this.levels.delete(session);
+    await Promise.allSettled([...this.subscribers.keys()].map((uri) => this.unsubscribe(session, uri)));
+    if (hadLevel) await this.applyLevels();
+  }
+
+  /** completion/complete, routed by prompt name (mapped back to the server's own) or template URI. */
+  async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    const ref = params.ref;
+    if (ref.type === 'ref/prompt') {
+      const owner = await this.passthrough.promptOwner(ref.name);
+      if (!owner) throw new ToolError('NOT_FOUND', `Unknown prompt: ${ref.name}.`, { hint: 'Call prompts/list for the available prompts.' });
+      return owner.upstream.complete({ ...params, ref: { ...ref, name: owner.name } });
+    }
+    const upstream = (await this.passthrough.templateOwner(ref.uri)) ?? (await this.passthrough.resourceOwner(ref.uri));
+    if (!upstream) throw new ToolError('NOT_FOUND', `No resource template ${ref.uri}.`, { hint: 'Call resources/templates/list for the available templates.' });
+    return upstream.complete(params);
+  }
+
+  /** The client's roots changed: its servers are told (connections of its own only). */
+  async rootsChanged(): Promise<void> {
+    if (this.options.downstream) await Promise.allSettled(this.upstreams.map((u) => u.rootsChanged()));
   }
 
   status(): UpstreamStatus[] {
@@ -172,7 +287,7 @@ export class ProxyHub {
       case 'local':
         return runLocalTool(entry.tool, args, context);
       case 'upstream':
-        return this.callUpstream(entry, args, context.signal, context.progress);
+        return this.callUpstream(entry, args, context.signal, context.progress, context.requestId);
       case 'composite': {
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
         const { failed, output } = await runComposite(entry.spec, args, (ref, stepArgs) => this.callStep(entry.name, ref, stepArgs, context));
@@ -213,6 +328,7 @@ export class ProxyHub {
     params: { name?: unknown; arguments?: unknown },
     reply: (outcome: { result: CallToolResult } | { forwarded: JSONRPCMessage }) => void,
     progress: (message: JSONRPCMessage) => void,
+    related?: RequestId,
   ): { cancel(): void } | undefined {
     if (this.meta || !this.catalog || !this.hooks.empty || typeof params.name !== 'string') return undefined;
     const entry = this.catalog.get(params.name);
@@ -226,7 +342,7 @@ export class ProxyHub {
       reply({ result: toErrorResult(error) });
       return { cancel() {} };
     }
-    const cancel = upstream.forwardCall({ ...params, name: entry.upstreamName }, (message) => reply({ forwarded: message }), progress);
+    const cancel = upstream.forwardCall({ ...params, name: entry.upstreamName }, (message) => reply({ forwarded: message }), progress, related);
     return { cancel };
   }
 
@@ -236,10 +352,11 @@ export class ProxyHub {
     args: Record<string, unknown> | undefined,
     signal?: AbortSignal,
     progress?: ToolContext['progress'],
+    related?: RequestId,
   ): Promise<CallToolResult> {
     this.checkArgs(entry.name, entry.tool.inputSchema, args);
     const upstream = this.byServer.get(entry.server)!;
-    return upstream.callTool(entry.upstreamName, args, signal, progress);
+    return upstream.callTool(entry.upstreamName, args, signal, progress, related);
   }
 
   async close(): Promise<void> {

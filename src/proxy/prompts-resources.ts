@@ -26,6 +26,7 @@ export class PromptResourceRouter {
   private prompts = new Map<string, { upstream: Upstream; name: string }>();
   private resources = new Map<string, Upstream>();
   private hiddenResources = new Set<string>();
+  private templates = new Map<string, Upstream>();
 
   constructor(servers: RoutedServer[], separator: string | null | undefined) {
     this.servers = servers;
@@ -85,10 +86,41 @@ export class PromptResourceRouter {
     const lists = await Promise.all(
       this.live().map(async (s) => {
         const allowed = allowedBy(s.rules);
-        return (await s.upstream.listResourceTemplates().catch(() => [] as ResourceTemplate[])).filter((t) => allowed(t.name));
+        const list = (await s.upstream.listResourceTemplates().catch(() => [] as ResourceTemplate[])).filter((t) => allowed(t.name));
+        return list.map((template) => ({ template, upstream: s.upstream }));
       }),
     );
-    return lists.flat();
+    this.templates = new Map(lists.flat().map(({ template, upstream }) => [template.uriTemplate, upstream]));
+    return lists.flat().map(({ template }) => template);
+  }
+
+  /** The server and its own name behind an exposed prompt name (completion/complete by prompt). */
+  async promptOwner(name: string): Promise<{ upstream: Upstream; name: string } | undefined> {
+    if (!this.prompts.has(name)) await this.listPrompts();
+    return this.prompts.get(name);
+  }
+
+  /** The server that published a resource template (completion/complete by template). */
+  async templateOwner(uriTemplate: string): Promise<Upstream | undefined> {
+    if (!this.templates.has(uriTemplate)) await this.listResourceTemplates();
+    return this.templates.get(uriTemplate);
+  }
+
+  /**
+   * The server a resource URI belongs to (resources/subscribe): the one that listed it, else the
+   * one whose template's fixed start it has, else, with a single server, that one.
+   */
+  async resourceOwner(uri: string): Promise<Upstream | undefined> {
+    if (!this.resources.has(uri)) await this.listResources();
+    if (this.hiddenResources.has(uri)) return undefined;
+    const listed = this.resources.get(uri);
+    if (listed) return listed;
+    if (this.templates.size === 0) await this.listResourceTemplates();
+    for (const [template, upstream] of this.templates) {
+      const fixed = template.slice(0, template.indexOf('{') < 0 ? template.length : template.indexOf('{'));
+      if (fixed !== '' && uri.startsWith(fixed)) return upstream;
+    }
+    return this.servers.length === 1 ? this.servers[0]!.upstream : undefined;
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {

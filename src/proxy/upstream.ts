@@ -2,10 +2,22 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
+  CompleteResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  EmptyResultSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type ClientCapabilities,
+  type CompleteRequest,
+  type CompleteResult,
+  type LoggingLevel,
+  type LoggingMessageNotification,
   type GetPromptResult,
   type Prompt,
   type ReadResourceResult,
@@ -32,6 +44,17 @@ export interface UpstreamStatus {
   reconnect_attempts: number;
 }
 
+/**
+ * The one downstream client a connection belongs to, when it has one (see ProxyHub: a client that
+ * declares sampling, elicitation or roots gets connections of its own). The upstream is offered
+ * exactly those of the three capabilities the client declared, and its requests go to that client.
+ */
+export interface DownstreamRelay {
+  readonly capabilities: ClientCapabilities;
+  /** A server-to-client request, sent on; `related` is a call of the client's in flight to this server. */
+  request(method: string, params: unknown, related: RequestId | undefined): Promise<Record<string, unknown>>;
+}
+
 export interface UpstreamOptions {
   name: string;
   config: ServerConfig;
@@ -40,7 +63,11 @@ export interface UpstreamOptions {
   /** Written to our stderr, prefixed with the server name. */
   stderr?: (line: string) => void;
   backoff?: BackoffPolicy;
+  downstream?: DownstreamRelay;
 }
+
+/** The client capabilities an upstream may be offered: the ones whose requests mcpkit relays. */
+const RELAYED_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const STDERR_LINES = 20;
@@ -68,6 +95,11 @@ export class Upstream {
   private forwardSeq = 0;
   private readonly promptListeners = new Set<() => void>();
   private readonly resourceListeners = new Set<() => void>();
+  private readonly logListeners = new Set<(params: LoggingMessageNotification['params'], related: RequestId | undefined) => void>();
+  private readonly updateListeners = new Set<(uri: string) => void>();
+  /** The downstream's calls to this server in flight, oldest first (server-to-client requests relate to them). */
+  private readonly related: RequestId[] = [];
+  private wantedLevel?: LoggingLevel;
 
   constructor(options: UpstreamOptions) {
     this.name = options.name;
@@ -85,6 +117,31 @@ export class Upstream {
 
   onResourcesChanged(listener: () => void): void {
     this.resourceListeners.add(listener);
+  }
+
+  /** Log messages (notifications/message) the server sends. */
+  onLog(listener: (params: LoggingMessageNotification['params'], related: RequestId | undefined) => void): void {
+    this.logListeners.add(listener);
+  }
+
+  /** notifications/resources/updated for a URI the server was subscribed to. */
+  onResourceUpdated(listener: (uri: string) => void): void {
+    this.updateListeners.add(listener);
+  }
+
+  /** Marks a downstream call to this server as in flight until the returned function is called. */
+  relate(id: RequestId | undefined): () => void {
+    if (id === undefined) return () => {};
+    this.related.push(id);
+    return () => {
+      const at = this.related.indexOf(id);
+      if (at >= 0) this.related.splice(at, 1);
+    };
+  }
+
+  /** The server's capabilities once connected. */
+  capabilities(): import('@modelcontextprotocol/sdk/types.js').ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities();
   }
 
   private emit(listeners: Set<() => void>): void {
@@ -124,9 +181,11 @@ export class Upstream {
     args: Record<string, unknown> | undefined,
     signal?: AbortSignal,
     onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
+    related?: RequestId,
   ): Promise<CallToolResult> {
     if (this.state === 'down' || this.state === 'closed') throw this.downNow();
     const client = await this.connect();
+    const release = this.relate(related);
     try {
       return (await client.request(
         { method: 'tools/call', params: { name, arguments: args ?? {} } },
@@ -143,6 +202,8 @@ export class Upstream {
         });
       }
       throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${name}: ${message}`, { details: { server: this.name, tool: name } });
+    } finally {
+      release();
     }
   }
 
@@ -175,6 +236,42 @@ export class Upstream {
   async readResource(uri: string): Promise<ReadResourceResult> {
     const client = await this.connectOrUnavailable();
     return this.forward(`resource ${uri}`, () => client.readResource({ uri }, { timeout: this.timeoutMs }));
+  }
+
+  /**
+   * The log level the downstream asked for: sent now when connected, else when the connection is
+   * made (connections are lazy), to a server that logs.
+   */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    this.wantedLevel = level;
+    if (this.state === 'ready' && this.client) await this.sendLevel(this.client);
+  }
+
+  private async sendLevel(client: Client): Promise<void> {
+    const level = this.wantedLevel;
+    if (!level || !client.getServerCapabilities()?.logging) return;
+    await this.forward('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, { timeout: this.timeoutMs }));
+  }
+
+  /** resources/subscribe or unsubscribe; false for a server that does not take subscriptions. */
+  async subscription(uri: string, on: boolean): Promise<boolean> {
+    const client = await this.connectOrUnavailable();
+    if (!client.getServerCapabilities()?.resources?.subscribe) return false;
+    const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
+    await this.forward(`${method} ${uri}`, () => client.request({ method, params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs }));
+    return true;
+  }
+
+  /** completion/complete; no candidates from a server that does not complete. */
+  async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    const client = await this.connectOrUnavailable();
+    if (!client.getServerCapabilities()?.completions) return { completion: { values: [], hasMore: false } };
+    return this.forward('completion/complete', () => client.request({ method: 'completion/complete', params }, CompleteResultSchema, { timeout: this.timeoutMs }));
+  }
+
+  /** The downstream client's roots changed: tell the server, if connected. */
+  async rootsChanged(): Promise<void> {
+    if (this.state === 'ready') await this.client?.sendRootsListChanged().catch(() => undefined);
   }
 
   /** The UNAVAILABLE error for a call while down; after the attempts ran out, a call also starts a new round. */
@@ -229,12 +326,14 @@ export class Upstream {
    * work (schema parsing of request and result, an AbortController per call) on either side.
    * Progress notifications for the call are passed to `progress`. Returns a function that cancels.
    */
-  forwardCall(params: Record<string, unknown>, done: (message: JSONRPCMessage) => void, progress?: (message: JSONRPCMessage) => void): () => void {
+  forwardCall(params: Record<string, unknown>, done: (message: JSONRPCMessage) => void, progress?: (message: JSONRPCMessage) => void, related?: RequestId): () => void {
     const id = `mcpkit-${++this.forwardSeq}`;
     const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    const release = this.relate(related);
     const finish = (message: JSONRPCMessage) => {
       if (!this.forwarded.delete(id)) return;
       clearTimeout(timer);
+      release();
       done(message);
     };
     const timer = setTimeout(() => {
@@ -248,6 +347,7 @@ export class Upstream {
     return () => {
       if (!this.forwarded.delete(id)) return;
       clearTimeout(timer);
+      release();
       void this.transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the client' } }).catch(() => undefined);
     };
   }
@@ -297,7 +397,23 @@ export class Upstream {
 
   private async open(): Promise<Client> {
     this.state = 'connecting';
-    const client = new Client({ name: 'mcpkit', version: this.options.version }, { capabilities: {} });
+    const downstream = this.options.downstream;
+    const offered: ClientCapabilities = {};
+    for (const key of RELAYED_CAPABILITIES) {
+      if (downstream?.capabilities[key]) Object.assign(offered, { [key]: downstream.capabilities[key] });
+    }
+    const client = new Client({ name: 'mcpkit', version: this.options.version }, { capabilities: offered });
+    if (downstream) {
+      // What the server asks of the client goes to the client whose connection this is, related
+      // to its oldest call to this server in flight (over HTTP: on that call's stream).
+      const relay = (method: string) => async (request: { params?: unknown }) =>
+        downstream.request(method, request.params, this.related[0]) as never;
+      if (offered.sampling) client.setRequestHandler(CreateMessageRequestSchema, relay('sampling/createMessage'));
+      if (offered.elicitation) client.setRequestHandler(ElicitRequestSchema, relay('elicitation/create'));
+      if (offered.roots) client.setRequestHandler(ListRootsRequestSchema, relay('roots/list'));
+    }
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => this.logListeners.forEach((l) => l(n.params, this.related[0])));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => this.updateListeners.forEach((l) => l(n.params.uri)));
     // Prompt and resource lists are read through, so a change only needs passing on.
     client.setNotificationHandler(PromptListChangedNotificationSchema, async () => this.emit(this.promptListeners));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => this.emit(this.resourceListeners));
@@ -320,6 +436,7 @@ export class Upstream {
     this.lastError = undefined;
     this.upSince = Date.now();
     client.onclose = () => this.closedUnexpectedly(client);
+    await this.sendLevel(client).catch((error) => this.options.logger.warn(`${this.name}: logging/setLevel failed: ${(error as Error).message}`));
     this.options.logger.debug(`${this.name}: connected`);
     return client;
   }

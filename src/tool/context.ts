@@ -26,6 +26,10 @@ export const DEFAULT_POLICY: Policy = Object.freeze({ readOnly: false });
 export class SessionState {
   /** Registry tenants switched by switch_tenant_id over MCP, by registry name ('' clears). */
   readonly tenants = new Map<string, string>();
+  /** The level the client set with logging/setLevel: log messages below it are not sent to it. */
+  logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  /** Resource URIs the client subscribed to: only their updates are sent to it. */
+  readonly subscriptions = new Set<string>();
 }
 
 /** What `view_tools` needs of a served view; the proxy's hub is one. */
@@ -63,6 +67,8 @@ export interface ToolContext {
   readonly views: ViewOpener;
   now(): Date;
   readonly signal?: AbortSignal;
+  /** The MCP request this call answers (server-to-client requests it causes relate to it). */
+  readonly requestId?: string | number;
   /** Set by the MCP front end when the client asked for progress (a progressToken). */
   readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
 }

@@ -26,11 +26,16 @@ export default class FilterRun extends McpkitCommand {
     const runtime = createRuntime({ configFlag: flags.config, surface: 'mcp', version: this.config.version });
     const [{ serveStdio }, { ProxyHub }] = await Promise.all([import('../../mcp/stdio.js'), import('../../proxy/hub.js')]);
     const view = { exposure: 'direct' as const, servers: [{ name: 'upstream', config }], local: [], composites: [], hooks: [], separator: null, readOnly: false };
-    const hub = new ProxyHub({ view, context: runtime.context(), version: runtime.version() });
+    let hub: InstanceType<typeof ProxyHub> | undefined;
     try {
-      await serveStdio({ runtime, hub: async () => hub });
+      // One client, so the connection is its own: what the server asks reaches it.
+      await serveStdio({
+        runtime,
+        hasServers: true,
+        hub: async (downstream) => (hub = new ProxyHub({ view, context: runtime.context(), version: runtime.version(), ...(downstream ? { downstream } : {}) })),
+      });
     } finally {
-      await hub.close();
+      await hub?.close();
     }
     process.exit(0);
   }
