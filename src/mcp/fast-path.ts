@@ -1,7 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { ToolError } from '../core/errors.js';
-import { toErrorResult } from '../tool/mcp-shape.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ProxyHub } from '../proxy/hub.js';
 
 /**
@@ -11,19 +9,6 @@ import type { ProxyHub } from '../proxy/hub.js';
  * and progress for forwarded calls are relayed. Responses keep the JSON-RPC shape and ids the
  * client expects, so any MCP client sees the same protocol as on the ordinary path.
  */
-/** The tool result a forwarded call ends in: the upstream's result, or its JSON-RPC error as an isError result. */
-export function forwardedResult(outcome: { result: CallToolResult } | { forwarded: JSONRPCMessage }, toolName: unknown): CallToolResult {
-  if ('result' in outcome) return outcome.result;
-  const upstream = outcome.forwarded as { result?: CallToolResult; error?: { code: number; message: string } };
-  if (upstream.result) return upstream.result;
-  const error = new ToolError(
-    /timed out/i.test(upstream.error?.message ?? '') ? 'TIMEOUT' : 'UPSTREAM_ERROR',
-    `Upstream call of ${String(toolName)} failed: ${upstream.error?.message ?? 'unknown error'}`,
-    { details: { tool: toolName, upstream_code: upstream.error?.code } },
-  );
-  return toErrorResult(error);
-}
-
 export function installFastPath(transport: Transport, hub: () => ProxyHub | undefined): void {
   const sdk = transport.onmessage;
   const inFlight = new Map<RequestId, () => void>();
@@ -35,11 +20,12 @@ export function installFastPath(transport: Transport, hub: () => ProxyHub | unde
       const send = (out: JSONRPCMessage) => void transport.send(out, { relatedRequestId: id }).catch(() => undefined);
       const handled = ready?.tryFastCall(
         m.params ?? {},
-        (outcome) => {
+        (result) => {
           inFlight.delete(id);
-          send({ jsonrpc: '2.0', id, result: forwardedResult(outcome, m.params?.name) });
+          send({ jsonrpc: '2.0', id, result });
         },
         (progress) => send(progress),
+        id,
       );
       if (handled) {
         inFlight.set(id, handled.cancel);

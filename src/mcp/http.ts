@@ -6,7 +6,7 @@ import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextp
 import { errorObject } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import { forwardedResult, installFastPath } from './fast-path.js';
+import { installFastPath } from './fast-path.js';
 import { createToolServer } from './tool-server.js';
 
 /**
@@ -91,7 +91,7 @@ function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknow
   const id = m.id;
   const handled = hub.tryFastCall(
     m.params ?? {},
-    (outcome) => sendJson(res, 200, { jsonrpc: '2.0', id, result: forwardedResult(outcome, m.params?.name) }),
+    (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result }),
     () => {},
   );
   if (!handled) return false;

@@ -321,12 +321,12 @@ export class ProxyHub {
    * The proxy's hot path: a tools/call of an upstream tool, once the catalog is known and no hook
    * applies, goes straight from our transport to the upstream's with its arguments checked by the
    * compiled validator. Returns undefined when the call must take the ordinary path (first call,
-   * hooks, meta-tools, local tools, a server that is not connected). The reply is the response
-   * message; `cancel` stops a forwarded call.
+   * hooks, meta-tools, local tools, a server that is not connected). The reply is the call's result,
+   * a failure in the same error as on the ordinary path; `cancel` stops a forwarded call.
    */
   tryFastCall(
     params: { name?: unknown; arguments?: unknown },
-    reply: (outcome: { result: CallToolResult } | { forwarded: JSONRPCMessage }) => void,
+    reply: (result: CallToolResult) => void,
     progress: (message: JSONRPCMessage) => void,
     related?: RequestId,
   ): { cancel(): void } | undefined {
@@ -339,10 +339,10 @@ export class ProxyHub {
     try {
       this.checkArgs(entry.name, entry.tool.inputSchema, args);
     } catch (error) {
-      reply({ result: toErrorResult(error) });
+      reply(toErrorResult(error));
       return { cancel() {} };
     }
-    const cancel = upstream.forwardCall({ ...params, name: entry.upstreamName }, (message) => reply({ forwarded: message }), progress, related);
+    const cancel = upstream.forwardCall({ ...params, name: entry.upstreamName }, (outcome) => reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome), progress, related);
     return { cancel };
   }
 

@@ -70,6 +70,8 @@ export interface UpstreamOptions {
 const RELAYED_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** The SDK's JSON-RPC code for a request that timed out. */
+const REQUEST_TIMEOUT = -32001;
 const STDERR_LINES = 20;
 /** Results are passed through as the upstream produced them: no second validation on the hot path. */
 const PassThroughResult = z.looseObject({});
@@ -193,18 +195,30 @@ export class Upstream {
         { timeout: this.timeoutMs, signal, ...(onprogress ? { onprogress } : {}) },
       )) as CallToolResult;
     } catch (error) {
-      if (this.state !== 'ready') throw this.unavailable();
-      const message = (error as Error).message;
-      if (/timed out/i.test(message)) {
-        throw new ToolError('TIMEOUT', `Server "${this.name}" did not answer ${name} within ${this.timeoutMs} ms.`, {
-          details: { server: this.name, tool: name },
-          hint: `Raise mcp_servers.${this.name}.timeout_ms if the tool is slow.`,
-        });
-      }
-      throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${name}: ${message}`, { details: { server: this.name, tool: name } });
+      throw this.callFailure(name, error as Error & { code?: number });
     } finally {
       release();
     }
+  }
+
+  /**
+   * The one error a failed tools/call becomes, whichever path it took (the SDK client's, or the
+   * forwarded hot path): the server is gone (UNAVAILABLE, with its last stderr lines), did not
+   * answer in time (TIMEOUT), or answered with a JSON-RPC error (UPSTREAM_ERROR).
+   */
+  private callFailure(tool: string, error: { message: string; code?: number }): ToolError {
+    if (this.state !== 'ready') return this.unavailable();
+    if (error.code === REQUEST_TIMEOUT || /timed out/i.test(error.message)) {
+      return new ToolError('TIMEOUT', `Server "${this.name}" did not answer ${tool} within ${this.timeoutMs} ms.`, {
+        details: { server: this.name, tool },
+        hint: `Raise mcp_servers.${this.name}.timeout_ms if the tool is slow.`,
+      });
+    }
+    // The SDK prefixes "MCP error N: " on each side of the wire; the server's own words are what matter.
+    const words = error.message.replace(/^(MCP error -?\d+: )+/, '');
+    return new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${tool}: ${words}`, {
+      details: { server: this.name, tool, ...(error.code !== undefined ? { upstream_code: error.code } : {}) },
+    });
   }
 
   /** Prompts, resources and templates are read through (not cached): clients list them rarely. */
@@ -326,7 +340,7 @@ export class Upstream {
    * work (schema parsing of request and result, an AbortController per call) on either side.
    * Progress notifications for the call are passed to `progress`. Returns a function that cancels.
    */
-  forwardCall(params: Record<string, unknown>, done: (message: JSONRPCMessage) => void, progress?: (message: JSONRPCMessage) => void, related?: RequestId): () => void {
+  forwardCall(params: Record<string, unknown>, done: (result: CallToolResult | ToolError) => void, progress?: (message: JSONRPCMessage) => void, related?: RequestId): () => void {
     const id = `mcpkit-${++this.forwardSeq}`;
     const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
     const release = this.relate(related);
@@ -334,11 +348,12 @@ export class Upstream {
       if (!this.forwarded.delete(id)) return;
       clearTimeout(timer);
       release();
-      done(message);
+      const answer = message as { result?: CallToolResult; error?: { code: number; message: string } };
+      done(answer.result ?? this.callFailure(String(params.name), answer.error ?? { message: 'no result' }));
     };
     const timer = setTimeout(() => {
       void this.transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'timeout' } }).catch(() => undefined);
-      finish({ jsonrpc: '2.0', id, error: { code: -32001, message: `Request timed out after ${this.timeoutMs} ms` } });
+      finish({ jsonrpc: '2.0', id, error: { code: REQUEST_TIMEOUT, message: `Request timed out after ${this.timeoutMs} ms` } });
     }, this.timeoutMs);
     this.forwarded.set(id, { done: finish, progress, progressToken });
     this.transport!.send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((error: Error) =>

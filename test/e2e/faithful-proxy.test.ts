@@ -1,0 +1,284 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type CallToolResult,
+  type LoggingMessageNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, cleanEnv } from '../helpers/cli.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * mcpkit as an intermediary an agent cannot tell apart from the server behind it: requests the
+ * server sends (sampling, elicitation, roots) reach the client whose call caused them, and
+ * logging, subscriptions and completion travel both ways. Upstreams: server-everything from npm,
+ * and test/fixtures/relay-server.mjs (the SDK's own server, deterministic).
+ */
+const relay = (name: string) => ({ command: process.execPath, args: [join(ROOT, 'test/fixtures/relay-server.mjs'), name] });
+
+interface Seen {
+  sampled: string[];
+  elicited: string[];
+  logs: LoggingMessageNotification['params'][];
+  updates: string[];
+}
+
+/** An SDK client that can sample, elicit and list roots, answering with its own label so answers can be told apart. */
+function capableClient(label: string): { client: Client; seen: Seen } {
+  const seen: Seen = { sampled: [], elicited: [], logs: [], updates: [] };
+  const client = new Client({ name: `e2e-${label}`, version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    const content = request.params.messages[0]!.content;
+    const first = Array.isArray(content) ? content[0] : content;
+    seen.sampled.push(first?.type === 'text' ? first.text : String(first?.type));
+    return { role: 'assistant', content: { type: 'text', text: `answer from ${label}` }, model: `model-${label}` };
+  });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    seen.elicited.push(request.params.message);
+    return { action: 'accept', content: { name: `name from ${label}` } };
+  });
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file:///roots/${label}`, name: label }] }));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void seen.logs.push(n.params));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void seen.updates.push(n.params.uri));
+  return { client, seen };
+}
+
+async function overStdio(config: string, args: string[], label = 'stdio') {
+  const made = capableClient(label);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', ...args],
+    env: cleanEnv({ MCPKIT_CONFIG: config }) as Record<string, string>,
+    stderr: 'ignore',
+  });
+  await made.client.connect(transport);
+  return made;
+}
+
+const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
+
+describe('over stdio, through serve --view', () => {
+  const config = writeConfig({
+    mcp_servers: { everything: SERVERS.everything, one: relay('one'), two: relay('two') },
+    tool_views: { ev: { servers: ['everything'] }, relays: { servers: ['one', 'two'] } },
+  });
+  const open: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+
+  it('sampling and elicitation of a real server (server-everything) round-trip to the client', async () => {
+    const { client, seen } = await overStdio(config, ['--view', 'ev']);
+    open.push(client);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    // server-everything offers these only to a client that declared sampling / elicitation: it was told.
+    expect(names).toEqual(expect.arrayContaining(['trigger-sampling-request', 'trigger-elicitation-request']));
+    const sampled = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'the sky?' } });
+    expect(seen.sampled).toEqual([expect.stringContaining('the sky?')]);
+    expect(textOf(sampled)).toContain('answer from stdio');
+    const elicited = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    expect(seen.elicited).toHaveLength(1);
+    expect(elicited.isError).toBeFalsy();
+  });
+
+  it('roots come from the client, and a roots change reaches the server', async () => {
+    const { client } = await overStdio(config, ['--view', 'relays']);
+    open.push(client);
+    expect(textOf(await client.callTool({ name: 'one__client_roots', arguments: {} }))).toBe('roots: file:///roots/stdio');
+    await client.sendRootsListChanged();
+    expect(await waitFor(async () => textOf(await client.callTool({ name: 'one__roots_changes', arguments: {} })) === '1', 5000)).toBe(true);
+  });
+
+  it('logging/setLevel changes what arrives', async () => {
+    const { client, seen } = await overStdio(config, ['--view', 'relays']);
+    open.push(client);
+    expect(client.getServerCapabilities()?.logging).toBeDefined();
+    await client.setLoggingLevel('error');
+    await client.callTool({ name: 'one__log_all', arguments: {} });
+    expect(await waitFor(() => seen.logs.length >= 4, 3000)).toBe(true);
+    expect(seen.logs.map((l) => l.level)).toEqual(['error', 'critical', 'alert', 'emergency']);
+    seen.logs.length = 0;
+    await client.setLoggingLevel('debug');
+    await client.callTool({ name: 'two__log_all', arguments: {} });
+    expect(await waitFor(() => seen.logs.length >= 8, 3000)).toBe(true);
+    expect(seen.logs.map((l) => l.data)).toEqual(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((l) => `${l} from two`));
+  });
+
+  it('a resource subscription delivers resources/updated, and unsubscribing stops it', async () => {
+    const { client, seen } = await overStdio(config, ['--view', 'relays']);
+    open.push(client);
+    expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
+    await client.subscribeResource({ uri: 'test://watched' });
+    await client.callTool({ name: 'one__touch', arguments: {} });
+    expect(await waitFor(() => seen.updates.length === 1, 3000)).toBe(true);
+    expect(seen.updates).toEqual(['test://watched']);
+    await client.unsubscribeResource({ uri: 'test://watched' });
+    await client.callTool({ name: 'one__touch', arguments: {} });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.updates).toEqual(['test://watched']);
+  });
+
+  it('completion/complete goes to the server that owns the prompt, under its own name', async () => {
+    const { client } = await overStdio(config, ['--view', 'relays']);
+    open.push(client);
+    const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+    expect(prompts).toEqual(['one__greet', 'two__greet']);
+    const r = await client.complete({ ref: { type: 'ref/prompt', name: 'two__greet' }, argument: { name: 'who', value: 'two-a' } });
+    expect(r.completion.values).toEqual(['two-ada', 'two-alan']);
+    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'who', value: '' } })).rejects.toThrow(/Unknown prompt/);
+  });
+
+  it('a view without servers declares no prompts, resources or completions', async () => {
+    const plain = writeConfig({ tool_views: { mine: { groups: ['config'] } } });
+    const { client } = await overStdio(plain, ['--view', 'mine']);
+    open.push(client);
+    const caps = client.getServerCapabilities()!;
+    expect(caps.tools).toBeDefined();
+    expect(caps.logging).toBeDefined();
+    expect([caps.prompts, caps.resources, caps.completions]).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('over HTTP, several clients at once', () => {
+  let child: ChildProcess;
+  let url: string;
+  const config = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { relays: { servers: ['one'] } } });
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [BIN, 'serve', '--http', '--port', '0'], { env: cleanEnv({ MCPKIT_CONFIG: config }), stdio: ['ignore', 'ignore', 'pipe'] });
+    url = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      child.stderr!.on('data', (d) => {
+        err += d;
+        const m = /listening on (http:\/\/\S+)\/mcp/.exec(err);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', () => reject(new Error(`serve exited: ${err}`)));
+    });
+  });
+  afterAll(() => {
+    child?.kill();
+  });
+
+  it('two clients calling a tool that samples at the same time each get only their own request', async () => {
+    const a = capableClient('A');
+    const b = capableClient('B');
+    await a.client.connect(new StreamableHTTPClientTransport(new URL(`${url}/view/relays/mcp`)));
+    await b.client.connect(new StreamableHTTPClientTransport(new URL(`${url}/view/relays/mcp`)));
+    try {
+      const calls = await Promise.all([
+        ...[1, 2, 3].map((i) => a.client.callTool({ name: 'ask_llm', arguments: { prompt: `from A #${i}` } })),
+        ...[1, 2, 3].map((i) => b.client.callTool({ name: 'ask_llm', arguments: { prompt: `from B #${i}` } })),
+      ]);
+      expect(a.seen.sampled.sort()).toEqual(['from A #1', 'from A #2', 'from A #3']);
+      expect(b.seen.sampled.sort()).toEqual(['from B #1', 'from B #2', 'from B #3']);
+      expect(calls.slice(0, 3).map(textOf)).toEqual(Array(3).fill('sampled: answer from A'));
+      expect(calls.slice(3).map(textOf)).toEqual(Array(3).fill('sampled: answer from B'));
+      // Elicitation and roots likewise.
+      expect(textOf(await b.client.callTool({ name: 'ask_user', arguments: {} }))).toBe('elicited: accept {"name":"name from B"}');
+      expect(textOf(await a.client.callTool({ name: 'client_roots', arguments: {} }))).toBe('roots: file:///roots/A');
+      expect(a.seen.elicited).toEqual([]);
+    } finally {
+      await Promise.all([a.client.close(), b.client.close()]);
+    }
+  });
+
+  it('refuses a foreign Origin or Host (DNS rebinding) with 403, and an unsupported protocol version with 400', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    // node:http, since fetch will not send a Host header of our choosing.
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.once('error', reject);
+        req.end(JSON.stringify(init));
+      });
+    expect(await post({ origin: 'https://evil.example' })).toBe(403);
+    expect(await post({ origin: 'null' })).toBe(403);
+    expect(await post({ host: 'evil.example:8000' })).toBe(403);
+    expect(await post({ 'mcp-protocol-version': '1999-01-01' })).toBe(400);
+    expect(await post({ origin: url.replace('127.0.0.1', 'localhost') })).toBe(200);
+    expect(await post({ host: url.replace('http://', '').replace('127.0.0.1', 'localhost') })).toBe(200);
+  });
+});
+
+describe('mcpkit behind mcpkit', () => {
+  it('sampling and logging cross two levels of proxy', async () => {
+    const inner = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { inner: { servers: ['one'] } } });
+    const outer = writeConfig({
+      mcp_servers: { inner: { command: process.execPath, args: [BIN, 'serve', '--view', 'inner', '--config', inner] } },
+      tool_views: { outer: { servers: ['inner'] } },
+    });
+    const { client, seen } = await overStdio(outer, ['--view', 'outer'], 'top');
+    try {
+      expect(textOf(await client.callTool({ name: 'ask_llm', arguments: { prompt: 'two levels' } }))).toBe('sampled: answer from top');
+      expect(seen.sampled).toEqual(['two levels']);
+      await client.setLoggingLevel('critical');
+      await client.callTool({ name: 'log_all', arguments: {} });
+      expect(await waitFor(() => seen.logs.length >= 3, 5000)).toBe(true);
+      expect(seen.logs.map((l) => l.level)).toEqual(['critical', 'alert', 'emergency']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('one call pipeline, one error contract', () => {
+  const server = { ...relay('faulty'), timeout_ms: 1500, filter: [{ exclude: 'touch' }] };
+  const hot = writeConfig({ mcp_servers: { faulty: server } });
+  // Any hook sends calls down the ordinary path (the fixture's hooks leave these tools alone).
+  const ordinary = writeConfig({ mcp_servers: { faulty: server }, hooks: { pre_call: join(ROOT, 'test/fixtures/hooks.mjs') } });
+
+  /** The error a call ends in (an isError result's error object, or a JSON-RPC error), without timings. */
+  async function faultOf(client: Client, name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+    try {
+      const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const structured = r.structuredContent as { error?: unknown } | undefined;
+      return { isError: r.isError, ...(structured?.error ? { error: structured.error } : { content: r.content }) };
+    } catch (error) {
+      return { rpc: (error as { code?: number }).code, message: (error as Error).message };
+    }
+  }
+
+  it('gives the same error for the same fault on the hot path and the ordinary path', async () => {
+    const results: Record<string, unknown>[] = [];
+    for (const config of [hot, ordinary]) {
+      const { client } = await overStdio(config, []);
+      try {
+        await client.listTools();
+        await client.callTool({ name: 'fail', arguments: {} }); // the catalog is known: the hot path is open
+        results.push({
+          toolError: await faultOf(client, 'fail'),
+          rpcError: await faultOf(client, 'reject'),
+          invalid: await faultOf(client, 'strict', { n: 'x' }),
+          hidden: await faultOf(client, 'touch'),
+          timeout: await faultOf(client, 'slow', { ms: 4000 }),
+          crash: await faultOf(client, 'crash'),
+        });
+      } finally {
+        await client.close();
+      }
+    }
+    const [onHot, onOrdinary] = results;
+    expect(onHot).toEqual(onOrdinary);
+    expect(onHot).toMatchObject({
+      toolError: { isError: true, content: [{ type: 'text', text: 'failed as a tool' }] },
+      rpcError: { isError: true, error: { code: 'UPSTREAM_ERROR', message: expect.stringContaining('rejected on purpose'), details: { server: 'faulty', tool: 'reject' } } },
+      invalid: { isError: true, error: { code: 'INVALID_INPUT', message: 'Invalid arguments for strict: "n": must be number' } },
+      hidden: { rpc: -32602 },
+      timeout: { isError: true, error: { code: 'TIMEOUT', hint: expect.stringContaining('timeout_ms') } },
+      crash: { isError: true, error: { code: 'UNAVAILABLE', details: { server: 'faulty' }, hint: expect.stringContaining('server test faulty') } },
+    });
+  }, 60_000);
+});
