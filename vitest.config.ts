@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Fixtures that fail on purpose, run by the tests that need them.
+    exclude: ['test/fixtures/**', 'node_modules/**'],
     // End-to-end tests spawn the built CLI; on 2 cores they need room.
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
 import type { McpkitConfig } from '../config/schema.js';
+import { NO_RECONNECT } from '../core/backoff.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
@@ -34,6 +35,8 @@ export interface HubOptions {
 
 export interface CallScope {
   session?: SessionState;
+  /** The tool may create the config file (ToolDefinition.createsConfig): a missing named file is the defaults. */
+  createsConfig?: boolean;
   signal?: AbortSignal;
   requestId?: string | number;
   progress?: ToolContext['progress'];
@@ -69,6 +72,15 @@ export class Runtime {
     return (this.loading ??= import('../config/load.js').then(({ loadConfig }) => loadConfig(this.configLocation, this.env)));
   }
 
+  private async configOrDefaults(): Promise<McpkitConfig> {
+    try {
+      return await this.config();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'CONFIG_NOT_FOUND') throw error;
+      return (await import('../config/schema.js')).defaultConfig();
+    }
+  }
+
   version(): string {
     return this.options.version ?? packageVersion();
   }
@@ -76,7 +88,7 @@ export class Runtime {
   /** The context a handler gets, for one client's session (a new one when not given). */
   context(scope: CallScope = {}): ToolContext {
     return {
-      config: () => this.config(),
+      config: scope.createsConfig ? () => this.configOrDefaults() : () => this.config(),
       configLocation: this.configLocation,
       env: this.env,
       cwd: this.cwd,
@@ -111,8 +123,16 @@ export class Runtime {
     return applyPolicy(tools, this.policy, config, this.env);
   }
 
-  /** Work the served groups need done before `serve` answers anything (a throw stops serve). */
+  /**
+   * Work `serve` does before answering anything (a throw stops it): the config must load (a file
+   * that is unusable as a whole fails now, not on every request), the parts of it that were set
+   * aside for their problems are named once on stderr, and each served group does its start-up.
+   */
   async startServing(): Promise<void> {
+    const [config, { unitName }] = await Promise.all([this.config(), import('../config/problems.js')]);
+    for (const [unit, lines] of Object.entries(config.unusable ?? {})) {
+      this.logger.warn(`${unitName(unit)} cannot be used; the rest is served:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+    }
     const ctx = this.context();
     for (const group of await this.groups()) await group.onServe?.(ctx);
   }
@@ -198,6 +218,8 @@ export class Runtime {
       upstreams,
       baseDir: dirname(this.configLocation.path),
       ...(downstream ? { downstream } : {}),
+      // A one-shot command reports a server that is down; only a long-running process reconnects.
+      ...(this.cache ? {} : { backoff: NO_RECONNECT }),
     });
   }
 }

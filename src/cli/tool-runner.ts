@@ -17,7 +17,7 @@ import { createRenderUi, renderGeneric } from './render.js';
  */
 export async function runToolForCli(tool: AnyTool, raw: unknown, options: { runtime: Runtime; json: boolean; color: ChalkInstance }): Promise<unknown> {
   const input = parseToolInput(tool, raw);
-  const result = await tool.run(input, options.runtime.context());
+  const result = await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true }));
   if (!options.json) {
     const ui = createRenderUi(options.color);
     const text = tool.render ? await tool.render(result, ui, input) : renderGeneric(result, ui);

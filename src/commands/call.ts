@@ -44,7 +44,16 @@ export default class Call extends McpkitCommand {
       const entry = await hub.entry(name);
       if (!entry || entry.kind === 'local') {
         const down = hub.status().filter((s) => s.state === 'down').map((s) => s.name);
-        const otherwise = ['"mcpkit tools" lists every tool.', down.length ? `Not reachable now: ${down.join(', ')}.` : ''].filter(Boolean).join(' ');
+        const unusable = Object.keys((await runtime.config()).unusable ?? {})
+          .filter((unit) => unit.startsWith('mcp_servers.'))
+          .map((unit) => unit.slice('mcp_servers.'.length));
+        const otherwise = [
+          '"mcpkit tools" lists every tool.',
+          down.filter((s) => !unusable.includes(s)).length ? `Not reachable now: ${down.filter((s) => !unusable.includes(s)).join(", ")}.` : "",
+          unusable.length ? `Set aside for problems in the config (see "mcpkit server list"): ${unusable.join(', ')}.` : '',
+        ]
+          .filter(Boolean)
+          .join(' ');
         throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
       }
       const input = { ...base, ...inputFromPairs(pairs, fieldSpecs(entry.tool.inputSchema as JsonSchema)) };

@@ -52,6 +52,51 @@ export function checkConfigText(text: string, env: Readonly<Record<string, strin
   }));
   const parsed = configSchema.safeParse(expanded.value);
   if (!parsed.success) problems.push(...problemsFromZod(parsed.error));
-  if (problems.length || !parsed.success) return { problems, raw, fromEnv: expanded.fromEnv };
-  return { problems, raw, config: parsed.data, fromEnv: expanded.fromEnv };
+  if (problems.length === 0 && parsed.success) return { problems, raw, config: parsed.data, fromEnv: expanded.fromEnv };
+  const contained = containProblems(expanded.value as Record<string, unknown>, problems);
+  return { problems, raw, fromEnv: expanded.fromEnv, ...(contained ? { config: contained } : {}) };
+}
+
+/**
+ * The part of the config a problem belongs to: one server, view or composite tool, or one of the
+ * sections of a group (registry, arango, retrieve, serve). Undefined for problems that concern
+ * the whole file (YAML, an unknown top-level key, hooks). Pure.
+ */
+export function problemUnit(path: string): string | undefined {
+  const [top, name] = path.split('.');
+  if ((top === 'mcp_servers' || top === 'tool_views' || top === 'composite_tools') && name) return `${top}.${name}`;
+  if (top === 'registry' || top === 'arango' || top === 'retrieve' || top === 'serve') return top;
+  return undefined;
+}
+
+/** What stands in for a unit that has problems, so the rest of the file still validates. */
+function standIn(unit: string): unknown {
+  // A server keeps its place (views name it; names in a view of several servers keep their
+  // prefix) but is never started: whoever uses it checks `unusable` first. A view or a section
+  // falls back to its empty defaults.
+  if (unit.startsWith('mcp_servers.')) return { command: 'false' };
+  return {};
+}
+
+/**
+ * A config whose problems all belong to units (see problemUnit) is still usable: each such unit
+ * is replaced by a stand-in and listed in `unusable`, so one unset variable in one server's
+ * entry harms that server only. Undefined when the file as a whole is not usable. Pure.
+ */
+export function containProblems(expanded: Record<string, unknown>, problems: readonly ConfigProblem[]): McpkitConfig | undefined {
+  const unusable: Record<string, string[]> = {};
+  for (const problem of problems) {
+    const unit = problemUnit(problem.path);
+    if (!unit) return undefined;
+    (unusable[unit] ??= []).push(`${problem.path}: ${problem.message}`);
+  }
+  const patched: Record<string, unknown> = { ...expanded };
+  for (const unit of Object.keys(unusable)) {
+    const [top, name] = unit.split('.') as [string, string | undefined];
+    if (name === undefined) patched[top] = standIn(unit);
+    else if (top === 'composite_tools') patched[top] = Object.fromEntries(Object.entries(patched[top] as object).filter(([key]) => key !== name));
+    else patched[top] = { ...(patched[top] as object), [name]: standIn(unit) };
+  }
+  const parsed = configSchema.safeParse(patched);
+  return parsed.success ? { ...parsed.data, unusable } : undefined;
 }

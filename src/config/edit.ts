@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Document } from 'yaml';
+import { Document, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ToolError } from '../core/errors.js';
 import { atomicWrite, removeOrphanTemps, type AtomicWriteOptions } from './atomic-write.js';
 import { documentData, parseYaml, structuralProblems } from './check.js';
@@ -54,7 +54,11 @@ export async function editConfig<R>(path: string, mutate: (doc: Document) => R, 
       doc = parsed.doc;
     }
     const baseline = before === undefined ? undefined : doc.toString(YAML_STYLE);
+    const emptyFlows = emptyFlowCollections(doc);
     const value = mutate(doc);
+    // `mcp_servers: {}` that an edit fills becomes a block mapping: new entries are written one
+    // per line under their key, like the rest of the file, not as `{ everything: { ... } }`.
+    for (const node of emptyFlows) if (node.items.length > 0) node.flow = false;
     const { data, problems: shape } = documentData(doc);
     const problems = shape.length ? shape : structuralProblems(data);
     if (problems.length) {
@@ -93,4 +97,14 @@ export async function replaceConfigText(
   } finally {
     lock.release();
   }
+}
+
+/** The empty flow collections (`{}`, `[]`) of a document. */
+function emptyFlowCollections(doc: Document): (YAMLMap | YAMLSeq)[] {
+  const found: (YAMLMap | YAMLSeq)[] = [];
+  visit(doc, {
+    Map: (_key, node) => void (node.flow && node.items.length === 0 && found.push(node)),
+    Seq: (_key, node) => void (node.flow && node.items.length === 0 && found.push(node)),
+  });
+  return found;
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ToolError } from '../core/errors.js';
 import { checkConfigText, type CheckedConfig } from './check.js';
 import type { ConfigSource } from './locate.js';
+import { describeSource } from './locate.js';
 import { configInvalid } from './problems.js';
 import { defaultConfig, type McpkitConfig } from './schema.js';
 
@@ -17,7 +18,11 @@ export async function inspectConfig(location: ConfigSource, env: NodeJS.ProcessE
     text = await readFile(location.path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { location, exists: false, problems: [], raw: {}, config: defaultConfig(), fromEnv: new Set() };
+    if (code === 'ENOENT') {
+      // A file the user named must exist: a typo would otherwise serve built-in defaults in silence.
+      if (location.source === 'flag' || location.source === 'env') throw configNotFound(location);
+      return { location, exists: false, problems: [], raw: {}, config: defaultConfig(), fromEnv: new Set() };
+    }
     if (code === 'EISDIR') {
       return { location, exists: true, problems: [{ path: '(file)', message: `${location.path} is a directory, not a YAML file` }], fromEnv: new Set() };
     }
@@ -34,4 +39,11 @@ export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv)
   const loaded = await inspectConfig(location, env);
   if (!loaded.config) throw configInvalid(location.path, loaded.problems);
   return loaded.config;
+}
+
+export function configNotFound(location: ConfigSource): ToolError {
+  return new ToolError('CONFIG_NOT_FOUND', `The config file ${location.path} (named by ${describeSource(location.source)}) does not exist.`, {
+    details: { file: location.path, chosen_by: location.source },
+    hint: `Check the path, or create it with: mcpkit config init --config ${location.path}`,
+  });
 }

@@ -34,3 +34,24 @@ export function configInvalid(
     hint,
   });
 }
+
+const UNIT_WORDS: Record<string, string> = { mcp_servers: 'Server', tool_views: 'View', composite_tools: 'Composite tool' };
+
+/** "Server "github"" for `mcp_servers.github`, "The arango section" for `arango`. */
+export function unitName(unit: string): string {
+  const [top, name] = unit.split('.');
+  return name === undefined ? `The ${top} section of the config` : `${UNIT_WORDS[top!] ?? top} "${name}"`;
+}
+
+/**
+ * Refuses to use a part of the config that was set aside for its problems (McpkitConfig.unusable),
+ * naming them; the rest of the config keeps working.
+ */
+export function requireUsable(config: { unusable?: Readonly<Record<string, readonly string[]>> }, unit: string): void {
+  const lines = config.unusable?.[unit];
+  if (!lines) return;
+  throw new ToolError('CONFIG_INVALID', `${unitName(unit)} cannot be used:\n${lines.map((l) => `  ${l}`).join('\n')}`, {
+    details: { unit, problems: lines },
+    hint: 'Fix it in the config ("mcpkit config validate" lists every problem); everything else keeps working meanwhile.',
+  });
+}

@@ -181,7 +181,12 @@ export const configSchema = z
     }
   });
 
-export type McpkitConfig = z.output<typeof configSchema>;
+/**
+ * The config as tools see it. `unusable` names the parts that had problems (a server, a view, a
+ * section: `mcp_servers.github`, `arango`), with their "path: message" lines: they were set
+ * aside so that the rest still works, and whoever uses one reports why it cannot.
+ */
+export type McpkitConfig = z.output<typeof configSchema> & { readonly unusable?: Readonly<Record<string, readonly string[]>> };
 export type ServerConfig = z.output<typeof serverSchema>;
 export type ViewConfig = z.output<typeof viewSchema>;
 export type CompositeConfig = z.output<typeof compositeSchema>;

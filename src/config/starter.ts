@@ -1,10 +1,13 @@
-/** The commented file `config init` writes: valid as is, every section explained. */
+/**
+ * The commented file `config init` writes: valid as is, every section explained. The examples
+ * stand above their key, so that entries mcpkit adds later (`server add`, `view create`) land
+ * under it, right after its comments, one per line.
+ */
 export const STARTER_CONFIG = `# mcpkit configuration. Reference: "mcpkit config schema" prints the JSON Schema.
 # Values may use \${VAR} or \${VAR:-default}; they are expanded when the file is read
 # and never written back, so secrets can stay in the environment.
 
-# Upstream MCP servers that "mcpkit serve" proxies.
-mcp_servers: {}
+# Upstream MCP servers that "mcpkit serve" proxies ("mcpkit server add" writes them here), e.g.:
 #  everything:
 #    command: npx
 #    args: ["-y", "@modelcontextprotocol/server-everything"]
@@ -19,12 +22,13 @@ mcp_servers: {}
 #        description: "Search issues. {original}"
 #    filter:                    # ordered rules, first match wins
 #      - exclude: "*_delete"
+mcp_servers: {}
 
-# Named views: filtered catalogs served at "mcpkit serve --view NAME".
-tool_views: {}
+# Named views: filtered catalogs served at "mcpkit serve --view NAME", e.g.:
 #  research:
 #    description: Read-only research tools
 #    exposure: search           # direct | search
+tool_views: {}
 
 # Tools built from several upstream calls.
 composite_tools: {}

@@ -11,6 +11,9 @@ export interface BackoffPolicy {
 
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 10_000, maxAttempts: 6, stableMs: 60_000 };
 
+/** For one-off connections (a terminal command, server test): a failure is reported, not retried in the background. */
+export const NO_RECONNECT: BackoffPolicy = { baseMs: 0, maxMs: 0, maxAttempts: 0, stableMs: 0 };
+
 /** Delay before reconnect attempt number `attempt` (0-based), or undefined when attempts are used up. */
 export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number | undefined {
   if (attempt >= policy.maxAttempts) return undefined;

@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   FILE_BINARY: fault('A binary file where text was asked for.', 'Open text files only.'),
   NOT_FOUND: fault('No server, view, tool, prompt or resource of that name.', 'The message names the closest names; list them with the matching list command.'),
   CONFLICT: fault('The name is taken, or the state does not allow the change.', 'Pass --force to replace, or choose another name.'),
+  CONFIG_NOT_FOUND: fault('The config file named with --config or MCPKIT_CONFIG does not exist.', 'Check the path, or create the file with mcpkit config init --config PATH.'),
   CONFIG_INVALID: fault('The config file is not valid: YAML, an unset variable, the schema, a bad root.', 'mcpkit config validate lists every problem as path: message.'),
   FORBIDDEN: fault('Not allowed here (e.g. revealing secrets over MCP, an admin tool that is off).', 'Run it in a terminal, or change the setting the message names.'),
   READ_ONLY: fault('A writing tool or query in read-only mode.', 'Serve without --read-only, or turn off arango.read_only or the view\'s read_only.'),
@@ -49,6 +50,7 @@ export const ERROR_CODES = {
   ARANGO_ERROR: fault('ArangoDB refused the request; errorNum and http_code say why.', 'Read ArangoDB\'s message; the hint names the usual fix.'),
   HOOK_ABORTED: fault('A pre_call or post_call hook stopped the call.', 'The message carries the hook\'s reason.'),
   HOOK_FAILED: fault('A hook module failed to load or threw.', 'Fix the hook module the message names.'),
+  LISTEN_FAILED: fault('serve --http could not listen: the port is taken, or the address cannot be bound.', 'Choose another --port (0 picks a free one), or stop what holds it.'),
   INTERNAL: fault('A bug in mcpkit: an error nobody anticipated.', 'This is a bug in mcpkit; please report it with the command you ran.'),
 } as const satisfies Record<string, ErrorCodeInfo>;
 

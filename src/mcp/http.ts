@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { errorObject } from '../core/errors.js';
+import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { installFastPath } from './fast-path.js';
@@ -150,6 +150,23 @@ async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown
   }
 }
 
+/** Why listening failed, in words that say what to do (the port is taken, the address is not ours, ...). */
+function listenFailed(error: NodeJS.ErrnoException, host: string, port: number): ToolError {
+  const where = `${host}:${port}`;
+  const reason =
+    error.code === 'EADDRINUSE'
+      ? `port ${port} on ${host} is already in use`
+      : error.code === 'EACCES'
+        ? `permission denied to listen on ${where} (ports below 1024 need privileges)`
+        : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+          ? `${host} is not an address of this machine`
+          : error.message;
+  return new ToolError('LISTEN_FAILED', `Cannot serve HTTP on ${where}: ${reason}.`, {
+    details: { host, port, errno: error.code },
+    hint: error.code === 'EADDRINUSE' ? 'Choose another --port (0 picks a free one), or stop what holds it.' : 'Choose another --host or --port.',
+  });
+}
+
 export async function serveHttp(options: HttpServeOptions): Promise<{ url: string; close(): Promise<void>; server: HttpServer }> {
   const sessions = new Map<string, Session>();
   const { runtime } = options;
@@ -243,7 +260,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenFailed(error, options.host, options.port)));
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;

@@ -45,7 +45,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
     }
   } catch (error) {
     const e = errorObject(error);
-    process.stderr.write(`mcpkit serve: ${e.message}${e.hint ? `\n${e.hint}` : ''}\n`);
+    process.stderr.write(`mcpkit serve: Error [${e.code}]: ${e.message}${e.hint ? `\nHint: ${e.hint}` : ''}\n`);
     code = 1;
   } finally {
     await runtime.close();
@@ -64,6 +64,8 @@ function parsePort(value: string | number | undefined, fallback: number): number
 
 async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<void> {
   const config = await runtime.config();
+  const { requireUsable } = await import('../config/problems.js');
+  requireUsable(config, 'serve');
   const host = options.host ?? config.serve.host ?? '127.0.0.1';
   const port = parsePort(options.port ?? config.serve.port, 8000);
   const token = options.token ?? config.serve.token;

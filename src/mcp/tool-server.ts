@@ -93,7 +93,8 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
     { name: 'mcpkit', title: 'mcpkit', version: runtime.version() },
     {
       capabilities: {
-        tools: { listChanged: true },
+        // mcpkit's own tools never change while serving; upstream servers' may.
+        tools: hasServers ? { listChanged: true } : {},
         logging: {},
         ...(hasServers ? { prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {} } : {}),
       },

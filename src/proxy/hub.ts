@@ -8,6 +8,7 @@ import type {
   RequestId,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { BackoffPolicy } from '../core/backoff.js';
 import { ToolError } from '../core/errors.js';
 import { invalidArguments } from '../core/schema.js';
 import { withTimeout } from '../core/timeout.js';
@@ -51,6 +52,8 @@ export interface HubOptions {
    * their requests reach it. Absent: connections may be shared by several clients.
    */
   downstream?: DownstreamRelay;
+  /** How upstreams this hub makes reconnect (a terminal command's: not at all). */
+  backoff?: BackoffPolicy;
 }
 
 export type LogListener = (params: LoggingMessageNotification['params'], related: RequestId | undefined) => void;
@@ -89,7 +92,7 @@ export class ProxyHub {
     this.argsCheck = createArgsValidator((reason) => logger.warn(`an input schema is not enforced: ${reason}`));
     this.ownsUpstreams = !options.upstreams;
     const pool = options.upstreams ?? new Map<string, Upstream>();
-    this.upstreams = options.view.servers.map(({ name, config }) => {
+    this.upstreams = options.view.servers.map(({ name, config, problems }) => {
       let upstream = pool.get(name);
       if (!upstream) {
         upstream = new Upstream({
@@ -99,6 +102,8 @@ export class ProxyHub {
           version: options.version,
           stderr: options.stderr ?? ((line) => process.stderr.write(line)),
           ...(options.downstream ? { downstream: options.downstream } : {}),
+          ...(options.backoff ? { backoff: options.backoff } : {}),
+          ...(problems ? { problems } : {}),
         });
         pool.set(name, upstream);
       }
@@ -249,8 +254,30 @@ export class ProxyHub {
     return entry?.kind === 'upstream' ? entry.server : undefined;
   }
 
+  /**
+   * One entry of the catalog, found as soon as the server that has it has answered: a slow or
+   * dead server of the view does not hold up a call to another one (`mcpkit call` with a remote
+   * that is down). Unknown names wait for the whole catalog, as tools/list does.
+   */
   async entry(name: string): Promise<CatalogEntry | undefined> {
-    return (await this.currentCatalog()).get(name);
+    if (this.catalog) return this.catalog.get(name);
+    const known = this.catalogFromCache().get(name);
+    if (known) return known;
+    const live = this.upstreams.filter((u) => u.status().state !== 'down');
+    const early = await new Promise<CatalogEntry | undefined>((resolve) => {
+      let pending = live.length;
+      if (pending === 0) resolve(undefined);
+      for (const upstream of live) {
+        void upstream
+          .listTools()
+          .catch(() => undefined)
+          .then(() => {
+            const found = this.catalogFromCache().get(name);
+            if (found || --pending === 0) resolve(found);
+          });
+      }
+    });
+    return early ?? (await this.currentCatalog()).get(name);
   }
 
   /** Names a client may call, for "did you mean". */
@@ -424,6 +451,14 @@ export class ProxyHub {
       this.options.context.logger.warn(`tools/list: some upstream servers were not ready after ${wait} ms; their tools follow with list_changed`);
       void all.then(() => this.toolsChanged());
     }
+    const catalog = this.catalogFromCache();
+    // A listing cut short is not cached: the next one asks the late servers again.
+    if (!late) this.catalog = catalog;
+    return catalog;
+  }
+
+  /** The catalog from the tools each upstream has listed so far (none, for one not yet connected). */
+  private catalogFromCache(): Map<string, CatalogEntry> {
     const upstreamTools = this.view.servers.map(({ name, config, view }) => {
       const own = shapeServerTools(this.byServer.get(name)!.cachedTools(), config);
       const shaped = view ? reshapeTools(own, view) : own;
@@ -431,10 +466,7 @@ export class ProxyHub {
     });
     const composites = this.view.readOnly ? [] : this.view.composites;
     const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator }, composites);
-    const catalog = new Map(entries.map((e) => [e.name, e]));
-    // A listing cut short is not cached: the next one asks the late servers again.
-    if (!late) this.catalog = catalog;
-    return catalog;
+    return new Map(entries.map((e) => [e.name, e]));
   }
 }
 

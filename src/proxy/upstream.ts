@@ -64,6 +64,8 @@ export interface UpstreamOptions {
   stderr?: (line: string) => void;
   backoff?: BackoffPolicy;
   downstream?: DownstreamRelay;
+  /** The config entry was set aside for these problems: the server is down from the start and never started. */
+  problems?: readonly string[];
 }
 
 /** The client capabilities an upstream may be offered: the ones whose requests mcpkit relays. */
@@ -82,6 +84,8 @@ export class Upstream {
   private client?: Client;
   private transport?: Transport;
   private connecting?: Promise<Client>;
+  /** The transport of a connection attempt under way: closing the upstream closes it too. */
+  private attempt?: Transport;
   private state: UpstreamState = 'idle';
   private tools?: Tool[];
   private lastError?: string;
@@ -106,6 +110,10 @@ export class Upstream {
   constructor(options: UpstreamOptions) {
     this.name = options.name;
     this.options = options;
+    if (options.problems) {
+      this.state = 'down';
+      this.lastError = `its config entry cannot be used (${options.problems.join('; ')})`;
+    }
   }
 
   /** Called when the tool list changed: list_changed from the server, or a reconnect. */
@@ -290,7 +298,7 @@ export class Upstream {
 
   /** The UNAVAILABLE error for a call while down; after the attempts ran out, a call also starts a new round. */
   private downNow(): ToolError {
-    if (this.state === 'down' && this.gaveUp) {
+    if (this.state === 'down' && this.gaveUp && !this.options.problems) {
       this.gaveUp = false;
       this.attempts = 0;
       this.scheduleReconnect();
@@ -324,7 +332,7 @@ export class Upstream {
   }
 
   connect(): Promise<Client> {
-    if (this.state === 'closed') return Promise.reject(this.unavailable());
+    if (this.state === 'closed' || this.options.problems) return Promise.reject(this.unavailable());
     if (this.client && this.state === 'ready') return Promise.resolve(this.client);
     return (this.connecting ??= this.open().finally(() => (this.connecting = undefined)));
   }
@@ -395,7 +403,13 @@ export class Upstream {
     clearTimeout(this.reconnectTimer);
     const client = this.client;
     this.client = undefined;
-    await client?.close().catch(() => undefined);
+    // An attempt under way (a remote that is slow or silent) must not keep the process alive.
+    await Promise.allSettled([client?.close(), this.attempt?.close()]);
+  }
+
+  /** Read through a method: TypeScript narrows `state` within open(), but close() can change it meanwhile. */
+  private isClosed(): boolean {
+    return this.state === 'closed';
   }
 
   private unavailable(): ToolError {
@@ -406,7 +420,9 @@ export class Upstream {
       hint:
         this.state === 'closed'
           ? 'mcpkit is shutting down.'
-          : `mcpkit reconnects with backoff; check the server on its own with: mcpkit server test ${this.name}`,
+          : this.options.problems
+            ? `Fix mcp_servers.${this.name} in the config ("mcpkit config validate" lists the problems); the other servers work meanwhile.`
+            : `mcpkit reconnects with backoff; check the server on its own with: mcpkit server test ${this.name}`,
     });
   }
 
@@ -442,6 +458,8 @@ export class Upstream {
       this.interceptForwarded(transport);
     } catch (error) {
       this.lastError = (error as Error).message;
+      await client.close().catch(() => undefined);
+      if (this.isClosed()) throw this.unavailable();
       this.state = 'down';
       this.scheduleReconnect();
       throw this.unavailable();
@@ -458,41 +476,50 @@ export class Upstream {
 
   private async connectTransport(client: Client): Promise<Transport> {
     const config = this.options.config;
-    const connectOptions = { timeout: this.timeoutMs };
     if (config.command !== undefined) {
       const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       // The SDK passes only a handful of variables by default; npx and friends need the rest (PATH...).
       const env = { ...(process.env as Record<string, string>), ...config.env };
       const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe' });
       this.captureStderr(transport.stderr);
-      await withTimeout(client.connect(transport, connectOptions), this.timeoutMs, () => {
-        void transport.close().catch(() => undefined);
-        return new Error(`${this.name} did not start within ${this.timeoutMs} ms`);
-      });
-      return transport;
+      return this.bounded(client, transport, 'stdio');
     }
     const url = new URL(config.url!);
     const requestInit = { headers: config.headers ?? {} };
     const kind = config.transport ?? 'auto';
-    if (kind === 'sse') return this.connectSse(client, url, requestInit, connectOptions);
+    if (kind === 'sse') return this.connectSse(client, url, requestInit);
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     const http = new StreamableHTTPClientTransport(url, { requestInit });
     try {
-      await client.connect(http, connectOptions);
-      return http;
+      return await this.bounded(client, http, 'streamable HTTP');
     } catch (error) {
-      if (kind === 'http') throw error;
+      if (kind === 'http' || this.isClosed()) throw error;
       this.options.logger.info(`${this.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
-      await http.close().catch(() => undefined);
-      return this.connectSse(client, url, requestInit, connectOptions);
+      return this.connectSse(client, url, requestInit);
     }
   }
 
-  private async connectSse(client: Client, url: URL, requestInit: RequestInit, options: { timeout: number }): Promise<Transport> {
+  private async connectSse(client: Client, url: URL, requestInit: RequestInit): Promise<Transport> {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    const sse = new SSEClientTransport(url, { requestInit });
-    await client.connect(sse, options);
-    return sse;
+    return this.bounded(client, new SSEClientTransport(url, { requestInit }), 'SSE');
+  }
+
+  /**
+   * Connects over one transport within timeout_ms, handshake included: a server that accepts the
+   * connection and never answers fails like one that refuses it, and the transport is closed
+   * either way (an SSE stream that is left open reconnects on its own, forever).
+   */
+  private async bounded(client: Client, transport: Transport, what: string): Promise<Transport> {
+    this.attempt = transport;
+    try {
+      await withTimeout(client.connect(transport, { timeout: this.timeoutMs }), this.timeoutMs, () => new Error(`no answer over ${what} within ${this.timeoutMs} ms`));
+      return transport;
+    } catch (error) {
+      await transport.close().catch(() => undefined);
+      throw error;
+    } finally {
+      this.attempt = undefined;
+    }
   }
 
   private captureStderr(stream: import('node:stream').Stream | null): void {

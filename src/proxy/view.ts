@@ -1,4 +1,5 @@
 import type { CompositeConfig, McpkitConfig, ServerConfig } from '../config/schema.js';
+import { requireUsable } from '../config/problems.js';
 import { ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 import { DEFAULT_POLICY, type Policy } from '../tool/context.js';
@@ -18,7 +19,8 @@ export interface ResolvedView {
   exposure: 'direct' | 'search';
   /** undefined: the default `__`; null: never prefix. */
   separator?: string | null;
-  servers: { name: string; config: ServerConfig; view?: ServerShaping }[];
+  /** `problems`: why a server was set aside (McpkitConfig.unusable); it is listed as down, never started. */
+  servers: { name: string; config: ServerConfig; view?: ServerShaping; problems?: readonly string[] }[];
   local: AnyTool[];
   composites: { name: string; spec: CompositeConfig }[];
   /** Global hooks first, then the view's own. */
@@ -39,12 +41,13 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
     return {
       readOnly: policy.readOnly,
       exposure: 'direct',
-      servers: enabled.map(([name, cfg]) => ({ name, config: cfg })),
+      servers: enabled.map(([name, cfg]) => withProblems(config, { name, config: cfg })),
       local: applyPolicy(allTools, policy, config, env),
       composites: Object.entries(config.composite_tools).map(([name, spec]) => ({ name, spec })),
       hooks: [config.hooks],
     };
   }
+  requireUsable(config, `tool_views.${viewName}`);
   const spec = config.tool_views[viewName];
   if (!spec) {
     const names = Object.keys(config.tool_views);
@@ -55,7 +58,7 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
     : Object.entries(spec.servers ?? {}).map(([s, shaping]) => [s, shaping ?? undefined]);
   const servers = selection
     .filter(([name]) => config.mcp_servers[name] && config.mcp_servers[name].disabled !== true)
-    .map(([name, view]) => ({ name, config: config.mcp_servers[name]!, ...(view ? { view } : {}) }));
+    .map(([name, view]) => withProblems(config, { name, config: config.mcp_servers[name]!, ...(view ? { view } : {}) }));
 
   const groups = new Set(spec.groups ?? []);
   const known = new Set(allTools.map((t) => t.group));
@@ -81,4 +84,9 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
   if (spec.separator !== undefined) out.separator = spec.separator;
   if (spec.tokens) out.tokens = spec.tokens;
   return out;
+}
+
+function withProblems<T extends { name: string }>(config: McpkitConfig, server: T): T & { problems?: readonly string[] } {
+  const problems = config.unusable?.[`mcp_servers.${server.name}`];
+  return problems ? { ...server, problems } : server;
 }

@@ -57,6 +57,12 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
    */
   enforcesReadOnly?: boolean;
   /**
+   * A config writer that reads the config before its edit and may create the file: in a terminal
+   * it runs with built-in defaults when a file named by --config or MCPKIT_CONFIG does not exist
+   * yet (every other command refuses a missing named file with CONFIG_NOT_FOUND).
+   */
+  createsConfig?: boolean;
+  /**
    * Whether MCP clients are offered the tool under this config (admin tools are opt-in); absent
    * means always. The terminal command always exists and may refuse with a hint instead.
    */

@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { editConfig } from '../../src/config/edit.js';
-import { ROOT, tempDir } from '../helpers/cli.js';
+import { ROOT, tempDir, spawnTracked } from '../helpers/cli.js';
 
 const CHILD = join(ROOT, 'test/fixtures/edit-child.mjs');
 
 function startEdit(path: string, name: string, pause = false) {
-  const child = spawn(process.execPath, [CHILD, path, name, ...(pause ? ['pause'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [CHILD, path, name, ...(pause ? ['pause'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

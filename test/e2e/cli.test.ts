@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, runCli, tempDir, spawnTracked } from '../helpers/cli.js';
 
 const ESC = '\u001b[';
 
@@ -164,7 +163,7 @@ describe('the CLI as a user runs it', () => {
   });
 
   it('serve exits by itself when its stdin closes', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnTracked(process.execPath, [BIN, 'serve'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));

@@ -10,11 +10,11 @@ import {
   type CallToolResult,
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, spawnTracked } from '../helpers/cli.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -154,7 +154,7 @@ describe('over HTTP, several clients at once', () => {
   const config = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { relays: { servers: ['one'] } } });
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [BIN, 'serve', '--http', '--port', '0'], { env: cleanEnv({ MCPKIT_CONFIG: config }), stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], { env: cleanEnv({ MCPKIT_CONFIG: config }), stdio: ['ignore', 'ignore', 'pipe'] });
     url = await new Promise<string>((resolve, reject) => {
       let err = '';
       child.stderr!.on('data', (d) => {
@@ -230,6 +230,56 @@ describe('mcpkit behind mcpkit', () => {
       expect(seen.logs.map((l) => l.level)).toEqual(['critical', 'alert', 'emergency']);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('the other faces', () => {
+  it('filter run relays sampling and logs like serve', async () => {
+    const made = capableClient('filter');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'filter', 'run', '--include', 'ask_*', '--include', 'log_*', '--', process.execPath, join(ROOT, 'test/fixtures/relay-server.mjs'), 'filtered'],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'ignore',
+    });
+    await made.client.connect(transport);
+    try {
+      expect((await made.client.listTools()).tools.map((t) => t.name).sort()).toEqual(['ask_llm', 'ask_user', 'log_all']);
+      expect(textOf(await made.client.callTool({ name: 'ask_llm', arguments: { prompt: 'filtered?' } }))).toBe('sampled: answer from filter');
+      await made.client.setLoggingLevel('emergency');
+      await made.client.callTool({ name: 'log_all', arguments: {} });
+      expect(await waitFor(() => made.seen.logs.length === 1, 3000)).toBe(true);
+      expect(made.seen.logs[0]).toMatchObject({ level: 'emergency', data: 'emergency from filtered' });
+    } finally {
+      await made.client.close();
+    }
+  });
+
+  it('an upstream reached over streamable HTTP (mcpkit serve --http behind mcpkit over stdio) relays sampling and elicitation', async () => {
+    const innerConfig = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { inner: { servers: ['one'] } } });
+    const inner = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], { env: cleanEnv({ MCPKIT_CONFIG: innerConfig }), stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        inner.stderr!.on('data', (d) => {
+          err += d;
+          const m = /listening on (http:\/\/\S+)\/mcp/.exec(err);
+          if (m) resolve(m[1]!);
+        });
+        inner.once('exit', () => reject(new Error(`inner serve exited: ${err}`)));
+      });
+      const outer = writeConfig({ mcp_servers: { remote: { url: `${base}/view/inner/mcp`, transport: 'http' } } });
+      const { client, seen } = await overStdio(outer, [], 'over-http');
+      try {
+        expect(textOf(await client.callTool({ name: 'ask_llm', arguments: { prompt: 'over http' } }))).toBe('sampled: answer from over-http');
+        expect(seen.sampled).toEqual(['over http']);
+        expect(textOf(await client.callTool({ name: 'ask_user', arguments: { question: 'who?' } }))).toBe('elicited: accept {"name":"name from over-http"}');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      inner.kill();
     }
   });
 });

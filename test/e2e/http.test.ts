@@ -1,15 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import { BIN, cleanEnv, spawnTracked } from '../helpers/cli.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 const TOKEN = 'test-token-123';
 const VIEW_TOKEN = 'view-only-456';
 
 async function startHttp(args: string[], config: string): Promise<{ child: ChildProcess; base: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
   child.stderr!.on('data', (d) => (stderr += d));

@@ -1,9 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, tempDir, spawnTracked } from '../helpers/cli.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -144,7 +143,7 @@ describe('faults', () => {
 
   it('serve --eager starts the upstream servers before any request', async () => {
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
-    const serve = spawn(process.execPath, [BIN, 'serve', '--eager', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    const serve = spawnTracked(process.execPath, [BIN, 'serve', '--eager', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
     try {
       expect(await waitFor(async () => (await childPids(serve.pid!)).length === 1, 15_000, 100)).toBe(true);
     } finally {
@@ -155,7 +154,7 @@ describe('faults', () => {
 
   it.each(['SIGKILL', 'SIGTERM', 'stdin closed'] as const)('after serve ends (%s), no child process of it remains', async (how) => {
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } } });
-    const serve = spawn(process.execPath, [BIN, 'serve', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    const serve = spawnTracked(process.execPath, [BIN, 'serve', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     serve.stdout.on('data', (d) => (out += d));
     const send = (msg: object) => serve.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);

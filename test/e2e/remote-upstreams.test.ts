@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import { BIN, cleanEnv, spawnTracked } from '../helpers/cli.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 function freePort(): Promise<number> {
@@ -20,7 +20,7 @@ function freePort(): Promise<number> {
 /** server-everything in one of its network modes (sse or streamableHttp) on a local port. */
 async function startRemote(mode: 'sse' | 'streamableHttp'): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(SERVERS.everything.command, [SERVERS.everything.args[0]!, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnTracked(SERVERS.everything.command, [SERVERS.everything.args[0]!, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const up = await waitFor(() => err.includes(String(port)), 15_000);

@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { afterAll } from 'vitest';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 export const BIN = join(ROOT, 'bin/run.js');
@@ -12,8 +14,45 @@ export interface RunResult {
   stderr: string;
 }
 
+/**
+ * What a test file made that must not outlive it: temp folders and processes. The runner's own
+ * hook removes and ends them after the file, pass or fail (every test file imports this module,
+ * and each file evaluates it afresh). scripts/run-tests.mjs checks after the whole run that
+ * nothing was left.
+ */
+const madeDirs: string[] = [];
+const madeChildren = new Set<ChildProcess>();
+afterAll(async () => {
+  await Promise.all([...madeChildren].map(stopChild));
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Ends a child: SIGTERM (mcpkit then closes its upstreams), SIGKILL if it is still there after 3 s. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  madeChildren.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A child whose streams the caller asked to be pipes (the others it does not touch). */
+export type PipedChild = ChildProcess & { stdin: Writable; stdout: Readable; stderr: Readable };
+
+/** spawn(), and the child is ended after the test file if the test did not end it. */
+export function spawnTracked(command: string, args: readonly string[], options: SpawnOptions): PipedChild {
+  const child = spawn(command, args, options) as PipedChild;
+  madeChildren.add(child);
+  child.once('exit', () => madeChildren.delete(child));
+  return child;
+}
+
 export function tempDir(prefix = 'mcpkit-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
 }
 
 /** An environment with no user config, no colour and no config override, unless a test adds them. */
@@ -34,7 +73,7 @@ export const THROUGH_OCLIF = join(ROOT, 'test/fixtures/through-oclif.mjs');
 /** Runs the built CLI as a child process, the way a user's shell would. */
 export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; entry?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.entry ?? BIN, ...args], {
+    const child = spawnTracked(process.execPath, [options.entry ?? BIN, ...args], {
       env: options.env ?? cleanEnv(),
       cwd: options.cwd ?? tmpdir(),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -28,6 +28,7 @@ export const registryAdd = defineTool({
     registry: registryField,
     force: z.boolean().default(false).describe('Replace a server of the same name in the config.'),
   }),
+  createsConfig: true,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   async run(input, ctx) {
     const [{ client, source }, { installation, localName }, { addServer }] = await Promise.all([

@@ -18,11 +18,13 @@ export const truncateField = z.boolean().optional().describe('Shorten long strin
 export const readingFields = { expand_fields: expandFields, registry: registryField, truncate: truncateField };
 
 export async function registryFor(ctx: ToolContext, requested: string | undefined): Promise<{ client: RegistryClient; source: ChosenSource }> {
-  const [config, { chooseSource, defaultSourceName }, { RegistryClient }] = await Promise.all([
+  const [config, { chooseSource, defaultSourceName }, { RegistryClient }, { requireUsable }] = await Promise.all([
     ctx.config(),
     import('../../registry/sources.js'),
     import('../../registry/client.js'),
+    import('../../config/problems.js'),
   ]);
+  requireUsable(config, 'registry');
   const settings = config.registry;
   const name = requested ?? defaultSourceName(settings, ctx.env);
   const source = chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));

@@ -24,6 +24,7 @@ export const switchTenantId = defineTool({
       .describe('The tenant; empty to clear.'),
     registry: registryField,
   }),
+  createsConfig: true,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   available: (config, env) => adminToolsShown(config.registry, env),
   async run(input, ctx) {

@@ -9,7 +9,8 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 /** The configured roots, checked (fail fast: CONFIG_INVALID with MISSING_ROOT, ROOT_NOT_FOUND, ...). */
 export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxFileBytes: number }> {
   const config = await ctx.config();
-  const { rootSpecs, validateRoots } = await import('../../retrieve/roots.js');
+  const [{ rootSpecs, validateRoots }, { requireUsable }] = await Promise.all([import('../../retrieve/roots.js'), import('../../config/problems.js')]);
+  requireUsable(config, 'retrieve');
   const roots = validateRoots(rootSpecs({ configured: config.retrieve.roots, configDir: dirname(ctx.configLocation.path), env: ctx.env, cwd: ctx.cwd }));
   return { roots, maxFileBytes: config.retrieve.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES };
 }
@@ -70,13 +71,13 @@ export type { ToolContext };
 /**
  * The roots check `serve` makes before answering: configured roots (or DOCS_ROOT / CODE_ROOT) must
  * exist. The config read here is the context's own (loaded once, and reused by the first request);
- * with no config file and no variables nothing is read. A config that does not load is left for
- * the first request to report.
+ * with no config file and no variables nothing is read.
  */
 export async function checkConfiguredRoots(ctx: ToolContext): Promise<void> {
   const fromEnv = ctx.env.DOCS_ROOT !== undefined || ctx.env.CODE_ROOT !== undefined;
   if (!fromEnv && !existsSync(ctx.configLocation.path)) return;
-  const config = await ctx.config().catch(() => undefined);
-  if (!config || (!fromEnv && !config.retrieve.roots)) return;
+  const config = await ctx.config();
+  // A retrieve section set aside for its problems was named at start; the other groups still serve.
+  if (config.unusable?.retrieve || (!fromEnv && !config.retrieve.roots)) return;
   await loadRoots(ctx);
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { NO_RECONNECT } from '../../core/backoff.js';
 import { ToolError } from '../../core/errors.js';
 import { notFound } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
@@ -19,8 +20,10 @@ export const serverTest = defineTool({
     const config = await ctx.config();
     const server = config.mcp_servers[input.name];
     if (!server) throw notFound('server', input.name, Object.keys(config.mcp_servers), '"mcpkit server list" shows the configured servers.');
+    const { requireUsable } = await import('../../config/problems.js');
+    requireUsable(config, `mcp_servers.${input.name}`);
     const { Upstream } = await import('../../proxy/upstream.js');
-    const upstream = new Upstream({ name: input.name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: { baseMs: 0, maxMs: 0, maxAttempts: 0, stableMs: 0 } });
+    const upstream = new Upstream({ name: input.name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: NO_RECONNECT });
     const started = performance.now();
     try {
       const tools = await upstream.listTools();

@@ -3,7 +3,7 @@ import { notFound } from '../../core/suggest.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
 
-function summary(name: string, s: Record<string, unknown>) {
+function summary(name: string, s: Record<string, unknown>, problems: readonly string[] | undefined) {
   const tools = s.tools && typeof s.tools === 'object' ? Object.keys(s.tools).length : 'all';
   return {
     name,
@@ -14,6 +14,8 @@ function summary(name: string, s: Record<string, unknown>) {
     filter_rules: Array.isArray(s.filter) ? s.filter.length : 0,
     // As written: ${VAR} references show which variables a server needs; literal secrets are masked.
     env: Object.entries({ ...(s.env as Record<string, string> | undefined), ...(s.headers as Record<string, string> | undefined) }).map(([k, v]) => `${k}=${v}`),
+    /** Why the entry cannot be used (set aside; the other servers work), when it cannot. */
+    problems: problems ?? [],
   };
 }
 
@@ -26,13 +28,18 @@ export const serverList = defineTool({
   input: z.strictObject({}),
   annotations: READ_ONLY,
   async run(_input, ctx) {
-    const servers = await writtenSection(ctx, 'mcp_servers');
-    return { servers: Object.entries(servers).map(([name, s]) => summary(name, s)) };
+    const { entries, problems } = await writtenSection(ctx, 'mcp_servers');
+    return { servers: Object.entries(entries).map(([name, s]) => summary(name, s, problems(name))) };
   },
   render: (r, ui) =>
     r.servers.length === 0
       ? 'No servers configured. Add one with: mcpkit server add NAME --command CMD (or --url URL)'
-      : ui.table(r.servers.map((s) => ({ ...s, enabled: s.enabled ? 'yes' : 'no', env: s.env.join(', ') }))),
+      : [
+          ui.table(
+            r.servers.map(({ problems, ...s }) => ({ ...s, enabled: problems.length ? ui.color.red('unusable') : s.enabled ? 'yes' : 'no', env: s.env.join(', ') })),
+          ),
+          ...r.servers.flatMap((s) => s.problems.map((p) => ui.color.yellow(`! ${s.name}: ${p}`))),
+        ].join('\n'),
 });
 
 export const serverShow = defineTool({
@@ -44,9 +51,9 @@ export const serverShow = defineTool({
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
   annotations: READ_ONLY,
   async run(input, ctx) {
-    const servers = await writtenSection(ctx, 'mcp_servers');
-    const entry = servers[input.name];
-    if (!entry) throw notFound('server', input.name, Object.keys(servers), '"mcpkit server list" shows the configured servers.');
-    return { ...summary(input.name, entry), entry };
+    const { entries, problems } = await writtenSection(ctx, 'mcp_servers');
+    const entry = entries[input.name];
+    if (!entry) throw notFound('server', input.name, Object.keys(entries), '"mcpkit server list" shows the configured servers.');
+    return { ...summary(input.name, entry, problems(input.name)), entry };
   },
 });

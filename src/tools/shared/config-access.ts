@@ -7,8 +7,14 @@ export async function editConfigFile<R>(ctx: ToolContext, mutate: (doc: Document
   return editConfig(ctx.configLocation.path, mutate);
 }
 
-/** A section of the config as written (placeholders intact), secrets masked. */
-export async function writtenSection(ctx: ToolContext, section: 'mcp_servers' | 'tool_views'): Promise<Record<string, Record<string, unknown>>> {
+/**
+ * A section of the config as written (placeholders intact), secrets masked, with the problems of
+ * each entry that was set aside (an unset variable, a bad URL: McpkitConfig.unusable).
+ */
+export async function writtenSection(
+  ctx: ToolContext,
+  section: 'mcp_servers' | 'tool_views',
+): Promise<{ entries: Record<string, Record<string, unknown>>; problems: (name: string) => readonly string[] | undefined }> {
   const [{ inspectConfig }, { maskSecrets }, { configInvalid }] = await Promise.all([
     import('../../config/load.js'),
     import('../../config/mask.js'),
@@ -17,5 +23,6 @@ export async function writtenSection(ctx: ToolContext, section: 'mcp_servers' | 
   const loaded = await inspectConfig(ctx.configLocation, ctx.env);
   if (!loaded.raw) throw configInvalid(ctx.configLocation.path, loaded.problems);
   const entries = (loaded.raw[section] ?? {}) as Record<string, Record<string, unknown>>;
-  return maskSecrets(entries, new Set()) as Record<string, Record<string, unknown>>;
+  const unusable = loaded.config?.unusable ?? {};
+  return { entries: maskSecrets(entries, new Set()) as Record<string, Record<string, unknown>>, problems: (name) => unusable[`${section}.${name}`] };
 }

@@ -17,7 +17,7 @@ function summary(name: string, v: Record<string, unknown>) {
 }
 
 async function requireView(ctx: Parameters<typeof writtenSection>[0], name: string) {
-  const views = await writtenSection(ctx, 'tool_views');
+  const { entries: views } = await writtenSection(ctx, 'tool_views');
   const view = views[name];
   if (!view) throw notFound('view', name, Object.keys(views), '"mcpkit view list" shows the views.');
   return view;
@@ -32,7 +32,7 @@ export const viewList = defineTool({
   input: z.strictObject({}),
   annotations: READ_ONLY,
   async run(_input, ctx) {
-    const views = await writtenSection(ctx, 'tool_views');
+    const { entries: views } = await writtenSection(ctx, 'tool_views');
     return { views: Object.entries(views).map(([name, v]) => summary(name, v)) };
   },
   render: (r, ui) =>

@@ -1,0 +1,194 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * Every command ends, one bad entry harms nothing else, and mistakes get clear errors (issue 12).
+ * Remotes: a port where nothing listens ("dead") and a server that accepts connections and never
+ * answers ("silent"), with timeout_ms: 2000; a command must end within 3 x timeout_ms plus start-up.
+ */
+const TIMEOUT_MS = 2000;
+const BOUND_MS = 3 * TIMEOUT_MS + 2500;
+
+let silent: Server;
+const sockets = new Set<Socket>();
+let silentPort = 0;
+let deadPort = 0;
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+beforeAll(async () => {
+  silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('data', () => {}); // reads, never answers
+    socket.on('close', () => sockets.delete(socket));
+  });
+  silentPort = await listen(silent);
+  const probe = createServer();
+  deadPort = await listen(probe);
+  await new Promise((r) => probe.close(r));
+});
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise((r) => silent.close(r));
+});
+
+function configWith(remote: 'dead' | 'silent'): string {
+  const port = remote === 'dead' ? deadPort : silentPort;
+  return writeConfig({
+    mcp_servers: { everything: SERVERS.everything, [remote]: { url: `http://127.0.0.1:${port}/mcp`, timeout_ms: TIMEOUT_MS } },
+    tool_views: { both: { servers: ['everything', remote] } },
+  });
+}
+
+async function timed(args: string[], config: string) {
+  const started = Date.now();
+  const r = await runCli(args, { env: cleanEnv({ MCPKIT_CONFIG: config }) });
+  return { ...r, ms: Date.now() - started };
+}
+
+describe('1-2: commands end while a remote is dead or silent', () => {
+  it.each(['dead', 'silent'] as const)('%s remote: call, tools --json and view tools end, with the healthy server working', async (remote) => {
+    const config = configWith(remote);
+    const call = await timed(['call', 'everything__echo', 'message=hi'], config);
+    expect(call.stdout).toContain('Echo: hi');
+    expect(call.code).toBe(0);
+    expect(call.ms).toBeLessThan(BOUND_MS);
+
+    const tools = await timed(['tools', '--json'], config);
+    expect(tools.code).toBe(0);
+    expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toContain('everything__echo');
+    expect(tools.stderr).toContain(`server ${remote} is down`);
+    expect(tools.ms).toBeLessThan(BOUND_MS);
+
+    const view = await timed(['view', 'tools', 'both', '--json'], config);
+    expect(view.code).toBe(0);
+    expect(view.ms).toBeLessThan(BOUND_MS);
+  }, 60_000);
+
+  it.each(['dead', 'silent'] as const)('%s remote: server test fails with its error within the bound', async (remote) => {
+    const r = await timed(['server', 'test', remote], configWith(remote));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Error \[UNAVAILABLE\]/);
+    if (remote === 'silent') expect(r.stderr).toContain(`within ${TIMEOUT_MS} ms`);
+    expect(r.ms).toBeLessThan(BOUND_MS);
+  }, 30_000);
+});
+
+describe('3: one unset ${VAR} harms only its server', () => {
+  const config = writeConfig({
+    mcp_servers: {
+      everything: SERVERS.everything,
+      github: { url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${E2E_UNSET_GITHUB_TOKEN}' } },
+    },
+  });
+
+  it('the terminal: other groups work, the server is reported as unusable with the reason', async () => {
+    const env = cleanEnv({ MCPKIT_CONFIG: config, E2E_UNSET_GITHUB_TOKEN: undefined });
+    expect((await runCli(['retrieve', 'ls'], { env })).code).toBe(0);
+    const arango = await runCli(['arango', 'status', '--json'], { env: { ...env, ARANGO_URL: 'http://127.0.0.1:9' } });
+    expect(JSON.parse(arango.stdout).error.code).toBe('DATABASE_UNAVAILABLE'); // not CONFIG_INVALID
+    const list = JSON.parse((await runCli(['server', 'list', '--json'], { env })).stdout) as { servers: { name: string; problems: string[] }[] };
+    expect(list.servers.find((s) => s.name === 'github')!.problems).toEqual([expect.stringContaining('E2E_UNSET_GITHUB_TOKEN is not set')]);
+    expect(list.servers.find((s) => s.name === 'everything')!.problems).toEqual([]);
+    const test = await runCli(['server', 'test', 'github'], { env });
+    expect(test.code).toBe(1);
+    expect(test.stderr).toMatch(/CONFIG_INVALID[\s\S]*E2E_UNSET_GITHUB_TOKEN/);
+    const validate = await runCli(['config', 'validate'], { env });
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain('mcp_servers.github.headers.Authorization: environment variable E2E_UNSET_GITHUB_TOKEN is not set');
+    const call = await runCli(['call', 'everything__echo', 'message=still'], { env });
+    expect(call.stdout).toContain('Echo: still'); // names keep their prefix: github still counts as a server of the view
+  }, 30_000);
+
+  it('serve: says so once on stderr and serves mcpkit\'s tools and the other server', async () => {
+    let stderr = '';
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve'],
+      env: cleanEnv({ MCPKIT_CONFIG: config }) as Record<string, string>,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (d) => (stderr += d));
+    const client = new Client({ name: 'e2e', version: '1' });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['config_show', 'list_dir', 'everything__echo']));
+      const r = await client.callTool({ name: 'everything__echo', arguments: { message: 'ok' } });
+      expect(r.isError).toBeFalsy();
+      expect(stderr.match(/Server "github" cannot be used/g)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
+
+describe('4-7: clear errors, and edits in block style', () => {
+  it('4: config init then server add writes block YAML under the key, below its comments', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    const env = cleanEnv();
+    expect((await runCli(['config', 'init', '--config', file], { env })).code).toBe(0);
+    expect((await runCli(['server', 'add', 'everything', '--command', 'npx', '--arg', '-y', '--env', 'A=1', '--config', file], { env })).code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('#      - exclude: "*_delete"\nmcp_servers:\n  everything:\n    command: npx\n');
+    expect(text).not.toMatch(/mcp_servers:\s*\{/);
+  });
+
+  it('4: an edit fills any empty flow mapping in block style', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(file, '# mine\nmcp_servers: {} # none yet\ntool_views: {}\n');
+    expect((await runCli(['view', 'create', 'v', '--config', file])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('# mine\nmcp_servers: {} # none yet\ntool_views:\n  v:\n    exposure: direct\n');
+  });
+
+  it('5: a busy port is LISTEN_FAILED, exit 1, never "a bug"', async () => {
+    const busy = createServer();
+    const port = await listen(busy);
+    try {
+      const r = await runCli(['serve', '--http', '--port', String(port)]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`Error [LISTEN_FAILED]: Cannot serve HTTP on 127.0.0.1:${port}: port ${port} on 127.0.0.1 is already in use.`);
+      expect(r.stderr).not.toMatch(/bug/i);
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
+  });
+
+  it('6: a YAML syntax error stops serve before it answers, with the place on stderr', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(file, 'mcp_servers:\n  a: [\n');
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const r = await runCli(['serve', '--config', file], { input: `${init}\n` });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(''); // nothing answered
+    expect(r.stderr).toMatch(/CONFIG_INVALID[\s\S]*line \d+, column \d+/);
+  });
+
+  it('7: a config path named with --config or MCPKIT_CONFIG must exist, except for commands that create it', async () => {
+    const missing = join(tempDir(), 'nope.yaml');
+    const flag = await runCli(['config', 'validate', '--config', missing]);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain(`Error [CONFIG_NOT_FOUND]: The config file ${missing} (named by the --config flag) does not exist.`);
+    const viaEnv = await runCli(['retrieve', 'ls'], { env: cleanEnv({ MCPKIT_CONFIG: missing }) });
+    expect(viaEnv.code).toBe(1);
+    expect(viaEnv.stderr).toContain('(named by MCPKIT_CONFIG) does not exist');
+    const serve = await runCli(['serve'], { env: cleanEnv({ MCPKIT_CONFIG: missing }) });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('CONFIG_NOT_FOUND');
+    // Commands that create the file.
+    expect((await runCli(['server', 'add', 'x', '--command', 'node', '--config', missing])).code).toBe(0);
+    expect(existsSync(missing)).toBe(true);
+    const other = join(tempDir(), 'new.yaml');
+    expect((await runCli(['config', 'init', '--config', other])).code).toBe(0);
+    expect(existsSync(other)).toBe(true);
+  });
+});
