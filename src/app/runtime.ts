@@ -67,6 +67,13 @@ export class Runtime {
     if (options.longLived) this.cache = new Map();
   }
 
+  /** The same process with a narrower policy (decided once the config is read: serve --http without a token). */
+  withPolicy(policy: Policy): Runtime {
+    const narrowed = new Runtime({ ...this.options, policy });
+    narrowed.loading = this.loading;
+    return narrowed;
+  }
+
   /** The config, loaded once (yaml and the checks load only when something first needs it). */
   config(): Promise<McpkitConfig> {
     return (this.loading ??= import('../config/load.js').then(({ loadConfig }) => loadConfig(this.configLocation, this.env)));

@@ -158,6 +158,12 @@ export const configSchema = z
           .optional()
           .describe('Browser origins allowed by "serve --http" besides loopback ones (others get 403).'),
         max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
+        session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
+        max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
+        host_tools_without_auth: z
+          .boolean()
+          .optional()
+          .describe('Offer the tools that write the config or start processes over HTTP even without a token (default false).'),
       })
       .default({}),
   })

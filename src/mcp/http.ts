@@ -27,6 +27,10 @@ export interface HttpServeOptions {
   allowedOrigins?: readonly string[];
   /** Largest request body, in bytes (serve.max_body_bytes). */
   maxBodyBytes?: number;
+  /** A session unused this long is ended (serve.session_idle_ms; default 30 minutes). */
+  sessionIdleMs?: number;
+  /** At most this many sessions; a new one ends the least recently used (serve.max_sessions; default 1000). */
+  maxSessions?: number;
 }
 
 interface Session {
@@ -34,6 +38,7 @@ interface Session {
   route: string;
   /** The session's hub, once its server made it (the shared one, or the client's own). */
   hub: () => ProxyHub | undefined;
+  lastSeen: number;
 }
 
 const LOOPBACK_NAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -102,6 +107,8 @@ function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknow
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 1000;
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -182,6 +189,25 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   };
 
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // Sessions end when their client says so (DELETE), when idle too long, or to make room: each
+  // holds a server, listeners and perhaps connections of its own, which must not pile up.
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const endSession = (id: string) => {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    void session?.transport.close().catch(() => undefined);
+  };
+  const endLeastRecent = () => {
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions) if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
+    if (oldest) endSession(oldest[0]);
+  };
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) if (now - session.lastSeen > idleMs) endSession(id);
+  }, Math.max(50, Math.min(idleMs / 4, 60_000)));
+  sweeper.unref();
   const handleMcp = async (req: IncomingMessage, res: ServerResponse, route: string, view: string | undefined) => {
     const sessionId = req.headers['mcp-session-id'];
     const version = req.headers['mcp-protocol-version'];
@@ -192,6 +218,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
+      session.lastSeen = Date.now();
       if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub())) return;
       return session.transport.handleRequest(req, res, body);
     }
@@ -202,7 +229,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, route, hub: server.resolvedHub }),
+      onsessioninitialized: (id) => {
+        if (sessions.size >= maxSessions) endLeastRecent();
+        sessions.set(id, { transport, route, hub: server.resolvedHub, lastSeen: Date.now() });
+      },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -269,6 +299,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     server,
     url: `http://${host}:${address.port}`,
     async close() {
+      clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

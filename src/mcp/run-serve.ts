@@ -1,5 +1,5 @@
 import { createRuntime, type Runtime } from '../app/runtime.js';
-import { errorObject, ToolError } from '../core/errors.js';
+import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
 
 export interface ServeOptions {
@@ -23,7 +23,7 @@ export interface ServeOptions {
  * child process outlives us.
  */
 export async function runServe(options: ServeOptions): Promise<never> {
-  const runtime = createRuntime({
+  let runtime = createRuntime({
     configFlag: options.configFlag,
     surface: 'mcp',
     longLived: true,
@@ -32,6 +32,8 @@ export async function runServe(options: ServeOptions): Promise<never> {
   });
   let code = 0;
   try {
+    refuseEmptyFlags(options);
+    if (options.http) runtime = await httpRuntime(options, runtime);
     await runtime.startServing();
     if (options.http) {
       await serveOverHttp(options, runtime);
@@ -44,13 +46,37 @@ export async function runServe(options: ServeOptions): Promise<never> {
       await serveStdio({ runtime, hasServers: await runtime.viewHasServers(options.view), hub: (downstream) => runtime.clientHub(options.view, downstream) });
     }
   } catch (error) {
-    const e = errorObject(error);
+    const e = errorObject(error, SERVE_WORDS);
     process.stderr.write(`mcpkit serve: Error [${e.code}]: ${e.message}${e.hint ? `\nHint: ${e.hint}` : ''}\n`);
-    code = 1;
+    code = exitCodeFor(e);
   } finally {
     await runtime.close();
   }
   process.exit(code);
+}
+
+const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpkit serve --help".' };
+
+/** An empty value would otherwise mean "no token", "every interface" or "the whole catalog", in silence. */
+function refuseEmptyFlags(options: ServeOptions): void {
+  for (const [flag, value] of [['token', options.token], ['host', options.host], ['view', options.view]] as const) {
+    if (value !== undefined && value.trim() === '') {
+      throw new ToolError('INVALID_INPUT', `${field(flag)} is empty; give a value, or leave the flag out.`);
+    }
+  }
+}
+
+/**
+ * Over HTTP without authentication (no token), tools that write the config or start processes
+ * are not offered unless the config says so (serve.host_tools_without_auth: true): any web page
+ * the user visits, or anyone who can reach the port, could otherwise plant a command and run it.
+ */
+async function httpRuntime(options: ServeOptions, runtime: Runtime): Promise<Runtime> {
+  const config = await runtime.config();
+  const authenticated = (options.token ?? config.serve.token) !== undefined;
+  if (authenticated || config.serve.host_tools_without_auth === true) return runtime;
+  runtime.logger.info('serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)');
+  return runtime.withPolicy({ ...runtime.policy, hostTools: false });
 }
 
 function parsePort(value: string | number | undefined, fallback: number): number {
@@ -82,6 +108,8 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     views: Object.entries(config.tool_views).map(([name, v]) => ({ name, description: v.description, exposure: v.exposure ?? 'direct', tokens: v.tokens })),
     allowedOrigins: [...(config.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
     ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
+    ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),
+    ...(config.serve.max_sessions ? { maxSessions: config.serve.max_sessions } : {}),
   });
   process.stderr.write(`mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)\n`);
   await new Promise<void>((resolve) => {

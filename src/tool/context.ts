@@ -15,6 +15,8 @@ export interface Policy {
   readonly readOnly: boolean;
   /** mcpkit's own groups to serve; all when absent. */
   readonly groups?: readonly string[];
+  /** false: no tool that writes the config or starts processes (ToolDefinition.hostAccess); default true. */
+  readonly hostTools?: boolean;
 }
 
 export const DEFAULT_POLICY: Policy = Object.freeze({ readOnly: false });

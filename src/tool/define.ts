@@ -63,6 +63,12 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
    */
   createsConfig?: boolean;
   /**
+   * What the tool does to this machine beyond reading: writes the config file, or starts
+   * processes (a server's command). Such tools are not offered over HTTP without authentication
+   * (Policy.hostTools), since a web page could otherwise plant and run a command.
+   */
+  hostAccess?: 'config' | 'processes';
+  /**
    * Whether MCP clients are offered the tool under this config (admin tools are opt-in); absent
    * means always. The terminal command always exists and may refuse with a hint instead.
    */

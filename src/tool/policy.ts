@@ -13,6 +13,7 @@ export function applyPolicy(tools: readonly AnyTool[], policy: Policy, config: M
   const out: AnyTool[] = [];
   for (const tool of tools) {
     if (groups && !groups.has(tool.group)) continue;
+    if (policy.hostTools === false && tool.hostAccess) continue;
     if (tool.available && !tool.available(config, env)) continue;
     if (policy.readOnly && !tool.annotations.readOnlyHint) {
       if (!tool.enforcesReadOnly) continue;

@@ -32,7 +32,8 @@ export const configShow = defineTool({
     const { inspectConfig } = await import('../../config/load.js');
     const loaded = await inspectConfig(ctx.configLocation, ctx.env);
     const { path } = ctx.configLocation;
-    if (input.resolved && !loaded.config) throw configInvalid(path, loaded.problems);
+    // Parts set aside for their problems have stand-ins in the loaded config: not worth showing as resolved.
+    if (input.resolved && (!loaded.config || loaded.problems.length)) throw configInvalid(path, loaded.problems);
     if (!input.resolved && !loaded.raw) throw configInvalid(path, loaded.problems);
     const data = input.resolved ? loaded.config : loaded.raw;
     const config = input.reveal ? data : maskSecrets(data, input.resolved ? loaded.fromEnv : new Set());

@@ -24,6 +24,7 @@ export const filterSet = defineTool({
     clear: z.boolean().default(false).describe('Remove the rules: everything passes.'),
   }),
   annotations: CONFIG_WRITE,
+  hostAccess: 'config',
   async run(input, ctx) {
     if (input.clear === input.rules.length > 0) {
       throw new ToolError('INVALID_INPUT', input.clear ? `Give ${field('rules')} or ${field('clear')}, not both.` : `Give at least one rule in ${field('rules')}, or ${field('clear')}.`);

@@ -30,6 +30,7 @@ export const registryAdd = defineTool({
   }),
   createsConfig: true,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  hostAccess: 'config',
   async run(input, ctx) {
     const [{ client, source }, { installation, localName }, { addServer }] = await Promise.all([
       registryFor(ctx, input.registry),

@@ -36,6 +36,7 @@ export const serverAdd = defineTool({
     force: z.boolean().default(false).describe('Replace a server of the same name.'),
   }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  hostAccess: 'config',
   async run(input, ctx) {
     if ((input.command === undefined) === (input.url === undefined)) {
       throw new ToolError('INVALID_INPUT', `Give exactly one of ${field('command')} (a local stdio server) or ${field('url')} (a remote server).`);
@@ -74,6 +75,7 @@ export const serverRemove = defineTool({
   description: 'Remove an upstream server from the config.',
   input: z.strictObject({ name: serverName }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  hostAccess: 'config',
   async run(input, ctx) {
     const { removeServer } = await import('../../config/servers-edit.js');
     const { path } = await editConfigFile(ctx, (doc) => removeServer(doc, input.name));
@@ -94,6 +96,7 @@ function toggle(disabled: boolean) {
       : 'Enable a server that was disabled.',
     input: z.strictObject({ name: serverName }),
     annotations: CONFIG_WRITE,
+    hostAccess: 'config',
     async run(input, ctx) {
       const { setServerDisabled } = await import('../../config/servers-edit.js');
       const { value: changed, path } = await editConfigFile(ctx, (doc) => setServerDisabled(doc, input.name, disabled));
@@ -123,6 +126,7 @@ export const serverSetTools = defineTool({
     all: z.boolean().default(false).describe('Remove the allow-list: expose every tool.'),
   }),
   annotations: CONFIG_WRITE,
+  hostAccess: 'config',
   async run(input, ctx) {
     const tools = input.tools ?? [];
     if (input.all === tools.length > 0) {
@@ -151,6 +155,7 @@ export const serverSetDescription = defineTool({
     text: z.string().describe('New description; {original} is replaced by the upstream description.'),
   }),
   annotations: CONFIG_WRITE,
+  hostAccess: 'config',
   async run(input, ctx) {
     const { setToolDescription } = await import('../../config/servers-edit.js');
     const { path } = await editConfigFile(ctx, (doc) => setToolDescription(doc, input.name, input.tool, input.text));

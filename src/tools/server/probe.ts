@@ -16,6 +16,7 @@ export const serverTest = defineTool({
   description: 'Start or reach one server from the config, list its tools, prompts and resources, and report how long that took; a failure shows the server\'s last stderr lines.',
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server in mcp_servers.') }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  hostAccess: 'processes',
   async run(input, ctx) {
     const config = await ctx.config();
     const server = config.mcp_servers[input.name];
@@ -67,6 +68,7 @@ export const serverImport = defineTool({
     dry_run: z.boolean().default(false).describe('Report what would change without writing.'),
   }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  hostAccess: 'config',
   async run(input, ctx) {
     const path = resolve(ctx.cwd, input.file);
     let document: unknown;

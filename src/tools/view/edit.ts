@@ -29,6 +29,7 @@ export const viewCreate = defineTool({
     force: z.boolean().default(false).describe('Replace a view of the same name.'),
   }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  hostAccess: 'config',
   async run(input, ctx) {
     const { createView } = await edits();
     const spec = Object.fromEntries(
@@ -48,6 +49,7 @@ export const viewDelete = defineTool({
   description: 'Delete a view from the config (its servers stay).',
   input: z.strictObject({ name: viewName }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
+  hostAccess: 'config',
   async run(input, ctx) {
     const { deleteView } = await edits();
     const { path } = await editConfigFile(ctx, (doc) => deleteView(doc, input.name));
@@ -72,6 +74,7 @@ export const viewAddServer = defineTool({
     tools: z.array(z.string().min(1)).optional().describe('Only these tools of the server (as the server publishes them).'),
   }),
   annotations: CONFIG_WRITE,
+  hostAccess: 'config',
   async run(input, ctx) {
     const { addViewServer } = await edits();
     const { path } = await editConfigFile(ctx, (doc) => addViewServer(doc, input.view, input.server, input.tools));
@@ -88,6 +91,7 @@ export const viewRemoveServer = defineTool({
   description: 'Remove a server from a view (the server stays in the config).',
   input: z.strictObject({ view: viewName, server: serverName }),
   annotations: { ...CONFIG_WRITE, idempotentHint: false },
+  hostAccess: 'config',
   async run(input, ctx) {
     const { removeViewServer } = await edits();
     const { path } = await editConfigFile(ctx, (doc) => removeViewServer(doc, input.view, input.server));
@@ -113,6 +117,7 @@ export const viewSetTools = defineTool({
     all: z.boolean().default(false).describe('Serve every tool of the server.'),
   }),
   annotations: CONFIG_WRITE,
+  hostAccess: 'config',
   async run(input, ctx) {
     const tools = input.tools ?? [];
     if (input.all === tools.length > 0) {
@@ -133,6 +138,7 @@ export const viewSetExposure = defineTool({
   description: 'direct: clients see every tool; search: clients see {view}_search_tools, {view}_describe_tool and {view}_call_tool, which keeps large catalogs out of the context window.',
   input: z.strictObject({ view: viewName, exposure: z.enum(['direct', 'search']).describe('direct or search.') }),
   annotations: CONFIG_WRITE,
+  hostAccess: 'config',
   async run(input, ctx) {
     const { setViewField } = await edits();
     const { value: changed, path } = await editConfigFile(ctx, (doc) => setViewField(doc, input.view, 'exposure', input.exposure));

@@ -1,0 +1,113 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, spawnTracked, stopChild } from '../helpers/cli.js';
+import { writeConfig } from '../helpers/upstreams.js';
+
+/** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
+async function serveHttp(config: string, args: string[] = []) {
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', ...args], { env: cleanEnv({ MCPKIT_CONFIG: config }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)\/mcp/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', () => reject(new Error(`serve exited: ${err}`)));
+  });
+  return { child, url };
+}
+
+async function toolNames(url: string, token?: string): Promise<string[]> {
+  const client = new Client({ name: 'safety', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  try {
+    return (await client.listTools()).tools.map((t) => t.name);
+  } finally {
+    await client.close();
+  }
+}
+
+const HOST_TOOLS = ['server_add', 'server_remove', 'server_test', 'server_import', 'registry_add', 'view_create', 'view_add_server', 'filter_set'];
+
+describe('serve --http without authentication', () => {
+  it('does not offer tools that write the config or start processes', async () => {
+    const { child, url } = await serveHttp(writeConfig({}));
+    try {
+      const names = await toolNames(url);
+      expect(names).toEqual(expect.arrayContaining(['server_list', 'view_list', 'config_show', 'list_dir']));
+      for (const tool of HOST_TOOLS) expect(names).not.toContain(tool);
+    } finally {
+      await stopChild(child);
+    }
+  });
+
+  it('offers them with a token, or when the config says so explicitly', async () => {
+    const withToken = await serveHttp(writeConfig({ serve: { token: 's3cret-token' } }));
+    try {
+      expect(await toolNames(withToken.url, 's3cret-token')).toEqual(expect.arrayContaining(HOST_TOOLS));
+    } finally {
+      await stopChild(withToken.child);
+    }
+    const optedIn = await serveHttp(writeConfig({ serve: { host_tools_without_auth: true } }));
+    try {
+      expect(await toolNames(optedIn.url)).toEqual(expect.arrayContaining(HOST_TOOLS));
+    } finally {
+      await stopChild(optedIn.child);
+    }
+  });
+
+  it.each([['--token='], ['--host='], ['--view=']])('refuses an empty %s as bad usage', async (flag) => {
+    const r = await runCli(['serve', '--http', '--port', '0', flag]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${flag.slice(0, -1)} is empty`);
+  });
+});
+
+describe('HTTP sessions', () => {
+  const init = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+  async function open(url: string): Promise<string> {
+    const r = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init(1)) });
+    await r.text();
+    return r.headers.get('mcp-session-id')!;
+  }
+  async function ping(url: string, session: string): Promise<number> {
+    const r = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+    await r.text();
+    return r.status;
+  }
+
+  it('end after serve.session_idle_ms without use (404 afterwards), and live ones go on', async () => {
+    const { child, url } = await serveHttp(writeConfig({ serve: { session_idle_ms: 400 } }));
+    try {
+      const idle = await open(url);
+      const busy = await open(url);
+      for (let i = 0; i < 6; i++) {
+        expect(await ping(url, busy)).toBe(200);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      expect(await ping(url, idle)).toBe(404);
+      expect(await ping(url, busy)).toBe(200);
+    } finally {
+      await stopChild(child);
+    }
+  });
+
+  it('are capped at serve.max_sessions: a new one ends the least recently used', async () => {
+    const { child, url } = await serveHttp(writeConfig({ serve: { max_sessions: 2 } }));
+    try {
+      const first = await open(url);
+      const second = await open(url);
+      expect(await ping(url, first)).toBe(200); // now second is the least recently used
+      const third = await open(url);
+      expect(await ping(url, second)).toBe(404);
+      expect(await ping(url, first)).toBe(200);
+      expect(await ping(url, third)).toBe(200);
+    } finally {
+      await stopChild(child);
+    }
+  });
+});
