@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   PATH_AMBIGUOUS: fault('A path that exists in several roots.', 'Prefix the root\'s name, or pass repo.'),
   FILE_NOT_FOUND: fault('No such file in the roots.', 'List the folder with list_dir (retrieve ls).'),
   DIR_NOT_FOUND: fault('No such folder in the roots.', 'List the parent with list_dir (retrieve ls).'),
+  FILE_NOT_REGULAR: fault('A FIFO, socket or device where a regular file was asked for.', 'Open regular files only.'),
   FILE_BINARY: fault('A binary file where text was asked for.', 'Open text files only.'),
   NOT_FOUND: fault('No server, view, tool, prompt or resource of that name.', 'The message names the closest names; list them with the matching list command.'),
   CONFLICT: fault('The name is taken, or the state does not allow the change.', 'Pass --force to replace, or choose another name.'),

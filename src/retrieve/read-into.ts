@@ -1,8 +1,14 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openListedFile } from './safe-open.js';
 
-/** Reads a whole file into `buffer` (grown as needed up to `max + 1`); returns its length, or -1 when larger than `max`. */
+/**
+ * Reads a whole file into `buffer` (grown as needed up to `max + 1`); returns its length, or -1
+ * when larger than `max`. Throws when the path is no longer a regular file (a symlink or a FIFO
+ * put in its place since the walk listed it), which the walks skip like a vanished file.
+ */
 export function readInto(path: string, holder: { buffer: Buffer }, max: number): number {
-  const fd = openSync(path, 'r');
+  const fd = openListedFile(path);
+  if (fd === undefined) throw new Error(`${path} is no longer a regular file`);
   try {
     let len = 0;
     for (;;) {

@@ -66,7 +66,9 @@ function lookup(input: string, roots: readonly Root[], want: Want, choice: RootC
     if (!isInside(root.path, real, sep)) {
       throw new ToolError('PATH_OUT_OF_ROOT', `"${input}" leads outside root "${name}" (through a symlink).`, { details: { path: input, repo: name } });
     }
-    const kind = statSync(real).isDirectory() ? 'dir' : 'file';
+    const stats = statSync(real, { throwIfNoEntry: false });
+    if (!stats) continue; // gone since it was resolved: not found, like a name that never was
+    const kind = stats.isDirectory() ? 'dir' : 'file';
     const rel = choice.segments.join('/');
     if (kind !== want) {
       wrongKind.push(`${name}/${rel}`);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { envelope, loadRoots } from './shared.js';
@@ -42,20 +42,28 @@ export const listDir = defineTool({
     }
     const repoRoot = roots.find((r) => r.name === input.repo);
     const target = input.path?.trim() ? resolvePath(input.path, roots, 'dir', input.repo) : { root: repoRoot!, rel: '', real: repoRoot!.path };
-    const { IgnoreRules } = await import('../../retrieve/ignore-rules.js');
+    const [{ IgnoreRules }, { openInsideRoot, throughDescriptor }] = await Promise.all([import('../../retrieve/ignore-rules.js'), import('../../retrieve/safe-open.js')]);
     const rules = new IgnoreRules(target.root.path);
     const entries: Entry[] = [];
-    for (const dirent of readdirSync(target.real, { withFileTypes: true })) {
+    // The folder is opened and verified first, then listed through its descriptor: swapping it for
+    // a symlink after the check cannot list another folder.
+    const fd = openInsideRoot(target.root.path, target.real, 'dir', displayPath(target.root, target.real));
+    const folder = throughDescriptor(fd, target.real);
+    try {
+    for (const dirent of readdirSync(folder, { withFileTypes: true })) {
       const name = dirent.name;
       if (name === '.git') continue;
       if (name.startsWith('.') && !input.hidden) continue;
       const rel = target.rel ? `${target.rel}/${name}` : name;
       const type: Entry['type'] = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'dir' : 'file';
-      const isDir = type === 'dir' || (type === 'symlink' && safeIsDir(join(target.real, name)));
+      const isDir = type === 'dir' || (type === 'symlink' && safeIsDir(join(folder, name)));
       if (!input.ignored && rules.ignored(rel, isDir)) continue;
       const entry: Entry = { name, path: `${target.root.name}/${rel}`, type };
-      if (type === 'file') entry.size = statSync(join(target.real, name)).size;
+      if (type === 'file') entry.size = lstatSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0;
       entries.push(entry);
+    }
+    } finally {
+      closeSync(fd);
     }
     // Byte-wise, so the order is the same on every machine and locale.
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

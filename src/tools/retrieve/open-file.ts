@@ -11,8 +11,10 @@ async function readLines(ctx: ToolContext, path: string, repo: string | undefine
   const { roots, maxFileBytes } = await loadRoots(ctx);
   const { resolvePath, displayPath } = await import('../../retrieve/resolve.js');
   const file = resolvePath(path, roots, 'file', repo);
-  const { text, truncated, binary } = readText(file.real, maxFileBytes);
   const display = displayPath(file.root, file.real);
+  // Checked on what was opened, and read from it: a swap after the check cannot lead outside.
+  const { openInsideRoot } = await import('../../retrieve/safe-open.js');
+  const { text, truncated, binary } = readText(openInsideRoot(file.root.path, file.real, 'file', display), maxFileBytes);
   if (binary) {
     throw new ToolError('FILE_BINARY', `${display} is a binary file.`, { details: { path: display }, hint: 'Only text files can be opened.' });
   }

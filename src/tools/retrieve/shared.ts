@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { perProcess, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
@@ -30,9 +30,8 @@ export function envelope<T>(result: T, repo: string | null, started: number, tru
   return { result, meta: { repo, duration_ms: Math.round(performance.now() - started), truncated } };
 }
 
-/** Reads at most `maxBytes`; a NUL in the first 8 KiB marks the file binary. A cut last line is dropped. */
-export function readText(path: string, maxBytes: number): { text: string; truncated: boolean; binary: boolean } {
-  const fd = openSync(path, 'r');
+/** Reads at most `maxBytes` from an open file, and closes it; a NUL in the first 8 KiB marks it binary. A cut last line is dropped. */
+export function readText(fd: number, maxBytes: number): { text: string; truncated: boolean; binary: boolean } {
   try {
     const buffer = Buffer.allocUnsafe(maxBytes + 1);
     let size = 0;
