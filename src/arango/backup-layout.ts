@@ -16,9 +16,9 @@ export function collectionFile(name: string): string {
   return `${name.replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
 }
 
-/** The default folder of a run: backups/<database>-<UTC time without colons>. */
+/** The default folder of a run, inside the backup folder: <database>-<UTC time without colons>. */
 export function defaultBackupFolder(database: string, now: Date): string {
-  return `backups/${database}-${now.toISOString().replace(/[:.]/g, '-')}`;
+  return `${database}-${now.toISOString().replace(/[:.]/g, '-')}`;
 }
 
 export const MANIFEST_FILE = 'manifest.json';

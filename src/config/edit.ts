@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Document, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ToolError } from '../core/errors.js';
 import { atomicWrite, removeOrphanTemps, type AtomicWriteOptions } from './atomic-write.js';
@@ -40,6 +40,36 @@ function readExisting(path: string): string | undefined {
  * in the file does not block an unrelated edit.
  */
 export async function editConfig<R>(path: string, mutate: (doc: Document) => R, options: EditOptions = {}): Promise<EditOutcome<R>> {
+  try {
+    // A symlinked config is edited where it really is, and the link stays a link.
+    return { ...(await editFile(linkTarget(path), mutate, options)), path };
+  } catch (error) {
+    throw fileAccess(error, path);
+  }
+}
+
+/** The file a path names, through symlinks (also a dangling one, whose target the edit creates). */
+function linkTarget(path: string): string {
+  let target = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const stats = lstatSync(target, { throwIfNoEntry: false });
+    if (!stats?.isSymbolicLink()) return target;
+    target = resolve(dirname(target), readlinkSync(target));
+  }
+  throw new ToolError('CONFIG_INVALID', `${path} is a symlink loop.`, { details: { file: path } });
+}
+
+/** Permissions and read-only file systems are the user's to fix: say so, with the path, never "a bug". */
+function fileAccess(error: unknown, path: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return error;
+  return new ToolError('FILE_ACCESS', `Cannot write the config ${path}: ${(error as Error).message}.`, {
+    details: { file: path, errno: code },
+    hint: code === 'EROFS' ? 'The file system is read-only: point --config or MCPKIT_CONFIG at a writable file.' : 'Check the permissions of the file and its folder.',
+  });
+}
+
+async function editFile<R>(path: string, mutate: (doc: Document) => R, options: EditOptions): Promise<EditOutcome<R>> {
   mkdirSync(dirname(path), { recursive: true });
   const lock = await acquireLock(`${path}.lock`, options.lock);
   try {

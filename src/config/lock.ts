@@ -100,7 +100,8 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       return makeLock(path, token);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ToolError('CONFIG_INVALID', `Cannot create lock file ${path}: ${(error as Error).message}`, {
+        throw new ToolError('FILE_ACCESS', `Cannot create lock file ${path}: ${(error as Error).message}`, {
+          details: { file: path, errno: (error as NodeJS.ErrnoException).code },
           hint: 'Check that the config folder exists and is writable.',
         });
       }

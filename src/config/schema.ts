@@ -140,6 +140,11 @@ export const configSchema = z
         connect_retries: z.int().min(1).max(100).optional().describe('Connection attempts when serve starts (default 5).'),
         connect_delay_ms: z.int().min(0).optional().describe('Delay between those attempts (default 2000).'),
         read_only: z.boolean().optional().describe('Hide the writing arango tools and refuse AQL that writes (also serve --read-only).'),
+        backup_dir: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('The only folder backups are written to and restored from (default $XDG_STATE_HOME/mcpkit/backups; relative to this file; ARANGO_BACKUP_DIR overrides).'),
       })
       .default({}),
     retrieve: z

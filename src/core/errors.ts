@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   CONFLICT: fault('The name is taken, or the state does not allow the change.', 'Pass --force to replace, or choose another name.'),
   CONFIG_NOT_FOUND: fault('The config file named with --config or MCPKIT_CONFIG does not exist.', 'Check the path, or create the file with mcpkit config init --config PATH.'),
   CONFIG_INVALID: fault('The config file is not valid: YAML, an unset variable, the schema, a bad root.', 'mcpkit config validate lists every problem as path: message.'),
+  FILE_ACCESS: fault('A file mcpkit must write could not be written (permissions, a read-only file system).', 'Check the permissions of the path the message names.'),
   FORBIDDEN: fault('Not allowed here (e.g. revealing secrets over MCP, an admin tool that is off).', 'Run it in a terminal, or change the setting the message names.'),
   READ_ONLY: fault('A writing tool or query in read-only mode.', 'Serve without --read-only, or turn off arango.read_only or the view\'s read_only.'),
   UNAVAILABLE: fault('An upstream server that is down, not started, or not configured correctly.', 'Check it with mcpkit server test NAME; mcpkit reconnects with backoff.'),

@@ -249,7 +249,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const viewMatch = /^\/views?\/([^/]+)(\/mcp)?$/.exec(path);
-    const view = viewMatch ? decodeURIComponent(viewMatch[1]!) : undefined;
+    let view: string | undefined;
+    try {
+      view = viewMatch ? decodeURIComponent(viewMatch[1]!) : undefined;
+    } catch {
+      return sendJson(res, 400, { error: { code: 'INVALID_INPUT', message: `The path ${path} has a malformed %-escape.` } });
+    }
     if (path === '/health') {
       const upstreams = runtime.upstreamStatus();
       const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle');

@@ -78,7 +78,7 @@ describe('backup layout', () => {
     expect(collectionFile(name)).toBe(file);
   });
   it('names a run folder by database and time', () => {
-    expect(defaultBackupFolder('app', new Date('2026-11-22T06:30:00.123Z'))).toBe('backups/app-2026-11-22T06-30-00-123Z');
+    expect(defaultBackupFolder('app', new Date('2026-11-22T06:30:00.123Z'))).toBe('app-2026-11-22T06-30-00-123Z');
   });
 });
 

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -115,5 +116,45 @@ describe('replaceConfigText', () => {
     expect(readFileSync(file, 'utf8')).toBe(COMMENTED);
     await expect(replaceConfigText(file, 'serve: {}\n', { overwrite: true })).resolves.toEqual({ replaced: true });
     expect(readFileSync(file, 'utf8')).toBe('serve: {}\n');
+  });
+});
+
+describe('editConfig and the file system', () => {
+  it('edits a symlinked config where it really is, and keeps the link a link', async () => {
+    const dir = tempDir();
+    const real = join(dir, 'real.yaml');
+    writeFileSync(real, 'mcp_servers: {}\n');
+    const link = join(dir, 'link.yaml');
+    symlinkSync(real, link);
+    const outcome = await editConfig(link, (doc) => doc.setIn(['mcp_servers', 'x'], { command: 'node' }));
+    expect(outcome.path).toBe(link);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toContain('x:\n    command: node');
+    // A dangling link: the edit creates its target.
+    const target = join(dir, 'later.yaml');
+    const dangling = join(dir, 'dangling.yaml');
+    symlinkSync(target, dangling);
+    await editConfig(dangling, (doc) => doc.setIn(['mcp_servers', 'y'], { command: 'node' }));
+    expect(lstatSync(dangling).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toContain('y:');
+  });
+
+  it('a folder it may not write is FILE_ACCESS with the path, and the file is unchanged', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'mcpkit.yaml');
+    writeFileSync(file, 'mcp_servers: {}\n');
+    // chattr +i stops even root (tests run as root here); where it is not available, skip.
+    try {
+      execFileSync('chattr', ['+i', dir], { stdio: 'ignore' });
+    } catch {
+      return;
+    }
+    try {
+      const error = await editConfig(file, (doc) => doc.setIn(['mcp_servers', 'x'], { command: 'node' })).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'FILE_ACCESS', message: expect.stringContaining(file) });
+    } finally {
+      execFileSync('chattr', ['-i', dir]);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('mcp_servers: {}\n');
   });
 });

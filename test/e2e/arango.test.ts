@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arangoTools } from '../../src/tools/arango/index.js';
@@ -17,6 +17,8 @@ const LIVE = process.env.ARANGO_URL;
 let fake: Awaited<ReturnType<typeof startArango>> | undefined;
 let env: NodeJS.ProcessEnv;
 let client: Client;
+/** The backup folder (ARANGO_BACKUP_DIR): backups are written and restored there only. */
+let backups: string;
 const p = `t${Date.now().toString(36)}_`;
 const users = `${p}users`;
 const follows = `${p}follows`;
@@ -46,7 +48,8 @@ const cli = async (args: string[], extra: NodeJS.ProcessEnv = {}) => {
 
 beforeAll(async () => {
   if (!LIVE) fake = await startArango();
-  env = cleanEnv({ ARANGO_URL: LIVE ?? fake!.url, ARANGO_CONNECT_RETRIES: '2', ARANGO_CONNECT_DELAY_SEC: '0.2' });
+  backups = tempDir('mcpkit-backups-');
+  env = cleanEnv({ ARANGO_URL: LIVE ?? fake!.url, ARANGO_CONNECT_RETRIES: '2', ARANGO_CONNECT_DELAY_SEC: '0.2', ARANGO_BACKUP_DIR: backups });
   client = await connect();
 });
 
@@ -190,28 +193,47 @@ describe('arango over MCP', () => {
     const broken = await ok('arango_validate_graph_integrity', { graph });
     expect(broken).toMatchObject({ valid: false, graphs: [{ problems: [{ problem: `_to ${users}/ghost does not exist` }] }] });
 
-    const dir = tempDir('mcpkit-graph-backup-');
-    const backup = await ok('arango_backup_graph', { graph, output_dir: dir });
+    const dir = join(backups, 'graph-backup');
+    const backup = await ok('arango_backup_graph', { graph, output_dir: 'graph-backup' });
     expect(backup.collections.find((c: { name: string }) => c.name === follows)).toMatchObject({ type: 'edge', documents: 5 });
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ format: 'mcpkit-arango-backup/1', graph: { name: graph } });
-    const again = await call('arango_restore_graph', { input_dir: dir });
+    const again = await call('arango_restore_graph', { input_dir: 'graph-backup' });
     expect(again.body.error).toMatchObject({ code: 'ARANGO_ERROR', details: { errorNum: 1925 } });
     const skipped = await ok('arango_restore_graph', { input_dir: dir, conflict: 'skip' });
     expect(skipped.collections.find((c: { collection: string }) => c.collection === follows)).toMatchObject({ inserted: 0, skipped: 5 });
     expect(skipped.integrity.valid).toBe(false);
-    const all = await ok('arango_backup_named_graphs', { output_dir: tempDir('mcpkit-graphs-') });
+    const all = await ok('arango_backup_named_graphs', { output_dir: join(backups, 'graphs') });
     expect(all.graphs.map((g: { graph: string }) => g.graph)).toContain(graph);
     expect(existsSync(join(all.folder, graph, 'manifest.json'))).toBe(true);
   });
 
   it('backs up collections to JSON files with a manifest', async () => {
-    const dir = tempDir('mcpkit-backup-');
+    const dir = join(backups, 'users');
     const out = await ok('arango_backup', { collections: [users], output_dir: dir, doc_limit: 10 });
     expect(out.collections).toEqual([{ name: users, type: 'document', file: `${users}.json`, documents: 10, truncated: true }]);
     expect(JSON.parse(readFileSync(join(dir, `${users}.json`), 'utf8'))).toHaveLength(10);
     const unknown = await call('arango_backup', { collections: [`${p}nope`], output_dir: dir });
     expect(unknown.body.error.details.errorNum).toBe(1203);
+  });
+
+  it('writes and reads backups only inside the backup folder', async () => {
+    const elsewhere = tempDir('mcpkit-elsewhere-');
+    for (const [tool, args] of [
+      ['arango_backup', { collections: [users], output_dir: join(elsewhere, 'b') }],
+      ['arango_backup', { collections: [users], output_dir: '../escape' }],
+      ['arango_backup_graph', { graph, output_dir: elsewhere }],
+      ['arango_backup_named_graphs', { output_dir: '/tmp' }],
+      ['arango_restore_graph', { input_dir: elsewhere }],
+    ] as const) {
+      const r = await call(tool, args);
+      expect(r.body.error, tool).toMatchObject({ code: 'FORBIDDEN', details: { backup_dir: backups } });
+    }
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(existsSync(join(backups, '..', 'escape'))).toBe(false);
+    // A default folder lands inside it.
+    const plain = await ok('arango_backup', { collections: [users], doc_limit: 1 });
+    expect(plain.folder.startsWith(`${backups}/`)).toBe(true);
   });
 
   it('serve --read-only leaves out writing tools and refuses writing AQL', async () => {
@@ -221,6 +243,8 @@ describe('arango over MCP', () => {
       expect(names).toContain('arango_query');
       expect(names).not.toContain('arango_insert');
       expect(names).not.toContain('arango_restore_graph');
+      // Backups write files: writers, so read-only mode leaves them out too.
+      for (const backup of ['arango_backup', 'arango_backup_graph', 'arango_backup_named_graphs']) expect(names).not.toContain(backup);
       const r = await call('arango_query', { query: `FOR u IN ${users} REMOVE u IN ${users}` }, readOnly);
       expect(r.body.error.code).toBe('READ_ONLY');
     } finally {

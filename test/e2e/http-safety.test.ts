@@ -58,6 +58,17 @@ describe('serve --http without authentication', () => {
     }
   });
 
+  it('answers a malformed %-escape in the path with 400, not a 500 "bug"', async () => {
+    const { child, url } = await serveHttp(writeConfig({}));
+    try {
+      const r = await fetch(`${url}/views/%E0%A4%A`);
+      expect(r.status).toBe(400);
+      expect(await r.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+    } finally {
+      await stopChild(child);
+    }
+  });
+
   it.each([['--token='], ['--host='], ['--view=']])('refuses an empty %s as bad usage', async (flag) => {
     const r = await runCli(['serve', '--http', '--port', '0', flag]);
     expect(r.code).toBe(2);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { ARANGO_WRITE, defineArangoTool } from './shared.js';
+import { ARANGO_WRITE, backupFolder, defineArangoTool } from './shared.js';
 import { READ_ONLY } from '../../tool/define.js';
 
 const COLLECTION_TYPES = { 2: 'document', 3: 'edge' } as const;
@@ -77,21 +77,22 @@ export const arangoBackup = defineArangoTool({
   },
   title: 'Back up collections to JSON files',
   description:
-    'Write collections (default: every non-system collection) to a folder: one JSON array of documents per collection and a manifest.json. The folder defaults to backups/<database>-<time> under the current directory.',
+    'Write collections (default: every non-system collection) to a folder: one JSON array of documents per collection and a manifest.json. Folders are inside the backup folder (arango.backup_dir, default $XDG_STATE_HOME/mcpkit/backups); the default is <database>-<time>.',
   input: z.strictObject({
-    output_dir: z.string().min(1).optional().describe('Folder to write (created if missing).'),
+    output_dir: z.string().min(1).optional().describe('Folder to write, inside the backup folder (created if missing).'),
     collections: z.array(z.string().min(1)).optional().describe('Collections to back up (default: all non-system ones).'),
     doc_limit: z.int().min(1).optional().describe('Most documents per collection (the manifest marks cut collections).'),
   }),
-  annotations: { ...READ_ONLY, idempotentHint: false },
+  // It writes files (in the backup folder only), so it is no reader: read-only mode leaves it out.
+  annotations: { ...READ_ONLY, readOnlyHint: false, idempotentHint: false },
   writes: false,
   async run(input, call) {
-    const [{ resolve }, layout, { writeBackup }] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js'), import('./backup-writer.js')]);
+    const [layout, { writeBackup }] = await Promise.all([import('../../arango/backup-layout.js'), import('./backup-writer.js')]);
     const all = await call.timed(call.db.listCollections(true));
     const wanted = input.collections ?? all.map((c) => c.name).sort();
     const unknown = wanted.filter((n) => !all.some((c) => c.name === n));
     if (unknown.length) throw new ToolError('ARANGO_ERROR', `collection or view not found: ${unknown.join(', ')}`, { details: { errorNum: 1203, http_code: 404, collections: unknown } });
-    const folder = resolve(call.ctx.cwd, input.output_dir ?? layout.defaultBackupFolder(call.settings.database, call.ctx.now()));
+    const { folder } = await backupFolder(call.ctx, input.output_dir, layout.defaultBackupFolder(call.settings.database, call.ctx.now()));
     const collections = wanted.map((name) => ({ name, type: all.find((c) => c.name === name)!.type === 3 ? ('edge' as const) : ('document' as const) }));
     return { folder, collections: await writeBackup(call, folder, collections, { docLimit: input.doc_limit }) };
   },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import type { BackupManifest } from '../../arango/backup-layout.js';
-import { ARANGO_DESTRUCTIVE, ARANGO_WRITE, defineArangoTool, queryAll, type ArangoCall } from './shared.js';
+import { ARANGO_DESTRUCTIVE, ARANGO_WRITE, backupFolder, defineArangoTool, queryAll, type ArangoCall } from './shared.js';
 import { READ_ONLY } from '../../tool/define.js';
 
 const graphName = z.string().min(1).describe('Graph name.');
@@ -265,12 +265,13 @@ export const arangoBackupGraph = defineArangoTool({
   command: { id: 'arango backup-graph', args: ['graph'], examples: ['<%= config.bin %> arango backup-graph social --output-dir ./social-backup'] },
   title: 'Back up a named graph',
   description: 'Write a graph\'s definition and all its vertex and edge collections to a folder (manifest.json plus one JSON file per collection), for arango_restore_graph.',
-  input: z.strictObject({ graph: graphName, output_dir: z.string().min(1).optional().describe('Folder to write (default backups/<database>-<time>/<graph>).') }),
-  annotations: { ...READ_ONLY, idempotentHint: false },
+  input: z.strictObject({ graph: graphName, output_dir: z.string().min(1).optional().describe('Folder to write, inside the backup folder (default <database>-<time>/<graph>).') }),
+  // Writes files (in the backup folder only): no reader.
+  annotations: { ...READ_ONLY, readOnlyHint: false, idempotentHint: false },
   writes: false,
   async run(input, call) {
-    const [{ resolve, join }, layout] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js')]);
-    const folder = resolve(call.ctx.cwd, input.output_dir ?? join(layout.defaultBackupFolder(call.settings.database, call.ctx.now()), input.graph));
+    const [{ join }, layout] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js')]);
+    const { folder } = await backupFolder(call.ctx, input.output_dir, join(layout.defaultBackupFolder(call.settings.database, call.ctx.now()), input.graph));
     return backupGraphTo(call, input.graph, folder);
   },
 });
@@ -280,13 +281,14 @@ export const arangoBackupNamedGraphs = defineArangoTool({
   command: { id: 'arango backup-graphs', examples: ['<%= config.bin %> arango backup-graphs --output-dir ./graphs'] },
   title: 'Back up every named graph',
   description: 'Back up several named graphs (default: all), each into its own subfolder as arango_backup_graph does.',
-  input: z.strictObject({ graphs: z.array(z.string().min(1)).optional().describe('Graphs to back up (default: all).'), output_dir: z.string().min(1).optional().describe('Folder to write (default backups/<database>-<time>).') }),
-  annotations: { ...READ_ONLY, idempotentHint: false },
+  input: z.strictObject({ graphs: z.array(z.string().min(1)).optional().describe('Graphs to back up (default: all).'), output_dir: z.string().min(1).optional().describe('Folder to write, inside the backup folder (default <database>-<time>).') }),
+  // Writes files (in the backup folder only): no reader.
+  annotations: { ...READ_ONLY, readOnlyHint: false, idempotentHint: false },
   writes: false,
   async run(input, call) {
-    const [{ resolve, join }, layout] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js')]);
+    const [{ join }, layout] = await Promise.all([import('node:path'), import('../../arango/backup-layout.js')]);
     const names = input.graphs ?? ((await call.timed(call.db.listGraphs())) as unknown as { name: string }[]).map((g) => g.name).sort();
-    const folder = resolve(call.ctx.cwd, input.output_dir ?? layout.defaultBackupFolder(call.settings.database, call.ctx.now()));
+    const { folder } = await backupFolder(call.ctx, input.output_dir, layout.defaultBackupFolder(call.settings.database, call.ctx.now()));
     const graphs = [];
     for (const name of names) graphs.push(await backupGraphTo(call, name, join(folder, layout.collectionFile(name).replace(/\.json$/, ''))));
     return { folder, graphs };
@@ -300,7 +302,7 @@ export const arangoRestoreGraph = defineArangoTool({
   description:
     'Restore a folder written by arango_backup_graph: create the graph (under its name or a new one) and insert its documents. conflict decides what happens to documents whose _key exists: skip them, overwrite them, or stop with an error. Then check integrity.',
   input: z.strictObject({
-    input_dir: z.string().min(1).describe('Folder with manifest.json.'),
+    input_dir: z.string().min(1).describe('Folder with manifest.json, inside the backup folder.'),
     graph: z.string().min(1).optional().describe('Name to restore as (default: the backed-up name).'),
     conflict: z.enum(['skip', 'overwrite', 'error']).default('error').describe('For documents whose _key exists: skip, overwrite or error.'),
     validate_integrity: z.boolean().default(true).describe('Check edges afterwards.'),
@@ -308,8 +310,8 @@ export const arangoRestoreGraph = defineArangoTool({
   annotations: ARANGO_DESTRUCTIVE,
   writes: true,
   async run(input, call) {
-    const [{ readFileSync }, { resolve, join }, layout] = await Promise.all([import('node:fs'), import('node:path'), import('../../arango/backup-layout.js')]);
-    const folder = resolve(call.ctx.cwd, input.input_dir);
+    const [{ readFileSync }, { join }, layout] = await Promise.all([import('node:fs'), import('node:path'), import('../../arango/backup-layout.js')]);
+    const { folder } = await backupFolder(call.ctx, input.input_dir, input.input_dir);
     let manifest: BackupManifest;
     try {
       manifest = JSON.parse(readFileSync(join(folder, layout.MANIFEST_FILE), 'utf8')) as BackupManifest;

@@ -53,6 +53,8 @@ export const arangoQuery = defineArangoTool({
   }),
   annotations: ARANGO_DESTRUCTIVE,
   writes: false,
+  // Refuses AQL that writes in read-only mode (runAql), so read-only mode keeps it, as a reader.
+  enforcesReadOnly: true,
   async run(input, call) {
     const out = await runAql(call, input.query, input.bind_vars, { batchSize: input.batch_size, maxRows: input.max_rows });
     return { rows: out.rows, count: out.count, truncated: out.truncated, stats: out.stats };
@@ -72,6 +74,8 @@ export const arangoQueryProfile = defineArangoTool({
   }),
   annotations: ARANGO_DESTRUCTIVE,
   writes: false,
+  // Refuses AQL that writes in read-only mode (runAql), so read-only mode keeps it, as a reader.
+  enforcesReadOnly: true,
   async run(input, call) {
     const out = await runAql(call, input.query, input.bind_vars, { batchSize: 1000, maxRows: input.max_rows, profile: true });
     return { rows: out.rows, truncated: out.truncated, stats: out.stats, profile: out.profile ?? null };

@@ -40,6 +40,34 @@ export async function startArango(ctx: ToolContext): Promise<void> {
   if (settings?.configured) (await connectionFor(ctx)).start();
 }
 
+/**
+ * The folder a backup tool may write (or a restore read): `requested` (or `fallback`) inside the
+ * backup folder (ARANGO_BACKUP_DIR, arango.backup_dir, else $XDG_STATE_HOME/mcpkit/backups),
+ * never outside it, so an agent cannot have files written anywhere on the machine.
+ */
+export async function backupFolder(ctx: ToolContext, requested: string | undefined, fallback: string): Promise<{ base: string; folder: string }> {
+  const [config, { dirname, join, resolve, sep }, { homedir }, { isInside }] = await Promise.all([
+    ctx.config(),
+    import('node:path'),
+    import('node:os'),
+    import('../../retrieve/paths.js'),
+  ]);
+  const state = ctx.env.XDG_STATE_HOME && ctx.env.XDG_STATE_HOME.trim() !== '' ? ctx.env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
+  const base = ctx.env.ARANGO_BACKUP_DIR
+    ? resolve(ctx.cwd, ctx.env.ARANGO_BACKUP_DIR)
+    : config.arango.backup_dir
+      ? resolve(dirname(ctx.configLocation.path), config.arango.backup_dir)
+      : join(state, 'mcpkit', 'backups');
+  const folder = resolve(base, requested ?? fallback);
+  if (folder !== base && !isInside(base, folder, sep)) {
+    throw new ToolError('FORBIDDEN', `${requested} is outside the backup folder ${base}; backups are written and read there only.`, {
+      details: { folder: requested, backup_dir: base },
+      hint: 'Give a folder inside it (a relative name is taken inside it), or set arango.backup_dir / ARANGO_BACKUP_DIR.',
+    });
+  }
+  return { base, folder };
+}
+
 export interface ArangoCall {
   db: Database;
   connection: ArangoConnection;
@@ -55,7 +83,7 @@ export async function queryAll<T>(call: ArangoCall, query: string, bindVars: Rec
   return (await call.timed(cursor.all())) as T[];
 }
 
-type ArangoToolDefinition<S extends z.ZodObject, R> = Omit<ToolDefinition<S, R>, 'group' | 'run' | 'invalidInputCode' | 'available' | 'enforcesReadOnly'> & {
+type ArangoToolDefinition<S extends z.ZodObject, R> = Omit<ToolDefinition<S, R>, 'group' | 'run' | 'invalidInputCode' | 'available'> & {
   /** Writing tools are hidden over MCP and refused in the terminal in read-only mode. */
   writes: boolean;
   run(input: z.output<S>, call: ArangoCall): Promise<R>;
@@ -68,8 +96,6 @@ export function defineArangoTool<S extends z.ZodObject, R>(def: ArangoToolDefini
     ...rest,
     group: 'arango',
     invalidInputCode: 'VALIDATION_ERROR',
-    // A tool published as a writer that does not write in read-only mode checks its AQL (runAql).
-    enforcesReadOnly: !writes && !def.annotations.readOnlyHint,
     ...(writes ? { available: (config, env) => !readOnlyFrom(config.arango, env) } : {}),
     async run(input, ctx) {
       const connection = await connectionFor(ctx);
