@@ -82,3 +82,37 @@ describe('special files', () => {
     }
   });
 });
+
+describe('patterns from a caller cannot stall serve', () => {
+  it('a catastrophic regular expression runs in linear time; a catastrophic glob stops at retrieve.timeout_ms with TIMEOUT, and serve answers right after', async () => {
+    const dir = tempDir();
+    const root = join(dir, 'root');
+    mkdirSync(root);
+    writeFileSync(join(root, 'as.txt'), `${'a'.repeat(28)}!\n${'a'.repeat(5000)}!\n`);
+    writeFileSync(join(root, 'a'.repeat(150)), 'x\n');
+    writeFileSync(join(dir, 'mcpkit.yaml'), 'retrieve:\n  roots: { code: ./root }\n  timeout_ms: 1500\n');
+    const client = new Client({ name: 'safety', version: '1' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', join(dir, 'mcpkit.yaml')], env: cleanEnv() as Record<string, string>, stderr: 'ignore' }),
+    );
+    try {
+      let started = Date.now();
+      const regex = (await client.callTool({ name: 'search', arguments: { query: '(a+)+$', regex: true } })) as CallToolResult;
+      expect(regex.isError).toBeFalsy();
+      expect((regex.structuredContent as { result: { matches: unknown[] } }).result.matches).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(1000); // backtracking would take minutes on the first line alone
+      const nested = (await client.callTool({ name: 'search', arguments: { query: '(a|aa)+!', regex: true } })) as CallToolResult;
+      expect((nested.structuredContent as { result: { matches: unknown[] } }).result.matches).toHaveLength(2);
+
+      started = Date.now();
+      const glob = client.callTool({ name: 'find_files', arguments: { glob: '*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b' } });
+      const other = client.callTool({ name: 'list_dir', arguments: { path: 'code' } });
+      const [globResult, otherResult] = (await Promise.all([glob, other])) as CallToolResult[];
+      expect((globResult!.structuredContent as { error: { code: string } }).error.code).toBe('TIMEOUT');
+      expect(otherResult!.isError).toBeFalsy();
+      expect(Date.now() - started).toBeLessThan(6000);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import picomatch from 'picomatch';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
+import { boundedRegExp, withinBudget } from '../../retrieve/bounded.js';
 import type { Root } from '../../retrieve/roots.js';
 import { envelope, fileIndexes, loadRoots } from './shared.js';
 
@@ -61,7 +62,7 @@ export const search = defineTool({
     const started = performance.now();
     if (input.query === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Give the text to search for.' });
     const include = compileGlob(input.glob, input.hidden);
-    const { roots, maxFileBytes } = await loadRoots(ctx);
+    const { roots, maxFileBytes, timeoutMs } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
     const [{ literalMatcher, regexMatcher, requiredLiteral }, { searchRoots }, { requiredTrigrams }] = await Promise.all([
       import('../../retrieve/line-matcher.js'),
@@ -71,12 +72,14 @@ export const search = defineTool({
     let matcher;
     let trigrams: number[] | undefined;
     if (input.regex || input.ignore_case) {
-      let re: RegExp;
+      const source = input.regex ? input.query : input.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const flags = input.ignore_case ? 'iu' : 'u';
       try {
-        re = new RegExp(input.regex ? input.query : input.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), input.ignore_case ? 'iu' : 'u');
+        new RegExp(source, flags);
       } catch (error) {
         throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${(error as Error).message}`, { details: { query: input.query } });
       }
+      const re = boundedRegExp(source, flags);
       const literal = input.ignore_case ? undefined : requiredLiteral(input.query);
       matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, input.regex ? {} : { asciiLiteral: input.query });
       if (literal) trigrams = requiredTrigrams(Buffer.from(literal), false);
@@ -86,7 +89,9 @@ export const search = defineTool({
       trigrams = requiredTrigrams(Buffer.from(input.query), false);
     }
     const index = await fileIndexes(ctx);
-    const outcome = searchRoots(selected, { matcher, limit: input.limit, context: input.context, maxFileBytes, hidden: input.hidden, include, index, trigrams });
+    const outcome = withinBudget(timeoutMs, 'The search', () =>
+      searchRoots(selected, { matcher, limit: input.limit, context: input.context, maxFileBytes, hidden: input.hidden, include, index, trigrams }),
+    );
     const { matches, ...stats } = outcome;
     return envelope({ query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped }, input.repo ?? null, started, outcome.truncated);
   },
@@ -118,9 +123,10 @@ export const findFiles = defineTool({
   async run(input, ctx) {
     const started = performance.now();
     const include = compileGlob(input.glob, input.hidden)!;
-    const { roots } = await loadRoots(ctx);
+    const { roots, timeoutMs } = await loadRoots(ctx);
     const { findFiles: find } = await import('../../retrieve/search.js');
-    const { files, truncated } = find(await rootsFor(roots, input.repo), include, { limit: input.limit, hidden: input.hidden, index: await fileIndexes(ctx) });
+    const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
+    const { files, truncated } = withinBudget(timeoutMs, 'Finding files', () => find(selected, include, { limit: input.limit, hidden: input.hidden, index }));
     return envelope({ glob: input.glob, files }, input.repo ?? null, started, truncated);
   },
   render: (r) => r.result.files.map((f) => f.path).join('\n'),
@@ -151,10 +157,11 @@ export const smartSearchTool = defineTool({
     const started = performance.now();
     if (input.query.trim() === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Ask a question or give a few words.' });
     const include = compileGlob(input.glob, false);
-    const { roots, maxFileBytes } = await loadRoots(ctx);
+    const { roots, maxFileBytes, timeoutMs } = await loadRoots(ctx);
     const { queryTerms, smartSearch } = await import('../../retrieve/smart-search.js');
     const terms = queryTerms(input.query);
-    const out = smartSearch(await rootsFor(roots, input.repo), terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index: await fileIndexes(ctx) });
+    const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
+    const out = withinBudget(timeoutMs, 'The smart search', () => smartSearch(selected, terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index }));
     return envelope({ query: input.query, terms, files: out.files, total_files: out.total_files }, input.repo ?? null, started, out.truncated);
   },
   render: (r, ui) =>

@@ -2,17 +2,18 @@ import { closeSync, existsSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { perProcess, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
+import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/bounded.js';
 import type { Root } from '../../retrieve/roots.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 /** The configured roots, checked (fail fast: CONFIG_INVALID with MISSING_ROOT, ROOT_NOT_FOUND, ...). */
-export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxFileBytes: number }> {
+export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxFileBytes: number; timeoutMs: number }> {
   const config = await ctx.config();
   const [{ rootSpecs, validateRoots }, { requireUsable }] = await Promise.all([import('../../retrieve/roots.js'), import('../../config/problems.js')]);
   requireUsable(config, 'retrieve');
   const roots = validateRoots(rootSpecs({ configured: config.retrieve.roots, configDir: dirname(ctx.configLocation.path), env: ctx.env, cwd: ctx.cwd }));
-  return { roots, maxFileBytes: config.retrieve.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES };
+  return { roots, maxFileBytes: config.retrieve.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES, timeoutMs: config.retrieve.timeout_ms ?? DEFAULT_RETRIEVE_TIMEOUT_MS };
 }
 
 /** The process's remembered walks and reads (serve only; see retrieve/file-index.ts). */

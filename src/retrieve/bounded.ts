@@ -1,0 +1,63 @@
+import { setFlagsFromString } from 'node:v8';
+import { createContext, runInContext } from 'node:vm';
+import { ToolError } from '../core/errors.js';
+
+/**
+ * Guarantees for what a caller's pattern can cost (a regular expression, a glob):
+ *
+ * - Regular expressions run on V8's own engine, which switches to its linear-time engine for an
+ *   expression that backtracks excessively (`(a+)+$` on a line of a's: milliseconds, not hours).
+ *   That engine cannot take the `u` flag, so an expression that it can run is matched without it
+ *   (only astral characters in `.` and classes differ); one it cannot (backreferences, lookaround,
+ *   \p{...}) keeps `u` and relies on the budget below.
+ * - Every search, find and smart search runs under a time budget (retrieve.timeout_ms): past it,
+ *   V8 stops the work and the call fails with TIMEOUT. A budget rather than a worker thread: a
+ *   worker costs ~50 ms to start on every call and a copy of the file index, for a case the
+ *   linear engine already removes for regular expressions; globs are the rest.
+ */
+let engineReady = false;
+function linearEngine(): void {
+  if (engineReady) return;
+  setFlagsFromString('--enable-experimental-regexp-engine');
+  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  engineReady = true;
+}
+
+/** A caller's regular expression (already known to compile with `flags`), as it is matched. */
+export function boundedRegExp(source: string, flags: string): RegExp {
+  linearEngine();
+  const plain = flags.replace('u', '');
+  try {
+    new RegExp(source, `${plain}l`); // only to learn whether the linear engine can run it
+    return new RegExp(source, plain);
+  } catch {
+    return new RegExp(source, flags);
+  }
+}
+
+export const DEFAULT_RETRIEVE_TIMEOUT_MS = 10_000;
+
+let context: object | undefined;
+
+/** Runs synchronous work, stopping it with TIMEOUT when it takes longer than `ms`. */
+export function withinBudget<T>(ms: number, what: string, work: () => T): T {
+  context ??= createContext({});
+  let result: T;
+  (context as { work?: () => void }).work = () => {
+    result = work();
+  };
+  try {
+    runInContext('work()', context, { timeout: ms });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      throw new ToolError('TIMEOUT', `${what} took longer than ${ms} ms and was stopped.`, {
+        details: { timeout_ms: ms },
+        hint: 'Narrow it (a repo, a glob, a simpler pattern), or raise retrieve.timeout_ms.',
+      });
+    }
+    throw error;
+  } finally {
+    (context as { work?: () => void }).work = undefined;
+  }
+  return result!;
+}
