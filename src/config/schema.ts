@@ -124,6 +124,8 @@ export const configSchema = z
           .describe('Named registries besides (or overriding) the built-in official and pulsemcp.'),
         timeout_ms: z.int().positive().optional().describe('Timeout of one registry request (default 30000).'),
         retries: z.int().min(0).max(10).optional().describe('Retries on 429, 5xx and network errors (default 3).'),
+        max_response_bytes: z.int().positive().optional().describe('Largest registry answer read, after decompression (default 20 MiB).'),
+        max_pages: z.int().positive().optional().describe('Most pages "registry list --all" follows (default 100).'),
         show_admin_tools: z.boolean().optional().describe('Serve switch_tenant_id over MCP (also SHOW_ADMIN_TOOLS=true).'),
       })
       .default({}),

@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   UPSTREAM_ERROR: fault('An upstream server or registry failed or answered something that is not the protocol.', 'Check the upstream; the message carries its own words.'),
   AUTH_FAILED: fault('Credentials were refused (a bearer token, an API key).', 'Check the token or key the message names.'),
   RATE_LIMITED: fault('The registry asked us to slow down (HTTP 429) and retries ran out.', 'Wait, then try again.'),
+  RESPONSE_TOO_LARGE: fault('An answer over its size limit: a registry response, or registry list --all past registry.max_pages.', 'Ask for less, or raise the limit the message names.'),
   ARANGO_ERROR: fault('ArangoDB refused the request; errorNum and http_code say why.', 'Read ArangoDB\'s message; the hint names the usual fix.'),
   HOOK_ABORTED: fault('A pre_call or post_call hook stopped the call.', 'The message carries the hook\'s reason.'),
   HOOK_FAILED: fault('A hook module failed to load or threw.', 'Fix the hook module the message names.'),

@@ -21,7 +21,13 @@ export interface ClientOptions extends RegistryEndpoint {
   backoffMs?: number;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
+  /** Largest answer read, after decompression (a bigger one is RESPONSE_TOO_LARGE). */
+  maxResponseBytes?: number;
 }
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
+/** Redirects followed for one request; a registry needs none or one. */
+const MAX_REDIRECTS = 5;
 
 export interface ServerEntry {
   server: { name: string; version?: string; [key: string]: unknown };
@@ -127,17 +133,46 @@ export class RegistryClient {
     return headers;
   }
 
+  /**
+   * One GET, following redirects by hand: credentials (X-API-Key, X-Tenant-ID) go only to the
+   * registry's own origin, a loop or more than MAX_REDIRECTS hops is an error, and the body is
+   * read up to maxResponseBytes after decompression (a gzip bomb stops there too).
+   */
+  private async fetchFollowing(url: string, signal: AbortSignal): Promise<{ response: Response; text: string }> {
+    const origin = new URL(url).origin;
+    const seen = new Set<string>();
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      seen.add(current);
+      const sameOrigin = new URL(current).origin === origin;
+      const response = await this.fetchImpl(current, { headers: sameOrigin ? this.headers() : { accept: 'application/json' }, signal, redirect: 'manual' });
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (location === null) return { response, text: await readLimited(response, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, current) };
+      await response.body?.cancel().catch(() => undefined);
+      const next = new URL(location, current).toString();
+      if (seen.has(next) || hop + 1 > MAX_REDIRECTS) {
+        throw new ToolError('UPSTREAM_ERROR', `The registry at ${this.options.url} redirects ${seen.has(next) ? 'in a loop' : `more than ${MAX_REDIRECTS} times`} (${current} -> ${next}).`, {
+          details: { url, redirects: [...seen, next] },
+          hint: 'Check the registry URL in the config (registry.sources).',
+        });
+      }
+      current = next;
+    }
+  }
+
   private async request(path: string, subject: Subject, signal?: AbortSignal): Promise<unknown> {
     // Joined as text: a base URL may carry a path of its own (a proxy's /registry).
     const url = `${this.options.url.replace(/\/+$/, '')}${path}`;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.retries;
       let response: Response;
+      let text: string;
       try {
         const timeout = AbortSignal.timeout(this.timeoutMs);
-        response = await this.fetchImpl(url, { headers: this.headers(), signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+        // The whole exchange (redirects and the body too) is under the timeout, and retried like one.
+        ({ response, text } = await this.fetchFollowing(url, signal ? AbortSignal.any([signal, timeout]) : timeout));
       } catch (error) {
-        if (signal?.aborted) throw error;
+        if (signal?.aborted || error instanceof ToolError) throw error;
         const timedOut = (error as Error).name === 'TimeoutError';
         if (!last) {
           await this.sleep(this.backoff(attempt));
@@ -155,7 +190,6 @@ export class RegistryClient {
           hint: 'Check the registry URL (registry.sources in the config) and your network.',
         });
       }
-      const text = await response.text();
       if (response.ok) {
         try {
           return JSON.parse(text);
@@ -221,4 +255,33 @@ function httpError(status: number, detail: string, subject: Subject, details: Re
     default:
       return new ToolError('UPSTREAM_ERROR', `API request failed (${status}): ${detail}`, { details: all });
   }
+}
+
+/** The body as text, refused past `max` bytes (as declared, or as it arrives after decompression). */
+async function readLimited(response: Response, max: number, url: string): Promise<string> {
+  const tooLarge = () =>
+    new ToolError('RESPONSE_TOO_LARGE', `The registry's answer from ${url} is over ${max} bytes; it was not read further.`, {
+      details: { url, max_bytes: max },
+      hint: 'Ask for less (a smaller --limit, a --search), or raise registry.max_response_bytes.',
+    });
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > max && !response.headers.get('content-encoding')) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

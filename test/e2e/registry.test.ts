@@ -44,6 +44,21 @@ describe('registry from the terminal', () => {
     expect(page.body.metadata.nextCursor).toEqual(expect.any(String));
   });
 
+  it('--all stops at registry.max_pages with a clear error when cursors never end', async () => {
+    registry.control.abuse = 'endless';
+    try {
+      writeConfig('  max_pages: 7\n');
+      const started = Date.now();
+      const r = await json(['registry', 'list', '--all']);
+      expect(r.code).toBe(1);
+      expect(r.body.error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', message: expect.stringContaining('stopped after 7 pages'), hint: expect.stringContaining('--cursor') });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      registry.control.abuse = false;
+      writeConfig();
+    }
+  });
+
   it('--truncate shortens like MCP does', async () => {
     const { body } = await json(['registry', 'list', '--search', 'long-readme', '--truncate']);
     expect(body.servers[0].server.description).toBe(`${LONG.slice(0, 200)}... [TRUNCATED - use expand_fields: ["servers[].server.description"] to see full content]`);

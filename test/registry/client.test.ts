@@ -158,3 +158,47 @@ describe('client helpers', () => {
     expect(errorDetail(body)).toBe(detail);
   });
 });
+
+describe('a registry that abuses the client (issue 18, 5)', () => {
+  let abusive: Registry;
+  let other: Registry;
+  beforeAll(async () => {
+    abusive = await startRegistry({ apiKey: 'sesame' });
+    other = await startRegistry();
+  });
+  afterAll(async () => {
+    await abusive.close();
+    await other.close();
+  });
+  const on = (options: Partial<ClientOptions> = {}) => new RegistryClient({ url: abusive.url, apiKey: 'sesame', backoffMs: 1, sleep: async () => {}, ...options });
+  const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (e: { code?: string }) => e.code);
+
+  it('stops reading a body over the limit, and a gzip bomb at its decompressed size', async () => {
+    abusive.control.abuse = 'huge';
+    abusive.control.abuseBytes = 50 * 1024 * 1024;
+    expect(await codeOf(on({ maxResponseBytes: 1024 * 1024 }).listServers())).toBe('RESPONSE_TOO_LARGE');
+    abusive.control.abuse = 'gzip-bomb';
+    abusive.control.abuseBytes = 30 * 1024 * 1024; // about 30 KB on the wire
+    expect(await codeOf(on({ maxResponseBytes: 1024 * 1024 }).listServers())).toBe('RESPONSE_TOO_LARGE');
+    abusive.control.abuse = false;
+  }, 30_000);
+
+  it('a body that never ends is a TIMEOUT after the retries, never INTERNAL', async () => {
+    abusive.control.abuse = 'stall';
+    const error = await on({ timeoutMs: 300, retries: 1 }).listServers().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'TIMEOUT', details: { attempts: 2 } });
+    abusive.control.abuse = false;
+  });
+
+  it('drops the API key on a redirect to another origin, and stops a redirect loop', async () => {
+    abusive.control.abuse = other.url;
+    other.control.requests.length = 0;
+    await on().listServers({ limit: 1 });
+    expect(other.control.requests).toHaveLength(1);
+    expect(other.control.requests[0]!.apiKey).toBeUndefined();
+    abusive.control.abuse = 'loop';
+    const loop = await on().listServers().catch((e: unknown) => e);
+    expect(loop).toMatchObject({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('redirects in a loop') });
+    abusive.control.abuse = false;
+  });
+});

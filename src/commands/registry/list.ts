@@ -9,6 +9,8 @@ import { fetchPage, listServers, serverTable } from '../../tools/registry/list.j
 import { shown } from '../../tools/registry/shared.js';
 
 const Base = commandFromTool(listServers);
+/** A registry that hands out cursors without end must not keep a terminal busy forever. */
+const DEFAULT_MAX_PAGES = 100;
 
 /** `registry list`, plus --all: a terminal extra that follows the cursors to the last page. */
 export default class RegistryList extends Base {
@@ -28,7 +30,15 @@ export default class RegistryList extends Base {
     let cursor = input.cursor;
     let pages = 0;
     const seen = new Set<string>();
+    const maxPages = (await this.runtime(flags.config).config()).registry.max_pages ?? DEFAULT_MAX_PAGES;
     do {
+      if (pages >= maxPages) {
+        progress('\n');
+        throw new ToolError('RESPONSE_TOO_LARGE', `registry list --all stopped after ${maxPages} pages (${servers.length} servers); the registry has more.`, {
+          details: { pages, servers: servers.length, next_cursor: cursor },
+          hint: `Narrow it with --search, or raise registry.max_pages; continue from here with --cursor ${cursor}.`,
+        });
+      }
       const page = await fetchPage({ ...input, cursor }, ctx);
       servers.push(...page.servers);
       pages++;

@@ -28,7 +28,10 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
   const settings = config.registry;
   const name = requested ?? defaultSourceName(settings, ctx.env);
   const source = chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));
-  return { client: new RegistryClient({ ...source, timeoutMs: settings.timeout_ms, retries: settings.retries }), source };
+  return {
+    client: new RegistryClient({ ...source, timeoutMs: settings.timeout_ms, retries: settings.retries, maxResponseBytes: settings.max_response_bytes }),
+    source,
+  };
 }
 
 /** The seed's auto-truncation, on by default for a model (MCP) and off for a person (terminal). */
