@@ -1,5 +1,6 @@
 import { parseDocument, type Document } from 'yaml';
 import { interpolate } from './interpolate.js';
+import { secretValues } from './mask.js';
 import type { ConfigProblem } from './problems.js';
 import { problemsFromZod } from './problems.js';
 import { configSchema, type McpkitConfig } from './schema.js';
@@ -12,6 +13,8 @@ export interface CheckedConfig {
   config?: McpkitConfig;
   /** Paths whose values came from environment variables. */
   fromEnv: Set<string>;
+  /** Values never to be shown (core/redact): from the environment, under secret keys, URL passwords. */
+  secrets?: string[];
 }
 
 export function parseYaml(text: string): { doc: Document; problems: ConfigProblem[] } {
@@ -46,15 +49,16 @@ export function checkConfigText(text: string, env: Readonly<Record<string, strin
   const { data: raw, problems: shapeProblems } = documentData(doc);
   if (shapeProblems.length) return { problems: shapeProblems, fromEnv: new Set() };
   const expanded = interpolate(raw, env);
+  const secrets = secretValues(expanded.value, expanded.envValues);
   const problems: ConfigProblem[] = expanded.missing.map(({ path, variable }) => ({
     path,
     message: `environment variable ${variable} is not set (set it, or write \${${variable}:-default})`,
   }));
   const parsed = configSchema.safeParse(expanded.value);
   if (!parsed.success) problems.push(...problemsFromZod(parsed.error));
-  if (problems.length === 0 && parsed.success) return { problems, raw, config: parsed.data, fromEnv: expanded.fromEnv };
+  if (problems.length === 0 && parsed.success) return { problems, raw, config: parsed.data, fromEnv: expanded.fromEnv, secrets };
   const contained = containProblems(expanded.value as Record<string, unknown>, problems);
-  return { problems, raw, fromEnv: expanded.fromEnv, ...(contained ? { config: contained } : {}) };
+  return { problems, raw, fromEnv: expanded.fromEnv, secrets, ...(contained ? { config: contained } : {}) };
 }
 
 /**

@@ -12,6 +12,8 @@ export interface Interpolated<T> {
   missing: MissingVariable[];
   /** Paths whose value took text from an environment variable (masked by `config show`). */
   fromEnv: Set<string>;
+  /** The values taken from the environment: never to be shown (core/redact). */
+  envValues: Set<string>;
 }
 
 const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -19,8 +21,9 @@ const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 export function interpolateString(
   text: string,
   env: Readonly<Record<string, string | undefined>>,
-): { text: string; missing: string[]; usedEnv: boolean } {
+): { text: string; missing: string[]; usedEnv: boolean; values: string[] } {
   const missing: string[] = [];
+  const values: string[] = [];
   let usedEnv = false;
   const out = text.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined) => {
     if (match === '$${') return '${';
@@ -28,6 +31,7 @@ export function interpolateString(
     // Like the shell's ${VAR:-default}: an empty variable also takes the default.
     if (value !== undefined && value !== '') {
       usedEnv = true;
+      values.push(value);
       return value;
     }
     if (fallback !== undefined) return fallback;
@@ -35,7 +39,7 @@ export function interpolateString(
     missing.push(name!);
     return match;
   });
-  return { text: out, missing, usedEnv };
+  return { text: out, missing, usedEnv, values };
 }
 
 export function joinPath(path: readonly (string | number)[]): string {
@@ -45,11 +49,13 @@ export function joinPath(path: readonly (string | number)[]): string {
 export function interpolate<T>(value: T, env: Readonly<Record<string, string | undefined>>): Interpolated<T> {
   const missing: MissingVariable[] = [];
   const fromEnv = new Set<string>();
+  const envValues = new Set<string>();
   const walk = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === 'string') {
       const result = interpolateString(node, env);
       for (const variable of result.missing) missing.push({ path: joinPath(path), variable });
       if (result.usedEnv) fromEnv.add(joinPath(path));
+      for (const v of result.values) envValues.add(v);
       return result.text;
     }
     if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, i]));
@@ -58,5 +64,5 @@ export function interpolate<T>(value: T, env: Readonly<Record<string, string | u
     }
     return node;
   };
-  return { value: walk(value, []) as T, missing, fromEnv };
+  return { value: walk(value, []) as T, missing, fromEnv, envValues };
 }

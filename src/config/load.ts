@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ToolError } from '../core/errors.js';
+import { addSecrets } from '../core/redact.js';
 import { checkConfigText, type CheckedConfig } from './check.js';
 import type { ConfigSource } from './locate.js';
 import { describeSource } from './locate.js';
@@ -31,7 +32,10 @@ export async function inspectConfig(location: ConfigSource, env: NodeJS.ProcessE
       hint: 'Check the file permissions, or point --config / MCPKIT_CONFIG at another file.',
     });
   }
-  return { location, exists: true, ...checkConfigText(text, env) };
+  const checked = checkConfigText(text, env);
+  // From here on, no error or log line shows them (core/redact).
+  addSecrets(checked.secrets ?? []);
+  return { location, exists: true, ...checked };
 }
 
 /** The config a tool runs with: interpolated, validated, defaults applied; a bad file is a CONFIG_INVALID error. */

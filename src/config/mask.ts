@@ -25,3 +25,23 @@ export function maskSecrets(value: unknown, fromEnv: ReadonlySet<string>): unkno
   };
   return walk(value, [], false);
 }
+
+/**
+ * Every value of a config that must never be shown: taken from the environment, under a
+ * secret-looking key, or the password of a URL (`http://root:pass@host`). Pure.
+ */
+export function secretValues(value: unknown, envValues: Iterable<string>): string[] {
+  const found = new Set<string>(envValues);
+  const walk = (node: unknown, secretKey: boolean): void => {
+    if (typeof node === 'string') {
+      if (secretKey && node !== '' && !PLACEHOLDER.test(node)) found.add(node);
+      const userinfo = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*:([^/?#@]+)@/i.exec(node);
+      if (userinfo) found.add(decodeURIComponent(userinfo[1]!));
+      return;
+    }
+    if (Array.isArray(node)) node.forEach((item) => walk(item, secretKey));
+    else if (node !== null && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, secretKey || SECRET_KEY.test(k));
+  };
+  walk(value, false);
+  return [...found];
+}

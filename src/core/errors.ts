@@ -4,6 +4,8 @@
  * Every code is documented here once (meaning, exit code, typical hint); the README's table is
  * checked against this one.
  */
+import { redact, redactDeep } from './redact.js';
+
 export interface ErrorCodeInfo {
   /** What the code means, for the README's table. */
   meaning: string;
@@ -133,15 +135,15 @@ function inWords(text: string, words: Words): string {
 /** Anything thrown, as the error object a front end publishes, in that front end's words. */
 export function errorObject(error: unknown, words: Words = MCP_WORDS): ErrorObject {
   if (error instanceof ToolError) {
-    const out: ErrorObject = { code: error.code, message: inWords(error.message, words) };
-    if (error.details !== undefined) out.details = error.details;
+    const out: ErrorObject = { code: error.code, message: redact(inWords(error.message, words)) };
+    if (error.details !== undefined) out.details = redactDeep(error.details);
     // Arguments that do not fit, without advice of their own, get the front end's usual advice.
     const hint = error.hint ?? (error.code === 'INVALID_INPUT' ? INPUT_HINT : undefined);
-    if (hint !== undefined) out.hint = inWords(hint, words);
+    if (hint !== undefined) out.hint = redact(inWords(hint, words));
     return out;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'INTERNAL', message: `Unexpected error: ${message}`, hint: ERROR_CODES.INTERNAL.hint };
+  return { code: 'INTERNAL', message: redact(`Unexpected error: ${message}`), hint: ERROR_CODES.INTERNAL.hint };
 }
 
 /** 2 for usage mistakes (like oclif's own parse errors), 1 for everything else. */

@@ -1,3 +1,5 @@
+import { redact } from './redact.js';
+
 /** Logs go to stderr only: stdout belongs to command output and, under `serve`, to the protocol. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -16,7 +18,7 @@ export function parseLogLevel(value: string | undefined, fallback: LogLevel = 'w
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
   const at = (lvl: Exclude<LogLevel, 'silent'>) => (message: string) => {
-    if (RANK[lvl] >= RANK[level]) write(`mcpkit ${lvl}: ${message}\n`);
+    if (RANK[lvl] >= RANK[level]) write(`mcpkit ${lvl}: ${redact(message)}\n`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

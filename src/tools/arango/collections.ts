@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
+import { redact } from '../../core/redact.js';
 import { ARANGO_WRITE, backupFolder, defineArangoTool } from './shared.js';
 import { READ_ONLY } from '../../tool/define.js';
 
@@ -61,7 +62,7 @@ export const arangoDatabaseStatus = defineArangoTool({
       version: version.version,
       license: (version as { license?: string }).license ?? null,
       database: info.name,
-      urls: call.settings.urls,
+      urls: call.settings.urls.map(redact),
       username: call.settings.username,
       read_only: call.settings.readOnly,
       collections: collections.length,

@@ -1,6 +1,7 @@
 import type { Database } from 'arangojs';
 import type * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
+import { addSecrets } from '../../core/redact.js';
 import { defineTool, type ToolAnnotations, type ToolDefinition } from '../../tool/define.js';
 import { perProcess, type ToolContext } from '../../tool/context.js';
 import type { ArangoConnection } from '../../arango/connection.js';
@@ -15,6 +16,9 @@ export async function arangoSettings(ctx: ToolContext): Promise<ArangoSettings> 
   requireUsable(config, 'arango');
   try {
     const settings = resolveArangoSettings(config.arango, ctx.env);
+    // Also when they came from ARANGO_PASSWORD or an ARANGO_URL with a password in it.
+    const { secretValues } = await import('../../config/mask.js');
+    addSecrets(secretValues({ password: settings.password, urls: settings.urls }, []));
     return ctx.policy.readOnly ? { ...settings, readOnly: true } : settings;
   } catch (error) {
     throw new ToolError('VALIDATION_ERROR', (error as Error).message);

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { secretValues } from '../../config/mask.js';
+import { addSecrets } from '../../core/redact.js';
 import type { ToolContext } from '../../tool/context.js';
 import { READ_ONLY, type ToolAnnotations } from '../../tool/define.js';
 import type { RegistryClient } from '../../registry/client.js';
@@ -28,6 +30,7 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
   const settings = config.registry;
   const name = requested ?? defaultSourceName(settings, ctx.env);
   const source = chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));
+  addSecrets([source.apiKey ?? '', ...secretValues({ url: source.url }, [])]);
   return {
     client: new RegistryClient({ ...source, timeoutMs: settings.timeout_ms, retries: settings.retries, maxResponseBytes: settings.max_response_bytes }),
     source,
