@@ -1,4 +1,4 @@
-import { parseDocument, type Document } from 'yaml';
+import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { interpolate } from './interpolate.js';
 import { secretValues } from './mask.js';
 import type { ConfigProblem } from './problems.js';
@@ -18,17 +18,46 @@ export interface CheckedConfig {
 }
 
 export function parseYaml(text: string): { doc: Document; problems: ConfigProblem[] } {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // The yaml library's own duplicate-key check compares every key with every other (6 s of 7 at
+  // 32,000 servers here); a set per mapping does the same in one pass.
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
   const problems = doc.errors.map((e) => ({
     path: e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '(yaml)',
     message: e.message.split('\n', 1)[0]!,
   }));
+  if (problems.length === 0) problems.push(...duplicateKeys(doc, lineCounter));
   return { doc, problems };
+}
+
+/** Keys that appear twice in one mapping, each as "line L, column C: Map keys must be unique". */
+function duplicateKeys(doc: Document, lines: LineCounter): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  visit(doc, {
+    Map: (_key, map) => {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(key)) {
+          const at = isScalar(pair.key) && pair.key.range ? lines.linePos(pair.key.range[0]) : undefined;
+          problems.push({ path: at ? `line ${at.line}, column ${at.col}` : '(yaml)', message: `Map keys must be unique ("${String(key)}" appears twice)` });
+        }
+        seen.add(key);
+      }
+    },
+  });
+  return problems;
 }
 
 /** The document's content as plain data; an empty file is an empty config. */
 export function documentData(doc: Document): { data: Record<string, unknown>; problems: ConfigProblem[] } {
-  const data = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // An alias bomb ("billion laughs") is stopped by maxAliasCount: a problem with the file, not a bug.
+    return { data: {}, problems: [{ path: '(yaml)', message: `${(error as Error).message} (too many or too deep aliases)` }] };
+  }
   if (data === null || data === undefined) return { data: {}, problems: [] };
   if (typeof data !== 'object' || Array.isArray(data)) {
     return { data: {}, problems: [{ path: '(root)', message: 'the config must be a YAML mapping (key: value), not a list or a scalar' }] };

@@ -53,7 +53,9 @@ function readOwner(path: string): { owner?: LockOwner; mtimeMs: number } | undef
 function isStale(found: { owner?: LockOwner; mtimeMs: number }, staleMs: number, now: number): boolean {
   const age = now - found.mtimeMs;
   if (!found.owner) return age > 2_000; // an owner writes its record right after creating the file
-  if (found.owner.host === hostname()) return !processAlive(found.owner.pid) || age > staleMs;
+  // On this machine the owner can be asked directly: a live one keeps its lock however long it
+  // works (a large config takes seconds to edit). Only another host's lock goes by its age.
+  if (found.owner.host === hostname()) return !processAlive(found.owner.pid);
   return age > staleMs;
 }
 

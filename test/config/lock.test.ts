@@ -39,6 +39,16 @@ describe('acquireLock', () => {
     lock.release();
   });
 
+  it('never takes over a lock of a live process on this machine, however old', async () => {
+    const path = join(tempDir(), 'c.yaml.lock');
+    const first = await acquireLock(path);
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(path, old, old);
+    await expect(acquireLock(path, { timeoutMs: 300, staleMs: 60_000 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(first.held()).toBe(true);
+    first.release();
+  });
+
   it('waits for a live lock and gives up with TIMEOUT naming the owner', async () => {
     const path = join(tempDir(), 'c.yaml.lock');
     const first = await acquireLock(path);
