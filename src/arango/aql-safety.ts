@@ -28,7 +28,13 @@ export function writingKeywords(query: string): string[] {
       continue;
     }
     if (/[A-Za-z_@]/.test(c)) {
-      const word = /^@{0,2}[A-Za-z0-9_]+/.exec(query.slice(i))![0];
+      // A lone `@` (as in `RETURN @ x`) is no bind parameter: the server reports the syntax error.
+      const word = /^@{0,2}[A-Za-z0-9_]*/.exec(query.slice(i))![0];
+      if (word.replace(/^@+/, '') === '') {
+        i += word.length;
+        previous = c;
+        continue;
+      }
       // `doc.update` is an attribute and `@insert` a bind parameter, not statements.
       if (!word.startsWith('@') && previous !== '.' && WRITES.has(word.toUpperCase())) found.push(word.toUpperCase());
       i += word.length;

@@ -26,6 +26,7 @@ export interface ClientOptions extends RegistryEndpoint {
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
+const MAX_DEPTH = 100;
 /** Redirects followed for one request; a registry needs none or one. */
 const MAX_REDIRECTS = 5;
 
@@ -191,11 +192,15 @@ export class RegistryClient {
         });
       }
       if (response.ok) {
+        let body: unknown;
         try {
-          return JSON.parse(text);
+          body = JSON.parse(text);
         } catch {
           throw badShape(`GET ${path}`, `the body is not JSON (starts with ${JSON.stringify(text.slice(0, 60))})`);
         }
+        // Nothing in the API nests deeply; an answer that does would overflow the stack of whoever prints it.
+        if (deeperThan(body, MAX_DEPTH)) throw badShape(`GET ${path}`, `the JSON is nested deeper than ${MAX_DEPTH} levels`);
+        return body;
       }
       const status = response.status;
       const wait = status === 429 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
@@ -284,4 +289,16 @@ async function readLimited(response: Response, max: number, url: string): Promis
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Whether a parsed JSON value nests deeper than `max` (iterative: the check must not overflow either). */
+export function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
 }

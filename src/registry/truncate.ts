@@ -49,7 +49,8 @@ export function jsonLongerThan(value: unknown, limit: number): boolean {
     length += 2 + Math.max(0, entries.length - 1);
     for (const [key, x] of entries) {
       length += JSON.stringify(key).length + 1;
-      if (visit(x)) return true;
+      // Checked before going down: a deeply nested value is long long before its bottom.
+      if (length > limit || visit(x)) return true;
     }
     return length > limit;
   };

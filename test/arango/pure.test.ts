@@ -39,6 +39,8 @@ describe('writingKeywords (read-only mode)', () => {
     ['/* UPDATE */ RETURN 1', []],
     ['FOR d IN `insert` RETURN d', []],
     ['LET x = (FOR u IN users REMOVE u IN users) RETURN x', ['REMOVE']],
+    ['RETURN @ x', []], // a lone @: the server reports the syntax error, not a crash here
+    ['@@ REMOVE x IN c', ['REMOVE']],
   ])('%j -> %j', (query, expected) => {
     expect(writingKeywords(query)).toEqual(expected);
   });

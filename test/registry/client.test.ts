@@ -183,6 +183,13 @@ describe('a registry that abuses the client (issue 18, 5)', () => {
     abusive.control.abuse = false;
   }, 30_000);
 
+  it('an answer nested 20,000 levels deep is refused as not the API, never a stack overflow', async () => {
+    abusive.control.abuse = 'deep';
+    const error = await on().listServers().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('nested deeper than') });
+    abusive.control.abuse = false;
+  });
+
   it('a body that never ends is a TIMEOUT after the retries, never INTERNAL', async () => {
     abusive.control.abuse = 'stall';
     const error = await on({ timeoutMs: 300, retries: 1 }).listServers().catch((e: unknown) => e);

@@ -60,3 +60,12 @@ describe('jsonLongerThan matches JSON.stringify exactly', () => {
     expect(jsonLongerThan(value, length - 1)).toBe(true);
   });
 });
+
+describe('truncateResponse on hostile input', () => {
+  it('shortens a value nested 20,000 levels deep without overflowing the stack', () => {
+    let deep: unknown = { leaf: 'x' };
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const out = truncateResponse({ servers: [{ server: { name: 'deep', x: deep } }] }) as { servers: { server: { x: unknown } }[] };
+    expect(JSON.stringify(out)).toContain('DEEP OBJECT TRUNCATED');
+  });
+});
