@@ -35,12 +35,14 @@ export function boundedRegExp(source: string, flags: string): RegExp {
   }
 }
 
-export const DEFAULT_RETRIEVE_TIMEOUT_MS = 10_000;
+/** Over MCP: long enough for a cold search of a large tree on a slow disk, short enough not to hold serve for long. */
+export const DEFAULT_RETRIEVE_TIMEOUT_MS = 30_000;
 
 let context: object | undefined;
 
 /** Runs synchronous work, stopping it with TIMEOUT when it takes longer than `ms`. */
 export function withinBudget<T>(ms: number, what: string, work: () => T): T {
+  if (!Number.isFinite(ms)) return work();
   context ??= createContext({});
   let result: T;
   (context as { work?: () => void }).work = () => {

@@ -1,5 +1,5 @@
 import { statSync, type Stats } from 'node:fs';
-import { readInto } from './read-into.js';
+import { readInto, releaseRead } from './read-into.js';
 import type { Root } from './roots.js';
 import { buildTrigrams } from './trigrams.js';
 import { walkFiles } from './walk.js';
@@ -143,6 +143,7 @@ export class FileIndexes {
       // A file rewritten between the stat and the read may differ; the next search reads it anyway.
       if (len === entry.size) entry.trigrams = buildTrigrams(this.holder.buffer, len);
     }
+    releaseRead(this.holder);
     if (this.head < this.queue.length) {
       this.timer = setTimeout(() => this.work(), 0).unref();
       return;

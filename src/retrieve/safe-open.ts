@@ -72,10 +72,11 @@ function outside(display: string, why: string): ToolError {
 }
 
 /**
- * For the walks, which list only regular files (by their directory entries): opens one, or returns
- * undefined when it became a symlink since (O_NOFOLLOW) or went away; the walk skips it like a
- * vanished file. O_NONBLOCK keeps a FIFO swapped in meanwhile from blocking the read (it reads as
- * empty), without the cost of a stat per file on the search's hot path.
+ * For the walks, which list only regular files (by their directory entries) under a root's real
+ * path, so each listed path is canonical: opens one, or returns undefined when it became a
+ * symlink since (O_NOFOLLOW) or went away; the walk skips it like a vanished file. O_NONBLOCK
+ * keeps a FIFO swapped in meanwhile from blocking the read. Whether a folder on its way was
+ * swapped is asked only of files with something to show (read-into.ts confirmPlace).
  */
 export function openListedFile(path: string): number | undefined {
   try {

@@ -1,7 +1,7 @@
 import { statSync, type Stats } from 'node:fs';
 import { remember, sameFile, type FileIndexes, type IndexedFile } from './file-index.js';
 import { countNewlines, lineText, type LineHit, type LineMatcher } from './line-matcher.js';
-import { readInto } from './read-into.js';
+import { confirmPlace, readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
 import { mayContain } from './trigrams.js';
 import { walkFiles } from './walk.js';
@@ -87,7 +87,7 @@ export type TextFilter = (entry: IndexedFile) => boolean;
 export function readCandidate(
   abs: string,
   entry: IndexedFile | undefined,
-  holder: { buffer: Buffer },
+  holder: ReadHolder,
   maxFileBytes: number,
   mayMatch?: TextFilter,
   index?: FileIndexes,
@@ -119,9 +119,10 @@ export function readCandidate(
 
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
   const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, too_large: 0 } };
-  const holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
+  const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const required = options.trigrams;
   const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
+  try {
   for (const root of roots) {
     const finished = eachFile(root, options.hidden, options.index, (rel, abs, entry) => {
       if (options.include && !options.include(rel)) return true;
@@ -135,6 +136,8 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
       if (len === 'no_match') return true;
       const buf = holder.buffer;
       const hits = options.matcher(buf, len);
+      // Shown only if read from where it was listed (no folder on its way swapped for a symlink).
+      if (hits.length > 0 && !confirmPlace(holder)) return true;
       let lineNo = 1;
       let counted = 0;
       for (const hit of hits) {
@@ -151,6 +154,9 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
       return true;
     });
     if (!finished) break;
+  }
+  } finally {
+    releaseRead(holder);
   }
   return outcome;
 }

@@ -1,5 +1,6 @@
 import type { FileIndexes } from './file-index.js';
 import type { Root } from './roots.js';
+import { confirmPlace, releaseRead, type ReadHolder } from './read-into.js';
 import { eachFile, readCandidate } from './search.js';
 import { mayContain, requiredTrigrams } from './trigrams.js';
 
@@ -75,11 +76,12 @@ export function smartSearch(
   options: { maxFileBytes: number; limit: number; linesPerFile: number; include?: (rel: string) => boolean; index?: FileIndexes },
 ): { files: SmartFile[]; total_files: number; truncated: boolean } {
   const hits: (SmartFile & { order: number })[] = [];
-  const holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
+  const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   let order = 0;
   // A file can only rank if it holds some term; a term too short for trigrams could be anywhere.
   const perTerm = terms.map((t) => requiredTrigrams(Buffer.from(t), true));
   const mayMatch = perTerm.every(Boolean) ? (entry: { trigrams?: Uint32Array }) => perTerm.some((t) => mayContain(entry.trigrams!, t!)) : undefined;
+  try {
   for (const root of roots) {
     eachFile(root, false, options.index, (rel, abs, entry) => {
       if (options.include && !options.include(rel)) return true;
@@ -88,11 +90,14 @@ export function smartSearch(
       const text = holder.buffer.toString('utf8', 0, len);
       const lower = text.toLowerCase();
       const found = terms.filter((t) => lower.includes(t));
-      if (found.length === 0) return true;
+      if (found.length === 0 || !confirmPlace(holder)) return true;
       const lines = bestLines(text, lower, found, options.linesPerFile);
       hits.push({ repo: root.name, path: `${root.name}/${rel}`, terms: found, lines, order: order++ });
       return true;
     });
+  }
+  } finally {
+    releaseRead(holder);
   }
   hits.sort((a, b) => b.terms.length - a.terms.length || a.order - b.order);
   return { files: hits.slice(0, options.limit).map(({ order: _o, ...f }) => f), total_files: hits.length, truncated: hits.length > options.limit };

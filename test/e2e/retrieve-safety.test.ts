@@ -40,10 +40,13 @@ describe('retrieve against a racing attacker', () => {
           ['get_snippet', { path: 'd/d-file.txt', start: 1, end: 1 }],
           ['list_dir', { path: 'd' }],
           ['open_file', { path: 'd/d-file.txt' }],
-        ] as const)[i % 4]!;
+          ['search', { query: 'SECRET' }],
+        ] as const)[i % 5]!;
         const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
         const text = textOf(r);
-        if (/SECRET|only-outside|secret\.txt/.test(text)) leaks.push(`${tool}: ${text.slice(0, 200)}`);
+        // search's query itself says SECRET: what must not appear is a match of it.
+        const leaked = tool === 'search' ? ((r.structuredContent as { result?: { matches: unknown[] } }).result?.matches.length ?? 0) > 0 : /SECRET|only-outside|secret\.txt/.test(text);
+        if (leaked) leaks.push(`${tool}: ${text.slice(0, 200)}`);
         const code = r.isError ? (r.structuredContent as { error: { code: string } }).error.code : 'ok';
         outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
       }
