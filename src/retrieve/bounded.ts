@@ -63,3 +63,70 @@ export function withinBudget<T>(ms: number, what: string, work: () => T): T {
   }
   return result!;
 }
+
+/**
+ * A glob as a matcher of the walk's relative paths that runs in linear time. picomatch's regular
+ * expressions guard against `.` and `..` segments, empty segments and (without `dot`) dotfiles
+ * with lookaheads, which V8's linear engine cannot run; a walk's paths have none of those
+ * (dotfiles are already left out unless hidden), so without the lookaheads the expression means
+ * the same here and gets the linear fallback. A glob whose meaning needs a lookahead (an extglob
+ * negation such as `!(a|b)`) keeps picomatch's expression and the time budget.
+ */
+export function linearGlobRegExp(picomatchRe: RegExp): RegExp | undefined {
+  linearEngine();
+  const stripped = stripLookaheads(picomatchRe.source);
+  if (stripped === undefined) return undefined;
+  try {
+    new RegExp(stripped, `${picomatchRe.flags}l`);
+    return new RegExp(stripped, picomatchRe.flags);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The source without its `(?!...)` and `(?=...)` groups; undefined when one holds a capture or alternatives that matter. Pure. */
+export function stripLookaheads(source: string): string | undefined {
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      out += source.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      const end = classEnd(source, i);
+      out += source.slice(i, end + 1);
+      i = end;
+      continue;
+    }
+    if (source.startsWith('(?!', i) || source.startsWith('(?=', i)) {
+      const end = groupEnd(source, i);
+      if (end < 0) return undefined;
+      i = end;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+function classEnd(source: string, start: number): number {
+  for (let i = start + 1; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === ']' && i > start + 1) return i;
+  }
+  return source.length - 1;
+}
+
+function groupEnd(source: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(source, i);
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import picomatch from 'picomatch';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
-import { boundedRegExp, withinBudget } from '../../retrieve/bounded.js';
+import { boundedRegExp, linearGlobRegExp, withinBudget } from '../../retrieve/bounded.js';
 import type { Root } from '../../retrieve/roots.js';
 import { envelope, fileIndexes, loadRoots } from './shared.js';
 
@@ -18,6 +18,8 @@ export function compileGlob(glob: string | undefined, hidden: boolean): ((rel: s
   if (glob === undefined) return undefined;
   if (glob.trim() === '') throw new ToolError('FILE_GLOB_INVALID', 'The glob is empty.', { hint: 'Write e.g. "**/*.ts", or leave it out.' });
   try {
+    const linear = /[!@?+*]\(/.test(glob) ? undefined : linearGlobRegExp(picomatch.makeRe(glob, { dot: hidden }));
+    if (linear) return (rel) => linear.test(rel);
     return picomatch(glob, { dot: hidden });
   } catch (error) {
     throw new ToolError('FILE_GLOB_INVALID', `Invalid glob "${glob}": ${(error as Error).message}`, { details: { glob } });

@@ -1,0 +1,40 @@
+import picomatch from 'picomatch';
+import { describe, expect, it } from 'vitest';
+import { boundedRegExp, linearGlobRegExp, stripLookaheads } from '../../src/retrieve/bounded.js';
+
+describe('stripLookaheads', () => {
+  it.each([
+    ['^(?:(?!\\.)(?=.)[^/]*?\\.ts)$', '^(?:[^/]*?\\.ts)$'],
+    ['a(?!b(c))d', 'ad'],
+    ['[(?!]x', '[(?!]x'], // inside a class it is text
+    ['\\(?!x', '\\(?!x'], // an escaped paren is text
+    ['(?=.', undefined], // unbalanced
+  ])('%s -> %s', (source, expected) => {
+    expect(stripLookaheads(source)).toBe(expected);
+  });
+});
+
+describe('globs and regular expressions in linear time', () => {
+  // Paths as the walk gives them: no "." or ".." segments, no empty ones, dotfiles only when hidden.
+  const paths = ['a.ts', 'src/a.ts', 'src/deep/b.ts', 'src/index.js', 'docs/x.md', 'docs/a/b/c.md', 'README.md', 'src/.hidden.ts', '.github/ci.yml', 'x/y/z'];
+  it.each([['**/*.ts'], ['src/**'], ['*.{md,ts}'], ['docs/**/*.md'], ['**/index.{ts,js}'], ['src/*.ts'], ['[a-c]*'], ['?.ts']])(
+    '%s matches what picomatch matches',
+    (glob) => {
+      for (const dot of [false, true]) {
+        const walked = dot ? paths : paths.filter((p) => !p.split('/').some((s) => s.startsWith('.')));
+        const ours = linearGlobRegExp(picomatch.makeRe(glob, { dot }))!;
+        expect(ours, glob).toBeDefined();
+        expect(walked.filter((p) => ours.test(p))).toEqual(walked.filter((p) => picomatch(glob, { dot })(p)));
+      }
+    },
+  );
+
+  it('a catastrophic glob and regular expression take milliseconds', () => {
+    const glob = linearGlobRegExp(picomatch.makeRe('*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b'))!;
+    const re = boundedRegExp('(a+)+$', 'u');
+    const started = Date.now();
+    expect(glob.test('a'.repeat(200))).toBe(false);
+    expect(re.test(`${'a'.repeat(10_000)}!`)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+});
