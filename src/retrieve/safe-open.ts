@@ -85,3 +85,16 @@ export function openListedFile(path: string): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * For the walks: a folder opened through its parent's descriptor (`parent` undefined: by its own
+ * path, the walk's start), without following a symlink; undefined when it is gone, unreadable or
+ * no longer a folder.
+ */
+export function openFolder(parent: number | undefined, name: string, path: string): number | undefined {
+  try {
+    return openSync(parent === undefined || !FD_LINKS ? path : `/proc/self/fd/${parent}/${name}`, DIR_FLAGS);
+  } catch {
+    return undefined;
+  }
+}

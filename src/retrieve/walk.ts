@@ -1,4 +1,5 @@
-import { readdirSync, type Dirent } from 'node:fs';
+import { closeSync, readdirSync, type Dirent } from 'node:fs';
+import { openFolder, throughDescriptor } from './safe-open.js';
 import { ignoredBy, IgnoreRules, type RuleFrame } from './ignore-rules.js';
 import type { Root } from './roots.js';
 
@@ -51,10 +52,21 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
   const rules = new IgnoreRules(root.path);
   const prefix = root.path.endsWith('/') ? root.path : `${root.path}/`;
   const hidden = options.hidden ?? false;
-  const recurse = (relDir: string, frames: readonly RuleFrame[]): boolean => {
+  const recurse = (relDir: string, frames: readonly RuleFrame[], parent: number | undefined, name: string): boolean => {
     const folder = relDir ? prefix + relDir : root.path;
     options.watch?.(folder);
-    const listing = listFolder(folder, hidden);
+    // Each folder is opened through its parent's descriptor, never following a symlink: a folder
+    // swapped for a symlink mid-walk is not listed (its names could lie outside the root).
+    const fd = openFolder(parent, name, folder);
+    if (fd === undefined) return true;
+    try {
+      return list(relDir, folder, frames, fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const list = (relDir: string, folder: string, frames: readonly RuleFrame[], fd: number): boolean => {
+    const listing = listFolder(throughDescriptor(fd, folder), hidden);
     if (!listing) return true;
     if (!options.ignored) {
       if (options.watch) {
@@ -69,7 +81,7 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
       const rel = relDir ? `${relDir}/${item.name}` : item.name;
       if (frames.length > 0 && ignoredBy(frames, rel, item.dir, true)) continue;
       if (item.dir) {
-        if (!recurse(rel, frames)) return false;
+        if (!recurse(rel, frames, fd, item.name)) return false;
       } else if (!visit(rel, prefix + rel)) return false;
     }
     return true;
@@ -77,5 +89,5 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
   const under = options.under ?? '';
   const slash = under.lastIndexOf('/');
   const outer = options.ignored || under === '' ? [] : rules.framesFor(slash < 0 ? '' : under.slice(0, slash));
-  return recurse(under, outer);
+  return recurse(under, outer, undefined, '');
 }

@@ -19,7 +19,7 @@ async function serveRoot(root: string): Promise<Client> {
 const textOf = (r: unknown) => JSON.stringify((r as CallToolResult).structuredContent ?? (r as CallToolResult).content);
 
 describe('retrieve against a racing attacker', () => {
-  it('500 calls while a file and a folder are swapped for symlinks to outside: nothing outside is read or listed', async () => {
+  it('600 calls while a file and a folder are swapped for symlinks to outside: nothing outside is read or listed', async () => {
     const base = tempDir();
     const root = join(base, 'root');
     const outside = join(base, 'outside');
@@ -34,14 +34,15 @@ describe('retrieve against a racing attacker', () => {
     const leaks: string[] = [];
     const outcomes = new Map<string, number>();
     try {
-      for (let i = 0; i < 500; i++) {
+      for (let i = 0; i < 600; i++) {
         const [tool, args] = ([
           ['open_file', { path: 'target.txt' }],
           ['get_snippet', { path: 'd/d-file.txt', start: 1, end: 1 }],
           ['list_dir', { path: 'd' }],
           ['open_file', { path: 'd/d-file.txt' }],
           ['search', { query: 'SECRET' }],
-        ] as const)[i % 5]!;
+          ['find_files', { glob: 'd/*' }],
+        ] as const)[i % 6]!;
         const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
         const text = textOf(r);
         // search's query itself says SECRET: what must not appear is a match of it.
