@@ -106,30 +106,31 @@ export function fieldSpecs(schema: JsonSchema, command: CommandShape = {}): Fiel
 }
 
 /** Turns one command-line string into the field's JSON value; a bad value is an INVALID_INPUT error (exit 2). */
-export function coerceValue(spec: Pick<FieldSpec, 'kind' | 'flag'>, raw: string): unknown {
+/** `label` names the value as the user wrote it: `--limit` for a flag, `limit=` for a `call` pair. */
+export function coerceValue(spec: Pick<FieldSpec, 'kind' | 'flag'>, raw: string, label = `--${spec.flag}`): unknown {
   switch (spec.kind) {
     case 'string':
       return raw;
     case 'integer': {
-      if (!/^[-+]?\d+$/.test(raw.trim())) throw usage(`--${spec.flag} expects a whole number, got "${raw}".`);
+      if (!/^[-+]?\d+$/.test(raw.trim())) throw usage(`${label} expects a whole number, got "${raw}".`);
       return Number(raw);
     }
     case 'number': {
       const n = Number(raw);
-      if (raw.trim() === '' || Number.isNaN(n)) throw usage(`--${spec.flag} expects a number, got "${raw}".`);
+      if (raw.trim() === '' || Number.isNaN(n)) throw usage(`${label} expects a number, got "${raw}".`);
       return n;
     }
     case 'boolean': {
       const v = raw.toLowerCase();
       if (['true', '1', 'yes', 'on'].includes(v)) return true;
       if (['false', '0', 'no', 'off'].includes(v)) return false;
-      throw usage(`--${spec.flag} expects true or false, got "${raw}".`);
+      throw usage(`${label} expects true or false, got "${raw}".`);
     }
     case 'json':
       try {
         return JSON.parse(raw);
       } catch (error) {
-        throw usage(`--${spec.flag} expects JSON (e.g. '{"key":"value"}'): ${(error as Error).message}`);
+        throw usage(`${label} expects JSON (e.g. '{"key":"value"}'): ${(error as Error).message}`);
       }
   }
 }
@@ -178,8 +179,8 @@ export function inputFromPairs(pairs: readonly string[], specs: readonly FieldSp
     const spec = byField.get(key);
     let value: unknown;
     if (spec && spec.kind === 'string' && !spec.multiple) value = raw;
-    else if (spec && spec.multiple && !raw.trimStart().startsWith('[')) value = raw.split(',').map((v) => coerceValue(spec, v));
-    else if (spec) value = coerceValue({ kind: spec.kind === 'string' ? 'json' : spec.kind, flag: spec.flag }, raw);
+    else if (spec && spec.multiple && !raw.trimStart().startsWith('[')) value = raw.split(',').map((v) => coerceValue(spec, v, `${key}=`));
+    else if (spec) value = coerceValue({ kind: spec.kind === 'string' ? 'json' : spec.kind, flag: spec.flag }, raw, `${key}=`);
     else value = parseLoose(raw);
     if (spec?.multiple && key in input) {
       input[key] = [...(input[key] as unknown[]), ...(value as unknown[])];

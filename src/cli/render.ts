@@ -41,6 +41,6 @@ export function renderGeneric(result: unknown, ui: RenderUi): string {
   return parts.join('\n');
 }
 
-export function createRenderUi(color: ChalkInstance): RenderUi {
-  return { color, table: (rows, columns) => renderTable(color, rows, columns) };
+export function createRenderUi(color: ChalkInstance, note: (text: string) => void = (text) => void process.stderr.write(`${text}\n`)): RenderUi {
+  return { color, table: (rows, columns) => renderTable(color, rows, columns), note };
 }

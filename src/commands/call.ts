@@ -2,7 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import { readFileSync } from 'node:fs';
 import { McpkitCommand } from '../cli/base-command.js';
 import { fieldSpecs, inputFromPairs } from '../cli/field-specs.js';
-import { ToolError } from '../core/errors.js';
+import { exitCodeFor, isErrorCode, ToolError, type ErrorObject } from '../core/errors.js';
+import { reportError } from '../cli/tool-runner.js';
 import { notFound } from '../core/suggest.js';
 import { inputJsonSchema, type JsonSchema } from '../core/schema.js';
 
@@ -49,7 +50,7 @@ export default class Call extends McpkitCommand {
           .map((unit) => unit.slice('mcp_servers.'.length));
         const otherwise = [
           '"mcpkit tools" lists every tool.',
-          down.filter((s) => !unusable.includes(s)).length ? `Not reachable now: ${down.filter((s) => !unusable.includes(s)).join(", ")}.` : "",
+          down.some((s) => !unusable.includes(s)) ? `Not reachable now: ${down.filter((s) => !unusable.includes(s)).join(', ')}.` : '',
           unusable.length ? `Set aside for problems in the config (see "mcpkit server list"): ${unusable.join(', ')}.` : '',
         ]
           .filter(Boolean)
@@ -58,14 +59,17 @@ export default class Call extends McpkitCommand {
       }
       const input = { ...base, ...inputFromPairs(pairs, fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
       const result = await hub.callEntry(entry, input, runtime.context());
+      const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
       if (result.isError) {
-        const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
-        process.exitCode = code === 'INVALID_INPUT' ? 2 : 1;
+        // A failure goes to stderr as every command's does: mcpkit's own error object, or the
+        // tool's own words as an UPSTREAM_ERROR. With --json the MCP result is printed as is.
+        const own = (result.structuredContent as { error?: ErrorObject } | undefined)?.error;
+        const published: ErrorObject = isErrorCode(own?.code) ? own! : { code: 'UPSTREAM_ERROR', message: `${name} failed: ${text || 'no details'}` };
+        if (this.jsonEnabled()) process.exitCode = exitCodeFor(published);
+        else reportError(published, false);
+        return result;
       }
-      if (!this.jsonEnabled()) {
-        const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-        this.print(text || JSON.stringify(result.structuredContent ?? {}, null, 2));
-      }
+      if (!this.jsonEnabled()) this.print(text || JSON.stringify(result.structuredContent ?? {}, null, 2));
       return result;
     });
   }

@@ -8,6 +8,8 @@ export interface ToolListing {
   command?: string;
   read_only: boolean;
   description: string;
+  /** The JSON Schema of its arguments, as tools/list publishes it. */
+  input_schema: unknown;
 }
 
 export default class Tools extends McpkitCommand {
@@ -21,12 +23,15 @@ export default class Tools extends McpkitCommand {
 
   async run(): Promise<ToolListing[]> {
     const { flags } = await this.parse(Tools);
-    const local: ToolListing[] = (await this.runtime(flags.config).allTools()).map((tool) => ({
+    // What serve offers under this config (admin tools only when turned on), as it publishes them.
+    const { inputJsonSchema } = await import('../core/schema.js');
+    const local: ToolListing[] = (await this.runtime(flags.config).offeredTools()).map((tool) => ({
       name: tool.name,
       group: tool.group,
       command: `${this.config.bin} ${tool.command.id}`,
       read_only: tool.annotations.readOnlyHint,
       description: summaryOf(tool),
+      input_schema: inputJsonSchema(tool.input),
     }));
     const listing = flags.local ? local : await this.withUpstreams(local, flags.config);
     if (!this.jsonEnabled()) {
@@ -50,6 +55,7 @@ export default class Tools extends McpkitCommand {
           group: hub.serverOf(t.name) ? `server:${hub.serverOf(t.name)}` : 'composite',
           read_only: t.annotations?.readOnlyHint === true,
           description: summaryOf(t),
+          input_schema: t.inputSchema,
         }));
       for (const s of hub.status().filter((s) => s.state !== 'ready')) {
         process.stderr.write(`mcpkit: server ${s.name} is ${s.state}${s.error ? `: ${s.error}` : ''}\n`);

@@ -43,6 +43,10 @@ export async function runServe(options: ServeOptions): Promise<never> {
         const ready = await runtime.hubFor(options.view);
         if (options.eager) void ready.warmUp();
       }
+      if (process.stdin.isTTY) {
+        // Started by hand: say what it is waiting for, once, so it does not look hung.
+        process.stderr.write('mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n');
+      }
       await serveStdio({ runtime, hasServers: await runtime.viewHasServers(options.view), hub: (downstream) => runtime.clientHub(options.view, downstream) });
     }
   } catch (error) {

@@ -91,4 +91,6 @@ export interface RenderUi {
   /** Colour helpers; plain strings when colour is off (NO_COLOR, not a TTY). */
   readonly color: import('chalk').ChalkInstance;
   table(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string;
+  /** A remark for the person (stderr), kept out of what the command prints, so `| jq` and `$(...)` stay clean. */
+  note(text: string): void;
 }

@@ -59,7 +59,7 @@ describe('the CLI as a user runs it', () => {
   it.each([
     [['config', 'show', '--bogus'], /Nonexistent flag: --bogus/],
     [['config', 'show', '--resolved=maybe'], /./],
-    [['call', 'config_show', 'resolved=maybe'], /--resolved expects true or false/],
+    [['call', 'config_show', 'resolved=maybe'], /resolved= expects true or false/],
     [['call', 'config_show', 'resolve=true'], /Invalid arguments for config_show/],
     [['call', 'config_show', '--args', '{nope'], /--args is not valid JSON/],
     [['call'], /Missing 1 required arg/],
@@ -94,7 +94,7 @@ describe('the CLI as a user runs it', () => {
     expect(r.stderr).toContain('Did you mean config_show');
   });
 
-  it('tools --json lists name, group, read-only flag and a one-line description', async () => {
+  it('tools --json lists name, group, read-only flag, a one-line description and the input schema', async () => {
     const r = await runCli(['tools', '--json']);
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout) as { name: string; group: string; read_only: boolean; description: string; command: string }[];
@@ -104,6 +104,7 @@ describe('the CLI as a user runs it', () => {
       command: 'mcpkit config show',
       read_only: true,
       description: expect.not.stringContaining('\n'),
+      input_schema: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ resolved: expect.any(Object) }) }),
     });
     const human = await runCli(['tools']);
     expect(human.stdout).toMatch(/^NAME\s+GROUP\s+READ_ONLY\s+DESCRIPTION/);

@@ -19,5 +19,9 @@ export const configPath = defineTool({
     const { path, source } = ctx.configLocation;
     return { path, source, chosen_by: describeSource(source), exists: existsSync(path) };
   },
-  render: (result) => result.path,
+  // The path alone on stdout, for $(mcpkit config path); why it was chosen on stderr.
+  render: (result, ui) => {
+    ui.note(ui.color.dim(`chosen by ${result.chosen_by}${result.exists ? '' : '; the file does not exist (built-in defaults apply)'}`));
+    return result.path;
+  },
 });

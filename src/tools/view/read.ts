@@ -120,5 +120,9 @@ export const viewInstall = defineTool({
     const chosen = snippets[input.client];
     return { view: input.name, client: input.client, file: chosen.file, snippet: chosen.json };
   },
-  render: (r, ui) => `${ui.color.dim(`// merge into ${r.file}`)}\n${JSON.stringify(r.snippet, null, 2)}`,
+  // The JSON alone on stdout (| jq works); where to put it on stderr.
+  render: (r, ui) => {
+    ui.note(ui.color.dim(`merge into ${r.file}:`));
+    return JSON.stringify(r.snippet, null, 2);
+  },
 });
