@@ -69,3 +69,35 @@ describe('serve started by hand', () => {
     expect(r.stdout).toContain('Ctrl-C stops it');
   });
 });
+
+describe('help and mistakes', () => {
+  it.each([[['help']], [['help', 'config']], [['-h']], [['config', '-h']], [['--help']]])('%j shows help, exit 0', async (args) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/USAGE|COMMANDS|TOPICS/);
+  });
+
+  it.each([
+    [['retrieve', 'serch', 'foo'], '"retrieve serch" is not an mcpkit command.', '"mcpkit retrieve search"'],
+    [['confg', 'path'], '"confg path" is not an mcpkit command.', '"mcpkit config path"'],
+    [['serv'], '"serv" is not an mcpkit command.', '"mcpkit serve"'],
+  ])('a mistyped command %j is bad usage in the user\'s words, with the closest commands', async (args, message, suggestion) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${message}`);
+    expect(r.stderr).toContain(`Did you mean ${suggestion}`);
+    expect(r.stderr).not.toContain(':serch');
+  });
+
+  it('a bad --port is bad usage (exit 2)', async () => {
+    const r = await runCli(['serve', '--http', '--port', 'abc']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Error [INVALID_INPUT]: --port must be a whole number from 0 to 65535, got "abc".');
+  });
+
+  it('with --json the mistake is JSON on stdout', async () => {
+    const r = await runCli(['registry', 'lst', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT', hint: expect.stringContaining('mcpkit registry list') } });
+  });
+});
