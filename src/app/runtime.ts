@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** mcpkit's version, sent to upstream servers in initialize; read from package.json when absent. */
   version?: string;
+  /** Where a long wait is announced (ToolContext.waiting); the log at info level when absent. */
+  waiting?: (message: string) => void;
 }
 
 export interface HubOptions {
@@ -100,6 +102,7 @@ export class Runtime {
       env: this.env,
       cwd: this.cwd,
       logger: this.logger,
+      waiting: this.options.waiting ?? ((message) => this.logger.info(message)),
       surface: this.surface,
       policy: this.policy,
       session: scope.session ?? new SessionState(),

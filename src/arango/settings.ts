@@ -5,6 +5,8 @@
  * ARANGO_CONNECT_DELAY_SEC) and ARANGO_READ_ONLY. Several coordinators of a cluster may be given
  * (a list, or comma-separated); arangojs balances over them. Pure.
  */
+import { SETTING_DEFAULTS } from '../config/defaults.js';
+
 export interface ArangoSection {
   url?: string | string[];
   database?: string;
@@ -30,7 +32,8 @@ export interface ArangoSettings {
   configured: boolean;
 }
 
-export const DEFAULT_URL = 'http://localhost:8529';
+const DEFAULTS = SETTING_DEFAULTS.arango;
+export const DEFAULT_URL = DEFAULTS.url;
 
 function positive(value: string | undefined, what: string, scale: number): number | undefined {
   if (value === undefined || value === '') return undefined;
@@ -51,12 +54,12 @@ export function resolveArangoSettings(section: ArangoSection, env: NodeJS.Proces
     .filter(Boolean);
   return {
     urls: urls.length ? urls : [DEFAULT_URL],
-    database: env.ARANGO_DB ?? section.database ?? '_system',
-    username: env.ARANGO_USERNAME ?? env.ARANGO_USER ?? section.username ?? 'root',
+    database: env.ARANGO_DB ?? section.database ?? DEFAULTS.database,
+    username: env.ARANGO_USERNAME ?? env.ARANGO_USER ?? section.username ?? DEFAULTS.username,
     password: env.ARANGO_PASSWORD ?? env.ARANGO_PASS ?? section.password ?? '',
-    timeoutMs: positive(env.ARANGO_TIMEOUT_SEC, 'ARANGO_TIMEOUT_SEC', 1000) ?? section.timeout_ms ?? 30_000,
-    connectRetries: Math.max(1, positive(env.ARANGO_CONNECT_RETRIES, 'ARANGO_CONNECT_RETRIES', 1) ?? section.connect_retries ?? 5),
-    connectDelayMs: positive(env.ARANGO_CONNECT_DELAY_SEC, 'ARANGO_CONNECT_DELAY_SEC', 1000) ?? section.connect_delay_ms ?? 2000,
+    timeoutMs: positive(env.ARANGO_TIMEOUT_SEC, 'ARANGO_TIMEOUT_SEC', 1000) ?? section.timeout_ms ?? DEFAULTS.timeout_ms,
+    connectRetries: Math.max(1, positive(env.ARANGO_CONNECT_RETRIES, 'ARANGO_CONNECT_RETRIES', 1) ?? section.connect_retries ?? DEFAULTS.connect_retries),
+    connectDelayMs: positive(env.ARANGO_CONNECT_DELAY_SEC, 'ARANGO_CONNECT_DELAY_SEC', 1000) ?? section.connect_delay_ms ?? DEFAULTS.connect_delay_ms,
     readOnly: readOnlyFrom(section, env),
     configured: Object.keys(section).length > 0 || env.ARANGO_URL !== undefined,
   };

@@ -3,7 +3,7 @@ import { createRuntime, type Runtime } from '../app/runtime.js';
 import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import { createColor } from './color.js';
-import { formatJson } from './output.js';
+import { formatJson, sayWaiting } from './output.js';
 import { cliWords, printLine, reportError, reportFailure, runToolForCli } from './tool-runner.js';
 
 /**
@@ -24,7 +24,7 @@ export abstract class McpkitCommand extends Command {
 
   /** The process's runtime (one per command run). */
   protected runtime(configFlag: string | undefined): Runtime {
-    return (this.made ??= createRuntime({ configFlag, surface: 'cli', version: this.config.version }));
+    return (this.made ??= createRuntime({ configFlag, surface: 'cli', version: this.config.version, waiting: sayWaiting }));
   }
 
   protected toolContext(configFlag: string | undefined): ToolContext {

@@ -34,6 +34,7 @@ export function commandFromTool(tool: AnyTool) {
   const specs = fieldSpecs(inputJsonSchema(tool.input), tool.command);
   const positional = (tool.command.args ?? []).map((field) => specs.find((s) => s.field === field)!);
   const [, ...rest] = tool.description.split('\n');
+  const booleanFlags = new Map(specs.filter((s) => s.kind === 'boolean' && !s.positional).map((s) => [s.flag, s.default === true]));
 
   class ToolCommand extends McpkitCommand {
     static override summary = summaryOf(tool);
@@ -50,10 +51,33 @@ export function commandFromTool(tool: AnyTool) {
     static readonly specs = specs;
 
     async run(): Promise<unknown> {
+      this.argv = spelledBooleans(this.argv, booleanFlags);
       const { flags, argv } = await this.parse(ToolCommand);
       const raw = inputFromCommandLine(specs, flags, argv as string[]);
       return this.runTool(tool, raw, flags.config);
     }
   }
   return ToolCommand;
+}
+
+/**
+ * `--execute=false` and `--execute=true` as oclif understands them (`--no-execute`, `--execute`):
+ * people and scripts write booleans both ways, and oclif takes only the bare forms. `booleans`
+ * maps each boolean flag to whether it has a `--no-` form (it defaults to true); `=false` of one
+ * that has none is its default, so the word is dropped. Words after `--` are left alone. Pure.
+ */
+export function spelledBooleans(argv: readonly string[], booleans: ReadonlyMap<string, boolean>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const match = /^--([^=]+)=(true|false)$/i.exec(word);
+    if (!match || !booleans.has(match[1]!)) out.push(word);
+    else if (match[2]!.toLowerCase() === 'true') out.push(`--${match[1]}`);
+    else if (booleans.get(match[1]!)) out.push(`--no-${match[1]}`);
+  }
+  return out;
 }

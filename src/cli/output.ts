@@ -12,3 +12,8 @@ export function formatError(error: ErrorObject, color: ChalkInstance): string {
 export function formatJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+/** A long wait, said once on stderr (stdout stays the command's output). */
+export function sayWaiting(message: string): void {
+  process.stderr.write(`mcpkit: ${message}\n`);
+}

@@ -3,11 +3,12 @@ import type { RenderUi } from '../tool/context.js';
 
 const MAX_CELL = 80;
 
-function cellText(value: unknown): string {
+/** One line for a value; in a table cell (`cut`) at most MAX_CELL characters, so columns stay readable. */
+function cellText(value: unknown, cut = true): string {
   if (value === undefined || value === null) return '';
   const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
   const oneLine = text.replace(/\s*\n\s*/g, ' ');
-  return oneLine.length > MAX_CELL ? `${oneLine.slice(0, MAX_CELL - 1)}…` : oneLine;
+  return cut && oneLine.length > MAX_CELL ? `${oneLine.slice(0, MAX_CELL - 1)}…` : oneLine;
 }
 
 /** A plain aligned table; the header is bold when colour is on. Pure: returns the text. */
@@ -30,13 +31,14 @@ export function renderGeneric(result: unknown, ui: RenderUi): string {
   if (result === undefined || result === null) return '';
   if (typeof result !== 'object') return String(result);
   if (isRecordArray(result)) return ui.table(result);
-  if (Array.isArray(result)) return result.map(cellText).join('\n');
+  if (Array.isArray(result)) return result.map((value) => cellText(value, false)).join('\n');
   const entries = Object.entries(result as Record<string, unknown>);
   const width = Math.max(0, ...entries.map(([k]) => k.length));
   const parts: string[] = [];
   for (const [key, value] of entries) {
     if (isRecordArray(value)) parts.push(`${ui.color.bold(key)}:\n${ui.table(value)}`);
-    else parts.push(`${ui.color.bold(key.padEnd(width))}  ${cellText(value)}`);
+    // One entry's fields are shown whole: there is no column to keep aligned.
+    else parts.push(`${ui.color.bold(key.padEnd(width))}  ${cellText(value, false)}`);
   }
   return parts.join('\n');
 }

@@ -4,7 +4,7 @@ import { retrieveTools } from '../tools/retrieve/index.js';
 import { createColor } from './color.js';
 import { generatedCommandTool } from './command-table.js';
 import { fieldSpecs, inputFromCommandLine } from './field-specs.js';
-import { formatJson } from './output.js';
+import { formatJson, sayWaiting } from './output.js';
 import { parseToolArgs } from './tool-args.js';
 import { cliWords, reportFailure, runToolForCli } from './tool-runner.js';
 
@@ -25,7 +25,7 @@ export async function fastTool(argv: readonly string[]): Promise<boolean> {
   if (!parsed) return false;
   try {
     const raw = inputFromCommandLine(specs, parsed.flags, parsed.positionals);
-    const runtime = createRuntime({ configFlag: parsed.config, surface: 'cli' });
+    const runtime = createRuntime({ configFlag: parsed.config, surface: 'cli', waiting: sayWaiting });
     const result = await runToolForCli(tool, raw, { runtime, json: parsed.json, color: createColor(process.env, process.stdout) });
     if (parsed.json) process.stdout.write(formatJson(result));
   } catch (error) {

@@ -1,4 +1,4 @@
-import { isMap, type Document, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Document, type YAMLMap } from 'yaml';
 import { field, ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 
@@ -30,8 +30,28 @@ export function addServer(doc: Document, name: string, entry: Record<string, unk
   return { replaced: exists };
 }
 
+/** Views that list the server (tool_views.V.servers, as a list or a map). */
+export function viewsUsing(doc: Document, name: string): string[] {
+  const views = doc.get('tool_views');
+  if (!isMap(views)) return [];
+  const using: string[] = [];
+  for (const pair of views.items) {
+    const servers = isMap(pair.value) ? pair.value.get('servers') : undefined;
+    const listed = isMap(servers) ? servers.has(name) : isSeq(servers) && servers.items.some((item) => String(isScalar(item) ? item.value : item) === name);
+    if (listed) using.push(String(isScalar(pair.key) ? pair.key.value : pair.key));
+  }
+  return using;
+}
+
 export function removeServer(doc: Document, name: string): void {
   requireServer(doc, name);
+  const using = viewsUsing(doc, name);
+  if (using.length > 0) {
+    throw new ToolError('CONFLICT', `Server "${name}" is used by ${using.length === 1 ? 'view' : 'views'} ${using.map((v) => `"${v}"`).join(', ')}, which would then name a server that does not exist.`, {
+      details: { server: name, views: using },
+      hint: `Take it out of ${using.length === 1 ? 'that view' : 'those views'} first: ${using.map((v) => `mcpkit view remove-server ${v} ${name}`).join('; ')}.`,
+    });
+  }
   doc.deleteIn(['mcp_servers', name]);
 }
 
@@ -45,16 +65,25 @@ export function setServerDisabled(doc: Document, name: string, disabled: boolean
   return true;
 }
 
+/** What an allow-list change replaced: the former list (null: there was none), and the overrides dropped with their tools. */
+export interface ToolsReplaced {
+  previous: string[] | null;
+  dropped_overrides: string[];
+}
+
 /** Replaces the allow-list, keeping overrides of tools that stay; null removes it (all tools pass). */
-export function setServerTools(doc: Document, name: string, tools: readonly string[] | null): void {
+export function setServerTools(doc: Document, name: string, tools: readonly string[] | null): ToolsReplaced {
   const server = requireServer(doc, name);
+  const old = server.get('tools');
+  const previous = isMap(old) ? old.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key)) : null;
+  const overridden = isMap(old) ? previous!.filter((tool) => isMap(old.get(tool)) && (old.get(tool) as YAMLMap).items.length > 0) : [];
   if (tools === null) {
     server.delete('tools');
-    return;
+    return { previous, dropped_overrides: overridden };
   }
-  const old = server.get('tools');
   const kept = Object.fromEntries(tools.map((tool) => [tool, isMap(old) && isMap(old.get(tool)) ? (old.get(tool) as YAMLMap).toJSON() : {}]));
   server.set('tools', doc.createNode(kept));
+  return { previous, dropped_overrides: overridden.filter((tool) => !tools.includes(tool)) };
 }
 
 export function setToolDescription(doc: Document, name: string, tool: string, text: string): void {
@@ -77,7 +106,6 @@ export function setToolDescription(doc: Document, name: string, tool: string, te
   else tools.set(tool, doc.createNode({ description: text }));
 }
 
-/** `K=V` strings (repeatable flags) to a record; the first `=` splits. */
 /** `--env A=1 --env B=2` as an object; `flag` is the flag's name (`env`, `header`). */
 export function parsePairs(pairs: readonly string[] | undefined, flag: string): Record<string, string> | undefined {
   if (!pairs || pairs.length === 0) return undefined;

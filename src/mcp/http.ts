@@ -1,3 +1,4 @@
+import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -106,9 +107,9 @@ function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknow
   return true;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
-export const DEFAULT_MAX_SESSIONS = 1000;
+export const DEFAULT_MAX_BODY_BYTES = SETTING_DEFAULTS.serve.max_body_bytes;
+export const DEFAULT_SESSION_IDLE_MS = SETTING_DEFAULTS.serve.session_idle_ms;
+export const DEFAULT_MAX_SESSIONS = SETTING_DEFAULTS.serve.max_sessions;
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);

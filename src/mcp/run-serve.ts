@@ -1,3 +1,4 @@
+import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
@@ -96,8 +97,8 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
   const config = await runtime.config();
   const { requireUsable } = await import('../config/problems.js');
   requireUsable(config, 'serve');
-  const host = options.host ?? config.serve.host ?? '127.0.0.1';
-  const port = parsePort(options.port ?? config.serve.port, 8000);
+  const host = options.host ?? config.serve.host ?? SETTING_DEFAULTS.serve.host;
+  const port = parsePort(options.port ?? config.serve.port, SETTING_DEFAULTS.serve.port);
   const token = options.token ?? config.serve.token;
   if (!token && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     runtime.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);

@@ -104,6 +104,7 @@ export class ProxyHub {
           ...(options.downstream ? { downstream: options.downstream } : {}),
           ...(options.backoff ? { backoff: options.backoff } : {}),
           ...(problems ? { problems } : {}),
+          waiting: (message) => options.context.waiting(message),
         });
         pool.set(name, upstream);
       }

@@ -1,3 +1,4 @@
+import { SERVER_TIMEOUT_MS } from '../config/defaults.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
@@ -66,12 +67,17 @@ export interface UpstreamOptions {
   downstream?: DownstreamRelay;
   /** The config entry was set aside for these problems: the server is down from the start and never started. */
   problems?: readonly string[];
+  /** Told once when connecting takes longer than SLOW_START_MS, so a terminal can say what it waits for. */
+  waiting?: (message: string) => void;
 }
+
+/** How long a connection may take before the wait is announced (npx fetching a package takes longer). */
+const SLOW_START_MS = 2000;
 
 /** The client capabilities an upstream may be offered: the ones whose requests mcpkit relays. */
 const RELAYED_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = SERVER_TIMEOUT_MS;
 /** The SDK's JSON-RPC code for a request that timed out. */
 const REQUEST_TIMEOUT = -32001;
 const STDERR_LINES = 20;
@@ -511,6 +517,9 @@ export class Upstream {
    */
   private async bounded(client: Client, transport: Transport, what: string): Promise<Transport> {
     this.attempt = transport;
+    const slow = this.options.waiting
+      ? setTimeout(() => this.options.waiting!(`waiting for server ${this.name} to answer over ${what} (gives up after ${Math.round(this.timeoutMs / 1000)} s, mcp_servers.${this.name}.timeout_ms)`), SLOW_START_MS).unref()
+      : undefined;
     try {
       await withTimeout(client.connect(transport, { timeout: this.timeoutMs }), this.timeoutMs, () => new Error(`no answer over ${what} within ${this.timeoutMs} ms`));
       return transport;
@@ -518,6 +527,7 @@ export class Upstream {
       await transport.close().catch(() => undefined);
       throw error;
     } finally {
+      clearTimeout(slow);
       this.attempt = undefined;
     }
   }

@@ -1,3 +1,4 @@
+import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { ToolError } from '../core/errors.js';
 import { backoffDelay } from '../core/backoff.js';
 
@@ -17,6 +18,8 @@ export interface RegistryEndpoint {
 export interface ClientOptions extends RegistryEndpoint {
   timeoutMs?: number;
   retries?: number;
+  /** Told before each retry what failed and how long until the next attempt (a terminal says it on stderr). */
+  onRetry?: (message: string) => void;
   /** First backoff delay; doubled per retry. */
   backoffMs?: number;
   fetch?: typeof fetch;
@@ -25,7 +28,7 @@ export interface ClientOptions extends RegistryEndpoint {
   maxResponseBytes?: number;
 }
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES = SETTING_DEFAULTS.registry.max_response_bytes;
 const MAX_DEPTH = 100;
 /** Redirects followed for one request; a registry needs none or one. */
 const MAX_REDIRECTS = 5;
@@ -50,8 +53,8 @@ export interface ListQuery {
   version?: string;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_RETRIES = 3;
+export const DEFAULT_TIMEOUT_MS = SETTING_DEFAULTS.registry.timeout_ms;
+export const DEFAULT_RETRIES = SETTING_DEFAULTS.registry.retries;
 export const MAX_RETRY_AFTER_MS = 10_000;
 const API = '/v0.1';
 
@@ -93,6 +96,11 @@ export class RegistryClient {
     this.backoffMs = options.backoffMs ?? 250;
     this.fetchImpl = options.fetch ?? fetch;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  private async retryAfter(ms: number, attempt: number, why: string): Promise<void> {
+    this.options.onRetry?.(`registry ${this.options.url}: ${why}; retrying in ${(ms / 1000).toFixed(1)} s (attempt ${attempt + 2} of ${this.retries + 1})`);
+    await this.sleep(ms);
   }
 
   /** The proxy's reconnect schedule: doubling from backoffMs, capped like Retry-After. */
@@ -176,11 +184,12 @@ export class RegistryClient {
         if (signal?.aborted || error instanceof ToolError) throw error;
         const timedOut = (error as Error).name === 'TimeoutError';
         if (!last) {
-          await this.sleep(this.backoff(attempt));
+          await this.retryAfter(this.backoff(attempt), attempt, timedOut ? `no answer within ${this.timeoutMs} ms` : 'could not connect');
           continue;
         }
         if (timedOut) {
-          throw new ToolError('TIMEOUT', `Registry request timed out after ${this.timeoutMs} ms: ${url}`, {
+          const tries = attempt === 0 ? '' : ` (each of ${attempt + 1} attempts)`;
+          throw new ToolError('TIMEOUT', `Registry request timed out after ${this.timeoutMs} ms${tries}: ${url}`, {
             details: { url, timeout_ms: this.timeoutMs, attempts: attempt + 1 },
             hint: 'Try again, or raise registry.timeout_ms in the config.',
           });
@@ -206,7 +215,7 @@ export class RegistryClient {
       const wait = status === 429 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
       const retriable = status === 429 || status >= 500;
       if (retriable && !last && (wait === undefined || wait <= MAX_RETRY_AFTER_MS)) {
-        await this.sleep(wait ?? this.backoff(attempt));
+        await this.retryAfter(wait ?? this.backoff(attempt), attempt, `HTTP ${status}`);
         continue;
       }
       throw httpError(status, errorDetail(text), subject, { url, attempts: attempt + 1, retry_after_ms: wait });

@@ -1,3 +1,4 @@
+import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { setFlagsFromString } from 'node:v8';
 import { createContext, runInContext } from 'node:vm';
 import { ToolError } from '../core/errors.js';
@@ -36,7 +37,7 @@ export function boundedRegExp(source: string, flags: string): RegExp {
 }
 
 /** Over MCP: long enough for a cold search of a large tree on a slow disk, short enough not to hold serve for long. */
-export const DEFAULT_RETRIEVE_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIEVE_TIMEOUT_MS = SETTING_DEFAULTS.retrieve.timeout_ms;
 
 let context: object | undefined;
 

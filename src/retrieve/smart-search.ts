@@ -2,14 +2,14 @@ import type { FileIndexes } from './file-index.js';
 import type { Root } from './roots.js';
 import { confirmPlace, releaseRead, type ReadHolder } from './read-into.js';
 import { eachFile, readCandidate } from './search.js';
+import { rankOrder, termStem, type RankInput } from './smart-rank.js';
 import { mayContain, requiredTrigrams } from './trigrams.js';
 
 /**
  * The seed's repo-agnostic search, grown for questions: the query is split into terms, every file
- * of every root is checked for each term (case-insensitively), and files are ranked by how many
- * distinct terms they contain, then root order, then path byte-wise; each file shows its lines
- * with the most terms first, then by line number. A one-word query is a case-insensitive search
- * grouped by file.
+ * of every root is checked for each term's stem (case-insensitively), and files are ranked as
+ * smart-rank.ts describes; each file shows its lines with the most terms first, then by line
+ * number. A one-word query is a case-insensitive search grouped by file.
  */
 const STOP = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'for', 'from', 'how', 'i', 'in', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'what', 'when', 'where', 'which', 'who', 'why', 'with']);
 
@@ -75,30 +75,45 @@ export function smartSearch(
   terms: readonly string[],
   options: { maxFileBytes: number; limit: number; linesPerFile: number; include?: (rel: string) => boolean; index?: FileIndexes },
 ): { files: SmartFile[]; total_files: number; truncated: boolean } {
-  const hits: (SmartFile & { order: number })[] = [];
+  const hits: { file: SmartFile; rank: RankInput }[] = [];
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
-  let order = 0;
+  const stems = terms.map(termStem);
+  let looked = 0;
   // A file can only rank if it holds some term; a term too short for trigrams could be anywhere.
-  const perTerm = terms.map((t) => requiredTrigrams(Buffer.from(t), true));
+  const perTerm = stems.map((t) => requiredTrigrams(Buffer.from(t), true));
   const mayMatch = perTerm.every(Boolean) ? (entry: { trigrams?: Uint32Array }) => perTerm.some((t) => mayContain(entry.trigrams!, t!)) : undefined;
   try {
   for (const root of roots) {
     eachFile(root, false, options.index, (rel, abs, entry) => {
       if (options.include && !options.include(rel)) return true;
+      looked++;
       const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index);
       if (typeof len !== 'number') return true;
       const text = holder.buffer.toString('utf8', 0, len);
       const lower = text.toLowerCase();
-      const found = terms.filter((t) => lower.includes(t));
-      if (found.length === 0 || !confirmPlace(holder)) return true;
+      const counts = stems.map((stem) => occurrences(lower, stem));
+      if (counts.every((n) => n === 0) || !confirmPlace(holder)) return true;
+      const found = stems.filter((_, i) => counts[i]! > 0);
       const lines = bestLines(text, lower, found, options.linesPerFile);
-      hits.push({ repo: root.name, path: `${root.name}/${rel}`, terms: found, lines, order: order++ });
+      const bestLineTerms = Math.max(0, ...lines.map((l) => found.filter((stem) => l.text.toLowerCase().includes(stem)).length));
+      const path = `${root.name}/${rel}`;
+      hits.push({
+        file: { repo: root.name, path, terms: terms.filter((_, i) => counts[i]! > 0), lines },
+        rank: { path, bytes: len, lines: occurrences(lower, '\n') + 1, counts, bestLineTerms },
+      });
       return true;
     });
   }
   } finally {
     releaseRead(holder);
   }
-  hits.sort((a, b) => b.terms.length - a.terms.length || a.order - b.order);
-  return { files: hits.slice(0, options.limit).map(({ order: _o, ...f }) => f), total_files: hits.length, truncated: hits.length > options.limit };
+  const order = rankOrder(hits.map((h) => h.rank), stems, looked);
+  const files = order.slice(0, options.limit).map((i) => hits[i]!.file);
+  return { files, total_files: hits.length, truncated: hits.length > options.limit };
+}
+
+function occurrences(text: string, term: string): number {
+  let n = 0;
+  for (let pos = text.indexOf(term); pos >= 0; pos = text.indexOf(term, pos + term.length)) n++;
+  return n;
 }

@@ -55,6 +55,11 @@ export interface ToolContext {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly logger: Logger;
+  /**
+   * Says what a long wait is for (a registry retry, a server slow to start), so a person at a
+   * terminal does not take it for a hang: stderr in a terminal, the log under serve.
+   */
+  waiting(message: string): void;
   /** The one switch between terminal and agent behaviour (truncation, secrets, where state is kept). */
   readonly surface: Surface;
   readonly policy: Policy;

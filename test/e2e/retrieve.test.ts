@@ -75,9 +75,9 @@ describe('retrieve from the terminal', () => {
     [['retrieve', 'cat', 'nope.md'], 1, 'FILE_NOT_FOUND'],
     [['retrieve', 'cat', 'image.png'], 1, 'FILE_BINARY'],
     [['retrieve', 'ls', 'missing'], 1, 'DIR_NOT_FOUND'],
-    [['retrieve', 'ls', '--repo', 'wiki'], 1, 'REPO_INVALID'],
-    [['retrieve', 'snippet', 'docs/guide.md', '--start', '3', '--end', '2'], 1, 'RANGE_INVALID'],
-    [['retrieve', 'snippet', 'docs/guide.md', '--start', '9', '--end', '12'], 1, 'RANGE_INVALID'],
+    [['retrieve', 'ls', '--repo', 'wiki'], 2, 'REPO_INVALID'],
+    [['retrieve', 'snippet', 'docs/guide.md', '--start', '3', '--end', '2'], 2, 'RANGE_INVALID'],
+    [['retrieve', 'snippet', 'docs/guide.md', '--start', '9', '--end', '12'], 2, 'RANGE_INVALID'],
     [['retrieve', 'snippet', 'docs/guide.md', '--start', '0', '--end', '2'], 2, 'INVALID_INPUT'],
   ])('refuses %j (exit %i, %s)', async (args, exit, code) => {
     const r = await json(args);
@@ -113,7 +113,7 @@ describe('retrieve from the terminal', () => {
     [['retrieve', 'smart-search', ' '], 'QUERY_EMPTY'],
   ])('search/find refuse %j with %s', async (args, code) => {
     const r = await json(args);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a value that does not fit is bad usage
     expect(r.body.error.code).toBe(code);
   });
 

@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
@@ -100,4 +103,144 @@ describe('help and mistakes', () => {
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT', hint: expect.stringContaining('mcpkit registry list') } });
   });
+});
+
+describe('config explains itself', () => {
+  it('config show --resolved fills in every default that applies', async () => {
+    const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ serve: { port: 9100 } }), XDG_STATE_HOME: '/state' });
+    const r = await runCli(['config', 'show', '--resolved', '--json'], { env });
+    expect(r.code).toBe(0);
+    const { config } = JSON.parse(r.stdout) as { config: Record<string, Record<string, unknown>> };
+    expect(config.serve).toMatchObject({ port: 9100, host: '127.0.0.1', max_body_bytes: 4 * 1024 * 1024, session_idle_ms: 1_800_000 });
+    expect(config.retrieve).toMatchObject({ max_file_bytes: 1024 * 1024, timeout_ms: 30_000 });
+    expect(config.registry).toMatchObject({ default: 'official', timeout_ms: 30_000, retries: 3, max_pages: 100 });
+    expect(config.arango).toMatchObject({ url: 'http://localhost:8529', database: '_system', backup_dir: '/state/mcpkit/backups' });
+    // As written, nothing is added.
+    const written = JSON.parse((await runCli(['config', 'show', '--json'], { env })).stdout) as { config: Record<string, unknown> };
+    expect(written.config).toEqual({ serve: { port: 9100 } });
+  });
+});
+
+describe('server commands say what they did and what fixes a mistake', () => {
+  it('set-tools refuses a name the server does not offer, --force keeps it, and says what it replaced', async () => {
+    const file = writeConfig({ mcp_servers: { memory: { ...SERVERS.memory, tools: { read_graph: { description: 'Read it all' }, search_nodes: {} } } } });
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const before = readFileSync(file, 'utf8');
+    const typo = await runCli(['server', 'set-tools', 'memory', 'read_grahp'], { env });
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/Error \[NOT_FOUND\]: Server "memory" has no tool named "read_grahp"/);
+    expect(typo.stderr).toContain('Did you mean read_graph?');
+    expect(typo.stderr).toContain('--force');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+
+    const ok = await runCli(['server', 'set-tools', 'memory', 'search_nodes', 'open_nodes'], { env });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('exposes search_nodes, open_nodes (was: read_graph, search_nodes)');
+    expect(ok.stdout).toContain('Dropped the overrides of read_graph');
+
+    const forced = await runCli(['server', 'set-tools', 'memory', 'future_tool', '--force', '--json'], { env });
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(forced.stdout)).toMatchObject({ tools: ['future_tool'], replaced: ['search_nodes', 'open_nodes'], checked: false });
+  }, 30_000);
+
+  it('set-tools on a server that cannot be reached keeps the names and says they were not checked', async () => {
+    const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { gone: { command: '/nonexistent/server' } } }) });
+    const r = await runCli(['server', 'set-tools', 'gone', 'a_tool'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Names not checked: gone could not be reached');
+  });
+
+  it('remove of a server a view uses names the command that frees it', async () => {
+    const file = writeConfig({ mcp_servers: { memory: SERVERS.memory }, tool_views: { notes: { servers: ['memory'] } } });
+    const before = readFileSync(file, 'utf8');
+    const r = await runCli(['server', 'remove', 'memory'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error [CONFLICT]: Server "memory" is used by view "notes"');
+    expect(r.stderr).toContain('mcpkit view remove-server notes memory');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('list shows a remote\'s headers as headers, and show prints long values whole', async () => {
+    const long = `https://example.com/${'x'.repeat(120)}/mcp`;
+    const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { remote: { url: long, headers: { 'X-Team': 'core' } } } }) });
+    const list = await runCli(['server', 'list'], { env });
+    expect(list.stdout).toMatch(/^NAME\s.*HEADERS$/m);
+    expect(list.stdout).not.toMatch(/\bENV\b/);
+    expect(list.stdout).toContain('X-Team=core');
+    const show = await runCli(['server', 'show', 'remote'], { env });
+    expect(show.stdout).toContain(long);
+  });
+});
+
+describe('arango build-query needs no database to build', () => {
+  it.each([[['--no-execute']], [['--execute=false']]])('%j', async (flag) => {
+    const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({}), ARANGO_URL: 'http://127.0.0.1:9' });
+    const r = await runCli(['arango', 'build-query', 'users', '--fields', 'name', ...flag, '--json'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ query: expect.stringContaining('FOR doc IN @@collection'), bind_vars: { '@collection': 'users' }, rows: null });
+  });
+});
+
+describe('long waits say what they wait for', () => {
+  it('registry retries are announced on stderr, and the final error counts the attempts', async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = createServer().on('connection', (s) => sockets.add(s)); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ registry: { default: 'local', sources: { local: { url } }, timeout_ms: 300, retries: 2 } }) });
+      const r = await runCli(['registry', 'list'], { env });
+      expect(r.code).toBe(1);
+      expect(r.stderr.match(/registry http:\/\/127\.0\.0\.1:\d+: no answer within 300 ms; retrying in/g)).toHaveLength(2);
+      expect(r.stderr).toContain('attempt 3 of 3');
+      expect(r.stderr).toMatch(/Error \[TIMEOUT\]: Registry request timed out after 300 ms \(each of 3 attempts\)/);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 30_000);
+
+  it('a server slow to answer is announced once, with when mcpkit gives up', async () => {
+    const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { slow: { ...SERVERS.silent, timeout_ms: 3000 } } }) });
+    const r = await runCli(['tools'], { env });
+    expect(r.stderr.match(/waiting for server slow to answer over stdio \(gives up after 3 s, mcp_servers\.slow\.timeout_ms\)/g)).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('smart-search ranks written source above generated files', () => {
+  it('the file about the question comes first, manifests and lock files last', async () => {
+    const dir = tempDir();
+    const words = 'config edits are locked while the config is written; edits wait for the lock';
+    mkdirSync(join(dir, 'src/config'), { recursive: true });
+    writeFileSync(join(dir, 'README.md'), `# Project\n\n${'Some text about the project and its config.\n'.repeat(200)}Config edits are locked.\n${'More about edits and how the config is used.\n'.repeat(100)}`);
+    writeFileSync(join(dir, 'oclif.manifest.json'), JSON.stringify({ commands: Array.from({ length: 50 }, (_, i) => ({ id: `config edit ${i}`, description: words })) }, null, 2));
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ packages: { 'lock-config-edits': { lock: words } } }));
+    writeFileSync(join(dir, 'src/config/lock.ts'), `/** The lock config edits take, so that two edits never interleave. */\nexport function lockConfig() {\n  // locked while edits run\n}\n`);
+    writeFileSync(join(dir, 'src/other.ts'), 'export const x = 1; // the config\n');
+    const r = await runCli(['retrieve', 'smart-search', 'how are config edits locked', '--json'], { env: cleanEnv({ DOCS_ROOT: dir }) });
+    const paths = (JSON.parse(r.stdout) as { result: { files: { path: string }[] } }).result.files.map((f) => f.path);
+    expect(paths[0]).toBe('docs/src/config/lock.ts');
+    expect(paths.indexOf('docs/README.md')).toBeLessThan(paths.indexOf('docs/oclif.manifest.json'));
+    expect(paths.slice(-3).sort()).toEqual(['docs/oclif.manifest.json', 'docs/package-lock.json', 'docs/src/other.ts'].sort());
+  });
+});
+
+describe('shell completion (@oclif/plugin-autocomplete)', () => {
+  it('bash completes topics, commands written with spaces, and flags', async () => {
+    const home = tempDir();
+    const env = cleanEnv({ HOME: home, XDG_CACHE_HOME: join(home, '.cache') });
+    // As its instructions go: `autocomplete bash` builds the cache, `autocomplete script bash` is added to .bashrc.
+    expect((await runCli(['autocomplete', 'bash'], { env })).stdout).toContain('mcpkit autocomplete script bash');
+    const setup = await runCli(['autocomplete', 'script', 'bash'], { env });
+    expect(setup.code).toBe(0);
+    const line = setup.stdout.trim();
+    expect(line).toContain('MCPKIT_AC_BASH_SETUP_PATH=');
+    const complete = (words: string[]) => {
+      const script = `${line}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _mcpkit_autocomplete; echo "\${COMPREPLY[@]}"`;
+      return spawnSync('bash', ['-c', script], { env, encoding: 'utf8' }).stdout.trim();
+    };
+    expect(complete(['mcpkit', 'retrieve', 'se'])).toBe('search');
+    expect(complete(['mcpkit', 'config', 'show', '--r'])).toBe('--resolved --reveal');
+    expect(complete(['mcpkit', 'ser']).split(' ')).toEqual(expect.arrayContaining(['serve', 'server']));
+  }, 30_000);
 });

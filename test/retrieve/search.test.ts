@@ -120,7 +120,7 @@ describe('smartSearch', async () => {
     expect(queryTerms(query)).toEqual(terms);
   });
 
-  it('ranks files by distinct terms found, then root order and path, with their best lines', () => {
+  it('ranks files by how much of the question they hold, with their best lines', () => {
     const out = smartSearch(roots, queryTerms('needle deep again'), { maxFileBytes: 1000, limit: 10, linesPerFile: 2 });
     expect(out.files[0]).toEqual({
       repo: 'docs',
@@ -131,8 +131,9 @@ describe('smartSearch', async () => {
         { line: 3, text: 'needle again' },
       ],
     });
-    // Terms match inside words: "deeper" counts for "deep", so that file ranks next.
-    expect(out.files.slice(1).map((f) => f.path)).toEqual(['code/sub/ignored.txt', 'docs/a-b.md', 'docs/b.md', 'code/crlf.txt', 'code/keep.log', 'code/src/x.ts']);
+    // Terms match inside words: "deeper" counts for "deep", so that file ranks next; among files
+    // holding only "needle", more of it in fewer bytes ranks higher, and ties keep the walk's order.
+    expect(out.files.slice(1).map((f) => f.path)).toEqual(['code/sub/ignored.txt', 'docs/a-b.md', 'code/keep.log', 'code/src/x.ts', 'docs/b.md', 'code/crlf.txt']);
     expect(out.files.find((f) => f.path === 'code/crlf.txt')!.lines).toEqual([{ line: 2, text: 'needle crlf' }]);
     expect(smartSearch(roots, ['needle'], { maxFileBytes: 1000, limit: 2, linesPerFile: 1 }).truncated).toBe(true);
   });

@@ -40,7 +40,8 @@ describe('the error vocabulary', () => {
   it.each([
     ['INVALID_INPUT', 2],
     ['VALIDATION_ERROR', 2],
-    ['LIMIT_INVALID', 1],
+    ['LIMIT_INVALID', 2], // a bad flag value is bad usage, whatever its code
+    ['PATH_OUT_OF_ROOT', 1],
     ['NOT_FOUND', 1],
     ['INTERNAL', 1],
   ] as const)('%s exits %d', (code, exit) => {

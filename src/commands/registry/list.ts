@@ -1,3 +1,4 @@
+import { SETTING_DEFAULTS } from '../../config/defaults.js';
 import { Flags } from '@oclif/core';
 import { commandFromTool } from '../../cli/command-from-tool.js';
 import { inputFromCommandLine } from '../../cli/field-specs.js';
@@ -10,7 +11,7 @@ import { shown } from '../../tools/registry/shared.js';
 
 const Base = commandFromTool(listServers);
 /** A registry that hands out cursors without end must not keep a terminal busy forever. */
-const DEFAULT_MAX_PAGES = 100;
+const DEFAULT_MAX_PAGES = SETTING_DEFAULTS.registry.max_pages;
 
 /** `registry list`, plus --all: a terminal extra that follows the cursors to the last page. */
 export default class RegistryList extends Base {

@@ -142,10 +142,14 @@ export const arangoQueryBuilder = defineArangoTool({
   }),
   annotations: READ_ONLY,
   writes: false,
+  async offline(input) {
+    if (input.execute) return undefined;
+    const { buildQuery } = await import('../../arango/query-builder.js');
+    return { ...buildQuery(input), rows: null as unknown[] | null, truncated: false };
+  },
   async run(input, call) {
     const { buildQuery } = await import('../../arango/query-builder.js');
     const built = buildQuery(input);
-    if (!input.execute) return { ...built, rows: null, truncated: false };
     const out = await runAql(call, built.query, built.bind_vars, { batchSize: 1000, maxRows: input.limit ?? 1000 });
     return { ...built, rows: out.rows, truncated: out.truncated };
   },

@@ -1,5 +1,6 @@
 import type { Database } from 'arangojs';
 import type * as z from 'zod';
+import { defaultBackupDir } from '../../config/defaults.js';
 import { ToolError } from '../../core/errors.js';
 import { addSecrets } from '../../core/redact.js';
 import { defineTool, type ToolAnnotations, type ToolDefinition } from '../../tool/define.js';
@@ -50,18 +51,17 @@ export async function startArango(ctx: ToolContext): Promise<void> {
  * never outside it, so an agent cannot have files written anywhere on the machine.
  */
 export async function backupFolder(ctx: ToolContext, requested: string | undefined, fallback: string): Promise<{ base: string; folder: string }> {
-  const [config, { dirname, join, resolve, sep }, { homedir }, { isInside }] = await Promise.all([
+  const [config, { dirname, resolve, sep }, { homedir }, { isInside }] = await Promise.all([
     ctx.config(),
     import('node:path'),
     import('node:os'),
     import('../../retrieve/paths.js'),
   ]);
-  const state = ctx.env.XDG_STATE_HOME && ctx.env.XDG_STATE_HOME.trim() !== '' ? ctx.env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
   const base = ctx.env.ARANGO_BACKUP_DIR
     ? resolve(ctx.cwd, ctx.env.ARANGO_BACKUP_DIR)
     : config.arango.backup_dir
       ? resolve(dirname(ctx.configLocation.path), config.arango.backup_dir)
-      : join(state, 'mcpkit', 'backups');
+      : defaultBackupDir(ctx.env, homedir());
   const folder = resolve(base, requested ?? fallback);
   if (folder !== base && !isInside(base, folder, sep)) {
     throw new ToolError('FORBIDDEN', `${requested} is outside the backup folder ${base}; backups are written and read there only.`, {
@@ -90,18 +90,22 @@ export async function queryAll<T>(call: ArangoCall, query: string, bindVars: Rec
 type ArangoToolDefinition<S extends z.ZodObject, R> = Omit<ToolDefinition<S, R>, 'group' | 'run' | 'invalidInputCode' | 'available'> & {
   /** Writing tools are hidden over MCP and refused in the terminal in read-only mode. */
   writes: boolean;
+  /** An answer that needs no database for this input (build-query --no-execute), or undefined to connect. */
+  offline?(input: z.output<S>): Promise<R | undefined>;
   run(input: z.output<S>, call: ArangoCall): Promise<R>;
 };
 
 /** An arango tool: the group's validation code, read-only handling, connection and error mapping in one place. */
 export function defineArangoTool<S extends z.ZodObject, R>(def: ArangoToolDefinition<S, R>): ToolDefinition<S, R> {
-  const { writes, run, ...rest } = def;
+  const { writes, run, offline, ...rest } = def;
   return defineTool<S, R>({
     ...rest,
     group: 'arango',
     invalidInputCode: 'VALIDATION_ERROR',
     ...(writes ? { available: (config, env) => !readOnlyFrom(config.arango, env) } : {}),
     async run(input, ctx) {
+      const answer = await offline?.(input);
+      if (answer !== undefined) return answer;
       const connection = await connectionFor(ctx);
       const settings = connection.settings;
       if (writes && settings.readOnly) {

@@ -3,6 +3,7 @@ import { maskSecrets } from '../../config/mask.js';
 import { configInvalid } from '../../config/problems.js';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
+import type { ToolContext } from '../../tool/context.js';
 
 export const configShow = defineTool({
   name: 'config_show',
@@ -35,7 +36,7 @@ export const configShow = defineTool({
     // Parts set aside for their problems have stand-ins in the loaded config: not worth showing as resolved.
     if (input.resolved && (!loaded.config || loaded.problems.length)) throw configInvalid(path, loaded.problems);
     if (!input.resolved && !loaded.raw) throw configInvalid(path, loaded.problems);
-    const data = input.resolved ? loaded.config : loaded.raw;
+    const data = input.resolved ? await filledIn(loaded.config!, ctx) : loaded.raw;
     const config = input.reveal ? data : maskSecrets(data, input.resolved ? loaded.fromEnv : new Set());
     return { path, exists: loaded.exists, resolved: input.resolved, config: config as Record<string, unknown> };
   },
@@ -45,3 +46,14 @@ export const configShow = defineTool({
     return `${ui.color.dim(head)}\n${toYamlText(result.config).trimEnd()}`;
   },
 });
+
+/** The resolved config with every unset setting shown at the value that applies (config/defaults.ts). */
+async function filledIn(config: Record<string, unknown>, ctx: ToolContext): Promise<Record<string, unknown>> {
+  const [{ withDefaults, defaultBackupDir }, { defaultSourceName }, { homedir }] = await Promise.all([
+    import('../../config/defaults.js'),
+    import('../../registry/sources.js'),
+    import('node:os'),
+  ]);
+  const registry = (config.registry ?? {}) as { default?: string };
+  return withDefaults(config, { registryDefault: defaultSourceName(registry, ctx.env), backupDir: defaultBackupDir(ctx.env, homedir()) });
+}

@@ -145,7 +145,7 @@ export const smartSearchTool = defineTool({
   },
   title: 'Find the files that answer a question',
   description:
-    'Search every root at once for the words of a question and rank files by how many of them they contain (then root order, then path), showing each file\'s best lines. Case-insensitive; common words are ignored. Use search for exact text.',
+    'Find which files answer a question: searches every root for its words (case-insensitive, common words ignored, "locked" also finds "lock") and ranks files by how much of the question they hold, rare words and file names weighing most and generated files (lock files, manifests, bundles) last; shows each file\'s best lines. Use search for exact text.',
   input: z.strictObject({
     query: z.string().describe('A question or a few words, e.g. "where is the lock file created".'),
     repo: repoField,

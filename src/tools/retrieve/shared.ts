@@ -1,11 +1,12 @@
 import { closeSync, existsSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { SETTING_DEFAULTS } from '../../config/defaults.js';
 import { perProcess, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
 import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/bounded.js';
 import type { Root } from '../../retrieve/roots.js';
 
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = SETTING_DEFAULTS.retrieve.max_file_bytes;
 
 /** The configured roots, checked (fail fast: CONFIG_INVALID with MISSING_ROOT, ROOT_NOT_FOUND, ...). */
 export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxFileBytes: number; timeoutMs: number }> {

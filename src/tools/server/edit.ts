@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { field, ToolError } from '../../core/errors.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
+import type { ToolContext } from '../../tool/context.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
 
@@ -115,15 +116,20 @@ export const serverSetTools = defineTool({
   command: {
     id: 'server set-tools',
     args: ['name', 'tools'],
-    examples: ['<%= config.bin %> server set-tools github search_code search_issues', '<%= config.bin %> server set-tools github --all'],
+    examples: [
+      '<%= config.bin %> server set-tools github search_code search_issues',
+      '<%= config.bin %> server set-tools github --all',
+      '<%= config.bin %> server set-tools remote-db run_query --force',
+    ],
   },
   title: 'Set the tools a server exposes',
   description:
-    'Replace the allow-list of tools a server exposes (overrides of tools that stay are kept), or --all to remove the allow-list so every tool passes.',
+    'Replace the allow-list of tools a server exposes (overrides of tools that stay are kept), or --all to remove the allow-list so every tool passes.\nThe names are checked against the server\'s own tools when it can be reached; an unknown name is refused unless --force.',
   input: z.strictObject({
     name: serverName,
     tools: z.array(z.string().min(1)).optional().describe('Upstream tool names to expose.'),
     all: z.boolean().default(false).describe('Remove the allow-list: expose every tool.'),
+    force: z.boolean().default(false).describe('Accept names the server does not offer (or that cannot be checked now).'),
   }),
   annotations: CONFIG_WRITE,
   hostAccess: 'config',
@@ -132,12 +138,61 @@ export const serverSetTools = defineTool({
     if (input.all === tools.length > 0) {
       throw new ToolError('INVALID_INPUT', input.all ? `Give tool names or ${field('all')}, not both.` : `Give the tool names to expose, or ${field('all')} to expose every tool.`);
     }
+    const checked = input.all || input.force ? { checked: false as const, reason: input.all ? 'all tools' : 'force' } : await checkToolNames(ctx, input.name, tools);
     const { setServerTools } = await import('../../config/servers-edit.js');
-    const { path } = await editConfigFile(ctx, (doc) => setServerTools(doc, input.name, input.all ? null : tools));
-    return { server: input.name, tools: input.all ? 'all' : tools, config: path };
+    const { value: replaced, path } = await editConfigFile(ctx, (doc) => setServerTools(doc, input.name, input.all ? null : tools));
+    return { server: input.name, tools: input.all ? 'all' : tools, replaced: replaced.previous ?? 'all', dropped_overrides: replaced.dropped_overrides, ...checked, config: path };
   },
-  render: (r, ui) => `${ui.color.green('✓')} Server ${r.server} exposes ${r.tools === 'all' ? 'all its tools' : (r.tools as string[]).join(', ')}`,
+  render: (r, ui) => {
+    const now = r.tools === 'all' ? 'all its tools' : (r.tools as string[]).join(', ');
+    const was = r.replaced === 'all' ? 'all its tools' : (r.replaced as string[]).join(', ') || 'none';
+    const lines = [`${ui.color.green('✓')} Server ${r.server} exposes ${now} (was: ${was})`];
+    if (r.dropped_overrides.length) lines.push(ui.color.yellow(`  Dropped the overrides of ${r.dropped_overrides.join(', ')} with them.`));
+    if (!r.checked && r.reason !== 'all tools' && r.reason !== 'force') lines.push(ui.color.yellow(`  Names not checked: ${r.reason}.`));
+    return lines.join('\n');
+  },
 });
+
+/**
+ * Checks tool names against what the server offers, when it can be reached in a few seconds. An
+ * unknown name is NOT_FOUND (a typo would hide every tool); an unreachable server leaves the names
+ * unchecked, said in the result, since a server may be down while its config is being written.
+ */
+async function checkToolNames(ctx: ToolContext, name: string, tools: readonly string[]): Promise<{ checked: boolean; reason?: string }> {
+  const config = await ctx.config();
+  const server = config.mcp_servers[name];
+  if (!server || config.unusable?.[`mcp_servers.${name}`]) return { checked: false, reason: 'the server entry is not usable' }; // the edit names what is wrong
+  const [{ Upstream }, { NO_RECONNECT }, { version }] = await Promise.all([import('../../proxy/upstream.js'), import('../../core/backoff.js'), import('../../core/version.js')]);
+  const upstream = new Upstream({
+    name,
+    config: { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) },
+    logger: ctx.logger,
+    version: version(),
+    stderr: () => {},
+    backoff: NO_RECONNECT,
+    waiting: (message) => ctx.waiting(message),
+  });
+  let offered: string[];
+  try {
+    offered = (await upstream.listTools()).map((tool) => tool.name);
+  } catch (error) {
+    return { checked: false, reason: `${name} could not be reached (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)})` };
+  } finally {
+    await upstream.close();
+  }
+  const unknown = tools.filter((tool) => !offered.includes(tool));
+  if (unknown.length > 0) {
+    const { closestNames } = await import('../../core/suggest.js');
+    const similar = [...new Set(unknown.flatMap((tool) => closestNames(tool, offered)))];
+    throw new ToolError('NOT_FOUND', `Server "${name}" has no tool${unknown.length === 1 ? '' : 's'} named ${unknown.map((t) => `"${t}"`).join(', ')}.`, {
+      details: { server: name, unknown, similar, offered },
+      hint: `${similar.length ? `Did you mean ${similar.join(', ')}? ` : ''}"mcpkit server test ${name}" lists its tools; pass ${field('force')} to keep the names anyway.`,
+    });
+  }
+  return { checked: true };
+}
+
+const CHECK_TIMEOUT_MS = 10_000;
 
 export const serverSetDescription = defineTool({
   name: 'server_set_description',

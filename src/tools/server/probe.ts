@@ -24,7 +24,7 @@ export const serverTest = defineTool({
     const { requireUsable } = await import('../../config/problems.js');
     requireUsable(config, `mcp_servers.${input.name}`);
     const { Upstream } = await import('../../proxy/upstream.js');
-    const upstream = new Upstream({ name: input.name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: NO_RECONNECT });
+    const upstream = new Upstream({ name: input.name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: NO_RECONNECT, waiting: (message) => ctx.waiting(message) });
     const started = performance.now();
     try {
       const tools = await upstream.listTools();

@@ -3,6 +3,10 @@ import { notFound } from '../../core/suggest.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
 
+function pairs(record: unknown): string[] {
+  return Object.entries((record ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
+}
+
 function summary(name: string, s: Record<string, unknown>, problems: readonly string[] | undefined) {
   const tools = s.tools && typeof s.tools === 'object' ? Object.keys(s.tools).length : 'all';
   return {
@@ -13,7 +17,8 @@ function summary(name: string, s: Record<string, unknown>, problems: readonly st
     tools,
     filter_rules: Array.isArray(s.filter) ? s.filter.length : 0,
     // As written: ${VAR} references show which variables a server needs; literal secrets are masked.
-    env: Object.entries({ ...(s.env as Record<string, string> | undefined), ...(s.headers as Record<string, string> | undefined) }).map(([k, v]) => `${k}=${v}`),
+    env: pairs(s.env),
+    headers: pairs(s.headers),
     /** Why the entry cannot be used (set aside; the other servers work), when it cannot. */
     problems: problems ?? [],
   };
@@ -36,7 +41,12 @@ export const serverList = defineTool({
       ? 'No servers configured. Add one with: mcpkit server add NAME --command CMD (or --url URL)'
       : [
           ui.table(
-            r.servers.map(({ problems, ...s }) => ({ ...s, enabled: problems.length ? ui.color.red('unusable') : s.enabled ? 'yes' : 'no', env: s.env.join(', ') })),
+            r.servers.map(({ problems, env, headers, ...s }) => ({
+              ...s,
+              enabled: problems.length ? ui.color.red('unusable') : s.enabled ? 'yes' : 'no',
+              // One column for what configures the server: env for a command, headers for a URL.
+              [r.servers.some((x) => x.type === 'stdio') ? (r.servers.some((x) => x.type === 'remote') ? 'env/headers' : 'env') : 'headers']: [...env, ...headers].join(', '),
+            })),
           ),
           ...r.servers.flatMap((s) => s.problems.map((p) => ui.color.yellow(`! ${s.name}: ${p}`))),
         ].join('\n'),

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+
+/**
+ * The value each optional setting takes when the config leaves it out: one table that the code
+ * reading a setting and `config show --resolved` both use, so what is shown is what applies.
+ * Settings whose default depends on the environment (registry.default, arango.backup_dir) are
+ * filled in by `withDefaults` from the values given to it. Pure.
+ */
+export const SETTING_DEFAULTS = {
+  registry: {
+    timeout_ms: 30_000,
+    retries: 3,
+    max_response_bytes: 20 * 1024 * 1024,
+    max_pages: 100,
+    show_admin_tools: false,
+  },
+  arango: {
+    url: 'http://localhost:8529',
+    database: '_system',
+    username: 'root',
+    timeout_ms: 30_000,
+    connect_retries: 5,
+    connect_delay_ms: 2000,
+    read_only: false,
+  },
+  retrieve: {
+    max_file_bytes: 1024 * 1024,
+    /** Over MCP; a terminal has no budget (Ctrl-C stops a slow search). */
+    timeout_ms: 30_000,
+  },
+  serve: {
+    host: '127.0.0.1',
+    port: 8000,
+    max_body_bytes: 4 * 1024 * 1024,
+    session_idle_ms: 30 * 60_000,
+    max_sessions: 1000,
+    host_tools_without_auth: false,
+  },
+} as const;
+
+/** An upstream server's call timeout when mcp_servers.NAME.timeout_ms is not set. */
+export const SERVER_TIMEOUT_MS = 60_000;
+
+type Section = keyof typeof SETTING_DEFAULTS;
+
+/** Where backups go without arango.backup_dir or ARANGO_BACKUP_DIR: $XDG_STATE_HOME/mcpkit/backups. */
+export function defaultBackupDir(env: NodeJS.ProcessEnv, home: string): string {
+  const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.trim() !== '' ? env.XDG_STATE_HOME : join(home, '.local', 'state');
+  return join(state, 'mcpkit', 'backups');
+}
+
+/** Defaults computed from the environment, given by the caller (keeps this module pure). */
+export interface ComputedDefaults {
+  registryDefault: string;
+  backupDir: string;
+}
+
+/**
+ * The config with every unset setting of the settings sections filled in; set values win.
+ * Server, view and composite entries are left as written (their defaults are per entry).
+ */
+export function withDefaults<T extends Partial<Record<Section, object>>>(config: T, computed: ComputedDefaults): T {
+  const out: Record<string, unknown> = { ...config };
+  const extra: Record<Section, Record<string, unknown>> = {
+    registry: { default: computed.registryDefault },
+    arango: { backup_dir: computed.backupDir },
+    retrieve: {},
+    serve: {},
+  };
+  for (const section of Object.keys(SETTING_DEFAULTS) as Section[]) {
+    const written = (config[section] ?? {}) as Record<string, unknown>;
+    const filled: Record<string, unknown> = { ...SETTING_DEFAULTS[section], ...extra[section] };
+    for (const [key, value] of Object.entries(written)) if (value !== undefined) filled[key] = value;
+    out[section] = filled;
+  }
+  return out as T;
+}
