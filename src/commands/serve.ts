@@ -11,6 +11,8 @@ export default class Serve extends McpkitCommand {
     '<%= config.bin %> serve --view research --eager',
     '<%= config.bin %> serve --http --port 8000 --token "$MCPKIT_TOKEN"',
     '<%= config.bin %> serve --read-only',
+    '<%= config.bin %> serve --groups retrieve,registry',
+    '<%= config.bin %> serve --exposure direct',
     'npx @modelcontextprotocol/inspector <%= config.bin %> serve',
   ];
   static override enableJsonFlag = false;
@@ -22,6 +24,12 @@ export default class Serve extends McpkitCommand {
     port: Flags.string({ description: 'Port with --http (default: serve.port, else 8000; 0 picks a free one).' }),
     token: Flags.string({ description: 'Bearer token HTTP clients must send (default: serve.token).' }),
     'read-only': Flags.boolean({ description: 'Serve only tools that declare readOnlyHint: true, mcpkit\'s own and the upstream servers\'.' }),
+    groups: Flags.string({ description: 'mcpkit\'s own tool groups to serve, comma-separated (default: serve.groups, else all): config, server, view, filter, retrieve, registry, arango.' }),
+    exposure: Flags.string({
+      description: 'How every view lists its tools (default: the view\'s exposure, else serve.exposure, else auto). auto: every tool while tools/list fits the token budget, else search meta-tools plus the most used tools; direct: every tool; search: meta-tools only.',
+      options: ['auto', 'direct', 'search'],
+    }),
+    'token-budget': Flags.string({ description: 'Most tokens (bytes/4) tools/list may cost under exposure auto, for every view (default: the view\'s token_budget, else serve.token_budget, else 4000).' }),
     'allow-origin': Flags.string({
       description: 'With --http: a browser Origin allowed besides loopback ones (repeatable; also serve.allowed_origins).',
       multiple: true,
@@ -32,6 +40,6 @@ export default class Serve extends McpkitCommand {
     const { flags } = await this.parse(Serve);
     // Imported here so no other command pays for the MCP server code.
     const { runServe } = await import('../mcp/run-serve.js');
-    await runServe({ configFlag: flags.config, ...flags, readOnly: flags['read-only'], allowOrigins: flags['allow-origin'], version: this.config.version });
+    await runServe({ configFlag: flags.config, ...flags, readOnly: flags['read-only'], allowOrigins: flags['allow-origin'], tokenBudget: flags['token-budget'], version: this.config.version });
   }
 }

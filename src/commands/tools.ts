@@ -13,9 +13,9 @@ export interface ToolListing {
 }
 
 export default class Tools extends McpkitCommand {
-  static override summary = 'List every tool "mcpkit serve" exposes: mcpkit\'s own and the upstream servers\'.';
+  static override summary = 'List every tool "mcpkit serve" offers: mcpkit\'s own and the upstream servers\'.';
   static override description =
-    'Upstream servers in the config are started to list their tools (their group is "server:NAME"; composite tools are "composite"); --local lists only mcpkit\'s own tools without starting anything.';
+    'Upstream servers in the config are started to list their tools (their group is "server:NAME"; composite tools are "composite"); --local lists only mcpkit\'s own tools without starting anything. Whether serve lists them all or some of them behind search meta-tools (exposure auto) is shown by "mcpkit view tools".';
   static override examples = ['<%= config.bin %> tools', '<%= config.bin %> tools --local', "<%= config.bin %> tools --json | jq -r '.[].name'"];
   static override flags = {
     local: Flags.boolean({ description: 'Only mcpkit\'s own tools; do not start upstream servers.' }),
@@ -48,7 +48,8 @@ export default class Tools extends McpkitCommand {
     if (!Object.values(config.mcp_servers).some((s) => s.disabled !== true)) return local;
     return runtime.withHub(undefined, async (hub) => {
       const names = new Set(local.map((t) => t.name));
-      const upstream = (await hub.list())
+      // The whole catalog: under exposure search or auto, tools/list shows part of it and the rest is reached through search.
+      const upstream = (await hub.catalogTools())
         .filter((t) => !names.has(t.name))
         .map((t) => ({
           name: t.name,

@@ -35,8 +35,14 @@ export const SETTING_DEFAULTS = {
     session_idle_ms: 30 * 60_000,
     max_sessions: 1000,
     host_tools_without_auth: false,
+    exposure: 'auto',
+    token_budget: 4000,
   },
 } as const;
+
+/** How a view lists its tools (src/proxy/exposure.ts). */
+export const EXPOSURES = ['auto', 'direct', 'search'] as const;
+export type Exposure = (typeof EXPOSURES)[number];
 
 /** An upstream server's call timeout when mcp_servers.NAME.timeout_ms is not set. */
 export const SERVER_TIMEOUT_MS = 60_000;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { EXPOSURES } from './defaults.js';
 
 /**
  * The whole config file. Top level and the server entries are strict so a typo is reported
@@ -87,9 +88,16 @@ export const viewServerSchema = z.strictObject({
   filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
 });
 
+const exposureSchema = z.enum(EXPOSURES);
+const tokenBudgetSchema = z.int().min(500).max(1_000_000);
+const EXPOSURE_TEXT =
+  'auto (default): every tool listed while tools/list fits token_budget, else search meta-tools plus the pinned and most used tools; direct: every tool listed; search: the meta-tools (and pins) only.';
+
 export const viewSchema = z.strictObject({
   description: z.string().optional(),
-  exposure: z.enum(['direct', 'search']).optional().describe('direct: every tool listed; search: three meta-tools to search, describe and call them.'),
+  exposure: exposureSchema.optional().describe(EXPOSURE_TEXT),
+  token_budget: tokenBudgetSchema.optional().describe('Most tokens (bytes/4) the view\'s tools/list may cost under exposure auto (default: serve.token_budget, else 4000).'),
+  pin: z.array(z.string().min(1)).optional().describe('Tools listed directly whatever the exposure, by the name the view publishes them under.'),
   servers: z
     .union([z.array(name('Server')), z.record(name('Server'), viewServerSchema.nullable())])
     .optional()
@@ -168,6 +176,10 @@ export const configSchema = z
         max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
         session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
         max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
+        exposure: exposureSchema.optional().describe(`How views that do not set theirs, and the default one, list tools. ${EXPOSURE_TEXT}`),
+        token_budget: tokenBudgetSchema.optional().describe('Most tokens (bytes/4) a tools/list may cost under exposure auto, for views that do not set theirs (default 4000).'),
+        pin: z.array(z.string().min(1)).optional().describe('Tools the default view (serve without --view) always lists directly.'),
+        groups: z.array(z.string().min(1)).optional().describe('mcpkit\'s own tool groups serve offers (default all), as serve --groups; e.g. [retrieve, registry].'),
         host_tools_without_auth: z
           .boolean()
           .optional()

@@ -86,8 +86,9 @@ export function setViewTools(doc: Document, viewName: string, server: string, to
 
 export function setViewField(doc: Document, viewName: string, key: string, value: unknown): boolean {
   const view = requireView(doc, viewName);
-  if (view.get(key) === value) return false;
+  const current = view.get(key);
+  if (current === value || (Array.isArray(value) && JSON.stringify((current as { toJSON?(): unknown } | undefined)?.toJSON?.()) === JSON.stringify(value))) return false;
   if (value === undefined) view.delete(key);
-  else view.set(key, value);
+  else view.set(key, Array.isArray(value) ? doc.createNode(value, { flow: true }) : value);
   return true;
 }

@@ -1,4 +1,4 @@
-import { SETTING_DEFAULTS } from '../config/defaults.js';
+import { EXPOSURES, SETTING_DEFAULTS, type Exposure } from '../config/defaults.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
@@ -15,6 +15,12 @@ export interface ServeOptions {
   readOnly?: boolean;
   /** Browser origins allowed over HTTP besides loopback ones. */
   allowOrigins?: string[];
+  /** mcpkit's own groups to serve, comma-separated (else serve.groups, else all). */
+  groups?: string;
+  /** How every view lists its tools, whatever the config says. */
+  exposure?: string;
+  /** The token budget of exposure auto for every view. */
+  tokenBudget?: string | number;
   version: string;
 }
 
@@ -34,6 +40,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
   let code = 0;
   try {
     refuseEmptyFlags(options);
+    runtime = await servedRuntime(options, runtime);
     if (options.http) runtime = await httpRuntime(options, runtime);
     await runtime.startServing();
     if (options.http) {
@@ -64,11 +71,46 @@ const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpk
 
 /** An empty value would otherwise mean "no token", "every interface" or "the whole catalog", in silence. */
 function refuseEmptyFlags(options: ServeOptions): void {
-  for (const [flag, value] of [['token', options.token], ['host', options.host], ['view', options.view]] as const) {
+  for (const [flag, value] of [['token', options.token], ['host', options.host], ['view', options.view], ['groups', options.groups]] as const) {
     if (value !== undefined && value.trim() === '') {
       throw new ToolError('INVALID_INPUT', `${field(flag)} is empty; give a value, or leave the flag out.`);
     }
   }
+}
+
+/**
+ * The policy of what is served and how it is listed: --groups (else serve.groups), --exposure and
+ * --token-budget, checked here so that a typo stops serve at start with the names it knows.
+ */
+async function servedRuntime(options: ServeOptions, runtime: Runtime): Promise<Runtime> {
+  const config = await runtime.config();
+  const known = [...new Set((await runtime.allTools()).map((t) => t.group))];
+  const fromFlag = options.groups?.split(',').map((g) => g.trim()).filter(Boolean);
+  const groups = fromFlag ?? config.serve.groups;
+  const unknown = (groups ?? []).filter((g) => !known.includes(g));
+  if (unknown.length) {
+    const where = fromFlag ? '--groups' : 'serve.groups';
+    throw new ToolError(fromFlag ? 'INVALID_INPUT' : 'CONFIG_INVALID', `${where} names unknown group(s) ${unknown.map((g) => `"${g}"`).join(', ')}.`, {
+      hint: `Known groups: ${known.join(', ')}.`,
+    });
+  }
+  if (options.exposure !== undefined && !(EXPOSURES as readonly string[]).includes(options.exposure)) {
+    throw new ToolError('INVALID_INPUT', `--exposure must be one of ${EXPOSURES.join(', ')}, got "${options.exposure}".`);
+  }
+  let tokenBudget: number | undefined;
+  if (options.tokenBudget !== undefined) {
+    tokenBudget = Number(options.tokenBudget);
+    if (!Number.isInteger(tokenBudget) || tokenBudget < 500 || tokenBudget > 1_000_000) {
+      throw new ToolError('INVALID_INPUT', `--token-budget must be a whole number of tokens from 500 to 1000000, got "${options.tokenBudget}".`);
+    }
+  }
+  if (!groups && options.exposure === undefined && tokenBudget === undefined) return runtime;
+  return runtime.withPolicy({
+    ...runtime.policy,
+    ...(groups ? { groups } : {}),
+    ...(options.exposure ? { exposure: options.exposure as Exposure } : {}),
+    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+  });
 }
 
 /**
@@ -110,7 +152,12 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     port,
     token,
     runtime,
-    views: Object.entries(config.tool_views).map(([name, v]) => ({ name, description: v.description, exposure: v.exposure ?? 'direct', tokens: v.tokens })),
+    views: Object.entries(config.tool_views).map(([name, v]) => ({
+      name,
+      description: v.description,
+      exposure: runtime.policy.exposure ?? v.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
+      tokens: v.tokens,
+    })),
     allowedOrigins: [...(config.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
     ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
     ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),

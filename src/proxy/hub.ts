@@ -15,23 +15,24 @@ import { withTimeout } from '../core/timeout.js';
 import { runLocalTool, toCallResult, toErrorResult, toMcpTool } from '../tool/mcp-shape.js';
 import { closestNames } from '../core/suggest.js';
 import { summaryOf } from '../tool/define.js';
-import type { ToolContext } from '../tool/context.js';
+import type { ExposureSummary, ToolContext } from '../tool/context.js';
 import { keepUnderReadOnly } from '../tool/policy.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
 import { runComposite } from './composite.js';
 import { HookChain } from './hooks.js';
+import { planExposure, type ExposurePlan } from './exposure.js';
 import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
 import { PromptResourceRouter } from './prompts-resources.js';
 import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
 import { reshapeTools, shapeServerTools } from './shape.js';
 import { mostVerbose } from './log-levels.js';
 import { Upstream, type DownstreamRelay, type UpstreamStatus } from './upstream.js';
-import type { ResolvedView } from './view.js';
+import { FEATURED_TOOLS, type ResolvedView } from './view.js';
 
 /**
  * Serves one view: mcpkit's own tools it includes plus the shaped tools of its upstream servers,
- * as one catalog (or, with `exposure: search`, three meta-tools over it). Upstreams connect lazily
+ * as one catalog, or as search meta-tools over it (`exposure`, ./exposure.ts). Upstreams connect lazily
  * and in parallel; a slow one is left out of a listing after `listWaitMs` and announced with
  * list_changed once it arrives.
  */
@@ -68,6 +69,8 @@ export class ProxyHub {
   private readonly ownsUpstreams: boolean;
   private catalog?: Map<string, CatalogEntry>;
   private searchIndex?: SearchIndex;
+  /** The exposure plan of the cached catalog. */
+  private plan?: { catalog: Map<string, CatalogEntry>; plan: ExposurePlan };
   private readonly listeners = new Set<() => void>();
   private readonly argsCheck: (schema: object) => ArgsCheck;
   private readonly checks = new WeakMap<object, ArgsCheck>();
@@ -122,12 +125,17 @@ export class ProxyHub {
       options.view.separator,
     );
     this.hooks = new HookChain(options.view.hooks, options.baseDir ?? options.context.cwd);
-    if (options.view.exposure === 'search' && options.view.name) {
-      const names = metaToolNames(options.view.name);
+    if (options.view.exposure !== 'direct') {
+      const names = metaToolNames(this.label);
       this.meta = new Map(Object.entries(names).map(([op, name]) => [name, op as MetaOp]));
-      const published = metaTools(options.view.name, undefined, 0);
+      const published = metaTools(this.label, { count: 0, contents: [] });
       this.metaSchemas = new Map(Object.entries(names).map(([op, name]) => [op as MetaOp, published.find((t) => t.name === name)!.inputSchema]));
     }
+  }
+
+  /** What the meta-tools are named after: the view, or "mcpkit" for the default one. */
+  private get label(): string {
+    return this.view.name ?? 'mcpkit';
   }
 
   /** Each returns a function that unsubscribes (an HTTP session that ends must stop listening). */
@@ -237,11 +245,61 @@ export class ProxyHub {
     await Promise.allSettled(this.upstreams.map((u) => u.listTools()));
   }
 
-  /** What tools/list shows: the catalog, or the three meta-tools of a search view. */
+  /** What tools/list shows: the catalog, or the meta-tools plus the tools kept direct (./exposure.ts). */
   async list(): Promise<Tool[]> {
-    const catalog = await this.catalogTools();
-    if (this.meta) return metaTools(this.view.name!, this.view.description, catalog.length, this.view.readOnly);
-    return catalog;
+    return (await this.currentPlan()).listed;
+  }
+
+  /** How tools/list is made now, and what it costs. */
+  async exposurePlan(): Promise<ExposureSummary> {
+    const plan = await this.currentPlan();
+    const names = plan.unknownPins.length ? await this.names() : [];
+    return {
+      mode: plan.mode,
+      budget: this.view.tokenBudget,
+      catalog_tokens: plan.catalogTokens,
+      list_tokens: plan.listTokens,
+      direct: plan.direct,
+      unknown_pins: plan.unknownPins.map((pin) => ({ pin, similar: closestNames(pin, names) })),
+    };
+  }
+
+  private async currentPlan(): Promise<ExposurePlan> {
+    const catalog = await this.currentCatalog();
+    if (this.plan?.catalog === catalog) return this.plan.plan;
+    const tools = [...catalog.values()].map(publish);
+    const plan = planExposure(tools, {
+      exposure: this.view.exposure,
+      budget: this.view.tokenBudget,
+      pins: this.view.pins,
+      featured: FEATURED_TOOLS,
+      meta: () => metaTools(this.label, { ...(this.view.description ? { description: this.view.description } : {}), count: tools.length, contents: this.contents(catalog) }, this.view.readOnly),
+    });
+    // Only a complete listing is kept (see currentCatalog); one cut short is planned again.
+    if (this.catalog === catalog) {
+      this.plan = { catalog, plan };
+      const where = this.view.name ? `tool_views.${this.view.name}.pin` : 'serve.pin';
+      for (const pin of plan.unknownPins) this.options.context.logger.warn(`${where}: "${pin}" names no tool of the view ("mcpkit view tools" lists them)`);
+    }
+    return plan;
+  }
+
+  /** The kinds of tools in the catalog, for the meta-tools' description: mcpkit's groups, then each server. */
+  private contents(catalog: Map<string, CatalogEntry>): string[] {
+    const groups = new Map<string, number>();
+    const servers = new Map<string, number>();
+    for (const entry of catalog.values()) {
+      const counts = entry.kind === 'upstream' ? servers : groups;
+      const key = entry.kind === 'upstream' ? entry.server : entry.kind === 'local' ? entry.tool.group : 'composite';
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const out: string[] = [];
+    if (groups.size) out.push(`mcpkit's own ${[...groups].map(([g, n]) => `${g} (${n})`).join(', ')}`);
+    for (const [name, n] of servers) {
+      const about = this.view.servers.find((s) => s.name === name)?.config.description;
+      out.push(`server "${name}" (${n} tools${about ? `: ${about}` : ''})`);
+    }
+    return out;
   }
 
   /** The full catalog, whatever the exposure. */
@@ -281,16 +339,20 @@ export class ProxyHub {
     return early ?? (await this.currentCatalog()).get(name);
   }
 
-  /** Names a client may call, for "did you mean". */
+  /** Every tool of the catalog, whatever tools/list shows (the terminal's `call` runs any of them). */
   async names(): Promise<string[]> {
-    return this.meta ? [...this.meta.keys()] : [...(await this.currentCatalog()).keys()];
+    return [...(await this.currentCatalog()).keys()];
   }
 
-  /** Runs a tools/call. An unknown name is `found: false`; every other failure is an isError result. */
+  /**
+   * Runs a tools/call. Any tool of the catalog may be called by name, listed or not: the listing
+   * is about what an agent's context holds (exposure), not about access, which the policy and the
+   * view decide before a tool is in the catalog at all. An unknown name is `found: false`; every
+   * other failure is an isError result.
+   */
   async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallOutcome> {
     const op = this.meta?.get(name);
     if (op) return { found: true, result: await this.callMeta(op, args ?? {}, context) };
-    if (this.meta) return { found: false, similar: closestNames(name, [...this.meta.keys()]) };
     const entry = await this.entry(name);
     if (!entry) return { found: false, similar: closestNames(name, await this.names()) };
     return { found: true, result: await this.callEntry(entry, args, context) };
@@ -358,7 +420,7 @@ export class ProxyHub {
     progress: (message: JSONRPCMessage) => void,
     related?: RequestId,
   ): { cancel(): void } | undefined {
-    if (this.meta || !this.catalog || !this.hooks.empty || typeof params.name !== 'string') return undefined;
+    if (!this.catalog || !this.hooks.empty || typeof params.name !== 'string') return undefined;
     const entry = this.catalog.get(params.name);
     if (entry?.kind !== 'upstream') return undefined;
     const upstream = this.byServer.get(entry.server)!;
@@ -402,12 +464,12 @@ export class ProxyHub {
   }
 
   private async callMeta(op: MetaOp, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
-    const names = metaToolNames(this.view.name!);
+    const names = metaToolNames(this.label);
     try {
       this.checkArgs(names[op], this.metaSchemas!.get(op)!, args);
       const catalog = await this.currentCatalog();
       if (op === 'search') {
-        this.searchIndex ??= buildSearchIndex([...catalog.values()].map(publish));
+        this.searchIndex ??= buildSearchIndex([...catalog.values()].map((entry) => ({ tool: publish(entry), source: this.sourceOf(entry) })));
         const limit = typeof args.limit === 'number' ? args.limit : 10;
         const hits = searchTools(this.searchIndex, String(args.query), limit);
         return toCallResult({
@@ -420,7 +482,7 @@ export class ProxyHub {
       const entry = catalog.get(name);
       if (!entry) {
         const similar = closestNames(name, [...catalog.keys()]);
-        throw new ToolError('NOT_FOUND', `No tool named "${name}" in view "${this.view.name}".`, {
+        throw new ToolError('NOT_FOUND', `No tool named "${name}" in ${this.view.name ? `view "${this.view.name}"` : 'mcpkit'}.`, {
           details: { tool: name, similar },
           hint: similar.length ? `Did you mean ${similar.join(', ')}?` : `Search with ${names.search}.`,
         });
@@ -432,8 +494,18 @@ export class ProxyHub {
     }
   }
 
+  /** Where a tool comes from, in words a task may use: the server's name and description, or mcpkit's group. */
+  private sourceOf(entry: CatalogEntry): string {
+    if (entry.kind === 'upstream') {
+      const about = this.view.servers.find((s) => s.name === entry.server)?.config.description;
+      return about ? `${entry.server} ${about}` : entry.server;
+    }
+    return entry.kind === 'local' ? entry.tool.group : '';
+  }
+
   private toolsChanged(): void {
     this.catalog = undefined;
+    this.plan = undefined;
     this.searchIndex = undefined;
     for (const listener of this.listeners) listener();
     // Rebuilt right away (from the refreshed caches), so calls go back on the hot path.

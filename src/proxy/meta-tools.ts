@@ -1,9 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /**
- * The three tools a view with `exposure: search` publishes instead of its catalog (seed 001):
- * search the catalog, describe one tool, call one tool. Names are `{view}_search_tools`,
- * `{view}_describe_tool` and `{view}_call_tool`. Pure.
+ * The three tools a view publishes instead of its catalog under `exposure: search`, or under
+ * `auto` when the catalog is over budget (seed 001): search the catalog, describe one tool, call
+ * one tool. Names are `{view}_search_tools`, `{view}_describe_tool` and `{view}_call_tool`. Pure.
  */
 export type MetaOp = 'search' | 'describe' | 'call';
 
@@ -11,16 +11,31 @@ export function metaToolNames(view: string): Record<MetaOp, string> {
   return { search: `${view}_search_tools`, describe: `${view}_describe_tool`, call: `${view}_call_tool` };
 }
 
-/** `readOnly`: every tool behind them is read-only, so calling one is too. */
-export function metaTools(view: string, description: string | undefined, toolCount: number, readOnly = false): Tool[] {
+/** What the meta-tools say is behind them, so an agent knows when to look. */
+export interface MetaAbout {
+  /** The view's own description. */
+  description?: string;
+  /** How many tools are behind them. */
+  count: number;
+  /** Kinds of tools behind them: mcpkit's groups and the servers, e.g. `server "memory" (9)`. */
+  contents: readonly string[];
+}
+
+/**
+ * `label`: the view's name (the default view: "mcpkit"). `readOnly`: every tool behind them is
+ * read-only, so calling one is too.
+ */
+export function metaTools(label: string, about: MetaAbout, readOnly = false): Tool[] {
+  const view = label;
   const names = metaToolNames(view);
-  const about = description ? ` (${description})` : '';
+  const what = about.description ? ` (${about.description})` : '';
+  const contents = about.contents.length ? ` Behind it: ${about.contents.join('; ')}.` : '';
   const reading = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   return [
     {
       name: names.search,
       title: `Search the ${view} tools`,
-      description: `Search the ${toolCount} tools of the "${view}" view${about} by what you want to do. Returns the best matches, most relevant first; then use ${names.describe} for a tool's parameters and ${names.call} to run it.`,
+      description: `Find a tool for a task among the ${about.count} tools of "${view}"${what}.${contents} Returns the best matches first; then ${names.describe} gives a tool's parameters and ${names.call} runs it.`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -30,24 +45,24 @@ export function metaTools(view: string, description: string | undefined, toolCou
         required: ['query'],
         additionalProperties: false,
       },
-      annotations: { title: `Search the ${view} tools`, ...reading },
+      annotations: reading,
     },
     {
       name: names.describe,
       title: `Describe a ${view} tool`,
-      description: `Show one tool of the "${view}" view in full: description, input schema and annotations.`,
+      description: `Show one tool of "${view}" in full: description, input schema and annotations.`,
       inputSchema: {
         type: 'object',
         properties: { name: { type: 'string', minLength: 1, description: `Tool name, as ${names.search} returned it.` } },
         required: ['name'],
         additionalProperties: false,
       },
-      annotations: { title: `Describe a ${view} tool`, ...reading },
+      annotations: reading,
     },
     {
       name: names.call,
       title: `Call a ${view} tool`,
-      description: `Call one tool of the "${view}" view by name with its arguments; returns that tool's own result.`,
+      description: `Call one tool of "${view}" by name with its arguments; returns that tool's own result.`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -57,7 +72,7 @@ export function metaTools(view: string, description: string | undefined, toolCou
         required: ['name'],
         additionalProperties: false,
       },
-      annotations: { title: `Call a ${view} tool`, readOnlyHint: readOnly, destructiveHint: !readOnly, idempotentHint: false, openWorldHint: true },
+      annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly, idempotentHint: false, openWorldHint: true },
     },
   ];
 }

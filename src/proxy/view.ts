@@ -1,4 +1,5 @@
 import type { CompositeConfig, McpkitConfig, ServerConfig } from '../config/schema.js';
+import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { requireUsable } from '../config/problems.js';
 import { ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
@@ -6,17 +7,29 @@ import { DEFAULT_POLICY, type Policy } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import { applyPolicy } from '../tool/policy.js';
 import type { HookConfig } from './hooks.js';
+import type { Exposure } from '../config/defaults.js';
 import type { ServerShaping } from './shape.js';
 
 /**
+ * mcpkit's own tools an over-budget `auto` view keeps listed while they fit, most wanted first:
+ * the read tools agents reach for most (searching code and docs, then registries and databases).
+ * Writers are never featured: an agent that needs one finds it through search.
+ */
+export const FEATURED_TOOLS = ['search', 'smart_search', 'open_file', 'find_files', 'get_snippet', 'list_dir', 'list_servers', 'get_server', 'arango_query', 'arango_list_collections', 'config_show'];
+
+/**
  * Which tools a view serves. No view name: the default view, mcpkit's own tools plus every
- * enabled server, listed directly. A named view takes only the servers, groups and tools it
+ * enabled server. A named view takes only the servers, groups and tools it
  * lists. Pure.
  */
 export interface ResolvedView {
   name?: string;
   description?: string;
-  exposure: 'direct' | 'search';
+  exposure: Exposure;
+  /** Most tokens tools/list may cost under exposure auto. */
+  tokenBudget: number;
+  /** Listed directly whatever the exposure. */
+  pins: string[];
   /** undefined: the default `__`; null: never prefix. */
   separator?: string | null;
   /** `problems`: why a server was set aside (McpkitConfig.unusable); it is listed as down, never started. */
@@ -37,10 +50,15 @@ export interface ResolvedView {
  */
 export function resolveView(config: McpkitConfig, viewName: string | undefined, allTools: readonly AnyTool[], policy: Policy = DEFAULT_POLICY, env: NodeJS.ProcessEnv = {}): ResolvedView {
   const enabled = Object.entries(config.mcp_servers).filter(([, s]) => s.disabled !== true);
+  const exposure = (own?: { exposure?: Exposure; token_budget?: number }) => ({
+    exposure: policy.exposure ?? own?.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
+    tokenBudget: policy.tokenBudget ?? own?.token_budget ?? config.serve.token_budget ?? SETTING_DEFAULTS.serve.token_budget,
+  });
   if (viewName === undefined) {
     return {
       readOnly: policy.readOnly,
-      exposure: 'direct',
+      ...exposure(),
+      pins: config.serve.pin ?? [],
       servers: enabled.map(([name, cfg]) => withProblems(config, { name, config: cfg })),
       local: applyPolicy(allTools, policy, config, env),
       composites: Object.entries(config.composite_tools).map(([name, spec]) => ({ name, spec })),
@@ -79,7 +97,7 @@ export function resolveView(config: McpkitConfig, viewName: string | undefined, 
     .filter(([name]) => (spec.tools ?? []).includes(name))
     .map(([name, c]) => ({ name, spec: c }));
   const hooks = spec.hooks ? [config.hooks, spec.hooks] : [config.hooks];
-  const out: ResolvedView = { name: viewName, exposure: spec.exposure ?? 'direct', servers, local, composites, hooks, readOnly };
+  const out: ResolvedView = { name: viewName, ...exposure(spec), pins: spec.pin ?? [], servers, local, composites, hooks, readOnly };
   if (spec.description !== undefined) out.description = spec.description;
   if (spec.separator !== undefined) out.separator = spec.separator;
   if (spec.tokens) out.tokens = spec.tokens;

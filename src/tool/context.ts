@@ -17,6 +17,10 @@ export interface Policy {
   readonly groups?: readonly string[];
   /** false: no tool that writes the config or starts processes (ToolDefinition.hostAccess); default true. */
   readonly hostTools?: boolean;
+  /** `serve --exposure`: how every view lists its tools, whatever the config says. */
+  readonly exposure?: 'auto' | 'direct' | 'search';
+  /** `serve --token-budget`: the budget of exposure auto for every view. */
+  readonly tokenBudget?: number;
 }
 
 export const DEFAULT_POLICY: Policy = Object.freeze({ readOnly: false });
@@ -36,10 +40,24 @@ export class SessionState {
 
 /** What `view_tools` needs of a served view; the proxy's hub is one. */
 export interface OpenedView {
-  readonly view: { readonly name?: string; readonly exposure: 'direct' | 'search' };
+  readonly view: { readonly name?: string; readonly exposure: 'auto' | 'direct' | 'search' };
   list(): Promise<Tool[]>;
+  /** How tools/list is made and what it costs (exposure auto: whether it switched to search). */
+  exposurePlan(): Promise<ExposureSummary>;
   catalogTools(): Promise<Tool[]>;
   status(): { name: string; state: string; error?: string }[];
+}
+
+export interface ExposureSummary {
+  /** What tools/list does now: every tool, or meta-tools plus the tools kept direct. */
+  mode: 'direct' | 'search';
+  budget: number;
+  catalog_tokens: number;
+  list_tokens: number;
+  /** Tools listed directly besides the meta-tools (all of them in direct mode). */
+  direct: string[];
+  /** Pins that name no tool of the view, with the closest names. */
+  unknown_pins: { pin: string; similar: string[] }[];
 }
 
 export interface ViewOpener {

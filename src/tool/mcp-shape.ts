@@ -16,7 +16,8 @@ export function toMcpTool(tool: AnyTool): Tool {
       title: tool.title,
       description: tool.description,
       inputSchema: inputJsonSchema(tool.input) as Tool['inputSchema'],
-      annotations: { title: tool.title, ...tool.annotations },
+      // Tool.title is where 2025-06-18 and later clients read it; annotations.title would repeat it in every listing.
+      annotations: { ...tool.annotations },
     };
     published.set(tool, out);
   }

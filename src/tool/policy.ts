@@ -9,7 +9,8 @@ import type { Policy } from './context.js';
  * read-only mode decides what mcpkit's own tools are (upstream tools: `keepUnderReadOnly`). Pure.
  */
 export function applyPolicy(tools: readonly AnyTool[], policy: Policy, config: McpkitConfig, env: NodeJS.ProcessEnv): AnyTool[] {
-  const groups = policy.groups ? new Set(policy.groups) : undefined;
+  const chosen = policy.groups ?? config.serve.groups;
+  const groups = chosen ? new Set(chosen) : undefined;
   const out: AnyTool[] = [];
   for (const tool of tools) {
     if (groups && !groups.has(tool.group)) continue;

@@ -26,7 +26,7 @@ const graph = `${p}social`;
 
 async function connect(extra: Record<string, string> = {}, args: string[] = []): Promise<Client> {
   const c = new Client({ name: 'arango-test', version: '1' });
-  await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], env: { ...(env as Record<string, string>), ...extra }, stderr: 'pipe' }));
+  await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--exposure', 'direct', ...args], env: { ...(env as Record<string, string>), ...extra }, stderr: 'pipe' }));
   return c;
 }
 

@@ -6,7 +6,7 @@ import { writeConfig } from '../helpers/upstreams.js';
 
 /** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
 async function serveHttp(config: string, args: string[] = []) {
-  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', ...args], { env: cleanEnv({ MCPKIT_CONFIG: config }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--exposure', 'direct', ...args], { env: cleanEnv({ MCPKIT_CONFIG: config }), stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (d) => {

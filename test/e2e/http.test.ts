@@ -35,6 +35,8 @@ describe('serve --http', () => {
       lean: { description: 'Echo only', servers: { everything: { tools: { echo: {} } } }, tokens: [VIEW_TOKEN] },
       finder: { exposure: 'search', servers: ['everything'] },
     },
+    // Every view without its own exposure lists every tool (the listings are what these tests check).
+    serve: { exposure: 'direct' },
   });
   let server: Awaited<ReturnType<typeof startHttp>>;
   const auth = { Authorization: `Bearer ${TOKEN}` };

@@ -22,7 +22,7 @@ describe('mcpkit serve over stdio, driven by the MCP SDK client', () => {
   beforeAll(async () => {
     transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'serve'],
+      args: [BIN, 'serve', '--exposure', 'direct'], // every tool listed: the listing is what these tests check
       env: cleanEnv({ MCPKIT_CONFIG: configFile, E2E_GH_TOKEN: 'ghp_supersecret', MCPKIT_LOG_LEVEL: 'debug' }) as Record<string, string>,
       stderr: 'pipe',
     });

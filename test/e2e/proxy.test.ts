@@ -11,7 +11,7 @@ const ROOT_FIXTURES = `${ROOT}/test/fixtures`;
 async function connect(configFile: string, extraEnv: Record<string, string> = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'serve', '--config', configFile],
+    args: [BIN, 'serve', '--config', configFile, '--exposure', 'direct'], // every tool listed: the catalog is what these tests check
     env: cleanEnv(extraEnv) as Record<string, string>,
     stderr: 'pipe',
   });
@@ -154,7 +154,7 @@ describe('faults', () => {
 
   it.each(['SIGKILL', 'SIGTERM', 'stdin closed'] as const)('after serve ends (%s), no child process of it remains', async (how) => {
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } } });
-    const serve = spawnTracked(process.execPath, [BIN, 'serve', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    const serve = spawnTracked(process.execPath, [BIN, 'serve', '--config', config, '--exposure', 'direct'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     serve.stdout.on('data', (d) => (out += d));
     const send = (msg: object) => serve.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
@@ -240,7 +240,9 @@ describe('views', () => {
       expect(errorOf(bad).code).toBe('INVALID_INPUT');
       const missing = (await client.callTool({ name: 'finder_describe_tool', arguments: { name: 'everything__ech' } })) as CallToolResult;
       expect(errorOf(missing)).toMatchObject({ code: 'NOT_FOUND', hint: expect.stringContaining('everything__echo') });
-      await expect(client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })).rejects.toMatchObject({ code: -32602 });
+      // Not listed, yet callable by name: exposure decides what an agent's context holds, not what it may call.
+      expect(text((await client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })) as CallToolResult)).toBe('Echo: x');
+      await expect(client.callTool({ name: 'everything__ech', arguments: { message: 'x' } })).rejects.toMatchObject({ code: -32602 });
     } finally {
       await client.close();
     }

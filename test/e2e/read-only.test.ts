@@ -20,7 +20,8 @@ const config = writeConfig({
 async function connect(args: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'serve', ...args],
+    // Every tool listed: these tests are about which tools are served, not how they are listed.
+    args: [BIN, 'serve', '--exposure', 'direct', ...args],
     // Admin tools on, so that switch_tenant_id (a writer) would be offered but for the policy.
     env: cleanEnv({ MCPKIT_CONFIG: config, SHOW_ADMIN_TOOLS: 'true' }) as Record<string, string>,
     stderr: 'ignore',

@@ -144,7 +144,7 @@ describe('registry from the terminal', () => {
 
 describe('registry over MCP', () => {
   async function connect(extraEnv: Record<string, string> = {}) {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: { ...(env as Record<string, string>), ...extraEnv }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--exposure', 'direct'], env: { ...(env as Record<string, string>), ...extraEnv }, stderr: 'pipe' });
     const client = new Client({ name: 'registry-test', version: '1' });
     await client.connect(transport);
     return client;

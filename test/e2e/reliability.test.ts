@@ -113,7 +113,7 @@ describe('3: one unset ${VAR} harms only its server', () => {
     let stderr = '';
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'serve'],
+      args: [BIN, 'serve', '--exposure', 'direct'],
       env: cleanEnv({ MCPKIT_CONFIG: config }) as Record<string, string>,
       stderr: 'pipe',
     });
@@ -146,7 +146,7 @@ describe('4-7: clear errors, and edits in block style', () => {
   it('4: an edit fills any empty flow mapping in block style', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     writeFileSync(file, '# mine\nmcp_servers: {} # none yet\ntool_views: {}\n');
-    expect((await runCli(['view', 'create', 'v', '--config', file])).code).toBe(0);
+    expect((await runCli(['view', 'create', 'v', '--exposure', 'direct', '--config', file])).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('# mine\nmcp_servers: {} # none yet\ntool_views:\n  v:\n    exposure: direct\n');
   });
 

@@ -46,7 +46,7 @@ describe('remote upstream servers over streamable HTTP and SSE', () => {
         viasse: { url: `http://127.0.0.1:${sse.port}/sse`, tools: { echo: {} } },
       },
     });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', config], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', config, '--exposure', 'direct'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'remote', version: '1' });
     await client.connect(transport);
     try {

@@ -51,7 +51,7 @@ describe('machine-readable output stays pure', () => {
     for (const tool of listed) expect(tool.input_schema.type).toBe('object');
     expect(listed.map((t) => t.name)).not.toContain('switch_tenant_id'); // an admin tool, off
     const client = new Client({ name: 'terminal', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: env as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--exposure', 'direct'], env: env as Record<string, string>, stderr: 'ignore' }));
     try {
       const served = (await client.listTools()).tools;
       expect(listed.map((t) => t.name).sort()).toEqual(served.map((t) => t.name).sort());

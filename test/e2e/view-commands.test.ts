@@ -17,13 +17,16 @@ describe('view commands', () => {
     await run('view', 'add-server', 'lean', 'everything');
     await run('view', 'set-tools', 'lean', 'everything', 'echo', 'get-sum');
     expect(parse(readFileSync(file, 'utf8')).tool_views).toEqual({
-      lean: { description: 'Echo only', exposure: 'direct', groups: ['config'], servers: { everything: { tools: { echo: {}, 'get-sum': {} } } } },
+      // No exposure written: the default (auto) applies.
+      lean: { description: 'Echo only', groups: ['config'], servers: { everything: { tools: { echo: {}, 'get-sum': {} } } } },
     });
     const list = JSON.parse((await run('view', 'list', '--json')).stdout) as { views: { name: string; servers: string[] }[] };
-    expect(list.views).toEqual([{ name: 'lean', description: 'Echo only', exposure: 'direct', servers: ['everything'], groups: ['config'] }]);
+    expect(list.views).toEqual([{ name: 'lean', description: 'Echo only', exposure: 'auto', servers: ['everything'], groups: ['config'] }]);
 
-    const direct = JSON.parse((await run('view', 'tools', 'lean', '--json')).stdout) as { tools: { name: string }[]; tokens_estimate: number; list_bytes: number };
+    // Six tools fit the default budget: under auto they are all listed.
+    const direct = JSON.parse((await run('view', 'tools', 'lean', '--json')).stdout) as { tools: { name: string }[]; tokens_estimate: number; list_bytes: number; listing: string };
     expect(direct.tools.map((t) => t.name)).toEqual(['config_path', 'config_show', 'config_validate', 'config_schema', 'echo', 'get-sum']);
+    expect(direct.listing).toBe('direct');
     expect(direct.tokens_estimate).toBe(Math.ceil(direct.list_bytes / 4));
 
     await run('view', 'set-exposure', 'lean', 'search');

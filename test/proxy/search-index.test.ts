@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, searchTools, tokenize } from '../../src/proxy/search-index.js';
+import { buildSearchIndex, searchTools, stem, tokenize } from '../../src/proxy/search-index.js';
 
 const tool = (name: string, description: string, params: Record<string, string> = {}): Tool => ({
   name,
@@ -17,17 +17,74 @@ const TOOLS = [
   tool('filesystem__read_file', 'Read the contents of a file from disk', { path: 'File path' }),
   tool('everything__echo', 'Echoes back the input string', { message: 'Message to echo' }),
 ];
-const index = buildSearchIndex(TOOLS);
+const index = buildSearchIndex(TOOLS.map((t) => ({ tool: t })));
 const names = (query: string, limit = 3) => searchTools(index, query, limit).map((h) => h.name);
 
 describe('tokenize', () => {
   it.each([
-    ['search_issues', ['search', 'issue']],
-    ['searchIssues', ['search', 'issue']],
-    ['github__create-issue', ['github', 'create', 'issue']],
+    ['search_issues', ['search', 'issu']],
+    ['searchIssues', ['search', 'issu']],
+    ['github__create-issue', ['github', 'creat', 'issu']],
     ['Read the FILE of a repository', ['read', 'file', 'repository']],
-    ['running queries', ['runn', 'query']],
+    ['running queries', ['run', 'query']],
+    // Common words go; phrasal verbs read as the word a description uses.
+    ['how do I turn off a server', ['disabl', 'server']],
+    ['look up nodes', ['lookup', 'node']],
+    ['get rid of the view', ['delet', 'view']],
+    ['grep the codebase', ['grep', 'code']],
   ])('%s', (text, expected) => expect(tokenize(text)).toEqual(expected));
+});
+
+describe('stem folds word forms together', () => {
+  it.each([
+    [['relation', 'relations', 'relationship', 'relationships'], 'relat'],
+    [['entity', 'entities'], 'entity'],
+    [['delete', 'deleted', 'deleting', 'deletes'], 'delet'],
+    [['create', 'created', 'creating'], 'creat'],
+    [['vertex', 'vertices'], 'vertex'],
+    [['index', 'indexes', 'indices'], 'index'],
+    [['map', 'mapped', 'mapping'], 'map'],
+    [['search', 'searches', 'searching'], 'search'],
+    [['class', 'classes'], 'class'],
+  ])('%j -> %s', (words, expected) => {
+    for (const w of words) expect(stem(w), w).toBe(expected);
+  });
+});
+
+describe('searchTools understands an agent\'s words', () => {
+  const catalog = buildSearchIndex(
+    [
+      tool('filesystem__create_directory', 'Create a new directory or ensure it exists', { path: 'Directory path' }),
+      tool('filesystem__write_file', 'Create a new file or overwrite one', { path: 'File path', content: 'Text' }),
+      tool('memory__create_relations', 'Create relations between entities in the knowledge graph'),
+      tool('memory__create_entities', 'Create entities in the knowledge graph'),
+      tool('db__create_index', 'Create an index on a collection'),
+      tool('db__query', 'Run a query on a collection'),
+      tool('server_disable', 'Disable a server: it stays in the config'),
+      tool('server_remove', 'Remove a server from the config'),
+    ].map((t) => ({ tool: t })),
+  );
+  it.each([
+    ['make a new folder', 'filesystem__create_directory'], // synonyms: make ~ create, folder ~ directory
+    ['connect two entities with a relationship', 'memory__create_relations'], // stems: relationship ~ relations
+    ['speed up lookups on a collection', 'db__create_index'],
+    ['turn off a server without deleting it', 'server_disable'],
+  ])('"%s" ranks %s first', (query, best) => {
+    expect(searchTools(catalog, query, 3)[0]?.name).toBe(best);
+  });
+
+  it('a word\'s own match outranks a synonym\'s', () => {
+    const both = buildSearchIndex([tool('a_make', 'make things'), tool('b_create', 'create things')].map((t) => ({ tool: t })));
+    expect(searchTools(both, 'make', 2).map((h) => h.name)).toEqual(['a_make', 'b_create']);
+  });
+
+  it('where a tool comes from counts: a server or group name in the task finds its tools', () => {
+    const sourced = buildSearchIndex([
+      { tool: tool('read', 'Read one item'), source: 'memory knowledge graph' },
+      { tool: tool('read_item', 'Read one item'), source: 'arango' },
+    ]);
+    expect(searchTools(sourced, 'read from memory', 2)[0]?.name).toBe('read');
+  });
 });
 
 describe('searchTools (BM25)', () => {
@@ -52,7 +109,7 @@ describe('searchTools (BM25)', () => {
   });
 
   it('breaks ties by name so results are deterministic', () => {
-    const twins = buildSearchIndex([tool('b_tool', 'same words'), tool('a_tool', 'same words')]);
+    const twins = buildSearchIndex([tool('b_tool', 'same words'), tool('a_tool', 'same words')].map((t) => ({ tool: t })));
     expect(searchTools(twins, 'same', 5).map((h) => h.name)).toEqual(['a_tool', 'b_tool']);
   });
 });

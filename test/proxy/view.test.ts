@@ -27,21 +27,39 @@ const config = configSchema.parse({
 });
 
 describe('resolveView', () => {
-  it('the default view: every enabled server and all local tools, direct', () => {
+  it('the default view: every enabled server and all local tools, under auto with the default budget', () => {
     const v = resolveView(config, undefined, LOCAL);
-    expect(v).toMatchObject({ exposure: 'direct', local: LOCAL });
+    expect(v).toMatchObject({ exposure: 'auto', tokenBudget: 4000, pins: [], local: LOCAL });
     expect(v.servers.map((s) => s.name)).toEqual(['gh', 'mem']);
   });
 
   it.each([
     ['research', { name: 'research', description: 'R', exposure: 'search', separator: '.' }, ['gh'], ['config_show', 'config_path']],
-    ['picky', { name: 'picky', exposure: 'direct', tokens: ['t1'] }, ['mem'], ['server_list']],
-    ['empty', { name: 'empty', exposure: 'direct' }, [], []],
+    ['picky', { name: 'picky', exposure: 'auto', tokens: ['t1'] }, ['mem'], ['server_list']],
+    ['empty', { name: 'empty', exposure: 'auto', tokenBudget: 4000 }, [], []],
   ])('%s', (name, fields, servers, locals) => {
     const v = resolveView(config, name, LOCAL);
     expect(v).toMatchObject(fields);
     expect(v.servers.map((s) => s.name)).toEqual(servers);
     expect(v.local.map((t) => t.name)).toEqual(locals);
+  });
+
+  it.each([
+    // what the config says, what serve's flags say -> exposure, budget, pins
+    ['a view\'s own settings', { exposure: 'direct', token_budget: 900, pin: ['a'] }, {}, {}, ['direct', 900, ['a']]],
+    ['serve.* for a view that sets none', {}, { exposure: 'search', token_budget: 1200, pin: ['p'] }, {}, ['search', 1200, []]],
+    ['a view\'s own over serve.*', { exposure: 'direct' }, { exposure: 'search', token_budget: 1200 }, {}, ['direct', 1200, []]],
+    ['serve --exposure and --token-budget over both', { exposure: 'direct', token_budget: 900 }, { exposure: 'auto' }, { exposure: 'search', tokenBudget: 700 }, ['search', 700, []]],
+  ] as const)('exposure: %s', (_label, view, serve, policy, [exposure, budget, pins]) => {
+    const c = configSchema.parse({ tool_views: { v: view }, serve });
+    expect(resolveView(c, 'v', LOCAL, { readOnly: false, ...policy })).toMatchObject({ exposure, tokenBudget: budget, pins });
+  });
+
+  it('serve.pin pins tools of the default view; serve.groups chooses its groups of mcpkit\'s own', () => {
+    const c = configSchema.parse({ serve: { pin: ['server_list'], groups: ['config'] } });
+    expect(resolveView(c, undefined, LOCAL)).toMatchObject({ pins: ['server_list'] });
+    expect(resolveView(c, undefined, LOCAL).local.map((t) => t.name)).toEqual(['config_show', 'config_path']);
+    expect(resolveView(c, undefined, LOCAL, { readOnly: false, groups: ['server'] }).local.map((t) => t.name)).toEqual(['server_list']);
   });
 
   it('keeps a per-view tool selection for the server', () => {

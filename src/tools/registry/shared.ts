@@ -9,12 +9,12 @@ import type { ChosenSource } from '../../registry/sources.js';
 /** Reads a registry on the network; never changes anything. */
 export const REGISTRY_READ: ToolAnnotations = Object.freeze({ ...READ_ONLY, openWorldHint: true });
 
-export const registryField = z.string().min(1).optional().describe('Registry to ask, by name (default: registry.default; built in: official, pulsemcp).');
+export const registryField = z.string().min(1).optional().describe('Registry name (default: registry.default; built in: official, pulsemcp).');
 export const expandFields = z
   .array(z.string().min(1))
   .optional()
-  .describe('Paths to show in full despite truncation, e.g. "servers[].server.description" or "server.readme" ([] matches every index).');
-export const truncateField = z.boolean().optional().describe('Shorten long strings and deep objects (default: on over MCP, off in the terminal).');
+  .describe('Paths kept whole when truncating, e.g. "servers[].server.description" ([] is every index).');
+export const truncateField = z.boolean().optional().describe('Shorten long strings and deep objects (default: on over MCP only).');
 
 /** The fields every reading registry tool takes: which registry, and how much of the answer to show. */
 export const readingFields = { expand_fields: expandFields, registry: registryField, truncate: truncateField };

@@ -47,7 +47,7 @@ export const search = defineTool({
   },
   title: 'Search file contents',
   description:
-    'Search the text files of the roots for a literal string (or --regex), line by line, respecting .gitignore. Results come in a fixed order (root, path byte-wise, line) and stop at --limit (meta.truncated is then true). Binary files and files over retrieve.max_file_bytes are skipped.',
+    'Find exact text, or a regex with --regex, in the docs and code under the roots, as grep does: the matching lines in a fixed order (root, path byte-wise, line), respecting .gitignore, up to --limit (meta.truncated is then true). Binary files and files over retrieve.max_file_bytes are skipped.',
   input: z.strictObject({
     query: z.string().describe('Text to find (a JavaScript regular expression with --regex).'),
     regex: z.boolean().default(false).describe('Treat the query as a regular expression.'),
@@ -145,7 +145,7 @@ export const smartSearchTool = defineTool({
   },
   title: 'Find the files that answer a question',
   description:
-    'Find which files answer a question: searches every root for its words (case-insensitive, common words ignored, "locked" also finds "lock") and ranks files by how much of the question they hold, rare words and file names weighing most and generated files (lock files, manifests, bundles) last; shows each file\'s best lines. Use search for exact text.',
+    'Find which files of the docs and code answer a question ("where is auth handled?"): searches every root for its words (case-insensitive, common words ignored, "locked" also finds "lock") and ranks files by how much of the question they hold, rare words and file names weighing most and generated files (lock files, manifests, bundles) last; shows each file\'s best lines. Use search for exact text.',
   input: z.strictObject({
     query: z.string().describe('A question or a few words, e.g. "where is the lock file created".'),
     repo: repoField,

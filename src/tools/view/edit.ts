@@ -6,6 +6,9 @@ import { editConfigFile } from '../shared/config-access.js';
 const viewName = z.string().min(1).describe('Name of the view (tool_views.NAME).');
 const serverName = z.string().min(1).describe('Name of a server in mcp_servers.');
 const edits = () => import('../../config/views-edit.js');
+const exposureInput = z.enum(['auto', 'direct', 'search']);
+const EXPOSURE_WORDS = 'auto (default): every tool listed while tools/list fits the token budget, else search meta-tools plus the pinned and most used tools; direct: every tool; search: meta-tools and pins only.';
+const tokenBudgetInput = z.int().min(500).max(1_000_000).describe('Most tokens (bytes/4) tools/list may cost under auto (default 4000).');
 
 export const viewCreate = defineTool({
   name: 'view_create',
@@ -24,7 +27,8 @@ export const viewCreate = defineTool({
   input: z.strictObject({
     name: viewName,
     description: z.string().optional().describe('What the view is for (shown to clients).'),
-    exposure: z.enum(['direct', 'search']).default('direct').describe('direct: list every tool; search: publish search/describe/call meta-tools.'),
+    exposure: exposureInput.optional().describe(EXPOSURE_WORDS),
+    token_budget: tokenBudgetInput.optional(),
     groups: z.array(z.string()).optional().describe('mcpkit tool group to include (repeatable), e.g. retrieve.'),
     force: z.boolean().default(false).describe('Replace a view of the same name.'),
   }),
@@ -33,7 +37,7 @@ export const viewCreate = defineTool({
   async run(input, ctx) {
     const { createView } = await edits();
     const spec = Object.fromEntries(
-      Object.entries({ description: input.description, exposure: input.exposure, groups: input.groups }).filter(([, v]) => v !== undefined),
+      Object.entries({ description: input.description, exposure: input.exposure, token_budget: input.token_budget, groups: input.groups }).filter(([, v]) => v !== undefined),
     );
     const { value, path } = await editConfigFile(ctx, (doc) => createView(doc, input.name, spec, { force: input.force }));
     return { view: input.name, replaced: value.replaced, config: path };
@@ -133,16 +137,31 @@ export const viewSetTools = defineTool({
 export const viewSetExposure = defineTool({
   name: 'view_set_exposure',
   group: 'view',
-  command: { id: 'view set-exposure', args: ['view', 'exposure'], examples: ['<%= config.bin %> view set-exposure research search'] },
+  command: {
+    id: 'view set-exposure',
+    args: ['view', 'exposure'],
+    examples: ['<%= config.bin %> view set-exposure research search', '<%= config.bin %> view set-exposure research auto --token-budget 2000 --pin search --pin open_file'],
+  },
   title: 'Set how a view exposes its tools',
-  description: 'direct: clients see every tool; search: clients see {view}_search_tools, {view}_describe_tool and {view}_call_tool, which keeps large catalogs out of the context window.',
-  input: z.strictObject({ view: viewName, exposure: z.enum(['direct', 'search']).describe('direct or search.') }),
+  description: `How a view lists its tools. ${EXPOSURE_WORDS} The meta-tools are {view}_search_tools, {view}_describe_tool and {view}_call_tool.`,
+  input: z.strictObject({
+    view: viewName,
+    exposure: exposureInput.describe('auto, direct or search.'),
+    token_budget: tokenBudgetInput.optional(),
+    pin: z.array(z.string().min(1)).optional().describe('A tool always listed directly, by the name the view publishes (repeatable; replaces the list).'),
+  }),
   annotations: CONFIG_WRITE,
   hostAccess: 'config',
   async run(input, ctx) {
     const { setViewField } = await edits();
-    const { value: changed, path } = await editConfigFile(ctx, (doc) => setViewField(doc, input.view, 'exposure', input.exposure));
-    return { view: input.view, exposure: input.exposure, changed, config: path };
+    const { value: changed, path } = await editConfigFile(ctx, (doc) =>
+      [
+        setViewField(doc, input.view, 'exposure', input.exposure),
+        input.token_budget !== undefined && setViewField(doc, input.view, 'token_budget', input.token_budget),
+        input.pin !== undefined && setViewField(doc, input.view, 'pin', input.pin.length ? input.pin : undefined),
+      ].some(Boolean),
+    );
+    return { view: input.view, exposure: input.exposure, ...(input.token_budget !== undefined ? { token_budget: input.token_budget } : {}), ...(input.pin ? { pin: input.pin } : {}), changed, config: path };
   },
   render: (r, ui) => `${ui.color.green('✓')} View ${r.view} exposure: ${r.exposure}`,
 });

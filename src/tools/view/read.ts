@@ -10,7 +10,7 @@ function summary(name: string, v: Record<string, unknown>) {
   return {
     name,
     description: (v.description as string | undefined) ?? '',
-    exposure: (v.exposure as string | undefined) ?? 'direct',
+    exposure: (v.exposure as string | undefined) ?? 'auto',
     servers: servers as string[],
     groups: (v.groups as string[] | undefined) ?? [],
   };
@@ -58,26 +58,32 @@ export const viewShow = defineTool({
 export const viewTools = defineTool({
   name: 'view_tools',
   group: 'view',
-  command: { id: 'view tools', args: ['name'], examples: ['<%= config.bin %> view tools research', '<%= config.bin %> view tools research --json'] },
+  command: { id: 'view tools', args: ['name'], examples: ['<%= config.bin %> view tools research', '<%= config.bin %> view tools --json'] },
   title: 'Preview the catalog of a view',
   description:
-    'Show exactly the tools a client sees from "mcpkit serve --view NAME", starting its upstream servers, with an estimate of the tokens tools/list costs (bytes/4).',
-  input: z.strictObject({ name: viewName }),
+    'Show exactly the tools a client sees from "mcpkit serve --view NAME" (starting its upstream servers), what tools/list costs in tokens (bytes/4) against the view\'s budget, and which tools are listed directly.',
+  input: z.strictObject({ name: viewName.optional().describe('Name of the view; leave out for the default one (serve without --view).') }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run(input, ctx) {
     return ctx.views.with(
       input.name,
       async (hub) => {
         const tools = await hub.list();
-        const catalog = hub.view.exposure === 'search' ? await hub.catalogTools() : tools;
-        const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+        const catalog = await hub.catalogTools();
+        const plan = await hub.exposurePlan();
         return {
-          view: input.name,
+          view: input.name ?? null,
           exposure: hub.view.exposure,
+          /** What tools/list does now: every tool, or the meta-tools plus the direct ones. */
+          listing: plan.mode,
           tools: tools.map((t) => ({ name: t.name, description: summaryOf(t) })),
+          direct: plan.direct,
+          unknown_pins: plan.unknown_pins,
           catalog_size: catalog.length,
-          list_bytes: bytes,
-          tokens_estimate: Math.ceil(bytes / 4),
+          token_budget: plan.budget,
+          tokens_estimate: plan.list_tokens,
+          catalog_tokens: plan.catalog_tokens,
+          list_bytes: Buffer.byteLength(JSON.stringify({ tools })),
           unavailable: hub.status().filter((s) => s.state !== 'ready').map((s) => ({ server: s.name, state: s.state, error: s.error })),
         };
       },
@@ -88,7 +94,10 @@ export const viewTools = defineTool({
     [
       ui.table(r.tools),
       '',
-      `${r.tools.length} tool(s) listed${r.exposure === 'search' ? ` (search exposure over ${r.catalog_size})` : ''}; tools/list ≈ ${r.tokens_estimate} tokens (${r.list_bytes} bytes / 4)`,
+      r.listing === 'search'
+        ? `exposure ${r.exposure}: ${r.tools.length} tool(s) listed (${r.direct.length} direct, the rest of the ${r.catalog_size} through search); tools/list ≈ ${r.tokens_estimate} tokens, the whole catalog ${r.catalog_tokens}; budget ${r.token_budget}`
+        : `exposure ${r.exposure}: all ${r.catalog_size} tool(s) listed; tools/list ≈ ${r.tokens_estimate} tokens${r.exposure === 'auto' ? ` (budget ${r.token_budget})` : ''}`,
+      ...r.unknown_pins.map((u) => ui.color.yellow(`! pin "${u.pin}" names no tool of the view${u.similar.length ? ` (did you mean ${u.similar.join(', ')}?)` : ''}`)),
       ...r.unavailable.map((u) => ui.color.yellow(`! server ${u.server} is ${u.state}${u.error ? `: ${u.error}` : ''}`)),
     ].join('\n'),
 });
