@@ -16,6 +16,7 @@ import { runLocalTool, toCallResult, toErrorResult, toMcpTool } from '../tool/mc
 import { closestNames } from '../core/suggest.js';
 import { summaryOf } from '../tool/define.js';
 import type { ExposureSummary, ToolContext } from '../tool/context.js';
+import { GROUP_SUMMARIES } from '../tool/groups.js';
 import { keepUnderReadOnly } from '../tool/policy.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
@@ -294,7 +295,7 @@ export class ProxyHub {
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     const out: string[] = [];
-    if (groups.size) out.push(`mcpkit's own ${[...groups].map(([g, n]) => `${g} (${n})`).join(', ')}`);
+    if (groups.size) out.push(`mcpkit's own ${[...groups].map(([g, n]) => `${g} (${n}${GROUP_SUMMARIES[g] ? `: ${GROUP_SUMMARIES[g]}` : ''})`).join(', ')}`);
     for (const [name, n] of servers) {
       const about = this.view.servers.find((s) => s.name === name)?.config.description;
       out.push(`server "${name}" (${n} tools${about ? `: ${about}` : ''})`);
@@ -500,7 +501,7 @@ export class ProxyHub {
       const about = this.view.servers.find((s) => s.name === entry.server)?.config.description;
       return about ? `${entry.server} ${about}` : entry.server;
     }
-    return entry.kind === 'local' ? entry.tool.group : '';
+    return entry.kind === 'local' ? `${entry.tool.group} ${GROUP_SUMMARIES[entry.tool.group] ?? ''}` : '';
   }
 
   private toolsChanged(): void {

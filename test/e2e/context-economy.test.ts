@@ -45,7 +45,7 @@ describe('serve by default fits a token budget', () => {
       // A writer is never kept direct: it is found through search.
       expect(names).not.toContain('server_add');
       const search = tools.find((t) => t.name === 'mcpkit_search_tools')!;
-      expect(search.description).toMatch(/mcpkit's own .*retrieve \(\d+\).*arango \(\d+\)/);
+      expect(search.description).toMatch(/mcpkit's own .*retrieve \(\d+: reading and searching local docs and code\).*arango \(\d+: ArangoDB/);
       // A tool behind search is called through the meta-tool, or by its name: the listing is about context, not access.
       const called = structured<{ path: string }>(await client.callTool({ name: 'mcpkit_call_tool', arguments: { name: 'config_path', arguments: {} } }));
       expect(called.path).toMatch(/config\.yaml$/);
