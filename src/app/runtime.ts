@@ -42,6 +42,7 @@ export interface CallScope {
   signal?: AbortSignal;
   requestId?: string | number;
   progress?: ToolContext['progress'];
+  emit?: ToolContext['emit'];
 }
 
 export class Runtime {
@@ -112,6 +113,7 @@ export class Runtime {
       ...(scope.signal ? { signal: scope.signal } : {}),
       ...(scope.requestId !== undefined ? { requestId: scope.requestId } : {}),
       ...(scope.progress ? { progress: scope.progress } : {}),
+      ...(scope.emit ? { emit: scope.emit } : {}),
     };
   }
 

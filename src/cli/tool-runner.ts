@@ -17,9 +17,11 @@ import { createRenderUi, renderGeneric } from './render.js';
  */
 export async function runToolForCli(tool: AnyTool, raw: unknown, options: { runtime: Runtime; json: boolean; color: ChalkInstance }): Promise<unknown> {
   const input = parseToolInput(tool, raw);
-  const result = await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true }));
+  const ui = createRenderUi(options.color);
+  const renderItem = tool.renderItem?.bind(tool) as ((item: unknown, ui: ReturnType<typeof createRenderUi>) => string) | undefined;
+  const emit = !options.json && renderItem ? (item: unknown) => printLine(renderItem(item, ui)) : undefined;
+  const result = await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true, ...(emit ? { emit } : {}) }));
   if (!options.json) {
-    const ui = createRenderUi(options.color);
     const text = tool.render ? await tool.render(result, ui, input) : renderGeneric(result, ui);
     if (text !== '') printLine(text);
   }

@@ -1,19 +1,38 @@
-import { statSync, type Stats } from 'node:fs';
-import { readInto, releaseRead } from './read-into.js';
+import { statfsSync, statSync, type Stats } from 'node:fs';
+import { confirmPlace, readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
 import { buildTrigrams } from './trigrams.js';
+import { FolderWatcher } from './folder-watcher.js';
 import { walkFiles } from './walk.js';
 
 /**
  * What a long-running process (`serve`) remembers between searches of one root: the walked file
- * list, and per file what its last read found (binary, or the trigrams of its text). Nothing is
- * trusted without a check: before each use, every folder and rule file the walk saw is stat-ed
- * (any change means a new walk), and search stats each file before using what it remembers
- * (a different size, mtime or inode means reading it again). Like git's index, anything
- * modified within RACY_MS of being recorded is not trusted: file times are coarse (a clock tick),
- * so a second change in the same tick would not show.
+ * list, and per file what its last read found (binary, the trigrams of its text, and a copy of the
+ * text while the cache has room). Nothing is trusted without a reason to:
+ *
+ * - Where the folders can be watched (inotify through `fs.watch`, one watch per walked folder),
+ *   the watcher's silence is the reason: an event in a folder marks the file it names as changed,
+ *   and a file created, removed or renamed there, or a .gitignore changed, means walking again.
+ *   A search first lets pending events in (FileIndexes.caughtUp), so an edit made before the
+ *   request is seen by it.
+ * - Until the watches are set up, and where they cannot be (a network file system, too many
+ *   folders, the kernel's limit reached), every folder and rule file the walk saw is stat-ed before
+ *   each use (any change means a new walk), and each file before its facts are used (a different
+ *   size, mtime or inode means reading it again).
+ *
+ * Like git's index, anything modified within RACY_MS of being recorded is not trusted: file times
+ * are coarse (a clock tick), so a second change in the same tick would not show.
  */
 export const RACY_MS = 2000;
+
+/** Most bytes of file text kept in memory per process, and the largest file kept. */
+export const CACHE_BYTES = 128 * 1024 * 1024;
+const CACHE_BLOCK = 8 * 1024 * 1024;
+const CACHE_FILE_MAX = 4 * 1024 * 1024;
+/** Trigram filters are built for files up to this size (larger ones are always read). */
+const FILTER_FILE_MAX = 16 * 1024 * 1024;
+/** More folders than this are not watched (each is one inotify watch; the default limit is often 8192-65536 per user). */
+export const MAX_WATCHED_FOLDERS = 50_000;
 
 export interface IndexedFile {
   rel: string;
@@ -25,6 +44,10 @@ export interface IndexedFile {
   binary: boolean;
   /** Trigram filter of the text (see trigrams.ts); absent when unknown. */
   trigrams?: Uint32Array;
+  /** The text itself, in the process's cache; absent when not kept. */
+  content?: Buffer;
+  /** The index that listed it (whose watcher may vouch for it). */
+  owner?: RootIndex;
 }
 
 interface Watched {
@@ -42,16 +65,20 @@ export function sameFile(entry: IndexedFile, stats: Stats): boolean {
   return entry.size === stats.size && entry.mtimeMs === stats.mtimeMs && entry.ino === stats.ino;
 }
 
+/** Forgets everything remembered of a file's content (it changed, or may have). */
+function forget(entry: IndexedFile): void {
+  entry.size = -1;
+  entry.trigrams = undefined;
+  entry.content = undefined;
+}
+
 /**
  * Records what a read of `stats`'s content found, unless the content is too fresh to vouch for;
- * returns whether it did. The trigram filter of new content comes later (filterLater).
+ * returns whether it did. The trigram filter and cached copy of new content come later (later()).
  */
 export function remember(entry: IndexedFile, stats: Stats, facts: { binary: boolean }, now = Date.now()): boolean {
-  entry.trigrams = undefined;
-  if (stats.mtimeMs >= now - RACY_MS) {
-    entry.size = -1;
-    return false;
-  }
+  forget(entry);
+  if (stats.mtimeMs >= now - RACY_MS) return false;
   entry.size = stats.size;
   entry.mtimeMs = stats.mtimeMs;
   entry.ino = stats.ino;
@@ -59,18 +86,86 @@ export function remember(entry: IndexedFile, stats: Stats, facts: { binary: bool
   return true;
 }
 
+/** File systems whose changes made elsewhere inotify never hears of (statfs f_type). */
+const REMOTE_FS = new Set([0x6969 /* nfs */, 0x517b /* smb */, 0xff534d42 /* cifs */, 0xfe534d42 /* smb2 */, 0x65735546 /* fuse */, 0x5346414f /* afs */, 0x01021997 /* 9p */]);
+
+function watchable(path: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return !REMOTE_FS.has(Number(statfsSync(path).type));
+  } catch {
+    return false;
+  }
+}
+
 export class RootIndex {
   private files: IndexedFile[] | undefined;
+  private byAbs = new Map<string, IndexedFile>();
   private watched: Watched[] = [];
   private walkedAt = 0;
+  private readonly watcher: FolderWatcher | undefined;
+  /** The watcher saw a file created, removed or renamed, or a rule file change: walk again. */
+  private dirty = false;
 
   constructor(
     readonly root: Root,
     readonly hidden: boolean,
-  ) {}
+    watch: boolean,
+  ) {
+    this.watcher = watch && watchable(root.path) ? new FolderWatcher((folder, type, name) => this.changed(folder, type, name)) : undefined;
+  }
 
+  /** Which round of watches the remembered facts were checked against (see list). */
+  private verified = -1;
+
+  /** Whether the watcher (set up, checked against, and silent about this file) vouches that its facts still hold. */
+  vouchesFor(entry: IndexedFile): boolean {
+    return entry.size >= 0 && !this.dirty && this.watcher?.ready === true && this.verified === this.watcher.generation;
+  }
+
+  /** How this index learns of changes: watching; stat-ing until the watches are set up; or stat-ing for good (and why). */
+  get mode(): { mode: 'watching' | 'starting' | 'stat'; reason?: string } {
+    if (!this.watcher) return { mode: 'stat', reason: 'not watched (not Linux, or a network file system)' };
+    if (this.watcher.failed) return { mode: 'stat', reason: this.watcher.failed };
+    return { mode: this.watcher.ready ? 'watching' : 'starting' };
+  }
+
+  private changed(folder: string, type: string, name: string | null): void {
+    if (name === null) {
+      this.dirty = true;
+      for (const entry of this.files ?? []) forget(entry);
+      return;
+    }
+    const abs = `${folder}/${name}`;
+    const entry = this.byAbs.get(abs);
+    if (entry) forget(entry);
+    if (type === 'rename' || name === '.gitignore' || name === 'exclude') this.dirty = true;
+  }
+
+  /**
+   * Whether the last walk still stands. Watching, the watcher's word decides; but a change made
+   * while the watches were being set up was heard by no one, so the first time they are all in
+   * place every folder and file is stat-ed once more, and from then on only events count.
+   */
   private stillValid(): boolean {
     if (!this.files) return false;
+    const watcher = this.watcher;
+    if (watcher?.ready) {
+      if (this.dirty) return false;
+      if (this.verified === watcher.generation) return true;
+      if (!this.statsUnchanged()) return false;
+      for (const entry of this.files) {
+        if (entry.size < 0) continue;
+        const stats = statSync(entry.abs, { throwIfNoEntry: false });
+        if (!stats || !sameFile(entry, stats)) forget(entry);
+      }
+      this.verified = watcher.generation;
+      return true;
+    }
+    return this.statsUnchanged();
+  }
+
+  private statsUnchanged(): boolean {
     return this.watched.every((w) => {
       if (w.mtimeMs >= this.walkedAt - RACY_MS) return false;
       const now = identity(w.path);
@@ -81,49 +176,107 @@ export class RootIndex {
   /** The root's files in walk order, walking again when anything the last walk saw has changed. */
   list(): IndexedFile[] {
     if (this.stillValid()) return this.files!;
-    const known = new Map((this.files ?? []).map((f) => [f.rel, f]));
+    const known = this.byAbs;
     const files: IndexedFile[] = [];
     const watched: Watched[] = [];
+    const folders: string[] = [];
+    this.dirty = false;
     this.walkedAt = Date.now();
-    walkFiles(this.root, { hidden: this.hidden, watch: (path) => watched.push(identity(path)) }, (rel, abs) => {
-      files.push(known.get(rel) ?? { rel, abs, size: -1, mtimeMs: 0, ino: 0, binary: false });
-      return true;
-    });
+    walkFiles(
+      this.root,
+      {
+        hidden: this.hidden,
+        watch: (path, folder) => {
+          watched.push(identity(path));
+          if (folder) folders.push(path);
+        },
+      },
+      (rel, abs) => {
+        files.push(known.get(abs) ?? { rel, abs, size: -1, mtimeMs: 0, ino: 0, binary: false, owner: this });
+        return true;
+      },
+    );
     this.files = files;
+    this.byAbs = new Map(files.map((f) => [f.abs, f]));
     this.watched = watched;
+    if (this.watcher) {
+      const info = `${this.root.path}/.git/info`;
+      if (folders.length > MAX_WATCHED_FOLDERS) this.watcher.stop(`${folders.length} folders (more than ${MAX_WATCHED_FOLDERS})`);
+      else this.watcher.watch(statSync(info, { throwIfNoEntry: false })?.isDirectory() ? [...folders, info] : folders);
+    }
     return files;
+  }
+
+  close(): void {
+    this.watcher?.stop('closed');
   }
 }
 
 /**
- * One process's indexes, by root path and whether dotfiles are included. Trigram filters are
- * built in the background, in slices of a few milliseconds between requests: building them for a
- * whole tree took ~0.3 s here, which the first search should not wait for.
+ * One process's indexes, by root path and whether dotfiles are included, and the cache of file
+ * text they share. Trigram filters and cached copies are made in the background, in slices of a
+ * few milliseconds between requests: for a whole tree that took ~0.3 s here, which the first
+ * search should not wait for.
  */
 export class FileIndexes {
   private readonly byKey = new Map<string, RootIndex>();
   private readonly queue: IndexedFile[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly holder = { buffer: Buffer.allocUnsafe(64 * 1024) };
+  private readonly holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   private idle: (() => void)[] = [];
+  private readonly cache: TextCache;
+  private readonly watch: boolean;
+
+  constructor(options: { watch?: boolean; cacheBytes?: number } = {}) {
+    this.watch = options.watch ?? false;
+    this.cache = new TextCache(options.cacheBytes ?? CACHE_BYTES);
+  }
 
   of(root: Root, hidden: boolean): RootIndex {
     const key = `${hidden ? 'h' : '-'}${root.path}`;
     let index = this.byKey.get(key);
-    if (!index) this.byKey.set(key, (index = new RootIndex(root, hidden)));
+    if (!index) this.byKey.set(key, (index = new RootIndex(root, hidden, this.watch)));
     return index;
   }
 
-  /** Builds the entry's trigram filter soon, from its content as remembered (skipped if it changed). */
-  filterLater(entry: IndexedFile): void {
+  /** Whether a watcher vouches for the entry's facts (no stat needed). */
+  vouchesFor(entry: IndexedFile): boolean {
+    return entry.owner?.vouchesFor(entry) === true;
+  }
+
+  /** The cached text of a file whose facts still hold, if kept. */
+  content(entry: IndexedFile): Buffer | undefined {
+    return entry.content;
+  }
+
+  /** Memory kept: cached text and trigram filters, in bytes. */
+  memory(): { text_bytes: number; cache_bytes: number } {
+    return { text_bytes: this.cache.live(), cache_bytes: this.cache.allocated };
+  }
+
+  /**
+   * Lets file-system events that arrived with the request in first, so that an edit made before a
+   * search is seen by it (both wake the same poll; the event's callback may come second).
+   */
+  caughtUp(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Builds the entry's trigram filter, or keeps a copy of its text, soon (skipped if it changed meanwhile). */
+  later(entry: IndexedFile): void {
     this.queue.push(entry);
     this.timer ??= setTimeout(() => this.work(), 0).unref();
   }
 
-  /** Resolves once no filter is waiting to be built (for tests and benchmarks). */
-  settled(): Promise<void> {
-    return this.head >= this.queue.length ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  /** Resolves once nothing is waiting to be filtered or cached, and every watcher is set up (for tests and benchmarks). */
+  async settled(): Promise<void> {
+    if (this.head < this.queue.length) await new Promise<void>((resolve) => this.idle.push(resolve));
+    for (const index of this.byKey.values()) while (index.mode.mode === 'starting') await new Promise((r) => setTimeout(r, 10));
+  }
+
+  close(): void {
+    for (const index of this.byKey.values()) index.close();
   }
 
   private work(): void {
@@ -131,7 +284,7 @@ export class FileIndexes {
     const until = performance.now() + SLICE_MS;
     while (this.head < this.queue.length && performance.now() < until) {
       const entry = this.queue[this.head++]!;
-      if (entry.trigrams || entry.binary || entry.size < 0) continue;
+      if (entry.trigrams || entry.content || entry.binary || entry.size < 0 || entry.size > FILTER_FILE_MAX) continue;
       const stats = statSync(entry.abs, { throwIfNoEntry: false });
       if (!stats || !sameFile(entry, stats)) continue;
       let len: number;
@@ -141,7 +294,10 @@ export class FileIndexes {
         continue;
       }
       // A file rewritten between the stat and the read may differ; the next search reads it anyway.
-      if (len === entry.size) entry.trigrams = buildTrigrams(this.holder.buffer, len);
+      if (len !== entry.size) continue;
+      // A copy is shown without reading again, so it must come from where the walk listed it.
+      if (len <= CACHE_FILE_MAX && confirmPlace(this.holder) && this.cache.keep(entry, this.holder.buffer, len)) continue;
+      entry.trigrams = buildTrigrams(this.holder.buffer, len);
     }
     releaseRead(this.holder);
     if (this.head < this.queue.length) {
@@ -155,3 +311,63 @@ export class FileIndexes {
 }
 
 const SLICE_MS = 8;
+
+/**
+ * File text kept in a few large blocks (one Buffer per file would cost more in object overhead
+ * and garbage collection than the text). Copies of changed files are not reclaimed one by one:
+ * when the blocks are full, the live copies are packed into new blocks, or, when most of the
+ * budget is live, nothing more is kept.
+ */
+class TextCache {
+  private blocks: Buffer[] = [];
+  private used = 0;
+  private readonly holders = new Set<IndexedFile>();
+
+  constructor(private readonly budget: number) {}
+
+  get allocated(): number {
+    return this.blocks.length * CACHE_BLOCK;
+  }
+
+  live(): number {
+    let bytes = 0;
+    for (const entry of this.holders) {
+      if (entry.content) bytes += entry.content.length;
+      else this.holders.delete(entry);
+    }
+    return bytes;
+  }
+
+  keep(entry: IndexedFile, source: Buffer, len: number): boolean {
+    if (len > CACHE_BLOCK || this.budget < 2 * CACHE_BLOCK) return false;
+    let block = this.blocks.at(-1);
+    if (!block || this.used + len > CACHE_BLOCK) {
+      if (this.allocated + CACHE_BLOCK > this.budget) {
+        if (this.live() > this.budget / 2) return false;
+        this.pack();
+        return this.keep(entry, source, len);
+      }
+      block = Buffer.allocUnsafe(CACHE_BLOCK);
+      this.blocks.push(block);
+      this.used = 0;
+    }
+    source.copy(block, this.used, 0, len);
+    entry.content = block.subarray(this.used, this.used + len);
+    this.used += len;
+    this.holders.add(entry);
+    return true;
+  }
+
+  /** Copies the live texts into fresh blocks, dropping the space of changed files. */
+  private pack(): void {
+    const live = [...this.holders].filter((e) => e.content);
+    const old = live.map((e) => e.content!);
+    this.blocks = [];
+    this.used = 0;
+    this.holders.clear();
+    live.forEach((entry, i) => {
+      entry.content = undefined;
+      this.keep(entry, old[i]!, old[i]!.length);
+    });
+  }
+}

@@ -1,16 +1,19 @@
-import { statSync, type Stats } from 'node:fs';
+import { readSync, statSync, type Stats } from 'node:fs';
 import { remember, sameFile, type FileIndexes, type IndexedFile } from './file-index.js';
 import { countNewlines, lineText, type LineHit, type LineMatcher } from './line-matcher.js';
 import { confirmPlace, readInto, releaseRead, type ReadHolder } from './read-into.js';
+import { openListedFile } from './safe-open.js';
 import type { Root } from './roots.js';
 import { mayContain } from './trigrams.js';
 import { walkFiles } from './walk.js';
 
 /**
  * Content search over roots: walk in deterministic order (roots as configured, then path
- * byte-wise, then line), read each file synchronously into one reused buffer, skip binary files
- * (a NUL in the first 8 KiB) and files over the size limit, and stop as soon as `limit` matches
- * are found. Nothing but the current file is held in memory.
+ * byte-wise, then line), read each file synchronously into one reused buffer (files larger than
+ * a block are read in blocks of whole lines, so a file of any size is searched in bounded
+ * memory), skip binary files as ripgrep does (a NUL byte anywhere), and stop as soon as `limit`
+ * matches are found. Nothing but the current file (or block) is held in memory, except what a
+ * long-running process's index keeps (file-index.ts).
  */
 export interface SearchMatch {
   repo: string;
@@ -23,9 +26,9 @@ export interface SearchMatch {
 
 export interface SearchOptions {
   matcher: LineMatcher;
+  /** Most matches; Infinity for none (the terminal's --limit 0). */
   limit: number;
   context: number;
-  maxFileBytes: number;
   hidden: boolean;
   /** Path filter inside a root (a compiled glob). */
   include?: (rel: string) => boolean;
@@ -33,15 +36,20 @@ export interface SearchOptions {
   index?: FileIndexes;
   /** Trigrams every matching file contains (trigrams.ts), to skip files the index rules out. */
   trigrams?: readonly number[];
+  /** Told of each match as it is found (the terminal streams an unlimited search). */
+  onMatch?: (match: SearchMatch) => void;
 }
 
 export interface SearchOutcome {
   matches: SearchMatch[];
   truncated: boolean;
   files_searched: number;
-  skipped: { binary: number; too_large: number };
+  /** Files not searched, and why: binary (a NUL byte, as ripgrep decides). */
+  skipped: { binary: number };
 }
 
+/** Files larger than this are read in blocks of whole lines (a longer line grows the block). */
+export const BLOCK_BYTES = 16 * 1024 * 1024;
 const MAX_LINE = 300;
 
 function clip(text: string): string {
@@ -80,8 +88,9 @@ export function eachFile(root: Root, hidden: boolean, index: FileIndexes | undef
 export type TextFilter = (entry: IndexedFile) => boolean;
 
 /**
- * One file's text into `holder.buffer`, or why not. With an index entry, the file is stat-ed
- * first and what the entry remembers of unchanged content is used: binary files and files that
+ * One file's text into `holder.buffer` for smart_search (whole files up to `maxFileBytes`), or
+ * why not. With an index entry, the file is stat-ed first (unless the index's watcher vouches for
+ * it) and what the entry remembers of unchanged content is used: binary files and files that
  * `mayMatch` rules out are not read again. What a read finds is remembered.
  */
 export function readCandidate(
@@ -92,18 +101,13 @@ export function readCandidate(
   mayMatch?: TextFilter,
   index?: FileIndexes,
 ): number | 'binary' | 'too_large' | 'no_match' | 'gone' {
-  let stats: Stats | undefined;
-  let known = false;
-  if (entry) {
-    stats = statSync(abs, { throwIfNoEntry: false });
-    if (!stats?.isFile()) return 'gone';
-    if (stats.size > maxFileBytes) return 'too_large';
-    known = sameFile(entry, stats);
-    if (known) {
-      if (entry.binary) return 'binary';
-      if (mayMatch && entry.trigrams && !mayMatch(entry)) return 'no_match';
-    }
+  const known = entry ? knownFacts(abs, entry, index) : undefined;
+  if (known === 'gone') return 'gone';
+  if (known?.same) {
+    if (entry!.binary) return 'binary';
+    if (mayMatch && entry!.trigrams && !mayMatch(entry!)) return 'no_match';
   }
+  if (known?.size !== undefined && known.size > maxFileBytes) return 'too_large';
   let len: number;
   try {
     len = readInto(abs, holder, maxFileBytes);
@@ -111,54 +115,159 @@ export function readCandidate(
     return 'gone'; // vanished or unreadable: skip
   }
   if (len < 0) return 'too_large';
-  const binary = holder.buffer.subarray(0, Math.min(len, 8192)).includes(0);
-  // The trigram filter is built later, off the request's path (FileIndexes.filterLater).
-  if (entry && stats && !known && remember(entry, stats, { binary }) && !binary) index?.filterLater(entry);
+  const binary = holder.buffer.subarray(0, len).includes(0);
+  if (entry && known && !known.same && known.stats) learned(entry, known.stats, binary, index);
   return binary ? 'binary' : len;
 }
 
+/**
+ * What the index knows of a file now: whether its remembered facts still hold (`same`), from the
+ * watcher's word when it has one, else from a stat (size, mtime and inode unchanged).
+ */
+function knownFacts(abs: string, entry: IndexedFile, index: FileIndexes | undefined): { same: boolean; size?: number; stats?: Stats } | 'gone' {
+  if (index?.vouchesFor(entry)) return { same: true, size: entry.size };
+  const stats = statSync(abs, { throwIfNoEntry: false });
+  if (!stats?.isFile()) return 'gone';
+  return { same: sameFile(entry, stats), size: stats.size, stats };
+}
+
+function learned(entry: IndexedFile, stats: Stats, binary: boolean, index: FileIndexes | undefined): void {
+  // The trigram filter and the cached copy are made later, off the request's path (FileIndexes.later).
+  if (remember(entry, stats, { binary }) && !binary) index?.later(entry);
+}
+
+interface FileScan {
+  status: 'searched' | 'binary' | 'gone';
+  /** Whether the file's matches were shown from where the walk listed it (see confirmPlace). */
+  placed: boolean;
+}
+
+/**
+ * Reads a file in blocks of whole lines (all of it at once when it fits a block) and hands each
+ * to `visit` with the number of lines before it; `visit` returns false once it wants no more
+ * lines (the file is then only checked for NUL bytes, which make all of it binary). A NUL byte
+ * anywhere makes the file binary, as ripgrep decides.
+ */
+export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, len: number, linesBefore: number) => boolean): FileScan['status'] {
+  releaseRead(holder);
+  const fd = openListedFile(path);
+  if (fd === undefined) return 'gone';
+  holder.fd = fd;
+  holder.path = path;
+  let filled = 0;
+  let linesBefore = 0;
+  let wanted = true;
+  for (;;) {
+    let buf = holder.buffer;
+    if (filled === buf.length) {
+      // Grow while under a block (small files end up whole); past it, only for a line longer than a block.
+      const bigger = Buffer.allocUnsafe(buf.length < BLOCK_BYTES ? Math.min(buf.length * 2, BLOCK_BYTES) : buf.length * 2);
+      buf.copy(bigger, 0, 0, filled);
+      holder.buffer = buf = bigger;
+    }
+    let n: number;
+    try {
+      n = readSync(fd, buf, filled, buf.length - filled, null);
+    } catch {
+      return 'gone';
+    }
+    if (n === 0) {
+      if (filled === 0) return 'searched';
+      if (buf.subarray(0, filled).includes(0)) return 'binary';
+      if (wanted) visit(buf, filled, linesBefore);
+      return 'searched';
+    }
+    filled += n;
+    if (filled < buf.length || buf.length < BLOCK_BYTES) continue;
+    // A full block: hand over its whole lines, keep the unfinished last one.
+    const cut = buf.lastIndexOf(10, filled - 1) + 1;
+    if (cut === 0) continue; // one line longer than the block: grow
+    if (buf.subarray(0, cut).includes(0)) return 'binary';
+    if (wanted) wanted = visit(buf, cut, linesBefore);
+    linesBefore += countNewlines(buf, 0, cut);
+    buf.copy(buf, 0, cut, filled);
+    filled -= cut;
+  }
+}
+
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
-  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, too_large: 0 } };
+  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0 } };
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const required = options.trigrams;
   const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
+  const { index } = options;
   try {
-  for (const root of roots) {
-    const finished = eachFile(root, options.hidden, options.index, (rel, abs, entry) => {
-      if (options.include && !options.include(rel)) return true;
-      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index);
-      if (len === 'gone') return true;
-      if (len === 'too_large' || len === 'binary') {
-        outcome.skipped[len]++;
-        return true;
-      }
-      outcome.files_searched++;
-      if (len === 'no_match') return true;
-      const buf = holder.buffer;
-      const hits = options.matcher(buf, len);
-      // Shown only if read from where it was listed (no folder on its way swapped for a symlink).
-      if (hits.length > 0 && !confirmPlace(holder)) return true;
-      let lineNo = 1;
-      let counted = 0;
-      for (const hit of hits) {
-        lineNo += countNewlines(buf, counted, hit.start);
-        counted = hit.start;
-        if (outcome.matches.length === options.limit) {
-          outcome.truncated = true;
-          return false;
+    for (const root of roots) {
+      const finished = eachFile(root, options.hidden, index, (rel, abs, entry) => {
+        if (options.include && !options.include(rel)) return true;
+        const path = `${root.name}/${rel}`;
+        // The matches of one file: kept back until the file is known not to be binary.
+        const found: SearchMatch[] = [];
+        const room = () => options.limit - outcome.matches.length - found.length;
+        const collect = (buf: Buffer, len: number, linesBefore: number): boolean => {
+          const hits = options.matcher(buf, len);
+          let lineNo = linesBefore + 1;
+          let counted = 0;
+          for (const hit of hits) {
+            if (room() <= 0) {
+              outcome.truncated = true;
+              return false;
+            }
+            lineNo += countNewlines(buf, counted, hit.start);
+            counted = hit.start;
+            const match: SearchMatch = { repo: root.name, path, line: lineNo, text: clip(lineText(buf, hit)) };
+            if (options.context > 0) Object.assign(match, contextLines(buf, hit, len, options.context));
+            found.push(match);
+          }
+          return true;
+        };
+        const known = entry ? knownFacts(abs, entry, index) : undefined;
+        if (known === 'gone') return true;
+        if (known?.same) {
+          if (entry!.binary) {
+            outcome.skipped.binary++;
+            return true;
+          }
+          const cached = index!.content(entry!);
+          if (cached) {
+            // Copied into the cache only after its place was confirmed (file-index.ts).
+            outcome.files_searched++;
+            collect(cached, cached.length, 0);
+            return publish(found, outcome, options);
+          }
+          if (mayMatch && entry!.trigrams && !mayMatch(entry!)) {
+            outcome.files_searched++;
+            return true;
+          }
         }
-        const match: SearchMatch = { repo: root.name, path: `${root.name}/${rel}`, line: lineNo, text: clip(lineText(buf, hit)) };
-        if (options.context > 0) Object.assign(match, contextLines(buf, hit, len, options.context));
-        outcome.matches.push(match);
-      }
-      return true;
-    });
-    if (!finished) break;
-  }
+        const status = scanFile(abs, holder, collect);
+        if (status === 'gone') return true;
+        if (entry && known && !known.same && known.stats) learned(entry, known.stats, status === 'binary', index);
+        if (status === 'binary') {
+          outcome.skipped.binary++;
+          if (outcome.truncated && found.length > 0) outcome.truncated = false; // what stopped it is not shown
+          return true;
+        }
+        outcome.files_searched++;
+        // Shown only if read from where it was listed (no folder on its way swapped for a symlink).
+        if (found.length > 0 && !confirmPlace(holder)) return true;
+        return publish(found, outcome, options);
+      });
+      if (!finished) break;
+    }
   } finally {
     releaseRead(holder);
   }
   return outcome;
+}
+
+/** Adds a file's matches to the outcome; false once the limit is reached. */
+function publish(found: SearchMatch[], outcome: SearchOutcome, options: SearchOptions): boolean {
+  for (const match of found) {
+    outcome.matches.push(match);
+    options.onMatch?.(match);
+  }
+  return !outcome.truncated;
 }
 
 /** Files whose path inside their root matches, in the same deterministic order. */

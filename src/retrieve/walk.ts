@@ -19,7 +19,7 @@ export interface WalkOptions {
    * Told of each folder just before it is listed and of each rule file just before it is read, so
    * that a cache of the walk can tell later whether it would still come out the same.
    */
-  watch?: (absPath: string) => void;
+  watch?: (absPath: string, folder: boolean) => void;
 }
 
 interface Item {
@@ -54,7 +54,7 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
   const hidden = options.hidden ?? false;
   const recurse = (relDir: string, frames: readonly RuleFrame[], parent: number | undefined, name: string): boolean => {
     const folder = relDir ? prefix + relDir : root.path;
-    options.watch?.(folder);
+    options.watch?.(folder, true);
     // Each folder is opened through its parent's descriptor, never following a symlink: a folder
     // swapped for a symlink mid-walk is not listed (its names could lie outside the root).
     const fd = openFolder(parent, name, folder);
@@ -70,8 +70,8 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
     if (!listing) return true;
     if (!options.ignored) {
       if (options.watch) {
-        if (relDir === '') options.watch(`${prefix}.git/info/exclude`);
-        if (listing.hasGitignore) options.watch(`${folder}/.gitignore`);
+        if (relDir === '') options.watch(`${prefix}.git/info/exclude`, false);
+        if (listing.hasGitignore) options.watch(`${folder}/.gitignore`, false);
       }
       // Only folders with a .gitignore (and the root, for .git/info/exclude) add rules.
       const own = relDir === '' || listing.hasGitignore ? rules.rulesOf(relDir, listing.hasGitignore) : null;

@@ -94,6 +94,11 @@ export interface ToolContext {
   readonly signal?: AbortSignal;
   /** The MCP request this call answers (server-to-client requests it causes relate to it). */
   readonly requestId?: string | number;
+  /**
+   * Set by the terminal (without --json) for tools with `renderItem`: items of a result printed
+   * as they are found, so an unlimited search shows its first matches at once.
+   */
+  readonly emit?: (item: unknown) => void;
   /** Set by the MCP front end when the client asked for progress (a progressToken). */
   readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
 }

@@ -75,6 +75,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
   available?(config: McpkitConfig, env: NodeJS.ProcessEnv): boolean;
   /** Human output for the terminal; without it the CLI prints a generic table or key/value list. */
   render?(result: R, ui: RenderUi, input: z.output<S>): string | Promise<string>;
+  /** One item of a result the terminal prints as it is found (ToolContext.emit), e.g. a search match. */
+  renderItem?(item: never, ui: RenderUi): string;
 }
 
 export type AnyTool = ToolDefinition<z.ZodObject, any>;

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir, THROUGH_OCLIF } from '../helpers/cli.js';
@@ -87,10 +87,11 @@ describe('retrieve from the terminal', () => {
 
   it('search finds lines in root order with the envelope; find lists files by glob', async () => {
     const found = await json(['retrieve', 'search', 'line', '-C', '1']);
-    // code/src/main.ts also has "line", but it is over max_file_bytes (200) and skipped.
-    expect(found.body.result.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`)).toEqual(['docs/guide.md:2', 'docs/guide.md:3']);
+    // code/src/main.ts is over max_file_bytes (200), which cuts open_file, not search: files of any size are searched.
+    const where = found.body.result.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`);
+    expect(where).toEqual(['docs/guide.md:2', 'docs/guide.md:3', ...Array.from({ length: 50 }, (_, i) => `code/src/main.ts:${i + 1}`)]);
     expect(found.body.result.matches[0]).toMatchObject({ text: 'line two', before: ['# Guide'], after: ['line three'] });
-    expect(found.body.result.skipped.too_large).toBe(1); // main.ts is over max_file_bytes (200)
+    expect(found.body.result.skipped).toEqual({ binary: 1 }); // image.png
     const limited = await json(['retrieve', 'search', 'line', '--limit', '1']);
     expect(limited.body.meta.truncated).toBe(true);
     const regex = await json(['retrieve', 'search', '^line (two|three)$', '--regex', '--repo', 'docs']);
@@ -105,7 +106,7 @@ describe('retrieve from the terminal', () => {
 
   it.each([
     [['retrieve', 'search', ''], 'QUERY_EMPTY'],
-    [['retrieve', 'search', 'x', '--limit', '0'], 'LIMIT_INVALID'],
+    [['retrieve', 'search', 'x', '--limit', '-1'], 'LIMIT_INVALID'], // 0 is no limit (terminal only)
     [['retrieve', 'search', 'x', '--limit', '5000'], 'LIMIT_INVALID'],
     [['retrieve', 'search', 'x', '--repo', 'wiki'], 'REPO_INVALID'],
     [['retrieve', 'search', '(unclosed', '--regex'], 'QUERY_INVALID'],
@@ -115,6 +116,22 @@ describe('retrieve from the terminal', () => {
     const r = await json(args);
     expect(r.code).toBe(2); // a value that does not fit is bad usage
     expect(r.body.error.code).toBe(code);
+  });
+
+  it('search --limit 0 has no limit in the terminal, printing matches as they are found', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'many.txt'), Array.from({ length: 2500 }, (_, i) => `hit ${i + 1}`).join('\n') + '\n');
+    const local = cleanEnv({ CODE_ROOT: dir });
+    const human = await runCli(['retrieve', 'search', 'hit', '--limit', '0'], { env: local });
+    expect(human.code, human.stderr).toBe(0);
+    const lines = human.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2500);
+    expect(lines.at(-1)).toBe('code/many.txt:2500:hit 2500');
+    const machine = JSON.parse((await runCli(['retrieve', 'search', 'hit', '--limit', '0', '--json'], { env: local })).stdout);
+    expect(machine.result.matches).toHaveLength(2500);
+    expect(machine.meta.truncated).toBe(false);
+    const capped = await runCli(['retrieve', 'search', 'hit'], { env: local });
+    expect(capped.stdout).toContain('(stopped at 200 matches; raise --limit for more, or --limit 0 for all)');
   });
 
   it('fails fast when a configured root is missing', async () => {
@@ -189,6 +206,42 @@ describe('retrieve over MCP', () => {
     }
   });
 
+
+  it('warm search inside serve learns of changes from the file system: an edit a stat cannot see, a new file, a deleted one, a .gitignore change', async () => {
+    const dir = tempDir('mcpkit-serve-watch-');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src/a.ts'), 'export const marker = 1;\n');
+    writeFileSync(join(dir, 'src/b.ts'), 'nothing here\n');
+    // Times an hour back: old enough for the index to trust what it remembers.
+    const old = new Date(Date.now() - 3600_000);
+    for (const f of ['src/a.ts', 'src/b.ts', 'src']) utimesSync(join(dir, f), old, old);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: cleanEnv({ CODE_ROOT: dir }) as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'r', version: '1' });
+    await client.connect(transport);
+    const found = async (query: string) => {
+      const r = (await client.callTool({ name: 'search', arguments: { query } })) as CallToolResult;
+      return (r.structuredContent as { result: { matches: { path: string; text: string }[] } }).result.matches.map((m) => `${m.path}: ${m.text}`);
+    };
+    try {
+      expect(await found('marker')).toEqual(['code/src/a.ts: export const marker = 1;']);
+      await new Promise((r) => setTimeout(r, 1000)); // watches set up and text cached, in the background
+      expect(await found('marker')).toEqual(['code/src/a.ts: export const marker = 1;']);
+      // Same size, mtime and inode: only the watcher can tell.
+      writeFileSync(join(dir, 'src/b.ts'), 'marker here\n');
+      utimesSync(join(dir, 'src/b.ts'), old, old);
+      expect(await found('marker')).toEqual(['code/src/a.ts: export const marker = 1;', 'code/src/b.ts: marker here']);
+      writeFileSync(join(dir, 'src/c.ts'), 'marker three\n');
+      rmSync(join(dir, 'src/a.ts'));
+      expect(await found('marker')).toEqual(['code/src/b.ts: marker here', 'code/src/c.ts: marker three']);
+      writeFileSync(join(dir, '.gitignore'), 'c.ts\n');
+      expect(await found('marker')).toEqual(['code/src/b.ts: marker here']);
+      const zero = (await client.callTool({ name: 'search', arguments: { query: 'marker', limit: 0 } })) as CallToolResult;
+      expect(zero.isError).toBe(true);
+      expect((zero.structuredContent as { error: { code: string; message: string } }).error).toMatchObject({ code: 'LIMIT_INVALID', message: expect.stringContaining('terminal') });
+    } finally {
+      await client.close();
+    }
+  });
 
   it('serves list_dir, open_file and get_snippet with the envelope', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: env as Record<string, string>, stderr: 'pipe' });

@@ -1,10 +1,10 @@
 import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileIndexes, RACY_MS } from '../../src/retrieve/file-index.js';
 import { literalMatcher, regexMatcher } from '../../src/retrieve/line-matcher.js';
 import { rootSpecs, validateRoots, type Root } from '../../src/retrieve/roots.js';
-import { findFiles, searchRoots, type SearchOptions } from '../../src/retrieve/search.js';
+import { BLOCK_BYTES, findFiles, searchRoots, type SearchOptions } from '../../src/retrieve/search.js';
 import { queryTerms, smartSearch } from '../../src/retrieve/smart-search.js';
 import { requiredTrigrams } from '../../src/retrieve/trigrams.js';
 import { tempDir } from '../helpers/cli.js';
@@ -32,7 +32,7 @@ const literal = (q: string): Pick<SearchOptions, 'matcher' | 'trigrams'> => ({ m
 
 /** The same search with and without the index: they must always agree. */
 function both(query: Pick<SearchOptions, 'matcher' | 'trigrams'>) {
-  const options = { ...query, limit: 1000, context: 1, maxFileBytes: 4096, hidden: false };
+  const options = { ...query, limit: 1000, context: 1, hidden: false };
   const fresh = searchRoots(roots, options);
   const cached = searchRoots(roots, { ...options, index });
   expect(cached).toEqual(fresh);
@@ -51,7 +51,8 @@ beforeEach(() => {
   write('docs/guide.md', 'the needle in the docs\n');
   age();
   roots = validateRoots(rootSpecs({ configured: { docs: join(base, 'docs'), code: join(base, 'code') }, configDir: base, env: {}, cwd: base }));
-  index = new FileIndexes();
+  // No text cache and no watcher: these tests are about the stat checks and trigram filters.
+  index = new FileIndexes({ cacheBytes: 0 });
 });
 
 describe('the serve file index', () => {
@@ -80,9 +81,9 @@ describe('the serve file index', () => {
     age();
     expect(paths(both(literal('needle')))).toEqual(['docs/guide.md:1', 'code/bin.dat:1', 'code/dist/out.js:1']);
 
-    write('code/dist/out.js', `needle\n${'x'.repeat(5000)}\n`); // now over max_file_bytes
+    write('code/dist/out.js', `needle\n${'x'.repeat(5000)}\nneedle\n`); // grown: still searched, to the end
     age();
-    expect(both(literal('needle')).skipped.too_large).toBe(1);
+    expect(paths(both(literal('needle')))).toContain('code/dist/out.js:3');
   });
 
   it('sees changes made a moment ago (times too fresh to trust are checked again)', () => {
@@ -107,7 +108,7 @@ describe('the serve file index', () => {
     const { mtime } = statSync(path);
     writeFileSync(path, 'needle here!\n'); // same size as 'nothing here\n', written in place
     utimesSync(path, mtime, mtime);
-    const options = { ...literal('needle'), limit: 1000, context: 0, maxFileBytes: 4096, hidden: false };
+    const options = { ...literal('needle'), limit: 1000, context: 0, hidden: false };
     // Like git's index, identical size/mtime/inode is trusted: the filter from the first read decides.
     expect(searchRoots(roots, { ...options, index }).matches.map((m) => m.path)).not.toContain('code/src/b.ts');
     expect(searchRoots(roots, options).matches.map((m) => m.path)).toContain('code/src/b.ts');
@@ -141,9 +142,93 @@ describe('the serve file index', () => {
   it('keeps separate lists with and without dotfiles', () => {
     write('code/.env', 'needle=secret\n');
     age();
-    const options = { ...literal('needle'), limit: 1000, context: 0, maxFileBytes: 4096, index };
+    const options = { ...literal('needle'), limit: 1000, context: 0, index };
     expect(searchRoots(roots, { ...options, hidden: false }).matches.map((m) => m.path)).not.toContain('code/.env');
     expect(searchRoots(roots, { ...options, hidden: true }).matches.map((m) => m.path)).toContain('code/.env');
   });
 
+});
+
+describe('the serve file index, watching', () => {
+  let watching: FileIndexes;
+  beforeEach(() => {
+    watching = new FileIndexes({ watch: true });
+  });
+  afterEach(() => watching.close());
+
+  const search = async (q: string) => {
+    await watching.caughtUp();
+    const options = { ...literal(q), limit: 1000, context: 0, hidden: false };
+    const out = searchRoots(roots, { ...options, index: watching });
+    expect(out).toEqual(searchRoots(roots, options)); // always what a fresh walk finds
+    return out;
+  };
+
+  it('keeps text in memory and learns of every kind of change from the watcher, with no stat', async () => {
+    await search('needle');
+    await watching.settled(); // watches set up, text copied into the cache
+    const code = watching.of(roots[1]!, false);
+    await search('needle'); // the first search with every watch in place checks by stat once
+    expect(code.mode.mode).toBe('watching');
+    expect(code.list().find((e) => e.rel === 'src/a.ts')!.content?.toString()).toBe('const needle = 1;\n');
+    expect(watching.memory().text_bytes).toBeGreaterThan(0);
+
+    // Same size, same mtime, same inode: invisible to a stat, heard by the watcher.
+    const path = join(base, 'code/src/b.ts');
+    const { mtime } = statSync(path);
+    writeFileSync(path, 'needle here!\n');
+    utimesSync(path, mtime, mtime);
+    expect(paths(await search('needle'))).toContain('code/src/b.ts:1');
+
+    write('code/src/new.ts', 'a new needle\n');
+    expect(paths(await search('needle'))).toContain('code/src/new.ts:1');
+    rmSync(join(base, 'code/src/a.ts'));
+    expect(paths(await search('needle'))).not.toContain('code/src/a.ts:1');
+    write('code/.gitignore', 'src/new.ts\n'); // dist/ back in, new.ts out
+    const out = paths(await search('needle'));
+    expect(out).toContain('code/dist/out.js:1');
+    expect(out).not.toContain('code/src/new.ts:1');
+    write('code/src/deeper/more.ts', 'needle in a new folder\n');
+    expect(paths(await search('needle'))).toContain('code/src/deeper/more.ts:1');
+    await watching.settled(); // the new folder is watched too
+    write('code/src/deeper/more.ts', 'needle changed in the new folder\n');
+    expect((await search('needle')).matches.map((m) => m.text)).toContain('needle changed in the new folder');
+  });
+
+  it('without a watcher (or before it is set up) it stats instead, and a stale copy is never shown', async () => {
+    const statOnly = new FileIndexes();
+    const options = { ...literal('needle'), limit: 1000, context: 0, hidden: false, index: statOnly };
+    searchRoots(roots, options);
+    await statOnly.settled();
+    expect(statOnly.of(roots[1]!, false).mode).toEqual({ mode: 'stat', reason: expect.any(String) });
+    write('code/src/a.ts', 'const changed = 1;\n');
+    expect(searchRoots(roots, options).matches.map((m) => m.path)).not.toContain('code/src/a.ts');
+  });
+});
+
+describe('scanFile', () => {
+  it('searches a file larger than a block to its end, with line numbers across blocks', () => {
+    const line = `${'x'.repeat(999)}\n`;
+    const lines = Math.ceil((BLOCK_BYTES * 2.5) / line.length);
+    const body = Buffer.alloc(lines * line.length, line);
+    const at = [1, Math.floor(lines / 2), lines - 1]; // 0-based lines that get a needle
+    for (const n of at) body.write('needle', n * line.length);
+    write('code/huge.txt', body);
+    const out = searchRoots([roots[1]!], { ...literal('needle'), limit: 1000, context: 1, hidden: false, include: (rel) => rel === 'huge.txt' });
+    expect(out.matches.map((m) => m.line)).toEqual(at.map((n) => n + 1));
+    expect(out.matches[0]!.text).toHaveLength(300); // a long line is cut in what is shown
+    expect(out.matches[1]!.before).toHaveLength(1);
+  });
+
+  it('a NUL byte anywhere makes a file binary (as ripgrep), even after matches in an earlier block', () => {
+    const body = Buffer.alloc(BLOCK_BYTES + 4096, 'a\n');
+    body.write('needle\n', 0);
+    body[body.length - 10] = 0;
+    write('code/late-nul.txt', body);
+    write('code/line-longer-than-a-block.txt', `${'y'.repeat(BLOCK_BYTES + 10)}needle\n`);
+    const out = searchRoots([roots[1]!], { ...literal('needle'), limit: 1000, context: 0, hidden: false });
+    expect(out.matches.map((m) => m.path)).not.toContain('code/late-nul.txt');
+    expect(out.matches.map((m) => m.path)).toContain('code/line-longer-than-a-block.txt');
+    expect(out.skipped.binary).toBe(2); // bin.dat and late-nul.txt
+  });
 });

@@ -12,7 +12,7 @@ let base: string;
 let roots: Root[];
 const lit = (q: string) => literalMatcher(Buffer.from(q));
 const run = (matcher: ReturnType<typeof lit>, extra: Partial<Parameters<typeof searchRoots>[1]> = {}) =>
-  searchRoots(roots, { matcher, limit: 1000, context: 0, maxFileBytes: 1024 * 1024, hidden: false, ...extra });
+  searchRoots(roots, { matcher, limit: 1000, context: 0, hidden: false, ...extra });
 
 beforeAll(() => {
   base = tempDir('mcpkit-search-');
@@ -42,12 +42,13 @@ beforeAll(() => {
 
 describe('searchRoots', () => {
   it('orders by root as configured, then path byte-wise, then line', () => {
-    const out = run(lit('needle'), { maxFileBytes: 1000 });
+    const out = run(lit('needle'));
     expect(out.matches.map((m) => `${m.path}:${m.line}`)).toEqual([
       'docs/a-b.md:1',
       'docs/a/z.md:1',
       'docs/a/z.md:3',
       'docs/b.md:1',
+      'code/big.txt:1', // files of any size are searched
       'code/crlf.txt:2',
       'code/keep.log:1',
       'code/src/x.ts:1',
@@ -55,7 +56,7 @@ describe('searchRoots', () => {
       'code/sub/ignored.txt:1',
     ]);
     expect(out.matches.find((m) => m.path === 'code/crlf.txt')!.text).toBe('needle crlf');
-    expect(out.skipped).toEqual({ binary: 1, too_large: 1 });
+    expect(out.skipped).toEqual({ binary: 1 });
     expect(out.truncated).toBe(false);
   });
 
@@ -91,7 +92,7 @@ describe('searchRoots', () => {
       .split('\n')
       .map((l) => l.split(':').slice(0, 2).join(':'))
       .sort();
-    const ours = searchRoots([roots[1]!], { matcher: lit('needle'), limit: 1000, context: 0, maxFileBytes: 1024 * 1024, hidden: false })
+    const ours = searchRoots([roots[1]!], { matcher: lit('needle'), limit: 1000, context: 0, hidden: false })
       .matches.map((m) => `${m.path.replace(/^code\//, '')}:${m.line}`)
       .sort();
     // git grep also searches dotfiles; we leave them out unless --hidden.

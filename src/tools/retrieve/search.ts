@@ -4,6 +4,8 @@ import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { boundedRegExp, linearGlobRegExp, withinBudget } from '../../retrieve/bounded.js';
 import type { Root } from '../../retrieve/roots.js';
+import type { SearchMatch } from '../../retrieve/search.js';
+import type { RenderUi } from '../../tool/context.js';
 import { envelope, fileIndexes, loadRoots } from './shared.js';
 
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
@@ -47,7 +49,7 @@ export const search = defineTool({
   },
   title: 'Search file contents',
   description:
-    'Find exact text, or a regex with --regex, in the docs and code under the roots, as grep does: the matching lines in a fixed order (root, path byte-wise, line), respecting .gitignore, up to --limit (meta.truncated is then true). Binary files and files over retrieve.max_file_bytes are skipped.',
+    'Find exact text, or a regex with --regex, in the docs and code under the roots, as grep does: the matching lines in a fixed order (root, path byte-wise, line), respecting .gitignore, up to --limit (meta.truncated is then true). Files of any size are searched (a long line is cut in what is shown); binary files (a NUL byte) are skipped and counted in skipped.binary, as ripgrep does.',
   input: z.strictObject({
     query: z.string().describe('Text to find (a JavaScript regular expression with --regex).'),
     regex: z.boolean().default(false).describe('Treat the query as a regular expression.'),
@@ -55,7 +57,12 @@ export const search = defineTool({
     glob: globField,
     repo: repoField,
     context: z.int().min(0).max(20).default(0).describe('Lines of context before and after each match.'),
-    limit: limitField(200, 1000, 'matches'),
+    limit: z
+      .int()
+      .min(0, 'must be from 1 to 1000 (0: no limit, in a terminal)')
+      .max(1000, 'must be from 1 to 1000 (0: no limit, in a terminal)')
+      .default(200)
+      .describe('Most matches to return (1-1000; in a terminal 0 means no limit, printed as found).'),
     hidden: z.boolean().default(false).describe('Search dotfiles and dot-folders too.'),
   }),
   annotations: READ_ONLY,
@@ -63,8 +70,13 @@ export const search = defineTool({
   async run(input, ctx) {
     const started = performance.now();
     if (input.query === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Give the text to search for.' });
+    // An agent's context is not the place for every match of a common word: over MCP a limit stays.
+    if (input.limit === 0 && ctx.surface === 'mcp') {
+      throw new ToolError('LIMIT_INVALID', 'limit 0 (no limit) is for the terminal; give 1-1000.', { details: { limit: 0 }, hint: 'Narrow the search with glob or repo, or page with a larger limit.' });
+    }
+    const unlimited = input.limit === 0;
     const include = compileGlob(input.glob, input.hidden);
-    const { roots, maxFileBytes, timeoutMs } = await loadRoots(ctx);
+    const { roots, timeoutMs } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
     const [{ literalMatcher, regexMatcher, requiredLiteral }, { searchRoots }, { requiredTrigrams }] = await Promise.all([
       import('../../retrieve/line-matcher.js'),
@@ -91,22 +103,39 @@ export const search = defineTool({
       trigrams = requiredTrigrams(Buffer.from(input.query), false);
     }
     const index = await fileIndexes(ctx);
+    await index?.caughtUp();
     const outcome = withinBudget(timeoutMs, 'The search', () =>
-      searchRoots(selected, { matcher, limit: input.limit, context: input.context, maxFileBytes, hidden: input.hidden, include, index, trigrams }),
+      searchRoots(selected, {
+        matcher,
+        limit: unlimited ? Number.POSITIVE_INFINITY : input.limit,
+        context: input.context,
+        hidden: input.hidden,
+        include,
+        index,
+        trigrams,
+        ...(unlimited && ctx.emit ? { onMatch: ctx.emit } : {}),
+      }),
     );
     const { matches, ...stats } = outcome;
     return envelope({ query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped }, input.repo ?? null, started, outcome.truncated);
   },
-  render: (r, ui) =>
+  // With --limit 0 the matches were printed as they were found (renderItem).
+  render: (r, ui, input) =>
     [
-      ...r.result.matches.flatMap((m) => [
-        ...(m.before ?? []).map((t, i) => ui.color.dim(`${m.path}-${m.line - (m.before!.length - i)}-${t}`)),
-        `${ui.color.magenta(m.path)}:${ui.color.green(String(m.line))}:${m.text}`,
-        ...(m.after ?? []).map((t, i) => ui.color.dim(`${m.path}-${m.line + i + 1}-${t}`)),
-      ]),
-      ...(r.meta.truncated ? [ui.color.yellow(`(stopped at ${r.result.matches.length} matches; raise --limit for more)`)] : []),
+      ...(input.limit === 0 ? [] : r.result.matches.map((m) => matchLines(m, ui))),
+      ...(r.meta.truncated ? [ui.color.yellow(`(stopped at ${r.result.matches.length} matches; raise --limit for more, or --limit 0 for all)`)] : []),
     ].join('\n'),
+  renderItem: (m: SearchMatch, ui) => matchLines(m, ui),
 });
+
+/** One match as grep prints it: path:line:text, context lines as path-line-text. */
+function matchLines(m: SearchMatch, ui: RenderUi): string {
+  return [
+    ...(m.before ?? []).map((t, i) => ui.color.dim(`${m.path}-${m.line - (m.before!.length - i)}-${t}`)),
+    `${ui.color.magenta(m.path)}:${ui.color.green(String(m.line))}:${m.text}`,
+    ...(m.after ?? []).map((t, i) => ui.color.dim(`${m.path}-${m.line + i + 1}-${t}`)),
+  ].join('\n');
+}
 
 export const findFiles = defineTool({
   name: 'find_files',
@@ -163,6 +192,7 @@ export const smartSearchTool = defineTool({
     const { queryTerms, smartSearch } = await import('../../retrieve/smart-search.js');
     const terms = queryTerms(input.query);
     const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
+    await index?.caughtUp();
     const out = withinBudget(timeoutMs, 'The smart search', () => smartSearch(selected, terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index }));
     return envelope({ query: input.query, terms, files: out.files, total_files: out.total_files }, input.repo ?? null, started, out.truncated);
   },

@@ -21,7 +21,7 @@ export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxF
 
 /** The process's remembered walks and reads (serve only; see retrieve/file-index.ts). */
 export function fileIndexes(ctx: ToolContext): Promise<FileIndexes> | undefined {
-  return perProcess(ctx, 'retrieve.fileIndexes', () => import('../../retrieve/file-index.js').then(({ FileIndexes }) => new FileIndexes()));
+  return perProcess(ctx, 'retrieve.fileIndexes', () => import('../../retrieve/file-index.js').then(({ FileIndexes }) => new FileIndexes({ watch: true })));
 }
 
 /** The seed's shared envelope: `{ result, meta: { repo, duration_ms, truncated } }`. */

@@ -1,0 +1,84 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+
+/**
+ * `retrieve search` finds what ripgrep finds (git grep where rg is not installed, as in CI) on a
+ * tree with files over 1 MiB, a line longer than what is shown, nested .gitignore files that
+ * exclude and re-include, binary files and dotfiles: "no match" must mean there is none.
+ */
+// MCPKIT_AGREEMENT_REFERENCE=git compares with git grep even where rg is installed.
+const hasRg = process.env.MCPKIT_AGREEMENT_REFERENCE !== 'git' && spawnSync('rg', ['--version']).status === 0;
+let tree: string;
+
+function write(rel: string, content: string | Buffer): void {
+  mkdirSync(join(tree, rel, '..'), { recursive: true });
+  writeFileSync(join(tree, rel), content);
+}
+
+beforeAll(() => {
+  tree = tempDir('mcpkit-agree-');
+  const filler = (bytes: number) => `${'filler text without the word\n'.repeat(Math.ceil(bytes / 29))}`;
+  write('src/app.ts', 'const needle = 1;\n// Needle in caps\nneedle(); neeedle(\n');
+  write('src/deep/nested/mod.ts', 'export function needle() {}\n');
+  write('big/one-and-a-half.txt', `${filler(1.5 * 1024 * 1024)}needle at the end of a big file\n`);
+  write('big/three.txt', `needle at the start\n${filler(3 * 1024 * 1024)}needle( at the end\n`);
+  write('big/minified.js', `${'var a=1;'.repeat(40_000)}needle;${'var b=2;'.repeat(40_000)}\n`); // one 640 KB line
+  write('.gitignore', 'dist/\n*.log\n!keep.log\n');
+  write('dist/out.js', 'needle built\n');
+  write('debug.log', 'needle log\n');
+  write('keep.log', 'needle kept\n');
+  write('sub/.gitignore', '*.tmp\n!wanted.tmp\n');
+  write('sub/x.tmp', 'needle tmp\n');
+  write('sub/wanted.tmp', 'needle wanted\n');
+  write('sub/ok.md', 'Needle and NEEDLE\n');
+  write('.hidden/h.txt', 'needle hidden\n');
+  write('image.bin', Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2, 3]), Buffer.from('needle\n')]));
+  write('crlf.txt', 'first\r\nneedle crlf\r\n');
+  execFileSync('git', ['init', '-q'], { cwd: tree });
+});
+
+/** path:line of every match, sorted, from rg (or git grep) run in the tree. */
+function reference(args: { fixed?: string; regex?: string; ignoreCase?: boolean }): string[] {
+  const pattern = args.fixed ?? args.regex!;
+  const out = hasRg
+    ? spawnSync('rg', ['-n', '--no-heading', ...(args.ignoreCase ? ['-i'] : []), ...(args.fixed ? ['-F'] : []), '-e', pattern, '.'], { cwd: tree, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'pipe'] }).stdout
+    : spawnSync('git', ['grep', '-n', '-I', '--untracked', '--exclude-standard', ...(args.ignoreCase ? ['-i'] : []), args.fixed ? '-F' : '-E', '-e', pattern], { cwd: tree, encoding: 'utf8', maxBuffer: 1 << 26 }).stdout;
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.replace(/^\.\//, '').split(':').slice(0, 2).join(':'))
+    .filter((l) => !l.startsWith('.')) // git grep searches dotfiles; rg and mcpkit leave them out (mcpkit: unless --hidden)
+    .sort();
+}
+
+async function ours(args: string[]): Promise<string[]> {
+  const r = await runCli(['retrieve', 'search', ...args, '--limit', '0', '--json'], { env: cleanEnv({ CODE_ROOT: tree }) });
+  expect(r.code, r.stderr).toBe(0);
+  const body = JSON.parse(r.stdout) as { result: { matches: { path: string; line: number }[] }; meta: { truncated: boolean } };
+  expect(body.meta.truncated).toBe(false);
+  return body.result.matches.map((m) => `${m.path.replace(/^code\//, '')}:${m.line}`).sort();
+}
+
+describe(`retrieve search agrees with ${hasRg ? 'ripgrep' : 'git grep'}`, () => {
+  it.each([
+    ['a literal', ['needle'], { fixed: 'needle' }],
+    ['a literal with a regex character', ['needle('], { fixed: 'needle(' }],
+    ['a literal, ignoring case', ['NEEDLE', '-i'], { fixed: 'NEEDLE', ignoreCase: true }],
+    ['a regex', ['ne+dle\\(', '--regex'], { regex: 'ne+dle\\(' }],
+  ] as const)('%s', async (_label, args, ref) => {
+    const expected = reference(ref);
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+    expect(expected.some((m) => m.startsWith('big/three.txt:'))).toBe(true); // the reference does search the 3 MiB file...
+    expect(await ours([...args])).toEqual(expected); // ...and so do we, and nothing else differs
+  });
+
+  it('finds matches past 1 MiB and in a line longer than what is shown', async () => {
+    const found = await ours(['needle']);
+    const lastLine = Math.ceil((1.5 * 1024 * 1024) / 29) + 1;
+    expect(found).toEqual(expect.arrayContaining([`big/one-and-a-half.txt:${lastLine}`, 'big/minified.js:1']));
+    expect(found).not.toContain('image.bin:1');
+  });
+});
