@@ -1,104 +1,109 @@
 #!/usr/bin/env node
-// Search speed on real third-party code: this project's node_modules copied to a temp dir and
-// `git init`-ed (with a .gitignore), searched by whole processes in one run: mcpkit, git grep,
-// and ripgrep when `rg` is on the PATH (apt-get install ripgrep). Wall time is the median of N
-// runs; peak memory (max RSS) comes from /usr/bin/time.
-// Then the same searches repeated inside one `mcpkit serve` process (the SDK client over stdio),
-// where the walked file list and per-file trigram filters are kept between calls.
-// Usage: node bench/retrieve.mjs [runs=5]   (needs "npm run build" first)
+// Search speed on large real trees, as whole processes from the command line (start-up included):
+// mcpkit `retrieve search`, ripgrep (apt-get install ripgrep) and git grep, paired in one run, with
+// mcpkit's time as a ratio to each; the match counts are compared too. Then the same searches
+// repeated inside one `mcpkit serve` (the SDK client over stdio), where walked lists and file
+// text are kept between calls and changes are learned from inotify watches.
+//
+// Usage: node bench/retrieve.mjs [--runs N] [TREE...]   (needs "npm run build" first)
+//   With no TREE: a copy of this project's node_modules, git-initialised, with a .gitignore.
+//   A TREE given by path is searched as it is (git grep only where it is a git work tree), e.g.
+//   a checkout of a public repository or packages installed from npm into a scratch folder.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
-const runs = Number(process.argv[2] ?? 5);
+const argv = process.argv.slice(2);
+const runsAt = argv.indexOf('--runs');
+const runs = runsAt >= 0 ? Number(argv.splice(runsAt, 2)[1]) : 5;
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin/run.js');
-const workDir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-tree-'));
-const tree = join(workDir, 'tree');
-cpSync(join(root, 'node_modules'), tree, { recursive: true, dereference: false });
-writeFileSync(join(tree, '.gitignore'), '*.map\n.bin/\n');
-execFileSync('git', ['init', '-q'], { cwd: tree });
-execFileSync('sync'); // let the copy's writeback finish before anything is timed
-const files = execFileSync('git', ['ls-files', '--others', '--exclude-standard'], { cwd: tree, maxBuffer: 1 << 28 }).toString().split('\n').filter(Boolean);
-const bytes = Number(execFileSync('du', ['-sb', tree]).toString().split('\t')[0]);
-const env = { ...process.env, CODE_ROOT: tree, NO_COLOR: '1', XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'x-')) };
-delete env.MCPKIT_CONFIG;
+const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-bench-tree-'));
 const hasRg = spawnSync('rg', ['--version']).status === 0;
 
-function measure(cmd, args, cwd) {
+function defaultTree() {
+  const tree = join(scratch, 'node_modules-copy');
+  cpSync(join(root, 'node_modules'), tree, { recursive: true, dereference: false });
+  writeFileSync(join(tree, '.gitignore'), '*.map\n.bin/\n');
+  execFileSync('git', ['init', '-q'], { cwd: tree });
+  execFileSync('sync'); // let the copy's writeback finish before anything is timed
+  return tree;
+}
+
+const trees = argv.length ? argv.map((t) => resolve(t)) : [defaultTree()];
+const baseEnv = { ...process.env, NO_COLOR: '1', XDG_CONFIG_HOME: scratch };
+delete baseEnv.MCPKIT_CONFIG;
+
+function measure(cmd, args, cwd, env) {
   // stdin closed: with a pipe there, rg would search stdin instead of the tree.
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...args], { cwd, env, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...args], { cwd, env, maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
   const [wall, kb] = r.stderr.toString().trim().split('\n').at(-1).split(' ').map(Number);
   return { wall, mb: kb / 1024, out: r.stdout.toString() };
 }
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const lines = (out) => out.split('\n').filter(Boolean).length;
 
 const cases = [
-  ['literal "createServer("', [
-    ['mcpkit search', process.execPath, [bin, 'retrieve', 'search', 'createServer(', '--limit', '1000', '--json']],
-    ['git grep -F', 'git', ['grep', '-n', '-I', '--untracked', '-F', 'createServer(']],
-    ...(hasRg ? [['rg -F', 'rg', ['-n', '-F', 'createServer(', '.']]] : []),
-  ]],
-  ['regex "\\w+Expression\\("', [
-    ['mcpkit search --regex', process.execPath, [bin, 'retrieve', 'search', '\\w+Expression\\(', '--regex', '--limit', '1000', '--json']],
-    ['git grep -E', 'git', ['grep', '-n', '-I', '--untracked', '-E', '[[:alnum:]_]+Expression\\(']],
-    ...(hasRg ? [['rg', 'rg', ['-n', '\\w+Expression\\(', '.']]] : []),
-  ]],
-  ['find "**/*.ts"', [
-    ['mcpkit find_files', process.execPath, [bin, 'retrieve', 'find', '**/*.ts', '--limit', '10000', '--json']],
-    ['git ls-files', 'git', ['ls-files', '--others', '--exclude-standard', '--', '*.ts']],
-    ...(hasRg ? [['rg --files -g', 'rg', ['--files', '-g', '*.ts', '.']]] : []),
-  ]],
+  ['literal "Symbol.iterator"', ['Symbol.iterator'], ['-F', 'Symbol.iterator'], ['-F', 'Symbol.iterator']],
+  ['literal -i "createserver"', ['createserver', '-i'], ['-i', '-F', 'createserver'], ['-i', '-F', 'createserver']],
+  ['regex "\\w+Expression\\("', ['\\w+Expression\\(', '--regex'], ['\\w+Expression\\('], ['-E', '[[:alnum:]_]+Expression\\(']],
 ];
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`retrieve: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB (node_modules copy, git-initialised), median of ${runs} runs`);
-console.log('| case | tool | wall s | × fastest other | max RSS MB |');
-console.log('|---|---|---|---|---|');
-for (const [label, tools] of cases) {
-  const rows = tools.map(([name, cmd, args]) => {
-    measure(cmd, args, tree); // warm the page cache
-    const samples = Array.from({ length: runs }, () => measure(cmd, args, tree));
-    return { name, wall: median(samples.map((s) => s.wall)), mb: Math.max(...samples.map((s) => s.mb)) };
-  });
-  const best = Math.max(0.01, Math.min(...rows.filter((r) => !r.name.startsWith('mcpkit')).map((r) => r.wall)));
-  for (const r of rows) console.log(`| ${label} | ${r.name} | ${r.wall.toFixed(2)} | ${r.name.startsWith('mcpkit') ? (r.wall / best).toFixed(2) : ''} | ${r.mb.toFixed(0)} |`);
-}
-
-// Inside one serve process: the first call walks and builds the index, the next ones reuse it
-// (every folder and file is still stat-ed per call, so edits show at once).
-const serveRuns = Math.max(runs, 5);
-const client = new Client({ name: 'bench', version: '1' });
-const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'serve'], env, cwd: tree, stderr: 'inherit' });
-await client.connect(transport);
-const calls = [
-  ['literal "createServer("', 'search', { query: 'createServer(', limit: 1000 }, ['-n', '-F', 'createServer(', '.']],
-  ['regex "\\w+Expression\\("', 'search', { query: '\\w+Expression\\(', regex: true, limit: 1000 }, ['-n', '\\w+Expression\\(', '.']],
-  ['literal -i "createserver"', 'search', { query: 'createserver', ignore_case: true, limit: 1000 }, ['-n', '-i', '-F', 'createserver', '.']],
-  ['find "**/*.ts"', 'find_files', { glob: '**/*.ts', limit: 10000 }, ['--files', '-g', '*.ts', '.']],
-  ['smart_search (question)', 'smart_search', { query: 'how does the stdio transport close' }, undefined],
-];
-console.log(`\nInside one \`mcpkit serve\` (MCP tools/call round trip), median of ${serveRuns} calls after the first (and a 1.5 s pause)`);
-console.log('| case | first call s | repeated s | rg s (cold process) | repeated ÷ rg |');
-console.log('|---|---|---|---|---|');
-for (const [label, name, args, rgArgs] of calls) {
-  const times = [];
-  for (let i = 0; i <= serveRuns; i++) {
-    const started = performance.now();
-    const r = await client.callTool({ name, arguments: args });
-    if (r.isError) throw new Error(`${name}: ${r.content[0].text}`);
-    times.push((performance.now() - started) / 1000);
-    // Filters are built in the background after a first read; an agent's calls come seconds apart.
-    if (i === 0) await new Promise((resolve) => setTimeout(resolve, 1500));
+for (const tree of trees) {
+  const env = { ...baseEnv, CODE_ROOT: tree };
+  const isGit = existsSync(join(tree, '.git'));
+  const files = hasRg ? lines(execFileSync('rg', ['--files', '.'], { cwd: tree, maxBuffer: 1 << 30 }).toString()) : NaN;
+  console.log(`\n## ${tree}: ${files} files searched by rg; median of ${runs} runs, whole processes`);
+  console.log('| case | tool | wall s | mcpkit ÷ this | matching lines | max RSS MB |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [label, ours, rg, git] of cases) {
+    const tools = [
+      ['mcpkit', process.execPath, [bin, 'retrieve', 'search', ...ours, '--limit', '0']],
+      ...(hasRg ? [['rg', 'rg', ['-n', '--no-heading', ...rg, '.']]] : []),
+      ...(isGit ? [['git grep', 'git', ['grep', '-n', '-I', '--untracked', '--exclude-standard', ...git]]] : []),
+    ];
+    const rows = tools.map(([name, cmd, args]) => {
+      measure(cmd, args, tree, env); // warm the page cache
+      const samples = Array.from({ length: runs }, () => measure(cmd, args, tree, env));
+      return { name, wall: median(samples.map((s) => s.wall)), mb: Math.max(...samples.map((s) => s.mb)), found: lines(samples[0].out) };
+    });
+    const ours_ = rows[0];
+    for (const r of rows) {
+      const ratio = r === ours_ ? '' : (ours_.wall / Math.max(r.wall, 0.01)).toFixed(2);
+      console.log(`| ${label} | ${r.name} | ${r.wall.toFixed(2)} | ${ratio} | ${r.found} | ${r.mb.toFixed(0)} |`);
+    }
   }
-  const repeated = median(times.slice(1));
-  const rg = hasRg && rgArgs ? median(Array.from({ length: runs }, () => measure('rg', rgArgs, tree).wall)) : undefined;
-  console.log(`| ${label} | ${times[0].toFixed(2)} | ${repeated.toFixed(3)} | ${rg === undefined ? '' : rg.toFixed(2)} | ${rg === undefined ? '' : (repeated / Math.max(rg, 0.01)).toFixed(2)} |`);
+
+  // Inside one serve process: the first call walks and reads; watches and the text cache are set
+  // up in the background; then the same search repeated.
+  const client = new Client({ name: 'bench', version: '1' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'serve'], env, cwd: tree, stderr: 'inherit' });
+  await client.connect(transport);
+  console.log(`\nInside one \`mcpkit serve\` (MCP tools/call round trip through the SDK client), median of ${Math.max(runs, 9)} calls after the first and a 5 s pause`);
+  console.log('| case | first call s | repeated ms |');
+  console.log('|---|---|---|');
+  for (const [label, args] of [
+    ['literal "Symbol.iterator"', { query: 'Symbol.iterator', limit: 1000 }],
+    ['literal -i "createserver"', { query: 'createserver', ignore_case: true, limit: 1000 }],
+    ['regex "\\w+Expression\\("', { query: '\\w+Expression\\(', regex: true, limit: 1000 }],
+  ]) {
+    const times = [];
+    for (let i = 0; i <= Math.max(runs, 9); i++) {
+      const started = performance.now();
+      const r = await client.callTool({ name: 'search', arguments: args });
+      if (r.isError) throw new Error(`search: ${r.content[0].text}`);
+      times.push(performance.now() - started);
+      if (i === 0) await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
+    console.log(`| ${label} | ${(times[0] / 1000).toFixed(2)} | ${median(times.slice(1)).toFixed(0)} |`);
+  }
+  const status = readFileSync(`/proc/${transport.pid}/status`, 'utf8');
+  const mb = (key) => (Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1]) / 1024).toFixed(0);
+  console.log(`\nserve memory after these calls: RSS ${mb('VmRSS')} MB, peak ${mb('VmHWM')} MB (file text kept: at most 128 MiB)`);
+  await client.close();
 }
-const peak = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${transport.pid}/status`, 'utf8'))?.[1];
-console.log(`\nserve peak RSS after all calls: ${(Number(peak) / 1024).toFixed(0)} MB`);
-await client.close();
 if (!hasRg) console.log('\n(ripgrep not on the PATH: apt-get install ripgrep to add its rows)');
-rmSync(workDir, { recursive: true, force: true });
+rmSync(scratch, { recursive: true, force: true });

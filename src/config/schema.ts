@@ -160,7 +160,7 @@ export const configSchema = z
     retrieve: z
       .looseObject({
         roots: z.record(name('Root'), z.string()).optional().describe('Named roots the retrieve tools read, e.g. { docs: ./docs, code: . } (relative to this file).'),
-        max_file_bytes: z.int().positive().optional().describe('Larger files are truncated by open_file and skipped by search (default 1 MiB).'),
+        max_file_bytes: z.int().positive().optional().describe('Larger files are cut by open_file and left out of smart_search (default 1 MiB); search reads files of any size.'),
         timeout_ms: z.int().positive().optional().describe('Longest a search, find or smart search may run before it stops with TIMEOUT (default over MCP 30000; in a terminal none).'),
       })
       .default({}),

@@ -284,7 +284,7 @@ export class FileIndexes {
     const until = performance.now() + SLICE_MS;
     while (this.head < this.queue.length && performance.now() < until) {
       const entry = this.queue[this.head++]!;
-      if (entry.trigrams || entry.content || entry.binary || entry.size < 0 || entry.size > FILTER_FILE_MAX) continue;
+      if (entry.trigrams || entry.binary || entry.size < 0 || entry.size > FILTER_FILE_MAX) continue;
       const stats = statSync(entry.abs, { throwIfNoEntry: false });
       if (!stats || !sameFile(entry, stats)) continue;
       let len: number;
@@ -296,7 +296,8 @@ export class FileIndexes {
       // A file rewritten between the stat and the read may differ; the next search reads it anyway.
       if (len !== entry.size) continue;
       // A copy is shown without reading again, so it must come from where the walk listed it.
-      if (len <= CACHE_FILE_MAX && confirmPlace(this.holder) && this.cache.keep(entry, this.holder.buffer, len)) continue;
+      if (len <= CACHE_FILE_MAX && confirmPlace(this.holder)) this.cache.keep(entry, this.holder.buffer, len);
+      // Kept text is searched without a read, but the filter still spares most files a search at all.
       entry.trigrams = buildTrigrams(this.holder.buffer, len);
     }
     releaseRead(this.holder);

@@ -56,13 +56,23 @@ function clip(text: string): string {
   return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE - 1)}…` : text;
 }
 
+/**
+ * A line as shown: only its start is decoded (a minified file's line can be megabytes, and a
+ * slice of a decoded line would keep all of it alive), then cut to MAX_LINE characters.
+ */
+function shown(buf: Buffer, hit: LineHit): string {
+  const end = hit.start + MAX_LINE * 4; // 4 bytes: the longest UTF-8 character
+  if (hit.end <= end) return clip(lineText(buf, hit));
+  return `${buf.toString('utf8', hit.start, end).slice(0, MAX_LINE - 1)}…`;
+}
+
 function contextLines(buf: Buffer, hit: LineHit, len: number, count: number): { before: string[]; after: string[] } {
   const before: string[] = [];
   let start = hit.start;
   while (before.length < count && start > 0) {
     const prevEnd = start - 1;
     const prevStart = buf.lastIndexOf(10, prevEnd - 1) + 1;
-    before.unshift(clip(lineText(buf, { start: prevStart, end: prevEnd })));
+    before.unshift(shown(buf, { start: prevStart, end: prevEnd }));
     start = prevStart;
   }
   const after: string[] = [];
@@ -72,7 +82,7 @@ function contextLines(buf: Buffer, hit: LineHit, len: number, count: number): { 
     if (nextStart >= len) break;
     let nextEnd = buf.indexOf(10, nextStart);
     if (nextEnd < 0 || nextEnd > len) nextEnd = len;
-    after.push(clip(lineText(buf, { start: nextStart, end: nextEnd })));
+    after.push(shown(buf, { start: nextStart, end: nextEnd }));
     end = nextEnd;
   }
   return { before, after };
@@ -136,19 +146,13 @@ function learned(entry: IndexedFile, stats: Stats, binary: boolean, index: FileI
   if (remember(entry, stats, { binary }) && !binary) index?.later(entry);
 }
 
-interface FileScan {
-  status: 'searched' | 'binary' | 'gone';
-  /** Whether the file's matches were shown from where the walk listed it (see confirmPlace). */
-  placed: boolean;
-}
-
 /**
  * Reads a file in blocks of whole lines (all of it at once when it fits a block) and hands each
  * to `visit` with the number of lines before it; `visit` returns false once it wants no more
  * lines (the file is then only checked for NUL bytes, which make all of it binary). A NUL byte
  * anywhere makes the file binary, as ripgrep decides.
  */
-export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, len: number, linesBefore: number) => boolean): FileScan['status'] {
+export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, len: number, linesBefore: number) => boolean): 'searched' | 'binary' | 'gone' {
   releaseRead(holder);
   const fd = openListedFile(path);
   if (fd === undefined) return 'gone';
@@ -190,6 +194,45 @@ export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, 
   }
 }
 
+/** The matches of one file's text (cached, or a block of it) beginning after `linesBefore` lines, at most `room`. */
+function matchesIn(buf: Buffer, len: number, linesBefore: number, where: { repo: string; path: string }, matcher: LineMatcher, context: number, room: number, into: SearchMatch[]): boolean {
+  const hits = matcher(buf, len);
+  let lineNo = linesBefore + 1;
+  let counted = 0;
+  for (const hit of hits) {
+    if (into.length >= room) return false;
+    lineNo += countNewlines(buf, counted, hit.start);
+    counted = hit.start;
+    const match: SearchMatch = { repo: where.repo, path: where.path, line: lineNo, text: shown(buf, hit) };
+    if (context > 0) Object.assign(match, contextLines(buf, hit, len, context));
+    into.push(match);
+  }
+  return true;
+}
+
+export interface FileResult {
+  status: 'searched' | 'binary' | 'gone';
+  /** Its matches (none for a binary file, or one whose place could not be confirmed). */
+  found: SearchMatch[];
+  /** More matches were left than `room` allowed. */
+  cut: boolean;
+}
+
+/** Searches one file on disk, of any size (shared by searchRoots and the parallel search's worker). */
+export function searchFileOnDisk(abs: string, where: { repo: string; path: string }, holder: ReadHolder, matcher: LineMatcher, context: number, room: number): FileResult {
+  const found: SearchMatch[] = [];
+  let cut = false;
+  const status = scanFile(abs, holder, (buf, len, linesBefore) => {
+    if (matchesIn(buf, len, linesBefore, where, matcher, context, room, found)) return true;
+    cut = true;
+    return false;
+  });
+  if (status !== 'searched') return { status, found: [], cut: false };
+  // Shown only if read from where it was listed (no folder on its way swapped for a symlink).
+  if (found.length > 0 && !confirmPlace(holder)) return { status, found: [], cut: false };
+  return { status, found, cut };
+}
+
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
   const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0 } };
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
@@ -200,27 +243,8 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
     for (const root of roots) {
       const finished = eachFile(root, options.hidden, index, (rel, abs, entry) => {
         if (options.include && !options.include(rel)) return true;
-        const path = `${root.name}/${rel}`;
-        // The matches of one file: kept back until the file is known not to be binary.
-        const found: SearchMatch[] = [];
-        const room = () => options.limit - outcome.matches.length - found.length;
-        const collect = (buf: Buffer, len: number, linesBefore: number): boolean => {
-          const hits = options.matcher(buf, len);
-          let lineNo = linesBefore + 1;
-          let counted = 0;
-          for (const hit of hits) {
-            if (room() <= 0) {
-              outcome.truncated = true;
-              return false;
-            }
-            lineNo += countNewlines(buf, counted, hit.start);
-            counted = hit.start;
-            const match: SearchMatch = { repo: root.name, path, line: lineNo, text: clip(lineText(buf, hit)) };
-            if (options.context > 0) Object.assign(match, contextLines(buf, hit, len, options.context));
-            found.push(match);
-          }
-          return true;
-        };
+        const where = { repo: root.name, path: `${root.name}/${rel}` };
+        const room = options.limit - outcome.matches.length;
         const known = entry ? knownFacts(abs, entry, index) : undefined;
         if (known === 'gone') return true;
         if (known?.same) {
@@ -228,30 +252,29 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
             outcome.skipped.binary++;
             return true;
           }
-          const cached = index!.content(entry!);
-          if (cached) {
-            // Copied into the cache only after its place was confirmed (file-index.ts).
-            outcome.files_searched++;
-            collect(cached, cached.length, 0);
-            return publish(found, outcome, options);
-          }
           if (mayMatch && entry!.trigrams && !mayMatch(entry!)) {
             outcome.files_searched++;
             return true;
           }
+          const cached = index!.content(entry!);
+          if (cached) {
+            // Copied into the cache only after its place was confirmed (file-index.ts).
+            outcome.files_searched++;
+            const found: SearchMatch[] = [];
+            if (!matchesIn(cached, cached.length, 0, where, options.matcher, options.context, room, found)) outcome.truncated = true;
+            return publish(found, outcome, options);
+          }
         }
-        const status = scanFile(abs, holder, collect);
-        if (status === 'gone') return true;
-        if (entry && known && !known.same && known.stats) learned(entry, known.stats, status === 'binary', index);
-        if (status === 'binary') {
+        const result = searchFileOnDisk(abs, where, holder, options.matcher, options.context, room);
+        if (result.status === 'gone') return true;
+        if (entry && known && !known.same && known.stats) learned(entry, known.stats, result.status === 'binary', index);
+        if (result.status === 'binary') {
           outcome.skipped.binary++;
-          if (outcome.truncated && found.length > 0) outcome.truncated = false; // what stopped it is not shown
           return true;
         }
         outcome.files_searched++;
-        // Shown only if read from where it was listed (no folder on its way swapped for a symlink).
-        if (found.length > 0 && !confirmPlace(holder)) return true;
-        return publish(found, outcome, options);
+        if (result.cut) outcome.truncated = true;
+        return publish(result.found, outcome, options);
       });
       if (!finished) break;
     }
