@@ -49,10 +49,15 @@ export const SERVER_TIMEOUT_MS = 60_000;
 
 type Section = keyof typeof SETTING_DEFAULTS;
 
+/** mcpkit's own state (backups, OAuth logins): $XDG_STATE_HOME/mcpkit, else ~/.local/state/mcpkit. */
+export function stateDir(env: NodeJS.ProcessEnv, home: string): string {
+  const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.trim() !== '' ? env.XDG_STATE_HOME : join(home, '.local', 'state');
+  return join(state, 'mcpkit');
+}
+
 /** Where backups go without arango.backup_dir or ARANGO_BACKUP_DIR: $XDG_STATE_HOME/mcpkit/backups. */
 export function defaultBackupDir(env: NodeJS.ProcessEnv, home: string): string {
-  const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.trim() !== '' ? env.XDG_STATE_HOME : join(home, '.local', 'state');
-  return join(state, 'mcpkit', 'backups');
+  return join(stateDir(env, home), 'backups');
 }
 
 /** Defaults computed from the environment, given by the caller (keeps this module pure). */

@@ -33,6 +33,24 @@ export const filterRuleSchema = z.union([
   z.strictObject({ exclude: z.string().min(1).describe('Glob of tool names to hide.') }),
 ]);
 
+/**
+ * How mcpkit logs in to a protected remote server (OAuth 2.1, MCP authorization). `oauth` alone
+ * discovers and registers everything; the fields are for servers that need a pre-registered
+ * client or a client ID metadata document.
+ */
+export const serverAuthSchema = z.union([
+  z.literal('oauth'),
+  z.strictObject({
+    type: z.literal('oauth'),
+    client_id: z.string().min(1).optional().describe('A client registered beforehand with the authorization server (otherwise mcpkit registers itself).'),
+    client_secret: z.string().min(1).optional().describe('Its secret, for a confidential client; use ${VAR}.'),
+    scopes: z.array(z.string().min(1)).optional().describe('Scopes to ask for when the server does not say which it needs.'),
+    client_metadata_url: templated((value) => value.startsWith('https://'), 'client_metadata_url must be an https URL')
+      .optional()
+      .describe('An https URL of a client ID metadata document, used as client_id by authorization servers that support them.'),
+  }),
+]);
+
 export const serverSchema = z
   .strictObject({
     description: z.string().optional(),
@@ -42,6 +60,7 @@ export const serverSchema = z
     cwd: z.string().optional(),
     url: templated(isUrl, 'url must be an http(s) URL').optional().describe('Endpoint of a remote server.'),
     headers: z.record(z.string(), z.string()).optional(),
+    auth: serverAuthSchema.optional().describe('oauth: log in with "mcpkit server login NAME"; tokens are kept outside the config.'),
     transport: z.enum(['auto', 'stdio', 'http', 'sse']).optional(),
     tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe('Allow-list of tools with optional overrides.'),
     filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
@@ -54,6 +73,9 @@ export const serverSchema = z
     }
     if (server.command !== undefined && server.url !== undefined) {
       ctx.addIssue({ code: 'custom', message: 'a server has either command or url, not both' });
+    }
+    if (server.auth !== undefined && server.url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['auth'], message: 'auth is for remote servers (url); a stdio server gets its credentials from env' });
     }
   });
 

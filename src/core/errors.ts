@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   DATABASE_UNAVAILABLE: fault('ArangoDB cannot be reached.', 'Start ArangoDB, or point ARANGO_URL / arango.url at yours.'),
   TIMEOUT: fault('Something did not answer in time (an upstream server, a lock, a registry, ArangoDB).', 'Raise the timeout the message names, or narrow the request.'),
   UPSTREAM_ERROR: fault('An upstream server or registry failed or answered something that is not the protocol.', 'Check the upstream; the message carries its own words.'),
+  AUTH_REQUIRED: fault('A server needs an OAuth login, or a login with more scope, before mcpkit can use it.', 'Log in with mcpkit server login NAME (the message names the server).'),
   AUTH_FAILED: fault('Credentials were refused (a bearer token, an API key).', 'Check the token or key the message names.'),
   RATE_LIMITED: fault('The registry asked us to slow down (HTTP 429) and retries ran out.', 'Wait, then try again.'),
   RESPONSE_TOO_LARGE: fault('An answer over its size limit: a registry response, or registry list --all past registry.max_pages.', 'Ask for less, or raise the limit the message names.'),

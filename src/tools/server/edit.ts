@@ -12,11 +12,12 @@ export const serverAdd = defineTool({
   command: {
     id: 'server add',
     args: ['name'],
-    flagNames: { args: 'arg', headers: 'header' },
+    flagNames: { args: 'arg', headers: 'header', scopes: 'scope' },
     pairs: ['env', 'headers'],
     examples: [
       '<%= config.bin %> server add everything --command npx --arg -y --arg @modelcontextprotocol/server-everything',
       '<%= config.bin %> server add github --url https://api.githubcopilot.com/mcp/ --header "Authorization=Bearer \\${GITHUB_TOKEN}"',
+      '<%= config.bin %> server add linear --url https://mcp.linear.app/mcp --auth oauth',
       '<%= config.bin %> server add memory --command npx --arg -y --arg @modelcontextprotocol/server-memory --env MEMORY_FILE_PATH=/tmp/memory.json --force',
     ],
   },
@@ -32,6 +33,11 @@ export const serverAdd = defineTool({
     url: z.string().optional().describe('Endpoint of a remote server (streamable HTTP or SSE).'),
     headers: z.record(z.string(), z.string()).optional().describe('HTTP headers for a remote server (in a terminal: NAME=VALUE, repeatable).'),
     transport: z.enum(['auto', 'http', 'sse']).optional().describe('Remote transport (default auto: HTTP, falling back to SSE).'),
+    auth: z.enum(['oauth']).optional().describe('oauth: the server wants an OAuth login (then: mcpkit server login NAME).'),
+    client_id: z.string().min(1).optional().describe('OAuth client registered beforehand (implies --auth oauth).'),
+    client_secret: z.string().min(1).optional().describe('Its secret; use ${VAR}.'),
+    scopes: z.array(z.string().min(1)).optional().describe('OAuth scope to ask for when the server names none (repeatable).'),
+    client_metadata_url: z.string().min(1).optional().describe('https URL of a client ID metadata document to use as client_id.'),
     description: z.string().optional().describe('What the server is for.'),
     timeout_ms: z.int().positive().optional().describe('Timeout for connecting and for each call.'),
     force: z.boolean().default(false).describe('Replace a server of the same name.'),
@@ -48,6 +54,12 @@ export const serverAdd = defineTool({
     if (input.command !== undefined && (input.headers || input.transport)) {
       throw new ToolError('INVALID_INPUT', `${field('headers')} and ${field('transport')} apply to ${field('url')} servers, not to ${field('command')}.`);
     }
+    const oauthFields = { client_id: input.client_id, client_secret: input.client_secret, scopes: input.scopes, client_metadata_url: input.client_metadata_url };
+    const oauthDetails = Object.fromEntries(Object.entries(oauthFields).filter(([, v]) => v !== undefined));
+    if ((input.auth !== undefined || Object.keys(oauthDetails).length) && input.url === undefined) {
+      throw new ToolError('INVALID_INPUT', `${field('auth')} and the OAuth client fields apply to ${field('url')} servers; a ${field('command')} server gets credentials from ${field('env')}.`);
+    }
+    const auth = Object.keys(oauthDetails).length ? { type: 'oauth', ...oauthDetails } : input.auth;
     const { addServer } = await import('../../config/servers-edit.js');
     const entry = Object.fromEntries(
       Object.entries({
@@ -59,13 +71,15 @@ export const serverAdd = defineTool({
         url: input.url,
         headers: input.headers,
         transport: input.transport,
+        auth,
         timeout_ms: input.timeout_ms,
       }).filter(([, v]) => v !== undefined),
     );
     const { value, path } = await editConfigFile(ctx, (doc) => addServer(doc, input.name, entry, { force: input.force }));
     return { server: input.name, replaced: value.replaced, config: path, entry };
   },
-  render: (r, ui) => `${ui.color.green('✓')} ${r.replaced ? 'Replaced' : 'Added'} server ${r.server} in ${r.config}`,
+  render: (r, ui) =>
+    `${ui.color.green('✓')} ${r.replaced ? 'Replaced' : 'Added'} server ${r.server} in ${r.config}${r.entry.auth ? `\nLog in to it with: mcpkit server login ${r.server}` : ''}`,
 });
 
 export const serverRemove = defineTool({

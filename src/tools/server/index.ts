@@ -1,8 +1,9 @@
 import type { ToolGroup } from '../../tool/define.js';
 import { serverAdd, serverDisable, serverEnable, serverRemove, serverSetDescription, serverSetTools } from './edit.js';
 import { serverImport, serverTest } from './probe.js';
+import { serverLogin, serverLogout } from './login.js';
 import { serverList, serverShow } from './read.js';
 
-export const serverTools = [serverAdd, serverRemove, serverList, serverShow, serverEnable, serverDisable, serverSetTools, serverSetDescription, serverTest, serverImport];
+export const serverTools = [serverAdd, serverRemove, serverList, serverShow, serverEnable, serverDisable, serverSetTools, serverSetDescription, serverTest, serverImport, serverLogin, serverLogout];
 
 export const serverGroup: ToolGroup = { name: 'server', tools: serverTools };

@@ -7,7 +7,27 @@ function pairs(record: unknown): string[] {
   return Object.entries((record ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
 }
 
-function summary(name: string, s: Record<string, unknown>, problems: readonly string[] | undefined) {
+type LoginStatus = import('../../auth/login-store.js').LoginStatus;
+
+/** The login state of each server with auth: oauth (never a token). */
+async function loginsOf(entries: Record<string, Record<string, unknown>>, env: NodeJS.ProcessEnv, now: number): Promise<Map<string, LoginStatus>> {
+  const names = Object.keys(entries).filter((name) => entries[name]!.auth !== undefined);
+  if (names.length === 0) return new Map();
+  const [{ loginStore }, { loginStatus }] = await Promise.all([import('../../auth/upstream-oauth.js'), import('../../auth/login-store.js')]);
+  const store = loginStore(env);
+  return new Map(names.map((name) => [name, loginStatus(store.readAny(name), now)]));
+}
+
+/** One cell for a login: "no", "until 2026-11-23 14:05", "expired (refreshes)". */
+function loginCell(status: LoginStatus | undefined): string {
+  if (!status) return '';
+  if (!status.logged_in) return status.step_up_scope ? `no (needs ${status.step_up_scope})` : 'no';
+  if (!status.expires_at) return 'yes';
+  const when = status.expires_at.slice(0, 16).replace('T', ' ');
+  return status.expired ? (status.refreshable ? `expired ${when} (refreshes)` : `expired ${when}`) : `until ${when}`;
+}
+
+function summary(name: string, s: Record<string, unknown>, problems: readonly string[] | undefined, login?: LoginStatus) {
   const tools = s.tools && typeof s.tools === 'object' ? Object.keys(s.tools).length : 'all';
   return {
     name,
@@ -19,6 +39,8 @@ function summary(name: string, s: Record<string, unknown>, problems: readonly st
     // As written: ${VAR} references show which variables a server needs; literal secrets are masked.
     env: pairs(s.env),
     headers: pairs(s.headers),
+    /** For a server with auth: oauth, whether mcpkit holds a login and until when. */
+    ...(login ? { login } : {}),
     /** Why the entry cannot be used (set aside; the other servers work), when it cannot. */
     problems: problems ?? [],
   };
@@ -29,20 +51,22 @@ export const serverList = defineTool({
   group: 'server',
   command: { id: 'server list', examples: ['<%= config.bin %> server list', '<%= config.bin %> server list --json'] },
   title: 'List upstream MCP servers',
-  description: 'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools, filter rules, and env and headers as written (secrets masked).',
+  description: 'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools, filter rules, env and headers as written (secrets masked), and for OAuth servers whether mcpkit is logged in and until when.',
   input: z.strictObject({}),
   annotations: READ_ONLY,
   async run(_input, ctx) {
     const { entries, problems } = await writtenSection(ctx, 'mcp_servers');
-    return { servers: Object.entries(entries).map(([name, s]) => summary(name, s, problems(name))) };
+    const logins = await loginsOf(entries, ctx.env, ctx.now().getTime());
+    return { servers: Object.entries(entries).map(([name, s]) => summary(name, s, problems(name), logins.get(name))) };
   },
   render: (r, ui) =>
     r.servers.length === 0
       ? 'No servers configured. Add one with: mcpkit server add NAME --command CMD (or --url URL)'
       : [
           ui.table(
-            r.servers.map(({ problems, env, headers, ...s }) => ({
+            r.servers.map(({ problems, env, headers, login, ...s }) => ({
               ...s,
+              ...(r.servers.some((x) => x.login) ? { login: loginCell(login) } : {}),
               enabled: problems.length ? ui.color.red('unusable') : s.enabled ? 'yes' : 'no',
               // One column for what configures the server: env for a command, headers for a URL.
               [r.servers.some((x) => x.type === 'stdio') ? (r.servers.some((x) => x.type === 'remote') ? 'env/headers' : 'env') : 'headers']: [...env, ...headers].join(', '),
@@ -64,6 +88,7 @@ export const serverShow = defineTool({
     const { entries, problems } = await writtenSection(ctx, 'mcp_servers');
     const entry = entries[input.name];
     if (!entry) throw notFound('server', input.name, Object.keys(entries), '"mcpkit server list" shows the configured servers.');
-    return { ...summary(input.name, entry, problems(input.name)), entry };
+    const logins = await loginsOf({ [input.name]: entry }, ctx.env, ctx.now().getTime());
+    return { ...summary(input.name, entry, problems(input.name), logins.get(input.name)), entry };
   },
 });

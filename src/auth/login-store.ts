@@ -1,0 +1,103 @@
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { atomicWrite } from '../config/atomic-write.js';
+
+/**
+ * What mcpkit keeps of one server's OAuth login, outside the config: the registration it made (or
+ * was given), the tokens, what discovery found, and a scope the server asked for beyond the
+ * login's. The SDK stamps client and tokens with the authorization server that issued them and
+ * never shows them to another, so one file per server is also one per authorization server.
+ */
+export interface StoredLogin {
+  /** The server's URL when the login was made: a login is not reused for a different URL. */
+  url: string;
+  client?: OAuthClientInformationMixed;
+  /** The redirect URI the client was registered with (its loopback port is reused). */
+  redirect_uri?: string;
+  tokens?: OAuthTokens & { issuer?: string };
+  /** When the tokens were received (ms since the epoch); with expires_in, when they expire. */
+  obtained_at?: number;
+  discovery?: OAuthDiscoveryState;
+  /** Scope a 403 insufficient_scope asked for that the tokens lack: the next login asks for it. */
+  step_up_scope?: string;
+}
+
+/** Logins under $XDG_STATE_HOME/mcpkit/oauth, one 0600 file per server in a 0700 folder. */
+export class LoginStore {
+  constructor(readonly dir: string) {}
+
+  private path(server: string): string {
+    return join(this.dir, `${server}.json`);
+  }
+
+  /** The login for this server at this URL, read fresh (another process may have refreshed it). */
+  read(server: string, url: string): StoredLogin {
+    try {
+      const stored = JSON.parse(readFileSync(this.path(server), 'utf8')) as StoredLogin;
+      if (stored && typeof stored === 'object' && stored.url === url) return stored;
+    } catch {
+      /* none yet, or unreadable: as good as none */
+    }
+    return { url };
+  }
+
+  /** The server's login whatever URL it was made for (for status only: use read() to use it). */
+  readAny(server: string): StoredLogin {
+    try {
+      return JSON.parse(readFileSync(this.path(server), 'utf8')) as StoredLogin;
+    } catch {
+      return { url: '' };
+    }
+  }
+
+  /** Applies a change to the stored login and writes it atomically. */
+  update(server: string, url: string, change: (login: StoredLogin) => StoredLogin): StoredLogin {
+    const next = change(this.read(server, url));
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    atomicWrite(this.path(server), `${JSON.stringify(next, null, 2)}\n`);
+    return next;
+  }
+
+  /** Forgets the server's login; whether there was one. */
+  remove(server: string): boolean {
+    const path = this.path(server);
+    try {
+      readFileSync(path);
+    } catch {
+      return false;
+    }
+    rmSync(path, { force: true });
+    return true;
+  }
+}
+
+/** When the stored tokens expire (ms since the epoch), if the server said. */
+export function expiresAt(login: StoredLogin): number | undefined {
+  const seconds = login.tokens?.expires_in;
+  if (seconds === undefined || login.obtained_at === undefined) return undefined;
+  return login.obtained_at + seconds * 1000;
+}
+
+/** What `server list` and `server show` say about a login; never a token. */
+export interface LoginStatus {
+  logged_in: boolean;
+  expires_at?: string;
+  expired?: boolean;
+  refreshable?: boolean;
+  scope?: string;
+  step_up_scope?: string;
+}
+
+export function loginStatus(login: StoredLogin, now: number): LoginStatus {
+  if (!login.tokens) return { logged_in: false, ...(login.step_up_scope ? { step_up_scope: login.step_up_scope } : {}) };
+  const until = expiresAt(login);
+  return {
+    logged_in: true,
+    ...(until !== undefined ? { expires_at: new Date(until).toISOString(), expired: until <= now } : {}),
+    refreshable: login.tokens.refresh_token !== undefined,
+    ...(login.tokens.scope ? { scope: login.tokens.scope } : {}),
+    ...(login.step_up_scope ? { step_up_scope: login.step_up_scope } : {}),
+  };
+}

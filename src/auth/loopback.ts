@@ -1,0 +1,84 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ToolError } from '../core/errors.js';
+
+export interface LoopbackRedirect {
+  /** http://127.0.0.1:PORT/callback */
+  readonly url: string;
+  /** The authorization code the browser brings back (its state checked), or the refusal. */
+  code(expectedState: () => string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<string>;
+  close(): Promise<void>;
+}
+
+const PAGE = (title: string, text: string) =>
+  `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${text}</p></body>`;
+
+/**
+ * The loopback redirect URI of a native app (RFC 8252 section 7.3): a server on 127.0.0.1 for the
+ * one redirect of a login. A port the client was registered with is tried first; 0 picks a free one.
+ */
+export async function listenForRedirect(port: number): Promise<LoopbackRedirect> {
+  let deliver: ((result: { code?: string; error?: string; state?: string }) => void) | undefined;
+  const early: { code?: string; error?: string; state?: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/callback') {
+      res.writeHead(404).end();
+      return;
+    }
+    const result = {
+      code: url.searchParams.get('code') ?? undefined,
+      error: url.searchParams.get('error') ? `${url.searchParams.get('error')}${url.searchParams.get('error_description') ? `: ${url.searchParams.get('error_description')}` : ''}` : undefined,
+      state: url.searchParams.get('state') ?? undefined,
+    };
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(result.code ? PAGE('Logged in', 'mcpkit has the authorization. You can close this tab.') : PAGE('Login failed', 'mcpkit did not get an authorization; see the terminal.'));
+    if (deliver) deliver(result);
+    else early.push(result);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  }).catch(async (error) => {
+    if (port === 0) throw error;
+    // The registered port is taken: any free one (the caller re-registers when it must).
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  return {
+    url,
+    code(expectedState, timeoutMs, signal) {
+      return new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new ToolError('TIMEOUT', `No answer from the authorization page within ${Math.round(timeoutMs / 1000)} s.`, { hint: 'Open the URL printed above in a browser and finish the login there, or run the login again (--timeout sets the wait).' })),
+          timeoutMs,
+        );
+        const stop = () => {
+          clearTimeout(timer);
+          reject(new ToolError('TIMEOUT', 'The login was stopped before the authorization page answered.'));
+        };
+        signal?.addEventListener('abort', stop, { once: true });
+        deliver = (result) => {
+          if (result.error || !result.code) {
+            clearTimeout(timer);
+            reject(new ToolError('AUTH_FAILED', `The authorization server refused the login: ${result.error ?? 'no code in the redirect'}.`, { hint: 'Check the account and the scopes asked for, then log in again.' }));
+            return;
+          }
+          const expected = expectedState();
+          if (expected !== undefined && result.state !== expected) return; // not our redirect: keep waiting
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', stop);
+          resolve(result.code);
+        };
+        for (const result of early.splice(0)) deliver(result);
+      });
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import * as z from 'zod';
+import { NO_RECONNECT } from '../../core/backoff.js';
+import { ToolError } from '../../core/errors.js';
+import { notFound } from '../../core/suggest.js';
+import { version } from '../../core/version.js';
+import type { McpkitConfig, ServerConfig } from '../../config/schema.js';
+import { defineTool } from '../../tool/define.js';
+import type { ToolContext } from '../../tool/context.js';
+import type { Challenge, UpstreamOAuth } from '../../auth/upstream-oauth.js';
+
+/** A login that needs more than this many authorizations (step-up after step-up) is stopped. */
+const MAX_ROUNDS = 3;
+
+const LOGIN_ONLY_IN_A_TERMINAL = 'Logging in opens a browser and keeps tokens on this machine: it is a terminal command, never offered over MCP.';
+
+function oauthServer(config: McpkitConfig, name: string): ServerConfig & { url: string } {
+  const server = config.mcp_servers[name];
+  if (!server) throw notFound('server', name, Object.keys(config.mcp_servers), '"mcpkit server list" shows the configured servers.');
+  if (server.url === undefined) throw new ToolError('INVALID_INPUT', `Server "${name}" is a stdio server; OAuth logins are for remote servers (url).`, { hint: 'Give a stdio server its credentials with --env.' });
+  if (!server.auth) {
+    throw new ToolError('INVALID_INPUT', `Server "${name}" is not set up for OAuth (mcp_servers.${name}.auth).`, {
+      hint: `Add auth: oauth to it, e.g. mcpkit server add ${name} --url ${server.url} --auth oauth --force`,
+    });
+  }
+  return server as ServerConfig & { url: string };
+}
+
+/** Connects and lists tools once; the challenge of a 401/403 when the server wants a (better) login. */
+async function tryServer(ctx: ToolContext, name: string, server: ServerConfig, oauth: UpstreamOAuth): Promise<{ ok: true; tools: number } | { ok: false; challenge: Challenge }> {
+  const { Upstream } = await import('../../proxy/upstream.js');
+  const upstream = new Upstream({ name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: NO_RECONNECT, oauth });
+  try {
+    const tools = await upstream.listTools();
+    return { ok: true, tools: tools.length };
+  } catch (error) {
+    const challenge = oauth.lastChallenge();
+    if (challenge && error instanceof ToolError && error.code === 'AUTH_REQUIRED') return { ok: false, challenge };
+    throw error;
+  } finally {
+    await upstream.close();
+  }
+}
+
+export const serverLogin = defineTool({
+  name: 'server_login',
+  group: 'server',
+  command: {
+    id: 'server login',
+    args: ['name'],
+    examples: ['<%= config.bin %> server login linear', 'BROWSER=firefox <%= config.bin %> server login github', '<%= config.bin %> server login notion --no-browser'],
+  },
+  title: 'Log in to a protected server',
+  description:
+    'Log in to a remote server that wants OAuth (auth: oauth): find its authorization server, register mcpkit with it (or use the configured client), and authorize in the browser ($BROWSER, else the system\'s; the URL is printed too), with PKCE and a loopback redirect. Tokens are kept in $XDG_STATE_HOME/mcpkit/oauth (mode 0600), never in the config and never shown, and refreshed as they expire.',
+  input: z.strictObject({
+    name: z.string().min(1).describe('Name of the server in mcp_servers.'),
+    browser: z.boolean().default(true).describe('Open the authorization page in a browser (--no-browser only prints its URL).'),
+    timeout_s: z.int().min(1).max(3600).default(300).describe('How long to wait for the browser to come back.'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  available: () => false,
+  async run(input, ctx) {
+    if (ctx.surface !== 'cli') throw new ToolError('FORBIDDEN', LOGIN_ONLY_IN_A_TERMINAL);
+    const server = oauthServer(await ctx.config(), input.name);
+    const [{ auth }, { storedOAuth, loginStore }, { listenForRedirect }, { openInBrowser }, { loginScope }, { oauthSettings }, { StoredOAuthProvider }, { expiresAt, loginStatus }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/auth.js'),
+      import('../../auth/upstream-oauth.js'),
+      import('../../auth/loopback.js'),
+      import('../../auth/browser.js'),
+      import('../../auth/scopes.js'),
+      import('../../auth/settings.js'),
+      import('../../auth/client-provider.js'),
+      import('../../auth/login-store.js'),
+    ]);
+    const store = loginStore(ctx.env);
+    const settings = oauthSettings(server) ?? {};
+    // A login starts afresh: the registration and what discovery found are kept, the tokens are not.
+    const before = store.update(input.name, server.url, (login) => ({ ...login, tokens: undefined, obtained_at: undefined }));
+    const registeredPort = before.redirect_uri ? Number(new URL(before.redirect_uri).port) || 0 : 0;
+    const redirect = await listenForRedirect(registeredPort);
+    if (before.redirect_uri && before.redirect_uri !== redirect.url) store.update(input.name, server.url, (login) => ({ ...login, client: undefined, redirect_uri: undefined }));
+    let authorizations = 0;
+    try {
+      for (let round = 1; ; round++) {
+        // The first round has no tokens at all, to hear what the server asks for (scope, metadata).
+        const tried = await tryServer(ctx, input.name, server, storedOAuth(input.name, server, round === 1 ? { probe: true, store } : { store }));
+        if (tried.ok && round > 1) {
+          const login = store.read(input.name, server.url);
+          const status = loginStatus(login, Date.now());
+          return { server: input.name, logged_in: true, tools: tried.tools, authorizations, ...(status.scope ? { scope: status.scope } : {}), ...(expiresAt(login) ? { expires_at: status.expires_at } : {}), refreshable: status.refreshable ?? false };
+        }
+        if (round > MAX_ROUNDS) {
+          throw new ToolError('AUTH_FAILED', `Server "${input.name}" still refuses after ${MAX_ROUNDS} authorizations${tried.ok ? '' : ` (HTTP ${tried.challenge.status}${tried.challenge.error ? ` ${tried.challenge.error}` : ''})`}.`, {
+            hint: 'Check that the account may use the server and the scopes it asks for.',
+          });
+        }
+        const challenge = tried.ok ? undefined : tried.challenge;
+        const scope = loginScope(challenge?.scope, store.read(input.name, server.url).step_up_scope, settings.scopes);
+        const provider = new StoredOAuthProvider({
+          server: input.name,
+          url: server.url,
+          settings,
+          store,
+          interactive: {
+            redirectUrl: redirect.url,
+            open: (url) => {
+              ctx.waiting(`To log in to ${input.name}, open this URL in a browser (waiting up to ${input.timeout_s} s):\n  ${url.href}`);
+              if (input.browser) openInBrowser(url.href, ctx.env);
+            },
+          },
+        });
+        const options = { serverUrl: server.url, ...(scope ? { scope } : {}), ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) };
+        try {
+          if ((await auth(provider, options)) === 'REDIRECT') {
+            const code = await redirect.code(() => provider.sentState, input.timeout_s * 1000, ctx.signal);
+            await auth(provider, { ...options, authorizationCode: code });
+          }
+        } catch (error) {
+          if (error instanceof ToolError) throw error;
+          throw new ToolError('AUTH_FAILED', `Logging in to ${input.name} failed: ${(error as Error).message}`, {
+            hint: tried.ok ? `The server did not ask for a login; check that ${server.url} is protected by OAuth.` : 'Check the server URL and the client settings in mcp_servers.' + input.name + '.auth.',
+          });
+        }
+        authorizations++;
+      }
+    } finally {
+      await redirect.close();
+    }
+  },
+  render: (r, ui) =>
+    `${ui.color.green('✓')} Logged in to ${r.server}${r.scope ? ` (scope ${r.scope})` : ''}: ${r.tools} tools${r.expires_at ? `; the access token expires ${r.expires_at}${r.refreshable ? ' and is refreshed as needed' : ', then log in again'}` : ''}`,
+});
+
+export const serverLogout = defineTool({
+  name: 'server_logout',
+  group: 'server',
+  command: { id: 'server logout', args: ['name'], examples: ['<%= config.bin %> server logout linear'] },
+  title: 'Forget a server\'s login',
+  description: 'Forget the OAuth login of a server: its tokens and the registration mcpkit made, kept in $XDG_STATE_HOME/mcpkit/oauth.',
+  input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  available: () => false,
+  async run(input, ctx) {
+    if (ctx.surface !== 'cli') throw new ToolError('FORBIDDEN', LOGIN_ONLY_IN_A_TERMINAL);
+    const { loginStore } = await import('../../auth/upstream-oauth.js');
+    return { server: input.name, logged_out: loginStore(ctx.env).remove(input.name) };
+  },
+  render: (r) => (r.logged_out ? `Forgot the login of ${r.server}` : `There was no login for ${r.server}`),
+});

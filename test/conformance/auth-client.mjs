@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// The conformance suite's client for its OAuth scenarios, as a user would drive mcpkit:
+//   conformance client --command "node test/conformance/auth-client.mjs" --scenario auth/...
+// It adds the server URL (the last argument) to a scratch config with auth: oauth, logs in with
+// BROWSER set to follow-redirects.mjs (the suite's authorization endpoint redirects at once),
+// then lists the server's tools and calls one. A call refused with AUTH_REQUIRED (a 403 asking
+// for more scope) is answered as the error message says: log in again, then call again.
+// Pre-registered client credentials come from the suite in MCP_CONFORMANCE_CONTEXT.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, '../../bin/run.js');
+const url = process.argv.at(-1);
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-conformance-auth-'));
+const env = {
+  ...process.env,
+  MCPKIT_CONFIG: join(scratch, 'mcpkit.yaml'),
+  XDG_STATE_HOME: join(scratch, 'state'),
+  BROWSER: `"${process.execPath}" "${join(here, 'follow-redirects.mjs')}"`,
+  NO_COLOR: '1',
+};
+
+function mcpkit(...args) {
+  const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  process.stderr.write(`$ mcpkit ${args.join(' ')} -> ${r.status}\n${r.stdout}${r.stderr}`);
+  return r;
+}
+
+function must(r) {
+  if (r.status !== 0) {
+    rmSync(scratch, { recursive: true, force: true });
+    process.exit(1);
+  }
+  return r;
+}
+
+try {
+  const client = [
+    ...(context.client_id ? ['--client-id', context.client_id] : []),
+    ...(context.client_secret ? ['--client-secret', context.client_secret] : []),
+    // The suite's authorization servers accept this URL as a client ID metadata document.
+    ...(process.env.MCP_CONFORMANCE_SCENARIO === 'auth/basic-cimd' ? ['--client-metadata-url', 'https://conformance-test.local/client-metadata.json'] : []),
+  ];
+  must(mcpkit('server', 'add', 'conf', '--url', url, '--auth', 'oauth', ...client));
+  must(mcpkit('server', 'login', 'conf'));
+  must(mcpkit('server', 'test', 'conf'));
+  let call = mcpkit('call', 'test-tool', '--json');
+  if (call.status !== 0 && /AUTH_REQUIRED/.test(call.stdout + call.stderr)) {
+    must(mcpkit('server', 'login', 'conf'));
+    call = mcpkit('call', 'test-tool', '--json');
+  }
+  must(call);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
