@@ -59,7 +59,7 @@ export default class Tools extends McpkitCommand {
           input_schema: t.inputSchema,
         }));
       for (const s of hub.status().filter((s) => s.state !== 'ready')) {
-        process.stderr.write(`mcpkit: server ${s.name} is ${s.state}${s.error ? `: ${s.error}` : ''}\n`);
+        process.stderr.write(`mcpkit: server ${s.name} ${s.state === 'needs_login' ? 'needs a login' : `is ${s.state}`}${s.error ? `: ${s.error}` : ''}\n`);
       }
       return [...local, ...upstream];
     });

@@ -115,6 +115,28 @@ const tokenBudgetSchema = z.int().min(500).max(1_000_000);
 const EXPOSURE_TEXT =
   'auto (default): every tool listed while tools/list fits token_budget, else search meta-tools plus the pinned and most used tools; direct: every tool listed; search: the meta-tools (and pins) only.';
 
+/**
+ * `serve --http` as an OAuth protected resource (MCP 2025-11-25 authorization, RFC 9728): it
+ * publishes its metadata, challenges with WWW-Authenticate, and accepts access tokens issued by
+ * `issuer` for it (JWTs checked against the issuer's keys, or token introspection).
+ */
+export const serveAuthSchema = z.strictObject({
+  issuer: templated(isUrl, 'issuer must be an http(s) URL').describe('The authorization server (its issuer URL; its metadata names the keys and endpoints).'),
+  resource: templated(isUrl, 'resource must be an http(s) URL')
+    .optional()
+    .describe('This server\'s public base URL, e.g. https://mcp.example.com (default: the address it listens on). Tokens must be issued for it or for the route\'s URL.'),
+  scopes: z.array(z.string().min(1)).optional().describe('Scopes that open /mcp (any one of them); views may name their own (tool_views.NAME.scopes). Default: none needed.'),
+  jwks_uri: templated(isUrl, 'jwks_uri must be an http(s) URL').optional().describe('Where the issuer\'s signing keys are (default: from its metadata).'),
+  introspection: z
+    .strictObject({
+      url: templated(isUrl, 'introspection.url must be an http(s) URL').optional().describe('Token introspection endpoint (RFC 7662; default: from the issuer\'s metadata).'),
+      client_id: z.string().min(1).describe('mcpkit\'s client ID at the authorization server.'),
+      client_secret: z.string().min(1).describe('Its secret; use ${VAR}.'),
+    })
+    .optional()
+    .describe('Check tokens that are not JWTs by asking the authorization server.'),
+});
+
 export const viewSchema = z.strictObject({
   description: z.string().optional(),
   exposure: exposureSchema.optional().describe(EXPOSURE_TEXT),
@@ -128,6 +150,7 @@ export const viewSchema = z.strictObject({
   tools: z.array(z.string()).optional().describe('Individual mcpkit tools to include, by MCP name.'),
   separator: z.string().nullable().optional().describe('Between server and tool name when several servers are in the view (default "__"); null for none.'),
   tokens: z.array(z.string()).optional().describe('Bearer tokens allowed to use this view over HTTP.'),
+  scopes: z.array(z.string().min(1)).optional().describe('With serve.auth: OAuth scopes that open this view over HTTP (any one of them; default serve.auth.scopes).'),
   hooks: hooksSchema.optional(),
   read_only: z.boolean().optional().describe('Serve only tools that declare readOnlyHint: true, mcpkit\'s own and the servers\' (as serve --read-only does for every view).'),
 });
@@ -202,6 +225,7 @@ export const configSchema = z
         token_budget: tokenBudgetSchema.optional().describe('Most tokens (bytes/4) a tools/list may cost under exposure auto, for views that do not set theirs (default 4000).'),
         pin: z.array(z.string().min(1)).optional().describe('Tools the default view (serve without --view) always lists directly.'),
         groups: z.array(z.string().min(1)).optional().describe('mcpkit\'s own tool groups serve offers (default all), as serve --groups; e.g. [retrieve, registry].'),
+        auth: serveAuthSchema.optional().describe('Protect "serve --http" with OAuth access tokens (MCP authorization): a protected resource of the named authorization server.'),
         host_tools_without_auth: z
           .boolean()
           .optional()

@@ -120,7 +120,7 @@ async function servedRuntime(options: ServeOptions, runtime: Runtime): Promise<R
  */
 async function httpRuntime(options: ServeOptions, runtime: Runtime): Promise<Runtime> {
   const config = await runtime.config();
-  const authenticated = (options.token ?? config.serve.token) !== undefined;
+  const authenticated = (options.token ?? config.serve.token) !== undefined || config.serve.auth !== undefined;
   if (authenticated || config.serve.host_tools_without_auth === true) return runtime;
   runtime.logger.info('serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)');
   return runtime.withPolicy({ ...runtime.policy, hostTools: false });
@@ -142,7 +142,8 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
   const host = options.host ?? config.serve.host ?? SETTING_DEFAULTS.serve.host;
   const port = parsePort(options.port ?? config.serve.port, SETTING_DEFAULTS.serve.port);
   const token = options.token ?? config.serve.token;
-  if (!token && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
+  const oauth = config.serve.auth;
+  if (!token && !oauth && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     runtime.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);
   }
   const { serveHttp } = await import('./http.js');
@@ -157,13 +158,25 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
       description: v.description,
       exposure: runtime.policy.exposure ?? v.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
       tokens: v.tokens,
+      scopes: v.scopes,
     })),
+    ...(oauth
+      ? {
+          oauth: {
+            issuer: oauth.issuer,
+            ...(oauth.resource ? { resource: oauth.resource } : {}),
+            scopes: oauth.scopes ?? [],
+            ...(oauth.jwks_uri ? { jwksUri: oauth.jwks_uri } : {}),
+            ...(oauth.introspection ? { introspection: { url: oauth.introspection.url, clientId: oauth.introspection.client_id, clientSecret: oauth.introspection.client_secret } } : {}),
+          },
+        }
+      : {}),
     allowedOrigins: [...(config.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
     ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
     ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),
     ...(config.serve.max_sessions ? { maxSessions: config.serve.max_sessions } : {}),
   });
-  process.stderr.write(`mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)\n`);
+  process.stderr.write(`mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)${oauth ? `; OAuth: tokens from ${oauth.issuer}, metadata at ${http.resource}/.well-known/oauth-protected-resource/mcp` : ''}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

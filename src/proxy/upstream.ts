@@ -35,7 +35,7 @@ import { withTimeout } from '../core/timeout.js';
 import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../core/backoff.js';
 
 /** One upstream MCP server: connected lazily, its tool list cached, reconnected with backoff after a crash. */
-export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'down' | 'closed';
+export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'down' | 'closed' | 'needs_login';
 
 export interface UpstreamStatus {
   name: string;
@@ -479,7 +479,8 @@ export class Upstream {
       const auth = this.authFailure(error);
       if (auth) {
         // Retrying cannot help until someone logs in; the next call tries again (the login may be done by then).
-        this.state = 'idle';
+        this.state = 'needs_login';
+        this.lastError = `${auth.message} ${auth.hint ?? ''}`.trim();
         throw auth;
       }
       this.state = 'down';

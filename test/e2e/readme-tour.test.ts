@@ -6,6 +6,7 @@ import { BIN, ROOT, cleanEnv, spawnTracked, stopChild, tempDir, type PipedChild 
 import { SERVERS, waitFor } from '../helpers/upstreams.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 import { startArango } from '../support/arango-server.mjs';
+import { startAuthorizationServer, type TestAuthorizationServer } from '../support/authorization-server.js';
 
 /**
  * The README's tour, run as written: every shell line under "## Tour", in order, in one temporary
@@ -52,6 +53,7 @@ const PROMISES: [string, string][] = [
   ['mcpkit arango build-query users --filters', 'Ada'],
   ['mcpkit arango build-query users --fields name --no-execute', 'FOR doc IN'],
   ['mcpkit server test everything', 'echo'],
+  ['mcpkit server login linear', 'Logged in to linear'],
 ];
 
 const everythingPath = SERVERS.everything.args[0]!;
@@ -62,6 +64,8 @@ let env: NodeJS.ProcessEnv;
 let github: PipedChild;
 let githubUrl: string;
 let registry: Awaited<ReturnType<typeof startRegistry>>;
+let authServer: TestAuthorizationServer;
+let protectedUrl: string;
 let arango: Awaited<ReturnType<typeof startArango>>;
 
 /**
@@ -74,6 +78,7 @@ function standIn(command: string): { command: string; skip?: string; serving?: R
   let c = command
     .replace('--command npx --arg -y --arg @modelcontextprotocol/server-everything', `--command ${process.execPath} --arg ${everythingPath} --arg stdio`)
     .replace('https://api.githubcopilot.com/mcp/', githubUrl)
+    .replace('https://mcp.linear.app/mcp', protectedUrl)
     .replace('-- npx -y @playwright/mcp', `-- ${process.execPath} ${everythingPath} stdio`)
     .replace('ARANGO_URL=http://localhost:8529', `ARANGO_URL=${arango.url}`);
   if (/^mcpkit serve --http\b/.test(c)) {
@@ -147,6 +152,15 @@ beforeAll(async () => {
   if (!(await waitFor(() => out.includes('listening'), 10_000))) throw new Error('the GitHub stand-in did not start');
   githubUrl = /listening (\S+)/.exec(out)![1]!;
   [registry, arango] = await Promise.all([startRegistry(), startArango({ password: 'mcpkit' })]);
+  // Linear stands in as mcpkit itself behind serve.auth, with a local authorization server.
+  authServer = await startAuthorizationServer();
+  const protectedConfig = join(home, 'protected.yaml');
+  writeFileSync(protectedConfig, JSON.stringify({ serve: { auth: { issuer: authServer.issuer } } }));
+  const linear = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', protectedConfig], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let linearErr = '';
+  linear.stderr.on('data', (d) => (linearErr += d));
+  if (!(await waitFor(() => /listening on (http:\/\/\S+)\/mcp/.test(linearErr), 20_000))) throw new Error(`the Linear stand-in did not start: ${linearErr}`);
+  protectedUrl = `${/listening on (http:\/\/\S+)\/mcp/.exec(linearErr)![1]}/mcp`;
 
   env = cleanEnv({
     HOME: home,
@@ -155,12 +169,14 @@ beforeAll(async () => {
     XDG_CACHE_HOME: join(home, '.cache'),
     PATH: `${bin}:${process.env.PATH}`,
     GITHUB_TOKEN: 'tour-token',
+    // The stand-in authorization page consents at once: a "browser" that follows its redirect logs in.
+    BROWSER: `"${process.execPath}" "${join(ROOT, 'test/conformance/follow-redirects.mjs')}"`,
     MCPKIT_TOKEN: 'tour-http-token',
   });
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([registry?.close(), arango?.close(), github && stopChild(github)]);
+  await Promise.all([registry?.close(), arango?.close(), github && stopChild(github), authServer?.close()]);
 });
 
 describe('the README tour runs as written', () => {
@@ -169,7 +185,7 @@ describe('the README tour runs as written', () => {
   it('has the lines this test expects to stand in for', () => {
     const all = lines.map((l) => l.command).join('\n');
     expect(lines.length).toBeGreaterThan(40);
-    for (const expected of ['docker compose up -d', 'https://api.githubcopilot.com/mcp/', '@modelcontextprotocol/server-everything', 'mcpkit serve --http']) expect(all).toContain(expected);
+    for (const expected of ['docker compose up -d', 'https://api.githubcopilot.com/mcp/', 'https://mcp.linear.app/mcp', 'mcpkit server login linear', '@modelcontextprotocol/server-everything', 'mcpkit serve --http']) expect(all).toContain(expected);
   });
 
   it('every line works, in order', { timeout: 600_000 }, async () => {
