@@ -43,6 +43,8 @@ export function authRequired(server: string, why: string): ToolError {
  */
 export class StoredOAuthProvider implements OAuthClientProvider {
   private verifier?: string;
+  /** The access token this provider last handed out or saved. */
+  private seenAccessToken?: string;
   private expectedState?: string;
 
   constructor(private readonly options: ProviderOptions) {}
@@ -98,6 +100,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async tokens(): Promise<OAuthTokens | undefined> {
     const login = this.read();
+    this.seenAccessToken = login.tokens?.access_token;
     if (!login.tokens) return undefined;
     const until = expiresAt(login);
     if (until !== undefined && until - Date.now() < REFRESH_AHEAD_MS && login.tokens.refresh_token) {
@@ -107,6 +110,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
+    this.seenAccessToken = tokens.access_token;
     this.update((login) => ({
       ...login,
       tokens,
@@ -145,6 +149,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       this.verifier = undefined;
       return;
     }
+    // Another process (serve and a terminal share the file) may have refreshed meanwhile, which
+    // spends the refresh token this one just had refused: its new tokens are kept.
+    if (scope === 'tokens' && this.read().tokens?.access_token !== this.seenAccessToken) return;
     this.update((login) => ({
       ...login,
       ...(scope === 'all' || scope === 'client' ? { client: undefined, redirect_uri: undefined } : {}),

@@ -35,6 +35,9 @@ async function tryServer(ctx: ToolContext, name: string, server: ServerConfig, o
   } catch (error) {
     const challenge = oauth.lastChallenge();
     if (challenge && error instanceof ToolError && error.code === 'AUTH_REQUIRED') return { ok: false, challenge };
+    if (error instanceof ToolError && error.code === 'UNAVAILABLE') {
+      throw new ToolError('UNAVAILABLE', error.message, { details: error.details, hint: `Check mcp_servers.${name}.url and that the server is up; then log in again.` });
+    }
     throw error;
   } finally {
     await upstream.close();
