@@ -531,6 +531,18 @@ export class Upstream {
     return this.bounded(client, new SSEClientTransport(url, options), 'SSE');
   }
 
+  /** A 401 from a server without auth: oauth: its header was refused, or it wants credentials it was never given. */
+  private credentialsWanted(): ToolError {
+    const name = this.name;
+    if (Object.keys(this.options.config.headers ?? {}).some((k) => k.toLowerCase() === 'authorization')) {
+      return new ToolError('AUTH_FAILED', `Server "${name}" refused the credentials in mcp_servers.${name}.headers (HTTP 401).`, { details: { server: name }, hint: 'Check the token its Authorization header carries.' });
+    }
+    return new ToolError('AUTH_REQUIRED', `Server "${name}" wants credentials (HTTP 401).`, {
+      details: { server: name },
+      hint: `If it uses OAuth: mcpkit server add ${name} --url ${this.options.config.url} --auth oauth --force, then mcpkit server login ${name}; else give it a header, e.g. --header "Authorization=Bearer \${TOKEN}".`,
+    });
+  }
+
   /**
    * AUTH_REQUIRED for an error that means "log in (again)": the stored login was refused and could
    * not be refreshed, or a 403 asked for scope the login lacks. Undefined for any other error.
@@ -538,7 +550,8 @@ export class Upstream {
   private authFailure(error: unknown): ToolError | undefined {
     if (error instanceof ToolError) return error.code === 'AUTH_REQUIRED' ? error : undefined;
     const e = error as { name?: string; code?: number; message?: string } | undefined;
-    if (!e || !this.oauthInUse) return undefined;
+    if (!e) return undefined;
+    if (!this.oauthInUse) return e.code === 401 ? this.credentialsWanted() : undefined;
     // The SDK's transports carry the HTTP status as `code` (StreamableHTTPError, SseError).
     if (e.name !== 'UnauthorizedError' && e.code !== 401 && e.code !== 403) return undefined;
     const challenge = this.oauthInUse.lastChallenge();

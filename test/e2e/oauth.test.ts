@@ -212,6 +212,16 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
     }
   }, 30_000);
 
+  it('a server that answers 401 without auth: oauth gets a hint to set it, and a refused header is AUTH_FAILED', async () => {
+    const plain = writeConfig({ mcp_servers: { prot: { url: `${upstream.base}/mcp` }, keyed: { url: `${upstream.base}/mcp`, headers: { Authorization: 'Bearer nope' } } } });
+    const bare = await runCli(['server', 'test', 'prot', '--config', plain], { env });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('Error [AUTH_REQUIRED]: Server "prot" wants credentials (HTTP 401).');
+    expect(bare.stderr).toContain('--auth oauth --force, then mcpkit server login prot');
+    const keyed = await runCli(['server', 'test', 'keyed', '--config', plain], { env });
+    expect(keyed.stderr).toContain('Error [AUTH_FAILED]: Server "keyed" refused the credentials in mcp_servers.keyed.headers (HTTP 401).');
+  });
+
   it('server logout forgets the login', async () => {
     const out = await runCli(['server', 'logout', 'prot', '--json', '--config', config], { env });
     expect(JSON.parse(out.stdout)).toEqual({ server: 'prot', logged_out: true });
