@@ -22,7 +22,7 @@ export default class Serve extends McpkitCommand {
     http: Flags.boolean({ description: 'Serve streamable HTTP instead of stdio: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.' }),
     host: Flags.string({ description: 'Address to bind with --http (default: serve.host, else 127.0.0.1).' }),
     port: Flags.string({ description: 'Port with --http (default: serve.port, else 8000; 0 picks a free one).' }),
-    token: Flags.string({ description: 'Bearer token HTTP clients must send (default: serve.token).' }),
+    token: Flags.string({ description: 'Bearer token HTTP clients must send (default: serve.token). For OAuth access tokens from an authorization server, set serve.auth in the config.' }),
     'read-only': Flags.boolean({ description: 'Serve only tools that declare readOnlyHint: true, mcpkit\'s own and the upstream servers\'.' }),
     groups: Flags.string({ description: 'mcpkit\'s own tool groups to serve, comma-separated (default: serve.groups, else all): config, server, view, filter, retrieve, registry, arango.' }),
     exposure: Flags.string({
