@@ -99,6 +99,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    // A login asks anew (the SDK would refresh stored tokens instead, never adding scope); the
+    // stored ones keep working until it has saved new ones, so a login given up loses nothing.
+    if (this.options.interactive) return undefined;
     const login = this.read();
     this.seenAccessToken = login.tokens?.access_token;
     if (!login.tokens) return undefined;

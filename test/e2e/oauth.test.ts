@@ -174,6 +174,15 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
     expect(Date.parse(entry!.login.expires_at)).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('a login given up (nobody opens the page) keeps the login that works', async () => {
+    const abandoned = await runCli(['server', 'login', 'prot', '--no-browser', '--timeout-s', '1', '--config', config], { env });
+    expect(abandoned.code).toBe(1);
+    expect(abandoned.stderr).toContain('Error [TIMEOUT]: No answer from the authorization page within 1 s.');
+    expect(abandoned.stderr).toContain(`${as.issuer}/authorize?`);
+    const still = await runCli(['server', 'test', 'prot', '--config', config], { env });
+    expect(still.code, still.stderr).toBe(0);
+  });
+
   it('refreshes a token that expires mid-session without the agent noticing, and a revoked refresh token gives AUTH_REQUIRED', async () => {
     const client = new Client({ name: 'agent', version: '1' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--view', 'prot', '--config', config], env: env as Record<string, string>, stderr: 'ignore' }));

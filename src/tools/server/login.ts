@@ -77,8 +77,7 @@ export const serverLogin = defineTool({
     ]);
     const store = loginStore(ctx.env);
     const settings = oauthSettings(server) ?? {};
-    // A login starts afresh: the registration and what discovery found are kept, the tokens are not.
-    const before = store.update(input.name, server.url, (login) => ({ ...login, tokens: undefined, obtained_at: undefined }));
+    const before = store.read(input.name, server.url);
     const registeredPort = before.redirect_uri ? Number(new URL(before.redirect_uri).port) || 0 : 0;
     const redirect = await listenForRedirect(registeredPort);
     if (before.redirect_uri && before.redirect_uri !== redirect.url) store.update(input.name, server.url, (login) => ({ ...login, client: undefined, redirect_uri: undefined }));
