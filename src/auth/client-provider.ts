@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { refreshAuthorization, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { ToolError } from '../core/errors.js';
+import { authRequired } from './auth-required.js';
 import { expiresAt, type LoginStore, type StoredLogin } from './login-store.js';
+import { covers, joinScopes } from './scopes.js';
 import type { OAuthSettings } from './settings.js';
 
 /** Tokens this close to expiry are refreshed before they are sent. */
@@ -27,13 +28,6 @@ export interface ProviderOptions {
   interactive?: InteractiveLogin;
 }
 
-/** The error every use of a server that needs (another) login gets. */
-export function authRequired(server: string, why: string): ToolError {
-  return new ToolError('AUTH_REQUIRED', `Server "${server}" needs you to log in: ${why}.`, {
-    details: { server },
-    hint: `Run: mcpkit server login ${server}`,
-  });
-}
 
 /**
  * The SDK's OAuth client hooks over mcpkit's stored logins. The SDK does discovery, registration,
@@ -119,7 +113,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       tokens,
       obtained_at: Date.now(),
       // A login that covers what a 403 asked for has no step-up left to do.
-      step_up_scope: login.step_up_scope && tokens.scope && login.step_up_scope.split(' ').every((s) => tokens.scope!.split(' ').includes(s)) ? undefined : login.step_up_scope,
+      step_up_scope: login.step_up_scope && tokens.scope && covers(tokens.scope, login.step_up_scope) ? undefined : login.step_up_scope,
     }));
   }
 
@@ -173,7 +167,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   /** Notes a scope the server asked for in a 403 insufficient_scope. */
   recordStepUp(scope: string): void {
-    this.update((login) => ({ ...login, step_up_scope: [...new Set([...(login.step_up_scope ?? '').split(' '), ...scope.split(' ')].filter(Boolean))].join(' ') }));
+    this.update((login) => ({ ...login, step_up_scope: joinScopes([login.step_up_scope ?? '', scope]) }));
   }
 
   /**

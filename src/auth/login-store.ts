@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -26,30 +26,49 @@ export interface StoredLogin {
 
 /** Logins under $XDG_STATE_HOME/mcpkit/oauth, one 0600 file per server in a 0700 folder. */
 export class LoginStore {
+  /**
+   * The files as last parsed, by path. A proxied call asks for the tokens on every request, and
+   * another process (serve beside a terminal) may refresh them at any time: a stat tells whether
+   * the file is still the one parsed (each write renames a new file in), which costs far less
+   * than reading and parsing it again.
+   */
+  private readonly parsed = new Map<string, { version: string; login: StoredLogin | undefined }>();
+
   constructor(readonly dir: string) {}
 
   private path(server: string): string {
     return join(this.dir, `${server}.json`);
   }
 
-  /** The login for this server at this URL, read fresh (another process may have refreshed it). */
-  read(server: string, url: string): StoredLogin {
+  /** The stored file as parsed; undefined when there is none, or it is unreadable (as good as none). */
+  private load(server: string): StoredLogin | undefined {
+    const path = this.path(server);
+    const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (!stats) return undefined;
+    // Nanosecond times: two writes within a millisecond are still told apart.
+    const version = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+    const known = this.parsed.get(path);
+    if (known?.version === version) return known.login;
+    let login: StoredLogin | undefined;
     try {
-      const stored = JSON.parse(readFileSync(this.path(server), 'utf8')) as StoredLogin;
-      if (stored && typeof stored === 'object' && stored.url === url) return stored;
+      const stored = JSON.parse(readFileSync(path, 'utf8')) as StoredLogin;
+      login = stored && typeof stored === 'object' ? stored : undefined;
     } catch {
-      /* none yet, or unreadable: as good as none */
+      login = undefined;
     }
-    return { url };
+    this.parsed.set(path, { version, login });
+    return login;
+  }
+
+  /** The login for this server at this URL, as it is now (another process may have refreshed it). */
+  read(server: string, url: string): StoredLogin {
+    const stored = this.load(server);
+    return stored?.url === url ? stored : { url };
   }
 
   /** The server's login whatever URL it was made for (for status only: use read() to use it). */
   readAny(server: string): StoredLogin {
-    try {
-      return JSON.parse(readFileSync(this.path(server), 'utf8')) as StoredLogin;
-    } catch {
-      return { url: '' };
-    }
+    return this.load(server) ?? { url: '' };
   }
 
   /** Applies a change to the stored login and writes it atomically. */
@@ -63,11 +82,7 @@ export class LoginStore {
   /** Forgets the server's login; whether there was one. */
   remove(server: string): boolean {
     const path = this.path(server);
-    try {
-      readFileSync(path);
-    } catch {
-      return false;
-    }
+    if (!existsSync(path)) return false;
     rmSync(path, { force: true });
     return true;
   }

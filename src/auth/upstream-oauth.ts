@@ -4,7 +4,7 @@ import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/a
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { stateDir } from '../config/defaults.js';
 import type { ServerConfig } from '../config/schema.js';
-import { StoredOAuthProvider, type InteractiveLogin } from './client-provider.js';
+import { StoredOAuthProvider } from './client-provider.js';
 import { LoginStore } from './login-store.js';
 import { oauthSettings } from './settings.js';
 
@@ -22,8 +22,6 @@ export interface UpstreamOAuth {
   fetch: FetchLike;
   /** The last 401/403 challenge seen on this connection. */
   lastChallenge(): Challenge | undefined;
-  /** Scope a 403 insufficient_scope asked for that the stored login lacks. */
-  stepUpScope(): string | undefined;
 }
 
 /** Logins live in $XDG_STATE_HOME/mcpkit/oauth. */
@@ -47,14 +45,11 @@ function recordingFetch(onChallenge: (challenge: Challenge) => void): FetchLike 
 }
 
 /**
- * A server with `auth: oauth`, used with its stored login (serve, call, tools, server test), or,
- * for `server login`, with the browser flow (`interactive`), or with no login at all (`probe`:
- * only to hear what the server asks for).
+ * A server with `auth: oauth`, used with its stored login (serve, call, tools, server test), or
+ * with no login at all (`probe`: `server login` hears what the server asks for).
  */
-export function storedOAuth(server: string, config: Pick<ServerConfig, 'url' | 'auth'>, mode: { interactive?: InteractiveLogin; probe?: boolean; store?: LoginStore } = {}): UpstreamOAuth {
-  const store = mode.store ?? loginStore();
-  const url = config.url!;
-  const provider = mode.probe ? undefined : new StoredOAuthProvider({ server, url, settings: oauthSettings(config) ?? {}, store, interactive: mode.interactive });
+export function storedOAuth(server: string, config: Pick<ServerConfig, 'url' | 'auth'>, mode: { probe?: boolean; store?: LoginStore } = {}): UpstreamOAuth {
+  const provider = mode.probe ? undefined : new StoredOAuthProvider({ server, url: config.url!, settings: oauthSettings(config) ?? {}, store: mode.store ?? loginStore() });
   let last: Challenge | undefined;
   return {
     provider,
@@ -63,6 +58,5 @@ export function storedOAuth(server: string, config: Pick<ServerConfig, 'url' | '
       if (challenge.status === 403 && challenge.error === 'insufficient_scope' && challenge.scope) provider?.recordStepUp(challenge.scope);
     }),
     lastChallenge: () => last,
-    stepUpScope: () => store.read(server, url).step_up_scope,
   };
 }

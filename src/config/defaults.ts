@@ -44,6 +44,9 @@ export const SETTING_DEFAULTS = {
 export const EXPOSURES = ['auto', 'direct', 'search'] as const;
 export type Exposure = (typeof EXPOSURES)[number];
 
+/** The range a token budget may take (serve.token_budget, a view's token_budget, --token-budget). */
+export const TOKEN_BUDGET_RANGE = { min: 500, max: 1_000_000 } as const;
+
 /** An upstream server's call timeout when mcp_servers.NAME.timeout_ms is not set. */
 export const SERVER_TIMEOUT_MS = 60_000;
 

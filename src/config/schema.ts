@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EXPOSURES } from './defaults.js';
+import { EXPOSURES, TOKEN_BUDGET_RANGE } from './defaults.js';
 
 /**
  * The whole config file. Top level and the server entries are strict so a typo is reported
@@ -111,7 +111,7 @@ export const viewServerSchema = z.strictObject({
 });
 
 const exposureSchema = z.enum(EXPOSURES);
-const tokenBudgetSchema = z.int().min(500).max(1_000_000);
+const tokenBudgetSchema = z.int().min(TOKEN_BUDGET_RANGE.min).max(TOKEN_BUDGET_RANGE.max);
 const EXPOSURE_TEXT =
   'auto (default): every tool listed while tools/list fits token_budget, else search meta-tools plus the pinned and most used tools; direct: every tool listed; search: the meta-tools (and pins) only.';
 

@@ -1,4 +1,4 @@
-import { EXPOSURES, SETTING_DEFAULTS, type Exposure } from '../config/defaults.js';
+import { EXPOSURES, SETTING_DEFAULTS, TOKEN_BUDGET_RANGE, type Exposure } from '../config/defaults.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
@@ -100,8 +100,9 @@ async function servedRuntime(options: ServeOptions, runtime: Runtime): Promise<R
   let tokenBudget: number | undefined;
   if (options.tokenBudget !== undefined) {
     tokenBudget = Number(options.tokenBudget);
-    if (!Number.isInteger(tokenBudget) || tokenBudget < 500 || tokenBudget > 1_000_000) {
-      throw new ToolError('INVALID_INPUT', `--token-budget must be a whole number of tokens from 500 to 1000000, got "${options.tokenBudget}".`);
+    const { min, max } = TOKEN_BUDGET_RANGE;
+    if (!Number.isInteger(tokenBudget) || tokenBudget < min || tokenBudget > max) {
+      throw new ToolError('INVALID_INPUT', `--token-budget must be a whole number of tokens from ${min} to ${max}, got "${options.tokenBudget}".`);
     }
   }
   if (!groups && options.exposure === undefined && tokenBudget === undefined) return runtime;

@@ -297,10 +297,15 @@ export class ProxyHub {
     const out: string[] = [];
     if (groups.size) out.push(`mcpkit's own ${[...groups].map(([g, n]) => `${g} (${n}${GROUP_SUMMARIES[g] ? `: ${GROUP_SUMMARIES[g]}` : ''})`).join(', ')}`);
     for (const [name, n] of servers) {
-      const about = this.view.servers.find((s) => s.name === name)?.config.description;
+      const about = this.serverDescription(name);
       out.push(`server "${name}" (${n} tools${about ? `: ${about}` : ''})`);
     }
     return out;
+  }
+
+  /** A server's `description` in the config, which says what it is for. */
+  private serverDescription(name: string): string | undefined {
+    return this.view.servers.find((s) => s.name === name)?.config.description;
   }
 
   /** The full catalog, whatever the exposure. */
@@ -498,7 +503,7 @@ export class ProxyHub {
   /** Where a tool comes from, in words a task may use: the server's name and description, or mcpkit's group. */
   private sourceOf(entry: CatalogEntry): string {
     if (entry.kind === 'upstream') {
-      const about = this.view.servers.find((s) => s.name === entry.server)?.config.description;
+      const about = this.serverDescription(entry.server);
       return about ? `${entry.server} ${about}` : entry.server;
     }
     return entry.kind === 'local' ? `${entry.tool.group} ${GROUP_SUMMARIES[entry.tool.group] ?? ''}` : '';

@@ -22,11 +22,10 @@ export interface MetaAbout {
 }
 
 /**
- * `label`: the view's name (the default view: "mcpkit"). `readOnly`: every tool behind them is
+ * `view`: the view's name (the default view: "mcpkit"). `readOnly`: every tool behind them is
  * read-only, so calling one is too.
  */
-export function metaTools(label: string, about: MetaAbout, readOnly = false): Tool[] {
-  const view = label;
+export function metaTools(view: string, about: MetaAbout, readOnly = false): Tool[] {
   const names = metaToolNames(view);
   const what = about.description ? ` (${about.description})` : '';
   const contents = about.contents.length ? ` Behind it: ${about.contents.join('; ')}.` : '';

@@ -28,6 +28,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { ServerConfig } from '../config/schema.js';
+import { authRequired } from '../auth/auth-required.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -556,8 +557,9 @@ export class Upstream {
     if (e.name !== 'UnauthorizedError' && e.code !== 401 && e.code !== 403) return undefined;
     const challenge = this.oauthInUse.lastChallenge();
     const stepUp = challenge?.status === 403 && challenge.error === 'insufficient_scope' ? challenge.scope : undefined;
-    const why = stepUp ? `it asks for scope "${stepUp}", which the stored login does not have` : `it refused the stored login (${e.message ?? 'unauthorized'})`;
-    return new ToolError('AUTH_REQUIRED', `Server "${this.name}" needs you to log in: ${why}.`, { details: { server: this.name, ...(stepUp ? { scope: stepUp } : {}) }, hint: `Run: mcpkit server login ${this.name}` });
+    return stepUp
+      ? authRequired(this.name, `it asks for scope "${stepUp}", which the stored login does not have`, { scope: stepUp })
+      : authRequired(this.name, `it refused the stored login (${e.message ?? 'unauthorized'})`);
   }
 
   /**

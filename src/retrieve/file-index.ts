@@ -245,11 +245,6 @@ export class FileIndexes {
     return entry.owner?.vouchesFor(entry) === true;
   }
 
-  /** The cached text of a file whose facts still hold, if kept. */
-  content(entry: IndexedFile): Buffer | undefined {
-    return entry.content;
-  }
-
   /** Memory kept: cached text and trigram filters, in bytes. */
   memory(): { text_bytes: number; cache_bytes: number } {
     return { text_bytes: this.cache.live(), cache_bytes: this.cache.allocated };

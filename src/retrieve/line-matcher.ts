@@ -167,15 +167,3 @@ export function countNewlines(buf: Buffer, from: number, to: number): number {
   }
   return n;
 }
-
-/**
- * A matcher as data, so that another thread (the parallel search's worker) can build the same
- * one: a literal, or a regex with its required literal and ASCII literal (see regexMatcher).
- */
-export type MatcherSpec = { literal: string } | { source: string; flags: string; literal?: string; asciiLiteral?: string };
-
-export function matcherFor(spec: MatcherSpec): LineMatcher {
-  if ('literal' in spec && !('source' in spec)) return literalMatcher(Buffer.from(spec.literal));
-  const { source, flags, literal, asciiLiteral } = spec as Extract<MatcherSpec, { source: string }>;
-  return regexMatcher(new RegExp(source, flags), literal === undefined ? undefined : Buffer.from(literal), asciiLiteral === undefined ? {} : { asciiLiteral });
-}

@@ -210,7 +210,7 @@ function matchesIn(buf: Buffer, len: number, linesBefore: number, where: { repo:
   return true;
 }
 
-export interface FileResult {
+interface FileResult {
   status: 'searched' | 'binary' | 'gone';
   /** Its matches (none for a binary file, or one whose place could not be confirmed). */
   found: SearchMatch[];
@@ -218,8 +218,8 @@ export interface FileResult {
   cut: boolean;
 }
 
-/** Searches one file on disk, of any size (shared by searchRoots and the parallel search's worker). */
-export function searchFileOnDisk(abs: string, where: { repo: string; path: string }, holder: ReadHolder, matcher: LineMatcher, context: number, room: number): FileResult {
+/** Searches one file on disk, of any size. */
+function searchFileOnDisk(abs: string, where: { repo: string; path: string }, holder: ReadHolder, matcher: LineMatcher, context: number, room: number): FileResult {
   const found: SearchMatch[] = [];
   let cut = false;
   const status = scanFile(abs, holder, (buf, len, linesBefore) => {
@@ -256,7 +256,7 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
             outcome.files_searched++;
             return true;
           }
-          const cached = index!.content(entry!);
+          const cached = entry!.content;
           if (cached) {
             // Copied into the cache only after its place was confirmed (file-index.ts).
             outcome.files_searched++;

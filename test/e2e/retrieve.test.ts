@@ -180,11 +180,8 @@ describe('the retrieve fast path (no oclif) prints exactly what oclif would', ()
 });
 
 describe('retrieve over MCP', () => {
-  it('search inside one serve process sees files changed, added and removed between calls', async () => {
-    const dir = tempDir('mcpkit-serve-index-');
-    mkdirSync(join(dir, 'src'));
-    writeFileSync(join(dir, 'src/a.ts'), 'export const marker = 1;\n');
-    writeFileSync(join(dir, 'src/b.ts'), 'nothing\n');
+  /** A `serve` whose root "code" is `dir`, and its search as `path: text` lines. */
+  async function serveSearch(dir: string) {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: cleanEnv({ CODE_ROOT: dir }) as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'r', version: '1' });
     await client.connect(transport);
@@ -192,6 +189,15 @@ describe('retrieve over MCP', () => {
       const r = (await client.callTool({ name: 'search', arguments: { query } })) as CallToolResult;
       return (r.structuredContent as { result: { matches: { path: string; text: string }[] } }).result.matches.map((m) => `${m.path}: ${m.text}`);
     };
+    return { client, found };
+  }
+
+  it('search inside one serve process sees files changed, added and removed between calls', async () => {
+    const dir = tempDir('mcpkit-serve-index-');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src/a.ts'), 'export const marker = 1;\n');
+    writeFileSync(join(dir, 'src/b.ts'), 'nothing\n');
+    const { client, found } = await serveSearch(dir);
     try {
       expect(await found('marker')).toEqual(['code/src/a.ts: export const marker = 1;']);
       expect(await found('marker')).toEqual(['code/src/a.ts: export const marker = 1;']);
@@ -215,13 +221,7 @@ describe('retrieve over MCP', () => {
     // Times an hour back: old enough for the index to trust what it remembers.
     const old = new Date(Date.now() - 3600_000);
     for (const f of ['src/a.ts', 'src/b.ts', 'src']) utimesSync(join(dir, f), old, old);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: cleanEnv({ CODE_ROOT: dir }) as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'r', version: '1' });
-    await client.connect(transport);
-    const found = async (query: string) => {
-      const r = (await client.callTool({ name: 'search', arguments: { query } })) as CallToolResult;
-      return (r.structuredContent as { result: { matches: { path: string; text: string }[] } }).result.matches.map((m) => `${m.path}: ${m.text}`);
-    };
+    const { client, found } = await serveSearch(dir);
     try {
       expect(await found('marker')).toEqual(['code/src/a.ts: export const marker = 1;']);
       await new Promise((r) => setTimeout(r, 1000)); // watches set up and text cached, in the background

@@ -4,7 +4,7 @@ import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { boundedRegExp, linearGlobRegExp, withinBudget } from '../../retrieve/bounded.js';
 import type { Root } from '../../retrieve/roots.js';
-import type { MatcherSpec } from '../../retrieve/line-matcher.js';
+import type { LineMatcher } from '../../retrieve/line-matcher.js';
 import type { SearchMatch } from '../../retrieve/search.js';
 import type { RenderUi } from '../../tool/context.js';
 import { envelope, fileIndexes, loadRoots } from './shared.js';
@@ -79,12 +79,12 @@ export const search = defineTool({
     const include = compileGlob(input.glob, input.hidden);
     const { roots, timeoutMs } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
-    const [{ matcherFor, requiredLiteral }, { searchRoots }, { requiredTrigrams }] = await Promise.all([
+    const [{ literalMatcher, regexMatcher, requiredLiteral }, { searchRoots }, { requiredTrigrams }] = await Promise.all([
       import('../../retrieve/line-matcher.js'),
       import('../../retrieve/search.js'),
       import('../../retrieve/trigrams.js'),
     ]);
-    let spec: MatcherSpec;
+    let matcher: LineMatcher;
     let trigrams: number[] | undefined;
     if (input.regex || input.ignore_case) {
       const source = input.regex ? input.query : input.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -96,14 +96,13 @@ export const search = defineTool({
       }
       const re = boundedRegExp(source, flags);
       const literal = input.ignore_case ? undefined : requiredLiteral(input.query);
-      spec = { source: re.source, flags: re.flags, ...(literal ? { literal } : {}), ...(input.regex ? {} : { asciiLiteral: input.query }) };
+      matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, input.regex ? {} : { asciiLiteral: input.query });
       if (literal) trigrams = requiredTrigrams(Buffer.from(literal), false);
       else if (!input.regex) trigrams = requiredTrigrams(Buffer.from(input.query), true);
     } else {
-      spec = { literal: input.query };
+      matcher = literalMatcher(Buffer.from(input.query));
       trigrams = requiredTrigrams(Buffer.from(input.query), false);
     }
-    const matcher = matcherFor(spec);
     const index = await fileIndexes(ctx);
     await index?.caughtUp();
     const outcome = withinBudget(timeoutMs, 'The search', () =>

@@ -176,23 +176,12 @@ async function checkToolNames(ctx: ToolContext, name: string, tools: readonly st
   const config = await ctx.config();
   const server = config.mcp_servers[name];
   if (!server || config.unusable?.[`mcp_servers.${name}`]) return { checked: false, reason: 'the server entry is not usable' }; // the edit names what is wrong
-  const [{ Upstream }, { NO_RECONNECT }, { version }] = await Promise.all([import('../../proxy/upstream.js'), import('../../core/backoff.js'), import('../../core/version.js')]);
-  const upstream = new Upstream({
-    name,
-    config: { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) },
-    logger: ctx.logger,
-    version: version(),
-    stderr: () => {},
-    backoff: NO_RECONNECT,
-    waiting: (message) => ctx.waiting(message),
-  });
+  const { withServer } = await import('./one-off.js');
   let offered: string[];
   try {
-    offered = (await upstream.listTools()).map((tool) => tool.name);
+    offered = await withServer(ctx, name, { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) }, async (upstream) => (await upstream.listTools()).map((tool) => tool.name));
   } catch (error) {
     return { checked: false, reason: `${name} could not be reached (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)})` };
-  } finally {
-    await upstream.close();
   }
   const unknown = tools.filter((tool) => !offered.includes(tool));
   if (unknown.length > 0) {

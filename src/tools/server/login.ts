@@ -1,8 +1,6 @@
 import * as z from 'zod';
-import { NO_RECONNECT } from '../../core/backoff.js';
 import { ToolError } from '../../core/errors.js';
 import { notFound } from '../../core/suggest.js';
-import { version } from '../../core/version.js';
 import type { McpkitConfig, ServerConfig } from '../../config/schema.js';
 import { defineTool } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
@@ -27,11 +25,9 @@ function oauthServer(config: McpkitConfig, name: string): ServerConfig & { url: 
 
 /** Connects and lists tools once; the challenge of a 401/403 when the server wants a (better) login. */
 async function tryServer(ctx: ToolContext, name: string, server: ServerConfig, oauth: UpstreamOAuth): Promise<{ ok: true; tools: number } | { ok: false; challenge: Challenge }> {
-  const { Upstream } = await import('../../proxy/upstream.js');
-  const upstream = new Upstream({ name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: NO_RECONNECT, oauth });
+  const { withServer } = await import('./one-off.js');
   try {
-    const tools = await upstream.listTools();
-    return { ok: true, tools: tools.length };
+    return { ok: true, tools: (await withServer(ctx, name, server, (upstream) => upstream.listTools(), oauth)).length };
   } catch (error) {
     const challenge = oauth.lastChallenge();
     if (challenge && error instanceof ToolError && error.code === 'AUTH_REQUIRED') return { ok: false, challenge };
@@ -39,8 +35,6 @@ async function tryServer(ctx: ToolContext, name: string, server: ServerConfig, o
       throw new ToolError('UNAVAILABLE', error.message, { details: error.details, hint: `Check mcp_servers.${name}.url and that the server is up; then log in again.` });
     }
     throw error;
-  } finally {
-    await upstream.close();
   }
 }
 

@@ -1,12 +1,10 @@
 import * as z from 'zod';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { NO_RECONNECT } from '../../core/backoff.js';
 import { ToolError } from '../../core/errors.js';
 import { notFound } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
-import { version } from '../../core/version.js';
 
 export const serverTest = defineTool({
   name: 'server_test',
@@ -23,10 +21,9 @@ export const serverTest = defineTool({
     if (!server) throw notFound('server', input.name, Object.keys(config.mcp_servers), '"mcpkit server list" shows the configured servers.');
     const { requireUsable } = await import('../../config/problems.js');
     requireUsable(config, `mcp_servers.${input.name}`);
-    const { Upstream } = await import('../../proxy/upstream.js');
-    const upstream = new Upstream({ name: input.name, config: server, logger: ctx.logger, version: version(), stderr: () => {}, backoff: NO_RECONNECT, waiting: (message) => ctx.waiting(message) });
-    const started = performance.now();
-    try {
+    const { withServer } = await import('./one-off.js');
+    return withServer(ctx, input.name, server, async (upstream) => {
+      const started = performance.now();
       const tools = await upstream.listTools();
       const connectMs = Math.round(performance.now() - started);
       const [prompts, resources] = await Promise.all([upstream.listPrompts().catch(() => []), upstream.listResources().catch(() => [])]);
@@ -39,9 +36,7 @@ export const serverTest = defineTool({
         prompts: prompts.length,
         resources: resources.length,
       };
-    } finally {
-      await upstream.close();
-    }
+    });
   },
   render: (r, ui) =>
     `${ui.color.green('✓')} ${r.server}: ${r.tools.length} tools, ${r.prompts} prompts, ${r.resources} resources in ${r.connect_and_list_ms} ms${r.disabled ? ui.color.yellow(' (disabled in the config)') : ''}\n${ui.table(r.tools)}`,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TOKEN_BUDGET_RANGE } from '../../config/defaults.js';
 import { field, ToolError } from '../../core/errors.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
@@ -8,7 +9,7 @@ const serverName = z.string().min(1).describe('Name of a server in mcp_servers.'
 const edits = () => import('../../config/views-edit.js');
 const exposureInput = z.enum(['auto', 'direct', 'search']);
 const EXPOSURE_WORDS = 'auto (default): every tool listed while tools/list fits the token budget, else search meta-tools plus the pinned and most used tools; direct: every tool; search: meta-tools and pins only.';
-const tokenBudgetInput = z.int().min(500).max(1_000_000).describe('Most tokens (bytes/4) tools/list may cost under auto (default 4000).');
+const tokenBudgetInput = z.int().min(TOKEN_BUDGET_RANGE.min).max(TOKEN_BUDGET_RANGE.max).describe('Most tokens (bytes/4) tools/list may cost under auto (default 4000).');
 
 export const viewCreate = defineTool({
   name: 'view_create',
