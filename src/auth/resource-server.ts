@@ -9,15 +9,18 @@ import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/sdk/c
  */
 export interface ResourceAuthSettings {
   issuer: string;
-  /** Public base URL of this server (serve.auth.resource), else where it listens. */
-  resource: string;
   /** Scopes that open /mcp (any one); empty: none needed. */
   scopes: readonly string[];
   jwksUri?: string;
   introspection?: { url?: string; clientId: string; clientSecret: string };
 }
 
-export type TokenCheck = { ok: true; scopes: string[]; subject?: string } | { ok: false; reason: string };
+/** `expiresAt`: when the token stops being valid (ms since the epoch), if it says. */
+export type TokenCheck = { ok: true; scopes: string[]; subject?: string; expiresAt?: number } | { ok: false; reason: string };
+
+/** A token accepted is taken at its word this long at most (a revoked opaque token works that long). */
+const REMEMBER_MS = 60_000;
+const REMEMBER_MAX = 1000;
 
 /** Where a route's metadata document is: the well-known prefix inserted before the path (RFC 9728 section 3.1). */
 export function metadataUrl(base: string, path: string): string {
@@ -38,7 +41,7 @@ export function resourceOf(base: string, route: string): string {
 }
 
 /** The protected resource metadata document (RFC 9728 section 2) of a route. */
-export function resourceMetadata(settings: Pick<ResourceAuthSettings, 'issuer' | 'resource'>, route: string, scopes: readonly string[]): Record<string, unknown> {
+export function resourceMetadata(settings: { issuer: string; resource: string }, route: string, scopes: readonly string[]): Record<string, unknown> {
   return {
     resource: resourceOf(settings.resource, route),
     authorization_servers: [settings.issuer],
@@ -95,8 +98,27 @@ export class AccessTokenVerifier {
     await this.issuerMetadata();
   }
 
-  /** Whether the token was issued for one of `audiences`, still valid, and what it grants. */
-  async verify(token: string, audiences: readonly string[]): Promise<TokenCheck> {
+  /** Accepted tokens, by the audiences they were checked for and the token: a check per request costs more than the proxying. */
+  private readonly remembered = new Map<string, { check: TokenCheck; until: number }>();
+
+  /**
+   * Whether the token was issued for one of `audiences`, still valid, and what it grants. An
+   * accepted token is remembered for a minute at most, never past its expiry, and only for the
+   * same audiences (a token for one route proves nothing for another).
+   */
+  async verify(token: string, audiences: readonly string[], now = Date.now()): Promise<TokenCheck> {
+    const key = `${audiences.join(' ')}\n${token}`;
+    const known = this.remembered.get(key);
+    if (known && known.until > now) return known.check;
+    const check = await this.check(token, audiences);
+    if (check.ok) {
+      if (this.remembered.size >= REMEMBER_MAX) this.remembered.delete(this.remembered.keys().next().value!);
+      this.remembered.set(key, { check, until: Math.min(now + REMEMBER_MS, check.expiresAt ?? Infinity) });
+    }
+    return check;
+  }
+
+  private async check(token: string, audiences: readonly string[]): Promise<TokenCheck> {
     let looksLikeJwt = false;
     try {
       looksLikeJwt = token.split('.').length === 3 && decodeProtectedHeader(token).alg !== undefined;
@@ -116,7 +138,7 @@ export class AccessTokenVerifier {
     }
     try {
       const { payload } = await jwtVerify(token, this.keys, { issuer: this.settings.issuer, audience: [...audiences], requiredClaims: ['exp'], clockTolerance: 1 });
-      return { ok: true, scopes: grantedScopes(payload as JWTPayload & { scope?: unknown; scp?: unknown }), ...(payload.sub ? { subject: payload.sub } : {}) };
+      return { ok: true, scopes: grantedScopes(payload as JWTPayload & { scope?: unknown; scp?: unknown }), ...(payload.sub ? { subject: payload.sub } : {}), expiresAt: payload.exp! * 1000 };
     } catch (error) {
       return { ok: false, reason: jwtProblem(error as Error & { code?: string; claim?: string }) };
     }
@@ -139,7 +161,7 @@ export class AccessTokenVerifier {
     if (info.iss !== undefined && info.iss !== this.settings.issuer) return { ok: false, reason: `the token was issued by ${info.iss}, not ${this.settings.issuer}` };
     const aud = info.aud === undefined ? [] : Array.isArray(info.aud) ? info.aud : [info.aud];
     if (!aud.some((a) => audiences.includes(a))) return { ok: false, reason: 'the token was not issued for this server (audience)' };
-    return { ok: true, scopes: grantedScopes(info), ...(info.sub ? { subject: info.sub } : {}) };
+    return { ok: true, scopes: grantedScopes(info), ...(info.sub ? { subject: info.sub } : {}), ...(info.exp !== undefined ? { expiresAt: info.exp * 1000 } : {}) };
   }
 }
 

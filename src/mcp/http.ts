@@ -7,7 +7,7 @@ import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextp
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import type { AccessTokenVerifier, ResourceAuthSettings, TokenCheck } from '../auth/resource-server.js';
+import type { AccessTokenVerifier, ResourceAuthSettings } from '../auth/resource-server.js';
 import { installFastPath } from './fast-path.js';
 import { createToolServer } from './tool-server.js';
 
@@ -26,7 +26,7 @@ export interface HttpServeOptions {
   /** The config's views (it does not change while serving). */
   views: readonly { name: string; description?: string; exposure: string; tokens?: string[]; scopes?: string[] }[];
   /** serve.auth: access tokens from this authorization server open the routes (beside the static tokens). */
-  oauth?: Omit<ResourceAuthSettings, 'resource'> & { resource?: string };
+  oauth?: ResourceAuthSettings & { /** Public base URL (serve.auth.resource); default: where it listens. */ resource?: string };
   /** Origins allowed besides loopback ones (serve.allowed_origins, --allow-origin). */
   allowedOrigins?: readonly string[];
   /** Largest request body, in bytes (serve.max_body_bytes). */
@@ -178,42 +178,29 @@ function listenFailed(error: NodeJS.ErrnoException, host: string, port: number):
   });
 }
 
-/** The `exp` of a JWT (seconds) in ms, read without checking: only to bound how long a verified token is remembered. */
-function expiryOf(token: string): number | undefined {
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
-    return typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function serveHttp(options: HttpServeOptions): Promise<{ url: string; resource: string; close(): Promise<void>; server: HttpServer }> {
   const sessions = new Map<string, Session>();
   const { runtime } = options;
   const { logger } = runtime;
 
   const viewList = options.views;
-  const staticTokenOpens = (given: string | undefined, view: string | undefined): boolean | undefined => {
-    const viewTokens = view ? (viewList.find((v) => v.name === view)?.tokens ?? []) : [];
-    if (!options.token && viewTokens.length === 0) return options.oauth ? undefined : true;
-    if (given && [options.token, ...viewTokens].some((t) => t !== undefined && sameSecret(given, t))) return true;
-    return options.oauth ? undefined : false;
+  /** Whether serve.token or the view's `tokens` open the route (with neither, and no serve.auth, every request does). */
+  const staticTokenOpens = (given: string | undefined, view: string | undefined): boolean => {
+    const tokens = [options.token, ...(view ? (viewList.find((v) => v.name === view)?.tokens ?? []) : [])].filter((t): t is string => t !== undefined);
+    if (tokens.length === 0) return !options.oauth;
+    return given !== undefined && tokens.some((t) => sameSecret(given, t));
   };
 
   // serve.auth: the base URL tokens are issued for is known once listening (port 0 picks one).
   let resourceBase = options.oauth?.resource?.replace(/\/+$/, '') ?? '';
   let oauth: { verifier: AccessTokenVerifier; module: typeof import('../auth/resource-server.js') } | undefined;
-  /** Verified tokens for a minute at most (never past their expiry): a JWT check per request costs more than the proxying. */
-  const verified = new Map<string, { check: TokenCheck; until: number }>();
   const routeScopes = (view: string | undefined): readonly string[] => (view ? (viewList.find((v) => v.name === view)?.scopes ?? options.oauth?.scopes ?? []) : (options.oauth?.scopes ?? []));
   const routeOf = (view: string | undefined) => (view ? `/view/${encodeURIComponent(view)}/mcp` : '/mcp');
 
   /** Undefined when the request may go on; else the refusal (401 with a challenge, or 403). */
   const refusal = async (req: IncomingMessage, view: string | undefined): Promise<{ status: number; body: unknown; headers: Record<string, string> } | undefined> => {
     const given = bearer(req);
-    const byStatic = staticTokenOpens(given, view);
-    if (byStatic === true) return undefined;
+    if (staticTokenOpens(given, view)) return undefined;
     if (!oauth) return { status: 401, body: { error: { code: 'AUTH_FAILED', message: 'Missing or wrong bearer token.' } }, headers: { 'www-authenticate': 'Bearer' } };
     const { verifier, module: m } = oauth;
     const route = routeOf(view);
@@ -225,19 +212,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       headers: { 'www-authenticate': m.bearerChallenge(challenge) },
     });
     if (!given) return refuse(401, 'This server needs an OAuth access token (see WWW-Authenticate for where to get one).', { metadataUrl: metadata, scopes });
-    const now = Date.now();
-    let entry = verified.get(given);
-    if (!entry || entry.until <= now) {
-      const check = await verifier.verify(given, [m.resourceOf(resourceBase, route), resourceBase]);
-      const exp = check.ok ? expiryOf(given) : undefined;
-      entry = { check, until: Math.min(now + 60_000, exp ?? Infinity) };
-      if (check.ok) {
-        if (verified.size >= 1000) verified.delete(verified.keys().next().value!);
-        verified.set(given, entry);
-      }
-    }
-    if (!entry.check.ok) return refuse(401, `The access token was refused: ${entry.check.reason}.`, { metadataUrl: metadata, scopes, error: 'invalid_token', description: entry.check.reason });
-    if (!m.opens(entry.check.scopes, scopes)) {
+    const check = await verifier.verify(given, [m.resourceOf(resourceBase, route), resourceBase]);
+    if (!check.ok) return refuse(401, `The access token was refused: ${check.reason}.`, { metadataUrl: metadata, scopes, error: 'invalid_token', description: check.reason });
+    if (!m.opens(check.scopes, scopes)) {
       return refuse(403, `The access token does not grant a scope that opens ${route} (one of: ${scopes.join(', ')}).`, { metadataUrl: metadata, scopes, error: 'insufficient_scope', description: `needs one of: ${scopes.join(' ')}` });
     }
     return undefined;
@@ -320,10 +297,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (oauth && path.startsWith('/.well-known/oauth-protected-resource')) {
       // Public by design (RFC 9728): what a client reads to learn where to get a token.
       const described = oauth.module.routeOfMetadataPath(path);
-      const viewOf = described && /^\/view\/([^/]+)\/mcp$/.exec(described);
-      const known = described === '/' || described === '/mcp' || (viewOf && viewList.some((v) => routeOf(v.name) === described));
-      if (!described || !known || req.method !== 'GET') return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No protected resource metadata at ${path}.` } });
-      const scopes = viewOf ? routeScopes(viewList.find((v) => routeOf(v.name) === described)!.name) : described === '/' ? [...new Set([...(options.oauth!.scopes ?? []), ...viewList.flatMap((v) => v.scopes ?? [])])] : routeScopes(undefined);
+      const viewName = viewList.find((v) => routeOf(v.name) === described)?.name;
+      if (!described || !(described === '/' || described === '/mcp' || viewName !== undefined) || req.method !== 'GET') {
+        return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No protected resource metadata at ${path}.` } });
+      }
+      // The server as a whole names every scope that opens a part of it.
+      const scopes = described === '/' ? [...new Set([...(options.oauth!.scopes ?? []), ...viewList.flatMap((v) => v.scopes ?? [])])] : routeScopes(viewName);
       return sendJson(res, 200, oauth.module.resourceMetadata({ issuer: options.oauth!.issuer, resource: resourceBase }, described, scopes), { 'cache-control': 'max-age=300' });
     }
     const denied = await refusal(req, path.startsWith('/view/') || path.startsWith('/views/') ? view : undefined);
@@ -367,7 +346,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   if (options.oauth) {
     resourceBase ||= `http://${host}:${address.port}`;
     const module = await import('../auth/resource-server.js');
-    const verifier = new module.AccessTokenVerifier({ ...options.oauth, resource: resourceBase });
+    const verifier = new module.AccessTokenVerifier(options.oauth);
     // A wrong issuer shows at start, in the log; tokens are still checked (and the metadata fetched again) on use.
     verifier.warmUp().catch((error: Error) => logger.warn(`serve.auth: ${error.message}`));
     oauth = { verifier, module };

@@ -113,6 +113,14 @@ describe('serve --http as an OAuth protected resource (serve.auth)', () => {
     }
   });
 
+  it('checks the audience on every route: a token for /mcp, once accepted there, is still refused on a view', async () => {
+    const token = await as.mint({ aud: `${server.base}/mcp`, scope: 'mcp research' });
+    expect((await post(`${server.base}/mcp`, token)).status).toBe(200);
+    const view = await post(`${server.base}/view/research/mcp`, token);
+    expect(view.status).toBe(401);
+    expect(view.headers.get('www-authenticate')).toContain('audience');
+  });
+
   it('checks opaque tokens by introspection, and keeps the static token working beside OAuth', async () => {
     expect((await post(`${server.base}/mcp`, as.opaque({ aud: `${server.base}/mcp`, scope: 'mcp' }))).status).toBe(200);
     const inactive = await post(`${server.base}/mcp`, as.opaque({ aud: `${server.base}/mcp`, scope: 'mcp', active: false }));
