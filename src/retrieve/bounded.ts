@@ -36,6 +36,35 @@ export function boundedRegExp(source: string, flags: string): RegExp {
   }
 }
 
+/** Lines at least this long (in characters) are tested by longLineTest. */
+export const LONG_LINE = 64 * 1024;
+const DEFAULT_BACKTRACKS = 50_000; // V8's own --regexp-backtracks-before-fallback
+const LONG_LINE_BACKTRACKS = 4_000_000;
+
+/**
+ * How `re` is tested on a long line (a minified bundle's, an embedded file's). V8 moves an
+ * expression to its linear engine once one run has backtracked 50,000 times, and an ordinary
+ * expression such as `\w+Expression\(` backtracks about once per character: on a 1.9 MB line
+ * whose first match is near its end it moved, and the linear engine took 1.3 s there (and
+ * hundreds of MB) where backtracking takes 20 ms. So long lines are tested by a copy of the
+ * expression (its source ends in an empty group, so V8 compiles it apart from the original),
+ * compiled and run under a higher limit: a catastrophic expression still moves to the linear
+ * engine on such a line, after at most ~0.1 s. V8 reads the limit when it compiles, and it
+ * compiles again as it tiers up, so the limit is raised around every run, then set back.
+ */
+export function longLineTest(re: RegExp): (text: string) => boolean {
+  linearEngine();
+  const copy = new RegExp(`${re.source}(?:)`, re.flags.replace(/[gy]/g, ''));
+  return (text) => {
+    setFlagsFromString(`--regexp-backtracks-before-fallback=${LONG_LINE_BACKTRACKS}`);
+    try {
+      return copy.test(text);
+    } finally {
+      setFlagsFromString(`--regexp-backtracks-before-fallback=${DEFAULT_BACKTRACKS}`);
+    }
+  };
+}
+
 /** Over MCP: long enough for a cold search of a large tree on a slow disk, short enough not to hold serve for long. */
 export const DEFAULT_RETRIEVE_TIMEOUT_MS = SETTING_DEFAULTS.retrieve.timeout_ms;
 

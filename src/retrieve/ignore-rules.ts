@@ -1,6 +1,7 @@
 import ignore, { type Ignore } from 'ignore';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileNameRules, nameVerdict, type NameRule } from './name-rules.js';
 
 /**
  * .gitignore as git applies it: every .gitignore from the root down to a path's folder, each
@@ -35,7 +36,8 @@ export class IgnoreRules {
       }
     }
     const text = texts.join('\n');
-    const rules = texts.length ? { ignore: ignore({ ignorecase: false }).add(text), ...(byNameOnly(text) ? { byName: new Map() } : {}) } : null;
+    const names = texts.length && byNameOnly(text) ? compileNameRules(text) : undefined;
+    const rules = texts.length ? { ignore: ignore({ ignorecase: false }).add(text), ...(names ? { names } : {}) } : null;
     this.cache.set(dirRel, rules);
     return rules;
   }
@@ -62,12 +64,12 @@ export class IgnoreRules {
 /**
  * One folder's rules. When no pattern holds a slash (but at its end), git matches each pattern
  * against a path's last part only, so a walk (which never enters an excluded folder) may ask by
- * name and remember the answer: node_modules-like trees repeat names (index.js, package.json)
- * thousands of times, and the `ignore` package's test costs microseconds.
+ * name, with the rules compiled for that (name-rules.ts): the `ignore` package's test costs
+ * microseconds, and a walk asks for every name it lists.
  */
 export interface RuleSet {
   ignore: Ignore;
-  byName?: Map<string, { ignored: boolean; unignored: boolean }>;
+  names?: NameRule[];
 }
 
 /** Whether every pattern of a .gitignore text matches by name alone (no slash but a trailing one). */
@@ -94,12 +96,9 @@ export function ignoredBy(frames: readonly RuleFrame[], rel: string, isDir: bool
   let ignored = false;
   for (const frame of frames) {
     let verdict;
-    const byName = parentsIncluded ? frame.rules.byName : undefined;
-    if (byName) {
-      const name = `${rel.slice(rel.lastIndexOf('/') + 1)}${isDir ? '/' : ''}`;
-      verdict = byName.get(name);
-      if (!verdict) byName.set(name, (verdict = frame.rules.ignore.test(name)));
-    } else {
+    const names = parentsIncluded ? frame.rules.names : undefined;
+    if (names) verdict = nameVerdict(names, rel.slice(rel.lastIndexOf('/') + 1), isDir);
+    else {
       verdict = frame.rules.ignore.test(isDir ? `${rel.slice(frame.offset)}/` : rel.slice(frame.offset));
     }
     if (verdict.ignored) ignored = true;

@@ -130,7 +130,7 @@ function latin1Exact(view: Buffer, literal: string): boolean {
  * searched as one latin1 text (~10x faster to decode than utf8 here) and only the lines with a
  * match are kept, unless latin1Exact says the utf8 text could match elsewhere.
  */
-export function regexMatcher(re: RegExp, literal: Buffer | undefined, options: { asciiLiteral?: string } = {}): LineMatcher {
+export function regexMatcher(re: RegExp, literal: Buffer | undefined, options: { asciiLiteral?: string; longLine?: { chars: number; test: (text: string) => boolean } } = {}): LineMatcher {
   const flags = re.flags.replace(/[gy]/g, '');
   const test = new RegExp(re.source, flags);
   const global = new RegExp(re.source, `${flags}g`);
@@ -153,7 +153,11 @@ export function regexMatcher(re: RegExp, literal: Buffer | undefined, options: {
       if (!test.test(view.toString('utf8'))) return [];
     }
     const candidates = literal ? literalMatcher(literal)(buf, len) : allLines(buf, len);
-    return candidates.filter((line) => test.test(lineText(buf, line)));
+    const { longLine } = options;
+    return candidates.filter((line) => {
+      const text = lineText(buf, line);
+      return longLine && text.length >= longLine.chars ? longLine.test(text) : test.test(text);
+    });
   };
 }
 

@@ -1,11 +1,13 @@
-import { readSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { remember, sameFile, type FileIndexes, type IndexedFile } from './file-index.js';
-import { countNewlines, lineText, type LineHit, type LineMatcher } from './line-matcher.js';
-import { confirmPlace, readInto, releaseRead, type ReadHolder } from './read-into.js';
-import { openListedFile } from './safe-open.js';
+import { matchesIn, searchFile, type FileResult, type ListedFile, type SearchMatch } from './file-search.js';
+import type { LineMatcher } from './line-matcher.js';
+import { readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
 import { mayContain } from './trigrams.js';
 import { walkFiles } from './walk.js';
+
+export { BLOCK_BYTES, type SearchMatch } from './file-search.js';
 
 /**
  * Content search over roots: walk in deterministic order (roots as configured, then path
@@ -15,15 +17,6 @@ import { walkFiles } from './walk.js';
  * matches are found. Nothing but the current file (or block) is held in memory, except what a
  * long-running process's index keeps (file-index.ts).
  */
-export interface SearchMatch {
-  repo: string;
-  path: string;
-  line: number;
-  text: string;
-  before?: string[];
-  after?: string[];
-}
-
 export interface SearchOptions {
   matcher: LineMatcher;
   /** Most matches; Infinity for none (the terminal's --limit 0). */
@@ -46,46 +39,6 @@ export interface SearchOutcome {
   files_searched: number;
   /** Files not searched, and why: binary (a NUL byte, as ripgrep decides). */
   skipped: { binary: number };
-}
-
-/** Files larger than this are read in blocks of whole lines (a longer line grows the block). */
-export const BLOCK_BYTES = 16 * 1024 * 1024;
-const MAX_LINE = 300;
-
-function clip(text: string): string {
-  return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE - 1)}…` : text;
-}
-
-/**
- * A line as shown: only its start is decoded (a minified file's line can be megabytes, and a
- * slice of a decoded line would keep all of it alive), then cut to MAX_LINE characters.
- */
-function shown(buf: Buffer, hit: LineHit): string {
-  const end = hit.start + MAX_LINE * 4; // 4 bytes: the longest UTF-8 character
-  if (hit.end <= end) return clip(lineText(buf, hit));
-  return `${buf.toString('utf8', hit.start, end).slice(0, MAX_LINE - 1)}…`;
-}
-
-function contextLines(buf: Buffer, hit: LineHit, len: number, count: number): { before: string[]; after: string[] } {
-  const before: string[] = [];
-  let start = hit.start;
-  while (before.length < count && start > 0) {
-    const prevEnd = start - 1;
-    const prevStart = buf.lastIndexOf(10, prevEnd - 1) + 1;
-    before.unshift(shown(buf, { start: prevStart, end: prevEnd }));
-    start = prevStart;
-  }
-  const after: string[] = [];
-  let end = hit.end;
-  while (after.length < count && end < len) {
-    const nextStart = end + 1;
-    if (nextStart >= len) break;
-    let nextEnd = buf.indexOf(10, nextStart);
-    if (nextEnd < 0 || nextEnd > len) nextEnd = len;
-    after.push(shown(buf, { start: nextStart, end: nextEnd }));
-    end = nextEnd;
-  }
-  return { before, after };
 }
 
 /** Each file of a root in walk order: from the index when there is one (checked for changes), else a fresh walk. */
@@ -146,93 +99,6 @@ function learned(entry: IndexedFile, stats: Stats, binary: boolean, index: FileI
   if (remember(entry, stats, { binary }) && !binary) index?.later(entry);
 }
 
-/**
- * Reads a file in blocks of whole lines (all of it at once when it fits a block) and hands each
- * to `visit` with the number of lines before it; `visit` returns false once it wants no more
- * lines (the file is then only checked for NUL bytes, which make all of it binary). A NUL byte
- * anywhere makes the file binary, as ripgrep decides.
- */
-export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, len: number, linesBefore: number) => boolean): 'searched' | 'binary' | 'gone' {
-  releaseRead(holder);
-  const fd = openListedFile(path);
-  if (fd === undefined) return 'gone';
-  holder.fd = fd;
-  holder.path = path;
-  let filled = 0;
-  let linesBefore = 0;
-  let wanted = true;
-  for (;;) {
-    let buf = holder.buffer;
-    if (filled === buf.length) {
-      // Grow while under a block (small files end up whole); past it, only for a line longer than a block.
-      const bigger = Buffer.allocUnsafe(buf.length < BLOCK_BYTES ? Math.min(buf.length * 2, BLOCK_BYTES) : buf.length * 2);
-      buf.copy(bigger, 0, 0, filled);
-      holder.buffer = buf = bigger;
-    }
-    let n: number;
-    try {
-      n = readSync(fd, buf, filled, buf.length - filled, null);
-    } catch {
-      return 'gone';
-    }
-    if (n === 0) {
-      if (filled === 0) return 'searched';
-      if (buf.subarray(0, filled).includes(0)) return 'binary';
-      if (wanted) visit(buf, filled, linesBefore);
-      return 'searched';
-    }
-    filled += n;
-    if (filled < buf.length || buf.length < BLOCK_BYTES) continue;
-    // A full block: hand over its whole lines, keep the unfinished last one.
-    const cut = buf.lastIndexOf(10, filled - 1) + 1;
-    if (cut === 0) continue; // one line longer than the block: grow
-    if (buf.subarray(0, cut).includes(0)) return 'binary';
-    if (wanted) wanted = visit(buf, cut, linesBefore);
-    linesBefore += countNewlines(buf, 0, cut);
-    buf.copy(buf, 0, cut, filled);
-    filled -= cut;
-  }
-}
-
-/** The matches of one file's text (cached, or a block of it) beginning after `linesBefore` lines, at most `room`. */
-function matchesIn(buf: Buffer, len: number, linesBefore: number, where: { repo: string; path: string }, matcher: LineMatcher, context: number, room: number, into: SearchMatch[]): boolean {
-  const hits = matcher(buf, len);
-  let lineNo = linesBefore + 1;
-  let counted = 0;
-  for (const hit of hits) {
-    if (into.length >= room) return false;
-    lineNo += countNewlines(buf, counted, hit.start);
-    counted = hit.start;
-    const match: SearchMatch = { repo: where.repo, path: where.path, line: lineNo, text: shown(buf, hit) };
-    if (context > 0) Object.assign(match, contextLines(buf, hit, len, context));
-    into.push(match);
-  }
-  return true;
-}
-
-interface FileResult {
-  status: 'searched' | 'binary' | 'gone';
-  /** Its matches (none for a binary file, or one whose place could not be confirmed). */
-  found: SearchMatch[];
-  /** More matches were left than `room` allowed. */
-  cut: boolean;
-}
-
-/** Searches one file on disk, of any size. */
-function searchFileOnDisk(abs: string, where: { repo: string; path: string }, holder: ReadHolder, matcher: LineMatcher, context: number, room: number): FileResult {
-  const found: SearchMatch[] = [];
-  let cut = false;
-  const status = scanFile(abs, holder, (buf, len, linesBefore) => {
-    if (matchesIn(buf, len, linesBefore, where, matcher, context, room, found)) return true;
-    cut = true;
-    return false;
-  });
-  if (status !== 'searched') return { status, found: [], cut: false };
-  // Shown only if read from where it was listed (no folder on its way swapped for a symlink).
-  if (found.length > 0 && !confirmPlace(holder)) return { status, found: [], cut: false };
-  return { status, found, cut };
-}
-
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
   const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0 } };
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
@@ -243,38 +109,24 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
     for (const root of roots) {
       const finished = eachFile(root, options.hidden, index, (rel, abs, entry) => {
         if (options.include && !options.include(rel)) return true;
-        const where = { repo: root.name, path: `${root.name}/${rel}` };
+        const file: ListedFile = { abs, repo: root.name, path: `${root.name}/${rel}` };
         const room = options.limit - outcome.matches.length;
         const known = entry ? knownFacts(abs, entry, index) : undefined;
         if (known === 'gone') return true;
         if (known?.same) {
-          if (entry!.binary) {
-            outcome.skipped.binary++;
-            return true;
-          }
-          if (mayMatch && entry!.trigrams && !mayMatch(entry!)) {
-            outcome.files_searched++;
-            return true;
-          }
+          if (entry!.binary) return tally({ status: 'binary', found: [], cut: false }, outcome, options);
+          if (mayMatch && entry!.trigrams && !mayMatch(entry!)) return tally({ status: 'searched', found: [], cut: false }, outcome, options);
           const cached = entry!.content;
           if (cached) {
             // Copied into the cache only after its place was confirmed (file-index.ts).
-            outcome.files_searched++;
             const found: SearchMatch[] = [];
-            if (!matchesIn(cached, cached.length, 0, where, options.matcher, options.context, room, found)) outcome.truncated = true;
-            return publish(found, outcome, options);
+            const whole = matchesIn(cached, cached.length, 0, file, options.matcher, options.context, room, found);
+            return tally({ status: 'searched', found, cut: !whole }, outcome, options);
           }
         }
-        const result = searchFileOnDisk(abs, where, holder, options.matcher, options.context, room);
-        if (result.status === 'gone') return true;
-        if (entry && known && !known.same && known.stats) learned(entry, known.stats, result.status === 'binary', index);
-        if (result.status === 'binary') {
-          outcome.skipped.binary++;
-          return true;
-        }
-        outcome.files_searched++;
-        if (result.cut) outcome.truncated = true;
-        return publish(result.found, outcome, options);
+        const result = searchFile(file, holder, options.matcher, options.context, room);
+        if (result.status !== 'gone' && entry && known && !known.same && known.stats) learned(entry, known.stats, result.status === 'binary', index);
+        return tally(result, outcome, options);
       });
       if (!finished) break;
     }
@@ -284,12 +136,24 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
   return outcome;
 }
 
-/** Adds a file's matches to the outcome; false once the limit is reached. */
-function publish(found: SearchMatch[], outcome: SearchOutcome, options: SearchOptions): boolean {
-  for (const match of found) {
+/**
+ * Adds one file's result to the outcome, in walk order: at most the limit's matches, `truncated`
+ * once a match is left over. False once the search has what it needs.
+ */
+function tally(result: FileResult, outcome: SearchOutcome, options: SearchOptions): boolean {
+  if (result.status === 'gone') return true;
+  if (result.status === 'binary') {
+    outcome.skipped.binary++;
+    return true;
+  }
+  outcome.files_searched++;
+  const take = Math.min(result.found.length, options.limit - outcome.matches.length);
+  for (let i = 0; i < take; i++) {
+    const match = result.found[i]!;
     outcome.matches.push(match);
     options.onMatch?.(match);
   }
+  if (result.cut || result.found.length > take) outcome.truncated = true;
   return !outcome.truncated;
 }
 

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { boundedRegExp, linearGlobRegExp, stripLookaheads } from '../../src/retrieve/bounded.js';
+import { boundedRegExp, linearGlobRegExp, longLineTest, stripLookaheads } from '../../src/retrieve/bounded.js';
 
 describe('stripLookaheads', () => {
   it.each([
@@ -35,6 +35,35 @@ describe('globs and regular expressions in linear time', () => {
     const started = Date.now();
     expect(glob.test('a'.repeat(200))).toBe(false);
     expect(re.test(`${'a'.repeat(10_000)}!`)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('longLineTest', () => {
+  // An ordinary expression backtracks about once per character; past V8's 50,000 it moves to the
+  // linear engine, which takes seconds on a 2 MB line (measured: 1.9 s against 20 ms).
+  it('tests an ordinary expression on a 2 MB line in backtracking time, with the same answers', () => {
+    const line = `${'someWord another, '.repeat(110_000)}fooExpression(x)`;
+    const re = boundedRegExp('\\w+Expression\\(', 'u');
+    const test = longLineTest(re);
+    const started = Date.now();
+    expect(test(line)).toBe(true);
+    expect(test(`${line.slice(0, -16)}foo Expression(x)`)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(600);
+  });
+
+  it('still moves a catastrophic expression to the linear engine', () => {
+    const test = longLineTest(boundedRegExp('(a+)+$', 'u'));
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) expect(test(`${'a'.repeat(100_000)}!`)).toBe(false);
+    expect(test(`${'a'.repeat(100_000)}`)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000); // ~40 ms each here; backtracking would never end
+  });
+
+  it('leaves the limit of other expressions as it was', () => {
+    longLineTest(boundedRegExp('\\w+x', 'u'))(`${'w '.repeat(40_000)}wx`);
+    const started = Date.now();
+    expect(boundedRegExp('(b+)+$', 'u').test(`${'b'.repeat(10_000)}!`)).toBe(false);
     expect(Date.now() - started).toBeLessThan(500);
   });
 });

@@ -41,6 +41,15 @@ describe('literalMatcher', () => {
 });
 
 describe('regexMatcher', () => {
+  it('tests lines from `longLine.chars` characters on with `longLine.test`, shorter ones with the expression', () => {
+    const tested: number[] = [];
+    const longLine = { chars: 10, test: (text: string) => (tested.push(text.length), text.includes('x')) };
+    const buf = Buffer.from('short x\nlong line x here\nlong line without\n');
+    const hits = regexMatcher(/x/u, undefined, { longLine })(buf, buf.length);
+    expect(hits.map((h) => lineText(buf, h))).toEqual(['short x', 'long line x here']);
+    expect(tested).toEqual([16, 17]);
+  });
+
   it.each([
     [/foo\(ba[rz]\)/, true, ['foo(bar) and foo(baz)']],
     [/^last/, false, ['last line foo']],

@@ -66,6 +66,26 @@ describe('searchRoots', () => {
     expect(out.truncated).toBe(true);
   });
 
+  it('with any limit, gives the first matches of the whole search, truncated only when one is left over', () => {
+    const all = run(lit('needle'));
+    const total = all.matches.length;
+    expect(total).toBe(10);
+    let searchedBefore = 0;
+    for (let limit = 1; limit <= total + 1; limit++) {
+      const streamed: string[] = [];
+      const out = run(lit('needle'), { limit, onMatch: (m) => streamed.push(`${m.path}:${m.line}`) });
+      const expected = all.matches.slice(0, limit).map((m) => `${m.path}:${m.line}`);
+      expect(out.matches.map((m) => `${m.path}:${m.line}`), `limit ${limit}`).toEqual(expected);
+      expect(streamed, `limit ${limit}`).toEqual(expected);
+      expect(out.truncated, `limit ${limit}`).toBe(limit < total);
+      // A truncated search stops at the file holding the first match left over; the rest are not read.
+      expect(out.files_searched, `limit ${limit}`).toBeGreaterThanOrEqual(searchedBefore);
+      expect(out.files_searched <= all.files_searched).toBe(true);
+      searchedBefore = out.files_searched;
+    }
+    expect(run(lit('needle'), { limit: total }).files_searched).toBe(all.files_searched); // exactly the limit: every file was searched
+  });
+
   it('gives context lines', () => {
     const out = run(lit('again'), { context: 1 });
     expect(out.matches).toEqual([{ repo: 'docs', path: 'docs/a/z.md', line: 3, text: 'needle again', before: ['no'], after: [] }]);

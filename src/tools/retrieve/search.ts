@@ -1,10 +1,9 @@
 import * as z from 'zod';
-import picomatch from 'picomatch';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
-import { boundedRegExp, linearGlobRegExp, withinBudget } from '../../retrieve/bounded.js';
+import { withinBudget } from '../../retrieve/bounded.js';
+import { compileGlob } from '../../retrieve/glob.js';
 import type { Root } from '../../retrieve/roots.js';
-import type { LineMatcher } from '../../retrieve/line-matcher.js';
 import type { SearchMatch } from '../../retrieve/search.js';
 import type { RenderUi } from '../../tool/context.js';
 import { envelope, fileIndexes, loadRoots } from './shared.js';
@@ -16,18 +15,6 @@ const globField = z.string().optional().describe('Only files whose path inside t
 const limitField = (fallback: number, max: number, what: string) =>
   z.int().min(1, `must be from 1 to ${max}`).max(max, `must be from 1 to ${max}`).default(fallback).describe(`Most ${what} to return (1-${max}).`);
 const LIMIT_CODES = { limit: 'LIMIT_INVALID' } as const;
-
-export function compileGlob(glob: string | undefined, hidden: boolean): ((rel: string) => boolean) | undefined {
-  if (glob === undefined) return undefined;
-  if (glob.trim() === '') throw new ToolError('FILE_GLOB_INVALID', 'The glob is empty.', { hint: 'Write e.g. "**/*.ts", or leave it out.' });
-  try {
-    const linear = /[!@?+*]\(/.test(glob) ? undefined : linearGlobRegExp(picomatch.makeRe(glob, { dot: hidden }));
-    if (linear) return (rel) => linear.test(rel);
-    return picomatch(glob, { dot: hidden });
-  } catch (error) {
-    throw new ToolError('FILE_GLOB_INVALID', `Invalid glob "${glob}": ${(error as Error).message}`, { details: { glob } });
-  }
-}
 
 async function rootsFor(roots: Root[], repo: string | undefined): Promise<Root[]> {
   const { requireRepo } = await import('../../retrieve/resolve.js');
@@ -79,30 +66,8 @@ export const search = defineTool({
     const include = compileGlob(input.glob, input.hidden);
     const { roots, timeoutMs } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
-    const [{ literalMatcher, regexMatcher, requiredLiteral }, { searchRoots }, { requiredTrigrams }] = await Promise.all([
-      import('../../retrieve/line-matcher.js'),
-      import('../../retrieve/search.js'),
-      import('../../retrieve/trigrams.js'),
-    ]);
-    let matcher: LineMatcher;
-    let trigrams: number[] | undefined;
-    if (input.regex || input.ignore_case) {
-      const source = input.regex ? input.query : input.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const flags = input.ignore_case ? 'iu' : 'u';
-      try {
-        new RegExp(source, flags);
-      } catch (error) {
-        throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${(error as Error).message}`, { details: { query: input.query } });
-      }
-      const re = boundedRegExp(source, flags);
-      const literal = input.ignore_case ? undefined : requiredLiteral(input.query);
-      matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, input.regex ? {} : { asciiLiteral: input.query });
-      if (literal) trigrams = requiredTrigrams(Buffer.from(literal), false);
-      else if (!input.regex) trigrams = requiredTrigrams(Buffer.from(input.query), true);
-    } else {
-      matcher = literalMatcher(Buffer.from(input.query));
-      trigrams = requiredTrigrams(Buffer.from(input.query), false);
-    }
+    const [{ compileQuery }, { searchRoots }] = await Promise.all([import('../../retrieve/query.js'), import('../../retrieve/search.js')]);
+    const { matcher, trigrams } = compileQuery({ query: input.query, regex: input.regex, ignoreCase: input.ignore_case });
     const index = await fileIndexes(ctx);
     await index?.caughtUp();
     const outcome = withinBudget(timeoutMs, 'The search', () =>

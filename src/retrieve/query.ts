@@ -1,0 +1,42 @@
+import { ToolError } from '../core/errors.js';
+import { boundedRegExp, LONG_LINE, longLineTest } from './bounded.js';
+import { literalMatcher, regexMatcher, requiredLiteral, type LineMatcher } from './line-matcher.js';
+import { requiredTrigrams } from './trigrams.js';
+
+/**
+ * A search query as the caller gave it: plain data, so that a worker thread can build the very
+ * same matcher from it (a function cannot be sent to another thread).
+ */
+export interface SearchQuery {
+  query: string;
+  regex: boolean;
+  ignoreCase: boolean;
+}
+
+export interface CompiledQuery {
+  matcher: LineMatcher;
+  /** Trigrams every matching file contains (trigrams.ts), when the query has a literal to take them from. */
+  trigrams?: number[];
+}
+
+/** The matcher for a query; QUERY_INVALID for a regular expression that does not compile. */
+export function compileQuery(q: SearchQuery): CompiledQuery {
+  if (!q.regex && !q.ignoreCase) {
+    const needle = Buffer.from(q.query);
+    return { matcher: literalMatcher(needle), trigrams: requiredTrigrams(needle, false) };
+  }
+  const source = q.regex ? q.query : q.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const flags = q.ignoreCase ? 'iu' : 'u';
+  try {
+    new RegExp(source, flags);
+  } catch (error) {
+    throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${(error as Error).message}`, { details: { query: q.query } });
+  }
+  const re = boundedRegExp(source, flags);
+  const literal = q.ignoreCase ? undefined : requiredLiteral(q.query);
+  const longLine = { chars: LONG_LINE, test: longLineTest(re) };
+  const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, q.regex ? { longLine } : { asciiLiteral: q.query, longLine });
+  if (literal) return { matcher, trigrams: requiredTrigrams(Buffer.from(literal), false) };
+  if (!q.regex) return { matcher, trigrams: requiredTrigrams(Buffer.from(q.query), true) };
+  return { matcher };
+}
