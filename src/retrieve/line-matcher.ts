@@ -128,7 +128,8 @@ function latin1Exact(view: Buffer, literal: string): boolean {
  * Lines matching `re`; with a required literal, only lines containing it are decoded and tested.
  * `asciiLiteral` says `re` is that literal, escaped, matched case-insensitively: the file is then
  * searched as one latin1 text (~10x faster to decode than utf8 here) and only the lines with a
- * match are kept, unless latin1Exact says the utf8 text could match elsewhere.
+ * match are kept, unless latin1Exact says the utf8 text could match elsewhere. `longLine.test`
+ * answers for lines of `longLine.chars` characters or more (bounded.ts longLineTest).
  */
 export function regexMatcher(re: RegExp, literal: Buffer | undefined, options: { asciiLiteral?: string; longLine?: { chars: number; test: (text: string) => boolean } } = {}): LineMatcher {
   const flags = re.flags.replace(/[gy]/g, '');
