@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, type Document, type YAMLMap } from 'yaml';
 import { field, ToolError } from '../core/errors.js';
-import { notFound } from '../core/suggest.js';
+import { unknownServer } from '../core/suggest.js';
 
 /**
  * Changes to `mcp_servers` on a YAML document, for `editConfig`. They touch only the nodes they
@@ -14,7 +14,7 @@ export function serverNames(doc: Document): string[] {
 export function requireServer(doc: Document, name: string): YAMLMap {
   const node = doc.getIn(['mcp_servers', name]);
   if (isMap(node)) return node;
-  throw notFound('server', name, serverNames(doc), '"mcpkit server list" shows the configured servers.');
+  throw unknownServer(name, serverNames(doc));
 }
 
 export function addServer(doc: Document, name: string, entry: Record<string, unknown>, options: { force: boolean }): { replaced: boolean } {

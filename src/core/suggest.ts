@@ -32,3 +32,8 @@ export function notFound(what: string, name: string, known: readonly string[], o
     hint: similar.length ? `Did you mean ${similar.join(', ')}? ${otherwise}` : otherwise,
   });
 }
+
+/** NOT_FOUND for a server name the config does not have, with the names it does. */
+export function unknownServer(name: string, names: readonly string[]): ToolError {
+  return notFound('server', name, names, '"mcpkit server list" shows the configured servers.');
+}

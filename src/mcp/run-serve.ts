@@ -84,15 +84,17 @@ function refuseEmptyFlags(options: ServeOptions): void {
  */
 async function servedRuntime(options: ServeOptions, runtime: Runtime): Promise<Runtime> {
   const config = await runtime.config();
-  const known = [...new Set((await runtime.allTools()).map((t) => t.group))];
   const fromFlag = options.groups?.split(',').map((g) => g.trim()).filter(Boolean);
   const groups = fromFlag ?? config.serve.groups;
-  const unknown = (groups ?? []).filter((g) => !known.includes(g));
-  if (unknown.length) {
-    const where = fromFlag ? '--groups' : 'serve.groups';
-    throw new ToolError(fromFlag ? 'INVALID_INPUT' : 'CONFIG_INVALID', `${where} names unknown group(s) ${unknown.map((g) => `"${g}"`).join(', ')}.`, {
-      hint: `Known groups: ${known.join(', ')}.`,
-    });
+  if (groups) {
+    const known = [...new Set((await runtime.allTools()).map((t) => t.group))];
+    const unknown = groups.filter((g) => !known.includes(g));
+    if (unknown.length) {
+      const where = fromFlag ? '--groups' : 'serve.groups';
+      throw new ToolError(fromFlag ? 'INVALID_INPUT' : 'CONFIG_INVALID', `${where} names unknown group(s) ${unknown.map((g) => `"${g}"`).join(', ')}.`, {
+        hint: `Known groups: ${known.join(', ')}.`,
+      });
+    }
   }
   if (options.exposure !== undefined && !(EXPOSURES as readonly string[]).includes(options.exposure)) {
     throw new ToolError('INVALID_INPUT', `--exposure must be one of ${EXPOSURES.join(', ')}, got "${options.exposure}".`);

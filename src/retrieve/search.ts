@@ -66,10 +66,8 @@ export function readCandidate(
 ): number | 'binary' | 'too_large' | 'no_match' | 'gone' {
   const known = entry ? knownFacts(abs, entry, index) : undefined;
   if (known === 'gone') return 'gone';
-  if (known?.same) {
-    if (entry!.binary) return 'binary';
-    if (mayMatch && entry!.trigrams && !mayMatch(entry!)) return 'no_match';
-  }
+  const without = known?.same ? knownWithoutReading(entry!, mayMatch) : undefined;
+  if (without) return without;
   if (known?.size !== undefined && known.size > maxFileBytes) return 'too_large';
   let len: number;
   try {
@@ -81,6 +79,13 @@ export function readCandidate(
   const binary = holder.buffer.subarray(0, len).includes(0);
   if (entry && known && !known.same && known.stats) learned(entry, known.stats, binary, index);
   return binary ? 'binary' : len;
+}
+
+/** What a file's unchanged content is known to be without reading it: binary, or without the query's trigrams. */
+function knownWithoutReading(entry: IndexedFile, mayMatch: TextFilter | undefined): 'binary' | 'no_match' | undefined {
+  if (entry.binary) return 'binary';
+  if (mayMatch && entry.trigrams && !mayMatch(entry)) return 'no_match';
+  return undefined;
 }
 
 /**
@@ -114,8 +119,8 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
         const known = entry ? knownFacts(abs, entry, index) : undefined;
         if (known === 'gone') return true;
         if (known?.same) {
-          if (entry!.binary) return tally({ status: 'binary', found: [], cut: false }, outcome, options);
-          if (mayMatch && entry!.trigrams && !mayMatch(entry!)) return tally({ status: 'searched', found: [], cut: false }, outcome, options);
+          const without = knownWithoutReading(entry!, mayMatch);
+          if (without) return tally({ status: without === 'binary' ? 'binary' : 'searched', found: [], cut: false }, outcome, options);
           const cached = entry!.content;
           if (cached) {
             // Copied into the cache only after its place was confirmed (file-index.ts).

@@ -26,18 +26,28 @@ export interface SmartFile {
   lines: { line: number; text: string }[];
 }
 
+/** A line holding some of the terms: its number, where it is in the text, and which terms. */
+interface TermLine {
+  line: number;
+  start: number;
+  end: number;
+  terms: Set<number>;
+}
+
 /**
- * The `count` lines of `text` holding the most of `terms` (found in `lower`, its lower-cased
- * copy), ties to the earlier line, returned in line order. Works from term positions instead of
- * splitting the file into lines: most files hold a term on few of their lines.
+ * Where `terms` occur in `lower` (a lower-cased text): how many times each, and the lines holding
+ * any, with the terms each holds. Works from term positions instead of splitting the text into
+ * lines: most files hold a term on few of their lines.
  */
-export function bestLines(text: string, lower: string, terms: readonly string[], count: number): { line: number; text: string }[] {
+function termPlaces(lower: string, terms: readonly string[]): { counts: number[]; lines: TermLine[] } {
   const events: { pos: number; term: number }[] = [];
-  terms.forEach((term, i) => {
-    for (let pos = lower.indexOf(term); pos >= 0; pos = lower.indexOf(term, pos + term.length)) events.push({ pos, term: i });
+  const counts = terms.map((term, i) => {
+    let n = 0;
+    for (let pos = lower.indexOf(term); pos >= 0; pos = lower.indexOf(term, pos + term.length), n++) events.push({ pos, term: i });
+    return n;
   });
   events.sort((a, b) => a.pos - b.pos);
-  const byLine = new Map<number, { line: number; start: number; end: number; terms: Set<number> }>();
+  const byLine = new Map<number, TermLine>();
   let line = 1;
   let lineStart = 0;
   let nextBreak = lower.indexOf('\n');
@@ -51,14 +61,27 @@ export function bestLines(text: string, lower: string, terms: readonly string[],
     if (!entry) byLine.set(line, (entry = { line, start: lineStart, end: nextBreak < 0 ? lower.length : nextBreak, terms: new Set() }));
     entry.terms.add(term);
   }
+  return { counts, lines: [...byLine.values()] };
+}
+
+/** The `count` of `lines` holding the most terms, ties to the earlier line, in line order, as text. */
+function pickLines(text: string, lower: string, lines: readonly TermLine[], count: number): { line: number; text: string }[] {
   // toLowerCase keeps line breaks but may change lengths (U+0130 becomes two characters).
   const sameOffsets = text.length === lower.length;
   const originalLines = sameOffsets ? undefined : text.split('\n');
-  return [...byLine.values()]
+  return [...lines]
     .sort((a, b) => b.terms.size - a.terms.size || a.line - b.line)
     .slice(0, count)
     .sort((a, b) => a.line - b.line)
     .map((l) => ({ line: l.line, text: detached((sameOffsets ? text.slice(l.start, l.end) : originalLines![l.line - 1]!).replace(/\r$/, '').slice(0, 300)) }));
+}
+
+/**
+ * The `count` lines of `text` holding the most of `terms` (found in `lower`, its lower-cased
+ * copy), ties to the earlier line, returned in line order.
+ */
+export function bestLines(text: string, lower: string, terms: readonly string[], count: number): { line: number; text: string }[] {
+  return pickLines(text, lower, termPlaces(lower, terms).lines, count);
 }
 
 /**
@@ -91,10 +114,11 @@ export function smartSearch(
       if (typeof len !== 'number') return true;
       const text = holder.buffer.toString('utf8', 0, len);
       const lower = text.toLowerCase();
-      const counts = stems.map((stem) => occurrences(lower, stem));
+      // One pass over the text gives both how often each term occurs and the lines to show.
+      const { counts, lines: termLines } = termPlaces(lower, stems);
       if (counts.every((n) => n === 0) || !confirmPlace(holder)) return true;
       const found = stems.filter((_, i) => counts[i]! > 0);
-      const lines = bestLines(text, lower, found, options.linesPerFile);
+      const lines = pickLines(text, lower, termLines, options.linesPerFile);
       const bestLineTerms = Math.max(0, ...lines.map((l) => found.filter((stem) => l.text.toLowerCase().includes(stem)).length));
       const path = `${root.name}/${rel}`;
       hits.push({

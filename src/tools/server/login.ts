@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { notFound } from '../../core/suggest.js';
+import { unknownServer } from '../../core/suggest.js';
 import type { McpkitConfig, ServerConfig } from '../../config/schema.js';
 import { defineTool } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
@@ -13,7 +13,7 @@ const LOGIN_ONLY_IN_A_TERMINAL = 'Logging in opens a browser and keeps tokens on
 
 function oauthServer(config: McpkitConfig, name: string): ServerConfig & { url: string } {
   const server = config.mcp_servers[name];
-  if (!server) throw notFound('server', name, Object.keys(config.mcp_servers), '"mcpkit server list" shows the configured servers.');
+  if (!server) throw unknownServer(name, Object.keys(config.mcp_servers));
   if (server.url === undefined) throw new ToolError('INVALID_INPUT', `Server "${name}" is a stdio server; OAuth logins are for remote servers (url).`, { hint: 'Give a stdio server its credentials with --env.' });
   if (!server.auth) {
     throw new ToolError('INVALID_INPUT', `Server "${name}" is not set up for OAuth (mcp_servers.${name}.auth).`, {

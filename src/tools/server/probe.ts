@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ToolError } from '../../core/errors.js';
-import { notFound } from '../../core/suggest.js';
+import { unknownServer } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
 
@@ -18,7 +18,7 @@ export const serverTest = defineTool({
   async run(input, ctx) {
     const config = await ctx.config();
     const server = config.mcp_servers[input.name];
-    if (!server) throw notFound('server', input.name, Object.keys(config.mcp_servers), '"mcpkit server list" shows the configured servers.');
+    if (!server) throw unknownServer(input.name, Object.keys(config.mcp_servers));
     const { requireUsable } = await import('../../config/problems.js');
     requireUsable(config, `mcp_servers.${input.name}`);
     const { withServer } = await import('./one-off.js');

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { notFound } from '../../core/suggest.js';
+import { unknownServer } from '../../core/suggest.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
 
@@ -87,7 +87,7 @@ export const serverShow = defineTool({
   async run(input, ctx) {
     const { entries, problems } = await writtenSection(ctx, 'mcp_servers');
     const entry = entries[input.name];
-    if (!entry) throw notFound('server', input.name, Object.keys(entries), '"mcpkit server list" shows the configured servers.');
+    if (!entry) throw unknownServer(input.name, Object.keys(entries));
     const logins = await loginsOf({ [input.name]: entry }, ctx.env, ctx.now().getTime());
     return { ...summary(input.name, entry, problems(input.name), logins.get(input.name)), entry };
   },
