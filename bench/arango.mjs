@@ -41,7 +41,9 @@ for (const batch of [100, 1000, 10000]) {
   const out = await call('arango_bulk_insert', { collection, documents: docs, batch_size: batch, on_error: 'continue' });
   const seconds = (performance.now() - started) / 1000;
   if (out.succeeded !== total) throw new Error(`inserted ${out.succeeded} of ${total}`);
-  rows.push(`| arango_bulk_insert ${total.toLocaleString('en')} docs, batch ${batch} | ${seconds.toFixed(2)} s | ${Math.round(total / seconds).toLocaleString('en')} docs/s | serve peak ${hwm().toFixed(0)} MB |`);
+  rows.push(
+    `| arango_bulk_insert ${total.toLocaleString('en')} docs, batch ${batch} | ${seconds.toFixed(2)} s | ${Math.round(total / seconds).toLocaleString('en')} docs/s | serve peak ${hwm().toFixed(0)} MB |`,
+  );
 }
 
 const db = new Database({ url, auth: { username: process.env.ARANGO_USERNAME ?? 'root', password: process.env.ARANGO_PASSWORD ?? '' } });
@@ -61,7 +63,9 @@ for (let i = 0; i < queries; i++) {
   viaMcp.push(performance.now() - t);
 }
 rows.push(`| ${queries} sequential arango_query, direct arangojs | p50 ${pct(direct, 0.5).toFixed(2)} ms | p99 ${pct(direct, 0.99).toFixed(2)} ms | |`);
-rows.push(`| ${queries} sequential arango_query over MCP (stdio) | p50 ${pct(viaMcp, 0.5).toFixed(2)} ms | p99 ${pct(viaMcp, 0.99).toFixed(2)} ms | added p50 ${(pct(viaMcp, 0.5) - pct(direct, 0.5)).toFixed(2)} ms, p99 ${(pct(viaMcp, 0.99) - pct(direct, 0.99)).toFixed(2)} ms |`);
+rows.push(
+  `| ${queries} sequential arango_query over MCP (stdio) | p50 ${pct(viaMcp, 0.5).toFixed(2)} ms | p99 ${pct(viaMcp, 0.99).toFixed(2)} ms | added p50 ${(pct(viaMcp, 0.5) - pct(direct, 0.5)).toFixed(2)} ms, p99 ${(pct(viaMcp, 0.99) - pct(direct, 0.99)).toFixed(2)} ms |`,
+);
 
 console.log(`arango: ${fake ? 'ArangoDB test server (in this process)' : url}`);
 console.log('| case | time | rate | notes |');

@@ -24,11 +24,15 @@ try {
     for (let i = 0; i < n; i++) text += `  s${i}:\n    command: node\n    args: [server.js]\n`;
     writeFileSync(file, text);
     const started = process.hrtime.bigint();
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'server', 'add', 'added', '--command', 'node', '--config', file], { encoding: 'utf8' });
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'server', 'add', 'added', '--command', 'node', '--config', file], {
+      encoding: 'utf8',
+    });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (r.status !== 0) throw new Error(`server add failed: ${r.stderr}`);
     const rss = Number(r.stderr.trim().split('\n').at(-1)) / 1024;
-    console.log(`| ${n} | ${(statSync(file).size / 1e6).toFixed(1)} | ${seconds.toFixed(2)} | ${((seconds * 1000 * 1000) / n).toFixed(1)} | ${rss.toFixed(0)} |`);
+    console.log(
+      `| ${n} | ${(statSync(file).size / 1e6).toFixed(1)} | ${seconds.toFixed(2)} | ${((seconds * 1000 * 1000) / n).toFixed(1)} | ${rss.toFixed(0)} |`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

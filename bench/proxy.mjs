@@ -170,7 +170,12 @@ async function rawHttpClient(url) {
       req.on('error', reject);
       req.end(text);
     });
-  await post({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await post({
+    jsonrpc: '2.0',
+    id: nextId++,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   await post({ jsonrpc: '2.0', id: nextId++, method: 'tools/list', params: {} });
   return {
@@ -179,7 +184,10 @@ async function rawHttpClient(url) {
 }
 
 async function startHttp() {
-  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--eager'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--eager'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   for (let i = 0; i < 200 && !/listening on (\S+)\/mcp/.test(err); i++) await new Promise((r) => setTimeout(r, 50));

@@ -26,16 +26,21 @@ for (let i = 0; i < runs; i++) {
   const before = registry.control.requests.length;
   const started = performance.now();
   // Asynchronous: the registry answers from this very process.
-  const r = await promisify(execFile)(process.execPath, [join(root, 'bin/run.js'), 'registry', 'list', '--all', '--limit', '100', '--json'], { env, maxBuffer: 1 << 28 });
+  const r = await promisify(execFile)(process.execPath, [join(root, 'bin/run.js'), 'registry', 'list', '--all', '--limit', '100', '--json'], {
+    env,
+    maxBuffer: 1 << 28,
+  });
   walls.push((performance.now() - started) / 1000);
   listed = { servers: JSON.parse(r.stdout).servers.length, pages: registry.control.requests.length - before };
 }
 await registry.close();
-const node = median(Array.from({ length: runs }, () => {
-  const started = performance.now();
-  spawnSync(process.execPath, ['-e', '0']);
-  return (performance.now() - started) / 1000;
-}));
+const node = median(
+  Array.from({ length: runs }, () => {
+    const started = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    return (performance.now() - started) / 1000;
+  }),
+);
 
 // A response shaped like the API's, ~5 MB: long descriptions and readmes, deep _meta with tool lists.
 const entry = (i) => ({
@@ -44,7 +49,15 @@ const entry = (i) => ({
     description: `Server ${i} `.repeat(40),
     version: '1.0.0',
     readme: `# Server ${i}\n${'Some documentation text. '.repeat(60)}`,
-    packages: [{ registryType: 'npm', identifier: `bench-${i}`, version: '1.0.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'KEY', description: 'k'.repeat(250) }] }],
+    packages: [
+      {
+        registryType: 'npm',
+        identifier: `bench-${i}`,
+        version: '1.0.0',
+        transport: { type: 'stdio' },
+        environmentVariables: [{ name: 'KEY', description: 'k'.repeat(250) }],
+      },
+    ],
   },
   _meta: { 'com.example/stats': { tools: { list: Array.from({ length: 12 }, (_, t) => ({ name: `tool_${t}`, description: 'd'.repeat(60) })) }, visitors: i } },
 });
@@ -71,6 +84,10 @@ const t = median(times);
 console.log(`registry: local fixture (${registry.entries.length} entries), median of ${runs} runs`);
 console.log('| case | figure |');
 console.log('|---|---|');
-console.log(`| registry list --all --limit 100 | ${listed.servers} servers, ${listed.pages} pages, ${median(walls).toFixed(2)} s wall (node -e 0: ${node.toFixed(2)} s) |`);
-console.log(`| truncate ${(bytes / 1e6).toFixed(1)} MB (${servers.length} entries) | ${(t * 1000).toFixed(0)} ms, ${(bytes / 1e6 / t).toFixed(0)} MB/s (target >= 50), output ${(outBytes / 1e6).toFixed(1)} MB |`);
+console.log(
+  `| registry list --all --limit 100 | ${listed.servers} servers, ${listed.pages} pages, ${median(walls).toFixed(2)} s wall (node -e 0: ${node.toFixed(2)} s) |`,
+);
+console.log(
+  `| truncate ${(bytes / 1e6).toFixed(1)} MB (${servers.length} entries) | ${(t * 1000).toFixed(0)} ms, ${(bytes / 1e6 / t).toFixed(0)} MB/s (target >= 50), output ${(outBytes / 1e6).toFixed(1)} MB |`,
+);
 console.log(`| memory | rss before truncation ${(rssBefore / 1048576).toFixed(0)} MB, peak ${peakMb.toFixed(0)} MB |`);

@@ -82,7 +82,9 @@ for (const tree of trees) {
   const client = new Client({ name: 'bench', version: '1' });
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'serve'], env, cwd: tree, stderr: 'inherit' });
   await client.connect(transport);
-  console.log(`\nInside one \`mcpkit serve\` (MCP tools/call round trip through the SDK client), median of ${Math.max(runs, 9)} calls after the first and a 5 s pause`);
+  console.log(
+    `\nInside one \`mcpkit serve\` (MCP tools/call round trip through the SDK client), median of ${Math.max(runs, 9)} calls after the first and a 5 s pause`,
+  );
   console.log('| case | first call s | repeated ms |');
   console.log('|---|---|---|');
   for (const [label, args] of [

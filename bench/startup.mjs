@@ -71,9 +71,21 @@ const rows = cases.map(([name]) => {
   const m = median(samples.get(name));
   const over = m - base;
   const target = targets[name];
-  return { name, median: m.toFixed(0), over: name === 'node -e 0' ? '' : `+${over.toFixed(0)}`, target: target ? `≤ +${target}` : '', ok: target ? (over <= target ? 'yes' : 'NO') : '' };
+  return {
+    name,
+    median: m.toFixed(0),
+    over: name === 'node -e 0' ? '' : `+${over.toFixed(0)}`,
+    target: target ? `≤ +${target}` : '',
+    ok: target ? (over <= target ? 'yes' : 'NO') : '',
+  };
 });
-const cols = [['command', 'name'], ['median ms', 'median'], ['over node', 'over'], ['target', 'target'], ['met', 'ok']];
+const cols = [
+  ['command', 'name'],
+  ['median ms', 'median'],
+  ['over node', 'over'],
+  ['target', 'target'],
+  ['met', 'ok'],
+];
 const width = cols.map(([h, k]) => Math.max(h.length, ...rows.map((r) => String(r[k]).length)));
 const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(width[i])).join(' | ')} |`;
 console.log(`startup, median of ${runs} runs (node ${process.version}, ${new Date().toISOString().slice(0, 10)})`);

@@ -29,7 +29,15 @@ delete env.MCPKIT_CONFIG;
 
 async function listing(config, args) {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', '--config', join(work, `${config}.yaml`), ...args], env, cwd: work, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'serve', '--config', join(work, `${config}.yaml`), ...args],
+      env,
+      cwd: work,
+      stderr: 'ignore',
+    }),
+  );
   try {
     const { tools } = await client.listTools();
     return { tools: tools.length, tokens: Math.ceil(Buffer.byteLength(JSON.stringify({ tools })) / 4) };
@@ -50,7 +58,9 @@ try {
   for (const [label, config, args] of rows) {
     const auto = await listing(config, args);
     const direct = args.length ? undefined : await listing(config, [...args, '--exposure', 'direct']);
-    console.log(`| ${label} | ${auto.tools} | ${auto.tokens.toLocaleString('en')} | ${direct?.tools ?? ''} | ${direct ? direct.tokens.toLocaleString('en') : ''} |`);
+    console.log(
+      `| ${label} | ${auto.tools} | ${auto.tokens.toLocaleString('en')} | ${direct?.tools ?? ''} | ${direct ? direct.tokens.toLocaleString('en') : ''} |`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -12,7 +12,15 @@ const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true }
   .filter((f) => f.endsWith('.ts'))
   .map((f) => join('src/commands', f));
 // Not commands, but loaded by tests in child processes (the config edit concurrency tests) and by benchmarks.
-const extraEntries = ['src/cli/main.ts', 'src/cli/not-found.ts', 'src/cli/serve-fast-path.ts', 'src/cli/tool-fast-path.ts', 'src/config/edit.ts', 'src/registry/truncate.ts', 'src/tools/index.ts'];
+const extraEntries = [
+  'src/cli/main.ts',
+  'src/cli/not-found.ts',
+  'src/cli/serve-fast-path.ts',
+  'src/cli/tool-fast-path.ts',
+  'src/config/edit.ts',
+  'src/registry/truncate.ts',
+  'src/tools/index.ts',
+];
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
@@ -53,7 +61,11 @@ if (manifest.status !== 0) {
 // tree; sorted, the committed manifest is the same wherever it is built.
 const manifestPath = join(root, 'oclif.manifest.json');
 const generated = JSON.parse(readFileSync(manifestPath, 'utf8'));
-generated.commands = Object.fromEntries(Object.keys(generated.commands).sort().map((id) => [id, generated.commands[id]]));
+generated.commands = Object.fromEntries(
+  Object.keys(generated.commands)
+    .sort()
+    .map((id) => [id, generated.commands[id]]),
+);
 writeFileSync(manifestPath, `${JSON.stringify(generated, null, 2)}\n`);
 
 /**

@@ -22,7 +22,7 @@ const vitest = spawnSync(process.execPath, [join(import.meta.dirname, '../node_m
 /** Processes whose environment carries this run's marker (Linux /proc; elsewhere none are found). */
 function survivors() {
   const found = [];
-  let pids = [];
+  let pids;
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {

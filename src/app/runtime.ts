@@ -212,7 +212,12 @@ export class Runtime {
     await Promise.allSettled([...this.shared.values()].map((u) => u.close()));
   }
 
-  private async makeHub(view: string | undefined, options: HubOptions, upstreams: Map<string, Upstream> | undefined, downstream?: DownstreamRelay): Promise<ProxyHub> {
+  private async makeHub(
+    view: string | undefined,
+    options: HubOptions,
+    upstreams: Map<string, Upstream> | undefined,
+    downstream?: DownstreamRelay,
+  ): Promise<ProxyHub> {
     const [config, tools, { ProxyHub }, { resolveView }] = await Promise.all([
       this.config(),
       this.allTools(),

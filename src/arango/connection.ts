@@ -96,7 +96,9 @@ export class ArangoConnection {
 
 /** A database call under the configured timeout; a late answer counts as the database being away. */
 export function withDatabaseTimeout<T>(promise: Promise<T>, ms: number, settings: Pick<ArangoSettings, 'urls'>): Promise<T> {
-  return withTimeout(promise, ms, () => Object.assign(new Error(`no answer from ${settings.urls.join(', ')} within ${ms} ms`), { name: 'ResponseTimeoutError' }));
+  return withTimeout(promise, ms, () =>
+    Object.assign(new Error(`no answer from ${settings.urls.join(', ')} within ${ms} ms`), { name: 'ResponseTimeoutError' }),
+  );
 }
 
 const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|EPIPE|socket hang up|fetch failed|other side closed|terminated|UND_ERR/i;
@@ -104,7 +106,15 @@ const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|EPIPE|
 /** The one error format of the arango tools: ARANGO_ERROR with errorNum and HTTP code, DATABASE_UNAVAILABLE, or INTERNAL. */
 export function toToolError(error: unknown, connection?: ArangoConnection): ToolError {
   if (error instanceof ToolError) return error;
-  const e = error as { name?: string; message?: string; errorNum?: number; code?: number | string; cause?: unknown; isArangoError?: boolean; response?: { status?: number; body?: unknown } };
+  const e = error as {
+    name?: string;
+    message?: string;
+    errorNum?: number;
+    code?: number | string;
+    cause?: unknown;
+    isArangoError?: boolean;
+    response?: { status?: number; body?: unknown };
+  };
   if (typeof e?.errorNum === 'number') {
     return new ToolError('ARANGO_ERROR', e.message ?? 'ArangoDB error', {
       details: { errorNum: e.errorNum, http_code: typeof e.code === 'number' ? e.code : undefined },
@@ -114,8 +124,16 @@ export function toToolError(error: unknown, connection?: ArangoConnection): Tool
   if (e?.name === 'HttpError' && typeof e.code === 'number') {
     return new ToolError('ARANGO_ERROR', `ArangoDB answered HTTP ${e.code} without an error body`, { details: { http_code: e.code } });
   }
-  const text = [e?.message, (e?.cause as { message?: string; code?: string } | undefined)?.code, (e?.cause as { message?: string } | undefined)?.message].filter(Boolean).join(' ');
-  if (e?.name === 'ResponseTimeoutError' || e?.name === 'FetchFailedError' || e?.name === 'RequestAbortedError' || e?.name === 'NetworkError' || NETWORK.test(text)) {
+  const text = [e?.message, (e?.cause as { message?: string; code?: string } | undefined)?.code, (e?.cause as { message?: string } | undefined)?.message]
+    .filter(Boolean)
+    .join(' ');
+  if (
+    e?.name === 'ResponseTimeoutError' ||
+    e?.name === 'FetchFailedError' ||
+    e?.name === 'RequestAbortedError' ||
+    e?.name === 'NetworkError' ||
+    NETWORK.test(text)
+  ) {
     const reason = (e?.cause as { code?: string } | undefined)?.code ?? e?.message ?? 'network error';
     connection?.lost(reason);
     return connection ? connection.unavailable(reason) : new ToolError('DATABASE_UNAVAILABLE', `ArangoDB is not reachable: ${reason}`);
@@ -123,9 +141,14 @@ export function toToolError(error: unknown, connection?: ArangoConnection): Tool
   const file = error as { syscall?: string; path?: string; code?: string };
   if (file?.syscall && file.path) {
     // Backups read and write local files: a file problem is the user's to fix, not a bug.
-    return new ToolError('INTERNAL', `Could not ${file.syscall} ${file.path}: ${file.code ?? e?.message}`, { details: { path: file.path, code: file.code }, hint: 'Check that the folder exists and is writable (or readable, for a restore).' });
+    return new ToolError('INTERNAL', `Could not ${file.syscall} ${file.path}: ${file.code ?? e?.message}`, {
+      details: { path: file.path, code: file.code },
+      hint: 'Check that the folder exists and is writable (or readable, for a restore).',
+    });
   }
-  return new ToolError('INTERNAL', `Unexpected error: ${e?.message ?? String(error)}`, { hint: 'This is a bug in mcpkit; please report it with the call you made.' });
+  return new ToolError('INTERNAL', `Unexpected error: ${e?.message ?? String(error)}`, {
+    hint: 'This is a bug in mcpkit; please report it with the call you made.',
+  });
 }
 
 function hintFor(errorNum: number): string | undefined {

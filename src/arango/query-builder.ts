@@ -25,7 +25,10 @@ export function fieldPath(field: string): string {
   if (!FIELD.test(field)) {
     throw new ToolError('VALIDATION_ERROR', `"${field}" is not an attribute path (letters, digits, _ and -, joined by dots).`, { details: { field } });
   }
-  return `doc.${field.split('.').map((part) => `\`${part}\``).join('.')}`;
+  return `doc.${field
+    .split('.')
+    .map((part) => `\`${part}\``)
+    .join('.')}`;
 }
 
 export function buildQuery(input: BuilderInput): { query: string; bind_vars: Record<string, unknown> } {

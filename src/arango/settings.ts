@@ -49,9 +49,7 @@ export function readOnlyFrom(section: Pick<ArangoSection, 'read_only'>, env: Nod
 
 export function resolveArangoSettings(section: ArangoSection, env: NodeJS.ProcessEnv): ArangoSettings {
   const urlText = env.ARANGO_URL ?? section.url;
-  const urls = (Array.isArray(urlText) ? urlText : (urlText ?? DEFAULT_URL).split(','))
-    .map((u) => u.trim())
-    .filter(Boolean);
+  const urls = (Array.isArray(urlText) ? urlText : (urlText ?? DEFAULT_URL).split(',')).map((u) => u.trim()).filter(Boolean);
   return {
     urls: urls.length ? urls : [DEFAULT_URL],
     database: env.ARANGO_DB ?? section.database ?? DEFAULTS.database,

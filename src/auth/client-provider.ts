@@ -28,7 +28,6 @@ export interface ProviderOptions {
   interactive?: InteractiveLogin;
 }
 
-
 /**
  * The SDK's OAuth client hooks over mcpkit's stored logins. The SDK does discovery, registration,
  * PKCE, the resource indicator, client authentication, refresh and step-up; this class keeps

@@ -28,11 +28,17 @@ export async function listenForRedirect(port: number): Promise<LoopbackRedirect>
     }
     const result = {
       code: url.searchParams.get('code') ?? undefined,
-      error: url.searchParams.get('error') ? `${url.searchParams.get('error')}${url.searchParams.get('error_description') ? `: ${url.searchParams.get('error_description')}` : ''}` : undefined,
+      error: url.searchParams.get('error')
+        ? `${url.searchParams.get('error')}${url.searchParams.get('error_description') ? `: ${url.searchParams.get('error_description')}` : ''}`
+        : undefined,
       state: url.searchParams.get('state') ?? undefined,
     };
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(result.code ? PAGE('Logged in', 'mcpkit has the authorization. You can close this tab.') : PAGE('Login failed', 'mcpkit did not get an authorization; see the terminal.'));
+    res.end(
+      result.code
+        ? PAGE('Logged in', 'mcpkit has the authorization. You can close this tab.')
+        : PAGE('Login failed', 'mcpkit did not get an authorization; see the terminal.'),
+    );
     if (deliver) deliver(result);
     else early.push(result);
   });
@@ -53,7 +59,12 @@ export async function listenForRedirect(port: number): Promise<LoopbackRedirect>
     code(expectedState, timeoutMs, signal) {
       return new Promise<string>((resolve, reject) => {
         const timer = setTimeout(
-          () => reject(new ToolError('TIMEOUT', `No answer from the authorization page within ${Math.round(timeoutMs / 1000)} s.`, { hint: 'Open the URL printed above in a browser and finish the login there, or run the login again (--timeout sets the wait).' })),
+          () =>
+            reject(
+              new ToolError('TIMEOUT', `No answer from the authorization page within ${Math.round(timeoutMs / 1000)} s.`, {
+                hint: 'Open the URL printed above in a browser and finish the login there, or run the login again (--timeout sets the wait).',
+              }),
+            ),
           timeoutMs,
         );
         const stop = () => {
@@ -64,7 +75,11 @@ export async function listenForRedirect(port: number): Promise<LoopbackRedirect>
         deliver = (result) => {
           if (result.error || !result.code) {
             clearTimeout(timer);
-            reject(new ToolError('AUTH_FAILED', `The authorization server refused the login: ${result.error ?? 'no code in the redirect'}.`, { hint: 'Check the account and the scopes asked for, then log in again.' }));
+            reject(
+              new ToolError('AUTH_FAILED', `The authorization server refused the login: ${result.error ?? 'no code in the redirect'}.`, {
+                hint: 'Check the account and the scopes asked for, then log in again.',
+              }),
+            );
             return;
           }
           const expected = expectedState();

@@ -54,7 +54,12 @@ export function resourceMetadata(settings: { issuer: string; resource: string },
 const quoted = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 /** A WWW-Authenticate value (RFC 6750 section 3, RFC 9728 section 5.1). */
-export function bearerChallenge(options: { metadataUrl: string; scopes?: readonly string[]; error?: 'invalid_token' | 'insufficient_scope' | 'invalid_request'; description?: string }): string {
+export function bearerChallenge(options: {
+  metadataUrl: string;
+  scopes?: readonly string[];
+  error?: 'invalid_token' | 'insufficient_scope' | 'invalid_request';
+  description?: string;
+}): string {
   const params = [`resource_metadata=${quoted(options.metadataUrl)}`];
   if (options.scopes?.length) params.push(`scope=${quoted(options.scopes.join(' '))}`);
   if (options.error) params.push(`error=${quoted(options.error)}`);
@@ -119,7 +124,7 @@ export class AccessTokenVerifier {
   }
 
   private async check(token: string, audiences: readonly string[]): Promise<TokenCheck> {
-    let looksLikeJwt = false;
+    let looksLikeJwt: boolean;
     try {
       looksLikeJwt = token.split('.').length === 3 && decodeProtectedHeader(token).alg !== undefined;
     } catch {
@@ -133,12 +138,23 @@ export class AccessTokenVerifier {
   private async verifyJwt(token: string, audiences: readonly string[]): Promise<TokenCheck> {
     if (!this.keys) {
       const uri = this.settings.jwksUri ?? (await this.issuerMetadata()).jwks_uri;
-      if (!uri) return { ok: false, reason: `the authorization server ${this.settings.issuer} publishes no jwks_uri (set serve.auth.jwks_uri, or use introspection)` };
+      if (!uri)
+        return { ok: false, reason: `the authorization server ${this.settings.issuer} publishes no jwks_uri (set serve.auth.jwks_uri, or use introspection)` };
       this.keys = createRemoteJWKSet(new URL(uri));
     }
     try {
-      const { payload } = await jwtVerify(token, this.keys, { issuer: this.settings.issuer, audience: [...audiences], requiredClaims: ['exp'], clockTolerance: 1 });
-      return { ok: true, scopes: grantedScopes(payload as JWTPayload & { scope?: unknown; scp?: unknown }), ...(payload.sub ? { subject: payload.sub } : {}), expiresAt: payload.exp! * 1000 };
+      const { payload } = await jwtVerify(token, this.keys, {
+        issuer: this.settings.issuer,
+        audience: [...audiences],
+        requiredClaims: ['exp'],
+        clockTolerance: 1,
+      });
+      return {
+        ok: true,
+        scopes: grantedScopes(payload as JWTPayload & { scope?: unknown; scp?: unknown }),
+        ...(payload.sub ? { subject: payload.sub } : {}),
+        expiresAt: payload.exp! * 1000,
+      };
     } catch (error) {
       return { ok: false, reason: jwtProblem(error as Error & { code?: string; claim?: string }) };
     }
@@ -147,10 +163,14 @@ export class AccessTokenVerifier {
   private async introspect(token: string, audiences: readonly string[]): Promise<TokenCheck> {
     const { clientId, clientSecret } = this.settings.introspection!;
     const url = this.settings.introspection!.url ?? (await this.issuerMetadata()).introspection_endpoint;
-    if (!url) return { ok: false, reason: `the authorization server ${this.settings.issuer} publishes no introspection_endpoint (set serve.auth.introspection.url)` };
+    if (!url)
+      return { ok: false, reason: `the authorization server ${this.settings.issuer} publishes no introspection_endpoint (set serve.auth.introspection.url)` };
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`,
+      },
       body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
       signal: AbortSignal.timeout(10_000),
     });
@@ -158,10 +178,16 @@ export class AccessTokenVerifier {
     const info = (await response.json()) as { active?: boolean; aud?: string | string[]; exp?: number; iss?: string; scope?: string; sub?: string };
     if (info.active !== true) return { ok: false, reason: 'the token is not active (expired or revoked)' };
     if (info.exp !== undefined && info.exp * 1000 < Date.now()) return { ok: false, reason: 'the token has expired' };
-    if (info.iss !== undefined && info.iss !== this.settings.issuer) return { ok: false, reason: `the token was issued by ${info.iss}, not ${this.settings.issuer}` };
+    if (info.iss !== undefined && info.iss !== this.settings.issuer)
+      return { ok: false, reason: `the token was issued by ${info.iss}, not ${this.settings.issuer}` };
     const aud = info.aud === undefined ? [] : Array.isArray(info.aud) ? info.aud : [info.aud];
     if (!aud.some((a) => audiences.includes(a))) return { ok: false, reason: 'the token was not issued for this server (audience)' };
-    return { ok: true, scopes: grantedScopes(info), ...(info.sub ? { subject: info.sub } : {}), ...(info.exp !== undefined ? { expiresAt: info.exp * 1000 } : {}) };
+    return {
+      ok: true,
+      scopes: grantedScopes(info),
+      ...(info.sub ? { subject: info.sub } : {}),
+      ...(info.exp !== undefined ? { expiresAt: info.exp * 1000 } : {}),
+    };
   }
 }
 
@@ -172,9 +198,13 @@ function jwtProblem(error: Error & { code?: string; claim?: string }): string {
       return 'the token has expired';
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
     case 'ERR_JWKS_NO_MATCHING_KEY':
-      return 'the token\'s signature does not verify with the issuer\'s keys';
+      return "the token's signature does not verify with the issuer's keys";
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
-      return error.claim === 'aud' ? 'the token was not issued for this server (audience)' : error.claim === 'iss' ? 'the token was not issued by the configured authorization server' : `the token's ${error.claim} claim is not acceptable`;
+      return error.claim === 'aud'
+        ? 'the token was not issued for this server (audience)'
+        : error.claim === 'iss'
+          ? 'the token was not issued by the configured authorization server'
+          : `the token's ${error.claim} claim is not acceptable`;
     default:
       return `the token is not valid (${error.message})`;
   }

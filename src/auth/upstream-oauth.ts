@@ -49,7 +49,9 @@ function recordingFetch(onChallenge: (challenge: Challenge) => void): FetchLike 
  * with no login at all (`probe`: `server login` hears what the server asks for).
  */
 export function storedOAuth(server: string, config: Pick<ServerConfig, 'url' | 'auth'>, mode: { probe?: boolean; store?: LoginStore } = {}): UpstreamOAuth {
-  const provider = mode.probe ? undefined : new StoredOAuthProvider({ server, url: config.url!, settings: oauthSettings(config) ?? {}, store: mode.store ?? loginStore() });
+  const provider = mode.probe
+    ? undefined
+    : new StoredOAuthProvider({ server, url: config.url!, settings: oauthSettings(config) ?? {}, store: mode.store ?? loginStore() });
   let last: Challenge | undefined;
   return {
     provider,

@@ -8,25 +8,29 @@ import { coerceValue, fieldSpecs, inputFromCommandLine, type FieldSpec } from '.
 
 // oclif's flag builders are typed by overloads on literal options (`multiple: true`); these options
 // are computed from a schema at run time, so they are assembled untyped and checked by tests instead.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- oclif's Flag<T> and Arg<T> are generic over the value type, which is known only at run time here.
+type AnyFlag = Flag<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+type AnyArg = Arg<any>;
 type FlagOptions = Record<string, unknown>;
 
-function flagFor(spec: FieldSpec): Flag<any> {
+function flagFor(spec: FieldSpec): AnyFlag {
   const options: FlagOptions = { description: spec.description, required: spec.required, char: spec.char };
-  if (spec.kind === 'boolean') return Flags.boolean({ ...options, allowNo: spec.default === true } as FlagOptions) as Flag<any>;
+  if (spec.kind === 'boolean') return Flags.boolean({ ...options, allowNo: spec.default === true } as FlagOptions) as AnyFlag;
   if (spec.multiple) Object.assign(options, { multiple: true, multipleNonGreedy: true });
   // Shown in --help; zod applies the same default when the flag is absent.
   else if (spec.kind !== 'json' && spec.default !== undefined) options.default = spec.default;
-  if (spec.options) return Flags.string({ ...options, options: spec.options } as FlagOptions) as Flag<any>;
+  if (spec.options) return Flags.string({ ...options, options: spec.options } as FlagOptions) as AnyFlag;
   return Flags.custom<unknown>({
     ...options,
     helpValue: spec.kind === 'json' ? '<json>' : `<${spec.kind === 'string' ? 'value' : spec.kind}>`,
     parse: async (input: string) => coerceValue(spec, input),
-  } as FlagOptions)() as Flag<any>;
+  } as FlagOptions)() as AnyFlag;
 }
 
-function argFor(spec: FieldSpec): Arg<any> {
+function argFor(spec: FieldSpec): AnyArg {
   const description = spec.multiple ? `${spec.description ?? spec.field} (one or more)` : spec.description;
-  return Args.string({ description, required: spec.required, ...(spec.options ? { options: spec.options } : {}) }) as Arg<any>;
+  return Args.string({ description, required: spec.required, ...(spec.options ? { options: spec.options } : {}) }) as AnyArg;
 }
 
 /** An oclif command class generated from a tool definition: flags and args come from its input schema. */

@@ -33,7 +33,6 @@ export interface CommandShape {
   pairs?: readonly string[];
 }
 
-
 /** Strips `anyOf: [X, {type: null}]` (nullable) down to X. */
 function nonNull(node: JsonSchema): JsonSchema {
   if (Array.isArray(node.type)) {

@@ -10,6 +10,13 @@ export async function fastServe(argv: readonly string[], binUrl: string): Promis
   const args = parseServeArgs(argv);
   if (!args) return false;
   const { version } = JSON.parse(readFileSync(new URL('../package.json', binUrl), 'utf8')) as { version: string };
-  await runServe({ configFlag: args.config, ...args, readOnly: args['read-only'], allowOrigins: args['allow-origin'], tokenBudget: args['token-budget'], version });
+  await runServe({
+    configFlag: args.config,
+    ...args,
+    readOnly: args['read-only'],
+    allowOrigins: args['allow-origin'],
+    tokenBudget: args['token-budget'],
+    version,
+  });
   return true;
 }

@@ -8,7 +8,7 @@ import { notFound } from '../core/suggest.js';
 import { inputJsonSchema, type JsonSchema } from '../core/schema.js';
 
 export default class Call extends McpkitCommand {
-  static override summary = 'Call any tool, mcpkit\'s own or an upstream server\'s, by its MCP name.';
+  static override summary = "Call any tool, mcpkit's own or an upstream server's, by its MCP name.";
   static override description =
     'Arguments come from --args (a JSON object, or - to read it from stdin) and from key=value pairs, which win. A value is taken as text for string fields and as JSON otherwise (n=5, flag=true, tags=\'["a","b"]\' or tags=a,b).\nUpstream tools go by the names "mcpkit serve" publishes (e.g. github__search_code when several servers are configured); with --json their MCP result is printed as is.';
   static override examples = [
@@ -44,7 +44,10 @@ export default class Call extends McpkitCommand {
     return runtime.withHub(undefined, async (hub) => {
       const entry = await hub.entry(name);
       if (!entry || entry.kind === 'local') {
-        const down = hub.status().filter((s) => s.state === 'down').map((s) => s.name);
+        const down = hub
+          .status()
+          .filter((s) => s.state === 'down')
+          .map((s) => s.name);
         const unusable = Object.keys((await runtime.config()).unusable ?? {})
           .filter((unit) => unit.startsWith('mcp_servers.'))
           .map((unit) => unit.slice('mcp_servers.'.length));

@@ -17,19 +17,29 @@ export default class Serve extends McpkitCommand {
   ];
   static override enableJsonFlag = false;
   static override flags = {
-    view: Flags.string({ description: 'Serve this view from tool_views instead of the default (mcpkit\'s tools and every enabled server).' }),
+    view: Flags.string({ description: "Serve this view from tool_views instead of the default (mcpkit's tools and every enabled server)." }),
     eager: Flags.boolean({ description: 'Start the upstream servers now instead of on first use.' }),
     http: Flags.boolean({ description: 'Serve streamable HTTP instead of stdio: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.' }),
     host: Flags.string({ description: 'Address to bind with --http (default: serve.host, else 127.0.0.1).' }),
     port: Flags.string({ description: 'Port with --http (default: serve.port, else 8000; 0 picks a free one).' }),
-    token: Flags.string({ description: 'Bearer token HTTP clients must send (default: serve.token). For OAuth access tokens from an authorization server, set serve.auth in the config.' }),
-    'read-only': Flags.boolean({ description: 'Serve only tools that declare readOnlyHint: true, mcpkit\'s own and the upstream servers\'.' }),
-    groups: Flags.string({ description: 'mcpkit\'s own tool groups to serve, comma-separated (default: serve.groups, else all): config, server, view, filter, retrieve, registry, arango.' }),
+    token: Flags.string({
+      description:
+        'Bearer token HTTP clients must send (default: serve.token). For OAuth access tokens from an authorization server, set serve.auth in the config.',
+    }),
+    'read-only': Flags.boolean({ description: "Serve only tools that declare readOnlyHint: true, mcpkit's own and the upstream servers'." }),
+    groups: Flags.string({
+      description:
+        "mcpkit's own tool groups to serve, comma-separated (default: serve.groups, else all): config, server, view, filter, retrieve, registry, arango.",
+    }),
     exposure: Flags.string({
-      description: 'How every view lists its tools (default: the view\'s exposure, else serve.exposure, else auto). auto: every tool while tools/list fits the token budget, else search meta-tools plus the most used tools; direct: every tool; search: meta-tools only.',
+      description:
+        "How every view lists its tools (default: the view's exposure, else serve.exposure, else auto). auto: every tool while tools/list fits the token budget, else search meta-tools plus the most used tools; direct: every tool; search: meta-tools only.",
       options: ['auto', 'direct', 'search'],
     }),
-    'token-budget': Flags.string({ description: 'Most tokens (bytes/4) tools/list may cost under exposure auto, for every view (default: the view\'s token_budget, else serve.token_budget, else 4000).' }),
+    'token-budget': Flags.string({
+      description:
+        "Most tokens (bytes/4) tools/list may cost under exposure auto, for every view (default: the view's token_budget, else serve.token_budget, else 4000).",
+    }),
     'allow-origin': Flags.string({
       description: 'With --http: a browser Origin allowed besides loopback ones (repeatable; also serve.allowed_origins).',
       multiple: true,
@@ -40,6 +50,13 @@ export default class Serve extends McpkitCommand {
     const { flags } = await this.parse(Serve);
     // Imported here so no other command pays for the MCP server code.
     const { runServe } = await import('../mcp/run-serve.js');
-    await runServe({ configFlag: flags.config, ...flags, readOnly: flags['read-only'], allowOrigins: flags['allow-origin'], tokenBudget: flags['token-budget'], version: this.config.version });
+    await runServe({
+      configFlag: flags.config,
+      ...flags,
+      readOnly: flags['read-only'],
+      allowOrigins: flags['allow-origin'],
+      tokenBudget: flags['token-budget'],
+      version: this.config.version,
+    });
   }
 }

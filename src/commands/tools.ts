@@ -18,7 +18,7 @@ export default class Tools extends McpkitCommand {
     'Upstream servers in the config are started to list their tools (their group is "server:NAME"; composite tools are "composite"); --local lists only mcpkit\'s own tools without starting anything. Whether serve lists them all or some of them behind search meta-tools (exposure auto) is shown by "mcpkit view tools".';
   static override examples = ['<%= config.bin %> tools', '<%= config.bin %> tools --local', "<%= config.bin %> tools --json | jq -r '.[].name'"];
   static override flags = {
-    local: Flags.boolean({ description: 'Only mcpkit\'s own tools; do not start upstream servers.' }),
+    local: Flags.boolean({ description: "Only mcpkit's own tools; do not start upstream servers." }),
   };
 
   async run(): Promise<ToolListing[]> {

@@ -65,7 +65,10 @@ function fileAccess(error: unknown, path: string): unknown {
   if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return error;
   return new ToolError('FILE_ACCESS', `Cannot write the config ${path}: ${(error as Error).message}.`, {
     details: { file: path, errno: code },
-    hint: code === 'EROFS' ? 'The file system is read-only: point --config or MCPKIT_CONFIG at a writable file.' : 'Check the permissions of the file and its folder.',
+    hint:
+      code === 'EROFS'
+        ? 'The file system is read-only: point --config or MCPKIT_CONFIG at a writable file.'
+        : 'Check the permissions of the file and its folder.',
   });
 }
 
@@ -92,7 +95,12 @@ async function editFile<R>(path: string, mutate: (doc: Document) => R, options: 
     const { data, problems: shape } = documentData(doc);
     const problems = shape.length ? shape : structuralProblems(data);
     if (problems.length) {
-      throw configInvalid(path, problems, 'was not changed: the edit would make it invalid', 'Nothing was written; correct the values named above and run the command again.');
+      throw configInvalid(
+        path,
+        problems,
+        'was not changed: the edit would make it invalid',
+        'Nothing was written; correct the values named above and run the command again.',
+      );
     }
     const after = doc.toString(YAML_STYLE);
     if (after === baseline) return { value, changed: false, path };
@@ -107,11 +115,7 @@ async function editFile<R>(path: string, mutate: (doc: Document) => R, options: 
 }
 
 /** Writes a whole new file under the same lock (used by `config init`). */
-export async function replaceConfigText(
-  path: string,
-  text: string,
-  options: EditOptions & { overwrite: boolean },
-): Promise<{ replaced: boolean }> {
+export async function replaceConfigText(path: string, text: string, options: EditOptions & { overwrite: boolean }): Promise<{ replaced: boolean }> {
   mkdirSync(dirname(path), { recursive: true });
   const lock = await acquireLock(`${path}.lock`, options.lock);
   try {

@@ -26,9 +26,13 @@ function convert(raw: Record<string, unknown>): Record<string, unknown> | string
   if (typeof raw.command === 'string' && raw.command.trim() !== '') {
     const args = Array.isArray(raw.args) ? raw.args.map(String) : undefined;
     return Object.fromEntries(
-      Object.entries({ command: raw.command, args, env: stringRecord(raw.env), cwd: typeof raw.cwd === 'string' ? raw.cwd : undefined, disabled: raw.disabled === true ? true : undefined }).filter(
-        ([, v]) => v !== undefined,
-      ),
+      Object.entries({
+        command: raw.command,
+        args,
+        env: stringRecord(raw.env),
+        cwd: typeof raw.cwd === 'string' ? raw.cwd : undefined,
+        disabled: raw.disabled === true ? true : undefined,
+      }).filter(([, v]) => v !== undefined),
     );
   }
   const url = typeof raw.url === 'string' ? raw.url : typeof raw.serverUrl === 'string' ? raw.serverUrl : undefined;
@@ -46,7 +50,8 @@ export function importServers(document: unknown): ImportResult {
   let table: unknown;
   if (doc.mcpServers && typeof doc.mcpServers === 'object') [format, table] = ['mcpServers', doc.mcpServers];
   else if (doc.servers && typeof doc.servers === 'object') [format, table] = ['servers', doc.servers];
-  else if (doc.mcp && typeof doc.mcp === 'object' && (doc.mcp as Record<string, unknown>).servers) [format, table] = ['mcp.servers', (doc.mcp as Record<string, unknown>).servers];
+  else if (doc.mcp && typeof doc.mcp === 'object' && (doc.mcp as Record<string, unknown>).servers)
+    [format, table] = ['mcp.servers', (doc.mcp as Record<string, unknown>).servers];
   else throw new Error('no "mcpServers", "servers" or "mcp.servers" object found');
   const servers: ImportedServer[] = [];
   const skipped: ImportResult['skipped'] = [];

@@ -19,13 +19,7 @@ export function userConfigPath(env: NodeJS.ProcessEnv, home = homedir()): string
 }
 
 /** The lookup order: `--config`, then `MCPKIT_CONFIG`, then `./mcpkit.yaml` if present, then the user config directory. */
-export function locateConfig(options: {
-  flag?: string;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  exists?: (path: string) => boolean;
-  home?: string;
-}): ConfigSource {
+export function locateConfig(options: { flag?: string; env: NodeJS.ProcessEnv; cwd: string; exists?: (path: string) => boolean; home?: string }): ConfigSource {
   const exists = options.exists ?? existsSync;
   if (options.flag) return { path: resolve(options.cwd, options.flag), source: 'flag' };
   const fromEnv = options.env.MCPKIT_CONFIG;

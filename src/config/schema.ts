@@ -6,12 +6,10 @@ import { EXPOSURES, TOKEN_BUDGET_RANGE } from './defaults.js';
  * rather than ignored; the sections owned by later features start open (`looseObject`).
  */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const name = (what: string) =>
-  z.string().regex(NAME, `${what} names use letters, digits, "_", "-" and "." and start with a letter or digit`);
+const name = (what: string) => z.string().regex(NAME, `${what} names use letters, digits, "_", "-" and "." and start with a letter or digit`);
 
 /** A string that may still hold `${VAR}` placeholders when an edit is validated before interpolation. */
-const templated = (check: (value: string) => boolean, message: string) =>
-  z.string().refine((value) => value.includes('${') || check(value), message);
+const templated = (check: (value: string) => boolean, message: string) => z.string().refine((value) => value.includes('${') || check(value), message);
 
 const isUrl = (value: string) => {
   try {
@@ -92,21 +90,29 @@ const compositeStepSchema = z.strictObject({
 export const compositeSchema = z
   .strictObject({
     description: z.string().optional(),
-    inputs: z.looseObject({}).optional().describe('JSON Schema of the composite tool\'s arguments.'),
+    inputs: z.looseObject({}).optional().describe("JSON Schema of the composite tool's arguments."),
     parallel: z.record(z.string(), compositeStepSchema).optional().describe('Steps run at once; a failing step yields { error }.'),
     chain: z
-      .array(compositeStepSchema.extend({ name: z.string().regex(/^[A-Za-z0-9_-]+$/).optional() }))
+      .array(
+        compositeStepSchema.extend({
+          name: z
+            .string()
+            .regex(/^[A-Za-z0-9_-]+$/)
+            .optional(),
+        }),
+      )
       .min(1)
       .optional()
       .describe('Steps run in order; later ones may use {steps.NAME.result}.'),
   })
   .superRefine((c, ctx) => {
-    if ((c.parallel === undefined) === (c.chain === undefined)) ctx.addIssue({ code: 'custom', message: 'a composite tool has either parallel or chain steps' });
+    if ((c.parallel === undefined) === (c.chain === undefined))
+      ctx.addIssue({ code: 'custom', message: 'a composite tool has either parallel or chain steps' });
   });
 
 /** A view's selection of one server's tools, on top of the server's own rules. */
 export const viewServerSchema = z.strictObject({
-  tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe('Allow-list of the server\'s (published) tool names, with overrides.'),
+  tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe("Allow-list of the server's (published) tool names, with overrides."),
   filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
 });
 
@@ -124,13 +130,20 @@ export const serveAuthSchema = z.strictObject({
   issuer: templated(isUrl, 'issuer must be an http(s) URL').describe('The authorization server (its issuer URL; its metadata names the keys and endpoints).'),
   resource: templated(isUrl, 'resource must be an http(s) URL')
     .optional()
-    .describe('This server\'s public base URL, e.g. https://mcp.example.com (default: the address it listens on). Tokens must be issued for it or for the route\'s URL.'),
-  scopes: z.array(z.string().min(1)).optional().describe('Scopes that open /mcp (any one of them); views may name their own (tool_views.NAME.scopes). Default: none needed.'),
-  jwks_uri: templated(isUrl, 'jwks_uri must be an http(s) URL').optional().describe('Where the issuer\'s signing keys are (default: from its metadata).'),
+    .describe(
+      "This server's public base URL, e.g. https://mcp.example.com (default: the address it listens on). Tokens must be issued for it or for the route's URL.",
+    ),
+  scopes: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Scopes that open /mcp (any one of them); views may name their own (tool_views.NAME.scopes). Default: none needed.'),
+  jwks_uri: templated(isUrl, 'jwks_uri must be an http(s) URL').optional().describe("Where the issuer's signing keys are (default: from its metadata)."),
   introspection: z
     .strictObject({
-      url: templated(isUrl, 'introspection.url must be an http(s) URL').optional().describe('Token introspection endpoint (RFC 7662; default: from the issuer\'s metadata).'),
-      client_id: z.string().min(1).describe('mcpkit\'s client ID at the authorization server.'),
+      url: templated(isUrl, 'introspection.url must be an http(s) URL')
+        .optional()
+        .describe("Token introspection endpoint (RFC 7662; default: from the issuer's metadata)."),
+      client_id: z.string().min(1).describe("mcpkit's client ID at the authorization server."),
       client_secret: z.string().min(1).describe('Its secret; use ${VAR}.'),
     })
     .optional()
@@ -140,7 +153,9 @@ export const serveAuthSchema = z.strictObject({
 export const viewSchema = z.strictObject({
   description: z.string().optional(),
   exposure: exposureSchema.optional().describe(EXPOSURE_TEXT),
-  token_budget: tokenBudgetSchema.optional().describe('Most tokens (bytes/4) the view\'s tools/list may cost under exposure auto (default: serve.token_budget, else 4000).'),
+  token_budget: tokenBudgetSchema
+    .optional()
+    .describe("Most tokens (bytes/4) the view's tools/list may cost under exposure auto (default: serve.token_budget, else 4000)."),
   pin: z.array(z.string().min(1)).optional().describe('Tools listed directly whatever the exposure, by the name the view publishes them under.'),
   servers: z
     .union([z.array(name('Server')), z.record(name('Server'), viewServerSchema.nullable())])
@@ -150,9 +165,15 @@ export const viewSchema = z.strictObject({
   tools: z.array(z.string()).optional().describe('Individual mcpkit tools to include, by MCP name.'),
   separator: z.string().nullable().optional().describe('Between server and tool name when several servers are in the view (default "__"); null for none.'),
   tokens: z.array(z.string()).optional().describe('Bearer tokens allowed to use this view over HTTP.'),
-  scopes: z.array(z.string().min(1)).optional().describe('With serve.auth: OAuth scopes that open this view over HTTP (any one of them; default serve.auth.scopes).'),
+  scopes: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('With serve.auth: OAuth scopes that open this view over HTTP (any one of them; default serve.auth.scopes).'),
   hooks: hooksSchema.optional(),
-  read_only: z.boolean().optional().describe('Serve only tools that declare readOnlyHint: true, mcpkit\'s own and the servers\' (as serve --read-only does for every view).'),
+  read_only: z
+    .boolean()
+    .optional()
+    .describe("Serve only tools that declare readOnlyHint: true, mcpkit's own and the servers' (as serve --read-only does for every view)."),
 });
 
 export const configSchema = z
@@ -163,12 +184,17 @@ export const configSchema = z
     hooks: hooksSchema.default({}),
     registry: z
       .strictObject({
-        default: z.string().optional().describe('Registry used when a call names none (default: pulsemcp when PULSEMCP_SUBREGISTRY_API_KEY is set, else official).'),
+        default: z
+          .string()
+          .optional()
+          .describe('Registry used when a call names none (default: pulsemcp when PULSEMCP_SUBREGISTRY_API_KEY is set, else official).'),
         sources: z
           .record(
             name('Registry'),
             z.strictObject({
-              url: templated(isUrl, 'url must be an http(s) URL').optional().describe('Base URL (the API lives under /v0.1); optional for the built-in official and pulsemcp.'),
+              url: templated(isUrl, 'url must be an http(s) URL')
+                .optional()
+                .describe('Base URL (the API lives under /v0.1); optional for the built-in official and pulsemcp.'),
               api_key: z.string().optional().describe('Sent as X-API-Key; use ${VAR}.'),
               tenant_id: z.string().optional().describe('Sent as X-Tenant-ID.'),
             }),
@@ -199,14 +225,27 @@ export const configSchema = z
           .string()
           .min(1)
           .optional()
-          .describe('The only folder backups are written to and restored from (default $XDG_STATE_HOME/mcpkit/backups; relative to this file; ARANGO_BACKUP_DIR overrides).'),
+          .describe(
+            'The only folder backups are written to and restored from (default $XDG_STATE_HOME/mcpkit/backups; relative to this file; ARANGO_BACKUP_DIR overrides).',
+          ),
       })
       .default({}),
     retrieve: z
       .looseObject({
-        roots: z.record(name('Root'), z.string()).optional().describe('Named roots the retrieve tools read, e.g. { docs: ./docs, code: . } (relative to this file).'),
-        max_file_bytes: z.int().positive().optional().describe('Larger files are cut by open_file and left out of smart_search (default 1 MiB); search reads files of any size.'),
-        timeout_ms: z.int().positive().optional().describe('Longest a search, find or smart search may run before it stops with TIMEOUT (default over MCP 30000; in a terminal none).'),
+        roots: z
+          .record(name('Root'), z.string())
+          .optional()
+          .describe('Named roots the retrieve tools read, e.g. { docs: ./docs, code: . } (relative to this file).'),
+        max_file_bytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe('Larger files are cut by open_file and left out of smart_search (default 1 MiB); search reads files of any size.'),
+        timeout_ms: z
+          .int()
+          .positive()
+          .optional()
+          .describe('Longest a search, find or smart search may run before it stops with TIMEOUT (default over MCP 30000; in a terminal none).'),
       })
       .default({}),
     serve: z
@@ -222,10 +261,17 @@ export const configSchema = z
         session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
         max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
         exposure: exposureSchema.optional().describe(`How views that do not set theirs, and the default one, list tools. ${EXPOSURE_TEXT}`),
-        token_budget: tokenBudgetSchema.optional().describe('Most tokens (bytes/4) a tools/list may cost under exposure auto, for views that do not set theirs (default 4000).'),
+        token_budget: tokenBudgetSchema
+          .optional()
+          .describe('Most tokens (bytes/4) a tools/list may cost under exposure auto, for views that do not set theirs (default 4000).'),
         pin: z.array(z.string().min(1)).optional().describe('Tools the default view (serve without --view) always lists directly.'),
-        groups: z.array(z.string().min(1)).optional().describe('mcpkit\'s own tool groups serve offers (default all), as serve --groups; e.g. [retrieve, registry].'),
-        auth: serveAuthSchema.optional().describe('Protect "serve --http" with OAuth access tokens (MCP authorization): a protected resource of the named authorization server.'),
+        groups: z
+          .array(z.string().min(1))
+          .optional()
+          .describe("mcpkit's own tool groups serve offers (default all), as serve --groups; e.g. [retrieve, registry]."),
+        auth: serveAuthSchema
+          .optional()
+          .describe('Protect "serve --http" with OAuth access tokens (MCP authorization): a protected resource of the named authorization server.'),
         host_tools_without_auth: z
           .boolean()
           .optional()
@@ -236,11 +282,19 @@ export const configSchema = z
   .superRefine((config, ctx) => {
     const registries = ['official', 'pulsemcp', ...Object.keys(config.registry.sources ?? {})];
     if (config.registry.default !== undefined && !registries.includes(config.registry.default)) {
-      ctx.addIssue({ code: 'custom', path: ['registry', 'default'], message: `no registry named "${config.registry.default}" (known: ${registries.join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['registry', 'default'],
+        message: `no registry named "${config.registry.default}" (known: ${registries.join(', ')})`,
+      });
     }
     for (const [source, spec] of Object.entries(config.registry.sources ?? {})) {
       if (spec.url === undefined && source !== 'official' && source !== 'pulsemcp') {
-        ctx.addIssue({ code: 'custom', path: ['registry', 'sources', source, 'url'], message: 'a registry needs a url (only the built-in official and pulsemcp may leave it out)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['registry', 'sources', source, 'url'],
+          message: 'a registry needs a url (only the built-in official and pulsemcp may leave it out)',
+        });
       }
     }
     for (const [view, spec] of Object.entries(config.tool_views)) {

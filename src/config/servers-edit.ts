@@ -47,10 +47,14 @@ export function removeServer(doc: Document, name: string): void {
   requireServer(doc, name);
   const using = viewsUsing(doc, name);
   if (using.length > 0) {
-    throw new ToolError('CONFLICT', `Server "${name}" is used by ${using.length === 1 ? 'view' : 'views'} ${using.map((v) => `"${v}"`).join(', ')}, which would then name a server that does not exist.`, {
-      details: { server: name, views: using },
-      hint: `Take it out of ${using.length === 1 ? 'that view' : 'those views'} first: ${using.map((v) => `mcpkit view remove-server ${v} ${name}`).join('; ')}.`,
-    });
+    throw new ToolError(
+      'CONFLICT',
+      `Server "${name}" is used by ${using.length === 1 ? 'view' : 'views'} ${using.map((v) => `"${v}"`).join(', ')}, which would then name a server that does not exist.`,
+      {
+        details: { server: name, views: using },
+        hint: `Take it out of ${using.length === 1 ? 'that view' : 'those views'} first: ${using.map((v) => `mcpkit view remove-server ${v} ${name}`).join('; ')}.`,
+      },
+    );
   }
   doc.deleteIn(['mcp_servers', name]);
 }

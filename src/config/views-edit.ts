@@ -87,7 +87,8 @@ export function setViewTools(doc: Document, viewName: string, server: string, to
 export function setViewField(doc: Document, viewName: string, key: string, value: unknown): boolean {
   const view = requireView(doc, viewName);
   const current = view.get(key);
-  if (current === value || (Array.isArray(value) && JSON.stringify((current as { toJSON?(): unknown } | undefined)?.toJSON?.()) === JSON.stringify(value))) return false;
+  if (current === value || (Array.isArray(value) && JSON.stringify((current as { toJSON?(): unknown } | undefined)?.toJSON?.()) === JSON.stringify(value)))
+    return false;
   if (value === undefined) view.delete(key);
   else view.set(key, Array.isArray(value) ? doc.createNode(value, { flow: true }) : value);
   return true;

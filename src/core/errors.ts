@@ -23,8 +23,11 @@ const usage = (meaning: string, hint: string): ErrorCodeInfo => ({ meaning, exit
 const fault = (meaning: string, hint: string): ErrorCodeInfo => ({ meaning, exit: 1, hint });
 
 export const ERROR_CODES = {
-  INVALID_INPUT: usage('Arguments that do not fit the tool or command (type, range, unknown field, missing value).', 'Read the input schema, or run the command with --help.'),
-  VALIDATION_ERROR: usage('Arguments refused by an arango tool (the arango seed\'s name for INVALID_INPUT).', 'Read the tool\'s input schema.'),
+  INVALID_INPUT: usage(
+    'Arguments that do not fit the tool or command (type, range, unknown field, missing value).',
+    'Read the input schema, or run the command with --help.',
+  ),
+  VALIDATION_ERROR: usage("Arguments refused by an arango tool (the arango seed's name for INVALID_INPUT).", "Read the tool's input schema."),
   QUERY_EMPTY: usage('A search was given no text to look for.', 'Give the text or question to search for.'),
   QUERY_INVALID: usage('A regular expression that does not compile.', 'Fix the expression, or search for a literal without --regex.'),
   LIMIT_INVALID: usage('A limit outside its range.', 'Give a limit within the range the message names.'),
@@ -33,30 +36,60 @@ export const ERROR_CODES = {
   FILE_GLOB_INVALID: usage('A glob that is empty or does not compile.', 'Write a glob such as "**/*.md".'),
   PATH_EMPTY: usage('An empty path.', 'Give a path inside a root.'),
   PATH_OUT_OF_ROOT: fault('A path that leads outside its root (.., absolute, NUL, or a symlink whose target is outside).', 'Give a path inside a root.'),
-  PATH_AMBIGUOUS: fault('A path that exists in several roots.', 'Prefix the root\'s name, or pass repo.'),
+  PATH_AMBIGUOUS: fault('A path that exists in several roots.', "Prefix the root's name, or pass repo."),
   FILE_NOT_FOUND: fault('No such file in the roots.', 'List the folder with list_dir (retrieve ls).'),
   DIR_NOT_FOUND: fault('No such folder in the roots.', 'List the parent with list_dir (retrieve ls).'),
   FILE_NOT_REGULAR: fault('A FIFO, socket or device where a regular file was asked for.', 'Open regular files only.'),
   FILE_BINARY: fault('A binary file where text was asked for.', 'Open text files only.'),
   NOT_FOUND: fault('No server, view, tool, prompt or resource of that name.', 'The message names the closest names; list them with the matching list command.'),
   CONFLICT: fault('The name is taken, or the state does not allow the change.', 'Pass --force to replace, or choose another name.'),
-  CONFIG_NOT_FOUND: fault('The config file named with --config or MCPKIT_CONFIG does not exist.', 'Check the path, or create the file with mcpkit config init --config PATH.'),
-  CONFIG_INVALID: fault('The config file is not valid: YAML, an unset variable, the schema, a bad root.', 'mcpkit config validate lists every problem as path: message.'),
-  FILE_ACCESS: fault('A file mcpkit must write could not be written (permissions, a read-only file system).', 'Check the permissions of the path the message names.'),
-  FORBIDDEN: fault('Not allowed here (e.g. revealing secrets over MCP, an admin tool that is off).', 'Run it in a terminal, or change the setting the message names.'),
-  READ_ONLY: fault('A writing tool or query in read-only mode.', 'Serve without --read-only, or turn off arango.read_only or the view\'s read_only.'),
-  UNAVAILABLE: fault('An upstream server that is down, not started, or not configured correctly.', 'Check it with mcpkit server test NAME; mcpkit reconnects with backoff.'),
+  CONFIG_NOT_FOUND: fault(
+    'The config file named with --config or MCPKIT_CONFIG does not exist.',
+    'Check the path, or create the file with mcpkit config init --config PATH.',
+  ),
+  CONFIG_INVALID: fault(
+    'The config file is not valid: YAML, an unset variable, the schema, a bad root.',
+    'mcpkit config validate lists every problem as path: message.',
+  ),
+  FILE_ACCESS: fault(
+    'A file mcpkit must write could not be written (permissions, a read-only file system).',
+    'Check the permissions of the path the message names.',
+  ),
+  FORBIDDEN: fault(
+    'Not allowed here (e.g. revealing secrets over MCP, an admin tool that is off).',
+    'Run it in a terminal, or change the setting the message names.',
+  ),
+  READ_ONLY: fault('A writing tool or query in read-only mode.', "Serve without --read-only, or turn off arango.read_only or the view's read_only."),
+  UNAVAILABLE: fault(
+    'An upstream server that is down, not started, or not configured correctly.',
+    'Check it with mcpkit server test NAME; mcpkit reconnects with backoff.',
+  ),
   DATABASE_UNAVAILABLE: fault('ArangoDB cannot be reached.', 'Start ArangoDB, or point ARANGO_URL / arango.url at yours.'),
-  TIMEOUT: fault('Something did not answer in time (an upstream server, a lock, a registry, ArangoDB).', 'Raise the timeout the message names, or narrow the request.'),
-  UPSTREAM_ERROR: fault('An upstream server or registry failed or answered something that is not the protocol.', 'Check the upstream; the message carries its own words.'),
-  AUTH_REQUIRED: fault('A server needs an OAuth login, or a login with more scope, before mcpkit can use it.', 'Log in with mcpkit server login NAME (the message names the server).'),
+  TIMEOUT: fault(
+    'Something did not answer in time (an upstream server, a lock, a registry, ArangoDB).',
+    'Raise the timeout the message names, or narrow the request.',
+  ),
+  UPSTREAM_ERROR: fault(
+    'An upstream server or registry failed or answered something that is not the protocol.',
+    'Check the upstream; the message carries its own words.',
+  ),
+  AUTH_REQUIRED: fault(
+    'A server needs an OAuth login, or a login with more scope, before mcpkit can use it.',
+    'Log in with mcpkit server login NAME (the message names the server).',
+  ),
   AUTH_FAILED: fault('Credentials were refused (a bearer token, an API key).', 'Check the token or key the message names.'),
   RATE_LIMITED: fault('The registry asked us to slow down (HTTP 429) and retries ran out.', 'Wait, then try again.'),
-  RESPONSE_TOO_LARGE: fault('An answer over its size limit: a registry response, or registry list --all past registry.max_pages.', 'Ask for less, or raise the limit the message names.'),
-  ARANGO_ERROR: fault('ArangoDB refused the request; errorNum and http_code say why.', 'Read ArangoDB\'s message; the hint names the usual fix.'),
-  HOOK_ABORTED: fault('A pre_call or post_call hook stopped the call.', 'The message carries the hook\'s reason.'),
+  RESPONSE_TOO_LARGE: fault(
+    'An answer over its size limit: a registry response, or registry list --all past registry.max_pages.',
+    'Ask for less, or raise the limit the message names.',
+  ),
+  ARANGO_ERROR: fault('ArangoDB refused the request; errorNum and http_code say why.', "Read ArangoDB's message; the hint names the usual fix."),
+  HOOK_ABORTED: fault('A pre_call or post_call hook stopped the call.', "The message carries the hook's reason."),
   HOOK_FAILED: fault('A hook module failed to load or threw.', 'Fix the hook module the message names.'),
-  LISTEN_FAILED: fault('serve --http could not listen: the port is taken, or the address cannot be bound.', 'Choose another --port (0 picks a free one), or stop what holds it.'),
+  LISTEN_FAILED: fault(
+    'serve --http could not listen: the port is taken, or the address cannot be bound.',
+    'Choose another --port (0 picks a free one), or stop what holds it.',
+  ),
   INTERNAL: fault('A bug in mcpkit: an error nobody anticipated.', 'This is a bug in mcpkit; please report it with the command you ran.'),
 } as const satisfies Record<string, ErrorCodeInfo>;
 

@@ -64,7 +64,10 @@ export function isLoopbackAddress(host: string): boolean {
  * name (a page on evil.example resolving its name to 127.0.0.1 sends Host: evil.example).
  * Returns the reason to refuse, or undefined. Pure.
  */
-export function refusedByOrigin(headers: { host?: string; origin?: string }, options: { loopbackBound: boolean; allowedOrigins: readonly string[] }): string | undefined {
+export function refusedByOrigin(
+  headers: { host?: string; origin?: string },
+  options: { loopbackBound: boolean; allowedOrigins: readonly string[] },
+): string | undefined {
   const { origin, host } = headers;
   if (origin !== undefined && origin !== 'null') {
     let name: string | undefined;
@@ -78,7 +81,8 @@ export function refusedByOrigin(headers: { host?: string; origin?: string }, opt
   } else if (origin === 'null') {
     return 'Origin null (a sandboxed or file page) is not allowed';
   }
-  if (options.loopbackBound && (host === undefined || !LOOPBACK_NAME.test(hostName(host)))) return `Host ${host ?? '(none)'} is not this machine's loopback name`;
+  if (options.loopbackBound && (host === undefined || !LOOPBACK_NAME.test(hostName(host))))
+    return `Host ${host ?? '(none)'} is not this machine's loopback name`;
   return undefined;
 }
 
@@ -91,7 +95,12 @@ export function refusedByOrigin(headers: { host?: string; origin?: string }, opt
 function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknown, hub: ProxyHub | undefined): boolean {
   // A client's own connections may ask it things during the call: those need the call's stream.
   if (!hub || hub.relaysRequests) return false;
-  const m = body as { jsonrpc?: string; id?: string | number; method?: string; params?: { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } } };
+  const m = body as {
+    jsonrpc?: string;
+    id?: string | number;
+    method?: string;
+    params?: { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
+  };
   if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || m.id === undefined || m.jsonrpc !== '2.0') return false;
   if (m.params?._meta?.progressToken !== undefined) return false; // progress needs the SSE stream
   if (!String(req.headers.accept ?? '').includes('application/json')) return false;
@@ -194,14 +203,19 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   // serve.auth: the base URL tokens are issued for is known once listening (port 0 picks one).
   let resourceBase = options.oauth?.resource?.replace(/\/+$/, '') ?? '';
   let oauth: { verifier: AccessTokenVerifier; module: typeof import('../auth/resource-server.js') } | undefined;
-  const routeScopes = (view: string | undefined): readonly string[] => (view ? (viewList.find((v) => v.name === view)?.scopes ?? options.oauth?.scopes ?? []) : (options.oauth?.scopes ?? []));
+  const routeScopes = (view: string | undefined): readonly string[] =>
+    view ? (viewList.find((v) => v.name === view)?.scopes ?? options.oauth?.scopes ?? []) : (options.oauth?.scopes ?? []);
   const routeOf = (view: string | undefined) => (view ? `/view/${encodeURIComponent(view)}/mcp` : '/mcp');
 
   /** Undefined when the request may go on; else the refusal (401 with a challenge, or 403). */
-  const refusal = async (req: IncomingMessage, view: string | undefined): Promise<{ status: number; body: unknown; headers: Record<string, string> } | undefined> => {
+  const refusal = async (
+    req: IncomingMessage,
+    view: string | undefined,
+  ): Promise<{ status: number; body: unknown; headers: Record<string, string> } | undefined> => {
     const given = bearer(req);
     if (staticTokenOpens(given, view)) return undefined;
-    if (!oauth) return { status: 401, body: { error: { code: 'AUTH_FAILED', message: 'Missing or wrong bearer token.' } }, headers: { 'www-authenticate': 'Bearer' } };
+    if (!oauth)
+      return { status: 401, body: { error: { code: 'AUTH_FAILED', message: 'Missing or wrong bearer token.' } }, headers: { 'www-authenticate': 'Bearer' } };
     const { verifier, module: m } = oauth;
     const route = routeOf(view);
     const scopes = routeScopes(view);
@@ -213,9 +227,20 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     });
     if (!given) return refuse(401, 'This server needs an OAuth access token (see WWW-Authenticate for where to get one).', { metadataUrl: metadata, scopes });
     const check = await verifier.verify(given, [m.resourceOf(resourceBase, route), resourceBase]);
-    if (!check.ok) return refuse(401, `The access token was refused: ${check.reason}.`, { metadataUrl: metadata, scopes, error: 'invalid_token', description: check.reason });
+    if (!check.ok)
+      return refuse(401, `The access token was refused: ${check.reason}.`, {
+        metadataUrl: metadata,
+        scopes,
+        error: 'invalid_token',
+        description: check.reason,
+      });
     if (!m.opens(check.scopes, scopes)) {
-      return refuse(403, `The access token does not grant a scope that opens ${route} (one of: ${scopes.join(', ')}).`, { metadataUrl: metadata, scopes, error: 'insufficient_scope', description: `needs one of: ${scopes.join(' ')}` });
+      return refuse(403, `The access token does not grant a scope that opens ${route} (one of: ${scopes.join(', ')}).`, {
+        metadataUrl: metadata,
+        scopes,
+        error: 'insufficient_scope',
+        description: `needs one of: ${scopes.join(' ')}`,
+      });
     }
     return undefined;
   };
@@ -236,10 +261,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     for (const entry of sessions) if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
     if (oldest) endSession(oldest[0]);
   };
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) if (now - session.lastSeen > idleMs) endSession(id);
-  }, Math.max(50, Math.min(idleMs / 4, 60_000)));
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) if (now - session.lastSeen > idleMs) endSession(id);
+    },
+    Math.max(50, Math.min(idleMs / 4, 60_000)),
+  );
   sweeper.unref();
   const handleMcp = async (req: IncomingMessage, res: ServerResponse, route: string, view: string | undefined) => {
     const sessionId = req.headers['mcp-session-id'];
@@ -303,7 +331,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       }
       // The server as a whole names every scope that opens a part of it.
       const scopes = described === '/' ? [...new Set([...(options.oauth!.scopes ?? []), ...viewList.flatMap((v) => v.scopes ?? [])])] : routeScopes(viewName);
-      return sendJson(res, 200, oauth.module.resourceMetadata({ issuer: options.oauth!.issuer, resource: resourceBase }, described, scopes), { 'cache-control': 'max-age=300' });
+      return sendJson(res, 200, oauth.module.resourceMetadata({ issuer: options.oauth!.issuer, resource: resourceBase }, described, scopes), {
+        'cache-control': 'max-age=300',
+      });
     }
     const denied = await refusal(req, path.startsWith('/view/') || path.startsWith('/views/') ? view : undefined);
     if (denied) return sendJson(res, denied.status, denied.body, denied.headers);
@@ -315,13 +345,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on ${path}.` } });
     if (path === '/views') {
       const views = viewList;
-      return sendJson(res, 200, { views: views.map(({ name, description, exposure }) => ({ name, description, exposure, path: `/view/${encodeURIComponent(name)}/mcp` })) });
+      return sendJson(res, 200, {
+        views: views.map(({ name, description, exposure }) => ({ name, description, exposure, path: `/view/${encodeURIComponent(name)}/mcp` })),
+      });
     }
     if (viewMatch && !viewMatch[2] && path.startsWith('/views/')) {
       const spec = viewList.find((v) => v.name === view);
       if (!spec) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
       const tools = await (await runtime.hubFor(view)).list();
-      return sendJson(res, 200, { name: spec.name, description: spec.description, exposure: spec.exposure, path: `/view/${encodeURIComponent(spec.name)}/mcp`, tools });
+      return sendJson(res, 200, {
+        name: spec.name,
+        description: spec.description,
+        exposure: spec.exposure,
+        path: `/view/${encodeURIComponent(spec.name)}/mcp`,
+        tools,
+      });
     }
     return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `Nothing at ${path}. Routes: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.` } });
   };

@@ -53,7 +53,9 @@ export async function runServe(options: ServeOptions): Promise<never> {
       }
       if (process.stdin.isTTY) {
         // Started by hand: say what it is waiting for, once, so it does not look hung.
-        process.stderr.write('mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n');
+        process.stderr.write(
+          'mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n',
+        );
       }
       await serveStdio({ runtime, hasServers: await runtime.viewHasServers(options.view), hub: (downstream) => runtime.clientHub(options.view, downstream) });
     }
@@ -71,7 +73,12 @@ const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpk
 
 /** An empty value would otherwise mean "no token", "every interface" or "the whole catalog", in silence. */
 function refuseEmptyFlags(options: ServeOptions): void {
-  for (const [flag, value] of [['token', options.token], ['host', options.host], ['view', options.view], ['groups', options.groups]] as const) {
+  for (const [flag, value] of [
+    ['token', options.token],
+    ['host', options.host],
+    ['view', options.view],
+    ['groups', options.groups],
+  ] as const) {
     if (value !== undefined && value.trim() === '') {
       throw new ToolError('INVALID_INPUT', `${field(flag)} is empty; give a value, or leave the flag out.`);
     }
@@ -84,7 +91,10 @@ function refuseEmptyFlags(options: ServeOptions): void {
  */
 async function servedRuntime(options: ServeOptions, runtime: Runtime): Promise<Runtime> {
   const config = await runtime.config();
-  const fromFlag = options.groups?.split(',').map((g) => g.trim()).filter(Boolean);
+  const fromFlag = options.groups
+    ?.split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
   const groups = fromFlag ?? config.serve.groups;
   if (groups) {
     const known = [...new Set((await runtime.allTools()).map((t) => t.group))];
@@ -125,7 +135,9 @@ async function httpRuntime(options: ServeOptions, runtime: Runtime): Promise<Run
   const config = await runtime.config();
   const authenticated = (options.token ?? config.serve.token) !== undefined || config.serve.auth !== undefined;
   if (authenticated || config.serve.host_tools_without_auth === true) return runtime;
-  runtime.logger.info('serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)');
+  runtime.logger.info(
+    'serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)',
+  );
   return runtime.withPolicy({ ...runtime.policy, hostTools: false });
 }
 
@@ -170,7 +182,9 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
             ...(oauth.resource ? { resource: oauth.resource } : {}),
             scopes: oauth.scopes ?? [],
             ...(oauth.jwks_uri ? { jwksUri: oauth.jwks_uri } : {}),
-            ...(oauth.introspection ? { introspection: { url: oauth.introspection.url, clientId: oauth.introspection.client_id, clientSecret: oauth.introspection.client_secret } } : {}),
+            ...(oauth.introspection
+              ? { introspection: { url: oauth.introspection.url, clientId: oauth.introspection.client_id, clientSecret: oauth.introspection.client_secret } }
+              : {}),
           },
         }
       : {}),
@@ -179,7 +193,9 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),
     ...(config.serve.max_sessions ? { maxSessions: config.serve.max_sessions } : {}),
   });
-  process.stderr.write(`mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)${oauth ? `; OAuth: tokens from ${oauth.issuer}, metadata at ${http.resource}/.well-known/oauth-protected-resource/mcp` : ''}\n`);
+  process.stderr.write(
+    `mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)${oauth ? `; OAuth: tokens from ${oauth.issuer}, metadata at ${http.resource}/.well-known/oauth-protected-resource/mcp` : ''}\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -126,7 +126,9 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
       h.onResourcesChanged(() => void server.sendResourceListChanged().catch(() => undefined)),
       h.onLog((params, related) => {
         if (!logPasses(params.level, session.logLevel)) return;
-        void server.notification({ method: 'notifications/message', params }, related !== undefined ? { relatedRequestId: related } : undefined).catch(() => undefined);
+        void server
+          .notification({ method: 'notifications/message', params }, related !== undefined ? { relatedRequestId: related } : undefined)
+          .catch(() => undefined);
       }),
       h.onResourceUpdated((uri) => {
         if (session.subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);

@@ -45,7 +45,11 @@ async function runOne(step: CompositeStep, scope: Record<string, unknown>, run: 
   }
 }
 
-export async function runComposite(spec: CompositeSpec, inputs: Record<string, unknown>, run: RunStep): Promise<{ failed: boolean; output: Record<string, unknown> }> {
+export async function runComposite(
+  spec: CompositeSpec,
+  inputs: Record<string, unknown>,
+  run: RunStep,
+): Promise<{ failed: boolean; output: Record<string, unknown> }> {
   if (spec.parallel) {
     const names = Object.keys(spec.parallel);
     const outcomes = await Promise.all(names.map((name) => runOne(spec.parallel![name]!, { inputs }, run)));

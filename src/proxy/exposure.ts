@@ -40,7 +40,14 @@ export function listTokens(tools: readonly Tool[]): number {
 export function planExposure(catalog: readonly Tool[], options: ExposureOptions): ExposurePlan {
   const catalogTokens = listTokens(catalog);
   if (options.exposure === 'direct' || (options.exposure === 'auto' && catalogTokens <= options.budget)) {
-    return { mode: 'direct', listed: [...catalog], direct: catalog.map((t) => t.name), listTokens: catalogTokens, catalogTokens, unknownPins: unknown(catalog, options.pins) };
+    return {
+      mode: 'direct',
+      listed: [...catalog],
+      direct: catalog.map((t) => t.name),
+      listTokens: catalogTokens,
+      catalogTokens,
+      unknownPins: unknown(catalog, options.pins),
+    };
   }
   const meta = options.meta(catalog);
   const byName = new Map(catalog.map((t) => [t.name, t]));
@@ -60,7 +67,14 @@ export function planExposure(catalog: readonly Tool[], options: ExposureOptions)
   for (const name of options.pins) take(name, true);
   if (options.exposure === 'auto') for (const name of options.featured) take(name, false);
   const listed = [...kept, ...meta];
-  return { mode: 'search', listed, direct: kept.map((t) => t.name), listTokens: listTokens(listed), catalogTokens, unknownPins: unknown(catalog, options.pins) };
+  return {
+    mode: 'search',
+    listed,
+    direct: kept.map((t) => t.name),
+    listTokens: listTokens(listed),
+    catalogTokens,
+    unknownPins: unknown(catalog, options.pins),
+  };
 }
 
 function unknown(catalog: readonly Tool[], pins: readonly string[]): string[] {

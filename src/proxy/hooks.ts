@@ -93,7 +93,9 @@ export class HookChain {
 }
 
 function aborted(hook: LoadedHook, ctx: HookContext, reason: unknown): ToolError {
-  return new ToolError('HOOK_ABORTED', `The call of ${ctx.tool} was stopped by a hook: ${String(reason)}`, { details: { module: hook.module, tool: ctx.tool } });
+  return new ToolError('HOOK_ABORTED', `The call of ${ctx.tool} was stopped by a hook: ${String(reason)}`, {
+    details: { module: hook.module, tool: ctx.tool },
+  });
 }
 
 async function invoke(hook: LoadedHook, fn: () => unknown): Promise<{ args?: unknown; result?: unknown; abort?: unknown } | undefined> {

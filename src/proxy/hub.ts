@@ -194,10 +194,13 @@ export class ProxyHub {
   /** resources/subscribe: the server that owns the URI is subscribed once, whoever else asks. */
   async subscribe(session: object, uri: string): Promise<void> {
     const upstream = await this.passthrough.resourceOwner(uri);
-    if (!upstream) throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, { details: { uri }, hint: 'Call resources/list for the available resources.' });
+    if (!upstream)
+      throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, { details: { uri }, hint: 'Call resources/list for the available resources.' });
     const entry = this.subscribers.get(uri) ?? { upstream, sessions: new Set<object>() };
     if (entry.sessions.size === 0 && !(await upstream.subscription(uri, true))) {
-      throw new ToolError('NOT_FOUND', `Server "${upstream.name}" does not take subscriptions, so ${uri} cannot be watched.`, { details: { uri, server: upstream.name } });
+      throw new ToolError('NOT_FOUND', `Server "${upstream.name}" does not take subscriptions, so ${uri} cannot be watched.`, {
+        details: { uri, server: upstream.name },
+      });
     }
     entry.sessions.add(session);
     this.subscribers.set(uri, entry);
@@ -274,7 +277,12 @@ export class ProxyHub {
       budget: this.view.tokenBudget,
       pins: this.view.pins,
       featured: FEATURED_TOOLS,
-      meta: () => metaTools(this.label, { ...(this.view.description ? { description: this.view.description } : {}), count: tools.length, contents: this.contents(catalog) }, this.view.readOnly),
+      meta: () =>
+        metaTools(
+          this.label,
+          { ...(this.view.description ? { description: this.view.description } : {}), count: tools.length, contents: this.contents(catalog) },
+          this.view.readOnly,
+        ),
     });
     // Only a complete listing is kept (see currentCatalog); one cut short is planned again.
     if (this.catalog === catalog) {
@@ -399,7 +407,9 @@ export class ProxyHub {
     const entries = [...catalog.values()];
     const target =
       dot > 0
-        ? entries.find((e) => e.kind === 'upstream' && e.server === ref.slice(0, dot) && (e.tool.name === ref.slice(dot + 1) || e.upstreamName === ref.slice(dot + 1)))
+        ? entries.find(
+            (e) => e.kind === 'upstream' && e.server === ref.slice(0, dot) && (e.tool.name === ref.slice(dot + 1) || e.upstreamName === ref.slice(dot + 1)),
+          )
         : entries.find((e) => e.kind === 'local' && e.name === ref);
     if (!target) {
       throw new ToolError('NOT_FOUND', `Composite tool ${composite}: step tool "${ref}" is not served by this view.`, {
@@ -438,7 +448,12 @@ export class ProxyHub {
       reply(toErrorResult(error));
       return { cancel() {} };
     }
-    const cancel = upstream.forwardCall({ ...params, name: entry.upstreamName }, (outcome) => reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome), progress, related);
+    const cancel = upstream.forwardCall(
+      { ...params, name: entry.upstreamName },
+      (outcome) => reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome),
+      progress,
+      related,
+    );
     return { cancel };
   }
 
@@ -525,7 +540,11 @@ export class ProxyHub {
     const live = this.upstreams.filter((u) => u.status().state !== 'down');
     const all = Promise.allSettled(live.map((u) => u.listTools()));
     // allSettled never rejects: a rejection here is the deadline.
-    const late = await withTimeout(all.then(() => false), wait, () => new Error('late')).catch(() => true);
+    const late = await withTimeout(
+      all.then(() => false),
+      wait,
+      () => new Error('late'),
+    ).catch(() => true);
     if (late) {
       this.options.context.logger.warn(`tools/list: some upstream servers were not ready after ${wait} ms; their tools follow with list_changed`);
       void all.then(() => this.toolsChanged());

@@ -60,9 +60,7 @@ export class PromptResourceRouter {
   }
 
   async listResources(): Promise<Resource[]> {
-    const lists = await Promise.all(
-      this.live().map(async (s) => ({ server: s, resources: await s.upstream.listResources().catch(() => [] as Resource[]) })),
-    );
+    const lists = await Promise.all(this.live().map(async (s) => ({ server: s, resources: await s.upstream.listResources().catch(() => [] as Resource[]) })));
     const resources = new Map<string, Upstream>();
     const hidden = new Set<string>();
     const out: Resource[] = [];

@@ -155,8 +155,7 @@ export function buildSearchIndex(entries: readonly SearchDoc[]): SearchIndex {
   const docs = entries.map(({ tool, source }) => {
     const tf = new Map<string, number>();
     const [first, rest] = splitDescription(tool.description);
-    let length =
-      addTerms(tf, tool.name, 3) + addTerms(tf, tool.title, 2) + addTerms(tf, first, 1.5) + addTerms(tf, rest, 0.5) + addTerms(tf, source, 0.5);
+    let length = addTerms(tf, tool.name, 3) + addTerms(tf, tool.title, 2) + addTerms(tf, first, 1.5) + addTerms(tf, rest, 0.5) + addTerms(tf, source, 0.5);
     const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
     for (const [param, schema] of Object.entries(properties)) {
       length += addTerms(tf, param, 1) + addTerms(tf, schema?.description, 0.3);

@@ -107,7 +107,10 @@ export class Upstream {
   private gaveUp = false;
   private readonly toolsListeners = new Set<() => void>();
   /** tools/call requests forwarded raw (see forwardCall), by the id we gave them upstream. */
-  private readonly forwarded = new Map<string, { done: (message: JSONRPCMessage) => void; progress?: (message: JSONRPCMessage) => void; progressToken?: unknown }>();
+  private readonly forwarded = new Map<
+    string,
+    { done: (message: JSONRPCMessage) => void; progress?: (message: JSONRPCMessage) => void; progressToken?: unknown }
+  >();
   private forwardSeq = 0;
   private readonly promptListeners = new Set<() => void>();
   private readonly resourceListeners = new Set<() => void>();
@@ -208,11 +211,11 @@ export class Upstream {
     const client = await this.connect();
     const release = this.relate(related);
     try {
-      return (await client.request(
-        { method: 'tools/call', params: { name, arguments: args ?? {} } },
-        PassThroughResult,
-        { timeout: this.timeoutMs, signal, ...(onprogress ? { onprogress } : {}) },
-      )) as CallToolResult;
+      return (await client.request({ method: 'tools/call', params: { name, arguments: args ?? {} } }, PassThroughResult, {
+        timeout: this.timeoutMs,
+        signal,
+        ...(onprogress ? { onprogress } : {}),
+      })) as CallToolResult;
     } catch (error) {
       throw this.callFailure(name, error as Error & { code?: number });
     } finally {
@@ -246,7 +249,9 @@ export class Upstream {
   async listPrompts(): Promise<Prompt[]> {
     const client = await this.connect();
     if (!client.getServerCapabilities()?.prompts) return [];
-    return this.paged((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.prompts, next: r.nextCursor })));
+    return this.paged((cursor) =>
+      client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.prompts, next: r.nextCursor })),
+    );
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
@@ -257,14 +262,18 @@ export class Upstream {
   async listResources(): Promise<Resource[]> {
     const client = await this.connect();
     if (!client.getServerCapabilities()?.resources) return [];
-    return this.paged((cursor) => client.listResources(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.resources, next: r.nextCursor })));
+    return this.paged((cursor) =>
+      client.listResources(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.resources, next: r.nextCursor })),
+    );
   }
 
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
     const client = await this.connect();
     if (!client.getServerCapabilities()?.resources) return [];
     return this.paged((cursor) =>
-      client.listResourceTemplates(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+      client
+        .listResourceTemplates(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+        .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
     );
   }
 
@@ -285,7 +294,9 @@ export class Upstream {
   private async sendLevel(client: Client): Promise<void> {
     const level = this.wantedLevel;
     if (!level || !client.getServerCapabilities()?.logging) return;
-    await this.forward('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, { timeout: this.timeoutMs }));
+    await this.forward('logging/setLevel', () =>
+      client.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, { timeout: this.timeoutMs }),
+    );
   }
 
   /** resources/subscribe or unsubscribe; false for a server that does not take subscriptions. */
@@ -301,7 +312,9 @@ export class Upstream {
   async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
     const client = await this.connectOrUnavailable();
     if (!client.getServerCapabilities()?.completions) return { completion: { values: [], hasMore: false } };
-    return this.forward('completion/complete', () => client.request({ method: 'completion/complete', params }, CompleteResultSchema, { timeout: this.timeoutMs }));
+    return this.forward('completion/complete', () =>
+      client.request({ method: 'completion/complete', params }, CompleteResultSchema, { timeout: this.timeoutMs }),
+    );
   }
 
   /** The downstream client's roots changed: tell the server, if connected. */
@@ -365,7 +378,12 @@ export class Upstream {
    * work (schema parsing of request and result, an AbortController per call) on either side.
    * Progress notifications for the call are passed to `progress`. Returns a function that cancels.
    */
-  forwardCall(params: Record<string, unknown>, done: (result: CallToolResult | ToolError) => void, progress?: (message: JSONRPCMessage) => void, related?: RequestId): () => void {
+  forwardCall(
+    params: Record<string, unknown>,
+    done: (result: CallToolResult | ToolError) => void,
+    progress?: (message: JSONRPCMessage) => void,
+    related?: RequestId,
+  ): () => void {
     const id = `mcpkit-${++this.forwardSeq}`;
     const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
     const release = this.relate(related);
@@ -388,7 +406,9 @@ export class Upstream {
       if (!this.forwarded.delete(id)) return;
       clearTimeout(timer);
       release();
-      void this.transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the client' } }).catch(() => undefined);
+      void this.transport
+        ?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the client' } })
+        .catch(() => undefined);
     };
   }
 
@@ -454,8 +474,7 @@ export class Upstream {
     if (downstream) {
       // What the server asks of the client goes to the client whose connection this is, related
       // to its oldest call to this server in flight (over HTTP: on that call's stream).
-      const relay = (method: string) => async (request: { params?: unknown }) =>
-        downstream.request(method, request.params, this.related[0]) as never;
+      const relay = (method: string) => async (request: { params?: unknown }) => downstream.request(method, request.params, this.related[0]) as never;
       if (offered.sampling) client.setRequestHandler(CreateMessageRequestSchema, relay('sampling/createMessage'));
       if (offered.elicitation) client.setRequestHandler(ElicitRequestSchema, relay('elicitation/create'));
       if (offered.roots) client.setRequestHandler(ListRootsRequestSchema, relay('roots/list'));
@@ -536,7 +555,10 @@ export class Upstream {
   private credentialsWanted(): ToolError {
     const name = this.name;
     if (Object.keys(this.options.config.headers ?? {}).some((k) => k.toLowerCase() === 'authorization')) {
-      return new ToolError('AUTH_FAILED', `Server "${name}" refused the credentials in mcp_servers.${name}.headers (HTTP 401).`, { details: { server: name }, hint: 'Check the token its Authorization header carries.' });
+      return new ToolError('AUTH_FAILED', `Server "${name}" refused the credentials in mcp_servers.${name}.headers (HTTP 401).`, {
+        details: { server: name },
+        hint: 'Check the token its Authorization header carries.',
+      });
     }
     return new ToolError('AUTH_REQUIRED', `Server "${name}" wants credentials (HTTP 401).`, {
       details: { server: name },
@@ -570,10 +592,20 @@ export class Upstream {
   private async bounded(client: Client, transport: Transport, what: string): Promise<Transport> {
     this.attempt = transport;
     const slow = this.options.waiting
-      ? setTimeout(() => this.options.waiting!(`waiting for server ${this.name} to answer over ${what} (gives up after ${Math.round(this.timeoutMs / 1000)} s, mcp_servers.${this.name}.timeout_ms)`), SLOW_START_MS).unref()
+      ? setTimeout(
+          () =>
+            this.options.waiting!(
+              `waiting for server ${this.name} to answer over ${what} (gives up after ${Math.round(this.timeoutMs / 1000)} s, mcp_servers.${this.name}.timeout_ms)`,
+            ),
+          SLOW_START_MS,
+        ).unref()
       : undefined;
     try {
-      await withTimeout(client.connect(transport, { timeout: this.timeoutMs }), this.timeoutMs, () => new Error(`no answer over ${what} within ${this.timeoutMs} ms`));
+      await withTimeout(
+        client.connect(transport, { timeout: this.timeoutMs }),
+        this.timeoutMs,
+        () => new Error(`no answer over ${what} within ${this.timeoutMs} ms`),
+      );
       return transport;
     } catch (error) {
       await transport.close().catch(() => undefined);
@@ -599,7 +631,9 @@ export class Upstream {
   }
 
   private async refreshTools(client: Client): Promise<Tool[]> {
-    this.tools = await this.paged((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })));
+    this.tools = await this.paged((cursor) =>
+      client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })),
+    );
     return this.tools;
   }
 

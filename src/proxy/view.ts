@@ -15,7 +15,19 @@ import type { ServerShaping } from './shape.js';
  * the read tools agents reach for most (searching code and docs, then registries and databases).
  * Writers are never featured: an agent that needs one finds it through search.
  */
-export const FEATURED_TOOLS = ['search', 'smart_search', 'open_file', 'find_files', 'get_snippet', 'list_dir', 'list_servers', 'get_server', 'arango_query', 'arango_list_collections', 'config_show'];
+export const FEATURED_TOOLS = [
+  'search',
+  'smart_search',
+  'open_file',
+  'find_files',
+  'get_snippet',
+  'list_dir',
+  'list_servers',
+  'get_server',
+  'arango_query',
+  'arango_list_collections',
+  'config_show',
+];
 
 /**
  * Which tools a view serves. No view name: the default view, mcpkit's own tools plus every
@@ -48,7 +60,13 @@ export interface ResolvedView {
  * by the view's own `read_only`, offers (./tool/policy.ts). Names are checked against all of them,
  * so a view naming a writer is not an error under --read-only: the writer is just not served.
  */
-export function resolveView(config: McpkitConfig, viewName: string | undefined, allTools: readonly AnyTool[], policy: Policy = DEFAULT_POLICY, env: NodeJS.ProcessEnv = {}): ResolvedView {
+export function resolveView(
+  config: McpkitConfig,
+  viewName: string | undefined,
+  allTools: readonly AnyTool[],
+  policy: Policy = DEFAULT_POLICY,
+  env: NodeJS.ProcessEnv = {},
+): ResolvedView {
   const enabled = Object.entries(config.mcp_servers).filter(([, s]) => s.disabled !== true);
   const exposure = (own?: { exposure?: Exposure; token_budget?: number }) => ({
     exposure: policy.exposure ?? own?.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,

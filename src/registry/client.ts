@@ -160,10 +160,14 @@ export class RegistryClient {
       await response.body?.cancel().catch(() => undefined);
       const next = new URL(location, current).toString();
       if (seen.has(next) || hop + 1 > MAX_REDIRECTS) {
-        throw new ToolError('UPSTREAM_ERROR', `The registry at ${this.options.url} redirects ${seen.has(next) ? 'in a loop' : `more than ${MAX_REDIRECTS} times`} (${current} -> ${next}).`, {
-          details: { url, redirects: [...seen, next] },
-          hint: 'Check the registry URL in the config (registry.sources).',
-        });
+        throw new ToolError(
+          'UPSTREAM_ERROR',
+          `The registry at ${this.options.url} redirects ${seen.has(next) ? 'in a loop' : `more than ${MAX_REDIRECTS} times`} (${current} -> ${next}).`,
+          {
+            details: { url, redirects: [...seen, next] },
+            hint: 'Check the registry URL in the config (registry.sources).',
+          },
+        );
       }
       current = next;
     }
@@ -195,10 +199,14 @@ export class RegistryClient {
           });
         }
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        throw new ToolError('UNAVAILABLE', `Could not reach the registry at ${this.options.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, {
-          details: { url, attempts: attempt + 1 },
-          hint: 'Check the registry URL (registry.sources in the config) and your network.',
-        });
+        throw new ToolError(
+          'UNAVAILABLE',
+          `Could not reach the registry at ${this.options.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+          {
+            details: { url, attempts: attempt + 1 },
+            hint: 'Check the registry URL (registry.sources in the config) and your network.',
+          },
+        );
       }
       if (response.ok) {
         let body: unknown;
@@ -229,7 +237,7 @@ interface Subject {
   version?: string;
 }
 
-function isObject(value: unknown): value is Record<string, any> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -252,13 +260,19 @@ function httpError(status: number, detail: string, subject: Subject, details: Re
   const all = Object.fromEntries(Object.entries({ status, ...details }).filter(([, v]) => v !== undefined));
   switch (status) {
     case 401:
-      return new ToolError('AUTH_FAILED', `Authentication failed: ${detail}`, { details: all, hint: 'Check the API key (registry.sources.NAME.api_key, or PULSEMCP_SUBREGISTRY_API_KEY).' });
+      return new ToolError('AUTH_FAILED', `Authentication failed: ${detail}`, {
+        details: all,
+        hint: 'Check the API key (registry.sources.NAME.api_key, or PULSEMCP_SUBREGISTRY_API_KEY).',
+      });
     case 403:
       return new ToolError('FORBIDDEN', `Access denied: ${detail}`, { details: all, hint: 'The key or tenant has no access to this registry or entry.' });
     case 404:
       if (subject.name !== undefined) {
         const version = subject.version === undefined ? '' : ` (version: ${subject.version})`;
-        return new ToolError('NOT_FOUND', `Server not found: ${subject.name}${version}`, { details: { ...all, name: subject.name, version: subject.version }, hint: 'Search with: mcpkit registry list --search TEXT' });
+        return new ToolError('NOT_FOUND', `Server not found: ${subject.name}${version}`, {
+          details: { ...all, name: subject.name, version: subject.version },
+          hint: 'Search with: mcpkit registry list --search TEXT',
+        });
       }
       return new ToolError('NOT_FOUND', `API request failed (404): ${detail}`, { details: all, hint: 'Check the registry URL.' });
     case 429:

@@ -76,7 +76,12 @@ export function localName(registryName: string): string {
 
 /** An environment variable name for a header: `X-Api-Key` -> `X_API_KEY`. */
 export function variableForHeader(header: string): string {
-  return header.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'HEADER';
+  return (
+    header
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'HEADER'
+  );
 }
 
 function kindOf(pkg: Package): PackageKind | undefined {
@@ -128,7 +133,9 @@ export function installation(server: ServerJson, wanted?: PackageKind): Installa
   if (!kind || !kinds.includes(kind)) {
     throw new ToolError('INVALID_INPUT', wanted ? `${server.name} has no ${wanted} package.` : `${server.name} has no package or remote mcpkit can run.`, {
       details: { server: server.name, available: kinds },
-      hint: kinds.length ? `Choose one of: ${kinds.map((k) => `--package ${k}`).join(', ')}.` : 'Add it by hand with: mcpkit server add NAME --command ... or --url ...',
+      hint: kinds.length
+        ? `Choose one of: ${kinds.map((k) => `--package ${k}`).join(', ')}.`
+        : 'Add it by hand with: mcpkit server add NAME --command ... or --url ...',
     });
   }
   const notes: string[] = [];
@@ -136,9 +143,16 @@ export function installation(server: ServerJson, wanted?: PackageKind): Installa
   if (kind === 'remote') {
     const remote = (server.remotes ?? []).find((r) => r.url)!;
     const headers = Object.fromEntries((remote.headers ?? []).map((h) => [h.name, h.value ?? reference({ ...h, name: variableForHeader(h.name) })]));
-    const headerVariables = (remote.headers ?? []).filter((h) => h.value === undefined).map((h) => ({ ...variables([h])[0]!, name: variableForHeader(h.name), header: h.name }));
+    const headerVariables = (remote.headers ?? [])
+      .filter((h) => h.value === undefined)
+      .map((h) => ({ ...variables([h])[0]!, name: variableForHeader(h.name), header: h.name }));
     const transport = remote.type === 'sse' ? 'sse' : remote.type === 'streamable-http' ? 'http' : undefined;
-    const entry = { ...(description ? { description } : {}), url: remote.url, ...(transport ? { transport } : {}), ...(Object.keys(headers).length ? { headers } : {}) };
+    const entry = {
+      ...(description ? { description } : {}),
+      url: remote.url,
+      ...(transport ? { transport } : {}),
+      ...(Object.keys(headers).length ? { headers } : {}),
+    };
     return { kind, entry, variables: headerVariables, notes };
   }
   const pkg = (server.packages ?? []).find((p) => kindOf(p) === kind)!;

@@ -87,7 +87,9 @@ export function remember(entry: IndexedFile, stats: Stats, facts: { binary: bool
 }
 
 /** File systems whose changes made elsewhere inotify never hears of (statfs f_type). */
-const REMOTE_FS = new Set([0x6969 /* nfs */, 0x517b /* smb */, 0xff534d42 /* cifs */, 0xfe534d42 /* smb2 */, 0x65735546 /* fuse */, 0x5346414f /* afs */, 0x01021997 /* 9p */]);
+const REMOTE_FS = new Set([
+  0x6969 /* nfs */, 0x517b /* smb */, 0xff534d42 /* cifs */, 0xfe534d42 /* smb2 */, 0x65735546 /* fuse */, 0x5346414f /* afs */, 0x01021997 /* 9p */,
+]);
 
 function watchable(path: string): boolean {
   if (process.platform !== 'linux') return false;

@@ -120,7 +120,16 @@ export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, 
 }
 
 /** The matches of one file's text (cached, or a block of it) beginning after `linesBefore` lines, at most `room`. */
-export function matchesIn(buf: Buffer, len: number, linesBefore: number, where: { repo: string; path: string }, matcher: LineMatcher, context: number, room: number, into: SearchMatch[]): boolean {
+export function matchesIn(
+  buf: Buffer,
+  len: number,
+  linesBefore: number,
+  where: { repo: string; path: string },
+  matcher: LineMatcher,
+  context: number,
+  room: number,
+  into: SearchMatch[],
+): boolean {
   const hits = matcher(buf, len);
   let lineNo = linesBefore + 1;
   let counted = 0;

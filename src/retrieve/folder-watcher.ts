@@ -68,7 +68,11 @@ export class FolderWatcher {
           this.onEvent(folder, 'rename', null);
           continue;
         }
-        this.stop(code === 'ENOSPC' ? 'the kernel\'s inotify watch limit is reached (fs.inotify.max_user_watches)' : `watching ${folder} failed: ${(error as Error).message}`);
+        this.stop(
+          code === 'ENOSPC'
+            ? "the kernel's inotify watch limit is reached (fs.inotify.max_user_watches)"
+            : `watching ${folder} failed: ${(error as Error).message}`,
+        );
         return;
       }
     }

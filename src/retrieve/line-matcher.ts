@@ -21,7 +21,6 @@ const SPECIAL = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[',
  * more (?, *, {) is not required, so the run ends before it.
  */
 export function requiredLiteral(source: string): string | undefined {
-  let depth = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
     if (c === '\\') i++;
@@ -29,9 +28,7 @@ export function requiredLiteral(source: string): string | undefined {
       const close = source.indexOf(']', i + 2);
       if (close === -1) return undefined;
       i = close;
-    } else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|') return undefined;
+    } else if (c === '|') return undefined;
   }
   let best = '';
   let run = '';
@@ -131,7 +128,11 @@ function latin1Exact(view: Buffer, literal: string): boolean {
  * match are kept, unless latin1Exact says the utf8 text could match elsewhere. `longLine.test`
  * answers for lines of `longLine.chars` characters or more (bounded.ts longLineTest).
  */
-export function regexMatcher(re: RegExp, literal: Buffer | undefined, options: { asciiLiteral?: string; longLine?: { chars: number; test: (text: string) => boolean } } = {}): LineMatcher {
+export function regexMatcher(
+  re: RegExp,
+  literal: Buffer | undefined,
+  options: { asciiLiteral?: string; longLine?: { chars: number; test: (text: string) => boolean } } = {},
+): LineMatcher {
   const flags = re.flags.replace(/[gy]/g, '');
   const test = new RegExp(re.source, flags);
   const global = new RegExp(re.source, `${flags}g`);

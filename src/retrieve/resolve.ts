@@ -32,7 +32,11 @@ export function resolvePath(input: string, roots: readonly Root[], want: Want, r
   requireRepo(roots, repo);
   const normal = normalizeRelative(input);
   if ('code' in normal) throw new ToolError(normal.code, normal.message, { details: { path: input } });
-  const choice = chooseRoots(normal.segments, roots.map((r) => r.name), repo);
+  const choice = chooseRoots(
+    normal.segments,
+    roots.map((r) => r.name),
+    repo,
+  );
   if (choice.prefixed) {
     // "code/src" names root "code"; failing that, it may be a folder called "code" inside a root.
     try {
@@ -84,10 +88,16 @@ function lookup(input: string, roots: readonly Root[], want: Want, choice: RootC
   }
   if (hits.length === 1) return hits[0]!;
   const what = want === 'dir' ? 'folder' : 'file';
-  throw new ToolError(want === 'dir' ? 'DIR_NOT_FOUND' : 'FILE_NOT_FOUND', `No ${what} "${input}" in ${choice.roots.length === 1 ? `root "${choice.roots[0]}"` : `roots ${choice.roots.join(', ')}`}.`, {
-    details: { path: input, roots: choice.roots, ...(wrongKind.length ? { [`not_a_${what}`]: wrongKind } : {}) },
-    hint: wrongKind.length ? `${wrongKind.join(', ')} is a ${want === 'dir' ? 'file' : 'folder'}.` : 'List a folder with retrieve ls (list_dir) to see what is there.',
-  });
+  throw new ToolError(
+    want === 'dir' ? 'DIR_NOT_FOUND' : 'FILE_NOT_FOUND',
+    `No ${what} "${input}" in ${choice.roots.length === 1 ? `root "${choice.roots[0]}"` : `roots ${choice.roots.join(', ')}`}.`,
+    {
+      details: { path: input, roots: choice.roots, ...(wrongKind.length ? { [`not_a_${what}`]: wrongKind } : {}) },
+      hint: wrongKind.length
+        ? `${wrongKind.join(', ')} is a ${want === 'dir' ? 'file' : 'folder'}.`
+        : 'List a folder with retrieve ls (list_dir) to see what is there.',
+    },
+  );
 }
 
 /** The path a result shows: root name and the path inside it. */

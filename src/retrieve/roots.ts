@@ -21,20 +21,19 @@ export interface Root {
   path: string;
 }
 
-export function rootSpecs(options: {
-  configured?: Record<string, string>;
-  configDir: string;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}): RootSpec[] {
+export function rootSpecs(options: { configured?: Record<string, string>; configDir: string; env: NodeJS.ProcessEnv; cwd: string }): RootSpec[] {
   const specs: RootSpec[] = Object.entries(options.configured ?? {}).map(([name, given]) => ({
     name,
     given,
     path: given.trim() === '' ? '' : isAbsolute(given) ? given : resolve(options.configDir, given),
   }));
-  for (const [name, variable] of [['docs', 'DOCS_ROOT'], ['code', 'CODE_ROOT']] as const) {
+  for (const [name, variable] of [
+    ['docs', 'DOCS_ROOT'],
+    ['code', 'CODE_ROOT'],
+  ] as const) {
     const value = options.env[variable];
-    if (value !== undefined && !specs.some((s) => s.name === name)) specs.push({ name, given: `$${variable}`, path: value.trim() === '' ? '' : resolve(options.cwd, value) });
+    if (value !== undefined && !specs.some((s) => s.name === name))
+      specs.push({ name, given: `$${variable}`, path: value.trim() === '' ? '' : resolve(options.cwd, value) });
   }
   if (specs.length === 0) specs.push({ name: 'code', given: '.', path: options.cwd });
   return specs;

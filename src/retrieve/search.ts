@@ -42,7 +42,12 @@ export interface SearchOutcome {
 }
 
 /** Each file of a root in walk order: from the index when there is one (checked for changes), else a fresh walk. */
-export function eachFile(root: Root, hidden: boolean, index: FileIndexes | undefined, visit: (rel: string, abs: string, entry?: IndexedFile) => boolean): boolean {
+export function eachFile(
+  root: Root,
+  hidden: boolean,
+  index: FileIndexes | undefined,
+  visit: (rel: string, abs: string, entry?: IndexedFile) => boolean,
+): boolean {
   if (!index) return walkFiles(root, { hidden }, visit);
   for (const entry of index.of(root, hidden).list()) if (!visit(entry.rel, entry.abs, entry)) return false;
   return true;

@@ -11,10 +11,45 @@ import { mayContain, requiredTrigrams } from './trigrams.js';
  * smart-rank.ts describes; each file shows its lines with the most terms first, then by line
  * number. A one-word query is a case-insensitive search grouped by file.
  */
-const STOP = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'for', 'from', 'how', 'i', 'in', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'what', 'when', 'where', 'which', 'who', 'why', 'with']);
+const STOP = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'can',
+  'do',
+  'does',
+  'for',
+  'from',
+  'how',
+  'i',
+  'in',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'the',
+  'this',
+  'to',
+  'what',
+  'when',
+  'where',
+  'which',
+  'who',
+  'why',
+  'with',
+]);
 
 export function queryTerms(query: string): string[] {
-  const words = query.toLowerCase().split(/[^\p{L}\p{N}_$]+/u).filter((w) => w.length > 1 && !STOP.has(w));
+  const words = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_$]+/u)
+    .filter((w) => w.length > 1 && !STOP.has(w));
   const unique = [...new Set(words)];
   return unique.length ? unique : [query.trim().toLowerCase()].filter((q) => q !== '');
 }
@@ -106,32 +141,36 @@ export function smartSearch(
   const perTerm = stems.map((t) => requiredTrigrams(Buffer.from(t), true));
   const mayMatch = perTerm.every(Boolean) ? (entry: { trigrams?: Uint32Array }) => perTerm.some((t) => mayContain(entry.trigrams!, t!)) : undefined;
   try {
-  for (const root of roots) {
-    eachFile(root, false, options.index, (rel, abs, entry) => {
-      if (options.include && !options.include(rel)) return true;
-      looked++;
-      const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index);
-      if (typeof len !== 'number') return true;
-      const text = holder.buffer.toString('utf8', 0, len);
-      const lower = text.toLowerCase();
-      // One pass over the text gives both how often each term occurs and the lines to show.
-      const { counts, lines: termLines } = termPlaces(lower, stems);
-      if (counts.every((n) => n === 0) || !confirmPlace(holder)) return true;
-      const found = stems.filter((_, i) => counts[i]! > 0);
-      const lines = pickLines(text, lower, termLines, options.linesPerFile);
-      const bestLineTerms = Math.max(0, ...lines.map((l) => found.filter((stem) => l.text.toLowerCase().includes(stem)).length));
-      const path = `${root.name}/${rel}`;
-      hits.push({
-        file: { repo: root.name, path, terms: terms.filter((_, i) => counts[i]! > 0), lines },
-        rank: { path, bytes: len, lines: occurrences(lower, '\n') + 1, counts, bestLineTerms },
+    for (const root of roots) {
+      eachFile(root, false, options.index, (rel, abs, entry) => {
+        if (options.include && !options.include(rel)) return true;
+        looked++;
+        const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index);
+        if (typeof len !== 'number') return true;
+        const text = holder.buffer.toString('utf8', 0, len);
+        const lower = text.toLowerCase();
+        // One pass over the text gives both how often each term occurs and the lines to show.
+        const { counts, lines: termLines } = termPlaces(lower, stems);
+        if (counts.every((n) => n === 0) || !confirmPlace(holder)) return true;
+        const found = stems.filter((_, i) => counts[i]! > 0);
+        const lines = pickLines(text, lower, termLines, options.linesPerFile);
+        const bestLineTerms = Math.max(0, ...lines.map((l) => found.filter((stem) => l.text.toLowerCase().includes(stem)).length));
+        const path = `${root.name}/${rel}`;
+        hits.push({
+          file: { repo: root.name, path, terms: terms.filter((_, i) => counts[i]! > 0), lines },
+          rank: { path, bytes: len, lines: occurrences(lower, '\n') + 1, counts, bestLineTerms },
+        });
+        return true;
       });
-      return true;
-    });
-  }
+    }
   } finally {
     releaseRead(holder);
   }
-  const order = rankOrder(hits.map((h) => h.rank), stems, looked);
+  const order = rankOrder(
+    hits.map((h) => h.rank),
+    stems,
+    looked,
+  );
   const files = order.slice(0, options.limit).map((i) => hits[i]!.file);
   return { files, total_files: hits.length, truncated: hits.length > options.limit };
 }

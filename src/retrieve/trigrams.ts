@@ -19,9 +19,9 @@ const MAX_BITS = 1 << 24;
 /** Length of the UTF-8 sequence at `i` that folds to an ASCII letter (returned in `out[0]`), else 0. */
 function foldsToAscii(buf: Uint8Array, i: number, len: number, out: number[]): number {
   const b = buf[i]!;
-  if (b === 0xc4 && i + 1 < len && buf[i + 1] === 0xb0) return (out[0] = 105), 2; // İ U+0130
-  if (b === 0xc5 && i + 1 < len && buf[i + 1] === 0xbf) return (out[0] = 115), 2; // ſ U+017F
-  if (b === 0xe2 && i + 2 < len && buf[i + 1] === 0x84 && buf[i + 2] === 0xaa) return (out[0] = 107), 3; // K U+212A
+  if (b === 0xc4 && i + 1 < len && buf[i + 1] === 0xb0) return ((out[0] = 105), 2); // İ U+0130
+  if (b === 0xc5 && i + 1 < len && buf[i + 1] === 0xbf) return ((out[0] = 115), 2); // ſ U+017F
+  if (b === 0xe2 && i + 2 < len && buf[i + 1] === 0x84 && buf[i + 2] === 0xaa) return ((out[0] = 107), 3); // K U+212A
   return 0;
 }
 

@@ -7,7 +7,10 @@ export function flagName(command: Pick<CommandSpec, 'flagNames'>, field: string)
 }
 
 export function kebab(name: string): string {
-  return name.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return name
+    .replace(/_/g, '-')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase();
 }
 
 /** A word as a POSIX shell reads it back unchanged. */

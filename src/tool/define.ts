@@ -79,6 +79,7 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
   renderItem?(item: never, ui: RenderUi): string;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of tools of every result type; `unknown` would not accept their render functions (parameter variance).
 export type AnyTool = ToolDefinition<z.ZodObject, any>;
 
 /** A group of tools (`retrieve`, `arango`, ...) and the work it needs done when `serve` starts. */
@@ -104,7 +105,12 @@ export function defineTool<S extends z.ZodObject, R>(tool: ToolDefinition<S, R>)
   for (const arg of tool.command.args ?? []) {
     if (!(arg in shape)) throw new Error(`Tool ${tool.name}: positional argument "${arg}" is not an input field.`);
   }
-  for (const field of Object.keys({ ...tool.command.flagNames, ...tool.command.chars, ...tool.fieldCodes, ...Object.fromEntries((tool.command.pairs ?? []).map((f) => [f, f])) })) {
+  for (const field of Object.keys({
+    ...tool.command.flagNames,
+    ...tool.command.chars,
+    ...tool.fieldCodes,
+    ...Object.fromEntries((tool.command.pairs ?? []).map((f) => [f, f])),
+  })) {
     if (!(field in shape)) throw new Error(`Tool ${tool.name}: a setting for "${field}", which is not an input field.`);
   }
   if (tool.enforcesReadOnly && tool.annotations.readOnlyHint) throw new Error(`Tool ${tool.name}: enforcesReadOnly is for writers only.`);

@@ -21,7 +21,14 @@ describe('AQL evaluator of the test server', () => {
     ['FOR u IN users FILTER u.age == 36 SORT u.name DESC RETURN u.name', {}, ['Cy', 'Ada']],
     ['FOR u IN @@c FILTER u.age < @max RETURN u._key', { '@c': 'users', max: 30 }, ['b']],
     ['FOR u IN users SORT u.age, u.name LIMIT 1, 2 RETURN u.name', {}, ['Ada', 'Cy']],
-    ['FOR u IN users COLLECT age = u.age WITH COUNT INTO n RETURN { age, n }', {}, [{ age: 20, n: 1 }, { age: 36, n: 2 }]],
+    [
+      'FOR u IN users COLLECT age = u.age WITH COUNT INTO n RETURN { age, n }',
+      {},
+      [
+        { age: 20, n: 1 },
+        { age: 36, n: 2 },
+      ],
+    ],
     ['FOR u IN users COLLECT WITH COUNT INTO n RETURN n', {}, [3]],
     ['FOR u IN users FILTER "math" IN u.tags RETURN u._key', {}, ['a', 'c']],
     ['FOR u IN users FILTER u.name LIKE "%y" RETURN u.name', {}, ['Cy']],

@@ -7,12 +7,65 @@ import { resolveArangoSettings } from '../../src/arango/settings.js';
 
 describe('resolveArangoSettings', () => {
   it.each([
-    ['defaults', {}, {}, { urls: ['http://localhost:8529'], database: '_system', username: 'root', password: '', timeoutMs: 30000, connectRetries: 5, connectDelayMs: 2000, readOnly: false, configured: false }],
-    ['config', { url: 'http://db:8529', database: 'app', username: 'u', password: 'p', timeout_ms: 500, connect_retries: 2, connect_delay_ms: 10, read_only: true }, {}, { urls: ['http://db:8529'], database: 'app', username: 'u', password: 'p', timeoutMs: 500, connectRetries: 2, connectDelayMs: 10, readOnly: true, configured: true }],
-    ['environment over config', { url: 'http://db:8529', database: 'app' }, { ARANGO_URL: 'http://env:1', ARANGO_DB: 'envdb', ARANGO_USER: 'eu', ARANGO_PASS: 'ep', ARANGO_TIMEOUT_SEC: '2.5', ARANGO_CONNECT_RETRIES: '7', ARANGO_CONNECT_DELAY_SEC: '0.5' }, { urls: ['http://env:1'], database: 'envdb', username: 'eu', password: 'ep', timeoutMs: 2500, connectRetries: 7, connectDelayMs: 500 }],
-    ['ARANGO_USERNAME before ARANGO_USER', {}, { ARANGO_USERNAME: 'a', ARANGO_USER: 'b', ARANGO_PASSWORD: 'x', ARANGO_PASS: 'y' }, { username: 'a', password: 'x' }],
+    [
+      'defaults',
+      {},
+      {},
+      {
+        urls: ['http://localhost:8529'],
+        database: '_system',
+        username: 'root',
+        password: '',
+        timeoutMs: 30000,
+        connectRetries: 5,
+        connectDelayMs: 2000,
+        readOnly: false,
+        configured: false,
+      },
+    ],
+    [
+      'config',
+      { url: 'http://db:8529', database: 'app', username: 'u', password: 'p', timeout_ms: 500, connect_retries: 2, connect_delay_ms: 10, read_only: true },
+      {},
+      {
+        urls: ['http://db:8529'],
+        database: 'app',
+        username: 'u',
+        password: 'p',
+        timeoutMs: 500,
+        connectRetries: 2,
+        connectDelayMs: 10,
+        readOnly: true,
+        configured: true,
+      },
+    ],
+    [
+      'environment over config',
+      { url: 'http://db:8529', database: 'app' },
+      {
+        ARANGO_URL: 'http://env:1',
+        ARANGO_DB: 'envdb',
+        ARANGO_USER: 'eu',
+        ARANGO_PASS: 'ep',
+        ARANGO_TIMEOUT_SEC: '2.5',
+        ARANGO_CONNECT_RETRIES: '7',
+        ARANGO_CONNECT_DELAY_SEC: '0.5',
+      },
+      { urls: ['http://env:1'], database: 'envdb', username: 'eu', password: 'ep', timeoutMs: 2500, connectRetries: 7, connectDelayMs: 500 },
+    ],
+    [
+      'ARANGO_USERNAME before ARANGO_USER',
+      {},
+      { ARANGO_USERNAME: 'a', ARANGO_USER: 'b', ARANGO_PASSWORD: 'x', ARANGO_PASS: 'y' },
+      { username: 'a', password: 'x' },
+    ],
     ['cluster coordinators from a list', { url: ['http://c1:8529', 'http://c2:8529'] }, {}, { urls: ['http://c1:8529', 'http://c2:8529'] }],
-    ['cluster coordinators comma-separated', {}, { ARANGO_URL: 'http://c1:8529, http://c2:8529' }, { urls: ['http://c1:8529', 'http://c2:8529'], configured: true }],
+    [
+      'cluster coordinators comma-separated',
+      {},
+      { ARANGO_URL: 'http://c1:8529, http://c2:8529' },
+      { urls: ['http://c1:8529', 'http://c2:8529'], configured: true },
+    ],
     ['read-only from the environment', {}, { ARANGO_READ_ONLY: 'true' }, { readOnly: true }],
   ])('%s', (_label, section, env, expected) => {
     expect(resolveArangoSettings(section, env)).toMatchObject(expected);
@@ -51,13 +104,37 @@ describe('buildQuery', () => {
     ['everything', { collection: 'users' }, 'FOR doc IN @@collection\n  RETURN doc', { '@collection': 'users' }],
     [
       'filters, sort, limit',
-      { collection: 'users', filters: [{ field: 'age', op: '>=' as const, value: 18 }, { field: 'address.city', op: 'IN' as const, value: ['Oslo'] }], sort: [{ field: 'name', direction: 'DESC' as const }], limit: 10, offset: 5 },
+      {
+        collection: 'users',
+        filters: [
+          { field: 'age', op: '>=' as const, value: 18 },
+          { field: 'address.city', op: 'IN' as const, value: ['Oslo'] },
+        ],
+        sort: [{ field: 'name', direction: 'DESC' as const }],
+        limit: 10,
+        offset: 5,
+      },
       'FOR doc IN @@collection\n  FILTER doc.`age` >= @v0\n  FILTER doc.`address`.`city` IN @v1\n  SORT doc.`name` DESC\n  LIMIT @offset, @limit\n  RETURN doc',
       { '@collection': 'users', v0: 18, v1: ['Oslo'], offset: 5, limit: 10 },
     ],
-    ['fields', { collection: 'users', fields: ['name', 'a.b'] }, 'FOR doc IN @@collection\n  RETURN { `_key`: doc._key, `name`: doc.`name`, `a_b`: doc.`a`.`b` }', { '@collection': 'users' }],
-    ['count', { collection: 'users', filters: [{ field: 'x', op: 'LIKE' as const, value: 'a%' }], count: true }, 'FOR doc IN @@collection\n  FILTER doc.`x` LIKE @v0\n  COLLECT WITH COUNT INTO total\n  RETURN total', { '@collection': 'users', v0: 'a%' }],
-    ['a value that looks like AQL stays a value', { collection: 'users', filters: [{ field: 'name', op: '==' as const, value: '" || true || "' }] }, 'FOR doc IN @@collection\n  FILTER doc.`name` == @v0\n  RETURN doc', { '@collection': 'users', v0: '" || true || "' }],
+    [
+      'fields',
+      { collection: 'users', fields: ['name', 'a.b'] },
+      'FOR doc IN @@collection\n  RETURN { `_key`: doc._key, `name`: doc.`name`, `a_b`: doc.`a`.`b` }',
+      { '@collection': 'users' },
+    ],
+    [
+      'count',
+      { collection: 'users', filters: [{ field: 'x', op: 'LIKE' as const, value: 'a%' }], count: true },
+      'FOR doc IN @@collection\n  FILTER doc.`x` LIKE @v0\n  COLLECT WITH COUNT INTO total\n  RETURN total',
+      { '@collection': 'users', v0: 'a%' },
+    ],
+    [
+      'a value that looks like AQL stays a value',
+      { collection: 'users', filters: [{ field: 'name', op: '==' as const, value: '" || true || "' }] },
+      'FOR doc IN @@collection\n  FILTER doc.`name` == @v0\n  RETURN doc',
+      { '@collection': 'users', v0: '" || true || "' },
+    ],
   ])('%s', (_label, input, query, bind) => {
     expect(buildQuery(input)).toEqual({ query, bind_vars: bind });
   });

@@ -7,11 +7,11 @@ import { oauthSettings } from '../../src/auth/settings.js';
 
 describe('loginScope: what a login asks for', () => {
   it.each([
-    ['the challenge\'s scope', 'mcp:basic', undefined, ['cfg'], 'mcp:basic'],
-    ['the config\'s scopes when the challenge names none', undefined, undefined, ['a', 'b'], 'a b'],
+    ["the challenge's scope", 'mcp:basic', undefined, ['cfg'], 'mcp:basic'],
+    ["the config's scopes when the challenge names none", undefined, undefined, ['a', 'b'], 'a b'],
     ['nothing when neither names any (the SDK then uses scopes_supported)', undefined, undefined, undefined, undefined],
-    ['a step-up scope on top of the challenge\'s', 'mcp:basic', 'mcp:basic mcp:write', undefined, 'mcp:basic mcp:write'],
-    ['a step-up scope on top of the config\'s', '', 'write', ['read'], 'read write'],
+    ["a step-up scope on top of the challenge's", 'mcp:basic', 'mcp:basic mcp:write', undefined, 'mcp:basic mcp:write'],
+    ["a step-up scope on top of the config's", '', 'write', ['read'], 'read write'],
     ['no repeats, in first-seen order', 'b a', 'a c b', undefined, 'b a c'],
   ])('%s', (_what, challenge, stepUp, configured, expected) => {
     expect(loginScope(challenge, stepUp, configured)).toBe(expected);
@@ -34,7 +34,10 @@ describe('oauthSettings', () => {
   it.each([
     [{}, undefined],
     [{ auth: 'oauth' as const }, {}],
-    [{ auth: { type: 'oauth' as const, client_id: 'id', scopes: ['s'] } }, { clientId: 'id', clientSecret: undefined, scopes: ['s'], clientMetadataUrl: undefined }],
+    [
+      { auth: { type: 'oauth' as const, client_id: 'id', scopes: ['s'] } },
+      { clientId: 'id', clientSecret: undefined, scopes: ['s'], clientMetadataUrl: undefined },
+    ],
   ])('%j -> %j', (server, expected) => expect(oauthSettings(server)).toEqual(expected));
 });
 
@@ -57,7 +60,11 @@ describe('loginStatus: what server list says, never a token', () => {
       { url: 'u', tokens: { access_token: 'secret', token_type: 'Bearer', expires_in: 3600, refresh_token: 'r', scope: 'mcp' }, obtained_at: now },
       { logged_in: true, expires_at: '2026-11-23T13:00:00.000Z', expired: false, refreshable: true, scope: 'mcp' },
     ],
-    ['expired, no refresh token', { url: 'u', tokens: { access_token: 'secret', token_type: 'Bearer', expires_in: 60 }, obtained_at: now - 120_000 }, { logged_in: true, expires_at: '2026-11-23T11:59:00.000Z', expired: true, refreshable: false }],
+    [
+      'expired, no refresh token',
+      { url: 'u', tokens: { access_token: 'secret', token_type: 'Bearer', expires_in: 60 }, obtained_at: now - 120_000 },
+      { logged_in: true, expires_at: '2026-11-23T11:59:00.000Z', expired: true, refreshable: false },
+    ],
     ['no expiry said', { url: 'u', tokens: { access_token: 'secret', token_type: 'Bearer' } }, { logged_in: true, refreshable: false }],
   ])('%s', (_what, login, expected) => {
     const status = loginStatus(login, now);
@@ -87,7 +94,12 @@ describe('the protected resource side', () => {
   ])('resourceOf(%s, %s)', (base, route, expected) => expect(resourceOf(base, route)).toBe(expected));
 
   it('resourceMetadata names the issuer and, when any, the scopes', () => {
-    expect(resourceMetadata({ issuer: 'https://as', resource: 'https://rs' }, '/mcp', [])).toEqual({ resource: 'https://rs/mcp', authorization_servers: ['https://as'], bearer_methods_supported: ['header'], resource_name: 'mcpkit' });
+    expect(resourceMetadata({ issuer: 'https://as', resource: 'https://rs' }, '/mcp', [])).toEqual({
+      resource: 'https://rs/mcp',
+      authorization_servers: ['https://as'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'mcpkit',
+    });
     expect(resourceMetadata({ issuer: 'https://as', resource: 'https://rs' }, '/mcp', ['a'])).toMatchObject({ scopes_supported: ['a'] });
   });
 
@@ -122,15 +134,35 @@ describe('the config entries for OAuth', async () => {
   };
   it.each([
     ['auth: oauth on a remote server', { mcp_servers: { a: { url: 'https://x.example/mcp', auth: 'oauth' } } }, []],
-    ['a pre-registered client', { mcp_servers: { a: { url: 'https://x.example/mcp', auth: { type: 'oauth', client_id: 'c', client_secret: '${S}', scopes: ['r'] } } } }, []],
-    ['auth on a stdio server', { mcp_servers: { a: { command: 'x', auth: 'oauth' } } }, ['mcp_servers.a.auth: auth is for remote servers (url); a stdio server gets its credentials from env']],
-    ['a client metadata URL that is not https', { mcp_servers: { a: { url: 'https://x.example/mcp', auth: { type: 'oauth', client_metadata_url: 'http://x/c.json' } } } }, ['mcp_servers.a.auth.client_metadata_url: client_metadata_url must be an https URL']],
-    ['serve.auth with an issuer and view scopes', { serve: { auth: { issuer: 'https://as.example', scopes: ['mcp'] } }, tool_views: { v: { scopes: ['v'] } } }, []],
+    [
+      'a pre-registered client',
+      { mcp_servers: { a: { url: 'https://x.example/mcp', auth: { type: 'oauth', client_id: 'c', client_secret: '${S}', scopes: ['r'] } } } },
+      [],
+    ],
+    [
+      'auth on a stdio server',
+      { mcp_servers: { a: { command: 'x', auth: 'oauth' } } },
+      ['mcp_servers.a.auth: auth is for remote servers (url); a stdio server gets its credentials from env'],
+    ],
+    [
+      'a client metadata URL that is not https',
+      { mcp_servers: { a: { url: 'https://x.example/mcp', auth: { type: 'oauth', client_metadata_url: 'http://x/c.json' } } } },
+      ['mcp_servers.a.auth.client_metadata_url: client_metadata_url must be an https URL'],
+    ],
+    [
+      'serve.auth with an issuer and view scopes',
+      { serve: { auth: { issuer: 'https://as.example', scopes: ['mcp'] } }, tool_views: { v: { scopes: ['v'] } } },
+      [],
+    ],
     ['serve.auth without an issuer', { serve: { auth: { scopes: ['mcp'] } } }, ['serve.auth.issuer: ']],
   ])('%s', (_what, config, expected) => {
     const found = problems(config);
     if (expected.length === 0) expect(found).toEqual([]);
     // Each expected problem is the start of one found (zod words the missing-field message itself).
-    for (const problem of expected) expect(found.some((p) => p.startsWith(problem)), found.join('\n')).toBe(true);
+    for (const problem of expected)
+      expect(
+        found.some((p) => p.startsWith(problem)),
+        found.join('\n'),
+      ).toBe(true);
   });
 });

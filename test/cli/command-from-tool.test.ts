@@ -72,11 +72,37 @@ describe('commandFromTool', () => {
 
   it('parses every kind of flag into typed input', async () => {
     const { result, stdout } = await run([
-      'hello', 'a', 'b',
-      '-n', '5', '--ratio', '0.5', '--verbose', '--no-color', '--sort', 'date',
-      '--tags', 'x', '--tags', 'y', '--filter', '{"key":"k"}', '--json',
+      'hello',
+      'a',
+      'b',
+      '-n',
+      '5',
+      '--ratio',
+      '0.5',
+      '--verbose',
+      '--no-color',
+      '--sort',
+      'date',
+      '--tags',
+      'x',
+      '--tags',
+      'y',
+      '--filter',
+      '{"key":"k"}',
+      '--json',
     ]);
-    const expected = { query: 'hello', rest: ['a', 'b'], limit: 5, ratio: 0.5, verbose: true, color: false, sort: 'date', tags: ['x', 'y'], filter: { key: 'k' }, fail: false };
+    const expected = {
+      query: 'hello',
+      rest: ['a', 'b'],
+      limit: 5,
+      ratio: 0.5,
+      verbose: true,
+      color: false,
+      sort: 'date',
+      tags: ['x', 'y'],
+      filter: { key: 'k' },
+      fail: false,
+    };
     expect(result).toEqual(expected);
     expect(JSON.parse(stdout)).toEqual(expected);
   });

@@ -19,7 +19,12 @@ describe('checkConfigText', () => {
     ['bad YAML', 'mcp_servers: [unclosed', /^line 1, column/, /./],
     ['duplicate keys', 'serve: {}\nserve: {}\n', /^line 2/, /unique/i],
     ['duplicate keys deeper down', 'mcp_servers:\n  a: { command: x }\n  b: { command: y }\n  a: { command: z }\n', /^line 4, column 3$/, /"a" appears twice/],
-    ['an alias bomb', `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n`, /^\(yaml\)$/, /alias/i],
+    [
+      'an alias bomb',
+      `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
+      /^\(yaml\)$/,
+      /alias/i,
+    ],
     ['a list at the top', '- a\n- b\n', /\(root\)/, /mapping/],
     ['an unknown section', 'servers: {}\n', /\(root\)/, /servers/],
     ['a server with neither command nor url', 'mcp_servers:\n  x: { args: [a] }\n', /^mcp_servers\.x$/, /command .* or url/],

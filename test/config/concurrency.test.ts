@@ -58,10 +58,13 @@ describe('config edits across processes', () => {
   it('kills at random moments during edits of a large file never leave a partial file', async () => {
     const path = join(tempDir(), 'mcpkit.yaml');
     // ~0.7 MB so that writing takes long enough to be interrupted.
-    const servers = Object.fromEntries(
-      Array.from({ length: 3000 }, (_, i) => [`s${i}`, { command: 'echo', args: ['x'.repeat(200)] }]),
+    const servers = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`s${i}`, { command: 'echo', args: ['x'.repeat(200)] }]));
+    writeFileSync(
+      path,
+      `mcp_servers:\n${Object.entries(servers)
+        .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+        .join('\n')}\n`,
     );
-    writeFileSync(path, `mcp_servers:\n${Object.entries(servers).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n`);
     let expected = serverNames(path);
     for (let i = 0; i < 8; i++) {
       const before = readFileSync(path, 'utf8');

@@ -21,9 +21,17 @@ describe('importServers', () => {
   });
 
   it.each([
-    [{ servers: { gh: { type: 'http', url: 'https://api.githubcopilot.com/mcp/' } } }, 'servers', { url: 'https://api.githubcopilot.com/mcp/', transport: 'http' }],
+    [
+      { servers: { gh: { type: 'http', url: 'https://api.githubcopilot.com/mcp/' } } },
+      'servers',
+      { url: 'https://api.githubcopilot.com/mcp/', transport: 'http' },
+    ],
     [{ servers: { old: { type: 'sse', url: 'https://x.example/sse' } } }, 'servers', { url: 'https://x.example/sse', transport: 'sse' }],
-    [{ 'editor.fontSize': 12, mcp: { servers: { m: { type: 'stdio', command: 'node', args: ['m.js'] } } } }, 'mcp.servers', { command: 'node', args: ['m.js'] }],
+    [
+      { 'editor.fontSize': 12, mcp: { servers: { m: { type: 'stdio', command: 'node', args: ['m.js'] } } } },
+      'mcp.servers',
+      { command: 'node', args: ['m.js'] },
+    ],
   ])('reads VS Code %#', (doc, format, entry) => {
     const result = importServers(doc);
     expect(result.format).toBe(format);

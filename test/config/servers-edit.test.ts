@@ -16,7 +16,6 @@ mcp_servers:
 `;
 const doc = () => parseDocument(BASE);
 
-
 describe('server edits on the YAML document', () => {
   it('adds a server at the end, keeping comments', () => {
     const d = doc();

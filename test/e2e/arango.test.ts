@@ -26,7 +26,14 @@ const graph = `${p}social`;
 
 async function connect(extra: Record<string, string> = {}, args: string[] = []): Promise<Client> {
   const c = new Client({ name: 'arango-test', version: '1' });
-  await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--exposure', 'direct', ...args], env: { ...(env as Record<string, string>), ...extra }, stderr: 'pipe' }));
+  await c.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--exposure', 'direct', ...args],
+      env: { ...(env as Record<string, string>), ...extra },
+      stderr: 'pipe',
+    }),
+  );
   return c;
 }
 
@@ -59,10 +66,17 @@ afterAll(async () => {
   if (LIVE) {
     // No tool drops collections or graphs; clean up the run's own with the driver.
     const { Database } = await import('arangojs');
-    const db = new Database({ url: LIVE, databaseName: process.env.ARANGO_DB ?? '_system', auth: { username: process.env.ARANGO_USERNAME ?? 'root', password: process.env.ARANGO_PASSWORD ?? '' } });
+    const db = new Database({
+      url: LIVE,
+      databaseName: process.env.ARANGO_DB ?? '_system',
+      auth: { username: process.env.ARANGO_USERNAME ?? 'root', password: process.env.ARANGO_PASSWORD ?? '' },
+    });
     for (const g of await db.listGraphs()) if (g.name.startsWith(p)) await db.graph(g.name).drop();
     for (const c of await db.listCollections()) if (c.name.startsWith(p)) await db.collection(c.name).drop();
-    await db.collection('mcp_schemas').remove(`${p}user`).catch(() => undefined);
+    await db
+      .collection('mcp_schemas')
+      .remove(`${p}user`)
+      .catch(() => undefined);
     db.close();
   }
 });
@@ -71,7 +85,10 @@ describe('arango from the terminal', () => {
   it('creates, writes, queries and reports in tables or JSON', async () => {
     expect((await cli(['arango', 'status'])).body).toMatchObject({ connected: true, read_only: false });
     expect((await cli(['arango', 'create-collection', users])).body).toEqual({ name: users, type: 'document', created: true });
-    expect((await cli(['arango', 'insert', users, '--document', '{"_key":"ada","name":"Ada","age":36}'])).body).toMatchObject({ _key: 'ada', _id: `${users}/ada` });
+    expect((await cli(['arango', 'insert', users, '--document', '{"_key":"ada","name":"Ada","age":36}'])).body).toMatchObject({
+      _key: 'ada',
+      _id: `${users}/ada`,
+    });
     const rows = await runCli(['arango', 'query', `FOR u IN ${users} RETURN { name: u.name, age: u.age }`], { env });
     expect(rows.stdout.split('\n')[0]).toMatch(/^NAME\s+AGE$/);
     const nested = await runCli(['arango', 'query', `FOR u IN ${users} RETURN { u }`], { env });
@@ -114,11 +131,28 @@ describe('arango over MCP', () => {
     documents.push({ _key: 'u7', n: -1, group: 0 }); // a duplicate key
     const inserted = await ok('arango_bulk_insert', { collection: users, documents, batch_size: 1000, on_error: 'continue' });
     expect(inserted).toMatchObject({ total: 2501, succeeded: 2500, failed: 1, stopped: false, failures: [{ index: 2500, error: { errorNum: 1210 } }] });
-    const stopped = await ok('arango_bulk_insert', { collection: users, documents: [{ _key: 'u1' }, { _key: 'x1' }, { _key: 'x2' }], batch_size: 1, on_error: 'stop' });
+    const stopped = await ok('arango_bulk_insert', {
+      collection: users,
+      documents: [{ _key: 'u1' }, { _key: 'x1' }, { _key: 'x2' }],
+      batch_size: 1,
+      on_error: 'stop',
+    });
     expect(stopped).toMatchObject({ processed: 1, succeeded: 0, failed: 1, stopped: true });
-    const updated = await ok('arango_bulk_update', { collection: users, updates: [{ _key: 'u1', flag: true }, { _key: 'missing', flag: true }], on_error: 'ignore' });
+    const updated = await ok('arango_bulk_update', {
+      collection: users,
+      updates: [
+        { _key: 'u1', flag: true },
+        { _key: 'missing', flag: true },
+      ],
+      on_error: 'ignore',
+    });
     expect(updated).toMatchObject({ succeeded: 1, failed: 1, failures: [] });
-    const page = await ok('arango_query', { query: 'FOR u IN @@c FILTER u.group == @g SORT u.n RETURN u.n', bind_vars: { '@c': users, g: 1 }, max_rows: 10, batch_size: 4 });
+    const page = await ok('arango_query', {
+      query: 'FOR u IN @@c FILTER u.group == @g SORT u.n RETURN u.n',
+      bind_vars: { '@c': users, g: 1 },
+      max_rows: 10,
+      batch_size: 4,
+    });
     expect(page).toMatchObject({ rows: [1, 4, 7, 10, 13, 16, 19, 22, 25, 28], truncated: true, count: 833 });
     const built = await ok('arango_query_builder', { collection: users, filters: [{ field: 'flag', op: '==', value: true }], fields: ['n'] });
     expect(built.rows).toEqual([{ _key: 'u1', n: 1 }]);
@@ -155,9 +189,16 @@ describe('arango over MCP', () => {
     await ok('arango_insert', { collection: `${p}orders`, document: { _key: 'o1', customer: `${users}/u1`, items: [`${users}/u2`, `${users}/zz`] } });
     const refs = await ok('arango_validate_references', { collection: `${p}orders`, reference_fields: ['customer', 'items'] });
     expect(refs).toMatchObject({ valid: false, invalid_count: 1, invalid: [{ _key: 'o1', field: 'items', reference: `${users}/zz` }] });
-    const refused = await call('arango_insert_with_validation', { collection: `${p}orders`, document: { customer: `${users}/nobody` }, reference_fields: ['customer'] });
+    const refused = await call('arango_insert_with_validation', {
+      collection: `${p}orders`,
+      document: { customer: `${users}/nobody` },
+      reference_fields: ['customer'],
+    });
     expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { missing: [{ field: 'customer', reference: `${users}/nobody` }] } });
-    expect((await ok('arango_insert_with_validation', { collection: `${p}orders`, document: { customer: `${users}/u3` }, reference_fields: ['customer'] })).references_checked).toBe(1);
+    expect(
+      (await ok('arango_insert_with_validation', { collection: `${p}orders`, document: { customer: `${users}/u3` }, reference_fields: ['customer'] }))
+        .references_checked,
+    ).toBe(1);
 
     const schema = { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 0 } } };
     await ok('arango_create_schema', { name: `${p}user`, schema, collection: users });
@@ -171,7 +212,13 @@ describe('arango over MCP', () => {
   it('builds, walks, checks, backs up and restores graphs', async () => {
     const created = await ok('arango_create_graph', { name: graph, edge_definitions: [{ collection: follows, from: [users], to: [users] }] });
     expect(created.edgeDefinitions).toEqual([{ collection: follows, from: [users], to: [users] }]);
-    for (const [from, to] of [['u1', 'u2'], ['u2', 'u3'], ['u3', 'u4'], ['u1', 'u5']]) await ok('arango_add_edge', { graph, collection: follows, from: `${users}/${from}`, to: `${users}/${to}` });
+    for (const [from, to] of [
+      ['u1', 'u2'],
+      ['u2', 'u3'],
+      ['u3', 'u4'],
+      ['u1', 'u5'],
+    ])
+      await ok('arango_add_edge', { graph, collection: follows, from: `${users}/${from}`, to: `${users}/${to}` });
     await ok('arango_add_vertex', { graph, collection: users, vertex: { _key: 'lonely', n: 9999 } });
     const walked = await ok('arango_traverse', { start: `${users}/u1`, graph, min_depth: 1, max_depth: 2 });
     expect(walked.results.map((r: { vertex: { _key: string } }) => r.vertex._key).sort()).toEqual(['u2', 'u3', 'u5']);

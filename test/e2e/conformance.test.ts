@@ -25,27 +25,33 @@ function sections(output: string): { direct: Map<string, [number, number]>; prox
 }
 
 describe('the MCP conformance suite through mcpkit', () => {
-  it.runIf(installed || required)('passes through mcpkit every check that passes directly', async () => {
-    expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
-    // run.sh keeps its logs in a mktemp folder: ours, removed afterwards.
-    const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-'));
-    try {
-      const output = await new Promise<string>((done, fail) => {
-        const child = spawn('bash', [join(kit, 'run.sh')], { cwd: ROOT, env: { ...process.env, TMPDIR: scratch }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let text = '';
-        child.stdout.on('data', (d) => (text += d));
-        child.stderr.on('data', (d) => (text += d));
-        child.once('error', fail);
-        child.once('close', () => done(text));
-      });
-      const { direct, proxied } = sections(output);
-      expect(direct.size, output).toBeGreaterThan(20);
-      const regressions = [...direct].filter(([, [, failed]]) => failed === 0).filter(([name, [passed]]) => proxied.get(name)?.[0] !== passed || proxied.get(name)?.[1] !== 0);
-      expect(regressions.map(([name]) => `${name}: direct ${direct.get(name)}, through mcpkit ${proxied.get(name) ?? 'not run'}`)).toEqual([]);
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  }, 300_000);
+  it.runIf(installed || required)(
+    'passes through mcpkit every check that passes directly',
+    async () => {
+      expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
+      // run.sh keeps its logs in a mktemp folder: ours, removed afterwards.
+      const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-'));
+      try {
+        const output = await new Promise<string>((done, fail) => {
+          const child = spawn('bash', [join(kit, 'run.sh')], { cwd: ROOT, env: { ...process.env, TMPDIR: scratch }, stdio: ['ignore', 'pipe', 'pipe'] });
+          let text = '';
+          child.stdout.on('data', (d) => (text += d));
+          child.stderr.on('data', (d) => (text += d));
+          child.once('error', fail);
+          child.once('close', () => done(text));
+        });
+        const { direct, proxied } = sections(output);
+        expect(direct.size, output).toBeGreaterThan(20);
+        const regressions = [...direct]
+          .filter(([, [, failed]]) => failed === 0)
+          .filter(([name, [passed]]) => proxied.get(name)?.[0] !== passed || proxied.get(name)?.[1] !== 0);
+        expect(regressions.map(([name]) => `${name}: direct ${direct.get(name)}, through mcpkit ${proxied.get(name) ?? 'not run'}`)).toEqual([]);
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 });
 
 /**
@@ -79,7 +85,11 @@ function runClientScenario(scenario: string, scratch: string): Promise<{ scenari
   const suite = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   const client = `${process.execPath} ${join(ROOT, 'test/conformance/auth-client.mjs')}`;
   return new Promise((done, fail) => {
-    const child = spawn(node22, [suite, 'client', '--command', client, '--scenario', scenario], { cwd: scratch, env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node22, [suite, 'client', '--command', client, '--scenario', scenario], {
+      cwd: scratch,
+      env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     child.stdout.on('data', (d) => (text += d));
     child.stderr.on('data', (d) => (text += d));
@@ -88,19 +98,32 @@ function runClientScenario(scenario: string, scratch: string): Promise<{ scenari
   });
 }
 
-describe('the MCP conformance suite\'s OAuth client scenarios, mcpkit as the client', () => {
-  it.runIf(installed || required)('passes every scenario: discovery, registration, PKCE, scopes, step-up, client authentication, back-compat', async () => {
-    expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
-    const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-auth-'));
-    try {
-      const results: { scenario: string; output: string }[] = [];
-      // Two at a time: each scenario is a handful of short mcpkit processes.
-      for (let i = 0; i < AUTH_SCENARIOS.length; i += 2) results.push(...(await Promise.all(AUTH_SCENARIOS.slice(i, i + 2).map((s) => runClientScenario(s, scratch)))));
-      const failed = results.filter((r) => !/OVERALL: PASSED/.test(r.output)).map((r) => `${r.scenario}:\n${r.output.split('\n').filter((l) => /FAILURE|WARNING|Failed|Error|\$ mcpkit|exited/.test(l)).join('\n')}`);
-      expect(failed).toEqual([]);
-      for (const r of results) expect(r.output, r.scenario).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  }, 300_000);
+describe("the MCP conformance suite's OAuth client scenarios, mcpkit as the client", () => {
+  it.runIf(installed || required)(
+    'passes every scenario: discovery, registration, PKCE, scopes, step-up, client authentication, back-compat',
+    async () => {
+      expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
+      const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-auth-'));
+      try {
+        const results: { scenario: string; output: string }[] = [];
+        // Two at a time: each scenario is a handful of short mcpkit processes.
+        for (let i = 0; i < AUTH_SCENARIOS.length; i += 2)
+          results.push(...(await Promise.all(AUTH_SCENARIOS.slice(i, i + 2).map((s) => runClientScenario(s, scratch)))));
+        const failed = results
+          .filter((r) => !/OVERALL: PASSED/.test(r.output))
+          .map(
+            (r) =>
+              `${r.scenario}:\n${r.output
+                .split('\n')
+                .filter((l) => /FAILURE|WARNING|Failed|Error|\$ mcpkit|exited/.test(l))
+                .join('\n')}`,
+          );
+        expect(failed).toEqual([]);
+        for (const r of results) expect(r.output, r.scenario).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 });

@@ -16,7 +16,9 @@ const tokensOf = (tools: Tool[]) => Math.ceil(Buffer.byteLength(JSON.stringify({
 
 async function connect(args: string[], cwd = tempDir()): Promise<Client> {
   const client = new Client({ name: 'economy', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], env: cleanEnv() as Record<string, string>, cwd, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], env: cleanEnv() as Record<string, string>, cwd, stderr: 'pipe' }),
+  );
   return client;
 }
 
@@ -50,7 +52,10 @@ describe('serve by default fits a token budget', () => {
       const called = structured<{ path: string }>(await client.callTool({ name: 'mcpkit_call_tool', arguments: { name: 'config_path', arguments: {} } }));
       expect(called.path).toMatch(/config\.yaml$/);
       expect(structured<{ path: string }>(await client.callTool({ name: 'config_path', arguments: {} }))).toEqual(called);
-      await expect(client.callTool({ name: 'config_pat', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('config_path') });
+      await expect(client.callTool({ name: 'config_pat', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('config_path'),
+      });
     } finally {
       await client.close();
     }
@@ -79,10 +84,18 @@ describe('serve by default fits a token budget', () => {
         const described = structured<Tool>(await client.callTool({ name: 'mcpkit_describe_tool', arguments: { name: tool.name } }));
         expect(described, tool.name).toEqual(tool);
         // Searching for a tool by its own name's words finds it.
-        const found = structured<{ results: { name: string }[] }>(await client.callTool({ name: 'mcpkit_search_tools', arguments: { query: tool.name.replace(/[_-]+/g, ' '), limit: 5 } }));
-        expect(found.results.map((r) => r.name), tool.name).toContain(tool.name);
+        const found = structured<{ results: { name: string }[] }>(
+          await client.callTool({ name: 'mcpkit_search_tools', arguments: { query: tool.name.replace(/[_-]+/g, ' '), limit: 5 } }),
+        );
+        expect(
+          found.results.map((r) => r.name),
+          tool.name,
+        ).toContain(tool.name);
       }
-      const echoed = (await client.callTool({ name: 'mcpkit_call_tool', arguments: { name: 'everything__echo', arguments: { message: 'behind search' } } })) as CallToolResult;
+      const echoed = (await client.callTool({
+        name: 'mcpkit_call_tool',
+        arguments: { name: 'everything__echo', arguments: { message: 'behind search' } },
+      })) as CallToolResult;
       expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: behind search' }]);
     } finally {
       await client.close();
@@ -133,10 +146,19 @@ describe('serve by default fits a token budget', () => {
     const r = await runCli(['view', 'tools', 'tight', '--config', config, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ exposure: 'auto', listing: 'search', token_budget: 1000, direct: ['read_graph'], unknown_pins: [{ pin: 'memory__read_graph', similar: ['read_graph'] }], catalog_size: 9 });
+    expect(out).toMatchObject({
+      exposure: 'auto',
+      listing: 'search',
+      token_budget: 1000,
+      direct: ['read_graph'],
+      unknown_pins: [{ pin: 'memory__read_graph', similar: ['read_graph'] }],
+      catalog_size: 9,
+    });
     expect(out.tokens_estimate).toBeLessThan(out.catalog_tokens);
     const human = await runCli(['view', 'tools', 'tight', '--config', config], { env });
-    expect(human.stdout).toMatch(/exposure auto: 4 tool\(s\) listed \(1 direct, the rest of the 9 through search\); tools\/list ≈ \d+ tokens, the whole catalog \d+; budget 1000/);
+    expect(human.stdout).toMatch(
+      /exposure auto: 4 tool\(s\) listed \(1 direct, the rest of the 9 through search\); tools\/list ≈ \d+ tokens, the whole catalog \d+; budget 1000/,
+    );
     expect(human.stdout).toContain('! pin "memory__read_graph" names no tool of the view (did you mean read_graph?)');
     const whole = JSON.parse((await runCli(['view', 'tools', '--config', config, '--json'], { env })).stdout);
     expect(whole).toMatchObject({ view: null, listing: 'search', token_budget: 4000 });
@@ -159,12 +181,14 @@ describe('serve by default fits a token budget', () => {
   });
 });
 
-describe('serve --groups chooses mcpkit\'s own groups, as toolsets', () => {
+describe("serve --groups chooses mcpkit's own groups, as toolsets", () => {
   it('--groups retrieve,registry serves those groups only, and --read-only narrows them further', async () => {
     const client = await connect(['--groups', 'retrieve,registry', '--exposure', 'direct']);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
-      expect(names).toEqual(['find_files', 'get_server', 'get_snippet', 'list_dir', 'list_servers', 'list_versions', 'open_file', 'registry_add', 'search', 'smart_search'].sort());
+      expect(names).toEqual(
+        ['find_files', 'get_server', 'get_snippet', 'list_dir', 'list_servers', 'list_versions', 'open_file', 'registry_add', 'search', 'smart_search'].sort(),
+      );
     } finally {
       await client.close();
     }
@@ -224,7 +248,9 @@ describe('the search meta-tools find the right tool (test/fixtures/tool-search-e
     const tally = { tune: { n: 0, top1: 0, top5: 0 }, 'held-out': { n: 0, top1: 0, top5: 0 } };
     const misses: string[] = [];
     for (const c of cases) {
-      const found = structured<{ results: { name: string }[] }>(await client.callTool({ name: 'mcpkit_search_tools', arguments: { query: c.query, limit: 5 } }));
+      const found = structured<{ results: { name: string }[] }>(
+        await client.callTool({ name: 'mcpkit_search_tools', arguments: { query: c.query, limit: 5 } }),
+      );
       const names = found.results.map((r) => r.name);
       const t = tally[c.set];
       t.n++;
@@ -237,7 +263,9 @@ describe('the search meta-tools find the right tool (test/fixtures/tool-search-e
     console.log(
       [
         'tool search evaluation (top-1 / top-5):',
-        ...Object.entries({ ...tally, all }).map(([set, t]) => `  ${set.padEnd(8)} ${String(t.n).padStart(3)} phrasings  ${pct(t.top1, t.n)} / ${pct(t.top5, t.n)}`),
+        ...Object.entries({ ...tally, all }).map(
+          ([set, t]) => `  ${set.padEnd(8)} ${String(t.n).padStart(3)} phrasings  ${pct(t.top1, t.n)} / ${pct(t.top5, t.n)}`,
+        ),
         ...(misses.length ? ['missed:', ...misses] : []),
       ].join('\n'),
     );

@@ -154,7 +154,10 @@ describe('over HTTP, several clients at once', () => {
   const config = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { relays: { servers: ['one'] } } });
 
   beforeAll(async () => {
-    child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], { env: cleanEnv({ MCPKIT_CONFIG: config }), stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], {
+      env: cleanEnv({ MCPKIT_CONFIG: config }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     url = await new Promise<string>((resolve, reject) => {
       let err = '';
       child.stderr!.on('data', (d) => {
@@ -193,14 +196,23 @@ describe('over HTTP, several clients at once', () => {
   });
 
   it('refuses a foreign Origin or Host (DNS rebinding) with 403, and an unsupported protocol version with 400', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     // node:http, since fetch will not send a Host header of our choosing.
     const post = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
-        const req = request(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        });
+        const req = request(
+          `${url}/mcp`,
+          { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
         req.once('error', reject);
         req.end(JSON.stringify(init));
       });
@@ -239,7 +251,19 @@ describe('the other faces', () => {
     const made = capableClient('filter');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'filter', 'run', '--include', 'ask_*', '--include', 'log_*', '--', process.execPath, join(ROOT, 'test/fixtures/relay-server.mjs'), 'filtered'],
+      args: [
+        BIN,
+        'filter',
+        'run',
+        '--include',
+        'ask_*',
+        '--include',
+        'log_*',
+        '--',
+        process.execPath,
+        join(ROOT, 'test/fixtures/relay-server.mjs'),
+        'filtered',
+      ],
       env: cleanEnv() as Record<string, string>,
       stderr: 'ignore',
     });
@@ -258,7 +282,10 @@ describe('the other faces', () => {
 
   it('an upstream reached over streamable HTTP (mcpkit serve --http behind mcpkit over stdio) relays sampling and elicitation', async () => {
     const innerConfig = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { inner: { servers: ['one'] } } });
-    const inner = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], { env: cleanEnv({ MCPKIT_CONFIG: innerConfig }), stdio: ['ignore', 'ignore', 'pipe'] });
+    const inner = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], {
+      env: cleanEnv({ MCPKIT_CONFIG: innerConfig }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       const base = await new Promise<string>((resolve, reject) => {
         let err = '';
@@ -324,7 +351,10 @@ describe('one call pipeline, one error contract', () => {
     expect(onHot).toEqual(onOrdinary);
     expect(onHot).toMatchObject({
       toolError: { isError: true, content: [{ type: 'text', text: 'failed as a tool' }] },
-      rpcError: { isError: true, error: { code: 'UPSTREAM_ERROR', message: expect.stringContaining('rejected on purpose'), details: { server: 'faulty', tool: 'reject' } } },
+      rpcError: {
+        isError: true,
+        error: { code: 'UPSTREAM_ERROR', message: expect.stringContaining('rejected on purpose'), details: { server: 'faulty', tool: 'reject' } },
+      },
       invalid: { isError: true, error: { code: 'INVALID_INPUT', message: 'Invalid arguments for strict: "n": must be number' } },
       hidden: { rpc: -32602 },
       timeout: { isError: true, error: { code: 'TIMEOUT', hint: expect.stringContaining('timeout_ms') } },

@@ -21,7 +21,15 @@ describe('filter run: a standalone filtering stdio proxy', () => {
     try {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name).sort();
-      expect(names).toEqual(['echo', 'get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image']);
+      expect(names).toEqual([
+        'echo',
+        'get-annotated-message',
+        'get-resource-links',
+        'get-resource-reference',
+        'get-structured-content',
+        'get-sum',
+        'get-tiny-image',
+      ]);
       const echo = await client.callTool({ name: 'echo', arguments: { message: 'filtered' } });
       expect(JSON.stringify(echo.content)).toContain('Echo: filtered');
       await expect(client.callTool({ name: 'get-env', arguments: {} })).rejects.toMatchObject({ code: -32602 });
@@ -64,9 +72,12 @@ describe('filter set', () => {
     expect(set.code, set.stderr).toBe(0);
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.filter).toEqual([{ exclude: 'get-env' }, { include: 'get-*' }, { exclude: 'x' }]);
     const tools = JSON.parse((await runCli(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
-    expect(tools.filter((t) => t.group === 'server:everything').map((t) => t.name).sort()).toEqual(
-      ['get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image'],
-    );
+    expect(
+      tools
+        .filter((t) => t.group === 'server:everything')
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image']);
     expect((await runCli(['filter', 'set', 'everything', '--clear'], { env })).code).toBe(0);
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.filter).toBeUndefined();
     const nothing = await runCli(['filter', 'set', 'everything', '--json'], { env });

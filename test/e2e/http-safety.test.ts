@@ -6,7 +6,10 @@ import { writeConfig } from '../helpers/upstreams.js';
 
 /** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
 async function serveHttp(config: string, args: string[] = []) {
-  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--exposure', 'direct', ...args], { env: cleanEnv({ MCPKIT_CONFIG: config }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--exposure', 'direct', ...args], {
+    env: cleanEnv({ MCPKIT_CONFIG: config }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (d) => {
@@ -21,7 +24,9 @@ async function serveHttp(config: string, args: string[] = []) {
 
 async function toolNames(url: string, token?: string): Promise<string[]> {
   const client = new Client({ name: 'safety', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}),
+  );
   try {
     return (await client.listTools()).tools.map((t) => t.name);
   } finally {
@@ -77,7 +82,12 @@ describe('serve --http without authentication', () => {
 });
 
 describe('HTTP sessions', () => {
-  const init = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+  const init = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  });
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
   async function open(url: string): Promise<string> {
@@ -86,7 +96,11 @@ describe('HTTP sessions', () => {
     return r.headers.get('mcp-session-id')!;
   }
   async function ping(url: string, session: string): Promise<number> {
-    const r = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+    const r = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+    });
     await r.text();
     return r.status;
   }

@@ -9,7 +9,10 @@ const TOKEN = 'test-token-123';
 const VIEW_TOKEN = 'view-only-456';
 
 async function startHttp(args: string[], config: string): Promise<{ child: ChildProcess; base: string; stderr: () => string }> {
-  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config, ...args], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -64,7 +67,7 @@ describe('serve --http', () => {
     await expect(mcpClient(`${server.base}/mcp`)).rejects.toThrow();
   });
 
-  it('lists views and a view\'s tools', async () => {
+  it("lists views and a view's tools", async () => {
     expect(await (await fetch(`${server.base}/views`, { headers: auth })).json()).toEqual({
       views: [
         { name: 'lean', description: 'Echo only', exposure: 'direct', path: '/view/lean/mcp' },
@@ -89,7 +92,7 @@ describe('serve --http', () => {
     }
   });
 
-  it('serves a view at /view/{name}/mcp, opened by the view\'s own token too', async () => {
+  it("serves a view at /view/{name}/mcp, opened by the view's own token too", async () => {
     const client = await mcpClient(`${server.base}/view/lean/mcp`, VIEW_TOKEN);
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
@@ -109,7 +112,12 @@ describe('serve --http', () => {
     const init = await fetch(`${server.base}/mcp`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     const session = init.headers.get('mcp-session-id')!;
     expect(session).toBeTruthy();
@@ -132,7 +140,12 @@ describe('serve --http', () => {
     const headers = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const post = (body: object, session?: string) =>
       fetch(`${server.base}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
-    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     const session = init.headers.get('mcp-session-id')!;
     await init.text();
     await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
@@ -147,7 +160,9 @@ describe('serve --http', () => {
     try {
       await client.listTools();
       const progress: number[] = [];
-      await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+      await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined, {
+        onprogress: (p) => void progress.push(p.progress),
+      });
       // The upstream may send its last progress after its result (see proxy.test.ts): a prefix is certain.
       expect(progress.length).toBeGreaterThanOrEqual(2);
       expect(progress).toEqual([1, 2, 3].slice(0, progress.length));

@@ -8,10 +8,7 @@ import { BIN, ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
 
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const configFile = join(tempDir(), 'mcpkit.yaml');
-writeFileSync(
-  configFile,
-  'mcp_servers:\n  gh:\n    url: https://example.com/mcp\n    headers:\n      Authorization: "Bearer ${E2E_GH_TOKEN}"\n',
-);
+writeFileSync(configFile, 'mcp_servers:\n  gh:\n    url: https://example.com/mcp\n    headers:\n      Authorization: "Bearer ${E2E_GH_TOKEN}"\n');
 
 describe('mcpkit serve over stdio, driven by the MCP SDK client', () => {
   let client: Client;
@@ -74,7 +71,9 @@ describe('mcpkit serve over stdio, driven by the MCP SDK client', () => {
     expect(result.isError).toBeFalsy();
     const text = JSON.stringify(result);
     expect(text).not.toContain('ghp_supersecret');
-    expect((result.structuredContent as { config: { mcp_servers: { gh: { headers: { Authorization: string } } } } }).config.mcp_servers.gh.headers.Authorization).toBe('********');
+    expect(
+      (result.structuredContent as { config: { mcp_servers: { gh: { headers: { Authorization: string } } } } }).config.mcp_servers.gh.headers.Authorization,
+    ).toBe('********');
   });
 
   it('refuses reveal over MCP', async () => {

@@ -31,7 +31,12 @@ async function post(url: string, token?: string): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
   });
 }
 
@@ -42,7 +47,11 @@ describe('serve --http as an OAuth protected resource (serve.auth)', () => {
   beforeAll(async () => {
     as = await startAuthorizationServer({ introspectionClient: { id: 'mcpkit', secret: 'introspect-secret' } });
     const config = writeConfig({
-      serve: { token: STATIC_TOKEN, exposure: 'direct', auth: { issuer: as.issuer, scopes: ['mcp'], introspection: { client_id: 'mcpkit', client_secret: 'introspect-secret' } } },
+      serve: {
+        token: STATIC_TOKEN,
+        exposure: 'direct',
+        auth: { issuer: as.issuer, scopes: ['mcp'], introspection: { client_id: 'mcpkit', client_secret: 'introspect-secret' } },
+      },
       tool_views: { research: { groups: ['retrieve'], scopes: ['research'] } },
     });
     server = await startProtected(config);
@@ -54,7 +63,13 @@ describe('serve --http as an OAuth protected resource (serve.auth)', () => {
 
   it('publishes protected resource metadata for the server, /mcp and each view', async () => {
     const doc = async (path: string) => (await fetch(`${server.base}/.well-known/oauth-protected-resource${path}`)).json();
-    expect(await doc('/mcp')).toEqual({ resource: `${server.base}/mcp`, authorization_servers: [as.issuer], scopes_supported: ['mcp'], bearer_methods_supported: ['header'], resource_name: 'mcpkit' });
+    expect(await doc('/mcp')).toEqual({
+      resource: `${server.base}/mcp`,
+      authorization_servers: [as.issuer],
+      scopes_supported: ['mcp'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'mcpkit',
+    });
     expect(await doc('/view/research/mcp')).toMatchObject({ resource: `${server.base}/view/research/mcp`, scopes_supported: ['research'] });
     expect(await doc('')).toMatchObject({ resource: server.base, scopes_supported: ['mcp', 'research'] });
     expect((await fetch(`${server.base}/.well-known/oauth-protected-resource/view/nope/mcp`)).status).toBe(404);
@@ -65,7 +80,9 @@ describe('serve --http as an OAuth protected resource (serve.auth)', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.base}/.well-known/oauth-protected-resource/mcp", scope="mcp"`);
     const view = await post(`${server.base}/view/research/mcp`);
-    expect(view.headers.get('www-authenticate')).toContain(`resource_metadata="${server.base}/.well-known/oauth-protected-resource/view/research/mcp", scope="research"`);
+    expect(view.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${server.base}/.well-known/oauth-protected-resource/view/research/mcp", scope="research"`,
+    );
   });
 
   it('lets a valid token in: the SDK client lists and calls tools', async () => {
@@ -193,7 +210,14 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
 
   it('refreshes a token that expires mid-session without the agent noticing, and a revoked refresh token gives AUTH_REQUIRED', async () => {
     const client = new Client({ name: 'agent', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--view', 'prot', '--config', config], env: env as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--view', 'prot', '--config', config],
+        env: env as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
     try {
       const name = (await client.listTools()).tools.map((t) => t.name).find((n) => n.endsWith('config_show'))!;
       expect(name, JSON.stringify((await client.listTools()).tools.map((t) => t.name))).toBeDefined();
@@ -230,7 +254,9 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
   }, 30_000);
 
   it('a server that answers 401 without auth: oauth gets a hint to set it, and a refused header is AUTH_FAILED', async () => {
-    const plain = writeConfig({ mcp_servers: { prot: { url: `${upstream.base}/mcp` }, keyed: { url: `${upstream.base}/mcp`, headers: { Authorization: 'Bearer nope' } } } });
+    const plain = writeConfig({
+      mcp_servers: { prot: { url: `${upstream.base}/mcp` }, keyed: { url: `${upstream.base}/mcp`, headers: { Authorization: 'Bearer nope' } } },
+    });
     const bare = await runCli(['server', 'test', 'prot', '--config', plain], { env });
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('Error [AUTH_REQUIRED]: Server "prot" wants credentials (HTTP 401).');

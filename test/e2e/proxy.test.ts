@@ -33,7 +33,11 @@ describe('serve proxies real upstream servers', () => {
         ...SERVERS.everything,
         tools: { echo: { description: 'Proxied. {original}' }, 'get-sum': { name: 'add' }, 'get-env': { enabled: false } },
       },
-      memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/memory.json` }, filter: [{ exclude: 'delete_*' }, { include: 'read_*' }, { include: 'create_*' }] },
+      memory: {
+        ...SERVERS.memory,
+        env: { MEMORY_FILE_PATH: `${files}/memory.json` },
+        filter: [{ exclude: 'delete_*' }, { include: 'read_*' }, { include: 'create_*' }],
+      },
       filesystem: { ...SERVERS.filesystem(files), filter: [{ include: 'list_*' }] },
       off: { command: 'this-command-does-not-exist', disabled: true },
     },
@@ -52,7 +56,16 @@ describe('serve proxies real upstream servers', () => {
     const names = tools.map((t) => t.name);
     expect(names).toContain('config_show');
     expect(names.filter((n) => n.includes('__')).sort()).toEqual(
-      ['everything__add', 'everything__echo', 'filesystem__list_allowed_directories', 'filesystem__list_directory', 'filesystem__list_directory_with_sizes', 'memory__create_entities', 'memory__create_relations', 'memory__read_graph'].sort(),
+      [
+        'everything__add',
+        'everything__echo',
+        'filesystem__list_allowed_directories',
+        'filesystem__list_directory',
+        'filesystem__list_directory_with_sizes',
+        'memory__create_entities',
+        'memory__create_relations',
+        'memory__read_graph',
+      ].sort(),
     );
     const echo = tools.find((t) => t.name === 'everything__echo')!;
     expect(echo.description).toBe('Proxied. Echoes back the input string');
@@ -62,7 +75,10 @@ describe('serve proxies real upstream servers', () => {
   it('forwards calls, by the upstream name when a tool was renamed', async () => {
     expect(text((await session.client.callTool({ name: 'everything__echo', arguments: { message: 'hi' } })) as CallToolResult)).toBe('Echo: hi');
     expect(text((await session.client.callTool({ name: 'everything__add', arguments: { a: 2, b: 3 } })) as CallToolResult)).toContain('5');
-    await session.client.callTool({ name: 'memory__create_entities', arguments: { entities: [{ name: 'mcpkit', entityType: 'tool', observations: ['proxied'] }] } });
+    await session.client.callTool({
+      name: 'memory__create_entities',
+      arguments: { entities: [{ name: 'mcpkit', entityType: 'tool', observations: ['proxied'] }] },
+    });
     const graph = (await session.client.callTool({ name: 'memory__read_graph', arguments: {} })) as CallToolResult;
     expect(text(graph)).toContain('mcpkit');
   });
@@ -78,7 +94,10 @@ describe('serve proxies real upstream servers', () => {
   it.each(['memory__delete_entities', 'everything__get-env', 'everything__get-sum', 'filesystem__read_file', 'off__anything'])(
     'refuses %s, which the config filters out, as an unknown tool',
     async (name) => {
-      await expect(session.client.callTool({ name, arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(`Unknown tool: ${name}`) });
+      await expect(session.client.callTool({ name, arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`Unknown tool: ${name}`),
+      });
     },
   );
 
@@ -90,7 +109,9 @@ describe('serve proxies real upstream servers', () => {
 describe('faults', () => {
   it('an upstream killed mid-session fails fast with UNAVAILABLE, the others keep answering, and it comes back', async () => {
     const files = tempDir();
-    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/m.json` } } } });
+    const config = writeConfig({
+      mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/m.json` } } },
+    });
     const session = await connect(config);
     try {
       let listChanged = 0;
@@ -113,10 +134,14 @@ describe('faults', () => {
       const other = (await session.client.callTool({ name: 'memory__read_graph', arguments: {} })) as CallToolResult;
       expect(other.isError).toBeFalsy();
 
-      const back = await waitFor(async () => {
-        const r = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'again' } })) as CallToolResult;
-        return !r.isError && text(r) === 'Echo: again';
-      }, 15_000, 200);
+      const back = await waitFor(
+        async () => {
+          const r = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'again' } })) as CallToolResult;
+          return !r.isError && text(r) === 'Echo: again';
+        },
+        15_000,
+        200,
+      );
       expect(back).toBe(true);
       expect(listChanged).toBeGreaterThan(0);
     } finally {
@@ -153,8 +178,13 @@ describe('faults', () => {
   });
 
   it.each(['SIGKILL', 'SIGTERM', 'stdin closed'] as const)('after serve ends (%s), no child process of it remains', async (how) => {
-    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } } });
-    const serve = spawnTracked(process.execPath, [BIN, 'serve', '--config', config, '--exposure', 'direct'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    const config = writeConfig({
+      mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } },
+    });
+    const serve = spawnTracked(process.execPath, [BIN, 'serve', '--config', config, '--exposure', 'direct'], {
+      env: cleanEnv(),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let out = '';
     serve.stdout.on('data', (d) => (out += d));
     const send = (msg: object) => serve.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
@@ -176,7 +206,9 @@ describe('call and tools reach upstream tools from the terminal', () => {
   it('tools lists them with their server; call runs one', async () => {
     const config = writeConfig({
       mcp_servers: { everything: { ...SERVERS.everything, tools: { echo: {}, 'get-sum': {} } } },
-      composite_tools: { twice: { parallel: { a: { tool: 'everything.echo', args: { message: 'a' } }, b: { tool: 'everything.echo', args: { message: 'b' } } } } },
+      composite_tools: {
+        twice: { parallel: { a: { tool: 'everything.echo', args: { message: 'a' } }, b: { tool: 'everything.echo', args: { message: 'b' } } } },
+      },
     });
     const env = cleanEnv({ MCPKIT_CONFIG: config });
     const tools = JSON.parse((await runCli(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
@@ -209,7 +241,12 @@ describe('views', () => {
   });
 
   it('serve --view publishes only what the view selects', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', config, '--view', 'lean'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--config', config, '--view', 'lean'],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'v', version: '1' });
     await client.connect(transport);
     try {
@@ -222,7 +259,12 @@ describe('views', () => {
   });
 
   it('search exposure publishes exactly three meta-tools that search, describe and call', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', config, '--view', 'finder'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--config', config, '--view', 'finder'],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'v', version: '1' });
     await client.connect(transport);
     try {
@@ -234,7 +276,10 @@ describe('views', () => {
       expect(results.length).toBeLessThanOrEqual(3);
       const described = (await client.callTool({ name: 'finder_describe_tool', arguments: { name: 'everything__echo' } })) as CallToolResult;
       expect(described.structuredContent).toMatchObject({ name: 'everything__echo', inputSchema: { required: ['message'] } });
-      const called = (await client.callTool({ name: 'finder_call_tool', arguments: { name: 'everything__echo', arguments: { message: 'via search' } } })) as CallToolResult;
+      const called = (await client.callTool({
+        name: 'finder_call_tool',
+        arguments: { name: 'everything__echo', arguments: { message: 'via search' } },
+      })) as CallToolResult;
       expect(text(called)).toBe('Echo: via search');
       const bad = (await client.callTool({ name: 'finder_call_tool', arguments: { name: 'everything__echo', arguments: {} } })) as CallToolResult;
       expect(errorOf(bad).code).toBe('INVALID_INPUT');
@@ -313,7 +358,12 @@ describe('composite tools and hooks', () => {
           { name: 'second', tool: 'everything.echo', args: { message: 'then {steps.first.result}' } },
         ],
       },
-      stops: { chain: [{ name: 'bad', tool: 'everything.nope' }, { tool: 'everything.echo', args: { message: 'never' } }] },
+      stops: {
+        chain: [
+          { name: 'bad', tool: 'everything.nope' },
+          { tool: 'everything.echo', args: { message: 'never' } },
+        ],
+      },
     },
     hooks: { pre_call: `${ROOT_FIXTURES}/hooks.mjs`, post_call: `${ROOT_FIXTURES}/hooks.mjs` },
   });
@@ -395,7 +445,9 @@ describe('progress and cancellation, on the hot path and through hooks', () => {
       expect(progress).toEqual([1, 2, 3, 4].slice(0, progress.length));
 
       const abort = new AbortController();
-      const slow = session.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 2 } }, undefined, { signal: abort.signal });
+      const slow = session.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 2 } }, undefined, {
+        signal: abort.signal,
+      });
       setTimeout(() => abort.abort('changed my mind'), 200);
       await expect(slow).rejects.toThrow();
       // The session is still healthy, and the cancelled call's late answer does not confuse it.

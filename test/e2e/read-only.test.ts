@@ -57,15 +57,18 @@ describe('serve --read-only', () => {
     for (const tool of tools) expect([tool.name, tool.annotations?.readOnlyHint]).toEqual([tool.name, true]);
   });
 
-  it.each(allTools.map((t) => [t.group, t.name, t] as const))('%s: %s is served only if it reads (or enforces read-only itself)', async (_group, name, tool) => {
-    const listed = tools.find((t) => t.name === name);
-    if (tool.annotations.readOnlyHint || tool.enforcesReadOnly) {
-      expect(listed?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    } else {
-      expect(listed).toBeUndefined();
-      expect(await unknownTool(client, name)).toBe(true);
-    }
-  });
+  it.each(allTools.map((t) => [t.group, t.name, t] as const))(
+    '%s: %s is served only if it reads (or enforces read-only itself)',
+    async (_group, name, tool) => {
+      const listed = tools.find((t) => t.name === name);
+      if (tool.annotations.readOnlyHint || tool.enforcesReadOnly) {
+        expect(listed?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      } else {
+        expect(listed).toBeUndefined();
+        expect(await unknownTool(client, name)).toBe(true);
+      }
+    },
+  );
 
   it('leaves out upstream tools that do not declare readOnlyHint: true, and refuses calls to them', async () => {
     const names = tools.map((t) => t.name);

@@ -140,7 +140,9 @@ beforeAll(async () => {
   writeFileSync(join(work, 'docs/guides/setup.md'), '# Setup\n');
   writeFileSync(
     join(work, 'src/main.ts'),
-    Array.from({ length: 40 }, (_, i) => (i === 12 ? 'const server = createServer(handler); // TODO: port' : `const line${i} = parseExpression(${i});`)).join('\n'),
+    Array.from({ length: 40 }, (_, i) => (i === 12 ? 'const server = createServer(handler); // TODO: port' : `const line${i} = parseExpression(${i});`)).join(
+      '\n',
+    ),
   );
   // What `server import` reads.
   mkdirSync(join(home, '.config/Claude'), { recursive: true });
@@ -156,7 +158,10 @@ beforeAll(async () => {
   authServer = await startAuthorizationServer();
   const protectedConfig = join(home, 'protected.yaml');
   writeFileSync(protectedConfig, JSON.stringify({ serve: { auth: { issuer: authServer.issuer } } }));
-  const linear = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', protectedConfig], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const linear = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', protectedConfig], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let linearErr = '';
   linear.stderr.on('data', (d) => (linearErr += d));
   if (!(await waitFor(() => /listening on (http:\/\/\S+)\/mcp/.test(linearErr), 20_000))) throw new Error(`the Linear stand-in did not start: ${linearErr}`);
@@ -185,7 +190,15 @@ describe('the README tour runs as written', () => {
   it('has the lines this test expects to stand in for', () => {
     const all = lines.map((l) => l.command).join('\n');
     expect(lines.length).toBeGreaterThan(40);
-    for (const expected of ['docker compose up -d', 'https://api.githubcopilot.com/mcp/', 'https://mcp.linear.app/mcp', 'mcpkit server login linear', '@modelcontextprotocol/server-everything', 'mcpkit serve --http']) expect(all).toContain(expected);
+    for (const expected of [
+      'docker compose up -d',
+      'https://api.githubcopilot.com/mcp/',
+      'https://mcp.linear.app/mcp',
+      'mcpkit server login linear',
+      '@modelcontextprotocol/server-everything',
+      'mcpkit serve --http',
+    ])
+      expect(all).toContain(expected);
   });
 
   it('every line works, in order', { timeout: 600_000 }, async () => {
@@ -207,14 +220,18 @@ describe('the README tour runs as written', () => {
       }
       if (stood.serving) {
         const r = await runServing(stood.command, stood.serving);
-        if (!r.up || r.code !== 0) failures.push(`${line.command}\n  (${section}) did not come up and stop cleanly: up=${r.up} exit=${r.code}\n  ${r.stderr.trim().split('\n').slice(-5).join('\n  ')}`);
+        if (!r.up || r.code !== 0)
+          failures.push(
+            `${line.command}\n  (${section}) did not come up and stop cleanly: up=${r.up} exit=${r.code}\n  ${r.stderr.trim().split('\n').slice(-5).join('\n  ')}`,
+          );
         continue;
       }
       const r = await runLine(stood.command);
       if (r.code !== 0) failures.push(`${line.command}\n  (${section}) exit ${r.code}\n  ${(r.stderr || r.stdout).trim().split('\n').slice(-6).join('\n  ')}`);
       // What the tour promises of a few lines, beyond their exit code.
       const promised = PROMISES.find(([start]) => line.command.startsWith(start));
-      if (r.code === 0 && promised && !r.stdout.includes(promised[1])) failures.push(`${line.command}\n  (${section}) printed no "${promised[1]}":\n  ${r.stdout.trim()}`);
+      if (r.code === 0 && promised && !r.stdout.includes(promised[1]))
+        failures.push(`${line.command}\n  (${section}) printed no "${promised[1]}":\n  ${r.stdout.trim()}`);
     }
     expect(failures, failures.join('\n\n')).toEqual([]);
   });

@@ -13,8 +13,15 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 const LONG = `A server with a long description. ${'x'.repeat(300)}`;
 const long = {
-  server: { name: 'io.github.mcpkit/long-readme', description: LONG, version: '1.0.0', packages: [{ registryType: 'npm', identifier: 'long-readme', version: '1.0.0', transport: { type: 'stdio' } }] },
-  _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-06-01T00:00:00Z', updatedAt: '2025-06-01T00:00:00Z', isLatest: true } },
+  server: {
+    name: 'io.github.mcpkit/long-readme',
+    description: LONG,
+    version: '1.0.0',
+    packages: [{ registryType: 'npm', identifier: 'long-readme', version: '1.0.0', transport: { type: 'stdio' } }],
+  },
+  _meta: {
+    'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-06-01T00:00:00Z', updatedAt: '2025-06-01T00:00:00Z', isLatest: true },
+  },
 };
 
 function writeConfig(extra = ''): void {
@@ -51,7 +58,11 @@ describe('registry from the terminal', () => {
       const started = Date.now();
       const r = await json(['registry', 'list', '--all']);
       expect(r.code).toBe(1);
-      expect(r.body.error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', message: expect.stringContaining('stopped after 7 pages'), hint: expect.stringContaining('--cursor') });
+      expect(r.body.error).toMatchObject({
+        code: 'RESPONSE_TOO_LARGE',
+        message: expect.stringContaining('stopped after 7 pages'),
+        hint: expect.stringContaining('--cursor'),
+      });
       expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       registry.control.abuse = false;
@@ -61,7 +72,9 @@ describe('registry from the terminal', () => {
 
   it('--truncate shortens like MCP does', async () => {
     const { body } = await json(['registry', 'list', '--search', 'long-readme', '--truncate']);
-    expect(body.servers[0].server.description).toBe(`${LONG.slice(0, 200)}... [TRUNCATED - use expand_fields: ["servers[].server.description"] to see full content]`);
+    expect(body.servers[0].server.description).toBe(
+      `${LONG.slice(0, 200)}... [TRUNCATED - use expand_fields: ["servers[].server.description"] to see full content]`,
+    );
     const expanded = await json(['registry', 'list', '--search', 'long-readme', '--truncate', '--expand-fields', 'servers[].server.description']);
     expect(expanded.body.servers[0].server.description).toBe(LONG);
   });
@@ -144,7 +157,12 @@ describe('registry from the terminal', () => {
 
 describe('registry over MCP', () => {
   async function connect(extraEnv: Record<string, string> = {}) {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--exposure', 'direct'], env: { ...(env as Record<string, string>), ...extraEnv }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--exposure', 'direct'],
+      env: { ...(env as Record<string, string>), ...extraEnv },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'registry-test', version: '1' });
     await client.connect(transport);
     return client;
@@ -184,7 +202,9 @@ describe('registry over MCP', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('switch_tenant_id');
       const invalid = await call(client, 'switch_tenant_id', { tenant_id: 'x'.repeat(257) });
       expect(invalid.isError).toBe(true);
-      expect(await call(client, 'switch_tenant_id', { tenant_id: 'blue-team' })).toMatchObject({ structuredContent: { tenant_id: 'blue-team', scope: 'session' } });
+      expect(await call(client, 'switch_tenant_id', { tenant_id: 'blue-team' })).toMatchObject({
+        structuredContent: { tenant_id: 'blue-team', scope: 'session' },
+      });
       await call(client, 'list_servers', { limit: 1 });
       expect(registry.control.requests.at(-1)!.tenant).toBe('blue-team');
       await call(client, 'switch_tenant_id', { tenant_id: '' });

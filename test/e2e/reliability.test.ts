@@ -56,31 +56,39 @@ async function timed(args: string[], config: string) {
 }
 
 describe('1-2: commands end while a remote is dead or silent', () => {
-  it.each(['dead', 'silent'] as const)('%s remote: call, tools --json and view tools end, with the healthy server working', async (remote) => {
-    const config = configWith(remote);
-    const call = await timed(['call', 'everything__echo', 'message=hi'], config);
-    expect(call.stdout).toContain('Echo: hi');
-    expect(call.code).toBe(0);
-    expect(call.ms).toBeLessThan(BOUND_MS);
+  it.each(['dead', 'silent'] as const)(
+    '%s remote: call, tools --json and view tools end, with the healthy server working',
+    async (remote) => {
+      const config = configWith(remote);
+      const call = await timed(['call', 'everything__echo', 'message=hi'], config);
+      expect(call.stdout).toContain('Echo: hi');
+      expect(call.code).toBe(0);
+      expect(call.ms).toBeLessThan(BOUND_MS);
 
-    const tools = await timed(['tools', '--json'], config);
-    expect(tools.code).toBe(0);
-    expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toContain('everything__echo');
-    expect(tools.stderr).toContain(`server ${remote} is down`);
-    expect(tools.ms).toBeLessThan(BOUND_MS);
+      const tools = await timed(['tools', '--json'], config);
+      expect(tools.code).toBe(0);
+      expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toContain('everything__echo');
+      expect(tools.stderr).toContain(`server ${remote} is down`);
+      expect(tools.ms).toBeLessThan(BOUND_MS);
 
-    const view = await timed(['view', 'tools', 'both', '--json'], config);
-    expect(view.code).toBe(0);
-    expect(view.ms).toBeLessThan(BOUND_MS);
-  }, 60_000);
+      const view = await timed(['view', 'tools', 'both', '--json'], config);
+      expect(view.code).toBe(0);
+      expect(view.ms).toBeLessThan(BOUND_MS);
+    },
+    60_000,
+  );
 
-  it.each(['dead', 'silent'] as const)('%s remote: server test fails with its error within the bound', async (remote) => {
-    const r = await timed(['server', 'test', remote], configWith(remote));
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Error \[UNAVAILABLE\]/);
-    if (remote === 'silent') expect(r.stderr).toContain(`within ${TIMEOUT_MS} ms`);
-    expect(r.ms).toBeLessThan(BOUND_MS);
-  }, 30_000);
+  it.each(['dead', 'silent'] as const)(
+    '%s remote: server test fails with its error within the bound',
+    async (remote) => {
+      const r = await timed(['server', 'test', remote], configWith(remote));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/Error \[UNAVAILABLE\]/);
+      if (remote === 'silent') expect(r.stderr).toContain(`within ${TIMEOUT_MS} ms`);
+      expect(r.ms).toBeLessThan(BOUND_MS);
+    },
+    30_000,
+  );
 });
 
 describe('3: one unset ${VAR} harms only its server', () => {
@@ -109,7 +117,7 @@ describe('3: one unset ${VAR} harms only its server', () => {
     expect(call.stdout).toContain('Echo: still'); // names keep their prefix: github still counts as a server of the view
   }, 30_000);
 
-  it('serve: says so once on stderr and serves mcpkit\'s tools and the other server', async () => {
+  it("serve: says so once on stderr and serves mcpkit's tools and the other server", async () => {
     let stderr = '';
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -166,7 +174,12 @@ describe('4-7: clear errors, and edits in block style', () => {
   it('6: a YAML syntax error stops serve before it answers, with the place on stderr', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     writeFileSync(file, 'mcp_servers:\n  a: [\n');
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     const r = await runCli(['serve', '--config', file], { input: `${init}\n` });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(''); // nothing answered

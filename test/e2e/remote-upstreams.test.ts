@@ -20,7 +20,10 @@ function freePort(): Promise<number> {
 /** server-everything in one of its network modes (sse or streamableHttp) on a local port. */
 async function startRemote(mode: 'sse' | 'streamableHttp'): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawnTracked(SERVERS.everything.command, [SERVERS.everything.args[0]!, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnTracked(SERVERS.everything.command, [SERVERS.everything.args[0]!, mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const up = await waitFor(() => err.includes(String(port)), 15_000);
@@ -46,7 +49,12 @@ describe('remote upstream servers over streamable HTTP and SSE', () => {
         viasse: { url: `http://127.0.0.1:${sse.port}/sse`, tools: { echo: {} } },
       },
     });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', config, '--exposure', 'direct'], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--config', config, '--exposure', 'direct'],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'remote', version: '1' });
     await client.connect(transport);
     try {

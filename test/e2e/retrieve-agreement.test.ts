@@ -44,8 +44,17 @@ beforeAll(() => {
 function reference(args: { fixed?: string; regex?: string; ignoreCase?: boolean }): string[] {
   const pattern = args.fixed ?? args.regex!;
   const out = hasRg
-    ? spawnSync('rg', ['-n', '--no-heading', ...(args.ignoreCase ? ['-i'] : []), ...(args.fixed ? ['-F'] : []), '-e', pattern, '.'], { cwd: tree, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'pipe'] }).stdout
-    : spawnSync('git', ['grep', '-n', '-I', '--untracked', '--exclude-standard', ...(args.ignoreCase ? ['-i'] : []), args.fixed ? '-F' : '-E', '-e', pattern], { cwd: tree, encoding: 'utf8', maxBuffer: 1 << 26 }).stdout;
+    ? spawnSync('rg', ['-n', '--no-heading', ...(args.ignoreCase ? ['-i'] : []), ...(args.fixed ? ['-F'] : []), '-e', pattern, '.'], {
+        cwd: tree,
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }).stdout
+    : spawnSync('git', ['grep', '-n', '-I', '--untracked', '--exclude-standard', ...(args.ignoreCase ? ['-i'] : []), args.fixed ? '-F' : '-E', '-e', pattern], {
+        cwd: tree,
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      }).stdout;
   return out
     .split('\n')
     .filter(Boolean)

@@ -11,7 +11,12 @@ import { BIN, ROOT, cleanEnv, spawnTracked, stopChild, tempDir } from '../helper
 async function serveRoot(root: string): Promise<Client> {
   const client = new Client({ name: 'safety', version: '1' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: cleanEnv({ CODE_ROOT: root }) as Record<string, string>, stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve'],
+      env: cleanEnv({ CODE_ROOT: root }) as Record<string, string>,
+      stderr: 'ignore',
+    }),
   );
   return client;
 }
@@ -35,18 +40,23 @@ describe('retrieve against a racing attacker', () => {
     const outcomes = new Map<string, number>();
     try {
       for (let i = 0; i < 600; i++) {
-        const [tool, args] = ([
-          ['open_file', { path: 'target.txt' }],
-          ['get_snippet', { path: 'd/d-file.txt', start: 1, end: 1 }],
-          ['list_dir', { path: 'd' }],
-          ['open_file', { path: 'd/d-file.txt' }],
-          ['search', { query: 'SECRET' }],
-          ['find_files', { glob: 'd/*' }],
-        ] as const)[i % 6]!;
+        const [tool, args] = (
+          [
+            ['open_file', { path: 'target.txt' }],
+            ['get_snippet', { path: 'd/d-file.txt', start: 1, end: 1 }],
+            ['list_dir', { path: 'd' }],
+            ['open_file', { path: 'd/d-file.txt' }],
+            ['search', { query: 'SECRET' }],
+            ['find_files', { glob: 'd/*' }],
+          ] as const
+        )[i % 6]!;
         const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
         const text = textOf(r);
         // search's query itself says SECRET: what must not appear is a match of it.
-        const leaked = tool === 'search' ? ((r.structuredContent as { result?: { matches: unknown[] } }).result?.matches.length ?? 0) > 0 : /SECRET|only-outside|secret\.txt/.test(text);
+        const leaked =
+          tool === 'search'
+            ? ((r.structuredContent as { result?: { matches: unknown[] } }).result?.matches.length ?? 0) > 0
+            : /SECRET|only-outside|secret\.txt/.test(text);
         if (leaked) leaks.push(`${tool}: ${text.slice(0, 200)}`);
         const code = r.isError ? (r.structuredContent as { error: { code: string } }).error.code : 'ok';
         outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
@@ -97,7 +107,12 @@ describe('patterns from a caller cannot stall serve', () => {
     writeFileSync(join(dir, 'mcpkit.yaml'), 'retrieve:\n  roots: { code: ./root }\n  timeout_ms: 1500\n');
     const client = new Client({ name: 'safety', version: '1' });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--config', join(dir, 'mcpkit.yaml')], env: cleanEnv() as Record<string, string>, stderr: 'ignore' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--config', join(dir, 'mcpkit.yaml')],
+        env: cleanEnv() as Record<string, string>,
+        stderr: 'ignore',
+      }),
     );
     try {
       let started = Date.now();

@@ -182,7 +182,12 @@ describe('the retrieve fast path (no oclif) prints exactly what oclif would', ()
 describe('retrieve over MCP', () => {
   /** A `serve` whose root "code" is `dir`, and its search as `path: text` lines. */
   async function serveSearch(dir: string) {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: cleanEnv({ CODE_ROOT: dir }) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve'],
+      env: cleanEnv({ CODE_ROOT: dir }) as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'r', version: '1' });
     await client.connect(transport);
     const found = async (query: string) => {
@@ -212,7 +217,6 @@ describe('retrieve over MCP', () => {
     }
   });
 
-
   it('warm search inside serve learns of changes from the file system: an edit a stat cannot see, a new file, a deleted one, a .gitignore change', async () => {
     const dir = tempDir('mcpkit-serve-watch-');
     mkdirSync(join(dir, 'src'));
@@ -237,7 +241,10 @@ describe('retrieve over MCP', () => {
       expect(await found('marker')).toEqual(['code/src/b.ts: marker here']);
       const zero = (await client.callTool({ name: 'search', arguments: { query: 'marker', limit: 0 } })) as CallToolResult;
       expect(zero.isError).toBe(true);
-      expect((zero.structuredContent as { error: { code: string; message: string } }).error).toMatchObject({ code: 'LIMIT_INVALID', message: expect.stringContaining('terminal') });
+      expect((zero.structuredContent as { error: { code: string; message: string } }).error).toMatchObject({
+        code: 'LIMIT_INVALID',
+        message: expect.stringContaining('terminal'),
+      });
     } finally {
       await client.close();
     }

@@ -34,7 +34,7 @@ describe('secrets from ${VAR} and URLs', () => {
     expect(outputs[2]!.stdout).toContain('****');
   }, 60_000);
 
-  it('stay out of MCP results and serve\'s log', async () => {
+  it("stay out of MCP results and serve's log", async () => {
     let stderr = '';
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: env as Record<string, string>, stderr: 'pipe' });
     transport.stderr?.on('data', (d) => (stderr += d));

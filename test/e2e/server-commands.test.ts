@@ -76,7 +76,9 @@ describe('server test and server import', async () => {
   });
 
   it('server test reports a server that fails to start, with its stderr', async () => {
-    const file = writeConfig({ mcp_servers: { broken: { command: process.execPath, args: ['-e', 'console.error("boom: missing API key"); process.exit(3)'] } } });
+    const file = writeConfig({
+      mcp_servers: { broken: { command: process.execPath, args: ['-e', 'console.error("boom: missing API key"); process.exit(3)'] } },
+    });
     const r = await runCli(['server', 'test', 'broken'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error [UNAVAILABLE]: Server "broken" is unavailable');
@@ -87,7 +89,10 @@ describe('server test and server import', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
     const dir = tempDir();
     const claude = join(dir, 'claude_desktop_config.json');
-    writeFileSync(claude, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'x'] }, everything: { command: 'node' }, 'b a d': { command: 'z' } } }));
+    writeFileSync(
+      claude,
+      JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'x'] }, everything: { command: 'node' }, 'b a d': { command: 'z' } } }),
+    );
     const env = cleanEnv({ MCPKIT_CONFIG: file });
     const dry = JSON.parse((await runCli(['server', 'import', claude, '--dry-run', '--json'], { env })).stdout) as { added: string[] };
     expect(dry.added).toEqual(['fs']);
@@ -113,9 +118,19 @@ describe('server_add over MCP speaks MCP, in the terminal speaks flags', async (
     const file = join(tempDir(), 'mcpkit.yaml');
     writeFileSync(file, 'mcp_servers: {}\n');
     const client = new Client({ name: 'e2e', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: cleanEnv({ MCPKIT_CONFIG: file }) as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve'],
+        env: cleanEnv({ MCPKIT_CONFIG: file }) as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
     try {
-      const added = await client.callTool({ name: 'server_add', arguments: { name: 'mem', command: 'node', env: { MEMORY_FILE_PATH: '/tmp/m.json', DEBUG: '1' } } });
+      const added = await client.callTool({
+        name: 'server_add',
+        arguments: { name: 'mem', command: 'node', env: { MEMORY_FILE_PATH: '/tmp/m.json', DEBUG: '1' } },
+      });
       expect(added.isError).toBeFalsy();
       const both = await client.callTool({ name: 'server_add', arguments: { name: 'x', command: 'a', url: 'https://b.example' } });
       const error = (both.structuredContent as { error: { code: string; message: string } }).error;

@@ -51,7 +51,14 @@ describe('machine-readable output stays pure', () => {
     for (const tool of listed) expect(tool.input_schema.type).toBe('object');
     expect(listed.map((t) => t.name)).not.toContain('switch_tenant_id'); // an admin tool, off
     const client = new Client({ name: 'terminal', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--exposure', 'direct'], env: env as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--exposure', 'direct'],
+        env: env as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
     try {
       const served = (await client.listTools()).tools;
       expect(listed.map((t) => t.name).sort()).toEqual(served.map((t) => t.name).sort());
@@ -84,7 +91,7 @@ describe('help and mistakes', () => {
     [['retrieve', 'serch', 'foo'], '"retrieve serch" is not an mcpkit command.', '"mcpkit retrieve search"'],
     [['confg', 'path'], '"confg path" is not an mcpkit command.', '"mcpkit config path"'],
     [['serv'], '"serv" is not an mcpkit command.', '"mcpkit serve"'],
-  ])('a mistyped command %j is bad usage in the user\'s words, with the closest commands', async (args, message, suggestion) => {
+  ])("a mistyped command %j is bad usage in the user's words, with the closest commands", async (args, message, suggestion) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${message}`);
@@ -160,7 +167,7 @@ describe('server commands say what they did and what fixes a mistake', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
-  it('list shows a remote\'s headers as headers, and show prints long values whole', async () => {
+  it("list shows a remote's headers as headers, and show prints long values whole", async () => {
     const long = `https://example.com/${'x'.repeat(120)}/mcp`;
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { remote: { url: long, headers: { 'X-Team': 'core' } } } }) });
     const list = await runCli(['server', 'list'], { env });
@@ -177,7 +184,11 @@ describe('arango build-query needs no database to build', () => {
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({}), ARANGO_URL: 'http://127.0.0.1:9' });
     const r = await runCli(['arango', 'build-query', 'users', '--fields', 'name', ...flag, '--json'], { env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ query: expect.stringContaining('FOR doc IN @@collection'), bind_vars: { '@collection': 'users' }, rows: null });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      query: expect.stringContaining('FOR doc IN @@collection'),
+      bind_vars: { '@collection': 'users' },
+      rows: null,
+    });
   });
 });
 
@@ -212,10 +223,19 @@ describe('smart-search ranks written source above generated files', () => {
     const dir = tempDir();
     const words = 'config edits are locked while the config is written; edits wait for the lock';
     mkdirSync(join(dir, 'src/config'), { recursive: true });
-    writeFileSync(join(dir, 'README.md'), `# Project\n\n${'Some text about the project and its config.\n'.repeat(200)}Config edits are locked.\n${'More about edits and how the config is used.\n'.repeat(100)}`);
-    writeFileSync(join(dir, 'oclif.manifest.json'), JSON.stringify({ commands: Array.from({ length: 50 }, (_, i) => ({ id: `config edit ${i}`, description: words })) }, null, 2));
+    writeFileSync(
+      join(dir, 'README.md'),
+      `# Project\n\n${'Some text about the project and its config.\n'.repeat(200)}Config edits are locked.\n${'More about edits and how the config is used.\n'.repeat(100)}`,
+    );
+    writeFileSync(
+      join(dir, 'oclif.manifest.json'),
+      JSON.stringify({ commands: Array.from({ length: 50 }, (_, i) => ({ id: `config edit ${i}`, description: words })) }, null, 2),
+    );
     writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ packages: { 'lock-config-edits': { lock: words } } }));
-    writeFileSync(join(dir, 'src/config/lock.ts'), `/** The lock config edits take, so that two edits never interleave. */\nexport function lockConfig() {\n  // locked while edits run\n}\n`);
+    writeFileSync(
+      join(dir, 'src/config/lock.ts'),
+      `/** The lock config edits take, so that two edits never interleave. */\nexport function lockConfig() {\n  // locked while edits run\n}\n`,
+    );
     writeFileSync(join(dir, 'src/other.ts'), 'export const x = 1; // the config\n');
     const r = await runCli(['retrieve', 'smart-search', 'how are config edits locked', '--json'], { env: cleanEnv({ DOCS_ROOT: dir }) });
     const paths = (JSON.parse(r.stdout) as { result: { files: { path: string }[] } }).result.files.map((f) => f.path);

@@ -24,13 +24,22 @@ describe('view commands', () => {
     expect(list.views).toEqual([{ name: 'lean', description: 'Echo only', exposure: 'auto', servers: ['everything'], groups: ['config'] }]);
 
     // Six tools fit the default budget: under auto they are all listed.
-    const direct = JSON.parse((await run('view', 'tools', 'lean', '--json')).stdout) as { tools: { name: string }[]; tokens_estimate: number; list_bytes: number; listing: string };
+    const direct = JSON.parse((await run('view', 'tools', 'lean', '--json')).stdout) as {
+      tools: { name: string }[];
+      tokens_estimate: number;
+      list_bytes: number;
+      listing: string;
+    };
     expect(direct.tools.map((t) => t.name)).toEqual(['config_path', 'config_show', 'config_validate', 'config_schema', 'echo', 'get-sum']);
     expect(direct.listing).toBe('direct');
     expect(direct.tokens_estimate).toBe(Math.ceil(direct.list_bytes / 4));
 
     await run('view', 'set-exposure', 'lean', 'search');
-    const search = JSON.parse((await run('view', 'tools', 'lean', '--json')).stdout) as { tools: { name: string }[]; catalog_size: number; tokens_estimate: number };
+    const search = JSON.parse((await run('view', 'tools', 'lean', '--json')).stdout) as {
+      tools: { name: string }[];
+      catalog_size: number;
+      tokens_estimate: number;
+    };
     expect(search.tools.map((t) => t.name)).toEqual(['lean_search_tools', 'lean_describe_tool', 'lean_call_tool']);
     expect(search.catalog_size).toBe(6);
 

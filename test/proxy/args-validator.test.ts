@@ -4,11 +4,19 @@ import { createArgsValidator } from '../../src/proxy/args-validator.js';
 const draft07 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   type: 'object',
-  properties: { message: { type: 'string' }, n: { type: 'integer', minimum: 1 }, opts: { type: 'object', properties: { deep: { type: 'boolean' } }, required: ['deep'] } },
+  properties: {
+    message: { type: 'string' },
+    n: { type: 'integer', minimum: 1 },
+    opts: { type: 'object', properties: { deep: { type: 'boolean' } }, required: ['deep'] },
+  },
   required: ['message'],
   additionalProperties: false,
 };
-const draft2020 = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] } } };
+const draft2020 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] } },
+};
 
 describe('createArgsValidator', () => {
   const validator = createArgsValidator();
@@ -18,7 +26,15 @@ describe('createArgsValidator', () => {
     ['a wrong type', draft07, { message: 1 }, [{ path: 'message', message: 'must be string' }]],
     ['an unknown argument', draft07, { message: 'x', extra: 1 }, [{ path: '(root)', message: 'unknown argument "extra"' }]],
     ['a nested problem', draft07, { message: 'x', opts: {} }, [{ path: 'opts.deep', message: 'is required' }]],
-    ['several problems at once', draft07, { n: 0 }, [{ path: 'message', message: 'is required' }, { path: 'n', message: 'must be >= 1' }]],
+    [
+      'several problems at once',
+      draft07,
+      { n: 0 },
+      [
+        { path: 'message', message: 'is required' },
+        { path: 'n', message: 'must be >= 1' },
+      ],
+    ],
     ['missing arguments as {}', draft07, undefined, [{ path: 'message', message: 'is required' }]],
     ['a 2020-12 schema', draft2020, { a: [1] }, [{ path: 'a.0', message: 'must be string' }]],
   ])('%s', (_name, schema, args, issues) => {

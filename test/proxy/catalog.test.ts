@@ -19,14 +19,20 @@ const shaped = (name: string, upstreamName = name) => ({ upstreamName, tool: { n
 describe('buildCatalog', () => {
   it('keeps upstream names unprefixed with one server', () => {
     const catalog = buildCatalog([local], [{ server: 'everything', tools: [shaped('echo')] }]);
-    expect(catalog.map((e) => [e.kind, e.name])).toEqual([['local', 'config_show'], ['upstream', 'echo']]);
+    expect(catalog.map((e) => [e.kind, e.name])).toEqual([
+      ['local', 'config_show'],
+      ['upstream', 'echo'],
+    ]);
   });
 
   it('prefixes {server}__{tool} with several servers', () => {
-    const catalog = buildCatalog([], [
-      { server: 'everything', tools: [shaped('echo')] },
-      { server: 'memory', tools: [shaped('read_graph')] },
-    ]);
+    const catalog = buildCatalog(
+      [],
+      [
+        { server: 'everything', tools: [shaped('echo')] },
+        { server: 'memory', tools: [shaped('read_graph')] },
+      ],
+    );
     expect(catalog.map((e) => e.name)).toEqual(['everything__echo', 'memory__read_graph']);
   });
 
@@ -34,11 +40,18 @@ describe('buildCatalog', () => {
     ['.', ['a.t', 'b.t'].map((n) => n.replace('.', '_'))],
     [null, ['t', 't_2']],
   ])('honours separator %j', (separator, expected) => {
-    const catalog = buildCatalog([], [{ server: 'a', tools: [shaped('t')] }, { server: 'b', tools: [shaped('t')] }], { separator });
+    const catalog = buildCatalog(
+      [],
+      [
+        { server: 'a', tools: [shaped('t')] },
+        { server: 'b', tools: [shaped('t')] },
+      ],
+      { separator },
+    );
     expect(catalog.map((e) => e.name)).toEqual(expected);
   });
 
-  it('never renames mcpkit\'s own tools: a clashing upstream tool gets a suffix', () => {
+  it("never renames mcpkit's own tools: a clashing upstream tool gets a suffix", () => {
     const catalog = buildCatalog([local], [{ server: 'x', tools: [shaped('config_show')] }]);
     expect(catalog.map((e) => e.name)).toEqual(['config_show', 'config_show_2']);
   });
@@ -49,10 +62,21 @@ describe('buildCatalog', () => {
   });
 
   it('publishes the shaped tool under its exposed name, without task execution hints', () => {
-    const [entry] = buildCatalog([], [
-      { server: 'a', tools: [{ upstreamName: 'echo', tool: { name: 'echo', description: 'E', inputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden' } } as Tool }] },
-      { server: 'b', tools: [] },
-    ]);
+    const [entry] = buildCatalog(
+      [],
+      [
+        {
+          server: 'a',
+          tools: [
+            {
+              upstreamName: 'echo',
+              tool: { name: 'echo', description: 'E', inputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden' } } as Tool,
+            },
+          ],
+        },
+        { server: 'b', tools: [] },
+      ],
+    );
     expect(publishedUpstreamTool(entry as never)).toEqual({ name: 'a__echo', description: 'E', inputSchema: { type: 'object' } });
   });
 });

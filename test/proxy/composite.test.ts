@@ -71,7 +71,12 @@ describe('runComposite', () => {
 
   it('chain: later steps use earlier results; the last result is the result', async () => {
     const out = await runComposite(
-      { chain: [{ name: 'first', tool: 'a.one', args: { q: '{inputs.q}' } }, { tool: 'a.two', args: { prev: '{steps.first.result.args.q}' } }] },
+      {
+        chain: [
+          { name: 'first', tool: 'a.one', args: { q: '{inputs.q}' } },
+          { tool: 'a.two', args: { prev: '{steps.first.result.args.q}' } },
+        ],
+      },
       { q: 'hello' },
       run,
     );

@@ -51,7 +51,7 @@ describe('stem folds word forms together', () => {
   });
 });
 
-describe('searchTools understands an agent\'s words', () => {
+describe("searchTools understands an agent's words", () => {
   const catalog = buildSearchIndex(
     [
       tool('filesystem__create_directory', 'Create a new directory or ensure it exists', { path: 'Directory path' }),
@@ -73,7 +73,7 @@ describe('searchTools understands an agent\'s words', () => {
     expect(searchTools(catalog, query, 3)[0]?.name).toBe(best);
   });
 
-  it('a word\'s own match outranks a synonym\'s', () => {
+  it("a word's own match outranks a synonym's", () => {
     const both = buildSearchIndex([tool('a_make', 'make things'), tool('b_create', 'create things')].map((t) => ({ tool: t })));
     expect(searchTools(both, 'make', 2).map((h) => h.name)).toEqual(['a_make', 'b_create']);
   });

@@ -46,16 +46,22 @@ describe('resolveView', () => {
 
   it.each([
     // what the config says, what serve's flags say -> exposure, budget, pins
-    ['a view\'s own settings', { exposure: 'direct', token_budget: 900, pin: ['a'] }, {}, {}, ['direct', 900, ['a']]],
+    ["a view's own settings", { exposure: 'direct', token_budget: 900, pin: ['a'] }, {}, {}, ['direct', 900, ['a']]],
     ['serve.* for a view that sets none', {}, { exposure: 'search', token_budget: 1200, pin: ['p'] }, {}, ['search', 1200, []]],
-    ['a view\'s own over serve.*', { exposure: 'direct' }, { exposure: 'search', token_budget: 1200 }, {}, ['direct', 1200, []]],
-    ['serve --exposure and --token-budget over both', { exposure: 'direct', token_budget: 900 }, { exposure: 'auto' }, { exposure: 'search', tokenBudget: 700 }, ['search', 700, []]],
+    ["a view's own over serve.*", { exposure: 'direct' }, { exposure: 'search', token_budget: 1200 }, {}, ['direct', 1200, []]],
+    [
+      'serve --exposure and --token-budget over both',
+      { exposure: 'direct', token_budget: 900 },
+      { exposure: 'auto' },
+      { exposure: 'search', tokenBudget: 700 },
+      ['search', 700, []],
+    ],
   ] as const)('exposure: %s', (_label, view, serve, policy, [exposure, budget, pins]) => {
     const c = configSchema.parse({ tool_views: { v: view }, serve });
     expect(resolveView(c, 'v', LOCAL, { readOnly: false, ...policy })).toMatchObject({ exposure, tokenBudget: budget, pins });
   });
 
-  it('serve.pin pins tools of the default view; serve.groups chooses its groups of mcpkit\'s own', () => {
+  it("serve.pin pins tools of the default view; serve.groups chooses its groups of mcpkit's own", () => {
     const c = configSchema.parse({ serve: { pin: ['server_list'], groups: ['config'] } });
     expect(resolveView(c, undefined, LOCAL)).toMatchObject({ pins: ['server_list'] });
     expect(resolveView(c, undefined, LOCAL).local.map((t) => t.name)).toEqual(['config_show', 'config_path']);

@@ -11,7 +11,9 @@ const client = (options: Partial<ClientOptions> = {}) =>
 
 const older = (version: string) => ({
   server: { name: 'io.github.21st-dev/magic-mcp', description: 'an older release', version },
-  _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', isLatest: false } },
+  _meta: {
+    'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', isLatest: false },
+  },
 });
 
 beforeAll(async () => {
@@ -67,7 +69,9 @@ describe('RegistryClient against a local registry', () => {
   });
 
   it('says which server and version were not found', async () => {
-    const error = await client().getServer('io.github.nobody/nothing', '9.9.9').catch((e) => e);
+    const error = await client()
+      .getServer('io.github.nobody/nothing', '9.9.9')
+      .catch((e) => e);
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toBe('Server not found: io.github.nobody/nothing (version: 9.9.9)');
     await expect(client().listVersions('io.github.nobody/nothing')).rejects.toThrow('Server not found: io.github.nobody/nothing');
@@ -79,7 +83,9 @@ describe('RegistryClient against a local registry', () => {
     [400, 'UPSTREAM_ERROR', 'API request failed (400): injected 400'],
   ])('reports %i as %s without retrying', async (status, code, message) => {
     registry.control.failNext({ status });
-    const error = await client().listServers().catch((e) => e);
+    const error = await client()
+      .listServers()
+      .catch((e) => e);
     expect([error.code, error.message]).toEqual([code, message]);
     expect(slept).toEqual([]);
   });
@@ -89,7 +95,9 @@ describe('RegistryClient against a local registry', () => {
     expect((await client().listServers({ limit: 1 })).servers).toHaveLength(1);
     expect(slept).toEqual([5, 10]);
     registry.control.failNext({ status: 500, times: 10, body: 'database down' });
-    const error = await client({ retries: 2 }).listServers().catch((e) => e);
+    const error = await client({ retries: 2 })
+      .listServers()
+      .catch((e) => e);
     expect([error.code, error.message]).toEqual(['UPSTREAM_ERROR', 'API request failed (500): database down']);
     expect(error.details).toMatchObject({ status: 500, attempts: 3 });
   });
@@ -99,7 +107,9 @@ describe('RegistryClient against a local registry', () => {
     await client().listServers({ limit: 1 });
     expect(slept).toEqual([2000]);
     registry.control.failNext({ status: 429, retryAfter: 3600, body: { detail: 'slow down' } });
-    const error = await client().listServers().catch((e) => e);
+    const error = await client()
+      .listServers()
+      .catch((e) => e);
     expect([error.code, error.message]).toEqual(['RATE_LIMITED', 'Rate limit exceeded: slow down']);
     expect(error.details.retry_after_ms).toBe(3_600_000);
     expect(error.hint).toContain('3600 s');
@@ -107,7 +117,9 @@ describe('RegistryClient against a local registry', () => {
 
   it('times out a slow registry, retrying first', async () => {
     registry.control.delayMs = 300;
-    const error = await client({ timeoutMs: 50, retries: 1 }).listServers().catch((e) => e);
+    const error = await client({ timeoutMs: 50, retries: 1 })
+      .listServers()
+      .catch((e) => e);
     expect(error.code).toBe('TIMEOUT');
     expect(error.details).toMatchObject({ timeout_ms: 50, attempts: 2 });
   });
@@ -123,7 +135,9 @@ describe('RegistryClient against a local registry', () => {
     ['shape', 'expected an object with a "servers" array'],
   ] as const)('refuses a %s answer that is not the API shape', async (malformed, problem) => {
     registry.control.malformed = malformed;
-    const error = await client().listServers().catch((e) => e);
+    const error = await client()
+      .listServers()
+      .catch((e) => e);
     expect(error.code).toBe('UPSTREAM_ERROR');
     expect(error.message).toContain(problem);
   });
@@ -133,7 +147,9 @@ describe('RegistryClient against a local registry', () => {
     expect(locked.control.requests.at(-1)).toMatchObject({ apiKey: undefined, tenant: undefined });
     await new RegistryClient({ url: locked.url, apiKey: 'sesame', tenantId: 'acme' }).listServers({ limit: 1 });
     expect(locked.control.requests.at(-1)).toMatchObject({ apiKey: 'sesame', tenant: 'acme' });
-    await expect(new RegistryClient({ url: locked.url, apiKey: 'sesame', tenantId: 'banned', retries: 0 }).listServers()).rejects.toThrow('Access denied: Tenant banned may not read this registry');
+    await expect(new RegistryClient({ url: locked.url, apiKey: 'sesame', tenantId: 'banned', retries: 0 }).listServers()).rejects.toThrow(
+      'Access denied: Tenant banned may not read this registry',
+    );
   });
 });
 
@@ -170,8 +186,13 @@ describe('a registry that abuses the client (issue 18, 5)', () => {
     await abusive.close();
     await other.close();
   });
-  const on = (options: Partial<ClientOptions> = {}) => new RegistryClient({ url: abusive.url, apiKey: 'sesame', backoffMs: 1, sleep: async () => {}, ...options });
-  const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (e: { code?: string }) => e.code);
+  const on = (options: Partial<ClientOptions> = {}) =>
+    new RegistryClient({ url: abusive.url, apiKey: 'sesame', backoffMs: 1, sleep: async () => {}, ...options });
+  const codeOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'ok',
+      (e: { code?: string }) => e.code,
+    );
 
   it('stops reading a body over the limit, and a gzip bomb at its decompressed size', async () => {
     abusive.control.abuse = 'huge';
@@ -185,14 +206,18 @@ describe('a registry that abuses the client (issue 18, 5)', () => {
 
   it('an answer nested 20,000 levels deep is refused as not the API, never a stack overflow', async () => {
     abusive.control.abuse = 'deep';
-    const error = await on().listServers().catch((e: unknown) => e);
+    const error = await on()
+      .listServers()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('nested deeper than') });
     abusive.control.abuse = false;
   });
 
   it('a body that never ends is a TIMEOUT after the retries, never INTERNAL', async () => {
     abusive.control.abuse = 'stall';
-    const error = await on({ timeoutMs: 300, retries: 1 }).listServers().catch((e: unknown) => e);
+    const error = await on({ timeoutMs: 300, retries: 1 })
+      .listServers()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TIMEOUT', details: { attempts: 2 } });
     abusive.control.abuse = false;
   });
@@ -204,7 +229,9 @@ describe('a registry that abuses the client (issue 18, 5)', () => {
     expect(other.control.requests).toHaveLength(1);
     expect(other.control.requests[0]!.apiKey).toBeUndefined();
     abusive.control.abuse = 'loop';
-    const loop = await on().listServers().catch((e: unknown) => e);
+    const loop = await on()
+      .listServers()
+      .catch((e: unknown) => e);
     expect(loop).toMatchObject({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('redirects in a loop') });
     abusive.control.abuse = false;
   });

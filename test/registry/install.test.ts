@@ -18,16 +18,30 @@ const npm: ServerJson = {
       ],
     },
     { registryType: 'pypi', identifier: 'acme-weather', version: '1.2.0', transport: { type: 'stdio' } },
-    { registryType: 'oci', identifier: 'ghcr.io/acme/weather', version: '1.2.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'WEATHER_KEY', isRequired: true }] },
+    {
+      registryType: 'oci',
+      identifier: 'ghcr.io/acme/weather',
+      version: '1.2.0',
+      transport: { type: 'stdio' },
+      environmentVariables: [{ name: 'WEATHER_KEY', isRequired: true }],
+    },
   ],
   remotes: [{ type: 'streamable-http', url: 'https://weather.example/mcp', headers: [{ name: 'X-Api-Key', isRequired: true, isSecret: true }] }],
 };
 
 describe('installation', () => {
   it.each([
-    ['npm by default', undefined, { command: 'npx', args: ['-y', '@acme/weather@1.2.0'], env: { WEATHER_KEY: '${WEATHER_KEY}', UNITS: '${UNITS:-metric}', DEBUG: '${DEBUG:-}' } }],
+    [
+      'npm by default',
+      undefined,
+      { command: 'npx', args: ['-y', '@acme/weather@1.2.0'], env: { WEATHER_KEY: '${WEATHER_KEY}', UNITS: '${UNITS:-metric}', DEBUG: '${DEBUG:-}' } },
+    ],
     ['pypi with uvx', 'pypi', { command: 'uvx', args: ['acme-weather==1.2.0'] }],
-    ['oci with docker, passing variables through', 'oci', { command: 'docker', args: ['run', '-i', '--rm', '-e', 'WEATHER_KEY', 'ghcr.io/acme/weather:1.2.0'], env: { WEATHER_KEY: '${WEATHER_KEY}' } }],
+    [
+      'oci with docker, passing variables through',
+      'oci',
+      { command: 'docker', args: ['run', '-i', '--rm', '-e', 'WEATHER_KEY', 'ghcr.io/acme/weather:1.2.0'], env: { WEATHER_KEY: '${WEATHER_KEY}' } },
+    ],
     ['a remote by url, headers from variables', 'remote', { url: 'https://weather.example/mcp', transport: 'http', headers: { 'X-Api-Key': '${X_API_KEY}' } }],
   ] as const)('%s', (_label, kind, expected) => {
     const plan = installation(npm, kind);
@@ -45,7 +59,11 @@ describe('installation', () => {
 
   it.each([
     ['an image with its own tag', { registryType: 'oci', identifier: 'docker.io/acme/w:edge', version: '1' }, ['run', '-i', '--rm', 'docker.io/acme/w:edge']],
-    ['a registry host with a port', { registryType: 'oci', identifier: 'localhost:5000/acme/w', version: '2' }, ['run', '-i', '--rm', 'localhost:5000/acme/w:2']],
+    [
+      'a registry host with a port',
+      { registryType: 'oci', identifier: 'localhost:5000/acme/w', version: '2' },
+      ['run', '-i', '--rm', 'localhost:5000/acme/w:2'],
+    ],
     ['no version at all', { registryType: 'oci', identifier: 'acme/w' }, ['run', '-i', '--rm', 'acme/w']],
   ])('oci: %s', (_label, pkg, args) => {
     expect(installation({ name: 'x/y', packages: [pkg] }).entry.args).toEqual(args);
@@ -59,7 +77,10 @@ describe('installation', () => {
           registryType: 'npm',
           identifier: 'args-mcp',
           runtimeArguments: [{ type: 'named', name: '--node-options', value: '--max-old-space-size=512' }],
-          packageArguments: [{ type: 'positional', value: '--stdio' }, { type: 'named', name: '--root', isRequired: true, valueHint: 'path' }],
+          packageArguments: [
+            { type: 'positional', value: '--stdio' },
+            { type: 'named', name: '--root', isRequired: true, valueHint: 'path' },
+          ],
         },
       ],
     });

@@ -28,7 +28,10 @@ function write(rel: string, content: string | Buffer): void {
   writeFileSync(join(base, rel), content);
 }
 
-const literal = (q: string): Pick<SearchOptions, 'matcher' | 'trigrams'> => ({ matcher: literalMatcher(Buffer.from(q)), trigrams: requiredTrigrams(Buffer.from(q), false) });
+const literal = (q: string): Pick<SearchOptions, 'matcher' | 'trigrams'> => ({
+  matcher: literalMatcher(Buffer.from(q)),
+  trigrams: requiredTrigrams(Buffer.from(q), false),
+});
 
 /** The same search with and without the index: they must always agree. */
 function both(query: Pick<SearchOptions, 'matcher' | 'trigrams'>) {
@@ -125,7 +128,12 @@ describe('the serve file index', () => {
     write('code/src/b.ts', 'changed just now\n');
     both(literal('needle'));
     await index.settled();
-    expect(index.of(roots[1]!, false).list().find((e) => e.rel === 'src/b.ts')!.trigrams).toBeUndefined(); // too fresh to trust
+    expect(
+      index
+        .of(roots[1]!, false)
+        .list()
+        .find((e) => e.rel === 'src/b.ts')!.trigrams,
+    ).toBeUndefined(); // too fresh to trust
   });
 
   it('agrees with a fresh walk for regex, find and smart search', () => {
@@ -146,7 +154,6 @@ describe('the serve file index', () => {
     expect(searchRoots(roots, { ...options, hidden: false }).matches.map((m) => m.path)).not.toContain('code/.env');
     expect(searchRoots(roots, { ...options, hidden: true }).matches.map((m) => m.path)).toContain('code/.env');
   });
-
 });
 
 describe('the serve file index, watching', () => {
@@ -170,7 +177,12 @@ describe('the serve file index, watching', () => {
     const code = watching.of(roots[1]!, false);
     await search('needle'); // the first search with every watch in place checks by stat once
     expect(code.mode.mode).toBe('watching');
-    expect(code.list().find((e) => e.rel === 'src/a.ts')!.content?.toString()).toBe('const needle = 1;\n');
+    expect(
+      code
+        .list()
+        .find((e) => e.rel === 'src/a.ts')!
+        .content?.toString(),
+    ).toBe('const needle = 1;\n');
     expect(watching.memory().text_bytes).toBeGreaterThan(0);
 
     // Same size, same mtime, same inode: invisible to a stat, heard by the watcher.

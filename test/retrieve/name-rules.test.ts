@@ -78,7 +78,7 @@ describe('nameVerdict agrees with git check-ignore', () => {
     execFileSync('git', ['init', '-q'], { cwd: root });
     const paths = names.flatMap((n) => [`f/${n}`, `d/${n}`]);
     // check-ignore exits 1 when nothing is ignored; --stdin -z keeps names with spaces intact.
-    let out = '';
+    let out: string;
     try {
       out = execFileSync('git', ['check-ignore', '--stdin', '-z', '--no-index'], { cwd: root, input: paths.join('\0'), encoding: 'utf8' });
     } catch (error) {

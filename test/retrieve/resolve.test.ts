@@ -87,9 +87,27 @@ describe('resolvePath on a real tree', () => {
 
 describe('roots', () => {
   it.each([
-    [{ configured: { docs: './d', code: '/abs/c' } }, [['docs', '/cfg/d'], ['code', '/abs/c']]],
-    [{ env: { DOCS_ROOT: 'docs', CODE_ROOT: '/src' } }, [['docs', '/cwd/docs'], ['code', '/src']]],
-    [{ configured: { wiki: 'w' }, env: { CODE_ROOT: '.' } }, [['wiki', '/cfg/w'], ['code', '/cwd']]],
+    [
+      { configured: { docs: './d', code: '/abs/c' } },
+      [
+        ['docs', '/cfg/d'],
+        ['code', '/abs/c'],
+      ],
+    ],
+    [
+      { env: { DOCS_ROOT: 'docs', CODE_ROOT: '/src' } },
+      [
+        ['docs', '/cwd/docs'],
+        ['code', '/src'],
+      ],
+    ],
+    [
+      { configured: { wiki: 'w' }, env: { CODE_ROOT: '.' } },
+      [
+        ['wiki', '/cfg/w'],
+        ['code', '/cwd'],
+      ],
+    ],
     [{ configured: { code: 'c' }, env: { CODE_ROOT: '/ignored' } }, [['code', '/cfg/c']]],
     [{}, [['code', '/cwd']]],
   ])('%j', (options, expected) => {

@@ -75,7 +75,10 @@ describe('searchRoots', () => {
       const streamed: string[] = [];
       const out = run(lit('needle'), { limit, onMatch: (m) => streamed.push(`${m.path}:${m.line}`) });
       const expected = all.matches.slice(0, limit).map((m) => `${m.path}:${m.line}`);
-      expect(out.matches.map((m) => `${m.path}:${m.line}`), `limit ${limit}`).toEqual(expected);
+      expect(
+        out.matches.map((m) => `${m.path}:${m.line}`),
+        `limit ${limit}`,
+      ).toEqual(expected);
       expect(streamed, `limit ${limit}`).toEqual(expected);
       expect(out.truncated, `limit ${limit}`).toBe(limit < total);
       // A truncated search stops at the file holding the first match left over; the rest are not read.
@@ -123,7 +126,14 @@ describe('searchRoots', () => {
 describe('findFiles', () => {
   it('lists matching files in order, respecting .gitignore', () => {
     const md = findFiles(roots, (rel) => rel.endsWith('.md'), { limit: 100, hidden: false });
-    expect(md).toEqual({ files: [{ repo: 'docs', path: 'docs/a-b.md' }, { repo: 'docs', path: 'docs/a/z.md' }, { repo: 'docs', path: 'docs/b.md' }], truncated: false });
+    expect(md).toEqual({
+      files: [
+        { repo: 'docs', path: 'docs/a-b.md' },
+        { repo: 'docs', path: 'docs/a/z.md' },
+        { repo: 'docs', path: 'docs/b.md' },
+      ],
+      truncated: false,
+    });
     expect(findFiles(roots, (rel) => rel.endsWith('.log'), { limit: 100, hidden: false }).files.map((f) => f.path)).toEqual(['code/keep.log']);
     expect(findFiles(roots, () => true, { limit: 2, hidden: false }).truncated).toBe(true);
   });
@@ -154,7 +164,14 @@ describe('smartSearch', async () => {
     });
     // Terms match inside words: "deeper" counts for "deep", so that file ranks next; among files
     // holding only "needle", more of it in fewer bytes ranks higher, and ties keep the walk's order.
-    expect(out.files.slice(1).map((f) => f.path)).toEqual(['code/sub/ignored.txt', 'docs/a-b.md', 'code/keep.log', 'code/src/x.ts', 'docs/b.md', 'code/crlf.txt']);
+    expect(out.files.slice(1).map((f) => f.path)).toEqual([
+      'code/sub/ignored.txt',
+      'docs/a-b.md',
+      'code/keep.log',
+      'code/src/x.ts',
+      'docs/b.md',
+      'code/crlf.txt',
+    ]);
     expect(out.files.find((f) => f.path === 'code/crlf.txt')!.lines).toEqual([{ line: 2, text: 'needle crlf' }]);
     expect(smartSearch(roots, ['needle'], { maxFileBytes: 1000, limit: 2, linesPerFile: 1 }).truncated).toBe(true);
   });
@@ -163,9 +180,25 @@ describe('smartSearch', async () => {
 describe('bestLines', () => {
   const best = (text: string, terms: string[], count = 5) => bestLines(text, text.toLowerCase(), terms, count);
   it.each([
-    ['one\ntwo lock\nlock file\nthree', ['lock', 'file'], 5, [{ line: 2, text: 'two lock' }, { line: 3, text: 'lock file' }]],
+    [
+      'one\ntwo lock\nlock file\nthree',
+      ['lock', 'file'],
+      5,
+      [
+        { line: 2, text: 'two lock' },
+        { line: 3, text: 'lock file' },
+      ],
+    ],
     ['one\ntwo lock\nlock file\nthree', ['lock', 'file'], 1, [{ line: 3, text: 'lock file' }]], // most terms first
-    ['lock\nlock\nlock', ['lock'], 2, [{ line: 1, text: 'lock' }, { line: 2, text: 'lock' }]], // ties: earlier line
+    [
+      'lock\nlock\nlock',
+      ['lock'],
+      2,
+      [
+        { line: 1, text: 'lock' },
+        { line: 2, text: 'lock' },
+      ],
+    ], // ties: earlier line
     ['LOCK here\r\nnone\r\n', ['lock'], 5, [{ line: 1, text: 'LOCK here' }]], // CRLF, case kept in the text
     ['\u0130\u0130 x\nthe lock', ['lock'], 5, [{ line: 2, text: 'the lock' }]], // lower-casing changed lengths
     ['lock lock lock', ['lock'], 5, [{ line: 1, text: 'lock lock lock' }]],

@@ -21,10 +21,35 @@ describe('byNameOnly', () => {
 
 describe('the walk agrees with git on which files .gitignore leaves out', () => {
   it.each([
-    ['name-only rules at several depths', { '.gitignore': '*.map\nbuild\n', 'a/x.js': '', 'a/x.js.map': '', 'a/build/y.js': '', 'b/.gitignore': '!build\n', 'b/build/z.js': '', 'b/build/z.map': '' }],
-    ['rules with slashes', { '.gitignore': '/top.txt\ndocs/*.md\n**/tmp/\n', 'top.txt': '', 'sub/top.txt': '', 'docs/a.md': '', 'docs/deep/b.md': '', 'x/tmp/t.txt': '', 'x/keep.txt': '' }],
+    [
+      'name-only rules at several depths',
+      {
+        '.gitignore': '*.map\nbuild\n',
+        'a/x.js': '',
+        'a/x.js.map': '',
+        'a/build/y.js': '',
+        'b/.gitignore': '!build\n',
+        'b/build/z.js': '',
+        'b/build/z.map': '',
+      },
+    ],
+    [
+      'rules with slashes',
+      {
+        '.gitignore': '/top.txt\ndocs/*.md\n**/tmp/\n',
+        'top.txt': '',
+        'sub/top.txt': '',
+        'docs/a.md': '',
+        'docs/deep/b.md': '',
+        'x/tmp/t.txt': '',
+        'x/keep.txt': '',
+      },
+    ],
     ['negation of a file', { '.gitignore': '*.log\n!keep.log\n', 'a.log': '', 'keep.log': '', 'd/keep.log': '', 'd/b.log': '' }],
-    ['a nested rule file with a slash pattern', { 'pkg/.gitignore': 'lib/*.js\n!lib/main.js\n', 'pkg/lib/a.js': '', 'pkg/lib/main.js': '', 'pkg/lib/c.ts': '', 'lib/a.js': '' }],
+    [
+      'a nested rule file with a slash pattern',
+      { 'pkg/.gitignore': 'lib/*.js\n!lib/main.js\n', 'pkg/lib/a.js': '', 'pkg/lib/main.js': '', 'pkg/lib/c.ts': '', 'lib/a.js': '' },
+    ],
   ])('%s', (_label, files) => {
     const root = tempDir('mcpkit-walk-git-');
     for (const [path, content] of Object.entries(files)) {

@@ -21,7 +21,9 @@ export class ArangoError extends Error {
   }
 }
 
-const fail = (errorNum, code, message) => { throw new ArangoError(errorNum, message, code); };
+const fail = (errorNum, code, message) => {
+  throw new ArangoError(errorNum, message, code);
+};
 
 /** One database's data, with the operations both the HTTP layer and the AQL evaluator use. */
 class Store {
@@ -31,20 +33,41 @@ class Store {
     this.graphs = new Map();
     this.tick = 1000;
   }
-  rev() { return `_${(this.tick++).toString(36)}`; }
-  has(name) { return this.collections.has(name); }
-  coll(name) { return this.collections.get(name) ?? fail(1203, 404, `collection or view not found: ${name}`); }
+  rev() {
+    return `_${(this.tick++).toString(36)}`;
+  }
+  has(name) {
+    return this.collections.has(name);
+  }
+  coll(name) {
+    return this.collections.get(name) ?? fail(1203, 404, `collection or view not found: ${name}`);
+  }
   create(name, type = 2, options = {}) {
     if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_-]{0,255}$/.test(name)) fail(1208, 400, `illegal name: ${name}`);
     if (this.collections.has(name)) fail(1207, 409, `duplicate name: ${name}`);
-    const c = { name, type, id: String(this.tick++), docs: new Map(), indexes: [{ id: `${name}/0`, type: 'primary', name: 'primary', fields: ['_key'], unique: true, sparse: false }], keyGen: 1, schema: options.schema ?? null, isSystem: name.startsWith('_') };
+    const c = {
+      name,
+      type,
+      id: String(this.tick++),
+      docs: new Map(),
+      indexes: [{ id: `${name}/0`, type: 'primary', name: 'primary', fields: ['_key'], unique: true, sparse: false }],
+      keyGen: 1,
+      schema: options.schema ?? null,
+      isSystem: name.startsWith('_'),
+    };
     if (type === 3) c.indexes.push({ id: `${name}/1`, type: 'edge', name: 'edge', fields: ['_from', '_to'], unique: false, sparse: false });
     this.collections.set(name, c);
     return c;
   }
-  all(name) { return [...this.coll(name).docs.values()].sort((a, b) => (a._key < b._key ? -1 : a._key > b._key ? 1 : 0)); }
-  count(name) { return this.coll(name).docs.size; }
-  get(name, key) { return this.collections.get(name)?.docs.get(String(key)) ?? null; }
+  all(name) {
+    return [...this.coll(name).docs.values()].sort((a, b) => (a._key < b._key ? -1 : a._key > b._key ? 1 : 0));
+  }
+  count(name) {
+    return this.coll(name).docs.size;
+  }
+  get(name, key) {
+    return this.collections.get(name)?.docs.get(String(key)) ?? null;
+  }
   checkUnique(c, doc, ignoreKey) {
     for (const index of c.indexes) {
       if (!index.unique || index.type === 'primary') continue;
@@ -52,7 +75,11 @@ class Store {
       if (index.sparse && values.some((v) => v === null || v === undefined)) continue;
       for (const other of c.docs.values()) {
         if (other._key !== ignoreKey && index.fields.every((f, i) => JSON.stringify(other[f] ?? null) === JSON.stringify(values[i] ?? null))) {
-          fail(1210, 409, `unique constraint violated - in index ${index.name} of type ${index.type} over '${index.fields.join(', ')}'; conflicting key: ${other._key}`);
+          fail(
+            1210,
+            409,
+            `unique constraint violated - in index ${index.name} of type ${index.type} over '${index.fields.join(', ')}'; conflicting key: ${other._key}`,
+          );
         }
       }
     }
@@ -63,8 +90,10 @@ class Store {
     const key = input._key !== undefined ? String(input._key) : String(c.keyGen++);
     if (!/^[A-Za-z0-9_\-:.@()+,=;$!*'%]{1,254}$/.test(key)) fail(1221, 400, 'illegal document key');
     const existing = c.docs.get(key);
-    if (existing && options.overwriteMode !== 'replace' && options.overwriteMode !== 'update') fail(1210, 409, `unique constraint violated - in index primary of type primary over '_key'; conflicting key: ${key}`);
-    if (c.type === 3 && (typeof input._from !== 'string' || typeof input._to !== 'string' || !input._from.includes('/') || !input._to.includes('/'))) fail(1233, 400, 'edge attribute missing or invalid');
+    if (existing && options.overwriteMode !== 'replace' && options.overwriteMode !== 'update')
+      fail(1210, 409, `unique constraint violated - in index primary of type primary over '_key'; conflicting key: ${key}`);
+    if (c.type === 3 && (typeof input._from !== 'string' || typeof input._to !== 'string' || !input._from.includes('/') || !input._to.includes('/')))
+      fail(1233, 400, 'edge attribute missing or invalid');
     const doc = { ...(options.overwriteMode === 'update' && existing ? existing : {}), ...input, _key: key, _id: `${name}/${key}`, _rev: this.rev() };
     this.checkUnique(c, doc, key);
     c.docs.set(key, doc);
@@ -77,7 +106,16 @@ class Store {
       const out = { ...a };
       for (const [k, v] of Object.entries(b)) {
         if (v === null && options.keepNull === false) delete out[k];
-        else if (options.mergeObjects !== false && v && typeof v === 'object' && !Array.isArray(v) && out[k] && typeof out[k] === 'object' && !Array.isArray(out[k])) out[k] = merge(out[k], v);
+        else if (
+          options.mergeObjects !== false &&
+          v &&
+          typeof v === 'object' &&
+          !Array.isArray(v) &&
+          out[k] &&
+          typeof out[k] === 'object' &&
+          !Array.isArray(out[k])
+        )
+          out[k] = merge(out[k], v);
         else out[k] = v;
       }
       return out;
@@ -143,7 +181,8 @@ class Store {
     return paths;
   }
   shortestPath(start, target, direction, edgeCollections) {
-    const from = this.byId(start), to = this.byId(target);
+    const from = this.byId(start),
+      to = this.byId(target);
     if (!from || !to) return null;
     const previous = new Map([[from._id, null]]);
     const queue = [from._id];
@@ -151,12 +190,22 @@ class Store {
       const id = queue.shift();
       if (id === to._id) break;
       for (const { edge, next } of this.neighbours(id, direction, edgeCollections)) {
-        if (!previous.has(next)) { previous.set(next, { id, edge }); queue.push(next); }
+        if (!previous.has(next)) {
+          previous.set(next, { id, edge });
+          queue.push(next);
+        }
       }
     }
     if (!previous.has(to._id)) return null;
-    const vertices = [], edges = [];
-    for (let id = to._id; id; ) { vertices.unshift(this.byId(id)); const p = previous.get(id); if (!p) break; edges.unshift(p.edge); id = p.id; }
+    const vertices = [],
+      edges = [];
+    for (let id = to._id; id;) {
+      vertices.unshift(this.byId(id));
+      const p = previous.get(id);
+      if (!p) break;
+      edges.unshift(p.edge);
+      id = p.id;
+    }
     return { vertices, edges };
   }
 }
@@ -186,7 +235,16 @@ export async function startArango(options = {}) {
   const batch = (res, entry, code) => {
     const result = entry.rows.splice(0, entry.batchSize);
     const hasMore = entry.rows.length > 0;
-    const body = { result, hasMore, ...(hasMore ? { id: entry.id } : {}), ...(entry.count !== undefined ? { count: entry.count } : {}), cached: false, extra: entry.extra, error: false, code };
+    const body = {
+      result,
+      hasMore,
+      ...(hasMore ? { id: entry.id } : {}),
+      ...(entry.count !== undefined ? { count: entry.count } : {}),
+      cached: false,
+      extra: entry.extra,
+      error: false,
+      code,
+    };
     if (!hasMore) cursors.delete(entry.id);
     send(res, code, body);
   };
@@ -196,7 +254,10 @@ export async function startArango(options = {}) {
     let path = url.pathname;
     let dbName = '_system';
     const m = /^\/_db\/([^/]+)(\/.*)$/.exec(path);
-    if (m) { dbName = decodeURIComponent(m[1]); path = m[2]; }
+    if (m) {
+      dbName = decodeURIComponent(m[1]);
+      path = m[2];
+    }
     const q = url.searchParams;
     const method = req.method;
     if (options.username !== undefined) {
@@ -206,7 +267,8 @@ export async function startArango(options = {}) {
     if (path === '/_api/version' && method === 'GET') return send(res, 200, { server: 'arango', version: '3.12.4', license: 'community' });
     const db = stores.get(dbName);
     if (!db) return error(res, 404, 1228, 'database not found');
-    if (path === '/_api/database/current' && method === 'GET') return send(res, 200, { error: false, code: 200, result: { name: db.name, id: '1', path: `/data/${db.name}`, isSystem: db.name === '_system' } });
+    if (path === '/_api/database/current' && method === 'GET')
+      return send(res, 200, { error: false, code: 200, result: { name: db.name, id: '1', path: `/data/${db.name}`, isSystem: db.name === '_system' } });
     if (path === '/_api/collection' && method === 'GET') {
       const exclude = q.get('excludeSystem') === 'true';
       return send(res, 200, { error: false, code: 200, result: [...db.collections.values()].filter((c) => !(exclude && c.isSystem)).map(collectionInfo) });
@@ -219,32 +281,81 @@ export async function startArango(options = {}) {
     if (parts[0] === '_api' && parts[1] === 'collection' && parts[2]) {
       const c = db.coll(parts[2]);
       const sub = parts[3];
-      if (method === 'DELETE' && !sub) { db.collections.delete(c.name); return send(res, 200, { error: false, code: 200, id: c.id }); }
-      if (method === 'PUT' && sub === 'truncate') { c.docs.clear(); return send(res, 200, { error: false, code: 200, ...collectionInfo(c) }); }
-      if (method === 'GET') return send(res, 200, { error: false, code: 200, ...collectionInfo(c), ...(sub === 'count' || sub === 'figures' ? { count: c.docs.size } : {}), ...(sub === 'properties' ? { waitForSync: false, schema: c.schema } : {}) });
+      if (method === 'DELETE' && !sub) {
+        db.collections.delete(c.name);
+        return send(res, 200, { error: false, code: 200, id: c.id });
+      }
+      if (method === 'PUT' && sub === 'truncate') {
+        c.docs.clear();
+        return send(res, 200, { error: false, code: 200, ...collectionInfo(c) });
+      }
+      if (method === 'GET')
+        return send(res, 200, {
+          error: false,
+          code: 200,
+          ...collectionInfo(c),
+          ...(sub === 'count' || sub === 'figures' ? { count: c.docs.size } : {}),
+          ...(sub === 'properties' ? { waitForSync: false, schema: c.schema } : {}),
+        });
     }
     if (parts[0] === '_api' && parts[1] === 'document' && parts[2]) {
       const coll = parts[2];
       const key = parts[3];
       const flag = (n) => q.get(n) === 'true';
       const decorate = (d, extra) => ({ _id: d._id, _key: d._key, _rev: d._rev, ...extra });
-      const many = (items, fn) => items.map((item) => { try { return fn(item); } catch (e) { if (!(e instanceof ArangoError)) throw e; return { error: true, errorNum: e.errorNum, errorMessage: e.message }; } });
+      const many = (items, fn) =>
+        items.map((item) => {
+          try {
+            return fn(item);
+          } catch (e) {
+            if (!(e instanceof ArangoError)) throw e;
+            return { error: true, errorNum: e.errorNum, errorMessage: e.message };
+          }
+        });
       db.coll(coll);
       if (method === 'POST' && !key) {
         const opts = { overwriteMode: q.get('overwriteMode') ?? (flag('overwrite') ? 'replace' : undefined) };
-        if (Array.isArray(body)) return send(res, 202, many(body, (d) => { const doc = db.insert(coll, d, opts); return decorate(doc, flag('returnNew') ? { new: doc } : {}); }));
+        if (Array.isArray(body))
+          return send(
+            res,
+            202,
+            many(body, (d) => {
+              const doc = db.insert(coll, d, opts);
+              return decorate(doc, flag('returnNew') ? { new: doc } : {});
+            }),
+          );
         const doc = db.insert(coll, body, opts);
         return send(res, 202, decorate(doc, flag('returnNew') ? { new: doc } : {}));
       }
       if (method === 'GET' && key) return send(res, 200, db.get(coll, key) ?? fail(1202, 404, 'document not found'));
       if ((method === 'PATCH' || method === 'PUT') && !key && Array.isArray(body)) {
-        return send(res, 202, many(body, (d) => { const r = method === 'PATCH' ? db.update(coll, d._key, d, { keepNull: q.get('keepNull') !== 'false', mergeObjects: q.get('mergeObjects') !== 'false' }) : db.replace(coll, d._key, d); return decorate(r.new, { _oldRev: r.old._rev, ...(flag('returnNew') ? { new: r.new } : {}), ...(flag('returnOld') ? { old: r.old } : {}) }); }));
+        return send(
+          res,
+          202,
+          many(body, (d) => {
+            const r =
+              method === 'PATCH'
+                ? db.update(coll, d._key, d, { keepNull: q.get('keepNull') !== 'false', mergeObjects: q.get('mergeObjects') !== 'false' })
+                : db.replace(coll, d._key, d);
+            return decorate(r.new, { _oldRev: r.old._rev, ...(flag('returnNew') ? { new: r.new } : {}), ...(flag('returnOld') ? { old: r.old } : {}) });
+          }),
+        );
       }
       if ((method === 'PATCH' || method === 'PUT') && key) {
-        const r = method === 'PATCH' ? db.update(coll, key, body, { keepNull: q.get('keepNull') !== 'false', mergeObjects: q.get('mergeObjects') !== 'false' }) : db.replace(coll, key, body);
-        return send(res, 202, decorate(r.new, { _oldRev: r.old._rev, ...(flag('returnNew') ? { new: r.new } : {}), ...(flag('returnOld') ? { old: r.old } : {}) }));
+        const r =
+          method === 'PATCH'
+            ? db.update(coll, key, body, { keepNull: q.get('keepNull') !== 'false', mergeObjects: q.get('mergeObjects') !== 'false' })
+            : db.replace(coll, key, body);
+        return send(
+          res,
+          202,
+          decorate(r.new, { _oldRev: r.old._rev, ...(flag('returnNew') ? { new: r.new } : {}), ...(flag('returnOld') ? { old: r.old } : {}) }),
+        );
       }
-      if (method === 'DELETE' && key) { const old = db.remove(coll, key); return send(res, 202, decorate(old, flag('returnOld') ? { old } : {})); }
+      if (method === 'DELETE' && key) {
+        const old = db.remove(coll, key);
+        return send(res, 202, decorate(old, flag('returnOld') ? { old } : {}));
+      }
     }
     if (path === '/_api/index' && method === 'GET') {
       const c = db.coll(q.get('collection') ?? '');
@@ -253,15 +364,33 @@ export async function startArango(options = {}) {
     if (path === '/_api/index' && method === 'POST') {
       const c = db.coll(q.get('collection') ?? '');
       const type = body?.type;
-      if (!['persistent', 'hash', 'skiplist', 'ttl', 'geo', 'fulltext', 'inverted', 'zkd', 'mdi'].includes(type)) return error(res, 400, 10, `invalid index type '${type}'`);
+      if (!['persistent', 'hash', 'skiplist', 'ttl', 'geo', 'fulltext', 'inverted', 'zkd', 'mdi'].includes(type))
+        return error(res, 400, 10, `invalid index type '${type}'`);
       if (!Array.isArray(body.fields) || body.fields.length === 0) return error(res, 400, 10, "index definition is missing 'fields'");
       if (type === 'ttl' && typeof body.expireAfter !== 'number') return error(res, 400, 10, 'expireAfter attribute must be a number');
-      const same = c.indexes.find((i) => i.type === (type === 'hash' || type === 'skiplist' ? 'persistent' : type) && JSON.stringify(i.fields) === JSON.stringify(body.fields) && !!i.unique === !!body.unique && !!i.sparse === !!body.sparse);
+      const same = c.indexes.find(
+        (i) =>
+          i.type === (type === 'hash' || type === 'skiplist' ? 'persistent' : type) &&
+          JSON.stringify(i.fields) === JSON.stringify(body.fields) &&
+          !!i.unique === !!body.unique &&
+          !!i.sparse === !!body.sparse,
+      );
       if (same) return send(res, 200, { ...same, isNewlyCreated: false, error: false, code: 200 });
       const id = `${c.name}/${db.tick++}`;
-      const index = { id, type: type === 'hash' || type === 'skiplist' ? 'persistent' : type, name: body.name ?? `idx_${id.split('/')[1]}`, fields: body.fields, unique: !!body.unique, sparse: !!body.sparse, ...(type === 'ttl' ? { expireAfter: body.expireAfter } : {}), ...(type === 'fulltext' ? { minLength: body.minLength ?? 2 } : {}) };
+      const index = {
+        id,
+        type: type === 'hash' || type === 'skiplist' ? 'persistent' : type,
+        name: body.name ?? `idx_${id.split('/')[1]}`,
+        fields: body.fields,
+        unique: !!body.unique,
+        sparse: !!body.sparse,
+        ...(type === 'ttl' ? { expireAfter: body.expireAfter } : {}),
+        ...(type === 'fulltext' ? { minLength: body.minLength ?? 2 } : {}),
+      };
       if (c.indexes.some((i) => i.name === index.name)) return error(res, 409, 1207, `duplicate value: index name '${index.name}'`);
-      if (index.unique) for (const doc of c.docs.values()) db.checkUnique({ ...c, indexes: [index], docs: new Map([...c.docs].filter(([k]) => k !== doc._key)) }, doc, doc._key);
+      if (index.unique)
+        for (const doc of c.docs.values())
+          db.checkUnique({ ...c, indexes: [index], docs: new Map([...c.docs].filter(([k]) => k !== doc._key)) }, doc, doc._key);
       c.indexes.push(index);
       return send(res, 201, { ...index, isNewlyCreated: true, error: false, code: 201 });
     }
@@ -278,30 +407,54 @@ export async function startArango(options = {}) {
       if (typeof body?.query !== 'string') return error(res, 400, 10, 'query is empty');
       const started = performance.now();
       const out = execute(body.query, body.bindVars ?? {}, db);
-      const entry = { id: String(cursorId++), rows: out.result, batchSize: Math.max(1, body.batchSize ?? 1000), count: body.count ? out.result.length : undefined, extra: { warnings: [], stats: { ...out.stats, fullCount: out.result.length, executionTime: (performance.now() - started) / 1000, peakMemoryUsage: 0 } } };
+      const entry = {
+        id: String(cursorId++),
+        rows: out.result,
+        batchSize: Math.max(1, body.batchSize ?? 1000),
+        count: body.count ? out.result.length : undefined,
+        extra: { warnings: [], stats: { ...out.stats, fullCount: out.result.length, executionTime: (performance.now() - started) / 1000, peakMemoryUsage: 0 } },
+      };
       cursors.set(entry.id, entry);
       return batch(res, entry, 201);
     }
     if (parts[0] === '_api' && parts[1] === 'cursor' && parts[2]) {
       const entry = cursors.get(parts[2]);
-      if (method === 'DELETE') { if (!entry) return error(res, 404, 1600, 'cursor not found'); cursors.delete(parts[2]); return send(res, 202, { id: parts[2], error: false, code: 202 }); }
+      if (method === 'DELETE') {
+        if (!entry) return error(res, 404, 1600, 'cursor not found');
+        cursors.delete(parts[2]);
+        return send(res, 202, { id: parts[2], error: false, code: 202 });
+      }
       if (!entry) return error(res, 404, 1600, 'cursor not found');
       return batch(res, entry, 200);
     }
-    if (path === '/_api/explain' && method === 'POST') return send(res, 200, { ...explain(db, body?.query ?? '', body?.bindVars ?? {}), error: false, code: 200 });
-    if (path === '/_api/query' && method === 'POST') { parse(body?.query ?? ''); return send(res, 200, { error: false, code: 200, parsed: true, collections: [], bindVars: [], ast: [] }); }
+    if (path === '/_api/explain' && method === 'POST')
+      return send(res, 200, { ...explain(db, body?.query ?? '', body?.bindVars ?? {}), error: false, code: 200 });
+    if (path === '/_api/query' && method === 'POST') {
+      parse(body?.query ?? '');
+      return send(res, 200, { error: false, code: 200, parsed: true, collections: [], bindVars: [], ast: [] });
+    }
     if (parts[0] === '_api' && parts[1] === 'gharial') return gharial(db, method, parts.slice(2), body, q, res);
     return error(res, 404, 404, 'unknown path');
   }
 
   function gharial(db, method, parts, body, q, res) {
     const ok = (code, payload) => send(res, code, { error: false, code, ...payload });
-    const info = (g) => ({ _key: g.name, _id: `_graphs/${g.name}`, _rev: g.rev, name: g.name, edgeDefinitions: g.edgeDefinitions, orphanCollections: g.orphanCollections });
+    const info = (g) => ({
+      _key: g.name,
+      _id: `_graphs/${g.name}`,
+      _rev: g.rev,
+      name: g.name,
+      edgeDefinitions: g.edgeDefinitions,
+      orphanCollections: g.orphanCollections,
+    });
     if (parts.length === 0 && method === 'GET') return ok(200, { graphs: [...db.graphs.values()].map(info) });
     if (parts.length === 0 && method === 'POST') {
       if (db.graphs.has(body.name)) return error(res, 409, 1925, 'graph already exists');
       const g = { name: body.name, edgeDefinitions: body.edgeDefinitions ?? [], orphanCollections: body.orphanCollections ?? [], rev: db.rev() };
-      for (const d of g.edgeDefinitions) { if (!db.has(d.collection)) db.create(d.collection, 3); for (const v of [...d.from, ...d.to]) if (!db.has(v)) db.create(v, 2); }
+      for (const d of g.edgeDefinitions) {
+        if (!db.has(d.collection)) db.create(d.collection, 3);
+        for (const v of [...d.from, ...d.to]) if (!db.has(v)) db.create(v, 2);
+      }
       for (const v of g.orphanCollections) if (!db.has(v)) db.create(v, 2);
       db.graphs.set(g.name, g);
       return ok(202, { graph: info(g) });
@@ -309,9 +462,17 @@ export async function startArango(options = {}) {
     const g = db.graphs.get(parts[0]);
     if (!g) return error(res, 404, 1924, 'graph not found');
     if (parts.length === 1 && method === 'GET') return ok(200, { graph: info(g) });
-    if (parts.length === 1 && method === 'DELETE') { db.graphs.delete(g.name); return ok(202, { removed: true }); }
-    if (parts[1] === 'vertex' && parts.length === 2 && method === 'GET') return ok(200, { collections: [...new Set([...g.edgeDefinitions.flatMap((d) => [...d.from, ...d.to]), ...g.orphanCollections])].sort() });
-    if (parts[1] === 'vertex' && parts.length === 2 && method === 'POST') { if (!db.has(body.collection)) db.create(body.collection, 2); if (!g.orphanCollections.includes(body.collection)) g.orphanCollections.push(body.collection); return ok(202, { graph: info(g) }); }
+    if (parts.length === 1 && method === 'DELETE') {
+      db.graphs.delete(g.name);
+      return ok(202, { removed: true });
+    }
+    if (parts[1] === 'vertex' && parts.length === 2 && method === 'GET')
+      return ok(200, { collections: [...new Set([...g.edgeDefinitions.flatMap((d) => [...d.from, ...d.to]), ...g.orphanCollections])].sort() });
+    if (parts[1] === 'vertex' && parts.length === 2 && method === 'POST') {
+      if (!db.has(body.collection)) db.create(body.collection, 2);
+      if (!g.orphanCollections.includes(body.collection)) g.orphanCollections.push(body.collection);
+      return ok(202, { graph: info(g) });
+    }
     if (parts[1] === 'edge' && parts.length === 2 && method === 'GET') return ok(200, { collections: g.edgeDefinitions.map((d) => d.collection).sort() });
     if (parts[1] === 'edge' && parts.length === 2 && method === 'POST') {
       if (g.edgeDefinitions.some((d) => d.collection === body.collection)) return error(res, 400, 1920, 'multi use of edge collection in edge def');
@@ -340,7 +501,11 @@ export async function startArango(options = {}) {
       req.on('end', async () => {
         control.requests.push({ method: req.method, path: req.url });
         if (control.delayMs) await new Promise((r) => setTimeout(r, control.delayMs));
-        if (control.dropNext > 0) { control.dropNext--; req.socket.destroy(); return; }
+        if (control.dropNext > 0) {
+          control.dropNext--;
+          req.socket.destroy();
+          return;
+        }
         const failure = control.failures[0];
         if (failure) {
           if (--failure.times <= 0) control.failures.shift();
@@ -348,7 +513,11 @@ export async function startArango(options = {}) {
         }
         try {
           let body;
-          try { body = raw ? JSON.parse(raw) : undefined; } catch { return error(res, 400, 600, 'VPackError error: Expecting digit'); }
+          try {
+            body = raw ? JSON.parse(raw) : undefined;
+          } catch {
+            return error(res, 400, 600, 'VPackError error: Expecting digit');
+          }
           await handle(req, res, body);
         } catch (e) {
           if (e instanceof ArangoError || e instanceof AqlError) return error(res, e.code, e.errorNum, e.message);
@@ -361,13 +530,23 @@ export async function startArango(options = {}) {
   };
   await listen();
   return {
-    get url() { return `http://127.0.0.1:${port}`; },
+    get url() {
+      return `http://127.0.0.1:${port}`;
+    },
     control,
     store: (name = '_system') => stores.get(name),
     /** The server goes away (connections refused) until restart(). */
-    stop: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
     restart: listen,
-    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -388,11 +567,27 @@ function explain(db, query, bindVars) {
         collections.push({ name, type: 'read' });
         const n = db.count(name);
         cost += n;
-        nodes.push({ type: 'EnumerateCollectionNode', id: id++, dependencies: [id - 2], collection: name, outVariable: { name: st.vars[0] }, estimatedCost: cost, estimatedNrItems: n, random: false });
+        nodes.push({
+          type: 'EnumerateCollectionNode',
+          id: id++,
+          dependencies: [id - 2],
+          collection: name,
+          outVariable: { name: st.vars[0] },
+          estimatedCost: cost,
+          estimatedNrItems: n,
+          random: false,
+        });
         continue;
       }
     }
-    if (st.type === 'filter' && st.expr.type === 'cmp' && st.expr.op === '==' && st.expr.l.type === 'attr' && st.expr.l.e.type === 'var' && forVars.has(st.expr.l.e.name)) {
+    if (
+      st.type === 'filter' &&
+      st.expr.type === 'cmp' &&
+      st.expr.op === '==' &&
+      st.expr.l.type === 'attr' &&
+      st.expr.l.e.type === 'var' &&
+      forVars.has(st.expr.l.e.name)
+    ) {
       const coll = db.coll(forVars.get(st.expr.l.e.name));
       const index = coll.indexes.find((i) => i.fields[0] === st.expr.l.key && i.type !== 'edge');
       if (index) {
@@ -401,7 +596,41 @@ function explain(db, query, bindVars) {
         usedIndexes.push(index);
       }
     }
-    nodes.push({ type: { filter: 'FilterNode', sort: 'SortNode', limit: 'LimitNode', let: 'CalculationNode', return: 'ReturnNode', collect: 'CollectNode', insert: 'InsertNode', update: 'UpdateNode', replace: 'ReplaceNode', remove: 'RemoveNode', traverse: 'TraversalNode', shortest: 'ShortestPathNode', for: 'EnumerateListNode' }[st.type] ?? 'CalculationNode', id: id++, dependencies: [id - 2], estimatedCost: ++cost, estimatedNrItems: 1 });
+    nodes.push({
+      type:
+        {
+          filter: 'FilterNode',
+          sort: 'SortNode',
+          limit: 'LimitNode',
+          let: 'CalculationNode',
+          return: 'ReturnNode',
+          collect: 'CollectNode',
+          insert: 'InsertNode',
+          update: 'UpdateNode',
+          replace: 'ReplaceNode',
+          remove: 'RemoveNode',
+          traverse: 'TraversalNode',
+          shortest: 'ShortestPathNode',
+          for: 'EnumerateListNode',
+        }[st.type] ?? 'CalculationNode',
+      id: id++,
+      dependencies: [id - 2],
+      estimatedCost: ++cost,
+      estimatedNrItems: 1,
+    });
   }
-  return { plan: { nodes, rules: usedIndexes.length ? ['use-indexes'] : [], collections, variables: [], estimatedCost: cost, estimatedNrItems: 1, isModificationQuery: ast.statements.some((s) => ['insert', 'update', 'replace', 'remove'].includes(s.type)) }, warnings: [], stats: { rulesExecuted: 1, rulesSkipped: 0, plansCreated: 1 }, cacheable: true };
+  return {
+    plan: {
+      nodes,
+      rules: usedIndexes.length ? ['use-indexes'] : [],
+      collections,
+      variables: [],
+      estimatedCost: cost,
+      estimatedNrItems: 1,
+      isModificationQuery: ast.statements.some((s) => ['insert', 'update', 'replace', 'remove'].includes(s.type)),
+    },
+    warnings: [],
+    stats: { rulesExecuted: 1, rulesSkipped: 0, plansCreated: 1 },
+    cacheable: true,
+  };
 }

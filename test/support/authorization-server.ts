@@ -27,7 +27,9 @@ export interface TestAuthorizationServer {
   close(): Promise<void>;
 }
 
-export async function startAuthorizationServer(options: { accessTtl?: number; introspectionClient?: { id: string; secret: string } } = {}): Promise<TestAuthorizationServer> {
+export async function startAuthorizationServer(
+  options: { accessTtl?: number; introspectionClient?: { id: string; secret: string } } = {},
+): Promise<TestAuthorizationServer> {
   const keys = await generateKeyPair('ES256');
   const forger = await generateKeyPair('ES256');
   const publicJwk: JWK = { ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
@@ -130,10 +132,18 @@ export async function startAuthorizationServer(options: { accessTtl?: number; in
         const q = url.searchParams;
         const client = clients.get(q.get('client_id') ?? '');
         const redirect = q.get('redirect_uri') ?? '';
-        if (!client || !client.redirect_uris.includes(redirect)) return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
-        if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) return json(res, 400, { error: 'invalid_request', error_description: 'PKCE S256 is required' });
+        if (!client || !client.redirect_uris.includes(redirect))
+          return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
+        if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge'))
+          return json(res, 400, { error: 'invalid_request', error_description: 'PKCE S256 is required' });
         const code = randomBytes(12).toString('hex');
-        codes.set(code, { client: q.get('client_id')!, challenge: q.get('code_challenge')!, redirect, scope: q.get('scope') ?? undefined, resource: q.get('resource') ?? undefined });
+        codes.set(code, {
+          client: q.get('client_id')!,
+          challenge: q.get('code_challenge')!,
+          redirect,
+          scope: q.get('scope') ?? undefined,
+          resource: q.get('resource') ?? undefined,
+        });
         const back = new URL(redirect);
         back.searchParams.set('code', code);
         if (q.get('state')) back.searchParams.set('state', q.get('state')!);
@@ -151,12 +161,14 @@ export async function startAuthorizationServer(options: { accessTtl?: number; in
           codes.delete(body.get('code') ?? '');
           const verifier = body.get('code_verifier') ?? '';
           if (!code || code.client !== client || code.redirect !== body.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant' });
-          if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+          if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge)
+            return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
           return json(res, 200, await issueTokens(client, code.scope, body.get('resource') ?? code.resource));
         }
         if (grant === 'refresh_token') {
           const stored = refreshTokens.get(body.get('refresh_token') ?? '');
-          if (!stored || stored.client !== client) return json(res, 400, { error: 'invalid_grant', error_description: 'the refresh token is revoked or unknown' });
+          if (!stored || stored.client !== client)
+            return json(res, 400, { error: 'invalid_grant', error_description: 'the refresh token is revoked or unknown' });
           refreshTokens.delete(body.get('refresh_token')!); // rotation
           return json(res, 200, await issueTokens(client, stored.scope, body.get('resource') ?? stored.resource));
         }
@@ -166,10 +178,18 @@ export async function startAuthorizationServer(options: { accessTtl?: number; in
         const body = await form(req);
         const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
         const [id, secret] = basic ? Buffer.from(basic[1]!, 'base64').toString().split(':').map(decodeURIComponent) : [];
-        if (!options.introspectionClient || id !== options.introspectionClient.id || secret !== options.introspectionClient.secret) return json(res, 401, { error: 'invalid_client' });
+        if (!options.introspectionClient || id !== options.introspectionClient.id || secret !== options.introspectionClient.secret)
+          return json(res, 401, { error: 'invalid_client' });
         const token = opaqueTokens.get(body.get('token') ?? '');
         if (!token || !token.active) return json(res, 200, { active: false });
-        return json(res, 200, { active: true, aud: token.aud, iss: issuer, ...(token.scope ? { scope: token.scope } : {}), exp: Math.floor(Date.now() / 1000) + 600, sub: 'user-1' });
+        return json(res, 200, {
+          active: true,
+          aud: token.aud,
+          iss: issuer,
+          ...(token.scope ? { scope: token.scope } : {}),
+          exp: Math.floor(Date.now() / 1000) + 600,
+          sub: 'user-1',
+        });
       }
       json(res, 404, { error: 'not_found' });
     })().catch((error: Error) => json(res, 500, { error: 'server_error', error_description: error.message }));

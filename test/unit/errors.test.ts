@@ -49,11 +49,15 @@ describe('the error vocabulary', () => {
   });
 
   it('an unexpected throw is INTERNAL, and says so', () => {
-    expect(errorObject(new TypeError('x is undefined'))).toMatchObject({ code: 'INTERNAL', message: 'Unexpected error: x is undefined', hint: expect.stringMatching(/bug in mcpkit/) });
+    expect(errorObject(new TypeError('x is undefined'))).toMatchObject({
+      code: 'INTERNAL',
+      message: 'Unexpected error: x is undefined',
+      hint: expect.stringMatching(/bug in mcpkit/),
+    });
   });
 });
 
-describe('fields in each front end\'s words', () => {
+describe("fields in each front end's words", () => {
   const tool = defineTool({
     name: 'demo_add',
     group: 'demo',
@@ -80,13 +84,22 @@ describe('fields in each front end\'s words', () => {
     } catch (e) {
       thrown = e;
     }
-    expect(errorObject(thrown)).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('"max_rows": '), hint: expect.stringContaining('input schema') });
-    expect(errorObject(thrown, cliWords('demo add', tool))).toMatchObject({ message: expect.stringContaining('--max-rows: '), hint: 'Run "mcpkit demo add --help".' });
+    expect(errorObject(thrown)).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('"max_rows": '),
+      hint: expect.stringContaining('input schema'),
+    });
+    expect(errorObject(thrown, cliWords('demo add', tool))).toMatchObject({
+      message: expect.stringContaining('--max-rows: '),
+      hint: 'Run "mcpkit demo add --help".',
+    });
   });
 
   it('a field with a code of its own keeps it (retrieve: limit -> LIMIT_INVALID)', () => {
     const schema = z.strictObject({ limit: z.int().max(5), q: z.string() });
-    expect(() => parseInput('t', schema, { limit: 9, q: 'x' }, { fieldCodes: { limit: 'LIMIT_INVALID' } })).toThrow(expect.objectContaining({ code: 'LIMIT_INVALID' }));
+    expect(() => parseInput('t', schema, { limit: 9, q: 'x' }, { fieldCodes: { limit: 'LIMIT_INVALID' } })).toThrow(
+      expect.objectContaining({ code: 'LIMIT_INVALID' }),
+    );
     // Problems with other fields too: the general code.
     expect(() => parseInput('t', schema, { limit: 9 }, { fieldCodes: { limit: 'LIMIT_INVALID' } })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });

@@ -3,8 +3,18 @@ import { parseFilterArgs } from '../../src/cli/filter-args.js';
 
 describe('parseFilterArgs', () => {
   it.each([
-    [['--exclude', 'browser_close', '--include', 'browser_*', '--', 'npx', '@playwright/mcp'], [{ exclude: 'browser_close' }, { include: 'browser_*' }], ['npx', '@playwright/mcp'], []],
-    [['--include=a*', '--exclude=a_b', '--json', '--', 'cmd', '--include', 'x'], [{ include: 'a*' }, { exclude: 'a_b' }], ['cmd', '--include', 'x'], ['--json']],
+    [
+      ['--exclude', 'browser_close', '--include', 'browser_*', '--', 'npx', '@playwright/mcp'],
+      [{ exclude: 'browser_close' }, { include: 'browser_*' }],
+      ['npx', '@playwright/mcp'],
+      [],
+    ],
+    [
+      ['--include=a*', '--exclude=a_b', '--json', '--', 'cmd', '--include', 'x'],
+      [{ include: 'a*' }, { exclude: 'a_b' }],
+      ['cmd', '--include', 'x'],
+      ['--json'],
+    ],
     [['--url', 'https://x', '--include', 'a'], [{ include: 'a' }], [], ['--url', 'https://x']],
     [[], [], [], []],
   ])('%j', (argv, rules, command, rest) => {

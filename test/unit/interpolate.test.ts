@@ -26,10 +26,7 @@ describe('interpolateString', () => {
 
 describe('interpolate', () => {
   it('walks nested values, reports missing variables with their path, and tracks env-derived paths', () => {
-    const result = interpolate(
-      { mcp_servers: { gh: { headers: { Authorization: 'Bearer ${TOKEN}' }, args: ['${HOME}', '${NOPE}'], timeout_ms: 5 } } },
-      env,
-    );
+    const result = interpolate({ mcp_servers: { gh: { headers: { Authorization: 'Bearer ${TOKEN}' }, args: ['${HOME}', '${NOPE}'], timeout_ms: 5 } } }, env);
     expect(result.value).toEqual({ mcp_servers: { gh: { headers: { Authorization: 'Bearer s3cret' }, args: ['/home/me', '${NOPE}'], timeout_ms: 5 } } });
     expect(result.missing).toEqual([{ path: 'mcp_servers.gh.args.1', variable: 'NOPE' }]);
     expect([...result.fromEnv].sort()).toEqual(['mcp_servers.gh.args.0', 'mcp_servers.gh.headers.Authorization']);

@@ -43,8 +43,16 @@ describe('the layer rule (.dependency-cruiser.cjs)', () => {
 
   it.each([
     ['core imports the composition root', { 'src/core/a.ts': "import '../app/b.js';\n", 'src/app/b.ts': 'export {};\n' }, 'core-imports-up'],
-    ['the proxy imports the tools (by a dynamic import)', { 'src/proxy/a.ts': "export const t = () => import('../tools/b.js');\n", 'src/tools/b.ts': 'export {};\n' }, 'proxy-imports-up'],
-    ['a tool definition imports a front end (types only)', { 'src/tool/a.ts': "import type { X } from '../mcp/b.js';\nexport type Y = X;\n", 'src/mcp/b.ts': 'export type X = 1;\n' }, 'tool-imports-up'],
+    [
+      'the proxy imports the tools (by a dynamic import)',
+      { 'src/proxy/a.ts': "export const t = () => import('../tools/b.js');\n", 'src/tools/b.ts': 'export {};\n' },
+      'proxy-imports-up',
+    ],
+    [
+      'a tool definition imports a front end (types only)',
+      { 'src/tool/a.ts': "import type { X } from '../mcp/b.js';\nexport type Y = X;\n", 'src/mcp/b.ts': 'export type X = 1;\n' },
+      'tool-imports-up',
+    ],
     ['one domain imports another', { 'src/registry/a.ts': "import '../retrieve/b.js';\n", 'src/retrieve/b.ts': 'export {};\n' }, 'domains-are-separate'],
     ['a cycle inside one layer', { 'src/tools/a.ts': "import './b.js';\n", 'src/tools/b.ts': "import './a.js';\n" }, 'no-circular'],
   ])('fails when %s', (_what, files, rule) => {

@@ -7,7 +7,11 @@ describe('locateConfig', () => {
   it.each([
     ['--config wins over everything', { flag: 'x.yaml', env: { MCPKIT_CONFIG: '/e.yaml' }, local: true }, { path: '/work/project/x.yaml', source: 'flag' }],
     ['MCPKIT_CONFIG next', { env: { MCPKIT_CONFIG: '/e.yaml' }, local: true }, { path: '/e.yaml', source: 'env' }],
-    ['relative MCPKIT_CONFIG resolves against cwd', { env: { MCPKIT_CONFIG: 'conf/m.yaml' }, local: false }, { path: '/work/project/conf/m.yaml', source: 'env' }],
+    [
+      'relative MCPKIT_CONFIG resolves against cwd',
+      { env: { MCPKIT_CONFIG: 'conf/m.yaml' }, local: false },
+      { path: '/work/project/conf/m.yaml', source: 'env' },
+    ],
     ['./mcpkit.yaml when present', { env: {}, local: true }, { path: '/work/project/mcpkit.yaml', source: 'cwd' }],
     ['XDG_CONFIG_HOME otherwise', { env: { XDG_CONFIG_HOME: '/xdg' }, local: false }, { path: '/xdg/mcpkit/config.yaml', source: 'user' }],
     ['~/.config without XDG', { env: {}, local: false }, { path: '/home/me/.config/mcpkit/config.yaml', source: 'user' }],

@@ -10,7 +10,12 @@ const ui = createRenderUi(plain);
 
 describe('renderTable', () => {
   it('aligns columns under upper-case headers', () => {
-    expect(renderTable(plain, [{ name: 'a', n: 1 }, { name: 'longer', n: 22 }])).toBe('NAME    N\na       1\nlonger  22');
+    expect(
+      renderTable(plain, [
+        { name: 'a', n: 1 },
+        { name: 'longer', n: 22 },
+      ]),
+    ).toBe('NAME    N\na       1\nlonger  22');
   });
   it('keeps the given column order and blanks missing cells', () => {
     expect(renderTable(plain, [{ a: 1, b: 2 }, { a: 3 }], ['b', 'a'])).toBe('B  A\n2  1\n   3');
@@ -61,9 +66,24 @@ describe('errors', () => {
     );
   });
   it.each([
-    ['a ToolError keeps its fields', new ToolError('CONFLICT', 'exists', { details: { a: 1 }, hint: 'h' }), { code: 'CONFLICT', message: 'exists', details: { a: 1 }, hint: 'h' }, 1],
-    ['bad input is bad usage, with the front end\'s advice', new ToolError('INVALID_INPUT', 'bad'), { code: 'INVALID_INPUT', message: 'bad', hint: MCP_WORDS.inputHint }, 2],
-    ['anything else is INTERNAL', new TypeError('x is undefined'), { code: 'INTERNAL', message: 'Unexpected error: x is undefined', hint: expect.any(String) }, 1],
+    [
+      'a ToolError keeps its fields',
+      new ToolError('CONFLICT', 'exists', { details: { a: 1 }, hint: 'h' }),
+      { code: 'CONFLICT', message: 'exists', details: { a: 1 }, hint: 'h' },
+      1,
+    ],
+    [
+      "bad input is bad usage, with the front end's advice",
+      new ToolError('INVALID_INPUT', 'bad'),
+      { code: 'INVALID_INPUT', message: 'bad', hint: MCP_WORDS.inputHint },
+      2,
+    ],
+    [
+      'anything else is INTERNAL',
+      new TypeError('x is undefined'),
+      { code: 'INTERNAL', message: 'Unexpected error: x is undefined', hint: expect.any(String) },
+      1,
+    ],
   ])('%s', (_name, error, published, exit) => {
     const obj = errorObject(error);
     expect(obj).toEqual(published);

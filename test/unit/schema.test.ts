@@ -12,7 +12,11 @@ describe('inputJsonSchema (zod -> JSON Schema for MCP)', () => {
     ['boolean', z.boolean(), { type: 'boolean' }],
     ['enum', z.enum(['a', 'b']), { type: 'string', enum: ['a', 'b'] }],
     ['array of strings', z.array(z.string()), { type: 'array', items: { type: 'string' } }],
-    ['nested object', z.strictObject({ k: z.number() }), { type: 'object', properties: { k: { type: 'number' } }, required: ['k'], additionalProperties: false }],
+    [
+      'nested object',
+      z.strictObject({ k: z.number() }),
+      { type: 'object', properties: { k: { type: 'number' } }, required: ['k'], additionalProperties: false },
+    ],
   ])('%s', (_name, field, expected) => {
     const schema = inputJsonSchema(z.strictObject({ f: field }));
     expect(schema.$schema).toBeUndefined();

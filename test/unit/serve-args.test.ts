@@ -9,7 +9,10 @@ describe('parseServeArgs (the fast path of `mcpkit serve`)', () => {
     [['--config=a.yaml'], { config: 'a.yaml' }],
     [['--http', '--port', '0', '--view', 'v', '--eager'], { http: true, port: '0', view: 'v', eager: true }],
     [['--token=s3cret', '--host', '::1'], { token: 's3cret', host: '::1' }],
-    [['--http', '--allow-origin', 'https://a.example', '--allow-origin=https://b.example'], { http: true, 'allow-origin': ['https://a.example', 'https://b.example'] }],
+    [
+      ['--http', '--allow-origin', 'https://a.example', '--allow-origin=https://b.example'],
+      { http: true, 'allow-origin': ['https://a.example', 'https://b.example'] },
+    ],
   ])('takes %j', (argv, expected) => {
     expect(parseServeArgs(argv)).toEqual(expected);
   });
@@ -31,7 +34,9 @@ describe('parseServeArgs (the fast path of `mcpkit serve`)', () => {
   });
 
   it('knows every flag the oclif command declares', () => {
-    const declared = Object.keys({ ...Serve.baseFlags, ...Serve.flags }).filter((f) => f !== 'json').sort();
+    const declared = Object.keys({ ...Serve.baseFlags, ...Serve.flags })
+      .filter((f) => f !== 'json')
+      .sort();
     expect([...SERVE_VALUE_FLAGS, ...SERVE_BOOLEAN_FLAGS, ...SERVE_MULTI_FLAGS].sort()).toEqual(declared);
   });
 });

@@ -41,7 +41,11 @@ describe('rankOrder', () => {
   it.each<[string, RankInput[], string[], string[]]>([
     [
       'a source file named for the question beats a long README and a manifest that mention every word',
-      [file('README.md', [20, 6, 3], 40_000, 800, 2), file('oclif.manifest.json', [40, 10, 2], 90_000, 3000, 3), file('src/config/lock.ts', [4, 6, 24], 4000, 148, 2)],
+      [
+        file('README.md', [20, 6, 3], 40_000, 800, 2),
+        file('oclif.manifest.json', [40, 10, 2], 90_000, 3000, 3),
+        file('src/config/lock.ts', [4, 6, 24], 4000, 148, 2),
+      ],
       ['config', 'edit', 'lock'],
       ['src/config/lock.ts', 'README.md', 'oclif.manifest.json'],
     ],

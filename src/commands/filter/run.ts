@@ -25,14 +25,25 @@ export default class FilterRun extends McpkitCommand {
     // A stdio MCP server for an agent, like serve: the agent's surface.
     const runtime = createRuntime({ configFlag: flags.config, surface: 'mcp', version: this.config.version });
     const [{ serveStdio }, { ProxyHub }] = await Promise.all([import('../../mcp/stdio.js'), import('../../proxy/hub.js')]);
-    const view = { exposure: 'direct' as const, tokenBudget: 0, pins: [], servers: [{ name: 'upstream', config }], local: [], composites: [], hooks: [], separator: null, readOnly: false };
+    const view = {
+      exposure: 'direct' as const,
+      tokenBudget: 0,
+      pins: [],
+      servers: [{ name: 'upstream', config }],
+      local: [],
+      composites: [],
+      hooks: [],
+      separator: null,
+      readOnly: false,
+    };
     let hub: InstanceType<typeof ProxyHub> | undefined;
     try {
       // One client, so the connection is its own: what the server asks reaches it.
       await serveStdio({
         runtime,
         hasServers: true,
-        hub: async (downstream) => (hub = new ProxyHub({ view, context: runtime.context(), version: runtime.version(), ...(downstream ? { downstream } : {}) })),
+        hub: async (downstream) =>
+          (hub = new ProxyHub({ view, context: runtime.context(), version: runtime.version(), ...(downstream ? { downstream } : {}) })),
       });
     } finally {
       await hub?.close();

@@ -44,7 +44,8 @@ export default class RegistryList extends Base {
       servers.push(...page.servers);
       pages++;
       cursor = page.metadata?.nextCursor;
-      if (cursor !== undefined && seen.has(cursor)) throw new ToolError('UPSTREAM_ERROR', `The registry sent the cursor ${cursor} twice; stopping rather than looping.`);
+      if (cursor !== undefined && seen.has(cursor))
+        throw new ToolError('UPSTREAM_ERROR', `The registry sent the cursor ${cursor} twice; stopping rather than looping.`);
       if (cursor !== undefined) seen.add(cursor);
       progress(`${servers.length} servers, ${pages} pages${cursor ? '…' : ''}`);
     } while (cursor);

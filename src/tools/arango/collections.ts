@@ -19,16 +19,28 @@ export const arangoListCollections = defineArangoTool({
     const collections = await Promise.all(
       list
         .sort((a, b) => (a.name < b.name ? -1 : 1))
-        .map(async (c) => ({ name: c.name, type: COLLECTION_TYPES[c.type as 2 | 3] ?? String(c.type), count: (await call.timed(call.db.collection(c.name).count())).count, system: c.isSystem })),
+        .map(async (c) => ({
+          name: c.name,
+          type: COLLECTION_TYPES[c.type as 2 | 3] ?? String(c.type),
+          count: (await call.timed(call.db.collection(c.name).count())).count,
+          system: c.isSystem,
+        })),
     );
     return { collections };
   },
-  render: (r, ui) => (r.collections.length ? ui.table(r.collections, ['name', 'type', 'count']) : ui.color.dim('No collections. Create one with: mcpkit arango create-collection NAME')),
+  render: (r, ui) =>
+    r.collections.length
+      ? ui.table(r.collections, ['name', 'type', 'count'])
+      : ui.color.dim('No collections. Create one with: mcpkit arango create-collection NAME'),
 });
 
 export const arangoCreateCollection = defineArangoTool({
   name: 'arango_create_collection',
-  command: { id: 'arango create-collection', args: ['name'], examples: ['<%= config.bin %> arango create-collection users', '<%= config.bin %> arango create-collection follows --type edge'] },
+  command: {
+    id: 'arango create-collection',
+    args: ['name'],
+    examples: ['<%= config.bin %> arango create-collection users', '<%= config.bin %> arango create-collection follows --type edge'],
+  },
   title: 'Create a collection',
   description: 'Create a document collection, or an edge collection (documents with _from and _to) for graphs.',
   input: z.strictObject({
@@ -40,7 +52,10 @@ export const arangoCreateCollection = defineArangoTool({
   writes: true,
   async run(input, call) {
     const options = input.wait_for_sync === undefined ? {} : { waitForSync: input.wait_for_sync };
-    const collection = input.type === 'edge' ? await call.timed(call.db.createEdgeCollection(input.name, options)) : await call.timed(call.db.createCollection(input.name, options));
+    const collection =
+      input.type === 'edge'
+        ? await call.timed(call.db.createEdgeCollection(input.name, options))
+        : await call.timed(call.db.createCollection(input.name, options));
     return { name: collection.name, type: input.type, created: true };
   },
   render: (r, ui) => `${ui.color.green('✓')} Created ${r.type} collection ${r.name}`,
@@ -50,12 +65,17 @@ export const arangoDatabaseStatus = defineArangoTool({
   name: 'arango_database_status',
   command: { id: 'arango status', examples: ['<%= config.bin %> arango status', '<%= config.bin %> arango status --json'] },
   title: 'Check the database connection',
-  description: 'Report whether ArangoDB answers: server version, database, endpoints, read-only mode, and the number of collections. Use it first when other arango tools fail.',
+  description:
+    'Report whether ArangoDB answers: server version, database, endpoints, read-only mode, and the number of collections. Use it first when other arango tools fail.',
   input: z.strictObject({}),
   annotations: READ_ONLY,
   writes: false,
   async run(_input, call) {
-    const [version, info, collections] = await Promise.all([call.timed(call.db.version()), call.timed(call.db.get()), call.timed(call.db.listCollections(true))]);
+    const [version, info, collections] = await Promise.all([
+      call.timed(call.db.version()),
+      call.timed(call.db.get()),
+      call.timed(call.db.listCollections(true)),
+    ]);
     return {
       connected: true,
       server: version.server,
@@ -92,10 +112,14 @@ export const arangoBackup = defineArangoTool({
     const all = await call.timed(call.db.listCollections(true));
     const wanted = input.collections ?? all.map((c) => c.name).sort();
     const unknown = wanted.filter((n) => !all.some((c) => c.name === n));
-    if (unknown.length) throw new ToolError('ARANGO_ERROR', `collection or view not found: ${unknown.join(', ')}`, { details: { errorNum: 1203, http_code: 404, collections: unknown } });
+    if (unknown.length)
+      throw new ToolError('ARANGO_ERROR', `collection or view not found: ${unknown.join(', ')}`, {
+        details: { errorNum: 1203, http_code: 404, collections: unknown },
+      });
     const { folder } = await backupFolder(call.ctx, input.output_dir, layout.defaultBackupFolder(call.settings.database, call.ctx.now()));
     const collections = wanted.map((name) => ({ name, type: all.find((c) => c.name === name)!.type === 3 ? ('edge' as const) : ('document' as const) }));
     return { folder, collections: await writeBackup(call, folder, collections, { docLimit: input.doc_limit }) };
   },
-  render: (r, ui) => `${ui.color.green('✓')} Backed up ${r.collections.length} collections (${r.collections.reduce((n, c) => n + c.documents, 0)} documents) to ${r.folder}`,
+  render: (r, ui) =>
+    `${ui.color.green('✓')} Backed up ${r.collections.length} collections (${r.collections.reduce((n, c) => n + c.documents, 0)} documents) to ${r.folder}`,
 });

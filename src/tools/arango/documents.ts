@@ -15,7 +15,8 @@ export const arangoInsert = defineArangoTool({
   name: 'arango_insert',
   command: { id: 'arango insert', args: ['collection'], examples: ['<%= config.bin %> arango insert users --document \'{"name":"Ada","age":36}\''] },
   title: 'Insert a document',
-  description: 'Insert one document into a collection and return its _key, _id and _rev (and the stored document). Give _key to choose the key; edges need _from and _to.',
+  description:
+    'Insert one document into a collection and return its _key, _id and _rev (and the stored document). Give _key to choose the key; edges need _from and _to.',
   input: z.strictObject({ collection, document: documentObject.describe('The document (a JSON object).') }),
   annotations: ARANGO_WRITE,
   writes: true,
@@ -30,10 +31,11 @@ export const arangoUpdate = defineArangoTool({
   name: 'arango_update',
   command: { id: 'arango update', args: ['collection', 'key'], examples: ['<%= config.bin %> arango update users 12345 --update \'{"age":37}\''] },
   title: 'Update a document',
-  description: 'Merge changes into one document (attributes not given stay; null removes an attribute when keep_null is false) and return the updated document.',
+  description:
+    'Merge changes into one document (attributes not given stay; null removes an attribute when keep_null is false) and return the updated document.',
   input: z.strictObject({
     collection,
-    key: z.string().min(1).describe('The document\'s _key.'),
+    key: z.string().min(1).describe("The document's _key."),
     update: documentObject.describe('Attributes to change.'),
     keep_null: z.boolean().default(true).describe('Store null values (false: null removes the attribute).'),
   }),
@@ -51,7 +53,7 @@ export const arangoRemove = defineArangoTool({
   command: { id: 'arango remove', args: ['collection', 'key'], examples: ['<%= config.bin %> arango remove users 12345'] },
   title: 'Remove a document',
   description: 'Remove one document by _key and return what it held.',
-  input: z.strictObject({ collection, key: z.string().min(1).describe('The document\'s _key.') }),
+  input: z.strictObject({ collection, key: z.string().min(1).describe("The document's _key.") }),
   annotations: ARANGO_DESTRUCTIVE,
   writes: true,
   async run(input, call) {
@@ -98,9 +100,14 @@ async function inBatches(
 
 export const arangoBulkInsert = defineArangoTool({
   name: 'arango_bulk_insert',
-  command: { id: 'arango bulk-insert', args: ['collection'], examples: ['<%= config.bin %> arango bulk-insert users --documents "$(cat users.json)" --batch-size 500 --on-error continue'] },
+  command: {
+    id: 'arango bulk-insert',
+    args: ['collection'],
+    examples: ['<%= config.bin %> arango bulk-insert users --documents "$(cat users.json)" --batch-size 500 --on-error continue'],
+  },
   title: 'Insert many documents',
-  description: 'Insert an array of documents in batches, reporting how many succeeded and which items failed (index and error). on_error decides whether a failing batch stops the run.',
+  description:
+    'Insert an array of documents in batches, reporting how many succeeded and which items failed (index and error). on_error decides whether a failing batch stops the run.',
   input: z.strictObject({ collection, documents: z.array(documentObject).min(1).describe('The documents.'), batch_size: batchSize, on_error: onError }),
   annotations: ARANGO_WRITE,
   writes: true,
@@ -109,17 +116,25 @@ export const arangoBulkInsert = defineArangoTool({
     await call.timed(coll.get()); // a missing collection is one ARANGO_ERROR, not one per document
     return inBatches(input.documents, input.batch_size, input.on_error, (batch) => call.timed(coll.saveAll(batch)) as never);
   },
-  render: (r, ui) => `${ui.color.green('✓')} Inserted ${r.succeeded} of ${r.total}${r.failed ? ui.color.yellow(`; ${r.failed} failed${r.stopped ? ' (stopped)' : ''}`) : ''}`,
+  render: (r, ui) =>
+    `${ui.color.green('✓')} Inserted ${r.succeeded} of ${r.total}${r.failed ? ui.color.yellow(`; ${r.failed} failed${r.stopped ? ' (stopped)' : ''}`) : ''}`,
 });
 
 export const arangoBulkUpdate = defineArangoTool({
   name: 'arango_bulk_update',
-  command: { id: 'arango bulk-update', args: ['collection'], examples: ['<%= config.bin %> arango bulk-update users --updates \'[{"_key":"1","active":false}]\''] },
+  command: {
+    id: 'arango bulk-update',
+    args: ['collection'],
+    examples: ['<%= config.bin %> arango bulk-update users --updates \'[{"_key":"1","active":false}]\''],
+  },
   title: 'Update many documents',
   description: 'Merge changes into many documents in batches; each item needs _key. Reports successes and per-item failures like arango_bulk_insert.',
   input: z.strictObject({
     collection,
-    updates: z.array(z.looseObject({ _key: z.string().min(1) })).min(1).describe('Objects with _key and the attributes to change.'),
+    updates: z
+      .array(z.looseObject({ _key: z.string().min(1) }))
+      .min(1)
+      .describe('Objects with _key and the attributes to change.'),
     batch_size: batchSize,
     on_error: onError,
   }),
@@ -130,7 +145,8 @@ export const arangoBulkUpdate = defineArangoTool({
     await call.timed(coll.get());
     return inBatches(input.updates, input.batch_size, input.on_error, (batch) => call.timed(coll.updateAll(batch as never)) as never);
   },
-  render: (r, ui) => `${ui.color.green('✓')} Updated ${r.succeeded} of ${r.total}${r.failed ? ui.color.yellow(`; ${r.failed} failed${r.stopped ? ' (stopped)' : ''}`) : ''}`,
+  render: (r, ui) =>
+    `${ui.color.green('✓')} Updated ${r.succeeded} of ${r.total}${r.failed ? ui.color.yellow(`; ${r.failed} failed${r.stopped ? ' (stopped)' : ''}`) : ''}`,
 });
 
 /** Document ids a value refers to: an "coll/key" string, or an array of them. */
@@ -146,9 +162,14 @@ async function missingReferences(call: ArangoCall, ids: readonly string[]): Prom
 
 export const arangoValidateReferences = defineArangoTool({
   name: 'arango_validate_references',
-  command: { id: 'arango validate-references', args: ['collection'], examples: ['<%= config.bin %> arango validate-references orders --reference-fields customer_id --reference-fields product_ids'] },
+  command: {
+    id: 'arango validate-references',
+    args: ['collection'],
+    examples: ['<%= config.bin %> arango validate-references orders --reference-fields customer_id --reference-fields product_ids'],
+  },
   title: 'Find references to missing documents',
-  description: 'Check that the reference fields of every document (an _id such as "users/123", or an array of them) point to documents that exist; list the broken ones.',
+  description:
+    'Check that the reference fields of every document (an _id such as "users/123", or an array of them) point to documents that exist; list the broken ones.',
   input: z.strictObject({
     collection,
     reference_fields: z.array(z.string().min(1)).min(1).describe('Attributes holding document _ids.'),
@@ -157,12 +178,24 @@ export const arangoValidateReferences = defineArangoTool({
   annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
-    const docs = await queryAll<Record<string, unknown>>(call, 'FOR d IN @@c RETURN KEEP(d, APPEND(["_key"], @fields))', { '@c': input.collection, fields: input.reference_fields });
+    const docs = await queryAll<Record<string, unknown>>(call, 'FOR d IN @@c RETURN KEEP(d, APPEND(["_key"], @fields))', {
+      '@c': input.collection,
+      fields: input.reference_fields,
+    });
     const ids = docs.flatMap((d) => input.reference_fields.flatMap((f) => referencesIn(d[f])));
     const missing = await missingReferences(call, ids);
     const invalid: { _key: string; field: string; reference: string }[] = [];
-    for (const d of docs) for (const field of input.reference_fields) for (const id of referencesIn(d[field])) if (missing.has(id)) invalid.push({ _key: String(d._key), field, reference: id });
-    return { collection: input.collection, documents: docs.length, references: ids.length, valid: invalid.length === 0, invalid_count: invalid.length, invalid: invalid.slice(0, input.limit) };
+    for (const d of docs)
+      for (const field of input.reference_fields)
+        for (const id of referencesIn(d[field])) if (missing.has(id)) invalid.push({ _key: String(d._key), field, reference: id });
+    return {
+      collection: input.collection,
+      documents: docs.length,
+      references: ids.length,
+      valid: invalid.length === 0,
+      invalid_count: invalid.length,
+      invalid: invalid.slice(0, input.limit),
+    };
   },
 });
 
@@ -174,8 +207,13 @@ export const arangoInsertWithValidation = defineArangoTool({
     examples: ['<%= config.bin %> arango insert-validated orders --document \'{"customer_id":"users/1"}\' --reference-fields customer_id'],
   },
   title: 'Insert a document after checking its references',
-  description: 'Insert a document only if every reference field points to an existing document; otherwise nothing is written and the missing references are listed.',
-  input: z.strictObject({ collection, document: documentObject.describe('The document.'), reference_fields: z.array(z.string().min(1)).min(1).describe('Attributes holding document _ids.') }),
+  description:
+    'Insert a document only if every reference field points to an existing document; otherwise nothing is written and the missing references are listed.',
+  input: z.strictObject({
+    collection,
+    document: documentObject.describe('The document.'),
+    reference_fields: z.array(z.string().min(1)).min(1).describe('Attributes holding document _ids.'),
+  }),
   annotations: ARANGO_WRITE,
   writes: true,
   async run(input, call) {
@@ -183,7 +221,13 @@ export const arangoInsertWithValidation = defineArangoTool({
     const missing = await missingReferences(call, ids);
     if (missing.size) {
       throw new ToolError('VALIDATION_ERROR', `References to missing documents: ${[...missing].join(', ')}`, {
-        details: { missing: input.reference_fields.flatMap((field) => referencesIn(input.document[field]).filter((id) => missing.has(id)).map((reference) => ({ field, reference }))) },
+        details: {
+          missing: input.reference_fields.flatMap((field) =>
+            referencesIn(input.document[field])
+              .filter((id) => missing.has(id))
+              .map((reference) => ({ field, reference })),
+          ),
+        },
         hint: 'Insert the referenced documents first, or correct the _ids.',
       });
     }

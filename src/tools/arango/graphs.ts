@@ -47,7 +47,8 @@ export const arangoCreateGraph = defineArangoTool({
     examples: ['<%= config.bin %> arango create-graph social --edge-definitions \'[{"collection":"follows","from":["users"],"to":["users"]}]\''],
   },
   title: 'Create a named graph',
-  description: 'Create a named graph from edge definitions (edge collection, from and to vertex collections) and optional orphan vertex collections; missing collections are created.',
+  description:
+    'Create a named graph from edge definitions (edge collection, from and to vertex collections) and optional orphan vertex collections; missing collections are created.',
   input: z.strictObject({
     name: graphName,
     edge_definitions: z.array(edgeDefinition).min(1).describe('Edge definitions: {collection, from, to}.'),
@@ -72,11 +73,25 @@ export const arangoListGraphs = defineArangoTool({
   writes: false,
   async run(_input, call) {
     const graphs = (await call.timed(call.db.listGraphs())) as unknown as GraphInfo[];
-    return { graphs: graphs.map((g) => ({ name: g.name ?? (g as unknown as { _key: string })._key, edgeDefinitions: g.edgeDefinitions, orphanCollections: g.orphanCollections ?? [] })).sort((a, b) => (a.name < b.name ? -1 : 1)) };
+    return {
+      graphs: graphs
+        .map((g) => ({
+          name: g.name ?? (g as unknown as { _key: string })._key,
+          edgeDefinitions: g.edgeDefinitions,
+          orphanCollections: g.orphanCollections ?? [],
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1)),
+    };
   },
   render: (r, ui) =>
     r.graphs.length
-      ? ui.table(r.graphs.map((g) => ({ name: g.name, edges: g.edgeDefinitions.map((d) => `${d.collection}: ${d.from.join('|')} -> ${d.to.join('|')}`).join('; '), orphans: g.orphanCollections.join(', ') })))
+      ? ui.table(
+          r.graphs.map((g) => ({
+            name: g.name,
+            edges: g.edgeDefinitions.map((d) => `${d.collection}: ${d.from.join('|')} -> ${d.to.join('|')}`).join('; '),
+            orphans: g.orphanCollections.join(', '),
+          })),
+        )
       : ui.color.dim('No graphs.'),
 });
 
@@ -96,10 +111,19 @@ export const arangoAddVertexCollection = defineArangoTool({
 
 export const arangoAddEdgeDefinition = defineArangoTool({
   name: 'arango_add_edge_definition',
-  command: { id: 'arango add-edge-definition', args: ['graph'], examples: ['<%= config.bin %> arango add-edge-definition social --collection visits --from users --to places'] },
+  command: {
+    id: 'arango add-edge-definition',
+    args: ['graph'],
+    examples: ['<%= config.bin %> arango add-edge-definition social --collection visits --from users --to places'],
+  },
   title: 'Add an edge definition to a graph',
   description: 'Add an edge collection to a named graph with the vertex collections its edges connect; missing collections are created.',
-  input: z.strictObject({ graph: graphName, collection: z.string().min(1).describe('Edge collection.'), from: z.array(z.string().min(1)).min(1).describe('Start vertex collections.'), to: z.array(z.string().min(1)).min(1).describe('End vertex collections.') }),
+  input: z.strictObject({
+    graph: graphName,
+    collection: z.string().min(1).describe('Edge collection.'),
+    from: z.array(z.string().min(1)).min(1).describe('Start vertex collections.'),
+    to: z.array(z.string().min(1)).min(1).describe('End vertex collections.'),
+  }),
   annotations: ARANGO_WRITE,
   writes: true,
   async run(input, call) {
@@ -110,10 +134,18 @@ export const arangoAddEdgeDefinition = defineArangoTool({
 
 export const arangoAddVertex = defineArangoTool({
   name: 'arango_add_vertex',
-  command: { id: 'arango add-vertex', args: ['graph', 'collection'], examples: ['<%= config.bin %> arango add-vertex social users --vertex \'{"_key":"ada","name":"Ada"}\''] },
+  command: {
+    id: 'arango add-vertex',
+    args: ['graph', 'collection'],
+    examples: ['<%= config.bin %> arango add-vertex social users --vertex \'{"_key":"ada","name":"Ada"}\''],
+  },
   title: 'Add a vertex to a graph',
-  description: 'Insert a vertex into one of a graph\'s vertex collections.',
-  input: z.strictObject({ graph: graphName, collection: z.string().min(1).describe('Vertex collection of the graph.'), vertex: z.record(z.string(), z.unknown()).describe('The vertex document.') }),
+  description: "Insert a vertex into one of a graph's vertex collections.",
+  input: z.strictObject({
+    graph: graphName,
+    collection: z.string().min(1).describe('Vertex collection of the graph.'),
+    vertex: z.record(z.string(), z.unknown()).describe('The vertex document.'),
+  }),
   annotations: ARANGO_WRITE,
   writes: true,
   async run(input, call) {
@@ -125,9 +157,13 @@ export const arangoAddVertex = defineArangoTool({
 
 export const arangoAddEdge = defineArangoTool({
   name: 'arango_add_edge',
-  command: { id: 'arango add-edge', args: ['graph', 'collection'], examples: ['<%= config.bin %> arango add-edge social follows --from users/ada --to users/alan --attributes \'{"since":2024}\''] },
+  command: {
+    id: 'arango add-edge',
+    args: ['graph', 'collection'],
+    examples: ['<%= config.bin %> arango add-edge social follows --from users/ada --to users/alan --attributes \'{"since":2024}\''],
+  },
   title: 'Add an edge to a graph',
-  description: 'Insert an edge from one vertex to another (by _id) into one of a graph\'s edge collections; the graph checks the edge definition.',
+  description: "Insert an edge from one vertex to another (by _id) into one of a graph's edge collections; the graph checks the edge definition.",
   input: z.strictObject({
     graph: graphName,
     collection: z.string().min(1).describe('Edge collection of the graph.'),
@@ -138,7 +174,12 @@ export const arangoAddEdge = defineArangoTool({
   annotations: ARANGO_WRITE,
   writes: true,
   async run(input, call) {
-    const meta = await call.timed(call.db.graph(input.graph).edgeCollection(input.collection).save({ ...input.attributes, _from: input.from, _to: input.to }, { returnNew: true }));
+    const meta = await call.timed(
+      call.db
+        .graph(input.graph)
+        .edgeCollection(input.collection)
+        .save({ ...input.attributes, _from: input.from, _to: input.to }, { returnNew: true }),
+    );
     return { _key: meta._key, _id: meta._id, _rev: meta._rev, new: meta.new };
   },
   render: (r, ui) => `${ui.color.green('✓')} Added edge ${r._id}`,
@@ -146,9 +187,17 @@ export const arangoAddEdge = defineArangoTool({
 
 export const arangoTraverse = defineArangoTool({
   name: 'arango_traverse',
-  command: { id: 'arango traverse', args: ['start'], examples: ['<%= config.bin %> arango traverse users/ada --graph social --max-depth 2', '<%= config.bin %> arango traverse users/ada --edge-collections follows --direction ANY --paths'] },
+  command: {
+    id: 'arango traverse',
+    args: ['start'],
+    examples: [
+      '<%= config.bin %> arango traverse users/ada --graph social --max-depth 2',
+      '<%= config.bin %> arango traverse users/ada --edge-collections follows --direction ANY --paths',
+    ],
+  },
   title: 'Traverse a graph',
-  description: 'Walk a graph from a start vertex: direction, depth range (min_depth..max_depth), a named graph or edge collections, optionally with full paths; at most limit results.',
+  description:
+    'Walk a graph from a start vertex: direction, depth range (min_depth..max_depth), a named graph or edge collections, optionally with full paths; at most limit results.',
   input: z.strictObject({
     start: z.string().min(3).describe('_id of the start vertex.'),
     graph: z.string().min(1).optional().describe('Named graph to walk (or edge_collections).'),
@@ -162,7 +211,8 @@ export const arangoTraverse = defineArangoTool({
   annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
-    if (input.min_depth > input.max_depth) throw new ToolError('VALIDATION_ERROR', `min_depth (${input.min_depth}) is greater than max_depth (${input.max_depth}).`);
+    if (input.min_depth > input.max_depth)
+      throw new ToolError('VALIDATION_ERROR', `min_depth (${input.min_depth}) is greater than max_depth (${input.max_depth}).`);
     const bind: Record<string, unknown> = { start: input.start, min: input.min_depth, max: input.max_depth, limit: input.limit };
     const source = via(input, bind);
     // The direction is one of three keywords (checked by the schema); everything else is bound.
@@ -174,7 +224,11 @@ export const arangoTraverse = defineArangoTool({
 
 export const arangoShortestPath = defineArangoTool({
   name: 'arango_shortest_path',
-  command: { id: 'arango shortest-path', args: ['start', 'target'], examples: ['<%= config.bin %> arango shortest-path users/ada users/grace --graph social --direction ANY'] },
+  command: {
+    id: 'arango shortest-path',
+    args: ['start', 'target'],
+    examples: ['<%= config.bin %> arango shortest-path users/ada users/grace --graph social --direction ANY'],
+  },
   title: 'Find the shortest path between two vertices',
   description: 'Find a shortest path (fewest edges) from one vertex to another in a named graph or edge collections; found is false when there is none.',
   input: z.strictObject({
@@ -189,7 +243,11 @@ export const arangoShortestPath = defineArangoTool({
   async run(input, call) {
     const bind: Record<string, unknown> = { start: input.start, target: input.target };
     const source = via(input, bind);
-    const steps = await queryAll<{ vertex: unknown; edge: unknown }>(call, `FOR v, e IN ${input.direction} SHORTEST_PATH @start TO @target ${source} RETURN { vertex: v, edge: e }`, bind);
+    const steps = await queryAll<{ vertex: unknown; edge: unknown }>(
+      call,
+      `FOR v, e IN ${input.direction} SHORTEST_PATH @start TO @target ${source} RETURN { vertex: v, edge: e }`,
+      bind,
+    );
     return { found: steps.length > 0, length: Math.max(0, steps.length - 1), vertices: steps.map((s) => s.vertex), edges: steps.slice(1).map((s) => s.edge) };
   },
 });
@@ -198,22 +256,38 @@ export const arangoGraphStatistics = defineArangoTool({
   name: 'arango_graph_statistics',
   command: { id: 'arango graph-stats', args: ['graph'], examples: ['<%= config.bin %> arango graph-stats social'] },
   title: 'Graph statistics',
-  description: 'Count a graph\'s vertices and edges per collection, its average out-degree and the vertex with the most outgoing edges.',
+  description: "Count a graph's vertices and edges per collection, its average out-degree and the vertex with the most outgoing edges.",
   input: z.strictObject({ graph: graphName }),
   annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
     const graph = await graphInfo(call, input.graph);
-    const vertices = await Promise.all(vertexCollections(graph).map(async (name) => ({ name, count: (await call.timed(call.db.collection(name).count())).count })));
-    const edges = await Promise.all(graph.edgeDefinitions.map(async (d) => ({ name: d.collection, count: (await call.timed(call.db.collection(d.collection).count())).count })));
+    const vertices = await Promise.all(
+      vertexCollections(graph).map(async (name) => ({ name, count: (await call.timed(call.db.collection(name).count())).count })),
+    );
+    const edges = await Promise.all(
+      graph.edgeDefinitions.map(async (d) => ({ name: d.collection, count: (await call.timed(call.db.collection(d.collection).count())).count })),
+    );
     const totalVertices = vertices.reduce((n, v) => n + v.count, 0);
     const totalEdges = edges.reduce((n, e) => n + e.count, 0);
     let busiest: { vertex: string; out_degree: number } | null = null;
     for (const d of graph.edgeDefinitions) {
-      const [top] = await queryAll<{ vertex: string; out_degree: number }>(call, 'FOR e IN @@e COLLECT vertex = e._from WITH COUNT INTO out_degree SORT out_degree DESC LIMIT 1 RETURN { vertex, out_degree }', { '@e': d.collection });
+      const [top] = await queryAll<{ vertex: string; out_degree: number }>(
+        call,
+        'FOR e IN @@e COLLECT vertex = e._from WITH COUNT INTO out_degree SORT out_degree DESC LIMIT 1 RETURN { vertex, out_degree }',
+        { '@e': d.collection },
+      );
       if (top && (!busiest || top.out_degree > busiest.out_degree)) busiest = top;
     }
-    return { graph: input.graph, vertices: totalVertices, edges: totalEdges, average_out_degree: totalVertices ? totalEdges / totalVertices : 0, busiest_vertex: busiest, vertex_collections: vertices, edge_collections: edges };
+    return {
+      graph: input.graph,
+      vertices: totalVertices,
+      edges: totalEdges,
+      average_out_degree: totalVertices ? totalEdges / totalVertices : 0,
+      busiest_vertex: busiest,
+      vertex_collections: vertices,
+      edge_collections: edges,
+    };
   },
 });
 
@@ -230,7 +304,8 @@ async function integrity(call: ArangoCall, graph: GraphInfo, limit: number) {
     for (const e of rows) {
       if (!e.from_exists) problems.push({ edge: e._id, problem: `_from ${e._from} does not exist` });
       if (!e.to_exists) problems.push({ edge: e._id, problem: `_to ${e._to} does not exist` });
-      if (!d.from.includes(e._from.split('/')[0]!)) problems.push({ edge: e._id, problem: `_from ${e._from} is outside the edge definition (${d.from.join(', ')})` });
+      if (!d.from.includes(e._from.split('/')[0]!))
+        problems.push({ edge: e._id, problem: `_from ${e._from} is outside the edge definition (${d.from.join(', ')})` });
       if (!d.to.includes(e._to.split('/')[0]!)) problems.push({ edge: e._id, problem: `_to ${e._to} is outside the edge definition (${d.to.join(', ')})` });
     }
   }
@@ -239,10 +314,17 @@ async function integrity(call: ArangoCall, graph: GraphInfo, limit: number) {
 
 export const arangoValidateGraphIntegrity = defineArangoTool({
   name: 'arango_validate_graph_integrity',
-  command: { id: 'arango validate-graph', examples: ['<%= config.bin %> arango validate-graph --graph social', '<%= config.bin %> arango validate-graph --json'] },
+  command: {
+    id: 'arango validate-graph',
+    examples: ['<%= config.bin %> arango validate-graph --graph social', '<%= config.bin %> arango validate-graph --json'],
+  },
   title: 'Check graphs for dangling edges',
-  description: 'Check that every edge of a graph (default: every graph) connects existing vertices from the collections its edge definition allows; list the problems.',
-  input: z.strictObject({ graph: z.string().min(1).optional().describe('Graph to check (default: all).'), limit: z.int().min(1).max(10000).default(100).describe('Most problems listed per graph.') }),
+  description:
+    'Check that every edge of a graph (default: every graph) connects existing vertices from the collections its edge definition allows; list the problems.',
+  input: z.strictObject({
+    graph: z.string().min(1).optional().describe('Graph to check (default: all).'),
+    limit: z.int().min(1).max(10000).default(100).describe('Most problems listed per graph.'),
+  }),
   annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
@@ -256,7 +338,10 @@ export const arangoValidateGraphIntegrity = defineArangoTool({
 async function backupGraphTo(call: ArangoCall, name: string, folder: string) {
   const { writeBackup } = await import('./backup-writer.js');
   const graph = await graphInfo(call, name);
-  const collections = [...vertexCollections(graph).map((c) => ({ name: c, type: 'document' as const })), ...graph.edgeDefinitions.map((d) => ({ name: d.collection, type: 'edge' as const }))];
+  const collections = [
+    ...vertexCollections(graph).map((c) => ({ name: c, type: 'document' as const })),
+    ...graph.edgeDefinitions.map((d) => ({ name: d.collection, type: 'edge' as const })),
+  ];
   return { graph: name, folder, collections: await writeBackup(call, folder, collections, { graph }) };
 }
 
@@ -264,8 +349,12 @@ export const arangoBackupGraph = defineArangoTool({
   name: 'arango_backup_graph',
   command: { id: 'arango backup-graph', args: ['graph'], examples: ['<%= config.bin %> arango backup-graph social --output-dir ./social-backup'] },
   title: 'Back up a named graph',
-  description: 'Write a graph\'s definition and all its vertex and edge collections to a folder (manifest.json plus one JSON file per collection), for arango_restore_graph.',
-  input: z.strictObject({ graph: graphName, output_dir: z.string().min(1).optional().describe('Folder to write, inside the backup folder (default <database>-<time>/<graph>).') }),
+  description:
+    "Write a graph's definition and all its vertex and edge collections to a folder (manifest.json plus one JSON file per collection), for arango_restore_graph.",
+  input: z.strictObject({
+    graph: graphName,
+    output_dir: z.string().min(1).optional().describe('Folder to write, inside the backup folder (default <database>-<time>/<graph>).'),
+  }),
   // Writes files (in the backup folder only): no reader.
   annotations: { ...READ_ONLY, readOnlyHint: false, idempotentHint: false },
   writes: false,
@@ -281,7 +370,10 @@ export const arangoBackupNamedGraphs = defineArangoTool({
   command: { id: 'arango backup-graphs', examples: ['<%= config.bin %> arango backup-graphs --output-dir ./graphs'] },
   title: 'Back up every named graph',
   description: 'Back up several named graphs (default: all), each into its own subfolder as arango_backup_graph does.',
-  input: z.strictObject({ graphs: z.array(z.string().min(1)).optional().describe('Graphs to back up (default: all).'), output_dir: z.string().min(1).optional().describe('Folder to write, inside the backup folder (default <database>-<time>).') }),
+  input: z.strictObject({
+    graphs: z.array(z.string().min(1)).optional().describe('Graphs to back up (default: all).'),
+    output_dir: z.string().min(1).optional().describe('Folder to write, inside the backup folder (default <database>-<time>).'),
+  }),
   // Writes files (in the backup folder only): no reader.
   annotations: { ...READ_ONLY, readOnlyHint: false, idempotentHint: false },
   writes: false,
@@ -297,7 +389,14 @@ export const arangoBackupNamedGraphs = defineArangoTool({
 
 export const arangoRestoreGraph = defineArangoTool({
   name: 'arango_restore_graph',
-  command: { id: 'arango restore-graph', args: ['input_dir'], examples: ['<%= config.bin %> arango restore-graph ./social-backup --conflict skip', '<%= config.bin %> arango restore-graph ./social-backup --graph social2 --conflict overwrite'] },
+  command: {
+    id: 'arango restore-graph',
+    args: ['input_dir'],
+    examples: [
+      '<%= config.bin %> arango restore-graph ./social-backup --conflict skip',
+      '<%= config.bin %> arango restore-graph ./social-backup --graph social2 --conflict overwrite',
+    ],
+  },
   title: 'Restore a graph backup',
   description:
     'Restore a folder written by arango_backup_graph: create the graph (under its name or a new one) and insert its documents. conflict decides what happens to documents whose _key exists: skip them, overwrite them, or stop with an error. Then check integrity.',
@@ -316,13 +415,21 @@ export const arangoRestoreGraph = defineArangoTool({
     try {
       manifest = JSON.parse(readFileSync(join(folder, layout.MANIFEST_FILE), 'utf8')) as BackupManifest;
     } catch (error) {
-      throw new ToolError('VALIDATION_ERROR', `No readable ${layout.MANIFEST_FILE} in ${folder}: ${(error as Error).message}`, { hint: 'Give a folder written by arango_backup_graph.' });
+      throw new ToolError('VALIDATION_ERROR', `No readable ${layout.MANIFEST_FILE} in ${folder}: ${(error as Error).message}`, {
+        hint: 'Give a folder written by arango_backup_graph.',
+      });
     }
-    if (manifest.format !== 'mcpkit-arango-backup/1' || !manifest.graph) throw new ToolError('VALIDATION_ERROR', `${folder} is not a graph backup (manifest without a graph).`);
+    if (manifest.format !== 'mcpkit-arango-backup/1' || !manifest.graph)
+      throw new ToolError('VALIDATION_ERROR', `${folder} is not a graph backup (manifest without a graph).`);
     const name = input.graph ?? manifest.graph.name;
     const existing = ((await call.timed(call.db.listGraphs())) as unknown as { name: string }[]).some((g) => g.name === name);
-    if (existing && input.conflict === 'error') throw new ToolError('ARANGO_ERROR', `graph already exists: ${name}`, { details: { errorNum: 1925, http_code: 409 }, hint: 'Use conflict skip or overwrite, or restore under another name with graph.' });
-    if (!existing) await call.timed(call.db.createGraph(name, manifest.graph.edgeDefinitions as never, { orphanCollections: manifest.graph.orphanCollections }));
+    if (existing && input.conflict === 'error')
+      throw new ToolError('ARANGO_ERROR', `graph already exists: ${name}`, {
+        details: { errorNum: 1925, http_code: 409 },
+        hint: 'Use conflict skip or overwrite, or restore under another name with graph.',
+      });
+    if (!existing)
+      await call.timed(call.db.createGraph(name, manifest.graph.edgeDefinitions as never, { orphanCollections: manifest.graph.orphanCollections }));
     const restored = [];
     // Vertices before edges, so edges never point at documents still to come.
     for (const entry of [...manifest.collections].sort((a, b) => (a.type === b.type ? 0 : a.type === 'document' ? -1 : 1))) {
@@ -332,11 +439,18 @@ export const arangoRestoreGraph = defineArangoTool({
       let skipped = 0;
       for (let start = 0; start < docs.length; start += 1000) {
         const batch = docs.slice(start, start + 1000).map(({ _rev: _r, ...d }) => d);
-        const results = (await call.timed(coll.saveAll(batch, input.conflict === 'overwrite' ? { overwriteMode: 'replace' } : {}))) as ({ error?: boolean; errorNum?: number; errorMessage?: string })[];
+        const results = (await call.timed(coll.saveAll(batch, input.conflict === 'overwrite' ? { overwriteMode: 'replace' } : {}))) as {
+          error?: boolean;
+          errorNum?: number;
+          errorMessage?: string;
+        }[];
         for (const [i, r] of results.entries()) {
           if (!r.error) inserted++;
           else if (r.errorNum === 1210 && input.conflict === 'skip') skipped++;
-          else throw new ToolError('ARANGO_ERROR', `${entry.name}/${String(batch[i]!._key)}: ${r.errorMessage}`, { details: { errorNum: r.errorNum, collection: entry.name, restored } });
+          else
+            throw new ToolError('ARANGO_ERROR', `${entry.name}/${String(batch[i]!._key)}: ${r.errorMessage}`, {
+              details: { errorNum: r.errorNum, collection: entry.name, restored },
+            });
         }
       }
       restored.push({ collection: entry.name, type: entry.type, inserted, skipped });

@@ -6,7 +6,7 @@ export const arangoListIndexes = defineArangoTool({
   name: 'arango_list_indexes',
   command: { id: 'arango indexes', args: ['collection'], examples: ['<%= config.bin %> arango indexes users'] },
   title: 'List the indexes of a collection',
-  description: 'List a collection\'s indexes: id, name, type, fields, unique and sparse (the primary index always; edge collections also have an edge index).',
+  description: "List a collection's indexes: id, name, type, fields, unique and sparse (the primary index always; edge collections also have an edge index).",
   input: z.strictObject({ collection: z.string().min(1).describe('Collection name.') }),
   annotations: READ_ONLY,
   writes: false,
@@ -16,11 +16,23 @@ export const arangoListIndexes = defineArangoTool({
       collection: input.collection,
       indexes: indexes.map((i) => {
         const index = i as unknown as Record<string, unknown>;
-        return { id: index.id, name: index.name, type: index.type, fields: index.fields, unique: index.unique ?? false, sparse: index.sparse ?? false, ...(index.expireAfter !== undefined ? { expireAfter: index.expireAfter } : {}) };
+        return {
+          id: index.id,
+          name: index.name,
+          type: index.type,
+          fields: index.fields,
+          unique: index.unique ?? false,
+          sparse: index.sparse ?? false,
+          ...(index.expireAfter !== undefined ? { expireAfter: index.expireAfter } : {}),
+        };
       }),
     };
   },
-  render: (r, ui) => ui.table(r.indexes.map((i) => ({ ...i, fields: (i.fields as string[]).join(', ') })), ['id', 'name', 'type', 'fields', 'unique', 'sparse']),
+  render: (r, ui) =>
+    ui.table(
+      r.indexes.map((i) => ({ ...i, fields: (i.fields as string[]).join(', ') })),
+      ['id', 'name', 'type', 'fields', 'unique', 'sparse'],
+    ),
 });
 
 export const arangoCreateIndex = defineArangoTool({
@@ -52,20 +64,33 @@ export const arangoCreateIndex = defineArangoTool({
   async run(input, call) {
     const { ToolError } = await import('../../core/errors.js');
     if (input.type === 'ttl' && input.expire_after === undefined) throw new ToolError('VALIDATION_ERROR', 'A ttl index needs expire_after (seconds).');
-    if ((input.type === 'ttl' || input.type === 'fulltext') && input.fields.length !== 1) throw new ToolError('VALIDATION_ERROR', `A ${input.type} index takes exactly one field.`);
+    if ((input.type === 'ttl' || input.type === 'fulltext') && input.fields.length !== 1)
+      throw new ToolError('VALIDATION_ERROR', `A ${input.type} index takes exactly one field.`);
     const options: Record<string, unknown> = { type: input.type, fields: input.fields, ...(input.name ? { name: input.name } : {}) };
     if (input.type === 'persistent') Object.assign(options, { unique: input.unique, sparse: input.sparse });
     if (input.type === 'ttl') options.expireAfter = input.expire_after;
     if (input.type === 'fulltext' && input.min_length !== undefined) options.minLength = input.min_length;
     const index = (await call.timed(call.db.collection(input.collection).ensureIndex(options as never))) as unknown as Record<string, unknown>;
-    return { id: index.id, name: index.name, type: index.type, fields: index.fields, unique: index.unique ?? false, sparse: index.sparse ?? false, created: index.isNewlyCreated === true };
+    return {
+      id: index.id,
+      name: index.name,
+      type: index.type,
+      fields: index.fields,
+      unique: index.unique ?? false,
+      sparse: index.sparse ?? false,
+      created: index.isNewlyCreated === true,
+    };
   },
   render: (r, ui) => `${ui.color.green('✓')} ${r.created ? 'Created' : 'Already there:'} ${r.type} index ${r.name} on ${(r.fields as string[]).join(', ')}`,
 });
 
 export const arangoDeleteIndex = defineArangoTool({
   name: 'arango_delete_index',
-  command: { id: 'arango delete-index', args: ['collection', 'index'], examples: ['<%= config.bin %> arango delete-index users idx_1234', '<%= config.bin %> arango delete-index users users/1234'] },
+  command: {
+    id: 'arango delete-index',
+    args: ['collection', 'index'],
+    examples: ['<%= config.bin %> arango delete-index users idx_1234', '<%= config.bin %> arango delete-index users users/1234'],
+  },
   title: 'Delete an index',
   description: 'Delete an index of a collection by id ("users/1234" or "1234") or by name. The primary and edge indexes cannot be deleted.',
   input: z.strictObject({ collection: z.string().min(1).describe('Collection name.'), index: z.string().min(1).describe('Index id or name.') }),
@@ -77,7 +102,10 @@ export const arangoDeleteIndex = defineArangoTool({
     const found = indexes.find((i) => i.id === input.index || i.name === input.index || i.id === `${input.collection}/${input.index}`);
     const { ToolError } = await import('../../core/errors.js');
     if (!found) {
-      throw new ToolError('ARANGO_ERROR', `index not found: ${input.index}`, { details: { errorNum: 1212, http_code: 404, indexes: indexes.map((i) => i.name) }, hint: `Indexes of ${input.collection}: ${indexes.map((i) => i.name).join(', ')}.` });
+      throw new ToolError('ARANGO_ERROR', `index not found: ${input.index}`, {
+        details: { errorNum: 1212, http_code: 404, indexes: indexes.map((i) => i.name) },
+        hint: `Indexes of ${input.collection}: ${indexes.map((i) => i.name).join(', ')}.`,
+      });
     }
     await call.timed(coll.dropIndex(found.id));
     return { collection: input.collection, id: found.id, name: found.name, deleted: true };

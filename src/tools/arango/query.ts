@@ -8,7 +8,12 @@ import { READ_ONLY } from '../../tool/define.js';
 const bindVars = z.record(z.string(), z.unknown()).optional().describe('Values for the @name (and @@collection) parameters of the query.');
 
 /** Runs AQL, reading at most maxRows rows from the cursor (then closing it). */
-export async function runAql(call: ArangoCall, query: string, bind: Record<string, unknown> | undefined, options: { batchSize: number; maxRows: number; profile?: boolean }) {
+export async function runAql(
+  call: ArangoCall,
+  query: string,
+  bind: Record<string, unknown> | undefined,
+  options: { batchSize: number; maxRows: number; profile?: boolean },
+) {
   if (call.settings.readOnly) {
     const { writingKeywords } = await import('../../arango/aql-safety.js');
     const words = writingKeywords(query);
@@ -19,7 +24,9 @@ export async function runAql(call: ArangoCall, query: string, bind: Record<strin
       });
     }
   }
-  const cursor = await call.timed(call.db.query(query, bind ?? {}, { batchSize: Math.min(options.batchSize, options.maxRows), count: true, ...(options.profile ? { profile: 2 } : {}) }));
+  const cursor = await call.timed(
+    call.db.query(query, bind ?? {}, { batchSize: Math.min(options.batchSize, options.maxRows), count: true, ...(options.profile ? { profile: 2 } : {}) }),
+  );
   const rows: unknown[] = [];
   while (rows.length < options.maxRows && (cursor.hasNext || rows.length === 0)) {
     const batch = await call.timed(cursor.batches.next());
@@ -28,7 +35,13 @@ export async function runAql(call: ArangoCall, query: string, bind: Record<strin
   }
   const truncated = rows.length > options.maxRows || cursor.hasNext;
   if (cursor.hasNext) await cursor.kill().catch(() => undefined);
-  return { rows: rows.slice(0, options.maxRows), count: cursor.count ?? rows.length, truncated, stats: cursor.extra?.stats ?? {}, profile: (cursor.extra as { profile?: unknown } | undefined)?.profile };
+  return {
+    rows: rows.slice(0, options.maxRows),
+    count: cursor.count ?? rows.length,
+    truncated,
+    stats: cursor.extra?.stats ?? {},
+    profile: (cursor.extra as { profile?: unknown } | undefined)?.profile,
+  };
 }
 
 export const arangoQuery = defineArangoTool({
@@ -44,7 +57,7 @@ export const arangoQuery = defineArangoTool({
   },
   title: 'Run an AQL query',
   description:
-    'Run an AQL query with bind variables and return its rows (at most max_rows; truncated says whether more were left) with the server\'s statistics.\nUse bind variables (@name, @@collection) for values, never string concatenation. In read-only mode, queries that write are refused.',
+    "Run an AQL query with bind variables and return its rows (at most max_rows; truncated says whether more were left) with the server's statistics.\nUse bind variables (@name, @@collection) for values, never string concatenation. In read-only mode, queries that write are refused.",
   input: z.strictObject({
     query: z.string().min(1).describe('The AQL query.'),
     bind_vars: bindVars,
@@ -59,7 +72,8 @@ export const arangoQuery = defineArangoTool({
     const out = await runAql(call, input.query, input.bind_vars, { batchSize: input.batch_size, maxRows: input.max_rows });
     return { rows: out.rows, count: out.count, truncated: out.truncated, stats: out.stats };
   },
-  render: (r, ui) => [renderRows(r.rows, ui), ...(r.truncated ? [ui.color.yellow(`(first ${r.rows.length} of ${r.count} rows; raise --max-rows for more)`)] : [])].join('\n'),
+  render: (r, ui) =>
+    [renderRows(r.rows, ui), ...(r.truncated ? [ui.color.yellow(`(first ${r.rows.length} of ${r.count} rows; raise --max-rows for more)`)] : [])].join('\n'),
 });
 
 export const arangoQueryProfile = defineArangoTool({
@@ -84,7 +98,11 @@ export const arangoQueryProfile = defineArangoTool({
 
 export const arangoExplainQuery = defineArangoTool({
   name: 'arango_explain_query',
-  command: { id: 'arango explain', args: ['query'], examples: ["<%= config.bin %> arango explain 'FOR u IN users FILTER u.email == @e RETURN u' --bind-vars '{\"e\":\"a@b.c\"}'"] },
+  command: {
+    id: 'arango explain',
+    args: ['query'],
+    examples: ['<%= config.bin %> arango explain \'FOR u IN users FILTER u.email == @e RETURN u\' --bind-vars \'{"e":"a@b.c"}\''],
+  },
   title: 'Explain an AQL query, with index suggestions',
   description:
     'Show the execution plan ArangoDB chose (nodes, estimated cost, optimizer rules, indexes used) without running the query, and suggest persistent indexes for filtered attributes read by a full collection scan.',
@@ -97,7 +115,12 @@ export const arangoExplainQuery = defineArangoTool({
   writes: false,
   async run(input, call) {
     const explained = (await call.timed(call.db.explain({ query: input.query, bindVars: input.bind_vars ?? {} }))) as unknown as {
-      plan: { nodes: { type: string; collection?: string; indexes?: { name?: string; type: string; fields: string[] }[] }[]; rules: string[]; estimatedCost: number; collections: unknown[] };
+      plan: {
+        nodes: { type: string; collection?: string; indexes?: { name?: string; type: string; fields: string[] }[] }[];
+        rules: string[];
+        estimatedCost: number;
+        collections: unknown[];
+      };
       warnings: unknown[];
     };
     const plan = explained.plan;
@@ -106,7 +129,11 @@ export const arangoExplainQuery = defineArangoTool({
     return {
       estimated_cost: plan.estimatedCost,
       rules: plan.rules,
-      nodes: plan.nodes.map((n) => ({ type: n.type, ...(n.collection ? { collection: n.collection } : {}), ...(n.indexes ? { indexes: n.indexes.map((i) => ({ name: i.name, type: i.type, fields: i.fields })) } : {}) })),
+      nodes: plan.nodes.map((n) => ({
+        type: n.type,
+        ...(n.collection ? { collection: n.collection } : {}),
+        ...(n.indexes ? { indexes: n.indexes.map((i) => ({ name: i.name, type: i.type, fields: i.fields })) } : {}),
+      })),
       collections: plan.collections,
       warnings: explained.warnings,
       index_suggestions: input.suggest_indexes ? suggestIndexes(input.query, input.bind_vars ?? {}, scanned) : [],
@@ -133,7 +160,10 @@ export const arangoQueryBuilder = defineArangoTool({
       .array(z.strictObject({ field: z.string().min(1), op: z.enum(OPERATORS), value: z.unknown() }))
       .optional()
       .describe('Conditions, all of which must hold: {field, op, value}; op is one of ==, !=, <, <=, >, >=, IN, NOT IN, LIKE.'),
-    sort: z.array(z.strictObject({ field: z.string().min(1), direction: z.enum(['ASC', 'DESC']).default('ASC') })).optional().describe('Sort keys in order: {field, direction}.'),
+    sort: z
+      .array(z.strictObject({ field: z.string().min(1), direction: z.enum(['ASC', 'DESC']).default('ASC') }))
+      .optional()
+      .describe('Sort keys in order: {field, direction}.'),
     limit: z.int().min(1).max(100000).optional().describe('Most documents.'),
     offset: z.int().min(0).optional().describe('Documents to skip (with limit).'),
     fields: z.array(z.string().min(1)).optional().describe('Attributes to return (default: whole documents).'),

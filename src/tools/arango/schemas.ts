@@ -21,7 +21,10 @@ async function storedSchema(call: ArangoCall, name: string): Promise<Record<stri
     ? ((await call.timed(call.db.collection(SCHEMA_COLLECTION).document(name, { graceful: true }))) as { schema?: Record<string, unknown> } | null)
     : null;
   if (!doc?.schema) {
-    throw new ToolError('ARANGO_ERROR', `No schema named "${name}" in ${SCHEMA_COLLECTION}.`, { details: { errorNum: 1202, http_code: 404, schema: name }, hint: 'Store one with arango_create_schema.' });
+    throw new ToolError('ARANGO_ERROR', `No schema named "${name}" in ${SCHEMA_COLLECTION}.`, {
+      details: { errorNum: 1202, http_code: 404, schema: name },
+      hint: 'Store one with arango_create_schema.',
+    });
   }
   return doc.schema;
 }
@@ -31,12 +34,17 @@ export const arangoCreateSchema = defineArangoTool({
   command: {
     id: 'arango create-schema',
     args: ['name'],
-    examples: ['<%= config.bin %> arango create-schema user --schema \'{"type":"object","required":["email"],"properties":{"email":{"type":"string"}}}\' --collection users'],
+    examples: [
+      '<%= config.bin %> arango create-schema user --schema \'{"type":"object","required":["email"],"properties":{"email":{"type":"string"}}}\' --collection users',
+    ],
   },
   title: 'Store a JSON Schema',
   description: `Store (or replace) a named JSON Schema in the ${SCHEMA_COLLECTION} collection (created when missing), optionally tied to a collection, for arango_validate_document. The schema is compiled first, so a broken one is refused.`,
   input: z.strictObject({
-    name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'schema names use letters, digits, _ and -').describe('Schema name (its _key).'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'schema names use letters, digits, _ and -')
+      .describe('Schema name (its _key).'),
     schema: z.record(z.string(), z.unknown()).describe('The JSON Schema.'),
     collection: z.string().min(1).optional().describe('The collection whose documents it describes.'),
   }),
@@ -63,7 +71,8 @@ export const arangoValidateDocument = defineArangoTool({
     ],
   },
   title: 'Validate a document against a JSON Schema',
-  description: 'Check a document (given, or read by collection and key) against a stored schema (schema_name) or one given inline (schema); list every violation with its path.',
+  description:
+    'Check a document (given, or read by collection and key) against a stored schema (schema_name) or one given inline (schema); list every violation with its path.',
   input: z.strictObject({
     schema_name: z.string().min(1).optional().describe(`Name of a schema in ${SCHEMA_COLLECTION}.`),
     schema: z.record(z.string(), z.unknown()).optional().describe('An inline JSON Schema instead.'),
@@ -74,7 +83,8 @@ export const arangoValidateDocument = defineArangoTool({
   annotations: READ_ONLY,
   writes: false,
   async run(input, call) {
-    if ((input.schema_name === undefined) === (input.schema === undefined)) throw new ToolError('VALIDATION_ERROR', 'Give exactly one of schema_name or schema.');
+    if ((input.schema_name === undefined) === (input.schema === undefined))
+      throw new ToolError('VALIDATION_ERROR', 'Give exactly one of schema_name or schema.');
     if ((input.document === undefined) === (input.collection === undefined || input.key === undefined)) {
       throw new ToolError('VALIDATION_ERROR', 'Give either document, or collection and key.');
     }

@@ -13,7 +13,11 @@ export const ARANGO_DESTRUCTIVE: ToolAnnotations = Object.freeze({ readOnlyHint:
 
 /** The settings, read-only also when the process's policy is (serve --read-only). */
 export async function arangoSettings(ctx: ToolContext): Promise<ArangoSettings> {
-  const [config, { resolveArangoSettings }, { requireUsable }] = await Promise.all([ctx.config(), import('../../arango/settings.js'), import('../../config/problems.js')]);
+  const [config, { resolveArangoSettings }, { requireUsable }] = await Promise.all([
+    ctx.config(),
+    import('../../arango/settings.js'),
+    import('../../config/problems.js'),
+  ]);
   requireUsable(config, 'arango');
   try {
     const settings = resolveArangoSettings(config.arango, ctx.env);

@@ -7,10 +7,7 @@ export const configJsonSchema = defineTool({
   group: 'config',
   command: {
     id: 'config schema',
-    examples: [
-      '<%= config.bin %> config schema > mcpkit.schema.json',
-      "<%= config.bin %> config schema --json | jq '.properties | keys'",
-    ],
+    examples: ['<%= config.bin %> config schema > mcpkit.schema.json', "<%= config.bin %> config schema --json | jq '.properties | keys'"],
   },
   title: 'Config JSON Schema',
   description: 'Print the JSON Schema of the config file, for editors with YAML schema support and for CI checks.',

@@ -10,11 +10,7 @@ export const configShow = defineTool({
   group: 'config',
   command: {
     id: 'config show',
-    examples: [
-      '<%= config.bin %> config show',
-      '<%= config.bin %> config show --resolved',
-      '<%= config.bin %> config show --resolved --reveal --json',
-    ],
+    examples: ['<%= config.bin %> config show', '<%= config.bin %> config show --resolved', '<%= config.bin %> config show --resolved --reveal --json'],
   },
   title: 'Show the config',
   description:

@@ -10,10 +10,7 @@ export const filterSet = defineTool({
   command: {
     id: 'filter set',
     args: ['server'],
-    examples: [
-      '<%= config.bin %> filter set playwright --exclude "browser_close" --include "browser_*"',
-      '<%= config.bin %> filter set playwright --clear',
-    ],
+    examples: ['<%= config.bin %> filter set playwright --exclude "browser_close" --include "browser_*"', '<%= config.bin %> filter set playwright --clear'],
   },
   title: 'Store filter rules on a server',
   description:
@@ -27,7 +24,10 @@ export const filterSet = defineTool({
   hostAccess: 'config',
   async run(input, ctx) {
     if (input.clear === input.rules.length > 0) {
-      throw new ToolError('INVALID_INPUT', input.clear ? `Give ${field('rules')} or ${field('clear')}, not both.` : `Give at least one rule in ${field('rules')}, or ${field('clear')}.`);
+      throw new ToolError(
+        'INVALID_INPUT',
+        input.clear ? `Give ${field('rules')} or ${field('clear')}, not both.` : `Give at least one rule in ${field('rules')}, or ${field('clear')}.`,
+      );
     }
     const { setServerFilter } = await import('../../config/servers-edit.js');
     const { path } = await editConfigFile(ctx, (doc) => setServerFilter(doc, input.server, input.rules));

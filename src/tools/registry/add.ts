@@ -24,7 +24,10 @@ export const registryAdd = defineTool({
     name: z.string().min(1).describe('Server name in the registry, e.g. io.github.owner/repo.'),
     as: z.string().min(1).optional().describe('Name in the config (default: the last part of the registry name).'),
     version: z.string().min(1).default('latest').describe('Version to install (default latest).'),
-    package: z.enum(PACKAGE_KINDS as unknown as [string, ...string[]]).optional().describe('Which package or remote to use (default: npm, then pypi, oci, remote).'),
+    package: z
+      .enum(PACKAGE_KINDS as unknown as [string, ...string[]])
+      .optional()
+      .describe('Which package or remote to use (default: npm, then pypi, oci, remote).'),
     registry: registryField,
     force: z.boolean().default(false).describe('Replace a server of the same name in the config.'),
   }),
@@ -42,7 +45,9 @@ export const registryAdd = defineTool({
     const plan = installation(server, input.package as Parameters<typeof installation>[1]);
     const local = input.as ?? localName(server.name);
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(local)) {
-      throw new ToolError('INVALID_INPUT', `"${local}" cannot name a server in the config: use letters, digits, "_", "-" and "."`, { hint: `Choose a name with ${field('as')}.` });
+      throw new ToolError('INVALID_INPUT', `"${local}" cannot name a server in the config: use letters, digits, "_", "-" and "."`, {
+        hint: `Choose a name with ${field('as')}.`,
+      });
     }
     const { value, path } = await editConfigFile(ctx, (doc) => addServer(doc, local, plan.entry, { force: input.force }));
     return {
@@ -56,7 +61,9 @@ export const registryAdd = defineTool({
     };
   },
   render: (r, ui) => {
-    const lines = [`${ui.color.green('✓')} ${r.replaced ? 'Replaced' : 'Added'} server ${r.server} (${r.source.name} ${r.source.version ?? ''}, ${r.source.package}) in ${r.config}`];
+    const lines = [
+      `${ui.color.green('✓')} ${r.replaced ? 'Replaced' : 'Added'} server ${r.server} (${r.source.name} ${r.source.version ?? ''}, ${r.source.package}) in ${r.config}`,
+    ];
     const variables = r.variables as DeclaredVariable[];
     if (variables.length) {
       lines.push('', 'It reads these environment variables; set them before "mcpkit serve":');

@@ -6,6 +6,9 @@ import { type RenderUi } from '../../tool/context.js';
 import type { ServerEntry, ServerList } from '../../registry/client.js';
 import { readingFields, REGISTRY_READ, registryFor, shown, titleOf, transportsOf } from './shared.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry's JSON, printed as found: any field may be missing, and each is shown or skipped.
+type RegistryRecord = Record<string, any>;
+
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export const listServersInput = z.strictObject({
@@ -54,7 +57,7 @@ export const listServers = defineTool({
   },
   title: 'List MCP servers in a registry',
   description:
-    'List the MCP servers of a registry, a page at a time (metadata.nextCursor continues), optionally searched by name or description. Returns the API\'s JSON with each entry\'s server and _meta.\nOver MCP long strings and deep objects are shortened; expand_fields shows chosen paths in full. In the terminal, --all follows every page.',
+    "List the MCP servers of a registry, a page at a time (metadata.nextCursor continues), optionally searched by name or description. Returns the API's JSON with each entry's server and _meta.\nOver MCP long strings and deep objects are shortened; expand_fields shows chosen paths in full. In the terminal, --all follows every page.",
   input: listServersInput,
   annotations: REGISTRY_READ,
   async run(input, ctx) {
@@ -75,7 +78,10 @@ export const getServer = defineTool({
   command: {
     id: 'registry get',
     args: ['name'],
-    examples: ['<%= config.bin %> registry get io.github.21st-dev/magic-mcp', '<%= config.bin %> registry get io.github.21st-dev/magic-mcp --version 0.0.46 --json'],
+    examples: [
+      '<%= config.bin %> registry get io.github.21st-dev/magic-mcp',
+      '<%= config.bin %> registry get io.github.21st-dev/magic-mcp --version 0.0.46 --json',
+    ],
   },
   title: 'Show one MCP server from a registry',
   description: 'Show a registry entry: the server.json (packages, remotes, environment variables) and its _meta, for a version (default latest).',
@@ -90,18 +96,18 @@ export const getServer = defineTool({
     return shown(await client.getServer(input.name, input.version, ctx.signal), input, ctx);
   },
   render: (entry, ui) => {
-    const server = entry.server as Record<string, any>;
+    const server = entry.server as RegistryRecord;
     const lines = [ui.color.bold(titleOf(entry)), `${ui.color.dim('ID:')} ${server.name}`, `${ui.color.dim('Version:')} ${server.version ?? '?'}`];
     if (server.description) lines.push(`${ui.color.dim('Description:')} ${server.description}`);
     if (server.repository?.url) lines.push(`${ui.color.dim('Repository:')} ${server.repository.url}`);
-    for (const pkg of (server.packages ?? []) as Record<string, any>[]) {
+    for (const pkg of (server.packages ?? []) as RegistryRecord[]) {
       lines.push(`${ui.color.dim('Package:')} ${pkg.registryType} ${pkg.identifier}${pkg.version ? `@${pkg.version}` : ''} (${pkg.transport?.type ?? '?'})`);
-      for (const v of (pkg.environmentVariables ?? []) as Record<string, any>[]) {
+      for (const v of (pkg.environmentVariables ?? []) as RegistryRecord[]) {
         const marks = [v.isRequired ? 'required' : '', v.isSecret ? 'secret' : ''].filter(Boolean).join(', ');
         lines.push(`  ${v.name}${marks ? ` (${marks})` : ''}${v.description ? `: ${v.description}` : ''}`);
       }
     }
-    for (const remote of (server.remotes ?? []) as Record<string, any>[]) lines.push(`${ui.color.dim('Remote:')} ${remote.type} ${remote.url}`);
+    for (const remote of (server.remotes ?? []) as RegistryRecord[]) lines.push(`${ui.color.dim('Remote:')} ${remote.type} ${remote.url}`);
     lines.push('', ui.color.dim(`Add it with: mcpkit registry add ${server.name}`));
     return lines.join('\n');
   },

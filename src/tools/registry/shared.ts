@@ -32,7 +32,13 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
   const source = chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));
   addSecrets([source.apiKey ?? '', ...secretValues({ url: source.url }, [])]);
   return {
-    client: new RegistryClient({ ...source, timeoutMs: settings.timeout_ms, retries: settings.retries, maxResponseBytes: settings.max_response_bytes, onRetry: (message) => ctx.waiting(message) }),
+    client: new RegistryClient({
+      ...source,
+      timeoutMs: settings.timeout_ms,
+      retries: settings.retries,
+      maxResponseBytes: settings.max_response_bytes,
+      onRetry: (message) => ctx.waiting(message),
+    }),
     source,
   };
 }

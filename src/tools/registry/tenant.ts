@@ -15,7 +15,7 @@ export const switchTenantId = defineTool({
   },
   title: 'Switch the registry tenant',
   description:
-    'Use another tenant (X-Tenant-ID) for a registry: over MCP for the rest of this client\'s session, in the terminal by writing registry.sources.NAME.tenant_id to the config. An empty tenant clears it.\nAn admin tool: served over MCP only with registry.show_admin_tools: true or SHOW_ADMIN_TOOLS=true.',
+    "Use another tenant (X-Tenant-ID) for a registry: over MCP for the rest of this client's session, in the terminal by writing registry.sources.NAME.tenant_id to the config. An empty tenant clears it.\nAn admin tool: served over MCP only with registry.show_admin_tools: true or SHOW_ADMIN_TOOLS=true.",
   input: z.strictObject({
     tenant_id: z
       .string()

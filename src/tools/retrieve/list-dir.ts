@@ -42,7 +42,10 @@ export const listDir = defineTool({
     }
     const repoRoot = roots.find((r) => r.name === input.repo);
     const target = input.path?.trim() ? resolvePath(input.path, roots, 'dir', input.repo) : { root: repoRoot!, rel: '', real: repoRoot!.path };
-    const [{ IgnoreRules }, { openInsideRoot, throughDescriptor }] = await Promise.all([import('../../retrieve/ignore-rules.js'), import('../../retrieve/safe-open.js')]);
+    const [{ IgnoreRules }, { openInsideRoot, throughDescriptor }] = await Promise.all([
+      import('../../retrieve/ignore-rules.js'),
+      import('../../retrieve/safe-open.js'),
+    ]);
     const rules = new IgnoreRules(target.root.path);
     const entries: Entry[] = [];
     // The folder is opened and verified first, then listed through its descriptor: swapping it for
@@ -50,18 +53,18 @@ export const listDir = defineTool({
     const fd = openInsideRoot(target.root.path, target.real, 'dir', displayPath(target.root, target.real));
     const folder = throughDescriptor(fd, target.real);
     try {
-    for (const dirent of readdirSync(folder, { withFileTypes: true })) {
-      const name = dirent.name;
-      if (name === '.git') continue;
-      if (name.startsWith('.') && !input.hidden) continue;
-      const rel = target.rel ? `${target.rel}/${name}` : name;
-      const type: Entry['type'] = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'dir' : 'file';
-      const isDir = type === 'dir' || (type === 'symlink' && safeIsDir(join(folder, name)));
-      if (!input.ignored && rules.ignored(rel, isDir)) continue;
-      const entry: Entry = { name, path: `${target.root.name}/${rel}`, type };
-      if (type === 'file') entry.size = lstatSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0;
-      entries.push(entry);
-    }
+      for (const dirent of readdirSync(folder, { withFileTypes: true })) {
+        const name = dirent.name;
+        if (name === '.git') continue;
+        if (name.startsWith('.') && !input.hidden) continue;
+        const rel = target.rel ? `${target.rel}/${name}` : name;
+        const type: Entry['type'] = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'dir' : 'file';
+        const isDir = type === 'dir' || (type === 'symlink' && safeIsDir(join(folder, name)));
+        if (!input.ignored && rules.ignored(rel, isDir)) continue;
+        const entry: Entry = { name, path: `${target.root.name}/${rel}`, type };
+        if (type === 'file') entry.size = lstatSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0;
+        entries.push(entry);
+      }
     } finally {
       closeSync(fd);
     }
@@ -72,7 +75,15 @@ export const listDir = defineTool({
   render: (r, ui) =>
     r.result.entries.length === 0
       ? ui.color.dim('(empty)')
-      : r.result.entries.map((e) => (e.type === 'dir' || e.type === 'root' ? ui.color.bold(`${e.name}/`) : e.type === 'symlink' ? `${e.name}@` : `${e.name}${ui.color.dim(`  ${e.size}`)}`)).join('\n'),
+      : r.result.entries
+          .map((e) =>
+            e.type === 'dir' || e.type === 'root'
+              ? ui.color.bold(`${e.name}/`)
+              : e.type === 'symlink'
+                ? `${e.name}@`
+                : `${e.name}${ui.color.dim(`  ${e.size}`)}`,
+          )
+          .join('\n'),
 });
 
 function safeIsDir(path: string): boolean {

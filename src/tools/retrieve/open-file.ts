@@ -7,7 +7,11 @@ import { envelope, loadRoots, numbered, readText, splitLines, type ToolContext }
 const pathField = z.string().describe('File inside a root; may start with the root name (docs/guide.md).');
 const repoField = z.string().optional().describe('Root to look in (default: the root the path names, or every root).');
 
-async function readLines(ctx: ToolContext, path: string, repo: string | undefined): Promise<{ file: ResolvedPath; display: string; lines: string[]; truncated: boolean }> {
+async function readLines(
+  ctx: ToolContext,
+  path: string,
+  repo: string | undefined,
+): Promise<{ file: ResolvedPath; display: string; lines: string[]; truncated: boolean }> {
   const { roots, maxFileBytes } = await loadRoots(ctx);
   const { resolvePath, displayPath } = await import('../../retrieve/resolve.js');
   const file = resolvePath(path, roots, 'file', repo);
@@ -24,7 +28,11 @@ async function readLines(ctx: ToolContext, path: string, repo: string | undefine
 export const openFile = defineTool({
   name: 'open_file',
   group: 'retrieve',
-  command: { id: 'retrieve cat', args: ['path'], examples: ['<%= config.bin %> retrieve cat docs/guide.md', '<%= config.bin %> retrieve cat README.md --repo code --json'] },
+  command: {
+    id: 'retrieve cat',
+    args: ['path'],
+    examples: ['<%= config.bin %> retrieve cat docs/guide.md', '<%= config.bin %> retrieve cat README.md --repo code --json'],
+  },
   title: 'Open a file',
   description:
     'Return a text file of a root as numbered lines ("N<tab>text"). Files over retrieve.max_file_bytes (default 1 MiB) are cut at the last whole line and meta.truncated is true.',

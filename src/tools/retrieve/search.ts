@@ -60,7 +60,10 @@ export const search = defineTool({
     if (input.query === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Give the text to search for.' });
     // An agent's context is not the place for every match of a common word: over MCP a limit stays.
     if (input.limit === 0 && ctx.surface === 'mcp') {
-      throw new ToolError('LIMIT_INVALID', 'limit 0 (no limit) is for the terminal; give 1-1000.', { details: { limit: 0 }, hint: 'Narrow the search with glob or repo, or page with a larger limit.' });
+      throw new ToolError('LIMIT_INVALID', 'limit 0 (no limit) is for the terminal; give 1-1000.', {
+        details: { limit: 0 },
+        hint: 'Narrow the search with glob or repo, or page with a larger limit.',
+      });
     }
     const unlimited = input.limit === 0;
     const include = compileGlob(input.glob, input.hidden);
@@ -83,7 +86,12 @@ export const search = defineTool({
       }),
     );
     const { matches, ...stats } = outcome;
-    return envelope({ query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped }, input.repo ?? null, started, outcome.truncated);
+    return envelope(
+      { query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped },
+      input.repo ?? null,
+      started,
+      outcome.truncated,
+    );
   },
   // With --limit 0 the matches were printed as they were found (renderItem).
   render: (r, ui, input) =>
@@ -106,7 +114,11 @@ function matchLines(m: SearchMatch, ui: RenderUi): string {
 export const findFiles = defineTool({
   name: 'find_files',
   group: 'retrieve',
-  command: { id: 'retrieve find', args: ['glob'], examples: ['<%= config.bin %> retrieve find "**/*.ts"', '<%= config.bin %> retrieve find "docs/**/*.md" --repo docs --json'] },
+  command: {
+    id: 'retrieve find',
+    args: ['glob'],
+    examples: ['<%= config.bin %> retrieve find "**/*.ts"', '<%= config.bin %> retrieve find "docs/**/*.md" --repo docs --json'],
+  },
   title: 'Find files by glob',
   description: 'List the files of the roots whose path inside their root matches a glob, respecting .gitignore, in a fixed order (root, path byte-wise).',
   input: z.strictObject({
@@ -159,11 +171,18 @@ export const smartSearchTool = defineTool({
     const terms = queryTerms(input.query);
     const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
     await index?.caughtUp();
-    const out = withinBudget(timeoutMs, 'The smart search', () => smartSearch(selected, terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index }));
+    const out = withinBudget(timeoutMs, 'The smart search', () =>
+      smartSearch(selected, terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index }),
+    );
     return envelope({ query: input.query, terms, files: out.files, total_files: out.total_files }, input.repo ?? null, started, out.truncated);
   },
   render: (r, ui) =>
     r.result.files
-      .map((f) => [`${ui.color.magenta(f.path)} ${ui.color.dim(`(${f.terms.join(', ')})`)}`, ...f.lines.map((l) => `  ${ui.color.green(String(l.line))}: ${l.text}`)].join('\n'))
+      .map((f) =>
+        [
+          `${ui.color.magenta(f.path)} ${ui.color.dim(`(${f.terms.join(', ')})`)}`,
+          ...f.lines.map((l) => `  ${ui.color.green(String(l.line))}: ${l.text}`),
+        ].join('\n'),
+      )
       .join('\n') || ui.color.dim(`No file contains ${r.result.terms.join(', ')}.`),
 });

@@ -15,7 +15,8 @@ export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxF
   requireUsable(config, 'retrieve');
   const roots = validateRoots(rootSpecs({ configured: config.retrieve.roots, configDir: dirname(ctx.configLocation.path), env: ctx.env, cwd: ctx.cwd }));
   // The budget protects the other clients of serve; a person at a terminal stops a slow search with Ctrl-C.
-  const timeoutMs = ctx.surface === 'mcp' ? (config.retrieve.timeout_ms ?? DEFAULT_RETRIEVE_TIMEOUT_MS) : (config.retrieve.timeout_ms ?? Number.POSITIVE_INFINITY);
+  const timeoutMs =
+    ctx.surface === 'mcp' ? (config.retrieve.timeout_ms ?? DEFAULT_RETRIEVE_TIMEOUT_MS) : (config.retrieve.timeout_ms ?? Number.POSITIVE_INFINITY);
   return { roots, maxFileBytes: config.retrieve.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES, timeoutMs };
 }
 

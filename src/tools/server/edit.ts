@@ -49,15 +49,26 @@ export const serverAdd = defineTool({
       throw new ToolError('INVALID_INPUT', `Give exactly one of ${field('command')} (a local stdio server) or ${field('url')} (a remote server).`);
     }
     if (input.url !== undefined && (input.args || input.env || input.cwd)) {
-      throw new ToolError('INVALID_INPUT', `${field('args')}, ${field('env')} and ${field('cwd')} apply to ${field('command')} servers, not to ${field('url')}.`);
+      throw new ToolError(
+        'INVALID_INPUT',
+        `${field('args')}, ${field('env')} and ${field('cwd')} apply to ${field('command')} servers, not to ${field('url')}.`,
+      );
     }
     if (input.command !== undefined && (input.headers || input.transport)) {
       throw new ToolError('INVALID_INPUT', `${field('headers')} and ${field('transport')} apply to ${field('url')} servers, not to ${field('command')}.`);
     }
-    const oauthFields = { client_id: input.client_id, client_secret: input.client_secret, scopes: input.scopes, client_metadata_url: input.client_metadata_url };
+    const oauthFields = {
+      client_id: input.client_id,
+      client_secret: input.client_secret,
+      scopes: input.scopes,
+      client_metadata_url: input.client_metadata_url,
+    };
     const oauthDetails = Object.fromEntries(Object.entries(oauthFields).filter(([, v]) => v !== undefined));
     if ((input.auth !== undefined || Object.keys(oauthDetails).length) && input.url === undefined) {
-      throw new ToolError('INVALID_INPUT', `${field('auth')} and the OAuth client fields apply to ${field('url')} servers; a ${field('command')} server gets credentials from ${field('env')}.`);
+      throw new ToolError(
+        'INVALID_INPUT',
+        `${field('auth')} and the OAuth client fields apply to ${field('url')} servers; a ${field('command')} server gets credentials from ${field('env')}.`,
+      );
     }
     const auth = Object.keys(oauthDetails).length ? { type: 'oauth', ...oauthDetails } : input.auth;
     const { addServer } = await import('../../config/servers-edit.js');
@@ -106,9 +117,7 @@ function toggle(disabled: boolean) {
     group: 'server',
     command: { id: `server ${verb}`, args: ['name'], examples: [`<%= config.bin %> server ${verb} github`] },
     title: `${disabled ? 'Disable' : 'Enable'} an upstream MCP server`,
-    description: disabled
-      ? 'Disable a server: it stays in the config but is not started or served.'
-      : 'Enable a server that was disabled.',
+    description: disabled ? 'Disable a server: it stays in the config but is not started or served.' : 'Enable a server that was disabled.',
     input: z.strictObject({ name: serverName }),
     annotations: CONFIG_WRITE,
     hostAccess: 'config',
@@ -138,7 +147,7 @@ export const serverSetTools = defineTool({
   },
   title: 'Set the tools a server exposes',
   description:
-    'Replace the allow-list of tools a server exposes (overrides of tools that stay are kept), or --all to remove the allow-list so every tool passes.\nThe names are checked against the server\'s own tools when it can be reached; an unknown name is refused unless --force.',
+    "Replace the allow-list of tools a server exposes (overrides of tools that stay are kept), or --all to remove the allow-list so every tool passes.\nThe names are checked against the server's own tools when it can be reached; an unknown name is refused unless --force.",
   input: z.strictObject({
     name: serverName,
     tools: z.array(z.string().min(1)).optional().describe('Upstream tool names to expose.'),
@@ -150,12 +159,23 @@ export const serverSetTools = defineTool({
   async run(input, ctx) {
     const tools = input.tools ?? [];
     if (input.all === tools.length > 0) {
-      throw new ToolError('INVALID_INPUT', input.all ? `Give tool names or ${field('all')}, not both.` : `Give the tool names to expose, or ${field('all')} to expose every tool.`);
+      throw new ToolError(
+        'INVALID_INPUT',
+        input.all ? `Give tool names or ${field('all')}, not both.` : `Give the tool names to expose, or ${field('all')} to expose every tool.`,
+      );
     }
-    const checked = input.all || input.force ? { checked: false as const, reason: input.all ? 'all tools' : 'force' } : await checkToolNames(ctx, input.name, tools);
+    const checked =
+      input.all || input.force ? { checked: false as const, reason: input.all ? 'all tools' : 'force' } : await checkToolNames(ctx, input.name, tools);
     const { setServerTools } = await import('../../config/servers-edit.js');
     const { value: replaced, path } = await editConfigFile(ctx, (doc) => setServerTools(doc, input.name, input.all ? null : tools));
-    return { server: input.name, tools: input.all ? 'all' : tools, replaced: replaced.previous ?? 'all', dropped_overrides: replaced.dropped_overrides, ...checked, config: path };
+    return {
+      server: input.name,
+      tools: input.all ? 'all' : tools,
+      replaced: replaced.previous ?? 'all',
+      dropped_overrides: replaced.dropped_overrides,
+      ...checked,
+      config: path,
+    };
   },
   render: (r, ui) => {
     const now = r.tools === 'all' ? 'all its tools' : (r.tools as string[]).join(', ');
@@ -179,7 +199,9 @@ async function checkToolNames(ctx: ToolContext, name: string, tools: readonly st
   const { withServer } = await import('./one-off.js');
   let offered: string[];
   try {
-    offered = await withServer(ctx, name, { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) }, async (upstream) => (await upstream.listTools()).map((tool) => tool.name));
+    offered = await withServer(ctx, name, { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) }, async (upstream) =>
+      (await upstream.listTools()).map((tool) => tool.name),
+    );
   } catch (error) {
     return { checked: false, reason: `${name} could not be reached (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)})` };
   }

@@ -4,6 +4,19 @@ import { serverImport, serverTest } from './probe.js';
 import { serverLogin, serverLogout } from './login.js';
 import { serverList, serverShow } from './read.js';
 
-export const serverTools = [serverAdd, serverRemove, serverList, serverShow, serverEnable, serverDisable, serverSetTools, serverSetDescription, serverTest, serverImport, serverLogin, serverLogout];
+export const serverTools = [
+  serverAdd,
+  serverRemove,
+  serverList,
+  serverShow,
+  serverEnable,
+  serverDisable,
+  serverSetTools,
+  serverSetDescription,
+  serverTest,
+  serverImport,
+  serverLogin,
+  serverLogout,
+];
 
 export const serverGroup: ToolGroup = { name: 'server', tools: serverTools };

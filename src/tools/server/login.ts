@@ -14,7 +14,10 @@ const LOGIN_ONLY_IN_A_TERMINAL = 'Logging in opens a browser and keeps tokens on
 function oauthServer(config: McpkitConfig, name: string): ServerConfig & { url: string } {
   const server = config.mcp_servers[name];
   if (!server) throw unknownServer(name, Object.keys(config.mcp_servers));
-  if (server.url === undefined) throw new ToolError('INVALID_INPUT', `Server "${name}" is a stdio server; OAuth logins are for remote servers (url).`, { hint: 'Give a stdio server its credentials with --env.' });
+  if (server.url === undefined)
+    throw new ToolError('INVALID_INPUT', `Server "${name}" is a stdio server; OAuth logins are for remote servers (url).`, {
+      hint: 'Give a stdio server its credentials with --env.',
+    });
   if (!server.auth) {
     throw new ToolError('INVALID_INPUT', `Server "${name}" is not set up for OAuth (mcp_servers.${name}.auth).`, {
       hint: `Add auth: oauth to it, e.g. mcpkit server add ${name} --url ${server.url} --auth oauth --force`,
@@ -24,7 +27,12 @@ function oauthServer(config: McpkitConfig, name: string): ServerConfig & { url: 
 }
 
 /** Connects and lists tools once; the challenge of a 401/403 when the server wants a (better) login. */
-async function tryServer(ctx: ToolContext, name: string, server: ServerConfig, oauth: UpstreamOAuth): Promise<{ ok: true; tools: number } | { ok: false; challenge: Challenge }> {
+async function tryServer(
+  ctx: ToolContext,
+  name: string,
+  server: ServerConfig,
+  oauth: UpstreamOAuth,
+): Promise<{ ok: true; tools: number } | { ok: false; challenge: Challenge }> {
   const { withServer } = await import('./one-off.js');
   try {
     return { ok: true, tools: (await withServer(ctx, name, server, (upstream) => upstream.listTools(), oauth)).length };
@@ -32,7 +40,10 @@ async function tryServer(ctx: ToolContext, name: string, server: ServerConfig, o
     const challenge = oauth.lastChallenge();
     if (challenge && error instanceof ToolError && error.code === 'AUTH_REQUIRED') return { ok: false, challenge };
     if (error instanceof ToolError && error.code === 'UNAVAILABLE') {
-      throw new ToolError('UNAVAILABLE', error.message, { details: error.details, hint: `Check mcp_servers.${name}.url and that the server is up; then log in again.` });
+      throw new ToolError('UNAVAILABLE', error.message, {
+        details: error.details,
+        hint: `Check mcp_servers.${name}.url and that the server is up; then log in again.`,
+      });
     }
     throw error;
   }
@@ -44,11 +55,15 @@ export const serverLogin = defineTool({
   command: {
     id: 'server login',
     args: ['name'],
-    examples: ['<%= config.bin %> server login linear', 'BROWSER=firefox <%= config.bin %> server login github', '<%= config.bin %> server login notion --no-browser'],
+    examples: [
+      '<%= config.bin %> server login linear',
+      'BROWSER=firefox <%= config.bin %> server login github',
+      '<%= config.bin %> server login notion --no-browser',
+    ],
   },
   title: 'Log in to a protected server',
   description:
-    'Log in to a remote server that wants OAuth (auth: oauth): find its authorization server, register mcpkit with it (or use the configured client), and authorize in the browser ($BROWSER, else the system\'s; the URL is printed too), with PKCE and a loopback redirect. Tokens are kept in $XDG_STATE_HOME/mcpkit/oauth (mode 0600), never in the config and never shown, and refreshed as they expire.',
+    "Log in to a remote server that wants OAuth (auth: oauth): find its authorization server, register mcpkit with it (or use the configured client), and authorize in the browser ($BROWSER, else the system's; the URL is printed too), with PKCE and a loopback redirect. Tokens are kept in $XDG_STATE_HOME/mcpkit/oauth (mode 0600), never in the config and never shown, and refreshed as they expire.",
   input: z.strictObject({
     name: z.string().min(1).describe('Name of the server in mcp_servers.'),
     browser: z.boolean().default(true).describe('Open the authorization page in a browser (--no-browser only prints its URL).'),
@@ -59,7 +74,16 @@ export const serverLogin = defineTool({
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw new ToolError('FORBIDDEN', LOGIN_ONLY_IN_A_TERMINAL);
     const server = oauthServer(await ctx.config(), input.name);
-    const [{ auth }, { storedOAuth, loginStore }, { listenForRedirect }, { openInBrowser }, { loginScope }, { oauthSettings }, { StoredOAuthProvider }, { expiresAt, loginStatus }] = await Promise.all([
+    const [
+      { auth },
+      { storedOAuth, loginStore },
+      { listenForRedirect },
+      { openInBrowser },
+      { loginScope },
+      { oauthSettings },
+      { StoredOAuthProvider },
+      { expiresAt, loginStatus },
+    ] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/auth.js'),
       import('../../auth/upstream-oauth.js'),
       import('../../auth/loopback.js'),
@@ -74,7 +98,8 @@ export const serverLogin = defineTool({
     const before = store.read(input.name, server.url);
     const registeredPort = before.redirect_uri ? Number(new URL(before.redirect_uri).port) || 0 : 0;
     const redirect = await listenForRedirect(registeredPort);
-    if (before.redirect_uri && before.redirect_uri !== redirect.url) store.update(input.name, server.url, (login) => ({ ...login, client: undefined, redirect_uri: undefined }));
+    if (before.redirect_uri && before.redirect_uri !== redirect.url)
+      store.update(input.name, server.url, (login) => ({ ...login, client: undefined, redirect_uri: undefined }));
     let authorizations = 0;
     try {
       for (let round = 1; ; round++) {
@@ -83,12 +108,24 @@ export const serverLogin = defineTool({
         if (tried.ok && round > 1) {
           const login = store.read(input.name, server.url);
           const status = loginStatus(login, Date.now());
-          return { server: input.name, logged_in: true, tools: tried.tools, authorizations, ...(status.scope ? { scope: status.scope } : {}), ...(expiresAt(login) ? { expires_at: status.expires_at } : {}), refreshable: status.refreshable ?? false };
+          return {
+            server: input.name,
+            logged_in: true,
+            tools: tried.tools,
+            authorizations,
+            ...(status.scope ? { scope: status.scope } : {}),
+            ...(expiresAt(login) ? { expires_at: status.expires_at } : {}),
+            refreshable: status.refreshable ?? false,
+          };
         }
         if (round > MAX_ROUNDS) {
-          throw new ToolError('AUTH_FAILED', `Server "${input.name}" still refuses after ${MAX_ROUNDS} authorizations${tried.ok ? '' : ` (HTTP ${tried.challenge.status}${tried.challenge.error ? ` ${tried.challenge.error}` : ''})`}.`, {
-            hint: 'Check that the account may use the server and the scopes it asks for.',
-          });
+          throw new ToolError(
+            'AUTH_FAILED',
+            `Server "${input.name}" still refuses after ${MAX_ROUNDS} authorizations${tried.ok ? '' : ` (HTTP ${tried.challenge.status}${tried.challenge.error ? ` ${tried.challenge.error}` : ''})`}.`,
+            {
+              hint: 'Check that the account may use the server and the scopes it asks for.',
+            },
+          );
         }
         const challenge = tried.ok ? undefined : tried.challenge;
         const scope = loginScope(challenge?.scope, store.read(input.name, server.url).step_up_scope, settings.scopes);
@@ -105,7 +142,11 @@ export const serverLogin = defineTool({
             },
           },
         });
-        const options = { serverUrl: server.url, ...(scope ? { scope } : {}), ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) };
+        const options = {
+          serverUrl: server.url,
+          ...(scope ? { scope } : {}),
+          ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+        };
         try {
           if ((await auth(provider, options)) === 'REDIRECT') {
             const code = await redirect.code(() => provider.sentState, input.timeout_s * 1000, ctx.signal);
@@ -114,7 +155,9 @@ export const serverLogin = defineTool({
         } catch (error) {
           if (error instanceof ToolError) throw error;
           throw new ToolError('AUTH_FAILED', `Logging in to ${input.name} failed: ${(error as Error).message}`, {
-            hint: tried.ok ? `The server did not ask for a login; check that ${server.url} is protected by OAuth.` : 'Check the server URL and the client settings in mcp_servers.' + input.name + '.auth.',
+            hint: tried.ok
+              ? `The server did not ask for a login; check that ${server.url} is protected by OAuth.`
+              : 'Check the server URL and the client settings in mcp_servers.' + input.name + '.auth.',
           });
         }
         authorizations++;
@@ -131,7 +174,7 @@ export const serverLogout = defineTool({
   name: 'server_logout',
   group: 'server',
   command: { id: 'server logout', args: ['name'], examples: ['<%= config.bin %> server logout linear'] },
-  title: 'Forget a server\'s login',
+  title: "Forget a server's login",
   description: 'Forget the OAuth login of a server: its tokens and the registration mcpkit made, kept in $XDG_STATE_HOME/mcpkit/oauth.',
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

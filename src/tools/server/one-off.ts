@@ -10,9 +10,24 @@ import type { ToolContext } from '../../tool/context.js';
  * login's probe), never reconnecting, its stderr kept out of the terminal, and closes it
  * whatever happens. A slow start is announced like any long wait.
  */
-export async function withServer<T>(ctx: ToolContext, name: string, config: ServerConfig, use: (upstream: Upstream) => Promise<T>, oauth?: UpstreamOAuth): Promise<T> {
+export async function withServer<T>(
+  ctx: ToolContext,
+  name: string,
+  config: ServerConfig,
+  use: (upstream: Upstream) => Promise<T>,
+  oauth?: UpstreamOAuth,
+): Promise<T> {
   const { Upstream } = await import('../../proxy/upstream.js');
-  const upstream = new Upstream({ name, config, logger: ctx.logger, version: version(), stderr: () => {}, backoff: NO_RECONNECT, waiting: (message) => ctx.waiting(message), ...(oauth ? { oauth } : {}) });
+  const upstream = new Upstream({
+    name,
+    config,
+    logger: ctx.logger,
+    version: version(),
+    stderr: () => {},
+    backoff: NO_RECONNECT,
+    waiting: (message) => ctx.waiting(message),
+    ...(oauth ? { oauth } : {}),
+  });
   try {
     return await use(upstream);
   } finally {

@@ -11,7 +11,8 @@ export const serverTest = defineTool({
   group: 'server',
   command: { id: 'server test', args: ['name'], examples: ['<%= config.bin %> server test everything', '<%= config.bin %> server test github --json'] },
   title: 'Test an upstream MCP server',
-  description: 'Start or reach one server from the config, list its tools, prompts and resources, and report how long that took; a failure shows the server\'s last stderr lines.',
+  description:
+    "Start or reach one server from the config, list its tools, prompts and resources, and report how long that took; a failure shows the server's last stderr lines.",
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server in mcp_servers.') }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   hostAccess: 'processes',
@@ -72,7 +73,7 @@ export const serverImport = defineTool({
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new ToolError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read ${path}: ${(error as Error).message}`, {
-        hint: 'Give the path of a client\'s JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).',
+        hint: "Give the path of a client's JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).",
       });
     }
     const { importServers } = await import('../../config/import-servers.js');

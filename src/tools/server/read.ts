@@ -51,7 +51,8 @@ export const serverList = defineTool({
   group: 'server',
   command: { id: 'server list', examples: ['<%= config.bin %> server list', '<%= config.bin %> server list --json'] },
   title: 'List upstream MCP servers',
-  description: 'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools, filter rules, env and headers as written (secrets masked), and for OAuth servers whether mcpkit is logged in and until when.',
+  description:
+    'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools, filter rules, env and headers as written (secrets masked), and for OAuth servers whether mcpkit is logged in and until when.',
   input: z.strictObject({}),
   annotations: READ_ONLY,
   async run(_input, ctx) {
@@ -69,7 +70,10 @@ export const serverList = defineTool({
               ...(r.servers.some((x) => x.login) ? { login: loginCell(login) } : {}),
               enabled: problems.length ? ui.color.red('unusable') : s.enabled ? 'yes' : 'no',
               // One column for what configures the server: env for a command, headers for a URL.
-              [r.servers.some((x) => x.type === 'stdio') ? (r.servers.some((x) => x.type === 'remote') ? 'env/headers' : 'env') : 'headers']: [...env, ...headers].join(', '),
+              [r.servers.some((x) => x.type === 'stdio') ? (r.servers.some((x) => x.type === 'remote') ? 'env/headers' : 'env') : 'headers']: [
+                ...env,
+                ...headers,
+              ].join(', '),
             })),
           ),
           ...r.servers.flatMap((s) => s.problems.map((p) => ui.color.yellow(`! ${s.name}: ${p}`))),

@@ -8,8 +8,13 @@ const viewName = z.string().min(1).describe('Name of the view (tool_views.NAME).
 const serverName = z.string().min(1).describe('Name of a server in mcp_servers.');
 const edits = () => import('../../config/views-edit.js');
 const exposureInput = z.enum(['auto', 'direct', 'search']);
-const EXPOSURE_WORDS = 'auto (default): every tool listed while tools/list fits the token budget, else search meta-tools plus the pinned and most used tools; direct: every tool; search: meta-tools and pins only.';
-const tokenBudgetInput = z.int().min(TOKEN_BUDGET_RANGE.min).max(TOKEN_BUDGET_RANGE.max).describe('Most tokens (bytes/4) tools/list may cost under auto (default 4000).');
+const EXPOSURE_WORDS =
+  'auto (default): every tool listed while tools/list fits the token budget, else search meta-tools plus the pinned and most used tools; direct: every tool; search: meta-tools and pins only.';
+const tokenBudgetInput = z
+  .int()
+  .min(TOKEN_BUDGET_RANGE.min)
+  .max(TOKEN_BUDGET_RANGE.max)
+  .describe('Most tokens (bytes/4) tools/list may cost under auto (default 4000).');
 
 export const viewCreate = defineTool({
   name: 'view_create',
@@ -38,7 +43,9 @@ export const viewCreate = defineTool({
   async run(input, ctx) {
     const { createView } = await edits();
     const spec = Object.fromEntries(
-      Object.entries({ description: input.description, exposure: input.exposure, token_budget: input.token_budget, groups: input.groups }).filter(([, v]) => v !== undefined),
+      Object.entries({ description: input.description, exposure: input.exposure, token_budget: input.token_budget, groups: input.groups }).filter(
+        ([, v]) => v !== undefined,
+      ),
     );
     const { value, path } = await editConfigFile(ctx, (doc) => createView(doc, input.name, spec, { force: input.force }));
     return { view: input.name, replaced: value.replaced, config: path };
@@ -69,10 +76,13 @@ export const viewAddServer = defineTool({
   command: {
     id: 'view add-server',
     args: ['view', 'server'],
-    examples: ['<%= config.bin %> view add-server research github', '<%= config.bin %> view add-server research github --tools search_code --tools search_issues'],
+    examples: [
+      '<%= config.bin %> view add-server research github',
+      '<%= config.bin %> view add-server research github --tools search_code --tools search_issues',
+    ],
   },
   title: 'Add a server to a view',
-  description: 'Add a server to a view: all its tools (those that pass the server\'s own rules), or only --tools.',
+  description: "Add a server to a view: all its tools (those that pass the server's own rules), or only --tools.",
   input: z.strictObject({
     view: viewName,
     server: serverName,
@@ -114,7 +124,7 @@ export const viewSetTools = defineTool({
     examples: ['<%= config.bin %> view set-tools research github search_code search_issues', '<%= config.bin %> view set-tools research github --all'],
   },
   title: 'Set the tools of a server in a view',
-  description: 'Choose which tools of one server a view serves, or --all for every tool that passes the server\'s own rules.',
+  description: "Choose which tools of one server a view serves, or --all for every tool that passes the server's own rules.",
   input: z.strictObject({
     view: viewName,
     server: serverName,
@@ -141,7 +151,10 @@ export const viewSetExposure = defineTool({
   command: {
     id: 'view set-exposure',
     args: ['view', 'exposure'],
-    examples: ['<%= config.bin %> view set-exposure research search', '<%= config.bin %> view set-exposure research auto --token-budget 2000 --pin search --pin open_file'],
+    examples: [
+      '<%= config.bin %> view set-exposure research search',
+      '<%= config.bin %> view set-exposure research auto --token-budget 2000 --pin search --pin open_file',
+    ],
   },
   title: 'Set how a view exposes its tools',
   description: `How a view lists its tools. ${EXPOSURE_WORDS} The meta-tools are {view}_search_tools, {view}_describe_tool and {view}_call_tool.`,
@@ -162,7 +175,14 @@ export const viewSetExposure = defineTool({
         input.pin !== undefined && setViewField(doc, input.view, 'pin', input.pin.length ? input.pin : undefined),
       ].some(Boolean),
     );
-    return { view: input.view, exposure: input.exposure, ...(input.token_budget !== undefined ? { token_budget: input.token_budget } : {}), ...(input.pin ? { pin: input.pin } : {}), changed, config: path };
+    return {
+      view: input.view,
+      exposure: input.exposure,
+      ...(input.token_budget !== undefined ? { token_budget: input.token_budget } : {}),
+      ...(input.pin ? { pin: input.pin } : {}),
+      changed,
+      config: path,
+    };
   },
   render: (r, ui) => `${ui.color.green('✓')} View ${r.view} exposure: ${r.exposure}`,
 });

@@ -2,6 +2,17 @@ import type { ToolGroup } from '../../tool/define.js';
 import { viewAddServer, viewCreate, viewDelete, viewRemoveServer, viewSetExposure, viewSetTools } from './edit.js';
 import { viewInstall, viewList, viewShow, viewTools } from './read.js';
 
-export const viewGroupTools = [viewCreate, viewDelete, viewList, viewShow, viewAddServer, viewRemoveServer, viewSetTools, viewSetExposure, viewTools, viewInstall];
+export const viewGroupTools = [
+  viewCreate,
+  viewDelete,
+  viewList,
+  viewShow,
+  viewAddServer,
+  viewRemoveServer,
+  viewSetTools,
+  viewSetExposure,
+  viewTools,
+  viewInstall,
+];
 
 export const viewGroup: ToolGroup = { name: 'view', tools: viewGroupTools };

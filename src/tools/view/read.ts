@@ -84,7 +84,10 @@ export const viewTools = defineTool({
           tokens_estimate: plan.list_tokens,
           catalog_tokens: plan.catalog_tokens,
           list_bytes: Buffer.byteLength(JSON.stringify({ tools })),
-          unavailable: hub.status().filter((s) => s.state !== 'ready').map((s) => ({ server: s.name, state: s.state, error: s.error })),
+          unavailable: hub
+            .status()
+            .filter((s) => s.state !== 'ready')
+            .map((s) => ({ server: s.name, state: s.state, error: s.error })),
         };
       },
       { quiet: ctx.surface === 'cli' },
@@ -97,8 +100,12 @@ export const viewTools = defineTool({
       r.listing === 'search'
         ? `exposure ${r.exposure}: ${r.tools.length} tool(s) listed (${r.direct.length} direct, the rest of the ${r.catalog_size} through search); tools/list ≈ ${r.tokens_estimate} tokens, the whole catalog ${r.catalog_tokens}; budget ${r.token_budget}`
         : `exposure ${r.exposure}: all ${r.catalog_size} tool(s) listed; tools/list ≈ ${r.tokens_estimate} tokens${r.exposure === 'auto' ? ` (budget ${r.token_budget})` : ''}`,
-      ...r.unknown_pins.map((u) => ui.color.yellow(`! pin "${u.pin}" names no tool of the view${u.similar.length ? ` (did you mean ${u.similar.join(', ')}?)` : ''}`)),
-      ...r.unavailable.map((u) => ui.color.yellow(`! server ${u.server} ${u.state === 'needs_login' ? 'needs a login' : `is ${u.state}`}${u.error ? `: ${u.error}` : ''}`)),
+      ...r.unknown_pins.map((u) =>
+        ui.color.yellow(`! pin "${u.pin}" names no tool of the view${u.similar.length ? ` (did you mean ${u.similar.join(', ')}?)` : ''}`),
+      ),
+      ...r.unavailable.map((u) =>
+        ui.color.yellow(`! server ${u.server} ${u.state === 'needs_login' ? 'needs a login' : `is ${u.state}`}${u.error ? `: ${u.error}` : ''}`),
+      ),
     ].join('\n'),
 });
 
