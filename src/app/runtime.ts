@@ -1,26 +1,34 @@
 import { dirname } from 'node:path';
+import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig, ServerConfig } from '../config/schema.js';
 import { NO_RECONNECT } from '../core/backoff.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
-import { DEFAULT_POLICY, SessionState, type Policy, type Surface, type ToolContext } from '../tool/context.js';
+import type { ResolvedView } from '../proxy/view.js';
+import { DEFAULT_POLICY, SessionState, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
+
+type UpstreamClass = typeof import('../proxy/upstream.js').Upstream;
 
 /**
  * The composition root: what every call needs, built once per process. Front ends (oclif
  * commands, the fast paths, the MCP servers) create one runtime and ask it for contexts and
- * hubs; nothing below this layer reads flags, global state or the list of tool groups.
+ * hubs; nothing below this layer reads flags, the environment, global state or the list of tool
+ * groups: it is all passed down from here.
  */
 export interface RuntimeOptions {
   configFlag?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   surface: Surface;
+  /** Fixed for the runtime's life: a front end that decides it from the config reads the config first (`config`). */
   policy?: Policy;
-  /** A long-running process (serve): tools get a cache that lives as long as it. */
+  /** The config, when the front end has read it already (serve decides its policy from it). */
+  config?: Promise<McpkitConfig>;
+  /** A long-running process (serve): tools get a cache that lives as long as it, and upstreams reconnect. */
   longLived?: boolean;
   logger?: Logger;
   /** mcpkit's version, sent to upstream servers in initialize; read from package.json when absent. */
@@ -29,8 +37,15 @@ export interface RuntimeOptions {
   waiting?: (message: string) => void;
 }
 
-export interface HubOptions {
-  /** Terminal commands show upstream stderr only when MCPKIT_LOG_LEVEL=debug; `serve` always forwards it. */
+/** A view of the config by name (undefined: the default view), or one a front end made (`filter run`). */
+export type ViewTarget = string | undefined | ResolvedView;
+
+export interface OpenHubOptions {
+  /** The hub `serve` keeps for a view of the config: made once, over the connections every view shares. */
+  shared?: boolean;
+  /** One client's own connections, which relay what the servers ask (sampling, elicitation, roots) to it. */
+  downstream?: DownstreamRelay;
+  /** Upstream stderr stays out of the terminal unless MCPKIT_LOG_LEVEL=debug. */
   quiet?: boolean;
   listWaitMs?: number;
 }
@@ -55,9 +70,9 @@ export class Runtime {
   private readonly cache?: Map<string, unknown>;
   private readonly options: RuntimeOptions;
   private loading?: Promise<McpkitConfig>;
-  /** Connections shared by every hub `hubFor` makes (serve: all views, all sessions). */
+  /** Connections shared by every shared hub (serve: all views, all sessions). */
   private readonly shared = new Map<string, Upstream>();
-  private readonly hubs = new Map<string, Promise<ProxyHub>>();
+  private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -68,18 +83,12 @@ export class Runtime {
     this.configLocation = locateConfig({ flag: options.configFlag, env: this.env, cwd: this.cwd });
     this.logger = options.logger ?? createLogger(parseLogLevel(this.env.MCPKIT_LOG_LEVEL));
     if (options.longLived) this.cache = new Map();
-  }
-
-  /** The same process with a narrower policy (decided once the config is read: serve --http without a token). */
-  withPolicy(policy: Policy): Runtime {
-    const narrowed = new Runtime({ ...this.options, policy });
-    narrowed.loading = this.loading;
-    return narrowed;
+    this.loading = options.config;
   }
 
   /** The config, loaded once (yaml and the checks load only when something first needs it). */
   config(): Promise<McpkitConfig> {
-    return (this.loading ??= import('../config/load.js').then(({ loadConfig }) => loadConfig(this.configLocation, this.env)));
+    return (this.loading ??= loadAt(this.configLocation, this.env));
   }
 
   private async configOrDefaults(): Promise<McpkitConfig> {
@@ -103,12 +112,13 @@ export class Runtime {
       env: this.env,
       cwd: this.cwd,
       logger: this.logger,
-      waiting: this.options.waiting ?? ((message) => this.logger.info(message)),
+      waiting: (message) => this.waiting(message),
       surface: this.surface,
       policy: this.policy,
       session: scope.session ?? new SessionState(),
       ...(this.cache ? { cache: this.cache } : {}),
       views: { with: (view, use, options) => this.withHub(view, use, options) },
+      servers: { with: (name, config, use, options) => this.withServer(name, config, use, options as { oauth?: UpstreamOAuth } | undefined) },
       now: () => new Date(),
       ...(scope.signal ? { signal: scope.signal } : {}),
       ...(scope.requestId !== undefined ? { requestId: scope.requestId } : {}),
@@ -149,14 +159,26 @@ export class Runtime {
     for (const group of await this.groups()) await group.onServe?.(ctx);
   }
 
-  /** A view's hub with upstream connections of its own; the caller closes it. */
-  openHub(view: string | undefined, options: HubOptions = {}): Promise<ProxyHub> {
-    return this.makeHub(view, options, undefined);
+  /**
+   * The one way to a hub. Shared (serve): one per view of the config for the process, over the
+   * connections all views share. Otherwise the hub has connections of its own, which the caller
+   * closes with it: a terminal command's, or one client's that declared sampling, elicitation or
+   * roots (`downstream`), so that what a server asks during a call reaches that client and no other.
+   */
+  openHub(view: ViewTarget, options: OpenHubOptions = {}): Promise<ProxyHub> {
+    if (!options.shared || typeof view === 'object') return this.makeHub(view, options, new Map(), true);
+    const key = view ?? '';
+    let hub = this.sharedHubs.get(key);
+    if (!hub) {
+      hub = this.makeHub(view, options, this.shared, false);
+      this.sharedHubs.set(key, hub);
+    }
+    return hub;
   }
 
   /** Opens a view, runs `use`, and closes the view's connections whatever happens. */
-  async withHub<T>(view: string | undefined, use: (hub: ProxyHub) => Promise<T>, options: HubOptions = { quiet: true }): Promise<T> {
-    const hub = await this.openHub(view, options);
+  async withHub<T>(view: ViewTarget, use: (hub: ProxyHub) => Promise<T>, options: OpenHubOptions = { quiet: true }): Promise<T> {
+    const hub = await this.openHub(view, { ...options, shared: false });
     try {
       return await use(hub);
     } finally {
@@ -164,24 +186,20 @@ export class Runtime {
     }
   }
 
-  /** The hub `serve` keeps for a view, made once; every view shares the upstream connections. */
-  hubFor(view: string | undefined): Promise<ProxyHub> {
-    const key = view ?? '';
-    let hub = this.hubs.get(key);
-    if (!hub) {
-      hub = this.makeHub(view, {}, this.shared);
-      this.hubs.set(key, hub);
-    }
-    return hub;
+  /** The hub for one client of a view served by `serve`: its own when it brings a relay, else the shared one. */
+  clientHub(view: string | undefined, downstream: DownstreamRelay | undefined): Promise<ProxyHub> {
+    return this.openHub(view, downstream ? { downstream } : { shared: true });
   }
 
-  /**
-   * A view's hub for one client that declared sampling, elicitation or roots: connections of its
-   * own, so that what a server asks during a call reaches that client and no other. Closed by
-   * the caller when the client goes.
-   */
-  sessionHub(view: string | undefined, downstream: DownstreamRelay): Promise<ProxyHub> {
-    return this.makeHub(view, {}, undefined, downstream);
+  /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
+  async withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: { oauth?: UpstreamOAuth } = {}): Promise<T> {
+    const { Upstream } = await import('../proxy/upstream.js');
+    const upstream = this.newUpstream(Upstream, { name, config }, { quiet: true, oneOff: true, ...(options.oauth ? { oauth: options.oauth } : {}) });
+    try {
+      return await use(upstream);
+    } finally {
+      await upstream.close();
+    }
   }
 
   /**
@@ -190,17 +208,8 @@ export class Runtime {
    * counts as none; the first request reports the problem.
    */
   async viewHasServers(view: string | undefined): Promise<boolean> {
-    const config = await this.config().catch(() => undefined);
-    if (!config) return false;
-    const spec = view === undefined ? undefined : config.tool_views[view];
-    if (view !== undefined && !spec) return false;
-    const names = spec ? (Array.isArray(spec.servers) ? spec.servers : Object.keys(spec.servers ?? {})) : Object.keys(config.mcp_servers);
-    return names.some((name) => config.mcp_servers[name] !== undefined && config.mcp_servers[name]!.disabled !== true);
-  }
-
-  /** The hub for one client of a view: its own when it brings a relay (sampling, elicitation, roots), else the shared one. */
-  clientHub(view: string | undefined, downstream: DownstreamRelay | undefined): Promise<ProxyHub> {
-    return downstream ? this.sessionHub(view, downstream) : this.hubFor(view);
+    const [config, { viewServers }] = await Promise.all([this.config().catch(() => undefined), import('../proxy/view.js')]);
+    return config !== undefined && (viewServers(config, view)?.length ?? 0) > 0;
   }
 
   upstreamStatus(): UpstreamStatus[] {
@@ -212,35 +221,69 @@ export class Runtime {
     await Promise.allSettled([...this.shared.values()].map((u) => u.close()));
   }
 
-  private async makeHub(
-    view: string | undefined,
-    options: HubOptions,
-    upstreams: Map<string, Upstream> | undefined,
-    downstream?: DownstreamRelay,
-  ): Promise<ProxyHub> {
-    const [config, tools, { ProxyHub }, { resolveView }] = await Promise.all([
-      this.config(),
-      this.allTools(),
-      import('../proxy/hub.js'),
-      import('../proxy/view.js'),
-    ]);
-    const resolved = resolveView(config, view, tools, this.policy, this.env);
-    const stderr = options.quiet && this.env.MCPKIT_LOG_LEVEL !== 'debug' ? () => {} : undefined;
+  private waiting(message: string): void {
+    if (this.options.waiting) this.options.waiting(message);
+    else this.logger.info(message);
+  }
+
+  /** An upstream with what the runtime knows: the environment its process starts with, the logger, how it reconnects. */
+  private newUpstream(
+    Upstream: UpstreamClass,
+    server: { name: string; config: ServerConfig; problems?: readonly string[] },
+    how: { quiet?: boolean; oneOff?: boolean; downstream?: DownstreamRelay; oauth?: UpstreamOAuth },
+  ): Upstream {
+    const quiet = how.quiet && this.env.MCPKIT_LOG_LEVEL !== 'debug';
+    return new Upstream({
+      name: server.name,
+      config: server.config,
+      logger: this.logger,
+      version: this.version(),
+      env: this.env,
+      stderr: quiet ? () => {} : (line) => void process.stderr.write(line),
+      waiting: (message) => this.waiting(message),
+      // A one-shot command reports a server that is down; only a long-running process reconnects.
+      ...(how.oneOff || !this.cache ? { backoff: NO_RECONNECT } : {}),
+      ...(how.downstream ? { downstream: how.downstream } : {}),
+      ...(server.problems ? { problems: server.problems } : {}),
+      ...(how.oauth ? { oauth: how.oauth } : {}),
+    });
+  }
+
+  private async makeHub(view: ViewTarget, options: OpenHubOptions, pool: Map<string, Upstream>, owns: boolean): Promise<ProxyHub> {
+    const [{ ProxyHub }, { Upstream }, resolved] = await Promise.all([import('../proxy/hub.js'), import('../proxy/upstream.js'), this.resolve(view)]);
+    // Only mcpkit's own tools are described by their group.
+    const groups = resolved.local.length ? await this.groups() : [];
+    // Synchronously from here: a shared server is made once, whichever view asks first.
+    for (const server of resolved.servers) if (!pool.has(server.name)) pool.set(server.name, this.newUpstream(Upstream, server, options));
     return new ProxyHub({
       view: resolved,
       context: this.context(),
-      version: this.version(),
-      listWaitMs: options.listWaitMs,
-      stderr,
-      upstreams,
+      upstream: (server) => pool.get(server.name)!,
+      ownsUpstreams: owns,
+      relaysRequests: options.downstream !== undefined,
+      groupSummaries: new Map(groups.map((g) => [g.name, g.summary])),
+      ...(options.listWaitMs !== undefined ? { listWaitMs: options.listWaitMs } : {}),
       baseDir: dirname(this.configLocation.path),
-      ...(downstream ? { downstream } : {}),
-      // A one-shot command reports a server that is down; only a long-running process reconnects.
-      ...(this.cache ? {} : { backoff: NO_RECONNECT }),
     });
+  }
+
+  private async resolve(view: ViewTarget): Promise<ResolvedView> {
+    if (typeof view === 'object') return view;
+    const [config, tools, { resolveView }] = await Promise.all([this.config(), this.allTools(), import('../proxy/view.js')]);
+    return resolveView(config, view, tools, this.policy, this.env);
   }
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
   return new Runtime(options);
+}
+
+/** The config a runtime with these options reads, read before it is built: `serve` decides the runtime's policy from it. */
+export function readConfig(options: Pick<RuntimeOptions, 'configFlag' | 'env' | 'cwd'>): Promise<McpkitConfig> {
+  const env = options.env ?? process.env;
+  return loadAt(locateConfig({ flag: options.configFlag, env, cwd: options.cwd ?? process.cwd() }), env);
+}
+
+function loadAt(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<McpkitConfig> {
+  return import('../config/load.js').then(({ loadConfig }) => loadConfig(location, env));
 }

@@ -286,7 +286,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
       return jsonRpcError(res, 400, -32000, 'Bad request: no mcp-session-id header; the first request must be initialize.');
     }
-    const hasServers = (await runtime.hubFor(view)).hasServers;
+    const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
     const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -352,7 +352,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (viewMatch && !viewMatch[2] && path.startsWith('/views/')) {
       const spec = viewList.find((v) => v.name === view);
       if (!spec) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
-      const tools = await (await runtime.hubFor(view)).list();
+      const tools = await (await runtime.openHub(view, { shared: true })).list();
       return sendJson(res, 200, {
         name: spec.name,
         description: spec.description,

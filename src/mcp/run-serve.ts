@@ -1,5 +1,7 @@
 import { EXPOSURES, SETTING_DEFAULTS, TOKEN_BUDGET_RANGE, type Exposure } from '../config/defaults.js';
-import { createRuntime, type Runtime } from '../app/runtime.js';
+import { createRuntime, readConfig, type Runtime } from '../app/runtime.js';
+import type { McpkitConfig } from '../config/schema.js';
+import type { Policy } from '../tool/context.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
 
@@ -30,25 +32,27 @@ export interface ServeOptions {
  * child process outlives us.
  */
 export async function runServe(options: ServeOptions): Promise<never> {
-  let runtime = createRuntime({
-    configFlag: options.configFlag,
-    surface: 'mcp',
-    longLived: true,
-    version: options.version,
-    policy: { readOnly: options.readOnly === true },
-  });
+  let runtime: Runtime | undefined;
   let code = 0;
   try {
     refuseEmptyFlags(options);
-    runtime = await servedRuntime(options, runtime);
-    if (options.http) runtime = await httpRuntime(options, runtime);
+    // The policy is decided from the flags and the config before the runtime exists, and fixed for its life.
+    const config = readConfig({ configFlag: options.configFlag });
+    const policy = await servePolicy(options, await config);
+    runtime = createRuntime({ configFlag: options.configFlag, config, surface: 'mcp', longLived: true, version: options.version, policy });
+    if (policy.hostTools === false) {
+      runtime.logger.info(
+        'serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)',
+      );
+    }
     await runtime.startServing();
     if (options.http) {
       await serveOverHttp(options, runtime);
     } else {
+      const served = runtime;
       if (options.eager || options.view) {
         // A named view is resolved before serving, so a typo fails at start, not on the first call.
-        const ready = await runtime.hubFor(options.view);
+        const ready = await served.openHub(options.view, { shared: true });
         if (options.eager) void ready.warmUp();
       }
       if (process.stdin.isTTY) {
@@ -57,14 +61,18 @@ export async function runServe(options: ServeOptions): Promise<never> {
           'mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n',
         );
       }
-      await serveStdio({ runtime, hasServers: await runtime.viewHasServers(options.view), hub: (downstream) => runtime.clientHub(options.view, downstream) });
+      await serveStdio({
+        runtime: served,
+        hasServers: await served.viewHasServers(options.view),
+        hub: (downstream) => served.clientHub(options.view, downstream),
+      });
     }
   } catch (error) {
     const e = errorObject(error, SERVE_WORDS);
     process.stderr.write(`mcpkit serve: Error [${e.code}]: ${e.message}${e.hint ? `\nHint: ${e.hint}` : ''}\n`);
     code = exitCodeFor(e);
   } finally {
-    await runtime.close();
+    await runtime?.close();
   }
   process.exit(code);
 }
@@ -86,18 +94,20 @@ function refuseEmptyFlags(options: ServeOptions): void {
 }
 
 /**
- * The policy of what is served and how it is listed: --groups (else serve.groups), --exposure and
- * --token-budget, checked here so that a typo stops serve at start with the names it knows.
+ * The policy of what is served and how it is listed: --read-only, --groups (else serve.groups),
+ * --exposure and --token-budget, checked here so that a typo stops serve at start with the names
+ * it knows. Over HTTP without authentication (no token), tools that write the config or start
+ * processes are not offered unless the config says so (serve.host_tools_without_auth: true): any
+ * web page the user visits, or anyone who can reach the port, could otherwise plant a command and run it.
  */
-async function servedRuntime(options: ServeOptions, runtime: Runtime): Promise<Runtime> {
-  const config = await runtime.config();
+async function servePolicy(options: ServeOptions, config: McpkitConfig): Promise<Policy> {
   const fromFlag = options.groups
     ?.split(',')
     .map((g) => g.trim())
     .filter(Boolean);
   const groups = fromFlag ?? config.serve.groups;
   if (groups) {
-    const known = [...new Set((await runtime.allTools()).map((t) => t.group))];
+    const known = (await import('../tools/index.js')).toolGroups.map((g) => g.name);
     const unknown = groups.filter((g) => !known.includes(g));
     if (unknown.length) {
       const where = fromFlag ? '--groups' : 'serve.groups';
@@ -117,28 +127,15 @@ async function servedRuntime(options: ServeOptions, runtime: Runtime): Promise<R
       throw new ToolError('INVALID_INPUT', `--token-budget must be a whole number of tokens from ${min} to ${max}, got "${options.tokenBudget}".`);
     }
   }
-  if (!groups && options.exposure === undefined && tokenBudget === undefined) return runtime;
-  return runtime.withPolicy({
-    ...runtime.policy,
+  const authenticated = (options.token ?? config.serve.token) !== undefined || config.serve.auth !== undefined;
+  const hostTools = !options.http || authenticated || config.serve.host_tools_without_auth === true;
+  return {
+    readOnly: options.readOnly === true,
     ...(groups ? { groups } : {}),
     ...(options.exposure ? { exposure: options.exposure as Exposure } : {}),
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),
-  });
-}
-
-/**
- * Over HTTP without authentication (no token), tools that write the config or start processes
- * are not offered unless the config says so (serve.host_tools_without_auth: true): any web page
- * the user visits, or anyone who can reach the port, could otherwise plant a command and run it.
- */
-async function httpRuntime(options: ServeOptions, runtime: Runtime): Promise<Runtime> {
-  const config = await runtime.config();
-  const authenticated = (options.token ?? config.serve.token) !== undefined || config.serve.auth !== undefined;
-  if (authenticated || config.serve.host_tools_without_auth === true) return runtime;
-  runtime.logger.info(
-    'serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)',
-  );
-  return runtime.withPolicy({ ...runtime.policy, hostTools: false });
+    ...(hostTools ? {} : { hostTools: false }),
+  };
 }
 
 function parsePort(value: string | number | undefined, fallback: number): number {
@@ -162,7 +159,7 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     runtime.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);
   }
   const { serveHttp } = await import('./http.js');
-  if (options.eager) void runtime.hubFor(undefined).then((h) => h.warmUp());
+  if (options.eager) void runtime.openHub(undefined, { shared: true }).then((h) => h.warmUp());
   const http = await serveHttp({
     host,
     port,

@@ -20,7 +20,6 @@ import {
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import { logPasses } from '../proxy/log-levels.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
 import { SessionState } from '../tool/context.js';
 
@@ -71,7 +70,6 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
   }
 }
 
-/** The MCP server plus the hub it resolved (for the hot path, once known). */
 /** Results of server-to-client requests are passed back to the upstream as the client gave them. */
 const PassThrough = z.looseObject({});
 
@@ -125,13 +123,13 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
       h.onPromptsChanged(() => void server.sendPromptListChanged().catch(() => undefined)),
       h.onResourcesChanged(() => void server.sendResourceListChanged().catch(() => undefined)),
       h.onLog((params, related) => {
-        if (!logPasses(params.level, session.logLevel)) return;
+        if (!h.clients.wantsLog(session, params.level)) return;
         void server
           .notification({ method: 'notifications/message', params }, related !== undefined ? { relatedRequestId: related } : undefined)
           .catch(() => undefined);
       }),
       h.onResourceUpdated((uri) => {
-        if (session.subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+        if (h.clients.subscribed(session, uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
       }),
     ];
     return h;
@@ -162,7 +160,7 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
     return outcome.result;
   });
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-    session.logLevel = request.params.level;
+    // Only upstream servers log to clients: with none, there is nothing to filter.
     if (hasServers) await (await ready()).setLogLevel(session, request.params.level);
     return {};
   });
@@ -183,13 +181,11 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
       asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri)), RESOURCE_NOT_FOUND),
     );
     server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-      await asProtocolError(() => ready().then((h) => h.subscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
-      session.subscriptions.add(request.params.uri);
+      await asProtocolError(() => ready().then((h) => h.clients.subscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
       return {};
     });
     server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-      session.subscriptions.delete(request.params.uri);
-      await asProtocolError(() => ready().then((h) => h.unsubscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
+      await asProtocolError(() => ready().then((h) => h.clients.unsubscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
       return {};
     });
     server.setRequestHandler(CompleteRequestSchema, async (request) =>

@@ -11,25 +11,6 @@ import type { Exposure } from '../config/defaults.js';
 import type { ServerShaping } from './shape.js';
 
 /**
- * mcpkit's own tools an over-budget `auto` view keeps listed while they fit, most wanted first:
- * the read tools agents reach for most (searching code and docs, then registries and databases).
- * Writers are never featured: an agent that needs one finds it through search.
- */
-export const FEATURED_TOOLS = [
-  'search',
-  'smart_search',
-  'open_file',
-  'find_files',
-  'get_snippet',
-  'list_dir',
-  'list_servers',
-  'get_server',
-  'arango_query',
-  'arango_list_collections',
-  'config_show',
-];
-
-/**
  * Which tools a view serves. No view name: the default view, mcpkit's own tools plus every
  * enabled server. A named view takes only the servers, groups and tools it
  * lists. Pure.
@@ -67,7 +48,6 @@ export function resolveView(
   policy: Policy = DEFAULT_POLICY,
   env: NodeJS.ProcessEnv = {},
 ): ResolvedView {
-  const enabled = Object.entries(config.mcp_servers).filter(([, s]) => s.disabled !== true);
   const exposure = (own?: { exposure?: Exposure; token_budget?: number }) => ({
     exposure: policy.exposure ?? own?.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
     tokenBudget: policy.tokenBudget ?? own?.token_budget ?? config.serve.token_budget ?? SETTING_DEFAULTS.serve.token_budget,
@@ -77,7 +57,7 @@ export function resolveView(
       readOnly: policy.readOnly,
       ...exposure(),
       pins: config.serve.pin ?? [],
-      servers: enabled.map(([name, cfg]) => withProblems(config, { name, config: cfg })),
+      servers: viewServers(config, undefined)!,
       local: applyPolicy(allTools, policy, config, env),
       composites: Object.entries(config.composite_tools).map(([name, spec]) => ({ name, spec })),
       hooks: [config.hooks],
@@ -89,12 +69,7 @@ export function resolveView(
     const names = Object.keys(config.tool_views);
     throw notFound('view', viewName, names, names.length ? `Views: ${names.join(', ')}.` : 'Create one with: mcpkit view create NAME', { views: names });
   }
-  const selection: [string, ServerShaping | undefined][] = Array.isArray(spec.servers)
-    ? spec.servers.map((s) => [s, undefined])
-    : Object.entries(spec.servers ?? {}).map(([s, shaping]) => [s, shaping ?? undefined]);
-  const servers = selection
-    .filter(([name]) => config.mcp_servers[name] && config.mcp_servers[name].disabled !== true)
-    .map(([name, view]) => withProblems(config, { name, config: config.mcp_servers[name]!, ...(view ? { view } : {}) }));
+  const servers = viewServers(config, viewName)!;
 
   const groups = new Set(spec.groups ?? []);
   const known = new Set(allTools.map((t) => t.group));
@@ -120,6 +95,27 @@ export function resolveView(
   if (spec.separator !== undefined) out.separator = spec.separator;
   if (spec.tokens) out.tokens = spec.tokens;
   return out;
+}
+
+/**
+ * The enabled servers a view takes (undefined: the default view, every enabled server), each with
+ * the view's shaping of it and, for an entry set aside, its problems; undefined for a view the
+ * config does not have. Pure.
+ */
+export function viewServers(config: McpkitConfig, viewName: string | undefined): ResolvedView['servers'] | undefined {
+  if (viewName === undefined) {
+    return Object.entries(config.mcp_servers)
+      .filter(([, s]) => s.disabled !== true)
+      .map(([name, cfg]) => withProblems(config, { name, config: cfg }));
+  }
+  const spec = config.tool_views[viewName];
+  if (!spec) return undefined;
+  const selection: [string, ServerShaping | undefined][] = Array.isArray(spec.servers)
+    ? spec.servers.map((s) => [s, undefined])
+    : Object.entries(spec.servers ?? {}).map(([s, shaping]) => [s, shaping ?? undefined]);
+  return selection
+    .filter(([name]) => config.mcp_servers[name] && config.mcp_servers[name].disabled !== true)
+    .map(([name, view]) => withProblems(config, { name, config: config.mcp_servers[name]!, ...(view ? { view } : {}) }));
 }
 
 function withProblems<T extends { name: string }>(config: McpkitConfig, server: T): T & { problems?: readonly string[] } {

@@ -1,6 +1,7 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ChalkInstance } from 'chalk';
 import type { ConfigSource } from '../config/locate.js';
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig, ServerConfig } from '../config/schema.js';
 import type { Logger } from '../core/logger.js';
 
 /** Who is asking: a person at a terminal, or an MCP client (`serve`, `filter run`). */
@@ -32,10 +33,6 @@ export const DEFAULT_POLICY: Policy = Object.freeze({ readOnly: false });
 export class SessionState {
   /** Registry tenants switched by switch_tenant_id over MCP, by registry name ('' clears). */
   readonly tenants = new Map<string, string>();
-  /** The level the client set with logging/setLevel: log messages below it are not sent to it. */
-  logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-  /** Resource URIs the client subscribed to: only their updates are sent to it. */
-  readonly subscriptions = new Set<string>();
 }
 
 /** What `view_tools` needs of a served view; the proxy's hub is one. */
@@ -58,6 +55,26 @@ export interface ExposureSummary {
   direct: string[];
   /** Pins that name no tool of the view, with the closest names. */
   unknown_pins: { pin: string; similar: string[] }[];
+}
+
+/** One server reached for a single look (server test, set-tools' name check, a login's probe). */
+export interface OneOffServer {
+  listTools(): Promise<Tool[]>;
+  listPrompts(): Promise<Prompt[]>;
+  listResources(): Promise<Resource[]>;
+}
+
+/** The OAuth of one connection, as made by the auth domain (`storedOAuth`); opaque to tools. */
+export interface OAuthHandle {
+  lastChallenge(): unknown;
+}
+
+export interface ServerOpener {
+  /**
+   * Connects to one server of the config for a single look, never reconnecting, its stderr kept
+   * out of the terminal; runs `use` and closes the connection whatever happens.
+   */
+  with<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options?: { oauth?: OAuthHandle }): Promise<T>;
 }
 
 export interface ViewOpener {
@@ -90,6 +107,8 @@ export interface ToolContext {
   readonly cache?: Map<string, unknown>;
   /** mcpkit's own views, as `serve` would serve them. */
   readonly views: ViewOpener;
+  /** One server of the config, for a single look. */
+  readonly servers: ServerOpener;
   now(): Date;
   readonly signal?: AbortSignal;
   /** The MCP request this call answers (server-to-client requests it causes relate to it). */
@@ -117,7 +136,7 @@ export function perProcess<T>(ctx: Pick<ToolContext, 'cache'>, key: string, make
 
 export interface RenderUi {
   /** Colour helpers; plain strings when colour is off (NO_COLOR, not a TTY). */
-  readonly color: import('chalk').ChalkInstance;
+  readonly color: ChalkInstance;
   table(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string;
   /** A remark for the person (stderr), kept out of what the command prints, so `| jq` and `$(...)` stay clean. */
   note(text: string): void;

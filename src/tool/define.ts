@@ -73,6 +73,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
    * means always. The terminal command always exists and may refuse with a hint instead.
    */
   available?(config: McpkitConfig, env: NodeJS.ProcessEnv): boolean;
+  /**
+   * A read tool agents reach for most: under exposure auto, a view over its token budget keeps
+   * featured tools listed while they fit, lowest rank first (an agent finds the rest through search).
+   */
+  featured?: number;
   /** Human output for the terminal; without it the CLI prints a generic table or key/value list. */
   render?(result: R, ui: RenderUi, input: z.output<S>): string | Promise<string>;
   /** One item of a result the terminal prints as it is found (ToolContext.emit), e.g. a search match. */
@@ -85,6 +90,8 @@ export type AnyTool = ToolDefinition<z.ZodObject, any>;
 /** A group of tools (`retrieve`, `arango`, ...) and the work it needs done when `serve` starts. */
 export interface ToolGroup {
   name: string;
+  /** What the group is for, in the words a task uses: the search meta-tools name it, and rank on it. */
+  summary: string;
   tools: readonly AnyTool[];
   /**
    * Run once before `serve` answers anything. A throw stops serve with the message (fail fast);

@@ -16,6 +16,7 @@ describe('Upstream reconnects (a real process that fails to start, then recovers
       config: { command: process.execPath, args: [join(ROOT, 'test/fixtures/flaky-server.mjs'), marker], timeout_ms: 10_000 },
       logger: createLogger('error', (line) => void lines.push(line)),
       version: 'test',
+      env: process.env,
       stderr: () => {},
       backoff: { baseMs: 20, maxMs: 40, maxAttempts: 2, stableMs: 60_000 },
     });

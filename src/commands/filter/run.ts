@@ -22,9 +22,9 @@ export default class FilterRun extends McpkitCommand {
     const { rules, command } = parseFilterArgs(this.argv);
     const { flags } = await this.parse(FilterRun);
     const config = upstreamConfig(command, flags.url, flags.header, rules);
-    // A stdio MCP server for an agent, like serve: the agent's surface.
-    const runtime = createRuntime({ configFlag: flags.config, surface: 'mcp', version: this.config.version });
-    const [{ serveStdio }, { ProxyHub }] = await Promise.all([import('../../mcp/stdio.js'), import('../../proxy/hub.js')]);
+    // A stdio MCP server for an agent, like serve (the agent's surface), kept up: its upstream reconnects.
+    const runtime = createRuntime({ configFlag: flags.config, surface: 'mcp', longLived: true, version: this.config.version });
+    const { serveStdio } = await import('../../mcp/stdio.js');
     const view = {
       exposure: 'direct' as const,
       tokenBudget: 0,
@@ -36,15 +36,10 @@ export default class FilterRun extends McpkitCommand {
       separator: null,
       readOnly: false,
     };
-    let hub: InstanceType<typeof ProxyHub> | undefined;
+    let hub: Awaited<ReturnType<typeof runtime.openHub>> | undefined;
     try {
       // One client, so the connection is its own: what the server asks reaches it.
-      await serveStdio({
-        runtime,
-        hasServers: true,
-        hub: async (downstream) =>
-          (hub = new ProxyHub({ view, context: runtime.context(), version: runtime.version(), ...(downstream ? { downstream } : {}) })),
-      });
+      await serveStdio({ runtime, hasServers: true, hub: async (downstream) => (hub = await runtime.openHub(view, downstream ? { downstream } : {})) });
     } finally {
       await hub?.close();
     }

@@ -26,10 +26,7 @@ export default class FilterTest extends McpkitCommand {
     const { flags } = await this.parse(FilterTest);
     const config = upstreamConfig(command, flags.url, flags.header, []);
     const context = this.toolContext(flags.config);
-    const { Upstream } = await import('../../proxy/upstream.js');
-    const quiet = context.env.MCPKIT_LOG_LEVEL !== 'debug';
-    const upstream = new Upstream({ name: 'upstream', config, logger: context.logger, version: this.config.version, stderr: quiet ? () => {} : undefined });
-    try {
+    return context.servers.with('upstream', config, async (upstream) => {
       const [tools, prompts, resources] = await Promise.all([upstream.listTools(), upstream.listPrompts(), upstream.listResources()]);
       const filter = compileFilter(rules);
       const decide = (kind: Decision['kind'], name: string): Decision => {
@@ -49,8 +46,6 @@ export default class FilterTest extends McpkitCommand {
         this.print(`${ui.table(rows, ['kind', 'name', 'passes', 'because'])}\n\n${passing} of ${decisions.length} pass`);
       }
       return { rules, passing, hidden: decisions.length - passing, decisions };
-    } finally {
-      await upstream.close();
-    }
+    });
   }
 }

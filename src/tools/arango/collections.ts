@@ -8,6 +8,7 @@ const COLLECTION_TYPES = { 2: 'document', 3: 'edge' } as const;
 
 export const arangoListCollections = defineArangoTool({
   name: 'arango_list_collections',
+  featured: 10,
   command: { id: 'arango collections', examples: ['<%= config.bin %> arango collections', '<%= config.bin %> arango collections --system --json'] },
   title: 'List collections',
   description: 'List the collections of the database with their type (document or edge) and document count; system collections only with include_system.',

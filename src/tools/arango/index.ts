@@ -67,6 +67,7 @@ export const arangoTools = [
 
 export const arangoGroup: ToolGroup = {
   name: 'arango',
+  summary: 'ArangoDB databases: AQL, documents, indexes, graphs',
   tools: arangoTools,
   // A configured ArangoDB is connected to in the background (with the configured attempts), so
   // serve is up at once and a late database is still found (the arango seed's contract).

@@ -46,6 +46,7 @@ export async function runAql(
 
 export const arangoQuery = defineArangoTool({
   name: 'arango_query',
+  featured: 9,
   command: {
     id: 'arango query',
     args: ['query'],

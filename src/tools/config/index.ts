@@ -6,4 +6,4 @@ import { configValidate } from './validate.js';
 
 export const configTools = [configPath, configShow, configValidate, configJsonSchema];
 
-export const configGroup: ToolGroup = { name: 'config', tools: configTools };
+export const configGroup: ToolGroup = { name: 'config', summary: "mcpkit's config file", tools: configTools };

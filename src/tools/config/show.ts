@@ -7,6 +7,7 @@ import type { ToolContext } from '../../tool/context.js';
 
 export const configShow = defineTool({
   name: 'config_show',
+  featured: 11,
   group: 'config',
   command: {
     id: 'config show',

@@ -3,4 +3,4 @@ import { filterSet } from './set.js';
 
 export const filterTools = [filterSet];
 
-export const filterGroup: ToolGroup = { name: 'filter', tools: filterTools };
+export const filterGroup: ToolGroup = { name: 'filter', summary: 'include/exclude rules for upstream tools', tools: filterTools };

@@ -5,4 +5,4 @@ import { switchTenantId } from './tenant.js';
 
 export const registryTools = [listServers, getServer, listVersions, registryAdd, switchTenantId];
 
-export const registryGroup: ToolGroup = { name: 'registry', tools: registryTools };
+export const registryGroup: ToolGroup = { name: 'registry', summary: 'MCP server registries', tools: registryTools };

@@ -46,6 +46,7 @@ export function serverTable(servers: readonly ServerEntry[], ui: RenderUi): stri
 
 export const listServers = defineTool({
   name: 'list_servers',
+  featured: 7,
   group: 'registry',
   command: {
     id: 'registry list',
@@ -74,6 +75,7 @@ export const listServers = defineTool({
 
 export const getServer = defineTool({
   name: 'get_server',
+  featured: 8,
   group: 'registry',
   command: {
     id: 'registry get',

@@ -7,6 +7,7 @@ export const retrieveTools = [listDir, findFiles, openFile, getSnippet, search, 
 
 export const retrieveGroup: ToolGroup = {
   name: 'retrieve',
+  summary: 'reading and searching local docs and code',
   tools: retrieveTools,
   // Fail fast (retrieve seed): configured roots that are missing, not folders or unreadable stop
   // serve before it answers anything.

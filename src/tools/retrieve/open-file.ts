@@ -27,6 +27,7 @@ async function readLines(
 
 export const openFile = defineTool({
   name: 'open_file',
+  featured: 3,
   group: 'retrieve',
   command: {
     id: 'retrieve cat',
@@ -48,6 +49,7 @@ export const openFile = defineTool({
 
 export const getSnippet = defineTool({
   name: 'get_snippet',
+  featured: 5,
   group: 'retrieve',
   command: { id: 'retrieve snippet', args: ['path'], examples: ['<%= config.bin %> retrieve snippet src/index.ts --start 10 --end 30'] },
   title: 'Read lines of a file',

@@ -24,6 +24,7 @@ async function rootsFor(roots: Root[], repo: string | undefined): Promise<Root[]
 
 export const search = defineTool({
   name: 'search',
+  featured: 1,
   group: 'retrieve',
   command: {
     id: 'retrieve search',
@@ -113,6 +114,7 @@ function matchLines(m: SearchMatch, ui: RenderUi): string {
 
 export const findFiles = defineTool({
   name: 'find_files',
+  featured: 4,
   group: 'retrieve',
   command: {
     id: 'retrieve find',
@@ -143,6 +145,7 @@ export const findFiles = defineTool({
 
 export const smartSearchTool = defineTool({
   name: 'smart_search',
+  featured: 2,
   group: 'retrieve',
   command: {
     id: 'retrieve smart-search',

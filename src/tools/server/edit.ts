@@ -196,10 +196,9 @@ async function checkToolNames(ctx: ToolContext, name: string, tools: readonly st
   const config = await ctx.config();
   const server = config.mcp_servers[name];
   if (!server || config.unusable?.[`mcp_servers.${name}`]) return { checked: false, reason: 'the server entry is not usable' }; // the edit names what is wrong
-  const { withServer } = await import('./one-off.js');
   let offered: string[];
   try {
-    offered = await withServer(ctx, name, { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) }, async (upstream) =>
+    offered = await ctx.servers.with(name, { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) }, async (upstream) =>
       (await upstream.listTools()).map((tool) => tool.name),
     );
   } catch (error) {

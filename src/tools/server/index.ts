@@ -19,4 +19,4 @@ export const serverTools = [
   serverLogout,
 ];
 
-export const serverGroup: ToolGroup = { name: 'server', tools: serverTools };
+export const serverGroup: ToolGroup = { name: 'server', summary: 'the upstream MCP servers in the config', tools: serverTools };

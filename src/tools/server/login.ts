@@ -33,9 +33,8 @@ async function tryServer(
   server: ServerConfig,
   oauth: UpstreamOAuth,
 ): Promise<{ ok: true; tools: number } | { ok: false; challenge: Challenge }> {
-  const { withServer } = await import('./one-off.js');
   try {
-    return { ok: true, tools: (await withServer(ctx, name, server, (upstream) => upstream.listTools(), oauth)).length };
+    return { ok: true, tools: (await ctx.servers.with(name, server, (upstream) => upstream.listTools(), { oauth })).length };
   } catch (error) {
     const challenge = oauth.lastChallenge();
     if (challenge && error instanceof ToolError && error.code === 'AUTH_REQUIRED') return { ok: false, challenge };

@@ -22,8 +22,7 @@ export const serverTest = defineTool({
     if (!server) throw unknownServer(input.name, Object.keys(config.mcp_servers));
     const { requireUsable } = await import('../../config/problems.js');
     requireUsable(config, `mcp_servers.${input.name}`);
-    const { withServer } = await import('./one-off.js');
-    return withServer(ctx, input.name, server, async (upstream) => {
+    return ctx.servers.with(input.name, server, async (upstream) => {
       const started = performance.now();
       const tools = await upstream.listTools();
       const connectMs = Math.round(performance.now() - started);

@@ -15,4 +15,4 @@ export const viewGroupTools = [
   viewInstall,
 ];
 
-export const viewGroup: ToolGroup = { name: 'view', tools: viewGroupTools };
+export const viewGroup: ToolGroup = { name: 'view', summary: 'tool views served to clients', tools: viewGroupTools };

@@ -1,0 +1,46 @@
+import type { ServerConfig } from '../config/schema.js';
+import { ToolError } from '../core/errors.js';
+import { authRequired } from './auth-required.js';
+import type { UpstreamOAuth } from './upstream-oauth.js';
+
+/** The server an error came from, as far as the mapping needs it. */
+export interface AuthSubject {
+  name: string;
+  config: Pick<ServerConfig, 'url' | 'headers'>;
+  /** The OAuth of the connection, when the server has `auth: oauth`. */
+  oauth?: UpstreamOAuth;
+}
+
+/**
+ * The error a failure becomes when it means "credentials": for a server with `auth: oauth`,
+ * AUTH_REQUIRED when the stored login was refused and could not be refreshed, or a 403 asked for
+ * scope the login lacks; for one without, a 401 says its header was refused (AUTH_FAILED) or that
+ * it wants credentials it was never given (AUTH_REQUIRED). Undefined for any other error.
+ */
+export function upstreamAuthFailure(error: unknown, subject: AuthSubject): ToolError | undefined {
+  if (error instanceof ToolError) return error.code === 'AUTH_REQUIRED' ? error : undefined;
+  const e = error as { name?: string; code?: number; message?: string } | undefined;
+  if (!e) return undefined;
+  if (!subject.oauth) return e.code === 401 ? credentialsWanted(subject) : undefined;
+  // The SDK's transports carry the HTTP status as `code` (StreamableHTTPError, SseError).
+  if (e.name !== 'UnauthorizedError' && e.code !== 401 && e.code !== 403) return undefined;
+  const challenge = subject.oauth.lastChallenge();
+  const stepUp = challenge?.status === 403 && challenge.error === 'insufficient_scope' ? challenge.scope : undefined;
+  return stepUp
+    ? authRequired(subject.name, `it asks for scope "${stepUp}", which the stored login does not have`, { scope: stepUp })
+    : authRequired(subject.name, `it refused the stored login (${e.message ?? 'unauthorized'})`);
+}
+
+/** A 401 from a server without auth: oauth: its header was refused, or it wants credentials it was never given. */
+function credentialsWanted({ name, config }: AuthSubject): ToolError {
+  if (Object.keys(config.headers ?? {}).some((k) => k.toLowerCase() === 'authorization')) {
+    return new ToolError('AUTH_FAILED', `Server "${name}" refused the credentials in mcp_servers.${name}.headers (HTTP 401).`, {
+      details: { server: name },
+      hint: 'Check the token its Authorization header carries.',
+    });
+  }
+  return new ToolError('AUTH_REQUIRED', `Server "${name}" wants credentials (HTTP 401).`, {
+    details: { server: name },
+    hint: `If it uses OAuth: mcpkit server add ${name} --url ${config.url} --auth oauth --force, then mcpkit server login ${name}; else give it a header, e.g. --header "Authorization=Bearer \${TOKEN}".`,
+  });
+}

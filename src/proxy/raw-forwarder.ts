@@ -1,0 +1,121 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+/** The SDK's JSON-RPC code for a request that timed out. */
+export const REQUEST_TIMEOUT = -32001;
+
+/** How a forwarded request ended: the upstream's result, or a JSON-RPC error (ours or its). */
+export type ForwardOutcome = { result: Record<string, unknown> } | { error: { code: number; message: string }; cause?: unknown };
+
+export interface ForwardOptions {
+  timeoutMs: number;
+  done(outcome: ForwardOutcome): void;
+  /** notifications/progress for this request, with the caller's own progress token put back. */
+  progress?(message: JSONRPCMessage): void;
+}
+
+interface Pending {
+  finish(outcome: ForwardOutcome): void;
+  progress?: (message: JSONRPCMessage) => void;
+  /** The token the caller chose; upstream the request carries our id as its token instead. */
+  callerToken?: unknown;
+}
+
+/**
+ * The proxy's hot path, and the one place that works below the SDK's Client: a request goes onto
+ * the connected client transport as a JSON-RPC message under an id of ours, and its response is
+ * taken off the transport before the SDK's Client sees it. This skips the Protocol layer's work
+ * per message (schema parsing of request and result, an AbortController per call), which is most
+ * of what a pass-through costs. Everything not ours goes on to the SDK unchanged.
+ *
+ * What this relies on in the SDK (test/proxy/raw-forwarder.test.ts checks each against the
+ * version in the lockfile): `Client.connect` sets `transport.onmessage`, replacing it afterwards
+ * sees every inbound message first, and `transport.send` takes a request we made up.
+ *
+ * Progress tokens are chosen by clients (SDK clients use their request id), so two clients'
+ * tokens can be equal on one shared connection: upstream, each forwarded request carries our id
+ * as its token, and progress is routed by it and handed back with the caller's token.
+ */
+export class RawForwarder {
+  private transport?: Transport;
+  private readonly pending = new Map<string, Pending>();
+  private seq = 0;
+
+  constructor(private readonly prefix = 'mcpkit') {}
+
+  /** Starts intercepting a newly connected transport (after the SDK Client connected over it). */
+  attach(transport: Transport): void {
+    this.transport = transport;
+    const sdk = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as { jsonrpc: '2.0'; id?: RequestId; method?: string; params?: { progressToken?: unknown } };
+      if (typeof m.id === 'string' && m.method === undefined) {
+        const pending = this.pending.get(m.id);
+        if (pending) return pending.finish(outcomeOf(message));
+      }
+      if (m.method === 'notifications/progress' && typeof m.params?.progressToken === 'string') {
+        const pending = this.pending.get(m.params.progressToken);
+        if (pending?.progress) return pending.progress({ ...m, params: { ...m.params, progressToken: pending.callerToken } } as JSONRPCMessage);
+      }
+      sdk?.(message, extra);
+    };
+  }
+
+  /** The transport closed: nothing can be forwarded until the next attach. */
+  detach(): void {
+    this.transport = undefined;
+  }
+
+  get attached(): boolean {
+    return this.transport !== undefined;
+  }
+
+  /** Requests in flight. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** Sends one request; `done` is called exactly once. Returns a function that cancels it (no `done` then). */
+  forward(method: string, params: Record<string, unknown>, options: ForwardOptions): () => void {
+    const transport = this.transport;
+    const id = `${this.prefix}-${++this.seq}`;
+    const meta = params._meta as { progressToken?: unknown } | undefined;
+    const callerToken = meta?.progressToken;
+    const sent = callerToken === undefined ? params : { ...params, _meta: { ...meta, progressToken: id } };
+    const finish = (outcome: ForwardOutcome) => {
+      if (!this.pending.delete(id)) return;
+      clearTimeout(timer);
+      options.done(outcome);
+    };
+    const timer = setTimeout(() => {
+      this.cancelled(transport, id, 'timeout');
+      finish({ error: { code: REQUEST_TIMEOUT, message: `Request timed out after ${options.timeoutMs} ms` } });
+    }, options.timeoutMs);
+    this.pending.set(id, { finish, ...(options.progress ? { progress: options.progress } : {}), callerToken });
+    if (!transport) finish({ error: { code: -32000, message: 'not connected' } });
+    else
+      transport
+        .send({ jsonrpc: '2.0', id, method, params: sent })
+        .catch((error: Error) => finish({ error: { code: -32000, message: error.message }, cause: error }));
+    return () => {
+      if (!this.pending.delete(id)) return;
+      clearTimeout(timer);
+      this.cancelled(transport, id, 'cancelled by the client');
+    };
+  }
+
+  /** Ends every request in flight with an error (the connection went away). */
+  failAll(reason: string): void {
+    for (const pending of [...this.pending.values()]) pending.finish({ error: { code: -32000, message: reason } });
+  }
+
+  private cancelled(transport: Transport | undefined, requestId: string, reason: string): void {
+    void transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } }).catch(() => undefined);
+  }
+}
+
+function outcomeOf(message: JSONRPCMessage): ForwardOutcome {
+  const answer = message as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+  if (answer.result) return { result: answer.result };
+  return { error: answer.error ?? { code: -32603, message: 'no result' } };
+}

@@ -1,0 +1,243 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { upstreamAuthFailure } from '../auth/upstream-errors.js';
+import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
+import { SERVER_TIMEOUT_MS } from '../config/defaults.js';
+import type { ServerConfig } from '../config/schema.js';
+import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../core/backoff.js';
+import type { ToolError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { RawForwarder } from './raw-forwarder.js';
+import { unavailableError } from './upstream-failure.js';
+import { connectTransport } from './upstream-transport.js';
+
+export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'down' | 'closed' | 'needs_login';
+
+/**
+ * The one downstream client a connection belongs to, when it has one (see ProxyHub: a client that
+ * declares sampling, elicitation or roots gets connections of its own). The upstream is offered
+ * exactly those of the three capabilities the client declared, and its requests go to that client.
+ */
+export interface DownstreamRelay {
+  readonly capabilities: ClientCapabilities;
+  /** A server-to-client request, sent on; `related` is a call of the client's in flight to this server. */
+  request(method: string, params: unknown, related: RequestId | undefined): Promise<Record<string, unknown>>;
+}
+
+export interface UpstreamOptions {
+  name: string;
+  config: ServerConfig;
+  logger: Logger;
+  version: string;
+  /** The environment a stdio server starts with, before its own `env`; also where stored OAuth logins are found. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Written to our stderr, prefixed with the server name. */
+  stderr?: (line: string) => void;
+  backoff?: BackoffPolicy;
+  downstream?: DownstreamRelay;
+  /** The config entry was set aside for these problems: the server is down from the start and never started. */
+  problems?: readonly string[];
+  /** Told once when connecting is slow, so a terminal can say what it waits for. */
+  waiting?: (message: string) => void;
+  /** OAuth for a remote server; by default the stored login of a server with `auth: oauth`. */
+  oauth?: UpstreamOAuth;
+}
+
+/** What the owner of a connection does at its turning points. */
+export interface ConnectionHooks {
+  /** A new SDK client, before it connects: its request and notification handlers. */
+  setUp(client: Client, offered: ClientCapabilities): void;
+  /** Connected (first time or again). */
+  connected(client: Client): Promise<void>;
+  /** Connected again by the backoff timer, not by a call. */
+  reconnected(client: Client): Promise<void>;
+}
+
+/** The client capabilities an upstream may be offered: the ones whose requests mcpkit relays. */
+const RELAYED_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
+const STDERR_LINES = 20;
+
+/**
+ * The connection to one upstream server and its states: idle until first used, connecting,
+ * ready, down after a failure or crash (reconnected with backoff, bounded; a call after the
+ * attempts ran out starts a new round and still fails fast), needs_login when only a login can
+ * help, closed for good. One connection attempt at a time; close() ends an attempt under way.
+ */
+export class UpstreamConnection {
+  state: UpstreamState = 'idle';
+  client?: Client;
+  lastError?: string;
+  attempts = 0;
+  readonly stderrTail: string[] = [];
+  readonly forwarder = new RawForwarder();
+  private connecting?: Promise<Client>;
+  /** The transport of a connection attempt under way: closing closes it too. */
+  private attempt?: Transport;
+  private upSince = 0;
+  private reconnectTimer?: NodeJS.Timeout;
+  /** Reconnect attempts ran out; the next call starts a fresh round (and still fails fast). */
+  private gaveUp = false;
+  private oauthInUse?: UpstreamOAuth;
+
+  constructor(
+    readonly options: UpstreamOptions,
+    private readonly hooks: ConnectionHooks,
+  ) {
+    if (options.problems) {
+      this.state = 'down';
+      this.lastError = `its config entry cannot be used (${options.problems.join('; ')})`;
+    }
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  get timeoutMs(): number {
+    return this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS;
+  }
+
+  connect(): Promise<Client> {
+    if (this.state === 'closed' || this.options.problems) return Promise.reject(this.unavailable());
+    if (this.client && this.state === 'ready') return Promise.resolve(this.client);
+    return (this.connecting ??= this.open().finally(() => (this.connecting = undefined)));
+  }
+
+  /** Connects, unless down or closed: then UNAVAILABLE at once. */
+  async connectOrUnavailable(): Promise<Client> {
+    if (this.state === 'down' || this.state === 'closed') throw this.downNow();
+    return this.connect();
+  }
+
+  /** The UNAVAILABLE error for a call while down; after the attempts ran out, a call also starts a new round. */
+  downNow(): ToolError {
+    if (this.state === 'down' && this.gaveUp && !this.options.problems) {
+      this.gaveUp = false;
+      this.attempts = 0;
+      this.scheduleReconnect();
+    }
+    return this.unavailable();
+  }
+
+  unavailable(): ToolError {
+    return unavailableError({ name: this.name, state: this.state, lastError: this.lastError, stderrTail: this.stderrTail, problems: this.options.problems });
+  }
+
+  /** The error a failure becomes when it means credentials (../auth/upstream-errors.ts); undefined otherwise. */
+  authFailure(error: unknown): ToolError | undefined {
+    return upstreamAuthFailure(error, { name: this.name, config: this.options.config, ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}) });
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    this.forwarder.failAll('mcpkit is shutting down');
+    clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    // An attempt under way (a remote that is slow or silent) must not keep the process alive.
+    await Promise.allSettled([client?.close(), this.attempt?.close()]);
+  }
+
+  /** Read through a method: TypeScript narrows `state` within open(), but close() can change it meanwhile. */
+  private isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  private async open(): Promise<Client> {
+    this.state = 'connecting';
+    const downstream = this.options.downstream;
+    const offered: ClientCapabilities = {};
+    for (const key of RELAYED_CAPABILITIES) {
+      if (downstream?.capabilities[key]) Object.assign(offered, { [key]: downstream.capabilities[key] });
+    }
+    const client = new Client({ name: 'mcpkit', version: this.options.version }, { capabilities: offered });
+    this.hooks.setUp(client, offered);
+    try {
+      this.oauthInUse = await this.oauth();
+      const transport = await connectTransport(client, {
+        name: this.name,
+        config: this.options.config,
+        env: this.options.env,
+        timeoutMs: this.timeoutMs,
+        logger: this.options.logger,
+        ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}),
+        ...(this.options.waiting ? { waiting: this.options.waiting } : {}),
+        stderrLine: (line) => this.stderrLine(line),
+        attempt: (transport) => (this.attempt = transport),
+        closed: () => this.isClosed(),
+        isAuthFailure: (error) => this.authFailure(error) !== undefined,
+      });
+      this.forwarder.attach(transport);
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      await client.close().catch(() => undefined);
+      if (this.isClosed()) throw this.unavailable();
+      const auth = this.authFailure(error);
+      if (auth) {
+        // Retrying cannot help until someone logs in; the next call tries again (the login may be done by then).
+        this.state = 'needs_login';
+        this.lastError = `${auth.message} ${auth.hint ?? ''}`.trim();
+        throw auth;
+      }
+      this.state = 'down';
+      this.scheduleReconnect();
+      throw this.unavailable();
+    }
+    this.client = client;
+    this.state = 'ready';
+    this.lastError = undefined;
+    this.upSince = Date.now();
+    client.onclose = () => this.closedUnexpectedly(client);
+    await this.hooks.connected(client);
+    this.options.logger.debug(`${this.name}: connected`);
+    return client;
+  }
+
+  /** The OAuth of a remote server with `auth:`: the one given, else its stored login (loaded only then). */
+  private async oauth(): Promise<UpstreamOAuth | undefined> {
+    const { config } = this.options;
+    if (this.options.oauth) return this.options.oauth;
+    if (!config.auth || config.command !== undefined) return undefined;
+    const { storedOAuth, loginStore } = await import('../auth/upstream-oauth.js');
+    return storedOAuth(this.name, config, { store: loginStore(this.options.env) });
+  }
+
+  private stderrLine(line: string): void {
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > STDERR_LINES) this.stderrTail.shift();
+    this.options.stderr?.(`[${this.name}] ${line}\n`);
+  }
+
+  private closedUnexpectedly(client: Client): void {
+    if (this.client !== client || this.state === 'closed') return;
+    this.client = undefined;
+    this.forwarder.detach();
+    this.state = 'down';
+    this.lastError = 'the connection closed (the server exited or crashed)';
+    this.forwarder.failAll(this.lastError);
+    this.attempts = attemptsAfterClose(this.attempts, Date.now() - this.upSince, this.options.backoff ?? DEFAULT_BACKOFF);
+    this.options.logger.warn(`${this.name}: ${this.lastError}`);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    const policy = this.options.backoff ?? DEFAULT_BACKOFF;
+    if (policy.maxAttempts === 0) return; // a one-off connection (server test) does not reconnect
+    const delay = backoffDelay(this.attempts, policy);
+    if (delay === undefined) {
+      this.gaveUp = true;
+      this.options.logger.error(`${this.name}: giving up after ${this.attempts} reconnect attempts; the next call will try again`);
+      return;
+    }
+    this.attempts++;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => {
+      if (this.state !== 'down') return;
+      this.connect()
+        .then((client) => this.hooks.reconnected(client))
+        .catch(() => undefined); // open() already scheduled the next attempt
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}

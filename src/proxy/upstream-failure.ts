@@ -1,0 +1,46 @@
+import { ToolError } from '../core/errors.js';
+import { REQUEST_TIMEOUT } from './raw-forwarder.js';
+
+/** An upstream as its errors describe it. */
+export interface FailureSubject {
+  name: string;
+  state: string;
+  lastError?: string;
+  stderrTail: readonly string[];
+  /** The config entry was set aside for these problems. */
+  problems?: readonly string[];
+}
+
+/** UNAVAILABLE, with the server's last stderr lines and what to do. */
+export function unavailableError(s: FailureSubject): ToolError {
+  const tail = s.stderrTail.slice(-5).filter((l) => l.trim() !== '');
+  const last = tail.length ? `\nLast stderr lines of ${s.name}:\n${tail.map((l) => `  ${l}`).join('\n')}` : '';
+  return new ToolError('UNAVAILABLE', `Server "${s.name}" is unavailable${s.lastError ? `: ${s.lastError}` : ''}.${last}`, {
+    details: { server: s.name, state: s.state, stderr: tail },
+    hint:
+      s.state === 'closed'
+        ? 'mcpkit is shutting down.'
+        : s.problems
+          ? `Fix mcp_servers.${s.name} in the config ("mcpkit config validate" lists the problems); the other servers work meanwhile.`
+          : `mcpkit reconnects with backoff; check the server on its own with: mcpkit server test ${s.name}`,
+  });
+}
+
+/**
+ * What a failed request to a connected server becomes, whichever path it took (the SDK client's,
+ * or the forwarded hot path): it did not answer in time (TIMEOUT), or it answered with a JSON-RPC
+ * error (UPSTREAM_ERROR, in the server's own words).
+ */
+export function requestFailure(server: string, what: string, error: { message: string; code?: number }, timeoutMs: number): ToolError {
+  if (error.code === REQUEST_TIMEOUT || /timed out/i.test(error.message)) {
+    return new ToolError('TIMEOUT', `Server "${server}" did not answer ${what} within ${timeoutMs} ms.`, {
+      details: { server, tool: what },
+      hint: `Raise mcp_servers.${server}.timeout_ms if the tool is slow.`,
+    });
+  }
+  // The SDK prefixes "MCP error N: " on each side of the wire; the server's own words are what matter.
+  const words = error.message.replace(/^(MCP error -?\d+: )+/, '');
+  return new ToolError('UPSTREAM_ERROR', `Server "${server}" failed ${what}: ${words}`, {
+    details: { server, tool: what, ...(error.code !== undefined ? { upstream_code: error.code } : {}) },
+  });
+}

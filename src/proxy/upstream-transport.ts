@@ -1,0 +1,110 @@
+import type { Stream } from 'node:stream';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { SSEClientTransportOptions } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
+import type { ServerConfig } from '../config/schema.js';
+import type { Logger } from '../core/logger.js';
+import { withTimeout } from '../core/timeout.js';
+
+/** How long a connection may take before the wait is announced (npx fetching a package takes longer). */
+const SLOW_START_MS = 2000;
+
+export interface TransportChoice {
+  name: string;
+  config: ServerConfig;
+  /** The environment a stdio server starts with, before its own `env` (the runtime's). */
+  env: Readonly<Record<string, string | undefined>>;
+  timeoutMs: number;
+  logger: Logger;
+  oauth?: UpstreamOAuth;
+  /** Each line the server writes to stderr. */
+  stderrLine(line: string): void;
+  /** Told once when connecting takes longer than SLOW_START_MS, so a terminal can say what it waits for. */
+  waiting?: (message: string) => void;
+  /** The transport of the attempt under way (undefined once it ended), so that closing the upstream can close it. */
+  attempt(transport: Transport | undefined): void;
+  closed(): boolean;
+  /** True for an error that means credentials: no other transport is tried after it. */
+  isAuthFailure(error: unknown): boolean;
+}
+
+/**
+ * Connects the client to the server over the transport its entry asks for: stdio for a command;
+ * for a URL, streamable HTTP, falling back to SSE (`transport: auto`, the default) when that
+ * fails for a reason other than credentials.
+ */
+export async function connectTransport(client: Client, choice: TransportChoice): Promise<Transport> {
+  const { config } = choice;
+  if (config.command !== undefined) {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    // The SDK passes only a handful of variables by default; npx and friends need the rest (PATH...).
+    const env = { ...definedOnly(choice.env), ...config.env };
+    const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe' });
+    captureLines(transport.stderr, choice.stderrLine);
+    return bounded(client, transport, 'stdio', choice);
+  }
+  const url = new URL(config.url!);
+  const kind = config.transport ?? 'auto';
+  const oauth = choice.oauth;
+  const http = {
+    requestInit: { headers: config.headers ?? {} },
+    ...(oauth?.provider ? { authProvider: oauth.provider } : {}),
+    ...(oauth?.fetch ? { fetch: oauth.fetch } : {}),
+  };
+  if (kind === 'sse') return connectSse(client, url, http, choice);
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  try {
+    return await bounded(client, new StreamableHTTPClientTransport(url, http), 'streamable HTTP', choice);
+  } catch (error) {
+    // A server that wants a login said so over streamable HTTP: SSE would only say it again.
+    if (kind === 'http' || choice.closed() || choice.isAuthFailure(error)) throw error;
+    choice.logger.info(`${choice.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
+    return connectSse(client, url, http, choice);
+  }
+}
+
+async function connectSse(client: Client, url: URL, options: SSEClientTransportOptions, choice: TransportChoice): Promise<Transport> {
+  const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+  return bounded(client, new SSEClientTransport(url, options), 'SSE', choice);
+}
+
+/**
+ * Connects over one transport within timeout_ms, handshake included: a server that accepts the
+ * connection and never answers fails like one that refuses it, and the transport is closed
+ * either way (an SSE stream that is left open reconnects on its own, forever).
+ */
+async function bounded(client: Client, transport: Transport, what: string, choice: TransportChoice): Promise<Transport> {
+  const { name, timeoutMs, waiting } = choice;
+  choice.attempt(transport);
+  const slow = waiting
+    ? setTimeout(
+        () => waiting(`waiting for server ${name} to answer over ${what} (gives up after ${Math.round(timeoutMs / 1000)} s, mcp_servers.${name}.timeout_ms)`),
+        SLOW_START_MS,
+      ).unref()
+    : undefined;
+  try {
+    await withTimeout(client.connect(transport, { timeout: timeoutMs }), timeoutMs, () => new Error(`no answer over ${what} within ${timeoutMs} ms`));
+    return transport;
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(slow);
+    choice.attempt(undefined);
+  }
+}
+
+function captureLines(stream: Stream | null, line: (text: string) => void): void {
+  if (!stream) return;
+  let partial = '';
+  stream.on('data', (chunk: Buffer | string) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const text of lines) line(text);
+  });
+}
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}

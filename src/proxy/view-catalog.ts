@@ -1,0 +1,233 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../core/logger.js';
+import { closestNames } from '../core/suggest.js';
+import { withTimeout } from '../core/timeout.js';
+import type { ExposureSummary } from '../tool/context.js';
+import { summaryOf } from '../tool/define.js';
+import { toMcpTool } from '../tool/mcp-shape.js';
+import { keepUnderReadOnly } from '../tool/policy.js';
+import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
+import { planExposure, type ExposurePlan } from './exposure.js';
+import { metaTools } from './meta-tools.js';
+import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
+import { reshapeTools, shapeServerTools } from './shape.js';
+import type { ResolvedView } from './view.js';
+
+/** What the catalog needs of an upstream: its tools, listed or as last seen, and whether it is down. */
+export interface ToolSource {
+  listTools(): Promise<Tool[]>;
+  cachedTools(): Tool[];
+  status(): { state: string };
+}
+
+export interface ViewCatalogOptions {
+  view: ResolvedView;
+  /** The view's servers by name. */
+  sources: ReadonlyMap<string, ToolSource>;
+  logger: Logger;
+  /** What each of mcpkit's groups is for (ToolGroup.summary): the meta-tools name them, and search ranks on them. */
+  groupSummaries: ReadonlyMap<string, string>;
+  /** How long a listing waits for upstreams that are still starting. */
+  listWaitMs?: number;
+  /** A listing was cut short and the late servers have now answered: the catalog changed. */
+  late(): void;
+}
+
+/**
+ * A view's catalog: mcpkit's own tools, the shaped tools of its servers and its composites, under
+ * the names the view publishes; what tools/list shows of it (exposure), and the index the search
+ * meta-tool ranks with. A complete listing is kept until `invalidate` (a server's list_changed);
+ * one cut short by a slow server is not, so the next listing asks again.
+ */
+export class ViewCatalog {
+  private catalog?: Map<string, CatalogEntry>;
+  private plan?: { catalog: Map<string, CatalogEntry>; plan: ExposurePlan };
+  private index?: SearchIndex;
+
+  constructor(private readonly options: ViewCatalogOptions) {}
+
+  private get view(): ResolvedView {
+    return this.options.view;
+  }
+
+  /** What the meta-tools are named after: the view, or "mcpkit" for the default one. */
+  get label(): string {
+    return this.view.name ?? 'mcpkit';
+  }
+
+  /** The complete catalog, if it is known now (the hot path needs it without waiting). */
+  get known(): ReadonlyMap<string, CatalogEntry> | undefined {
+    return this.catalog;
+  }
+
+  invalidate(): void {
+    this.catalog = undefined;
+    this.plan = undefined;
+    this.index = undefined;
+  }
+
+  async current(): Promise<Map<string, CatalogEntry>> {
+    if (this.catalog) return this.catalog;
+    const wait = this.options.listWaitMs ?? 15_000;
+    // A server that is down keeps its last known tools listed; their calls fail fast with UNAVAILABLE.
+    const all = Promise.allSettled(this.live().map((s) => s.listTools()));
+    // allSettled never rejects: a rejection here is the deadline.
+    const late = await withTimeout(
+      all.then(() => false),
+      wait,
+      () => new Error('late'),
+    ).catch(() => true);
+    if (late) {
+      this.options.logger.warn(`tools/list: some upstream servers were not ready after ${wait} ms; their tools follow with list_changed`);
+      void all.then(() => this.options.late());
+    }
+    const catalog = this.fromCache();
+    if (!late) this.catalog = catalog;
+    return catalog;
+  }
+
+  /**
+   * One entry, found as soon as the server that has it has answered: a slow or dead server of the
+   * view does not hold up a call to another one. Unknown names wait for the whole catalog.
+   */
+  async entry(name: string): Promise<CatalogEntry | undefined> {
+    if (this.catalog) return this.catalog.get(name);
+    const known = this.fromCache().get(name);
+    if (known) return known;
+    const live = this.live();
+    const early = await new Promise<CatalogEntry | undefined>((resolve) => {
+      let pending = live.length;
+      if (pending === 0) resolve(undefined);
+      for (const source of live) {
+        void source
+          .listTools()
+          .catch(() => undefined)
+          .then(() => {
+            const found = this.fromCache().get(name);
+            if (found || --pending === 0) resolve(found);
+          });
+      }
+    });
+    return early ?? (await this.current()).get(name);
+  }
+
+  async names(): Promise<string[]> {
+    return [...(await this.current()).keys()];
+  }
+
+  /** The full catalog as MCP tools, whatever the exposure. */
+  async tools(): Promise<Tool[]> {
+    return [...(await this.current()).values()].map(publish);
+  }
+
+  /** How tools/list is made from the current catalog (./exposure.ts). */
+  async exposure(): Promise<ExposurePlan> {
+    const catalog = await this.current();
+    if (this.plan?.catalog === catalog) return this.plan.plan;
+    const tools = [...catalog.values()].map(publish);
+    const plan = planExposure(tools, {
+      exposure: this.view.exposure,
+      budget: this.view.tokenBudget,
+      pins: this.view.pins,
+      featured: featuredNames(catalog),
+      meta: () =>
+        metaTools(
+          this.label,
+          { ...(this.view.description ? { description: this.view.description } : {}), count: tools.length, contents: this.contents(catalog) },
+          this.view.readOnly,
+        ),
+    });
+    // Only a complete listing is kept; one cut short is planned again.
+    if (this.catalog === catalog) {
+      this.plan = { catalog, plan };
+      const where = this.view.name ? `tool_views.${this.view.name}.pin` : 'serve.pin';
+      for (const pin of plan.unknownPins) this.options.logger.warn(`${where}: "${pin}" names no tool of the view ("mcpkit view tools" lists them)`);
+    }
+    return plan;
+  }
+
+  /** The exposure plan in the words `view tools` shows. */
+  async summary(): Promise<ExposureSummary> {
+    const plan = await this.exposure();
+    const names = plan.unknownPins.length ? await this.names() : [];
+    return {
+      mode: plan.mode,
+      budget: this.view.tokenBudget,
+      catalog_tokens: plan.catalogTokens,
+      list_tokens: plan.listTokens,
+      direct: plan.direct,
+      unknown_pins: plan.unknownPins.map((pin) => ({ pin, similar: closestNames(pin, names) })),
+    };
+  }
+
+  /** The search meta-tool: catalog tools ranked for a task's words. */
+  async search(query: string, limit: number): Promise<{ total: number; results: { name: string; score: number; description: string }[] }> {
+    const catalog = await this.current();
+    this.index ??= buildSearchIndex([...catalog.values()].map((entry) => ({ tool: publish(entry), source: this.sourceOf(entry) })));
+    const hits = searchTools(this.index, query, limit);
+    return { total: catalog.size, results: hits.map((h) => ({ name: h.name, score: h.score, description: summaryOf(publish(catalog.get(h.name)!)) })) };
+  }
+
+  /** The catalog from the tools each upstream has listed so far (none, for one not yet connected). */
+  fromCache(): Map<string, CatalogEntry> {
+    const upstreamTools = this.view.servers.map(({ name, config, view }) => {
+      const own = shapeServerTools(this.options.sources.get(name)!.cachedTools(), config);
+      const shaped = view ? reshapeTools(own, view) : own;
+      return { server: name, tools: this.view.readOnly ? shaped.filter((t) => keepUnderReadOnly(t.tool.annotations)) : shaped };
+    });
+    const composites = this.view.readOnly ? [] : this.view.composites;
+    const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator }, composites);
+    return new Map(entries.map((e) => [e.name, e]));
+  }
+
+  private live(): ToolSource[] {
+    return [...this.options.sources.values()].filter((s) => s.status().state !== 'down');
+  }
+
+  /** The kinds of tools in the catalog, for the meta-tools' description: mcpkit's groups, then each server. */
+  private contents(catalog: Map<string, CatalogEntry>): string[] {
+    const groups = new Map<string, number>();
+    const servers = new Map<string, number>();
+    for (const entry of catalog.values()) {
+      const counts = entry.kind === 'upstream' ? servers : groups;
+      const key = entry.kind === 'upstream' ? entry.server : entry.kind === 'local' ? entry.tool.group : 'composite';
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const summaries = this.options.groupSummaries;
+    const out: string[] = [];
+    if (groups.size) out.push(`mcpkit's own ${[...groups].map(([g, n]) => `${g} (${n}${summaries.get(g) ? `: ${summaries.get(g)}` : ''})`).join(', ')}`);
+    for (const [name, n] of servers) {
+      const about = this.serverDescription(name);
+      out.push(`server "${name}" (${n} tools${about ? `: ${about}` : ''})`);
+    }
+    return out;
+  }
+
+  /** A server's `description` in the config, which says what it is for. */
+  private serverDescription(name: string): string | undefined {
+    return this.view.servers.find((s) => s.name === name)?.config.description;
+  }
+
+  /** Where a tool comes from, in words a task may use: the server's name and description, or mcpkit's group. */
+  private sourceOf(entry: CatalogEntry): string {
+    if (entry.kind === 'upstream') {
+      const about = this.serverDescription(entry.server);
+      return about ? `${entry.server} ${about}` : entry.server;
+    }
+    return entry.kind === 'local' ? `${entry.tool.group} ${this.options.groupSummaries.get(entry.tool.group) ?? ''}` : '';
+  }
+}
+
+/** A catalog entry as MCP publishes it. */
+export function publish(entry: CatalogEntry): Tool {
+  if (entry.kind === 'upstream') return publishedUpstreamTool(entry);
+  return entry.kind === 'local' ? toMcpTool(entry.tool) : { ...entry.tool, name: entry.name };
+}
+
+/** mcpkit's own tools that declare a `featured` rank, most wanted first (kept direct by exposure auto while they fit). */
+function featuredNames(catalog: ReadonlyMap<string, CatalogEntry>): string[] {
+  const ranked: { name: string; rank: number }[] = [];
+  for (const entry of catalog.values())
+    if (entry.kind === 'local' && entry.tool.featured !== undefined) ranked.push({ name: entry.name, rank: entry.tool.featured });
+  return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.name);
+}
