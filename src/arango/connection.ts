@@ -5,7 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { ArangoSettings } from './settings.js';
 
 /**
- * One connection to ArangoDB that degrades instead of crashing (the seed's contract). `serve`
+ * One connection to ArangoDB that degrades instead of crashing (a database that is down never takes serve down). `serve`
  * calls start(): attempts with a delay in between, in the background, so the server is up at
  * once. While the database is away every call fails with DATABASE_UNAVAILABLE and a hint; the
  * next call after that tries again (one attempt, no wait), so a database that comes up later is

@@ -1,5 +1,5 @@
 /**
- * Where and how to reach ArangoDB: the config's `arango` section, overridden by the seed's
+ * Where and how to reach ArangoDB: the config's `arango` section, overridden by the ArangoDB tool set's
  * environment variables (ARANGO_URL, ARANGO_DB, ARANGO_USERNAME/ARANGO_USER,
  * ARANGO_PASSWORD/ARANGO_PASS, ARANGO_TIMEOUT_SEC, ARANGO_CONNECT_RETRIES,
  * ARANGO_CONNECT_DELAY_SEC) and ARANGO_READ_ONLY. Several coordinators of a cluster may be given
@@ -24,7 +24,7 @@ export interface ArangoSettings {
   username: string;
   password: string;
   timeoutMs: number;
-  /** Connection attempts when serve starts (the seed: 5, two seconds apart). */
+  /** Connection attempts when serve starts (by default 5, two seconds apart). */
   connectRetries: number;
   connectDelayMs: number;
   readOnly: boolean;
@@ -42,7 +42,7 @@ function positive(value: string | undefined, what: string, scale: number): numbe
   return Math.round(n * scale);
 }
 
-/** The arango group's own read-only setting: arango.read_only, or ARANGO_READ_ONLY (the seed's variable). */
+/** The arango group's own read-only setting: arango.read_only, or ARANGO_READ_ONLY. */
 export function readOnlyFrom(section: Pick<ArangoSection, 'read_only'>, env: NodeJS.ProcessEnv): boolean {
   return env.ARANGO_READ_ONLY === 'true' || env.ARANGO_READ_ONLY === '1' || section.read_only === true;
 }

@@ -14,7 +14,7 @@ export function openerFor(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): { 
 }
 
 /** Starts the opener for a URL and does not wait for it; the caller always prints the URL too. */
-export function openInBrowser(url: string, env: NodeJS.ProcessEnv = process.env): void {
+export function openInBrowser(url: string, env: NodeJS.ProcessEnv): void {
   const { command, args } = openerFor(env, process.platform);
   try {
     const child = spawn(command, [...args, url], { stdio: 'ignore', detached: true });

@@ -25,7 +25,7 @@ export interface UpstreamOAuth {
 }
 
 /** Logins live in $XDG_STATE_HOME/mcpkit/oauth. */
-export function loginStore(env: NodeJS.ProcessEnv = process.env): LoginStore {
+export function loginStore(env: NodeJS.ProcessEnv): LoginStore {
   return new LoginStore(join(stateDir(env, homedir()), 'oauth'));
 }
 
@@ -48,10 +48,8 @@ function recordingFetch(onChallenge: (challenge: Challenge) => void): FetchLike 
  * A server with `auth: oauth`, used with its stored login (serve, call, tools, server test), or
  * with no login at all (`probe`: `server login` hears what the server asks for).
  */
-export function storedOAuth(server: string, config: Pick<ServerConfig, 'url' | 'auth'>, mode: { probe?: boolean; store?: LoginStore } = {}): UpstreamOAuth {
-  const provider = mode.probe
-    ? undefined
-    : new StoredOAuthProvider({ server, url: config.url!, settings: oauthSettings(config) ?? {}, store: mode.store ?? loginStore() });
+export function storedOAuth(server: string, config: Pick<ServerConfig, 'url' | 'auth'>, mode: { probe?: boolean; store: LoginStore }): UpstreamOAuth {
+  const provider = mode.probe ? undefined : new StoredOAuthProvider({ server, url: config.url!, settings: oauthSettings(config) ?? {}, store: mode.store });
   let last: Challenge | undefined;
   return {
     provider,

@@ -11,7 +11,7 @@ export interface ErrorCodeInfo {
   meaning: string;
   /**
    * 2: arguments that do not fit the command or tool (oclif's own parse errors exit 2 too); 1:
-   * anything else, including the retrieval seed's own codes for bad values, which its users know
+   * anything else, including the retrieval tools' own codes for bad values, which their users know
    * as tool errors.
    */
   exit: 1 | 2;
@@ -27,7 +27,7 @@ export const ERROR_CODES = {
     'Arguments that do not fit the tool or command (type, range, unknown field, missing value).',
     'Read the input schema, or run the command with --help.',
   ),
-  VALIDATION_ERROR: usage("Arguments refused by an arango tool (the arango seed's name for INVALID_INPUT).", "Read the tool's input schema."),
+  VALIDATION_ERROR: usage("Arguments refused by an arango tool (the ArangoDB tool set's name for INVALID_INPUT).", "Read the tool's input schema."),
   QUERY_EMPTY: usage('A search was given no text to look for.', 'Give the text or question to search for.'),
   QUERY_INVALID: usage('A regular expression that does not compile.', 'Fix the expression, or search for a literal without --regex.'),
   LIMIT_INVALID: usage('A limit outside its range.', 'Give a limit within the range the message names.'),

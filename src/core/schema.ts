@@ -55,7 +55,7 @@ export function issuesOf(error: z.ZodError): InputIssue[] {
 /**
  * The error for arguments that do not fit a tool, mcpkit's own or an upstream's: every issue with
  * its path, the first segment written as a field reference so each front end can name it in its
- * own words. `code` lets a group keep its seed's name for it (arango: VALIDATION_ERROR).
+ * own words. `code` lets a group keep the name its users know for it (arango: VALIDATION_ERROR).
  */
 export function invalidArguments(tool: string, issues: readonly InputIssue[], code: ErrorCode = 'INVALID_INPUT'): ToolError {
   const summary = issues
@@ -70,7 +70,7 @@ export function invalidArguments(tool: string, issues: readonly InputIssue[], co
 }
 
 export interface ParseOptions {
-  /** The code for arguments that fail the schema; INVALID_INPUT unless the group's seed names another. */
+  /** The code for arguments that fail the schema; INVALID_INPUT unless the group keeps another name for it. */
   code?: ErrorCode;
   /** Fields whose problems have a code of their own (retrieve: `limit` -> LIMIT_INVALID). */
   fieldCodes?: Readonly<Record<string, ErrorCode>>;

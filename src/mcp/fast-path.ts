@@ -1,5 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { ProxyHub } from '../proxy/hub.js';
 
 /**
@@ -41,4 +43,43 @@ export function installFastPath(transport: Transport, hub: () => ProxyHub | unde
     }
     sdk?.(message, extra);
   };
+}
+
+/**
+ * The HTTP hot path: a single tools/call in a live session, with no progress requested, that the
+ * hub can forward, is answered with one application/json response (a form the spec lets servers
+ * choose for any request), skipping the SDK transport's per-request stream machinery. Anything
+ * else, or a call the hub declines, returns false and goes to the SDK transport.
+ */
+export function tryFastHttpCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  hub: ProxyHub | undefined,
+  sendJson: (res: ServerResponse, status: number, body: unknown) => void,
+): boolean {
+  // A client's own connections may ask it things during the call: those need the call's stream.
+  if (!hub || hub.relaysRequests) return false;
+  const m = body as {
+    jsonrpc?: string;
+    id?: string | number;
+    method?: string;
+    params?: { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
+  };
+  if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || m.id === undefined || m.jsonrpc !== '2.0') return false;
+  if (m.params?._meta?.progressToken !== undefined) return false; // progress needs the SSE stream
+  if (!String(req.headers.accept ?? '').includes('application/json')) return false;
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false; // the SDK answers with the proper error
+  const id = m.id;
+  const handled = hub.tryFastCall(
+    m.params ?? {},
+    (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result }),
+    () => {},
+  );
+  if (!handled) return false;
+  res.once('close', () => {
+    if (!res.writableEnded) handled.cancel(); // the client went away
+  });
+  return true;
 }

@@ -1,5 +1,5 @@
 import { SETTING_DEFAULTS } from '../config/defaults.js';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -8,7 +8,8 @@ import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { AccessTokenVerifier, ResourceAuthSettings } from '../auth/resource-server.js';
-import { installFastPath } from './fast-path.js';
+import { installFastPath, tryFastHttpCall } from './fast-path.js';
+import { bearer, isLoopbackAddress, refusedByOrigin, sameSecret } from './http-guards.js';
 import { createToolServer } from './tool-server.js';
 
 /**
@@ -45,95 +46,9 @@ interface Session {
   lastSeen: number;
 }
 
-const LOOPBACK_NAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
-/** The host part of a Host header (`name:port`, `[v6]:port`). */
-function hostName(host: string): string {
-  const v6 = /^(\[[^\]]*\])(?::\d+)?$/.exec(host);
-  if (v6) return v6[1]!;
-  return host.replace(/:\d+$/, '');
-}
-
-export function isLoopbackAddress(host: string): boolean {
-  return ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host) || /^127(?:\.\d{1,3}){3}$/.test(host);
-}
-
-/**
- * The transport's DNS-rebinding defence (MCP 2025-11-25, basic/transports): an Origin that is
- * neither loopback nor allowed is refused; bound to loopback, so is a Host that is not a loopback
- * name (a page on evil.example resolving its name to 127.0.0.1 sends Host: evil.example).
- * Returns the reason to refuse, or undefined. Pure.
- */
-export function refusedByOrigin(
-  headers: { host?: string; origin?: string },
-  options: { loopbackBound: boolean; allowedOrigins: readonly string[] },
-): string | undefined {
-  const { origin, host } = headers;
-  if (origin !== undefined && origin !== 'null') {
-    let name: string | undefined;
-    try {
-      name = new URL(origin).hostname;
-    } catch {
-      return `Origin ${origin} is not a valid origin`;
-    }
-    const loopback = LOOPBACK_NAME.test(name.startsWith('[') || !name.includes(':') ? name : `[${name}]`);
-    if (!loopback && !options.allowedOrigins.includes(origin)) return `Origin ${origin} is not allowed (serve.allowed_origins or --allow-origin adds one)`;
-  } else if (origin === 'null') {
-    return 'Origin null (a sandboxed or file page) is not allowed';
-  }
-  if (options.loopbackBound && (host === undefined || !LOOPBACK_NAME.test(hostName(host))))
-    return `Host ${host ?? '(none)'} is not this machine's loopback name`;
-  return undefined;
-}
-
-/**
- * The HTTP hot path: a single tools/call in a live session, with no progress requested, that the
- * hub can forward, is answered with one application/json response (a form the spec lets servers
- * choose for any request), skipping the SDK transport's per-request stream machinery. Anything
- * else, or a call the hub declines, returns false and goes to the SDK transport.
- */
-function tryFastHttpCall(req: IncomingMessage, res: ServerResponse, body: unknown, hub: ProxyHub | undefined): boolean {
-  // A client's own connections may ask it things during the call: those need the call's stream.
-  if (!hub || hub.relaysRequests) return false;
-  const m = body as {
-    jsonrpc?: string;
-    id?: string | number;
-    method?: string;
-    params?: { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
-  };
-  if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || m.id === undefined || m.jsonrpc !== '2.0') return false;
-  if (m.params?._meta?.progressToken !== undefined) return false; // progress needs the SSE stream
-  if (!String(req.headers.accept ?? '').includes('application/json')) return false;
-  const version = req.headers['mcp-protocol-version'];
-  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false; // the SDK answers with the proper error
-  const id = m.id;
-  const handled = hub.tryFastCall(
-    m.params ?? {},
-    (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result }),
-    () => {},
-  );
-  if (!handled) return false;
-  res.once('close', () => {
-    if (!res.writableEnded) handled.cancel(); // the client went away
-  });
-  return true;
-}
-
 export const DEFAULT_MAX_BODY_BYTES = SETTING_DEFAULTS.serve.max_body_bytes;
 export const DEFAULT_SESSION_IDLE_MS = SETTING_DEFAULTS.serve.session_idle_ms;
 export const DEFAULT_MAX_SESSIONS = SETTING_DEFAULTS.serve.max_sessions;
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function bearer(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization;
-  const match = header ? /^Bearer\s+(.+)$/i.exec(header) : null;
-  return match?.[1]?.trim();
-}
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -280,7 +195,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
       session.lastSeen = Date.now();
-      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub())) return;
+      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson)) return;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
@@ -371,7 +286,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       if (error.status === 413) res.setHeader('connection', 'close'); // the rest of the body is not read
       if (error.status) return jsonRpcError(res, error.status, error.rpc ?? -32600, error.message);
       const obj = errorObject(error);
-      sendJson(res, obj.code === 'NOT_FOUND' ? 404 : obj.code === 'CONFIG_INVALID' ? 500 : 500, { error: obj });
+      sendJson(res, obj.code === 'NOT_FOUND' ? 404 : 500, { error: obj });
     });
   });
   server.keepAliveTimeout = 65_000;

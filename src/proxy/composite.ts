@@ -3,7 +3,7 @@ import type { CompositeConfig } from '../config/schema.js';
 import { renderTemplate } from './template.js';
 
 /**
- * Composite tools (seed 001): `parallel` steps run at once and a failing step yields
+ * Composite tools: `parallel` steps run at once and a failing step yields
  * `{ step: { error } }` without failing the others; `chain` steps run in order, each able to use
  * the inputs and earlier results, and the chain stops at the first failure. The step runner is
  * passed in, so this file is pure orchestration.

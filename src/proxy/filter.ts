@@ -1,9 +1,8 @@
 /**
- * rsync-style tool filtering (seed 002, ADR-002): rules are evaluated in the order given and the
+ * rsync-style tool filtering: rules are evaluated in the order given and the
  * first rule whose glob matches decides. With no rules everything passes. When no rule matches,
- * the name is excluded if any include rule exists (whitelist mode) and allowed otherwise. (The
- * seed's summary line says "mixed: default allow", but its implementation notes and mcp-filter's
- * code exclude; mcpkit follows the code.) Pure.
+ * the name is excluded if any include rule exists (whitelist mode) and allowed otherwise. This is
+ * what mcp-filter does, whose users these rules come from. Pure.
  */
 export type FilterRule = { include: string } | { exclude: string };
 

@@ -6,7 +6,7 @@ import { ToolError } from '../core/errors.js';
 
 /**
  * pre_call(args, ctx) and post_call(result, args, ctx) from JS modules named in the config
- * (seed 001, ADR-002 §4), globally and per view. A hook returns nothing (no change), `{ args }` /
+ * (`hooks:` globally, and per view), around every call. A hook returns nothing (no change), `{ args }` /
  * `{ result }` to replace, or `{ abort: "reason" }` to stop the call. A hook that throws, or a module
  * that fails to load, fails the call with a HOOK_FAILED error naming the module: never swallowed.
  */

@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The three tools a view publishes instead of its catalog under `exposure: search`, or under
- * `auto` when the catalog is over budget (seed 001): search the catalog, describe one tool, call
+ * `auto` when the catalog is over budget: search the catalog, describe one tool, call
  * one tool. Names are `{view}_search_tools`, `{view}_describe_tool` and `{view}_call_tool`. Pure.
  */
 export type MetaOp = 'search' | 'describe' | 'call';

@@ -3,7 +3,7 @@ import type { ServerShaping } from '../config/schema.js';
 import { compileFilter } from './filter.js';
 
 /**
- * Server-level shaping (seed 001 "Tool Registration on Upstream Servers"): ordered filter rules,
+ * Server-level shaping: ordered filter rules,
  * then, when `tools:` is present, an allow-list whose entries may rename a tool, replace its
  * description (`{original}` stands for the upstream text) or disable it. Pure.
  */

@@ -6,7 +6,7 @@ import { backoffDelay } from '../core/backoff.js';
  * A client of the MCP registry API (`/v0.1`), which the official registry and PulseMCP's
  * sub-registry both serve. Every request has a timeout and is retried with backoff on 429, 5xx
  * and network errors (a 429's Retry-After is honoured up to MAX_RETRY_AFTER_MS; longer waits
- * are reported instead). Failures are ToolErrors with the seed's messages.
+ * are reported instead). Failures are ToolErrors whose messages say what to set or do ("Set PULSEMCP_SUBREGISTRY_API_KEY.").
  */
 export interface RegistryEndpoint {
   /** Base URL, e.g. https://registry.modelcontextprotocol.io */

@@ -5,8 +5,8 @@ import type { RegistryEndpoint } from './client.js';
 /**
  * Which registry a call goes to. Two are built in: `official` (the public MCP registry, no key)
  * and `pulsemcp` (PulseMCP's sub-registry; key and tenant from PULSEMCP_SUBREGISTRY_API_KEY and
- * PULSEMCP_SUBREGISTRY_TENANT_ID, as in the seed). `registry.sources` adds more or overrides
- * these; `registry.default` picks one, else `pulsemcp` when its key is set (the seed's users set
+ * PULSEMCP_SUBREGISTRY_TENANT_ID, the variables PulseMCP's own server reads). `registry.sources` adds more or overrides
+ * these; `registry.default` picks one, else `pulsemcp` when its key is set (users of PulseMCP's server set
  * only that), else `official`. Pure.
  */
 export const BUILTIN_SOURCES: Readonly<Record<string, { url: string; keyEnv?: string; tenantEnv?: string }>> = {

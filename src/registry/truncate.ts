@@ -1,5 +1,5 @@
 /**
- * The seed's auto-truncation of registry responses for a model's context. Pure; the input is
+ * Auto-truncation of registry responses for a model's context. Pure; the input is
  * never mutated.
  *
  * - A string longer than 200 characters keeps its first 200, followed by

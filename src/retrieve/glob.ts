@@ -3,8 +3,7 @@ import { ToolError } from '../core/errors.js';
 import { linearGlobRegExp } from './bounded.js';
 
 /**
- * A caller's glob over paths inside a root, as a test (undefined: every path). Its own module so
- * that a search's second thread builds the same test from the same text (search-worker.ts).
+ * A caller's glob over paths inside a root, as a test (undefined: every path).
  */
 export function compileGlob(glob: string | undefined, hidden: boolean): ((rel: string) => boolean) | undefined {
   if (glob === undefined) return undefined;

@@ -3,7 +3,7 @@ import { isAscii } from 'node:buffer';
 /**
  * Finds the lines of a file buffer that match a query, without decoding the whole file when it
  * can: a literal is found with Buffer.indexOf and only the lines around hits are decoded; a regex
- * with a literal it requires is prefiltered the same way (FINDINGS: ~20x faster warm). Pure.
+ * with a literal it requires is prefiltered the same way (measured: about 20 times faster on a warm cache). Pure.
  */
 export interface LineHit {
   /** Byte offsets of the line, without its newline. */

@@ -1,7 +1,7 @@
 /**
  * Path checks for the retrieve tools, before any file is touched. A path is relative to a root,
  * written with `/` (or `\`); it may start with a root's name to choose that root. Refused, with
- * the seed's codes: empty paths (PATH_EMPTY), NUL bytes, absolute paths and `..` that climbs out
+ * the retrieval tools' own codes: empty paths (PATH_EMPTY), NUL bytes, absolute paths and `..` that climbs out
  * of the root (PATH_OUT_OF_ROOT). Symlinks are checked later, on the real path at the moment of
  * use (resolve.ts). Pure.
  */

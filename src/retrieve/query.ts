@@ -4,8 +4,8 @@ import { literalMatcher, regexMatcher, requiredLiteral, type LineMatcher } from 
 import { requiredTrigrams } from './trigrams.js';
 
 /**
- * A search query as the caller gave it: plain data, so that a worker thread can build the very
- * same matcher from it (a function cannot be sent to another thread).
+ * A search query as the caller gave it: plain data, from which the CLI and `serve` build the
+ * very same matcher.
  */
 export interface SearchQuery {
   query: string;

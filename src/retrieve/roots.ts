@@ -4,7 +4,7 @@ import { ToolError } from '../core/errors.js';
 
 /**
  * Named roots the retrieve tools may read: `retrieve.roots` in the config (paths relative to the
- * config file), then DOCS_ROOT and CODE_ROOT from the environment as in the seed; with neither, the
+ * config file), then DOCS_ROOT and CODE_ROOT from the environment (the variables the retrieval tools have always read); with neither, the
  * current directory is the root `code`. Checked up front: a missing, non-directory or unreadable
  * root fails fast with CONFIG_INVALID and a reason code.
  */

@@ -6,7 +6,7 @@ import { rankOrder, termStem, type RankInput } from './smart-rank.js';
 import { mayContain, requiredTrigrams } from './trigrams.js';
 
 /**
- * The seed's repo-agnostic search, grown for questions: the query is split into terms, every file
+ * A repo-agnostic search, grown for questions: the query is split into terms, every file
  * of every root is checked for each term's stem (case-insensitively), and files are ranked as
  * smart-rank.ts describes; each file shows its lines with the most terms first, then by line
  * number. A one-word query is a case-insensitive search grouped by file.

@@ -8,7 +8,7 @@ import type { Root } from './roots.js';
  * so the order is that of the full paths), leaving out `.git`, dotfiles unless `hidden`, what
  * .gitignore ignores unless `ignored`, and symlinks (never followed: no loops, no escapes).
  * `visit` returns false to stop early. Synchronous fs calls measured 2-5x faster than the libuv
- * pool for this on these machines (FINDINGS).
+ * pool for this on these machines (measured: 2 to 5 times faster on a 27k-file tree).
  */
 export interface WalkOptions {
   hidden?: boolean;

@@ -35,7 +35,8 @@ export interface CommandSpec {
   examples: readonly string[];
 }
 
-export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown> {
+/** `S` is the input schema, `R` the result, `I` an item of the result printed as it is found (renderItem). */
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown, I = unknown> {
   /** snake_case, the MCP name. */
   name: string;
   group: string;
@@ -46,7 +47,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
   input: S;
   annotations: ToolAnnotations;
   run(input: z.output<S>, ctx: ToolContext): Promise<R>;
-  /** The code for arguments that fail the schema (the arango seed's VALIDATION_ERROR); INVALID_INPUT otherwise. */
+  /**
+   * The code for arguments that fail the schema; INVALID_INPUT otherwise. The arango tools keep
+   * VALIDATION_ERROR, the name scripts and agents written for the ArangoDB tool set they came from
+   * match on; it is one of the closed codes (core/errors.ts), so both front ends map it as usual.
+   */
   invalidInputCode?: ErrorCode;
   /** Fields whose problems have a code of their own (retrieve: `limit` -> LIMIT_INVALID). */
   fieldCodes?: Readonly<Record<string, ErrorCode>>;
@@ -81,11 +86,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
   /** Human output for the terminal; without it the CLI prints a generic table or key/value list. */
   render?(result: R, ui: RenderUi, input: z.output<S>): string | Promise<string>;
   /** One item of a result the terminal prints as it is found (ToolContext.emit), e.g. a search match. */
-  renderItem?(item: never, ui: RenderUi): string;
+  renderItem?(item: I, ui: RenderUi): string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of tools of every result type; `unknown` would not accept their render functions (parameter variance).
-export type AnyTool = ToolDefinition<z.ZodObject, any>;
+export type AnyTool = ToolDefinition<z.ZodObject, any, any>;
 
 /** A group of tools (`retrieve`, `arango`, ...) and the work it needs done when `serve` starts. */
 export interface ToolGroup {
@@ -104,7 +109,7 @@ const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const COMMAND_ID = /^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)+$/;
 
 /** Checks the static parts of a definition at import time so a typo fails the build, not a user. */
-export function defineTool<S extends z.ZodObject, R>(tool: ToolDefinition<S, R>): ToolDefinition<S, R> {
+export function defineTool<S extends z.ZodObject, R, I = unknown>(tool: ToolDefinition<S, R, I>): ToolDefinition<S, R, I> {
   if (!SNAKE.test(tool.name)) throw new Error(`Tool name "${tool.name}" must be snake_case (the MCP name).`);
   if (!COMMAND_ID.test(tool.command.id)) throw new Error(`Tool ${tool.name}: command id "${tool.command.id}" must look like "topic verb".`);
   if (tool.command.examples.length === 0) throw new Error(`Tool ${tool.name}: give at least one example for --help.`);

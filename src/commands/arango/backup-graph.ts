@@ -1,4 +1,4 @@
 import { commandFromTool } from '../../cli/command-from-tool.js';
-import { arangoBackupGraph } from '../../tools/arango/graphs.js';
+import { arangoBackupGraph } from '../../tools/arango/graph-upkeep.js';
 
 export default commandFromTool(arangoBackupGraph);

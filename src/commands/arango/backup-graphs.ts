@@ -1,4 +1,4 @@
 import { commandFromTool } from '../../cli/command-from-tool.js';
-import { arangoBackupNamedGraphs } from '../../tools/arango/graphs.js';
+import { arangoBackupNamedGraphs } from '../../tools/arango/graph-upkeep.js';
 
 export default commandFromTool(arangoBackupNamedGraphs);

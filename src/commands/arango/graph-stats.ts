@@ -1,4 +1,4 @@
 import { commandFromTool } from '../../cli/command-from-tool.js';
-import { arangoGraphStatistics } from '../../tools/arango/graphs.js';
+import { arangoGraphStatistics } from '../../tools/arango/graph-upkeep.js';
 
 export default commandFromTool(arangoGraphStatistics);

@@ -1,4 +1,4 @@
 import { commandFromTool } from '../../cli/command-from-tool.js';
-import { arangoRestoreGraph } from '../../tools/arango/graphs.js';
+import { arangoRestoreGraph } from '../../tools/arango/graph-upkeep.js';
 
 export default commandFromTool(arangoRestoreGraph);

@@ -9,26 +9,22 @@ import {
   arangoUpdate,
   arangoValidateReferences,
 } from './documents.js';
+import { arangoBackupGraph, arangoBackupNamedGraphs, arangoGraphStatistics, arangoRestoreGraph, arangoValidateGraphIntegrity } from './graph-upkeep.js';
 import {
   arangoAddEdge,
   arangoAddEdgeDefinition,
   arangoAddVertex,
   arangoAddVertexCollection,
-  arangoBackupGraph,
-  arangoBackupNamedGraphs,
   arangoCreateGraph,
-  arangoGraphStatistics,
   arangoListGraphs,
-  arangoRestoreGraph,
   arangoShortestPath,
   arangoTraverse,
-  arangoValidateGraphIntegrity,
 } from './graphs.js';
 import { arangoCreateIndex, arangoDeleteIndex, arangoListIndexes } from './indexes.js';
 import { arangoExplainQuery, arangoQuery, arangoQueryBuilder, arangoQueryProfile } from './query.js';
 import { arangoCreateSchema, arangoValidateDocument } from './schemas.js';
 
-/** Every arango tool, in the order the issue lists them. */
+/** Every arango tool, in the order the ArangoDB tool set has always listed them. */
 export const arangoTools = [
   arangoQuery,
   arangoListCollections,
@@ -70,7 +66,7 @@ export const arangoGroup: ToolGroup = {
   summary: 'ArangoDB databases: AQL, documents, indexes, graphs',
   tools: arangoTools,
   // A configured ArangoDB is connected to in the background (with the configured attempts), so
-  // serve is up at once and a late database is still found (the arango seed's contract).
+  // serve is up at once and a late database is still found (the ArangoDB tools degrade, they never stop serve).
   onServe: async (ctx) => {
     void import('./shared.js').then(({ startArango }) => startArango(ctx)).catch(() => undefined);
   },

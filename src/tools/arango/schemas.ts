@@ -3,7 +3,7 @@ import { ToolError } from '../../core/errors.js';
 import { ARANGO_WRITE, defineArangoTool, type ArangoCall } from './shared.js';
 import { READ_ONLY } from '../../tool/define.js';
 
-/** Where the seed keeps JSON Schemas: one document per schema, _key = its name. */
+/** Where JSON Schemas are kept (as the ArangoDB tool set always kept them): one document per schema, _key = its name. */
 export const SCHEMA_COLLECTION = 'mcp_schemas';
 
 async function compile(schema: Record<string, unknown>) {

@@ -31,7 +31,7 @@ export async function arangoSettings(ctx: ToolContext): Promise<ArangoSettings> 
 }
 
 /**
- * The process's connection: one for the life of `serve` (kept in processCache, started in the
+ * The process's connection: one for the life of `serve` (kept in the process cache, `perProcess`, started in the
  * background when serve starts), a fresh one per terminal command, which tries once and reports
  * DATABASE_UNAVAILABLE at once instead of waiting through the start-up retries.
  */

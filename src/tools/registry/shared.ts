@@ -43,7 +43,7 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
   };
 }
 
-/** The seed's auto-truncation, on by default for a model (MCP) and off for a person (terminal). */
+/** Auto-truncation of registry answers, on by default for a model (MCP) and off for a person (terminal). */
 export async function shown<T>(value: T, input: { truncate?: boolean; expand_fields?: string[] }, ctx: ToolContext): Promise<T> {
   if (!(input.truncate ?? ctx.surface === 'mcp')) return value;
   const { truncateResponse } = await import('../../registry/truncate.js');

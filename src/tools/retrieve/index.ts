@@ -9,7 +9,7 @@ export const retrieveGroup: ToolGroup = {
   name: 'retrieve',
   summary: 'reading and searching local docs and code',
   tools: retrieveTools,
-  // Fail fast (retrieve seed): configured roots that are missing, not folders or unreadable stop
+  // Fail fast: configured roots that are missing, not folders or unreadable stop
   // serve before it answers anything.
   onServe: async (ctx) => {
     const { checkConfiguredRoots } = await import('./shared.js');

@@ -11,7 +11,7 @@ import { envelope, fileIndexes, loadRoots } from './shared.js';
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
 const globField = z.string().optional().describe('Only files whose path inside their root matches this glob, e.g. "**/*.md".');
 
-/** A limit's bounds live in the schema, so clients see them; a value outside is LIMIT_INVALID (the seed's code). */
+/** A limit's bounds live in the schema, so clients see them; a value outside is LIMIT_INVALID, the retrieval tools' own code. */
 const limitField = (fallback: number, max: number, what: string) =>
   z.int().min(1, `must be from 1 to ${max}`).max(max, `must be from 1 to ${max}`).default(fallback).describe(`Most ${what} to return (1-${max}).`);
 const LIMIT_CODES = { limit: 'LIMIT_INVALID' } as const;

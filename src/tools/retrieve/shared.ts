@@ -25,7 +25,7 @@ export function fileIndexes(ctx: ToolContext): Promise<FileIndexes> | undefined 
   return perProcess(ctx, 'retrieve.fileIndexes', () => import('../../retrieve/file-index.js').then(({ FileIndexes }) => new FileIndexes({ watch: true })));
 }
 
-/** The seed's shared envelope: `{ result, meta: { repo, duration_ms, truncated } }`. */
+/** The retrieval tools' shared envelope: `{ result, meta: { repo, duration_ms, truncated } }`. */
 export interface Envelope<T> {
   result: T;
   meta: { repo: string | null; duration_ms: number; truncated: boolean };
