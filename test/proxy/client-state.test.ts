@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ClientStates } from '../../src/proxy/client-state.js';
+import { FakeUpstream } from './fake-upstreams.js';
+
+function statesOf(upstreams: FakeUpstream[], owner = upstreams[0]) {
+  return new ClientStates(upstreams, async (uri) => (uri.startsWith('known:') ? owner : undefined));
+}
+
+describe('ClientStates', () => {
+  it('asks the servers for the most verbose level any client wants, and lets each client filter by its own', async () => {
+    const a = new FakeUpstream('a', []);
+    const states = statesOf([a]);
+    const one = {};
+    const two = {};
+    expect(states.wantsLog(one, 'debug')).toBe(true); // no level set: everything
+    await states.setLogLevel(one, 'error');
+    await states.setLogLevel(two, 'info');
+    expect(a.levels).toEqual(['error', 'info']);
+    expect(states.wantsLog(one, 'warning')).toBe(false);
+    expect(states.wantsLog(two, 'warning')).toBe(true);
+    await states.detach(two);
+    expect(a.levels.at(-1)).toBe('error'); // the level two wanted no longer counts
+  });
+
+  it('subscribes the owning server once per URI, and unsubscribes when the last client leaves', async () => {
+    const a = new FakeUpstream('a', []);
+    const states = statesOf([a]);
+    const one = {};
+    const two = {};
+    await states.subscribe(one, 'known:x');
+    await states.subscribe(two, 'known:x');
+    expect(a.subscriptions).toEqual([['known:x', true]]);
+    expect(states.subscribed(one, 'known:x')).toBe(true);
+    await states.unsubscribe(one, 'known:x');
+    expect(states.subscribed(one, 'known:x')).toBe(false);
+    expect(a.subscriptions).toHaveLength(1);
+    await states.detach(two);
+    expect(a.subscriptions).toEqual([
+      ['known:x', true],
+      ['known:x', false],
+    ]);
+  });
+
+  it.each([
+    ['an unknown URI', 'other:y', true, 'Resource not found'],
+    ['a server without subscriptions', 'known:y', false, 'does not take subscriptions'],
+  ])('refuses %s with NOT_FOUND', async (_label, uri, takes, message) => {
+    const a = new FakeUpstream('a', []);
+    a.takesSubscriptions = takes;
+    const states = statesOf([a]);
+    await expect(states.subscribe({}, uri)).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining(message) });
+    expect(states.subscribed({}, uri)).toBe(false);
+  });
+});

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RawForwarder, REQUEST_TIMEOUT, type ForwardOutcome } from '../../src/proxy/raw-forwarder.js';
+import { ROOT } from '../helpers/cli.js';
+
+/**
+ * The contract between the hot path and the SDK: RawForwarder works below the SDK's Client (it
+ * replaces `transport.onmessage` after Client.connect and sends requests of its own), so each
+ * thing it relies on is checked here against the SDK in the lockfile, in-process, with a real SDK
+ * server on the other end. An SDK upgrade that breaks one fails here, not in production.
+ */
+const sdkVersion = (JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> }).packages[
+  'node_modules/@modelcontextprotocol/sdk'
+]!.version;
+
+interface Pair {
+  client: Client;
+  transport: InMemoryTransport;
+  forwarder: RawForwarder;
+  /** Messages the server side received, in order. */
+  received: JSONRPCMessage[];
+  release(): void;
+}
+
+const open: Pair[] = [];
+afterEach(async () => {
+  for (const pair of open.splice(0)) {
+    pair.release();
+    await pair.client.close();
+  }
+});
+
+/** An SDK client connected in-process to an SDK server with `echo`, `slow` (waits until released) and `progress`. */
+async function pair(): Promise<Pair> {
+  const server = new McpServer({ name: 'fixture', version: '1.0.0' });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  server.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({ content: [{ type: 'text', text: `Echo: ${message}` }] }));
+  server.registerTool('slow', {}, async () => {
+    await gate;
+    return { content: [{ type: 'text', text: 'late' }] };
+  });
+  server.registerTool('progress', {}, async (extra) => {
+    const token = extra._meta?.progressToken;
+    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
+    return { content: [{ type: 'text', text: `token seen upstream: ${String(token)}` }] };
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const received: JSONRPCMessage[] = [];
+  await server.connect(serverSide);
+  const serverOnMessage = serverSide.onmessage!;
+  serverSide.onmessage = (message, extra) => {
+    received.push(message);
+    serverOnMessage(message, extra);
+  };
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  const forwarder = new RawForwarder('fw');
+  forwarder.attach(clientSide);
+  const made = { client, transport: clientSide, forwarder, received, release };
+  open.push(made);
+  return made;
+}
+
+function forward(p: Pair, params: Record<string, unknown>, timeoutMs = 5_000, progress?: (m: JSONRPCMessage) => void) {
+  let cancel!: () => void;
+  const outcome = new Promise<ForwardOutcome>((done) => {
+    cancel = p.forwarder.forward('tools/call', params, { timeoutMs, done, ...(progress ? { progress } : {}) });
+  });
+  return { outcome, cancel };
+}
+
+describe(`RawForwarder against @modelcontextprotocol/sdk ${sdkVersion} (the lockfile's)`, () => {
+  it('takes the response to a request of its own off the transport, and the SDK client keeps working beside it', async () => {
+    const p = await pair();
+    const [forwarded, listed] = await Promise.all([forward(p, { name: 'echo', arguments: { message: 'hi' } }).outcome, p.client.listTools()]);
+    expect(forwarded).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hi' }] } });
+    expect(listed.tools.map((t) => t.name).sort()).toEqual(['echo', 'progress', 'slow']);
+    const viaSdk = await p.client.callTool({ name: 'echo', arguments: { message: 'sdk' } });
+    expect(viaSdk.content).toEqual([{ type: 'text', text: 'Echo: sdk' }]);
+    expect(p.forwarder.size).toBe(0);
+  });
+
+  it("passes the server's JSON-RPC error on as the outcome's error", async () => {
+    const p = await pair();
+    const outcome = await forward(p, { name: 'no_such_tool', arguments: {} }).outcome;
+    // The SDK server answers an unknown tool either as a JSON-RPC error or as an isError result, by version.
+    if ('error' in outcome) expect(outcome.error.code).toBeTypeOf('number');
+    else expect(outcome.result.isError).toBe(true);
+  });
+
+  it('sends our own progress token upstream and hands progress back under the caller token', async () => {
+    const p = await pair();
+    const progress: JSONRPCMessage[] = [];
+    const outcome = await forward(p, { name: 'progress', arguments: {}, _meta: { progressToken: 7 } }, 5_000, (m) => progress.push(m)).outcome;
+    const sent = p.received.find((m) => 'method' in m && m.method === 'tools/call') as { params: { _meta: { progressToken: unknown } } };
+    expect(sent.params._meta.progressToken).toMatch(/^fw-\d+$/);
+    expect(JSON.stringify(outcome)).toContain(`token seen upstream: ${sent.params._meta.progressToken}`);
+    expect(progress).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 7, progress: 1, total: 2 } }]);
+  });
+
+  it('keeps two callers apart when they chose the same progress token', async () => {
+    const p = await pair();
+    const a: JSONRPCMessage[] = [];
+    const b: JSONRPCMessage[] = [];
+    await Promise.all([
+      forward(p, { name: 'progress', arguments: {}, _meta: { progressToken: 1 } }, 5_000, (m) => a.push(m)).outcome,
+      forward(p, { name: 'progress', arguments: {}, _meta: { progressToken: 1 } }, 5_000, (m) => b.push(m)).outcome,
+    ]);
+    expect(a).toHaveLength(1);
+    expect(b).toHaveLength(1);
+  });
+
+  it('on timeout ends with REQUEST_TIMEOUT and tells the server it cancelled', async () => {
+    const p = await pair();
+    const outcome = await forward(p, { name: 'slow', arguments: {} }, 50).outcome;
+    expect(outcome).toMatchObject({ error: { code: REQUEST_TIMEOUT } });
+    await new Promise((r) => setTimeout(r, 20));
+    const call = p.received.find((m) => 'method' in m && m.method === 'tools/call') as { id: string };
+    expect(p.received).toContainEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'timeout' } });
+  });
+
+  it('cancel sends notifications/cancelled and never calls done; a late answer goes nowhere', async () => {
+    const p = await pair();
+    let done = false;
+    const cancel = p.forwarder.forward('tools/call', { name: 'slow', arguments: {} }, { timeoutMs: 5_000, done: () => (done = true) });
+    await new Promise((r) => setTimeout(r, 20));
+    cancel();
+    p.release();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(done).toBe(false);
+    expect(p.received.some((m) => 'method' in m && m.method === 'notifications/cancelled')).toBe(true);
+    expect(p.forwarder.size).toBe(0);
+  });
+
+  it('failAll ends every request in flight; detached, a forward fails at once', async () => {
+    const p = await pair();
+    const pending = forward(p, { name: 'slow', arguments: {} }).outcome;
+    p.forwarder.failAll('the connection closed');
+    expect(await pending).toEqual({ error: { code: -32000, message: 'the connection closed' } });
+    p.forwarder.detach();
+    expect(p.forwarder.attached).toBe(false);
+    expect(await forward(p, { name: 'echo', arguments: { message: 'x' } }).outcome).toEqual({ error: { code: -32000, message: 'not connected' } });
+  });
+});

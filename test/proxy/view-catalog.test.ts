@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { ViewCatalog } from '../../src/proxy/view-catalog.js';
+import { FakeUpstream, localTool, quietLogger, tool, viewOf } from './fake-upstreams.js';
+
+function catalogOf(sources: FakeUpstream[], view = viewOf(sources.map((s) => s.name)), listWaitMs = 1_000) {
+  const late: number[] = [];
+  const lines: string[] = [];
+  const catalog = new ViewCatalog({
+    view,
+    sources: new Map(sources.map((s) => [s.name, s])),
+    logger: quietLogger(lines),
+    groupSummaries: new Map([['config', "mcpkit's config file"]]),
+    listWaitMs,
+    late: () => late.push(Date.now()),
+  });
+  return { catalog, late, lines };
+}
+
+describe('ViewCatalog', () => {
+  it('lists one server unprefixed and several prefixed, with the local tools first', async () => {
+    expect(await catalogOf([new FakeUpstream('a', [tool('echo')])]).catalog.names()).toEqual(['echo']);
+    const both = catalogOf([new FakeUpstream('a', [tool('echo')]), new FakeUpstream('b', [tool('add')])], viewOf(['a', 'b'], { local: [localTool] }));
+    expect(await both.catalog.names()).toEqual(['config_show', 'a__echo', 'b__add']);
+  });
+
+  it('keeps a complete listing until invalidated, and asks again after', async () => {
+    const a = new FakeUpstream('a', [tool('echo')]);
+    const { catalog } = catalogOf([a]);
+    await catalog.current();
+    await catalog.current();
+    expect(a.listed).toBe(1);
+    expect(catalog.known?.has('echo')).toBe(true);
+    a.tools = [tool('echo'), tool('added')];
+    catalog.invalidate();
+    expect(catalog.known).toBeUndefined();
+    expect(await catalog.names()).toEqual(['echo', 'added']);
+  });
+
+  it('lists without a slow server after the wait, does not keep that listing, and says late when it answers', async () => {
+    const slow = new FakeUpstream('slow', [tool('later')], true);
+    const { catalog, late, lines } = catalogOf([new FakeUpstream('a', [tool('echo')]), slow], undefined, 30);
+    expect(await catalog.names()).toEqual(['a__echo']);
+    expect(catalog.known).toBeUndefined();
+    expect(lines.join('')).toContain('not ready after 30 ms');
+    slow.answer();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(late).toHaveLength(1);
+    expect(await catalog.names()).toEqual(['a__echo', 'slow__later']);
+  });
+
+  it('finds an entry as soon as its server answered, without waiting for a slow one', async () => {
+    const slow = new FakeUpstream('slow', [tool('later')], true);
+    const { catalog } = catalogOf([new FakeUpstream('a', [tool('echo')]), slow], undefined, 5_000);
+    const started = Date.now();
+    expect((await catalog.entry('a__echo'))?.name).toBe('a__echo');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    slow.answer();
+  });
+
+  it('leaves a server that is down out of the wait but keeps its last tools', async () => {
+    const down = new FakeUpstream('down', [tool('gone')]);
+    await down.listTools();
+    down.state = 'down';
+    const { catalog } = catalogOf([down]);
+    expect(await catalog.names()).toEqual(['gone']);
+    expect(down.listed).toBe(1);
+  });
+
+  it.each([
+    ['direct', 10, 'direct', ['config_show', 'big']],
+    [
+      'auto, over budget: meta-tools plus the featured tool',
+      1_500,
+      'search',
+      ['mcpkit_search_tools', 'mcpkit_describe_tool', 'mcpkit_call_tool', 'config_show'],
+    ],
+    ['auto, within budget', 100_000, 'direct', ['config_show', 'big']],
+  ] as const)('exposure %s', async (label, budget, mode, listed) => {
+    const exposure = label === 'direct' ? 'direct' : 'auto';
+    const big = new FakeUpstream('a', [tool('big', 'x'.repeat(8_000))]);
+    const { catalog } = catalogOf([big], viewOf(['a'], { local: [localTool], exposure, tokenBudget: budget }));
+    const plan = await catalog.exposure();
+    expect(plan.mode).toBe(mode);
+    expect(plan.listed.map((t) => t.name).sort()).toEqual([...listed].sort());
+    if (mode === 'search') expect(plan.listed.find((t) => t.name === 'mcpkit_search_tools')!.description).toContain("config (1: mcpkit's config file)");
+  });
+
+  it('warns once about a pin that names no tool, and names the closest in the summary', async () => {
+    const { catalog, lines } = catalogOf([new FakeUpstream('a', [tool('echo')])], viewOf(['a'], { pins: ['ecko'], exposure: 'search', name: 'v' }));
+    await catalog.exposure();
+    await catalog.exposure();
+    expect(lines.filter((l) => l.includes('tool_views.v.pin: "ecko"'))).toHaveLength(1);
+    expect((await catalog.summary()).unknown_pins).toEqual([{ pin: 'ecko', similar: ['echo'] }]);
+  });
+
+  it("ranks the search meta-tool's hits on the tool's words and its group's summary", async () => {
+    const { catalog } = catalogOf([new FakeUpstream('a', [tool('add', 'Add two numbers')])], viewOf(['a'], { local: [localTool] }));
+    expect((await catalog.search('numbers', 5)).results[0]!.name).toBe('add');
+    expect((await catalog.search('config file', 5)).results[0]!.name).toBe('config_show');
+  });
+});
