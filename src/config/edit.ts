@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Document, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ToolError } from '../core/errors.js';
@@ -12,6 +12,12 @@ const YAML_STYLE = { flowCollectionPadding: false } as const;
 
 export interface EditOptions extends AtomicWriteOptions {
   lock?: LockOptions;
+  /**
+   * Create the config's folder when it is missing: only for the location mcpkit chose itself (the
+   * user config directory). A folder in a path the user named is never created: a typo in
+   * `--config` would otherwise start a second config in silence.
+   */
+  createFolder?: boolean;
 }
 
 export interface EditOutcome<R> {
@@ -72,8 +78,22 @@ function fileAccess(error: unknown, path: string): unknown {
   });
 }
 
+/** The config's folder exists, or is made when that is allowed (EditOptions.createFolder). */
+function ensureFolder(path: string, options: EditOptions): void {
+  const folder = dirname(path);
+  if (existsSync(folder)) return;
+  if (options.createFolder) {
+    mkdirSync(folder, { recursive: true });
+    return;
+  }
+  throw new ToolError('NOT_FOUND', `The folder of the config ${path} does not exist: ${folder}. mcpkit creates a config file, never its folders.`, {
+    details: { file: path, folder },
+    hint: `Check the path given to --config or MCPKIT_CONFIG; if it is right, create the folder first: mkdir -p ${folder}`,
+  });
+}
+
 async function editFile<R>(path: string, mutate: (doc: Document) => R, options: EditOptions): Promise<EditOutcome<R>> {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureFolder(path, options);
   const lock = await acquireLock(`${path}.lock`, options.lock);
   try {
     removeOrphanTemps(path);
@@ -116,7 +136,7 @@ async function editFile<R>(path: string, mutate: (doc: Document) => R, options: 
 
 /** Writes a whole new file under the same lock (used by `config init`). */
 export async function replaceConfigText(path: string, text: string, options: EditOptions & { overwrite: boolean }): Promise<{ replaced: boolean }> {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureFolder(path, options);
   const lock = await acquireLock(`${path}.lock`, options.lock);
   try {
     const before = readExisting(path);

@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { EXPOSURES, TOKEN_BUDGET_RANGE } from './defaults.js';
 
 /**
- * The whole config file. Top level and the server entries are strict so a typo is reported
- * rather than ignored; the sections owned by later features start open (`looseObject`).
+ * The whole config file. Every object is strict, nested ones too, so a typo (`serve: { tokn: x }`)
+ * is reported rather than ignored: a setting that silently does nothing can be a token that is
+ * silently not required. Only a composite's `inputs`, which is a JSON Schema, is open.
  */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const name = (what: string) => z.string().regex(NAME, `${what} names use letters, digits, "_", "-" and "." and start with a letter or digit`);
@@ -231,7 +232,7 @@ export const configSchema = z
       })
       .default({}),
     retrieve: z
-      .looseObject({
+      .strictObject({
         roots: z
           .record(name('Root'), z.string())
           .optional()
@@ -249,7 +250,7 @@ export const configSchema = z
       })
       .default({}),
     serve: z
-      .looseObject({
+      .strictObject({
         host: z.string().optional().describe('Address for "serve --http" (default 127.0.0.1).'),
         port: z.int().min(0).max(65535).optional().describe('Port for "serve --http" (default 8000).'),
         token: z.string().min(1).optional().describe('Bearer token required by "serve --http"; use ${VAR}.'),

@@ -30,7 +30,9 @@ export function compileQuery(q: SearchQuery): CompiledQuery {
   try {
     new RegExp(source, flags);
   } catch (error) {
-    throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${(error as Error).message}`, { details: { query: q.query } });
+    // V8's own message already begins "Invalid regular expression: /a(/u: ..."; it is said once.
+    const reason = (error as Error).message.replace(/^Invalid regular expression: /, '');
+    throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${reason}`, { details: { query: q.query } });
   }
   const re = boundedRegExp(source, flags);
   const literal = q.ignoreCase ? undefined : requiredLiteral(q.query);

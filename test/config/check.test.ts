@@ -35,6 +35,11 @@ describe('checkConfigText', () => {
     ['a bad filter rule', 'mcp_servers:\n  x: { command: a, filter: [{ allow: "x*" }] }\n', /^mcp_servers\.x\.filter\.0$/, /./],
     ['a bad exposure', 'tool_views:\n  v: { exposure: everything }\n', /^tool_views\.v\.exposure$/, /direct|search/],
     ['a bad server name', 'mcp_servers:\n  "bad name": { command: a }\n', /^mcp_servers\.bad name$/, /names use/],
+    ['a mistyped serve key', 'serve: { tokn: abc }\n', /^serve$/, /tokn/],
+    ['a mistyped retrieve key', 'retrieve: { root: { docs: . } }\n', /^retrieve$/, /root/],
+    ['a mistyped key nested in serve.auth', 'serve:\n  auth: { issuer: "https://as.example", scope: [a] }\n', /^serve\.auth$/, /scope/],
+    ['a mistyped key in a view', 'tool_views:\n  v: { servers: [], exposur: direct }\n', /^tool_views\.v$/, /exposur/],
+    ['a mistyped key in arango', 'arango: { urll: "http://x" }\n', /^arango$/, /urll/],
     ['an unset variable', 'mcp_servers:\n  x: { command: a, env: { T: "${NOT_SET_ANYWHERE}" } }\n', /^mcp_servers\.x\.env\.T$/, /NOT_SET_ANYWHERE is not set/],
   ])('reports %s with its path', (_name, text, path, message) => {
     const problems = problemsOf(text);

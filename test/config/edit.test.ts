@@ -51,9 +51,23 @@ describe('editConfig', () => {
     expect(text).toContain('timeout_ms: 5000');
   });
 
-  it('creates a missing file (and its folder)', async () => {
-    const path = join(tempDir(), 'nested', 'dir', 'config.yaml');
+  it('creates a missing file in a folder that exists', async () => {
+    const path = join(tempDir(), 'config.yaml');
     await editConfig(path, (doc) => doc.setIn(['serve', 'port'], 8000));
+    expect(readFileSync(path, 'utf8')).toBe('serve:\n  port: 8000\n');
+  });
+
+  it('never creates the folders of a path it was given (a typo would start a second config), unless told to', async () => {
+    const root = tempDir();
+    const path = join(root, 'nested', 'dir', 'config.yaml');
+    await expect(editConfig(path, (doc) => doc.setIn(['serve', 'port'], 8000))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining(join(root, 'nested', 'dir')),
+      hint: expect.stringContaining('mkdir -p'),
+    });
+    await expect(replaceConfigText(path, 'serve: {}\n', { overwrite: false })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(readdirSync(root)).toEqual([]);
+    await editConfig(path, (doc) => doc.setIn(['serve', 'port'], 8000), { createFolder: true });
     expect(readFileSync(path, 'utf8')).toBe('serve:\n  port: 8000\n');
   });
 
