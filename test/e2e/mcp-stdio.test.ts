@@ -4,7 +4,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const configFile = join(tempDir(), 'mcpkit.yaml');
@@ -123,6 +123,32 @@ describe('mcpkit serve over stdio, driven by the MCP SDK client', () => {
       }
     }
     expect(alive).toBe(false);
+  });
+});
+
+describe('mcpkit serve with its input piped in', () => {
+  it('answers every request it read before stdin ended, then exits', async () => {
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'printf', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'config_path', arguments: {} } },
+    ];
+    const config = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(config, '{}\n');
+    const result = await runCli(['serve', '--config', config], { input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', env: cleanEnv() });
+    expect(result.code).toBe(0);
+    const answers = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: unknown });
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
+    expect(answers.every((a) => a.result !== undefined)).toBe(true);
   });
 });
 
