@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 let cached: string | undefined;
 
 /** mcpkit's version, from package.json (upstream servers see it in initialize). */
@@ -14,4 +17,17 @@ export function version(): string {
     }
   }
   return (cached = '0.0.0');
+}
+
+/** The folder mcpkit is installed in (holding its package.json and bin/run.js). */
+export function packageRoot(): string {
+  for (const rel of ['../../package.json', '../../../package.json']) {
+    try {
+      const url = new URL(rel, import.meta.url);
+      if ((JSON.parse(readFileSync(url, 'utf8')) as { name?: string }).name === 'mcpkit') return dirname(fileURLToPath(url));
+    } catch {
+      /* try the next layout */
+    }
+  }
+  return process.cwd();
 }

@@ -30,12 +30,26 @@ describe('call reports failures like every command', () => {
 });
 
 describe('machine-readable output stays pure', () => {
-  it('view install: JSON alone on stdout, the hint on stderr', async () => {
-    const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ tool_views: { research: {} } }) });
-    const r = await runCli(['view', 'install', 'research', '--client', 'claude'], { env });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ mcpServers: { 'mcpkit-research': { command: 'mcpkit' } } });
-    expect(r.stderr).toContain('merge into claude_desktop_config.json');
+  it('view install: JSON alone on stdout, the hint on stderr; mcpkit by name only when it is on the PATH', async () => {
+    const config = writeConfig({ tool_views: { research: {} } });
+    const bin = tempDir();
+    writeFileSync(join(bin, 'mcpkit'), '#!/bin/sh\n', { mode: 0o755 });
+    const onPath = await runCli(['view', 'install', 'research', '--client', 'claude'], {
+      env: cleanEnv({ MCPKIT_CONFIG: config, PATH: `${bin}:${process.env.PATH}` }),
+    });
+    expect(onPath.code).toBe(0);
+    expect(JSON.parse(onPath.stdout)).toMatchObject({
+      mcpServers: { 'mcpkit-research': { command: 'mcpkit', args: ['serve', '--view', 'research', '--config', config] } },
+    });
+    expect(onPath.stderr).toContain('merge into claude_desktop_config.json');
+    const notOnPath = await runCli(['view', 'install', 'research', '--client', 'claude', '--json'], {
+      env: cleanEnv({ MCPKIT_CONFIG: config, PATH: '/usr/bin:/bin' }),
+    });
+    const entry = (JSON.parse(notOnPath.stdout) as { snippet: { mcpServers: Record<string, { command: string; args: string[] }> } }).snippet.mcpServers[
+      'mcpkit-research'
+    ]!;
+    expect(entry.command).toBe(process.execPath);
+    expect(entry.args).toEqual([BIN, 'serve', '--view', 'research', '--config', config]);
   });
 
   it('config path: the path alone on stdout, why on stderr', async () => {

@@ -1,3 +1,6 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { packageRoot } from '../../core/version.js';
 import * as z from 'zod';
 import { notFound } from '../../core/suggest.js';
 import { defineTool, READ_ONLY, summaryOf } from '../../tool/define.js';
@@ -109,6 +112,23 @@ export const viewTools = defineTool({
     ].join('\n'),
 });
 
+/**
+ * How a client starts mcpkit: `mcpkit` when it is on the PATH (npm link, a global install), else
+ * this Node by absolute path running this install's bin/run.js, which works from a clone too.
+ */
+function launcher(env: NodeJS.ProcessEnv): { command: string; prefix: string[] } {
+  const onPath = (env.PATH ?? '').split(delimiter).some((dir) => {
+    if (!dir) return false;
+    try {
+      accessSync(join(dir, 'mcpkit'), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return onPath ? { command: 'mcpkit', prefix: [] } : { command: process.execPath, prefix: [join(packageRoot(), 'bin/run.js')] };
+}
+
 export const viewInstall = defineTool({
   name: 'view_install',
   group: 'view',
@@ -126,12 +146,13 @@ export const viewInstall = defineTool({
   annotations: READ_ONLY,
   async run(input, ctx) {
     await requireView(ctx, input.name);
-    const args = ['serve', '--view', input.name, '--config', ctx.configLocation.path];
+    const { command, prefix } = launcher(ctx.env);
+    const args = [...prefix, 'serve', '--view', input.name, '--config', ctx.configLocation.path];
     const key = `mcpkit-${input.name}`;
     const snippets = {
-      claude: { file: 'claude_desktop_config.json', json: { mcpServers: { [key]: { command: 'mcpkit', args } } } },
-      cursor: { file: '.cursor/mcp.json (or ~/.cursor/mcp.json)', json: { mcpServers: { [key]: { command: 'mcpkit', args } } } },
-      vscode: { file: '.vscode/mcp.json', json: { servers: { [key]: { type: 'stdio', command: 'mcpkit', args } } } },
+      claude: { file: 'claude_desktop_config.json', json: { mcpServers: { [key]: { command, args } } } },
+      cursor: { file: '.cursor/mcp.json (or ~/.cursor/mcp.json)', json: { mcpServers: { [key]: { command, args } } } },
+      vscode: { file: '.vscode/mcp.json', json: { servers: { [key]: { type: 'stdio', command, args } } } },
     } as const;
     const chosen = snippets[input.client];
     return { view: input.name, client: input.client, file: chosen.file, snippet: chosen.json };
