@@ -36,6 +36,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
   let code = 0;
   try {
     refuseEmptyFlags(options);
+    refuseViewOverHttp(options);
     // The policy is decided from the flags and the config before the runtime exists, and fixed for its life.
     const config = readConfig({ configFlag: options.configFlag });
     const policy = await servePolicy(options, await config);
@@ -91,6 +92,20 @@ function refuseEmptyFlags(options: ServeOptions): void {
       throw new ToolError('INVALID_INPUT', `${field(flag)} is empty; give a value, or leave the flag out.`);
     }
   }
+}
+
+/**
+ * Over HTTP every view has its own route, so --view would choose nothing: refused as bad usage
+ * rather than ignored, with the URL the view is served at. (Serving the view at /mcp instead would
+ * give one view two URLs, and /mcp is the default catalog everywhere else.)
+ */
+function refuseViewOverHttp(options: ServeOptions): void {
+  if (!options.http || options.view === undefined) return;
+  throw new ToolError(
+    'INVALID_INPUT',
+    `--view does not apply to --http: every view is served at its own route, this one at /view/${options.view}/mcp, and /mcp serves the default catalog.`,
+    { hint: `Point the client at http://HOST:PORT/view/${options.view}/mcp and leave out --view.` },
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, THROUGH_OCLIF, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -168,6 +168,15 @@ describe('4-7: clear errors, and edits in block style', () => {
       expect(r.stderr).not.toMatch(/bug/i);
     } finally {
       await new Promise((r) => busy.close(r));
+    }
+  });
+
+  it('serve --http --view is bad usage (exit 2) naming the route the view is served at, through oclif and the fast path alike', async () => {
+    for (const entry of [undefined, THROUGH_OCLIF]) {
+      const r = await runCli(['serve', '--http', '--view', 'agent', '--port', '0'], entry ? { entry } : {});
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('Error [INVALID_INPUT]: --view does not apply to --http');
+      expect(r.stderr).toContain('/view/agent/mcp');
     }
   });
 

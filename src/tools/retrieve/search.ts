@@ -9,7 +9,12 @@ import type { RenderUi } from '../../tool/context.js';
 import { envelope, fileIndexes, loadRoots } from './shared.js';
 
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
-const globField = z.string().optional().describe('Only files matching this glob: without a slash it matches the file name at any depth ("*.md"), with one the path inside the root ("docs/**/*.md").');
+const globField = z
+  .string()
+  .optional()
+  .describe(
+    'Only files matching this glob: without a slash it matches the file name at any depth ("*.md"), with one the path inside the root ("docs/**/*.md").',
+  );
 
 /** A limit's bounds live in the schema, so clients see them; a value outside is LIMIT_INVALID, the retrieval tools' own code. */
 const limitField = (fallback: number, max: number, what: string) =>
