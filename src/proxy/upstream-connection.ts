@@ -9,8 +9,8 @@ import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy }
 import type { ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { RawForwarder } from './raw-forwarder.js';
-import { unavailableError } from './upstream-failure.js';
-import { connectTransport } from './upstream-transport.js';
+import { connectTimeoutError, unavailableError, type FailureSubject } from './upstream-failure.js';
+import { ConnectTimeout, connectTransport } from './upstream-transport.js';
 
 export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'down' | 'closed' | 'needs_login';
 
@@ -121,7 +121,21 @@ export class UpstreamConnection {
   }
 
   unavailable(): ToolError {
-    return unavailableError({ name: this.name, state: this.state, lastError: this.lastError, stderrTail: this.stderrTail, problems: this.options.problems });
+    return unavailableError(this.subject());
+  }
+
+  private subject(): FailureSubject {
+    const { config, backoff, problems } = this.options;
+    const reached = config.command !== undefined ? [config.command, ...(config.args ?? [])].join(' ') : `curl -i ${config.url}`;
+    return {
+      name: this.name,
+      state: this.state,
+      lastError: this.lastError,
+      stderrTail: this.stderrTail,
+      problems,
+      reconnects: (backoff ?? DEFAULT_BACKOFF).maxAttempts !== 0,
+      reached,
+    };
   }
 
   /** The error a failure becomes when it means credentials (../auth/upstream-errors.ts); undefined otherwise. */
@@ -182,6 +196,7 @@ export class UpstreamConnection {
       }
       this.state = 'down';
       this.scheduleReconnect();
+      if (error instanceof ConnectTimeout) throw connectTimeoutError(this.subject(), error.over, error.ms);
       throw this.unavailable();
     }
     this.client = client;

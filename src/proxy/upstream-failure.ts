@@ -9,6 +9,24 @@ export interface FailureSubject {
   stderrTail: readonly string[];
   /** The config entry was set aside for these problems. */
   problems?: readonly string[];
+  /** False for a one-off connection (a terminal command): nothing retries it in the background. */
+  reconnects: boolean;
+  /** How the server is reached, in the user's terms: its command line, or its URL. */
+  reached: string;
+}
+
+/** What to do when the server cannot be reached, for one that is retried or not. */
+function reachHint(s: FailureSubject): string {
+  if (s.reconnects) return `mcpkit reconnects with backoff; check the server on its own with: mcpkit server test ${s.name}`;
+  return `Check that it works on its own: ${s.reached}`;
+}
+
+/** TIMEOUT for a server that did not complete the MCP handshake within its timeout_ms. */
+export function connectTimeoutError(s: FailureSubject, over: string, ms: number): ToolError {
+  return new ToolError('TIMEOUT', `Server "${s.name}" did not answer the MCP handshake over ${over} within ${ms} ms.`, {
+    details: { server: s.name, timeout_ms: ms, stderr: s.stderrTail.filter((l) => l.trim() !== '').slice(-5) },
+    hint: `Raise mcp_servers.${s.name}.timeout_ms if it starts slowly. ${reachHint(s)}`,
+  });
 }
 
 /** UNAVAILABLE, with the server's last stderr lines and what to do. */
@@ -22,7 +40,7 @@ export function unavailableError(s: FailureSubject): ToolError {
         ? 'mcpkit is shutting down.'
         : s.problems
           ? `Fix mcp_servers.${s.name} in the config ("mcpkit config validate" lists the problems); the other servers work meanwhile.`
-          : `mcpkit reconnects with backoff; check the server on its own with: mcpkit server test ${s.name}`,
+          : reachHint(s),
   });
 }
 

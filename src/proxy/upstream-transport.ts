@@ -7,6 +7,16 @@ import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../core/logger.js';
 import { withTimeout } from '../core/timeout.js';
 
+/** A server that accepted the connection (or started) but did not complete the handshake in time. */
+export class ConnectTimeout extends Error {
+  constructor(
+    readonly over: string,
+    readonly ms: number,
+  ) {
+    super(`no answer over ${over} within ${ms} ms`);
+  }
+}
+
 /** How long a connection may take before the wait is announced (npx fetching a package takes longer). */
 const SLOW_START_MS = 2000;
 
@@ -84,7 +94,7 @@ async function bounded(client: Client, transport: Transport, what: string, choic
       ).unref()
     : undefined;
   try {
-    await withTimeout(client.connect(transport, { timeout: timeoutMs }), timeoutMs, () => new Error(`no answer over ${what} within ${timeoutMs} ms`));
+    await withTimeout(client.connect(transport, { timeout: timeoutMs }), timeoutMs, () => new ConnectTimeout(what, timeoutMs));
     return transport;
   } catch (error) {
     await transport.close().catch(() => undefined);

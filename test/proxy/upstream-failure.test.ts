@@ -3,7 +3,7 @@ import { upstreamAuthFailure } from '../../src/auth/upstream-errors.js';
 import type { UpstreamOAuth } from '../../src/auth/upstream-oauth.js';
 import { ToolError } from '../../src/core/errors.js';
 import { REQUEST_TIMEOUT } from '../../src/proxy/raw-forwarder.js';
-import { requestFailure, unavailableError } from '../../src/proxy/upstream-failure.js';
+import { connectTimeoutError, requestFailure, unavailableError } from '../../src/proxy/upstream-failure.js';
 
 describe('requestFailure: what a failed request to a connected server becomes', () => {
   it.each([
@@ -26,13 +26,32 @@ describe('requestFailure: what a failed request to a connected server becomes', 
   });
 });
 
+describe('connectTimeoutError', () => {
+  it('is TIMEOUT, names the transport and the limit, and for a one-off connection says what to check', () => {
+    const e = connectTimeoutError({ name: 's', state: 'down', stderrTail: ['starting'], reconnects: false, reached: 'node server.js' }, 'stdio', 3000);
+    expect(e.code).toBe('TIMEOUT');
+    expect(e.message).toBe('Server "s" did not answer the MCP handshake over stdio within 3000 ms.');
+    expect(e.hint).toBe('Raise mcp_servers.s.timeout_ms if it starts slowly. Check that it works on its own: node server.js');
+    expect(e.details).toMatchObject({ stderr: ['starting'] });
+  });
+});
+
 describe('unavailableError', () => {
   it.each([
-    ['closed', undefined, 'mcpkit is shutting down.'],
-    ['down', ['command is missing'], 'Fix mcp_servers.s in the config'],
-    ['down', undefined, 'mcpkit server test s'],
-  ] as const)('state %s, problems %j: the hint says what to do', (state, problems, hint) => {
-    const e = unavailableError({ name: 's', state, lastError: 'it exited', stderrTail: ['', 'line 1', 'line 2'], ...(problems ? { problems } : {}) });
+    ['closed', undefined, true, 'mcpkit is shutting down.'],
+    ['down', ['command is missing'], true, 'Fix mcp_servers.s in the config'],
+    ['down', undefined, true, 'mcpkit reconnects with backoff; check the server on its own with: mcpkit server test s'],
+    ['down', undefined, false, 'Check that it works on its own: node server.js'],
+  ] as const)('state %s, problems %j, reconnects %s: the hint says what to do', (state, problems, reconnects, hint) => {
+    const e = unavailableError({
+      name: 's',
+      state,
+      lastError: 'it exited',
+      stderrTail: ['', 'line 1', 'line 2'],
+      reconnects,
+      reached: 'node server.js',
+      ...(problems ? { problems } : {}),
+    });
     expect(e.code).toBe('UNAVAILABLE');
     expect(e.message).toContain('Server "s" is unavailable: it exited.');
     expect(e.message).toContain('  line 2');
