@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Arg, Flag } from '@oclif/core/interfaces';
+import { field, ToolError } from '../core/errors.js';
 import { inputJsonSchema } from '../core/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { summaryOf } from '../tool/define.js';
@@ -46,8 +47,8 @@ export function commandFromTool(tool: AnyTool) {
     static override examples = [...tool.command.examples];
     static override flags = Object.fromEntries(specs.filter((s) => !s.positional).map((s) => [s.flag, flagFor(s)]));
     static override args = Object.fromEntries(positional.map((s) => [s.field, argFor(s)]));
-    // A trailing array argument takes the rest of the command line.
-    static override strict = !positional.some((s) => s.multiple);
+    // A trailing array argument takes the rest of the command line; so do the words after `--`.
+    static override strict = !positional.some((s) => s.multiple) && !tool.command.afterDoubleDash;
     static readonly tool = tool;
     /** Own only on the generated class (a hand-written subclass inherits it): the parity test reads it. */
     static readonly generatedFrom = tool;
@@ -55,13 +56,34 @@ export function commandFromTool(tool: AnyTool) {
     static readonly specs = specs;
 
     async run(): Promise<unknown> {
-      this.argv = spelledBooleans(this.argv, booleanFlags);
+      const { head, tail } = splitAtDoubleDash(this.argv, tool.command.afterDoubleDash);
+      this.argv = spelledBooleans(head, booleanFlags);
       const { flags, argv } = await this.parse(ToolCommand);
       const raw = inputFromCommandLine(specs, flags, argv as string[]);
+      if (tail) Object.assign(raw, afterDoubleDash(tool, raw, tail));
       return this.runTool(tool, raw, flags.config);
     }
   }
   return ToolCommand;
+}
+
+/** The words before and after `--`, for a tool that takes a command line there (CommandSpec.afterDoubleDash). Pure. */
+export function splitAtDoubleDash(argv: readonly string[], fields: readonly [string, string] | undefined): { head: string[]; tail?: string[] } {
+  const at = fields ? argv.indexOf('--') : -1;
+  return at < 0 ? { head: [...argv] } : { head: argv.slice(0, at), tail: argv.slice(at + 1) };
+}
+
+/** The input fields the words after `--` fill; refused when they are empty or the same fields came as flags too. */
+function afterDoubleDash(tool: AnyTool, raw: Record<string, unknown>, words: readonly string[]): Record<string, unknown> {
+  const [first, rest] = tool.command.afterDoubleDash!;
+  if (words.length === 0)
+    throw new ToolError('INVALID_INPUT', `Nothing follows "--": give the ${first} to run after it.`, {
+      hint: `Write the ${first} and its arguments after "--", e.g. mcpkit ${tool.command.id} NAME -- npx -y PACKAGE.`,
+    });
+  if (raw[first] !== undefined || raw[rest] !== undefined) {
+    throw new ToolError('INVALID_INPUT', `Give the ${first} either after "--" or with ${field(first)}, not both.`);
+  }
+  return { [first]: words[0], ...(words.length > 1 ? { [rest]: words.slice(1) } : {}) };
 }
 
 /**

@@ -31,6 +31,11 @@ export interface CommandSpec {
    * flags, e.g. `--env A=1 --env B=2`; over MCP they are plain objects.
    */
   pairs?: readonly string[];
+  /**
+   * Fields the words after `--` fill in a terminal: the first word the first field, the rest the
+   * second (an array), as in `server add memory -- npx -y @modelcontextprotocol/server-memory`.
+   */
+  afterDoubleDash?: readonly [string, string];
   /** Shell lines shown under EXAMPLES in `--help`; `<%= config.bin %>` stands for `mcpkit`. */
   examples: readonly string[];
 }
@@ -122,6 +127,7 @@ export function defineTool<S extends z.ZodObject, R, I = unknown>(tool: ToolDefi
     ...tool.command.chars,
     ...tool.fieldCodes,
     ...Object.fromEntries((tool.command.pairs ?? []).map((f) => [f, f])),
+    ...Object.fromEntries((tool.command.afterDoubleDash ?? []).map((f) => [f, f])),
   })) {
     if (!(field in shape)) throw new Error(`Tool ${tool.name}: a setting for "${field}", which is not an input field.`);
   }

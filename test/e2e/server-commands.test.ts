@@ -61,6 +61,26 @@ describe('server commands edit the config safely', () => {
   });
 });
 
+describe('server add NAME -- COMMAND ARGS, as claude mcp add takes it', () => {
+  it('takes the words after -- as the command and its arguments, flags among them too', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const added = await runCli(['server', 'add', 'memory', '--env', 'A=1', '--', 'npx', '-y', '@modelcontextprotocol/server-memory', '--verbose'], { env });
+    expect(added.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(
+      'mcp_servers:\n  memory:\n    command: npx\n    args:\n      - -y\n      - "@modelcontextprotocol/server-memory"\n      - --verbose\n    env:\n      A: "1"\n',
+    );
+    const before = readFileSync(file);
+    const both = await runCli(['server', 'add', 'x', '--command', 'node', '--', 'npx'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Give the command either after "--" or with --command, not both.');
+    const empty = await runCli(['server', 'add', 'x', '--'], { env });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('Nothing follows "--"');
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+});
+
 describe('server test and server import', async () => {
   const { SERVERS, writeConfig } = await import('../helpers/upstreams.js');
 

@@ -14,7 +14,9 @@ export const serverAdd = defineTool({
     args: ['name'],
     flagNames: { args: 'arg', headers: 'header', scopes: 'scope' },
     pairs: ['env', 'headers'],
+    afterDoubleDash: ['command', 'args'],
     examples: [
+      '<%= config.bin %> server add everything -- npx -y @modelcontextprotocol/server-everything',
       '<%= config.bin %> server add everything --command npx --arg -y --arg @modelcontextprotocol/server-everything',
       '<%= config.bin %> server add github --url https://api.githubcopilot.com/mcp/ --header "Authorization=Bearer \\${GITHUB_TOKEN}"',
       '<%= config.bin %> server add linear --url https://mcp.linear.app/mcp --auth oauth',
