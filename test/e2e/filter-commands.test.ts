@@ -64,6 +64,33 @@ describe('filter test', () => {
   });
 });
 
+describe('filter test NAME, and server test, use the rules stored on a server', () => {
+  it('tests the rules stored on a configured server, or rules to try on it; server test lists what they let through', async () => {
+    const env = cleanEnv({
+      MCPKIT_CONFIG: writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, filter: [{ exclude: 'get-env' }, { include: 'get-*' }] } } }),
+    });
+    const stored = await runCli(['filter', 'test', 'everything', '--json'], { env });
+    expect(stored.code, stored.stderr).toBe(0);
+    const decided = (r: { stdout: string }) =>
+      Object.fromEntries(
+        (JSON.parse(r.stdout) as { decisions: { kind: string; name: string; passes: boolean }[] }).decisions
+          .filter((d) => d.kind === 'tool')
+          .map((d) => [d.name, d.passes]),
+      );
+    expect(decided(stored)).toMatchObject({ 'get-env': false, 'get-sum': true, echo: false });
+    const tried = await runCli(['filter', 'test', 'everything', '--include', 'echo', '--json'], { env });
+    expect(decided(tried)).toMatchObject({ 'get-env': false, 'get-sum': false, echo: true });
+    const tested = JSON.parse((await runCli(['server', 'test', 'everything', '--json'], { env })).stdout) as { tools: { name: string }[]; hidden: number };
+    expect(tested.tools.map((t) => t.name)).toContain('get-sum');
+    expect(tested.tools.map((t) => t.name)).not.toContain('get-env');
+    expect(tested.tools.map((t) => t.name)).not.toContain('echo');
+    expect(tested.hidden).toBeGreaterThan(0);
+    const unknown = await runCli(['filter', 'test', 'everythin'], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('everything');
+  }, 60_000);
+});
+
 describe('filter set', () => {
   it('stores the rules in command-line order, and --clear removes them', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });

@@ -26,20 +26,27 @@ export const serverTest = defineTool({
       const started = performance.now();
       const tools = await upstream.listTools();
       const connectMs = Math.round(performance.now() - started);
-      const [prompts, resources] = await Promise.all([upstream.listPrompts().catch(() => []), upstream.listResources().catch(() => [])]);
+      const [prompts, resources, { shapeServerTools }] = await Promise.all([
+        upstream.listPrompts().catch(() => []),
+        upstream.listResources().catch(() => []),
+        import('../../proxy/shape.js'),
+      ]);
+      // What the config lets through (its filter rules and tools allow-list), as mcpkit publishes it.
+      const published = shapeServerTools(tools, server).map((s) => s.tool);
       return {
         server: input.name,
         ok: true,
         disabled: server.disabled === true,
         connect_and_list_ms: connectMs,
-        tools: tools.map((t) => ({ name: t.name, description: summaryOf(t) })),
+        tools: published.map((t) => ({ name: t.name, description: summaryOf(t) })),
+        hidden: tools.length - published.length,
         prompts: prompts.length,
         resources: resources.length,
       };
     });
   },
   render: (r, ui) =>
-    `${ui.color.green('✓')} ${r.server}: ${r.tools.length} tools, ${r.prompts} prompts, ${r.resources} resources in ${r.connect_and_list_ms} ms${r.disabled ? ui.color.yellow(' (disabled in the config)') : ''}\n${ui.table(r.tools)}`,
+    `${ui.color.green('✓')} ${r.server}: ${r.tools.length} tools, ${r.prompts} prompts, ${r.resources} resources in ${r.connect_and_list_ms} ms${r.disabled ? ui.color.yellow(' (disabled in the config)') : ''}${r.hidden ? ui.color.dim(`; ${r.hidden} more hidden by its filter or tools list (mcpkit filter test ${r.server} shows why)`) : ''}\n${ui.table(r.tools)}`,
 });
 
 export const serverImport = defineTool({
