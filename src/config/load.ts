@@ -10,6 +10,8 @@ import { defaultConfig, type McpkitConfig } from './schema.js';
 export interface LoadedConfig extends CheckedConfig {
   location: ConfigSource;
   exists: boolean;
+  /** The file as read (absent when there is none). */
+  text?: string;
 }
 
 /** Reads and checks the config; a missing file is the defaults. Never throws for a bad file: see `problems`. */
@@ -35,7 +37,7 @@ export async function inspectConfig(location: ConfigSource, env: NodeJS.ProcessE
   const checked = checkConfigText(text, env);
   // From here on, no error or log line shows them (core/redact).
   addSecrets(checked.secrets ?? []);
-  return { location, exists: true, ...checked };
+  return { location, exists: true, text, ...checked };
 }
 
 /** The config a tool runs with: interpolated, validated, defaults applied; a bad file is a CONFIG_INVALID error. */

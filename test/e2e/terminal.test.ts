@@ -52,6 +52,20 @@ describe('machine-readable output stays pure', () => {
     expect(entry.args).toEqual([BIN, 'serve', '--view', 'research', '--config', config]);
   });
 
+  it('config show prints the file as written, comments kept and secrets masked', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(
+      file,
+      '# team servers\nmcp_servers:\n  gh:\n    url: https://example.test/mcp\n    headers:\n      Authorization: Bearer literal-secret-123 # rotate monthly\nserve:\n  token: abcdefgh\n',
+    );
+    const r = await runCli(['config', 'show'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('# team servers');
+    expect(r.stdout).toContain('# rotate monthly');
+    expect(r.stdout).not.toContain('literal-secret-123');
+    expect(r.stdout).not.toContain('abcdefgh');
+  });
+
   it('config path: the path alone on stdout, why on stderr', async () => {
     const dir = tempDir();
     const r = await runCli(['config', 'path'], { env: cleanEnv({ MCPKIT_CONFIG: `${dir}/team.yaml` }), cwd: dir });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 describe('view commands', () => {
@@ -43,8 +43,13 @@ describe('view commands', () => {
     expect(search.tools.map((t) => t.name)).toEqual(['lean_search_tools', 'lean_describe_tool', 'lean_call_tool']);
     expect(search.catalog_size).toBe(6);
 
-    const install = JSON.parse((await run('view', 'install', 'lean', '--client', 'claude', '--json')).stdout) as { snippet: unknown };
-    expect(install.snippet).toEqual({ mcpServers: { 'mcpkit-lean': { command: 'mcpkit', args: ['serve', '--view', 'lean', '--config', file] } } });
+    const install = JSON.parse(
+      (await runCli(['view', 'install', 'lean', '--client', 'claude', '--json'], { env: { ...env, PATH: '/usr/bin:/bin' } })).stdout,
+    ) as {
+      snippet: unknown;
+    };
+    // mcpkit is not on this test's PATH: the snippet starts this install by absolute path (terminal.test.ts covers both).
+    expect(install.snippet).toEqual({ mcpServers: { 'mcpkit-lean': { command: process.execPath, args: [BIN, 'serve', '--view', 'lean', '--config', file] } } });
 
     await run('view', 'remove-server', 'lean', 'everything');
     await run('view', 'delete', 'lean');

@@ -35,12 +35,17 @@ export const configShow = defineTool({
     if (!input.resolved && !loaded.raw) throw configInvalid(path, loaded.problems);
     const data = input.resolved ? await filledIn(loaded.config!, ctx) : loaded.raw;
     const config = input.reveal ? data : maskSecrets(data, input.resolved ? loaded.fromEnv : new Set());
-    return { path, exists: loaded.exists, resolved: input.resolved, config: config as Record<string, unknown> };
+    // A person reads the file as written, comments included; an agent gets the data alone.
+    const text =
+      !input.resolved && loaded.text !== undefined && ctx.surface === 'cli'
+        ? (await import('../../config/yaml-text.js')).maskedFileText(loaded.text, config)
+        : undefined;
+    return { path, exists: loaded.exists, resolved: input.resolved, config: config as Record<string, unknown>, ...(text !== undefined ? { text } : {}) };
   },
   render: async (result, ui) => {
     const { toYamlText } = await import('../../config/yaml-text.js');
     const head = result.exists ? `# ${result.path}` : `# ${result.path} (not found: built-in defaults)`;
-    return `${ui.color.dim(head)}\n${toYamlText(result.config).trimEnd()}`;
+    return `${ui.color.dim(head)}\n${(result.text ?? toYamlText(result.config)).trimEnd()}`;
   },
 });
 
