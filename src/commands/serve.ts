@@ -17,7 +17,10 @@ export default class Serve extends McpkitCommand {
   ];
   static override enableJsonFlag = false;
   static override flags = {
-    view: Flags.string({ description: "Serve this view from tool_views instead of the default (mcpkit's tools and every enabled server)." }),
+    view: Flags.string({
+      description:
+        "Serve this view from tool_views instead of the default (mcpkit's tools and every enabled server). Stdio only: over --http every view has its own route, /view/NAME/mcp.",
+    }),
     eager: Flags.boolean({ description: 'Start the upstream servers now instead of on first use.' }),
     http: Flags.boolean({ description: 'Serve streamable HTTP instead of stdio: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.' }),
     host: Flags.string({ description: 'Address to bind with --http (default: serve.host, else 127.0.0.1).' }),

@@ -57,17 +57,36 @@ describe('retrieve from the terminal', () => {
 
   it('cat numbers lines; a file over max_file_bytes is cut at a whole line and marked truncated', async () => {
     const guide = await json(['retrieve', 'cat', 'docs/guide.md']);
-    expect(guide.body.result).toEqual({ path: 'docs/guide.md', total_lines: 3, content: '1\t# Guide\n2\tline two\n3\tline three' });
+    expect(guide.body.result).toEqual({ path: 'docs/guide.md', total_lines: 3, shown_lines: 3, content: '1\t# Guide\n2\tline two\n3\tline three' });
     expect(guide.body.meta).toMatchObject({ repo: 'docs', truncated: false });
     const big = await json(['retrieve', 'cat', 'src/main.ts']);
     expect(big.body.meta.truncated).toBe(true);
-    expect(big.body.result.content.split('\n').at(-1)).toMatch(/^\d+\tconst line\d+ = \d+;$/);
-    expect(big.body.result.total_lines).toBeLessThan(50);
+    const shown = big.body.result.content.split('\n') as string[];
+    expect(shown.at(-1)).toMatch(/^\d+\tconst line\d+ = \d+;$/);
+    // The true count of the whole file, and how many lines were shown.
+    expect(big.body.result.total_lines).toBe(50);
+    expect(big.body.result.shown_lines).toBe(shown.length);
+    expect(shown.length).toBeLessThan(50);
+    // In a terminal, stdout keeps the lines and stderr says they were cut and how to read on.
+    const terminal = await runCli(['retrieve', 'cat', 'src/main.ts'], { env });
+    expect(terminal.stdout.trimEnd().split('\n')).toHaveLength(shown.length);
+    expect(terminal.stderr).toContain(
+      `showed lines 1-${shown.length} of 50 (retrieve.max_file_bytes); read on with: mcpkit retrieve snippet code/src/main.ts --start ${shown.length + 1}`,
+    );
   });
 
-  it('snippet returns a clamped range', async () => {
+  it('snippet returns a clamped range, also past max_file_bytes', async () => {
     const { body } = await json(['retrieve', 'snippet', 'docs/guide.md', '--start', '2', '--end', '99']);
     expect(body.result).toMatchObject({ start: 2, end: 3, content: '2\tline two\n3\tline three' });
+    const far = await json(['retrieve', 'snippet', 'src/main.ts', '--start', '48', '--end', '99']);
+    expect(far.body.result).toMatchObject({
+      start: 48,
+      end: 50,
+      total_lines: 50,
+      content: '48\tconst line48 = 48;\n49\tconst line49 = 49;\n50\tconst line50 = 50;',
+    });
+    const past = await runCli(['retrieve', 'snippet', 'src/main.ts', '--start', '51', '--end', '60'], { env });
+    expect(past.stderr).toContain('has 50 lines; start 51 is past the end');
   });
 
   it.each([

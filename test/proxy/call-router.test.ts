@@ -53,38 +53,20 @@ describe('CallRouter', () => {
     const a = new FakeUpstream('a', [tool('echo')]);
     const { router, catalog } = routerOf([a]);
     const replies: unknown[] = [];
-    expect(
+    const fast = (name: string) =>
       router.tryFastCall(
-        { name: 'echo', arguments: {} },
+        { name, arguments: {} },
         (r) => replies.push(r),
         () => {},
-      ),
-    ).toBeUndefined();
+      );
+    expect(fast('echo')).toBeUndefined();
     await catalog.current();
     a.ready = false;
-    expect(
-      router.tryFastCall(
-        { name: 'echo', arguments: {} },
-        (r) => replies.push(r),
-        () => {},
-      ),
-    ).toBeUndefined();
+    expect(fast('echo')).toBeUndefined();
     a.ready = true;
-    expect(
-      router.tryFastCall(
-        { name: 'echo', arguments: {} },
-        (r) => replies.push(r),
-        () => {},
-      ),
-    ).toBeDefined();
+    expect(fast('echo')).toBeDefined();
     expect(JSON.stringify(replies)).toContain('fast a:echo');
-    expect(
-      router.tryFastCall(
-        { name: 'nope' },
-        () => {},
-        () => {},
-      ),
-    ).toBeUndefined();
+    expect(fast('nope')).toBeUndefined();
   });
 
   it('never takes the hot path past a hook', async () => {

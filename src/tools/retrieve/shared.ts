@@ -1,4 +1,4 @@
-import { closeSync, existsSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SETTING_DEFAULTS } from '../../config/defaults.js';
 import { perProcess, type ToolContext } from '../../tool/context.js';
@@ -35,39 +35,9 @@ export function envelope<T>(result: T, repo: string | null, started: number, tru
   return { result, meta: { repo, duration_ms: Math.round(performance.now() - started), truncated } };
 }
 
-/** Reads at most `maxBytes` from an open file, and closes it; a NUL in the first 8 KiB marks it binary. A cut last line is dropped. */
-export function readText(fd: number, maxBytes: number): { text: string; truncated: boolean; binary: boolean } {
-  try {
-    const buffer = Buffer.allocUnsafe(maxBytes + 1);
-    let size = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, size, buffer.length - size, null);
-      if (n === 0) break;
-      size += n;
-      if (size === buffer.length) break;
-    }
-    const truncated = size > maxBytes;
-    let bytes = buffer.subarray(0, Math.min(size, maxBytes));
-    if (bytes.subarray(0, 8192).includes(0)) return { text: '', truncated, binary: true };
-    if (truncated) {
-      const lastNewline = bytes.lastIndexOf(10);
-      if (lastNewline >= 0) bytes = bytes.subarray(0, lastNewline + 1);
-    }
-    return { text: bytes.toString('utf8'), truncated, binary: false };
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** `N<tab>text` lines from `first` (1-based): compact for a model, easy to cite. */
 export function numbered(lines: readonly string[], first: number): string {
   return lines.map((line, i) => `${first + i}\t${line}`).join('\n');
-}
-
-export function splitLines(text: string): string[] {
-  const lines = text.split(/\r?\n/);
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
 }
 
 export type { ToolContext };
