@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -74,8 +74,10 @@ export class LoginStore {
   /** Applies a change to the stored login and writes it atomically. */
   update(server: string, url: string, change: (login: StoredLogin) => StoredLogin): StoredLogin {
     const next = change(this.read(server, url));
+    // Tokens: the folder is the user's alone and the file 0600 on every write, whatever modes they had.
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    atomicWrite(this.path(server), `${JSON.stringify(next, null, 2)}\n`);
+    chmodSync(this.dir, 0o700);
+    atomicWrite(this.path(server), `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
     return next;
   }
 

@@ -46,6 +46,8 @@ export function removeOrphanTemps(target: string): void {
 export interface AtomicWriteOptions {
   /** Called after the temp file is complete and synced, before the rename (tests kill the process here). */
   beforeRename?: (tempPath: string) => void;
+  /** The file's permission bits, whatever they were (a file of secrets is 0600 even if it was looser). */
+  mode?: number;
 }
 
 /**
@@ -55,11 +57,13 @@ export interface AtomicWriteOptions {
  */
 export function atomicWrite(target: string, text: string, options: AtomicWriteOptions = {}): void {
   mkdirSync(dirname(target), { recursive: true });
-  let mode = 0o600;
-  try {
-    mode = statSync(target).mode & 0o777;
-  } catch {
-    /* new file */
+  let mode = options.mode ?? 0o600;
+  if (options.mode === undefined) {
+    try {
+      mode = statSync(target).mode & 0o777;
+    } catch {
+      /* new file */
+    }
   }
   const temp = tempName(target);
   const fd = openSync(temp, 'wx', mode);

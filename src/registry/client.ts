@@ -174,8 +174,7 @@ export class RegistryClient {
   }
 
   private async request(path: string, subject: Subject, signal?: AbortSignal): Promise<unknown> {
-    // Joined as text: a base URL may carry a path of its own (a proxy's /registry).
-    const url = `${this.options.url.replace(/\/+$/, '')}${path}`;
+    const url = requestUrl(this.options.url, path);
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.retries;
       let response: Response;
@@ -235,6 +234,18 @@ export class RegistryClient {
 interface Subject {
   name?: string;
   version?: string;
+}
+
+/**
+ * A request's URL: the registry's base path (a proxy's /registry) followed by the API path, and
+ * the base's query (`?key=...`) kept beside the request's own parameters. Pure.
+ */
+export function requestUrl(base: string, path: string): string {
+  const url = new URL(base);
+  const [pathname, query] = path.split('?', 2) as [string, string | undefined];
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${pathname}`;
+  for (const [key, value] of new URLSearchParams(query ?? '')) url.searchParams.set(key, value);
+  return url.toString();
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,6 +28,17 @@ describe('StoredOAuthProvider over the login store', () => {
     expect((await new StoredOAuthProvider({ server: 'a', url: URL_A, settings: {}, store: s }).tokens())?.access_token).toBe('t1');
     expect(await new StoredOAuthProvider({ server: 'a', url: 'https://elsewhere.example/mcp', settings: {}, store: s }).tokens()).toBeUndefined();
     expect(await new StoredOAuthProvider({ server: 'b', url: URL_A, settings: {}, store: s }).tokens()).toBeUndefined();
+  });
+
+  it('tightens a login file and folder that had loose modes on the next write', async () => {
+    const s = store();
+    const provider = new StoredOAuthProvider({ server: 'a', url: URL_A, settings: {}, store: s });
+    provider.saveTokens(tokens('t1'));
+    chmodSync(join(dir!, 'oauth/a.json'), 0o644);
+    chmodSync(join(dir!, 'oauth'), 0o755);
+    provider.saveTokens(tokens('t2'));
+    expect(statSync(join(dir!, 'oauth/a.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir!, 'oauth')).mode & 0o777).toBe(0o700);
   });
 
   it('outside server login, a need for the browser is AUTH_REQUIRED naming the login command', async () => {
