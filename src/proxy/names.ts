@@ -5,7 +5,9 @@
  * - other characters become `_`;
  * - a name over 64 characters keeps its first 55 and appends `_` plus 8 hex digits of a hash of
  *   the full name, so the same input always gives the same name;
- * - should two names still collide, later ones get `_2`, `_3`, ... in input order.
+ * - should two names still collide, later ones get `_2`, `_3`, ... in input order; a name that
+ *   is valid as it is keeps it before any changed name is placed, so a sanitised name never
+ *   takes a real one (`weird name` never shadows `weird_name`).
  * Pure.
  */
 export const MAX_TOOL_NAME = 64;
@@ -36,10 +38,11 @@ export function prefixedName(server: string, tool: string, separator: string | n
   return separator === null ? tool : `${server}${separator}${tool}`;
 }
 
-/** Fits every name and makes them unique, keeping the first of equals unchanged. */
+/** Fits every name and makes them unique: names valid as they are first, then the changed ones. */
 export function uniqueNames(names: readonly string[], max = MAX_TOOL_NAME): string[] {
   const taken = new Set<string>();
-  return names.map((raw) => {
+  const out: string[] = new Array<string>(names.length);
+  const place = (raw: string): string => {
     let name = fitName(raw, max);
     for (let n = 2; taken.has(name); n++) {
       const suffix = `_${n}`;
@@ -47,5 +50,13 @@ export function uniqueNames(names: readonly string[], max = MAX_TOOL_NAME): stri
     }
     taken.add(name);
     return name;
+  };
+  const valid = names.map((raw) => fitName(raw, max) === raw);
+  names.forEach((raw, i) => {
+    if (valid[i]) out[i] = place(raw);
   });
+  names.forEach((raw, i) => {
+    if (!valid[i]) out[i] = place(raw);
+  });
+  return out;
 }

@@ -70,6 +70,23 @@ describe('names', () => {
     expect(fitName(`${long}x`)).not.toBe(fitted);
   });
 
+  it.each([
+    [
+      ['weird name/with:chars', 'weird_name_with_chars'],
+      ['weird_name_with_chars_2', 'weird_name_with_chars'],
+    ],
+    [
+      ['a.b', 'a_b', 'a b'],
+      ['a_b_2', 'a_b', 'a_b_3'],
+    ],
+    [
+      ['a_b', 'a.b'],
+      ['a_b', 'a_b_2'],
+    ],
+  ])('a name valid as it is keeps it, whatever comes first: %j', (names, published) => {
+    expect(uniqueNames(names)).toEqual(published);
+  });
+
   it('keeps names unique, the first of equals unchanged', () => {
     expect(uniqueNames(['a__b', 'a.b', 'a__b', 'c'])).toEqual(['a__b', 'a_b', 'a__b_2', 'c']);
     const long = 'x'.repeat(80);
