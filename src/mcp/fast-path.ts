@@ -68,7 +68,10 @@ export function tryFastHttpCall(
   };
   if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || m.id === undefined || m.jsonrpc !== '2.0') return false;
   if (m.params?._meta?.progressToken !== undefined) return false; // progress needs the SSE stream
-  if (!String(req.headers.accept ?? '').includes('application/json')) return false;
+  // The same checks as the SDK transport's ordinary path: a request it would refuse (406, 415) goes there to be refused.
+  const accept = String(req.headers.accept ?? '');
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  if (!String(req.headers['content-type'] ?? '').includes('application/json')) return false;
   const version = req.headers['mcp-protocol-version'];
   if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false; // the SDK answers with the proper error
   const id = m.id;

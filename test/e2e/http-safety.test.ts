@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, spawnTracked, stopChild } from '../helpers/cli.js';
-import { writeConfig } from '../helpers/upstreams.js';
+import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
 async function serveHttp(config: string, args: string[] = []) {
@@ -120,6 +120,31 @@ describe('HTTP sessions', () => {
       await stopChild(child);
     }
   });
+
+  it('refuse a tools/call without the right Content-Type or Accept on the hot path as on the ordinary one', async () => {
+    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything } }));
+    try {
+      const session = await open(url);
+      const post = async (body: object, extra: Record<string, string> = {}) => {
+        const r = await fetch(`${url}/mcp`, {
+          method: 'POST',
+          headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25', ...extra },
+          body: JSON.stringify(body),
+        });
+        await r.text();
+        return `${r.status} ${r.headers.get('content-type')}`;
+      };
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).toMatch(/^200 /);
+      const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { message: 'x' } } });
+      // The catalog is known: this one takes the hot path, which answers with one JSON response.
+      expect(await post(call(3))).toBe('200 application/json');
+      expect(await post(call(4), { 'content-type': 'text/plain' })).toMatch(/^415 /);
+      expect(await post(call(5), { accept: 'application/json' })).toMatch(/^406 /);
+    } finally {
+      await stopChild(child);
+    }
+  }, 30_000);
 
   it('are capped at serve.max_sessions: a new one ends the least recently used', async () => {
     const { child, url } = await serveHttp(writeConfig({ serve: { max_sessions: 2 } }));
