@@ -171,6 +171,28 @@ describe('serve --http', () => {
     }
   });
 
+  it("keeps two clients' progress apart on the shared connection, though their SDKs chose the same tokens", async () => {
+    const clients = [await mcpClient(`${server.base}/mcp`, TOKEN), await mcpClient(`${server.base}/mcp`, TOKEN)];
+    try {
+      await Promise.all(clients.map((c) => c.listTools()));
+      const seen: number[][] = [[], []];
+      await Promise.all(
+        clients.map((c, i) =>
+          c.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined, {
+            onprogress: (p) => void seen[i]!.push(p.progress),
+          }),
+        ),
+      );
+      // Each client hears its own call's progress (a prefix of 1, 2, 3: the last may follow the result), and only that.
+      for (const progress of seen) {
+        expect(progress.length).toBeGreaterThanOrEqual(2);
+        expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
+      }
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  });
+
   it('stops on SIGTERM and leaves no upstream process behind', async () => {
     const children = await childPids(server.child.pid!);
     expect(children.length).toBeGreaterThan(0);
