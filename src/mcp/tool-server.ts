@@ -136,7 +136,7 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
   };
   server.onclose = () => {
     unsubscribe?.forEach((off) => off());
-    if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.detach(session)).catch(() => undefined);
+    if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.clients.detach(session)).catch(() => undefined);
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (await ready()).list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -161,7 +161,7 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
   });
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     // Only upstream servers log to clients: with none, there is nothing to filter.
-    if (hasServers) await (await ready()).setLogLevel(session, request.params.level);
+    if (hasServers) await (await ready()).clients.setLogLevel(session, request.params.level);
     return {};
   });
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {

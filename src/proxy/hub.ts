@@ -1,4 +1,4 @@
-import type { CallToolResult, CompleteRequest, CompleteResult, JSONRPCMessage, LoggingLevel, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteRequest, CompleteResult, JSONRPCMessage, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ExposureSummary, ToolContext } from '../tool/context.js';
@@ -129,15 +129,6 @@ export class ProxyHub {
   /** True when the view has upstream servers (prompts, resources, completions and subscriptions come from them). */
   get hasServers(): boolean {
     return this.upstreams.length > 0;
-  }
-
-  setLogLevel(session: object, level: LoggingLevel): Promise<void> {
-    return this.clients.setLogLevel(session, level);
-  }
-
-  /** A client went away: its level and subscriptions no longer count. */
-  detach(session: object): Promise<void> {
-    return this.clients.detach(session);
   }
 
   /** completion/complete, routed by prompt name (mapped back to the server's own) or template URI. */

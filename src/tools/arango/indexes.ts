@@ -16,15 +16,7 @@ export const arangoListIndexes = defineArangoTool({
       collection: input.collection,
       indexes: indexes.map((i) => {
         const index = i as unknown as Record<string, unknown>;
-        return {
-          id: index.id,
-          name: index.name,
-          type: index.type,
-          fields: index.fields,
-          unique: index.unique ?? false,
-          sparse: index.sparse ?? false,
-          ...(index.expireAfter !== undefined ? { expireAfter: index.expireAfter } : {}),
-        };
+        return { ...described(index), ...(index.expireAfter !== undefined ? { expireAfter: index.expireAfter } : {}) };
       }),
     };
   },
@@ -71,15 +63,7 @@ export const arangoCreateIndex = defineArangoTool({
     if (input.type === 'ttl') options.expireAfter = input.expire_after;
     if (input.type === 'fulltext' && input.min_length !== undefined) options.minLength = input.min_length;
     const index = (await call.timed(call.db.collection(input.collection).ensureIndex(options as never))) as unknown as Record<string, unknown>;
-    return {
-      id: index.id,
-      name: index.name,
-      type: index.type,
-      fields: index.fields,
-      unique: index.unique ?? false,
-      sparse: index.sparse ?? false,
-      created: index.isNewlyCreated === true,
-    };
+    return { ...described(index), created: index.isNewlyCreated === true };
   },
   render: (r, ui) => `${ui.color.green('✓')} ${r.created ? 'Created' : 'Already there:'} ${r.type} index ${r.name} on ${(r.fields as string[]).join(', ')}`,
 });
@@ -112,3 +96,8 @@ export const arangoDeleteIndex = defineArangoTool({
   },
   render: (r, ui) => `${ui.color.green('✓')} Deleted index ${r.name} (${r.id})`,
 });
+
+/** An index as the tools show it, whichever call returned it. */
+function described(index: Record<string, unknown>) {
+  return { id: index.id, name: index.name, type: index.type, fields: index.fields, unique: index.unique ?? false, sparse: index.sparse ?? false };
+}
