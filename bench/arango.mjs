@@ -5,8 +5,8 @@
 // 1,000 sequential arango_query calls over MCP against the same query made directly with arangojs
 // in this process (p50/p99, and what mcpkit adds).
 // Usage: node bench/arango.mjs [documents=100000] [queries=1000]   (needs "npm run build" first)
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { Database } from 'arangojs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,9 +4,8 @@
 // `mcpkit serve --http` with a keep-alive client, sequential and with 8 concurrent clients.
 // Also the tokens of tools/list for a 3-server view, direct vs search exposure (bytes/4).
 // Usage: node bench/proxy.mjs [calls=2000]   (needs "npm run build" first)
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';

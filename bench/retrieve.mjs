@@ -9,8 +9,8 @@
 //   With no TREE: a copy of this project's node_modules, git-initialised, with a .gitignore.
 //   A TREE given by path is searched as it is (git grep only where it is a git work tree), e.g.
 //   a checkout of a public repository or packages installed from npm into a scratch folder.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

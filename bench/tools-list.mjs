@@ -4,8 +4,8 @@
 // server-filesystem) and no views, and a search view over the same three; each under the default
 // exposure (auto, budget 4000) and with --exposure direct. The real SDK client over stdio.
 // Usage: node bench/tools-list.mjs   (needs "npm run build" first)
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

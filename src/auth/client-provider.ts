@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { refreshAuthorization, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { refreshAuthorization } from '@modelcontextprotocol/client';
+import type { OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import { authRequired } from './auth-required.js';
 import { expiresAt, type LoginStore, type StoredLogin } from './login-store.js';
 import { covers, joinScopes } from './scopes.js';

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
+import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client';
 
 /**
  * `serve --http` as an OAuth protected resource (MCP 2025-11-25 basic/authorization, RFC 9728,

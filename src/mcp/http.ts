@@ -2,8 +2,8 @@ import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
@@ -39,7 +39,7 @@ export interface HttpServeOptions {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   route: string;
   /** The session's hub, once its server made it (the shared one, or the client's own). */
   hub: () => ProxyHub | undefined;
@@ -203,7 +203,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     }
     const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
     const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers });
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         if (sessions.size >= maxSessions) endLeastRecent();

@@ -1,22 +1,6 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  RootsListChangedNotificationSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type ClientCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
@@ -51,9 +35,9 @@ async function asProtocolError<T>(run: () => Promise<T>, notFoundCode: number): 
   try {
     return await run();
   } catch (error) {
-    if (error instanceof McpError || typeof (error as { code?: unknown }).code === 'number') throw error;
+    if (error instanceof ProtocolError || typeof (error as { code?: unknown }).code === 'number') throw error;
     const published = errorObject(error);
-    const code = error instanceof ToolError && error.code === 'NOT_FOUND' ? notFoundCode : ErrorCode.InternalError;
+    const code = error instanceof ToolError && error.code === 'NOT_FOUND' ? notFoundCode : ProtocolErrorCode.InternalError;
     throw protocolError(code, published.message, published);
   }
 }
@@ -66,7 +50,7 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
     return await hub();
   } catch (error) {
     const published = errorObject(error);
-    throw protocolError(ErrorCode.InternalError, published.message, published);
+    throw protocolError(ProtocolErrorCode.InternalError, published.message, published);
   }
 }
 
@@ -138,8 +122,8 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
     unsubscribe?.forEach((off) => off());
     if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.clients.detach(session)).catch(() => undefined);
   };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (await ready()).list() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list() }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const progressToken = request.params._meta?.progressToken;
     // Progress must reach the client before the result (after it, the client has dropped the token),
@@ -149,47 +133,49 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
       progressToken === undefined
         ? undefined
         : (update: { progress: number; total?: number; message?: string }) =>
-            void sending.push(extra.sendNotification({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
-    const outcome = await (await ready()).call(name, args, { ...context, signal: extra.signal, requestId: extra.requestId, ...(progress ? { progress } : {}) });
+            void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
+    const outcome = await (
+      await ready()
+    ).call(name, args, { ...context, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id, ...(progress ? { progress } : {}) });
     await Promise.all(sending);
     if (!outcome.found) {
       const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
       // Spec: an unknown tool is a protocol error (-32602), not a tool result.
-      throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
+      throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
     }
     return outcome.result;
   });
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.setRequestHandler('logging/setLevel', async (request) => {
     // Only upstream servers log to clients: with none, there is nothing to filter.
     if (hasServers) await (await ready()).clients.setLogLevel(session, request.params.level);
     return {};
   });
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+  server.setNotificationHandler('notifications/roots/list_changed', async () => {
     await resolved?.rootsChanged();
   });
   if (hasServers) {
     // Prompts and resources of the upstream servers, filtered like their tools.
-    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
-    server.setRequestHandler(GetPromptRequestSchema, async (request) =>
-      asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments)), ErrorCode.InvalidParams),
+    server.setRequestHandler('prompts/list', async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
+    server.setRequestHandler('prompts/get', async (request) =>
+      asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments)), ProtocolErrorCode.InvalidParams),
     );
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await (await ready()).passthrough.listResources() }));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    server.setRequestHandler('resources/list', async () => ({ resources: await (await ready()).passthrough.listResources() }));
+    server.setRequestHandler('resources/templates/list', async () => ({
       resourceTemplates: await (await ready()).passthrough.listResourceTemplates(),
     }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+    server.setRequestHandler('resources/read', async (request) =>
       asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri)), RESOURCE_NOT_FOUND),
     );
-    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    server.setRequestHandler('resources/subscribe', async (request) => {
       await asProtocolError(() => ready().then((h) => h.clients.subscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
       return {};
     });
-    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    server.setRequestHandler('resources/unsubscribe', async (request) => {
       await asProtocolError(() => ready().then((h) => h.clients.unsubscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
       return {};
     });
-    server.setRequestHandler(CompleteRequestSchema, async (request) =>
-      asProtocolError(() => ready().then((h) => h.complete(request.params)), ErrorCode.InvalidParams),
+    server.setRequestHandler('completion/complete', async (request) =>
+      asProtocolError(() => ready().then((h) => h.complete(request.params)), ProtocolErrorCode.InvalidParams),
     );
   }
   server.onerror = (error) => context.logger.error(`MCP: ${error.message}`);

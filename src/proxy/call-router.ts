@@ -1,4 +1,4 @@
-import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { invalidArguments } from '../core/schema.js';
 import { closestNames } from '../core/suggest.js';

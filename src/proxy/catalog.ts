@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { CompositeConfig } from '../config/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';

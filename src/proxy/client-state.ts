@@ -1,4 +1,4 @@
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { logPasses, mostVerbose } from './log-levels.js';
 

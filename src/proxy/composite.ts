@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CompositeConfig } from '../config/schema.js';
 import { renderTemplate } from './template.js';
 

@@ -1,4 +1,4 @@
-import type { CallToolResult, CompleteRequest, CompleteResult, JSONRPCMessage, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteRequest, CompleteResult, JSONRPCMessage, RequestId, Tool } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ExposureSummary, ToolContext } from '../tool/context.js';

@@ -1,4 +1,4 @@
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { compileFilter, type FilterRule } from './filter.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
@@ -80,11 +80,11 @@ export class PromptResourceRouter {
     return out;
   }
 
-  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+  async listResourceTemplates(): Promise<ResourceTemplateType[]> {
     const lists = await Promise.all(
       this.live().map(async (s) => {
         const allowed = allowedBy(s.rules);
-        const list = (await s.upstream.listResourceTemplates().catch(() => [] as ResourceTemplate[])).filter((t) => allowed(t.name));
+        const list = (await s.upstream.listResourceTemplates().catch(() => [] as ResourceTemplateType[])).filter((t) => allowed(t.name));
         return list.map((template) => ({ template, upstream: s.upstream }));
       }),
     );

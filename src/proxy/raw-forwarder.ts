@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
 /** The SDK's JSON-RPC code for a request that timed out. */
 export const REQUEST_TIMEOUT = -32001;

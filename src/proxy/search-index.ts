@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 
 /**
  * Ranks tools for the search meta-tools (./meta-tools.ts) against a task in an agent's words.

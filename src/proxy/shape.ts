@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ServerShaping } from '../config/schema.js';
 import { compileFilter } from './filter.js';
 

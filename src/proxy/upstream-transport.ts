@@ -1,7 +1,5 @@
 import type { Stream } from 'node:stream';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { SSEClientTransportOptions } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client, SSEClientTransportOptions, Transport } from '@modelcontextprotocol/client';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../core/logger.js';
@@ -47,7 +45,7 @@ export interface TransportChoice {
 export async function connectTransport(client: Client, choice: TransportChoice): Promise<Transport> {
   const { config } = choice;
   if (config.command !== undefined) {
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
     // The SDK passes only a handful of variables by default; npx and friends need the rest (PATH...).
     const env = { ...definedOnly(choice.env), ...config.env };
     const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe' });
@@ -63,7 +61,7 @@ export async function connectTransport(client: Client, choice: TransportChoice):
     ...(oauth?.fetch ? { fetch: oauth.fetch } : {}),
   };
   if (kind === 'sse') return connectSse(client, url, http, choice);
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   try {
     return await bounded(client, new StreamableHTTPClientTransport(url, http), 'streamable HTTP', choice);
   } catch (error) {
@@ -75,7 +73,7 @@ export async function connectTransport(client: Client, choice: TransportChoice):
 }
 
 async function connectSse(client: Client, url: URL, options: SSEClientTransportOptions, choice: TransportChoice): Promise<Transport> {
-  const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+  const { SSEClientTransport } = await import('@modelcontextprotocol/client');
   return bounded(client, new SSEClientTransport(url, options), 'SSE', choice);
 }
 

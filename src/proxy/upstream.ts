@@ -1,31 +1,22 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CompleteResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  EmptyResultSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type ClientCapabilities,
-  type CompleteRequest,
-  type CompleteResult,
-  type GetPromptResult,
-  type JSONRPCMessage,
-  type LoggingLevel,
-  type LoggingMessageNotification,
-  type Prompt,
-  type ReadResourceResult,
-  type RequestId,
-  type Resource,
-  type ResourceTemplate,
-  type ServerCapabilities,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema } from '@modelcontextprotocol/core';
+import type {
+  Client,
+  CallToolResult,
+  ClientCapabilities,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  JSONRPCMessage,
+  LoggingLevel,
+  LoggingMessageNotification,
+  Prompt,
+  ReadResourceResult,
+  RequestId,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
@@ -232,7 +223,7 @@ export class Upstream {
     );
   }
 
-  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+  async listResourceTemplates(): Promise<ResourceTemplateType[]> {
     const client = await this.connection.connect();
     if (!client.getServerCapabilities()?.resources) return [];
     return this.paged((cursor) =>
@@ -267,9 +258,7 @@ export class Upstream {
   async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
     const client = await this.connection.connectOrUnavailable();
     if (!client.getServerCapabilities()?.completions) return { completion: { values: [], hasMore: false } };
-    return this.forward('completion/complete', () =>
-      client.request({ method: 'completion/complete', params }, CompleteResultSchema, { timeout: this.timeoutMs }),
-    );
+    return this.forward('completion/complete', () => client.request({ method: 'completion/complete', params }, { timeout: this.timeoutMs }));
   }
 
   /** The downstream client's roots changed: tell the server, if connected. */
@@ -284,16 +273,16 @@ export class Upstream {
       // What the server asks of the client goes to the client whose connection this is, related
       // to its oldest call to this server in flight (over HTTP: on that call's stream).
       const relay = (method: string) => async (request: { params?: unknown }) => downstream.request(method, request.params, this.related[0]) as never;
-      if (offered.sampling) client.setRequestHandler(CreateMessageRequestSchema, relay('sampling/createMessage'));
-      if (offered.elicitation) client.setRequestHandler(ElicitRequestSchema, relay('elicitation/create'));
-      if (offered.roots) client.setRequestHandler(ListRootsRequestSchema, relay('roots/list'));
+      if (offered.sampling) client.setRequestHandler('sampling/createMessage', relay('sampling/createMessage'));
+      if (offered.elicitation) client.setRequestHandler('elicitation/create', relay('elicitation/create'));
+      if (offered.roots) client.setRequestHandler('roots/list', relay('roots/list'));
     }
-    client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => this.logs.emit(n.params, this.related[0]));
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => this.updates.emit(n.params.uri));
+    client.setNotificationHandler('notifications/message', async (n) => this.logs.emit(n.params, this.related[0]));
+    client.setNotificationHandler('notifications/resources/updated', async (n) => this.updates.emit(n.params.uri));
     // Prompt and resource lists are read through, so a change only needs passing on.
-    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => this.promptsChanged.emit());
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => this.resourcesChanged.emit());
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    client.setNotificationHandler('notifications/prompts/list_changed', async () => this.promptsChanged.emit());
+    client.setNotificationHandler('notifications/resources/list_changed', async () => this.resourcesChanged.emit());
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
       await this.refreshTools(client).catch((error) => this.connection.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`));
       this.toolsChanged.emit();
     });
@@ -302,9 +291,7 @@ export class Upstream {
   private async sendLevel(client: Client): Promise<void> {
     const level = this.wantedLevel;
     if (!level || !client.getServerCapabilities()?.logging) return;
-    await this.forward('logging/setLevel', () =>
-      client.request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, { timeout: this.timeoutMs }),
-    );
+    await this.forward('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, { timeout: this.timeoutMs }));
   }
 
   private async refreshTools(client: Client): Promise<Tool[]> {

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { Logger } from '../core/logger.js';
 import { closestNames } from '../core/suggest.js';
 import { withTimeout } from '../core/timeout.js';

@@ -1,4 +1,4 @@
-import type { Prompt, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, Tool } from '@modelcontextprotocol/server';
 import type { ChalkInstance } from 'chalk';
 import type { ConfigSource } from '../config/locate.js';
 import type { McpkitConfig, ServerConfig } from '../config/schema.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import { inputJsonSchema, parseInput } from '../core/schema.js';

@@ -1,15 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  type CallToolResult,
-  type LoggingMessageNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult, LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -36,19 +27,19 @@ interface Seen {
 function capableClient(label: string): { client: Client; seen: Seen } {
   const seen: Seen = { sampled: [], elicited: [], logs: [], updates: [] };
   const client = new Client({ name: `e2e-${label}`, version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
-  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+  client.setRequestHandler('sampling/createMessage', async (request) => {
     const content = request.params.messages[0]!.content;
     const first = Array.isArray(content) ? content[0] : content;
     seen.sampled.push(first?.type === 'text' ? first.text : String(first?.type));
     return { role: 'assistant', content: { type: 'text', text: `answer from ${label}` }, model: `model-${label}` };
   });
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+  client.setRequestHandler('elicitation/create', async (request) => {
     seen.elicited.push(request.params.message);
     return { action: 'accept', content: { name: `name from ${label}` } };
   });
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file:///roots/${label}`, name: label }] }));
-  client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void seen.logs.push(n.params));
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void seen.updates.push(n.params.uri));
+  client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: `file:///roots/${label}`, name: label }] }));
+  client.setNotificationHandler('notifications/message', async (n) => void seen.logs.push(n.params));
+  client.setNotificationHandler('notifications/resources/updated', async (n) => void seen.updates.push(n.params.uri));
   return { client, seen };
 }
 

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, spawnTracked } from '../helpers/cli.js';
@@ -160,9 +159,12 @@ describe('serve --http', () => {
     try {
       await client.listTools();
       const progress: number[] = [];
-      await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined, {
-        onprogress: (p) => void progress.push(p.progress),
-      });
+      await client.callTool(
+        { name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
+        {
+          onprogress: (p) => void progress.push(p.progress),
+        },
+      );
       // The upstream may send its last progress after its result (see proxy.test.ts): a prefix is certain.
       expect(progress.length).toBeGreaterThanOrEqual(2);
       expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
@@ -178,9 +180,12 @@ describe('serve --http', () => {
       const seen: number[][] = [[], []];
       await Promise.all(
         clients.map((c, i) =>
-          c.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined, {
-            onprogress: (p) => void seen[i]!.push(p.progress),
-          }),
+          c.callTool(
+            { name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
+            {
+              onprogress: (p) => void seen[i]!.push(p.progress),
+            },
+          ),
         ),
       );
       // Each client hears its own call's progress (a prefix of 1, 2, 3: the last may follow the result), and only that.

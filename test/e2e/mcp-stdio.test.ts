@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,7 +96,7 @@ describe('mcpkit serve over stdio, driven by the MCP SDK client', () => {
 
   it('answers an unknown tool with a JSON-RPC invalid-params error and a suggestion', async () => {
     const call = client.callTool({ name: 'config_shw', arguments: {} });
-    await expect(call).rejects.toBeInstanceOf(McpError);
+    await expect(call).rejects.toBeInstanceOf(ProtocolError);
     await expect(call).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool: config_shw.*config_show/) });
   });
 

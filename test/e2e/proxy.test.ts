@@ -1,6 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir, spawnTracked } from '../helpers/cli.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
@@ -115,7 +115,7 @@ describe('faults', () => {
     const session = await connect(config);
     try {
       let listChanged = 0;
-      session.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void listChanged++);
+      session.client.setNotificationHandler('notifications/tools/list_changed', async () => void listChanged++);
       await session.client.listTools();
       const children = await childPids(session.transport.pid!);
       expect(children).toHaveLength(2);
@@ -435,9 +435,12 @@ describe('progress and cancellation, on the hot path and through hooks', () => {
       // server-everything announces list_changed as it starts; one call settles the catalog again.
       await session.client.callTool({ name: 'echo', arguments: { message: 'settle' } });
       const progress: number[] = [];
-      const r = (await session.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 4 } }, undefined, {
-        onprogress: (p) => void progress.push(p.progress),
-      })) as CallToolResult;
+      const r = (await session.client.callTool(
+        { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 4 } },
+        {
+          onprogress: (p) => void progress.push(p.progress),
+        },
+      )) as CallToolResult;
       expect(r.isError).toBeFalsy();
       // server-everything may send its last progress after its result under load (seen with the SDK
       // client alone, no proxy), so the last step is not certain; the earlier ones, in order, are.
@@ -445,9 +448,12 @@ describe('progress and cancellation, on the hot path and through hooks', () => {
       expect(progress).toEqual([1, 2, 3, 4].slice(0, progress.length));
 
       const abort = new AbortController();
-      const slow = session.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 2 } }, undefined, {
-        signal: abort.signal,
-      });
+      const slow = session.client.callTool(
+        { name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 2 } },
+        {
+          signal: abort.signal,
+        },
+      );
       setTimeout(() => abort.abort('changed my mind'), 200);
       await expect(slow).rejects.toThrow();
       // The session is still healthy, and the cancelled call's late answer does not confuse it.

@@ -1,6 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTools } from '../../src/tools/index.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
@@ -36,7 +36,7 @@ async function unknownTool(client: Client, name: string): Promise<boolean> {
     await client.callTool({ name, arguments: {} });
     return false;
   } catch (error) {
-    return error instanceof McpError && error.code === -32602;
+    return error instanceof ProtocolError && error.code === -32602;
   }
 }
 

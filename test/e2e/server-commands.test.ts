@@ -130,8 +130,8 @@ describe('server test and server import', async () => {
 });
 
 describe('server_add over MCP speaks MCP, in the terminal speaks flags', async () => {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const { BIN } = await import('../helpers/cli.js');
 
   it('takes env and headers as objects over MCP and as KEY=VALUE flags in a terminal; errors name fields or flags', async () => {

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/tool/define.js';

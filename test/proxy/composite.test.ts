@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runComposite, stepValue, type RunStep } from '../../src/proxy/composite.js';
 import { renderTemplate } from '../../src/proxy/template.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, Tool } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { createLogger } from '../../src/core/logger.js';
 import type { ResolvedView } from '../../src/proxy/view.js';
@@ -71,7 +71,7 @@ export class FakeUpstream {
   }
 }
 
-export const tool = (name: string, description = `${name} does things`, properties: Record<string, object> = {}): Tool => ({
+export const tool = (name: string, description = `${name} does things`, properties: NonNullable<Tool['inputSchema']['properties']> = {}): Tool => ({
   name,
   description,
   inputSchema: { type: 'object', properties, required: Object.keys(properties) },

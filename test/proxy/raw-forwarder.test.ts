@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawForwarder, REQUEST_TIMEOUT, type ForwardOutcome } from '../../src/proxy/raw-forwarder.js';
@@ -41,14 +40,16 @@ async function pair(): Promise<Pair> {
   const server = new McpServer({ name: 'fixture', version: '1.0.0' });
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  server.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({ content: [{ type: 'text', text: `Echo: ${message}` }] }));
+  server.registerTool('echo', { inputSchema: z.object({ message: z.string() }) }, async ({ message }) => ({
+    content: [{ type: 'text', text: `Echo: ${message}` }],
+  }));
   server.registerTool('slow', {}, async () => {
     await gate;
     return { content: [{ type: 'text', text: 'late' }] };
   });
-  server.registerTool('progress', {}, async (extra) => {
-    const token = extra._meta?.progressToken;
-    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
+  server.registerTool('progress', {}, async (ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken;
+    if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
     return { content: [{ type: 'text', text: `token seen upstream: ${String(token)}` }] };
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

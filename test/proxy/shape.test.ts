@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { fitName, fnv1a, prefixedName, sanitizeName, uniqueNames } from '../../src/proxy/names.js';
 import { applyDescription, shapeServerTools, type ServerShaping } from '../../src/proxy/shape.js';

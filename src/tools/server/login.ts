@@ -83,7 +83,7 @@ export const serverLogin = defineTool({
       { StoredOAuthProvider },
       { expiresAt, loginStatus },
     ] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/auth.js'),
+      import('@modelcontextprotocol/client'),
       import('../../auth/upstream-oauth.js'),
       import('../../auth/loopback.js'),
       import('../../auth/browser.js'),
