@@ -8,6 +8,7 @@ import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
 import type { ResolvedView } from '../proxy/view.js';
+import type { ClientEra } from '../proxy/era.js';
 import { DEFAULT_POLICY, SessionState, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
 
@@ -48,6 +49,8 @@ export interface OpenHubOptions {
   /** Upstream stderr stays out of the terminal unless MCPKIT_LOG_LEVEL=debug. */
   quiet?: boolean;
   listWaitMs?: number;
+  /** The era of the clients the hub serves (serve): each era has its own shared connections (see proxy/era.ts). */
+  era?: ClientEra;
 }
 
 export interface CallScope {
@@ -71,7 +74,8 @@ export class Runtime {
   private readonly options: RuntimeOptions;
   private loading?: Promise<McpkitConfig>;
   /** Connections shared by every shared hub (serve: all views, all sessions). */
-  private readonly shared = new Map<string, Upstream>();
+  /** The connections `serve` shares, one set per client era. */
+  private readonly shared = { legacy: new Map<string, Upstream>(), modern: new Map<string, Upstream>() };
   private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
 
   constructor(options: RuntimeOptions) {
@@ -167,10 +171,11 @@ export class Runtime {
    */
   openHub(view: ViewTarget, options: OpenHubOptions = {}): Promise<ProxyHub> {
     if (!options.shared || typeof view === 'object') return this.makeHub(view, options, new Map(), true);
-    const key = view ?? '';
+    const era = options.era ?? 'legacy';
+    const key = `${era}:${view ?? ''}`;
     let hub = this.sharedHubs.get(key);
     if (!hub) {
-      hub = this.makeHub(view, options, this.shared, false);
+      hub = this.makeHub(view, { ...options, era }, this.shared[era], false);
       this.sharedHubs.set(key, hub);
     }
     return hub;
@@ -186,9 +191,9 @@ export class Runtime {
     }
   }
 
-  /** The hub for one client of a view served by `serve`: its own when it brings a relay, else the shared one. */
+  /** The hub for one 2025 client of a view served by `serve`: its own when it brings a relay, else the shared one. */
   clientHub(view: string | undefined, downstream: DownstreamRelay | undefined): Promise<ProxyHub> {
-    return this.openHub(view, downstream ? { downstream } : { shared: true });
+    return this.openHub(view, downstream ? { downstream, era: 'legacy' } : { shared: true, era: 'legacy' });
   }
 
   /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
@@ -213,12 +218,15 @@ export class Runtime {
   }
 
   upstreamStatus(): UpstreamStatus[] {
-    return [...this.shared.values()].map((u) => u.status());
+    // A server that only 2026 clients used so far shows its modern connection; else the 2025 one.
+    const legacy = [...this.shared.legacy.values()].map((u) => u.status());
+    const modernOnly = [...this.shared.modern.values()].filter((u) => !this.shared.legacy.has(u.name)).map((u) => u.status());
+    return [...legacy, ...modernOnly];
   }
 
   /** Closes the shared upstream connections (serve's end), so no child process outlives us. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.shared.values()].map((u) => u.close()));
+    await Promise.allSettled([...this.shared.legacy.values(), ...this.shared.modern.values()].map((u) => u.close()));
   }
 
   private waiting(message: string): void {
@@ -230,7 +238,7 @@ export class Runtime {
   private newUpstream(
     Upstream: UpstreamClass,
     server: { name: string; config: ServerConfig; problems?: readonly string[] },
-    how: { quiet?: boolean; oneOff?: boolean; downstream?: DownstreamRelay; oauth?: UpstreamOAuth },
+    how: { quiet?: boolean; oneOff?: boolean; downstream?: DownstreamRelay; oauth?: UpstreamOAuth; era?: ClientEra },
   ): Upstream {
     const quiet = how.quiet && this.env.MCPKIT_LOG_LEVEL !== 'debug';
     return new Upstream({
@@ -244,6 +252,7 @@ export class Runtime {
       // A one-shot command reports a server that is down; only a long-running process reconnects.
       ...(how.oneOff || !this.cache ? { backoff: NO_RECONNECT } : {}),
       ...(how.downstream ? { downstream: how.downstream } : {}),
+      ...(how.era ? { clientEra: how.era } : {}),
       ...(server.problems ? { problems: server.problems } : {}),
       ...(how.oauth ? { oauth: how.oauth } : {}),
     });

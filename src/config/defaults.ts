@@ -89,3 +89,10 @@ export function withDefaults<T extends Partial<Record<Section, object>>>(config:
   }
   return out as T;
 }
+
+/**
+ * The MCP revisions mcpkit speaks to an upstream (`mcp_servers.NAME.protocol`): `auto` probes with
+ * server/discover and falls back to the 2025 handshake; a revision pins it (a pin never falls back).
+ */
+export const PROTOCOL_CHOICES = ['auto', '2026-07-28', '2025-11-25'] as const;
+export type ProtocolChoice = (typeof PROTOCOL_CHOICES)[number];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EXPOSURES, TOKEN_BUDGET_RANGE } from './defaults.js';
+import { EXPOSURES, PROTOCOL_CHOICES, TOKEN_BUDGET_RANGE } from './defaults.js';
 
 /**
  * The whole config file. Every object is strict, nested ones too, so a typo (`serve: { tokn: x }`)
@@ -61,6 +61,10 @@ export const serverSchema = z
     headers: z.record(z.string(), z.string()).optional(),
     auth: serverAuthSchema.optional().describe('oauth: log in with "mcpkit server login NAME"; tokens are kept outside the config.'),
     transport: z.enum(['auto', 'stdio', 'http', 'sse']).optional(),
+    protocol: z
+      .enum(PROTOCOL_CHOICES)
+      .optional()
+      .describe('MCP revision to speak: auto (default) probes with server/discover and falls back to 2025-11-25; a revision pins it.'),
     tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe('Allow-list of tools with optional overrides.'),
     filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
     disabled: z.boolean().optional(),

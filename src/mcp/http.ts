@@ -11,6 +11,7 @@ import type { AccessTokenVerifier, ResourceAuthSettings } from '../auth/resource
 import { installFastPath, tryFastHttpCall } from './fast-path.js';
 import { bearer, isLoopbackAddress, refusedByOrigin, sameSecret } from './http-guards.js';
 import { createToolServer } from './tool-server.js';
+import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
 
 /**
  * Streamable HTTP: `/mcp` (default view), `/view/{name}/mcp`, `/views`, `/views/{name}`, `/health`.
@@ -176,6 +177,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     for (const entry of sessions) if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
     if (oldest) endSession(oldest[0]);
   };
+  // The 2026-07-28 leg of each route, made on its first modern request.
+  const modernRoutes = new Map<string, ModernRoute>();
   const sweeper = setInterval(
     () => {
       const now = Date.now();
@@ -186,11 +189,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   sweeper.unref();
   const handleMcp = async (req: IncomingMessage, res: ServerResponse, route: string, view: string | undefined) => {
     const sessionId = req.headers['mcp-session-id'];
+    const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
+    // The modern leg answers its own version errors (the spec's -32022 with the supported list).
+    if (req.method === 'POST' && isModernPost(req, body)) {
+      let modern = modernRoutes.get(route);
+      if (!modern) modernRoutes.set(route, (modern = modernRoute(runtime, view, { maxBodyBytes: maxBody })));
+      return modern.serve(req, res, body);
+    }
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return jsonRpcError(res, 400, -32000, `Bad request: unsupported MCP-Protocol-Version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`);
     }
-    const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
@@ -311,6 +320,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     async close() {
       clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
+      await Promise.allSettled([...modernRoutes.values()].map((m) => m.close()));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

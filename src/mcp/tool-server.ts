@@ -1,9 +1,10 @@
 import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import { modernRequestOf } from '../proxy/era.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
 import { SessionState } from '../tool/context.js';
 
@@ -56,6 +57,10 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
 
 /** Results of server-to-client requests are passed back to the upstream as the client gave them. */
 const PassThrough = z.looseObject({});
+
+/** What a 2026-07-28 request passes on to the server it is proxied to (undefined for a 2025 one). */
+const modernOf = (ctx: ServerContext) =>
+  modernRequestOf(ctx.mcpReq.envelope, { inputResponses: ctx.mcpReq.inputResponses, requestState: ctx.mcpReq.requestState() });
 
 /** Which of the client's capabilities make it worth connections of its own (see ProxyHub.downstream). */
 function needsOwnConnections(capabilities: ClientCapabilities | undefined): boolean {
@@ -134,9 +139,10 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
         ? undefined
         : (update: { progress: number; total?: number; message?: string }) =>
             void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
+    const modern = modernOf(ctx);
     const outcome = await (
       await ready()
-    ).call(name, args, { ...context, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id, ...(progress ? { progress } : {}) });
+    ).call(name, args, { ...context, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id, ...(progress ? { progress } : {}), ...(modern ? { modern } : {}) });
     await Promise.all(sending);
     if (!outcome.found) {
       const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
@@ -156,15 +162,18 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
   if (hasServers) {
     // Prompts and resources of the upstream servers, filtered like their tools.
     server.setRequestHandler('prompts/list', async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
-    server.setRequestHandler('prompts/get', async (request) =>
-      asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments)), ProtocolErrorCode.InvalidParams),
+    server.setRequestHandler('prompts/get', async (request, ctx) =>
+      asProtocolError(
+        () => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments, modernOf(ctx))),
+        ProtocolErrorCode.InvalidParams,
+      ),
     );
     server.setRequestHandler('resources/list', async () => ({ resources: await (await ready()).passthrough.listResources() }));
     server.setRequestHandler('resources/templates/list', async () => ({
       resourceTemplates: await (await ready()).passthrough.listResourceTemplates(),
     }));
-    server.setRequestHandler('resources/read', async (request) =>
-      asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri)), RESOURCE_NOT_FOUND),
+    server.setRequestHandler('resources/read', async (request, ctx) =>
+      asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri, modernOf(ctx))), RESOURCE_NOT_FOUND),
     );
     server.setRequestHandler('resources/subscribe', async (request) => {
       await asProtocolError(() => ready().then((h) => h.clients.subscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);

@@ -1,4 +1,4 @@
-import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolResult, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { invalidArguments } from '../core/schema.js';
 import { closestNames } from '../core/suggest.js';
@@ -73,6 +73,8 @@ export class CallRouter {
     try {
       return await this.options.hooks.around(args ?? {}, hookContext, (a) => this.dispatch(entry, a, context));
     } catch (error) {
+      // A 2026-07-28 server's protocol error, relayed as it is (Upstream.callTool).
+      if (error instanceof ProtocolError) throw error;
       return toErrorResult(error);
     }
   }
@@ -118,7 +120,7 @@ export class CallRouter {
         return runLocalTool(entry.tool, args, context);
       case 'upstream':
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
-        return this.options.targets.get(entry.server)!.callTool(entry.upstreamName, args, context.signal, context.progress, context.requestId);
+        return this.options.targets.get(entry.server)!.callTool(entry.upstreamName, args, context.signal, context.progress, context.requestId, context.modern);
       case 'composite': {
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
         const { failed, output } = await runComposite(entry.spec, args, (ref, stepArgs) => this.callStep(entry.name, ref, stepArgs, context));

@@ -1,5 +1,6 @@
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
+import type { ModernRequest } from '../tool/context.js';
 import { compileFilter, type FilterRule } from './filter.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { Upstream } from './upstream.js';
@@ -52,11 +53,11 @@ export class PromptResourceRouter {
     return flat.map(({ prompt }, i) => ({ ...prompt, name: names[i]! }));
   }
 
-  async getPrompt(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+  async getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
     if (!this.prompts.has(name)) await this.listPrompts();
     const route = this.prompts.get(name);
     if (!route) throw new ToolError('NOT_FOUND', `Unknown prompt: ${name}.`, { hint: 'Call prompts/list for the available prompts.' });
-    return route.upstream.getPrompt(route.name, args);
+    return route.upstream.getPrompt(route.name, args, modern);
   }
 
   async listResources(): Promise<Resource[]> {
@@ -121,15 +122,15 @@ export class PromptResourceRouter {
     return this.servers.length === 1 ? this.servers[0]!.upstream : undefined;
   }
 
-  async readResource(uri: string): Promise<ReadResourceResult> {
+  async readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
     if (!this.resources.has(uri) && !this.hiddenResources.has(uri)) await this.listResources();
     if (this.hiddenResources.has(uri)) throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, { details: { uri } });
     const owner = this.resources.get(uri);
-    if (owner) return owner.readResource(uri);
+    if (owner) return owner.readResource(uri, modern);
     // Not listed: perhaps an instance of a resource template. Ask the servers in order.
     for (const s of this.live()) {
       try {
-        return await s.upstream.readResource(uri);
+        return await s.upstream.readResource(uri, modern);
       } catch {
         /* next server */
       }

@@ -1,12 +1,13 @@
 import { Client } from '@modelcontextprotocol/client';
-import type { Transport, ClientCapabilities, RequestId } from '@modelcontextprotocol/client';
+import type { Transport, ClientCapabilities, PriorDiscovery, RequestId } from '@modelcontextprotocol/client';
 import { upstreamAuthFailure } from '../auth/upstream-errors.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
-import { SERVER_TIMEOUT_MS } from '../config/defaults.js';
+import { SERVER_TIMEOUT_MS, type ProtocolChoice } from '../config/defaults.js';
 import type { ServerConfig } from '../config/schema.js';
 import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../core/backoff.js';
 import type { ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { eraPlan, refusesLegacy, verdictOf, versionNegotiation, type ClientEra } from './era.js';
 import { RawForwarder } from './raw-forwarder.js';
 import { connectTimeoutError, unavailableError, type FailureSubject } from './upstream-failure.js';
 import { ConnectTimeout, connectTransport } from './upstream-transport.js';
@@ -35,6 +36,8 @@ export interface UpstreamOptions {
   stderr?: (line: string) => void;
   backoff?: BackoffPolicy;
   downstream?: DownstreamRelay;
+  /** The era of the clients this connection serves (serve): a server that speaks both is spoken to in theirs. */
+  clientEra?: ClientEra;
   /** The config entry was set aside for these problems: the server is down from the start and never started. */
   problems?: readonly string[];
   /** Told once when connecting is slow, so a terminal can say what it waits for. */
@@ -78,6 +81,10 @@ export class UpstreamConnection {
   /** Reconnect attempts ran out; the next call starts a fresh round (and still fails fast). */
   private gaveUp = false;
   private oauthInUse?: UpstreamOAuth;
+  /** The server's era as the last connection found it (protocol: auto), so that reconnecting skips the probe. */
+  private verdict?: PriorDiscovery;
+  /** The server refused the 2025 handshake of a 2025 client's connection: it speaks 2026-07-28 only. */
+  private modernOnly = false;
 
   constructor(
     readonly options: UpstreamOptions,
@@ -164,27 +171,26 @@ export class UpstreamConnection {
     for (const key of RELAYED_CAPABILITIES) {
       if (downstream?.capabilities[key]) Object.assign(offered, { [key]: downstream.capabilities[key] });
     }
-    const client = new Client({ name: 'mcpkit', version: this.options.version }, { capabilities: offered });
-    this.hooks.setUp(client, offered);
+    const plan = eraPlan(this.options.config.protocol ?? 'auto', this.options.clientEra);
+    let client: Client | undefined;
     try {
       this.oauthInUse = await this.oauth();
-      const transport = await connectTransport(client, {
-        name: this.name,
-        config: this.options.config,
-        env: this.options.env,
-        timeoutMs: this.timeoutMs,
-        logger: this.options.logger,
-        ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}),
-        ...(this.options.waiting ? { waiting: this.options.waiting } : {}),
-        stderrLine: (line) => this.stderrLine(line),
-        attempt: (transport) => (this.attempt = transport),
-        closed: () => this.isClosed(),
-        isAuthFailure: (error) => this.authFailure(error) !== undefined,
-      });
-      this.forwarder.attach(transport);
+      if (plan !== 'legacy-first') client = await this.connectAs(plan, offered);
+      else if (this.modernOnly) client = await this.connectAs('2026-07-28', offered);
+      else {
+        try {
+          client = await this.connectAs('2025-11-25', offered);
+        } catch (error) {
+          // A 2025 client's connection to a server that speaks only 2026-07-28: the bridge's side.
+          if (this.isClosed() || !refusesLegacy(error)) throw error;
+          this.modernOnly = true;
+          client = await this.connectAs('2026-07-28', offered);
+        }
+      }
     } catch (error) {
+      // A stale verdict (the server changed era) must not outlive the failure it may have caused.
+      this.verdict = undefined;
       this.lastError = (error as Error).message;
-      await client.close().catch(() => undefined);
       if (this.isClosed()) throw this.unavailable();
       const auth = this.authFailure(error);
       if (auth) {
@@ -206,6 +212,38 @@ export class UpstreamConnection {
     await this.hooks.connected(client);
     this.options.logger.debug(`${this.name}: connected`);
     return client;
+  }
+
+  /** A new SDK client speaking `choice`, connected (closed again if that fails). */
+  private async connectAs(choice: ProtocolChoice, offered: ClientCapabilities): Promise<Client> {
+    const { config } = this.options;
+    const client = new Client(
+      { name: 'mcpkit', version: this.options.version },
+      { capabilities: offered, versionNegotiation: versionNegotiation(choice, config.command !== undefined, this.timeoutMs) },
+    );
+    this.hooks.setUp(client, offered);
+    try {
+      const transport = await connectTransport(client, {
+        name: this.name,
+        config,
+        env: this.options.env,
+        timeoutMs: this.timeoutMs,
+        logger: this.options.logger,
+        ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}),
+        ...(this.options.waiting ? { waiting: this.options.waiting } : {}),
+        ...(choice === 'auto' && this.verdict ? { prior: this.verdict } : {}),
+        stderrLine: (line) => this.stderrLine(line),
+        attempt: (transport) => (this.attempt = transport),
+        closed: () => this.isClosed(),
+        isAuthFailure: (error) => this.authFailure(error) !== undefined,
+      });
+      this.forwarder.attach(transport);
+      if (choice === 'auto') this.verdict = verdictOf(client);
+      return client;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** The OAuth of a remote server with `auth:`: the one given, else its stored login (loaded only then). */

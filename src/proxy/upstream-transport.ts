@@ -1,5 +1,5 @@
 import type { Stream } from 'node:stream';
-import type { Client, SSEClientTransportOptions, Transport } from '@modelcontextprotocol/client';
+import type { Client, PriorDiscovery, SSEClientTransportOptions, Transport } from '@modelcontextprotocol/client';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../core/logger.js';
@@ -26,6 +26,8 @@ export interface TransportChoice {
   timeoutMs: number;
   logger: Logger;
   oauth?: UpstreamOAuth;
+  /** The server's era from an earlier connection: no server/discover probe this time. */
+  prior?: PriorDiscovery;
   /** Each line the server writes to stderr. */
   stderrLine(line: string): void;
   /** Told once when connecting takes longer than SLOW_START_MS, so a terminal can say what it waits for. */
@@ -92,7 +94,11 @@ async function bounded(client: Client, transport: Transport, what: string, choic
       ).unref()
     : undefined;
   try {
-    await withTimeout(client.connect(transport, { timeout: timeoutMs }), timeoutMs, () => new ConnectTimeout(what, timeoutMs));
+    await withTimeout(
+      client.connect(transport, { timeout: timeoutMs, ...(choice.prior ? { prior: choice.prior } : {}) }),
+      timeoutMs,
+      () => new ConnectTimeout(what, timeoutMs),
+    );
     return transport;
   } catch (error) {
     await transport.close().catch(() => undefined);

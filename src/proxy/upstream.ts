@@ -1,4 +1,5 @@
 import { EmptyResultSchema } from '@modelcontextprotocol/core';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type {
   Client,
   CallToolResult,
@@ -20,6 +21,8 @@ import type {
 import * as z from 'zod';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
+import type { ModernRequest } from '../tool/context.js';
+import { modernParams } from './era.js';
 import { requestFailure } from './upstream-failure.js';
 import { UpstreamConnection, type UpstreamOptions, type UpstreamState } from './upstream-connection.js';
 
@@ -145,16 +148,24 @@ export class Upstream {
     signal?: AbortSignal,
     onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
     related?: RequestId,
+    modern?: ModernRequest,
   ): Promise<CallToolResult> {
     const client = await this.connection.connectOrUnavailable();
     const release = this.relate(related);
+    // Between 2026-07-28 peers an input_required result goes back to the client as it is, and the
+    // client's retry comes through with its answers (MRTR needs no state here).
+    const relayed = modern && client.getProtocolEra() === 'modern' ? modernParams(modern) : undefined;
     try {
-      return (await client.request({ method: 'tools/call', params: { name, arguments: args ?? {} } }, PassThroughResult, {
+      return (await client.request({ method: 'tools/call', params: { name, arguments: args ?? {}, ...relayed } }, PassThroughResult, {
         timeout: this.timeoutMs,
         signal,
         ...(onprogress ? { onprogress } : {}),
+        ...(relayed ? { allowInputRequired: true } : {}),
       })) as CallToolResult;
     } catch (error) {
+      // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
+      // capability the client lacks, -32602 for tampered request state) are the client's to act on.
+      if (relayed && error instanceof ProtocolError) throw error;
       throw this.callFailure(name, error as Error & { code?: number });
     } finally {
       release();
@@ -163,7 +174,8 @@ export class Upstream {
 
   /** True when a call can go straight to the connected transport (forwardCall). */
   get ready(): boolean {
-    return this.connection.state === 'ready' && this.connection.forwarder.attached;
+    // A 2026-07-28 request needs the SDK's envelope and headers, so it never skips the client.
+    return this.connection.state === 'ready' && this.connection.forwarder.attached && this.connection.client?.getProtocolEra() !== 'modern';
   }
 
   /**
@@ -210,9 +222,19 @@ export class Upstream {
     );
   }
 
-  async getPrompt(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+  async getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
     const client = await this.connection.connectOrUnavailable();
-    return this.forward(`prompt ${name}`, () => client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs }));
+    return this.forward(`prompt ${name}`, () => this.relayable(client, 'prompts/get', { name, arguments: args }, modern) as Promise<GetPromptResult>);
+  }
+
+  /** A request that a 2026-07-28 client may have to answer with input (MRTR), relayed as the SDK client's own otherwise. */
+  private relayable(client: Client, method: 'prompts/get' | 'resources/read', params: Record<string, unknown>, modern?: ModernRequest): Promise<unknown> {
+    const relayed = modern && client.getProtocolEra() === 'modern' ? modernParams(modern) : undefined;
+    if (!relayed)
+      return method === 'prompts/get'
+        ? client.getPrompt(params as never, { timeout: this.timeoutMs })
+        : client.readResource(params as never, { timeout: this.timeoutMs });
+    return client.request({ method, params: { ...params, ...relayed } } as never, PassThroughResult, { timeout: this.timeoutMs, allowInputRequired: true });
   }
 
   async listResources(): Promise<Resource[]> {
@@ -233,9 +255,9 @@ export class Upstream {
     );
   }
 
-  async readResource(uri: string): Promise<ReadResourceResult> {
+  async readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
     const client = await this.connection.connectOrUnavailable();
-    return this.forward(`resource ${uri}`, () => client.readResource({ uri }, { timeout: this.timeoutMs }));
+    return this.forward(`resource ${uri}`, () => this.relayable(client, 'resources/read', { uri }, modern) as Promise<ReadResourceResult>);
   }
 
   /** The log level the downstream asked for: sent now when connected, else once connected, to a server that logs. */
@@ -309,6 +331,8 @@ export class Upstream {
       const auth = this.connection.authFailure(error);
       if (auth) throw auth;
       if (this.connection.state !== 'ready') throw this.connection.unavailable();
+      // The server's own protocol error, for a 2026-07-28 client to act on (see callTool).
+      if (error instanceof ProtocolError && this.connection.client?.getProtocolEra() === 'modern') throw error;
       throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${what}: ${(error as Error).message}`, { details: { server: this.name } });
     }
   }

@@ -118,6 +118,8 @@ export interface ToolContext {
    * as they are found, so an unlimited search shows its first matches at once.
    */
   readonly emit?: (item: unknown) => void;
+  /** Set by the MCP front end for a 2026-07-28 request: what a proxied call passes on to the server. */
+  readonly modern?: ModernRequest;
   /** Set by the MCP front end when the client asked for progress (a progressToken). */
   readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
 }
@@ -140,4 +142,15 @@ export interface RenderUi {
   table(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string;
   /** A remark for the person (stderr), kept out of what the command prints, so `| jq` and `$(...)` stay clean. */
   note(text: string): void;
+}
+
+/**
+ * The parts of a 2026-07-28 request that belong to the client, not to mcpkit: the envelope keys a
+ * server decides by (the client's capabilities, log level, trace context), and a retry's answers
+ * to an input_required result with the server's opaque state, passed back byte for byte.
+ */
+export interface ModernRequest {
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly inputResponses?: unknown;
+  readonly requestState?: string;
 }

@@ -1,0 +1,97 @@
+import {
+  BAGGAGE_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
+  type Client,
+  type ClientOptions,
+  type PriorDiscovery,
+} from '@modelcontextprotocol/client';
+import type { ProtocolChoice } from '../config/defaults.js';
+import type { ModernRequest } from '../tool/context.js';
+
+/** A stdio server that does not answer the server/discover probe is taken for a 2025 one after this long. */
+export const STDIO_PROBE_MS = 5000;
+
+/**
+ * The SDK's version negotiation for `mcp_servers.NAME.protocol`: `auto` probes with server/discover
+ * and falls back to `initialize` against a 2025 server; a revision pins it (the SDK's legacy mode is
+ * the 2025 handshake byte for byte, and its pin never falls back). On stdio a silent probe means a
+ * 2025 server, so it is bounded more tightly than a call; over HTTP silence is an outage and the
+ * server's own timeout applies.
+ */
+export function versionNegotiation(choice: ProtocolChoice, stdio: boolean, timeoutMs: number): NonNullable<ClientOptions['versionNegotiation']> {
+  switch (choice) {
+    case '2025-11-25':
+      return { mode: 'legacy' };
+    case '2026-07-28':
+      return { mode: { pin: '2026-07-28' } };
+    case 'auto':
+      return { mode: 'auto', probe: { timeoutMs: stdio ? Math.min(timeoutMs, STDIO_PROBE_MS) : timeoutMs } };
+  }
+}
+
+/** The era of the clients a connection serves: `serve` keeps one set of connections per era. */
+export type ClientEra = 'legacy' | 'modern';
+
+/**
+ * How to connect to a server for clients of one era. A revision in the config is kept. Otherwise a
+ * server is spoken to in its clients' era where it can be: 2025 clients get the 2025 handshake
+ * first (what they got before mcpkit spoke 2026-07-28, hot path included), falling back to
+ * 2026-07-28 only for a server that refuses it; 2026 clients, and commands without a client, probe.
+ */
+export function eraPlan(choice: ProtocolChoice, clients: ClientEra | undefined): ProtocolChoice | 'legacy-first' {
+  return choice === 'auto' && clients === 'legacy' ? 'legacy-first' : choice;
+}
+
+/** The server refused a 2025 handshake because it speaks only later revisions (-32022, Unsupported protocol version). */
+export function refusesLegacy(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; data?: { code?: unknown } } | undefined;
+  if (e?.code === UNSUPPORTED_PROTOCOL_VERSION || e?.data?.code === UNSUPPORTED_PROTOCOL_VERSION) return true;
+  return typeof e?.message === 'string' && /unsupported protocol version/i.test(e.message);
+}
+
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * What a connection learnt about the server's era, for the next connect to the same server to skip
+ * the probe (the SDK's gateway recipe). Kept for the life of the process only: a 2025 verdict that
+ * outlived an upgrade of the server would hide the upgrade forever.
+ */
+export function verdictOf(client: Client): PriorDiscovery | undefined {
+  const era = client.getProtocolEra();
+  if (era === undefined) return undefined;
+  const discover = client.getDiscoverResult();
+  return era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
+}
+
+/** Envelope keys that describe the client or its trace, passed on so a server decides by the real client. */
+const CLIENT_ENVELOPE_KEYS = [CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY, BAGGAGE_META_KEY];
+
+/**
+ * The client's own parts of a 2026-07-28 request (undefined for a 2025 one): its envelope keys
+ * mcpkit passes on (not the version or client info, which are mcpkit's on the upstream side), and
+ * a retry's input responses and request state.
+ */
+export function modernRequestOf(
+  envelope: Readonly<Record<string, unknown>> | undefined,
+  params: { inputResponses?: unknown; requestState?: unknown },
+): ModernRequest | undefined {
+  if (!envelope) return undefined;
+  const meta = Object.fromEntries(CLIENT_ENVELOPE_KEYS.filter((key) => envelope[key] !== undefined).map((key) => [key, envelope[key]]));
+  return {
+    meta,
+    ...(params.inputResponses !== undefined ? { inputResponses: params.inputResponses } : {}),
+    ...(typeof params.requestState === 'string' ? { requestState: params.requestState } : {}),
+  };
+}
+
+/** The request params a 2026-07-28 upstream gets for the client's request: the caller's `_meta` keys win over the SDK's. */
+export function modernParams(modern: ModernRequest): { _meta: Record<string, unknown>; inputResponses?: unknown; requestState?: string } {
+  return {
+    _meta: { ...modern.meta },
+    ...(modern.inputResponses !== undefined ? { inputResponses: modern.inputResponses } : {}),
+    ...(modern.requestState !== undefined ? { requestState: modern.requestState } : {}),
+  };
+}
