@@ -19,16 +19,26 @@ export interface AuthSubject {
  */
 export function upstreamAuthFailure(error: unknown, subject: AuthSubject): ToolError | undefined {
   if (error instanceof ToolError) return error.code === 'AUTH_REQUIRED' ? error : undefined;
-  const e = error as { name?: string; code?: number; message?: string } | undefined;
+  const e = error as { name?: string; message?: string } | undefined;
   if (!e) return undefined;
-  if (!subject.oauth) return e.code === 401 ? credentialsWanted(subject) : undefined;
-  // The SDK's transports carry the HTTP status as `code` (StreamableHTTPError, SseError).
-  if (e.name !== 'UnauthorizedError' && e.code !== 401 && e.code !== 403) return undefined;
+  const status = httpStatusOf(error);
+  if (!subject.oauth) return status === 401 ? credentialsWanted(subject) : undefined;
+  if (e.name !== 'UnauthorizedError' && status !== 401 && status !== 403) return undefined;
   const challenge = subject.oauth.lastChallenge();
   const stepUp = challenge?.status === 403 && challenge.error === 'insufficient_scope' ? challenge.scope : undefined;
   return stepUp
     ? authRequired(subject.name, `it asks for scope "${stepUp}", which the stored login does not have`, { scope: stepUp })
     : authRequired(subject.name, `it refused the stored login (${e.message ?? 'unauthorized'})`);
+}
+
+/**
+ * The HTTP status an SDK transport error carries: 2.x's SdkHttpError has it as `status` (its `code`
+ * is the SDK's own name for the failure); the SSE transport still puts it in a numeric `code`.
+ */
+function httpStatusOf(error: unknown): number | undefined {
+  const e = error as { code?: unknown; status?: unknown } | undefined;
+  if (typeof e?.status === 'number') return e.status;
+  return typeof e?.code === 'number' && e.code >= 400 && e.code < 600 ? e.code : undefined;
 }
 
 /** A 401 from a server without auth: oauth: its header was refused, or it wants credentials it was never given. */

@@ -65,7 +65,8 @@ export async function runServe(options: ServeOptions): Promise<never> {
       await serveStdio({
         runtime: served,
         hasServers: await served.viewHasServers(options.view),
-        hub: (downstream) => served.clientHub(options.view, downstream),
+        hub: (era) =>
+          era === 'modern' ? () => served.openHub(options.view, { shared: true, era }) : (downstream) => served.clientHub(options.view, downstream),
       });
     }
   } catch (error) {

@@ -1,38 +1,65 @@
+import { PassThrough } from 'node:stream';
 import type { Transport, RequestId } from '@modelcontextprotocol/server';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { Runtime } from '../app/runtime.js';
+import type { ProxyHub } from '../proxy/hub.js';
+import type { ClientEra } from '../proxy/era.js';
 import { installFastPath } from './fast-path.js';
 import { createToolServer, type ToolServerOptions } from './tool-server.js';
+
+export interface StdioServeOptions {
+  runtime: Runtime;
+  hasServers: boolean;
+  /** The hub for a client of this era (see ToolServerOptions.hub). */
+  hub: (era: ClientEra) => ToolServerOptions['hub'];
+}
 
 /**
  * Serves over stdio until the client goes away (stdin closes) or a signal arrives. stdout carries
  * only protocol messages; everything else goes to stderr. Resolves when the session has ended.
+ *
+ * The SDK's entry decides the era from the client's opening message (initialize for 2025-11-25,
+ * server/discover or an enveloped request for 2026-07-28) and pins one server for the connection.
+ * The hot path serves 2025 clients only: a 2026 request goes through the SDK, which owns its envelope.
  */
-export async function serveStdio(options: ToolServerOptions): Promise<void> {
-  const { runtime } = options;
-  const server = createToolServer(options);
-  const transport = new StdioServerTransport();
+export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions): Promise<void> {
+  // The SDK's transport ends (unanswered requests dropped) the moment stdin ends; a client that
+  // closes our stdin is done with us only once every request it sent has its answer
+  // (`printf ... | mcpkit serve` gets them all), so the transport reads a copy that ends then.
+  const input = new PassThrough();
+  process.stdin.pipe(input, { end: false });
+  const transport = new StdioServerTransport(input, process.stdout);
+  let legacyHub: (() => ProxyHub | undefined) | undefined;
+  const handle = serveBothEras(
+    ({ era }) => {
+      const server = createToolServer({ runtime, hasServers, hub: hub(era) });
+      if (era === 'legacy') legacyHub = server.resolvedHub;
+      return server;
+    },
+    { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
+  );
+  installFastPath(transport, () => legacyHub?.());
+  const answered = trackAnswers(transport);
+  let done!: () => void;
+  const ended = new Promise<void>((resolve) => (done = resolve));
   let closing: Promise<void> | undefined;
-  const closed = new Promise<void>((resolve) => {
-    const cleanup = server.onclose;
-    server.onclose = () => {
-      cleanup?.();
-      resolve();
-    };
-  });
   const shutdown = (why: string) => {
     runtime.logger.debug(`serve: shutting down (${why})`);
-    return (closing ??= server.close().catch(() => undefined));
+    return (closing ??= handle
+      .close()
+      .catch(() => undefined)
+      .then(done));
+  };
+  const previous = transport.onclose;
+  transport.onclose = () => {
+    previous?.();
+    void shutdown('the connection closed');
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await server.connect(transport);
-  installFastPath(transport, server.resolvedHub);
-  // The SDK's stdio transport does not notice end-of-input; a client that closes our stdin is done
-  // with us, once every request it sent has its answer (`printf ... | mcpkit serve` gets them all).
-  const answered = trackAnswers(transport);
   process.stdin.once('end', () => void answered().then(() => shutdown('stdin closed')));
   runtime.logger.debug('serve: ready on stdio');
-  await closed;
+  await ended;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { Server, ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
@@ -28,18 +28,23 @@ function protocolError(code: number, message: string, data?: unknown): Error {
   return Object.assign(new Error(message), { code, data });
 }
 
-/** The spec's code for an unknown resource URI. */
-const RESOURCE_NOT_FOUND = -32002;
+/**
+ * An unknown resource URI: -32602 with the URI in `data`, which the 2026-07-28 spec names and the
+ * SDK sends in both eras (2025-11-25 said -32002; clients are told to accept either).
+ */
+const resourceNotFound = (uri: string) => (message: string, published: object) =>
+  Object.assign(new ResourceNotFoundError(uri, message), { data: { ...published, uri } });
+const invalidParams = (message: string, published: object) => protocolError(ProtocolErrorCode.InvalidParams, message, published);
 
 /** prompts/get and resources/read report failures as JSON-RPC errors; NOT_FOUND gets the code the spec names. */
-async function asProtocolError<T>(run: () => Promise<T>, notFoundCode: number): Promise<T> {
+async function asProtocolError<T>(run: () => Promise<T>, notFound: (message: string, published: object) => Error): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ProtocolError || typeof (error as { code?: unknown }).code === 'number') throw error;
     const published = errorObject(error);
-    const code = error instanceof ToolError && error.code === 'NOT_FOUND' ? notFoundCode : ProtocolErrorCode.InternalError;
-    throw protocolError(code, published.message, published);
+    if (error instanceof ToolError && error.code === 'NOT_FOUND') throw notFound(published.message, published);
+    throw protocolError(ProtocolErrorCode.InternalError, published.message, published);
   }
 }
 
@@ -163,29 +168,24 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
     // Prompts and resources of the upstream servers, filtered like their tools.
     server.setRequestHandler('prompts/list', async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
     server.setRequestHandler('prompts/get', async (request, ctx) =>
-      asProtocolError(
-        () => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments, modernOf(ctx))),
-        ProtocolErrorCode.InvalidParams,
-      ),
+      asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments, modernOf(ctx))), invalidParams),
     );
     server.setRequestHandler('resources/list', async () => ({ resources: await (await ready()).passthrough.listResources() }));
     server.setRequestHandler('resources/templates/list', async () => ({
       resourceTemplates: await (await ready()).passthrough.listResourceTemplates(),
     }));
     server.setRequestHandler('resources/read', async (request, ctx) =>
-      asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri, modernOf(ctx))), RESOURCE_NOT_FOUND),
+      asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri, modernOf(ctx))), resourceNotFound(request.params.uri)),
     );
     server.setRequestHandler('resources/subscribe', async (request) => {
-      await asProtocolError(() => ready().then((h) => h.clients.subscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
+      await asProtocolError(() => ready().then((h) => h.clients.subscribe(session, request.params.uri)), resourceNotFound(request.params.uri));
       return {};
     });
     server.setRequestHandler('resources/unsubscribe', async (request) => {
-      await asProtocolError(() => ready().then((h) => h.clients.unsubscribe(session, request.params.uri)), RESOURCE_NOT_FOUND);
+      await asProtocolError(() => ready().then((h) => h.clients.unsubscribe(session, request.params.uri)), resourceNotFound(request.params.uri));
       return {};
     });
-    server.setRequestHandler('completion/complete', async (request) =>
-      asProtocolError(() => ready().then((h) => h.complete(request.params)), ProtocolErrorCode.InvalidParams),
-    );
+    server.setRequestHandler('completion/complete', async (request) => asProtocolError(() => ready().then((h) => h.complete(request.params)), invalidParams));
   }
   server.onerror = (error) => context.logger.error(`MCP: ${error.message}`);
   return Object.assign(server, { resolvedHub: () => resolved });

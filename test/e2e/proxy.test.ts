@@ -323,9 +323,11 @@ describe('prompts and resources pass through the same filters', () => {
       expect(resources.length).toBeGreaterThan(0);
       const read = await session.client.readResource({ uri: resources[0]!.uri });
       expect(read.contents[0]!.uri).toBe(resources[0]!.uri);
+      // Resource not found is -32602 with the URI in data (the 2026-07-28 spec; the 2.x SDK sends it in both eras).
       await expect(session.client.readResource({ uri: 'demo://resource/static/document/architecture.md' })).rejects.toMatchObject({
-        code: -32002,
-        message: expect.not.stringContaining('MCP error -32002: MCP error'),
+        code: -32602,
+        data: { uri: 'demo://resource/static/document/architecture.md' },
+        message: expect.not.stringContaining('MCP error -32602: MCP error'),
       });
 
       const { resourceTemplates } = await session.client.listResourceTemplates();

@@ -39,7 +39,11 @@ export default class FilterRun extends McpkitCommand {
     let hub: Awaited<ReturnType<typeof runtime.openHub>> | undefined;
     try {
       // One client, so the connection is its own: what the server asks reaches it.
-      await serveStdio({ runtime, hasServers: true, hub: async (downstream) => (hub = await runtime.openHub(view, downstream ? { downstream } : {})) });
+      await serveStdio({
+        runtime,
+        hasServers: true,
+        hub: (era) => async (downstream) => (hub = await runtime.openHub(view, { era, ...(downstream ? { downstream } : {}) })),
+      });
     } finally {
       await hub?.close();
     }
