@@ -65,7 +65,7 @@ const PassThrough = z.looseObject({});
 
 /** What a 2026-07-28 request passes on to the server it is proxied to (undefined for a 2025 one). */
 const modernOf = (ctx: ServerContext) =>
-  modernRequestOf(ctx.mcpReq.envelope, { inputResponses: ctx.mcpReq.inputResponses, requestState: ctx.mcpReq.requestState() });
+  modernRequestOf(ctx.mcpReq.envelope, { inputResponses: ctx.mcpReq.inputResponses, requestState: ctx.mcpReq.requestState() }, ctx.http?.req?.headers);
 
 /** Which of the client's capabilities make it worth connections of its own (see ProxyHub.downstream). */
 function needsOwnConnections(capabilities: ClientCapabilities | undefined): boolean {

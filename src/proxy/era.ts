@@ -66,6 +66,9 @@ export function verdictOf(client: Client): PriorDiscovery | undefined {
   return era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
 }
 
+/** SEP-2243: a tool's `x-mcp-header` parameters, mirrored by the client into `Mcp-Param-{Name}` headers. */
+const PARAM_HEADER_PREFIX = 'mcp-param-';
+
 /** Envelope keys that describe the client or its trace, passed on so a server decides by the real client. */
 const CLIENT_ENVELOPE_KEYS = [CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY, BAGGAGE_META_KEY];
 
@@ -77,11 +80,14 @@ const CLIENT_ENVELOPE_KEYS = [CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, 
 export function modernRequestOf(
   envelope: Readonly<Record<string, unknown>> | undefined,
   params: { inputResponses?: unknown; requestState?: unknown },
+  headers?: Iterable<[string, string]>,
 ): ModernRequest | undefined {
   if (!envelope) return undefined;
   const meta = Object.fromEntries(CLIENT_ENVELOPE_KEYS.filter((key) => envelope[key] !== undefined).map((key) => [key, envelope[key]]));
+  const mirrored = [...(headers ?? [])].filter(([name]) => name.toLowerCase().startsWith(PARAM_HEADER_PREFIX));
   return {
     meta,
+    ...(mirrored.length ? { headers: Object.fromEntries(mirrored) } : {}),
     ...(params.inputResponses !== undefined ? { inputResponses: params.inputResponses } : {}),
     ...(typeof params.requestState === 'string' ? { requestState: params.requestState } : {}),
   };

@@ -154,13 +154,27 @@ export class Upstream {
     const release = this.relate(related);
     // Between 2026-07-28 peers an input_required result goes back to the client as it is, and the
     // client's retry comes through with its answers (MRTR needs no state here).
-    const relayed = modern && client.getProtocolEra() === 'modern' ? modernParams(modern) : undefined;
+    const era = client.getProtocolEra();
+    const relayed = modern && era === 'modern' ? modernParams(modern) : undefined;
+    const params = { name, arguments: args ?? {}, ...relayed };
+    const options = {
+      timeout: this.timeoutMs,
+      signal,
+      ...(onprogress ? { onprogress } : {}),
+      ...(relayed ? { allowInputRequired: true } : {}),
+    };
     try {
-      return (await client.request({ method: 'tools/call', params: { name, arguments: args ?? {}, ...relayed } }, PassThroughResult, {
-        timeout: this.timeoutMs,
-        signal,
-        ...(onprogress ? { onprogress } : {}),
-        ...(relayed ? { allowInputRequired: true } : {}),
+      if (era === 'modern' && !modern?.headers) {
+        // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
+        // which a 2026 server requires; its definition without outputSchema, so that the result
+        // is passed on as the server sent it, not checked here.
+        const tool = this.tools?.find((t) => t.name === name);
+        return (await client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) })) as CallToolResult;
+      }
+      // A 2026 client's own Mcp-Param-* headers go on as they came: the server checks them against the body.
+      return (await client.request({ method: 'tools/call', params }, PassThroughResult, {
+        ...options,
+        ...(modern?.headers && era === 'modern' ? { headers: { ...modern.headers } } : {}),
       })) as CallToolResult;
     } catch (error) {
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a

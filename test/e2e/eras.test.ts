@@ -1,0 +1,218 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, ROOT, spawnTracked, stopChild } from '../helpers/cli.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+
+// Both protocol eras through mcpkit, with the SDK's 2.x client: a 2026-07-28 client and a
+// 2025-11-25 client, over stdio and streamable HTTP, to upstreams of either era.
+
+const MODERN_SERVER = join(ROOT, 'test/fixtures/modern-server.mjs');
+const modernStdio = (...flags: string[]) => ({ command: process.execPath, args: [MODERN_SERVER, '--stdio', ...flags] });
+
+type Era = 'modern' | 'legacy';
+
+/** A 2.x SDK client: `modern` pins 2026-07-28, `legacy` is the SDK's default 2025 handshake. Answers elicitation with a name. */
+function sdkClient(era: Era, asked: string[] = []): Client {
+  const client = new Client(
+    { name: `eras-${era}`, version: '1' },
+    { capabilities: { elicitation: { form: {} } }, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {}) },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
+  return client;
+}
+
+const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? '') as string;
+
+async function startHttp(config: string, extra: string[] = []): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config, ...extra], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const ok = await waitFor(() => /listening on (http:\/\/\S+)\/mcp/.test(stderr) || child.exitCode !== null, 20_000);
+  const base = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)?.[1];
+  if (!ok || !base) throw new Error(`serve --http did not start: ${stderr}`);
+  return { child, base };
+}
+
+/** The modern fixture over HTTP, for upstreams and chains. */
+async function startModernHttp(...flags: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawnTracked(process.execPath, [MODERN_SERVER, '--port', '0', ...flags], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  await waitFor(() => out.includes('\n') || child.exitCode !== null, 10_000);
+  const url = out.trim();
+  if (!url.startsWith('http')) throw new Error('modern fixture did not start');
+  return { child, url };
+}
+
+const children: ChildProcess[] = [];
+const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await Promise.allSettled(children.map((c) => stopChild(c)));
+});
+
+async function connected(client: Client, url: string): Promise<Client> {
+  clients.push(client);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+describe('serve --http speaks both eras', () => {
+  let base = '';
+  beforeAll(async () => {
+    const config = writeConfig({
+      mcp_servers: { modern: modernStdio(), strict: modernStdio('--modern-only', '--name', 'strict'), everything: SERVERS.everything },
+      tool_views: {
+        m: { servers: ['modern'] },
+        strict: { servers: ['strict'] },
+        old: { servers: { everything: { tools: { echo: {} } } } },
+      },
+    });
+    const served = await startHttp(config);
+    children.push(served.child);
+    base = served.base;
+  }, 30_000);
+
+  it('a 2026-07-28 client gets server/discover, stateless calls, and its own era upstream', async () => {
+    const client = await connected(sdkClient('modern'), `${base}/view/m/mcp`);
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(client.getDiscoverResult()?.supportedVersions).toContain('2026-07-28');
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toEqual(expect.arrayContaining(['echo', 'whoami', 'ask_name']));
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'hi' } }))).toBe('Echo: hi');
+    // The upstream speaks both eras: a 2026 client's calls reach it in 2026-07-28.
+    expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('modern-fixture modern');
+  }, 30_000);
+
+  it('a 2025-11-25 client gets what it got before: a session, and the upstream in its era', async () => {
+    const client = await connected(sdkClient('legacy'), `${base}/view/m/mcp`);
+    expect(client.getProtocolEra()).toBe('legacy');
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('modern-fixture legacy');
+  }, 30_000);
+
+  it('MRTR between 2026 peers: the input_required result reaches the client, its retry the server', async () => {
+    const asked: string[] = [];
+    const client = await connected(sdkClient('modern', asked), `${base}/view/m/mcp`);
+    expect(text(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada!');
+    expect(asked).toEqual(['What is your name?']);
+  }, 30_000);
+
+  it('a 2025 client through a 2026-only upstream: the server input_required becomes an elicitation request to the client', async () => {
+    const asked: string[] = [];
+    const client = await connected(sdkClient('legacy', asked), `${base}/view/strict/mcp`);
+    expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('strict modern');
+    expect(text(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada!');
+    expect(asked).toEqual(['What is your name?']);
+  }, 30_000);
+
+  it('a 2026 client through a 2025-only upstream (server-everything on the 1.x SDK) calls its tools', async () => {
+    const client = await connected(sdkClient('modern'), `${base}/view/old/mcp`);
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'across' } }))).toBe('Echo: across');
+  }, 30_000);
+
+  it("a 2026 server decides by the client's own capabilities, and its protocol error reaches the client as that error", async () => {
+    // No elicitation declared: the upstream refuses to ask (-32021), as it would asked directly.
+    const client = new Client({ name: 'eras-bare', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await connected(client, `${base}/view/m/mcp`);
+    await expect(client.callTool({ name: 'ask_name', arguments: {} })).rejects.toMatchObject({ code: -32021 });
+  }, 30_000);
+});
+
+describe('serve over stdio speaks both eras', () => {
+  const config = () => writeConfig({ mcp_servers: { modern: modernStdio() }, tool_views: { m: { servers: ['modern'] } } });
+
+  for (const era of ['modern', 'legacy'] as const) {
+    it(`a ${era === 'modern' ? '2026-07-28' : '2025-11-25'} client calls through, in its era`, async () => {
+      const asked: string[] = [];
+      const client = sdkClient(era, asked);
+      clients.push(client);
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, 'serve', '--view', 'm', '--config', config()],
+          env: cleanEnv() as Record<string, string>,
+        }),
+      );
+      expect(client.getProtocolEra()).toBe(era);
+      expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe(`modern-fixture ${era}`);
+      expect(text(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada!');
+      expect(asked).toEqual(['What is your name?']);
+      await client.close();
+    }, 30_000);
+  }
+});
+
+describe('a 2026-07-28 client through mcpkit behind mcpkit', () => {
+  it('reaches the upstream in 2026-07-28 through both hops, MRTR included', async () => {
+    const upstream = await startModernHttp();
+    children.push(upstream.child);
+    const inner = await startHttp(writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } } }));
+    children.push(inner.child);
+    const outer = await startHttp(writeConfig({ mcp_servers: { inner: { url: `${inner.base}/view/m/mcp` } }, tool_views: { o: { servers: ['inner'] } } }));
+    children.push(outer.child);
+    const asked: string[] = [];
+    const client = await connected(sdkClient('modern', asked), `${outer.base}/view/o/mcp`);
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('modern-fixture modern');
+    expect(text(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada!');
+    expect(asked).toEqual(['What is your name?']);
+  }, 60_000);
+});
+
+/** A round-robin HTTP balancer: each request goes to the next replica (no affinity of any kind). */
+function roundRobin(targets: string[]): Promise<{ server: Server; url: string; hits: number[] }> {
+  const hits = targets.map(() => 0);
+  let next = 0;
+  const server = createServer((req, res) => {
+    const at = next++ % targets.length;
+    hits[at]!++;
+    const target = new URL(targets[at]!);
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits })),
+  );
+}
+
+describe('two serve --http replicas behind a round-robin balancer', () => {
+  it('serve a 2026-07-28 client without sticky sessions', async () => {
+    const upstream = await startModernHttp();
+    children.push(upstream.child);
+    const config = writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } } });
+    const [a, b] = await Promise.all([startHttp(config), startHttp(config)]);
+    children.push(a.child, b.child);
+    const balancer = await roundRobin([a.base, b.base]);
+    try {
+      const asked: string[] = [];
+      const client = await connected(sdkClient('modern', asked), `${balancer.url}/view/m/mcp`);
+      for (let i = 0; i < 4; i++) expect(text(await client.callTool({ name: 'echo', arguments: { message: `n${i}` } }))).toBe(`Echo: n${i}`);
+      // An MRTR round trip whose retry lands on the other replica.
+      expect(text(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada!');
+      expect(balancer.hits[0]).toBeGreaterThanOrEqual(3);
+      expect(balancer.hits[1]).toBeGreaterThanOrEqual(3);
+    } finally {
+      await new Promise((resolve) => balancer.server.close(resolve));
+    }
+  }, 60_000);
+});
