@@ -84,6 +84,8 @@ export function modernRequestOf(
 ): ModernRequest | undefined {
   if (!envelope) return undefined;
   const meta = Object.fromEntries(CLIENT_ENVELOPE_KEYS.filter((key) => envelope[key] !== undefined).map((key) => [key, envelope[key]]));
+  // A client that names no capabilities has none: the SDK must not put mcpkit's own in their place.
+  meta[CLIENT_CAPABILITIES_META_KEY] ??= {};
   const mirrored = [...(headers ?? [])].filter(([name]) => name.toLowerCase().startsWith(PARAM_HEADER_PREFIX));
   return {
     meta,
@@ -100,4 +102,11 @@ export function modernParams(modern: ModernRequest): { _meta: Record<string, unk
     ...(modern.inputResponses !== undefined ? { inputResponses: modern.inputResponses } : {}),
     ...(modern.requestState !== undefined ? { requestState: modern.requestState } : {}),
   };
+}
+
+/** Whether a 2026-07-28 client declared (in its envelope) the capability a server's request needs. */
+export function clientAccepts(modern: ModernRequest, method: 'sampling/createMessage' | 'elicitation/create' | 'roots/list'): boolean {
+  const capabilities = modern.meta[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined;
+  const needed = method === 'sampling/createMessage' ? 'sampling' : method === 'elicitation/create' ? 'elicitation' : 'roots';
+  return capabilities?.[needed] !== undefined && capabilities[needed] !== null;
 }

@@ -59,6 +59,11 @@ export interface ConnectionHooks {
 /** The client capabilities an upstream may be offered: the ones whose requests mcpkit relays. */
 const RELAYED_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
 const STDERR_LINES = 20;
+/**
+ * What a 2025 server is offered on the connection 2026 clients share. Not roots: a 2025 server asks
+ * for roots when it connects, outside any call, where no 2026 client can be asked.
+ */
+const BRIDGED_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: { form: {}, url: {} } };
 
 /**
  * The connection to one upstream server and its states: idle until first used, connecting,
@@ -171,6 +176,9 @@ export class UpstreamConnection {
     for (const key of RELAYED_CAPABILITIES) {
       if (downstream?.capabilities[key]) Object.assign(offered, { [key]: downstream.capabilities[key] });
     }
+    // 2026 clients declare capabilities per request; a 2025 server learns them once, so it is offered
+    // what may be bridged, and a question for a client that lacks the capability is refused (./input-bridge.ts).
+    if (this.options.clientEra === 'modern') Object.assign(offered, BRIDGED_CAPABILITIES);
     const plan = eraPlan(this.options.config.protocol ?? 'auto', this.options.clientEra);
     let client: Client | undefined;
     try {

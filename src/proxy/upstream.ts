@@ -22,7 +22,8 @@ import * as z from 'zod';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ModernRequest } from '../tool/context.js';
-import { modernParams } from './era.js';
+import { clientAccepts, modernParams } from './era.js';
+import { InputBridge, UnknownRequestState, type InputMethod } from './input-bridge.js';
 import { requestFailure } from './upstream-failure.js';
 import { UpstreamConnection, type UpstreamOptions, type UpstreamState } from './upstream-connection.js';
 
@@ -42,6 +43,9 @@ export type LogParams = LoggingMessageNotification['params'];
 /** Results are passed through as the upstream produced them: no second validation on the hot path. */
 const PassThroughResult = z.looseObject({});
 
+/** How long a bridged call waits for its client's retry: a person may be answering (as for a relayed elicitation). */
+const BRIDGE_PARK_MS = 10 * 60_000;
+
 /**
  * One upstream MCP server as the proxy uses it: its connection (./upstream-connection.ts), its
  * tool list cached and refreshed on list_changed, what it tells the proxy (log messages, list
@@ -59,6 +63,8 @@ export class Upstream {
   /** The downstream's calls to this server in flight, oldest first (server-to-client requests relate to them). */
   private readonly related: RequestId[] = [];
   private wantedLevel?: LoggingLevel;
+  /** 2026 clients' calls parked while they answer what this (2025) server asked. */
+  private readonly bridge = new InputBridge<CallToolResult>(BRIDGE_PARK_MS);
 
   constructor(options: UpstreamOptions) {
     this.name = options.name;
@@ -128,6 +134,7 @@ export class Upstream {
   }
 
   close(): Promise<void> {
+    this.bridge.close();
     return this.connection.close();
   }
 
@@ -164,6 +171,7 @@ export class Upstream {
       ...(relayed ? { allowInputRequired: true } : {}),
     };
     try {
+      if (modern && era === 'legacy') return await this.bridged(client, params, options, modern);
       if (era === 'modern' && !modern?.headers) {
         // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
         // which a 2026 server requires; its definition without outputSchema, so that the result
@@ -179,10 +187,33 @@ export class Upstream {
     } catch (error) {
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
       // capability the client lacks, -32602 for tampered request state) are the client's to act on.
-      if (relayed && error instanceof ProtocolError) throw error;
+      if (modern && error instanceof ProtocolError) throw error;
       throw this.callFailure(name, error as Error & { code?: number });
     } finally {
       release();
+    }
+  }
+
+  /**
+   * A 2026-07-28 client's call to a 2025 server (./input-bridge.ts): what the server asks during
+   * the call comes back as input_required, and the client's retry takes the answer to it.
+   */
+  private async bridged(client: Client, params: { name: string; arguments: object }, options: object, modern: ModernRequest): Promise<CallToolResult> {
+    const leg =
+      modern.requestState !== undefined && this.bridge.holds(modern.requestState)
+        ? this.bridge.resume(modern.requestState, modern.inputResponses)
+        : modern.requestState !== undefined
+          ? Promise.reject(new UnknownRequestState())
+          : // Not the first request's signal: its exchange ends with the first input_required, the call does not.
+            this.bridge.start(
+              client.request({ method: 'tools/call', params }, PassThroughResult, { ...options, signal: undefined }) as Promise<CallToolResult>,
+              (method) => clientAccepts(modern, method),
+            );
+    try {
+      return (await leg) as CallToolResult;
+    } catch (error) {
+      if (error instanceof UnknownRequestState) throw new ProtocolError(error.code, error.message);
+      throw error;
     }
   }
 
@@ -305,6 +336,13 @@ export class Upstream {
   /** A new SDK client's handlers: what the server asks and tells. */
   private setUp(client: Client, offered: ClientCapabilities): void {
     const downstream = this.connection.options.downstream;
+    if (this.connection.options.clientEra === 'modern') {
+      // The connection 2026 clients share: a 2025 server's questions go to the bridged call they belong to.
+      const bridge = (method: InputMethod) => async (request: { params?: unknown }) => (await this.bridge.ask(method, request.params)) as never;
+      if (offered.sampling) client.setRequestHandler('sampling/createMessage', bridge('sampling/createMessage'));
+      if (offered.elicitation) client.setRequestHandler('elicitation/create', bridge('elicitation/create'));
+      if (offered.roots) client.setRequestHandler('roots/list', bridge('roots/list'));
+    }
     if (downstream) {
       // What the server asks of the client goes to the client whose connection this is, related
       // to its oldest call to this server in flight (over HTTP: on that call's stream).

@@ -76,7 +76,7 @@ describe('serve --http speaks both eras', () => {
       tool_views: {
         m: { servers: ['modern'] },
         strict: { servers: ['strict'] },
-        old: { servers: { everything: { tools: { echo: {} } } } },
+        old: { servers: { everything: { tools: { echo: {}, 'trigger-elicitation-request': {}, 'trigger-sampling-request': {} } } } },
       },
     });
     const served = await startHttp(config);
@@ -121,6 +121,40 @@ describe('serve --http speaks both eras', () => {
     const client = await connected(sdkClient('modern'), `${base}/view/old/mcp`);
     expect(client.getProtocolEra()).toBe('modern');
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'across' } }))).toBe('Echo: across');
+  }, 30_000);
+
+  it("a 2026 client through a 2025-only upstream: the server's elicitation and sampling requests come back as input_required", async () => {
+    const asked: string[] = [];
+    const client = new Client(
+      { name: 'eras-bridge', version: '1' },
+      { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { name: 'Ada' } };
+    });
+    let sampled = '';
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      sampled = JSON.stringify(request.params.messages);
+      return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'forty-two' } };
+    });
+    await connected(client, `${base}/view/old/mcp`);
+    const elicited = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    expect(asked).toEqual(['Please provide inputs for the following fields:']);
+    expect(JSON.stringify(elicited)).toContain('Ada');
+    const sampling = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'the answer?' } });
+    expect(sampled).toContain('the answer?');
+    expect(JSON.stringify(sampling)).toContain('forty-two');
+  }, 30_000);
+
+  it('a bridged retry with a request state mcpkit did not issue is refused (-32602)', async () => {
+    const client = await connected(sdkClient('modern'), `${base}/view/old/mcp`);
+    await expect(
+      client.request({
+        method: 'tools/call',
+        params: { name: 'trigger-elicitation-request', arguments: {}, requestState: 'forged', inputResponses: {} },
+      } as never),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('requestState') });
   }, 30_000);
 
   it("a 2026 server decides by the client's own capabilities, and its protocol error reaches the client as that error", async () => {

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+
+/** What a 2025 server asks its client during a call: sampling, elicitation or roots. */
+export type InputMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+
+/** The 2026-07-28 answer that asks the client for input (MRTR): the client retries with its responses and the state. */
+export interface InputRequiredAnswer {
+  resultType: 'input_required';
+  inputRequests: Record<string, { method: InputMethod; params: unknown }>;
+  requestState: string;
+}
+
+/** Why a bridged round cannot go on: the client's retry names no call parked here. */
+export class UnknownRequestState extends Error {
+  readonly code = -32602;
+  constructor() {
+    super('Invalid or expired requestState: no call of this server is waiting for that input (retry the call from the start).');
+  }
+}
+
+interface Ask {
+  method: InputMethod;
+  params: unknown;
+  answer(result: Record<string, unknown>): void;
+  refuse(error: Error): void;
+}
+
+/** One call of a 2026 client to a 2025 server, from its first leg to its result. */
+class BridgedCall<R> {
+  private readonly asks: Ask[] = [];
+  private wake?: () => void;
+  constructor(
+    readonly outcome: Promise<R>,
+    /** The client declared this capability (its envelope): what it did not declare is refused to the server. */
+    readonly accepts: (method: InputMethod) => boolean,
+  ) {}
+
+  push(ask: Ask): void {
+    this.asks.push(ask);
+    this.wake?.();
+  }
+
+  /** The call's result, or the next thing its server asks, whichever comes first. */
+  async next(): Promise<{ done: R } | { ask: Ask }> {
+    const waiting = this.asks.shift();
+    if (waiting) return { ask: waiting };
+    const asked = new Promise<{ ask: Ask }>((resolve) => {
+      this.wake = () => {
+        this.wake = undefined;
+        resolve({ ask: this.asks.shift()! });
+      };
+    });
+    return Promise.race([this.outcome.then((done) => ({ done })), asked]);
+  }
+}
+
+interface Parked<R> {
+  call: BridgedCall<R>;
+  ask: Ask;
+  key: string;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The bridge for 2026-07-28 clients calling a 2025 server (MRTR over server-to-client requests).
+ * The server's sampling, elicitation and roots requests during a call become an input_required
+ * answer to that call; the client's retry brings the response, which goes back to the server as
+ * its request's result, and the call goes on to its result or to the next question. The call is
+ * parked in this process between legs (under an unguessable request state), so a bridged call
+ * needs the same replica for its retries: the one place where a 2026 client's requests are not
+ * stateless, because the 2025 server's call is a live request. A call the client never retries is
+ * given up after `parkMs`: the server's question is refused and its result dropped.
+ */
+export class InputBridge<R> {
+  private readonly inFlight: BridgedCall<R>[] = [];
+  private readonly parked = new Map<string, Parked<R>>();
+  private seq = 0;
+
+  constructor(private readonly parkMs: number) {}
+
+  /** Whether a call is waiting for a client's input under this state. */
+  holds(state: string): boolean {
+    return this.parked.has(state);
+  }
+
+  /**
+   * The server asked its client something. It goes to the oldest bridged call in flight (as on a
+   * 2025 connection, where a request names no call it belongs to); with none, it is refused.
+   */
+  ask(method: InputMethod, params: unknown): Promise<Record<string, unknown>> {
+    const call = this.inFlight[0];
+    if (!call) return Promise.reject(new Error(`mcpkit has no client to ask: ${method} arrived outside a call of a 2026-07-28 client.`));
+    if (!call.accepts(method)) return Promise.reject(new Error(`the client of this call did not declare the capability ${method} needs.`));
+    return new Promise((answer, refuse) => call.push({ method, params, answer, refuse }));
+  }
+
+  /** The first leg of a call: its result, or what its server asks first. */
+  start(outcome: Promise<R>, accepts: (method: InputMethod) => boolean): Promise<R | InputRequiredAnswer> {
+    const call = new BridgedCall(outcome, accepts);
+    this.inFlight.push(call);
+    const done = () => {
+      const at = this.inFlight.indexOf(call);
+      if (at >= 0) this.inFlight.splice(at, 1);
+    };
+    outcome.then(done, done);
+    return this.leg(call);
+  }
+
+  /** A retry: the client's response to what was asked, then the call's result or its next question. */
+  resume(state: string, responses: unknown): Promise<R | InputRequiredAnswer> {
+    const parked = this.parked.get(state);
+    if (!parked) return Promise.reject(new UnknownRequestState());
+    this.parked.delete(state);
+    clearTimeout(parked.timer);
+    const response = (responses as Record<string, unknown> | undefined)?.[parked.key];
+    // No answer to the question: ask it again (the spec lets a server re-issue an unanswered request).
+    if (response === undefined || response === null || typeof response !== 'object') return Promise.resolve(this.park(parked.call, parked.ask));
+    parked.ask.answer(response as Record<string, unknown>);
+    return this.leg(parked.call);
+  }
+
+  /** Refuses every question still waiting (closing). */
+  close(): void {
+    for (const parked of this.parked.values()) {
+      clearTimeout(parked.timer);
+      parked.ask.refuse(new Error('mcpkit is shutting down'));
+    }
+    this.parked.clear();
+  }
+
+  private async leg(call: BridgedCall<R>): Promise<R | InputRequiredAnswer> {
+    const next = await call.next();
+    return 'done' in next ? next.done : this.park(call, next.ask);
+  }
+
+  private park(call: BridgedCall<R>, ask: Ask): InputRequiredAnswer {
+    const state = randomBytes(18).toString('base64url');
+    const key = `mcpkit_${++this.seq}`;
+    const timer = setTimeout(() => {
+      this.parked.delete(state);
+      ask.refuse(new Error('the client did not answer in time'));
+    }, this.parkMs);
+    timer.unref();
+    this.parked.set(state, { call, ask, key, timer });
+    return { resultType: 'input_required', inputRequests: { [key]: { method: ask.method, params: ask.params } }, requestState: state };
+  }
+}
