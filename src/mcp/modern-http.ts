@@ -32,6 +32,14 @@ export function isModernPost(req: IncomingMessage, body: unknown): boolean {
   );
 }
 
+/** The resource URIs a subscriptions/listen request asks to hear about. */
+export function listenedResources(body: unknown): string[] {
+  const m = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  if (m?.method !== 'subscriptions/listen') return [];
+  const uris = m.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string') : [];
+}
+
 export function modernRoute(runtime: Runtime, view: string | undefined, options: { maxBodyBytes: number }): ModernRoute {
   let unsubscribe: (() => void)[] | undefined;
   const handler: McpHttpHandler = createMcpHandler(
@@ -54,7 +62,18 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
   );
   const node = toNodeHandler(handler);
   return {
-    serve: (req, res, body) => node(req, res, body),
+    async serve(req, res, body) {
+      // The SDK answers subscriptions/listen itself; the resources a stream asks about are
+      // subscribed to upstream for as long as it is open (a 2025 server tells only subscribers).
+      const uris = listenedResources(body);
+      if (uris.length) {
+        const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
+        const stream = {};
+        res.once('close', () => void hub.clients.detach(stream).catch(() => undefined));
+        await Promise.allSettled(uris.map((uri) => hub.clients.subscribe(stream, uri)));
+      }
+      return node(req, res, body);
+    },
     async close() {
       unsubscribe?.forEach((off) => off());
       await handler.close();

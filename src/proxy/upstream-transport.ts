@@ -4,6 +4,7 @@ import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../core/logger.js';
 import { withTimeout } from '../core/timeout.js';
+import { refusesLegacy } from './era.js';
 
 /** A server that accepted the connection (or started) but did not complete the handshake in time. */
 export class ConnectTimeout extends Error {
@@ -67,8 +68,8 @@ export async function connectTransport(client: Client, choice: TransportChoice):
   try {
     return await bounded(client, new StreamableHTTPClientTransport(url, http), 'streamable HTTP', choice);
   } catch (error) {
-    // A server that wants a login said so over streamable HTTP: SSE would only say it again.
-    if (kind === 'http' || choice.closed() || choice.isAuthFailure(error)) throw error;
+    // A server that wants a login, or that speaks only 2026-07-28, said so over streamable HTTP: SSE would not help.
+    if (kind === 'http' || choice.closed() || choice.isAuthFailure(error) || refusesLegacy(error)) throw error;
     choice.logger.info(`${choice.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
     return connectSse(client, url, http, choice);
   }

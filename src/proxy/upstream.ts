@@ -23,6 +23,7 @@ import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ModernRequest } from '../tool/context.js';
 import { clientAccepts, modernParams } from './era.js';
+import { ListenStream } from './listen-stream.js';
 import { InputBridge, UnknownRequestState, type InputMethod } from './input-bridge.js';
 import { requestFailure } from './upstream-failure.js';
 import { UpstreamConnection, type UpstreamOptions, type UpstreamState } from './upstream-connection.js';
@@ -63,14 +64,21 @@ export class Upstream {
   /** The downstream's calls to this server in flight, oldest first (server-to-client requests relate to them). */
   private readonly related: RequestId[] = [];
   private wantedLevel?: LoggingLevel;
+  /** The subscriptions/listen stream of a 2026 server (list changes and subscribed resources). */
+  private readonly listening: ListenStream;
   /** 2026 clients' calls parked while they answer what this (2025) server asked. */
   private readonly bridge = new InputBridge<CallToolResult>(BRIDGE_PARK_MS);
 
   constructor(options: UpstreamOptions) {
     this.name = options.name;
+    this.listening = new ListenStream(options.name, options.logger);
     this.connection = new UpstreamConnection(options, {
       setUp: (client, offered) => this.setUp(client, offered),
-      connected: (client) => this.sendLevel(client).catch((error) => options.logger.warn(`${this.name}: logging/setLevel failed: ${(error as Error).message}`)),
+      connected: async (client) => {
+        // A 2026 server says what changed only on a listen stream; it has no session log level to set.
+        if (client.getProtocolEra() === 'modern') return void this.listening.attach(client);
+        await this.sendLevel(client).catch((error) => options.logger.warn(`${this.name}: logging/setLevel failed: ${(error as Error).message}`));
+      },
       reconnected: async (client) => {
         await this.refreshTools(client);
         this.toolsChanged.emit();
@@ -135,6 +143,7 @@ export class Upstream {
 
   close(): Promise<void> {
     this.bridge.close();
+    void this.listening.close();
     return this.connection.close();
   }
 
@@ -315,6 +324,7 @@ export class Upstream {
   /** resources/subscribe or unsubscribe; false for a server that does not take subscriptions. */
   async subscription(uri: string, on: boolean): Promise<boolean> {
     const client = await this.connection.connectOrUnavailable();
+    if (client.getProtocolEra() === 'modern') return this.listening.subscription(client, uri, on);
     if (!client.getServerCapabilities()?.resources?.subscribe) return false;
     const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
     await this.forward(`${method} ${uri}`, () => client.request({ method, params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs }));
@@ -364,7 +374,7 @@ export class Upstream {
 
   private async sendLevel(client: Client): Promise<void> {
     const level = this.wantedLevel;
-    if (!level || !client.getServerCapabilities()?.logging) return;
+    if (!level || !client.getServerCapabilities()?.logging || client.getProtocolEra() === 'modern') return;
     await this.forward('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, { timeout: this.timeoutMs }));
   }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { BIN, cleanEnv, ROOT, spawnTracked, stopChild } from '../helpers/cli.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -157,6 +158,39 @@ describe('serve --http speaks both eras', () => {
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('requestState') });
   }, 30_000);
 
+  it('tasks (io.modelcontextprotocol/tasks) are not relayed: a tasks request fails at once, in both eras', async () => {
+    const started = Date.now();
+    const legacy = await connected(sdkClient('legacy'), `${base}/view/m/mcp`);
+    await expect(legacy.request({ method: 'tasks/get', params: { taskId: 'any' } } as never, z.looseObject({}))).rejects.toMatchObject({ code: -32601 });
+    // The 2.x SDK client will not send tasks/get on 2026-07-28 (the method left the core protocol), so by hand.
+    const response = await fetch(`${base}/view/m/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tasks/get',
+        'mcp-name': 'any',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tasks/get',
+        params: {
+          taskId: 'any',
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    const body = (await response.json()) as { error?: { code: number; message: string } };
+    expect(body.error?.code, body.error?.message).toBe(-32601);
+    expect(Date.now() - started).toBeLessThan(5000);
+  }, 30_000);
+
   it("a 2026 server decides by the client's own capabilities, and its protocol error reaches the client as that error", async () => {
     // No elicitation declared: the upstream refuses to ask (-32021), as it would asked directly.
     const client = new Client({ name: 'eras-bare', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -203,6 +237,45 @@ describe('a 2026-07-28 client through mcpkit behind mcpkit', () => {
     expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('modern-fixture modern');
     expect(text(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada!');
     expect(asked).toEqual(['What is your name?']);
+  }, 60_000);
+});
+
+describe('subscriptions and list changes cross eras', () => {
+  it('a 2025 client subscribed to a resource of a 2026-only server hears its updates and its list changes', async () => {
+    const upstream = await startModernHttp('--modern-only');
+    children.push(upstream.child);
+    const served = await startHttp(writeConfig({ mcp_servers: { strict: { url: upstream.url } }, tool_views: { s: { servers: ['strict'] } } }));
+    children.push(served.child);
+    const client = sdkClient('legacy');
+    const updated: string[] = [];
+    let listChanged = 0;
+    client.setNotificationHandler('notifications/resources/updated', async (n) => void updated.push(n.params.uri));
+    client.setNotificationHandler('notifications/tools/list_changed', async () => void listChanged++);
+    await connected(client, `${served.base}/view/s/mcp`);
+    await client.subscribeResource({ uri: 'fixture://counter' });
+    expect(text(await client.callTool({ name: 'bump', arguments: {} }))).toBe('1');
+    expect(await waitFor(() => updated.includes('fixture://counter') && listChanged > 0, 5000)).toBe(true);
+    // Unsubscribed: the next change is not heard.
+    await client.unsubscribeResource({ uri: 'fixture://counter' });
+    updated.length = 0;
+    await client.callTool({ name: 'bump', arguments: {} });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(updated).toEqual([]);
+  }, 60_000);
+
+  it('a 2026 client listening for a resource hears the updates a 2025 server sends its subscribers', async () => {
+    const served = await startHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { e: { servers: ['everything'] } } }));
+    children.push(served.child);
+    const client = sdkClient('modern');
+    const updated: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', async (n) => void updated.push(n.params.uri));
+    await connected(client, `${served.base}/view/e/mcp`);
+    const subscription = await client.listen({ resourceSubscriptions: ['demo://resource/dynamic/text/1'] });
+    expect(subscription.honoredFilter.resourceSubscriptions).toEqual(['demo://resource/dynamic/text/1']);
+    // server-everything tells its subscribers about their resources once this tool is on.
+    await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    expect(await waitFor(() => updated.includes('demo://resource/dynamic/text/1'), 8000)).toBe(true);
+    await subscription.close();
   }, 60_000);
 });
 
