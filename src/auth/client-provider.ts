@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { refreshAuthorization } from '@modelcontextprotocol/client';
-import type { OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthClientInformationContext,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/client';
 import { authRequired } from './auth-required.js';
 import { expiresAt, type LoginStore, type StoredLogin } from './login-store.js';
 import { covers, joinScopes } from './scopes.js';
@@ -39,6 +46,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /** The access token this provider last handed out or saved. */
   private seenAccessToken?: string;
   private expectedState?: string;
+  /** What discovery found during this login (see discoveryState). */
+  private discoveredNow?: OAuthDiscoveryState;
 
   constructor(private readonly options: ProviderOptions) {}
 
@@ -80,15 +89,19 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.expectedState;
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  clientInformation(ctx?: OAuthClientInformationContext): OAuthClientInformationMixed | undefined {
     const { clientId, clientSecret } = this.options.settings;
     if (clientId) return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) };
-    return this.read().client;
+    const login = this.read();
+    // The server moved to another authorization server: register there anew, and never show it
+    // the credentials of the old one (SEP-2352).
+    if (ctx?.issuer && login.client_issuer && login.client_issuer !== ctx.issuer) return undefined;
+    return login.client;
   }
 
-  saveClientInformation(client: OAuthClientInformationMixed): void {
+  saveClientInformation(client: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): void {
     if (this.options.settings.clientId) return; // the config's client stays the config's
-    this.update((login) => ({ ...login, client, redirect_uri: this.redirectUrl }));
+    this.update((login) => ({ ...login, client, client_issuer: ctx?.issuer, redirect_uri: this.redirectUrl }));
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -157,10 +170,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(discovery: OAuthDiscoveryState): void {
+    this.discoveredNow = discovery;
     this.update((login) => ({ ...login, discovery }));
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
+    // A login reads the server's metadata anew (it may name another authorization server by now),
+    // then keeps what it found for its own callback leg.
+    if (this.options.interactive) return this.discoveredNow;
     return this.read().discovery;
   }
 

@@ -13,6 +13,8 @@ export interface StoredLogin {
   /** The server's URL when the login was made: a login is not reused for a different URL. */
   url: string;
   client?: OAuthClientInformationMixed;
+  /** The authorization server (issuer) the client was registered with: another one never sees it (SEP-2352). */
+  client_issuer?: string;
   /** The redirect URI the client was registered with (its loopback port is reused). */
   redirect_uri?: string;
   tokens?: OAuthTokens & { issuer?: string };

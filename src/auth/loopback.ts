@@ -5,8 +5,11 @@ import { ToolError } from '../core/errors.js';
 export interface LoopbackRedirect {
   /** http://127.0.0.1:PORT/callback */
   readonly url: string;
-  /** The authorization code the browser brings back (its state checked), or the refusal. */
-  code(expectedState: () => string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<string>;
+  /**
+   * The authorization the browser brings back (its state checked), or the refusal: the code, and
+   * the issuer the server named (`iss`, RFC 9207), which the SDK checks against the one it asked.
+   */
+  authorization(expectedState: () => string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<{ code: string; iss?: string }>;
   close(): Promise<void>;
 }
 
@@ -18,8 +21,8 @@ const PAGE = (title: string, text: string) =>
  * one redirect of a login. A port the client was registered with is tried first; 0 picks a free one.
  */
 export async function listenForRedirect(port: number): Promise<LoopbackRedirect> {
-  let deliver: ((result: { code?: string; error?: string; state?: string }) => void) | undefined;
-  const early: { code?: string; error?: string; state?: string }[] = [];
+  let deliver: ((result: { code?: string; error?: string; state?: string; iss?: string }) => void) | undefined;
+  const early: { code?: string; error?: string; state?: string; iss?: string }[] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/callback') {
@@ -32,6 +35,7 @@ export async function listenForRedirect(port: number): Promise<LoopbackRedirect>
         ? `${url.searchParams.get('error')}${url.searchParams.get('error_description') ? `: ${url.searchParams.get('error_description')}` : ''}`
         : undefined,
       state: url.searchParams.get('state') ?? undefined,
+      iss: url.searchParams.get('iss') ?? undefined,
     };
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
@@ -56,8 +60,8 @@ export async function listenForRedirect(port: number): Promise<LoopbackRedirect>
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   return {
     url,
-    code(expectedState, timeoutMs, signal) {
-      return new Promise<string>((resolve, reject) => {
+    authorization(expectedState, timeoutMs, signal) {
+      return new Promise<{ code: string; iss?: string }>((resolve, reject) => {
         const timer = setTimeout(
           () =>
             reject(
@@ -86,7 +90,7 @@ export async function listenForRedirect(port: number): Promise<LoopbackRedirect>
           if (expected !== undefined && result.state !== expected) return; // not our redirect: keep waiting
           clearTimeout(timer);
           signal?.removeEventListener('abort', stop);
-          resolve(result.code);
+          resolve({ code: result.code, ...(result.iss !== undefined ? { iss: result.iss } : {}) });
         };
         for (const result of early.splice(0)) deliver(result);
       });

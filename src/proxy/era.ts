@@ -39,10 +39,14 @@ export type ClientEra = 'legacy' | 'modern';
  * How to connect to a server for clients of one era. A revision in the config is kept. Otherwise a
  * server is spoken to in its clients' era where it can be: 2025 clients get the 2025 handshake
  * first (what they got before mcpkit spoke 2026-07-28, hot path included), falling back to
- * 2026-07-28 only for a server that refuses it; 2026 clients, and commands without a client, probe.
+ * 2026-07-28 only for a server that refuses it; 2026 clients probe with server/discover. Commands
+ * without a client probe a remote server (one request); a stdio server is started once, with the
+ * 2025 handshake first, since the SDK probes stdio in a second, throw-away process and a terminal
+ * command would pay that start on every run (the SDK's advice for spawn-per-run tools).
  */
-export function eraPlan(choice: ProtocolChoice, clients: ClientEra | undefined): ProtocolChoice | 'legacy-first' {
-  return choice === 'auto' && clients === 'legacy' ? 'legacy-first' : choice;
+export function eraPlan(choice: ProtocolChoice, clients: ClientEra | undefined, stdio: boolean): ProtocolChoice | 'legacy-first' {
+  if (choice !== 'auto') return choice;
+  return clients === 'legacy' || (clients === undefined && stdio) ? 'legacy-first' : 'auto';
 }
 
 /** The server refused a 2025 handshake because it speaks only later revisions (-32022, Unsupported protocol version). */

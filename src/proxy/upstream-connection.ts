@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Transport, ClientCapabilities, PriorDiscovery, RequestId } from '@modelcontextprotocol/client';
 import { upstreamAuthFailure } from '../auth/upstream-errors.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
@@ -9,7 +9,7 @@ import type { ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { eraPlan, refusesLegacy, verdictOf, versionNegotiation, type ClientEra } from './era.js';
 import { RawForwarder } from './raw-forwarder.js';
-import { connectTimeoutError, unavailableError, type FailureSubject } from './upstream-failure.js';
+import { connectTimeoutError, eraMismatchError, unavailableError, type FailureSubject } from './upstream-failure.js';
 import { ConnectTimeout, connectTransport } from './upstream-transport.js';
 
 export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'down' | 'closed' | 'needs_login';
@@ -179,7 +179,7 @@ export class UpstreamConnection {
     // 2026 clients declare capabilities per request; a 2025 server learns them once, so it is offered
     // what may be bridged, and a question for a client that lacks the capability is refused (./input-bridge.ts).
     if (this.options.clientEra === 'modern') Object.assign(offered, BRIDGED_CAPABILITIES);
-    const plan = eraPlan(this.options.config.protocol ?? 'auto', this.options.clientEra);
+    const plan = eraPlan(this.options.config.protocol ?? 'auto', this.options.clientEra, this.options.config.command !== undefined);
     let client: Client | undefined;
     try {
       this.oauthInUse = await this.oauth();
@@ -210,6 +210,9 @@ export class UpstreamConnection {
       this.state = 'down';
       this.scheduleReconnect();
       if (error instanceof ConnectTimeout) throw connectTimeoutError(this.subject(), error.over, error.ms);
+      const pinned = this.options.config.protocol;
+      if (pinned && pinned !== 'auto' && ((error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) || refusesLegacy(error)))
+        throw eraMismatchError(this.subject(), pinned, (error as Error).message);
       throw this.unavailable();
     }
     this.client = client;

@@ -29,6 +29,14 @@ export function connectTimeoutError(s: FailureSubject, over: string, ms: number)
   });
 }
 
+/** UNAVAILABLE for a server that does not speak the revision its `protocol` pins. */
+export function eraMismatchError(s: FailureSubject, pinned: string, message: string): ToolError {
+  return new ToolError('UNAVAILABLE', `Server "${s.name}" does not speak MCP ${pinned}, which mcp_servers.${s.name}.protocol pins: ${message}`, {
+    details: { server: s.name, state: s.state, protocol: pinned },
+    hint: `Set mcp_servers.${s.name}.protocol to auto (mcpkit then speaks what the server offers), or pin the revision it speaks.`,
+  });
+}
+
 /** UNAVAILABLE, with the server's last stderr lines and what to do. */
 export function unavailableError(s: FailureSubject): ToolError {
   const tail = s.stderrTail.slice(-5).filter((l) => l.trim() !== '');

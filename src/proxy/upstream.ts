@@ -119,6 +119,11 @@ export class Upstream {
     };
   }
 
+  /** The MCP revision the connection speaks, once connected (2026-07-28, or a 2025 one). */
+  protocolVersion(): string | undefined {
+    return this.connection.client?.getNegotiatedProtocolVersion();
+  }
+
   /** The server's capabilities once connected. */
   capabilities(): ServerCapabilities | undefined {
     return this.connection.client?.getServerCapabilities();

@@ -60,6 +60,8 @@ export interface ExposureSummary {
 /** One server reached for a single look (server test, set-tools' name check, a login's probe). */
 export interface OneOffServer {
   listTools(): Promise<Tool[]>;
+  /** The MCP revision the connection speaks (once connected). */
+  protocolVersion(): string | undefined;
   listPrompts(): Promise<Prompt[]>;
   listResources(): Promise<Resource[]>;
 }

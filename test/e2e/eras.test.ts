@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { BIN, cleanEnv, ROOT, spawnTracked, stopChild } from '../helpers/cli.js';
+import { BIN, cleanEnv, ROOT, runCli, spawnTracked, stopChild } from '../helpers/cli.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 // Both protocol eras through mcpkit, with the SDK's 2.x client: a 2026-07-28 client and a
@@ -277,6 +277,44 @@ describe('subscriptions and list changes cross eras', () => {
     expect(await waitFor(() => updated.includes('demo://resource/dynamic/text/1'), 8000)).toBe(true);
     await subscription.close();
   }, 60_000);
+});
+
+describe('mcpkit as a client speaks both eras (mcp_servers.NAME.protocol)', () => {
+  const serverTest = async (entry: object) => {
+    const config = writeConfig({ mcp_servers: { it: entry } });
+    const result = await runCli(['server', 'test', 'it', '--json', '--config', config]);
+    return { result, parsed: result.code === 0 ? (JSON.parse(result.stdout) as { protocol: string; tools: { name: string }[] }) : undefined };
+  };
+
+  it('auto probes a remote server and speaks 2026-07-28 to one that offers it; a pin to 2025-11-25 is kept', async () => {
+    const upstream = await startModernHttp();
+    children.push(upstream.child);
+    expect((await serverTest({ url: upstream.url })).parsed?.protocol).toBe('2026-07-28');
+    expect((await serverTest({ url: upstream.url, protocol: '2025-11-25' })).parsed?.protocol).toBe('2025-11-25');
+  }, 30_000);
+
+  it('a stdio server is started once, in 2025-11-25 first, and in 2026-07-28 when it speaks nothing else', async () => {
+    expect((await serverTest(modernStdio())).parsed?.protocol).toBe('2025-11-25');
+    const strict = await serverTest(modernStdio('--modern-only'));
+    expect(strict.parsed?.protocol).toBe('2026-07-28');
+    expect(strict.parsed?.tools.map((t) => t.name)).toContain('ask_name');
+  }, 30_000);
+
+  it('a pin to 2026-07-28 against a 2025-only server fails with a clear error, not a hang', async () => {
+    const started = Date.now();
+    const { result } = await serverTest({ ...SERVERS.everything, protocol: '2026-07-28' });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toMatch(/does not speak MCP 2026-07-28/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 30_000);
+
+  it('a 2026-07-28 call through `mcpkit call` reaches the tool', async () => {
+    const upstream = await startModernHttp();
+    children.push(upstream.child);
+    const config = writeConfig({ mcp_servers: { m: { url: upstream.url } } });
+    const result = await runCli(['call', 'whoami', '--json', '--config', config]);
+    expect(result.stdout).toContain('modern-fixture modern');
+  }, 30_000);
 });
 
 /** A round-robin HTTP balancer: each request goes to the next replica (no affinity of any kind). */

@@ -5,13 +5,16 @@ const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 
 describe('eraPlan: how a server is spoken to for clients of an era', () => {
   it.each([
-    ['auto', 'legacy', 'legacy-first'],
-    ['auto', 'modern', 'auto'],
-    ['auto', undefined, 'auto'],
-    ['2026-07-28', 'legacy', '2026-07-28'],
-    ['2025-11-25', 'modern', '2025-11-25'],
-  ] as const)('protocol %s for %s clients: %s', (choice, clients, plan) => {
-    expect(eraPlan(choice, clients)).toBe(plan);
+    ['auto', 'legacy', false, 'legacy-first'],
+    ['auto', 'legacy', true, 'legacy-first'],
+    ['auto', 'modern', false, 'auto'],
+    ['auto', 'modern', true, 'auto'],
+    ['auto', undefined, false, 'auto'],
+    ['auto', undefined, true, 'legacy-first'],
+    ['2026-07-28', 'legacy', true, '2026-07-28'],
+    ['2025-11-25', 'modern', false, '2025-11-25'],
+  ] as const)('protocol %s for %s clients (stdio %s): %s', (choice, clients, stdio, plan) => {
+    expect(eraPlan(choice, clients, stdio)).toBe(plan);
   });
 });
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { field, ToolError } from '../../core/errors.js';
+import { PROTOCOL_CHOICES } from '../../config/defaults.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
 import type { ToolContext } from '../../tool/context.js';
@@ -20,6 +21,7 @@ export const serverAdd = defineTool({
       '<%= config.bin %> server add everything --command npx --arg -y --arg @modelcontextprotocol/server-everything',
       '<%= config.bin %> server add github --url https://api.githubcopilot.com/mcp/ --header "Authorization=Bearer \\${GITHUB_TOKEN}"',
       '<%= config.bin %> server add linear --url https://mcp.linear.app/mcp --auth oauth',
+      '<%= config.bin %> server add weather --url https://weather.example.com/mcp --protocol 2026-07-28',
       '<%= config.bin %> server add memory --command npx --arg -y --arg @modelcontextprotocol/server-memory --env MEMORY_FILE_PATH=/tmp/memory.json --force',
     ],
   },
@@ -35,6 +37,10 @@ export const serverAdd = defineTool({
     url: z.string().optional().describe('Endpoint of a remote server (streamable HTTP or SSE).'),
     headers: z.record(z.string(), z.string()).optional().describe('HTTP headers for a remote server (in a terminal: NAME=VALUE, repeatable).'),
     transport: z.enum(['auto', 'http', 'sse']).optional().describe('Remote transport (default auto: HTTP, falling back to SSE).'),
+    protocol: z
+      .enum(PROTOCOL_CHOICES)
+      .optional()
+      .describe('MCP revision to speak (default auto: probe with server/discover, fall back to 2025-11-25); a revision pins it.'),
     auth: z.enum(['oauth']).optional().describe('oauth: the server wants an OAuth login (then: mcpkit server login NAME).'),
     client_id: z.string().min(1).optional().describe('OAuth client registered beforehand (implies --auth oauth).'),
     client_secret: z.string().min(1).optional().describe('Its secret; use ${VAR}.'),
@@ -84,6 +90,7 @@ export const serverAdd = defineTool({
         url: input.url,
         headers: input.headers,
         transport: input.transport,
+        protocol: input.protocol,
         auth,
         timeout_ms: input.timeout_ms,
       }).filter(([, v]) => v !== undefined),

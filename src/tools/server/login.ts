@@ -148,8 +148,8 @@ export const serverLogin = defineTool({
         };
         try {
           if ((await auth(provider, options)) === 'REDIRECT') {
-            const code = await redirect.code(() => provider.sentState, input.timeout_s * 1000, ctx.signal);
-            await auth(provider, { ...options, authorizationCode: code });
+            const { code, iss } = await redirect.authorization(() => provider.sentState, input.timeout_s * 1000, ctx.signal);
+            await auth(provider, { ...options, authorizationCode: code, ...(iss !== undefined ? { iss } : {}) });
           }
         } catch (error) {
           if (error instanceof ToolError) throw error;

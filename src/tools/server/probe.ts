@@ -36,6 +36,7 @@ export const serverTest = defineTool({
       return {
         server: input.name,
         ok: true,
+        protocol: upstream.protocolVersion() ?? 'unknown',
         disabled: server.disabled === true,
         connect_and_list_ms: connectMs,
         tools: published.map((t) => ({ name: t.name, description: summaryOf(t) })),
@@ -46,7 +47,7 @@ export const serverTest = defineTool({
     });
   },
   render: (r, ui) =>
-    `${ui.color.green('✓')} ${r.server}: ${r.tools.length} tools, ${r.prompts} prompts, ${r.resources} resources in ${r.connect_and_list_ms} ms${r.disabled ? ui.color.yellow(' (disabled in the config)') : ''}${r.hidden ? ui.color.dim(`; ${r.hidden} more hidden by its filter or tools list (mcpkit filter test ${r.server} shows why)`) : ''}\n${ui.table(r.tools)}`,
+    `${ui.color.green('✓')} ${r.server} (MCP ${r.protocol}): ${r.tools.length} tools, ${r.prompts} prompts, ${r.resources} resources in ${r.connect_and_list_ms} ms${r.disabled ? ui.color.yellow(' (disabled in the config)') : ''}${r.hidden ? ui.color.dim(`; ${r.hidden} more hidden by its filter or tools list (mcpkit filter test ${r.server} shows why)`) : ''}\n${ui.table(r.tools)}`,
 });
 
 export const serverImport = defineTool({
