@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Proxy cost, all measured in this one run: N sequential tools/call of server-everything's `echo`
-// after a warm-up, (1) direct over stdio, (2) through `mcpkit serve` over stdio, (3) through
-// `mcpkit serve --http` with a keep-alive client, sequential and with 8 concurrent clients.
+// Proxy cost, all measured in this one run: N sequential tools/call of `echo` after a warm-up,
+// (1) direct over stdio, (2) through `mcpkit serve` over stdio, (3) through `mcpkit serve --http`
+// with a keep-alive client, sequential and with 8 concurrent clients. In both protocol eras:
+// 2025-11-25 clients to server-everything (1.x SDK), and 2026-07-28 clients to the 2.x SDK
+// fixture test/fixtures/modern-server.mjs (mcpkit speaks 2026-07-28 to it for them).
 // Also the tokens of tools/list for a 3-server view, direct vs search exposure (bytes/4).
 // Usage: node bench/proxy.mjs [calls=2000]   (needs "npm run build" first)
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -19,6 +21,9 @@ const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin/run.js');
 const server = (p) => join(root, 'node_modules/@modelcontextprotocol', p, 'dist/index.js');
 const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-'));
+const modernServer = join(root, 'test/fixtures/modern-server.mjs');
+/** Client options of each era: the SDK's default 2025 handshake, or 2026-07-28 pinned. */
+const ERA = { legacy: {}, modern: { versionNegotiation: { mode: { pin: '2026-07-28' } } } };
 const configFile = join(dir, 'mcpkit.yaml');
 writeFileSync(
   configFile,
@@ -27,9 +32,11 @@ writeFileSync(
       everything: { command: process.execPath, args: [server('server-everything'), 'stdio'] },
       memory: { command: process.execPath, args: [server('server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'm.json') } },
       filesystem: { command: process.execPath, args: [server('server-filesystem'), dir] },
+      modern: { command: process.execPath, args: [modernServer, '--stdio'] },
     },
     tool_views: {
       one: { servers: ['everything'] },
+      modern: { servers: { modern: { tools: { echo: {} } } } },
       three: { servers: ['everything', 'memory', 'filesystem'] },
       three_search: { servers: ['everything', 'memory', 'filesystem'], exposure: 'search' },
     },
@@ -71,9 +78,9 @@ async function measure(label, clients, toolName, pid) {
   return { label, calls: all.length, p50: pct(all, 50), p99: pct(all, 99), rate: all.length / wall, cpuPerCall: (cpu / all.length) * 1e3 };
 }
 
-async function stdioClient(command, args) {
+async function stdioClient(command, args, era = 'legacy') {
   const transport = new StdioClientTransport({ command, args, env, stderr: 'ignore' });
-  const client = new Client({ name: 'bench', version: '1' });
+  const client = new Client({ name: 'bench', version: '1' }, ERA[era]);
   await client.connect(transport);
   return { client, pid: transport.pid };
 }
@@ -98,8 +105,8 @@ async function httpFetch(url, init = {}) {
   });
 }
 
-async function httpClient(url) {
-  const client = new Client({ name: 'bench', version: '1' });
+async function httpClient(url, era = 'legacy') {
+  const client = new Client({ name: 'bench', version: '1' }, ERA[era]);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: httpFetch }));
   return client;
 }
@@ -237,13 +244,34 @@ let tokens;
   child.kill('SIGTERM');
 }
 
+{
+  const { client } = await stdioClient(process.execPath, [modernServer, '--stdio'], 'modern');
+  results.push(await measure('2026-07-28: direct stdio (SDK client → 2.x fixture)', [client], 'echo', undefined));
+  await client.close();
+}
+{
+  const { client, pid } = await stdioClient(process.execPath, [bin, 'serve', '--config', configFile, '--view', 'modern'], 'modern');
+  results.push(await measure('2026-07-28: mcpkit serve, stdio', [client], 'echo', pid));
+  await client.close();
+}
+{
+  const { child, base } = await startHttp();
+  const seq = await httpClient(`${base}/view/modern/mcp`, 'modern');
+  results.push(await measure('2026-07-28: mcpkit serve --http, 1 keep-alive client', [seq], 'echo', child.pid));
+  const many = await Promise.all(Array.from({ length: 8 }, () => httpClient(`${base}/view/modern/mcp`, 'modern')));
+  results.push(await measure('2026-07-28: mcpkit serve --http, 8 concurrent clients', many, 'echo', child.pid));
+  await Promise.all([seq, ...many].map((c) => c.close()));
+  child.kill('SIGTERM');
+}
+
 const direct = results.find((r) => r.label.startsWith('direct stdio')).p50;
+const directModern = results.find((r) => r.label.startsWith('2026-07-28: direct stdio')).p50;
 const fmt = (x, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 console.log(`proxy, ${N} sequential tools/call of echo after ${WARM} warm-up (node ${process.version}, ${new Date().toISOString().slice(0, 10)})`);
 console.log('| path | calls | p50 ms | p99 ms | added p50 ms | calls/s | mcpkit CPU ms/call |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
-  const added = r.label.startsWith('mcpkit') ? fmt(r.p50 - direct) : '';
+  const added = r.label.startsWith('mcpkit') ? fmt(r.p50 - direct) : r.label.startsWith('2026-07-28: mcpkit') ? fmt(r.p50 - directModern) : '';
   console.log(`| ${r.label} | ${r.calls} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${added} | ${fmt(r.rate, 0)} | ${fmt(r.cpuPerCall)} |`);
 }
 console.log('');

@@ -51,7 +51,7 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
         hub.onResourcesChanged(() => handler.notify.resourcesChanged()),
         hub.onResourceUpdated((uri) => handler.notify.resourceUpdated(uri)),
       ];
-      return createToolServer({ hub: () => runtime.openHub(view, { shared: true, era: 'modern' }), runtime, hasServers: hub.hasServers });
+      return createToolServer({ hub: () => runtime.openHub(view, { shared: true, era: 'modern' }), runtime, hasServers: hub.hasServers, perRequest: true });
     },
     {
       // Legacy traffic never gets here (serveHttp keeps its sessions); refusing it is a safety net.

@@ -18,6 +18,11 @@ export interface ToolServerOptions {
   runtime: Runtime;
   /** Whether the view has upstream servers (which capabilities are declared). */
   hasServers: boolean;
+  /**
+   * The server answers one 2026-07-28 HTTP request: the hub's change events reach clients through
+   * the handler's listen streams (mcp/modern-http.ts), not through this short-lived server.
+   */
+  perRequest?: boolean;
 }
 
 /**
@@ -77,7 +82,7 @@ function needsOwnConnections(capabilities: ClientCapabilities | undefined): bool
  * Capabilities follow the view: prompts, resources (with subscriptions) and completions only when
  * it has upstream servers; logging always (mcpkit honours logging/setLevel itself).
  */
-export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
+export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
   // One server per client connection, so one session: its state is this client's alone.
   const session = new SessionState();
   const context = runtime.context({ session });
@@ -112,6 +117,7 @@ export function createToolServer({ hub, runtime, hasServers }: ToolServerOptions
   const ready = async () => {
     const h = await hubOrProtocolError(() => (making ??= hub(relay())));
     resolved = h;
+    if (perRequest) return h;
     unsubscribe ??= [
       h.onListChanged(() => void server.sendToolListChanged().catch(() => undefined)),
       h.onPromptsChanged(() => void server.sendPromptListChanged().catch(() => undefined)),
