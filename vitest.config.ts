@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time even on two cores (the default leaves one core to vitest): end-to-end
+    // tests mostly wait on the processes they start, and the conformance runs take minutes.
+    maxWorkers: 2,
   },
 });

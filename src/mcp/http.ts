@@ -191,7 +191,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     const sessionId = req.headers['mcp-session-id'];
     const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
     // The modern leg answers its own version errors (the spec's -32022 with the supported list).
-    if (req.method === 'POST' && isModernPost(req, body)) {
+    // A request of a live session is 2025 traffic by definition (2026 has no sessions), so the hot
+    // path pays no classification.
+    const ofLiveSession = typeof sessionId === 'string' && sessions.has(sessionId);
+    if (req.method === 'POST' && !ofLiveSession && isModernPost(req, body)) {
       let modern = modernRoutes.get(route);
       if (!modern) modernRoutes.set(route, (modern = modernRoute(runtime, view, { maxBodyBytes: maxBody })));
       return modern.serve(req, res, body);
