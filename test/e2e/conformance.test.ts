@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { outputOf, ROOT } from '../helpers/cli.js';
 
 /**
  * The official MCP conformance suite's server scenarios, run against its reference server directly
@@ -32,14 +31,7 @@ describe('the MCP conformance suite through mcpkit', () => {
       // run.sh keeps its logs in a mktemp folder: ours, removed afterwards.
       const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-'));
       try {
-        const output = await new Promise<string>((done, fail) => {
-          const child = spawn('bash', [join(kit, 'run.sh')], { cwd: ROOT, env: { ...process.env, TMPDIR: scratch }, stdio: ['ignore', 'pipe', 'pipe'] });
-          let text = '';
-          child.stdout.on('data', (d) => (text += d));
-          child.stderr.on('data', (d) => (text += d));
-          child.once('error', fail);
-          child.once('close', () => done(text));
-        });
+        const output = await outputOf('bash', [join(kit, 'run.sh')], { cwd: ROOT, env: { ...process.env, TMPDIR: scratch } });
         const { direct, proxied } = sections(output);
         expect(direct.size, output).toBeGreaterThan(20);
         const regressions = [...direct]

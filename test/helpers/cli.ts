@@ -87,3 +87,15 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
     child.stdin.end(options.input ?? '');
   });
 }
+
+/** Runs a command to its end and gives its stdout and stderr together (a tool whose report is its output). */
+export function outputOf(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawnTracked(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.once('error', fail);
+    child.once('close', () => done(text));
+  });
+}
