@@ -37,6 +37,8 @@ export interface UpstreamStatus {
   error?: string;
   stderr?: string[];
   reconnect_attempts: number;
+  /** The MCP revision the connection speaks, once connected. */
+  protocol?: string;
 }
 
 export type LogParams = LoggingMessageNotification['params'];
@@ -136,6 +138,8 @@ export class Upstream {
   status(): UpstreamStatus {
     const c = this.connection;
     const out: UpstreamStatus = { name: this.name, state: c.state, reconnect_attempts: c.attempts };
+    const protocol = this.protocolVersion();
+    if (protocol) out.protocol = protocol;
     if (this.tools) out.tools = this.tools.length;
     if (c.lastError) out.error = c.lastError;
     if (c.stderrTail.length) out.stderr = [...c.stderrTail];

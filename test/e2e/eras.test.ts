@@ -158,6 +158,14 @@ describe('serve --http speaks both eras', () => {
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('requestState') });
   }, 30_000);
 
+  it('/health names the revision each upstream connection speaks', async () => {
+    // A client that declares nothing to relay uses the shared connections, which /health shows.
+    const client = await connected(new Client({ name: 'eras-plain', version: '1' }), `${base}/view/strict/mcp`);
+    await client.callTool({ name: 'whoami', arguments: {} });
+    const health = (await (await fetch(`${base}/health`)).json()) as { upstreams: { name: string; state: string; protocol?: string }[] };
+    expect(health.upstreams.find((u) => u.name === 'strict')).toMatchObject({ state: 'ready', protocol: '2026-07-28' });
+  }, 30_000);
+
   it('tasks (io.modelcontextprotocol/tasks) are not relayed: a tasks request fails at once, in both eras', async () => {
     const started = Date.now();
     const legacy = await connected(sdkClient('legacy'), `${base}/view/m/mcp`);
