@@ -35,6 +35,18 @@ export function compileJsonSchema(schema: object, engines: Map<string, AjvLike> 
   return ajv.compile(rest);
 }
 
+/**
+ * The arguments as checked: a top-level `null` for an optional parameter counts as not given. MCP
+ * clients send it so (SEP-2243 omits the parameter's header for it; agents often write null for
+ * "none"), and the server decides what it means; the call itself goes out with the null.
+ */
+function withoutNullOptionals(args: unknown, required: ReadonlySet<string>): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  const entries = Object.entries(args);
+  if (!entries.some(([key, value]) => value === null && !required.has(key))) return args;
+  return Object.fromEntries(entries.filter(([key, value]) => value !== null || required.has(key)));
+}
+
 export function createArgsValidator(onSkip: (reason: string) => void = () => {}): (schema: object) => ArgsCheck {
   const cache = new WeakMap<object, ArgsCheck>();
   const engines = new Map<string, AjvLike>();
@@ -44,8 +56,9 @@ export function createArgsValidator(onSkip: (reason: string) => void = () => {})
     let check: ArgsCheck;
     try {
       const validate = compileJsonSchema(schema, engines);
+      const required = new Set(Array.isArray((schema as { required?: unknown }).required) ? ((schema as { required: unknown[] }).required as string[]) : []);
       check = (args) =>
-        validate(args ?? {})
+        validate(withoutNullOptionals(args ?? {}, required))
           ? []
           : (validate.errors ?? []).map((e) => {
               const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';

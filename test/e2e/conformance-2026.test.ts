@@ -100,8 +100,7 @@ describe('the MCP conformance suite 0.2 (2026-07-28 and 2025-11-25) through mcpk
  * plain MCP (test/conformance/mcp-client.mjs: server add, server test, tools, call). Left out, and
  * why (README, "Protocol revisions"): the scenarios that need a client to answer elicitation
  * (sep-2322-client-request-state, elicitation-sep1034-client-defaults: a terminal command does not
- * answer elicitation; serve relays it to its client), and http-custom-headers, whose null for a
- * boolean parameter mcpkit refuses before sending, as it refuses any argument the schema rejects.
+ * answer elicitation; serve relays it to its client).
  */
 const AUTH = 'auth-client.mjs';
 const PLAIN = 'mcp-client.mjs';
@@ -146,6 +145,7 @@ const CLIENT_SCENARIOS: [scenario: string, version: string, client: string][] = 
   ['tools_call', '2026-07-28', PLAIN],
   ['request-metadata', '2026-07-28', PLAIN],
   ['http-standard-headers', '2026-07-28', PLAIN],
+  ['http-custom-headers', '2026-07-28', PLAIN],
   ['http-invalid-tool-headers', '2026-07-28', PLAIN],
   ['json-schema-ref-no-deref', '2026-07-28', PLAIN],
   ['json-schema-2020-12-preservation', '2026-07-28', PLAIN],

@@ -37,6 +37,9 @@ describe('createArgsValidator', () => {
     ],
     ['missing arguments as {}', draft07, undefined, [{ path: 'message', message: 'is required' }]],
     ['a 2020-12 schema', draft2020, { a: [1] }, [{ path: 'a.0', message: 'must be string' }]],
+    ['null for an optional argument counts as not given', draft07, { message: 'x', n: null }, []],
+    ['null for a required argument is still wrong', draft07, { message: null }, [{ path: 'message', message: 'must be string' }]],
+    ['null inside an object is checked as it is', draft07, { message: 'x', opts: { deep: null } }, [{ path: 'opts.deep', message: 'must be boolean' }]],
   ])('%s', (_name, schema, args, issues) => {
     expect(validator(schema)(args)).toEqual(issues);
   });
