@@ -207,6 +207,32 @@ describe('serve --http speaks both eras', () => {
   }, 30_000);
 });
 
+describe('tokens and views hold for 2026-07-28 clients as for 2025 ones', () => {
+  it("a modern client needs the token, and a view's token opens that view only", async () => {
+    const config = writeConfig({
+      mcp_servers: { modern: modernStdio() },
+      tool_views: { m: { servers: ['modern'], tokens: ['view-token'] }, other: { servers: ['modern'] } },
+    });
+    const served = await startHttp(config, ['--token', 'serve-token']);
+    children.push(served.child);
+    const withToken = (token?: string) => {
+      const client = sdkClient('modern');
+      clients.push(client);
+      const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
+      return (url: string) =>
+        client.connect(new StreamableHTTPClientTransport(new URL(url), headers ? { requestInit: { headers } } : undefined)).then(() => client);
+    };
+    await expect(withToken()(`${served.base}/view/m/mcp`)).rejects.toThrow(/401|[Uu]nauthori[sz]ed|HTTP_AUTHENTICATION/);
+    await expect(withToken('wrong')(`${served.base}/view/m/mcp`)).rejects.toThrow(/401|[Uu]nauthori[sz]ed|HTTP_AUTHENTICATION/);
+    const viaView = await withToken('view-token')(`${served.base}/view/m/mcp`);
+    expect(viaView.getProtocolEra()).toBe('modern');
+    expect(text(await viaView.callTool({ name: 'whoami', arguments: {} }))).toBe('modern-fixture modern');
+    await expect(withToken('view-token')(`${served.base}/view/other/mcp`)).rejects.toThrow(/401|[Uu]nauthori[sz]ed|HTTP_AUTHENTICATION/);
+    const viaServe = await withToken('serve-token')(`${served.base}/view/other/mcp`);
+    expect(text(await viaServe.callTool({ name: 'whoami', arguments: {} }))).toBe('modern-fixture modern');
+  }, 30_000);
+});
+
 describe('serve over stdio speaks both eras', () => {
   const config = () => writeConfig({ mcp_servers: { modern: modernStdio() }, tool_views: { m: { servers: ['modern'] } } });
 
