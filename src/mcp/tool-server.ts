@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import { modernRequestOf } from '../proxy/era.js';
+import { modernRequestOf } from './modern-request.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
 import { SessionState } from '../tool/context.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientAccepts, eraPlan, modernParams, modernRequestOf, refusesLegacy, versionNegotiation } from '../../src/proxy/era.js';
+import { modernRequestOf } from '../../src/mcp/modern-request.js';
+import { clientAccepts, eraPlan, modernParams, refusesLegacy, versionNegotiation } from '../../src/proxy/era.js';
 
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 
