@@ -9,6 +9,8 @@ import type { ProxyHub } from '../proxy/hub.js';
 import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
 import type { ResolvedView } from '../proxy/view.js';
 import type { ClientEra } from '../proxy/era.js';
+import type { ReloadPlan } from '../config/reload-plan.js';
+import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.js';
 import { DEFAULT_POLICY, SessionState, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
 
@@ -36,6 +38,8 @@ export interface RuntimeOptions {
   version?: string;
   /** Where a long wait is announced (ToolContext.waiting); the log at info level when absent. */
   waiting?: (message: string) => void;
+  /** Where what a config reload changed is said (serve: stderr); the log at info level when absent. */
+  announce?: (line: string) => void;
 }
 
 /** A view of the config by name (undefined: the default view), or one a front end made (`filter run`). */
@@ -63,17 +67,33 @@ export interface CallScope {
   emit?: ToolContext['emit'];
 }
 
+/** A hub `serve` keeps (a view's shared hub, or one client's own): a reload re-points it. */
+interface LiveHub {
+  hub: ProxyHub;
+  view: string | undefined;
+  pool: Map<string, Upstream>;
+  /** Makes an upstream for this hub's pool, as the hub's first one was made. */
+  make: (server: ResolvedView['servers'][number]) => Upstream;
+}
+
+/** How long a removed or changed server's calls in flight may still run before its connection closes. */
+export const RETIRE_GRACE_MS = 5_000;
+
 export class Runtime {
   readonly surface: Surface;
-  readonly policy: Policy;
   readonly configLocation: ConfigSource;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly logger: Logger;
   private readonly cache?: Map<string, unknown>;
   private readonly options: RuntimeOptions;
-  private loading?: Promise<McpkitConfig>;
-  /** Connections shared by every shared hub (serve: all views, all sessions). */
+  /** The one owner of the current config (./live-config.ts). */
+  readonly live: LiveConfig;
+  private policyNow: Policy;
+  /** The hubs a reload re-points (serve's). */
+  private readonly liveHubs = new Set<LiveHub>();
+  /** Connections a reload took out of service, closing once their calls end. */
+  private readonly retiring = new Set<Promise<void>>();
   /** The connections `serve` shares, one set per client era. */
   private readonly shared = { legacy: new Map<string, Upstream>(), modern: new Map<string, Upstream>() };
   private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
@@ -81,18 +101,54 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.options = options;
     this.surface = options.surface;
-    this.policy = options.policy ?? DEFAULT_POLICY;
+    this.policyNow = options.policy ?? DEFAULT_POLICY;
     this.env = options.env ?? process.env;
     this.cwd = options.cwd ?? process.cwd();
     this.configLocation = locateConfig({ flag: options.configFlag, env: this.env, cwd: this.cwd });
     this.logger = options.logger ?? createLogger(parseLogLevel(this.env.MCPKIT_LOG_LEVEL));
     if (options.longLived) this.cache = new Map();
-    this.loading = options.config;
+    this.live = new LiveConfig({
+      location: this.configLocation,
+      env: this.env,
+      logger: this.logger,
+      ...(options.config ? { initial: options.config } : {}),
+      ...(options.announce ? { announce: options.announce } : {}),
+    });
   }
 
-  /** The config, loaded once (yaml and the checks load only when something first needs it). */
+  /** The current config (yaml and the checks load only when something first needs it). */
   config(): Promise<McpkitConfig> {
-    return (this.loading ??= loadAt(this.configLocation, this.env));
+    return this.live.get();
+  }
+
+  /** The policy: fixed for a one-shot command; serve decides it anew from each config it reloads. */
+  get policy(): Policy {
+    return this.policyNow;
+  }
+
+  /**
+   * From now on a `reload` serves what the config file says (serve): `policyFor` decides the
+   * policy from a config (a throw keeps the last good config), and every live hub is re-pointed.
+   */
+  followConfig(policyFor: (config: McpkitConfig) => Promise<Policy>): Promise<void> {
+    let next: Policy | undefined;
+    this.followed = true;
+    return this.live.follow(
+      async (config) => void (next = await policyFor(config)),
+      async (_before, _after, plan) => {
+        if (next) this.policyNow = next;
+        await this.applyReload(plan);
+      },
+    );
+  }
+
+  /** Reads the config file again and serves it (serve: the watcher, SIGHUP, an edit by its own tools). */
+  reload(reason: string): Promise<ReloadReport> {
+    return this.live.reload(reason);
+  }
+
+  configStatus(): ConfigStatus {
+    return this.live.status();
   }
 
   private async configOrDefaults(): Promise<McpkitConfig> {
@@ -110,6 +166,7 @@ export class Runtime {
 
   /** The context a handler gets, for one client's session (a new one when not given). */
   context(scope: CallScope = {}): ToolContext {
+    const policy = () => this.policy;
     return {
       config: scope.createsConfig ? () => this.configOrDefaults() : () => this.config(),
       configLocation: this.configLocation,
@@ -118,12 +175,17 @@ export class Runtime {
       logger: this.logger,
       waiting: (message) => this.waiting(message),
       surface: this.surface,
-      policy: this.policy,
+      // Read on use: serve decides the policy anew on each reload.
+      get policy() {
+        return policy();
+      },
       session: scope.session ?? new SessionState(),
       ...(this.cache ? { cache: this.cache } : {}),
       views: { with: (view, use, options) => this.withHub(view, use, options) },
       servers: { with: (name, config, use, options) => this.withServer(name, config, use, options as { oauth?: UpstreamOAuth } | undefined) },
       now: () => new Date(),
+      // serve follows its config: an edit by its own tools is served before the tool answers.
+      ...(this.followed ? { configWritten: () => this.reload('an edit by an mcpkit tool').then(() => undefined) } : {}),
       ...(scope.signal ? { signal: scope.signal } : {}),
       ...(scope.requestId !== undefined ? { requestId: scope.requestId } : {}),
       ...(scope.progress ? { progress: scope.progress } : {}),
@@ -227,6 +289,78 @@ export class Runtime {
   /** Closes the shared upstream connections (serve's end), so no child process outlives us. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.shared.legacy.values(), ...this.shared.modern.values()].map((u) => u.close()));
+    await Promise.allSettled([...this.retiring]);
+  }
+
+  /** Set once serve follows the config: its hubs are then live. */
+  private followed = false;
+
+  /**
+   * Carries out a reload (./live-config.ts has made the new config current): connections of
+   * removed and restarted servers leave their pools and close once their calls end; every live
+   * hub is resolved again and re-pointed when its view or its upstreams changed (its clients then
+   * hear list_changed, once); a removed view's hub serves nothing; connections no hub uses close.
+   */
+  private async applyReload(plan: ReloadPlan): Promise<void> {
+    const { servers } = plan;
+    const leaving = new Map<Upstream, string>();
+    const pools = new Set<Map<string, Upstream>>([this.shared.legacy, this.shared.modern]);
+    for (const live of this.liveHubs) {
+      if (live.hub.closed) this.liveHubs.delete(live);
+      else pools.add(live.pool);
+    }
+    for (const pool of pools) {
+      for (const [name, why] of [
+        ...servers.removed.map((n) => [n, 'it was removed from the config (or disabled)'] as const),
+        ...servers.restarted.map((n) => [n, 'its entry in the config changed, and it was restarted'] as const),
+      ]) {
+        const upstream = pool.get(name);
+        if (!upstream) continue;
+        pool.delete(name);
+        leaving.set(upstream, why);
+      }
+    }
+    const [{ viewFingerprint }, tools] = await Promise.all([import('../proxy/view.js'), this.allTools()]);
+    const config = await this.config();
+    const { resolveView } = await import('../proxy/view.js');
+    for (const live of this.liveHubs) {
+      let resolved: ResolvedView;
+      try {
+        resolved = resolveView(config, live.view, tools, this.policy, this.env);
+      } catch (error) {
+        // A view that is gone, or set aside for its problems, serves nothing until it is back.
+        resolved = { ...live.hub.view, pins: [], servers: [], local: [], composites: [], hooks: [] };
+        if (live.view !== undefined && !Object.hasOwn(config.tool_views, live.view)) this.forgetSharedView(live.view);
+        else this.logger.warn(`view "${live.view}" is not served until it is fixed: ${(error as Error).message}`);
+      }
+      const upstreamOf = (server: ResolvedView['servers'][number]) => {
+        let upstream = live.pool.get(server.name);
+        if (!upstream) live.pool.set(server.name, (upstream = live.make(server)));
+        return upstream;
+      };
+      const same =
+        viewFingerprint(resolved) === viewFingerprint(live.hub.view) &&
+        resolved.servers.every((server, i) => live.pool.get(server.name) === live.hub.upstreamList()[i]);
+      if (!same) live.hub.reconfigure(resolved, upstreamOf);
+    }
+    // Connections of servers that stay in the config but that no view serves any more.
+    for (const pool of pools) {
+      const used = new Set([...this.liveHubs].filter((l) => l.pool === pool).flatMap((l) => l.hub.upstreamList()));
+      for (const [name, upstream] of pool) {
+        if (used.has(upstream)) continue;
+        pool.delete(name);
+        leaving.set(upstream, 'no served view has it any more');
+      }
+    }
+    for (const [upstream, why] of leaving) {
+      const retired = upstream.retire(RETIRE_GRACE_MS, why).finally(() => this.retiring.delete(retired));
+      this.retiring.add(retired);
+    }
+  }
+
+  /** A view removed from the config: the next client of it is told it does not exist. */
+  private forgetSharedView(view: string): void {
+    for (const era of ['legacy', 'modern'] as const) this.sharedHubs.delete(`${era}:${view}`);
   }
 
   private waiting(message: string): void {
@@ -260,11 +394,12 @@ export class Runtime {
 
   private async makeHub(view: ViewTarget, options: OpenHubOptions, pool: Map<string, Upstream>, owns: boolean): Promise<ProxyHub> {
     const [{ ProxyHub }, { Upstream }, resolved] = await Promise.all([import('../proxy/hub.js'), import('../proxy/upstream.js'), this.resolve(view)]);
-    // Only mcpkit's own tools are described by their group.
-    const groups = resolved.local.length ? await this.groups() : [];
+    // Only mcpkit's own tools are described by their group (all of them: a reload may add a group's tools).
+    const groups = resolved.local.length || this.followed ? await this.groups() : [];
+    const make = (server: ResolvedView['servers'][number]) => this.newUpstream(Upstream, server, options);
     // Synchronously from here: a shared server is made once, whichever view asks first.
-    for (const server of resolved.servers) if (!pool.has(server.name)) pool.set(server.name, this.newUpstream(Upstream, server, options));
-    return new ProxyHub({
+    for (const server of resolved.servers) if (!pool.has(server.name)) pool.set(server.name, make(server));
+    const hub = new ProxyHub({
       view: resolved,
       context: this.context(),
       upstream: (server) => pool.get(server.name)!,
@@ -274,6 +409,9 @@ export class Runtime {
       ...(options.listWaitMs !== undefined ? { listWaitMs: options.listWaitMs } : {}),
       baseDir: dirname(this.configLocation.path),
     });
+    // serve's hubs live on and follow the config; a terminal command's or a filter's do not.
+    if (this.followed && typeof view !== 'object' && (options.shared || options.downstream)) this.liveHubs.add({ hub, view, pool, make });
+    return hub;
   }
 
   private async resolve(view: ViewTarget): Promise<ResolvedView> {

@@ -18,19 +18,25 @@ import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
  * One MCP session per client, bound to the route it started on; every session of a view shares
  * that view's hub, and every view shares the upstream connections.
  */
-export interface HttpServeOptions {
-  host: string;
-  port: number;
+/** What decides who may use which route: read for every request, so a reloaded config applies to the next one. */
+export interface HttpSettings {
   /** Required as `Authorization: Bearer` on every route (a view's own tokens also open that view). */
   token?: string;
-  /** Gives each view's hub (made once per view) and each session's context. */
-  runtime: Runtime;
-  /** The config's views (it does not change while serving). */
+  /** The config's views. */
   views: readonly { name: string; description?: string; exposure: string; tokens?: string[]; scopes?: string[] }[];
   /** serve.auth: access tokens from this authorization server open the routes (beside the static tokens). */
   oauth?: ResourceAuthSettings & { /** Public base URL (serve.auth.resource); default: where it listens. */ resource?: string };
   /** Origins allowed besides loopback ones (serve.allowed_origins, --allow-origin). */
   allowedOrigins?: readonly string[];
+}
+
+export interface HttpServeOptions {
+  host: string;
+  port: number;
+  /** Gives each view's hub (made once per view) and each session's context. */
+  runtime: Runtime;
+  /** The settings now (serve: from the current config and the flags). */
+  settings: () => Promise<HttpSettings>;
   /** Largest request body, in bytes (serve.max_body_bytes). */
   maxBodyBytes?: number;
   /** A session unused this long is ended (serve.session_idle_ms; default 30 minutes). */
@@ -108,33 +114,47 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   const { runtime } = options;
   const { logger } = runtime;
 
-  const viewList = options.views;
   /** Whether serve.token or the view's `tokens` open the route (with neither, and no serve.auth, every request does). */
-  const staticTokenOpens = (given: string | undefined, view: string | undefined): boolean => {
-    const tokens = [options.token, ...(view ? (viewList.find((v) => v.name === view)?.tokens ?? []) : [])].filter((t): t is string => t !== undefined);
-    if (tokens.length === 0) return !options.oauth;
+  const staticTokenOpens = (s: HttpSettings, given: string | undefined, view: string | undefined): boolean => {
+    const tokens = [s.token, ...(view ? (s.views.find((v) => v.name === view)?.tokens ?? []) : [])].filter((t): t is string => t !== undefined);
+    if (tokens.length === 0) return !s.oauth;
     return given !== undefined && tokens.some((t) => sameSecret(given, t));
   };
 
-  // serve.auth: the base URL tokens are issued for is known once listening (port 0 picks one).
-  let resourceBase = options.oauth?.resource?.replace(/\/+$/, '') ?? '';
-  let oauth: { verifier: AccessTokenVerifier; module: typeof import('../auth/resource-server.js') } | undefined;
-  const routeScopes = (view: string | undefined): readonly string[] =>
-    view ? (viewList.find((v) => v.name === view)?.scopes ?? options.oauth?.scopes ?? []) : (options.oauth?.scopes ?? []);
+  // serve.auth: the base URL tokens are issued for is where it listens unless the config says
+  // (known once listening: port 0 picks one). The verifier is made anew when serve.auth changes.
+  let listenBase = '';
+  let verifying: { key: string; verifier: AccessTokenVerifier; module: typeof import('../auth/resource-server.js') } | undefined;
+  const oauthOf = async (s: HttpSettings) => {
+    if (!s.oauth) return undefined;
+    const key = JSON.stringify(s.oauth);
+    if (verifying?.key !== key) {
+      const module = await import('../auth/resource-server.js');
+      const verifier = new module.AccessTokenVerifier(s.oauth);
+      // A wrong issuer shows at once, in the log; tokens are still checked (and the metadata fetched again) on use.
+      verifier.warmUp().catch((error: Error) => logger.warn(`serve.auth: ${error.message}`));
+      verifying = { key, verifier, module };
+    }
+    return { ...verifying, resourceBase: s.oauth.resource?.replace(/\/+$/, '') || listenBase };
+  };
+  const routeScopes = (s: HttpSettings, view: string | undefined): readonly string[] =>
+    view ? (s.views.find((v) => v.name === view)?.scopes ?? s.oauth?.scopes ?? []) : (s.oauth?.scopes ?? []);
   const routeOf = (view: string | undefined) => (view ? `/view/${encodeURIComponent(view)}/mcp` : '/mcp');
 
   /** Undefined when the request may go on; else the refusal (401 with a challenge, or 403). */
   const refusal = async (
+    s: HttpSettings,
     req: IncomingMessage,
     view: string | undefined,
   ): Promise<{ status: number; body: unknown; headers: Record<string, string> } | undefined> => {
     const given = bearer(req);
-    if (staticTokenOpens(given, view)) return undefined;
+    if (staticTokenOpens(s, given, view)) return undefined;
+    const oauth = await oauthOf(s);
     if (!oauth)
       return { status: 401, body: { error: { code: 'AUTH_FAILED', message: 'Missing or wrong bearer token.' } }, headers: { 'www-authenticate': 'Bearer' } };
-    const { verifier, module: m } = oauth;
+    const { verifier, module: m, resourceBase } = oauth;
     const route = routeOf(view);
-    const scopes = routeScopes(view);
+    const scopes = routeScopes(s, view);
     const metadata = m.metadataUrl(resourceBase, route);
     const refuse = (status: number, message: string, challenge: Parameters<typeof m.bearerChallenge>[0]) => ({
       status,
@@ -160,7 +180,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     }
     return undefined;
   };
-  const allowed = async (req: IncomingMessage, view: string | undefined): Promise<boolean> => (await refusal(req, view)) === undefined;
+  const allowed = async (s: HttpSettings, req: IncomingMessage, view: string | undefined): Promise<boolean> => (await refusal(s, req, view)) === undefined;
 
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Sessions end when their client says so (DELETE), when idle too long, or to make room: each
@@ -230,9 +250,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     await transport.handleRequest(req, res, body);
   };
 
-  const originRules = { loopbackBound: isLoopbackAddress(options.host), allowedOrigins: options.allowedOrigins ?? [] };
+  const loopbackBound = isLoopbackAddress(options.host);
   const route = async (req: IncomingMessage, res: ServerResponse) => {
-    const refused = refusedByOrigin({ host: req.headers.host, origin: req.headers.origin }, originRules);
+    const s = await options.settings();
+    const refused = refusedByOrigin({ host: req.headers.host, origin: req.headers.origin }, { loopbackBound, allowedOrigins: s.allowedOrigins ?? [] });
     if (refused) return jsonRpcError(res, 403, -32000, `Forbidden: ${refused}.`);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -246,38 +267,45 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
     if (path === '/health') {
       const upstreams = runtime.upstreamStatus();
       const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle');
-      const detailed = await allowed(req, undefined);
-      return sendJson(res, 200, detailed ? { status: healthy ? 'ok' : 'degraded', upstreams } : { status: healthy ? 'ok' : 'degraded' });
+      const status = healthy ? 'ok' : 'degraded';
+      const config = runtime.configStatus();
+      // The reload's message names files and problems: for those who may use the server only.
+      return sendJson(res, 200, (await allowed(s, req, undefined)) ? { status, upstreams, config } : { status, config: { generation: config.generation } });
     }
-    if (oauth && path.startsWith('/.well-known/oauth-protected-resource')) {
+    const oauth = s.oauth && path.startsWith('/.well-known/oauth-protected-resource') ? await oauthOf(s) : undefined;
+    if (oauth) {
       // Public by design (RFC 9728): what a client reads to learn where to get a token.
       const described = oauth.module.routeOfMetadataPath(path);
-      const viewName = viewList.find((v) => routeOf(v.name) === described)?.name;
+      const viewName = s.views.find((v) => routeOf(v.name) === described)?.name;
       if (!described || !(described === '/' || described === '/mcp' || viewName !== undefined) || req.method !== 'GET') {
         return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No protected resource metadata at ${path}.` } });
       }
       // The server as a whole names every scope that opens a part of it.
-      const scopes = described === '/' ? [...new Set([...(options.oauth!.scopes ?? []), ...viewList.flatMap((v) => v.scopes ?? [])])] : routeScopes(viewName);
-      return sendJson(res, 200, oauth.module.resourceMetadata({ issuer: options.oauth!.issuer, resource: resourceBase }, described, scopes), {
+      const scopes = described === '/' ? [...new Set([...(s.oauth!.scopes ?? []), ...s.views.flatMap((v) => v.scopes ?? [])])] : routeScopes(s, viewName);
+      return sendJson(res, 200, oauth.module.resourceMetadata({ issuer: s.oauth!.issuer, resource: oauth.resourceBase }, described, scopes), {
         'cache-control': 'max-age=300',
       });
     }
-    const denied = await refusal(req, path.startsWith('/view/') || path.startsWith('/views/') ? view : undefined);
+    const denied = await refusal(s, req, path.startsWith('/view/') || path.startsWith('/views/') ? view : undefined);
     if (denied) return sendJson(res, denied.status, denied.body, denied.headers);
     if (path === '/mcp') return handleMcp(req, res, '/mcp', undefined);
     if (viewMatch && viewMatch[2] && path.startsWith('/view/')) {
-      if (!viewList.some((v) => v.name === view)) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
+      if (!s.views.some((v) => v.name === view)) {
+        // A view removed from the config: its sessions end with it.
+        for (const [id, session] of sessions) if (session.route === path) endSession(id);
+        return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
+      }
       return handleMcp(req, res, path, view);
     }
     if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on ${path}.` } });
     if (path === '/views') {
-      const views = viewList;
+      const views = s.views;
       return sendJson(res, 200, {
         views: views.map(({ name, description, exposure }) => ({ name, description, exposure, path: `/view/${encodeURIComponent(name)}/mcp` })),
       });
     }
     if (viewMatch && !viewMatch[2] && path.startsWith('/views/')) {
-      const spec = viewList.find((v) => v.name === view);
+      const spec = s.views.find((v) => v.name === view);
       if (!spec) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
       const tools = await (await runtime.openHub(view, { shared: true })).list();
       return sendJson(res, 200, {
@@ -308,17 +336,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  if (options.oauth) {
-    resourceBase ||= `http://${host}:${address.port}`;
-    const module = await import('../auth/resource-server.js');
-    const verifier = new module.AccessTokenVerifier(options.oauth);
-    // A wrong issuer shows at start, in the log; tokens are still checked (and the metadata fetched again) on use.
-    verifier.warmUp().catch((error: Error) => logger.warn(`serve.auth: ${error.message}`));
-    oauth = { verifier, module };
-  }
+  listenBase = `http://${host}:${address.port}`;
+  const atStart = await options.settings();
+  if (atStart.oauth) await oauthOf(atStart);
   return {
     server,
-    resource: resourceBase || `http://${host}:${address.port}`,
+    resource: atStart.oauth?.resource?.replace(/\/+$/, '') || listenBase,
     url: `http://${host}:${address.port}`,
     async close() {
       clearInterval(sweeper);

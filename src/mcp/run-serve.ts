@@ -4,6 +4,8 @@ import type { McpkitConfig } from '../config/schema.js';
 import type { Policy } from '../tool/context.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
+import { redact } from '../core/redact.js';
+import type { HttpSettings } from './http.js';
 
 export interface ServeOptions {
   configFlag?: string;
@@ -33,6 +35,7 @@ export interface ServeOptions {
  */
 export async function runServe(options: ServeOptions): Promise<never> {
   let runtime: Runtime | undefined;
+  let stopFollowing: (() => void) | undefined;
   let code = 0;
   try {
     refuseEmptyFlags(options);
@@ -40,7 +43,16 @@ export async function runServe(options: ServeOptions): Promise<never> {
     // The policy is decided from the flags and the config before the runtime exists, and fixed for its life.
     const config = readConfig({ configFlag: options.configFlag });
     const policy = await servePolicy(options, await config);
-    runtime = createRuntime({ configFlag: options.configFlag, config, surface: 'mcp', longLived: true, version: options.version, policy });
+    runtime = createRuntime({
+      configFlag: options.configFlag,
+      config,
+      surface: 'mcp',
+      longLived: true,
+      version: options.version,
+      policy,
+      announce: (line) => void process.stderr.write(`mcpkit serve: ${redact(line)}\n`),
+    });
+    stopFollowing = await followConfig(runtime, (next) => servePolicy(options, next));
     if (policy.hostTools === false) {
       runtime.logger.info(
         'serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)',
@@ -74,9 +86,32 @@ export async function runServe(options: ServeOptions): Promise<never> {
     process.stderr.write(`mcpkit serve: Error [${e.code}]: ${e.message}${e.hint ? `\nHint: ${e.hint}` : ''}\n`);
     code = exitCodeFor(e);
   } finally {
+    stopFollowing?.();
     await runtime?.close();
   }
   process.exit(code);
+}
+
+/**
+ * serve follows its config: the file's folder is watched (config/config-watcher.ts), SIGHUP reloads
+ * too, and so does an edit by serve's own tools (ToolContext.configWritten). Returns what stops it.
+ */
+async function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig) => Promise<Policy>): Promise<() => void> {
+  await runtime.followConfig(policyFor);
+  const { ConfigWatcher } = await import('../config/config-watcher.js');
+  const reload = (reason: string) => void runtime.reload(reason).catch((error: Error) => runtime.logger.error(`config reload failed: ${error.message}`));
+  const watcher = new ConfigWatcher({
+    path: runtime.configLocation.path,
+    changed: () => reload('the file changed'),
+    failed: (reason) => runtime.logger.warn(`the config is not watched (${reason}); send SIGHUP to reload it`),
+  });
+  await watcher.start();
+  const onHup = () => reload('SIGHUP');
+  process.on('SIGHUP', onHup);
+  return () => {
+    watcher.close();
+    process.off('SIGHUP', onHup);
+  };
 }
 
 const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpkit serve --help".' };
@@ -176,32 +211,44 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
   }
   const { serveHttp } = await import('./http.js');
   if (options.eager) void runtime.openHub(undefined, { shared: true }).then((h) => h.warmUp());
+  const settingsOf = (now: McpkitConfig): HttpSettings => {
+    const oauth = now.serve.auth;
+    return {
+      ...((options.token ?? now.serve.token) ? { token: options.token ?? now.serve.token } : {}),
+      views: Object.entries(now.tool_views).map(([name, v]) => ({
+        name,
+        description: v.description,
+        exposure: runtime.policy.exposure ?? v.exposure ?? now.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
+        tokens: v.tokens,
+        scopes: v.scopes,
+      })),
+      ...(oauth
+        ? {
+            oauth: {
+              issuer: oauth.issuer,
+              ...(oauth.resource ? { resource: oauth.resource } : {}),
+              scopes: oauth.scopes ?? [],
+              ...(oauth.jwks_uri ? { jwksUri: oauth.jwks_uri } : {}),
+              ...(oauth.introspection
+                ? { introspection: { url: oauth.introspection.url, clientId: oauth.introspection.client_id, clientSecret: oauth.introspection.client_secret } }
+                : {}),
+            },
+          }
+        : {}),
+      allowedOrigins: [...(now.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
+    };
+  };
+  // Made once per config generation: a reload applies to the next request.
+  let settings: { generation: number; value: Promise<HttpSettings> } | undefined;
   const http = await serveHttp({
     host,
     port,
-    token,
     runtime,
-    views: Object.entries(config.tool_views).map(([name, v]) => ({
-      name,
-      description: v.description,
-      exposure: runtime.policy.exposure ?? v.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
-      tokens: v.tokens,
-      scopes: v.scopes,
-    })),
-    ...(oauth
-      ? {
-          oauth: {
-            issuer: oauth.issuer,
-            ...(oauth.resource ? { resource: oauth.resource } : {}),
-            scopes: oauth.scopes ?? [],
-            ...(oauth.jwks_uri ? { jwksUri: oauth.jwks_uri } : {}),
-            ...(oauth.introspection
-              ? { introspection: { url: oauth.introspection.url, clientId: oauth.introspection.client_id, clientSecret: oauth.introspection.client_secret } }
-              : {}),
-          },
-        }
-      : {}),
-    allowedOrigins: [...(config.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
+    settings: () => {
+      const { generation } = runtime.configStatus();
+      if (settings?.generation !== generation) settings = { generation, value: runtime.config().then(settingsOf) };
+      return settings.value;
+    },
     ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
     ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),
     ...(config.serve.max_sessions ? { maxSessions: config.serve.max_sessions } : {}),

@@ -90,8 +90,8 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     { name: 'mcpkit', title: 'mcpkit', version: runtime.version() },
     {
       capabilities: {
-        // mcpkit's own tools never change while serving; upstream servers' may.
-        tools: hasServers ? { listChanged: true } : {},
+        // A reloaded config changes the catalog (./run-serve.ts follows the file), as do upstream servers.
+        tools: { listChanged: true },
         logging: {},
         ...(hasServers ? { prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {} } : {}),
       },
@@ -134,7 +134,15 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     ];
     return h;
   };
+  // A config that could not be reloaded is told to the client, at warning level (its own level permitting).
+  const offProblems = perRequest
+    ? undefined
+    : runtime.live.problems.on((message) => {
+        if (resolved && !resolved.clients.wantsLog(session, 'warning')) return;
+        void server.sendLoggingMessage({ level: 'warning', logger: 'mcpkit', data: message }).catch(() => undefined);
+      });
   server.onclose = () => {
+    offProblems?.();
     unsubscribe?.forEach((off) => off());
     if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.clients.detach(session)).catch(() => undefined);
   };

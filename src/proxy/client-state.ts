@@ -21,7 +21,7 @@ export class ClientStates {
   private readonly subscribers = new Map<string, { target: StateTarget; sessions: Set<object> }>();
 
   constructor(
-    private readonly targets: readonly StateTarget[],
+    private targets: readonly StateTarget[],
     /** The server that owns a resource URI, if any of the view's does. */
     private readonly ownerOf: (uri: string) => Promise<StateTarget | undefined>,
   ) {}
@@ -64,6 +64,18 @@ export class ClientStates {
   /** Whether this client subscribed to the URI (only then does it hear of updates). */
   subscribed(session: object, uri: string): boolean {
     return this.subscribers.get(uri)?.sessions.has(session) ?? false;
+  }
+
+  /**
+   * The view's servers changed (a config reload): subscriptions to servers that are gone are
+   * dropped, the clients' log level is sent to the servers that came.
+   */
+  retarget(targets: readonly StateTarget[]): void {
+    const added = targets.filter((t) => !this.targets.includes(t));
+    this.targets = targets;
+    for (const [uri, entry] of this.subscribers) if (!targets.includes(entry.target)) this.subscribers.delete(uri);
+    const level = mostVerbose(this.levels.values());
+    if (level) for (const t of added) void t.setLoggingLevel(level).catch(() => undefined);
   }
 
   /** A client went away: its level and subscriptions no longer count. */

@@ -41,47 +41,87 @@ export interface HubOptions {
  * announced with list_changed once it arrives.
  */
 export class ProxyHub {
-  readonly view: ResolvedView;
-  /** prompts/* and resources/* of the view's servers. */
-  readonly passthrough: PromptResourceRouter;
-  /** What each client of the view asked for: log level and subscriptions. */
+  /** What each client of the view asked for: log level and subscriptions (kept across reconfigure). */
   readonly clients: ClientStates;
-  private readonly upstreams: Upstream[];
-  private readonly catalog: ViewCatalog;
-  private readonly router: CallRouter;
+  private current!: { view: ResolvedView; upstreams: Upstream[]; catalog: ViewCatalog; router: CallRouter; passthrough: PromptResourceRouter };
   private readonly listChanged = new Listeners();
   private readonly promptsChanged = new Listeners();
   private readonly resourcesChanged = new Listeners();
   private readonly logs = new Listeners<[LogParams, RequestId | undefined]>();
   private readonly updates = new Listeners<[string]>();
-  private readonly unwire: (() => void)[] = [];
+  private unwire: (() => void)[] = [];
+  /** Set by close(): the runtime no longer reconfigures it. */
+  closed = false;
 
   constructor(private readonly options: HubOptions) {
-    this.view = options.view;
-    const { logger } = options.context;
-    this.upstreams = options.view.servers.map((server) => this.wire(options.upstream(server)));
-    const byServer = new Map(this.upstreams.map((u) => [u.name, u]));
-    this.catalog = new ViewCatalog({
-      view: options.view,
+    this.clients = new ClientStates([], (uri) => this.passthrough.resourceOwner(uri));
+    this.build(options.view, options.upstream);
+  }
+
+  get view(): ResolvedView {
+    return this.current.view;
+  }
+
+  /** prompts/* and resources/* of the view's servers. */
+  get passthrough(): PromptResourceRouter {
+    return this.current.passthrough;
+  }
+
+  /** The upstreams the hub serves now (the runtime's reload retires the ones no hub uses any more). */
+  upstreamList(): readonly Upstream[] {
+    return this.current.upstreams;
+  }
+
+  /**
+   * The view as the config now resolves it, over these upstreams (a config reload). Clients keep
+   * their levels and the subscriptions of servers that stay; each listener hears list_changed once:
+   * tools always, prompts and resources when the servers or their rules changed.
+   */
+  reconfigure(view: ResolvedView, upstream: HubOptions['upstream']): void {
+    const before = this.current;
+    this.unwire.forEach((off) => off());
+    this.unwire = [];
+    this.build(view, upstream);
+    const rules = (h: typeof before) => h.view.servers.map((s) => [s.name, s.config.filter ?? null, s.view?.filter ?? null]);
+    const serversChanged =
+      before.upstreams.length !== this.current.upstreams.length ||
+      before.upstreams.some((u, i) => u !== this.current.upstreams[i]) ||
+      JSON.stringify(rules(before)) !== JSON.stringify(rules(this.current));
+    this.listChanged.emit();
+    if (serversChanged) {
+      this.promptsChanged.emit();
+      this.resourcesChanged.emit();
+    }
+  }
+
+  private build(view: ResolvedView, upstreamOf: HubOptions['upstream']): void {
+    const { logger } = this.options.context;
+    const upstreams = view.servers.map((server) => this.wire(upstreamOf(server)));
+    const byServer = new Map(upstreams.map((u) => [u.name, u]));
+    const catalog = new ViewCatalog({
+      view,
       sources: byServer,
       logger,
-      groupSummaries: options.groupSummaries,
-      ...(options.listWaitMs !== undefined ? { listWaitMs: options.listWaitMs } : {}),
-      late: () => this.toolsChanged(),
+      groupSummaries: this.options.groupSummaries,
+      ...(this.options.listWaitMs !== undefined ? { listWaitMs: this.options.listWaitMs } : {}),
+      late: () => {
+        if (this.current.catalog === catalog) this.toolsChanged();
+      },
     });
-    this.router = new CallRouter({
-      catalog: this.catalog,
+    const router = new CallRouter({
+      catalog,
       targets: byServer,
-      hooks: new HookChain(options.view.hooks, options.baseDir),
-      ...(options.view.name ? { view: options.view.name } : {}),
-      meta: options.view.exposure !== 'direct',
+      hooks: new HookChain(view.hooks, this.options.baseDir),
+      ...(view.name ? { view: view.name } : {}),
+      meta: view.exposure !== 'direct',
       unenforced: (reason) => logger.warn(`an input schema is not enforced: ${reason}`),
     });
-    this.passthrough = new PromptResourceRouter(
-      options.view.servers.map(({ config, view }, i) => ({ upstream: this.upstreams[i]!, rules: [config.filter ?? [], view?.filter ?? []] })),
-      options.view.separator,
+    const passthrough = new PromptResourceRouter(
+      view.servers.map(({ config, view: shaping }, i) => ({ upstream: upstreams[i]!, rules: [config.filter ?? [], shaping?.filter ?? []] })),
+      view.separator,
     );
-    this.clients = new ClientStates(this.upstreams, (uri) => this.passthrough.resourceOwner(uri));
+    this.current = { view, upstreams, catalog, router, passthrough };
+    this.clients.retarget(upstreams);
   }
 
   /** Passes an upstream's events on to this hub's listeners. */
@@ -128,7 +168,7 @@ export class ProxyHub {
 
   /** True when the view has upstream servers (prompts, resources, completions and subscriptions come from them). */
   get hasServers(): boolean {
-    return this.upstreams.length > 0;
+    return this.current.upstreams.length > 0;
   }
 
   /** completion/complete, routed by prompt name (mapped back to the server's own) or template URI. */
@@ -146,55 +186,55 @@ export class ProxyHub {
 
   /** The client's roots changed: its servers are told (connections of its own only). */
   async rootsChanged(): Promise<void> {
-    if (this.options.relaysRequests) await Promise.allSettled(this.upstreams.map((u) => u.rootsChanged()));
+    if (this.options.relaysRequests) await Promise.allSettled(this.current.upstreams.map((u) => u.rootsChanged()));
   }
 
   status(): UpstreamStatus[] {
-    return this.upstreams.map((u) => u.status());
+    return this.current.upstreams.map((u) => u.status());
   }
 
   /** Starts every upstream now instead of on first use (`serve --eager`). */
   async warmUp(): Promise<void> {
-    await Promise.allSettled(this.upstreams.map((u) => u.listTools()));
+    await Promise.allSettled(this.current.upstreams.map((u) => u.listTools()));
   }
 
   /** What tools/list shows: the catalog, or the meta-tools plus the tools kept direct (./exposure.ts). */
   async list(): Promise<Tool[]> {
-    return (await this.catalog.exposure()).listed;
+    return (await this.current.catalog.exposure()).listed;
   }
 
   /** How tools/list is made now, and what it costs. */
   exposurePlan(): Promise<ExposureSummary> {
-    return this.catalog.summary();
+    return this.current.catalog.summary();
   }
 
   /** The full catalog, whatever the exposure. */
   catalogTools(): Promise<Tool[]> {
-    return this.catalog.tools();
+    return this.current.catalog.tools();
   }
 
   /** The server an exposed name belongs to, from the last complete catalog. */
   serverOf(name: string): string | undefined {
-    const entry = this.catalog.known?.get(name);
+    const entry = this.current.catalog.known?.get(name);
     return entry?.kind === 'upstream' ? entry.server : undefined;
   }
 
   /** One entry of the catalog, found as soon as the server that has it answered. */
   entry(name: string): Promise<CatalogEntry | undefined> {
-    return this.catalog.entry(name);
+    return this.current.catalog.entry(name);
   }
 
   /** Every tool of the catalog, whatever tools/list shows (the terminal's `call` runs any of them). */
   names(): Promise<string[]> {
-    return this.catalog.names();
+    return this.current.catalog.names();
   }
 
   call(name: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallOutcome> {
-    return this.router.call(name, args, context);
+    return this.current.router.call(name, args, context);
   }
 
   callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallToolResult> {
-    return this.router.callEntry(entry, args, context);
+    return this.current.router.callEntry(entry, args, context);
   }
 
   /** The hot path (CallRouter.tryFastCall). */
@@ -204,18 +244,19 @@ export class ProxyHub {
     progress: (message: JSONRPCMessage) => void,
     related?: RequestId,
   ): { cancel(): void } | undefined {
-    return this.router.tryFastCall(params, reply, progress, related);
+    return this.current.router.tryFastCall(params, reply, progress, related);
   }
 
   async close(): Promise<void> {
     this.unwire.forEach((off) => off());
-    if (this.options.ownsUpstreams) await Promise.allSettled(this.upstreams.map((u) => u.close()));
+    this.closed = true;
+    if (this.options.ownsUpstreams) await Promise.allSettled(this.current.upstreams.map((u) => u.close()));
   }
 
   private toolsChanged(): void {
-    this.catalog.invalidate();
+    this.current.catalog.invalidate();
     this.listChanged.emit();
     // Rebuilt right away (from the refreshed caches), so calls go back on the hot path.
-    void this.catalog.current().catch(() => undefined);
+    void this.current.catalog.current().catch(() => undefined);
   }
 }

@@ -75,6 +75,8 @@ export class UpstreamConnection {
   state: UpstreamState = 'idle';
   client?: Client;
   lastError?: string;
+  /** Why close() was called, when a config reload did it. */
+  private closedBecause?: string;
   attempts = 0;
   readonly stderrTail: string[] = [];
   readonly forwarder = new RawForwarder();
@@ -146,6 +148,7 @@ export class UpstreamConnection {
       problems,
       reconnects: (backoff ?? DEFAULT_BACKOFF).maxAttempts !== 0,
       reached,
+      ...(this.closedBecause ? { closedBecause: this.closedBecause } : {}),
     };
   }
 
@@ -154,9 +157,11 @@ export class UpstreamConnection {
     return upstreamAuthFailure(error, { name: this.name, config: this.options.config, ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}) });
   }
 
-  async close(): Promise<void> {
+  /** Ends the connection for good; `because` says why to calls still waiting (else: mcpkit is shutting down). */
+  async close(because?: string): Promise<void> {
     this.state = 'closed';
-    this.forwarder.failAll('mcpkit is shutting down');
+    if (because) this.closedBecause = because;
+    this.forwarder.failAll(because ?? 'mcpkit is shutting down');
     clearTimeout(this.reconnectTimer);
     const client = this.client;
     this.client = undefined;

@@ -13,6 +13,8 @@ export interface FailureSubject {
   reconnects: boolean;
   /** How the server is reached, in the user's terms: its command line, or its URL. */
   reached: string;
+  /** Why it was closed, when not because mcpkit is ending (a config reload removed or changed it). */
+  closedBecause?: string;
 }
 
 /** What to do when the server cannot be reached, for one that is retried or not. */
@@ -41,6 +43,12 @@ export function eraMismatchError(s: FailureSubject, pinned: string, message: str
 export function unavailableError(s: FailureSubject): ToolError {
   const tail = s.stderrTail.slice(-5).filter((l) => l.trim() !== '');
   const last = tail.length ? `\nLast stderr lines of ${s.name}:\n${tail.map((l) => `  ${l}`).join('\n')}` : '';
+  if (s.state === 'closed' && s.closedBecause) {
+    return new ToolError('UNAVAILABLE', `Server "${s.name}" is no longer served: ${s.closedBecause}.`, {
+      details: { server: s.name, state: s.state },
+      hint: 'Call tools/list for what is served now.',
+    });
+  }
   return new ToolError('UNAVAILABLE', `Server "${s.name}" is unavailable${s.lastError ? `: ${s.lastError}` : ''}.${last}`, {
     details: { server: s.name, state: s.state, stderr: tail },
     hint:

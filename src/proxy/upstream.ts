@@ -70,6 +70,9 @@ export class Upstream {
   private readonly listening: ListenStream;
   /** 2026 clients' calls parked while they answer what this (2025) server asked. */
   private readonly bridge = new InputBridge<CallToolResult>(BRIDGE_PARK_MS);
+  /** Tool calls in flight, on either path (retire waits for them). */
+  private inFlight = 0;
+  private readonly drained = new Listeners();
 
   constructor(options: UpstreamOptions) {
     this.name = options.name;
@@ -150,10 +153,41 @@ export class Upstream {
     return this.connection.connect();
   }
 
-  close(): Promise<void> {
+  close(because?: string): Promise<void> {
     this.bridge.close();
     void this.listening.close();
-    return this.connection.close();
+    return this.connection.close(because);
+  }
+
+  /**
+   * Closes the connection once its tool calls in flight have ended, or after `graceMs` (a config
+   * reload removed or changed the server): a call still running then ends with an error saying
+   * `because`, never a hang. New calls no longer come here (the hubs were re-pointed first).
+   */
+  async retire(graceMs: number, because: string): Promise<void> {
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(finish, graceMs);
+        const off = this.drained.on(finish);
+        function finish() {
+          clearTimeout(timer);
+          off();
+          resolve();
+        }
+      });
+    }
+    await this.close(because);
+  }
+
+  /** Counts a tool call in flight until the returned function is called (once). */
+  private track(): () => void {
+    this.inFlight++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.inFlight === 0) this.drained.emit();
+    };
   }
 
   /** The upstream's tools, from cache once connected. */
@@ -176,7 +210,12 @@ export class Upstream {
     modern?: ModernRequest,
   ): Promise<CallToolResult> {
     const client = await this.connection.connectOrUnavailable();
-    const release = this.relate(related);
+    const relatedRelease = this.relate(related);
+    const untrack = this.track();
+    const release = () => {
+      relatedRelease();
+      untrack();
+    };
     // Between 2026-07-28 peers an input_required result goes back to the client as it is, and the
     // client's retry comes through with its answers (MRTR needs no state here).
     const era = client.getProtocolEra();
@@ -252,7 +291,12 @@ export class Upstream {
     progress?: (message: JSONRPCMessage) => void,
     related?: RequestId,
   ): () => void {
-    const release = this.relate(related);
+    const relatedRelease = this.relate(related);
+    const untrack = this.track();
+    const release = () => {
+      relatedRelease();
+      untrack();
+    };
     const cancel = this.connection.forwarder.forward('tools/call', params, {
       timeoutMs: this.timeoutMs,
       ...(progress ? { progress } : {}),

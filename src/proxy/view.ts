@@ -1,6 +1,7 @@
 import type { CompositeConfig, McpkitConfig, ServerConfig } from '../config/schema.js';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { requireUsable } from '../config/problems.js';
+import { stableJson } from '../config/reload-plan.js';
 import { ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 import { DEFAULT_POLICY, type Policy } from '../tool/context.js';
@@ -121,4 +122,12 @@ export function viewServers(config: McpkitConfig, viewName: string | undefined):
 function withProblems<T extends { name: string }>(config: McpkitConfig, server: T): T & { problems?: readonly string[] } {
   const problems = config.unusable?.[`mcp_servers.${server.name}`];
   return problems ? { ...server, problems } : server;
+}
+
+/**
+ * What a resolved view serves, as a string that changes exactly when the view does (mcpkit's own
+ * tools by name): a reload re-points a hub only when its fingerprint or its upstreams changed. Pure.
+ */
+export function viewFingerprint(view: ResolvedView): string {
+  return stableJson({ ...view, local: view.local.map((t) => t.name) });
 }

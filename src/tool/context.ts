@@ -122,6 +122,8 @@ export interface ToolContext {
   readonly emit?: (item: unknown) => void;
   /** Set by the MCP front end for a 2026-07-28 request: what a proxied call passes on to the server. */
   readonly modern?: ModernRequest;
+  /** Set while serve follows its config: called after the tool wrote the config, which is then served before the tool answers. */
+  readonly configWritten?: () => Promise<void>;
   /** Set by the MCP front end when the client asked for progress (a progressToken). */
   readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
 }

@@ -4,7 +4,7 @@ import { defaultBackupDir } from '../../config/defaults.js';
 import { ToolError } from '../../core/errors.js';
 import { addSecrets } from '../../core/redact.js';
 import { defineTool, type ToolAnnotations, type ToolDefinition } from '../../tool/define.js';
-import { perProcess, type ToolContext } from '../../tool/context.js';
+import type { ToolContext } from '../../tool/context.js';
 import type { ArangoConnection } from '../../arango/connection.js';
 import { readOnlyFrom, type ArangoSettings } from '../../arango/settings.js';
 
@@ -31,17 +31,28 @@ export async function arangoSettings(ctx: ToolContext): Promise<ArangoSettings> 
 }
 
 /**
- * The process's connection: one for the life of `serve` (kept in the process cache, `perProcess`, started in the
- * background when serve starts), a fresh one per terminal command, which tries once and reports
- * DATABASE_UNAVAILABLE at once instead of waiting through the start-up retries.
+ * The process's connection: one for the life of `serve` (kept in the process cache, started in the
+ * background when serve starts) while the settings stay the same; a reloaded config with other
+ * settings gets a new one (the old one is closed). A fresh one per terminal command, which tries
+ * once and reports DATABASE_UNAVAILABLE at once instead of waiting through the start-up retries.
  */
-export function connectionFor(ctx: ToolContext): Promise<ArangoConnection> {
-  const open = async (attempts?: number) => {
-    const [settings, { ArangoConnection }] = await Promise.all([arangoSettings(ctx), import('../../arango/connection.js')]);
-    return new ArangoConnection(attempts === undefined ? settings : { ...settings, connectRetries: attempts }, ctx.logger);
-  };
-  return perProcess(ctx, 'arango.connection', () => open()) ?? open(1);
+export async function connectionFor(ctx: ToolContext): Promise<ArangoConnection> {
+  const [settings, { ArangoConnection }, { stableJson }] = await Promise.all([
+    arangoSettings(ctx),
+    import('../../arango/connection.js'),
+    import('../../config/reload-plan.js'),
+  ]);
+  if (!ctx.cache) return new ArangoConnection({ ...settings, connectRetries: 1 }, ctx.logger);
+  const key = stableJson(settings);
+  const held = ctx.cache.get(CONNECTION_KEY) as { key: string; connection: ArangoConnection } | undefined;
+  if (held?.key === key) return held.connection;
+  held?.connection.lost('the arango settings changed');
+  const connection = new ArangoConnection(settings, ctx.logger);
+  ctx.cache.set(CONNECTION_KEY, { key, connection });
+  return connection;
 }
+
+const CONNECTION_KEY = 'arango.connection';
 
 /** For serve: connect in the background at start when a database is configured (the group's onServe). */
 export async function startArango(ctx: ToolContext): Promise<void> {

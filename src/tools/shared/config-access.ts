@@ -4,7 +4,9 @@ import type { ToolContext } from '../../tool/context.js';
 /** Runs one locked, validated, atomic edit of the config this context uses. */
 export async function editConfigFile<R>(ctx: ToolContext, mutate: (doc: Document) => R): Promise<{ value: R; changed: boolean; path: string }> {
   const { editConfig } = await import('../../config/edit.js');
-  return editConfig(ctx.configLocation.path, mutate, { createFolder: ctx.configLocation.source === 'user' });
+  const outcome = await editConfig(ctx.configLocation.path, mutate, { createFolder: ctx.configLocation.source === 'user' });
+  if (outcome.changed) await ctx.configWritten?.();
+  return outcome;
 }
 
 /**
