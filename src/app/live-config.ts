@@ -98,11 +98,15 @@ export class LiveConfig {
   /** The config the file says now, or undefined when its text is the one served. */
   private async read(): Promise<{ config: McpkitConfig; text: string | undefined } | undefined> {
     const [{ inspectConfig }, { configInvalid }] = await Promise.all([import('../config/load.js'), import('../config/problems.js')]);
-    const loaded = await inspectConfig(this.options.location, this.options.env);
-    if (!loaded.exists && this.text !== undefined) {
+    const loaded = await inspectConfig(this.options.location, this.options.env).catch((error: Error & { code?: string }) => {
+      if (error.code === 'CONFIG_NOT_FOUND') return undefined;
+      throw error;
+    });
+    if ((!loaded || !loaded.exists) && this.text !== undefined) {
       // An editor that deletes before writing, or a file moved away: serving the defaults would drop every server.
       throw new Error(`${this.options.location.path} is gone`);
     }
+    if (!loaded) return undefined;
     if (loaded.text === this.text) return undefined;
     if (!loaded.config) throw configInvalid(this.options.location.path, loaded.problems);
     return { config: loaded.config, text: loaded.text };

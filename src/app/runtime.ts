@@ -93,7 +93,7 @@ export class Runtime {
   /** The hubs a reload re-points (serve's). */
   private readonly liveHubs = new Set<LiveHub>();
   /** Connections a reload took out of service, closing once their calls end. */
-  private readonly retiring = new Set<Promise<void>>();
+  private readonly retiring = new Map<Upstream, Promise<void>>();
   /** The connections `serve` shares, one set per client era. */
   private readonly shared = { legacy: new Map<string, Upstream>(), modern: new Map<string, Upstream>() };
   private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
@@ -288,8 +288,9 @@ export class Runtime {
 
   /** Closes the shared upstream connections (serve's end), so no child process outlives us. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.shared.legacy.values(), ...this.shared.modern.values()].map((u) => u.close()));
-    await Promise.allSettled([...this.retiring]);
+    // Connections a reload is retiring do not get their grace period at exit.
+    const all = [...this.shared.legacy.values(), ...this.shared.modern.values(), ...this.retiring.keys()];
+    await Promise.allSettled(all.map((u) => u.close()));
   }
 
   /** Set once serve follows the config: its hubs are then live. */
@@ -353,8 +354,10 @@ export class Runtime {
       }
     }
     for (const [upstream, why] of leaving) {
-      const retired = upstream.retire(RETIRE_GRACE_MS, why).finally(() => this.retiring.delete(retired));
-      this.retiring.add(retired);
+      this.retiring.set(
+        upstream,
+        upstream.retire(RETIRE_GRACE_MS, why).finally(() => this.retiring.delete(upstream)),
+      );
     }
   }
 
@@ -399,6 +402,8 @@ export class Runtime {
     const make = (server: ResolvedView['servers'][number]) => this.newUpstream(Upstream, server, options);
     // Synchronously from here: a shared server is made once, whichever view asks first.
     for (const server of resolved.servers) if (!pool.has(server.name)) pool.set(server.name, make(server));
+    const live = this.followed && typeof view !== 'object' && (options.shared || options.downstream);
+    let entry: LiveHub | undefined;
     const hub = new ProxyHub({
       view: resolved,
       context: this.context(),
@@ -408,9 +413,10 @@ export class Runtime {
       groupSummaries: new Map(groups.map((g) => [g.name, g.summary])),
       ...(options.listWaitMs !== undefined ? { listWaitMs: options.listWaitMs } : {}),
       baseDir: dirname(this.configLocation.path),
+      onClose: () => entry && this.liveHubs.delete(entry),
     });
     // serve's hubs live on and follow the config; a terminal command's or a filter's do not.
-    if (this.followed && typeof view !== 'object' && (options.shared || options.downstream)) this.liveHubs.add({ hub, view, pool, make });
+    if (live) this.liveHubs.add((entry = { hub, view: view as string | undefined, pool, make }));
     return hub;
   }
 

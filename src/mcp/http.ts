@@ -269,8 +269,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle');
       const status = healthy ? 'ok' : 'degraded';
       const config = runtime.configStatus();
-      // The reload's message names files and problems: for those who may use the server only.
-      return sendJson(res, 200, (await allowed(s, req, undefined)) ? { status, upstreams, config } : { status, config: { generation: config.generation } });
+      // What is served and how the config reloaded (files, problems) is for those who may use the server only.
+      return sendJson(res, 200, (await allowed(s, req, undefined)) ? { status, upstreams, config } : { status });
     }
     const oauth = s.oauth && path.startsWith('/.well-known/oauth-protected-resource') ? await oauthOf(s) : undefined;
     if (oauth) {

@@ -30,6 +30,8 @@ export interface HubOptions {
   listWaitMs?: number;
   /** Where hook module paths are relative to: the config file's folder. */
   baseDir: string;
+  /** Told when the hub is closed (the runtime then stops re-pointing it). */
+  onClose?: () => void;
 }
 
 /**
@@ -250,6 +252,7 @@ export class ProxyHub {
   async close(): Promise<void> {
     this.unwire.forEach((off) => off());
     this.closed = true;
+    this.options.onClose?.();
     if (this.options.ownsUpstreams) await Promise.allSettled(this.current.upstreams.map((u) => u.close()));
   }
 

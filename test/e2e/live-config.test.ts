@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -215,7 +215,7 @@ async function listTools(url: string, session: string, token?: string) {
 }
 
 describe('serve --http follows its config', () => {
-  const config = writeConfig({ serve: { token: 'first-token' }, mcp_servers: { memory: SERVERS.memory } });
+  const config = writeConfig({ serve: { token: 'first-token' }, mcp_servers: { memory: SERVERS.memory }, tool_views: { mem: { servers: ['memory'] } } });
   let served: Awaited<ReturnType<typeof serveHttp>>;
   const cli = (...args: string[]) => runCli([...args, '--config', config]);
 
@@ -255,6 +255,38 @@ describe('serve --http follows its config', () => {
     expect(now.generation).toBeGreaterThan(generation.generation);
     expect(now.last_reload.outcome).toBe('applied');
     expect(now.last_reload.message).toContain('serve.token');
+  });
+
+  it('tells 2025 and 2026 SDK clients of a server the CLI adds, and serves its tools to both', async () => {
+    const legacy = new Client({ name: 'live-legacy', version: '1' });
+    const modern = new Client({ name: 'live-modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    // A client of a view the edit does not touch hears nothing.
+    const bystander = new Client({ name: 'live-bystander', version: '1' });
+    const heard = { legacy: 0, modern: 0, bystander: 0 };
+    legacy.setNotificationHandler('notifications/tools/list_changed', async () => void heard.legacy++);
+    modern.setNotificationHandler('notifications/tools/list_changed', async () => void heard.modern++);
+    bystander.setNotificationHandler('notifications/tools/list_changed', async () => void heard.bystander++);
+    const auth = { requestInit: { headers: { authorization: 'Bearer second-token' } } };
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), auth));
+    await modern.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), auth));
+    await bystander.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/view/mem/mcp`), auth));
+    await bystander.listTools();
+    try {
+      expect(modern.getProtocolEra()).toBe('modern');
+      const listening = await modern.listen({ toolsListChanged: true });
+      expect((await legacy.listTools()).tools.map((t) => t.name)).not.toContain('everything__echo');
+      const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', SERVERS.everything.args[0]!, '--arg', 'stdio');
+      expect(added.code, added.stderr).toBe(0);
+      expect(await waitFor(() => heard.legacy > 0 && heard.modern > 0, 5000)).toBe(true);
+      for (const client of [legacy, modern]) {
+        const echoed = (await client.callTool({ name: 'everything__echo', arguments: { message: 'both eras' } })) as CallToolResult;
+        expect(text(echoed)).toContain('both eras');
+      }
+      expect(heard.bystander).toBe(0);
+      await listening.close();
+    } finally {
+      await Promise.allSettled([legacy.close(), modern.close(), bystander.close()]);
+    }
   });
 
   it('leaves no process behind when it stops', async () => {

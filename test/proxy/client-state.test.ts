@@ -7,6 +7,26 @@ function statesOf(upstreams: FakeUpstream[], owner = upstreams[0]) {
 }
 
 describe('ClientStates', () => {
+  it('keeps levels and the subscriptions of servers that stay when a reload changes the servers; tells new servers the level', async () => {
+    const a = new FakeUpstream('a', []);
+    const b = new FakeUpstream('b', []);
+    const c = new FakeUpstream('c', []);
+    let owner = a;
+    const states = new ClientStates([a, b], async () => owner);
+    const one = {};
+    await states.setLogLevel(one, 'info');
+    await states.subscribe(one, 'known:a');
+    owner = b;
+    await states.subscribe(one, 'known:b');
+    states.retarget([a, c]);
+    await new Promise((r) => setImmediate(r));
+    expect(c.levels).toEqual(['info']);
+    expect(b.levels).toEqual(['info']); // b is not told again
+    expect(states.subscribed(one, 'known:a')).toBe(true);
+    expect(states.subscribed(one, 'known:b')).toBe(false); // its server is gone
+    expect(states.wantsLog(one, 'debug')).toBe(false);
+  });
+
   it('asks the servers for the most verbose level any client wants, and lets each client filter by its own', async () => {
     const a = new FakeUpstream('a', []);
     const states = statesOf([a]);
