@@ -6,6 +6,7 @@ import { NO_RECONNECT } from '../core/backoff.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import type { PinKeeper } from '../proxy/pin-keeper.js';
 import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
 import type { ResolvedView } from '../proxy/view.js';
 import type { ClientEra } from '../proxy/era.js';
@@ -142,9 +143,23 @@ export class Runtime {
     );
   }
 
-  /** Reads the config file again and serves it (serve: the watcher, SIGHUP, an edit by its own tools). */
-  reload(reason: string): Promise<ReloadReport> {
-    return this.live.reload(reason);
+  /**
+   * Reads the config file again and serves it (serve: the watcher, SIGHUP, an edit by its own
+   * tools), and the tool pins beside it: hubs whose servers' pins changed (an approval) list again.
+   */
+  async reload(reason: string): Promise<ReloadReport> {
+    const report = await this.live.reload(reason);
+    const changed = this.pinKeeper?.refresh() ?? [];
+    if (changed.length) for (const { hub } of this.liveHubs) if (!hub.closed) hub.pinsChanged(changed);
+    return report;
+  }
+
+  /** The process's tool pins (proxy/pin-keeper.ts), read on first use from the lock file beside the config. */
+  private async pins(): Promise<PinKeeper> {
+    if (this.pinKeeper) return this.pinKeeper;
+    const [{ PinKeeper }, { pinFilePath }] = await Promise.all([import('../proxy/pin-keeper.js'), import('../config/pin-file.js')]);
+    const say = this.options.announce ?? ((line: string) => this.waiting(line));
+    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.configLocation.path), this.logger, say));
   }
 
   configStatus(): ConfigStatus {
@@ -293,6 +308,7 @@ export class Runtime {
     await Promise.allSettled(all.map((u) => u.close()));
   }
 
+  private pinKeeper?: PinKeeper;
   /** Set once serve follows the config: its hubs are then live. */
   private followed = false;
 
@@ -396,7 +412,12 @@ export class Runtime {
   }
 
   private async makeHub(view: ViewTarget, options: OpenHubOptions, pool: Map<string, Upstream>, owns: boolean): Promise<ProxyHub> {
-    const [{ ProxyHub }, { Upstream }, resolved] = await Promise.all([import('../proxy/hub.js'), import('../proxy/upstream.js'), this.resolve(view)]);
+    const [{ ProxyHub }, { Upstream }, resolved, pins] = await Promise.all([
+      import('../proxy/hub.js'),
+      import('../proxy/upstream.js'),
+      this.resolve(view),
+      this.pins(),
+    ]);
     // Only mcpkit's own tools are described by their group (all of them: a reload may add a group's tools).
     const groups = resolved.local.length || this.followed ? await this.groups() : [];
     const make = (server: ResolvedView['servers'][number]) => this.newUpstream(Upstream, server, options);
@@ -414,6 +435,7 @@ export class Runtime {
       ...(options.listWaitMs !== undefined ? { listWaitMs: options.listWaitMs } : {}),
       baseDir: dirname(this.configLocation.path),
       onClose: () => entry && this.liveHubs.delete(entry),
+      pins,
     });
     // serve's hubs live on and follow the config; a terminal command's or a filter's do not.
     if (live) this.liveHubs.add((entry = { hub, view: view as string | undefined, pool, make }));

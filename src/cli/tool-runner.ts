@@ -25,6 +25,7 @@ export async function runToolForCli(tool: AnyTool, raw: unknown, options: { runt
     const text = tool.render ? await tool.render(result, ui, input) : renderGeneric(result, ui);
     if (text !== '') printLine(text);
   }
+  if (tool.exitCode) process.exitCode = tool.exitCode(result);
   return result;
 }
 

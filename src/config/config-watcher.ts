@@ -5,6 +5,8 @@ import { basename, dirname } from 'node:path';
 export interface ConfigWatcherOptions {
   /** The config file as located (it may be a symlink, and it may not exist yet). */
   path: string;
+  /** Other files of the config's folder whose changes count (the tool pins). */
+  companions?: readonly string[];
   /** Called once a burst of changes has been quiet for `debounceMs`. */
   changed: () => void;
   debounceMs?: number;
@@ -50,6 +52,7 @@ export class ConfigWatcher {
     ]);
     this.names.clear();
     for (const name of wanted.values()) this.names.add(name);
+    for (const companion of this.options.companions ?? []) this.names.add(basename(companion));
     if (this.closed) return;
     for (const [folder, w] of this.watchers) {
       if (!wanted.has(folder)) {

@@ -94,5 +94,9 @@ export function withDefaults<T extends Partial<Record<Section, object>>>(config:
  * The MCP revisions mcpkit speaks to an upstream (`mcp_servers.NAME.protocol`): `auto` probes with
  * server/discover and falls back to the 2025 handshake; a revision pins it (a pin never falls back).
  */
+/** Tool pinning: `enforce` (default) withholds a new or changed tool until approved; `warn` serves it and tells; `off` pins nothing. */
+export const PIN_MODES = ['enforce', 'warn', 'off'] as const;
+export type PinMode = (typeof PIN_MODES)[number];
+
 export const PROTOCOL_CHOICES = ['auto', '2026-07-28', '2025-11-25'] as const;
 export type ProtocolChoice = (typeof PROTOCOL_CHOICES)[number];

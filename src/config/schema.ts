@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EXPOSURES, PROTOCOL_CHOICES, TOKEN_BUDGET_RANGE } from './defaults.js';
+import { EXPOSURES, PIN_MODES, PROTOCOL_CHOICES, TOKEN_BUDGET_RANGE } from './defaults.js';
 
 /**
  * The whole config file. Every object is strict, nested ones too, so a typo (`serve: { tokn: x }`)
@@ -68,6 +68,7 @@ export const serverSchema = z
     tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe('Allow-list of tools with optional overrides.'),
     filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
     disabled: z.boolean().optional(),
+    pinning: z.enum(PIN_MODES).optional().describe('Tool pinning for this server (default: the top-level pinning, else enforce); see "mcpkit server diff".'),
     timeout_ms: z.int().positive().optional(),
   })
   .superRefine((server, ctx) => {
@@ -187,6 +188,12 @@ export const configSchema = z
     tool_views: z.record(name('View'), viewSchema).default({}),
     composite_tools: z.record(name('Composite tool'), compositeSchema).default({}),
     hooks: hooksSchema.default({}),
+    pinning: z
+      .enum(PIN_MODES)
+      .optional()
+      .describe(
+        'Tool pinning (default enforce): a tool whose definition differs from the one approved in the lock file beside this config is withheld (enforce), served with a warning (warn), or not checked (off).',
+      ),
     registry: z
       .strictObject({
         default: z

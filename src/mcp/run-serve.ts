@@ -98,10 +98,12 @@ export async function runServe(options: ServeOptions): Promise<never> {
  */
 async function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig) => Promise<Policy>): Promise<() => void> {
   await runtime.followConfig(policyFor);
-  const { ConfigWatcher } = await import('../config/config-watcher.js');
+  const [{ ConfigWatcher }, { pinFilePath }] = await Promise.all([import('../config/config-watcher.js'), import('../config/pin-file.js')]);
   const reload = (reason: string) => void runtime.reload(reason).catch((error: Error) => runtime.logger.error(`config reload failed: ${error.message}`));
   const watcher = new ConfigWatcher({
     path: runtime.configLocation.path,
+    // An approval (mcpkit server approve) rewrites the tool pins beside the config.
+    companions: [pinFilePath(runtime.configLocation.path)],
     changed: () => reload('the file changed'),
     failed: (reason) => runtime.logger.warn(`the config is not watched (${reason}); send SIGHUP to reload it`),
   });

@@ -10,7 +10,7 @@ import { runComposite } from './composite.js';
 import type { HookChain } from './hooks.js';
 import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
 import type { Upstream } from './upstream.js';
-import { publish, type ViewCatalog } from './view-catalog.js';
+import { publish, type ViewCatalog, type WithheldTool } from './view-catalog.js';
 
 export type CallOutcome = { found: false; similar: string[] } | { found: true; result: CallToolResult };
 
@@ -59,7 +59,11 @@ export class CallRouter {
     const op = this.metaOps?.get(name);
     if (op) return { found: true, result: await this.callMeta(op, args ?? {}, context) };
     const entry = await this.options.catalog.entry(name);
-    if (!entry) return { found: false, similar: closestNames(name, await this.options.catalog.names()) };
+    if (!entry) {
+      const held = this.options.catalog.withheldTool(name);
+      if (held) return { found: true, result: toErrorResult(notApproved(name, held)) };
+      return { found: false, similar: closestNames(name, await this.options.catalog.names()) };
+    }
     return { found: true, result: await this.callEntry(entry, args, context) };
   }
 
@@ -186,4 +190,13 @@ export class CallRouter {
       return toErrorResult(error);
     }
   }
+}
+
+/** A call to a tool its pins withhold: what changed, and how to review and approve it. */
+function notApproved(name: string, held: WithheldTool): ToolError {
+  const what = held.why === 'new' ? "is new since the server's tools were approved" : 'changed since it was approved';
+  return new ToolError('TOOL_NOT_APPROVED', `Tool ${name} (tool "${held.tool}" of server "${held.server}") ${what}, so it is withheld (tool pinning).`, {
+    details: { tool: name, server: held.server, upstream_tool: held.tool, reason: held.why },
+    hint: `A person reviews it with "mcpkit server diff ${held.server}" and approves it with "mcpkit server approve ${held.server}"; the tool is then served at once.`,
+  });
 }

@@ -8,7 +8,8 @@ import { ClientStates } from './client-state.js';
 import { HookChain } from './hooks.js';
 import { PromptResourceRouter } from './prompts-resources.js';
 import type { LogParams, Upstream, UpstreamStatus } from './upstream.js';
-import { ViewCatalog } from './view-catalog.js';
+import { ViewCatalog, type PinGate } from './view-catalog.js';
+import { differingMessage } from './pins.js';
 import type { ResolvedView } from './view.js';
 
 export type { CallOutcome } from './call-router.js';
@@ -32,6 +33,8 @@ export interface HubOptions {
   baseDir: string;
   /** Told when the hub is closed (the runtime then stops re-pointing it). */
   onClose?: () => void;
+  /** Tool pinning (./pin-keeper.ts); absent: every listed tool is served. */
+  pins?: PinGate;
 }
 
 /**
@@ -109,6 +112,9 @@ export class ProxyHub {
       late: () => {
         if (this.current.catalog === catalog) this.toolsChanged();
       },
+      ...(this.options.pins ? { pins: this.options.pins } : {}),
+      // pinning: warn serves a changed tool; the view's clients are told, as a log message at warning level.
+      differs: (server, tool, why) => this.logs.emit({ level: 'warning', logger: 'mcpkit', data: differingMessage(server, tool, why, 'warn') }, undefined),
     });
     const router = new CallRouter({
       catalog,
@@ -237,6 +243,16 @@ export class ProxyHub {
 
   callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallToolResult> {
     return this.current.router.callEntry(entry, args, context);
+  }
+
+  /** The tools tool pinning withholds from the view now (after a listing). */
+  withheldTools(): ReturnType<ViewCatalog['withheldTools']> {
+    return this.current.catalog.withheldTools();
+  }
+
+  /** The approved tool definitions of these servers changed (an approval): the catalog is made again and clients told. */
+  pinsChanged(servers: readonly string[]): void {
+    if (this.current.view.servers.some((s) => servers.includes(s.name))) this.toolsChanged();
   }
 
   /** The hot path (CallRouter.tryFastCall). */

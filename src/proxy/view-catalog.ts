@@ -12,6 +12,19 @@ import { metaTools } from './meta-tools.js';
 import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
 import { reshapeTools, shapeServerTools } from './shape.js';
 import type { ResolvedView } from './view.js';
+import type { PinMode, PinVerdict } from './pins.js';
+
+/** What the catalog asks of the tool pins (./pin-keeper.ts): what of a server's listing may be served. */
+export interface PinGate {
+  admit(server: string, tools: readonly Tool[], mode: PinMode): PinVerdict;
+}
+
+/** A tool withheld by its pins, under the name the view would publish it. */
+export interface WithheldTool {
+  server: string;
+  tool: string;
+  why: 'new' | 'changed';
+}
 
 /** What the catalog needs of an upstream: its tools, listed or as last seen, and whether it is down. */
 export interface ToolSource {
@@ -31,6 +44,10 @@ export interface ViewCatalogOptions {
   listWaitMs?: number;
   /** A listing was cut short and the late servers have now answered: the catalog changed. */
   late(): void;
+  /** Tool pinning; absent: every listed tool is served. */
+  pins?: PinGate;
+  /** A tool served though it differs from its pins (pinning: warn), for the view's clients to hear; once per tool and definition. */
+  differs?(server: string, tool: string, why: 'new' | 'changed'): void;
 }
 
 /**
@@ -43,8 +60,21 @@ export class ViewCatalog {
   private catalog?: Map<string, CatalogEntry>;
   private plan?: { catalog: Map<string, CatalogEntry>; plan: ExposurePlan };
   private index?: SearchIndex;
+  /** The tools pins withhold, by the name the view would publish (a call by that name is told why). */
+  private withheld = new Map<string, WithheldTool>();
+  private readonly told = new Set<string>();
 
   constructor(private readonly options: ViewCatalogOptions) {}
+
+  /** Every tool pins withhold now, by the name the view would publish. */
+  withheldTools(): (WithheldTool & { name: string })[] {
+    return [...this.withheld].map(([name, held]) => ({ name, ...held }));
+  }
+
+  /** Why a name the view does not serve is withheld by tool pinning, if it is. */
+  withheldTool(name: string): WithheldTool | undefined {
+    return this.withheld.get(name);
+  }
 
   private get view(): ResolvedView {
     return this.options.view;
@@ -170,14 +200,41 @@ export class ViewCatalog {
 
   /** The catalog from the tools each upstream has listed so far (none, for one not yet connected). */
   fromCache(): Map<string, CatalogEntry> {
+    const withheld: { server: string; tools: ReturnType<typeof shapeServerTools> }[] = [];
+    const why = new Map<string, WithheldTool>();
     const upstreamTools = this.view.servers.map(({ name, config, view }) => {
-      const own = shapeServerTools(this.options.sources.get(name)!.cachedTools(), config);
-      const shaped = view ? reshapeTools(own, view) : own;
-      return { server: name, tools: this.view.readOnly ? shaped.filter((t) => keepUnderReadOnly(t.tool.annotations)) : shaped };
+      const verdict = this.admit(name, this.options.sources.get(name)!.cachedTools(), config.pinning ?? this.view.pinning);
+      const shape = (tools: Tool[]) => {
+        const own = shapeServerTools(tools, config);
+        const shaped = view ? reshapeTools(own, view) : own;
+        return this.view.readOnly ? shaped.filter((t) => keepUnderReadOnly(t.tool.annotations)) : shaped;
+      };
+      const notServed = verdict.differing.filter((d) => !verdict.served.includes(d.tool));
+      for (const d of notServed) why.set(`${name}\u0000${d.tool.name}`, { server: name, tool: d.tool.name, why: d.why });
+      withheld.push({ server: name, tools: shape(notServed.map((d) => d.tool)) });
+      return { server: name, tools: shape(verdict.served) };
     });
     const composites = this.view.readOnly ? [] : this.view.composites;
     const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator }, composites);
+    this.withheld = new Map(
+      buildCatalog([], withheld, { separator: this.view.separator }).flatMap((e) =>
+        e.kind === 'upstream' ? [[e.name, why.get(`${e.server}\u0000${e.upstreamName}`)!] as const] : [],
+      ),
+    );
     return new Map(entries.map((e) => [e.name, e]));
+  }
+
+  /** The server's listing under its pins; a tool served though it differs (warn) is told to the view's clients once. */
+  private admit(server: string, tools: Tool[], mode: PinMode): PinVerdict {
+    const verdict = this.options.pins?.admit(server, tools, mode) ?? { served: tools, differing: [], firstUse: false };
+    for (const { tool, why } of verdict.differing) {
+      if (!verdict.served.includes(tool)) continue;
+      const key = `${server}\u0000${tool.name}\u0000${JSON.stringify(tool)}`;
+      if (this.told.has(key)) continue;
+      this.told.add(key);
+      this.options.differs?.(server, tool.name, why);
+    }
+    return verdict;
   }
 
   private live(): ToolSource[] {

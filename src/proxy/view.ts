@@ -8,7 +8,7 @@ import { DEFAULT_POLICY, type Policy } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import { applyPolicy } from '../tool/policy.js';
 import type { HookConfig } from './hooks.js';
-import type { Exposure } from '../config/defaults.js';
+import type { Exposure, PinMode } from '../config/defaults.js';
 import type { ServerShaping } from './shape.js';
 
 /**
@@ -35,6 +35,8 @@ export interface ResolvedView {
   tokens?: string[];
   /** serve --read-only or the view's read_only: upstream and composite tools that do not declare readOnlyHint are left out. */
   readOnly: boolean;
+  /** Tool pinning for servers that do not set their own (config `pinning`, default enforce). */
+  pinning: PinMode;
 }
 
 /**
@@ -52,6 +54,7 @@ export function resolveView(
   const exposure = (own?: { exposure?: Exposure; token_budget?: number }) => ({
     exposure: policy.exposure ?? own?.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
     tokenBudget: policy.tokenBudget ?? own?.token_budget ?? config.serve.token_budget ?? SETTING_DEFAULTS.serve.token_budget,
+    pinning: config.pinning ?? 'enforce',
   });
   if (viewName === undefined) {
     return {

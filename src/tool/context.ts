@@ -43,6 +43,8 @@ export interface OpenedView {
   exposurePlan(): Promise<ExposureSummary>;
   catalogTools(): Promise<Tool[]>;
   status(): { name: string; state: string; error?: string }[];
+  /** Tools tool pinning withholds (new, or changed since approval), by the name the view would publish. */
+  withheldTools(): { name: string; server: string; tool: string; why: 'new' | 'changed' }[];
 }
 
 export interface ExposureSummary {

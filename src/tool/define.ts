@@ -88,6 +88,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
    * featured tools listed while they fit, lowest rank first (an agent finds the rest through search).
    */
   featured?: number;
+  /** A result that is not a failure but ends the command with this exit code (server diff: 1 when anything differs, for CI). */
+  exitCode?(result: R): number;
   /** Human output for the terminal; without it the CLI prints a generic table or key/value list. */
   render?(result: R, ui: RenderUi, input: z.output<S>): string | Promise<string>;
   /** One item of a result the terminal prints as it is found (ToolContext.emit), e.g. a search match. */

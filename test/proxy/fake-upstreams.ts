@@ -93,6 +93,7 @@ export function viewOf(servers: string[], more: Partial<ResolvedView> = {}): Res
   return {
     exposure: 'direct',
     tokenBudget: 4000,
+    pinning: 'off',
     pins: [],
     servers: servers.map((name) => ({ name, config: { command: 'unused' } })),
     local: [],

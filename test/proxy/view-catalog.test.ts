@@ -17,6 +17,34 @@ function catalogOf(sources: FakeUpstream[], view = viewOf(sources.map((s) => s.n
 }
 
 describe('ViewCatalog', () => {
+  it('withholds what the pins refuse, and knows it under the name the view would publish', async () => {
+    const a = new FakeUpstream('a', [tool('echo'), tool('rug')]);
+    const b = new FakeUpstream('b', [tool('add')]);
+    const seen: string[] = [];
+    const catalog = new ViewCatalog({
+      view: viewOf(['a', 'b'], { pinning: 'enforce' }),
+      sources: new Map([
+        ['a', a],
+        ['b', b],
+      ]),
+      logger: quietLogger([]),
+      groupSummaries: new Map(),
+      late: () => {},
+      pins: {
+        admit: (server, tools, mode) => {
+          seen.push(`${server}:${mode}`);
+          const rug = tools.find((t) => t.name === 'rug');
+          return { served: tools.filter((t) => t !== rug), differing: rug ? [{ tool: rug, why: 'changed' }] : [], firstUse: false };
+        },
+      },
+    });
+    expect(await catalog.names()).toEqual(['a__echo', 'b__add']);
+    expect(catalog.withheldTool('a__rug')).toEqual({ server: 'a', tool: 'rug', why: 'changed' });
+    expect(catalog.withheldTool('a__echo')).toBeUndefined();
+    expect(catalog.withheldTools()).toEqual([{ name: 'a__rug', server: 'a', tool: 'rug', why: 'changed' }]);
+    expect(seen).toContain('b:enforce');
+  });
+
   it('lists one server unprefixed and several prefixed, with the local tools first', async () => {
     expect(await catalogOf([new FakeUpstream('a', [tool('echo')])]).catalog.names()).toEqual(['echo']);
     const both = catalogOf([new FakeUpstream('a', [tool('echo')]), new FakeUpstream('b', [tool('add')])], viewOf(['a', 'b'], { local: [localTool] }));

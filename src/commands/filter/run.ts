@@ -35,6 +35,8 @@ export default class FilterRun extends McpkitCommand {
       hooks: [],
       separator: null,
       readOnly: false,
+      // A server named on the command line, not in a config: there is no lock file to pin it in.
+      pinning: 'off' as const,
     };
     let hub: Awaited<ReturnType<typeof runtime.openHub>> | undefined;
     try {

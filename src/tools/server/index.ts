@@ -3,6 +3,7 @@ import { serverAdd, serverDisable, serverEnable, serverRemove, serverSetDescript
 import { serverImport, serverTest } from './probe.js';
 import { serverLogin, serverLogout } from './login.js';
 import { serverList, serverShow } from './read.js';
+import { serverApprove, serverDiff } from './pins.js';
 
 export const serverTools = [
   serverAdd,
@@ -14,6 +15,8 @@ export const serverTools = [
   serverSetTools,
   serverSetDescription,
   serverTest,
+  serverDiff,
+  serverApprove,
   serverImport,
   serverLogin,
   serverLogout,

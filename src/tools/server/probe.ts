@@ -4,6 +4,10 @@ import { resolve } from 'node:path';
 import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
+import type { ToolContext } from '../../tool/context.js';
+import type { PinMode } from '../../config/defaults.js';
+import type { Tool } from '@modelcontextprotocol/server';
+import type { ChalkInstance } from 'chalk';
 import { editConfigFile } from '../shared/config-access.js';
 
 export const serverTest = defineTool({
@@ -33,6 +37,7 @@ export const serverTest = defineTool({
       ]);
       // What the config lets through (its filter rules and tools allow-list), as mcpkit publishes it.
       const published = shapeServerTools(tools, server).map((s) => s.tool);
+      const pinning = await pinStatus(ctx, input.name, server.pinning ?? config.pinning ?? 'enforce', tools);
       return {
         server: input.name,
         ok: true,
@@ -43,12 +48,54 @@ export const serverTest = defineTool({
         hidden: tools.length - published.length,
         prompts: prompts.length,
         resources: resources.length,
+        pinning,
       };
     });
   },
   render: (r, ui) =>
-    `${ui.color.green('✓')} ${r.server} (MCP ${r.protocol}): ${r.tools.length} tools, ${r.prompts} prompts, ${r.resources} resources in ${r.connect_and_list_ms} ms${r.disabled ? ui.color.yellow(' (disabled in the config)') : ''}${r.hidden ? ui.color.dim(`; ${r.hidden} more hidden by its filter or tools list (mcpkit filter test ${r.server} shows why)`) : ''}\n${ui.table(r.tools)}`,
+    `${ui.color.green('✓')} ${r.server} (MCP ${r.protocol}): ${r.tools.length} tools, ${r.prompts} prompts, ${r.resources} resources in ${r.connect_and_list_ms} ms${r.disabled ? ui.color.yellow(' (disabled in the config)') : ''}${r.hidden ? ui.color.dim(`; ${r.hidden} more hidden by its filter or tools list (mcpkit filter test ${r.server} shows why)`) : ''}\n${ui.table(r.tools)}${pinningLine(r.server, r.pinning, ui.color)}`,
 });
+
+/**
+ * How the server's tools compare with their pins (tool pinning). A server with none is pinned
+ * now, on first use, as serve would; under `off` nothing is compared.
+ */
+async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, tools: Tool[]) {
+  if (mode === 'off') return { mode, status: 'off' as const };
+  const [{ pinFilePath, readPins, updatePins }, { comparePins, pinOf }] = await Promise.all([
+    import('../../config/pin-file.js'),
+    import('../../proxy/pins.js'),
+  ]);
+  const file = pinFilePath(ctx.configLocation.path);
+  const pins = readPins(file).servers[name];
+  if (!pins) {
+    let pinnedNow = false;
+    await updatePins(file, (all) => {
+      if (all.servers[name] || tools.length === 0) return false;
+      all.servers[name] = Object.fromEntries(tools.map((t) => [t.name, pinOf(t)]));
+      return (pinnedNow = true);
+    });
+    return { mode, status: pinnedNow ? ('pinned now' as const) : ('not pinned' as const), file };
+  }
+  const compared = comparePins(pins, tools);
+  const differs = compared.added.length + compared.changed.length + compared.removed.length > 0;
+  return {
+    mode,
+    status: differs ? ('differs' as const) : ('approved' as const),
+    file,
+    added: compared.added,
+    changed: compared.changed,
+    removed: compared.removed,
+  };
+}
+
+function pinningLine(server: string, p: Awaited<ReturnType<typeof pinStatus>>, color: ChalkInstance): string {
+  if (p.status === 'pinned now') return `\n${color.dim(`Pinned these tools on first use in ${p.file}; a tool that changes is withheld until approved.`)}`;
+  if (p.status !== 'differs') return '';
+  const parts = [`${p.added.length} new`, `${p.changed.length} changed`, `${p.removed.length} removed`].join(', ');
+  const effect = p.mode === 'enforce' ? 'serve withholds the new and changed ones' : 'served with a warning (pinning: warn)';
+  return `\n${color.yellow(`! tools differ from the approved ones (${parts}): ${effect}. Review: mcpkit server diff ${server}; approve: mcpkit server approve ${server}`)}`;
+}
 
 export const serverImport = defineTool({
   name: 'server_import',

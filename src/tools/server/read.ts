@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { unknownServer } from '../../core/suggest.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
+import { escapeInvisible } from '../../proxy/pins.js';
 
 function pairs(record: unknown): string[] {
   return Object.entries((record ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
@@ -93,6 +94,15 @@ export const serverShow = defineTool({
     const entry = entries[input.name];
     if (!entry) throw unknownServer(input.name, Object.keys(entries));
     const logins = await loginsOf({ [input.name]: entry }, ctx.env, ctx.now().getTime());
-    return { ...summary(input.name, entry, problems(input.name), logins.get(input.name)), entry };
+    // Invisible characters (in a description override, say) are shown, as a model would read them.
+    return { ...summary(input.name, entry, problems(input.name), logins.get(input.name)), entry: showInvisible(entry) as typeof entry };
   },
 });
+
+/** Every string of a value with its invisible characters escaped (proxy/pins.ts). */
+function showInvisible(value: unknown): unknown {
+  if (typeof value === 'string') return escapeInvisible(value);
+  if (Array.isArray(value)) return value.map(showInvisible);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeInvisible(k), showInvisible(v)]));
+  return value;
+}

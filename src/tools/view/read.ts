@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { notFound } from '../../core/suggest.js';
 import { defineTool, READ_ONLY, summaryOf } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
+import { escapeInvisible } from '../../proxy/pins.js';
 
 const viewName = z.string().min(1).describe('Name of the view.');
 
@@ -79,7 +80,9 @@ export const viewTools = defineTool({
           exposure: hub.view.exposure,
           /** What tools/list does now: every tool, or the meta-tools plus the direct ones. */
           listing: plan.mode,
-          tools: tools.map((t) => ({ name: t.name, description: summaryOf(t) })),
+          // What a model would read, shown so a person sees it too (tool pinning).
+          tools: tools.map((t) => ({ name: t.name, description: escapeInvisible(summaryOf(t)) })),
+          withheld: hub.withheldTools(),
           direct: plan.direct,
           unknown_pins: plan.unknown_pins,
           catalog_size: catalog.length,
@@ -103,6 +106,11 @@ export const viewTools = defineTool({
       r.listing === 'search'
         ? `exposure ${r.exposure}: ${r.tools.length} tool(s) listed (${r.direct.length} direct, the rest of the ${r.catalog_size} through search); tools/list ≈ ${r.tokens_estimate} tokens, the whole catalog ${r.catalog_tokens}; budget ${r.token_budget}`
         : `exposure ${r.exposure}: all ${r.catalog_size} tool(s) listed; tools/list ≈ ${r.tokens_estimate} tokens${r.exposure === 'auto' ? ` (budget ${r.token_budget})` : ''}`,
+      ...r.withheld.map((w) =>
+        ui.color.yellow(
+          `! ${w.name} is withheld: ${w.why === 'new' ? 'a new tool' : 'changed since approval'} of server ${w.server} (mcpkit server diff ${w.server}, then mcpkit server approve ${w.server})`,
+        ),
+      ),
       ...r.unknown_pins.map((u) =>
         ui.color.yellow(`! pin "${u.pin}" names no tool of the view${u.similar.length ? ` (did you mean ${u.similar.join(', ')}?)` : ''}`),
       ),
