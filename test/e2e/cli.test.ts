@@ -152,7 +152,17 @@ describe('the CLI as a user runs it', () => {
   it('config schema prints a JSON Schema of the file', async () => {
     const r = await runCli(['config', 'schema', '--json']);
     const schema = JSON.parse(r.stdout) as { properties: Record<string, unknown>; additionalProperties: boolean };
-    expect(Object.keys(schema.properties)).toEqual(['mcp_servers', 'tool_views', 'composite_tools', 'hooks', 'registry', 'arango', 'retrieve', 'serve']);
+    expect(Object.keys(schema.properties)).toEqual([
+      'mcp_servers',
+      'tool_views',
+      'composite_tools',
+      'hooks',
+      'pinning',
+      'registry',
+      'arango',
+      'retrieve',
+      'serve',
+    ]);
     expect(schema.additionalProperties).toBe(false);
   });
 

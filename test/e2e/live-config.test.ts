@@ -233,9 +233,8 @@ describe('serve --http follows its config', () => {
     expect((await cli('view', 'add-server', 'late', 'memory')).code).toBe(0);
     expect(await waitFor(async () => (await initialize(route, 'first-token')).status === 200, 5000)).toBe(true);
     const { session } = await initialize(route, 'first-token');
-    const listed = await listTools(route, session!, 'first-token');
-    expect(listed.status).toBe(200);
-    expect(listed.body).toContain('read_graph');
+    // The session may start between the two edits' reloads: the second one reaches it too.
+    expect(await waitFor(async () => (await listTools(route, session!, 'first-token')).body.includes('read_graph'), 5000)).toBe(true);
     expect((await cli('view', 'delete', 'late')).code).toBe(0);
     expect(await waitFor(async () => (await listTools(route, session!, 'first-token')).status === 404, 5000)).toBe(true);
   });
@@ -243,15 +242,15 @@ describe('serve --http follows its config', () => {
   it('stops taking a revoked token at the next request, and shows the generation in /health', async () => {
     const { session } = await initialize(`${served.url}/mcp`, 'first-token');
     expect((await listTools(`${served.url}/mcp`, session!, 'first-token')).status).toBe(200);
-    const health = async () =>
-      (await (await fetch(`${served.url}/health`, { headers: { authorization: 'Bearer second-token' } })).json()) as Record<string, unknown>;
-    const generation = (await health()).config as { generation: number };
+    const health = async (token: string) =>
+      (await (await fetch(`${served.url}/health`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, unknown>;
+    const generation = (await health('first-token')).config as { generation: number };
     const edited = parse(readFileSync(config, 'utf8')) as { serve: { token: string } };
     edited.serve.token = 'second-token';
     writeFileSync(config, stringify(edited));
     expect(await waitFor(async () => (await listTools(`${served.url}/mcp`, session!, 'first-token')).status === 401, 5000)).toBe(true);
     expect((await listTools(`${served.url}/mcp`, session!, 'second-token')).status).toBe(200);
-    const now = (await health()).config as { generation: number; last_reload: { outcome: string; message: string } };
+    const now = (await health('second-token')).config as { generation: number; last_reload: { outcome: string; message: string } };
     expect(now.generation).toBeGreaterThan(generation.generation);
     expect(now.last_reload.outcome).toBe('applied');
     expect(now.last_reload.message).toContain('serve.token');
