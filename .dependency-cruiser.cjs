@@ -1,10 +1,10 @@
 /**
  * The layers of src/ and what each may import (docs/ARCHITECTURE.md). Run by `npm test`
  * (`npm run check:layers`): an import that points up a layer fails the build.
- *   core -> config -> tool -> retrieve|registry|arango|auth -> proxy -> tools -> app -> mcp -> cli -> commands
+ *   core -> config -> tool -> retrieve|registry|arango|auth|audit -> proxy -> tools -> app -> mcp -> cli -> commands
  * A layer may import itself and anything below it; type-only imports count too.
  */
-const order = ['core', 'config', 'tool', 'retrieve|registry|arango|auth', 'proxy', 'tools', 'app', 'mcp', 'cli', 'commands'];
+const order = ['core', 'config', 'tool', 'retrieve|registry|arango|auth|audit', 'proxy', 'tools', 'app', 'mcp', 'cli', 'commands'];
 const folder = (layer) => `^src/(${layer})/`;
 
 const upward = order.slice(0, -1).map((layer, i) => ({
@@ -20,10 +20,10 @@ module.exports = {
     ...upward,
     {
       name: 'domains-are-separate',
-      comment: 'retrieve, registry, arango and auth are independent domains: none imports another',
+      comment: 'retrieve, registry, arango, auth and audit are independent domains: none imports another',
       severity: 'error',
-      from: { path: '^src/(retrieve|registry|arango|auth)/' },
-      to: { path: '^src/(retrieve|registry|arango|auth)/', pathNot: '^src/$1/' },
+      from: { path: '^src/(retrieve|registry|arango|auth|audit)/' },
+      to: { path: '^src/(retrieve|registry|arango|auth|audit)/', pathNot: '^src/$1/' },
     },
     {
       name: 'no-circular',

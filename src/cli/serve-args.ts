@@ -16,10 +16,11 @@ export interface ServeArgs {
   groups?: string;
   exposure?: string;
   'token-budget'?: string;
+  'audit-log'?: string;
 }
 
 /** Flags taking a value; a parity test keeps this in step with the oclif command's flags. */
-export const SERVE_VALUE_FLAGS = ['config', 'view', 'host', 'port', 'token', 'groups', 'exposure', 'token-budget'] as const;
+export const SERVE_VALUE_FLAGS = ['config', 'view', 'host', 'port', 'token', 'groups', 'exposure', 'token-budget', 'audit-log'] as const;
 export const SERVE_BOOLEAN_FLAGS = ['eager', 'http', 'read-only'] as const;
 /** Flags that may be repeated, each taking a value. */
 export const SERVE_MULTI_FLAGS = ['allow-origin'] as const;

@@ -13,6 +13,7 @@ export default class Serve extends McpkitCommand {
     '<%= config.bin %> serve --read-only',
     '<%= config.bin %> serve --groups retrieve,registry',
     '<%= config.bin %> serve --exposure direct',
+    '<%= config.bin %> serve --audit-log ~/.local/state/mcpkit/audit.jsonl',
     'npx @modelcontextprotocol/inspector <%= config.bin %> serve',
   ];
   static override enableJsonFlag = false;
@@ -43,6 +44,10 @@ export default class Serve extends McpkitCommand {
       description:
         "Most tokens (bytes/4) tools/list may cost under exposure auto, for every view (default: the view's token_budget, else serve.token_budget, else 4000).",
     }),
+    'audit-log': Flags.string({
+      description:
+        'Append one JSON line per tools/call, prompts/get and resources/read to this file (0600, rotated by size; default: serve.audit_log). Read it with "mcpkit stats".',
+    }),
     'allow-origin': Flags.string({
       description: 'With --http: a browser Origin allowed besides loopback ones (repeatable; also serve.allowed_origins).',
       multiple: true,
@@ -59,6 +64,7 @@ export default class Serve extends McpkitCommand {
       readOnly: flags['read-only'],
       allowOrigins: flags['allow-origin'],
       tokenBudget: flags['token-budget'],
+      auditLog: flags['audit-log'],
       version: this.config.version,
     });
   }

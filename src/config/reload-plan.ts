@@ -29,7 +29,17 @@ export interface ReloadPlan {
 export const CONNECTION_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'auth', 'transport', 'protocol', 'timeout_ms'] as const;
 
 /** Settings read once, when serve starts listening. */
-const RESTART_KEYS = ['host', 'port', 'max_body_bytes', 'session_idle_ms', 'max_sessions'] as const;
+const RESTART_KEYS = [
+  'host',
+  'port',
+  'max_body_bytes',
+  'session_idle_ms',
+  'max_sessions',
+  'audit_log',
+  'audit_arguments',
+  'audit_max_bytes',
+  'audit_keep',
+] as const;
 
 /** serve settings that apply to the next request or the next tools/list. */
 const LIVE_SERVE_KEYS = ['token', 'auth', 'groups', 'exposure', 'token_budget', 'pin', 'allowed_origins', 'host_tools_without_auth'] as const;

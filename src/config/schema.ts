@@ -272,6 +272,14 @@ export const configSchema = z
         max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
         session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
         max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
+        audit_log: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Append one JSON line per tools/call, prompts/get and resources/read to this file (relative to this file; 0600). "mcpkit stats" reads it.'),
+        audit_arguments: z.boolean().optional().describe('Also record the arguments of each call, secrets masked (default false: never).'),
+        audit_max_bytes: z.int().positive().optional().describe('Rotate the audit log when it would grow past this (default 10485760, 10 MiB).'),
+        audit_keep: z.int().min(0).max(100).optional().describe('Rotated audit logs kept, PATH.1 to PATH.N (default 5).'),
         exposure: exposureSchema.optional().describe(`How views that do not set theirs, and the default one, list tools. ${EXPOSURE_TEXT}`),
         token_budget: tokenBudgetSchema
           .optional()

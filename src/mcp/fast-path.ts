@@ -2,6 +2,38 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyHub } from '../proxy/hub.js';
+import type { Auditor } from '../audit/auditor.js';
+
+/** Who a connection's calls come from, for the audit log. */
+export interface FastPathCaller {
+  auditor: Auditor;
+  session: () => string | undefined;
+  client: () => { name?: unknown; version?: unknown } | undefined;
+}
+
+/** Wraps a forwarded call's reply so that the audit log gets its line (when there is a log). */
+function auditedReply<R>(caller: FastPathCaller | undefined, hub: ProxyHub, id: RequestId, params: Record<string, unknown>, reply: (result: R) => void) {
+  if (!caller) return reply;
+  const started = performance.now();
+  return (result: R) => {
+    reply(result);
+    const name = String(params.name);
+    const answerer = hub.answererOf(name);
+    caller.auditor.record({
+      method: 'tools/call',
+      name,
+      session: caller.session(),
+      request: id,
+      client: caller.client(),
+      view: hub.view.name,
+      server: answerer?.server,
+      upstreamName: answerer?.upstreamName,
+      started,
+      args: params.arguments ?? {},
+      result,
+    });
+  };
+}
 
 /**
  * Puts the hub's hot path in front of the SDK server on one transport: a tools/call that the hub
@@ -10,7 +42,7 @@ import type { ProxyHub } from '../proxy/hub.js';
  * and progress for forwarded calls are relayed. Responses keep the JSON-RPC shape and ids the
  * client expects, so any MCP client sees the same protocol as on the ordinary path.
  */
-export function installFastPath(transport: Transport, hub: () => ProxyHub | undefined): void {
+export function installFastPath(transport: Transport, hub: () => ProxyHub | undefined, caller?: () => FastPathCaller | undefined): void {
   const sdk = transport.onmessage;
   const inFlight = new Map<RequestId, () => void>();
   transport.onmessage = (message, extra) => {
@@ -21,10 +53,10 @@ export function installFastPath(transport: Transport, hub: () => ProxyHub | unde
       const send = (out: JSONRPCMessage) => void transport.send(out, { relatedRequestId: id }).catch(() => undefined);
       const handled = ready?.tryFastCall(
         m.params ?? {},
-        (result) => {
+        auditedReply(caller?.(), ready, id, m.params ?? {}, (result) => {
           inFlight.delete(id);
           send({ jsonrpc: '2.0', id, result });
-        },
+        }),
         (progress) => send(progress),
         id,
       );
@@ -56,6 +88,7 @@ export function tryFastHttpCall(
   body: unknown,
   hub: ProxyHub | undefined,
   sendJson: (res: ServerResponse, status: number, body: unknown) => void,
+  caller?: FastPathCaller,
 ): boolean {
   // A client's own connections may ask it things during the call: those need the call's stream.
   if (!hub || hub.relaysRequests) return false;
@@ -76,7 +109,7 @@ export function tryFastHttpCall(
   const id = m.id;
   const handled = hub.tryFastCall(
     m.params ?? {},
-    (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result }),
+    auditedReply(caller, hub, id, m.params ?? {}, (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result })),
     () => {},
   );
   if (!handled) return false;

@@ -8,7 +8,7 @@ import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { AccessTokenVerifier, ResourceAuthSettings } from '../auth/resource-server.js';
-import { installFastPath, tryFastHttpCall } from './fast-path.js';
+import { installFastPath, tryFastHttpCall, type FastPathCaller } from './fast-path.js';
 import { bearer, isLoopbackAddress, refusedByOrigin, sameSecret } from './http-guards.js';
 import { createToolServer } from './tool-server.js';
 import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
@@ -47,6 +47,8 @@ export interface HttpServeOptions {
 
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
+  /** Who the session's calls come from, for the audit log's hot-path lines. */
+  caller?: FastPathCaller;
   route: string;
   /** The session's hub, once its server made it (the shared one, or the client's own). */
   hub: () => ProxyHub | undefined;
@@ -227,7 +229,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
       session.lastSeen = Date.now();
-      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson)) return;
+      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.caller)) return;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
@@ -239,14 +241,26 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         if (sessions.size >= maxSessions) endLeastRecent();
-        sessions.set(id, { transport, route, hub: server.resolvedHub, lastSeen: Date.now() });
+        const auditor = runtime.audit;
+        sessions.set(id, {
+          transport,
+          route,
+          hub: server.resolvedHub,
+          lastSeen: Date.now(),
+          ...(auditor ? { caller: { auditor, session: () => id, client: () => server.getClientVersion() } } : {}),
+        });
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    installFastPath(transport, server.resolvedHub);
+    const auditor = runtime.audit;
+    installFastPath(
+      transport,
+      server.resolvedHub,
+      auditor ? () => ({ auditor, session: () => transport.sessionId, client: () => server.getClientVersion() }) : undefined,
+    );
     await transport.handleRequest(req, res, body);
   };
 

@@ -25,6 +25,8 @@ export interface ServeOptions {
   exposure?: string;
   /** The token budget of exposure auto for every view. */
   tokenBudget?: string | number;
+  /** Where the audit log goes (else serve.audit_log). */
+  auditLog?: string;
   version: string;
 }
 
@@ -53,6 +55,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
       announce: (line) => void process.stderr.write(`mcpkit serve: ${redact(line)}\n`),
     });
     stopFollowing = await followConfig(runtime, (next) => servePolicy(options, next));
+    runtime.audit = await openAudit(options, await config, runtime);
     if (policy.hostTools === false) {
       runtime.logger.info(
         'serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)',
@@ -88,6 +91,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
   } finally {
     stopFollowing?.();
     await runtime?.close();
+    await runtime?.audit?.close();
   }
   process.exit(code);
 }
@@ -114,6 +118,38 @@ async function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig) 
     watcher.close();
     process.off('SIGHUP', onHup);
   };
+}
+
+/**
+ * serve's audit log, from --audit-log (relative to where serve runs) or serve.audit_log
+ * (relative to the config file); none when neither is set. A path that cannot be opened stops
+ * serve at start, naming it.
+ */
+async function openAudit(options: ServeOptions, config: McpkitConfig, runtime: Runtime) {
+  if (options.auditLog !== undefined && options.auditLog.trim() === '')
+    throw new ToolError('INVALID_INPUT', `${field('audit-log')} is empty; give a file path, or leave the flag out.`);
+  const { resolve, dirname } = await import('node:path');
+  const path = options.auditLog
+    ? resolve(options.auditLog)
+    : config.serve.audit_log
+      ? resolve(dirname(runtime.configLocation.path), config.serve.audit_log)
+      : undefined;
+  if (!path) return undefined;
+  const [{ AuditLog }, { Auditor }] = await Promise.all([import('../audit/audit-log.js'), import('../audit/auditor.js')]);
+  let log: InstanceType<typeof AuditLog>;
+  try {
+    log = new AuditLog(path, {
+      ...(config.serve.audit_max_bytes ? { maxBytes: config.serve.audit_max_bytes } : {}),
+      ...(config.serve.audit_keep !== undefined ? { keep: config.serve.audit_keep } : {}),
+      failed: (reason) => runtime.logger.error(`${reason}; later audit lines are dropped`),
+    });
+  } catch (error) {
+    throw new ToolError('FILE_ACCESS', `Cannot open the audit log ${path}: ${(error as Error).message}.`, {
+      details: { file: path },
+      hint: 'Check that its folder exists and is writable, or choose another --audit-log / serve.audit_log.',
+    });
+  }
+  return new Auditor(log, { arguments: config.serve.audit_arguments === true });
 }
 
 const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpkit serve --help".' };

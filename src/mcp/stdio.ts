@@ -30,15 +30,24 @@ export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions
   process.stdin.pipe(input, { end: false });
   const transport = new StdioServerTransport(input, process.stdout);
   let legacyHub: (() => ProxyHub | undefined) | undefined;
+  let legacyServer: ReturnType<typeof createToolServer> | undefined;
   const handle = serveBothEras(
     ({ era }) => {
       const server = createToolServer({ runtime, hasServers, hub: hub(era) });
-      if (era === 'legacy') legacyHub = server.resolvedHub;
+      if (era === 'legacy') {
+        legacyHub = server.resolvedHub;
+        legacyServer = server;
+      }
       return server;
     },
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
-  installFastPath(transport, () => legacyHub?.());
+  const auditor = runtime.audit;
+  installFastPath(
+    transport,
+    () => legacyHub?.(),
+    auditor ? () => ({ auditor, session: () => undefined, client: () => legacyServer?.getClientVersion() }) : undefined,
+  );
   const answered = trackAnswers(transport);
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));

@@ -1,4 +1,4 @@
-import { Server, ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, Server, ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
@@ -146,30 +146,63 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     unsubscribe?.forEach((off) => off());
     if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.clients.detach(session)).catch(() => undefined);
   };
-  server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list() }));
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { name, arguments: args } = request.params;
-    const progressToken = request.params._meta?.progressToken;
-    // Progress must reach the client before the result (after it, the client has dropped the token),
-    // and sending a notification is asynchronous: the result waits for those in flight.
-    const sending: Promise<void>[] = [];
-    const progress =
-      progressToken === undefined
-        ? undefined
-        : (update: { progress: number; total?: number; message?: string }) =>
-            void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
-    const modern = modernOf(ctx);
-    const outcome = await (
-      await ready()
-    ).call(name, args, { ...context, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id, ...(progress ? { progress } : {}), ...(modern ? { modern } : {}) });
-    await Promise.all(sending);
-    if (!outcome.found) {
-      const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
-      // Spec: an unknown tool is a protocol error (-32602), not a tool result.
-      throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
+  // The audit log's view of a request: who asked (a 2025 session's client, or a 2026 request's envelope) and what answered.
+  const audited = (method: string, name: string, ctx: ServerContext, started: number, args: unknown, ended: { result?: unknown; error?: unknown }) => {
+    if (!runtime.audit) return;
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const client = (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion();
+    runtime.audit.record({
+      method,
+      name,
+      session: ctx.sessionId,
+      request: ctx.mcpReq.id,
+      client,
+      view: resolved?.view.name,
+      ...(method === 'tools/call' ? { server: resolved?.answererOf(name)?.server, upstreamName: resolved?.answererOf(name)?.upstreamName } : {}),
+      started,
+      args,
+      ...(ended.error !== undefined ? { error: ended.error as { code?: unknown } } : { result: ended.result }),
+    });
+  };
+  /** Runs a handler and records it in the audit log, whether it answers or throws. */
+  const audit = async <T>(method: string, name: string, ctx: ServerContext, args: unknown, run: () => Promise<T>): Promise<T> => {
+    if (!runtime.audit) return run();
+    const started = performance.now();
+    try {
+      const result = await run();
+      audited(method, name, ctx, started, args, { result });
+      return result;
+    } catch (error) {
+      audited(method, name, ctx, started, args, { error });
+      throw error;
     }
-    return outcome.result;
-  });
+  };
+  server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list() }));
+  server.setRequestHandler('tools/call', async (request, ctx) =>
+    audit('tools/call', request.params.name, ctx, request.params.arguments ?? {}, async () => {
+      const { name, arguments: args } = request.params;
+      const progressToken = request.params._meta?.progressToken;
+      // Progress must reach the client before the result (after it, the client has dropped the token),
+      // and sending a notification is asynchronous: the result waits for those in flight.
+      const sending: Promise<void>[] = [];
+      const progress =
+        progressToken === undefined
+          ? undefined
+          : (update: { progress: number; total?: number; message?: string }) =>
+              void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
+      const modern = modernOf(ctx);
+      const outcome = await (
+        await ready()
+      ).call(name, args, { ...context, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id, ...(progress ? { progress } : {}), ...(modern ? { modern } : {}) });
+      await Promise.all(sending);
+      if (!outcome.found) {
+        const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
+        // Spec: an unknown tool is a protocol error (-32602), not a tool result.
+        throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
+      }
+      return outcome.result;
+    }),
+  );
   server.setRequestHandler('logging/setLevel', async (request) => {
     // Only upstream servers log to clients: with none, there is nothing to filter.
     if (hasServers) await (await ready()).clients.setLogLevel(session, request.params.level);
@@ -182,14 +215,18 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     // Prompts and resources of the upstream servers, filtered like their tools.
     server.setRequestHandler('prompts/list', async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
     server.setRequestHandler('prompts/get', async (request, ctx) =>
-      asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments, modernOf(ctx))), invalidParams),
+      audit('prompts/get', request.params.name, ctx, request.params.arguments ?? {}, () =>
+        asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments, modernOf(ctx))), invalidParams),
+      ),
     );
     server.setRequestHandler('resources/list', async () => ({ resources: await (await ready()).passthrough.listResources() }));
     server.setRequestHandler('resources/templates/list', async () => ({
       resourceTemplates: await (await ready()).passthrough.listResourceTemplates(),
     }));
     server.setRequestHandler('resources/read', async (request, ctx) =>
-      asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri, modernOf(ctx))), resourceNotFound(request.params.uri)),
+      audit('resources/read', request.params.uri, ctx, undefined, () =>
+        asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri, modernOf(ctx))), resourceNotFound(request.params.uri)),
+      ),
     );
     server.setRequestHandler('resources/subscribe', async (request) => {
       await asProtocolError(() => ready().then((h) => h.clients.subscribe(session, request.params.uri)), resourceNotFound(request.params.uri));

@@ -221,6 +221,13 @@ export class ProxyHub {
     return this.current.catalog.tools();
   }
 
+  /** Who answers a published name, for the audit log: an upstream server and its own name, or mcpkit; from the last complete catalog. */
+  answererOf(name: string): { server: string; upstreamName: string } | undefined {
+    const entry = this.current.catalog.known?.get(name);
+    if (!entry) return undefined;
+    return entry.kind === 'upstream' ? { server: entry.server, upstreamName: entry.upstreamName } : { server: 'mcpkit', upstreamName: entry.tool.name };
+  }
+
   /** The server an exposed name belongs to, from the last complete catalog. */
   serverOf(name: string): string | undefined {
     const entry = this.current.catalog.known?.get(name);

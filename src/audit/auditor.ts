@@ -1,0 +1,73 @@
+import { redact } from '../core/redact.js';
+import type { AuditEntry, AuditLog } from './audit-log.js';
+
+/** What a front end knows of one finished request (tools/call, prompts/get, resources/read). */
+export interface AuditedCall {
+  method: AuditEntry['method'];
+  session?: string | undefined;
+  request?: string | number | undefined;
+  client?: { name?: unknown; version?: unknown } | undefined;
+  view?: string | undefined;
+  name: string;
+  /** The upstream server and its own name for it; "mcpkit" for mcpkit's own tools. */
+  server?: string | undefined;
+  upstreamName?: string | undefined;
+  /** performance.now() when the request came in. */
+  started: number;
+  /** A tool result, a prompt or resource result, or the JSON-RPC error that was sent. */
+  result?: unknown;
+  error?: { code?: unknown };
+  /** The request's arguments (recorded only with audit_arguments). */
+  args?: unknown;
+}
+
+/** How a call ended, in the audit log's words (a result with isError is a tool error). */
+export function outcomeOf(call: Pick<AuditedCall, 'result' | 'error'>): Pick<AuditEntry, 'outcome' | 'error_code'> {
+  if (call.error)
+    return { outcome: 'protocol_error', error_code: typeof call.error.code === 'number' || typeof call.error.code === 'string' ? call.error.code : null };
+  const result = call.result as { isError?: boolean; structuredContent?: { error?: { code?: unknown } } } | undefined;
+  if (result?.isError) {
+    const code = result.structuredContent?.error?.code;
+    return { outcome: 'tool_error', error_code: typeof code === 'string' ? code : null };
+  }
+  return { outcome: 'ok', error_code: null };
+}
+
+const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
+
+/**
+ * Turns what the front ends know of a request into one audit line. Argument values are left
+ * out unless `arguments` is set, and then every secret mcpkit knows (core/redact) is masked.
+ */
+export class Auditor {
+  constructor(
+    private readonly log: AuditLog,
+    private readonly options: { arguments: boolean; now?: () => number },
+  ) {}
+
+  record(call: AuditedCall): void {
+    const finished = performance.now();
+    const client = call.client && typeof call.client.name === 'string' ? { name: call.client.name, version: String(call.client.version ?? '') } : null;
+    const entry: AuditEntry = {
+      time: new Date(this.options.now?.() ?? Date.now()).toISOString(),
+      method: call.method,
+      session: call.session ?? null,
+      request: call.request ?? null,
+      client,
+      view: call.view ?? null,
+      name: call.name,
+      server: call.server ?? null,
+      upstream_name: call.upstreamName ?? null,
+      duration_ms: Math.round((finished - call.started) * 100) / 100,
+      ...outcomeOf(call),
+      bytes_in: bytes(call.args),
+      bytes_out: bytes(call.result ?? call.error),
+    };
+    if (this.options.arguments && call.args !== undefined) entry.arguments = JSON.parse(redact(JSON.stringify(call.args))) as unknown;
+    this.log.write(entry);
+  }
+
+  close(): Promise<void> {
+    return this.log.close();
+  }
+}

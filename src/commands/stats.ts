@@ -1,0 +1,72 @@
+import { Flags } from '@oclif/core';
+import { McpkitCommand } from '../cli/base-command.js';
+import { ToolError } from '../core/errors.js';
+import type { Stats } from '../audit/stats.js';
+
+export default class StatsCommand extends McpkitCommand {
+  static override summary = 'What agents did through "mcpkit serve": calls, errors and durations per tool and per client, from the audit log.';
+  static override description =
+    'Reads the audit log serve writes (--audit-log, or serve.audit_log of the config, with its rotated files PATH.1, PATH.2, ...). Durations are p50, p95 and max in milliseconds; an error is a tool error or a protocol error.';
+  static override examples = ['<%= config.bin %> stats', '<%= config.bin %> stats --since 1h', '<%= config.bin %> stats --audit-log ./audit.jsonl --json'];
+  static override flags = {
+    'audit-log': Flags.string({ description: 'The audit log to read (default: serve.audit_log of the config).' }),
+    since: Flags.string({ description: 'Only calls in this last stretch of time: 90s, 15m, 1h, 2d.' }),
+  };
+
+  async run(): Promise<Stats> {
+    const { flags } = await this.parse(StatsCommand);
+    const [{ parseAuditLines, parseDuration, summarize }, { readFileSync, existsSync }, { resolve, dirname }] = await Promise.all([
+      import('../audit/stats.js'),
+      import('node:fs'),
+      import('node:path'),
+    ]);
+    let sinceMs: number | undefined;
+    if (flags.since !== undefined) {
+      sinceMs = parseDuration(flags.since);
+      if (sinceMs === undefined) throw new ToolError('INVALID_INPUT', `--since takes a time such as 90s, 15m, 1h or 2d, got "${flags.since}".`);
+    }
+    let path = flags['audit-log'] ? resolve(flags['audit-log']) : undefined;
+    if (!path) {
+      const runtime = this.runtime(flags.config);
+      const written = (await runtime.config()).serve.audit_log;
+      if (!written) {
+        throw new ToolError('NOT_FOUND', 'No audit log to read: the config sets no serve.audit_log, and no --audit-log was given.', {
+          hint: 'Run serve with --audit-log PATH (or set serve.audit_log), then: mcpkit stats --audit-log PATH',
+        });
+      }
+      path = resolve(dirname(runtime.configLocation.path), written);
+    }
+    if (!existsSync(path)) {
+      throw new ToolError('FILE_NOT_FOUND', `The audit log ${path} does not exist (yet).`, {
+        details: { file: path },
+        hint: 'serve writes it once an agent makes its first call.',
+      });
+    }
+    // Oldest first: the rotated files, then the live one.
+    const files = [...Array.from({ length: 100 }, (_, i) => `${path}.${100 - i}`).filter((f) => existsSync(f)), path];
+    let skipped = 0;
+    const entries = files.flatMap((file) => {
+      const parsed = parseAuditLines(readFileSync(file, 'utf8'));
+      skipped += parsed.skipped;
+      return parsed.entries;
+    });
+    const stats = summarize(entries, { now: Date.now(), skipped, ...(sinceMs !== undefined ? { sinceMs } : {}) });
+    if (!this.jsonEnabled()) this.print(await render(stats, this.color));
+    return stats;
+  }
+}
+
+async function render(stats: Stats, color: import('chalk').ChalkInstance): Promise<string> {
+  const { createRenderUi } = await import('../cli/render.js');
+  const ui = createRenderUi(color);
+  const table = (title: string, rows: Stats['by_tool']) => (rows.length ? [ui.table(rows.map(({ key, ...r }) => ({ [title]: key, ...r })))] : []);
+  return [
+    `${stats.calls} call(s), ${stats.errors} error(s)${stats.since ? ` since ${stats.since}` : ''}${stats.skipped ? ui.color.yellow(`; ${stats.skipped} line(s) that are not audit entries skipped`) : ''}`,
+    '',
+    ...table('tool', stats.by_tool),
+    '',
+    ...table('client', stats.by_client),
+  ]
+    .join('\n')
+    .trimEnd();
+}

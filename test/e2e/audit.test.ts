@@ -1,0 +1,118 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../src/audit/audit-log.js';
+import type { Stats } from '../../src/audit/stats.js';
+import { BIN, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+
+/** serve's audit log (issue 29), written by real calls of the SDK client, and `mcpkit stats` over it. */
+
+const SECRET_WORDS = 'the-argument-value-nobody-should-read';
+const entries = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as AuditEntry);
+
+describe('the audit log', () => {
+  it('has a line per tools/call, prompts/get and resources/read, for each outcome, without argument values; stats adds them up', async () => {
+    const folder = tempDir();
+    const audit = join(folder, 'audit.jsonl');
+    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
+    const client = new Client({ name: 'audit-e2e', version: '3.1.4' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--config', config, '--exposure', 'direct', '--audit-log', audit],
+        env: cleanEnv() as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      for (let i = 0; i < 3; i++) await client.callTool({ name: 'echo', arguments: { message: SECRET_WORDS } }); // the first ordinary, then the hot path
+      const bad = await client.callTool({ name: 'echo', arguments: { message: 42 } }); // refused by the argument check: a tool error
+      expect(bad.isError).toBe(true);
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+      await client.callTool({ name: 'config_path', arguments: {} });
+      const prompt = (await client.listPrompts()).prompts.find((p) => !p.arguments?.some((a) => a.required))!;
+      await client.getPrompt({ name: prompt.name });
+      const resource = (await client.listResources()).resources[0]!;
+      await client.readResource({ uri: resource.uri });
+    } finally {
+      await client.close();
+    }
+    expect(await waitFor(() => entries(audit).length === 8, 5000)).toBe(true);
+    expect(statSync(audit).mode & 0o777).toBe(0o600);
+    expect(readFileSync(audit, 'utf8')).not.toContain(SECRET_WORDS);
+    const lines = entries(audit);
+    expect(lines.map((l) => [l.method, l.name, l.outcome, l.error_code])).toEqual([
+      ['tools/call', 'echo', 'ok', null],
+      ['tools/call', 'echo', 'ok', null],
+      ['tools/call', 'echo', 'ok', null],
+      ['tools/call', 'echo', 'tool_error', 'INVALID_INPUT'],
+      ['tools/call', 'no_such_tool', 'protocol_error', -32602],
+      ['tools/call', 'config_path', 'ok', null],
+      ['prompts/get', lines[6]!.name, 'ok', null],
+      ['resources/read', lines[7]!.name, 'ok', null],
+    ]);
+    for (const line of lines) {
+      expect(line.client).toEqual({ name: 'audit-e2e', version: '3.1.4' });
+      expect(line.duration_ms).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(line.time)).not.toBeNaN();
+      expect(line).not.toHaveProperty('arguments');
+    }
+    expect(lines[0]).toMatchObject({ server: 'everything', upstream_name: 'echo', request: expect.anything() });
+    expect(lines[0]!.bytes_in).toBe(JSON.stringify({ message: SECRET_WORDS }).length);
+    expect(lines[0]!.bytes_out).toBeGreaterThan(0);
+    expect(lines[5]).toMatchObject({ server: 'mcpkit', upstream_name: 'config_path' });
+
+    const stats = await runCli(['stats', '--audit-log', audit, '--json']);
+    expect(stats.code, stats.stderr).toBe(0);
+    const parsed = JSON.parse(stats.stdout) as Stats;
+    expect(parsed).toMatchObject({ calls: 8, errors: 2, skipped: 0 });
+    expect(parsed.by_tool.find((r) => r.key === 'echo (everything)')).toMatchObject({ calls: 4, errors: 1 });
+    expect(parsed.by_client).toEqual([expect.objectContaining({ key: 'audit-e2e 3.1.4', calls: 8, errors: 2 })]);
+    const table = await runCli(['stats', '--audit-log', audit]);
+    expect(table.stdout).toMatch(/echo \(everything\)\s+4\s+1/);
+  }, 60_000);
+
+  it('names the session of each HTTP call, hot path included; stats reads serve.audit_log of the config', async () => {
+    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { audit_log: 'calls.jsonl', exposure: 'direct' } });
+    const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config], {
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    expect(await waitFor(() => /listening on (http:\/\/\S+)\/mcp/.test(stderr), 15_000)).toBe(true);
+    const url = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)![1]!;
+    const client = new Client({ name: 'audit-http', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
+    await client.connect(transport);
+    for (let i = 0; i < 4; i++) await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+    await client.close();
+    await stopChild(child);
+    const audit = join(config, '..', 'calls.jsonl');
+    const lines = entries(audit);
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).toMatchObject({ session: transport.sessionId ?? expect.any(String), client: { name: 'audit-http', version: '1' } });
+    expect(new Set(lines.map((l) => l.session)).size).toBe(1);
+    const stats = JSON.parse((await runCli(['stats', '--config', config, '--json'])).stdout) as Stats;
+    expect(stats.calls).toBe(4);
+  }, 60_000);
+
+  it('refuses a bad --since and a missing log, saying what to do', async () => {
+    const folder = tempDir();
+    const since = await runCli(['stats', '--audit-log', join(folder, 'x'), '--since', 'yesterday']);
+    expect(since.code).toBe(2);
+    expect(since.stderr).toMatch(/--since takes a time such as 90s/);
+    const missing = await runCli(['stats', '--audit-log', join(folder, 'none.jsonl')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/does not exist/);
+    const unset = await runCli(['stats', '--config', writeConfig({})]);
+    expect(unset.stderr).toMatch(/no serve.audit_log/);
+  });
+});
