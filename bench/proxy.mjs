@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
 const N = Number(process.argv[2] ?? 2000);
+/** `observability` as the second argument runs only the observability rows. */
+const onlyObservability = process.argv[3] === 'observability';
 const WARM = 200;
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin/run.js');
@@ -37,7 +39,7 @@ writeFileSync(
     tool_views: {
       one: { servers: ['everything'] },
       modern: { servers: { modern: { tools: { echo: {} } } } },
-      three: { servers: ['everything', 'memory', 'filesystem'] },
+      three: { servers: ['everything', 'memory', 'filesystem'], exposure: 'direct' },
       three_search: { servers: ['everything', 'memory', 'filesystem'], exposure: 'search' },
     },
   }),
@@ -189,8 +191,8 @@ async function rawHttpClient(url) {
   };
 }
 
-async function startHttp() {
-  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--eager'], {
+async function startHttp(file = configFile) {
+  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', file, '--eager'], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -203,26 +205,26 @@ async function startHttp() {
 }
 
 const results = [];
-{
+if (!onlyObservability) {
   const { server: bare, base } = await startBareHttp();
   const seq = await httpClient(`${base}/mcp`);
   results.push(await measure('reference: bare node:http endpoint, same client (no proxy)', [seq], 'echo', undefined));
   await seq.close();
   bare.close();
 }
-{
+if (!onlyObservability) {
   const { client, pid } = await stdioClient(process.execPath, [server('server-everything'), 'stdio']);
   results.push(await measure('direct stdio (SDK client → server-everything)', [client], 'echo', undefined));
   void pid;
   await client.close();
 }
-{
+if (!onlyObservability) {
   const { client, pid } = await stdioClient(process.execPath, [bin, 'serve', '--config', configFile, '--view', 'one']);
   results.push(await measure('mcpkit serve, stdio', [client], 'echo', pid));
   await client.close();
 }
 let tokens;
-{
+if (!onlyObservability) {
   const { child, base } = await startHttp();
   const seq = await httpClient(`${base}/view/one/mcp`);
   results.push(await measure('mcpkit serve --http, 1 keep-alive client', [seq], 'echo', child.pid));
@@ -244,17 +246,59 @@ let tokens;
   child.kill('SIGTERM');
 }
 
+// Observability (issue 29): the same serve --http with metrics off and no audit log, then with
+// both on (every call counted and written as a JSON line), measured back to back, twice.
+const observability = [];
 {
+  const variant = (name, serve) => {
+    const file = join(dir, `${name}.yaml`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcp_servers: { everything: { command: process.execPath, args: [server('server-everything'), 'stdio'] } },
+        tool_views: { one: { servers: ['everything'] } },
+        serve,
+      }),
+    );
+    return file;
+  };
+  const off = variant('obs-off', { metrics: false, exposure: 'direct' });
+  const on = variant('obs-on', { audit_log: join(dir, 'audit.jsonl'), exposure: 'direct' });
+  for (const round of [1, 2]) {
+    for (const [label, file] of [
+      ['off (no audit log, metrics: false)', off],
+      ['on (audit log + /metrics)', on],
+    ]) {
+      const { child, base } = await startHttp(file);
+      const raw = await rawHttpClient(`${base}/view/one/mcp`);
+      const one = await measure(`${label}, 1 light client, round ${round}`, [raw], 'echo', child.pid);
+      const raws = await Promise.all(Array.from({ length: 8 }, () => rawHttpClient(`${base}/view/one/mcp`)));
+      const eight = await measure(`${label}, 8 light clients, round ${round}`, raws, 'echo', child.pid);
+      observability.push(one, eight);
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }
+  // Every call was answered with a result, not an error, and each one written.
+  const written = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const failed = written.filter((l) => l.outcome !== 'ok').length;
+  if (failed) throw new Error(`${failed} of ${written.length} audited calls did not succeed`);
+}
+
+if (!onlyObservability) {
   const { client } = await stdioClient(process.execPath, [modernServer, '--stdio'], 'modern');
   results.push(await measure('2026-07-28: direct stdio (SDK client → 2.x fixture)', [client], 'echo', undefined));
   await client.close();
 }
-{
+if (!onlyObservability) {
   const { client, pid } = await stdioClient(process.execPath, [bin, 'serve', '--config', configFile, '--view', 'modern'], 'modern');
   results.push(await measure('2026-07-28: mcpkit serve, stdio', [client], 'echo', pid));
   await client.close();
 }
-{
+if (!onlyObservability) {
   const { child, base } = await startHttp();
   const seq = await httpClient(`${base}/view/modern/mcp`, 'modern');
   results.push(await measure('2026-07-28: mcpkit serve --http, 1 keep-alive client', [seq], 'echo', child.pid));
@@ -264,20 +308,27 @@ let tokens;
   child.kill('SIGTERM');
 }
 
-const direct = results.find((r) => r.label.startsWith('direct stdio')).p50;
-const directModern = results.find((r) => r.label.startsWith('2026-07-28: direct stdio')).p50;
+const direct = results.find((r) => r.label.startsWith('direct stdio'))?.p50;
+const directModern = results.find((r) => r.label.startsWith('2026-07-28: direct stdio'))?.p50;
 const fmt = (x, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-console.log(`proxy, ${N} sequential tools/call of echo after ${WARM} warm-up (node ${process.version}, ${new Date().toISOString().slice(0, 10)})`);
-console.log('| path | calls | p50 ms | p99 ms | added p50 ms | calls/s | mcpkit CPU ms/call |');
-console.log('|---|---|---|---|---|---|---|');
-for (const r of results) {
-  const added = r.label.startsWith('mcpkit') ? fmt(r.p50 - direct) : r.label.startsWith('2026-07-28: mcpkit') ? fmt(r.p50 - directModern) : '';
-  console.log(`| ${r.label} | ${r.calls} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${added} | ${fmt(r.rate, 0)} | ${fmt(r.cpuPerCall)} |`);
+if (!onlyObservability) {
+  console.log(`proxy, ${N} sequential tools/call of echo after ${WARM} warm-up (node ${process.version}, ${new Date().toISOString().slice(0, 10)})`);
+  console.log('| path | calls | p50 ms | p99 ms | added p50 ms | calls/s | mcpkit CPU ms/call |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const added = r.label.startsWith('mcpkit') ? fmt(r.p50 - direct) : r.label.startsWith('2026-07-28: mcpkit') ? fmt(r.p50 - directModern) : '';
+    console.log(`| ${r.label} | ${r.calls} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${added} | ${fmt(r.rate, 0)} | ${fmt(r.cpuPerCall)} |`);
+  }
+  console.log('');
+  console.log('tools/list of a 3-server view (everything, memory, filesystem); tokens = bytes/4');
+  console.log('| exposure | tools | bytes | tokens (bytes/4) |');
+  console.log('|---|---|---|---|');
+  console.log(`| direct | ${tokens.direct.tools} | ${tokens.direct.bytes} | ${tokens.direct.tokens} |`);
+  console.log(`| search | ${tokens.search.tools} | ${tokens.search.bytes} | ${tokens.search.tokens} |`);
 }
 console.log('');
-console.log('tools/list of a 3-server view (everything, memory, filesystem); tokens = bytes/4');
-console.log('| exposure | tools | bytes | tokens (bytes/4) |');
+console.log('observability over HTTP, off vs on (same run, back to back)');
+console.log('| serve --http | calls/s | p50 ms | mcpkit CPU ms/call |');
 console.log('|---|---|---|---|');
-console.log(`| direct | ${tokens.direct.tools} | ${tokens.direct.bytes} | ${tokens.direct.tokens} |`);
-console.log(`| search | ${tokens.search.tools} | ${tokens.search.bytes} | ${tokens.search.tokens} |`);
+for (const r of observability) console.log(`| ${r.label} | ${fmt(r.rate, 0)} | ${fmt(r.p50)} | ${fmt(r.cpuPerCall)} |`);
 process.exit(0);

@@ -50,6 +50,8 @@ export class LiveConfig {
   private queue: Promise<unknown> = Promise.resolve();
   private last?: ConfigStatus['last_reload'];
   private lastProblem?: string;
+  /** Every reload's report (the metrics count them). */
+  readonly reloaded = new Listeners<[ReloadReport]>();
   /** Why a reload could not use the file, once per distinct problem. */
   readonly problems = new Listeners<[string]>();
 
@@ -92,6 +94,7 @@ export class LiveConfig {
       (error: Error) => this.keep(error.message),
     );
     this.last = { at: new Date().toISOString(), reason, outcome: report.outcome, message: report.message };
+    this.reloaded.emit(report);
     return report;
   }
 

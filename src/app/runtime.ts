@@ -7,7 +7,7 @@ import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { PinKeeper } from '../proxy/pin-keeper.js';
-import type { Auditor } from '../audit/auditor.js';
+import type { CallObserver } from '../audit/auditor.js';
 import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
 import type { ResolvedView } from '../proxy/view.js';
 import type { ClientEra } from '../proxy/era.js';
@@ -89,8 +89,8 @@ export class Runtime {
   readonly logger: Logger;
   private readonly cache?: Map<string, unknown>;
   private readonly options: RuntimeOptions;
-  /** serve's audit log (audit/auditor.ts), when one is configured: the front ends record each request in it. */
-  audit?: Auditor;
+  /** What sees each request serve answers (the audit log, the metrics: audit/), when any is on; the front ends tell it. */
+  observer?: CallObserver;
   /** The one owner of the current config (./live-config.ts). */
   readonly live: LiveConfig;
   private policyNow: Policy;

@@ -21,6 +21,18 @@ export interface AuditedCall {
   args?: unknown;
 }
 
+/** What sees every finished request: the audit log, the metrics (mcp front ends call it). */
+export interface CallObserver {
+  record(call: AuditedCall): void;
+}
+
+/** One observer that tells each of these. */
+export function observeAll(observers: readonly (CallObserver | undefined)[]): CallObserver | undefined {
+  const present = observers.filter((o): o is CallObserver => o !== undefined);
+  if (present.length <= 1) return present[0];
+  return { record: (call) => present.forEach((o) => o.record(call)) };
+}
+
 /** How a call ended, in the audit log's words (a result with isError is a tool error). */
 export function outcomeOf(call: Pick<AuditedCall, 'result' | 'error'>): Pick<AuditEntry, 'outcome' | 'error_code'> {
   if (call.error)
@@ -39,7 +51,7 @@ const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(J
  * Turns what the front ends know of a request into one audit line. Argument values are left
  * out unless `arguments` is set, and then every secret mcpkit knows (core/redact) is masked.
  */
-export class Auditor {
+export class Auditor implements CallObserver {
   constructor(
     private readonly log: AuditLog,
     private readonly options: { arguments: boolean; now?: () => number },

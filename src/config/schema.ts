@@ -277,6 +277,11 @@ export const configSchema = z
           .min(1)
           .optional()
           .describe('Append one JSON line per tools/call, prompts/get and resources/read to this file (relative to this file; 0600). "mcpkit stats" reads it.'),
+        metrics: z.boolean().optional().describe('Count calls and serve GET /metrics over HTTP (default true).'),
+        metrics_public: z
+          .boolean()
+          .optional()
+          .describe('Serve GET /metrics without the token or OAuth the other routes need (default false), for a Prometheus that cannot send one.'),
         audit_arguments: z.boolean().optional().describe('Also record the arguments of each call, secrets masked (default false: never).'),
         audit_max_bytes: z.int().positive().optional().describe('Rotate the audit log when it would grow past this (default 10485760, 10 MiB).'),
         audit_keep: z.int().min(0).max(100).optional().describe('Rotated audit logs kept, PATH.1 to PATH.N (default 5).'),

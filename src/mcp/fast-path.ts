@@ -2,11 +2,11 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyHub } from '../proxy/hub.js';
-import type { Auditor } from '../audit/auditor.js';
+import type { CallObserver } from '../audit/auditor.js';
 
 /** Who a connection's calls come from, for the audit log. */
 export interface FastPathCaller {
-  auditor: Auditor;
+  observer: CallObserver;
   session: () => string | undefined;
   client: () => { name?: unknown; version?: unknown } | undefined;
 }
@@ -19,7 +19,7 @@ function auditedReply<R>(caller: FastPathCaller | undefined, hub: ProxyHub, id: 
     reply(result);
     const name = String(params.name);
     const answerer = hub.answererOf(name);
-    caller.auditor.record({
+    caller.observer.record({
       method: 'tools/call',
       name,
       session: caller.session(),

@@ -28,6 +28,8 @@ export interface HttpSettings {
   oauth?: ResourceAuthSettings & { /** Public base URL (serve.auth.resource); default: where it listens. */ resource?: string };
   /** Origins allowed besides loopback ones (serve.allowed_origins, --allow-origin). */
   allowedOrigins?: readonly string[];
+  /** GET /metrics without credentials (serve.metrics_public). */
+  metricsPublic?: boolean;
 }
 
 export interface HttpServeOptions {
@@ -37,6 +39,8 @@ export interface HttpServeOptions {
   runtime: Runtime;
   /** The settings now (serve: from the current config and the flags). */
   settings: () => Promise<HttpSettings>;
+  /** GET /metrics: the Prometheus text (audit/metrics.ts). */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
   /** Largest request body, in bytes (serve.max_body_bytes). */
   maxBodyBytes?: number;
   /** A session unused this long is ended (serve.session_idle_ms; default 30 minutes). */
@@ -111,7 +115,9 @@ function listenFailed(error: NodeJS.ErrnoException, host: string, port: number):
   });
 }
 
-export async function serveHttp(options: HttpServeOptions): Promise<{ url: string; resource: string; close(): Promise<void>; server: HttpServer }> {
+export async function serveHttp(
+  options: HttpServeOptions,
+): Promise<{ url: string; resource: string; close(): Promise<void>; server: HttpServer; openSessions: () => number }> {
   const sessions = new Map<string, Session>();
   const { runtime } = options;
   const { logger } = runtime;
@@ -241,13 +247,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         if (sessions.size >= maxSessions) endLeastRecent();
-        const auditor = runtime.audit;
+        const observer = runtime.observer;
         sessions.set(id, {
           transport,
           route,
           hub: server.resolvedHub,
           lastSeen: Date.now(),
-          ...(auditor ? { caller: { auditor, session: () => id, client: () => server.getClientVersion() } } : {}),
+          ...(observer ? { caller: { observer, session: () => id, client: () => server.getClientVersion() } } : {}),
         });
       },
     });
@@ -255,11 +261,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    const auditor = runtime.audit;
+    const observer = runtime.observer;
     installFastPath(
       transport,
       server.resolvedHub,
-      auditor ? () => ({ auditor, session: () => transport.sessionId, client: () => server.getClientVersion() }) : undefined,
+      observer ? () => ({ observer, session: () => transport.sessionId, client: () => server.getClientVersion() }) : undefined,
     );
     await transport.handleRequest(req, res, body);
   };
@@ -287,6 +293,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
       return sendJson(res, 200, (await allowed(s, req, undefined)) ? { status, upstreams, config } : { status });
     }
     const oauth = s.oauth && path.startsWith('/.well-known/oauth-protected-resource') ? await oauthOf(s) : undefined;
+    if (path === '/metrics' && options.metrics) {
+      if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on /metrics.` } });
+      const refusedMetrics = s.metricsPublic ? undefined : await refusal(s, req, undefined);
+      if (refusedMetrics) return sendJson(res, refusedMetrics.status, refusedMetrics.body, refusedMetrics.headers);
+      const { contentType, body } = await options.metrics();
+      res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+      return res.end(body);
+    }
     if (oauth) {
       // Public by design (RFC 9728): what a client reads to learn where to get a token.
       const described = oauth.module.routeOfMetadataPath(path);
@@ -330,7 +344,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
         tools,
       });
     }
-    return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `Nothing at ${path}. Routes: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.` } });
+    return sendJson(res, 404, {
+      error: { code: 'NOT_FOUND', message: `Nothing at ${path}. Routes: /mcp, /view/{name}/mcp, /views, /views/{name}, /health, /metrics.` },
+    });
   };
 
   const server = createServer((req, res) => {
@@ -355,6 +371,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<{ url: strin
   if (atStart.oauth) await oauthOf(atStart);
   return {
     server,
+    openSessions: () => sessions.size,
     resource: atStart.oauth?.resource?.replace(/\/+$/, '') || listenBase,
     url: `http://${host}:${address.port}`,
     async close() {

@@ -38,6 +38,7 @@ export interface ServeOptions {
 export async function runServe(options: ServeOptions): Promise<never> {
   let runtime: Runtime | undefined;
   let stopFollowing: (() => void) | undefined;
+  let auditor: Awaited<ReturnType<typeof openAudit>>;
   let code = 0;
   try {
     refuseEmptyFlags(options);
@@ -55,7 +56,8 @@ export async function runServe(options: ServeOptions): Promise<never> {
       announce: (line) => void process.stderr.write(`mcpkit serve: ${redact(line)}\n`),
     });
     stopFollowing = await followConfig(runtime, (next) => servePolicy(options, next));
-    runtime.audit = await openAudit(options, await config, runtime);
+    auditor = await openAudit(options, await config, runtime);
+    runtime.observer = auditor;
     if (policy.hostTools === false) {
       runtime.logger.info(
         'serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)',
@@ -91,7 +93,8 @@ export async function runServe(options: ServeOptions): Promise<never> {
   } finally {
     stopFollowing?.();
     await runtime?.close();
-    await runtime?.audit?.close();
+    // After the upstreams: calls that ended while closing still get their line.
+    await auditor?.close();
   }
   process.exit(code);
 }
@@ -150,6 +153,15 @@ async function openAudit(options: ServeOptions, config: McpkitConfig, runtime: R
     });
   }
   return new Auditor(log, { arguments: config.serve.audit_arguments === true });
+}
+
+/** The metrics of serve --http (audit/metrics.ts): every call is counted from now on. */
+async function serveMetrics(runtime: Runtime, sessions: () => number) {
+  const [{ ServeMetrics }, { observeAll }] = await Promise.all([import('../audit/metrics.js'), import('../audit/auditor.js')]);
+  const metrics = new ServeMetrics({ upstreams: () => runtime.upstreamStatus(), sessions, generation: () => runtime.configStatus().generation });
+  runtime.live.reloaded.on((report) => metrics.reloaded(report.outcome));
+  runtime.observer = observeAll([runtime.observer, metrics]);
+  return metrics;
 }
 
 const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpkit serve --help".' };
@@ -274,8 +286,11 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
           }
         : {}),
       allowedOrigins: [...(now.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
+      metricsPublic: now.serve.metrics_public === true,
     };
   };
+  let openSessions = () => 0;
+  const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, () => openSessions());
   // Made once per config generation: a reload applies to the next request.
   let settings: { generation: number; value: Promise<HttpSettings> } | undefined;
   const http = await serveHttp({
@@ -290,7 +305,9 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
     ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),
     ...(config.serve.max_sessions ? { maxSessions: config.serve.max_sessions } : {}),
+    ...(metrics ? { metrics: () => metrics.text() } : {}),
   });
+  openSessions = http.openSessions;
   process.stderr.write(
     `mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)${oauth ? `; OAuth: tokens from ${oauth.issuer}, metadata at ${http.resource}/.well-known/oauth-protected-resource/mcp` : ''}\n`,
   );

@@ -42,11 +42,11 @@ export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions
     },
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
-  const auditor = runtime.audit;
+  const observer = runtime.observer;
   installFastPath(
     transport,
     () => legacyHub?.(),
-    auditor ? () => ({ auditor, session: () => undefined, client: () => legacyServer?.getClientVersion() }) : undefined,
+    observer ? () => ({ observer, session: () => undefined, client: () => legacyServer?.getClientVersion() }) : undefined,
   );
   const answered = trackAnswers(transport);
   let done!: () => void;

@@ -148,10 +148,10 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
   };
   // The audit log's view of a request: who asked (a 2025 session's client, or a 2026 request's envelope) and what answered.
   const audited = (method: string, name: string, ctx: ServerContext, started: number, args: unknown, ended: { result?: unknown; error?: unknown }) => {
-    if (!runtime.audit) return;
+    if (!runtime.observer) return;
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     const client = (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion();
-    runtime.audit.record({
+    runtime.observer.record({
       method,
       name,
       session: ctx.sessionId,
@@ -166,7 +166,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
   };
   /** Runs a handler and records it in the audit log, whether it answers or throws. */
   const audit = async <T>(method: string, name: string, ctx: ServerContext, args: unknown, run: () => Promise<T>): Promise<T> => {
-    if (!runtime.audit) return run();
+    if (!runtime.observer) return run();
     const started = performance.now();
     try {
       const result = await run();

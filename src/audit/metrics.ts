@@ -1,0 +1,90 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AuditedCall } from './auditor.js';
+
+/** What the metrics read from the process when scraped. */
+export interface MetricSources {
+  upstreams: () => readonly { name: string; state: string }[];
+  sessions: () => number;
+  generation: () => number;
+}
+
+/**
+ * `GET /metrics` of `serve --http`, in Prometheus' text format through prom-client: tool calls
+ * by view, server, tool and outcome, their duration, each upstream's state, open sessions, config
+ * reloads, and the process' own metrics. A name no tool has (a protocol error) counts under
+ * "(unknown)", so a client cannot grow the label set without end.
+ */
+export class ServeMetrics {
+  readonly registry = new Registry();
+  private readonly calls: Counter<'view' | 'server' | 'tool' | 'outcome'>;
+  private readonly duration: Histogram<'view' | 'server' | 'tool'>;
+  private readonly reloads: Counter<'outcome'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    this.calls = new Counter({
+      name: 'mcpkit_tool_calls_total',
+      help: 'tools/call requests answered, by view, server ("mcpkit" for its own tools), tool as published, and outcome (ok, tool_error, protocol_error).',
+      labelNames: ['view', 'server', 'tool', 'outcome'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'mcpkit_tool_call_duration_seconds',
+      help: 'How long tools/call requests took, from arrival to answer.',
+      labelNames: ['view', 'server', 'tool'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    this.reloads = new Counter({
+      name: 'mcpkit_config_reloads_total',
+      help: 'Config reloads, by outcome (applied, unchanged, kept).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    new Gauge({
+      name: 'mcpkit_upstream_up',
+      help: '1 when the upstream server is connected (or not yet needed), 0 when it is down, needs a login, or closed.',
+      labelNames: ['server'],
+      registers,
+      collect() {
+        this.reset();
+        for (const u of sources.upstreams()) this.set({ server: u.name }, u.state === 'ready' || u.state === 'idle' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'mcpkit_sessions_open',
+      help: 'Open MCP sessions (2025-11-25 clients over HTTP).',
+      registers,
+      collect() {
+        this.set(sources.sessions());
+      },
+    });
+    new Gauge({
+      name: 'mcpkit_config_generation',
+      help: 'The generation of the config being served (1 at start, one more per applied reload).',
+      registers,
+      collect() {
+        this.set(sources.generation());
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  record(call: AuditedCall): void {
+    if (call.method !== 'tools/call') return;
+    const seconds = (performance.now() - call.started) / 1000;
+    const known = call.server !== undefined && call.server !== null;
+    const labels = { view: call.view ?? '(default)', server: known ? call.server! : '(unknown)', tool: known ? call.name : '(unknown)' };
+    const outcome = call.error ? 'protocol_error' : (call.result as { isError?: boolean } | undefined)?.isError ? 'tool_error' : 'ok';
+    this.calls.inc({ ...labels, outcome });
+    this.duration.observe(labels, seconds);
+  }
+
+  reloaded(outcome: string): void {
+    this.reloads.inc({ outcome });
+  }
+
+  async text(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
