@@ -34,7 +34,8 @@ await build({
   platform: 'node',
   target: 'node20',
   // oclif loads a TypeScript compiler only in development (bin/dev.js); never bundle it.
-  external: ['typescript', 'ts-node', 'tsx', 'tsx/*'],
+  // OpenTelemetry loads only when serve traces, from node_modules: one copy of its API for the SDK and us.
+  external: ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*'],
   plugins: [oclifDirnamePlugin()],
   chunkNames: 'chunks/[name]-[hash]',
   minifyWhitespace: true,

@@ -8,6 +8,7 @@ import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { PinKeeper } from '../proxy/pin-keeper.js';
 import type { CallObserver } from '../audit/auditor.js';
+import type { Tracing } from '../audit/tracing.js';
 import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
 import type { ResolvedView } from '../proxy/view.js';
 import type { ClientEra } from '../proxy/era.js';
@@ -89,6 +90,8 @@ export class Runtime {
   readonly logger: Logger;
   private readonly cache?: Map<string, unknown>;
   private readonly options: RuntimeOptions;
+  /** serve's traces (audit/tracing.ts), when tracing is on; the front ends skip the hot path then (its calls need their spans). */
+  tracing?: Tracing;
   /** What sees each request serve answers (the audit log, the metrics: audit/), when any is on; the front ends tell it. */
   observer?: CallObserver;
   /** The one owner of the current config (./live-config.ts). */

@@ -40,6 +40,7 @@ const RESTART_KEYS = [
   'audit_max_bytes',
   'audit_keep',
   'metrics',
+  'tracing',
 ] as const;
 
 /** serve settings that apply to the next request or the next tools/list. */

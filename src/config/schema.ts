@@ -277,6 +277,12 @@ export const configSchema = z
           .min(1)
           .optional()
           .describe('Append one JSON line per tools/call, prompts/get and resources/read to this file (relative to this file; 0600). "mcpkit stats" reads it.'),
+        tracing: z
+          .boolean()
+          .optional()
+          .describe(
+            'Send OpenTelemetry traces over OTLP/HTTP (default: when OTEL_EXPORTER_OTLP_ENDPOINT is set; the endpoint and headers come from the OTEL_* variables).',
+          ),
         metrics: z.boolean().optional().describe('Count calls and serve GET /metrics over HTTP (default true).'),
         metrics_public: z
           .boolean()

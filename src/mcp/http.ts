@@ -235,7 +235,7 @@ export async function serveHttp(
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
       session.lastSeen = Date.now();
-      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.caller)) return;
+      if (req.method === 'POST' && !runtime.tracing && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.caller)) return;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
@@ -262,11 +262,13 @@ export async function serveHttp(
     };
     await server.connect(transport);
     const observer = runtime.observer;
-    installFastPath(
-      transport,
-      server.resolvedHub,
-      observer ? () => ({ observer, session: () => transport.sessionId, client: () => server.getClientVersion() }) : undefined,
-    );
+    // A traced call needs its spans, which the SDK server's path makes: no hot path then.
+    if (!runtime.tracing)
+      installFastPath(
+        transport,
+        server.resolvedHub,
+        observer ? () => ({ observer, session: () => transport.sessionId, client: () => server.getClientVersion() }) : undefined,
+      );
     await transport.handleRequest(req, res, body);
   };
 

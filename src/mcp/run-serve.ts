@@ -58,6 +58,10 @@ export async function runServe(options: ServeOptions): Promise<never> {
     stopFollowing = await followConfig(runtime, (next) => servePolicy(options, next));
     auditor = await openAudit(options, await config, runtime);
     runtime.observer = auditor;
+    const env = runtime.env;
+    if ((await config).serve.tracing ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined)) {
+      runtime.tracing = await (await import('../audit/tracing.js')).startTracing(options.version);
+    }
     if (policy.hostTools === false) {
       runtime.logger.info(
         'serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)',
@@ -93,8 +97,9 @@ export async function runServe(options: ServeOptions): Promise<never> {
   } finally {
     stopFollowing?.();
     await runtime?.close();
-    // After the upstreams: calls that ended while closing still get their line.
+    // After the upstreams: calls that ended while closing still get their line, and their spans are sent.
     await auditor?.close();
+    await runtime?.tracing?.shutdown().catch(() => undefined);
   }
   process.exit(code);
 }

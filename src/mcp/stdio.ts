@@ -43,11 +43,13 @@ export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
   const observer = runtime.observer;
-  installFastPath(
-    transport,
-    () => legacyHub?.(),
-    observer ? () => ({ observer, session: () => undefined, client: () => legacyServer?.getClientVersion() }) : undefined,
-  );
+  // A traced call needs its spans, which the SDK server's path makes: no hot path then.
+  if (!runtime.tracing)
+    installFastPath(
+      transport,
+      () => legacyHub?.(),
+      observer ? () => ({ observer, session: () => undefined, client: () => legacyServer?.getClientVersion() }) : undefined,
+    );
   const answered = trackAnswers(transport);
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));

@@ -6,7 +6,7 @@ import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { modernRequestOf } from './modern-request.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
-import { SessionState } from '../tool/context.js';
+import { SessionState, type UpstreamTrace } from '../tool/context.js';
 
 export interface ToolServerOptions {
   /**
@@ -177,31 +177,55 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
       throw error;
     }
   };
+  /**
+   * A tools/call in a server span when serve traces (audit/tracing.ts): the client's trace context
+   * (a 2025 request's `_meta`, a 2026 request's envelope) is its parent; `run` gets what makes the
+   * upstream request's child span.
+   */
+  const traced = <T>(params: { name: string; _meta?: Record<string, unknown> }, ctx: ServerContext, run: (trace?: UpstreamTrace) => Promise<T>): Promise<T> => {
+    const tracing = runtime.tracing;
+    if (!tracing) return run();
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const meta = envelope?.traceparent !== undefined ? envelope : params._meta;
+    const attributes = { 'gen_ai.tool.name': params.name, 'mcp.session.id': ctx.sessionId, 'jsonrpc.request.id': String(ctx.mcpReq.id) };
+    return tracing.serve('tools/call', params.name, meta, attributes, (parent) =>
+      run({ child: (method, name, upstream) => tracing.upstream(parent, method, name, upstream) }),
+    );
+  };
   server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list() }));
   server.setRequestHandler('tools/call', async (request, ctx) =>
-    audit('tools/call', request.params.name, ctx, request.params.arguments ?? {}, async () => {
-      const { name, arguments: args } = request.params;
-      const progressToken = request.params._meta?.progressToken;
-      // Progress must reach the client before the result (after it, the client has dropped the token),
-      // and sending a notification is asynchronous: the result waits for those in flight.
-      const sending: Promise<void>[] = [];
-      const progress =
-        progressToken === undefined
-          ? undefined
-          : (update: { progress: number; total?: number; message?: string }) =>
-              void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
-      const modern = modernOf(ctx);
-      const outcome = await (
-        await ready()
-      ).call(name, args, { ...context, signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id, ...(progress ? { progress } : {}), ...(modern ? { modern } : {}) });
-      await Promise.all(sending);
-      if (!outcome.found) {
-        const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
-        // Spec: an unknown tool is a protocol error (-32602), not a tool result.
-        throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
-      }
-      return outcome.result;
-    }),
+    audit('tools/call', request.params.name, ctx, request.params.arguments ?? {}, () =>
+      traced(request.params, ctx, async (trace) => {
+        const { name, arguments: args } = request.params;
+        const progressToken = request.params._meta?.progressToken;
+        // Progress must reach the client before the result (after it, the client has dropped the token),
+        // and sending a notification is asynchronous: the result waits for those in flight.
+        const sending: Promise<void>[] = [];
+        const progress =
+          progressToken === undefined
+            ? undefined
+            : (update: { progress: number; total?: number; message?: string }) =>
+                void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
+        const modern = modernOf(ctx);
+        const outcome = await (
+          await ready()
+        ).call(name, args, {
+          ...context,
+          signal: ctx.mcpReq.signal,
+          requestId: ctx.mcpReq.id,
+          ...(progress ? { progress } : {}),
+          ...(modern ? { modern } : {}),
+          ...(trace ? { trace } : {}),
+        });
+        await Promise.all(sending);
+        if (!outcome.found) {
+          const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
+          // Spec: an unknown tool is a protocol error (-32602), not a tool result.
+          throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
+        }
+        return outcome.result;
+      }),
+    ),
   );
   server.setRequestHandler('logging/setLevel', async (request) => {
     // Only upstream servers log to clients: with none, there is nothing to filter.

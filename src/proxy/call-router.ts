@@ -124,7 +124,9 @@ export class CallRouter {
         return runLocalTool(entry.tool, args, context);
       case 'upstream':
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
-        return this.options.targets.get(entry.server)!.callTool(entry.upstreamName, args, context.signal, context.progress, context.requestId, context.modern);
+        return this.options.targets
+          .get(entry.server)!
+          .callTool(entry.upstreamName, args, context.signal, context.progress, context.requestId, context.modern, context.trace);
       case 'composite': {
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
         const { failed, output } = await runComposite(entry.spec, args, (ref, stepArgs) => this.callStep(entry.name, ref, stepArgs, context));

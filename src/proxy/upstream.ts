@@ -21,7 +21,7 @@ import type {
 import * as z from 'zod';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
-import type { ModernRequest } from '../tool/context.js';
+import type { ModernRequest, UpstreamTrace } from '../tool/context.js';
 import { clientAccepts, modernParams } from './era.js';
 import { ListenStream } from './listen-stream.js';
 import { InputBridge, UnknownRequestState, type InputMethod } from './input-bridge.js';
@@ -208,8 +208,12 @@ export class Upstream {
     onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
     related?: RequestId,
     modern?: ModernRequest,
+    traced?: UpstreamTrace,
   ): Promise<CallToolResult> {
     const client = await this.connection.connectOrUnavailable();
+    // A span of its own, whose context the server gets in _meta.traceparent (it is the parent of the server's work).
+    const span = traced?.child('tools/call', name, this.name);
+    let failure: string | undefined;
     const relatedRelease = this.relate(related);
     const untrack = this.track();
     const release = () => {
@@ -220,7 +224,8 @@ export class Upstream {
     // client's retry comes through with its answers (MRTR needs no state here).
     const era = client.getProtocolEra();
     const relayed = modern && era === 'modern' ? modernParams(modern) : undefined;
-    const params = { name, arguments: args ?? {}, ...relayed };
+    const params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> } = { name, arguments: args ?? {}, ...relayed };
+    if (span) params._meta = { ...params._meta, traceparent: span.traceparent };
     const options = {
       timeout: this.timeoutMs,
       signal,
@@ -244,10 +249,12 @@ export class Upstream {
     } catch (error) {
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
       // capability the client lacks, -32602 for tampered request state) are the client's to act on.
+      failure = (error as Error).message;
       if (modern && error instanceof ProtocolError) throw error;
       throw this.callFailure(name, error as Error & { code?: number });
     } finally {
       release();
+      span?.end(failure);
     }
   }
 

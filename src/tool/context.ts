@@ -122,12 +122,19 @@ export interface ToolContext {
    * as they are found, so an unlimited search shows its first matches at once.
    */
   readonly emit?: (item: unknown) => void;
+  /** Set by the MCP front end when serve traces (OpenTelemetry): a child span per upstream request, and its traceparent for the upstream. */
+  readonly trace?: UpstreamTrace;
   /** Set by the MCP front end for a 2026-07-28 request: what a proxied call passes on to the server. */
   readonly modern?: ModernRequest;
   /** Set while serve follows its config: called after the tool wrote the config, which is then served before the tool answers. */
   readonly configWritten?: () => Promise<void>;
   /** Set by the MCP front end when the client asked for progress (a progressToken). */
   readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** A request's trace (audit/tracing.ts), as the proxy sees it: one span per upstream request. */
+export interface UpstreamTrace {
+  child(method: string, name: string, server: string): { traceparent: string; end(failure?: string): void };
 }
 
 /**
