@@ -65,12 +65,12 @@ describe('serve over stdio follows its config', () => {
   it('serves a server the CLI adds, with one list_changed, in under a second', async () => {
     expect(await names(session.client)).toContain('read_graph');
     const before = session.events.toolsChanged;
-    const edited = Date.now();
     const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', SERVERS.everything.args[0]!, '--arg', 'stdio');
+    // The edit is on disk once the command has ended (its own start-up is not the reload's; bench/reload.mjs measures the reload).
+    const edited = Date.now();
     expect(added.code, added.stderr).toBe(0);
     expect(await waitFor(() => session.events.toolsChanged > before, 5000)).toBe(true);
-    // Measured from the end of the CLI's edit; the note reports the figure.
-    expect(session.events.changedAt.at(-1)! - edited).toBeLessThan(3000);
+    expect(session.events.changedAt.at(-1)! - edited).toBeLessThan(1000);
     // One reload, one list_changed (the new server is not started until a client needs it).
     await new Promise((r) => setTimeout(r, 400));
     expect(session.events.toolsChanged).toBe(before + 1);
