@@ -76,9 +76,9 @@ export class LiveConfig {
   async follow(accept: NonNullable<LiveConfig['following']>['accept'], apply: NonNullable<LiveConfig['following']>['apply']): Promise<void> {
     this.following = { accept, apply };
     await this.get();
-    const { inspectConfig } = await import('../config/load.js');
-    const loaded = await inspectConfig(this.options.location, this.options.env).catch(() => undefined);
-    this.text = loaded?.text;
+    // Only the text: the config it came from is the one loaded (checking it again would cost start-up).
+    const { readFile } = await import('node:fs/promises');
+    this.text = await readFile(this.options.location.path, 'utf8').catch(() => undefined);
   }
 
   /** Reads the file again and serves what it says, if it can be used (see the class). */

@@ -10,8 +10,10 @@ export interface ConfigWatcherOptions {
   /** Called once a burst of changes has been quiet for `debounceMs`. */
   changed: () => void;
   debounceMs?: number;
-  /** Why watching does not work (the folder is gone, the kernel's watch limit); reloads still come on SIGHUP. */
+  /** Why watching does not work (the kernel's watch limit, permissions); reloads still come on SIGHUP. */
   failed?: (reason: string) => void;
+  /** The config's folder does not exist, so it is not watched. */
+  missing?: (folder: string) => void;
 }
 
 export const CONFIG_DEBOUNCE_MS = 100;
@@ -67,7 +69,9 @@ export class ConfigWatcher {
         w.on('error', (error) => this.options.failed?.(`watching ${folder} failed: ${error.message}`));
         this.watchers.set(folder, w);
       } catch (error) {
-        this.options.failed?.(`cannot watch ${folder}: ${(error as Error).message}`);
+        // No folder yet (a user config never written): nothing to watch, and nothing worth a warning.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.options.missing?.(folder);
+        else this.options.failed?.(`cannot watch ${folder}: ${(error as Error).message}`);
       }
     }
   }

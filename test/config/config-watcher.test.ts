@@ -63,11 +63,18 @@ describe('ConfigWatcher', () => {
     expect(await waitFor(() => seen.calls === 3, 2000)).toBe(true);
   });
 
-  it('says why when the folder cannot be watched', async () => {
+  it('says when the folder does not exist, apart from a failure (a user config never written is not a problem)', async () => {
     const reasons: string[] = [];
-    const watcher = new ConfigWatcher({ path: '/nonexistent-folder/mcpkit.yaml', changed: () => {}, failed: (r) => reasons.push(r) });
+    const missing: string[] = [];
+    const watcher = new ConfigWatcher({
+      path: '/nonexistent-folder/mcpkit.yaml',
+      changed: () => {},
+      failed: (r) => reasons.push(r),
+      missing: (f) => missing.push(f),
+    });
     watchers.push(watcher);
     await watcher.start();
-    expect(reasons.join()).toMatch(/cannot watch \/nonexistent-folder/);
+    expect(missing).toEqual(['/nonexistent-folder']);
+    expect(reasons).toEqual([]);
   });
 });
