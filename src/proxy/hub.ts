@@ -221,9 +221,14 @@ export class ProxyHub {
     return this.current.catalog.tools();
   }
 
-  /** Who answers a published name, for the audit log: an upstream server and its own name, or mcpkit; from the last complete catalog. */
+  /**
+   * Who answers a published name, for the audit log: an upstream server and its own name, or
+   * mcpkit. From the last complete catalog, or before there is one (a call before any
+   * tools/list), from what the servers listed so far.
+   */
   answererOf(name: string): { server: string; upstreamName: string } | undefined {
-    const entry = this.current.catalog.known?.get(name);
+    const catalog = this.current.catalog;
+    const entry = (catalog.known ?? catalog.fromCache()).get(name);
     if (!entry) return undefined;
     return entry.kind === 'upstream' ? { server: entry.server, upstreamName: entry.upstreamName } : { server: 'mcpkit', upstreamName: entry.tool.name };
   }

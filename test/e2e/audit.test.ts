@@ -5,7 +5,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import type { Stats } from '../../src/audit/stats.js';
-import { BIN, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, stopChild, tempDir } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** serve's audit log (issue 29), written by real calls of the SDK client, and `mcpkit stats` over it. */
@@ -81,14 +82,7 @@ describe('the audit log', () => {
 
   it('names the session of each HTTP call, hot path included; stats reads serve.audit_log of the config', async () => {
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { audit_log: 'calls.jsonl', exposure: 'direct' } });
-    const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config], {
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    expect(await waitFor(() => /listening on (http:\/\/\S+)\/mcp/.test(stderr), 15_000)).toBe(true);
-    const url = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)![1]!;
+    const { child, url } = await serveHttpChild(config);
     const client = new Client({ name: 'audit-http', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
     await client.connect(transport);

@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { BIN, cleanEnv, runCli, spawnTracked, stopChild } from '../helpers/cli.js';
+import { runCli, stopChild } from '../helpers/cli.js';
+import { serveHttpChild, serveStdioClient } from '../helpers/serve.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -15,25 +15,10 @@ import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upst
 const text = (r: CallToolResult) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
 const errorOf = (r: CallToolResult) => (r.structuredContent as { error: { code: string; message: string } }).error;
 
-/** A client of `serve` over stdio that counts list_changed and keeps the log messages it is sent. */
+/** A client of `serve` over stdio (../helpers/serve.ts), its events under the name these tests use. */
 async function stdioClient(config: string) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', '--config', config, '--exposure', 'direct'],
-    env: cleanEnv() as Record<string, string>,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => (stderr += d));
-  const client = new Client({ name: 'live-config', version: '1.0.0' });
-  const events = { toolsChanged: 0, changedAt: [] as number[], messages: [] as { level: string; data: unknown }[] };
-  client.setNotificationHandler('notifications/tools/list_changed', async () => {
-    events.toolsChanged++;
-    events.changedAt.push(Date.now());
-  });
-  client.setNotificationHandler('notifications/message', async (n) => void events.messages.push(n.params));
-  await client.connect(transport);
-  return { client, transport, events, stderr: () => stderr, pid: transport.pid! };
+  const served = await serveStdioClient(config, 'live-config');
+  return { ...served, events: served.heard };
 }
 
 const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
@@ -167,18 +152,7 @@ describe('serve over stdio follows its config', () => {
   });
 });
 
-/** `serve --http` on a free port; its URL from the line it prints. */
-async function serveHttp(config: string) {
-  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config], {
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  expect(await waitFor(() => /listening on (http:\/\/\S+)\/mcp/.test(stderr), 15_000)).toBe(true);
-  const url = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)![1]!;
-  return { child, url, stderr: () => stderr };
-}
+const serveHttp = serveHttpChild;
 
 async function initialize(url: string, token?: string) {
   const response = await fetch(url, {

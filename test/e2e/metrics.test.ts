@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
+import { spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -20,11 +21,7 @@ let port = 0;
 
 beforeAll(async () => {
   const config = writeConfig({ serve: { token: TOKEN, exposure: 'direct' }, mcp_servers: { everything: SERVERS.everything } });
-  serve = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  serve.stderr.on('data', (d) => (stderr += d));
-  expect(await waitFor(() => /listening on (http:\/\/\S+)\/mcp/.test(stderr), 15_000)).toBe(true);
-  url = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)![1]!;
+  ({ child: serve, url } = await serveHttpChild(config));
   port = Number(new URL(url).port);
   const client = new Client({ name: 'metrics-e2e', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));

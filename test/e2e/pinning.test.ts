@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
+import { type Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BIN, cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { serveStdioClient } from '../helpers/serve.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -47,23 +47,11 @@ afterEach(async () => {
 });
 
 async function serve(config: string) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', '--config', config, '--exposure', 'direct'],
-    env: cleanEnv() as Record<string, string>,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => (stderr += d));
-  const client = new Client({ name: 'pinning', version: '1' });
-  const heard = { changed: 0, messages: [] as string[] };
-  client.setNotificationHandler('notifications/tools/list_changed', async () => void heard.changed++);
-  client.setNotificationHandler('notifications/message', async (n) => void heard.messages.push(String(n.params.data)));
+  const { client, heard, stderr } = await serveStdioClient(config, 'pinning');
   clients.push(client);
-  await client.connect(transport);
   const names = async () => (await client.listTools()).tools.map((t) => t.name);
   const call = async (name: string) => (await client.callTool({ name, arguments: { text: 'hi' } })) as CallToolResult;
-  return { client, heard, names, call, stderr: () => stderr };
+  return { client, heard, names, call, stderr };
 }
 
 const errorOf = (r: CallToolResult) => (r.structuredContent as { error: { code: string; message: string; hint: string } }).error;
@@ -100,10 +88,10 @@ describe('tool pinning', () => {
     const diffJson = JSON.parse((await cli('server', 'diff', 'notes', '--json')).stdout) as { differs: boolean; changed: { name: string }[] };
     expect(diffJson).toMatchObject({ differs: true, changed: [{ name: 'send_note' }] });
 
-    const changes = second.heard.changed;
+    const changes = second.heard.toolsChanged;
     const approved = await cli('server', 'approve', 'notes');
     expect(approved.code, approved.stderr).toBe(0);
-    expect(await waitFor(() => second.heard.changed > changes, 5000)).toBe(true);
+    expect(await waitFor(() => second.heard.toolsChanged > changes, 5000)).toBe(true);
     expect(await second.names()).toContain('send_note');
     expect(text(await second.call('send_note'))).toContain('called send_note');
     expect((await cli('server', 'diff', 'notes')).code).toBe(0);
@@ -113,12 +101,12 @@ describe('tool pinning', () => {
     const { config, setTools, cli } = setUp();
     const session = await serve(config);
     expect(await session.names()).toContain('send_note');
-    const changes = session.heard.changed;
+    const changes = session.heard.toolsChanged;
     setTools([
       { ...SEND, inputSchema: { type: 'object', properties: { text: { type: 'string' }, to: { type: 'string' } } } },
       { ...READ, name: 'wipe_notes' },
     ]);
-    expect(await waitFor(() => session.heard.changed > changes, 5000)).toBe(true);
+    expect(await waitFor(() => session.heard.toolsChanged > changes, 5000)).toBe(true);
     const names = await session.names();
     expect(names).not.toContain('send_note'); // schema changed
     expect(names).not.toContain('wipe_notes'); // new
@@ -143,7 +131,9 @@ describe('tool pinning', () => {
     warned.setTools([{ ...SEND, description: 'Changed.' }, READ]);
     const session = await serve(warned.config);
     expect(await session.names()).toContain('send_note');
-    expect(await waitFor(() => session.heard.messages.some((m) => /send_note.*changed since it was approved.*pinning: warn/.test(m)), 3000)).toBe(true);
+    expect(await waitFor(() => session.heard.messages.some((m) => /send_note.*changed since it was approved.*pinning: warn/.test(String(m.data))), 3000)).toBe(
+      true,
+    );
     expect(session.stderr()).toMatch(/it is served \(pinning: warn\)/);
 
     const off = setUp({ pinning: 'off' });
