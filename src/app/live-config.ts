@@ -64,12 +64,13 @@ export class LiveConfig {
     return (this.current ??= import('../config/load.js').then(({ loadConfig }) => loadConfig(this.options.location, this.options.env)));
   }
 
-  status(): ConfigStatus {
-    return { generation: this.generation, ...(this.last ? { last_reload: this.last } : {}) };
+  /** The generation served now (cheap enough to ask on every request). */
+  get currentGeneration(): number {
+    return this.generation;
   }
 
-  get location(): ConfigSource {
-    return this.options.location;
+  status(): ConfigStatus {
+    return { generation: this.generation, ...(this.last ? { last_reload: this.last } : {}) };
   }
 
   /** From now on `reload` applies what the file says (serve). The text served now is what later reads are compared with. */
@@ -100,18 +101,25 @@ export class LiveConfig {
 
   /** The config the file says now, or undefined when its text is the one served. */
   private async read(): Promise<{ config: McpkitConfig; text: string | undefined } | undefined> {
-    const [{ inspectConfig }, { configInvalid }] = await Promise.all([import('../config/load.js'), import('../config/problems.js')]);
-    const loaded = await inspectConfig(this.options.location, this.options.env).catch((error: Error & { code?: string }) => {
-      if (error.code === 'CONFIG_NOT_FOUND') return undefined;
-      throw error;
+    const { path } = this.options.location;
+    const [{ readFile }, { inspectConfigText }, { configInvalid }] = await Promise.all([
+      import('node:fs/promises'),
+      import('../config/load.js'),
+      import('../config/problems.js'),
+    ]);
+    // The text first: most events (a spurious one, the tool pins written beside it) leave it as served, and need no checks.
+    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new Error(`cannot read ${path}: ${error.message}`);
     });
-    if ((!loaded || !loaded.exists) && this.text !== undefined) {
+    if (text === undefined) {
       // An editor that deletes before writing, or a file moved away: serving the defaults would drop every server.
-      throw new Error(`${this.options.location.path} is gone`);
+      if (this.text !== undefined) throw new Error(`${path} is gone`);
+      return undefined;
     }
-    if (!loaded) return undefined;
-    if (loaded.text === this.text) return undefined;
-    if (!loaded.config) throw configInvalid(this.options.location.path, loaded.problems);
+    if (text === this.text) return undefined;
+    const loaded = inspectConfigText(this.options.location, text, this.options.env);
+    if (!loaded.config) throw configInvalid(path, loaded.problems);
     return { config: loaded.config, text: loaded.text };
   }
 
@@ -132,10 +140,9 @@ export class LiveConfig {
     const line = `config reloaded (generation ${this.generation}): ${message}`;
     if (this.options.announce) this.options.announce(line);
     else this.options.logger.info(line);
+    const { setAsideWarning } = await import('../config/problems.js');
     for (const [unit, lines] of Object.entries(next.config.unusable ?? {})) {
-      if (JSON.stringify(before.unusable?.[unit]) === JSON.stringify(lines)) continue;
-      const { unitName } = await import('../config/problems.js');
-      this.options.logger.warn(`${unitName(unit)} cannot be used; the rest is served:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+      if (JSON.stringify(before.unusable?.[unit]) !== JSON.stringify(lines)) this.options.logger.warn(setAsideWarning(unit, lines));
     }
     return { ...this.report('applied', message), plan };
   }

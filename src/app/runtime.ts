@@ -156,7 +156,7 @@ export class Runtime {
   async reload(reason: string): Promise<ReloadReport> {
     const report = await this.live.reload(reason);
     const changed = this.pinKeeper?.refresh() ?? [];
-    if (changed.length) for (const { hub } of this.liveHubs) if (!hub.closed) hub.pinsChanged(changed);
+    if (changed.length) for (const { hub } of this.liveHubs) hub.pinsChanged(changed);
     return report;
   }
 
@@ -238,10 +238,8 @@ export class Runtime {
    * aside for their problems are named once on stderr, and each served group does its start-up.
    */
   async startServing(): Promise<void> {
-    const [config, { unitName }] = await Promise.all([this.config(), import('../config/problems.js')]);
-    for (const [unit, lines] of Object.entries(config.unusable ?? {})) {
-      this.logger.warn(`${unitName(unit)} cannot be used; the rest is served:\n${lines.map((l) => `  ${l}`).join('\n')}`);
-    }
+    const [config, { setAsideWarning }] = await Promise.all([this.config(), import('../config/problems.js')]);
+    for (const [unit, lines] of Object.entries(config.unusable ?? {})) this.logger.warn(setAsideWarning(unit, lines));
     const ctx = this.context();
     for (const group of await this.groups()) await group.onServe?.(ctx);
   }
@@ -327,11 +325,8 @@ export class Runtime {
   private async applyReload(plan: ReloadPlan): Promise<void> {
     const { servers } = plan;
     const leaving = new Map<Upstream, string>();
-    const pools = new Set<Map<string, Upstream>>([this.shared.legacy, this.shared.modern]);
-    for (const live of this.liveHubs) {
-      if (live.hub.closed) this.liveHubs.delete(live);
-      else pools.add(live.pool);
-    }
+    // A closed hub has left liveHubs already (HubOptions.onClose).
+    const pools = new Set<Map<string, Upstream>>([this.shared.legacy, this.shared.modern, ...[...this.liveHubs].map((l) => l.pool)]);
     for (const pool of pools) {
       for (const [name, why] of [
         ...servers.removed.map((n) => [n, 'it was removed from the config (or disabled)'] as const),
@@ -343,9 +338,7 @@ export class Runtime {
         leaving.set(upstream, why);
       }
     }
-    const [{ viewFingerprint }, tools] = await Promise.all([import('../proxy/view.js'), this.allTools()]);
-    const config = await this.config();
-    const { resolveView } = await import('../proxy/view.js');
+    const [{ resolveView, viewFingerprint }, tools, config] = await Promise.all([import('../proxy/view.js'), this.allTools(), this.config()]);
     for (const live of this.liveHubs) {
       let resolved: ResolvedView;
       try {
@@ -356,11 +349,7 @@ export class Runtime {
         if (live.view !== undefined && !Object.hasOwn(config.tool_views, live.view)) this.forgetSharedView(live.view);
         else this.logger.warn(`view "${live.view}" is not served until it is fixed: ${(error as Error).message}`);
       }
-      const upstreamOf = (server: ResolvedView['servers'][number]) => {
-        let upstream = live.pool.get(server.name);
-        if (!upstream) live.pool.set(server.name, (upstream = live.make(server)));
-        return upstream;
-      };
+      const upstreamOf = (server: ResolvedView['servers'][number]) => pooled(live.pool, server, live.make);
       const same =
         viewFingerprint(resolved) === viewFingerprint(live.hub.view) &&
         resolved.servers.every((server, i) => live.pool.get(server.name) === live.hub.upstreamList()[i]);
@@ -428,7 +417,7 @@ export class Runtime {
     const groups = resolved.local.length || this.followed ? await this.groups() : [];
     const make = (server: ResolvedView['servers'][number]) => this.newUpstream(Upstream, server, options);
     // Synchronously from here: a shared server is made once, whichever view asks first.
-    for (const server of resolved.servers) if (!pool.has(server.name)) pool.set(server.name, make(server));
+    for (const server of resolved.servers) pooled(pool, server, make);
     const live = this.followed && typeof view !== 'object' && (options.shared || options.downstream);
     let entry: LiveHub | undefined;
     const hub = new ProxyHub({
@@ -442,6 +431,7 @@ export class Runtime {
       baseDir: dirname(this.configLocation.path),
       onClose: () => entry && this.liveHubs.delete(entry),
       pins,
+      hotPath: () => this.tracing === undefined,
     });
     // serve's hubs live on and follow the config; a terminal command's or a filter's do not.
     if (live) this.liveHubs.add((entry = { hub, view: view as string | undefined, pool, make }));
@@ -453,6 +443,13 @@ export class Runtime {
     const [config, tools, { resolveView }] = await Promise.all([this.config(), this.allTools(), import('../proxy/view.js')]);
     return resolveView(config, view, tools, this.policy, this.env);
   }
+}
+
+/** The pool's connection to a server, made (and kept in the pool) if it has none. */
+function pooled(pool: Map<string, Upstream>, server: ResolvedView['servers'][number], make: (server: ResolvedView['servers'][number]) => Upstream): Upstream {
+  let upstream = pool.get(server.name);
+  if (!upstream) pool.set(server.name, (upstream = make(server)));
+  return upstream;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {

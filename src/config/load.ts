@@ -34,6 +34,11 @@ export async function inspectConfig(location: ConfigSource, env: NodeJS.ProcessE
       hint: 'Check the file permissions, or point --config / MCPKIT_CONFIG at another file.',
     });
   }
+  return inspectConfigText(location, text, env);
+}
+
+/** The checks of a config file's text already read (serve's reload reads it first, to skip an unchanged file). */
+export function inspectConfigText(location: ConfigSource, text: string, env: NodeJS.ProcessEnv): LoadedConfig {
   const checked = checkConfigText(text, env);
   // From here on, no error or log line shows them (core/redact).
   addSecrets(checked.secrets ?? []);

@@ -43,6 +43,11 @@ export function unitName(unit: string): string {
   return name === undefined ? `The ${top} section of the config` : `${UNIT_WORDS[top!] ?? top} "${name}"`;
 }
 
+/** What serve logs of a part of the config set aside for its problems (at start, and when a reload sets it aside). */
+export function setAsideWarning(unit: string, lines: readonly string[]): string {
+  return `${unitName(unit)} cannot be used; the rest is served:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
 /**
  * Refuses to use a part of the config that was set aside for its problems (McpkitConfig.unusable),
  * naming them; the rest of the config keeps working.

@@ -1,3 +1,4 @@
+import { stableJson } from '../core/stable-json.js';
 import type { McpkitConfig, ServerConfig } from './schema.js';
 
 /**
@@ -49,13 +50,6 @@ const LIVE_SERVE_KEYS = ['token', 'auth', 'groups', 'exposure', 'token_budget', 
 /** Everything of the config a served view is made of, besides its own entry and its servers. */
 const VIEW_INPUTS = ['composite_tools', 'hooks'] as const;
 
-/** JSON with keys sorted, so that two entries written in another order compare equal. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
-}
-
 const same = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
 
 /** The servers a process runs: enabled ones, with their connection fields and any problems that set them aside. */
@@ -104,14 +98,6 @@ export function planReload(before: McpkitConfig, after: McpkitConfig): ReloadPla
   const settings: string[] = (['retrieve', 'registry', 'arango'] as const).filter((key) => !same(before[key], after[key]));
   for (const key of LIVE_SERVE_KEYS) if (!same(before.serve[key], after.serve[key])) settings.push(`serve.${key}`);
   return { servers, views, needsRestart, settings };
-}
-
-/** True when the plan changes nothing a running process serves. */
-export function planIsEmpty(plan: ReloadPlan): boolean {
-  const { servers, views } = plan;
-  return [servers.added, servers.removed, servers.restarted, views.added, views.removed, views.changed, plan.needsRestart, plan.settings].every(
-    (list) => list.length === 0,
-  );
 }
 
 /** The one log line a reload writes: what it changed, in the config's words. */

@@ -3,6 +3,7 @@ import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { CallObserver } from '../audit/auditor.js';
+import { answererOf } from '../proxy/catalog.js';
 
 /** Who a connection's calls come from, for the audit log. */
 export interface FastPathCaller {
@@ -18,7 +19,7 @@ function auditedReply<R>(caller: FastPathCaller | undefined, hub: ProxyHub, id: 
   return (result: R) => {
     reply(result);
     const name = String(params.name);
-    const answerer = hub.answererOf(name);
+    const entry = hub.knownEntry(name);
     caller.observer.record({
       method: 'tools/call',
       name,
@@ -26,8 +27,7 @@ function auditedReply<R>(caller: FastPathCaller | undefined, hub: ProxyHub, id: 
       request: id,
       client: caller.client(),
       view: hub.view.name,
-      server: answerer?.server,
-      upstreamName: answerer?.upstreamName,
+      ...(entry ? answererOf(entry) : {}),
       started,
       args: params.arguments ?? {},
       result,
@@ -42,7 +42,7 @@ function auditedReply<R>(caller: FastPathCaller | undefined, hub: ProxyHub, id: 
  * and progress for forwarded calls are relayed. Responses keep the JSON-RPC shape and ids the
  * client expects, so any MCP client sees the same protocol as on the ordinary path.
  */
-export function installFastPath(transport: Transport, hub: () => ProxyHub | undefined, caller?: () => FastPathCaller | undefined): void {
+export function installFastPath(transport: Transport, hub: () => ProxyHub | undefined, caller?: FastPathCaller): void {
   const sdk = transport.onmessage;
   const inFlight = new Map<RequestId, () => void>();
   transport.onmessage = (message, extra) => {
@@ -53,7 +53,7 @@ export function installFastPath(transport: Transport, hub: () => ProxyHub | unde
       const send = (out: JSONRPCMessage) => void transport.send(out, { relatedRequestId: id }).catch(() => undefined);
       const handled = ready?.tryFastCall(
         m.params ?? {},
-        auditedReply(caller?.(), ready, id, m.params ?? {}, (result) => {
+        auditedReply(caller, ready, id, m.params ?? {}, (result) => {
           inFlight.delete(id);
           send({ jsonrpc: '2.0', id, result });
         }),

@@ -235,7 +235,7 @@ export async function serveHttp(
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
       session.lastSeen = Date.now();
-      if (req.method === 'POST' && !runtime.tracing && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.caller)) return;
+      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.caller)) return;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
@@ -243,32 +243,21 @@ export async function serveHttp(
     }
     const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
     const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers });
+    // Who this session's hot-path calls come from, for the audit log.
+    const observer = runtime.observer;
+    const caller = observer ? { observer, session: () => transport.sessionId, client: () => server.getClientVersion() } : undefined;
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         if (sessions.size >= maxSessions) endLeastRecent();
-        const observer = runtime.observer;
-        sessions.set(id, {
-          transport,
-          route,
-          hub: server.resolvedHub,
-          lastSeen: Date.now(),
-          ...(observer ? { caller: { observer, session: () => id, client: () => server.getClientVersion() } } : {}),
-        });
+        sessions.set(id, { transport, route, hub: server.resolvedHub, lastSeen: Date.now(), ...(caller ? { caller } : {}) });
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    const observer = runtime.observer;
-    // A traced call needs its spans, which the SDK server's path makes: no hot path then.
-    if (!runtime.tracing)
-      installFastPath(
-        transport,
-        server.resolvedHub,
-        observer ? () => ({ observer, session: () => transport.sessionId, client: () => server.getClientVersion() }) : undefined,
-      );
+    installFastPath(transport, server.resolvedHub, caller);
     await transport.handleRequest(req, res, body);
   };
 

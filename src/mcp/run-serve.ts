@@ -312,7 +312,7 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     port,
     runtime,
     settings: () => {
-      const { generation } = runtime.configStatus();
+      const generation = runtime.live.currentGeneration;
       if (settings?.generation !== generation) settings = { generation, value: runtime.config().then(settingsOf) };
       return settings.value;
     },

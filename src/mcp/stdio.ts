@@ -43,13 +43,11 @@ export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
   const observer = runtime.observer;
-  // A traced call needs its spans, which the SDK server's path makes: no hot path then.
-  if (!runtime.tracing)
-    installFastPath(
-      transport,
-      () => legacyHub?.(),
-      observer ? () => ({ observer, session: () => undefined, client: () => legacyServer?.getClientVersion() }) : undefined,
-    );
+  installFastPath(
+    transport,
+    () => legacyHub?.(),
+    observer ? { observer, session: () => undefined, client: () => legacyServer?.getClientVersion() } : undefined,
+  );
   const answered = trackAnswers(transport);
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));

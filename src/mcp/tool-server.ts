@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import { answererOf, type CatalogEntry } from '../proxy/catalog.js';
 import { modernRequestOf } from './modern-request.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
 import { SessionState, type UpstreamTrace } from '../tool/context.js';
@@ -147,7 +148,15 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.clients.detach(session)).catch(() => undefined);
   };
   // The audit log's view of a request: who asked (a 2025 session's client, or a 2026 request's envelope) and what answered.
-  const audited = (method: string, name: string, ctx: ServerContext, started: number, args: unknown, ended: { result?: unknown; error?: unknown }) => {
+  const audited = (
+    method: string,
+    name: string,
+    ctx: ServerContext,
+    started: number,
+    args: unknown,
+    ended: { result?: unknown; error?: unknown },
+    entry: CatalogEntry | undefined,
+  ) => {
     if (!runtime.observer) return;
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     const client = (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion();
@@ -158,22 +167,29 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
       request: ctx.mcpReq.id,
       client,
       view: resolved?.view.name,
-      ...(method === 'tools/call' ? { server: resolved?.answererOf(name)?.server, upstreamName: resolved?.answererOf(name)?.upstreamName } : {}),
+      ...(entry ? answererOf(entry) : {}),
       started,
       args,
       ...(ended.error !== undefined ? { error: ended.error as { code?: unknown } } : { result: ended.result }),
     });
   };
-  /** Runs a handler and records it in the audit log, whether it answers or throws. */
-  const audit = async <T>(method: string, name: string, ctx: ServerContext, args: unknown, run: () => Promise<T>): Promise<T> => {
+  /** Runs a handler and records it in the audit log, whether it answers or throws; `answered` names what answered a tools/call. */
+  const audit = async <T>(
+    method: string,
+    name: string,
+    ctx: ServerContext,
+    args: unknown,
+    run: () => Promise<T>,
+    answered?: () => CatalogEntry | undefined,
+  ): Promise<T> => {
     if (!runtime.observer) return run();
     const started = performance.now();
     try {
       const result = await run();
-      audited(method, name, ctx, started, args, { result });
+      audited(method, name, ctx, started, args, { result }, answered?.());
       return result;
     } catch (error) {
-      audited(method, name, ctx, started, args, { error });
+      audited(method, name, ctx, started, args, { error }, answered?.());
       throw error;
     }
   };
@@ -193,40 +209,48 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     );
   };
   server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list() }));
-  server.setRequestHandler('tools/call', async (request, ctx) =>
-    audit('tools/call', request.params.name, ctx, request.params.arguments ?? {}, () =>
-      traced(request.params, ctx, async (trace) => {
-        const { name, arguments: args } = request.params;
-        const progressToken = request.params._meta?.progressToken;
-        // Progress must reach the client before the result (after it, the client has dropped the token),
-        // and sending a notification is asynchronous: the result waits for those in flight.
-        const sending: Promise<void>[] = [];
-        const progress =
-          progressToken === undefined
-            ? undefined
-            : (update: { progress: number; total?: number; message?: string }) =>
-                void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
-        const modern = modernOf(ctx);
-        const outcome = await (
-          await ready()
-        ).call(name, args, {
-          ...context,
-          signal: ctx.mcpReq.signal,
-          requestId: ctx.mcpReq.id,
-          ...(progress ? { progress } : {}),
-          ...(modern ? { modern } : {}),
-          ...(trace ? { trace } : {}),
-        });
-        await Promise.all(sending);
-        if (!outcome.found) {
-          const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
-          // Spec: an unknown tool is a protocol error (-32602), not a tool result.
-          throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
-        }
-        return outcome.result;
-      }),
-    ),
-  );
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    let answeredBy: CatalogEntry | undefined;
+    return audit(
+      'tools/call',
+      request.params.name,
+      ctx,
+      request.params.arguments ?? {},
+      () =>
+        traced(request.params, ctx, async (trace) => {
+          const { name, arguments: args } = request.params;
+          const progressToken = request.params._meta?.progressToken;
+          // Progress must reach the client before the result (after it, the client has dropped the token),
+          // and sending a notification is asynchronous: the result waits for those in flight.
+          const sending: Promise<void>[] = [];
+          const progress =
+            progressToken === undefined
+              ? undefined
+              : (update: { progress: number; total?: number; message?: string }) =>
+                  void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
+          const modern = modernOf(ctx);
+          const outcome = await (
+            await ready()
+          ).call(name, args, {
+            ...context,
+            signal: ctx.mcpReq.signal,
+            requestId: ctx.mcpReq.id,
+            ...(progress ? { progress } : {}),
+            ...(modern ? { modern } : {}),
+            ...(trace ? { trace } : {}),
+          });
+          await Promise.all(sending);
+          if (outcome.found) answeredBy = outcome.entry;
+          if (!outcome.found) {
+            const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
+            // Spec: an unknown tool is a protocol error (-32602), not a tool result.
+            throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
+          }
+          return outcome.result;
+        }),
+      () => answeredBy,
+    );
+  });
   server.setRequestHandler('logging/setLevel', async (request) => {
     // Only upstream servers log to clients: with none, there is nothing to filter.
     if (hasServers) await (await ready()).clients.setLogLevel(session, request.params.level);

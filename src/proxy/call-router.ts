@@ -12,7 +12,8 @@ import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
 import type { Upstream } from './upstream.js';
 import { publish, type ViewCatalog, type WithheldTool } from './view-catalog.js';
 
-export type CallOutcome = { found: false; similar: string[] } | { found: true; result: CallToolResult };
+/** `entry`: what answered (none for a meta-tool, or a tool its pins withhold). */
+export type CallOutcome = { found: false; similar: string[] } | { found: true; result: CallToolResult; entry?: CatalogEntry };
 
 /** What the router needs of an upstream: a call through the SDK client, and the hot path. */
 export type CallTarget = Pick<Upstream, 'callTool' | 'forwardCall' | 'ready'>;
@@ -28,6 +29,8 @@ export interface CallRouterOptions {
   meta: boolean;
   /** Told when an upstream's input schema cannot be compiled (its arguments are then not checked). */
   unenforced(reason: string): void;
+  /** False while calls must take the SDK server's path (serve traces: the spans are made there). */
+  hotPath?: () => boolean;
 }
 
 /**
@@ -64,7 +67,7 @@ export class CallRouter {
       if (held) return { found: true, result: toErrorResult(notApproved(name, held)) };
       return { found: false, similar: closestNames(name, await this.options.catalog.names()) };
     }
-    return { found: true, result: await this.callEntry(entry, args, context) };
+    return { found: true, result: await this.callEntry(entry, args, context), entry };
   }
 
   /** One call, through the view's hooks. Failures of any kind come back as isError results. */
@@ -97,7 +100,7 @@ export class CallRouter {
     related?: RequestId,
   ): { cancel(): void } | undefined {
     const catalog = this.options.catalog.known;
-    if (!catalog || !this.options.hooks.empty || typeof params.name !== 'string') return undefined;
+    if (!catalog || !this.options.hooks.empty || typeof params.name !== 'string' || this.options.hotPath?.() === false) return undefined;
     const entry = catalog.get(params.name);
     if (entry?.kind !== 'upstream') return undefined;
     const target = this.options.targets.get(entry.server)!;

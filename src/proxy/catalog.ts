@@ -14,6 +14,11 @@ export type CatalogEntry =
   | { kind: 'composite'; name: string; spec: CompositeConfig; tool: Tool }
   | { kind: 'upstream'; name: string; server: string; upstreamName: string; tool: Tool };
 
+/** Who answers an entry, as the audit log names it: the upstream server and its own name for the tool, or mcpkit. */
+export function answererOf(entry: CatalogEntry): { server: string; upstreamName: string } {
+  return entry.kind === 'upstream' ? { server: entry.server, upstreamName: entry.upstreamName } : { server: 'mcpkit', upstreamName: entry.tool.name };
+}
+
 export interface UpstreamTools {
   server: string;
   tools: readonly ShapedTool[];

@@ -35,6 +35,8 @@ export interface HubOptions {
   onClose?: () => void;
   /** Tool pinning (./pin-keeper.ts); absent: every listed tool is served. */
   pins?: PinGate;
+  /** False while calls must take the SDK server's path (CallRouterOptions.hotPath). */
+  hotPath?: () => boolean;
 }
 
 /**
@@ -55,8 +57,6 @@ export class ProxyHub {
   private readonly logs = new Listeners<[LogParams, RequestId | undefined]>();
   private readonly updates = new Listeners<[string]>();
   private unwire: (() => void)[] = [];
-  /** Set by close(): the runtime no longer reconfigures it. */
-  closed = false;
 
   constructor(private readonly options: HubOptions) {
     this.clients = new ClientStates([], (uri) => this.passthrough.resourceOwner(uri));
@@ -123,6 +123,7 @@ export class ProxyHub {
       ...(view.name ? { view: view.name } : {}),
       meta: view.exposure !== 'direct',
       unenforced: (reason) => logger.warn(`an input schema is not enforced: ${reason}`),
+      ...(this.options.hotPath ? { hotPath: this.options.hotPath } : {}),
     });
     const passthrough = new PromptResourceRouter(
       view.servers.map(({ config, view: shaping }, i) => ({ upstream: upstreams[i]!, rules: [config.filter ?? [], shaping?.filter ?? []] })),
@@ -221,16 +222,9 @@ export class ProxyHub {
     return this.current.catalog.tools();
   }
 
-  /**
-   * Who answers a published name, for the audit log: an upstream server and its own name, or
-   * mcpkit. From the last complete catalog, or before there is one (a call before any
-   * tools/list), from what the servers listed so far.
-   */
-  answererOf(name: string): { server: string; upstreamName: string } | undefined {
-    const catalog = this.current.catalog;
-    const entry = (catalog.known ?? catalog.fromCache()).get(name);
-    if (!entry) return undefined;
-    return entry.kind === 'upstream' ? { server: entry.server, upstreamName: entry.upstreamName } : { server: 'mcpkit', upstreamName: entry.tool.name };
+  /** What answers a name on the hot path (whose calls exist only once the catalog is known), for the audit log. */
+  knownEntry(name: string): CatalogEntry | undefined {
+    return this.current.catalog.known?.get(name);
   }
 
   /** The server an exposed name belongs to, from the last complete catalog. */
@@ -279,7 +273,6 @@ export class ProxyHub {
 
   async close(): Promise<void> {
     this.unwire.forEach((off) => off());
-    this.closed = true;
     this.options.onClose?.();
     if (this.options.ownsUpstreams) await Promise.allSettled(this.current.upstreams.map((u) => u.close()));
   }

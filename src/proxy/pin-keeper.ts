@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { readPins, updatePins, type PinFile } from '../config/pin-file.js';
-import { stableJson } from '../config/reload-plan.js';
+import { stableJson } from '../core/stable-json.js';
 import type { Logger } from '../core/logger.js';
 import { admitTools, differingMessage, pinOf, type PinMode, type PinVerdict, type ServerPins } from './pins.js';
 

@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import { stableJson } from '../config/reload-plan.js';
+import { stableJson } from '../core/stable-json.js';
 import { escapeInvisible, type PinnedDefinition } from './pins.js';
 
 /** How a person reviews a tool's definition against its pin (server diff). Pure. */
@@ -7,7 +7,7 @@ import { escapeInvisible, type PinnedDefinition } from './pins.js';
 /** The definition as a person reviews it: YAML-like JSON, keys sorted, invisible characters escaped. */
 export function reviewText(definition: PinnedDefinition | undefined): string {
   if (!definition) return '';
-  return `${escapeInvisible(JSON.stringify(JSON.parse(stableJson(definition)), null, 2))}\n`;
+  return `${escapeInvisible(stableJson(definition, 2))}\n`;
 }
 
 /** A line diff of two definitions: "- " approved, "+ " now, "  " the same. */

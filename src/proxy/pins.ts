@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/server';
-import { stableJson } from '../config/reload-plan.js';
+import { stableJson } from '../core/stable-json.js';
 
 /**
  * Tool pinning: the approved definition of each upstream tool, and what a listing is compared
@@ -37,9 +37,16 @@ export function pinHash(definition: PinnedDefinition): string {
   return createHash('sha256').update(stableJson(definition)).digest('hex');
 }
 
+/** Pins by tool object: an upstream's cached listing is compared on every catalog rebuild, and hashed once. */
+const pinned = new WeakMap<Tool, PinnedTool>();
+
 export function pinOf(tool: Tool): PinnedTool {
-  const definition = pinDefinition(tool);
-  return { sha256: pinHash(definition), definition };
+  let pin = pinned.get(tool);
+  if (!pin) {
+    const definition = pinDefinition(tool);
+    pinned.set(tool, (pin = { sha256: pinHash(definition), definition }));
+  }
+  return pin;
 }
 
 export interface PinComparison {
@@ -71,8 +78,8 @@ export function comparePins(pins: ServerPins, tools: readonly Tool[]): PinCompar
 export interface PinVerdict {
   /** What may be served. */
   served: Tool[];
-  /** What is withheld (enforce), or served though it differs (warn), and why. */
-  differing: { tool: Tool; why: 'new' | 'changed' }[];
+  /** What differs from its pins, why, and whether it is withheld (enforce) or served all the same (warn). */
+  differing: { tool: Tool; why: 'new' | 'changed'; withheld: boolean }[];
   /** True when the server has no pins yet: its tools are to be pinned now (trust on first use). */
   firstUse: boolean;
 }
@@ -86,7 +93,7 @@ export function admitTools(tools: readonly Tool[], pins: ServerPins | undefined,
   for (const tool of tools) {
     const pinned = pins[tool.name];
     const why = !pinned ? 'new' : pinned.sha256 !== pinOf(tool).sha256 ? 'changed' : undefined;
-    if (why) differing.push({ tool, why });
+    if (why) differing.push({ tool, why, withheld: mode === 'enforce' });
     if (!why || mode === 'warn') served.push(tool);
   }
   return { served, differing, firstUse: false };

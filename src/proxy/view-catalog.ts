@@ -12,7 +12,7 @@ import { metaTools } from './meta-tools.js';
 import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
 import { reshapeTools, shapeServerTools } from './shape.js';
 import type { ResolvedView } from './view.js';
-import type { PinMode, PinVerdict } from './pins.js';
+import { pinOf, type PinMode, type PinVerdict } from './pins.js';
 
 /** What the catalog asks of the tool pins (./pin-keeper.ts): what of a server's listing may be served. */
 export interface PinGate {
@@ -209,7 +209,7 @@ export class ViewCatalog {
         const shaped = view ? reshapeTools(own, view) : own;
         return this.view.readOnly ? shaped.filter((t) => keepUnderReadOnly(t.tool.annotations)) : shaped;
       };
-      const notServed = verdict.differing.filter((d) => !verdict.served.includes(d.tool));
+      const notServed = verdict.differing.filter((d) => d.withheld);
       for (const d of notServed) why.set(`${name}\u0000${d.tool.name}`, { server: name, tool: d.tool.name, why: d.why });
       withheld.push({ server: name, tools: shape(notServed.map((d) => d.tool)) });
       return { server: name, tools: shape(verdict.served) };
@@ -227,9 +227,9 @@ export class ViewCatalog {
   /** The server's listing under its pins; a tool served though it differs (warn) is told to the view's clients once. */
   private admit(server: string, tools: Tool[], mode: PinMode): PinVerdict {
     const verdict = this.options.pins?.admit(server, tools, mode) ?? { served: tools, differing: [], firstUse: false };
-    for (const { tool, why } of verdict.differing) {
-      if (!verdict.served.includes(tool)) continue;
-      const key = `${server}\u0000${tool.name}\u0000${JSON.stringify(tool)}`;
+    for (const { tool, why, withheld } of verdict.differing) {
+      if (withheld) continue;
+      const key = `${server}\u0000${tool.name}\u0000${pinOf(tool).sha256}`;
       if (this.told.has(key)) continue;
       this.told.add(key);
       this.options.differs?.(server, tool.name, why);

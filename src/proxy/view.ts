@@ -1,7 +1,7 @@
 import type { CompositeConfig, McpkitConfig, ServerConfig } from '../config/schema.js';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { requireUsable } from '../config/problems.js';
-import { stableJson } from '../config/reload-plan.js';
+import { stableJson } from '../core/stable-json.js';
 import { ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 import { DEFAULT_POLICY, type Policy } from '../tool/context.js';

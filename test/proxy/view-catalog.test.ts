@@ -34,7 +34,7 @@ describe('ViewCatalog', () => {
         admit: (server, tools, mode) => {
           seen.push(`${server}:${mode}`);
           const rug = tools.find((t) => t.name === 'rug');
-          return { served: tools.filter((t) => t !== rug), differing: rug ? [{ tool: rug, why: 'changed' }] : [], firstUse: false };
+          return { served: tools.filter((t) => t !== rug), differing: rug ? [{ tool: rug, why: 'changed', withheld: true }] : [], firstUse: false };
         },
       },
     });

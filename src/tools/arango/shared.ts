@@ -40,7 +40,7 @@ export async function connectionFor(ctx: ToolContext): Promise<ArangoConnection>
   const [settings, { ArangoConnection }, { stableJson }] = await Promise.all([
     arangoSettings(ctx),
     import('../../arango/connection.js'),
-    import('../../config/reload-plan.js'),
+    import('../../core/stable-json.js'),
   ]);
   if (!ctx.cache) return new ArangoConnection({ ...settings, connectRetries: 1 }, ctx.logger);
   const key = stableJson(settings);
