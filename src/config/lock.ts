@@ -23,6 +23,10 @@ export interface FileLock {
 }
 
 export interface LockOptions {
+  /**
+   * How long one holder may keep us waiting. The wait starts again whenever the lock changes
+   * hands: fifty editors queued behind each other all get their turn, however long the queue.
+   */
   timeoutMs?: number;
   /** A lock older than this is stale even when its owner cannot be checked (another host). */
   staleMs?: number;
@@ -88,7 +92,8 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const timeoutMs = options.timeoutMs ?? 15_000;
   const staleMs = options.staleMs ?? 60_000;
   const token = randomBytes(12).toString('hex');
-  const started = Date.now();
+  let waitingOn: string | undefined;
+  let since = Date.now();
   let delay = 2;
   for (;;) {
     try {
@@ -113,9 +118,14 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       breakStaleLock(path, found.owner);
       continue;
     }
-    if (Date.now() - started > timeoutMs) {
+    const holder = found?.owner?.token;
+    if (holder !== undefined && holder !== waitingOn) {
+      waitingOn = holder;
+      since = Date.now();
+    }
+    if (Date.now() - since > timeoutMs) {
       const who = found?.owner ? ` by process ${found.owner.pid} on ${found.owner.host}` : '';
-      throw new ToolError('TIMEOUT', `The config is locked${who}; gave up after ${timeoutMs} ms.`, {
+      throw new ToolError('TIMEOUT', `The config is locked${who}; gave up after ${timeoutMs} ms of waiting for it.`, {
         details: { lock: path, owner: found?.owner },
         hint: `If no mcpkit command is running, delete ${path}.`,
       });

@@ -70,4 +70,23 @@ describe('acquireLock', () => {
     expect(second.held()).toBe(true);
     second.release();
   });
+
+  it('keeps waiting while the lock changes hands: the limit is per holder, not for the whole queue', async () => {
+    const path = join(tempDir(), 'c.yaml.lock');
+    // Four holders in a row, 200 ms each: 800 ms in all, more than the waiter's 300 ms limit,
+    // yet no one holder keeps it waiting that long.
+    let holder = await acquireLock(path);
+    const waiter = acquireLock(path, { timeoutMs: 300 });
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      // Hand over directly (as a queued editor would take it) so the waiter never finds it free.
+      holder.release();
+      holder = await acquireLock(path, { timeoutMs: 50 });
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    holder.release();
+    const lock = await waiter;
+    expect(lock.held()).toBe(true);
+    lock.release();
+  });
 });
