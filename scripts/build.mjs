@@ -4,6 +4,7 @@
 // dominates start-up. oclif itself is bundled so the commands extend the same Command class that runs them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,6 +14,7 @@ const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true }
   .map((f) => join('src/commands', f));
 // Not commands, but loaded by tests in child processes (the config edit concurrency tests) and by benchmarks.
 const extraEntries = [
+  'src/cli/call-fast-path.ts',
   'src/cli/main.ts',
   'src/cli/not-found.ts',
   'src/cli/serve-fast-path.ts',
@@ -46,6 +48,15 @@ await build({
   // Bundled CommonJS (ajv) calls require(); ESM has none unless we make one.
   banner: { js: "import { createRequire as __mcpkitCreateRequire } from 'node:module'; const require = __mcpkitCreateRequire(import.meta.url);" },
 });
+
+// What this build is: a daemon (mcpkit daemon) built from other code is never used by this one.
+const hash = createHash('sha256');
+for (const file of readdirSync(join(root, 'dist'), { recursive: true }).sort()) {
+  if (!String(file).endsWith('.js')) continue;
+  hash.update(String(file));
+  hash.update(readFileSync(join(root, 'dist', String(file))));
+}
+writeFileSync(join(root, 'dist/build.json'), `${JSON.stringify({ id: hash.digest('hex').slice(0, 16) })}\n`);
 
 // oclif.manifest.json lets help and dispatch run without importing every command. It is committed;
 // a test fails when the committed copy differs from this one.

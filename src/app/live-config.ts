@@ -69,6 +69,11 @@ export class LiveConfig {
     return this.generation;
   }
 
+  /** The text of the file the served config came from (a follower's; undefined before `follow`, or with no file). */
+  get servedText(): string | undefined {
+    return this.text;
+  }
+
   status(): ConfigStatus {
     return { generation: this.generation, ...(this.last ? { last_reload: this.last } : {}) };
   }

@@ -36,6 +36,11 @@ export interface RuntimeOptions {
   config?: Promise<McpkitConfig>;
   /** A long-running process (serve): tools get a cache that lives as long as it, and upstreams reconnect. */
   longLived?: boolean;
+  /**
+   * The daemon: a tool's look at a view of the config (`withHub`: call, tools, view tools) uses
+   * the view's shared hub and leaves it open, so the next command finds its servers connected.
+   */
+  warm?: boolean;
   logger?: Logger;
   /** mcpkit's version, sent to upstream servers in initialize; read from package.json when absent. */
   version?: string;
@@ -68,6 +73,9 @@ export interface CallScope {
   requestId?: string | number;
   progress?: ToolContext['progress'];
   emit?: ToolContext['emit'];
+  /** The daemon: where the command it works for runs, and its environment (the runtime's own otherwise). */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
 /** A hub `serve` keeps (a view's shared hub, or one client's own): a reload re-points it. */
@@ -191,8 +199,8 @@ export class Runtime {
     return {
       config: scope.createsConfig ? () => this.configOrDefaults() : () => this.config(),
       configLocation: this.configLocation,
-      env: this.env,
-      cwd: this.cwd,
+      env: scope.env ?? this.env,
+      cwd: scope.cwd ?? this.cwd,
       logger: this.logger,
       waiting: (message) => this.waiting(message),
       surface: this.surface,
@@ -264,6 +272,7 @@ export class Runtime {
 
   /** Opens a view, runs `use`, and closes the view's connections whatever happens. */
   async withHub<T>(view: ViewTarget, use: (hub: ProxyHub) => Promise<T>, options: OpenHubOptions = { quiet: true }): Promise<T> {
+    if (this.options.warm && typeof view !== 'object' && !options.downstream) return use(await this.openHub(view, { shared: true, era: 'legacy' }));
     const hub = await this.openHub(view, { ...options, shared: false });
     try {
       return await use(hub);
@@ -303,6 +312,12 @@ export class Runtime {
     const legacy = [...this.shared.legacy.values()].map((u) => u.status());
     const modernOnly = [...this.shared.modern.values()].filter((u) => !this.shared.legacy.has(u.name)).map((u) => u.status());
     return [...legacy, ...modernOnly];
+  }
+
+  /** What the process keeps in memory for tools (the daemon's status): the file index's bytes, when there is one. */
+  async cacheSummary(): Promise<{ entries: number; text_bytes?: number; cache_bytes?: number }> {
+    const indexes = (await this.cache?.get('retrieve.fileIndexes')) as { memory(): { text_bytes: number; cache_bytes: number } } | undefined;
+    return { entries: this.cache?.size ?? 0, ...(indexes ? indexes.memory() : {}) };
   }
 
   /** Closes the shared upstream connections (serve's end), so no child process outlives us. */

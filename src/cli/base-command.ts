@@ -2,6 +2,7 @@ import { Command, Errors, Flags } from '@oclif/core';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
+import type { DaemonOperation } from './daemon-protocol.js';
 import { createColor } from './color.js';
 import { formatJson, sayWaiting } from './output.js';
 import { cliWords, printLine, reportError, reportFailure, runToolForCli } from './tool-runner.js';
@@ -19,6 +20,11 @@ export abstract class McpkitCommand extends Command {
     }),
   };
 
+  /** For the commands that use `mcpkit daemon` when one runs (call, tools, retrieve, view tools, server test). */
+  static readonly daemonFlags = {
+    'no-daemon': Flags.boolean({ description: 'Do the work in this process even when mcpkit daemon runs (also MCPKIT_NO_DAEMON=1).' }),
+  };
+
   protected readonly color = createColor(process.env, process.stdout);
   private made?: Runtime;
 
@@ -32,8 +38,14 @@ export abstract class McpkitCommand extends Command {
   }
 
   /** Validates, runs and renders one tool; returns the result so oclif prints it under --json. */
-  protected async runTool(tool: AnyTool, raw: unknown, configFlag: string | undefined): Promise<unknown> {
-    return runToolForCli(tool, raw, { runtime: this.runtime(configFlag), json: this.jsonEnabled(), color: this.color });
+  protected async runTool(tool: AnyTool, raw: unknown, configFlag: string | undefined, noDaemon = false): Promise<unknown> {
+    return runToolForCli(tool, raw, { runtime: this.runtime(configFlag), json: this.jsonEnabled(), color: this.color, noDaemon });
+  }
+
+  /** The work done by mcpkit daemon when one runs for this config (and may do it); undefined: do it here. */
+  protected async throughDaemon(runtime: Runtime, operation: DaemonOperation, noDaemon: boolean): Promise<unknown> {
+    const { throughDaemon } = await import('./daemon-use.js');
+    return (await throughDaemon(runtime, operation, { noDaemon }))?.result;
   }
 
   protected print(text: string): void {

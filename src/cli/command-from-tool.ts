@@ -45,7 +45,10 @@ export function commandFromTool(tool: AnyTool) {
     static override summary = summaryOf(tool);
     static override description = rest.join('\n').trim() || undefined;
     static override examples = [...tool.command.examples];
-    static override flags = Object.fromEntries(specs.filter((s) => !s.positional).map((s) => [s.flag, flagFor(s)]));
+    static override flags = {
+      ...Object.fromEntries(specs.filter((s) => !s.positional).map((s) => [s.flag, flagFor(s)])),
+      ...(tool.warm ? McpkitCommand.daemonFlags : {}),
+    };
     static override args = Object.fromEntries(positional.map((s) => [s.field, argFor(s)]));
     // A trailing array argument takes the rest of the command line; so do the words after `--`.
     static override strict = !positional.some((s) => s.multiple) && !tool.command.afterDoubleDash;
@@ -59,9 +62,10 @@ export function commandFromTool(tool: AnyTool) {
       const { head, tail } = splitAtDoubleDash(this.argv, tool.command.afterDoubleDash);
       this.argv = spelledBooleans(head, booleanFlags);
       const { flags, argv } = await this.parse(ToolCommand);
-      const raw = inputFromCommandLine(specs, flags, argv as string[]);
+      const { 'no-daemon': noDaemon, ...fields } = flags as Record<string, unknown>;
+      const raw = inputFromCommandLine(specs, fields, argv as string[]);
       if (tail) Object.assign(raw, afterDoubleDash(tool, raw, tail));
-      return this.runTool(tool, raw, flags.config);
+      return this.runTool(tool, raw, flags.config, noDaemon === true);
     }
   }
   return ToolCommand;

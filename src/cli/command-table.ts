@@ -11,7 +11,20 @@ import { oclifId } from '../tool/define.js';
 export const HAND_WRITTEN_TOOL_COMMANDS: readonly string[] = ['filter set', 'registry list'];
 
 /** Commands that are not tools at all. */
-export const NON_TOOL_COMMANDS: readonly string[] = ['call', 'config init', 'filter run', 'filter test', 'serve', 'stats', 'tools'];
+export const NON_TOOL_COMMANDS: readonly string[] = [
+  'call',
+  'config init',
+  'daemon restart',
+  'daemon run',
+  'daemon start',
+  'daemon status',
+  'daemon stop',
+  'filter run',
+  'filter test',
+  'serve',
+  'stats',
+  'tools',
+];
 
 /** The tool a generated command runs, by its spaced id (`retrieve search`); undefined for anything else. */
 export function generatedCommandTool(tools: readonly AnyTool[], commandId: string): AnyTool | undefined {

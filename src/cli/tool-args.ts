@@ -13,14 +13,16 @@ export interface ToolArgs {
   positionals: string[];
   json: boolean;
   config?: string;
+  /** --no-daemon, on a tool that may run in mcpkit daemon (ToolDefinition.warm). */
+  noDaemon: boolean;
 }
 
-export function parseToolArgs(specs: readonly FieldSpec[], argv: readonly string[]): ToolArgs | undefined {
+export function parseToolArgs(specs: readonly FieldSpec[], argv: readonly string[], options: { daemonFlag?: boolean } = {}): ToolArgs | undefined {
   const named = specs.filter((s) => !s.positional);
   const positionalSpecs = specs.filter((s) => s.positional);
   const byFlag = new Map(named.map((s) => [s.flag, s]));
   const byChar = new Map(named.filter((s) => s.char).map((s) => [s.char!, s]));
-  const out: ToolArgs = { flags: {}, positionals: [], json: false };
+  const out: ToolArgs = { flags: {}, positionals: [], json: false, noDaemon: false };
   const seen = new Set<string>();
 
   const take = (spec: FieldSpec, raw: string | undefined): boolean => {
@@ -62,6 +64,10 @@ export function parseToolArgs(specs: readonly FieldSpec[], argv: readonly string
       const [, name, inline] = long as unknown as [string, string, string | undefined];
       if (name === 'json' && inline === undefined && !out.json) {
         out.json = true;
+        continue;
+      }
+      if (name === 'no-daemon' && options.daemonFlag && inline === undefined && !out.noDaemon) {
+        out.noDaemon = true;
         continue;
       }
       if (name === 'config' && out.config === undefined) {

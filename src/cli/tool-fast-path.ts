@@ -21,12 +21,12 @@ export async function fastTool(argv: readonly string[]): Promise<boolean> {
   const tool = generatedCommandTool(retrieveTools, commandId);
   if (!tool) return false;
   const specs = fieldSpecs(inputJsonSchema(tool.input), tool.command);
-  const parsed = parseToolArgs(specs, rest);
+  const parsed = parseToolArgs(specs, rest, { daemonFlag: tool.warm === true });
   if (!parsed) return false;
   try {
     const raw = inputFromCommandLine(specs, parsed.flags, parsed.positionals);
     const runtime = createRuntime({ configFlag: parsed.config, surface: 'cli', waiting: sayWaiting });
-    const result = await runToolForCli(tool, raw, { runtime, json: parsed.json, color: createColor(process.env, process.stdout) });
+    const result = await runToolForCli(tool, raw, { runtime, json: parsed.json, color: createColor(process.env, process.stdout), noDaemon: parsed.noDaemon });
     if (parsed.json) process.stdout.write(formatJson(result));
   } catch (error) {
     reportFailure(error, { json: parsed.json, words: cliWords(commandId, tool) });

@@ -15,12 +15,29 @@ import { createRenderUi, renderGeneric } from './render.js';
  * exactly the same: validate, run, then the tool's rendering unless --json (the caller prints the
  * returned result as JSON, oclif through logJson).
  */
-export async function runToolForCli(tool: AnyTool, raw: unknown, options: { runtime: Runtime; json: boolean; color: ChalkInstance }): Promise<unknown> {
+export async function runToolForCli(
+  tool: AnyTool,
+  raw: unknown,
+  options: { runtime: Runtime; json: boolean; color: ChalkInstance; noDaemon?: boolean },
+): Promise<unknown> {
   const input = parseToolInput(tool, raw);
   const ui = createRenderUi(options.color);
   const renderItem = tool.renderItem?.bind(tool) as ((item: unknown, ui: ReturnType<typeof createRenderUi>) => string) | undefined;
   const emit = !options.json && renderItem ? (item: unknown) => printLine(renderItem(item, ui)) : undefined;
-  const result = await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true, ...(emit ? { emit } : {}) }));
+  // A tool that gains from a warm process runs in mcpkit daemon when one runs: the same handler on
+  // the same input, its items and result rendered here as below.
+  const remote = tool.warm
+    ? await (
+        await import('./daemon-use.js')
+      ).throughDaemon(
+        options.runtime,
+        { op: 'tool', tool: tool.name, input: raw, stream: emit !== undefined },
+        { noDaemon: options.noDaemon, ...(emit ? { item: emit } : {}) },
+      )
+    : undefined;
+  const result = remote
+    ? remote.result
+    : await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true, ...(emit ? { emit } : {}) }));
   if (!options.json) {
     const text = tool.render ? await tool.render(result, ui, input) : renderGeneric(result, ui);
     if (text !== '') printLine(text);

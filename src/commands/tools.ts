@@ -1,16 +1,9 @@
 import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
 import { summaryOf } from '../tool/define.js';
+import { listUpstreamTools, type ToolListing, type UpstreamListing } from '../cli/upstream-calls.js';
 
-export interface ToolListing {
-  name: string;
-  group: string;
-  command?: string;
-  read_only: boolean;
-  description: string;
-  /** The JSON Schema of its arguments, as tools/list publishes it. */
-  input_schema: unknown;
-}
+export type { ToolListing };
 
 export default class Tools extends McpkitCommand {
   static override summary = 'List every tool "mcpkit serve" offers: mcpkit\'s own and the upstream servers\'.';
@@ -19,6 +12,7 @@ export default class Tools extends McpkitCommand {
   static override examples = ['<%= config.bin %> tools', '<%= config.bin %> tools --local', "<%= config.bin %> tools --json | jq -r '.[].name'"];
   static override flags = {
     local: Flags.boolean({ description: "Only mcpkit's own tools; do not start upstream servers." }),
+    ...McpkitCommand.daemonFlags,
   };
 
   async run(): Promise<ToolListing[]> {
@@ -33,7 +27,7 @@ export default class Tools extends McpkitCommand {
       description: summaryOf(tool),
       input_schema: inputJsonSchema(tool.input),
     }));
-    const listing = flags.local ? local : await this.withUpstreams(local, flags.config);
+    const listing = flags.local ? local : await this.withUpstreams(local, flags.config, flags['no-daemon']);
     if (!this.jsonEnabled()) {
       const { createRenderUi } = await import('../cli/render.js');
       const rows = listing.map((t) => ({ ...t, read_only: t.read_only ? 'yes' : 'no' }));
@@ -42,26 +36,15 @@ export default class Tools extends McpkitCommand {
     return listing;
   }
 
-  private async withUpstreams(local: ToolListing[], configFlag: string | undefined): Promise<ToolListing[]> {
+  private async withUpstreams(local: ToolListing[], configFlag: string | undefined, noDaemon: boolean): Promise<ToolListing[]> {
     const runtime = this.runtime(configFlag);
     const config = await runtime.config();
     if (!Object.values(config.mcp_servers).some((s) => s.disabled !== true)) return local;
-    return runtime.withHub(undefined, async (hub) => {
-      const names = new Set(local.map((t) => t.name));
-      // The whole catalog: under exposure search or auto, tools/list shows part of it and the rest is reached through search.
-      const upstream = (await hub.catalogTools())
-        .filter((t) => !names.has(t.name))
-        .map((t) => ({
-          name: t.name,
-          group: hub.serverOf(t.name) ? `server:${hub.serverOf(t.name)}` : 'composite',
-          read_only: t.annotations?.readOnlyHint === true,
-          description: summaryOf(t),
-          input_schema: t.inputSchema,
-        }));
-      for (const s of hub.status().filter((s) => s.state !== 'ready')) {
-        process.stderr.write(`mcpkit: server ${s.name} ${s.state === 'needs_login' ? 'needs a login' : `is ${s.state}`}${s.error ? `: ${s.error}` : ''}\n`);
-      }
-      return [...local, ...upstream];
-    });
+    const skip = local.map((t) => t.name);
+    const upstream =
+      ((await this.throughDaemon(runtime, { op: 'list-upstream', skip }, noDaemon)) as UpstreamListing | undefined) ??
+      (await listUpstreamTools(runtime, new Set(skip)));
+    for (const note of upstream.notes) process.stderr.write(`${note}\n`);
+    return [...local, ...upstream.tools];
   }
 }

@@ -260,6 +260,19 @@ export const configSchema = z
           .describe('Longest a search, find or smart search may run before it stops with TIMEOUT (default over MCP 30000; in a terminal none).'),
       })
       .default({}),
+    daemon: z
+      .union([
+        z.literal('auto').transform(() => ({ auto: true })),
+        z.strictObject({
+          auto: z
+            .boolean()
+            .optional()
+            .describe('The first terminal command that can use the daemon starts it in the background (default false: "mcpkit daemon start").'),
+          idle_minutes: z.number().positive().optional().describe('The daemon exits after this many minutes without a request (default 30).'),
+        }),
+      ])
+      .default({})
+      .describe('mcpkit daemon: a warm process for the terminal commands of this config ("daemon: auto" is short for "daemon: { auto: true }").'),
     serve: z
       .strictObject({
         host: z.string().optional().describe('Address for "serve --http" (default 127.0.0.1).'),

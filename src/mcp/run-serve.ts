@@ -4,6 +4,7 @@ import type { McpkitConfig } from '../config/schema.js';
 import type { Policy } from '../tool/context.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
+import { followConfig } from '../app/follow-config.js';
 import { redact } from '../core/redact.js';
 import type { HttpSettings } from './http.js';
 
@@ -102,39 +103,6 @@ export async function runServe(options: ServeOptions): Promise<never> {
     await runtime?.tracing?.shutdown().catch(() => undefined);
   }
   process.exit(code);
-}
-
-/**
- * serve follows its config: the file's folder is watched (config/config-watcher.ts), SIGHUP reloads
- * too, and so does an edit by serve's own tools (ToolContext.configWritten). Returns what stops it.
- */
-function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig) => Promise<Policy>): () => void {
-  const reload = (reason: string) => void runtime.reload(reason).catch((error: Error) => runtime.logger.error(`config reload failed: ${error.message}`));
-  const onHup = () => reload('SIGHUP');
-  process.on('SIGHUP', onHup);
-  // Hubs made from now on follow the config (synchronously); the watch is set up while serve answers.
-  let watcher: { close(): void } | undefined;
-  let stopped = false;
-  void (async () => {
-    await runtime.followConfig(policyFor);
-    const [{ ConfigWatcher }, { pinFilePath }] = await Promise.all([import('../config/config-watcher.js'), import('../config/pin-file.js')]);
-    if (stopped) return;
-    const made = new ConfigWatcher({
-      path: runtime.configLocation.path,
-      // An approval (mcpkit server approve) rewrites the tool pins beside the config.
-      companions: [pinFilePath(runtime.configLocation.path)],
-      changed: () => reload('the file changed'),
-      failed: (reason) => runtime.logger.warn(`the config is not watched (${reason}); send SIGHUP to reload it`),
-      missing: (folder) => runtime.logger.debug(`the config's folder ${folder} does not exist: not watched (SIGHUP reloads)`),
-    });
-    watcher = made;
-    await made.start();
-  })().catch((error: Error) => runtime.logger.warn(`the config is not watched: ${error.message}; send SIGHUP to reload it`));
-  return () => {
-    stopped = true;
-    watcher?.close();
-    process.off('SIGHUP', onHup);
-  };
 }
 
 /**

@@ -73,6 +73,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
    */
   createsConfig?: boolean;
   /**
+   * It gains from a warm process (upstream connections, the file index): the terminal runs it in
+   * `mcpkit daemon` when one runs for its config, and prints the same.
+   */
+  warm?: boolean;
+  /**
    * What the tool does to this machine beyond reading: writes the config file, or starts
    * processes (a server's command). Such tools are not offered over HTTP without authentication
    * (Policy.hostTools), since a web page could otherwise plant and run a command.

@@ -207,8 +207,9 @@ describe('serve --http follows its config', () => {
     expect((await cli('view', 'add-server', 'late', 'memory')).code).toBe(0);
     expect(await waitFor(async () => (await initialize(route, 'first-token')).status === 200, 5000)).toBe(true);
     const { session } = await initialize(route, 'first-token');
-    // The session may start between the two edits' reloads: the second one reaches it too.
-    expect(await waitFor(async () => (await listTools(route, session!, 'first-token')).body.includes('read_graph'), 5000)).toBe(true);
+    // The session may start between the two edits' reloads: the second one reaches it too (and the
+    // memory server has to start, which takes seconds when the machine is busy).
+    expect(await waitFor(async () => (await listTools(route, session!, 'first-token')).body.includes('read_graph'), 15_000)).toBe(true);
     expect((await cli('view', 'delete', 'late')).code).toBe(0);
     expect(await waitFor(async () => (await listTools(route, session!, 'first-token')).status === 404, 5000)).toBe(true);
   });

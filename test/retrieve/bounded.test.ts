@@ -57,7 +57,8 @@ describe('longLineTest', () => {
     const started = Date.now();
     for (let i = 0; i < 5; i++) expect(test(`${'a'.repeat(100_000)}!`)).toBe(false);
     expect(test(`${'a'.repeat(100_000)}`)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2000); // ~40 ms each here; backtracking would never end
+    // ~40 ms each here, seconds on a loaded CI machine; backtracking would not end in hours.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('leaves the limit of other expressions as it was', () => {

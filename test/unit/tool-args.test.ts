@@ -10,17 +10,17 @@ const snippetSpecs = fieldSpecs(inputJsonSchema(getSnippet.input), getSnippet.co
 
 describe('parseToolArgs (the fast path parser)', () => {
   it.each([
-    [['TODO'], { flags: {}, positionals: ['TODO'], json: false }],
-    [['TODO', '--json'], { flags: {}, positionals: ['TODO'], json: true }],
-    [['--json', 'TODO', '--config', 'c.yaml'], { flags: {}, positionals: ['TODO'], json: true, config: 'c.yaml' }],
-    [['TODO', '--config=c.yaml'], { flags: {}, positionals: ['TODO'], json: false, config: 'c.yaml' }],
-    [['x', '--limit', '5', '--regex', '-i'], { flags: { limit: 5, regex: true, 'ignore-case': true }, positionals: ['x'], json: false }],
-    [['x', '-n', '5', '-C', '2'], { flags: { limit: 5, context: 2 }, positionals: ['x'], json: false }],
-    [['x', '--glob=**/*.md', '--repo', 'docs'], { flags: { glob: '**/*.md', repo: 'docs' }, positionals: ['x'], json: false }],
-    [['x', '--glob=a=b'], { flags: { glob: 'a=b' }, positionals: ['x'], json: false }],
+    [['TODO'], { flags: {}, positionals: ['TODO'], json: false, noDaemon: false }],
+    [['TODO', '--json'], { flags: {}, positionals: ['TODO'], json: true, noDaemon: false }],
+    [['--json', 'TODO', '--config', 'c.yaml'], { flags: {}, positionals: ['TODO'], json: true, config: 'c.yaml', noDaemon: false }],
+    [['TODO', '--config=c.yaml'], { flags: {}, positionals: ['TODO'], json: false, config: 'c.yaml', noDaemon: false }],
+    [['x', '--limit', '5', '--regex', '-i'], { flags: { limit: 5, regex: true, 'ignore-case': true }, positionals: ['x'], json: false, noDaemon: false }],
+    [['x', '-n', '5', '-C', '2'], { flags: { limit: 5, context: 2 }, positionals: ['x'], json: false, noDaemon: false }],
+    [['x', '--glob=**/*.md', '--repo', 'docs'], { flags: { glob: '**/*.md', repo: 'docs' }, positionals: ['x'], json: false, noDaemon: false }],
+    [['x', '--glob=a=b'], { flags: { glob: 'a=b' }, positionals: ['x'], json: false, noDaemon: false }],
     [['--', '-x', '--json'], undefined], // two positionals: oclif reports the extra one
-    [['--', '-x'], { flags: {}, positionals: ['-x'], json: false }],
-    [['-'], { flags: {}, positionals: ['-'], json: false }],
+    [['--', '-x'], { flags: {}, positionals: ['-x'], json: false, noDaemon: false }],
+    [['-'], { flags: {}, positionals: ['-'], json: false, noDaemon: false }],
   ])('search %j', (argv, expected) => {
     expect(parseToolArgs(searchSpecs, argv)).toEqual(expected);
   });
@@ -46,8 +46,20 @@ describe('parseToolArgs (the fast path parser)', () => {
     expect(parseToolArgs(searchSpecs, argv)).toBeUndefined();
   });
 
+  it('takes --no-daemon only on a tool that may run in the daemon (otherwise oclif reports it)', () => {
+    expect(parseToolArgs(searchSpecs, ['x', '--no-daemon'], { daemonFlag: true })).toEqual({ flags: {}, positionals: ['x'], json: false, noDaemon: true });
+    expect(parseToolArgs(searchSpecs, ['x', '--no-daemon'])).toBeUndefined();
+    expect(parseToolArgs(searchSpecs, ['x', '--no-daemon', '--no-daemon'], { daemonFlag: true })).toBeUndefined();
+    expect(parseToolArgs(searchSpecs, ['x', '--no-daemon=1'], { daemonFlag: true })).toBeUndefined();
+  });
+
   it('parses snippet ranges and leaves a missing path to oclif', () => {
-    expect(parseToolArgs(snippetSpecs, ['a.md', '--start', '2', '--end', '4'])).toEqual({ flags: { start: 2, end: 4 }, positionals: ['a.md'], json: false });
+    expect(parseToolArgs(snippetSpecs, ['a.md', '--start', '2', '--end', '4'])).toEqual({
+      flags: { start: 2, end: 4 },
+      positionals: ['a.md'],
+      json: false,
+      noDaemon: false,
+    });
     expect(parseToolArgs(snippetSpecs, ['--start', '2'])).toBeUndefined();
   });
 });

@@ -13,6 +13,7 @@ interface Entry {
 
 export const listDir = defineTool({
   name: 'list_dir',
+  warm: true,
   featured: 6,
   group: 'retrieve',
   command: {

@@ -46,6 +46,7 @@ function cutNotice(ui: RenderUi, path: string, first: number, shown: number, tot
 
 export const openFile = defineTool({
   name: 'open_file',
+  warm: true,
   featured: 3,
   group: 'retrieve',
   command: {
@@ -71,6 +72,7 @@ export const openFile = defineTool({
 
 export const getSnippet = defineTool({
   name: 'get_snippet',
+  warm: true,
   featured: 5,
   group: 'retrieve',
   command: { id: 'retrieve snippet', args: ['path'], examples: ['<%= config.bin %> retrieve snippet src/index.ts --start 10 --end 30'] },

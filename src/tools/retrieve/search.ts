@@ -29,6 +29,7 @@ async function rootsFor(roots: Root[], repo: string | undefined): Promise<Root[]
 
 export const search = defineTool({
   name: 'search',
+  warm: true,
   featured: 1,
   group: 'retrieve',
   command: {
@@ -119,6 +120,7 @@ function matchLines(m: SearchMatch, ui: RenderUi): string {
 
 export const findFiles = defineTool({
   name: 'find_files',
+  warm: true,
   featured: 4,
   group: 'retrieve',
   command: {
@@ -150,6 +152,7 @@ export const findFiles = defineTool({
 
 export const smartSearchTool = defineTool({
   name: 'smart_search',
+  warm: true,
   featured: 2,
   group: 'retrieve',
   command: {

@@ -12,6 +12,7 @@ import { editConfigFile } from '../shared/config-access.js';
 
 export const serverTest = defineTool({
   name: 'server_test',
+  warm: true,
   group: 'server',
   command: { id: 'server test', args: ['name'], examples: ['<%= config.bin %> server test everything', '<%= config.bin %> server test github --json'] },
   title: 'Test an upstream MCP server',

@@ -61,6 +61,7 @@ export const viewShow = defineTool({
 
 export const viewTools = defineTool({
   name: 'view_tools',
+  warm: true,
   group: 'view',
   command: { id: 'view tools', args: ['name'], examples: ['<%= config.bin %> view tools research', '<%= config.bin %> view tools --json'] },
   title: 'Preview the catalog of a view',

@@ -1,0 +1,126 @@
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
+import { processAlive } from '../config/lock.js';
+import { ToolError } from '../core/errors.js';
+import { buildIdentity } from '../core/version.js';
+import { checkPrivateFolder, daemonPlace, type DaemonPlace } from './daemon-place.js';
+import { encodeLine, fromWire, lineReader, type BypassReason, type DaemonMessage, type DaemonOperation } from './daemon-protocol.js';
+
+/**
+ * A terminal command's way to `mcpkit daemon`: when one runs for the command's config, the work
+ * is done there (warm connections, the file index) and the command prints what comes back with
+ * its own renderer, so the output is the same either way. Light on purpose: it runs before
+ * anything else a command loads.
+ */
+export type DaemonAnswer =
+  | { kind: 'done'; result: unknown }
+  /** No daemon for this config (or a dead one, now cleaned away): the command does the work itself. */
+  | { kind: 'absent' }
+  /** A daemon that must not do this work (another build, another environment): the command does it itself. */
+  | { kind: 'bypass'; reason: BypassReason; detail: string };
+
+export interface DaemonHandlers {
+  item?: (item: unknown) => void;
+  waiting?: (message: string) => void;
+}
+
+/** Whether the terminal may use a daemon at all: not with --no-daemon or MCPKIT_NO_DAEMON=1. */
+export function daemonAllowed(env: NodeJS.ProcessEnv, noDaemonFlag: boolean | undefined): boolean {
+  if (noDaemonFlag) return false;
+  const off = env.MCPKIT_NO_DAEMON?.trim().toLowerCase();
+  return off === undefined || off === '' || off === '0' || off === 'false';
+}
+
+/** A daemon that answered bypass for its build or environment says so once per process (the fast paths fall back to oclif's commands). */
+let refused: DaemonAnswer | undefined;
+
+export async function viaDaemon(configPath: string, operation: DaemonOperation, handlers: DaemonHandlers = {}, env = process.env): Promise<DaemonAnswer> {
+  if (refused) return refused;
+  const place = daemonPlace(configPath, env);
+  if (!existsSync(place.socket)) return { kind: 'absent' };
+  try {
+    checkPrivateFolder(place.folder);
+  } catch {
+    return { kind: 'absent' }; // not ours to trust; `mcpkit daemon status` says why
+  }
+  const socket = await connect(place);
+  if (!socket) return { kind: 'absent' };
+  return exchange(socket, operation, handlers, env);
+}
+
+/** A connected socket, or undefined for a daemon that is gone (its socket and record are removed). */
+export function connect(place: DaemonPlace): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = createConnection(place.socket);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') removeLeftovers(place);
+      resolve(undefined);
+    });
+  });
+}
+
+/** A dead daemon's socket and record; the record only when it names a process that is gone. */
+export function removeLeftovers(place: DaemonPlace): void {
+  try {
+    unlinkSync(place.socket);
+  } catch {
+    /* removed by another command already */
+  }
+  try {
+    const { pid } = JSON.parse(readFileSync(place.info, 'utf8')) as { pid: number };
+    if (!processAlive(pid)) unlinkSync(place.info);
+  } catch {
+    /* no record */
+  }
+}
+
+function exchange(socket: Socket, operation: DaemonOperation, handlers: DaemonHandlers, env: NodeJS.ProcessEnv): Promise<DaemonAnswer> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      socket.end();
+      fn();
+    };
+    socket.setEncoding('utf8');
+    socket.on(
+      'data',
+      lineReader((raw) => {
+        const message = raw as DaemonMessage;
+        try {
+          if (message.type === 'item') handlers.item?.(message.item);
+          else if (message.type === 'waiting') handlers.waiting?.(message.message);
+          else if (message.type === 'result') settle(() => resolve({ kind: 'done', result: message.result }));
+          else if (message.type === 'error') settle(() => reject(fromWire(message.error)));
+          else if (message.type === 'bypass') {
+            const answer: DaemonAnswer = { kind: 'bypass', reason: message.reason, detail: message.detail };
+            if (message.reason === 'build' || message.reason === 'environment') refused = answer;
+            settle(() => resolve(answer));
+          }
+        } catch (error) {
+          settle(() => reject(error as Error));
+        }
+      }),
+    );
+    socket.on('error', () => undefined); // 'close' follows and says what it means
+    socket.on('close', () =>
+      settle(() =>
+        reject(
+          new ToolError('UNAVAILABLE', 'mcpkit daemon ended before it answered; the work may not have been done.', {
+            hint: 'See "mcpkit daemon status"; run the command again, or with --no-daemon.',
+          }),
+        ),
+      ),
+    );
+    socket.write(encodeLine({ build: buildIdentity(), cwd: process.cwd(), env: plainEnv(env), operation }));
+  });
+}
+
+function plainEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { processAlive } from '../config/lock.js';
+import { ToolError } from '../core/errors.js';
+import { buildIdentity } from '../core/version.js';
+import { connect } from './daemon-client.js';
+import { daemonLog, launchDaemon } from './daemon-launch.js';
+import { checkPrivateFolder, daemonPlace, type DaemonPlace } from './daemon-place.js';
+import { encodeLine, lineReader, type DaemonMessage } from './daemon-protocol.js';
+
+/** What `mcpkit daemon status` shows (the daemon's own DaemonStatus, and what this command knows). */
+export interface DaemonState {
+  running: boolean;
+  config: string;
+  socket: string;
+  log: string;
+  /** The daemon runs another build of mcpkit than this command: commands do their work themselves until it is restarted. */
+  other_build?: boolean;
+  status?: Record<string, unknown> & { pid: number; build: string };
+}
+
+/** Asks the daemon of a config for its status; running: false when none answers (a dead one's socket is removed). */
+export async function daemonState(configPath: string, env: NodeJS.ProcessEnv): Promise<DaemonState> {
+  const place = daemonPlace(configPath, env);
+  const base = { config: place.config, socket: place.socket, log: daemonLog(place) };
+  if (!existsSync(place.socket)) return { running: false, ...base };
+  checkPrivateFolder(place.folder); // a folder others may enter is reported, not trusted
+  const status = (await ask(place, 'status')) as DaemonState['status'];
+  if (!status) return { running: false, ...base };
+  return { running: true, ...base, ...(status.build !== buildIdentity() ? { other_build: true } : {}), status };
+}
+
+/** Stops the daemon of a config and waits until its socket is gone; the pid it had, or undefined when none ran. */
+export async function stopDaemon(configPath: string, env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<number | undefined> {
+  const place = daemonPlace(configPath, env);
+  if (!existsSync(place.socket)) return undefined;
+  const answer = (await ask(place, 'stop')) as { pid: number } | undefined;
+  if (!answer) return undefined;
+  const started = Date.now();
+  while (existsSync(place.socket) || processAlive(answer.pid)) {
+    if (Date.now() - started > timeoutMs) {
+      throw new ToolError('TIMEOUT', `mcpkit daemon (pid ${answer.pid}) did not stop within ${timeoutMs} ms.`, {
+        details: { pid: answer.pid },
+        hint: `It may be finishing a long call; stop it with: kill ${answer.pid}`,
+      });
+    }
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return answer.pid;
+}
+
+/** Starts the daemon of a config, replacing one of another build; `already` when one of this build runs. */
+export async function startDaemon(configPath: string, env: NodeJS.ProcessEnv): Promise<{ pid: number; already: boolean; replaced?: number; log: string }> {
+  if (!existsSync(configPath)) {
+    throw new ToolError('CONFIG_NOT_FOUND', `No config file at ${configPath}: a daemon serves the commands of one config.`, {
+      details: { file: configPath },
+      hint: 'Create one with "mcpkit config init", or name yours with --config.',
+    });
+  }
+  const state = await daemonState(configPath, env);
+  if (state.running && !state.other_build) return { pid: state.status!.pid, already: true, log: state.log };
+  const replaced = state.running ? await stopDaemon(configPath, env) : undefined;
+  const launched = await launchDaemon(configPath, env);
+  return { ...launched, already: false, ...(replaced !== undefined ? { replaced } : {}) };
+}
+
+async function ask(place: DaemonPlace, op: 'status' | 'stop'): Promise<unknown> {
+  const socket = await connect(place);
+  if (!socket) return undefined;
+  return new Promise((resolve, reject) => {
+    socket.setEncoding('utf8');
+    socket.on(
+      'data',
+      lineReader((raw) => {
+        const message = raw as DaemonMessage;
+        if (message.type === 'result') resolve(message.result);
+        else if (message.type === 'error') reject(new ToolError('UNAVAILABLE', `mcpkit daemon refused "${op}".`));
+      }),
+    );
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(undefined));
+    socket.write(encodeLine({ build: buildIdentity(), cwd: process.cwd(), env: {}, operation: { op } }));
+  });
+}

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ToolError } from '../core/errors.js';
+
+/**
+ * Where a config's daemon listens: a Unix socket (never TCP) in a folder only its user can enter,
+ * `$XDG_RUNTIME_DIR/mcpkit/` or else `$TMPDIR/mcpkit-UID/`, named after the config file's real
+ * path, so one config has one daemon and `cd` does not change which one answers.
+ */
+export interface DaemonPlace {
+  folder: string;
+  /** The socket: short enough for sun_path (108 bytes) under any sane runtime folder. */
+  socket: string;
+  /** The daemon's record of itself (pid, build, config, start), for `daemon status` and `stop`. */
+  info: string;
+  config: string;
+}
+
+export function daemonFolder(env: NodeJS.ProcessEnv): string {
+  const runtimeDir = env.XDG_RUNTIME_DIR?.trim();
+  return runtimeDir ? join(runtimeDir, 'mcpkit') : join(tmpdir(), `mcpkit-${uid()}`);
+}
+
+export function daemonPlace(configPath: string, env: NodeJS.ProcessEnv): DaemonPlace {
+  const config = realConfigPath(configPath);
+  const folder = daemonFolder(env);
+  const key = createHash('sha256').update(config).digest('hex').slice(0, 16);
+  return { folder, socket: join(folder, `${key}.sock`), info: join(folder, `${key}.json`), config };
+}
+
+/** The config's real path (a symlinked config and its target share a daemon); as given when it does not exist. */
+export function realConfigPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * Makes the folder (0700) if it is missing, and refuses one that another user owns or others may
+ * enter: a socket there could be someone else's process answering our commands.
+ */
+export function ensurePrivateFolder(folder: string): void {
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  checkPrivateFolder(folder);
+}
+
+export function checkPrivateFolder(folder: string): void {
+  const stats = lstatSync(folder);
+  const problem = !stats.isDirectory()
+    ? 'is not a folder'
+    : stats.uid !== uid()
+      ? `belongs to user ${stats.uid}, not to you (${uid()})`
+      : (stats.mode & 0o077) !== 0
+        ? `may be entered by other users (mode ${(stats.mode & 0o777).toString(8)})`
+        : undefined;
+  if (problem) {
+    throw new ToolError('FILE_ACCESS', `The daemon's folder ${folder} ${problem}.`, {
+      details: { folder },
+      hint: `Remove it, or set XDG_RUNTIME_DIR to a folder of your own (mode 0700); mcpkit makes it again.`,
+    });
+  }
+}
+
+function uid(): number {
+  return process.getuid?.() ?? userInfo().uid;
+}

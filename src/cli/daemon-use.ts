@@ -1,0 +1,35 @@
+import type { Runtime } from '../app/runtime.js';
+import { daemonAllowed, type DaemonAnswer } from './daemon-client.js';
+import type { DaemonOperation } from './daemon-protocol.js';
+import { sayWaiting } from './output.js';
+
+/**
+ * The terminal's use of `mcpkit daemon`, shared by oclif's commands and the fast paths: the work
+ * goes to the daemon of the command's config when one runs (and may do it); otherwise the
+ * command does it itself, and under `daemon: auto` a daemon is started in the background for the
+ * next command (or restarted, when the one running is of another build).
+ */
+export async function throughDaemon(
+  runtime: Runtime,
+  operation: DaemonOperation,
+  options: { noDaemon?: boolean; item?: (item: unknown) => void } = {},
+): Promise<{ result: unknown } | undefined> {
+  if (!daemonAllowed(runtime.env, options.noDaemon)) return undefined;
+  const { viaDaemon } = await import('./daemon-client.js');
+  const answer = await viaDaemon(runtime.configLocation.path, operation, { waiting: sayWaiting, ...(options.item ? { item: options.item } : {}) }, runtime.env);
+  if (answer.kind === 'done') return { result: answer.result };
+  await startIfAuto(runtime, answer);
+  return undefined;
+}
+
+async function startIfAuto(runtime: Runtime, answer: Exclude<DaemonAnswer, { kind: 'done' }>): Promise<void> {
+  // Another environment is the command's own choice: the daemon stays as it is.
+  if (answer.kind === 'bypass' && answer.reason !== 'build') return;
+  const auto = await runtime.config().then(
+    (config) => (config.daemon as { auto?: boolean }).auto === true,
+    () => false, // the command itself reports a config that does not load
+  );
+  if (!auto) return;
+  const { startInBackground } = await import('./daemon-launch.js');
+  startInBackground(runtime.configLocation.path, runtime.env);
+}

@@ -1,0 +1,100 @@
+import type { Runtime } from '../app/runtime.js';
+import { exitCodeFor, isErrorCode, type ErrorObject } from '../core/errors.js';
+import { notFound } from '../core/suggest.js';
+import type { JsonSchema } from '../core/schema.js';
+import { summaryOf } from '../tool/define.js';
+import { fieldSpecs, inputFromPairs } from './field-specs.js';
+import { printLine, reportError } from './tool-runner.js';
+
+/**
+ * The work of `mcpkit call` (an upstream tool) and `mcpkit tools` (the upstream part) without the
+ * printing: a command does it in its own process, or `mcpkit daemon` does it over its warm
+ * connections and the command prints what comes back.
+ */
+export interface ToolListing {
+  name: string;
+  group: string;
+  command?: string;
+  read_only: boolean;
+  description: string;
+  /** The JSON Schema of its arguments, as tools/list publishes it. */
+  input_schema: unknown;
+}
+
+export interface UpstreamListing {
+  tools: ToolListing[];
+  /** Servers that are not ready, one line each, for stderr. */
+  notes: string[];
+}
+
+/** An MCP tools/call result, as the command prints it. */
+export interface UpstreamResult {
+  content?: { type: string; text?: string }[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** Calls an upstream tool by its published name; NOT_FOUND (with what is down or set aside) when no server has it. */
+export async function callUpstreamTool(runtime: Runtime, name: string, base: Record<string, unknown>, pairs: readonly string[]): Promise<UpstreamResult> {
+  return runtime.withHub(undefined, async (hub) => {
+    const entry = await hub.entry(name);
+    if (!entry || entry.kind === 'local') {
+      const down = hub
+        .status()
+        .filter((s) => s.state === 'down')
+        .map((s) => s.name);
+      const unusable = Object.keys((await runtime.config()).unusable ?? {})
+        .filter((unit) => unit.startsWith('mcp_servers.'))
+        .map((unit) => unit.slice('mcp_servers.'.length));
+      const otherwise = [
+        '"mcpkit tools" lists every tool.',
+        down.some((s) => !unusable.includes(s)) ? `Not reachable now: ${down.filter((s) => !unusable.includes(s)).join(', ')}.` : '',
+        unusable.length ? `Set aside for problems in the config (see "mcpkit server list"): ${unusable.join(', ')}.` : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
+    }
+    const input = { ...base, ...inputFromPairs([...pairs], fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
+    return (await hub.callEntry(entry, input, runtime.context())) as UpstreamResult;
+  });
+}
+
+/** The upstream servers' tools (the whole catalog, composites too), leaving out the names in `skip`. */
+export async function listUpstreamTools(runtime: Runtime, skip: ReadonlySet<string>): Promise<UpstreamListing> {
+  return runtime.withHub(undefined, async (hub) => {
+    // The whole catalog: under exposure search or auto, tools/list shows part of it and the rest is reached through search.
+    const tools = (await hub.catalogTools())
+      .filter((t) => !skip.has(t.name))
+      .map((t) => ({
+        name: t.name,
+        group: hub.serverOf(t.name) ? `server:${hub.serverOf(t.name)}` : 'composite',
+        read_only: t.annotations?.readOnlyHint === true,
+        description: summaryOf(t),
+        input_schema: t.inputSchema,
+      }));
+    const notes = hub
+      .status()
+      .filter((s) => s.state !== 'ready')
+      .map((s) => `mcpkit: server ${s.name} ${s.state === 'needs_login' ? 'needs a login' : `is ${s.state}`}${s.error ? `: ${s.error}` : ''}`);
+    return { tools, notes };
+  });
+}
+
+/**
+ * What `mcpkit call` prints for an upstream tool's result (JSON is printed by the caller): its
+ * text, or its failure on stderr as every command's is: mcpkit's own error object, or the tool's
+ * own words as an UPSTREAM_ERROR. The exit code follows.
+ */
+export function printUpstreamResult(name: string, result: UpstreamResult, json: boolean): void {
+  const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+  if (result.isError) {
+    const own = (result.structuredContent as { error?: ErrorObject } | undefined)?.error;
+    const published: ErrorObject = isErrorCode(own?.code) ? own! : { code: 'UPSTREAM_ERROR', message: `${name} failed: ${text || 'no details'}` };
+    if (json) process.exitCode = exitCodeFor(published);
+    else reportError(published, false);
+    return;
+  }
+  if (!json) printLine(text || JSON.stringify(result.structuredContent ?? {}, null, 2));
+}

@@ -1,0 +1,18 @@
+import { McpkitCommand } from '../../cli/base-command.js';
+
+export default class DaemonStop extends McpkitCommand {
+  static override summary = 'Stop mcpkit daemon of this config (its upstream servers stop with it).';
+  static override description = 'Calls in flight end first. Stopping when no daemon runs is not an error.';
+  static override examples = ['<%= config.bin %> daemon stop', '<%= config.bin %> daemon stop --config ./mcpkit.yaml'];
+
+  async run(): Promise<unknown> {
+    const { flags } = await this.parse(DaemonStop);
+    const runtime = this.runtime(flags.config);
+    const { stopDaemon } = await import('../../cli/daemon-control.js');
+    const pid = await stopDaemon(runtime.configLocation.path, runtime.env);
+    if (!this.jsonEnabled()) {
+      this.print(pid === undefined ? `No mcpkit daemon runs for ${runtime.configLocation.path}.` : `mcpkit daemon stopped (pid ${pid}).`);
+    }
+    return { config: runtime.configLocation.path, stopped: pid !== undefined, ...(pid !== undefined ? { pid } : {}) };
+  }
+}

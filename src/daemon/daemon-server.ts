@@ -1,0 +1,269 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { chmodSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { followConfig } from '../app/follow-config.js';
+import { createRuntime, type Runtime } from '../app/runtime.js';
+import { connect } from '../cli/daemon-client.js';
+import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from '../cli/daemon-place.js';
+import { differingVariables, encodeLine, lineReader, toWire, type DaemonMessage, type DaemonOperation, type DaemonRequest } from '../cli/daemon-protocol.js';
+import { callUpstreamTool, listUpstreamTools } from '../cli/upstream-calls.js';
+import { errorObject, ToolError } from '../core/errors.js';
+import { redact, redactDeep } from '../core/redact.js';
+import { buildIdentity } from '../core/version.js';
+import { DEFAULT_POLICY } from '../tool/context.js';
+import { parseToolInput } from '../tool/mcp-shape.js';
+
+/** `daemon.idle_minutes` when the config does not set it. */
+export const DEFAULT_IDLE_MINUTES = 30;
+
+export interface DaemonStatus {
+  pid: number;
+  build: string;
+  config: string;
+  socket: string;
+  started: string;
+  uptime_s: number;
+  idle_minutes: number;
+  requests: number;
+  upstreams: ReturnType<Runtime['upstreamStatus']>;
+  cache: Awaited<ReturnType<Runtime['cacheSummary']>>;
+  memory: { rss_bytes: number; heap_used_bytes: number };
+}
+
+/** The record a daemon keeps beside its socket while it runs. */
+export interface DaemonRecord {
+  pid: number;
+  build: string;
+  config: string;
+  socket: string;
+  started: string;
+}
+
+/**
+ * `mcpkit daemon run`: the runtime `serve` runs (long-lived, following its config), answering the
+ * terminal commands of one config on a Unix socket of its user's own, until it has been idle for
+ * `daemon.idle_minutes` or is stopped. Every request runs the same code the command would have
+ * run itself; what it says while waiting goes back to that command alone.
+ */
+export async function runDaemon(options: { configPath: string; version: string; env?: NodeJS.ProcessEnv }): Promise<never> {
+  const env = options.env ?? process.env;
+  const place = daemonPlace(options.configPath, env);
+  const say = (line: string) => void process.stderr.write(`${new Date().toISOString()} mcpkit daemon: ${redact(line)}\n`);
+  const requestScope = new AsyncLocalStorage<{ waiting: (message: string) => void }>();
+  const runtime = createRuntime({
+    configFlag: place.config,
+    surface: 'cli',
+    longLived: true,
+    warm: true,
+    version: options.version,
+    env,
+    waiting: (message) => (requestScope.getStore()?.waiting ?? say)(message),
+    announce: say,
+  });
+  let server: Server | undefined;
+  let stopFollowing: (() => void) | undefined;
+  try {
+    ensurePrivateFolder(place.folder);
+    await refuseSecondDaemon(place);
+    await runtime.config(); // a config that does not load stops the daemon at start, as it stops serve
+    stopFollowing = followConfig(runtime, async () => DEFAULT_POLICY);
+    const daemon = new Daemon(runtime, place, requestScope);
+    server = await daemon.listen();
+    say(`answering the commands of ${place.config} on ${place.socket} (pid ${process.pid})`);
+    const reason = await daemon.ended;
+    say(`stopping: ${reason}`);
+  } catch (error) {
+    const e = errorObject(error);
+    say(`Error [${e.code}]: ${e.message}${e.hint ? `\nHint: ${e.hint}` : ''}`);
+    process.exitCode = 1;
+  } finally {
+    stopFollowing?.();
+    server?.close();
+    removeOwnFiles(place);
+    await runtime.close();
+  }
+  process.exit();
+}
+
+class Daemon {
+  private readonly started = Date.now();
+  private requests = 0;
+  private inFlight = 0;
+  private idleTimer?: NodeJS.Timeout;
+  private end!: (reason: string) => void;
+  readonly ended = new Promise<string>((resolve) => (this.end = resolve));
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly place: DaemonPlace,
+    private readonly scope: AsyncLocalStorage<{ waiting: (message: string) => void }>,
+  ) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => this.end(`${signal}`));
+    // A new idle limit in the config counts from now.
+    runtime.live.reloaded.on(() => this.armIdle());
+  }
+
+  async listen(): Promise<Server> {
+    const server = createServer((socket) => this.accept(socket));
+    // The socket is made 0600 from the start: no moment when another user could connect.
+    const umask = process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(this.place.socket, () => resolve());
+      });
+    } finally {
+      process.umask(umask);
+    }
+    chmodSync(this.place.socket, 0o600);
+    const record: DaemonRecord = {
+      pid: process.pid,
+      build: buildIdentity(),
+      config: this.place.config,
+      socket: this.place.socket,
+      started: new Date(this.started).toISOString(),
+    };
+    writeFileSync(this.place.info, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    this.armIdle();
+    return server;
+  }
+
+  private async idleMinutes(): Promise<number> {
+    const config = await this.runtime.config().catch(() => undefined);
+    return (config?.daemon as { idle_minutes?: number } | undefined)?.idle_minutes ?? DEFAULT_IDLE_MINUTES;
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.inFlight > 0) return;
+    void this.idleMinutes().then((minutes) => {
+      clearTimeout(this.idleTimer);
+      if (this.inFlight > 0) return;
+      this.idleTimer = setTimeout(() => this.end(`idle for ${minutes} minute(s) (daemon.idle_minutes)`), minutes * 60_000);
+      this.idleTimer.unref();
+    });
+  }
+
+  private accept(socket: Socket): void {
+    socket.setEncoding('utf8');
+    let taken = false;
+    const send = (message: DaemonMessage) => {
+      if (!socket.destroyed) socket.write(encodeLine(message));
+    };
+    const aborter = new AbortController();
+    socket.on('close', () => aborter.abort()); // the command that asked went away (Ctrl-C): its work stops
+    socket.on('error', () => undefined);
+    socket.on(
+      'data',
+      lineReader((raw) => {
+        if (taken) return; // one request per connection
+        taken = true;
+        void this.answer(raw as DaemonRequest, send, aborter.signal).finally(() => socket.end());
+      }),
+    );
+  }
+
+  private async answer(request: DaemonRequest, send: (message: DaemonMessage) => void, signal: AbortSignal): Promise<void> {
+    this.requests++;
+    this.inFlight++;
+    clearTimeout(this.idleTimer);
+    try {
+      const { operation } = request;
+      // Status and stop are for any client, even of another build: that is how it gets replaced.
+      if (operation.op === 'status') return send({ type: 'result', result: await this.status() });
+      if (operation.op === 'stop') {
+        send({ type: 'result', result: { pid: process.pid } });
+        setImmediate(() => this.end('asked to stop'));
+        return;
+      }
+      if (request.build !== buildIdentity()) {
+        return send({ type: 'bypass', reason: 'build', detail: `the daemon runs mcpkit ${buildIdentity()}, the command ${request.build}` });
+      }
+      // An edit the watcher has not reported yet (a script that edits, then calls at once) is served
+      // before answering: reading the text costs little, and an unchanged one is not checked again.
+      const reload = await this.runtime.reload('a command came in after an edit');
+      // A file the daemon cannot use: the command reads it itself and reports its problem as it would without a daemon.
+      if (reload.outcome === 'kept') return send({ type: 'bypass', reason: 'config', detail: reload.message });
+      const differing = differingVariables(this.runtime.env, request.env, this.runtime.live.servedText ?? '');
+      if (differing.length) {
+        return send({ type: 'bypass', reason: 'environment', detail: `these variables differ from the daemon's: ${differing.join(', ')}` });
+      }
+      if (operation.op === 'call-upstream' && (await this.runtime.allTools()).some((t) => t.name === operation.name)) {
+        return send({ type: 'bypass', reason: 'local', detail: `${operation.name} is one of mcpkit's own tools` });
+      }
+      const waiting = (message: string) => send({ type: 'waiting', message });
+      const result = await this.scope.run({ waiting }, () => this.operate(operation, request, send, signal));
+      send({ type: 'result', result });
+    } catch (error) {
+      send({ type: 'error', error: toWire(error, redact, redactDeep) });
+    } finally {
+      this.inFlight--;
+      this.armIdle();
+    }
+  }
+
+  private async operate(operation: DaemonOperation, request: DaemonRequest, send: (message: DaemonMessage) => void, signal: AbortSignal): Promise<unknown> {
+    switch (operation.op) {
+      case 'tool': {
+        const tool = (await this.runtime.allTools()).find((t) => t.name === operation.tool && t.warm);
+        if (!tool) throw new ToolError('NOT_FOUND', `mcpkit daemon does not run the tool "${operation.tool}".`);
+        const input = parseToolInput(tool, operation.input);
+        const emit = operation.stream ? (item: unknown) => send({ type: 'item', item }) : undefined;
+        return tool.run(
+          input,
+          this.runtime.context({ createsConfig: tool.createsConfig === true, cwd: request.cwd, env: request.env, signal, ...(emit ? { emit } : {}) }),
+        );
+      }
+      case 'call-upstream':
+        return callUpstreamTool(this.runtime, operation.name, operation.base, operation.pairs);
+      case 'list-upstream':
+        return listUpstreamTools(this.runtime, new Set(operation.skip));
+      default:
+        throw new ToolError('INVALID_INPUT', `mcpkit daemon does not know the operation "${(operation as { op: string }).op}".`);
+    }
+  }
+
+  private async status(): Promise<DaemonStatus> {
+    const memory = process.memoryUsage();
+    return {
+      pid: process.pid,
+      build: buildIdentity(),
+      config: this.place.config,
+      socket: this.place.socket,
+      started: new Date(this.started).toISOString(),
+      uptime_s: Math.round((Date.now() - this.started) / 1000),
+      idle_minutes: await this.idleMinutes(),
+      requests: this.requests,
+      upstreams: this.runtime.upstreamStatus(),
+      cache: await this.runtime.cacheSummary(),
+      memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed },
+    };
+  }
+}
+
+/** A daemon that answers on the socket already serves this config: a second one would take its socket away. */
+async function refuseSecondDaemon(place: DaemonPlace): Promise<void> {
+  const socket = await connect(place);
+  if (!socket) return; // none, or a dead one's socket (connect removed it)
+  socket.destroy();
+  throw new ToolError('CONFLICT', `mcpkit daemon already runs for ${place.config}.`, {
+    details: { socket: place.socket },
+    hint: 'See "mcpkit daemon status"; "mcpkit daemon restart" replaces it.',
+  });
+}
+
+/** The socket and record, when they are still this process's (a successor may have taken the place). */
+function removeOwnFiles(place: DaemonPlace): void {
+  try {
+    const record = JSON.parse(readFileSync(place.info, 'utf8')) as DaemonRecord;
+    if (record.pid !== process.pid) return;
+    unlinkSync(place.info);
+  } catch {
+    return; // no record of ours: the socket is not ours either
+  }
+  try {
+    unlinkSync(place.socket);
+  } catch {
+    /* gone already */
+  }
+}

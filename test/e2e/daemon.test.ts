@@ -1,0 +1,233 @@
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, runCli, tempDir, type RunResult } from '../helpers/cli.js';
+import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
+
+/**
+ * mcpkit daemon, as a user meets it: started, asked, stopped, killed, replaced, idle; and the
+ * commands that use it print exactly what they print without it.
+ */
+
+/** Every daemon a test started is ended after it, pass or fail (they are detached processes). */
+const runtimeDirs: string[] = [];
+afterEach(async () => {
+  for (const dir of runtimeDirs.splice(0)) {
+    const folder = join(dir, 'mcpkit');
+    if (!existsSync(folder)) continue;
+    for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) {
+      try {
+        const { pid } = JSON.parse(readFileSync(join(folder, file), 'utf8')) as { pid: number };
+        process.kill(pid, 'SIGTERM');
+        if (!(await waitFor(() => !alive(pid), 5_000))) process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
+    }
+  }
+});
+
+function setUp(config: string, extra: Record<string, string> = {}) {
+  const dir = tempDir('mcpkit-test-daemon-');
+  const runtimeDir = join(dir, 'run');
+  mkdirSync(runtimeDir, { mode: 0o700 });
+  runtimeDirs.push(runtimeDir);
+  const file = join(dir, 'mcpkit.yaml');
+  writeFileSync(file, config);
+  const env = cleanEnv({ XDG_RUNTIME_DIR: runtimeDir, MCPKIT_CONFIG: file, ...extra });
+  const mcpkit = (args: string[], options: { cwd?: string; entry?: string; env?: NodeJS.ProcessEnv } = {}) =>
+    runCli(args, { env: options.env ?? env, cwd: options.cwd ?? dir, ...(options.entry ? { entry: options.entry } : {}) });
+  const status = async () => JSON.parse((await mcpkit(['daemon', 'status', '--json'])).stdout) as DaemonState;
+  return { dir, file, env, runtimeDir, mcpkit, status };
+}
+
+interface DaemonState {
+  running: boolean;
+  socket: string;
+  other_build?: boolean;
+  status?: { pid: number; requests: number; upstreams: { name: string; state: string; tools?: number }[]; uptime_s: number; memory: { rss_bytes: number } };
+}
+
+const EVERYTHING = `mcp_servers:\n  everything: ${JSON.stringify(SERVERS.everything)}\n`;
+
+/**
+ * What a person sees: stdout, stderr and the exit code. Timings differ between any two runs (a
+ * search's duration_ms, a server test's milliseconds), and so does a "waiting for ... to answer"
+ * notice, which depends on how fast a server starts, not on the daemon.
+ */
+const seen = (r: RunResult) => ({
+  code: r.code,
+  stdout: timeless(r.stdout),
+  stderr: timeless(r.stderr.replace(/^mcpkit: waiting for .*\n/gm, '')),
+});
+const timeless = (text: string) => text.replace(/"duration_ms": \d+/g, '"duration_ms": 0').replace(/\b\d+ ms\b/g, 'N ms');
+
+describe('mcpkit daemon', () => {
+  it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs', async () => {
+    const { mcpkit, status } = setUp(EVERYTHING);
+    const none = await mcpkit(['daemon', 'status']);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain('No mcpkit daemon runs for');
+
+    const started = await mcpkit(['daemon', 'start']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toMatch(/mcpkit daemon started for .*mcpkit\.yaml \(pid \d+\)/);
+    const again = await mcpkit(['daemon', 'start', '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ already: true });
+
+    expect((await mcpkit(['call', 'echo', 'message=hi'])).stdout).toBe('Echo: hi\n');
+    const state = await status();
+    expect(state.running).toBe(true);
+    expect(state.status!.upstreams).toEqual([expect.objectContaining({ name: 'everything', state: 'ready', tools: expect.any(Number) })]);
+    expect(state.status!.memory.rss_bytes).toBeGreaterThan(0);
+    const text = await mcpkit(['daemon', 'status']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/pid \d+, up \d+s/);
+    expect(text.stdout).toMatch(/everything\s+ready/);
+
+    const stopped = await mcpkit(['daemon', 'stop']);
+    expect(stopped.stdout).toBe(`mcpkit daemon stopped (pid ${state.status!.pid}).\n`);
+    expect(alive(state.status!.pid)).toBe(false);
+    expect(existsSync(state.socket)).toBe(false);
+    expect((await mcpkit(['daemon', 'stop'])).stdout).toContain('No mcpkit daemon runs');
+  }, 60_000);
+
+  it('commands print the same through the daemon as without it: output, errors, exit codes, --json, streaming', async () => {
+    const { dir, mcpkit, status } = setUp(EVERYTHING);
+    const tree = join(dir, 'tree');
+    mkdirSync(join(tree, 'src'), { recursive: true });
+    writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
+    writeFileSync(join(tree, 'src/b.md'), '# Notes\nno match\nneedle at the end\n');
+    expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
+    const commands: string[][] = [
+      ['call', 'echo', 'message=hello'],
+      ['call', 'echo', 'message=hello', '--json'],
+      ['call', 'echo', '--args', '{"message":"from args"}'],
+      ['call', 'get-sum', 'a=2', 'b=3', '--json'],
+      ['call', 'no-such-tool'],
+      ['call', 'no-such-tool', '--json'],
+      ['call', 'echo'],
+      ['tools'],
+      ['tools', '--json'],
+      ['retrieve', 'search', 'needle'],
+      ['retrieve', 'search', 'needle', '--json'],
+      ['retrieve', 'search', 'needle', '--limit', '0'],
+      ['retrieve', 'search', '(', '--regex'],
+      ['retrieve', 'cat', 'src/b.md'],
+      ['retrieve', 'cat', 'src/missing.md'],
+      ['retrieve', 'ls'],
+      ['retrieve', 'find', '**/*.md', '--json'],
+      ['view', 'tools'],
+      ['server', 'test', 'everything'],
+      ['server', 'test', 'nobody'],
+    ];
+    const before = (await status()).status!.requests;
+    const warm: RunResult[] = [];
+    for (const command of commands) warm.push(await mcpkit(command, { cwd: tree }));
+    // One request per command, and the status request that reads the count.
+    expect((await status()).status!.requests - before, 'every command went through the daemon').toBe(commands.length + 1);
+    for (let i = 0; i < commands.length; i += 3) {
+      const cold = await Promise.all(commands.slice(i, i + 3).map((command) => mcpkit([...command, '--no-daemon'], { cwd: tree })));
+      cold.forEach((r, j) => expect(seen(warm[i + j]!), commands[i + j]!.join(' ')).toEqual(seen(r)));
+    }
+  }, 240_000);
+
+  it('MCPKIT_NO_DAEMON=1 bypasses it', async () => {
+    const { mcpkit, status, env } = setUp(EVERYTHING);
+    await mcpkit(['daemon', 'start']);
+    const before = (await status()).status!.requests;
+    expect((await mcpkit(['call', 'echo', 'message=x'], { env: { ...env, MCPKIT_NO_DAEMON: '1' } })).stdout).toBe('Echo: x\n');
+    expect((await status()).status!.requests - before).toBe(1);
+  }, 60_000);
+
+  it('a killed daemon: the next command does the work itself and removes the socket', async () => {
+    const { mcpkit, status } = setUp(EVERYTHING);
+    await mcpkit(['daemon', 'start']);
+    const { socket, status: s } = await status();
+    process.kill(s!.pid, 'SIGKILL');
+    await waitFor(() => !alive(s!.pid), 5_000);
+    expect(existsSync(socket)).toBe(true);
+    const r = await mcpkit(['call', 'echo', 'message=after']);
+    expect(r).toMatchObject({ code: 0, stdout: 'Echo: after\n' });
+    expect(existsSync(socket)).toBe(false);
+    expect((await mcpkit(['daemon', 'status'])).code).toBe(1);
+    expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
+  }, 60_000);
+
+  it('a daemon of another build is never used: commands do the work themselves; start (and daemon: auto) replace it', async () => {
+    const { dir, mcpkit, status, file } = setUp(EVERYTHING);
+    // Another build of mcpkit: the same code with another build identity.
+    const other = join(dir, 'other-mcpkit');
+    mkdirSync(other);
+    for (const part of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(ROOT, part), join(other, part), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(other, 'node_modules'));
+    writeFileSync(join(other, 'dist/build.json'), '{"id":"another-build"}\n');
+    expect((await mcpkit(['daemon', 'start'], { entry: join(other, 'bin/run.js') })).code).toBe(0);
+    const old = await status();
+    expect(old).toMatchObject({ running: true, other_build: true });
+    expect((await mcpkit(['daemon', 'status'])).stdout).toContain('another build than this mcpkit');
+
+    const before = (await status()).status!.requests;
+    expect(await mcpkit(['call', 'echo', 'message=mine'])).toMatchObject({ code: 0, stdout: 'Echo: mine\n' });
+    expect((await mcpkit(['retrieve', 'ls', '--json'])).code).toBe(0);
+    // Asked (and it answered bypass), but it did no work: no upstream was started in it.
+    const after = await status();
+    expect(after.status!.upstreams).toEqual([]);
+    expect(after.status!.requests - before).toBe(3);
+
+    // daemon: auto replaces it with one of this build, in the background.
+    writeFileSync(file, `daemon: auto\n${EVERYTHING}`);
+    expect((await mcpkit(['call', 'echo', 'message=again'])).stdout).toBe('Echo: again\n');
+    expect(await waitFor(async () => (await status()).other_build !== true && (await status()).running, 20_000, 200)).toBe(true);
+    expect(alive(old.status!.pid)).toBe(false);
+  }, 90_000);
+
+  it('listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async () => {
+    const { mcpkit, status, runtimeDir } = setUp(EVERYTHING);
+    await mcpkit(['daemon', 'start']);
+    const { socket } = await status();
+    expect(statSync(socket).isSocket()).toBe(true);
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
+    expect(statSync(join(runtimeDir, 'mcpkit')).mode & 0o777).toBe(0o700);
+    await mcpkit(['daemon', 'stop']);
+
+    chmodSync(join(runtimeDir, 'mcpkit'), 0o755);
+    const refused = await mcpkit(['daemon', 'start']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/Error \[FILE_ACCESS\]: The daemon's folder .* may be entered by other users \(mode 755\)/);
+  }, 60_000);
+
+  it('exits after daemon.idle_minutes without a request, and removes its socket', async () => {
+    const { mcpkit, status } = setUp(`daemon:\n  idle_minutes: 0.03\n${EVERYTHING}`);
+    await mcpkit(['daemon', 'start']);
+    const { socket, status: s } = await status();
+    expect(await waitFor(() => !alive(s!.pid), 15_000, 100)).toBe(true);
+    expect(existsSync(socket)).toBe(false);
+  }, 60_000);
+
+  it('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async () => {
+    const { mcpkit, status, file } = setUp(EVERYTHING);
+    await mcpkit(['daemon', 'start']);
+    expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
+    const added = await mcpkit(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
+    expect(added.code, added.stderr).toBe(0);
+    const tools = await mcpkit(['tools', '--json']);
+    expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toEqual(expect.arrayContaining(['everything__echo', 'memory__read_graph']));
+    expect((await status()).status!.upstreams.map((u) => u.name).sort()).toEqual(['everything', 'memory']);
+
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nnot: [valid\n`);
+    const broken = await mcpkit(['call', 'everything__echo', 'message=x']);
+    const cold = await mcpkit(['call', 'everything__echo', 'message=x', '--no-daemon']);
+    expect(broken.code).not.toBe(0);
+    expect(seen(broken)).toEqual(seen(cold));
+  }, 90_000);
+
+  it('daemon: auto starts it with the first command, which does its own work meanwhile', async () => {
+    const { mcpkit, status } = setUp(`daemon: auto\n${EVERYTHING}`);
+    expect(await mcpkit(['call', 'echo', 'message=first'])).toMatchObject({ code: 0, stdout: 'Echo: first\n' });
+    expect(await waitFor(async () => (await status()).running, 20_000, 200)).toBe(true);
+    const before = (await status()).status!.requests;
+    expect((await mcpkit(['call', 'echo', 'message=second'])).stdout).toBe('Echo: second\n');
+    expect((await status()).status!.requests - before).toBe(2);
+  }, 60_000);
+});
