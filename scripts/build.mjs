@@ -14,7 +14,7 @@ const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true }
   .map((f) => join('src/commands', f));
 // Not commands, but loaded by tests in child processes (the config edit concurrency tests) and by benchmarks.
 const extraEntries = [
-  'src/cli/call-fast-path.ts',
+  'src/cli/daemon-fast-path.ts',
   'src/cli/main.ts',
   'src/cli/not-found.ts',
   'src/cli/serve-fast-path.ts',

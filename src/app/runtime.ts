@@ -6,6 +6,7 @@ import { NO_RECONNECT } from '../core/backoff.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import type { FileIndexes } from '../retrieve/file-index.js';
 import type { PinKeeper } from '../proxy/pin-keeper.js';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
@@ -315,9 +316,9 @@ export class Runtime {
   }
 
   /** What the process keeps in memory for tools (the daemon's status): the file index's bytes, when there is one. */
-  async cacheSummary(): Promise<{ entries: number; text_bytes?: number; cache_bytes?: number }> {
-    const indexes = (await this.cache?.get('retrieve.fileIndexes')) as { memory(): { text_bytes: number; cache_bytes: number } } | undefined;
-    return { entries: this.cache?.size ?? 0, ...(indexes ? indexes.memory() : {}) };
+  async cacheSummary(): Promise<{ entries: number; text_bytes?: number; cache_bytes?: number; roots?: ReturnType<FileIndexes['roots']> }> {
+    const indexes = (await this.cache?.get('retrieve.fileIndexes')) as FileIndexes | undefined;
+    return { entries: this.cache?.size ?? 0, ...(indexes ? { ...indexes.memory(), roots: indexes.roots() } : {}) };
   }
 
   /** Closes the shared upstream connections (serve's end), so no child process outlives us. */

@@ -21,6 +21,9 @@ export type DaemonAnswer =
 
 export interface DaemonHandlers {
   item?: (item: unknown) => void;
+  /** What a whole command (DaemonOperation command) prints. */
+  out?: (text: string) => void;
+  err?: (text: string) => void;
   waiting?: (message: string) => void;
 }
 
@@ -95,6 +98,8 @@ function exchange(socket: Socket, operation: DaemonOperation, handlers: DaemonHa
         try {
           if (message.type === 'item') handlers.item?.(message.item);
           else if (message.type === 'waiting') handlers.waiting?.(message.message);
+          else if (message.type === 'out') handlers.out?.(message.text);
+          else if (message.type === 'err') handlers.err?.(message.text);
           else if (message.type === 'result') settle(() => resolve({ kind: 'done', result: message.result }));
           else if (message.type === 'error') settle(() => reject(fromWire(message.error)));
           else if (message.type === 'bypass') {

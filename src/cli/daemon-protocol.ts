@@ -13,6 +13,11 @@ export type DaemonOperation =
   | { op: 'call-upstream'; name: string; base: Record<string, unknown>; pairs: string[] }
   /** `mcpkit tools`: the upstream servers' part of the listing (names already listed are left out). */
   | { op: 'list-upstream'; skip: string[] }
+  /**
+   * A whole command line (call, retrieve, view tools, server test), parsed and printed by the
+   * daemon into the client's streams, in its colours: the client loads nothing but this module.
+   */
+  | { op: 'command'; argv: string[]; colors: { out: ColorLevel; err: ColorLevel } }
   | { op: 'status' }
   | { op: 'stop' };
 
@@ -25,8 +30,13 @@ export interface DaemonRequest {
   operation: DaemonOperation;
 }
 
+export type ColorLevel = 0 | 1 | 2 | 3;
+
 export type DaemonMessage =
   | { type: 'item'; item: unknown }
+  /** What a `command` prints, in order, on the client's stdout or stderr. */
+  | { type: 'out'; text: string }
+  | { type: 'err'; text: string }
   | { type: 'waiting'; message: string }
   | { type: 'result'; result: unknown }
   | { type: 'error'; error: WireError }
@@ -35,9 +45,10 @@ export type DaemonMessage =
 /**
  * build, environment: this daemon must not do the work; config: the config file cannot be used as
  * it is now (the command reports why); local: `call` of one of mcpkit's own tools (the command
- * runs it as it runs any tool).
+ * runs it as it runs any tool); usage: a command line for oclif (help, a typo, a flag the quick
+ * parser leaves to oclif), which parses it and then uses the daemon for the work.
  */
-export type BypassReason = 'build' | 'environment' | 'config' | 'local';
+export type BypassReason = 'build' | 'environment' | 'config' | 'local' | 'usage';
 
 /** An error as it crosses the socket: a ToolError with its words still open (field markers), secrets already hidden. */
 export type WireError = { code: ErrorCode; message: string; details?: Record<string, unknown>; hint?: string } | { unexpected: string };

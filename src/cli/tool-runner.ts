@@ -1,10 +1,10 @@
 import type { ChalkInstance } from 'chalk';
-import type { Runtime } from '../app/runtime.js';
+import type { CallScope, Runtime } from '../app/runtime.js';
 import { errorObject, exitCodeFor, type ErrorObject, type Words } from '../core/errors.js';
 import { inputJsonSchema } from '../core/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
-import { createColor } from './color.js';
+import { processIo, type CliIo } from './cli-io.js';
 import { kebab } from '../tool/command-line.js';
 import { fieldSpecs } from './field-specs.js';
 import { formatError, formatJson } from './output.js';
@@ -18,31 +18,42 @@ import { createRenderUi, renderGeneric } from './render.js';
 export async function runToolForCli(
   tool: AnyTool,
   raw: unknown,
-  options: { runtime: Runtime; json: boolean; color: ChalkInstance; noDaemon?: boolean },
+  options: {
+    runtime: Runtime;
+    json: boolean;
+    color: ChalkInstance;
+    noDaemon?: boolean;
+    /** Where the output goes (the daemon: its client's); this process's when absent. */
+    io?: CliIo;
+    /** The daemon: the client's directory and environment, and the end of its connection. */
+    scope?: Pick<CallScope, 'cwd' | 'env' | 'signal'>;
+  },
 ): Promise<unknown> {
+  const io = options.io ?? processIo();
   const input = parseToolInput(tool, raw);
-  const ui = createRenderUi(options.color);
+  const ui = createRenderUi(options.color, (text) => io.err(`${text}\n`));
   const renderItem = tool.renderItem?.bind(tool) as ((item: unknown, ui: ReturnType<typeof createRenderUi>) => string) | undefined;
-  const emit = !options.json && renderItem ? (item: unknown) => printLine(renderItem(item, ui)) : undefined;
+  const emit = !options.json && renderItem ? (item: unknown) => io.out(`${renderItem(item, ui)}\n`) : undefined;
   // A tool that gains from a warm process runs in mcpkit daemon when one runs: the same handler on
-  // the same input, its items and result rendered here as below.
-  const remote = tool.warm
-    ? await (
-        await import('./daemon-use.js')
-      ).throughDaemon(
-        options.runtime,
-        { op: 'tool', tool: tool.name, input: raw, stream: emit !== undefined },
-        { noDaemon: options.noDaemon, ...(emit ? { item: emit } : {}) },
-      )
-    : undefined;
+  // the same input, its items and result rendered here as below. (In the daemon, scope is set.)
+  const remote =
+    tool.warm && !options.scope
+      ? await (
+          await import('./daemon-use.js')
+        ).throughDaemon(
+          options.runtime,
+          { op: 'tool', tool: tool.name, input: raw, stream: emit !== undefined },
+          { noDaemon: options.noDaemon, ...(emit ? { item: emit } : {}) },
+        )
+      : undefined;
   const result = remote
     ? remote.result
-    : await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true, ...(emit ? { emit } : {}) }));
+    : await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true, ...options.scope, ...(emit ? { emit } : {}) }));
   if (!options.json) {
     const text = tool.render ? await tool.render(result, ui, input) : renderGeneric(result, ui);
-    if (text !== '') printLine(text);
+    if (text !== '') io.out(`${text}\n`);
   }
-  if (tool.exitCode) process.exitCode = tool.exitCode(result);
+  if (tool.exitCode) io.exitCode(tool.exitCode(result));
   return result;
 }
 
@@ -73,13 +84,13 @@ export function cliWords(commandId: string | undefined, tool?: AnyTool, bin = 'm
  * JSON on stdout under --json (scripts read one stream), else `Error [CODE]: message` and the
  * hint on stderr; the exit code from the error's code.
  */
-export function reportFailure(error: unknown, options: { json: boolean; words: Words }): void {
-  reportError(errorObject(error, options.words), options.json);
+export function reportFailure(error: unknown, options: { json: boolean; words: Words; io?: CliIo }): void {
+  reportError(errorObject(error, options.words), options.json, options.io);
 }
 
 /** Reports an error object that is already in the terminal's words. */
-export function reportError(published: ErrorObject, json: boolean): void {
-  if (json) process.stdout.write(formatJson({ error: published }));
-  else process.stderr.write(formatError(published, createColor(process.env, process.stderr)));
-  process.exitCode = exitCodeFor(published);
+export function reportError(published: ErrorObject, json: boolean, io: CliIo = processIo()): void {
+  if (json) io.out(formatJson({ error: published }));
+  else io.err(formatError(published, io.errColor));
+  io.exitCode(exitCodeFor(published));
 }

@@ -4,7 +4,8 @@ import { notFound } from '../core/suggest.js';
 import type { JsonSchema } from '../core/schema.js';
 import { summaryOf } from '../tool/define.js';
 import { fieldSpecs, inputFromPairs } from './field-specs.js';
-import { printLine, reportError } from './tool-runner.js';
+import { processIo, type CliIo } from './cli-io.js';
+import { reportError } from './tool-runner.js';
 
 /**
  * The work of `mcpkit call` (an upstream tool) and `mcpkit tools` (the upstream part) without the
@@ -87,14 +88,14 @@ export async function listUpstreamTools(runtime: Runtime, skip: ReadonlySet<stri
  * text, or its failure on stderr as every command's is: mcpkit's own error object, or the tool's
  * own words as an UPSTREAM_ERROR. The exit code follows.
  */
-export function printUpstreamResult(name: string, result: UpstreamResult, json: boolean): void {
+export function printUpstreamResult(name: string, result: UpstreamResult, json: boolean, io: CliIo = processIo()): void {
   const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
   if (result.isError) {
     const own = (result.structuredContent as { error?: ErrorObject } | undefined)?.error;
     const published: ErrorObject = isErrorCode(own?.code) ? own! : { code: 'UPSTREAM_ERROR', message: `${name} failed: ${text || 'no details'}` };
-    if (json) process.exitCode = exitCodeFor(published);
-    else reportError(published, false);
+    if (json) io.exitCode(exitCodeFor(published));
+    else reportError(published, false, io);
     return;
   }
-  if (!json) printLine(text || JSON.stringify(result.structuredContent ?? {}, null, 2));
+  if (!json) io.out(`${text || JSON.stringify(result.structuredContent ?? {}, null, 2)}\n`);
 }

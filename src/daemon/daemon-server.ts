@@ -12,6 +12,7 @@ import { redact, redactDeep } from '../core/redact.js';
 import { buildIdentity } from '../core/version.js';
 import { DEFAULT_POLICY } from '../tool/context.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
+import { clientIo, runRemoteCommand } from './remote-command.js';
 
 /** `daemon.idle_minutes` when the config does not set it. */
 export const DEFAULT_IDLE_MINUTES = 30;
@@ -191,6 +192,15 @@ class Daemon {
       if (operation.op === 'call-upstream' && (await this.runtime.allTools()).some((t) => t.name === operation.name)) {
         return send({ type: 'bypass', reason: 'local', detail: `${operation.name} is one of mcpkit's own tools` });
       }
+      if (operation.op === 'command') {
+        const io = clientIo((stream, text) => send({ type: stream, text }), operation.colors);
+        const options = { io, colors: operation.colors, cwd: request.cwd, env: request.env, signal };
+        const waiting = (message: string) => io.err(`mcpkit: ${message}\n`);
+        const ran = await this.scope.run({ waiting }, () => runRemoteCommand(this.runtime, operation.argv, this.place.config, options));
+        io.flush();
+        if (!ran) return send({ type: 'bypass', reason: 'usage', detail: 'a command line for oclif' });
+        return send({ type: 'result', result: { exitCode: io.code } });
+      }
       const waiting = (message: string) => send({ type: 'waiting', message });
       const result = await this.scope.run({ waiting }, () => this.operate(operation, request, send, signal));
       send({ type: 'result', result });
@@ -218,6 +228,7 @@ class Daemon {
         return callUpstreamTool(this.runtime, operation.name, operation.base, operation.pairs);
       case 'list-upstream':
         return listUpstreamTools(this.runtime, new Set(operation.skip));
+      case 'command': // answered in `answer`
       default:
         throw new ToolError('INVALID_INPUT', `mcpkit daemon does not know the operation "${(operation as { op: string }).op}".`);
     }

@@ -120,6 +120,11 @@ export class RootIndex {
   /** Which round of watches the remembered facts were checked against (see list). */
   private verified = -1;
 
+  /** Files listed by the last walk. */
+  get size(): number {
+    return this.files?.length ?? 0;
+  }
+
   /** Whether the watcher (set up, checked against, and silent about this file) vouches that its facts still hold. */
   vouchesFor(entry: IndexedFile): boolean {
     return entry.size >= 0 && !this.dirty && this.watcher?.ready === true && this.verified === this.watcher.generation;
@@ -245,6 +250,11 @@ export class FileIndexes {
   /** Whether a watcher vouches for the entry's facts (no stat needed). */
   vouchesFor(entry: IndexedFile): boolean {
     return entry.owner?.vouchesFor(entry) === true;
+  }
+
+  /** Each root's index: how many files it lists and how it learns of changes (the daemon's status). */
+  roots(): { root: string; files: number; mode: string; reason?: string }[] {
+    return [...this.byKey.values()].map((index) => ({ root: index.root.path, files: index.size, ...index.mode }));
   }
 
   /** Memory kept: cached text and trigram filters, in bytes. */

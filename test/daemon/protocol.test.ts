@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCallLine } from '../../src/cli/call-fast-path.js';
+import { parseCallLine } from '../../src/cli/call-line.js';
 import { configVariables, differingVariables, fromWire, lineReader, toWire } from '../../src/cli/daemon-protocol.js';
 import { errorObject, ToolError } from '../../src/core/errors.js';
 

@@ -33,6 +33,7 @@ async function render(state: DaemonState, color: import('chalk').ChalkInstance):
     `memory   ${mib(s.memory.rss_bytes)} resident, ${mib(s.memory.heap_used_bytes)} heap`,
     `cache    ${s.cache.text_bytes !== undefined ? `file index: ${mib(s.cache.text_bytes)} text, ${mib(s.cache.cache_bytes)} cached` : 'no file index yet'}`,
   ];
+  for (const r of s.cache.roots ?? []) lines.push(`         ${r.root}: ${r.files} files, ${r.mode}${r.reason ? ` (${r.reason})` : ''}`);
   const upstreams = s.upstreams.map((u) => ({ server: u.name, state: u.state, tools: u.tools ?? '', protocol: u.protocol ?? '', error: u.error ?? '' }));
   lines.push('', upstreams.length ? ui.table(upstreams) : 'No upstream server connected yet (they start with the first command that needs them).');
   return lines.join('\n');

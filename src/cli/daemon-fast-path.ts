@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { locateConfig } from '../config/locate.js';
+import { colorLevel } from './color.js';
+import { daemonAllowed, viaDaemon } from './daemon-client.js';
+import { daemonPlace } from './daemon-place.js';
+
+/** The commands mcpkit daemon can run from their command line alone (it decides which lines it takes). */
+const WARM_COMMANDS = [/^call$/, /^retrieve$/, /^view tools$/, /^server test$/];
+
+/**
+ * A terminal command that mcpkit daemon runs for it, when one runs for its config: the command
+ * line goes over the socket as it is, and what comes back is written to stdout and stderr, with
+ * the exit code. Nothing else is loaded (no oclif, no tool definitions), which is most of a warm
+ * command's time. Returns false (the command runs the usual way) when no daemon runs, it is
+ * bypassed (--no-daemon, MCPKIT_NO_DAEMON), or the daemon does not take this line.
+ */
+export async function fastDaemon(argv: readonly string[]): Promise<boolean> {
+  const words = `${argv[0]} ${argv[1] ?? ''}`;
+  if (!WARM_COMMANDS.some((re) => re.test(argv[0]!) || re.test(words))) return false;
+  const before = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  if (before.some((a) => a === '--help' || a === '-h') || !daemonAllowed(process.env, before.includes('--no-daemon'))) return false;
+  const location = locateConfig({ flag: configFlag(before), env: process.env, cwd: process.cwd() });
+  if (!existsSync(daemonPlace(location.path, process.env).socket)) return false;
+  const colors = { out: colorLevel(process.env, process.stdout), err: colorLevel(process.env, process.stderr) };
+  const answer = await viaDaemon(
+    location.path,
+    { op: 'command', argv: [...argv], colors },
+    { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) },
+  );
+  if (answer.kind !== 'done') return false;
+  process.exitCode = (answer.result as { exitCode: number }).exitCode;
+  return true;
+}
+
+function configFlag(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--config') return argv[i + 1];
+    if (argv[i]!.startsWith('--config=')) return argv[i]!.slice('--config='.length);
+  }
+  return undefined;
+}
