@@ -15,6 +15,8 @@ import type { ResolvedView } from '../proxy/view.js';
 import type { ClientEra } from '../proxy/era.js';
 import type { ReloadPlan } from '../config/reload-plan.js';
 import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.js';
+import { ToolListCache } from './tool-list-cache.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { DEFAULT_POLICY, SessionState, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
 
@@ -329,6 +331,7 @@ export class Runtime {
   }
 
   private pinKeeper?: PinKeeper;
+  private toolLists?: ToolListCache;
   /** Set once serve follows the config: its hubs are then live. */
   private followed = false;
 
@@ -405,6 +408,10 @@ export class Runtime {
     how: { quiet?: boolean; oneOff?: boolean; downstream?: DownstreamRelay; oauth?: UpstreamOAuth; era?: ClientEra },
   ): Upstream {
     const quiet = how.quiet && this.env.MCPKIT_LOG_LEVEL !== 'debug';
+    // The terminal keeps each server's listing for the next command (./tool-list-cache.ts); a
+    // one-shot command's catalog starts from it, so that a call starts only the server it needs.
+    const cache = this.surface === 'cli' ? (this.toolLists ??= new ToolListCache(this.env)) : undefined;
+    const seed = cache && !this.cache && !how.oneOff ? cache.read(server.name, server.config) : undefined;
     return new Upstream({
       name: server.name,
       config: server.config,
@@ -419,6 +426,8 @@ export class Runtime {
       ...(how.era ? { clientEra: how.era } : {}),
       ...(server.problems ? { problems: server.problems } : {}),
       ...(how.oauth ? { oauth: how.oauth } : {}),
+      ...(seed ? { seedTools: seed } : {}),
+      ...(cache ? { listed: (tools: Tool[]) => cache.write(server.name, server.config, tools) } : {}),
     });
   }
 

@@ -39,7 +39,8 @@ export interface UpstreamResult {
 /** Calls an upstream tool by its published name; NOT_FOUND (with what is down or set aside) when no server has it. */
 export async function callUpstreamTool(runtime: Runtime, name: string, base: Record<string, unknown>, pairs: readonly string[]): Promise<UpstreamResult> {
   return runtime.withHub(undefined, async (hub) => {
-    const entry = await hub.entry(name);
+    // Only the server that has the tool is started, when an earlier command's listing says which.
+    const entry = await hub.entryForCall(name);
     if (!entry || entry.kind === 'local') {
       const down = hub
         .status()
@@ -98,4 +99,26 @@ export function printUpstreamResult(name: string, result: UpstreamResult, json: 
     return;
   }
   if (!json) io.out(`${text || JSON.stringify(result.structuredContent ?? {}, null, 2)}\n`);
+}
+
+/**
+ * `tools --cached`: the upstream tools as the last listing of each server left them (this
+ * process's, else an earlier command's), without starting any server; a server never listed is
+ * named in a note.
+ */
+export async function listKnownTools(runtime: Runtime, skip: ReadonlySet<string>): Promise<UpstreamListing> {
+  return runtime.withHub(undefined, async (hub) => {
+    const known = hub.knownTools();
+    const tools = known.tools
+      .filter(({ tool }) => !skip.has(tool.name))
+      .map(({ tool, server }) => ({
+        name: tool.name,
+        group: server ? `server:${server}` : 'composite',
+        read_only: tool.annotations?.readOnlyHint === true,
+        description: summaryOf(tool),
+        input_schema: tool.inputSchema,
+      }));
+    const notes = known.unlisted.map((s) => `mcpkit: server ${s} has no cached listing; "mcpkit tools" without --cached lists it`);
+    return { tools, notes };
+  });
 }

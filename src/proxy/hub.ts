@@ -8,7 +8,7 @@ import { ClientStates } from './client-state.js';
 import { HookChain } from './hooks.js';
 import { PromptResourceRouter } from './prompts-resources.js';
 import type { LogParams, Upstream, UpstreamStatus } from './upstream.js';
-import { ViewCatalog, type PinGate } from './view-catalog.js';
+import { publish, ViewCatalog, type PinGate } from './view-catalog.js';
 import { differingMessage } from './pins.js';
 import type { ResolvedView } from './view.js';
 
@@ -236,6 +236,18 @@ export class ProxyHub {
   /** One entry of the catalog, found as soon as the server that has it answered. */
   entry(name: string): Promise<CatalogEntry | undefined> {
     return this.current.catalog.entry(name);
+  }
+
+  /** The entry a terminal's call of `name` goes to, starting only the server it needs when an earlier listing names it (ViewCatalog.entryForCall). */
+  entryForCall(name: string): Promise<CatalogEntry | undefined> {
+    return this.current.catalog.entryForCall(name);
+  }
+
+  /** The catalog from what is known without starting anything: this process's listings, else earlier ones (`tools --cached`). */
+  knownTools(): { tools: { tool: Tool; server?: string }[]; unlisted: string[] } {
+    const unlisted = this.current.upstreams.filter((u) => u.cachedTools().length === 0 && !u.listedLive()).map((u) => u.name);
+    const entries = [...this.current.catalog.fromCache().values()].filter((e) => e.kind !== 'local');
+    return { tools: entries.map((e) => ({ tool: publish(e), ...(e.kind === 'upstream' ? { server: e.server } : {}) })), unlisted };
   }
 
   /** Every tool of the catalog, whatever tools/list shows (the terminal's `call` runs any of them). */

@@ -30,9 +30,9 @@ export class PinKeeper {
   }
 
   /** What of the server's listing is served under `mode`; first use pins it. */
-  admit(server: string, tools: readonly Tool[], mode: PinMode): PinVerdict {
+  admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse = true): PinVerdict {
     const verdict = admitTools(tools, this.of(server), mode);
-    if (verdict.firstUse) this.pinFirstUse(server, tools);
+    if (verdict.firstUse && pinFirstUse) this.pinFirstUse(server, tools);
     for (const { tool, why } of verdict.differing) {
       const key = `${server}\u0000${tool.name}\u0000${pinOf(tool).sha256}\u0000${mode}`;
       if (this.said.has(key)) continue;

@@ -1,5 +1,5 @@
 import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { Transport, ClientCapabilities, PriorDiscovery, RequestId } from '@modelcontextprotocol/client';
+import type { Transport, ClientCapabilities, PriorDiscovery, RequestId, Tool } from '@modelcontextprotocol/client';
 import { upstreamAuthFailure } from '../auth/upstream-errors.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { SERVER_TIMEOUT_MS, type ProtocolChoice } from '../config/defaults.js';
@@ -44,6 +44,13 @@ export interface UpstreamOptions {
   waiting?: (message: string) => void;
   /** OAuth for a remote server; by default the stored login of a server with `auth: oauth`. */
   oauth?: UpstreamOAuth;
+  /**
+   * The server's tools as an earlier process listed them (a terminal command's cache): what the
+   * catalog is made from until this process lists them itself. Never what a call trusts.
+   */
+  seedTools?: Tool[];
+  /** Told each listing of the server's tools (the cache a later command seeds from). */
+  listed?: (tools: Tool[]) => void;
 }
 
 /** What the owner of a connection does at its turning points. */

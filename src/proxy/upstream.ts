@@ -196,9 +196,14 @@ export class Upstream {
     return this.refreshTools(await this.connection.connect());
   }
 
-  /** The tools last seen, without connecting (empty before the first listing). */
+  /** The tools last seen, without connecting: this process's listing, else the seed an earlier one left (empty without either). */
   cachedTools(): Tool[] {
-    return this.tools ?? [];
+    return this.tools ?? this.connection.options.seedTools ?? [];
+  }
+
+  /** Whether this process has listed the server's tools (a seed is only a guess). */
+  listedLive(): boolean {
+    return this.tools !== undefined;
   }
 
   async callTool(
@@ -442,6 +447,7 @@ export class Upstream {
     this.tools = await this.paged((cursor) =>
       client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })),
     );
+    this.connection.options.listed?.(this.tools);
     return this.tools;
   }
 

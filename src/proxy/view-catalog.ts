@@ -16,7 +16,8 @@ import { pinOf, type PinMode, type PinVerdict } from './pins.js';
 
 /** What the catalog asks of the tool pins (./pin-keeper.ts): what of a server's listing may be served. */
 export interface PinGate {
-  admit(server: string, tools: readonly Tool[], mode: PinMode): PinVerdict;
+  /** `pinFirstUse` false: a server with no pins yet is not pinned from these tools (they are an earlier listing, not a live one). */
+  admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse?: boolean): PinVerdict;
 }
 
 /** A tool withheld by its pins, under the name the view would publish it. */
@@ -31,6 +32,8 @@ export interface ToolSource {
   listTools(): Promise<Tool[]>;
   cachedTools(): Tool[];
   status(): { state: string };
+  /** Whether this process listed the tools (else cachedTools may be an earlier process's seed). */
+  listedLive?(): boolean;
 }
 
 export interface ViewCatalogOptions {
@@ -123,7 +126,7 @@ export class ViewCatalog {
   async entry(name: string): Promise<CatalogEntry | undefined> {
     if (this.catalog) return this.catalog.get(name);
     const known = this.fromCache().get(name);
-    if (known) return known;
+    if (known) return this.listedHere(known) ? known : this.entryForCall(name);
     const live = this.live();
     const early = await new Promise<CatalogEntry | undefined>((resolve) => {
       let pending = live.length;
@@ -134,11 +137,34 @@ export class ViewCatalog {
           .catch(() => undefined)
           .then(() => {
             const found = this.fromCache().get(name);
-            if (found || --pending === 0) resolve(found);
+            const usable = found && this.listedHere(found) ? found : undefined;
+            if (usable || --pending === 0) resolve(usable);
           });
       }
     });
     return early ?? (await this.current()).get(name);
+  }
+
+  /**
+   * The entry a call of `name` goes to, from listings this process made: a name found in an
+   * earlier command's listing (a seed) starts and lists only the server it names, and counts
+   * once that listing still has it. Anything else is looked up in the whole catalog, listed live.
+   */
+  async entryForCall(name: string): Promise<CatalogEntry | undefined> {
+    for (let tries = 0; tries < this.view.servers.length; tries++) {
+      const guess = this.fromCache().get(name);
+      if (guess?.kind !== 'upstream') break;
+      if (this.listedHere(guess)) return guess;
+      const source = this.options.sources.get(guess.server)!;
+      await source.listTools().catch(() => undefined);
+      if (source.listedLive?.() !== true) break;
+    }
+    return (await this.current()).get(name);
+  }
+
+  /** An upstream entry counts for a call only from a listing this process made (not from a seed). */
+  private listedHere(entry: CatalogEntry): boolean {
+    return entry.kind !== 'upstream' || this.options.sources.get(entry.server)?.listedLive?.() !== false;
   }
 
   async names(): Promise<string[]> {
@@ -203,7 +229,9 @@ export class ViewCatalog {
     const withheld: { server: string; tools: ReturnType<typeof shapeServerTools> }[] = [];
     const why = new Map<string, WithheldTool>();
     const upstreamTools = this.view.servers.map(({ name, config, view }) => {
-      const verdict = this.admit(name, this.options.sources.get(name)!.cachedTools(), config.pinning ?? this.view.pinning);
+      const source = this.options.sources.get(name)!;
+      // A seed is checked against the pins, but never pinned on first use: only a live listing is.
+      const verdict = this.admit(name, source.cachedTools(), config.pinning ?? this.view.pinning, source.listedLive?.() !== false);
       const shape = (tools: Tool[]) => {
         const own = shapeServerTools(tools, config);
         const shaped = view ? reshapeTools(own, view) : own;
@@ -225,8 +253,8 @@ export class ViewCatalog {
   }
 
   /** The server's listing under its pins; a tool served though it differs (warn) is told to the view's clients once. */
-  private admit(server: string, tools: Tool[], mode: PinMode): PinVerdict {
-    const verdict = this.options.pins?.admit(server, tools, mode) ?? { served: tools, differing: [], firstUse: false };
+  private admit(server: string, tools: Tool[], mode: PinMode, live: boolean): PinVerdict {
+    const verdict = this.options.pins?.admit(server, tools, mode, live) ?? { served: tools, differing: [], firstUse: false };
     for (const { tool, why, withheld } of verdict.differing) {
       if (withheld) continue;
       const key = `${server}\u0000${tool.name}\u0000${pinOf(tool).sha256}`;

@@ -57,7 +57,7 @@ export function tempDir(prefix = 'mcpkit-test-'): string {
 
 /** An environment with no user config, no colour and no config override, unless a test adds them. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: tempDir('mcpkit-xdg-'), NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: tempDir('mcpkit-xdg-'), XDG_CACHE_HOME: tempDir('mcpkit-cache-'), NO_COLOR: '1' };
   delete env.MCPKIT_CONFIG;
   delete env.FORCE_COLOR;
   for (const [k, v] of Object.entries(extra)) {
