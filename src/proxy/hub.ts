@@ -290,9 +290,11 @@ export class ProxyHub {
   }
 
   private toolsChanged(): void {
+    // Only a catalog that was complete is made again at once: then calls were on the hot path and
+    // go back to it. A terminal call that started one server must not start the others for it.
+    const wasComplete = this.current.catalog.known !== undefined;
     this.current.catalog.invalidate();
     this.listChanged.emit();
-    // Rebuilt right away (from the refreshed caches), so calls go back on the hot path.
-    void this.current.catalog.current().catch(() => undefined);
+    if (wasComplete) void this.current.catalog.current().catch(() => undefined);
   }
 }

@@ -65,6 +65,10 @@ const timeless = (text: string) => text.replace(/"duration_ms": \d+/g, '"duratio
 describe('mcpkit daemon', () => {
   it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs', async () => {
     const { mcpkit, status } = setUp(EVERYTHING);
+    const missing = await runCli(['daemon', 'start', '--config', 'no-such.yaml'], { env: cleanEnv({ XDG_RUNTIME_DIR: tempDir() }), cwd: tempDir() });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
+
     const none = await mcpkit(['daemon', 'status']);
     expect(none.code).toBe(1);
     expect(none.stdout).toContain('No mcpkit daemon runs for');

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,6 +172,7 @@ beforeAll(async () => {
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_STATE_HOME: join(home, '.local/state'),
     XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_RUNTIME_DIR: join(home, 'run'),
     PATH: `${bin}:${process.env.PATH}`,
     GITHUB_TOKEN: 'tour-token',
     // The stand-in authorization page consents at once: a "browser" that follows its redirect logs in.
@@ -182,6 +183,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([registry?.close(), arango?.close(), github && stopChild(github), authServer?.close()]);
+  // A daemon the tour started and did not stop (a line failed before "mcpkit daemon stop").
+  const folder = join(home ?? '', 'run/mcpkit');
+  for (const file of existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')) : []) {
+    try {
+      process.kill((JSON.parse(readFileSync(join(folder, file), 'utf8')) as { pid: number }).pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+  }
 });
 
 describe('the README tour runs as written', () => {

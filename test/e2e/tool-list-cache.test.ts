@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { SERVERS } from '../helpers/upstreams.js';
 
 /**
  * Without a daemon, a command starts only what it needs: each server's last tools/list is kept
@@ -10,7 +11,7 @@ import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
  */
 const SERVER = join(ROOT, 'test/fixtures/file-tools-server.mjs');
 
-function setUp() {
+function setUp(extra: Record<string, unknown> = {}) {
   const dir = tempDir('mcpkit-test-tool-cache-');
   const started = join(dir, 'started.log');
   const names = ['alpha', 'beta', 'gamma', 'delta'];
@@ -21,7 +22,7 @@ function setUp() {
     servers[name] = { command: process.execPath, args: [SERVER, tools], env: { STARTED_LOG: started } };
   }
   const config = join(dir, 'mcpkit.yaml');
-  writeFileSync(config, JSON.stringify({ pinning: 'off', mcp_servers: servers }));
+  writeFileSync(config, JSON.stringify({ pinning: 'off', mcp_servers: { ...servers, ...extra } }));
   const env = cleanEnv({ MCPKIT_CONFIG: config });
   const mcpkit = (...args: string[]) => runCli(args, { env, cwd: dir });
   /** The servers started since the last look (and forget them). */
@@ -55,6 +56,14 @@ describe('the kept tool listings', () => {
     const json = await mcpkit('call', 'delta__delta_hello', '--json');
     expect(JSON.parse(json.stdout)).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('called delta_hello') }] });
     expect(startedSince()).toEqual(['delta.json']);
+  }, 60_000);
+
+  it('a server that announces list_changed when it starts (server-everything) does not make the call start the others', async () => {
+    const { mcpkit, startedSince } = setUp({ everything: SERVERS.everything });
+    expect((await mcpkit('tools')).code).toBe(0);
+    startedSince();
+    expect(await mcpkit('call', 'everything__echo', 'message=hi')).toMatchObject({ code: 0, stdout: 'Echo: hi\n' });
+    expect(startedSince()).toEqual([]);
   }, 60_000);
 
   it('never trusts a stale listing for a call: the started server checks the tool, and a tool that is gone is NOT_FOUND', async () => {
