@@ -127,6 +127,38 @@ describe('server test and server import', async () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Error [NOT_FOUND]');
   });
+
+  it('server import writes literal secrets as ${VAR} references, names the variables, and never shows a value', async () => {
+    const file = writeConfig({});
+    const dir = tempDir();
+    const token = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    const claude = join(dir, 'claude_desktop_config.json');
+    writeFileSync(
+      claude,
+      JSON.stringify({
+        mcpServers: {
+          github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: token } },
+          linear: { url: 'https://mcp.linear.app/mcp', headers: { Authorization: 'Bearer lin_api_abcdef123456' } },
+        },
+      }),
+    );
+    const env = cleanEnv({ MCPKIT_CONFIG: file, GITHUB_PERSONAL_ACCESS_TOKEN: token });
+    const r = await runCli(['server', 'import', claude], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('GITHUB_PERSONAL_ACCESS_TOKEN  (mcp_servers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN) is set');
+    expect(r.stdout).toContain('LINEAR_TOKEN  (mcp_servers.linear.headers.Authorization)');
+    expect(r.stdout).toContain('Set LINEAR_TOKEN in the environment of mcpkit');
+    const written = readFileSync(file, 'utf8');
+    expect(written).not.toContain(token);
+    expect(written).not.toContain('lin_api_abcdef123456');
+    expect(r.stdout + r.stderr).not.toContain('lin_api_abcdef123456');
+    expect(parse(written).mcp_servers.linear.headers).toEqual({ Authorization: 'Bearer ${LINEAR_TOKEN}' });
+    expect(parse(written).mcp_servers.github.env).toEqual({ GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}' });
+
+    const kept = await runCli(['server', 'import', claude, '--force', '--keep-secrets', '--json'], { env });
+    expect(JSON.parse(kept.stdout)).toMatchObject({ replaced: ['github', 'linear'], secrets_moved_to: [] });
+    expect(readFileSync(file, 'utf8')).toContain(token);
+  });
 });
 
 describe('server_add over MCP speaks MCP, in the terminal speaks flags', async () => {

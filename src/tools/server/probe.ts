@@ -112,11 +112,12 @@ export const serverImport = defineTool({
   },
   title: 'Import servers from another client',
   description:
-    'Add the MCP servers of a Claude Desktop or Cursor config ("mcpServers") or a VS Code mcp.json / settings.json ("servers", "mcp.servers") to the config, and report what was added and skipped. Existing names are skipped unless --force.',
+    'Add the MCP servers of a Claude Desktop or Cursor config ("mcpServers") or a VS Code mcp.json / settings.json ("servers", "mcp.servers") to the config, and report what was added and skipped. Existing names are skipped unless --force.\nLiteral secrets (env values under secret-looking names or that look like tokens, bearer tokens in headers, --api-key=... arguments) become ${VAR} references, and the variables to set are named; --keep-secrets copies them as they are.',
   input: z.strictObject({
     file: z.string().min(1).describe('Path of the JSON file to read.'),
     force: z.boolean().default(false).describe('Replace servers whose names already exist.'),
     dry_run: z.boolean().default(false).describe('Report what would change without writing.'),
+    keep_secrets: z.boolean().default(false).describe('Copy literal secrets into the config as they are (default: they become ${VAR} references).'),
   }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
   hostAccess: 'config',
@@ -138,19 +139,24 @@ export const serverImport = defineTool({
     } catch (error) {
       throw new ToolError('INVALID_INPUT', `${path}: ${(error as Error).message}.`);
     }
-    const { addServer } = await import('../../config/servers-edit.js');
+    const [{ addServer }, { externalizeSecrets }] = await Promise.all([import('../../config/servers-edit.js'), import('../../config/import-secrets.js')]);
     const apply = (doc: import('yaml').Document) => {
       const added: string[] = [];
       const replaced: string[] = [];
       const skipped = [...found.skipped];
+      const taken = new Map<string, string>();
+      const variables: { variable: string; path: string; set: boolean }[] = [];
       for (const { name, entry } of found.servers) {
         if (doc.hasIn(['mcp_servers', name]) && !input.force) {
           skipped.push({ name, reason: 'a server of this name exists (use --force to replace it)' });
           continue;
         }
-        (addServer(doc, name, entry, { force: true }).replaced ? replaced : added).push(name);
+        const safe = input.keep_secrets ? { entry, moved: [] } : externalizeSecrets(name, entry, taken);
+        // Only whether the variable is set already, with that value: the value itself is never shown.
+        for (const m of safe.moved) variables.push({ variable: m.variable, path: m.path, set: ctx.env[m.variable] === m.value });
+        (addServer(doc, name, safe.entry, { force: true }).replaced ? replaced : added).push(name);
       }
-      return { added, replaced, skipped };
+      return { added, replaced, skipped, secrets_moved_to: variables };
     };
     if (input.dry_run) {
       // yaml is CommonJS: reach it through a bundled module (a bare dynamic import of it has no named exports).
@@ -161,10 +167,21 @@ export const serverImport = defineTool({
     const { value, path: config } = await editConfigFile(ctx, apply);
     return { file: path, format: found.format, dry_run: false, config, ...value };
   },
-  render: (r, ui) =>
-    [
+  render: (r, ui) => {
+    const unset = r.secrets_moved_to.filter((v) => !v.set);
+    return [
       `${r.dry_run ? 'Would add' : 'Added'}: ${r.added.join(', ') || '(none)'}`,
       ...(r.replaced.length ? [`${r.dry_run ? 'Would replace' : 'Replaced'}: ${r.replaced.join(', ')}`] : []),
       ...r.skipped.map((s) => ui.color.yellow(`Skipped ${s.name}: ${s.reason}`)),
-    ].join('\n'),
+      ...(r.secrets_moved_to.length
+        ? [
+            `Secrets ${r.dry_run ? 'would be' : 'were'} written as \${VAR} references, not copied:`,
+            ...r.secrets_moved_to.map((v) => `  ${v.variable}  (${v.path})${v.set ? ' is set' : ''}`),
+            ...(unset.length
+              ? [ui.color.yellow(`Set ${unset.map((v) => v.variable).join(', ')} in the environment of mcpkit (the values are in the file you imported).`)]
+              : []),
+          ]
+        : []),
+    ].join('\n');
+  },
 });
