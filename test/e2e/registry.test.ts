@@ -85,10 +85,15 @@ describe('registry from the terminal', () => {
     expect(body.metadata).toEqual({ count: 465, pages: 5 });
   });
 
-  it('shows a table with title, name, version, transports and the next-page command', async () => {
+  it('shows a table with name, version, transports, what it is, and the next-page command', async () => {
     const r = await runCli(['registry', 'list', '--limit', '3', '--search', 'mcp'], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/^TITLE\s+NAME\s+VERSION\s+TRANSPORTS$/);
+    const [header, ...rows] = r.stdout.split('\n');
+    expect(header).toMatch(/^NAME\s+VERSION\s+TRANSPORTS\s+DESCRIPTION$/);
+    // The description column says what a server is (a row is not just its name again).
+    const first = (await json(['registry', 'list', '--limit', '3', '--search', 'mcp'])).body.servers[0].server as { name: string; description?: string };
+    expect(rows[0]).toContain(first.name);
+    if (first.description) expect(rows[0]).toContain(first.description.replace(/\s+/g, ' ').slice(0, 30));
     expect(r.stdout).toMatch(/Next page: mcpkit registry list --cursor \S+ --limit 3 --search mcp/);
     const next = r.stdout.match(/--cursor (\S+)/)![1]!;
     const following = await json(['registry', 'list', '--limit', '3', '--search', 'mcp', '--cursor', next]);

@@ -37,11 +37,21 @@ export function nextPageCommand(input: z.output<typeof listServersInput>, cursor
   return commandLineFor(listServers, { ...input, cursor });
 }
 
+/** NAME, VERSION, TRANSPORTS and what it is: its title where that says more than the name, then its description, cut to fit a line. */
 export function serverTable(servers: readonly ServerEntry[], ui: RenderUi): string {
   return ui.table(
-    servers.map((e) => ({ title: titleOf(e), name: e.server.name, version: e.server.version ?? '', transports: transportsOf(e).join(', ') })),
-    ['title', 'name', 'version', 'transports'],
+    servers.map((e) => ({ name: e.server.name, version: e.server.version ?? '', transports: transportsOf(e).join(', '), description: aboutOf(e) })),
+    ['name', 'version', 'transports', 'description'],
   );
+}
+
+const ABOUT_CHARS = 72;
+
+function aboutOf(entry: ServerEntry): string {
+  const title = titleOf(entry);
+  const description = typeof entry.server.description === 'string' ? entry.server.description.replace(/\s+/g, ' ').trim() : '';
+  const text = [title !== entry.server.name ? title : '', description].filter(Boolean).join(': ');
+  return text.length > ABOUT_CHARS ? `${text.slice(0, ABOUT_CHARS - 1)}…` : text;
 }
 
 export const listServers = defineTool({
