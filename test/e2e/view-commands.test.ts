@@ -62,13 +62,34 @@ describe('view commands', () => {
     [['view', 'create', 'v'], 1, 'CONFLICT'],
     [['view', 'set-exposure', 'v', 'loud'], 2, 'INVALID_INPUT'],
     [['view', 'tools', 'nope'], 1, 'NOT_FOUND'],
+    // A name the server does not publish would hide every tool of it from the view.
+    [['view', 'add-server', 'w', 'everything', '--tools', 'ecko'], 1, 'NOT_FOUND'],
+    [['view', 'set-tools', 'v', 'everything', 'echo', 'nonexistent_tool'], 1, 'NOT_FOUND'],
   ])('refuses %j (exit %i, %s), file unchanged', async (args, code, errorCode) => {
-    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'] } } });
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'] }, w: {} } });
     writeFileSync(file, `# mine\n${readFileSync(file, 'utf8')}`);
     const before = readFileSync(file);
     const r = await runCli([...args, '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
     expect(r.code).toBe(code);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: errorCode } });
     expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('a tool name the server does not publish: the closest names in the error; --force keeps it; --pin says which pins it replaced', async () => {
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'], pin: ['echo', 'get-sum'] } } });
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const typo = await runCli(['view', 'set-tools', 'v', 'everything', 'ecko'], { env });
+    expect(typo.stderr).toContain('Error [NOT_FOUND]: Server "everything" has no tool named "ecko" (after its own rules and renames).');
+    expect(typo.stderr).toContain('Did you mean echo?');
+    const forced = await runCli(['view', 'set-tools', 'v', 'everything', 'ecko', '--force'], { env });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(parse(readFileSync(file, 'utf8')).tool_views.v.servers.everything.tools).toEqual({ ecko: {} });
+
+    const pinned = await runCli(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env });
+    expect(pinned.code, pinned.stderr).toBe(0);
+    expect(pinned.stdout).toContain('--pin replaced the pins echo, get-sum');
+    expect(parse(readFileSync(file, 'utf8')).tool_views.v.pin).toEqual(['echo']);
+    // The same pins again replace nothing.
+    expect((await runCli(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env })).stdout).not.toContain('replaced');
   });
 });

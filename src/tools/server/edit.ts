@@ -3,7 +3,7 @@ import { field, ToolError } from '../../core/errors.js';
 import { PROTOCOL_CHOICES } from '../../config/defaults.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
-import type { ToolContext } from '../../tool/context.js';
+import { checkToolNames } from '../shared/tool-names.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
 
@@ -195,37 +195,6 @@ export const serverSetTools = defineTool({
     return lines.join('\n');
   },
 });
-
-/**
- * Checks tool names against what the server offers, when it can be reached in a few seconds. An
- * unknown name is NOT_FOUND (a typo would hide every tool); an unreachable server leaves the names
- * unchecked, said in the result, since a server may be down while its config is being written.
- */
-async function checkToolNames(ctx: ToolContext, name: string, tools: readonly string[]): Promise<{ checked: boolean; reason?: string }> {
-  const config = await ctx.config();
-  const server = config.mcp_servers[name];
-  if (!server || config.unusable?.[`mcp_servers.${name}`]) return { checked: false, reason: 'the server entry is not usable' }; // the edit names what is wrong
-  let offered: string[];
-  try {
-    offered = await ctx.servers.with(name, { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) }, async (upstream) =>
-      (await upstream.listTools()).map((tool) => tool.name),
-    );
-  } catch (error) {
-    return { checked: false, reason: `${name} could not be reached (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)})` };
-  }
-  const unknown = tools.filter((tool) => !offered.includes(tool));
-  if (unknown.length > 0) {
-    const { closestNames } = await import('../../core/suggest.js');
-    const similar = [...new Set(unknown.flatMap((tool) => closestNames(tool, offered)))];
-    throw new ToolError('NOT_FOUND', `Server "${name}" has no tool${unknown.length === 1 ? '' : 's'} named ${unknown.map((t) => `"${t}"`).join(', ')}.`, {
-      details: { server: name, unknown, similar, offered },
-      hint: `${similar.length ? `Did you mean ${similar.join(', ')}? ` : ''}"mcpkit server test ${name}" lists its tools; pass ${field('force')} to keep the names anyway.`,
-    });
-  }
-  return { checked: true };
-}
-
-const CHECK_TIMEOUT_MS = 10_000;
 
 export const serverSetDescription = defineTool({
   name: 'server_set_description',

@@ -3,6 +3,7 @@ import { TOKEN_BUDGET_RANGE } from '../../config/defaults.js';
 import { field, ToolError } from '../../core/errors.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
+import { checkToolNames } from '../shared/tool-names.js';
 
 const viewName = z.string().min(1).describe('Name of the view (tool_views.NAME).');
 const serverName = z.string().min(1).describe('Name of a server in mcp_servers.');
@@ -82,20 +83,27 @@ export const viewAddServer = defineTool({
     ],
   },
   title: 'Add a server to a view',
-  description: "Add a server to a view: all its tools (those that pass the server's own rules), or only --tools.",
+  description:
+    "Add a server to a view: all its tools (those that pass the server's own rules), or only --tools.\nThe --tools names are checked against what the server publishes when it can be reached; an unknown name is refused unless --force.",
   input: z.strictObject({
     view: viewName,
     server: serverName,
     tools: z.array(z.string().min(1)).optional().describe('Only these tools of the server (as the server publishes them).'),
+    force: z.boolean().default(false).describe('Accept tool names the server does not publish (or that cannot be checked now).'),
   }),
   annotations: CONFIG_WRITE,
   hostAccess: 'config',
   async run(input, ctx) {
+    const checked = input.tools && !input.force ? await checkToolNames(ctx, input.server, input.tools, { published: true }) : { checked: false };
     const { addViewServer } = await edits();
     const { path } = await editConfigFile(ctx, (doc) => addViewServer(doc, input.view, input.server, input.tools));
-    return { view: input.view, server: input.server, tools: input.tools ?? 'all', config: path };
+    return { view: input.view, server: input.server, tools: input.tools ?? 'all', config: path, ...checked };
   },
-  render: (r, ui) => `${ui.color.green('✓')} View ${r.view} serves ${r.server} (${r.tools === 'all' ? 'all tools' : (r.tools as string[]).join(', ')})`,
+  render: (r, ui) =>
+    [
+      `${ui.color.green('✓')} View ${r.view} serves ${r.server} (${r.tools === 'all' ? 'all tools' : (r.tools as string[]).join(', ')})`,
+      ...('reason' in r && r.reason ? [ui.color.yellow(`  Names not checked: ${r.reason}.`)] : []),
+    ].join('\n'),
 });
 
 export const viewRemoveServer = defineTool({
@@ -130,6 +138,7 @@ export const viewSetTools = defineTool({
     server: serverName,
     tools: z.array(z.string().min(1)).optional().describe('Tool names, as the server publishes them.'),
     all: z.boolean().default(false).describe('Serve every tool of the server.'),
+    force: z.boolean().default(false).describe('Accept tool names the server does not publish (or that cannot be checked now).'),
   }),
   annotations: CONFIG_WRITE,
   hostAccess: 'config',
@@ -138,11 +147,16 @@ export const viewSetTools = defineTool({
     if (input.all === tools.length > 0) {
       throw new ToolError('INVALID_INPUT', input.all ? `Give tool names or ${field('all')}, not both.` : `Give the tool names to serve, or ${field('all')}.`);
     }
+    const checked = !input.all && !input.force ? await checkToolNames(ctx, input.server, tools, { published: true }) : { checked: false };
     const { setViewTools } = await edits();
     const { path } = await editConfigFile(ctx, (doc) => setViewTools(doc, input.view, input.server, input.all ? null : tools));
-    return { view: input.view, server: input.server, tools: input.all ? 'all' : tools, config: path };
+    return { view: input.view, server: input.server, tools: input.all ? 'all' : tools, config: path, ...checked };
   },
-  render: (r, ui) => `${ui.color.green('✓')} View ${r.view} serves ${r.tools === 'all' ? 'all tools' : (r.tools as string[]).join(', ')} of ${r.server}`,
+  render: (r, ui) =>
+    [
+      `${ui.color.green('✓')} View ${r.view} serves ${r.tools === 'all' ? 'all tools' : (r.tools as string[]).join(', ')} of ${r.server}`,
+      ...('reason' in r && r.reason ? [ui.color.yellow(`  Names not checked: ${r.reason}.`)] : []),
+    ].join('\n'),
 });
 
 export const viewSetExposure = defineTool({
@@ -168,21 +182,33 @@ export const viewSetExposure = defineTool({
   hostAccess: 'config',
   async run(input, ctx) {
     const { setViewField } = await edits();
-    const { value: changed, path } = await editConfigFile(ctx, (doc) =>
-      [
+    let replacedPins: string[] | undefined;
+    const { value: changed, path } = await editConfigFile(ctx, (doc) => {
+      // --pin replaces the list: what it replaced is said, so that a pin is not dropped unnoticed.
+      const before = (doc.getIn(['tool_views', input.view, 'pin'], true) as { toJSON?: () => unknown } | undefined)?.toJSON?.();
+      if (input.pin !== undefined && Array.isArray(before) && before.length) {
+        const dropped = (before as string[]).filter((p) => !input.pin!.includes(p));
+        if (dropped.length) replacedPins = before as string[];
+      }
+      return [
         setViewField(doc, input.view, 'exposure', input.exposure),
         input.token_budget !== undefined && setViewField(doc, input.view, 'token_budget', input.token_budget),
         input.pin !== undefined && setViewField(doc, input.view, 'pin', input.pin.length ? input.pin : undefined),
-      ].some(Boolean),
-    );
+      ].some(Boolean);
+    });
     return {
       view: input.view,
       exposure: input.exposure,
       ...(input.token_budget !== undefined ? { token_budget: input.token_budget } : {}),
       ...(input.pin ? { pin: input.pin } : {}),
+      ...(replacedPins ? { replaced_pins: replacedPins } : {}),
       changed,
       config: path,
     };
   },
-  render: (r, ui) => `${ui.color.green('✓')} View ${r.view} exposure: ${r.exposure}`,
+  render: (r, ui) =>
+    [
+      `${ui.color.green('✓')} View ${r.view} exposure: ${r.exposure}${r.pin ? `, pinned: ${r.pin.join(', ') || '(none)'}` : ''}`,
+      ...(r.replaced_pins ? [ui.color.yellow(`  --pin replaced the pins ${r.replaced_pins.join(', ')} (give every pin to keep, or none to clear them).`)] : []),
+    ].join('\n'),
 });
