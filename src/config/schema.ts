@@ -66,6 +66,10 @@ export const serverSchema = z
       .optional()
       .describe('MCP revision to speak: auto (default) probes with server/discover and falls back to 2025-11-25; a revision pins it.'),
     tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe('Allow-list of tools with optional overrides.'),
+    overrides: z
+      .record(z.string(), toolOverrideSchema)
+      .optional()
+      .describe('Renames, descriptions and hiding of tools by their upstream names, without an allow-list: every other tool still passes.'),
     filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
     disabled: z.boolean().optional(),
     pinning: z.enum(PIN_MODES).optional().describe('Tool pinning for this server (default: the top-level pinning, else enforce); see "mcpkit server diff".'),
@@ -119,6 +123,10 @@ export const compositeSchema = z
 /** A view's selection of one server's tools, on top of the server's own rules. */
 export const viewServerSchema = z.strictObject({
   tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe("Allow-list of the server's (published) tool names, with overrides."),
+  overrides: z
+    .record(z.string(), toolOverrideSchema)
+    .optional()
+    .describe("Renames, descriptions and hiding of the server's (published) tools, without an allow-list."),
   filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
 });
 

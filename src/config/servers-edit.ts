@@ -90,24 +90,54 @@ export function setServerTools(doc: Document, name: string, tools: readonly stri
   return { previous, dropped_overrides: overridden.filter((tool) => !tools.includes(tool)) };
 }
 
-export function setToolDescription(doc: Document, name: string, tool: string, text: string): void {
+/**
+ * Sets one field of a tool's override: in the server's allow-list entry when it has an
+ * allow-list (the tool must be in it), else under `overrides:`, which hides no other tool.
+ * Returns where it was written.
+ */
+export function setToolOverride(doc: Document, name: string, tool: string, key: 'description' | 'name', value: string): 'tools' | 'overrides' {
   const server = requireServer(doc, name);
   const tools = server.get('tools');
-  if (!isMap(tools)) {
-    throw new ToolError('CONFLICT', `Server "${name}" has no tools allow-list, so a per-tool description would hide its other tools.`, {
-      details: { server: name, tool },
-      hint: `List the tools to expose first: mcpkit server set-tools ${name} ${tool} ...`,
-    });
+  if (isMap(tools)) {
+    if (!tools.has(tool)) {
+      throw new ToolError('NOT_FOUND', `Tool "${tool}" is not in the allow-list of server "${name}".`, {
+        details: { server: name, tool, allowed: tools.items.map((p) => String((p.key as { value?: unknown })?.value ?? p.key)) },
+        hint: `Add it with mcpkit server set-tools ${name} ... ${tool}.`,
+      });
+    }
+    const entry = tools.get(tool);
+    if (isMap(entry)) entry.set(key, value);
+    else tools.set(tool, doc.createNode({ [key]: value }));
+    return 'tools';
   }
-  if (!tools.has(tool)) {
-    throw new ToolError('NOT_FOUND', `Tool "${tool}" is not in the allow-list of server "${name}".`, {
-      details: { server: name, tool, allowed: tools.items.map((p) => String((p.key as { value?: unknown })?.value ?? p.key)) },
-      hint: `Add it with mcpkit server set-tools ${name} ... ${tool}.`,
-    });
+  const overrides = server.get('overrides');
+  if (!isMap(overrides)) server.set('overrides', doc.createNode({ [tool]: { [key]: value } }));
+  else {
+    const entry = overrides.get(tool);
+    if (isMap(entry)) entry.set(key, value);
+    else overrides.set(tool, doc.createNode({ [key]: value }));
   }
-  const entry = tools.get(tool);
-  if (isMap(entry)) entry.set('description', text);
-  else tools.set(tool, doc.createNode({ description: text }));
+  return 'overrides';
+}
+
+/** Removes one field of a tool's override, wherever it is; an override left empty goes too. */
+export function clearToolOverride(doc: Document, name: string, tool: string, key: 'description' | 'name'): void {
+  const server = requireServer(doc, name);
+  for (const where of ['tools', 'overrides'] as const) {
+    const map = server.get(where);
+    if (!isMap(map)) continue;
+    const entry = map.get(tool);
+    if (!isMap(entry)) continue;
+    entry.delete(key);
+    // An allow-list entry stays (it lets the tool through); an empty override is nothing.
+    if (where === 'overrides' && entry.items.length === 0) map.delete(tool);
+  }
+  const overrides = server.get('overrides');
+  if (isMap(overrides) && overrides.items.length === 0) server.delete('overrides');
+}
+
+export function setToolDescription(doc: Document, name: string, tool: string, text: string): 'tools' | 'overrides' {
+  return setToolOverride(doc, name, tool, 'description', text);
 }
 
 /** `--env A=1 --env B=2` as an object; `flag` is the flag's name (`env`, `header`). */

@@ -5,7 +5,8 @@ import { compileFilter } from './filter.js';
 /**
  * Server-level shaping: ordered filter rules,
  * then, when `tools:` is present, an allow-list whose entries may rename a tool, replace its
- * description (`{original}` stands for the upstream text) or disable it. Pure.
+ * description (`{original}` stands for the upstream text) or disable it; `overrides:` does the
+ * same without an allow-list (an allow-list entry's own fields win over it). Pure.
  */
 export type { ServerShaping, ToolOverride } from '../config/schema.js';
 
@@ -39,18 +40,15 @@ export function reshapeTools(items: readonly ShapedTool[], shaping: ServerShapin
   for (const item of items) {
     const { tool } = item;
     if (!filter(tool.name).allowed) continue;
-    let published: Tool = tool;
-    if (allow) {
-      if (!Object.hasOwn(allow, tool.name)) continue;
-      const override = allow[tool.name] ?? {};
-      if (override.enabled === false) continue;
-      published = {
-        ...tool,
-        ...(override.name ? { name: override.name } : {}),
-        ...(override.description !== undefined ? { description: applyDescription(override.description, tool.description) } : {}),
-      };
-    }
-    shaped.push({ upstreamName: item.upstreamName, tool: published });
+    if (allow && !Object.hasOwn(allow, tool.name)) continue;
+    const override = { ...(shaping.overrides?.[tool.name] ?? {}), ...(allow?.[tool.name] ?? {}) };
+    if (override.enabled === false) continue;
+    const published: Tool = {
+      ...tool,
+      ...(override.name ? { name: override.name } : {}),
+      ...(override.description !== undefined ? { description: applyDescription(override.description, tool.description) } : {}),
+    };
+    shaped.push({ upstreamName: item.upstreamName, tool: override.name || override.description !== undefined ? published : tool });
   }
   return shaped;
 }

@@ -1,6 +1,16 @@
 import { parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { addServer, parsePairs, removeServer, serverNames, setServerDisabled, setServerTools, setToolDescription } from '../../src/config/servers-edit.js';
+import {
+  addServer,
+  clearToolOverride,
+  parsePairs,
+  removeServer,
+  serverNames,
+  setServerDisabled,
+  setServerTools,
+  setToolDescription,
+  setToolOverride,
+} from '../../src/config/servers-edit.js';
 import { codeOf } from '../helpers/errors.js';
 
 const BASE = `# servers we use
@@ -35,7 +45,7 @@ describe('server edits on the YAML document', () => {
     ['adding an existing name', (d) => addServer(d, 'memory', { command: 'y' }, { force: false }), 'CONFLICT'],
     ['removing an unknown server', (d) => removeServer(d, 'nope'), 'NOT_FOUND'],
     ['disabling an unknown server', (d) => setServerDisabled(d, 'nope', true), 'NOT_FOUND'],
-    ['describing a tool of a server without allow-list', (d) => setToolDescription(d, 'memory', 'x', 'y'), 'CONFLICT'],
+    ['renaming a tool of an unknown server', (d) => setToolOverride(d, 'nope', 'x', 'name', 'y'), 'NOT_FOUND'],
     ['describing a tool outside the allow-list', (d) => setToolDescription(d, 'github', 'create_issue', 'y'), 'NOT_FOUND'],
   ])('refuses %s', (_name, mutate, code) => {
     const d = doc();
@@ -74,6 +84,23 @@ describe('server edits on the YAML document', () => {
     });
     setServerTools(d, 'github', null);
     expect(d.hasIn(['mcp_servers', 'github', 'tools'])).toBe(false);
+  });
+
+  it('without an allow-list, a description or a rename goes under overrides (no tool is hidden); clearing it leaves nothing behind', () => {
+    const d = doc();
+    expect(setToolDescription(d, 'memory', 'read_graph', 'Ours. {original}')).toBe('overrides');
+    expect(setToolOverride(d, 'memory', 'read_graph', 'name', 'graph')).toBe('overrides');
+    expect((d.toJS() as { mcp_servers: { memory: unknown } }).mcp_servers.memory).toEqual({
+      command: 'npx',
+      overrides: { read_graph: { description: 'Ours. {original}', name: 'graph' } },
+    });
+    expect(d.hasIn(['mcp_servers', 'memory', 'tools'])).toBe(false);
+    clearToolOverride(d, 'memory', 'read_graph', 'name');
+    clearToolOverride(d, 'memory', 'read_graph', 'description');
+    expect((d.toJS() as { mcp_servers: { memory: unknown } }).mcp_servers.memory).toEqual({ command: 'npx' });
+    // With an allow-list, the allow-list entry holds it.
+    expect(setToolOverride(d, 'github', 'search_code', 'name', 'code')).toBe('tools');
+    expect(d.getIn(['mcp_servers', 'github', 'tools', 'search_code', 'name'])).toBe('code');
   });
 
   it('sets a description on an allow-listed tool', () => {

@@ -161,6 +161,41 @@ describe('server test and server import', async () => {
   });
 });
 
+describe('server rename-tool and set-description without an allow-list', async () => {
+  const { SERVERS, writeConfig } = await import('../helpers/upstreams.js');
+  it('rename and describe one tool; every other tool still passes; --reset publishes the upstream name again', async () => {
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const run = async (...args: string[]) => {
+      const r = await runCli(args, { env });
+      expect(r.code, r.stderr).toBe(0);
+      return r;
+    };
+    await run('server', 'rename-tool', 'everything', 'echo', 'say');
+    const described = JSON.parse((await run('server', 'set-description', 'everything', 'echo', 'Ours. {original}', '--json')).stdout) as {
+      written_under: string;
+    };
+    expect(described.written_under).toBe('mcp_servers.everything.overrides');
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.overrides).toEqual({ echo: { name: 'say', description: 'Ours. {original}' } });
+    const tools = JSON.parse((await run('tools', '--json')).stdout) as { name: string; description: string }[];
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('say');
+    expect(names).not.toContain('echo');
+    expect(names).toContain('get-sum'); // no allow-list: the other tools pass
+    expect(tools.find((t) => t.name === 'say')!.description).toMatch(/^Ours\. /);
+    expect((await run('call', 'say', 'message=hi')).stdout).toBe('Echo: hi\n');
+
+    await run('server', 'rename-tool', 'everything', 'echo', '--reset');
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.overrides).toEqual({ echo: { description: 'Ours. {original}' } });
+    const bad = await runCli(['server', 'rename-tool', 'everything', 'echo', 'has space'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('a tool name is 1-128 letters');
+    const both = await runCli(['server', 'rename-tool', 'everything', 'echo'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Give the new name, or --reset.');
+  });
+});
+
 describe('server_add over MCP speaks MCP, in the terminal speaks flags', async () => {
   const { Client } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');

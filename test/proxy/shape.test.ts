@@ -14,6 +14,9 @@ describe('shapeServerTools', () => {
     ['filter rules apply first', { filter: [{ exclude: 'delete_*' }] }, ['search_code', 'search_issues', 'create_issue']],
     ['both must pass', { filter: [{ include: 'search_*' }], tools: { search_code: {}, create_issue: {} } }, ['search_code']],
     ['a listed name the upstream lacks is ignored', { tools: { nope: {} } }, []],
+    ['overrides alone restrict nothing', { overrides: { search_code: { description: 'x' } } }, ['search_code', 'search_issues', 'create_issue', 'delete_repo']],
+    ['an override may hide a tool', { overrides: { delete_repo: { enabled: false } } }, ['search_code', 'search_issues', 'create_issue']],
+    ['overrides of tools an allow-list leaves out change nothing', { tools: { search_code: {} }, overrides: { create_issue: { name: 'c' } } }, ['search_code']],
   ])('%s', (_name, shaping, expected) => {
     expect(shapeServerTools(UPSTREAM, shaping).map((s) => s.upstreamName)).toEqual(expected);
   });
@@ -24,6 +27,23 @@ describe('shapeServerTools', () => {
       upstreamName: 'search_issues',
       tool: { name: 'find_issues', description: 'Search issues. search_issues does things', inputSchema: { type: 'object' } },
     });
+  });
+
+  it.each<[string, ServerShaping, { name: string; description: string }[]]>([
+    [
+      'an override renames and describes without an allow-list',
+      { overrides: { search_issues: { name: 'find_issues', description: 'Ours. {original}' } } },
+      [{ name: 'find_issues', description: 'Ours. search_issues does things' }],
+    ],
+    [
+      "an allow-list entry's own fields win over the override",
+      { tools: { search_issues: { name: 'listed' } }, overrides: { search_issues: { name: 'overridden', description: 'from overrides' } } },
+      [{ name: 'listed', description: 'from overrides' }],
+    ],
+  ])('%s', (_name, shaping, expected) => {
+    const shaped = shapeServerTools(UPSTREAM, shaping).filter((s) => s.upstreamName === 'search_issues');
+    expect(shaped.map((s) => ({ name: s.tool.name, description: s.tool.description }))).toEqual(expected);
+    expect(shaped.every((s) => s.upstreamName === 'search_issues')).toBe(true);
   });
 
   it('does not change the upstream tool objects', () => {

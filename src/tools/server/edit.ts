@@ -205,18 +205,54 @@ export const serverSetDescription = defineTool({
     examples: ['<%= config.bin %> server set-description github search_issues "Search issues in our org. {original}"'],
   },
   title: 'Override a tool description',
-  description: 'Replace the description clients see for one tool of a server; {original} stands for the upstream text.',
+  description:
+    'Replace the description clients see for one tool of a server; {original} stands for the upstream text.\nWith an allow-list (server set-tools) the tool must be in it; without one the override goes under overrides: and hides no other tool.',
   input: z.strictObject({
     name: serverName,
-    tool: z.string().min(1).describe('Upstream tool name (must be in the allow-list).'),
+    tool: z.string().min(1).describe('Upstream tool name.'),
     text: z.string().describe('New description; {original} is replaced by the upstream description.'),
   }),
   annotations: CONFIG_WRITE,
   hostAccess: 'config',
   async run(input, ctx) {
     const { setToolDescription } = await import('../../config/servers-edit.js');
-    const { path } = await editConfigFile(ctx, (doc) => setToolDescription(doc, input.name, input.tool, input.text));
-    return { server: input.name, tool: input.tool, description: input.text, config: path };
+    const { value: where, path } = await editConfigFile(ctx, (doc) => setToolDescription(doc, input.name, input.tool, input.text));
+    return { server: input.name, tool: input.tool, description: input.text, written_under: `mcp_servers.${input.name}.${where}`, config: path };
   },
   render: (r, ui) => `${ui.color.green('✓')} ${r.server}.${r.tool}: "${r.description}"`,
+});
+
+/** What MCP allows in a tool name (2025-11-25: 1-128 of letters, digits, _, - and .). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export const serverRenameTool = defineTool({
+  name: 'server_rename_tool',
+  group: 'server',
+  command: {
+    id: 'server rename-tool',
+    args: ['name', 'tool', 'new_name'],
+    examples: ['<%= config.bin %> server rename-tool github search_issues find_issues', '<%= config.bin %> server rename-tool github search_issues --reset'],
+  },
+  title: 'Rename a tool of a server',
+  description:
+    'Publish one tool of a server under another name (views prefix it as usual; calls still reach the upstream name). With an allow-list the tool must be in it; without one the rename goes under overrides: and hides no other tool. --reset publishes the upstream name again.',
+  input: z.strictObject({
+    name: serverName,
+    tool: z.string().min(1).describe('Upstream tool name.'),
+    new_name: z.string().regex(TOOL_NAME, 'a tool name is 1-128 letters, digits, "_", "-" or "."').optional().describe('The name to publish instead.'),
+    reset: z.boolean().default(false).describe('Remove the rename: the upstream name is published again.'),
+  }),
+  annotations: CONFIG_WRITE,
+  hostAccess: 'config',
+  async run(input, ctx) {
+    if ((input.new_name === undefined) === !input.reset) {
+      throw new ToolError('INVALID_INPUT', input.reset ? `Give a new name or ${field('reset')}, not both.` : `Give the new name, or ${field('reset')}.`);
+    }
+    const { setToolOverride, clearToolOverride } = await import('../../config/servers-edit.js');
+    const { path } = await editConfigFile(ctx, (doc) =>
+      input.reset ? clearToolOverride(doc, input.name, input.tool, 'name') : setToolOverride(doc, input.name, input.tool, 'name', input.new_name!),
+    );
+    return { server: input.name, tool: input.tool, published_as: input.new_name ?? input.tool, config: path };
+  },
+  render: (r, ui) => `${ui.color.green('✓')} ${r.server}.${r.tool} is published as ${r.published_as}`,
 });

@@ -1,5 +1,5 @@
 import type { ToolGroup } from '../../tool/define.js';
-import { serverAdd, serverDisable, serverEnable, serverRemove, serverSetDescription, serverSetTools } from './edit.js';
+import { serverAdd, serverDisable, serverEnable, serverRemove, serverRenameTool, serverSetDescription, serverSetTools } from './edit.js';
 import { serverImport, serverTest } from './probe.js';
 import { serverLogin, serverLogout } from './login.js';
 import { serverList, serverShow } from './read.js';
@@ -14,6 +14,7 @@ export const serverTools = [
   serverDisable,
   serverSetTools,
   serverSetDescription,
+  serverRenameTool,
   serverTest,
   serverDiff,
   serverApprove,
