@@ -357,23 +357,7 @@ export class Runtime {
         leaving.set(upstream, why);
       }
     }
-    const [{ resolveView, viewFingerprint }, tools, config] = await Promise.all([import('../proxy/view.js'), this.allTools(), this.config()]);
-    for (const live of this.liveHubs) {
-      let resolved: ResolvedView;
-      try {
-        resolved = resolveView(config, live.view, tools, this.policy, this.env);
-      } catch (error) {
-        // A view that is gone, or set aside for its problems, serves nothing until it is back.
-        resolved = { ...live.hub.view, pins: [], servers: [], local: [], composites: [], hooks: [] };
-        if (live.view !== undefined && !Object.hasOwn(config.tool_views, live.view)) this.forgetSharedView(live.view);
-        else this.logger.warn(`view "${live.view}" is not served until it is fixed: ${(error as Error).message}`);
-      }
-      const upstreamOf = (server: ResolvedView['servers'][number]) => pooled(live.pool, server, live.make);
-      const same =
-        viewFingerprint(resolved) === viewFingerprint(live.hub.view) &&
-        resolved.servers.every((server, i) => live.pool.get(server.name) === live.hub.upstreamList()[i]);
-      if (!same) live.hub.reconfigure(resolved, upstreamOf);
-    }
+    for (const live of this.liveHubs) await this.repoint(live);
     // Connections of servers that stay in the config but that no view serves any more.
     for (const pool of pools) {
       const used = new Set([...this.liveHubs].filter((l) => l.pool === pool).flatMap((l) => l.hub.upstreamList()));
@@ -389,6 +373,25 @@ export class Runtime {
         upstream.retire(RETIRE_GRACE_MS, why).finally(() => this.retiring.delete(upstream)),
       );
     }
+  }
+
+  /** Resolves a live hub's view from the current config again, and re-points the hub when that changed it. */
+  private async repoint(live: LiveHub): Promise<void> {
+    const [{ resolveView, viewFingerprint }, tools, config] = await Promise.all([import('../proxy/view.js'), this.allTools(), this.config()]);
+    let resolved: ResolvedView;
+    try {
+      resolved = resolveView(config, live.view, tools, this.policy, this.env);
+    } catch (error) {
+      // A view that is gone, or set aside for its problems, serves nothing until it is back.
+      resolved = { ...live.hub.view, pins: [], servers: [], local: [], composites: [], hooks: [] };
+      if (live.view !== undefined && !Object.hasOwn(config.tool_views, live.view)) this.forgetSharedView(live.view);
+      else this.logger.warn(`view "${live.view}" is not served until it is fixed: ${(error as Error).message}`);
+    }
+    const upstreamOf = (server: ResolvedView['servers'][number]) => pooled(live.pool, server, live.make);
+    const same =
+      viewFingerprint(resolved) === viewFingerprint(live.hub.view) &&
+      resolved.servers.every((server, i) => live.pool.get(server.name) === live.hub.upstreamList()[i]);
+    if (!same) live.hub.reconfigure(resolved, upstreamOf);
   }
 
   /** A view removed from the config: the next client of it is told it does not exist. */
@@ -432,6 +435,8 @@ export class Runtime {
   }
 
   private async makeHub(view: ViewTarget, options: OpenHubOptions, pool: Map<string, Upstream>, owns: boolean): Promise<ProxyHub> {
+    // A reload that ran while this hub was being made did not see it: it is re-pointed below.
+    const generation = this.live.currentGeneration;
     const [{ ProxyHub }, { Upstream }, resolved, pins] = await Promise.all([
       import('../proxy/hub.js'),
       import('../proxy/upstream.js'),
@@ -459,7 +464,10 @@ export class Runtime {
       hotPath: () => this.tracing === undefined,
     });
     // serve's hubs live on and follow the config; a terminal command's or a filter's do not.
-    if (live) this.liveHubs.add((entry = { hub, view: view as string | undefined, pool, make }));
+    if (live) {
+      this.liveHubs.add((entry = { hub, view: view as string | undefined, pool, make }));
+      if (this.live.currentGeneration !== generation) await this.repoint(entry);
+    }
     return hub;
   }
 

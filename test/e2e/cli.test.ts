@@ -161,6 +161,7 @@ describe('the CLI as a user runs it', () => {
       'registry',
       'arango',
       'retrieve',
+      'daemon',
       'serve',
     ]);
     expect(schema.additionalProperties).toBe(false);
