@@ -189,7 +189,7 @@ describe('server rename-tool and set-description without an allow-list', async (
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.overrides).toEqual({ echo: { description: 'Ours. {original}' } });
     const bad = await runCli(['server', 'rename-tool', 'everything', 'echo', 'has space'], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('a tool name is 1-128 letters');
+    expect(bad.stderr).toContain('a tool name is 1-64 letters');
     const both = await runCli(['server', 'rename-tool', 'everything', 'echo'], { env });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('Give the new name, or --reset.');

@@ -222,8 +222,8 @@ export const serverSetDescription = defineTool({
   render: (r, ui) => `${ui.color.green('✓')} ${r.server}.${r.tool}: "${r.description}"`,
 });
 
-/** What MCP allows in a tool name (2025-11-25: 1-128 of letters, digits, _, - and .). */
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** The names mcpkit publishes (proxy/names.ts), which many clients require. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const serverRenameTool = defineTool({
   name: 'server_rename_tool',
@@ -239,7 +239,7 @@ export const serverRenameTool = defineTool({
   input: z.strictObject({
     name: serverName,
     tool: z.string().min(1).describe('Upstream tool name.'),
-    new_name: z.string().regex(TOOL_NAME, 'a tool name is 1-128 letters, digits, "_", "-" or "."').optional().describe('The name to publish instead.'),
+    new_name: z.string().regex(TOOL_NAME, 'a tool name is 1-64 letters, digits, "_" or "-"').optional().describe('The name to publish instead.'),
     reset: z.boolean().default(false).describe('Remove the rename: the upstream name is published again.'),
   }),
   annotations: CONFIG_WRITE,
