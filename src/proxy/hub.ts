@@ -9,6 +9,7 @@ import { HookChain } from './hooks.js';
 import { PromptResourceRouter } from './prompts-resources.js';
 import type { LogParams, Upstream, UpstreamStatus } from './upstream.js';
 import { publish, ViewCatalog, type PinGate } from './view-catalog.js';
+import { hiddenTools, type HiddenTool } from './hidden-tools.js';
 import { differingMessage } from './pins.js';
 import type { ResolvedView } from './view.js';
 
@@ -261,6 +262,12 @@ export class ProxyHub {
 
   callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallToolResult> {
     return this.current.router.callEntry(entry, args, context);
+  }
+
+  /** The servers' tools the view does not serve, each with the rule that hides it (after a listing). */
+  hiddenTools(): HiddenTool[] {
+    const { servers, readOnly } = this.current.view;
+    return servers.flatMap((server, i) => hiddenTools(server.name, this.current.upstreams[i]?.cachedTools() ?? [], server.config, server.view, readOnly));
   }
 
   /** The tools tool pinning withholds from the view now (after a listing). */

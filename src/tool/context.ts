@@ -45,6 +45,8 @@ export interface OpenedView {
   status(): { name: string; state: string; error?: string }[];
   /** Tools tool pinning withholds (new, or changed since approval), by the name the view would publish. */
   withheldTools(): { name: string; server: string; tool: string; why: 'new' | 'changed' }[];
+  /** The servers' tools the view does not serve, with the rule that hides each (by the server's own name). */
+  hiddenTools(): { server: string; tool: string; why: string }[];
 }
 
 export interface ExposureSummary {

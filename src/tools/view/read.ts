@@ -84,6 +84,7 @@ export const viewTools = defineTool({
           // What a model would read, shown so a person sees it too (tool pinning).
           tools: tools.map((t) => ({ name: t.name, description: escapeInvisible(summaryOf(t)) })),
           withheld: hub.withheldTools(),
+          hidden: hub.hiddenTools(),
           direct: plan.direct,
           unknown_pins: plan.unknown_pins,
           catalog_size: catalog.length,
@@ -112,6 +113,7 @@ export const viewTools = defineTool({
           `! ${w.name} is withheld: ${w.why === 'new' ? 'a new tool' : 'changed since approval'} of server ${w.server} (mcpkit server diff ${w.server}, then mcpkit server approve ${w.server})`,
         ),
       ),
+      ...r.hidden.map((h) => ui.color.dim(`- ${h.tool} of server ${h.server} is hidden: ${h.why}`)),
       ...r.unknown_pins.map((u) =>
         ui.color.yellow(`! pin "${u.pin}" names no tool of the view${u.similar.length ? ` (did you mean ${u.similar.join(', ')}?)` : ''}`),
       ),
