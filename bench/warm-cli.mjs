@@ -8,7 +8,7 @@
 //   3. `call` of one server's tool with four upstreams configured and no daemon (the kept tool
 //      listings start only that server) against the same call with that server alone.
 //
-// Usage: node bench/warm-cli.mjs [--runs N] [--settle SECONDS] [TREE...]   (needs "npm run build")
+// Usage: node bench/warm-cli.mjs [--runs N] [--settle SECONDS] [--calls-only] [TREE...]   (needs "npm run build")
 //   With no TREE: a copy of this project's node_modules (with the conformance kits' beside it when
 //   present) and /usr/lib, where they have 25k files or more. Needs rg (apt-get install ripgrep).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -22,6 +22,7 @@ const option = (name, fallback) => {
   return at >= 0 ? Number(argv.splice(at, 2)[1]) : fallback;
 };
 const runs = option('--runs', 7);
+const callsOnly = argv.includes('--calls-only') && Boolean(argv.splice(argv.indexOf('--calls-only'), 1));
 const settle = option('--settle', 25);
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin/run.js');
@@ -82,7 +83,7 @@ console.log(`# mcpkit daemon: whole processes, median of ${runs} paired runs; no
 
 try {
   // 1. retrieve search
-  const trees = argv.length ? argv.map((t) => resolve(t)) : defaultTrees();
+  const trees = callsOnly ? [] : argv.length ? argv.map((t) => resolve(t)) : defaultTrees();
   console.log('\n## retrieve search through the daemon, against rg');
   console.log('| tree | files | query | mcpkit (daemon) s | mcpkit (no daemon) s | rg s | daemon ÷ rg | matching lines (mcpkit / rg) |');
   console.log('|---|---|---|---|---|---|---|---|');
