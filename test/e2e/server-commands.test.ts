@@ -48,7 +48,9 @@ describe('server commands edit the config safely', () => {
     [['server', 'add', 'bad name', '--command', 'a'], 1, 'CONFIG_INVALID'],
     [['server', 'add', 'x', '--command', 'a', '--env', 'NOEQUALS'], 2, 'INVALID_INPUT'],
     [['server', 'remove', 'nope'], 1, 'NOT_FOUND'],
-    [['server', 'set-description', 'gh', 'x', 'text'], 1, 'CONFLICT'],
+    [['server', 'set-description', 'nope', 'x', 'text'], 1, 'NOT_FOUND'],
+    [['server', 'rename-tool', 'gh', 'x', 'bad name'], 2, 'INVALID_INPUT'],
+    [['server', 'rename-tool', 'nope', 'x', 'y'], 1, 'NOT_FOUND'],
     [['server', 'set-tools', 'gh'], 2, 'INVALID_INPUT'],
   ])('refuses %j with exit %i and %s, leaving the file byte-identical', async (args, code, errorCode) => {
     const file = join(tempDir(), 'mcpkit.yaml');
