@@ -3,7 +3,7 @@ const argv = process.argv.slice(2);
 // MCP clients start `mcpkit serve` often, and scripts run `retrieve` commands in loops: plain
 // invocations of those skip oclif's start-up (see serve-fast-path.ts and tool-fast-path.ts), and
 // the commands mcpkit daemon runs go straight to it when one runs (daemon-fast-path.ts).
-const warm = argv[0] === 'call' || argv[0] === 'retrieve' || argv[0] === 'view' || argv[0] === 'server';
+const warm = argv[0] === 'call' || argv[0] === 'retrieve' || (argv[0] === 'view' && argv[1] === 'tools') || (argv[0] === 'server' && argv[1] === 'test');
 const fast =
   (argv[0] === 'serve' && (await (await import('../dist/cli/serve-fast-path.js')).fastServe(argv.slice(1), import.meta.url))) ||
   (warm && (await (await import('../dist/cli/daemon-fast-path.js')).fastDaemon(argv))) ||

@@ -319,7 +319,8 @@ export class Runtime {
 
   /** What the process keeps in memory for tools (the daemon's status): the file index's bytes, when there is one. */
   async cacheSummary(): Promise<{ entries: number; text_bytes?: number; cache_bytes?: number; roots?: ReturnType<FileIndexes['roots']> }> {
-    const indexes = (await this.cache?.get('retrieve.fileIndexes')) as FileIndexes | undefined;
+    const { FILE_INDEXES_KEY } = await import('../tools/retrieve/shared.js');
+    const indexes = (await this.cache?.get(FILE_INDEXES_KEY)) as FileIndexes | undefined;
     return { entries: this.cache?.size ?? 0, ...(indexes ? { ...indexes.memory(), roots: indexes.roots() } : {}) };
   }
 

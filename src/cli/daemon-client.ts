@@ -34,21 +34,28 @@ export function daemonAllowed(env: NodeJS.ProcessEnv, noDaemonFlag: boolean | un
   return off === undefined || off === '' || off === '0' || off === 'false';
 }
 
-/** A daemon that answered bypass for its build or environment says so once per process (the fast paths fall back to oclif's commands). */
-let refused: DaemonAnswer | undefined;
+/**
+ * What a process learned of its daemon that holds for its life: none runs, or it answered bypass
+ * for its build or environment. A fast path that fell back to oclif's command is not asked twice.
+ */
+let settled: Exclude<DaemonAnswer, { kind: 'done' }> | undefined;
 
 export async function viaDaemon(configPath: string, operation: DaemonOperation, handlers: DaemonHandlers = {}, env = process.env): Promise<DaemonAnswer> {
-  if (refused) return refused;
-  const place = daemonPlace(configPath, env);
-  if (!existsSync(place.socket)) return { kind: 'absent' };
+  if (settled) return settled;
+  const socket = await reach(daemonPlace(configPath, env));
+  if (!socket) return (settled = { kind: 'absent' });
+  return exchange(socket, operation, handlers, env);
+}
+
+/** A connection to the daemon at `place`, or undefined: no socket, one in a folder not ours to trust (`daemon status` says why), or a dead one's. */
+async function reach(place: DaemonPlace): Promise<Socket | undefined> {
+  if (!existsSync(place.socket)) return undefined;
   try {
     checkPrivateFolder(place.folder);
   } catch {
-    return { kind: 'absent' }; // not ours to trust; `mcpkit daemon status` says why
+    return undefined;
   }
-  const socket = await connect(place);
-  if (!socket) return { kind: 'absent' };
-  return exchange(socket, operation, handlers, env);
+  return connect(place);
 }
 
 /** A connected socket, or undefined for a daemon that is gone (its socket and record are removed). */
@@ -81,7 +88,28 @@ export function removeLeftovers(place: DaemonPlace): void {
   }
 }
 
-function exchange(socket: Socket, operation: DaemonOperation, handlers: DaemonHandlers, env: NodeJS.ProcessEnv): Promise<DaemonAnswer> {
+async function exchange(socket: Socket, operation: DaemonOperation, handlers: DaemonHandlers, env: NodeJS.ProcessEnv): Promise<DaemonAnswer> {
+  const last = await request(socket, operation, handlers, env);
+  if (!last) {
+    throw new ToolError('UNAVAILABLE', 'mcpkit daemon ended before it answered; the work may not have been done.', {
+      hint: 'See "mcpkit daemon status"; run the command again, or with --no-daemon.',
+    });
+  }
+  if (last.type === 'error') throw fromWire(last.error);
+  if (last.type === 'result') return { kind: 'done', result: last.result };
+  const answer: DaemonAnswer = { kind: 'bypass', reason: last.reason, detail: last.detail };
+  if (last.reason === 'build' || last.reason === 'environment') settled = answer;
+  return answer;
+}
+
+/** The message that ends a request: its result, error or bypass. */
+export type FinalMessage = Extract<DaemonMessage, { type: 'result' | 'error' | 'bypass' }>;
+
+/**
+ * Sends one request on a connected socket; what the daemon says meanwhile goes to `handlers`.
+ * Resolves with the message that ends it, or undefined when the daemon closed the connection first.
+ */
+export function request(socket: Socket, operation: DaemonOperation, handlers: DaemonHandlers, env: NodeJS.ProcessEnv): Promise<FinalMessage | undefined> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
@@ -100,28 +128,14 @@ function exchange(socket: Socket, operation: DaemonOperation, handlers: DaemonHa
           else if (message.type === 'waiting') handlers.waiting?.(message.message);
           else if (message.type === 'out') handlers.out?.(message.text);
           else if (message.type === 'err') handlers.err?.(message.text);
-          else if (message.type === 'result') settle(() => resolve({ kind: 'done', result: message.result }));
-          else if (message.type === 'error') settle(() => reject(fromWire(message.error)));
-          else if (message.type === 'bypass') {
-            const answer: DaemonAnswer = { kind: 'bypass', reason: message.reason, detail: message.detail };
-            if (message.reason === 'build' || message.reason === 'environment') refused = answer;
-            settle(() => resolve(answer));
-          }
+          else settle(() => resolve(message));
         } catch (error) {
           settle(() => reject(error as Error));
         }
       }),
     );
     socket.on('error', () => undefined); // 'close' follows and says what it means
-    socket.on('close', () =>
-      settle(() =>
-        reject(
-          new ToolError('UNAVAILABLE', 'mcpkit daemon ended before it answered; the work may not have been done.', {
-            hint: 'See "mcpkit daemon status"; run the command again, or with --no-daemon.',
-          }),
-        ),
-      ),
-    );
+    socket.on('close', () => settle(() => resolve(undefined)));
     socket.write(encodeLine({ build: buildIdentity(), cwd: process.cwd(), env: plainEnv(env), operation }));
   });
 }

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { processAlive } from '../config/lock.js';
 import { ToolError } from '../core/errors.js';
 import { buildIdentity } from '../core/version.js';
-import { connect } from './daemon-client.js';
+import { connect, request } from './daemon-client.js';
 import { daemonLog, launchDaemon } from './daemon-launch.js';
 import { checkPrivateFolder, daemonPlace, type DaemonPlace } from './daemon-place.js';
-import { encodeLine, lineReader, type DaemonMessage } from './daemon-protocol.js';
 
 /** What `mcpkit daemon status` shows (the daemon's own DaemonStatus, and what this command knows). */
 export interface DaemonState {
@@ -63,21 +62,11 @@ export async function startDaemon(configPath: string, env: NodeJS.ProcessEnv): P
   return { ...launched, already: false, ...(replaced !== undefined ? { replaced } : {}) };
 }
 
+/** A status or stop request, which a daemon of any build answers; undefined when none answers. */
 async function ask(place: DaemonPlace, op: 'status' | 'stop'): Promise<unknown> {
   const socket = await connect(place);
   if (!socket) return undefined;
-  return new Promise((resolve, reject) => {
-    socket.setEncoding('utf8');
-    socket.on(
-      'data',
-      lineReader((raw) => {
-        const message = raw as DaemonMessage;
-        if (message.type === 'result') resolve(message.result);
-        else if (message.type === 'error') reject(new ToolError('UNAVAILABLE', `mcpkit daemon refused "${op}".`));
-      }),
-    );
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(undefined));
-    socket.write(encodeLine({ build: buildIdentity(), cwd: process.cwd(), env: {}, operation: { op } }));
-  });
+  const last = await request(socket, { op }, {}, {});
+  if (last?.type === 'error') throw new ToolError('UNAVAILABLE', `mcpkit daemon refused "${op}".`);
+  return last?.type === 'result' ? last.result : undefined;
 }

@@ -1,11 +1,6 @@
-import { existsSync } from 'node:fs';
 import { locateConfig } from '../config/locate.js';
 import { colorLevel } from './color.js';
 import { daemonAllowed, viaDaemon } from './daemon-client.js';
-import { daemonPlace } from './daemon-place.js';
-
-/** The commands mcpkit daemon can run from their command line alone (it decides which lines it takes). */
-const WARM_COMMANDS = [/^call$/, /^retrieve$/, /^view tools$/, /^server test$/];
 
 /**
  * A terminal command that mcpkit daemon runs for it, when one runs for its config: the command
@@ -15,12 +10,10 @@ const WARM_COMMANDS = [/^call$/, /^retrieve$/, /^view tools$/, /^server test$/];
  * bypassed (--no-daemon, MCPKIT_NO_DAEMON), or the daemon does not take this line.
  */
 export async function fastDaemon(argv: readonly string[]): Promise<boolean> {
-  const words = `${argv[0]} ${argv[1] ?? ''}`;
-  if (!WARM_COMMANDS.some((re) => re.test(argv[0]!) || re.test(words))) return false;
+  // bin/run.js sends only the commands the daemon runs (call, retrieve, view tools, server test); it decides which lines it takes.
   const before = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   if (before.some((a) => a === '--help' || a === '-h') || !daemonAllowed(process.env, before.includes('--no-daemon'))) return false;
   const location = locateConfig({ flag: configFlag(before), env: process.env, cwd: process.cwd() });
-  if (!existsSync(daemonPlace(location.path, process.env).socket)) return false;
   const colors = { out: colorLevel(process.env, process.stdout), err: colorLevel(process.env, process.stderr) };
   const answer = await viaDaemon(
     location.path,

@@ -1,5 +1,5 @@
 import type { Runtime } from '../app/runtime.js';
-import { daemonAllowed, type DaemonAnswer } from './daemon-client.js';
+import { daemonAllowed, viaDaemon, type DaemonAnswer } from './daemon-client.js';
 import type { DaemonOperation } from './daemon-protocol.js';
 import { sayWaiting } from './output.js';
 
@@ -15,7 +15,6 @@ export async function throughDaemon(
   options: { noDaemon?: boolean; item?: (item: unknown) => void } = {},
 ): Promise<{ result: unknown } | undefined> {
   if (!daemonAllowed(runtime.env, options.noDaemon)) return undefined;
-  const { viaDaemon } = await import('./daemon-client.js');
   const answer = await viaDaemon(runtime.configLocation.path, operation, { waiting: sayWaiting, ...(options.item ? { item: options.item } : {}) }, runtime.env);
   if (answer.kind === 'done') return { result: answer.result };
   await startIfAuto(runtime, answer);

@@ -1,3 +1,4 @@
+import type { Tool } from '@modelcontextprotocol/server';
 import type { Runtime } from '../app/runtime.js';
 import { exitCodeFor, isErrorCode, type ErrorObject } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
@@ -36,6 +37,17 @@ export interface UpstreamResult {
   [key: string]: unknown;
 }
 
+/** One upstream or composite tool as `mcpkit tools` lists it. */
+function listingOf(tool: Tool, server: string | undefined): ToolListing {
+  return {
+    name: tool.name,
+    group: server ? `server:${server}` : 'composite',
+    read_only: tool.annotations?.readOnlyHint === true,
+    description: summaryOf(tool),
+    input_schema: tool.inputSchema,
+  };
+}
+
 /** Calls an upstream tool by its published name; NOT_FOUND (with what is down or set aside) when no server has it. */
 export async function callUpstreamTool(runtime: Runtime, name: string, base: Record<string, unknown>, pairs: readonly string[]): Promise<UpstreamResult> {
   return runtime.withHub(undefined, async (hub) => {
@@ -67,15 +79,7 @@ export async function callUpstreamTool(runtime: Runtime, name: string, base: Rec
 export async function listUpstreamTools(runtime: Runtime, skip: ReadonlySet<string>): Promise<UpstreamListing> {
   return runtime.withHub(undefined, async (hub) => {
     // The whole catalog: under exposure search or auto, tools/list shows part of it and the rest is reached through search.
-    const tools = (await hub.catalogTools())
-      .filter((t) => !skip.has(t.name))
-      .map((t) => ({
-        name: t.name,
-        group: hub.serverOf(t.name) ? `server:${hub.serverOf(t.name)}` : 'composite',
-        read_only: t.annotations?.readOnlyHint === true,
-        description: summaryOf(t),
-        input_schema: t.inputSchema,
-      }));
+    const tools = (await hub.catalogTools()).filter((t) => !skip.has(t.name)).map((t) => listingOf(t, hub.serverOf(t.name)));
     const notes = hub
       .status()
       .filter((s) => s.state !== 'ready')
@@ -109,15 +113,7 @@ export function printUpstreamResult(name: string, result: UpstreamResult, json: 
 export async function listKnownTools(runtime: Runtime, skip: ReadonlySet<string>): Promise<UpstreamListing> {
   return runtime.withHub(undefined, async (hub) => {
     const known = hub.knownTools();
-    const tools = known.tools
-      .filter(({ tool }) => !skip.has(tool.name))
-      .map(({ tool, server }) => ({
-        name: tool.name,
-        group: server ? `server:${server}` : 'composite',
-        read_only: tool.annotations?.readOnlyHint === true,
-        description: summaryOf(tool),
-        input_schema: tool.inputSchema,
-      }));
+    const tools = known.tools.filter(({ tool }) => !skip.has(tool.name)).map(({ tool, server }) => listingOf(tool, server));
     const notes = known.unlisted.map((s) => `mcpkit: server ${s} has no cached listing; "mcpkit tools" without --cached lists it`);
     return { tools, notes };
   });

@@ -3,8 +3,6 @@ import { McpkitCommand } from '../cli/base-command.js';
 import { summaryOf } from '../tool/define.js';
 import { listKnownTools, listUpstreamTools, type ToolListing, type UpstreamListing } from '../cli/upstream-calls.js';
 
-export type { ToolListing };
-
 export default class Tools extends McpkitCommand {
   static override summary = 'List every tool "mcpkit serve" offers: mcpkit\'s own and the upstream servers\'.';
   static override description =

@@ -11,7 +11,8 @@ import { formatJson } from '../cli/output.js';
 import { parseToolArgs } from '../cli/tool-args.js';
 import { cliWords, reportFailure, runToolForCli } from '../cli/tool-runner.js';
 import { callUpstreamTool, printUpstreamResult } from '../cli/upstream-calls.js';
-import { inputJsonSchema } from '../core/schema.js';
+import type { JsonSchema } from '../core/schema.js';
+import { toMcpTool } from '../tool/mcp-shape.js';
 
 /**
  * A command line a client sent whole (`DaemonOperation` command): parsed with the fast paths'
@@ -44,7 +45,8 @@ export async function runRemoteCommand(
   const commandId = `${argv[0]} ${argv[1]}`;
   const tool = generatedCommandTool(tools, commandId);
   if (!tool?.warm || tool.command.afterDoubleDash) return false;
-  const specs = fieldSpecs(inputJsonSchema(tool.input), tool.command);
+  // The tool's published schema is made once per tool (toMcpTool), not once per request.
+  const specs = fieldSpecs(toMcpTool(tool).inputSchema as JsonSchema, tool.command);
   const parsed = parseToolArgs(specs, argv.slice(2), { daemonFlag: true });
   if (!parsed || parsed.noDaemon || !ours(parsed.config)) return false;
   try {

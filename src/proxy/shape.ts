@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ServerShaping } from '../config/schema.js';
-import { compileFilter } from './filter.js';
+import { compileFilter, type FilterDecision, type ToolFilter } from './filter.js';
 
 /**
  * Server-level shaping: ordered filter rules,
@@ -35,20 +35,31 @@ export function shapeServerTools(tools: readonly Tool[], shaping: ServerShaping)
  */
 export function reshapeTools(items: readonly ShapedTool[], shaping: ServerShaping): ShapedTool[] {
   const filter = compileFilter(shaping.filter ?? []);
-  const allow = shaping.tools;
   const shaped: ShapedTool[] = [];
   for (const item of items) {
-    const { tool } = item;
-    if (!filter(tool.name).allowed) continue;
-    if (allow && !Object.hasOwn(allow, tool.name)) continue;
-    const override = { ...(shaping.overrides?.[tool.name] ?? {}), ...(allow?.[tool.name] ?? {}) };
-    if (override.enabled === false) continue;
-    const published: Tool = {
+    const verdict = shapeTool(item.tool, shaping, filter);
+    if ('published' in verdict) shaped.push({ upstreamName: item.upstreamName, tool: verdict.published });
+  }
+  return shaped;
+}
+
+/** What one layer of shaping does to one tool: publishes it (renamed, described), or drops it, and by which rule. */
+export type ShapeVerdict = { published: Tool } | { dropped: 'filter'; decision: FilterDecision } | { dropped: 'allow-list' } | { dropped: 'disabled' };
+
+/** The one place the rules are applied, in order: filter, allow-list, overrides (`filter` is compiled from `shaping.filter`). Pure. */
+export function shapeTool(tool: Tool, shaping: ServerShaping, filter: ToolFilter): ShapeVerdict {
+  const decision = filter(tool.name);
+  if (!decision.allowed) return { dropped: 'filter', decision };
+  const allow = shaping.tools;
+  if (allow && !Object.hasOwn(allow, tool.name)) return { dropped: 'allow-list' };
+  const override = { ...(shaping.overrides?.[tool.name] ?? {}), ...(allow?.[tool.name] ?? {}) };
+  if (override.enabled === false) return { dropped: 'disabled' };
+  if (!override.name && override.description === undefined) return { published: tool };
+  return {
+    published: {
       ...tool,
       ...(override.name ? { name: override.name } : {}),
       ...(override.description !== undefined ? { description: applyDescription(override.description, tool.description) } : {}),
-    };
-    shaped.push({ upstreamName: item.upstreamName, tool: override.name || override.description !== undefined ? published : tool });
-  }
-  return shaped;
+    },
+  };
 }

@@ -20,9 +20,12 @@ export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxF
   return { roots, maxFileBytes: config.retrieve.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES, timeoutMs };
 }
 
+/** Where the process cache keeps the file indexes (the daemon's status reads them there). */
+export const FILE_INDEXES_KEY = 'retrieve.fileIndexes';
+
 /** The process's remembered walks and reads (serve only; see retrieve/file-index.ts). */
 export function fileIndexes(ctx: ToolContext): Promise<FileIndexes> | undefined {
-  return perProcess(ctx, 'retrieve.fileIndexes', () => import('../../retrieve/file-index.js').then(({ FileIndexes }) => new FileIndexes({ watch: true })));
+  return perProcess(ctx, FILE_INDEXES_KEY, () => import('../../retrieve/file-index.js').then(({ FileIndexes }) => new FileIndexes({ watch: true })));
 }
 
 /** The retrieval tools' shared envelope: `{ result, meta: { repo, duration_ms, truncated } }`. */
