@@ -19,6 +19,8 @@ const N = Number(process.argv[2] ?? 2000);
 /** `observability` as the second argument runs only the observability rows. */
 const onlyObservability = process.argv[3] === 'observability';
 const WARM = 200;
+/** Rounds of the observability rows (off and on, back to back, in turns). */
+const OBS_ROUNDS = Number(process.env.OBS_ROUNDS ?? 6);
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin/run.js');
 const server = (p) => join(root, 'node_modules/@modelcontextprotocol', p, 'dist/index.js');
@@ -264,17 +266,20 @@ const observability = [];
   };
   const off = variant('obs-off', { metrics: false, exposure: 'direct' });
   const on = variant('obs-on', { audit_log: join(dir, 'audit.jsonl'), exposure: 'direct' });
-  for (const round of [1, 2]) {
-    for (const [label, file] of [
-      ['off (no audit log, metrics: false)', off],
-      ['on (audit log + /metrics)', on],
-    ]) {
+  const variants = [
+    ['off (no audit log, metrics: false)', off],
+    ['on (audit log + /metrics)', on],
+  ];
+  // Rounds alternate which variant goes first, so that drift of the machine (another process,
+  // the CPU's clock) falls on both alike; the ratio is taken within each round.
+  for (let round = 1; round <= OBS_ROUNDS; round++) {
+    for (const [label, file] of round % 2 ? variants : [...variants].reverse()) {
       const { child, base } = await startHttp(file);
       const raw = await rawHttpClient(`${base}/view/one/mcp`);
       const one = await measure(`${label}, 1 light client, round ${round}`, [raw], 'echo', child.pid);
       const raws = await Promise.all(Array.from({ length: 8 }, () => rawHttpClient(`${base}/view/one/mcp`)));
       const eight = await measure(`${label}, 8 light clients, round ${round}`, raws, 'echo', child.pid);
-      observability.push(one, eight);
+      observability.push({ ...one, round, on: file === on, clients: 1 }, { ...eight, round, on: file === on, clients: 8 });
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
@@ -331,4 +336,19 @@ console.log('observability over HTTP, off vs on (same run, back to back)');
 console.log('| serve --http | calls/s | p50 ms | mcpkit CPU ms/call |');
 console.log('|---|---|---|---|');
 for (const r of observability) console.log(`| ${r.label} | ${fmt(r.rate, 0)} | ${fmt(r.p50)} | ${fmt(r.cpuPerCall)} |`);
+console.log('');
+console.log(`observability cost, on against off: the median over ${OBS_ROUNDS} rounds of the ratio within a round`);
+console.log('| clients | calls/s on/off | CPU ms/call on/off |');
+console.log('|---|---|---|');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+for (const clients of [1, 8]) {
+  const ratios = (key) =>
+    Array.from({ length: OBS_ROUNDS }, (_, i) => {
+      const pick = (on) => observability.find((r) => r.round === i + 1 && r.clients === clients && r.on === on)[key];
+      return pick(true) / pick(false);
+    });
+  const rate = ratios('rate');
+  const cpu = ratios('cpuPerCall');
+  console.log(`| ${clients} | ${fmt(median(rate))} (${rate.map((x) => fmt(x)).join(', ')}) | ${fmt(median(cpu))} (${cpu.map((x) => fmt(x)).join(', ')}) |`);
+}
 process.exit(0);

@@ -36,15 +36,21 @@ export interface AuditLogOptions {
   keep?: number;
   /** Lines waiting to be written beyond which new ones are dropped (and counted): writing never holds up a call. */
   maxPending?: number;
+  /**
+   * How long a line may wait for others before its batch is written (default 25 ms). One write
+   * per call costs a thread-pool round trip and an event-loop turn each: at a thousand calls a
+   * second that was a fifth of serve's CPU per call; batched, it is a few writes a second.
+   */
+  batchMs?: number;
   /** Told once when a write fails (the disk is full, the file's folder is gone); later lines are dropped and counted. */
   failed?: (reason: string) => void;
 }
 
-export const AUDIT_DEFAULTS = { maxBytes: 10 * 1024 * 1024, keep: 5, maxPending: 10_000 };
+export const AUDIT_DEFAULTS = { maxBytes: 10 * 1024 * 1024, keep: 5, maxPending: 10_000, batchMs: 25 };
 
 /**
- * An append-only JSON Lines file (0600), written in the background one batch at a time, so a
- * call never waits on the disk; rotated by size (PATH -> PATH.1 -> ... -> PATH.N). Written here
+ * An append-only JSON Lines file (0600), written in the background one batch at a time (lines
+ * gathered for up to batchMs, and all of them on close), so a call never waits on the disk; rotated by size (PATH -> PATH.1 -> ... -> PATH.N). Written here
  * rather than with a rotating-stream library: the policy that matters (drop and count rather
  * than buffer without end, a fixed mode on every new file, rotation between batches so a line
  * is never split) is a few lines over fs, and a library would be one more dependency of serve.
@@ -54,6 +60,8 @@ export class AuditLog {
   private size: number;
   private pending: string[] = [];
   private writing = false;
+  private timer: NodeJS.Timeout | undefined;
+  private batches = 0;
   private closed = false;
   private dropped = 0;
   private failure?: string;
@@ -74,6 +82,11 @@ export class AuditLog {
     return this.dropped;
   }
 
+  /** Writes made so far (each one a batch of lines). */
+  get batchesWritten(): number {
+    return this.batches;
+  }
+
   write(entry: AuditEntry): void {
     if (this.closed) return;
     if (this.pending.length >= this.options.maxPending || this.failure) {
@@ -84,9 +97,14 @@ export class AuditLog {
     if (!this.writing) this.flushSoon();
   }
 
-  /** Resolves once every line written so far is on disk (tests, and close). */
+  /** Resolves once every line written so far is on disk (tests, and close): a waiting batch goes now. */
   flushed(): Promise<void> {
     if (!this.writing && this.pending.length === 0) return Promise.resolve();
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.flush();
+    }
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
@@ -98,18 +116,36 @@ export class AuditLog {
 
   private flushSoon(): void {
     this.writing = true;
-    setImmediate(() => this.flush());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, this.options.batchMs);
   }
 
+  /** Writes the waiting lines that fit in the current file; the rest go right after, into the next. */
   private flush(): void {
-    const text = this.pending.join('');
-    this.pending = [];
-    const bytes = Buffer.from(text);
-    if (this.size > 0 && this.size + bytes.length > this.options.maxBytes) this.rotate();
+    this.batches++;
+    const { maxBytes } = this.options;
+    let room = maxBytes - this.size;
+    if (this.size > 0 && Buffer.byteLength(this.pending[0]!) > room) {
+      this.rotate();
+      room = maxBytes - this.size;
+    }
+    let take = 0;
+    let length = 0;
+    for (const line of this.pending) {
+      const size = Buffer.byteLength(line);
+      if (take > 0 && length + size > room) break; // a line longer than a whole file still goes, alone
+      take++;
+      length += size;
+    }
+    const full = take < this.pending.length;
+    const bytes = Buffer.from(this.pending.slice(0, take).join(''));
+    this.pending = this.pending.slice(take);
     writeAsync(this.fd, bytes, 0, bytes.length, null, (error) => {
       if (error) this.fail(`cannot write the audit log ${this.path}: ${error.message}`);
       else this.size += bytes.length;
-      if (this.pending.length && !this.failure) return this.flush();
+      if (this.pending.length && !this.failure) return full ? this.flush() : this.flushSoon();
       this.writing = false;
       for (const resolve of this.idle.splice(0)) resolve();
     });

@@ -14,6 +14,9 @@ export interface AuditedCall {
   upstreamName?: string | undefined;
   /** performance.now() when the request came in. */
   started: number;
+  /** performance.now() and Date.now() when it was answered (CallQueue notes them); else when recorded. */
+  finished?: number;
+  endedAt?: number;
   /** A tool result, a prompt or resource result, or the JSON-RPC error that was sent. */
   result?: unknown;
   error?: { code?: unknown };
@@ -24,13 +27,6 @@ export interface AuditedCall {
 /** What sees every finished request: the audit log, the metrics (mcp front ends call it). */
 export interface CallObserver {
   record(call: AuditedCall): void;
-}
-
-/** One observer that tells each of these. */
-export function observeAll(observers: readonly (CallObserver | undefined)[]): CallObserver | undefined {
-  const present = observers.filter((o): o is CallObserver => o !== undefined);
-  if (present.length <= 1) return present[0];
-  return { record: (call) => present.forEach((o) => o.record(call)) };
 }
 
 /** How a call ended, in the audit log's words (a result with isError is a tool error). */
@@ -58,10 +54,10 @@ export class Auditor implements CallObserver {
   ) {}
 
   record(call: AuditedCall): void {
-    const finished = performance.now();
+    const finished = call.finished ?? performance.now();
     const client = call.client && typeof call.client.name === 'string' ? { name: call.client.name, version: String(call.client.version ?? '') } : null;
     const entry: AuditEntry = {
-      time: new Date(this.options.now?.() ?? Date.now()).toISOString(),
+      time: new Date(this.options.now?.() ?? call.endedAt ?? Date.now()).toISOString(),
       method: call.method,
       session: call.session ?? null,
       request: call.request ?? null,

@@ -72,7 +72,7 @@ export class ServeMetrics {
 
   record(call: AuditedCall): void {
     if (call.method !== 'tools/call') return;
-    const seconds = (performance.now() - call.started) / 1000;
+    const seconds = ((call.finished ?? performance.now()) - call.started) / 1000;
     const known = call.server !== undefined && call.server !== null;
     const labels = { view: call.view ?? '(default)', server: known ? call.server! : '(unknown)', tool: known ? call.name : '(unknown)' };
     const outcome = call.error ? 'protocol_error' : (call.result as { isError?: boolean } | undefined)?.isError ? 'tool_error' : 'ok';

@@ -7,6 +7,8 @@ import { serveStdio } from './stdio.js';
 import { followConfig } from '../app/follow-config.js';
 import { redact } from '../core/redact.js';
 import type { HttpSettings } from './http.js';
+import { CallQueue } from '../audit/call-queue.js';
+import type { CallObserver } from '../audit/auditor.js';
 
 export interface ServeOptions {
   configFlag?: string;
@@ -40,6 +42,8 @@ export async function runServe(options: ServeOptions): Promise<never> {
   let runtime: Runtime | undefined;
   let stopFollowing: (() => void) | undefined;
   let auditor: Awaited<ReturnType<typeof openAudit>>;
+  // What hears of every ended call: the audit log and the metrics, when they are on.
+  const calls = new CallQueue();
   let code = 0;
   try {
     refuseEmptyFlags(options);
@@ -58,7 +62,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
     auditor = await openAudit(options, await config, runtime);
-    runtime.observer = auditor;
+    if (auditor) observe(runtime, calls, auditor);
     const env = runtime.env;
     if ((await config).serve.tracing ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined)) {
       runtime.tracing = await (await import('../audit/tracing.js')).startTracing(options.version);
@@ -70,7 +74,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
     }
     await runtime.startServing();
     if (options.http) {
-      await serveOverHttp(options, runtime);
+      await serveOverHttp(options, runtime, calls);
     } else {
       const served = runtime;
       if (options.eager || options.view) {
@@ -99,6 +103,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
     stopFollowing?.();
     await runtime?.close();
     // After the upstreams: calls that ended while closing still get their line, and their spans are sent.
+    calls.drain();
     await auditor?.close();
     await runtime?.tracing?.shutdown().catch(() => undefined);
   }
@@ -137,12 +142,18 @@ async function openAudit(options: ServeOptions, config: McpkitConfig, runtime: R
   return new Auditor(log, { arguments: config.serve.audit_arguments === true });
 }
 
+/** Serve's calls are told to `observer` too, from now on. */
+function observe(runtime: Runtime, calls: CallQueue, observer: CallObserver): void {
+  calls.add(observer);
+  runtime.observer = calls;
+}
+
 /** The metrics of serve --http (audit/metrics.ts): every call is counted from now on. */
-async function serveMetrics(runtime: Runtime, sessions: () => number) {
-  const [{ ServeMetrics }, { observeAll }] = await Promise.all([import('../audit/metrics.js'), import('../audit/auditor.js')]);
+async function serveMetrics(runtime: Runtime, calls: CallQueue, sessions: () => number) {
+  const { ServeMetrics } = await import('../audit/metrics.js');
   const metrics = new ServeMetrics({ upstreams: () => runtime.upstreamStatus(), sessions, generation: () => runtime.configStatus().generation });
   runtime.live.reloaded.on((report) => metrics.reloaded(report.outcome));
-  runtime.observer = observeAll([runtime.observer, metrics]);
+  observe(runtime, calls, metrics);
   return metrics;
 }
 
@@ -230,7 +241,7 @@ function parsePort(value: string | number | undefined, fallback: number): number
   return port;
 }
 
-async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<void> {
+async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: CallQueue): Promise<void> {
   const config = await runtime.config();
   const { requireUsable } = await import('../config/problems.js');
   requireUsable(config, 'serve');
@@ -272,7 +283,7 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     };
   };
   let openSessions = () => 0;
-  const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, () => openSessions());
+  const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, calls, () => openSessions());
   // Made once per config generation: a reload applies to the next request.
   let settings: { generation: number; value: Promise<HttpSettings> } | undefined;
   const http = await serveHttp({
@@ -287,7 +298,8 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime): Promise<v
     ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
     ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),
     ...(config.serve.max_sessions ? { maxSessions: config.serve.max_sessions } : {}),
-    ...(metrics ? { metrics: () => metrics.text() } : {}),
+    // A scrape counts every call answered before it.
+    ...(metrics ? { metrics: () => (calls.drain(), metrics.text()) } : {}),
   });
   openSessions = http.openSessions;
   process.stderr.write(

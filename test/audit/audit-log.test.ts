@@ -53,6 +53,33 @@ describe('AuditLog', () => {
     expect(kept).toEqual([...kept].sort((a, b) => a - b));
   });
 
+  it('gathers the lines of many calls into a few writes', async () => {
+    const path = join(tempDir(), 'audit.jsonl');
+    const log = new AuditLog(path, { batchMs: 200 });
+    const auditor = new Auditor(log, { arguments: false });
+    // 40 calls ending on 40 turns of the event loop, well within one batch window.
+    for (let i = 0; i < 40; i++) {
+      auditor.record({ method: 'tools/call', name: `t${i}`, started: performance.now(), result: { content: [] } });
+      await new Promise((r) => setImmediate(r));
+    }
+    await log.flushed();
+    expect(lines(path).map((e) => e.name)).toEqual(Array.from({ length: 40 }, (_, i) => `t${i}`));
+    expect(log.batchesWritten).toBeLessThanOrEqual(2);
+    await log.close();
+  });
+
+  it('splits one batch across rotations so that no file outgrows the limit', async () => {
+    const path = join(tempDir(), 'audit.jsonl');
+    const log = new AuditLog(path, { maxBytes: 2_000, keep: 20 });
+    const auditor = new Auditor(log, { arguments: false });
+    for (let i = 0; i < 60; i++) auditor.record({ method: 'tools/call', name: `tool-${i}`, started: performance.now(), result: { content: [] } });
+    await log.close();
+    const files = [path, ...Array.from({ length: 20 }, (_, i) => `${path}.${i + 1}`).filter((f) => existsSync(f))].reverse();
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) expect(statSync(file).size).toBeLessThanOrEqual(2_000);
+    expect(files.flatMap((f) => lines(f).map((e) => e.name))).toEqual(Array.from({ length: 60 }, (_, i) => `tool-${i}`));
+  });
+
   it('drops and counts lines beyond what may wait, instead of holding up calls', async () => {
     const path = join(tempDir(), 'audit.jsonl');
     const log = new AuditLog(path, { maxPending: 5 });
