@@ -47,14 +47,37 @@ export function readOnlyFrom(section: Pick<ArangoSection, 'read_only'>, env: Nod
   return env.ARANGO_READ_ONLY === 'true' || env.ARANGO_READ_ONLY === '1' || section.read_only === true;
 }
 
+/**
+ * A URL's user and password (http://root:pass@host), taken out of it: fetch, under arangojs,
+ * refuses a URL with credentials, so they go into the connection's auth instead.
+ */
+export function splitCredentials(url: string): { url: string; username?: string; password?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url }; // arangojs names a malformed URL itself
+  }
+  if (!parsed.username && !parsed.password) return { url };
+  return {
+    url: url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1'), // otherwise as written
+    username: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+  };
+}
+
 export function resolveArangoSettings(section: ArangoSection, env: NodeJS.ProcessEnv): ArangoSettings {
   const urlText = env.ARANGO_URL ?? section.url;
-  const urls = (Array.isArray(urlText) ? urlText : (urlText ?? DEFAULT_URL).split(',')).map((u) => u.trim()).filter(Boolean);
+  const written = (Array.isArray(urlText) ? urlText : (urlText ?? DEFAULT_URL).split(',')).map((u) => u.trim()).filter(Boolean);
+  const split = written.map(splitCredentials);
+  const urls = split.map((s) => s.url);
+  // Credentials in a URL say more than the section's username/password; the environment's say most.
+  const inUrl = split.find((s) => s.username !== undefined);
   return {
     urls: urls.length ? urls : [DEFAULT_URL],
     database: env.ARANGO_DB ?? section.database ?? DEFAULTS.database,
-    username: env.ARANGO_USERNAME ?? env.ARANGO_USER ?? section.username ?? DEFAULTS.username,
-    password: env.ARANGO_PASSWORD ?? env.ARANGO_PASS ?? section.password ?? '',
+    username: env.ARANGO_USERNAME ?? env.ARANGO_USER ?? (inUrl?.username || undefined) ?? section.username ?? DEFAULTS.username,
+    password: env.ARANGO_PASSWORD ?? env.ARANGO_PASS ?? inUrl?.password ?? section.password ?? '',
     timeoutMs: positive(env.ARANGO_TIMEOUT_SEC, 'ARANGO_TIMEOUT_SEC', 1000) ?? section.timeout_ms ?? DEFAULTS.timeout_ms,
     connectRetries: Math.max(1, positive(env.ARANGO_CONNECT_RETRIES, 'ARANGO_CONNECT_RETRIES', 1) ?? section.connect_retries ?? DEFAULTS.connect_retries),
     connectDelayMs: positive(env.ARANGO_CONNECT_DELAY_SEC, 'ARANGO_CONNECT_DELAY_SEC', 1000) ?? section.connect_delay_ms ?? DEFAULTS.connect_delay_ms,

@@ -3,10 +3,12 @@ import { joinPath } from './interpolate.js';
 export const MASK = '********';
 
 export const SECRET_KEY = /token|secret|passw(or)?d|api[_-]?key|authorization|credential|private[_-]?key|cookie/i;
+const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@]*:)([^/?#@]+)@/i;
 const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/;
 
 /**
- * Hides values that came from the environment, and values under secret-looking keys, so that
+ * Hides values that came from the environment, values under secret-looking keys, and URLs'
+ * passwords, so that
  * `config show` can be pasted into an issue. Unexpanded text with a `${VAR}` placeholder
  * ("Bearer ${TOKEN}") keeps its secret in the environment, so it is shown as written.
  */
@@ -15,7 +17,8 @@ export function maskSecrets(value: unknown, fromEnv: ReadonlySet<string>): unkno
     if (typeof node === 'string') {
       if (fromEnv.has(joinPath(path))) return MASK;
       if (secretKey && node !== '' && !PLACEHOLDER.test(node)) return MASK;
-      return node;
+      // A URL's password (http://root:pass@host), unless it is a ${VAR}.
+      return node.replace(URL_PASSWORD, (whole, head: string, password: string) => (PLACEHOLDER.test(password) ? whole : `${head}${MASK}@`));
     }
     if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, i], secretKey));
     if (node !== null && typeof node === 'object') {
@@ -35,8 +38,8 @@ export function secretValues(value: unknown, envValues: Iterable<string>): strin
   const walk = (node: unknown, secretKey: boolean): void => {
     if (typeof node === 'string') {
       if (secretKey && node !== '' && !PLACEHOLDER.test(node)) found.add(node);
-      const userinfo = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*:([^/?#@]+)@/i.exec(node);
-      if (userinfo) found.add(decodeURIComponent(userinfo[1]!));
+      const userinfo = URL_PASSWORD.exec(node);
+      if (userinfo) found.add(decodeURIComponent(userinfo[2]!));
       return;
     }
     if (Array.isArray(node)) node.forEach((item) => walk(item, secretKey));

@@ -5,9 +5,24 @@
  * rather than passed along: a registry URL with ?key=${KEY} reaches error messages through many
  * layers, and a redactor that has to be threaded through each of them is one that gets forgotten.
  */
-const MIN_LENGTH = 6;
+/**
+ * A secret this long is masked wherever it occurs. A shorter one is masked only where it stands
+ * as a secret (SECRET_PLACES): a short value is too likely to be one of mcpkit's own words (the
+ * README's example password is "mcpkit"), and masking it everywhere turned every hint into "****".
+ */
+const ANYWHERE_LENGTH = 8;
 const known = new Set<string>();
 let ordered: string[] = [];
+const short = new Set<string>();
+
+/**
+ * Where a value is a secret whatever its length: a URL's password (//user:PASS@), an HTTP
+ * credential (Bearer PASS, Basic PASS), and the value of a secret-looking key, as a query
+ * parameter, an environment assignment, a YAML or a JSON field (password=PASS, "token": "PASS").
+ * Group 1 is what stays, group 2 the value.
+ */
+const SECRET_PLACES =
+  /(\/\/[^\s/@:]*:)([^\s/@]+)(?=@)|(\b(?:Bearer|Basic)\s+)([^\s"',;]+)|(\b[\w-]*(?:pass(?:word)?|passwd|pwd|token|secret|key|auth|credential)s?[\w-]*["']?\s*[=:]\s*["']?(?:(?:Bearer|Basic)\s+)?)([^\s"'&,;}\]]+)/gi;
 
 export const REDACTED = '****';
 
@@ -15,10 +30,10 @@ export function addSecrets(values: Iterable<string>): void {
   let added = false;
   for (const value of values) {
     for (const form of [value, encodeURIComponent(value)]) {
-      if (form.length >= MIN_LENGTH && !known.has(form)) {
+      if (form.length >= ANYWHERE_LENGTH && !known.has(form)) {
         known.add(form);
         added = true;
-      }
+      } else if (form.length > 0 && form.length < ANYWHERE_LENGTH) short.add(form);
     }
   }
   // Longest first, so a secret that contains another is hidden whole.
@@ -26,15 +41,23 @@ export function addSecrets(values: Iterable<string>): void {
 }
 
 export function redact(text: string): string {
-  if (ordered.length === 0) return text;
   let out = text;
   for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  if (short.size > 0) {
+    out = out.replace(SECRET_PLACES, (match: string, ...groups: (string | undefined)[]) => {
+      for (let i = 0; i < 6; i += 2) {
+        const value = groups[i + 1];
+        if (value !== undefined) return short.has(value) ? `${groups[i]}${REDACTED}` : match;
+      }
+      return match;
+    });
+  }
   return out;
 }
 
 /** `redact` over every string in a JSON-like value. */
 export function redactDeep<T>(value: T): T {
-  if (ordered.length === 0) return value;
+  if (ordered.length === 0 && short.size === 0) return value;
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) return value.map(redactDeep) as T;
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)])) as T;

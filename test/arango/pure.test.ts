@@ -67,6 +67,17 @@ describe('resolveArangoSettings', () => {
       { urls: ['http://c1:8529', 'http://c2:8529'], configured: true },
     ],
     ['read-only from the environment', {}, { ARANGO_READ_ONLY: 'true' }, { readOnly: true }],
+    // fetch refuses a URL with credentials: they move into the connection's auth.
+    ['credentials in the URL', { url: 'http://root:mcpkit@db:8529' }, {}, { urls: ['http://db:8529'], username: 'root', password: 'mcpkit' }],
+    ['an encoded password in the URL', { url: 'https://app:p%40ss%3Aw@db:8529/' }, {}, { urls: ['https://db:8529/'], username: 'app', password: 'p@ss:w' }],
+    ['a password only in the URL', { url: 'http://:secret@db:8529', username: 'u' }, {}, { urls: ['http://db:8529'], username: 'u', password: 'secret' }],
+    [
+      'the URL over the section, the environment over both',
+      { url: 'http://a:b@db:8529', username: 'u', password: 'p' },
+      { ARANGO_PASSWORD: 'env' },
+      { username: 'a', password: 'env' },
+    ],
+    ['each coordinator stripped', {}, { ARANGO_URL: 'http://r:x@c1:8529,http://r:x@c2:8529' }, { urls: ['http://c1:8529', 'http://c2:8529'], password: 'x' }],
   ])('%s', (_label, section, env, expected) => {
     expect(resolveArangoSettings(section, env)).toMatchObject(expected);
   });

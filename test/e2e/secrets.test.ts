@@ -29,9 +29,10 @@ describe('secrets from ${VAR} and URLs', () => {
       expect(all).not.toContain(KEY);
       expect(all).not.toContain(PASS);
     }
-    // The errors are still there, with the secret masked.
+    // The errors are still there. The URL's credentials go into the connection, not the URL
+    // fetch is given (it refuses those): the error names the database without them.
     expect(outputs[0]!.stderr).toMatch(/UNAVAILABLE|TIMEOUT/);
-    expect(outputs[2]!.stdout).toContain('****');
+    expect(JSON.parse(outputs[2]!.stdout).error).toMatchObject({ code: 'DATABASE_UNAVAILABLE', details: { urls: ['http://127.0.0.1:9'] } });
   }, 60_000);
 
   it("stay out of MCP results and serve's log", async () => {
@@ -53,6 +54,23 @@ describe('secrets from ${VAR} and URLs', () => {
       }
     } finally {
       await client.close();
+    }
+  }, 60_000);
+
+  it("leave mcpkit's own words alone when a short secret is spelled the same", async () => {
+    // The README's example password: a short secret is masked only where it stands as a secret.
+    const short = writeConfig({ arango: { url: 'http://root:mcpkit@127.0.0.1:9', connect_retries: 1 } });
+    const r = await runCli(['arango', 'status'], { env: cleanEnv({ MCPKIT_CONFIG: short, ARANGO_PASSWORD: 'mcpkit' }) });
+    expect(r.stderr).toMatch(/DATABASE_UNAVAILABLE/);
+    expect(r.stderr).toMatch(/in the mcpkit clone/); // the hint's own words
+    expect(r.stderr).not.toContain('****clone');
+    for (const args of [
+      ['config', 'show'],
+      ['config', 'show', '--resolved', '--json'],
+    ]) {
+      const listed = await runCli(args, { env: cleanEnv({ MCPKIT_CONFIG: short }) });
+      expect(listed.stdout).toContain('root:********@127.0.0.1');
+      expect(listed.stdout).not.toContain('root:mcpkit@');
     }
   }, 60_000);
 });

@@ -9,6 +9,9 @@ describe('maskSecrets', () => {
     ['a placeholder reveals nothing', { api_key: '${PULSE_KEY}' }, new Set<string>(), { api_key: '${PULSE_KEY}' }],
     ['nor does a prefix before one', { Authorization: 'Bearer ${TOKEN}' }, new Set<string>(), { Authorization: 'Bearer ${TOKEN}' }],
     ['everything under a secret key', { credentials: { user: 'u', pass: 'p' } }, new Set<string>(), { credentials: { user: MASK, pass: MASK } }],
+    ["a URL's password", { arango: { url: 'http://root:mcpkit@db:8529' } }, new Set<string>(), { arango: { url: `http://root:${MASK}@db:8529` } }],
+    ["a URL's password that is a placeholder", { url: 'http://root:${PASS}@db' }, new Set<string>(), { url: 'http://root:${PASS}@db' }],
+    ['a URL with a user only', { url: 'http://root@db' }, new Set<string>(), { url: 'http://root@db' }],
     ['ordinary values stay', { command: 'npx', args: ['-y', 'pkg'], timeout_ms: 5 }, new Set<string>(), { command: 'npx', args: ['-y', 'pkg'], timeout_ms: 5 }],
   ])('%s', (_name, input, fromEnv, expected) => {
     expect(maskSecrets(input, fromEnv)).toEqual(expected);

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { addSecrets, redact, redactDeep } from '../../src/core/redact.js';
+
+// One process-wide set of secrets, as in mcpkit: a short one (the README's example password)
+// and a long one.
+addSecrets(['mcpkit', 'p@ss', 'regkey-0123456789abcdef']);
+
+describe('redact', () => {
+  it.each([
+    // mcpkit's own words stay, even when a short secret is spelled the same.
+    ['Run "mcpkit arango status" to check the connection.', 'Run "mcpkit arango status" to check the connection.'],
+    ['mcpkit serve: listening on http://127.0.0.1:4311/mcp', 'mcpkit serve: listening on http://127.0.0.1:4311/mcp'],
+    // ...but a short secret is masked where it stands as a secret.
+    ['cannot reach http://root:mcpkit@127.0.0.1:8529', 'cannot reach http://root:****@127.0.0.1:8529'],
+    ['cannot reach http://root:p%40ss@db:8529/_api', 'cannot reach http://root:****@db:8529/_api'],
+    ['Authorization: Bearer mcpkit', 'Authorization: Bearer ****'],
+    ['GET /reg?api_key=mcpkit&limit=3', 'GET /reg?api_key=****&limit=3'],
+    ['ARANGO_PASSWORD=mcpkit node x.js', 'ARANGO_PASSWORD=**** node x.js'],
+    ['{"password":"mcpkit","user":"root"}', '{"password":"****","user":"root"}'],
+    ['password: mcpkit', 'password: ****'],
+    // A secret-looking key with another value is left as it is.
+    ['password=mcpkit2', 'password=mcpkit2'],
+    // A long secret is masked wherever it occurs.
+    ['upstream said: bad key regkey-0123456789abcdef.', 'upstream said: bad key ****.'],
+    ['xregkey-0123456789abcdefx', 'x****x'],
+  ])('%s', (text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  it('masks inside JSON-like values, leaving the rest as it is', () => {
+    expect(redactDeep({ hint: 'Run "mcpkit config show".', url: 'http://u:mcpkit@h', n: 1 })).toEqual({
+      hint: 'Run "mcpkit config show".',
+      url: 'http://u:****@h',
+      n: 1,
+    });
+  });
+});
