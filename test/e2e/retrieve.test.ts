@@ -168,7 +168,8 @@ describe('the retrieve fast path (no oclif) prints exactly what oclif would', ()
     [['retrieve', 'search', 'line', '-C', '1', '--json']],
     [['retrieve', 'search', 'line', '-C', '1']],
     [['retrieve', 'search', '--json', 'GUIDE', '-i', '--repo=docs']],
-    [['retrieve', 'search', 'line', '-n', '1', '--glob', '**/*.md', '--json']],
+    [['retrieve', 'search', 'line', '--limit', '1', '-g', '**/*.md', '--json']],
+    [['retrieve', 'search', 'line', '-n', '1']], // not a flag here: both refuse it alike
     [['retrieve', 'search', '^line (two|three)$', '--regex', '--json']],
     [['retrieve', 'search', '--', '-not-a-flag', '--json']],
     [['retrieve', 'search', 'x', '--limit', '0', '--json']],

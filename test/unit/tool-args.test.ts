@@ -15,7 +15,8 @@ describe('parseToolArgs (the fast path parser)', () => {
     [['--json', 'TODO', '--config', 'c.yaml'], { flags: {}, positionals: ['TODO'], json: true, config: 'c.yaml', noDaemon: false }],
     [['TODO', '--config=c.yaml'], { flags: {}, positionals: ['TODO'], json: false, config: 'c.yaml', noDaemon: false }],
     [['x', '--limit', '5', '--regex', '-i'], { flags: { limit: 5, regex: true, 'ignore-case': true }, positionals: ['x'], json: false, noDaemon: false }],
-    [['x', '-n', '5', '-C', '2'], { flags: { limit: 5, context: 2 }, positionals: ['x'], json: false, noDaemon: false }],
+    [['x', '-g', '*.ts', '-C', '2'], { flags: { glob: '*.ts', context: 2 }, positionals: ['x'], json: false, noDaemon: false }],
+    [['x', '-n', '5'], undefined], // -n is ripgrep's --line-number, not a limit: oclif reports it
     [['x', '--glob=**/*.md', '--repo', 'docs'], { flags: { glob: '**/*.md', repo: 'docs' }, positionals: ['x'], json: false, noDaemon: false }],
     [['x', '--glob=a=b'], { flags: { glob: 'a=b' }, positionals: ['x'], json: false, noDaemon: false }],
     [['--', '-x', '--json'], undefined], // two positionals: oclif reports the extra one

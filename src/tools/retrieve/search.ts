@@ -35,7 +35,9 @@ export const search = defineTool({
   command: {
     id: 'retrieve search',
     args: ['query'],
-    chars: { ignore_case: 'i', context: 'C', limit: 'n' },
+    // ripgrep's letters where they mean the same (-i, -C, -g); -n, its --line-number, is not
+    // --limit here (line numbers are always shown), so limits have no letter.
+    chars: { ignore_case: 'i', context: 'C', glob: 'g' },
     examples: [
       '<%= config.bin %> retrieve search TODO',
       '<%= config.bin %> retrieve search "createServer(" --glob "**/*.ts" -C 2',
@@ -158,7 +160,7 @@ export const smartSearchTool = defineTool({
   command: {
     id: 'retrieve smart-search',
     args: ['query'],
-    chars: { limit: 'n' },
+    chars: { glob: 'g' },
     examples: ['<%= config.bin %> retrieve smart-search "how are config edits locked"', '<%= config.bin %> retrieve smart-search timeout --json'],
   },
   title: 'Find the files that answer a question',
