@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { secretValues } from '../../config/mask.js';
 import { addSecrets } from '../../core/redact.js';
+import { ToolError } from '../../core/errors.js';
 import type { ToolContext } from '../../tool/context.js';
 import { READ_ONLY, type ToolAnnotations } from '../../tool/define.js';
 import type { RegistryClient } from '../../registry/client.js';
@@ -9,7 +10,11 @@ import type { ChosenSource } from '../../registry/sources.js';
 /** Reads a registry on the network; never changes anything. */
 export const REGISTRY_READ: ToolAnnotations = Object.freeze({ ...READ_ONLY, openWorldHint: true });
 
-export const registryField = z.string().min(1).optional().describe('Registry name (default: registry.default; built in: official, pulsemcp).');
+export const registryField = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('Registry name (default: registry.default; built in: official, pulsemcp); in a terminal also an http(s) URL, for this one command.');
 export const expandFields = z
   .array(z.string().min(1))
   .optional()
@@ -29,7 +34,7 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
   requireUsable(config, 'registry');
   const settings = config.registry;
   const name = requested ?? defaultSourceName(settings, ctx.env);
-  const source = chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));
+  const source = /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? byUrl(name, ctx) : chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));
   addSecrets([source.apiKey ?? '', ...secretValues({ url: source.url }, [])]);
   return {
     client: new RegistryClient({
@@ -41,6 +46,30 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
     }),
     source,
   };
+}
+
+/**
+ * A registry given by its URL, for one terminal command. Not over MCP: there a client could make
+ * serve fetch any address its network reaches; an agent names the registries the config has.
+ */
+function byUrl(url: string, ctx: ToolContext): ChosenSource {
+  if (ctx.surface === 'mcp') {
+    throw new ToolError('INVALID_INPUT', `registry must name a configured registry over MCP, not a URL (${url}).`, {
+      hint: 'Add it to the config with "mcpkit registry source add NAME URL", then name it.',
+    });
+  }
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new ToolError('INVALID_INPUT', `--registry ${url} is not an http(s) URL.`, {
+      hint: 'Give a registry name, or a URL such as https://registry.example.com.',
+    });
+  }
+  return { name: url, url };
 }
 
 /** Auto-truncation of registry answers, on by default for a model (MCP) and off for a person (terminal). */

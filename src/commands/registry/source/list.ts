@@ -1,0 +1,4 @@
+import { commandFromTool } from '../../../cli/command-from-tool.js';
+import { registrySourceList } from '../../../tools/registry/sources.js';
+
+export default commandFromTool(registrySourceList);

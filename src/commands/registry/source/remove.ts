@@ -1,0 +1,4 @@
+import { commandFromTool } from '../../../cli/command-from-tool.js';
+import { registrySourceRemove } from '../../../tools/registry/sources.js';
+
+export default commandFromTool(registrySourceRemove);

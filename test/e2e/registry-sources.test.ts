@@ -1,0 +1,100 @@
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { startRegistry } from '../fixtures/registry-server.mjs';
+
+/** Naming a registry by its URL: for one command (--registry URL), or in the config (registry source add). Issue 31, 13. */
+let registry: Awaited<ReturnType<typeof startRegistry>>;
+let file: string;
+let env: NodeJS.ProcessEnv;
+const ORIGINAL = '# my registries\nregistry:\n  retries: 0\n';
+
+beforeAll(async () => {
+  registry = await startRegistry();
+  file = join(tempDir('mcpkit-registry-sources-'), 'mcpkit.yaml');
+  writeFileSync(file, ORIGINAL);
+  env = cleanEnv({ MCPKIT_CONFIG: file });
+});
+afterAll(() => registry.close());
+
+const json = async (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
+  const r = await runCli([...args, '--json'], { env: { ...env, ...extraEnv } });
+  return { code: r.code, body: JSON.parse(r.stdout || '{}') as Record<string, any>, stderr: r.stderr };
+};
+
+describe('a registry named by URL', () => {
+  it('--registry URL reaches it for one command, with nothing in the config', async () => {
+    const before = registry.control.requests.length;
+    const listed = await json(['registry', 'list', '--registry', registry.url, '--limit', '2']);
+    expect(listed.code).toBe(0);
+    expect(listed.body.servers.length).toBe(2);
+    expect(registry.control.requests.length).toBeGreaterThan(before);
+    expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
+    const bad = await json(['registry', 'list', '--registry', 'ftp://example.com']);
+    expect(bad.code).toBe(2);
+    expect(bad.body.error.message).toContain('not an http(s) URL');
+  });
+
+  it('registry source add / list / remove edit the config, keeping its comments; a refused edit changes nothing', async () => {
+    const added = await json(['registry', 'source', 'add', 'mine', registry.url, '--default']);
+    expect(added.body).toMatchObject({ registry: 'mine', replaced: false, default: true });
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('# my registries');
+    expect(text).toMatch(/default: mine/);
+    // The default now goes there.
+    const before = registry.control.requests.length;
+    expect((await json(['registry', 'list', '--limit', '1'])).code).toBe(0);
+    expect(registry.control.requests.length).toBeGreaterThan(before);
+    const listed = await json(['registry', 'source', 'list']);
+    expect(listed.body.default).toBe('mine');
+    expect(listed.body.registries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'mine', url: registry.url, default: true, source: 'config' }),
+        expect.objectContaining({ name: 'official', default: false, source: 'built in' }),
+      ]),
+    );
+    // Refusals leave the file byte for byte as it was.
+    const written = readFileSync(file, 'utf8');
+    for (const args of [
+      ['registry', 'source', 'add', 'mine', 'https://other.example'], // exists, no --force
+      ['registry', 'source', 'add', 'other', 'not a url'],
+      ['registry', 'source', 'add', 'bad name!', 'https://x.example'],
+      ['registry', 'source', 'remove', 'official'], // built in
+      ['registry', 'source', 'remove', 'mien'],
+    ]) {
+      const r = await json(args);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.body.error.code).toMatch(/CONFLICT|INVALID_INPUT|NOT_FOUND/);
+      expect(readFileSync(file, 'utf8')).toBe(written);
+    }
+    expect((await json(['registry', 'source', 'remove', 'mien'])).body.error.hint).toContain('mine');
+    const removed = await json(['registry', 'source', 'remove', 'mine']);
+    expect(removed.body).toMatchObject({ registry: 'mine', was_default: true });
+    expect(readFileSync(file, 'utf8')).not.toContain('mine');
+    expect((await runCli(['config', 'validate'], { env })).code).toBe(0);
+  });
+
+  it('over MCP a URL is refused: an agent names the configured registries', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--exposure', 'direct'],
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'registry-sources', version: '1' });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).not.toContain('registry_source_add'); // admin tools are off
+      const r = (await client.callTool({ name: 'list_servers', arguments: { registry: registry.url } })) as CallToolResult;
+      expect(r.isError).toBe(true);
+      expect((r.structuredContent as { error: { code: string; hint: string } }).error).toMatchObject({ code: 'INVALID_INPUT' });
+    } finally {
+      await client.close();
+    }
+  });
+});
