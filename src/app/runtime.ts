@@ -1,3 +1,4 @@
+import { redact } from '../core/redact.js';
 import { dirname } from 'node:path';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
@@ -401,7 +402,8 @@ export class Runtime {
   }
 
   private waiting(message: string): void {
-    if (this.options.waiting) this.options.waiting(message);
+    // A retry line names what it retries (a registry URL with ?key=${KEY}): masked like every message.
+    if (this.options.waiting) this.options.waiting(redact(message));
     else this.logger.info(message);
   }
 

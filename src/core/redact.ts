@@ -29,7 +29,15 @@ export const REDACTED = '****';
 export function addSecrets(values: Iterable<string>): void {
   let added = false;
   for (const value of values) {
-    for (const form of [value, encodeURIComponent(value)]) {
+    // A value of several lines (a PEM key) is printed a line at a time too (a server's stderr,
+    // a log), so each of its lines is a secret of its own.
+    const lines = value.includes('\n')
+      ? value
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter((l) => l.length >= ANYWHERE_LENGTH)
+      : [];
+    for (const form of [value, encodeURIComponent(value), ...lines]) {
       if (form.length >= ANYWHERE_LENGTH && !known.has(form)) {
         known.add(form);
         added = true;

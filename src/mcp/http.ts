@@ -1,3 +1,4 @@
+import { redactDeep } from '../core/redact.js';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -281,7 +282,8 @@ export async function serveHttp(
       const status = healthy ? 'ok' : 'degraded';
       const config = runtime.configStatus();
       // What is served and how the config reloaded (files, problems) is for those who may use the server only.
-      return sendJson(res, 200, (await allowed(s, req, undefined)) ? { status, upstreams, config } : { status });
+      // Masked whole: it quotes servers' stderr and the config's problems.
+      return sendJson(res, 200, redactDeep((await allowed(s, req, undefined)) ? { status, upstreams, config } : { status }));
     }
     const oauth = s.oauth && path.startsWith('/.well-known/oauth-protected-resource') ? await oauthOf(s) : undefined;
     if (path === '/metrics' && options.metrics) {

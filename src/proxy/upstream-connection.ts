@@ -7,6 +7,7 @@ import type { ServerConfig } from '../config/schema.js';
 import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../core/backoff.js';
 import type { ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { redact } from '../core/redact.js';
 import { eraPlan, refusesLegacy, verdictOf, versionNegotiation, type ClientEra } from './era.js';
 import { RawForwarder } from './raw-forwarder.js';
 import { connectTimeoutError, eraMismatchError, unavailableError, type FailureSubject } from './upstream-failure.js';
@@ -278,7 +279,9 @@ export class UpstreamConnection {
     return storedOAuth(this.name, config, { store: loginStore(this.options.env) });
   }
 
-  private stderrLine(line: string): void {
+  /** Masked as it comes in: a server that prints its environment must not put a ${VAR} secret into /health, errors or serve's log. */
+  private stderrLine(raw: string): void {
+    const line = redact(raw);
     this.stderrTail.push(line);
     if (this.stderrTail.length > STDERR_LINES) this.stderrTail.shift();
     this.options.stderr?.(`[${this.name}] ${line}\n`);

@@ -1,8 +1,9 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
-import { writeConfig } from '../helpers/upstreams.js';
+import { BIN, cleanEnv, runCli, stopChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** Secrets never appear in messages, results or logs (issue 18, 6). */
 const KEY = 'regkey-0123456789abcdef';
@@ -73,4 +74,44 @@ describe('secrets from ${VAR} and URLs', () => {
       expect(listed.stdout).not.toContain('root:mcpkit@');
     }
   }, 60_000);
+
+  it("stay out of /health, serve's log, server test and retry lines, a line of a multi-line secret too (issue 32, 1)", async () => {
+    const SECRET = 'sk-live-0123456789abcdef';
+    const PEM = ['-----BEGIN PRIVATE KEY-----', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj', '-----END PRIVATE KEY-----'].join('\n');
+    // A server that prints its environment to stderr (as some do when they start), then serves.
+    const leaky = (then: string[]) => ({
+      command: 'sh',
+      args: ['-c', 'echo "secret=$API_KEY" >&2; printf "%s\\n" "$PEM_KEY" >&2; [ $# -gt 0 ] && exec "$@"; exit 1', 'sh', ...then],
+      env: { API_KEY: '${E2E_LEAK_KEY}', PEM_KEY: '${E2E_LEAK_PEM}' },
+    });
+    const file = writeConfig({
+      mcp_servers: { leaky: leaky([SERVERS.everything.command, ...SERVERS.everything.args]), broken: leaky([]) },
+      tool_views: { v: { servers: ['leaky'] } },
+      registry: { default: 'mine', retries: 1, timeout_ms: 2000, sources: { mine: { url: 'http://127.0.0.1:9/reg?key=${E2E_LEAK_KEY}' } } },
+    });
+    const secrets = { E2E_LEAK_KEY: SECRET, E2E_LEAK_PEM: PEM };
+    const leaked = (text: string) => [SECRET, ...PEM.split('\n').slice(1, 3)].filter((s) => text.includes(s));
+
+    const { child, url, stderr } = await serveHttpChild(file, ['--eager'], { ...secrets, MCPKIT_LOG_LEVEL: 'debug' });
+    try {
+      let health = '';
+      const seen = await waitFor(async () => {
+        health = await (await fetch(`${url}/health`)).text();
+        return /secret=/.test(health);
+      }, 20_000);
+      expect(seen, health).toBe(true); // the stderr lines are there, masked
+      expect(leaked(health)).toEqual([]);
+      expect(health).toContain('secret=****');
+      expect(leaked(stderr())).toEqual([]);
+    } finally {
+      await stopChild(child);
+    }
+    const tested = await runCli(['server', 'test', 'broken'], { env: cleanEnv({ MCPKIT_CONFIG: file, ...secrets }) });
+    expect(tested.code).not.toBe(0);
+    expect(tested.stdout + tested.stderr).toContain('secret=****');
+    expect(leaked(tested.stdout + tested.stderr)).toEqual([]);
+    const listed = await runCli(['registry', 'list'], { env: cleanEnv({ MCPKIT_CONFIG: file, ...secrets }) });
+    expect(listed.stderr).toMatch(/retrying/);
+    expect(leaked(listed.stderr)).toEqual([]);
+  }, 90_000);
 });

@@ -35,9 +35,13 @@ export async function serveStdioClient(config: string, name = 'e2e', env: Record
 }
 
 /** `mcpkit serve --http --port 0 --config CONFIG` up and listening; its base URL from the line it prints. */
-export async function serveHttpChild(config: string, extra: readonly string[] = []): Promise<{ child: PipedChild; url: string; stderr: () => string }> {
+export async function serveHttpChild(
+  config: string,
+  extra: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ child: PipedChild; url: string; stderr: () => string }> {
   const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config, ...extra], {
-    env: cleanEnv(),
+    env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -3,7 +3,7 @@ import { addSecrets, redact, redactDeep } from '../../src/core/redact.js';
 
 // One process-wide set of secrets, as in mcpkit: a short one (the README's example password)
 // and a long one.
-addSecrets(['mcpkit', 'p@ss', 'regkey-0123456789abcdef']);
+addSecrets(['mcpkit', 'p@ss', 'regkey-0123456789abcdef', '-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\r\nAQEFAASC\nab\n-----END KEY-----']);
 
 describe('redact', () => {
   it.each([
@@ -23,6 +23,10 @@ describe('redact', () => {
     // A long secret is masked wherever it occurs.
     ['upstream said: bad key regkey-0123456789abcdef.', 'upstream said: bad key ****.'],
     ['xregkey-0123456789abcdefx', 'x****x'],
+    // Each line of a multi-line secret, as a server's stderr prints it a line at a time; a
+    // line too short to be told from ordinary text ("ab") is not one.
+    ['[srv] MIIEvQIBADANBgkqhkiG9w0B', '[srv] ****'],
+    ['AQEFAASC ab', '**** ab'],
   ])('%s', (text, expected) => {
     expect(redact(text)).toBe(expected);
   });
