@@ -1,4 +1,5 @@
 import { redactDeep } from '../core/redact.js';
+import { idleSessions, sessionToEvict } from './session-eviction.js';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -58,6 +59,8 @@ interface Session {
   /** The session's hub, once its server made it (the shared one, or the client's own). */
   hub: () => ProxyHub | undefined;
   lastSeen: number;
+  /** Its POSTs still being answered: a session with a call in flight is not idle. */
+  busy: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = SETTING_DEFAULTS.serve.max_body_bytes;
@@ -202,16 +205,14 @@ export async function serveHttp(
     void session?.transport.close().catch(() => undefined);
   };
   const endLeastRecent = () => {
-    let oldest: [string, Session] | undefined;
-    for (const entry of sessions) if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
-    if (oldest) endSession(oldest[0]);
+    const id = sessionToEvict(sessions);
+    if (id !== undefined) endSession(id);
   };
   // The 2026-07-28 leg of each route, made on its first modern request.
   const modernRoutes = new Map<string, ModernRoute>();
   const sweeper = setInterval(
     () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) if (now - session.lastSeen > idleMs) endSession(id);
+      for (const id of idleSessions(sessions, Date.now(), idleMs)) endSession(id);
     },
     Math.max(50, Math.min(idleMs / 4, 60_000)),
   );
@@ -236,6 +237,14 @@ export async function serveHttp(
       const session = sessions.get(sessionId);
       if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
       session.lastSeen = Date.now();
+      if (req.method === 'POST') {
+        // Idle time counts from the end of its last answer, not its start.
+        session.busy++;
+        res.once('close', () => {
+          session.busy--;
+          session.lastSeen = Date.now();
+        });
+      }
       if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.caller)) return;
       return session.transport.handleRequest(req, res, body);
     }
@@ -251,7 +260,7 @@ export async function serveHttp(
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         if (sessions.size >= maxSessions) endLeastRecent();
-        sessions.set(id, { transport, route, hub: server.resolvedHub, lastSeen: Date.now(), ...(caller ? { caller } : {}) });
+        sessions.set(id, { transport, route, hub: server.resolvedHub, lastSeen: Date.now(), busy: 0, ...(caller ? { caller } : {}) });
       },
     });
     transport.onclose = () => {

@@ -159,4 +159,38 @@ describe('HTTP sessions', () => {
       await stopChild(child);
     }
   });
+
+  it('with a call in flight are not idle, whatever session_idle_ms says, and are evicted last (issue 32, 8)', async () => {
+    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 600, max_sessions: 2 } }));
+    const clients: Client[] = [];
+    const connect = async () => {
+      const client = new Client({ name: 'in-flight', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+      clients.push(client);
+      return client;
+    };
+    try {
+      const slow = await connect();
+      await slow.listTools(); // the catalog is known: a call without progress takes the hot path
+      const long = { name: 'trigger-long-running-operation', arguments: { duration: 2.5, steps: 5 } };
+      let progress = 0;
+      const streamed = slow.callTool(long, { onprogress: () => void progress++, timeout: 20_000 });
+      const plain = slow.callTool(long, { timeout: 20_000 });
+      // Meanwhile a second session comes and goes idle, then a third needs room: the idle one goes.
+      await new Promise((r) => setTimeout(r, 300));
+      const idle = await connect();
+      await idle.listTools();
+      await new Promise((r) => setTimeout(r, 100));
+      await connect();
+      const [a, b] = await Promise.all([streamed, plain]);
+      for (const result of [a, b]) expect(JSON.stringify(result.content)).toContain('completed');
+      expect(progress).toBeGreaterThan(0);
+      await expect(idle.listTools()).rejects.toThrow(/404|not found/i);
+      // The session that was busy goes on.
+      expect((await slow.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.allSettled(clients.map((c) => c.close()));
+      await stopChild(child);
+    }
+  }, 60_000);
 });
