@@ -102,6 +102,8 @@ function watchable(path: string): boolean {
 
 export class RootIndex {
   private files: IndexedFile[] | undefined;
+  /** Entries the last walk left out for a path longer than PATH_MAX (walk.ts). */
+  tooLong = 0;
   private byAbs = new Map<string, IndexedFile>();
   private watched: Watched[] = [];
   private walkedAt = 0;
@@ -187,6 +189,7 @@ export class RootIndex {
     const files: IndexedFile[] = [];
     const watched: Watched[] = [];
     const folders: string[] = [];
+    let tooLong = 0;
     this.dirty = false;
     this.walkedAt = Date.now();
     walkFiles(
@@ -197,6 +200,7 @@ export class RootIndex {
           watched.push(identity(path));
           if (folder) folders.push(path);
         },
+        tooLong: () => void tooLong++,
       },
       (rel, abs) => {
         files.push(known.get(abs) ?? { rel, abs, size: -1, mtimeMs: 0, ino: 0, binary: false, owner: this });
@@ -204,6 +208,7 @@ export class RootIndex {
       },
     );
     this.files = files;
+    this.tooLong = tooLong;
     this.byAbs = new Map(files.map((f) => [f.abs, f]));
     this.watched = watched;
     if (this.watcher) {

@@ -37,19 +37,31 @@ export interface SearchOutcome {
   matches: SearchMatch[];
   truncated: boolean;
   files_searched: number;
-  /** Files not searched, and why: binary (a NUL byte, as ripgrep decides). */
-  skipped: { binary: number };
+  /** Files not searched, and why: binary (a NUL byte, as ripgrep decides), or a path longer than PATH_MAX (files and folders). */
+  skipped: Skipped;
 }
 
-/** Each file of a root in walk order: from the index when there is one (checked for changes), else a fresh walk. */
+export interface Skipped {
+  binary: number;
+  path_too_long: number;
+}
+
+/**
+ * Each file of a root in walk order: from the index when there is one (checked for changes), else
+ * a fresh walk. `skipped.path_too_long` counts what the walk had to leave out.
+ */
 export function eachFile(
   root: Root,
   hidden: boolean,
   index: FileIndexes | undefined,
   visit: (rel: string, abs: string, entry?: IndexedFile) => boolean,
+  skipped?: Pick<Skipped, 'path_too_long'>,
 ): boolean {
-  if (!index) return walkFiles(root, { hidden }, visit);
-  for (const entry of index.of(root, hidden).list()) if (!visit(entry.rel, entry.abs, entry)) return false;
+  if (!index) return walkFiles(root, { hidden, ...(skipped ? { tooLong: () => void skipped.path_too_long++ } : {}) }, visit);
+  const of = index.of(root, hidden);
+  const files = of.list();
+  if (skipped) skipped.path_too_long += of.tooLong;
+  for (const entry of files) if (!visit(entry.rel, entry.abs, entry)) return false;
   return true;
 }
 
@@ -110,34 +122,40 @@ function learned(entry: IndexedFile, stats: Stats, binary: boolean, index: FileI
 }
 
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
-  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0 } };
+  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, path_too_long: 0 } };
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const required = options.trigrams;
   const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
   const { index } = options;
   try {
     for (const root of roots) {
-      const finished = eachFile(root, options.hidden, index, (rel, abs, entry) => {
-        if (options.include && !options.include(rel)) return true;
-        const file: ListedFile = { abs, repo: root.name, path: `${root.name}/${rel}` };
-        const room = options.limit - outcome.matches.length;
-        const known = entry ? knownFacts(abs, entry, index) : undefined;
-        if (known === 'gone') return true;
-        if (known?.same) {
-          const without = knownWithoutReading(entry!, mayMatch);
-          if (without) return tally({ status: without === 'binary' ? 'binary' : 'searched', found: [], cut: false }, outcome, options);
-          const cached = entry!.content;
-          if (cached) {
-            // Copied into the cache only after its place was confirmed (file-index.ts).
-            const found: SearchMatch[] = [];
-            const whole = matchesIn(cached, cached.length, 0, file, options.matcher, options.context, room, found);
-            return tally({ status: 'searched', found, cut: !whole }, outcome, options);
+      const finished = eachFile(
+        root,
+        options.hidden,
+        index,
+        (rel, abs, entry) => {
+          if (options.include && !options.include(rel)) return true;
+          const file: ListedFile = { abs, repo: root.name, path: `${root.name}/${rel}` };
+          const room = options.limit - outcome.matches.length;
+          const known = entry ? knownFacts(abs, entry, index) : undefined;
+          if (known === 'gone') return true;
+          if (known?.same) {
+            const without = knownWithoutReading(entry!, mayMatch);
+            if (without) return tally({ status: without === 'binary' ? 'binary' : 'searched', found: [], cut: false }, outcome, options);
+            const cached = entry!.content;
+            if (cached) {
+              // Copied into the cache only after its place was confirmed (file-index.ts).
+              const found: SearchMatch[] = [];
+              const whole = matchesIn(cached, cached.length, 0, file, options.matcher, options.context, room, found);
+              return tally({ status: 'searched', found, cut: !whole }, outcome, options);
+            }
           }
-        }
-        const result = searchFile(file, holder, options.matcher, options.context, room);
-        if (result.status !== 'gone' && entry && known && !known.same && known.stats) learned(entry, known.stats, result.status === 'binary', index);
-        return tally(result, outcome, options);
-      });
+          const result = searchFile(file, holder, options.matcher, options.context, room);
+          if (result.status !== 'gone' && entry && known && !known.same && known.stats) learned(entry, known.stats, result.status === 'binary', index);
+          return tally(result, outcome, options);
+        },
+        outcome.skipped,
+      );
       if (!finished) break;
     }
   } finally {
@@ -172,20 +190,27 @@ export function findFiles(
   roots: readonly Root[],
   include: (rel: string) => boolean,
   options: { limit: number; hidden: boolean; index?: FileIndexes },
-): { files: { repo: string; path: string }[]; truncated: boolean } {
+): { files: { repo: string; path: string }[]; truncated: boolean; skipped: Pick<Skipped, 'path_too_long'> } {
   const files: { repo: string; path: string }[] = [];
+  const skipped = { path_too_long: 0 };
   let truncated = false;
   for (const root of roots) {
-    const finished = eachFile(root, options.hidden, options.index, (rel) => {
-      if (!include(rel)) return true;
-      if (files.length === options.limit) {
-        truncated = true;
-        return false;
-      }
-      files.push({ repo: root.name, path: `${root.name}/${rel}` });
-      return true;
-    });
+    const finished = eachFile(
+      root,
+      options.hidden,
+      options.index,
+      (rel) => {
+        if (!include(rel)) return true;
+        if (files.length === options.limit) {
+          truncated = true;
+          return false;
+        }
+        files.push({ repo: root.name, path: `${root.name}/${rel}` });
+        return true;
+      },
+      skipped,
+    );
     if (!finished) break;
   }
-  return { files, truncated };
+  return { files, truncated, skipped };
 }

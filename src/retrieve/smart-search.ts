@@ -132,7 +132,8 @@ export function smartSearch(
   roots: readonly Root[],
   terms: readonly string[],
   options: { maxFileBytes: number; limit: number; linesPerFile: number; include?: (rel: string) => boolean; index?: FileIndexes },
-): { files: SmartFile[]; total_files: number; truncated: boolean } {
+): { files: SmartFile[]; total_files: number; truncated: boolean; skipped: { path_too_long: number } } {
+  const skipped = { path_too_long: 0 };
   const hits: { file: SmartFile; rank: RankInput }[] = [];
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const stems = terms.map(termStem);
@@ -142,26 +143,32 @@ export function smartSearch(
   const mayMatch = perTerm.every(Boolean) ? (entry: { trigrams?: Uint32Array }) => perTerm.some((t) => mayContain(entry.trigrams!, t!)) : undefined;
   try {
     for (const root of roots) {
-      eachFile(root, false, options.index, (rel, abs, entry) => {
-        if (options.include && !options.include(rel)) return true;
-        looked++;
-        const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index);
-        if (typeof len !== 'number') return true;
-        const text = holder.buffer.toString('utf8', 0, len);
-        const lower = text.toLowerCase();
-        // One pass over the text gives both how often each term occurs and the lines to show.
-        const { counts, lines: termLines } = termPlaces(lower, stems);
-        if (counts.every((n) => n === 0) || !confirmPlace(holder)) return true;
-        const found = stems.filter((_, i) => counts[i]! > 0);
-        const lines = pickLines(text, lower, termLines, options.linesPerFile);
-        const bestLineTerms = Math.max(0, ...lines.map((l) => found.filter((stem) => l.text.toLowerCase().includes(stem)).length));
-        const path = `${root.name}/${rel}`;
-        hits.push({
-          file: { repo: root.name, path, terms: terms.filter((_, i) => counts[i]! > 0), lines },
-          rank: { path, bytes: len, lines: occurrences(lower, '\n') + 1, counts, bestLineTerms },
-        });
-        return true;
-      });
+      eachFile(
+        root,
+        false,
+        options.index,
+        (rel, abs, entry) => {
+          if (options.include && !options.include(rel)) return true;
+          looked++;
+          const len = readCandidate(abs, entry, holder, options.maxFileBytes, mayMatch, options.index);
+          if (typeof len !== 'number') return true;
+          const text = holder.buffer.toString('utf8', 0, len);
+          const lower = text.toLowerCase();
+          // One pass over the text gives both how often each term occurs and the lines to show.
+          const { counts, lines: termLines } = termPlaces(lower, stems);
+          if (counts.every((n) => n === 0) || !confirmPlace(holder)) return true;
+          const found = stems.filter((_, i) => counts[i]! > 0);
+          const lines = pickLines(text, lower, termLines, options.linesPerFile);
+          const bestLineTerms = Math.max(0, ...lines.map((l) => found.filter((stem) => l.text.toLowerCase().includes(stem)).length));
+          const path = `${root.name}/${rel}`;
+          hits.push({
+            file: { repo: root.name, path, terms: terms.filter((_, i) => counts[i]! > 0), lines },
+            rank: { path, bytes: len, lines: occurrences(lower, '\n') + 1, counts, bestLineTerms },
+          });
+          return true;
+        },
+        skipped,
+      );
     }
   } finally {
     releaseRead(holder);
@@ -172,7 +179,7 @@ export function smartSearch(
     looked,
   );
   const files = order.slice(0, options.limit).map((i) => hits[i]!.file);
-  return { files, total_files: hits.length, truncated: hits.length > options.limit };
+  return { files, total_files: hits.length, truncated: hits.length > options.limit, skipped };
 }
 
 function occurrences(text: string, term: string): number {

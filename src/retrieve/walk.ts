@@ -20,6 +20,21 @@ export interface WalkOptions {
    * that a cache of the walk can tell later whether it would still come out the same.
    */
   watch?: (absPath: string, folder: boolean) => void;
+  /**
+   * Told of each file or folder left out because its absolute path is longer than the system
+   * takes (PATH_MAX): listed, it could not be opened by its path; walked into, every call on it
+   * fails with ENAMETOOLONG.
+   */
+  tooLong?: (rel: string, folder: boolean) => void;
+}
+
+/** Linux's PATH_MAX, with its terminating NUL: the longest absolute path a call takes is one byte less. */
+export const PATH_MAX = 4096;
+
+/** Whether an absolute path is too long to be opened by path (bytes, as the kernel counts). */
+export function pathTooLong(abs: string): boolean {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: a short string needs no counting.
+  return abs.length * 3 >= PATH_MAX && Buffer.byteLength(abs) >= PATH_MAX;
 }
 
 interface Item {
@@ -80,6 +95,10 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
     for (const item of listing.items) {
       const rel = relDir ? `${relDir}/${item.name}` : item.name;
       if (frames.length > 0 && ignoredBy(frames, rel, item.dir, true)) continue;
+      if (pathTooLong(prefix + rel)) {
+        options.tooLong?.(rel, item.dir);
+        continue;
+      }
       if (item.dir) {
         if (!recurse(rel, frames, fd, item.name)) return false;
       } else if (!visit(rel, prefix + rel)) return false;

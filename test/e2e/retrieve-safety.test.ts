@@ -2,10 +2,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
 
 /** No file outside a root, whatever races the check; only regular files are opened (issue 18, 1 and 3). */
 async function serveRoot(root: string): Promise<Client> {
@@ -95,6 +96,44 @@ describe('special files', () => {
       await client.close();
     }
   });
+});
+
+describe('paths longer than PATH_MAX (issue 32, 4)', () => {
+  it('are left out and counted (skipped.path_too_long) by search, find_files and smart_search, over MCP and in the terminal', async () => {
+    // Made with relative steps (chdir), as no call takes the whole path; removed with rm -rf, which
+    // walks down the same way (fs.rmSync gives up with ENAMETOOLONG).
+    const root = mkdtempSync(join(tmpdir(), 'mcpkit-deep-'));
+    try {
+      const deep = `const fs = require('fs'); fs.writeFileSync('top.txt', 'needle top\\n');
+        for (let i = 0; i < 500; i++) { fs.mkdirSync('folder_' + i); process.chdir('folder_' + i); }
+        fs.writeFileSync('deep.txt', 'needle deep\\n');`;
+      execFileSync(process.execPath, ['-e', deep], { cwd: root });
+      const client = await serveRoot(root);
+      try {
+        for (const [tool, args] of [
+          ['search', { query: 'needle' }],
+          ['find_files', { glob: '**/*.txt' }],
+          ['smart_search', { query: 'needle' }],
+        ] as const) {
+          const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+          expect(r.isError, `${tool}: ${textOf(r)}`).toBeFalsy();
+          const result = (r.structuredContent as { result: { skipped: { path_too_long: number } } }).result;
+          expect(result.skipped.path_too_long, tool).toBe(1);
+          expect(textOf(r)).toContain('top.txt');
+          expect(textOf(r)).not.toContain(root); // no absolute path leaks
+        }
+      } finally {
+        await client.close();
+      }
+      const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' });
+      const found = await runCli(['retrieve', 'find', '**/*.txt'], { env });
+      expect(found.code).toBe(0);
+      expect(found.stdout.trim()).toBe('code/top.txt'); // never a path that cat could not open
+      expect(found.stderr).toContain('1 entry was left out: the path is longer than the system takes');
+    } finally {
+      execFileSync('rm', ['-rf', root]);
+    }
+  }, 60_000);
 });
 
 describe('patterns from a caller cannot stall serve', () => {

@@ -103,13 +103,20 @@ export const search = defineTool({
     );
   },
   // With --limit 0 the matches were printed as they were found (renderItem).
-  render: (r, ui, input) =>
-    [
+  render: (r, ui, input) => {
+    noteTooLong(r.result.skipped.path_too_long, ui);
+    return [
       ...(input.limit === 0 ? [] : r.result.matches.map((m) => matchLines(m, ui))),
       ...(r.meta.truncated ? [ui.color.yellow(`(stopped at ${r.result.matches.length} matches; raise --limit for more, or --limit 0 for all)`)] : []),
-    ].join('\n'),
+    ].join('\n');
+  },
   renderItem: (m: SearchMatch, ui) => matchLines(m, ui),
 });
+
+/** Says on stderr what the walk left out for too long a path. */
+function noteTooLong(count: number, ui: RenderUi): void {
+  if (count > 0) ui.note(`${count} ${count === 1 ? 'entry was' : 'entries were'} left out: the path is longer than the system takes (PATH_MAX, 4096 bytes).`);
+}
 
 /** One match as grep prints it: path:line:text, context lines as path-line-text. */
 function matchLines(m: SearchMatch, ui: RenderUi): string {
@@ -146,10 +153,15 @@ export const findFiles = defineTool({
     const { roots, timeoutMs } = await loadRoots(ctx);
     const { findFiles: find } = await import('../../retrieve/search.js');
     const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
-    const { files, truncated } = withinBudget(timeoutMs, 'Finding files', () => find(selected, include, { limit: input.limit, hidden: input.hidden, index }));
-    return envelope({ glob: input.glob, files }, input.repo ?? null, started, truncated);
+    const { files, truncated, skipped } = withinBudget(timeoutMs, 'Finding files', () =>
+      find(selected, include, { limit: input.limit, hidden: input.hidden, index }),
+    );
+    return envelope({ glob: input.glob, files, skipped }, input.repo ?? null, started, truncated);
   },
-  render: (r) => r.result.files.map((f) => f.path).join('\n'),
+  render: (r, ui) => {
+    noteTooLong(r.result.skipped.path_too_long, ui);
+    return r.result.files.map((f) => f.path).join('\n');
+  },
 });
 
 export const smartSearchTool = defineTool({
@@ -187,7 +199,12 @@ export const smartSearchTool = defineTool({
     const out = withinBudget(timeoutMs, 'The smart search', () =>
       smartSearch(selected, terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index }),
     );
-    return envelope({ query: input.query, terms, files: out.files, total_files: out.total_files }, input.repo ?? null, started, out.truncated);
+    return envelope(
+      { query: input.query, terms, files: out.files, total_files: out.total_files, skipped: out.skipped },
+      input.repo ?? null,
+      started,
+      out.truncated,
+    );
   },
   render: (r, ui) =>
     r.result.files
