@@ -1,10 +1,12 @@
 import type { ChalkInstance } from 'chalk';
+import { printableLines } from '../core/printable.js';
 import type { ErrorObject } from '../core/errors.js';
 
 /** `Error [CODE]: message` then the hint, for stderr. */
 export function formatError(error: ErrorObject, color: ChalkInstance): string {
-  const lines = [`${color.red.bold('Error')} ${color.red(`[${error.code}]`)}: ${error.message}`];
-  if (error.hint) lines.push(`${color.dim('Hint:')} ${error.hint}`);
+  // What an error quotes (a registry's answer, a server's stderr, a file name) may hold control characters.
+  const lines = [`${color.red.bold('Error')} ${color.red(`[${error.code}]`)}: ${printableLines(error.message)}`];
+  if (error.hint) lines.push(`${color.dim('Hint:')} ${printableLines(error.hint)}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -52,7 +52,7 @@ export const ERROR_CODES = {
     'mcpkit config validate lists every problem as path: message.',
   ),
   FILE_ACCESS: fault(
-    'A file mcpkit must write could not be written (permissions, a read-only file system).',
+    'A file or folder could not be read, or one mcpkit must write could not be written (permissions, a read-only file system).',
     'Check the permissions of the path the message names.',
   ),
   FORBIDDEN: fault(

@@ -1,4 +1,5 @@
 import { SETTING_DEFAULTS } from '../config/defaults.js';
+import { printable } from '../core/printable.js';
 import { ToolError } from '../core/errors.js';
 import { backoffDelay } from '../core/backoff.js';
 
@@ -73,14 +74,20 @@ export function errorDetail(body: string): string {
     const json = JSON.parse(body) as Record<string, unknown>;
     for (const key of ['detail', 'message', 'error', 'title']) {
       const value = json[key];
-      if (typeof value === 'string' && value !== '') return value;
-      if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') return (value as { message: string }).message;
+      // One line, whatever the registry wrote: its text ends up in an error message.
+      if (typeof value === 'string' && value.trim() !== '') return oneLine(value);
+      if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string')
+        return oneLine((value as { message: string }).message);
     }
   } catch {
     /* not JSON */
   }
-  const text = body.trim().replace(/\s+/g, ' ');
-  return text === '' ? 'no details given' : text.slice(0, 300);
+  const text = oneLine(body);
+  return text === '' ? 'no details given' : text;
+}
+
+function oneLine(text: string): string {
+  return printable(text.trim().replace(/\s+/g, ' ')).slice(0, 300);
 }
 
 export class RegistryClient {

@@ -3,7 +3,7 @@ import { confirmPlace, readInto, releaseRead, type ReadHolder } from './read-int
 import type { Root } from './roots.js';
 import { buildTrigrams } from './trigrams.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { walkFiles } from './walk.js';
+import { walkFiles, type LeftOutReason } from './walk.js';
 
 /**
  * What a long-running process (`serve`) remembers between searches of one root: the walked file
@@ -102,8 +102,8 @@ function watchable(path: string): boolean {
 
 export class RootIndex {
   private files: IndexedFile[] | undefined;
-  /** Entries the last walk left out for a path longer than PATH_MAX (walk.ts). */
-  tooLong = 0;
+  /** Entries the last walk left out, by reason (walk.ts). */
+  leftOut: Record<LeftOutReason, number> = { path_too_long: 0, name_not_utf8: 0 };
   private byAbs = new Map<string, IndexedFile>();
   private watched: Watched[] = [];
   private walkedAt = 0;
@@ -189,7 +189,7 @@ export class RootIndex {
     const files: IndexedFile[] = [];
     const watched: Watched[] = [];
     const folders: string[] = [];
-    let tooLong = 0;
+    const leftOut = { path_too_long: 0, name_not_utf8: 0 };
     this.dirty = false;
     this.walkedAt = Date.now();
     walkFiles(
@@ -200,7 +200,7 @@ export class RootIndex {
           watched.push(identity(path));
           if (folder) folders.push(path);
         },
-        tooLong: () => void tooLong++,
+        leftOut: (reason) => void leftOut[reason]++,
       },
       (rel, abs) => {
         files.push(known.get(abs) ?? { rel, abs, size: -1, mtimeMs: 0, ino: 0, binary: false, owner: this });
@@ -208,7 +208,7 @@ export class RootIndex {
       },
     );
     this.files = files;
-    this.tooLong = tooLong;
+    this.leftOut = leftOut;
     this.byAbs = new Map(files.map((f) => [f.abs, f]));
     this.watched = watched;
     if (this.watcher) {

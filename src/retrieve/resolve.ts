@@ -1,4 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
+import { accessDenied } from './safe-open.js';
 import { join, relative, sep } from 'node:path';
 import { ToolError } from '../core/errors.js';
 import { chooseRoots, isInside, normalizeRelative, type RootChoice } from './paths.js';
@@ -65,6 +66,7 @@ function lookup(input: string, roots: readonly Root[], want: Want, choice: RootC
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') throw new ToolError('PATH_OUT_OF_ROOT', `"${input}" is a symlink loop.`, { details: { path: input, repo: name } });
+      if (code === 'EACCES' || code === 'EPERM') throw accessDenied([name, ...choice.segments].join('/'));
       continue;
     }
     if (!isInside(root.path, real, sep)) {

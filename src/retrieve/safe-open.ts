@@ -48,6 +48,7 @@ export function openInsideRoot(root: string, path: string, want: 'file' | 'dir',
     if (code === 'ENOENT') {
       throw new ToolError(want === 'file' ? 'FILE_NOT_FOUND' : 'DIR_NOT_FOUND', `${display} went away while being opened.`, { details: { path: display } });
     }
+    if (code === 'EACCES' || code === 'EPERM') throw accessDenied(display);
     throw error;
   }
   try {
@@ -65,6 +66,14 @@ export function openInsideRoot(root: string, path: string, want: 'file' | 'dir',
     closeSync(fd);
     throw error;
   }
+}
+
+/** FILE_ACCESS for a file or folder this process may not read, named as the caller knows it (never the absolute path). */
+export function accessDenied(display: string): ToolError {
+  return new ToolError('FILE_ACCESS', `${display} cannot be read: permission denied.`, {
+    details: { path: display },
+    hint: 'Check its permissions (and those of the folders above it), or run mcpkit as a user who may read it.',
+  });
 }
 
 function outside(display: string, why: string): ToolError {

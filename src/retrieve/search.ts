@@ -5,7 +5,7 @@ import type { LineMatcher } from './line-matcher.js';
 import { readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
 import { mayContain } from './trigrams.js';
-import { walkFiles } from './walk.js';
+import { walkFiles, type LeftOutReason } from './walk.js';
 
 export { BLOCK_BYTES, type SearchMatch } from './file-search.js';
 
@@ -37,14 +37,18 @@ export interface SearchOutcome {
   matches: SearchMatch[];
   truncated: boolean;
   files_searched: number;
-  /** Files not searched, and why: binary (a NUL byte, as ripgrep decides), or a path longer than PATH_MAX (files and folders). */
+  /** Files not searched, and why: binary (a NUL byte, as ripgrep decides); files and folders no path reaches (walk.ts). */
   skipped: Skipped;
 }
 
-export interface Skipped {
+/** What a walk left out, by reason (walk.ts LeftOutReason). */
+export type LeftOut = Record<LeftOutReason, number>;
+
+export interface Skipped extends LeftOut {
   binary: number;
-  path_too_long: number;
 }
+
+export const noneLeftOut = (): LeftOut => ({ path_too_long: 0, name_not_utf8: 0 });
 
 /**
  * Each file of a root in walk order: from the index when there is one (checked for changes), else
@@ -55,12 +59,12 @@ export function eachFile(
   hidden: boolean,
   index: FileIndexes | undefined,
   visit: (rel: string, abs: string, entry?: IndexedFile) => boolean,
-  skipped?: Pick<Skipped, 'path_too_long'>,
+  skipped?: LeftOut,
 ): boolean {
-  if (!index) return walkFiles(root, { hidden, ...(skipped ? { tooLong: () => void skipped.path_too_long++ } : {}) }, visit);
+  if (!index) return walkFiles(root, { hidden, ...(skipped ? { leftOut: (reason) => void skipped[reason]++ } : {}) }, visit);
   const of = index.of(root, hidden);
   const files = of.list();
-  if (skipped) skipped.path_too_long += of.tooLong;
+  if (skipped) for (const reason of ['path_too_long', 'name_not_utf8'] as const) skipped[reason] += of.leftOut[reason];
   for (const entry of files) if (!visit(entry.rel, entry.abs, entry)) return false;
   return true;
 }
@@ -122,7 +126,7 @@ function learned(entry: IndexedFile, stats: Stats, binary: boolean, index: FileI
 }
 
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
-  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, path_too_long: 0 } };
+  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, ...noneLeftOut() } };
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const required = options.trigrams;
   const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
@@ -190,9 +194,9 @@ export function findFiles(
   roots: readonly Root[],
   include: (rel: string) => boolean,
   options: { limit: number; hidden: boolean; index?: FileIndexes },
-): { files: { repo: string; path: string }[]; truncated: boolean; skipped: Pick<Skipped, 'path_too_long'> } {
+): { files: { repo: string; path: string }[]; truncated: boolean; skipped: LeftOut } {
   const files: { repo: string; path: string }[] = [];
-  const skipped = { path_too_long: 0 };
+  const skipped = noneLeftOut();
   let truncated = false;
   for (const root of roots) {
     const finished = eachFile(

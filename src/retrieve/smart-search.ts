@@ -1,7 +1,7 @@
 import type { FileIndexes } from './file-index.js';
 import type { Root } from './roots.js';
 import { confirmPlace, releaseRead, type ReadHolder } from './read-into.js';
-import { eachFile, readCandidate } from './search.js';
+import { eachFile, noneLeftOut, readCandidate, type LeftOut } from './search.js';
 import { rankOrder, termStem, type RankInput } from './smart-rank.js';
 import { mayContain, requiredTrigrams } from './trigrams.js';
 
@@ -132,8 +132,8 @@ export function smartSearch(
   roots: readonly Root[],
   terms: readonly string[],
   options: { maxFileBytes: number; limit: number; linesPerFile: number; include?: (rel: string) => boolean; index?: FileIndexes },
-): { files: SmartFile[]; total_files: number; truncated: boolean; skipped: { path_too_long: number } } {
-  const skipped = { path_too_long: 0 };
+): { files: SmartFile[]; total_files: number; truncated: boolean; skipped: LeftOut } {
+  const skipped = noneLeftOut();
   const hits: { file: SmartFile; rank: RankInput }[] = [];
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const stems = terms.map(termStem);

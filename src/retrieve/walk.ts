@@ -1,5 +1,6 @@
 import { closeSync, readdirSync, type Dirent } from 'node:fs';
 import { openFolder, throughDescriptor } from './safe-open.js';
+import { undecodableNames } from './names.js';
 import { ignoredBy, IgnoreRules, type RuleFrame } from './ignore-rules.js';
 import type { Root } from './roots.js';
 
@@ -21,12 +22,14 @@ export interface WalkOptions {
    */
   watch?: (absPath: string, folder: boolean) => void;
   /**
-   * Told of each file or folder left out because its absolute path is longer than the system
-   * takes (PATH_MAX): listed, it could not be opened by its path; walked into, every call on it
-   * fails with ENAMETOOLONG.
+   * Told of each file or folder left out because no call could reach it by its path: the path is
+   * longer than the system takes (PATH_MAX; walked into, every call fails with ENAMETOOLONG), or
+   * its name is not valid UTF-8 (names.ts).
    */
-  tooLong?: (rel: string, folder: boolean) => void;
+  leftOut?: (reason: LeftOutReason, rel: string, folder: boolean) => void;
 }
+
+export type LeftOutReason = 'path_too_long' | 'name_not_utf8';
 
 /** Linux's PATH_MAX, with its terminating NUL: the longest absolute path a call takes is one byte less. */
 export const PATH_MAX = 4096;
@@ -43,7 +46,7 @@ interface Item {
   key: string;
 }
 
-function listFolder(path: string, hidden: boolean): { items: Item[]; hasGitignore: boolean } | undefined {
+function listFolder(path: string, hidden: boolean): { items: Item[]; hasGitignore: boolean; undecodable?: ReadonlySet<string> } | undefined {
   let entries: Dirent[];
   try {
     entries = readdirSync(path, { withFileTypes: true });
@@ -60,7 +63,11 @@ function listFolder(path: string, hidden: boolean): { items: Item[]; hasGitignor
     if (dir || entry.isFile()) items.push({ name, dir, key: dir ? `${name}/` : name });
   }
   items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { items, hasGitignore };
+  const undecodable = undecodableNames(
+    path,
+    items.map((i) => i.name),
+  );
+  return { items, hasGitignore, ...(undecodable ? { undecodable } : {}) };
 }
 
 export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string, abs: string) => boolean): boolean {
@@ -95,8 +102,12 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
     for (const item of listing.items) {
       const rel = relDir ? `${relDir}/${item.name}` : item.name;
       if (frames.length > 0 && ignoredBy(frames, rel, item.dir, true)) continue;
+      if (listing.undecodable?.has(item.name)) {
+        options.leftOut?.('name_not_utf8', rel, item.dir);
+        continue;
+      }
       if (pathTooLong(prefix + rel)) {
-        options.tooLong?.(rel, item.dir);
+        options.leftOut?.('path_too_long', rel, item.dir);
         continue;
       }
       if (item.dir) {

@@ -2,11 +2,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, outputOf, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
 
 /** No file outside a root, whatever races the check; only regular files are opened (issue 18, 1 and 3). */
 async function serveRoot(root: string): Promise<Client> {
@@ -132,6 +132,95 @@ describe('paths longer than PATH_MAX (issue 32, 4)', () => {
       expect(found.stderr).toContain('1 entry was left out: the path is longer than the system takes');
     } finally {
       execFileSync('rm', ['-rf', root]);
+    }
+  }, 60_000);
+});
+
+describe('names and folders that cannot be shown or read as they are (issue 32, 13)', () => {
+  it('control characters in names are escaped in the terminal; names that are not UTF-8 are left out and counted', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'ok'));
+    writeFileSync(join(root, 'ok', 'evil\nname.txt:1:forged \u001b[31mred'), 'needle\n');
+    writeFileSync(Buffer.concat([Buffer.from(join(root, 'ok', 'bad')), Buffer.from([0xff]), Buffer.from('name.txt')]), 'needle\n');
+    writeFileSync(join(root, 'ok', 'plain.txt'), 'needle\n');
+    const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' });
+    for (const args of [
+      ['retrieve', 'ls', 'code/ok'],
+      ['retrieve', 'find', '**/*'],
+      ['retrieve', 'search', 'needle'],
+    ]) {
+      const r = await runCli(args, { env });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).not.toContain('\u001b');
+      expect(r.stdout).toContain('evil\\nname.txt:1:forged \\u001b[31mred');
+      expect(r.stdout).not.toContain('\uFFFD'); // the undecodable name is not shown as a name that opens nothing
+      expect(r.stderr).toContain('1 entry was left out: the name is not valid UTF-8.');
+      expect(r.stdout).toContain('plain.txt');
+    }
+    const client = await serveRoot(root);
+    try {
+      const listed = (await client.callTool({ name: 'list_dir', arguments: { path: 'code/ok' } })) as CallToolResult;
+      const result = (listed.structuredContent as { result: { entries: { name: string }[]; skipped: { name_not_utf8: number } } }).result;
+      expect(result.entries.map((e) => e.name)).toEqual(['evil\nname.txt:1:forged \u001b[31mred', 'plain.txt']); // JSON carries them whole
+      expect(result.skipped.name_not_utf8).toBe(1);
+      const found = (await client.callTool({ name: 'find_files', arguments: { glob: '**/*.txt' } })) as CallToolResult;
+      expect((found.structuredContent as { result: { skipped: { name_not_utf8: number } } }).result.skipped.name_not_utf8).toBe(1);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('list_dir returns at most limit entries (default 1000), with truncated and total_entries', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'many'));
+    for (let i = 0; i < 1200; i++) writeFileSync(join(root, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
+    const client = await serveRoot(root);
+    try {
+      const call = async (args: Record<string, unknown>) => {
+        const r = (await client.callTool({ name: 'list_dir', arguments: { path: 'code/many', ...args } })) as CallToolResult;
+        return r.structuredContent as { result: { entries: { name: string }[]; total_entries: number }; meta: { truncated: boolean } };
+      };
+      const first = await call({});
+      expect(first.result.entries).toHaveLength(1000);
+      expect(first.result.entries[0]!.name).toBe('f0000.txt');
+      expect(first.result).toMatchObject({ total_entries: 1200 });
+      expect(first.meta.truncated).toBe(true);
+      const all = await call({ limit: 5000 });
+      expect(all.result.entries).toHaveLength(1200);
+      expect(all.meta.truncated).toBe(false);
+      const bad = (await client.callTool({ name: 'list_dir', arguments: { path: 'code/many', limit: 0 } })) as CallToolResult;
+      expect((bad.structuredContent as { error: { code: string } }).error.code).toBe('LIMIT_INVALID');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('a file or folder this user may not read is FILE_ACCESS, named inside its root, not INTERNAL with the absolute path', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'unreadable.txt'), 'secret\n');
+    mkdirSync(join(root, 'locked'));
+    chmodSync(join(root, 'unreadable.txt'), 0o000);
+    chmodSync(join(root, 'locked'), 0o000);
+    // root reads everything: as root, mcpkit runs as nobody (setpriv), with the tree open to it.
+    const asRoot = process.getuid?.() === 0;
+    const home = tempDir();
+    if (asRoot) {
+      chmodSync(root, 0o755);
+      chmodSync(home, 0o777);
+    }
+    const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1', HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home });
+    const run = (args: string[]) =>
+      asRoot
+        ? outputOf('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args, '--json'], { cwd: home, env })
+        : outputOf(process.execPath, [BIN, ...args, '--json'], { cwd: home, env });
+    for (const [args, path] of [
+      [['retrieve', 'cat', 'code/unreadable.txt'], 'code/unreadable.txt'],
+      [['retrieve', 'ls', 'code/locked'], 'code/locked'],
+    ] as const) {
+      const out = JSON.parse(await run([...args])) as { error: { code: string; message: string } };
+      expect(out.error.code, args.join(' ')).toBe('FILE_ACCESS');
+      expect(out.error.message).toBe(`${path} cannot be read: permission denied.`);
+      expect(JSON.stringify(out)).not.toContain(root);
     }
   }, 60_000);
 });

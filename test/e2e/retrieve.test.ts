@@ -110,7 +110,7 @@ describe('retrieve from the terminal', () => {
     const where = found.body.result.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`);
     expect(where).toEqual(['docs/guide.md:2', 'docs/guide.md:3', ...Array.from({ length: 50 }, (_, i) => `code/src/main.ts:${i + 1}`)]);
     expect(found.body.result.matches[0]).toMatchObject({ text: 'line two', before: ['# Guide'], after: ['line three'] });
-    expect(found.body.result.skipped).toEqual({ binary: 1, path_too_long: 0 }); // image.png
+    expect(found.body.result.skipped).toEqual({ binary: 1, path_too_long: 0, name_not_utf8: 0 }); // image.png
     const limited = await json(['retrieve', 'search', 'line', '--limit', '1']);
     expect(limited.body.meta.truncated).toBe(true);
     const regex = await json(['retrieve', 'search', '^line (two|three)$', '--regex', '--repo', 'docs']);

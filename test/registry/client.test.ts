@@ -170,6 +170,10 @@ describe('client helpers', () => {
     ['{"error":{"message":"nested"}}', 'nested'],
     ['plain   text\nbody', 'plain text body'],
     ['', 'no details given'],
+    // What a registry writes cannot forge lines or send escapes to the terminal that prints it (issue 32, 13).
+    ['{"detail":"bad\\nError [OK]: fine"}', 'bad Error [OK]: fine'],
+    ['{"message":"\\u001b[2Jcleared"}', '\\u001b[2Jcleared'],
+    ['\u001b]0;title\u0007 body', '\\u001b]0;title\\u0007 body'],
   ])('error detail of %j', (body, detail) => {
     expect(errorDetail(body)).toBe(detail);
   });

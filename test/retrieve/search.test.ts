@@ -56,7 +56,7 @@ describe('searchRoots', () => {
       'code/sub/ignored.txt:1',
     ]);
     expect(out.matches.find((m) => m.path === 'code/crlf.txt')!.text).toBe('needle crlf');
-    expect(out.skipped).toEqual({ binary: 1, path_too_long: 0 });
+    expect(out.skipped).toEqual({ binary: 1, path_too_long: 0, name_not_utf8: 0 });
     expect(out.truncated).toBe(false);
   });
 
@@ -133,7 +133,7 @@ describe('findFiles', () => {
         { repo: 'docs', path: 'docs/b.md' },
       ],
       truncated: false,
-      skipped: { path_too_long: 0 },
+      skipped: { path_too_long: 0, name_not_utf8: 0 },
     });
     expect(findFiles(roots, (rel) => rel.endsWith('.log'), { limit: 100, hidden: false }).files.map((f) => f.path)).toEqual(['code/keep.log']);
     expect(findFiles(roots, () => true, { limit: 2, hidden: false }).truncated).toBe(true);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { closeSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { printable } from '../../core/printable.js';
+import { closeSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { envelope, loadRoots } from './shared.js';
@@ -29,8 +30,15 @@ export const listDir = defineTool({
     repo: z.string().optional().describe('Root to look in (default: the root the path names, or every root).'),
     hidden: z.boolean().default(false).describe('Include dotfiles and dot-folders (never .git).'),
     ignored: z.boolean().default(false).describe('Include what .gitignore ignores.'),
+    limit: z
+      .int()
+      .min(1, 'must be from 1 to 10000')
+      .max(10000, 'must be from 1 to 10000')
+      .default(1000)
+      .describe('Most entries to return (1-10000), the first by name; meta.truncated is then true, and total_entries counts them all.'),
   }),
   annotations: READ_ONLY,
+  fieldCodes: { limit: 'LIMIT_INVALID' },
   async run(input, ctx) {
     const started = performance.now();
     const { roots } = await loadRoots(ctx);
@@ -39,30 +47,55 @@ export const listDir = defineTool({
       requireRepo(roots, input.repo);
       if (input.repo === undefined) {
         const entries: Entry[] = roots.map((r) => ({ name: r.name, path: r.name, type: 'root' }));
-        return envelope({ path: '', entries }, null, started);
+        return envelope({ path: '', entries, total_entries: entries.length, skipped: { name_not_utf8: 0 } }, null, started);
       }
     }
     const repoRoot = roots.find((r) => r.name === input.repo);
     const target = input.path?.trim() ? resolvePath(input.path, roots, 'dir', input.repo) : { root: repoRoot!, rel: '', real: repoRoot!.path };
-    const [{ IgnoreRules }, { openInsideRoot, throughDescriptor }] = await Promise.all([
+    const [{ IgnoreRules }, { accessDenied, openInsideRoot, throughDescriptor }, { undecodableNames }] = await Promise.all([
       import('../../retrieve/ignore-rules.js'),
       import('../../retrieve/safe-open.js'),
+      import('../../retrieve/names.js'),
     ]);
     const rules = new IgnoreRules(target.root.path);
-    const entries: Entry[] = [];
+    const kept: { name: string; rel: string; type: Entry['type'] }[] = [];
+    let undecodable = 0;
     // The folder is opened and verified first, then listed through its descriptor: swapping it for
     // a symlink after the check cannot list another folder.
-    const fd = openInsideRoot(target.root.path, target.real, 'dir', displayPath(target.root, target.real));
+    const display = displayPath(target.root, target.real);
+    const fd = openInsideRoot(target.root.path, target.real, 'dir', display);
     const folder = throughDescriptor(fd, target.real);
+    const entries: Entry[] = [];
     try {
-      for (const dirent of readdirSync(folder, { withFileTypes: true })) {
+      let dirents: Dirent[];
+      try {
+        dirents = readdirSync(folder, { withFileTypes: true });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EACCES' || code === 'EPERM') throw accessDenied(display);
+        throw error;
+      }
+      const bad = undecodableNames(
+        folder,
+        dirents.map((d) => d.name),
+      );
+      for (const dirent of dirents) {
         const name = dirent.name;
         if (name === '.git') continue;
         if (name.startsWith('.') && !input.hidden) continue;
+        if (bad?.has(name)) {
+          undecodable++; // its decoded name opens nothing
+          continue;
+        }
         const rel = target.rel ? `${target.rel}/${name}` : name;
         const type: Entry['type'] = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'dir' : 'file';
         const isDir = type === 'dir' || (type === 'symlink' && safeIsDir(join(folder, name)));
         if (!input.ignored && rules.ignored(rel, isDir)) continue;
+        kept.push({ name, rel, type });
+      }
+      // Byte-wise, so the order is the same on every machine and locale; only what is returned is stat-ed.
+      kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const { name, rel, type } of kept.slice(0, input.limit)) {
         const entry: Entry = { name, path: `${target.root.name}/${rel}`, type };
         if (type === 'file') entry.size = lstatSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0;
         entries.push(entry);
@@ -70,22 +103,31 @@ export const listDir = defineTool({
     } finally {
       closeSync(fd);
     }
-    // Byte-wise, so the order is the same on every machine and locale.
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return envelope({ path: displayPath(target.root, target.real), entries }, target.root.name, started);
+    return envelope(
+      { path: display, entries, total_entries: kept.length, skipped: { name_not_utf8: undecodable } },
+      target.root.name,
+      started,
+      kept.length > entries.length,
+    );
   },
-  render: (r, ui) =>
-    r.result.entries.length === 0
+  render: (r, ui) => {
+    if (r.result.skipped.name_not_utf8 > 0)
+      ui.note(
+        `${r.result.skipped.name_not_utf8} ${r.result.skipped.name_not_utf8 === 1 ? 'entry was' : 'entries were'} left out: the name is not valid UTF-8.`,
+      );
+    if (r.meta.truncated) ui.note(`Showing the first ${r.result.entries.length} of ${r.result.total_entries} entries; raise --limit for more.`);
+    return r.result.entries.length === 0
       ? ui.color.dim('(empty)')
       : r.result.entries
           .map((e) =>
             e.type === 'dir' || e.type === 'root'
-              ? ui.color.bold(`${e.name}/`)
+              ? ui.color.bold(`${printable(e.name)}/`)
               : e.type === 'symlink'
-                ? `${e.name}@`
-                : `${e.name}${ui.color.dim(`  ${e.size}`)}`,
+                ? `${printable(e.name)}@`
+                : `${printable(e.name)}${ui.color.dim(`  ${e.size}`)}`,
           )
-          .join('\n'),
+          .join('\n');
+  },
 });
 
 function safeIsDir(path: string): boolean {

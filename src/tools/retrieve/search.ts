@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { printable } from '../../core/printable.js';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { withinBudget } from '../../retrieve/bounded.js';
@@ -104,7 +105,7 @@ export const search = defineTool({
   },
   // With --limit 0 the matches were printed as they were found (renderItem).
   render: (r, ui, input) => {
-    noteTooLong(r.result.skipped.path_too_long, ui);
+    noteLeftOut(r.result.skipped, ui);
     return [
       ...(input.limit === 0 ? [] : r.result.matches.map((m) => matchLines(m, ui))),
       ...(r.meta.truncated ? [ui.color.yellow(`(stopped at ${r.result.matches.length} matches; raise --limit for more, or --limit 0 for all)`)] : []),
@@ -113,17 +114,19 @@ export const search = defineTool({
   renderItem: (m: SearchMatch, ui) => matchLines(m, ui),
 });
 
-/** Says on stderr what the walk left out for too long a path. */
-function noteTooLong(count: number, ui: RenderUi): void {
-  if (count > 0) ui.note(`${count} ${count === 1 ? 'entry was' : 'entries were'} left out: the path is longer than the system takes (PATH_MAX, 4096 bytes).`);
+/** Says on stderr what the walk left out, and why. */
+function noteLeftOut(skipped: { path_too_long: number; name_not_utf8: number }, ui: RenderUi): void {
+  const entries = (n: number) => `${n} ${n === 1 ? 'entry was' : 'entries were'} left out`;
+  if (skipped.path_too_long > 0) ui.note(`${entries(skipped.path_too_long)}: the path is longer than the system takes (PATH_MAX, 4096 bytes).`);
+  if (skipped.name_not_utf8 > 0) ui.note(`${entries(skipped.name_not_utf8)}: the name is not valid UTF-8.`);
 }
 
 /** One match as grep prints it: path:line:text, context lines as path-line-text. */
 function matchLines(m: SearchMatch, ui: RenderUi): string {
   return [
-    ...(m.before ?? []).map((t, i) => ui.color.dim(`${m.path}-${m.line - (m.before!.length - i)}-${t}`)),
-    `${ui.color.magenta(m.path)}:${ui.color.green(String(m.line))}:${m.text}`,
-    ...(m.after ?? []).map((t, i) => ui.color.dim(`${m.path}-${m.line + i + 1}-${t}`)),
+    ...(m.before ?? []).map((t, i) => ui.color.dim(`${printable(m.path)}-${m.line - (m.before!.length - i)}-${t}`)),
+    `${ui.color.magenta(printable(m.path))}:${ui.color.green(String(m.line))}:${m.text}`,
+    ...(m.after ?? []).map((t, i) => ui.color.dim(`${printable(m.path)}-${m.line + i + 1}-${t}`)),
   ].join('\n');
 }
 
@@ -159,8 +162,8 @@ export const findFiles = defineTool({
     return envelope({ glob: input.glob, files, skipped }, input.repo ?? null, started, truncated);
   },
   render: (r, ui) => {
-    noteTooLong(r.result.skipped.path_too_long, ui);
-    return r.result.files.map((f) => f.path).join('\n');
+    noteLeftOut(r.result.skipped, ui);
+    return r.result.files.map((f) => printable(f.path)).join('\n');
   },
 });
 
@@ -210,7 +213,7 @@ export const smartSearchTool = defineTool({
     r.result.files
       .map((f) =>
         [
-          `${ui.color.magenta(f.path)} ${ui.color.dim(`(${f.terms.join(', ')})`)}`,
+          `${ui.color.magenta(printable(f.path))} ${ui.color.dim(`(${f.terms.join(', ')})`)}`,
           ...f.lines.map((l) => `  ${ui.color.green(String(l.line))}: ${l.text}`),
         ].join('\n'),
       )
