@@ -74,6 +74,13 @@ export const serverSchema = z
     disabled: z.boolean().optional(),
     pinning: z.enum(PIN_MODES).optional().describe('Tool pinning for this server (default: the top-level pinning, else enforce); see "mcpkit server diff".'),
     timeout_ms: z.int().positive().optional(),
+    max_message_bytes: z
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'Largest message read from a stdio server (default 10485760, 10 MiB); a larger answer fails its own request with an error, and the connection goes on.',
+      ),
   })
   .superRefine((server, ctx) => {
     if (server.command === undefined && server.url === undefined) {

@@ -1,10 +1,12 @@
 import type { Stream } from 'node:stream';
-import type { Client, PriorDiscovery, SSEClientTransportOptions, Transport } from '@modelcontextprotocol/client';
+import { INTERNAL_ERROR, type Client, type PriorDiscovery, type SSEClientTransportOptions, type Transport } from '@modelcontextprotocol/client';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../core/logger.js';
 import { withTimeout } from '../core/timeout.js';
 import { refusesLegacy } from './era.js';
+import { BoundedReadBuffer } from './bounded-read-buffer.js';
+import { SERVER_MAX_MESSAGE_BYTES } from '../config/defaults.js';
 
 /** A server that accepted the connection (or started) but did not complete the handshake in time. */
 export class ConnectTimeout extends Error {
@@ -52,6 +54,7 @@ export async function connectTransport(client: Client, choice: TransportChoice):
     // The SDK passes only a handful of variables by default; npx and friends need the rest (PATH...).
     const env = { ...definedOnly(choice.env), ...config.env };
     const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe' });
+    boundMessages(transport, choice);
     captureLines(transport.stderr, choice.stderrLine);
     return bounded(client, transport, 'stdio', choice);
   }
@@ -73,6 +76,37 @@ export async function connectTransport(client: Client, choice: TransportChoice):
     choice.logger.info(`${choice.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
     return connectSse(client, url, http, choice);
   }
+}
+
+/**
+ * Puts a BoundedReadBuffer in place of the SDK's: one answer over the limit fails its own request
+ * instead of closing the connection under every call in flight. The SDK takes only a limit
+ * (maxBufferSize), past which it closes; its buffer is a private field, so this checks that the
+ * field is there (test/e2e/reliability.test.ts fails if an SDK update renames it).
+ */
+function boundMessages(transport: Transport, choice: TransportChoice): void {
+  const limit = choice.config.max_message_bytes ?? SERVER_MAX_MESSAGE_BYTES;
+  const holder = transport as unknown as { _readBuffer?: unknown };
+  if (!holder._readBuffer) {
+    choice.logger.warn(`${choice.name}: cannot bound its messages one by one (the SDK changed); one over ${limit} bytes closes the connection`);
+    return;
+  }
+  const where = `mcp_servers.${choice.name}.max_message_bytes`;
+  holder._readBuffer = new BoundedReadBuffer(limit, ({ id, bytes }) => {
+    choice.logger.warn(
+      `${choice.name}: a message of ${bytes} bytes, over ${where} (${limit}), was dropped${id === undefined ? '' : `; request ${String(id)} fails with RESPONSE_TOO_LARGE`}`,
+    );
+    if (id === undefined) return undefined;
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: INTERNAL_ERROR,
+        message: `The answer of server "${choice.name}" was ${bytes} bytes, more than ${where} (${limit}); it was dropped. Ask for less, or raise ${where}.`,
+        data: { code: 'RESPONSE_TOO_LARGE', server: choice.name, bytes, limit },
+      },
+    };
+  });
 }
 
 async function connectSse(client: Client, url: URL, options: SSEClientTransportOptions, choice: TransportChoice): Promise<Transport> {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, THROUGH_OCLIF, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+import { serveStdioClient } from '../helpers/serve.js';
 
 /**
  * Every command ends, one bad entry harms nothing else, and mistakes get clear errors (issue 12).
@@ -216,4 +217,32 @@ describe('4-7: clear errors, and edits in block style', () => {
     expect((await runCli(['config', 'init', '--config', other])).code).toBe(0);
     expect(existsSync(other)).toBe(true);
   });
+});
+
+describe('one answer over the size limit fails alone (issue 32, 3)', () => {
+  it('the call whose answer is too large gets RESPONSE_TOO_LARGE; a call in flight on the same connection and later ones go on, and serve logs why', async () => {
+    const config = writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, max_message_bytes: 1024 * 1024 } } });
+    const { client, stderr } = await serveStdioClient(config, 'too-large', { MCPKIT_LOG_LEVEL: 'warn' });
+    try {
+      await client.listTools(); // the catalog is known: the hot path forwards
+      const long = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 2, steps: 4 } }, { timeout: 30_000 });
+      await new Promise((r) => setTimeout(r, 300));
+      const big = await client.callTool({ name: 'echo', arguments: { message: 'x'.repeat(2 * 1024 * 1024) } }).then(
+        (r) => ({ result: r, error: undefined }),
+        (error: Error) => ({ result: undefined, error }),
+      );
+      const said = big.error?.message ?? JSON.stringify(big.result);
+      expect(said).toMatch(/more than mcp_servers\.everything\.max_message_bytes \(1048576\)/);
+      // The call in flight on the same upstream connection finishes: nothing was closed or restarted.
+      expect(JSON.stringify((await long).content)).toContain('completed');
+      const small = await client.callTool({ name: 'echo', arguments: { message: 'still here' } });
+      expect(JSON.stringify(small.content)).toContain('Echo: still here');
+      expect(stderr()).toMatch(
+        /everything: a message of \d+ bytes, over mcp_servers\.everything\.max_message_bytes \(1048576\), was dropped; request .+ fails with RESPONSE_TOO_LARGE/,
+      );
+      expect(stderr()).not.toMatch(/exited|crashed|restart/i);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
