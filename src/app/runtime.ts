@@ -1,4 +1,5 @@
 import { redact } from '../core/redact.js';
+import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { dirname } from 'node:path';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
@@ -67,6 +68,8 @@ export interface OpenHubOptions {
   listWaitMs?: number;
   /** The era of the clients the hub serves (serve): each era has its own shared connections (see proxy/era.ts). */
   era?: ClientEra;
+  /** Told when the hub closes (a client's own hub: its place under serve.max_client_hubs is free again). */
+  onClose?: () => void;
 }
 
 export interface CallScope {
@@ -285,10 +288,36 @@ export class Runtime {
     }
   }
 
-  /** The hub for one 2025 client of a view served by `serve`: its own when it brings a relay, else the shared one. */
-  clientHub(view: string | undefined, downstream: DownstreamRelay | undefined): Promise<ProxyHub> {
-    return this.openHub(view, downstream ? { downstream, era: 'legacy' } : { shared: true, era: 'legacy' });
+  /**
+   * The hub for one 2025 client of a view served by `serve`: its own when it brings a relay, else
+   * the shared one. Each own hub starts its own server processes, so at most serve.max_client_hubs
+   * live at once; past that a client gets the shared hub, which does not relay what servers ask
+   * (its ProxyHub.relaysRequests is false, and the tool server tells the client so).
+   */
+  async clientHub(view: string | undefined, downstream: DownstreamRelay | undefined): Promise<ProxyHub> {
+    const shared = () => this.openHub(view, { shared: true, era: 'legacy' });
+    if (!downstream) return shared();
+    const cap = (await this.config()).serve.max_client_hubs ?? SETTING_DEFAULTS.serve.max_client_hubs;
+    if (this.clientHubs >= cap) {
+      this.logger.warn(`a client's own connections would pass serve.max_client_hubs (${cap}); it shares the common ones, without relaying`);
+      return shared();
+    }
+    this.clientHubs++;
+    let freed = false;
+    const free = () => {
+      if (!freed) this.clientHubs--;
+      freed = true;
+    };
+    try {
+      return await this.openHub(view, { downstream, era: 'legacy', onClose: free });
+    } catch (error) {
+      free();
+      throw error;
+    }
   }
+
+  /** Clients' own hubs alive now (clientHub). */
+  private clientHubs = 0;
 
   /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
   async withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: { oauth?: UpstreamOAuth } = {}): Promise<T> {
@@ -462,7 +491,10 @@ export class Runtime {
       groupSummaries: new Map(groups.map((g) => [g.name, g.summary])),
       ...(options.listWaitMs !== undefined ? { listWaitMs: options.listWaitMs } : {}),
       baseDir: dirname(this.configLocation.path),
-      onClose: () => entry && this.liveHubs.delete(entry),
+      onClose: () => {
+        if (entry) this.liveHubs.delete(entry);
+        options.onClose?.();
+      },
       pins,
       hotPath: () => this.tracing === undefined,
     });

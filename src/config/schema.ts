@@ -300,6 +300,13 @@ export const configSchema = z
         max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
         session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
         max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
+        max_client_hubs: z
+          .int()
+          .min(0)
+          .optional()
+          .describe(
+            "Most clients with connections (and server processes) of their own at once, as a client that declares sampling, elicitation or roots gets (default 20); past it a client shares the common connections, and servers' requests to it are not relayed.",
+          ),
         audit_log: z
           .string()
           .min(1)

@@ -115,8 +115,18 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
         }) as Promise<Record<string, unknown>>,
     };
   };
+  /** Its own hub, unless serve.max_client_hubs is reached: then the shared one, and the client is told what it misses. */
+  const made = async () => {
+    const wanted = relay();
+    const h = await hub(wanted);
+    if (wanted && !h.relaysRequests && h.clients.wantsLog(session, 'warning')) {
+      const data = `mcpkit serves as many clients with connections of their own as serve.max_client_hubs allows; this one shares the common connections, so what a server asks during a call (sampling, elicitation, roots) is not relayed to it.`;
+      void server.sendLoggingMessage({ level: 'warning', logger: 'mcpkit', data }).catch(() => undefined);
+    }
+    return h;
+  };
   const ready = async () => {
-    const h = await hubOrProtocolError(() => (making ??= hub(relay())));
+    const h = await hubOrProtocolError(() => (making ??= made()));
     resolved = h;
     if (perRequest) return h;
     unsubscribe ??= [

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, spawnTracked, stopChild } from '../helpers/cli.js';
-import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+import { childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
 async function serveHttp(config: string, args: string[] = []) {
@@ -190,6 +190,41 @@ describe('HTTP sessions', () => {
       expect((await slow.listTools()).tools.length).toBeGreaterThan(0);
     } finally {
       await Promise.allSettled(clients.map((c) => c.close()));
+      await stopChild(child);
+    }
+  }, 60_000);
+
+  it('with connections of their own are capped at serve.max_client_hubs; past it a client shares, and is told (issue 32, 5)', async () => {
+    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { max_client_hubs: 2 } }));
+    const clients: { client: Client; transport: StreamableHTTPClientTransport; warnings: string[] }[] = [];
+    const connect = async () => {
+      // Roots make a client worth connections of its own (what a server asks reaches it alone).
+      const client = new Client({ name: 'relaying', version: '1' }, { capabilities: { roots: {} } });
+      const warnings: string[] = [];
+      client.setNotificationHandler('notifications/message', async (n) => void warnings.push(String(n.params.data)));
+      const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
+      await client.connect(transport);
+      await client.listTools();
+      const entry = { client, transport, warnings };
+      clients.push(entry);
+      return entry;
+    };
+    try {
+      for (let i = 0; i < 5; i++) await connect();
+      // Two clients' own server processes, and one shared by the other three: not five.
+      expect((await childPids(child.pid!)).length).toBe(3);
+      expect(clients.map((c) => c.warnings.some((w) => w.includes('serve.max_client_hubs')))).toEqual([false, false, true, true, true]);
+      // The shared ones still call tools.
+      expect(JSON.stringify((await clients[4]!.client.callTool({ name: 'echo', arguments: { message: 'hi' } })).content)).toContain('Echo: hi');
+      // A place freed (the session ended) is taken by the next client.
+      await clients[0]!.transport.terminateSession();
+      await clients[0]!.client.close();
+      expect(await waitFor(async () => (await childPids(child.pid!)).length === 2, 10_000)).toBe(true);
+      const next = await connect();
+      expect(next.warnings).toEqual([]);
+      expect((await childPids(child.pid!)).length).toBe(3);
+    } finally {
+      await Promise.allSettled(clients.map((c) => c.client.close()));
       await stopChild(child);
     }
   }, 60_000);
