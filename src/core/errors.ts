@@ -30,6 +30,10 @@ export const ERROR_CODES = {
   VALIDATION_ERROR: usage("Arguments refused by an arango tool (the ArangoDB tool set's name for INVALID_INPUT).", "Read the tool's input schema."),
   QUERY_EMPTY: usage('A search was given no text to look for.', 'Give the text or question to search for.'),
   QUERY_INVALID: usage('A regular expression that does not compile.', 'Fix the expression, or search for a literal without --regex.'),
+  QUERY_TOO_COMPLEX: fault(
+    'A regular expression too deep for a line it met: its matcher ran out of stack (nested or alternative repetitions on a very long line).',
+    'Simplify the expression (fewer nested repetitions and alternatives), narrow the search with a glob, or search for a literal.',
+  ),
   LIMIT_INVALID: usage('A limit outside its range.', 'Give a limit within the range the message names.'),
   RANGE_INVALID: usage('A line range that is reversed or starts past the end of the file.', 'Give start <= end, within the file.'),
   REPO_INVALID: usage('No root of that name.', 'Name one of the roots in retrieve.roots.'),

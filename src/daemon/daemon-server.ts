@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { chmodSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { followConfig } from '../app/follow-config.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
@@ -106,17 +106,37 @@ class Daemon {
 
   async listen(): Promise<Server> {
     const server = createServer((socket) => this.accept(socket));
+    // Bound under a name of its own, then linked into place: a socket file exists a moment before
+    // it listens, and a command that connected then was refused and removed it as a dead daemon's
+    // (the next step here then failed). Linked, the path appears already listening; a link, not a
+    // rename, so that a daemon that started meanwhile keeps its place. Same length as the final
+    // name, so sun_path's limit holds for both.
+    const own = this.place.socket.replace(/\.sock$/, `.${(process.pid % 36 ** 4).toString(36).padStart(4, '0')}`);
+    rmSync(own, { force: true });
     // The socket is made 0600 from the start: no moment when another user could connect.
     const umask = process.umask(0o177);
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(this.place.socket, () => resolve());
+        server.listen(own, () => resolve());
       });
     } finally {
       process.umask(umask);
     }
-    chmodSync(this.place.socket, 0o600);
+    chmodSync(own, 0o600);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          linkSync(own, this.place.socket);
+          break;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 5) throw error;
+          await refuseSecondDaemon(this.place); // a live one: CONFLICT; a dead one's socket is removed
+        }
+      }
+    } finally {
+      rmSync(own, { force: true });
+    }
     const record: DaemonRecord = {
       pid: process.pid,
       build: buildIdentity(),

@@ -70,9 +70,24 @@ export const DEFAULT_RETRIEVE_TIMEOUT_MS = SETTING_DEFAULTS.retrieve.timeout_ms;
 
 let context: object | undefined;
 
-/** Runs synchronous work, stopping it with TIMEOUT when it takes longer than `ms`. */
+/**
+ * QUERY_TOO_COMPLEX for the stack overflow of a regular expression's backtracking on a very long
+ * line (`(a|aa)*c` on 16 MB of a's): the caller's pattern met the input, not a fault of mcpkit's.
+ */
+function stackOverflow(error: unknown, what: string): ToolError | undefined {
+  if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return undefined;
+  return new ToolError('QUERY_TOO_COMPLEX', `${what} stopped: the regular expression is too deep for a line it met (its matcher ran out of stack).`);
+}
+
+/** Runs synchronous work, stopping it with TIMEOUT when it takes longer than `ms` (QUERY_TOO_COMPLEX when a regular expression overflows the stack). */
 export function withinBudget<T>(ms: number, what: string, work: () => T): T {
-  if (!Number.isFinite(ms)) return work();
+  if (!Number.isFinite(ms)) {
+    try {
+      return work();
+    } catch (error) {
+      throw stackOverflow(error, what) ?? error;
+    }
+  }
   context ??= createContext({});
   let result: T;
   (context as { work?: () => void }).work = () => {
@@ -87,7 +102,7 @@ export function withinBudget<T>(ms: number, what: string, work: () => T): T {
         hint: 'Narrow it (a repo, a glob, a simpler pattern), or raise retrieve.timeout_ms.',
       });
     }
-    throw error;
+    throw stackOverflow(error, what) ?? error;
   } finally {
     (context as { work?: () => void }).work = undefined;
   }

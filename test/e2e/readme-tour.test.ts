@@ -79,6 +79,7 @@ function standIn(command: string): { command: string; skip?: string; serving?: R
     .replace('--command npx --arg -y --arg @modelcontextprotocol/server-everything', `--command ${process.execPath} --arg ${everythingPath} --arg stdio`)
     .replace('https://api.githubcopilot.com/mcp/', githubUrl)
     .replace('https://mcp.linear.app/mcp', protectedUrl)
+    .replace(/https:\/\/(registry\.example\.com|mcp\.company\.example)/, registry.url)
     .replace('-- npx -y @playwright/mcp', `-- ${process.execPath} ${everythingPath} stdio`)
     .replace('ARANGO_URL=http://localhost:8529', `ARANGO_URL=${arango.url}`);
   if (/^mcpkit serve --http\b/.test(c)) {

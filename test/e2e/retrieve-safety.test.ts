@@ -2,7 +2,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -196,31 +196,41 @@ describe('names and folders that cannot be shown or read as they are (issue 32, 
   }, 60_000);
 
   it('a file or folder this user may not read is FILE_ACCESS, named inside its root, not INTERNAL with the absolute path', async () => {
-    const root = tempDir();
-    writeFileSync(join(root, 'unreadable.txt'), 'secret\n');
-    mkdirSync(join(root, 'locked'));
-    chmodSync(join(root, 'unreadable.txt'), 0o000);
-    chmodSync(join(root, 'locked'), 0o000);
-    // root reads everything: as root, mcpkit runs as nobody (setpriv), with the tree open to it.
+    // root reads everything: as root, mcpkit runs as nobody (setpriv), in a folder of the system's
+    // /tmp that nobody may enter (the suite's own TMPDIR is root's alone).
     const asRoot = process.getuid?.() === 0;
-    const home = tempDir();
-    if (asRoot) {
-      chmodSync(root, 0o755);
-      chmodSync(home, 0o777);
-    }
-    const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1', HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home });
-    const run = (args: string[]) =>
-      asRoot
-        ? outputOf('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args, '--json'], { cwd: home, env })
-        : outputOf(process.execPath, [BIN, ...args, '--json'], { cwd: home, env });
-    for (const [args, path] of [
-      [['retrieve', 'cat', 'code/unreadable.txt'], 'code/unreadable.txt'],
-      [['retrieve', 'ls', 'code/locked'], 'code/locked'],
-    ] as const) {
-      const out = JSON.parse(await run([...args])) as { error: { code: string; message: string } };
-      expect(out.error.code, args.join(' ')).toBe('FILE_ACCESS');
-      expect(out.error.message).toBe(`${path} cannot be read: permission denied.`);
-      expect(JSON.stringify(out)).not.toContain(root);
+    const base = asRoot ? mkdtempSync('/tmp/mcpkit-access-') : tempDir();
+    try {
+      const root = join(base, 'root');
+      const home = join(base, 'home');
+      mkdirSync(root);
+      mkdirSync(home);
+      writeFileSync(join(root, 'unreadable.txt'), 'secret\n');
+      mkdirSync(join(root, 'locked'));
+      chmodSync(join(root, 'unreadable.txt'), 0o000);
+      chmodSync(join(root, 'locked'), 0o000);
+      if (asRoot) {
+        chmodSync(base, 0o755);
+        chmodSync(root, 0o755);
+        chmodSync(home, 0o777);
+      }
+      const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1', HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home });
+      const run = (args: string[]) =>
+        asRoot
+          ? outputOf('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args, '--json'], { cwd: home, env })
+          : outputOf(process.execPath, [BIN, ...args, '--json'], { cwd: home, env });
+      for (const [args, path] of [
+        [['retrieve', 'cat', 'code/unreadable.txt'], 'code/unreadable.txt'],
+        [['retrieve', 'ls', 'code/locked'], 'code/locked'],
+      ] as const) {
+        const printed = await run([...args]);
+        const out = JSON.parse(printed) as { error: { code: string; message: string } };
+        expect(out.error.code, `${args.join(' ')}: ${printed}`).toBe('FILE_ACCESS');
+        expect(out.error.message).toBe(`${path} cannot be read: permission denied.`);
+        expect(printed).not.toContain(root);
+      }
+    } finally {
+      rmSync(base, { recursive: true, force: true });
     }
   }, 60_000);
 });
@@ -270,4 +280,22 @@ describe('patterns from a caller cannot stall serve', () => {
       await client.close();
     }
   }, 30_000);
+
+  it('a regular expression that overflows the stack on a long line is QUERY_TOO_COMPLEX, not INTERNAL, and serve goes on (issue 32, 9)', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'long.txt'), `${'a'.repeat(16 * 1024 * 1024)}\n`);
+    writeFileSync(join(root, 'short.txt'), 'aac\n');
+    const r = await runCli(['retrieve', 'search', '(a|aa)*c', '--regex', '--json'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('QUERY_TOO_COMPLEX');
+    const client = await serveRoot(root);
+    try {
+      const deep = (await client.callTool({ name: 'search', arguments: { query: '(a|aa)*c', regex: true } })) as CallToolResult;
+      expect((deep.structuredContent as { error: { code: string } }).error.code).toBe('QUERY_TOO_COMPLEX');
+      const next = (await client.callTool({ name: 'search', arguments: { query: 'aac' } })) as CallToolResult;
+      expect(textOf(next)).toContain('short.txt');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

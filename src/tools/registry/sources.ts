@@ -94,7 +94,10 @@ export const registrySourceList = defineTool({
   annotations: READ_ONLY,
   available,
   async run(_input, ctx) {
-    const settings = (await ctx.config()).registry;
+    const [config, { requireUsable }] = await Promise.all([ctx.config(), import('../../config/problems.js')]);
+    // A section set aside (an unset ${VAR}) is said, not listed as if it were empty.
+    requireUsable(config, 'registry');
+    const settings = config.registry;
     const chosen = defaultSourceName(settings, ctx.env);
     const names = [...new Set([...Object.keys(BUILTIN_SOURCES), ...Object.keys(settings.sources ?? {})])];
     const registries = names.map((name) => {
