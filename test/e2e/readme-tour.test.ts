@@ -111,7 +111,7 @@ async function runServing(command: string, ready: RegExp): Promise<{ up: boolean
   const child = spawnTracked('bash', ['-c', `exec ${command}`], { cwd: work, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
-  const up = await waitFor(() => ready.test(stderr), 20_000);
+  const up = await waitFor(() => ready.test(stderr), 60_000); // a loaded CI machine starts serve slowly
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   const code = await exited;
