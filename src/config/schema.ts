@@ -12,7 +12,8 @@ const name = (what: string) => z.string().regex(NAME, `${what} names use letters
 /** A string that may still hold `${VAR}` placeholders when an edit is validated before interpolation. */
 const templated = (check: (value: string) => boolean, message: string) => z.string().refine((value) => value.includes('${') || check(value), message);
 
-const isUrl = (value: string) => {
+/** Whether a value parses as an http(s) URL. */
+export const isHttpUrl = (value: string) => {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -57,7 +58,7 @@ export const serverSchema = z
     args: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).optional(),
     cwd: z.string().optional(),
-    url: templated(isUrl, 'url must be an http(s) URL').optional().describe('Endpoint of a remote server.'),
+    url: templated(isHttpUrl, 'url must be an http(s) URL').optional().describe('Endpoint of a remote server.'),
     headers: z.record(z.string(), z.string()).optional(),
     auth: serverAuthSchema.optional().describe('oauth: log in with "mcpkit server login NAME"; tokens are kept outside the config.'),
     transport: z.enum(['auto', 'stdio', 'http', 'sse']).optional(),
@@ -148,8 +149,10 @@ const EXPOSURE_TEXT =
  * `issuer` for it (JWTs checked against the issuer's keys, or token introspection).
  */
 export const serveAuthSchema = z.strictObject({
-  issuer: templated(isUrl, 'issuer must be an http(s) URL').describe('The authorization server (its issuer URL; its metadata names the keys and endpoints).'),
-  resource: templated(isUrl, 'resource must be an http(s) URL')
+  issuer: templated(isHttpUrl, 'issuer must be an http(s) URL').describe(
+    'The authorization server (its issuer URL; its metadata names the keys and endpoints).',
+  ),
+  resource: templated(isHttpUrl, 'resource must be an http(s) URL')
     .optional()
     .describe(
       "This server's public base URL, e.g. https://mcp.example.com (default: the address it listens on). Tokens must be issued for it or for the route's URL.",
@@ -158,10 +161,10 @@ export const serveAuthSchema = z.strictObject({
     .array(z.string().min(1))
     .optional()
     .describe('Scopes that open /mcp (any one of them); views may name their own (tool_views.NAME.scopes). Default: none needed.'),
-  jwks_uri: templated(isUrl, 'jwks_uri must be an http(s) URL').optional().describe("Where the issuer's signing keys are (default: from its metadata)."),
+  jwks_uri: templated(isHttpUrl, 'jwks_uri must be an http(s) URL').optional().describe("Where the issuer's signing keys are (default: from its metadata)."),
   introspection: z
     .strictObject({
-      url: templated(isUrl, 'introspection.url must be an http(s) URL')
+      url: templated(isHttpUrl, 'introspection.url must be an http(s) URL')
         .optional()
         .describe("Token introspection endpoint (RFC 7662; default: from the issuer's metadata)."),
       client_id: z.string().min(1).describe("mcpkit's client ID at the authorization server."),
@@ -219,7 +222,7 @@ export const configSchema = z
           .record(
             name('Registry'),
             z.strictObject({
-              url: templated(isUrl, 'url must be an http(s) URL')
+              url: templated(isHttpUrl, 'url must be an http(s) URL')
                 .optional()
                 .describe('Base URL (the API lives under /v0.1); optional for the built-in official and pulsemcp.'),
               api_key: z.string().optional().describe('Sent as X-API-Key; use ${VAR}.'),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { secretValues } from '../../config/mask.js';
+import { isHttpUrl } from '../../config/schema.js';
 import { addSecrets } from '../../core/redact.js';
 import { ToolError } from '../../core/errors.js';
 import type { ToolContext } from '../../tool/context.js';
@@ -58,13 +59,7 @@ function byUrl(url: string, ctx: ToolContext): ChosenSource {
       hint: 'Add it to the config with "mcpkit registry source add NAME URL", then name it.',
     });
   }
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== 'http:' && protocol !== 'https:') {
+  if (!isHttpUrl(url)) {
     throw new ToolError('INVALID_INPUT', `--registry ${url} is not an http(s) URL.`, {
       hint: 'Give a registry name, or a URL such as https://registry.example.com.',
     });

@@ -2,18 +2,11 @@ import * as z from 'zod';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { adminToolsShown, BUILTIN_SOURCES, defaultSourceName } from '../../registry/sources.js';
 import { editConfigFile } from '../shared/config-access.js';
+import { isHttpUrl } from '../../config/schema.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const ADMIN = '\nAn admin tool: served over MCP only with registry.show_admin_tools: true or SHOW_ADMIN_TOOLS=true.';
 const available = (config: { registry: { show_admin_tools?: boolean } }, env: NodeJS.ProcessEnv) => adminToolsShown(config.registry, env);
-
-const isHttpUrl = (value: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
 
 export const registrySourceAdd = defineTool({
   name: 'registry_source_add',
