@@ -9,7 +9,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -351,4 +351,5 @@ for (const clients of [1, 8]) {
   const cpu = ratios('cpuPerCall');
   console.log(`| ${clients} | ${fmt(median(rate))} (${rate.map((x) => fmt(x)).join(', ')}) | ${fmt(median(cpu))} (${cpu.map((x) => fmt(x)).join(', ')}) |`);
 }
+rmSync(dir, { recursive: true, force: true }); // the servers above are stopped: nothing writes there now
 process.exit(0);
