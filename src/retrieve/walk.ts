@@ -1,6 +1,6 @@
 import { closeSync, readdirSync, type Dirent } from 'node:fs';
 import { openFolder, throughDescriptor } from './safe-open.js';
-import { undecodableNames } from './names.js';
+import { mayBeUndecodable, undecodableNames } from './names.js';
 import { ignoredBy, IgnoreRules, type RuleFrame } from './ignore-rules.js';
 import type { Root } from './roots.js';
 
@@ -55,19 +55,17 @@ function listFolder(path: string, hidden: boolean): { items: Item[]; hasGitignor
   }
   const items: Item[] = [];
   let hasGitignore = false;
+  let suspect = false;
   for (const entry of entries) {
     const name = entry.name;
     if (name === '.gitignore') hasGitignore = true;
     if (name === '.git' || (!hidden && name.charCodeAt(0) === 46)) continue;
     const dir = entry.isDirectory();
     if (dir || entry.isFile()) items.push({ name, dir, key: dir ? `${name}/` : name });
+    suspect ||= mayBeUndecodable(name);
   }
   items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const undecodable = undecodableNames(
-    path,
-    items.map((i) => i.name),
-  );
-  return { items, hasGitignore, ...(undecodable ? { undecodable } : {}) };
+  return { items, hasGitignore, ...(suspect ? { undecodable: undecodableNames(path) } : {}) };
 }
 
 export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string, abs: string) => boolean): boolean {

@@ -3,7 +3,7 @@ import { printable } from '../../core/printable.js';
 import { closeSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
-import { envelope, loadRoots } from './shared.js';
+import { envelope, loadRoots, noteLeftOut } from './shared.js';
 
 interface Entry {
   name: string;
@@ -52,7 +52,7 @@ export const listDir = defineTool({
     }
     const repoRoot = roots.find((r) => r.name === input.repo);
     const target = input.path?.trim() ? resolvePath(input.path, roots, 'dir', input.repo) : { root: repoRoot!, rel: '', real: repoRoot!.path };
-    const [{ IgnoreRules }, { accessDenied, openInsideRoot, throughDescriptor }, { undecodableNames }] = await Promise.all([
+    const [{ IgnoreRules }, { accessDenied, openInsideRoot, throughDescriptor }, { mayBeUndecodable, undecodableNames }] = await Promise.all([
       import('../../retrieve/ignore-rules.js'),
       import('../../retrieve/safe-open.js'),
       import('../../retrieve/names.js'),
@@ -75,10 +75,7 @@ export const listDir = defineTool({
         if (code === 'EACCES' || code === 'EPERM') throw accessDenied(display);
         throw error;
       }
-      const bad = undecodableNames(
-        folder,
-        dirents.map((d) => d.name),
-      );
+      const bad = dirents.some((d) => mayBeUndecodable(d.name)) ? undecodableNames(folder) : undefined;
       for (const dirent of dirents) {
         const name = dirent.name;
         if (name === '.git') continue;
@@ -111,10 +108,7 @@ export const listDir = defineTool({
     );
   },
   render: (r, ui) => {
-    if (r.result.skipped.name_not_utf8 > 0)
-      ui.note(
-        `${r.result.skipped.name_not_utf8} ${r.result.skipped.name_not_utf8 === 1 ? 'entry was' : 'entries were'} left out: the name is not valid UTF-8.`,
-      );
+    noteLeftOut({ path_too_long: 0, ...r.result.skipped }, ui);
     if (r.meta.truncated) ui.note(`Showing the first ${r.result.entries.length} of ${r.result.total_entries} entries; raise --limit for more.`);
     return r.result.entries.length === 0
       ? ui.color.dim('(empty)')

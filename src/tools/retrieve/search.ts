@@ -7,7 +7,7 @@ import { compileGlob } from '../../retrieve/glob.js';
 import type { Root } from '../../retrieve/roots.js';
 import type { SearchMatch } from '../../retrieve/search.js';
 import type { RenderUi } from '../../tool/context.js';
-import { envelope, fileIndexes, loadRoots } from './shared.js';
+import { envelope, fileIndexes, loadRoots, noteLeftOut } from './shared.js';
 
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
 const globField = z
@@ -113,13 +113,6 @@ export const search = defineTool({
   },
   renderItem: (m: SearchMatch, ui) => matchLines(m, ui),
 });
-
-/** Says on stderr what the walk left out, and why. */
-function noteLeftOut(skipped: { path_too_long: number; name_not_utf8: number }, ui: RenderUi): void {
-  const entries = (n: number) => `${n} ${n === 1 ? 'entry was' : 'entries were'} left out`;
-  if (skipped.path_too_long > 0) ui.note(`${entries(skipped.path_too_long)}: the path is longer than the system takes (PATH_MAX, 4096 bytes).`);
-  if (skipped.name_not_utf8 > 0) ui.note(`${entries(skipped.name_not_utf8)}: the name is not valid UTF-8.`);
-}
 
 /** One match as grep prints it: path:line:text, context lines as path-line-text. */
 function matchLines(m: SearchMatch, ui: RenderUi): string {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SETTING_DEFAULTS } from '../../config/defaults.js';
-import { perProcess, type ToolContext } from '../../tool/context.js';
+import { perProcess, type RenderUi, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
 import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/bounded.js';
 import type { Root } from '../../retrieve/roots.js';
@@ -57,4 +57,11 @@ export async function checkConfiguredRoots(ctx: ToolContext): Promise<void> {
   // A retrieve section set aside for its problems was named at start; the other groups still serve.
   if (config.unusable?.retrieve || (!fromEnv && !config.retrieve.roots)) return;
   await loadRoots(ctx);
+}
+
+/** Says on stderr what the walk left out, and why. */
+export function noteLeftOut(skipped: { path_too_long: number; name_not_utf8: number }, ui: RenderUi): void {
+  const entries = (n: number) => `${n} ${n === 1 ? 'entry was' : 'entries were'} left out`;
+  if (skipped.path_too_long > 0) ui.note(`${entries(skipped.path_too_long)}: the path is longer than the system takes (PATH_MAX, 4096 bytes).`);
+  if (skipped.name_not_utf8 > 0) ui.note(`${entries(skipped.name_not_utf8)}: the name is not valid UTF-8.`);
 }
