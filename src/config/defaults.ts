@@ -35,6 +35,8 @@ export const SETTING_DEFAULTS = {
     session_idle_ms: 30 * 60_000,
     max_sessions: 1000,
     max_client_hubs: 20,
+    send_timeout_ms: 30_000,
+    max_send_buffer_bytes: 16 * 1024 * 1024,
     host_tools_without_auth: false,
     exposure: 'auto',
     token_budget: 4000,

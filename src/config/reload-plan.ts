@@ -36,6 +36,8 @@ const RESTART_KEYS = [
   'max_body_bytes',
   'session_idle_ms',
   'max_sessions',
+  'send_timeout_ms',
+  'max_send_buffer_bytes',
   'audit_log',
   'audit_arguments',
   'audit_max_bytes',

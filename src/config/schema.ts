@@ -303,6 +303,18 @@ export const configSchema = z
         max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
         session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
         max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
+        send_timeout_ms: z
+          .int()
+          .positive()
+          .optional()
+          .describe(
+            'An HTTP response or stream whose client takes none of what waits for it this long is cut (default 30000; a slow reader that keeps reading is not).',
+          ),
+        max_send_buffer_bytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe('An HTTP stream still holding more than this unsent when more is written to it is cut (default 16777216, 16 MiB).'),
         max_client_hubs: z
           .int()
           .min(0)

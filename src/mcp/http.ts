@@ -13,6 +13,7 @@ import type { AccessTokenVerifier, ResourceAuthSettings } from '../auth/resource
 import { installFastPath, tryFastHttpCall, type FastPathCaller } from './fast-path.js';
 import { bearer, isLoopbackAddress, refusedByOrigin, sameSecret } from './http-guards.js';
 import { createToolServer } from './tool-server.js';
+import { boundedResponseClass } from './send-guard.js';
 import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
 
 /**
@@ -49,6 +50,10 @@ export interface HttpServeOptions {
   sessionIdleMs?: number;
   /** At most this many sessions; a new one ends the least recently used (serve.max_sessions; default 1000). */
   maxSessions?: number;
+  /** A response whose client takes nothing this long is cut (serve.send_timeout_ms; send-guard.ts). */
+  sendTimeoutMs?: number;
+  /** A response holding more than this unsent when more is written is cut (serve.max_send_buffer_bytes). */
+  maxSendBufferBytes?: number;
 }
 
 interface Session {
@@ -66,6 +71,8 @@ interface Session {
 export const DEFAULT_MAX_BODY_BYTES = SETTING_DEFAULTS.serve.max_body_bytes;
 export const DEFAULT_SESSION_IDLE_MS = SETTING_DEFAULTS.serve.session_idle_ms;
 export const DEFAULT_MAX_SESSIONS = SETTING_DEFAULTS.serve.max_sessions;
+export const DEFAULT_SEND_TIMEOUT_MS = SETTING_DEFAULTS.serve.send_timeout_ms;
+export const DEFAULT_MAX_SEND_BUFFER_BYTES = SETTING_DEFAULTS.serve.max_send_buffer_bytes;
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -351,7 +358,13 @@ export async function serveHttp(
     });
   };
 
-  const server = createServer((req, res) => {
+  // Every response is bounded against clients that do not read (send-guard.ts).
+  const ServerResponse = boundedResponseClass({
+    sendTimeoutMs: options.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
+    maxBufferedBytes: options.maxSendBufferBytes ?? DEFAULT_MAX_SEND_BUFFER_BYTES,
+    onCut: (request, why) => logger.warn(`http: cut the answer to ${request}: ${why}.`),
+  });
+  const server = createServer({ ServerResponse }, (req, res) => {
     route(req, res).catch((error: Error & { status?: number; rpc?: number }) => {
       logger.warn(`http: ${req.method} ${req.url}: ${error.message}`);
       if (res.headersSent) return res.end();

@@ -298,6 +298,8 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: Cal
     ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
     ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),
     ...(config.serve.max_sessions ? { maxSessions: config.serve.max_sessions } : {}),
+    ...(config.serve.send_timeout_ms ? { sendTimeoutMs: config.serve.send_timeout_ms } : {}),
+    ...(config.serve.max_send_buffer_bytes ? { maxSendBufferBytes: config.serve.max_send_buffer_bytes } : {}),
     // A scrape counts every call answered before it.
     ...(metrics ? { metrics: () => (calls.drain(), metrics.text()) } : {}),
   });

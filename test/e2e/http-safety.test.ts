@@ -1,6 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, spawnTracked, stopChild } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
 import { childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
@@ -225,6 +228,110 @@ describe('HTTP sessions', () => {
       expect((await childPids(child.pid!)).length).toBe(3);
     } finally {
       await Promise.allSettled(clients.map((c) => c.client.close()));
+      await stopChild(child);
+    }
+  }, 60_000);
+});
+
+describe('clients that do not read their answers (issue 32, 6)', () => {
+  /** A POST of `body` on a raw socket, so the test decides when (and whether) the answer is read. */
+  function rawPost(url: string, headers: Record<string, string>, body: string): Socket {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    const head = Object.entries({ host: `${hostname}:${port}`, 'content-length': String(Buffer.byteLength(body)), ...headers })
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    socket.write(`POST /mcp HTTP/1.1\r\n${head}\r\n${body}`);
+    return socket;
+  }
+  /**
+   * Reads the socket until the answer is whole (the last chunk of a chunked body; the SSE answer
+   * keeps the connection alive) or the connection closes (the server cut it): the bytes received.
+   */
+  function readToEnd(socket: Socket, pace?: { everyMs: number; forMs: number }): Promise<{ bytes: number; whole: boolean }> {
+    return new Promise((resolve) => {
+      let bytes = 0;
+      let tail = '';
+      socket.on('data', (d: Buffer) => {
+        bytes += d.length;
+        tail = (tail + d.toString('latin1')).slice(-5);
+        if (tail === '0\r\n\r\n') {
+          socket.destroy();
+          resolve({ bytes, whole: true });
+        }
+      });
+      socket.once('close', () => resolve({ bytes, whole: false }));
+      if (!pace) return void socket.resume();
+      // A slow reader that keeps reading: a little at a time, never stalling for long.
+      const timer = setInterval(() => {
+        socket.resume();
+        setTimeout(() => socket.pause(), pace.forMs);
+      }, pace.everyMs);
+      socket.once('close', () => clearInterval(timer));
+    });
+  }
+
+  it('a stream whose client takes nothing for serve.send_timeout_ms is cut, and serve frees it; a slow reader that keeps reading gets all of it', async () => {
+    const dir = tempDir();
+    // An answer far larger than what the kernel's socket buffers take (a few MB on loopback).
+    writeFileSync(join(dir, 'big.txt'), `${'0123456789abcdef'.repeat(4)}\n`.repeat(200_000));
+    const config = writeConfig({ retrieve: { roots: { code: dir }, max_file_bytes: 64 * 1024 * 1024 }, serve: { send_timeout_ms: 1000 } });
+    const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], {
+      env: cleanEnv({ MCPKIT_CONFIG: config }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => void (stderr += d));
+    const sockets: Socket[] = [];
+    try {
+      expect(await waitFor(() => /listening on http/.test(stderr), 20_000)).toBe(true);
+      const url = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)![1]!;
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const r = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      });
+      await r.text();
+      const session = { ...headers, 'mcp-session-id': r.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+      const call = (id: number) =>
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'open_file', arguments: { path: 'code/big.txt' } } });
+      const whole = await fetch(`${url}/mcp`, { method: 'POST', headers: session, body: call(2) }).then((res) => res.arrayBuffer());
+      expect(whole.byteLength).toBeGreaterThan(12_000_000);
+
+      // Three clients ask and never read; one reads slowly but keeps reading.
+      const stalled = [3, 4, 5].map((id) => rawPost(url, session, call(id)));
+      for (const s of stalled) s.pause();
+      const slow = rawPost(url, session, call(6));
+      slow.pause();
+      sockets.push(...stalled, slow);
+      const slowBytes = readToEnd(slow, { everyMs: 150, forMs: 5 });
+      const started = Date.now();
+      expect(await waitFor(() => (stderr.match(/cut the answer to POST \/mcp/g) ?? []).length >= 3, 10_000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(stderr).toMatch(/took nothing of \d+ waiting bytes for 1000 ms \(serve\.send_timeout_ms\)/);
+      // Meanwhile serve answers others at once.
+      const ping = await fetch(`${url}/mcp`, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+      expect(ping.status).toBe(200);
+      await ping.text();
+      // A cut client that reads at last finds its answer short, and the connection closed.
+      const got = await Promise.all(stalled.map((s) => readToEnd(s)));
+      for (const answer of got) {
+        expect(answer.whole).toBe(false);
+        expect(answer.bytes).toBeLessThan(whole.byteLength);
+      }
+      // The slow reader was never cut: it got the whole answer.
+      const slowGot = await slowBytes;
+      expect(slowGot.whole, stderr).toBe(true);
+      expect(slowGot.bytes).toBeGreaterThan(whole.byteLength);
+      expect((stderr.match(/cut the answer to POST \/mcp/g) ?? []).length).toBe(3);
+    } finally {
+      for (const s of sockets) s.destroy();
       await stopChild(child);
     }
   }, 60_000);
