@@ -21,6 +21,7 @@ const extraEntries = [
   'src/cli/tool-fast-path.ts',
   'src/config/edit.ts',
   'src/registry/truncate.ts',
+  'src/retrieve/search-worker.ts', // started as a worker thread (retrieve/worker-search.ts)
   'src/tools/index.ts',
 ];
 

@@ -12,9 +12,10 @@ import { ToolError } from '../core/errors.js';
  *   (only astral characters in `.` and classes differ); one it cannot (backreferences, lookaround,
  *   \p{...}) keeps `u` and relies on the budget below.
  * - Every search, find and smart search runs under a time budget (retrieve.timeout_ms): past it,
- *   V8 stops the work and the call fails with TIMEOUT. A budget rather than a worker thread: a
- *   worker costs ~50 ms to start on every call and a copy of the file index, for a case the
- *   linear engine already removes for regular expressions; globs are the rest.
+ *   V8 stops the work and the call fails with TIMEOUT. In a long-running process (serve, the
+ *   daemon), a regular expression the linear engine cannot run is searched in a worker thread
+ *   (worker-search.ts), so that its backtracking never holds the other callers; everything else
+ *   stays on the main thread, where a worker's start (~30-50 ms) would cost every call.
  */
 let engineReady = false;
 function linearEngine(): void {
@@ -24,15 +25,25 @@ function linearEngine(): void {
   engineReady = true;
 }
 
-/** A caller's regular expression (already known to compile with `flags`), as it is matched. */
-export function boundedRegExp(source: string, flags: string): RegExp {
+/** An escape that means something else without the `u` flag (\p{..}, \P{..}, \u{..}), not itself escaped. */
+const UNICODE_ONLY = /(?:^|[^\\])(?:\\\\)*\\[pPu]\{/;
+
+/**
+ * A caller's regular expression (already known to compile with `flags`), as it is matched, and
+ * whether it may backtrack without bound: one that V8's linear engine cannot run (a
+ * backreference, lookaround), which a long-running process then runs off its main thread
+ * (search-worker.ts).
+ */
+export function boundedRegExp(source: string, flags: string): { re: RegExp; backtracks: boolean } {
   linearEngine();
+  // Without `u`, \p{Lu} is the text "p{Lu}" and \u{1F600} five letters u: it keeps `u`.
+  if (UNICODE_ONLY.test(source)) return { re: new RegExp(source, flags), backtracks: true };
   const plain = flags.replace('u', '');
   try {
     new RegExp(source, `${plain}l`); // only to learn whether the linear engine can run it
-    return new RegExp(source, plain);
+    return { re: new RegExp(source, plain), backtracks: false };
   } catch {
-    return new RegExp(source, flags);
+    return { re: new RegExp(source, flags), backtracks: true };
   }
 }
 
@@ -74,9 +85,17 @@ let context: object | undefined;
  * QUERY_TOO_COMPLEX for the stack overflow of a regular expression's backtracking on a very long
  * line (`(a|aa)*c` on 16 MB of a's): the caller's pattern met the input, not a fault of mcpkit's.
  */
-function stackOverflow(error: unknown, what: string): ToolError | undefined {
+export function stackOverflow(error: unknown, what: string): ToolError | undefined {
   if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return undefined;
   return new ToolError('QUERY_TOO_COMPLEX', `${what} stopped: the regular expression is too deep for a line it met (its matcher ran out of stack).`);
+}
+
+/** TIMEOUT for work stopped at its budget, here or in a worker (worker-search.ts). */
+export function overBudget(ms: number, what: string): ToolError {
+  return new ToolError('TIMEOUT', `${what} took longer than ${ms} ms and was stopped.`, {
+    details: { timeout_ms: ms },
+    hint: 'Narrow it (a repo, a glob, a simpler pattern), or raise retrieve.timeout_ms.',
+  });
 }
 
 /** Runs synchronous work, stopping it with TIMEOUT when it takes longer than `ms` (QUERY_TOO_COMPLEX when a regular expression overflows the stack). */
@@ -96,12 +115,7 @@ export function withinBudget<T>(ms: number, what: string, work: () => T): T {
   try {
     runInContext('work()', context, { timeout: ms });
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw new ToolError('TIMEOUT', `${what} took longer than ${ms} ms and was stopped.`, {
-        details: { timeout_ms: ms },
-        hint: 'Narrow it (a repo, a glob, a simpler pattern), or raise retrieve.timeout_ms.',
-      });
-    }
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw overBudget(ms, what);
     throw stackOverflow(error, what) ?? error;
   } finally {
     (context as { work?: () => void }).work = undefined;

@@ -17,6 +17,8 @@ export interface CompiledQuery {
   matcher: LineMatcher;
   /** Trigrams every matching file contains (trigrams.ts), when the query has a literal to take them from. */
   trigrams?: number[];
+  /** A regular expression that only a backtracking engine runs: its time has no bound (bounded.ts). */
+  backtracks?: boolean;
 }
 
 /** The matcher for a query; QUERY_INVALID for a regular expression that does not compile. */
@@ -34,11 +36,12 @@ export function compileQuery(q: SearchQuery): CompiledQuery {
     const reason = (error as Error).message.replace(/^Invalid regular expression: /, '');
     throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${reason}`, { details: { query: q.query } });
   }
-  const re = boundedRegExp(source, flags);
+  const { re, backtracks } = boundedRegExp(source, flags);
   const literal = q.ignoreCase ? undefined : requiredLiteral(q.query);
   const longLine = { chars: LONG_LINE, test: longLineTest(re) };
   const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, q.regex ? { longLine } : { asciiLiteral: q.query, longLine });
-  if (literal) return { matcher, trigrams: requiredTrigrams(Buffer.from(literal), false) };
-  if (!q.regex) return { matcher, trigrams: requiredTrigrams(Buffer.from(q.query), true) };
-  return { matcher };
+  const bound = backtracks ? { backtracks } : {};
+  if (literal) return { matcher, trigrams: requiredTrigrams(Buffer.from(literal), false), ...bound };
+  if (!q.regex) return { matcher, trigrams: requiredTrigrams(Buffer.from(q.query), true), ...bound };
+  return { matcher, ...bound };
 }

@@ -7,7 +7,7 @@ import type { Root } from './roots.js';
 import { mayContain } from './trigrams.js';
 import { walkFiles, type LeftOutReason } from './walk.js';
 
-export { BLOCK_BYTES, type SearchMatch } from './file-search.js';
+export { BLOCK_BYTES, type ListedFile, type SearchMatch } from './file-search.js';
 
 /**
  * Content search over roots: walk in deterministic order (roots as configured, then path
@@ -169,10 +169,33 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
 }
 
 /**
+ * Searches files already listed in walk order, without an index: what a worker does with the
+ * list that a long-running process's index gave it (search-worker.ts). `skipped` carries what the
+ * listing left out.
+ */
+export function searchListed(
+  files: readonly ListedFile[],
+  options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'onMatch'>,
+  skipped: LeftOut,
+): SearchOutcome {
+  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, ...skipped } };
+  const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
+  try {
+    for (const file of files) {
+      const result = searchFile(file, holder, options.matcher, options.context, options.limit - outcome.matches.length);
+      if (!tally(result, outcome, options)) break;
+    }
+  } finally {
+    releaseRead(holder);
+  }
+  return outcome;
+}
+
+/**
  * Adds one file's result to the outcome, in walk order: at most the limit's matches, `truncated`
  * once a match is left over. False once the search has what it needs.
  */
-function tally(result: FileResult, outcome: SearchOutcome, options: SearchOptions): boolean {
+function tally(result: FileResult, outcome: SearchOutcome, options: Pick<SearchOptions, 'limit' | 'onMatch'>): boolean {
   if (result.status === 'gone') return true;
   if (result.status === 'binary') {
     outcome.skipped.binary++;
@@ -187,6 +210,28 @@ function tally(result: FileResult, outcome: SearchOutcome, options: SearchOption
   }
   if (result.cut || result.found.length > take) outcome.truncated = true;
   return !outcome.truncated;
+}
+
+/** Every file of the roots that `include` keeps, in walk order, as a search names them (for a worker: searchListed). */
+export function listFiles(
+  roots: readonly Root[],
+  options: { hidden: boolean; include?: (rel: string) => boolean; index?: FileIndexes },
+): { files: ListedFile[]; skipped: LeftOut } {
+  const files: ListedFile[] = [];
+  const skipped = noneLeftOut();
+  for (const root of roots) {
+    eachFile(
+      root,
+      options.hidden,
+      options.index,
+      (rel, abs) => {
+        if (!options.include || options.include(rel)) files.push({ abs, repo: root.name, path: `${root.name}/${rel}` });
+        return true;
+      },
+      skipped,
+    );
+  }
+  return { files, skipped };
 }
 
 /** Files whose path inside their root matches, in the same deterministic order. */

@@ -117,6 +117,10 @@ describe('mcpkit daemon', () => {
       ['retrieve', 'search', 'needle', '--json'],
       ['retrieve', 'search', 'needle', '--limit', '0'],
       ['retrieve', 'search', '(', '--regex'],
+      // A backreference: the daemon searches it in a worker thread, the one-shot command in its own.
+      ['retrieve', 'search', '(e)\\1', '--regex'],
+      ['retrieve', 'search', '(e)\\1', '--regex', '--json'],
+      ['retrieve', 'search', '(e)\\1', '--regex', '--limit', '0'],
       ['retrieve', 'cat', 'src/b.md'],
       ['retrieve', 'cat', 'src/missing.md'],
       ['retrieve', 'ls'],

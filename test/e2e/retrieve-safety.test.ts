@@ -2,7 +2,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -280,6 +280,87 @@ describe('patterns from a caller cannot stall serve', () => {
       await client.close();
     }
   }, 30_000);
+
+  it('expressions and globs only a backtracking engine runs are matched off the main thread: three at once hold no other caller, stop at the budget, and leave nothing running (issue 32, 9)', async () => {
+    const dir = tempDir();
+    const root = join(dir, 'root');
+    mkdirSync(root);
+    writeFileSync(join(root, 'as.txt'), `${'a'.repeat(2 * 1024 * 1024)}\n`);
+    writeFileSync(join(root, 'words.txt'), 'a book\nkeeper of bees\nnothing here\n');
+    writeFileSync(join(dir, 'mcpkit.yaml'), 'retrieve:\n  roots: { code: ./root }\n  timeout_ms: 3000\n');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--config', join(dir, 'mcpkit.yaml')],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'safety', version: '1' });
+    await client.connect(transport);
+    const cpuSeconds = () => {
+      const fields = readFileSync(`/proc/${transport.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
+    };
+    try {
+      // A backreference that ends finds what the one-shot command finds (same order, same lines).
+      const found = (await client.callTool({ name: 'search', arguments: { query: '(\\w)\\1', regex: true } })) as CallToolResult;
+      const terminal = await runCli(['retrieve', 'search', '(\\w)\\1', '--regex', '--json', '--config', join(dir, 'mcpkit.yaml')], {
+        env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }),
+      });
+      const paths = (r: { result: { matches: { path: string; line: number }[] } }) => r.result.matches.map((m) => `${m.path}:${m.line}`);
+      expect(paths(found.structuredContent as never)).toEqual(['code/as.txt:1', 'code/words.txt:1', 'code/words.txt:2']);
+      expect(paths(JSON.parse(terminal.stdout))).toEqual(paths(found.structuredContent as never));
+
+      // (a*)*\1b on a 2 MB line backtracks for minutes: three callers at once.
+      const started = Date.now();
+      const catastrophic = [1, 2, 3].map(() => client.callTool({ name: 'search', arguments: { query: '(a*)*\\1b', regex: true } }) as Promise<CallToolResult>);
+      await new Promise((r) => setTimeout(r, 300));
+      const asked = Date.now();
+      const other = (await client.callTool({ name: 'search', arguments: { query: 'keeper' } })) as CallToolResult;
+      expect(Date.now() - asked, 'another caller waited for the expressions').toBeLessThan(1000);
+      expect(textOf(other)).toContain('keeper of bees');
+      const stopped = await Promise.all(catastrophic);
+      for (const r of stopped) expect((r.structuredContent as { error: { code: string } }).error.code).toBe('TIMEOUT');
+      // Together, not one after the other (three budgets would be 9 s).
+      expect(Date.now() - started).toBeLessThan(6000);
+      // So is a glob only a backtracking engine matches (an extglob): minutes on a 40-character name.
+      writeFileSync(join(root, `${'a'.repeat(40)}.txt`), 'x\n');
+      const extglob = { glob: '!(*a*a*a*a*a*a*a*a*a*a*a*a*b)' };
+      const globbing = client.callTool({ name: 'find_files', arguments: extglob }) as Promise<CallToolResult>;
+      const searching = client.callTool({ name: 'search', arguments: { query: 'x', glob: extglob.glob } }) as Promise<CallToolResult>;
+      await new Promise((r) => setTimeout(r, 300));
+      const asked2 = Date.now();
+      expect(textOf(await client.callTool({ name: 'list_dir', arguments: { path: 'code' } }))).toContain('words.txt');
+      expect(Date.now() - asked2, 'another caller waited for the glob').toBeLessThan(1000);
+      for (const r of await Promise.all([globbing, searching])) expect((r.structuredContent as { error: { code: string } }).error.code).toBe('TIMEOUT');
+      // An extglob that ends lists what the one-shot command lists.
+      const notText = (await client.callTool({ name: 'find_files', arguments: { glob: '!(*.txt)' } })) as CallToolResult;
+      writeFileSync(join(root, 'c.md'), 'x\n');
+      await new Promise((r) => setTimeout(r, 300)); // the index's watcher sees the new file
+      const listed = (r: unknown) => (r as { result: { files: { path: string }[] } }).result.files.map((f) => f.path);
+      expect(listed(notText.structuredContent)).toEqual([]);
+      const md = (await client.callTool({ name: 'find_files', arguments: { glob: '!(*.txt)' } })) as CallToolResult;
+      const mdTerminal = await runCli(['retrieve', 'find', '!(*.txt)', '--json', '--config', join(dir, 'mcpkit.yaml')], {
+        env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }),
+      });
+      expect(listed(md.structuredContent)).toEqual(['code/c.md']);
+      expect(listed(JSON.parse(mdTerminal.stdout))).toEqual(['code/c.md']);
+
+      // A cancelled call stops its worker too.
+      const abort = new AbortController();
+      const cancelled = client.callTool({ name: 'search', arguments: { query: '(a*)*\\1b', regex: true } }, { signal: abort.signal });
+      await new Promise((r) => setTimeout(r, 300));
+      abort.abort();
+      await expect(cancelled).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 200));
+
+      // The workers were stopped: serve is idle again, not still backtracking.
+      const cpu = cpuSeconds();
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(cpuSeconds() - cpu).toBeLessThan(0.3);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it('a regular expression that overflows the stack on a long line is QUERY_TOO_COMPLEX, not INTERNAL, and serve goes on (issue 32, 9)', async () => {
     const root = tempDir();

@@ -7,7 +7,7 @@ import { compileGlob } from '../../retrieve/glob.js';
 import type { Root } from '../../retrieve/roots.js';
 import type { SearchMatch } from '../../retrieve/search.js';
 import type { RenderUi } from '../../tool/context.js';
-import { envelope, fileIndexes, loadRoots, noteLeftOut } from './shared.js';
+import { envelope, fileIndexes, loadRoots, noteLeftOut, pathFilter } from './shared.js';
 
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
 const globField = z
@@ -76,25 +76,30 @@ export const search = defineTool({
       });
     }
     const unlimited = input.limit === 0;
-    const include = compileGlob(input.glob, input.hidden);
+    const glob = compileGlob(input.glob, input.hidden);
     const { roots, timeoutMs } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
     const [{ compileQuery }, { searchRoots }] = await Promise.all([import('../../retrieve/query.js'), import('../../retrieve/search.js')]);
-    const { matcher, trigrams } = compileQuery({ query: input.query, regex: input.regex, ignoreCase: input.ignore_case });
+    const query = { query: input.query, regex: input.regex, ignoreCase: input.ignore_case };
+    const { matcher, trigrams, backtracks } = compileQuery(query);
     const index = await fileIndexes(ctx);
     await index?.caughtUp();
-    const outcome = withinBudget(timeoutMs, 'The search', () =>
-      searchRoots(selected, {
-        matcher,
-        limit: unlimited ? Number.POSITIVE_INFINITY : input.limit,
-        context: input.context,
-        hidden: input.hidden,
-        include,
-        index,
-        trigrams,
-        ...(unlimited && ctx.emit ? { onMatch: ctx.emit } : {}),
-      }),
-    );
+    const include = await pathFilter(glob, input.glob, { hidden: input.hidden, roots: selected, index, timeoutMs, signal: ctx.signal });
+    const limit = unlimited ? Number.POSITIVE_INFINITY : input.limit;
+    const onMatch = unlimited ? ctx.emit : undefined;
+    // An expression that may backtrack without bound runs off the main thread of a process that
+    // serves others (the index is theirs too); a one-shot command holds no one but its caller.
+    const outcome =
+      backtracks && index
+        ? await (async () => {
+            const [{ searchInWorker }, { listFiles }] = await Promise.all([import('../../retrieve/worker-search.js'), import('../../retrieve/search.js')]);
+            const { files, skipped } = withinBudget(timeoutMs, 'The search', () => listFiles(selected, { hidden: input.hidden, include, index }));
+            const job = { query, files, skipped, limit, context: input.context, stream: onMatch !== undefined };
+            return searchInWorker(job, { timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}), ...(onMatch ? { onMatch } : {}) });
+          })()
+        : withinBudget(timeoutMs, 'The search', () =>
+            searchRoots(selected, { matcher, limit, context: input.context, hidden: input.hidden, include, index, trigrams, ...(onMatch ? { onMatch } : {}) }),
+          );
     const { matches, ...stats } = outcome;
     return envelope(
       { query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped },
@@ -145,10 +150,11 @@ export const findFiles = defineTool({
   fieldCodes: LIMIT_CODES,
   async run(input, ctx) {
     const started = performance.now();
-    const include = compileGlob(input.glob, input.hidden)!;
+    const glob = compileGlob(input.glob, input.hidden)!;
     const { roots, timeoutMs } = await loadRoots(ctx);
     const { findFiles: find } = await import('../../retrieve/search.js');
     const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
+    const include = (await pathFilter(glob, input.glob, { hidden: input.hidden, roots: selected, index, timeoutMs, signal: ctx.signal }))!;
     const { files, truncated, skipped } = withinBudget(timeoutMs, 'Finding files', () =>
       find(selected, include, { limit: input.limit, hidden: input.hidden, index }),
     );
@@ -186,12 +192,13 @@ export const smartSearchTool = defineTool({
   async run(input, ctx) {
     const started = performance.now();
     if (input.query.trim() === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Ask a question or give a few words.' });
-    const include = compileGlob(input.glob, false);
+    const glob = compileGlob(input.glob, false);
     const { roots, maxFileBytes, timeoutMs } = await loadRoots(ctx);
     const { queryTerms, smartSearch } = await import('../../retrieve/smart-search.js');
     const terms = queryTerms(input.query);
     const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
     await index?.caughtUp();
+    const include = await pathFilter(glob, input.glob, { hidden: false, roots: selected, index, timeoutMs, signal: ctx.signal });
     const out = withinBudget(timeoutMs, 'The smart search', () =>
       smartSearch(selected, terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index }),
     );

@@ -23,6 +23,32 @@ export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxF
 /** Where the process cache keeps the file indexes (the daemon's status reads them there). */
 export const FILE_INDEXES_KEY = 'retrieve.fileIndexes';
 
+/**
+ * The caller's glob (`include`, compiled from `glob`) as the test of paths inside a root that a
+ * tool applies. In a process that serves others (it has an index), a glob only a backtracking
+ * engine matches (an extglob) is matched in a worker over the listed paths, and the test becomes
+ * a lookup of that answer: the main thread never runs it.
+ */
+export async function pathFilter(
+  include: ((rel: string) => boolean) | undefined,
+  glob: string | undefined,
+  options: { hidden: boolean; roots: readonly Root[]; index: FileIndexes | undefined; timeoutMs: number; signal: AbortSignal | undefined },
+): Promise<((rel: string) => boolean) | undefined> {
+  if (!include || glob === undefined || !options.index) return include;
+  const [{ globBacktracks }, { listFiles }, { globInWorker }] = await Promise.all([
+    import('../../retrieve/glob.js'),
+    import('../../retrieve/search.js'),
+    import('../../retrieve/worker-search.js'),
+  ]);
+  if (!globBacktracks(glob, options.hidden)) return include;
+  const { files } = listFiles(options.roots, { hidden: options.hidden, index: options.index });
+  const paths = [...new Set(files.map((f) => f.path.slice(f.repo.length + 1)))];
+  const matched = new Set(
+    await globInWorker({ glob, hidden: options.hidden, paths }, { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }),
+  );
+  return (rel) => matched.has(rel);
+}
+
 /** The process's remembered walks and reads (serve only; see retrieve/file-index.ts). */
 export function fileIndexes(ctx: ToolContext): Promise<FileIndexes> | undefined {
   return perProcess(ctx, FILE_INDEXES_KEY, () => import('../../retrieve/file-index.js').then(({ FileIndexes }) => new FileIndexes({ watch: true })));

@@ -1,0 +1,35 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { ToolError } from '../core/errors.js';
+import { withinBudget } from './bounded.js';
+import { compileGlob } from './glob.js';
+import { compileQuery } from './query.js';
+import { searchListed } from './search.js';
+import type { WorkerJob, WorkerMessage } from './worker-search.js';
+
+/**
+ * Work whose time has no bound, in a worker thread (worker-search.ts starts it, bundled as
+ * dist/retrieve/search-worker.js): a search with a backtracking regular expression, or the
+ * matching of a backtracking glob, with the same code as on the main thread. Its thread may be
+ * stopped at any moment; it holds nothing that needs closing.
+ */
+const job = workerData as WorkerJob;
+const post = (message: WorkerMessage) => parentPort!.postMessage(message);
+try {
+  if (job.kind === 'glob') {
+    const include = compileGlob(job.glob, job.hidden)!;
+    post({ done: withinBudget(Number.POSITIVE_INFINITY, 'Matching the glob', () => job.paths.filter(include)) });
+  } else {
+    const { matcher } = compileQuery(job.query);
+    const outcome = withinBudget(Number.POSITIVE_INFINITY, 'The search', () =>
+      searchListed(job.files, { matcher, limit: job.limit, context: job.context, ...(job.stream ? { onMatch: (match) => post({ match }) } : {}) }, job.skipped),
+    );
+    post({ done: job.stream ? { ...outcome, matches: [] } : outcome });
+  }
+} catch (error) {
+  post({
+    failed:
+      error instanceof ToolError
+        ? { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), ...(error.hint ? { hint: error.hint } : {}) }
+        : { message: (error as Error).message ?? String(error) },
+  });
+}
