@@ -22,11 +22,15 @@ export interface AuditedCall {
   error?: { code?: unknown };
   /** The request's arguments (recorded only with audit_arguments). */
   args?: unknown;
+  /** The size of the result's JSON, when the front end already knows it (it serialized the answer). */
+  resultBytes?: number;
 }
 
 /** What sees every finished request: the audit log, the metrics (mcp front ends call it). */
 export interface CallObserver {
   record(call: AuditedCall): void;
+  /** A batch at once, when the observer does better with it (CallQueue prefers it). */
+  recordAll?(calls: readonly AuditedCall[]): void;
 }
 
 /** How a call ended, in the audit log's words (a result with isError is a tool error). */
@@ -69,7 +73,7 @@ export class Auditor implements CallObserver {
       duration_ms: Math.round((finished - call.started) * 100) / 100,
       ...outcomeOf(call),
       bytes_in: bytes(call.args),
-      bytes_out: bytes(call.result ?? call.error),
+      bytes_out: call.resultBytes ?? bytes(call.result ?? call.error),
     };
     if (this.options.arguments && call.args !== undefined) entry.arguments = JSON.parse(redact(JSON.stringify(call.args))) as unknown;
     this.log.write(entry);

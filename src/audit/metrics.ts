@@ -1,6 +1,14 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuditedCall } from './auditor.js';
 
+type Outcome = 'ok' | 'tool_error' | 'protocol_error';
+interface LabelSet {
+  labels: { view: string; server: string; tool: string };
+  outcomes: Record<Outcome, { view: string; server: string; tool: string; outcome: Outcome }>;
+}
+/** Label sets remembered; tools are few, and names no tool has are "(unknown)", so this is reached only by a catalog of thousands. */
+const MAX_LABEL_SETS = 10_000;
+
 /** What the metrics read from the process when scraped. */
 export interface MetricSources {
   upstreams: () => readonly { name: string; state: string }[];
@@ -71,13 +79,51 @@ export class ServeMetrics {
   }
 
   record(call: AuditedCall): void {
-    if (call.method !== 'tools/call') return;
-    const seconds = ((call.finished ?? performance.now()) - call.started) / 1000;
+    this.recordAll([call]);
+  }
+
+  /**
+   * A batch of calls (CallQueue): the counter moves once per label set of the batch, and label
+   * objects are made once per view, server and tool, not per call: prom-client checks and hashes
+   * the labels on every update, which was most of what a call cost the metrics.
+   */
+  recordAll(calls: readonly AuditedCall[]): void {
+    const counts = new Map<LabelSet['outcomes'][Outcome], number>();
+    for (const call of calls) {
+      if (call.method !== 'tools/call') continue;
+      const seconds = ((call.finished ?? performance.now()) - call.started) / 1000;
+      const set = this.labelSet(call);
+      const outcome: Outcome = call.error ? 'protocol_error' : (call.result as { isError?: boolean } | undefined)?.isError ? 'tool_error' : 'ok';
+      const withOutcome = set.outcomes[outcome];
+      counts.set(withOutcome, (counts.get(withOutcome) ?? 0) + 1);
+      this.duration.observe(set.labels, seconds);
+    }
+    for (const [labels, n] of counts) this.calls.inc(labels, n);
+  }
+
+  private readonly labelSets = new Map<string, LabelSet>();
+
+  /** The labels of a call's view, server and tool, made once (at most MAX_LABEL_SETS kept; past it, made anew). */
+  private labelSet(call: AuditedCall): LabelSet {
     const known = call.server !== undefined && call.server !== null;
-    const labels = { view: call.view ?? '(default)', server: known ? call.server! : '(unknown)', tool: known ? call.name : '(unknown)' };
-    const outcome = call.error ? 'protocol_error' : (call.result as { isError?: boolean } | undefined)?.isError ? 'tool_error' : 'ok';
-    this.calls.inc({ ...labels, outcome });
-    this.duration.observe(labels, seconds);
+    const view = call.view ?? '(default)';
+    const server = known ? call.server! : '(unknown)';
+    const tool = known ? call.name : '(unknown)';
+    const key = `${view}\0${server}\0${tool}`;
+    let set = this.labelSets.get(key);
+    if (!set) {
+      const labels = { view, server, tool };
+      set = {
+        labels,
+        outcomes: {
+          ok: { ...labels, outcome: 'ok' },
+          tool_error: { ...labels, outcome: 'tool_error' },
+          protocol_error: { ...labels, outcome: 'protocol_error' },
+        },
+      };
+      if (this.labelSets.size < MAX_LABEL_SETS) this.labelSets.set(key, set);
+    }
+    return set;
   }
 
   reloaded(outcome: string): void {

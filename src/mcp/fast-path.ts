@@ -12,12 +12,24 @@ export interface FastPathCaller {
   client: () => { name?: unknown; version?: unknown } | undefined;
 }
 
-/** Wraps a forwarded call's reply so that the audit log gets its line (when there is a log). */
-function auditedReply<R>(caller: FastPathCaller | undefined, hub: ProxyHub, id: RequestId, params: Record<string, unknown>, reply: (result: R) => void) {
+/** The bytes of a JSON-RPC response around its result: `{"jsonrpc":"2.0","id":ID,"result":` and `}`. */
+const envelopeBytes = (id: RequestId) => Buffer.byteLength(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":}`);
+
+/**
+ * Wraps a forwarded call's reply so that the audit log gets its line (when there is a log). A
+ * reply that returns the bytes it sent saves the log serializing the result again to count them.
+ */
+function auditedReply<R>(
+  caller: FastPathCaller | undefined,
+  hub: ProxyHub,
+  id: RequestId,
+  params: Record<string, unknown>,
+  reply: (result: R) => number | void,
+) {
   if (!caller) return reply;
   const started = performance.now();
   return (result: R) => {
-    reply(result);
+    const sent = reply(result);
     const name = String(params.name);
     const entry = hub.knownEntry(name);
     caller.observer.record({
@@ -31,6 +43,7 @@ function auditedReply<R>(caller: FastPathCaller | undefined, hub: ProxyHub, id: 
       started,
       args: params.arguments ?? {},
       result,
+      ...(typeof sent === 'number' ? { resultBytes: sent - envelopeBytes(id) } : {}),
     });
   };
 }
@@ -87,7 +100,7 @@ export function tryFastHttpCall(
   res: ServerResponse,
   body: unknown,
   hub: ProxyHub | undefined,
-  sendJson: (res: ServerResponse, status: number, body: unknown) => void,
+  sendJson: (res: ServerResponse, status: number, body: unknown) => number,
   caller?: FastPathCaller,
 ): boolean {
   // A client's own connections may ask it things during the call: those need the call's stream.

@@ -74,10 +74,13 @@ export const DEFAULT_MAX_SESSIONS = SETTING_DEFAULTS.serve.max_sessions;
 export const DEFAULT_SEND_TIMEOUT_MS = SETTING_DEFAULTS.serve.send_timeout_ms;
 export const DEFAULT_MAX_SEND_BUFFER_BYTES = SETTING_DEFAULTS.serve.max_send_buffer_bytes;
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** Sends `body` as JSON; the bytes sent (the audit log counts a hot-path result's from them). */
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  const bytes = Buffer.byteLength(text);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes, ...headers });
   res.end(text);
+  return bytes;
 }
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {

@@ -94,6 +94,9 @@ describe('the audit log', () => {
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(line).toMatchObject({ session: transport.sessionId ?? expect.any(String), client: { name: 'audit-http', version: '1' } });
     expect(new Set(lines.map((l) => l.session)).size).toBe(1);
+    // The same result counts the same on the ordinary path (the first call) and the hot path, which
+    // counts it from the response it serialized: the result's own JSON.
+    expect(lines.map((l) => l.bytes_out)).toEqual(Array(4).fill(JSON.stringify({ content: [{ type: 'text', text: 'Echo: hi' }] }).length));
     const stats = JSON.parse((await runCli(['stats', '--config', config, '--json'])).stdout) as Stats;
     expect(stats.calls).toBe(4);
   }, 60_000);
