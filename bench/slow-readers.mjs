@@ -38,7 +38,12 @@ async function round(sendTimeoutMs, waitMs) {
     const init = await fetch(`${url}mcp`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      }),
     });
     await init.text();
     const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id'), 'mcp-protocol-version': '2025-11-25' };
@@ -83,7 +88,9 @@ try {
     [`send_timeout_ms ${timeoutMs}`, bounded],
     ['send_timeout_ms 600000 (as before)', unbounded],
   ];
-  console.log(`${WAVES} waves of ${clients} clients that never read a ${(bounded.answer / 1e6).toFixed(1)} MB answer; serve's RSS in MB when each wave was cut`);
+  console.log(
+    `${WAVES} waves of ${clients} clients that never read a ${(bounded.answer / 1e6).toFixed(1)} MB answer; serve's RSS in MB when each wave was cut`,
+  );
   console.log(`(the bounded round's waves took ${bounded.waited.map((w) => (w / 1000).toFixed(1)).join(', ')} s; the other round waited as long)`);
   console.log(`| serve | before | ${bounded.after.map((_, i) => `wave ${i + 1}`).join(' | ')} | streams cut |`);
   console.log(`|---|---|${bounded.after.map(() => '---|').join('')}---|`);
