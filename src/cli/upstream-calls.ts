@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Runtime } from '../app/runtime.js';
+import type { DownstreamRelay } from '../proxy/upstream.js';
 import { exitCodeFor, isErrorCode, type ErrorObject } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 import type { JsonSchema } from '../core/schema.js';
@@ -48,31 +49,45 @@ function listingOf(tool: Tool, server: string | undefined): ToolListing {
   };
 }
 
-/** Calls an upstream tool by its published name; NOT_FOUND (with what is down or set aside) when no server has it. */
-export async function callUpstreamTool(runtime: Runtime, name: string, base: Record<string, unknown>, pairs: readonly string[]): Promise<UpstreamResult> {
-  return runtime.withHub(undefined, async (hub) => {
-    // Only the server that has the tool is started, when an earlier command's listing says which.
-    const entry = await hub.entryForCall(name);
-    if (!entry || entry.kind === 'local') {
-      const down = hub
-        .status()
-        .filter((s) => s.state === 'down')
-        .map((s) => s.name);
-      const unusable = Object.keys((await runtime.config()).unusable ?? {})
-        .filter((unit) => unit.startsWith('mcp_servers.'))
-        .map((unit) => unit.slice('mcp_servers.'.length));
-      const otherwise = [
-        '"mcpkit tools" lists every tool.',
-        down.some((s) => !unusable.includes(s)) ? `Not reachable now: ${down.filter((s) => !unusable.includes(s)).join(', ')}.` : '',
-        unusable.length ? `Set aside for problems in the config (see "mcpkit server list"): ${unusable.join(', ')}.` : '',
-      ]
-        .filter(Boolean)
-        .join(' ');
-      throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
-    }
-    const input = { ...base, ...inputFromPairs([...pairs], fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
-    return (await hub.callEntry(entry, input, runtime.context())) as UpstreamResult;
-  });
+/**
+ * Calls an upstream tool by its published name; NOT_FOUND (with what is down or set aside) when no
+ * server has it. With `downstream` (call --elicitation), the call's connections are its own, and
+ * what a server asks during the call goes to it.
+ */
+export async function callUpstreamTool(
+  runtime: Runtime,
+  name: string,
+  base: Record<string, unknown>,
+  pairs: readonly string[],
+  downstream?: DownstreamRelay,
+): Promise<UpstreamResult> {
+  return runtime.withHub(
+    undefined,
+    async (hub) => {
+      // Only the server that has the tool is started, when an earlier command's listing says which.
+      const entry = await hub.entryForCall(name);
+      if (!entry || entry.kind === 'local') {
+        const down = hub
+          .status()
+          .filter((s) => s.state === 'down')
+          .map((s) => s.name);
+        const unusable = Object.keys((await runtime.config()).unusable ?? {})
+          .filter((unit) => unit.startsWith('mcp_servers.'))
+          .map((unit) => unit.slice('mcp_servers.'.length));
+        const otherwise = [
+          '"mcpkit tools" lists every tool.',
+          down.some((s) => !unusable.includes(s)) ? `Not reachable now: ${down.filter((s) => !unusable.includes(s)).join(', ')}.` : '',
+          unusable.length ? `Set aside for problems in the config (see "mcpkit server list"): ${unusable.join(', ')}.` : '',
+        ]
+          .filter(Boolean)
+          .join(' ');
+        throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
+      }
+      const input = { ...base, ...inputFromPairs([...pairs], fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
+      return (await hub.callEntry(entry, input, runtime.context())) as UpstreamResult;
+    },
+    downstream ? { quiet: true, downstream } : undefined,
+  );
 }
 
 /** The upstream servers' tools (the whole catalog, composites too), leaving out the names in `skip`. */

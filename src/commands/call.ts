@@ -5,6 +5,7 @@ import { fieldSpecs, inputFromPairs } from '../cli/field-specs.js';
 import { ToolError } from '../core/errors.js';
 import { callUpstreamTool, printUpstreamResult, type UpstreamResult } from '../cli/upstream-calls.js';
 import { inputJsonSchema } from '../core/schema.js';
+import { ELICITATION_MODES, terminalRelay, type ElicitationMode } from '../cli/elicitation-answers.js';
 
 export default class Call extends McpkitCommand {
   static override summary = "Call any tool, mcpkit's own or an upstream server's, by its MCP name.";
@@ -16,6 +17,7 @@ export default class Call extends McpkitCommand {
     `<%= config.bin %> call config_show --args '{"resolved": true}' --json`,
     `echo '{"resolved":true}' | <%= config.bin %> call config_show --args -`,
     '<%= config.bin %> call everything__echo message=hello',
+    '<%= config.bin %> call everything__trigger-elicitation-request --elicitation accept-defaults',
   ];
   static override strict = false;
   static override args = {
@@ -23,6 +25,12 @@ export default class Call extends McpkitCommand {
   };
   static override flags = {
     args: Flags.string({ char: 'a', description: 'Arguments as a JSON object, or - to read them from stdin.', helpValue: '<json>' }),
+    elicitation: Flags.string({
+      description:
+        "Let the server ask for input during the call (elicitation, form mode), answered as this says: accept-defaults (each field's default from the form), decline or cancel. Without it the server is told mcpkit cannot be asked. The call then runs in this process, not the daemon.",
+      options: [...ELICITATION_MODES],
+      helpValue: '<mode>',
+    }),
     ...McpkitCommand.daemonFlags,
   };
 
@@ -35,7 +43,8 @@ export default class Call extends McpkitCommand {
     if (tool) {
       return this.runTool(tool, { ...base, ...inputFromPairs(pairs, fieldSpecs(inputJsonSchema(tool.input))) }, flags.config, flags['no-daemon']);
     }
-    return this.callUpstream(args.tool, base, pairs, flags.config, flags['no-daemon']);
+    const elicitation = flags.elicitation as ElicitationMode | undefined;
+    return this.callUpstream(args.tool, base, pairs, flags.config, flags['no-daemon'], elicitation);
   }
 
   /** Not one of mcpkit's own tools: look for it among the upstream servers' tools (in the daemon when one runs). */
@@ -45,10 +54,15 @@ export default class Call extends McpkitCommand {
     pairs: string[],
     configFlag: string | undefined,
     noDaemon: boolean,
+    elicitation: ElicitationMode | undefined,
   ): Promise<unknown> {
     const runtime = this.runtime(configFlag);
-    const result = (await this.throughDaemon(runtime, { op: 'call-upstream', name, base, pairs }, noDaemon)) as UpstreamResult | undefined;
-    const answered = result ?? (await callUpstreamTool(runtime, name, base, pairs));
+    // The daemon's warm connections declare no elicitation: a call that may be asked runs here, on its own.
+    const result = elicitation
+      ? undefined
+      : ((await this.throughDaemon(runtime, { op: 'call-upstream', name, base, pairs }, noDaemon)) as UpstreamResult | undefined);
+    const relay = elicitation ? terminalRelay(elicitation, (message) => process.stderr.write(`mcpkit: ${message}\n`)) : undefined;
+    const answered = result ?? (await callUpstreamTool(runtime, name, base, pairs, relay));
     printUpstreamResult(name, answered, this.jsonEnabled());
     return answered;
   }

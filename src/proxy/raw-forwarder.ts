@@ -42,11 +42,22 @@ export class RawForwarder {
 
   constructor(private readonly prefix = 'mcpkit') {}
 
-  /** Starts intercepting a newly connected transport (after the SDK Client connected over it). */
-  attach(transport: Transport): void {
+  /**
+   * Starts intercepting a newly connected transport (after the SDK Client connected over it).
+   * `modern`: the connection speaks 2026-07-28, whose results carry `resultType`. One without it is
+   * read as complete, as the conformance suite asks of clients (SEP-2322,
+   * sep-2322-default-result-type-complete); the SDK would refuse it as invalid.
+   */
+  attach(transport: Transport, options: { modern?: boolean } = {}): void {
     this.transport = transport;
     const sdk = transport.onmessage;
-    transport.onmessage = (message, extra) => {
+    const modern = options.modern === true;
+    transport.onmessage = (received, extra) => {
+      const r = received as { method?: string; result?: Record<string, unknown> };
+      const message =
+        modern && r.method === undefined && r.result !== null && typeof r.result === 'object' && !('resultType' in r.result)
+          ? ({ ...r, result: { ...r.result, resultType: 'complete' } } as unknown as typeof received)
+          : received;
       const m = message as { jsonrpc: '2.0'; id?: RequestId; method?: string; params?: { progressToken?: unknown } };
       if (typeof m.id === 'string' && m.method === undefined) {
         const pending = this.pending.get(m.id);

@@ -261,7 +261,7 @@ export class UpstreamConnection {
         closed: () => this.isClosed(),
         isAuthFailure: (error) => this.authFailure(error) !== undefined,
       });
-      this.forwarder.attach(transport);
+      this.forwarder.attach(transport, { modern: client.getProtocolEra() === 'modern' });
       if (choice === 'auto') this.verdict = verdictOf(client);
       return client;
     } catch (error) {

@@ -4,7 +4,8 @@
 //   conformance client --command "node test/conformance/mcp-client.mjs" --scenario tools_call --spec-version 2026-07-28
 // It adds the server URL (the last argument) to a scratch config, pinned to 2025-11-25 on a 2025
 // run and left to `protocol: auto` (server/discover, then the -32022 correction) on a 2026 run,
-// then does what the scenario asks: list the tools (`server test`, `tools`), call one.
+// then does what the scenario asks: list the tools (`server test`, `tools`), call one (answering
+// what the server asks during the call with --elicitation).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,12 @@ try {
     for (const tool of tools)
       spawnSync(process.execPath, [bin, 'call', tool.name, '--json', '--args', JSON.stringify({ region: 'us-west1' })], { env, timeout: 60_000 });
   }
+  // The server asks for input during the call (SEP-1034 defaults; 2026-07-28 MRTR, SEP-2322):
+  // a script's answer, each form accepted with its defaults.
+  if (scenario === 'elicitation-sep1034-client-defaults') mcpkit('call', 'test_client_elicitation_defaults', '--json', '--elicitation', 'accept-defaults');
+  if (scenario === 'sep-2322-client-request-state')
+    for (const tool of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated', 'test_mrtr_no_result_type'])
+      mcpkit('call', tool, '--json', '--elicitation', 'accept-defaults');
   if (scenario === 'json-schema-2020-12-preservation') {
     // The focal tool's inputSchema as mcpkit publishes it goes back through the echo tool.
     const tools = JSON.parse(mcpkit('tools', '--json').stdout);

@@ -8,10 +8,8 @@ import { conformanceRequired as required, kit2026 as kit, kit2026Installed as in
 /**
  * The suite's client scenarios with mcpkit as the client, in both requirement sets: OAuth
  * (test/conformance/auth-client.mjs: server add --auth oauth, server login, server test, call) and
- * plain MCP (test/conformance/mcp-client.mjs: server add, server test, tools, call). Left out, and
- * why (README, "Protocol revisions"): the scenarios that need a client to answer elicitation
- * (sep-2322-client-request-state, elicitation-sep1034-client-defaults: a terminal command does not
- * answer elicitation; serve relays it to its client).
+ * plain MCP (test/conformance/mcp-client.mjs: server add, server test, tools, call, and
+ * call --elicitation accept-defaults where the server asks for input during the call).
  */
 const AUTH = 'auth-client.mjs';
 const PLAIN = 'mcp-client.mjs';
@@ -39,6 +37,7 @@ const CLIENT_SCENARIOS: [scenario: string, version: string, client: string][] = 
   ['tools_call', '2025-11-25', PLAIN],
   ['sse-retry', '2025-11-25', PLAIN],
   ['json-schema-2020-12-preservation', '2025-11-25', PLAIN],
+  ['elicitation-sep1034-client-defaults', '2025-11-25', PLAIN],
   ...AUTH_BOTH.map((s): [string, string, string] => [s, '2026-07-28', AUTH]),
   ...[
     'auth/resource-mismatch',
@@ -60,6 +59,7 @@ const CLIENT_SCENARIOS: [scenario: string, version: string, client: string][] = 
   ['http-invalid-tool-headers', '2026-07-28', PLAIN],
   ['json-schema-ref-no-deref', '2026-07-28', PLAIN],
   ['json-schema-2020-12-preservation', '2026-07-28', PLAIN],
+  ['sep-2322-client-request-state', '2026-07-28', PLAIN],
 ];
 
 async function runClientScenario(scenario: string, version: string, script: string, scratch: string): Promise<{ name: string; output: string }> {

@@ -150,3 +150,29 @@ describe(`RawForwarder against @modelcontextprotocol/sdk ${sdkVersion} (the lock
     expect(await forward(p, { name: 'echo', arguments: { message: 'x' } }).outcome).toEqual({ error: { code: -32000, message: 'not connected' } });
   });
 });
+
+describe('RawForwarder on a 2026-07-28 connection', () => {
+  /** What the SDK's handler is given, for each message the transport receives. */
+  function seenThrough(modern: boolean, messages: JSONRPCMessage[]): JSONRPCMessage[] {
+    const seen: JSONRPCMessage[] = [];
+    const transport = { onmessage: (m: JSONRPCMessage) => void seen.push(m) } as unknown as Parameters<RawForwarder['attach']>[0];
+    new RawForwarder().attach(transport, { modern });
+    for (const message of messages) transport.onmessage!(message);
+    return seen;
+  }
+  const bare = { jsonrpc: '2.0', id: 7, result: { content: [] } } as JSONRPCMessage;
+  const typed = { jsonrpc: '2.0', id: 8, result: { resultType: 'input_required', requestState: 's' } } as JSONRPCMessage;
+  const failed = { jsonrpc: '2.0', id: 9, error: { code: -32601, message: 'no' } } as JSONRPCMessage;
+  const request = { jsonrpc: '2.0', id: 10, method: 'ping' } as JSONRPCMessage;
+
+  it.each([
+    [
+      'modern: a result without resultType is read as complete; others pass as they are',
+      true,
+      [{ ...bare, result: { content: [], resultType: 'complete' } }, typed, failed, request],
+    ],
+    ['legacy: nothing is touched (a 2025 result has no resultType)', false, [bare, typed, failed, request]],
+  ])('%s', (_, modern, expected) => {
+    expect(seenThrough(modern as boolean, [bare, typed, failed, request])).toEqual(expected);
+  });
+});
