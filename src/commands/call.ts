@@ -5,7 +5,8 @@ import { fieldSpecs, inputFromPairs } from '../cli/field-specs.js';
 import { ToolError } from '../core/errors.js';
 import { callUpstreamTool, printUpstreamResult, type UpstreamResult } from '../cli/upstream-calls.js';
 import { inputJsonSchema } from '../core/schema.js';
-import { ELICITATION_MODES, terminalRelay, type ElicitationMode } from '../cli/elicitation-answers.js';
+import { ELICITATION_MODES, terminalRelay, type Asker, type ElicitationMode } from '../cli/elicitation-answers.js';
+import { createInterface } from 'node:readline';
 
 export default class Call extends McpkitCommand {
   static override summary = "Call any tool, mcpkit's own or an upstream server's, by its MCP name.";
@@ -27,7 +28,7 @@ export default class Call extends McpkitCommand {
     args: Flags.string({ char: 'a', description: 'Arguments as a JSON object, or - to read them from stdin.', helpValue: '<json>' }),
     elicitation: Flags.string({
       description:
-        "Let the server ask for input during the call (elicitation, form mode), answered as this says: accept-defaults (each field's default from the form), decline or cancel. Without it the server is told mcpkit cannot be asked. The call then runs in this process, not the daemon.",
+        "Let the server ask for input during the call (elicitation, form mode), answered as this says: ask (each field put to you on stderr; answers typed, or read from stdin a line each), accept-defaults (each field's default from the form), decline or cancel. Without it the server is told mcpkit cannot be asked. The call then runs in this process, not the daemon.",
       options: [...ELICITATION_MODES],
       helpValue: '<mode>',
     }),
@@ -44,6 +45,11 @@ export default class Call extends McpkitCommand {
       return this.runTool(tool, { ...base, ...inputFromPairs(pairs, fieldSpecs(inputJsonSchema(tool.input))) }, flags.config, flags['no-daemon']);
     }
     const elicitation = flags.elicitation as ElicitationMode | undefined;
+    if (elicitation === 'ask' && flags.args === '-') {
+      throw new ToolError('INVALID_INPUT', '--elicitation ask reads its answers from stdin, where --args - reads the arguments.', {
+        hint: 'Give the arguments as --args JSON or key=value pairs.',
+      });
+    }
     return this.callUpstream(args.tool, base, pairs, flags.config, flags['no-daemon'], elicitation);
   }
 
@@ -61,12 +67,35 @@ export default class Call extends McpkitCommand {
     const result = elicitation
       ? undefined
       : ((await this.throughDaemon(runtime, { op: 'call-upstream', name, base, pairs }, noDaemon)) as UpstreamResult | undefined);
-    const relay = elicitation ? terminalRelay(elicitation, (message) => process.stderr.write(`mcpkit: ${message}\n`)) : undefined;
-    const answered = result ?? (await callUpstreamTool(runtime, name, base, pairs, relay));
+    const relay = elicitation ? terminalRelay(elicitation, (message) => process.stderr.write(`mcpkit: ${message}\n`), stdinAsker) : undefined;
+    let answered: UpstreamResult;
+    try {
+      answered = result ?? (await callUpstreamTool(runtime, name, base, pairs, relay));
+    } finally {
+      reader?.rl.close(); // a terminal's stdin would keep the process waiting
+    }
     printUpstreamResult(name, answered, this.jsonEnabled());
     return answered;
   }
 }
+
+/** Prompts on stderr, answers from stdin a line each (typed at a terminal, or piped); the end of stdin is undefined. */
+function stdinAsker(): Asker {
+  if (!reader) {
+    const rl = createInterface({ input: process.stdin, terminal: false });
+    reader = { rl, lines: rl[Symbol.asyncIterator]() };
+  }
+  const next = reader.lines;
+  return {
+    say: (line) => void process.stderr.write(`${line}\n`),
+    async question(prompt) {
+      process.stderr.write(prompt);
+      const { value, done } = await next.next();
+      return done ? undefined : String(value);
+    },
+  };
+}
+let reader: { rl: ReturnType<typeof createInterface>; lines: AsyncIterator<string> } | undefined;
 
 function parseArgsJson(text: string): Record<string, unknown> {
   let value: unknown;
