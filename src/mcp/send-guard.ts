@@ -44,6 +44,7 @@ export function boundedResponseClass(bounds: SendBounds): typeof ServerResponse<
     #watch: NodeJS.Timeout | undefined;
     #last = '';
     #stalledSince = 0;
+    #closeHeard = false;
 
     // The overloads of write and end are passed through as they came.
     override write(...args: unknown[]): boolean {
@@ -92,7 +93,11 @@ export function boundedResponseClass(bounds: SendBounds): typeof ServerResponse<
       };
       this.#watch = setInterval(check, Math.max(10, Math.floor(sendTimeoutMs / 4)));
       this.#watch.unref();
-      this.once('close', () => this.#unwatch());
+      // Once per response: a long SSE stream starts and ends many watches.
+      if (!this.#closeHeard) {
+        this.#closeHeard = true;
+        this.once('close', () => this.#unwatch());
+      }
     }
 
     #unwatch(): void {

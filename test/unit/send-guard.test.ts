@@ -58,6 +58,34 @@ describe('send guard', () => {
     expect(cuts[0]).toMatch(/^GET \/stream: it held \d+ unsent bytes, over serve\.max_send_buffer_bytes \(16777216\)/);
   });
 
+  it('watches a long stream again and again without piling up listeners', async () => {
+    let closeListeners = -1;
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    const { cuts, stalledClient } = await serverWith({ sendTimeoutMs: 1000, maxBufferedBytes: 64 * 1024 * 1024 }, (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const before = res.listenerCount('close');
+      void (async () => {
+        // Twelve writes, each larger than the kernel takes at once, with a pause after each has
+        // drained: each starts a watch, which ends in the pause.
+        for (let i = 0; i < 12; i++) {
+          if (!res.write(Buffer.alloc(8 * 1024 * 1024, 100))) await new Promise((r) => res.once('drain', r));
+          await new Promise((r) => setTimeout(r, 300)); // longer than a watch's check (every 250 ms)
+        }
+        closeListeners = res.listenerCount('close') - before;
+        res.end();
+        finished();
+      })();
+    });
+    const client = stalledClient();
+    client.on('data', () => undefined);
+    const reading = setInterval(() => (client.isPaused() ? client.resume() : client.pause()), 20);
+    await done;
+    clearInterval(reading);
+    expect(cuts).toEqual([]);
+    expect(closeListeners).toBeLessThanOrEqual(1);
+  });
+
   it('cuts a stream whose client takes nothing for the send timeout, and leaves one that has nothing waiting', async () => {
     const { cuts, stalledClient } = await serverWith({ sendTimeoutMs: 300, maxBufferedBytes: 64 * 1024 * 1024 }, (res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
