@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AuditedCall } from './auditor.js';
+import { outcomeOf, type AuditedCall } from './auditor.js';
+import type { AuditEntry } from './audit-log.js';
 
-type Outcome = 'ok' | 'tool_error' | 'protocol_error';
+type Outcome = AuditEntry['outcome'];
 interface LabelSet {
   labels: { view: string; server: string; tool: string };
   outcomes: Record<Outcome, { view: string; server: string; tool: string; outcome: Outcome }>;
@@ -25,6 +26,8 @@ export interface MetricSources {
 export class ServeMetrics {
   readonly registry = new Registry();
   private readonly calls: Counter<'view' | 'server' | 'tool' | 'outcome'>;
+  /** Label objects by view, server and tool (labelSet). */
+  private readonly labelSets = new Map<string, LabelSet>();
   private readonly duration: Histogram<'view' | 'server' | 'tool'>;
   private readonly reloads: Counter<'outcome'>;
 
@@ -93,15 +96,12 @@ export class ServeMetrics {
       if (call.method !== 'tools/call') continue;
       const seconds = ((call.finished ?? performance.now()) - call.started) / 1000;
       const set = this.labelSet(call);
-      const outcome: Outcome = call.error ? 'protocol_error' : (call.result as { isError?: boolean } | undefined)?.isError ? 'tool_error' : 'ok';
-      const withOutcome = set.outcomes[outcome];
+      const withOutcome = set.outcomes[outcomeOf(call).outcome];
       counts.set(withOutcome, (counts.get(withOutcome) ?? 0) + 1);
       this.duration.observe(set.labels, seconds);
     }
     for (const [labels, n] of counts) this.calls.inc(labels, n);
   }
-
-  private readonly labelSets = new Map<string, LabelSet>();
 
   /** The labels of a call's view, server and tool, made once (at most MAX_LABEL_SETS kept; past it, made anew). */
   private labelSet(call: AuditedCall): LabelSet {

@@ -62,20 +62,18 @@ export function answerForm(mode: Exclude<ElicitationMode, 'ask'>, requestedSchem
 
 /** The choices of an enum field (or a multi-select's items): their values and, where given, titles. Pure. */
 export function choicesOf(field: FormField): { value: string; title?: string }[] | undefined {
-  const source = field.type === 'array' ? field.items : field;
-  const consts = (list: unknown) =>
-    Array.isArray(list)
-      ? list
-          .filter((c): c is { const: string; title?: unknown } => typeof (c as { const?: unknown })?.const === 'string')
-          .map((c) => ({ value: c.const, ...(typeof c.title === 'string' ? { title: c.title } : {}) }))
-      : undefined;
+  const source: { enum?: unknown; oneOf?: unknown; anyOf?: unknown } | undefined = field.type === 'array' ? field.items : field;
   if (Array.isArray(source?.enum)) {
-    const names = Array.isArray((field as FormField).enumNames) ? ((field as FormField).enumNames as unknown[]) : [];
+    const names = Array.isArray(field.enumNames) ? (field.enumNames as unknown[]) : [];
     return source.enum
       .filter((v): v is string => typeof v === 'string')
       .map((value, i) => ({ value, ...(typeof names[i] === 'string' ? { title: names[i] as string } : {}) }));
   }
-  return consts((source as FormField | undefined)?.oneOf) ?? consts((source as { anyOf?: unknown } | undefined)?.anyOf);
+  const consts = source?.oneOf ?? source?.anyOf;
+  if (!Array.isArray(consts)) return undefined;
+  return consts
+    .filter((c): c is { const: string; title?: unknown } => typeof (c as { const?: unknown })?.const === 'string')
+    .map((c) => ({ value: c.const, ...(typeof c.title === 'string' ? { title: c.title } : {}) }));
 }
 
 /**

@@ -3,7 +3,7 @@ import { ToolError } from '../core/errors.js';
 import { withinBudget } from './bounded.js';
 import { compileGlob } from './glob.js';
 import { compileQuery } from './query.js';
-import { searchListed } from './search.js';
+import { relOf, searchListed } from './search.js';
 import type { WorkerJob, WorkerMessage } from './worker-search.js';
 
 /**
@@ -20,8 +20,13 @@ try {
     post({ done: withinBudget(Number.POSITIVE_INFINITY, 'Matching the glob', () => job.paths.filter(include)) });
   } else {
     const { matcher } = compileQuery(job.query);
+    const include = job.glob && compileGlob(job.glob.glob, job.glob.hidden)!;
     const outcome = withinBudget(Number.POSITIVE_INFINITY, 'The search', () =>
-      searchListed(job.files, { matcher, limit: job.limit, context: job.context, ...(job.stream ? { onMatch: (match) => post({ match }) } : {}) }, job.skipped),
+      searchListed(
+        include ? job.files.filter((file) => include(relOf(file))) : job.files,
+        { matcher, limit: job.limit, context: job.context, ...(job.stream ? { onMatch: (match) => post({ match }) } : {}) },
+        job.skipped,
+      ),
     );
     post({ done: job.stream ? { ...outcome, matches: [] } : outcome });
   }

@@ -212,6 +212,9 @@ function tally(result: FileResult, outcome: SearchOutcome, options: Pick<SearchO
   return !outcome.truncated;
 }
 
+/** A listed file's path inside its root (what a glob is matched against). */
+export const relOf = (file: ListedFile): string => file.path.slice(file.repo.length + 1);
+
 /** Every file of the roots that `include` keeps, in walk order, as a search names them (for a worker: searchListed). */
 export function listFiles(
   roots: readonly Root[],

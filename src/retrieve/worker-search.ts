@@ -23,8 +23,10 @@ export type WorkerJob = SearchJob | GlobJob;
 export interface SearchJob {
   kind: 'search';
   query: SearchQuery;
-  /** The files to search, in walk order, from the main thread's index (glob already applied). */
+  /** The files of the roots, in walk order, from the main thread's index. */
   files: ListedFile[];
+  /** Only the files whose path inside their root this glob matches: applied here, by the same worker. */
+  glob?: { glob: string; hidden: boolean };
   /** What the listing left out (walk.ts). */
   skipped: LeftOut;
   limit: number;

@@ -79,27 +79,37 @@ export const search = defineTool({
     const glob = compileGlob(input.glob, input.hidden);
     const { roots, timeoutMs } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
-    const [{ compileQuery }, { searchRoots }] = await Promise.all([import('../../retrieve/query.js'), import('../../retrieve/search.js')]);
+    const [{ compileQuery }, { listFiles, searchRoots }] = await Promise.all([import('../../retrieve/query.js'), import('../../retrieve/search.js')]);
     const query = { query: input.query, regex: input.regex, ignoreCase: input.ignore_case };
     const { matcher, trigrams, backtracks } = compileQuery(query);
     const index = await fileIndexes(ctx);
     await index?.caughtUp();
-    const include = await pathFilter(glob, input.glob, { hidden: input.hidden, roots: selected, index, timeoutMs, signal: ctx.signal });
     const limit = unlimited ? Number.POSITIVE_INFINITY : input.limit;
     const onMatch = unlimited ? ctx.emit : undefined;
-    // An expression that may backtrack without bound runs off the main thread of a process that
-    // serves others (the index is theirs too); a one-shot command holds no one but its caller.
-    const outcome =
-      backtracks && index
-        ? await (async () => {
-            const [{ searchInWorker }, { listFiles }] = await Promise.all([import('../../retrieve/worker-search.js'), import('../../retrieve/search.js')]);
-            const { files, skipped } = withinBudget(timeoutMs, 'The search', () => listFiles(selected, { hidden: input.hidden, include, index }));
-            const job = { query, files, skipped, limit, context: input.context, stream: onMatch !== undefined };
-            return searchInWorker(job, { timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}), ...(onMatch ? { onMatch } : {}) });
-          })()
-        : withinBudget(timeoutMs, 'The search', () =>
-            searchRoots(selected, { matcher, limit, context: input.context, hidden: input.hidden, include, index, trigrams, ...(onMatch ? { onMatch } : {}) }),
-          );
+    const signal = ctx.signal;
+    let outcome;
+    if (backtracks && index) {
+      // An expression that may backtrack without bound runs off the main thread of a process that
+      // serves others (the index is theirs too), and the glob with it, in the same worker; a
+      // one-shot command holds no one but its caller.
+      const { searchInWorker } = await import('../../retrieve/worker-search.js');
+      const { files, skipped } = withinBudget(timeoutMs, 'The search', () => listFiles(selected, { hidden: input.hidden, index }));
+      const job = {
+        query,
+        files,
+        skipped,
+        limit,
+        context: input.context,
+        stream: onMatch !== undefined,
+        ...(glob ? { glob: { glob: glob.glob, hidden: glob.hidden } } : {}),
+      };
+      outcome = await searchInWorker(job, { timeoutMs, ...(signal ? { signal } : {}), ...(onMatch ? { onMatch } : {}) });
+    } else {
+      const include = await pathFilter(glob, { roots: selected, index, timeoutMs, signal });
+      outcome = withinBudget(timeoutMs, 'The search', () =>
+        searchRoots(selected, { matcher, limit, context: input.context, hidden: input.hidden, include, index, trigrams, ...(onMatch ? { onMatch } : {}) }),
+      );
+    }
     const { matches, ...stats } = outcome;
     return envelope(
       { query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped },
@@ -154,7 +164,7 @@ export const findFiles = defineTool({
     const { roots, timeoutMs } = await loadRoots(ctx);
     const { findFiles: find } = await import('../../retrieve/search.js');
     const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
-    const include = (await pathFilter(glob, input.glob, { hidden: input.hidden, roots: selected, index, timeoutMs, signal: ctx.signal }))!;
+    const include = (await pathFilter(glob, { roots: selected, index, timeoutMs, signal: ctx.signal }))!;
     const { files, truncated, skipped } = withinBudget(timeoutMs, 'Finding files', () =>
       find(selected, include, { limit: input.limit, hidden: input.hidden, index }),
     );
@@ -198,7 +208,7 @@ export const smartSearchTool = defineTool({
     const terms = queryTerms(input.query);
     const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
     await index?.caughtUp();
-    const include = await pathFilter(glob, input.glob, { hidden: false, roots: selected, index, timeoutMs, signal: ctx.signal });
+    const include = await pathFilter(glob, { roots: selected, index, timeoutMs, signal: ctx.signal });
     const out = withinBudget(timeoutMs, 'The smart search', () =>
       smartSearch(selected, terms, { maxFileBytes, limit: input.limit, linesPerFile: input.lines, include, index }),
     );

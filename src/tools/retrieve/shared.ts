@@ -5,6 +5,7 @@ import { perProcess, type RenderUi, type ToolContext } from '../../tool/context.
 import type { FileIndexes } from '../../retrieve/file-index.js';
 import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/bounded.js';
 import type { Root } from '../../retrieve/roots.js';
+import type { CompiledGlob } from '../../retrieve/glob.js';
 
 export const DEFAULT_MAX_FILE_BYTES = SETTING_DEFAULTS.retrieve.max_file_bytes;
 
@@ -24,27 +25,24 @@ export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxF
 export const FILE_INDEXES_KEY = 'retrieve.fileIndexes';
 
 /**
- * The caller's glob (`include`, compiled from `glob`) as the test of paths inside a root that a
- * tool applies. In a process that serves others (it has an index), a glob only a backtracking
- * engine matches (an extglob) is matched in a worker over the listed paths, and the test becomes
- * a lookup of that answer: the main thread never runs it.
+ * The caller's compiled glob as the test of paths inside a root that a tool applies. In a process
+ * that serves others (it has an index), a glob only a backtracking engine matches (an extglob) is
+ * matched in a worker over the listed paths, and the test becomes a lookup of that answer: the
+ * main thread never runs it.
  */
 export async function pathFilter(
-  include: ((rel: string) => boolean) | undefined,
-  glob: string | undefined,
-  options: { hidden: boolean; roots: readonly Root[]; index: FileIndexes | undefined; timeoutMs: number; signal: AbortSignal | undefined },
+  include: CompiledGlob | undefined,
+  options: { roots: readonly Root[]; index: FileIndexes | undefined; timeoutMs: number; signal: AbortSignal | undefined },
 ): Promise<((rel: string) => boolean) | undefined> {
-  if (!include || glob === undefined || !options.index) return include;
-  const [{ globBacktracks }, { listFiles }, { globInWorker }] = await Promise.all([
-    import('../../retrieve/glob.js'),
-    import('../../retrieve/search.js'),
-    import('../../retrieve/worker-search.js'),
-  ]);
-  if (!globBacktracks(glob, options.hidden)) return include;
-  const { files } = listFiles(options.roots, { hidden: options.hidden, index: options.index });
-  const paths = [...new Set(files.map((f) => f.path.slice(f.repo.length + 1)))];
+  if (!include?.backtracks || !options.index) return include;
+  const [{ listFiles, relOf }, { globInWorker }] = await Promise.all([import('../../retrieve/search.js'), import('../../retrieve/worker-search.js')]);
+  const { files } = listFiles(options.roots, { hidden: include.hidden, index: options.index });
+  const paths = [...new Set(files.map(relOf))];
   const matched = new Set(
-    await globInWorker({ glob, hidden: options.hidden, paths }, { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }),
+    await globInWorker(
+      { glob: include.glob, hidden: include.hidden, paths },
+      { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
+    ),
   );
   return (rel) => matched.has(rel);
 }
