@@ -4,8 +4,10 @@ const argv = process.argv.slice(2);
 // invocations of those skip oclif's start-up (see serve-fast-path.ts and tool-fast-path.ts), and
 // the commands mcpkit daemon runs go straight to it when one runs (daemon-fast-path.ts).
 const warm = argv[0] === 'call' || argv[0] === 'retrieve' || (argv[0] === 'view' && argv[1] === 'tools') || (argv[0] === 'server' && argv[1] === 'test');
+// The daemon's client is one CommonJS file (scripts/build.mjs says why).
+const daemonClient = async () => (await import('node:module')).createRequire(import.meta.url)('../dist/cli/daemon-fast-path.cjs');
 const fast =
   (argv[0] === 'serve' && (await (await import('../dist/cli/serve-fast-path.js')).fastServe(argv.slice(1), import.meta.url))) ||
-  (warm && (await (await import('../dist/cli/daemon-fast-path.js')).fastDaemon(argv))) ||
+  (warm && (await (await daemonClient()).fastDaemon(argv))) ||
   (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv)));
 if (!fast) await (await import('../dist/cli/main.js')).main(import.meta.url);

@@ -14,7 +14,6 @@ const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true }
   .map((f) => join('src/commands', f));
 // Not commands, but loaded by tests in child processes (the config edit concurrency tests) and by benchmarks.
 const extraEntries = [
-  'src/cli/daemon-fast-path.ts',
   'src/cli/main.ts',
   'src/cli/not-found.ts',
   'src/cli/serve-fast-path.ts',
@@ -50,10 +49,29 @@ await build({
   banner: { js: "import { createRequire as __mcpkitCreateRequire } from 'node:module'; const require = __mcpkitCreateRequire(import.meta.url);" },
 });
 
+// A warm command's way to the daemon (bin/run.js), on its own and as CommonJS: it runs before
+// anything else, and each ES module of a split build, and each built-in module an ES module
+// imports, cost 2-3 ms to load here (31 ms in all, against 14 ms for this file).
+await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli/daemon-fast-path.ts'],
+  outfile: 'dist/cli/daemon-fast-path.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { 'import.meta.url': '__mcpkitModuleUrl' },
+  banner: { js: "const __mcpkitModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+
 // What this build is: a daemon (mcpkit daemon) built from other code is never used by this one.
 const hash = createHash('sha256');
 for (const file of readdirSync(join(root, 'dist'), { recursive: true }).sort()) {
-  if (!String(file).endsWith('.js')) continue;
+  if (!/\.c?js$/.test(String(file))) continue;
   hash.update(String(file));
   hash.update(readFileSync(join(root, 'dist', String(file))));
 }

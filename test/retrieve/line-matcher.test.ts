@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countNewlines, lineText, literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/line-matcher.js';
+import { countNewlines, foldAscii, lineText, literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/line-matcher.js';
 
 const text = 'alpha beta\nfoo(bar) and foo(baz)\r\n\nlast line foo\n';
 const buf = Buffer.from(text);
@@ -92,7 +92,33 @@ describe('regexMatcher for a case-insensitive ASCII literal (latin1 fast path)',
     ['a match on the last line without a newline', 'x\ny needle', 'needle'],
     ['punctuation in the literal', 'call(a.b) here\ncall(a-b)\n', 'CALL(A.B)'],
     ['no match', 'nothing here\n', 'zzz'],
+    ['non-ASCII letters next to the match (their bytes are not folded)', 'ÄNEEDLEä\nÀ needle É\nneedlé\n', 'needle'],
+    ['letters just outside A-Z and a-z', '@[`{ AZaz\n@[`{ azaz\n', '@[`{ azaz'],
   ])('%s', (_label, text, q) => {
     expect(fast(text, q)).toEqual(reference(text, q));
+  });
+});
+
+describe('foldAscii', () => {
+  const reference = (bytes: Uint8Array) => Buffer.from(bytes.map((b) => (b >= 65 && b <= 90 ? b + 32 : b)));
+  const every = Buffer.from(Array.from({ length: 256 }, (_, b) => b));
+  it.each([
+    // [start, length]: every byte value, from offsets and lengths that are not multiples of four
+    [0, 256],
+    [1, 255],
+    [3, 250],
+    [64, 27],
+    [0, 0],
+    [90, 1],
+  ])('lower-cases ASCII letters only, from byte %i for %i bytes', (start, length) => {
+    const input = every.subarray(start, start + length);
+    expect(foldAscii(input, length)).toEqual(reference(input));
+  });
+
+  it('folds only the first `len` bytes, and a larger text after a smaller one', () => {
+    expect(foldAscii(Buffer.from('ABCDEFG'), 3).toString()).toBe('abc');
+    const big = Buffer.from('Q'.repeat(100_003));
+    expect(foldAscii(big, big.length).equals(Buffer.from('q'.repeat(100_003)))).toBe(true);
+    expect(foldAscii(Buffer.from('XyZ'), 3).toString()).toBe('xyz');
   });
 });

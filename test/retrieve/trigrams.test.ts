@@ -50,10 +50,28 @@ describe('trigram filter', () => {
     expect(requiredTrigrams(Buffer.from(needle), ci)).toBeUndefined();
   });
 
-  it('sizes the filter to its file: one bit per byte, at least 64', () => {
-    expect(filterOf('abc').length * 32).toBe(64);
-    expect(filterOf('x'.repeat(1000)).length * 32).toBe(1024);
-    expect(filterOf('x'.repeat(1025)).length * 32).toBe(2048);
+  it.each([
+    // [file text, filter bits]: about five bits per distinct key (trigrams and 6-grams), a power of two, at least 512
+    ['', 512],
+    ['abc', 512],
+    ['x'.repeat(100_000), 512], // a hundred thousand bytes, two keys
+  ])('sizes the filter of %j to %i bits', (text, bits) => {
+    expect(filterOf(text).length * 32).toBe(bits);
+  });
+
+  it.each([200, 2000, 20_000])('sizes the filter of %i varied words to five to ten bits per distinct key', (words) => {
+    const text = Array.from({ length: words }, (_, i) => `w${i * 7919}`).join(' ');
+    const keys = requiredTrigrams(Buffer.from(text), false)!.length;
+    const bits = filterOf(text).length * 32;
+    expect(bits / keys).toBeGreaterThanOrEqual(4.5); // a few keys share a bit of the first, larger filter
+    expect(bits / keys).toBeLessThan(10);
+  });
+
+  it('rules out a file that holds the parts of a word but not the word (6-grams)', () => {
+    expect(may('const create = 1; const server = 2;', 'createServer')).toBe(false);
+    expect(may('const create = 1; const server = 2;', 'createServer', true)).toBe(false);
+    expect(may('createServer()', 'createServer')).toBe(true);
+    expect(may('CREATESERVER()', 'createServer', true)).toBe(true);
   });
 
   it('rules out most unrelated files of real text', () => {
