@@ -150,8 +150,10 @@ describe('mcpkit daemon', () => {
 
   it('a killed daemon: the next command does the work itself and removes the socket', async () => {
     const { mcpkit, status } = setUp(EVERYTHING);
-    await mcpkit(['daemon', 'start']);
+    const started = await mcpkit(['daemon', 'start']);
+    expect(started.code, started.stderr).toBe(0);
     const { socket, status: s } = await status();
+    expect(s, 'daemon status --json after a start').toBeDefined();
     process.kill(s!.pid, 'SIGKILL');
     await waitFor(() => !alive(s!.pid), 5_000);
     expect(existsSync(socket)).toBe(true);
