@@ -138,11 +138,11 @@ export function regexMatcher(
   const flags = re.flags.replace(/[gy]/g, '');
   const test = new RegExp(re.source, flags);
   const asciiLiteral = options.asciiLiteral !== undefined && /^[\x20-\x7e\t]+$/.test(options.asciiLiteral) ? options.asciiLiteral : undefined;
-  const folded = asciiLiteral === undefined ? undefined : Buffer.from(asciiLiteral.toLowerCase(), 'latin1');
+  const folded = asciiLiteral === undefined ? undefined : literalMatcher(Buffer.from(asciiLiteral.toLowerCase(), 'latin1'));
   return (buf, len) => {
     if (!literal && asciiLiteral !== undefined) {
       const view = buf.subarray(0, len);
-      if (latin1Exact(view, asciiLiteral)) return literalMatcher(folded!)(foldAscii(view, len), len);
+      if (latin1Exact(view, asciiLiteral)) return folded!(foldAscii(view, len), len);
       if (!test.test(view.toString('utf8'))) return [];
     }
     const candidates = literal ? literalMatcher(literal)(buf, len) : allLines(buf, len);
@@ -154,8 +154,8 @@ export function regexMatcher(
   };
 }
 
-/** Kept between calls up to this many 32-bit words (64 MiB); a larger text gets a scratch area of its own. */
-const FOLD_KEPT_WORDS = 16 * 1024 * 1024;
+/** Kept between calls up to this many 32-bit words (16 MiB, a search block); a larger text gets a scratch area of its own. */
+const FOLD_KEPT_WORDS = 4 * 1024 * 1024;
 let foldArea = new Uint32Array(0);
 
 /**

@@ -143,7 +143,7 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
           const known = entry ? knownFacts(abs, entry, index) : undefined;
           if (known === 'gone') return true;
           if (known?.same) {
-            // Most files of a large tree end here, so nothing is made for them (measured: a third of a search that read nothing).
+            // Most files of a large tree end here, so nothing is made for them: no path, no result object.
             if (entry!.binary) {
               outcome.skipped.binary++;
               return true;

@@ -121,4 +121,13 @@ describe('foldAscii', () => {
     expect(foldAscii(big, big.length).equals(Buffer.from('q'.repeat(100_003)))).toBe(true);
     expect(foldAscii(Buffer.from('XyZ'), 3).toString()).toBe('xyz');
   });
+
+  it('folds a text larger than the scratch area it keeps (16 MiB) in one of its own', () => {
+    const huge = Buffer.alloc(17 * 1024 * 1024 + 1, 'aB');
+    const folded = foldAscii(huge, huge.length);
+    expect(folded.length).toBe(huge.length);
+    expect(folded.indexOf('B')).toBe(-1);
+    expect(folded.subarray(-3).toString()).toBe(huge.subarray(-3).toString().toLowerCase());
+    expect(foldAscii(Buffer.from('QQ'), 2).toString()).toBe('qq');
+  });
 });
