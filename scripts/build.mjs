@@ -24,27 +24,32 @@ const extraEntries = [
   'src/tools/index.ts',
 ];
 
+/** What both outputs below share. */
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
-  absWorkingDir: root,
+  ...common,
   entryPoints: [...commandFiles, ...extraEntries],
   outbase: 'src',
   outdir: 'dist',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   // oclif loads a TypeScript compiler only in development (bin/dev.js); never bundle it.
   // OpenTelemetry loads only when serve traces, from node_modules: one copy of its API for the SDK and us.
   external: ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*'],
   plugins: [oclifDirnamePlugin()],
   chunkNames: 'chunks/[name]-[hash]',
-  minifyWhitespace: true,
-  minifySyntax: true,
   sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
   // Bundled CommonJS (ajv) calls require(); ESM has none unless we make one.
   banner: { js: "import { createRequire as __mcpkitCreateRequire } from 'node:module'; const require = __mcpkitCreateRequire(import.meta.url);" },
 });
@@ -53,17 +58,10 @@ await build({
 // anything else, and each ES module of a split build, and each built-in module an ES module
 // imports, cost 2-3 ms to load here (31 ms in all, against 14 ms for this file).
 await build({
-  absWorkingDir: root,
+  ...common,
   entryPoints: ['src/cli/daemon-fast-path.ts'],
   outfile: 'dist/cli/daemon-fast-path.cjs',
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
   define: { 'import.meta.url': '__mcpkitModuleUrl' },
   banner: { js: "const __mcpkitModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

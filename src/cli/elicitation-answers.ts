@@ -76,6 +76,9 @@ export function choicesOf(field: FormField): { value: string; title?: string }[]
     .map((c) => ({ value: c.const, ...(typeof c.title === 'string' ? { title: c.title } : {}) }));
 }
 
+/** Choices as they are put to a person: numbered, by title where they have one. */
+const numbered = (choices: readonly { value: string; title?: string }[]) => choices.map((c, i) => `${i + 1}) ${c.title ?? c.value}`).join(', ');
+
 /**
  * What a line typed for a field means: its value, nothing (an empty line: the default, or left
  * out), or why it cannot be taken. A choice may be given by its value, its title or its number
@@ -97,7 +100,7 @@ export function parseField(field: FormField, text: string): { value?: unknown; e
   }
   if (choices) {
     const value = pick(typed);
-    return value === undefined ? { error: `choose one of ${choices.map((c, i) => `${i + 1}) ${c.title ?? c.value}`).join(', ')}` } : { value };
+    return value === undefined ? { error: `choose one of ${numbered(choices)}` } : { value };
   }
   if (field.type === 'boolean') {
     if (/^(y|yes|true|1)$/i.test(typed)) return { value: true };
@@ -120,7 +123,7 @@ export function fieldPrompt(name: string, field: FormField, required: boolean): 
   const label = typeof field.title === 'string' ? `${field.title} (${name})` : name;
   const choices = choicesOf(field);
   const takes = choices
-    ? `${field.type === 'array' ? 'one or more of' : 'one of'} ${choices.map((c, i) => `${i + 1}) ${c.title ?? c.value}`).join(', ')}`
+    ? `${field.type === 'array' ? 'one or more of' : 'one of'} ${numbered(choices)}`
     : field.type === 'boolean'
       ? 'y/n'
       : typeof field.type === 'string'

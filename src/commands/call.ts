@@ -79,6 +79,9 @@ export default class Call extends McpkitCommand {
   }
 }
 
+/** The one reader of stdin that every form of a call takes its answers from (closed when the call ends). */
+let reader: { rl: ReturnType<typeof createInterface>; lines: AsyncIterator<string> } | undefined;
+
 /** Prompts on stderr, answers from stdin a line each (typed at a terminal, or piped); the end of stdin is undefined. */
 function stdinAsker(): Asker {
   if (!reader) {
@@ -95,7 +98,6 @@ function stdinAsker(): Asker {
     },
   };
 }
-let reader: { rl: ReturnType<typeof createInterface>; lines: AsyncIterator<string> } | undefined;
 
 function parseArgsJson(text: string): Record<string, unknown> {
   let value: unknown;

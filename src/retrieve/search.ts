@@ -143,27 +143,23 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
           const known = entry ? knownFacts(abs, entry, index) : undefined;
           if (known === 'gone') return true;
           if (known?.same) {
-            // Most files of a large tree end here, so nothing is made for them: no path, no result object.
-            if (entry!.binary) {
-              outcome.skipped.binary++;
-              return true;
-            }
-            if (mayMatch && entry!.trigrams && !mayMatch(entry!)) {
-              outcome.files_searched++;
+            // Most files of a large tree end here: counted, with nothing made for them.
+            const without = knownWithoutReading(entry!, mayMatch);
+            if (without) {
+              if (without === 'binary') outcome.skipped.binary++;
+              else outcome.files_searched++;
               return true;
             }
           }
           const file: ListedFile = { abs, repo: root.name, path: `${root.name}/${rel}` };
           const room = options.limit - outcome.matches.length;
-          if (known?.same) {
-            const cached = entry!.content;
-            if (cached) {
-              entry!.used = search;
-              // Copied into the cache only after its place was confirmed (file-index.ts).
-              const found: SearchMatch[] = [];
-              const whole = matchesIn(cached, cached.length, 0, file, options.matcher, options.context, room, found);
-              return tally({ status: 'searched', found, cut: !whole }, outcome, options);
-            }
+          // Copied into the cache only after its place was confirmed (file-index.ts).
+          const cached = known?.same ? entry!.content : undefined;
+          if (cached) {
+            entry!.used = search;
+            const found: SearchMatch[] = [];
+            const whole = matchesIn(cached, cached.length, 0, file, options.matcher, options.context, room, found);
+            return tally({ status: 'searched', found, cut: !whole }, outcome, options);
           }
           const result = searchFile(file, holder, options.matcher, options.context, room);
           if (result.status !== 'gone' && entry && known && !known.same && known.stats) learned(entry, known.stats, result.status === 'binary', index);

@@ -66,21 +66,27 @@ export class TextCache {
   /** Whether keep() could take `len` bytes for this entry now (so reading its file for it is worth it). */
   mayKeep(entry: Cached, len: number): boolean {
     if (len > this.blockBytes || this.budget < 2 * this.blockBytes) return false;
-    const last = this.blocks.at(-1);
-    if ((last && last.filled + len <= this.blockBytes) || this.allocated + this.blockBytes <= this.budget) return true;
-    return (entry.used ?? 0) > this.fullFor;
+    return this.lastWithRoom(len) !== undefined || this.mayAdd() || (entry.used ?? 0) > this.fullFor;
   }
 
   /** Copies `source`'s first `len` bytes as the entry's text; false when there is no room for it (see above). */
   keep(entry: Cached, source: Uint8Array, len: number): boolean {
     if (!this.mayKeep(entry, len)) return false;
-    let block = this.blocks.at(-1);
-    if (!block || block.filled + len > this.blockBytes) {
-      block = this.allocated + this.blockBytes <= this.budget ? this.add() : this.recycle(entry.used ?? 0, len);
-      if (!block) return false;
-    }
+    const block = this.lastWithRoom(len) ?? (this.mayAdd() ? this.add() : this.recycle(entry.used ?? 0, len));
+    if (!block) return false;
     put(block, entry, source, len);
     return true;
+  }
+
+  /** The block being filled, when `len` more bytes fit in it. */
+  private lastWithRoom(len: number): Block | undefined {
+    const last = this.blocks.at(-1);
+    return last && last.filled + len <= this.blockBytes ? last : undefined;
+  }
+
+  /** Whether the budget has room for one more block. */
+  private mayAdd(): boolean {
+    return this.allocated + this.blockBytes <= this.budget;
   }
 
   private add(): Block {

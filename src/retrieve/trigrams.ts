@@ -20,8 +20,8 @@
  */
 const FOLD = new Uint8Array(256).map((_, b) => (b >= 65 && b <= 90 ? b | 32 : b));
 const MULTIPLIER = 0x9e3779b1;
-/** Mixes the earlier trigram into a 6-gram key. */
-const SIX_MIX = 0x85ebca6b;
+/** The key of the six bytes that end with trigram `t` and begin with trigram `earlier` (the file's and the needle's alike). */
+const sixGram = (t: number, earlier: number) => t ^ Math.imul(earlier, 0x85ebca6b);
 const MIN_BITS = 512;
 const MAX_BITS = 1 << 24;
 const BITS_PER_KEY = 5;
@@ -65,7 +65,7 @@ export function buildTrigrams(buf: Uint8Array, len: number): Uint32Array {
     h = ((h << 8) | FOLD[c]!) & 0xffffff;
     const k = Math.imul(h, MULTIPLIER) >>> shift;
     set[k >>> 5]! |= 1 << (k & 31);
-    const k6 = Math.imul(h ^ Math.imul(t3, SIX_MIX), MULTIPLIER) >>> shift;
+    const k6 = Math.imul(sixGram(h, t3), MULTIPLIER) >>> shift;
     set[k6 >>> 5]! |= 1 << (k6 & 31);
     t3 = t2;
     t2 = t1;
@@ -132,7 +132,7 @@ export function requiredTrigrams(needle: Uint8Array, caseInsensitive: boolean): 
     trigrams.push(usable ? t : undefined);
     if (usable) keys.add(t);
     const before = trigrams.length > 3 ? trigrams[trigrams.length - 4] : undefined;
-    if (usable && before !== undefined) keys.add(t ^ Math.imul(before, SIX_MIX));
+    if (usable && before !== undefined) keys.add(sixGram(t, before));
   }
   return keys.size ? [...keys] : undefined;
 }
