@@ -5,7 +5,8 @@
 // 2025-11-25 clients to server-everything (1.x SDK), and 2026-07-28 clients to the 2.x SDK
 // fixture test/fixtures/modern-server.mjs (mcpkit speaks 2026-07-28 to it for them).
 // Also the tokens of tools/list for a 3-server view, direct vs search exposure (bytes/4).
-// Usage: node bench/proxy.mjs [calls=2000]   (needs "npm run build" first)
+// Usage: node bench/proxy.mjs [calls=2000] [observability]   (needs "npm run build" first)
+// OBS_ROUNDS, OBS_N (calls per burst) and OBS_VERBOSE=1 (every burst) tune the observability rows.
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn } from 'node:child_process';
@@ -19,8 +20,10 @@ const N = Number(process.argv[2] ?? 2000);
 /** `observability` as the second argument runs only the observability rows. */
 const onlyObservability = process.argv[3] === 'observability';
 const WARM = 200;
-/** Rounds of the observability rows (off and on, back to back, in turns). */
-const OBS_ROUNDS = Number(process.env.OBS_ROUNDS ?? 6);
+/** Rounds of the observability rows (off and on, back to back, in turns), calls per burst, and the warm-up of each server. */
+const OBS_ROUNDS = Number(process.env.OBS_ROUNDS ?? 20);
+const OBS_N = Number(process.env.OBS_N ?? 1000);
+const OBS_WARM = 4000;
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin/run.js');
 const server = (p) => join(root, 'node_modules/@modelcontextprotocol', p, 'dist/index.js');
@@ -70,11 +73,11 @@ async function sequential(client, name, n) {
   return times;
 }
 
-async function measure(label, clients, toolName, pid) {
+async function measure(label, clients, toolName, pid, calls = N) {
   for (const c of clients) await sequential(c, toolName, WARM / clients.length);
   const cpu0 = pid ? cpuSeconds(pid) : NaN;
   const started = process.hrtime.bigint();
-  const per = Math.floor(N / clients.length);
+  const per = Math.floor(calls / clients.length);
   const all = (await Promise.all(clients.map((c) => sequential(c, toolName, per)))).flat();
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = pid ? cpuSeconds(pid) - cpu0 : NaN;
@@ -249,8 +252,10 @@ if (!onlyObservability) {
 }
 
 // Observability (issue 29): the same serve --http with metrics off and no audit log, then with
-// both on (every call counted and written as a JSON line), measured back to back, twice.
+// both on (every call counted and written as a JSON line).
 const observability = [];
+/** The servers compared: [kind, label, config file]. */
+let variants;
 {
   const variant = (name, serve) => {
     const file = join(dir, `${name}.yaml`);
@@ -266,23 +271,41 @@ const observability = [];
   };
   const off = variant('obs-off', { metrics: false, exposure: 'direct' });
   const on = variant('obs-on', { audit_log: join(dir, 'audit.jsonl'), exposure: 'direct' });
-  const variants = [
-    ['off (no audit log, metrics: false)', off],
-    ['on (audit log + /metrics)', on],
+  // A second server without observability is the noise floor: what two servers of the same
+  // config differ by in this run (its ratio to the first should be 1).
+  variants = [
+    ['off', 'off (no audit log, metrics: false)', off],
+    ['off2', 'off, a second server (the noise floor)', off],
+    ['on', 'on (audit log + /metrics)', on],
   ];
-  // Rounds alternate which variant goes first, so that drift of the machine (another process,
-  // the CPU's clock) falls on both alike; the ratio is taken within each round.
+  // The servers run side by side for the whole measurement, each warmed up once, and are
+  // measured in short bursts in turns (the order rotating by round): drift of this shared
+  // machine (another tenant, the CPU's clock) then falls on all alike within a round. A serve
+  // started afresh per round, as before, gave ratios from 0.8 to 1.2 between runs of the same code.
+  const started = [];
+  for (const [kind, label, file] of variants) {
+    const { child, base } = await startHttp(file);
+    const one = await rawHttpClient(`${base}/view/one/mcp`);
+    const eight = await Promise.all(Array.from({ length: 8 }, () => rawHttpClient(`${base}/view/one/mcp`)));
+    for (const clients of [[one], eight]) await Promise.all(clients.map((c) => sequential(c, 'echo', OBS_WARM / clients.length)));
+    started.push({ kind, label, child, one, eight });
+  }
   for (let round = 1; round <= OBS_ROUNDS; round++) {
-    for (const [label, file] of round % 2 ? variants : [...variants].reverse()) {
-      const { child, base } = await startHttp(file);
-      const raw = await rawHttpClient(`${base}/view/one/mcp`);
-      const one = await measure(`${label}, 1 light client, round ${round}`, [raw], 'echo', child.pid);
-      const raws = await Promise.all(Array.from({ length: 8 }, () => rawHttpClient(`${base}/view/one/mcp`)));
-      const eight = await measure(`${label}, 8 light clients, round ${round}`, raws, 'echo', child.pid);
-      observability.push({ ...one, round, on: file === on, clients: 1 }, { ...eight, round, on: file === on, clients: 8 });
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+    const order = [...started.slice(round % started.length), ...started.slice(0, round % started.length)];
+    if (round % 2 === 0) order.reverse();
+    for (const [clients, pick] of [
+      [1, (s) => [s.one]],
+      [8, (s) => s.eight],
+    ]) {
+      for (const s of order) {
+        const r = await measure(`${s.label}, ${clients} light client${clients > 1 ? 's' : ''}, round ${round}`, pick(s), 'echo', s.child.pid, OBS_N);
+        observability.push({ ...r, round, kind: s.kind, clients });
+      }
     }
+  }
+  for (const s of started) {
+    s.child.kill('SIGTERM');
+    await new Promise((r) => s.child.once('exit', r));
   }
   // Every call was answered with a result, not an error, and each one written.
   const written = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
@@ -332,24 +355,45 @@ if (!onlyObservability) {
   console.log(`| search | ${tokens.search.tools} | ${tokens.search.bytes} | ${tokens.search.tokens} |`);
 }
 console.log('');
-console.log('observability over HTTP, off vs on (same run, back to back)');
-console.log('| serve --http | calls/s | p50 ms | mcpkit CPU ms/call |');
-console.log('|---|---|---|---|');
-for (const r of observability) console.log(`| ${r.label} | ${fmt(r.rate, 0)} | ${fmt(r.p50)} | ${fmt(r.cpuPerCall)} |`);
-console.log('');
-console.log(`observability cost, on against off: the median over ${OBS_ROUNDS} rounds of the ratio within a round`);
-console.log('| clients | calls/s on/off | CPU ms/call on/off |');
-console.log('|---|---|---|');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const quartiles = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return [sorted[Math.floor((sorted.length - 1) / 4)], sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]];
+};
+console.log(`observability over HTTP, off vs on: the servers running side by side, ${OBS_ROUNDS} rounds of ${OBS_N} calls each in turns`);
+console.log('| serve --http | clients | median calls/s | median p50 ms | median mcpkit CPU ms/call |');
+console.log('|---|---|---|---|---|');
 for (const clients of [1, 8]) {
-  const ratios = (key) =>
-    Array.from({ length: OBS_ROUNDS }, (_, i) => {
-      const pick = (on) => observability.find((r) => r.round === i + 1 && r.clients === clients && r.on === on)[key];
-      return pick(true) / pick(false);
-    });
-  const rate = ratios('rate');
-  const cpu = ratios('cpuPerCall');
-  console.log(`| ${clients} | ${fmt(median(rate))} (${rate.map((x) => fmt(x)).join(', ')}) | ${fmt(median(cpu))} (${cpu.map((x) => fmt(x)).join(', ')}) |`);
+  for (const [kind, label] of variants) {
+    const rows = observability.filter((r) => r.clients === clients && r.kind === kind);
+    const col = (key) => median(rows.map((r) => r[key]));
+    console.log(`| ${label} | ${clients} | ${fmt(col('rate'), 0)} | ${fmt(col('p50'))} | ${fmt(col('cpuPerCall'))} |`);
+  }
+}
+console.log('');
+console.log('against the first server without observability: ratios within a round (median, quartiles), and of all calls pooled');
+console.log('| server | clients | calls/s: median | quartiles | pooled | mcpkit CPU per call: pooled |');
+console.log('|---|---|---|---|---|---|');
+for (const kind of ['on', 'off2']) {
+  for (const clients of [1, 8]) {
+    const rows = (k) => observability.filter((r) => r.clients === clients && r.kind === k);
+    const pick = (round, k) => rows(k).find((r) => r.round === round);
+    const rate = Array.from({ length: OBS_ROUNDS }, (_, i) => pick(i + 1, kind).rate / pick(i + 1, 'off').rate);
+    const sum = (k, f) => rows(k).reduce((total, r) => total + f(r), 0);
+    const pooled = (k) => sum(k, (r) => r.calls) / sum(k, (r) => r.calls / r.rate);
+    const cpu = (k) => sum(k, (r) => r.cpuPerCall * r.calls) / sum(k, (r) => r.calls);
+    const label = variants.find(([k]) => k === kind)[1];
+    const range = quartiles(rate)
+      .map((x) => fmt(x))
+      .join('-');
+    console.log(`| ${label} | ${clients} | ${fmt(median(rate))} | ${range} | ${fmt(pooled(kind) / pooled('off'))} | ${fmt(cpu(kind) / cpu('off'))} |`);
+  }
+}
+if (process.env.OBS_VERBOSE) {
+  console.log('');
+  console.log('| serve --http, each burst | calls/s | p50 ms | mcpkit CPU ms/call |');
+  console.log('|---|---|---|---|');
+  for (const r of observability) console.log(`| ${r.label} | ${fmt(r.rate, 0)} | ${fmt(r.p50)} | ${fmt(r.cpuPerCall)} |`);
 }
 rmSync(dir, { recursive: true, force: true }); // the servers above are stopped: nothing writes there now
 process.exit(0);

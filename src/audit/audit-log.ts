@@ -1,33 +1,8 @@
 import { closeSync, fstatSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { write as writeAsync } from 'node:fs';
+import { auditLine, type AuditEntry } from './audit-line.js';
 
-/** One line of the audit log: what an agent asked of `serve`, and how it ended. */
-export interface AuditEntry {
-  time: string;
-  /** tools/call, prompts/get or resources/read. */
-  method: string;
-  /** The MCP session (a 2025 connection), else null (a 2026 request stands alone). */
-  session: string | null;
-  /** The JSON-RPC id of the request. */
-  request: string | number | null;
-  client: { name: string; version: string } | null;
-  /** The view's name; null for the default one. */
-  view: string | null;
-  /** The tool, prompt or resource as published to the client. */
-  name: string;
-  /** The upstream server, or "mcpkit" for its own tools; null when nothing matched the name. */
-  server: string | null;
-  /** The server's own name for it. */
-  upstream_name: string | null;
-  duration_ms: number;
-  outcome: 'ok' | 'tool_error' | 'protocol_error';
-  /** The error code: mcpkit's (a tool error) or JSON-RPC's (a protocol error). */
-  error_code: string | number | null;
-  bytes_in: number;
-  bytes_out: number;
-  /** Only with serve.audit_arguments: true, secrets masked. */
-  arguments?: unknown;
-}
+export type { AuditEntry } from './audit-line.js';
 
 export interface AuditLogOptions {
   /** Rotate when the file would grow past this (default 10 MiB). */
@@ -48,17 +23,30 @@ export interface AuditLogOptions {
 
 export const AUDIT_DEFAULTS = { maxBytes: 10 * 1024 * 1024, keep: 5, maxPending: 10_000, batchMs: 25 };
 
+/** The first room for waiting lines; it grows (doubling) when a batch needs more. */
+const FIRST_BUFFER_BYTES = 64 * 1024;
+/** A buffer grown past this is let go after its write rather than kept for the next batch. */
+const KEPT_BUFFER_BYTES = 4 * 1024 * 1024;
+
 /**
  * An append-only JSON Lines file (0600), written in the background one batch at a time (lines
- * gathered for up to batchMs, and all of them on close), so a call never waits on the disk; rotated by size (PATH -> PATH.1 -> ... -> PATH.N). Written here
- * rather than with a rotating-stream library: the policy that matters (drop and count rather
- * than buffer without end, a fixed mode on every new file, rotation between batches so a line
- * is never split) is a few lines over fs, and a library would be one more dependency of serve.
+ * gathered for up to batchMs, and all of them on close), so a call never waits on the disk; rotated
+ * by size (PATH -> PATH.1 -> ... -> PATH.N). Each line is encoded once, into the batch's buffer,
+ * where the batch is later written from: kept as strings, they were measured each once more for
+ * their size and copied twice more (joined, then encoded) per write. Written here rather than with
+ * a rotating-stream library: the policy that matters (drop and count rather than buffer without
+ * end, a fixed mode on every new file, rotation between batches so a line is never split) is a few
+ * lines over fs, and a library would be one more dependency of serve.
  */
 export class AuditLog {
   private fd: number;
   private size: number;
-  private pending: string[] = [];
+  /** The waiting lines, encoded back to back, and where each one ends. */
+  private buffer: Buffer = Buffer.allocUnsafe(FIRST_BUFFER_BYTES);
+  private used = 0;
+  private ends: number[] = [];
+  /** The buffer of the last write, filled again once that write is done. */
+  private spare: Buffer | undefined;
   private writing = false;
   private timer: NodeJS.Timeout | undefined;
   private batches = 0;
@@ -89,17 +77,22 @@ export class AuditLog {
 
   write(entry: AuditEntry): void {
     if (this.closed) return;
-    if (this.pending.length >= this.options.maxPending || this.failure) {
+    if (this.ends.length >= this.options.maxPending || this.failure) {
       this.dropped++;
       return;
     }
-    this.pending.push(`${JSON.stringify(entry)}\n`);
+    const line = auditLine(entry);
+    // A UTF-16 unit is at most three bytes of UTF-8; the newline is one more.
+    if (this.used + line.length * 3 + 1 > this.buffer.length) this.buffer = grown(this.buffer, this.used, line.length * 3 + 1);
+    this.used += this.buffer.write(line, this.used, 'utf8');
+    this.buffer[this.used++] = 0x0a;
+    this.ends.push(this.used);
     if (!this.writing) this.flushSoon();
   }
 
   /** Resolves once every line written so far is on disk (tests, and close): a waiting batch goes now. */
   flushed(): Promise<void> {
-    if (!this.writing && this.pending.length === 0) return Promise.resolve();
+    if (!this.writing && this.ends.length === 0) return Promise.resolve();
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -126,26 +119,26 @@ export class AuditLog {
   private flush(): void {
     this.batches++;
     const { maxBytes } = this.options;
-    let room = maxBytes - this.size;
-    if (this.size > 0 && Buffer.byteLength(this.pending[0]!) > room) {
-      this.rotate();
-      room = maxBytes - this.size;
-    }
-    let take = 0;
-    let length = 0;
-    for (const line of this.pending) {
-      const size = Buffer.byteLength(line);
-      if (take > 0 && length + size > room) break; // a line longer than a whole file still goes, alone
-      take++;
-      length += size;
-    }
-    const full = take < this.pending.length;
-    const bytes = Buffer.from(this.pending.slice(0, take).join(''));
-    this.pending = this.pending.slice(take);
-    writeAsync(this.fd, bytes, 0, bytes.length, null, (error) => {
+    if (this.size > 0 && this.ends[0]! > maxBytes - this.size) this.rotate();
+    const room = maxBytes - this.size;
+    let take = 1; // a line longer than a whole file still goes, alone
+    while (take < this.ends.length && this.ends[take]! <= room) take++;
+    const full = take < this.ends.length;
+    const out = this.buffer;
+    const length = this.ends[take - 1]!;
+    // New lines go to the other buffer while this one is written; the lines left over (they did
+    // not fit in this file) lead it.
+    this.buffer = this.spare && this.spare.length >= this.used - length ? this.spare : Buffer.allocUnsafe(Math.max(FIRST_BUFFER_BYTES, this.used - length));
+    this.spare = undefined;
+    this.used = out.copy(this.buffer, 0, length, this.used);
+    this.ends = this.ends.slice(take).map((end) => end - length);
+    writeAsync(this.fd, out, 0, length, null, (error) => {
+      // Kept for the next batch unless a very long line (arguments) made it large.
+      if (out.length <= KEPT_BUFFER_BYTES) this.spare = out;
       if (error) this.fail(`cannot write the audit log ${this.path}: ${error.message}`);
-      else this.size += bytes.length;
-      if (this.pending.length && !this.failure) return full ? this.flush() : this.flushSoon();
+      else this.size += length;
+      if (this.ends.length && !this.failure) return full ? this.flush() : this.flushSoon();
+      this.discardWaiting(); // after a failure: counted as dropped, so that flushed() ends
       this.writing = false;
       for (const resolve of this.idle.splice(0)) resolve();
     });
@@ -171,6 +164,12 @@ export class AuditLog {
     }
   }
 
+  private discardWaiting(): void {
+    this.dropped += this.ends.length;
+    this.ends = [];
+    this.used = 0;
+  }
+
   private fail(reason: string): void {
     if (this.failure) return;
     this.failure = reason;
@@ -185,4 +184,11 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A buffer with room for `more` bytes past its first `used`, which it keeps. */
+function grown(buffer: Buffer, used: number, more: number): Buffer {
+  const next = Buffer.allocUnsafe(Math.max(buffer.length * 2, used + more));
+  buffer.copy(next, 0, 0, used);
+  return next;
 }

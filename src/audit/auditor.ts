@@ -1,5 +1,6 @@
 import { redact } from '../core/redact.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
+import { isoTime } from './audit-line.js';
 
 /** What a front end knows of one finished request (tools/call, prompts/get, resources/read). */
 export interface AuditedCall {
@@ -61,7 +62,7 @@ export class Auditor implements CallObserver {
     const finished = call.finished ?? performance.now();
     const client = call.client && typeof call.client.name === 'string' ? { name: call.client.name, version: String(call.client.version ?? '') } : null;
     const entry: AuditEntry = {
-      time: new Date(this.options.now?.() ?? call.endedAt ?? Date.now()).toISOString(),
+      time: isoTime(this.options.now?.() ?? call.endedAt ?? Date.now()),
       method: call.method,
       session: call.session ?? null,
       request: call.request ?? null,

@@ -106,4 +106,35 @@ describe('AuditLog', () => {
     expect(written!.arguments).toMatchObject({ query: 'hello' });
     expect(readFileSync(path, 'utf8')).not.toContain('s3cr3t-token-value');
   });
+
+  it('writes a batch far larger than its first buffer whole and in order, multibyte text included', async () => {
+    const path = join(tempDir(), 'audit.jsonl');
+    const log = new AuditLog(path, { batchMs: 10_000 }); // one batch, written on close
+    const auditor = new Auditor(log, { arguments: true });
+    const big = 'ü工😀'.repeat(40_000); // 360 KB of UTF-8 in one line
+    for (let i = 0; i < 3000; i++) auditor.record({ method: 'tools/call', name: `t${i}-é`, started: performance.now() });
+    auditor.record({ method: 'tools/call', name: 'big', started: performance.now(), args: { text: big } });
+    auditor.record({ method: 'tools/call', name: 'after', started: performance.now() });
+    await log.close();
+    const written = lines(path);
+    expect(written.map((e) => e.name)).toEqual([...Array.from({ length: 3000 }, (_, i) => `t${i}-é`), 'big', 'after']);
+    expect((written[3000]!.arguments as { text: string }).text).toBe(big);
+    expect(log.batchesWritten).toBe(1);
+  });
+
+  it('after a failed write, tells it once, drops and counts what waits, and still settles', async () => {
+    const failures: string[] = [];
+    const log = new AuditLog('/dev/full', { failed: (reason) => failures.push(reason) });
+    const auditor = new Auditor(log, { arguments: false });
+    auditor.record({ method: 'tools/call', name: 'first', started: performance.now() });
+    const first = log.flushed(); // its write goes now, and fails (no space left on the device)
+    for (let i = 0; i < 5; i++) auditor.record({ method: 'tools/call', name: `waiting-${i}`, started: performance.now() });
+    await first;
+    await log.flushed();
+    auditor.record({ method: 'tools/call', name: 'later', started: performance.now() });
+    await log.close();
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/cannot write the audit log \/dev\/full: .*ENOSPC/);
+    expect(log.droppedLines).toBe(6); // the five that waited, and the one after
+  });
 });
