@@ -371,22 +371,30 @@ for (const clients of [1, 8]) {
   }
 }
 console.log('');
-console.log('against the first server without observability: ratios within a round (median, quartiles), and of all calls pooled');
-console.log('| server | clients | calls/s: median | quartiles | pooled | mcpkit CPU per call: pooled |');
+console.log('the cost: calls/s with observability on, against the two servers without it (their mean within a round; all their calls pooled),');
+console.log('and the noise floor: the second server without it against the first');
+console.log('| ratio | clients | calls/s: median of rounds | quartiles | pooled | mcpkit CPU per call: pooled |');
 console.log('|---|---|---|---|---|---|');
-for (const kind of ['on', 'off2']) {
+for (const [against, kinds, label] of [
+  ['on', ['off', 'off2'], 'on / off'],
+  ['off2', ['off'], 'off, second / first (noise floor)'],
+]) {
   for (const clients of [1, 8]) {
-    const rows = (k) => observability.filter((r) => r.clients === clients && r.kind === k);
-    const pick = (round, k) => rows(k).find((r) => r.round === round);
-    const rate = Array.from({ length: OBS_ROUNDS }, (_, i) => pick(i + 1, kind).rate / pick(i + 1, 'off').rate);
-    const sum = (k, f) => rows(k).reduce((total, r) => total + f(r), 0);
-    const pooled = (k) => sum(k, (r) => r.calls) / sum(k, (r) => r.calls / r.rate);
-    const cpu = (k) => sum(k, (r) => r.cpuPerCall * r.calls) / sum(k, (r) => r.calls);
-    const label = variants.find(([k]) => k === kind)[1];
+    const rows = (ks) => observability.filter((r) => r.clients === clients && ks.includes(r.kind));
+    const meanRate = (ks, round) => {
+      const inRound = rows(ks).filter((r) => r.round === round);
+      return inRound.reduce((sum, r) => sum + r.rate, 0) / inRound.length;
+    };
+    const rate = Array.from({ length: OBS_ROUNDS }, (_, i) => meanRate([against], i + 1) / meanRate(kinds, i + 1));
+    const sum = (ks, f) => rows(ks).reduce((total, r) => total + f(r), 0);
+    const pooled = (ks) => sum(ks, (r) => r.calls) / sum(ks, (r) => r.calls / r.rate);
+    const cpu = (ks) => sum(ks, (r) => r.cpuPerCall * r.calls) / sum(ks, (r) => r.calls);
     const range = quartiles(rate)
       .map((x) => fmt(x))
       .join('-');
-    console.log(`| ${label} | ${clients} | ${fmt(median(rate))} | ${range} | ${fmt(pooled(kind) / pooled('off'))} | ${fmt(cpu(kind) / cpu('off'))} |`);
+    console.log(
+      `| ${label} | ${clients} | ${fmt(median(rate))} | ${range} | ${fmt(pooled([against]) / pooled(kinds))} | ${fmt(cpu([against]) / cpu(kinds))} |`,
+    );
   }
 }
 if (process.env.OBS_VERBOSE) {
