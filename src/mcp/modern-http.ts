@@ -3,6 +3,8 @@ import { classifyInboundRequest, createMcpHandler, type McpHttpHandler } from '@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
 import { createToolServer } from './tool-server.js';
+import { HEADER_MISMATCH, paramHeaderDeclarations, paramHeaderMismatch } from './param-headers.js';
+import type { ProxyHub } from '../proxy/hub.js';
 
 /**
  * The 2026-07-28 ("modern") leg of `serve --http`, one per route. A modern request carries its
@@ -40,6 +42,30 @@ export function listenedResources(body: unknown): string[] {
   return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string') : [];
 }
 
+/**
+ * The -32020 answer to a tools/call whose Mcp-Param-* headers disagree with its arguments, judged
+ * by the tool as this view publishes it (./param-headers.ts); undefined to let the call through.
+ * Only a request whose Mcp-Method and Mcp-Name headers agree with its body is looked at: the SDK
+ * refuses the others first, with their own error, as a server checks the standard headers first.
+ */
+async function paramHeaderRefusal(req: IncomingMessage, body: unknown, hub: () => Promise<ProxyHub>) {
+  const m = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+  if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return undefined;
+  if (first(req.headers['mcp-method']) !== 'tools/call' || first(req.headers['mcp-name'])?.trim() !== m.params.name) return undefined;
+  const entry = await (await hub()).entry(m.params.name);
+  // mcpkit's own tools mark no parameter: only a published MCP tool definition can.
+  const declarations = entry && entry.kind !== 'local' ? paramHeaderDeclarations(entry.tool.inputSchema) : undefined;
+  if (!declarations?.length) return undefined;
+  const mismatch = paramHeaderMismatch(declarations, m.params.arguments, (name) => first(req.headers[name]));
+  if (!mismatch) return undefined;
+  const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: HEADER_MISMATCH, message: mismatch.message, data: { mismatch: { header: mismatch.header, body: mismatch.body } } },
+  };
+}
+
 export function modernRoute(runtime: Runtime, view: string | undefined, options: { maxBodyBytes: number }): ModernRoute {
   let unsubscribe: (() => void)[] | undefined;
   const handler: McpHttpHandler = createMcpHandler(
@@ -71,6 +97,13 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
         const stream = {};
         res.once('close', () => void hub.clients.detach(stream).catch(() => undefined));
         await Promise.allSettled(uris.map((uri) => hub.clients.subscribe(stream, uri)));
+      }
+      const refused = await paramHeaderRefusal(req, body, () => runtime.openHub(view, { shared: true, era: 'modern' }));
+      if (refused) {
+        runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
+        const text = JSON.stringify(refused);
+        res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+        return;
       }
       return node(req, res, body);
     },

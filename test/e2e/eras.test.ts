@@ -207,6 +207,55 @@ describe('serve --http speaks both eras', () => {
   }, 30_000);
 });
 
+describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpkit", () => {
+  /** A modern client whose requests' Mcp-Param-Region header is changed (a value) or removed (null) on the way. */
+  function tampering(region: string | null | undefined): Client {
+    const client = sdkClient('modern');
+    const fetchWith: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      if (region === null) headers.delete('mcp-param-region');
+      else if (region !== undefined && headers.has('mcp-param-region')) headers.set('mcp-param-region', region);
+      return fetch(input, { ...init, headers });
+    };
+    clients.push(client);
+    return Object.assign(client, { fetchWith });
+  }
+
+  it('a header that disagrees with the body, or is missing, is refused with -32020 before the call goes upstream', async () => {
+    const upstream = await startModernHttp();
+    children.push(upstream.child);
+    const config = writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } } });
+    const served = await startHttp(config);
+    children.push(served.child);
+    const url = new URL(`${served.base}/view/m/mcp`);
+    const connect = async (region: string | null | undefined) => {
+      const client = tampering(region);
+      await client.connect(new StreamableHTTPClientTransport(url, { fetch: (client as Client & { fetchWith: typeof fetch }).fetchWith }));
+      return client;
+    };
+    const honest = await connect(undefined);
+    const count = async () => Number(text(await honest.callTool({ name: 'request_count', arguments: {} })));
+    // The SDK client mirrors region into Mcp-Param-Region itself; mcpkit and the upstream agree.
+    expect(text(await honest.callTool({ name: 'where', arguments: { region: 'eu-west' } }))).toBe('region=eu-west');
+    expect(text(await honest.callTool({ name: 'where', arguments: { region: 'Zürich' } }))).toBe('region=Zürich'); // Base64 on the wire
+    const before = await count();
+    for (const [region, why] of [
+      ['us-east', /Mcp-Param-Region header decodes to "us-east" but the body carries region="eu-west"/],
+      ['=?base64?SGVsbG8?=', /Mcp-Param-Region header carries an invalid Base64 sentinel value/],
+      [null, /body carries region="eu-west" but the Mcp-Param-Region header is absent/],
+    ] as const) {
+      const client = await connect(region);
+      const refused = client.callTool({ name: 'where', arguments: { region: 'eu-west' } });
+      await expect(refused).rejects.toMatchObject({ code: -32020 });
+      await expect(refused).rejects.toThrow(why);
+      // A call without the argument needs no header, on the same client.
+      expect(text(await client.callTool({ name: 'where', arguments: {} }))).toBe('region=<none>');
+    }
+    // The three refused calls never reached the server; the three without region did.
+    expect(await count()).toBe(before + 3);
+  }, 60_000);
+});
+
 describe('tokens and views hold for 2026-07-28 clients as for 2025 ones', () => {
   it("a modern client needs the token, and a view's token opens that view only", async () => {
     const config = writeConfig({
