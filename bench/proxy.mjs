@@ -6,7 +6,9 @@
 // fixture test/fixtures/modern-server.mjs (mcpkit speaks 2026-07-28 to it for them).
 // Also the tokens of tools/list for a 3-server view, direct vs search exposure (bytes/4).
 // Usage: node bench/proxy.mjs [calls=2000] [observability]   (needs "npm run build" first)
-// OBS_ROUNDS, OBS_N (calls per burst) and OBS_VERBOSE=1 (every burst) tune the observability rows.
+// WARM (calls before each row, default 200), OBS_ROUNDS, OBS_N (calls per burst) and OBS_VERBOSE=1
+// (every burst) tune it. A serve warmed by 200 calls still runs much of its code unoptimized: its
+// CPU per call is 2-3x what it is after a few thousand (WARM=4000).
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn } from 'node:child_process';
@@ -19,7 +21,8 @@ import { Readable } from 'node:stream';
 const N = Number(process.argv[2] ?? 2000);
 /** `observability` as the second argument runs only the observability rows. */
 const onlyObservability = process.argv[3] === 'observability';
-const WARM = 200;
+/** Calls before each measured row (WARM=4000: a serve warmed up as it is after minutes of use). */
+const WARM = Number(process.env.WARM ?? 200);
 /** Rounds of the observability rows (off and on, back to back, in turns), calls per burst, and the warm-up of each server. */
 const OBS_ROUNDS = Number(process.env.OBS_ROUNDS ?? 20);
 const OBS_N = Number(process.env.OBS_N ?? 1000);
