@@ -1,3 +1,4 @@
+import { paramHeaderDeclarations, paramHeadersFor } from './param-headers.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/core';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type {
@@ -246,10 +247,12 @@ export class Upstream {
         const tool = this.tools?.find((t) => t.name === name);
         return (await client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) })) as CallToolResult;
       }
-      // A 2026 client's own Mcp-Param-* headers go on as they came: the server checks them against the body.
+      // A 2026 client's call goes on with the Mcp-Param-* headers of the arguments sent: its own were
+      // checked against the same definition (mcp/modern-http.ts), and a pre_call hook may have
+      // changed an argument since.
       return (await client.request({ method: 'tools/call', params }, PassThroughResult, {
         ...options,
-        ...(modern?.headers && era === 'modern' ? { headers: { ...modern.headers } } : {}),
+        ...(modern?.headers && era === 'modern' ? { headers: this.paramHeaders(name, params.arguments, modern.headers) } : {}),
       })) as CallToolResult;
     } catch (error) {
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
@@ -261,6 +264,16 @@ export class Upstream {
       release();
       span?.end(failure);
     }
+  }
+
+  /**
+   * The Mcp-Param-* headers of a call of `name` with `args`, made from the server's definition of
+   * the tool; the client's as they came when there is none (not listed, or its annotations invalid).
+   */
+  private paramHeaders(name: string, args: Record<string, unknown>, sent: Readonly<Record<string, string>>): Record<string, string> {
+    const tool = this.tools?.find((t) => t.name === name);
+    const declarations = tool ? paramHeaderDeclarations(tool.inputSchema) : undefined;
+    return declarations ? paramHeadersFor(declarations, args) : { ...sent };
   }
 
   /**

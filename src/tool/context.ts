@@ -167,7 +167,7 @@ export interface RenderUi {
  */
 export interface ModernRequest {
   readonly meta: Readonly<Record<string, unknown>>;
-  /** The client's `Mcp-Param-*` headers (SEP-2243), passed on as they came so the server checks them against the body. */
+  /** The client's `Mcp-Param-*` headers (SEP-2243): checked by serve, and made again from the arguments sent where the server's tool definition is known. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly inputResponses?: unknown;
   readonly requestState?: string;

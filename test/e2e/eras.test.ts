@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -253,6 +254,22 @@ describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpk
     }
     // The three refused calls never reached the server; the three without region did.
     expect(await count()).toBe(before + 3);
+  }, 60_000);
+
+  it('a pre_call hook that changes a header-marked argument: the upstream gets headers that match what it is sent', async () => {
+    const upstream = await startModernHttp();
+    children.push(upstream.child);
+    const config = writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } }, hooks: { pre_call: 'hook.mjs' } });
+    writeFileSync(
+      join(dirname(config), 'hook.mjs'),
+      "export function pre_call(args, ctx) { return ctx.upstream_tool === 'where' && args.region ? { args: { ...args, region: `${args.region}-hooked` } } : undefined; }\n",
+    );
+    const served = await startHttp(config);
+    children.push(served.child);
+    const client = await connected(sdkClient('modern'), `${served.base}/view/m/mcp`);
+    expect(text(await client.callTool({ name: 'where', arguments: { region: 'eu' } }))).toBe('region=eu-hooked');
+    expect(text(await client.callTool({ name: 'where', arguments: { region: 'Zürich' } }))).toBe('region=Zürich-hooked');
+    expect(text(await client.callTool({ name: 'where', arguments: {} }))).toBe('region=<none>');
   }, 60_000);
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeParamValue, paramHeaderDeclarations, paramHeaderMismatch, type ParamHeaderDeclaration } from '../../src/mcp/param-headers.js';
+import {
+  decodeParamValue,
+  encodeParamValue,
+  paramHeaderDeclarations,
+  paramHeaderMismatch,
+  paramHeadersFor,
+  type ParamHeaderDeclaration,
+} from '../../src/proxy/param-headers.js';
 
 const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
@@ -102,5 +109,47 @@ describe('paramHeaderMismatch', () => {
       expect(mismatch.message).toBe(`Bad Request: the request headers and body disagree: ${mismatch.body}`);
       expect(mismatch.body).toContain(refused);
     }
+  });
+});
+
+describe('encodeParamValue', () => {
+  it.each<[string, string, 'plain' | 'base64']>([
+    ['plain ASCII', 'us-west1', 'plain'],
+    ['a tab and spaces inside', 'a\tb c', 'plain'],
+    ['empty', '', 'base64'],
+    ['non-ASCII', 'Zürich', 'base64'],
+    ['a space at the start', ' x', 'base64'],
+    ['a space at the end', 'x ', 'base64'],
+    ['a newline', 'a\nb', 'base64'],
+    ['DEL', 'a\x7f', 'base64'],
+    ['a text that looks like the sentinel', '=?base64?SGVsbG8=?=', 'base64'],
+    ['an emoji', '😀', 'base64'],
+  ])('%s', (_name, text, kind) => {
+    const encoded = encodeParamValue(text);
+    expect(encoded === text ? 'plain' : 'base64').toBe(kind);
+    expect(decodeParamValue(encoded)).toBe(text); // what a server reads back
+  });
+});
+
+describe('paramHeadersFor', () => {
+  const declarations = paramHeaderDeclarations({
+    properties: {
+      region: { type: 'string', 'x-mcp-header': 'Region' },
+      opts: { properties: { dry: { type: 'boolean', 'x-mcp-header': 'Dry-Run' } } },
+      count: { type: 'integer', 'x-mcp-header': 'Count' },
+    },
+  })!;
+
+  it.each<[string, Record<string, unknown>, Record<string, string>]>([
+    ['every parameter', { region: 'eu', opts: { dry: false }, count: 7 }, { 'Mcp-Param-Region': 'eu', 'Mcp-Param-Dry-Run': 'false', 'Mcp-Param-Count': '7' }],
+    ['absent and null arguments get no header', { region: null }, {}],
+    ['non-ASCII goes as Base64', { region: 'Grüße' }, { 'Mcp-Param-Region': `=?base64?${Buffer.from('Grüße').toString('base64')}?=` }],
+    ['a value of another kind gets no header', { region: { nested: true }, count: Number.POSITIVE_INFINITY }, {}],
+  ])('%s', (_name, args, expected) => {
+    const headers = paramHeadersFor(declarations, args);
+    expect(headers).toEqual(expected);
+    // What is made is what a server accepts.
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    expect(paramHeaderMismatch(declarations, args, (name) => lower[name])).toBeUndefined();
   });
 });

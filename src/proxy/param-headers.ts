@@ -2,11 +2,13 @@
 // inputSchema with `x-mcp-header: Name`; a client then mirrors each such argument into an
 // `Mcp-Param-Name` header, and a server MUST refuse (-32020, HTTP 400) a call whose header is
 // missing, badly encoded or says something else than the body. Gateways route on these headers,
-// so mcpkit checks them against the tool as it publishes it before passing the call on.
+// so mcpkit checks a client's against the tool as it publishes it before passing the call on, and
+// makes the upstream's from the arguments it sends (a pre_call hook may have changed them).
 //
-// Written here, not taken from the SDK: its server package has this check, but only inside
-// McpServer's own HTTP entry, and exports neither the scan nor the comparison. The rules below
-// follow the spec's text and the SDK's reading of it (the same cases, the same error shape).
+// Written here, not taken from the SDK: its server package has the check only inside McpServer's
+// own HTTP entry, and its client package the headers only inside callTool; neither exports them.
+// The rules below follow the spec's text and the SDK's reading of it (the same cases, the same
+// encoding, the same error shape).
 
 /** One `x-mcp-header` parameter: where its value sits in the arguments, and its header's name. */
 export interface ParamHeaderDeclaration {
@@ -103,6 +105,27 @@ export function decodeParamValue(value: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A header's value for a text: as it is when it is a plain ASCII field value, else UTF-8 in
+ * Base64 behind the sentinel (empty, outside 0x20-0x7E and tab, spaces at either end that field
+ * parsing would strip, or a text that looks like the sentinel itself).
+ */
+export function encodeParamValue(text: string): string {
+  const plain = text.length > 0 && !(text.startsWith(SENTINEL_START) && text.endsWith(SENTINEL_END)) && text === text.trim() && /^[\t\x20-\x7e]*$/.test(text);
+  return plain ? text : `${SENTINEL_START}${Buffer.from(text, 'utf8').toString('base64')}${SENTINEL_END}`;
+}
+
+/** The Mcp-Param-* headers a call with these arguments carries: none for an absent or null argument. */
+export function paramHeadersFor(declarations: readonly ParamHeaderDeclaration[], args: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const declaration of declarations) {
+    const value = valueAt(args, declaration.path);
+    const text = value === undefined || value === null ? undefined : headerText(value);
+    if (text !== undefined) headers[`Mcp-Param-${declaration.headerName}`] = encodeParamValue(text);
+  }
+  return headers;
 }
 
 /** An argument as its header carries it; undefined for a value no header is made for. */
