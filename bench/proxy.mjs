@@ -23,7 +23,7 @@ const N = Number(process.argv[2] ?? 2000);
 const onlyObservability = process.argv[3] === 'observability';
 /** Calls before each measured row (WARM=4000: a serve warmed up as it is after minutes of use). */
 const WARM = Number(process.env.WARM ?? 200);
-/** Rounds of the observability rows (off and on, back to back, in turns), calls per burst, and the warm-up of each server. */
+/** Rounds of the observability rows (each server measured once per round, in turns), calls per burst, and the warm-up of each server. */
 const OBS_ROUNDS = Number(process.env.OBS_ROUNDS ?? 20);
 const OBS_N = Number(process.env.OBS_N ?? 1000);
 const OBS_WARM = 4000;
@@ -254,70 +254,68 @@ if (!onlyObservability) {
   child.kill('SIGTERM');
 }
 
-// Observability (issue 29): the same serve --http with metrics off and no audit log, then with
-// both on (every call counted and written as a JSON line).
+// Observability (issue 29): the same serve --http with metrics off and no audit log, twice, and
+// with both on (every call counted and written as a JSON line).
 const observability = [];
-/** The servers compared: [kind, label, config file]. */
-let variants;
-{
-  const variant = (name, serve) => {
-    const file = join(dir, `${name}.yaml`);
-    writeFileSync(
-      file,
-      JSON.stringify({
-        mcp_servers: { everything: { command: process.execPath, args: [server('server-everything'), 'stdio'] } },
-        tool_views: { one: { servers: ['everything'] } },
-        serve,
-      }),
-    );
-    return file;
-  };
-  const off = variant('obs-off', { metrics: false, exposure: 'direct' });
-  const on = variant('obs-on', { audit_log: join(dir, 'audit.jsonl'), exposure: 'direct' });
-  // A second server without observability is the noise floor: what two servers of the same
-  // config differ by in this run (its ratio to the first should be 1).
-  variants = [
-    ['off', 'off (no audit log, metrics: false)', off],
-    ['off2', 'off, a second server (the noise floor)', off],
-    ['on', 'on (audit log + /metrics)', on],
-  ];
-  // The servers run side by side for the whole measurement, each warmed up once, and are
-  // measured in short bursts in turns (the order rotating by round): drift of this shared
-  // machine (another tenant, the CPU's clock) then falls on all alike within a round. A serve
-  // started afresh per round, as before, gave ratios from 0.8 to 1.2 between runs of the same code.
-  const started = [];
-  for (const [kind, label, file] of variants) {
-    const { child, base } = await startHttp(file);
-    const one = await rawHttpClient(`${base}/view/one/mcp`);
-    const eight = await Promise.all(Array.from({ length: 8 }, () => rawHttpClient(`${base}/view/one/mcp`)));
-    for (const clients of [[one], eight]) await Promise.all(clients.map((c) => sequential(c, 'echo', OBS_WARM / clients.length)));
-    started.push({ kind, label, child, one, eight });
-  }
-  for (let round = 1; round <= OBS_ROUNDS; round++) {
-    const order = [...started.slice(round % started.length), ...started.slice(0, round % started.length)];
-    if (round % 2 === 0) order.reverse();
-    for (const [clients, pick] of [
-      [1, (s) => [s.one]],
-      [8, (s) => s.eight],
-    ]) {
-      for (const s of order) {
-        const r = await measure(`${s.label}, ${clients} light client${clients > 1 ? 's' : ''}, round ${round}`, pick(s), 'echo', s.child.pid, OBS_N);
-        observability.push({ ...r, round, kind: s.kind, clients });
-      }
+const variant = (name, serve) => {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcp_servers: { everything: { command: process.execPath, args: [server('server-everything'), 'stdio'] } },
+      tool_views: { one: { servers: ['everything'] } },
+      serve,
+    }),
+  );
+  return file;
+};
+const off = variant('obs-off', { metrics: false, exposure: 'direct' });
+const on = variant('obs-on', { audit_log: join(dir, 'audit.jsonl'), exposure: 'direct' });
+/**
+ * The servers compared: [kind, label, config file]. The second without observability is the noise
+ * floor: what two servers of the same config differ by in this run (its ratio to the first should be 1).
+ */
+const variants = [
+  ['off', 'off (no audit log, metrics: false)', off],
+  ['off2', 'off, a second server (the noise floor)', off],
+  ['on', 'on (audit log + /metrics)', on],
+];
+// The servers run side by side for the whole measurement, each warmed up once, and are
+// measured in short bursts in turns (the order rotating by round): drift of this shared
+// machine (another tenant, the CPU's clock) then falls on all alike within a round. A serve
+// started afresh per round, as before, gave ratios from 0.8 to 1.2 between runs of the same code.
+const started = [];
+for (const [kind, label, file] of variants) {
+  const { child, base } = await startHttp(file);
+  const one = await rawHttpClient(`${base}/view/one/mcp`);
+  const eight = await Promise.all(Array.from({ length: 8 }, () => rawHttpClient(`${base}/view/one/mcp`)));
+  for (const clients of [[one], eight]) await Promise.all(clients.map((c) => sequential(c, 'echo', OBS_WARM / clients.length)));
+  started.push({ kind, label, child, one, eight });
+}
+for (let round = 1; round <= OBS_ROUNDS; round++) {
+  const order = [...started.slice(round % started.length), ...started.slice(0, round % started.length)];
+  if (round % 2 === 0) order.reverse();
+  for (const [clients, pick] of [
+    [1, (s) => [s.one]],
+    [8, (s) => s.eight],
+  ]) {
+    for (const s of order) {
+      const r = await measure(`${s.label}, ${clients} light client${clients > 1 ? 's' : ''}, round ${round}`, pick(s), 'echo', s.child.pid, OBS_N);
+      observability.push({ ...r, round, kind: s.kind, clients });
     }
   }
-  for (const s of started) {
-    s.child.kill('SIGTERM');
-    await new Promise((r) => s.child.once('exit', r));
-  }
-  // Every call was answered with a result, not an error, and each one written.
-  const written = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  const failed = written.filter((l) => l.outcome !== 'ok').length;
-  if (failed) throw new Error(`${failed} of ${written.length} audited calls did not succeed`);
 }
+for (const s of started) {
+  s.child.kill('SIGTERM');
+  await new Promise((r) => s.child.once('exit', r));
+}
+// Every call was answered with a result, not an error, and each one written.
+const written = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
+const failed = written.filter((l) => l.outcome !== 'ok').length;
+if (failed) throw new Error(`${failed} of ${written.length} audited calls did not succeed`);
 
 if (!onlyObservability) {
   const { client } = await stdioClient(process.execPath, [modernServer, '--stdio'], 'modern');
@@ -358,11 +356,9 @@ if (!onlyObservability) {
   console.log(`| search | ${tokens.search.tools} | ${tokens.search.bytes} | ${tokens.search.tokens} |`);
 }
 console.log('');
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const quartiles = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return [sorted[Math.floor((sorted.length - 1) / 4)], sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]];
-};
+/** The value at fraction q of the sorted values, rounded down (q < 0.5) or up (q > 0.5) to one of them. */
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[(q > 0.5 ? Math.ceil : Math.floor)((xs.length - 1) * q)];
+const median = (xs) => quantile(xs, 0.5);
 console.log(`observability over HTTP, off vs on: the servers running side by side, ${OBS_ROUNDS} rounds of ${OBS_N} calls each in turns`);
 console.log('| serve --http | clients | median calls/s | median p50 ms | median mcpkit CPU ms/call |');
 console.log('|---|---|---|---|---|');
@@ -392,9 +388,7 @@ for (const [against, kinds, label] of [
     const sum = (ks, f) => rows(ks).reduce((total, r) => total + f(r), 0);
     const pooled = (ks) => sum(ks, (r) => r.calls) / sum(ks, (r) => r.calls / r.rate);
     const cpu = (ks) => sum(ks, (r) => r.cpuPerCall * r.calls) / sum(ks, (r) => r.calls);
-    const range = quartiles(rate)
-      .map((x) => fmt(x))
-      .join('-');
+    const range = `${fmt(quantile(rate, 0.25))}-${fmt(quantile(rate, 0.75))}`;
     console.log(
       `| ${label} | ${clients} | ${fmt(median(rate))} | ${range} | ${fmt(pooled([against]) / pooled(kinds))} | ${fmt(cpu([against]) / cpu(kinds))} |`,
     );

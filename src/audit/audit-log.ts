@@ -1,5 +1,4 @@
-import { closeSync, fstatSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { write as writeAsync } from 'node:fs';
+import { closeSync, fstatSync, openSync, renameSync, rmSync, statSync, write as writeAsync } from 'node:fs';
 import { auditLine, type AuditEntry } from './audit-line.js';
 
 export type { AuditEntry } from './audit-line.js';

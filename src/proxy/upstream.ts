@@ -1,4 +1,3 @@
-import { paramHeaderDeclarations, paramHeadersFor } from './param-headers.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/core';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type {
@@ -24,6 +23,7 @@ import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ModernRequest, UpstreamTrace } from '../tool/context.js';
 import { clientAccepts, modernParams } from './era.js';
+import { paramHeaderDeclarations, paramHeadersFor } from './param-headers.js';
 import { ListenStream } from './listen-stream.js';
 import { InputBridge, UnknownRequestState, type InputMethod } from './input-bridge.js';
 import { requestFailure } from './upstream-failure.js';
@@ -238,13 +238,14 @@ export class Upstream {
       ...(onprogress ? { onprogress } : {}),
       ...(relayed ? { allowInputRequired: true } : {}),
     };
+    // The server's own definition: its x-mcp-header parameters make a 2026 call's Mcp-Param-* headers.
+    const tool = era === 'modern' ? this.tools?.find((t) => t.name === name) : undefined;
     try {
       if (modern && era === 'legacy') return await this.bridged(client, params, options, modern);
       if (era === 'modern' && !modern?.headers) {
         // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
         // which a 2026 server requires; its definition without outputSchema, so that the result
         // is passed on as the server sent it, not checked here.
-        const tool = this.tools?.find((t) => t.name === name);
         return (await client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) })) as CallToolResult;
       }
       // A 2026 client's call goes on with the Mcp-Param-* headers of the arguments sent: its own were
@@ -252,7 +253,7 @@ export class Upstream {
       // changed an argument since.
       return (await client.request({ method: 'tools/call', params }, PassThroughResult, {
         ...options,
-        ...(modern?.headers && era === 'modern' ? { headers: this.paramHeaders(name, params.arguments, modern.headers) } : {}),
+        ...(modern?.headers && era === 'modern' ? { headers: paramHeadersOf(tool, params.arguments, modern.headers) } : {}),
       })) as CallToolResult;
     } catch (error) {
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
@@ -264,16 +265,6 @@ export class Upstream {
       release();
       span?.end(failure);
     }
-  }
-
-  /**
-   * The Mcp-Param-* headers of a call of `name` with `args`, made from the server's definition of
-   * the tool; the client's as they came when there is none (not listed, or its annotations invalid).
-   */
-  private paramHeaders(name: string, args: Record<string, unknown>, sent: Readonly<Record<string, string>>): Record<string, string> {
-    const tool = this.tools?.find((t) => t.name === name);
-    const declarations = tool ? paramHeaderDeclarations(tool.inputSchema) : undefined;
-    return declarations ? paramHeadersFor(declarations, args) : { ...sent };
   }
 
   /**
@@ -490,4 +481,13 @@ export class Upstream {
     } while (cursor);
     return items;
   }
+}
+
+/**
+ * The Mcp-Param-* headers of a call with `args`, made from the server's definition of the tool;
+ * the client's as they came when there is none (not listed, or its annotations invalid).
+ */
+function paramHeadersOf(tool: Tool | undefined, args: Record<string, unknown>, sent: Readonly<Record<string, string>>): Record<string, string> {
+  const declarations = tool ? paramHeaderDeclarations(tool.inputSchema) : undefined;
+  return declarations ? paramHeadersFor(declarations, args) : { ...sent };
 }

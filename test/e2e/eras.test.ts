@@ -64,9 +64,9 @@ afterAll(async () => {
   await Promise.allSettled(children.map((c) => stopChild(c)));
 });
 
-async function connected(client: Client, url: string): Promise<Client> {
+async function connected(client: Client, url: string, fetchWith?: typeof fetch): Promise<Client> {
   clients.push(client);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), fetchWith ? { fetch: fetchWith } : {}));
   return client;
 }
 
@@ -209,18 +209,15 @@ describe('serve --http speaks both eras', () => {
 });
 
 describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpkit", () => {
-  /** A modern client whose requests' Mcp-Param-Region header is changed (a value) or removed (null) on the way. */
-  function tampering(region: string | null | undefined): Client {
-    const client = sdkClient('modern');
-    const fetchWith: typeof fetch = (input, init) => {
+  /** A fetch that changes (a value) or removes (null) the Mcp-Param-Region header of what a client sends. */
+  const tampering =
+    (region: string | null): typeof fetch =>
+    (input, init) => {
       const headers = new Headers(init?.headers);
       if (region === null) headers.delete('mcp-param-region');
-      else if (region !== undefined && headers.has('mcp-param-region')) headers.set('mcp-param-region', region);
+      else if (headers.has('mcp-param-region')) headers.set('mcp-param-region', region);
       return fetch(input, { ...init, headers });
     };
-    clients.push(client);
-    return Object.assign(client, { fetchWith });
-  }
 
   it('a header that disagrees with the body, or is missing, is refused with -32020 before the call goes upstream', async () => {
     const upstream = await startModernHttp();
@@ -228,13 +225,8 @@ describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpk
     const config = writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } } });
     const served = await startHttp(config);
     children.push(served.child);
-    const url = new URL(`${served.base}/view/m/mcp`);
-    const connect = async (region: string | null | undefined) => {
-      const client = tampering(region);
-      await client.connect(new StreamableHTTPClientTransport(url, { fetch: (client as Client & { fetchWith: typeof fetch }).fetchWith }));
-      return client;
-    };
-    const honest = await connect(undefined);
+    const url = `${served.base}/view/m/mcp`;
+    const honest = await connected(sdkClient('modern'), url);
     const count = async () => Number(text(await honest.callTool({ name: 'request_count', arguments: {} })));
     // The SDK client mirrors region into Mcp-Param-Region itself; mcpkit and the upstream agree.
     expect(text(await honest.callTool({ name: 'where', arguments: { region: 'eu-west' } }))).toBe('region=eu-west');
@@ -245,7 +237,7 @@ describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpk
       ['=?base64?SGVsbG8?=', /Mcp-Param-Region header carries an invalid Base64 sentinel value/],
       [null, /body carries region="eu-west" but the Mcp-Param-Region header is absent/],
     ] as const) {
-      const client = await connect(region);
+      const client = await connected(sdkClient('modern'), url, tampering(region));
       const refused = client.callTool({ name: 'where', arguments: { region: 'eu-west' } });
       await expect(refused).rejects.toMatchObject({ code: -32020 });
       await expect(refused).rejects.toThrow(why);
