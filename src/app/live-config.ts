@@ -17,7 +17,16 @@ export interface ReloadReport {
 export interface ConfigStatus {
   generation: number;
   last_reload?: { at: string; reason: string; outcome: ReloadReport['outcome']; message: string };
+  /**
+   * Parts of the config that say who may do what (the serve section, a view) whose text cannot be
+   * used now: the last good ones stay in force (config/keep-access.ts), with the text's problems.
+   */
+  kept_from_last_good?: Record<string, readonly string[]>;
 }
+
+/** How long a changed file must hold still before it is read as a whole, and how long to wait for it at most. */
+export const SETTLE_MS = 60;
+export const SETTLE_LIMIT_MS = 2000;
 
 export interface LiveConfigOptions {
   location: ConfigSource;
@@ -50,6 +59,7 @@ export class LiveConfig {
   private queue: Promise<unknown> = Promise.resolve();
   private last?: ConfigStatus['last_reload'];
   private lastProblem?: string;
+  private kept: Record<string, readonly string[]> = {};
   /** Every reload's report (the metrics count them). */
   readonly reloaded = new Listeners<[ReloadReport]>();
   /** Why a reload could not use the file, once per distinct problem. */
@@ -75,16 +85,25 @@ export class LiveConfig {
   }
 
   status(): ConfigStatus {
-    return { generation: this.generation, ...(this.last ? { last_reload: this.last } : {}) };
+    return {
+      generation: this.generation,
+      ...(this.last ? { last_reload: this.last } : {}),
+      ...(Object.keys(this.kept).length ? { kept_from_last_good: this.kept } : {}),
+    };
   }
 
   /** From now on `reload` applies what the file says (serve). The text served now is what later reads are compared with. */
   async follow(accept: NonNullable<LiveConfig['following']>['accept'], apply: NonNullable<LiveConfig['following']>['apply']): Promise<void> {
     this.following = { accept, apply };
-    await this.get();
-    // Only the text: the config it came from is the one loaded (checking it again would cost start-up).
-    const { readFile } = await import('node:fs/promises');
-    this.text = await readFile(this.options.location.path, 'utf8').catch(() => undefined);
+    const served = await this.get();
+    // The text the served config was made from: a file changed since then is a change, seen at the next reload.
+    const { sourceTextOf } = await import('../config/load.js');
+    const source = sourceTextOf(served);
+    if (source) this.text = source.text;
+    else {
+      const { readFile } = await import('node:fs/promises');
+      this.text = await readFile(this.options.location.path, 'utf8').catch(() => undefined);
+    }
   }
 
   /** Reads the file again and serves what it says, if it can be used (see the class). */
@@ -107,34 +126,70 @@ export class LiveConfig {
   /** The config the file says now, or undefined when its text is the one served. */
   private async read(): Promise<{ config: McpkitConfig; text: string | undefined } | undefined> {
     const { path } = this.options.location;
-    const [{ readFile }, { inspectConfigText }, { configInvalid }] = await Promise.all([
-      import('node:fs/promises'),
-      import('../config/load.js'),
-      import('../config/problems.js'),
-    ]);
-    // The text first: most events (a spurious one, the tool pins written beside it) leave it as served, and need no checks.
-    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw new Error(`cannot read ${path}: ${error.message}`);
-    });
+    const [{ inspectConfigText }, { configInvalid }] = await Promise.all([import('../config/load.js'), import('../config/problems.js')]);
+    const text = await this.settledText(path, (candidate) => inspectConfigText(this.options.location, candidate, this.options.env).problems);
     if (text === undefined) {
       // An editor that deletes before writing, or a file moved away: serving the defaults would drop every server.
       if (this.text !== undefined) throw new Error(`${path} is gone`);
       return undefined;
     }
     if (text === this.text) return undefined;
+    // `: > file` and an editor that truncates before writing leave it empty for a moment: an empty
+    // file is read as a missing one, not as a config without servers, views or tokens.
+    if (text.trim() === '' && this.text !== undefined) throw new Error(`${path} is empty`);
     const loaded = inspectConfigText(this.options.location, text, this.options.env);
     if (!loaded.config) throw configInvalid(path, loaded.problems);
     return { config: loaded.config, text: loaded.text };
   }
 
+  /**
+   * The file's text once it holds still: its size and modification time the same before the read
+   * and SETTLE_MS after it, and, for a text that does not parse (a write that stopped mid-token),
+   * the same text read again after that pause. A file still moving after SETTLE_LIMIT_MS is read
+   * as it is then (and refused if it does not parse). The text served needs no pause (most events
+   * are spurious, or the tool pins written beside it), nor does the first read of an unchanged file.
+   */
+  private async settledText(path: string, yamlProblems: (text: string) => readonly { path: string }[]): Promise<string | undefined> {
+    const { readFile, stat } = await import('node:fs/promises');
+    const pause = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const read = async () => {
+      const before = await stat(path).catch(() => undefined);
+      const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw new Error(`cannot read ${path}: ${error.message}`);
+      });
+      return { text, mark: before ? `${before.size}:${before.mtimeMs}` : undefined };
+    };
+    const deadline = Date.now() + SETTLE_LIMIT_MS;
+    let now = await read();
+    while (now.text !== undefined && now.text !== this.text && Date.now() < deadline) {
+      await pause();
+      const after = await stat(path).catch(() => undefined);
+      const moved = !after || `${after.size}:${after.mtimeMs}` !== now.mark;
+      if (!moved) {
+        const unparsed = yamlProblems(now.text).some((p) => p.path.startsWith('line ') || p.path === '(yaml)');
+        if (!unparsed) return now.text;
+        const again = await read();
+        if (again.text === now.text) return now.text;
+        now = again;
+        continue;
+      }
+      now = await read();
+    }
+    return now.text;
+  }
+
   private async applyNext(next: { config: McpkitConfig; text: string | undefined }): Promise<ReloadReport> {
     const [before, { planReload, describePlan }] = await Promise.all([this.get(), import('../config/reload-plan.js')]);
+    const { keepLastGoodAccess } = await import('../config/keep-access.js');
+    const guarded = keepLastGoodAccess(before, next.config);
     try {
-      await this.following?.accept(next.config);
+      await this.following?.accept(guarded.config);
     } catch (error) {
       return this.keep((error as Error).message);
     }
+    this.keptAccess(guarded.kept);
+    next = { ...next, config: guarded.config };
     const plan = planReload(before, next.config);
     this.current = Promise.resolve(next.config);
     this.text = next.text;
@@ -150,6 +205,19 @@ export class LiveConfig {
       if (JSON.stringify(before.unusable?.[unit]) !== JSON.stringify(lines)) this.options.logger.warn(setAsideWarning(unit, lines));
     }
     return { ...this.report('applied', message), plan };
+  }
+
+  /** Says once, on stderr (announce) and in the log, which parts that decide access stay as they were, and why. */
+  private keptAccess(kept: Record<string, readonly string[]>): void {
+    const before = JSON.stringify(this.kept);
+    this.kept = kept;
+    if (JSON.stringify(kept) === before) return;
+    for (const [unit, problems] of Object.entries(kept)) {
+      const what = unit === 'serve' ? 'The serve section' : `View "${unit.slice('tool_views.'.length)}"`;
+      const line = `${what} of ${this.options.location.path} cannot be used; the last good one stays in force (who may use what does not change until it is fixed):\n${problems.map((p) => `  ${p}`).join('\n')}`;
+      this.options.logger.warn(line);
+      this.problems.emit(line);
+    }
   }
 
   private keep(why: string): ReloadReport {

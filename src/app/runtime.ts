@@ -155,13 +155,13 @@ export class Runtime {
   followConfig(policyFor: (config: McpkitConfig) => Promise<Policy>): Promise<void> {
     let next: Policy | undefined;
     this.followed = true;
-    return this.live.follow(
+    return (this.following = this.live.follow(
       async (config) => void (next = await policyFor(config)),
       async (_before, _after, plan) => {
         if (next) this.policyNow = next;
         await this.applyReload(plan);
       },
-    );
+    ));
   }
 
   /**
@@ -169,6 +169,8 @@ export class Runtime {
    * tools), and the tool pins beside it: hubs whose servers' pins changed (an approval) list again.
    */
   async reload(reason: string): Promise<ReloadReport> {
+    // A reload asked for while following is being set up waits for it: it needs the text served and the apply step.
+    await this.following;
     const report = await this.live.reload(reason);
     const changed = this.pinKeeper?.refresh() ?? [];
     if (changed.length) for (const { hub } of this.liveHubs) hub.pinsChanged(changed);
@@ -365,6 +367,7 @@ export class Runtime {
   private toolLists?: ToolListCache;
   /** Set once serve follows the config: its hubs are then live. */
   private followed = false;
+  private following?: Promise<void>;
 
   /**
    * Carries out a reload (./live-config.ts has made the new config current): connections of

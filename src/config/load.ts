@@ -45,10 +45,19 @@ export function inspectConfigText(location: ConfigSource, text: string, env: Nod
   return { location, exists: true, text, ...checked };
 }
 
+/** The text each loaded config was made from (undefined: no file), for what follows the file to compare later reads with. */
+const sourceTexts = new WeakMap<McpkitConfig, string | undefined>();
+
+/** The text a config of `loadConfig` was made from; undefined for no file, or a config made otherwise. */
+export function sourceTextOf(config: McpkitConfig): { text: string | undefined } | undefined {
+  return sourceTexts.has(config) ? { text: sourceTexts.get(config) } : undefined;
+}
+
 /** The config a tool runs with: interpolated, validated, defaults applied; a bad file is a CONFIG_INVALID error. */
 export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<McpkitConfig> {
   const loaded = await inspectConfig(location, env);
   if (!loaded.config) throw configInvalid(location.path, loaded.problems);
+  sourceTexts.set(loaded.config, loaded.text);
   return loaded.config;
 }
 

@@ -47,7 +47,18 @@ const RESTART_KEYS = [
 ] as const;
 
 /** serve settings that apply to the next request or the next tools/list. */
-const LIVE_SERVE_KEYS = ['token', 'auth', 'groups', 'exposure', 'token_budget', 'pin', 'allowed_origins', 'host_tools_without_auth', 'metrics_public'] as const;
+const LIVE_SERVE_KEYS = [
+  'token',
+  'auth',
+  'groups',
+  'exposure',
+  'token_budget',
+  'pin',
+  'allowed_origins',
+  'host_tools_without_auth',
+  'metrics_public',
+  'open_routes',
+] as const;
 
 /** Everything of the config a served view is made of, besides its own entry and its servers. */
 const VIEW_INPUTS = ['composite_tools', 'hooks'] as const;

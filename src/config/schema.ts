@@ -188,7 +188,10 @@ export const viewSchema = z.strictObject({
   groups: z.array(z.string()).optional().describe('mcpkit tool groups to include (e.g. retrieve, registry).'),
   tools: z.array(z.string()).optional().describe('Individual mcpkit tools to include, by MCP name.'),
   separator: z.string().nullable().optional().describe('Between server and tool name when several servers are in the view (default "__"); null for none.'),
-  tokens: z.array(z.string()).optional().describe('Bearer tokens allowed to use this view over HTTP.'),
+  tokens: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Bearer tokens allowed to use this view over HTTP (present, even empty, the view is protected, and so is every route not in serve.open_routes).'),
   scopes: z
     .array(z.string().min(1))
     .optional()
@@ -334,6 +337,19 @@ export const configSchema = z
             'Send OpenTelemetry traces over OTLP/HTTP (default: when OTEL_EXPORTER_OTLP_ENDPOINT is set; the endpoint and headers come from the OTEL_* variables).',
           ),
         metrics: z.boolean().optional().describe('Count calls and serve GET /metrics over HTTP (default true).'),
+        open_routes: z
+          .array(
+            z
+              .string()
+              .regex(
+                /^(\/mcp|\/views|\/health|\/metrics|\/view\/[A-Za-z0-9][A-Za-z0-9_.-]*\/mcp|\/views\/[A-Za-z0-9][A-Za-z0-9_.-]*)$/,
+                'a route is /mcp, /views, /health, /metrics, /view/NAME/mcp or /views/NAME',
+              ),
+          )
+          .optional()
+          .describe(
+            'Routes of "serve --http" served without a credential even when another route needs one (once any route is protected by serve.token, serve.auth or a view\'s tokens, every route not named here needs a credential).',
+          ),
         metrics_public: z
           .boolean()
           .optional()

@@ -1,5 +1,5 @@
 import { redactDeep } from '../core/redact.js';
-import { idleSessions, sessionToEvict } from './session-eviction.js';
+import { idleSessions, SessionStore } from './session-store.js';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -9,32 +9,22 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import type { AccessTokenVerifier, ResourceAuthSettings } from '../auth/resource-server.js';
 import { installFastPath, tryFastHttpCall, type FastPathCaller } from './fast-path.js';
-import { bearer, isLoopbackAddress, refusedByOrigin, sameSecret } from './http-guards.js';
+import { isLoopbackAddress, refusedByOrigin } from './http-guards.js';
 import { createToolServer } from './tool-server.js';
 import { boundedResponseClass } from './send-guard.js';
 import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
+import { listedViews, type Caller, type Route } from './route-access.js';
+import { accessRules, RouteAuth, type HttpSettings } from './route-auth.js';
+
+export type { HttpSettings } from './route-auth.js';
 
 /**
- * Streamable HTTP: `/mcp` (default view), `/view/{name}/mcp`, `/views`, `/views/{name}`, `/health`.
- * One MCP session per client, bound to the route it started on; every session of a view shares
- * that view's hub, and every view shares the upstream connections.
+ * Streamable HTTP: `/mcp` (default view), `/view/{name}/mcp`, `/views`, `/views/{name}`, `/health`,
+ * `/metrics`. One MCP session per client, bound to the route it started on and the credential that
+ * opened it; every session of a view shares that view's hub, and every view shares the upstream
+ * connections. Who may use which route: route-access.ts (pure) and route-auth.ts (OAuth).
  */
-/** What decides who may use which route: read for every request, so a reloaded config applies to the next one. */
-export interface HttpSettings {
-  /** Required as `Authorization: Bearer` on every route (a view's own tokens also open that view). */
-  token?: string;
-  /** The config's views. */
-  views: readonly { name: string; description?: string; exposure: string; tokens?: string[]; scopes?: string[] }[];
-  /** serve.auth: access tokens from this authorization server open the routes (beside the static tokens). */
-  oauth?: ResourceAuthSettings & { /** Public base URL (serve.auth.resource); default: where it listens. */ resource?: string };
-  /** Origins allowed besides loopback ones (serve.allowed_origins, --allow-origin). */
-  allowedOrigins?: readonly string[];
-  /** GET /metrics without credentials (serve.metrics_public). */
-  metricsPublic?: boolean;
-}
-
 export interface HttpServeOptions {
   host: string;
   port: number;
@@ -48,7 +38,7 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
   /** A session unused this long is ended (serve.session_idle_ms; default 30 minutes). */
   sessionIdleMs?: number;
-  /** At most this many sessions; a new one ends the least recently used (serve.max_sessions; default 1000). */
+  /** At most this many sessions of one caller on one route; past it a new one is refused (serve.max_sessions; default 1000). */
   maxSessions?: number;
   /** A response whose client takes nothing this long is cut (serve.send_timeout_ms; send-guard.ts). */
   sendTimeoutMs?: number;
@@ -59,8 +49,13 @@ export interface HttpServeOptions {
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   /** Who the session's calls come from, for the audit log's hot-path lines. */
-  caller?: FastPathCaller;
+  audit?: FastPathCaller;
+  /** The route's path, and the route. */
   route: string;
+  routeInfo: Route;
+  /** Who opened it: only that caller finds it, and a reload that takes its credential away ends it. */
+  caller: Caller;
+  callerId: string;
   /** The session's hub, once its server made it (the shared one, or the client's own). */
   hub: () => ProxyHub | undefined;
   lastSeen: number;
@@ -129,114 +124,91 @@ function listenFailed(error: NodeJS.ErrnoException, host: string, port: number):
   });
 }
 
+/** The route a request path names, or undefined for none (a malformed %-escape throws). */
+function routeOfPath(path: string): Route | undefined {
+  if (path === '/mcp') return { kind: 'mcp' };
+  if (path === '/views') return { kind: 'views' };
+  if (path === '/health') return { kind: 'health' };
+  if (path === '/metrics') return { kind: 'metrics' };
+  const m = /^\/(view|views)\/([^/]+)(\/mcp)?$/.exec(path);
+  if (!m) return undefined;
+  const view = decodeURIComponent(m[2]!);
+  if (m[1] === 'view' && m[3]) return { kind: 'view', view };
+  if (m[1] === 'views' && !m[3]) return { kind: 'view-info', view };
+  return undefined;
+}
+
+/** The URL path of a view's MCP route. */
+const viewPath = (view: string) => `/view/${encodeURIComponent(view)}/mcp`;
+
+/**
+ * Whether a browser sent the request from another site without an Origin header (an `<img>` or a
+ * link: `Sec-Fetch-Site` says so; a script's request carries an Origin, which was checked).
+ */
+function crossSiteWithoutOrigin(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  return req.headers.origin === undefined && (site === 'cross-site' || site === 'same-site');
+}
+
 export async function serveHttp(
   options: HttpServeOptions,
 ): Promise<{ url: string; resource: string; close(): Promise<void>; server: HttpServer; openSessions: () => number }> {
-  const sessions = new Map<string, Session>();
   const { runtime } = options;
   const { logger } = runtime;
-
-  /** Whether serve.token or the view's `tokens` open the route (with neither, and no serve.auth, every request does). */
-  const staticTokenOpens = (s: HttpSettings, given: string | undefined, view: string | undefined): boolean => {
-    const tokens = [s.token, ...(view ? (s.views.find((v) => v.name === view)?.tokens ?? []) : [])].filter((t): t is string => t !== undefined);
-    if (tokens.length === 0) return !s.oauth;
-    return given !== undefined && tokens.some((t) => sameSecret(given, t));
-  };
-
-  // serve.auth: the base URL tokens are issued for is where it listens unless the config says
-  // (known once listening: port 0 picks one). The verifier is made anew when serve.auth changes.
   let listenBase = '';
-  let verifying: { key: string; verifier: AccessTokenVerifier; module: typeof import('../auth/resource-server.js') } | undefined;
-  const oauthOf = async (s: HttpSettings) => {
-    if (!s.oauth) return undefined;
-    const key = JSON.stringify(s.oauth);
-    if (verifying?.key !== key) {
-      const module = await import('../auth/resource-server.js');
-      const verifier = new module.AccessTokenVerifier(s.oauth);
-      // A wrong issuer shows at once, in the log; tokens are still checked (and the metadata fetched again) on use.
-      verifier.warmUp().catch((error: Error) => logger.warn(`serve.auth: ${error.message}`));
-      verifying = { key, verifier, module };
-    }
-    return { ...verifying, resourceBase: s.oauth.resource?.replace(/\/+$/, '') || listenBase };
-  };
-  const routeScopes = (s: HttpSettings, view: string | undefined): readonly string[] =>
-    view ? (s.views.find((v) => v.name === view)?.scopes ?? s.oauth?.scopes ?? []) : (s.oauth?.scopes ?? []);
-  const routeOf = (view: string | undefined) => (view ? `/view/${encodeURIComponent(view)}/mcp` : '/mcp');
-
-  /** Undefined when the request may go on; else the refusal (401 with a challenge, or 403). */
-  const refusal = async (
-    s: HttpSettings,
-    req: IncomingMessage,
-    view: string | undefined,
-  ): Promise<{ status: number; body: unknown; headers: Record<string, string> } | undefined> => {
-    const given = bearer(req);
-    if (staticTokenOpens(s, given, view)) return undefined;
-    const oauth = await oauthOf(s);
-    if (!oauth)
-      return { status: 401, body: { error: { code: 'AUTH_FAILED', message: 'Missing or wrong bearer token.' } }, headers: { 'www-authenticate': 'Bearer' } };
-    const { verifier, module: m, resourceBase } = oauth;
-    const route = routeOf(view);
-    const scopes = routeScopes(s, view);
-    const metadata = m.metadataUrl(resourceBase, route);
-    const refuse = (status: number, message: string, challenge: Parameters<typeof m.bearerChallenge>[0]) => ({
-      status,
-      body: { error: { code: 'AUTH_FAILED', message } },
-      headers: { 'www-authenticate': m.bearerChallenge(challenge) },
-    });
-    if (!given) return refuse(401, 'This server needs an OAuth access token (see WWW-Authenticate for where to get one).', { metadataUrl: metadata, scopes });
-    const check = await verifier.verify(given, [m.resourceOf(resourceBase, route), resourceBase]);
-    if (!check.ok)
-      return refuse(401, `The access token was refused: ${check.reason}.`, {
-        metadataUrl: metadata,
-        scopes,
-        error: 'invalid_token',
-        description: check.reason,
-      });
-    if (!m.opens(check.scopes, scopes)) {
-      return refuse(403, `The access token does not grant a scope that opens ${route} (one of: ${scopes.join(', ')}).`, {
-        metadataUrl: metadata,
-        scopes,
-        error: 'insufficient_scope',
-        description: `needs one of: ${scopes.join(' ')}`,
-      });
-    }
-    return undefined;
-  };
-  const allowed = async (s: HttpSettings, req: IncomingMessage, view: string | undefined): Promise<boolean> => (await refusal(s, req, view)) === undefined;
-
+  const auth = new RouteAuth(logger, () => listenBase);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  // Sessions end when their client says so (DELETE), when idle too long, or to make room: each
-  // holds a server, listeners and perhaps connections of its own, which must not pile up.
+  // Sessions end when their client says so (DELETE), when idle too long, or when the credential
+  // that opened them is revoked: each holds a server, listeners and perhaps connections of its own.
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const endSession = (id: string) => {
-    const session = sessions.get(id);
-    sessions.delete(id);
-    void session?.transport.close().catch(() => undefined);
-  };
-  const endLeastRecent = () => {
-    const id = sessionToEvict(sessions);
-    if (id !== undefined) endSession(id);
-  };
-  // The 2026-07-28 leg of each route, made on its first modern request.
+  const sessions = new SessionStore<Session>(options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+  const endSession = (id: string) =>
+    void sessions
+      .delete(id)
+      ?.transport.close()
+      .catch(() => undefined);
+  // The 2026-07-28 leg of each route, made on its first modern request, and its answers still open
+  // (a subscriptions/listen stream lasts as long as its client wants), ended when their credential is revoked.
   const modernRoutes = new Map<string, ModernRoute>();
+  const modernOpen = new Set<{ route: Route; caller: Caller; res: ServerResponse }>();
   const sweeper = setInterval(
     () => {
-      for (const id of idleSessions(sessions, Date.now(), idleMs)) endSession(id);
+      for (const id of idleSessions(sessions.entries(), Date.now(), idleMs)) endSession(id);
     },
     Math.max(50, Math.min(idleMs / 4, 60_000)),
   );
   sweeper.unref();
-  const handleMcp = async (req: IncomingMessage, res: ServerResponse, route: string, view: string | undefined) => {
+
+  // A reload that takes a credential away (a token removed, a route closed, a view deleted) ends
+  // what that credential opened: its sessions, with their streams, and its open 2026 answers.
+  const revoke = async () => {
+    const s = await options.settings();
+    const gone = (route: Route) => (route.kind === 'view' || route.kind === 'view-info') && !s.views.some((v) => v.name === route.view);
+    for (const [id, session] of [...sessions.entries()]) {
+      if (gone(session.routeInfo) || !(await auth.stillAllowed(s, session.routeInfo, session.caller))) endSession(id);
+    }
+    for (const open of [...modernOpen]) {
+      if (gone(open.route) || !(await auth.stillAllowed(s, open.route, open.caller))) open.res.destroy();
+    }
+  };
+  const offReload = runtime.live.reloaded.on((report) => {
+    if (report.outcome === 'applied') revoke().catch((error: Error) => logger.warn(`http: checking open sessions after a reload: ${error.message}`));
+  });
+
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse, path: string, route: Route, caller: Caller) => {
+    const view = route.kind === 'view' ? route.view : undefined;
     const sessionId = req.headers['mcp-session-id'];
     const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
     // The modern leg answers its own version errors (the spec's -32022 with the supported list).
     // A request of a live session is 2025 traffic by definition (2026 has no sessions), so the hot
     // path pays no classification.
-    const ofLiveSession = typeof sessionId === 'string' && sessions.has(sessionId);
+    const ofLiveSession = typeof sessionId === 'string' && sessions.get(sessionId) !== undefined;
     if (req.method === 'POST' && !ofLiveSession && isModernPost(req, body)) {
-      let modern = modernRoutes.get(route);
-      if (!modern) modernRoutes.set(route, (modern = modernRoute(runtime, view, { maxBodyBytes: maxBody })));
+      let modern = modernRoutes.get(path);
+      if (!modern) modernRoutes.set(path, (modern = modernRoute(runtime, view, { maxBodyBytes: maxBody })));
+      const open = { route, caller, res };
+      modernOpen.add(open);
+      res.once('close', () => modernOpen.delete(open));
       return modern.serve(req, res, body);
     }
     const version = req.headers['mcp-protocol-version'];
@@ -245,7 +217,9 @@ export async function serveHttp(
     }
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session || session.route !== route) return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
+      // A session is its opener's: another route, or another credential, does not find it.
+      if (!session || session.route !== path || session.caller.id !== caller.id)
+        return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
       session.lastSeen = Date.now();
       if (req.method === 'POST') {
         // Idle time counts from the end of its last answer, not its start.
@@ -255,109 +229,154 @@ export async function serveHttp(
           session.lastSeen = Date.now();
         });
       }
-      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.caller)) return;
+      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.audit)) return;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
       return jsonRpcError(res, 400, -32000, 'Bad request: no mcp-session-id header; the first request must be initialize.');
     }
+    const place = sessions.reserve({ route: path, callerId: caller.id });
+    if (!place) {
+      const limit = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+      return jsonRpcError(
+        res,
+        429,
+        -32000,
+        `Too many sessions: this client already has ${limit} open on ${path} (serve.max_sessions). End unused ones (HTTP DELETE with their mcp-session-id), or wait for idle ones to expire (serve.session_idle_ms).`,
+      );
+    }
+    res.once('close', () => place.release());
     const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
     const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers });
     // Who this session's hot-path calls come from, for the audit log.
     const observer = runtime.observer;
-    const caller = observer ? { observer, session: () => transport.sessionId, client: () => server.getClientVersion() } : undefined;
+    const audit = observer ? { observer, session: () => transport.sessionId, client: () => server.getClientVersion() } : undefined;
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        if (sessions.size >= maxSessions) endLeastRecent();
-        sessions.set(id, { transport, route, hub: server.resolvedHub, lastSeen: Date.now(), busy: 0, ...(caller ? { caller } : {}) });
+        sessions.add(
+          id,
+          {
+            transport,
+            route: path,
+            routeInfo: route,
+            callerId: caller.id,
+            caller,
+            hub: server.resolvedHub,
+            lastSeen: Date.now(),
+            busy: 0,
+            ...(audit ? { audit } : {}),
+          },
+          place,
+        );
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    installFastPath(transport, server.resolvedHub, caller);
+    installFastPath(transport, server.resolvedHub, audit);
     await transport.handleRequest(req, res, body);
   };
 
+  /** GET /views/NAME: the view and its tools; listing them starts servers only for a caller who may use the view. */
+  const describeView = async (req: IncomingMessage, res: ServerResponse, s: HttpSettings, view: string, caller: Caller) => {
+    const spec = s.views.find((v) => v.name === view);
+    if (!spec) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
+    const head = { name: spec.name, description: spec.description, exposure: spec.exposure, path: viewPath(spec.name) };
+    const rules = accessRules(s);
+    const onPurpose = rules.open.includes(`/views/${view}`) || rules.open.includes(`/view/${view}/mcp`);
+    const hub = await runtime.openHub(view, { shared: true });
+    // A request without a credential (an <img> on any web page sends one) must not start processes:
+    // it gets what is known already, unless the route was opened on purpose and no other site sent it.
+    if (caller.via === 'open' && !(onPurpose && !crossSiteWithoutOrigin(req))) {
+      const known = hub.knownTools();
+      return sendJson(res, 200, {
+        ...head,
+        tools: known.tools.map((t) => t.tool),
+        complete: known.unlisted.length === 0,
+        ...(known.unlisted.length
+          ? {
+              not_started: known.unlisted,
+              note: 'Servers are started only for a request with a credential, or on a route opened on purpose (serve.open_routes).',
+            }
+          : {}),
+      });
+    }
+    return sendJson(res, 200, { ...head, tools: await hub.list(), complete: true });
+  };
+
   const loopbackBound = isLoopbackAddress(options.host);
-  const route = async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const s = await options.settings();
     const refused = refusedByOrigin({ host: req.headers.host, origin: req.headers.origin }, { loopbackBound, allowedOrigins: s.allowedOrigins ?? [] });
     if (refused) return jsonRpcError(res, 403, -32000, `Forbidden: ${refused}.`);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    const viewMatch = /^\/views?\/([^/]+)(\/mcp)?$/.exec(path);
-    let view: string | undefined;
+    let route: Route | undefined;
     try {
-      view = viewMatch ? decodeURIComponent(viewMatch[1]!) : undefined;
+      route = routeOfPath(path);
     } catch {
       return sendJson(res, 400, { error: { code: 'INVALID_INPUT', message: `The path ${path} has a malformed %-escape.` } });
     }
-    if (path === '/health') {
+    if (s.oauth && path.startsWith('/.well-known/oauth-protected-resource')) return oauthMetadata(res, req, s, path);
+    if (!route || (route.kind === 'metrics' && !options.metrics)) {
+      return sendJson(res, 404, {
+        error: { code: 'NOT_FOUND', message: `Nothing at ${path}. Routes: /mcp, /view/{name}/mcp, /views, /views/{name}, /health, /metrics.` },
+      });
+    }
+    const decided = await auth.authorize(s, req, route);
+    if (route.kind === 'health') {
       const upstreams = runtime.upstreamStatus();
       const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle');
       const status = healthy ? 'ok' : 'degraded';
       const config = runtime.configStatus();
-      // What is served and how the config reloaded (files, problems) is for those who may use the server only.
-      // Masked whole: it quotes servers' stderr and the config's problems.
-      return sendJson(res, 200, redactDeep((await allowed(s, req, undefined)) ? { status, upstreams, config } : { status }));
+      // The bare status is for anyone; what is served and how the config reloaded (files, problems)
+      // only for those who may use the server. Masked whole: it quotes servers' stderr and the config's problems.
+      return sendJson(res, 200, redactDeep(decided.ok ? { status, upstreams, config } : { status }));
     }
-    const oauth = s.oauth && path.startsWith('/.well-known/oauth-protected-resource') ? await oauthOf(s) : undefined;
-    if (path === '/metrics' && options.metrics) {
-      if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on /metrics.` } });
-      const refusedMetrics = s.metricsPublic ? undefined : await refusal(s, req, undefined);
-      if (refusedMetrics) return sendJson(res, refusedMetrics.status, refusedMetrics.body, refusedMetrics.headers);
-      const { contentType, body } = await options.metrics();
+    if (!decided.ok) return sendJson(res, decided.status, decided.body, decided.headers);
+    const { caller } = decided;
+    if (route.kind === 'mcp') return handleMcp(req, res, path, route, caller);
+    if (route.kind === 'view') {
+      if (!s.views.some((v) => v.name === route.view)) {
+        // A view removed from the config: its sessions end with it.
+        for (const [id, session] of [...sessions.entries()]) if (session.route === path) endSession(id);
+        return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${route.view}".` } });
+      }
+      return handleMcp(req, res, path, route, caller);
+    }
+    if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on ${path}.` } });
+    if (route.kind === 'metrics') {
+      const { contentType, body } = await options.metrics!();
       res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
       return res.end(body);
     }
-    if (oauth) {
-      // Public by design (RFC 9728): what a client reads to learn where to get a token.
-      const described = oauth.module.routeOfMetadataPath(path);
-      const viewName = s.views.find((v) => routeOf(v.name) === described)?.name;
-      if (!described || !(described === '/' || described === '/mcp' || viewName !== undefined) || req.method !== 'GET') {
-        return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No protected resource metadata at ${path}.` } });
-      }
-      // The server as a whole names every scope that opens a part of it.
-      const scopes = described === '/' ? [...new Set([...(s.oauth!.scopes ?? []), ...s.views.flatMap((v) => v.scopes ?? [])])] : routeScopes(s, viewName);
-      return sendJson(res, 200, oauth.module.resourceMetadata({ issuer: s.oauth!.issuer, resource: oauth.resourceBase }, described, scopes), {
-        'cache-control': 'max-age=300',
-      });
-    }
-    const denied = await refusal(s, req, path.startsWith('/view/') || path.startsWith('/views/') ? view : undefined);
-    if (denied) return sendJson(res, denied.status, denied.body, denied.headers);
-    if (path === '/mcp') return handleMcp(req, res, '/mcp', undefined);
-    if (viewMatch && viewMatch[2] && path.startsWith('/view/')) {
-      if (!s.views.some((v) => v.name === view)) {
-        // A view removed from the config: its sessions end with it.
-        for (const [id, session] of sessions) if (session.route === path) endSession(id);
-        return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
-      }
-      return handleMcp(req, res, path, view);
-    }
-    if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on ${path}.` } });
-    if (path === '/views') {
-      const views = s.views;
+    if (route.kind === 'views') {
+      const views = listedViews(accessRules(s), s.views, caller);
       return sendJson(res, 200, {
-        views: views.map(({ name, description, exposure }) => ({ name, description, exposure, path: `/view/${encodeURIComponent(name)}/mcp` })),
+        routes: { default: '/mcp' },
+        views: views.map(({ name, description, exposure }) => ({ name, description, exposure, path: viewPath(name) })),
       });
     }
-    if (viewMatch && !viewMatch[2] && path.startsWith('/views/')) {
-      const spec = s.views.find((v) => v.name === view);
-      if (!spec) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${view}".` } });
-      const tools = await (await runtime.openHub(view, { shared: true })).list();
-      return sendJson(res, 200, {
-        name: spec.name,
-        description: spec.description,
-        exposure: spec.exposure,
-        path: `/view/${encodeURIComponent(spec.name)}/mcp`,
-        tools,
-      });
+    return describeView(req, res, s, route.view, caller);
+  };
+
+  /** Protected resource metadata (RFC 9728): public by design, what a client reads to learn where to get a token. */
+  const oauthMetadata = async (res: ServerResponse, req: IncomingMessage, s: HttpSettings, path: string) => {
+    const oauth = (await auth.oauthOf(s))!;
+    const described = oauth.module.routeOfMetadataPath(path);
+    const viewName = s.views.find((v) => viewPath(v.name) === described)?.name;
+    if (!described || !(described === '/' || described === '/mcp' || viewName !== undefined) || req.method !== 'GET') {
+      return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No protected resource metadata at ${path}.` } });
     }
-    return sendJson(res, 404, {
-      error: { code: 'NOT_FOUND', message: `Nothing at ${path}. Routes: /mcp, /view/{name}/mcp, /views, /views/{name}, /health, /metrics.` },
+    // The server as a whole names every scope that opens a part of it.
+    const scopes =
+      described === '/'
+        ? [...new Set([...(s.oauth!.scopes ?? []), ...s.views.flatMap((v) => v.scopes ?? [])])]
+        : auth.scopesOf(s, viewName !== undefined ? { kind: 'view', view: viewName } : { kind: 'mcp' });
+    return sendJson(res, 200, oauth.module.resourceMetadata({ issuer: s.oauth!.issuer, resource: oauth.resourceBase }, described, scopes), {
+      'cache-control': 'max-age=300',
     });
   };
 
@@ -368,7 +387,7 @@ export async function serveHttp(
     onCut: (request, why) => logger.warn(`http: cut the answer to ${request}: ${why}.`),
   });
   const server = createServer({ ServerResponse }, (req, res) => {
-    route(req, res).catch((error: Error & { status?: number; rpc?: number }) => {
+    handle(req, res).catch((error: Error & { status?: number; rpc?: number }) => {
       logger.warn(`http: ${req.method} ${req.url}: ${error.message}`);
       if (res.headersSent) return res.end();
       if (error.status === 413) res.setHeader('connection', 'close'); // the rest of the body is not read
@@ -386,7 +405,7 @@ export async function serveHttp(
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   listenBase = `http://${host}:${address.port}`;
   const atStart = await options.settings();
-  if (atStart.oauth) await oauthOf(atStart);
+  if (atStart.oauth) await auth.oauthOf(atStart);
   return {
     server,
     openSessions: () => sessions.size,
@@ -394,6 +413,7 @@ export async function serveHttp(
     url: `http://${host}:${address.port}`,
     async close() {
       clearInterval(sweeper);
+      offReload();
       await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
       await Promise.allSettled([...modernRoutes.values()].map((m) => m.close()));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

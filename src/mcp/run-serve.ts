@@ -9,6 +9,7 @@ import { redact } from '../core/redact.js';
 import type { HttpSettings } from './http.js';
 import { CallQueue } from '../audit/call-queue.js';
 import type { CallObserver } from '../audit/auditor.js';
+import type { Logger } from '../core/logger.js';
 
 export interface ServeOptions {
   configFlag?: string;
@@ -33,22 +34,40 @@ export interface ServeOptions {
   version: string;
 }
 
+/** Where serve's own lines go (stderr; a test in the same process collects them). */
+export type Say = (line: string) => void;
+const toStderr: Say = (line) => void process.stderr.write(`${line}\n`);
+
+/** What `serve` runs on, whichever transport it serves: the runtime, following its config, and its observers. */
+interface ServeCore {
+  runtime: Runtime;
+  calls: CallQueue;
+  close(): Promise<void>;
+}
+
 /**
- * `mcpkit serve`, shared by the oclif command and the fast path in bin/run.js. Exits the process
- * when the session ends (or on SIGINT/SIGTERM over HTTP), after closing every upstream, so no
- * child process outlives us.
+ * The runtime `serve` serves from: the policy decided from the flags and the config, the config
+ * followed live, the audit log, tracing, each served group's start-up work. A failure closes what
+ * was made and throws.
  */
-export async function runServe(options: ServeOptions): Promise<never> {
+async function startCore(options: ServeOptions, say: Say, logger?: Logger): Promise<ServeCore> {
   let runtime: Runtime | undefined;
   let stopFollowing: (() => void) | undefined;
   let auditor: Awaited<ReturnType<typeof openAudit>>;
   // What hears of every ended call: the audit log and the metrics, when they are on.
   const calls = new CallQueue();
-  let code = 0;
+  const close = async () => {
+    stopFollowing?.();
+    await runtime?.close();
+    // After the upstreams: calls that ended while closing still get their line, and their spans are sent.
+    calls.drain();
+    await auditor?.close();
+    await runtime?.tracing?.shutdown().catch(() => undefined);
+  };
   try {
     refuseEmptyFlags(options);
     refuseViewOverHttp(options);
-    // The policy is decided from the flags and the config before the runtime exists, and fixed for its life.
+    // The policy is decided from the flags and the config before the runtime exists; each reload decides it anew (followConfig).
     const config = readConfig({ configFlag: options.configFlag });
     const policy = await servePolicy(options, await config);
     runtime = createRuntime({
@@ -58,7 +77,8 @@ export async function runServe(options: ServeOptions): Promise<never> {
       longLived: true,
       version: options.version,
       policy,
-      announce: (line) => void process.stderr.write(`mcpkit serve: ${redact(line)}\n`),
+      ...(logger ? { logger } : {}),
+      announce: (line) => say(`mcpkit serve: ${redact(line)}`),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
     auditor = await openAudit(options, await config, runtime);
@@ -73,41 +93,88 @@ export async function runServe(options: ServeOptions): Promise<never> {
       );
     }
     await runtime.startServing();
+    return { runtime, calls, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** A running `serve --http`: where it listens, its runtime, and how to stop it (sessions, upstreams, logs). */
+export interface HttpServeHandle {
+  url: string;
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+/**
+ * `serve --http` up and listening, in this process: what `mcpkit serve --http` runs until a signal
+ * ends it, and what tests start without a process of its own. `say` gets serve's own lines.
+ */
+export async function startHttpServe(options: ServeOptions & { http: true }, say: Say = toStderr, logger?: Logger): Promise<HttpServeHandle> {
+  const core = await startCore(options, say, logger);
+  try {
+    const http = await serveOverHttp(options, core.runtime, core.calls, say);
+    return {
+      url: http.url,
+      runtime: core.runtime,
+      close: async () => {
+        await http.close();
+        await core.close();
+      },
+    };
+  } catch (error) {
+    await core.close();
+    throw error;
+  }
+}
+
+/**
+ * `mcpkit serve`, shared by the oclif command and the fast path in bin/run.js. Exits the process
+ * when the session ends (or on SIGINT/SIGTERM over HTTP), after closing every upstream, so no
+ * child process outlives us.
+ */
+export async function runServe(options: ServeOptions): Promise<never> {
+  let code = 0;
+  try {
     if (options.http) {
-      await serveOverHttp(options, runtime, calls);
-    } else {
-      const served = runtime;
-      if (options.eager || options.view) {
-        // A named view is resolved before serving, so a typo fails at start, not on the first call.
-        const ready = await served.openHub(options.view, { shared: true });
-        if (options.eager) void ready.warmUp();
-      }
-      if (process.stdin.isTTY) {
-        // Started by hand: say what it is waiting for, once, so it does not look hung.
-        process.stderr.write(
-          'mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n',
-        );
-      }
-      await serveStdio({
-        runtime: served,
-        hasServers: await served.viewHasServers(options.view),
-        hub: (era) =>
-          era === 'modern' ? () => served.openHub(options.view, { shared: true, era }) : (downstream) => served.clientHub(options.view, downstream),
+      const served = await startHttpServe({ ...options, http: true });
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
       });
+      await served.close();
+    } else {
+      const core = await startCore(options, toStderr);
+      try {
+        await serveOverStdio(options, core.runtime);
+      } finally {
+        await core.close();
+      }
     }
   } catch (error) {
     const e = errorObject(error, SERVE_WORDS);
     process.stderr.write(`mcpkit serve: Error [${e.code}]: ${e.message}${e.hint ? `\nHint: ${e.hint}` : ''}\n`);
     code = exitCodeFor(e);
-  } finally {
-    stopFollowing?.();
-    await runtime?.close();
-    // After the upstreams: calls that ended while closing still get their line, and their spans are sent.
-    calls.drain();
-    await auditor?.close();
-    await runtime?.tracing?.shutdown().catch(() => undefined);
   }
   process.exit(code);
+}
+
+async function serveOverStdio(options: ServeOptions, served: Runtime): Promise<void> {
+  if (options.eager || options.view) {
+    // A named view is resolved before serving, so a typo fails at start, not on the first call.
+    const ready = await served.openHub(options.view, { shared: true });
+    if (options.eager) void ready.warmUp();
+  }
+  if (process.stdin.isTTY) {
+    // Started by hand: say what it is waiting for, once, so it does not look hung.
+    process.stderr.write('mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n');
+  }
+  await serveStdio({
+    runtime: served,
+    hasServers: await served.viewHasServers(options.view),
+    hub: (era) => (era === 'modern' ? () => served.openHub(options.view, { shared: true, era }) : (downstream) => served.clientHub(options.view, downstream)),
+  });
 }
 
 /**
@@ -241,7 +308,7 @@ function parsePort(value: string | number | undefined, fallback: number): number
   return port;
 }
 
-async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: CallQueue): Promise<void> {
+async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: CallQueue, say: Say) {
   const config = await runtime.config();
   const { requireUsable } = await import('../config/problems.js');
   requireUsable(config, 'serve');
@@ -264,6 +331,8 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: Cal
         exposure: runtime.policy.exposure ?? v.exposure ?? now.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
         tokens: v.tokens,
         scopes: v.scopes,
+        // A view whose entry cannot be read cannot say whom it admits: nobody, and the other routes close.
+        ...(now.unusable?.[`tool_views.${name}`] ? { locked: true } : {}),
       })),
       ...(oauth
         ? {
@@ -279,7 +348,7 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: Cal
           }
         : {}),
       allowedOrigins: [...(now.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
-      metricsPublic: now.serve.metrics_public === true,
+      openRoutes: [...(now.serve.open_routes ?? []), ...(now.serve.metrics_public ? ['/metrics'] : [])],
     };
   };
   let openSessions = () => 0;
@@ -304,12 +373,8 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: Cal
     ...(metrics ? { metrics: () => (calls.drain(), metrics.text()) } : {}),
   });
   openSessions = http.openSessions;
-  process.stderr.write(
-    `mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)${oauth ? `; OAuth: tokens from ${oauth.issuer}, metadata at ${http.resource}/.well-known/oauth-protected-resource/mcp` : ''}\n`,
+  say(
+    `mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)${oauth ? `; OAuth: tokens from ${oauth.issuer}, metadata at ${http.resource}/.well-known/oauth-protected-resource/mcp` : ''}`,
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await http.close();
+  return http;
 }

@@ -148,23 +148,8 @@ describe('HTTP sessions', () => {
     }
   }, 30_000);
 
-  it('are capped at serve.max_sessions: a new one ends the least recently used', async () => {
-    const { child, url } = await serveHttp(writeConfig({ serve: { max_sessions: 2 } }));
-    try {
-      const first = await open(url);
-      const second = await open(url);
-      expect(await ping(url, first)).toBe(200); // now second is the least recently used
-      const third = await open(url);
-      expect(await ping(url, second)).toBe(404);
-      expect(await ping(url, first)).toBe(200);
-      expect(await ping(url, third)).toBe(200);
-    } finally {
-      await stopChild(child);
-    }
-  });
-
-  it('with a call in flight are not idle, whatever session_idle_ms says, and are evicted last (issue 32, 8)', async () => {
-    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 600, max_sessions: 2 } }));
+  it('with a call in flight are not idle, whatever session_idle_ms says', async () => {
+    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 600 } }));
     const clients: Client[] = [];
     const connect = async () => {
       const client = new Client({ name: 'in-flight', version: '1' });
@@ -179,12 +164,10 @@ describe('HTTP sessions', () => {
       let progress = 0;
       const streamed = slow.callTool(long, { onprogress: () => void progress++, timeout: 20_000 });
       const plain = slow.callTool(long, { timeout: 20_000 });
-      // Meanwhile a second session comes and goes idle, then a third needs room: the idle one goes.
+      // Meanwhile a second session comes and goes idle: it is ended, the busy one is not.
       await new Promise((r) => setTimeout(r, 300));
       const idle = await connect();
       await idle.listTools();
-      await new Promise((r) => setTimeout(r, 100));
-      await connect();
       const [a, b] = await Promise.all([streamed, plain]);
       for (const result of [a, b]) expect(JSON.stringify(result.content)).toContain('completed');
       expect(progress).toBeGreaterThan(0);

@@ -68,6 +68,7 @@ describe('serve --http', () => {
 
   it("lists views and a view's tools", async () => {
     expect(await (await fetch(`${server.base}/views`, { headers: auth })).json()).toEqual({
+      routes: { default: '/mcp' },
       views: [
         { name: 'lean', description: 'Echo only', exposure: 'direct', path: '/view/lean/mcp' },
         { name: 'finder', exposure: 'search', path: '/view/finder/mcp' },

@@ -224,7 +224,10 @@ describe('serve --http follows its config', () => {
     edited.serve.token = 'second-token';
     writeFileSync(config, stringify(edited));
     expect(await waitFor(async () => (await listTools(`${served.url}/mcp`, session!, 'first-token')).status === 401, 5000)).toBe(true);
-    expect((await listTools(`${served.url}/mcp`, session!, 'second-token')).status).toBe(200);
+    // The session the revoked token opened ended with it: the new token does not take it over.
+    expect((await listTools(`${served.url}/mcp`, session!, 'second-token')).status).toBe(404);
+    const { session: fresh } = await initialize(`${served.url}/mcp`, 'second-token');
+    expect((await listTools(`${served.url}/mcp`, fresh!, 'second-token')).status).toBe(200);
     const now = (await health('second-token')).config as { generation: number; last_reload: { outcome: string; message: string } };
     expect(now.generation).toBeGreaterThan(generation.generation);
     expect(now.last_reload.outcome).toBe('applied');

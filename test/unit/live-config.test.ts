@@ -44,6 +44,8 @@ describe('LiveConfig: the one owner of the current config', () => {
     ['invalid YAML', (path: string) => writeFileSync(path, 'mcp_servers: [oops'), /not applied.*generation 1/s],
     ['an unknown top-level key', (path: string) => writeFileSync(path, `${MEM}surprise: 1\n`), /surprise/],
     ['a deleted file', (path: string) => rmSync(path), /is gone/],
+    ['an emptied file', (path: string) => writeFileSync(path, ''), /is empty/],
+    ['a file of blank lines', (path: string) => writeFileSync(path, '\n  \n'), /is empty/],
   ])('keeps the last good config for %s, and says so once', async (_what, spoil, why) => {
     const { live, path, problems, applied } = await following(MEM);
     spoil(path);

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { sameSecret } from './http-guards.js';
+
+/**
+ * Who may use which route of `serve --http`, decided from the config's settings and the request's
+ * bearer token alone. Pure: OAuth tokens, which need the authorization server, are checked by the
+ * caller (route-auth.ts) when this says the route needs a credential that no static token gave.
+ *
+ * The rule is "closed by default when anything is closed": once any route is protected (serve.token,
+ * serve.auth, a view's `tokens`, or a view whose entry cannot be read and so cannot say what it
+ * protected), every route that serve.open_routes does not name needs a credential. A config that
+ * protects one view therefore no longer leaves /mcp serving that view's servers to anyone.
+ */
+export type Route =
+  { kind: 'mcp' } | { kind: 'view'; view: string } | { kind: 'views' } | { kind: 'view-info'; view: string } | { kind: 'health' } | { kind: 'metrics' };
+
+export interface AccessRules {
+  /** serve.token (or --token): opens every route. */
+  token?: string;
+  /** The config's views: `tokens` (present, even empty, means the view is protected); `locked` for a view whose entry could not be used. */
+  views: readonly { name: string; tokens?: readonly string[]; locked?: boolean }[];
+  /** serve.auth is set: OAuth access tokens may open routes (checked by the caller). */
+  oauth: boolean;
+  /** Routes opened on purpose (serve.open_routes; /metrics also by serve.metrics_public). */
+  open: readonly string[];
+}
+
+/** Who a request is, for the session it may open and the quotas it counts against. */
+export interface Caller {
+  /** Stable and secret-free: `anonymous`, `token:serve`, `token:<sha256 prefix>`, `oauth:<subject>`. */
+  id: string;
+  /** How it was let in. */
+  via: 'open' | 'serve-token' | 'view-token' | 'oauth';
+  /** The bearer token it gave, kept to check it again after a reload (never logged). */
+  token?: string;
+}
+
+export type StaticDecision =
+  /** Let in: by the route being open, or by a static token. */
+  | { allow: true; caller: Caller }
+  /** Not by a static token and not open: an OAuth token may still open it (when `oauth`), else 401. */
+  | { allow: false };
+
+/** The path a route is named by in serve.open_routes. */
+export function routePath(route: Route): string {
+  switch (route.kind) {
+    case 'mcp':
+      return '/mcp';
+    case 'view':
+      return `/view/${route.view}/mcp`;
+    case 'views':
+      return '/views';
+    case 'view-info':
+      return `/views/${route.view}`;
+    case 'health':
+      return '/health';
+    case 'metrics':
+      return '/metrics';
+  }
+}
+
+/** Whether any route needs a credential (then every route not opened on purpose does). */
+export function anyRouteClosed(rules: AccessRules): boolean {
+  return rules.token !== undefined || rules.oauth || rules.views.some((v) => v.tokens !== undefined || v.locked === true);
+}
+
+/** Whether the route is open without a credential: nothing is closed, or it was opened on purpose. */
+export function openRoute(rules: AccessRules, route: Route): boolean {
+  if (!anyRouteClosed(rules)) return true;
+  const view = route.kind === 'view' || route.kind === 'view-info' ? rules.views.find((v) => v.name === route.view) : undefined;
+  // A view whose entry cannot be used is opened by nobody: it is not served anyway.
+  if (view?.locked) return false;
+  const path = routePath(route);
+  if (rules.open.includes(path)) return true;
+  // Opening a view's MCP route opens its description too.
+  return route.kind === 'view-info' && rules.open.includes(`/view/${route.view}/mcp`);
+}
+
+/** The views a static token opens (a token may be listed by several). */
+export function viewsOfToken(rules: AccessRules, token: string): string[] {
+  return rules.views.filter((v) => !v.locked && v.tokens?.some((t) => sameSecret(token, t))).map((v) => v.name);
+}
+
+/** A name for a token that says which it is without saying what it is. */
+export function tokenId(token: string): string {
+  return `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * What the static settings say of a request: serve.token opens everything; a view's token opens
+ * that view's MCP route and description and the list of views (the list shows only its views);
+ * an open route lets anyone in. A token that opens nothing here is left to OAuth, or refused.
+ */
+export function decideStatic(rules: AccessRules, route: Route, token: string | undefined): StaticDecision {
+  if (token !== undefined) {
+    if (rules.token !== undefined && sameSecret(token, rules.token)) return { allow: true, caller: { id: 'token:serve', via: 'serve-token', token } };
+    const views = viewsOfToken(rules, token);
+    if (views.length && tokenOpens(route, views)) return { allow: true, caller: { id: tokenId(token), via: 'view-token', token } };
+  }
+  if (openRoute(rules, route)) return { allow: true, caller: { id: 'anonymous', via: 'open' } };
+  return { allow: false };
+}
+
+function tokenOpens(route: Route, views: readonly string[]): boolean {
+  if (route.kind === 'view' || route.kind === 'view-info') return views.includes(route.view);
+  return route.kind === 'views';
+}
+
+/**
+ * Whether a caller let in before a reload may still use the route under the new rules (a token
+ * removed, a route closed): the sessions and streams of one that may not are ended. OAuth callers
+ * are checked again by the caller of this function (their tokens need the authorization server).
+ */
+export function stillAllowed(rules: AccessRules, route: Route, caller: Caller): boolean | 'recheck-oauth' {
+  if (caller.via === 'oauth') return 'recheck-oauth';
+  const now = decideStatic(rules, route, caller.token);
+  if (!now.allow) return false;
+  // A caller let in by a token keeps its session only under that token (not because the route is now open to anyone).
+  return now.caller.id === caller.id || caller.via === 'open';
+}
+
+/** The views the GET /views listing shows a caller: all of them, or those its view token opens. */
+export function listedViews<V extends { name: string }>(rules: AccessRules, views: readonly V[], caller: Caller): V[] {
+  if (caller.via !== 'view-token' || caller.token === undefined) return [...views];
+  const mine = new Set(viewsOfToken(rules, caller.token));
+  return views.filter((v) => mine.has(v.name));
+}

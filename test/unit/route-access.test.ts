@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { anyRouteClosed, decideStatic, listedViews, openRoute, stillAllowed, tokenId, type AccessRules, type Route } from '../../src/mcp/route-access.js';
+
+const rules = (over: Partial<AccessRules> = {}): AccessRules => ({ views: [], oauth: false, open: [], ...over });
+const MCP: Route = { kind: 'mcp' };
+const VIEW_A: Route = { kind: 'view', view: 'a' };
+const INFO_A: Route = { kind: 'view-info', view: 'a' };
+const VIEW_B: Route = { kind: 'view', view: 'b' };
+const VIEWS: Route = { kind: 'views' };
+const METRICS: Route = { kind: 'metrics' };
+
+describe('anyRouteClosed', () => {
+  it.each([
+    ['nothing set', rules(), false],
+    ['serve.token', rules({ token: 't' }), true],
+    ['serve.auth', rules({ oauth: true }), true],
+    ['a view with tokens', rules({ views: [{ name: 'a', tokens: ['x'] }] }), true],
+    ['a view with an empty token list', rules({ views: [{ name: 'a', tokens: [] }] }), true],
+    ['a view whose entry cannot be used', rules({ views: [{ name: 'a', locked: true }] }), true],
+    ['views without tokens', rules({ views: [{ name: 'a' }, { name: 'b' }] }), false],
+  ])('%s', (_what, r, closed) => expect(anyRouteClosed(r)).toBe(closed));
+});
+
+describe('decideStatic', () => {
+  const viewTokens = rules({ views: [{ name: 'a', tokens: ['va'] }, { name: 'b' }], open: ['/view/b/mcp'] });
+  it.each<[string, AccessRules, Route, string | undefined, string | false]>([
+    ['an open server lets anyone in', rules(), MCP, undefined, 'anonymous'],
+    ['an open server ignores a token it does not know', rules(), MCP, 'whatever', 'anonymous'],
+    ['serve.token opens /mcp', rules({ token: 'st' }), MCP, 'st', 'token:serve'],
+    ['serve.token opens a view', rules({ token: 'st', views: [{ name: 'a', tokens: ['va'] }] }), VIEW_A, 'st', 'token:serve'],
+    ['a wrong token is not let in', rules({ token: 'st' }), MCP, 'nope', false],
+    ['no token is not let in', rules({ token: 'st' }), MCP, undefined, false],
+    ["a view's token opens its view", viewTokens, VIEW_A, 'va', tokenId('va')],
+    ["a view's token opens its description", viewTokens, INFO_A, 'va', tokenId('va')],
+    ["a view's token opens the list of views", viewTokens, VIEWS, 'va', tokenId('va')],
+    ["a view's token does not open /mcp", viewTokens, MCP, 'va', false],
+    ["a view's token does not open /metrics", viewTokens, METRICS, 'va', false],
+    ['a route opened on purpose lets anyone in', viewTokens, VIEW_B, undefined, 'anonymous'],
+    ['/mcp is closed once a view is protected', viewTokens, MCP, undefined, false],
+    ['a view opened on purpose opens its description', viewTokens, { kind: 'view-info', view: 'b' }, undefined, 'anonymous'],
+    [
+      'a locked view opens for nobody, even on purpose',
+      rules({ views: [{ name: 'a', locked: true, tokens: ['va'] }], open: ['/view/a/mcp'] }),
+      VIEW_A,
+      'va',
+      false,
+    ],
+  ])('%s', (_what, r, route, token, expected) => {
+    const decided = decideStatic(r, route, token);
+    if (expected === false) expect(decided.allow).toBe(false);
+    else expect(decided).toMatchObject({ allow: true, caller: { id: expected } });
+  });
+});
+
+describe('openRoute', () => {
+  it('is every route when nothing is closed, and only the named ones otherwise', () => {
+    expect(openRoute(rules(), METRICS)).toBe(true);
+    const closed = rules({ token: 't', open: ['/metrics'] });
+    expect(openRoute(closed, METRICS)).toBe(true);
+    expect(openRoute(closed, MCP)).toBe(false);
+  });
+});
+
+describe('stillAllowed after a reload', () => {
+  it.each<[string, AccessRules, Route, { id: string; via: 'open' | 'serve-token' | 'view-token' | 'oauth'; token?: string }, boolean | 'recheck-oauth']>([
+    ['a token still configured', rules({ token: 'st' }), MCP, { id: 'token:serve', via: 'serve-token', token: 'st' }, true],
+    ['a token removed', rules({ token: 'other' }), MCP, { id: 'token:serve', via: 'serve-token', token: 'st' }, false],
+    ['a token removed, the route now open to anyone', rules(), MCP, { id: 'token:serve', via: 'serve-token', token: 'st' }, false],
+    ['an anonymous caller of a route that closed', rules({ token: 'st' }), MCP, { id: 'anonymous', via: 'open' }, false],
+    ['an anonymous caller of a route still open', rules(), MCP, { id: 'anonymous', via: 'open' }, true],
+    ['an OAuth caller is checked again by the caller', rules({ oauth: true }), MCP, { id: 'oauth:sub', via: 'oauth', token: 'jwt' }, 'recheck-oauth'],
+  ])('%s', (_what, r, route, caller, expected) => expect(stillAllowed(r, route, caller)).toBe(expected));
+});
+
+describe('listedViews', () => {
+  const r = rules({ views: [{ name: 'a', tokens: ['va'] }, { name: 'b', tokens: ['vb'] }, { name: 'c' }] });
+  const views = [{ name: 'a' }, { name: 'b' }, { name: 'c' }];
+  it('shows a view token only its views, and everyone else all of them', () => {
+    expect(listedViews(r, views, { id: tokenId('va'), via: 'view-token', token: 'va' }).map((v) => v.name)).toEqual(['a']);
+    expect(listedViews(r, views, { id: 'token:serve', via: 'serve-token', token: 's' }).map((v) => v.name)).toEqual(['a', 'b', 'c']);
+  });
+});
