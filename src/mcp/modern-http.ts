@@ -5,6 +5,7 @@ import type { Runtime } from '../app/runtime.js';
 import { createToolServer } from './tool-server.js';
 import { HEADER_MISMATCH, paramHeaderDeclarations, paramHeaderMismatch } from '../proxy/param-headers.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import { settleAtMost } from '../core/pool.js';
 
 /**
  * The 2026-07-28 ("modern") leg of `serve --http`, one per route. A modern request carries its
@@ -60,10 +61,40 @@ async function paramHeaderRefusal(req: IncomingMessage, body: unknown, hub: () =
   if (!mismatch) return undefined;
   const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null;
   return {
-    jsonrpc: '2.0',
+    jsonrpc: '2.0' as const,
     id,
     error: { code: HEADER_MISMATCH, message: mismatch.message, data: { mismatch: { header: mismatch.header, body: mismatch.body } } },
   };
+}
+
+/** Most resources one subscriptions/listen may name; a request naming more is refused (-32602). */
+export const MAX_LISTEN_URIS = 256;
+/** Subscriptions a listen stream makes upstream at once. */
+const SUBSCRIBE_CONCURRENCY = 8;
+
+type JsonRpcRefusal = { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string; data?: unknown } };
+
+function requestId(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function tooManyResources(body: unknown, count: number): JsonRpcRefusal {
+  return {
+    jsonrpc: '2.0',
+    id: requestId(body),
+    error: {
+      code: -32602,
+      message: `subscriptions/listen names ${count} resources; at most ${MAX_LISTEN_URIS} per request. Open more than one listen stream, or subscribe to fewer resources.`,
+      data: { max: MAX_LISTEN_URIS, given: count },
+    },
+  };
+}
+
+/** Answers a request refused before the SDK sees it, with HTTP 400 as a server's own refusal. */
+function refuse(res: ServerResponse, answer: JsonRpcRefusal): void {
+  const text = JSON.stringify(answer);
+  res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
 export function modernRoute(runtime: Runtime, view: string | undefined, options: { maxBodyBytes: number }): ModernRoute {
@@ -92,18 +123,17 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
       // The SDK answers subscriptions/listen itself; the resources a stream asks about are
       // subscribed to upstream for as long as it is open (a 2025 server tells only subscribers).
       const uris = listenedResources(body);
+      if (uris.length > MAX_LISTEN_URIS) return refuse(res, tooManyResources(body, uris.length));
       if (uris.length) {
         const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
         const stream = {};
         res.once('close', () => void hub.clients.detach(stream).catch(() => undefined));
-        await Promise.allSettled(uris.map((uri) => hub.clients.subscribe(stream, uri)));
+        await settleAtMost([...new Set(uris)], SUBSCRIBE_CONCURRENCY, (uri) => hub.clients.subscribe(stream, uri));
       }
       const refused = await paramHeaderRefusal(req, body, () => runtime.openHub(view, { shared: true, era: 'modern' }));
       if (refused) {
         runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
-        const text = JSON.stringify(refused);
-        res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
-        return;
+        return refuse(res, refused);
       }
       return node(req, res, body);
     },

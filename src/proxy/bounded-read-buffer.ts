@@ -36,6 +36,8 @@ export class BoundedReadBuffer {
   constructor(
     private readonly maxBytes: number,
     private readonly dropped: (message: DroppedMessage) => JSONRPCMessage | undefined,
+    /** A response that is JSON but not valid JSON-RPC: the error that answers its request instead. */
+    private readonly malformed?: (message: { id: RequestId; reason: string }) => JSONRPCMessage | undefined,
   ) {}
 
   append(chunk: Buffer): void {
@@ -74,10 +76,16 @@ export class BoundedReadBuffer {
     while (this.queue.length > 0) {
       const item = this.queue.shift()!;
       if (!Buffer.isBuffer(item)) return item;
+      const line = item.toString('utf8').replace(/\r$/, '');
       try {
-        return deserializeMessage(item.toString('utf8').replace(/\r$/, ''));
+        return deserializeMessage(line);
       } catch (error) {
         if (error instanceof SyntaxError) continue; // as the SDK's buffer: a line that is not JSON is skipped
+        // JSON, but not a JSON-RPC message (a result that is not an object): the SDK would drop it, and
+        // its request would wait for its timeout. An answer to a request fails that request at once.
+        const id = responseId(line);
+        const answer = id === undefined ? undefined : this.malformed?.({ id, reason: (error as Error).message });
+        if (answer) return answer;
         throw error;
       }
     }
@@ -89,6 +97,17 @@ export class BoundedReadBuffer {
     this.partial = [];
     this.partialBytes = 0;
     this.dropping = undefined;
+  }
+}
+
+/** The id of a line that parses as a JSON-RPC response (an id, no method), if it is one. */
+function responseId(line: string): RequestId | undefined {
+  try {
+    const m = JSON.parse(line) as { id?: unknown; method?: unknown } | null;
+    if (m === null || typeof m !== 'object' || m.method !== undefined) return undefined;
+    return typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,4 +1,11 @@
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
+import {
+  UriTemplate,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplateType,
+} from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import type { ModernRequest } from '../tool/context.js';
 import { compileFilter, type FilterRule } from './filter.js';
@@ -16,6 +23,9 @@ export interface RoutedServer {
   rules: readonly (readonly FilterRule[])[];
 }
 
+/** How often a URI not in the last listings makes the servers be listed again. */
+export const RELIST_MS = 1000;
+
 const allowedBy = (rules: RoutedServer['rules']) => {
   const filters = rules.map((r) => compileFilter(r));
   return (name: string) => filters.every((f) => f(name).allowed);
@@ -28,6 +38,12 @@ export class PromptResourceRouter {
   private resources = new Map<string, Upstream>();
   private hiddenResources = new Set<string>();
   private templates = new Map<string, Upstream>();
+  private matchers: { template: UriTemplate; upstream: Upstream }[] = [];
+  /** When a URI not in the lists last made them be asked for again, and that listing while under way. */
+  private readonly relisting = {
+    resources: { at: 0, pending: undefined as Promise<void> | undefined },
+    templates: { at: 0, pending: undefined as Promise<void> | undefined },
+  };
 
   constructor(servers: RoutedServer[], separator: string | null | undefined) {
     this.servers = servers;
@@ -90,6 +106,13 @@ export class PromptResourceRouter {
       }),
     );
     this.templates = new Map(lists.flat().map(({ template, upstream }) => [template.uriTemplate, upstream]));
+    this.matchers = lists.flat().flatMap(({ template, upstream }) => {
+      try {
+        return [{ template: new UriTemplate(template.uriTemplate), upstream }];
+      } catch {
+        return []; // a template that does not parse matches nothing
+      }
+    });
     return lists.flat().map(({ template }) => template);
   }
 
@@ -106,35 +129,42 @@ export class PromptResourceRouter {
   }
 
   /**
-   * The server a resource URI belongs to (resources/subscribe): the one that listed it, else the
-   * one whose template's fixed start it has, else, with a single server, that one.
+   * The server a resource URI belongs to, if the view shows it: a resource it lists, or an
+   * instance of a template it lists (matched as RFC 6570 says, not by its start). A URI the view
+   * hides (its server's filter left it out), or that nothing visible names, belongs to none: it is
+   * neither read nor subscribed to. The listings are asked again for a URI not seen yet, at most
+   * once per RELIST_MS, so a request naming thousands of URIs costs one listing, not one each.
    */
   async resourceOwner(uri: string): Promise<Upstream | undefined> {
-    if (!this.resources.has(uri)) await this.listResources();
+    if (!this.resources.has(uri) && !this.hiddenResources.has(uri)) await this.relist('resources');
     if (this.hiddenResources.has(uri)) return undefined;
     const listed = this.resources.get(uri);
     if (listed) return listed;
-    if (this.templates.size === 0) await this.listResourceTemplates();
-    for (const [template, upstream] of this.templates) {
-      const fixed = template.slice(0, template.indexOf('{') < 0 ? template.length : template.indexOf('{'));
-      if (fixed !== '' && uri.startsWith(fixed)) return upstream;
-    }
-    return this.servers.length === 1 ? this.servers[0]!.upstream : undefined;
+    if (!this.matchers.some((m) => m.template.match(uri))) await this.relist('templates');
+    return this.matchers.find((m) => m.template.match(uri) !== null)?.upstream;
+  }
+
+  /** Lists again, unless a listing is under way (then waits for it) or began less than RELIST_MS ago. */
+  private async relist(what: 'resources' | 'templates'): Promise<void> {
+    const state = this.relisting[what];
+    if (state.pending) return state.pending;
+    if (Date.now() - state.at <= RELIST_MS) return;
+    state.at = Date.now();
+    state.pending = (what === 'resources' ? this.listResources() : this.listResourceTemplates()).then(
+      () => undefined,
+      () => undefined,
+    );
+    await state.pending;
+    state.pending = undefined;
   }
 
   async readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
-    if (!this.resources.has(uri) && !this.hiddenResources.has(uri)) await this.listResources();
-    if (this.hiddenResources.has(uri)) throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, { details: { uri } });
-    const owner = this.resources.get(uri);
-    if (owner) return owner.readResource(uri, modern);
-    // Not listed: perhaps an instance of a resource template. Ask the servers in order.
-    for (const s of this.live()) {
-      try {
-        return await s.upstream.readResource(uri, modern);
-      } catch {
-        /* next server */
-      }
-    }
-    throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, { details: { uri }, hint: 'Call resources/list for the available resources.' });
+    const owner = await this.resourceOwner(uri);
+    if (!owner)
+      throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, {
+        details: { uri },
+        hint: 'Call resources/list and resources/templates/list for what this view offers.',
+      });
+    return owner.readResource(uri, modern);
   }
 }

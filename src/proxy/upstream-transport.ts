@@ -92,21 +92,36 @@ function boundMessages(transport: Transport, choice: TransportChoice): void {
     return;
   }
   const where = `mcp_servers.${choice.name}.max_message_bytes`;
-  holder._readBuffer = new BoundedReadBuffer(limit, ({ id, bytes }) => {
-    choice.logger.warn(
-      `${choice.name}: a message of ${bytes} bytes, over ${where} (${limit}), was dropped${id === undefined ? '' : `; request ${String(id)} fails with RESPONSE_TOO_LARGE`}`,
-    );
-    if (id === undefined) return undefined;
-    return {
-      jsonrpc: '2.0',
-      id,
-      error: {
-        code: INTERNAL_ERROR,
-        message: `The answer of server "${choice.name}" was ${bytes} bytes, more than ${where} (${limit}); it was dropped. Ask for less, or raise ${where}.`,
-        data: { code: 'RESPONSE_TOO_LARGE', server: choice.name, bytes, limit },
-      },
-    };
-  });
+  holder._readBuffer = new BoundedReadBuffer(
+    limit,
+    ({ id, bytes }) => {
+      choice.logger.warn(
+        `${choice.name}: a message of ${bytes} bytes, over ${where} (${limit}), was dropped${id === undefined ? '' : `; request ${String(id)} fails with RESPONSE_TOO_LARGE`}`,
+      );
+      if (id === undefined) return undefined;
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: INTERNAL_ERROR,
+          message: `The answer of server "${choice.name}" was ${bytes} bytes, more than ${where} (${limit}); it was dropped. Ask for less, or raise ${where}.`,
+          data: { code: 'RESPONSE_TOO_LARGE', server: choice.name, bytes, limit },
+        },
+      };
+    },
+    ({ id, reason }) => {
+      choice.logger.warn(`${choice.name}: answered request ${String(id)} with a message that is not JSON-RPC (${reason.split('\n', 1)[0]}); the request fails`);
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: INTERNAL_ERROR,
+          message: `Server "${choice.name}" sent a malformed answer: it is not a JSON-RPC response.`,
+          data: { code: 'UPSTREAM_ERROR', server: choice.name },
+        },
+      };
+    },
+  );
 }
 
 async function connectSse(client: Client, url: URL, options: SSEClientTransportOptions, choice: TransportChoice): Promise<Transport> {

@@ -27,6 +27,7 @@ import { paramHeaderDeclarations, paramHeadersFor } from './param-headers.js';
 import { ListenStream } from './listen-stream.js';
 import { InputBridge, UnknownRequestState, type InputMethod } from './input-bridge.js';
 import { requestFailure } from './upstream-failure.js';
+import { malformedCallResult } from './call-result.js';
 import { UpstreamConnection, type UpstreamOptions, type UpstreamState } from './upstream-connection.js';
 
 export type { DownstreamRelay, UpstreamOptions, UpstreamState } from './upstream-connection.js';
@@ -240,22 +241,17 @@ export class Upstream {
     };
     // The server's own definition: its x-mcp-header parameters make a 2026 call's Mcp-Param-* headers.
     const tool = era === 'modern' ? this.tools?.find((t) => t.name === name) : undefined;
+    let refused: ToolError | undefined;
     try {
-      if (modern && era === 'legacy') return await this.bridged(client, params, options, modern);
-      if (era === 'modern' && !modern?.headers) {
-        // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
-        // which a 2026 server requires; its definition without outputSchema, so that the result
-        // is passed on as the server sent it, not checked here.
-        return (await client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) })) as CallToolResult;
-      }
-      // A 2026 client's call goes on with the Mcp-Param-* headers of the arguments sent: its own were
-      // checked against the same definition (mcp/modern-http.ts), and a pre_call hook may have
-      // changed an argument since.
-      return (await client.request({ method: 'tools/call', params }, PassThroughResult, {
-        ...options,
-        ...(modern?.headers && era === 'modern' ? { headers: paramHeadersOf(tool, params.arguments, modern.headers) } : {}),
-      })) as CallToolResult;
+      const result = await this.sendCall(client, params, options, modern, tool);
+      const malformed = malformedCallResult(result);
+      if (malformed) throw (refused = this.malformed(name, malformed));
+      return result as CallToolResult;
     } catch (error) {
+      if (refused !== undefined && error === refused) {
+        failure = refused.message;
+        throw error;
+      }
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
       // capability the client lacks, -32602 for tampered request state) are the client's to act on.
       failure = (error as Error).message;
@@ -265,6 +261,31 @@ export class Upstream {
       release();
       span?.end(failure);
     }
+  }
+
+  /** Sends a tools/call the way the connection's era and the client's take it. */
+  private async sendCall(
+    client: Client,
+    params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+    options: { timeout: number; signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void },
+    modern: ModernRequest | undefined,
+    tool: Tool | undefined,
+  ): Promise<unknown> {
+    const era = client.getProtocolEra();
+    if (modern && era === 'legacy') return this.bridged(client, params, options, modern);
+    if (era === 'modern' && !modern?.headers) {
+      // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
+      // which a 2026 server requires; its definition without outputSchema, so that the result
+      // is passed on as the server sent it, not checked here.
+      return client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) });
+    }
+    // A 2026 client's call goes on with the Mcp-Param-* headers of the arguments sent: its own were
+    // checked against the same definition (mcp/modern-http.ts), and a pre_call hook may have
+    // changed an argument since.
+    return client.request({ method: 'tools/call', params }, PassThroughResult, {
+      ...options,
+      ...(modern?.headers && era === 'modern' ? { headers: paramHeadersOf(tool, params.arguments, modern.headers) } : {}),
+    });
   }
 
   /**
@@ -318,7 +339,10 @@ export class Upstream {
       ...(progress ? { progress } : {}),
       done: (outcome) => {
         release();
-        if ('result' in outcome) return done(outcome.result as CallToolResult);
+        if ('result' in outcome) {
+          const malformed = malformedCallResult(outcome.result);
+          return done(malformed ? this.malformed(String(params.name), malformed) : (outcome.result as CallToolResult));
+        }
         done((outcome.cause !== undefined && this.connection.authFailure(outcome.cause)) || this.callFailure(String(params.name), outcome.error));
       },
     });
@@ -326,6 +350,14 @@ export class Upstream {
       release();
       cancel();
     };
+  }
+
+  /** UPSTREAM_ERROR for a result that is not a CallToolResult (./call-result.ts): the client never gets it. */
+  private malformed(tool: string, why: string): ToolError {
+    return new ToolError('UPSTREAM_ERROR', `Server "${this.name}" answered ${tool} with a malformed result: ${why}.`, {
+      details: { server: this.name, tool },
+      hint: `The server is broken or not an MCP server; check it with: mcpkit server test ${this.name}`,
+    });
   }
 
   /** The one error a failed tools/call becomes, on either path. */

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor } from '../helpers/upstreams.js';
 import { join } from 'node:path';
@@ -252,5 +252,82 @@ describe('session quotas per route and credential (finding 5)', () => {
     expect(ended.status).toBe(200);
     expect((await open('/view/a/mcp', VIEW_TOKEN)).status).toBe(200);
     await served.close();
+  });
+});
+
+describe('a listen stream naming many resources is bounded (finding 7)', () => {
+  it('more than the maximum is refused at once; the maximum costs one listing and /health stays quick', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const { MAX_LISTEN_URIS } = await import('../../src/mcp/modern-http.js');
+    const served = await serveHttpInProcess(
+      configFile(`mcp_servers:\n  everything: ${JSON.stringify(SERVERS.everything)}\ntool_views:\n  e:\n    servers: [everything]\n`),
+    );
+    const client = new Client({ name: 'listener', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' as const } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/view/e/mcp`)));
+    try {
+      const uris = (n: number) => Array.from({ length: n }, (_, i) => `demo://resource/dynamic/text/${i + 1}`);
+      const started = Date.now();
+      await expect(client.listen({ resourceSubscriptions: uris(5000) })).rejects.toThrow(new RegExp(`at most ${MAX_LISTEN_URIS}`));
+      expect(Date.now() - started).toBeLessThan(2000);
+      const listening = client.listen({ resourceSubscriptions: uris(MAX_LISTEN_URIS) });
+      const healthStarted = Date.now();
+      expect((await fetch(`${served.url}/health`)).status).toBe(200);
+      expect(Date.now() - healthStarted).toBeLessThan(1000);
+      const subscription = await listening;
+      expect(subscription.honoredFilter.resourceSubscriptions).toHaveLength(MAX_LISTEN_URIS);
+      await subscription.close();
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+});
+
+describe('hidden resources are not readable (finding 6)', () => {
+  it('a server filtered to show no resources lists none and reads none, template instances included', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const everything = { ...SERVERS.everything, filter: [{ exclude: '*' }] };
+    const served = await serveHttpInProcess(configFile(`mcp_servers:\n  everything: ${JSON.stringify(everything)}\n`));
+    const client = new Client({ name: 'reader', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
+    try {
+      expect((await client.listResources()).resources).toEqual([]);
+      expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
+      for (const uri of ['demo://resource/dynamic/text/1', 'demo://resource/static/document/architecture.md'])
+        await expect(client.readResource({ uri }), uri).rejects.toThrow(/not found/i);
+      await expect(client.subscribeResource({ uri: 'demo://resource/dynamic/text/1' })).rejects.toThrow(/not found/i);
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+});
+
+describe('a malformed upstream answer ends its call at once (finding 8)', () => {
+  it.each([
+    ['the hot path (the catalog known)', true],
+    ['the SDK path', false],
+  ])('%s: UPSTREAM_ERROR naming the server, within a second, and the connection goes on', async (_what, listFirst) => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const malformed = { command: process.execPath, args: [join(ROOT, 'test/fixtures/malformed-server.mjs')] };
+    const served = await serveHttpInProcess(configFile(`mcp_servers:\n  broken: ${JSON.stringify(malformed)}\n`));
+    const client = new Client({ name: 'caller', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
+    try {
+      if (listFirst) await client.listTools();
+      for (const name of ['not_an_object', 'content_not_array']) {
+        const started = Date.now();
+        const result = (await client.callTool({ name, arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+        expect(Date.now() - started, name).toBeLessThan(1000);
+        expect(result.isError, name).toBe(true);
+        const error = JSON.parse(result.content[0]!.text) as { error: { code: string; message: string } };
+        expect(error.error.code, name).toBe('UPSTREAM_ERROR');
+        expect(error.error.message, name).toContain('"broken"');
+      }
+      expect(JSON.stringify((await client.callTool({ name: 'fine', arguments: {} })).content)).toContain('fine');
+    } finally {
+      await client.close();
+      await served.close();
+    }
   });
 });

@@ -46,6 +46,36 @@ describe('BoundedReadBuffer', () => {
   });
 });
 
+describe('BoundedReadBuffer: answers that are JSON but not JSON-RPC', () => {
+  const malformedAnswers = (text: string) => {
+    const buffer = new BoundedReadBuffer(
+      1_000_000,
+      () => undefined,
+      ({ id }) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: 'malformed' } }) as JSONRPCMessage,
+    );
+    buffer.append(Buffer.from(text));
+    const out: unknown[] = [];
+    for (;;) {
+      try {
+        const m = buffer.readMessage();
+        if (m === null) break;
+        out.push(m);
+      } catch (error) {
+        out.push(`thrown: ${(error as Error).name}`);
+      }
+    }
+    return out;
+  };
+
+  it.each<[string, object, unknown]>([
+    ['a result that is a string', { jsonrpc: '2.0', id: 3, result: 'notanobject' }, { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'malformed' } }],
+    ['a result that is a list', { jsonrpc: '2.0', id: 'a', result: [1] }, { jsonrpc: '2.0', id: 'a', error: { code: -32603, message: 'malformed' } }],
+    ['a request with a bad shape is not an answer: the SDK hears of it as before', { jsonrpc: '2.0', id: 4, method: 5 }, expect.stringMatching(/^thrown/)],
+  ])('%s', (_what, message, expected) => {
+    expect(malformedAnswers(line(message) + line(result(9, 'next')))).toEqual([expected, result(9, 'next')]);
+  });
+});
+
 describe('idFromEnds', () => {
   it.each([
     ['{"jsonrpc":"2.0","id":7,"result":{', '', 7],
