@@ -38,6 +38,7 @@ export const SETTING_DEFAULTS = {
     send_timeout_ms: 30_000,
     max_send_buffer_bytes: 16 * 1024 * 1024,
     host_tools_without_auth: false,
+    agent_commands: 'ask',
     exposure: 'auto',
     token_budget: 4000,
   },

@@ -56,6 +56,7 @@ const LIVE_SERVE_KEYS = [
   'pin',
   'allowed_origins',
   'host_tools_without_auth',
+  'agent_commands',
   'metrics_public',
   'open_routes',
 ] as const;

@@ -73,6 +73,12 @@ export const serverSchema = z
       .describe('Renames, descriptions and hiding of tools by their upstream names, without an allow-list: every other tool still passes.'),
     filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
     disabled: z.boolean().optional(),
+    added_by: z
+      .literal('agent')
+      .optional()
+      .describe(
+        'Written by mcpkit when an agent added this server over MCP: a person approves each start from MCP (server_test, server_login). Remove it once you trust the entry.',
+      ),
     pinning: z.enum(PIN_MODES).optional().describe('Tool pinning for this server (default: the top-level pinning, else enforce); see "mcpkit server diff".'),
     timeout_ms: z.int().positive().optional(),
     max_message_bytes: z
@@ -369,6 +375,12 @@ export const configSchema = z
         auth: serveAuthSchema
           .optional()
           .describe('Protect "serve --http" with OAuth access tokens (MCP authorization): a protected resource of the named authorization server.'),
+        agent_commands: z
+          .enum(['ask', 'allow', 'deny'])
+          .optional()
+          .describe(
+            'When an agent asks over MCP for a command to be run (server_add or server_import of a stdio server, registry_add, server_test or server_login of a server an agent added): ask the person through the client (default; refused where the client cannot ask), allow without asking (a prompt-injected agent can then run any command as you), or deny.',
+          ),
         host_tools_without_auth: z
           .boolean()
           .optional()

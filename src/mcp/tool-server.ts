@@ -6,6 +6,7 @@ import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { answererOf, type CatalogEntry } from '../proxy/catalog.js';
 import { modernRequestOf } from './modern-request.js';
+import { OpenQuestions, personAsker } from './person-asker.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
 import { SessionState, type UpstreamTrace } from '../tool/context.js';
 
@@ -64,6 +65,14 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
     const published = errorObject(error);
     throw protocolError(ProtocolErrorCode.InternalError, published.message, published);
   }
+}
+
+/** The questions this process put to 2026-07-28 clients and awaits answers to (./person-asker.ts). */
+const openQuestions = new WeakMap<Runtime, OpenQuestions>();
+function questionsOf(runtime: Runtime): OpenQuestions {
+  let questions = openQuestions.get(runtime);
+  if (!questions) openQuestions.set(runtime, (questions = new OpenQuestions()));
+  return questions;
 }
 
 /** Results of server-to-client requests are passed back to the upstream as the client gave them. */
@@ -252,6 +261,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
             ...context,
             signal: ctx.mcpReq.signal,
             requestId: ctx.mcpReq.id,
+            askPerson: personAsker(ctx, { tool: name, args }, () => server.getClientCapabilities(), questionsOf(runtime)),
             ...(progress ? { progress } : {}),
             ...(modern ? { modern } : {}),
             ...(trace ? { trace } : {}),

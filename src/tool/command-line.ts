@@ -25,13 +25,14 @@ export function shellQuote(value: string): string {
  */
 export function commandLineFor<T extends AnyTool>(tool: T, input: Partial<z.output<T['input']>>, bin = 'mcpkit'): string {
   const shape = tool.input.shape as Record<string, z.ZodType>;
-  const defaults = tool.input.safeParse({}).data as Record<string, unknown> | undefined;
+  // Each field's own default (the whole input may not parse without its required fields).
+  const defaultOf = (field: string) => shape[field]!.safeParse(undefined).data as unknown;
   const values = input as Record<string, unknown>;
   const positional = (tool.command.args ?? []).flatMap((field) => words(values[field]));
   const flags: string[] = [];
   for (const field of Object.keys(shape)) {
     const value = values[field];
-    if (value === undefined || tool.command.args?.includes(field) || JSON.stringify(value) === JSON.stringify(defaults?.[field])) continue;
+    if (value === undefined || tool.command.args?.includes(field) || JSON.stringify(value) === JSON.stringify(defaultOf(field))) continue;
     const flag = flagName(tool.command, field);
     if (typeof value === 'boolean') flags.push(value ? `--${flag}` : `--no-${flag}`);
     else for (const word of words(value)) flags.push(`--${flag} ${word}`);

@@ -132,6 +132,31 @@ export interface ToolContext {
   readonly configWritten?: () => Promise<void>;
   /** Set by the MCP front end when the client asked for progress (a progressToken). */
   readonly progress?: (update: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Set by the MCP front end: puts a question to the person at the client (elicitation) and says
+   * whether they approved. `unavailable`: the client cannot ask. On a 2026-07-28 request it throws
+   * `InputRequiredAnswer` the first time (the call's answer asks the client), and on the client's
+   * retry with the person's answer returns it.
+   */
+  readonly askPerson?: (question: PersonQuestion) => Promise<'approved' | 'declined' | 'unavailable'>;
+}
+
+/** What an agent asked for that needs a person: shown as it is, every line escaped. */
+export interface PersonQuestion {
+  /** One line: what is about to happen ("Add the stdio server "x" to the config"). */
+  action: string;
+  /** The exact command lines that would be run, one per line. */
+  commands: readonly string[];
+}
+
+/**
+ * A 2026-07-28 call's answer that asks the client for input first (an input_required result with
+ * an elicitation): thrown by `askPerson`, returned by the MCP front end as the call's result.
+ */
+export class InputRequiredAnswer extends Error {
+  constructor(readonly result: Record<string, unknown>) {
+    super('input required');
+  }
 }
 
 /** A request's trace (audit/tracing.ts), as the proxy sees it: one span per upstream request. */

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import { inputJsonSchema, parseInput } from '../core/schema.js';
-import type { ToolContext } from './context.js';
+import { InputRequiredAnswer, type ToolContext } from './context.js';
 import type { AnyTool } from './define.js';
 
 const published = new WeakMap<AnyTool, Tool>();
@@ -51,6 +51,7 @@ export async function runLocalTool(tool: AnyTool, args: unknown, context: ToolCo
   try {
     return toCallResult(await tool.run(parseToolInput(tool, args), context));
   } catch (error) {
+    if (error instanceof InputRequiredAnswer) return error.result as CallToolResult;
     if (!(error instanceof ToolError)) context.logger.error(`${tool.name} failed: ${(error as Error)?.stack ?? String(error)}`);
     return toErrorResult(error);
   }

@@ -17,7 +17,7 @@ const errorOf = (r: CallToolResult) => (r.structuredContent as { error: { code: 
 
 /** A client of `serve` over stdio (../helpers/serve.ts), its events under the name these tests use. */
 async function stdioClient(config: string) {
-  const served = await serveStdioClient(config, 'live-config');
+  const served = await serveStdioClient(config, 'live-config', {}, { approve: true });
   return { ...served, events: served.heard };
 }
 
@@ -132,12 +132,13 @@ describe('serve over stdio follows its config', () => {
     expect(await names(session.client)).toContain('read_graph');
   });
 
-  it('server_add over MCP is served at once: server_test of it in the same session works', async () => {
+  it('server_add over MCP asks the person, and is served at once: server_test of it in the same session works', async () => {
     const added = (await session.client.callTool({
       name: 'server_add',
       arguments: { name: 'memory3', command: SERVERS.memory.command, args: SERVERS.memory.args },
     })) as CallToolResult;
     expect(added.isError, text(added)).toBeFalsy();
+    expect(session.events.asked[0]).toContain(`${SERVERS.memory.command} ${SERVERS.memory.args[0]}`);
     const tested = (await session.client.callTool({ name: 'server_test', arguments: { name: 'memory3' } })) as CallToolResult;
     expect(tested.isError, text(tested)).toBeFalsy();
     expect(text(tested)).toContain('read_graph');

@@ -168,7 +168,9 @@ describe('registry over MCP', () => {
       env: { ...(env as Record<string, string>), ...extraEnv },
       stderr: 'pipe',
     });
-    const client = new Client({ name: 'registry-test', version: '1' });
+    // A person who approves what the agent asks to install (registry_add runs npx).
+    const client = new Client({ name: 'registry-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { approve: true } }));
     await client.connect(transport);
     return client;
   }

@@ -206,7 +206,9 @@ describe('server_add over MCP speaks MCP, in the terminal speaks flags', async (
   it('takes env and headers as objects over MCP and as KEY=VALUE flags in a terminal; errors name fields or flags', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     writeFileSync(file, 'mcp_servers: {}\n');
-    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    // Approving, as a person would: a client without elicitation is refused (test/mcp/agent-commands.test.ts).
+    const client = new Client({ name: 'e2e', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { approve: true } }));
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -230,7 +232,11 @@ describe('server_add over MCP speaks MCP, in the terminal speaks flags', async (
     } finally {
       await client.close();
     }
-    expect(parse(readFileSync(file, 'utf8')).mcp_servers.mem).toEqual({ command: 'node', env: { MEMORY_FILE_PATH: '/tmp/m.json', DEBUG: '1' } });
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.mem).toEqual({
+      command: 'node',
+      env: { MEMORY_FILE_PATH: '/tmp/m.json', DEBUG: '1' },
+      added_by: 'agent',
+    });
 
     const env = cleanEnv({ MCPKIT_CONFIG: file });
     expect((await runCli(['server', 'add', 'gh', '--url', 'https://example.com/mcp', '--header', 'A=1', '--header', 'B=2=3'], { env })).code).toBe(0);

@@ -8,13 +8,15 @@ export interface Heard {
   toolsChanged: number;
   changedAt: number[];
   messages: { level: string; data: unknown }[];
+  /** The forms the person was asked to approve (a client made with `approve`). */
+  asked: string[];
 }
 
 /**
  * `mcpkit serve --config CONFIG --exposure direct` over stdio with the real SDK client, which
  * counts list_changed and keeps the log messages it is sent; serve's stderr is kept.
  */
-export async function serveStdioClient(config: string, name = 'e2e', env: Record<string, string | undefined> = {}) {
+export async function serveStdioClient(config: string, name = 'e2e', env: Record<string, string | undefined> = {}, options: { approve?: boolean } = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', '--config', config, '--exposure', 'direct'],
@@ -23,8 +25,15 @@ export async function serveStdioClient(config: string, name = 'e2e', env: Record
   });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
-  const client = new Client({ name, version: '1.0.0' });
-  const heard: Heard = { toolsChanged: 0, changedAt: [], messages: [] };
+  // A client that approves (a person saying yes to every form) offers elicitation and answers it.
+  const client = new Client({ name, version: '1.0.0' }, options.approve ? { capabilities: { elicitation: { form: {} } } } : {});
+  const heard: Heard = { toolsChanged: 0, changedAt: [], messages: [], asked: [] };
+  if (options.approve) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      heard.asked.push(String(request.params.message));
+      return { action: 'accept', content: { approve: true } };
+    });
+  }
   client.setNotificationHandler('notifications/tools/list_changed', async () => {
     heard.toolsChanged++;
     heard.changedAt.push(Date.now());

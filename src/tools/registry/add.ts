@@ -3,6 +3,8 @@ import { field, ToolError } from '../../core/errors.js';
 import { defineTool } from '../../tool/define.js';
 import { PACKAGE_KINDS, type DeclaredVariable } from '../../registry/install.js';
 import { editConfigFile } from '../shared/config-access.js';
+import { requirePersonFor, serverCommandLine } from '../shared/approval.js';
+import { commandLineFor } from '../../tool/command-line.js';
 import { registryField, registryFor } from './shared.js';
 
 export const registryAdd = defineTool({
@@ -49,7 +51,16 @@ export const registryAdd = defineTool({
         hint: `Choose a name with ${field('as')}.`,
       });
     }
-    const { value, path } = await editConfigFile(ctx, (doc) => addServer(doc, local, plan.entry, { force: input.force }));
+    const written = ctx.surface === 'mcp' ? { ...plan.entry, added_by: 'agent' } : plan.entry;
+    const command = serverCommandLine(plan.entry as Parameters<typeof serverCommandLine>[0]);
+    if (command) {
+      await requirePersonFor(
+        ctx,
+        { action: `install ${server.name}${server.version ? ` ${server.version}` : ''} from the registry as the server "${local}"`, commands: [command] },
+        commandLineFor(registryAdd, input),
+      );
+    }
+    const { value, path } = await editConfigFile(ctx, (doc) => addServer(doc, local, written, { force: input.force }));
     return {
       server: local,
       replaced: value.replaced,

@@ -3,6 +3,8 @@ import { field, ToolError } from '../../core/errors.js';
 import { PROTOCOL_CHOICES } from '../../config/defaults.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
+import { requirePersonFor, serverCommandLine } from '../shared/approval.js';
+import { commandLineFor } from '../../tool/command-line.js';
 import { checkToolNames } from '../shared/tool-names.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
@@ -93,8 +95,14 @@ export const serverAdd = defineTool({
         protocol: input.protocol,
         auth,
         timeout_ms: input.timeout_ms,
+        // An agent's server is marked as such: starting it for a look asks a person (server_test).
+        added_by: ctx.surface === 'mcp' ? 'agent' : undefined,
       }).filter(([, v]) => v !== undefined),
     );
+    const command = serverCommandLine(entry);
+    if (command) {
+      await requirePersonFor(ctx, { action: `add the stdio server "${input.name}" to the config`, commands: [command] }, commandLineFor(serverAdd, input));
+    }
     const { value, path } = await editConfigFile(ctx, (doc) => addServer(doc, input.name, entry, { force: input.force }));
     return { server: input.name, replaced: value.replaced, config: path, entry };
   },

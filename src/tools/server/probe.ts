@@ -9,6 +9,8 @@ import type { PinMode } from '../../config/defaults.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ChalkInstance } from 'chalk';
 import { editConfigFile } from '../shared/config-access.js';
+import { requirePersonFor, serverCommandLine } from '../shared/approval.js';
+import { commandLineFor } from '../../tool/command-line.js';
 
 export const serverTest = defineTool({
   name: 'server_test',
@@ -27,6 +29,14 @@ export const serverTest = defineTool({
     if (!server) throw unknownServer(input.name, Object.keys(config.mcp_servers));
     const { requireUsable } = await import('../../config/problems.js');
     requireUsable(config, `mcp_servers.${input.name}`);
+    const command = server.added_by === 'agent' ? serverCommandLine(server) : undefined;
+    if (command) {
+      await requirePersonFor(
+        ctx,
+        { action: `start the server "${input.name}", which an agent added, to test it`, commands: [command] },
+        `mcpkit server test ${input.name}`,
+      );
+    }
     return ctx.servers.with(input.name, server, async (upstream) => {
       const started = performance.now();
       const tools = await upstream.listTools();
@@ -128,7 +138,10 @@ export const serverImport = defineTool({
       document = JSON.parse(await readFile(path, 'utf8'));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new ToolError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read ${path}: ${(error as Error).message}`, {
+      // A parse error's own message quotes the start of the file: whatever file was named (/etc/shadow
+      // over MCP), its content is never echoed.
+      const why = error instanceof SyntaxError ? 'it is not valid JSON' : (error as Error).message;
+      throw new ToolError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read ${path}: ${why}.`, {
         hint: "Give the path of a client's JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).",
       });
     }
@@ -151,7 +164,8 @@ export const serverImport = defineTool({
           skipped.push({ name, reason: 'a server of this name exists (use --force to replace it)' });
           continue;
         }
-        const safe = input.keep_secrets ? { entry, moved: [] } : externalizeSecrets(name, entry, taken);
+        const marked = ctx.surface === 'mcp' ? { ...entry, added_by: 'agent' } : entry;
+        const safe = input.keep_secrets ? { entry: marked, moved: [] } : externalizeSecrets(name, marked, taken);
         // Only whether the variable is set already, with that value: the value itself is never shown.
         for (const m of safe.moved) variables.push({ variable: m.variable, path: m.path, set: ctx.env[m.variable] === m.value });
         (addServer(doc, name, safe.entry, { force: true }).replaced ? replaced : added).push(name);
@@ -163,6 +177,10 @@ export const serverImport = defineTool({
       const { parseYaml } = await import('../../config/check.js');
       const text = await readFile(ctx.configLocation.path, 'utf8').catch(() => '');
       return { file: path, format: found.format, dry_run: true, config: ctx.configLocation.path, ...apply(parseYaml(text).doc) };
+    }
+    const commands = found.servers.flatMap(({ entry }) => serverCommandLine(entry as Parameters<typeof serverCommandLine>[0]) ?? []);
+    if (commands.length) {
+      await requirePersonFor(ctx, { action: `import ${found.servers.length} server(s) from ${path}`, commands }, commandLineFor(serverImport, input));
     }
     const { value, path: config } = await editConfigFile(ctx, apply);
     return { file: path, format: found.format, dry_run: false, config, ...value };

@@ -1,0 +1,73 @@
+import { ToolError } from '../../core/errors.js';
+import { printable } from '../../core/printable.js';
+import { shellQuote } from '../../tool/command-line.js';
+import type { PersonQuestion, ToolContext } from '../../tool/context.js';
+
+/**
+ * A command an agent asks mcpkit to run needs a person. Over MCP, a tool that would make mcpkit
+ * run a new command (a stdio server added, imported or installed from a registry; a server an
+ * agent added started for a look) asks the person at the client first, through elicitation, with
+ * the exact command lines; where the client cannot ask it is refused, saying what to run in a
+ * terminal instead. A prompt-injected agent otherwise gets code execution with nobody involved.
+ * serve.agent_commands: allow opts out (a trusted set-up), deny refuses without asking. A person
+ * at a terminal is not asked: they typed the command.
+ */
+export async function requirePersonFor(ctx: ToolContext, question: PersonQuestion, inTerminal: string): Promise<void> {
+  if (ctx.surface === 'cli' || question.commands.length === 0) return;
+  const setting = (await ctx.config()).serve.agent_commands ?? 'ask';
+  if (setting === 'allow') return;
+  const terminal = `Run it in a terminal instead: ${inTerminal}`;
+  if (setting === 'deny') {
+    throw new ToolError(
+      'FORBIDDEN',
+      `${question.action} would run a command, and this server does not run commands an agent asks for (serve.agent_commands: deny).`,
+      {
+        details: { commands: question.commands },
+        hint: terminal,
+      },
+    );
+  }
+  const answer = ctx.askPerson ? await ctx.askPerson(question) : 'unavailable';
+  if (answer === 'approved') return;
+  if (answer === 'declined') {
+    throw new ToolError('FORBIDDEN', `The person declined: ${question.action} was not done.`, { details: { commands: question.commands } });
+  }
+  throw new ToolError(
+    'FORBIDDEN',
+    `${question.action} would run a command, which needs a person's approval, and this client cannot ask for it (it does not offer elicitation).`,
+    {
+      details: { commands: question.commands },
+      hint: `${terminal} (or, for a set-up you trust, serve.agent_commands: allow).`,
+    },
+  );
+}
+
+/** A stdio server's command line as a shell would run it: environment first, then the command and its arguments, every word quoted and escaped. Pure. */
+export function serverCommandLine(entry: {
+  command?: string;
+  args?: readonly string[];
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+}): string | undefined {
+  if (entry.command === undefined) return undefined;
+  const env = Object.entries(entry.env ?? {}).map(([k, v]) => `${printable(k)}=${printable(shellQuote(v))}`);
+  const words = [entry.command, ...(entry.args ?? [])].map((w) => printable(shellQuote(w)));
+  const line = [...env, ...words].join(' ');
+  return entry.cwd === undefined ? line : `(cd ${printable(shellQuote(entry.cwd))} && ${line})`;
+}
+
+/** The form the question is put to the person as (MCP elicitation, form mode): the text and one yes/no field. Pure. */
+export function approvalForm(question: PersonQuestion): {
+  message: string;
+  requestedSchema: { type: 'object'; properties: { approve: { type: 'boolean'; title: string; description: string; default: boolean } }; required: string[] };
+} {
+  const lines = question.commands.map((c) => `  ${c}`).join('\n');
+  return {
+    message: `An agent asks mcpkit: ${printable(question.action)}.\nmcpkit would run:\n${lines}\nApprove only if you trust this command: it runs as you, with your files and network.`,
+    requestedSchema: {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Run this command', description: 'Yes runs it; no refuses the request.', default: false } },
+      required: ['approve'],
+    },
+  };
+}
