@@ -4,7 +4,7 @@
 // up with the runner's hooks (test/helpers/cli.ts); this is the check that they did, and it fails
 // the run when they did not. The run gets a TMPDIR of its own and a marker in the environment that
 // every process it starts inherits, so the check sees only what this run made.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,13 +19,35 @@ const env = { ...process.env, TMPDIR: scratch, MCPKIT_TEST_RUN: marker };
 // which may be reached over TLS.
 if (!process.env.ARANGO_URL) delete env.NODE_EXTRA_CA_CERTS;
 
-const vitest = spawnSync(process.execPath, [join(import.meta.dirname, '../node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], {
+// In a session of its own (detached), so that what it starts can be told from everything else
+// on the machine; signals sent to this runner are passed on to it.
+const vitest = spawn(process.execPath, [join(import.meta.dirname, '../node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], {
   stdio: 'inherit',
   env,
+  detached: true,
 });
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => vitest.kill(signal));
+const vitestStatus = await new Promise((resolve) => vitest.once('exit', (code) => resolve(code)));
+const runSessions = vitest.pid === undefined ? [] : [vitest.pid];
 
-/** Processes whose environment carries this run's marker (Linux /proc; elsewhere none are found). */
-function survivors() {
+/** A process's session (/proc/PID/stat, field 6); undefined where unreadable. */
+function sessionOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Processes this run left (Linux /proc; elsewhere none are found): those whose environment carries
+ * its marker, and every process of the run's sessions: vitest's own (it runs in a session of its
+ * own, so everything it starts is in it), and that of each marked session leader (a daemon starts
+ * one). The upstream servers mcpkit starts get only a small base environment, without the marker,
+ * so their session is how they are found.
+ */
+function survivors(sessions) {
   const found = [];
   let pids;
   try {
@@ -33,23 +55,36 @@ function survivors() {
   } catch {
     return found;
   }
+  const leaders = new Set(sessions);
+  const seen = [];
   for (const pid of pids) {
     if (Number(pid) === process.pid) continue;
+    let marked = false;
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`MCPKIT_TEST_RUN=${marker}`)) continue;
-      found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim() });
+      marked = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`MCPKIT_TEST_RUN=${marker}`);
     } catch {
-      /* gone already, or not ours to read */
+      /* not ours to read */
+    }
+    const session = sessionOf(pid);
+    if (marked && session === Number(pid)) leaders.add(session);
+    seen.push({ pid: Number(pid), marked, session });
+  }
+  for (const p of seen) {
+    if (!p.marked && !leaders.has(p.session)) continue;
+    try {
+      found.push({ pid: p.pid, command: readFileSync(`/proc/${p.pid}/cmdline`, 'latin1').split('\0').join(' ').trim() });
+    } catch {
+      /* gone already */
     }
   }
   return found;
 }
 
 // A process may still be on its way out when vitest returns: give stragglers a moment.
-let alive = survivors();
+let alive = survivors(runSessions);
 for (let waited = 0; alive.length && waited < 3000; waited += 250) {
   await new Promise((r) => setTimeout(r, 250));
-  alive = survivors();
+  alive = survivors(runSessions);
 }
 const leftDirs = readdirSync(scratch).filter((name) => PREFIXES.some((p) => name.startsWith(p)));
 
@@ -73,4 +108,4 @@ if (alive.length) {
 }
 rmSync(scratch, { recursive: true, force: true });
 if (litter) console.error('\nlitter check: failed');
-process.exit(vitest.status === 0 ? (litter ? 1 : 0) : (vitest.status ?? 1));
+process.exit(vitestStatus === 0 ? (litter ? 1 : 0) : (vitestStatus ?? 1));

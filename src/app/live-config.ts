@@ -67,11 +67,32 @@ export class LiveConfig {
 
   constructor(private readonly options: LiveConfigOptions) {
     this.current = options.initial;
+    void this.current?.then(
+      (config) => (this.settled = config),
+      () => undefined,
+    );
   }
 
   /** The current config, loaded on first use. */
   get(): Promise<McpkitConfig> {
-    return (this.current ??= import('../config/load.js').then(({ loadConfig }) => loadConfig(this.options.location, this.options.env)));
+    if (!this.current) {
+      this.current = import('../config/load.js').then(({ loadConfig }) => loadConfig(this.options.location, this.options.env));
+      void this.current.then(
+        (config) => this.settle(config),
+        () => undefined,
+      );
+    }
+    return this.current;
+  }
+
+  /** The current config once it is loaded (undefined before): for what must be decided without waiting. */
+  get loaded(): McpkitConfig | undefined {
+    return this.settled;
+  }
+
+  private settled?: McpkitConfig;
+  private settle(config: McpkitConfig): void {
+    if (this.current) this.settled = config;
   }
 
   /** The generation served now (cheap enough to ask on every request). */
@@ -192,6 +213,7 @@ export class LiveConfig {
     next = { ...next, config: guarded.config };
     const plan = planReload(before, next.config);
     this.current = Promise.resolve(next.config);
+    this.settled = next.config;
     this.text = next.text;
     this.generation++;
     this.lastProblem = undefined;

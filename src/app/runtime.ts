@@ -18,6 +18,7 @@ import type { ClientEra } from '../proxy/era.js';
 import type { ReloadPlan } from '../config/reload-plan.js';
 import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.js';
 import { ToolListCache } from './tool-list-cache.js';
+import { withheldFrom } from '../config/server-env.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import { DEFAULT_POLICY, SessionState, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
@@ -456,6 +457,8 @@ export class Runtime {
       logger: this.logger,
       version: this.version(),
       env: this.env,
+      // What the rest of the config names is not this server's to see (config/server-env.ts).
+      withheldEnv: () => withheldFrom(server.name, this.live.loaded?.references),
       stderr: quiet ? () => {} : (line) => void process.stderr.write(line),
       waiting: (message) => this.waiting(message),
       // A one-shot command reports a server that is down; only a long-running process reconnects.

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, renameSync, rmSync, statSync, write as writeAsync } from 'node:fs';
+import { closeSync, fstatSync, ftruncate, openSync, renameSync, rmSync, statSync, write as writeAsync } from 'node:fs';
 import { auditLine, type AuditEntry } from './audit-line.js';
 
 export type { AuditEntry } from './audit-line.js';
@@ -16,11 +16,41 @@ export interface AuditLogOptions {
    * second that was a fifth of serve's CPU per call; batched, it is a few writes a second.
    */
   batchMs?: number;
-  /** Told once when a write fails (the disk is full, the file's folder is gone); later lines are dropped and counted. */
+  /**
+   * Told once when writing starts failing (the disk is full, the file's folder is gone): lines wait
+   * (up to maxPending, later ones are dropped and counted) and the write is tried again with backoff.
+   */
   failed?: (reason: string) => void;
+  /** Told when a write works again after failing, with the lines dropped meanwhile. */
+  recovered?: (dropped: number) => void;
+  /** The file system calls it writes with (a test gives one that fails like a full disk). */
+  fs?: AuditFs;
+}
+
+/** The calls the log writes its file with. */
+export interface AuditFs {
+  write(fd: number, buffer: Buffer, offset: number, length: number, done: (error: NodeJS.ErrnoException | null, written: number) => void): void;
+  ftruncate(fd: number, length: number, done: (error: NodeJS.ErrnoException | null) => void): void;
+}
+
+const nodeFs: AuditFs = {
+  write: (fd, buffer, offset, length, done) => writeAsync(fd, buffer, offset, length, null, done),
+  ftruncate: (fd, length, done) => ftruncate(fd, length, done),
+};
+
+/** How the log stands: writing, or failing since when and why, and what it dropped. */
+export interface AuditStatus {
+  ok: boolean;
+  path: string;
+  dropped_lines: number;
+  failing_since?: string;
+  reason?: string;
 }
 
 export const AUDIT_DEFAULTS = { maxBytes: 10 * 1024 * 1024, keep: 5, maxPending: 10_000, batchMs: 25 };
+/** The first retry after a failed write, doubled each time up to the last. */
+export const RETRY_FIRST_MS = 100;
+export const RETRY_MAX_MS = 30_000;
 
 /** The first room for waiting lines; it grows (doubling) when a batch needs more. */
 const FIRST_BUFFER_BYTES = 64 * 1024;
@@ -51,15 +81,16 @@ export class AuditLog {
   private batches = 0;
   private closed = false;
   private dropped = 0;
-  private failure?: string;
-  private readonly options: Required<Omit<AuditLogOptions, 'failed'>> & Pick<AuditLogOptions, 'failed'>;
+  /** While writes fail: since when, why, and the wait before the next try. */
+  private failing?: { since: Date; reason: string; retryMs: number; droppedBefore: number };
+  private readonly options: Required<Omit<AuditLogOptions, 'failed' | 'recovered'>> & Pick<AuditLogOptions, 'failed' | 'recovered'>;
   private idle: (() => void)[] = [];
 
   constructor(
     readonly path: string,
     options: AuditLogOptions = {},
   ) {
-    this.options = { ...AUDIT_DEFAULTS, ...options };
+    this.options = { ...AUDIT_DEFAULTS, fs: nodeFs, ...options };
     this.fd = openSync(path, 'a', 0o600);
     this.size = fstatSync(this.fd).size;
   }
@@ -74,9 +105,19 @@ export class AuditLog {
     return this.batches;
   }
 
+  /** Writing, or failing since when and why; what was dropped. */
+  status(): AuditStatus {
+    return {
+      ok: this.failing === undefined,
+      path: this.path,
+      dropped_lines: this.dropped,
+      ...(this.failing ? { failing_since: this.failing.since.toISOString(), reason: this.failing.reason } : {}),
+    };
+  }
+
   write(entry: AuditEntry): void {
     if (this.closed) return;
-    if (this.ends.length >= this.options.maxPending || this.failure) {
+    if (this.ends.length >= this.options.maxPending) {
       this.dropped++;
       return;
     }
@@ -101,10 +142,14 @@ export class AuditLog {
   }
 
   async close(): Promise<void> {
+    // Failing: one more try now, and what still cannot be written is dropped (counted), not waited for.
+    if (this.failing) this.giveUpWaiting = true;
     await this.flushed();
     this.closed = true;
     closeSync(this.fd);
   }
+
+  private giveUpWaiting = false;
 
   private flushSoon(): void {
     this.writing = true;
@@ -131,16 +176,85 @@ export class AuditLog {
     this.spare = undefined;
     this.used = out.copy(this.buffer, 0, length, this.used);
     this.ends = this.ends.slice(take).map((end) => end - length);
-    writeAsync(this.fd, out, 0, length, null, (error) => {
+    const taken = take;
+    this.writeWhole(out, length, (error) => {
+      if (error) {
+        // The lines go back in front of the waiting ones, to be written once the disk takes them.
+        this.requeue(out, length, taken);
+        this.fail(`cannot write the audit log ${this.path}: ${error.message}`);
+        if (this.giveUpWaiting) {
+          this.discardWaiting();
+          return this.settle();
+        }
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.flush();
+        }, this.failing!.retryMs);
+        this.failing!.retryMs = Math.min(this.failing!.retryMs * 2, RETRY_MAX_MS);
+        return;
+      }
       // Kept for the next batch unless a very long line (arguments) made it large.
       if (out.length <= KEPT_BUFFER_BYTES) this.spare = out;
-      if (error) this.fail(`cannot write the audit log ${this.path}: ${error.message}`);
-      else this.size += length;
-      if (this.ends.length && !this.failure) return full ? this.flush() : this.flushSoon();
-      this.discardWaiting(); // after a failure: counted as dropped, so that flushed() ends
-      this.writing = false;
-      for (const resolve of this.idle.splice(0)) resolve();
+      this.size += length;
+      this.recover();
+      if (this.ends.length) return full ? this.flush() : this.flushSoon();
+      this.settle();
     });
+  }
+
+  /**
+   * Writes all `length` bytes of `buffer`, in as many writes as the system takes. A write that
+   * fails part way leaves no torn line: the file is cut back to where this batch began.
+   */
+  private writeWhole(buffer: Buffer, length: number, done: (error?: NodeJS.ErrnoException) => void): void {
+    const { fs } = this.options;
+    const start = this.size;
+    let offset = 0;
+    const step = () =>
+      fs.write(this.fd, buffer, offset, length - offset, (error, written) => {
+        if (!error) {
+          offset += written;
+          if (offset < length) return step();
+          return done();
+        }
+        if (offset === 0 && this.sizeOnDisk() === start) return done(error);
+        fs.ftruncate(this.fd, start, () => done(error));
+      });
+    step();
+  }
+
+  private sizeOnDisk(): number | undefined {
+    try {
+      return fstatSync(this.fd).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Puts the first `count` lines of a batch that failed back in front of the lines waiting now. */
+  private requeue(batch: Buffer, length: number, count: number): void {
+    const waiting = this.buffer.subarray(0, this.used);
+    const merged = Buffer.allocUnsafe(Math.max(FIRST_BUFFER_BYTES, length + this.used));
+    batch.copy(merged, 0, 0, length);
+    waiting.copy(merged, length);
+    const batchEnds: number[] = [];
+    // The batch's line ends are where its newlines are.
+    for (let i = 0; i < length; i++) if (batch[i] === 0x0a) batchEnds.push(i + 1);
+    this.ends = [...batchEnds.slice(0, count), ...this.ends.map((end) => end + length)];
+    this.buffer = merged;
+    this.used = length + this.used;
+    // Over the cap, the newest lines are the ones dropped, as write() drops a line past it.
+    const over = this.ends.length - this.options.maxPending;
+    if (over > 0) {
+      this.ends = this.ends.slice(0, this.options.maxPending);
+      this.used = this.ends[this.ends.length - 1] ?? 0;
+      this.dropped += over;
+    }
+  }
+
+  private settle(): void {
+    this.writing = false;
+    for (const resolve of this.idle.splice(0)) resolve();
   }
 
   /** PATH.N is dropped, each PATH.i becomes PATH.i+1, PATH becomes PATH.1, and a new PATH is opened (0600). */
@@ -170,9 +284,16 @@ export class AuditLog {
   }
 
   private fail(reason: string): void {
-    if (this.failure) return;
-    this.failure = reason;
+    if (this.failing) return;
+    this.failing = { since: new Date(), reason, retryMs: RETRY_FIRST_MS, droppedBefore: this.dropped };
     this.options.failed?.(reason);
+  }
+
+  private recover(): void {
+    if (!this.failing) return;
+    const dropped = this.dropped - this.failing.droppedBefore;
+    this.failing = undefined;
+    this.options.recovered?.(dropped);
   }
 }
 

@@ -1,5 +1,5 @@
 import { redact } from '../core/redact.js';
-import type { AuditEntry, AuditLog } from './audit-log.js';
+import type { AuditEntry, AuditLog, AuditStatus } from './audit-log.js';
 import { isoTime } from './audit-line.js';
 
 /** What a front end knows of one finished request (tools/call, prompts/get, resources/read). */
@@ -78,6 +78,11 @@ export class Auditor implements CallObserver {
     };
     if (this.options.arguments && call.args !== undefined) entry.arguments = JSON.parse(redact(JSON.stringify(call.args))) as unknown;
     this.log.write(entry);
+  }
+
+  /** How the log stands (writing, or failing since when), for /health and /metrics. */
+  status(): AuditStatus {
+    return this.log.status();
   }
 
   close(): Promise<void> {

@@ -15,6 +15,8 @@ export interface MetricSources {
   upstreams: () => readonly { name: string; state: string }[];
   sessions: () => number;
   generation: () => number;
+  /** The audit log's state, when serve keeps one. */
+  audit?: () => { ok: boolean; dropped_lines: number };
 }
 
 /**
@@ -78,6 +80,28 @@ export class ServeMetrics {
         this.set(sources.generation());
       },
     });
+    if (sources.audit) {
+      const audit = sources.audit;
+      new Gauge({
+        name: 'mcpkit_audit_log_up',
+        help: '1 while the audit log is written, 0 while writing it fails (a full disk): lines wait, and past the limit are dropped.',
+        registers,
+        collect() {
+          this.set(audit().ok ? 1 : 0);
+        },
+      });
+      let counted = 0;
+      new Counter({
+        name: 'mcpkit_audit_dropped_lines_total',
+        help: 'Audit lines dropped: more waited than may (serve fell behind, or the log could not be written).',
+        registers,
+        collect() {
+          const now = audit().dropped_lines;
+          if (now > counted) this.inc(now - counted);
+          counted = now;
+        },
+      });
+    }
     processMetrics(registers);
   }
 

@@ -45,9 +45,10 @@ const memo = globalThis as { [SETTLED]?: Exclude<DaemonAnswer, { kind: 'done' }>
 
 export async function viaDaemon(configPath: string, operation: DaemonOperation, handlers: DaemonHandlers = {}, env = process.env): Promise<DaemonAnswer> {
   if (memo[SETTLED]) return memo[SETTLED];
-  const socket = await reach(daemonPlace(configPath, env));
+  const place = daemonPlace(configPath, env);
+  const socket = await reach(place);
   if (!socket) return (memo[SETTLED] = { kind: 'absent' });
-  return exchange(socket, operation, handlers, env);
+  return exchange(socket, operation, handlers, env, place.config);
 }
 
 /** A connection to the daemon at `place`, or undefined: no socket, one in a folder not ours to trust (`daemon status` says why), or a dead one's. */
@@ -91,8 +92,8 @@ export function removeLeftovers(place: DaemonPlace): void {
   }
 }
 
-async function exchange(socket: Socket, operation: DaemonOperation, handlers: DaemonHandlers, env: NodeJS.ProcessEnv): Promise<DaemonAnswer> {
-  const last = await request(socket, operation, handlers, env);
+async function exchange(socket: Socket, operation: DaemonOperation, handlers: DaemonHandlers, env: NodeJS.ProcessEnv, config: string): Promise<DaemonAnswer> {
+  const last = await request(socket, operation, handlers, env, config);
   if (!last) {
     throw new ToolError('UNAVAILABLE', 'mcpkit daemon ended before it answered; the work may not have been done.', {
       hint: 'See "mcpkit daemon status"; run the command again, or with --no-daemon.',
@@ -112,7 +113,13 @@ export type FinalMessage = Extract<DaemonMessage, { type: 'result' | 'error' | '
  * Sends one request on a connected socket; what the daemon says meanwhile goes to `handlers`.
  * Resolves with the message that ends it, or undefined when the daemon closed the connection first.
  */
-export function request(socket: Socket, operation: DaemonOperation, handlers: DaemonHandlers, env: NodeJS.ProcessEnv): Promise<FinalMessage | undefined> {
+export function request(
+  socket: Socket,
+  operation: DaemonOperation,
+  handlers: DaemonHandlers,
+  env: NodeJS.ProcessEnv,
+  config?: string,
+): Promise<FinalMessage | undefined> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
@@ -124,22 +131,34 @@ export function request(socket: Socket, operation: DaemonOperation, handlers: Da
     socket.setEncoding('utf8');
     socket.on(
       'data',
-      lineReader((raw) => {
-        const message = raw as DaemonMessage;
-        try {
-          if (message.type === 'item') handlers.item?.(message.item);
-          else if (message.type === 'waiting') handlers.waiting?.(message.message);
-          else if (message.type === 'out') handlers.out?.(message.text);
-          else if (message.type === 'err') handlers.err?.(message.text);
-          else settle(() => resolve(message));
-        } catch (error) {
-          settle(() => reject(error as Error));
-        }
-      }),
+      lineReader(
+        (raw) => {
+          const message = raw as DaemonMessage;
+          try {
+            if (message.type === 'item') handlers.item?.(message.item);
+            else if (message.type === 'waiting') handlers.waiting?.(message.message);
+            else if (message.type === 'out') handlers.out?.(message.text);
+            else if (message.type === 'err') handlers.err?.(message.text);
+            else settle(() => resolve(message));
+          } catch (error) {
+            settle(() => reject(error as Error));
+          }
+        },
+        {
+          onBroken: (error) =>
+            settle(() =>
+              reject(
+                new ToolError('UNAVAILABLE', `mcpkit daemon answered with ${error.message}.`, {
+                  hint: 'Run "mcpkit daemon restart", or the command with --no-daemon.',
+                }),
+              ),
+            ),
+        },
+      ),
     );
     socket.on('error', () => undefined); // 'close' follows and says what it means
     socket.on('close', () => settle(() => resolve(undefined)));
-    socket.write(encodeLine({ build: buildIdentity(), cwd: process.cwd(), env: plainEnv(env), operation }));
+    socket.write(encodeLine({ build: buildIdentity(), cwd: process.cwd(), env: plainEnv(env), ...(config !== undefined ? { config } : {}), operation }));
   });
 }
 

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../core/errors.js';
 
 /**
  * Where a config's daemon listens: a Unix socket (never TCP) in a folder only its user can enter,
- * `$XDG_RUNTIME_DIR/mcpkit/` or else `$TMPDIR/mcpkit-UID/`, named after the config file's real
- * path, so one config has one daemon and `cd` does not change which one answers.
+ * `$XDG_RUNTIME_DIR/mcpkit/` or else `$TMPDIR/mcpkit-UID/`, named after the config file's path
+ * (as found, symlinks not followed), so one config has one daemon and `cd` does not change which
+ * one answers.
  */
 export interface DaemonPlace {
   folder: string;
@@ -24,19 +25,12 @@ export function daemonFolder(env: NodeJS.ProcessEnv): string {
 }
 
 export function daemonPlace(configPath: string, env: NodeJS.ProcessEnv): DaemonPlace {
-  const config = realConfigPath(configPath);
+  // The path as found, not its target: a config's relative paths (retrieve.roots, hooks) are
+  // relative to where it was found, so a symlink to another project's config is another project.
+  const config = resolve(configPath);
   const folder = daemonFolder(env);
   const key = createHash('sha256').update(config).digest('hex').slice(0, 16);
   return { folder, socket: join(folder, `${key}.sock`), info: join(folder, `${key}.json`), config };
-}
-
-/** The config's real path (a symlinked config and its target share a daemon); as given when it does not exist. */
-export function realConfigPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
 }
 
 /**

@@ -27,6 +27,8 @@ export interface DaemonRequest {
   /** Where the command runs and its environment: a tool sees them as it would in the command's own process. */
   cwd: string;
   env: Record<string, string>;
+  /** The config file the command uses, as it found it (before symlinks): a daemon of another answers bypass. */
+  config?: string;
   operation: DaemonOperation;
 }
 
@@ -75,39 +77,103 @@ export function fromWire(wire: WireError): Error {
   });
 }
 
-/** The variables a config's text refers to (`${VAR}`, `${VAR:-default}`): the environment the daemon's config depends on. */
-export function configVariables(text: string): string[] {
-  const names = new Set<string>();
-  for (const match of text.matchAll(/\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)/g)) if (!match[1]) names.add(match[2]!);
-  return [...names].sort();
+/** What of a config decides which of the caller's variables its daemon must share (McpkitConfig's). */
+export interface WatchedConfig {
+  references?: { readonly all: readonly string[] };
+  mcp_servers: Readonly<Record<string, { inherit_env?: boolean | readonly string[]; command?: string; disabled?: boolean }>>;
 }
+
+/** Variables no work depends on: they differ between any two shells. */
+const VOLATILE = new Set(['_', 'PWD', 'OLDPWD', 'SHLVL', 'MCPKIT_NO_DAEMON', 'MCPKIT_CONFIG', 'MCPKIT_TEST_RUN']);
+
+/**
+ * The variables a daemon's answer depends on, so that a caller whose values differ does the work
+ * itself: those the config's placeholders name (read from the parsed file, so an escaped
+ * `\u0024{VAR}` counts), mcpkit's own settings (MCPKIT_*, and the XDG folders where it keeps its
+ * state), and what the config's stdio servers are given (the base environment, the names their
+ * inherit_env lists; with inherit_env: true, everything). Returns "all" in that last case. Pure.
+ */
+export function watchedVariables(config: WatchedConfig): { names: ReadonlySet<string>; all: boolean } {
+  const names = new Set([...(config.references?.all ?? []), ...BASE_FOR_SERVERS]);
+  let all = false;
+  for (const server of Object.values(config.mcp_servers)) {
+    if (server.command === undefined) continue;
+    if (server.inherit_env === true) all = true;
+    else if (Array.isArray(server.inherit_env)) for (const name of server.inherit_env) names.add(name);
+  }
+  return { names, all };
+}
+
+/** What every stdio server is given of its parent's environment (config/server-env.ts BASE_VARIABLES). */
+const BASE_FOR_SERVERS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'TMPDIR', 'TZ'];
 
 /**
  * The variables whose values differ between the daemon and a client, among those its work depends
- * on: the config's own, and mcpkit's settings (MCPKIT_*). A daemon that read its config with other
- * values would answer another config than the client's: the client does the work itself.
+ * on (watchedVariables; LC_* and XDG_* and MCPKIT_* always). A daemon that read its config, or
+ * started a server, with other values would answer for another environment than the client's.
  */
 export function differingVariables(
   daemon: Readonly<Record<string, string | undefined>>,
   client: Readonly<Record<string, string | undefined>>,
-  configText: string,
+  watched: { names: ReadonlySet<string>; all: boolean },
 ): string[] {
-  const watched = new Set([...configVariables(configText), ...[...Object.keys(daemon), ...Object.keys(client)].filter((k) => k.startsWith('MCPKIT_'))]);
-  // Which daemon it is and whether to use one are the client's own business.
-  for (const own of ['MCPKIT_NO_DAEMON', 'MCPKIT_CONFIG']) watched.delete(own);
-  return [...watched].filter((name) => (daemon[name] ?? '') !== (client[name] ?? '')).sort();
+  const candidates = new Set([...Object.keys(daemon), ...Object.keys(client)]);
+  const relevant = (name: string) =>
+    !VOLATILE.has(name) && (watched.all || watched.names.has(name) || name.startsWith('MCPKIT_') || name.startsWith('XDG_') || name.startsWith('LC_'));
+  return [...candidates].filter((name) => relevant(name) && (daemon[name] ?? '') !== (client[name] ?? '')).sort();
 }
 
-/** Splits a stream of text into JSON lines; a line that is not JSON is a broken peer. */
-export function lineReader(onMessage: (message: unknown) => void): (chunk: string) => void {
-  let pending = '';
+/** The most a line on the daemon's socket may hold before it ends (a request: argv, env and cwd). */
+export const MAX_REQUEST_LINE_BYTES = 1024 * 1024;
+
+/** A peer that sent what is not the protocol: a line that is not JSON, or one over the limit. */
+export class BrokenLine extends Error {}
+
+/**
+ * Splits a stream of text into JSON lines. A line that is not JSON, or a line longer than
+ * `maxBytes` (counted as it arrives, never held past it), is a broken peer: `onBroken` is told
+ * once and nothing more is read. Each chunk is searched once, so a long line costs linear time.
+ */
+export function lineReader(
+  onMessage: (message: unknown) => void,
+  options: { maxBytes?: number; onBroken?: (error: BrokenLine) => void } = {},
+): (chunk: string) => void {
+  const max = options.maxBytes ?? Infinity;
+  let pending: string[] = [];
+  let pendingLength = 0;
+  let broken = false;
+  const fail = (why: string) => {
+    broken = true;
+    pending = [];
+    const error = new BrokenLine(why);
+    if (options.onBroken) options.onBroken(error);
+    else throw error;
+  };
   return (chunk) => {
-    pending += chunk;
-    let end: number;
-    while ((end = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, end);
-      pending = pending.slice(end + 1);
-      if (line.trim() !== '') onMessage(JSON.parse(line));
+    if (broken) return;
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
+      const piece = chunk.slice(start, end);
+      start = end + 1;
+      if (pendingLength + piece.length > max) return fail(`a line over ${max} bytes`);
+      const line = pending.length ? pending.join('') + piece : piece;
+      pending = [];
+      pendingLength = 0;
+      if (line.trim() === '') continue;
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return fail('a line that is not JSON');
+      }
+      onMessage(message);
+      if (broken) return;
+    }
+    const rest = chunk.slice(start);
+    if (pendingLength + rest.length > max) return fail(`a line over ${max} bytes`);
+    if (rest) {
+      pending.push(rest);
+      pendingLength += rest.length;
     }
   };
 }

@@ -11,5 +11,6 @@ export function upstreamConfig(command: string[], url: string | undefined, heade
   }
   const filter = rules.length ? { filter: rules } : {};
   if (url !== undefined) return { url, headers: parsePairs(headers, 'header'), ...filter };
-  return { command: command[0]!, args: command.slice(1), ...filter };
+  // The one command the user typed, wrapped as it is: it gets the whole environment, as it would run alone.
+  return { command: command[0]!, args: command.slice(1), inherit_env: true, ...filter };
 }

@@ -1,3 +1,4 @@
+import { printable } from '../core/printable.js';
 import type { ChalkInstance } from 'chalk';
 import type { RenderUi } from '../tool/context.js';
 
@@ -6,8 +7,9 @@ const MAX_CELL = 80;
 /** One line for a value; in a table cell (`cut`) at most MAX_CELL characters, so columns stay readable. */
 function cellText(value: unknown, cut = true): string {
   if (value === undefined || value === null) return '';
+  // A cell is one line of the terminal: no control character gets through (hand-written commands' tables too).
   const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const oneLine = text.replace(/\s*\n\s*/g, ' ');
+  const oneLine = printable(text.replace(/\s*\n\s*/g, ' '));
   return cut && oneLine.length > MAX_CELL ? `${oneLine.slice(0, MAX_CELL - 1)}…` : oneLine;
 }
 

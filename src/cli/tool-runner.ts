@@ -1,3 +1,4 @@
+import { terminalSafe } from '../core/printable.js';
 import type { ChalkInstance } from 'chalk';
 import type { CallScope, Runtime } from '../app/runtime.js';
 import { errorObject, exitCodeFor, type ErrorObject, type Words } from '../core/errors.js';
@@ -33,7 +34,9 @@ export async function runToolForCli(
   const input = parseToolInput(tool, raw);
   const ui = createRenderUi(options.color, (text) => io.err(`${text}\n`));
   const renderItem = tool.renderItem?.bind(tool) as ((item: unknown, ui: ReturnType<typeof createRenderUi>) => string) | undefined;
-  const emit = !options.json && renderItem ? (item: unknown) => io.out(`${renderItem(item, ui)}\n`) : undefined;
+  // What is rendered came from outside (an upstream, a client, a registry, a file's name): its
+  // escape sequences are escaped, so the only ones printed are the renderer's colours.
+  const emit = !options.json && renderItem ? (item: unknown) => io.out(`${renderItem(terminalSafe(item), ui)}\n`) : undefined;
   // A tool that gains from a warm process runs in mcpkit daemon when one runs: the same handler on
   // the same input, its items and result rendered here as below. (In the daemon, scope is set.)
   const remote =
@@ -50,7 +53,8 @@ export async function runToolForCli(
     ? remote.result
     : await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true, ...options.scope, ...(emit ? { emit } : {}) }));
   if (!options.json) {
-    const text = tool.render ? await tool.render(result, ui, input) : renderGeneric(result, ui);
+    const safe = terminalSafe(result);
+    const text = tool.render ? await tool.render(safe, ui, input) : renderGeneric(safe, ui);
     if (text !== '') io.out(`${text}\n`);
   }
   if (tool.exitCode) io.exitCode(tool.exitCode(result));

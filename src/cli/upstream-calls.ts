@@ -1,3 +1,4 @@
+import { printableText } from '../core/printable.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Runtime } from '../app/runtime.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
@@ -117,7 +118,8 @@ export function printUpstreamResult(name: string, result: UpstreamResult, json: 
     else reportError(published, false, io);
     return;
   }
-  if (!json) io.out(`${text || JSON.stringify(result.structuredContent ?? {}, null, 2)}\n`);
+  // An upstream's words reach the terminal without its escape sequences (core/printable.ts).
+  if (!json) io.out(`${printableText(text) || JSON.stringify(result.structuredContent ?? {}, null, 2)}\n`);
 }
 
 /**

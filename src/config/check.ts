@@ -85,9 +85,22 @@ export function checkConfigText(text: string, env: Readonly<Record<string, strin
   }));
   const parsed = configSchema.safeParse(expanded.value);
   if (!parsed.success) problems.push(...problemsFromZod(parsed.error));
-  if (problems.length === 0 && parsed.success) return { problems, raw, config: parsed.data, fromEnv: expanded.fromEnv, secrets };
+  const references = referencesOf(expanded.references);
+  if (problems.length === 0 && parsed.success) return { problems, raw, config: { ...parsed.data, references }, fromEnv: expanded.fromEnv, secrets };
   const contained = containProblems(expanded.value as Record<string, unknown>, problems);
-  return { problems, raw, fromEnv: expanded.fromEnv, secrets, ...(contained ? { config: contained } : {}) };
+  return { problems, raw, fromEnv: expanded.fromEnv, secrets, ...(contained ? { config: { ...contained, references } } : {}) };
+}
+
+/** The variables the config's placeholders name: all of them, and those of each server's entry. Pure. */
+export function referencesOf(found: readonly { path: string; variable: string }[]): NonNullable<McpkitConfig['references']> {
+  const all = new Set<string>();
+  const servers: Record<string, string[]> = {};
+  for (const { path, variable } of found) {
+    all.add(variable);
+    const [top, name] = path.split('.');
+    if (top === 'mcp_servers' && name !== undefined && !(servers[name] ??= []).includes(variable)) servers[name]!.push(variable);
+  }
+  return { all: [...all].sort(), servers };
 }
 
 /**

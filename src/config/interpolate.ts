@@ -14,6 +14,8 @@ export interface Interpolated<T> {
   fromEnv: Set<string>;
   /** The values taken from the environment: never to be shown (core/redact). */
   envValues: Set<string>;
+  /** Every variable a placeholder names, with where (set or not, with a default or not). */
+  references: { path: string; variable: string }[];
 }
 
 const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -21,12 +23,14 @@ const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 export function interpolateString(
   text: string,
   env: Readonly<Record<string, string | undefined>>,
-): { text: string; missing: string[]; usedEnv: boolean; values: string[] } {
+): { text: string; missing: string[]; usedEnv: boolean; values: string[]; names: string[] } {
   const missing: string[] = [];
   const values: string[] = [];
+  const names: string[] = [];
   let usedEnv = false;
   const out = text.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined) => {
     if (match === '$${') return '${';
+    names.push(name!);
     const value = env[name!];
     // Like the shell's ${VAR:-default}: an empty variable also takes the default.
     if (value !== undefined && value !== '') {
@@ -39,7 +43,7 @@ export function interpolateString(
     missing.push(name!);
     return match;
   });
-  return { text: out, missing, usedEnv, values };
+  return { text: out, missing, usedEnv, values, names };
 }
 
 export function joinPath(path: readonly (string | number)[]): string {
@@ -50,9 +54,11 @@ export function interpolate<T>(value: T, env: Readonly<Record<string, string | u
   const missing: MissingVariable[] = [];
   const fromEnv = new Set<string>();
   const envValues = new Set<string>();
+  const references: { path: string; variable: string }[] = [];
   const walk = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === 'string') {
       const result = interpolateString(node, env);
+      for (const variable of result.names) references.push({ path: joinPath(path), variable });
       for (const variable of result.missing) missing.push({ path: joinPath(path), variable });
       if (result.usedEnv) fromEnv.add(joinPath(path));
       for (const v of result.values) envValues.add(v);
@@ -64,5 +70,5 @@ export function interpolate<T>(value: T, env: Readonly<Record<string, string | u
     }
     return node;
   };
-  return { value: walk(value, []) as T, missing, fromEnv, envValues };
+  return { value: walk(value, []) as T, missing, fromEnv, envValues, references };
 }

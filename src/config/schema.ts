@@ -73,6 +73,12 @@ export const serverSchema = z
       .describe('Renames, descriptions and hiding of tools by their upstream names, without an allow-list: every other tool still passes.'),
     filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
     disabled: z.boolean().optional(),
+    inherit_env: z
+      .union([z.boolean(), z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name'))])
+      .optional()
+      .describe(
+        "Which of mcpkit's environment a stdio server gets besides its env: false (default): a small safe base (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_*, TMPDIR, TZ); a list of names: the base and those; true: everything but mcpkit's own MCPKIT_* and the variables the rest of the config names.",
+      ),
     added_by: z
       .literal('agent')
       .optional()
@@ -421,7 +427,15 @@ export const configSchema = z
  * section: `mcp_servers.github`, `arango`), with their "path: message" lines: they were set
  * aside so that the rest still works, and whoever uses one reports why it cannot.
  */
-export type McpkitConfig = z.output<typeof configSchema> & { readonly unusable?: Readonly<Record<string, readonly string[]>> };
+export type McpkitConfig = z.output<typeof configSchema> & {
+  readonly unusable?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The environment variables the file's `${VAR}` placeholders name (read from the parsed file, so
+   * an escaped `\u0024{VAR}` counts): all of them, and each server entry's own. What a daemon
+   * compares with its callers, and what no other server is given (config/server-env.ts).
+   */
+  readonly references?: { readonly all: readonly string[]; readonly servers: Readonly<Record<string, readonly string[]>> };
+};
 export type ServerConfig = z.output<typeof serverSchema>;
 export type ViewConfig = z.output<typeof viewSchema>;
 export type CompositeConfig = z.output<typeof compositeSchema>;

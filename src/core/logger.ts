@@ -1,3 +1,4 @@
+import { printableText } from './printable.js';
 import { redact } from './redact.js';
 
 /** Logs go to stderr only: stdout belongs to command output and, under `serve`, to the protocol. */
@@ -18,7 +19,8 @@ export function parseLogLevel(value: string | undefined, fallback: LogLevel = 'w
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
   const at = (lvl: Exclude<LogLevel, 'silent'>) => (message: string) => {
-    if (RANK[lvl] >= RANK[level]) write(`mcpkit ${lvl}: ${redact(message)}\n`);
+    // What a message quotes (a server's error, a client's name) may hold escape sequences: shown as text.
+    if (RANK[lvl] >= RANK[level]) write(`mcpkit ${lvl}: ${printableText(redact(message))}\n`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

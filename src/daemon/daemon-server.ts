@@ -5,7 +5,17 @@ import { followConfig } from '../app/follow-config.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { connect } from '../cli/daemon-client.js';
 import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from '../cli/daemon-place.js';
-import { differingVariables, encodeLine, lineReader, toWire, type DaemonMessage, type DaemonOperation, type DaemonRequest } from '../cli/daemon-protocol.js';
+import {
+  differingVariables,
+  encodeLine,
+  lineReader,
+  MAX_REQUEST_LINE_BYTES,
+  toWire,
+  watchedVariables,
+  type DaemonMessage,
+  type DaemonOperation,
+  type DaemonRequest,
+} from '../cli/daemon-protocol.js';
 import { callUpstreamTool, listUpstreamTools } from '../cli/upstream-calls.js';
 import { errorObject, ToolError } from '../core/errors.js';
 import { redact, redactDeep } from '../core/redact.js';
@@ -168,19 +178,36 @@ class Daemon {
   private accept(socket: Socket): void {
     socket.setEncoding('utf8');
     let taken = false;
-    const send = (message: DaemonMessage) => {
-      if (!socket.destroyed) socket.write(encodeLine(message));
-    };
     const aborter = new AbortController();
+    const send = boundedSender(socket, (why) => {
+      this.runtime.logger.warn(`daemon: cut a client off: ${why}`);
+      socket.destroy();
+    });
     socket.on('close', () => aborter.abort()); // the command that asked went away (Ctrl-C): its work stops
     socket.on('error', () => undefined);
     socket.on(
       'data',
-      lineReader((raw) => {
-        if (taken) return; // one request per connection
-        taken = true;
-        void this.answer(raw as DaemonRequest, send, aborter.signal).finally(() => socket.end());
-      }),
+      lineReader(
+        (raw) => {
+          if (taken) return; // one request per connection
+          taken = true;
+          if (!isRequest(raw)) {
+            send({ type: 'error', error: { code: 'INVALID_INPUT', message: 'mcpkit daemon: that is not a request of its protocol.' } });
+            socket.end();
+            return;
+          }
+          void this.answer(raw, send, aborter.signal).finally(() => socket.end());
+        },
+        {
+          maxBytes: MAX_REQUEST_LINE_BYTES,
+          // A peer that does not speak the protocol is answered once and let go; the daemon goes on.
+          onBroken: (error) => {
+            send({ type: 'error', error: { code: 'INVALID_INPUT', message: `mcpkit daemon: the request was ${error.message}.` } });
+            // Closed both ways once the answer is out: a peer still writing is not read any further.
+            socket.end(() => socket.destroy());
+          },
+        },
+      ),
     );
   }
 
@@ -205,7 +232,11 @@ class Daemon {
       const reload = await this.runtime.reload('a command came in after an edit');
       // A file the daemon cannot use: the command reads it itself and reports its problem as it would without a daemon.
       if (reload.outcome === 'kept') return send({ type: 'bypass', reason: 'config', detail: reload.message });
-      const differing = differingVariables(this.runtime.env, request.env, this.runtime.live.servedText ?? '');
+      // A config found elsewhere (a symlink to this one, in another project): not this daemon's to answer.
+      if (request.config !== undefined && request.config !== this.place.config) {
+        return send({ type: 'bypass', reason: 'config', detail: `the daemon answers for ${this.place.config}, the command uses ${request.config}` });
+      }
+      const differing = differingVariables(this.runtime.env, request.env, watchedVariables(await this.runtime.config()));
       if (differing.length) {
         return send({ type: 'bypass', reason: 'environment', detail: `these variables differ from the daemon's: ${differing.join(', ')}` });
       }
@@ -270,6 +301,50 @@ class Daemon {
       memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed },
     };
   }
+}
+
+/** What a client may leave unread on its socket before it is cut off, and how long it may take nothing. */
+export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
+export const SEND_STALL_MS = 30_000;
+
+/**
+ * Writes messages to one client with backpressure: past MAX_UNSENT_BYTES waiting to be taken, or
+ * when it takes nothing for SEND_STALL_MS while output waits, the client is cut off (`cut`), so a
+ * command that stops reading cannot make the daemon hold its whole output.
+ */
+function boundedSender(socket: Socket, cut: (why: string) => void): (message: DaemonMessage) => void {
+  let stall: NodeJS.Timeout | undefined;
+  const arm = () => {
+    if (stall || socket.writableLength === 0) return;
+    stall = setTimeout(() => cut(`it took nothing for ${SEND_STALL_MS / 1000} s`), SEND_STALL_MS);
+    stall.unref();
+  };
+  socket.on('drain', () => {
+    clearTimeout(stall);
+    stall = undefined;
+  });
+  socket.once('close', () => clearTimeout(stall));
+  return (message) => {
+    if (socket.destroyed) return;
+    socket.write(encodeLine(message));
+    if (socket.writableLength > MAX_UNSENT_BYTES) return cut(`more than ${MAX_UNSENT_BYTES} bytes waited for it`);
+    arm();
+  };
+}
+
+function isRequest(raw: unknown): raw is DaemonRequest {
+  const r = raw as Partial<DaemonRequest> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.build === 'string' &&
+    typeof r.cwd === 'string' &&
+    typeof r.env === 'object' &&
+    r.env !== null &&
+    typeof r.operation === 'object' &&
+    r.operation !== null &&
+    typeof (r.operation as { op?: unknown }).op === 'string'
+  );
 }
 
 /** A daemon that answers on the socket already serves this config: a second one would take its socket away. */

@@ -4,7 +4,6 @@ import type { Runtime } from '../app/runtime.js';
 import { parseCallLine } from '../cli/call-line.js';
 import type { CliIo } from '../cli/cli-io.js';
 import { generatedCommandTool } from '../cli/command-table.js';
-import { realConfigPath } from '../cli/daemon-place.js';
 import type { ColorLevel } from '../cli/daemon-protocol.js';
 import { fieldSpecs, inputFromCommandLine } from '../cli/field-specs.js';
 import { formatJson } from '../cli/output.js';
@@ -29,7 +28,7 @@ export async function runRemoteCommand(
   const { io } = options;
   const tools = await runtime.allTools();
   // A --config naming another file than this daemon's (the client guessed it from the command line) is not ours to run.
-  const ours = (config: string | undefined) => config === undefined || realConfigPath(resolve(options.cwd, config)) === ownConfig;
+  const ours = (config: string | undefined) => config === undefined || resolve(options.cwd, config) === ownConfig;
   if (argv[0] === 'call') {
     const line = parseCallLine(argv.slice(1));
     if (!line || !ours(line.config) || tools.some((t) => t.name === line.name)) return false;

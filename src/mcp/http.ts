@@ -1,4 +1,5 @@
 import { redactDeep } from '../core/redact.js';
+import type { AuditStatus } from '../audit/audit-log.js';
 import { idleSessions, SessionStore } from './session-store.js';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { randomUUID } from 'node:crypto';
@@ -34,6 +35,8 @@ export interface HttpServeOptions {
   settings: () => Promise<HttpSettings>;
   /** GET /metrics: the Prometheus text (audit/metrics.ts). */
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** How the audit log stands, when there is one: /health says when it fails. */
+  audit?: () => AuditStatus;
   /** Largest request body, in bytes (serve.max_body_bytes). */
   maxBodyBytes?: number;
   /** A session unused this long is ended (serve.session_idle_ms; default 30 minutes). */
@@ -328,12 +331,14 @@ export async function serveHttp(
     const decided = await auth.authorize(s, req, route);
     if (route.kind === 'health') {
       const upstreams = runtime.upstreamStatus();
-      const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle');
+      const audit = options.audit?.();
+      // An audit log that cannot be written is a fault too: calls go on, their record does not.
+      const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle') && audit?.ok !== false;
       const status = healthy ? 'ok' : 'degraded';
       const config = runtime.configStatus();
       // The bare status is for anyone; what is served and how the config reloaded (files, problems)
       // only for those who may use the server. Masked whole: it quotes servers' stderr and the config's problems.
-      return sendJson(res, 200, redactDeep(decided.ok ? { status, upstreams, config } : { status }));
+      return sendJson(res, 200, redactDeep(decided.ok ? { status, upstreams, config, ...(audit ? { audit } : {}) } : { status }));
     }
     if (!decided.ok) return sendJson(res, decided.status, decided.body, decided.headers);
     const { caller } = decided;

@@ -10,6 +10,7 @@ import type { HttpSettings } from './http.js';
 import { CallQueue } from '../audit/call-queue.js';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Logger } from '../core/logger.js';
+import type { AuditStatus } from '../audit/audit-log.js';
 
 export interface ServeOptions {
   configFlag?: string;
@@ -42,6 +43,8 @@ const toStderr: Say = (line) => void process.stderr.write(`${line}\n`);
 interface ServeCore {
   runtime: Runtime;
   calls: CallQueue;
+  /** How the audit log stands, when there is one (for /health and /metrics). */
+  audit?: () => AuditStatus;
   close(): Promise<void>;
 }
 
@@ -93,7 +96,8 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger): Prom
       );
     }
     await runtime.startServing();
-    return { runtime, calls, close };
+    const log = auditor;
+    return { runtime, calls, close, ...(log ? { audit: () => log.status() } : {}) };
   } catch (error) {
     await close();
     throw error;
@@ -114,7 +118,7 @@ export interface HttpServeHandle {
 export async function startHttpServe(options: ServeOptions & { http: true }, say: Say = toStderr, logger?: Logger): Promise<HttpServeHandle> {
   const core = await startCore(options, say, logger);
   try {
-    const http = await serveOverHttp(options, core.runtime, core.calls, say);
+    const http = await serveOverHttp(options, core, say);
     return {
       url: http.url,
       runtime: core.runtime,
@@ -198,7 +202,8 @@ async function openAudit(options: ServeOptions, config: McpkitConfig, runtime: R
     log = new AuditLog(path, {
       ...(config.serve.audit_max_bytes ? { maxBytes: config.serve.audit_max_bytes } : {}),
       ...(config.serve.audit_keep !== undefined ? { keep: config.serve.audit_keep } : {}),
-      failed: (reason) => runtime.logger.error(`${reason}; later audit lines are dropped`),
+      failed: (reason) => runtime.logger.error(`${reason}; audit lines wait (up to 10,000, then are dropped and counted) and the write is tried again`),
+      recovered: (dropped) => runtime.logger.warn(`the audit log ${path} is written again${dropped ? ` (${dropped} line(s) were dropped meanwhile)` : ''}`),
     });
   } catch (error) {
     throw new ToolError('FILE_ACCESS', `Cannot open the audit log ${path}: ${(error as Error).message}.`, {
@@ -216,9 +221,14 @@ function observe(runtime: Runtime, calls: CallQueue, observer: CallObserver): vo
 }
 
 /** The metrics of serve --http (audit/metrics.ts): every call is counted from now on. */
-async function serveMetrics(runtime: Runtime, calls: CallQueue, sessions: () => number) {
+async function serveMetrics(runtime: Runtime, calls: CallQueue, sessions: () => number, audit: (() => AuditStatus) | undefined) {
   const { ServeMetrics } = await import('../audit/metrics.js');
-  const metrics = new ServeMetrics({ upstreams: () => runtime.upstreamStatus(), sessions, generation: () => runtime.configStatus().generation });
+  const metrics = new ServeMetrics({
+    upstreams: () => runtime.upstreamStatus(),
+    sessions,
+    generation: () => runtime.configStatus().generation,
+    ...(audit ? { audit } : {}),
+  });
   runtime.live.reloaded.on((report) => metrics.reloaded(report.outcome));
   observe(runtime, calls, metrics);
   return metrics;
@@ -308,7 +318,8 @@ function parsePort(value: string | number | undefined, fallback: number): number
   return port;
 }
 
-async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: CallQueue, say: Say) {
+async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
+  const { runtime, calls, audit } = core;
   const config = await runtime.config();
   const { requireUsable } = await import('../config/problems.js');
   requireUsable(config, 'serve');
@@ -352,7 +363,7 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: Cal
     };
   };
   let openSessions = () => 0;
-  const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, calls, () => openSessions());
+  const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, calls, () => openSessions(), audit);
   // Made once per config generation: a reload applies to the next request.
   let settings: { generation: number; value: Promise<HttpSettings> } | undefined;
   const http = await serveHttp({
@@ -371,6 +382,7 @@ async function serveOverHttp(options: ServeOptions, runtime: Runtime, calls: Cal
     ...(config.serve.max_send_buffer_bytes ? { maxSendBufferBytes: config.serve.max_send_buffer_bytes } : {}),
     // A scrape counts every call answered before it.
     ...(metrics ? { metrics: () => (calls.drain(), metrics.text()) } : {}),
+    ...(audit ? { audit } : {}),
   });
   openSessions = http.openSessions;
   say(

@@ -1,3 +1,4 @@
+import { printable } from '../core/printable.js';
 import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Transport, ClientCapabilities, PriorDiscovery, RequestId, Tool } from '@modelcontextprotocol/client';
 import { upstreamAuthFailure } from '../auth/upstream-errors.js';
@@ -33,6 +34,8 @@ export interface UpstreamOptions {
   version: string;
   /** The environment a stdio server starts with, before its own `env`; also where stored OAuth logins are found. */
   env: Readonly<Record<string, string | undefined>>;
+  /** Variables a stdio server is not given even where inherit_env passes the rest (config/server-env.ts); none when absent. */
+  withheldEnv?: () => ReadonlySet<string>;
   /** Written to our stderr, prefixed with the server name. */
   stderr?: (line: string) => void;
   backoff?: BackoffPolicy;
@@ -251,6 +254,7 @@ export class UpstreamConnection {
         name: this.name,
         config,
         env: this.options.env,
+        withheldEnv: this.options.withheldEnv?.() ?? new Set(),
         timeoutMs: this.timeoutMs,
         logger: this.options.logger,
         ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}),
@@ -281,7 +285,8 @@ export class UpstreamConnection {
 
   /** Masked as it comes in: a server that prints its environment must not put a ${VAR} secret into /health, errors or serve's log. */
   private stderrLine(raw: string): void {
-    const line = redact(raw);
+    // A server's words, on a terminal or in a log: its secrets masked, its escape sequences shown as text.
+    const line = printable(redact(raw));
     this.stderrTail.push(line);
     if (this.stderrTail.length > STDERR_LINES) this.stderrTail.shift();
     this.options.stderr?.(`[${this.name}] ${line}\n`);

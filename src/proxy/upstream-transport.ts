@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger.js';
 import { withTimeout } from '../core/timeout.js';
 import { refusesLegacy } from './era.js';
 import { BoundedReadBuffer } from './bounded-read-buffer.js';
+import { serverEnvironment } from '../config/server-env.js';
 import { SERVER_MAX_MESSAGE_BYTES } from '../config/defaults.js';
 
 /** A server that accepted the connection (or started) but did not complete the handshake in time. */
@@ -24,8 +25,10 @@ const SLOW_START_MS = 2000;
 export interface TransportChoice {
   name: string;
   config: ServerConfig;
-  /** The environment a stdio server starts with, before its own `env` (the runtime's). */
+  /** mcpkit's environment, of which a stdio server gets what config/server-env.ts says. */
   env: Readonly<Record<string, string | undefined>>;
+  /** The variables the rest of the config names: never this server's unless its entry names them. */
+  withheldEnv: ReadonlySet<string>;
   timeoutMs: number;
   logger: Logger;
   oauth?: UpstreamOAuth;
@@ -51,8 +54,8 @@ export async function connectTransport(client: Client, choice: TransportChoice):
   const { config } = choice;
   if (config.command !== undefined) {
     const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
-    // The SDK passes only a handful of variables by default; npx and friends need the rest (PATH...).
-    const env = { ...definedOnly(choice.env), ...config.env };
+    // Not mcpkit's whole environment: the base, what inherit_env names, and the entry's own env.
+    const env = serverEnvironment(choice.env, config, choice.withheldEnv);
     const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe' });
     boundMessages(transport, choice);
     captureLines(transport.stderr, choice.stderrLine);
@@ -167,8 +170,4 @@ function captureLines(stream: Stream | null, line: (text: string) => void): void
     partial = lines.pop() ?? '';
     for (const text of lines) line(text);
   });
-}
-
-function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, ftruncateSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuditLog, type AuditEntry } from '../../src/audit/audit-log.js';
+import { AuditLog, type AuditEntry, type AuditFs } from '../../src/audit/audit-log.js';
 import { Auditor } from '../../src/audit/auditor.js';
 import { addSecrets } from '../../src/core/redact.js';
 import { tempDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/upstreams.js';
 
 const lines = (path: string) =>
   readFileSync(path, 'utf8')
@@ -122,19 +123,74 @@ describe('AuditLog', () => {
     expect(log.batchesWritten).toBe(1);
   });
 
-  it('after a failed write, tells it once, drops and counts what waits, and still settles', async () => {
+  it('on a full disk (/dev/full): says so once and in status, keeps the lines waiting, and on close drops and counts them', async () => {
     const failures: string[] = [];
     const log = new AuditLog('/dev/full', { failed: (reason) => failures.push(reason) });
     const auditor = new Auditor(log, { arguments: false });
     auditor.record({ method: 'tools/call', name: 'first', started: performance.now() });
-    const first = log.flushed(); // its write goes now, and fails (no space left on the device)
     for (let i = 0; i < 5; i++) auditor.record({ method: 'tools/call', name: `waiting-${i}`, started: performance.now() });
-    await first;
-    await log.flushed();
+    await new Promise((r) => setTimeout(r, 200)); // the batch's write, and a retry, fail
+    expect(log.status()).toMatchObject({ ok: false, path: '/dev/full', dropped_lines: 0, reason: expect.stringMatching(/ENOSPC/) });
     auditor.record({ method: 'tools/call', name: 'later', started: performance.now() });
     await log.close();
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(/cannot write the audit log \/dev\/full: .*ENOSPC/);
-    expect(log.droppedLines).toBe(6); // the five that waited, and the one after
+    expect(log.droppedLines).toBe(7);
+  });
+
+  /**
+   * A disk that fills up: the first `failures` writes put part of their bytes on it, then fail
+   * with ENOSPC; later ones are short (a few bytes each). Answered asynchronously, as fs is.
+   */
+  function fillingDisk(failures: number) {
+    let left = failures;
+    const fs: AuditFs = {
+      write: (fd, buffer, offset, length, done) => {
+        if (left > 0) {
+          left--;
+          writeSync(fd, buffer, offset, Math.max(1, Math.floor(length / 2)));
+          setImmediate(() => done(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }), 0));
+          return;
+        }
+        const written = writeSync(fd, buffer, offset, Math.min(length, 7));
+        setImmediate(() => done(null, written));
+      },
+      ftruncate: (fd, length, done) => {
+        ftruncateSync(fd, length);
+        setImmediate(() => done(null));
+      },
+    };
+    return fs;
+  }
+
+  it('after failed writes (part of a batch on disk each time) it retries, resumes once there is room, and leaves no torn line', async () => {
+    const path = join(tempDir(), 'audit.jsonl');
+    const said: string[] = [];
+    const log = new AuditLog(path, { fs: fillingDisk(3), failed: (r) => said.push(`failed: ${r}`), recovered: (d) => said.push(`recovered, ${d} dropped`) });
+    const auditor = new Auditor(log, { arguments: false });
+    for (let i = 0; i < 20; i++) auditor.record({ method: 'tools/call', name: `t${i}`, started: performance.now() });
+    await log.flushed(); // settles once the lines are written: after three failed tries
+    // Every line arrives, once, in order, and the file holds nothing but whole lines.
+    expect(await waitFor(() => lines(path).length === 20, 5000)).toBe(true);
+    expect(lines(path).map((e) => e.name)).toEqual(Array.from({ length: 20 }, (_, i) => `t${i}`));
+    expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true);
+    expect(log.status()).toEqual({ ok: true, path, dropped_lines: 0 });
+    expect(said).toEqual([expect.stringMatching(/^failed: cannot write the audit log .*ENOSPC/), 'recovered, 0 dropped']);
+    auditor.record({ method: 'tools/call', name: 'after', started: performance.now() });
+    await log.close();
+    expect(lines(path).at(-1)!.name).toBe('after');
+  });
+
+  it('while failing, keeps at most maxPending lines and counts the rest as dropped', async () => {
+    const path = join(tempDir(), 'audit.jsonl');
+    const log = new AuditLog(path, { fs: fillingDisk(2), maxPending: 5 });
+    const auditor = new Auditor(log, { arguments: false });
+    for (let i = 0; i < 3; i++) auditor.record({ method: 'tools/call', name: `a${i}`, started: performance.now() });
+    await new Promise((r) => setTimeout(r, 50)); // the first batch fails
+    for (let i = 0; i < 6; i++) auditor.record({ method: 'tools/call', name: `b${i}`, started: performance.now() });
+    expect(await waitFor(() => log.status().ok, 5000)).toBe(true);
+    await log.close();
+    expect(lines(path).map((e) => e.name)).toEqual(['a0', 'a1', 'a2', 'b0', 'b1']);
+    expect(log.droppedLines).toBe(4);
   });
 });

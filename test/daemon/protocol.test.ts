@@ -1,27 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { parseCallLine } from '../../src/cli/call-line.js';
-import { configVariables, differingVariables, fromWire, lineReader, toWire } from '../../src/cli/daemon-protocol.js';
+import { differingVariables, fromWire, lineReader, toWire, watchedVariables, type BrokenLine } from '../../src/cli/daemon-protocol.js';
 import { errorObject, ToolError } from '../../src/core/errors.js';
 
 describe('the daemon protocol', () => {
-  it.each([
-    ['url: ${API}\ntoken: ${TOKEN:-none}\n', ['API', 'TOKEN']],
-    ['literal: $${NOT_A_VAR} and ${REAL}', ['REAL']],
-    ['a: ${X}\nb: ${X}', ['X']],
-    ['nothing here: $HOME', []],
-  ])('names the variables a config refers to: %j', (text, names) => {
-    expect(configVariables(text)).toEqual(names);
+  it.each<[string, Parameters<typeof watchedVariables>[0], string[], boolean]>([
+    ['the placeholders of the parsed file', { references: { all: ['API', 'TOKEN'] }, mcp_servers: {} }, ['API', 'TOKEN', 'PATH', 'HOME'], false],
+    ["a server's inherit_env list", { mcp_servers: { a: { command: 'x', inherit_env: ['AWS_PROFILE'] } } }, ['AWS_PROFILE', 'PATH'], false],
+    ['a server that inherits everything', { mcp_servers: { a: { command: 'x', inherit_env: true } } }, ['PATH'], true],
+    ['a remote server inherits nothing', { mcp_servers: { a: { inherit_env: true } } }, ['PATH'], false],
+  ])('watches %s', (_what, config, some, all) => {
+    const watched = watchedVariables(config);
+    for (const name of some) expect(watched.names.has(name), name).toBe(true);
+    expect(watched.all).toBe(all);
   });
 
-  it.each([
-    [{ API: 'a' }, { API: 'a' }, 'url: ${API}', []],
-    [{ API: 'a' }, { API: 'b' }, 'url: ${API}', ['API']],
-    [{ API: 'a' }, {}, 'url: ${API}', ['API']],
-    [{ OTHER: 'a' }, { OTHER: 'b' }, 'url: ${API}', []], // not the config's business
-    [{ MCPKIT_LOG_LEVEL: 'debug' }, {}, '', ['MCPKIT_LOG_LEVEL']],
-    [{}, { MCPKIT_NO_DAEMON: '0', MCPKIT_CONFIG: '/x.yaml' }, '', []], // the client's own choices
-  ])('differing variables %j vs %j', (daemon, client, text, expected) => {
-    expect(differingVariables(daemon, client, text)).toEqual(expected);
+  const watch = (names: string[], all = false) => ({ names: new Set(names), all });
+  it.each<[Record<string, string>, Record<string, string>, ReturnType<typeof watch>, string[]]>([
+    [{ API: 'a' }, { API: 'a' }, watch(['API']), []],
+    [{ API: 'a' }, { API: 'b' }, watch(['API']), ['API']],
+    [{ API: 'a' }, {}, watch(['API']), ['API']],
+    [{ OTHER: 'a' }, { OTHER: 'b' }, watch(['API']), []], // not the config's business
+    [{ OTHER: 'a' }, { OTHER: 'b' }, watch([], true), ['OTHER']], // a server inherits everything
+    [{ PWD: '/a', SHLVL: '1' }, { PWD: '/b', SHLVL: '2' }, watch([], true), []], // never anyone's business
+    [{ MCPKIT_LOG_LEVEL: 'debug' }, {}, watch([]), ['MCPKIT_LOG_LEVEL']],
+    [{ XDG_STATE_HOME: '/a' }, { XDG_STATE_HOME: '/b' }, watch([]), ['XDG_STATE_HOME']], // where logins are kept
+    [{ PATH: '/usr/bin' }, { PATH: '/opt/evil:/usr/bin' }, watch(['PATH']), ['PATH']], // what servers start with
+    [{}, { MCPKIT_NO_DAEMON: '0', MCPKIT_CONFIG: '/x.yaml' }, watch([]), []], // the client's own choices
+  ])('differing variables %j vs %j', (daemon, client, watched, expected) => {
+    expect(differingVariables(daemon, client, watched)).toEqual(expected);
   });
 
   it('carries an error across the socket as the command would have thrown it, secrets hidden, field words still open', () => {
@@ -36,6 +43,21 @@ describe('the daemon protocol', () => {
       hint: 'see ****',
     });
     expect(errorObject(fromWire(toWire(new Error('boom'), hide, (v) => v)))).toMatchObject({ code: 'INTERNAL', message: 'Unexpected error: boom' });
+  });
+
+  it.each([
+    ['a line that is not JSON', ['{"a":1}\nnot json\n{"b":2}\n'], /not JSON/],
+    ['a line over the limit, without a newline', ['x'.repeat(600), 'y'.repeat(600)], /over 1000 bytes/],
+    ['a line over the limit, split', ['{"a":"', 'z'.repeat(2000), '"}\n'], /over 1000 bytes/],
+  ])('stops at %s, and says so once', (_what, chunks, why) => {
+    const seen: unknown[] = [];
+    const broken: BrokenLine[] = [];
+    const read = lineReader((m) => seen.push(m), { maxBytes: 1000, onBroken: (e) => broken.push(e) });
+    for (const chunk of chunks) read(chunk);
+    read('{"after":1}\n');
+    expect(broken).toHaveLength(1);
+    expect(broken[0]!.message).toMatch(why);
+    expect(seen.every((m) => !(m as { after?: number }).after)).toBe(true);
   });
 
   it('reads JSON lines split anywhere across chunks', () => {

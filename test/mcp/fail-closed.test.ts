@@ -331,3 +331,26 @@ describe('a malformed upstream answer ends its call at once (finding 8)', () => 
     }
   });
 });
+
+describe('an audit log that cannot be written shows (finding 12)', () => {
+  it('/health is degraded and says why, and /metrics counts it, while calls go on', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    // /dev/full: every write fails with ENOSPC, as on a full disk (recovery: test/audit/audit-log.test.ts).
+    const served = await serveHttpInProcess(configFile(`serve:\n  token: ${TOKEN}\n  audit_log: /dev/full\n`));
+    const client = new Client({ name: 'audited', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: bearer(TOKEN) } }));
+    try {
+      expect((await client.callTool({ name: 'config_path', arguments: {} })).isError).toBeFalsy();
+      const health = async () =>
+        (await (await fetch(`${served.url}/health`, { headers: bearer(TOKEN) })).json()) as { status: string; audit?: { ok: boolean; reason?: string } };
+      expect(await waitFor(async () => (await health()).status === 'degraded', 5000)).toBe(true);
+      expect((await health()).audit).toMatchObject({ ok: false, reason: expect.stringMatching(/ENOSPC/) });
+      expect(await (await fetch(`${served.url}/health`)).json()).toEqual({ status: 'degraded' });
+      expect(await (await fetch(`${served.url}/metrics`, { headers: bearer(TOKEN) })).text()).toMatch(/^mcpkit_audit_log_up 0$/m);
+      expect(served.lines.join('\n')).toMatch(/cannot write the audit log \/dev\/full: .*tried again/);
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+});

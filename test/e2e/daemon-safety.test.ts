@@ -1,0 +1,184 @@
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
+
+/**
+ * The daemon answers only for its own project, with the caller's environment, and survives a
+ * peer that does not speak its protocol (issue 41, finding 11).
+ */
+const runtimeDirs: string[] = [];
+afterEach(async () => {
+  for (const dir of runtimeDirs.splice(0)) {
+    const folder = join(dir, 'mcpkit');
+    for (const file of (() => {
+      try {
+        return readdirSync(folder).filter((f) => f.endsWith('.json'));
+      } catch {
+        return [];
+      }
+    })()) {
+      try {
+        const { pid } = JSON.parse(readFileSync(join(folder, file), 'utf8')) as { pid: number };
+        process.kill(pid, 'SIGTERM');
+        if (!(await waitFor(() => !alive(pid), 5_000))) process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
+    }
+  }
+});
+
+function runtimeDir(): string {
+  const dir = join(tempDir('mcpkit-test-daemon-'), 'run');
+  mkdirSync(dir, { mode: 0o700 });
+  runtimeDirs.push(dir);
+  return dir;
+}
+
+const build = () => {
+  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return `${version}+${(JSON.parse(readFileSync(join(ROOT, 'dist/build.json'), 'utf8')) as { id: string }).id}`;
+};
+
+async function daemonPid(run: string): Promise<number> {
+  const folder = join(run, 'mcpkit');
+  const record = readdirSync(folder).find((f) => f.endsWith('.json'))!;
+  return (JSON.parse(readFileSync(join(folder, record), 'utf8')) as { pid: number }).pid;
+}
+
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+
+describe("the daemon answers with the caller's environment", () => {
+  it('a caller with another PATH, or another value of a variable the config names (escaped \\u0024{VAR} too), does the work itself', async () => {
+    const dir = tempDir();
+    const run = runtimeDir();
+    const config = join(dir, 'mcpkit.yaml');
+    // "\u0024{MARK_VAR}" is YAML for ${MARK_VAR}: no "${" in the text, a placeholder once parsed.
+    writeFileSync(
+      config,
+      `mcp_servers:\n  everything:\n    command: ${JSON.stringify(SERVERS.everything.command)}\n    args: ${JSON.stringify(SERVERS.everything.args)}\n    env:\n      MARK: "\\u0024{MARK_VAR}"\n`,
+    );
+    const env = (extra: Record<string, string>) => cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: config, ...extra });
+    const started = await runCli(['daemon', 'start'], { env: env({ MARK_VAR: 'daemon' }), cwd: dir });
+    expect(started.code, started.stderr).toBe(0);
+    const getEnv = async (extra: Record<string, string>) => {
+      const r = await runCli(['call', 'get-env', '--json'], { env: env(extra), cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse((JSON.parse(r.stdout) as { content: { text: string }[] }).content[0]!.text) as Record<string, string>;
+    };
+    expect((await getEnv({ MARK_VAR: 'daemon' })).MARK).toBe('daemon');
+    expect((await getEnv({ MARK_VAR: 'caller' })).MARK).toBe('caller');
+    const otherPath = `${tempDir()}:${process.env.PATH}`;
+    expect((await getEnv({ MARK_VAR: 'daemon', PATH: otherPath })).PATH).toBe(otherPath);
+  });
+});
+
+describe('the daemon answers only for its own project', () => {
+  it("a config reached through a symlink from another folder is that folder's project: its roots, not the daemon's", async () => {
+    const a = tempDir();
+    const b = tempDir();
+    const run = runtimeDir();
+    writeFileSync(join(a, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    code: .\n');
+    writeFileSync(join(a, 'only-in-a.txt'), 'a\n');
+    writeFileSync(join(b, 'only-in-b.txt'), 'b\n');
+    symlinkSync(join(a, 'mcpkit.yaml'), join(b, 'mcpkit.yaml'));
+    const inA = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(a, 'mcpkit.yaml') });
+    expect((await runCli(['daemon', 'start'], { env: inA, cwd: a })).code).toBe(0);
+    const listed = await runCli(['retrieve', 'ls', 'code'], { env: cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(b, 'mcpkit.yaml') }), cwd: b });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('only-in-b.txt');
+    expect(listed.stdout).not.toContain('only-in-a.txt');
+    const own = await runCli(['retrieve', 'ls', 'code'], { env: inA, cwd: a });
+    expect(own.stdout).toContain('only-in-a.txt');
+  });
+});
+
+describe('the daemon survives a peer that does not speak its protocol', () => {
+  async function started() {
+    const dir = tempDir();
+    const run = runtimeDir();
+    const config = join(dir, 'mcpkit.yaml');
+    writeFileSync(config, 'retrieve:\n  roots:\n    code: .\n');
+    const env = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: config });
+    expect((await runCli(['daemon', 'start'], { env, cwd: dir })).code).toBe(0);
+    const pid = await daemonPid(run);
+    const socket = join(
+      run,
+      'mcpkit',
+      readdirSync(join(run, 'mcpkit')).find((f) => f.endsWith('.sock'))!,
+    );
+    const healthy = async () => (await runCli(['daemon', 'status', '--json'], { env, cwd: dir })).code === 0 && alive(pid);
+    return { dir, env, pid, socket, healthy };
+  }
+
+  /** Sends `chunks` on a new connection and gives what came back once the daemon closed it. */
+  const exchange = (socket: string, chunks: string[]) =>
+    new Promise<string>((resolve) => {
+      const c = createConnection(socket);
+      let got = '';
+      c.setEncoding('utf8');
+      c.on('data', (d) => (got += d));
+      c.on('error', () => undefined);
+      c.on('close', () => resolve(got));
+      c.on('connect', () => {
+        for (const chunk of chunks) c.write(chunk);
+      });
+    });
+
+  it('a line that is not JSON is answered with an error, and the daemon goes on', async () => {
+    const { socket, healthy } = await started();
+    const answer = await exchange(socket, ['this is not json\n']);
+    expect(answer).toMatch(/"type":"error".*not JSON/);
+    expect(await exchange(socket, ['{"just":"json"}\n'])).toMatch(/not a request/);
+    expect(await healthy()).toBe(true);
+  });
+
+  it('a frame without an end is cut at its limit, without the daemon growing', async () => {
+    const { socket, pid, healthy } = await started();
+    const before = rssOf(pid);
+    const answer = await exchange(
+      socket,
+      Array.from({ length: 40 }, () => 'x'.repeat(256 * 1024)),
+    );
+    expect(answer).toMatch(/over \d+ bytes/);
+    expect(rssOf(pid) - before).toBeLessThan(64 * 1024 * 1024);
+    expect(await healthy()).toBe(true);
+  });
+
+  it('a client that never reads is cut off, and the daemon does not hold its whole output', async () => {
+    const { dir, env, socket, pid, healthy } = await started();
+    // About 60 MB of matches.
+    writeFileSync(join(dir, 'big.txt'), `${'match '.repeat(25)}\n`.repeat(400_000));
+    const request = {
+      build: build(),
+      cwd: dir,
+      env: env as Record<string, string>,
+      operation: { op: 'command', argv: ['retrieve', 'search', 'match', '--limit', '0'], colors: { out: 0, err: 0 } },
+    };
+    const c = createConnection(socket);
+    c.on('error', () => undefined);
+    await new Promise<void>((resolve) => c.once('connect', () => resolve()));
+    c.pause(); // reads nothing for a while
+    c.write(`${JSON.stringify(request)}\n`);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
+    await new Promise((r) => setTimeout(r, 4000));
+    clearInterval(sampler);
+    // Then reads what was left for it: the daemon cut it off, so far less than the whole output, and no result.
+    let received = 0;
+    let last = '';
+    c.on('data', (d: Buffer) => {
+      received += d.length;
+      last = d.toString('utf8').slice(-200);
+    });
+    c.resume();
+    await new Promise<void>((resolve) => c.once('close', () => resolve()));
+    expect(received).toBeLessThan(40 * 1024 * 1024);
+    expect(last).not.toContain('"type":"result"');
+    expect(peak).toBeLessThan(400 * 1024 * 1024);
+    expect(await healthy()).toBe(true);
+  }, 60_000);
+});
