@@ -19,7 +19,6 @@ export function printableLines(text: string): string {
 
 // eslint-disable-next-line no-control-regex -- see UNPRINTABLE
 const UNPRINTABLE_TEXT = new RegExp('[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]', 'g');
-// eslint-disable-next-line no-control-regex -- see UNPRINTABLE
 const HAS_UNPRINTABLE_TEXT = new RegExp(UNPRINTABLE_TEXT.source);
 
 /** Like `printable`, but line breaks and tabs stay: text of several lines (a file, a diff, YAML). Pure. */
