@@ -278,9 +278,23 @@ export const configSchema = z
     retrieve: z
       .strictObject({
         roots: z
-          .record(name('Root'), z.string())
+          .record(
+            name('Root'),
+            z.union([
+              z.string(),
+              z.strictObject({
+                path: z.string().describe('The folder (relative to this file).'),
+                hidden: z
+                  .boolean()
+                  .optional()
+                  .describe('Agents may read dotfiles and what .gitignore ignores here too (default false: refused over MCP, as listings leave them out).'),
+              }),
+            ]),
+          )
           .optional()
-          .describe('Named roots the retrieve tools read, e.g. { docs: ./docs, code: . } (relative to this file).'),
+          .describe(
+            "Named roots the retrieve tools read, e.g. { docs: ./docs, code: . } (relative to this file). Without any, a terminal reads its working directory and serve this file's folder (none without a project config file).",
+          ),
         max_file_bytes: z
           .int()
           .positive()

@@ -40,6 +40,10 @@ export const ERROR_CODES = {
   FILE_GLOB_INVALID: usage('A glob that is empty or does not compile.', 'Write a glob such as "**/*.md".'),
   PATH_EMPTY: usage('An empty path.', 'Give a path inside a root.'),
   PATH_OUT_OF_ROOT: fault('A path that leads outside its root (.., absolute, NUL, or a symlink whose target is outside).', 'Give a path inside a root.'),
+  PATH_HIDDEN: fault(
+    'A dotfile, a file in a dot-folder, or one .gitignore ignores, asked for over MCP from a root that does not serve them to agents.',
+    'Read it in a terminal, or set retrieve.roots.NAME: { path: ..., hidden: true } to let agents read such files.',
+  ),
   PATH_AMBIGUOUS: fault('A path that exists in several roots.', "Prefix the root's name, or pass repo."),
   FILE_NOT_FOUND: fault('No such file in the roots.', 'List the folder with list_dir (retrieve ls).'),
   DIR_NOT_FOUND: fault('No such folder in the roots.', 'List the parent with list_dir (retrieve ls).'),

@@ -37,7 +37,7 @@ export function addSecrets(values: Iterable<string>): void {
           .map((l) => l.trim())
           .filter((l) => l.length >= ANYWHERE_LENGTH)
       : [];
-    for (const form of [value, encodeURIComponent(value), ...lines]) {
+    for (const form of [value, ...encodedForms(value), ...lines]) {
       if (form.length >= ANYWHERE_LENGTH && !known.has(form)) {
         known.add(form);
         added = true;
@@ -46,6 +46,27 @@ export function addSecrets(values: Iterable<string>): void {
   }
   // Longest first, so a secret that contains another is hidden whole.
   if (added) ordered = [...known].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The spellings a secret takes on its way out: URL-encoded (as a path or query part, as a form
+ * field with "+" for spaces, in lower-case hex), and Base64 (standard and URL-safe), alone or
+ * inside a longer encoded value such as HTTP Basic's base64("user:secret"). Inside a longer
+ * value its Base64 depends on where it starts modulo 3 bytes, so the characters fixed by the
+ * secret's bytes alone are taken for each of the three alignments (as secret scanners do).
+ */
+function encodedForms(value: string): string[] {
+  const url = encodeURIComponent(value);
+  const forms = [url, url.replace(/%20/g, '+'), url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())];
+  const bytes = Buffer.from(value, 'utf8');
+  for (const encoding of ['base64', 'base64url'] as const) {
+    forms.push(bytes.toString(encoding));
+    for (let k = 0; k < 3; k++) {
+      const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString(encoding);
+      forms.push(encoded.slice(Math.ceil((4 * k) / 3), Math.floor((4 * (k + bytes.length)) / 3)));
+    }
+  }
+  return forms.filter((form) => form !== value);
 }
 
 export function redact(text: string): string {

@@ -96,6 +96,11 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger): Prom
       );
     }
     await runtime.startServing();
+    // What agents may read is said at start: a root nobody chose is not served in silence.
+    if ((await runtime.offeredTools()).some((t) => t.group === 'retrieve')) {
+      const { servedRootsLine } = await import('../tools/retrieve/shared.js');
+      say(`mcpkit serve: ${await servedRootsLine(runtime.context())}`);
+    }
     const log = auditor;
     return { runtime, calls, close, ...(log ? { audit: () => log.status() } : {}) };
   } catch (error) {

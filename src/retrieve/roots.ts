@@ -4,8 +4,8 @@ import { ToolError } from '../core/errors.js';
 
 /**
  * Named roots the retrieve tools may read: `retrieve.roots` in the config (paths relative to the
- * config file), then DOCS_ROOT and CODE_ROOT from the environment (the variables the retrieval tools have always read); with neither, the
- * current directory is the root `code`. Checked up front: a missing, non-directory or unreadable
+ * config file), then DOCS_ROOT and CODE_ROOT from the environment (the variables the retrieval
+ * tools have always read); with neither, an implicit root `code` that the caller chooses. Checked up front: a missing, non-directory or unreadable
  * root fails fast with CONFIG_INVALID and a reason code.
  */
 export interface RootSpec {
@@ -13,20 +13,36 @@ export interface RootSpec {
   /** As configured (for messages). */
   given: string;
   path: string;
+  /** Agents may read dotfiles and ignored files in it (retrieve.roots.NAME.hidden). */
+  hidden?: boolean;
 }
 
 export interface Root {
   name: string;
   /** Real path, symlinks resolved: what every file must stay inside. */
   path: string;
+  hidden?: boolean;
 }
 
-export function rootSpecs(options: { configured?: Record<string, string>; configDir: string; env: NodeJS.ProcessEnv; cwd: string }): RootSpec[] {
-  const specs: RootSpec[] = Object.entries(options.configured ?? {}).map(([name, given]) => ({
-    name,
-    given,
-    path: given.trim() === '' ? '' : isAbsolute(given) ? given : resolve(options.configDir, given),
-  }));
+/** A root as the config writes it: a path, or a path with settings. */
+export type ConfiguredRoot = string | { path: string; hidden?: boolean };
+
+/**
+ * `implicit`: the folder the root `code` is when nothing names a root (a terminal: where it runs;
+ * serve: its config file's folder), or undefined for no root at all. Pure.
+ */
+export function rootSpecs(options: {
+  configured?: Record<string, ConfiguredRoot>;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  implicit: string | undefined;
+}): RootSpec[] {
+  const specs: RootSpec[] = Object.entries(options.configured ?? {}).map(([name, entry]) => {
+    const given = typeof entry === 'string' ? entry : entry.path;
+    const hidden = typeof entry === 'string' ? undefined : entry.hidden;
+    return { name, given, path: given.trim() === '' ? '' : isAbsolute(given) ? given : resolve(options.configDir, given), ...(hidden ? { hidden } : {}) };
+  });
   for (const [name, variable] of [
     ['docs', 'DOCS_ROOT'],
     ['code', 'CODE_ROOT'],
@@ -35,7 +51,7 @@ export function rootSpecs(options: { configured?: Record<string, string>; config
     if (value !== undefined && !specs.some((s) => s.name === name))
       specs.push({ name, given: `$${variable}`, path: value.trim() === '' ? '' : resolve(options.cwd, value) });
   }
-  if (specs.length === 0) specs.push({ name: 'code', given: '.', path: options.cwd });
+  if (specs.length === 0 && options.implicit !== undefined) specs.push({ name: 'code', given: '.', path: options.implicit });
   return specs;
 }
 
@@ -61,6 +77,6 @@ export function validateRoots(specs: readonly RootSpec[]): Root[] {
     } catch {
       throw rootError('ROOT_NOT_READABLE', spec, `cannot be read: ${spec.path}`);
     }
-    return { name: spec.name, path: realpathSync(spec.path) };
+    return { name: spec.name, path: realpathSync(spec.path), ...(spec.hidden ? { hidden: true } : {}) };
   });
 }

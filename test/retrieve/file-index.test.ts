@@ -53,7 +53,7 @@ beforeEach(() => {
   write('code/bin.dat', Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1])]));
   write('docs/guide.md', 'the needle in the docs\n');
   age();
-  roots = validateRoots(rootSpecs({ configured: { docs: join(base, 'docs'), code: join(base, 'code') }, configDir: base, env: {}, cwd: base }));
+  roots = validateRoots(rootSpecs({ configured: { docs: join(base, 'docs'), code: join(base, 'code') }, configDir: base, env: {}, cwd: base, implicit: base }));
   // No text cache and no watcher: these tests are about the stat checks and trigram filters.
   index = new FileIndexes({ cacheBytes: 0 });
 });

@@ -26,7 +26,7 @@ beforeAll(() => {
   symlinkSync(join(base, 'b/loop/x'), join(base, 'b/loop/y'));
   symlinkSync(join(base, 'b/loop/y'), join(base, 'b/loop/x'));
   symlinkSync(join(base, 'b/guides'), join(base, 'b/guides-link'));
-  roots = validateRoots(rootSpecs({ configured: { docs: join(base, 'b'), code: join(base, 'code') }, configDir: base, env: {}, cwd: base }));
+  roots = validateRoots(rootSpecs({ configured: { docs: join(base, 'b'), code: join(base, 'code') }, configDir: base, env: {}, cwd: base, implicit: base }));
 });
 
 const ok = (path: string, want: Want, repo: string | undefined, root: string, rel: string) => ({ path, want, repo, root, rel });
@@ -109,9 +109,13 @@ describe('roots', () => {
       ],
     ],
     [{ configured: { code: 'c' }, env: { CODE_ROOT: '/ignored' } }, [['code', '/cfg/c']]],
+    [{ configured: { notes: { path: 'n', hidden: true } } }, [['notes', '/cfg/n']]],
+    // Nothing named: the implicit root the caller chose (a terminal: /cwd; serve: the config's folder), or none.
     [{}, [['code', '/cwd']]],
+    [{ implicit: '/cfg' }, [['code', '/cfg']]],
+    [{ implicit: undefined }, []],
   ])('%j', (options, expected) => {
-    const specs = rootSpecs({ configDir: '/cfg', cwd: '/cwd', env: {}, ...options });
+    const specs = rootSpecs({ configDir: '/cfg', cwd: '/cwd', env: {}, implicit: '/cwd', ...options });
     expect(specs.map((s) => [s.name, s.path])).toEqual(expected);
   });
 
@@ -120,7 +124,7 @@ describe('roots', () => {
     [{ docs: 'does-not-exist' }, 'ROOT_NOT_FOUND'],
     [{ docs: 'b/guides/intro.md' }, 'ROOT_NOT_DIRECTORY'],
   ])('fails fast on %j with %s', (configured, reason) => {
-    expect(() => validateRoots(rootSpecs({ configured, configDir: base, env: {}, cwd: base }))).toThrow(
+    expect(() => validateRoots(rootSpecs({ configured, configDir: base, env: {}, cwd: base, implicit: base }))).toThrow(
       expect.objectContaining({ code: 'CONFIG_INVALID', details: expect.objectContaining({ reason }) }),
     );
   });

@@ -37,7 +37,7 @@ beforeAll(() => {
     mkdirSync(join(base, path, '..'), { recursive: true });
     writeFileSync(join(base, path), content);
   }
-  roots = validateRoots(rootSpecs({ configured: { docs: join(base, 'docs'), code: join(base, 'code') }, configDir: base, env: {}, cwd: base }));
+  roots = validateRoots(rootSpecs({ configured: { docs: join(base, 'docs'), code: join(base, 'code') }, configDir: base, env: {}, cwd: base, implicit: base }));
 });
 
 describe('searchRoots', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addSecrets, redact, redactDeep } from '../../src/core/redact.js';
+import { addSecrets, redact, redactDeep, REDACTED } from '../../src/core/redact.js';
 
 // One process-wide set of secrets, as in mcpkit: a short one (the README's example password)
 // and a long one.
@@ -37,5 +37,28 @@ describe('redact', () => {
       url: 'http://u:****@h',
       n: 1,
     });
+  });
+});
+
+describe('secrets in their encoded spellings (issue 41, finding 14)', () => {
+  const SECRET = 'Encoded s3cret/Value+42!';
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  addSecrets([SECRET]);
+
+  it.each([
+    ['HTTP Basic of user:secret', `Authorization: Basic ${b64(`alice:${SECRET}`)}`],
+    ['HTTP Basic of a longer user name', `Authorization: Basic ${b64(`bob-the-builder:${SECRET}`)}`],
+    ['HTTP Basic of a user name two bytes longer', `Authorization: Basic ${b64(`bob1:${SECRET}`)}`],
+    ['Base64 of the secret alone', `token=${b64(SECRET)}`],
+    ['URL-safe Base64', `x=${Buffer.from(SECRET).toString('base64url')}`],
+    ['URL-encoded', `https://h/x?key=${encodeURIComponent(SECRET)}`],
+    ['form-encoded, + for spaces', `key=${encodeURIComponent(SECRET).replace(/%20/g, '+')}`],
+    ['lower-case percent-encoding', `key=${encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())}`],
+  ])('%s', (_what, line) => {
+    const shown = redact(line);
+    expect(shown).toContain(REDACTED);
+    // Nothing left that decodes back to the secret.
+    const decoded = [...shown.matchAll(/[A-Za-z0-9+/_-]{8,}={0,2}/g)].map((m) => Buffer.from(m[0], 'base64').toString('latin1'));
+    for (const text of [shown, decodeURIComponent(shown.replace(/\+/g, ' ')), ...decoded]) expect(text).not.toContain(SECRET);
   });
 });

@@ -3,7 +3,7 @@ import { printable } from '../../core/printable.js';
 import { closeSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
-import { envelope, loadRoots, noteLeftOut } from './shared.js';
+import { envelope, loadRoots, noteLeftOut, refuseHiddenFile, refuseHiddenWalk } from './shared.js';
 
 interface Entry {
   name: string;
@@ -52,6 +52,11 @@ export const listDir = defineTool({
     }
     const repoRoot = roots.find((r) => r.name === input.repo);
     const target = input.path?.trim() ? resolvePath(input.path, roots, 'dir', input.repo) : { root: repoRoot!, rel: '', real: repoRoot!.path };
+    refuseHiddenWalk(ctx, [target.root], { hidden: input.hidden, ignored: input.ignored });
+    const shown = displayPath(target.root, target.real);
+    // A folder a listing would leave out is not listed over MCP either (its names say what is there).
+    await refuseHiddenFile(ctx, target.root, target.rel, shown);
+    await refuseHiddenFile(ctx, target.root, shown.slice(target.root.name.length + 1), shown);
     const [{ IgnoreRules }, { accessDenied, openInsideRoot, throughDescriptor }, { mayBeUndecodable, undecodableNames }] = await Promise.all([
       import('../../retrieve/ignore-rules.js'),
       import('../../retrieve/safe-open.js'),

@@ -4,7 +4,7 @@ import { defineTool, READ_ONLY } from '../../tool/define.js';
 import type { ResolvedPath } from '../../retrieve/resolve.js';
 import { closeSync } from 'node:fs';
 import type { RenderUi } from '../../tool/context.js';
-import { envelope, loadRoots, numbered, type ToolContext } from './shared.js';
+import { envelope, loadRoots, numbered, refuseHiddenFile, type ToolContext } from './shared.js';
 
 const pathField = z.string().describe('File inside a root; may start with the root name (docs/guide.md).');
 const repoField = z.string().optional().describe('Root to look in (default: the root the path names, or every root).');
@@ -21,6 +21,9 @@ async function readLines(
   const { resolvePath, displayPath } = await import('../../retrieve/resolve.js');
   const file = resolvePath(path, roots, 'file', repo);
   const display = displayPath(file.root, file.real);
+  // As named and as it really is (a symlink inside the root may lead to a dotfile).
+  await refuseHiddenFile(ctx, file.root, file.rel, display);
+  await refuseHiddenFile(ctx, file.root, display.slice(file.root.name.length + 1), display);
   // Checked on what was opened, and read from it: a swap after the check cannot lead outside.
   const [{ openInsideRoot }, { readLineRange }] = await Promise.all([import('../../retrieve/safe-open.js'), import('../../retrieve/line-range.js')]);
   const fd = openInsideRoot(file.root.path, file.real, 'file', display);

@@ -7,7 +7,7 @@ import { compileGlob } from '../../retrieve/glob.js';
 import type { Root } from '../../retrieve/roots.js';
 import type { SearchMatch } from '../../retrieve/search.js';
 import type { RenderUi } from '../../tool/context.js';
-import { envelope, fileIndexes, loadRoots, noteLeftOut, pathFilter } from './shared.js';
+import { envelope, fileIndexes, loadRoots, noteLeftOut, pathFilter, refuseHiddenWalk } from './shared.js';
 
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
 const globField = z
@@ -79,6 +79,7 @@ export const search = defineTool({
     const glob = compileGlob(input.glob, input.hidden);
     const { roots, timeoutMs } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
+    refuseHiddenWalk(ctx, selected, { hidden: input.hidden });
     const [{ compileQuery }, { listFiles, searchRoots }] = await Promise.all([import('../../retrieve/query.js'), import('../../retrieve/search.js')]);
     const query = { query: input.query, regex: input.regex, ignoreCase: input.ignore_case };
     const { matcher, trigrams, backtracks } = compileQuery(query);
@@ -164,6 +165,7 @@ export const findFiles = defineTool({
     const { roots, timeoutMs } = await loadRoots(ctx);
     const { findFiles: find } = await import('../../retrieve/search.js');
     const [selected, index] = await Promise.all([rootsFor(roots, input.repo), fileIndexes(ctx)]);
+    refuseHiddenWalk(ctx, selected, { hidden: input.hidden });
     const include = (await pathFilter(glob, { roots: selected, index, timeoutMs, signal: ctx.signal }))!;
     const { files, truncated, skipped } = withinBudget(timeoutMs, 'Finding files', () =>
       find(selected, include, { limit: input.limit, hidden: input.hidden, index }),

@@ -1,20 +1,55 @@
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { userConfigPath } from '../../config/locate.js';
+import { pinFilePath } from '../../config/pin-file.js';
 import { SETTING_DEFAULTS } from '../../config/defaults.js';
 import { perProcess, type RenderUi, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
 import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/bounded.js';
-import type { Root } from '../../retrieve/roots.js';
+import type { Root, RootSpec } from '../../retrieve/roots.js';
+import { ToolError } from '../../core/errors.js';
 import type { CompiledGlob } from '../../retrieve/glob.js';
 
 export const DEFAULT_MAX_FILE_BYTES = SETTING_DEFAULTS.retrieve.max_file_bytes;
 
+/**
+ * The folder of the root `code` when the config names none (nor DOCS_ROOT / CODE_ROOT): for a
+ * person at a terminal, where the command runs; for serve, the folder of its config file, when it
+ * is a project's (named by --config or MCPKIT_CONFIG, or ./mcpkit.yaml): a client starts serve
+ * wherever it likes (often / or the home folder), which is no choice of the person's. Without a
+ * project config file, serve has no root.
+ */
+export function implicitRoot(ctx: Pick<ToolContext, 'surface' | 'cwd' | 'configLocation' | 'env'>): string | undefined {
+  if (ctx.surface === 'cli') return ctx.cwd;
+  const folder = dirname(ctx.configLocation.path);
+  // mcpkit's own folder of the user config is no project, however it was named.
+  const ownFolder = ctx.configLocation.source === 'user' || folder === dirname(userConfigPath(ctx.env));
+  return !ownFolder && existsSync(ctx.configLocation.path) ? folder : undefined;
+}
+
+/** The roots as configured or implied, unchecked; empty when there are none. */
+export async function rootSpecsOf(ctx: ToolContext): Promise<RootSpec[]> {
+  const config = await ctx.config();
+  const [{ rootSpecs }, { requireUsable }] = await Promise.all([import('../../retrieve/roots.js'), import('../../config/problems.js')]);
+  requireUsable(config, 'retrieve');
+  return rootSpecs({ configured: config.retrieve.roots, configDir: dirname(ctx.configLocation.path), env: ctx.env, cwd: ctx.cwd, implicit: implicitRoot(ctx) });
+}
+
 /** The configured roots, checked (fail fast: CONFIG_INVALID with MISSING_ROOT, ROOT_NOT_FOUND, ...). */
 export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxFileBytes: number; timeoutMs: number }> {
   const config = await ctx.config();
-  const [{ rootSpecs, validateRoots }, { requireUsable }] = await Promise.all([import('../../retrieve/roots.js'), import('../../config/problems.js')]);
-  requireUsable(config, 'retrieve');
-  const roots = validateRoots(rootSpecs({ configured: config.retrieve.roots, configDir: dirname(ctx.configLocation.path), env: ctx.env, cwd: ctx.cwd }));
+  const { validateRoots } = await import('../../retrieve/roots.js');
+  const specs = await rootSpecsOf(ctx);
+  if (specs.length === 0) {
+    throw new ToolError(
+      'NOT_FOUND',
+      'There is no root to read: no retrieve.roots in the config, no DOCS_ROOT or CODE_ROOT, and no project config file whose folder would be one.',
+      {
+        hint: 'Name the folders agents may read in retrieve.roots (e.g. { code: . }) of a config given with --config or MCPKIT_CONFIG, or set CODE_ROOT.',
+      },
+    );
+  }
+  const roots = validateRoots(specs);
   // The budget protects the other clients of serve; a person at a terminal stops a slow search with Ctrl-C.
   const timeoutMs =
     ctx.surface === 'mcp' ? (config.retrieve.timeout_ms ?? DEFAULT_RETRIEVE_TIMEOUT_MS) : (config.retrieve.timeout_ms ?? Number.POSITIVE_INFINITY);
@@ -81,6 +116,86 @@ export async function checkConfiguredRoots(ctx: ToolContext): Promise<void> {
   // A retrieve section set aside for its problems was named at start; the other groups still serve.
   if (config.unusable?.retrieve || (!fromEnv && !config.retrieve.roots)) return;
   await loadRoots(ctx);
+}
+
+/** Whether a path inside a root is a dotfile, in a dot-folder, or ignored by .gitignore (checked folder by folder, as a walk goes). */
+export async function hiddenInRoot(root: Root, rel: string): Promise<'dotfile' | 'ignored' | undefined> {
+  const parts = rel.split('/').filter(Boolean);
+  if (parts.some((p) => p.startsWith('.'))) return 'dotfile';
+  const { IgnoreRules } = await import('../../retrieve/ignore-rules.js');
+  const rules = new IgnoreRules(root.path);
+  for (let depth = 1; depth <= parts.length; depth++) {
+    if (rules.ignored(parts.slice(0, depth).join('/'), depth < parts.length)) return 'ignored';
+  }
+  return undefined;
+}
+
+/**
+ * Over MCP, what listings leave out (dotfiles, dot-folders, what .gitignore ignores) is not read
+ * either, unless its root opts in (retrieve.roots.NAME.hidden: true): a key in ~/.ssh or a .env
+ * must not be one open_file away from an agent. A person at a terminal reads what they name.
+ */
+export async function refuseHiddenFile(ctx: ToolContext, root: Root, rel: string, display: string): Promise<void> {
+  if (ctx.surface !== 'mcp') return;
+  // mcpkit's own config and tool pins, whatever the root allows: config_show is how an agent reads
+  // the config, with its secrets masked.
+  if (isOwnFile(ctx, join(root.path, ...rel.split('/')))) {
+    throw new ToolError('PATH_HIDDEN', `${display} is mcpkit's own config (or its tool pins), which agents read with config_show, secrets masked.`, {
+      details: { path: display, repo: root.name, reason: 'config' },
+      hint: 'Call config_show.',
+    });
+  }
+  if (root.hidden) return;
+  const why = await hiddenInRoot(root, rel);
+  if (!why) return;
+  throw new ToolError(
+    'PATH_HIDDEN',
+    `${display} is ${why === 'dotfile' ? 'a dotfile (or in a dot-folder)' : 'ignored by .gitignore'}, which root "${root.name}" does not serve to agents.`,
+    {
+      details: { path: display, repo: root.name, reason: why },
+      hint: `A person can read it in a terminal; to let agents read such files, set retrieve.roots.${root.name}: { path: ..., hidden: true }.`,
+    },
+  );
+}
+
+function isOwnFile(ctx: ToolContext, path: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const config = ctx.configLocation.path;
+  const file = real(path);
+  return file === real(config) || file === real(pinFilePath(config));
+}
+
+/** Over MCP, listing or searching dotfiles and ignored files (hidden, ignored) needs roots that opt in, as refuseHiddenFile. */
+export function refuseHiddenWalk(ctx: ToolContext, roots: readonly Root[], asked: { hidden?: boolean; ignored?: boolean }): void {
+  if (ctx.surface !== 'mcp' || !(asked.hidden || asked.ignored)) return;
+  const closed = roots.filter((r) => !r.hidden);
+  if (closed.length === 0) return;
+  const flag = asked.hidden ? 'hidden' : 'ignored';
+  throw new ToolError(
+    'PATH_HIDDEN',
+    `${flag}: true shows dotfiles${asked.ignored ? ' and ignored files' : ''}, which ${closed.map((r) => `root "${r.name}"`).join(', ')} does not serve to agents.`,
+    {
+      details: { roots: closed.map((r) => r.name) },
+      hint: `Leave out ${flag}, or set retrieve.roots.NAME: { path: ..., hidden: true } for a root whose dotfiles agents may see.`,
+    },
+  );
+}
+
+/** serve's line at start on what agents may read: each root and why it is one, or that there is none. */
+export async function servedRootsLine(ctx: ToolContext): Promise<string> {
+  const specs = await rootSpecsOf(ctx).catch(() => undefined);
+  if (specs === undefined) return 'retrieve: the retrieve section of the config cannot be used, so no root is read';
+  if (specs.length === 0) return 'retrieve reads no folder: name the folders agents may read in retrieve.roots (or CODE_ROOT)';
+  const config = await ctx.config();
+  const why = (s: RootSpec) =>
+    config.retrieve.roots?.[s.name] !== undefined ? 'retrieve.roots' : s.given.startsWith('$') ? s.given.slice(1) : "this config file's folder";
+  return `retrieve reads ${specs.map((s) => `${s.name}=${s.path} (${why(s)}${s.hidden ? ', dotfiles too' : ''})`).join(', ')}`;
 }
 
 /** Says on stderr what the walk left out, and why. */
