@@ -18,6 +18,7 @@ const extraEntries = [
   'src/cli/not-found.ts',
   'src/cli/serve-fast-path.ts',
   'src/cli/tool-fast-path.ts',
+  'src/cli/in-process.ts', // the conformance clients run their mcpkit commands in their own process
   'src/config/edit.ts',
   'src/registry/truncate.ts',
   'src/retrieve/search-worker.ts', // started as a worker thread (retrieve/worker-search.ts)

@@ -1,67 +1,27 @@
 import { Chalk } from 'chalk';
-import { resolve } from 'node:path';
 import type { Runtime } from '../app/runtime.js';
-import { parseCallLine } from '../cli/call-line.js';
 import type { CliIo } from '../cli/cli-io.js';
-import { generatedCommandTool } from '../cli/command-table.js';
+import { runCommandLine } from '../cli/command-line.js';
 import type { ColorLevel } from '../cli/daemon-protocol.js';
-import { fieldSpecs, inputFromCommandLine } from '../cli/field-specs.js';
-import { formatJson } from '../cli/output.js';
-import { parseToolArgs } from '../cli/tool-args.js';
-import { cliWords, reportFailure, runToolForCli } from '../cli/tool-runner.js';
-import { callUpstreamTool, printUpstreamResult } from '../cli/upstream-calls.js';
-import type { JsonSchema } from '../core/schema.js';
-import { toMcpTool } from '../tool/mcp-shape.js';
 
 /**
- * A command line a client sent whole (`DaemonOperation` command): parsed with the fast paths'
- * parsers and run with the runner oclif's commands use, its output written to the client's
- * streams. Returns false for a line this does not take (help, typos, flags left to oclif, one of
- * mcpkit's own tools by `call`): the client then runs it the usual way.
+ * A command line a client sent whole (`DaemonOperation` command), run as a command run in this
+ * process would be (cli/command-line.ts), its output written to the client's streams: the lines of
+ * warm tools and `call`, for this daemon's config. Returns false for a line this does not take:
+ * the client then runs it the usual way.
  */
-export async function runRemoteCommand(
+export function runRemoteCommand(
   runtime: Runtime,
   argv: readonly string[],
   ownConfig: string,
   options: { io: CliIo; colors: { out: ColorLevel; err: ColorLevel }; cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal },
 ): Promise<boolean> {
-  const { io } = options;
-  const tools = await runtime.allTools();
   // A --config naming another file than this daemon's (the client guessed it from the command line) is not ours to run.
-  const ours = (config: string | undefined) => config === undefined || resolve(options.cwd, config) === ownConfig;
-  if (argv[0] === 'call') {
-    const line = parseCallLine(argv.slice(1));
-    if (!line || !ours(line.config) || tools.some((t) => t.name === line.name)) return false;
-    try {
-      const result = await callUpstreamTool(runtime, line.name, line.base, line.pairs);
-      printUpstreamResult(line.name, result, line.json, io);
-      if (line.json) io.out(formatJson(result));
-    } catch (error) {
-      reportFailure(error, { json: line.json, words: cliWords('call'), io });
-    }
-    return true;
-  }
-  const commandId = `${argv[0]} ${argv[1]}`;
-  const tool = generatedCommandTool(tools, commandId);
-  if (!tool?.warm || tool.command.afterDoubleDash) return false;
-  // The tool's published schema is made once per tool (toMcpTool), not once per request.
-  const specs = fieldSpecs(toMcpTool(tool).inputSchema as JsonSchema, tool.command);
-  const parsed = parseToolArgs(specs, argv.slice(2), { daemonFlag: true });
-  if (!parsed || parsed.noDaemon || !ours(parsed.config)) return false;
-  try {
-    const raw = inputFromCommandLine(specs, parsed.flags, parsed.positionals);
-    const result = await runToolForCli(tool, raw, {
-      runtime,
-      json: parsed.json,
-      color: new Chalk({ level: options.colors.out }),
-      io,
-      scope: { cwd: options.cwd, env: options.env, signal: options.signal },
-    });
-    if (parsed.json) io.out(formatJson(result));
-  } catch (error) {
-    reportFailure(error, { json: parsed.json, words: cliWords(commandId, tool), io });
-  }
-  return true;
+  return runCommandLine(argv, {
+    ...options,
+    runtimeFor: (config) => (config === undefined || config === ownConfig ? runtime : undefined),
+    takes: (tool) => tool.warm === true,
+  });
 }
 
 /**

@@ -6,14 +6,13 @@
 // then lists the server's tools and calls one. A call refused with AUTH_REQUIRED (a 403 asking
 // for more scope) is answered as the error message says: log in again, then call again.
 // Pre-registered client credentials come from the suite in MCP_CONFORMANCE_CONTEXT.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mcpkitWith } from './mcpkit-runner.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '../../bin/run.js');
 const url = process.argv.at(-1);
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
 const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-conformance-auth-'));
@@ -25,11 +24,7 @@ const env = {
   NO_COLOR: '1',
 };
 
-function mcpkit(...args) {
-  const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
-  process.stderr.write(`$ mcpkit ${args.join(' ')} -> ${r.status}\n${r.stdout}${r.stderr}`);
-  return r;
-}
+const mcpkit = mcpkitWith(env);
 
 function must(r) {
   if (r.status !== 0) {
@@ -46,13 +41,13 @@ try {
     // The suite's authorization servers accept this URL as a client ID metadata document.
     ...(process.env.MCP_CONFORMANCE_SCENARIO === 'auth/basic-cimd' ? ['--client-metadata-url', 'https://conformance-test.local/client-metadata.json'] : []),
   ];
-  must(mcpkit('server', 'add', 'conf', '--url', url, '--auth', 'oauth', ...client));
-  must(mcpkit('server', 'login', 'conf'));
-  must(mcpkit('server', 'test', 'conf'));
-  let call = mcpkit('call', 'test-tool', '--json');
+  must(await mcpkit('server', 'add', 'conf', '--url', url, '--auth', 'oauth', ...client));
+  must(await mcpkit('server', 'login', 'conf'));
+  must(await mcpkit('server', 'test', 'conf'));
+  let call = await mcpkit('call', 'test-tool', '--json');
   if (call.status !== 0 && /AUTH_REQUIRED/.test(call.stdout + call.stderr)) {
-    must(mcpkit('server', 'login', 'conf'));
-    call = mcpkit('call', 'test-tool', '--json');
+    must(await mcpkit('server', 'login', 'conf'));
+    call = await mcpkit('call', 'test-tool', '--json');
   }
   must(call);
 } finally {

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arangoTools } from '../../src/tools/arango/index.js';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { startArango } from '../support/arango-server.mjs';
 
 /**
@@ -49,7 +49,7 @@ async function ok(name: string, args: Record<string, unknown>): Promise<any> {
 }
 
 const cli = async (args: string[], extra: NodeJS.ProcessEnv = {}) => {
-  const r = await runCli([...args, '--json'], { env: { ...env, ...extra } });
+  const r = await runCommand([...args, '--json'], { env: { ...env, ...extra } });
   return { code: r.code, body: JSON.parse(r.stdout || '{}') as any };
 };
 
@@ -89,9 +89,9 @@ describe('arango from the terminal', () => {
       _key: 'ada',
       _id: `${users}/ada`,
     });
-    const rows = await runCli(['arango', 'query', `FOR u IN ${users} RETURN { name: u.name, age: u.age }`], { env });
+    const rows = await runCommand(['arango', 'query', `FOR u IN ${users} RETURN { name: u.name, age: u.age }`], { env });
     expect(rows.stdout.split('\n')[0]).toMatch(/^NAME\s+AGE$/);
-    const nested = await runCli(['arango', 'query', `FOR u IN ${users} RETURN { u }`], { env });
+    const nested = await runCommand(['arango', 'query', `FOR u IN ${users} RETURN { u }`], { env });
     expect(JSON.parse(nested.stdout)[0].u.name).toBe('Ada');
     expect((await cli(['arango', 'update', users, 'ada', '--update', '{"age":37}'])).body.new.age).toBe(37);
     const missing = await cli(['arango', 'query', `FOR x IN ${p}nope RETURN x`]);

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import type { Stats } from '../../src/audit/stats.js';
-import { BIN, cleanEnv, runCli, stopChild, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, stopChild, tempDir, runCommand } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -70,13 +70,13 @@ describe('the audit log', () => {
     expect(lines[0]!.bytes_out).toBeGreaterThan(0);
     expect(lines[5]).toMatchObject({ server: 'mcpkit', upstream_name: 'config_path' });
 
-    const stats = await runCli(['stats', '--audit-log', audit, '--json']);
+    const stats = await runCommand(['stats', '--audit-log', audit, '--json']);
     expect(stats.code, stats.stderr).toBe(0);
     const parsed = JSON.parse(stats.stdout) as Stats;
     expect(parsed).toMatchObject({ calls: 8, errors: 2, skipped: 0 });
     expect(parsed.by_tool.find((r) => r.key === 'echo (everything)')).toMatchObject({ calls: 4, errors: 1 });
     expect(parsed.by_client).toEqual([expect.objectContaining({ key: 'audit-e2e 3.1.4', calls: 8, errors: 2 })]);
-    const table = await runCli(['stats', '--audit-log', audit]);
+    const table = await runCommand(['stats', '--audit-log', audit]);
     expect(table.stdout).toMatch(/echo \(everything\)\s+4\s+1/);
   }, 60_000);
 
@@ -97,19 +97,19 @@ describe('the audit log', () => {
     // The same result counts the same on the ordinary path (the first call) and the hot path, which
     // counts it from the response it serialized: the result's own JSON.
     expect(lines.map((l) => l.bytes_out)).toEqual(Array(4).fill(JSON.stringify({ content: [{ type: 'text', text: 'Echo: hi' }] }).length));
-    const stats = JSON.parse((await runCli(['stats', '--config', config, '--json'])).stdout) as Stats;
+    const stats = JSON.parse((await runCommand(['stats', '--config', config, '--json'])).stdout) as Stats;
     expect(stats.calls).toBe(4);
   }, 60_000);
 
   it('refuses a bad --since and a missing log, saying what to do', async () => {
     const folder = tempDir();
-    const since = await runCli(['stats', '--audit-log', join(folder, 'x'), '--since', 'yesterday']);
+    const since = await runCommand(['stats', '--audit-log', join(folder, 'x'), '--since', 'yesterday']);
     expect(since.code).toBe(2);
     expect(since.stderr).toMatch(/--since takes a time such as 90s/);
-    const missing = await runCli(['stats', '--audit-log', join(folder, 'none.jsonl')]);
+    const missing = await runCommand(['stats', '--audit-log', join(folder, 'none.jsonl')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/does not exist/);
-    const unset = await runCli(['stats', '--config', writeConfig({})]);
+    const unset = await runCommand(['stats', '--config', writeConfig({})]);
     expect(unset.stderr).toMatch(/no serve.audit_log/);
   });
 });

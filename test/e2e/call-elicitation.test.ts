@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli } from '../helpers/cli.js';
+import { cleanEnv, runCommand } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -28,7 +28,7 @@ describe('call --elicitation', () => {
     // name, check, firstLine, email, homepage, birthdate, integer (a bad answer first), number,
     // three single and multi selects by number, title or value, the legacy enum's default; then send.
     const answers = ['Ada', 'y', '', '', '', '', 'abc', '7', '', '2', '1,3', 'Green Lantern', 'Trout', '', 'y'];
-    const r = await runCli(['call', 'trigger-elicitation-request', '--elicitation', 'ask', '--json', '--config', config()], {
+    const r = await runCommand(['call', 'trigger-elicitation-request', '--elicitation', 'ask', '--json', '--config', config()], {
       env: cleanEnv(),
       input: `${answers.join('\n')}\n`,
     });
@@ -54,19 +54,21 @@ describe('call --elicitation', () => {
   });
 
   it('ask cancels at the end of stdin, and refuses --args - (both would read stdin)', async () => {
-    const ended = await runCli(['call', 'trigger-elicitation-request', '--elicitation', 'ask', '--json', '--config', config()], {
+    const ended = await runCommand(['call', 'trigger-elicitation-request', '--elicitation', 'ask', '--json', '--config', config()], {
       env: cleanEnv(),
       input: 'Ada\n',
     });
     expect(ended.code, ended.stderr).toBe(0);
     expect(rawResult(ended.stdout).action).toBe('cancel');
-    const both = await runCli(['call', 'echo', '--args', '-', '--elicitation', 'ask', '--config', config()], { env: cleanEnv(), input: '{}' });
+    const both = await runCommand(['call', 'echo', '--args', '-', '--elicitation', 'ask', '--config', config()], { env: cleanEnv(), input: '{}' });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--elicitation ask reads its answers from stdin, where --args - reads the arguments.');
   });
 
   it('accept-defaults declines a form that requires a field without a default, and says why', async () => {
-    const r = await runCli(['call', 'trigger-elicitation-request', '--elicitation', 'accept-defaults', '--json', '--config', config()], { env: cleanEnv() });
+    const r = await runCommand(['call', 'trigger-elicitation-request', '--elicitation', 'accept-defaults', '--json', '--config', config()], {
+      env: cleanEnv(),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(rawResult(r.stdout).action).toBe('decline');
     expect(r.stderr).toContain(
@@ -75,17 +77,17 @@ describe('call --elicitation', () => {
   });
 
   it.each(['decline', 'cancel'])('%s answers each form so', async (mode) => {
-    const r = await runCli(['call', 'trigger-elicitation-request', '--elicitation', mode, '--json', '--config', config()], { env: cleanEnv() });
+    const r = await runCommand(['call', 'trigger-elicitation-request', '--elicitation', mode, '--json', '--config', config()], { env: cleanEnv() });
     expect(r.code, r.stderr).toBe(0);
     expect(rawResult(r.stdout).action).toBe(mode);
     expect(r.stderr).toContain(`answered ${mode} (--elicitation ${mode})`);
   });
 
   it('without it, servers are told mcpkit cannot be asked; a mode that does not exist is a usage error', async () => {
-    const plain = await runCli(['call', 'trigger-elicitation-request', '--config', config()], { env: cleanEnv() });
+    const plain = await runCommand(['call', 'trigger-elicitation-request', '--config', config()], { env: cleanEnv() });
     expect(plain.code).toBe(1);
     expect(plain.stderr).toContain('Error [NOT_FOUND]: No tool named "trigger-elicitation-request".');
-    const bad = await runCli(['call', 'echo', 'message=x', '--elicitation', 'maybe', '--config', config()], { env: cleanEnv() });
+    const bad = await runCommand(['call', 'echo', 'message=x', '--elicitation', 'maybe', '--config', config()], { env: cleanEnv() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Expected --elicitation=maybe to be one of: ask, accept-defaults, decline, cancel');
   });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, runCli, tempDir, spawnTracked } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, tempDir, spawnTracked, runCommand } from '../helpers/cli.js';
 
 const ESC = '\u001b[';
 
@@ -14,7 +14,7 @@ function configWith(text: string): { file: string; env: NodeJS.ProcessEnv } {
 describe('the CLI as a user runs it', () => {
   it('config path --json says which file and why', async () => {
     const { file, env } = configWith('serve: {}\n');
-    const r = await runCli(['config', 'path', '--json'], { env });
+    const r = await runCommand(['config', 'path', '--json'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ path: file, source: 'env', chosen_by: 'MCPKIT_CONFIG', exists: true });
   });
@@ -22,15 +22,15 @@ describe('the CLI as a user runs it', () => {
   it('--config beats MCPKIT_CONFIG, and ./mcpkit.yaml is found in the current directory', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'mcpkit.yaml'), 'serve: {}\n');
-    const local = await runCli(['config', 'path'], { cwd: dir });
+    const local = await runCommand(['config', 'path'], { cwd: dir });
     expect(local.stdout.trim()).toBe(join(dir, 'mcpkit.yaml'));
-    const flagged = await runCli(['config', 'path', '--config', 'other.yaml'], { cwd: dir, env: cleanEnv({ MCPKIT_CONFIG: '/nope.yaml' }) });
+    const flagged = await runCommand(['config', 'path', '--config', 'other.yaml'], { cwd: dir, env: cleanEnv({ MCPKIT_CONFIG: '/nope.yaml' }) });
     expect(flagged.stdout.trim()).toBe(join(dir, 'other.yaml'));
   });
 
   it('config validate lists every problem as path: message and exits 1', async () => {
     const { env } = configWith('mcp_servers:\n  a: { args: [] }\n  b: { command: x, timeout_ms: -5 }\ntool_views:\n  v: { exposure: loud }\n');
-    const r = await runCli(['config', 'validate'], { env });
+    const r = await runCommand(['config', 'validate'], { env });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^Error \[CONFIG_INVALID\]: Config .* is invalid \(3 problems\):/);
@@ -42,7 +42,7 @@ describe('the CLI as a user runs it', () => {
 
   it('with --json an error is {error: {code, message, details}} on stdout, exit 1', async () => {
     const { env } = configWith('mcp_servers:\n  a: { args: [] }\n');
-    const r = await runCli(['config', 'validate', '--json'], { env });
+    const r = await runCommand(['config', 'validate', '--json'], { env });
     expect(r.code).toBe(1);
     const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string; details: { problems: { path: string }[] } } };
     expect(error.code).toBe('CONFIG_INVALID');
@@ -51,7 +51,7 @@ describe('the CLI as a user runs it', () => {
 
   it('names an unset variable and how to fix it', async () => {
     const { env } = configWith('mcp_servers:\n  gh: { url: "${E2E_UNSET_URL}" }\n');
-    const r = await runCli(['config', 'show', '--resolved'], { env });
+    const r = await runCommand(['config', 'show', '--resolved'], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('mcp_servers.gh.url: environment variable E2E_UNSET_URL is not set');
   });
@@ -64,38 +64,38 @@ describe('the CLI as a user runs it', () => {
     [['call', 'config_show', '--args', '{nope'], /--args is not valid JSON/],
     [['call'], /Missing 1 required arg/],
   ])('bad usage %j exits 2 with a message', async (args, message) => {
-    const r = await runCli(args);
+    const r = await runCommand(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/^Error \[INVALID_INPUT\]/m);
   });
 
   it('bad usage with --json is a JSON error too', async () => {
-    const r = await runCli(['call', 'config_show', 'resolved=maybe', '--json']);
+    const r = await runCommand(['call', 'config_show', 'resolved=maybe', '--json']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT' } });
   });
 
   it('call runs a tool by MCP name with key=value pairs, --args, or --args - from stdin', async () => {
     const { file, env } = configWith('mcp_servers:\n  e: { command: npx }\n');
-    const pairs = await runCli(['call', 'config_show', 'resolved=true', '--json'], { env });
+    const pairs = await runCommand(['call', 'config_show', 'resolved=true', '--json'], { env });
     expect(pairs.code).toBe(0);
     expect(JSON.parse(pairs.stdout)).toMatchObject({ path: file, resolved: true, config: { mcp_servers: { e: { command: 'npx' } }, serve: {} } });
-    const json = await runCli(['call', 'config_show', '--args', '{"resolved": false}', '--json'], { env });
+    const json = await runCommand(['call', 'config_show', '--args', '{"resolved": false}', '--json'], { env });
     expect(JSON.parse(json.stdout)).toMatchObject({ resolved: false, config: { mcp_servers: { e: { command: 'npx' } } } });
-    const stdin = await runCli(['call', 'config_show', '--args', '-', '--json'], { env, input: '{"resolved": true}' });
+    const stdin = await runCommand(['call', 'config_show', '--args', '-', '--json'], { env, input: '{"resolved": true}' });
     expect(JSON.parse(stdin.stdout)).toMatchObject({ resolved: true });
   });
 
   it('call of an unknown tool suggests the closest names and exits 1', async () => {
-    const r = await runCli(['call', 'config_shw']);
+    const r = await runCommand(['call', 'config_shw']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error [NOT_FOUND]: No tool named "config_shw".');
     expect(r.stderr).toContain('Did you mean config_show');
   });
 
   it('tools --json lists name, group, read-only flag, a one-line description and the input schema', async () => {
-    const r = await runCli(['tools', '--json']);
+    const r = await runCommand(['tools', '--json']);
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout) as { name: string; group: string; read_only: boolean; description: string; command: string }[];
     expect(tools.find((t) => t.name === 'config_show')).toEqual({
@@ -106,32 +106,32 @@ describe('the CLI as a user runs it', () => {
       description: expect.not.stringContaining('\n'),
       input_schema: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ resolved: expect.any(Object) }) }),
     });
-    const human = await runCli(['tools']);
+    const human = await runCommand(['tools']);
     expect(human.stdout).toMatch(/^NAME\s+GROUP\s+READ_ONLY\s+DESCRIPTION/);
   });
 
   it('config init writes a valid commented file, refuses to overwrite, and --force replaces', async () => {
     const dir = tempDir();
     const env = cleanEnv();
-    const first = await runCli(['config', 'init', '--local'], { cwd: dir, env });
+    const first = await runCommand(['config', 'init', '--local'], { cwd: dir, env });
     expect(first.code).toBe(0);
     const file = join(dir, 'mcpkit.yaml');
     expect(readFileSync(file, 'utf8')).toMatch(/^# mcpkit configuration/);
     writeFileSync(file, 'serve: {}\n# mine\n');
-    const again = await runCli(['config', 'init', '--local'], { cwd: dir, env });
+    const again = await runCommand(['config', 'init', '--local'], { cwd: dir, env });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('Error [CONFLICT]');
     expect(again.stderr).toContain('--force');
     expect(readFileSync(file, 'utf8')).toBe('serve: {}\n# mine\n');
-    const forced = await runCli(['config', 'init', '--local', '--force', '--json'], { cwd: dir, env });
+    const forced = await runCommand(['config', 'init', '--local', '--force', '--json'], { cwd: dir, env });
     expect(JSON.parse(forced.stdout)).toEqual({ path: file, replaced: true });
-    const valid = await runCli(['config', 'validate', '--json'], { cwd: dir, env });
+    const valid = await runCommand(['config', 'validate', '--json'], { cwd: dir, env });
     expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, exists: true });
   });
 
   it('config init without --local writes to the user config directory', async () => {
     const env = cleanEnv();
-    const r = await runCli(['config', 'init'], { env, cwd: tempDir() });
+    const r = await runCommand(['config', 'init'], { env, cwd: tempDir() });
     expect(r.code).toBe(0);
     expect(existsSync(join(env.XDG_CONFIG_HOME!, 'mcpkit', 'config.yaml'))).toBe(true);
   });
@@ -139,18 +139,18 @@ describe('the CLI as a user runs it', () => {
   it('config show masks secrets unless --reveal', async () => {
     const { env } = configWith('mcp_servers:\n  gh:\n    url: https://example.com/mcp\n    headers: { Authorization: "Bearer ${E2E_TOKEN}" }\n');
     env.E2E_TOKEN = 'tok_123';
-    const masked = await runCli(['config', 'show', '--resolved'], { env });
+    const masked = await runCommand(['config', 'show', '--resolved'], { env });
     expect(masked.code).toBe(0);
     expect(masked.stdout).not.toContain('tok_123');
     expect(masked.stdout).toContain('Authorization: "********"');
-    const raw = await runCli(['config', 'show'], { env });
+    const raw = await runCommand(['config', 'show'], { env });
     expect(raw.stdout).toContain('Bearer ${E2E_TOKEN}');
-    const revealed = await runCli(['config', 'show', '--resolved', '--reveal'], { env });
+    const revealed = await runCommand(['config', 'show', '--resolved', '--reveal'], { env });
     expect(revealed.stdout).toContain('Bearer tok_123');
   });
 
   it('config schema prints a JSON Schema of the file', async () => {
-    const r = await runCli(['config', 'schema', '--json']);
+    const r = await runCommand(['config', 'schema', '--json']);
     const schema = JSON.parse(r.stdout) as { properties: Record<string, unknown>; additionalProperties: boolean };
     expect(Object.keys(schema.properties)).toEqual([
       'mcp_servers',
@@ -168,9 +168,9 @@ describe('the CLI as a user runs it', () => {
   });
 
   it('honours NO_COLOR and colours errors only when asked', async () => {
-    const plain = await runCli(['call', 'nope']);
+    const plain = await runCommand(['call', 'nope']);
     expect(plain.stderr).not.toContain(ESC);
-    const forced = await runCli(['call', 'nope'], { env: cleanEnv({ NO_COLOR: undefined, FORCE_COLOR: '1' }) });
+    const forced = await runCommand(['call', 'nope'], { env: cleanEnv({ NO_COLOR: undefined, FORCE_COLOR: '1' }) });
     expect(forced.stderr).toContain(ESC);
   });
 
@@ -192,7 +192,7 @@ describe('--help', () => {
 
   it.each(Object.keys(manifest.commands))('%s has usage and at least one example', async (id) => {
     expect(manifest.commands[id]!.examples?.length).toBeGreaterThan(0);
-    const r = await runCli([...id.split(':'), '--help']);
+    const r = await runCommand([...id.split(':'), '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('USAGE');
     expect(r.stdout).toContain('EXAMPLES');

@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -143,7 +143,7 @@ describe('serve by default fits a token budget', () => {
   it('view tools shows the budget, the cost and what is direct', async () => {
     const config = threeServers({ tool_views: { tight: { servers: ['memory'], token_budget: 1000, pin: ['read_graph', 'memory__read_graph'] } } });
     const env = cleanEnv();
-    const r = await runCli(['view', 'tools', 'tight', '--config', config, '--json'], { env });
+    const r = await runCommand(['view', 'tools', 'tight', '--config', config, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({
@@ -155,12 +155,12 @@ describe('serve by default fits a token budget', () => {
       catalog_size: 9,
     });
     expect(out.tokens_estimate).toBeLessThan(out.catalog_tokens);
-    const human = await runCli(['view', 'tools', 'tight', '--config', config], { env });
+    const human = await runCommand(['view', 'tools', 'tight', '--config', config], { env });
     expect(human.stdout).toMatch(
       /exposure auto: 4 tool\(s\) listed \(1 direct, the rest of the 9 through search\); tools\/list ≈ \d+ tokens, the whole catalog \d+; budget 1000/,
     );
     expect(human.stdout).toContain('! pin "memory__read_graph" names no tool of the view (did you mean read_graph?)');
-    const whole = JSON.parse((await runCli(['view', 'tools', '--config', config, '--json'], { env })).stdout);
+    const whole = JSON.parse((await runCommand(['view', 'tools', '--config', config, '--json'], { env })).stdout);
     expect(whole).toMatchObject({ view: null, listing: 'search', token_budget: 4000 });
     expect(whole.tokens_estimate).toBeLessThanOrEqual(4000);
   });
@@ -171,12 +171,12 @@ describe('serve by default fits a token budget', () => {
       [['--token-budget', '12x'], '--token-budget must be a whole number'],
       [['--groups', 'retrieve,nope'], 'Known groups: config, server'],
     ] as const) {
-      const r = await runCli(['serve', ...args], { env: cleanEnv(), input: '' });
+      const r = await runCommand(['serve', ...args], { env: cleanEnv(), input: '' });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(words);
     }
     const config = writeConfig({ serve: { groups: ['retrieval'] } });
-    const bad = await runCli(['serve', '--config', config], { env: cleanEnv(), input: '' });
+    const bad = await runCommand(['serve', '--config', config], { env: cleanEnv(), input: '' });
     expect(bad.stderr).toContain('serve.groups names unknown group(s) "retrieval"');
   });
 });
@@ -208,7 +208,7 @@ describe("serve --groups chooses mcpkit's own groups, as toolsets", () => {
     } finally {
       await client.close();
     }
-    const listed = JSON.parse((await runCli(['tools', '--local', '--json', '--config', config], { env: cleanEnv() })).stdout) as { group: string }[];
+    const listed = JSON.parse((await runCommand(['tools', '--local', '--json', '--config', config], { env: cleanEnv() })).stdout) as { group: string }[];
     expect(new Set(listed.map((t) => t.group))).toEqual(new Set(['config']));
   });
 });

@@ -86,7 +86,8 @@ describe('the daemon answers only for its own project', () => {
     writeFileSync(join(b, 'only-in-b.txt'), 'b\n');
     symlinkSync(join(a, 'mcpkit.yaml'), join(b, 'mcpkit.yaml'));
     const inA = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(a, 'mcpkit.yaml') });
-    expect((await runCli(['daemon', 'start'], { env: inA, cwd: a })).code).toBe(0);
+    const startedInA = await runCli(['daemon', 'start'], { env: inA, cwd: a });
+    expect(startedInA.code, startedInA.stderr).toBe(0);
     const listed = await runCli(['retrieve', 'ls', 'code'], { env: cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(b, 'mcpkit.yaml') }), cwd: b });
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain('only-in-b.txt');
@@ -103,7 +104,8 @@ describe('the daemon survives a peer that does not speak its protocol', () => {
     const config = join(dir, 'mcpkit.yaml');
     writeFileSync(config, 'retrieve:\n  roots:\n    code: .\n');
     const env = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: config });
-    expect((await runCli(['daemon', 'start'], { env, cwd: dir })).code).toBe(0);
+    const startedHere = await runCli(['daemon', 'start'], { env, cwd: dir });
+    expect(startedHere.code, startedHere.stderr).toBe(0);
     const pid = await daemonPid(run);
     const socket = join(
       run,

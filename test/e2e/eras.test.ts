@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { BIN, cleanEnv, ROOT, runCli, spawnTracked, stopChild } from '../helpers/cli.js';
+import { BIN, cleanEnv, ROOT, spawnTracked, stopChild, runCommand } from '../helpers/cli.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 // Both protocol eras through mcpkit, with the SDK's 2.x client: a 2026-07-28 client and a
@@ -374,7 +374,7 @@ describe('subscriptions and list changes cross eras', () => {
 describe('mcpkit as a client speaks both eras (mcp_servers.NAME.protocol)', () => {
   const serverTest = async (entry: object) => {
     const config = writeConfig({ mcp_servers: { it: entry } });
-    const result = await runCli(['server', 'test', 'it', '--json', '--config', config]);
+    const result = await runCommand(['server', 'test', 'it', '--json', '--config', config]);
     return { result, parsed: result.code === 0 ? (JSON.parse(result.stdout) as { protocol: string; tools: { name: string }[] }) : undefined };
   };
 
@@ -404,7 +404,7 @@ describe('mcpkit as a client speaks both eras (mcp_servers.NAME.protocol)', () =
     const upstream = await startModernHttp();
     children.push(upstream.child);
     const config = writeConfig({ mcp_servers: { m: { url: upstream.url } } });
-    const result = await runCli(['call', 'whoami', '--json', '--config', config]);
+    const result = await runCommand(['call', 'whoami', '--json', '--config', config]);
     expect(result.stdout).toContain('modern-fixture modern');
   }, 30_000);
 });

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCommand } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 const everything = [SERVERS.everything.command, ...SERVERS.everything.args];
@@ -47,7 +47,7 @@ describe('filter run: a standalone filtering stdio proxy', () => {
     [['filter', 'run', '--include', 'a'], /Give the upstream server/],
     [['filter', 'test', '--url', 'https://example.com', '--', 'x'], /not both/],
   ])('refuses %j with exit 2', async (args, message) => {
-    const r = await runCli(args);
+    const r = await runCommand(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });
@@ -55,7 +55,7 @@ describe('filter run: a standalone filtering stdio proxy', () => {
 
 describe('filter test', () => {
   it('says which rule decided for each name', async () => {
-    const r = await runCli(['filter', 'test', '--include', 'get-*', '--exclude', 'get-env', '--json', '--', ...everything]);
+    const r = await runCommand(['filter', 'test', '--include', 'get-*', '--exclude', 'get-env', '--json', '--', ...everything]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { decisions: { kind: string; name: string; passes: boolean; because: string }[] };
     const byName = Object.fromEntries(out.decisions.filter((d) => d.kind === 'tool').map((d) => [d.name, d]));
@@ -69,7 +69,7 @@ describe('filter test NAME, and server test, use the rules stored on a server', 
     const env = cleanEnv({
       MCPKIT_CONFIG: writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, filter: [{ exclude: 'get-env' }, { include: 'get-*' }] } } }),
     });
-    const stored = await runCli(['filter', 'test', 'everything', '--json'], { env });
+    const stored = await runCommand(['filter', 'test', 'everything', '--json'], { env });
     expect(stored.code, stored.stderr).toBe(0);
     const decided = (r: { stdout: string }) =>
       Object.fromEntries(
@@ -78,14 +78,14 @@ describe('filter test NAME, and server test, use the rules stored on a server', 
           .map((d) => [d.name, d.passes]),
       );
     expect(decided(stored)).toMatchObject({ 'get-env': false, 'get-sum': true, echo: false });
-    const tried = await runCli(['filter', 'test', 'everything', '--include', 'echo', '--json'], { env });
+    const tried = await runCommand(['filter', 'test', 'everything', '--include', 'echo', '--json'], { env });
     expect(decided(tried)).toMatchObject({ 'get-env': false, 'get-sum': false, echo: true });
-    const tested = JSON.parse((await runCli(['server', 'test', 'everything', '--json'], { env })).stdout) as { tools: { name: string }[]; hidden: number };
+    const tested = JSON.parse((await runCommand(['server', 'test', 'everything', '--json'], { env })).stdout) as { tools: { name: string }[]; hidden: number };
     expect(tested.tools.map((t) => t.name)).toContain('get-sum');
     expect(tested.tools.map((t) => t.name)).not.toContain('get-env');
     expect(tested.tools.map((t) => t.name)).not.toContain('echo');
     expect(tested.hidden).toBeGreaterThan(0);
-    const unknown = await runCli(['filter', 'test', 'everythin'], { env });
+    const unknown = await runCommand(['filter', 'test', 'everythin'], { env });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('everything');
   }, 60_000);
@@ -95,19 +95,19 @@ describe('filter set', () => {
   it('stores the rules in command-line order, and --clear removes them', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });
-    const set = await runCli(['filter', 'set', 'everything', '--exclude', 'get-env', '--include', 'get-*', '--exclude', 'x'], { env });
+    const set = await runCommand(['filter', 'set', 'everything', '--exclude', 'get-env', '--include', 'get-*', '--exclude', 'x'], { env });
     expect(set.code, set.stderr).toBe(0);
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.filter).toEqual([{ exclude: 'get-env' }, { include: 'get-*' }, { exclude: 'x' }]);
-    const tools = JSON.parse((await runCli(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
+    const tools = JSON.parse((await runCommand(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
     expect(
       tools
         .filter((t) => t.group === 'server:everything')
         .map((t) => t.name)
         .sort(),
     ).toEqual(['get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image']);
-    expect((await runCli(['filter', 'set', 'everything', '--clear'], { env })).code).toBe(0);
+    expect((await runCommand(['filter', 'set', 'everything', '--clear'], { env })).code).toBe(0);
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.filter).toBeUndefined();
-    const nothing = await runCli(['filter', 'set', 'everything', '--json'], { env });
+    const nothing = await runCommand(['filter', 'set', 'everything', '--json'], { env });
     expect(nothing.code).toBe(2);
   });
 });

@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { runCli, stopChild } from '../helpers/cli.js';
+import { stopChild, runCommand } from '../helpers/cli.js';
 import { serveHttpChild, serveStdioClient } from '../helpers/serve.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -38,7 +38,7 @@ async function upstreamPids(servePid: number, word: string): Promise<number[]> {
 describe('serve over stdio follows its config', () => {
   const config = writeConfig({ mcp_servers: { memory: SERVERS.memory } });
   let session: Awaited<ReturnType<typeof stdioClient>>;
-  const cli = (...args: string[]) => runCli([...args, '--config', config]);
+  const cli = (...args: string[]) => runCommand([...args, '--config', config]);
 
   beforeAll(async () => {
     session = await stdioClient(config);
@@ -192,7 +192,7 @@ async function listTools(url: string, session: string, token?: string) {
 describe('serve --http follows its config', () => {
   const config = writeConfig({ serve: { token: 'first-token' }, mcp_servers: { memory: SERVERS.memory }, tool_views: { mem: { servers: ['memory'] } } });
   let served: Awaited<ReturnType<typeof serveHttp>>;
-  const cli = (...args: string[]) => runCli([...args, '--config', config]);
+  const cli = (...args: string[]) => runCommand([...args, '--config', config]);
 
   beforeAll(async () => {
     served = await serveHttp(config);

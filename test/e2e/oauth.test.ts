@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { readdirSync, statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT, runCli, spawnTracked, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, ROOT, spawnTracked, tempDir, runCommand } from '../helpers/cli.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/authorization-server.js';
 
@@ -169,18 +169,18 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
   });
 
   it('says AUTH_REQUIRED naming server login before a login, then logs in and keeps the tokens private', async () => {
-    const before = await runCli(['server', 'test', 'prot', '--config', config], { env });
+    const before = await runCommand(['server', 'test', 'prot', '--config', config], { env });
     expect(before.code).toBe(1);
     expect(before.stderr).toContain('Error [AUTH_REQUIRED]');
     expect(before.stderr).toContain('mcpkit server login prot');
     // The other tools keep working: tools lists mcpkit's own and says what is wrong with prot.
-    const tools = await runCli(['tools', '--config', config], { env });
+    const tools = await runCommand(['tools', '--config', config], { env });
     expect(tools.code).toBe(0);
     expect(tools.stdout).toContain('config_path');
     expect(tools.stderr).toContain('server prot needs a login');
     expect(tools.stderr).toContain('Run: mcpkit server login prot');
 
-    const login = await runCli(['server', 'login', 'prot', '--config', config], { env });
+    const login = await runCommand(['server', 'login', 'prot', '--config', config], { env });
     expect(login.stderr).toContain(`${as.issuer}/authorize?`);
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toContain('Logged in to prot (scope mcp)');
@@ -192,18 +192,18 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
     expect(statSync(join(state, 'mcpkit/oauth')).mode & 0o777).toBe(0o700);
     expect(readFileSync(config, 'utf8')).not.toContain('access_token');
 
-    const list = await runCli(['server', 'list', '--json', '--config', config], { env });
+    const list = await runCommand(['server', 'list', '--json', '--config', config], { env });
     const [entry] = (JSON.parse(list.stdout) as { servers: { login: { logged_in: boolean; expires_at: string; refreshable: boolean } }[] }).servers;
     expect(entry!.login).toMatchObject({ logged_in: true, refreshable: true });
     expect(Date.parse(entry!.login.expires_at)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('a login given up (nobody opens the page) keeps the login that works', async () => {
-    const abandoned = await runCli(['server', 'login', 'prot', '--no-browser', '--timeout-s', '1', '--config', config], { env });
+    const abandoned = await runCommand(['server', 'login', 'prot', '--no-browser', '--timeout-s', '1', '--config', config], { env });
     expect(abandoned.code).toBe(1);
     expect(abandoned.stderr).toContain('Error [TIMEOUT]: No answer from the authorization page within 1 s.');
     expect(abandoned.stderr).toContain(`${as.issuer}/authorize?`);
-    const still = await runCli(['server', 'test', 'prot', '--config', config], { env });
+    const still = await runCommand(['server', 'test', 'prot', '--config', config], { env });
     expect(still.code, still.stderr).toBe(0);
   });
 
@@ -256,19 +256,19 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
     const plain = writeConfig({
       mcp_servers: { prot: { url: `${upstream.base}/mcp` }, keyed: { url: `${upstream.base}/mcp`, headers: { Authorization: 'Bearer nope' } } },
     });
-    const bare = await runCli(['server', 'test', 'prot', '--config', plain], { env });
+    const bare = await runCommand(['server', 'test', 'prot', '--config', plain], { env });
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('Error [AUTH_REQUIRED]: Server "prot" wants credentials (HTTP 401).');
     expect(bare.stderr).toContain('--auth oauth --force, then mcpkit server login prot');
-    const keyed = await runCli(['server', 'test', 'keyed', '--config', plain], { env });
+    const keyed = await runCommand(['server', 'test', 'keyed', '--config', plain], { env });
     expect(keyed.stderr).toContain('Error [AUTH_FAILED]: Server "keyed" refused the credentials in mcp_servers.keyed.headers (HTTP 401).');
   });
 
   it('server logout forgets the login', async () => {
-    const out = await runCli(['server', 'logout', 'prot', '--json', '--config', config], { env });
+    const out = await runCommand(['server', 'logout', 'prot', '--json', '--config', config], { env });
     expect(JSON.parse(out.stdout)).toEqual({ server: 'prot', logged_out: true });
     expect(readdirSync(join(state, 'mcpkit/oauth'))).toEqual([]);
-    const again = await runCli(['server', 'logout', 'prot', '--json', '--config', config], { env });
+    const again = await runCommand(['server', 'logout', 'prot', '--json', '--config', config], { env });
     expect(JSON.parse(again.stdout)).toEqual({ server: 'prot', logged_out: false });
   });
 });

@@ -4,7 +4,7 @@ import { type Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { ROOT, tempDir, runCommand } from '../helpers/cli.js';
 import { serveStdioClient } from '../helpers/serve.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -38,7 +38,7 @@ function setUp(extra: { pinning?: string; serverPinning?: string; servers?: stri
   const config = writeConfig({ mcp_servers: servers, ...(extra.pinning ? { pinning: extra.pinning } : {}), ...(extra.serve ? { serve: extra.serve } : {}) });
   const setTools = (tools: ToolDef[], server = 'notes') => writeFileSync(toolFiles[server]!, JSON.stringify(tools));
   const lockFile = join(dirname(config), 'mcpkit.lock.yaml');
-  return { config, setTools, lockFile, cli: (...args: string[]) => runCli([...args, '--config', config]) };
+  return { config, setTools, lockFile, cli: (...args: string[]) => runCommand([...args, '--config', config]) };
 }
 
 const clients: Client[] = [];

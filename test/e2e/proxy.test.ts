@@ -2,7 +2,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir, spawnTracked } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempDir, spawnTracked, runCommand } from '../helpers/cli.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -211,17 +211,17 @@ describe('call and tools reach upstream tools from the terminal', () => {
       },
     });
     const env = cleanEnv({ MCPKIT_CONFIG: config });
-    const tools = JSON.parse((await runCli(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
+    const tools = JSON.parse((await runCommand(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
     expect(tools.filter((t) => t.group === 'server:everything').map((t) => t.name)).toEqual(['echo', 'get-sum']);
     expect(tools.filter((t) => t.group === 'composite').map((t) => t.name)).toEqual(['twice']);
-    const twice = await runCli(['call', 'twice', '--json'], { env });
+    const twice = await runCommand(['call', 'twice', '--json'], { env });
     expect(JSON.parse(twice.stdout)).toMatchObject({ structuredContent: { a: { result: 'Echo: a' }, b: { result: 'Echo: b' } } });
-    const local = JSON.parse((await runCli(['tools', '--local', '--json'], { env })).stdout) as { name: string }[];
+    const local = JSON.parse((await runCommand(['tools', '--local', '--json'], { env })).stdout) as { name: string }[];
     expect(local.some((t) => t.name === 'echo')).toBe(false);
-    const r = await runCli(['call', 'get-sum', 'a=2', 'b=5'], { env });
+    const r = await runCommand(['call', 'get-sum', 'a=2', 'b=5'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('7');
-    const bad = await runCli(['call', 'get-sum', 'a=2', 'b=x', '--json'], { env });
+    const bad = await runCommand(['call', 'get-sum', 'a=2', 'b=x', '--json'], { env });
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT' } });
   });
@@ -294,7 +294,7 @@ describe('views', () => {
   });
 
   it('serve --view with an unknown view fails at start with a clear message', async () => {
-    const r = await runCli(['serve', '--config', config, '--view', 'lena']);
+    const r = await runCommand(['serve', '--config', config, '--view', 'lena']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('No view named "lena"');
     expect(r.stderr).toContain('lean');

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 
 /** Naming a registry by its URL: for one command (--registry URL), or in the config (registry source add). Issue 31, 13. */
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => registry.close());
 
 const json = async (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
-  const r = await runCli([...args, '--json'], { env: { ...env, ...extraEnv } });
+  const r = await runCommand([...args, '--json'], { env: { ...env, ...extraEnv } });
   return { code: r.code, body: JSON.parse(r.stdout || '{}') as Record<string, any>, stderr: r.stderr };
 };
 
@@ -75,7 +75,7 @@ describe('a registry named by URL', () => {
     const removed = await json(['registry', 'source', 'remove', 'mine']);
     expect(removed.body).toMatchObject({ registry: 'mine', was_default: true });
     expect(readFileSync(file, 'utf8')).not.toContain('mine');
-    expect((await runCli(['config', 'validate'], { env })).code).toBe(0);
+    expect((await runCommand(['config', 'validate'], { env })).code).toBe(0);
   });
 
   it('over MCP a URL is refused: an agent names the configured registries', async () => {

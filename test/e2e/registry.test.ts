@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 
 type Registry = Awaited<ReturnType<typeof startRegistry>>;
@@ -37,7 +37,7 @@ beforeAll(async () => {
 afterAll(() => registry.close());
 
 const json = async (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
-  const r = await runCli([...args, '--json'], { env: { ...env, ...extraEnv } });
+  const r = await runCommand([...args, '--json'], { env: { ...env, ...extraEnv } });
   return { code: r.code, body: JSON.parse(r.stdout) as Record<string, any>, stderr: r.stderr };
 };
 
@@ -86,7 +86,7 @@ describe('registry from the terminal', () => {
   });
 
   it('shows a table with name, version, transports, what it is, and the next-page command', async () => {
-    const r = await runCli(['registry', 'list', '--limit', '3', '--search', 'mcp'], { env });
+    const r = await runCommand(['registry', 'list', '--limit', '3', '--search', 'mcp'], { env });
     expect(r.code).toBe(0);
     const [header, ...rows] = r.stdout.split('\n');
     expect(header).toMatch(/^NAME\s+VERSION\s+TRANSPORTS\s+DESCRIPTION$/);
@@ -104,7 +104,7 @@ describe('registry from the terminal', () => {
     const got = await json(['registry', 'get', 'io.github.21st-dev/magic-mcp']);
     expect(got.body.server.packages[0].identifier).toBe('@21st-dev/magic');
     expect(got.body._meta['io.modelcontextprotocol.registry/official'].isLatest).toBe(true);
-    const human = await runCli(['registry', 'get', 'io.github.21st-dev/magic-mcp'], { env });
+    const human = await runCommand(['registry', 'get', 'io.github.21st-dev/magic-mcp'], { env });
     expect(human.stdout).toContain('Package: npm @21st-dev/magic@0.0.46 (stdio)');
     const versions = await json(['registry', 'versions', 'io.github.21st-dev/magic-mcp']);
     expect(versions.body.servers.map((e: { server: { version: string } }) => e.server.version)).toEqual(['0.0.46']);
@@ -134,7 +134,7 @@ describe('registry from the terminal', () => {
       variables: [{ name: 'API_KEY', required: false, secret: false }],
     });
     expect(readFileSync(join(dir, 'mcpkit.yaml'), 'utf8')).toContain('API_KEY: ${API_KEY:-}');
-    expect((await runCli(['config', 'validate'], { env })).code).toBe(0);
+    expect((await runCommand(['config', 'validate'], { env })).code).toBe(0);
     const list = await json(['server', 'list']);
     expect(list.body.servers).toContainEqual(expect.objectContaining({ name: 'magic', env: ['API_KEY=${API_KEY:-}'] }));
     const again = await json(['registry', 'add', 'io.github.21st-dev/magic-mcp', '--as', 'magic']);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, THROUGH_OCLIF, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, THROUGH_OCLIF, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 import { serveStdioClient } from '../helpers/serve.js';
 
@@ -52,7 +52,7 @@ function configWith(remote: 'dead' | 'silent'): string {
 
 async function timed(args: string[], config: string) {
   const started = Date.now();
-  const r = await runCli(args, { env: cleanEnv({ MCPKIT_CONFIG: config }) });
+  const r = await runCommand(args, { env: cleanEnv({ MCPKIT_CONFIG: config }) });
   return { ...r, ms: Date.now() - started };
 }
 
@@ -105,19 +105,19 @@ describe('3: one unset ${VAR} harms only its server', () => {
 
   it('the terminal: other groups work, the server is reported as unusable with the reason', async () => {
     const env = cleanEnv({ MCPKIT_CONFIG: config, E2E_UNSET_GITHUB_TOKEN: undefined });
-    expect((await runCli(['retrieve', 'ls'], { env })).code).toBe(0);
-    const arango = await runCli(['arango', 'status', '--json'], { env: { ...env, ARANGO_URL: 'http://127.0.0.1:9' } });
+    expect((await runCommand(['retrieve', 'ls'], { env })).code).toBe(0);
+    const arango = await runCommand(['arango', 'status', '--json'], { env: { ...env, ARANGO_URL: 'http://127.0.0.1:9' } });
     expect(JSON.parse(arango.stdout).error.code).toBe('DATABASE_UNAVAILABLE'); // not CONFIG_INVALID
-    const list = JSON.parse((await runCli(['server', 'list', '--json'], { env })).stdout) as { servers: { name: string; problems: string[] }[] };
+    const list = JSON.parse((await runCommand(['server', 'list', '--json'], { env })).stdout) as { servers: { name: string; problems: string[] }[] };
     expect(list.servers.find((s) => s.name === 'github')!.problems).toEqual([expect.stringContaining('E2E_UNSET_GITHUB_TOKEN is not set')]);
     expect(list.servers.find((s) => s.name === 'everything')!.problems).toEqual([]);
-    const test = await runCli(['server', 'test', 'github'], { env });
+    const test = await runCommand(['server', 'test', 'github'], { env });
     expect(test.code).toBe(1);
     expect(test.stderr).toMatch(/CONFIG_INVALID[\s\S]*E2E_UNSET_GITHUB_TOKEN/);
-    const validate = await runCli(['config', 'validate'], { env });
+    const validate = await runCommand(['config', 'validate'], { env });
     expect(validate.code).toBe(1);
     expect(validate.stderr).toContain('mcp_servers.github.headers.Authorization: environment variable E2E_UNSET_GITHUB_TOKEN is not set');
-    const call = await runCli(['call', 'everything__echo', 'message=still'], { env });
+    const call = await runCommand(['call', 'everything__echo', 'message=still'], { env });
     expect(call.stdout).toContain('Echo: still'); // names keep their prefix: github still counts as a server of the view
   }, 30_000);
 
@@ -148,8 +148,8 @@ describe('4-7: clear errors, and edits in block style', () => {
   it('4: config init then server add writes block YAML under the key, below its comments', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     const env = cleanEnv();
-    expect((await runCli(['config', 'init', '--config', file], { env })).code).toBe(0);
-    expect((await runCli(['server', 'add', 'everything', '--command', 'npx', '--arg', '-y', '--env', 'A=1', '--config', file], { env })).code).toBe(0);
+    expect((await runCommand(['config', 'init', '--config', file], { env })).code).toBe(0);
+    expect((await runCommand(['server', 'add', 'everything', '--command', 'npx', '--arg', '-y', '--env', 'A=1', '--config', file], { env })).code).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('#      - exclude: "*_delete"\nmcp_servers:\n  everything:\n    command: npx\n');
     expect(text).not.toMatch(/mcp_servers:\s*\{/);
@@ -158,7 +158,7 @@ describe('4-7: clear errors, and edits in block style', () => {
   it('4: an edit fills any empty flow mapping in block style', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     writeFileSync(file, '# mine\nmcp_servers: {} # none yet\ntool_views: {}\n');
-    expect((await runCli(['view', 'create', 'v', '--exposure', 'direct', '--config', file])).code).toBe(0);
+    expect((await runCommand(['view', 'create', 'v', '--exposure', 'direct', '--config', file])).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('# mine\nmcp_servers: {} # none yet\ntool_views:\n  v:\n    exposure: direct\n');
   });
 
@@ -166,7 +166,7 @@ describe('4-7: clear errors, and edits in block style', () => {
     const busy = createServer();
     const port = await listen(busy);
     try {
-      const r = await runCli(['serve', '--http', '--port', String(port)]);
+      const r = await runCommand(['serve', '--http', '--port', String(port)]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`Error [LISTEN_FAILED]: Cannot serve HTTP on 127.0.0.1:${port}: port ${port} on 127.0.0.1 is already in use.`);
       expect(r.stderr).not.toMatch(/bug/i);
@@ -177,7 +177,7 @@ describe('4-7: clear errors, and edits in block style', () => {
 
   it('serve --http --view is bad usage (exit 2) naming the route the view is served at, through oclif and the fast path alike', async () => {
     for (const entry of [undefined, THROUGH_OCLIF]) {
-      const r = await runCli(['serve', '--http', '--view', 'agent', '--port', '0'], entry ? { entry } : {});
+      const r = await runCommand(['serve', '--http', '--view', 'agent', '--port', '0'], entry ? { entry } : {});
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('Error [INVALID_INPUT]: --view does not apply to --http');
       expect(r.stderr).toContain('/view/agent/mcp');
@@ -193,7 +193,7 @@ describe('4-7: clear errors, and edits in block style', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
     });
-    const r = await runCli(['serve', '--config', file], { input: `${init}\n` });
+    const r = await runCommand(['serve', '--config', file], { input: `${init}\n` });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(''); // nothing answered
     expect(r.stderr).toMatch(/CONFIG_INVALID[\s\S]*line \d+, column \d+/);
@@ -201,20 +201,20 @@ describe('4-7: clear errors, and edits in block style', () => {
 
   it('7: a config path named with --config or MCPKIT_CONFIG must exist, except for commands that create it', async () => {
     const missing = join(tempDir(), 'nope.yaml');
-    const flag = await runCli(['config', 'validate', '--config', missing]);
+    const flag = await runCommand(['config', 'validate', '--config', missing]);
     expect(flag.code).toBe(1);
     expect(flag.stderr).toContain(`Error [CONFIG_NOT_FOUND]: The config file ${missing} (named by the --config flag) does not exist.`);
-    const viaEnv = await runCli(['retrieve', 'ls'], { env: cleanEnv({ MCPKIT_CONFIG: missing }) });
+    const viaEnv = await runCommand(['retrieve', 'ls'], { env: cleanEnv({ MCPKIT_CONFIG: missing }) });
     expect(viaEnv.code).toBe(1);
     expect(viaEnv.stderr).toContain('(named by MCPKIT_CONFIG) does not exist');
-    const serve = await runCli(['serve'], { env: cleanEnv({ MCPKIT_CONFIG: missing }) });
+    const serve = await runCommand(['serve'], { env: cleanEnv({ MCPKIT_CONFIG: missing }) });
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain('CONFIG_NOT_FOUND');
     // Commands that create the file.
-    expect((await runCli(['server', 'add', 'x', '--command', 'node', '--config', missing])).code).toBe(0);
+    expect((await runCommand(['server', 'add', 'x', '--command', 'node', '--config', missing])).code).toBe(0);
     expect(existsSync(missing)).toBe(true);
     const other = join(tempDir(), 'new.yaml');
-    expect((await runCli(['config', 'init', '--config', other])).code).toBe(0);
+    expect((await runCommand(['config', 'init', '--config', other])).code).toBe(0);
     expect(existsSync(other)).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, outputOf, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, outputOf, spawnTracked, stopChild, tempDir, runCommand } from '../helpers/cli.js';
 
 /** No file outside a root, whatever races the check; only regular files are opened (issue 18, 1 and 3). */
 async function serveRoot(root: string): Promise<Client> {
@@ -126,7 +126,7 @@ describe('paths longer than PATH_MAX (issue 32, 4)', () => {
         await client.close();
       }
       const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' });
-      const found = await runCli(['retrieve', 'find', '**/*.txt'], { env });
+      const found = await runCommand(['retrieve', 'find', '**/*.txt'], { env });
       expect(found.code).toBe(0);
       expect(found.stdout.trim()).toBe('code/top.txt'); // never a path that cat could not open
       expect(found.stderr).toContain('1 entry was left out: the path is longer than the system takes');
@@ -149,7 +149,7 @@ describe('names and folders that cannot be shown or read as they are (issue 32, 
       ['retrieve', 'find', '**/*'],
       ['retrieve', 'search', 'needle'],
     ]) {
-      const r = await runCli(args, { env });
+      const r = await runCommand(args, { env });
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout).not.toContain('\u001b');
       expect(r.stdout).toContain('evil\\nname.txt:1:forged \\u001b[31mred');
@@ -306,7 +306,7 @@ describe('patterns from a caller cannot stall serve', () => {
     try {
       // A backreference that ends finds what the one-shot command finds (same order, same lines).
       const found = (await client.callTool({ name: 'search', arguments: { query: '(\\w)\\1', regex: true } })) as CallToolResult;
-      const terminal = await runCli(['retrieve', 'search', '(\\w)\\1', '--regex', '--json', '--config', join(dir, 'mcpkit.yaml')], {
+      const terminal = await runCommand(['retrieve', 'search', '(\\w)\\1', '--regex', '--json', '--config', join(dir, 'mcpkit.yaml')], {
         env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }),
       });
       const paths = (r: { result: { matches: { path: string; line: number }[] } }) => r.result.matches.map((m) => `${m.path}:${m.line}`);
@@ -342,7 +342,7 @@ describe('patterns from a caller cannot stall serve', () => {
       const listed = (r: unknown) => (r as { result: { files: { path: string }[] } }).result.files.map((f) => f.path);
       expect(listed(notText.structuredContent)).toEqual([]);
       const md = (await client.callTool({ name: 'find_files', arguments: { glob: '!(*.txt)' } })) as CallToolResult;
-      const mdTerminal = await runCli(['retrieve', 'find', '!(*.txt)', '--json', '--config', join(dir, 'mcpkit.yaml')], {
+      const mdTerminal = await runCommand(['retrieve', 'find', '!(*.txt)', '--json', '--config', join(dir, 'mcpkit.yaml')], {
         env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }),
       });
       expect(listed(md.structuredContent)).toEqual(['code/c.md']);
@@ -369,7 +369,7 @@ describe('patterns from a caller cannot stall serve', () => {
     const root = tempDir();
     writeFileSync(join(root, 'long.txt'), `${'a'.repeat(16 * 1024 * 1024)}\n`);
     writeFileSync(join(root, 'short.txt'), 'aac\n');
-    const r = await runCli(['retrieve', 'search', '(a|aa)*c', '--regex', '--json'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
+    const r = await runCommand(['retrieve', 'search', '(a|aa)*c', '--regex', '--json'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error.code).toBe('QUERY_TOO_COMPLEX');
     const client = await serveRoot(root);

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir, THROUGH_OCLIF } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempDir, THROUGH_OCLIF, runCommand } from '../helpers/cli.js';
 
 let base: string;
 let env: NodeJS.ProcessEnv;
@@ -32,7 +32,7 @@ beforeAll(() => {
 });
 
 const json = async (args: string[]) => {
-  const r = await runCli([...args, '--json'], { env });
+  const r = await runCommand([...args, '--json'], { env });
   return { code: r.code, body: JSON.parse(r.stdout) as Record<string, any> };
 };
 
@@ -68,7 +68,7 @@ describe('retrieve from the terminal', () => {
     expect(big.body.result.shown_lines).toBe(shown.length);
     expect(shown.length).toBeLessThan(50);
     // In a terminal, stdout keeps the lines and stderr says they were cut and how to read on.
-    const terminal = await runCli(['retrieve', 'cat', 'src/main.ts'], { env });
+    const terminal = await runCommand(['retrieve', 'cat', 'src/main.ts'], { env });
     expect(terminal.stdout.trimEnd().split('\n')).toHaveLength(shown.length);
     expect(terminal.stderr).toContain(
       `showed lines 1-${shown.length} of 50 (retrieve.max_file_bytes); read on with: mcpkit retrieve snippet code/src/main.ts --start ${shown.length + 1}`,
@@ -85,7 +85,7 @@ describe('retrieve from the terminal', () => {
       total_lines: 50,
       content: '48\tconst line48 = 48;\n49\tconst line49 = 49;\n50\tconst line50 = 50;',
     });
-    const past = await runCli(['retrieve', 'snippet', 'src/main.ts', '--start', '51', '--end', '60'], { env });
+    const past = await runCommand(['retrieve', 'snippet', 'src/main.ts', '--start', '51', '--end', '60'], { env });
     expect(past.stderr).toContain('has 50 lines; start 51 is past the end');
   });
 
@@ -141,22 +141,22 @@ describe('retrieve from the terminal', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'many.txt'), Array.from({ length: 2500 }, (_, i) => `hit ${i + 1}`).join('\n') + '\n');
     const local = cleanEnv({ CODE_ROOT: dir });
-    const human = await runCli(['retrieve', 'search', 'hit', '--limit', '0'], { env: local });
+    const human = await runCommand(['retrieve', 'search', 'hit', '--limit', '0'], { env: local });
     expect(human.code, human.stderr).toBe(0);
     const lines = human.stdout.trim().split('\n');
     expect(lines).toHaveLength(2500);
     expect(lines.at(-1)).toBe('code/many.txt:2500:hit 2500');
-    const machine = JSON.parse((await runCli(['retrieve', 'search', 'hit', '--limit', '0', '--json'], { env: local })).stdout);
+    const machine = JSON.parse((await runCommand(['retrieve', 'search', 'hit', '--limit', '0', '--json'], { env: local })).stdout);
     expect(machine.result.matches).toHaveLength(2500);
     expect(machine.meta.truncated).toBe(false);
-    const capped = await runCli(['retrieve', 'search', 'hit'], { env: local });
+    const capped = await runCommand(['retrieve', 'search', 'hit'], { env: local });
     expect(capped.stdout).toContain('(stopped at 200 matches; raise --limit for more, or --limit 0 for all)');
   });
 
   it('fails fast when a configured root is missing', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    docs: ./not-there\n');
-    const r = await runCli(['retrieve', 'ls', '--json'], { env: cleanEnv({ MCPKIT_CONFIG: join(dir, 'mcpkit.yaml') }) });
+    const r = await runCommand(['retrieve', 'ls', '--json'], { env: cleanEnv({ MCPKIT_CONFIG: join(dir, 'mcpkit.yaml') }) });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'CONFIG_INVALID', details: { reason: 'ROOT_NOT_FOUND', root: 'docs' } });
   });
@@ -183,17 +183,17 @@ describe('the retrieve fast path (no oclif) prints exactly what oclif would', ()
     [['retrieve', 'find', '**/*.md']],
     [['retrieve', 'smart-search', 'which guide has line three', '--json']],
   ])('%j', async (args) => {
-    const [fast, oclif] = await Promise.all([runCli(args, { env }), runCli(args, { env, entry: THROUGH_OCLIF })]);
+    const [fast, oclif] = await Promise.all([runCommand(args, { env }), runCommand(args, { env, entry: THROUGH_OCLIF })]);
     expect(fast.code).toBe(oclif.code);
     expect(same(fast.stdout)).toBe(same(oclif.stdout));
     expect(fast.stderr).toBe(oclif.stderr);
   });
 
   it('leaves help and bad usage to oclif', async () => {
-    const help = await runCli(['retrieve', 'search', '--help'], { env });
+    const help = await runCommand(['retrieve', 'search', '--help'], { env });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('USAGE');
-    const typo = await runCli(['retrieve', 'search', 'x', '--limt', '3', '--json'], { env });
+    const typo = await runCommand(['retrieve', 'search', 'x', '--limt', '3', '--json'], { env });
     expect(typo.code).toBe(2);
     expect(JSON.parse(typo.stdout).error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('--limt') });
   });
@@ -294,11 +294,11 @@ describe('serve fails fast on a bad root', () => {
   it('exits 1 before serving, naming the root and the reason', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    docs: ./not-there\n');
-    const r = await runCli(['serve'], { env: cleanEnv({ MCPKIT_CONFIG: join(dir, 'mcpkit.yaml') }) });
+    const r = await runCommand(['serve'], { env: cleanEnv({ MCPKIT_CONFIG: join(dir, 'mcpkit.yaml') }) });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Root "docs" (./not-there) does not exist');
-    const viaEnv = await runCli(['serve'], { env: cleanEnv({ DOCS_ROOT: join(dir, 'missing-too') }) });
+    const viaEnv = await runCommand(['serve'], { env: cleanEnv({ DOCS_ROOT: join(dir, 'missing-too') }) });
     expect(viaEnv.code).toBe(1);
     expect(viaEnv.stderr).toContain('Root "docs" ($DOCS_ROOT) does not exist');
   });

@@ -1,7 +1,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, stopChild } from '../helpers/cli.js';
+import { BIN, cleanEnv, stopChild, runCommand } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -18,12 +18,12 @@ const env = cleanEnv({ MCPKIT_CONFIG: config, E2E_REG_KEY: KEY, E2E_ARANGO_PASS:
 describe('secrets from ${VAR} and URLs', () => {
   it('stay out of terminal errors and results', async () => {
     const outputs = await Promise.all([
-      runCli(['registry', 'list'], { env }),
-      runCli(['registry', 'list', '--json'], { env }),
-      runCli(['arango', 'status', '--json'], { env }),
-      runCli(['arango', 'query', 'RETURN 1'], { env }),
-      runCli(['server', 'test', 'remote'], { env }),
-      runCli(['tools', '--json'], { env }),
+      runCommand(['registry', 'list'], { env }),
+      runCommand(['registry', 'list', '--json'], { env }),
+      runCommand(['arango', 'status', '--json'], { env }),
+      runCommand(['arango', 'query', 'RETURN 1'], { env }),
+      runCommand(['server', 'test', 'remote'], { env }),
+      runCommand(['tools', '--json'], { env }),
     ]);
     for (const r of outputs) {
       const all = r.stdout + r.stderr;
@@ -61,7 +61,7 @@ describe('secrets from ${VAR} and URLs', () => {
   it("leave mcpkit's own words alone when a short secret is spelled the same", async () => {
     // The README's example password: a short secret is masked only where it stands as a secret.
     const short = writeConfig({ arango: { url: 'http://root:mcpkit@127.0.0.1:9', connect_retries: 1 } });
-    const r = await runCli(['arango', 'status'], { env: cleanEnv({ MCPKIT_CONFIG: short, ARANGO_PASSWORD: 'mcpkit' }) });
+    const r = await runCommand(['arango', 'status'], { env: cleanEnv({ MCPKIT_CONFIG: short, ARANGO_PASSWORD: 'mcpkit' }) });
     expect(r.stderr).toMatch(/DATABASE_UNAVAILABLE/);
     expect(r.stderr).toMatch(/in the mcpkit clone/); // the hint's own words
     expect(r.stderr).not.toContain('****clone');
@@ -69,7 +69,7 @@ describe('secrets from ${VAR} and URLs', () => {
       ['config', 'show'],
       ['config', 'show', '--resolved', '--json'],
     ]) {
-      const listed = await runCli(args, { env: cleanEnv({ MCPKIT_CONFIG: short }) });
+      const listed = await runCommand(args, { env: cleanEnv({ MCPKIT_CONFIG: short }) });
       expect(listed.stdout).toContain('root:********@127.0.0.1');
       expect(listed.stdout).not.toContain('root:mcpkit@');
     }
@@ -106,11 +106,11 @@ describe('secrets from ${VAR} and URLs', () => {
     } finally {
       await stopChild(child);
     }
-    const tested = await runCli(['server', 'test', 'broken'], { env: cleanEnv({ MCPKIT_CONFIG: file, ...secrets }) });
+    const tested = await runCommand(['server', 'test', 'broken'], { env: cleanEnv({ MCPKIT_CONFIG: file, ...secrets }) });
     expect(tested.code).not.toBe(0);
     expect(tested.stdout + tested.stderr).toContain('secret=****');
     expect(leaked(tested.stdout + tested.stderr)).toEqual([]);
-    const listed = await runCli(['registry', 'list'], { env: cleanEnv({ MCPKIT_CONFIG: file, ...secrets }) });
+    const listed = await runCommand(['registry', 'list'], { env: cleanEnv({ MCPKIT_CONFIG: file, ...secrets }) });
     expect(listed.stderr).toMatch(/retrying/);
     expect(leaked(listed.stderr)).toEqual([]);
   }, 90_000);

@@ -2,14 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 
 describe('server commands edit the config safely', () => {
   it('add, list, set-tools, set-description, disable, show, remove', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     writeFileSync(file, '# my servers\nmcp_servers: {}\n');
     const env = cleanEnv({ MCPKIT_CONFIG: file });
-    const run = (...args: string[]) => runCli(args, { env });
+    const run = (...args: string[]) => runCommand(args, { env });
 
     expect((await run('server', 'add', 'everything', '--command', 'npx', '--arg', '-y', '--arg', '@modelcontextprotocol/server-everything')).code).toBe(0);
     expect((await run('server', 'add', 'gh', '--url', 'https://example.com/mcp', '--header', 'Authorization=Bearer ${GH_TOKEN}')).code).toBe(0);
@@ -56,7 +56,7 @@ describe('server commands edit the config safely', () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     writeFileSync(file, '# keep\nmcp_servers:\n  gh: { url: "https://example.com/mcp" } # remote\n');
     const before = readFileSync(file);
-    const r = await runCli([...args, '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    const r = await runCommand([...args, '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
     expect(r.code).toBe(code);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: errorCode } });
     expect(readFileSync(file).equals(before)).toBe(true);
@@ -67,16 +67,16 @@ describe('server add NAME -- COMMAND ARGS, as claude mcp add takes it', () => {
   it('takes the words after -- as the command and its arguments, flags among them too', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     const env = cleanEnv({ MCPKIT_CONFIG: file });
-    const added = await runCli(['server', 'add', 'memory', '--env', 'A=1', '--', 'npx', '-y', '@modelcontextprotocol/server-memory', '--verbose'], { env });
+    const added = await runCommand(['server', 'add', 'memory', '--env', 'A=1', '--', 'npx', '-y', '@modelcontextprotocol/server-memory', '--verbose'], { env });
     expect(added.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(
       'mcp_servers:\n  memory:\n    command: npx\n    args:\n      - -y\n      - "@modelcontextprotocol/server-memory"\n      - --verbose\n    env:\n      A: "1"\n',
     );
     const before = readFileSync(file);
-    const both = await runCli(['server', 'add', 'x', '--command', 'node', '--', 'npx'], { env });
+    const both = await runCommand(['server', 'add', 'x', '--command', 'node', '--', 'npx'], { env });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('Give the command either after "--" or with --command, not both.');
-    const empty = await runCli(['server', 'add', 'x', '--'], { env });
+    const empty = await runCommand(['server', 'add', 'x', '--'], { env });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('Nothing follows "--"');
     expect(readFileSync(file).equals(before)).toBe(true);
@@ -88,7 +88,7 @@ describe('server test and server import', async () => {
 
   it('server test connects, lists and times a real server', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
-    const r = await runCli(['server', 'test', 'everything', '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    const r = await runCommand(['server', 'test', 'everything', '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { ok: boolean; tools: { name: string }[]; prompts: number; connect_and_list_ms: number };
     expect(out.ok).toBe(true);
@@ -101,7 +101,7 @@ describe('server test and server import', async () => {
     const file = writeConfig({
       mcp_servers: { broken: { command: process.execPath, args: ['-e', 'console.error("boom: missing API key"); process.exit(3)'] } },
     });
-    const r = await runCli(['server', 'test', 'broken'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    const r = await runCommand(['server', 'test', 'broken'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error [UNAVAILABLE]: Server "broken" is unavailable');
     expect(r.stderr).toContain('boom: missing API key');
@@ -116,16 +116,16 @@ describe('server test and server import', async () => {
       JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'x'] }, everything: { command: 'node' }, 'b a d': { command: 'z' } } }),
     );
     const env = cleanEnv({ MCPKIT_CONFIG: file });
-    const dry = JSON.parse((await runCli(['server', 'import', claude, '--dry-run', '--json'], { env })).stdout) as { added: string[] };
+    const dry = JSON.parse((await runCommand(['server', 'import', claude, '--dry-run', '--json'], { env })).stdout) as { added: string[] };
     expect(dry.added).toEqual(['fs']);
     expect(Object.keys(parse(readFileSync(file, 'utf8')).mcp_servers)).toEqual(['everything']);
-    const r = await runCli(['server', 'import', claude, '--json'], { env });
+    const r = await runCommand(['server', 'import', claude, '--json'], { env });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { added: string[]; skipped: { name: string }[] };
     expect(out.added).toEqual(['fs']);
     expect(out.skipped.map((s) => s.name).sort()).toEqual(['b a d', 'everything']);
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.fs).toEqual({ command: 'npx', args: ['-y', 'x'] });
-    const missing = await runCli(['server', 'import', join(dir, 'nope.json')], { env });
+    const missing = await runCommand(['server', 'import', join(dir, 'nope.json')], { env });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Error [NOT_FOUND]');
   });
@@ -145,7 +145,7 @@ describe('server test and server import', async () => {
       }),
     );
     const env = cleanEnv({ MCPKIT_CONFIG: file, GITHUB_PERSONAL_ACCESS_TOKEN: token });
-    const r = await runCli(['server', 'import', claude], { env });
+    const r = await runCommand(['server', 'import', claude], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('GITHUB_PERSONAL_ACCESS_TOKEN  (mcp_servers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN) is set');
     expect(r.stdout).toContain('LINEAR_TOKEN  (mcp_servers.linear.headers.Authorization)');
@@ -157,7 +157,7 @@ describe('server test and server import', async () => {
     expect(parse(written).mcp_servers.linear.headers).toEqual({ Authorization: 'Bearer ${LINEAR_TOKEN}' });
     expect(parse(written).mcp_servers.github.env).toEqual({ GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}' });
 
-    const kept = await runCli(['server', 'import', claude, '--force', '--keep-secrets', '--json'], { env });
+    const kept = await runCommand(['server', 'import', claude, '--force', '--keep-secrets', '--json'], { env });
     expect(JSON.parse(kept.stdout)).toMatchObject({ replaced: ['github', 'linear'], secrets_moved_to: [] });
     expect(readFileSync(file, 'utf8')).toContain(token);
   });
@@ -169,7 +169,7 @@ describe('server rename-tool and set-description without an allow-list', async (
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });
     const run = async (...args: string[]) => {
-      const r = await runCli(args, { env });
+      const r = await runCommand(args, { env });
       expect(r.code, r.stderr).toBe(0);
       return r;
     };
@@ -189,10 +189,10 @@ describe('server rename-tool and set-description without an allow-list', async (
 
     await run('server', 'rename-tool', 'everything', 'echo', '--reset');
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.overrides).toEqual({ echo: { description: 'Ours. {original}' } });
-    const bad = await runCli(['server', 'rename-tool', 'everything', 'echo', 'has space'], { env });
+    const bad = await runCommand(['server', 'rename-tool', 'everything', 'echo', 'has space'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('a tool name is 1-64 letters');
-    const both = await runCli(['server', 'rename-tool', 'everything', 'echo'], { env });
+    const both = await runCommand(['server', 'rename-tool', 'everything', 'echo'], { env });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('Give the new name, or --reset.');
   });
@@ -239,9 +239,9 @@ describe('server_add over MCP speaks MCP, in the terminal speaks flags', async (
     });
 
     const env = cleanEnv({ MCPKIT_CONFIG: file });
-    expect((await runCli(['server', 'add', 'gh', '--url', 'https://example.com/mcp', '--header', 'A=1', '--header', 'B=2=3'], { env })).code).toBe(0);
+    expect((await runCommand(['server', 'add', 'gh', '--url', 'https://example.com/mcp', '--header', 'A=1', '--header', 'B=2=3'], { env })).code).toBe(0);
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.gh.headers).toEqual({ A: '1', B: '2=3' });
-    const cli = await runCli(['server', 'add', 'x', '--command', 'a', '--url', 'https://b.example'], { env });
+    const cli = await runCommand(['server', 'add', 'x', '--command', 'a', '--url', 'https://b.example'], { env });
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('Give exactly one of --command (a local stdio server) or --url (a remote server).');
     expect(cli.stderr).toContain('Run "mcpkit server add --help".');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, ROOT, tempDir, runCommand } from '../helpers/cli.js';
 import { SERVERS } from '../helpers/upstreams.js';
 
 /**
@@ -24,7 +24,7 @@ function setUp(extra: Record<string, unknown> = {}) {
   const config = join(dir, 'mcpkit.yaml');
   writeFileSync(config, JSON.stringify({ pinning: 'off', mcp_servers: { ...servers, ...extra } }));
   const env = cleanEnv({ MCPKIT_CONFIG: config });
-  const mcpkit = (...args: string[]) => runCli(args, { env, cwd: dir });
+  const mcpkit = (...args: string[]) => runCommand(args, { env, cwd: dir });
   /** The servers started since the last look (and forget them). */
   const startedSince = () => {
     const list = existsSync(started) ? readFileSync(started, 'utf8').trim().split('\n').filter(Boolean).sort() : [];

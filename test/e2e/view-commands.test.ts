@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCommand } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 describe('view commands', () => {
@@ -9,7 +9,7 @@ describe('view commands', () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, disabled: true } } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });
     const run = async (...args: string[]) => {
-      const r = await runCli(args, { env });
+      const r = await runCommand(args, { env });
       expect(r.code, r.stderr).toBe(0);
       return r;
     };
@@ -49,7 +49,7 @@ describe('view commands', () => {
     expect(search.catalog_size).toBe(6);
 
     const install = JSON.parse(
-      (await runCli(['view', 'install', 'lean', '--client', 'claude', '--json'], { env: { ...env, PATH: '/usr/bin:/bin' } })).stdout,
+      (await runCommand(['view', 'install', 'lean', '--client', 'claude', '--json'], { env: { ...env, PATH: '/usr/bin:/bin' } })).stdout,
     ) as {
       snippet: unknown;
     };
@@ -74,7 +74,7 @@ describe('view commands', () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'] }, w: {} } });
     writeFileSync(file, `# mine\n${readFileSync(file, 'utf8')}`);
     const before = readFileSync(file);
-    const r = await runCli([...args, '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    const r = await runCommand([...args, '--json'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
     expect(r.code).toBe(code);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: errorCode } });
     expect(readFileSync(file).equals(before)).toBe(true);
@@ -83,18 +83,18 @@ describe('view commands', () => {
   it('a tool name the server does not publish: the closest names in the error; --force keeps it; --pin says which pins it replaced', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'], pin: ['echo', 'get-sum'] } } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });
-    const typo = await runCli(['view', 'set-tools', 'v', 'everything', 'ecko'], { env });
+    const typo = await runCommand(['view', 'set-tools', 'v', 'everything', 'ecko'], { env });
     expect(typo.stderr).toContain('Error [NOT_FOUND]: Server "everything" has no tool named "ecko" (after its own rules and renames).');
     expect(typo.stderr).toContain('Did you mean echo?');
-    const forced = await runCli(['view', 'set-tools', 'v', 'everything', 'ecko', '--force'], { env });
+    const forced = await runCommand(['view', 'set-tools', 'v', 'everything', 'ecko', '--force'], { env });
     expect(forced.code, forced.stderr).toBe(0);
     expect(parse(readFileSync(file, 'utf8')).tool_views.v.servers.everything.tools).toEqual({ ecko: {} });
 
-    const pinned = await runCli(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env });
+    const pinned = await runCommand(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env });
     expect(pinned.code, pinned.stderr).toBe(0);
     expect(pinned.stdout).toContain('--pin replaced the pins echo, get-sum');
     expect(parse(readFileSync(file, 'utf8')).tool_views.v.pin).toEqual(['echo']);
     // The same pins again replace nothing.
-    expect((await runCli(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env })).stdout).not.toContain('replaced');
+    expect((await runCommand(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env })).stdout).not.toContain('replaced');
   });
 });

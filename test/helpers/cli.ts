@@ -99,3 +99,21 @@ export function outputOf(command: string, args: readonly string[], options: { cw
     child.once('close', () => done(text));
   });
 }
+
+/**
+ * Runs a command line as `runCli` does, but in this process where mcpkit takes it there
+ * (src/cli/in-process.ts: `call` and the commands generated from tools, parsed by the same
+ * parsers the daemon uses, run by the runner oclif's commands use), else as a process. For tests
+ * of what a command does; what only a process shows (argv through oclif, exit codes of bad
+ * usage, signals, colours on a terminal, stdin) stays with `runCli`.
+ */
+export async function runCommand(args: string[], options: Parameters<typeof runCli>[1] = {}): Promise<RunResult> {
+  const env = options.env ?? cleanEnv();
+  const cwd = options.cwd ?? tmpdir();
+  // Colours, stdin and another entry point are a process's.
+  if (env.FORCE_COLOR !== undefined || args.includes('-') || options.input !== undefined || options.entry !== undefined)
+    return runCli(args, { ...options, env, cwd });
+  const { runInProcess } = await import('../../src/cli/in-process.js');
+  const r = await runInProcess(args, { env, cwd });
+  return r.ran ? { code: r.code, stdout: r.stdout, stderr: r.stderr } : runCli(args, { env, cwd });
+}

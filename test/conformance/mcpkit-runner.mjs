@@ -1,0 +1,23 @@
+// How the conformance clients run mcpkit: each command line in this process where mcpkit takes it
+// there (dist/cli/in-process.js: server add, server login, server test, call), else as a process
+// of its own, as a user's shell would (tools, call --elicitation). A scenario is four to six
+// commands; a process each was most of the suite's time.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, '../../bin/run.js');
+const { runInProcess } = await import(join(here, '../../dist/cli/in-process.js'));
+
+/** A function that runs `mcpkit ARGS...` with `env` and returns { status, stdout, stderr }, saying each on stderr. */
+export function mcpkitWith(env) {
+  return async (...args) => {
+    const inProcess = await runInProcess(args, { env, cwd: process.cwd() });
+    const r = inProcess.ran
+      ? { status: inProcess.code, stdout: inProcess.stdout, stderr: inProcess.stderr }
+      : spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+    process.stderr.write(`$ mcpkit ${args.join(' ')} -> ${r.status}${inProcess.ran ? ' (in process)' : ''}\n${r.stdout}${r.stderr}`);
+    return r;
+  };
+}
