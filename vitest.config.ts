@@ -6,7 +6,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * the largest files first, so a six-minute file that is small could start last and run alone at
  * the end. Started first, on both workers, the rest of the suite fills in beside them.
  */
-const LONGEST_FIRST = ['test/e2e/conformance-2026-clients.test.ts', 'test/e2e/conformance-2026.test.ts', 'test/e2e/conformance.test.ts'];
+const LONGEST_FIRST = [
+  'test/e2e/daemon.test.ts',
+  'test/e2e/conformance-2026-clients.test.ts',
+  'test/e2e/readme-tour.test.ts',
+  'test/e2e/daemon-safety.test.ts',
+  'test/e2e/reliability.test.ts',
+  'test/e2e/conformance-2026.test.ts',
+  'test/e2e/conformance.test.ts',
+];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -19,9 +27,25 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Three kinds of test, each runnable alone (`npx vitest run --project unit`): `unit`, pure logic
+ * and single modules, in milliseconds; `integration`, serve and the CLI in the test's own process
+ * with real upstream servers (test/mcp/); `e2e`, what only processes show (argv, exit codes,
+ * signals, the daemon, stdio framing, the README tour) and the conformance suite through mcpkit.
+ */
+const PROCESS_TESTS = ['test/e2e/**/*.test.ts'];
+const IN_PROCESS = ['test/mcp/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...PROCESS_TESTS, ...IN_PROCESS, 'test/fixtures/**', 'node_modules/**'] },
+      },
+      { extends: true, test: { name: 'integration', include: IN_PROCESS } },
+      { extends: true, test: { name: 'e2e', include: PROCESS_TESTS } },
+    ],
     // Fixtures that fail on purpose, run by the tests that need them.
     exclude: ['test/fixtures/**', 'node_modules/**'],
     // End-to-end tests spawn the built CLI; on 2 cores they need room.
@@ -31,6 +55,8 @@ export default defineConfig({
     // Two files at a time even on two cores (the default leaves one core to vitest): end-to-end
     // tests mostly wait on the processes they start, and the conformance runs take minutes.
     maxWorkers: 2,
+    // Tests that run concurrently inside a file (the conformance client scenarios): a few at a time.
+    maxConcurrency: 3,
     sequence: { sequencer: LongestFirst },
   },
 });

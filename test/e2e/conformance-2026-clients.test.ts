@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf, ROOT } from '../helpers/cli.js';
 import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed } from '../helpers/conformance-kit.js';
 
@@ -81,38 +81,30 @@ async function runClientScenario(scenario: string, version: string, script: stri
 }
 
 describe("the suite 0.2's client scenarios, mcpkit as the client", () => {
-  it.runIf(installed || required)(
-    'passes every scenario in both requirement sets: OAuth (iss, authorization server migration, step-up ...), request metadata, headers, JSON Schema',
-    async () => {
-      expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
-      const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-2026-client-'));
-      try {
-        const results: { name: string; output: string }[] = [];
-        // Three at a time: each scenario is a handful of short mcpkit processes, mostly waiting.
-        // Each of three runners takes the next scenario as soon as its last one ends (in batches
-        // of three, every batch waited for its slowest scenario).
-        let next = 0;
-        const runner = async () => {
-          for (let i = next++; i < CLIENT_SCENARIOS.length; i = next++) {
-            const [s, v, c] = CLIENT_SCENARIOS[i]!;
-            results[i] = await runClientScenario(s, v, c, scratch);
-          }
-        };
-        await Promise.all([runner(), runner(), runner()]);
-        const failed = results
-          .filter((r) => !/OVERALL: PASSED/.test(r.output))
-          .map(
-            (r) =>
-              `${r.name}:\n${r.output
-                .split('\n')
-                .filter((l) => /FAILURE|WARNING|SKIPPED: scenario|Error|\$ mcpkit|exited|timed out|❌|OVERALL/.test(l))
-                .join('\n')}`,
-          );
-        expect(failed).toEqual([]);
-      } finally {
-        rmSync(scratch, { recursive: true, force: true });
-      }
-    },
-    600_000,
-  );
+  let scratch = '';
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-2026-client-'));
+  });
+  afterAll(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it.runIf(!installed && required)('has the conformance kit', () => {
+    expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
+  });
+
+  // One test per scenario, so that each failure is named; a few at a time (vitest.config.ts
+  // maxConcurrency): each is a short mcpkit process or two, mostly waiting on the suite.
+  describe
+    .runIf(installed)
+    .concurrent('in both requirement sets: OAuth (iss, authorization server migration, step-up ...), request metadata, headers, JSON Schema', () => {
+      it.each(CLIENT_SCENARIOS)('%s (%s)', { timeout: 300_000 }, async (scenario, version, client) => {
+        const { output } = await runClientScenario(scenario, version, client, scratch);
+        const problems = output
+          .split('\n')
+          .filter((l) => /FAILURE|WARNING|SKIPPED: scenario|Error|\$ mcpkit|exited|timed out|❌|OVERALL/.test(l))
+          .join('\n');
+        expect(output, problems).toMatch(/OVERALL: PASSED/);
+      });
+    });
 });
