@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CPU an answered tools/call costs serve's observers (issue 29), measured alone: the call
+// The CPU an answered tools/call costs serve's observers, measured alone: the call
 // queue, the audit line (written to a real file) and the metrics, for as many calls as serve
 // --http answers in a few seconds, in batches as the queue makes them. Set beside serve's own CPU
 // per call (bench/proxy.mjs, "mcpkit CPU ms/call"), it is the observability cost without the

@@ -254,7 +254,7 @@ if (!onlyObservability) {
   child.kill('SIGTERM');
 }
 
-// Observability (issue 29): the same serve --http with metrics off and no audit log, twice, and
+// Observability: the same serve --http with metrics off and no audit log, twice, and
 // with both on (every call counted and written as a JSON line).
 const observability = [];
 const variant = (name, serve) => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// From a config edit to notifications/tools/list_changed at a connected client (issue 27), with
+// From a config edit to notifications/tools/list_changed at a connected client, with
 // the real SDK client over stdio and over streamable HTTP. Each edit alternately adds and removes
 // a server; the clock starts when the edit is on disk (an atomic rename, as mcpkit's own edits
 // do) and stops at the client's list_changed. `mcpkit server add` adds its own start-up (~0.5 s)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What clients that never read their answers make `serve --http` hold (issue 32, 6): N clients
+// What clients that never read their answers make `serve --http` hold: N clients
 // ask for a ~9 MB answer (open_file of a 4.5 MB file: its text and structured content) on raw
 // sockets and never read, in waves. The table shows serve's resident memory before and as each
 // wave was cut by serve.send_timeout_ms; then the same, waiting as long, with a send timeout

@@ -15,7 +15,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-suite-'));
 const env = { ...process.env, TMPDIR: scratch, MCPKIT_TEST_RUN: marker };
 // The tests speak plain HTTP to loopback only, and start thousands of Node processes: an extra CA
 // bundle (NODE_EXTRA_CA_CERTS, which this machine sets) is read by each at start, for nothing
-// (about 40-90 ms each, FINDINGS.md). Kept when a test is pointed at a real service (ARANGO_URL),
+// (about 40-90 ms each, measured here). Kept when a test is pointed at a real service (ARANGO_URL),
 // which may be reached over TLS.
 if (!process.env.ARANGO_URL) delete env.NODE_EXTRA_CA_CERTS;
 

@@ -36,7 +36,7 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   surface: Surface;
-  /** Fixed for the runtime's life: a front end that decides it from the config reads the config first (`config`). */
+  /** The policy to start with: a front end that decides it from the config reads the config first (`config`); serve decides it anew on each reload (`followConfig`). */
   policy?: Policy;
   /** The config, when the front end has read it already (serve decides its policy from it). */
   config?: Promise<McpkitConfig>;

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { errorObject, ToolError } from '../core/errors.js';
+import { errorObject } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { installFastPath, tryFastHttpCall, type FastPathCaller } from './fast-path.js';
@@ -16,6 +16,7 @@ import { createToolServer } from './tool-server.js';
 import { boundedResponseClass } from './send-guard.js';
 import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
 import { listedViews, type Caller, type Route } from './route-access.js';
+import { crossSiteWithoutOrigin, jsonRpcError, listenFailed, readJson, routeOfPath, sendJson, viewPath } from './http-wire.js';
 import { accessRules, RouteAuth, type HttpSettings } from './route-auth.js';
 
 export type { HttpSettings } from './route-auth.js';
@@ -71,87 +72,6 @@ export const DEFAULT_SESSION_IDLE_MS = SETTING_DEFAULTS.serve.session_idle_ms;
 export const DEFAULT_MAX_SESSIONS = SETTING_DEFAULTS.serve.max_sessions;
 export const DEFAULT_SEND_TIMEOUT_MS = SETTING_DEFAULTS.serve.send_timeout_ms;
 export const DEFAULT_MAX_SEND_BUFFER_BYTES = SETTING_DEFAULTS.serve.max_send_buffer_bytes;
-
-/** Sends `body` as JSON; the bytes sent (the audit log counts a hot-path result's from them). */
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number {
-  const text = JSON.stringify(body);
-  const bytes = Buffer.byteLength(text);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes, ...headers });
-  res.end(text);
-  return bytes;
-}
-
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
-}
-
-/** Plain listeners, not `for await`: the async iterator cost ~0.1 ms per request here. */
-async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const declared = Number(req.headers['content-length']);
-  if (declared > maxBytes) throw Object.assign(new Error(`request body over ${maxBytes} bytes (serve.max_body_bytes)`), { status: 413 });
-  await new Promise<void>((resolve, reject) => {
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.pause();
-        reject(Object.assign(new Error(`request body over ${maxBytes} bytes (serve.max_body_bytes)`), { status: 413 }));
-      } else chunks.push(chunk);
-    });
-    req.once('end', resolve);
-    req.once('error', reject);
-  });
-  if (size === 0) return undefined;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw Object.assign(new Error('request body is not valid JSON'), { status: 400, rpc: -32700 });
-  }
-}
-
-/** Why listening failed, in words that say what to do (the port is taken, the address is not ours, ...). */
-function listenFailed(error: NodeJS.ErrnoException, host: string, port: number): ToolError {
-  const where = `${host}:${port}`;
-  const reason =
-    error.code === 'EADDRINUSE'
-      ? `port ${port} on ${host} is already in use`
-      : error.code === 'EACCES'
-        ? `permission denied to listen on ${where} (ports below 1024 need privileges)`
-        : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
-          ? `${host} is not an address of this machine`
-          : error.message;
-  return new ToolError('LISTEN_FAILED', `Cannot serve HTTP on ${where}: ${reason}.`, {
-    details: { host, port, errno: error.code },
-    hint: error.code === 'EADDRINUSE' ? 'Choose another --port (0 picks a free one), or stop what holds it.' : 'Choose another --host or --port.',
-  });
-}
-
-/** The route a request path names, or undefined for none (a malformed %-escape throws). */
-function routeOfPath(path: string): Route | undefined {
-  if (path === '/mcp') return { kind: 'mcp' };
-  if (path === '/views') return { kind: 'views' };
-  if (path === '/health') return { kind: 'health' };
-  if (path === '/metrics') return { kind: 'metrics' };
-  const m = /^\/(view|views)\/([^/]+)(\/mcp)?$/.exec(path);
-  if (!m) return undefined;
-  const view = decodeURIComponent(m[2]!);
-  if (m[1] === 'view' && m[3]) return { kind: 'view', view };
-  if (m[1] === 'views' && !m[3]) return { kind: 'view-info', view };
-  return undefined;
-}
-
-/** The URL path of a view's MCP route. */
-const viewPath = (view: string) => `/view/${encodeURIComponent(view)}/mcp`;
-
-/**
- * Whether a browser sent the request from another site without an Origin header (an `<img>` or a
- * link: `Sec-Fetch-Site` says so; a script's request carries an Origin, which was checked).
- */
-function crossSiteWithoutOrigin(req: IncomingMessage): boolean {
-  const site = req.headers['sec-fetch-site'];
-  return req.headers.origin === undefined && (site === 'cross-site' || site === 'same-site');
-}
 
 export async function serveHttp(
   options: HttpServeOptions,

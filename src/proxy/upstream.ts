@@ -22,10 +22,11 @@ import * as z from 'zod';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ModernRequest, UpstreamTrace } from '../tool/context.js';
-import { clientAccepts, modernParams } from './era.js';
-import { paramHeaderDeclarations, paramHeadersFor } from './param-headers.js';
+import { modernParams } from './era.js';
 import { ListenStream } from './listen-stream.js';
-import { InputBridge, UnknownRequestState, type InputMethod } from './input-bridge.js';
+import { InputBridge } from './input-bridge.js';
+import { allPages, routeServerRequests } from './server-requests.js';
+import { sendToolCall } from './send-call.js';
 import { requestFailure } from './upstream-failure.js';
 import { malformedCallResult } from './call-result.js';
 import { UpstreamConnection, type UpstreamOptions, type UpstreamState } from './upstream-connection.js';
@@ -243,7 +244,7 @@ export class Upstream {
     const tool = era === 'modern' ? this.tools?.find((t) => t.name === name) : undefined;
     let refused: ToolError | undefined;
     try {
-      const result = await this.sendCall(client, params, options, modern, tool);
+      const result = await sendToolCall(client, params, options, { modern, tool, bridge: this.bridge });
       const malformed = malformedCallResult(result);
       if (malformed) throw (refused = this.malformed(name, malformed));
       return result as CallToolResult;
@@ -260,54 +261,6 @@ export class Upstream {
     } finally {
       release();
       span?.end(failure);
-    }
-  }
-
-  /** Sends a tools/call the way the connection's era and the client's take it. */
-  private async sendCall(
-    client: Client,
-    params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
-    options: { timeout: number; signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void },
-    modern: ModernRequest | undefined,
-    tool: Tool | undefined,
-  ): Promise<unknown> {
-    const era = client.getProtocolEra();
-    if (modern && era === 'legacy') return this.bridged(client, params, options, modern);
-    if (era === 'modern' && !modern?.headers) {
-      // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
-      // which a 2026 server requires; its definition without outputSchema, so that the result
-      // is passed on as the server sent it, not checked here.
-      return client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) });
-    }
-    // A 2026 client's call goes on with the Mcp-Param-* headers of the arguments sent: its own were
-    // checked against the same definition (mcp/modern-http.ts), and a pre_call hook may have
-    // changed an argument since.
-    return client.request({ method: 'tools/call', params }, PassThroughResult, {
-      ...options,
-      ...(modern?.headers && era === 'modern' ? { headers: paramHeadersOf(tool, params.arguments, modern.headers) } : {}),
-    });
-  }
-
-  /**
-   * A 2026-07-28 client's call to a 2025 server (./input-bridge.ts): what the server asks during
-   * the call comes back as input_required, and the client's retry takes the answer to it.
-   */
-  private async bridged(client: Client, params: { name: string; arguments: object }, options: object, modern: ModernRequest): Promise<CallToolResult> {
-    const leg =
-      modern.requestState !== undefined && this.bridge.holds(modern.requestState)
-        ? this.bridge.resume(modern.requestState, modern.inputResponses)
-        : modern.requestState !== undefined
-          ? Promise.reject(new UnknownRequestState())
-          : // Not the first request's signal: its exchange ends with the first input_required, the call does not.
-            this.bridge.start(
-              client.request({ method: 'tools/call', params }, PassThroughResult, { ...options, signal: undefined }) as Promise<CallToolResult>,
-              (method) => clientAccepts(modern, method),
-            );
-    try {
-      return (await leg) as CallToolResult;
-    } catch (error) {
-      if (error instanceof UnknownRequestState) throw new ProtocolError(error.code, error.message);
-      throw error;
     }
   }
 
@@ -446,22 +399,11 @@ export class Upstream {
 
   /** A new SDK client's handlers: what the server asks and tells. */
   private setUp(client: Client, offered: ClientCapabilities): void {
-    const downstream = this.connection.options.downstream;
-    if (this.connection.options.clientEra === 'modern') {
-      // The connection 2026 clients share: a 2025 server's questions go to the bridged call they belong to.
-      const bridge = (method: InputMethod) => async (request: { params?: unknown }) => (await this.bridge.ask(method, request.params)) as never;
-      if (offered.sampling) client.setRequestHandler('sampling/createMessage', bridge('sampling/createMessage'));
-      if (offered.elicitation) client.setRequestHandler('elicitation/create', bridge('elicitation/create'));
-      if (offered.roots) client.setRequestHandler('roots/list', bridge('roots/list'));
-    }
-    if (downstream) {
-      // What the server asks of the client goes to the client whose connection this is, related
-      // to its oldest call to this server in flight (over HTTP: on that call's stream).
-      const relay = (method: string) => async (request: { params?: unknown }) => downstream.request(method, request.params, this.related[0]) as never;
-      if (offered.sampling) client.setRequestHandler('sampling/createMessage', relay('sampling/createMessage'));
-      if (offered.elicitation) client.setRequestHandler('elicitation/create', relay('elicitation/create'));
-      if (offered.roots) client.setRequestHandler('roots/list', relay('roots/list'));
-    }
+    routeServerRequests(client, offered, {
+      ...(this.connection.options.clientEra === 'modern' ? { bridge: this.bridge } : {}),
+      ...(this.connection.options.downstream ? { downstream: this.connection.options.downstream } : {}),
+      related: () => this.related[0],
+    });
     client.setNotificationHandler('notifications/message', async (n) => this.logs.emit(n.params, this.related[0]));
     client.setNotificationHandler('notifications/resources/updated', async (n) => this.updates.emit(n.params.uri));
     // Prompt and resource lists are read through, so a change only needs passing on.
@@ -501,25 +443,7 @@ export class Upstream {
     }
   }
 
-  private async paged<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
-    const items: T[] = [];
-    let cursor: string | undefined;
-    do {
-      const r = await page(cursor).catch((error) => {
-        throw this.connection.authFailure(error) ?? error;
-      });
-      items.push(...r.items);
-      cursor = r.next;
-    } while (cursor);
-    return items;
+  private paged<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+    return allPages(page, (error) => this.connection.authFailure(error) ?? error);
   }
-}
-
-/**
- * The Mcp-Param-* headers of a call with `args`, made from the server's definition of the tool;
- * the client's as they came when there is none (not listed, or its annotations invalid).
- */
-function paramHeadersOf(tool: Tool | undefined, args: Record<string, unknown>, sent: Readonly<Record<string, string>>): Record<string, string> {
-  const declarations = tool ? paramHeaderDeclarations(tool.inputSchema) : undefined;
-  return declarations ? paramHeadersFor(declarations, args) : { ...sent };
 }

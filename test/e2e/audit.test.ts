@@ -9,7 +9,7 @@ import { BIN, cleanEnv, stopChild, tempDir, runCommand } from '../helpers/cli.js
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
-/** serve's audit log (issue 29), written by real calls of the SDK client, and `mcpkit stats` over it. */
+/** serve's audit log, written by real calls of the SDK client, and `mcpkit stats` over it. */
 
 const SECRET_WORDS = 'the-argument-value-nobody-should-read';
 const entries = (path: string) =>

@@ -7,7 +7,7 @@ import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
  * The daemon answers only for its own project, with the caller's environment, and survives a
- * peer that does not speak its protocol (issue 41, finding 11).
+ * peer that does not speak its protocol.
  */
 const runtimeDirs: string[] = [];
 afterEach(async () => {

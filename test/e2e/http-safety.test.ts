@@ -180,7 +180,7 @@ describe('HTTP sessions', () => {
     }
   }, 60_000);
 
-  it('with connections of their own are capped at serve.max_client_hubs; past it a client shares, and is told (issue 32, 5)', async () => {
+  it('with connections of their own are capped at serve.max_client_hubs; past it a client shares, and is told', async () => {
     const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { max_client_hubs: 2 } }));
     const clients: { client: Client; transport: StreamableHTTPClientTransport; warnings: string[] }[] = [];
     const connect = async () => {
@@ -216,7 +216,7 @@ describe('HTTP sessions', () => {
   }, 60_000);
 });
 
-describe('clients that do not read their answers (issue 32, 6)', () => {
+describe('clients that do not read their answers', () => {
   /** A POST of `body` on a raw socket, so the test decides when (and whether) the answer is read. */
   function rawPost(url: string, headers: Record<string, string>, body: string): Socket {
     const { hostname, port } = new URL(url);

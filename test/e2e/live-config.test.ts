@@ -8,7 +8,7 @@ import { serveHttpChild, serveStdioClient } from '../helpers/serve.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
- * serve follows its config (issue 27): edits by the CLI, by hand and by serve's own tools are
+ * serve follows its config: edits by the CLI, by hand and by serve's own tools are
  * served while clients stay connected, over stdio and HTTP, with real upstream servers.
  */
 

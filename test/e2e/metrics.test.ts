@@ -9,7 +9,7 @@ import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
- * GET /metrics of serve --http (issue 29): the counts equal the calls made, read with a kept
+ * GET /metrics of serve --http: the counts equal the calls made, read with a kept
  * parser of the text format (and promtool's linter when Debian's prometheus is installed); the
  * route takes the token; and the real Prometheus, where installed, scrapes it.
  */

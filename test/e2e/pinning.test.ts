@@ -9,7 +9,7 @@ import { serveStdioClient } from '../helpers/serve.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
- * Tool pinning (issue 28) against a real MCP server whose tools come from a file it rereads and
+ * Tool pinning against a real MCP server whose tools come from a file it rereads and
  * announces with list_changed: what changes between runs and mid-session is withheld until a
  * person approves it; warn and off; invisible characters; concurrent approvals.
  */

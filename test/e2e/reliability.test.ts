@@ -9,7 +9,7 @@ import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 import { serveStdioClient } from '../helpers/serve.js';
 
 /**
- * Every command ends, one bad entry harms nothing else, and mistakes get clear errors (issue 12).
+ * Every command ends, one bad entry harms nothing else, and mistakes get clear errors.
  * Remotes: a port where nothing listens ("dead") and a server that accepts connections and never
  * answers ("silent"), with timeout_ms: 2000; a command must end within 3 x timeout_ms plus start-up.
  */
@@ -219,7 +219,7 @@ describe('4-7: clear errors, and edits in block style', () => {
   });
 });
 
-describe('one answer over the size limit fails alone (issue 32, 3)', () => {
+describe('one answer over the size limit fails alone', () => {
   it('the call whose answer is too large gets RESPONSE_TOO_LARGE; a call in flight on the same connection and later ones go on, and serve logs why', async () => {
     const config = writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, max_message_bytes: 1024 * 1024 } } });
     const { client, stderr } = await serveStdioClient(config, 'too-large', { MCPKIT_LOG_LEVEL: 'warn' });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, outputOf, spawnTracked, stopChild, tempDir, runCommand } from '../helpers/cli.js';
 
-/** No file outside a root, whatever races the check; only regular files are opened (issue 18, 1 and 3). */
+/** No file outside a root, whatever races the check; only regular files are opened. */
 async function serveRoot(root: string): Promise<Client> {
   const client = new Client({ name: 'safety', version: '1' });
   await client.connect(
@@ -98,7 +98,7 @@ describe('special files', () => {
   });
 });
 
-describe('paths longer than PATH_MAX (issue 32, 4)', () => {
+describe('paths longer than PATH_MAX', () => {
   it('are left out and counted (skipped.path_too_long) by search, find_files and smart_search, over MCP and in the terminal', async () => {
     // Made with relative steps (chdir), as no call takes the whole path; removed with rm -rf, which
     // walks down the same way (fs.rmSync gives up with ENAMETOOLONG).
@@ -136,7 +136,7 @@ describe('paths longer than PATH_MAX (issue 32, 4)', () => {
   }, 60_000);
 });
 
-describe('names and folders that cannot be shown or read as they are (issue 32, 13)', () => {
+describe('names and folders that cannot be shown or read as they are', () => {
   it('control characters in names are escaped in the terminal; names that are not UTF-8 are left out and counted', async () => {
     const root = tempDir();
     mkdirSync(join(root, 'ok'));
@@ -284,7 +284,7 @@ describe('patterns from a caller cannot stall serve', () => {
     }
   }, 30_000);
 
-  it('expressions and globs only a backtracking engine runs are matched off the main thread: three at once hold no other caller, stop at the budget, and leave nothing running (issue 32, 9)', async () => {
+  it('expressions and globs only a backtracking engine runs are matched off the main thread: three at once hold no other caller, stop at the budget, and leave nothing running', async () => {
     const dir = tempDir();
     const root = join(dir, 'root');
     mkdirSync(root);
@@ -365,7 +365,7 @@ describe('patterns from a caller cannot stall serve', () => {
     }
   }, 60_000);
 
-  it('a regular expression that overflows the stack on a long line is QUERY_TOO_COMPLEX, not INTERNAL, and serve goes on (issue 32, 9)', async () => {
+  it('a regular expression that overflows the stack on a long line is QUERY_TOO_COMPLEX, not INTERNAL, and serve goes on', async () => {
     const root = tempDir();
     writeFileSync(join(root, 'long.txt'), `${'a'.repeat(16 * 1024 * 1024)}\n`);
     writeFileSync(join(root, 'short.txt'), 'aac\n');

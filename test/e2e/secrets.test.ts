@@ -5,7 +5,7 @@ import { BIN, cleanEnv, stopChild, runCommand } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
-/** Secrets never appear in messages, results or logs (issue 18, 6). */
+/** Secrets never appear in messages, results or logs. */
 const KEY = 'regkey-0123456789abcdef';
 const PASS = 'arangopass-fedcba9876';
 const config = writeConfig({
@@ -75,7 +75,7 @@ describe('secrets from ${VAR} and URLs', () => {
     }
   }, 60_000);
 
-  it("stay out of /health, serve's log, server test and retry lines, a line of a multi-line secret too (issue 32, 1)", async () => {
+  it("stay out of /health, serve's log, server test and retry lines, a line of a multi-line secret too", async () => {
     const SECRET = 'sk-live-0123456789abcdef';
     const PEM = ['-----BEGIN PRIVATE KEY-----', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj', '-----END PRIVATE KEY-----'].join('\n');
     // A server that prints its environment to stderr (as some do when they start), then serves.

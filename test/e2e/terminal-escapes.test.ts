@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 
-/** What came from outside reaches a terminal without its escape sequences (issue 41, finding 13). */
+/** What came from outside reaches a terminal without its escape sequences. */
 const RAW_CONTROL = /[\u001b\r\u0007]/; // eslint-disable-line no-control-regex -- finding them is the point
 const MALFORMED = { command: process.execPath, args: [join(ROOT, 'test/fixtures/malformed-server.mjs')] };
 

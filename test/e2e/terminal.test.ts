@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
-/** The terminal as its users expect it (issue 17, the parts done so far). */
+/** The terminal as its users expect it. */
 describe('call reports failures like every command', () => {
   const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { everything: SERVERS.everything } }) });
 

@@ -10,7 +10,7 @@ import { BIN, cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
- * Traces (issue 29): serve sends OpenTelemetry spans over OTLP/HTTP to an in-test receiver; the
+ * Traces: serve sends OpenTelemetry spans over OTLP/HTTP to an in-test receiver; the
  * client's traceparent is the parent of the server span, and the upstream gets a traceparent of the
  * same trace, naming mcpkit's client span.
  */

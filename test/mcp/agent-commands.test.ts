@@ -6,7 +6,7 @@ import { tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 
 /**
- * An agent cannot make mcpkit run a command without a person (issue 41, finding 4): over MCP a
+ * An agent cannot make mcpkit run a command without a person: over MCP a
  * stdio server added, imported or installed is put to the person first (elicitation, both eras),
  * and refused where the client cannot ask; the config stays byte for byte as it was.
  */

@@ -24,7 +24,7 @@ const status = async (url: string, headers: Record<string, string> = {}) => (awa
 
 const GUARDED = `serve:\n  token: ${TOKEN}\nmcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\n`;
 
-describe('a reload that cannot use the serve section keeps the last good one (finding 1)', () => {
+describe('a reload that cannot use the serve section keeps the last good one', () => {
   it.each([
     ['a token that is not a string', 'serve:\n  token: 123\n'],
     ['an empty token', 'serve:\n  token: ""\n'],
@@ -70,7 +70,7 @@ describe('a reload that cannot use the serve section keeps the last good one (fi
   });
 });
 
-describe('an empty or half-written file is not applied (finding 2)', () => {
+describe('an empty or half-written file is not applied', () => {
   it('an emptied file keeps the config, as a deleted one does', async () => {
     const path = configFile(GUARDED);
     const served = await serveHttpInProcess(path);
@@ -107,7 +107,7 @@ describe('an empty or half-written file is not applied (finding 2)', () => {
   });
 });
 
-describe('one protected route closes the others (finding 3)', () => {
+describe('one protected route closes the others', () => {
   const VIEWS = `mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  a:\n    servers: [mem]\n    tokens: [${VIEW_TOKEN}]\n  b:\n    groups: [config]\n`;
 
   it('with view tokens and no serve.token, /mcp, /views, /metrics, other views and the detail of /health need a credential', async () => {
@@ -137,7 +137,7 @@ describe('one protected route closes the others (finding 3)', () => {
   });
 });
 
-describe('a GET without a credential starts nothing (finding 9)', () => {
+describe('a GET without a credential starts nothing', () => {
   it('/views/NAME answers from what is known, and starts the servers only for a credential', async () => {
     const path = configFile(
       `mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  r:\n    servers: [mem]\nserve:\n  open_routes: [/views/r]\n`,
@@ -164,7 +164,7 @@ describe('a GET without a credential starts nothing (finding 9)', () => {
   });
 });
 
-describe('a credential revoked by a reload ends what it opened (finding 10)', () => {
+describe('a credential revoked by a reload ends what it opened', () => {
   it("a view's GET stream opened with a token that is then removed stops", async () => {
     const view = (token: string) => `mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  a:\n    servers: [mem]\n    tokens: [${token}]\n`;
     const path = configFile(view(VIEW_TOKEN));
@@ -205,7 +205,7 @@ describe('a credential revoked by a reload ends what it opened (finding 10)', ()
   });
 });
 
-describe('session quotas per route and credential (finding 5)', () => {
+describe('session quotas per route and credential', () => {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const init = JSON.stringify({
     jsonrpc: '2.0',
@@ -255,7 +255,7 @@ describe('session quotas per route and credential (finding 5)', () => {
   });
 });
 
-describe('a listen stream naming many resources is bounded (finding 7)', () => {
+describe('a listen stream naming many resources is bounded', () => {
   it('more than the maximum is refused at once; the maximum costs one listing and /health stays quick', async () => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const { MAX_LISTEN_URIS } = await import('../../src/mcp/modern-http.js');
@@ -283,7 +283,7 @@ describe('a listen stream naming many resources is bounded (finding 7)', () => {
   });
 });
 
-describe('hidden resources are not readable (finding 6)', () => {
+describe('hidden resources are not readable', () => {
   it('a server filtered to show no resources lists none and reads none, template instances included', async () => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const everything = { ...SERVERS.everything, filter: [{ exclude: '*' }] };
@@ -303,7 +303,7 @@ describe('hidden resources are not readable (finding 6)', () => {
   });
 });
 
-describe('a malformed upstream answer ends its call at once (finding 8)', () => {
+describe('a malformed upstream answer ends its call at once', () => {
   it.each([
     ['the hot path (the catalog known)', true],
     ['the SDK path', false],
@@ -332,7 +332,7 @@ describe('a malformed upstream answer ends its call at once (finding 8)', () => 
   });
 });
 
-describe('an audit log that cannot be written shows (finding 12)', () => {
+describe('an audit log that cannot be written shows', () => {
   it('/health is degraded and says why, and /metrics counts it, while calls go on', async () => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     // /dev/full: every write fails with ENOSPC, as on a full disk (recovery: test/audit/audit-log.test.ts).

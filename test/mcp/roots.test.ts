@@ -8,7 +8,7 @@ import { serveHttpInProcess } from '../helpers/in-process.js';
 
 /**
  * Roots a client did not choose are not served in silence, and what listings leave out is not
- * read by agents either (issue 41, finding 15).
+ * read by agents either.
  */
 function project(configText = '') {
   const dir = tempDir();

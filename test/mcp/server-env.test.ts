@@ -8,8 +8,8 @@ import { SERVERS } from '../helpers/upstreams.js';
 
 /**
  * A stdio server gets only a small base environment and its own env:, never mcpkit's token,
- * another server's secret or anything else of the parent's (issue 43; the daemon compares the
- * same base with its callers, issue 41 finding 11).
+ * another server's secret or anything else of the parent's (the daemon
+ * compares the same base with its callers).
  */
 const PLANTED = { MCPKIT_TOKEN: 'mcpkit-serve-token-1a2b3c', OTHER_SERVER_SECRET: 'other-secret-4d5e6f', UNRELATED_PARENT_VAR: 'unrelated-7a8b9c' };
 

@@ -33,7 +33,7 @@ const router = (rules: FilterRule[], ...servers: ReturnType<typeof resourceServe
     undefined,
   );
 
-describe('resources/read obeys the filters (issue 41, 6)', () => {
+describe('resources/read obeys the filters', () => {
   it.each<[string, FilterRule[], string, boolean]>([
     ['a listed, visible resource', [], 'demo://resource/static/text/1', true],
     ['an instance of a visible template', [], 'demo://resource/dynamic/text/7', true],
@@ -65,7 +65,7 @@ describe('resources/read obeys the filters (issue 41, 6)', () => {
   });
 });
 
-describe('looking up many URIs costs one listing (issue 41, 7)', () => {
+describe('looking up many URIs costs one listing', () => {
   it('a burst of unknown URIs lists each server once, not once per URI', async () => {
     const server = EVERYTHING();
     const r = router([], server);

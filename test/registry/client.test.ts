@@ -170,7 +170,7 @@ describe('client helpers', () => {
     ['{"error":{"message":"nested"}}', 'nested'],
     ['plain   text\nbody', 'plain text body'],
     ['', 'no details given'],
-    // What a registry writes cannot forge lines or send escapes to the terminal that prints it (issue 32, 13).
+    // What a registry writes cannot forge lines or send escapes to the terminal that prints it.
     ['{"detail":"bad\\nError [OK]: fine"}', 'bad Error [OK]: fine'],
     ['{"message":"\\u001b[2Jcleared"}', '\\u001b[2Jcleared'],
     ['\u001b]0;title\u0007 body', '\\u001b]0;title\\u0007 body'],
@@ -179,7 +179,7 @@ describe('client helpers', () => {
   });
 });
 
-describe('a registry that abuses the client (issue 18, 5)', () => {
+describe('a registry that abuses the client', () => {
   let abusive: Registry;
   let other: Registry;
   beforeAll(async () => {

@@ -40,7 +40,7 @@ describe('redact', () => {
   });
 });
 
-describe('secrets in their encoded spellings (issue 41, finding 14)', () => {
+describe('secrets in their encoded spellings', () => {
   const SECRET = 'Encoded s3cret/Value+42!';
   const b64 = (text: string) => Buffer.from(text).toString('base64');
   addSecrets([SECRET]);

@@ -1,0 +1,117 @@
+import * as z from 'zod';
+import { EXPOSURE_TEXT, exposureSchema, isHttpUrl, templated, tokenBudgetSchema } from './schema-parts.js';
+
+/**
+ * `serve --http` as an OAuth protected resource (MCP 2025-11-25 authorization, RFC 9728): it
+ * publishes its metadata, challenges with WWW-Authenticate, and accepts access tokens issued by
+ * `issuer` for it (JWTs checked against the issuer's keys, or token introspection).
+ */
+export const serveAuthSchema = z.strictObject({
+  issuer: templated(isHttpUrl, 'issuer must be an http(s) URL').describe(
+    'The authorization server (its issuer URL; its metadata names the keys and endpoints).',
+  ),
+  resource: templated(isHttpUrl, 'resource must be an http(s) URL')
+    .optional()
+    .describe(
+      "This server's public base URL, e.g. https://mcp.example.com (default: the address it listens on). Tokens must be issued for it or for the route's URL.",
+    ),
+  scopes: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Scopes that open /mcp (any one of them); views may name their own (tool_views.NAME.scopes). Default: none needed.'),
+  jwks_uri: templated(isHttpUrl, 'jwks_uri must be an http(s) URL').optional().describe("Where the issuer's signing keys are (default: from its metadata)."),
+  introspection: z
+    .strictObject({
+      url: templated(isHttpUrl, 'introspection.url must be an http(s) URL')
+        .optional()
+        .describe("Token introspection endpoint (RFC 7662; default: from the issuer's metadata)."),
+      client_id: z.string().min(1).describe("mcpkit's client ID at the authorization server."),
+      client_secret: z.string().min(1).describe('Its secret; use ${VAR}.'),
+    })
+    .optional()
+    .describe('Check tokens that are not JWTs by asking the authorization server.'),
+});
+
+/** The `serve` section: how `mcpkit serve` listens, who may use it, what it offers and records. */
+export const serveSchema = z.strictObject({
+  host: z.string().optional().describe('Address for "serve --http" (default 127.0.0.1).'),
+  port: z.int().min(0).max(65535).optional().describe('Port for "serve --http" (default 8000).'),
+  token: z.string().min(1).optional().describe('Bearer token required by "serve --http"; use ${VAR}.'),
+  allowed_origins: z
+    .array(z.string().regex(/^https?:\/\/[^/]+$/, 'an origin is scheme://host[:port], e.g. https://app.example.com'))
+    .optional()
+    .describe('Browser origins allowed by "serve --http" besides loopback ones (others get 403).'),
+  max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
+  session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
+  max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
+  send_timeout_ms: z
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      'An HTTP response or stream whose client takes none of what waits for it this long is cut (default 30000; a slow reader that keeps reading is not).',
+    ),
+  max_send_buffer_bytes: z
+    .int()
+    .positive()
+    .optional()
+    .describe('An HTTP stream still holding more than this unsent when more is written to it is cut (default 16777216, 16 MiB).'),
+  max_client_hubs: z
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "Most clients with connections (and server processes) of their own at once, as a client that declares sampling, elicitation or roots gets (default 20); past it a client shares the common connections, and servers' requests to it are not relayed.",
+    ),
+  audit_log: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Append one JSON line per tools/call, prompts/get and resources/read to this file (relative to this file; 0600). "mcpkit stats" reads it.'),
+  tracing: z
+    .boolean()
+    .optional()
+    .describe(
+      'Send OpenTelemetry traces over OTLP/HTTP (default: when OTEL_EXPORTER_OTLP_ENDPOINT is set; the endpoint and headers come from the OTEL_* variables).',
+    ),
+  metrics: z.boolean().optional().describe('Count calls and serve GET /metrics over HTTP (default true).'),
+  open_routes: z
+    .array(
+      z
+        .string()
+        .regex(
+          /^(\/mcp|\/views|\/health|\/metrics|\/view\/[A-Za-z0-9][A-Za-z0-9_.-]*\/mcp|\/views\/[A-Za-z0-9][A-Za-z0-9_.-]*)$/,
+          'a route is /mcp, /views, /health, /metrics, /view/NAME/mcp or /views/NAME',
+        ),
+    )
+    .optional()
+    .describe(
+      'Routes of "serve --http" served without a credential even when another route needs one (once any route is protected by serve.token, serve.auth or a view\'s tokens, every route not named here needs a credential).',
+    ),
+  metrics_public: z
+    .boolean()
+    .optional()
+    .describe('Serve GET /metrics without the token or OAuth the other routes need (default false), for a Prometheus that cannot send one.'),
+  audit_arguments: z.boolean().optional().describe('Also record the arguments of each call, secrets masked (default false: never).'),
+  audit_max_bytes: z.int().positive().optional().describe('Rotate the audit log when it would grow past this (default 10485760, 10 MiB).'),
+  audit_keep: z.int().min(0).max(100).optional().describe('Rotated audit logs kept, PATH.1 to PATH.N (default 5).'),
+  exposure: exposureSchema.optional().describe(`How views that do not set theirs, and the default one, list tools. ${EXPOSURE_TEXT}`),
+  token_budget: tokenBudgetSchema
+    .optional()
+    .describe('Most tokens (bytes/4) a tools/list may cost under exposure auto, for views that do not set theirs (default 4000).'),
+  pin: z.array(z.string().min(1)).optional().describe('Tools the default view (serve without --view) always lists directly.'),
+  groups: z.array(z.string().min(1)).optional().describe("mcpkit's own tool groups serve offers (default all), as serve --groups; e.g. [retrieve, registry]."),
+  auth: serveAuthSchema
+    .optional()
+    .describe('Protect "serve --http" with OAuth access tokens (MCP authorization): a protected resource of the named authorization server.'),
+  agent_commands: z
+    .enum(['ask', 'allow', 'deny'])
+    .optional()
+    .describe(
+      'When an agent asks over MCP for a command to be run (server_add or server_import of a stdio server, registry_add, server_test or server_login of a server an agent added): ask the person through the client (default; refused where the client cannot ask), allow without asking (a prompt-injected agent can then run any command as you), or deny.',
+    ),
+  host_tools_without_auth: z
+    .boolean()
+    .optional()
+    .describe('Offer the tools that write the config or start processes over HTTP even without a token (default false).'),
+});

@@ -1,0 +1,91 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, type Client } from '@modelcontextprotocol/client';
+import * as z from 'zod';
+import type { ModernRequest } from '../tool/context.js';
+import { clientAccepts } from './era.js';
+import { UnknownRequestState, type InputBridge } from './input-bridge.js';
+import { paramHeaderDeclarations, paramHeadersFor } from './param-headers.js';
+
+/** Results of tools/call passed on as the server sent them (./call-result.ts checks their shape). */
+const PassThroughResult = z.looseObject({});
+
+export interface CallParams {
+  [key: string]: unknown;
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  timeout: number;
+  signal?: AbortSignal;
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  allowInputRequired?: boolean;
+}
+
+/**
+ * Sends a tools/call the way the connection's era and the client's take it: a 2026 client's call
+ * to a 2025 server through the input bridge; a 2026 server's with the Mcp-Param-* headers of the
+ * arguments sent; a 2025 server's as the SDK client sends it.
+ */
+export async function sendToolCall(
+  client: Client,
+  params: CallParams,
+  options: CallOptions,
+  how: { modern: ModernRequest | undefined; tool: Tool | undefined; bridge: InputBridge<CallToolResult> },
+): Promise<unknown> {
+  const { modern, tool } = how;
+  const era = client.getProtocolEra();
+  if (modern && era === 'legacy') return bridged(client, params, options, modern, how.bridge);
+  if (era === 'modern' && !modern?.headers) {
+    // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
+    // which a 2026 server requires; its definition without outputSchema, so that the result
+    // is passed on as the server sent it, not checked here.
+    return client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) });
+  }
+  // A 2026 client's call goes on with the Mcp-Param-* headers of the arguments sent: its own were
+  // checked against the same definition (mcp/modern-http.ts), and a pre_call hook may have
+  // changed an argument since.
+  return client.request({ method: 'tools/call', params }, PassThroughResult, {
+    ...options,
+    ...(modern?.headers && era === 'modern' ? { headers: paramHeadersOf(tool, params.arguments, modern.headers) } : {}),
+  });
+}
+
+/**
+ * A 2026-07-28 client's call to a 2025 server (./input-bridge.ts): what the server asks during
+ * the call comes back as input_required, and the client's retry takes the answer to it.
+ */
+async function bridged(
+  client: Client,
+  params: CallParams,
+  options: CallOptions,
+  modern: ModernRequest,
+  bridge: InputBridge<CallToolResult>,
+): Promise<CallToolResult> {
+  const leg =
+    modern.requestState !== undefined && bridge.holds(modern.requestState)
+      ? bridge.resume(modern.requestState, modern.inputResponses)
+      : modern.requestState !== undefined
+        ? Promise.reject(new UnknownRequestState())
+        : // Not the first request's signal: its exchange ends with the first input_required, the call does not.
+          bridge.start(
+            client.request({ method: 'tools/call', params }, PassThroughResult, { ...options, signal: undefined }) as Promise<CallToolResult>,
+            (method) => clientAccepts(modern, method),
+          );
+  try {
+    return (await leg) as CallToolResult;
+  } catch (error) {
+    if (error instanceof UnknownRequestState) throw new ProtocolError(error.code, error.message);
+    throw error;
+  }
+}
+
+/**
+ * The Mcp-Param-* headers of a call with `args`, made from the server's definition of the tool;
+ * the client's as they came when there is none (not listed, or its annotations invalid).
+ */
+function paramHeadersOf(tool: Tool | undefined, args: Record<string, unknown>, sent: Readonly<Record<string, string>>): Record<string, string> {
+  const declarations = tool ? paramHeaderDeclarations(tool.inputSchema) : undefined;
+  return declarations ? paramHeadersFor(declarations, args) : { ...sent };
+}
