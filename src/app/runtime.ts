@@ -19,6 +19,7 @@ import type { ReloadPlan } from '../config/reload-plan.js';
 import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.js';
 import { ToolListCache } from './tool-list-cache.js';
 import { withheldFrom } from '../config/server-env.js';
+import { UpstreamPools } from './upstream-pools.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import { DEFAULT_POLICY, SessionState, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
@@ -95,8 +96,7 @@ interface LiveHub {
   make: (server: ResolvedView['servers'][number]) => Upstream;
 }
 
-/** How long a removed or changed server's calls in flight may still run before its connection closes. */
-export const RETIRE_GRACE_MS = 5_000;
+export { RETIRE_GRACE_MS } from './upstream-pools.js';
 
 export class Runtime {
   readonly surface: Surface;
@@ -115,10 +115,8 @@ export class Runtime {
   private policyNow: Policy;
   /** The hubs a reload re-points (serve's). */
   private readonly liveHubs = new Set<LiveHub>();
-  /** Connections a reload took out of service, closing once their calls end. */
-  private readonly retiring = new Map<Upstream, Promise<void>>();
-  /** The connections `serve` shares, one set per client era. */
-  private readonly shared = { legacy: new Map<string, Upstream>(), modern: new Map<string, Upstream>() };
+  /** The connections `serve` shares, one set per client era, and those a reload is retiring. */
+  private readonly pools = new UpstreamPools();
   private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
 
   constructor(options: RuntimeOptions) {
@@ -274,7 +272,7 @@ export class Runtime {
     const key = `${era}:${view ?? ''}`;
     let hub = this.sharedHubs.get(key);
     if (!hub) {
-      hub = this.makeHub(view, { ...options, era }, this.shared[era], false);
+      hub = this.makeHub(view, { ...options, era }, this.pools.shared[era], false);
       this.sharedHubs.set(key, hub);
     }
     return hub;
@@ -345,9 +343,7 @@ export class Runtime {
 
   upstreamStatus(): UpstreamStatus[] {
     // A server that only 2026 clients used so far shows its modern connection; else the 2025 one.
-    const legacy = [...this.shared.legacy.values()].map((u) => u.status());
-    const modernOnly = [...this.shared.modern.values()].filter((u) => !this.shared.legacy.has(u.name)).map((u) => u.status());
-    return [...legacy, ...modernOnly];
+    return this.pools.status();
   }
 
   /** What the process keeps in memory for tools (the daemon's status): the file index's bytes, when there is one. */
@@ -359,9 +355,7 @@ export class Runtime {
 
   /** Closes the shared upstream connections (serve's end), so no child process outlives us. */
   async close(): Promise<void> {
-    // Connections a reload is retiring do not get their grace period at exit.
-    const all = [...this.shared.legacy.values(), ...this.shared.modern.values(), ...this.retiring.keys()];
-    await Promise.allSettled(all.map((u) => u.close()));
+    await this.pools.close();
   }
 
   private pinKeeper?: PinKeeper;
@@ -377,37 +371,12 @@ export class Runtime {
    * hear list_changed, once); a removed view's hub serves nothing; connections no hub uses close.
    */
   private async applyReload(plan: ReloadPlan): Promise<void> {
-    const { servers } = plan;
-    const leaving = new Map<Upstream, string>();
     // A closed hub has left liveHubs already (HubOptions.onClose).
-    const pools = new Set<Map<string, Upstream>>([this.shared.legacy, this.shared.modern, ...[...this.liveHubs].map((l) => l.pool)]);
-    for (const pool of pools) {
-      for (const [name, why] of [
-        ...servers.removed.map((n) => [n, 'it was removed from the config (or disabled)'] as const),
-        ...servers.restarted.map((n) => [n, 'its entry in the config changed, and it was restarted'] as const),
-      ]) {
-        const upstream = pool.get(name);
-        if (!upstream) continue;
-        pool.delete(name);
-        leaving.set(upstream, why);
-      }
-    }
+    const pools = new Set([this.pools.shared.legacy, this.pools.shared.modern, ...[...this.liveHubs].map((l) => l.pool)]);
+    const retiring = this.pools.reload(plan, pools);
     for (const live of this.liveHubs) await this.repoint(live);
     // Connections of servers that stay in the config but that no view serves any more.
-    for (const pool of pools) {
-      const used = new Set([...this.liveHubs].filter((l) => l.pool === pool).flatMap((l) => l.hub.upstreamList()));
-      for (const [name, upstream] of pool) {
-        if (used.has(upstream)) continue;
-        pool.delete(name);
-        leaving.set(upstream, 'no served view has it any more');
-      }
-    }
-    for (const [upstream, why] of leaving) {
-      this.retiring.set(
-        upstream,
-        upstream.retire(RETIRE_GRACE_MS, why).finally(() => this.retiring.delete(upstream)),
-      );
-    }
+    retiring.unused((pool) => new Set([...this.liveHubs].filter((l) => l.pool === pool).flatMap((l) => l.hub.upstreamList())));
   }
 
   /** Resolves a live hub's view from the current config again, and re-points the hub when that changed it. */
