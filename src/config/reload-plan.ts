@@ -27,7 +27,21 @@ export interface ReloadPlan {
 }
 
 /** The fields of a server entry its connection is made of (a change restarts it). */
-export const CONNECTION_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'auth', 'transport', 'protocol', 'timeout_ms'] as const;
+export const CONNECTION_KEYS = [
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'inherit_env',
+  'sandbox',
+  'limits',
+  'url',
+  'headers',
+  'auth',
+  'transport',
+  'protocol',
+  'timeout_ms',
+] as const;
 
 /** Settings read once, when serve starts listening. */
 const RESTART_KEYS = [

@@ -68,6 +68,30 @@ export const serverSchema = z
       .describe(
         "Which of mcpkit's environment a stdio server gets besides its env: false (default): a small safe base (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_*, TMPDIR, TZ); a list of names: the base and those; true: everything but mcpkit's own MCPKIT_* and the variables the rest of the config names.",
       ),
+    sandbox: z
+      .union([
+        z.boolean(),
+        z.strictObject({
+          network: z.boolean().optional().describe('The host network (true), or none at all, loopback included (false, the default).'),
+          read: z
+            .array(z.string().min(1))
+            .optional()
+            .describe('Paths the server may read besides the system folders and what its command line names (~ is the home folder).'),
+          write: z.array(z.string().min(1)).optional().describe('Paths the server may write.'),
+        }),
+      ])
+      .optional()
+      .describe(
+        'Run this stdio server in a box (bubblewrap, Linux): no network, the system folders read-only, an empty home and /tmp, and only the paths named here. Refused, never run unboxed, where bubblewrap cannot be used; false runs it without a box on purpose.',
+      ),
+    limits: z
+      .strictObject({
+        memory_mb: z.int().positive().optional().describe('Most private memory (RLIMIT_DATA), in MiB: past it the server fails to allocate and dies alone.'),
+        cpu_s: z.int().positive().optional().describe('Most CPU seconds.'),
+        open_files: z.int().positive().optional().describe('Most open files.'),
+      })
+      .optional()
+      .describe('Resource limits of a stdio server (prlimit).'),
     added_by: z
       .literal('agent')
       .optional()
@@ -90,6 +114,10 @@ export const serverSchema = z
     }
     if (server.command !== undefined && server.url !== undefined) {
       ctx.addIssue({ code: 'custom', message: 'a server has either command or url, not both' });
+    }
+    for (const key of ['sandbox', 'limits', 'inherit_env'] as const) {
+      if (server[key] !== undefined && server.command === undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} is for stdio servers (command)` });
     }
     if (server.auth !== undefined && server.url === undefined) {
       ctx.addIssue({ code: 'custom', path: ['auth'], message: 'auth is for remote servers (url); a stdio server gets its credentials from env' });

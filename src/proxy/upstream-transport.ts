@@ -1,3 +1,6 @@
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Stream } from 'node:stream';
 import { INTERNAL_ERROR, type Client, type PriorDiscovery, type SSEClientTransportOptions, type Transport } from '@modelcontextprotocol/client';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
@@ -7,6 +10,9 @@ import { withTimeout } from '../core/timeout.js';
 import { refusesLegacy } from './era.js';
 import { BoundedReadBuffer } from './bounded-read-buffer.js';
 import { serverEnvironment } from '../config/server-env.js';
+import { launchPlan } from './launch-plan.js';
+import { hostFacts } from './host-facts.js';
+import { ToolError } from '../core/errors.js';
 import { SERVER_MAX_MESSAGE_BYTES } from '../config/defaults.js';
 
 /** A server that accepted the connection (or started) but did not complete the handshake in time. */
@@ -56,7 +62,17 @@ export async function connectTransport(client: Client, choice: TransportChoice):
     const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
     // Not mcpkit's whole environment: the base, what inherit_env names, and the entry's own env.
     const env = serverEnvironment(choice.env, config, choice.withheldEnv);
-    const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe' });
+    // In a box when the entry asks for one (never unboxed instead), else in a session of its own.
+    const plan = launchPlan({ ...config, command: config.command, ...boxNpmCache(choice) }, hostFacts(choice.env));
+    if (!plan.ok) {
+      // The hint is part of the message: /health and every refused call quote the message only.
+      throw new ToolError('UNAVAILABLE', `Server "${choice.name}" is not started: ${plan.reason}. ${plan.hint}`, {
+        details: { server: choice.name },
+        hint: plan.hint,
+      });
+    }
+    const transport = new StdioClientTransport({ command: plan.command, args: plan.args, env, cwd: config.cwd, stderr: 'pipe' });
+    if (plan.ends === 'group') endGroupWithTransport(transport);
     boundMessages(transport, choice);
     captureLines(transport.stderr, choice.stderrLine);
     return bounded(client, transport, 'stdio', choice);
@@ -79,6 +95,43 @@ export async function connectTransport(client: Client, choice: TransportChoice):
     choice.logger.info(`${choice.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
     return connectSse(client, url, http, choice);
   }
+}
+
+/**
+ * A boxed server's own npm cache (launch-plan.ts LaunchEntry.npmCache), made on first use:
+ * $XDG_CACHE_HOME/mcpkit/boxes/NAME/npm, private to this user.
+ */
+function boxNpmCache(choice: TransportChoice): { npmCache?: string } {
+  if (!choice.config.sandbox) return {};
+  const base = choice.env.XDG_CACHE_HOME?.trim() || join(choice.env.HOME ?? homedir(), '.cache');
+  const folder = join(base, 'mcpkit', 'boxes', choice.name, 'npm');
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    return { npmCache: folder };
+  } catch {
+    return {}; // the user's cache, read-only, as without one
+  }
+}
+
+/**
+ * Ends the server's whole process group once the SDK closed its transport: the SDK ends the
+ * process it started (stdin, then SIGTERM, then SIGKILL), not what that process started (npm exec
+ * starts node), which would otherwise live on with no parent. The group is the server's own
+ * (launch-plan.ts: setsid, or bubblewrap's new session).
+ */
+function endGroupWithTransport(transport: Transport & { readonly pid: number | null }): void {
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    const pid = transport.pid;
+    await close();
+    if (pid) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* the group is gone already */
+      }
+    }
+  };
 }
 
 /**

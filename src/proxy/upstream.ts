@@ -42,6 +42,8 @@ export interface UpstreamStatus {
   reconnect_attempts: number;
   /** The MCP revision the connection speaks, once connected. */
   protocol?: string;
+  /** A stdio server run in a box (bubblewrap), with the network or without. */
+  sandbox?: 'box' | 'box with network';
 }
 
 export type LogParams = LoggingMessageNotification['params'];
@@ -149,6 +151,8 @@ export class Upstream {
     if (this.tools) out.tools = this.tools.length;
     if (c.lastError) out.error = c.lastError;
     if (c.stderrTail.length) out.stderr = [...c.stderrTail];
+    const box = c.options.config.sandbox;
+    if (box) out.sandbox = box !== true && box.network ? 'box with network' : 'box';
     return out;
   }
 

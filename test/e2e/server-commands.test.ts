@@ -232,9 +232,12 @@ describe('server_add over MCP speaks MCP, in the terminal speaks flags', async (
     } finally {
       await client.close();
     }
+    // An agent's stdio server runs in a box with the network wherever bubblewrap can make one.
+    const { hostFacts } = await import('../../src/proxy/host-facts.js');
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.mem).toEqual({
       command: 'node',
       env: { MEMORY_FILE_PATH: '/tmp/m.json', DEBUG: '1' },
+      ...(hostFacts(process.env).bwrap ? { sandbox: { network: true } } : {}),
       added_by: 'agent',
     });
 

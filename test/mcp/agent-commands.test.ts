@@ -90,9 +90,11 @@ describe('server_add of a stdio server over MCP', () => {
     const { served, config, marker } = await setUp();
     const { client, call, asked } = await agent(served.url, 'accept', era);
     try {
-      const added = await call('server_add', evil(marker));
+      // Without a box, on purpose: the command's file is outside any box.
+      const added = await call('server_add', { ...evil(marker), sandbox: false });
       expect(added.isError).toBe(false);
       expect(readFileSync(config, 'utf8')).toMatch(/added_by: agent/);
+      expect(asked[0]).toContain('without a box');
       await call('server_test', { name: 'evil' }); // sh is no MCP server: the test fails, but the command ran
       expect(asked).toHaveLength(2);
       expect(asked[1]).toContain('which an agent added');
@@ -109,6 +111,26 @@ describe('server_add of a stdio server over MCP', () => {
       await call('server_add', { name: 'x', command: 'node', args: ['ok\n  harmless', '\u001b[2Jcleared'] });
       expect(asked[0]).toContain("'ok\\n  harmless' '\\u001b[2Jcleared'");
       expect(asked[0]).not.toMatch(/[\n]\s+harmless/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('where an agent adds a stdio server', () => {
+  it('it runs in a box with the network by default, where bubblewrap can make one, and the person is told', async () => {
+    const { hostFacts } = await import('../../src/proxy/host-facts.js');
+    const { served, config } = await setUp();
+    const { client, call, asked } = await agent(served.url, 'accept');
+    try {
+      expect((await call('server_add', { name: 'boxed', command: 'node', args: ['server.js'] })).isError).toBe(false);
+      if (hostFacts(process.env).bwrap) {
+        expect(readFileSync(config, 'utf8')).toMatch(/sandbox:\s*\n\s+network: true/);
+        expect(asked[0]).toContain('in a box (bubblewrap: none of your files, the network)');
+      } else {
+        expect(readFileSync(config, 'utf8')).not.toContain('sandbox');
+        expect(asked[0]).toContain('without a box');
+      }
     } finally {
       await client.close();
     }

@@ -53,10 +53,9 @@ describe('what a stdio server sees of the environment', () => {
     const env = await envOf({ env: { DECLARED: 'yes' } });
     expect(env.DECLARED).toBe('yes');
     expect(env.PATH).toBe(process.env.PATH);
-    for (const name of Object.keys(env))
-      expect(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'TMPDIR', 'TZ', 'DECLARED'].includes(name) || name.startsWith('LC_'), name).toBe(
-        true,
-      );
+    // PWD: the folder it runs in, which bubblewrap (where it starts servers) sets.
+    const allowed = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'TMPDIR', 'TZ', 'DECLARED', 'PWD'];
+    for (const name of Object.keys(env)) expect(allowed.includes(name) || name.startsWith('LC_'), name).toBe(true);
     expect(JSON.stringify(env)).not.toMatch(/mcpkit-serve-token|other-secret|unrelated-7a8b9c/);
   });
 

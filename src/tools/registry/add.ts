@@ -3,7 +3,7 @@ import { field, ToolError } from '../../core/errors.js';
 import { defineTool } from '../../tool/define.js';
 import { PACKAGE_KINDS, type DeclaredVariable } from '../../registry/install.js';
 import { editConfigFile } from '../shared/config-access.js';
-import { requirePersonFor, serverCommandLine } from '../shared/approval.js';
+import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
 import { commandLineFor } from '../../tool/command-line.js';
 import { registryField, registryFor } from './shared.js';
 
@@ -31,6 +31,12 @@ export const registryAdd = defineTool({
       .optional()
       .describe('Which package or remote to use (default: npm, then pypi, oci, remote).'),
     registry: registryField,
+    sandbox: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run the package in a box (bubblewrap) with the network and a download cache of its own (default: so when an agent installs, not from a terminal).',
+      ),
     force: z.boolean().default(false).describe('Replace a server of the same name in the config.'),
   }),
   createsConfig: true,
@@ -51,12 +57,19 @@ export const registryAdd = defineTool({
         hint: `Choose a name with ${field('as')}.`,
       });
     }
-    const written = ctx.surface === 'mcp' ? { ...plan.entry, added_by: 'agent' } : plan.entry;
+    const isCommand = 'command' in plan.entry;
+    // A package runs through npx, uvx or docker, which download: a box keeps the network.
+    const sandbox = isCommand ? await sandboxFor(ctx, input.sandbox, { network: true }) : undefined;
+    const boxed = sandbox !== undefined ? { ...plan.entry, sandbox } : plan.entry;
+    const written = ctx.surface === 'mcp' ? { ...boxed, added_by: 'agent' } : boxed;
     const command = serverCommandLine(plan.entry as Parameters<typeof serverCommandLine>[0]);
     if (command) {
       await requirePersonFor(
         ctx,
-        { action: `install ${server.name}${server.version ? ` ${server.version}` : ''} from the registry as the server "${local}"`, commands: [command] },
+        {
+          action: `install ${server.name}${server.version ? ` ${server.version}` : ''} from the registry as the server "${local}", to run ${boxWords(sandbox)}`,
+          commands: [command],
+        },
         commandLineFor(registryAdd, input),
       );
     }

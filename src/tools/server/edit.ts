@@ -3,7 +3,7 @@ import { field, ToolError } from '../../core/errors.js';
 import { PROTOCOL_CHOICES } from '../../config/defaults.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
-import { requirePersonFor, serverCommandLine } from '../shared/approval.js';
+import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
 import { commandLineFor } from '../../tool/command-line.js';
 import { checkToolNames } from '../shared/tool-names.js';
 
@@ -50,6 +50,12 @@ export const serverAdd = defineTool({
     client_metadata_url: z.string().min(1).optional().describe('https URL of a client ID metadata document to use as client_id.'),
     description: z.string().optional().describe('What the server is for.'),
     timeout_ms: z.int().positive().optional().describe('Timeout for connecting and for each call.'),
+    sandbox: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run the stdio server in a box (bubblewrap): none of your files, no network unless the config says (default: a box with the network when an agent adds it, none from a terminal).',
+      ),
     force: z.boolean().default(false).describe('Replace a server of the same name.'),
   }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
@@ -64,6 +70,8 @@ export const serverAdd = defineTool({
         `${field('args')}, ${field('env')} and ${field('cwd')} apply to ${field('command')} servers, not to ${field('url')}.`,
       );
     }
+    if (input.url !== undefined && input.sandbox)
+      throw new ToolError('INVALID_INPUT', `${field('sandbox')} applies to ${field('command')} servers, not to ${field('url')}.`);
     if (input.command !== undefined && (input.headers || input.transport)) {
       throw new ToolError('INVALID_INPUT', `${field('headers')} and ${field('transport')} apply to ${field('url')} servers, not to ${field('command')}.`);
     }
@@ -95,13 +103,18 @@ export const serverAdd = defineTool({
         protocol: input.protocol,
         auth,
         timeout_ms: input.timeout_ms,
+        sandbox: input.command !== undefined ? await sandboxFor(ctx, input.sandbox) : undefined,
         // An agent's server is marked as such: starting it for a look asks a person (server_test).
         added_by: ctx.surface === 'mcp' ? 'agent' : undefined,
       }).filter(([, v]) => v !== undefined),
     );
     const command = serverCommandLine(entry);
     if (command) {
-      await requirePersonFor(ctx, { action: `add the stdio server "${input.name}" to the config`, commands: [command] }, commandLineFor(serverAdd, input));
+      await requirePersonFor(
+        ctx,
+        { action: `add the stdio server "${input.name}" to the config, to run ${boxWords(entry.sandbox)}`, commands: [command] },
+        commandLineFor(serverAdd, input),
+      );
     }
     const { value, path } = await editConfigFile(ctx, (doc) => addServer(doc, input.name, entry, { force: input.force }));
     return { server: input.name, replaced: value.replaced, config: path, entry };

@@ -9,7 +9,7 @@ import type { PinMode } from '../../config/defaults.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ChalkInstance } from 'chalk';
 import { editConfigFile } from '../shared/config-access.js';
-import { requirePersonFor, serverCommandLine } from '../shared/approval.js';
+import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
 import { commandLineFor } from '../../tool/command-line.js';
 
 export const serverTest = defineTool({
@@ -128,6 +128,10 @@ export const serverImport = defineTool({
     force: z.boolean().default(false).describe('Replace servers whose names already exist.'),
     dry_run: z.boolean().default(false).describe('Report what would change without writing.'),
     keep_secrets: z.boolean().default(false).describe('Copy literal secrets into the config as they are (default: they become ${VAR} references).'),
+    sandbox: z
+      .boolean()
+      .optional()
+      .describe('Run the imported stdio servers in a box (bubblewrap) with the network (default: so when an agent imports, not from a terminal).'),
   }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
   hostAccess: 'config',
@@ -153,6 +157,8 @@ export const serverImport = defineTool({
       throw new ToolError('INVALID_INPUT', `${path}: ${(error as Error).message}.`);
     }
     const [{ addServer }, { externalizeSecrets }] = await Promise.all([import('../../config/servers-edit.js'), import('../../config/import-secrets.js')]);
+    // A client's config names commands from anywhere: a box with the network, as sandboxFor says.
+    const sandbox = await sandboxFor(ctx, input.sandbox, { network: true });
     const apply = (doc: import('yaml').Document) => {
       const added: string[] = [];
       const replaced: string[] = [];
@@ -164,7 +170,8 @@ export const serverImport = defineTool({
           skipped.push({ name, reason: 'a server of this name exists (use --force to replace it)' });
           continue;
         }
-        const marked = ctx.surface === 'mcp' ? { ...entry, added_by: 'agent' } : entry;
+        const boxed = 'command' in entry && sandbox !== undefined ? { ...entry, sandbox } : entry;
+        const marked = ctx.surface === 'mcp' ? { ...boxed, added_by: 'agent' } : boxed;
         const safe = input.keep_secrets ? { entry: marked, moved: [] } : externalizeSecrets(name, marked, taken);
         // Only whether the variable is set already, with that value: the value itself is never shown.
         for (const m of safe.moved) variables.push({ variable: m.variable, path: m.path, set: ctx.env[m.variable] === m.value });
@@ -180,7 +187,11 @@ export const serverImport = defineTool({
     }
     const commands = found.servers.flatMap(({ entry }) => serverCommandLine(entry as Parameters<typeof serverCommandLine>[0]) ?? []);
     if (commands.length) {
-      await requirePersonFor(ctx, { action: `import ${found.servers.length} server(s) from ${path}`, commands }, commandLineFor(serverImport, input));
+      await requirePersonFor(
+        ctx,
+        { action: `import ${found.servers.length} server(s) from ${path}, to run ${boxWords(sandbox)}`, commands },
+        commandLineFor(serverImport, input),
+      );
     }
     const { value, path: config } = await editConfigFile(ctx, apply);
     return { file: path, format: found.format, dry_run: false, config, ...value };

@@ -28,6 +28,13 @@ function loginCell(status: LoginStatus | undefined): string {
   return status.expired ? (status.refreshable ? `expired ${when} (refreshes)` : `expired ${when}`) : `until ${when}`;
 }
 
+/** How a stdio server's entry boxes it, in a word or three. */
+function boxOf(sandbox: unknown): string {
+  if (sandbox === undefined || sandbox === false) return 'no';
+  const spec = sandbox === true ? {} : (sandbox as { network?: boolean; read?: unknown[]; write?: unknown[] });
+  return ['yes', spec.network ? 'network' : '', spec.write?.length ? 'writes' : ''].filter(Boolean).join(', ');
+}
+
 function summary(name: string, s: Record<string, unknown>, problems: readonly string[] | undefined, login?: LoginStatus) {
   const tools = s.tools && typeof s.tools === 'object' ? Object.keys(s.tools).length : 'all';
   return {
@@ -35,6 +42,8 @@ function summary(name: string, s: Record<string, unknown>, problems: readonly st
     type: s.url !== undefined ? 'remote' : 'stdio',
     target: s.url !== undefined ? String(s.url) : [s.command, ...((s.args as string[] | undefined) ?? [])].join(' '),
     enabled: s.disabled !== true,
+    /** For a stdio server: in a box (bubblewrap), with the network or not, or not boxed. */
+    ...(s.url === undefined ? { sandbox: boxOf(s.sandbox) } : {}),
     tools,
     filter_rules: Array.isArray(s.filter) ? s.filter.length : 0,
     // As written: ${VAR} references show which variables a server needs; literal secrets are masked.

@@ -71,3 +71,27 @@ export function approvalForm(question: PersonQuestion): {
     },
   };
 }
+
+/**
+ * The `sandbox:` a stdio server added by a tool gets: what the person asked for (`--sandbox`, or
+ * `sandbox: false` to add it without a box), else over MCP, where an agent asks, a box with the
+ * network (npx and uvx download, and most servers call an API) wherever bubblewrap can make one.
+ * A person at a terminal who did not ask gets none. Undefined: write nothing.
+ */
+export async function sandboxFor(
+  ctx: ToolContext,
+  asked: boolean | undefined,
+  whenAsked: true | { network: true } = true,
+): Promise<true | { network: true } | undefined> {
+  if (asked === true) return whenAsked;
+  if (asked === false || ctx.surface !== 'mcp') return undefined;
+  const { hostFacts } = await import('../../proxy/host-facts.js');
+  return hostFacts(ctx.env).bwrap ? { network: true } : undefined;
+}
+
+/** How the approval form says where the command runs. */
+export function boxWords(sandbox: unknown): string {
+  if (sandbox === undefined || sandbox === false) return 'without a box (it can read and write all your files)';
+  const spec = sandbox === true ? {} : (sandbox as { network?: boolean });
+  return `in a box (bubblewrap: none of your files${spec.network ? ', the network' : ', no network'})`;
+}
