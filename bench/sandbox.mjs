@@ -38,11 +38,11 @@ async function measure(name, { entry, path }) {
   await client.connect(transport);
   await client.listTools();
   const startMs = performance.now() - started;
-  for (let i = 0; i < 200; i++) await client.callTool({ name: 'echo', arguments: { message: 'warm' } });
+  for (let i = 0; i < 200; i++) await client.callTool({ name: 'e__echo', arguments: { message: 'warm' } });
   const times = [];
   for (let i = 0; i < calls; i++) {
     const t = performance.now();
-    await client.callTool({ name: 'echo', arguments: { message: 'x' } });
+    await client.callTool({ name: 'e__echo', arguments: { message: 'x' } });
     times.push(performance.now() - t);
   }
   await client.close();

@@ -128,12 +128,15 @@ try {
   console.log('|---|---|---|');
   mcpkit(['daemon', 'start'], alone);
   const call = (file, name) => () => mcpkit(['call', name, 'message=hi'], file);
-  const warm = paired({ daemon: call(alone, 'echo'), cold: () => mcpkit(['call', 'echo', 'message=hi', '--no-daemon'], alone) });
+  const warm = paired({
+    daemon: call(alone, 'server-everything__echo'),
+    cold: () => mcpkit(['call', 'server-everything__echo', 'message=hi', '--no-daemon'], alone),
+  });
   mcpkit(['daemon', 'stop'], alone);
   console.log(`| through the daemon | ${warm.daemon.toFixed(3)} | ${(warm.daemon / warm.cold).toFixed(2)} of the call without it |`);
   console.log(`| without a daemon, the server alone | ${warm.cold.toFixed(3)} | |`);
   mcpkit(['tools'], four); // keeps every server's listing, as any earlier command would
-  const many = paired({ alone: call(alone, 'echo'), four: call(four, 'server-everything__echo') });
+  const many = paired({ alone: call(alone, 'server-everything__echo'), four: call(four, 'server-everything__echo') });
   console.log(
     `| no daemon, four upstreams configured (kept listings) | ${many.four.toFixed(3)} | ${(many.four / many.alone).toFixed(2)} of the server alone (${many.alone.toFixed(3)} s) |`,
   );

@@ -79,6 +79,16 @@ function rows(entries: readonly AuditEntry[], keyOf: (e: AuditEntry) => string):
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/**
+ * The row a call counts under: an upstream tool by its own name and server ("echo (everything)"),
+ * so the same tool published as `everything__echo` in one view and `echo` in another is one row.
+ */
+function toolKey(e: AuditEntry): string {
+  const method = e.method === 'tools/call' ? '' : `${e.method} `;
+  if (!e.server || e.server === 'mcpkit') return `${method}${e.name}`;
+  return `${method}${e.upstream_name ?? e.name} (${e.server})`;
+}
+
 export function summarize(entries: readonly AuditEntry[], options: { sinceMs?: number; now: number; skipped?: number }): Stats {
   const from = options.sinceMs !== undefined ? options.now - options.sinceMs : undefined;
   const kept = from === undefined ? entries : entries.filter((e) => Date.parse(e.time) >= from);
@@ -87,7 +97,7 @@ export function summarize(entries: readonly AuditEntry[], options: { sinceMs?: n
     calls: kept.length,
     errors: kept.filter((e) => e.outcome !== 'ok').length,
     skipped: options.skipped ?? 0,
-    by_tool: rows(kept, (e) => `${e.method === 'tools/call' ? '' : `${e.method} `}${e.name}${e.server && e.server !== 'mcpkit' ? ` (${e.server})` : ''}`),
+    by_tool: rows(kept, toolKey),
     by_client: rows(kept, (e) => (e.client ? `${e.client.name} ${e.client.version}` : 'unknown client')),
   };
 }

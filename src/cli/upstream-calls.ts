@@ -2,7 +2,7 @@ import { printableText } from '../core/printable.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Runtime } from '../app/runtime.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
-import { exitCodeFor, isErrorCode, type ErrorObject } from '../core/errors.js';
+import { exitCodeFor, isErrorCode, ToolError, type ErrorObject } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 import type { JsonSchema } from '../core/schema.js';
 import { summaryOf } from '../tool/define.js';
@@ -66,7 +66,7 @@ export async function callUpstreamTool(
     undefined,
     async (hub) => {
       // Only the server that has the tool is started, when an earlier command's listing says which.
-      const entry = await hub.entryForCall(name);
+      const entry = (await hub.entryForCall(name)) ?? (await bareNameEntry(hub, name));
       if (!entry || entry.kind === 'local') {
         const down = hub
           .status()
@@ -89,6 +89,38 @@ export async function callUpstreamTool(
     },
     downstream ? { quiet: true, downstream } : undefined,
   );
+}
+
+/**
+ * The tool a bare upstream name means (`echo` for `everything__echo`), when exactly one server's
+ * tool is published under it: from the tools earlier listings left when every server's are known
+ * there (nothing started), else from the whole catalog. Several: INVALID_INPUT naming them, since
+ * guessing would call a server the user did not mean.
+ */
+async function bareNameEntry(hub: Parameters<Parameters<Runtime['withHub']>[1]>[0], name: string) {
+  const separator = hub.view.separator === undefined ? '__' : hub.view.separator;
+  if (separator === null) return undefined;
+  const known = hub.knownTools();
+  const published = known.unlisted.length === 0 ? known.tools.map((t) => t.tool.name) : await hub.names();
+  const candidates = matchingBareName(
+    published,
+    name,
+    separator,
+    hub.view.servers.map((s) => s.name),
+  );
+  if (candidates.length > 1) {
+    throw new ToolError('INVALID_INPUT', `More than one server has a tool "${name}": ${candidates.join(', ')}.`, {
+      details: { tool: name, candidates },
+      hint: `Call it by its full name, e.g. "mcpkit call ${candidates[0]}".`,
+    });
+  }
+  return candidates.length === 1 ? hub.entryForCall(candidates[0]!) : undefined;
+}
+
+/** The published names that are `{server}{separator}{name}` for one of `servers`. Pure. */
+export function matchingBareName(published: readonly string[], name: string, separator: string, servers: readonly string[]): string[] {
+  const names = new Set(published);
+  return servers.map((server) => `${server}${separator}${name}`).filter((full) => names.has(full));
 }
 
 /** The upstream servers' tools (the whole catalog, composites too), leaving out the names in `skip`. */

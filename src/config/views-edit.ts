@@ -58,6 +58,22 @@ export function addViewServer(doc: Document, viewName: string, server: string, t
   map.set(server, doc.createNode(tools?.length ? { tools: Object.fromEntries(tools.map((t) => [t, {}])) } : {}));
 }
 
+/** How many servers a view lists (enabled or not): what decides whether it prefixes (ResolvedView.prefixed). */
+export function listedServerCount(doc: Document, viewName: string): number {
+  const servers = doc.getIn(['tool_views', viewName, 'servers']);
+  return isSeq(servers) ? servers.items.length : keysOf(servers).length;
+}
+
+/**
+ * What an edit that took a view from `before` listed servers to `after` does to its tool names:
+ * a second server puts every tool's server in front of its name, going back to one takes it away.
+ */
+export function prefixChange(before: number, after: number): 'now_prefixed' | 'now_unprefixed' | undefined {
+  if (before <= 1 && after > 1) return 'now_prefixed';
+  if (before > 1 && after <= 1) return 'now_unprefixed';
+  return undefined;
+}
+
 export function removeViewServer(doc: Document, viewName: string, server: string): void {
   const view = requireView(doc, viewName);
   const servers = view.get('servers');

@@ -25,8 +25,10 @@ export interface UpstreamTools {
 }
 
 export interface CatalogOptions {
-  /** `null`: never prefix. Default `__`, used only when more than one server is in the view. */
+  /** `null`: never prefix. Default `__`. */
   separator?: string | null;
+  /** Whether the view prefixes its servers' tools (ResolvedView.prefixed); default: when it has more than one. */
+  prefix?: boolean;
 }
 
 export function buildCatalog(
@@ -36,7 +38,7 @@ export function buildCatalog(
   composites: readonly { name: string; spec: CompositeConfig }[] = [],
 ): CatalogEntry[] {
   const separator = options.separator === undefined ? DEFAULT_SEPARATOR : options.separator;
-  const prefix = upstreams.length > 1 ? separator : null;
+  const prefix = (options.prefix ?? upstreams.length > 1) ? separator : null;
   const wanted = [
     ...local.map((tool) => ({ raw: tool.name, entry: { kind: 'local' as const, tool } })),
     ...composites.map(({ name, spec }) => ({ raw: name, entry: { kind: 'composite' as const, spec, tool: compositeTool(name, spec) } })),

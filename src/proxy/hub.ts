@@ -11,7 +11,7 @@ import type { LogParams, Upstream, UpstreamStatus } from './upstream.js';
 import { publish, ViewCatalog, type PinGate } from './view-catalog.js';
 import { hiddenTools, type HiddenTool } from './hidden-tools.js';
 import { differingMessage } from './pins.js';
-import type { ResolvedView } from './view.js';
+import { viewPrefixes, type ResolvedView } from './view.js';
 
 export type { CallOutcome } from './call-router.js';
 
@@ -129,6 +129,7 @@ export class ProxyHub {
     const passthrough = new PromptResourceRouter(
       view.servers.map(({ config, view: shaping }, i) => ({ upstream: upstreams[i]!, rules: [config.filter ?? [], shaping?.filter ?? []] })),
       view.separator,
+      viewPrefixes(view),
     );
     this.current = { view, upstreams, catalog, router, passthrough };
     this.clients.retarget(upstreams);

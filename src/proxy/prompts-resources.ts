@@ -45,7 +45,12 @@ export class PromptResourceRouter {
     templates: { at: 0, pending: undefined as Promise<void> | undefined },
   };
 
-  constructor(servers: RoutedServer[], separator: string | null | undefined) {
+  constructor(
+    servers: RoutedServer[],
+    separator: string | null | undefined,
+    /** Whether prompt names get their server's name in front (ResolvedView.prefixed); default: with several servers. */
+    private readonly prefixed = servers.length > 1,
+  ) {
     this.servers = servers;
     this.separator = separator === undefined ? DEFAULT_SEPARATOR : separator;
   }
@@ -55,7 +60,7 @@ export class PromptResourceRouter {
   }
 
   async listPrompts(): Promise<Prompt[]> {
-    const prefix = this.servers.length > 1 ? this.separator : null;
+    const prefix = this.prefixed ? this.separator : null;
     const lists = await Promise.all(
       this.live().map(async (s) => {
         const allowed = allowedBy(s.rules);

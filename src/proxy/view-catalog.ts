@@ -7,6 +7,7 @@ import { summaryOf } from '../tool/define.js';
 import { toMcpTool } from '../tool/mcp-shape.js';
 import { keepUnderReadOnly } from '../tool/policy.js';
 import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
+import { viewPrefixes } from './view.js';
 import { planExposure, type ExposurePlan } from './exposure.js';
 import { metaTools } from './meta-tools.js';
 import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
@@ -243,9 +244,9 @@ export class ViewCatalog {
       return { server: name, tools: shape(verdict.served) };
     });
     const composites = this.view.readOnly ? [] : this.view.composites;
-    const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator }, composites);
+    const entries = buildCatalog(this.view.local, upstreamTools, { separator: this.view.separator, prefix: viewPrefixes(this.view) }, composites);
     this.withheld = new Map(
-      buildCatalog([], withheld, { separator: this.view.separator }).flatMap((e) =>
+      buildCatalog([], withheld, { separator: this.view.separator, prefix: viewPrefixes(this.view) }).flatMap((e) =>
         e.kind === 'upstream' ? [[e.name, why.get(`${e.server}\u0000${e.upstreamName}`)!] as const] : [],
       ),
     );

@@ -26,6 +26,14 @@ export interface ResolvedView {
   pins: string[];
   /** undefined: the default `__`; null: never prefix. */
   separator?: string | null;
+  /**
+   * Whether its servers' tools are published as `server__tool`. Decided by what the view is, never
+   * by which of its servers are enabled or answering now, so a name does not move when another
+   * server comes or goes: the default view always prefixes (it serves every server there is); a
+   * named view prefixes when it lists more than one server. Undefined (a view a front end made,
+   * `filter run`): when it has more than one.
+   */
+  prefixed?: boolean;
   /** `problems`: why a server was set aside (McpkitConfig.unusable); it is listed as down, never started. */
   servers: { name: string; config: ServerConfig; view?: ServerShaping; problems?: readonly string[] }[];
   local: AnyTool[];
@@ -61,6 +69,7 @@ export function resolveView(
       readOnly: policy.readOnly,
       ...exposure(),
       pins: config.serve.pin ?? [],
+      prefixed: true,
       servers: viewServers(config, undefined)!,
       local: applyPolicy(allTools, policy, config, env),
       composites: Object.entries(config.composite_tools).map(([name, spec]) => ({ name, spec })),
@@ -94,7 +103,9 @@ export function resolveView(
     .filter(([name]) => (spec.tools ?? []).includes(name))
     .map(([name, c]) => ({ name, spec: c }));
   const hooks = spec.hooks ? [config.hooks, spec.hooks] : [config.hooks];
-  const out: ResolvedView = { name: viewName, ...exposure(spec), pins: spec.pin ?? [], servers, local, composites, hooks, readOnly };
+  // The servers the view lists, enabled or not: adding or disabling one elsewhere moves no name.
+  const listed = Array.isArray(spec.servers) ? spec.servers.length : Object.keys(spec.servers ?? {}).length;
+  const out: ResolvedView = { name: viewName, ...exposure(spec), pins: spec.pin ?? [], prefixed: listed > 1, servers, local, composites, hooks, readOnly };
   if (spec.description !== undefined) out.description = spec.description;
   if (spec.separator !== undefined) out.separator = spec.separator;
   if (spec.tokens) out.tokens = spec.tokens;
@@ -133,4 +144,9 @@ function withProblems<T extends { name: string }>(config: McpkitConfig, server: 
  */
 export function viewFingerprint(view: ResolvedView): string {
   return stableJson({ ...view, local: view.local.map((t) => t.name) });
+}
+
+/** Whether a view publishes its servers' tools with their server's name in front (ResolvedView.prefixed). Pure. */
+export function viewPrefixes(view: Pick<ResolvedView, 'prefixed' | 'servers'>): boolean {
+  return view.prefixed ?? view.servers.length > 1;
 }

@@ -74,7 +74,8 @@ describe('parseAuditLines and summarize', () => {
   it('counts calls and errors per tool and per client, busiest first, with durations', () => {
     const entries = [
       entry({ duration_ms: 1 }),
-      entry({ duration_ms: 3 }),
+      // The same tool published under another name (another view) counts in the same row.
+      entry({ duration_ms: 3, name: 'everything__echo' }),
       entry({ duration_ms: 2, outcome: 'tool_error', error_code: 'TIMEOUT' }),
       entry({ name: 'config_path', server: 'mcpkit', client: { name: 'cursor', version: '2' }, duration_ms: 7 }),
       entry({ method: 'resources/read', name: 'file:///a', server: null, client: null, outcome: 'protocol_error', error_code: -32602 }),

@@ -1,6 +1,15 @@
 import { parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { addViewServer, createView, deleteView, removeViewServer, setViewField, setViewTools } from '../../src/config/views-edit.js';
+import {
+  addViewServer,
+  createView,
+  deleteView,
+  listedServerCount,
+  prefixChange,
+  removeViewServer,
+  setViewField,
+  setViewTools,
+} from '../../src/config/views-edit.js';
 import { codeOf } from '../helpers/errors.js';
 
 const BASE = `mcp_servers:
@@ -69,5 +78,29 @@ describe('view edits on the YAML document', () => {
     const d = doc();
     expect(codeOf(() => mutate(d))).toBe(code);
     expect(d.toString()).toBe(doc().toString());
+  });
+
+  it.each<[string, (d: Document) => unknown, number, ReturnType<typeof prefixChange>]>([
+    // edit -> servers listed after, what it does to the names
+    ['a second server (list form)', (d) => addViewServer(d, 'research', 'mem', undefined), 2, 'now_prefixed'],
+    ['a second server with a tool selection (map form)', (d) => addViewServer(d, 'research', 'mem', ['x']), 2, 'now_prefixed'],
+    ['the same server again', (d) => addViewServer(d, 'research', 'gh', undefined), 1, undefined],
+    ['the only server removed', (d) => removeViewServer(d, 'research', 'gh'), 0, undefined],
+  ])('counts the servers a view lists: %s', (_name, edit, after, change) => {
+    const d = doc();
+    const before = listedServerCount(d, 'research');
+    edit(d);
+    expect(listedServerCount(d, 'research')).toBe(after);
+    expect(prefixChange(before, after)).toBe(change);
+  });
+
+  it.each([
+    [0, 1, undefined],
+    [1, 2, 'now_prefixed'],
+    [3, 2, undefined],
+    [2, 1, 'now_unprefixed'],
+    [2, 0, 'now_unprefixed'],
+  ] as const)('prefixChange(%d, %d) is %s', (before, after, change) => {
+    expect(prefixChange(before, after)).toBe(change);
   });
 });

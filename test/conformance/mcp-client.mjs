@@ -56,7 +56,7 @@ try {
   if (scenario === 'json-schema-2020-12-preservation') {
     // The focal tool's inputSchema as mcpkit publishes it goes back through the echo tool.
     const tools = JSON.parse((await mcpkit('tools', '--json')).stdout);
-    const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    const focal = tools.find((t) => t.name === 'conf__json_schema_2020_12_tool');
     if (!focal) throw new Error('json_schema_2020_12_tool is not listed');
     await mcpkit('call', 'json_schema_echo', '--json', '--args', JSON.stringify({ schema: focal.input_schema }));
   }

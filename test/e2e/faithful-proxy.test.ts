@@ -290,9 +290,11 @@ describe('the other faces', () => {
       const outer = writeConfig({ mcp_servers: { remote: { url: `${base}/view/inner/mcp`, transport: 'http' } } });
       const { client, seen } = await overStdio(outer, [], 'over-http');
       try {
-        expect(textOf(await client.callTool({ name: 'ask_llm', arguments: { prompt: 'over http' } }))).toBe('sampled: answer from over-http');
+        expect(textOf(await client.callTool({ name: 'remote__ask_llm', arguments: { prompt: 'over http' } }))).toBe('sampled: answer from over-http');
         expect(seen.sampled).toEqual(['over http']);
-        expect(textOf(await client.callTool({ name: 'ask_user', arguments: { question: 'who?' } }))).toBe('elicited: accept {"name":"name from over-http"}');
+        expect(textOf(await client.callTool({ name: 'remote__ask_user', arguments: { question: 'who?' } }))).toBe(
+          'elicited: accept {"name":"name from over-http"}',
+        );
       } finally {
         await client.close();
       }
@@ -325,14 +327,14 @@ describe('one call pipeline, one error contract', () => {
       const { client } = await overStdio(config, []);
       try {
         await client.listTools();
-        await client.callTool({ name: 'fail', arguments: {} }); // the catalog is known: the hot path is open
+        await client.callTool({ name: 'faulty__fail', arguments: {} }); // the catalog is known: the hot path is open
         results.push({
-          toolError: await faultOf(client, 'fail'),
-          rpcError: await faultOf(client, 'reject'),
-          invalid: await faultOf(client, 'strict', { n: 'x' }),
-          hidden: await faultOf(client, 'touch'),
-          timeout: await faultOf(client, 'slow', { ms: 4000 }),
-          crash: await faultOf(client, 'crash'),
+          toolError: await faultOf(client, 'faulty__fail'),
+          rpcError: await faultOf(client, 'faulty__reject'),
+          invalid: await faultOf(client, 'faulty__strict', { n: 'x' }),
+          hidden: await faultOf(client, 'faulty__touch'),
+          timeout: await faultOf(client, 'faulty__slow', { ms: 4000 }),
+          crash: await faultOf(client, 'faulty__crash'),
         });
       } finally {
         await client.close();
@@ -346,7 +348,7 @@ describe('one call pipeline, one error contract', () => {
         isError: true,
         error: { code: 'UPSTREAM_ERROR', message: expect.stringContaining('rejected on purpose'), details: { server: 'faulty', tool: 'reject' } },
       },
-      invalid: { isError: true, error: { code: 'INVALID_INPUT', message: 'Invalid arguments for strict: "n": must be number' } },
+      invalid: { isError: true, error: { code: 'INVALID_INPUT', message: 'Invalid arguments for faulty__strict: "n": must be number' } },
       hidden: { rpc: -32602 },
       timeout: { isError: true, error: { code: 'TIMEOUT', hint: expect.stringContaining('timeout_ms') } },
       crash: { isError: true, error: { code: 'UNAVAILABLE', details: { server: 'faulty' }, hint: expect.stringContaining('server test faulty') } },

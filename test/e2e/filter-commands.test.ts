@@ -104,7 +104,11 @@ describe('filter set', () => {
         .filter((t) => t.group === 'server:everything')
         .map((t) => t.name)
         .sort(),
-    ).toEqual(['get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image']);
+    ).toEqual(
+      ['get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image'].map(
+        (n) => `everything__${n}`,
+      ),
+    );
     expect((await runCommand(['filter', 'set', 'everything', '--clear'], { env })).code).toBe(0);
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.filter).toBeUndefined();
     const nothing = await runCommand(['filter', 'set', 'everything', '--json'], { env });

@@ -138,7 +138,7 @@ describe('HTTP sessions', () => {
       };
       await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
       expect(await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).toMatch(/^200 /);
-      const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { message: 'x' } } });
+      const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'x' } } });
       // The catalog is known: this one takes the hot path, which answers with one JSON response.
       expect(await post(call(3))).toBe('200 application/json');
       expect(await post(call(4), { 'content-type': 'text/plain' })).toMatch(/^415 /);
@@ -160,7 +160,7 @@ describe('HTTP sessions', () => {
     try {
       const slow = await connect();
       await slow.listTools(); // the catalog is known: a call without progress takes the hot path
-      const long = { name: 'trigger-long-running-operation', arguments: { duration: 2.5, steps: 5 } };
+      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 2.5, steps: 5 } };
       let progress = 0;
       const streamed = slow.callTool(long, { onprogress: () => void progress++, timeout: 20_000 });
       const plain = slow.callTool(long, { timeout: 20_000 });
@@ -201,7 +201,7 @@ describe('HTTP sessions', () => {
       expect((await childPids(child.pid!)).length).toBe(3);
       expect(clients.map((c) => c.warnings.some((w) => w.includes('serve.max_client_hubs')))).toEqual([false, false, true, true, true]);
       // The shared ones still call tools.
-      expect(JSON.stringify((await clients[4]!.client.callTool({ name: 'echo', arguments: { message: 'hi' } })).content)).toContain('Echo: hi');
+      expect(JSON.stringify((await clients[4]!.client.callTool({ name: 'everything__echo', arguments: { message: 'hi' } })).content)).toContain('Echo: hi');
       // A place freed (the session ended) is taken by the next client.
       await clients[0]!.transport.terminateSession();
       await clients[0]!.client.close();

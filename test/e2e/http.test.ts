@@ -84,8 +84,8 @@ describe('serve --http', () => {
     const client = await mcpClient(`${server.base}/mcp`, TOKEN);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['config_show', 'echo']));
-      const r = await client.callTool({ name: 'echo', arguments: { message: 'over http' } });
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['config_show', 'everything__echo']));
+      const r = await client.callTool({ name: 'everything__echo', arguments: { message: 'over http' } });
       expect(JSON.stringify(r.content)).toContain('Echo: over http');
     } finally {
       await client.close();
@@ -150,10 +150,10 @@ describe('serve --http', () => {
     await init.text();
     await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
     await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, session)).text();
-    const call = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'fast' } } }, session);
+    const call = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'fast' } } }, session);
     expect(call.headers.get('content-type')).toContain('application/json');
     expect(await call.json()).toEqual({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'Echo: fast' }] } });
-    const bad = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: {} } }, session);
+    const bad = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'everything__echo', arguments: {} } }, session);
     expect(((await bad.json()) as { result: { isError: boolean } }).result.isError).toBe(true);
 
     const client = await mcpClient(`${server.base}/mcp`, TOKEN);
@@ -161,7 +161,7 @@ describe('serve --http', () => {
       await client.listTools();
       const progress: number[] = [];
       await client.callTool(
-        { name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
+        { name: 'everything__trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
         {
           onprogress: (p) => void progress.push(p.progress),
         },
@@ -182,7 +182,7 @@ describe('serve --http', () => {
       await Promise.all(
         clients.map((c, i) =>
           c.callTool(
-            { name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
+            { name: 'everything__trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
             {
               onprogress: (p) => void seen[i]!.push(p.progress),
             },

@@ -48,7 +48,7 @@ describe('serve over stdio follows its config', () => {
   });
 
   it('serves a server the CLI adds, with one list_changed, in under a second', async () => {
-    expect(await names(session.client)).toContain('read_graph');
+    expect(await names(session.client)).toContain('memory__read_graph');
     const before = session.events.toolsChanged;
     const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', SERVERS.everything.args[0]!, '--arg', 'stdio');
     // The edit is on disk once the command has ended (its own start-up is not the reload's; bench/reload.mjs measures the reload).
@@ -109,7 +109,7 @@ describe('serve over stdio follows its config', () => {
     const warning = session.events.messages.at(-1)!;
     expect(warning.level).toBe('warning');
     expect(String(warning.data)).toMatch(/last good config/);
-    expect(await names(session.client)).toContain('read_graph');
+    expect(await names(session.client)).toContain('memory__read_graph');
     expect(session.stderr()).toMatch(/was not applied/);
     const changes = session.events.toolsChanged;
     const fixed = parse(good) as { mcp_servers: Record<string, unknown> };
@@ -129,7 +129,7 @@ describe('serve over stdio follows its config', () => {
     process.kill(session.pid, 'SIGHUP');
     await new Promise((r) => setTimeout(r, 300));
     expect(alive(session.pid)).toBe(true);
-    expect(await names(session.client)).toContain('read_graph');
+    expect(await names(session.client)).toContain('memory__read_graph');
   });
 
   it('server_add over MCP asks the person, and is served at once: server_test of it in the same session works', async () => {

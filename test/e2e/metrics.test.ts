@@ -25,8 +25,8 @@ beforeAll(async () => {
   port = Number(new URL(url).port);
   const client = new Client({ name: 'metrics-e2e', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
-  for (let i = 0; i < 5; i++) await client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
-  await client.callTool({ name: 'echo', arguments: { message: 7 } }); // a tool error
+  for (let i = 0; i < 5; i++) await client.callTool({ name: 'everything__echo', arguments: { message: `m${i}` } });
+  await client.callTool({ name: 'everything__echo', arguments: { message: 7 } }); // a tool error
   await client.callTool({ name: 'config_path', arguments: {} });
   await expect(client.callTool({ name: 'made_up', arguments: {} })).rejects.toThrow();
   await client.close();
@@ -53,8 +53,8 @@ describe('GET /metrics', () => {
     const calls = family('mcpkit_tool_calls_total');
     expect(calls.type).toBe('COUNTER');
     const count = (labels: Record<string, string>) => Number(calls.metrics.find((m) => JSON.stringify(m.labels) === JSON.stringify(labels))?.value ?? 0);
-    expect(count({ view: '(default)', server: 'everything', tool: 'echo', outcome: 'ok' })).toBe(5);
-    expect(count({ view: '(default)', server: 'everything', tool: 'echo', outcome: 'tool_error' })).toBe(1);
+    expect(count({ view: '(default)', server: 'everything', tool: 'everything__echo', outcome: 'ok' })).toBe(5);
+    expect(count({ view: '(default)', server: 'everything', tool: 'everything__echo', outcome: 'tool_error' })).toBe(1);
     expect(count({ view: '(default)', server: 'mcpkit', tool: 'config_path', outcome: 'ok' })).toBe(1);
     expect(count({ view: '(default)', server: '(unknown)', tool: '(unknown)', outcome: 'protocol_error' })).toBe(1);
     const total = calls.metrics.reduce((sum, m) => sum + Number(m.value), 0);
@@ -107,7 +107,7 @@ describe('GET /metrics', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       try {
-        const query = encodeURIComponent('sum(mcpkit_tool_calls_total{tool="echo",outcome="ok"})');
+        const query = encodeURIComponent('sum(mcpkit_tool_calls_total{tool="everything__echo",outcome="ok"})');
         let value: string | undefined;
         const ok = await waitFor(
           async () => {

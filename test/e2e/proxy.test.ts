@@ -212,12 +212,13 @@ describe('call and tools reach upstream tools from the terminal', () => {
     });
     const env = cleanEnv({ MCPKIT_CONFIG: config });
     const tools = JSON.parse((await runCommand(['tools', '--json'], { env })).stdout) as { name: string; group: string }[];
-    expect(tools.filter((t) => t.group === 'server:everything').map((t) => t.name)).toEqual(['echo', 'get-sum']);
+    expect(tools.filter((t) => t.group === 'server:everything').map((t) => t.name)).toEqual(['everything__echo', 'everything__get-sum']);
     expect(tools.filter((t) => t.group === 'composite').map((t) => t.name)).toEqual(['twice']);
     const twice = await runCommand(['call', 'twice', '--json'], { env });
     expect(JSON.parse(twice.stdout)).toMatchObject({ structuredContent: { a: { result: 'Echo: a' }, b: { result: 'Echo: b' } } });
     const local = JSON.parse((await runCommand(['tools', '--local', '--json'], { env })).stdout) as { name: string }[];
     expect(local.some((t) => t.name === 'echo')).toBe(false);
+    // The bare upstream name is enough where only one server has it.
     const r = await runCommand(['call', 'get-sum', 'a=2', 'b=5'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('7');
@@ -311,11 +312,11 @@ describe('prompts and resources pass through the same filters', () => {
     try {
       const { prompts } = await session.client.listPrompts();
       const names = prompts.map((p) => p.name);
-      expect(names).toContain('simple-prompt');
-      expect(names).not.toContain('args-prompt');
-      const prompt = await session.client.getPrompt({ name: 'simple-prompt', arguments: {} });
+      expect(names).toContain('everything__simple-prompt');
+      expect(names).not.toContain('everything__args-prompt');
+      const prompt = await session.client.getPrompt({ name: 'everything__simple-prompt', arguments: {} });
       expect(JSON.stringify(prompt.messages)).toContain('simple prompt');
-      await expect(session.client.getPrompt({ name: 'args-prompt', arguments: { city: 'x' } })).rejects.toMatchObject({ code: -32602 });
+      await expect(session.client.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'x' } })).rejects.toMatchObject({ code: -32602 });
 
       const { resources } = await session.client.listResources();
       const uris = resources.map((r) => r.uri);
@@ -408,16 +409,16 @@ describe('composite tools and hooks', () => {
   });
 
   it('pre_call changes arguments and post_call changes results', async () => {
-    const echo = (await session.client.callTool({ name: 'echo', arguments: { message: 'hello' } })) as CallToolResult;
+    const echo = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'hello' } })) as CallToolResult;
     expect(text(echo)).toBe('Echo: hello (seen by pre_call in default)');
-    const sum = (await session.client.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } })) as CallToolResult;
+    const sum = (await session.client.callTool({ name: 'everything__get-sum', arguments: { a: 1, b: 2 } })) as CallToolResult;
     expect(text(sum)).toBe('post_call saw {"a":1,"b":2}');
   });
 
   it('a hook can stop a call, and a failing hook is reported, not swallowed', async () => {
-    const stopped = (await session.client.callTool({ name: 'echo', arguments: { message: 'forbidden' } })) as CallToolResult;
+    const stopped = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'forbidden' } })) as CallToolResult;
     expect(errorOf(stopped)).toMatchObject({ code: 'HOOK_ABORTED', message: expect.stringContaining('may not be "forbidden"') });
-    const failed = (await session.client.callTool({ name: 'echo', arguments: { message: 'explode' } })) as CallToolResult;
+    const failed = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'explode' } })) as CallToolResult;
     expect(errorOf(failed)).toMatchObject({ code: 'HOOK_FAILED', message: expect.stringContaining('pre_call exploded') });
   });
 });
@@ -435,10 +436,10 @@ describe('progress and cancellation, on the hot path and through hooks', () => {
     try {
       await session.client.listTools();
       // server-everything announces list_changed as it starts; one call settles the catalog again.
-      await session.client.callTool({ name: 'echo', arguments: { message: 'settle' } });
+      await session.client.callTool({ name: 'everything__echo', arguments: { message: 'settle' } });
       const progress: number[] = [];
       const r = (await session.client.callTool(
-        { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 4 } },
+        { name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 4 } },
         {
           onprogress: (p) => void progress.push(p.progress),
         },
@@ -451,7 +452,7 @@ describe('progress and cancellation, on the hot path and through hooks', () => {
 
       const abort = new AbortController();
       const slow = session.client.callTool(
-        { name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 2 } },
+        { name: 'everything__trigger-long-running-operation', arguments: { duration: 10, steps: 2 } },
         {
           signal: abort.signal,
         },
@@ -459,7 +460,7 @@ describe('progress and cancellation, on the hot path and through hooks', () => {
       setTimeout(() => abort.abort('changed my mind'), 200);
       await expect(slow).rejects.toThrow();
       // The session is still healthy, and the cancelled call's late answer does not confuse it.
-      const echo = (await session.client.callTool({ name: 'echo', arguments: { message: 'after cancel' } })) as CallToolResult;
+      const echo = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'after cancel' } })) as CallToolResult;
       expect(text(echo)).toContain('Echo: after cancel');
     } finally {
       await session.client.close();

@@ -225,9 +225,9 @@ describe('one answer over the size limit fails alone', () => {
     const { client, stderr } = await serveStdioClient(config, 'too-large', { MCPKIT_LOG_LEVEL: 'warn' });
     try {
       await client.listTools(); // the catalog is known: the hot path forwards
-      const long = client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 2, steps: 4 } }, { timeout: 30_000 });
+      const long = client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 2, steps: 4 } }, { timeout: 30_000 });
       await new Promise((r) => setTimeout(r, 300));
-      const big = await client.callTool({ name: 'echo', arguments: { message: 'x'.repeat(2 * 1024 * 1024) } }).then(
+      const big = await client.callTool({ name: 'everything__echo', arguments: { message: 'x'.repeat(2 * 1024 * 1024) } }).then(
         (r) => ({ result: r, error: undefined }),
         (error: Error) => ({ result: undefined, error }),
       );
@@ -235,7 +235,7 @@ describe('one answer over the size limit fails alone', () => {
       expect(said).toMatch(/more than mcp_servers\.everything\.max_message_bytes \(1048576\)/);
       // The call in flight on the same upstream connection finishes: nothing was closed or restarted.
       expect(JSON.stringify((await long).content)).toContain('completed');
-      const small = await client.callTool({ name: 'echo', arguments: { message: 'still here' } });
+      const small = await client.callTool({ name: 'everything__echo', arguments: { message: 'still here' } });
       expect(JSON.stringify(small.content)).toContain('Echo: still here');
       expect(stderr()).toMatch(
         /everything: a message of \d+ bytes, over mcp_servers\.everything\.max_message_bytes \(1048576\), was dropped; request .+ fails with RESPONSE_TOO_LARGE/,

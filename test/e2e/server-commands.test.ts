@@ -181,11 +181,14 @@ describe('server rename-tool and set-description without an allow-list', async (
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.overrides).toEqual({ echo: { name: 'say', description: 'Ours. {original}' } });
     const tools = JSON.parse((await run('tools', '--json')).stdout) as { name: string; description: string }[];
     const names = tools.map((t) => t.name);
-    expect(names).toContain('say');
-    expect(names).not.toContain('echo');
-    expect(names).toContain('get-sum'); // no allow-list: the other tools pass
-    expect(tools.find((t) => t.name === 'say')!.description).toMatch(/^Ours\. /);
+    expect(names).toContain('everything__say');
+    expect(names).not.toContain('everything__echo');
+    expect(names).toContain('everything__get-sum'); // no allow-list: the other tools pass
+    expect(tools.find((t) => t.name === 'everything__say')!.description).toMatch(/^Ours\. /);
+    expect((await run('call', 'everything__say', 'message=hi')).stdout).toBe('Echo: hi\n');
+    // The bare name is enough where one server has it; the upstream's own name is not published.
     expect((await run('call', 'say', 'message=hi')).stdout).toBe('Echo: hi\n');
+    expect((await runCommand(['call', 'echo', 'message=hi'], { env })).code).not.toBe(0);
 
     await run('server', 'rename-tool', 'everything', 'echo', '--reset');
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.everything.overrides).toEqual({ echo: { description: 'Ours. {original}' } });

@@ -16,7 +16,7 @@ describe('call reports failures like every command', () => {
     const r = await runCli(['call', 'get-sum', 'a=1'], { env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Error \[INVALID_INPUT\]: Invalid arguments for get-sum: .*"b"/m);
+    expect(r.stderr).toMatch(/^Error \[INVALID_INPUT\]: Invalid arguments for everything__get-sum: .*"b"/m);
     const json = await runCli(['call', 'get-sum', 'a=1', '--json'], { env });
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ isError: true, structuredContent: { error: { code: 'INVALID_INPUT' } } });

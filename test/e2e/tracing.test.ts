@@ -67,7 +67,7 @@ describe('traces', () => {
       for (let i = 0; i < 2; i++) {
         // The second call would take the hot path; traced, it takes the SDK server's (its spans are made there).
         const result = (await client.callTool({
-          name: 'send_note',
+          name: 'notes__send_note',
           arguments: {},
           _meta: { traceparent: `00-${traceId}-${clientSpan}-01` },
         })) as CallToolResult;
@@ -86,7 +86,7 @@ describe('traces', () => {
     expect(servers).toHaveLength(2);
     expect(clients).toHaveLength(2);
     for (const s of servers) {
-      expect(s.name).toBe('tools/call send_note');
+      expect(s.name).toBe('tools/call notes__send_note');
       expect(s.parentSpanId).toBe(clientSpan);
       expect(s.attributes).toContainEqual({ key: 'mcp.method.name', value: { stringValue: 'tools/call' } });
     }

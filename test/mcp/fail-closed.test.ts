@@ -315,7 +315,7 @@ describe('a malformed upstream answer ends its call at once', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
     try {
       if (listFirst) await client.listTools();
-      for (const name of ['not_an_object', 'content_not_array']) {
+      for (const name of ['broken__not_an_object', 'broken__content_not_array']) {
         const started = Date.now();
         const result = (await client.callTool({ name, arguments: {} })) as { isError?: boolean; content: { text: string }[] };
         expect(Date.now() - started, name).toBeLessThan(1000);
@@ -324,7 +324,7 @@ describe('a malformed upstream answer ends its call at once', () => {
         expect(error.error.code, name).toBe('UPSTREAM_ERROR');
         expect(error.error.message, name).toContain('"broken"');
       }
-      expect(JSON.stringify((await client.callTool({ name: 'fine', arguments: {} })).content)).toContain('fine');
+      expect(JSON.stringify((await client.callTool({ name: 'broken__fine', arguments: {} })).content)).toContain('fine');
     } finally {
       await client.close();
       await served.close();

@@ -57,7 +57,7 @@ describe.runIf(usable)('sandbox: true', () => {
   it('network: true gives the host network back', async () => {
     const p = await probe({ boxed: { ...PROBE, sandbox: { network: true } } });
     try {
-      expect(await p.call('connect', { port })).toBe('connected');
+      expect(await p.call('boxed__connect', { port })).toBe('connected');
     } finally {
       await p.close();
     }
@@ -105,7 +105,7 @@ describe.runIf(usable)('sandbox: true', () => {
   it('a reference server from node_modules works in the box', async () => {
     const p = await probe({ mem: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: '/tmp/memory.json' }, sandbox: true } });
     try {
-      expect(await p.call('read_graph')).toContain('entities');
+      expect(await p.call('mem__read_graph')).toContain('entities');
     } finally {
       await p.close();
     }

@@ -41,7 +41,7 @@ describe('what a stdio server sees of the environment', () => {
       new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${PLANTED.MCPKIT_TOKEN}` } } }),
     );
     try {
-      const result = (await client.callTool({ name: 'get-env', arguments: {} })) as { content: { text: string }[] };
+      const result = (await client.callTool({ name: 'everything__get-env', arguments: {} })) as { content: { text: string }[] };
       return JSON.parse(result.content[0]!.text) as Record<string, string>;
     } finally {
       await client.close();

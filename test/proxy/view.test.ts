@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { defineTool } from '../../src/tool/define.js';
-import { resolveView } from '../../src/proxy/view.js';
+import { resolveView, viewPrefixes } from '../../src/proxy/view.js';
 
 const local = (name: string, group: string) =>
   defineTool({
@@ -59,6 +59,32 @@ describe('resolveView', () => {
   ] as const)('exposure: %s', (_label, view, serve, policy, [exposure, budget, pins]) => {
     const c = configSchema.parse({ tool_views: { v: view }, serve });
     expect(resolveView(c, 'v', LOCAL, { readOnly: false, ...policy })).toMatchObject({ exposure, tokenBudget: budget, pins });
+  });
+
+  it.each([
+    // view -> whether its servers' tools are published as server__tool
+    ['the default view, though only gh and mem are enabled', undefined, true],
+    ['research: lists gh and off (disabled): prefixed, so enabling off renames nothing', 'research', true],
+    ['picky: lists mem alone', 'picky', false],
+    ['empty: lists nothing', 'empty', false],
+  ])('prefixes by what the view is, not by what is enabled now: %s', (_label, name, prefixed) => {
+    const v = resolveView(config, name, LOCAL);
+    expect(v.prefixed).toBe(prefixed);
+    expect(viewPrefixes(v)).toBe(prefixed);
+  });
+
+  it.each([
+    // servers of the config (a: enabled, b: enabled or not), view -> prefixed
+    ['default view, one server', { a: {} }, undefined, true],
+    ['default view, a second one disabled', { a: {}, b: { disabled: true } }, undefined, true],
+    ['named view of one', { a: {}, b: {} }, ['a'], false],
+    ['named view of two, one disabled', { a: {}, b: { disabled: true } }, ['a', 'b'], true],
+  ])('the same name whatever else is enabled: %s', (_label, servers, listed, prefixed) => {
+    const c = configSchema.parse({
+      mcp_servers: Object.fromEntries(Object.entries(servers).map(([n, extra]) => [n, { command: n, ...extra }])),
+      tool_views: listed ? { v: { servers: listed } } : {},
+    });
+    expect(viewPrefixes(resolveView(c, listed ? 'v' : undefined, LOCAL))).toBe(prefixed);
   });
 
   it("serve.pin pins tools of the default view; serve.groups chooses its groups of mcpkit's own", () => {

@@ -71,6 +71,13 @@ export const viewDelete = defineTool({
   render: (r, ui) => `${ui.color.green('✓')} Deleted view ${r.view}`,
 });
 
+/** What a client of the view sees change when the edit moves its names (views-edit prefixChange). */
+function namesNote(change: 'now_prefixed' | 'now_unprefixed'): string {
+  return change === 'now_prefixed'
+    ? "The view now lists several servers: its clients see each server's tools as SERVER__TOOL."
+    : "The view now lists one server: its clients see that server's tools under their own names, without SERVER__.";
+}
+
 export const viewAddServer = defineTool({
   name: 'view_add_server',
   group: 'view',
@@ -95,14 +102,20 @@ export const viewAddServer = defineTool({
   hostAccess: 'config',
   async run(input, ctx) {
     const checked = input.tools && !input.force ? await checkToolNames(ctx, input.server, input.tools, { published: true }) : { checked: false };
-    const { addViewServer } = await edits();
-    const { path } = await editConfigFile(ctx, (doc) => addViewServer(doc, input.view, input.server, input.tools));
-    return { view: input.view, server: input.server, tools: input.tools ?? 'all', config: path, ...checked };
+    const { addViewServer, listedServerCount, prefixChange } = await edits();
+    let names: ReturnType<typeof prefixChange>;
+    const { path } = await editConfigFile(ctx, (doc) => {
+      const before = listedServerCount(doc, input.view);
+      addViewServer(doc, input.view, input.server, input.tools);
+      names = prefixChange(before, listedServerCount(doc, input.view));
+    });
+    return { view: input.view, server: input.server, tools: input.tools ?? 'all', config: path, ...checked, ...(names ? { names } : {}) };
   },
   render: (r, ui) =>
     [
       `${ui.color.green('✓')} View ${r.view} serves ${r.server} (${r.tools === 'all' ? 'all tools' : (r.tools as string[]).join(', ')})`,
       ...('reason' in r && r.reason ? [ui.color.yellow(`  Names not checked: ${r.reason}.`)] : []),
+      ...('names' in r && r.names ? [ui.color.yellow(`  ${namesNote(r.names)}`)] : []),
     ].join('\n'),
 });
 
@@ -116,11 +129,20 @@ export const viewRemoveServer = defineTool({
   annotations: { ...CONFIG_WRITE, idempotentHint: false },
   hostAccess: 'config',
   async run(input, ctx) {
-    const { removeViewServer } = await edits();
-    const { path } = await editConfigFile(ctx, (doc) => removeViewServer(doc, input.view, input.server));
-    return { view: input.view, server: input.server, removed: true, config: path };
+    const { removeViewServer, listedServerCount, prefixChange } = await edits();
+    let names: ReturnType<typeof prefixChange>;
+    const { path } = await editConfigFile(ctx, (doc) => {
+      const before = listedServerCount(doc, input.view);
+      removeViewServer(doc, input.view, input.server);
+      names = prefixChange(before, listedServerCount(doc, input.view));
+    });
+    return { view: input.view, server: input.server, removed: true, config: path, ...(names ? { names } : {}) };
   },
-  render: (r, ui) => `${ui.color.green('✓')} View ${r.view} no longer serves ${r.server}`,
+  render: (r, ui) =>
+    [
+      `${ui.color.green('✓')} View ${r.view} no longer serves ${r.server}`,
+      ...('names' in r && r.names ? [ui.color.yellow(`  ${namesNote(r.names)}`)] : []),
+    ].join('\n'),
 });
 
 export const viewSetTools = defineTool({
