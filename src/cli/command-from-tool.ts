@@ -5,7 +5,7 @@ import { inputJsonSchema } from '../core/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { summaryOf } from '../tool/define.js';
 import { McpkitCommand } from './base-command.js';
-import { coerceValue, fieldSpecs, inputFromCommandLine, type FieldSpec } from './field-specs.js';
+import { checkHabits, coerceValue, fieldSpecs, inputFromCommandLine, type FieldSpec } from './field-specs.js';
 
 // oclif's flag builders are typed by overloads on literal options (`multiple: true`); these options
 // are computed from a schema at run time, so they are assembled untyped and checked by tests instead.
@@ -47,6 +47,9 @@ export function commandFromTool(tool: AnyTool) {
     static override examples = [...tool.command.examples];
     static override flags = {
       ...Object.fromEntries(specs.filter((s) => !s.positional).map((s) => [s.flag, flagFor(s)])),
+      ...Object.fromEntries(
+        Object.entries(tool.command.habits ?? {}).map(([flag, h]) => [flag, Flags.boolean({ description: h.description, char: h.char as never })]),
+      ),
       ...(tool.warm ? McpkitCommand.daemonFlags : {}),
     };
     static override args = Object.fromEntries(positional.map((s) => [s.field, argFor(s)]));
@@ -63,7 +66,9 @@ export function commandFromTool(tool: AnyTool) {
       this.argv = spelledBooleans(head, booleanFlags);
       const { flags, argv } = await this.parse(ToolCommand);
       const { 'no-daemon': noDaemon, ...fields } = flags as Record<string, unknown>;
+      const habits = Object.keys(tool.command.habits ?? {}).filter((flag) => fields[flag] === true);
       const raw = inputFromCommandLine(specs, fields, argv as string[]);
+      checkHabits(tool.command, habits, raw);
       if (tail) Object.assign(raw, afterDoubleDash(tool, raw, tail));
       return this.runTool(tool, raw, flags.config, noDaemon === true);
     }

@@ -8,7 +8,7 @@ import { parseCallLine } from './call-line.js';
 import type { CliIo } from './cli-io.js';
 import { generatedCommandTool } from './command-table.js';
 import type { ColorLevel } from './daemon-protocol.js';
-import { fieldSpecs, inputFromCommandLine } from './field-specs.js';
+import { checkHabits, fieldSpecs, inputFromCommandLine } from './field-specs.js';
 import { formatJson } from './output.js';
 import { parseToolArgs } from './tool-args.js';
 import { cliWords, reportFailure, runToolForCli } from './tool-runner.js';
@@ -62,12 +62,13 @@ export async function runCommandLine(argv: readonly string[], options: CommandLi
   if (!tool || tool.command.afterDoubleDash || (options.takes && !options.takes(tool))) return false;
   // The tool's published schema is made once per tool (toMcpTool), not once per request.
   const specs = fieldSpecs(toMcpTool(tool).inputSchema as JsonSchema, tool.command);
-  const parsed = parseToolArgs(specs, argv.slice(2), { daemonFlag: true });
+  const parsed = parseToolArgs(specs, argv.slice(2), { daemonFlag: true, ...(tool.command.habits ? { habits: tool.command.habits } : {}) });
   if (!parsed || parsed.noDaemon) return false;
   const runtime = options.runtimeFor(parsed.config && resolve(options.cwd, parsed.config));
   if (!runtime) return false;
   try {
     const raw = inputFromCommandLine(specs, parsed.flags, parsed.positionals);
+    checkHabits(tool.command, parsed.habits, raw);
     const result = await runToolForCli(tool, raw, {
       runtime,
       json: parsed.json,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { processAlive } from '../config/lock.js';
 import { ToolError } from '../core/errors.js';
@@ -62,8 +62,14 @@ async function reach(place: DaemonPlace): Promise<Socket | undefined> {
   return connect(place);
 }
 
-/** A connected socket, or undefined for a daemon that is gone (its socket and record are removed). */
+/**
+ * A connected socket, or undefined for a daemon that is gone: a socket file that refused us is a
+ * dead daemon's, and is removed with its record. Only that very file: a daemon starting meanwhile
+ * links a listening socket into the same place (and a missing file is nothing to remove), and a
+ * launcher that removed what it found after a refusal took the new daemon's socket away from it.
+ */
 export function connect(place: DaemonPlace): Promise<Socket | undefined> {
+  const refused = socketIdentity(place.socket);
   return new Promise((resolve) => {
     const socket = createConnection(place.socket);
     socket.once('connect', () => {
@@ -71,16 +77,26 @@ export function connect(place: DaemonPlace): Promise<Socket | undefined> {
       resolve(socket);
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') removeLeftovers(place);
+      if (error.code === 'ECONNREFUSED' && refused !== undefined) removeLeftovers(place, refused);
       resolve(undefined);
     });
   });
 }
 
-/** A dead daemon's socket and record; the record only when it names a process that is gone. */
-export function removeLeftovers(place: DaemonPlace): void {
+/** The device and inode of a socket file, or undefined when there is none. */
+function socketIdentity(path: string): string | undefined {
   try {
-    unlinkSync(place.socket);
+    const stat = lstatSync(path);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A dead daemon's socket (when it is still the file that refused) and its record (when it names a process that is gone). */
+export function removeLeftovers(place: DaemonPlace, refused?: string): void {
+  try {
+    if (refused === undefined || socketIdentity(place.socket) === refused) unlinkSync(place.socket);
   } catch {
     /* removed by another command already */
   }

@@ -2,6 +2,7 @@ import { ToolError } from '../core/errors.js';
 import type { JsonSchema } from '../core/schema.js';
 import { parsePairs } from '../config/servers-edit.js';
 import { flagName } from '../tool/command-line.js';
+import type { CommandSpec } from '../tool/define.js';
 
 /**
  * How one input field appears on the command line. Derived from the tool's published
@@ -64,6 +65,21 @@ function scalarKind(node: JsonSchema): { kind: FieldKind; options?: string[] } |
   }
 }
 
+/**
+ * The scalar kind of a list field: an array of scalars, or one scalar or an array of it (a glob or
+ * several): either is a repeatable flag in a terminal.
+ */
+function listItem(node: JsonSchema): { kind: FieldKind; options?: string[] } | undefined {
+  if (node.type === 'array' && node.items) return scalarKind(nonNull(node.items));
+  const alternatives = node.anyOf ?? node.oneOf;
+  if (alternatives?.length !== 2) return undefined;
+  const one = alternatives.find((a) => a.type !== 'array');
+  const many = alternatives.find((a) => a.type === 'array' && a.items);
+  const kind = one && scalarKind(one);
+  const itemKind = many && scalarKind(nonNull(many.items!));
+  return kind && itemKind && kind.kind === itemKind.kind ? itemKind : undefined;
+}
+
 export function fieldSpecs(schema: JsonSchema, command: CommandShape = {}): FieldSpec[] {
   const required = new Set(schema.required ?? []);
   const positional = command.args ?? [];
@@ -79,8 +95,8 @@ export function fieldSpecs(schema: JsonSchema, command: CommandShape = {}): Fiel
       multiple = true;
     } else if (scalar && scalar.kind !== 'json') {
       ({ kind, options } = scalar);
-    } else if (node.type === 'array' && node.items) {
-      const item = scalarKind(nonNull(node.items));
+    } else {
+      const item = listItem(node);
       if (item && item.kind !== 'boolean') {
         multiple = true;
         ({ kind, options } = item);
@@ -186,6 +202,17 @@ export function inputFromPairs(pairs: readonly string[], specs: readonly FieldSp
     } else input[key] = value;
   }
   return input;
+}
+
+/**
+ * The habit flags a command line gave (CommandSpec.habits): they change nothing, but one that
+ * contradicts a field the line set (-F with --regex) is refused rather than silently outvoted.
+ */
+export function checkHabits(command: Pick<CommandSpec, 'habits' | 'flagNames'>, given: readonly string[], input: Readonly<Record<string, unknown>>): void {
+  for (const flag of given) {
+    const conflicts = command.habits?.[flag]?.conflicts;
+    if (conflicts !== undefined && input[conflicts] === true) throw usage(`--${flag} and --${flagName(command, conflicts)} contradict each other: give one.`);
+  }
 }
 
 function usage(message: string): ToolError {

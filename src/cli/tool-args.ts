@@ -1,3 +1,4 @@
+import type { Habit } from '../tool/define.js';
 import type { FieldSpec } from './field-specs.js';
 import { coerceValue } from './field-specs.js';
 
@@ -15,14 +16,27 @@ export interface ToolArgs {
   config?: string;
   /** --no-daemon, on a tool that may run in mcpkit daemon (ToolDefinition.warm). */
   noDaemon: boolean;
+  /** The habit flags given (CommandSpec.habits), by long name. */
+  habits: string[];
 }
 
-export function parseToolArgs(specs: readonly FieldSpec[], argv: readonly string[], options: { daemonFlag?: boolean } = {}): ToolArgs | undefined {
+export function parseToolArgs(
+  specs: readonly FieldSpec[],
+  argv: readonly string[],
+  options: { daemonFlag?: boolean; habits?: Readonly<Record<string, Habit>> } = {},
+): ToolArgs | undefined {
+  const habits = Object.entries(options.habits ?? {});
+  const habitByChar = new Map(habits.filter(([, h]) => h.char).map(([name, h]) => [h.char!, name]));
   const named = specs.filter((s) => !s.positional);
   const positionalSpecs = specs.filter((s) => s.positional);
   const byFlag = new Map(named.map((s) => [s.flag, s]));
   const byChar = new Map(named.filter((s) => s.char).map((s) => [s.char!, s]));
-  const out: ToolArgs = { flags: {}, positionals: [], json: false, noDaemon: false };
+  const out: ToolArgs = { flags: {}, positionals: [], json: false, noDaemon: false, habits: [] };
+  const habit = (name: string | undefined): boolean => {
+    if (name === undefined || !options.habits?.[name]) return false;
+    if (!out.habits.includes(name)) out.habits.push(name);
+    return true;
+  };
   const seen = new Set<string>();
 
   const take = (spec: FieldSpec, raw: string | undefined): boolean => {
@@ -75,6 +89,7 @@ export function parseToolArgs(specs: readonly FieldSpec[], argv: readonly string
         if (!out.config) return undefined;
         continue;
       }
+      if (inline === undefined && habit(name)) continue;
       const spec = byFlag.get(name);
       if (spec?.kind === 'boolean') {
         if (inline !== undefined || seen.has(spec.flag)) return undefined;
@@ -92,6 +107,7 @@ export function parseToolArgs(specs: readonly FieldSpec[], argv: readonly string
       continue;
     }
     const short = /^-([a-zA-Z])$/.exec(token);
+    if (short && habit(habitByChar.get(short[1]!))) continue;
     const spec = short ? byChar.get(short[1]!) : undefined;
     if (!spec) return undefined;
     if (spec.kind === 'boolean') {

@@ -3,7 +3,7 @@ import { inputJsonSchema } from '../core/schema.js';
 import { retrieveTools } from '../tools/retrieve/index.js';
 import { createColor } from './color.js';
 import { generatedCommandTool } from './command-table.js';
-import { fieldSpecs, inputFromCommandLine } from './field-specs.js';
+import { checkHabits, fieldSpecs, inputFromCommandLine } from './field-specs.js';
 import { formatJson, sayWaiting } from './output.js';
 import { parseToolArgs } from './tool-args.js';
 import { cliWords, reportFailure, runToolForCli } from './tool-runner.js';
@@ -21,10 +21,11 @@ export async function fastTool(argv: readonly string[]): Promise<boolean> {
   const tool = generatedCommandTool(retrieveTools, commandId);
   if (!tool) return false;
   const specs = fieldSpecs(inputJsonSchema(tool.input), tool.command);
-  const parsed = parseToolArgs(specs, rest, { daemonFlag: tool.warm === true });
+  const parsed = parseToolArgs(specs, rest, { daemonFlag: tool.warm === true, ...(tool.command.habits ? { habits: tool.command.habits } : {}) });
   if (!parsed) return false;
   try {
     const raw = inputFromCommandLine(specs, parsed.flags, parsed.positionals);
+    checkHabits(tool.command, parsed.habits, raw);
     const runtime = createRuntime({ configFlag: parsed.config, surface: 'cli', waiting: sayWaiting });
     const result = await runToolForCli(tool, raw, { runtime, json: parsed.json, color: createColor(process.env, process.stdout), noDaemon: parsed.noDaemon });
     if (parsed.json) process.stdout.write(formatJson(result));

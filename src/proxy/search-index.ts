@@ -115,6 +115,8 @@ const SYNONYMS: Map<string, string[]> = (() => {
 
 interface Doc {
   name: string;
+  /** The name's terms in order: a query that is exactly these names the tool. */
+  nameTerms: string;
   tf: Map<string, number>;
   length: number;
 }
@@ -128,6 +130,8 @@ export interface SearchIndex {
 export interface SearchHit {
   name: string;
   score: number;
+  /** The query is the tool's name (its words, in order). */
+  exact?: true;
 }
 
 /** A tool, and where it comes from in words (its server's name and description, or mcpkit's group). */
@@ -161,14 +165,16 @@ export function buildSearchIndex(entries: readonly SearchDoc[]): SearchIndex {
       length += addTerms(tf, param, 1) + addTerms(tf, schema?.description, 0.3);
     }
     for (const term of tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-    return { name: tool.name, tf, length };
+    return { name: tool.name, nameTerms: tokenize(tool.name).join(' '), tf, length };
   });
   const avgLength = docs.length ? docs.reduce((s, d) => s + d.length, 0) / docs.length : 1;
   return { docs, df, avgLength: avgLength || 1 };
 }
 
 export function searchTools(index: SearchIndex, query: string, limit: number): SearchHit[] {
-  const terms = [...new Set(tokenize(query))];
+  const asked = tokenize(query);
+  const terms = [...new Set(asked)];
+  const exact = asked.join(' ');
   const n = index.docs.length;
   const idf = (term: string) => {
     const df = index.df.get(term) ?? 0;
@@ -193,8 +199,9 @@ export function searchTools(index: SearchIndex, query: string, limit: number): S
     if (score <= 0) continue;
     // Covering more of the task's words beats repeating one of them.
     score *= (covered / terms.length) ** 0.5;
-    hits.push({ name: doc.name, score: Math.round(score * 1000) / 1000 });
+    hits.push({ name: doc.name, score: Math.round(score * 1000) / 1000, ...(doc.nameTerms === exact ? { exact: true } : {}) });
   }
-  hits.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A tool asked for by its own name comes first, however long its description makes it.
+  hits.sort((a, b) => Number(b.exact ?? false) - Number(a.exact ?? false) || b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return hits.slice(0, limit);
 }

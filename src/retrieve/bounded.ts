@@ -18,7 +18,8 @@ import { ToolError } from '../core/errors.js';
  *   stays on the main thread, where a worker's start (~30-50 ms) would cost every call.
  */
 let engineReady = false;
-function linearEngine(): void {
+/** V8's flags are the process's: a worker that sets them does not depend on what its parent compiled first. */
+export function linearEngine(): void {
   if (engineReady) return;
   setFlagsFromString('--enable-experimental-regexp-engine');
   setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');

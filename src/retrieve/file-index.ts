@@ -1,4 +1,5 @@
 import { statfsSync, statSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 import { confirmPlace, readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
 import { TextCache, type Cached } from './text-cache.js';
@@ -104,6 +105,8 @@ export class RootIndex {
   leftOut: Record<LeftOutReason, number> = { path_too_long: 0, name_not_utf8: 0 };
   private byAbs = new Map<string, IndexedFile>();
   private watched: Watched[] = [];
+  /** Folders above the root holding rule files of its work tree. */
+  private outerFolders = new Set<string>();
   private walkedAt = 0;
   private readonly watcher: FolderWatcher | undefined;
   /** The watcher saw a file created, removed or renamed, or a rule file change: walk again. */
@@ -138,6 +141,11 @@ export class RootIndex {
   }
 
   private changed(folder: string, type: string, name: string | null): void {
+    if (this.outerFolders.has(folder)) {
+      // A folder above the root is watched for its rule file alone (the work tree's .gitignore).
+      if (name === null || name === '.gitignore' || name === 'exclude') this.dirty = true;
+      return;
+    }
     if (name === null) {
       this.dirty = true;
       for (const entry of this.files ?? []) forget(entry);
@@ -187,6 +195,7 @@ export class RootIndex {
     const files: IndexedFile[] = [];
     const watched: Watched[] = [];
     const folders: string[] = [];
+    const outer = new Set<string>();
     const leftOut = { path_too_long: 0, name_not_utf8: 0 };
     this.dirty = false;
     this.walkedAt = Date.now();
@@ -197,6 +206,7 @@ export class RootIndex {
         watch: (path, folder) => {
           watched.push(identity(path));
           if (folder) folders.push(path);
+          else if (!path.startsWith(`${this.root.path}/`)) outer.add(dirname(path));
         },
         leftOut: (reason) => void leftOut[reason]++,
       },
@@ -211,8 +221,10 @@ export class RootIndex {
     this.watched = watched;
     if (this.watcher) {
       const info = `${this.root.path}/.git/info`;
+      this.outerFolders = new Set([...outer].filter((folder) => statSync(folder, { throwIfNoEntry: false })?.isDirectory()));
+      const extra = [...(statSync(info, { throwIfNoEntry: false })?.isDirectory() ? [info] : []), ...this.outerFolders];
       if (folders.length > MAX_WATCHED_FOLDERS) this.watcher.stop(`${folders.length} folders (more than ${MAX_WATCHED_FOLDERS})`);
-      else this.watcher.watch(statSync(info, { throwIfNoEntry: false })?.isDirectory() ? [...folders, info] : folders);
+      else this.watcher.watch([...folders, ...extra]);
     }
     return files;
   }

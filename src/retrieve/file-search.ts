@@ -29,7 +29,13 @@ export interface FileResult {
   found: SearchMatch[];
   /** More matches were left than `room` allowed. */
   cut: boolean;
+  /** How many lines matched, and of which file (count mode: `found` is then empty). */
+  count?: number;
+  of?: { repo: string; path: string };
 }
+
+/** What a search gives of each file (rg's default, -l and -c). */
+export type SearchReport = 'lines' | 'files' | 'counts';
 
 /** Files larger than this are read in blocks of whole lines (a longer line grows the block). */
 export const BLOCK_BYTES = 16 * 1024 * 1024;
@@ -142,6 +148,17 @@ export function matchesIn(
     into.push(match);
   }
   return true;
+}
+
+/** Counts the lines of one file on disk, of any size, that `matcher` finds (rg -c). */
+export function countFile(file: ListedFile, holder: ReadHolder, matcher: LineMatcher): FileResult {
+  let count = 0;
+  const status = scanFile(file.abs, holder, (buf, len) => {
+    count += matcher(buf, len).length;
+    return true;
+  });
+  if (status !== 'searched' || (count > 0 && !confirmPlace(holder))) return { status, found: [], cut: false, count: 0 };
+  return { status, found: [], cut: false, count, of: { repo: file.repo, path: file.path } };
 }
 
 /** Searches one file on disk, of any size, for at most `room` matches. */

@@ -17,13 +17,13 @@ export interface CompiledGlob {
 /**
  * A caller's glob over paths inside a root, as a test (undefined: every path). As in ripgrep's
  * `-g` and in .gitignore, a glob without a slash matches the file's name at any depth (`*.ts`
- * finds `src/a/b.ts`); one with a slash matches the path from the root (`src/*.ts`).
+ * finds `src/a/b.ts`); one with a slash, or `fromRoot`, matches the path from the root (`src/*.ts`).
  */
-export function compileGlob(glob: string | undefined, hidden: boolean): CompiledGlob | undefined {
+export function compileGlob(glob: string | undefined, hidden: boolean, options: { fromRoot?: boolean } = {}): CompiledGlob | undefined {
   if (glob === undefined) return undefined;
   if (glob.trim() === '') throw new ToolError('FILE_GLOB_INVALID', 'The glob is empty.', { hint: 'Write e.g. "*.ts" or "src/**/*.ts", or leave it out.' });
   try {
-    const subject = glob.includes('/') ? (rel: string) => rel : (rel: string) => rel.slice(rel.lastIndexOf('/') + 1);
+    const subject = options.fromRoot || glob.includes('/') ? (rel: string) => rel : (rel: string) => rel.slice(rel.lastIndexOf('/') + 1);
     const linear = linearGlob(glob, hidden);
     const match = linear ? (name: string) => linear.test(name) : picomatch(glob, { dot: hidden });
     return Object.assign((rel: string) => match(subject(rel)), { glob, hidden, backtracks: linear === undefined });

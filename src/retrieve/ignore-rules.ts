@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from 'ignore';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { compileNameRules, nameVerdict, type NameRule } from './name-rules.js';
 
 /**
@@ -8,11 +8,54 @@ import { compileNameRules, nameVerdict, type NameRule } from './name-rules.js';
  * matched against the path relative to its own folder, in order, the last match deciding (so a
  * deeper `!keep.me` re-includes), plus .git/info/exclude at the root. Case-sensitive, like git on
  * Linux (the `ignore` package defaults to case-insensitive). Rule files are read once per folder.
+ * A root inside a git work tree also takes the .gitignore files of the folders above it up to the
+ * work tree's top, and the top's .git/info/exclude, as git and rg do: a root at `repo/sub` leaves
+ * out what `repo/.gitignore` ignores.
  */
 export class IgnoreRules {
   private readonly cache = new Map<string, RuleSet | null>();
+  private outer?: { frames: RuleFrame[]; files: string[] };
 
   constructor(private readonly rootPath: string) {}
+
+  /** The rule sets of the enclosing work tree above the root, outermost first; none when the root is a work tree's top or in none. */
+  outerFrames(): readonly RuleFrame[] {
+    return this.above().frames;
+  }
+
+  /** The rule files outerFrames read (or would read, were they there), for a cache of the walk to watch. */
+  outerFiles(): readonly string[] {
+    return this.above().files;
+  }
+
+  private above(): { frames: RuleFrame[]; files: string[] } {
+    if (this.outer) return this.outer;
+    const top = workTreeTop(this.rootPath);
+    const frames: RuleFrame[] = [];
+    const files: string[] = [];
+    if (top !== undefined && top !== this.rootPath) {
+      // From the top down to the root's parent; each folder's rules see paths relative to it.
+      const below = relative(top, this.rootPath).split('/');
+      for (let depth = 0; depth < below.length; depth++) {
+        const folder = join(top, ...below.slice(0, depth));
+        const texts: string[] = [];
+        const sources = [...(depth === 0 ? [join(top, '.git', 'info', 'exclude')] : []), join(folder, '.gitignore')];
+        for (const file of sources) {
+          files.push(file);
+          try {
+            texts.push(readFileSync(file, 'utf8'));
+          } catch {
+            /* none */
+          }
+        }
+        if (texts.length === 0) continue;
+        const text = texts.join('\n');
+        frames.push({ offset: 0, prefix: `${below.slice(depth).join('/')}/`, rules: ruleSet(text) });
+      }
+    }
+    this.outer = { frames, files };
+    return this.outer;
+  }
 
   /**
    * The rules a folder adds. `hasGitignore: false` (the walk knows from readdir) skips trying to
@@ -21,7 +64,7 @@ export class IgnoreRules {
   rulesOf(dirRel: string, hasGitignore = true): RuleSet | null {
     if (this.cache.has(dirRel)) return this.cache.get(dirRel)!;
     const texts: string[] = [];
-    if (dirRel === '') {
+    if (dirRel === '' && workTreeTop(this.rootPath) === this.rootPath) {
       try {
         texts.push(readFileSync(join(this.rootPath, '.git', 'info', 'exclude'), 'utf8'));
       } catch {
@@ -35,16 +78,14 @@ export class IgnoreRules {
         /* none */
       }
     }
-    const text = texts.join('\n');
-    const names = texts.length && byNameOnly(text) ? compileNameRules(text) : undefined;
-    const rules = texts.length ? { ignore: ignore({ ignorecase: false }).add(text), ...(names ? { names } : {}) } : null;
+    const rules = texts.length ? ruleSet(texts.join('\n')) : null;
     this.cache.set(dirRel, rules);
     return rules;
   }
 
   /** The rule sets that apply inside `dirRel`, outermost first (for a walk that starts below the root). */
   framesFor(dirRel: string): RuleFrame[] {
-    const frames: RuleFrame[] = [];
+    const frames: RuleFrame[] = [...this.outerFrames()];
     const parts = dirRel ? dirRel.split('/') : [];
     for (let depth = 0; depth <= parts.length; depth++) {
       const folder = parts.slice(0, depth).join('/');
@@ -58,6 +99,19 @@ export class IgnoreRules {
   ignored(rel: string, isDir: boolean): boolean {
     const slash = rel.lastIndexOf('/');
     return ignoredBy(this.framesFor(slash < 0 ? '' : rel.slice(0, slash)), rel, isDir);
+  }
+}
+
+function ruleSet(text: string): RuleSet {
+  const names = byNameOnly(text) ? compileNameRules(text) : undefined;
+  return { ignore: ignore({ ignorecase: false }).add(text), ...(names ? { names } : {}) };
+}
+
+/** The top of the git work tree a folder is in (the nearest folder up with a .git), or undefined. */
+export function workTreeTop(folder: string): string | undefined {
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
@@ -82,9 +136,13 @@ export function byNameOnly(text: string): boolean {
   });
 }
 
-/** One folder's rules and where paths relative to that folder start in a root-relative path. */
+/**
+ * One folder's rules and how a root-relative path becomes relative to that folder: from `offset`
+ * for a folder inside the root, after `prefix` (the way from it to the root) for one above it.
+ */
 export interface RuleFrame {
   offset: number;
+  prefix?: string;
   rules: RuleSet;
 }
 
@@ -99,7 +157,8 @@ export function ignoredBy(frames: readonly RuleFrame[], rel: string, isDir: bool
     const names = parentsIncluded ? frame.rules.names : undefined;
     if (names) verdict = nameVerdict(names, rel.slice(rel.lastIndexOf('/') + 1), isDir);
     else {
-      verdict = frame.rules.ignore.test(isDir ? `${rel.slice(frame.offset)}/` : rel.slice(frame.offset));
+      const path = frame.prefix === undefined ? rel.slice(frame.offset) : frame.prefix + rel;
+      verdict = frame.rules.ignore.test(isDir ? `${path}/` : path);
     }
     if (verdict.ignored) ignored = true;
     else if (verdict.unignored) ignored = false;

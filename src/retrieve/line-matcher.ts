@@ -14,54 +14,111 @@ export interface LineHit {
 export type LineMatcher = (buf: Buffer, len: number) => LineHit[];
 
 const SPECIAL = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}']);
+/** What an escape makes a plain character (the u flag allows no other identity escape). */
+const ESCAPED_LITERAL = new Set([...SPECIAL, '/']);
 
 /**
- * The longest run of literal characters every match of `source` must contain, or undefined. Only
- * for patterns without alternation; a character followed by a quantifier that allows zero or
- * more (?, *, {) is not required, so the run ends before it.
+ * The longest run of literal characters every match of `source` (a JavaScript expression with
+ * the u flag) must contain, or undefined: what a file must hold to be worth testing line by line.
+ * Conservative: a run ends at anything that is not one plain character (a class, an escape such
+ * as \d or \p{L}, a dot, an anchor, a backreference), and a character or group that may occur zero
+ * times (?, *, {0,...}) is not required. A group's own required run counts unless the group is
+ * optional; lookarounds (which consume nothing, and (?<!x) forbids x) and a sequence with a
+ * top-level | require nothing. Pure.
  */
 export function requiredLiteral(source: string): string | undefined {
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\') i++;
-    else if (c === '[') {
-      const close = source.indexOf(']', i + 2);
-      if (close === -1) return undefined;
-      i = close;
-    } else if (c === '|') return undefined;
-  }
+  const best = requiredIn(source, 0, source.length);
+  return best !== undefined && best.length >= 2 ? best : undefined;
+}
+
+/** The longest required run of source[from, to); undefined when the sequence has a top-level alternation. */
+function requiredIn(source: string, from: number, to: number): string | undefined {
   let best = '';
   let run = '';
   const flush = () => {
     if (run.length > best.length) best = run;
     run = '';
   };
-  for (let i = 0; i < source.length; i++) {
+  let i = from;
+  while (i < to) {
     const c = source[i]!;
-    const next = source[i + 1];
-    const optional = next === '?' || next === '*' || next === '{';
+    if (c === '|') return undefined;
+    let literal: string | undefined;
+    let inner: string | undefined;
+    let next: number;
     if (c === '\\') {
       const e = source[i + 1];
-      i++;
-      const after = source[i + 1];
-      const escOptional = after === '?' || after === '*' || after === '{';
-      if (e !== undefined && SPECIAL.has(e) && !escOptional) run += e;
-      else flush();
-      continue;
+      next = escapeEnd(source, i);
+      if (e !== undefined && ESCAPED_LITERAL.has(e)) literal = e;
+    } else if (c === '[') {
+      next = classEnd(source, i);
+    } else if (c === '(') {
+      const close = groupEnd(source, i);
+      if (close < 0) return undefined;
+      const head = /^\((?:\?(?:<?[=!]|:|<[A-Za-z_$][\w$]*>))?/.exec(source.slice(i, close))![0];
+      // A lookaround consumes nothing (and a negative one forbids what it holds): it requires nothing.
+      if (!/^\(\?<?[=!]/.test(head)) inner = requiredIn(source, i + head.length, close);
+      next = close + 1;
+    } else {
+      next = i + 1;
+      if (!SPECIAL.has(c)) literal = c;
     }
-    if (c === '[') {
+    const quantifier = quantifierAt(source, next);
+    if (literal !== undefined && quantifier.min > 0) {
+      run += literal;
+      if (quantifier.repeats) flush();
+    } else {
       flush();
-      i = source.indexOf(']', i + 2);
-      continue;
+      if (inner !== undefined && quantifier.min > 0 && inner.length > best.length) best = inner;
     }
-    if (SPECIAL.has(c) || optional) {
-      flush();
-      continue;
-    }
-    run += c;
+    i = quantifier.end;
   }
   flush();
-  return best.length >= 2 ? best : undefined;
+  return best;
+}
+
+/** The quantifier at `at`, if any: how few times it allows (1 without one), whether it repeats, and where it ends (a lazy ? included). */
+function quantifierAt(source: string, at: number): { min: number; repeats: boolean; end: number } {
+  const c = source[at];
+  let q: { min: number; repeats: boolean; end: number } | undefined;
+  if (c === '?') q = { min: 0, repeats: false, end: at + 1 };
+  else if (c === '*') q = { min: 0, repeats: true, end: at + 1 };
+  else if (c === '+') q = { min: 1, repeats: true, end: at + 1 };
+  else if (c === '{') {
+    const m = /^\{(\d+)(,\d*)?\}/.exec(source.slice(at));
+    if (m) q = { min: Number(m[1]), repeats: m[2] !== undefined || Number(m[1]) > 1, end: at + m[0].length };
+  }
+  if (!q) return { min: 1, repeats: false, end: at };
+  return source[q.end] === '?' ? { ...q, end: q.end + 1 } : q;
+}
+
+/** Where the escape at `at` (a backslash) ends: \p{..}, \k<..>, \u{..}, \uXXXX, \xXX, \cX and backreferences take their payload. */
+function escapeEnd(source: string, at: number): number {
+  const rest = source.slice(at + 1);
+  const m = /^(?:[pP]\{[^}]*\}|k<[^>]*>|u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|c[A-Za-z]|\d+)/.exec(rest);
+  return at + 1 + (m ? m[0].length : 1);
+}
+
+/** Where the class opened at `at` ends (just past its ]); the end of the source when unclosed. */
+function classEnd(source: string, at: number): number {
+  for (let i = at + 1; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === ']') return i + 1;
+  }
+  return source.length;
+}
+
+/** The index of the ) that closes the group opened at `at`, or -1. */
+function groupEnd(source: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(source, i) - 1;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 function lineAt(buf: Buffer, pos: number, len: number): LineHit {
@@ -84,6 +141,18 @@ export function literalMatcher(needle: Buffer): LineMatcher {
       pos = line.end >= len ? -1 : view.indexOf(needle, line.end + 1);
     }
     return hits;
+  };
+}
+
+/** The lines `matcher` does not return (rg -v), in order. */
+export function invertedMatcher(matcher: LineMatcher): LineMatcher {
+  return (buf, len) => {
+    const hits = matcher(buf, len);
+    let h = 0;
+    return allLines(buf, len).filter((line) => {
+      while (h < hits.length && hits[h]!.start < line.start) h++;
+      return !(h < hits.length && hits[h]!.start === line.start);
+    });
   };
 }
 

@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { boundedRegExp, LONG_LINE, longLineTest } from './bounded.js';
-import { literalMatcher, regexMatcher, requiredLiteral, type LineMatcher } from './line-matcher.js';
+import { invertedMatcher, literalMatcher, regexMatcher, requiredLiteral, type LineMatcher } from './line-matcher.js';
 import { requiredTrigrams } from './trigrams.js';
 
 /**
@@ -11,6 +11,12 @@ export interface SearchQuery {
   query: string;
   regex: boolean;
   ignoreCase: boolean;
+  /** Further patterns (rg -e): a line that matches any of them matches. */
+  more?: readonly string[];
+  /** Only matches with a non-word character or the line's edge on each side (rg -w). */
+  word?: boolean;
+  /** The lines that do not match (rg -v). */
+  invert?: boolean;
 }
 
 export interface CompiledQuery {
@@ -21,28 +27,50 @@ export interface CompiledQuery {
   backtracks?: boolean;
 }
 
+/** ripgrep's word characters (Unicode's \w, as rg -w has them): what -w wants on neither side of a match. */
+const WORD_CHAR = '[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]';
+
+const escapeLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
 /** The matcher for a query; QUERY_INVALID for a regular expression that does not compile. */
 export function compileQuery(q: SearchQuery): CompiledQuery {
-  if (!q.regex && !q.ignoreCase) {
+  const compiled = compileMatching(q);
+  if (!q.invert) return compiled;
+  // Nearly every file has a line without the query: no trigram rules a file out.
+  return { matcher: invertedMatcher(compiled.matcher), ...(compiled.backtracks ? { backtracks: true } : {}) };
+}
+
+function compileMatching(q: SearchQuery): CompiledQuery {
+  const patterns = [q.query, ...(q.more ?? [])];
+  if (patterns.length === 1 && !q.regex && !q.ignoreCase && !q.word) {
     const needle = Buffer.from(q.query);
     return { matcher: literalMatcher(needle), trigrams: requiredTrigrams(needle, false) };
   }
-  const source = q.regex ? q.query : q.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const flags = q.ignoreCase ? 'iu' : 'u';
+  if (q.regex) for (const pattern of patterns) checkCompiles(pattern, flags);
+  const sources = patterns.map((p) => (q.regex ? p : escapeLiteral(p)));
+  const either = sources.length === 1 ? sources[0]! : sources.map((s) => `(?:${s})`).join('|');
+  const source = q.word ? `(?<!${WORD_CHAR})(?:${either})(?!${WORD_CHAR})` : either;
+  const { re, backtracks } = boundedRegExp(source, flags);
+  const literal = q.ignoreCase ? undefined : requiredLiteral(source);
+  const longLine = { chars: LONG_LINE, test: longLineTest(re) };
+  const asciiLiteral = !q.regex && !q.word && patterns.length === 1 ? { asciiLiteral: q.query } : {};
+  const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, { ...asciiLiteral, longLine });
+  // Literals have nothing to backtrack over, and the word edges around them are one character
+  // each: only a caller's own expression may backtrack without bound (V8's linear engine refuses
+  // lookaround and the i flag, not what they cost here).
+  const bound = backtracks && q.regex ? { backtracks } : {};
+  if (literal) return { matcher, trigrams: requiredTrigrams(Buffer.from(literal), false), ...bound };
+  if (!q.regex && patterns.length === 1) return { matcher, trigrams: requiredTrigrams(Buffer.from(q.query), true), ...bound };
+  return { matcher, ...bound };
+}
+
+function checkCompiles(pattern: string, flags: string): void {
   try {
-    new RegExp(source, flags);
+    new RegExp(pattern, flags);
   } catch (error) {
     // V8's own message already begins "Invalid regular expression: /a(/u: ..."; it is said once.
     const reason = (error as Error).message.replace(/^Invalid regular expression: /, '');
-    throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${reason}`, { details: { query: q.query } });
+    throw new ToolError('QUERY_INVALID', `Invalid regular expression: ${reason}`, { details: { query: pattern } });
   }
-  const { re, backtracks } = boundedRegExp(source, flags);
-  const literal = q.ignoreCase ? undefined : requiredLiteral(q.query);
-  const longLine = { chars: LONG_LINE, test: longLineTest(re) };
-  const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, q.regex ? { longLine } : { asciiLiteral: q.query, longLine });
-  // A literal has nothing to backtrack over (V8's linear engine refuses it only for the i flag).
-  const bound = backtracks && q.regex ? { backtracks } : {};
-  if (literal) return { matcher, trigrams: requiredTrigrams(Buffer.from(literal), false), ...bound };
-  if (!q.regex) return { matcher, trigrams: requiredTrigrams(Buffer.from(q.query), true), ...bound };
-  return { matcher, ...bound };
 }

@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ToolError } from '../core/errors.js';
-import { withinBudget } from './bounded.js';
+import { linearEngine, withinBudget } from './bounded.js';
 import { compileGlob } from './glob.js';
+import { compilePathRules } from './path-rules.js';
 import { compileQuery } from './query.js';
 import { relOf, searchListed } from './search.js';
 import type { WorkerJob, WorkerMessage } from './worker-search.js';
@@ -13,18 +14,25 @@ import type { WorkerJob, WorkerMessage } from './worker-search.js';
  * stopped at any moment; it holds nothing that needs closing.
  */
 const job = workerData as WorkerJob;
+linearEngine(); // as on the main thread: an expression that can move to the linear engine does
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 try {
   if (job.kind === 'glob') {
-    const include = compileGlob(job.glob, job.hidden)!;
+    const include = job.rules ? compilePathRules(job.rules)! : compileGlob(job.glob, job.hidden)!;
     post({ done: withinBudget(Number.POSITIVE_INFINITY, 'Matching the glob', () => job.paths.filter(include)) });
   } else {
     const { matcher } = compileQuery(job.query);
-    const include = job.glob && compileGlob(job.glob.glob, job.glob.hidden)!;
+    const include = job.rules && compilePathRules(job.rules);
     const outcome = withinBudget(Number.POSITIVE_INFINITY, 'The search', () =>
       searchListed(
         include ? job.files.filter((file) => include(relOf(file))) : job.files,
-        { matcher, limit: job.limit, context: job.context, ...(job.stream ? { onMatch: (match) => post({ match }) } : {}) },
+        {
+          matcher,
+          limit: job.limit,
+          context: job.context,
+          ...(job.report ? { report: job.report } : {}),
+          ...(job.stream ? { onMatch: (match) => post({ match }) } : {}),
+        },
         job.skipped,
       ),
     );

@@ -1,13 +1,13 @@
 import { statSync, type Stats } from 'node:fs';
 import { remember, sameFile, type FileIndexes, type IndexedFile } from './file-index.js';
-import { matchesIn, searchFile, type FileResult, type ListedFile, type SearchMatch } from './file-search.js';
+import { countFile, matchesIn, searchFile, type FileResult, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';
 import type { LineMatcher } from './line-matcher.js';
 import { readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
 import { mayContain } from './trigrams.js';
 import { walkFiles, type LeftOutReason } from './walk.js';
 
-export { BLOCK_BYTES, type ListedFile, type SearchMatch } from './file-search.js';
+export { BLOCK_BYTES, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';
 
 /**
  * Content search over roots: walk in deterministic order (roots as configured, then path
@@ -31,10 +31,24 @@ export interface SearchOptions {
   trigrams?: readonly number[];
   /** Told of each match as it is found (the terminal streams an unlimited search). */
   onMatch?: (match: SearchMatch) => void;
+  /**
+   * What each file gives: its matching lines (default); its first one only, the limit then
+   * counting files (rg -l); or how many lines match, in `counts` (rg -c).
+   */
+  report?: SearchReport;
+}
+
+/** A file and how many of its lines matched (rg -c). */
+export interface FileCount {
+  repo: string;
+  path: string;
+  count: number;
 }
 
 export interface SearchOutcome {
   matches: SearchMatch[];
+  /** With report "counts": each file with a matching line, in walk order (matches is then empty). */
+  counts?: FileCount[];
   truncated: boolean;
   files_searched: number;
   /** Files not searched, and why: binary (a NUL byte, as ripgrep decides); files and folders no path reaches (walk.ts). */
@@ -126,7 +140,7 @@ function learned(entry: IndexedFile, stats: Stats, binary: boolean, index: FileI
 }
 
 export function searchRoots(roots: readonly Root[], options: SearchOptions): SearchOutcome {
-  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, ...noneLeftOut() } };
+  const outcome = emptyOutcome(options, noneLeftOut());
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const required = options.trigrams;
   const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
@@ -152,16 +166,13 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
             }
           }
           const file: ListedFile = { abs, repo: root.name, path: `${root.name}/${rel}` };
-          const room = options.limit - outcome.matches.length;
           // Copied into the cache only after its place was confirmed (file-index.ts).
           const cached = known?.same ? entry!.content : undefined;
           if (cached) {
             entry!.used = search;
-            const found: SearchMatch[] = [];
-            const whole = matchesIn(cached, cached.length, 0, file, options.matcher, options.context, room, found);
-            return tally({ status: 'searched', found, cut: !whole }, outcome, options);
+            return tally(searchText(cached, file, options, outcome), outcome, options);
           }
-          const result = searchFile(file, holder, options.matcher, options.context, room);
+          const result = searchOne(file, holder, options, outcome);
           if (result.status !== 'gone' && entry && known && !known.same && known.stats) learned(entry, known.stats, result.status === 'binary', index);
           else if (result.status === 'searched' && known?.same) index!.wanted(entry!, search);
           return tally(result, outcome, options);
@@ -183,15 +194,14 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
  */
 export function searchListed(
   files: readonly ListedFile[],
-  options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'onMatch'>,
+  options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'onMatch' | 'report'>,
   skipped: LeftOut,
 ): SearchOutcome {
-  const outcome: SearchOutcome = { matches: [], truncated: false, files_searched: 0, skipped: { binary: 0, ...skipped } };
+  const outcome = emptyOutcome(options, skipped);
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   try {
     for (const file of files) {
-      const result = searchFile(file, holder, options.matcher, options.context, options.limit - outcome.matches.length);
-      if (!tally(result, outcome, options)) break;
+      if (!tally(searchOne(file, holder, options, outcome), outcome, options)) break;
     }
   } finally {
     releaseRead(holder);
@@ -199,9 +209,44 @@ export function searchListed(
   return outcome;
 }
 
+function emptyOutcome(options: Pick<SearchOptions, 'report'>, skipped: LeftOut): SearchOutcome {
+  return { matches: [], ...(options.report === 'counts' ? { counts: [] } : {}), truncated: false, files_searched: 0, skipped: { binary: 0, ...skipped } };
+}
+
+/** How many more matches the search takes, and how many of them from one file (one with -l). */
+function roomFor(outcome: SearchOutcome, options: Pick<SearchOptions, 'limit' | 'report'>): { left: number; file: number } {
+  const left = options.limit - outcome.matches.length;
+  return { left, file: options.report === 'files' ? Math.min(1, left) : left };
+}
+
+/** One file on disk, as the report asks. */
+function searchOne(
+  file: ListedFile,
+  holder: ReadHolder,
+  options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'report'>,
+  outcome: SearchOutcome,
+): FileResult {
+  if (options.report === 'counts') return countFile(file, holder, options.matcher);
+  const room = roomFor(outcome, options);
+  const result = searchFile(file, holder, options.matcher, options.context, room.file);
+  // -l wants one line of a file: more is not more to report.
+  return room.file < room.left ? { ...result, cut: false } : result;
+}
+
+/** A file's text already in memory (the index's copy), as the report asks. */
+function searchText(text: Buffer, file: ListedFile, options: SearchOptions, outcome: SearchOutcome): FileResult {
+  if (options.report === 'counts') {
+    return { status: 'searched', found: [], cut: false, count: options.matcher(text, text.length).length, of: { repo: file.repo, path: file.path } };
+  }
+  const room = roomFor(outcome, options);
+  const found: SearchMatch[] = [];
+  const whole = matchesIn(text, text.length, 0, file, options.matcher, options.context, room.file, found);
+  return { status: 'searched', found, cut: !whole && room.file === room.left };
+}
+
 /**
- * Adds one file's result to the outcome, in walk order: at most the limit's matches, `truncated`
- * once a match is left over. False once the search has what it needs.
+ * Adds one file's result to the outcome, in walk order: at most the limit's matches (or counted
+ * files), `truncated` once one is left over. False once the search has what it needs.
  */
 function tally(result: FileResult, outcome: SearchOutcome, options: Pick<SearchOptions, 'limit' | 'onMatch'>): boolean {
   if (result.status === 'gone') return true;
@@ -210,6 +255,15 @@ function tally(result: FileResult, outcome: SearchOutcome, options: Pick<SearchO
     return true;
   }
   outcome.files_searched++;
+  if (outcome.counts) {
+    if (!result.count) return true;
+    if (outcome.counts.length >= options.limit) {
+      outcome.truncated = true;
+      return false;
+    }
+    outcome.counts.push({ ...result.of!, count: result.count });
+    return true;
+  }
   const take = Math.min(result.found.length, options.limit - outcome.matches.length);
   for (let i = 0; i < take; i++) {
     const match = result.found[i]!;

@@ -90,7 +90,7 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
     if (!listing) return true;
     if (!options.ignored) {
       if (options.watch) {
-        if (relDir === '') options.watch(`${prefix}.git/info/exclude`, false);
+        if (relDir === '') options.watch(`${prefix}.git/info/exclude`, false); // the root's own, when it is a work tree's top
         if (listing.hasGitignore) options.watch(`${folder}/.gitignore`, false);
       }
       // Only folders with a .gitignore (and the root, for .git/info/exclude) add rules.
@@ -116,6 +116,7 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
   };
   const under = options.under ?? '';
   const slash = under.lastIndexOf('/');
-  const outer = options.ignored || under === '' ? [] : rules.framesFor(slash < 0 ? '' : under.slice(0, slash));
+  if (!options.ignored) for (const file of rules.outerFiles()) options.watch?.(file, false);
+  const outer = options.ignored ? [] : under === '' ? rules.outerFrames() : rules.framesFor(slash < 0 ? '' : under.slice(0, slash));
   return recurse(under, outer, undefined, '');
 }

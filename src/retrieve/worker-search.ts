@@ -4,8 +4,9 @@ import { Worker } from 'node:worker_threads';
 import { ToolError, type ErrorCode } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
 import { overBudget } from './bounded.js';
+import type { PathRulesSpec } from './path-rules.js';
 import type { SearchQuery } from './query.js';
-import type { LeftOut, ListedFile, SearchMatch, SearchOutcome } from './search.js';
+import type { LeftOut, ListedFile, SearchMatch, SearchOutcome, SearchReport } from './search.js';
 
 /**
  * Work whose time has no bound, off the main thread of a long-running process (serve, the
@@ -25,8 +26,10 @@ export interface SearchJob {
   query: SearchQuery;
   /** The files of the roots, in walk order, from the main thread's index. */
   files: ListedFile[];
-  /** Only the files whose path inside their root this glob matches: applied here, by the same worker. */
-  glob?: { glob: string; hidden: boolean };
+  /** Only the files whose path inside their root these rules take: applied here, by the same worker. */
+  rules?: PathRulesSpec;
+  /** What each file gives (SearchOptions.report). */
+  report?: SearchReport;
   /** What the listing left out (walk.ts). */
   skipped: LeftOut;
   limit: number;
@@ -37,7 +40,9 @@ export interface SearchJob {
 
 export interface GlobJob {
   kind: 'glob';
-  glob: string;
+  /** One glob (find_files, smart_search), or a search's -g and -t rules. */
+  glob?: string;
+  rules?: PathRulesSpec;
   hidden: boolean;
   /** Paths inside their roots; the answer is those the glob matches. */
   paths: string[];

@@ -38,6 +38,17 @@ export interface CommandSpec {
   afterDoubleDash?: readonly [string, string];
   /** Shell lines shown under EXAMPLES in `--help`; `<%= config.bin %>` stands for `mcpkit`. */
   examples: readonly string[];
+  /**
+   * Terminal flags taken from another tool's habits (rg's -n and -F) that change nothing here,
+   * each with why; `conflicts`: a boolean field it contradicts (-F with --regex), refused together.
+   */
+  habits?: Readonly<Record<string, Habit>>;
+}
+
+export interface Habit {
+  char?: string;
+  description: string;
+  conflicts?: string;
 }
 
 /** `S` is the input schema, `R` the result, `I` an item of the result printed as it is found (renderItem). */
@@ -137,6 +148,10 @@ export function defineTool<S extends z.ZodObject, R, I = unknown>(tool: ToolDefi
     ...Object.fromEntries((tool.command.afterDoubleDash ?? []).map((f) => [f, f])),
   })) {
     if (!(field in shape)) throw new Error(`Tool ${tool.name}: a setting for "${field}", which is not an input field.`);
+  }
+  for (const [flag, habit] of Object.entries(tool.command.habits ?? {})) {
+    if (habit.conflicts !== undefined && !(habit.conflicts in shape))
+      throw new Error(`Tool ${tool.name}: habit --${flag} conflicts with "${habit.conflicts}", which is not an input field.`);
   }
   if (tool.enforcesReadOnly && tool.annotations.readOnlyHint) throw new Error(`Tool ${tool.name}: enforcesReadOnly is for writers only.`);
   return tool;

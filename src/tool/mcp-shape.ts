@@ -11,17 +11,32 @@ const published = new WeakMap<AnyTool, Tool>();
 export function toMcpTool(tool: AnyTool): Tool {
   let out = published.get(tool);
   if (!out) {
+    const inputSchema = inputJsonSchema(tool.input) as Tool['inputSchema'];
+    const say = inAgentWords(tool, Object.keys(inputSchema.properties ?? {}));
+    for (const property of Object.values(inputSchema.properties ?? {}) as { description?: string }[]) {
+      if (typeof property?.description === 'string') property.description = say(property.description);
+    }
     out = {
       name: tool.name,
       title: tool.title,
-      description: tool.description,
-      inputSchema: inputJsonSchema(tool.input) as Tool['inputSchema'],
+      description: say(tool.description),
+      inputSchema,
       // Tool.title is where 2025-06-18 and later clients read it; annotations.title would repeat it in every listing.
       annotations: { ...tool.annotations },
     };
     published.set(tool, out);
   }
   return out;
+}
+
+/**
+ * A description names input fields as a terminal user types them (`--regex`, `--all`); an agent
+ * gives them as arguments, so over MCP each flag of the tool's own fields reads as the field
+ * (`"regex"`), as error messages name them there. Flags of other commands stay as written. Pure.
+ */
+export function inAgentWords(tool: Pick<AnyTool, 'command'>, fields: readonly string[]): (text: string) => string {
+  const byFlag = new Map(fields.map((field) => [tool.command.flagNames?.[field] ?? field.replaceAll('_', '-'), field]));
+  return (text) => text.replace(/(?<![\w-])--([a-z][a-z0-9-]*)/g, (word, flag: string) => (byFlag.has(flag) ? `"${byFlag.get(flag)}"` : word));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

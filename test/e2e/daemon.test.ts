@@ -161,7 +161,8 @@ describe('mcpkit daemon', () => {
     expect(r).toMatchObject({ code: 0, stdout: 'Echo: after\n' });
     expect(existsSync(socket)).toBe(false);
     expect((await mcpkit(['daemon', 'status'])).code).toBe(1);
-    expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
+    const again = await mcpkit(['daemon', 'start']);
+    expect(again.code, again.stderr).toBe(0);
   }, 60_000);
 
   it('a daemon of another build is never used: commands do the work themselves; start (and daemon: auto) replace it', async () => {
@@ -210,7 +211,9 @@ describe('mcpkit daemon', () => {
   it('exits after daemon.idle_minutes without a request, and removes its socket', async () => {
     const { mcpkit } = setUp(`daemon:\n  idle_minutes: 0.05\n${EVERYTHING}`);
     // What start says is all this needs: asking for the status would be a request, and reset the clock.
-    const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { pid: number; log: string };
+    const start = await mcpkit(['daemon', 'start', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    const started = JSON.parse(start.stdout) as { pid: number; log: string };
     const socket = started.log.replace(/\.log$/, '.sock');
     expect(await waitFor(() => !alive(started.pid), 20_000, 100)).toBe(true);
     expect(existsSync(socket)).toBe(false);

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,8 @@ function tourLines(): TourLine[] {
 /** What the tour promises of a few lines beyond their exit code: a line starting so prints this. */
 const PROMISES: [string, string][] = [
   ['mcpkit call everything__echo', 'Echo: hi'],
-  ['mcpkit retrieve search TODO', 'docs/guide.md'],
+  ['mcpkit retrieve search ToolError', 'src/core/errors.ts'],
+  ['mcpkit retrieve cat docs/ARCHITECTURE.md', '# Architecture'],
   ['mcpkit config path', '.config/mcpkit/config.yaml'], // before config init --local: the user's file
   ['mcpkit arango build-query users --filters', 'Ada'],
   ['mcpkit arango build-query users --fields name --no-execute', 'FOR doc IN'],
@@ -134,17 +135,9 @@ beforeAll(async () => {
   writeFileSync(join(bin, 'mcpkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'mcpkit'), 0o755);
 
-  // What the retrieve lines read: the current folder is the root "code".
-  mkdirSync(join(work, 'docs/guides'), { recursive: true });
-  mkdirSync(join(work, 'src'));
-  writeFileSync(join(work, 'docs/guide.md'), '# Guide\n\nTODO: write the guide.\n');
-  writeFileSync(join(work, 'docs/guides/setup.md'), '# Setup\n');
-  writeFileSync(
-    join(work, 'src/main.ts'),
-    Array.from({ length: 40 }, (_, i) => (i === 12 ? 'const server = createServer(handler); // TODO: port' : `const line${i} = parseExpression(${i});`)).join(
-      '\n',
-    ),
-  );
+  // What the retrieve lines read: the current folder is the root "code", holding what a fresh
+  // clone holds there (the README names its files).
+  for (const part of ['README.md', 'docs', 'src']) cpSync(join(ROOT, part), join(work, part), { recursive: true });
   // What `server import` reads.
   mkdirSync(join(home, '.config/Claude'), { recursive: true });
   writeFileSync(join(home, '.config/Claude/claude_desktop_config.json'), JSON.stringify({ mcpServers: { notes: SERVERS.memory } }));

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 
 /**
- * `retrieve search` finds what ripgrep finds (git grep where rg is not installed, as in CI) on a
+ * `retrieve search` finds what ripgrep finds (git grep where rg is not installed) on a
  * tree with files over 1 MiB, a line longer than what is shown, nested .gitignore files that
  * exclude and re-include, binary files and dotfiles: "no match" must mean there is none.
  */
@@ -89,5 +89,68 @@ describe(`retrieve search agrees with ${hasRg ? 'ripgrep' : 'git grep'}`, () => 
     const lastLine = Math.ceil((1.5 * 1024 * 1024) / 29) + 1;
     expect(found).toEqual(expect.arrayContaining([`big/one-and-a-half.txt:${lastLine}`, 'big/minified.js:1']));
     expect(found).not.toContain('image.bin:1');
+  });
+});
+
+/**
+ * rg's own flags, compared with rg itself on what a person sees (stdout, byte for byte, and the
+ * exit code), on a root that sits below the top of a git work tree whose .gitignore leaves files
+ * out of it. Only where rg is installed: git grep has other flags and another output.
+ */
+const rgInstalled = spawnSync('rg', ['--version']).status === 0;
+if (!rgInstalled) console.log('skipped: comparing the rg flags with ripgrep (Debian package "ripgrep" is not installed)');
+describe.skipIf(!rgInstalled)('retrieve search takes rg flags and prints what rg prints, on a root inside a git work tree', () => {
+  let top: string;
+  let root: string;
+  beforeAll(() => {
+    top = tempDir('mcpkit-agree-rg-');
+    root = join(top, 'sub');
+    const put = (rel: string, content: string) => {
+      mkdirSync(join(top, rel, '..'), { recursive: true });
+      writeFileSync(join(top, rel), content);
+    };
+    execFileSync('git', ['init', '-q'], { cwd: top });
+    put('.gitignore', '*.log\nbuild/\nsub/gen/\n'); // above the root: rg honours it, and so must we
+    put('sub/.gitignore', '!keep.log\n');
+    put('sub/src/app.ts', 'const needle = 1;\nneedles(); // two\nthe Needle\n\n\n\nlast needle line\n');
+    put('sub/src/app.test.ts', 'test("needle", () => {});\n');
+    put('sub/src/util.py', 'def needle():\n    return "haystack"\n');
+    put('sub/docs/guide.md', '# Guide\nA needle in a haystack.\nNothing here.\nneedle-case and needle_case\n');
+    put('sub/docs/notes.txt', 'FIXME: needle\nTODO: thread\n');
+    put('sub/x.log', 'needle in an ignored log\n');
+    put('sub/keep.log', 'needle kept\n');
+    put('sub/build/out.ts', 'needle built\n');
+    put('sub/gen/made.ts', 'needle generated\n');
+    put('sub/main.go', 'package main // needle\n');
+  });
+
+  it.each([
+    ['a literal', ['needle']],
+    ['-w', ['-w', 'needle']],
+    ['-v', ['-v', 'needle']],
+    ['-l', ['-l', 'needle']],
+    ['-c', ['-c', 'needle']],
+    ['-e twice', ['-e', 'TODO', '-e', 'FIXME']],
+    ['-t', ['-t', 'ts', 'needle']],
+    ['-t twice', ['-t', 'py', '-t', 'go', 'needle']],
+    ['-g twice, with !', ['-g', '*.ts', '-g', '!*.test.ts', 'needle']],
+    ['-g the other way round', ['-g', '!*.test.ts', '-g', '*.ts', 'needle']],
+    ['-g a folder left out', ['-g', '!docs/', 'needle']],
+    ['-C with groups', ['-C', '1', 'needle']],
+    ['-F and -n', ['-F', '-n', 'needle(']],
+    ['-i -w -c', ['-i', '-w', '-c', 'needle']],
+    ['a regex', ['needle_?\\w*', '--regex']],
+    ['no match', ['absent-from-every-file']],
+    ['an unknown type', ['-t', 'typescript', 'needle']], // rg: exit 2, nothing on stdout
+  ])('%s', async (_label, args) => {
+    const rg = spawnSync('rg', ['--sort', 'path', '--no-heading', '-n', ...args.filter((a) => a !== '--regex')], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'], // rg searches its stdin when it is a pipe
+    });
+    const r = await runCli(['retrieve', 'search', ...args, '--limit', '0'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
+    expect(r.code, r.stderr).toBe(rg.status);
+    expect(r.stdout.replace(/^code\//gm, '')).toBe(rg.stdout);
+    expect(rg.stdout).not.toMatch(/x\.log|build\/|gen\//); // the work tree's .gitignore above the root decides
   });
 });

@@ -1,6 +1,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -124,9 +125,29 @@ describe('retrieve from the terminal', () => {
   });
 
   it.each([
+    [['line', '-g', '*.md'], 0, 'docs/guide.md:2:line two\ndocs/guide.md:3:line three\n'],
+    [['absent-everywhere'], 1, ''],
+    [['absent-everywhere', '--json'], 1, undefined], // the JSON document still comes, with no matches
+    [['-l', 'line', '-t', 'md'], 0, 'docs/guide.md\n'],
+    [['-l', 'absent-everywhere'], 1, ''],
+    [['-c', 'line', '-g', '*.md'], 0, 'docs/guide.md:2\n'],
+    [['-c', 'absent-everywhere'], 1, ''],
+    [['-v', '-c', 'x', '-g', 'guide.md'], 0, 'docs/guide.md:3\n'],
+    [['-w', 'two', '-e', 'three'], undefined, undefined], // a query and -e: usage
+    [['-w', '-e', 'two', '-e', 'thre'], 0, 'docs/guide.md:2:line two\n'],
+    [['-t', 'typescript', 'x'], 2, ''], // rg's name is ts
+  ] as [string[], number | undefined, string | undefined][])('search %j exits as rg does', async (args, code, stdout) => {
+    const r = await runCommand(['retrieve', 'search', ...args], { env });
+    expect(r.code, r.stderr).toBe(code ?? 2);
+    if (stdout !== undefined) expect(r.stdout).toBe(stdout);
+  });
+
+  it.each([
     [['retrieve', 'search', ''], 'QUERY_EMPTY'],
     [['retrieve', 'search', 'x', '--limit', '-1'], 'LIMIT_INVALID'], // 0 is no limit (terminal only)
-    [['retrieve', 'search', 'x', '--limit', '5000'], 'LIMIT_INVALID'],
+    [['retrieve', 'search', 'x', '-t', 'typescript'], 'INVALID_INPUT'], // rg's name is ts
+    [['retrieve', 'search', 'x', '-l', '-c'], 'INVALID_INPUT'],
+    [['retrieve', 'search', 'x', '-e', 'y'], 'INVALID_INPUT'], // rg would read x as a path
     [['retrieve', 'search', 'x', '--repo', 'wiki'], 'REPO_INVALID'],
     [['retrieve', 'search', '(unclosed', '--regex'], 'QUERY_INVALID'],
     [['retrieve', 'find', '  '], 'FILE_GLOB_INVALID'],
@@ -265,6 +286,32 @@ describe('retrieve over MCP', () => {
         code: 'LIMIT_INVALID',
         message: expect.stringContaining('terminal'),
       });
+      // The terminal takes any limit (rg has none); a model's answer stays bounded.
+      const large = (await client.callTool({ name: 'search', arguments: { query: 'marker', limit: 5000 } })) as CallToolResult;
+      expect((large.structuredContent as { error: { code: string } }).error.code).toBe('LIMIT_INVALID');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('warm search of a root inside a git work tree follows the .gitignore above the root as it is edited', async () => {
+    const top = tempDir('mcpkit-serve-top-');
+    execFileSync('git', ['init', '-q'], { cwd: top });
+    mkdirSync(join(top, 'sub'));
+    writeFileSync(join(top, '.gitignore'), '*.log\n');
+    writeFileSync(join(top, 'sub/a.ts'), 'marker\n');
+    writeFileSync(join(top, 'sub/b.log'), 'marker in a log\n');
+    // Times an hour back: old enough for the index to trust what it remembers, so only the watcher can tell.
+    const old = new Date(Date.now() - 3600_000);
+    for (const f of ['.gitignore', '.git/info/exclude', 'sub/a.ts', 'sub/b.log', 'sub', '.']) utimesSync(join(top, f), old, old);
+    const { client, found } = await serveSearch(join(top, 'sub'));
+    try {
+      expect(await found('marker')).toEqual(['code/a.ts: marker']);
+      await new Promise((r) => setTimeout(r, 1000)); // watches set up, in the background
+      expect(await found('marker')).toEqual(['code/a.ts: marker']); // checked once more by stat, then
+      expect(await found('marker')).toEqual(['code/a.ts: marker']); // only the watcher's word counts
+      writeFileSync(join(top, '.gitignore'), '*.tmp\n');
+      expect(await found('marker')).toEqual(['code/a.ts: marker', 'code/b.log: marker in a log']);
     } finally {
       await client.close();
     }

@@ -108,6 +108,14 @@ describe('searchTools (BM25)', () => {
     expect(searchTools(index, 'search', 2)).toHaveLength(2);
   });
 
+  it("a query that is a tool's own name finds it first, however long its description", () => {
+    const long = tool('search', `Find text in files. ${'Many more words about options and flags. '.repeat(40)}`, { query: 'q', patterns: 'p', glob: 'g' });
+    const many = buildSearchIndex([...TOOLS, long].map((t) => ({ tool: t })));
+    expect(searchTools(many, 'search', 3)[0]).toMatchObject({ name: 'search', exact: true });
+    expect(searchTools(many, 'search nodes', 3)[0]!.name).toBe('memory__search_nodes'); // a name's words with its server's left out
+    expect(searchTools(many, 'memory search nodes', 3)[0]).toMatchObject({ name: 'memory__search_nodes', exact: true });
+  });
+
   it('breaks ties by name so results are deterministic', () => {
     const twins = buildSearchIndex([tool('b_tool', 'same words'), tool('a_tool', 'same words')].map((t) => ({ tool: t })));
     expect(searchTools(twins, 'same', 5).map((h) => h.name)).toEqual(['a_tool', 'b_tool']);

@@ -66,3 +66,45 @@ describe('the walk agrees with git on which files .gitignore leaves out', () => 
     expect(ours.sort()).toEqual(git);
   });
 });
+
+describe('a root below the top of a git work tree takes the rules above it, as git does', () => {
+  it.each([
+    ['the top leaves out by name', 'sub', { '.gitignore': '*.log\nbuild/\n', 'sub/a.ts': '', 'sub/b.log': '', 'sub/build/c.ts': '', 'sub/d/e.log': '' }],
+    [
+      'rules with slashes above the root',
+      'sub',
+      { '.gitignore': 'sub/gen/\n/sub/top.txt\nsub/**/*.tmp\n', 'sub/gen/x.ts': '', 'sub/top.txt': '', 'sub/k/top.txt': '', 'sub/k/y.tmp': '', 'sub/z.ts': '' },
+    ],
+    [
+      'two levels, a nested file re-including',
+      'a/b',
+      {
+        '.gitignore': '*.log\n',
+        'a/.gitignore': 'secret*\n',
+        'a/b/.gitignore': '!keep.log\n',
+        'a/b/x.log': '',
+        'a/b/keep.log': '',
+        'a/b/secret.txt': '',
+        'a/b/ok.md': '',
+      },
+    ],
+    ['.git/info/exclude at the top', 'sub', { '.git-exclude': 'private.txt\n', 'sub/private.txt': '', 'sub/public.txt': '' }],
+  ] as [string, string, Record<string, string>][])('%s', (_label, under, files) => {
+    const top = tempDir('mcpkit-walk-top-');
+    execFileSync('git', ['init', '-q'], { cwd: top });
+    for (const [path, content] of Object.entries(files)) {
+      const target = path === '.git-exclude' ? join(top, '.git/info/exclude') : join(top, path);
+      mkdirSync(join(target, '..'), { recursive: true });
+      writeFileSync(target, content);
+    }
+    const git = execFileSync('git', ['ls-files', '--others', '--exclude-standard', '--', under], { cwd: top, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f && !f.split('/').some((part) => part.startsWith('.')))
+      .map((f) => f.slice(under.length + 1))
+      .sort();
+    expect(git.length, 'the tree keeps some files').toBeGreaterThan(0);
+    const ours: string[] = [];
+    walkFiles({ name: 'code', path: join(top, under) }, {}, (rel) => (ours.push(rel), true));
+    expect(ours.sort()).toEqual(git);
+  });
+});

@@ -4,8 +4,10 @@ import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { withinBudget } from '../../retrieve/bounded.js';
 import { compileGlob } from '../../retrieve/glob.js';
+import { GrepLines, type GrepLine } from '../../retrieve/grep-lines.js';
+import { compilePathRules } from '../../retrieve/path-rules.js';
 import type { Root } from '../../retrieve/roots.js';
-import type { SearchMatch } from '../../retrieve/search.js';
+import type { FileCount, SearchMatch, SearchReport } from '../../retrieve/search.js';
 import type { RenderUi } from '../../tool/context.js';
 import { envelope, fileIndexes, loadRoots, noteLeftOut, pathFilter, refuseHiddenWalk } from './shared.js';
 
@@ -15,6 +17,12 @@ const globField = z
   .optional()
   .describe(
     'Only files matching this glob: without a slash it matches the file name at any depth ("*.md"), with one the path inside the root ("docs/**/*.md").',
+  );
+const globsField = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .describe(
+    'Only files matching these globs, as rg -g: without a slash a glob matches a name at any depth ("*.md"), with one the path inside the root ("docs/**"); "!" in front leaves out what it matches, and when several match a path, the last one decides.',
   );
 
 /** A limit's bounds live in the schema, so clients see them; a value outside is LIMIT_INVALID, the retrieval tools' own code. */
@@ -28,6 +36,9 @@ async function rootsFor(roots: Root[], repo: string | undefined): Promise<Root[]
   return repo === undefined ? roots : roots.filter((r) => r.name === repo);
 }
 
+/** Over MCP a search keeps a limit (an agent's context is not the place for every match of a common word). */
+const MCP_MAX_LIMIT = 1000;
+
 export const search = defineTool({
   name: 'search',
   warm: true,
@@ -36,107 +47,160 @@ export const search = defineTool({
   command: {
     id: 'retrieve search',
     args: ['query'],
-    // ripgrep's letters where they mean the same (-i, -C, -g); -n, its --line-number, is not
-    // --limit here (line numbers are always shown), so limits have no letter.
-    chars: { ignore_case: 'i', context: 'C', glob: 'g' },
+    // ripgrep's letters and long names where they mean the same; -n and -F are taken as rg
+    // takes them (lines are always numbered; the query is literal unless --regex).
+    chars: { ignore_case: 'i', context: 'C', glob: 'g', type: 't', word: 'w', invert: 'v', files_with_matches: 'l', count: 'c', patterns: 'e' },
+    flagNames: { word: 'word-regexp', invert: 'invert-match', patterns: 'regexp' },
+    habits: {
+      'line-number': { char: 'n', description: 'Taken as rg takes it: lines are always numbered.' },
+      'fixed-strings': { char: 'F', description: 'Taken as rg takes it: the query is literal text unless --regex.', conflicts: 'regex' },
+    },
     examples: [
       '<%= config.bin %> retrieve search TODO',
-      '<%= config.bin %> retrieve search "createServer(" --glob "**/*.ts" -C 2',
-      '<%= config.bin %> retrieve search "\\w+Expression\\(" --regex --repo code --limit 50 --json',
+      '<%= config.bin %> retrieve search "createServer(" -g "*.ts" -g "!*.test.ts" -C 2',
+      '<%= config.bin %> retrieve search "\\w+Expression\\(" --regex -t ts --limit 50 --json',
+      '<%= config.bin %> retrieve search -w -l config -t md',
+      '<%= config.bin %> retrieve search -e TODO -e FIXME -c',
     ],
   },
   title: 'Search file contents',
   description:
-    'Find exact text, or a regex with --regex, in the docs and code under the roots, as grep does: the matching lines in a fixed order (root, path byte-wise, line), respecting .gitignore, up to --limit (meta.truncated is then true). Files of any size are searched (a long line is cut in what is shown); binary files (a NUL byte) are skipped and counted in skipped.binary, as ripgrep does.',
+    'Search file contents under the roots as ripgrep does: exact text, or a regular expression (regex), and the matching lines in a fixed order (root, path byte-wise, line), respecting .gitignore, up to the limit (meta.truncated is then true); or only the files that have a match (files_with_matches), or how many lines match in each (count). Files of any size are searched (a long line is cut in what is shown); binary files (a NUL byte) are skipped and counted in skipped.binary.',
   input: z.strictObject({
-    query: z.string().describe('Text to find (a JavaScript regular expression with --regex).'),
-    regex: z.boolean().default(false).describe('Treat the query as a regular expression.'),
+    query: z.string().optional().describe('Text to find (a JavaScript regular expression when regex is true). Required unless patterns are given.'),
+    patterns: z.array(z.string()).optional().describe('Further text to find, as rg -e: a line that matches any of them (or the query) matches.'),
+    regex: z.boolean().default(false).describe('Treat the query and patterns as regular expressions.'),
     ignore_case: z.boolean().default(false).describe('Match regardless of case.'),
-    glob: globField,
+    word: z.boolean().default(false).describe("Only matches with a non-word character or the line's edge on each side, as rg -w."),
+    invert: z.boolean().default(false).describe('The lines that do not match, as rg -v.'),
+    glob: globsField,
+    type: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe(
+        'Only files of these types, as rg -t (py, ts, js, md, go, rust, java, ...; an unknown type is refused with the list). A glob that includes a file takes it whatever its type.',
+      ),
     repo: repoField,
     context: z.int().min(0).max(20).default(0).describe('Lines of context before and after each match.'),
+    files_with_matches: z.boolean().default(false).describe('Only the files that have a match (result.files), as rg -l; the limit then counts files.'),
+    count: z.boolean().default(false).describe('How many lines match in each file that has a match (result.counts), as rg -c; the limit then counts files.'),
     limit: z
       .int()
-      .min(0, 'must be from 1 to 1000 (0: no limit, in a terminal)')
-      .max(1000, 'must be from 1 to 1000 (0: no limit, in a terminal)')
+      .min(0, 'must be 1 or more (0: no limit, in a terminal)')
       .default(200)
-      .describe('Most matches to return (1-1000; in a terminal 0 means no limit, printed as found).'),
+      .describe(`Most matches (or files) to return: 1-${MCP_MAX_LIMIT} over MCP; in a terminal any number, 0 for no limit.`),
     hidden: z.boolean().default(false).describe('Search dotfiles and dot-folders too.'),
   }),
   annotations: READ_ONLY,
   fieldCodes: LIMIT_CODES,
   async run(input, ctx) {
     const started = performance.now();
-    if (input.query === '') throw new ToolError('QUERY_EMPTY', 'The query is empty.', { hint: 'Give the text to search for.' });
-    // An agent's context is not the place for every match of a common word: over MCP a limit stays.
-    if (input.limit === 0 && ctx.surface === 'mcp') {
-      throw new ToolError('LIMIT_INVALID', 'limit 0 (no limit) is for the terminal; give 1-1000.', {
-        details: { limit: 0 },
-        hint: 'Narrow the search with glob or repo, or page with a larger limit.',
+    const patterns = [...(input.query !== undefined ? [input.query] : []), ...(input.patterns ?? [])];
+    if (patterns.length === 0 || patterns.some((p) => p === '')) {
+      throw new ToolError('QUERY_EMPTY', patterns.length === 0 ? 'Nothing to search for.' : 'A pattern is empty.', { hint: 'Give the text to search for.' });
+    }
+    if (ctx.surface === 'cli' && input.query !== undefined && input.patterns?.length) {
+      // rg reads the word after -e patterns as a path to search; here it would quietly be one more pattern.
+      throw new ToolError('INVALID_INPUT', `With -e, give every pattern with -e: "${input.query}" would be searched for, not searched in.`, {
+        hint: 'Choose where to search with --repo or -g (a glob), e.g. -g "src/**".',
+      });
+    }
+    if (input.files_with_matches && input.count) {
+      throw new ToolError('INVALID_INPUT', 'Give one of files_with_matches (-l) and count (-c).', { details: { files_with_matches: true, count: true } });
+    }
+    if (ctx.surface === 'mcp' && (input.limit === 0 || input.limit > MCP_MAX_LIMIT)) {
+      throw new ToolError('LIMIT_INVALID', `limit ${input.limit} is for the terminal; give 1-${MCP_MAX_LIMIT}.`, {
+        details: { limit: input.limit },
+        hint: 'Narrow the search with glob, type or repo, or ask for files_with_matches or count.',
       });
     }
     const unlimited = input.limit === 0;
-    const glob = compileGlob(input.glob, input.hidden);
+    const report: SearchReport = input.files_with_matches ? 'files' : input.count ? 'counts' : 'lines';
+    const globs = typeof input.glob === 'string' ? [input.glob] : (input.glob ?? []);
+    const types = typeof input.type === 'string' ? [input.type] : (input.type ?? []);
+    const rules = compilePathRules({ globs, types, hidden: input.hidden });
     const { roots, timeoutMs } = await loadRoots(ctx);
     const selected = await rootsFor(roots, input.repo);
     refuseHiddenWalk(ctx, selected, { hidden: input.hidden });
     const [{ compileQuery }, { listFiles, searchRoots }] = await Promise.all([import('../../retrieve/query.js'), import('../../retrieve/search.js')]);
-    const query = { query: input.query, regex: input.regex, ignoreCase: input.ignore_case };
+    const [first, ...more] = patterns as [string, ...string[]];
+    const query = { query: first, ...(more.length ? { more } : {}), regex: input.regex, ignoreCase: input.ignore_case, word: input.word, invert: input.invert };
     const { matcher, trigrams, backtracks } = compileQuery(query);
     const index = await fileIndexes(ctx);
     await index?.caughtUp();
     const limit = unlimited ? Number.POSITIVE_INFINITY : input.limit;
-    const onMatch = unlimited ? ctx.emit : undefined;
+    // Matches are printed as they are found with no limit; files and counts are few and come at the end.
+    const onMatch = unlimited && report === 'lines' ? ctx.emit : undefined;
+    const context = report === 'lines' ? input.context : 0;
     const signal = ctx.signal;
     let outcome;
     if (backtracks && index) {
       // An expression that may backtrack without bound runs off the main thread of a process that
-      // serves others (the index is theirs too), and the glob with it, in the same worker; a
+      // serves others (the index is theirs too), and the path rules with it, in the same worker; a
       // one-shot command holds no one but its caller.
       const { searchInWorker } = await import('../../retrieve/worker-search.js');
       const { files, skipped } = withinBudget(timeoutMs, 'The search', () => listFiles(selected, { hidden: input.hidden, index }));
-      const job = {
-        query,
-        files,
-        skipped,
-        limit,
-        context: input.context,
-        stream: onMatch !== undefined,
-        ...(glob ? { glob: { glob: glob.glob, hidden: glob.hidden } } : {}),
-      };
+      const job = { query, files, skipped, limit, context, report, stream: onMatch !== undefined, ...(rules ? { rules: rules.spec } : {}) };
       outcome = await searchInWorker(job, { timeoutMs, ...(signal ? { signal } : {}), ...(onMatch ? { onMatch } : {}) });
     } else {
-      const include = await pathFilter(glob, { roots: selected, index, timeoutMs, signal });
+      const include = await pathFilter(rules, { roots: selected, index, timeoutMs, signal });
       outcome = withinBudget(timeoutMs, 'The search', () =>
-        searchRoots(selected, { matcher, limit, context: input.context, hidden: input.hidden, include, index, trigrams, ...(onMatch ? { onMatch } : {}) }),
+        searchRoots(selected, { matcher, limit, context, report, hidden: input.hidden, include, index, trigrams, ...(onMatch ? { onMatch } : {}) }),
       );
     }
-    const { matches, ...stats } = outcome;
-    return envelope(
-      { query: input.query, matches, files_searched: stats.files_searched, skipped: stats.skipped },
-      input.repo ?? null,
-      started,
-      outcome.truncated,
-    );
+    const { matches, counts, ...stats } = outcome;
+    const asked = { query: input.query ?? null, ...(input.patterns?.length ? { patterns: input.patterns } : {}) };
+    const found =
+      report === 'files' ? { files: matches.map((m) => ({ repo: m.repo, path: m.path })) } : report === 'counts' ? { counts: counts ?? [] } : { matches };
+    return envelope({ ...asked, ...found, files_searched: stats.files_searched, skipped: stats.skipped }, input.repo ?? null, started, outcome.truncated);
   },
-  // With --limit 0 the matches were printed as they were found (renderItem).
+  // With --limit 0 the matches were printed as they were found (renderItem), all but the last after-context.
   render: (r, ui, input) => {
     noteLeftOut(r.result.skipped, ui);
-    return [
-      ...(input.limit === 0 ? [] : r.result.matches.map((m) => matchLines(m, ui))),
-      ...(r.meta.truncated ? [ui.color.yellow(`(stopped at ${r.result.matches.length} matches; raise --limit for more, or --limit 0 for all)`)] : []),
-    ].join('\n');
+    const result = r.result as { matches?: SearchMatch[]; files?: { path: string }[]; counts?: FileCount[] };
+    const what = result.files ? 'files' : result.counts ? 'files' : 'matches';
+    const shown = result.files
+      ? result.files.map((f) => ui.color.magenta(printable(f.path)))
+      : result.counts
+        ? result.counts.map((c) => `${ui.color.magenta(printable(c.path))}:${c.count}`)
+        : input.limit === 0
+          ? grepOf(ui)
+              .finish()
+              .map((line) => grepLine(line, ui))
+          : printGrep(result.matches ?? [], ui);
+    const count = (result.files ?? result.counts ?? result.matches ?? []).length;
+    return [...shown, ...(r.meta.truncated ? [ui.color.yellow(`(stopped at ${count} ${what}; raise --limit for more, or --limit 0 for all)`)] : [])].join('\n');
   },
-  renderItem: (m: SearchMatch, ui) => matchLines(m, ui),
+  renderItem: (m: SearchMatch, ui) =>
+    grepOf(ui)
+      .add(m)
+      .map((line) => grepLine(line, ui))
+      .join('\n'),
+  // rg's exit codes: 1 when nothing matched (2 and up are errors).
+  exitCode: (r) => {
+    const result = r.result as { matches?: unknown[]; files?: unknown[]; counts?: unknown[] };
+    return (result.matches ?? result.files ?? result.counts ?? []).length > 0 ? 0 : 1;
+  },
 });
 
-/** One match as grep prints it: path:line:text, context lines as path-line-text. */
-function matchLines(m: SearchMatch, ui: RenderUi): string {
-  return [
-    ...(m.before ?? []).map((t, i) => ui.color.dim(`${printable(m.path)}-${m.line - (m.before!.length - i)}-${t}`)),
-    `${ui.color.magenta(printable(m.path))}:${ui.color.green(String(m.line))}:${m.text}`,
-    ...(m.after ?? []).map((t, i) => ui.color.dim(`${printable(m.path)}-${m.line + i + 1}-${t}`)),
-  ].join('\n');
+/** The lines of one terminal's printing, kept from match to match (renderItem) until render ends it. */
+const printers = new WeakMap<RenderUi, GrepLines>();
+function grepOf(ui: RenderUi): GrepLines {
+  let printer = printers.get(ui);
+  if (!printer) printers.set(ui, (printer = new GrepLines()));
+  return printer;
+}
+
+function printGrep(matches: readonly SearchMatch[], ui: RenderUi): string[] {
+  const grep = new GrepLines();
+  return [...matches.flatMap((m) => grep.add(m)), ...grep.finish()].map((line) => grepLine(line, ui));
+}
+
+/** A line as grep prints it: path:line:text for a match, path-line-text for context, -- between groups. */
+function grepLine(line: GrepLine, ui: RenderUi): string {
+  if (line.kind === 'separator') return ui.color.dim('--');
+  if (line.kind === 'context') return ui.color.dim(`${printable(line.path)}-${line.line}-${line.text}`);
+  return `${ui.color.magenta(printable(line.path))}:${ui.color.green(String(line.line))}:${line.text}`;
 }
 
 export const findFiles = defineTool({

@@ -9,6 +9,7 @@ import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/bounded.js';
 import type { Root, RootSpec } from '../../retrieve/roots.js';
 import { ToolError } from '../../core/errors.js';
 import type { CompiledGlob } from '../../retrieve/glob.js';
+import type { PathRules } from '../../retrieve/path-rules.js';
 
 export const DEFAULT_MAX_FILE_BYTES = SETTING_DEFAULTS.retrieve.max_file_bytes;
 
@@ -66,18 +67,18 @@ export const FILE_INDEXES_KEY = 'retrieve.fileIndexes';
  * main thread never runs it.
  */
 export async function pathFilter(
-  include: CompiledGlob | undefined,
+  include: CompiledGlob | PathRules | undefined,
   options: { roots: readonly Root[]; index: FileIndexes | undefined; timeoutMs: number; signal: AbortSignal | undefined },
 ): Promise<((rel: string) => boolean) | undefined> {
   if (!include?.backtracks || !options.index) return include;
   const [{ listFiles, relOf }, { globInWorker }] = await Promise.all([import('../../retrieve/search.js'), import('../../retrieve/worker-search.js')]);
-  const { files } = listFiles(options.roots, { hidden: include.hidden, index: options.index });
+  const hidden = 'spec' in include ? include.spec.hidden : include.hidden;
+  const { files } = listFiles(options.roots, { hidden, index: options.index });
   const paths = [...new Set(files.map(relOf))];
+  const source = 'spec' in include ? { rules: include.spec } : { glob: include.glob };
+
   const matched = new Set(
-    await globInWorker(
-      { glob: include.glob, hidden: include.hidden, paths },
-      { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
-    ),
+    await globInWorker({ ...source, hidden, paths }, { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }),
   );
   return (rel) => matched.has(rel);
 }

@@ -1,0 +1,48 @@
+import type { SearchMatch } from './file-search.js';
+
+/** One line of grep's output: a match (`path:line:text`), a context line (`path-line-text`), or `--`. */
+export type GrepLine = { kind: 'match' | 'context'; path: string; line: number; text: string } | { kind: 'separator' };
+
+type Numbered = { path: string; line: number; text: string };
+
+/**
+ * Matches in walk order as rg prints them with context: a line shared by two matches' context is
+ * printed once, a context line that is itself a match is printed as the match, and groups that do
+ * not touch (another file, or a gap) are parted by `--`. A match's after-context waits for the
+ * next match (which may cover it) or finish(), so matches can be printed as they are found. Pure.
+ */
+export class GrepLines {
+  private last: { path: string; line: number } | undefined;
+  private pending: Numbered[] = [];
+
+  add(match: SearchMatch): GrepLine[] {
+    const out: GrepLine[] = [];
+    for (const p of this.pending) if (p.path !== match.path || p.line < match.line) this.print(out, 'context', p);
+    this.pending = [];
+    const withContext = match.before !== undefined || match.after !== undefined;
+    const before = (match.before ?? []).map((text, i, all) => ({ path: match.path, line: match.line - all.length + i, text }));
+    const group = [...before.filter((b) => !this.shown(b)), match];
+    if (withContext && this.last && (this.last.path !== match.path || group[0]!.line > this.last.line + 1)) out.push({ kind: 'separator' });
+    for (const b of group.slice(0, -1)) this.print(out, 'context', b);
+    if (!this.shown(match)) this.print(out, 'match', match);
+    this.pending = (match.after ?? []).map((text, i) => ({ path: match.path, line: match.line + 1 + i, text }));
+    return out;
+  }
+
+  /** The after-context still waiting. */
+  finish(): GrepLine[] {
+    const out: GrepLine[] = [];
+    for (const p of this.pending) this.print(out, 'context', p);
+    this.pending = [];
+    return out;
+  }
+
+  private shown(line: { path: string; line: number }): boolean {
+    return this.last !== undefined && this.last.path === line.path && line.line <= this.last.line;
+  }
+
+  private print(out: GrepLine[], kind: 'match' | 'context', line: Numbered): void {
+    out.push({ kind, path: line.path, line: line.line, text: line.text });
+    this.last = { path: line.path, line: line.line };
+  }
+}
