@@ -45,6 +45,9 @@ export function commandFromTool(tool: AnyTool) {
     static override summary = summaryOf(tool);
     static override description = rest.join('\n').trim() || undefined;
     static override examples = [...tool.command.examples];
+    static override aliases = (tool.command.aliases ?? []).map((id) => id.replaceAll(' ', ':'));
+    // Not strict (the words after "--" are the tool's), so oclif would print "NAME...".
+    static override usage = tool.command.afterDoubleDash ? [commandLineUsage(tool, positional)] : undefined;
     static override flags = {
       ...Object.fromEntries(specs.filter((s) => !s.positional).map((s) => [s.flag, flagFor(s)])),
       ...Object.fromEntries(
@@ -67,8 +70,10 @@ export function commandFromTool(tool: AnyTool) {
       const { flags, argv } = await this.parse(ToolCommand);
       const { 'no-daemon': noDaemon, ...fields } = flags as Record<string, unknown>;
       const habits = Object.keys(tool.command.habits ?? {}).filter((flag) => fields[flag] === true);
-      const raw = inputFromCommandLine(specs, fields, argv as string[]);
+      const words = argv as string[];
+      const raw = inputFromCommandLine(specs, fields, words);
       checkHabits(tool.command, habits, raw);
+      if (tool.command.afterDoubleDash && !positional.some((s) => s.multiple)) Object.assign(raw, extraWords(tool, raw, words.slice(positional.length)));
       if (tail) Object.assign(raw, afterDoubleDash(tool, raw, tail));
       return this.runTool(tool, raw, flags.config, noDaemon === true);
     }
@@ -93,6 +98,31 @@ function afterDoubleDash(tool: AnyTool, raw: Record<string, unknown>, words: rea
     throw new ToolError('INVALID_INPUT', `Give the ${first} either after "--" or with ${field(first)}, not both.`);
   }
   return { [first]: words[0], ...(words.length > 1 ? { [rest]: words.slice(1) } : {}) };
+}
+
+/** `server add NAME [URL] [FLAGS] [-- COMMAND ARGS...]`: a command that takes a command line after `--`. Pure. */
+function commandLineUsage(tool: AnyTool, positional: readonly FieldSpec[]): string {
+  const [first, rest] = tool.command.afterDoubleDash!;
+  const args = positional.map((s) => (s.required ? s.field.toUpperCase() : `[${s.field.toUpperCase()}]`));
+  return [tool.command.id, ...args, ...(tool.command.urlWord ? ['[URL]'] : []), '[FLAGS]', `[-- ${first.toUpperCase()} ${rest.toUpperCase()}...]`].join(' ');
+}
+
+/**
+ * Words after a command's arguments that are not after `--`: a lone URL fills CommandSpec.urlWord
+ * (`server add linear https://mcp.linear.app/mcp`); anything else is refused with where it goes.
+ */
+function extraWords(tool: AnyTool, raw: Record<string, unknown>, words: readonly string[]): Record<string, unknown> {
+  if (words.length === 0) return {};
+  const urlField = tool.command.urlWord;
+  if (urlField && words.length === 1 && /^https?:\/\//i.test(words[0]!)) {
+    if (raw[urlField] !== undefined) throw new ToolError('INVALID_INPUT', `Give the URL either as an argument or with ${field(urlField)}, not both.`);
+    return { [urlField]: words[0] };
+  }
+  const [first] = tool.command.afterDoubleDash!;
+  throw new ToolError('INVALID_INPUT', `Unexpected argument "${words[0]}": the ${first} to run and its arguments go after "--".`, {
+    details: { arguments: words },
+    hint: `Write mcpkit ${tool.command.id} ${typeof raw.name === 'string' ? raw.name : 'NAME'} -- ${words.join(' ')}${urlField ? `, or give a URL (https://...) as it is` : ''}.`,
+  });
 }
 
 /**

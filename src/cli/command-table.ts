@@ -24,6 +24,7 @@ export const NON_TOOL_COMMANDS: readonly string[] = [
   'serve',
   'stats',
   'tools',
+  'version',
 ];
 
 /** The tool a generated command runs, by its spaced id (`retrieve search`); undefined for anything else. */

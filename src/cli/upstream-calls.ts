@@ -20,7 +20,10 @@ export interface ToolListing {
   group: string;
   command?: string;
   read_only: boolean;
+  /** The description's first line. */
   description: string;
+  /** The whole description, where it says more than its first line. */
+  full_description?: string;
   /** The JSON Schema of its arguments, as tools/list publishes it. */
   input_schema: unknown;
 }
@@ -39,6 +42,12 @@ export interface UpstreamResult {
   [key: string]: unknown;
 }
 
+/** `full_description` of a listing, where the description has more than its summary. */
+export function fullDescription(tool: { description?: string }): { full_description?: string } {
+  const whole = tool.description?.trim() ?? '';
+  return whole && whole !== summaryOf(tool as { description: string }) ? { full_description: whole } : {};
+}
+
 /** One upstream or composite tool as `mcpkit tools` lists it. */
 function listingOf(tool: Tool, server: string | undefined): ToolListing {
   return {
@@ -46,6 +55,7 @@ function listingOf(tool: Tool, server: string | undefined): ToolListing {
     group: server ? `server:${server}` : 'composite',
     read_only: tool.annotations?.readOnlyHint === true,
     description: summaryOf(tool),
+    ...fullDescription(tool),
     input_schema: tool.inputSchema,
   };
 }

@@ -75,15 +75,25 @@ export interface ToolsReplaced {
   dropped_overrides: string[];
 }
 
-/** Replaces the allow-list, keeping overrides of tools that stay; null removes it (all tools pass). */
+/**
+ * Replaces the allow-list, keeping overrides of tools that stay; null removes it (all tools pass)
+ * and moves every override it held under `overrides:` (which hides no tool), where what the
+ * allow-list said wins over an older `overrides:` entry of the same tool.
+ */
 export function setServerTools(doc: Document, name: string, tools: readonly string[] | null): ToolsReplaced {
   const server = requireServer(doc, name);
   const old = server.get('tools');
   const previous = isMap(old) ? old.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key)) : null;
   const overridden = isMap(old) ? previous!.filter((tool) => isMap(old.get(tool)) && (old.get(tool) as YAMLMap).items.length > 0) : [];
   if (tools === null) {
+    if (overridden.length > 0) {
+      const existing = server.get('overrides');
+      const merged: Record<string, unknown> = isMap(existing) ? (existing.toJSON() as Record<string, unknown>) : {};
+      for (const tool of overridden) merged[tool] = { ...((merged[tool] as object | undefined) ?? {}), ...((old as YAMLMap).get(tool) as YAMLMap).toJSON() };
+      server.set('overrides', doc.createNode(merged));
+    }
     server.delete('tools');
-    return { previous, dropped_overrides: overridden };
+    return { previous, dropped_overrides: [] };
   }
   const kept = Object.fromEntries(tools.map((tool) => [tool, isMap(old) && isMap(old.get(tool)) ? (old.get(tool) as YAMLMap).toJSON() : {}]));
   server.set('tools', doc.createNode(kept));

@@ -36,6 +36,13 @@ export interface CommandSpec {
    * second (an array), as in `server add memory -- npx -y @modelcontextprotocol/server-memory`.
    */
   afterDoubleDash?: readonly [string, string];
+  /**
+   * The field a lone URL after the arguments fills, as `claude mcp add NAME URL` writes it
+   * (`server add linear https://mcp.linear.app/mcp`); any other word there is refused.
+   */
+  urlWord?: string;
+  /** Other ids the command answers to, as typed (`server ls`), for the habits of other CLIs. */
+  aliases?: readonly string[];
   /** Shell lines shown under EXAMPLES in `--help`; `<%= config.bin %>` stands for `mcpkit`. */
   examples: readonly string[];
   /**

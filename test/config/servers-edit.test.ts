@@ -82,8 +82,23 @@ describe('server edits on the YAML document', () => {
       search_issues: { description: 'Issues. {original}' },
       create_issue: {},
     });
-    setServerTools(d, 'github', null);
+    expect(setServerTools(d, 'github', null)).toEqual({ previous: ['search_issues', 'create_issue'], dropped_overrides: [] });
     expect(d.hasIn(['mcp_servers', 'github', 'tools'])).toBe(false);
+    // Every tool passes now, and the description set on search_issues still applies.
+    expect((d.toJS() as { mcp_servers: { github: { overrides: unknown } } }).mcp_servers.github.overrides).toEqual({
+      search_issues: { description: 'Issues. {original}' },
+    });
+  });
+
+  it("--all moves overrides under overrides:, the allow-list's words winning over an older entry of the same tool", () => {
+    const d = parseDocument(
+      'mcp_servers:\n  s:\n    command: x\n    tools:\n      a: { name: alpha, description: New }\n      b: {}\n    overrides:\n      a: { description: Old }\n      c: { name: gamma }\n',
+    );
+    expect(setServerTools(d, 's', null).dropped_overrides).toEqual([]);
+    expect((d.toJS() as { mcp_servers: { s: unknown } }).mcp_servers.s).toEqual({
+      command: 'x',
+      overrides: { a: { description: 'New', name: 'alpha' }, c: { name: 'gamma' } },
+    });
   });
 
   it('without an allow-list, a description or a rename goes under overrides (no tool is hidden); clearing it leaves nothing behind', () => {

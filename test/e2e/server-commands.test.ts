@@ -253,3 +253,41 @@ describe('server_add over MCP speaks MCP, in the terminal speaks flags', async (
     expect(cli.stderr).toContain('Run "mcpkit server add --help".');
   });
 });
+
+describe('server add keeps secrets out of the file unless asked', () => {
+  it.each([
+    [
+      ['--url', 'https://h.example/mcp', '--header', 'Authorization=Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
+      'mcp_servers.gh.headers.Authorization',
+      'GH_TOKEN',
+    ],
+    [['-e', 'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789', '--', 'npx', 'server'], 'mcp_servers.gh.env.GITHUB_TOKEN', 'GITHUB_TOKEN'],
+    [['--', 'npx', 'server', '--api-key=sk-abcdefghijklmnopqrstuvwx'], 'mcp_servers.gh.args.1', 'GH_TOKEN'],
+    [['--url', 'https://h.example/mcp', '--client-id', 'app', '--client-secret', 'plain-secret-value'], 'mcp_servers.gh.auth.client_secret', 'CLIENT_SECRET'],
+  ])('%j is refused, naming the variable to use, the file byte-for-byte unchanged', async (flags, path, variable) => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(file, '# mine\nmcp_servers: {}\n');
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const r = await runCommand(['server', 'add', 'gh', ...flags], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${path} would keep what looks like a secret in the config file, in plain text.`);
+    expect(r.stderr).toContain(`\${${variable}}`);
+    expect(r.stderr).toContain('--literal-secrets');
+    expect(r.stderr).not.toMatch(/ghp_abc|sk-abc|plain-secret-value/); // the message never repeats the secret
+    expect(readFileSync(file, 'utf8')).toBe('# mine\nmcp_servers: {}\n');
+  });
+
+  it('--literal-secrets stores it as written; a ${VAR} needs nothing', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(file, 'mcp_servers: {}\n');
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const token = 'Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    expect(
+      (await runCommand(['server', 'add', 'a', '--url', 'https://h.example/mcp', '-H', `Authorization=${token}`, '--literal-secrets'], { env })).code,
+    ).toBe(0);
+    expect((await runCommand(['server', 'add', 'b', '--url', 'https://h.example/mcp', '-H', 'Authorization=Bearer ${B_TOKEN}'], { env })).code).toBe(0);
+    const servers = parse(readFileSync(file, 'utf8')).mcp_servers;
+    expect(servers.a.headers).toEqual({ Authorization: token });
+    expect(servers.b.headers).toEqual({ Authorization: 'Bearer ${B_TOKEN}' });
+  });
+});

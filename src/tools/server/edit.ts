@@ -16,10 +16,14 @@ export const serverAdd = defineTool({
     id: 'server add',
     args: ['name'],
     flagNames: { args: 'arg', headers: 'header', scopes: 'scope' },
+    chars: { env: 'e', headers: 'H' },
     pairs: ['env', 'headers'],
     afterDoubleDash: ['command', 'args'],
+    urlWord: 'url',
     examples: [
       '<%= config.bin %> server add everything -- npx -y @modelcontextprotocol/server-everything',
+      '<%= config.bin %> server add linear https://mcp.linear.app/mcp --auth oauth',
+      '<%= config.bin %> server add memory -e MEMORY_FILE_PATH=/tmp/memory.json -- npx -y @modelcontextprotocol/server-memory',
       '<%= config.bin %> server add everything --command npx --arg -y --arg @modelcontextprotocol/server-everything',
       '<%= config.bin %> server add github --url https://api.githubcopilot.com/mcp/ --header "Authorization=Bearer \\${GITHUB_TOKEN}"',
       '<%= config.bin %> server add linear --url https://mcp.linear.app/mcp --auth oauth',
@@ -56,6 +60,10 @@ export const serverAdd = defineTool({
       .describe(
         'Run the stdio server in a box (bubblewrap): none of your files, no network unless the config says (default: a box with the network when an agent adds it, none from a terminal).',
       ),
+    literal_secrets: z
+      .boolean()
+      .default(false)
+      .describe('Store values that look like secrets (a token in a header, env or argument) as written; without it they are refused: write ${VAR} instead.'),
     force: z.boolean().default(false).describe('Replace a server of the same name.'),
   }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
@@ -108,6 +116,7 @@ export const serverAdd = defineTool({
         added_by: ctx.surface === 'mcp' ? 'agent' : undefined,
       }).filter(([, v]) => v !== undefined),
     );
+    if (!input.literal_secrets) await refuseLiteralSecrets(input.name, entry);
     const command = serverCommandLine(entry);
     if (command) {
       await requirePersonFor(
@@ -123,10 +132,28 @@ export const serverAdd = defineTool({
     `${ui.color.green('✓')} ${r.replaced ? 'Replaced' : 'Added'} server ${r.server} in ${r.config}${r.entry.auth ? `\nLog in to it with: mcpkit server login ${r.server}` : ''}`,
 });
 
+/**
+ * A token typed into server add would sit in the config in plain text (and in its backups and
+ * diffs): refused, naming the variable `server import` would have used, unless literal_secrets.
+ */
+async function refuseLiteralSecrets(name: string, entry: Record<string, unknown>): Promise<void> {
+  const { externalizeSecrets } = await import('../../config/import-secrets.js');
+  const auth = entry.auth as { client_secret?: string } | undefined;
+  const withSecret =
+    auth?.client_secret && !auth.client_secret.includes('${') ? { ...entry, env: { ...(entry.env as object), CLIENT_SECRET: auth.client_secret } } : entry;
+  const { moved } = externalizeSecrets(name, withSecret);
+  if (moved.length === 0) return;
+  const places = moved.map((m) => m.path.replace(/\.env\.CLIENT_SECRET$/, '.auth.client_secret'));
+  throw new ToolError('INVALID_INPUT', `${places.join(', ')} would keep what looks like a secret in the config file, in plain text.`, {
+    details: { paths: places, variables: moved.map((m) => m.variable) },
+    hint: `Write it as a variable and set that in the environment, e.g. ${moved.map((m) => `\${${m.variable}}`).join(', ')}; or give ${field('literal_secrets')} to store it as written.`,
+  });
+}
+
 export const serverRemove = defineTool({
   name: 'server_remove',
   group: 'server',
-  command: { id: 'server remove', args: ['name'], examples: ['<%= config.bin %> server remove everything'] },
+  command: { id: 'server remove', args: ['name'], aliases: ['server rm'], examples: ['<%= config.bin %> server remove everything'] },
   title: 'Remove an upstream MCP server',
   description: 'Remove an upstream server from the config.',
   input: z.strictObject({ name: serverName }),
@@ -177,7 +204,7 @@ export const serverSetTools = defineTool({
   },
   title: 'Set the tools a server exposes',
   description:
-    "Replace the allow-list of tools a server exposes (overrides of tools that stay are kept), or --all to remove the allow-list so every tool passes.\nThe names are checked against the server's own tools when it can be reached; an unknown name is refused unless --force.",
+    "Replace the allow-list of tools a server exposes (overrides of tools that stay are kept), or --all to remove the allow-list so every tool passes (the descriptions and names set in it move under overrides:).\nThe names are checked against the server's own tools when it can be reached; an unknown name is refused unless --force.",
   input: z.strictObject({
     name: serverName,
     tools: z.array(z.string().min(1)).optional().describe('Upstream tool names to expose.'),

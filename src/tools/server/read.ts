@@ -59,7 +59,7 @@ function summary(name: string, s: Record<string, unknown>, problems: readonly st
 export const serverList = defineTool({
   name: 'server_list',
   group: 'server',
-  command: { id: 'server list', examples: ['<%= config.bin %> server list', '<%= config.bin %> server list --json'] },
+  command: { id: 'server list', aliases: ['server ls'], examples: ['<%= config.bin %> server list', '<%= config.bin %> server list --json'] },
   title: 'List upstream MCP servers',
   description:
     'List the upstream servers in the config: type, command or URL, enabled, allow-listed tools, filter rules, env and headers as written (secrets masked), and for OAuth servers whether mcpkit is logged in and until when.',
@@ -93,7 +93,7 @@ export const serverList = defineTool({
 export const serverShow = defineTool({
   name: 'server_show',
   group: 'server',
-  command: { id: 'server show', args: ['name'], examples: ['<%= config.bin %> server show github --json'] },
+  command: { id: 'server show', args: ['name'], aliases: ['server get'], examples: ['<%= config.bin %> server show github --json'] },
   title: 'Show an upstream MCP server',
   description: 'Show one server entry as written in the config (secrets masked).',
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
