@@ -1,5 +1,6 @@
 import { Command, Errors, Flags } from '@oclif/core';
 import { createRuntime, type Runtime } from '../app/runtime.js';
+import { closestNames } from '../core/suggest.js';
 import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import type { DaemonOperation } from './daemon-protocol.js';
@@ -65,10 +66,21 @@ export abstract class McpkitCommand extends Command {
       this.parsed = true;
       // oclif's own parse errors (unknown flag, missing argument, bad option value): bad usage.
       const message = error.message.replace(/\n?See more help with --help\s*$/, '');
-      reportError({ code: 'INVALID_INPUT', message, hint: cliWords(commandId, undefined, this.config.bin).inputHint }, this.jsonEnabled());
+      const help = cliWords(commandId, undefined, this.config.bin).inputHint;
+      const flags = Object.entries((this.constructor as { flags?: Record<string, { char?: string }> }).flags ?? {}).map(([name]) => name);
+      const guess = flagGuess(message, [...flags, 'help']);
+      reportError({ code: 'INVALID_INPUT', message, hint: guess ? `Did you mean ${guess}? ${help}` : help }, this.jsonEnabled());
       return;
     }
     const { tool, fieldWords } = this.constructor as { tool?: AnyTool; fieldWords?: Record<string, string> };
     reportFailure(error, { json: this.jsonEnabled(), words: cliWords(commandId, tool, this.config.bin, fieldWords) });
   }
+}
+
+/** The closest flag of the command to the one oclif found nonexistent (`--comand`: `--command`), or undefined. Pure. */
+export function flagGuess(message: string, flags: readonly string[]): string | undefined {
+  const typed = /Nonexistent flags?: --([\w-]+)/.exec(message)?.[1];
+  if (!typed) return undefined;
+  const [closest] = closestNames(typed, flags, 1);
+  return closest && closest !== typed ? `--${closest}` : undefined;
 }

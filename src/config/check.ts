@@ -68,7 +68,7 @@ export function documentData(doc: Document): { data: Record<string, unknown>; pr
 /** Structure only, placeholders allowed: what an edit must keep valid. */
 export function structuralProblems(data: Record<string, unknown>): ConfigProblem[] {
   const parsed = configSchema.safeParse(data);
-  return parsed.success ? [] : problemsFromZod(parsed.error);
+  return parsed.success ? [] : problemsFromZod(parsed.error, configSchema);
 }
 
 /** Everything a load checks, collected rather than stopping at the first: YAML, variables, schema. */
@@ -84,7 +84,7 @@ export function checkConfigText(text: string, env: Readonly<Record<string, strin
     message: `environment variable ${variable} is not set (set it, or write \${${variable}:-default})`,
   }));
   const parsed = configSchema.safeParse(expanded.value);
-  if (!parsed.success) problems.push(...problemsFromZod(parsed.error));
+  if (!parsed.success) problems.push(...problemsFromZod(parsed.error, configSchema));
   const references = referencesOf(expanded.references);
   if (problems.length === 0 && parsed.success) return { problems, raw, config: { ...parsed.data, references }, fromEnv: expanded.fromEnv, secrets };
   const contained = containProblems(expanded.value as Record<string, unknown>, problems);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ToolError } from '../core/errors.js';
+import { closestNames } from '../core/suggest.js';
 
 /** One thing wrong with a config, as `path: message`. */
 export interface ConfigProblem {
@@ -7,15 +8,52 @@ export interface ConfigProblem {
   message: string;
 }
 
-export function problemsFromZod(error: z.ZodError): ConfigProblem[] {
+/** A config's problems in words; with the schema, a key it does not know is named with the closest keys it does (`comand`: command). */
+export function problemsFromZod(error: z.ZodError, schema?: z.ZodType): ConfigProblem[] {
   return error.issues.map((issue) => {
     const path = issue.path.length ? issue.path.map(String).join('.') : '(root)';
     // A bad record key says only "Invalid key in record"; the reason is in the nested issues.
     if (issue.code === 'invalid_key' && issue.issues.length) {
       return { path, message: `invalid name: ${issue.issues.map((i) => i.message).join('; ')}` };
     }
+    if (issue.code === 'unrecognized_keys' && schema) {
+      const known = keysAt(schema, issue.path);
+      const guesses = issue.keys.map((key) => [key, closestNames(key, known, 1)[0]] as const).filter(([, guess]) => guess);
+      const said =
+        guesses.length === 1 && issue.keys.length === 1 ? `"${guesses[0]![1]}"` : guesses.map(([key, guess]) => `"${guess}" for "${key}"`).join(', ');
+      if (guesses.length) return { path, message: `${issue.message} (did you mean ${said}?)` };
+    }
     return { path, message: issue.message };
   });
+}
+
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  valueType?: z.ZodType;
+  innerType?: z.ZodType;
+  options?: z.ZodType[];
+  in?: z.ZodType;
+  out?: z.ZodType;
+  getter?: () => z.ZodType;
+  element?: z.ZodType;
+}
+
+/** The keys an object schema at `path` knows, through records, optionals, defaults, unions and pipes. Pure. */
+export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const def = (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+  const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined) ?? (def.type === 'lazy' ? def.getter?.() : undefined);
+  if (inner) return keysAt(inner, path);
+  if (def.type === 'union') return [...new Set((def.options ?? []).flatMap((option) => keysAt(option, path)))];
+  if (path.length === 0) return def.type === 'object' ? Object.keys(def.shape ?? {}) : [];
+  const [head, ...rest] = path;
+  if (def.type === 'object') {
+    const field = def.shape?.[String(head)];
+    return field ? keysAt(field, rest) : [];
+  }
+  if (def.type === 'record' && def.valueType) return keysAt(def.valueType, rest);
+  if (def.type === 'array' && def.element) return keysAt(def.element, rest);
+  return [];
 }
 
 export function formatProblems(problems: readonly ConfigProblem[]): string {

@@ -103,3 +103,15 @@ describe('mcpkit tools NAME: one tool, whole', () => {
     expect(r.stderr).toContain('Did you mean "search"');
   });
 });
+
+describe('a mistyped flag is named with the one meant', () => {
+  it.each([
+    [['server', 'add', 'x', '--comand', 'node'], 'Did you mean --command?'],
+    [['retrieve', 'search', 'x', '--limt', '3'], 'Did you mean --limit?'],
+  ])('%j', async (args, hint) => {
+    const r = await setUp().mcpkit(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Nonexistent flag: ${args.find((a) => a.startsWith('--'))}`);
+    expect(r.stderr).toContain(hint);
+  });
+});

@@ -45,7 +45,7 @@ describe('server commands edit the config safely', () => {
     [['server', 'add', 'gh', '--url', 'https://other.example'], 1, 'CONFLICT'],
     [['server', 'add', 'x', '--command', 'a', '--url', 'https://b.example'], 2, 'INVALID_INPUT'],
     [['server', 'add', 'x'], 2, 'INVALID_INPUT'],
-    [['server', 'add', 'bad name', '--command', 'a'], 1, 'CONFIG_INVALID'],
+    [['server', 'add', 'bad name', '--command', 'a'], 2, 'INVALID_INPUT'], // a name the config would refuse: bad usage
     [['server', 'add', 'x', '--command', 'a', '--env', 'NOEQUALS'], 2, 'INVALID_INPUT'],
     [['server', 'remove', 'nope'], 1, 'NOT_FOUND'],
     [['server', 'set-description', 'nope', 'x', 'text'], 1, 'NOT_FOUND'],

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { name as configName } from '../../config/schema-parts.js';
 import { field, ToolError } from '../../core/errors.js';
 import { PROTOCOL_CHOICES } from '../../config/defaults.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
@@ -8,6 +9,8 @@ import { commandLineFor } from '../../tool/command-line.js';
 import { checkToolNames } from '../shared/tool-names.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
+/** A new server's name is checked as the config checks it: a bad one is bad usage, before any file is read. */
+const newServerName = configName('Server').describe('Name of the server in the config (mcp_servers.NAME).');
 
 export const serverAdd = defineTool({
   name: 'server_add',
@@ -35,7 +38,7 @@ export const serverAdd = defineTool({
   description:
     'Add an upstream MCP server to the config: a local one started with --command (stdio) or a remote one at --url.\nAn existing name is refused unless --force. Values may use ${VAR} placeholders, kept as written in the file.',
   input: z.strictObject({
-    name: serverName,
+    name: newServerName,
     command: z.string().min(1).optional().describe('Executable of a stdio server.'),
     args: z.array(z.string()).optional().describe('Argument for the command (repeat for several).'),
     env: z.record(z.string(), z.string()).optional().describe('Environment variables for the server (in a terminal: KEY=VALUE, repeatable).'),
