@@ -220,6 +220,10 @@ export class Runtime {
       ...(this.cache ? { cache: this.cache } : {}),
       views: { with: (view, use, options) => this.withHub(view, use, options) },
       servers: { with: (name, config, use, options) => this.withServer(name, config, use, options as { oauth?: UpstreamOAuth } | undefined) },
+      mcpkitNames: async () => {
+        const { toolGroups, allTools } = await import('../tools/index.js');
+        return { groups: toolGroups.map((g) => g.name), tools: allTools.map((t) => t.name) };
+      },
       now: () => new Date(),
       // serve follows its config: an edit by its own tools is served before the tool answers.
       ...(this.followed ? { configWritten: () => this.reload('an edit by an mcpkit tool').then(() => undefined) } : {}),

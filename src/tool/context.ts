@@ -115,6 +115,8 @@ export interface ToolContext {
   readonly views: ViewOpener;
   /** One server of the config, for a single look. */
   readonly servers: ServerOpener;
+  /** mcpkit's own tool groups and tool names, for checks of names a config gives (config validate). */
+  readonly mcpkitNames?: () => Promise<{ groups: readonly string[]; tools: readonly string[] }>;
   now(): Date;
   readonly signal?: AbortSignal;
   /** The MCP request this call answers (server-to-client requests it causes relate to it). */

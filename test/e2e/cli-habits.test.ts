@@ -115,3 +115,28 @@ describe('a mistyped flag is named with the one meant', () => {
     expect(r.stderr).toContain(hint);
   });
 });
+
+describe('config validate finds what serve would refuse', () => {
+  it('unknown groups and tools, a composite step of no server, a root that does not exist; serve --view refuses the same view', async () => {
+    const { mcpkit, file } = setUp();
+    writeFileSync(
+      file,
+      [
+        'mcp_servers:\n  a: { command: x }',
+        'tool_views:\n  r2: { groups: [registy] }',
+        'composite_tools:\n  c:\n    chain:\n      - { tool: b.y }',
+        'retrieve:\n  roots: { docs: ./no-such-folder }',
+        '',
+      ].join('\n'),
+    );
+    const r = await mcpkit(['config', 'validate']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('(3 problems)');
+    expect(r.stderr).toContain('tool_views.r2.groups: no mcpkit tool group is named "registy"');
+    expect(r.stderr).toContain('composite_tools.c.chain.0.tool: "b.y" names the server "b", which is not in mcp_servers');
+    expect(r.stderr).toMatch(/retrieve\.roots\.docs: Root "docs" \(\.\/no-such-folder\) does not exist/);
+    const serve = await mcpkit(['serve', '--view', 'r2']);
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('CONFIG_INVALID');
+  }, 30_000);
+});
