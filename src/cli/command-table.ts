@@ -14,6 +14,7 @@ export const HAND_WRITTEN_TOOL_COMMANDS: readonly string[] = ['filter set', 'reg
 export const NON_TOOL_COMMANDS: readonly string[] = [
   'call',
   'config init',
+  'daemon list',
   'daemon restart',
   'daemon run',
   'daemon start',

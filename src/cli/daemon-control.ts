@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { processAlive } from '../config/lock.js';
 import { ToolError } from '../core/errors.js';
 import { buildIdentity } from '../core/version.js';
 import { connect, request } from './daemon-client.js';
 import { daemonLog, launchDaemon } from './daemon-launch.js';
-import { checkPrivateFolder, daemonPlace, type DaemonPlace } from './daemon-place.js';
+import { checkPrivateFolder, daemonFolder, daemonPlace, type DaemonPlace } from './daemon-place.js';
 
 /** What `mcpkit daemon status` shows (the daemon's own DaemonStatus, and what this command knows). */
 export interface DaemonState {
@@ -69,4 +70,37 @@ async function ask(place: DaemonPlace, op: 'status' | 'stop'): Promise<unknown> 
   const last = await request(socket, { op }, {}, {});
   if (last?.type === 'error') throw new ToolError('UNAVAILABLE', `mcpkit daemon refused "${op}".`);
   return last?.type === 'result' ? last.result : undefined;
+}
+
+/**
+ * Every daemon of this user that answers, one per config, by the records beside their sockets
+ * (a dead one's socket and record are removed on the way); in config path order.
+ */
+export async function listDaemons(env: NodeJS.ProcessEnv): Promise<DaemonState[]> {
+  const folder = daemonFolder(env);
+  let records: string[];
+  try {
+    records = readdirSync(folder).filter((name) => name.endsWith('.json'));
+  } catch {
+    return []; // no folder: no daemon ever ran
+  }
+  checkPrivateFolder(folder);
+  const configs = new Set<string>();
+  for (const name of records) {
+    try {
+      const { config } = JSON.parse(readFileSync(join(folder, name), 'utf8')) as { config?: unknown };
+      if (typeof config === 'string') configs.add(config);
+    } catch {
+      /* removed meanwhile, or not a record */
+    }
+  }
+  const states = await Promise.all([...configs].sort().map((config) => daemonState(config, env)));
+  return states.filter((state) => state.running);
+}
+
+/** Stops every daemon of this user; the configs and pids of those stopped. */
+export async function stopAllDaemons(env: NodeJS.ProcessEnv): Promise<{ config: string; pid: number }[]> {
+  const running = await listDaemons(env);
+  const stopped = await Promise.all(running.map(async (state) => ({ config: state.config, pid: await stopDaemon(state.config, env) })));
+  return stopped.filter((s): s is { config: string; pid: number } => s.pid !== undefined);
 }

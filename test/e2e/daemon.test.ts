@@ -246,3 +246,28 @@ describe('mcpkit daemon', () => {
     expect((await status()).status!.requests - before).toBe(2);
   }, 60_000);
 });
+
+describe('every daemon of yours', () => {
+  it('daemon list shows one per config; daemon stop --all stops them all', async () => {
+    const { dir, mcpkit, env } = setUp('mcp_servers: {}\n');
+    const second = join(dir, 'second.yaml');
+    writeFileSync(second, 'mcp_servers: {}\n');
+    expect((await mcpkit(['daemon', 'list'])).stdout).toBe('No mcpkit daemon runs.\n');
+    for (const args of [
+      ['daemon', 'start'],
+      ['daemon', 'start', '--config', second],
+    ]) {
+      const r = await mcpkit(args);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const listed = JSON.parse((await mcpkit(['daemon', 'list', '--json'])).stdout) as { daemons: { config: string; status: { pid: number } }[] };
+    expect(listed.daemons.map((d) => d.config)).toEqual([join(dir, 'mcpkit.yaml'), second].sort());
+    const stopped = await mcpkit(['daemon', 'stop', '--all', '--json']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect((JSON.parse(stopped.stdout) as { stopped: { pid: number }[] }).stopped.map((s) => s.pid).sort()).toEqual(
+      listed.daemons.map((d) => d.status.pid).sort(),
+    );
+    for (const d of listed.daemons) expect(alive(d.status.pid)).toBe(false);
+    expect((await mcpkit(['daemon', 'ls'], { env })).stdout).toBe('No mcpkit daemon runs.\n');
+  }, 60_000);
+});
