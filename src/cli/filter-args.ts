@@ -17,7 +17,12 @@ export interface FilterArgs {
 
 const RULE_FLAG = /^--(include|exclude)(?:=(.*))?$/s;
 
-export function parseFilterArgs(argv: readonly string[]): FilterArgs {
+/**
+ * `valueFlags`: the flags that take a value; with it, a command line may come without `--` (the
+ * MCP Inspector's CLI drops a second `--`): the first word that is neither a flag nor a flag's
+ * value starts the command, and it takes every word after it, flags included.
+ */
+export function parseFilterArgs(argv: readonly string[], options: { valueFlags?: readonly string[] } = {}): FilterArgs {
   const rules: FilterRule[] = [];
   const rest: string[] = [];
   let command: string[] = [];
@@ -26,6 +31,14 @@ export function parseFilterArgs(argv: readonly string[]): FilterArgs {
     if (token === '--') {
       command = argv.slice(i + 1);
       break;
+    }
+    if (options.valueFlags && !token.startsWith('-')) {
+      command = argv.slice(i);
+      break;
+    }
+    if (options.valueFlags?.includes(token)) {
+      rest.push(token, ...(i + 1 < argv.length ? [argv[++i]!] : []));
+      continue;
     }
     const quoted = /^--(include|exclude)\s+(\S.*)$/s.exec(token);
     if (quoted) {

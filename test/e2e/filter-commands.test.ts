@@ -42,6 +42,23 @@ describe('filter run: a standalone filtering stdio proxy', () => {
     }
   });
 
+  it('takes the command without "--", as the MCP Inspector CLI passes it', async () => {
+    // everything's own arguments include a word ("stdio") and may include flags: all are the command's.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'filter', 'run', '--include', 'echo', ...everything],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'f', version: '1' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
+    } finally {
+      await client.close();
+    }
+  });
+
   it.each([
     [['filter', 'run', '--include browser_*', '--', 'x'], /quoted together/],
     [['filter', 'run', '--include', 'a'], /Give the upstream server/],

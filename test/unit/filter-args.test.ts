@@ -21,6 +21,16 @@ describe('parseFilterArgs', () => {
     expect(parseFilterArgs(argv)).toEqual({ rules, command, rest });
   });
 
+  // filter run: the command may come without "--" (the MCP Inspector's CLI drops a second one).
+  it.each([
+    [['--include', 'read_*', 'npx', '-y', 'pkg', '--include', 'x'], [{ include: 'read_*' }], ['npx', '-y', 'pkg', '--include', 'x'], []],
+    [['--config', 'c.yaml', '--url', 'https://x', '--header', 'A=1'], [], [], ['--config', 'c.yaml', '--url', 'https://x', '--header', 'A=1']],
+    [['--config', 'c.yaml', 'node', 'server.js'], [], ['node', 'server.js'], ['--config', 'c.yaml']],
+    [['--exclude=x', '--', 'npx', 'pkg'], [{ exclude: 'x' }], ['npx', 'pkg'], []],
+  ])('without --: %j', (argv, rules, command, rest) => {
+    expect(parseFilterArgs(argv, { valueFlags: ['--url', '--header', '--config'] })).toEqual({ rules, command, rest });
+  });
+
   it.each([
     [['--include browser_*', '--', 'x'], /quoted together/, /--include "browser_\*"/],
     [['--exclude'], /needs a pattern/, undefined],

@@ -4,6 +4,9 @@ import { parseFilterArgs } from '../../cli/filter-args.js';
 import { ruleFlags, upstreamFlags } from '../../cli/filter-flags.js';
 import { upstreamConfig } from '../../cli/filter-upstream.js';
 
+/** The flags of filter run that take a value: a word after one of them is not the command. */
+const VALUE_FLAGS = ['--url', '--header', '--config'];
+
 export default class FilterRun extends McpkitCommand {
   static override summary = 'Run an MCP server behind rsync-style include/exclude filters, as a stdio MCP server.';
   static override description =
@@ -12,6 +15,7 @@ export default class FilterRun extends McpkitCommand {
     '<%= config.bin %> filter run --exclude "browser_close" --include "browser_*" -- npx -y @playwright/mcp',
     '<%= config.bin %> filter run --include "read_*" --include "list_*" -- npx -y @modelcontextprotocol/server-filesystem /tmp',
     '<%= config.bin %> filter run --exclude "*delete*" --url https://example.com/mcp --header "Authorization=Bearer $TOKEN"',
+    '<%= config.bin %> filter run --include "read_*" npx -y @modelcontextprotocol/server-filesystem /tmp   # without --: from the first word that is not a flag',
   ];
   static override strict = false;
   static override enableJsonFlag = false;
@@ -19,7 +23,9 @@ export default class FilterRun extends McpkitCommand {
 
   async run(): Promise<void> {
     // Before oclif's parser, so a quoted "--include pattern" gets its own explanation.
-    const { rules, command } = parseFilterArgs(this.argv);
+    const { rules, command, rest } = parseFilterArgs(this.argv, { valueFlags: VALUE_FLAGS });
+    // oclif reads the flags that are left; the command's own words are never its.
+    this.argv = [...rest];
     const { flags } = await this.parse(FilterRun);
     const config = upstreamConfig(command, flags.url, flags.header, rules);
     // A stdio MCP server for an agent, like serve (the agent's surface), kept up: its upstream reconnects.
