@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
 
 export default class Serve extends McpkitCommand {
-  static override summary = 'Serve mcpkit tools to an MCP client over stdio.';
+  static override summary = "Serve mcpkit tools and the upstream servers' to MCP clients, over stdio or streamable HTTP (--http).";
   static override description =
     'Speaks MCP on stdin/stdout (nothing else is written to stdout); logs go to stderr (MCPKIT_LOG_LEVEL=debug|info|warn|error).\nRegister it in an MCP client as the command "mcpkit" with the argument "serve". It exits when the client closes stdin, or on SIGINT/SIGTERM.';
   static override examples = [

@@ -24,7 +24,8 @@ export function parseYaml(text: string): { doc: Document; problems: ConfigProble
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
   const problems = doc.errors.map((e) => ({
     path: e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '(yaml)',
-    message: e.message.split('\n', 1)[0]!,
+    // The path says where; the library's first line ends by saying it again, with a colon for the excerpt it leaves out here.
+    message: e.message.split('\n', 1)[0]!.replace(/ at line \d+, column \d+:?\s*$/, ''),
   }));
   if (problems.length === 0) problems.push(...duplicateKeys(doc, lineCounter));
   return { doc, problems };

@@ -45,7 +45,7 @@ function firstReason(
   const byView = view ? shapeTool(published, view, viewFilter) : { published };
   if (!('published' in byView)) {
     if (byView.dropped === 'filter') return `the view's filter for this server (${explainDecision(byView.decision)})`;
-    return byView.dropped === 'allow-list' ? `not among the view's tools of this server (published as ${published.name})` : 'enabled: false in the view';
+    return byView.dropped === 'allow-list' ? `not among the view's tools of this server (add "${published.name}" to serve it)` : 'enabled: false in the view';
   }
   if (readOnly && !keepUnderReadOnly(byView.published.annotations)) return 'a read-only view serves only tools that declare readOnlyHint: true';
   return undefined;

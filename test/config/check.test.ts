@@ -17,6 +17,7 @@ describe('checkConfigText', () => {
 
   it.each([
     ['bad YAML', 'mcp_servers: [unclosed', /^line 1, column/, /./],
+    ['a YAML message ends in its words, not a dangling colon', 'a: [b\n', /^line 2, column 1$/, /indented and end with a \]$/],
     ['duplicate keys', 'serve: {}\nserve: {}\n', /^line 2/, /unique/i],
     ['duplicate keys deeper down', 'mcp_servers:\n  a: { command: x }\n  b: { command: y }\n  a: { command: z }\n', /^line 4, column 3$/, /"a" appears twice/],
     [

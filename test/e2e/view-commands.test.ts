@@ -33,7 +33,11 @@ describe('view commands', () => {
     };
     expect(direct.tools.map((t) => t.name)).toEqual(['config_path', 'config_show', 'config_validate', 'config_schema', 'echo', 'get-sum']);
     // Every other tool of the server is there, with the rule that hides it.
-    expect(direct.hidden).toContainEqual({ server: 'everything', tool: 'get-env', why: "not among the view's tools of this server (published as get-env)" });
+    expect(direct.hidden).toContainEqual({
+      server: 'everything',
+      tool: 'get-env',
+      why: 'not among the view\'s tools of this server (add "get-env" to serve it)',
+    });
     expect(direct.hidden.map((h) => h.tool)).not.toContain('echo');
     expect((await run('view', 'tools', 'lean')).stdout).toContain("- get-env of server everything is hidden: not among the view's tools of this server");
     expect(direct.listing).toBe('direct');

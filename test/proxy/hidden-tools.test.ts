@@ -33,9 +33,9 @@ describe('hiddenTools', () => {
       { tools: { search_code: {}, search_issues: {} } },
       false,
       [
-        ['search_issues', "not among the view's tools of this server (published as issues)"],
-        ['create_issue', "not among the view's tools of this server (published as create_issue)"],
-        ['delete_repo', "not among the view's tools of this server (published as delete_repo)"],
+        ['search_issues', 'not among the view\'s tools of this server (add "issues" to serve it)'],
+        ['create_issue', 'not among the view\'s tools of this server (add "create_issue" to serve it)'],
+        ['delete_repo', 'not among the view\'s tools of this server (add "delete_repo" to serve it)'],
       ],
     ],
     [
