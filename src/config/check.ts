@@ -110,8 +110,10 @@ export function referencesOf(found: readonly { path: string; variable: string }[
  * the whole file (YAML, an unknown top-level key, hooks). Pure.
  */
 export function problemUnit(path: string): string | undefined {
-  const [top, name] = path.split('.');
+  const [top, name, third] = path.split('.');
   if ((top === 'mcp_servers' || top === 'tool_views' || top === 'composite_tools') && name) return `${top}.${name}`;
+  // One registry source's unset key harms that source only.
+  if (top === 'registry' && name === 'sources' && third) return `registry.sources.${third}`;
   if (top === 'registry' || top === 'arango' || top === 'retrieve' || top === 'serve') return top;
   return undefined;
 }
@@ -139,8 +141,12 @@ export function containProblems(expanded: Record<string, unknown>, problems: rea
   }
   const patched: Record<string, unknown> = { ...expanded };
   for (const unit of Object.keys(unusable)) {
-    const [top, name] = unit.split('.') as [string, string | undefined];
-    if (name === undefined) patched[top] = standIn(unit);
+    const [top, name, entry] = unit.split('.') as [string, string | undefined, string | undefined];
+    if (entry !== undefined) {
+      // A registry source is left out; whoever names it checks `unusable` first.
+      const section = (patched[top] ?? {}) as Record<string, Record<string, unknown> | undefined>;
+      patched[top] = { ...section, [name!]: Object.fromEntries(Object.entries(section[name!] ?? {}).filter(([key]) => key !== entry)) };
+    } else if (name === undefined) patched[top] = standIn(unit);
     else if (top === 'composite_tools') patched[top] = Object.fromEntries(Object.entries(patched[top] as object).filter(([key]) => key !== name));
     else patched[top] = { ...(patched[top] as object), [name]: standIn(unit) };
   }

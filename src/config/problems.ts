@@ -77,7 +77,8 @@ const UNIT_WORDS: Record<string, string> = { mcp_servers: 'Server', tool_views: 
 
 /** "Server "github"" for `mcp_servers.github`, "The arango section" for `arango`. */
 export function unitName(unit: string): string {
-  const [top, name] = unit.split('.');
+  const [top, name, entry] = unit.split('.');
+  if (top === 'registry' && name === 'sources' && entry !== undefined) return `Registry source "${entry}"`;
   return name === undefined ? `The ${top} section of the config` : `${UNIT_WORDS[top!] ?? top} "${name}"`;
 }
 

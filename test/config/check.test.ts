@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkConfigText } from '../../src/config/check.js';
+import { checkConfigText, problemUnit } from '../../src/config/check.js';
+import { asWritten } from '../../src/tools/config/show.js';
 import { STARTER_CONFIG } from '../../src/config/starter.js';
 
 const problemsOf = (text: string, env: Record<string, string> = {}) => checkConfigText(text, env).problems;
@@ -60,5 +61,38 @@ describe('checkConfigText', () => {
   it('lists every problem, not only the first', () => {
     const problems = problemsOf('mcp_servers:\n  a: { args: [] }\n  b: { command: x, timeout_ms: -1 }\ntool_views:\n  v: { exposure: nope }\n');
     expect(problems.map((p) => p.path).sort()).toEqual(['mcp_servers.a', 'mcp_servers.b.timeout_ms', 'tool_views.v.exposure']);
+  });
+});
+
+describe('one unset variable harms only its own part of the config', () => {
+  it.each([
+    ['registry.sources.mine.api_key', 'registry.sources.mine'],
+    ['registry.timeout_ms', 'registry'],
+    ['mcp_servers.gh.headers.Authorization', 'mcp_servers.gh'],
+    ['serve.token', 'serve'],
+    ['hooks.pre_call', undefined],
+  ])('%s belongs to %s', (path, unit) => expect(problemUnit(path)).toBe(unit));
+
+  it("a registry source's unset key sets that source aside; the other sources and the section stay", () => {
+    const checked = checkConfigText(
+      'registry:\n  timeout_ms: 5000\n  sources:\n    mine: { url: "https://r.example", api_key: "${UNSET_KEY_Q}" }\n    theirs: { url: "https://t.example" }\n',
+      {},
+    );
+    expect(checked.config?.unusable).toEqual({ 'registry.sources.mine': [expect.stringContaining('UNSET_KEY_Q is not set')] });
+    expect(checked.config?.registry.timeout_ms).toBe(5000);
+    expect(Object.keys(checked.config?.registry.sources ?? {})).toEqual(['theirs']);
+  });
+});
+
+describe('asWritten: set-aside parts of a resolved config, as the file wrote them', () => {
+  it.each([
+    ['a registry source', ['registry.sources.mine'], { registry: { sources: { mine: { api_key: '${K}' }, theirs: { url: 'u' } }, timeout_ms: 1 } }],
+    ['a server', ['mcp_servers.gh'], { registry: { sources: { theirs: { url: 'u' } }, timeout_ms: 1 }, mcp_servers: { gh: { url: '${U}' } } }],
+  ])('%s', (_label, units, expected) => {
+    const resolved = { registry: { sources: { theirs: { url: 'u' } }, timeout_ms: 1 }, mcp_servers: { gh: { command: 'false' } } };
+    const raw = { registry: { sources: { mine: { api_key: '${K}' } } }, mcp_servers: { gh: { url: '${U}' } } };
+    const out = asWritten(resolved, raw, units);
+    expect(out).toMatchObject(expected);
+    expect(resolved.mcp_servers.gh).toEqual({ command: 'false' }); // not changed in place
   });
 });

@@ -49,11 +49,16 @@ describe('the CLI as a user runs it', () => {
     expect(error.details.problems).toEqual([{ path: 'mcp_servers.a', message: expect.stringContaining('command') }]);
   });
 
-  it('names an unset variable and how to fix it', async () => {
-    const { env } = configWith('mcp_servers:\n  gh: { url: "${E2E_UNSET_URL}" }\n');
+  it('names an unset variable and how to fix it, and shows the rest resolved', async () => {
+    const { env } = configWith('mcp_servers:\n  gh: { url: "${E2E_UNSET_URL}" }\n  ok: { url: "https://ok.example/mcp" }\n');
     const r = await runCommand(['config', 'show', '--resolved'], { env });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('mcp_servers.gh.url: environment variable E2E_UNSET_URL is not set');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('# mcp_servers.gh: cannot be used, shown as written (mcp_servers.gh.url: environment variable E2E_UNSET_URL is not set');
+    expect(r.stdout).toContain('url: ${E2E_UNSET_URL}');
+    expect(r.stdout).toContain('url: https://ok.example/mcp');
+    const validate = await runCommand(['config', 'validate'], { env });
+    expect(validate.code).toBe(1); // what a script checks
+    expect(validate.stderr).toContain('mcp_servers.gh.url: environment variable E2E_UNSET_URL is not set');
   });
 
   it.each([

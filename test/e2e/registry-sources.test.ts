@@ -98,3 +98,34 @@ describe('a registry named by URL', () => {
     }
   });
 });
+
+describe('one registry source with an unset key', () => {
+  it('harms that source only: the others list, source list says why, config show --resolved shows the rest', async () => {
+    const own = join(tempDir('mcpkit-registry-unset-'), 'mcpkit.yaml');
+    writeFileSync(
+      own,
+      `registry:\n  retries: 0\n  sources:\n    good: { url: "${registry.url}" }\n    keyed: { url: "${registry.url}", api_key: "\${MCPKIT_TEST_UNSET_KEY}" }\n`,
+    );
+    const ownEnv = cleanEnv({ MCPKIT_CONFIG: own });
+    const run = async (args: string[]) => {
+      const r = await runCommand([...args, '--json'], { env: ownEnv });
+      return { code: r.code, body: JSON.parse(r.stdout || '{}') as Record<string, any> };
+    };
+    const good = await run(['registry', 'list', '--registry', 'good', '--limit', '1']);
+    expect(good.code).toBe(0);
+    expect(good.body.servers).toHaveLength(1);
+    const keyed = await run(['registry', 'list', '--registry', 'keyed']);
+    expect(keyed.code).toBe(1);
+    expect(keyed.body.error).toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('Registry source "keyed" cannot be used') });
+    const sources = await run(['registry', 'source', 'list']);
+    expect(sources.code).toBe(0);
+    const byName = Object.fromEntries((sources.body.registries as { name: string }[]).map((s) => [s.name, s]));
+    expect(byName.good).toMatchObject({ url: registry.url });
+    expect(byName.keyed).toMatchObject({ problems: [expect.stringContaining('MCPKIT_TEST_UNSET_KEY is not set')] });
+    const shown = await run(['config', 'show', '--resolved']);
+    expect(shown.code).toBe(0);
+    expect(shown.body.set_aside).toEqual({ 'registry.sources.keyed': [expect.stringContaining('MCPKIT_TEST_UNSET_KEY')] });
+    expect(shown.body.config.registry.sources.keyed).toEqual({ url: registry.url, api_key: '${MCPKIT_TEST_UNSET_KEY}' });
+    expect(shown.body.config.registry.retries).toBe(0);
+  });
+});

@@ -30,22 +30,32 @@ export const configShow = defineTool({
     const { inspectConfig } = await import('../../config/load.js');
     const loaded = await inspectConfig(ctx.configLocation, ctx.env);
     const { path } = ctx.configLocation;
-    // Parts set aside for their problems have stand-ins in the loaded config: not worth showing as resolved.
-    if (input.resolved && (!loaded.config || loaded.problems.length)) throw configInvalid(path, loaded.problems);
+    if (input.resolved && !loaded.config) throw configInvalid(path, loaded.problems);
     if (!input.resolved && !loaded.raw) throw configInvalid(path, loaded.problems);
-    const data = input.resolved ? await filledIn(loaded.config!, ctx) : loaded.raw;
+    // Parts set aside for their problems (an unset ${VAR}) have stand-ins in the loaded config:
+    // they are shown as written, and named, while the rest is shown resolved.
+    const setAside = input.resolved ? (loaded.config!.unusable ?? {}) : {};
+    const data = input.resolved ? asWritten(await filledIn(loaded.config!, ctx), loaded.raw ?? {}, Object.keys(setAside)) : loaded.raw;
     const config = input.reveal ? data : maskSecrets(data, input.resolved ? loaded.fromEnv : new Set());
     // A person reads the file as written, comments included; an agent gets the data alone.
     const text =
       !input.resolved && loaded.text !== undefined && ctx.surface === 'cli'
         ? (await import('../../config/yaml-text.js')).maskedFileText(loaded.text, config)
         : undefined;
-    return { path, exists: loaded.exists, resolved: input.resolved, config: config as Record<string, unknown>, ...(text !== undefined ? { text } : {}) };
+    return {
+      path,
+      exists: loaded.exists,
+      resolved: input.resolved,
+      config: config as Record<string, unknown>,
+      ...(Object.keys(setAside).length ? { set_aside: setAside } : {}),
+      ...(text !== undefined ? { text } : {}),
+    };
   },
   render: async (result, ui) => {
     const { toYamlText } = await import('../../config/yaml-text.js');
     const head = result.exists ? `# ${result.path}` : `# ${result.path} (not found: built-in defaults)`;
-    return `${ui.color.dim(head)}\n${(result.text ?? toYamlText(result.config)).trimEnd()}`;
+    const aside = Object.entries(result.set_aside ?? {}).map(([unit, problems]) => `# ${unit}: cannot be used, shown as written (${problems.join('; ')})`);
+    return [ui.color.dim(head), ...aside.map((line) => ui.color.yellow(line)), (result.text ?? toYamlText(result.config)).trimEnd()].join('\n');
   },
 });
 
@@ -58,4 +68,19 @@ async function filledIn(config: Record<string, unknown>, ctx: ToolContext): Prom
   ]);
   const registry = (config.registry ?? {}) as { default?: string };
   return withDefaults(config, { registryDefault: defaultSourceName(registry, ctx.env), backupDir: defaultBackupDir(ctx.env, homedir()) });
+}
+
+/** `resolved` with each set-aside unit (`mcp_servers.x`, `registry`, `registry.sources.y`) as the file wrote it. Pure. */
+export function asWritten(resolved: Record<string, unknown>, raw: Record<string, unknown>, units: readonly string[]): Record<string, unknown> {
+  const out = structuredClone(resolved);
+  for (const unit of units) {
+    const parts = unit.split('.');
+    let from: unknown = raw;
+    for (const part of parts) from = (from as Record<string, unknown> | undefined)?.[part];
+    let into = out;
+    for (const part of parts.slice(0, -1)) into = (into[part] ??= {}) as Record<string, unknown>;
+    if (from === undefined) delete into[parts.at(-1)!];
+    else into[parts.at(-1)!] = structuredClone(from);
+  }
+  return out;
 }

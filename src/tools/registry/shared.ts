@@ -35,6 +35,7 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
   requireUsable(config, 'registry');
   const settings = config.registry;
   const name = requested ?? defaultSourceName(settings, ctx.env);
+  requireUsable(config, `registry.sources.${name}`);
   const source = /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? byUrl(name, ctx) : chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));
   addSecrets([source.apiKey ?? '', ...secretValues({ url: source.url }, [])]);
   return {

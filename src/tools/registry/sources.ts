@@ -92,8 +92,13 @@ export const registrySourceList = defineTool({
     requireUsable(config, 'registry');
     const settings = config.registry;
     const chosen = defaultSourceName(settings, ctx.env);
-    const names = [...new Set([...Object.keys(BUILTIN_SOURCES), ...Object.keys(settings.sources ?? {})])];
+    // A source set aside for its own problems (an unset ${VAR} in its entry) is listed with them.
+    const setAside = (name: string) => config.unusable?.[`registry.sources.${name}`];
+    const unusableNames = Object.keys(config.unusable ?? {}).flatMap((unit) => (unit.startsWith('registry.sources.') ? [unit.slice(17)] : []));
+    const names = [...new Set([...Object.keys(BUILTIN_SOURCES), ...Object.keys(settings.sources ?? {}), ...unusableNames])];
     const registries = names.map((name) => {
+      const problems = setAside(name);
+      if (problems) return { name, url: null, source: 'config', api_key: null, tenant_id: null, default: name === chosen, problems: [...problems] };
       const builtin = BUILTIN_SOURCES[name];
       const configured = settings.sources?.[name];
       const keyFrom = configured?.api_key !== undefined ? 'config' : builtin?.keyEnv && ctx.env[builtin.keyEnv] ? builtin.keyEnv : null;
@@ -116,7 +121,7 @@ export const registrySourceList = defineTool({
         URL: s.url ?? '-',
         KEY: s.api_key ?? '-',
         TENANT: s.tenant_id ?? '-',
-        FROM: s.source,
+        FROM: 'problems' in s && s.problems ? ui.color.yellow(`cannot be used: ${s.problems.join('; ')}`) : s.source,
       })),
     ),
 });
