@@ -29,12 +29,15 @@ export default class StatsCommand extends McpkitCommand {
     if (!path) {
       const runtime = this.runtime(flags.config);
       const written = (await runtime.config()).serve.audit_log;
-      if (!written) {
-        throw new ToolError('NOT_FOUND', 'No audit log to read: the config sets no serve.audit_log, and no --audit-log was given.', {
-          hint: 'Run serve with --audit-log PATH (or set serve.audit_log), then: mcpkit stats --audit-log PATH',
+      const [{ defaultAuditLog }, { homedir }] = await Promise.all([import('../config/defaults.js'), import('node:os')]);
+      // The usual place (the README's serve --audit-log example writes there) when nothing names one.
+      const usual = defaultAuditLog(runtime.env, runtime.env.HOME ?? homedir());
+      if (!written && !existsSync(usual)) {
+        throw new ToolError('NOT_FOUND', `No audit log to read: the config sets no serve.audit_log, no --audit-log was given, and there is none at ${usual}.`, {
+          hint: `Run serve with --audit-log ${usual} (or set serve.audit_log), then: mcpkit stats`,
         });
       }
-      path = resolve(dirname(runtime.configLocation.path), written);
+      path = written ? resolve(dirname(runtime.configLocation.path), written) : usual;
     }
     if (!existsSync(path)) {
       throw new ToolError('FILE_NOT_FOUND', `The audit log ${path} does not exist (yet).`, {

@@ -69,6 +69,11 @@ export function defaultBackupDir(env: NodeJS.ProcessEnv, home: string): string {
   return join(stateDir(env, home), 'backups');
 }
 
+/** Where `mcpkit stats` looks when neither --audit-log nor serve.audit_log names a log: `$XDG_STATE_HOME/mcpkit/audit.jsonl`. */
+export function defaultAuditLog(env: NodeJS.ProcessEnv, home: string): string {
+  return join(stateDir(env, home), 'audit.jsonl');
+}
+
 /** Defaults computed from the environment, given by the caller (keeps this module pure). */
 export interface ComputedDefaults {
   registryDefault: string;

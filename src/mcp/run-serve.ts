@@ -201,9 +201,11 @@ async function openAudit(options: ServeOptions, config: McpkitConfig, runtime: R
       ? resolve(dirname(runtime.configLocation.path), config.serve.audit_log)
       : undefined;
   if (!path) return undefined;
-  const [{ AuditLog }, { Auditor }] = await Promise.all([import('../audit/audit-log.js'), import('../audit/auditor.js')]);
+  const [{ AuditLog }, { Auditor }, { mkdirSync }] = await Promise.all([import('../audit/audit-log.js'), import('../audit/auditor.js'), import('node:fs')]);
   let log: InstanceType<typeof AuditLog>;
   try {
+    // A log of its own in a folder not made yet (~/.local/state/mcpkit): made private.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     log = new AuditLog(path, {
       ...(config.serve.audit_max_bytes ? { maxBytes: config.serve.audit_max_bytes } : {}),
       ...(config.serve.audit_keep !== undefined ? { keep: config.serve.audit_keep } : {}),

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import type { Stats } from '../../src/audit/stats.js';
-import { BIN, cleanEnv, stopChild, tempDir, runCommand } from '../helpers/cli.js';
+import { BIN, cleanEnv, spawnTracked, stopChild, tempDir, runCommand } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -112,4 +112,25 @@ describe('the audit log', () => {
     const unset = await runCommand(['stats', '--config', writeConfig({})]);
     expect(unset.stderr).toMatch(/no serve.audit_log/);
   });
+
+  it('with nothing naming a log, stats reads the usual place, which serve --audit-log makes', async () => {
+    const state = join(tempDir(), 'state');
+    const env = cleanEnv({ XDG_STATE_HOME: state, MCPKIT_CONFIG: writeConfig({}) });
+    const none = await runCommand(['stats'], { env });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`there is none at ${join(state, 'mcpkit', 'audit.jsonl')}`);
+    // serve makes the log's folder (private) when it is missing, then the log: stats finds it.
+    const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--audit-log', join(state, 'mcpkit', 'audit.jsonl')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    expect(await waitFor(() => /listening on/.test(err), 20_000), err).toBe(true);
+    await stopChild(child);
+    expect(statSync(join(state, 'mcpkit')).mode & 0o777).toBe(0o700);
+    const read = await runCommand(['stats', '--json'], { env });
+    expect(read.code, read.stderr).toBe(0);
+    expect(JSON.parse(read.stdout)).toMatchObject({ calls: 0 });
+  }, 30_000);
 });

@@ -55,6 +55,7 @@ const PROMISES: [string, string][] = [
   ['mcpkit arango build-query users --fields name --no-execute', 'FOR doc IN'],
   ['mcpkit server test everything', 'echo'],
   ['mcpkit server login linear', 'Logged in to linear'],
+  ['mcpkit stats --since 1h', 'call(s)'], // the log serve --audit-log wrote just before
 ];
 
 const everythingPath = SERVERS.everything.args[0]!;
