@@ -84,6 +84,19 @@ describe('view commands', () => {
     expect(readFileSync(file).equals(before)).toBe(true);
   });
 
+  it("view create --read-only: the view serves only tools that declare readOnlyHint, its servers' and mcpkit's", async () => {
+    const file = writeConfig({ mcp_servers: { memory: SERVERS.memory } });
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const created = await runCommand(['view', 'create', 'research', '--read-only', '--group', 'config'], { env });
+    expect(created.code, created.stderr).toBe(0);
+    expect((await runCommand(['view', 'add-server', 'research', 'memory'], { env })).code).toBe(0);
+    expect(parse(readFileSync(file, 'utf8')).tool_views.research).toEqual({ read_only: true, groups: ['config'], servers: ['memory'] });
+    const tools = JSON.parse((await runCommand(['view', 'tools', 'research', '--json'], { env })).stdout) as { tools: { name: string }[] };
+    const names = tools.tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['read_graph', 'search_nodes', 'config_show']));
+    for (const writer of ['create_entities', 'delete_entities', 'add_observations']) expect(names).not.toContain(writer);
+  }, 30_000);
+
   it('a tool name the server does not publish: the closest names in the error; --force keeps it; --pin says which pins it replaced', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'], pin: ['echo', 'get-sum'] } } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });

@@ -25,7 +25,7 @@ export const viewCreate = defineTool({
     args: ['name'],
     flagNames: { groups: 'group' },
     examples: [
-      '<%= config.bin %> view create research --description "Read-only research tools" --exposure search',
+      '<%= config.bin %> view create research --description "Read-only research tools" --read-only --exposure search',
       '<%= config.bin %> view create lean --group config',
     ],
   },
@@ -37,6 +37,10 @@ export const viewCreate = defineTool({
     exposure: exposureInput.optional().describe(EXPOSURE_WORDS),
     token_budget: tokenBudgetInput.optional(),
     groups: z.array(z.string()).optional().describe('mcpkit tool group to include (repeatable), e.g. retrieve.'),
+    read_only: z
+      .boolean()
+      .default(false)
+      .describe("Serve only tools that declare readOnlyHint: true, mcpkit's own and the servers' (tool_views.NAME.read_only)."),
     force: z.boolean().default(false).describe('Replace a view of the same name.'),
   }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
@@ -44,9 +48,13 @@ export const viewCreate = defineTool({
   async run(input, ctx) {
     const { createView } = await edits();
     const spec = Object.fromEntries(
-      Object.entries({ description: input.description, exposure: input.exposure, token_budget: input.token_budget, groups: input.groups }).filter(
-        ([, v]) => v !== undefined,
-      ),
+      Object.entries({
+        description: input.description,
+        exposure: input.exposure,
+        token_budget: input.token_budget,
+        groups: input.groups,
+        read_only: input.read_only ? true : undefined,
+      }).filter(([, v]) => v !== undefined),
     );
     const { value, path } = await editConfigFile(ctx, (doc) => createView(doc, input.name, spec, { force: input.force }));
     return { view: input.name, replaced: value.replaced, config: path };
