@@ -27,7 +27,7 @@ mcp_servers: {}
 # Named views: filtered catalogs served at "mcpkit serve --view NAME", e.g.:
 #  research:
 #    description: Read-only research tools
-#    exposure: search           # direct | search
+#    exposure: search           # auto (default) | direct | search
 tool_views: {}
 
 # Tools built from several upstream calls.

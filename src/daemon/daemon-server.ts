@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { chmodSync, linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { followConfig } from '../app/follow-config.js';
+import { DAEMON_IDLE_MINUTES } from '../config/defaults.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { connect } from '../cli/daemon-client.js';
 import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from '../cli/daemon-place.js';
@@ -25,7 +26,7 @@ import { parseToolInput } from '../tool/mcp-shape.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
 
 /** `daemon.idle_minutes` when the config does not set it. */
-export const DEFAULT_IDLE_MINUTES = 30;
+export const DEFAULT_IDLE_MINUTES = DAEMON_IDLE_MINUTES;
 
 export interface DaemonStatus {
   pid: number;

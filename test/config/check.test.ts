@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkConfigText, problemUnit } from '../../src/config/check.js';
-import { asWritten } from '../../src/tools/config/show.js';
+import { asWritten, withOtherDefaults } from '../../src/tools/config/show.js';
 import { STARTER_CONFIG } from '../../src/config/starter.js';
 
 const problemsOf = (text: string, env: Record<string, string> = {}) => checkConfigText(text, env).problems;
@@ -94,5 +94,19 @@ describe('asWritten: set-aside parts of a resolved config, as the file wrote the
     const out = asWritten(resolved, raw, units);
     expect(out).toMatchObject(expected);
     expect(resolved.mcp_servers.gh).toEqual({ command: 'false' }); // not changed in place
+  });
+});
+
+describe('config show --resolved fills in the defaults outside the sections', () => {
+  it.each([
+    [{}, { pinning: 'enforce', daemon: { auto: false, idle_minutes: 30 }, serve: { metrics: true, metrics_public: false } }],
+    [
+      { pinning: 'warn', daemon: { idle_minutes: 5 }, serve: { metrics: false, port: 1 } },
+      { pinning: 'warn', daemon: { auto: false, idle_minutes: 5 }, serve: { metrics: false, metrics_public: false, port: 1 } },
+    ],
+  ])('%j', (config, expected) => expect(withOtherDefaults(config)).toEqual(expected));
+
+  it("the starter file's comment names every exposure", () => {
+    expect(STARTER_CONFIG).toContain('auto (default) | direct | search');
   });
 });

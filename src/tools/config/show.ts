@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DAEMON_IDLE_MINUTES } from '../../config/defaults.js';
 import { maskSecrets } from '../../config/mask.js';
 import { configInvalid } from '../../config/problems.js';
 import { ToolError } from '../../core/errors.js';
@@ -67,7 +68,19 @@ async function filledIn(config: Record<string, unknown>, ctx: ToolContext): Prom
     import('node:os'),
   ]);
   const registry = (config.registry ?? {}) as { default?: string };
-  return withDefaults(config, { registryDefault: defaultSourceName(registry, ctx.env), backupDir: defaultBackupDir(ctx.env, homedir()) });
+  const filled = withDefaults(config, { registryDefault: defaultSourceName(registry, ctx.env), backupDir: defaultBackupDir(ctx.env, homedir()) });
+  return withOtherDefaults(filled);
+}
+
+/** The defaults that live outside SETTING_DEFAULTS' sections: pinning, the daemon's, serve's metrics. Pure. */
+export function withOtherDefaults(config: Record<string, unknown>): Record<string, unknown> {
+  const serve = (config.serve ?? {}) as Record<string, unknown>;
+  return {
+    ...config,
+    pinning: config.pinning ?? 'enforce',
+    daemon: { auto: false, idle_minutes: DAEMON_IDLE_MINUTES, ...((config.daemon ?? {}) as object) },
+    serve: { ...serve, metrics: serve.metrics ?? true, metrics_public: serve.metrics_public ?? false },
+  };
 }
 
 /** `resolved` with each set-aside unit (`mcp_servers.x`, `registry`, `registry.sources.y`) as the file wrote it. Pure. */
