@@ -97,6 +97,21 @@ describe('view commands', () => {
     for (const writer of ['create_entities', 'delete_entities', 'add_observations']) expect(names).not.toContain(writer);
   }, 30_000);
 
+  it('view install for Claude Code, and every client told the variables the config needs', async () => {
+    const file = writeConfig({
+      mcp_servers: { gh: { url: 'https://gh.example/mcp', headers: { Authorization: 'Bearer ${GH_TOKEN}' } } },
+      tool_views: { r: { servers: ['gh'] } },
+    });
+    const env = cleanEnv({ MCPKIT_CONFIG: file, GH_TOKEN: 'the-token-value' });
+    const code = await runCommand(['view', 'install', 'r', '--client', 'claude-code'], { env });
+    expect(code.code, code.stderr).toBe(0);
+    expect(JSON.parse(code.stdout).mcpServers['mcpkit-r']).toMatchObject({ type: 'stdio', env: { GH_TOKEN: '${GH_TOKEN}' } });
+    expect(code.stderr).toContain("claude mcp add --scope project -e 'GH_TOKEN=${GH_TOKEN}' mcpkit-r -- ");
+    const desktop = await runCommand(['view', 'install', 'r', '--client', 'claude', '--json'], { env });
+    expect(JSON.parse(desktop.stdout)).toMatchObject({ env_needed: ['GH_TOKEN'], fill_in: ['GH_TOKEN'] });
+    expect(desktop.stdout).not.toContain('the-token-value'); // a secret is never printed for pasting
+  });
+
   it('a tool name the server does not publish: the closest names in the error; --force keeps it; --pin says which pins it replaced', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'], pin: ['echo', 'get-sum'] } } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });
