@@ -44,8 +44,12 @@ function convert(raw: Record<string, unknown>): Record<string, unknown> | string
   return 'neither command nor url';
 }
 
-export function importServers(document: unknown): ImportResult {
-  const doc = (document ?? {}) as Record<string, unknown>;
+export function importServers(document: unknown, options: { project?: string } = {}): ImportResult {
+  let doc = (document ?? {}) as Record<string, unknown>;
+  // ~/.claude.json: the user's servers, and each project's; the project's of the folder this runs in win.
+  const projects = doc.projects as Record<string, { mcpServers?: unknown }> | undefined;
+  const own = options.project !== undefined && projects && typeof projects === 'object' ? projects[options.project]?.mcpServers : undefined;
+  if (own && typeof own === 'object') doc = { ...doc, mcpServers: { ...((doc.mcpServers as object | undefined) ?? {}), ...own } };
   let format: ImportResult['format'];
   let table: unknown;
   if (doc.mcpServers && typeof doc.mcpServers === 'object') [format, table] = ['mcpServers', doc.mcpServers];

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -289,5 +289,40 @@ describe('server add keeps secrets out of the file unless asked', () => {
     const servers = parse(readFileSync(file, 'utf8')).mcp_servers;
     expect(servers.a.headers).toEqual({ Authorization: token });
     expect(servers.b.headers).toEqual({ Authorization: 'Bearer ${B_TOKEN}' });
+  });
+});
+
+describe('server import understands the client it reads', () => {
+  it("a VS Code .vscode/mcp.json with comments: ${input:...}, ${env:...} and ${workspaceFolder} in mcpkit's words", async () => {
+    const project = tempDir();
+    mkdirSync(join(project, '.vscode'));
+    writeFileSync(
+      join(project, '.vscode/mcp.json'),
+      `{
+  // comments and trailing commas, as VS Code allows
+  "inputs": [{ "type": "promptString", "id": "gh-token", "description": "GitHub token", "password": true }],
+  "servers": {
+    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": { "Authorization": "Bearer \${input:gh-token}" } },
+    "files": { "command": "npx", "args": ["-y", "pkg", "\${workspaceFolder}", "\${env:HOME}/notes"] },
+    "picker": { "command": "x", "args": ["\${command:pickFile}"] },
+  },
+}
+`,
+    );
+    const file = join(project, 'mcpkit.yaml');
+    writeFileSync(file, 'mcp_servers: {}\n');
+    const env = cleanEnv({ MCPKIT_CONFIG: file });
+    const r = await runCommand(['server', 'import', '.vscode/mcp.json', '--json'], { env, cwd: project });
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout) as { client: string; added: string[]; skipped: { name: string; reason: string }[]; inputs_to_set: unknown[] };
+    expect(body).toMatchObject({ client: 'vscode', added: ['github', 'files'] });
+    expect(body.skipped).toEqual([{ name: 'picker', reason: 'it uses ${command:pickFile}, which only VS Code can fill in' }]);
+    expect(body.inputs_to_set).toEqual([{ variable: 'GH_TOKEN', input: 'gh-token', description: 'GitHub token' }]);
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers).toMatchObject({
+      github: { url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${GH_TOKEN}' } },
+      files: { command: 'npx', args: ['-y', 'pkg', project, '${HOME}/notes'] },
+    });
+    // What serve would do with it: the config is valid once GH_TOKEN is set (HOME is).
+    expect((await runCommand(['config', 'validate'], { env: { ...env, GH_TOKEN: 't' }, cwd: project })).code).toBe(0);
   });
 });

@@ -122,7 +122,7 @@ export const serverImport = defineTool({
   },
   title: 'Import servers from another client',
   description:
-    'Add the MCP servers of a Claude Desktop or Cursor config ("mcpServers") or a VS Code mcp.json / settings.json ("servers", "mcp.servers") to the config, and report what was added and skipped. Existing names are skipped unless --force.\nLiteral secrets (env values under secret-looking names or that look like tokens, bearer tokens in headers, --api-key=... arguments) become ${VAR} references, and the variables to set are named; --keep-secrets copies them as they are.',
+    'Add the MCP servers of a Claude Desktop, Claude Code (.mcp.json, ~/.claude.json) or Cursor config ("mcpServers") or a VS Code mcp.json / settings.json ("servers", "mcp.servers") to the config, and report what was added and skipped. Comments and trailing commas are allowed, and each client\'s variables become mcpkit\'s (${env:NAME} and ${input:ID} become ${NAME}, ${workspaceFolder} the project folder); a server using one only its client can fill in is skipped. Existing names are skipped unless --force.\nLiteral secrets (env values under secret-looking names or that look like tokens, bearer tokens in headers, --api-key=... arguments) become ${VAR} references, and the variables to set are named; --keep-secrets copies them as they are.',
   input: z.strictObject({
     file: z.string().min(1).describe('Path of the JSON file to read.'),
     force: z.boolean().default(false).describe('Replace servers whose names already exist.'),
@@ -139,23 +139,48 @@ export const serverImport = defineTool({
     const path = resolve(ctx.cwd, input.file);
     let document: unknown;
     try {
-      document = JSON.parse(await readFile(path, 'utf8'));
+      document = await readClientConfig(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // A parse error's own message quotes the start of the file: whatever file was named (/etc/shadow
       // over MCP), its content is never echoed.
-      const why = error instanceof SyntaxError ? 'it is not valid JSON' : (error as Error).message;
+      const why = error instanceof SyntaxError ? 'it is not valid JSON (or JSON with comments)' : (error as Error).message;
       throw new ToolError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read ${path}: ${why}.`, {
-        hint: "Give the path of a client's JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json).",
+        hint: "Give the path of a client's JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json, .mcp.json).",
       });
     }
-    const { importServers } = await import('../../config/import-servers.js');
+    const [{ importServers }, variables, { homedir }] = await Promise.all([
+      import('../../config/import-servers.js'),
+      import('../../config/client-variables.js'),
+      import('node:os'),
+    ]);
     let found: ReturnType<typeof importServers>;
     try {
-      found = importServers(document);
+      found = importServers(document, { project: ctx.cwd });
     } catch (error) {
       throw new ToolError('INVALID_INPUT', `${path}: ${(error as Error).message}.`);
     }
+    // The client's own variables in mcpkit's words (${env:HOME}, ${input:id}, ${workspaceFolder}).
+    const flavour = variables.flavourOf(path, found.format);
+    const inputs = new Map(
+      ((document as { inputs?: { id?: unknown; description?: unknown }[] }).inputs ?? []).flatMap((i) =>
+        typeof i?.id === 'string' ? [[i.id, typeof i.description === 'string' ? i.description : '']] : [],
+      ) as [string, string][],
+    );
+    const translation = { flavour, workspaceFolder: variables.workspaceOf(path, ctx.cwd), home: ctx.env.HOME ?? homedir(), inputs };
+    const asked: import('../../config/client-variables.js').AskedValue[] = [];
+    found = {
+      ...found,
+      servers: found.servers.flatMap(({ name, entry }) => {
+        const translated = variables.translateVariables(entry, translation);
+        if ('skip' in translated) {
+          found.skipped.push({ name, reason: translated.skip });
+          return [];
+        }
+        asked.push(...translated.asked.filter((a) => !asked.some((b) => b.variable === a.variable)));
+        return [{ name, entry: translated.entry }];
+      }),
+    };
     const [{ addServer }, { externalizeSecrets }] = await Promise.all([import('../../config/servers-edit.js'), import('../../config/import-secrets.js')]);
     // A client's config names commands from anywhere: a box with the network, as sandboxFor says.
     const sandbox = await sandboxFor(ctx, input.sandbox, { network: true });
@@ -179,11 +204,12 @@ export const serverImport = defineTool({
       }
       return { added, replaced, skipped, secrets_moved_to: variables };
     };
+    const about = { file: path, format: found.format, client: flavour, inputs_to_set: asked };
     if (input.dry_run) {
       // yaml is CommonJS: reach it through a bundled module (a bare dynamic import of it has no named exports).
       const { parseYaml } = await import('../../config/check.js');
       const text = await readFile(ctx.configLocation.path, 'utf8').catch(() => '');
-      return { file: path, format: found.format, dry_run: true, config: ctx.configLocation.path, ...apply(parseYaml(text).doc) };
+      return { ...about, dry_run: true, config: ctx.configLocation.path, ...apply(parseYaml(text).doc) };
     }
     const commands = found.servers.flatMap(({ entry }) => serverCommandLine(entry as Parameters<typeof serverCommandLine>[0]) ?? []);
     if (commands.length) {
@@ -194,7 +220,7 @@ export const serverImport = defineTool({
       );
     }
     const { value, path: config } = await editConfigFile(ctx, apply);
-    return { file: path, format: found.format, dry_run: false, config, ...value };
+    return { ...about, dry_run: false, config, ...value };
   },
   render: (r, ui) => {
     const unset = r.secrets_moved_to.filter((v) => !v.set);
@@ -211,6 +237,24 @@ export const serverImport = defineTool({
               : []),
           ]
         : []),
+      ...(r.inputs_to_set.length
+        ? [
+            ui.color.yellow(
+              `Set ${r.inputs_to_set.map((a) => a.variable).join(', ')} in the environment of mcpkit: VS Code asked for them (${r.inputs_to_set.map((a) => `\${input:${a.input}}${a.description ? `, "${a.description}"` : ''}`).join('; ')}).`,
+            ),
+          ]
+        : []),
     ].join('\n');
   },
 });
+
+/** A client's config: JSON, or JSON with comments and trailing commas as VS Code and Cursor allow (jsonc-parser, VS Code's own). */
+async function readClientConfig(path: string): Promise<unknown> {
+  const text = await readFile(path, 'utf8');
+  // The ES module build: its UMD main requires files by paths a bundle does not keep.
+  const { parse } = await import('jsonc-parser/lib/esm/main.js');
+  const errors: import('jsonc-parser/lib/esm/main.js').ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0 || value === undefined) throw new SyntaxError('not JSON');
+  return value;
+}
