@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HookConfig } from '../config/schema.js';
@@ -28,10 +29,11 @@ interface LoadedHook {
   post?: PostCall;
 }
 
-async function loadFunction(path: string, name: 'pre_call' | 'post_call'): Promise<LoadedHook> {
+async function loadFunction(path: string, name: 'pre_call' | 'post_call', version: string): Promise<LoadedHook> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    // Node keeps a module by its URL for the process's life: the file's version in the URL loads an edited module anew.
+    mod = (await import(`${pathToFileURL(path).href}?v=${encodeURIComponent(version)}`)) as Record<string, unknown>;
   } catch (error) {
     throw new ToolError('HOOK_FAILED', `Cannot load hook module ${path}: ${(error as Error).message}`, {
       details: { module: path },
@@ -46,8 +48,20 @@ async function loadFunction(path: string, name: 'pre_call' | 'post_call'): Promi
   return name === 'pre_call' ? { module: path, pre: fn as PreCall } : { module: path, post: fn as PostCall };
 }
 
+/** A file's version as a stat sees it (modified time, size, inode); "missing" when there is none. */
+function versionOf(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `${stat.mtimeMs}-${stat.size}-${stat.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
 export class HookChain {
   private loaded?: Promise<LoadedHook[]>;
+  /** The versions of the module files the loaded hooks came from: an edit is loaded by the next call. */
+  private loadedVersions?: string;
 
   constructor(
     private readonly configs: readonly HookConfig[],
@@ -58,24 +72,37 @@ export class HookChain {
     return this.configs.every((c) => !c.pre_call && !c.post_call);
   }
 
-  private load(): Promise<LoadedHook[]> {
+  private paths(): { path: string; name: 'pre_call' | 'post_call' }[] {
     const at = (p: string) => (isAbsolute(p) ? p : resolve(this.baseDir, p));
-    // Not cached when loading fails, so a fixed module is picked up by the next call.
-    const loading = Promise.all(
-      this.configs.flatMap((c) => [
-        ...(c.pre_call ? [loadFunction(at(c.pre_call), 'pre_call')] : []),
-        ...(c.post_call ? [loadFunction(at(c.post_call), 'post_call')] : []),
-      ]),
-    );
+    return this.configs.flatMap((c) => [
+      ...(c.pre_call ? [{ path: at(c.pre_call), name: 'pre_call' as const }] : []),
+      ...(c.post_call ? [{ path: at(c.post_call), name: 'post_call' as const }] : []),
+    ]);
+  }
+
+  /**
+   * The hooks as their files are now: loaded once, and again when a module file changed (a stat
+   * per module per call). Only the module named in the config is checked; one it imports is kept
+   * as first loaded. Not cached when loading fails, so a fixed module is picked up by the next call.
+   */
+  private current(): Promise<LoadedHook[]> {
+    const hooks = this.paths();
+    const versions = hooks.map((h) => versionOf(h.path));
+    const stamp = versions.join('|');
+    if (this.loaded && stamp === this.loadedVersions) return this.loaded;
+    const loading = Promise.all(hooks.map((h, i) => loadFunction(h.path, h.name, versions[i]!)));
     this.loaded = loading;
-    loading.catch(() => (this.loaded = undefined));
+    this.loadedVersions = stamp;
+    loading.catch(() => {
+      if (this.loaded === loading) this.loaded = undefined;
+    });
     return loading;
   }
 
   /** Runs the call between every pre_call (in order) and every post_call (in reverse order). */
   async around(args: Record<string, unknown>, ctx: HookContext, call: (args: Record<string, unknown>) => Promise<CallToolResult>): Promise<CallToolResult> {
     if (this.empty) return call(args);
-    const hooks = await (this.loaded ?? this.load());
+    const hooks = await this.current();
     let current = args;
     for (const hook of hooks.filter((h) => h.pre)) {
       const out = await invoke(hook, () => hook.pre!(structuredClone(current), ctx));
