@@ -28,6 +28,8 @@ const TOKEN_SHAPES = [
 
 export function looksLikeToken(value: string): boolean {
   if (TOKEN_SHAPES.some((re) => re.test(value))) return true;
+  // A path (a project folder, a temporary one with random letters and digits) is not a token.
+  if (/^(\/|\.{1,2}\/|~\/)/.test(value)) return false;
   return value.length >= 24 && /^[A-Za-z0-9_\-+/=]+$/.test(value) && /[A-Za-z]/.test(value) && /[0-9]/.test(value) && !/^[a-z_-]+$/.test(value);
 }
 

@@ -10,6 +10,10 @@ describe('looksLikeToken', () => {
     ['AKIAIOSFODNN7EXAMPLE', true],
     ['Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==', true],
     ['/home/me/projects/site', false],
+    ['/tmp/mcpkit-suite-d78qoC/mcpkit-test-UAIJfv', false], // random letters and digits, but a path
+    ['./data/run2024abcdefghijklmnop', false],
+    ['~/notes/2024q3abcdefghijklmnopq', false],
+    ['a/b+c/d0123456789abcdefghijklmnop', true], // base64 with slashes, not a path
     ['production', false],
     ['@modelcontextprotocol/server-github', false],
     ['--verbose', false],
