@@ -4,7 +4,6 @@ import { dirname } from 'node:path';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
 import type { McpkitConfig, ServerConfig } from '../config/schema.js';
-import { NO_RECONNECT } from '../core/backoff.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
@@ -14,17 +13,17 @@ import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
 import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
 import type { ResolvedView } from '../proxy/view.js';
-import type { ClientEra } from '../proxy/era.js';
-import type { ReloadPlan } from '../config/reload-plan.js';
 import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.js';
-import { ToolListCache } from './tool-list-cache.js';
-import { withheldFrom } from '../config/server-env.js';
+import { LiveHubs, pooled, type LiveHub } from './live-hubs.js';
+import { UpstreamFactory } from './upstream-factory.js';
 import { UpstreamPools } from './upstream-pools.js';
-import type { Tool } from '@modelcontextprotocol/server';
 import { DEFAULT_POLICY, SessionState, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
+import type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
 
-type UpstreamClass = typeof import('../proxy/upstream.js').Upstream;
+export type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
+
+export { RETIRE_GRACE_MS } from './upstream-pools.js';
 
 /**
  * The composition root: what every call needs, built once per process. Front ends (oclif
@@ -32,72 +31,6 @@ type UpstreamClass = typeof import('../proxy/upstream.js').Upstream;
  * hubs; nothing below this layer reads flags, the environment, global state or the list of tool
  * groups: it is all passed down from here.
  */
-export interface RuntimeOptions {
-  configFlag?: string;
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
-  surface: Surface;
-  /** The policy to start with: a front end that decides it from the config reads the config first (`config`); serve decides it anew on each reload (`followConfig`). */
-  policy?: Policy;
-  /** The config, when the front end has read it already (serve decides its policy from it). */
-  config?: Promise<McpkitConfig>;
-  /** A long-running process (serve): tools get a cache that lives as long as it, and upstreams reconnect. */
-  longLived?: boolean;
-  /**
-   * The daemon: a tool's look at a view of the config (`withHub`: call, tools, view tools) uses
-   * the view's shared hub and leaves it open, so the next command finds its servers connected.
-   */
-  warm?: boolean;
-  logger?: Logger;
-  /** mcpkit's version, sent to upstream servers in initialize; read from package.json when absent. */
-  version?: string;
-  /** Where a long wait is announced (ToolContext.waiting); the log at info level when absent. */
-  waiting?: (message: string) => void;
-  /** Where what a config reload changed is said (serve: stderr); the log at info level when absent. */
-  announce?: (line: string) => void;
-}
-
-/** A view of the config by name (undefined: the default view), or one a front end made (`filter run`). */
-export type ViewTarget = string | undefined | ResolvedView;
-
-export interface OpenHubOptions {
-  /** The hub `serve` keeps for a view of the config: made once, over the connections every view shares. */
-  shared?: boolean;
-  /** One client's own connections, which relay what the servers ask (sampling, elicitation, roots) to it. */
-  downstream?: DownstreamRelay;
-  /** Upstream stderr stays out of the terminal unless MCPKIT_LOG_LEVEL=debug. */
-  quiet?: boolean;
-  listWaitMs?: number;
-  /** The era of the clients the hub serves (serve): each era has its own shared connections (see proxy/era.ts). */
-  era?: ClientEra;
-  /** Told when the hub closes (a client's own hub: its place under serve.max_client_hubs is free again). */
-  onClose?: () => void;
-}
-
-export interface CallScope {
-  session?: SessionState;
-  /** The tool may create the config file (ToolDefinition.createsConfig): a missing named file is the defaults. */
-  createsConfig?: boolean;
-  signal?: AbortSignal;
-  requestId?: string | number;
-  progress?: ToolContext['progress'];
-  emit?: ToolContext['emit'];
-  /** The daemon: where the command it works for runs, and its environment (the runtime's own otherwise). */
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
-}
-
-/** A hub `serve` keeps (a view's shared hub, or one client's own): a reload re-points it. */
-interface LiveHub {
-  hub: ProxyHub;
-  view: string | undefined;
-  pool: Map<string, Upstream>;
-  /** Makes an upstream for this hub's pool, as the hub's first one was made. */
-  make: (server: ResolvedView['servers'][number]) => Upstream;
-}
-
-export { RETIRE_GRACE_MS } from './upstream-pools.js';
-
 export class Runtime {
   readonly surface: Surface;
   readonly configLocation: ConfigSource;
@@ -114,7 +47,8 @@ export class Runtime {
   readonly live: LiveConfig;
   private policyNow: Policy;
   /** The hubs a reload re-points (serve's). */
-  private readonly liveHubs = new Set<LiveHub>();
+  private readonly liveHubs: LiveHubs;
+  private readonly upstreams: UpstreamFactory;
   /** The connections `serve` shares, one set per client era, and those a reload is retiring. */
   private readonly pools = new UpstreamPools();
   private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
@@ -134,6 +68,25 @@ export class Runtime {
       logger: this.logger,
       ...(options.config ? { initial: options.config } : {}),
       ...(options.announce ? { announce: options.announce } : {}),
+    });
+    this.liveHubs = new LiveHubs({
+      config: () => this.config(),
+      tools: () => this.allTools(),
+      policy: () => this.policy,
+      env: this.env,
+      logger: this.logger,
+      forgetView: (view) => {
+        for (const era of ['legacy', 'modern'] as const) this.sharedHubs.delete(`${era}:${view}`);
+      },
+    });
+    this.upstreams = new UpstreamFactory({
+      surface: this.surface,
+      env: this.env,
+      logger: this.logger,
+      version: this.version(),
+      longLived: options.longLived === true,
+      references: () => this.live.loaded?.references,
+      waiting: (message) => this.waiting(message),
     });
   }
 
@@ -158,7 +111,7 @@ export class Runtime {
       async (config) => void (next = await policyFor(config)),
       async (_before, _after, plan) => {
         if (next) this.policyNow = next;
-        await this.applyReload(plan);
+        await this.liveHubs.applyReload(plan, this.pools);
       },
     ));
   }
@@ -171,8 +124,7 @@ export class Runtime {
     // A reload asked for while following is being set up waits for it: it needs the text served and the apply step.
     await this.following;
     const report = await this.live.reload(reason);
-    const changed = this.pinKeeper?.refresh() ?? [];
-    if (changed.length) for (const { hub } of this.liveHubs) hub.pinsChanged(changed);
+    this.liveHubs.pinsChanged(this.pinKeeper?.refresh() ?? []);
     return report;
   }
 
@@ -327,7 +279,7 @@ export class Runtime {
   /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
   async withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: { oauth?: UpstreamOAuth } = {}): Promise<T> {
     const { Upstream } = await import('../proxy/upstream.js');
-    const upstream = this.newUpstream(Upstream, { name, config }, { quiet: true, oneOff: true, ...(options.oauth ? { oauth: options.oauth } : {}) });
+    const upstream = this.upstreams.make(Upstream, { name, config }, { quiet: true, oneOff: true, ...(options.oauth ? { oauth: options.oauth } : {}) });
     try {
       return await use(upstream);
     } finally {
@@ -363,86 +315,14 @@ export class Runtime {
   }
 
   private pinKeeper?: PinKeeper;
-  private toolLists?: ToolListCache;
   /** Set once serve follows the config: its hubs are then live. */
   private followed = false;
   private following?: Promise<void>;
-
-  /**
-   * Carries out a reload (./live-config.ts has made the new config current): connections of
-   * removed and restarted servers leave their pools and close once their calls end; every live
-   * hub is resolved again and re-pointed when its view or its upstreams changed (its clients then
-   * hear list_changed, once); a removed view's hub serves nothing; connections no hub uses close.
-   */
-  private async applyReload(plan: ReloadPlan): Promise<void> {
-    // A closed hub has left liveHubs already (HubOptions.onClose).
-    const pools = new Set([this.pools.shared.legacy, this.pools.shared.modern, ...[...this.liveHubs].map((l) => l.pool)]);
-    const retiring = this.pools.reload(plan, pools);
-    for (const live of this.liveHubs) await this.repoint(live);
-    // Connections of servers that stay in the config but that no view serves any more.
-    retiring.unused((pool) => new Set([...this.liveHubs].filter((l) => l.pool === pool).flatMap((l) => l.hub.upstreamList())));
-  }
-
-  /** Resolves a live hub's view from the current config again, and re-points the hub when that changed it. */
-  private async repoint(live: LiveHub): Promise<void> {
-    const [{ resolveView, viewFingerprint }, tools, config] = await Promise.all([import('../proxy/view.js'), this.allTools(), this.config()]);
-    let resolved: ResolvedView;
-    try {
-      resolved = resolveView(config, live.view, tools, this.policy, this.env);
-    } catch (error) {
-      // A view that is gone, or set aside for its problems, serves nothing until it is back.
-      resolved = { ...live.hub.view, pins: [], servers: [], local: [], composites: [], hooks: [] };
-      if (live.view !== undefined && !Object.hasOwn(config.tool_views, live.view)) this.forgetSharedView(live.view);
-      else this.logger.warn(`view "${live.view}" is not served until it is fixed: ${(error as Error).message}`);
-    }
-    const upstreamOf = (server: ResolvedView['servers'][number]) => pooled(live.pool, server, live.make);
-    const same =
-      viewFingerprint(resolved) === viewFingerprint(live.hub.view) &&
-      resolved.servers.every((server, i) => live.pool.get(server.name) === live.hub.upstreamList()[i]);
-    if (!same) live.hub.reconfigure(resolved, upstreamOf);
-  }
-
-  /** A view removed from the config: the next client of it is told it does not exist. */
-  private forgetSharedView(view: string): void {
-    for (const era of ['legacy', 'modern'] as const) this.sharedHubs.delete(`${era}:${view}`);
-  }
 
   private waiting(message: string): void {
     // A retry line names what it retries (a registry URL with ?key=${KEY}): masked like every message.
     if (this.options.waiting) this.options.waiting(redact(message));
     else this.logger.info(message);
-  }
-
-  /** An upstream with what the runtime knows: the environment its process starts with, the logger, how it reconnects. */
-  private newUpstream(
-    Upstream: UpstreamClass,
-    server: { name: string; config: ServerConfig; problems?: readonly string[] },
-    how: { quiet?: boolean; oneOff?: boolean; downstream?: DownstreamRelay; oauth?: UpstreamOAuth; era?: ClientEra },
-  ): Upstream {
-    const quiet = how.quiet && this.env.MCPKIT_LOG_LEVEL !== 'debug';
-    // The terminal keeps each server's listing for the next command (./tool-list-cache.ts); a
-    // one-shot command's catalog starts from it, so that a call starts only the server it needs.
-    const cache = this.surface === 'cli' ? (this.toolLists ??= new ToolListCache(this.env)) : undefined;
-    const seed = cache && !this.cache && !how.oneOff ? cache.read(server.name, server.config) : undefined;
-    return new Upstream({
-      name: server.name,
-      config: server.config,
-      logger: this.logger,
-      version: this.version(),
-      env: this.env,
-      // What the rest of the config names is not this server's to see (config/server-env.ts).
-      withheldEnv: () => withheldFrom(server.name, this.live.loaded?.references),
-      stderr: quiet ? () => {} : (line) => void process.stderr.write(line),
-      waiting: (message) => this.waiting(message),
-      // A one-shot command reports a server that is down; only a long-running process reconnects.
-      ...(how.oneOff || !this.cache ? { backoff: NO_RECONNECT } : {}),
-      ...(how.downstream ? { downstream: how.downstream } : {}),
-      ...(how.era ? { clientEra: how.era } : {}),
-      ...(server.problems ? { problems: server.problems } : {}),
-      ...(how.oauth ? { oauth: how.oauth } : {}),
-      ...(seed ? { seedTools: seed } : {}),
-      ...(cache ? { listed: (tools: Tool[]) => cache.write(server.name, server.config, tools) } : {}),
-    });
   }
 
   private async makeHub(view: ViewTarget, options: OpenHubOptions, pool: Map<string, Upstream>, owns: boolean): Promise<ProxyHub> {
@@ -456,7 +336,7 @@ export class Runtime {
     ]);
     // Only mcpkit's own tools are described by their group (all of them: a reload may add a group's tools).
     const groups = resolved.local.length || this.followed ? await this.groups() : [];
-    const make = (server: ResolvedView['servers'][number]) => this.newUpstream(Upstream, server, options);
+    const make = (server: ResolvedView['servers'][number]) => this.upstreams.make(Upstream, server, options);
     // Synchronously from here: a shared server is made once, whichever view asks first.
     for (const server of resolved.servers) pooled(pool, server, make);
     const live = this.followed && typeof view !== 'object' && (options.shared || options.downstream);
@@ -480,7 +360,7 @@ export class Runtime {
     // serve's hubs live on and follow the config; a terminal command's or a filter's do not.
     if (live) {
       this.liveHubs.add((entry = { hub, view: view as string | undefined, pool, make }));
-      if (this.live.currentGeneration !== generation) await this.repoint(entry);
+      if (this.live.currentGeneration !== generation) await this.liveHubs.repoint(entry);
     }
     return hub;
   }
@@ -490,13 +370,6 @@ export class Runtime {
     const [config, tools, { resolveView }] = await Promise.all([this.config(), this.allTools(), import('../proxy/view.js')]);
     return resolveView(config, view, tools, this.policy, this.env);
   }
-}
-
-/** The pool's connection to a server, made (and kept in the pool) if it has none. */
-function pooled(pool: Map<string, Upstream>, server: ResolvedView['servers'][number], make: (server: ResolvedView['servers'][number]) => Upstream): Upstream {
-  let upstream = pool.get(server.name);
-  if (!upstream) pool.set(server.name, (upstream = make(server)));
-  return upstream;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {

@@ -18,14 +18,15 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
-import * as z from 'zod';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ModernRequest, UpstreamTrace } from '../tool/context.js';
 import { modernParams } from './era.js';
 import { ListenStream } from './listen-stream.js';
 import { InputBridge } from './input-bridge.js';
-import { allPages, routeServerRequests } from './server-requests.js';
+import { routeServerRequests } from './server-requests.js';
+import { ReadThrough } from './upstream-reads.js';
+import { InFlight } from './in-flight.js';
 import { sendToolCall } from './send-call.js';
 import { requestFailure } from './upstream-failure.js';
 import { malformedCallResult } from './call-result.js';
@@ -47,9 +48,6 @@ export interface UpstreamStatus {
 }
 
 export type LogParams = LoggingMessageNotification['params'];
-
-/** Results are passed through as the upstream produced them: no second validation on the hot path. */
-const PassThroughResult = z.looseObject({});
 
 /** How long a bridged call waits for its client's retry: a person may be answering (as for a relayed elicitation). */
 const BRIDGE_PARK_MS = 10 * 60_000;
@@ -76,8 +74,8 @@ export class Upstream {
   /** 2026 clients' calls parked while they answer what this (2025) server asked. */
   private readonly bridge = new InputBridge<CallToolResult>(BRIDGE_PARK_MS);
   /** Tool calls in flight, on either path (retire waits for them). */
-  private inFlight = 0;
-  private readonly drained = new Listeners();
+  private readonly calls = new InFlight();
+  private readonly reads: ReadThrough;
 
   constructor(options: UpstreamOptions) {
     this.name = options.name;
@@ -94,6 +92,7 @@ export class Upstream {
         this.toolsChanged.emit();
       },
     });
+    this.reads = new ReadThrough(this.name, this.connection);
   }
 
   /** Called when the tool list changed: list_changed from the server, or a reconnect. Each returns its unsubscribe. */
@@ -172,28 +171,17 @@ export class Upstream {
    * `because`, never a hang. New calls no longer come here (the hubs were re-pointed first).
    */
   async retire(graceMs: number, because: string): Promise<void> {
-    if (this.inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(finish, graceMs);
-        const off = this.drained.on(finish);
-        function finish() {
-          clearTimeout(timer);
-          off();
-          resolve();
-        }
-      });
-    }
+    await this.calls.ended(graceMs);
     await this.close(because);
   }
 
-  /** Counts a tool call in flight until the returned function is called (once). */
-  private track(): () => void {
-    this.inFlight++;
-    let done = false;
+  /** A tool call begins: it is counted in flight, and related to the downstream request that caused it; the returned function ends it (once). */
+  private begin(related: RequestId | undefined): () => void {
+    const unrelate = this.relate(related);
+    const end = this.calls.begin();
     return () => {
-      if (done) return;
-      done = true;
-      if (--this.inFlight === 0) this.drained.emit();
+      unrelate();
+      end();
     };
   }
 
@@ -226,12 +214,7 @@ export class Upstream {
     // A span of its own, whose context the server gets in _meta.traceparent (it is the parent of the server's work).
     const span = traced?.child('tools/call', name, this.name);
     let failure: string | undefined;
-    const relatedRelease = this.relate(related);
-    const untrack = this.track();
-    const release = () => {
-      relatedRelease();
-      untrack();
-    };
+    const release = this.begin(related);
     // Between 2026-07-28 peers an input_required result goes back to the client as it is, and the
     // client's retry comes through with its answers (MRTR needs no state here).
     const era = client.getProtocolEra();
@@ -285,12 +268,7 @@ export class Upstream {
     progress?: (message: JSONRPCMessage) => void,
     related?: RequestId,
   ): () => void {
-    const relatedRelease = this.relate(related);
-    const untrack = this.track();
-    const release = () => {
-      relatedRelease();
-      untrack();
-    };
+    const release = this.begin(related);
     const cancel = this.connection.forwarder.forward('tools/call', params, {
       timeoutMs: this.timeoutMs,
       ...(progress ? { progress } : {}),
@@ -325,51 +303,25 @@ export class Upstream {
     return requestFailure(this.name, tool, error, this.timeoutMs);
   }
 
-  /** Prompts, resources and templates are read through (not cached): clients list them rarely. */
-  async listPrompts(): Promise<Prompt[]> {
-    const client = await this.connection.connect();
-    if (!client.getServerCapabilities()?.prompts) return [];
-    return this.paged((cursor) =>
-      client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.prompts, next: r.nextCursor })),
-    );
+  /** Prompts, resources, templates and completions are read through, not cached: clients ask for them rarely (./upstream-reads.ts). */
+  listPrompts(): Promise<Prompt[]> {
+    return this.reads.listPrompts();
   }
 
-  async getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
-    const client = await this.connection.connectOrUnavailable();
-    return this.forward(`prompt ${name}`, () => this.relayable(client, 'prompts/get', { name, arguments: args }, modern) as Promise<GetPromptResult>);
+  getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
+    return this.reads.getPrompt(name, args, modern);
   }
 
-  /** A request that a 2026-07-28 client may have to answer with input (MRTR), relayed as the SDK client's own otherwise. */
-  private relayable(client: Client, method: 'prompts/get' | 'resources/read', params: Record<string, unknown>, modern?: ModernRequest): Promise<unknown> {
-    const relayed = modern && client.getProtocolEra() === 'modern' ? modernParams(modern) : undefined;
-    if (!relayed)
-      return method === 'prompts/get'
-        ? client.getPrompt(params as never, { timeout: this.timeoutMs })
-        : client.readResource(params as never, { timeout: this.timeoutMs });
-    return client.request({ method, params: { ...params, ...relayed } } as never, PassThroughResult, { timeout: this.timeoutMs, allowInputRequired: true });
+  listResources(): Promise<Resource[]> {
+    return this.reads.listResources();
   }
 
-  async listResources(): Promise<Resource[]> {
-    const client = await this.connection.connect();
-    if (!client.getServerCapabilities()?.resources) return [];
-    return this.paged((cursor) =>
-      client.listResources(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.resources, next: r.nextCursor })),
-    );
+  listResourceTemplates(): Promise<ResourceTemplateType[]> {
+    return this.reads.listResourceTemplates();
   }
 
-  async listResourceTemplates(): Promise<ResourceTemplateType[]> {
-    const client = await this.connection.connect();
-    if (!client.getServerCapabilities()?.resources) return [];
-    return this.paged((cursor) =>
-      client
-        .listResourceTemplates(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
-        .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
-    );
-  }
-
-  async readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
-    const client = await this.connection.connectOrUnavailable();
-    return this.forward(`resource ${uri}`, () => this.relayable(client, 'resources/read', { uri }, modern) as Promise<ReadResourceResult>);
+  readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
+    return this.reads.readResource(uri, modern);
   }
 
   /** The log level the downstream asked for: sent now when connected, else once connected, to a server that logs. */
@@ -385,15 +337,13 @@ export class Upstream {
     if (client.getProtocolEra() === 'modern') return this.listening.subscription(client, uri, on);
     if (!client.getServerCapabilities()?.resources?.subscribe) return false;
     const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
-    await this.forward(`${method} ${uri}`, () => client.request({ method, params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs }));
+    await this.reads.forward(`${method} ${uri}`, () => client.request({ method, params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs }));
     return true;
   }
 
   /** completion/complete; no candidates from a server that does not complete. */
-  async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
-    const client = await this.connection.connectOrUnavailable();
-    if (!client.getServerCapabilities()?.completions) return { completion: { values: [], hasMore: false } };
-    return this.forward('completion/complete', () => client.request({ method: 'completion/complete', params }, { timeout: this.timeoutMs }));
+  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.reads.complete(params);
   }
 
   /** The downstream client's roots changed: tell the server, if connected. */
@@ -422,32 +372,14 @@ export class Upstream {
   private async sendLevel(client: Client): Promise<void> {
     const level = this.wantedLevel;
     if (!level || !client.getServerCapabilities()?.logging || client.getProtocolEra() === 'modern') return;
-    await this.forward('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, { timeout: this.timeoutMs }));
+    await this.reads.forward('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, { timeout: this.timeoutMs }));
   }
 
   private async refreshTools(client: Client): Promise<Tool[]> {
-    this.tools = await this.paged((cursor) =>
+    this.tools = await this.reads.paged((cursor) =>
       client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })),
     );
     this.connection.options.listed?.(this.tools);
     return this.tools;
-  }
-
-  /** A pass-through request's failure: credentials, the server gone, or its own error. */
-  private async forward<T>(what: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      const auth = this.connection.authFailure(error);
-      if (auth) throw auth;
-      if (this.connection.state !== 'ready') throw this.connection.unavailable();
-      // The server's own protocol error, for a 2026-07-28 client to act on (see callTool).
-      if (error instanceof ProtocolError && this.connection.client?.getProtocolEra() === 'modern') throw error;
-      throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${what}: ${(error as Error).message}`, { details: { server: this.name } });
-    }
-  }
-
-  private paged<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
-    return allPages(page, (error) => this.connection.authFailure(error) ?? error);
   }
 }

@@ -1,0 +1,62 @@
+import type { Logger } from '../core/logger.js';
+import type { McpkitConfig } from '../config/schema.js';
+import type { ClientEra } from '../proxy/era.js';
+import type { DownstreamRelay } from '../proxy/upstream.js';
+import type { ResolvedView } from '../proxy/view.js';
+import type { Policy, SessionState, Surface, ToolContext } from '../tool/context.js';
+
+/** What a front end tells the runtime it builds (./runtime.ts), and what it asks of it. */
+export interface RuntimeOptions {
+  configFlag?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  surface: Surface;
+  /** The policy to start with: a front end that decides it from the config reads the config first (`config`); serve decides it anew on each reload (`followConfig`). */
+  policy?: Policy;
+  /** The config, when the front end has read it already (serve decides its policy from it). */
+  config?: Promise<McpkitConfig>;
+  /** A long-running process (serve): tools get a cache that lives as long as it, and upstreams reconnect. */
+  longLived?: boolean;
+  /**
+   * The daemon: a tool's look at a view of the config (`withHub`: call, tools, view tools) uses
+   * the view's shared hub and leaves it open, so the next command finds its servers connected.
+   */
+  warm?: boolean;
+  logger?: Logger;
+  /** mcpkit's version, sent to upstream servers in initialize; read from package.json when absent. */
+  version?: string;
+  /** Where a long wait is announced (ToolContext.waiting); the log at info level when absent. */
+  waiting?: (message: string) => void;
+  /** Where what a config reload changed is said (serve: stderr); the log at info level when absent. */
+  announce?: (line: string) => void;
+}
+
+/** A view of the config by name (undefined: the default view), or one a front end made (`filter run`). */
+export type ViewTarget = string | undefined | ResolvedView;
+
+export interface OpenHubOptions {
+  /** The hub `serve` keeps for a view of the config: made once, over the connections every view shares. */
+  shared?: boolean;
+  /** One client's own connections, which relay what the servers ask (sampling, elicitation, roots) to it. */
+  downstream?: DownstreamRelay;
+  /** Upstream stderr stays out of the terminal unless MCPKIT_LOG_LEVEL=debug. */
+  quiet?: boolean;
+  listWaitMs?: number;
+  /** The era of the clients the hub serves (serve): each era has its own shared connections (see proxy/era.ts). */
+  era?: ClientEra;
+  /** Told when the hub closes (a client's own hub: its place under serve.max_client_hubs is free again). */
+  onClose?: () => void;
+}
+
+export interface CallScope {
+  session?: SessionState;
+  /** The tool may create the config file (ToolDefinition.createsConfig): a missing named file is the defaults. */
+  createsConfig?: boolean;
+  signal?: AbortSignal;
+  requestId?: string | number;
+  progress?: ToolContext['progress'];
+  emit?: ToolContext['emit'];
+  /** The daemon: where the command it works for runs, and its environment (the runtime's own otherwise). */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}

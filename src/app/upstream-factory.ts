@@ -1,0 +1,71 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
+import type { McpkitConfig, ServerConfig } from '../config/schema.js';
+import { withheldFrom } from '../config/server-env.js';
+import { NO_RECONNECT } from '../core/backoff.js';
+import type { Logger } from '../core/logger.js';
+import type { ClientEra } from '../proxy/era.js';
+import type { DownstreamRelay, Upstream } from '../proxy/upstream.js';
+import type { Surface } from '../tool/context.js';
+import { ToolListCache } from './tool-list-cache.js';
+
+type UpstreamClass = typeof import('../proxy/upstream.js').Upstream;
+
+/** How one upstream is wanted: quiet, for a single look, relaying to one client, logged in, for an era. */
+export interface UpstreamWish {
+  quiet?: boolean;
+  oneOff?: boolean;
+  downstream?: DownstreamRelay;
+  oauth?: UpstreamOAuth;
+  era?: ClientEra;
+}
+
+/** What the runtime knows that every upstream it makes needs. */
+export interface UpstreamFactoryDeps {
+  surface: Surface;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  version: string;
+  /** A long-running process (serve, the daemon): upstreams reconnect, and listings are not seeded from the terminal's cache. */
+  longLived: boolean;
+  references: () => McpkitConfig['references'] | undefined;
+  waiting: (message: string) => void;
+}
+
+/**
+ * Makes upstreams with what the runtime knows: the environment a process starts with, the
+ * logger, how it reconnects, and the terminal's cache of each server's listing.
+ */
+export class UpstreamFactory {
+  private toolLists?: ToolListCache;
+
+  constructor(private readonly deps: UpstreamFactoryDeps) {}
+
+  make(Upstream: UpstreamClass, server: { name: string; config: ServerConfig; problems?: readonly string[] }, how: UpstreamWish): Upstream {
+    const { env } = this.deps;
+    const quiet = how.quiet && env.MCPKIT_LOG_LEVEL !== 'debug';
+    // The terminal keeps each server's listing for the next command (./tool-list-cache.ts); a
+    // one-shot command's catalog starts from it, so that a call starts only the server it needs.
+    const cache = this.deps.surface === 'cli' ? (this.toolLists ??= new ToolListCache(env)) : undefined;
+    const seed = cache && !this.deps.longLived && !how.oneOff ? cache.read(server.name, server.config) : undefined;
+    return new Upstream({
+      name: server.name,
+      config: server.config,
+      logger: this.deps.logger,
+      version: this.deps.version,
+      env,
+      // What the rest of the config names is not this server's to see (config/server-env.ts).
+      withheldEnv: () => withheldFrom(server.name, this.deps.references()),
+      stderr: quiet ? () => {} : (line) => void process.stderr.write(line),
+      waiting: this.deps.waiting,
+      // A one-shot command reports a server that is down; only a long-running process reconnects.
+      ...(how.oneOff || !this.deps.longLived ? { backoff: NO_RECONNECT } : {}),
+      ...(how.downstream ? { downstream: how.downstream } : {}),
+      ...(how.era ? { clientEra: how.era } : {}),
+      ...(server.problems ? { problems: server.problems } : {}),
+      ...(how.oauth ? { oauth: how.oauth } : {}),
+      ...(seed ? { seedTools: seed } : {}),
+      ...(cache ? { listed: (tools: Tool[]) => cache.write(server.name, server.config, tools) } : {}),
+    });
+  }
+}
