@@ -1,4 +1,6 @@
 import { basename, dirname } from 'node:path';
+import { upperSnake } from './import-secrets.js';
+import type { ImportResult } from './import-servers.js';
 
 /**
  * The variables other clients write in their MCP configs, in mcpkit's words: VS Code's and
@@ -42,10 +44,7 @@ export interface AskedValue {
 
 /** An `${input:ID}`'s variable: MCPKIT-style upper case (`gh-token` -> GH_TOKEN). */
 export function inputVariable(id: string): string {
-  const name = id
-    .toUpperCase()
-    .replace(/[^A-Z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+  const name = upperSnake(id);
   return /^[A-Z_]/.test(name) ? name : `INPUT_${name}`;
 }
 
@@ -82,4 +81,20 @@ export function translateVariables(
   };
   const out = walk(entry) as Record<string, unknown>;
   return refused ? { skip: refused } : { entry: out, asked: [...asked.values()] };
+}
+
+/** Every imported server in mcpkit's words: one that cannot be is skipped with why; what the client would have asked for is named once. */
+export function translateServers(found: ImportResult, ctx: VariableContext): ImportResult & { asked: AskedValue[] } {
+  const skipped = [...found.skipped];
+  const asked = new Map<string, AskedValue>();
+  const servers = found.servers.flatMap(({ name, entry }) => {
+    const translated = translateVariables(entry, ctx);
+    if ('skip' in translated) {
+      skipped.push({ name, reason: translated.skip });
+      return [];
+    }
+    for (const value of translated.asked) if (!asked.has(value.variable)) asked.set(value.variable, value);
+    return [{ name, entry: translated.entry }];
+  });
+  return { format: found.format, servers, skipped, asked: [...asked.values()] };
 }

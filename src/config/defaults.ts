@@ -41,6 +41,8 @@ export const SETTING_DEFAULTS = {
     agent_commands: 'ask',
     exposure: 'auto',
     token_budget: 4000,
+    metrics: true,
+    metrics_public: false,
   },
 } as const;
 
@@ -111,6 +113,8 @@ export function withDefaults<T extends Partial<Record<Section, object>>>(config:
 /** Tool pinning: `enforce` (default) withholds a new or changed tool until approved; `warn` serves it and tells; `off` pins nothing. */
 export const PIN_MODES = ['enforce', 'warn', 'off'] as const;
 export type PinMode = (typeof PIN_MODES)[number];
+/** Tool pinning where neither the server's entry nor the top level sets it. */
+export const DEFAULT_PIN_MODE: PinMode = 'enforce';
 
 export const PROTOCOL_CHOICES = ['auto', '2026-07-28', '2025-11-25'] as const;
 export type ProtocolChoice = (typeof PROTOCOL_CHOICES)[number];

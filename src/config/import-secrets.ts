@@ -35,12 +35,17 @@ export function looksLikeToken(value: string): boolean {
 
 const PLACEHOLDER = /\$\{/;
 
-/** A variable name from a server name: github-copilot -> GITHUB_COPILOT. */
-function variableOf(server: string, suffix: string): string {
-  const base = server
+/** A name in environment-variable spelling: github-copilot -> GITHUB_COPILOT (it may still start with a digit). Pure. */
+export function upperSnake(text: string): string {
+  return text
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
+}
+
+/** A variable name from a server name: github-copilot -> GITHUB_COPILOT_TOKEN. */
+function variableOf(server: string, suffix: string): string {
+  const base = upperSnake(server);
   return `${/^[0-9]/.test(base) ? `S_${base}` : base || 'SERVER'}_${suffix}`;
 }
 

@@ -1,5 +1,5 @@
 import type { CompositeConfig, McpkitConfig, ServerConfig } from '../config/schema.js';
-import { SETTING_DEFAULTS } from '../config/defaults.js';
+import { DEFAULT_PIN_MODE, SETTING_DEFAULTS } from '../config/defaults.js';
 import { requireUsable } from '../config/problems.js';
 import { stableJson } from '../core/stable-json.js';
 import { ToolError } from '../core/errors.js';
@@ -62,7 +62,7 @@ export function resolveView(
   const exposure = (own?: { exposure?: Exposure; token_budget?: number }) => ({
     exposure: policy.exposure ?? own?.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
     tokenBudget: policy.tokenBudget ?? own?.token_budget ?? config.serve.token_budget ?? SETTING_DEFAULTS.serve.token_budget,
-    pinning: config.pinning ?? 'enforce',
+    pinning: config.pinning ?? DEFAULT_PIN_MODE,
   });
   if (viewName === undefined) {
     return {

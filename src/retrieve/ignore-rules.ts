@@ -15,8 +15,15 @@ import { compileNameRules, nameVerdict, type NameRule } from './name-rules.js';
 export class IgnoreRules {
   private readonly cache = new Map<string, RuleSet | null>();
   private outer?: { frames: RuleFrame[]; files: string[] };
+  private top?: string | null;
 
   constructor(private readonly rootPath: string) {}
+
+  /** The top of the git work tree the root is in (looked up once), or undefined. */
+  private workTree(): string | undefined {
+    if (this.top === undefined) this.top = workTreeTop(this.rootPath) ?? null;
+    return this.top ?? undefined;
+  }
 
   /** The rule sets of the enclosing work tree above the root, outermost first; none when the root is a work tree's top or in none. */
   outerFrames(): readonly RuleFrame[] {
@@ -30,7 +37,7 @@ export class IgnoreRules {
 
   private above(): { frames: RuleFrame[]; files: string[] } {
     if (this.outer) return this.outer;
-    const top = workTreeTop(this.rootPath);
+    const top = this.workTree();
     const frames: RuleFrame[] = [];
     const files: string[] = [];
     if (top !== undefined && top !== this.rootPath) {
@@ -64,7 +71,7 @@ export class IgnoreRules {
   rulesOf(dirRel: string, hasGitignore = true): RuleSet | null {
     if (this.cache.has(dirRel)) return this.cache.get(dirRel)!;
     const texts: string[] = [];
-    if (dirRel === '' && workTreeTop(this.rootPath) === this.rootPath) {
+    if (dirRel === '' && this.workTree() === this.rootPath) {
       try {
         texts.push(readFileSync(join(this.rootPath, '.git', 'info', 'exclude'), 'utf8'));
       } catch {

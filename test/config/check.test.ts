@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkConfigText, problemUnit } from '../../src/config/check.js';
 import { asWritten, withOtherDefaults } from '../../src/tools/config/show.js';
 import { STARTER_CONFIG } from '../../src/config/starter.js';
+import { withDefaults } from '../../src/config/defaults.js';
 
 const problemsOf = (text: string, env: Record<string, string> = {}) => checkConfigText(text, env).problems;
 
@@ -104,7 +105,10 @@ describe('config show --resolved fills in the defaults outside the sections', ()
       { pinning: 'warn', daemon: { idle_minutes: 5 }, serve: { metrics: false, port: 1 } },
       { pinning: 'warn', daemon: { auto: false, idle_minutes: 5 }, serve: { metrics: false, metrics_public: false, port: 1 } },
     ],
-  ])('%j', (config, expected) => expect(withOtherDefaults(config)).toEqual(expected));
+  ])('%j', (config, expected) =>
+    // As config show --resolved fills them: the sections' defaults, then the others.
+    expect(withOtherDefaults(withDefaults(config, { registryDefault: 'official', backupDir: '/b' }))).toMatchObject(expected),
+  );
 
   it("the starter file's comment names every exposure", () => {
     expect(STARTER_CONFIG).toContain('auto (default) | direct | search');

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DAEMON_IDLE_MINUTES } from '../../config/defaults.js';
+import { DAEMON_IDLE_MINUTES, DEFAULT_PIN_MODE } from '../../config/defaults.js';
 import { maskSecrets } from '../../config/mask.js';
 import { configInvalid } from '../../config/problems.js';
 import { ToolError } from '../../core/errors.js';
@@ -72,14 +72,12 @@ async function filledIn(config: Record<string, unknown>, ctx: ToolContext): Prom
   return withOtherDefaults(filled);
 }
 
-/** The defaults that live outside SETTING_DEFAULTS' sections: pinning, the daemon's, serve's metrics. Pure. */
+/** The defaults that live outside SETTING_DEFAULTS' sections: pinning and the daemon's. Pure. */
 export function withOtherDefaults(config: Record<string, unknown>): Record<string, unknown> {
-  const serve = (config.serve ?? {}) as Record<string, unknown>;
   return {
     ...config,
-    pinning: config.pinning ?? 'enforce',
+    pinning: config.pinning ?? DEFAULT_PIN_MODE,
     daemon: { auto: false, idle_minutes: DAEMON_IDLE_MINUTES, ...((config.daemon ?? {}) as object) },
-    serve: { ...serve, metrics: serve.metrics ?? true, metrics_public: serve.metrics_public ?? false },
   };
 }
 

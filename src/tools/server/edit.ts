@@ -141,15 +141,15 @@ export const serverAdd = defineTool({
  */
 async function refuseLiteralSecrets(name: string, entry: Record<string, unknown>): Promise<void> {
   const { externalizeSecrets } = await import('../../config/import-secrets.js');
-  const auth = entry.auth as { client_secret?: string } | undefined;
-  const withSecret =
-    auth?.client_secret && !auth.client_secret.includes('${') ? { ...entry, env: { ...(entry.env as object), CLIENT_SECRET: auth.client_secret } } : entry;
-  const { moved } = externalizeSecrets(name, withSecret);
-  if (moved.length === 0) return;
-  const places = moved.map((m) => m.path.replace(/\.env\.CLIENT_SECRET$/, '.auth.client_secret'));
+  const found = externalizeSecrets(name, entry).moved.map(({ path, variable }) => ({ path, variable }));
+  // An OAuth client secret is one whatever it looks like (clients' configs, which import reads, have none).
+  const clientSecret = typeof entry.auth === 'object' ? (entry.auth as { client_secret?: string }).client_secret : undefined;
+  if (clientSecret && !clientSecret.includes('${')) found.push({ path: `mcp_servers.${name}.auth.client_secret`, variable: 'CLIENT_SECRET' });
+  if (found.length === 0) return;
+  const places = found.map((f) => f.path);
   throw new ToolError('INVALID_INPUT', `${places.join(', ')} would keep what looks like a secret in the config file, in plain text.`, {
-    details: { paths: places, variables: moved.map((m) => m.variable) },
-    hint: `Write it as a variable and set that in the environment, e.g. ${moved.map((m) => `\${${m.variable}}`).join(', ')}; or give ${field('literal_secrets')} to store it as written.`,
+    details: { paths: places, variables: found.map((f) => f.variable) },
+    hint: `Write it as a variable and set that in the environment, e.g. ${found.map((f) => `\${${f.variable}}`).join(', ')}; or give ${field('literal_secrets')} to store it as written.`,
   });
 }
 

@@ -5,7 +5,7 @@ import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
-import type { PinMode } from '../../config/defaults.js';
+import { DEFAULT_PIN_MODE, type PinMode } from '../../config/defaults.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ChalkInstance } from 'chalk';
 import { editConfigFile } from '../shared/config-access.js';
@@ -48,7 +48,7 @@ export const serverTest = defineTool({
       ]);
       // What the config lets through (its filter rules and tools allow-list), as mcpkit publishes it.
       const published = shapeServerTools(tools, server).map((s) => s.tool);
-      const pinning = await pinStatus(ctx, input.name, server.pinning ?? config.pinning ?? 'enforce', tools);
+      const pinning = await pinStatus(ctx, input.name, server.pinning ?? config.pinning ?? DEFAULT_PIN_MODE, tools);
       return {
         server: input.name,
         ok: true,
@@ -168,19 +168,8 @@ export const serverImport = defineTool({
       ) as [string, string][],
     );
     const translation = { flavour, workspaceFolder: variables.workspaceOf(path, ctx.cwd), home: ctx.env.HOME ?? homedir(), inputs };
-    const asked: import('../../config/client-variables.js').AskedValue[] = [];
-    found = {
-      ...found,
-      servers: found.servers.flatMap(({ name, entry }) => {
-        const translated = variables.translateVariables(entry, translation);
-        if ('skip' in translated) {
-          found.skipped.push({ name, reason: translated.skip });
-          return [];
-        }
-        asked.push(...translated.asked.filter((a) => !asked.some((b) => b.variable === a.variable)));
-        return [{ name, entry: translated.entry }];
-      }),
-    };
+    const { asked, ...translated } = variables.translateServers(found, translation);
+    found = translated;
     const [{ addServer }, { externalizeSecrets }] = await Promise.all([import('../../config/servers-edit.js'), import('../../config/import-secrets.js')]);
     // A client's config names commands from anywhere: a box with the network, as sandboxFor says.
     const sandbox = await sandboxFor(ctx, input.sandbox, { network: true });

@@ -3,6 +3,7 @@ import { delimiter, join } from 'node:path';
 import { packageRoot } from '../../core/version.js';
 import * as z from 'zod';
 import { notFound } from '../../core/suggest.js';
+import { shellQuote } from '../../tool/command-line.js';
 import { defineTool, READ_ONLY, summaryOf } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
 import { escapeInvisible } from '../../proxy/pins.js';
@@ -206,9 +207,9 @@ export function clientSnippet(
     case 'vscode':
       return { file: '.vscode/mcp.json', snippet: { servers: { [key]: { type: 'stdio', command, args, ...env((v) => `\${env:${v}}`) } } }, fill_in: [] };
     case 'claude-code': {
-      const quoted = [command, ...args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`));
+      const quoted = [command, ...args].map(shellQuote);
       // '${NAME}' as written: .mcp.json keeps the reference (Claude Code expands it), never the secret.
-      const envFlags = variables.map((v) => `-e '${v}=\${${v}}'`);
+      const envFlags = variables.map((v) => `-e ${shellQuote(`${v}=\${${v}}`)}`);
       return {
         file: '.mcp.json (project scope)',
         snippet: { mcpServers: { [key]: { type: 'stdio', command, args, ...env((v) => `\${${v}}`) } } },
