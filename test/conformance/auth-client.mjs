@@ -37,7 +37,9 @@ function must(r) {
 try {
   const client = [
     ...(context.client_id ? ['--client-id', context.client_id] : []),
-    ...(context.client_secret ? ['--client-secret', context.client_secret] : []),
+    // The suite hands the client its pre-registered secret: stored as given, on purpose (server add
+    // refuses a literal secret unless told).
+    ...(context.client_secret ? ['--client-secret', context.client_secret, '--literal-secrets'] : []),
     // The suite's authorization servers accept this URL as a client ID metadata document.
     ...(process.env.MCP_CONFORMANCE_SCENARIO === 'auth/basic-cimd' ? ['--client-metadata-url', 'https://conformance-test.local/client-metadata.json'] : []),
   ];
