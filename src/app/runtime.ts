@@ -1,5 +1,5 @@
 import { redact } from '../core/redact.js';
-import { SETTING_DEFAULTS } from '../config/defaults.js';
+import { DEFAULT_PIN_MODE, SETTING_DEFAULTS } from '../config/defaults.js';
 import { dirname } from 'node:path';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
@@ -116,10 +116,7 @@ export class Runtime {
     ));
   }
 
-  /**
-   * Reads the config file again and serves it (serve: the watcher, SIGHUP, an edit by its own
-   * tools), and the tool pins beside it: hubs whose servers' pins changed (an approval) list again.
-   */
+  /** Reads the config and the tool pins again and serves them: hubs whose servers' pins changed (an approval) list again. */
   async reload(reason: string): Promise<ReloadReport> {
     // A reload asked for while following is being set up waits for it: it needs the text served and the apply step.
     await this.following;
@@ -131,9 +128,14 @@ export class Runtime {
   /** The process's tool pins (proxy/pin-keeper.ts), read on first use from the lock file beside the config. */
   private async pins(): Promise<PinKeeper> {
     if (this.pinKeeper) return this.pinKeeper;
-    const [{ PinKeeper }, { pinFilePath }] = await Promise.all([import('../proxy/pin-keeper.js'), import('../config/pin-file.js')]);
+    const [{ PinKeeper }, { pinFilePath }, { mayTrustFirstUse }] = await Promise.all([
+      import('../proxy/pin-keeper.js'),
+      import('../config/pin-file.js'),
+      import('../proxy/pins.js'),
+    ]);
     const say = this.options.announce ?? ((line: string) => this.waiting(line));
-    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.configLocation.path), this.logger, say));
+    const trust = (server: string) => mayTrustFirstUse(this.live.loaded?.mcp_servers[server]);
+    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.configLocation.path), this.logger, say, trust));
   }
 
   configStatus(): ConfigStatus {
@@ -171,7 +173,10 @@ export class Runtime {
       session: scope.session ?? new SessionState(),
       ...(this.cache ? { cache: this.cache } : {}),
       views: { with: (view, use, options) => this.withHub(view, use, options) },
-      servers: { with: (name, config, use, options) => this.withServer(name, config, use, options as { oauth?: UpstreamOAuth } | undefined) },
+      servers: {
+        with: (name, config, use, options) => this.withServer(name, config, use, options as { oauth?: UpstreamOAuth } | undefined),
+        lastListing: (name, config) => this.upstreams.lastListing(name, config),
+      },
       mcpkitNames: async () => {
         const { toolGroups, allTools } = await import('../tools/index.js');
         return { groups: toolGroups.map((g) => g.name), tools: allTools.map((t) => t.name) };
@@ -298,8 +303,9 @@ export class Runtime {
   }
 
   upstreamStatus(): UpstreamStatus[] {
-    // A server that only 2026 clients used so far shows its modern connection; else the 2025 one.
-    return this.pools.status();
+    const config = this.live.loaded;
+    const mode = (name: string) => config?.mcp_servers[name]?.pinning ?? config?.pinning ?? DEFAULT_PIN_MODE;
+    return this.pools.status((name, tools) => this.pinKeeper?.withheldCount(name, tools, mode(name)));
   }
 
   /** What the process keeps in memory for tools (the daemon's status): the file index's bytes, when there is one. */
@@ -309,7 +315,7 @@ export class Runtime {
     return { entries: this.cache?.size ?? 0, ...(indexes ? { ...indexes.memory(), roots: indexes.roots() } : {}) };
   }
 
-  /** Closes the shared upstream connections (serve's end), so no child process outlives us. */
+  /** Closes the shared upstream connections (serve's end): no child process outlives us. */
   async close(): Promise<void> {
     await this.pools.close();
   }

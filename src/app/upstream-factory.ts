@@ -41,6 +41,11 @@ export class UpstreamFactory {
 
   constructor(private readonly deps: UpstreamFactoryDeps) {}
 
+  /** The tools a terminal command last saw the server list (none known: undefined). */
+  lastListing(name: string, config: ServerConfig): Tool[] | undefined {
+    return (this.toolLists ??= new ToolListCache(this.deps.env)).read(name, config);
+  }
+
   make(Upstream: UpstreamClass, server: { name: string; config: ServerConfig; problems?: readonly string[] }, how: UpstreamWish): Upstream {
     const { env } = this.deps;
     const quiet = how.quiet && env.MCPKIT_LOG_LEVEL !== 'debug';

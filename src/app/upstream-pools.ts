@@ -1,3 +1,4 @@
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ReloadPlan } from '../config/reload-plan.js';
 import type { Upstream, UpstreamStatus } from '../proxy/upstream.js';
 
@@ -58,9 +59,13 @@ export class UpstreamPools {
   }
 
   /** The shared connections' state: each server once, with the era its 2025 clients use first. */
-  status(): UpstreamStatus[] {
-    const legacy = [...this.shared.legacy.values()].map((u) => u.status());
-    const modernOnly = [...this.shared.modern.values()].filter((u) => !this.shared.legacy.has(u.name)).map((u) => u.status());
+  status(withheld?: (server: string, tools: Tool[]) => number | undefined): UpstreamStatus[] {
+    const withCount = (u: Upstream): UpstreamStatus => {
+      const held = u.listedLive() ? withheld?.(u.name, u.cachedTools()) : undefined;
+      return held === undefined ? u.status() : { ...u.status(), withheld: held };
+    };
+    const legacy = [...this.shared.legacy.values()].map(withCount);
+    const modernOnly = [...this.shared.modern.values()].filter((u) => !this.shared.legacy.has(u.name)).map(withCount);
     return [...legacy, ...modernOnly];
   }
 

@@ -9,6 +9,7 @@ import { summaryOf } from '../tool/define.js';
 import { fieldSpecs, inputFromPairs } from './field-specs.js';
 import { processIo, type CliIo } from './cli-io.js';
 import { reportError } from './tool-runner.js';
+import { notApproved } from '../proxy/call-router.js';
 
 /**
  * The work of `mcpkit call` (an upstream tool) and `mcpkit tools` (the upstream part) without the
@@ -76,7 +77,10 @@ export async function callUpstreamTool(
     undefined,
     async (hub) => {
       // Only the server that has the tool is started, when an earlier command's listing says which.
-      const entry = (await hub.entryForCall(name)) ?? (await bareNameEntry(hub, name));
+      const found = await hub.entryForCall(name);
+      const held = found ? undefined : hub.withheldTool(name);
+      if (held) throw notApproved(name, held);
+      const entry = found ?? (await bareNameEntry(hub, name));
       if (!entry || entry.kind === 'local') {
         const down = hub
           .status()

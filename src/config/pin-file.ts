@@ -26,6 +26,8 @@ export interface PinnedDefinition {
   inputSchema: unknown;
   outputSchema?: unknown;
   annotations?: unknown;
+  icons?: unknown;
+  _meta?: unknown;
 }
 
 export interface PinnedTool {

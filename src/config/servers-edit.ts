@@ -170,3 +170,35 @@ export function setServerFilter(doc: Document, name: string, rules: readonly ({ 
   if (rules.length === 0) server.delete('filter');
   else server.set('filter', doc.createNode(rules.map((r) => ({ ...r }))));
 }
+
+/**
+ * Renames a server where it stands, and in every view that lists it (as a list or a map), so the
+ * file keeps its order and comments. Returns the views changed.
+ */
+export function renameServer(doc: Document, from: string, to: string): string[] {
+  requireServer(doc, from);
+  if (from === to) throw new ToolError('INVALID_INPUT', `The server is already named "${to}".`, { details: { server: from } });
+  if (doc.hasIn(['mcp_servers', to])) {
+    throw new ToolError('CONFLICT', `A server named "${to}" already exists.`, {
+      details: { server: from, to },
+      hint: `Choose another name, or remove that one first: mcpkit server remove ${to}`,
+    });
+  }
+  renameKey(doc.get('mcp_servers') as YAMLMap, from, to, doc);
+  const using = viewsUsing(doc, from);
+  for (const view of using) {
+    const servers = doc.getIn(['tool_views', view, 'servers']);
+    if (isMap(servers)) renameKey(servers, from, to, doc);
+    else if (isSeq(servers)) {
+      const at = servers.items.findIndex((item) => String(isScalar(item) ? item.value : item) === from);
+      servers.set(at, doc.createNode(to));
+    }
+  }
+  return using;
+}
+
+function renameKey(map: YAMLMap, from: string, to: string, doc: Document): void {
+  const pair = map.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === from)!;
+  if (isScalar(pair.key)) pair.key.value = to;
+  else pair.key = doc.createNode(to);
+}

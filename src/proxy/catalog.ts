@@ -3,6 +3,7 @@ import type { CompositeConfig } from '../config/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { ShapedTool } from './shape.js';
+import { pinDefinition } from './pins.js';
 
 /**
  * The catalog a view publishes: mcpkit's own tools under their own names, then each upstream's
@@ -66,7 +67,7 @@ function compositeTool(name: string, spec: CompositeConfig): Tool {
 
 /** What `tools/list` shows for an upstream entry: its shaped tool under the exposed name. */
 export function publishedUpstreamTool(entry: Extract<CatalogEntry, { kind: 'upstream' }>): Tool {
-  // Task-augmented execution is not proxied, so the upstream's `execution` hint is not passed on.
-  const { execution: _execution, ...tool } = entry.tool as Tool & { execution?: unknown };
-  return { ...tool, name: entry.name };
+  // Only what is pinned is passed on (an unpinned field could carry text past a review); task-augmented
+  // execution is not proxied, so the upstream's `execution` hint is not among them.
+  return { ...pinDefinition(entry.tool), name: entry.name } as Tool;
 }

@@ -276,6 +276,11 @@ export class ProxyHub {
     return this.current.catalog.withheldTools();
   }
 
+  /** Why a name the view does not serve is withheld by tool pinning, if it is (after a listing). */
+  withheldTool(name: string): ReturnType<ViewCatalog['withheldTool']> {
+    return this.current.catalog.withheldTool(name);
+  }
+
   /** The approved tool definitions of these servers changed (an approval): the catalog is made again and clients told. */
   pinsChanged(servers: readonly string[]): void {
     if (this.current.view.servers.some((s) => servers.includes(s.name))) this.toolsChanged();

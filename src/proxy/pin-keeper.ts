@@ -21,6 +21,12 @@ export class PinKeeper {
     private readonly logger: Logger,
     /** Where first-use pinning and a changed tool are said (serve: stderr). */
     private readonly say: (line: string) => void,
+    /**
+     * Whether a server without pins may be trusted on first use: only where a person started it.
+     * A server an agent added, or one that appeared in the config while serve runs, is not: its
+     * tools wait for a person's approval.
+     */
+    private readonly mayTrustFirstUse: (server: string) => boolean = () => true,
   ) {
     this.pins = this.read() ?? { version: 1, servers: {} };
   }
@@ -31,7 +37,8 @@ export class PinKeeper {
 
   /** What of the server's listing is served under `mode`; first use pins it. */
   admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse = true): PinVerdict {
-    const verdict = admitTools(tools, this.of(server), mode);
+    const pins = this.of(server);
+    const verdict = admitTools(tools, pins, mode, pins !== undefined || this.mayTrustFirstUse(server));
     if (verdict.firstUse && pinFirstUse) this.pinFirstUse(server, tools);
     for (const { tool, why } of verdict.differing) {
       const key = `${server}\u0000${tool.name}\u0000${pinOf(tool).sha256}\u0000${mode}`;
@@ -40,6 +47,12 @@ export class PinKeeper {
       this.logger.warn(differingMessage(server, tool.name, why, mode));
     }
     return verdict;
+  }
+
+  /** How many of a server's listed tools its pins withhold under `mode` (quietly: /health, server list). */
+  withheldCount(server: string, tools: readonly Tool[], mode: PinMode): number {
+    const pins = this.of(server);
+    return admitTools(tools, pins, mode, pins !== undefined || this.mayTrustFirstUse(server)).differing.filter((d) => d.withheld).length;
   }
 
   /** Reads the file again; the servers whose pins differ from the copy held. */
@@ -53,7 +66,9 @@ export class PinKeeper {
   private pinFirstUse(server: string, tools: readonly Tool[]): void {
     const pins = Object.fromEntries(tools.map((t) => [t.name, pinOf(t)])) as ServerPins;
     this.pins = { ...this.pins, servers: { ...this.pins.servers, [server]: pins } };
-    this.say(`pinned the ${tools.length} tools of server "${server}" on first use (${this.path}); a tool that changes is withheld until approved`);
+    this.say(
+      `pinned the ${tools.length} tools of server "${server}" on first use (${this.path}); a tool that changes${tools.length ? '' : ' or appears'} is withheld until approved`,
+    );
     // Another process may have pinned it meanwhile: the file keeps the first pins written.
     void updatePins(this.path, (file) => {
       if (file.servers[server]) return false;

@@ -45,6 +45,8 @@ export interface UpstreamStatus {
   protocol?: string;
   /** A stdio server run in a box (bubblewrap), with the network or without. */
   sandbox?: 'box' | 'box with network';
+  /** How many of its listed tools tool pinning withholds (new, changed or tampered) under serve. */
+  withheld?: number;
 }
 
 export type LogParams = LoggingMessageNotification['params'];

@@ -13,7 +13,7 @@ import { metaTools } from './meta-tools.js';
 import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
 import { reshapeTools, shapeServerTools } from './shape.js';
 import type { ResolvedView } from './view.js';
-import { pinOf, type PinMode, type PinVerdict } from './pins.js';
+import { pinOf, type PinDifference, type PinMode, type PinVerdict } from './pins.js';
 
 /** What the catalog asks of the tool pins (./pin-keeper.ts): what of a server's listing may be served. */
 export interface PinGate {
@@ -25,7 +25,7 @@ export interface PinGate {
 export interface WithheldTool {
   server: string;
   tool: string;
-  why: 'new' | 'changed';
+  why: PinDifference;
 }
 
 /** What the catalog needs of an upstream: its tools, listed or as last seen, and whether it is down. */
@@ -51,7 +51,7 @@ export interface ViewCatalogOptions {
   /** Tool pinning; absent: every listed tool is served. */
   pins?: PinGate;
   /** A tool served though it differs from its pins (pinning: warn), for the view's clients to hear; once per tool and definition. */
-  differs?(server: string, tool: string, why: 'new' | 'changed'): void;
+  differs?(server: string, tool: string, why: PinDifference): void;
 }
 
 /**
@@ -154,6 +154,16 @@ export class ViewCatalog {
   async entryForCall(name: string): Promise<CatalogEntry | undefined> {
     for (let tries = 0; tries < this.view.servers.length; tries++) {
       const guess = this.fromCache().get(name);
+      // A tool its pins withhold is looked up on its own server only: once a live listing still
+      // withholds it, the caller is told so (withheldTool) and no other server is started.
+      const held = guess ? undefined : this.withheld.get(name);
+      if (held) {
+        const source = this.options.sources.get(held.server)!;
+        if (source.listedLive?.() === true && this.withheld.has(name)) return undefined;
+        await source.listTools().catch(() => undefined);
+        if (source.listedLive?.() !== true) break;
+        continue;
+      }
       if (guess?.kind !== 'upstream') break;
       if (this.listedHere(guess)) return guess;
       const source = this.options.sources.get(guess.server)!;

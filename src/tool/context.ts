@@ -44,7 +44,7 @@ export interface OpenedView {
   catalogTools(): Promise<Tool[]>;
   status(): { name: string; state: string; error?: string }[];
   /** Tools tool pinning withholds (new, or changed since approval), by the name the view would publish. */
-  withheldTools(): { name: string; server: string; tool: string; why: 'new' | 'changed' }[];
+  withheldTools(): { name: string; server: string; tool: string; why: 'new' | 'changed' | 'tampered' }[];
   /** The servers' tools the view does not serve, with the rule that hides each (by the server's own name). */
   hiddenTools(): { server: string; tool: string; why: string }[];
 }
@@ -81,6 +81,8 @@ export interface ServerOpener {
    * out of the terminal; runs `use` and closes the connection whatever happens.
    */
   with<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options?: { oauth?: OAuthHandle }): Promise<T>;
+  /** The tools a terminal command last saw the server list, without starting it (none known: undefined). */
+  lastListing?(name: string, config: ServerConfig): Tool[] | undefined;
 }
 
 export interface ViewOpener {

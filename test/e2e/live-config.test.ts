@@ -132,7 +132,7 @@ describe('serve over stdio follows its config', () => {
     expect(await names(session.client)).toContain('memory__read_graph');
   });
 
-  it('server_add over MCP asks the person, and is served at once: server_test of it in the same session works', async () => {
+  it("server_add over MCP asks the person and is followed at once; its tools wait for a person's approval, then are served", async () => {
     const added = (await session.client.callTool({
       name: 'server_add',
       arguments: { name: 'memory3', command: SERVERS.memory.command, args: SERVERS.memory.args },
@@ -142,7 +142,14 @@ describe('serve over stdio follows its config', () => {
     const tested = (await session.client.callTool({ name: 'server_test', arguments: { name: 'memory3' } })) as CallToolResult;
     expect(tested.isError, text(tested)).toBeFalsy();
     expect(text(tested)).toContain('read_graph');
-    expect(await names(session.client)).toContain('memory3__read_graph');
+    // An agent's server is never trusted on first use (tool pinning): withheld, and said why.
+    expect(await names(session.client)).not.toContain('memory3__read_graph');
+    const held = (await session.client.callTool({ name: 'memory3__read_graph', arguments: {} })) as CallToolResult;
+    expect(errorOf(held).code).toBe('TOOL_NOT_APPROVED');
+    const review = JSON.parse((await cli('server', 'diff', 'memory3', '--json')).stdout) as { digest: string };
+    const approved = await cli('server', 'approve', 'memory3', '--digest', review.digest);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(await waitFor(async () => (await names(session.client)).includes('memory3__read_graph'), 5000)).toBe(true);
   });
 
   it('leaves no process behind when the client goes', async () => {

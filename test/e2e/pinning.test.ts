@@ -54,6 +54,12 @@ async function serve(config: string) {
   return { client, heard, names, call, stderr };
 }
 
+/** What a person does: review with server diff, then approve that review by its digest. */
+async function reviewAndApprove(cli: (...args: string[]) => ReturnType<typeof runCommand>, server: string, ...more: string[]) {
+  const review = JSON.parse((await cli('server', 'diff', server, '--json')).stdout) as { digest: string };
+  return cli('server', 'approve', server, '--digest', review.digest.slice(0, 16), ...more);
+}
+
 const errorOf = (r: CallToolResult) => (r.structuredContent as { error: { code: string; message: string; hint: string } }).error;
 const text = (r: CallToolResult) => (r.content as { text: string }[]).map((c) => c.text).join('');
 
@@ -89,7 +95,7 @@ describe('tool pinning', () => {
     expect(diffJson).toMatchObject({ differs: true, changed: [{ name: 'send_note' }] });
 
     const changes = second.heard.toolsChanged;
-    const approved = await cli('server', 'approve', 'notes');
+    const approved = await reviewAndApprove(cli, 'notes');
     expect(approved.code, approved.stderr).toBe(0);
     expect(await waitFor(() => second.heard.toolsChanged > changes, 5000)).toBe(true);
     expect(await second.names()).toContain('notes__send_note');
@@ -118,7 +124,7 @@ describe('tool pinning', () => {
     expect(diff.removed!.map((t) => t.name)).toEqual(['read_notes']);
     expect(diff.changed!.map((t) => t.name)).toEqual(['send_note']);
     // Approving one tool serves that one only.
-    expect((await cli('server', 'approve', 'notes', '--tool', 'wipe_notes')).code).toBe(0);
+    expect((await reviewAndApprove(cli, 'notes', '--tool', 'wipe_notes')).code).toBe(0);
     expect(await waitFor(async () => (await session.names()).includes('notes__wipe_notes'), 5000)).toBe(true);
     expect(await session.names()).not.toContain('notes__send_note');
   });
@@ -148,16 +154,16 @@ describe('tool pinning', () => {
 
   it('shows invisible characters escaped, and approve refuses them without --force', async () => {
     const { setTools, cli } = setUp({ serve: { exposure: 'direct' } });
-    expect((await cli('server', 'approve', 'notes')).code).toBe(0);
+    expect((await reviewAndApprove(cli, 'notes')).code).toBe(0);
     setTools([{ ...SEND, description: 'Send a note.\u{E0049}\u{E0047}\u{E004E}\u202E' }, READ]);
     const diff = await cli('server', 'diff', 'notes');
     expect(diff.stdout).toContain('Send a note.\\u{E0049}\\u{E0047}\\u{E004E}\\u{202E}');
     expect(diff.stdout).toMatch(/send_note has invisible characters: U\+E0049, U\+E0047, U\+E004E, U\+202E/);
-    const refused = await cli('server', 'approve', 'notes');
+    const refused = await reviewAndApprove(cli, 'notes');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/FORBIDDEN.*invisible characters/s);
     expect((await cli('server', 'diff', 'notes')).code).toBe(1); // nothing was approved
-    expect((await cli('server', 'approve', 'notes', '--force')).code).toBe(0);
+    expect((await reviewAndApprove(cli, 'notes', '--force')).code).toBe(0);
     const shown = JSON.parse((await cli('view', 'tools', '--json')).stdout) as { tools: { name: string; description: string }[] };
     expect(shown.tools.find((t) => t.name === 'notes__send_note')?.description).toContain('\\u{E0049}');
   });
@@ -165,7 +171,7 @@ describe('tool pinning', () => {
   it('keeps the lock file whole through concurrent approvals', async () => {
     const servers = ['a', 'b', 'c', 'd'];
     const { cli, lockFile } = setUp({ servers });
-    const results = await Promise.all(servers.map((s) => cli('server', 'approve', s)));
+    const results = await Promise.all(servers.map((s) => reviewAndApprove(cli, s)));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const lock = parse(readFileSync(lockFile, 'utf8')) as { servers: Record<string, Record<string, unknown>> };
     expect(Object.keys(lock.servers).sort()).toEqual(servers);

@@ -1,4 +1,4 @@
 import { commandFromTool } from '../../cli/command-from-tool.js';
-import { serverRemove } from '../../tools/server/edit.js';
+import { serverRemove } from '../../tools/server/remove.js';
 
 export default commandFromTool(serverRemove);

@@ -153,23 +153,6 @@ async function refuseLiteralSecrets(name: string, entry: Record<string, unknown>
   });
 }
 
-export const serverRemove = defineTool({
-  name: 'server_remove',
-  group: 'server',
-  command: { id: 'server remove', args: ['name'], aliases: ['server rm'], examples: ['<%= config.bin %> server remove everything'] },
-  title: 'Remove an upstream MCP server',
-  description: 'Remove an upstream server from the config.',
-  input: z.strictObject({ name: serverName }),
-  annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
-  hostAccess: 'config',
-  async run(input, ctx) {
-    const { removeServer } = await import('../../config/servers-edit.js');
-    const { path } = await editConfigFile(ctx, (doc) => removeServer(doc, input.name));
-    return { server: input.name, removed: true, config: path };
-  },
-  render: (r, ui) => `${ui.color.green('✓')} Removed server ${r.server} from ${r.config}`,
-});
-
 function toggle(disabled: boolean) {
   const verb = disabled ? 'disable' : 'enable';
   return defineTool({

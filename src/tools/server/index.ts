@@ -1,5 +1,6 @@
 import type { ToolGroup } from '../../tool/define.js';
-import { serverAdd, serverDisable, serverEnable, serverRemove, serverRenameTool, serverSetDescription, serverSetTools } from './edit.js';
+import { serverAdd, serverDisable, serverEnable, serverRenameTool, serverSetDescription, serverSetTools } from './edit.js';
+import { serverRemove, serverRename } from './remove.js';
 import { serverImport, serverTest } from './probe.js';
 import { serverLogin, serverLogout } from './login.js';
 import { serverList, serverShow } from './read.js';
@@ -8,6 +9,7 @@ import { serverApprove, serverDiff } from './pins.js';
 export const serverTools = [
   serverAdd,
   serverRemove,
+  serverRename,
   serverList,
   serverShow,
   serverEnable,

@@ -48,13 +48,15 @@ export const serverDiff = defineTool({
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw TERMINAL_ONLY('server diff');
     const { tools, file } = await listedNow(ctx, input.name);
-    const [{ readPins }, { comparePins, pinOf, invisibleInDefinition }, { definitionDiff }] = await Promise.all([
+    const [{ readPins }, { comparePins, pinOf, invisibleInDefinition, reviewDigest, tamperedPins, DIGEST_MIN_LENGTH }, { definitionDiff }] = await Promise.all([
       import('../../config/pin-file.js'),
       import('../../proxy/pins.js'),
       import('../../proxy/pin-review.js'),
     ]);
     const pins = readPins(file).servers[input.name];
     const compared = comparePins(pins ?? {}, tools);
+    const tampered = tamperedPins(pins ?? {}, tools);
+    const digest = reviewDigest(input.name, tools);
     const byName = new Map(tools.map((t) => [t.name, t]));
     const invisible = tools.flatMap((t) => {
       const chars = invisibleInDefinition(pinOf(t).definition);
@@ -64,11 +66,15 @@ export const serverDiff = defineTool({
       server: input.name,
       file,
       pinned: pins !== undefined,
-      differs: compared.added.length + compared.removed.length + compared.changed.length > 0,
+      differs: compared.added.length + compared.removed.length + compared.changed.length + tampered.length > 0,
+      /** The digest of the listing shown: `server approve NAME --digest` records it only while the server still lists exactly this. */
+      digest,
+      digest_short: digest.slice(0, DIGEST_MIN_LENGTH),
       added: compared.added.map((name) => ({ name, diff: definitionDiff(undefined, pinOf(byName.get(name)!).definition) })),
       removed: compared.removed.map((name) => ({ name, diff: definitionDiff(pins![name]!.definition, undefined) })),
       changed: compared.changed.map((name) => ({ name, diff: definitionDiff(pins![name]!.definition, pinOf(byName.get(name)!).definition) })),
       unchanged: compared.unchanged.length,
+      tampered,
       invisible,
     };
   },
@@ -78,18 +84,26 @@ export const serverDiff = defineTool({
     const section = (title: string, items: { name: string; diff: string[] }[]) =>
       items.flatMap((item) => [ui.color.bold(`${title} ${item.name}`), ...item.diff.map(paint), '']);
     const head = !r.pinned
-      ? `Server ${r.server} has no approved tools yet (${r.file}); serve pins them on first use, or approve them now.`
+      ? `Server ${r.server} has no approved tools yet (${r.file}).`
       : r.differs
-        ? `Server ${r.server} differs from its approved tools (${r.file}): ${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${r.unchanged} unchanged.`
+        ? `Server ${r.server} differs from its approved tools (${r.file}): ${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${r.unchanged} unchanged${r.tampered.length ? `, ${r.tampered.length} with a pin that does not match its hash` : ''}.`
         : `${ui.color.green('✓')} Server ${r.server} matches its ${r.unchanged} approved tools (${r.file}).`;
+    const tampered = r.tampered.map((t) =>
+      ui.color.red(
+        `! the pin of ${t.tool} in ${r.file} does not match its own sha256${t.fields.length ? ` (edited: ${t.fields.join(', ')})` : ''}: it approves nothing. Restore the file from version control, or review and approve again.`,
+      ),
+    );
     return [
       head,
       '',
       ...section('added', r.added),
       ...section('removed', r.removed),
       ...section('changed', r.changed),
+      ...tampered,
       ...r.invisible.map((i) => ui.color.yellow(`! ${i.tool} has invisible characters: ${i.characters.join(', ')}`)),
-      ...(r.differs ? [`Approve what you reviewed with: mcpkit server approve ${r.server}`] : []),
+      ...(r.differs || !r.pinned
+        ? [`Digest of what was shown: ${r.digest_short}. Approve exactly this with: mcpkit server approve ${r.server} --digest ${r.digest_short}`]
+        : []),
     ]
       .join('\n')
       .trimEnd();
@@ -102,13 +116,21 @@ export const serverApprove = defineTool({
   command: {
     id: 'server approve',
     args: ['name'],
-    examples: ['<%= config.bin %> server approve github', '<%= config.bin %> server approve github --tool create_issue --tool search_issues'],
+    examples: [
+      '<%= config.bin %> server diff github   # prints the digest of what it shows',
+      '<%= config.bin %> server approve github --digest 3f2a9c1b7e4d5a60',
+      '<%= config.bin %> server approve github --digest 3f2a9c1b7e4d5a60 --tool create_issue --tool search_issues',
+    ],
   },
-  title: "Approve a server's current tools",
+  title: "Approve a server's tools as reviewed",
   description:
-    'Connect to a server and record its current tool definitions (all, or the named ones) in the lock file beside the config, so that serve serves them (tool pinning). Review first with "mcpkit server diff NAME". Refuses definitions with invisible characters unless --force.',
+    'Record the tool definitions a person reviewed with "mcpkit server diff NAME" (all, or the named ones) in the lock file beside the config, so that serve serves them (tool pinning). --digest is the digest server diff printed: the server\'s tools are listed again and recorded only if they are still exactly what was shown; otherwise nothing is recorded. Refuses definitions with invisible characters unless --force.',
   input: z.strictObject({
     name: z.string().min(1).describe('Name of the server in mcp_servers.'),
+    digest: z
+      .string()
+      .optional()
+      .describe('The digest "mcpkit server diff NAME" printed for what it showed (16 hex digits or more): only that listing is recorded.'),
     tool: z
       .array(z.string().min(1))
       .optional()
@@ -120,11 +142,37 @@ export const serverApprove = defineTool({
   available: () => false,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw TERMINAL_ONLY('server approve');
-    const { tools, file } = await listedNow(ctx, input.name);
-    const [{ updatePins }, { comparePins, pinOf, invisibleInDefinition }] = await Promise.all([
+    const [{ updatePins }, { comparePins, pinOf, invisibleInDefinition, reviewDigest, DIGEST_MIN_LENGTH }] = await Promise.all([
       import('../../config/pin-file.js'),
       import('../../proxy/pins.js'),
     ]);
+    const given = input.digest?.trim().toLowerCase();
+    if (given === undefined) {
+      throw new ToolError('INVALID_INPUT', `server approve records only what a person reviewed, and no review was named: give --digest.`, {
+        details: { server: input.name },
+        hint: `Review with "mcpkit server diff ${input.name}"; it prints a digest of what it showed. Then: mcpkit server approve ${input.name} --digest DIGEST`,
+      });
+    }
+    if (!new RegExp(`^[0-9a-f]{${DIGEST_MIN_LENGTH},64}$`).test(given)) {
+      throw new ToolError(
+        'INVALID_INPUT',
+        `--digest "${input.digest}" is not a digest: give the ${DIGEST_MIN_LENGTH} or more hex digits "mcpkit server diff ${input.name}" printed.`,
+        {
+          details: { server: input.name, digest: input.digest },
+        },
+      );
+    }
+    const { tools, file } = await listedNow(ctx, input.name);
+    if (!reviewDigest(input.name, tools).startsWith(given)) {
+      throw new ToolError(
+        'CONFLICT',
+        `Nothing approved: the tools of server "${input.name}" are not what the review with digest ${given.slice(0, DIGEST_MIN_LENGTH)} showed (they changed since, or the digest is of another server's review).`,
+        {
+          details: { server: input.name, digest: given },
+          hint: `Review again with "mcpkit server diff ${input.name}", then approve with the digest it prints.`,
+        },
+      );
+    }
     const names = tools.map((t) => t.name);
     for (const wanted of input.tool ?? []) {
       if (!names.includes(wanted)) {

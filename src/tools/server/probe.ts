@@ -48,7 +48,7 @@ export const serverTest = defineTool({
       ]);
       // What the config lets through (its filter rules and tools allow-list), as mcpkit publishes it.
       const published = shapeServerTools(tools, server).map((s) => s.tool);
-      const pinning = await pinStatus(ctx, input.name, server.pinning ?? config.pinning ?? DEFAULT_PIN_MODE, tools);
+      const pinning = await pinStatus(ctx, input.name, server.pinning ?? config.pinning ?? DEFAULT_PIN_MODE, tools, server.added_by !== 'agent');
       return {
         server: input.name,
         ok: true,
@@ -69,9 +69,10 @@ export const serverTest = defineTool({
 
 /**
  * How the server's tools compare with their pins (tool pinning). A server with none is pinned
- * now, on first use, as serve would; under `off` nothing is compared.
+ * now, on first use (a person ran the test and sees the list), an empty list too; not one an agent
+ * added, whose tools wait for "server diff" and "server approve". Under `off` nothing is compared.
  */
-async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, tools: Tool[]) {
+async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, tools: Tool[], mayTrustFirstUse: boolean) {
   if (mode === 'off') return { mode, status: 'off' as const };
   const [{ pinFilePath, readPins, updatePins }, { comparePins, pinOf }] = await Promise.all([
     import('../../config/pin-file.js'),
@@ -81,8 +82,9 @@ async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, tools: T
   const pins = readPins(file).servers[name];
   if (!pins) {
     let pinnedNow = false;
+    if (!mayTrustFirstUse) return { mode, status: 'awaiting approval' as const, file };
     await updatePins(file, (all) => {
-      if (all.servers[name] || tools.length === 0) return false;
+      if (all.servers[name]) return false;
       all.servers[name] = Object.fromEntries(tools.map((t) => [t.name, pinOf(t)]));
       return (pinnedNow = true);
     });
@@ -102,6 +104,9 @@ async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, tools: T
 
 function pinningLine(server: string, p: Awaited<ReturnType<typeof pinStatus>>, color: ChalkInstance): string {
   if (p.status === 'pinned now') return `\n${color.dim(`Pinned these tools on first use in ${p.file}; a tool that changes is withheld until approved.`)}`;
+  if (p.status === 'awaiting approval') {
+    return `\n${color.yellow(`! an agent added this server: its tools are withheld until a person approves them. Review: mcpkit server diff ${server}; approve: mcpkit server approve ${server} --digest DIGEST`)}`;
+  }
   if (p.status !== 'differs') return '';
   const parts = [`${p.added.length} new`, `${p.changed.length} changed`, `${p.removed.length} removed`].join(', ');
   const effect = p.mode === 'enforce' ? 'serve withholds the new and changed ones' : 'served with a warning (pinning: warn)';

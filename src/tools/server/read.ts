@@ -3,6 +3,7 @@ import { unknownServer } from '../../core/suggest.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
 import { escapeInvisible } from '../../proxy/pins.js';
+import { pinCell, pinStates, type PinState } from './pin-state.js';
 
 function pairs(record: unknown): string[] {
   return Object.entries((record ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
@@ -35,7 +36,7 @@ function boxOf(sandbox: unknown): string {
   return ['yes', spec.network ? 'network' : '', spec.write?.length ? 'writes' : ''].filter(Boolean).join(', ');
 }
 
-function summary(name: string, s: Record<string, unknown>, problems: readonly string[] | undefined, login?: LoginStatus) {
+function summary(name: string, s: Record<string, unknown>, problems: readonly string[] | undefined, login?: LoginStatus, pins?: PinState) {
   const tools = s.tools && typeof s.tools === 'object' ? Object.keys(s.tools).length : 'all';
   return {
     name,
@@ -51,6 +52,8 @@ function summary(name: string, s: Record<string, unknown>, problems: readonly st
     headers: pairs(s.headers),
     /** For a server with auth: oauth, whether mcpkit holds a login and until when. */
     ...(login ? { login } : {}),
+    /** Tool pinning: tools approved, and how many of the last listing are withheld. */
+    ...(pins ? { pins } : {}),
     /** Why the entry cannot be used (set aside; the other servers work), when it cannot. */
     problems: problems ?? [],
   };
@@ -66,18 +69,19 @@ export const serverList = defineTool({
   input: z.strictObject({}),
   annotations: READ_ONLY,
   async run(_input, ctx) {
-    const { entries, problems } = await writtenSection(ctx, 'mcp_servers');
-    const logins = await loginsOf(entries, ctx.env, ctx.now().getTime());
-    return { servers: Object.entries(entries).map(([name, s]) => summary(name, s, problems(name), logins.get(name))) };
+    const { entries, problems, config } = await writtenSection(ctx, 'mcp_servers');
+    const [logins, pins] = await Promise.all([loginsOf(entries, ctx.env, ctx.now().getTime()), pinStates(ctx, Object.keys(entries), config)]);
+    return { servers: Object.entries(entries).map(([name, s]) => summary(name, s, problems(name), logins.get(name), pins.get(name))) };
   },
   render: (r, ui) =>
     r.servers.length === 0
       ? 'No servers configured. Add one with: mcpkit server add NAME --command CMD (or --url URL)'
       : [
           ui.table(
-            r.servers.map(({ problems, env, headers, login, ...s }) => ({
+            r.servers.map(({ problems, env, headers, login, pins, ...s }) => ({
               ...s,
               ...(r.servers.some((x) => x.login) ? { login: loginCell(login) } : {}),
+              ...(r.servers.some((x) => x.pins) ? { approved: pinCell(pins) } : {}),
               enabled: problems.length ? ui.color.red('unusable') : s.enabled ? 'yes' : 'no',
               // One column for what configures the server: env for a command, headers for a URL.
               [r.servers.some((x) => x.type === 'stdio') ? (r.servers.some((x) => x.type === 'remote') ? 'env/headers' : 'env') : 'headers']: [
@@ -87,6 +91,9 @@ export const serverList = defineTool({
             })),
           ),
           ...r.servers.flatMap((s) => s.problems.map((p) => ui.color.yellow(`! ${s.name}: ${p}`))),
+          ...r.servers.flatMap((s) =>
+            s.pins?.withheld || s.pins?.tampered ? [ui.color.yellow(`! ${s.name}: tools withheld until approved (review: mcpkit server diff ${s.name})`)] : [],
+          ),
         ].join('\n'),
 });
 
@@ -99,12 +106,15 @@ export const serverShow = defineTool({
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
   annotations: READ_ONLY,
   async run(input, ctx) {
-    const { entries, problems } = await writtenSection(ctx, 'mcp_servers');
+    const { entries, problems, config } = await writtenSection(ctx, 'mcp_servers');
     const entry = entries[input.name];
     if (!entry) throw unknownServer(input.name, Object.keys(entries));
-    const logins = await loginsOf({ [input.name]: entry }, ctx.env, ctx.now().getTime());
+    const [logins, pins] = await Promise.all([loginsOf({ [input.name]: entry }, ctx.env, ctx.now().getTime()), pinStates(ctx, [input.name], config)]);
     // Invisible characters (in a description override, say) are shown, as a model would read them.
-    return { ...summary(input.name, entry, problems(input.name), logins.get(input.name)), entry: showInvisible(entry) as typeof entry };
+    return {
+      ...summary(input.name, entry, problems(input.name), logins.get(input.name), pins.get(input.name)),
+      entry: showInvisible(entry) as typeof entry,
+    };
   },
 });
 

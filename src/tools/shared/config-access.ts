@@ -1,5 +1,6 @@
 import type { Document } from 'yaml';
 import type { ToolContext } from '../../tool/context.js';
+import type { McpkitConfig } from '../../config/schema.js';
 
 /** Runs one locked, validated, atomic edit of the config this context uses. */
 export async function editConfigFile<R>(ctx: ToolContext, mutate: (doc: Document) => R): Promise<{ value: R; changed: boolean; path: string }> {
@@ -16,7 +17,12 @@ export async function editConfigFile<R>(ctx: ToolContext, mutate: (doc: Document
 export async function writtenSection(
   ctx: ToolContext,
   section: 'mcp_servers' | 'tool_views',
-): Promise<{ entries: Record<string, Record<string, unknown>>; problems: (name: string) => readonly string[] | undefined }> {
+): Promise<{
+  entries: Record<string, Record<string, unknown>>;
+  problems: (name: string) => readonly string[] | undefined;
+  /** The config as loaded (variables resolved), when it loads. */
+  config?: McpkitConfig;
+}> {
   const [{ inspectConfig }, { maskSecrets }, { configInvalid }] = await Promise.all([
     import('../../config/load.js'),
     import('../../config/mask.js'),
@@ -26,5 +32,9 @@ export async function writtenSection(
   if (!loaded.raw) throw configInvalid(ctx.configLocation.path, loaded.problems);
   const entries = (loaded.raw[section] ?? {}) as Record<string, Record<string, unknown>>;
   const unusable = loaded.config?.unusable ?? {};
-  return { entries: maskSecrets(entries, new Set()) as Record<string, Record<string, unknown>>, problems: (name) => unusable[`${section}.${name}`] };
+  return {
+    entries: maskSecrets(entries, new Set()) as Record<string, Record<string, unknown>>,
+    problems: (name) => unusable[`${section}.${name}`],
+    ...(loaded.config ? { config: loaded.config } : {}),
+  };
 }
