@@ -102,7 +102,13 @@ describe('approve binds to what a person reviewed', () => {
 
     const again = await diffJson(cli);
     expect(again.digest).not.toBe(reviewed.digest);
-    const approved = await cli('server', 'approve', 'notes', '--digest', again.digest_short);
+    // The review showed what the scanner finds; approve refuses it unless the person insists.
+    expect((await cli('server', 'diff', 'notes')).stdout).toMatch(/MCPK004 model-directive/);
+    const scanned = await cli('server', 'approve', 'notes', '--digest', again.digest_short);
+    expect(scanned.code).toBe(1);
+    expect(scanned.stderr).toMatch(/FORBIDDEN.*scan finds/s);
+    expect(lock()).toBe(before);
+    const approved = await cli('server', 'approve', 'notes', '--digest', again.digest_short, '--force');
     expect(approved.code, approved.stderr).toBe(0);
     expect(lock()).toContain(EVIL);
     expect((await cli('server', 'diff', 'notes')).code).toBe(0);

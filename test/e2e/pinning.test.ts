@@ -95,7 +95,11 @@ describe('tool pinning', () => {
     expect(diffJson).toMatchObject({ differs: true, changed: [{ name: 'send_note' }] });
 
     const changes = second.heard.toolsChanged;
-    const approved = await reviewAndApprove(cli, 'notes');
+    // The scanner reads the new description as an attack: approving it takes --force.
+    const scanned = await reviewAndApprove(cli, 'notes');
+    expect(scanned.code).toBe(1);
+    expect(scanned.stderr).toMatch(/MCPK006 sensitive-files/);
+    const approved = await reviewAndApprove(cli, 'notes', '--force');
     expect(approved.code, approved.stderr).toBe(0);
     expect(await waitFor(() => second.heard.toolsChanged > changes, 5000)).toBe(true);
     expect(await second.names()).toContain('notes__send_note');
@@ -184,5 +188,6 @@ describe('tool pinning', () => {
     const names = await session.names();
     expect(names).not.toContain('server_approve');
     expect(names).not.toContain('server_diff');
+    expect(names).not.toContain('server_scan');
   });
 });

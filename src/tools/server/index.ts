@@ -5,6 +5,7 @@ import { serverImport, serverTest } from './probe.js';
 import { serverLogin, serverLogout } from './login.js';
 import { serverList, serverShow } from './read.js';
 import { serverApprove, serverDiff } from './pins.js';
+import { serverScan } from './scan.js';
 
 export const serverTools = [
   serverAdd,
@@ -20,6 +21,7 @@ export const serverTools = [
   serverTest,
   serverDiff,
   serverApprove,
+  serverScan,
   serverImport,
   serverLogin,
   serverLogout,

@@ -4,6 +4,7 @@ import { ToolError } from '../../core/errors.js';
 import { closestNames, unknownServer } from '../../core/suggest.js';
 import { defineTool } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
+import { findingLine, scanListing } from './scan.js';
 
 /**
  * Tool pinning from the terminal: `server diff` shows what changed since approval, `server
@@ -57,6 +58,7 @@ export const serverDiff = defineTool({
     const compared = comparePins(pins ?? {}, tools);
     const tampered = tamperedPins(pins ?? {}, tools);
     const digest = reviewDigest(input.name, tools);
+    const findings = await scanListing(ctx, input.name, tools);
     const byName = new Map(tools.map((t) => [t.name, t]));
     const invisible = tools.flatMap((t) => {
       const chars = invisibleInDefinition(pinOf(t).definition);
@@ -76,6 +78,8 @@ export const serverDiff = defineTool({
       unchanged: compared.unchanged.length,
       tampered,
       invisible,
+      /** What the scanner (server scan) finds in the definitions shown. */
+      findings,
     };
   },
   exitCode: (r) => (r.differs ? 1 : 0),
@@ -100,6 +104,7 @@ export const serverDiff = defineTool({
       ...section('removed', r.removed),
       ...section('changed', r.changed),
       ...tampered,
+      ...(r.findings.length ? [ui.color.bold(`scan: ${r.findings.length} finding(s)`), ...r.findings.map((f) => ui.color.yellow(findingLine(f)))] : []),
       ...r.invisible.map((i) => ui.color.yellow(`! ${i.tool} has invisible characters: ${i.characters.join(', ')}`)),
       ...(r.differs || !r.pinned
         ? [`Digest of what was shown: ${r.digest_short}. Approve exactly this with: mcpkit server approve ${r.server} --digest ${r.digest_short}`]
@@ -135,7 +140,10 @@ export const serverApprove = defineTool({
       .array(z.string().min(1))
       .optional()
       .describe("Approve only these tools (the server's own names); repeatable. Default: every tool, and forget removed ones."),
-    force: z.boolean().default(false).describe('Approve definitions with invisible characters too (after reviewing them in server diff).'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('Approve definitions with invisible characters or high-severity scan findings too (after reviewing them in server diff).'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   hostAccess: 'processes',
@@ -198,6 +206,18 @@ export const serverApprove = defineTool({
         },
       );
     }
+    const findings = (await scanListing(ctx, input.name, chosen)).filter((f) => chosen.some((t) => t.name === f.tool));
+    const { failsAt } = await import('../../proxy/scan.js');
+    if (failsAt(findings, 'high') && !input.force) {
+      throw new ToolError(
+        'FORBIDDEN',
+        `Not approved: the scan finds what reads as an attack on the model in ${[...new Set(findings.filter((f) => f.severity === 'high' || f.severity === 'critical').map((f) => f.tool))].join(', ')}:\n${findings.map(findingLine).join('\n')}`,
+        {
+          details: { server: input.name, findings },
+          hint: `Read the whole definitions with "mcpkit server diff ${input.name}"; approve anyway with --force only if you trust them.`,
+        },
+      );
+    }
     let compared = { added: [] as string[], removed: [] as string[], changed: [] as string[] };
     await updatePins(file, (pins) => {
       const before = pins.servers[input.name] ?? {};
@@ -208,8 +228,8 @@ export const serverApprove = defineTool({
       pins.servers[input.name] = next;
       return true;
     });
-    return { server: input.name, file, approved: chosen.map((t) => t.name).sort(), ...compared };
+    return { server: input.name, file, approved: chosen.map((t) => t.name).sort(), ...compared, findings };
   },
   render: (r, ui) =>
-    `${ui.color.green('✓')} approved ${r.approved.length} tool(s) of ${r.server} (${r.added.length} new, ${r.changed.length} changed, ${r.removed.length} forgotten) in ${r.file}; a running serve serves them now.`,
+    `${r.findings.map((f) => `${ui.color.yellow(findingLine(f))}\n`).join('')}${ui.color.green('✓')} approved ${r.approved.length} tool(s) of ${r.server} (${r.added.length} new, ${r.changed.length} changed, ${r.removed.length} forgotten) in ${r.file}; a running serve serves them now.`,
 });

@@ -1,0 +1,237 @@
+import { escapeInvisible, invisibleSpans } from '../core/invisible.js';
+import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rules.js';
+
+/**
+ * `mcpkit server scan`: the rules of ./scan-rules.ts applied to tool definitions as the lock file
+ * approves them (or as approve is about to record them). Offline and pure: text in, findings out.
+ */
+
+/** One tool to scan: its server, its own name, its pinned definition, and whether its pin holds up. */
+export interface ScanTool {
+  server: string;
+  tool: string;
+  definition: unknown;
+  tampered?: boolean;
+}
+
+export interface Finding {
+  rule: string;
+  name: string;
+  severity: Severity;
+  server: string;
+  tool: string;
+  /** Where in the definition: `description`, `inputSchema.properties.sidenote.description`, `name`. */
+  field: string;
+  /** Where in that field's text (UTF-16 offsets), when the finding is a span of it. */
+  span?: { start: number; length: number };
+  /** The text found, invisible characters escaped, cut to a line. */
+  excerpt: string;
+  message: string;
+}
+
+/** At most this many findings of one rule in one field: a page of text full of URLs is one story. */
+const PER_FIELD = 3;
+
+export function scanTools(tools: readonly ScanTool[], rules: readonly ScanRule[] = SCAN_RULES): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of rules) {
+    if (rule.kind === 'text' || rule.kind === 'hidden') for (const t of tools) findings.push(...textFindings(rule, t));
+    else if (rule.kind === 'parameter') for (const t of tools) findings.push(...parameterFindings(rule, t));
+    else if (rule.kind === 'mention') findings.push(...mentionFindings(rule, tools));
+    else if (rule.kind === 'collision' || rule.kind === 'confusable') findings.push(...nameFindings(rule, tools));
+    else if (rule.kind === 'tampered') {
+      for (const t of tools.filter((x) => x.tampered)) {
+        findings.push(finding(rule, t, 'sha256', undefined, '', `The pin of ${t.tool} does not match its own sha256: ${rule.summary}`));
+      }
+    }
+  }
+  return findings.sort(
+    (a, b) =>
+      SEVERITIES.indexOf(b.severity) - SEVERITIES.indexOf(a.severity) ||
+      a.server.localeCompare(b.server) ||
+      a.tool.localeCompare(b.tool) ||
+      a.rule.localeCompare(b.rule),
+  );
+}
+
+/** Whether any finding is at or above a severity. */
+export function failsAt(findings: readonly Finding[], threshold: Severity): boolean {
+  return findings.some((f) => SEVERITIES.indexOf(f.severity) >= SEVERITIES.indexOf(threshold));
+}
+
+function finding(rule: ScanRule, t: ScanTool, field: string, span: Finding['span'], text: string, message?: string): Finding {
+  const excerpt = escapeInvisible(text.replace(/\s+/g, ' ').trim());
+  return {
+    rule: rule.id,
+    name: rule.name,
+    severity: rule.severity,
+    server: t.server,
+    tool: t.tool,
+    field,
+    ...(span ? { span } : {}),
+    excerpt: excerpt.length > 80 ? `${excerpt.slice(0, 77)}...` : excerpt,
+    message: message ?? `${rule.summary}${excerpt ? ` Found: "${excerpt.length > 80 ? `${excerpt.slice(0, 77)}...` : excerpt}"` : ''}`,
+  };
+}
+
+/** Every string a model reads in a definition, with where it is: values, and the names of parameters and _meta keys. */
+export function textsOf(value: unknown, path = ''): { field: string; text: string }[] {
+  if (typeof value === 'string') return [{ field: path, text: value }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => textsOf(v, `${path}[${i}]`));
+  if (!value || typeof value !== 'object') return [];
+  const named = /(^|\.)(properties|_meta)$/.test(path);
+  return Object.entries(value).flatMap(([key, v]) => {
+    const at = path ? `${path}.${key}` : key;
+    return [...(named ? [{ field: `${at} (name)`, text: key }] : []), ...textsOf(v, at)];
+  });
+}
+
+function textFindings(rule: ScanRule, t: ScanTool): Finding[] {
+  const out: Finding[] = [];
+  for (const { field, text } of textsOf(t.definition)) {
+    const spans =
+      rule.kind === 'hidden'
+        ? invisibleSpans(text).map((s) => ({ start: s.start, length: s.length, found: `${text.slice(Math.max(0, s.start - 20), s.start + s.length)}` }))
+        : matchesOf(rule.patterns ?? [], text);
+    for (const s of spans.slice(0, PER_FIELD)) out.push(finding(rule, t, field, { start: s.start, length: s.length }, s.found));
+  }
+  return out;
+}
+
+function matchesOf(patterns: readonly RegExp[], text: string): { start: number; length: number; found: string }[] {
+  const out: { start: number; length: number; found: string }[] = [];
+  for (const pattern of patterns) {
+    const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    for (const m of text.matchAll(global)) {
+      if (m[0].length === 0) continue;
+      out.push({ start: m.index, length: m[0].length, found: m[0] });
+      if (out.length >= PER_FIELD) return out;
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+function propertiesOf(definition: unknown): Record<string, { description?: unknown }> {
+  const schema = (definition as { inputSchema?: { properties?: unknown } } | undefined)?.inputSchema;
+  const props = schema?.properties;
+  return props && typeof props === 'object' && !Array.isArray(props) ? (props as Record<string, { description?: unknown }>) : {};
+}
+
+function parameterFindings(rule: ScanRule, t: ScanTool): Finding[] {
+  const out: Finding[] = [];
+  const toolText = String((t.definition as { description?: unknown } | undefined)?.description ?? '');
+  for (const [param, spec] of Object.entries(propertiesOf(t.definition))) {
+    if (!rule.names?.test(param)) continue;
+    const own = typeof spec?.description === 'string' ? spec.description : '';
+    const named = new RegExp(`(^|[^\\w])${escapeRegExp(param)}([^\\w]|$)`, 'i').test(toolText);
+    const told = matchesOf(rule.patterns ?? [], own)[0] ?? (named ? matchesOf(rule.patterns ?? [], toolText)[0] : undefined);
+    if (!told) continue;
+    out.push(
+      finding(
+        rule,
+        t,
+        `inputSchema.properties.${param}`,
+        undefined,
+        told.found,
+        `Parameter "${param}" has no purpose of its own and is told to carry: "${told.found}".`,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Names specific enough that a mention is one: with a separator, or camelCase, five characters or more. */
+const SPECIFIC_NAME = /^(?=.{5,}$)(?=.*([_.-]|[a-z][A-Z]))/;
+
+function mentionFindings(rule: ScanRule, tools: readonly ScanTool[]): Finding[] {
+  const out: Finding[] = [];
+  const others = tools.filter((t) => SPECIFIC_NAME.test(t.tool));
+  for (const t of tools) {
+    const texts = textsOf(t.definition).filter((x) => !x.field.endsWith('(name)') && x.field !== 'name');
+    for (const other of others) {
+      if (other.server === t.server) continue;
+      const word = new RegExp(`(^|[^\\w.-])${escapeRegExp(other.tool)}([^\\w-]|$)`);
+      const hit = texts.find((x) => word.test(x.text));
+      if (!hit) continue;
+      const at = hit.text.search(word);
+      const start = at + (hit.text[at] === other.tool[0] ? 0 : 1);
+      out.push(
+        finding(
+          rule,
+          t,
+          hit.field,
+          { start, length: other.tool.length },
+          hit.text.slice(Math.max(0, start - 30), start + other.tool.length + 30),
+          `It names "${other.tool}", a tool of server "${other.server}".`,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** Look-alikes a name can hide behind: Cyrillic and Greek letters that render as Latin ones, and digits that pass for letters. */
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ɡ: 'g',
+  ӏ: 'l',
+  һ: 'h',
+  ԛ: 'q',
+  ԝ: 'w',
+  α: 'a',
+  ο: 'o',
+  ρ: 'p',
+  ν: 'v',
+  τ: 't',
+  ι: 'i',
+  κ: 'k',
+  χ: 'x',
+  ε: 'e',
+  '0': 'o',
+  '1': 'l',
+  '3': 'e',
+  '5': 's',
+  '|': 'l',
+  '-': '_',
+};
+
+/** What a name looks like to a reader: NFKC, lower case, look-alikes folded, so `create_іssue` and `Create_Issue` read as `create_issue`. Pure. */
+export function nameSkeleton(name: string): string {
+  return [...name.normalize('NFKC').toLowerCase()].map((c) => LOOK_ALIKES[c] ?? c).join('');
+}
+
+function nameFindings(rule: ScanRule, tools: readonly ScanTool[]): Finding[] {
+  const groups = new Map<string, ScanTool[]>();
+  for (const t of tools) {
+    const key = rule.kind === 'collision' ? t.tool : nameSkeleton(t.tool);
+    groups.set(key, [...(groups.get(key) ?? []), t]);
+  }
+  const out: Finding[] = [];
+  for (const group of groups.values()) {
+    if (rule.kind === 'collision' && new Set(group.map((t) => t.server)).size < 2) continue;
+    if (rule.kind === 'confusable' && new Set(group.map((t) => t.tool)).size < 2) continue;
+    for (const t of group) {
+      const like = group.filter((o) => (rule.kind === 'collision' ? o.server !== t.server : o.tool !== t.tool));
+      if (!like.length) continue;
+      const named = like.map((o) => `"${escapeInvisible(o.tool)}" of ${o.server}`).join(', ');
+      const what =
+        rule.kind === 'collision' ? `Server "${t.server}" and ${named} offer a tool of this name.` : `"${escapeInvisible(t.tool)}" reads like ${named}.`;
+      out.push(finding(rule, t, 'name', { start: 0, length: t.tool.length }, t.tool, what));
+    }
+  }
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,137 @@
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import { unknownServer } from '../../core/suggest.js';
+import { defineTool } from '../../tool/define.js';
+import type { ToolContext } from '../../tool/context.js';
+import type { Finding, ScanTool } from '../../proxy/scan.js';
+import type { Severity } from '../../proxy/scan-rules.js';
+
+/**
+ * `mcpkit server scan`: the approved tool definitions of the lock file checked with the offline
+ * rules of proxy/scan-rules.ts, as a table, JSON or SARIF for CI. Terminal-only, like diff and
+ * approve: its excerpts quote the very text a poisoned tool aims at a model.
+ */
+
+const FAIL_ON = ['low', 'medium', 'high', 'critical', 'none'] as const;
+
+/** Every pinned tool of the lock file, with whether its pin holds up. */
+export async function lockedTools(ctx: ToolContext): Promise<{ file: string; text: string; tools: ScanTool[] }> {
+  const [{ pinFilePath, readPins }, { pinIntact }, { readFile }] = await Promise.all([
+    import('../../config/pin-file.js'),
+    import('../../proxy/pins.js'),
+    import('node:fs/promises'),
+  ]);
+  const file = pinFilePath(ctx.configLocation.path);
+  const pins = readPins(file);
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const tools = Object.entries(pins.servers).flatMap(([server, own]) =>
+    Object.entries(own ?? {}).map(([tool, pin]) => ({
+      server,
+      tool,
+      definition: (pin as { definition?: unknown } | undefined)?.definition ?? {},
+      tampered: !pinIntact(pin),
+    })),
+  );
+  return { file, text, tools };
+}
+
+/** Counts by severity, most severe first. */
+export function severityCounts(findings: readonly Finding[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return counts;
+}
+
+/** A finding in one line for a terminal. */
+export function findingLine(f: Finding): string {
+  const where = f.span ? `${f.field}[${f.span.start}..${f.span.start + f.span.length}]` : f.field;
+  return `${f.severity.padEnd(8)} ${f.rule} ${f.name.padEnd(22)} ${f.server}/${f.tool} ${where}: ${f.message}`;
+}
+
+export const serverScan = defineTool({
+  name: 'server_scan',
+  group: 'server',
+  command: {
+    id: 'server scan',
+    args: ['name'],
+    examples: [
+      '<%= config.bin %> server scan',
+      '<%= config.bin %> server scan github --fail-on medium',
+      '<%= config.bin %> server scan --sarif > mcpkit-scan.sarif   # for code scanning in CI',
+    ],
+  },
+  title: 'Scan the approved tool definitions for poisoning',
+  description:
+    'Check every approved tool definition in the lock file beside the config with offline rules: hidden text, instructions aimed at the model, tool shadowing, requests for secrets and sensitive files, exfiltration sinks, parameters with no purpose, look-alike and colliding names, and pins that do not match their hash. Each finding has a rule id, a severity, the field and the span. Exits 1 when a finding is at or above --fail-on (default high). --sarif prints SARIF 2.1.0 for CI and code scanning.',
+  input: z.strictObject({
+    name: z.string().min(1).optional().describe('Only this server (its tools are still compared with every other server).'),
+    sarif: z.boolean().default(false).describe('Print the findings as SARIF 2.1.0 (code scanning, CI) instead of a table.'),
+    fail_on: z.enum(FAIL_ON).default('high').describe('Exit 1 when a finding is at or above this severity: low, medium, high, critical, or none.'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  hostAccess: 'config',
+  available: () => false,
+  async run(input, ctx) {
+    if (ctx.surface !== 'cli') {
+      throw new ToolError(
+        'FORBIDDEN',
+        'server scan is for a person at a terminal or CI, not for an MCP client: it quotes the text a poisoned tool aims at a model.',
+        {
+          hint: 'Run it in a terminal: mcpkit server scan',
+        },
+      );
+    }
+    const [{ file, text, tools }, { scanTools, failsAt }, { SCAN_RULES }, { toSarif, lockLine }, { version }] = await Promise.all([
+      lockedTools(ctx),
+      import('../../proxy/scan.js'),
+      import('../../proxy/scan-rules.js'),
+      import('../../proxy/sarif.js'),
+      import('../../core/version.js'),
+    ]);
+    if (input.name !== undefined && !tools.some((t) => t.server === input.name)) {
+      const config = await ctx.config().catch(() => undefined);
+      if (!config?.mcp_servers[input.name]) throw unknownServer(input.name, Object.keys(config?.mcp_servers ?? {}));
+    }
+    const findings = scanTools(tools).filter((f) => input.name === undefined || f.server === input.name);
+    const scanned = tools.filter((t) => input.name === undefined || t.server === input.name);
+    const fails = input.fail_on !== 'none' && failsAt(findings, input.fail_on);
+    const { relative } = await import('node:path');
+    const lockUri = relative(ctx.cwd, file).split('\\').join('/') || file;
+    return {
+      file,
+      servers: new Set(scanned.map((t) => t.server)).size,
+      tools: scanned.length,
+      counts: severityCounts(findings),
+      fail_on: input.fail_on,
+      fails,
+      findings,
+      ...(input.sarif ? { sarif: toSarif(findings, SCAN_RULES, { version: version(), lockUri, lineOf: (s, t) => lockLine(text, s, t) }) } : {}),
+    };
+  },
+  exitCode: (r) => (r.fails ? 1 : 0),
+  render: (r, ui) => {
+    if (r.sarif) return JSON.stringify(r.sarif, null, 2);
+    const counts = Object.entries(r.counts)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => `${n} ${s}`)
+      .join(', ');
+    const head =
+      r.findings.length === 0
+        ? `${ui.color.green('✓')} No findings in ${r.tools} approved tools of ${r.servers} server(s) (${r.file}).`
+        : `${r.findings.length} finding(s) in ${r.tools} approved tools of ${r.servers} server(s) (${r.file}): ${counts}.`;
+    const paint = (f: Finding) =>
+      f.severity === 'critical' || f.severity === 'high' ? ui.color.red : f.severity === 'medium' ? ui.color.yellow : ui.color.dim;
+    return [head, ...r.findings.map((f) => paint(f)(findingLine(f)))].join('\n');
+  },
+});
+
+/**
+ * The findings for a server's tools as it lists them now (server diff, server approve), compared
+ * with every other server's approved tools.
+ */
+export async function scanListing(ctx: ToolContext, server: string, listed: readonly { name: string }[]): Promise<Finding[]> {
+  const [{ tools }, { scanTools }, { pinOf }] = await Promise.all([lockedTools(ctx), import('../../proxy/scan.js'), import('../../proxy/pins.js')]);
+  const others = tools.filter((t) => t.server !== server);
+  const own = listed.map((t) => ({ server, tool: t.name, definition: pinOf(t as Parameters<typeof pinOf>[0]).definition }));
+  return scanTools([...others, ...own]).filter((f) => f.server === server);
+}
