@@ -16,6 +16,20 @@ export interface PinFile {
   version: 1;
   /** Server name -> the upstream's tool name -> its pin. */
   servers: Record<string, Record<string, PinnedTool>>;
+  /** The same for what else of a server reaches an agent: prompts by name, resources by URI, templates by URI template. */
+  prompts?: Record<string, Record<string, PinnedTool>>;
+  resources?: Record<string, Record<string, PinnedTool>>;
+  resource_templates?: Record<string, Record<string, PinnedTool>>;
+}
+
+/** The sections of the lock file: `servers` holds the tools (it came first), the others are named for what they hold. */
+export const PIN_SECTIONS = { tools: 'servers', prompts: 'prompts', resources: 'resources', resource_templates: 'resource_templates' } as const;
+
+export type PinSectionKind = keyof typeof PIN_SECTIONS;
+
+/** The pins of one kind, by server (created empty in `pins` when absent). */
+export function sectionOf(pins: PinFile, kind: PinSectionKind): Record<string, Record<string, PinnedTool>> {
+  return (pins[PIN_SECTIONS[kind]] ??= {});
 }
 
 /** What of an upstream tool is pinned: everything that reaches the model or decides a call. */
@@ -74,7 +88,14 @@ export function pinsFromText(text: string, path: string): PinFile {
   if (typeof data !== 'object' || file.version !== 1 || typeof file.servers !== 'object' || file.servers === null) {
     throw unreadable(path, 'it needs version: 1 and a servers mapping');
   }
-  return { version: 1, servers: file.servers };
+  const out: PinFile = { version: 1, servers: file.servers };
+  for (const section of ['prompts', 'resources', 'resource_templates'] as const) {
+    const value = file[section];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'object' || Array.isArray(value)) throw unreadable(path, `${section} must be a mapping of servers`);
+    out[section] = value;
+  }
+  return out;
 }
 
 function unreadable(path: string, why: string): ToolError {
@@ -84,21 +105,24 @@ function unreadable(path: string, why: string): ToolError {
   });
 }
 
-/** The file's text: servers and tools sorted by name, so the same pins always read the same. */
+/** The file's text: sections, servers and items sorted by name, so the same pins always read the same. */
 export function pinsText(pins: PinFile): string {
-  const servers = Object.fromEntries(
-    Object.keys(pins.servers)
-      .sort()
-      .map((server) => [
-        server,
-        Object.fromEntries(
-          Object.keys(pins.servers[server]!)
-            .sort()
-            .map((tool) => [tool, pins.servers[server]![tool]!]),
-        ),
-      ]),
-  );
-  return `${HEADER}${stringify({ version: 1, servers }, { lineWidth: 0 })}`;
+  const sorted = (byServer: Record<string, Record<string, PinnedTool>>) =>
+    Object.fromEntries(
+      Object.keys(byServer)
+        .sort()
+        .map((server) => [
+          server,
+          Object.fromEntries(
+            Object.keys(byServer[server] ?? {})
+              .sort()
+              .map((key) => [key, byServer[server]![key]!]),
+          ),
+        ]),
+    );
+  const others = (['prompts', 'resources', 'resource_templates'] as const).filter((section) => Object.keys(pins[section] ?? {}).length);
+  const body = { version: 1, servers: sorted(pins.servers), ...Object.fromEntries(others.map((section) => [section, sorted(pins[section]!)])) };
+  return `${HEADER}${stringify(body, { lineWidth: 0 })}`;
 }
 
 /** Changes the pins under the lock and writes them atomically; `change` returns false to write nothing. */

@@ -6,7 +6,7 @@ import { CallRouter, type CallOutcome } from './call-router.js';
 import type { CatalogEntry } from './catalog.js';
 import { ClientStates } from './client-state.js';
 import { HookChain } from './hooks.js';
-import { PromptResourceRouter } from './prompts-resources.js';
+import { PromptResourceRouter, type ItemGate } from './prompts-resources.js';
 import type { LogParams, Upstream, UpstreamStatus } from './upstream.js';
 import { publish, ViewCatalog, type PinGate } from './view-catalog.js';
 import { hiddenTools, type HiddenTool } from './hidden-tools.js';
@@ -35,7 +35,7 @@ export interface HubOptions {
   /** Told when the hub is closed (the runtime then stops re-pointing it). */
   onClose?: () => void;
   /** Tool pinning (./pin-keeper.ts); absent: every listed tool is served. */
-  pins?: PinGate;
+  pins?: PinGate & ItemGate;
   /** False while calls must take the SDK server's path (CallRouterOptions.hotPath). */
   hotPath?: () => boolean;
 }
@@ -127,9 +127,14 @@ export class ProxyHub {
       ...(this.options.hotPath ? { hotPath: this.options.hotPath } : {}),
     });
     const passthrough = new PromptResourceRouter(
-      view.servers.map(({ config, view: shaping }, i) => ({ upstream: upstreams[i]!, rules: [config.filter ?? [], shaping?.filter ?? []] })),
+      view.servers.map(({ config, view: shaping }, i) => ({
+        upstream: upstreams[i]!,
+        rules: [config.filter ?? [], shaping?.filter ?? []],
+        pinning: config.pinning ?? view.pinning,
+      })),
       view.separator,
       viewPrefixes(view),
+      this.options.pins,
     );
     this.current = { view, upstreams, catalog, router, passthrough };
     this.clients.retarget(upstreams);

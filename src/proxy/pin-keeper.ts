@@ -1,14 +1,27 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { readPins, updatePins, type PinFile } from '../config/pin-file.js';
+import { readPins, sectionOf, updatePins, type PinFile } from '../config/pin-file.js';
 import { stableJson } from '../core/stable-json.js';
 import type { Logger } from '../core/logger.js';
-import { admitTools, differingMessage, pinOf, type PinMode, type PinVerdict, type ServerPins } from './pins.js';
+import {
+  admitItems,
+  admitTools,
+  differingMessage,
+  keyOf,
+  PIN_KINDS,
+  pinOfItem,
+  type ItemVerdict,
+  type PinKind,
+  type PinMode,
+  type PinVerdict,
+  type ServerPins,
+} from './pins.js';
 
 /**
- * The process's copy of the tool pins (../config/pin-file.ts), which every hub's catalog asks
- * what of a server's listing may be served (./pins.ts, admitTools). A server with no pins is
- * pinned on first use: written to the lock file at once, and said once. `refresh` re-reads the
- * file (serve: it changed on disk, an approval) and names the servers whose pins changed.
+ * The process's copy of the pins (../config/pin-file.ts), which every hub asks what of a server's
+ * listing may be served: its tools (the catalog), prompts, resources and templates (the prompt
+ * and resource router). A server with no pins of a kind is pinned on first use where that is
+ * allowed (mayTrustFirstUse): written to the lock file at once, and said once. `refresh` re-reads
+ * the file (serve: it changed on disk, an approval) and names the servers whose pins changed.
  */
 export class PinKeeper {
   private pins: PinFile;
@@ -21,58 +34,85 @@ export class PinKeeper {
     private readonly logger: Logger,
     /** Where first-use pinning and a changed tool are said (serve: stderr). */
     private readonly say: (line: string) => void,
-    /**
-     * Whether a server without pins may be trusted on first use: only where a person started it.
-     * A server an agent added, or one that appeared in the config while serve runs, is not: its
-     * tools wait for a person's approval.
-     */
+    /** Whether a server without pins may be trusted on first use: only one a person added (proxy/pins.ts, mayTrustFirstUse). */
     private readonly mayTrustFirstUse: (server: string) => boolean = () => true,
   ) {
     this.pins = this.read() ?? { version: 1, servers: {} };
   }
 
-  of(server: string): ServerPins | undefined {
-    return this.pins.servers[server] ?? (this.broken ? {} : undefined);
+  of(server: string, kind: PinKind = 'tools'): ServerPins | undefined {
+    return sectionOf(this.pins, kind)[server] ?? (this.broken ? {} : undefined);
   }
 
-  /** What of the server's listing is served under `mode`; first use pins it. */
+  /** What of the server's tools is served under `mode`; first use pins them. */
   admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse = true): PinVerdict {
-    const pins = this.of(server);
-    const verdict = admitTools(tools, pins, mode, pins !== undefined || this.mayTrustFirstUse(server));
-    if (verdict.firstUse && pinFirstUse) this.pinFirstUse(server, tools);
-    for (const { tool, why } of verdict.differing) {
-      const key = `${server}\u0000${tool.name}\u0000${pinOf(tool).sha256}\u0000${mode}`;
-      if (this.said.has(key)) continue;
-      this.said.add(key);
-      this.logger.warn(differingMessage(server, tool.name, why, mode));
-    }
+    const verdict = admitTools(tools, this.of(server), mode, this.firstUseAllowed(server, 'tools'));
+    this.after(
+      'tools',
+      server,
+      tools,
+      verdict.firstUse && pinFirstUse,
+      mode,
+      verdict.differing.map((d) => ({ item: d.tool, key: d.tool.name, why: d.why })),
+    );
+    return verdict;
+  }
+
+  /** What of a server's prompts, resources or templates is served under `mode`; first use pins them. */
+  admitItems<T extends object>(kind: Exclude<PinKind, 'tools'>, server: string, items: readonly T[], mode: PinMode): ItemVerdict<T> {
+    const verdict = admitItems(kind, items, this.of(server, kind), mode, this.firstUseAllowed(server, kind));
+    this.after(kind, server, items, verdict.firstUse, mode, verdict.differing);
     return verdict;
   }
 
   /** How many of a server's listed tools its pins withhold under `mode` (quietly: /health, server list). */
   withheldCount(server: string, tools: readonly Tool[], mode: PinMode): number {
-    const pins = this.of(server);
-    return admitTools(tools, pins, mode, pins !== undefined || this.mayTrustFirstUse(server)).differing.filter((d) => d.withheld).length;
+    return admitTools(tools, this.of(server), mode, this.firstUseAllowed(server, 'tools')).differing.filter((d) => d.withheld).length;
   }
 
   /** Reads the file again; the servers whose pins differ from the copy held. */
   refresh(): string[] {
     const before = this.pins;
     this.pins = this.read() ?? before;
-    const names = new Set([...Object.keys(before.servers), ...Object.keys(this.pins.servers)]);
-    return [...names].filter((name) => stableJson(before.servers[name]) !== stableJson(this.pins.servers[name]));
+    const kinds = Object.keys(PIN_KINDS) as PinKind[];
+    const names = new Set(kinds.flatMap((kind) => [...Object.keys(sectionOf(before, kind)), ...Object.keys(sectionOf(this.pins, kind))]));
+    return [...names].filter((name) => kinds.some((kind) => stableJson(sectionOf(before, kind)[name]) !== stableJson(sectionOf(this.pins, kind)[name])));
   }
 
-  private pinFirstUse(server: string, tools: readonly Tool[]): void {
-    const pins = Object.fromEntries(tools.map((t) => [t.name, pinOf(t)])) as ServerPins;
-    this.pins = { ...this.pins, servers: { ...this.pins.servers, [server]: pins } };
+  /** No pins of the kind yet, and the server may be trusted on first use. */
+  private firstUseAllowed(server: string, kind: PinKind): boolean {
+    return this.of(server, kind) !== undefined || this.mayTrustFirstUse(server);
+  }
+
+  private after(
+    kind: PinKind,
+    server: string,
+    items: readonly object[],
+    pinNow: boolean,
+    mode: PinMode,
+    differing: { item: object; key: string; why: 'new' | 'changed' | 'tampered' }[],
+  ): void {
+    if (pinNow) this.pinFirstUse(kind, server, items);
+    for (const { item, key, why } of differing) {
+      const said = `${kind}\u0000${server}\u0000${key}\u0000${pinOfItem(kind, item).sha256}\u0000${mode}`;
+      if (this.said.has(said)) continue;
+      this.said.add(said);
+      this.logger.warn(differingMessage(server, key, why, mode, PIN_KINDS[kind].noun));
+    }
+  }
+
+  private pinFirstUse(kind: PinKind, server: string, items: readonly object[]): void {
+    const pins = Object.fromEntries(items.map((item) => [keyOf(kind, item), pinOfItem(kind, item)])) as ServerPins;
+    sectionOf(this.pins, kind)[server] = pins;
+    const noun = PIN_KINDS[kind].noun;
     this.say(
-      `pinned the ${tools.length} tools of server "${server}" on first use (${this.path}); a tool that changes${tools.length ? '' : ' or appears'} is withheld until approved`,
+      `pinned the ${items.length} ${noun}s of server "${server}" on first use (${this.path}); a ${noun} that changes${items.length ? '' : ' or appears'} is withheld until approved`,
     );
     // Another process may have pinned it meanwhile: the file keeps the first pins written.
     void updatePins(this.path, (file) => {
-      if (file.servers[server]) return false;
-      file.servers[server] = pins;
+      const section = sectionOf(file, kind);
+      if (section[server]) return false;
+      section[server] = pins;
       return true;
     }).catch((error: Error) => this.logger.warn(`tool pins: cannot write ${this.path}: ${error.message}`));
   }

@@ -11,6 +11,18 @@ import type { ModernRequest } from '../tool/context.js';
 import { compileFilter, type FilterRule } from './filter.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { Upstream } from './upstream.js';
+import { definitionOf, type ItemVerdict, type PinDifference, type PinKind, type PinMode } from './pins.js';
+
+/** What the router asks of the pins (./pin-keeper.ts): what of a server's prompts, resources or templates may be served. */
+export interface ItemGate {
+  admitItems<T extends object>(kind: Exclude<PinKind, 'tools'>, server: string, items: readonly T[], mode: PinMode): ItemVerdict<T>;
+}
+
+/** Something the pins withhold, and why. */
+interface Withheld {
+  server: string;
+  why: PinDifference;
+}
 
 /**
  * Prompts and resources of a view's upstream servers, filtered by the same ordered rules as their
@@ -21,6 +33,8 @@ import type { Upstream } from './upstream.js';
 export interface RoutedServer {
   upstream: Upstream;
   rules: readonly (readonly FilterRule[])[];
+  /** The server's pinning mode (enforce when absent). */
+  pinning?: PinMode;
 }
 
 /** How often a URI not in the last listings makes the servers be listed again. */
@@ -39,6 +53,9 @@ export class PromptResourceRouter {
   private hiddenResources = new Set<string>();
   private templates = new Map<string, Upstream>();
   private matchers: { template: UriTemplate; upstream: Upstream }[] = [];
+  /** What the pins withhold: prompts by the name the view would publish, resources by URI. */
+  private withheldPrompts = new Map<string, Withheld>();
+  private withheldResources = new Map<string, Withheld>();
   /** When a URI not in the lists last made them be asked for again, and that listing while under way. */
   private readonly relisting = {
     resources: { at: 0, pending: undefined as Promise<void> | undefined },
@@ -50,6 +67,8 @@ export class PromptResourceRouter {
     separator: string | null | undefined,
     /** Whether prompt names get their server's name in front (ResolvedView.prefixed); default: with several servers. */
     private readonly prefixed = servers.length > 1,
+    /** Pinning of prompts, resources and templates; absent: everything listed is served. */
+    private readonly gate?: ItemGate,
   ) {
     this.servers = servers;
     this.separator = separator === undefined ? DEFAULT_SEPARATOR : separator;
@@ -59,46 +78,73 @@ export class PromptResourceRouter {
     return this.servers.filter((s) => s.upstream.status().state !== 'down');
   }
 
+  /**
+   * A server's listing of one kind under its pins: what is served, and what is withheld (by key).
+   * A listing that failed is served as nothing and never pinned (it is not an empty listing).
+   */
+  private async admitted<T extends object>(
+    kind: Exclude<PinKind, 'tools'>,
+    server: RoutedServer,
+    list: () => Promise<T[]>,
+  ): Promise<{ served: T[]; withheld: { item: T; why: PinDifference }[] }> {
+    const items = await list().catch(() => undefined);
+    if (!items) return { served: [], withheld: [] };
+    if (!this.gate) return { served: items, withheld: [] };
+    const verdict = this.gate.admitItems(kind, server.upstream.name, items, server.pinning ?? 'enforce');
+    return { served: verdict.served, withheld: verdict.differing.filter((d) => d.withheld).map((d) => ({ item: d.item, why: d.why })) };
+  }
+
   async listPrompts(): Promise<Prompt[]> {
     const prefix = this.prefixed ? this.separator : null;
     const lists = await Promise.all(
       this.live().map(async (s) => {
         const allowed = allowedBy(s.rules);
-        const prompts = await s.upstream.listPrompts().catch(() => [] as Prompt[]);
-        return prompts.filter((p) => allowed(p.name)).map((p) => ({ server: s, prompt: p }));
+        const { served, withheld } = await this.admitted('prompts', s, () => s.upstream.listPrompts());
+        return {
+          served: served.filter((p) => allowed(p.name)).map((p) => ({ server: s, prompt: p })),
+          withheld: withheld.filter((w) => allowed(w.item.name)).map((w) => ({ server: s, prompt: w.item, why: w.why })),
+        };
       }),
     );
-    const flat = lists.flat();
-    const names = uniqueNames(flat.map(({ server, prompt }) => prefixedName(server.upstream.name, prompt.name, prefix)));
+    const flat = lists.flatMap((l) => l.served);
+    const held = lists.flatMap((l) => l.withheld);
+    // Names as the view would publish them with the withheld ones among them, so a name never moves when one is approved.
+    const names = uniqueNames([...flat, ...held].map(({ server, prompt }) => prefixedName(server.upstream.name, prompt.name, prefix)));
     this.prompts = new Map(flat.map(({ server, prompt }, i) => [names[i]!, { upstream: server.upstream, name: prompt.name }]));
-    return flat.map(({ prompt }, i) => ({ ...prompt, name: names[i]! }));
+    this.withheldPrompts = new Map(held.map(({ server, why }, i) => [names[flat.length + i]!, { server: server.upstream.name, why }]));
+    return flat.map(({ prompt }, i) => ({ ...(definitionOf('prompts', prompt) as unknown as Prompt), name: names[i]! }));
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
     if (!this.prompts.has(name)) await this.listPrompts();
     const route = this.prompts.get(name);
+    const held = this.withheldPrompts.get(name);
+    if (!route && held) throw notApproved('prompt', name, held);
     if (!route) throw new ToolError('NOT_FOUND', `Unknown prompt: ${name}.`, { hint: 'Call prompts/list for the available prompts.' });
     return route.upstream.getPrompt(route.name, args, modern);
   }
 
   async listResources(): Promise<Resource[]> {
-    const lists = await Promise.all(this.live().map(async (s) => ({ server: s, resources: await s.upstream.listResources().catch(() => [] as Resource[]) })));
+    const lists = await Promise.all(this.live().map(async (s) => ({ server: s, ...(await this.admitted('resources', s, () => s.upstream.listResources())) })));
     const resources = new Map<string, Upstream>();
     const hidden = new Set<string>();
+    const withheldResources = new Map<string, Withheld>();
     const out: Resource[] = [];
-    for (const { server, resources: list } of lists) {
+    for (const { server, served, withheld } of lists) {
       const allowed = allowedBy(server.rules);
-      for (const resource of list) {
+      for (const { item, why } of withheld) if (allowed(item.name)) withheldResources.set(item.uri, { server: server.upstream.name, why });
+      for (const resource of served) {
         if (!allowed(resource.name)) {
           hidden.add(resource.uri);
         } else if (!resources.has(resource.uri)) {
           resources.set(resource.uri, server.upstream);
-          out.push(resource);
+          out.push(definitionOf('resources', resource) as unknown as Resource);
         }
       }
     }
     this.resources = resources;
     this.hiddenResources = hidden;
+    this.withheldResources = withheldResources;
     return out;
   }
 
@@ -106,8 +152,8 @@ export class PromptResourceRouter {
     const lists = await Promise.all(
       this.live().map(async (s) => {
         const allowed = allowedBy(s.rules);
-        const list = (await s.upstream.listResourceTemplates().catch(() => [] as ResourceTemplateType[])).filter((t) => allowed(t.name));
-        return list.map((template) => ({ template, upstream: s.upstream }));
+        const { served } = await this.admitted('resource_templates', s, () => s.upstream.listResourceTemplates());
+        return served.filter((t) => allowed(t.name)).map((template) => ({ template, upstream: s.upstream }));
       }),
     );
     this.templates = new Map(lists.flat().map(({ template, upstream }) => [template.uriTemplate, upstream]));
@@ -118,7 +164,7 @@ export class PromptResourceRouter {
         return []; // a template that does not parse matches nothing
       }
     });
-    return lists.flat().map(({ template }) => template);
+    return lists.flat().map(({ template }) => definitionOf('resource_templates', template) as unknown as ResourceTemplateType);
   }
 
   /** The server and its own name behind an exposed prompt name (completion/complete by prompt). */
@@ -142,7 +188,8 @@ export class PromptResourceRouter {
    */
   async resourceOwner(uri: string): Promise<Upstream | undefined> {
     if (!this.resources.has(uri) && !this.hiddenResources.has(uri)) await this.relist('resources');
-    if (this.hiddenResources.has(uri)) return undefined;
+    // A resource the pins withhold is not reached through a template that matches its URI either.
+    if (this.hiddenResources.has(uri) || (this.withheldResources.has(uri) && !this.resources.has(uri))) return undefined;
     const listed = this.resources.get(uri);
     if (listed) return listed;
     if (!this.matchers.some((m) => m.template.match(uri))) await this.relist('templates');
@@ -165,6 +212,8 @@ export class PromptResourceRouter {
 
   async readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
     const owner = await this.resourceOwner(uri);
+    const held = owner ? undefined : this.withheldResources.get(uri);
+    if (held) throw notApproved('resource', uri, held);
     if (!owner)
       throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, {
         details: { uri },
@@ -172,4 +221,18 @@ export class PromptResourceRouter {
       });
     return owner.readResource(uri, modern);
   }
+}
+
+/** A prompt or resource its pins withhold: what, why, and how a person approves it. */
+function notApproved(noun: 'prompt' | 'resource', name: string, held: Withheld): ToolError {
+  const what =
+    held.why === 'new'
+      ? 'is new since the server was approved'
+      : held.why === 'changed'
+        ? 'changed since it was approved'
+        : 'has a pin that does not match its own hash';
+  return new ToolError('TOOL_NOT_APPROVED', `The ${noun} ${name} of server "${held.server}" ${what}, so it is withheld (pinning).`, {
+    details: { [noun]: name, server: held.server, reason: held.why },
+    hint: `A person reviews it with "mcpkit server diff ${held.server}" and approves it with "mcpkit server approve ${held.server} --digest DIGEST".`,
+  });
 }

@@ -9,12 +9,17 @@ import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rul
 /** One tool to scan: its server, its own name, its pinned definition, and whether its pin holds up. */
 export interface ScanTool {
   server: string;
+  /** Its name in the lock file: a tool's or prompt's name, a resource's URI, a template's URI template. */
   tool: string;
   definition: unknown;
   tampered?: boolean;
+  /** What it is, when not a tool: names are compared across servers for tools only. */
+  kind?: 'prompts' | 'resources' | 'resource_templates';
 }
 
 export interface Finding {
+  /** What was scanned, when not a tool. */
+  kind?: ScanTool['kind'];
   rule: string;
   name: string;
   severity: Severity;
@@ -32,15 +37,16 @@ export interface Finding {
 /** At most this many findings of one rule in one field: a page of text full of URLs is one story. */
 const PER_FIELD = 3;
 
-export function scanTools(tools: readonly ScanTool[], rules: readonly ScanRule[] = SCAN_RULES): Finding[] {
+export function scanTools(all: readonly ScanTool[], rules: readonly ScanRule[] = SCAN_RULES): Finding[] {
   const findings: Finding[] = [];
+  const tools = all.filter((t) => t.kind === undefined);
   for (const rule of rules) {
-    if (rule.kind === 'text' || rule.kind === 'hidden') for (const t of tools) findings.push(...textFindings(rule, t));
+    if (rule.kind === 'text' || rule.kind === 'hidden') for (const t of all) findings.push(...textFindings(rule, t));
     else if (rule.kind === 'parameter') for (const t of tools) findings.push(...parameterFindings(rule, t));
     else if (rule.kind === 'mention') findings.push(...mentionFindings(rule, tools));
     else if (rule.kind === 'collision' || rule.kind === 'confusable') findings.push(...nameFindings(rule, tools));
     else if (rule.kind === 'tampered') {
-      for (const t of tools.filter((x) => x.tampered)) {
+      for (const t of all.filter((x) => x.tampered)) {
         findings.push(finding(rule, t, 'sha256', undefined, '', `The pin of ${t.tool} does not match its own sha256: ${rule.summary}`));
       }
     }
@@ -62,6 +68,7 @@ export function failsAt(findings: readonly Finding[], threshold: Severity): bool
 function finding(rule: ScanRule, t: ScanTool, field: string, span: Finding['span'], text: string, message?: string): Finding {
   const excerpt = escapeInvisible(text.replace(/\s+/g, ' ').trim());
   return {
+    ...(t.kind ? { kind: t.kind } : {}),
     rule: rule.id,
     name: rule.name,
     severity: rule.severity,

@@ -1,4 +1,4 @@
-import type { Prompt, Resource, Tool } from '@modelcontextprotocol/server';
+import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { ChalkInstance } from 'chalk';
 import type { ConfigSource } from '../config/locate.js';
 import type { McpkitConfig, ServerConfig } from '../config/schema.js';
@@ -68,6 +68,7 @@ export interface OneOffServer {
   protocolVersion(): string | undefined;
   listPrompts(): Promise<Prompt[]>;
   listResources(): Promise<Resource[]>;
+  listResourceTemplates(): Promise<ResourceTemplateType[]>;
 }
 
 /** The OAuth of one connection, as made by the auth domain (`storedOAuth`); opaque to tools. */

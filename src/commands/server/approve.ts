@@ -1,4 +1,4 @@
 import { commandFromTool } from '../../cli/command-from-tool.js';
-import { serverApprove } from '../../tools/server/pins.js';
+import { serverApprove } from '../../tools/server/approve.js';
 
 export default commandFromTool(serverApprove);

@@ -4,7 +4,8 @@ import { serverRemove, serverRename } from './remove.js';
 import { serverImport, serverTest } from './probe.js';
 import { serverLogin, serverLogout } from './login.js';
 import { serverList, serverShow } from './read.js';
-import { serverApprove, serverDiff } from './pins.js';
+import { serverDiff } from './pins.js';
+import { serverApprove } from './approve.js';
 import { serverScan } from './scan.js';
 
 export const serverTools = [

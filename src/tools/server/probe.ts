@@ -6,7 +6,7 @@ import { unknownServer } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import { DEFAULT_PIN_MODE, type PinMode } from '../../config/defaults.js';
-import type { Tool } from '@modelcontextprotocol/server';
+import type { Listing } from '../../proxy/pins.js';
 import type { ChalkInstance } from 'chalk';
 import { editConfigFile } from '../shared/config-access.js';
 import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
@@ -41,14 +41,17 @@ export const serverTest = defineTool({
       const started = performance.now();
       const tools = await upstream.listTools();
       const connectMs = Math.round(performance.now() - started);
-      const [prompts, resources, { shapeServerTools }] = await Promise.all([
-        upstream.listPrompts().catch(() => []),
-        upstream.listResources().catch(() => []),
+      // A listing that fails is not an empty one: it is neither counted nor pinned.
+      const [listedPrompts, listedResources, { shapeServerTools }] = await Promise.all([
+        upstream.listPrompts().catch(() => undefined),
+        upstream.listResources().catch(() => undefined),
         import('../../proxy/shape.js'),
       ]);
+      const [prompts, resources] = [listedPrompts ?? [], listedResources ?? []];
       // What the config lets through (its filter rules and tools allow-list), as mcpkit publishes it.
       const published = shapeServerTools(tools, server).map((s) => s.tool);
-      const pinning = await pinStatus(ctx, input.name, server.pinning ?? config.pinning ?? DEFAULT_PIN_MODE, tools, server.added_by !== 'agent');
+      const listing = { tools, ...(listedPrompts ? { prompts: listedPrompts } : {}), ...(listedResources ? { resources: listedResources } : {}) };
+      const pinning = await pinStatus(ctx, input.name, server.pinning ?? config.pinning ?? DEFAULT_PIN_MODE, listing, server.added_by !== 'agent');
       return {
         server: input.name,
         ok: true,
@@ -72,12 +75,13 @@ export const serverTest = defineTool({
  * now, on first use (a person ran the test and sees the list), an empty list too; not one an agent
  * added, whose tools wait for "server diff" and "server approve". Under `off` nothing is compared.
  */
-async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, tools: Tool[], mayTrustFirstUse: boolean) {
+async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, listing: Listing, mayTrustFirstUse: boolean) {
   if (mode === 'off') return { mode, status: 'off' as const };
-  const [{ pinFilePath, readPins, updatePins }, { comparePins, pinOf }] = await Promise.all([
+  const [{ pinFilePath, readPins, updatePins, sectionOf }, { comparePins, pinOfItem, keyOf }] = await Promise.all([
     import('../../config/pin-file.js'),
     import('../../proxy/pins.js'),
   ]);
+  const tools = listing.tools;
   const file = pinFilePath(ctx.configLocation.path);
   const pins = readPins(file).servers[name];
   if (!pins) {
@@ -85,7 +89,12 @@ async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, tools: T
     if (!mayTrustFirstUse) return { mode, status: 'awaiting approval' as const, file };
     await updatePins(file, (all) => {
       if (all.servers[name]) return false;
-      all.servers[name] = Object.fromEntries(tools.map((t) => [t.name, pinOf(t)]));
+      // Each kind listed, and not pinned yet, is pinned as it is now (serve does the same on first use).
+      for (const kind of ['tools', 'prompts', 'resources'] as const) {
+        const items = listing[kind];
+        const section = sectionOf(all, kind);
+        if (items && !section[name]) section[name] = Object.fromEntries(items.map((item) => [keyOf(kind, item), pinOfItem(kind, item)]));
+      }
       return (pinnedNow = true);
     });
     return { mode, status: pinnedNow ? ('pinned now' as const) : ('not pinned' as const), file };

@@ -11,22 +11,27 @@ import { editConfigFile } from '../shared/config-access.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
 
-/** Moves (or, with `to` undefined, drops) a server's pins after its config entry changed; how many tool pins moved. */
+/** Moves (or, with `to` undefined, drops) a server's pins of every kind after its config entry changed; how many tool pins moved. */
 async function movePins(ctx: ToolContext, configPath: string, from: string, to: string | undefined): Promise<number> {
-  const { pinFilePath, updatePins } = await import('../../config/pin-file.js');
+  const { pinFilePath, updatePins, sectionOf } = await import('../../config/pin-file.js');
   let moved = 0;
   await updatePins(pinFilePath(configPath), (pins) => {
-    const own = pins.servers[from];
-    // Pins left under the new name by a server removed long ago are not this server's.
-    const stale = to !== undefined && pins.servers[to] !== undefined;
-    if (!own && !stale) return false;
-    moved = Object.keys(own ?? {}).length;
-    delete pins.servers[from];
-    if (to !== undefined) {
-      if (own) pins.servers[to] = own;
-      else delete pins.servers[to];
+    let changed = false;
+    for (const kind of ['tools', 'prompts', 'resources', 'resource_templates'] as const) {
+      const section = sectionOf(pins, kind);
+      const own = section[from];
+      // Pins left under the new name by a server removed long ago are not this server's.
+      const stale = to !== undefined && section[to] !== undefined;
+      if (!own && !stale) continue;
+      changed = true;
+      if (kind === 'tools') moved = Object.keys(own ?? {}).length;
+      delete section[from];
+      if (to !== undefined) {
+        if (own) section[to] = own;
+        else delete section[to];
+      }
     }
-    return true;
+    return changed;
   }).catch((error: Error) => ctx.waiting?.(`tool pins: cannot update the lock file: ${error.message}`));
   return moved;
 }

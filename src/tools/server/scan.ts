@@ -5,6 +5,7 @@ import { defineTool } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import type { Finding, ScanTool } from '../../proxy/scan.js';
 import type { Severity } from '../../proxy/scan-rules.js';
+import { keyOf, type Listing } from '../../proxy/pins.js';
 
 /**
  * `mcpkit server scan`: the approved tool definitions of the lock file checked with the offline
@@ -14,9 +15,9 @@ import type { Severity } from '../../proxy/scan-rules.js';
 
 const FAIL_ON = ['low', 'medium', 'high', 'critical', 'none'] as const;
 
-/** Every pinned tool of the lock file, with whether its pin holds up. */
+/** Every pin of the lock file (tools, prompts, resources, templates), with whether it holds up. */
 export async function lockedTools(ctx: ToolContext): Promise<{ file: string; text: string; tools: ScanTool[] }> {
-  const [{ pinFilePath, readPins }, { pinIntact }, { readFile }] = await Promise.all([
+  const [{ pinFilePath, readPins, sectionOf }, { pinIntact }, { readFile }] = await Promise.all([
     import('../../config/pin-file.js'),
     import('../../proxy/pins.js'),
     import('node:fs/promises'),
@@ -24,13 +25,16 @@ export async function lockedTools(ctx: ToolContext): Promise<{ file: string; tex
   const file = pinFilePath(ctx.configLocation.path);
   const pins = readPins(file);
   const text = await readFile(file, 'utf8').catch(() => '');
-  const tools = Object.entries(pins.servers).flatMap(([server, own]) =>
-    Object.entries(own ?? {}).map(([tool, pin]) => ({
-      server,
-      tool,
-      definition: (pin as { definition?: unknown } | undefined)?.definition ?? {},
-      tampered: !pinIntact(pin),
-    })),
+  const tools = (['tools', 'prompts', 'resources', 'resource_templates'] as const).flatMap((kind) =>
+    Object.entries(sectionOf(pins, kind)).flatMap(([server, own]) =>
+      Object.entries(own ?? {}).map(([tool, pin]) => ({
+        server,
+        tool,
+        definition: (pin as { definition?: unknown } | undefined)?.definition ?? {},
+        tampered: !pinIntact(pin, kind),
+        ...(kind === 'tools' ? {} : { kind }),
+      })),
+    ),
   );
   return { file, text, tools };
 }
@@ -45,7 +49,8 @@ export function severityCounts(findings: readonly Finding[]): Record<Severity, n
 /** A finding in one line for a terminal. */
 export function findingLine(f: Finding): string {
   const where = f.span ? `${f.field}[${f.span.start}..${f.span.start + f.span.length}]` : f.field;
-  return `${f.severity.padEnd(8)} ${f.rule} ${f.name.padEnd(22)} ${f.server}/${f.tool} ${where}: ${f.message}`;
+  const what = f.kind ? `${f.kind.replace(/s$/, '').replace('_', ' ')} ` : '';
+  return `${f.severity.padEnd(8)} ${f.rule} ${f.name.padEnd(22)} ${f.server}/${what}${f.tool} ${where}: ${f.message}`;
 }
 
 export const serverScan = defineTool({
@@ -126,12 +131,19 @@ export const serverScan = defineTool({
 });
 
 /**
- * The findings for a server's tools as it lists them now (server diff, server approve), compared
- * with every other server's approved tools.
+ * The findings for a server's listing now (server diff, server approve): its tools, prompts,
+ * resources and templates, compared with every other server's approved tools.
  */
-export async function scanListing(ctx: ToolContext, server: string, listed: readonly { name: string }[]): Promise<Finding[]> {
-  const [{ tools }, { scanTools }, { pinOf }] = await Promise.all([lockedTools(ctx), import('../../proxy/scan.js'), import('../../proxy/pins.js')]);
+export async function scanListing(ctx: ToolContext, server: string, listing: Listing): Promise<Finding[]> {
+  const [{ tools }, { scanTools }, { pinOfItem }] = await Promise.all([lockedTools(ctx), import('../../proxy/scan.js'), import('../../proxy/pins.js')]);
   const others = tools.filter((t) => t.server !== server);
-  const own = listed.map((t) => ({ server, tool: t.name, definition: pinOf(t as Parameters<typeof pinOf>[0]).definition }));
+  const own = (['tools', 'prompts', 'resources', 'resource_templates'] as const).flatMap((kind) =>
+    (listing[kind] ?? []).map((item) => ({
+      server,
+      tool: keyOf(kind, item),
+      definition: pinOfItem(kind, item).definition,
+      ...(kind === 'tools' ? {} : { kind }),
+    })),
+  );
   return scanTools([...others, ...own]).filter((f) => f.server === server);
 }
