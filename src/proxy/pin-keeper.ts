@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { readPins, sectionOf, updatePins, type PinFile } from '../config/pin-file.js';
 import { stableJson } from '../core/stable-json.js';
+import { alarming, scanTools } from './scan.js';
 import type { Logger } from '../core/logger.js';
 import {
   admitItems,
@@ -108,6 +109,18 @@ export class PinKeeper {
     this.say(
       `pinned the ${items.length} ${noun}s of server "${server}" on first use (${this.path}); a ${noun} that changes${items.length ? '' : ' or appears'} is withheld until approved`,
     );
+    // Trust on first use is trust in what was there: what reads as an attack is said at once.
+    const found = alarming(
+      scanTools(
+        items.map((item) => ({ server, tool: keyOf(kind, item), definition: pinOfItem(kind, item).definition, ...(kind === 'tools' ? {} : { kind }) })),
+      ),
+    );
+    if (found.length) {
+      const where = [...new Set(found.map((f) => `${f.tool} (${f.name})`))].join(', ');
+      this.say(
+        `! server "${server}": what was just pinned reads as an attack on the model: ${where}. Review with: mcpkit server scan ${server}; remove it with: mcpkit server remove ${server}`,
+      );
+    }
     // Another process may have pinned it meanwhile: the file keeps the first pins written.
     void updatePins(this.path, (file) => {
       const section = sectionOf(file, kind);

@@ -31,7 +31,10 @@ export interface Finding {
   span?: { start: number; length: number };
   /** The text found, invisible characters escaped, cut to a line. */
   excerpt: string;
+  /** The finding in a sentence: the rule's summary and what was found. */
   message: string;
+  /** What was found, for a line that already names the rule: the excerpt quoted, or what the rule says of it. */
+  detail: string;
 }
 
 /** At most this many findings of one rule in one field: a page of text full of URLs is one story. */
@@ -60,6 +63,15 @@ export function scanTools(all: readonly ScanTool[], rules: readonly ScanRule[] =
   );
 }
 
+/** Rules about a pair of tools (a mention, a collision, a look-alike): about the other server as much as this one. */
+const PAIR_KINDS = new Set(['mention', 'collision', 'confusable']);
+const PAIR_RULES = new Set(SCAN_RULES.filter((r) => PAIR_KINDS.has(r.kind)).map((r) => r.id));
+
+/** What is said at once when something is pinned on first use: high or critical findings of the definitions themselves. */
+export function alarming(findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => (f.severity === 'high' || f.severity === 'critical') && !PAIR_RULES.has(f.rule));
+}
+
 /** Whether any finding is at or above a severity. */
 export function failsAt(findings: readonly Finding[], threshold: Severity): boolean {
   return findings.some((f) => SEVERITIES.indexOf(f.severity) >= SEVERITIES.indexOf(threshold));
@@ -67,6 +79,7 @@ export function failsAt(findings: readonly Finding[], threshold: Severity): bool
 
 function finding(rule: ScanRule, t: ScanTool, field: string, span: Finding['span'], text: string, message?: string): Finding {
   const excerpt = escapeInvisible(text.replace(/\s+/g, ' ').trim());
+  const cut = excerpt.length > 80 ? `${excerpt.slice(0, 77)}...` : excerpt;
   return {
     ...(t.kind ? { kind: t.kind } : {}),
     rule: rule.id,
@@ -76,8 +89,9 @@ function finding(rule: ScanRule, t: ScanTool, field: string, span: Finding['span
     tool: t.tool,
     field,
     ...(span ? { span } : {}),
-    excerpt: excerpt.length > 80 ? `${excerpt.slice(0, 77)}...` : excerpt,
-    message: message ?? `${rule.summary}${excerpt ? ` Found: "${excerpt.length > 80 ? `${excerpt.slice(0, 77)}...` : excerpt}"` : ''}`,
+    excerpt: cut,
+    message: message ?? `${rule.summary}${cut ? ` Found: "${cut}"` : ''}`,
+    detail: message ?? `"${cut}"`,
   };
 }
 

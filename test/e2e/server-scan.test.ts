@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCommand, tempDir } from '../helpers/cli.js';
-import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * `mcpkit server scan` over what the lock approves: real servers from npm come out clean at
@@ -50,11 +50,15 @@ describe('server scan', () => {
       mcp_servers: { evil: { command: process.execPath, args: [FIXTURE, files.evil] }, github: { command: process.execPath, args: [FIXTURE, files.github] } },
     });
     const cli = (...args: string[]) => runCommand([...args, '--config', config]);
-    for (const name of ['evil', 'github']) expect((await cli('server', 'test', name)).code).toBe(0);
+    const firstUse = await cli('server', 'test', 'evil');
+    expect(firstUse.code).toBe(0);
+    // Trust on first use says at once what reads as an attack in what it just pinned.
+    expect(firstUse.stdout).toMatch(/what was just pinned reads as an attack on the model \(add: instruction-tags/);
+    expect((await cli('server', 'test', 'github')).stdout).not.toMatch(/reads as an attack/);
 
     const table = await cli('server', 'scan');
     expect(table.code).toBe(1);
-    expect(table.stdout).toMatch(/high\s+MCPK003 instruction-tags\s+evil\/add description\[\d+\.\.\d+\]/);
+    expect(table.stdout).toMatch(/high\s+MCPK003 instruction-tags\s+evil\/add description\[\d+\.\.\d+\]: "<IMPORTANT>"/);
     expect(table.stdout).toMatch(/MCPK015 confusable-name/);
 
     const json = JSON.parse((await cli('server', 'scan', 'evil', '--json')).stdout) as ScanJson;
@@ -87,6 +91,22 @@ describe('server scan', () => {
     const lockLines = readFileSync(join(dirname(config), 'mcpkit.lock.yaml'), 'utf8').split('\n');
     const tags = sarif.runs[0]!.results.find((r) => r.ruleId === 'MCPK003')!;
     expect(lockLines[tags.locations[0]!.physicalLocation.region!.startLine - 1]).toBe('    add:');
+  });
+
+  it('serve says at once when what it pins on first use reads as an attack', async () => {
+    const tools = join(tempDir(), 'evil.json');
+    writeFileSync(tools, JSON.stringify(POISONED));
+    const config = writeConfig({ mcp_servers: { evil: { command: process.execPath, args: [FIXTURE, tools] } } });
+    const { serveStdioClient } = await import('../helpers/serve.js');
+    const served = await serveStdioClient(config, 'scan');
+    try {
+      await served.client.listTools();
+      expect(
+        await waitFor(() => /server "evil": what was just pinned reads as an attack on the model: add \(instruction-tags\)/.test(served.stderr()), 3000),
+      ).toBe(true);
+    } finally {
+      await served.client.close();
+    }
   });
 
   it('names an unknown server, and says when there is nothing to scan', async () => {

@@ -97,7 +97,9 @@ async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, listing:
       }
       return (pinnedNow = true);
     });
-    return { mode, status: pinnedNow ? ('pinned now' as const) : ('not pinned' as const), file };
+    const [{ scanListing }, { alarming }] = await Promise.all([import('./scan.js'), import('../../proxy/scan.js')]);
+    const findings = pinnedNow ? alarming(await scanListing(ctx, name, listing)) : [];
+    return { mode, status: pinnedNow ? ('pinned now' as const) : ('not pinned' as const), file, findings };
   }
   const compared = comparePins(pins, tools);
   const differs = compared.added.length + compared.changed.length + compared.removed.length > 0;
@@ -112,7 +114,12 @@ async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, listing:
 }
 
 function pinningLine(server: string, p: Awaited<ReturnType<typeof pinStatus>>, color: ChalkInstance): string {
-  if (p.status === 'pinned now') return `\n${color.dim(`Pinned these tools on first use in ${p.file}; a tool that changes is withheld until approved.`)}`;
+  if (p.status === 'pinned now') {
+    const alarm = p.findings.length
+      ? `\n${color.red(`! what was just pinned reads as an attack on the model (${[...new Set(p.findings.map((f) => `${f.tool}: ${f.name}`))].join(', ')}). Review: mcpkit server scan ${server}; remove: mcpkit server remove ${server}`)}`
+      : '';
+    return `\n${color.dim(`Pinned these tools on first use in ${p.file}; a tool that changes is withheld until approved.`)}${alarm}`;
+  }
   if (p.status === 'awaiting approval') {
     return `\n${color.yellow(`! an agent added this server: its tools are withheld until a person approves them. Review: mcpkit server diff ${server}; approve: mcpkit server approve ${server} --digest DIGEST`)}`;
   }

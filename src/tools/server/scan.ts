@@ -50,7 +50,7 @@ export function severityCounts(findings: readonly Finding[]): Record<Severity, n
 export function findingLine(f: Finding): string {
   const where = f.span ? `${f.field}[${f.span.start}..${f.span.start + f.span.length}]` : f.field;
   const what = f.kind ? `${f.kind.replace(/s$/, '').replace('_', ' ')} ` : '';
-  return `${f.severity.padEnd(8)} ${f.rule} ${f.name.padEnd(22)} ${f.server}/${what}${f.tool} ${where}: ${f.message}`;
+  return `${f.severity.padEnd(8)} ${f.rule} ${f.name.padEnd(22)} ${f.server}/${what}${f.tool} ${where}: ${f.detail}`;
 }
 
 export const serverScan = defineTool({
