@@ -84,13 +84,24 @@ export class InputBridge<R> {
   }
 
   /**
-   * The server asked its client something. It goes to the oldest bridged call in flight (as on a
-   * 2025 connection, where a request names no call it belongs to); with none, it is refused.
+   * The server asked its client something. A 2025 server's request names no call it belongs to,
+   * so it goes to the one bridged call in flight whose client declared what it needs, and to
+   * nobody when that is not one call: with two candidates, guessing could put one client's
+   * question (and its answer) in front of another client. The server's request is then refused,
+   * saying why, and its call fails as the server decides.
    */
   ask(method: InputMethod, params: unknown): Promise<Record<string, unknown>> {
-    const call = this.inFlight[0];
-    if (!call) return Promise.reject(new Error(`mcpkit has no client to ask: ${method} arrived outside a call of a 2026-07-28 client.`));
-    if (!call.accepts(method)) return Promise.reject(new Error(`the client of this call did not declare the capability ${method} needs.`));
+    if (this.inFlight.length === 0) return Promise.reject(new Error(`mcpkit has no client to ask: ${method} arrived outside a call of a 2026-07-28 client.`));
+    const candidates = this.inFlight.filter((call) => call.accepts(method));
+    if (candidates.length === 0) return Promise.reject(new Error(`the client of this call did not declare the capability ${method} needs.`));
+    if (candidates.length > 1) {
+      return Promise.reject(
+        new Error(
+          `mcpkit cannot tell which of the ${candidates.length} calls in flight on this connection asked (a 2025-11-25 server's ${method} names no call), so it asks no client rather than perhaps the wrong one. Retry the call when the others are done.`,
+        ),
+      );
+    }
+    const call = candidates[0]!;
     return new Promise((answer, refuse) => call.push({ method, params, answer, refuse }));
   }
 

@@ -71,6 +71,24 @@ describe('InputBridge: a 2025 server asking a 2026 client, one call at a time', 
     await expect(bridge.ask('elicitation/create', {})).rejects.toThrow(/did not declare/);
   });
 
+  it('with two calls in flight whose clients could be asked, a question goes to neither (it names no call)', async () => {
+    const bridge = new InputBridge<string>(60_000);
+    const a = bridge.start(scriptedCall().outcome, all);
+    const b = bridge.start(scriptedCall().outcome, all);
+    await expect(bridge.ask('elicitation/create', { message: 'question of B' })).rejects.toThrow(/cannot tell which of the 2 calls/);
+    // Neither call was handed the question: each is still waiting for its own result.
+    const pending = Symbol('pending');
+    expect(await Promise.race([a, b, new Promise((r) => setTimeout(() => r(pending), 20))])).toBe(pending);
+  });
+
+  it('the one call whose client declared the capability is asked, whatever calls of other clients are in flight', async () => {
+    const bridge = new InputBridge<string>(60_000);
+    void bridge.start(scriptedCall().outcome, () => false); // a client that cannot be asked, first in line
+    const asker = bridge.start(scriptedCall().outcome, all);
+    void bridge.ask('elicitation/create', { message: 'Name?' });
+    expect(((await asker) as InputRequiredAnswer).resultType).toBe('input_required');
+  });
+
   it('a call whose client never retries is given up: the question is refused', async () => {
     const bridge = new InputBridge<string>(30);
     const first = bridge.start(scriptedCall().outcome, all);
