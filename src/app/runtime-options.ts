@@ -44,8 +44,10 @@ export interface OpenHubOptions {
   listWaitMs?: number;
   /** The era of the clients the hub serves (serve): each era has its own shared connections (see proxy/era.ts). */
   era?: ClientEra;
-  /** Told when the hub closes (a client's own hub: its place under serve.max_client_hubs is free again). */
+  /** Told when the hub closes (a client's own hub leaves OwnHubs). */
   onClose?: () => void;
+  /** Told each time one of the hub's upstreams connects (a client's own hub waking: OwnHubs). */
+  woke?: () => void;
 }
 
 export interface CallScope {

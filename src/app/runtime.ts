@@ -17,6 +17,7 @@ import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.
 import { LiveHubs, pooled, type LiveHub } from './live-hubs.js';
 import { UpstreamFactory } from './upstream-factory.js';
 import { UpstreamPools } from './upstream-pools.js';
+import { OwnHubs } from './own-hubs.js';
 import { DEFAULT_POLICY, SessionState, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
 import type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
@@ -252,34 +253,24 @@ export class Runtime {
 
   /**
    * The hub for one 2025 client of a view served by `serve`: its own when it brings a relay, else
-   * the shared one. Each own hub starts its own server processes, so at most serve.max_client_hubs
-   * live at once; past that a client gets the shared hub, which does not relay what servers ask
-   * (its ProxyHub.relaysRequests is false, and the tool server tells the client so).
+   * the shared one. Own hubs' connections are a cache (./own-hubs.ts): at most
+   * serve.max_client_hubs are awake at once, the least recently used idle ones sleep.
    */
   async clientHub(view: string | undefined, downstream: DownstreamRelay | undefined): Promise<ProxyHub> {
-    const shared = () => this.openHub(view, { shared: true, era: 'legacy' });
-    if (!downstream) return shared();
-    const cap = (await this.config()).serve.max_client_hubs ?? SETTING_DEFAULTS.serve.max_client_hubs;
-    if (this.clientHubs >= cap) {
-      this.logger.warn(`a client's own connections would pass serve.max_client_hubs (${cap}); it shares the common ones, without relaying`);
-      return shared();
-    }
-    this.clientHubs++;
-    let freed = false;
-    const free = () => {
-      if (!freed) this.clientHubs--;
-      freed = true;
-    };
-    try {
-      return await this.openHub(view, { downstream, era: 'legacy', onClose: free });
-    } catch (error) {
-      free();
-      throw error;
-    }
+    if (!downstream) return this.openHub(view, { shared: true, era: 'legacy' });
+    const own = (this.ownHubs ??= new OwnHubs(() => this.live.loaded?.serve.max_client_hubs ?? SETTING_DEFAULTS.serve.max_client_hubs, this.logger));
+    let made: ProxyHub | undefined;
+    const hub = await this.openHub(view, {
+      downstream,
+      era: 'legacy',
+      woke: () => void (made && own.woke(made)),
+      onClose: () => made && own.delete(made),
+    });
+    own.add((made = hub));
+    return hub;
   }
 
-  /** Clients' own hubs alive now (clientHub). */
-  private clientHubs = 0;
+  private ownHubs?: OwnHubs;
 
   /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
   async withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: { oauth?: UpstreamOAuth } = {}): Promise<T> {

@@ -18,6 +18,8 @@ export interface UpstreamWish {
   downstream?: DownstreamRelay;
   oauth?: UpstreamOAuth;
   era?: ClientEra;
+  /** Told each time the upstream connects (OwnHubs: a client's own connections waking). */
+  woke?: () => void;
 }
 
 /** What the runtime knows that every upstream it makes needs. */
@@ -67,6 +69,7 @@ export class UpstreamFactory {
       ...(how.oneOff || !this.deps.longLived ? { backoff: NO_RECONNECT } : {}),
       ...(how.downstream ? { downstream: how.downstream } : {}),
       ...(how.era ? { clientEra: how.era } : {}),
+      ...(how.woke ? { woke: how.woke } : {}),
       ...(server.problems ? { problems: server.problems } : {}),
       ...(how.oauth ? { oauth: how.oauth } : {}),
       ...(seed ? { seedTools: seed } : {}),

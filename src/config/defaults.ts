@@ -34,7 +34,7 @@ export const SETTING_DEFAULTS = {
     max_body_bytes: 4 * 1024 * 1024,
     session_idle_ms: 30 * 60_000,
     max_sessions: 1000,
-    max_client_hubs: 20,
+    max_client_hubs: 10,
     send_timeout_ms: 30_000,
     max_send_buffer_bytes: 16 * 1024 * 1024,
     host_tools_without_auth: false,

@@ -61,7 +61,7 @@ export const serveSchema = z.strictObject({
     .min(0)
     .optional()
     .describe(
-      "Most clients with connections (and server processes) of their own at once, as a client that declares sampling, elicitation or roots gets (default 20); past it a client shares the common connections, and servers' requests to it are not relayed.",
+      "Most clients whose own connections (and server processes) are awake at once; a client that declares sampling, elicitation or roots gets connections of its own, and past this number the least recently used idle client's are closed until its next request (default 10; each stdio server process is about 70 MiB).",
     ),
   audit_log: z
     .string()

@@ -1,5 +1,5 @@
 import { CLIENT_INFO_META_KEY, Server, ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
-import type { ClientCapabilities, RequestId, ServerContext } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
@@ -124,25 +124,10 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
         }) as Promise<Record<string, unknown>>,
     };
   };
-  /** Its own hub, unless serve.max_client_hubs is reached: then the shared one, and the client is told what it misses. */
-  // The warning goes with the answer to the request that made the hub, where a client hears it
-  // before that answer; the standalone stream may not be open yet, and would drop it.
-  const made = async (related: RequestId | undefined) => {
-    const wanted = relay();
-    const h = await hub(wanted);
-    if (wanted && !h.relaysRequests && h.clients.wantsLog(session, 'warning')) {
-      const data = `mcpkit serves as many clients with connections of their own as serve.max_client_hubs allows; this one shares the common connections, so what a server asks during a call (sampling, elicitation, roots) is not relayed to it.`;
-      void server
-        .notification(
-          { method: 'notifications/message', params: { level: 'warning', logger: 'mcpkit', data } },
-          related !== undefined ? { relatedRequestId: related } : undefined,
-        )
-        .catch(() => undefined);
-    }
-    return h;
-  };
-  const ready = async (related?: RequestId) => {
-    const h = await hubOrProtocolError(() => (making ??= made(related)));
+  /** Its own hub when it declares what a server may ask of it (Runtime.clientHub), else the shared one. */
+  const made = async () => hub(relay());
+  const ready = async () => {
+    const h = await hubOrProtocolError(() => (making ??= made()));
     resolved = h;
     if (perRequest) return h;
     unsubscribe ??= [
@@ -234,7 +219,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
       run({ child: (method, name, upstream) => tracing.upstream(parent, method, name, upstream) }),
     );
   };
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await (await ready(ctx.mcpReq.id)).list() }));
+  server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list() }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     let answeredBy: CatalogEntry | undefined;
     return audit(
@@ -256,7 +241,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
                   void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
           const modern = modernOf(ctx);
           const outcome = await (
-            await ready(ctx.mcpReq.id)
+            await ready()
           ).call(name, args, {
             ...context,
             signal: ctx.mcpReq.signal,

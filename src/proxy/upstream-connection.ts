@@ -55,6 +55,8 @@ export interface UpstreamOptions {
   seedTools?: Tool[];
   /** Told each listing of the server's tools (the cache a later command seeds from). */
   listed?: (tools: Tool[]) => void;
+  /** Told each time a connection is made (a client's own connections waking: serve's cap on them). */
+  woke?: () => void;
 }
 
 /** What the owner of a connection does at its turning points. */
@@ -180,6 +182,23 @@ export class UpstreamConnection {
     await Promise.allSettled([client?.close(), this.attempt?.close()]);
   }
 
+  /**
+   * Closes the connection but not for good: back to idle, and the next use connects again (a
+   * client's own connections, put to sleep to make room for another client's: serve's cap).
+   */
+  async sleep(): Promise<void> {
+    if (this.state === 'closed' || this.state === 'idle') return;
+    this.state = 'idle';
+    clearTimeout(this.reconnectTimer);
+    this.attempts = 0;
+    this.gaveUp = false;
+    const client = this.client;
+    this.client = undefined;
+    this.forwarder.detach();
+    this.forwarder.failAll('the connection was put to sleep');
+    await Promise.allSettled([client?.close(), this.attempt?.close()]);
+  }
+
   /** Read through a method: TypeScript narrows `state` within open(), but close() can change it meanwhile. */
   private isClosed(): boolean {
     return this.state === 'closed';
@@ -237,6 +256,7 @@ export class UpstreamConnection {
     this.upSince = Date.now();
     client.onclose = () => this.closedUnexpectedly(client);
     await this.hooks.connected(client);
+    this.options.woke?.();
     this.options.logger.debug(`${this.name}: connected`);
     return client;
   }

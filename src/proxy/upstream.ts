@@ -177,6 +177,16 @@ export class Upstream {
     await this.close(because);
   }
 
+  /** Tool calls in flight, when one last began (0: never), and whether it is connected or connecting. */
+  activity(): { busy: boolean; lastUsed: number; awake: boolean } {
+    return { busy: this.calls.count > 0, lastUsed: this.calls.lastBegun, awake: !['idle', 'closed'].includes(this.connection.state) };
+  }
+
+  /** Closes the connection until it is next used (Runtime's cap on clients' own connections); not while calls are in flight. */
+  async sleep(): Promise<boolean> {
+    return this.calls.count === 0 && (await this.connection.sleep(), true);
+  }
+
   /** A tool call begins: it is counted in flight, and related to the downstream request that caused it; the returned function ends it (once). */
   private begin(related: RequestId | undefined): () => void {
     const unrelate = this.relate(related);

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, ROOT, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
 import { childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
@@ -180,35 +180,36 @@ describe('HTTP sessions', () => {
     }
   }, 60_000);
 
-  it('with connections of their own are capped at serve.max_client_hubs; past it a client shares, and is told', async () => {
-    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { max_client_hubs: 2 } }));
-    const clients: { client: Client; transport: StreamableHTTPClientTransport; warnings: string[] }[] = [];
-    const connect = async () => {
-      // Roots make a client worth connections of its own (what a server asks reaches it alone).
-      const client = new Client({ name: 'relaying', version: '1' }, { capabilities: { roots: {} } });
+  it('with connections of their own: at most serve.max_client_hubs are awake, the least recently used sleep, and every client is relayed', async () => {
+    const relay = { command: process.execPath, args: [join(ROOT, 'test/fixtures/relay-server.mjs')] };
+    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { relay }, serve: { max_client_hubs: 2 } }));
+    const clients: { client: Client; transport: StreamableHTTPClientTransport; warnings: string[]; roots: () => Promise<string> }[] = [];
+    const connect = async (n: number) => {
+      // Roots make a client worth connections of its own: what a server asks reaches it alone.
+      const client = new Client({ name: `relaying-${n}`, version: '1' }, { capabilities: { roots: {} } });
+      client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: `file:///client-${n}`, name: `client ${n}` }] }));
       const warnings: string[] = [];
-      client.setNotificationHandler('notifications/message', async (n) => void warnings.push(String(n.params.data)));
+      client.setNotificationHandler('notifications/message', async (m) => void warnings.push(String(m.params.data)));
       const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
       await client.connect(transport);
-      await client.listTools();
-      const entry = { client, transport, warnings };
+      const roots = async () => JSON.stringify((await client.callTool({ name: 'relay__client_roots', arguments: {} })).content);
+      const entry = { client, transport, warnings, roots };
       clients.push(entry);
       return entry;
     };
     try {
-      for (let i = 0; i < 5; i++) await connect();
-      // Two clients' own server processes, and one shared by the other three: not five.
-      expect((await childPids(child.pid!)).length).toBe(3);
-      expect(clients.map((c) => c.warnings.some((w) => w.includes('serve.max_client_hubs')))).toEqual([false, false, true, true, true]);
-      // The shared ones still call tools.
-      expect(JSON.stringify((await clients[4]!.client.callTool({ name: 'everything__echo', arguments: { message: 'hi' } })).content)).toContain('Echo: hi');
-      // A place freed (the session ended) is taken by the next client.
-      await clients[0]!.transport.terminateSession();
-      await clients[0]!.client.close();
-      expect(await waitFor(async () => (await childPids(child.pid!)).length === 2, 10_000)).toBe(true);
-      const next = await connect();
-      expect(next.warnings).toEqual([]);
-      expect((await childPids(child.pid!)).length).toBe(3);
+      // Five clients, each asked for its own roots by the server on its own connection: none is left unrelayed.
+      for (let n = 0; n < 5; n++) expect(await (await connect(n)).roots()).toContain(`file:///client-${n}`);
+      // Never more than two clients' server processes at once (the others sleep).
+      expect(await waitFor(async () => (await childPids(child.pid!)).length <= 2, 10_000)).toBe(true);
+      // The first client's connections slept; its next call wakes them, and its roots are its own still.
+      expect(await clients[0]!.roots()).toContain('file:///client-0');
+      expect(await waitFor(async () => (await childPids(child.pid!)).length <= 2, 10_000)).toBe(true);
+      expect(clients.flatMap((c) => c.warnings).filter((w) => w.includes('max_client_hubs'))).toEqual([]);
+      // A client that leaves takes its connections with it.
+      await clients[1]!.transport.terminateSession();
+      await clients[1]!.client.close();
+      expect(await clients[4]!.roots()).toContain('file:///client-4');
     } finally {
       await Promise.allSettled(clients.map((c) => c.client.close()));
       await stopChild(child);
