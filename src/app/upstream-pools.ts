@@ -58,13 +58,20 @@ export class UpstreamPools {
     );
   }
 
-  /** The shared connections' state: each server once, with the era its 2025 clients use first. */
+  /**
+   * The shared connections' state: each server once, with the era its 2025 clients use first, and
+   * where 2026 clients have a connection of their own to it too, both under `connections`.
+   */
   status(withheld?: (server: string, tools: Tool[]) => number | undefined): UpstreamStatus[] {
     const withCount = (u: Upstream): UpstreamStatus => {
       const held = u.listedLive() ? withheld?.(u.name, u.cachedTools()) : undefined;
       return held === undefined ? u.status() : { ...u.status(), withheld: held };
     };
-    const legacy = [...this.shared.legacy.values()].map(withCount);
+    const era = (u: Upstream, name: 'legacy' | 'modern') => ({ era: name, state: u.status().state, reconnect_attempts: u.status().reconnect_attempts });
+    const legacy = [...this.shared.legacy.values()].map((u) => {
+      const modern = this.shared.modern.get(u.name);
+      return modern ? { ...withCount(u), connections: [era(u, 'legacy'), era(modern, 'modern')] } : withCount(u);
+    });
     const modernOnly = [...this.shared.modern.values()].filter((u) => !this.shared.legacy.has(u.name)).map(withCount);
     return [...legacy, ...modernOnly];
   }

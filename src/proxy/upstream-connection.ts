@@ -130,8 +130,20 @@ export class UpstreamConnection {
     return (this.connecting ??= this.open().finally(() => (this.connecting = undefined)));
   }
 
-  /** Connects, unless down or closed: then UNAVAILABLE at once. */
+  /**
+   * Connects, unless down or closed: then UNAVAILABLE at once. Except the first reconnect after
+   * a failure, which a call makes at once instead of waiting for the backoff: a server that
+   * crashed once is started again, and the call that found it down succeeds. A server that fails
+   * again soon is past its first attempt, and calls fail fast while the backoff runs.
+   */
   async connectOrUnavailable(): Promise<Client> {
+    const policy = this.options.backoff ?? DEFAULT_BACKOFF;
+    if (this.state === 'down' && this.attempts <= 1 && !this.gaveUp && policy.maxAttempts !== 0 && !this.options.problems) {
+      clearTimeout(this.reconnectTimer);
+      const reconnected = this.connect();
+      void reconnected.then((client) => this.hooks.reconnected(client)).catch(() => undefined);
+      return reconnected;
+    }
     if (this.state === 'down' || this.state === 'closed') throw this.downNow();
     return this.connect();
   }

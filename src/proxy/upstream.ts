@@ -47,6 +47,8 @@ export interface UpstreamStatus {
   sandbox?: 'box' | 'box with network';
   /** How many of its listed tools tool pinning withholds (new, changed or tampered) under serve. */
   withheld?: number;
+  /** Where 2025 and 2026 clients each have a connection to the server: how each stands. */
+  connections?: { era: 'legacy' | 'modern'; state: UpstreamState; reconnect_attempts: number }[];
 }
 
 export type LogParams = LoggingMessageNotification['params'];

@@ -107,7 +107,7 @@ describe('serve proxies real upstream servers', () => {
 });
 
 describe('faults', () => {
-  it('an upstream killed mid-session fails fast with UNAVAILABLE, the others keep answering, and it comes back', async () => {
+  it('an upstream killed mid-session is started again by the next call; killed again soon, calls fail fast with UNAVAILABLE, the others keep answering, and it comes back', async () => {
     const files = tempDir();
     const config = writeConfig({
       mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/m.json` } } },
@@ -117,14 +117,27 @@ describe('faults', () => {
       let listChanged = 0;
       session.client.setNotificationHandler('notifications/tools/list_changed', async () => void listChanged++);
       await session.client.listTools();
-      const children = await childPids(session.transport.pid!);
-      expect(children).toHaveLength(2);
-      // Which child is server-everything? The one whose command line says so.
       const { readFileSync } = await import('node:fs');
-      const everything = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything'))!;
-      process.kill(everything, 'SIGKILL');
-      await waitFor(() => !alive(everything), 5_000);
+      // Which child is server-everything? The one whose command line says so.
+      const everythingPid = async () => {
+        const children = await childPids(session.transport.pid!);
+        expect(children).toHaveLength(2);
+        return children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything'))!;
+      };
+      const kill = async () => {
+        const pid = await everythingPid();
+        process.kill(pid, 'SIGKILL');
+        await waitFor(() => !alive(pid), 5_000);
+        // serve has seen the connection close (its stdio ended) once a call says so or the pid list does.
+        await waitFor(async () => !(await childPids(session.transport.pid!)).includes(pid), 5_000);
+      };
+      await kill();
+      // A crash after a good run: the next call makes the first reconnect at once, and succeeds.
+      const next = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'next' } })) as CallToolResult;
+      expect(text(next)).toBe('Echo: next');
 
+      // Killed again at once: past its first attempt, calls fail fast while the backoff runs.
+      await kill();
       const started = Date.now();
       const down = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })) as CallToolResult;
       expect(Date.now() - started).toBeLessThan(1_000);
