@@ -109,18 +109,20 @@ export class PinKeeper {
     this.say(
       `pinned the ${items.length} ${noun}s of server "${server}" on first use (${this.path}); a ${noun} that changes${items.length ? '' : ' or appears'} is withheld until approved`,
     );
-    // Trust on first use is trust in what was there: what reads as an attack is said at once.
-    const found = alarming(
-      scanTools(
-        items.map((item) => ({ server, tool: keyOf(kind, item), definition: pinOfItem(kind, item).definition, ...(kind === 'tools' ? {} : { kind }) })),
-      ),
-    );
-    if (found.length) {
+    // Trust on first use is trust in what was there: what reads as an attack is said at once,
+    // after this listing has been answered (the scan is not on its way).
+    setImmediate(() => {
+      const found = alarming(
+        scanTools(
+          items.map((item) => ({ server, tool: keyOf(kind, item), definition: pinOfItem(kind, item).definition, ...(kind === 'tools' ? {} : { kind }) })),
+        ),
+      );
+      if (!found.length) return;
       const where = [...new Set(found.map((f) => `${f.tool} (${f.name})`))].join(', ');
       this.say(
         `! server "${server}": what was just pinned reads as an attack on the model: ${where}. Review with: mcpkit server scan ${server}; remove it with: mcpkit server remove ${server}`,
       );
-    }
+    });
     // Another process may have pinned it meanwhile: the file keeps the first pins written.
     void updatePins(this.path, (file) => {
       const section = sectionOf(file, kind);
