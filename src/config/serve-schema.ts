@@ -43,6 +43,13 @@ export const serveSchema = z.strictObject({
     .describe('Browser origins allowed by "serve --http" besides loopback ones (others get 403).'),
   max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
   session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
+  replica_id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a replica id is 1-32 lower-case letters, digits and dashes')
+    .optional()
+    .describe(
+      'This "serve --http" among several behind a load balancer: its 2025 session ids start with "ID." so the balancer can send a session to the replica that has it (docs/deploy/nginx.conf). Usually "${REPLICA_ID}", set per replica.',
+    ),
   max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
   send_timeout_ms: z
     .int()

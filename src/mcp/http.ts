@@ -42,6 +42,8 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
   /** A session unused this long is ended (serve.session_idle_ms; default 30 minutes). */
   sessionIdleMs?: number;
+  /** This replica among several (serve.replica_id): session ids start with "ID.", for a balancer's affinity. */
+  replicaId?: string;
   /** At most this many sessions of one caller on one route; past it a new one is refused (serve.max_sessions; default 1000). */
   maxSessions?: number;
   /** A response whose client takes nothing this long is cut (serve.send_timeout_ms; send-guard.ts). */
@@ -175,7 +177,7 @@ export async function serveHttp(
     const observer = runtime.observer;
     const audit = observer ? { observer, session: () => transport.sessionId, client: () => server.getClientVersion() } : undefined;
     const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => (options.replicaId ? `${options.replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
         sessions.add(
           id,

@@ -384,6 +384,7 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
     },
     ...(config.serve.max_body_bytes ? { maxBodyBytes: config.serve.max_body_bytes } : {}),
     ...(config.serve.session_idle_ms ? { sessionIdleMs: config.serve.session_idle_ms } : {}),
+    ...(config.serve.replica_id ? { replicaId: config.serve.replica_id } : {}),
     ...(config.serve.max_sessions ? { maxSessions: config.serve.max_sessions } : {}),
     ...(config.serve.send_timeout_ms ? { sendTimeoutMs: config.serve.send_timeout_ms } : {}),
     ...(config.serve.max_send_buffer_bytes ? { maxSendBufferBytes: config.serve.max_send_buffer_bytes } : {}),
