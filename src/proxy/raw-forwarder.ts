@@ -38,6 +38,8 @@ interface Pending {
 export class RawForwarder {
   private transport?: Transport;
   private readonly pending = new Map<string, Pending>();
+  /** Progress of calls made through the SDK client, by the token mcpkit gave them (tapProgress). */
+  private readonly taps = new Map<string, (params: { progress: number; total?: number; message?: string }) => void>();
   private seq = 0;
 
   constructor(private readonly prefix = 'mcpkit') {}
@@ -66,9 +68,27 @@ export class RawForwarder {
       if (m.method === 'notifications/progress' && typeof m.params?.progressToken === 'string') {
         const pending = this.pending.get(m.params.progressToken);
         if (pending?.progress) return pending.progress({ ...m, params: { ...m.params, progressToken: pending.callerToken } } as JSONRPCMessage);
+        const tap = this.taps.get(m.params.progressToken);
+        if (tap) {
+          const { progressToken: _token, ...progress } = m.params as { progressToken: string; progress: number; total?: number; message?: string };
+          return tap(progress);
+        }
       }
       sdk?.(message, extra);
     };
+  }
+
+  /**
+   * The progress of a call made through the SDK client, handed to `listener` as it arrives, in
+   * the order the server sent it. The SDK client handles a notification a microtask later than a
+   * response, so a last progress that arrives with the result was dropped (its handler already
+   * gone); here it is taken before the SDK sees it. Returns the token to send and a function that
+   * ends the tap.
+   */
+  tapProgress(listener: (params: { progress: number; total?: number; message?: string }) => void): { token: string; end(): void } {
+    const token = `${this.prefix}-progress-${++this.seq}`;
+    this.taps.set(token, listener);
+    return { token, end: () => void this.taps.delete(token) };
   }
 
   /** The transport closed: nothing can be forwarded until the next attach. */

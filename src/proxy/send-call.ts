@@ -21,6 +21,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   allowInputRequired?: boolean;
+  /** Told when the server's call settles, which for a bridged call is after the legs that returned input_required. */
+  settled?: () => void;
 }
 
 /**
@@ -36,7 +38,9 @@ export async function sendToolCall(
 ): Promise<unknown> {
   const { modern, tool } = how;
   const era = client.getProtocolEra();
-  if (modern && era === 'legacy') return bridged(client, params, options, modern, how.bridge);
+  const { settled: _settled, ...sent } = options;
+  options = sent;
+  if (modern && era === 'legacy') return bridged(client, params, options, modern, how.bridge, _settled);
   if (era === 'modern' && !modern?.headers) {
     // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
     // which a 2026 server requires; its definition without outputSchema, so that the result
@@ -62,17 +66,20 @@ async function bridged(
   options: CallOptions,
   modern: ModernRequest,
   bridge: InputBridge<CallToolResult>,
+  settled: (() => void) | undefined,
 ): Promise<CallToolResult> {
+  const started = () => {
+    const call = client.request({ method: 'tools/call', params }, PassThroughResult, { ...options, signal: undefined }) as Promise<CallToolResult>;
+    void call.then(settled, settled);
+    return call;
+  };
   const leg =
     modern.requestState !== undefined && bridge.holds(modern.requestState)
       ? bridge.resume(modern.requestState, modern.inputResponses)
       : modern.requestState !== undefined
         ? Promise.reject(new UnknownRequestState())
         : // Not the first request's signal: its exchange ends with the first input_required, the call does not.
-          bridge.start(
-            client.request({ method: 'tools/call', params }, PassThroughResult, { ...options, signal: undefined }) as Promise<CallToolResult>,
-            (method) => clientAccepts(modern, method),
-          );
+          bridge.start(started(), (method) => clientAccepts(modern, method));
   try {
     return (await leg) as CallToolResult;
   } catch (error) {

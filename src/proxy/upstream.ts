@@ -30,26 +30,12 @@ import { InFlight } from './in-flight.js';
 import { sendToolCall } from './send-call.js';
 import { requestFailure } from './upstream-failure.js';
 import { malformedCallResult } from './call-result.js';
-import { UpstreamConnection, type UpstreamOptions, type UpstreamState } from './upstream-connection.js';
+import { UpstreamConnection, type UpstreamOptions } from './upstream-connection.js';
+import type { UpstreamStatus } from './upstream-status.js';
 
 export type { DownstreamRelay, UpstreamOptions, UpstreamState } from './upstream-connection.js';
 
-export interface UpstreamStatus {
-  name: string;
-  state: UpstreamState;
-  tools?: number;
-  error?: string;
-  stderr?: string[];
-  reconnect_attempts: number;
-  /** The MCP revision the connection speaks, once connected. */
-  protocol?: string;
-  /** A stdio server run in a box (bubblewrap), with the network or without. */
-  sandbox?: 'box' | 'box with network';
-  /** How many of its listed tools tool pinning withholds (new, changed or tampered) under serve. */
-  withheld?: number;
-  /** Where 2025 and 2026 clients each have a connection to the server: how each stands. */
-  connections?: { era: 'legacy' | 'modern'; state: UpstreamState; reconnect_attempts: number }[];
-}
+export type { UpstreamStatus } from './upstream-status.js';
 
 export type LogParams = LoggingMessageNotification['params'];
 
@@ -235,11 +221,16 @@ export class Upstream {
     const relayed = modern && era === 'modern' ? modernParams(modern) : undefined;
     const params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> } = { name, arguments: args ?? {}, ...relayed };
     if (span) params._meta = { ...params._meta, traceparent: span.traceparent };
+    // Progress off the transport, in order (RawForwarder.tapProgress); a bridged call's outlives this leg.
+    const bridged = modern !== undefined && era === 'legacy';
+    const tap = onprogress && !(bridged && modern.requestState !== undefined) ? this.connection.forwarder.tapProgress(onprogress) : undefined;
+    if (tap) params._meta = { ...params._meta, progressToken: tap.token };
     const options = {
       timeout: this.timeoutMs,
       signal,
-      ...(onprogress ? { onprogress } : {}),
+      ...(onprogress && !tap ? { onprogress } : {}),
       ...(relayed ? { allowInputRequired: true } : {}),
+      ...(bridged && tap ? { settled: tap.end } : {}),
     };
     // The server's own definition: its x-mcp-header parameters make a 2026 call's Mcp-Param-* headers.
     const tool = era === 'modern' ? this.tools?.find((t) => t.name === name) : undefined;
@@ -260,6 +251,7 @@ export class Upstream {
       if (modern && error instanceof ProtocolError) throw error;
       throw this.callFailure(name, error as Error & { code?: number });
     } finally {
+      if (!bridged) tap?.end();
       release();
       span?.end(failure);
     }
