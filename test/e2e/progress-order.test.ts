@@ -56,8 +56,10 @@ describe('order kept: progress before the result', () => {
       // runs a notification's handler a microtask after a response's, so its onprogress can miss a
       // last progress that came in order).
       let wire: string[] = [];
-      const sdk = transport.onmessage!;
-      transport.onmessage = (message, extra) => {
+      // Either transport: the one property read and replaced, typed as what both call it with.
+      const tapped = transport as unknown as { onmessage: (message: unknown, extra?: unknown) => void };
+      const sdk = tapped.onmessage;
+      tapped.onmessage = (message, extra) => {
         const m = message as { method?: string; id?: unknown; params?: { progress?: number } };
         if (m.method === 'notifications/progress') wire.push(`p${m.params?.progress}`);
         else if (m.method === undefined && m.id !== undefined) wire.push('result');
