@@ -70,7 +70,7 @@ async function bridged(
 ): Promise<CallToolResult> {
   const started = () => {
     const call = client.request({ method: 'tools/call', params }, PassThroughResult, { ...options, signal: undefined }) as Promise<CallToolResult>;
-    void call.then(settled, settled);
+    if (settled) void call.then(settled, settled);
     return call;
   };
   const leg =
