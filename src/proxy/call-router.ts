@@ -65,6 +65,15 @@ export class CallRouter {
     if (!entry) {
       const held = this.options.catalog.withheldTool(name);
       if (held) return { found: true, result: toErrorResult(notApproved(name, held)) };
+      // A name the client saw in an earlier listing: said so, with what to do, never "unknown".
+      const gone = this.options.catalog.goneTool(name);
+      if (gone) {
+        const error = new ToolError('NOT_FOUND', `Tool ${name} is no longer offered: the tools of ${gone} changed since it was listed.`, {
+          details: { tool: name, similar: closestNames(name, await this.options.catalog.names()) },
+          hint: 'List the tools again (tools/list); the view sent list_changed when they changed.',
+        });
+        return { found: true, result: toErrorResult(error) };
+      }
       return { found: false, similar: closestNames(name, await this.options.catalog.names()) };
     }
     return { found: true, result: await this.callEntry(entry, args, context), entry };

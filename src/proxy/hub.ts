@@ -117,6 +117,8 @@ export class ProxyHub {
       // pinning: warn serves a changed tool; the view's clients are told, as a log message at warning level.
       differs: (server, tool, why) => this.logs.emit({ level: 'warning', logger: 'mcpkit', data: differingMessage(server, tool, why, 'warn') }, undefined),
     });
+    // What the clients saw before a reload stays known, so a name a reload took away is told so.
+    if (this.current) catalog.inherit(this.current.catalog);
     const router = new CallRouter({
       catalog,
       targets: byServer,

@@ -66,6 +66,8 @@ export class ViewCatalog {
   private index?: SearchIndex;
   /** The tools pins withhold, by the name the view would publish (a call by that name is told why). */
   private withheld = new Map<string, WithheldTool>();
+  /** Every name a complete catalog of this view published, with where it came from: a name gone since is told so, not "unknown". */
+  private readonly published = new Map<string, string>();
   private readonly told = new Set<string>();
 
   constructor(private readonly options: ViewCatalogOptions) {}
@@ -117,7 +119,18 @@ export class ViewCatalog {
     }
     const catalog = this.fromCache();
     if (!late) this.catalog = catalog;
+    for (const [name, entry] of catalog) this.published.set(name, entry.kind === 'upstream' ? `server "${entry.server}"` : 'mcpkit');
     return catalog;
+  }
+
+  /** Takes over the names an earlier catalog of the same view published (a reload re-made the hub's catalog). */
+  inherit(earlier: ViewCatalog): void {
+    for (const [name, from] of earlier.published) if (!this.published.has(name)) this.published.set(name, from);
+  }
+
+  /** Where a name this view published before came from, when the current catalog no longer has it. */
+  goneTool(name: string): string | undefined {
+    return this.catalog?.has(name) ? undefined : this.published.get(name);
   }
 
   /**
