@@ -29,6 +29,9 @@ export class PinKeeper {
   /** The file could not be read: nothing is pinned on first use over it, and nothing unpinned is served (fail closed). */
   private broken = false;
   private readonly said = new Set<string>();
+  /** First-use pins waiting to be written, or being written (a reload meanwhile must not take them for a change). */
+  private readonly writing = new Map<string, [PinKind, string, ServerPins]>();
+  private flushing?: NodeJS.Timeout;
 
   constructor(
     readonly path: string,
@@ -75,6 +78,11 @@ export class PinKeeper {
   refresh(): string[] {
     const before = this.pins;
     this.pins = this.read() ?? before;
+    // First-use pins still on their way to the file are this process's: they stay, and are no change.
+    for (const [kind, server, pins] of this.writing.values()) {
+      const section = sectionOf(this.pins, kind);
+      section[server] ??= pins;
+    }
     const kinds = Object.keys(PIN_KINDS) as PinKind[];
     const names = new Set(kinds.flatMap((kind) => [...Object.keys(sectionOf(before, kind)), ...Object.keys(sectionOf(this.pins, kind))]));
     return [...names].filter((name) => kinds.some((kind) => stableJson(sectionOf(before, kind)[name]) !== stableJson(sectionOf(this.pins, kind)[name])));
@@ -123,13 +131,33 @@ export class PinKeeper {
         `! server "${server}": what was just pinned reads as an attack on the model: ${where}. Review with: mcpkit server scan ${server}; remove it with: mcpkit server remove ${server}`,
       );
     });
-    // Another process may have pinned it meanwhile: the file keeps the first pins written.
-    void updatePins(this.path, (file) => {
-      const section = sectionOf(file, kind);
-      if (section[server]) return false;
-      section[server] = pins;
-      return true;
-    }).catch((error: Error) => this.logger.warn(`tool pins: cannot write ${this.path}: ${error.message}`));
+    // Written with the others pinned meanwhile, in one go: the lock file is made whole each time,
+    // and fifty servers listed at once would otherwise write it fifty times.
+    this.writing.set(`${kind}\u0000${server}`, [kind, server, pins]);
+    this.flushing ??= setTimeout(() => void this.flush(), 20);
+  }
+
+  /** Writes the first-use pins waiting; another process may have pinned a server meanwhile: the file keeps the first pins written. */
+  private async flush(): Promise<void> {
+    const batch = [...this.writing.entries()];
+    try {
+      await updatePins(this.path, (file) => {
+        let changed = false;
+        for (const [, [kind, server, pins]] of batch) {
+          const section = sectionOf(file, kind);
+          if (section[server]) continue;
+          section[server] = pins;
+          changed = true;
+        }
+        return changed;
+      });
+    } catch (error) {
+      this.logger.warn(`tool pins: cannot write ${this.path}: ${(error as Error).message}`);
+    } finally {
+      for (const [key, entry] of batch) if (this.writing.get(key) === entry) this.writing.delete(key);
+      this.flushing = undefined;
+      if (this.writing.size) this.flushing = setTimeout(() => void this.flush(), 20);
+    }
   }
 
   private read(): PinFile | undefined {

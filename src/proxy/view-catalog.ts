@@ -1,7 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Logger } from '../core/logger.js';
 import { closestNames } from '../core/suggest.js';
-import { withTimeout } from '../core/timeout.js';
 import type { ExposureSummary } from '../tool/context.js';
 import { summaryOf } from '../tool/define.js';
 import { toMcpTool } from '../tool/mcp-shape.js';
@@ -106,21 +105,35 @@ export class ViewCatalog {
     if (this.catalog) return this.catalog;
     const wait = this.options.listWaitMs ?? 15_000;
     // A server that is down keeps its last known tools listed; their calls fail fast with UNAVAILABLE.
-    const all = Promise.allSettled(this.live().map((s) => s.listTools()));
-    // allSettled never rejects: a rejection here is the deadline.
-    const late = await withTimeout(
-      all.then(() => false),
-      wait,
-      () => new Error('late'),
-    ).catch(() => true);
-    if (late) {
-      this.options.logger.warn(`tools/list: some upstream servers were not ready after ${wait} ms; their tools follow with list_changed`);
-      void all.then(() => this.options.late());
+    // One that missed an earlier listing is not waited for again: it is announced when it answers.
+    const awaited = this.live().filter((s) => !this.stragglers.has(s));
+    const late = await settleListings(awaited, wait);
+    if (late.length) {
+      this.options.logger.warn(
+        `tools/list: ${late.length} upstream server(s) not ready after ${wait} ms or the grace for stragglers; their tools follow with list_changed`,
+      );
+      for (const source of late) this.straggling(source);
     }
     const catalog = this.fromCache();
-    if (!late) this.catalog = catalog;
+    // Only a complete listing is kept (the hot path runs on it); one without a straggler is made again.
+    if (!late.length && !this.stragglers.size) this.catalog = catalog;
     for (const [name, entry] of catalog) this.published.set(name, entry.kind === 'upstream' ? `server "${entry.server}"` : 'mcpkit');
     return catalog;
+  }
+
+  /** Servers that missed a listing and have not answered since: listings do not wait for them, and their answer is announced. */
+  private readonly stragglers = new Set<ToolSource>();
+
+  private straggling(source: ToolSource): void {
+    if (this.stragglers.has(source)) return;
+    this.stragglers.add(source);
+    void source
+      .listTools()
+      .catch(() => undefined)
+      .finally(() => {
+        this.stragglers.delete(source);
+        this.options.late();
+      });
   }
 
   /** Takes over the names an earlier catalog of the same view published (a reload re-made the hub's catalog). */
@@ -325,6 +338,45 @@ export class ViewCatalog {
     }
     return entry.kind === 'local' ? `${entry.tool.group} ${this.options.groupSummaries.get(entry.tool.group) ?? ''}` : '';
   }
+}
+
+/** Past this many servers, a listing that waits only for a few stragglers waits for them a short while, not the whole wait. */
+const MANY_SERVERS = 10;
+const STRAGGLER_GRACE_MS = 1_000;
+
+/**
+ * Lists every source, and resolves with those still listing when it stops waiting: when all have
+ * answered, at `waitMs`, or, in a view of many servers where at most a tenth (one at least) are
+ * still listing, after a grace as long as the others took (1 s at least). One dead or
+ * slow server then costs a listing seconds, not the whole wait.
+ */
+export function settleListings(sources: readonly ToolSource[], waitMs: number): Promise<ToolSource[]> {
+  const pending = new Set(sources);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let grace: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(deadline);
+      clearTimeout(grace);
+      resolve([...pending]);
+    };
+    const deadline = setTimeout(done, waitMs);
+    const check = () => {
+      if (pending.size === 0) return done();
+      const few = sources.length >= MANY_SERVERS && pending.size <= Math.max(1, Math.floor(sources.length / 10));
+      if (few && !grace) grace = setTimeout(done, Math.min(waitMs, Math.max(STRAGGLER_GRACE_MS, Date.now() - started)));
+    };
+    for (const source of sources) {
+      void source
+        .listTools()
+        .catch(() => undefined)
+        .then(() => {
+          pending.delete(source);
+          check();
+        });
+    }
+    check();
+  });
 }
 
 /** A catalog entry as MCP publishes it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ViewCatalog } from '../../src/proxy/view-catalog.js';
+import { settleListings, ViewCatalog } from '../../src/proxy/view-catalog.js';
 import { FakeUpstream, localTool, quietLogger, tool, viewOf } from './fake-upstreams.js';
 
 function catalogOf(sources: FakeUpstream[], view = viewOf(sources.map((s) => s.name)), listWaitMs = 1_000) {
@@ -76,6 +76,22 @@ describe('ViewCatalog', () => {
     expect(await catalog.names()).toEqual(['a__echo', 'slow__later']);
   });
 
+  it('does not wait again for a server that missed a listing, until it answers', async () => {
+    const slow = new FakeUpstream('slow', [tool('later')], true);
+    const { catalog, late } = catalogOf([new FakeUpstream('a', [tool('echo')]), slow], undefined, 200);
+    const first = Date.now();
+    expect(await catalog.names()).toEqual(['a__echo']);
+    expect(Date.now() - first).toBeGreaterThanOrEqual(150);
+    const second = Date.now();
+    expect(await catalog.names()).toEqual(['a__echo']);
+    expect(Date.now() - second).toBeLessThan(100);
+    slow.answer();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(late).toHaveLength(1);
+    expect(await catalog.names()).toEqual(['a__echo', 'slow__later']);
+    expect(catalog.known).toBeDefined();
+  });
+
   it('finds an entry as soon as its server answered, without waiting for a slow one', async () => {
     const slow = new FakeUpstream('slow', [tool('later')], true);
     const { catalog } = catalogOf([new FakeUpstream('a', [tool('echo')]), slow], undefined, 5_000);
@@ -125,5 +141,27 @@ describe('ViewCatalog', () => {
     const { catalog } = catalogOf([new FakeUpstream('a', [tool('add', 'Add two numbers')])], viewOf(['a'], { local: [localTool] }));
     expect((await catalog.search('numbers', 5)).results[0]!.name).toBe('add');
     expect((await catalog.search('config file', 5)).results[0]!.name).toBe('config_show');
+  });
+});
+
+describe('settleListings: how long a listing waits', () => {
+  const source = (ms: number | undefined) =>
+    ({ listTools: () => (ms === undefined ? new Promise(() => {}) : new Promise((r) => setTimeout(() => r([]), ms))) }) as unknown as Parameters<
+      typeof settleListings
+    >[0][number];
+
+  it.each([
+    ['all answer: no one is late', [5, 10], 1000, 0, 0, 100],
+    ['a few servers, one dead: the whole wait', [5, undefined], 300, 1, 290, 600],
+    ['many servers, one dead: a short grace, not the whole wait', [...Array.from({ length: 19 }, () => 5), undefined], 10_000, 1, 900, 3_000],
+  ] as const)('%s', async (_what, delays, waitMs, lateCount, atLeast, within) => {
+    const started = Date.now();
+    const late = await settleListings(
+      delays.map((d) => source(d)),
+      waitMs,
+    );
+    expect(late).toHaveLength(lateCount);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(atLeast);
+    expect(Date.now() - started).toBeLessThan(within);
   });
 });

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { waitFor, writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * Fifty upstreams, one of which never answers initialize: it never delays a call to another
+ * server, and a listing waits for it no longer than its own timeout. The servers are one HTTP
+ * process (test/fixtures/many-servers.mjs), so that fifty cost little.
+ */
+
+let servers: PipedChild;
+let served: Awaited<ReturnType<typeof serveHttpChild>>;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  servers = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/many-servers.mjs')], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let base = '';
+  servers.stdout.on('data', (d) => (base += d));
+  expect(await waitFor(() => base.includes('\n'), 10_000)).toBe(true);
+  const url = base.trim();
+  const mcp_servers: Record<string, object> = { dead: { url: `${url}/dead/mcp`, protocol: '2025-11-25', timeout_ms: 4000 } };
+  for (let n = 0; n < 49; n++) mcp_servers[`s${n}`] = { url: `${url}/s${n}/mcp`, protocol: '2025-11-25' };
+  // Every tool listed (980 of them would otherwise be behind the search meta-tools).
+  served = await serveHttpChild(writeConfig({ mcp_servers, serve: { exposure: 'direct' } }));
+}, 30_000);
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await Promise.allSettled([served && stopChild(served.child), servers && stopChild(servers)]);
+});
+
+async function client(): Promise<Client> {
+  const c = new Client({ name: 'many', version: '1' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
+  clients.push(c);
+  return c;
+}
+
+describe('fifty upstreams, one dead', () => {
+  it('a call to a live server is answered without waiting for the dead one', async () => {
+    const c = await client();
+    const started = Date.now();
+    const answer = JSON.stringify((await c.callTool({ name: 's37__tool_5', arguments: { message: 'hi' } })).content);
+    expect(answer).toContain('s37 tool_5 hi');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  }, 30_000);
+
+  it('tools/list has every live server, after no more than the dead one’s timeout; /health names it', async () => {
+    const c = await client();
+    const started = Date.now();
+    const { tools } = await c.listTools();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const upstream = tools.filter((t) => /^s\d+__tool_\d+$/.test(t.name));
+    expect(upstream).toHaveLength(49 * 20);
+    expect(tools.some((t) => t.name.startsWith('dead__'))).toBe(false);
+    const health = (await (await fetch(`${served.url}/health`)).json()) as { upstreams: { name: string; state: string }[] };
+    expect(health.upstreams.find((u) => u.name === 'dead')?.state).not.toBe('ready');
+    expect(health.upstreams.filter((u) => u.name !== 'dead').every((u) => u.state === 'ready')).toBe(true);
+  }, 30_000);
+});
