@@ -11,6 +11,7 @@ import type { HookChain } from './hooks.js';
 import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
 import type { Upstream } from './upstream.js';
 import { publish, type ViewCatalog, type WithheldTool } from './view-catalog.js';
+import { notApprovedError } from './not-approved.js';
 
 /** `entry`: what answered (none for a meta-tool, or a tool its pins withhold). */
 export type CallOutcome = { found: false; similar: string[] } | { found: true; result: CallToolResult; entry?: CatalogEntry };
@@ -208,14 +209,5 @@ export class CallRouter {
 
 /** A call to a tool its pins withhold: what changed, and how to review and approve it. */
 export function notApproved(name: string, held: WithheldTool): ToolError {
-  const what =
-    held.why === 'new'
-      ? "is new since the server's tools were approved (or the server's tools were never approved)"
-      : held.why === 'changed'
-        ? 'changed since it was approved'
-        : 'has a pin in the lock file that does not match its own hash (edited by hand?)';
-  return new ToolError('TOOL_NOT_APPROVED', `Tool ${name} (tool "${held.tool}" of server "${held.server}") ${what}, so it is withheld (tool pinning).`, {
-    details: { tool: name, server: held.server, upstream_tool: held.tool, reason: held.why },
-    hint: `A person reviews it with "mcpkit server diff ${held.server}" and approves it with "mcpkit server approve ${held.server}"; the tool is then served at once.`,
-  });
+  return notApprovedError({ noun: 'tool', name, server: held.server, upstreamName: held.tool, why: held.why });
 }

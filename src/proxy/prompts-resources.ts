@@ -11,6 +11,7 @@ import type { ModernRequest } from '../tool/context.js';
 import { compileFilter, type FilterRule } from './filter.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { Upstream } from './upstream.js';
+import { notApprovedError } from './not-approved.js';
 import { definitionOf, type ItemVerdict, type PinDifference, type PinKind, type PinMode } from './pins.js';
 
 /** What the router asks of the pins (./pin-keeper.ts): what of a server's prompts, resources or templates may be served. */
@@ -119,7 +120,7 @@ export class PromptResourceRouter {
     if (!this.prompts.has(name)) await this.listPrompts();
     const route = this.prompts.get(name);
     const held = this.withheldPrompts.get(name);
-    if (!route && held) throw notApproved('prompt', name, held);
+    if (!route && held) throw notApprovedError({ noun: 'prompt', name, ...held });
     if (!route) throw new ToolError('NOT_FOUND', `Unknown prompt: ${name}.`, { hint: 'Call prompts/list for the available prompts.' });
     return route.upstream.getPrompt(route.name, args, modern);
   }
@@ -213,7 +214,7 @@ export class PromptResourceRouter {
   async readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
     const owner = await this.resourceOwner(uri);
     const held = owner ? undefined : this.withheldResources.get(uri);
-    if (held) throw notApproved('resource', uri, held);
+    if (held) throw notApprovedError({ noun: 'resource', name: uri, ...held });
     if (!owner)
       throw new ToolError('NOT_FOUND', `Resource not found: ${uri}.`, {
         details: { uri },
@@ -221,18 +222,4 @@ export class PromptResourceRouter {
       });
     return owner.readResource(uri, modern);
   }
-}
-
-/** A prompt or resource its pins withhold: what, why, and how a person approves it. */
-function notApproved(noun: 'prompt' | 'resource', name: string, held: Withheld): ToolError {
-  const what =
-    held.why === 'new'
-      ? 'is new since the server was approved'
-      : held.why === 'changed'
-        ? 'changed since it was approved'
-        : 'has a pin that does not match its own hash';
-  return new ToolError('TOOL_NOT_APPROVED', `The ${noun} ${name} of server "${held.server}" ${what}, so it is withheld (pinning).`, {
-    details: { [noun]: name, server: held.server, reason: held.why },
-    hint: `A person reviews it with "mcpkit server diff ${held.server}" and approves it with "mcpkit server approve ${held.server} --digest DIGEST".`,
-  });
 }

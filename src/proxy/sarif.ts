@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from './scan.js';
 import type { ScanRule, Severity } from './scan-rules.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 /**
  * Scan findings as SARIF 2.1.0 (OASIS), the format code-scanning services and CI read: one run
@@ -80,8 +81,4 @@ export function lockLine(text: string, server: string, tool: string): number | u
     if (l.startsWith('    ') && !l.startsWith('     ') && key(tool).test(l.slice(4))) return i + 1;
   }
   return serverAt + 1;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

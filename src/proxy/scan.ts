@@ -1,5 +1,6 @@
 import { escapeInvisible, invisibleSpans } from '../core/invisible.js';
 import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rules.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 /**
  * `mcpkit server scan`: the rules of ./scan-rules.ts applied to tool definitions as the lock file
@@ -251,8 +252,4 @@ function nameFindings(rule: ScanRule, tools: readonly ScanTool[]): Finding[] {
     }
   }
   return out;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
