@@ -20,6 +20,11 @@ export interface PinFile {
   prompts?: Record<string, Record<string, PinnedTool>>;
   resources?: Record<string, Record<string, PinnedTool>>;
   resource_templates?: Record<string, Record<string, PinnedTool>>;
+  /**
+   * Per server, the client capabilities ("" for none; "elicitation,sampling") its tools were listed
+   * and pinned under: a server may list more tools to a client that declares more.
+   */
+  capability_sets?: Record<string, string[]>;
 }
 
 /** The sections of the lock file: `servers` holds the tools (it came first), the others are named for what they hold. */
@@ -95,6 +100,12 @@ export function pinsFromText(text: string, path: string): PinFile {
     if (typeof value !== 'object' || Array.isArray(value)) throw unreadable(path, `${section} must be a mapping of servers`);
     out[section] = value;
   }
+  const sets = file.capability_sets;
+  if (sets !== undefined && sets !== null) {
+    if (typeof sets !== 'object' || Array.isArray(sets) || !Object.values(sets).every((v) => Array.isArray(v) && v.every((x) => typeof x === 'string')))
+      throw unreadable(path, 'capability_sets must map each server to a list of capability sets');
+    out.capability_sets = sets;
+  }
   return out;
 }
 
@@ -121,7 +132,15 @@ export function pinsText(pins: PinFile): string {
         ]),
     );
   const others = (['prompts', 'resources', 'resource_templates'] as const).filter((section) => Object.keys(pins[section] ?? {}).length);
-  const body = { version: 1, servers: sorted(pins.servers), ...Object.fromEntries(others.map((section) => [section, sorted(pins[section]!)])) };
+  const sets = Object.keys(pins.capability_sets ?? {})
+    .sort()
+    .map((server) => [server, [...new Set(pins.capability_sets![server])].sort()] as const);
+  const body = {
+    version: 1,
+    servers: sorted(pins.servers),
+    ...Object.fromEntries(others.map((section) => [section, sorted(pins[section]!)])),
+    ...(sets.length ? { capability_sets: Object.fromEntries(sets) } : {}),
+  };
   return `${HEADER}${stringify(body, { lineWidth: 0 })}`;
 }
 

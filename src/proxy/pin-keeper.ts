@@ -32,6 +32,8 @@ export class PinKeeper {
   /** First-use pins waiting to be written, or being written (a reload meanwhile must not take them for a change). */
   private readonly writing = new Map<string, [PinKind, string, ServerPins]>();
   private flushing?: NodeJS.Timeout;
+  /** Servers whose capability sets changed and are waiting to be written. */
+  private readonly setsWriting = new Set<string>();
 
   constructor(
     readonly path: string,
@@ -48,9 +50,14 @@ export class PinKeeper {
     return sectionOf(this.pins, kind)[server] ?? (this.broken ? {} : undefined);
   }
 
-  /** What of the server's tools is served under `mode`; first use pins them. */
-  admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse = true): PinVerdict {
+  /**
+   * What of the server's tools is served under `mode`; first use pins them. `capabilities`: what the
+   * listing's connection offered the server (a live listing only), which decides what it lists.
+   */
+  admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse = true, capabilities?: string): PinVerdict {
+    if (pinFirstUse && capabilities !== undefined && mode !== 'off') this.capabilitySetFirstUse(server, tools, capabilities);
     const verdict = admitTools(tools, this.of(server), mode, this.firstUseAllowed(server, 'tools'));
+    if (verdict.firstUse && pinFirstUse && capabilities !== undefined) this.recordSet(server, capabilities);
     this.after(
       'tools',
       server,
@@ -80,12 +87,48 @@ export class PinKeeper {
     this.pins = this.read() ?? before;
     // First-use pins still on their way to the file are this process's: they stay, and are no change.
     for (const [kind, server, pins] of this.writing.values()) {
-      const section = sectionOf(this.pins, kind);
-      section[server] ??= pins;
+      const own = (sectionOf(this.pins, kind)[server] ??= {});
+      for (const [key, pin] of Object.entries(pins)) if (!Object.hasOwn(own, key)) own[key] = pin;
+    }
+    for (const server of this.setsWriting) {
+      const inFile = ((this.pins.capability_sets ??= {})[server] ??= []);
+      for (const set of before.capability_sets?.[server] ?? []) if (!inFile.includes(set)) inFile.push(set);
     }
     const kinds = Object.keys(PIN_KINDS) as PinKind[];
     const names = new Set(kinds.flatMap((kind) => [...Object.keys(sectionOf(before, kind)), ...Object.keys(sectionOf(this.pins, kind))]));
     return [...names].filter((name) => kinds.some((kind) => stableJson(sectionOf(before, kind)[name]) !== stableJson(sectionOf(this.pins, kind)[name])));
+  }
+
+  /**
+   * A listing under client capabilities the server's tools were never pinned under (a 2026 client's
+   * connection offers elicitation and sampling; server-everything then lists three more tools): what
+   * it lists beyond its pins is pinned on first use too, where first use is trusted, so a person
+   * approves a server once, not once per capability set. A changed tool stays withheld. Pins from
+   * before capability sets were recorded count as made under the first set seen.
+   */
+  private capabilitySetFirstUse(server: string, tools: readonly Tool[], capabilities: string): void {
+    const pins = this.of(server);
+    if (pins === undefined || this.broken) return;
+    const sets = this.pins.capability_sets?.[server] ?? [];
+    if (sets.includes(capabilities)) return;
+    this.recordSet(server, capabilities);
+    if (sets.length === 0 || !this.mayTrustFirstUse(server)) return;
+    const added = tools.filter((t) => !Object.hasOwn(pins, t.name));
+    if (!added.length) return;
+    const more = Object.fromEntries(added.map((t) => [t.name, pinOfItem('tools', t)])) as ServerPins;
+    Object.assign(pins, more);
+    this.say(
+      `pinned ${added.length} more tools of server "${server}", which it lists to a client offering ${capabilities || 'no capabilities'}, on first use (${this.path}): ${added.map((t) => t.name).join(', ')}`,
+    );
+    this.queue('tools', server, more);
+  }
+
+  /** The capability set a server's tools are now pinned under, written with the next batch. */
+  private recordSet(server: string, capabilities: string): void {
+    const sets = ((this.pins.capability_sets ??= {})[server] ??= []);
+    if (!sets.includes(capabilities)) sets.push(capabilities);
+    this.setsWriting.add(server);
+    this.flushing ??= setTimeout(() => void this.flush(), 20);
   }
 
   /** No pins of the kind yet, and the server may be trusted on first use. */
@@ -133,21 +176,37 @@ export class PinKeeper {
     });
     // Written with the others pinned meanwhile, in one go: the lock file is made whole each time,
     // and fifty servers listed at once would otherwise write it fifty times.
-    this.writing.set(`${kind}\u0000${server}`, [kind, server, pins]);
+    this.queue(kind, server, pins);
+  }
+
+  /** Pins to add to the file with the next batch (each kept where the file has that item already). */
+  private queue(kind: PinKind, server: string, pins: ServerPins): void {
+    const key = `${kind}\u0000${server}`;
+    const waiting = this.writing.get(key);
+    this.writing.set(key, [kind, server, { ...waiting?.[2], ...pins }]);
     this.flushing ??= setTimeout(() => void this.flush(), 20);
   }
 
   /** Writes the first-use pins waiting; another process may have pinned a server meanwhile: the file keeps the first pins written. */
   private async flush(): Promise<void> {
     const batch = [...this.writing.entries()];
+    const sets = [...this.setsWriting].map((server) => [server, [...(this.pins.capability_sets?.[server] ?? [])]] as const);
+    this.setsWriting.clear();
     try {
       await updatePins(this.path, (file) => {
         let changed = false;
         for (const [, [kind, server, pins]] of batch) {
           const section = sectionOf(file, kind);
-          if (section[server]) continue;
-          section[server] = pins;
+          const own = (section[server] ??= {});
           changed = true;
+          for (const [key, pin] of Object.entries(pins)) if (!Object.hasOwn(own, key)) own[key] = pin;
+        }
+        for (const [server, known] of sets) {
+          const inFile = ((file.capability_sets ??= {})[server] ??= []);
+          for (const set of known.filter((k) => !inFile.includes(k))) {
+            inFile.push(set);
+            changed = true;
+          }
         }
         return changed;
       });
@@ -156,7 +215,7 @@ export class PinKeeper {
     } finally {
       for (const [key, entry] of batch) if (this.writing.get(key) === entry) this.writing.delete(key);
       this.flushing = undefined;
-      if (this.writing.size) this.flushing = setTimeout(() => void this.flush(), 20);
+      if (this.writing.size || this.setsWriting.size) this.flushing = setTimeout(() => void this.flush(), 20);
     }
   }
 

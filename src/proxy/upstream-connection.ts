@@ -105,6 +105,8 @@ export class UpstreamConnection {
   private verdict?: PriorDiscovery;
   /** The server refused the 2025 handshake of a 2025 client's connection: it speaks 2026-07-28 only. */
   private modernOnly = false;
+  /** The client capabilities the connection offers the server (sorted names): a server may list more tools for more. */
+  capabilitySet?: string;
 
   constructor(
     readonly options: UpstreamOptions,
@@ -226,6 +228,7 @@ export class UpstreamConnection {
     // 2026 clients declare capabilities per request; a 2025 server learns them once, so it is offered
     // what may be bridged, and a question for a client that lacks the capability is refused (./input-bridge.ts).
     if (this.options.clientEra === 'modern') Object.assign(offered, BRIDGED_CAPABILITIES);
+    this.capabilitySet = Object.keys(offered).sort().join(',');
     const plan = eraPlan(this.options.config.protocol ?? 'auto', this.options.clientEra, this.options.config.command !== undefined);
     let client: Client | undefined;
     try {

@@ -196,6 +196,11 @@ export class Upstream {
     return this.tools ?? this.connection.options.seedTools ?? [];
   }
 
+  /** The client capabilities offered to the server (sorted names), once connected: its tools may depend on them. */
+  capabilitySet(): string | undefined {
+    return this.connection.capabilitySet;
+  }
+
   /** Whether this process has listed the server's tools (a seed is only a guess). */
   listedLive(): boolean {
     return this.tools !== undefined;

@@ -16,8 +16,11 @@ import { pinOf, type PinDifference, type PinMode, type PinVerdict } from './pins
 
 /** What the catalog asks of the tool pins (./pin-keeper.ts): what of a server's listing may be served. */
 export interface PinGate {
-  /** `pinFirstUse` false: a server with no pins yet is not pinned from these tools (they are an earlier listing, not a live one). */
-  admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse?: boolean): PinVerdict;
+  /**
+   * `pinFirstUse` false: a server with no pins yet is not pinned from these tools (they are an
+   * earlier listing, not a live one). `capabilities`: what the listing's connection offered.
+   */
+  admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse?: boolean, capabilities?: string): PinVerdict;
 }
 
 /** A tool withheld by its pins, under the name the view would publish it. */
@@ -34,6 +37,8 @@ export interface ToolSource {
   status(): { state: string };
   /** Whether this process listed the tools (else cachedTools may be an earlier process's seed). */
   listedLive?(): boolean;
+  /** The client capabilities the connection offered (a server may list more tools for more). */
+  capabilitySet?(): string | undefined;
 }
 
 export interface ViewCatalogOptions {
@@ -268,7 +273,7 @@ export class ViewCatalog {
     const upstreamTools = this.view.servers.map(({ name, config, view }) => {
       const source = this.options.sources.get(name)!;
       // A seed is checked against the pins, but never pinned on first use: only a live listing is.
-      const verdict = this.admit(name, source.cachedTools(), config.pinning ?? this.view.pinning, source.listedLive?.() !== false);
+      const verdict = this.admit(name, source.cachedTools(), config.pinning ?? this.view.pinning, source.listedLive?.() !== false, source.capabilitySet?.());
       const shape = (tools: Tool[]) => {
         const own = shapeServerTools(tools, config);
         const shaped = view ? reshapeTools(own, view) : own;
@@ -290,8 +295,8 @@ export class ViewCatalog {
   }
 
   /** The server's listing under its pins; a tool served though it differs (warn) is told to the view's clients once. */
-  private admit(server: string, tools: Tool[], mode: PinMode, live: boolean): PinVerdict {
-    const verdict = this.options.pins?.admit(server, tools, mode, live) ?? { served: tools, differing: [], firstUse: false };
+  private admit(server: string, tools: Tool[], mode: PinMode, live: boolean, capabilities: string | undefined): PinVerdict {
+    const verdict = this.options.pins?.admit(server, tools, mode, live, live ? capabilities : undefined) ?? { served: tools, differing: [], firstUse: false };
     for (const { tool, why, withheld } of verdict.differing) {
       if (withheld) continue;
       const key = `${server}\u0000${tool.name}\u0000${pinOf(tool).sha256}`;

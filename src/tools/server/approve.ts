@@ -135,6 +135,8 @@ export const serverApprove = defineTool({
         for (const item of items) next[keyOf(kind, item)] = pinOfItem(kind, item);
         section[input.name] = next;
         if (kind === 'tools') Object.assign(counts, { added: compared.added, changed: compared.changed, removed: input.tool ? [] : compared.removed });
+        // What was reviewed was listed offering no client capabilities: a listing under others pins what they add on first use again.
+        if (kind === 'tools' && !input.tool) (pins.capability_sets ??= {})[input.name] = [''];
         else others.push({ kind, approved: items.length });
       }
       return true;

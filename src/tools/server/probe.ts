@@ -95,6 +95,8 @@ async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, listing:
         const section = sectionOf(all, kind);
         if (items && !section[name]) section[name] = Object.fromEntries(items.map((item) => [keyOf(kind, item), pinOfItem(kind, item)]));
       }
+      // Listed offering no client capabilities (a one-off connection).
+      (all.capability_sets ??= {})[name] ??= [''];
       return (pinnedNow = true);
     });
     const [{ scanListing }, { alarming }] = await Promise.all([import('./scan.js'), import('../../proxy/scan.js')]);

@@ -31,6 +31,16 @@ async function movePins(ctx: ToolContext, configPath: string, from: string, to: 
         else delete section[to];
       }
     }
+    const sets = pins.capability_sets;
+    if (sets && (sets[from] || (to !== undefined && sets[to]))) {
+      const own = sets[from];
+      delete sets[from];
+      if (to !== undefined) {
+        if (own) sets[to] = own;
+        else delete sets[to];
+      }
+      changed = true;
+    }
     return changed;
   }).catch((error: Error) => ctx.waiting?.(`tool pins: cannot update the lock file: ${error.message}`));
   return moved;

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { stopChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * A server may list more tools to a client that declares more (server-everything lists three more
+ * when the client offers elicitation and sampling, as the connection 2026 clients share does). A
+ * person approves a server once, not once per capability set: what a new set adds is pinned on
+ * first use, and the lock file says under which sets.
+ */
+
+let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let config = '';
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { exposure: 'direct' } });
+  served = await serveHttpChild(config);
+}, 30_000);
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  if (served) await stopChild(served.child);
+});
+
+async function names(era: 'legacy' | 'modern'): Promise<string[]> {
+  const client = new Client({ name: `caps-${era}`, version: '1' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
+  clients.push(client);
+  return (await client.listTools()).tools.map((t) => t.name);
+}
+
+describe('pins per capability set', () => {
+  it('a 2026 client sees the tools the server adds for its capabilities, pinned on first use, not withheld as new', async () => {
+    const legacy = await names('legacy');
+    expect(legacy).toContain('everything__echo');
+    expect(legacy).not.toContain('everything__trigger-elicitation-request');
+    const modern = await names('modern');
+    expect(modern).toContain('everything__trigger-elicitation-request');
+    expect(modern).toContain('everything__trigger-sampling-request');
+    const lockFile = join(dirname(config), 'mcpkit.lock.yaml');
+    expect(
+      await waitFor(() => {
+        try {
+          const lock = parse(readFileSync(lockFile, 'utf8')) as {
+            servers: Record<string, Record<string, unknown>>;
+            capability_sets?: Record<string, string[]>;
+          };
+          return Object.hasOwn(lock.servers.everything ?? {}, 'trigger-elicitation-request') && lock.capability_sets?.everything?.length === 2;
+        } catch {
+          return false;
+        }
+      }, 5_000),
+    ).toBe(true);
+    const lock = parse(readFileSync(lockFile, 'utf8')) as { capability_sets: Record<string, string[]> };
+    expect(lock.capability_sets.everything).toEqual(['', 'elicitation,sampling']);
+    expect(served.stderr()).toMatch(
+      /pinned 3 more tools of server "everything", which it lists to a client offering elicitation,sampling, on first use .*: trigger-elicitation-request, trigger-url-elicitation, trigger-sampling-request/,
+    );
+  }, 30_000);
+});
