@@ -111,8 +111,9 @@ export class PinKeeper {
     if (pins === undefined || this.broken) return;
     const sets = this.pins.capability_sets?.[server] ?? [];
     if (sets.includes(capabilities)) return;
+    const firstSet = sets.length === 0;
     this.recordSet(server, capabilities);
-    if (sets.length === 0 || !this.mayTrustFirstUse(server)) return;
+    if (firstSet || !this.mayTrustFirstUse(server)) return;
     const added = tools.filter((t) => !Object.hasOwn(pins, t.name));
     if (!added.length) return;
     const more = Object.fromEntries(added.map((t) => [t.name, pinOfItem('tools', t)])) as ServerPins;
