@@ -34,6 +34,18 @@ function argFor(spec: FieldSpec): AnyArg {
   return Args.string({ description, required: spec.required, ...(spec.options ? { options: spec.options } : {}) }) as AnyArg;
 }
 
+/**
+ * A tool's text in a terminal's words: the MCP names of its group's tools it mentions
+ * (`arango_backup_graph`) become the commands a person types (`arango backup-graph`). Pure; the
+ * parity test checks that each such command exists.
+ */
+export function inTerminalWords(group: string, text: string): string {
+  return text.replace(
+    new RegExp(`(?<![\\w-])${group}_([a-z0-9]+(?:_[a-z0-9]+)*)(?![\\w-])`, 'g'),
+    (_word, rest: string) => `${group} ${rest.replaceAll('_', '-')}`,
+  );
+}
+
 /** An oclif command class generated from a tool definition: flags and args come from its input schema. */
 export function commandFromTool(tool: AnyTool) {
   const specs = fieldSpecs(inputJsonSchema(tool.input), tool.command);
@@ -42,8 +54,8 @@ export function commandFromTool(tool: AnyTool) {
   const booleanFlags = new Map(specs.filter((s) => s.kind === 'boolean' && !s.positional).map((s) => [s.flag, s.default === true]));
 
   class ToolCommand extends McpkitCommand {
-    static override summary = summaryOf(tool);
-    static override description = rest.join('\n').trim() || undefined;
+    static override summary = inTerminalWords(tool.group, summaryOf(tool));
+    static override description = inTerminalWords(tool.group, rest.join('\n').trim()) || undefined;
     static override examples = [...tool.command.examples];
     static override aliases = (tool.command.aliases ?? []).map((id) => id.replaceAll(' ', ':'));
     // Not strict (the words after "--" are the tool's), so oclif would print "NAME...".

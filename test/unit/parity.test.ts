@@ -8,6 +8,7 @@ import { toMcpTool } from '../../src/tool/mcp-shape.js';
 import { allTools } from '../../src/tools/index.js';
 import { ROOT } from '../helpers/cli.js';
 import { generatedCommandTool, HAND_WRITTEN_TOOL_COMMANDS, NON_TOOL_COMMANDS } from '../../src/cli/command-table.js';
+import { inTerminalWords } from '../../src/cli/command-from-tool.js';
 
 /** Commands written by hand because they are not tools (they serve, dispatch, list, preview or write whole files). */
 const HAND_WRITTEN = NON_TOOL_COMMANDS.map(oclifId);
@@ -54,7 +55,8 @@ describe('one definition, two front ends', () => {
     for (const tool of allTools) {
       const entry = manifest.commands[oclifId(tool.command.id)]!;
       expect(entry.examples).toEqual(tool.command.examples);
-      expect(entry.summary).toBe(tool.description.split('\n')[0]);
+      // In a terminal's words: the MCP names of the group's tools become commands (inTerminalWords).
+      expect(entry.summary).toBe(inTerminalWords(tool.group, tool.description.split('\n')[0]!));
     }
   });
 
