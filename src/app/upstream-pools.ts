@@ -67,7 +67,10 @@ export class UpstreamPools {
       const held = u.listedLive() ? withheld?.(u.name, u.cachedTools()) : undefined;
       return held === undefined ? u.status() : { ...u.status(), withheld: held };
     };
-    const era = (u: Upstream, name: 'legacy' | 'modern') => ({ era: name, state: u.status().state, reconnect_attempts: u.status().reconnect_attempts });
+    const era = (u: Upstream, name: 'legacy' | 'modern') => {
+      const { state, reconnect_attempts } = u.status();
+      return { era: name, state, reconnect_attempts };
+    };
     const legacy = [...this.shared.legacy.values()].map((u) => {
       const modern = this.shared.modern.get(u.name);
       return modern ? { ...withCount(u), connections: [era(u, 'legacy'), era(modern, 'modern')] } : withCount(u);

@@ -71,14 +71,19 @@ export function emptyPins(): PinFile {
 
 /** The pins on disk; none when there is no file yet. A file that cannot be read as pins is an error naming it. */
 export function readPins(path: string): PinFile {
+  return readPinsWithText(path).pins;
+}
+
+/** The pins on disk and the text they were read from ("" when there is no file yet): one read for both. */
+export function readPinsWithText(path: string): { pins: PinFile; text: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyPins();
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { pins: emptyPins(), text: '' };
     throw new ToolError('FILE_ACCESS', `Cannot read the tool pins ${path}: ${(error as Error).message}.`, { details: { file: path } });
   }
-  return pinsFromText(text, path);
+  return { pins: pinsFromText(text, path), text };
 }
 
 export function pinsFromText(text: string, path: string): PinFile {

@@ -15,6 +15,7 @@ import {
   type PinMode,
   type PinVerdict,
   type ServerPins,
+  withheldCount,
 } from './pins.js';
 
 /**
@@ -78,7 +79,7 @@ export class PinKeeper {
 
   /** How many of a server's listed tools its pins withhold under `mode` (quietly: /health, server list). */
   withheldCount(server: string, tools: readonly Tool[], mode: PinMode): number {
-    return admitTools(tools, this.of(server), mode, this.firstUseAllowed(server, 'tools')).differing.filter((d) => d.withheld).length;
+    return withheldCount(tools, this.of(server), mode, this.firstUseAllowed(server, 'tools'));
   }
 
   /** Reads the file again; the servers whose pins differ from the copy held. */

@@ -164,6 +164,11 @@ export function admitTools(tools: readonly Tool[], pins: ServerPins | undefined,
   return { served: verdict.served, differing: verdict.differing.map(({ item, why, withheld }) => ({ tool: item, why, withheld })), firstUse: verdict.firstUse };
 }
 
+/** How many of a listing's tools its pins withhold under `mode` (/health, server list). */
+export function withheldCount(tools: readonly Tool[], pins: ServerPins | undefined, mode: PinMode, firstUse = true): number {
+  return admitTools(tools, pins, mode, firstUse).differing.filter((d) => d.withheld).length;
+}
+
 /**
  * Whether a server with no pins yet may be pinned on first use: only where a person added it.
  * Never a server an agent added (over MCP: server_add, server_import, registry_add mark it

@@ -1,5 +1,7 @@
 import { escapeInvisible, invisibleSpans } from '../core/invisible.js';
 import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rules.js';
+import { sectionOf, type PinFile } from '../config/pin-file.js';
+import { pinIntact } from './pins.js';
 import { escapeRegExp } from '../core/regexp.js';
 
 /**
@@ -71,6 +73,21 @@ const PAIR_RULES = new Set(SCAN_RULES.filter((r) => PAIR_KINDS.has(r.kind)).map(
 /** What is said at once when something is pinned on first use: high or critical findings of the definitions themselves. */
 export function alarming(findings: readonly Finding[]): Finding[] {
   return findings.filter((f) => (f.severity === 'high' || f.severity === 'critical') && !PAIR_RULES.has(f.rule));
+}
+
+/** Every pin of a lock file (tools, prompts, resources, templates) as the scanner takes it, with whether it holds up. */
+export function pinnedScanTools(pins: PinFile): ScanTool[] {
+  return (['tools', 'prompts', 'resources', 'resource_templates'] as const).flatMap((kind) =>
+    Object.entries(sectionOf(pins, kind)).flatMap(([server, own]) =>
+      Object.entries(own ?? {}).map(([tool, pin]) => ({
+        server,
+        tool,
+        definition: (pin as { definition?: unknown } | undefined)?.definition ?? {},
+        tampered: !pinIntact(pin, kind),
+        ...(kind === 'tools' ? {} : { kind }),
+      })),
+    ),
+  );
 }
 
 /** Whether any finding is at or above a severity. */

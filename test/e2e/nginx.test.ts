@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
-import { SERVERS, waitFor } from '../helpers/upstreams.js';
+import { freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
  * docs/deploy/nginx.conf as written (its ports replaced by free ones), with Debian's nginx in
@@ -15,15 +14,6 @@ import { SERVERS, waitFor } from '../helpers/upstreams.js';
 
 const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 if (!nginx) console.log('skipped: nginx in front of two replicas (Debian package "nginx" is not installed)');
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 const children: PipedChild[] = [];
 const clients: Client[] = [];

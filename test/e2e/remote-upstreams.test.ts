@@ -2,20 +2,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, spawnTracked } from '../helpers/cli.js';
-import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** server-everything in one of its network modes (sse or streamableHttp) on a local port. */
 async function startRemote(mode: 'sse' | 'streamableHttp'): Promise<{ child: ChildProcess; port: number }> {

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { alive, childPids, freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Supervision a shared gateway's users can trust: an upstream that dies mid-session (kill -9 of a
@@ -15,15 +14,6 @@ import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upst
  */
 
 const MODERN = join(ROOT, 'test/fixtures/modern-server.mjs');
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 async function startRemote(port: number): Promise<PipedChild> {
   const child = spawnTracked(process.execPath, [MODERN, '--port', String(port)], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });

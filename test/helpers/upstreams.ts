@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, tempDir } from './cli.js';
 
@@ -43,4 +44,16 @@ export async function waitFor(check: () => boolean | Promise<boolean>, ms: numbe
     await new Promise((r) => setTimeout(r, step));
   }
   return check();
+}
+
+/** A loopback TCP port free now (a server a test starts on a port it chooses: nginx, a fixture to restart on the same port). */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
 }

@@ -16,7 +16,7 @@ export interface PinState {
 /** Each named server's pin state, from the lock file and the last listing a terminal command saw. A lock file that cannot be read: none. */
 export async function pinStates(ctx: ToolContext, names: readonly string[], config: McpkitConfig | undefined): Promise<Map<string, PinState>> {
   if (!config) return new Map();
-  const [{ pinFilePath, readPins }, { admitTools, mayTrustFirstUse, tamperedPins }] = await Promise.all([
+  const [{ pinFilePath, readPins }, { withheldCount, mayTrustFirstUse, tamperedPins }] = await Promise.all([
     import('../../config/pin-file.js'),
     import('../../proxy/pins.js'),
   ]);
@@ -34,10 +34,7 @@ export async function pinStates(ctx: ToolContext, names: readonly string[], conf
     const pins = lock.servers[name];
     const listed = ctx.servers.lastListing?.(name, entry);
     const tampered = pins ? tamperedPins(pins).length : 0;
-    const held =
-      listed && pinning !== 'off'
-        ? admitTools(listed, pins, pinning, pins !== undefined || mayTrustFirstUse(entry)).differing.filter((d) => d.withheld).length
-        : undefined;
+    const held = listed && pinning !== 'off' ? withheldCount(listed, pins, pinning, pins !== undefined || mayTrustFirstUse(entry)) : undefined;
     out.set(name, {
       pinning,
       approved_tools: pins ? Object.keys(pins).length : null,

@@ -51,7 +51,7 @@ export async function listedNow(ctx: ToolContext, name: string): Promise<{ listi
 }
 
 /** The kinds besides tools that a listing has, or that the lock file has pins of (`pinned`). */
-export function otherKinds(listing: Listing, pinned: (kind: Exclude<PinKind, 'tools'>) => boolean): Exclude<PinKind, 'tools'>[] {
+function otherKinds(listing: Listing, pinned: (kind: Exclude<PinKind, 'tools'>) => boolean): Exclude<PinKind, 'tools'>[] {
   return (['prompts', 'resources', 'resource_templates'] as const).filter((kind) => listing[kind]?.length || pinned(kind));
 }
 
@@ -96,7 +96,7 @@ export const serverDiff = defineTool({
       /** Prompts, resources and resource templates, reviewed the same way. */
       others,
       /** What the scanner (server scan) finds in the definitions shown. */
-      findings: await scanListing(ctx, input.name, listing),
+      findings: await scanListing(ctx, input.name, listing, lock),
     };
   },
   exitCode: (r) => (r.differs ? 1 : 0),

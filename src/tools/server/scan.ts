@@ -4,6 +4,7 @@ import { unknownServer } from '../../core/suggest.js';
 import { defineTool } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import type { Finding, ScanTool } from '../../proxy/scan.js';
+import type { PinFile } from '../../config/pin-file.js';
 import type { Severity } from '../../proxy/scan-rules.js';
 import { keyOf, type Listing } from '../../proxy/pins.js';
 
@@ -15,28 +16,12 @@ import { keyOf, type Listing } from '../../proxy/pins.js';
 
 const FAIL_ON = ['low', 'medium', 'high', 'critical', 'none'] as const;
 
-/** Every pin of the lock file (tools, prompts, resources, templates), with whether it holds up. */
-export async function lockedTools(ctx: ToolContext): Promise<{ file: string; text: string; tools: ScanTool[] }> {
-  const [{ pinFilePath, readPins, sectionOf }, { pinIntact }, { readFile }] = await Promise.all([
-    import('../../config/pin-file.js'),
-    import('../../proxy/pins.js'),
-    import('node:fs/promises'),
-  ]);
+/** The lock file beside the config, its text, and every pin of it as the scanner takes it: one read. */
+export async function lockedTools(ctx: ToolContext): Promise<{ file: string; text: string; pins: PinFile; tools: ScanTool[] }> {
+  const [{ pinFilePath, readPinsWithText }, { pinnedScanTools }] = await Promise.all([import('../../config/pin-file.js'), import('../../proxy/scan.js')]);
   const file = pinFilePath(ctx.configLocation.path);
-  const pins = readPins(file);
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const tools = (['tools', 'prompts', 'resources', 'resource_templates'] as const).flatMap((kind) =>
-    Object.entries(sectionOf(pins, kind)).flatMap(([server, own]) =>
-      Object.entries(own ?? {}).map(([tool, pin]) => ({
-        server,
-        tool,
-        definition: (pin as { definition?: unknown } | undefined)?.definition ?? {},
-        tampered: !pinIntact(pin, kind),
-        ...(kind === 'tools' ? {} : { kind }),
-      })),
-    ),
-  );
-  return { file, text, tools };
+  const { pins, text } = readPinsWithText(file);
+  return { file, text, pins, tools: pinnedScanTools(pins) };
 }
 
 /** Counts by severity, most severe first. */
@@ -134,9 +119,10 @@ export const serverScan = defineTool({
  * The findings for a server's listing now (server diff, server approve): its tools, prompts,
  * resources and templates, compared with every other server's approved tools.
  */
-export async function scanListing(ctx: ToolContext, server: string, listing: Listing): Promise<Finding[]> {
-  const [{ tools }, { scanTools }, { pinOfItem }] = await Promise.all([lockedTools(ctx), import('../../proxy/scan.js'), import('../../proxy/pins.js')]);
-  const others = tools.filter((t) => t.server !== server);
+export async function scanListing(ctx: ToolContext, server: string, listing: Listing, lock?: PinFile): Promise<Finding[]> {
+  const [{ scanTools, pinnedScanTools }, { pinOfItem }] = await Promise.all([import('../../proxy/scan.js'), import('../../proxy/pins.js')]);
+  const locked = lock ? pinnedScanTools(lock) : (await lockedTools(ctx)).tools;
+  const others = locked.filter((t) => t.server !== server);
   const own = (['tools', 'prompts', 'resources', 'resource_templates'] as const).flatMap((kind) =>
     (listing[kind] ?? []).map((item) => ({
       server,
