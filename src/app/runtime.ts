@@ -15,6 +15,7 @@ import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstrea
 import type { ResolvedView } from '../proxy/view.js';
 import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.js';
 import { LiveHubs, pooled, type LiveHub } from './live-hubs.js';
+import { UpstreamLimits } from './upstream-limits.js';
 import { UpstreamFactory } from './upstream-factory.js';
 import { UpstreamPools } from './upstream-pools.js';
 import { OwnHubs } from './own-hubs.js';
@@ -53,6 +54,8 @@ export class Runtime {
   /** The connections `serve` shares, one set per client era, and those a reload is retiring. */
   private readonly pools = new UpstreamPools();
   private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
+  /** serve.upstream_limits, in the processes that serve (a one-shot command makes one call). */
+  private readonly upstreamLimits?: UpstreamLimits;
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -63,6 +66,7 @@ export class Runtime {
     this.configLocation = locateConfig({ flag: options.configFlag, env: this.env, cwd: this.cwd });
     this.logger = options.logger ?? createLogger(parseLogLevel(this.env.MCPKIT_LOG_LEVEL));
     if (options.longLived) this.cache = new Map();
+    if (options.longLived) this.upstreamLimits = new UpstreamLimits(() => this.live.loaded);
     this.live = new LiveConfig({
       location: this.configLocation,
       env: this.env,
@@ -353,6 +357,7 @@ export class Runtime {
       },
       pins,
       hotPath: () => this.tracing === undefined,
+      ...(this.upstreamLimits ? { upstreamGate: (server: string) => this.upstreamLimits!.gateOf(server) } : {}),
     });
     // serve's hubs live on and follow the config; a terminal command's or a filter's do not.
     if (live) {

@@ -8,6 +8,12 @@ export interface AuditedCall {
   session?: string | undefined;
   request?: string | number | undefined;
   client?: { name?: unknown; version?: unknown } | undefined;
+  /** Who called (ToolAccess.client). */
+  identity?: string | undefined;
+  /** The identity is a configured client's name (then /metrics labels it; others count as "(anonymous)"). */
+  named?: boolean | undefined;
+  /** The meta-tool the call went through; `name`, `server` and `upstreamName` are then the tool it ran. */
+  via?: string | undefined;
   view?: string | undefined;
   name: string;
   /** The upstream server and its own name for it; "mcpkit" for mcpkit's own tools. */
@@ -60,15 +66,17 @@ export class Auditor implements CallObserver {
 
   record(call: AuditedCall): void {
     const finished = call.finished ?? performance.now();
-    const client = call.client && typeof call.client.name === 'string' ? { name: call.client.name, version: String(call.client.version ?? '') } : null;
+    const info = call.client && typeof call.client.name === 'string' ? { name: call.client.name, version: String(call.client.version ?? '') } : null;
     const entry: AuditEntry = {
       time: isoTime(this.options.now?.() ?? call.endedAt ?? Date.now()),
       method: call.method,
       session: call.session ?? null,
       request: call.request ?? null,
-      client,
+      client: call.identity ?? null,
+      client_info: info,
       view: call.view ?? null,
       name: call.name,
+      ...(call.via !== undefined ? { via: call.via } : {}),
       server: call.server ?? null,
       upstream_name: call.upstreamName ?? null,
       duration_ms: Math.round((finished - call.started) * 100) / 100,

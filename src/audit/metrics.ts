@@ -3,10 +3,13 @@ import { outcomeOf, type AuditedCall } from './auditor.js';
 import type { AuditEntry } from './audit-log.js';
 
 type Outcome = AuditEntry['outcome'];
+type Labels = { view: string; server: string; tool: string; client: string };
 interface LabelSet {
-  labels: { view: string; server: string; tool: string };
-  outcomes: Record<Outcome, { view: string; server: string; tool: string; outcome: Outcome }>;
+  labels: Labels;
+  outcomes: Record<Outcome, Labels & { outcome: Outcome }>;
 }
+/** The client label of a caller that is not a configured client (serve.clients): the label set stays bounded by the config. */
+export const ANONYMOUS_CLIENT = '(anonymous)';
 /** Label sets remembered; tools are few, and names no tool has are "(unknown)", so this is reached only by a catalog of thousands. */
 const MAX_LABEL_SETS = 10_000;
 
@@ -27,24 +30,24 @@ export interface MetricSources {
  */
 export class ServeMetrics {
   readonly registry = new Registry();
-  private readonly calls: Counter<'view' | 'server' | 'tool' | 'outcome'>;
+  private readonly calls: Counter<'view' | 'server' | 'tool' | 'client' | 'outcome'>;
   /** Label objects by view, server and tool (labelSet). */
   private readonly labelSets = new Map<string, LabelSet>();
-  private readonly duration: Histogram<'view' | 'server' | 'tool'>;
+  private readonly duration: Histogram<'view' | 'server' | 'tool' | 'client'>;
   private readonly reloads: Counter<'outcome'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
     this.calls = new Counter({
       name: 'mcpkit_tool_calls_total',
-      help: 'tools/call requests answered, by view, server ("mcpkit" for its own tools), tool as published, and outcome (ok, tool_error, protocol_error).',
-      labelNames: ['view', 'server', 'tool', 'outcome'],
+      help: 'tools/call requests answered, by view, server ("mcpkit" for its own tools), tool as published (a call through a meta-tool: the tool it ran), client (a name of serve.clients, else "(anonymous)"), and outcome (ok, tool_error, protocol_error).',
+      labelNames: ['view', 'server', 'tool', 'client', 'outcome'],
       registers,
     });
     this.duration = new Histogram({
       name: 'mcpkit_tool_call_duration_seconds',
       help: 'How long tools/call requests took, from arrival to answer.',
-      labelNames: ['view', 'server', 'tool'],
+      labelNames: ['view', 'server', 'tool', 'client'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
@@ -133,10 +136,11 @@ export class ServeMetrics {
     const view = call.view ?? '(default)';
     const server = known ? call.server! : '(unknown)';
     const tool = known ? call.name : '(unknown)';
-    const key = `${view}\0${server}\0${tool}`;
+    const client = call.named && call.identity !== undefined ? call.identity : ANONYMOUS_CLIENT;
+    const key = `${view}\0${server}\0${tool}\0${client}`;
     let set = this.labelSets.get(key);
     if (!set) {
-      const labels = { view, server, tool };
+      const labels = { view, server, tool, client };
       set = {
         labels,
         outcomes: {

@@ -19,8 +19,14 @@ export interface Stats {
   /** Lines that are not audit entries (a torn last line, another file). */
   skipped: number;
   by_tool: StatsRow[];
+  /** By who called: a configured client's name, else how it was let in (audit lines before serve.clients: "(not recorded)"). */
   by_client: StatsRow[];
+  /** By the MCP client software it said it is (clientInfo name and version). */
+  by_agent: StatsRow[];
 }
+
+/** The groupings `mcpkit stats --by` shows. */
+export const STATS_GROUPS = ['tool', 'client', 'agent'] as const;
 
 /** The entries of audit log text; lines that do not parse are counted, not fatal. */
 export function parseAuditLines(text: string): { entries: AuditEntry[]; skipped: number } {
@@ -98,6 +104,11 @@ export function summarize(entries: readonly AuditEntry[], options: { sinceMs?: n
     errors: kept.filter((e) => e.outcome !== 'ok').length,
     skipped: options.skipped ?? 0,
     by_tool: rows(kept, toolKey),
-    by_client: rows(kept, (e) => (e.client ? `${e.client.name} ${e.client.version}` : 'unknown client')),
+    by_client: rows(kept, (e) => (typeof e.client === 'string' ? e.client : '(not recorded)')),
+    by_agent: rows(kept, (e) => {
+      // Lines written before serve.clients had the client software under "client".
+      const info = e.client_info ?? (typeof e.client === 'object' ? (e.client as AuditEntry['client_info']) : null);
+      return info ? `${info.name} ${info.version}` : 'unknown client';
+    }),
   };
 }

@@ -16,7 +16,15 @@ export interface ResourceAuthSettings {
 }
 
 /** `expiresAt`: when the token stops being valid (ms since the epoch), if it says. */
-export type TokenCheck = { ok: true; scopes: string[]; subject?: string; expiresAt?: number } | { ok: false; reason: string };
+export type TokenCheck =
+  | {
+      ok: true;
+      scopes: string[];
+      subject?: string;
+      expiresAt?: number;
+      /** Every claim, for serve.clients.NAME.claims. */ claims?: Readonly<Record<string, unknown>>;
+    }
+  | { ok: false; reason: string };
 
 /** A token accepted is taken at its word this long at most (a revoked opaque token works that long). */
 const REMEMBER_MS = 60_000;
@@ -154,6 +162,7 @@ export class AccessTokenVerifier {
         scopes: grantedScopes(payload as JWTPayload & { scope?: unknown; scp?: unknown }),
         ...(payload.sub ? { subject: payload.sub } : {}),
         expiresAt: payload.exp! * 1000,
+        claims: payload,
       };
     } catch (error) {
       return { ok: false, reason: jwtProblem(error as Error & { code?: string; claim?: string }) };
@@ -187,6 +196,7 @@ export class AccessTokenVerifier {
       scopes: grantedScopes(info),
       ...(info.sub ? { subject: info.sub } : {}),
       ...(info.exp !== undefined ? { expiresAt: info.exp * 1000 } : {}),
+      claims: info,
     };
   }
 }

@@ -11,6 +11,7 @@ export interface ServeArgs {
   host?: string;
   port?: string;
   token?: string;
+  'token-env'?: string;
   'read-only'?: boolean;
   'allow-origin'?: string[];
   groups?: string;
@@ -20,7 +21,7 @@ export interface ServeArgs {
 }
 
 /** Flags taking a value; a parity test keeps this in step with the oclif command's flags. */
-export const SERVE_VALUE_FLAGS = ['config', 'view', 'host', 'port', 'token', 'groups', 'exposure', 'token-budget', 'audit-log'] as const;
+export const SERVE_VALUE_FLAGS = ['config', 'view', 'host', 'port', 'token', 'token-env', 'groups', 'exposure', 'token-budget', 'audit-log'] as const;
 export const SERVE_BOOLEAN_FLAGS = ['eager', 'http', 'read-only'] as const;
 /** Flags that may be repeated, each taking a value. */
 export const SERVE_MULTI_FLAGS = ['allow-origin'] as const;

@@ -16,6 +16,7 @@ export async function fastServe(argv: readonly string[], binUrl: string): Promis
     readOnly: args['read-only'],
     allowOrigins: args['allow-origin'],
     tokenBudget: args['token-budget'],
+    tokenEnv: args['token-env'],
     auditLog: args['audit-log'],
     version,
   });

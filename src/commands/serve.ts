@@ -9,7 +9,8 @@ export default class Serve extends McpkitCommand {
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --config ./mcpkit.yaml',
     '<%= config.bin %> serve --view research --eager',
-    '<%= config.bin %> serve --http --port 8000 --token "$MCPKIT_TOKEN"',
+    'MCPKIT_TOKEN=$(openssl rand -hex 32) <%= config.bin %> serve --http --port 8000',
+    '<%= config.bin %> serve --http --token-env TEAM_GATEWAY_TOKEN',
     '<%= config.bin %> serve --read-only',
     '<%= config.bin %> serve --groups retrieve,registry',
     '<%= config.bin %> serve --exposure direct',
@@ -28,7 +29,10 @@ export default class Serve extends McpkitCommand {
     port: Flags.string({ description: 'Port with --http (default: serve.port, else 8000; 0 picks a free one).' }),
     token: Flags.string({
       description:
-        'Bearer token HTTP clients must send (default: serve.token). For OAuth access tokens from an authorization server, set serve.auth in the config.',
+        'Bearer token HTTP clients must send (default: the variable --token-env names, else MCPKIT_TOKEN, else serve.token). A token on the command line shows in ps: prefer --token-env. For OAuth access tokens from an authorization server, set serve.auth in the config.',
+    }),
+    'token-env': Flags.string({
+      description: 'With --http: the environment variable holding the bearer token (default MCPKIT_TOKEN), so the token never shows in ps.',
     }),
     'read-only': Flags.boolean({ description: "Serve only tools that declare readOnlyHint: true, mcpkit's own and the upstream servers'." }),
     groups: Flags.string({
@@ -64,6 +68,7 @@ export default class Serve extends McpkitCommand {
       readOnly: flags['read-only'],
       allowOrigins: flags['allow-origin'],
       tokenBudget: flags['token-budget'],
+      tokenEnv: flags['token-env'],
       auditLog: flags['audit-log'],
       version: this.config.version,
     });

@@ -1,16 +1,26 @@
 import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
 import { ToolError } from '../core/errors.js';
-import type { Stats } from '../audit/stats.js';
+import type { Stats, STATS_GROUPS } from '../audit/stats.js';
 
 export default class StatsCommand extends McpkitCommand {
   static override summary = 'What agents did through "mcpkit serve": calls, errors and durations per tool and per client, from the audit log.';
   static override description =
     'Reads the audit log serve writes (--audit-log, or serve.audit_log of the config, with its rotated files PATH.1, PATH.2, ...). Durations are p50, p95 and max in milliseconds; an error is a tool error or a protocol error.';
-  static override examples = ['<%= config.bin %> stats', '<%= config.bin %> stats --since 1h', '<%= config.bin %> stats --audit-log ./audit.jsonl --json'];
+  static override examples = [
+    '<%= config.bin %> stats',
+    '<%= config.bin %> stats --since 1h',
+    '<%= config.bin %> stats --by client',
+    '<%= config.bin %> stats --audit-log ./audit.jsonl --json',
+  ];
   static override flags = {
     'audit-log': Flags.string({ description: 'The audit log to read (default: serve.audit_log of the config).' }),
     since: Flags.string({ description: 'Only calls in this last stretch of time: 90s, 15m, 1h, 2d.' }),
+    by: Flags.string({
+      description:
+        'Only this table: tool, client (who called: a name of serve.clients, or how an unnamed caller was let in), or agent (the MCP client software).',
+      options: ['tool', 'client', 'agent'],
+    }),
   };
 
   async run(): Promise<Stats> {
@@ -53,22 +63,28 @@ export default class StatsCommand extends McpkitCommand {
       skipped += parsed.skipped;
       return parsed.entries;
     });
-    const stats = summarize(entries, { now: Date.now(), skipped, ...(sinceMs !== undefined ? { sinceMs } : {}) });
+    const all = summarize(entries, { now: Date.now(), skipped, ...(sinceMs !== undefined ? { sinceMs } : {}) });
+    const by = flags.by as (typeof STATS_GROUPS)[number] | undefined;
+    // --by keeps one table (and its key in --json).
+    const stats: Partial<Stats> & Omit<Stats, 'by_tool' | 'by_client' | 'by_agent'> = by
+      ? { since: all.since, calls: all.calls, errors: all.errors, skipped: all.skipped, [`by_${by}`]: all[`by_${by}`] }
+      : all;
     if (!this.jsonEnabled()) this.print(await render(stats, this.color));
-    return stats;
+    return stats as Stats;
   }
 }
 
-async function render(stats: Stats, color: import('chalk').ChalkInstance): Promise<string> {
+async function render(stats: Partial<Stats> & Pick<Stats, 'calls' | 'errors' | 'since' | 'skipped'>, color: import('chalk').ChalkInstance): Promise<string> {
   const { createRenderUi } = await import('../cli/render.js');
   const ui = createRenderUi(color);
-  const table = (title: string, rows: Stats['by_tool']) => (rows.length ? [ui.table(rows.map(({ key, ...r }) => ({ [title]: key, ...r })))] : []);
+  const table = (title: string, rows: Stats['by_tool'] | undefined) =>
+    rows?.length ? [ui.table(rows.map(({ key, ...r }) => ({ [title]: key, ...r }))), ''] : [];
   return [
     `${stats.calls} call(s), ${stats.errors} error(s)${stats.since ? ` since ${stats.since}` : ''}${stats.skipped ? ui.color.yellow(`; ${stats.skipped} line(s) that are not audit entries skipped`) : ''}`,
     '',
     ...table('tool', stats.by_tool),
-    '',
     ...table('client', stats.by_client),
+    ...table('agent', stats.by_agent),
   ]
     .join('\n')
     .trimEnd();

@@ -329,7 +329,35 @@ export const configSchema = z
         }
       }
     }
+    servedClientIssues(config, (path, message) => ctx.addIssue({ code: 'custom', path, message }));
   });
+
+/**
+ * What the schema of serve.clients cannot see alone: routes that name no view, and a token that
+ * would stand for two identities (another client's, serve.token, a view's), which would make who
+ * called a guess.
+ */
+function servedClientIssues(
+  config: { serve: z.output<typeof serveSchema>; tool_views: Record<string, { tokens?: string[] | undefined }>; mcp_servers: Record<string, unknown> },
+  issue: (path: (string | number)[], message: string) => void,
+) {
+  const owners = new Map<string, string>();
+  if (config.serve.token !== undefined) owners.set(config.serve.token, 'serve.token');
+  for (const [view, spec] of Object.entries(config.tool_views)) for (const token of spec.tokens ?? []) owners.set(token, `tool_views.${view}.tokens`);
+  for (const [name, client] of Object.entries(config.serve.clients ?? {})) {
+    for (const [i, view] of (client.views ?? []).entries()) {
+      if (view !== 'default' && !Object.hasOwn(config.tool_views, view))
+        issue(['serve', 'clients', name, 'views', i], `no view named "${view}" in tool_views ("default" is /mcp)`);
+    }
+    if (client.token === undefined) continue;
+    const owner = owners.get(client.token);
+    if (owner) issue(['serve', 'clients', name, 'token'], `the same token as ${owner}: each client needs a token of its own`);
+    else owners.set(client.token, `serve.clients.${name}.token`);
+  }
+  for (const server of Object.keys(config.serve.upstream_limits ?? {})) {
+    if (!Object.hasOwn(config.mcp_servers, server)) issue(['serve', 'upstream_limits', server], `no server named "${server}" in mcp_servers`);
+  }
+}
 
 /**
  * The config as tools see it. `unusable` names the parts that had problems (a server, a view, a

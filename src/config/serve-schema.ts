@@ -32,6 +32,51 @@ export const serveAuthSchema = z.strictObject({
     .describe('Check tokens that are not JWTs by asking the authorization server.'),
 });
 
+const RATE_TEXT = /^\s*\d+(?:\.\d+)?\s*\/\s*(s|sec|second|m|min|minute)\s*$/;
+const rateSchema = z
+  .string()
+  .regex(RATE_TEXT, 'a rate is N/s or N/min, e.g. 5/s or 30/min')
+  .refine((text) => Number.parseFloat(text) > 0, 'a rate must be more than 0')
+  .describe('Calls allowed: N/s or N/min (a token bucket whose burst is the rate per second, at least 1).');
+
+/** A rule of a client's `tools`: "+ GLOB" allows, "- GLOB" refuses, first match wins (or { include } / { exclude } as in filters). */
+const clientToolRuleSchema = z.union([
+  z.string().regex(/^\s*[+-]\s+\S/, 'a rule is "+ GLOB" (allow) or "- GLOB" (refuse), e.g. "+ github__*" or "- *"'),
+  z.strictObject({ include: z.string().min(1) }),
+  z.strictObject({ exclude: z.string().min(1) }),
+]);
+
+/** One named client of serve --http: how it is recognised, where it may go, what it may call, how fast. */
+export const serveClientSchema = z
+  .strictObject({
+    token: z.string().min(1).optional().describe('Its bearer token; use ${VAR}. Each client needs its own.'),
+    subject: z.string().min(1).optional().describe('Or: the "sub" of its OAuth access tokens (serve.auth).'),
+    claims: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .optional()
+      .describe('Or: claims its OAuth access tokens carry, all of them (e.g. { azp: ci-bot }).'),
+    views: z.array(z.string().min(1)).optional().describe('The routes it may use: view names, and "default" for /mcp (default: every route).'),
+    tools: z
+      .array(clientToolRuleSchema)
+      .optional()
+      .describe('Rules over the published tool names, first match wins: "+ GLOB" allows, "- GLOB" refuses (default: every tool of its routes).'),
+    read_only: z.boolean().optional().describe("Only tools that declare readOnlyHint (mcpkit's own read-only policy)."),
+    rate: rateSchema.optional(),
+    max_concurrent: z.int().positive().optional().describe('Most calls in flight at once.'),
+  })
+  .refine((c) => c.token !== undefined || c.subject !== undefined || c.claims !== undefined, {
+    message: 'a client needs a token, or a subject or claims of its OAuth tokens (serve.auth)',
+  });
+
+/** Limits on what serve sends one upstream server, whoever calls. */
+export const upstreamLimitSchema = z.strictObject({
+  max_concurrent: z.int().positive().optional().describe('Most calls in flight to it at once.'),
+  rate: rateSchema.optional(),
+  queue_ms: z.int().min(0).optional().describe('How long a call waits for a place before it is refused with RATE_LIMITED (default 0: at once).'),
+});
+
+export const CLIENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
 /** The `serve` section: how `mcpkit serve` listens, who may use it, what it offers and records. */
 export const serveSchema = z.strictObject({
   host: z.string().optional().describe('Address for "serve --http" (default 127.0.0.1).'),
@@ -117,6 +162,16 @@ export const serveSchema = z.strictObject({
     .describe(
       'When an agent asks over MCP for a command to be run (server_add or server_import of a stdio server, registry_add, server_test or server_login of a server an agent added): ask the person through the client (default; refused where the client cannot ask), allow without asking (a prompt-injected agent can then run any command as you), or deny.',
     ),
+  clients: z
+    .record(z.string().regex(CLIENT_NAME, 'a client name is letters, digits, "_", "." and "-" (up to 64)'), serveClientSchema)
+    .optional()
+    .describe(
+      'Named clients of "serve --http": each is recognised by its token (or OAuth subject or claims) and gets its routes, tool rules and limits; the audit log and /metrics name it.',
+    ),
+  upstream_limits: z
+    .record(z.string(), upstreamLimitSchema)
+    .optional()
+    .describe('Per server: most calls at once and per second that serve sends it, whoever calls; more wait up to queue_ms, then RATE_LIMITED.'),
   host_tools_without_auth: z
     .boolean()
     .optional()

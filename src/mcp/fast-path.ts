@@ -4,10 +4,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { CallObserver } from '../audit/auditor.js';
 import { answererOf } from '../proxy/catalog.js';
+import type { ToolAccess } from '../tool/context.js';
 
 /** Who a connection's calls come from, for the audit log. */
 export interface FastPathCaller {
-  observer: CallObserver;
+  /** Who calls and what it may call (serve.clients), read per call so a reload applies. */
+  access: () => ToolAccess | undefined;
+  observer?: CallObserver | undefined;
   session: () => string | undefined;
   client: () => { name?: unknown; version?: unknown } | undefined;
 }
@@ -26,17 +29,21 @@ function auditedReply<R>(
   params: Record<string, unknown>,
   reply: (result: R) => number | void,
 ) {
-  if (!caller) return reply;
+  const observer = caller?.observer;
+  if (!observer) return reply;
   const started = performance.now();
+  const access = caller.access();
   return (result: R) => {
     const sent = reply(result);
     const name = String(params.name);
     const entry = hub.knownEntry(name);
-    caller.observer.record({
+    observer.record({
       method: 'tools/call',
       name,
       session: caller.session(),
       request: id,
+      identity: access?.client,
+      named: access?.named,
       client: caller.client(),
       view: hub.view.name,
       ...(entry ? answererOf(entry) : {}),
@@ -72,6 +79,7 @@ export function installFastPath(transport: Transport, hub: () => ProxyHub | unde
         }),
         (progress) => send(progress),
         id,
+        caller?.access(),
       );
       if (handled) {
         inFlight.set(id, handled.cancel);
@@ -124,6 +132,8 @@ export function tryFastHttpCall(
     m.params ?? {},
     auditedReply(caller, hub, id, m.params ?? {}, (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result })),
     () => {},
+    undefined,
+    caller?.access(),
   );
   if (!handled) return false;
   res.once('close', () => {

@@ -18,6 +18,8 @@ import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
 import { listedViews, type Caller, type Route } from './route-access.js';
 import { crossSiteWithoutOrigin, jsonRpcError, listenFailed, readJson, routeOfPath, sendJson, viewPath } from './http-wire.js';
 import { accessRules, RouteAuth, type HttpSettings } from './route-auth.js';
+import { ServedClients } from './served-clients.js';
+import type { ToolAccess } from '../tool/context.js';
 
 export type { HttpSettings } from './route-auth.js';
 
@@ -54,8 +56,10 @@ export interface HttpServeOptions {
 
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
-  /** Who the session's calls come from, for the audit log's hot-path lines. */
-  audit?: FastPathCaller;
+  /** Who the session's calls come from: its client's rules and limits, and the audit log's hot-path lines. */
+  fastPath: FastPathCaller;
+  /** What its credential's client may call now (set again on each request: the config may have changed). */
+  access: { current: ToolAccess };
   /** The route's path, and the route. */
   route: string;
   routeInfo: Route;
@@ -82,6 +86,7 @@ export async function serveHttp(
   const { logger } = runtime;
   let listenBase = '';
   const auth = new RouteAuth(logger, () => listenBase);
+  const served = new ServedClients();
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Sessions end when their client says so (DELETE), when idle too long, or when the credential
   // that opened them is revoked: each holds a server, listeners and perhaps connections of its own.
@@ -120,7 +125,8 @@ export async function serveHttp(
     if (report.outcome === 'applied') revoke().catch((error: Error) => logger.warn(`http: checking open sessions after a reload: ${error.message}`));
   });
 
-  const handleMcp = async (req: IncomingMessage, res: ServerResponse, path: string, route: Route, caller: Caller) => {
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse, path: string, route: Route, caller: Caller, s: HttpSettings) => {
+    const access = served.accessOf(s.clients, caller);
     const view = route.kind === 'view' ? route.view : undefined;
     const sessionId = req.headers['mcp-session-id'];
     const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
@@ -134,7 +140,7 @@ export async function serveHttp(
       const open = { route, caller, res };
       modernOpen.add(open);
       res.once('close', () => modernOpen.delete(open));
-      return modern.serve(req, res, body);
+      return modern.serve(req, res, body, access);
     }
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
@@ -146,6 +152,7 @@ export async function serveHttp(
       if (!session || session.route !== path || session.caller.id !== caller.id)
         return jsonRpcError(res, 404, -32001, 'Session not found; start a new one with initialize.');
       session.lastSeen = Date.now();
+      session.access.current = access;
       if (req.method === 'POST') {
         // Idle time counts from the end of its last answer, not its start.
         session.busy++;
@@ -154,7 +161,7 @@ export async function serveHttp(
           session.lastSeen = Date.now();
         });
       }
-      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.audit)) return;
+      if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.fastPath)) return;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !(isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
@@ -172,10 +179,15 @@ export async function serveHttp(
     }
     res.once('close', () => place.release());
     const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
-    const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers });
-    // Who this session's hot-path calls come from, for the audit log.
-    const observer = runtime.observer;
-    const audit = observer ? { observer, session: () => transport.sessionId, client: () => server.getClientVersion() } : undefined;
+    const held = { current: access };
+    const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers, access: () => held.current });
+    // Who this session's hot-path calls come from: its rules and limits, and the audit log's lines.
+    const fastCaller: FastPathCaller = {
+      access: () => held.current,
+      observer: runtime.observer,
+      session: () => transport.sessionId,
+      client: () => server.getClientVersion(),
+    };
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => (options.replicaId ? `${options.replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
@@ -190,7 +202,8 @@ export async function serveHttp(
             hub: server.resolvedHub,
             lastSeen: Date.now(),
             busy: 0,
-            ...(audit ? { audit } : {}),
+            fastPath: fastCaller,
+            access: held,
           },
           place,
         );
@@ -200,7 +213,7 @@ export async function serveHttp(
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    installFastPath(transport, server.resolvedHub, audit);
+    installFastPath(transport, server.resolvedHub, fastCaller);
     await transport.handleRequest(req, res, body);
   };
 
@@ -264,14 +277,14 @@ export async function serveHttp(
     }
     if (!decided.ok) return sendJson(res, decided.status, decided.body, decided.headers);
     const { caller } = decided;
-    if (route.kind === 'mcp') return handleMcp(req, res, path, route, caller);
+    if (route.kind === 'mcp') return handleMcp(req, res, path, route, caller, s);
     if (route.kind === 'view') {
       if (!s.views.some((v) => v.name === route.view)) {
         // A view removed from the config: its sessions end with it.
         for (const [id, session] of [...sessions.entries()]) if (session.route === path) endSession(id);
         return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No view named "${route.view}".` } });
       }
-      return handleMcp(req, res, path, route, caller);
+      return handleMcp(req, res, path, route, caller, s);
     }
     if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: `${req.method} is not allowed on ${path}.` } });
     if (route.kind === 'metrics') {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { ToolAccess } from '../tool/context.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
 import { createToolServer } from './tool-server.js';
@@ -16,7 +17,8 @@ import { settleAtMost } from '../core/pool.js';
  * shared one, and its change events are published to every open listen stream.
  */
 export interface ModernRoute {
-  serve(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+  /** Answers one request of a caller with this access (its identity, rules and limits). */
+  serve(req: IncomingMessage, res: ServerResponse, body: unknown, access: ToolAccess): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,7 +102,9 @@ function refuse(res: ServerResponse, answer: JsonRpcRefusal): void {
 export function modernRoute(runtime: Runtime, view: string | undefined, options: { maxBodyBytes: number }): ModernRoute {
   let unsubscribe: (() => void)[] | undefined;
   const handler: McpHttpHandler = createMcpHandler(
-    async () => {
+    async ({ authInfo }) => {
+      // The caller's access rides on the request (req.auth below): each request is its own server.
+      const access = (authInfo?.extra as { access?: ToolAccess } | undefined)?.access;
       const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
       unsubscribe ??= [
         hub.onListChanged(() => handler.notify.toolsChanged()),
@@ -108,7 +112,13 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
         hub.onResourcesChanged(() => handler.notify.resourcesChanged()),
         hub.onResourceUpdated((uri) => handler.notify.resourceUpdated(uri)),
       ];
-      return createToolServer({ hub: () => runtime.openHub(view, { shared: true, era: 'modern' }), runtime, hasServers: hub.hasServers, perRequest: true });
+      return createToolServer({
+        hub: () => runtime.openHub(view, { shared: true, era: 'modern' }),
+        runtime,
+        hasServers: hub.hasServers,
+        perRequest: true,
+        ...(access ? { access: () => access } : {}),
+      });
     },
     {
       // Legacy traffic never gets here (serveHttp keeps its sessions); refusing it is a safety net.
@@ -119,7 +129,9 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
   );
   const node = toNodeHandler(handler);
   return {
-    async serve(req, res, body) {
+    async serve(req, res, body, access) {
+      // The SDK passes req.auth to the server factory as authInfo; mcpkit checked the credential already (route-auth.ts).
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: access.client, scopes: [], extra: { access } };
       // The SDK answers subscriptions/listen itself; the resources a stream asks about are
       // subscribed to upstream for as long as it is open (a 2025 server tells only subscribers).
       const uris = listenedResources(body);

@@ -23,14 +23,27 @@ export interface AccessRules {
   oauth: boolean;
   /** Routes opened on purpose (serve.open_routes; /metrics also by serve.metrics_public). */
   open: readonly string[];
+  /** serve.clients: named clients, by token (or OAuth subject/claims, checked by the caller), each with the routes it may use. */
+  clients?: readonly ClientRoutes[];
+}
+
+/** A named client as route access sees it: how it is recognised and its routes (view names, "default" for /mcp; none: every route). */
+export interface ClientRoutes {
+  name: string;
+  token?: string;
+  subject?: string;
+  claims?: Readonly<Record<string, string | number | boolean>>;
+  views?: readonly string[];
 }
 
 /** Who a request is, for the session it may open and the quotas it counts against. */
 export interface Caller {
-  /** Stable and secret-free: `anonymous`, `token:serve`, `token:<sha256 prefix>`, `oauth:<subject>`. */
+  /** Stable and secret-free: `anonymous`, `token:serve`, `token:<sha256 prefix>`, `oauth:<subject>`, `client:<name>`. */
   id: string;
   /** How it was let in. */
-  via: 'open' | 'serve-token' | 'view-token' | 'oauth';
+  via: 'open' | 'serve-token' | 'view-token' | 'oauth' | 'client';
+  /** The name of the configured client it is (serve.clients), by its token or its OAuth token's subject or claims. */
+  client?: string;
   /** The bearer token it gave, kept to check it again after a reload (never logged). */
   token?: string;
 }
@@ -61,7 +74,8 @@ export function routePath(route: Route): string {
 
 /** Whether any route needs a credential (then every route not opened on purpose does). */
 export function anyRouteClosed(rules: AccessRules): boolean {
-  return rules.token !== undefined || rules.oauth || rules.views.some((v) => v.tokens !== undefined || v.locked === true);
+  // Named clients are identities with rules: a request without one would go round them.
+  return rules.token !== undefined || rules.oauth || (rules.clients?.length ?? 0) > 0 || rules.views.some((v) => v.tokens !== undefined || v.locked === true);
 }
 
 /** Whether the route is open without a credential: nothing is closed, or it was opened on purpose. */
@@ -93,12 +107,46 @@ export function tokenId(token: string): string {
  */
 export function decideStatic(rules: AccessRules, route: Route, token: string | undefined): StaticDecision {
   if (token !== undefined) {
+    const client = rules.clients?.find((c) => c.token !== undefined && sameSecret(token, c.token));
+    // A client's token opens its routes and nothing else: not the routes open to anyone either (it is someone).
+    if (client)
+      return clientOpens(client, route)
+        ? { allow: true, caller: { id: `client:${client.name}`, via: 'client', client: client.name, token } }
+        : { allow: false };
     if (rules.token !== undefined && sameSecret(token, rules.token)) return { allow: true, caller: { id: 'token:serve', via: 'serve-token', token } };
     const views = viewsOfToken(rules, token);
     if (views.length && tokenOpens(route, views)) return { allow: true, caller: { id: tokenId(token), via: 'view-token', token } };
   }
   if (openRoute(rules, route)) return { allow: true, caller: { id: 'anonymous', via: 'open' } };
   return { allow: false };
+}
+
+/** Whether a named client may use a route: its views (and "default" for /mcp), the list of views; /health and /metrics only with every route. */
+export function clientOpens(client: Pick<ClientRoutes, 'views'>, route: Route): boolean {
+  if (client.views === undefined) return true;
+  switch (route.kind) {
+    case 'mcp':
+      return client.views.includes('default');
+    case 'view':
+    case 'view-info':
+      return client.views.includes(route.view);
+    case 'views':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The configured client an OAuth access token stands for: by its subject, else by all the claims a client names. */
+export function clientOfOAuth(
+  clients: readonly ClientRoutes[] | undefined,
+  token: { subject?: string; claims?: Readonly<Record<string, unknown>> },
+): ClientRoutes | undefined {
+  return clients?.find(
+    (c) =>
+      (c.subject !== undefined && c.subject === token.subject) ||
+      (c.subject === undefined && c.claims !== undefined && Object.entries(c.claims).every(([k, v]) => token.claims?.[k] === v)),
+  );
 }
 
 function tokenOpens(route: Route, views: readonly string[]): boolean {
@@ -121,6 +169,8 @@ export function stillAllowed(rules: AccessRules, route: Route, caller: Caller): 
 
 /** The views the GET /views listing shows a caller: all of them, or those its view token opens. */
 export function listedViews<V extends { name: string }>(rules: AccessRules, views: readonly V[], caller: Caller): V[] {
+  const client = caller.client !== undefined ? rules.clients?.find((c) => c.name === caller.client) : undefined;
+  if (client) return views.filter((v) => clientOpens(client, { kind: 'view', view: v.name }));
   if (caller.via !== 'view-token' || caller.token === undefined) return [...views];
   const mine = new Set(viewsOfToken(rules, caller.token));
   return views.filter((v) => mine.has(v.name));

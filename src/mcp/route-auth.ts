@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../core/logger.js';
 import type { AccessTokenVerifier, ResourceAuthSettings } from '../auth/resource-server.js';
 import { bearer } from './http-guards.js';
-import { decideStatic, routePath, stillAllowed, tokenId, type AccessRules, type Caller, type Route } from './route-access.js';
+import type { ServedClient } from './served-clients.js';
+import { clientOfOAuth, clientOpens, decideStatic, routePath, stillAllowed, tokenId, type AccessRules, type Caller, type Route } from './route-access.js';
 
 /** What decides who may use which route: read for every request, so a reloaded config applies to the next one. */
 export interface HttpSettings {
@@ -16,13 +17,21 @@ export interface HttpSettings {
   allowedOrigins?: readonly string[];
   /** Routes served without a credential even when others need one (serve.open_routes, and /metrics for serve.metrics_public). */
   openRoutes?: readonly string[];
+  /** serve.clients: how each named client is recognised, the routes it may use, its rules and limits. */
+  clients?: readonly ServedClient[];
 }
 
 export type Authorized = { ok: true; caller: Caller } | { ok: false; status: number; body: unknown; headers: Record<string, string> };
 
 /** The access rules of route-access.ts, from the settings. */
 export function accessRules(s: HttpSettings): AccessRules {
-  return { ...(s.token !== undefined ? { token: s.token } : {}), views: s.views, oauth: s.oauth !== undefined, open: s.openRoutes ?? [] };
+  return {
+    ...(s.token !== undefined ? { token: s.token } : {}),
+    views: s.views,
+    oauth: s.oauth !== undefined,
+    open: s.openRoutes ?? [],
+    ...(s.clients?.length ? { clients: s.clients } : {}),
+  };
 }
 
 /** The MCP route an OAuth token must be issued for: a view's own, or /mcp for the server's other routes. */
@@ -102,6 +111,17 @@ export class RouteAuth {
         error: 'insufficient_scope',
         description: `needs one of: ${scopes.join(' ')}`,
       });
+    }
+    const client = clientOfOAuth(s.clients, check);
+    if (client) {
+      if (!clientOpens(client, route))
+        return {
+          ok: false,
+          status: 403,
+          body: { error: { code: 'AUTH_FAILED', message: `Client ${client.name} may not use ${routePath(route)} (serve.clients.${client.name}.views).` } },
+          headers: {},
+        };
+      return { ok: true, caller: { id: `client:${client.name}`, via: 'oauth', client: client.name, token: given } };
     }
     return { ok: true, caller: { id: check.subject !== undefined ? `oauth:${check.subject}` : `oauth-${tokenId(given)}`, via: 'oauth', token: given } };
   }

@@ -4,6 +4,8 @@ import type { McpkitConfig } from '../config/schema.js';
 import type { Policy } from '../tool/context.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
+import { serveToken } from './serve-token.js';
+import { httpSettingsOf } from './http-settings.js';
 import { followConfig } from '../app/follow-config.js';
 import { redact } from '../core/redact.js';
 import type { HttpSettings } from './http.js';
@@ -20,6 +22,8 @@ export interface ServeOptions {
   host?: string;
   port?: string | number;
   token?: string;
+  /** The variable holding the token (else MCPKIT_TOKEN): keeps it out of argv. */
+  tokenEnv?: string;
   /** No tool with readOnlyHint: false is listed or callable, mcpkit's own or an upstream's. */
   readOnly?: boolean;
   /** Browser origins allowed over HTTP besides loopback ones. */
@@ -120,7 +124,9 @@ export interface HttpServeHandle {
  * `serve --http` up and listening, in this process: what `mcpkit serve --http` runs until a signal
  * ends it, and what tests start without a process of its own. `say` gets serve's own lines.
  */
-export async function startHttpServe(options: ServeOptions & { http: true }, say: Say = toStderr, logger?: Logger): Promise<HttpServeHandle> {
+export async function startHttpServe(given: ServeOptions & { http: true }, say: Say = toStderr, logger?: Logger): Promise<HttpServeHandle> {
+  const token = serveToken(given, process.env);
+  const options = { ...given, ...(token !== undefined ? { token } : {}) };
   const core = await startCore(options, say, logger);
   try {
     const http = await serveOverHttp(options, core, say);
@@ -305,7 +311,8 @@ async function servePolicy(options: ServeOptions, config: McpkitConfig): Promise
       throw new ToolError('INVALID_INPUT', `--token-budget must be a whole number of tokens from ${min} to ${max}, got "${options.tokenBudget}".`);
     }
   }
-  const authenticated = (options.token ?? config.serve.token) !== undefined || config.serve.auth !== undefined;
+  const authenticated =
+    (options.token ?? config.serve.token) !== undefined || config.serve.auth !== undefined || Object.keys(config.serve.clients ?? {}).length > 0;
   const hostTools = !options.http || authenticated || config.serve.host_tools_without_auth === true;
   return {
     readOnly: options.readOnly === true,
@@ -334,41 +341,12 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   const port = parsePort(options.port ?? config.serve.port, SETTING_DEFAULTS.serve.port);
   const token = options.token ?? config.serve.token;
   const oauth = config.serve.auth;
-  if (!token && !oauth && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
+  if (!token && !oauth && !Object.keys(config.serve.clients ?? {}).length && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     runtime.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);
   }
   const { serveHttp } = await import('./http.js');
   if (options.eager) void runtime.openHub(undefined, { shared: true }).then((h) => h.warmUp());
-  const settingsOf = (now: McpkitConfig): HttpSettings => {
-    const oauth = now.serve.auth;
-    return {
-      ...((options.token ?? now.serve.token) ? { token: options.token ?? now.serve.token } : {}),
-      views: Object.entries(now.tool_views).map(([name, v]) => ({
-        name,
-        description: v.description,
-        exposure: runtime.policy.exposure ?? v.exposure ?? now.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
-        tokens: v.tokens,
-        scopes: v.scopes,
-        // A view whose entry cannot be read cannot say whom it admits: nobody, and the other routes close.
-        ...(now.unusable?.[`tool_views.${name}`] ? { locked: true } : {}),
-      })),
-      ...(oauth
-        ? {
-            oauth: {
-              issuer: oauth.issuer,
-              ...(oauth.resource ? { resource: oauth.resource } : {}),
-              scopes: oauth.scopes ?? [],
-              ...(oauth.jwks_uri ? { jwksUri: oauth.jwks_uri } : {}),
-              ...(oauth.introspection
-                ? { introspection: { url: oauth.introspection.url, clientId: oauth.introspection.client_id, clientSecret: oauth.introspection.client_secret } }
-                : {}),
-            },
-          }
-        : {}),
-      allowedOrigins: [...(now.serve.allowed_origins ?? []), ...(options.allowOrigins ?? [])],
-      openRoutes: [...(now.serve.open_routes ?? []), ...(now.serve.metrics_public ? ['/metrics'] : [])],
-    };
-  };
+  const settingsOf = (now: McpkitConfig) => httpSettingsOf(now, options, runtime.policy.exposure);
   let openSessions = () => 0;
   const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, calls, () => openSessions(), audit);
   // Made once per config generation: a reload applies to the next request.

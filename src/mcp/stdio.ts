@@ -5,7 +5,7 @@ import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { ClientEra } from '../proxy/era.js';
 import { installFastPath } from './fast-path.js';
-import { createToolServer, type ToolServerOptions } from './tool-server.js';
+import { STDIO_ACCESS, createToolServer, type ToolServerOptions } from './tool-server.js';
 
 export interface StdioServeOptions {
   runtime: Runtime;
@@ -46,7 +46,7 @@ export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions
   installFastPath(
     transport,
     () => legacyHub?.(),
-    observer ? { observer, session: () => undefined, client: () => legacyServer?.getClientVersion() } : undefined,
+    observer ? { access: () => STDIO_ACCESS, observer, session: () => undefined, client: () => legacyServer?.getClientVersion() } : undefined,
   );
   const answered = trackAnswers(transport);
   let done!: () => void;

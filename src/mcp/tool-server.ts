@@ -1,4 +1,4 @@
-import { CLIENT_INFO_META_KEY, Server, ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, Server, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
@@ -8,7 +8,7 @@ import { answererOf, type CatalogEntry } from '../proxy/catalog.js';
 import { modernRequestOf } from './modern-request.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
-import { SessionState, type UpstreamTrace } from '../tool/context.js';
+import { SessionState, type ToolAccess, type UpstreamTrace } from '../tool/context.js';
 
 export interface ToolServerOptions {
   /**
@@ -25,6 +25,8 @@ export interface ToolServerOptions {
    * the handler's listen streams (mcp/modern-http.ts), not through this short-lived server.
    */
   perRequest?: boolean;
+  /** Who the client is and what it may call (serve.clients), read per request so a reload applies; absent: stdio, anyone. */
+  access?: () => ToolAccess | undefined;
 }
 
 /**
@@ -75,6 +77,28 @@ function questionsOf(runtime: Runtime): OpenQuestions {
   return questions;
 }
 
+/** What answered a tools/call, for the audit log: a catalog entry (through a meta-tool: `via`), or a meta-tool itself. */
+type Answered = { entry?: CatalogEntry; via?: string; meta?: boolean };
+
+/** Who a stdio client is in the audit log: the person who started serve. */
+export const STDIO_IDENTITY = 'stdio';
+export const STDIO_ACCESS = Object.freeze({ client: STDIO_IDENTITY });
+
+type Allows = NonNullable<ToolAccess['allows']>;
+
+/** The prompts, resources or templates a client's rules allow, by name (they only read). */
+function visible<T extends { name: string }>(allows: Allows | undefined, items: T[]): T[] {
+  return allows ? items.filter((item) => allows({ name: item.name, readOnly: true })) : items;
+}
+
+/** Whether a client's rules allow reading a URI: a listed resource of an allowed name, or a URI of an allowed template. */
+async function readable(hub: ProxyHub, allows: Allows, uri: string): Promise<boolean> {
+  const listed = (await hub.passthrough.listResources()).find((r) => r.uri === uri);
+  if (listed) return allows({ name: listed.name, readOnly: true });
+  const templates = await hub.passthrough.listResourceTemplates();
+  return templates.some((t) => allows({ name: t.name, readOnly: true }) && new UriTemplate(t.uriTemplate).match(uri) !== null);
+}
+
 /** Results of server-to-client requests are passed back to the upstream as the client gave them. */
 const PassThrough = z.looseObject({});
 
@@ -92,7 +116,7 @@ function needsOwnConnections(capabilities: ClientCapabilities | undefined): bool
  * Capabilities follow the view: prompts, resources (with subscriptions) and completions only when
  * it has upstream servers; logging always (mcpkit honours logging/setLevel itself).
  */
-export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
+export function createToolServer({ hub, runtime, hasServers, perRequest, access }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
   // One server per client connection, so one session: its state is this client's alone.
   const session = new SessionState();
   const context = runtime.context({ session });
@@ -166,19 +190,24 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     started: number,
     args: unknown,
     ended: { result?: unknown; error?: unknown },
-    entry: CatalogEntry | undefined,
+    answered: Answered | undefined,
   ) => {
     if (!runtime.observer) return;
+    const { entry, via, meta } = answered ?? {};
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     const client = (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion();
     runtime.observer.record({
       method,
-      name,
+      // A call through a meta-tool is recorded under the tool it ran.
+      name: via !== undefined && entry ? entry.name : name,
       session: ctx.sessionId,
       request: ctx.mcpReq.id,
+      identity: access?.()?.client ?? STDIO_IDENTITY,
+      named: access?.()?.named,
+      ...(via !== undefined ? { via } : {}),
       client,
       view: resolved?.view.name,
-      ...(entry ? answererOf(entry) : {}),
+      ...(entry ? answererOf(entry) : meta ? { server: 'mcpkit', upstreamName: name } : {}),
       started,
       args,
       ...(ended.error !== undefined ? { error: ended.error as { code?: unknown } } : { result: ended.result }),
@@ -191,7 +220,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     ctx: ServerContext,
     args: unknown,
     run: () => Promise<T>,
-    answered?: () => CatalogEntry | undefined,
+    answered?: () => Answered | undefined,
   ): Promise<T> => {
     if (!runtime.observer) return run();
     const started = performance.now();
@@ -214,14 +243,20 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
     if (!tracing) return run();
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     const meta = envelope?.traceparent !== undefined ? envelope : params._meta;
-    const attributes = { 'gen_ai.tool.name': params.name, 'mcp.session.id': ctx.sessionId, 'jsonrpc.request.id': String(ctx.mcpReq.id) };
+    const attributes = {
+      'gen_ai.tool.name': params.name,
+      'mcp.session.id': ctx.sessionId,
+      'jsonrpc.request.id': String(ctx.mcpReq.id),
+      'mcpkit.client': access?.()?.client ?? STDIO_IDENTITY,
+    };
     return tracing.serve('tools/call', params.name, meta, attributes, (parent) =>
       run({ child: (method, name, upstream) => tracing.upstream(parent, method, name, upstream) }),
     );
   };
-  server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list() }));
+  server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list(access?.()) }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    let answeredBy: CatalogEntry | undefined;
+    let answeredBy: Answered | undefined;
+    const caller = access?.();
     return audit(
       'tools/call',
       request.params.name,
@@ -250,9 +285,15 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
             ...(progress ? { progress } : {}),
             ...(modern ? { modern } : {}),
             ...(trace ? { trace } : {}),
+            ...(caller ? { access: caller } : {}),
           });
           await Promise.all(sending);
-          if (outcome.found) answeredBy = outcome.entry;
+          if (outcome.found)
+            answeredBy = {
+              ...(outcome.entry ? { entry: outcome.entry } : {}),
+              ...(outcome.via ? { via: outcome.via } : {}),
+              ...(outcome.meta ? { meta: true } : {}),
+            };
           if (!outcome.found) {
             const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
             // Spec: an unknown tool is a protocol error (-32602), not a tool result.
@@ -273,19 +314,33 @@ export function createToolServer({ hub, runtime, hasServers, perRequest }: ToolS
   });
   if (hasServers) {
     // Prompts and resources of the upstream servers, filtered like their tools.
-    server.setRequestHandler('prompts/list', async () => ({ prompts: await (await ready()).passthrough.listPrompts() }));
+    // A client with rules sees the prompts and resources its rules allow by name, as a view's filter does.
+    const shown = () => access?.()?.allows;
+    server.setRequestHandler('prompts/list', async () => ({ prompts: visible(shown(), await (await ready()).passthrough.listPrompts()) }));
     server.setRequestHandler('prompts/get', async (request, ctx) =>
       audit('prompts/get', request.params.name, ctx, request.params.arguments ?? {}, () =>
-        asProtocolError(() => ready().then((h) => h.passthrough.getPrompt(request.params.name, request.params.arguments, modernOf(ctx))), invalidParams),
+        asProtocolError(async () => {
+          const h = await ready();
+          const allows = shown();
+          if (allows && !allows({ name: request.params.name, readOnly: true }))
+            throw new ToolError('NOT_FOUND', `No prompt named "${request.params.name}".`, { details: { prompt: request.params.name } });
+          return h.passthrough.getPrompt(request.params.name, request.params.arguments, modernOf(ctx));
+        }, invalidParams),
       ),
     );
-    server.setRequestHandler('resources/list', async () => ({ resources: await (await ready()).passthrough.listResources() }));
+    server.setRequestHandler('resources/list', async () => ({ resources: visible(shown(), await (await ready()).passthrough.listResources()) }));
     server.setRequestHandler('resources/templates/list', async () => ({
-      resourceTemplates: await (await ready()).passthrough.listResourceTemplates(),
+      resourceTemplates: visible(shown(), await (await ready()).passthrough.listResourceTemplates()),
     }));
     server.setRequestHandler('resources/read', async (request, ctx) =>
       audit('resources/read', request.params.uri, ctx, undefined, () =>
-        asProtocolError(() => ready().then((h) => h.passthrough.readResource(request.params.uri, modernOf(ctx))), resourceNotFound(request.params.uri)),
+        asProtocolError(async () => {
+          const h = await ready();
+          const allows = shown();
+          if (allows && !(await readable(h, allows, request.params.uri)))
+            throw new ToolError('NOT_FOUND', `No resource at ${request.params.uri}.`, { details: { uri: request.params.uri } });
+          return h.passthrough.readResource(request.params.uri, modernOf(ctx));
+        }, resourceNotFound(request.params.uri)),
       ),
     );
     server.setRequestHandler('resources/subscribe', async (request) => {

@@ -1,8 +1,10 @@
 import { ProtocolError, type CallToolResult, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
+import type { Limiter } from '../core/limits.js';
 import { invalidArguments } from '../core/schema.js';
 import { closestNames } from '../core/suggest.js';
-import type { ToolContext } from '../tool/context.js';
+import type { ToolAccess, ToolContext } from '../tool/context.js';
+import type { CompositeConfig } from '../config/schema.js';
 import { runLocalTool, toCallResult, toErrorResult } from '../tool/mcp-shape.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import type { CatalogEntry } from './catalog.js';
@@ -13,11 +15,25 @@ import type { Upstream } from './upstream.js';
 import { publish, type ViewCatalog, type WithheldTool } from './view-catalog.js';
 import { notApprovedError } from './not-approved.js';
 
-/** `entry`: what answered (none for a meta-tool, or a tool its pins withhold). */
-export type CallOutcome = { found: false; similar: string[] } | { found: true; result: CallToolResult; entry?: CatalogEntry };
+/** `entry`: what answered (none for a search, or a tool its pins withhold); `via`: the meta-tool that called it. */
+export type CallOutcome =
+  | { found: false; similar: string[] }
+  | {
+      found: true;
+      result: CallToolResult;
+      entry?: CatalogEntry;
+      via?: string;
+      /** A meta-tool answered (a search, a description): mcpkit's own. */ meta?: boolean;
+    };
 
 /** What the router needs of an upstream: a call through the SDK client, and the hot path. */
 export type CallTarget = Pick<Upstream, 'callTool' | 'forwardCall' | 'ready'>;
+
+/** serve.upstream_limits of one server: calls wait for a place up to `queueMs`, then are refused. */
+export interface UpstreamGate {
+  limiter: Limiter;
+  queueMs: number;
+}
 
 export interface CallRouterOptions {
   catalog: ViewCatalog;
@@ -32,6 +48,8 @@ export interface CallRouterOptions {
   unenforced(reason: string): void;
   /** False while calls must take the SDK server's path (serve traces: the spans are made there). */
   hotPath?: () => boolean;
+  /** serve.upstream_limits: the gate of a server's calls, if it has one (its calls then take the ordinary path). */
+  upstreamGate?: (server: string) => UpstreamGate | undefined;
 }
 
 /**
@@ -59,25 +77,78 @@ export class CallRouter {
     }
   }
 
+  /** Whether a name is one of the view's search meta-tools. */
+  isMeta(name: string): boolean {
+    return this.metaOps?.has(name) === true;
+  }
+
   async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallOutcome> {
+    const access = context.access;
     const op = this.metaOps?.get(name);
-    if (op) return { found: true, result: await this.callMeta(op, args ?? {}, context) };
+    if (op) {
+      // A call through the meta-tool is recorded under the tool it ran (via the meta-tool).
+      let ran: CatalogEntry | undefined;
+      const outcome = await this.admitted(access, () => this.callMeta(op, args ?? {}, context, (entry) => (ran = entry)));
+      return ran ? { ...outcome, entry: ran, via: name } : { ...outcome, meta: true };
+    }
     const entry = await this.options.catalog.entry(name);
-    if (!entry) {
-      const held = this.options.catalog.withheldTool(name);
-      if (held) return { found: true, result: toErrorResult(notApproved(name, held)) };
+    if (!entry || !(await this.permitted(entry, access))) {
+      const held = entry ? undefined : this.options.catalog.withheldTool(name);
+      if (held && this.allowsName(access, name)) return { found: true, result: toErrorResult(notApproved(name, held)) };
       // A name the client saw in an earlier listing: said so, with what to do, never "unknown".
-      const gone = this.options.catalog.goneTool(name);
-      if (gone) {
+      const gone = entry ? undefined : this.options.catalog.goneTool(name);
+      if (gone && this.allowsName(access, name)) {
         const error = new ToolError('NOT_FOUND', `Tool ${name} is no longer offered: the tools of ${gone} changed since it was listed.`, {
-          details: { tool: name, similar: closestNames(name, await this.options.catalog.names()) },
+          details: { tool: name, similar: await this.similar(name, access) },
           hint: 'List the tools again (tools/list); the view sent list_changed when they changed.',
         });
         return { found: true, result: toErrorResult(error) };
       }
-      return { found: false, similar: closestNames(name, await this.options.catalog.names()) };
+      // A tool this client may not call is refused exactly as one that does not exist.
+      return { found: false, similar: await this.similar(name, access) };
     }
-    return { found: true, result: await this.callEntry(entry, args, context), entry };
+    const outcome = await this.admitted(access, () => this.callEntry(entry, args, context));
+    return outcome.found ? { ...outcome, entry } : outcome;
+  }
+
+  /** The names like `name` that this client may call. */
+  private async similar(name: string, access: ToolAccess | undefined): Promise<string[]> {
+    const names = await this.options.catalog.names();
+    if (!access?.allows) return closestNames(name, names);
+    const entries = await this.options.catalog.current();
+    const allowed: string[] = [];
+    for (const n of names) if (await this.permitted(entries.get(n)!, access)) allowed.push(n);
+    return closestNames(name, allowed);
+  }
+
+  /** A call under the client's rate and max_concurrent: refused at once with RATE_LIMITED when over them. */
+  private async admitted(access: ToolAccess | undefined, run: () => Promise<CallToolResult>): Promise<CallOutcome & { found: true }> {
+    const admission = access?.admit?.();
+    if (!admission) return { found: true, result: await run() };
+    if (!admission.ok) return { found: true, result: toErrorResult(rateLimited(access!.client, admission)) };
+    try {
+      return { found: true, result: await run() };
+    } finally {
+      admission.release();
+    }
+  }
+
+  private allowsName(access: ToolAccess | undefined, name: string): boolean {
+    return !access?.allows || access.allows({ name, readOnly: false }) || access.allows({ name, readOnly: true });
+  }
+
+  /**
+   * Whether the client may call an entry: its rules over the published name (and read_only over
+   * what the tool declares); a composite only when it may call every step as well.
+   */
+  async permitted(entry: CatalogEntry, access: ToolAccess | undefined): Promise<boolean> {
+    if (!access?.allows) return true;
+    if (entry.kind !== 'composite') return access.allows({ name: entry.name, readOnly: readsOnly(entry) });
+    const entries = [...(await this.options.catalog.current()).values()];
+    const steps = stepRefs(entry.spec).map((ref) => stepEntry(entries, ref));
+    if (steps.some((step) => !step)) return false;
+    // A composite is published as a writer (readOnlyHint false), as a read-only view leaves it out.
+    return access.allows({ name: entry.name, readOnly: false }) && steps.every((step) => access.allows!({ name: step!.name, readOnly: readsOnly(step!) }));
   }
 
   /** One call, through the view's hooks. Failures of any kind come back as isError results. */
@@ -108,38 +179,78 @@ export class CallRouter {
     reply: (result: CallToolResult) => void,
     progress: (message: JSONRPCMessage) => void,
     related?: RequestId,
+    access?: ToolAccess,
   ): { cancel(): void } | undefined {
     const catalog = this.options.catalog.known;
     if (!catalog || !this.options.hooks.empty || typeof params.name !== 'string' || this.options.hotPath?.() === false) return undefined;
     const entry = catalog.get(params.name);
     if (entry?.kind !== 'upstream') return undefined;
     const target = this.options.targets.get(entry.server)!;
-    if (!target.ready) return undefined;
+    if (!target.ready || this.options.upstreamGate?.(entry.server)) return undefined;
+    // A tool the client may not call takes the ordinary path, which refuses it as unknown.
+    if (access?.allows && !access.allows({ name: entry.name, readOnly: readsOnly(entry) })) return undefined;
+    const admission = access?.admit?.();
+    if (admission && !admission.ok) {
+      reply(toErrorResult(rateLimited(access!.client, admission)));
+      return { cancel() {} };
+    }
+    const release = admission?.release;
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     try {
       this.checkArgs(entry.name, entry.tool.inputSchema, args);
     } catch (error) {
+      release?.();
       reply(toErrorResult(error));
       return { cancel() {} };
     }
     const cancel = target.forwardCall(
       { ...params, name: entry.upstreamName },
-      (outcome) => reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome),
+      (outcome) => {
+        release?.();
+        reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome);
+      },
       progress,
       related,
     );
-    return { cancel };
+    return {
+      cancel() {
+        release?.();
+        cancel();
+      },
+    };
   }
 
   private async dispatch(entry: CatalogEntry, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
     switch (entry.kind) {
       case 'local':
+        // A read-only client runs mcpkit's own writers that enforce read-only (arango_query) under that policy.
+        if (context.access?.readOnly && entry.tool.enforcesReadOnly && !context.policy.readOnly)
+          return runLocalTool(entry.tool, args, { ...context, policy: { ...context.policy, readOnly: true } });
         return runLocalTool(entry.tool, args, context);
-      case 'upstream':
+      case 'upstream': {
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
-        return this.options.targets
-          .get(entry.server)!
-          .callTool(entry.upstreamName, args, context.signal, context.progress, context.requestId, context.modern, context.trace);
+        const target = this.options.targets.get(entry.server)!;
+        const call = () => target.callTool(entry.upstreamName, args, context.signal, context.progress, context.requestId, context.modern, context.trace);
+        const gate = this.options.upstreamGate?.(entry.server);
+        if (!gate) return call();
+        // Waits for a place (a cancelled call stops waiting), else is refused as the client's own limits refuse.
+        const place = await gate.limiter.wait(gate.queueMs, context.signal);
+        if (!place.ok) {
+          throw new ToolError(
+            'RATE_LIMITED',
+            `Server ${entry.server} is ${place.why}${gate.queueMs ? ` after waiting ${gate.queueMs} ms` : ''}: the call was not run.`,
+            {
+              details: { server: entry.server, retry_after_ms: place.retryAfterMs },
+              hint: `Wait ${place.retryAfterMs} ms, then call again (serve.upstream_limits.${entry.server} protects the server).`,
+            },
+          );
+        }
+        try {
+          return await call();
+        } finally {
+          place.release();
+        }
+      }
       case 'composite': {
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
         const { failed, output } = await runComposite(entry.spec, args, (ref, stepArgs) => this.callStep(entry.name, ref, stepArgs, context));
@@ -148,26 +259,22 @@ export class CallRouter {
     }
   }
 
-  /** A composite step: `server.tool` (as the server publishes it) or one of the view's mcpkit tools. */
+  /**
+   * A composite step: `server.tool` (as the server publishes it) or one of the view's mcpkit tools,
+   * through the view's hooks like any call (a hook that refuses a call refuses it as a step too).
+   */
   private async callStep(composite: string, ref: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
-    const entries = [...(await this.options.catalog.current()).values()];
-    const dot = ref.indexOf('.');
-    const target =
-      dot > 0
-        ? entries.find(
-            (e) => e.kind === 'upstream' && e.server === ref.slice(0, dot) && (e.tool.name === ref.slice(dot + 1) || e.upstreamName === ref.slice(dot + 1)),
-          )
-        : entries.find((e) => e.kind === 'local' && e.name === ref);
+    const target = stepEntry([...(await this.options.catalog.current()).values()], ref);
     if (!target) {
       throw new ToolError('NOT_FOUND', `Composite tool ${composite}: step tool "${ref}" is not served by this view.`, {
         hint: 'Write server.tool with a server of the view (its tool as the server publishes it), or an mcpkit tool the view includes.',
       });
     }
-    try {
-      return await this.dispatch(target, args, context);
-    } catch (error) {
-      return toErrorResult(error); // published like any call's error (fields in MCP's words)
+    // The rules were checked before the composite started; a reload since may have changed them.
+    if (!(await this.permitted(target, context.access))) {
+      throw new ToolError('NOT_FOUND', `Composite tool ${composite}: step tool "${ref}" is not served to this client.`);
     }
+    return this.callEntry(target, args, context);
   }
 
   private checkArgs(name: string, schema: object, args: unknown): void {
@@ -180,31 +287,70 @@ export class CallRouter {
     if (issues.length) throw invalidArguments(name, issues);
   }
 
-  private async callMeta(op: MetaOp, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  private async callMeta(op: MetaOp, args: Record<string, unknown>, context: ToolContext, ran: (entry: CatalogEntry) => void): Promise<CallToolResult> {
     const { catalog } = this.options;
     const names = metaToolNames(catalog.label);
     try {
       this.checkArgs(names[op], this.metaSchemas!.get(op)!, args);
+      const access = context.access;
       if (op === 'search') {
-        const found = await catalog.search(String(args.query), typeof args.limit === 'number' ? args.limit : 10);
+        const keep = access?.allows ? await this.permittedNames(access) : undefined;
+        const found = await catalog.search(String(args.query), typeof args.limit === 'number' ? args.limit : 10, keep);
         return toCallResult({ query: args.query, ...found });
       }
       const name = String(args.name);
       const entries = await catalog.current();
       const entry = entries.get(name);
-      if (!entry) {
-        const similar = closestNames(name, [...entries.keys()]);
+      if (!entry || !(await this.permitted(entry, access))) {
+        const similar = await this.similar(name, access);
         throw new ToolError('NOT_FOUND', `No tool named "${name}" in ${this.options.view ? `view "${this.options.view}"` : 'mcpkit'}.`, {
           details: { tool: name, similar },
           hint: similar.length ? `Did you mean ${similar.join(', ')}?` : `Search with ${names.search}.`,
         });
       }
       if (op === 'describe') return toCallResult(publish(entry));
+      ran(entry);
       return await this.callEntry(entry, (args.arguments as Record<string, unknown> | undefined) ?? {}, context);
     } catch (error) {
       return toErrorResult(error);
     }
   }
+
+  /** The names of the catalog this client may call. */
+  private async permittedNames(access: ToolAccess): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const entry of (await this.options.catalog.current()).values()) if (await this.permitted(entry, access)) out.add(entry.name);
+    return out;
+  }
+}
+
+/** Whether a tool only reads: it declares readOnlyHint, or it is one of mcpkit's writers that refuse to write under read-only. */
+export function readsOnly(entry: CatalogEntry): boolean {
+  if (entry.kind === 'local') return entry.tool.annotations.readOnlyHint || entry.tool.enforcesReadOnly === true;
+  return entry.tool.annotations?.readOnlyHint === true;
+}
+
+/** The tools a composite calls, as its config names them. */
+function stepRefs(spec: CompositeConfig): string[] {
+  return (spec.parallel ? Object.values(spec.parallel) : (spec.chain ?? [])).map((step) => step.tool);
+}
+
+/** The entry a composite step names: `server.tool` (its own or published name) or an mcpkit tool. */
+function stepEntry(entries: readonly CatalogEntry[], ref: string): CatalogEntry | undefined {
+  const dot = ref.indexOf('.');
+  return dot > 0
+    ? entries.find(
+        (e) => e.kind === 'upstream' && e.server === ref.slice(0, dot) && (e.tool.name === ref.slice(dot + 1) || e.upstreamName === ref.slice(dot + 1)),
+      )
+    : entries.find((e) => e.kind === 'local' && e.name === ref);
+}
+
+/** A call refused by a client's limits, with when to try again. */
+function rateLimited(client: string, refusal: { retryAfterMs: number; why: string }): ToolError {
+  return new ToolError('RATE_LIMITED', `Client ${client} is ${refusal.why}: the call was not run.`, {
+    details: { client, retry_after_ms: refusal.retryAfterMs },
+    hint: `Wait ${refusal.retryAfterMs} ms, then call again.`,
+  });
 }
 
 /** A call to a tool its pins withhold: what changed, and how to review and approve it. */

@@ -1,7 +1,7 @@
 import type { CallToolResult, CompleteRequest, CompleteResult, JSONRPCMessage, RequestId, Tool } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
-import type { ExposureSummary, ToolContext } from '../tool/context.js';
+import type { ExposureSummary, ToolAccess, ToolContext } from '../tool/context.js';
 import { CallRouter, type CallOutcome } from './call-router.js';
 import type { CatalogEntry } from './catalog.js';
 import { ClientStates } from './client-state.js';
@@ -14,6 +14,7 @@ import { differingMessage } from './pins.js';
 import { viewPrefixes, type ResolvedView } from './view.js';
 
 export type { CallOutcome } from './call-router.js';
+import type { UpstreamGate } from './call-router.js';
 
 export type LogListener = (params: LogParams, related: RequestId | undefined) => void;
 
@@ -38,6 +39,8 @@ export interface HubOptions {
   pins?: PinGate & ItemGate;
   /** False while calls must take the SDK server's path (CallRouterOptions.hotPath). */
   hotPath?: () => boolean;
+  /** serve.upstream_limits (CallRouterOptions.upstreamGate). */
+  upstreamGate?: (server: string) => UpstreamGate | undefined;
 }
 
 /**
@@ -127,6 +130,7 @@ export class ProxyHub {
       meta: view.exposure !== 'direct',
       unenforced: (reason) => logger.warn(`an input schema is not enforced: ${reason}`),
       ...(this.options.hotPath ? { hotPath: this.options.hotPath } : {}),
+      ...(this.options.upstreamGate ? { upstreamGate: this.options.upstreamGate } : {}),
     });
     const passthrough = new PromptResourceRouter(
       view.servers.map(({ config, view: shaping }, i) => ({
@@ -216,9 +220,25 @@ export class ProxyHub {
     await Promise.allSettled(this.current.upstreams.map((u) => u.listTools()));
   }
 
-  /** What tools/list shows: the catalog, or the meta-tools plus the tools kept direct (./exposure.ts). */
-  async list(): Promise<Tool[]> {
-    return (await this.current.catalog.exposure()).listed;
+  /**
+   * What tools/list shows: the catalog, or the meta-tools plus the tools kept direct (./exposure.ts);
+   * to a client with rules (serve.clients), only what it may call.
+   */
+  async list(access?: ToolAccess): Promise<Tool[]> {
+    const listed = (await this.current.catalog.exposure()).listed;
+    if (!access?.allows) return listed;
+    const { catalog, router } = this.current;
+    const entries = await catalog.current();
+    const out: Tool[] = [];
+    for (const tool of listed) {
+      const entry = entries.get(tool.name);
+      // The meta-tools are not catalog entries: they stay, and find only what the client may call.
+      if (!(entry ? await router.permitted(entry, access) : router.isMeta(tool.name))) continue;
+      // To a read-only client, an mcpkit writer that refuses to write under read-only is a reader (as under serve --read-only).
+      const reader = access.readOnly && entry?.kind === 'local' && entry.tool.enforcesReadOnly && !tool.annotations?.readOnlyHint;
+      out.push(reader ? { ...tool, annotations: { ...tool.annotations, readOnlyHint: true, destructiveHint: false } } : tool);
+    }
+    return out;
   }
 
   /** How tools/list is made now, and what it costs. */
@@ -299,8 +319,9 @@ export class ProxyHub {
     reply: (result: CallToolResult) => void,
     progress: (message: JSONRPCMessage) => void,
     related?: RequestId,
+    access?: ToolAccess,
   ): { cancel(): void } | undefined {
-    return this.current.router.tryFastCall(params, reply, progress, related);
+    return this.current.router.tryFastCall(params, reply, progress, related, access);
   }
 
   async close(): Promise<void> {

@@ -171,7 +171,11 @@ export function buildSearchIndex(entries: readonly SearchDoc[]): SearchIndex {
   return { docs, df, avgLength: avgLength || 1 };
 }
 
-export function searchTools(index: SearchIndex, query: string, limit: number): SearchHit[] {
+/** What the search meta-tool answers: how many tools it searched, and the best ones. */
+export type SearchAnswer = { total: number; results: { name: string; score: number; description: string }[] };
+
+/** The best `limit` tools for a query; `keep`: only these names may be found (a client's rules). */
+export function searchTools(index: SearchIndex, query: string, limit: number, keep?: ReadonlySet<string>): SearchHit[] {
   const asked = tokenize(query);
   const terms = [...new Set(asked)];
   const exact = asked.join(' ');
@@ -182,6 +186,7 @@ export function searchTools(index: SearchIndex, query: string, limit: number): S
   };
   const hits: SearchHit[] = [];
   for (const doc of index.docs) {
+    if (keep && !keep.has(doc.name)) continue;
     const norm = K1 * (1 - B + (B * doc.length) / index.avgLength);
     const bm25 = (term: string) => {
       const f = doc.tf.get(term);

@@ -9,7 +9,7 @@ import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalo
 import { viewPrefixes } from './view.js';
 import { planExposure, type ExposurePlan } from './exposure.js';
 import { metaTools } from './meta-tools.js';
-import { buildSearchIndex, searchTools, type SearchIndex } from './search-index.js';
+import { buildSearchIndex, searchTools, type SearchAnswer, type SearchIndex } from './search-index.js';
 import { reshapeTools, shapeServerTools } from './shape.js';
 import type { ResolvedView } from './view.js';
 import { pinOf, type PinDifference, type PinMode, type PinVerdict } from './pins.js';
@@ -258,12 +258,15 @@ export class ViewCatalog {
     };
   }
 
-  /** The search meta-tool: catalog tools ranked for a task's words. */
-  async search(query: string, limit: number): Promise<{ total: number; results: { name: string; score: number; description: string }[] }> {
+  /** The search meta-tool: catalog tools ranked for a task's words; `keep`: the names a client may call. */
+  async search(query: string, limit: number, keep?: ReadonlySet<string>): Promise<SearchAnswer> {
     const catalog = await this.current();
     this.index ??= buildSearchIndex([...catalog.values()].map((entry) => ({ tool: publish(entry), source: this.sourceOf(entry) })));
-    const hits = searchTools(this.index, query, limit);
-    return { total: catalog.size, results: hits.map((h) => ({ name: h.name, score: h.score, description: summaryOf(publish(catalog.get(h.name)!)) })) };
+    const hits = searchTools(this.index, query, limit, keep);
+    return {
+      total: keep?.size ?? catalog.size,
+      results: hits.map((h) => ({ name: h.name, score: h.score, description: summaryOf(publish(catalog.get(h.name)!)) })),
+    };
   }
 
   /** The catalog from the tools each upstream has listed so far (none, for one not yet connected). */

@@ -1,3 +1,4 @@
+import type { Admission } from '../core/limits.js';
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { ChalkInstance } from 'chalk';
 import type { ConfigSource } from '../config/locate.js';
@@ -144,6 +145,26 @@ export interface ToolContext {
    * retry with the person's answer returns it.
    */
   readonly askPerson?: (question: PersonQuestion) => Promise<'approved' | 'declined' | 'unavailable'>;
+  /** Set by the MCP front end: who is calling (serve.clients) and what they may call. */
+  readonly access?: ToolAccess;
+}
+
+/**
+ * Who calls, for the audit log, and what a named client of serve (serve.clients) may call: absent
+ * parts mean no rule and no limit. The proxy applies it to listings, calls, the meta-tools and
+ * composite steps alike.
+ */
+export interface ToolAccess {
+  /** A configured client's name, else how it was let in: `token:serve`, `token:<hash>`, `oauth:<subject>`, `anonymous`. */
+  readonly client: string;
+  /** `client` is the name of a configured client (else how it was let in). */
+  readonly named?: boolean;
+  /** Whether it may call a tool, by its published name and whether it only reads; absent: anything served. */
+  readonly allows?: (tool: { name: string; readOnly: boolean }) => boolean;
+  /** The client is read-only: mcpkit's own writers that enforce read-only run with the read-only policy. */
+  readonly readOnly?: boolean;
+  /** A place for one call under its rate and max_concurrent, or why not; absent: no limits. */
+  readonly admit?: () => Admission;
 }
 
 /** What an agent asked for that needs a person: shown as it is, every line escaped. */

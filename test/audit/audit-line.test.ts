@@ -7,7 +7,8 @@ const base: AuditEntry = {
   method: 'tools/call',
   session: 'b5f7c1de-2a4e-4a55-9d5e-6a1f0c3b2e11',
   request: 7,
-  client: { name: 'claude-code', version: '2.1.0' },
+  client: 'alice',
+  client_info: { name: 'claude-code', version: '2.1.0' },
   view: 'dev',
   name: 'everything__echo',
   server: 'everything',
@@ -24,18 +25,30 @@ describe('auditLine', () => {
   // reader parse it, and the key order is the one documented.
   it.each<[string, Partial<AuditEntry>]>([
     ['every field set', {}],
-    ['nulls where a request stands alone', { session: null, request: null, client: null, view: null, server: null, upstream_name: null }],
+    ['nulls where a request stands alone', { session: null, request: null, client: null, client_info: null, view: null, server: null, upstream_name: null }],
     ['a string request id', { request: 'req-"1"' }],
     ['a tool error with its code', { outcome: 'tool_error', error_code: 'NOT_FOUND' }],
     ['a protocol error with a number code', { outcome: 'protocol_error', error_code: -32602 }],
-    ['quotes, backslashes and control characters in names', { name: 'a"b\\c\n\u0001', client: { name: 'x\ty', version: '"1"' } }],
+    ['quotes, backslashes and control characters in names', { name: 'a"b\\c\n\u0001', client: 'token:"x"\t', client_info: { name: 'x\ty', version: '"1"' } }],
     ['non-ASCII and a lone surrogate', { name: 'écho-工具-\u{1F600}', view: 'v\uD800' }],
+    ['a call through a meta-tool', { via: 'mcpkit_call_tool' }],
     ['a duration that is not finite', { duration_ms: Number.NaN }],
     ['large byte counts', { bytes_in: 2 ** 40, bytes_out: 0 }],
     ['arguments', { arguments: { message: 'hi', nested: [1, { a: null }] } }],
     ['arguments that are a plain string', { arguments: 'raw' }],
   ])('%s', (_name, change) => {
-    const entry = { ...base, ...change };
+    // In the documented order (the Auditor makes entries in it): `via` follows `name`.
+    const { via, ...rest } = { ...base, ...change };
+    const entry = Object.fromEntries(
+      Object.entries(rest).flatMap(([k, v]) =>
+        k === 'name' && via !== undefined
+          ? [
+              [k, v],
+              ['via', via],
+            ]
+          : [[k, v]],
+      ),
+    ) as AuditEntry;
     expect(auditLine(entry)).toBe(JSON.stringify(entry));
     expect(JSON.parse(auditLine(entry))).toEqual(JSON.parse(JSON.stringify(entry)));
   });

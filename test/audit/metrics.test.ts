@@ -4,11 +4,19 @@ import type { AuditedCall } from '../../src/audit/auditor.js';
 import { ServeMetrics } from '../../src/audit/metrics.js';
 
 const sources = { upstreams: () => [], sessions: () => 0, generation: () => 1 };
-const call = (name: string, server: string | undefined, outcome: 'ok' | 'tool_error' | 'protocol_error', ms: number, view?: string): AuditedCall => ({
+const call = (
+  name: string,
+  server: string | undefined,
+  outcome: 'ok' | 'tool_error' | 'protocol_error',
+  ms: number,
+  view?: string,
+  who?: { identity: string; named: boolean },
+): AuditedCall => ({
   method: 'tools/call',
   name,
   server,
   view,
+  ...who,
   started: 0,
   finished: ms,
   ...(outcome === 'protocol_error' ? { error: { code: -32602 } } : { result: { content: [], ...(outcome === 'tool_error' ? { isError: true } : {}) } }),
@@ -18,7 +26,10 @@ async function read(metrics: ServeMetrics) {
   const text = (await metrics.text()).body;
   const counter = parsePrometheusTextFormat(text).find((f) => f.name === 'mcpkit_tool_calls_total')!;
   const counts = Object.fromEntries(
-    counter.metrics.map((m) => [`${m.labels!.view} ${m.labels!.server} ${m.labels!.tool} ${m.labels!.outcome}`, Number(m.value)]),
+    counter.metrics.map((m) => [
+      `${m.labels!.view} ${m.labels!.server} ${m.labels!.tool}${m.labels!.client === '(anonymous)' ? '' : ` ${m.labels!.client}`} ${m.labels!.outcome}`,
+      Number(m.value),
+    ]),
   );
   // The parser folds a labelled histogram's series together: they are read from the text.
   const series = (suffix: string) =>
@@ -28,7 +39,7 @@ async function read(metrics: ServeMetrics) {
         Number(m[2]),
       ]),
     );
-  const key = (view: string, server: string, tool: string) => `view="${view}",server="${server}",tool="${tool}"`;
+  const key = (view: string, server: string, tool: string) => `view="${view}",server="${server}",tool="${tool}",client="(anonymous)"`;
   const fast = Object.fromEntries(
     [...text.matchAll(/^mcpkit_tool_call_duration_seconds_bucket\{le="0\.005",([^}]*)\} (\S+)$/gm)].map((m) => [m[1], Number(m[2])]),
   );
@@ -71,5 +82,18 @@ describe('ServeMetrics', () => {
     });
     expect(histogram('(default)', 'everything', 'echo')).toEqual({ count: 4, sum: 0.038, fast: 3 });
     expect(histogram('one', 'everything', 'echo').count).toBe(1);
+  });
+
+  it('labels a call with its client: a configured name, else "(anonymous)", so the labels stay bounded by the config', async () => {
+    const metrics = new ServeMetrics(sources);
+    metrics.recordAll([
+      call('echo', 'everything', 'ok', 1, undefined, { identity: 'alice', named: true }),
+      call('echo', 'everything', 'ok', 1, undefined, { identity: 'alice', named: true }),
+      call('echo', 'everything', 'ok', 1, undefined, { identity: 'token:0123456789abcdef', named: false }),
+      call('echo', 'everything', 'ok', 1, undefined, { identity: 'oauth:someone', named: false }),
+      call('echo', 'everything', 'ok', 1),
+    ]);
+    const { counts } = await read(metrics);
+    expect(counts).toEqual({ '(default) everything echo alice ok': 2, '(default) everything echo ok': 3 });
   });
 });

@@ -8,7 +8,8 @@ const entry = (over: Partial<AuditEntry>): AuditEntry => ({
   method: 'tools/call',
   session: 's1',
   request: 1,
-  client: { name: 'claude', version: '1.0' },
+  client: 'alice',
+  client_info: { name: 'claude', version: '1.0' },
   view: null,
   name: 'echo',
   server: 'everything',
@@ -77,8 +78,8 @@ describe('parseAuditLines and summarize', () => {
       // The same tool published under another name (another view) counts in the same row.
       entry({ duration_ms: 3, name: 'everything__echo' }),
       entry({ duration_ms: 2, outcome: 'tool_error', error_code: 'TIMEOUT' }),
-      entry({ name: 'config_path', server: 'mcpkit', client: { name: 'cursor', version: '2' }, duration_ms: 7 }),
-      entry({ method: 'resources/read', name: 'file:///a', server: null, client: null, outcome: 'protocol_error', error_code: -32602 }),
+      entry({ name: 'config_path', server: 'mcpkit', client: 'bob', client_info: { name: 'cursor', version: '2' }, duration_ms: 7 }),
+      entry({ method: 'resources/read', name: 'file:///a', server: null, client: null, client_info: null, outcome: 'protocol_error', error_code: -32602 }),
     ];
     const stats = summarize(entries, { now: Date.parse('2026-11-24T12:00:00Z') });
     expect(stats).toMatchObject({ since: null, calls: 5, errors: 2 });
@@ -88,10 +89,23 @@ describe('parseAuditLines and summarize', () => {
       { key: 'resources/read file:///a', calls: 1, errors: 1, p50_ms: 1, p95_ms: 1, max_ms: 1 },
     ]);
     expect(stats.by_client.map((r) => [r.key, r.calls, r.errors])).toEqual([
+      ['alice', 3, 1],
+      ['(not recorded)', 1, 1],
+      ['bob', 1, 0],
+    ]);
+    expect(stats.by_agent.map((r) => [r.key, r.calls, r.errors])).toEqual([
       ['claude 1.0', 3, 1],
       ['cursor 2', 1, 0],
       ['unknown client', 1, 1],
     ]);
+  });
+
+  it('reads lines written before serve.clients: the client software was under "client"', () => {
+    const old = { ...entry({}), client: { name: 'claude', version: '0.9' } } as unknown as AuditEntry;
+    delete (old as Partial<AuditEntry>).client_info;
+    const stats = summarize([old], { now: Date.parse('2026-11-24T12:00:00Z') });
+    expect(stats.by_agent.map((r) => r.key)).toEqual(['claude 0.9']);
+    expect(stats.by_client.map((r) => r.key)).toEqual(['(not recorded)']);
   });
 
   it('keeps only the calls since a time', () => {

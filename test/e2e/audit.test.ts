@@ -60,7 +60,9 @@ describe('the audit log', () => {
       ['resources/read', lines[7]!.name, 'ok', null],
     ]);
     for (const line of lines) {
-      expect(line.client).toEqual({ name: 'audit-e2e', version: '3.1.4' });
+      // Who: over stdio, the person who started serve; which software: what the client said it is.
+      expect(line.client).toBe('stdio');
+      expect(line.client_info).toEqual({ name: 'audit-e2e', version: '3.1.4' });
       expect(line.duration_ms).toBeGreaterThanOrEqual(0);
       expect(Date.parse(line.time)).not.toBeNaN();
       expect(line).not.toHaveProperty('arguments');
@@ -75,7 +77,8 @@ describe('the audit log', () => {
     const parsed = JSON.parse(stats.stdout) as Stats;
     expect(parsed).toMatchObject({ calls: 8, errors: 2, skipped: 0 });
     expect(parsed.by_tool, JSON.stringify(parsed.by_tool)).toContainEqual(expect.objectContaining({ key: 'echo (everything)', calls: 4, errors: 1 }));
-    expect(parsed.by_client).toEqual([expect.objectContaining({ key: 'audit-e2e 3.1.4', calls: 8, errors: 2 })]);
+    expect(parsed.by_client).toEqual([expect.objectContaining({ key: 'stdio', calls: 8, errors: 2 })]);
+    expect(parsed.by_agent).toEqual([expect.objectContaining({ key: 'audit-e2e 3.1.4', calls: 8, errors: 2 })]);
     const table = await runCommand(['stats', '--audit-log', audit]);
     expect(table.stdout).toMatch(/echo \(everything\)\s+4\s+1/);
   }, 60_000);
@@ -92,7 +95,13 @@ describe('the audit log', () => {
     const audit = join(config, '..', 'calls.jsonl');
     const lines = entries(audit);
     expect(lines).toHaveLength(4);
-    for (const line of lines) expect(line).toMatchObject({ session: transport.sessionId ?? expect.any(String), client: { name: 'audit-http', version: '1' } });
+    // An open server: the caller is anonymous, on the hot path as on the ordinary one.
+    for (const line of lines)
+      expect(line).toMatchObject({
+        session: transport.sessionId ?? expect.any(String),
+        client: 'anonymous',
+        client_info: { name: 'audit-http', version: '1' },
+      });
     expect(new Set(lines.map((l) => l.session)).size).toBe(1);
     // The same result counts the same on the ordinary path (the first call) and the hot path, which
     // counts it from the response it serialized: the result's own JSON.

@@ -52,7 +52,15 @@ describe('GET /metrics', () => {
     const family = (name: string) => families.find((f) => f.name === name)!;
     const calls = family('mcpkit_tool_calls_total');
     expect(calls.type).toBe('COUNTER');
-    const count = (labels: Record<string, string>) => Number(calls.metrics.find((m) => JSON.stringify(m.labels) === JSON.stringify(labels))?.value ?? 0);
+    // No serve.clients: every caller counts as "(anonymous)".
+    const count = (labels: Record<string, string>) =>
+      Number(
+        calls.metrics.find(
+          (m) =>
+            JSON.stringify(m.labels) ===
+            JSON.stringify({ view: labels.view, server: labels.server, tool: labels.tool, client: '(anonymous)', outcome: labels.outcome }),
+        )?.value ?? 0,
+      );
     expect(count({ view: '(default)', server: 'everything', tool: 'everything__echo', outcome: 'ok' })).toBe(5);
     expect(count({ view: '(default)', server: 'everything', tool: 'everything__echo', outcome: 'tool_error' })).toBe(1);
     expect(count({ view: '(default)', server: 'mcpkit', tool: 'config_path', outcome: 'ok' })).toBe(1);

@@ -402,15 +402,15 @@ describe('composite tools and hooks', () => {
     const r = (await session.client.callTool({ name: 'both', arguments: { text: 'hi', n: 41 } })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     const out = r.structuredContent as Record<string, { result?: unknown; error?: string }>;
-    // Hooks wrap the composite call as a whole, not each of its steps.
-    expect(out.echoed!.result).toBe('Echo: hi');
-    expect(String(out.summed!.result)).toContain('42');
+    // Each step goes through the hooks like any call: pre_call changed echo's argument, post_call get-sum's result.
+    expect(out.echoed!.result).toBe('Echo: hi (seen by pre_call in default)');
+    expect(String(out.summed!.result)).toBe('post_call saw {"a":41,"b":1}');
     expect(out.broken!.error).toMatch(/"a": must be number/);
   });
 
   it('chain: later steps use earlier results; a failing step stops the chain', async () => {
     const r = (await session.client.callTool({ name: 'pipeline', arguments: { text: 'one' } })) as CallToolResult;
-    expect((r.structuredContent as { result: unknown }).result).toBe('Echo: then Echo: one');
+    expect((r.structuredContent as { result: unknown }).result).toBe('Echo: then Echo: one (seen by pre_call in default) (seen by pre_call in default)');
     const stop = (await session.client.callTool({ name: 'stops', arguments: {} })) as CallToolResult;
     expect(stop.isError).toBe(true);
     expect(stop.structuredContent).toMatchObject({ failed_step: 'bad', error: expect.stringContaining('"everything.nope" is not served') });

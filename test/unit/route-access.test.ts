@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { anyRouteClosed, decideStatic, listedViews, openRoute, stillAllowed, tokenId, type AccessRules, type Route } from '../../src/mcp/route-access.js';
+import {
+  anyRouteClosed,
+  clientOfOAuth,
+  decideStatic,
+  listedViews,
+  openRoute,
+  stillAllowed,
+  tokenId,
+  type AccessRules,
+  type Route,
+} from '../../src/mcp/route-access.js';
 
 const rules = (over: Partial<AccessRules> = {}): AccessRules => ({ views: [], oauth: false, open: [], ...over });
 const MCP: Route = { kind: 'mcp' };
@@ -78,5 +88,63 @@ describe('listedViews', () => {
   it('shows a view token only its views, and everyone else all of them', () => {
     expect(listedViews(r, views, { id: tokenId('va'), via: 'view-token', token: 'va' }).map((v) => v.name)).toEqual(['a']);
     expect(listedViews(r, views, { id: 'token:serve', via: 'serve-token', token: 's' }).map((v) => v.name)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('named clients (serve.clients)', () => {
+  const teams = rules({
+    views: [{ name: 'a' }, { name: 'b' }],
+    clients: [
+      { name: 'alice', token: 'ta', views: ['a'] },
+      { name: 'bob', token: 'tb' },
+      { name: 'carol', token: 'tc', views: ['default'] },
+      { name: 'sso', subject: 'user-7' },
+      { name: 'ci', claims: { azp: 'ci-bot', env: 'prod' } },
+    ],
+  });
+  it('closes every route: a request without a client would go round its rules', () => {
+    expect(anyRouteClosed(rules({ clients: [{ name: 'x', token: 't' }] }))).toBe(true);
+  });
+
+  it.each<[string, Route, string | undefined, string | false]>([
+    ["a client's token opens its view", VIEW_A, 'ta', 'client:alice'],
+    ["a client's token opens the list of views", VIEWS, 'ta', 'client:alice'],
+    ['but not a view it is not given', VIEW_B, 'ta', false],
+    ['nor /mcp unless it names "default"', MCP, 'ta', false],
+    ['nor /metrics when it has views', METRICS, 'ta', false],
+    ['"default" opens /mcp', MCP, 'tc', 'client:carol'],
+    ['a client without views opens every route', VIEW_B, 'tb', 'client:bob'],
+    ['a client without views opens /metrics', METRICS, 'tb', 'client:bob'],
+    ['no token is not let in', VIEW_A, undefined, false],
+    ['an unknown token is not let in', VIEW_A, 'nope', false],
+  ])('%s', (_what, route, token, want) => {
+    const decided = decideStatic(teams, route, token);
+    expect(decided.allow ? decided.caller.id : false).toBe(want);
+    if (decided.allow) expect(decided.caller).toMatchObject({ via: 'client', client: want && want.slice('client:'.length) });
+  });
+
+  it('lists only its views', () => {
+    const alice = decideStatic(teams, VIEWS, 'ta');
+    expect(alice.allow && listedViews(teams, [{ name: 'a' }, { name: 'b' }], alice.caller).map((v) => v.name)).toEqual(['a']);
+  });
+
+  it('a client removed by a reload loses its route; one whose views change loses the dropped ones', () => {
+    const alice = decideStatic(teams, VIEW_A, 'ta');
+    expect(alice.allow).toBe(true);
+    if (!alice.allow) return;
+    expect(stillAllowed(teams, VIEW_A, alice.caller)).toBe(true);
+    expect(stillAllowed(rules({ views: teams.views, clients: teams.clients!.filter((c) => c.name !== 'alice') }), VIEW_A, alice.caller)).toBe(false);
+    const moved = teams.clients!.map((c) => (c.name === 'alice' ? { ...c, views: ['b'] } : c));
+    expect(stillAllowed(rules({ views: teams.views, clients: moved }), VIEW_A, alice.caller)).toBe(false);
+  });
+
+  it.each<[string, { subject?: string; claims?: Record<string, unknown> }, string | undefined]>([
+    ['by subject', { subject: 'user-7' }, 'sso'],
+    ['by every claim it names', { subject: 'svc', claims: { azp: 'ci-bot', env: 'prod', extra: 1 } }, 'ci'],
+    ['not by some of them', { subject: 'svc', claims: { azp: 'ci-bot' } }, undefined],
+    ['not by a value of another type', { claims: { azp: 'ci-bot', env: ['prod'] } }, undefined],
+    ['nobody', { subject: 'someone-else' }, undefined],
+  ])('an OAuth token stands for a client %s', (_what, token, want) => {
+    expect(clientOfOAuth(teams.clients, token)?.name).toBe(want);
   });
 });

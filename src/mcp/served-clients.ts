@@ -1,0 +1,80 @@
+import { Limiter, parseRate } from '../core/limits.js';
+import type { ToolAccess } from '../tool/context.js';
+import { compileClientRules, restricts, type ToolRuleText } from '../proxy/client-access.js';
+import type { Caller, ClientRoutes } from './route-access.js';
+
+/** A named client of serve.clients, as serve --http is given it. */
+export interface ServedClient extends ClientRoutes {
+  tools?: readonly ToolRuleText[];
+  read_only?: boolean;
+  rate?: string;
+  max_concurrent?: number;
+}
+
+/** The name a caller is recorded under: its configured name, else how it was let in (`token:serve`, `token:<hash>`, `oauth:<subject>`, `anonymous`). */
+export function identityOf(caller: Caller): string {
+  return caller.client ?? caller.id;
+}
+
+/**
+ * What each caller of serve --http may call and how fast: a ToolAccess per identity, made once per
+ * config generation (the clients' rules follow the config live) over limiters that outlive a
+ * reload while the client's limits stay the same (a reload does not refill a bucket).
+ */
+export class ServedClients {
+  private readonly limiters = new Map<string, { key: string; limiter: Limiter }>();
+  private made = new WeakMap<readonly ServedClient[], Map<string, ToolAccess>>();
+  private readonly unnamed = new Map<string, ToolAccess>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** The access of a caller under the clients of the current settings. */
+  accessOf(clients: readonly ServedClient[] | undefined, caller: Caller): ToolAccess {
+    if (caller.client === undefined || !clients) return this.plain(identityOf(caller));
+    let byName = this.made.get(clients);
+    if (!byName) this.made.set(clients, (byName = new Map()));
+    let access = byName.get(caller.client);
+    if (!access) {
+      const spec = clients.find((c) => c.name === caller.client);
+      // A client a reload removed: its streams are ended (http.ts); until then it may call nothing.
+      access = spec ? this.make(spec) : { client: caller.client, named: true, allows: () => false };
+      byName.set(caller.client, access);
+    }
+    return access;
+  }
+
+  private plain(client: string): ToolAccess {
+    let access = this.unnamed.get(client);
+    if (!access) {
+      if (this.unnamed.size > 1000) this.unnamed.clear();
+      this.unnamed.set(client, (access = { client }));
+    }
+    return access;
+  }
+
+  private make(spec: ServedClient): ToolAccess {
+    const rules = restricts(spec) ? compileClientRules(spec) : undefined;
+    const limiter = this.limiterOf(spec);
+    return {
+      client: spec.name,
+      named: true,
+      ...(rules ? { allows: (tool: { name: string; readOnly: boolean }) => rules(tool).allowed } : {}),
+      ...(spec.read_only ? { readOnly: true } : {}),
+      ...(limiter ? { admit: () => limiter.admit() } : {}),
+    };
+  }
+
+  private limiterOf(spec: ServedClient): Limiter | undefined {
+    const rate = spec.rate !== undefined ? parseRate(spec.rate) : undefined;
+    if (!rate && spec.max_concurrent === undefined) {
+      this.limiters.delete(spec.name);
+      return undefined;
+    }
+    const key = `${spec.rate ?? ''}\u0000${spec.max_concurrent ?? ''}`;
+    const kept = this.limiters.get(spec.name);
+    if (kept?.key === key) return kept.limiter;
+    const limiter = new Limiter({ ...(rate ? { rate } : {}), ...(spec.max_concurrent !== undefined ? { maxConcurrent: spec.max_concurrent } : {}) }, this.now);
+    this.limiters.set(spec.name, { key, limiter });
+    return limiter;
+  }
+}

@@ -1,0 +1,269 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli, stopChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * serve.clients over serve --http, with real SDK clients of both eras and server-everything as the
+ * upstream: who may call what (listing equals permission, the meta-tools and composites included),
+ * rate and concurrency limits counted under a burst, an upstream's queue, and who did it in the
+ * audit log, /metrics and `mcpkit stats --by client`.
+ */
+
+const ERAS = ['2025-11-25', '2026-07-28'] as const;
+type Era = (typeof ERAS)[number];
+const HOOKS = join(ROOT, 'test/fixtures/hooks.mjs');
+
+let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let config: string;
+const opened: Client[] = [];
+
+beforeAll(async () => {
+  config = writeConfig({
+    mcp_servers: { everything: SERVERS.everything },
+    tool_views: {
+      research: { servers: ['everything'], exposure: 'search', tools: ['echo_twice'] },
+    },
+    composite_tools: {
+      echo_twice: {
+        inputs: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        chain: [
+          { name: 'first', tool: 'everything.echo', args: { message: '{inputs.text}' } },
+          { name: 'second', tool: 'everything.echo', args: { message: 'again' } },
+        ],
+      },
+      echo_and_sum: {
+        inputs: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        parallel: {
+          echoed: { tool: 'everything.echo', args: { message: '{inputs.text}' } },
+          summed: { tool: 'everything.get-sum', args: { a: 1, b: 2 } },
+        },
+      },
+    },
+    hooks: { pre_call: HOOKS },
+    serve: {
+      audit_log: 'audit.jsonl',
+      token: 'serve-token',
+      exposure: 'direct',
+      clients: {
+        alice: { token: 'alice-token', tools: ['+ *echo*', '- *'] },
+        bob: { token: 'bob-token', read_only: true },
+        dave: { token: 'dave-token', rate: '3/min' },
+        carol: { token: 'carol-token', max_concurrent: 2 },
+        rita: { token: 'rita-token', views: ['research'] },
+      },
+    },
+  });
+  served = await serveHttpChild(config);
+});
+afterAll(async () => {
+  await Promise.allSettled(opened.map((c) => c.close()));
+  if (served) await stopChild(served.child);
+});
+
+async function connect(token: string, era: Era, path = '/mcp') {
+  const client = new Client({ name: `agent-${token}`, version: '1.0' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}${path}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  opened.push(client);
+  return client;
+}
+
+const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name).sort();
+/** A call's JSON-RPC error code, or the tool result when it answered. */
+async function outcome(client: Client, name: string, args: Record<string, unknown> = {}) {
+  try {
+    return { result: (await client.callTool({ name, arguments: args }, { timeout: 30_000 })) as CallToolResult };
+  } catch (error) {
+    return { code: (error as { code?: number }).code, message: (error as Error).message };
+  }
+}
+const errorOf = (result: CallToolResult | undefined) => (result?.structuredContent as { error?: { code: string; details?: Record<string, unknown> } })?.error;
+const text = (result: CallToolResult | undefined) => (result?.content?.[0] as { text?: string } | undefined)?.text ?? '';
+
+describe.each(ERAS)('who may call what, %s', (era) => {
+  it('two identities see different lists, and each is refused outside its own as if the tool did not exist', async () => {
+    const alice = await connect('alice-token', era);
+    const bob = await connect('bob-token', era);
+    const aliceTools = await names(alice);
+    expect(aliceTools).toEqual(['echo_twice', 'everything__echo']);
+    const bobTools = (await bob.listTools()).tools;
+    expect(bobTools.map((t) => t.name)).toContain('everything__get-sum');
+    expect(bobTools.map((t) => t.name)).not.toContain('everything__gzip-file-as-resource');
+    expect(bobTools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+
+    const refused = await outcome(alice, 'everything__get-sum', { a: 1, b: 2 });
+    const unknown = await outcome(alice, 'no_such_tool');
+    expect(refused.code).toBe(-32602);
+    expect(refused.message).toContain('Unknown tool: everything__get-sum');
+    expect(unknown.code).toBe(-32602);
+    // The same words as for a tool that does not exist; its hint names only tools she may call.
+    expect(refused.message.replace('everything__get-sum', 'X').replace(/Did you mean .*\?/, '')).toBe(
+      unknown.message.replace('no_such_tool', 'X').replace(/Did you mean .*\?/, ''),
+    );
+    expect(refused.message).not.toMatch(/Did you mean.*get-sum/);
+    expect(text((await outcome(bob, 'everything__get-sum', { a: 1, b: 2 })).result)).toContain('3');
+    expect((await outcome(bob, 'everything__gzip-file-as-resource', { name: 'x', data: 'aGk=' })).code).toBe(-32602);
+  }, 60_000);
+
+  it('a composite runs only when every step is allowed, and its steps go through the hooks', async () => {
+    const alice = await connect('alice-token', era);
+    expect((await outcome(alice, 'echo_and_sum', { text: 'hi' })).code).toBe(-32602);
+    const ok = (await outcome(alice, 'echo_twice', { text: 'hi' })).result;
+    expect(ok?.isError).toBeFalsy();
+    expect(JSON.stringify(ok?.structuredContent)).toContain('Echo: hi (seen by pre_call in default)');
+    // The hook refuses the word "forbidden" for echo: the composite's step is refused the same way.
+    const stopped = (await outcome(alice, 'echo_twice', { text: 'forbidden' })).result;
+    expect(stopped?.isError).toBe(true);
+    expect(JSON.stringify(stopped?.structuredContent)).toContain('messages may not be \\"forbidden\\"');
+    // A read-only client calls no composite (it is published as a writer).
+    const bob = await connect('bob-token', era);
+    expect((await outcome(bob, 'echo_twice', { text: 'hi' })).code).toBe(-32602);
+  }, 60_000);
+
+  it('on a view with the search meta-tools: search finds only what the client may call, and call_tool refuses the rest', async () => {
+    const alice = await connect('alice-token', era, '/view/research/mcp');
+    expect(await names(alice)).toEqual(['research_call_tool', 'research_describe_tool', 'research_search_tools']);
+    const found = (await outcome(alice, 'research_search_tools', { query: 'sum add numbers echo' })).result;
+    const hits = (found?.structuredContent as { results: { name: string }[]; total: number }).results.map((r) => r.name);
+    expect(hits).toContain('echo');
+    expect(hits).not.toContain('get-sum');
+    expect((found?.structuredContent as { total: number }).total).toBe(2);
+    const refused = (await outcome(alice, 'research_call_tool', { name: 'get-sum', arguments: { a: 1, b: 2 } })).result;
+    expect(errorOf(refused)?.code).toBe('NOT_FOUND');
+    const described = (await outcome(alice, 'research_describe_tool', { name: 'get-sum' })).result;
+    expect(errorOf(described)?.code).toBe('NOT_FOUND');
+    expect(text((await outcome(alice, 'research_call_tool', { name: 'echo', arguments: { message: `via meta ${era}` } })).result)).toContain(`via meta ${era}`);
+  }, 60_000);
+});
+
+describe('routes of a client', () => {
+  it('a client given one view is refused the others and /mcp', async () => {
+    const rita = await connect('rita-token', '2025-11-25', '/view/research/mcp');
+    expect(await names(rita)).toContain('research_search_tools');
+    await expect(connect('rita-token', '2025-11-25', '/mcp')).rejects.toThrow(/401|does not open/);
+    const views = (await (await fetch(`${served.url}/views`, { headers: { authorization: 'Bearer rita-token' } })).json()) as { views: { name: string }[] };
+    expect(views.views.map((v) => v.name)).toEqual(['research']);
+  }, 30_000);
+});
+
+describe('limits', () => {
+  it('rate: a burst of 10 across both eras gets the 3 calls of 3/min, the others RATE_LIMITED with retry_after_ms', async () => {
+    const legacy = await connect('dave-token', '2025-11-25');
+    const modern = await connect('dave-token', '2026-07-28');
+    await legacy.listTools();
+    await modern.listTools();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => outcome(i % 2 ? modern : legacy, 'everything__echo', { message: `burst ${i}` }).then((o) => o.result)),
+    );
+    const refused = results.filter((r) => errorOf(r)?.code === 'RATE_LIMITED');
+    const answered = results.filter((r) => text(r).startsWith('Echo: burst'));
+    expect([answered.length, refused.length]).toEqual([3, 7]);
+    expect(errorOf(refused[0])?.details).toMatchObject({ client: 'dave', retry_after_ms: expect.any(Number) });
+    expect(errorOf(refused[0])!.details!.retry_after_ms as number).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('max_concurrent: of 6 slow calls at once, 2 run and 4 are refused', async () => {
+    const legacy = await connect('carol-token', '2025-11-25');
+    const modern = await connect('carol-token', '2026-07-28');
+    await Promise.all([legacy.listTools(), modern.listTools()]);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => outcome(i % 2 ? modern : legacy, 'everything__trigger-long-running-operation', { duration: 1.5, steps: 1 })),
+    );
+    const refused = results.filter((r) => errorOf(r.result)?.code === 'RATE_LIMITED');
+    const answered = results.filter((r) => r.result && !r.result.isError);
+    expect([answered.length, refused.length]).toEqual([2, 4]);
+    // Once they ended, places are free again.
+    expect((await outcome(legacy, 'everything__echo', { message: 'after' })).result?.isError).toBeFalsy();
+  }, 60_000);
+});
+
+describe('who did it', () => {
+  it('the audit log names the client of every call, and a meta-tool call is recorded under the tool it ran', async () => {
+    const log = join(dirname(config), 'audit.jsonl');
+    const lines = () =>
+      readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(await waitFor(() => lines().some((l) => l.via === 'research_call_tool' && String(JSON.stringify(l)).includes('alice')), 5_000)).toBe(true);
+    const all = lines();
+    expect(new Set(all.map((l) => l.client))).toEqual(new Set(['alice', 'bob', 'dave', 'carol']));
+    const viaMeta = all.filter((l) => l.via === 'research_call_tool' && l.outcome === 'ok');
+    expect(viaMeta.length).toBe(2);
+    for (const line of viaMeta) expect(line).toMatchObject({ client: 'alice', name: 'echo', server: 'everything', upstream_name: 'echo', view: 'research' });
+    expect(all.find((l) => l.client === 'alice')).toMatchObject({ client_info: { name: 'agent-alice-token', version: '1.0' } });
+  });
+
+  it('/metrics labels calls with the client, a meta-tool call under the real tool', async () => {
+    const body = await (await fetch(`${served.url}/metrics`, { headers: { authorization: 'Bearer serve-token' } })).text();
+    expect(body).toMatch(/mcpkit_tool_calls_total\{view="research",server="everything",tool="echo",client="alice",outcome="ok"\} 2/);
+    expect(body).toMatch(/mcpkit_tool_calls_total\{[^}]*client="dave",outcome="tool_error"\} 7/);
+    // The meta-tools' own answers (a search) are mcpkit's.
+    expect(body).toMatch(/mcpkit_tool_calls_total\{view="research",server="mcpkit",tool="research_search_tools",client="alice",outcome="ok"\} 2/);
+    expect(body).not.toContain('tool="(unknown)",client="alice",outcome="ok"');
+  });
+
+  it('mcpkit stats --by client counts calls per identity', async () => {
+    const r = await runCli(['stats', '--config', config, '--by', 'client', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const stats = JSON.parse(r.stdout) as { by_client: { key: string; calls: number; errors: number }[]; by_tool?: unknown };
+    expect(stats.by_tool).toBeUndefined();
+    expect(stats.by_client.find((row) => row.key === 'dave')).toMatchObject({ calls: 10, errors: 7 });
+    expect(stats.by_client.map((row) => row.key)).toContain('alice');
+  });
+});
+
+describe('an upstream queue (serve.upstream_limits)', () => {
+  let limited: Awaited<ReturnType<typeof serveHttpChild>>;
+  beforeAll(async () => {
+    const file = writeConfig({
+      mcp_servers: { slow: SERVERS.everything, queued: SERVERS.everything },
+      serve: { upstream_limits: { slow: { max_concurrent: 1, queue_ms: 300 }, queued: { max_concurrent: 1, queue_ms: 20_000 } } },
+    });
+    limited = await serveHttpChild(file);
+  });
+  afterAll(async () => {
+    if (limited) await stopChild(limited.child);
+  });
+
+  it('calls past max_concurrent wait up to queue_ms, then are refused; within it they run in turn', async () => {
+    const client = new Client({ name: 'queue', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`)));
+    opened.push(client);
+    await client.listTools();
+    const call = (name: string) => client.callTool({ name, arguments: { duration: 1, steps: 1 } }, { timeout: 30_000 }).then((r) => r as CallToolResult);
+    const slow = await Promise.all([1, 2, 3].map(() => call('slow__trigger-long-running-operation')));
+    expect(slow.filter((r) => !r.isError)).toHaveLength(1);
+    const refused = slow.filter((r) => errorOf(r)?.code === 'RATE_LIMITED');
+    expect(refused).toHaveLength(2);
+    expect(errorOf(refused[0])?.details).toMatchObject({ server: 'slow' });
+    const queued = await Promise.all([1, 2].map(() => call('queued__trigger-long-running-operation')));
+    expect(queued.every((r) => !r.isError)).toBe(true);
+  }, 60_000);
+
+  it('a queued call can be cancelled: it leaves the queue, and the next call gets its place', async () => {
+    const client = new Client({ name: 'cancel', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`)));
+    opened.push(client);
+    await client.listTools();
+    const running = client.callTool({ name: 'queued__trigger-long-running-operation', arguments: { duration: 2, steps: 1 } }, { timeout: 30_000 });
+    const abort = new AbortController();
+    // Were it left in the queue, it would run for 10 s before the next call's turn.
+    const waiting = client.callTool(
+      { name: 'queued__trigger-long-running-operation', arguments: { duration: 10, steps: 1 } },
+      { signal: abort.signal, timeout: 30_000 },
+    );
+    setTimeout(() => abort.abort(), 200);
+    await expect(waiting).rejects.toThrow();
+    const started = Date.now();
+    const next = (await client.callTool({ name: 'queued__echo', arguments: { message: 'next' } }, { timeout: 30_000 })) as CallToolResult;
+    expect(text(next)).toBe('Echo: next');
+    // It waited for the running call only (2 s at most), not for the cancelled one's 10 s as well.
+    expect(Date.now() - started).toBeLessThan(8_000);
+    await running;
+  }, 60_000);
+});

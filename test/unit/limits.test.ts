@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { Limiter, parseRate, TokenBucket } from '../../src/core/limits.js';
+
+describe('parseRate', () => {
+  it.each([
+    ['5/s', { perSecond: 5, burst: 5 }],
+    ['10/sec', { perSecond: 10, burst: 10 }],
+    ['30/min', { perSecond: 0.5, burst: 30 }],
+    ['2/minute', { perSecond: 2 / 60, burst: 2 }],
+    ['0.5/s', { perSecond: 0.5, burst: 1 }],
+    [' 3 / s ', { perSecond: 3, burst: 3 }],
+  ])('%s', (text, want) => {
+    expect(parseRate(text)).toMatchObject(want);
+  });
+
+  it.each(['', '5', '5/h', '-1/s', '0/s', 'five/s', '5/s/s'])('refuses %j', (text) => {
+    expect(parseRate(text)).toBeUndefined();
+  });
+});
+
+describe('TokenBucket', () => {
+  it('lets a burst of the rate through at once, then one per interval, and says how long to wait', () => {
+    const bucket = new TokenBucket(parseRate('2/s')!, 0);
+    expect([bucket.take(0), bucket.take(0)]).toEqual([0, 0]);
+    expect(bucket.take(0)).toBe(500);
+    expect(bucket.take(499)).toBe(1);
+    expect(bucket.take(500)).toBe(0);
+    // A long quiet spell refills only up to the burst.
+    expect([bucket.take(60_000), bucket.take(60_000), bucket.take(60_000)]).toEqual([0, 0, 500]);
+  });
+
+  it('per minute: the burst is the count, refilled over the minute', () => {
+    const bucket = new TokenBucket(parseRate('3/min')!, 0);
+    expect([0, 0, 0].map((t) => bucket.take(t))).toEqual([0, 0, 0]);
+    expect(bucket.take(0)).toBe(20_000);
+    expect(bucket.take(20_000)).toBe(0);
+  });
+});
+
+describe('Limiter', () => {
+  it('admit: refuses past max_concurrent until a place is released (once per place)', () => {
+    const limiter = new Limiter({ maxConcurrent: 2 }, () => 0);
+    const a = limiter.admit();
+    const b = limiter.admit();
+    const c = limiter.admit();
+    expect([a.ok, b.ok, c.ok]).toEqual([true, true, false]);
+    if (!c.ok) expect(c.why).toContain('max_concurrent: 2');
+    if (a.ok) {
+      a.release();
+      a.release();
+    }
+    expect(limiter.active).toBe(1);
+    expect(limiter.admit().ok).toBe(true);
+    expect(limiter.admit().ok).toBe(false);
+  });
+
+  it('admit: counts a burst against the rate, refused and answered', () => {
+    let now = 0;
+    const limiter = new Limiter({ rate: parseRate('3/s')! }, () => now);
+    const outcomes = Array.from({ length: 10 }, () => limiter.admit());
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(3);
+    const refused = outcomes.filter((o) => !o.ok);
+    expect(refused).toHaveLength(7);
+    expect(refused[0]).toMatchObject({ retryAfterMs: 334, why: 'over the rate of 3/s' });
+    now = 1000;
+    expect(Array.from({ length: 4 }, () => limiter.admit().ok)).toEqual([true, true, true, false]);
+  });
+
+  it('wait: a queued call gets the place a finished call frees', async () => {
+    const limiter = new Limiter({ maxConcurrent: 1 }, () => performance.now());
+    const first = limiter.admit();
+    const queued = limiter.wait(5_000);
+    setTimeout(() => first.ok && first.release(), 20);
+    const got = await queued;
+    expect(got.ok).toBe(true);
+    expect(limiter.active).toBe(1);
+  });
+
+  it('wait: refused once the queue time is over, and a cancelled wait leaves the queue', async () => {
+    const limiter = new Limiter({ maxConcurrent: 1 }, () => performance.now());
+    const first = limiter.admit();
+    expect(await limiter.wait(30)).toMatchObject({ ok: false, why: expect.stringContaining('in flight for the whole wait') });
+    const abort = new AbortController();
+    const cancelled = limiter.wait(5_000, abort.signal);
+    abort.abort(new Error('client cancelled'));
+    await expect(cancelled).rejects.toThrow('client cancelled');
+    // The cancelled wait took no place: the next release goes to a live waiter.
+    const next = limiter.wait(5_000);
+    if (first.ok) first.release();
+    expect((await next).ok).toBe(true);
+  });
+});
