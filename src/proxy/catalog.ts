@@ -71,3 +71,11 @@ export function publishedUpstreamTool(entry: Extract<CatalogEntry, { kind: 'upst
   // execution is not proxied, so the upstream's `execution` hint is not among them.
   return { ...pinDefinition(entry.tool), name: entry.name } as Tool;
 }
+
+/** mcpkit's own tools that declare a `featured` rank, most wanted first (kept direct by exposure auto while they fit). */
+export function featuredNames(catalog: ReadonlyMap<string, CatalogEntry>): string[] {
+  const ranked: { name: string; rank: number }[] = [];
+  for (const entry of catalog.values())
+    if (entry.kind === 'local' && entry.tool.featured !== undefined) ranked.push({ name: entry.name, rank: entry.tool.featured });
+  return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.name);
+}

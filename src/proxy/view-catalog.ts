@@ -5,7 +5,7 @@ import type { ExposureSummary } from '../tool/context.js';
 import { summaryOf } from '../tool/define.js';
 import { toMcpTool } from '../tool/mcp-shape.js';
 import { keepUnderReadOnly } from '../tool/policy.js';
-import { buildCatalog, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
+import { buildCatalog, featuredNames, publishedUpstreamTool, type CatalogEntry } from './catalog.js';
 import { viewPrefixes } from './view.js';
 import { planExposure, type ExposurePlan } from './exposure.js';
 import { metaTools } from './meta-tools.js';
@@ -262,11 +262,12 @@ export class ViewCatalog {
   async search(query: string, limit: number, keep?: ReadonlySet<string>): Promise<SearchAnswer> {
     const catalog = await this.current();
     this.index ??= buildSearchIndex([...catalog.values()].map((entry) => ({ tool: publish(entry), source: this.sourceOf(entry) })));
-    const hits = searchTools(this.index, query, limit, keep);
-    return {
-      total: keep?.size ?? catalog.size,
-      results: hits.map((h) => ({ name: h.name, score: h.score, description: summaryOf(publish(catalog.get(h.name)!)) })),
-    };
+    const results = searchTools(this.index, query, limit, keep).map((h) => ({
+      name: h.name,
+      score: h.score,
+      description: summaryOf(publish(catalog.get(h.name)!)),
+    }));
+    return { total: keep?.size ?? catalog.size, results };
   }
 
   /** The catalog from the tools each upstream has listed so far (none, for one not yet connected). */
@@ -391,12 +392,4 @@ export function settleListings(sources: readonly ToolSource[], waitMs: number): 
 export function publish(entry: CatalogEntry): Tool {
   if (entry.kind === 'upstream') return publishedUpstreamTool(entry);
   return entry.kind === 'local' ? toMcpTool(entry.tool) : { ...entry.tool, name: entry.name };
-}
-
-/** mcpkit's own tools that declare a `featured` rank, most wanted first (kept direct by exposure auto while they fit). */
-function featuredNames(catalog: ReadonlyMap<string, CatalogEntry>): string[] {
-  const ranked: { name: string; rank: number }[] = [];
-  for (const entry of catalog.values())
-    if (entry.kind === 'local' && entry.tool.featured !== undefined) ranked.push({ name: entry.name, rank: entry.tool.featured });
-  return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.name);
 }
