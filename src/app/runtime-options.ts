@@ -11,6 +11,8 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   surface: Surface;
+  /** Variables of the environment that are mcpkit's own secrets (serve --token-env): no server process is given them. */
+  secretVariables?: readonly string[];
   /** The policy to start with: a front end that decides it from the config reads the config first (`config`); serve decides it anew on each reload (`followConfig`). */
   policy?: Policy;
   /** The config, when the front end has read it already (serve decides its policy from it). */

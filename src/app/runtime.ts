@@ -91,6 +91,7 @@ export class Runtime {
       version: this.version(),
       longLived: options.longLived === true,
       references: () => this.live.loaded?.references,
+      ...(options.secretVariables ? { secrets: options.secretVariables } : {}),
       waiting: (message) => this.waiting(message),
     });
   }

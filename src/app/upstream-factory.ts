@@ -31,6 +31,8 @@ export interface UpstreamFactoryDeps {
   /** A long-running process (serve, the daemon): upstreams reconnect, and listings are not seeded from the terminal's cache. */
   longLived: boolean;
   references: () => McpkitConfig['references'] | undefined;
+  /** mcpkit's own secrets in the environment (RuntimeOptions.secretVariables), withheld from every server. */
+  secrets?: readonly string[];
   waiting: (message: string) => void;
 }
 
@@ -62,7 +64,7 @@ export class UpstreamFactory {
       version: this.deps.version,
       env,
       // What the rest of the config names is not this server's to see (config/server-env.ts).
-      withheldEnv: () => withheldFrom(server.name, this.deps.references()),
+      withheldEnv: () => new Set([...withheldFrom(server.name, this.deps.references()), ...(this.deps.secrets ?? [])]),
       stderr: quiet ? () => {} : (line) => void process.stderr.write(line),
       waiting: this.deps.waiting,
       // A one-shot command reports a server that is down; only a long-running process reconnects.

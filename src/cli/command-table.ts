@@ -13,6 +13,7 @@ export const HAND_WRITTEN_TOOL_COMMANDS: readonly string[] = ['filter set', 'reg
 /** Commands that are not tools at all. */
 export const NON_TOOL_COMMANDS: readonly string[] = [
   'call',
+  'clients',
   'config init',
   'daemon list',
   'daemon restart',

@@ -39,9 +39,23 @@ const rateSchema = z
   .refine((text) => Number.parseFloat(text) > 0, 'a rate must be more than 0')
   .describe('Calls allowed: N/s or N/min (a token bucket whose burst is the rate per second, at least 1).');
 
+/** Whether every "{" of a glob is closed (the glob compiler refuses it otherwise); a backslash escapes one. */
+function bracesBalance(glob: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < glob.length; i++) {
+    if (glob[i] === '\\') i++;
+    else if (glob[i] === '{') depth++;
+    else if (glob[i] === '}' && depth > 0) depth--;
+  }
+  return depth === 0;
+}
+
 /** A rule of a client's `tools`: "+ GLOB" allows, "- GLOB" refuses, first match wins (or { include } / { exclude } as in filters). */
 const clientToolRuleSchema = z.union([
-  z.string().regex(/^\s*[+-]\s+\S/, 'a rule is "+ GLOB" (allow) or "- GLOB" (refuse), e.g. "+ github__*" or "- *"'),
+  z
+    .string()
+    .regex(/^\s*[+-]\s+\S/, 'a rule is "+ GLOB" (allow) or "- GLOB" (refuse), e.g. "+ github__*" or "- *"')
+    .refine(bracesBalance, 'a "{" of the glob is not closed with "}"'),
   z.strictObject({ include: z.string().min(1) }),
   z.strictObject({ exclude: z.string().min(1) }),
 ]);

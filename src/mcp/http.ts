@@ -60,6 +60,8 @@ interface Session {
   fastPath: FastPathCaller;
   /** What its credential's client may call now (set again on each request: the config may have changed). */
   access: { current: ToolAccess };
+  /** Tells its client that its tools changed (serve.clients was edited: what it may call may have). */
+  toolsChanged(): void;
   /** The route's path, and the route. */
   route: string;
   routeInfo: Route;
@@ -111,8 +113,16 @@ export async function serveHttp(
 
   // A reload that takes a credential away (a token removed, a route closed, a view deleted) ends
   // what that credential opened: its sessions, with their streams, and its open 2026 answers.
+  let clientsNow: string | undefined;
   const revoke = async () => {
     const s = await options.settings();
+    // Rules apply to the next request; the clients are told to list again when serve.clients changed.
+    const clients = JSON.stringify(s.clients ?? []);
+    if (clientsNow !== undefined && clients !== clientsNow) {
+      for (const session of sessions.values()) session.toolsChanged();
+      for (const modern of modernRoutes.values()) modern.toolsChanged();
+    }
+    clientsNow = clients;
     const gone = (route: Route) => (route.kind === 'view' || route.kind === 'view-info') && !s.views.some((v) => v.name === route.view);
     for (const [id, session] of [...sessions.entries()]) {
       if (gone(session.routeInfo) || !(await auth.stillAllowed(s, session.routeInfo, session.caller))) endSession(id);
@@ -204,6 +214,7 @@ export async function serveHttp(
             busy: 0,
             fastPath: fastCaller,
             access: held,
+            toolsChanged: () => void server.sendToolListChanged().catch(() => undefined),
           },
           place,
         );
@@ -345,6 +356,7 @@ export async function serveHttp(
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   listenBase = `http://${host}:${address.port}`;
   const atStart = await options.settings();
+  clientsNow = JSON.stringify(atStart.clients ?? []);
   if (atStart.oauth) await auth.oauthOf(atStart);
   return {
     server,

@@ -19,6 +19,8 @@ import { settleAtMost } from '../core/pool.js';
 export interface ModernRoute {
   /** Answers one request of a caller with this access (its identity, rules and limits). */
   serve(req: IncomingMessage, res: ServerResponse, body: unknown, access: ToolAccess): Promise<void>;
+  /** Tells every open listen stream that the tools changed (serve.clients was edited). */
+  toolsChanged(): void;
   close(): Promise<void>;
 }
 
@@ -149,6 +151,7 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
       }
       return node(req, res, body);
     },
+    toolsChanged: () => handler.notify.toolsChanged(),
     async close() {
       unsubscribe?.forEach((off) => off());
       await handler.close();

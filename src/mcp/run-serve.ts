@@ -86,6 +86,7 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger): Prom
       policy,
       ...(logger ? { logger } : {}),
       announce: (line) => say(`mcpkit serve: ${redact(line)}`),
+      ...(options.tokenEnv ? { secretVariables: [options.tokenEnv] } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
     auditor = await openAudit(options, await config, runtime);

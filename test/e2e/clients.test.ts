@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -266,4 +266,93 @@ describe('an upstream queue (serve.upstream_limits)', () => {
     expect(Date.now() - started).toBeLessThan(8_000);
     await running;
   }, 60_000);
+});
+
+describe('clients follow the config live', () => {
+  let live: Awaited<ReturnType<typeof serveHttpChild>>;
+  let file: string;
+  const base = (alice: Record<string, unknown> | undefined) => ({
+    mcp_servers: { everything: SERVERS.everything },
+    serve: { exposure: 'direct', groups: ['config'], clients: { ...(alice ? { alice } : {}), bob: { token: 'bob-token' } } },
+  });
+  beforeAll(async () => {
+    file = writeConfig(base({ token: 'alice-token', tools: ['+ everything__echo', '- *'] }));
+    live = await serveHttpChild(file);
+  });
+  afterAll(async () => {
+    if (live) await stopChild(live.child);
+  });
+
+  it('changed rules apply to the next request and the client is told to list again; a removed client loses its session', async () => {
+    const heard = { changed: 0 };
+    const alice = new Client({ name: 'live-alice', version: '1' });
+    alice.setNotificationHandler('notifications/tools/list_changed', async () => void heard.changed++);
+    const transport = new StreamableHTTPClientTransport(new URL(`${live.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer alice-token' } } });
+    await alice.connect(transport);
+    opened.push(alice);
+    expect((await alice.listTools()).tools.map((t) => t.name)).toEqual(['everything__echo']);
+
+    // The upstream's own first listing may announce itself: count from here.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = heard.changed;
+    writeFileSync(file, JSON.stringify(base({ token: 'alice-token', tools: ['+ everything__get-sum', '- *'] })));
+    expect(await waitFor(() => heard.changed > before, 10_000)).toBe(true);
+    expect((await alice.listTools()).tools.map((t) => t.name)).toEqual(['everything__get-sum']);
+    await expect(alice.callTool({ name: 'everything__echo', arguments: { message: 'x' } })).rejects.toThrow(/Unknown tool/);
+
+    writeFileSync(file, JSON.stringify(base(undefined)));
+    // Her session ends with her: the next request is refused (her token opens nothing now).
+    expect(
+      await waitFor(
+        () =>
+          alice.listTools().then(
+            () => false,
+            () => true,
+          ),
+        10_000,
+      ),
+    ).toBe(true);
+    const probe = await fetch(`${live.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer alice-token',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId!,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(probe.status).toBe(401);
+  }, 60_000);
+});
+
+describe('the token out of argv', () => {
+  it('serve --token-env NAME takes the token from the variable, and ps never shows it', async () => {
+    const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { exposure: 'direct', groups: ['config'] } });
+    const secret = 'from-the-environment-0a1b2c';
+    const child = await serveHttpChild(file, ['--token-env', 'TEAM_GATEWAY_TOKEN'], { TEAM_GATEWAY_TOKEN: secret });
+    try {
+      const cmdline = readFileSync(`/proc/${child.child.pid}/cmdline`, 'utf8');
+      expect(cmdline).not.toContain(secret);
+      const list = (token: string) => fetch(`${child.url}/views`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+      expect(await list(secret)).toBe(200);
+      expect(await list('wrong')).toBe(401);
+    } finally {
+      await stopChild(child.child);
+    }
+  }, 30_000);
+
+  it('MCPKIT_TOKEN is read without a flag; --token-env naming an unset variable stops serve with what to do', async () => {
+    const file = writeConfig({ mcp_servers: {}, serve: { groups: ['config'] } });
+    const child = await serveHttpChild(file, [], { MCPKIT_TOKEN: 'default-variable-token' });
+    try {
+      expect((await fetch(`${child.url}/views`)).status).toBe(401);
+      expect((await fetch(`${child.url}/views`, { headers: { authorization: 'Bearer default-variable-token' } })).status).toBe(200);
+    } finally {
+      await stopChild(child.child);
+    }
+    const r = await runCli(['serve', '--http', '--port', '0', '--config', file, '--token-env', 'NOT_SET_ANYWHERE_42']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--token-env names NOT_SET_ANYWHERE_42, which is not set');
+  }, 30_000);
 });

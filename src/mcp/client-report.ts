@@ -1,0 +1,61 @@
+import type { McpkitConfig } from '../config/schema.js';
+import { compileClientRules, restricts, type AccessDecision } from '../proxy/client-access.js';
+import { sameSecret } from './http-guards.js';
+import { tokenId } from './route-access.js';
+
+/** One configured client of serve --http, as `mcpkit clients` shows it (never its token). */
+export interface ClientRow {
+  name: string;
+  /** How it is recognised: its token, or its OAuth tokens' subject or claims. */
+  recognised_by: 'token' | 'subject' | 'claims';
+  /** Its routes: view names and "default" for /mcp; "every route" when it has none. */
+  routes: string[] | 'every route';
+  tools: string[];
+  read_only: boolean;
+  rate: string | null;
+  max_concurrent: number | null;
+}
+
+/** Who a token or name stands for under this config. */
+export type Who =
+  | { kind: 'client'; name: string; row: ClientRow }
+  | { kind: 'serve-token'; name: 'token:serve' }
+  | { kind: 'view-token'; name: string; views: string[] }
+  | { kind: 'unknown' };
+
+type Serve = McpkitConfig['serve'];
+
+/** The clients of a config's serve section, in their order. Pure. */
+export function clientRows(serve: Serve): ClientRow[] {
+  return Object.entries(serve.clients ?? {}).map(([name, c]) => ({
+    name,
+    recognised_by: c.token !== undefined ? 'token' : c.subject !== undefined ? 'subject' : 'claims',
+    routes: c.views ?? 'every route',
+    tools: (c.tools ?? []).map((r) => (typeof r === 'string' ? r.trim() : 'include' in r ? `+ ${r.include}` : `- ${r.exclude}`)),
+    read_only: c.read_only === true,
+    rate: c.rate ?? null,
+    max_concurrent: c.max_concurrent ?? null,
+  }));
+}
+
+/** A client's name, or a token the config knows (a client's, serve.token, a view's). Pure. */
+export function whoIs(config: Pick<McpkitConfig, 'serve' | 'tool_views'>, tokenOrName: string): Who {
+  const rows = clientRows(config.serve);
+  const byName = rows.find((r) => r.name === tokenOrName);
+  if (byName) return { kind: 'client', name: byName.name, row: byName };
+  const byToken = Object.entries(config.serve.clients ?? {}).find(([, c]) => c.token !== undefined && sameSecret(tokenOrName, c.token));
+  if (byToken) return { kind: 'client', name: byToken[0], row: rows.find((r) => r.name === byToken[0])! };
+  if (config.serve.token !== undefined && sameSecret(tokenOrName, config.serve.token)) return { kind: 'serve-token', name: 'token:serve' };
+  const views = Object.entries(config.tool_views)
+    .filter(([, v]) => v.tokens?.some((t) => sameSecret(tokenOrName, t)))
+    .map(([name]) => name);
+  if (views.length) return { kind: 'view-token', name: tokenId(tokenOrName), views };
+  return { kind: 'unknown' };
+}
+
+/** Whether a client may call a tool, and which rule decided (`readOnly`: what the tool declares). Pure. */
+export function decideFor(serve: Serve, client: string, tool: { name: string; readOnly: boolean }): AccessDecision {
+  const spec = serve.clients?.[client];
+  if (!spec || !restricts(spec)) return { allowed: true, because: 'the client has no rules' };
+  return compileClientRules(spec)(tool);
+}
