@@ -35,23 +35,36 @@ const modernServer = join(root, 'test/fixtures/modern-server.mjs');
 /** Client options of each era: the SDK's default 2025 handshake, or 2026-07-28 pinned. */
 const ERA = { legacy: {}, modern: { versionNegotiation: { mode: { pin: '2026-07-28' } } } };
 const configFile = join(dir, 'mcpkit.yaml');
+const mainConfig = {
+  mcp_servers: {
+    everything: { command: process.execPath, args: [server('server-everything'), 'stdio'] },
+    memory: { command: process.execPath, args: [server('server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'm.json') } },
+    filesystem: { command: process.execPath, args: [server('server-filesystem'), dir] },
+    modern: { command: process.execPath, args: [modernServer, '--stdio'] },
+  },
+  tool_views: {
+    one: { servers: ['everything'] },
+    modern: { servers: { modern: { tools: { echo: {} } } } },
+    three: { servers: ['everything', 'memory', 'filesystem'], exposure: 'direct' },
+    three_search: { servers: ['everything', 'memory', 'filesystem'], exposure: 'search' },
+  },
+};
+writeFileSync(configFile, JSON.stringify(mainConfig));
+// The same view, served to named clients (serve.clients): what rules and limits cost a call.
+const clientsConfigFile = join(dir, 'clients.yaml');
 writeFileSync(
-  configFile,
+  clientsConfigFile,
   JSON.stringify({
-    mcp_servers: {
-      everything: { command: process.execPath, args: [server('server-everything'), 'stdio'] },
-      memory: { command: process.execPath, args: [server('server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'm.json') } },
-      filesystem: { command: process.execPath, args: [server('server-filesystem'), dir] },
-      modern: { command: process.execPath, args: [modernServer, '--stdio'] },
-    },
-    tool_views: {
-      one: { servers: ['everything'] },
-      modern: { servers: { modern: { tools: { echo: {} } } } },
-      three: { servers: ['everything', 'memory', 'filesystem'], exposure: 'direct' },
-      three_search: { servers: ['everything', 'memory', 'filesystem'], exposure: 'search' },
+    ...mainConfig,
+    serve: {
+      clients: {
+        alice: { token: 'bench-alice', tools: ['+ *echo*', '+ get-*', '- *'], rate: '1000000/s', max_concurrent: 64 },
+        bob: { token: 'bench-bob', read_only: true },
+      },
     },
   }),
 );
+const ALICE = { authorization: 'Bearer bench-alice' };
 const env = { ...process.env, MCPKIT_LOG_LEVEL: 'error' };
 
 /** CPU seconds a process has used so far (user + system), from /proc. */
@@ -115,9 +128,9 @@ async function httpFetch(url, init = {}) {
   });
 }
 
-async function httpClient(url, era = 'legacy') {
+async function httpClient(url, era = 'legacy', headers = {}) {
   const client = new Client({ name: 'bench', version: '1' }, ERA[era]);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: httpFetch }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: httpFetch, requestInit: { headers } }));
   return client;
 }
 
@@ -151,7 +164,7 @@ async function startBareHttp() {
  * A light keep-alive JSON-RPC client (node:http, no SDK): initialize, then tools/call in a loop.
  * Shows the server's own throughput without the SDK client's per-call cost (~1 ms CPU here).
  */
-async function rawHttpClient(url) {
+async function rawHttpClient(url, extraHeaders = {}) {
   const u = new URL(url);
   let session;
   let nextId = 1;
@@ -170,6 +183,7 @@ async function rawHttpClient(url) {
             accept: 'application/json, text/event-stream',
             'content-length': Buffer.byteLength(text),
             'mcp-protocol-version': '2025-06-18',
+            ...extraHeaders,
             ...(session ? { 'mcp-session-id': session } : {}),
           },
         },
@@ -251,6 +265,19 @@ if (!onlyObservability) {
   };
   tokens = { direct: await size('three'), search: await size('three_search') };
   await Promise.all([seq, ...many].map((c) => c.close()));
+  child.kill('SIGTERM');
+}
+
+if (!onlyObservability) {
+  // Named clients: alice's token, her tool rules, a rate and max_concurrent that never refuse (their cost, not their refusals).
+  const { child, base } = await startHttp(clientsConfigFile);
+  const seq = await httpClient(`${base}/view/one/mcp`, 'legacy', ALICE);
+  results.push(await measure('serve.clients (2, rules + limits): serve --http, 1 keep-alive client', [seq], 'echo', child.pid));
+  const raws = await Promise.all(Array.from({ length: 8 }, () => rawHttpClient(`${base}/view/one/mcp`, ALICE)));
+  results.push(await measure('serve.clients (2, rules + limits): serve --http, 8 light node:http clients', raws, 'echo', child.pid));
+  const modern = await httpClient(`${base}/view/modern/mcp`, 'modern', ALICE);
+  results.push(await measure('serve.clients (2, rules + limits): 2026-07-28 serve --http, 1 keep-alive client', [modern], 'echo', child.pid));
+  await Promise.all([seq, modern].map((c) => c.close()));
   child.kill('SIGTERM');
 }
 

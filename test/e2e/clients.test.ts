@@ -356,3 +356,17 @@ describe('the token out of argv', () => {
     expect(r.stderr).toContain('--token-env names NOT_SET_ANYWHERE_42, which is not set');
   }, 30_000);
 });
+
+describe('mcpkit clients', () => {
+  it('lists the clients without their tokens, and says which rule decides a dry run', async () => {
+    const list = await runCli(['clients', '--config', config, '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).not.toContain('alice-token');
+    expect((JSON.parse(list.stdout) as { clients: { name: string }[] }).clients.map((c) => c.name)).toEqual(['alice', 'bob', 'dave', 'carol', 'rita']);
+    const refused = await runCli(['clients', '--config', config, '--who', 'alice-token', '--tool', 'everything__get-sum']);
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(refused.stdout).toContain('alice may not call everything__get-sum on /mcp: rule 2 "- *" refuses it.');
+    const other = await runCli(['clients', '--config', config, '--who', 'rita', '--tool', 'echo', '--view', 'research', '--json']);
+    expect(JSON.parse(other.stdout)).toMatchObject({ who: 'rita', allowed: true, in_catalog: true });
+  }, 30_000);
+});

@@ -50,6 +50,8 @@ describe('serve --http as an OAuth protected resource (serve.auth)', () => {
         token: STATIC_TOKEN,
         exposure: 'direct',
         auth: { issuer: as.issuer, scopes: ['mcp'], introspection: { client_id: 'mcpkit', client_secret: 'introspect-secret' } },
+        // An OAuth-authenticated client named by its tokens' subject (serve.clients).
+        clients: { sso: { subject: 'user-7', tools: ['+ config_path', '- *'] } },
       },
       tool_views: { research: { groups: ['retrieve'], scopes: ['research'] } },
     });
@@ -97,6 +99,18 @@ describe('serve --http as an OAuth protected resource (serve.auth)', () => {
     }
     // A token for the server as a whole is accepted on its routes too.
     expect((await post(`${server.base}/mcp`, await as.mint({ aud: server.base, scope: 'mcp' }))).status).toBe(200);
+  });
+
+  it("a token whose subject is a named client's gets that client's rules; another subject does not", async () => {
+    const named = await connect(`${server.base}/mcp`, await as.mint({ aud: `${server.base}/mcp`, scope: 'mcp', sub: 'user-7' }));
+    const other = await connect(`${server.base}/mcp`, await as.mint({ aud: `${server.base}/mcp`, scope: 'mcp', sub: 'user-8' }));
+    try {
+      expect((await named.listTools()).tools.map((t) => t.name)).toEqual(['config_path']);
+      await expect(named.callTool({ name: 'config_validate', arguments: {} })).rejects.toThrow(/Unknown tool/);
+      expect((await other.listTools()).tools.length).toBeGreaterThan(1);
+    } finally {
+      await Promise.allSettled([named.close(), other.close()]);
+    }
   });
 
   it.each([
