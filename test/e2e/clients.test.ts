@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, stopChild } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCli, stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -107,6 +107,13 @@ describe.each(ERAS)('who may call what, %s', (era) => {
     expect(refused.message).not.toMatch(/Did you mean.*get-sum/);
     expect(text((await outcome(bob, 'everything__get-sum', { a: 1, b: 2 })).result)).toContain('3');
     expect((await outcome(bob, 'everything__gzip-file-as-resource', { name: 'x', data: 'aGk=' })).code).toBe(-32602);
+    // Prompts and resources by the same rules, over their names: none of everything's is named *echo*.
+    expect((await alice.listPrompts()).prompts).toEqual([]);
+    expect((await alice.listResources()).resources).toEqual([]);
+    const prompt = (await bob.listPrompts()).prompts[0]!;
+    await expect(alice.getPrompt({ name: prompt.name })).rejects.toThrow(/No prompt named/);
+    const resource = (await bob.listResources()).resources[0]!;
+    await expect(alice.readResource({ uri: resource.uri })).rejects.toThrow(/No resource at/);
   }, 60_000);
 
   it('a composite runs only when every step is allowed, and its steps go through the hooks', async () => {
@@ -369,4 +376,30 @@ describe('mcpkit clients', () => {
     const other = await runCli(['clients', '--config', config, '--who', 'rita', '--tool', 'echo', '--view', 'research', '--json']);
     expect(JSON.parse(other.stdout)).toMatchObject({ who: 'rita', allowed: true, in_catalog: true });
   }, 30_000);
+});
+
+describe("the README's Teams example", () => {
+  it('is a valid config as written, and its commands work as shown', async () => {
+    const { parse } = await import('yaml');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Teams'));
+    const yamlBlock = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const shBlock = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    const example = parse(yamlBlock) as { serve: Record<string, unknown> };
+    const file = writeConfig({ mcp_servers: { github: SERVERS.everything }, tool_views: { research: { servers: ['github'] } }, ...example });
+    const env = cleanEnv({ RESEARCH_AGENT_TOKEN: 'r'.repeat(64), RELEASE_AGENT_TOKEN: 'e'.repeat(64) });
+    const validate = await runCli(['config', 'validate', '--config', file], { env });
+    expect(validate.code, validate.stderr).toBe(0);
+    const lines = shBlock
+      .split('\n')
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter((l) => l.startsWith('mcpkit clients'));
+    expect(lines).toHaveLength(2);
+    const listed = await runCli([...lines[0]!.split(/\s+/).slice(1), '--config', file], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/research-agent\s+token\s+research/);
+    const dry = await runCli([...lines[1]!.split(/\s+/).slice(1), '--config', file], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('release-agent may not call github__delete_repo on /mcp: rule 1 "- github__delete_*" refuses it');
+  }, 60_000);
 });
