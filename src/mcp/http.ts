@@ -252,7 +252,8 @@ export async function serveHttp(
           : {}),
       });
     }
-    return sendJson(res, 200, { ...head, tools: await hub.list(), complete: true });
+    // A named client sees the tools it may call, as in its tools/list.
+    return sendJson(res, 200, { ...head, tools: await hub.list(served.accessOf(s.clients, caller)), complete: true });
   };
 
   const loopbackBound = isLoopbackAddress(options.host);

@@ -344,7 +344,12 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access 
       ),
     );
     server.setRequestHandler('resources/subscribe', async (request) => {
-      await asProtocolError(() => ready().then((h) => h.clients.subscribe(session, request.params.uri)), resourceNotFound(request.params.uri));
+      await asProtocolError(async () => {
+        const h = await ready();
+        const allows = shown();
+        if (allows && !(await readable(h, allows, request.params.uri))) throw new ToolError('NOT_FOUND', `No resource at ${request.params.uri}.`);
+        return h.clients.subscribe(session, request.params.uri);
+      }, resourceNotFound(request.params.uri));
       return {};
     });
     server.setRequestHandler('resources/unsubscribe', async (request) => {

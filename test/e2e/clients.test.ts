@@ -27,6 +27,7 @@ beforeAll(async () => {
     mcp_servers: { everything: SERVERS.everything },
     tool_views: {
       research: { servers: ['everything'], exposure: 'search', tools: ['echo_twice'] },
+      plain: { servers: ['everything'], exposure: 'direct' },
     },
     composite_tools: {
       echo_twice: {
@@ -154,6 +155,11 @@ describe('routes of a client', () => {
     await expect(connect('rita-token', '2025-11-25', '/mcp')).rejects.toThrow(/401|does not open/);
     const views = (await (await fetch(`${served.url}/views`, { headers: { authorization: 'Bearer rita-token' } })).json()) as { views: { name: string }[] };
     expect(views.views.map((v) => v.name)).toEqual(['research']);
+    // A view's description lists to a client only the tools it may call, as its tools/list does.
+    const plain = (await (await fetch(`${served.url}/views/plain`, { headers: { authorization: 'Bearer alice-token' } })).json()) as {
+      tools: { name: string }[];
+    };
+    expect(plain.tools.map((t) => t.name)).toEqual(['echo']);
   }, 30_000);
 });
 

@@ -19,7 +19,15 @@ describe('clientRows', () => {
   it('shows each client, how it is recognised, its routes, rules and limits, never a token', () => {
     const rows = clientRows(config.serve);
     expect(rows).toEqual([
-      { name: 'alice', recognised_by: 'token', routes: 'every route', tools: ['+ everything__echo', '- *'], read_only: false, rate: '5/s', max_concurrent: null },
+      {
+        name: 'alice',
+        recognised_by: 'token',
+        routes: 'every route',
+        tools: ['+ everything__echo', '- *'],
+        read_only: false,
+        rate: '5/s',
+        max_concurrent: null,
+      },
       { name: 'bob', recognised_by: 'subject', routes: ['research'], tools: [], read_only: true, rate: null, max_concurrent: 2 },
       { name: 'ci', recognised_by: 'claims', routes: 'every route', tools: [], read_only: false, rate: null, max_concurrent: null },
     ]);
