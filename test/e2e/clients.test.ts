@@ -102,8 +102,14 @@ describe.each(ERAS)('who may call what, %s', (era) => {
     expect(refused.message).toContain('Unknown tool: everything__get-sum');
     expect(unknown.code).toBe(-32602);
     // The same words as for a tool that does not exist; its hint names only tools she may call.
-    expect(refused.message.replace('everything__get-sum', 'X').replace(/Did you mean .*\?/, '')).toBe(
-      unknown.message.replace('no_such_tool', 'X').replace(/Did you mean .*\?/, ''),
+    expect(
+      String(refused.message)
+        .replace('everything__get-sum', 'X')
+        .replace(/Did you mean .*\?/, ''),
+    ).toBe(
+      String(unknown.message)
+        .replace('no_such_tool', 'X')
+        .replace(/Did you mean .*\?/, ''),
     );
     expect(refused.message).not.toMatch(/Did you mean.*get-sum/);
     expect(text((await outcome(bob, 'everything__get-sum', { a: 1, b: 2 })).result)).toContain('3');
