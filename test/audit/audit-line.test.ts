@@ -48,7 +48,7 @@ describe('auditLine', () => {
             ]
           : [[k, v]],
       ),
-    ) as AuditEntry;
+    ) as unknown as AuditEntry;
     expect(auditLine(entry)).toBe(JSON.stringify(entry));
     expect(JSON.parse(auditLine(entry))).toEqual(JSON.parse(JSON.stringify(entry)));
   });
