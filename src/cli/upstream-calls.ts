@@ -72,6 +72,8 @@ export async function callUpstreamTool(
   base: Record<string, unknown>,
   pairs: readonly string[],
   downstream?: DownstreamRelay,
+  /** Told of the call's progress (a terminal draws it: cli/progress-bar.ts). */
+  progress?: (update: { progress: number; total?: number; message?: string }) => void,
 ): Promise<UpstreamResult> {
   return runtime.withHub(
     undefined,
@@ -99,7 +101,7 @@ export async function callUpstreamTool(
         throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
       }
       const input = { ...base, ...inputFromPairs([...pairs], fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
-      return (await hub.callEntry(entry, input, runtime.context())) as UpstreamResult;
+      return (await hub.callEntry(entry, input, { ...runtime.context(), ...(progress ? { progress } : {}) })) as UpstreamResult;
     },
     downstream ? { quiet: true, downstream } : undefined,
   );

@@ -4,6 +4,7 @@ import { McpkitCommand } from '../cli/base-command.js';
 import { fieldSpecs, inputFromPairs } from '../cli/field-specs.js';
 import { ToolError } from '../core/errors.js';
 import { callUpstreamTool, printUpstreamResult, type UpstreamResult } from '../cli/upstream-calls.js';
+import { terminalProgress } from '../cli/progress-bar.js';
 import { inputJsonSchema } from '../core/schema.js';
 import { ELICITATION_MODES, terminalRelay, type Asker, type ElicitationMode } from '../cli/elicitation-answers.js';
 import { createInterface } from 'node:readline';
@@ -69,9 +70,12 @@ export default class Call extends McpkitCommand {
       : ((await this.throughDaemon(runtime, { op: 'call-upstream', name, base, pairs }, noDaemon)) as UpstreamResult | undefined);
     const relay = elicitation ? terminalRelay(elicitation, (message) => process.stderr.write(`mcpkit: ${message}\n`), stdinAsker) : undefined;
     let answered: UpstreamResult;
+    // A terminal sees the call's progress as a line on stderr (run here; the daemon's calls do not relay it).
+    const bar = result ? undefined : terminalProgress();
     try {
-      answered = result ?? (await callUpstreamTool(runtime, name, base, pairs, relay));
+      answered = result ?? (await callUpstreamTool(runtime, name, base, pairs, relay, bar?.update));
     } finally {
+      bar?.done();
       reader?.rl.close(); // a terminal's stdin would keep the process waiting
     }
     printUpstreamResult(name, answered, this.jsonEnabled());

@@ -58,6 +58,8 @@ export const TOKEN_BUDGET_RANGE = { min: 500, max: 1_000_000 } as const;
 
 /** An upstream server's call timeout when mcp_servers.NAME.timeout_ms is not set. */
 export const SERVER_TIMEOUT_MS = 60_000;
+/** The longest a tool call may run, progress or not (mcp_servers.NAME.max_total_ms). */
+export const SERVER_MAX_TOTAL_MS = 600_000;
 /** The largest message read from a stdio server, as the SDK's own default (mcp_servers.NAME.max_message_bytes). */
 export const SERVER_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 

@@ -99,7 +99,12 @@ export const serverSchema = z
         'Written by mcpkit when an agent added this server over MCP: a person approves each start from MCP (server_test, server_login). Remove it once you trust the entry.',
       ),
     pinning: z.enum(PIN_MODES).optional().describe('Tool pinning for this server (default: the top-level pinning, else enforce); see "mcpkit server diff".'),
-    timeout_ms: z.int().positive().optional(),
+    timeout_ms: z
+      .int()
+      .positive()
+      .optional()
+      .describe('How long a request may wait for the server (default 60000); progress the server reports restarts it for a tool call.'),
+    max_total_ms: z.int().positive().optional().describe('The longest a tool call may run however much progress it reports (default 600000, 10 minutes).'),
     max_message_bytes: z
       .int()
       .positive()

@@ -4,10 +4,14 @@ import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol
 export const REQUEST_TIMEOUT = -32001;
 
 /** How a forwarded request ended: the upstream's result, or a JSON-RPC error (ours or its). */
-export type ForwardOutcome = { result: Record<string, unknown> } | { error: { code: number; message: string }; cause?: unknown };
+export type ForwardOutcome =
+  { result: Record<string, unknown> } | { error: { code: number; message: string; /** the ceiling, not the idle wait */ total?: boolean }; cause?: unknown };
 
 export interface ForwardOptions {
+  /** Fails the request when the server sends nothing for this long; progress restarts it. */
   timeoutMs: number;
+  /** Fails it this long after it was sent, progress or not (default: timeoutMs, no restart). */
+  maxTotalMs?: number;
   done(outcome: ForwardOutcome): void;
   /** notifications/progress for this request, with the caller's own progress token put back. */
   progress?(message: JSONRPCMessage): void;
@@ -15,6 +19,8 @@ export interface ForwardOptions {
 
 interface Pending {
   finish(outcome: ForwardOutcome): void;
+  /** Progress came: the idle timeout starts again (within the ceiling). */
+  touch(): void;
   progress?: (message: JSONRPCMessage) => void;
   /** The token the caller chose; upstream the request carries our id as its token instead. */
   callerToken?: unknown;
@@ -67,7 +73,12 @@ export class RawForwarder {
       }
       if (m.method === 'notifications/progress' && typeof m.params?.progressToken === 'string') {
         const pending = this.pending.get(m.params.progressToken);
-        if (pending?.progress) return pending.progress({ ...m, params: { ...m.params, progressToken: pending.callerToken } } as JSONRPCMessage);
+        if (pending) {
+          pending.touch();
+          // Asked for by us alone (to keep the call alive): the client did not ask to hear it.
+          if (pending.callerToken === undefined) return;
+          if (pending.progress) return pending.progress({ ...m, params: { ...m.params, progressToken: pending.callerToken } } as JSONRPCMessage);
+        }
         const tap = this.taps.get(m.params.progressToken);
         if (tap) {
           const { progressToken: _token, ...progress } = m.params as { progressToken: string; progress: number; total?: number; message?: string };
@@ -111,17 +122,28 @@ export class RawForwarder {
     const id = `${this.prefix}-${++this.seq}`;
     const meta = params._meta as { progressToken?: unknown } | undefined;
     const callerToken = meta?.progressToken;
-    const sent = callerToken === undefined ? params : { ...params, _meta: { ...meta, progressToken: id } };
+    // Our id is the progress token upstream whether or not the client asked: progress keeps the call alive.
+    const sent = { ...params, _meta: { ...meta, progressToken: id } };
     const finish = (outcome: ForwardOutcome) => {
       if (!this.pending.delete(id)) return;
       clearTimeout(timer);
       options.done(outcome);
     };
-    const timer = setTimeout(() => {
+    const started = performance.now();
+    const ceiling = Math.max(options.maxTotalMs ?? options.timeoutMs, options.timeoutMs);
+    const expire = () => {
+      const total = performance.now() - started >= ceiling - 1;
       this.cancelled(transport, id, 'timeout');
-      finish({ error: { code: REQUEST_TIMEOUT, message: `Request timed out after ${options.timeoutMs} ms` } });
-    }, options.timeoutMs);
-    this.pending.set(id, { finish, ...(options.progress ? { progress: options.progress } : {}), callerToken });
+      finish({
+        error: { code: REQUEST_TIMEOUT, message: `Request timed out after ${total ? ceiling : options.timeoutMs} ms`, ...(total ? { total: true } : {}) },
+      });
+    };
+    let timer = setTimeout(expire, options.timeoutMs);
+    const touch = () => {
+      clearTimeout(timer);
+      timer = setTimeout(expire, Math.min(options.timeoutMs, Math.max(0, ceiling - (performance.now() - started))));
+    };
+    this.pending.set(id, { finish, touch, ...(options.progress ? { progress: options.progress } : {}), callerToken });
     if (!transport) finish({ error: { code: -32000, message: 'not connected' } });
     else
       transport

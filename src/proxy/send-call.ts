@@ -23,6 +23,8 @@ export interface CallOptions {
   allowInputRequired?: boolean;
   /** Told when the server's call settles, which for a bridged call is after the legs that returned input_required. */
   settled?: () => void;
+  /** A bridged leg's own signal (it outlives the request, so not the request's): its timeout that progress keeps alive. */
+  legSignal?: AbortSignal;
 }
 
 /**
@@ -38,9 +40,9 @@ export async function sendToolCall(
 ): Promise<unknown> {
   const { modern, tool } = how;
   const era = client.getProtocolEra();
-  const { settled: _settled, ...sent } = options;
+  const { settled: _settled, legSignal, ...sent } = options;
   options = sent;
-  if (modern && era === 'legacy') return bridged(client, params, options, modern, how.bridge, _settled);
+  if (modern && era === 'legacy') return bridged(client, params, { ...options, ...(legSignal ? { legSignal } : {}) }, modern, how.bridge, _settled);
   if (era === 'modern' && !modern?.headers) {
     // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
     // which a 2026 server requires; its definition without outputSchema, so that the result
@@ -69,7 +71,8 @@ async function bridged(
   settled: (() => void) | undefined,
 ): Promise<CallToolResult> {
   const started = () => {
-    const call = client.request({ method: 'tools/call', params }, PassThroughResult, { ...options, signal: undefined }) as Promise<CallToolResult>;
+    const { legSignal, ...leg } = options;
+    const call = client.request({ method: 'tools/call', params }, PassThroughResult, { ...leg, signal: legSignal }) as Promise<CallToolResult>;
     if (settled) void call.then(settled, settled);
     return call;
   };

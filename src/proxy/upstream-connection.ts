@@ -3,7 +3,7 @@ import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Transport, ClientCapabilities, PriorDiscovery, RequestId, Tool } from '@modelcontextprotocol/client';
 import { upstreamAuthFailure } from '../auth/upstream-errors.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
-import { SERVER_TIMEOUT_MS, type ProtocolChoice } from '../config/defaults.js';
+import { SERVER_MAX_TOTAL_MS, SERVER_TIMEOUT_MS, type ProtocolChoice } from '../config/defaults.js';
 import type { ServerConfig } from '../config/schema.js';
 import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../core/backoff.js';
 import type { ToolError } from '../core/errors.js';
@@ -124,6 +124,11 @@ export class UpstreamConnection {
 
   get timeoutMs(): number {
     return this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS;
+  }
+
+  /** The ceiling of a tool call that reports progress (each report restarts timeoutMs). */
+  get maxTotalMs(): number {
+    return this.options.config.max_total_ms ?? SERVER_MAX_TOTAL_MS;
   }
 
   connect(): Promise<Client> {

@@ -65,16 +65,38 @@ export function unavailableError(s: FailureSubject): ToolError {
  * or the forwarded hot path): it did not answer in time (TIMEOUT), or it answered with a JSON-RPC
  * error (UPSTREAM_ERROR, in the server's own words).
  */
-export function requestFailure(server: string, what: string, error: { message: string; code?: number }, timeoutMs: number): ToolError {
-  if (error.code === REQUEST_TIMEOUT || /timed out/i.test(error.message)) {
-    return new ToolError('TIMEOUT', `Server "${server}" did not answer ${what} within ${timeoutMs} ms.`, {
+export function requestFailure(
+  server: string,
+  what: string,
+  error: { message: string; code?: number },
+  timeoutMs: number,
+  /** A tool call's timeout that progress restarts: `idle`, no progress for timeoutMs; `total`, max_total_ms reached. */
+  which?: 'idle' | 'total',
+): ToolError {
+  if (which === 'total') {
+    return new ToolError('TIMEOUT', `Server "${server}" ran ${what} past its ceiling, mcp_servers.${server}.max_total_ms, however much progress it reported.`, {
       details: { server, tool: what },
-      hint: `Raise mcp_servers.${server}.timeout_ms if the tool is slow.`,
+      hint: `Raise mcp_servers.${server}.max_total_ms if the tool runs longer on purpose.`,
+    });
+  }
+  if (error.code === REQUEST_TIMEOUT || /timed out/i.test(error.message)) {
+    const progress = which === 'idle' ? ' (and reported no progress in that time)' : '';
+    return new ToolError('TIMEOUT', `Server "${server}" did not answer ${what} within ${timeoutMs} ms${progress}.`, {
+      details: { server, tool: what },
+      hint: `Raise mcp_servers.${server}.timeout_ms if the tool is slow; progress it reports keeps a call alive.`,
     });
   }
   // The SDK prefixes "MCP error N: " on each side of the wire; the server's own words are what matter.
   const words = error.message.replace(/^(MCP error -?\d+: )+/, '');
   return new ToolError('UPSTREAM_ERROR', `Server "${server}" failed ${what}: ${words}`, {
     details: { server, tool: what, ...(error.code !== undefined ? { upstream_code: error.code } : {}) },
+  });
+}
+
+/** UPSTREAM_ERROR for a result that is not a CallToolResult (./call-result.ts): the client never gets it. */
+export function malformedResult(server: string, tool: string, why: string): ToolError {
+  return new ToolError('UPSTREAM_ERROR', `Server "${server}" answered ${tool} with a malformed result: ${why}.`, {
+    details: { server, tool },
+    hint: `The server is broken or not an MCP server; check it with: mcpkit server test ${server}`,
   });
 }

@@ -28,7 +28,9 @@ import { routeServerRequests } from './server-requests.js';
 import { ReadThrough } from './upstream-reads.js';
 import { InFlight } from './in-flight.js';
 import { sendToolCall } from './send-call.js';
-import { requestFailure } from './upstream-failure.js';
+import { malformedResult, requestFailure } from './upstream-failure.js';
+import { ProgressTimeout } from './progress-timeout.js';
+import { REQUEST_TIMEOUT } from './raw-forwarder.js';
 import { malformedCallResult } from './call-result.js';
 import { UpstreamConnection, type UpstreamOptions } from './upstream-connection.js';
 import type { UpstreamStatus } from './upstream-status.js';
@@ -228,16 +230,17 @@ export class Upstream {
     const relayed = modern && era === 'modern' ? modernParams(modern) : undefined;
     const params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> } = { name, arguments: args ?? {}, ...relayed };
     if (span) params._meta = { ...params._meta, traceparent: span.traceparent };
-    // Progress off the transport, in order (RawForwarder.tapProgress); a bridged call's outlives this leg.
+    // Progress off the transport, in order (RawForwarder.tapProgress), always asked for: it keeps the call alive.
     const bridged = modern !== undefined && era === 'legacy';
-    const tap = onprogress && !(bridged && modern.requestState !== undefined) ? this.connection.forwarder.tapProgress(onprogress) : undefined;
+    const alive = new ProgressTimeout(this.timeoutMs, this.connection.maxTotalMs);
+    const tap = !(bridged && modern.requestState !== undefined) ? this.connection.forwarder.tapProgress(alive.relay(onprogress)) : undefined;
     if (tap) params._meta = { ...params._meta, progressToken: tap.token };
+    const leg = bridged && tap; // outlives this request: its own silence ends it, not the client's signal
     const options = {
-      timeout: this.timeoutMs,
-      signal,
+      ...alive.options(signal),
       ...(onprogress && !tap ? { onprogress } : {}),
       ...(relayed ? { allowInputRequired: true } : {}),
-      ...(bridged && tap ? { settled: tap.end } : {}),
+      ...(leg ? { legSignal: alive.signal, settled: () => (tap.end(), alive.stop()) } : {}),
     };
     // The server's own definition: its x-mcp-header parameters make a 2026 call's Mcp-Param-* headers.
     const tool = era === 'modern' ? this.tools?.find((t) => t.name === name) : undefined;
@@ -245,20 +248,21 @@ export class Upstream {
     try {
       const result = await sendToolCall(client, params, options, { modern, tool, bridge: this.bridge });
       const malformed = malformedCallResult(result);
-      if (malformed) throw (refused = this.malformed(name, malformed));
+      if (malformed) throw (refused = malformedResult(this.name, name, malformed));
       return result as CallToolResult;
     } catch (error) {
-      if (refused !== undefined && error === refused) {
-        failure = refused.message;
-        throw error;
-      }
+      failure = (error as Error).message;
+      if (refused !== undefined && error === refused) throw error;
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
       // capability the client lacks, -32602 for tampered request state) are the client's to act on.
-      failure = (error as Error).message;
+      if (alive.fired && !signal?.aborted) throw this.callFailure(name, { message: 'timed out', code: REQUEST_TIMEOUT }, alive.fired);
       if (modern && error instanceof ProtocolError) throw error;
       throw this.callFailure(name, error as Error & { code?: number });
     } finally {
-      if (!bridged) tap?.end();
+      if (!leg) {
+        alive.stop();
+        tap?.end();
+      }
       release();
       span?.end(failure);
     }
@@ -284,14 +288,18 @@ export class Upstream {
     const release = this.begin(related);
     const cancel = this.connection.forwarder.forward('tools/call', params, {
       timeoutMs: this.timeoutMs,
+      maxTotalMs: this.connection.maxTotalMs,
       ...(progress ? { progress } : {}),
       done: (outcome) => {
         release();
         if ('result' in outcome) {
           const malformed = malformedCallResult(outcome.result);
-          return done(malformed ? this.malformed(String(params.name), malformed) : (outcome.result as CallToolResult));
+          return done(malformed ? malformedResult(this.name, String(params.name), malformed) : (outcome.result as CallToolResult));
         }
-        done((outcome.cause !== undefined && this.connection.authFailure(outcome.cause)) || this.callFailure(String(params.name), outcome.error));
+        done(
+          (outcome.cause !== undefined && this.connection.authFailure(outcome.cause)) ||
+            this.callFailure(String(params.name), outcome.error, outcome.error.total ? 'total' : 'idle'),
+        );
       },
     });
     return () => {
@@ -300,20 +308,12 @@ export class Upstream {
     };
   }
 
-  /** UPSTREAM_ERROR for a result that is not a CallToolResult (./call-result.ts): the client never gets it. */
-  private malformed(tool: string, why: string): ToolError {
-    return new ToolError('UPSTREAM_ERROR', `Server "${this.name}" answered ${tool} with a malformed result: ${why}.`, {
-      details: { server: this.name, tool },
-      hint: `The server is broken or not an MCP server; check it with: mcpkit server test ${this.name}`,
-    });
-  }
-
   /** The one error a failed tools/call becomes, on either path. */
-  private callFailure(tool: string, error: { message: string; code?: number }): ToolError {
+  private callFailure(tool: string, error: { message: string; code?: number }, timeout?: 'idle' | 'total'): ToolError {
     const auth = this.connection.authFailure(error);
     if (auth) return auth;
     if (this.connection.state !== 'ready') return this.connection.unavailable();
-    return requestFailure(this.name, tool, error, this.timeoutMs);
+    return requestFailure(this.name, tool, error, this.timeoutMs, timeout);
   }
 
   /** Prompts, resources, templates and completions are read through, not cached: clients ask for them rarely (./upstream-reads.ts). */

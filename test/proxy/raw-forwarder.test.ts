@@ -52,6 +52,15 @@ async function pair(): Promise<Pair> {
     if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
     return { content: [{ type: 'text', text: `token seen upstream: ${String(token)}` }] };
   });
+  // Reports progress every 40 ms for `ticks` ticks, then answers: a long call that says it is alive.
+  server.registerTool('ticking', { inputSchema: z.object({ ticks: z.number() }) }, async ({ ticks }, ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken;
+    for (let i = 1; i <= ticks; i++) {
+      await new Promise((r) => setTimeout(r, 40));
+      if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: ticks } });
+    }
+    return { content: [{ type: 'text', text: `ticked ${ticks}` }] };
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const received: JSONRPCMessage[] = [];
   await server.connect(serverSide);
@@ -69,10 +78,10 @@ async function pair(): Promise<Pair> {
   return made;
 }
 
-function forward(p: Pair, params: Record<string, unknown>, timeoutMs = 5_000, progress?: (m: JSONRPCMessage) => void) {
+function forward(p: Pair, params: Record<string, unknown>, timeoutMs = 5_000, progress?: (m: JSONRPCMessage) => void, maxTotalMs?: number) {
   let cancel!: () => void;
   const outcome = new Promise<ForwardOutcome>((done) => {
-    cancel = p.forwarder.forward('tools/call', params, { timeoutMs, done, ...(progress ? { progress } : {}) });
+    cancel = p.forwarder.forward('tools/call', params, { timeoutMs, done, ...(progress ? { progress } : {}), ...(maxTotalMs ? { maxTotalMs } : {}) });
   });
   return { outcome, cancel };
 }
@@ -82,7 +91,7 @@ describe(`RawForwarder against @modelcontextprotocol/sdk ${sdkVersion} (the lock
     const p = await pair();
     const [forwarded, listed] = await Promise.all([forward(p, { name: 'echo', arguments: { message: 'hi' } }).outcome, p.client.listTools()]);
     expect(forwarded).toEqual({ result: { content: [{ type: 'text', text: 'Echo: hi' }] } });
-    expect(listed.tools.map((t) => t.name).sort()).toEqual(['echo', 'progress', 'slow']);
+    expect(listed.tools.map((t) => t.name).sort()).toEqual(['echo', 'progress', 'slow', 'ticking']);
     const viaSdk = await p.client.callTool({ name: 'echo', arguments: { message: 'sdk' } });
     expect(viaSdk.content).toEqual([{ type: 'text', text: 'Echo: sdk' }]);
     expect(p.forwarder.size).toBe(0);
@@ -116,6 +125,26 @@ describe(`RawForwarder against @modelcontextprotocol/sdk ${sdkVersion} (the lock
     ]);
     expect(a).toHaveLength(1);
     expect(b).toHaveLength(1);
+  });
+
+  it('progress restarts the timeout: a call that reports every 40 ms outlives a 150 ms timeout, one that stops reporting does not', async () => {
+    const p = await pair();
+    const heard: JSONRPCMessage[] = [];
+    // The client asked for no progress: the server is asked for it anyway (it keeps the call alive), and none is handed on.
+    const kept = await forward(p, { name: 'ticking', arguments: { ticks: 10 } }, 150, (m) => heard.push(m), 5_000).outcome;
+    expect(kept).toEqual({ result: { content: [{ type: 'text', text: 'ticked 10' }] } });
+    expect(heard).toEqual([]);
+    const sent = p.received.find((m) => (m as { params?: { name?: string } }).params?.name === 'ticking') as { params: { _meta: { progressToken: string } } };
+    expect(sent.params._meta.progressToken).toMatch(/^fw-/);
+    const silent = await forward(p, { name: 'slow', arguments: {} }, 150, undefined, 5_000).outcome;
+    expect(silent).toMatchObject({ error: { code: REQUEST_TIMEOUT } });
+    expect('error' in silent && silent.error.total).toBeUndefined();
+  });
+
+  it('maxTotalMs ends a call however much progress it reports', async () => {
+    const p = await pair();
+    const capped = await forward(p, { name: 'ticking', arguments: { ticks: 20 } }, 150, undefined, 300).outcome;
+    expect(capped).toMatchObject({ error: { code: REQUEST_TIMEOUT, total: true, message: 'Request timed out after 300 ms' } });
   });
 
   it('on timeout ends with REQUEST_TIMEOUT and tells the server it cancelled', async () => {
