@@ -18,7 +18,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
-import { ToolError } from '../core/errors.js';
+import type { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ModernRequest, UpstreamTrace } from '../tool/context.js';
 import { modernParams } from './era.js';

@@ -115,7 +115,7 @@ describe('mcpkit call in a terminal', () => {
       expect(seen).toMatch(/\[#{5}-{15}\]\s+25%/);
       expect(seen).toMatch(/\[#{20}\] 100%/);
       // Cleared before the result is printed.
-      expect(seen).toMatch(/\x1b\[2KLong running operation completed/);
+      expect(seen).toContain('\u001b[2KLong running operation completed');
     },
     30_000,
   );
