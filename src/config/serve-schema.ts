@@ -186,6 +186,26 @@ export const serveSchema = z.strictObject({
     .record(z.string(), upstreamLimitSchema)
     .optional()
     .describe('Per server: most calls at once and per second that serve sends it, whoever calls; more wait up to queue_ms, then RATE_LIMITED.'),
+  tasks: z
+    .strictObject({
+      after_ms: z
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          'A tools/call of a client that declares the tasks extension, not done by then, is answered with a task and runs on (default 500; 0: at once).',
+        ),
+      tools: z.record(z.string().min(1), z.int().min(0)).optional().describe('after_ms per published tool name (globs, first match), e.g. { "build_*": 0 }.'),
+      required: z
+        .array(z.string().min(1))
+        .optional()
+        .describe('Tools (globs) that run only as tasks: a client that does not declare the extension is refused with -32021.'),
+      max_ttl_ms: z.int().positive().optional().describe("How long a task and its result are kept (the client's ttl, at most this; default 3600000, an hour)."),
+      max_per_client: z.int().positive().optional().describe('Most tasks one client holds at once; past it a call is answered when it ends (default 100).'),
+      max_result_bytes: z.int().positive().optional().describe("Most bytes of results one client's tasks keep (default 16777216, 16 MiB)."),
+    })
+    .optional()
+    .describe('serve as the task host (io.modelcontextprotocol/tasks, SEP-2663) for 2026-07-28 clients over HTTP: a slow call becomes a task.'),
   host_tools_without_auth: z
     .boolean()
     .optional()

@@ -19,6 +19,8 @@ import { listedViews, type Caller, type Route } from './route-access.js';
 import { crossSiteWithoutOrigin, jsonRpcError, listenFailed, readJson, routeOfPath, sendJson, viewPath } from './http-wire.js';
 import { accessRules, RouteAuth, type HttpSettings } from './route-auth.js';
 import { ServedClients } from './served-clients.js';
+import { TaskStore } from './task-store.js';
+import { taskSettingsOf } from './task-settings.js';
 import type { ToolAccess } from '../tool/context.js';
 
 export type { HttpSettings } from './route-auth.js';
@@ -89,6 +91,9 @@ export async function serveHttp(
   let listenBase = '';
   const auth = new RouteAuth(logger, () => listenBase);
   const served = new ServedClients();
+  // The tasks serve hosts for 2026-07-28 clients, across routes; its settings follow the config.
+  const taskStore = new TaskStore(() => Date.now(), options.replicaId);
+  const taskSettings = () => taskSettingsOf(runtime.live.loaded?.serve.tasks);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Sessions end when their client says so (DELETE), when idle too long, or when the credential
   // that opened them is revoked: each holds a server, listeners and perhaps connections of its own.
@@ -146,7 +151,8 @@ export async function serveHttp(
     const ofLiveSession = typeof sessionId === 'string' && sessions.get(sessionId) !== undefined;
     if (req.method === 'POST' && !ofLiveSession && isModernPost(req, body)) {
       let modern = modernRoutes.get(path);
-      if (!modern) modernRoutes.set(path, (modern = modernRoute(runtime, view, { maxBodyBytes: maxBody })));
+      if (!modern)
+        modernRoutes.set(path, (modern = modernRoute(runtime, view, { maxBodyBytes: maxBody, tasks: { store: taskStore, settings: taskSettings } })));
       const open = { route, caller, res };
       modernOpen.add(open);
       res.once('close', () => modernOpen.delete(open));
@@ -368,6 +374,7 @@ export async function serveHttp(
       clearInterval(sweeper);
       offReload();
       await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
+      taskStore.close();
       await Promise.allSettled([...modernRoutes.values()].map((m) => m.close()));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

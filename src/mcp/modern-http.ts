@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
+import { TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
+import type { TaskStore } from './task-store.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
 import { createToolServer } from './tool-server.js';
@@ -101,7 +103,14 @@ function refuse(res: ServerResponse, answer: JsonRpcRefusal): void {
   res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
-export function modernRoute(runtime: Runtime, view: string | undefined, options: { maxBodyBytes: number }): ModernRoute {
+export function modernRoute(
+  runtime: Runtime,
+  view: string | undefined,
+  options: {
+    maxBodyBytes: number;
+    /** serve as the task host (./task-host.ts), with the process' tasks. */ tasks?: { store: TaskStore; settings: () => TaskSettings };
+  },
+): ModernRoute {
   let unsubscribe: (() => void)[] | undefined;
   const handler: McpHttpHandler = createMcpHandler(
     async ({ authInfo }) => {
@@ -120,6 +129,7 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
         hasServers: hub.hasServers,
         perRequest: true,
         ...(access ? { access: () => access } : {}),
+        ...(options.tasks ? { tasksExtension: true } : {}),
       });
     },
     {
@@ -130,6 +140,13 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
     },
   );
   const node = toNodeHandler(handler);
+  // A call the task host runs on after it answered goes through this same handler, to its end.
+  const run: CallRunner = async (body, headers, signal, access) => {
+    const request = new Request('http://mcpkit.internal/mcp', { method: 'POST', headers, body: JSON.stringify(body), signal });
+    const response = await handler.fetch(request, { authInfo: { token: '', clientId: access.client, scopes: [], extra: { access } }, parsedBody: body });
+    return { status: response.status, headers: Object.fromEntries(response.headers.entries()), text: await response.text() };
+  };
+  const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings) : undefined;
   return {
     async serve(req, res, body, access) {
       // The SDK passes req.auth to the server factory as authInfo; mcpkit checked the credential already (route-auth.ts).
@@ -148,6 +165,11 @@ export function modernRoute(runtime: Runtime, view: string | undefined, options:
       if (refused) {
         runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
         return refuse(res, refused);
+      }
+      const hosted = await host?.handle(body, req.headers, access);
+      if (hosted) {
+        res.writeHead(hosted.status, { ...hosted.headers, 'content-length': Buffer.byteLength(hosted.text) }).end(hosted.text);
+        return;
       }
       return node(req, res, body);
     },

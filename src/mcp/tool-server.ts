@@ -6,6 +6,7 @@ import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { answererOf, type CatalogEntry } from '../proxy/catalog.js';
 import { modernRequestOf } from './modern-request.js';
+import { TASKS_EXTENSION } from './task-host.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
 import { SessionState, type ToolAccess, type UpstreamTrace } from '../tool/context.js';
@@ -27,6 +28,8 @@ export interface ToolServerOptions {
   perRequest?: boolean;
   /** Who the client is and what it may call (serve.clients), read per request so a reload applies; absent: stdio, anyone. */
   access?: () => ToolAccess | undefined;
+  /** serve hosts tasks for this client's calls (./task-host.ts): server/discover says so. */
+  tasksExtension?: boolean;
 }
 
 /**
@@ -116,7 +119,14 @@ function needsOwnConnections(capabilities: ClientCapabilities | undefined): bool
  * Capabilities follow the view: prompts, resources (with subscriptions) and completions only when
  * it has upstream servers; logging always (mcpkit honours logging/setLevel itself).
  */
-export function createToolServer({ hub, runtime, hasServers, perRequest, access }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
+export function createToolServer({
+  hub,
+  runtime,
+  hasServers,
+  perRequest,
+  access,
+  tasksExtension,
+}: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
   // One server per client connection, so one session: its state is this client's alone.
   const session = new SessionState();
   const context = runtime.context({ session });
@@ -132,6 +142,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access 
       instructions: INSTRUCTIONS,
     },
   );
+  if (tasksExtension) server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   let unsubscribe: (() => void)[] | undefined;
   let resolved: ProxyHub | undefined;
   let making: Promise<ProxyHub> | undefined;

@@ -36,7 +36,13 @@ beforeAll(async () => {
   if (!nginx) return;
   const dir = tempDir();
   const config = join(dir, 'mcpkit.yaml');
-  writeFileSync(config, JSON.stringify({ mcp_servers: { everything: SERVERS.everything }, serve: { replica_id: '${REPLICA_ID}' } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcp_servers: { everything: SERVERS.everything, jobs: { command: process.execPath, args: [join(ROOT, 'test/fixtures/tasks-server.mjs')] } },
+      serve: { replica_id: '${REPLICA_ID}' },
+    }),
+  );
   const [p0, p1, p2] = [await freePort(), await freePort(), await freePort()];
   replicas.r1 = { port: p1, child: await startReplica('r1', config, p1) };
   replicas.r2 = { port: p2, child: await startReplica('r2', config, p2) };
@@ -92,6 +98,45 @@ describe.skipIf(!nginx)('behind nginx (docs/deploy/nginx.conf), two replicas', (
     for (const [i, l] of legacy.entries()) for (let n = 0; n < 3; n++) expect(await echo(l.client, `legacy ${i}.${n}`)).toContain(`Echo: legacy ${i}.${n}`);
     const modern = await client('modern');
     for (let n = 0; n < 4; n++) expect(await echo(modern.client, `modern ${n}`)).toContain(`Echo: modern ${n}`);
+  }, 60_000);
+
+  it('a task made on one replica is found through the balancer: its id names the replica, and Mcp-Name routes tasks/* there', async () => {
+    let id = 0;
+    const rpc = async (method: string, params: Record<string, unknown>, name: string) => {
+      const response = await fetch(`${front}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          'mcp-name': name,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++id,
+          method,
+          params: {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+              'io.modelcontextprotocol/clientInfo': { name: 'nginx-tasks', version: '1' },
+            },
+          },
+        }),
+      });
+      return (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
+    };
+    // Made round robin, so on both replicas.
+    const made = await Promise.all([1, 2, 3, 4].map(() => rpc('tools/call', { name: 'jobs__slow_compute', arguments: { seconds: 1 } }, 'jobs__slow_compute')));
+    const ids = made.map((m) => String(m.result?.taskId));
+    expect(new Set(ids.map((t) => t.split('.')[0]))).toEqual(new Set(['r1', 'r2']));
+    // Each polled through the balancer gets its own replica every time.
+    for (const taskId of ids) {
+      expect(await waitFor(async () => (await rpc('tasks/get', { taskId }, taskId)).result?.status === 'completed', 10_000), taskId).toBe(true);
+      for (let i = 0; i < 3; i++) expect((await rpc('tasks/get', { taskId }, taskId)).result).toMatchObject({ taskId, status: 'completed' });
+    }
   }, 60_000);
 
   it('a replica killed mid-test: 2026 clients carry on; a 2025 client of the dead replica gets a clear error, then a new session works', async () => {

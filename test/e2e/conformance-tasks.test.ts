@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outputOf, ROOT, stopChild, tempDir } from '../helpers/cli.js';
+import { conformanceRequired as required, kit2026Installed as installed, kit2026, kit2026Node, kit2026Suite } from '../helpers/conformance-kit.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * The suite's tasks-* scenarios (io.modelcontextprotocol/tasks, SEP-2663) through mcpkit as the
+ * task host: the upstream is test/fixtures/tasks-server.mjs, the fixtures the scenarios name as
+ * plain tools that know nothing of tasks. They are extension scenarios, off the spec timeline, so
+ * the suite runs them with --force. tasks-status-notifications checks nothing of a server that
+ * sends no notifications/tasks (they are optional; mcpkit sends none yet).
+ */
+const SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
+let served: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
+beforeAll(async () => {
+  if (!(installed || required)) return;
+  const config = writeConfig({
+    mcp_servers: { tasks: { command: process.execPath, args: [join(ROOT, 'test/fixtures/tasks-server.mjs')] } },
+    tool_views: { conf: { servers: ['tasks'] } },
+    // failing_job is declared "task support: required" by the scenarios: mcpkit's way to say so.
+    serve: { groups: ['config'], tasks: { required: ['failing_job'] } },
+  });
+  served = await serveHttpChild(config);
+});
+afterAll(async () => {
+  if (served) await stopChild(served.child);
+});
+
+describe('the conformance suite tasks-* scenarios through mcpkit, the task host', () => {
+  it.runIf(installed || required)(
+    'passes every check of the ten tasks-* scenarios',
+    async () => {
+      expect(installed, `the conformance kit is not installed at ${kit2026}: run (cd ${kit2026} && npm ci)`).toBe(true);
+      const scratch = tempDir('mcpkit-tasks-conformance-');
+      const outputs = await Promise.all(
+        SCENARIOS.map((scenario) =>
+          outputOf(
+            kit2026Node,
+            [
+              kit2026Suite,
+              'server',
+              '--url',
+              `${served!.url}/view/conf/mcp`,
+              '--scenario',
+              scenario,
+              '--spec-version',
+              '2026-07-28',
+              '--force',
+              '-o',
+              join(scratch, scenario),
+            ],
+            { cwd: scratch, env: { ...process.env, TMPDIR: scratch } },
+          ),
+        ),
+      );
+      const results = SCENARIOS.map((scenario, i) => {
+        const match = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(outputs[i]!);
+        return { scenario, passed: Number(match?.[1] ?? -1), of: Number(match?.[2] ?? -1), failed: Number(match?.[3] ?? -1) };
+      });
+      for (const [i, r] of results.entries()) expect(r.failed, `${r.scenario}:\n${outputs[i]}`).toBe(0);
+      // Every scenario but the optional notifications one checks something, and all of it passes.
+      const checked = results.filter((r) => r.scenario !== 'tasks-status-notifications');
+      expect(
+        checked.every((r) => r.of > 0 && r.passed === r.of),
+        JSON.stringify(results),
+      ).toBe(true);
+      expect(checked.reduce((sum, r) => sum + r.passed, 0)).toBeGreaterThanOrEqual(44);
+    },
+    180_000,
+  );
+});

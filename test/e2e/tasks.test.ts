@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, stopChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { waitFor, writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * mcpkit as the task host (io.modelcontextprotocol/tasks, SEP-2663), spoken to as the conformance
+ * suite does: raw JSON-RPC over HTTP with the 2026-07-28 envelope. The upstream
+ * (test/fixtures/tasks-server.mjs) knows nothing of tasks; two named clients share serve.
+ */
+
+let config: string;
+let served: Awaited<ReturnType<typeof serveHttpChild>>;
+
+beforeAll(async () => {
+  config = writeConfig({
+    mcp_servers: { jobs: { command: process.execPath, args: [join(ROOT, 'test/fixtures/tasks-server.mjs')] } },
+    tool_views: { jobs: { servers: ['jobs'] } },
+    serve: { groups: ['config'], clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } } },
+  });
+  served = await serveHttpChild(config);
+});
+afterAll(async () => {
+  if (served) await stopChild(served.child);
+});
+
+let nextId = 1;
+/** One 2026-07-28 request; `tasks`: the request declares the extension (and elicitation, for input_required). */
+async function rpc(base: string, token: string, method: string, params: Record<string, unknown>, options: { tasks?: boolean } = {}) {
+  const id = nextId++;
+  const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
+  const capabilities = options.tasks === false ? {} : { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  const body = {
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+        'io.modelcontextprotocol/clientInfo': { name: 'tasks-e2e', version: '1' },
+      },
+    },
+  };
+  const response = await fetch(`${base}/view/jobs/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name !== undefined ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const line = text.includes('data:')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .pop()!
+        .slice(5)
+    : text;
+  return { status: response.status, ...(JSON.parse(line) as { result?: Record<string, unknown>; error?: { code: number; message: string } }) };
+}
+
+const call = (token: string, name: string, args: Record<string, unknown>, options?: { tasks?: boolean }) =>
+  rpc(served.url, token, 'tools/call', { name, arguments: args }, options);
+const get = (token: string, taskId: string) => rpc(served.url, token, 'tasks/get', { taskId });
+
+async function until(token: string, taskId: string, status: string) {
+  let last: Record<string, unknown> | undefined;
+  const reached = await waitFor(async () => {
+    last = (await get(token, taskId)).result;
+    return last?.status === status;
+  }, 15_000);
+  expect(reached, JSON.stringify(last)).toBe(true);
+  return last!;
+}
+
+describe('mcpkit hosts tasks for an upstream that knows none', () => {
+  it('server/discover says so; a quick call is answered as usual', async () => {
+    const discovered = await rpc(served.url, 'alice-token', 'server/discover', {});
+    expect((discovered.result?.capabilities as { extensions?: Record<string, unknown> }).extensions).toHaveProperty(['io.modelcontextprotocol/tasks']);
+    const greeted = await call('alice-token', 'greet', { name: 'Ann' });
+    expect(greeted.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, Ann!' }] });
+    expect(greeted.result).not.toHaveProperty('taskId');
+  });
+
+  it('a slow call is a task in under a second, polled to completed with the tool result', async () => {
+    const started = Date.now();
+    const created = await call('alice-token', 'slow_compute', { seconds: 2, label: 'first' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
+    const done = await until('alice-token', String(created.result!.taskId), 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed first after 2 s' }] });
+  });
+
+  it('a cancelled task ends cancelled, and the upstream hears notifications/cancelled', async () => {
+    const before = Number(((await call('alice-token', 'cancellations', {})).result!.content as { text: string }[])[0]!.text);
+    const created = await call('alice-token', 'slow_compute', { seconds: 30 });
+    const taskId = String(created.result!.taskId);
+    expect((await rpc(served.url, 'alice-token', 'tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
+    await until('alice-token', taskId, 'cancelled');
+    expect(
+      await waitFor(
+        async () => Number(((await call('alice-token', 'cancellations', {})).result!.content as { text: string }[])[0]!.text) === before + 1,
+        5_000,
+      ),
+    ).toBe(true);
+  });
+
+  it('an input_required task is answered with tasks/update and completes', async () => {
+    const created = await call('alice-token', 'confirm_delete', { filename: 'notes.txt' });
+    const taskId = String(created.result!.taskId);
+    const asking = await until('alice-token', taskId, 'input_required');
+    const keys = Object.keys(asking.inputRequests as object);
+    expect(keys).toEqual(['confirm']);
+    const ack = await rpc(served.url, 'alice-token', 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    expect(ack.result).toEqual({ resultType: 'complete' });
+    const done = await until('alice-token', taskId, 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'deleted notes.txt' }] });
+  });
+
+  it("another client can neither see nor cancel a client's task", async () => {
+    const created = await call('alice-token', 'slow_compute', { seconds: 2, label: 'private' });
+    const taskId = String(created.result!.taskId);
+    expect((await get('bob-token', taskId)).error).toMatchObject({ code: -32602 });
+    expect((await rpc(served.url, 'bob-token', 'tasks/cancel', { taskId })).error).toMatchObject({ code: -32602 });
+    expect((await rpc(served.url, 'bob-token', 'tasks/update', { taskId, inputResponses: {} })).error).toMatchObject({ code: -32602 });
+    const done = await until('alice-token', taskId, 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed private after 2 s' }] });
+  });
+
+  it('a client that does not declare the extension gets a plain result, and -32021 for tasks/*', async () => {
+    const plain = await call('alice-token', 'slow_compute', { seconds: 1, label: 'sync' }, { tasks: false });
+    expect(plain.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'computed sync after 1 s' }] });
+    const refused = await rpc(served.url, 'alice-token', 'tasks/get', { taskId: 'whatever' }, { tasks: false });
+    expect(refused.error).toMatchObject({ code: -32021 });
+  });
+
+  it('a restart loses running tasks, and tasks/get says so', async () => {
+    const created = await call('alice-token', 'slow_compute', { seconds: 30 });
+    const taskId = String(created.result!.taskId);
+    await stopChild(served.child);
+    served = await serveHttpChild(config);
+    const after = await get('alice-token', taskId);
+    expect(after.result).toMatchObject({ taskId, status: 'failed', error: { code: -32603, message: expect.stringContaining('restarted') } });
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { detailedTask, TaskStore } from '../../src/mcp/task-store.js';
+import { declaresTasks, finalMessage } from '../../src/mcp/task-host.js';
+
+const bounds = { maxTtlMs: 10_000, maxPerOwner: 2, maxBytesPerOwner: 1000 };
+
+describe('TaskStore', () => {
+  it("keeps each owner's tasks to itself, up to its bound", () => {
+    let now = 0;
+    const store = new TaskStore(() => now);
+    const a = store.create('alice', {}, new AbortController(), bounds)!;
+    expect(store.get(a.id, 'alice')).toBe(a);
+    expect(store.get(a.id, 'bob')).toBeUndefined();
+    expect(store.create('alice', {}, new AbortController(), bounds)).toBeDefined();
+    expect(store.create('alice', {}, new AbortController(), bounds)).toBeUndefined();
+    expect(store.create('bob', {}, new AbortController(), bounds)).toBeDefined();
+    now = 5;
+    expect(store.ownedBy('alice')).toHaveLength(2);
+  });
+
+  it('drops a task past its ttl, stopping it if it still runs; the requested ttl is capped', () => {
+    let now = 0;
+    const store = new TaskStore(() => now);
+    const abort = new AbortController();
+    const short = store.create('alice', {}, abort, bounds, 100)!;
+    const capped = store.create('alice', {}, new AbortController(), bounds, 10 ** 9)!;
+    expect([short.ttlMs, capped.ttlMs]).toEqual([100, 10_000]);
+    now = 99;
+    expect(store.get(short.id, 'alice')).toBeDefined();
+    now = 100;
+    expect(store.get(short.id, 'alice')).toBeUndefined();
+    expect(abort.signal.aborted).toBe(true);
+  });
+
+  it('a terminal task stays as it ended; what it holds is counted', () => {
+    const store = new TaskStore(() => 1);
+    const task = store.create('alice', {}, new AbortController(), bounds)!;
+    store.update(task, { status: 'input_required', inputRequests: { q: { method: 'elicitation/create' } } });
+    expect(detailedTask(task)).toMatchObject({ status: 'input_required', inputRequests: { q: {} }, resultType: 'complete' });
+    store.update(task, { status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] } });
+    store.update(task, { status: 'failed', error: { code: 1 } });
+    expect(task.status).toBe('completed');
+    expect(detailedTask(task)).not.toHaveProperty('inputRequests');
+    expect(detailedTask(task)).toMatchObject({ result: { content: [{ text: 'ok' }] } });
+    expect(store.bytesOf('alice')).toBe(Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text: 'ok' }] })));
+  });
+
+  it.each([
+    ['an id of this process', (s: TaskStore) => s.create('a', {}, new AbortController(), bounds)!.id, false],
+    ['an id of another process', () => '0badf00d.8b0e9c1e-1f4e-4c39-9b5d-2f3e6c7a8b9c', true],
+    ['anything else', () => 'tasks-conformance-nonexistent-1', false],
+  ])('lostTask: %s', (_what, id, lost) => {
+    const store = new TaskStore(() => 0);
+    expect(store.lostTask(id(store))).toBe(lost);
+  });
+
+  it('ids carry the replica id, and only that replica counts an id as its own lost one', () => {
+    const store = new TaskStore(() => 0, 'r1');
+    expect(store.create('a', {}, new AbortController(), bounds)!.id).toMatch(/^r1\.[0-9a-f]{8}\./);
+    expect(store.lostTask('r1.0badf00d.8b0e9c1e-1f4e-4c39-9b5d-2f3e6c7a8b9c')).toBe(true);
+    expect(store.lostTask('r2.0badf00d.8b0e9c1e-1f4e-4c39-9b5d-2f3e6c7a8b9c')).toBe(false);
+  });
+});
+
+describe('finalMessage', () => {
+  it.each([
+    ['JSON', { 'content-type': 'application/json' }, '{"jsonrpc":"2.0","id":3,"result":{"ok":1}}', { result: { ok: 1 } }],
+    [
+      'an SSE stream with progress first',
+      { 'content-type': 'text/event-stream' },
+      'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"error":{"code":-1}}\n\n',
+      { error: { code: -1 } },
+    ],
+    ['another id', { 'content-type': 'application/json' }, '{"jsonrpc":"2.0","id":4,"result":{}}', undefined],
+    ['not JSON', { 'content-type': 'application/json' }, 'oops', undefined],
+  ])('%s', (_what, headers, text, want) => {
+    const got = finalMessage({ status: 200, headers, text }, 3);
+    if (want === undefined) expect(got).toBeUndefined();
+    else expect(got).toMatchObject(want);
+  });
+});
+
+describe('declaresTasks', () => {
+  it.each([
+    [{ _meta: { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } } }, true],
+    [{ _meta: { 'io.modelcontextprotocol/clientCapabilities': { extensions: {} } } }, false],
+    [{ _meta: {} }, false],
+    [undefined, false],
+  ])('%j', (params, want) => {
+    expect(declaresTasks(params)).toBe(want);
+  });
+});
