@@ -167,7 +167,7 @@ describe('serve --http speaks both eras', () => {
     expect(health.upstreams.find((u) => u.name === 'strict')).toMatchObject({ state: 'ready', protocol: '2026-07-28' });
   }, 30_000);
 
-  it('tasks (io.modelcontextprotocol/tasks) are not relayed: a tasks request fails at once, in both eras', async () => {
+  it('tasks (io.modelcontextprotocol/tasks) are of the 2026 era: a 2025 session gets -32601, a 2026 request without the extension -32021, at once', async () => {
     const started = Date.now();
     const legacy = await connected(sdkClient('legacy'), `${base}/view/m/mcp`);
     await expect(legacy.request({ method: 'tasks/get', params: { taskId: 'any' } } as never, z.looseObject({}))).rejects.toMatchObject({ code: -32601 });
@@ -195,8 +195,10 @@ describe('serve --http speaks both eras', () => {
         },
       }),
     });
-    const body = (await response.json()) as { error?: { code: number; message: string } };
-    expect(body.error?.code, body.error?.message).toBe(-32601);
+    const body = (await response.json()) as { error?: { code: number; message: string; data?: unknown } };
+    // mcpkit hosts tasks (test/e2e/tasks.test.ts): a request that does not declare the extension is told which capability it lacks.
+    expect(body.error?.code, body.error?.message).toBe(-32021);
+    expect(body.error?.data).toEqual({ requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
     expect(Date.now() - started).toBeLessThan(5000);
   }, 30_000);
 
