@@ -84,6 +84,8 @@ export function checkConfigText(text: string, env: Readonly<Record<string, strin
     path,
     message: `environment variable ${variable} is not set (set it, or write \${${variable}:-default})`,
   }));
+  for (const { path, variable, why } of expanded.refused)
+    problems.push({ path, message: `environment variable ${variable} cannot go where it stands: ${why}` });
   const parsed = configSchema.safeParse(expanded.value);
   if (!parsed.success) problems.push(...problemsFromZod(parsed.error, configSchema));
   const references = referencesOf(expanded.references);

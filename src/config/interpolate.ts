@@ -16,6 +16,32 @@ export interface Interpolated<T> {
   envValues: Set<string>;
   /** Every variable a placeholder names, with where (set or not, with a default or not). */
   references: { path: string; variable: string }[];
+  /** Values refused where they were to go: a server URL's host, which a value may not change. */
+  refused: { path: string; variable: string; why: string }[];
+}
+
+/** Where in a URL template a placeholder is: at its start (it gives the scheme and host), in the host, or after it. */
+export function urlPart(before: string): 'start' | 'host' | 'rest' {
+  if (before === '') return 'start';
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(before);
+  if (!scheme) return /[/?#]/.test(before) ? 'rest' : 'start';
+  return /[/?#]/.test(before.slice(scheme[0].length)) ? 'rest' : 'host';
+}
+
+/**
+ * A value as it may stand in a URL (mcp_servers.NAME.url): at the start as it is (the schema then
+ * checks the whole is an http(s) URL); in the host only letters, digits, ".", "-" and a ":port"
+ * (anything else would change which host or scheme it names: refused); after the host,
+ * percent-encoded, so that it stays inside its path segment or query value. Pure.
+ */
+export function valueInUrl(value: string, part: 'start' | 'host' | 'rest'): { text: string } | { why: string } {
+  if (part === 'start') return { text: value };
+  if (part === 'host') {
+    return /^[A-Za-z0-9.-]*(:\d{1,5})?$/.test(value)
+      ? { text: value }
+      : { why: 'a value in the host of a URL may hold only letters, digits, "." and "-" (it would change which host the URL names)' };
+  }
+  return { text: encodeURIComponent(value) };
 }
 
 const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -23,27 +49,37 @@ const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 export function interpolateString(
   text: string,
   env: Readonly<Record<string, string | undefined>>,
-): { text: string; missing: string[]; usedEnv: boolean; values: string[]; names: string[] } {
+  /** The text is a URL: each value is placed as valueInUrl says. */
+  url = false,
+): { text: string; missing: string[]; usedEnv: boolean; values: string[]; names: string[]; refused: { variable: string; why: string }[] } {
   const missing: string[] = [];
   const values: string[] = [];
   const names: string[] = [];
+  const refused: { variable: string; why: string }[] = [];
   let usedEnv = false;
-  const out = text.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined) => {
+  const out = text.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined, offset: number) => {
     if (match === '$${') return '${';
     names.push(name!);
     const value = env[name!];
     // Like the shell's ${VAR:-default}: an empty variable also takes the default.
+    const chosen = value !== undefined && value !== '' ? value : fallback !== undefined ? fallback : value === '' ? '' : undefined;
+    if (chosen === undefined) {
+      missing.push(name!);
+      return match;
+    }
     if (value !== undefined && value !== '') {
       usedEnv = true;
       values.push(value);
-      return value;
     }
-    if (fallback !== undefined) return fallback;
-    if (value === '') return '';
-    missing.push(name!);
-    return match;
+    if (!url) return chosen;
+    const placed = valueInUrl(chosen, urlPart(text.slice(0, offset)));
+    if ('why' in placed) {
+      refused.push({ variable: name!, why: placed.why });
+      return match;
+    }
+    return placed.text;
   });
-  return { text: out, missing, usedEnv, values, names };
+  return { text: out, missing, usedEnv, values, names, refused };
 }
 
 export function joinPath(path: readonly (string | number)[]): string {
@@ -55,9 +91,12 @@ export function interpolate<T>(value: T, env: Readonly<Record<string, string | u
   const fromEnv = new Set<string>();
   const envValues = new Set<string>();
   const references: { path: string; variable: string }[] = [];
+  const refused: { path: string; variable: string; why: string }[] = [];
   const walk = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === 'string') {
-      const result = interpolateString(node, env);
+      const isServerUrl = path.length === 3 && path[0] === 'mcp_servers' && path[2] === 'url';
+      const result = interpolateString(node, env, isServerUrl);
+      for (const r of result.refused) refused.push({ path: joinPath(path), ...r });
       for (const variable of result.names) references.push({ path: joinPath(path), variable });
       for (const variable of result.missing) missing.push({ path: joinPath(path), variable });
       if (result.usedEnv) fromEnv.add(joinPath(path));
@@ -70,5 +109,5 @@ export function interpolate<T>(value: T, env: Readonly<Record<string, string | u
     }
     return node;
   };
-  return { value: walk(value, []) as T, missing, fromEnv, envValues, references };
+  return { value: walk(value, []) as T, missing, fromEnv, envValues, references, refused };
 }

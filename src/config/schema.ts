@@ -92,6 +92,15 @@ export const serverSchema = z
       })
       .optional()
       .describe('Resource limits of a stdio server (prlimit).'),
+    registry: z
+      .strictObject({
+        source: z.string().min(1).describe('The registry it came from (a name of registry.sources, or official / pulsemcp).'),
+        name: z.string().min(1).describe("The server's name in that registry."),
+        version: z.string().min(1).optional().describe('The version installed.'),
+        package: z.string().min(1).optional().describe('Which of its packages or remotes (npm, pypi, nuget, oci, remote).'),
+      })
+      .optional()
+      .describe('Where "registry add" got this server: "mcpkit registry outdated" compares it with the registry, "registry update" moves it on.'),
     added_by: z
       .literal('agent')
       .optional()

@@ -52,6 +52,8 @@ export interface ListQuery {
   search?: string;
   updated_since?: string;
   version?: string;
+  /** Newer registries leave deleted servers out of lists unless asked. */
+  include_deleted?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = SETTING_DEFAULTS.registry.timeout_ms;

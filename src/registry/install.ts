@@ -2,12 +2,15 @@ import { ToolError } from '../core/errors.js';
 
 /**
  * A registry entry (server.json) turned into an upstream server for the config: npm packages run
- * with `npx -y pkg@version`, PyPI with `uvx pkg==version`, OCI images with `docker run -i --rm`,
- * remotes by URL. Declared environment variables (and remote headers) become `${VAR}` references,
- * so secrets stay out of the file and `serve` fills them in. Pure.
+ * with `npx -y pkg@version`, PyPI with `uvx pkg==version`, NuGet with `dnx pkg@version --yes` (the
+ * .NET 10 tool runner), OCI images with `docker run -i --rm`, remotes by URL. Declared environment
+ * variables, remote headers and the `{name}` variables of a remote's URL become `${VAR}`
+ * references, so secrets stay out of the file and `serve` fills them in. Pure.
  */
-export type PackageKind = 'npm' | 'pypi' | 'oci' | 'remote';
-export const PACKAGE_KINDS: readonly PackageKind[] = ['npm', 'pypi', 'oci', 'remote'];
+export type PackageKind = 'npm' | 'pypi' | 'nuget' | 'oci' | 'remote';
+export const PACKAGE_KINDS: readonly PackageKind[] = ['npm', 'pypi', 'nuget', 'oci', 'remote'];
+/** Which kind is taken when the entry offers several and none is asked for. */
+const PREFERRED: readonly PackageKind[] = ['npm', 'pypi', 'nuget', 'oci', 'remote'];
 
 interface Input {
   name: string;
@@ -18,10 +21,14 @@ interface Input {
   value?: string;
 }
 
+/** What a client shows after installing a package, and never runs (server.json draft). */
+export type PostInstall = string | { description?: string; command?: string; documentation?: string; documentationUrl?: string };
+
 interface Package {
   registryType?: string;
   identifier?: string;
   version?: string;
+  postInstallInstructions?: PostInstall;
   transport?: { type?: string; url?: string };
   environmentVariables?: Input[];
   runtimeArguments?: Argument[];
@@ -40,6 +47,8 @@ interface Remote {
   type?: string;
   url?: string;
   headers?: Input[];
+  /** The `{name}` variables of `url` (server.json 2025-12-11). */
+  variables?: Record<string, { description?: string; isRequired?: boolean; default?: string; choices?: string[] }>;
 }
 
 export interface ServerJson {
@@ -57,6 +66,8 @@ export interface DeclaredVariable {
   description?: string;
   /** An HTTP header of a remote, filled from this variable. */
   header?: string;
+  /** A `{name}` of a remote's URL, filled from this variable. */
+  urlVariable?: string;
 }
 
 export interface Installation {
@@ -65,6 +76,8 @@ export interface Installation {
   variables: DeclaredVariable[];
   /** What could not be filled in automatically (required arguments without a value). */
   notes: string[];
+  /** What the package says to do after installing it: shown, never run. */
+  postInstall?: string[];
 }
 
 /** The local name: the last part of the registry name, made config-safe. */
@@ -86,7 +99,46 @@ export function variableForHeader(header: string): string {
 
 function kindOf(pkg: Package): PackageKind | undefined {
   const type = pkg.registryType;
-  return type === 'npm' || type === 'pypi' || type === 'oci' ? type : undefined;
+  return type === 'npm' || type === 'pypi' || type === 'nuget' || type === 'oci' ? type : undefined;
+}
+
+/** The package kinds an entry offers that mcpkit does not run (mcpb bundles), for the error that says so. */
+export function unsupportedKinds(server: ServerJson): string[] {
+  return [...new Set((server.packages ?? []).map((p) => p.registryType ?? '?').filter((t) => !kindOf({ registryType: t })))];
+}
+
+/** A remote URL's `{name}` variables as `${VAR}` references (tenant_id -> TENANT_ID), or the values given. Pure. */
+export function templatedUrl(
+  url: string,
+  declared: Remote['variables'],
+  given: Readonly<Record<string, string>>,
+): { url: string; variables: DeclaredVariable[] } {
+  const variables: DeclaredVariable[] = [];
+  const out = url.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, name: string) => {
+    if (given[name] !== undefined) return given[name]!;
+    const spec = declared?.[name] ?? {};
+    const variable = variableForHeader(name);
+    if (!variables.some((v) => v.name === variable))
+      variables.push({
+        name: variable,
+        required: spec.default === undefined,
+        secret: false,
+        urlVariable: name,
+        ...(spec.description ? { description: spec.description } : {}),
+      });
+    // An empty part would break the URL: without a default, the variable must be set.
+    return spec.default !== undefined ? `\${${variable}:-${spec.default}}` : `\${${variable}}`;
+  });
+  return { url: out, variables };
+}
+
+/** Post-install instructions as lines to show. */
+function postInstallLines(instructions: PostInstall | undefined): string[] | undefined {
+  if (instructions === undefined) return undefined;
+  if (typeof instructions === 'string') return [instructions];
+  const link = instructions.documentationUrl ?? instructions.documentation;
+  const lines = [instructions.description, instructions.command ? `Command (not run): ${instructions.command}` : undefined, link ? `See ${link}` : undefined];
+  return lines.filter((l): l is string => typeof l === 'string' && l.length > 0);
 }
 
 export function availableKinds(server: ServerJson): PackageKind[] {
@@ -127,15 +179,16 @@ function argumentValues(args: readonly Argument[] | undefined, notes: string[], 
   return out;
 }
 
-export function installation(server: ServerJson, wanted?: PackageKind): Installation {
+export function installation(server: ServerJson, wanted?: PackageKind, urlValues: Readonly<Record<string, string>> = {}): Installation {
   const kinds = availableKinds(server);
-  const kind = wanted ?? (['npm', 'pypi', 'oci', 'remote'] as const).find((k) => kinds.includes(k));
+  const kind = wanted ?? PREFERRED.find((k) => kinds.includes(k));
   if (!kind || !kinds.includes(kind)) {
+    const others = unsupportedKinds(server);
     throw new ToolError('INVALID_INPUT', wanted ? `${server.name} has no ${wanted} package.` : `${server.name} has no package or remote mcpkit can run.`, {
-      details: { server: server.name, available: kinds },
+      details: { server: server.name, available: kinds, ...(others.length ? { not_supported: others } : {}) },
       hint: kinds.length
         ? `Choose one of: ${kinds.map((k) => `--package ${k}`).join(', ')}.`
-        : 'Add it by hand with: mcpkit server add NAME --command ... or --url ...',
+        : `${others.length ? `It offers ${others.join(', ')}, which mcpkit does not run yet. ` : ''}Add it by hand with: mcpkit server add NAME --command ... or --url ...`,
     });
   }
   const notes: string[] = [];
@@ -143,13 +196,15 @@ export function installation(server: ServerJson, wanted?: PackageKind): Installa
   if (kind === 'remote') {
     const remote = (server.remotes ?? []).find((r) => r.url)!;
     const headers = Object.fromEntries((remote.headers ?? []).map((h) => [h.name, h.value ?? reference({ ...h, name: variableForHeader(h.name) })]));
-    const headerVariables = (remote.headers ?? [])
+    const headerVariables: DeclaredVariable[] = (remote.headers ?? [])
       .filter((h) => h.value === undefined)
       .map((h) => ({ ...variables([h])[0]!, name: variableForHeader(h.name), header: h.name }));
     const transport = remote.type === 'sse' ? 'sse' : remote.type === 'streamable-http' ? 'http' : undefined;
+    const templated = templatedUrl(remote.url!, remote.variables, urlValues);
+    headerVariables.push(...templated.variables);
     const entry = {
       ...(description ? { description } : {}),
-      url: remote.url,
+      url: templated.url,
       ...(transport ? { transport } : {}),
       ...(Object.keys(headers).length ? { headers } : {}),
     };
@@ -173,6 +228,11 @@ export function installation(server: ServerJson, wanted?: PackageKind): Installa
   } else if (kind === 'pypi') {
     command = 'uvx';
     args = [...runtime, version ? `${id}==${version}` : id, ...packageArgs];
+  } else if (kind === 'nuget') {
+    // dnx (.NET 10: `dnx <packageId>[@version] [args]`) runs a tool package; --yes accepts the
+    // download without a prompt, and the tool's own arguments follow -- (never read as dnx's).
+    command = 'dnx';
+    args = ['--yes', ...runtime, version ? `${id}@${version}` : id, ...(packageArgs.length ? ['--', ...packageArgs] : [])];
   } else {
     command = 'docker';
     // docker passes a variable named with -e (and no value) through from its own environment.
@@ -180,5 +240,6 @@ export function installation(server: ServerJson, wanted?: PackageKind): Installa
     args = ['run', '-i', '--rm', ...envInputs.flatMap((v) => ['-e', v.name]), ...runtime, image, ...packageArgs];
   }
   const entry = { ...(description ? { description } : {}), command, args, ...(envInputs.length ? { env } : {}) };
-  return { kind, entry, variables: variables(envInputs), notes };
+  const postInstall = postInstallLines(pkg.postInstallInstructions);
+  return { kind, entry, variables: variables(envInputs), notes, ...(postInstall?.length ? { postInstall } : {}) };
 }

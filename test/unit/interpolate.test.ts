@@ -38,3 +38,25 @@ describe('interpolate', () => {
     expect(raw).toEqual({ a: '${HOME}' });
   });
 });
+
+describe('a server URL keeps its host: values placed by where they stand', () => {
+  const env = { TENANT: 'acme', EVIL: 'evil.example/x?', PATH_PART: 'a b/c?d#e', BASE: 'https://mcp.example.com', PORTED: 'localhost:8443' };
+  it.each([
+    ['a tenant in the host', 'https://${TENANT}.api.example.com/mcp', 'https://acme.api.example.com/mcp', []],
+    ['a host and port', 'http://${PORTED}/mcp', 'http://localhost:8443/mcp', []],
+    ['a path segment, encoded', 'https://api.example.com/${PATH_PART}/mcp', 'https://api.example.com/a%20b%2Fc%3Fd%23e/mcp', []],
+    ['a query value, encoded', 'https://api.example.com/mcp?t=${PATH_PART}', 'https://api.example.com/mcp?t=a%20b%2Fc%3Fd%23e', []],
+    ['a URL that starts with a variable', '${BASE}/mcp', 'https://mcp.example.com/mcp', []],
+    ['a value that would change the host', 'https://${EVIL}.api.example.com/mcp', 'https://${EVIL}.api.example.com/mcp', ['EVIL']],
+  ])('%s', (_what, url, want, refused) => {
+    const out = interpolate({ mcp_servers: { s: { url } } }, env);
+    expect((out.value as { mcp_servers: { s: { url: string } } }).mcp_servers.s.url).toBe(want);
+    expect(out.refused.map((r) => r.variable)).toEqual(refused);
+    if (refused.length) expect(out.refused[0]!.path).toBe('mcp_servers.s.url');
+  });
+
+  it('only a server URL: other strings take values as they are', () => {
+    const out = interpolate({ mcp_servers: { s: { env: { X: '${PATH_PART}' } } } }, env);
+    expect((out.value as { mcp_servers: { s: { env: { X: string } } } }).mcp_servers.s.env.X).toBe('a b/c?d#e');
+  });
+});

@@ -6,6 +6,9 @@ import { editConfigFile } from '../shared/config-access.js';
 import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
 import { commandLineFor } from '../../tool/command-line.js';
 import { registryField, registryFor } from './shared.js';
+import { statusOf, type RegistryStatus } from '../../registry/status.js';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 export const registryAdd = defineTool({
   name: 'registry_add',
@@ -17,11 +20,12 @@ export const registryAdd = defineTool({
       '<%= config.bin %> registry add io.github.21st-dev/magic-mcp',
       '<%= config.bin %> registry add io.github.21st-dev/magic-mcp --as magic --version 0.0.46',
       '<%= config.bin %> registry add io.github.owner/server --package pypi --force --json',
+      '<%= config.bin %> registry add com.example/tenant-mcp --var tenant_id=acme',
     ],
   },
   title: 'Add a registry server to the config',
   description:
-    'Turn a registry entry into an upstream server in the config: npm packages run with npx, PyPI with uvx, OCI images with docker, remotes by URL.\nThe environment variables the package declares are written as ${VAR} references (set them before "mcpkit serve"); the result lists them, marking required and secret ones.',
+    'Turn a registry entry into an upstream server in the config: npm packages run with npx, PyPI with uvx, NuGet with dnx (.NET 10), OCI images with docker, remotes by URL.\nThe environment variables the package declares, and the {name} variables of a remote URL, are written as ${VAR} references (set them before "mcpkit serve", or give a URL variable with var); the result lists them, marking required and secret ones. The entry records where it came from (registry:), for "registry outdated". A deleted server is refused; a deprecated one needs force.',
   input: z.strictObject({
     name: z.string().min(1).describe('Server name in the registry, e.g. io.github.owner/repo.'),
     as: z.string().min(1).optional().describe('Name in the config (default: the last part of the registry name).'),
@@ -37,7 +41,11 @@ export const registryAdd = defineTool({
       .describe(
         'Run the package in a box (bubblewrap) with the network and a download cache of its own (default: so when an agent installs, not from a terminal).',
       ),
-    force: z.boolean().default(false).describe('Replace a server of the same name in the config.'),
+    var: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*=/, 'a URL variable is given as name=value'))
+      .optional()
+      .describe('A value for a {name} of a remote URL, as name=value (repeatable); the others become ${VAR} references.'),
+    force: z.boolean().default(false).describe('Replace a server of the same name in the config, and install a server the registry marks deprecated.'),
   }),
   createsConfig: true,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -50,7 +58,9 @@ export const registryAdd = defineTool({
     ]);
     const entry = await client.getServer(input.name, input.version, ctx.signal);
     const server = entry.server as unknown as Parameters<typeof installation>[0];
-    const plan = installation(server, input.package as Parameters<typeof installation>[1]);
+    refuseByStatus(server.name, statusOf(entry), input.force);
+    const urlValues = Object.fromEntries((input.var ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+    const plan = installation(server, input.package as Parameters<typeof installation>[1], urlValues);
     const local = input.as ?? localName(server.name);
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(local)) {
       throw new ToolError('INVALID_INPUT', `"${local}" cannot name a server in the config: use letters, digits, "_", "-" and "."`, {
@@ -61,7 +71,9 @@ export const registryAdd = defineTool({
     // A package runs through npx, uvx or docker, which download: a box keeps the network.
     const sandbox = isCommand ? await sandboxFor(ctx, input.sandbox, { network: true }) : undefined;
     const boxed = sandbox !== undefined ? { ...plan.entry, sandbox } : plan.entry;
-    const written = ctx.surface === 'mcp' ? { ...boxed, added_by: 'agent' } : boxed;
+    const provenance = { source: source.name, name: server.name, ...(server.version ? { version: server.version } : {}), package: plan.kind };
+    const recorded = { ...boxed, registry: provenance };
+    const written = ctx.surface === 'mcp' ? { ...recorded, added_by: 'agent' } : recorded;
     const command = serverCommandLine(plan.entry as Parameters<typeof serverCommandLine>[0]);
     if (command) {
       await requirePersonFor(
@@ -81,7 +93,9 @@ export const registryAdd = defineTool({
       source: { registry: source.name, name: server.name, version: server.version ?? null, package: plan.kind },
       entry: plan.entry,
       variables: plan.variables,
-      notes: plan.notes,
+      notes: [...plan.notes, ...(plan.kind === 'nuget' && !onPath('dnx', ctx.env) ? [DNX_MISSING] : [])],
+      status: statusOf(entry),
+      post_install: plan.postInstall ?? [],
     };
   },
   render: (r, ui) => {
@@ -93,11 +107,38 @@ export const registryAdd = defineTool({
       lines.push('', 'It reads these environment variables; set them before "mcpkit serve":');
       for (const v of variables) {
         const marks = [v.required ? 'required' : 'optional', v.secret ? 'secret' : ''].filter(Boolean).join(', ');
-        lines.push(`  ${v.name} (${marks})${v.header ? ` -> header ${v.header}` : ''}${v.description ? `: ${v.description}` : ''}`);
+        const into = v.header ? ` -> header ${v.header}` : v.urlVariable ? ` -> {${v.urlVariable}} of the URL` : '';
+        lines.push(`  ${v.name} (${marks})${into}${v.description ? `: ${v.description}` : ''}`);
       }
     }
     for (const note of r.notes) lines.push(ui.color.yellow(`Note: ${note}`));
+    if (r.status.status !== 'active')
+      lines.push(ui.color.yellow(`The registry marks it ${r.status.status}${r.status.message ? `: ${r.status.message}` : '.'}`));
+    if (r.post_install.length) lines.push('', 'After installing, the package says (shown, not run):', ...r.post_install.map((l: string) => `  ${l}`));
     lines.push('', ui.color.dim(`Check it with: mcpkit server test ${r.server}`));
     return lines.join('\n');
   },
 });
+
+const DNX_MISSING = 'dnx, the .NET 10 tool runner, is not on the PATH: install the .NET 10 SDK (https://dot.net) before "mcpkit serve" starts this server.';
+
+/** Whether a command is on the PATH of this environment. */
+function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
+}
+
+/** A deleted server is never installed; a deprecated one only with force, saying why it is deprecated. */
+export function refuseByStatus(name: string, status: RegistryStatus, force: boolean): void {
+  if (status.status === 'deleted') {
+    throw new ToolError('INVALID_INPUT', `${name} is deleted from the registry${status.message ? `: ${status.message}` : ''}; it is not installed.`, {
+      details: { server: name, status: status.status },
+      hint: 'Search the registry for a replacement: mcpkit registry list --search ...',
+    });
+  }
+  if (status.status === 'deprecated' && !force) {
+    throw new ToolError('INVALID_INPUT', `${name} is deprecated in the registry${status.message ? `: ${status.message}` : ''}.`, {
+      details: { server: name, status: status.status, ...(status.message ? { status_message: status.message } : {}) },
+      hint: `Install it anyway with ${field('force')}, or look for its replacement.`,
+    });
+  }
+}

@@ -5,6 +5,7 @@ import { defineTool } from '../../tool/define.js';
 import { type RenderUi } from '../../tool/context.js';
 import type { ServerEntry, ServerList } from '../../registry/client.js';
 import { readingFields, REGISTRY_READ, registryFor, shown, titleOf, transportsOf } from './shared.js';
+import { statusOf } from '../../registry/status.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry's JSON, printed as found: any field may be missing, and each is shown or skipped.
 type RegistryRecord = Record<string, any>;
@@ -17,6 +18,7 @@ export const listServersInput = z.strictObject({
   search: z.string().optional().describe('Only servers whose name or description contains this text (case-insensitive).'),
   updated_since: z.string().optional().describe('Only servers updated after this ISO 8601 time, e.g. 2025-01-01T00:00:00Z.'),
   latest_only: z.boolean().default(true).describe('Only the latest version of each server (sends version=latest).'),
+  include_deleted: z.boolean().default(false).describe('Also servers the registry marks deleted (left out by default).'),
   ...readingFields,
 });
 
@@ -26,10 +28,19 @@ export async function fetchPage(input: z.output<typeof listServersInput>, ctx: P
     throw new ToolError('INVALID_INPUT', `updated_since must be an ISO 8601 time such as 2025-01-01T00:00:00Z, got "${input.updated_since}".`);
   }
   const { client } = await registryFor(ctx, input.registry);
-  return client.listServers(
-    { cursor: input.cursor, limit: input.limit, search: input.search, updated_since: input.updated_since, version: input.latest_only ? 'latest' : undefined },
+  const page = await client.listServers(
+    {
+      cursor: input.cursor,
+      limit: input.limit,
+      search: input.search,
+      updated_since: input.updated_since,
+      version: input.latest_only ? 'latest' : undefined,
+      ...(input.include_deleted ? { include_deleted: true } : {}),
+    },
     ctx.signal,
   );
+  // A registry that does not know include_deleted lists them anyway: they are left out here too.
+  return input.include_deleted ? page : { ...page, servers: page.servers.filter((e) => statusOf(e).status !== 'deleted') };
 }
 
 /** The command for the next page: the same query from the cursor on. */
@@ -37,12 +48,25 @@ export function nextPageCommand(input: z.output<typeof listServersInput>, cursor
   return commandLineFor(listServers, { ...input, cursor });
 }
 
-/** NAME, VERSION, TRANSPORTS and what it is: its title where that says more than the name, then its description, cut to fit a line. */
+/** NAME, VERSION, STATUS (deprecated and deleted flagged), TRANSPORTS and what it is: its title where that says more than the name, then its description, cut to fit a line. */
 export function serverTable(servers: readonly ServerEntry[], ui: RenderUi): string {
   return ui.table(
-    servers.map((e) => ({ name: e.server.name, version: e.server.version ?? '', transports: transportsOf(e).join(', '), description: aboutOf(e) })),
-    ['name', 'version', 'transports', 'description'],
+    servers.map((e) => ({
+      name: e.server.name,
+      version: e.server.version ?? '',
+      status: statusText(statusOf(e).status, ui),
+      transports: transportsOf(e).join(', '),
+      description: aboutOf(e),
+    })),
+    ['name', 'version', 'status', 'transports', 'description'],
   );
+}
+
+/** A status as a table shows it: active plain, deprecated and deleted flagged. */
+export function statusText(status: string, ui: RenderUi): string {
+  if (status === 'deleted') return ui.color.red('deleted');
+  if (status === 'deprecated') return ui.color.yellow('deprecated');
+  return status;
 }
 
 const ABOUT_CHARS = 72;
@@ -110,6 +134,11 @@ export const getServer = defineTool({
   render: (entry, ui) => {
     const server = entry.server as RegistryRecord;
     const lines = [ui.color.bold(titleOf(entry)), `${ui.color.dim('ID:')} ${server.name}`, `${ui.color.dim('Version:')} ${server.version ?? '?'}`];
+    const status = statusOf(entry);
+    if (status.status !== 'active')
+      lines.push(
+        `${ui.color.dim('Status:')} ${statusText(status.status, ui)}${status.changedAt ? ` since ${status.changedAt}` : ''}${status.message ? `: ${status.message}` : ''}`,
+      );
     if (server.description) lines.push(`${ui.color.dim('Description:')} ${server.description}`);
     if (server.repository?.url) lines.push(`${ui.color.dim('Repository:')} ${server.repository.url}`);
     for (const pkg of (server.packages ?? []) as RegistryRecord[]) {
@@ -119,7 +148,11 @@ export const getServer = defineTool({
         lines.push(`  ${v.name}${marks ? ` (${marks})` : ''}${v.description ? `: ${v.description}` : ''}`);
       }
     }
-    for (const remote of (server.remotes ?? []) as RegistryRecord[]) lines.push(`${ui.color.dim('Remote:')} ${remote.type} ${remote.url}`);
+    for (const remote of (server.remotes ?? []) as RegistryRecord[]) {
+      lines.push(`${ui.color.dim('Remote:')} ${remote.type} ${remote.url}`);
+      for (const [name, v] of Object.entries((remote.variables ?? {}) as Record<string, RegistryRecord>))
+        lines.push(`  {${name}}${v.isRequired ? ' (required)' : ''}${v.description ? `: ${v.description}` : ''}`);
+    }
     lines.push('', ui.color.dim(`Add it with: mcpkit registry add ${server.name}`));
     return lines.join('\n');
   },
