@@ -187,14 +187,27 @@ describe("serve --groups chooses mcpkit's own groups, as toolsets", () => {
     try {
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
       expect(names).toEqual(
-        ['find_files', 'get_server', 'get_snippet', 'list_dir', 'list_servers', 'list_versions', 'open_file', 'registry_add', 'search', 'smart_search'].sort(),
+        [
+          'find_files',
+          'get_server',
+          'get_snippet',
+          'list_dir',
+          'list_servers',
+          'list_versions',
+          'open_file',
+          'registry_add',
+          'registry_outdated',
+          'registry_update',
+          'search',
+          'smart_search',
+        ].sort(),
       );
     } finally {
       await client.close();
     }
     const reading = await connect(['--groups', 'registry', '--read-only']);
     try {
-      expect((await reading.listTools()).tools.map((t) => t.name).sort()).toEqual(['get_server', 'list_servers', 'list_versions']);
+      expect((await reading.listTools()).tools.map((t) => t.name).sort()).toEqual(['get_server', 'list_servers', 'list_versions', 'registry_outdated']);
     } finally {
       await reading.close();
     }

@@ -85,11 +85,11 @@ describe('registry from the terminal', () => {
     expect(body.metadata).toEqual({ count: 465, pages: 5 });
   });
 
-  it('shows a table with name, version, transports, what it is, and the next-page command', async () => {
+  it('shows a table with name, version, status, transports, what it is, and the next-page command', async () => {
     const r = await runCommand(['registry', 'list', '--limit', '3', '--search', 'mcp'], { env });
     expect(r.code).toBe(0);
     const [header, ...rows] = r.stdout.split('\n');
-    expect(header).toMatch(/^NAME\s+VERSION\s+TRANSPORTS\s+DESCRIPTION$/);
+    expect(header).toMatch(/^NAME\s+VERSION\s+STATUS\s+TRANSPORTS\s+DESCRIPTION$/);
     // The description column says what a server is (a row is not just its name again).
     const first = (await json(['registry', 'list', '--limit', '3', '--search', 'mcp'])).body.servers[0].server as { name: string; description?: string };
     expect(rows[0]).toContain(first.name);
