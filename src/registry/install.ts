@@ -7,10 +7,10 @@ import { ToolError } from '../core/errors.js';
  * variables, remote headers and the `{name}` variables of a remote's URL become `${VAR}`
  * references, so secrets stay out of the file and `serve` fills them in. Pure.
  */
-export type PackageKind = 'npm' | 'pypi' | 'nuget' | 'oci' | 'remote';
-export const PACKAGE_KINDS: readonly PackageKind[] = ['npm', 'pypi', 'nuget', 'oci', 'remote'];
-/** Which kind is taken when the entry offers several and none is asked for. */
-const PREFERRED: readonly PackageKind[] = ['npm', 'pypi', 'nuget', 'oci', 'remote'];
+export type PackageKind = 'npm' | 'pypi' | 'nuget' | 'oci' | 'remote' | 'mcpb';
+export const PACKAGE_KINDS: readonly PackageKind[] = ['npm', 'pypi', 'nuget', 'oci', 'remote', 'mcpb'];
+/** Which kind is taken when the entry offers several and none is asked for (a bundle is code to download and unpack: last). */
+const PREFERRED: readonly PackageKind[] = ['npm', 'pypi', 'nuget', 'oci', 'remote', 'mcpb'];
 
 interface Input {
   name: string;
@@ -29,6 +29,8 @@ interface Package {
   identifier?: string;
   version?: string;
   postInstallInstructions?: PostInstall;
+  /** An mcpb bundle's digest (required for that kind). */
+  fileSha256?: string;
   transport?: { type?: string; url?: string };
   environmentVariables?: Input[];
   runtimeArguments?: Argument[];
@@ -78,6 +80,8 @@ export interface Installation {
   notes: string[];
   /** What the package says to do after installing it: shown, never run. */
   postInstall?: string[];
+  /** An mcpb bundle to fetch, check and unpack (./mcpb.ts) before the entry can be made (./mcpb-manifest.ts). */
+  bundle?: { url: string; sha256?: string };
 }
 
 /** The local name: the last part of the registry name, made config-safe. */
@@ -99,7 +103,7 @@ export function variableForHeader(header: string): string {
 
 function kindOf(pkg: Package): PackageKind | undefined {
   const type = pkg.registryType;
-  return type === 'npm' || type === 'pypi' || type === 'nuget' || type === 'oci' ? type : undefined;
+  return type === 'npm' || type === 'pypi' || type === 'nuget' || type === 'oci' || type === 'mcpb' ? type : undefined;
 }
 
 /** The package kinds an entry offers that mcpkit does not run (mcpb bundles), for the error that says so. */
@@ -211,6 +215,17 @@ export function installation(server: ServerJson, wanted?: PackageKind, urlValues
     return { kind, entry, variables: headerVariables, notes };
   }
   const pkg = (server.packages ?? []).find((p) => kindOf(p) === kind)!;
+  const postInstall = postInstallLines(pkg.postInstallInstructions);
+  if (kind === 'mcpb') {
+    return {
+      kind,
+      entry: {},
+      variables: [],
+      notes,
+      bundle: { url: pkg.identifier ?? '', ...(pkg.fileSha256 ? { sha256: pkg.fileSha256 } : {}) },
+      ...(postInstall?.length ? { postInstall } : {}),
+    };
+  }
   if (pkg.transport?.type && pkg.transport.type !== 'stdio') {
     notes.push(`The package serves over ${pkg.transport.type}${pkg.transport.url ? ` at ${pkg.transport.url}` : ''}; mcpkit starts it as a stdio server.`);
   }
@@ -240,6 +255,5 @@ export function installation(server: ServerJson, wanted?: PackageKind, urlValues
     args = ['run', '-i', '--rm', ...envInputs.flatMap((v) => ['-e', v.name]), ...runtime, image, ...packageArgs];
   }
   const entry = { ...(description ? { description } : {}), command, args, ...(envInputs.length ? { env } : {}) };
-  const postInstall = postInstallLines(pkg.postInstallInstructions);
   return { kind, entry, variables: variables(envInputs), notes, ...(postInstall?.length ? { postInstall } : {}) };
 }

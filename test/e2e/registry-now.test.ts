@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,4 +200,98 @@ describe('outdated and update', () => {
     expect(r.code).toBe(2);
     expect(r.body.error.message).toContain('did not come from a registry');
   });
+});
+
+describe('an MCP bundle (mcpb)', () => {
+  const SERVER = [
+    "import { createInterface } from 'node:readline';",
+    "const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');",
+    "createInterface({ input: process.stdin }).on('line', (line) => {",
+    '  const m = JSON.parse(line);',
+    "  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bundle-echo', version: '1.0.0' } } });",
+    "  else if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'echo', description: 'Echoes with the greeting.', inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } }] } });",
+    "  else if (m.method === 'tools/call') send({ id: m.id, result: { content: [{ type: 'text', text: `${process.env.GREETING}: ${m.params.arguments.message}` }] } });",
+    "  else if (m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'Method not found' } });",
+    '});',
+  ].join('\n');
+  const MANIFEST = {
+    manifest_version: '0.3',
+    name: 'bundle-echo',
+    version: '1.0.0',
+    description: 'An echo server in a bundle.',
+    author: { name: 'mcpkit tests' },
+    server: {
+      type: 'node',
+      entry_point: 'server/index.mjs',
+      mcp_config: { command: 'node', args: ['${__dirname}/server/index.mjs'], env: { GREETING: '${user_config.greeting}' } },
+    },
+    user_config: { greeting: { type: 'string', title: 'Greeting', description: 'What the echo says first', default: 'hello' } },
+  };
+  let bundles: import('node:http').Server;
+  let bundleRegistry: Awaited<ReturnType<typeof startRegistry>>;
+  let bundleConfig: string;
+  let cache: string;
+
+  beforeAll(async () => {
+    const { default: JSZip } = await import('jszip');
+    const zip = new JSZip();
+    zip.file('manifest.json', JSON.stringify(MANIFEST, null, 2));
+    zip.file('server/index.mjs', SERVER);
+    const good = await zip.generateAsync({ type: 'nodebuffer' });
+    const bad = Buffer.from(good);
+    bad[bad.length - 30] ^= 0x01; // one byte changed
+    const { createServer } = await import('node:http');
+    bundles = createServer((req, res) => res.end(req.url === '/good.mcpb' ? good : bad));
+    await new Promise<void>((resolve) => bundles.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(bundles.address() as { port: number }).port}`;
+    const sha256 = (await import('node:crypto')).createHash('sha256').update(good).digest('hex');
+    const pkg = (url: string) => ({ registryType: 'mcpb', identifier: url, version: '1.0.0', fileSha256: sha256, transport: { type: 'stdio' } });
+    bundleRegistry = await startRegistry({
+      entries: [
+        { server: { name: 'io.github.mcpkit/bundle', version: '1.0.0', packages: [pkg(`${base}/good.mcpb`)] }, _meta: official() },
+        { server: { name: 'io.github.mcpkit/bad-bundle', version: '1.0.0', packages: [pkg(`${base}/bad.mcpb`)] }, _meta: official() },
+      ],
+    });
+    const folder = tempDir('mcpkit-bundle-');
+    cache = join(folder, 'cache');
+    bundleConfig = join(folder, 'mcpkit.yaml');
+    writeFileSync(bundleConfig, `registry:\n  default: local\n  retries: 0\n  sources:\n    local:\n      url: ${bundleRegistry.url}\n`);
+  });
+  afterAll(async () => {
+    await bundleRegistry?.close();
+    bundles?.close();
+  });
+
+  const add = (name: string) => runCommand(['registry', 'add', name, '--config', bundleConfig, '--json'], { env: cleanEnv({ XDG_CACHE_HOME: cache }) });
+
+  it('one byte changed: refused, and nothing is unpacked', async () => {
+    const r = await add('io.github.mcpkit/bad-bundle');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('it was not installed, nor unpacked') });
+    expect(existsSync(join(cache, 'mcpkit', 'bundles'))).toBe(false);
+    expect(readFileSync(bundleConfig, 'utf8')).not.toContain('mcp_servers');
+  });
+
+  it('the bundle is fetched, checked, unpacked, installed; serve starts it and it answers a call', async () => {
+    const r = await add('io.github.mcpkit/bundle');
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const entry = (parse(readFileSync(bundleConfig, 'utf8')) as { mcp_servers: Record<string, Record<string, any>> }).mcp_servers.bundle!;
+    const dir = join(cache, 'mcpkit', 'bundles', entry.registry.sha256);
+    expect(entry).toMatchObject({
+      command: 'node',
+      args: [join(dir, 'server/index.mjs')],
+      env: { GREETING: '${GREETING:-hello}' },
+      cwd: dir,
+      registry: { package: 'mcpb' },
+    });
+    expect(JSON.parse(r.stdout).variables).toEqual([{ name: 'GREETING', required: false, secret: false, description: 'What the echo says first' }]);
+    const { serveStdioClient } = await import('../helpers/serve.js');
+    const served = await serveStdioClient(bundleConfig);
+    try {
+      const result = await served.client.callTool({ name: 'bundle__echo', arguments: { message: 'from a bundle' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'hello: from a bundle' }]);
+    } finally {
+      await served.client.close();
+    }
+  }, 30_000);
 });

@@ -6,6 +6,7 @@ import { editConfigFile } from '../shared/config-access.js';
 import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
 import { commandLineFor } from '../../tool/command-line.js';
 import { registryField, registryFor } from './shared.js';
+import { completedPlan } from './bundle-plan.js';
 import { statusOf, type RegistryStatus } from '../../registry/status.js';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -25,7 +26,7 @@ export const registryAdd = defineTool({
   },
   title: 'Add a registry server to the config',
   description:
-    'Turn a registry entry into an upstream server in the config: npm packages run with npx, PyPI with uvx, NuGet with dnx (.NET 10), OCI images with docker, remotes by URL.\nThe environment variables the package declares, and the {name} variables of a remote URL, are written as ${VAR} references (set them before "mcpkit serve", or give a URL variable with var); the result lists them, marking required and secret ones. The entry records where it came from (registry:), for "registry outdated". A deleted server is refused; a deprecated one needs force.',
+    'Turn a registry entry into an upstream server in the config: npm packages run with npx, PyPI with uvx, NuGet with dnx (.NET 10), OCI images with docker, remotes by URL, and an MCP bundle (mcpb) is fetched, checked against its fileSha256 and unpacked, then run as its manifest says.\nThe environment variables the package declares, and the {name} variables of a remote URL, are written as ${VAR} references (set them before "mcpkit serve", or give a URL variable with var); the result lists them, marking required and secret ones. The entry records where it came from (registry:), for "registry outdated". A deleted server is refused; a deprecated one needs force.',
   input: z.strictObject({
     name: z.string().min(1).describe('Server name in the registry, e.g. io.github.owner/repo.'),
     as: z.string().min(1).optional().describe('Name in the config (default: the last part of the registry name).'),
@@ -60,7 +61,7 @@ export const registryAdd = defineTool({
     const server = entry.server as unknown as Parameters<typeof installation>[0];
     refuseByStatus(server.name, statusOf(entry), input.force);
     const urlValues = Object.fromEntries((input.var ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
-    const plan = installation(server, input.package as Parameters<typeof installation>[1], urlValues);
+    const plan = await completedPlan(installation(server, input.package as Parameters<typeof installation>[1], urlValues), ctx, server.description);
     const local = input.as ?? localName(server.name);
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(local)) {
       throw new ToolError('INVALID_INPUT', `"${local}" cannot name a server in the config: use letters, digits, "_", "-" and "."`, {
@@ -71,7 +72,13 @@ export const registryAdd = defineTool({
     // A package runs through npx, uvx or docker, which download: a box keeps the network.
     const sandbox = isCommand ? await sandboxFor(ctx, input.sandbox, { network: true }) : undefined;
     const boxed = sandbox !== undefined ? { ...plan.entry, sandbox } : plan.entry;
-    const provenance = { source: source.name, name: server.name, ...(server.version ? { version: server.version } : {}), package: plan.kind };
+    const provenance = {
+      source: source.name,
+      name: server.name,
+      ...(server.version ? { version: server.version } : {}),
+      package: plan.kind,
+      ...(plan.sha256 ? { sha256: plan.sha256 } : {}),
+    };
     const recorded = { ...boxed, registry: provenance };
     const written = ctx.surface === 'mcp' ? { ...recorded, added_by: 'agent' } : recorded;
     const command = serverCommandLine(plan.entry as Parameters<typeof serverCommandLine>[0]);

@@ -7,6 +7,7 @@ import { editConfigFile, writtenSection } from '../shared/config-access.js';
 import { requirePersonFor, serverCommandLine } from '../shared/approval.js';
 import { REGISTRY_READ, registryFor } from './shared.js';
 import { refuseByStatus } from './add.js';
+import { completedPlan } from './bundle-plan.js';
 
 interface OutdatedRow {
   server: string;
@@ -147,7 +148,7 @@ export const registryUpdate = defineTool({
     const entry = await client.getServer(from.name, input.version, ctx.signal);
     refuseByStatus(from.name, statusOf(entry), input.force);
     const server = entry.server as unknown as Parameters<typeof installation>[0];
-    const plan = installation(server, from.package as Parameters<typeof installation>[1]);
+    const plan = await completedPlan(installation(server, from.package as Parameters<typeof installation>[1]), ctx, server.description);
     const to = server.version ?? input.version;
     if (to === from.version) return { server: input.name, from: from.version ?? null, to, changed: false, config: ctx.configLocation.path };
     const command = serverCommandLine(plan.entry as Parameters<typeof serverCommandLine>[0]);

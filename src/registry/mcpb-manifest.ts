@@ -1,0 +1,83 @@
+import { ToolError } from '../core/errors.js';
+import type { DeclaredVariable } from './install.js';
+
+/**
+ * An MCP bundle's manifest.json (the mcpb format's MANIFEST.md) turned into a config entry: its
+ * `server.mcp_config` command, args and env, with the format's substitutions made: `${__dirname}`
+ * the folder it was unpacked to, `${HOME}`, `${DESKTOP}`, `${DOCUMENTS}`, `${DOWNLOADS}` under the
+ * home folder, `${/}` and `${pathSeparator}` "/", and each `${user_config.KEY}` a `${VAR}`
+ * reference of the config (KEY in capitals, prefixed by the bundle's name is not needed: a bundle
+ * is one server), declared as a variable to set. Pure.
+ */
+export interface BundleManifest {
+  name?: string;
+  version?: string;
+  description?: string;
+  server?: { type?: string; entry_point?: string; mcp_config?: { command?: string; args?: unknown[]; env?: Record<string, unknown> } };
+  user_config?: Record<
+    string,
+    { type?: string; title?: string; description?: string; required?: boolean; sensitive?: boolean; default?: unknown; multiple?: boolean }
+  >;
+}
+
+const HOME_FOLDERS: Record<string, string> = { HOME: '${HOME}', DESKTOP: '${HOME}/Desktop', DOCUMENTS: '${HOME}/Documents', DOWNLOADS: '${HOME}/Downloads' };
+
+/** The config variable a user_config key is read from: api_key -> API_KEY. */
+export function userConfigVariable(key: string): string {
+  return (
+    key
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'USER_CONFIG'
+  );
+}
+
+export function bundleEntry(manifest: BundleManifest, dir: string): { entry: Record<string, unknown>; variables: DeclaredVariable[] } {
+  const config = manifest.server?.mcp_config;
+  if (!config?.command) {
+    throw new ToolError('INVALID_INPUT', "The bundle's manifest.json has no server.mcp_config.command: mcpkit cannot tell how to start it.", {
+      hint: 'The bundle is for a host that manages its execution; add the server by hand with mcpkit server add.',
+    });
+  }
+  const used = new Set<string>();
+  const substitute = (text: string): string =>
+    text.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
+      if (name === '__dirname') return dir;
+      if (name === '/' || name === 'pathSeparator') return '/';
+      if (HOME_FOLDERS[name]) return HOME_FOLDERS[name]!;
+      const key = /^user_config\.(.+)$/.exec(name)?.[1];
+      if (key !== undefined) {
+        used.add(key);
+        const spec = manifest.user_config?.[key];
+        const fallback =
+          typeof spec?.default === 'string'
+            ? substitute(spec.default)
+            : typeof spec?.default === 'number' || typeof spec?.default === 'boolean'
+              ? String(spec.default)
+              : undefined;
+        const variable = userConfigVariable(key);
+        return fallback !== undefined ? `\${${variable}:-${fallback}}` : spec?.required ? `\${${variable}}` : `\${${variable}:-}`;
+      }
+      // Anything else is left for the config's own ${VAR} (an environment variable).
+      return whole;
+    });
+  const args = (config.args ?? []).map((a) => substitute(String(a)));
+  const env = Object.fromEntries(Object.entries(config.env ?? {}).map(([k, v]) => [k, substitute(String(v))]));
+  const variables: DeclaredVariable[] = [...used].map((key) => {
+    const spec = manifest.user_config?.[key] ?? {};
+    return {
+      name: userConfigVariable(key),
+      required: spec.required === true && spec.default === undefined,
+      secret: spec.sensitive === true,
+      ...(spec.description || spec.title ? { description: spec.description ?? spec.title } : {}),
+    };
+  });
+  const entry = {
+    ...(manifest.description ? { description: manifest.description } : {}),
+    command: substitute(config.command),
+    args,
+    ...(Object.keys(env).length ? { env } : {}),
+    cwd: dir,
+  };
+  return { entry, variables };
+}

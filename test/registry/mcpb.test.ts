@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleEntry } from '../../src/registry/mcpb-manifest.js';
+import { fetchBundle } from '../../src/registry/mcpb.js';
+import { tempDir } from '../helpers/cli.js';
+
+describe('bundleEntry: the manifest as a config entry', () => {
+  it("makes the format's substitutions, and each user_config a ${VAR} to set", () => {
+    const { entry, variables } = bundleEntry(
+      {
+        description: 'Files',
+        server: {
+          mcp_config: {
+            command: 'node',
+            args: ['${__dirname}/server/index.js', '${user_config.root}', '--sep=${/}'],
+            env: { API_KEY: '${user_config.api_key}', DOCS: '${DOCUMENTS}', OTHER: '${PATH}' },
+          },
+        },
+        user_config: {
+          api_key: { type: 'string', sensitive: true, required: true, description: 'Key' },
+          root: { type: 'directory', default: '${HOME}/Desktop', title: 'Root' },
+        },
+      },
+      '/cache/b/abc',
+    );
+    expect(entry).toEqual({
+      description: 'Files',
+      command: 'node',
+      args: ['/cache/b/abc/server/index.js', '${ROOT:-${HOME}/Desktop}', '--sep=/'],
+      env: { API_KEY: '${API_KEY}', DOCS: '${HOME}/Documents', OTHER: '${PATH}' },
+      cwd: '/cache/b/abc',
+    });
+    expect(variables).toEqual([
+      { name: 'ROOT', required: false, secret: false, description: 'Root' },
+      { name: 'API_KEY', required: true, secret: true, description: 'Key' },
+    ]);
+  });
+
+  it('a manifest without mcp_config.command cannot be started: said so', () => {
+    expect(() => bundleEntry({ server: { type: 'node' } }, '/x')).toThrow(/no server.mcp_config.command/);
+  });
+});
+
+describe('fetchBundle refuses what it cannot trust', () => {
+  let server: Server;
+  let base = '';
+  let climbing: Buffer;
+  beforeAll(async () => {
+    const { default: JSZip } = await import('jszip');
+    const zip = new JSZip();
+    zip.file('manifest.json', '{}');
+    zip.file('../outside.txt', 'escaped');
+    climbing = await zip.generateAsync({ type: 'nodebuffer' });
+    server = createServer((_req, res) => res.end(climbing));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => void server.close());
+
+  it.each([
+    ['no fileSha256', 'https://example.com/b.mcpb', undefined, /no fileSha256/],
+    ['plain http from another host', 'http://example.com/b.mcpb', 'a'.repeat(64), /https only/],
+    ['not a URL', 'b.mcpb', 'a'.repeat(64), /is not a URL/],
+  ])('%s', async (_what, url, sha, message) => {
+    await expect(fetchBundle(url, sha, { env: { XDG_CACHE_HOME: tempDir() } })).rejects.toThrow(message);
+  });
+
+  it('a path that climbs out of the folder: refused, nothing left behind', async () => {
+    const cache = tempDir();
+    const sha = createHash('sha256').update(climbing).digest('hex');
+    await expect(fetchBundle(`${base}/b.mcpb`, sha, { env: { XDG_CACHE_HOME: cache } })).rejects.toThrow(/would land outside its folder/);
+    expect(existsSync(join(cache, 'mcpkit', 'outside.txt'))).toBe(false);
+    expect(existsSync(join(cache, 'mcpkit', 'bundles', sha))).toBe(false);
+  });
+});
