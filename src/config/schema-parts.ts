@@ -22,3 +22,18 @@ export const exposureSchema = z.enum(EXPOSURES);
 export const tokenBudgetSchema = z.int().min(TOKEN_BUDGET_RANGE.min).max(TOKEN_BUDGET_RANGE.max);
 export const EXPOSURE_TEXT =
   'auto (default): every tool listed while tools/list fits token_budget, else search meta-tools plus the pinned and most used tools; direct: every tool listed; search: the meta-tools (and pins) only.';
+
+/** Where "registry add" got a server (mcp_servers.NAME.registry): what registry outdated and update follow. */
+export const registryProvenanceSchema = z
+  .strictObject({
+    source: z.string().min(1).describe('The registry it came from (a name of registry.sources, or official / pulsemcp).'),
+    name: z.string().min(1).describe("The server's name in that registry."),
+    version: z.string().min(1).optional().describe('The version installed.'),
+    package: z.string().min(1).optional().describe('Which of its packages or remotes (npm, pypi, nuget, oci, remote, mcpb).'),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional()
+      .describe('An mcpb bundle: the SHA-256 it was checked against when it was unpacked.'),
+  })
+  .describe('Where "registry add" got this server: "mcpkit registry outdated" compares it with the registry, "registry update" moves it on.');

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PIN_MODES, PROTOCOL_CHOICES } from './defaults.js';
-import { EXPOSURE_TEXT, exposureSchema, isHttpUrl, name, templated, tokenBudgetSchema } from './schema-parts.js';
+import { registryProvenanceSchema, EXPOSURE_TEXT, exposureSchema, isHttpUrl, name, templated, tokenBudgetSchema } from './schema-parts.js';
 import { serveSchema } from './serve-schema.js';
 
 export { isHttpUrl } from './schema-parts.js';
@@ -92,20 +92,7 @@ export const serverSchema = z
       })
       .optional()
       .describe('Resource limits of a stdio server (prlimit).'),
-    registry: z
-      .strictObject({
-        source: z.string().min(1).describe('The registry it came from (a name of registry.sources, or official / pulsemcp).'),
-        name: z.string().min(1).describe("The server's name in that registry."),
-        version: z.string().min(1).optional().describe('The version installed.'),
-        package: z.string().min(1).optional().describe('Which of its packages or remotes (npm, pypi, nuget, oci, remote, mcpb).'),
-        sha256: z
-          .string()
-          .regex(/^[0-9a-f]{64}$/)
-          .optional()
-          .describe('An mcpb bundle: the SHA-256 it was checked against when it was unpacked.'),
-      })
-      .optional()
-      .describe('Where "registry add" got this server: "mcpkit registry outdated" compares it with the registry, "registry update" moves it on.'),
+    registry: registryProvenanceSchema.optional(),
     added_by: z
       .literal('agent')
       .optional()

@@ -239,7 +239,7 @@ describe('an MCP bundle (mcpb)', () => {
     zip.file('server/index.mjs', SERVER);
     const good = await zip.generateAsync({ type: 'nodebuffer' });
     const bad = Buffer.from(good);
-    bad[bad.length - 30] ^= 0x01; // one byte changed
+    bad[bad.length - 30] = bad[bad.length - 30]! ^ 0x01; // one byte changed
     const { createServer } = await import('node:http');
     bundles = createServer((req, res) => res.end(req.url === '/good.mcpb' ? good : bad));
     await new Promise<void>((resolve) => bundles.listen(0, '127.0.0.1', resolve));
