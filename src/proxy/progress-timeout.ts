@@ -14,7 +14,8 @@ export class ProgressTimeout {
     readonly idleMs: number,
     readonly totalMs: number,
   ) {
-    this.total = setTimeout(() => this.fire('total'), totalMs);
+    // Neither timer keeps a process alive by itself (a Ctrl-C'd command ends when its work does).
+    this.total = setTimeout(() => this.fire('total'), totalMs).unref();
     this.arm();
   }
 
@@ -48,7 +49,7 @@ export class ProgressTimeout {
   }
 
   private arm(): void {
-    this.idle = setTimeout(() => this.fire('idle'), this.idleMs);
+    this.idle = setTimeout(() => this.fire('idle'), this.idleMs).unref();
   }
 
   private fire(which: 'idle' | 'total'): void {

@@ -54,8 +54,8 @@ describe('installation of the newer kinds', () => {
   });
 
   it('a server offering only what mcpkit does not run says which', () => {
-    const server = { name: 'io.github.x/bundle', packages: [{ registryType: 'mcpb', identifier: 'https://x/b.mcpb' }] };
-    expect(unsupportedKinds(server)).toEqual(['mcpb']);
+    const server = { name: 'io.github.x/crate', packages: [{ registryType: 'cargo', identifier: 'x-mcp' }] };
+    expect(unsupportedKinds(server)).toEqual(['cargo']);
     expect(() => installation(server)).toThrow(/no package or remote mcpkit can run/);
   });
 });
