@@ -25,6 +25,10 @@ export const NON_TOOL_COMMANDS: readonly string[] = [
   'filter test',
   'serve',
   'stats',
+  'tasks cancel',
+  'tasks get',
+  'tasks list',
+  'tasks wait',
   'tools',
   'version',
 ];

@@ -43,6 +43,11 @@ export function daemonAllowed(env: NodeJS.ProcessEnv, noDaemonFlag: boolean | un
 const SETTLED = Symbol.for('mcpkit.daemon.settled');
 const memo = globalThis as { [SETTLED]?: Exclude<DaemonAnswer, { kind: 'done' }> };
 
+/** Forgets what this process learned of its daemon (a command that just started one asks it again). */
+export function forgetDaemonAnswer(): void {
+  delete memo[SETTLED];
+}
+
 export async function viaDaemon(configPath: string, operation: DaemonOperation, handlers: DaemonHandlers = {}, env = process.env): Promise<DaemonAnswer> {
   if (memo[SETTLED]) return memo[SETTLED];
   const place = daemonPlace(configPath, env);

@@ -18,6 +18,10 @@ export type DaemonOperation =
    * daemon into the client's streams, in its colours: the client loads nothing but this module.
    */
   | { op: 'command'; argv: string[]; colors: { out: ColorLevel; err: ColorLevel } }
+  /** `mcpkit call NAME --task`: the call started in the daemon, in the background; answered with its task. */
+  | { op: 'task-start'; name: string; base: Record<string, unknown>; pairs: string[] }
+  /** `mcpkit tasks get|cancel ID` and `tasks list`. */
+  | { op: 'task'; action: 'get' | 'cancel' | 'list'; id?: string }
   | { op: 'status' }
   | { op: 'stop' };
 

@@ -74,6 +74,8 @@ export async function callUpstreamTool(
   downstream?: DownstreamRelay,
   /** Told of the call's progress (a terminal draws it: cli/progress-bar.ts). */
   progress?: (update: { progress: number; total?: number; message?: string }) => void,
+  /** Stops the call (a task cancelled). */
+  signal?: AbortSignal,
 ): Promise<UpstreamResult> {
   return runtime.withHub(
     undefined,
@@ -101,7 +103,7 @@ export async function callUpstreamTool(
         throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
       }
       const input = { ...base, ...inputFromPairs([...pairs], fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
-      return (await hub.callEntry(entry, input, { ...runtime.context(), ...(progress ? { progress } : {}) })) as UpstreamResult;
+      return (await hub.callEntry(entry, input, { ...runtime.context(), ...(progress ? { progress } : {}), ...(signal ? { signal } : {}) })) as UpstreamResult;
     },
     downstream ? { quiet: true, downstream } : undefined,
   );

@@ -20,6 +20,7 @@ export default class Call extends McpkitCommand {
     `echo '{"resolved":true}' | <%= config.bin %> call config_show --args -`,
     '<%= config.bin %> call everything__echo message=hello',
     '<%= config.bin %> call everything__trigger-elicitation-request --elicitation accept-defaults',
+    '<%= config.bin %> call everything__trigger-long-running-operation duration=60 --task',
   ];
   static override strict = false;
   static override args = {
@@ -33,6 +34,10 @@ export default class Call extends McpkitCommand {
       options: [...ELICITATION_MODES],
       helpValue: '<mode>',
     }),
+    task: Flags.boolean({
+      description:
+        "Start the call as a task in this config's daemon (started if none runs) and print its id at once; follow it with mcpkit tasks wait|get|cancel ID. Upstream tools only.",
+    }),
     ...McpkitCommand.daemonFlags,
   };
 
@@ -45,6 +50,7 @@ export default class Call extends McpkitCommand {
     if (tool) {
       return this.runTool(tool, { ...base, ...inputFromPairs(pairs, fieldSpecs(inputJsonSchema(tool.input))) }, flags.config, flags['no-daemon']);
     }
+    if (flags.task) return this.startTask(args.tool, base, pairs, flags.config, flags['no-daemon'], flags.elicitation !== undefined);
     const elicitation = flags.elicitation as ElicitationMode | undefined;
     if (elicitation === 'ask' && flags.args === '-') {
       throw new ToolError('INVALID_INPUT', '--elicitation ask reads its answers from stdin, where --args - reads the arguments.', {
@@ -52,6 +58,27 @@ export default class Call extends McpkitCommand {
       });
     }
     return this.callUpstream(args.tool, base, pairs, flags.config, flags['no-daemon'], elicitation);
+  }
+
+  /** `call --task`: the call runs in the daemon (started if none runs), which answers with the task at once. */
+  private async startTask(name: string, base: Record<string, unknown>, pairs: string[], configFlag: string | undefined, noDaemon: boolean, asks: boolean) {
+    if (noDaemon || asks) {
+      throw new ToolError('INVALID_INPUT', `--task runs the call in the daemon: it does not go with ${noDaemon ? '--no-daemon' : '--elicitation'}.`, {
+        hint: 'Leave out one of the two.',
+      });
+    }
+    const runtime = this.runtime(configFlag);
+    const [{ startDaemon }, { forgetDaemonAnswer }] = await Promise.all([import('../cli/daemon-control.js'), import('../cli/daemon-client.js')]);
+    await startDaemon(runtime.configLocation.path, runtime.env);
+    // This process may have found no daemon a moment ago (the fast path asked first): it runs now.
+    forgetDaemonAnswer();
+    const task = (await this.throughDaemon(runtime, { op: 'task-start', name, base, pairs }, false)) as { task_id: string; status: string } | undefined;
+    if (!task)
+      throw new ToolError('UNAVAILABLE', 'The daemon of this config did not take the task (it may be of another build, or MCPKIT_DAEMON=off).', {
+        hint: 'Run mcpkit daemon status.',
+      });
+    if (!this.jsonEnabled()) this.print(`${task.task_id}\n${this.color.dim(`Follow it with: mcpkit tasks wait ${task.task_id}`)}`);
+    return task;
   }
 
   /** Not one of mcpkit's own tools: look for it among the upstream servers' tools (in the daemon when one runs). */

@@ -18,6 +18,7 @@ import {
   type DaemonRequest,
 } from '../cli/daemon-protocol.js';
 import { callUpstreamTool, listUpstreamTools } from '../cli/upstream-calls.js';
+import { DaemonTasks, taskAnswer } from './daemon-tasks.js';
 import { errorObject, ToolError } from '../core/errors.js';
 import { redact, redactDeep } from '../core/redact.js';
 import { buildIdentity } from '../core/version.js';
@@ -101,6 +102,8 @@ class Daemon {
   private readonly started = Date.now();
   private requests = 0;
   private inFlight = 0;
+  /** `mcpkit call --task`'s calls, running and ended (./daemon-tasks.ts). */
+  private readonly tasks = new DaemonTasks();
   private idleTimer?: NodeJS.Timeout;
   private end!: (reason: string) => void;
   readonly ended = new Promise<string>((resolve) => (this.end = resolve));
@@ -278,6 +281,21 @@ class Daemon {
       }
       case 'call-upstream':
         return callUpstreamTool(this.runtime, operation.name, operation.base, operation.pairs);
+      case 'task-start': {
+        // The daemon stays up while a task runs: it counts as work in flight until it ends.
+        this.inFlight++;
+        const { name, base, pairs } = operation;
+        return this.tasks.start(
+          name,
+          (taskSignal, progress) => callUpstreamTool(this.runtime, name, base, pairs, undefined, progress, taskSignal),
+          () => {
+            this.inFlight--;
+            this.armIdle();
+          },
+        );
+      }
+      case 'task':
+        return taskAnswer(this.tasks, operation);
       case 'list-upstream':
         return listUpstreamTools(this.runtime, new Set(operation.skip));
       case 'command': // answered in `answer`

@@ -1,0 +1,35 @@
+import { ToolError } from '../core/errors.js';
+import type { Runtime } from '../app/runtime.js';
+
+/** What the daemon says of a task (daemon/daemon-tasks.ts), as the terminal reads it. */
+export interface TaskView {
+  task_id: string;
+  tool: string;
+  status: 'working' | 'completed' | 'failed' | 'cancelled';
+  created_at: string;
+  updated_at: string;
+  progress?: { progress: number; total?: number; message?: string };
+  result?: unknown;
+  error?: { code?: string; message?: string; hint?: string };
+}
+
+/** One `task` operation of the config's daemon; a config without a running daemon holds no tasks. */
+export async function askDaemon(runtime: Runtime, action: 'get' | 'cancel' | 'list', id?: string): Promise<unknown> {
+  const { throughDaemon } = await import('./daemon-use.js');
+  const answer = await throughDaemon(runtime, { op: 'task', action, ...(id !== undefined ? { id } : {}) });
+  if (!answer) {
+    throw new ToolError('NOT_FOUND', 'No daemon runs for this config, so it holds no tasks: they live in the daemon that ran them, and end with it.', {
+      hint: 'Start one with: mcpkit call TOOL --task',
+    });
+  }
+  return answer.result;
+}
+
+/** A task as one line: its id, tool, status and what it last said. */
+export function taskLine(task: TaskView): string {
+  const progress = task.progress
+    ? ` ${task.progress.total ? `${Math.round((100 * task.progress.progress) / task.progress.total)}%` : task.progress.progress}${task.progress.message ? ` ${task.progress.message}` : ''}`
+    : '';
+  const error = task.status === 'failed' && task.error?.message ? `: ${task.error.message}` : '';
+  return `${task.task_id}  ${task.tool}  ${task.status}${progress}${error}`;
+}

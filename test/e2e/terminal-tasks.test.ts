@@ -1,0 +1,65 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { SERVERS } from '../helpers/upstreams.js';
+
+/**
+ * `mcpkit call --task` and `mcpkit tasks`: a call started in the config's daemon (started for it),
+ * followed, waited for and cancelled from later commands, against server-everything.
+ */
+
+const dir = tempDir('mcpkit-test-tasks-');
+const runtimeDir = join(dir, 'run');
+mkdirSync(runtimeDir, { mode: 0o700 });
+const file = join(dir, 'mcpkit.yaml');
+writeFileSync(file, `mcp_servers:\n  everything: ${JSON.stringify(SERVERS.everything)}\n`);
+const env = cleanEnv({ XDG_RUNTIME_DIR: runtimeDir, MCPKIT_CONFIG: file });
+const mcpkit = (args: string[]) => runCli(args, { env, cwd: dir });
+const json = async (args: string[]) => {
+  const r = await mcpkit([...args, '--json']);
+  return { ...r, body: JSON.parse(r.stdout || '{}') as Record<string, any> };
+};
+
+afterAll(async () => {
+  await mcpkit(['daemon', 'stop']);
+});
+
+describe('tasks in the terminal', () => {
+  it('call --task starts the daemon and answers with a task at once; tasks wait prints its result; cancel stops one; list shows both', async () => {
+    const started = Date.now();
+    const first = await json(['call', 'everything__trigger-long-running-operation', 'duration=2', 'steps=4', '--task']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.body).toMatchObject({
+      task_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'working',
+      tool: 'everything__trigger-long-running-operation',
+    });
+    const id = first.body.task_id as string;
+    expect((await json(['tasks', 'get', id])).body).toMatchObject({ task_id: id, status: 'working' });
+    const waited = await mcpkit(['tasks', 'wait', id]);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.stdout).toContain('Long running operation completed');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect((await json(['tasks', 'get', id])).body).toMatchObject({ status: 'completed' });
+
+    const long = await json(['call', 'everything__trigger-long-running-operation', 'duration=60', 'steps=60', '--task']);
+    const longId = long.body.task_id as string;
+    expect((await json(['tasks', 'cancel', longId])).body).toMatchObject({ status: 'cancelled' });
+    const cancelled = await mcpkit(['tasks', 'wait', longId]);
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.stderr).toContain('was cancelled');
+    const listed = await json(['tasks', 'list']);
+    expect(listed.body.tasks.map((t: { task_id: string }) => t.task_id)).toEqual([longId, id]);
+  }, 60_000);
+
+  it('an unknown task, and no daemon at all, say so', async () => {
+    const unknown = await mcpkit(['tasks', 'get', 'no-such-task']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No task no-such-task in this config's daemon");
+    expect((await mcpkit(['daemon', 'stop'])).code).toBe(0);
+    const none = await mcpkit(['tasks', 'list']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('No daemon runs for this config');
+  }, 30_000);
+});
