@@ -154,11 +154,13 @@ export async function runServe(options: ServeOptions): Promise<never> {
   let code = 0;
   try {
     if (options.http) {
-      const served = await startHttpServe({ ...options, http: true });
-      await new Promise<void>((resolve) => {
+      // Listened for before "listening" is printed: a signal that comes at once ends serve cleanly, not by default.
+      const stop = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      const served = await startHttpServe({ ...options, http: true });
+      await stop;
       await served.close();
     } else {
       const core = await startCore(options, toStderr);
