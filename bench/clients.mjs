@@ -6,8 +6,8 @@
 // not their refusals). Usage: node bench/clients.mjs [ROOT] [variants]  (needs "npm run build"; ROOT:
 // another checkout, built, to compare with; variants: none,token,clients). N: calls per round.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
-import { readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { rmSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { cpuSeconds, rawHttpClient } from './http-clients.mjs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 const root = process.argv[2] ?? new URL('..', import.meta.url).pathname;
@@ -29,55 +29,6 @@ const variants = {
   },
 };
 const only = (process.argv[3] ?? 'none,token,clients').split(',');
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function cpu(pid) {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-async function raw(url, auth) {
-  const u = new URL(url);
-  let session;
-  let id = 1;
-  const post = (body) =>
-    new Promise((resolve, reject) => {
-      const text = JSON.stringify(body);
-      const req = http.request(
-        {
-          hostname: u.hostname,
-          port: u.port,
-          path: u.pathname,
-          method: 'POST',
-          agent,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'content-length': Buffer.byteLength(text),
-            ...(auth ? { authorization: 'Bearer bench-alice' } : {}),
-            ...(session ? { 'mcp-session-id': session } : {}),
-          },
-        },
-        (res) => {
-          let d = '';
-          res.on('data', (c) => (d += c));
-          res.on('end', () => {
-            session ??= res.headers['mcp-session-id'];
-            resolve(d);
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(text);
-    });
-  await post({
-    jsonrpc: '2.0',
-    id: id++,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'r', version: '1' } },
-  });
-  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  await post({ jsonrpc: '2.0', id: id++, method: 'tools/list', params: {} });
-  return () => post({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'echo', arguments: { message: 'x' } } });
-}
 const servers = {};
 for (const name of only) {
   const file = join(dir, `${name}.yaml`);
@@ -90,14 +41,19 @@ for (const name of only) {
   child.stderr.on('data', (d) => (err += d));
   for (let i = 0; i < 200 && !/listening on (\S+)\/mcp/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
   const base = /listening on (\S+)\/mcp/.exec(err)[1];
-  const clients = await Promise.all(Array.from({ length: 8 }, () => raw(`${base}/view/one/mcp`, name !== 'none')));
+  const clients = await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      const client = await rawHttpClient(`${base}/view/one/mcp`, name !== 'none' ? { authorization: 'Bearer bench-alice' } : {});
+      return () => client.callTool({ name: 'echo', arguments: { message: 'x' } });
+    }),
+  );
   servers[name] = { child, clients, rows: [] };
 }
 const N = Number(process.env.N ?? 4000);
 for (let round = 0; round < 5; round++)
   for (const name of only) {
     const { child, clients, rows } = servers[name];
-    const c0 = cpu(child.pid);
+    const c0 = cpuSeconds(child.pid);
     const t0 = performance.now();
     let left = N;
     await Promise.all(
@@ -106,7 +62,7 @@ for (let round = 0; round < 5; round++)
       }),
     );
     const t = performance.now() - t0;
-    const c = cpu(child.pid) - c0;
+    const c = cpuSeconds(child.pid) - c0;
     if (round > 0) rows.push({ rps: N / (t / 1000), cpu: (c * 1000) / N });
   }
 const med = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];

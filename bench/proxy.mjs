@@ -17,6 +17,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { agent, cpuSeconds, rawHttpClient } from './http-clients.mjs';
 
 const N = Number(process.argv[2] ?? 2000);
 /** `observability` as the second argument runs only the observability rows. */
@@ -67,16 +68,6 @@ writeFileSync(
 const ALICE = { authorization: 'Bearer bench-alice' };
 const env = { ...process.env, MCPKIT_LOG_LEVEL: 'error' };
 
-/** CPU seconds a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function sequential(client, name, n) {
@@ -109,7 +100,6 @@ async function stdioClient(command, args, era = 'legacy') {
 }
 
 // A keep-alive node:http fetch: Node 20's global fetch costs ~1 ms CPU per call on the client alone.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 async function httpFetch(url, init = {}) {
   const u = new URL(url);
   const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
@@ -158,59 +148,6 @@ async function startBareHttp() {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { server, base: `http://127.0.0.1:${server.address().port}` };
-}
-
-/**
- * A light keep-alive JSON-RPC client (node:http, no SDK): initialize, then tools/call in a loop.
- * Shows the server's own throughput without the SDK client's per-call cost (~1 ms CPU here).
- */
-async function rawHttpClient(url, extraHeaders = {}) {
-  const u = new URL(url);
-  let session;
-  let nextId = 1;
-  const post = (body) =>
-    new Promise((resolve, reject) => {
-      const text = JSON.stringify(body);
-      const req = http.request(
-        {
-          hostname: u.hostname,
-          port: u.port,
-          path: u.pathname,
-          method: 'POST',
-          agent,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'content-length': Buffer.byteLength(text),
-            'mcp-protocol-version': '2025-06-18',
-            ...extraHeaders,
-            ...(session ? { 'mcp-session-id': session } : {}),
-          },
-        },
-        (res) => {
-          let data = '';
-          res.setEncoding('utf8');
-          res.on('data', (d) => (data += d));
-          res.on('end', () => {
-            session ??= res.headers['mcp-session-id'];
-            resolve(data);
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(text);
-    });
-  await post({
-    jsonrpc: '2.0',
-    id: nextId++,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-  });
-  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  await post({ jsonrpc: '2.0', id: nextId++, method: 'tools/list', params: {} });
-  return {
-    callTool: ({ name, arguments: args }) => post({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
-  };
 }
 
 async function startHttp(file = configFile) {

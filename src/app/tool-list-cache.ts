@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { cacheDir } from '../config/defaults.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config/schema.js';
 import { stableJson } from '../core/stable-json.js';
@@ -17,8 +18,7 @@ export class ToolListCache {
   readonly folder: string;
 
   constructor(env: NodeJS.ProcessEnv) {
-    const base = env.XDG_CACHE_HOME?.trim() ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-    this.folder = join(base, 'mcpkit', 'tools');
+    this.folder = join(cacheDir(env, homedir()), 'tools');
   }
 
   read(name: string, config: ServerConfig): Tool[] | undefined {

@@ -65,13 +65,14 @@ export default class Clients extends McpkitCommand {
       });
     }
     const route = flags.view ?? 'default';
+    const { clientOpens } = await import('../mcp/route-access.js');
     const mayUse =
       who.kind === 'serve-token' ||
-      (who.kind === 'client' && (who.row.routes === 'every route' || who.row.routes.includes(route))) ||
+      (who.kind === 'client' && clientOpens(config.serve.clients![who.name]!, route === 'default' ? { kind: 'mcp' } : { kind: 'view', view: route })) ||
       (who.kind === 'view-token' && who.views.includes(route));
     const tool = flags.tool;
     const entry = await runtime.withHub(flags.view, async (hub) => ({ entry: await hub.entry(tool), names: await hub.names() }));
-    const readOnly = entry.entry ? (await import('../proxy/call-router.js')).readsOnly(entry.entry) && entry.entry.kind !== 'composite' : false;
+    const readOnly = entry.entry ? (await import('../proxy/call-router.js')).readsOnly(entry.entry) : false;
     const decided = !mayUse
       ? { allowed: false, because: `it may not use the route ${route === 'default' ? '/mcp' : `/view/${route}/mcp`}` }
       : who.kind === 'client'

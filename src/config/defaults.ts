@@ -71,6 +71,11 @@ export function stateDir(env: NodeJS.ProcessEnv, home: string): string {
   return join(state, 'mcpkit');
 }
 
+/** mcpkit's cache folder: $XDG_CACHE_HOME/mcpkit, else ~/.cache/mcpkit (bundles, boxes' npm caches, tool listings). */
+export function cacheDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  return join(env.XDG_CACHE_HOME?.trim() || join(home, '.cache'), 'mcpkit');
+}
+
 /** Where backups go without arango.backup_dir or ARANGO_BACKUP_DIR: $XDG_STATE_HOME/mcpkit/backups. */
 export function defaultBackupDir(env: NodeJS.ProcessEnv, home: string): string {
   return join(stateDir(env, home), 'backups');

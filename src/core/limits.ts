@@ -167,6 +167,39 @@ export class Limiter {
   }
 }
 
+/** Limits as the config writes them (serve.clients.NAME, serve.upstream_limits.NAME). */
+export interface LimitText {
+  rate?: string | undefined;
+  max_concurrent?: number | undefined;
+}
+
+/**
+ * A limiter per name (a client, a server), made from its limits as written and kept while they
+ * stay the same: a reload neither refills a bucket nor forgets the calls in flight. Undefined for
+ * a name with no limits.
+ */
+export class KeptLimiters {
+  private readonly kept = new Map<string, { key: string; limiter: Limiter }>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  of(name: string, limits: LimitText | undefined): Limiter | undefined {
+    // Asked on the hot path for every call to a server: no limits costs a look, not a parse.
+    if (limits?.rate === undefined && limits?.max_concurrent === undefined) {
+      if (this.kept.size) this.kept.delete(name);
+      return undefined;
+    }
+    const rate = limits.rate !== undefined ? parseRate(limits.rate) : undefined;
+    const max = limits.max_concurrent;
+    const key = `${limits?.rate ?? ''}\u0000${max ?? ''}`;
+    const kept = this.kept.get(name);
+    if (kept?.key === key) return kept.limiter;
+    const limiter = new Limiter({ ...(rate ? { rate } : {}), ...(max !== undefined ? { maxConcurrent: max } : {}) }, this.now);
+    this.kept.set(name, { key, limiter });
+    return limiter;
+  }
+}
+
 function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {

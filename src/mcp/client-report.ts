@@ -1,5 +1,5 @@
 import type { McpkitConfig } from '../config/schema.js';
-import { compileClientRules, restricts, type AccessDecision } from '../proxy/client-access.js';
+import { compileClientRules, restricts, ruleText, type AccessDecision } from '../proxy/client-access.js';
 import { sameSecret } from './http-guards.js';
 import { tokenId } from './route-access.js';
 
@@ -31,7 +31,7 @@ export function clientRows(serve: Serve): ClientRow[] {
     name,
     recognised_by: c.token !== undefined ? 'token' : c.subject !== undefined ? 'subject' : 'claims',
     routes: c.views ?? 'every route',
-    tools: (c.tools ?? []).map((r) => (typeof r === 'string' ? r.trim() : 'include' in r ? `+ ${r.include}` : `- ${r.exclude}`)),
+    tools: (c.tools ?? []).map(ruleText),
     read_only: c.read_only === true,
     rate: c.rate ?? null,
     max_concurrent: c.max_concurrent ?? null,

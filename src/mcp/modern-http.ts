@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
-import { TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
+import { TASKS_EXTENSION, TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
 import type { TaskStore } from './task-store.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
@@ -129,7 +129,7 @@ export function modernRoute(
         hasServers: hub.hasServers,
         perRequest: true,
         ...(access ? { access: () => access } : {}),
-        ...(options.tasks ? { tasksExtension: true } : {}),
+        ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
       });
     },
     {

@@ -1,4 +1,4 @@
-import { Limiter, parseRate } from '../core/limits.js';
+import { KeptLimiters } from '../core/limits.js';
 import type { ToolAccess } from '../tool/context.js';
 import { compileClientRules, restricts, type ToolRuleText } from '../proxy/client-access.js';
 import type { Caller, ClientRoutes } from './route-access.js';
@@ -22,11 +22,13 @@ export function identityOf(caller: Caller): string {
  * reload while the client's limits stay the same (a reload does not refill a bucket).
  */
 export class ServedClients {
-  private readonly limiters = new Map<string, { key: string; limiter: Limiter }>();
+  private readonly limiters: KeptLimiters;
   private made = new WeakMap<readonly ServedClient[], Map<string, ToolAccess>>();
   private readonly unnamed = new Map<string, ToolAccess>();
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(now: () => number = () => performance.now()) {
+    this.limiters = new KeptLimiters(now);
+  }
 
   /** The access of a caller under the clients of the current settings. */
   accessOf(clients: readonly ServedClient[] | undefined, caller: Caller): ToolAccess {
@@ -54,7 +56,7 @@ export class ServedClients {
 
   private make(spec: ServedClient): ToolAccess {
     const rules = restricts(spec) ? compileClientRules(spec) : undefined;
-    const limiter = this.limiterOf(spec);
+    const limiter = this.limiters.of(spec.name, spec);
     return {
       client: spec.name,
       named: true,
@@ -62,19 +64,5 @@ export class ServedClients {
       ...(spec.read_only ? { readOnly: true } : {}),
       ...(limiter ? { admit: () => limiter.admit() } : {}),
     };
-  }
-
-  private limiterOf(spec: ServedClient): Limiter | undefined {
-    const rate = spec.rate !== undefined ? parseRate(spec.rate) : undefined;
-    if (!rate && spec.max_concurrent === undefined) {
-      this.limiters.delete(spec.name);
-      return undefined;
-    }
-    const key = `${spec.rate ?? ''}\u0000${spec.max_concurrent ?? ''}`;
-    const kept = this.limiters.get(spec.name);
-    if (kept?.key === key) return kept.limiter;
-    const limiter = new Limiter({ ...(rate ? { rate } : {}), ...(spec.max_concurrent !== undefined ? { maxConcurrent: spec.max_concurrent } : {}) }, this.now);
-    this.limiters.set(spec.name, { key, limiter });
-    return limiter;
   }
 }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { globToRegExp } from '../proxy/filter.js';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
 import { detailedTask, isTerminal, taskEnvelope, type HostedTask, type TaskBounds, type TaskStore } from './task-store.js';
 
@@ -14,16 +14,14 @@ import { detailedTask, isTerminal, taskEnvelope, type HostedTask, type TaskBound
  */
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const HEADER_MISMATCH = -32020;
 const MISSING_CAPABILITY = -32021;
 
 export interface TaskSettings {
-  /** A call not done by then becomes a task; per published tool name (globs, first match) before the default. */
-  afterMs: number;
-  byTool: readonly { pattern: string; afterMs: number }[];
-  /** Tools that run only as tasks: a client without the extension is refused with -32021. */
-  required: readonly string[];
+  /** How long a call of this tool (its published name) may run before it becomes a task. */
+  afterMsFor(tool: string): number;
+  /** Whether the tool runs only as a task: a client without the extension is refused with -32021. */
+  requires(tool: string): boolean;
   bounds: TaskBounds;
 }
 
@@ -47,7 +45,7 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 
 /** Whether a request declared the tasks extension in its per-request capabilities. */
 export function declaresTasks(params: Record<string, unknown> | undefined): boolean {
-  const caps = (params?._meta as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES] as { extensions?: Record<string, unknown> } | undefined;
+  const caps = (params?._meta as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
   return caps?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
@@ -92,7 +90,7 @@ export class TaskHost {
     if (name === undefined) return undefined;
     const settings = this.settings();
     if (!declaresTasks(rpc.params)) {
-      if (!settings.required.some((glob) => globToRegExp(glob).test(name))) return undefined;
+      if (!settings.requires(name)) return undefined;
       return refuse(
         rpc.id,
         MISSING_CAPABILITY,
@@ -102,7 +100,7 @@ export class TaskHost {
         },
       );
     }
-    const afterMs = settings.byTool.find((t) => globToRegExp(t.pattern).test(name))?.afterMs ?? settings.afterMs;
+    const afterMs = settings.afterMsFor(name);
     const abort = new AbortController();
     const sent = forwardable(headers);
     const running = this.run(rpc as Record<string, unknown>, sent, abort.signal, access);
@@ -116,10 +114,7 @@ export class TaskHost {
     const task = this.store.create(access.client, params, abort, settings.bounds, requestedTtl(params));
     if (!task) return running;
     task.headers = sent;
-    void running.then(
-      (answer) => this.settle(task, answer, rpc.id, access),
-      (error: Error) => this.store.update(task, { status: 'failed', error: { code: -32603, message: error.message } }),
-    );
+    this.follow(task, running, rpc.id, access);
     return reply(rpc.id, { resultType: 'task', ...taskEnvelope(task) });
   }
 
@@ -171,7 +166,12 @@ export class TaskHost {
     const params = { ...task.params, inputResponses: task.answers, ...(task.requestState !== undefined ? { requestState: task.requestState } : {}) };
     this.store.update(task, { status: 'working', statusMessage: 'Resumed with the answers.' });
     const body = { jsonrpc: '2.0', id, method: 'tools/call', params };
-    this.run(body, task.headers ?? {}, task.abort.signal, access).then(
+    this.follow(task, this.run(body, task.headers ?? {}, task.abort.signal, access), id, access);
+  }
+
+  /** Keeps what a round of the task's call ends with; a round that could not be run fails the task. */
+  private follow(task: HostedTask, round: Promise<HostAnswer>, id: unknown, access: ToolAccess): void {
+    round.then(
       (answer) => this.settle(task, answer, id, access),
       (error: Error) => this.store.update(task, { status: 'failed', error: { code: -32603, message: error.message } }),
     );

@@ -1,12 +1,11 @@
-import { CLIENT_INFO_META_KEY, Server, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from '@modelcontextprotocol/server';
-import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, Server, ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { answererOf, type CatalogEntry } from '../proxy/catalog.js';
 import { modernRequestOf } from './modern-request.js';
-import { TASKS_EXTENSION } from './task-host.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
 import { SessionState, type ToolAccess, type UpstreamTrace } from '../tool/context.js';
@@ -28,8 +27,8 @@ export interface ToolServerOptions {
   perRequest?: boolean;
   /** Who the client is and what it may call (serve.clients), read per request so a reload applies; absent: stdio, anyone. */
   access?: () => ToolAccess | undefined;
-  /** serve hosts tasks for this client's calls (./task-host.ts): server/discover says so. */
-  tasksExtension?: boolean;
+  /** Extensions the route serves beside the server (the task host, ./task-host.ts): server/discover names them. */
+  extensions?: NonNullable<ServerCapabilities['extensions']>;
 }
 
 /**
@@ -94,12 +93,10 @@ function visible<T extends { name: string }>(allows: Allows | undefined, items: 
   return allows ? items.filter((item) => allows({ name: item.name, readOnly: true })) : items;
 }
 
-/** Whether a client's rules allow reading a URI: a listed resource of an allowed name, or a URI of an allowed template. */
+/** Whether a client's rules allow reading a URI: the name it is shown under (its resource's, or its template's) is allowed. */
 async function readable(hub: ProxyHub, allows: Allows, uri: string): Promise<boolean> {
-  const listed = (await hub.passthrough.listResources()).find((r) => r.uri === uri);
-  if (listed) return allows({ name: listed.name, readOnly: true });
-  const templates = await hub.passthrough.listResourceTemplates();
-  return templates.some((t) => allows({ name: t.name, readOnly: true }) && new UriTemplate(t.uriTemplate).match(uri) !== null);
+  const name = await hub.passthrough.resourceName(uri);
+  return name !== undefined && allows({ name, readOnly: true });
 }
 
 /** Results of server-to-client requests are passed back to the upstream as the client gave them. */
@@ -125,7 +122,7 @@ export function createToolServer({
   hasServers,
   perRequest,
   access,
-  tasksExtension,
+  extensions,
 }: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
   // One server per client connection, so one session: its state is this client's alone.
   const session = new SessionState();
@@ -142,7 +139,7 @@ export function createToolServer({
       instructions: INSTRUCTIONS,
     },
   );
-  if (tasksExtension) server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+  if (extensions) server.registerCapabilities({ extensions });
   let unsubscribe: (() => void)[] | undefined;
   let resolved: ProxyHub | undefined;
   let making: Promise<ProxyHub> | undefined;

@@ -113,19 +113,14 @@ export class CallRouter {
 
   /** The names like `name` that this client may call. */
   private async similar(name: string, access: ToolAccess | undefined): Promise<string[]> {
-    const names = await this.options.catalog.names();
-    if (!access?.allows) return closestNames(name, names);
-    const entries = await this.options.catalog.current();
-    const allowed: string[] = [];
-    for (const n of names) if (await this.permitted(entries.get(n)!, access)) allowed.push(n);
-    return closestNames(name, allowed);
+    return closestNames(name, access?.allows ? [...(await this.permittedNames(access))] : await this.options.catalog.names());
   }
 
   /** A call under the client's rate and max_concurrent: refused at once with RATE_LIMITED when over them. */
   private async admitted(access: ToolAccess | undefined, run: () => Promise<CallToolResult>): Promise<CallOutcome & { found: true }> {
     const admission = access?.admit?.();
     if (!admission) return { found: true, result: await run() };
-    if (!admission.ok) return { found: true, result: toErrorResult(rateLimited(access!.client, admission)) };
+    if (!admission.ok) return { found: true, result: toErrorResult(rateLimited({ client: access!.client }, admission)) };
     try {
       return { found: true, result: await run() };
     } finally {
@@ -191,7 +186,7 @@ export class CallRouter {
     if (access?.allows && !access.allows({ name: entry.name, readOnly: readsOnly(entry) })) return undefined;
     const admission = access?.admit?.();
     if (admission && !admission.ok) {
-      reply(toErrorResult(rateLimited(access!.client, admission)));
+      reply(toErrorResult(rateLimited({ client: access!.client }, admission)));
       return { cancel() {} };
     }
     const release = admission?.release;
@@ -235,16 +230,7 @@ export class CallRouter {
         if (!gate) return call();
         // Waits for a place (a cancelled call stops waiting), else is refused as the client's own limits refuse.
         const place = await gate.limiter.wait(gate.queueMs, context.signal);
-        if (!place.ok) {
-          throw new ToolError(
-            'RATE_LIMITED',
-            `Server ${entry.server} is ${place.why}${gate.queueMs ? ` after waiting ${gate.queueMs} ms` : ''}: the call was not run.`,
-            {
-              details: { server: entry.server, retry_after_ms: place.retryAfterMs },
-              hint: `Wait ${place.retryAfterMs} ms, then call again (serve.upstream_limits.${entry.server} protects the server).`,
-            },
-          );
-        }
+        if (!place.ok) throw rateLimited({ server: entry.server, queueMs: gate.queueMs }, place);
         try {
           return await call();
         } finally {
@@ -346,10 +332,19 @@ function stepEntry(entries: readonly CatalogEntry[], ref: string): CatalogEntry 
 }
 
 /** A call refused by a client's limits, with when to try again. */
-function rateLimited(client: string, refusal: { retryAfterMs: number; why: string }): ToolError {
-  return new ToolError('RATE_LIMITED', `Client ${client} is ${refusal.why}: the call was not run.`, {
-    details: { client, retry_after_ms: refusal.retryAfterMs },
-    hint: `Wait ${refusal.retryAfterMs} ms, then call again.`,
+/** A call refused by limits: a client's (serve.clients), or a server's after its queue (serve.upstream_limits). */
+function rateLimited(by: { client: string } | { server: string; queueMs: number }, refusal: { retryAfterMs: number; why: string }): ToolError {
+  const wait = `Wait ${refusal.retryAfterMs} ms, then call again`;
+  if ('client' in by) {
+    return new ToolError('RATE_LIMITED', `Client ${by.client} is ${refusal.why}: the call was not run.`, {
+      details: { client: by.client, retry_after_ms: refusal.retryAfterMs },
+      hint: `${wait}.`,
+    });
+  }
+  const waited = by.queueMs ? ` after waiting ${by.queueMs} ms` : '';
+  return new ToolError('RATE_LIMITED', `Server ${by.server} is ${refusal.why}${waited}: the call was not run.`, {
+    details: { server: by.server, retry_after_ms: refusal.retryAfterMs },
+    hint: `${wait} (serve.upstream_limits.${by.server} protects the server).`,
   });
 }
 

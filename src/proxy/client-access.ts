@@ -19,6 +19,11 @@ export function parseToolRule(rule: ToolRuleText): FilterRule | { problem: strin
   return match[1] === '+' ? { include: match[2]! } : { exclude: match[2]! };
 }
 
+/** A rule as "+ GLOB" / "- GLOB", however the config wrote it. */
+export function ruleText(rule: ToolRuleText): string {
+  return typeof rule === 'string' ? rule.trim() : 'include' in rule ? `+ ${rule.include}` : `- ${rule.exclude}`;
+}
+
 export interface ClientRulesSpec {
   tools?: readonly ToolRuleText[];
   read_only?: boolean;
@@ -46,7 +51,7 @@ export function compileClientRules(spec: ClientRulesSpec): ToolRules {
   if (bad) throw new Error(bad.problem);
   const rules = parsed as FilterRule[];
   const filter = compileFilter(rules);
-  const texts = (spec.tools ?? []).map((r) => (typeof r === 'string' ? r.trim() : 'include' in r ? `+ ${r.include}` : `- ${r.exclude}`));
+  const texts = (spec.tools ?? []).map(ruleText);
   return (tool) => {
     const d = filter(tool.name);
     if (!d.allowed) {

@@ -38,6 +38,12 @@ export interface RoutedServer {
   pinning?: PinMode;
 }
 
+/** Where a resource URI goes: the server that lists it, and the name of the resource or template it is shown under. */
+interface Route {
+  upstream: Upstream;
+  name: string;
+}
+
 /** How often a URI not in the last listings makes the servers be listed again. */
 export const RELIST_MS = 1000;
 
@@ -50,10 +56,11 @@ export class PromptResourceRouter {
   private readonly servers: RoutedServer[];
   private readonly separator: string | null;
   private prompts = new Map<string, { upstream: Upstream; name: string }>();
-  private resources = new Map<string, Upstream>();
+  /** Each listed resource's URI: its server, and the name the view shows it under (a client's rules go by names). */
+  private resources = new Map<string, Route>();
   private hiddenResources = new Set<string>();
   private templates = new Map<string, Upstream>();
-  private matchers: { template: UriTemplate; upstream: Upstream }[] = [];
+  private matchers: ({ template: UriTemplate } & Route)[] = [];
   /** What the pins withhold: prompts by the name the view would publish, resources by URI. */
   private withheldPrompts = new Map<string, Withheld>();
   private withheldResources = new Map<string, Withheld>();
@@ -127,7 +134,7 @@ export class PromptResourceRouter {
 
   async listResources(): Promise<Resource[]> {
     const lists = await Promise.all(this.live().map(async (s) => ({ server: s, ...(await this.admitted('resources', s, () => s.upstream.listResources())) })));
-    const resources = new Map<string, Upstream>();
+    const resources = new Map<string, Route>();
     const hidden = new Set<string>();
     const withheldResources = new Map<string, Withheld>();
     const out: Resource[] = [];
@@ -138,7 +145,7 @@ export class PromptResourceRouter {
         if (!allowed(resource.name)) {
           hidden.add(resource.uri);
         } else if (!resources.has(resource.uri)) {
-          resources.set(resource.uri, server.upstream);
+          resources.set(resource.uri, { upstream: server.upstream, name: resource.name });
           out.push(definitionOf('resources', resource) as unknown as Resource);
         }
       }
@@ -160,7 +167,7 @@ export class PromptResourceRouter {
     this.templates = new Map(lists.flat().map(({ template, upstream }) => [template.uriTemplate, upstream]));
     this.matchers = lists.flat().flatMap(({ template, upstream }) => {
       try {
-        return [{ template: new UriTemplate(template.uriTemplate), upstream }];
+        return [{ template: new UriTemplate(template.uriTemplate), upstream, name: template.name }];
       } catch {
         return []; // a template that does not parse matches nothing
       }
@@ -188,13 +195,22 @@ export class PromptResourceRouter {
    * once per RELIST_MS, so a request naming thousands of URIs costs one listing, not one each.
    */
   async resourceOwner(uri: string): Promise<Upstream | undefined> {
+    return (await this.resourceRoute(uri))?.upstream;
+  }
+
+  /** The name a resource URI is shown under (a listed resource's, else its template's), found as resourceOwner finds its server. */
+  async resourceName(uri: string): Promise<string | undefined> {
+    return (await this.resourceRoute(uri))?.name;
+  }
+
+  private async resourceRoute(uri: string): Promise<Route | undefined> {
     if (!this.resources.has(uri) && !this.hiddenResources.has(uri)) await this.relist('resources');
     // A resource the pins withhold is not reached through a template that matches its URI either.
     if (this.hiddenResources.has(uri) || (this.withheldResources.has(uri) && !this.resources.has(uri))) return undefined;
     const listed = this.resources.get(uri);
     if (listed) return listed;
     if (!this.matchers.some((m) => m.template.match(uri))) await this.relist('templates');
-    return this.matchers.find((m) => m.template.match(uri) !== null)?.upstream;
+    return this.matchers.find((m) => m.template.match(uri) !== null);
   }
 
   /** Lists again, unless a listing is under way (then waits for it) or began less than RELIST_MS ago. */

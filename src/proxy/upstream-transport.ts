@@ -13,7 +13,7 @@ import { serverEnvironment } from '../config/server-env.js';
 import { launchPlan } from './launch-plan.js';
 import { hostFacts } from './host-facts.js';
 import { ToolError } from '../core/errors.js';
-import { SERVER_MAX_MESSAGE_BYTES } from '../config/defaults.js';
+import { cacheDir, SERVER_MAX_MESSAGE_BYTES } from '../config/defaults.js';
 
 /** A server that accepted the connection (or started) but did not complete the handshake in time. */
 export class ConnectTimeout extends Error {
@@ -103,8 +103,7 @@ export async function connectTransport(client: Client, choice: TransportChoice):
  */
 function boxNpmCache(choice: TransportChoice): { npmCache?: string } {
   if (!choice.config.sandbox) return {};
-  const base = choice.env.XDG_CACHE_HOME?.trim() || join(choice.env.HOME ?? homedir(), '.cache');
-  const folder = join(base, 'mcpkit', 'boxes', choice.name, 'npm');
+  const folder = join(cacheDir(choice.env, choice.env.HOME ?? homedir()), 'boxes', choice.name, 'npm');
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     return { npmCache: folder };

@@ -91,7 +91,7 @@ export function localName(registryName: string): string {
   return cleaned || 'server';
 }
 
-/** An environment variable name for a header: `X-Api-Key` -> `X_API_KEY`. */
+/** An environment variable name for a header, a URL variable or a bundle's user_config key: `X-Api-Key` -> `X_API_KEY`. */
 export function variableForHeader(header: string): string {
   return (
     header

