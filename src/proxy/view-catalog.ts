@@ -72,6 +72,7 @@ export class ViewCatalog {
   private withheld = new Map<string, WithheldTool>();
   /** Every name a complete catalog of this view published, with where it came from: a name gone since is told so, not "unknown". */
   private readonly published = new Map<string, string>();
+  /** What was said once: a differing tool served (per definition), a pin that names nothing. */
   private readonly told = new Set<string>();
 
   constructor(private readonly options: ViewCatalogOptions) {}
@@ -239,7 +240,11 @@ export class ViewCatalog {
     if (this.catalog === catalog) {
       this.plan = { catalog, plan };
       const where = this.view.name ? `tool_views.${this.view.name}.pin` : 'serve.pin';
-      for (const pin of plan.unknownPins) this.options.logger.warn(`${where}: "${pin}" names no tool of the view ("mcpkit view tools" lists them)`);
+      // Said once per pin: the plan is made again after every list_changed.
+      for (const pin of plan.unknownPins.filter((p) => !this.told.has(`pin:${p}`))) {
+        this.told.add(`pin:${pin}`);
+        this.options.logger.warn(`${where}: "${pin}" names no tool of the view ("mcpkit view tools" lists them)`);
+      }
     }
     return plan;
   }

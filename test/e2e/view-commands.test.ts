@@ -122,11 +122,24 @@ describe('view commands', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect(parse(readFileSync(file, 'utf8')).tool_views.v.servers.everything.tools).toEqual({ ecko: {} });
 
+    // A pin is checked against what the view publishes: `ecko` is all it serves now.
+    const before = readFileSync(file, 'utf8');
+    const unknownPin = await runCommand(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env });
+    expect(unknownPin.code).toBe(1);
+    expect(unknownPin.stderr).toContain('Error [NOT_FOUND]: View "v" publishes no tool named "echo".');
+    expect(unknownPin.stderr).toContain('"mcpkit view tools v" lists what it publishes; pass --force to keep the pins anyway.');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect((await runCommand(['view', 'set-tools', 'v', 'everything', '--all'], { env })).code).toBe(0);
+    const typoPin = await runCommand(['view', 'set-exposure', 'v', 'auto', '--pin', 'get-summ', '--json'], { env });
+    expect(JSON.parse(typoPin.stdout).error).toMatchObject({ code: 'NOT_FOUND', details: { unknown: ['get-summ'], similar: ['get-sum'] } });
     const pinned = await runCommand(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env });
     expect(pinned.code, pinned.stderr).toBe(0);
     expect(pinned.stdout).toContain('--pin replaced the pins echo, get-sum');
     expect(parse(readFileSync(file, 'utf8')).tool_views.v.pin).toEqual(['echo']);
     // The same pins again replace nothing.
     expect((await runCommand(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo'], { env })).stdout).not.toContain('replaced');
+    const forcedPin = await runCommand(['view', 'set-exposure', 'v', 'auto', '--pin', 'echo', '--pin', 'ecko', '--force'], { env });
+    expect(forcedPin.code, forcedPin.stderr).toBe(0);
+    expect(parse(readFileSync(file, 'utf8')).tool_views.v.pin).toEqual(['echo', 'ecko']);
   });
 });

@@ -51,6 +51,16 @@ describe('ViewCatalog', () => {
     expect(await both.catalog.names()).toEqual(['config_show', 'a__echo', 'b__add']);
   });
 
+  it('says a pin that names no tool once, not at every new listing', async () => {
+    const a = new FakeUpstream('a', [tool('echo')]);
+    const { catalog, lines } = catalogOf([a], viewOf(['a'], { pins: ['ecko', 'echo'] }));
+    for (let round = 0; round < 3; round++) {
+      catalog.invalidate();
+      expect((await catalog.exposure()).unknownPins).toEqual(['ecko']);
+    }
+    expect(lines.filter((l) => l.includes('"ecko" names no tool of the view'))).toHaveLength(1);
+  });
+
   it('keeps a complete listing until invalidated, and asks again after', async () => {
     const a = new FakeUpstream('a', [tool('echo')]);
     const { catalog } = catalogOf([a]);

@@ -44,3 +44,38 @@ export async function checkToolNames(
 }
 
 const CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * Checks a view's pins against the names the view publishes (its whole catalog, withheld tools
+ * included, since approval brings those back). As with `checkToolNames`, an unknown pin is
+ * NOT_FOUND with the closest names only when every server of the view answered: a pin may name a
+ * tool of a server that is down while the config is written.
+ */
+export async function checkViewPins(ctx: ToolContext, view: string, pins: readonly string[]): Promise<{ checked: boolean; reason?: string }> {
+  if (pins.length === 0) return { checked: true };
+  let seen: { names: string[]; down: string[] };
+  try {
+    seen = await ctx.views.with(
+      view,
+      async (opened) => ({
+        names: [...(await opened.catalogTools()).map((t) => t.name), ...opened.withheldTools().map((w) => w.name)],
+        down: opened
+          .status()
+          .filter((s) => s.state !== 'ready')
+          .map((s) => s.name),
+      }),
+      { quiet: true },
+    );
+  } catch (error) {
+    return { checked: false, reason: `view ${view} could not be opened (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)})` };
+  }
+  const unknown = pins.filter((pin) => !seen.names.includes(pin));
+  if (unknown.length === 0) return { checked: true };
+  if (seen.down.length > 0) return { checked: false, reason: `${seen.down.join(', ')} could not be reached` };
+  const { closestNames } = await import('../../core/suggest.js');
+  const similar = [...new Set(unknown.flatMap((pin) => closestNames(pin, seen.names)))];
+  throw new ToolError('NOT_FOUND', `View "${view}" publishes no tool${unknown.length === 1 ? '' : 's'} named ${unknown.map((p) => `"${p}"`).join(', ')}.`, {
+    details: { view, unknown, similar },
+    hint: `${similar.length ? `Did you mean ${similar.join(', ')}? ` : ''}"mcpkit view tools ${view}" lists what it publishes; pass ${field('force')} to keep the pins anyway.`,
+  });
+}

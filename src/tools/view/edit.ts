@@ -3,7 +3,7 @@ import { TOKEN_BUDGET_RANGE } from '../../config/defaults.js';
 import { field, ToolError } from '../../core/errors.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
-import { checkToolNames } from '../shared/tool-names.js';
+import { checkToolNames, checkViewPins } from '../shared/tool-names.js';
 
 const viewName = z.string().min(1).describe('Name of the view (tool_views.NAME).');
 const serverName = z.string().min(1).describe('Name of a server in mcp_servers.');
@@ -207,10 +207,12 @@ export const viewSetExposure = defineTool({
     exposure: exposureInput.describe('auto, direct or search.'),
     token_budget: tokenBudgetInput.optional(),
     pin: z.array(z.string().min(1)).optional().describe('A tool always listed directly, by the name the view publishes (repeatable; replaces the list).'),
+    force: z.boolean().default(false).describe('Keep pins that name no tool the view publishes (or that cannot be checked now).'),
   }),
   annotations: CONFIG_WRITE,
   hostAccess: 'config',
   async run(input, ctx) {
+    const checked = input.pin?.length && !input.force ? await checkViewPins(ctx, input.view, input.pin) : { checked: false };
     const { setViewField } = await edits();
     let replacedPins: string[] | undefined;
     const { value: changed, path } = await editConfigFile(ctx, (doc) => {
@@ -234,11 +236,13 @@ export const viewSetExposure = defineTool({
       ...(replacedPins ? { replaced_pins: replacedPins } : {}),
       changed,
       config: path,
+      ...checked,
     };
   },
   render: (r, ui) =>
     [
       `${ui.color.green('✓')} View ${r.view} exposure: ${r.exposure}${r.pin ? `, pinned: ${r.pin.join(', ') || '(none)'}` : ''}`,
       ...(r.replaced_pins ? [ui.color.yellow(`  --pin replaced the pins ${r.replaced_pins.join(', ')} (give every pin to keep, or none to clear them).`)] : []),
+      ...('reason' in r && r.reason ? [ui.color.yellow(`  Pins not checked: ${r.reason}.`)] : []),
     ].join('\n'),
 });
