@@ -15,7 +15,17 @@ export async function throughDaemon(
   options: { noDaemon?: boolean; item?: (item: unknown) => void } = {},
 ): Promise<{ result: unknown } | undefined> {
   if (!daemonAllowed(runtime.env, options.noDaemon)) return undefined;
-  const answer = await viaDaemon(runtime.configLocation.path, operation, { waiting: sayWaiting, ...(options.item ? { item: options.item } : {}) }, runtime.env);
+  const answer = await viaDaemon(
+    runtime.configLocation.path,
+    operation,
+    {
+      waiting: sayWaiting,
+      // What a hook writes to stderr while the daemon runs the call (core/caller-stderr.ts).
+      err: (text) => void process.stderr.write(text),
+      ...(options.item ? { item: options.item } : {}),
+    },
+    runtime.env,
+  );
   if (answer.kind === 'done') return { result: answer.result };
   await startIfAuto(runtime, answer);
   return undefined;

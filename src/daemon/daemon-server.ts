@@ -8,7 +8,6 @@ import { connect } from '../cli/daemon-client.js';
 import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from '../cli/daemon-place.js';
 import {
   differingVariables,
-  encodeLine,
   lineReader,
   MAX_REQUEST_LINE_BYTES,
   toWire,
@@ -21,9 +20,11 @@ import { callUpstreamTool, listUpstreamTools } from '../cli/upstream-calls.js';
 import { DaemonTasks, taskAnswer } from './daemon-tasks.js';
 import { errorObject, ToolError } from '../core/errors.js';
 import { redact, redactDeep } from '../core/redact.js';
+import { routeHookStderrToCallers, withCallerStderr } from '../core/caller-stderr.js';
 import { buildIdentity } from '../core/version.js';
 import { DEFAULT_POLICY } from '../tool/context.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
+import { boundedSender } from './bounded-sender.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
 
 /** `daemon.idle_minutes` when the config does not set it. */
@@ -62,6 +63,7 @@ export async function runDaemon(options: { configPath: string; version: string; 
   const env = options.env ?? process.env;
   const place = daemonPlace(options.configPath, env);
   const say = (line: string) => void process.stderr.write(`${new Date().toISOString()} mcpkit daemon: ${redact(line)}\n`);
+  routeHookStderrToCallers();
   const requestScope = new AsyncLocalStorage<{ waiting: (message: string) => void }>();
   const runtime = createRuntime({
     configFlag: place.config,
@@ -251,13 +253,18 @@ class Daemon {
         const io = clientIo((stream, text) => send({ type: stream, text }), operation.colors);
         const options = { io, colors: operation.colors, cwd: request.cwd, env: request.env, signal };
         const waiting = (message: string) => io.err(`mcpkit: ${message}\n`);
-        const ran = await this.scope.run({ waiting }, () => runRemoteCommand(this.runtime, operation.argv, this.place.config, options));
+        const ran = await withCallerStderr(io.err, () =>
+          this.scope.run({ waiting }, () => runRemoteCommand(this.runtime, operation.argv, this.place.config, options)),
+        );
         io.flush();
         if (!ran) return send({ type: 'bypass', reason: 'usage', detail: 'a command line for oclif' });
         return send({ type: 'result', result: { exitCode: io.code } });
       }
       const waiting = (message: string) => send({ type: 'waiting', message });
-      const result = await this.scope.run({ waiting }, () => this.operate(operation, request, send, signal));
+      const result = await withCallerStderr(
+        (text) => send({ type: 'err', text }),
+        () => this.scope.run({ waiting }, () => this.operate(operation, request, send, signal)),
+      );
       send({ type: 'result', result });
     } catch (error) {
       send({ type: 'error', error: toWire(error, redact, redactDeep) });
@@ -285,13 +292,16 @@ class Daemon {
         // The daemon stays up while a task runs: it counts as work in flight until it ends.
         this.inFlight++;
         const { name, base, pairs } = operation;
-        return this.tasks.start(
-          name,
-          (taskSignal, progress) => callUpstreamTool(this.runtime, name, base, pairs, undefined, progress, taskSignal),
-          () => {
-            this.inFlight--;
-            this.armIdle();
-          },
+        // A task outlives its request: what its hooks write goes to the daemon's log.
+        return withCallerStderr(undefined, () =>
+          this.tasks.start(
+            name,
+            (taskSignal, progress) => callUpstreamTool(this.runtime, name, base, pairs, undefined, progress, taskSignal),
+            () => {
+              this.inFlight--;
+              this.armIdle();
+            },
+          ),
         );
       }
       case 'task':
@@ -320,35 +330,6 @@ class Daemon {
       memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed },
     };
   }
-}
-
-/** What a client may leave unread on its socket before it is cut off, and how long it may take nothing. */
-export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
-export const SEND_STALL_MS = 30_000;
-
-/**
- * Writes messages to one client with backpressure: past MAX_UNSENT_BYTES waiting to be taken, or
- * when it takes nothing for SEND_STALL_MS while output waits, the client is cut off (`cut`), so a
- * command that stops reading cannot make the daemon hold its whole output.
- */
-function boundedSender(socket: Socket, cut: (why: string) => void): (message: DaemonMessage) => void {
-  let stall: NodeJS.Timeout | undefined;
-  const arm = () => {
-    if (stall || socket.writableLength === 0) return;
-    stall = setTimeout(() => cut(`it took nothing for ${SEND_STALL_MS / 1000} s`), SEND_STALL_MS);
-    stall.unref();
-  };
-  socket.on('drain', () => {
-    clearTimeout(stall);
-    stall = undefined;
-  });
-  socket.once('close', () => clearTimeout(stall));
-  return (message) => {
-    if (socket.destroyed) return;
-    socket.write(encodeLine(message));
-    if (socket.writableLength > MAX_UNSENT_BYTES) return cut(`more than ${MAX_UNSENT_BYTES} bytes waited for it`);
-    arm();
-  };
 }
 
 function isRequest(raw: unknown): raw is DaemonRequest {

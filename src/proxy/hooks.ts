@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HookConfig } from '../config/schema.js';
+import { asHookCode } from '../core/caller-stderr.js';
 import { ToolError } from '../core/errors.js';
 
 /**
@@ -33,7 +34,7 @@ async function loadFunction(path: string, name: 'pre_call' | 'post_call', versio
   let mod: Record<string, unknown>;
   try {
     // Node keeps a module by its URL for the process's life: the file's version in the URL loads an edited module anew.
-    mod = (await import(`${pathToFileURL(path).href}?v=${encodeURIComponent(version)}`)) as Record<string, unknown>;
+    mod = (await asHookCode(() => import(`${pathToFileURL(path).href}?v=${encodeURIComponent(version)}`))) as Record<string, unknown>;
   } catch (error) {
     throw new ToolError('HOOK_FAILED', `Cannot load hook module ${path}: ${(error as Error).message}`, {
       details: { module: path },
@@ -127,7 +128,7 @@ function aborted(hook: LoadedHook, ctx: HookContext, reason: unknown): ToolError
 
 async function invoke(hook: LoadedHook, fn: () => unknown): Promise<{ args?: unknown; result?: unknown; abort?: unknown } | undefined> {
   try {
-    const out = await fn();
+    const out = await asHookCode(fn);
     return out && typeof out === 'object' ? (out as { args?: unknown; result?: unknown; abort?: unknown }) : undefined;
   } catch (error) {
     throw new ToolError('HOOK_FAILED', `Hook ${hook.module} failed: ${(error as Error).message}`, { details: { module: hook.module } });

@@ -140,6 +140,29 @@ describe('mcpkit daemon', () => {
     }
   }, 240_000);
 
+  it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async () => {
+    const { dir, mcpkit, status } = setUp(`${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
+    writeFileSync(
+      join(dir, 'hook.mjs'),
+      "process.stderr.write('hook module loaded\\n');\nexport function pre_call(args, ctx) { console.error(`hook saw ${ctx.upstream_tool} ${args.message}`); }\n",
+    );
+    const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
+    const before = (await status()).status!.requests;
+    const warm = await mcpkit(['call', 'echo', 'message=first']);
+    expect(warm.code, warm.stderr).toBe(0);
+    expect((await status()).status!.requests - before, 'the call went through the daemon').toBe(2);
+    expect(warm.stderr).toContain('hook module loaded\n');
+    expect(warm.stderr).toContain('hook saw echo first\n');
+    const again = await mcpkit(['call', 'echo', 'message=second']);
+    expect(again.stderr).toContain('hook saw echo second\n');
+    expect(again.stderr, 'an unchanged module is not loaded again').not.toContain('hook module loaded');
+    const cold = await mcpkit(['call', 'echo', 'message=third', '--no-daemon']);
+    expect(cold.stderr).toContain('hook saw echo third\n');
+    const log = readFileSync(started.log, 'utf8');
+    expect(log).toContain('answering the commands of');
+    expect(log).not.toContain('hook saw');
+  }, 120_000);
+
   it('MCPKIT_NO_DAEMON=1 bypasses it', async () => {
     const { mcpkit, status, env } = setUp(EVERYTHING);
     await mcpkit(['daemon', 'start']);
