@@ -100,6 +100,11 @@ export class HookChain {
     return loading;
   }
 
+  /** Loads every module as a call would: a missing file, a load error or a missing function is HOOK_FAILED. */
+  async check(): Promise<void> {
+    await this.current();
+  }
+
   /** Runs the call between every pre_call (in order) and every post_call (in reverse order). */
   async around(args: Record<string, unknown>, ctx: HookContext, call: (args: Record<string, unknown>) => Promise<CallToolResult>): Promise<CallToolResult> {
     if (this.empty) return call(args);

@@ -48,6 +48,7 @@ function tourLines(): TourLine[] {
 /** What the tour promises of a few lines beyond their exit code: a line starting so prints this. */
 const PROMISES: [string, string][] = [
   ['mcpkit call everything__echo', 'Echo: hi'],
+  ['mcpkit call sum-then-echo', 'the sum: The sum of 2 and 3 is 5.'],
   ['mcpkit retrieve search ToolError', 'src/core/errors.ts'],
   ['mcpkit retrieve cat docs/ARCHITECTURE.md', '# Architecture'],
   ['mcpkit config path', '.config/mcpkit/config.yaml'], // before config init --local: the user's file
