@@ -6,7 +6,7 @@ import { NO_RECONNECT } from '../core/backoff.js';
 import type { Logger } from '../core/logger.js';
 import type { ClientEra } from '../proxy/era.js';
 import type { DownstreamRelay, Upstream } from '../proxy/upstream.js';
-import type { Surface } from '../tool/context.js';
+import type { ConnectLimit, Surface } from '../tool/context.js';
 import { ToolListCache } from './tool-list-cache.js';
 
 type UpstreamClass = typeof import('../proxy/upstream.js').Upstream;
@@ -20,6 +20,7 @@ export interface UpstreamWish {
   era?: ClientEra;
   /** Told each time the upstream connects (OwnHubs: a client's own connections waking). */
   woke?: () => void;
+  limit?: ConnectLimit;
 }
 
 /** What the runtime knows that every upstream it makes needs. */
@@ -74,6 +75,7 @@ export class UpstreamFactory {
       ...(how.woke ? { woke: how.woke } : {}),
       ...(server.problems ? { problems: server.problems } : {}),
       ...(how.oauth ? { oauth: how.oauth } : {}),
+      ...(how.limit ? { limit: how.limit } : {}),
       ...(seed ? { seedTools: seed } : {}),
       ...(cache ? { listed: (tools: Tool[]) => cache.write(server.name, server.config, tools) } : {}),
     });

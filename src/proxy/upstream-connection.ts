@@ -1,5 +1,6 @@
 import { printable } from '../core/printable.js';
 import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { ConnectLimit } from '../tool/context.js';
 import type { Transport, ClientCapabilities, PriorDiscovery, RequestId, Tool } from '@modelcontextprotocol/client';
 import { upstreamAuthFailure } from '../auth/upstream-errors.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
@@ -57,6 +58,8 @@ export interface UpstreamOptions {
   listed?: (tools: Tool[]) => void;
   /** Told each time a connection is made (a client's own connections waking: serve's cap on them). */
   woke?: () => void;
+  /** A one-off look that waits less than timeout_ms (a name check), and why. */
+  limit?: ConnectLimit;
 }
 
 /** What the owner of a connection does at its turning points. */
@@ -123,7 +126,7 @@ export class UpstreamConnection {
   }
 
   get timeoutMs(): number {
-    return this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS;
+    return Math.min(this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS, this.options.limit?.ms ?? Infinity);
   }
 
   /** The ceiling of a tool call that reports progress (each report restarts timeoutMs). */
@@ -296,6 +299,10 @@ export class UpstreamConnection {
         env: this.options.env,
         withheldEnv: this.options.withheldEnv?.() ?? new Set(),
         timeoutMs: this.timeoutMs,
+        timeoutWhy:
+          this.options.limit && this.options.limit.ms < (this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS)
+            ? this.options.limit.why
+            : `mcp_servers.${this.name}.timeout_ms`,
         logger: this.options.logger,
         ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}),
         ...(this.options.waiting ? { waiting: this.options.waiting } : {}),

@@ -36,6 +36,8 @@ export interface TransportChoice {
   /** The variables the rest of the config names: never this server's unless its entry names them. */
   withheldEnv: ReadonlySet<string>;
   timeoutMs: number;
+  /** Where timeoutMs comes from, in the waiting notice: the config key, or a one-off look's own limit. */
+  timeoutWhy: string;
   logger: Logger;
   oauth?: UpstreamOAuth;
   /** The server's era from an earlier connection: no server/discover probe this time. */
@@ -93,7 +95,14 @@ export async function connectTransport(client: Client, choice: TransportChoice):
     // A server that wants a login, or that speaks only 2026-07-28, said so over streamable HTTP: SSE would not help.
     if (kind === 'http' || choice.closed() || choice.isAuthFailure(error) || refusesLegacy(error)) throw error;
     choice.logger.info(`${choice.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
-    return connectSse(client, url, http, choice);
+    try {
+      return await connectSse(client, url, http, choice);
+    } catch (sseError) {
+      if (choice.isAuthFailure(sseError) || !(error instanceof Error)) throw sseError;
+      // What a person reads first is what the current transport said; the old one's answer follows.
+      error.message = `${error.message} (the SSE fallback failed too: ${(sseError as Error).message})`;
+      throw error;
+    }
   }
 }
 
@@ -190,11 +199,11 @@ async function connectSse(client: Client, url: URL, options: SSEClientTransportO
  * either way (an SSE stream that is left open reconnects on its own, forever).
  */
 async function bounded(client: Client, transport: Transport, what: string, choice: TransportChoice): Promise<Transport> {
-  const { name, timeoutMs, waiting } = choice;
+  const { name, timeoutMs, timeoutWhy, waiting } = choice;
   choice.attempt(transport);
   const slow = waiting
     ? setTimeout(
-        () => waiting(`waiting for server ${name} to answer over ${what} (gives up after ${Math.round(timeoutMs / 1000)} s, mcp_servers.${name}.timeout_ms)`),
+        () => waiting(`waiting for server ${name} to answer over ${what} (gives up after ${Math.round(timeoutMs / 1000)} s, ${timeoutWhy})`),
         SLOW_START_MS,
       ).unref()
     : undefined;

@@ -63,6 +63,12 @@ export interface ExposureSummary {
 }
 
 /** One server reached for a single look (server test, set-tools' name check, a login's probe). */
+/** A look that waits less than the server's timeout_ms (a check of tool names), and why: said in the waiting notice. */
+export interface ConnectLimit {
+  ms: number;
+  why: string;
+}
+
 export interface OneOffServer {
   listTools(): Promise<Tool[]>;
   /** The MCP revision the connection speaks (once connected). */
@@ -82,7 +88,7 @@ export interface ServerOpener {
    * Connects to one server of the config for a single look, never reconnecting, its stderr kept
    * out of the terminal; runs `use` and closes the connection whatever happens.
    */
-  with<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options?: { oauth?: OAuthHandle }): Promise<T>;
+  with<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options?: { oauth?: OAuthHandle; limit?: ConnectLimit }): Promise<T>;
   /** The tools a terminal command last saw the server list, without starting it (none known: undefined). */
   lastListing?(name: string, config: ServerConfig): Tool[] | undefined;
 }

@@ -111,6 +111,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, R = unknown
    * featured tools listed while they fit, lowest rank first (an agent finds the rest through search).
    */
   featured?: number;
+  /** Whether `featured` holds under this config (arango_query: only where an ArangoDB is named); absent means always. */
+  featuredIf?(config: McpkitConfig, env: NodeJS.ProcessEnv): boolean;
   /** A result that is not a failure but ends the command with this exit code (server diff: 1 when anything differs, for CI). */
   exitCode?(result: R): number;
   /** Human output for the terminal; without it the CLI prints a generic table or key/value list. */

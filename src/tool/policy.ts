@@ -5,7 +5,8 @@ import type { Policy } from './context.js';
 /**
  * The tools of mcpkit's own that a policy offers, as they are published: the groups chosen, the
  * tools available under this config, and under read-only no writer, except a writer that enforces
- * read-only itself, which is kept and published with `readOnlyHint: true`. The one place where
+ * read-only itself, which is kept and published with `readOnlyHint: true`; a featured tool whose
+ * `featuredIf` does not hold is published without its place among them. The one place where
  * read-only mode decides what mcpkit's own tools are (upstream tools: `keepUnderReadOnly`). Pure.
  */
 export function applyPolicy(tools: readonly AnyTool[], policy: Policy, config: McpkitConfig, env: NodeJS.ProcessEnv): AnyTool[] {
@@ -16,17 +17,30 @@ export function applyPolicy(tools: readonly AnyTool[], policy: Policy, config: M
     if (groups && !groups.has(tool.group)) continue;
     if (policy.hostTools === false && tool.hostAccess) continue;
     if (tool.available && !tool.available(config, env)) continue;
+    let published = tool;
     if (policy.readOnly && !tool.annotations.readOnlyHint) {
       if (!tool.enforcesReadOnly) continue;
-      out.push(asReadOnly(tool));
-      continue;
+      published = asReadOnly(tool);
     }
-    out.push(tool);
+    if (tool.featured !== undefined && tool.featuredIf && !tool.featuredIf(config, env)) published = unfeatured(published);
+    out.push(published);
   }
   return out;
 }
 
 const readOnlyCopies = new WeakMap<AnyTool, AnyTool>();
+const unfeaturedCopies = new WeakMap<AnyTool, AnyTool>();
+
+/** The tool without its place among the featured ones (its `featuredIf` does not hold). */
+function unfeatured(tool: AnyTool): AnyTool {
+  let copy = unfeaturedCopies.get(tool);
+  if (!copy) {
+    const { featured: _featured, ...rest } = tool;
+    copy = rest;
+    unfeaturedCopies.set(tool, copy);
+  }
+  return copy;
+}
 
 /** One copy per tool, so what is built from a tool once (its published shape) is built once here too. */
 function asReadOnly(tool: AnyTool): AnyTool {

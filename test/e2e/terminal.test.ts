@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, runCommand, tempDir } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /** The terminal as its users expect it. */
@@ -236,6 +236,23 @@ describe('long waits say what they wait for', () => {
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 30_000);
+
+  it('a remote that refuses both transports is reported by what streamable HTTP said, the SSE fallback after it', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    const refusing = createHttpServer((_req, res) => res.writeHead(404).end('no MCP here'));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/mcp`;
+      const r = await runCommand(['server', 'test', 'x'], { env: cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { x: { url } } }) }) });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        'Server "x" is unavailable: Error POSTing to endpoint: no MCP here (the SSE fallback failed too: SSE error: Non-200 status code (404))',
+      );
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise((resolve) => refusing.close(resolve));
     }
   }, 30_000);
 

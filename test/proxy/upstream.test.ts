@@ -38,3 +38,46 @@ describe('Upstream reconnects (a real process that fails to start, then recovers
     }
   });
 });
+
+describe('the waiting notice names where its limit comes from', () => {
+  it.each([
+    [
+      'a one-off look with a shorter limit says why',
+      { timeout_ms: 20_000 },
+      { ms: 3_000, why: 'the check of tool names waits no longer' },
+      '(gives up after 3 s, the check of tool names waits no longer)',
+    ],
+    [
+      'a limit longer than timeout_ms leaves the key named',
+      { timeout_ms: 3_000 },
+      { ms: 10_000, why: 'unused' },
+      '(gives up after 3 s, mcp_servers.silent.timeout_ms)',
+    ],
+  ])(
+    '%s',
+    async (_what, config, limit, words) => {
+      const said: string[] = [];
+      const upstream = new Upstream({
+        name: 'silent',
+        config: { command: process.execPath, args: [join(ROOT, 'test/fixtures/silent-server.mjs')], ...config },
+        logger: createLogger('error', () => {}),
+        version: 'test',
+        env: process.env,
+        stderr: () => {},
+        backoff: { baseMs: 20, maxMs: 40, maxAttempts: 0, stableMs: 60_000 },
+        waiting: (message) => void said.push(message),
+        limit,
+      });
+      try {
+        const listing = upstream.listTools().catch((error: unknown) => error);
+        expect(await waitFor(() => said.length > 0, 10_000)).toBe(true);
+        expect(said).toEqual([`waiting for server silent to answer over stdio ${words}`]);
+        await upstream.close();
+        await listing;
+      } finally {
+        await upstream.close();
+      }
+    },
+    20_000,
+  );
+});

@@ -48,6 +48,20 @@ describe('applyPolicy', () => {
     expect(applyPolicy([guarded], DEFAULT_POLICY, config, {})[0]).toBe(guarded);
   });
 
+  it.each([
+    ['no ArangoDB named: not featured', {}, {}, undefined],
+    ['arango section: featured', { arango: { url: 'http://db:8529' } }, {}, 9],
+    ['ARANGO_URL: featured', {}, { ARANGO_URL: 'http://db:8529' }, 9],
+  ])('the real arango_query is featured only where an ArangoDB is named: %s', async (_what, section, env, featured) => {
+    const { arangoQuery } = await import('../../src/tools/arango/query.js');
+    const [published] = applyPolicy([arangoQuery], DEFAULT_POLICY, configSchema.parse(section), env);
+    expect(published!.featured).toBe(featured);
+    expect(published!.name).toBe('arango_query');
+    const [underReadOnly] = applyPolicy([arangoQuery], { readOnly: true }, configSchema.parse(section), env);
+    expect(underReadOnly!.annotations.readOnlyHint).toBe(true); // it enforces read-only itself, featured or not
+    expect(underReadOnly!.featured).toBe(featured);
+  });
+
   it('refuses enforcesReadOnly on a tool that is already read-only (it would mean nothing)', () => {
     expect(() => tool('odd', 'a', READ_ONLY, { enforcesReadOnly: true })).toThrow(/enforcesReadOnly is for writers only/);
   });

@@ -47,6 +47,8 @@ export async function runAql(
 export const arangoQuery = defineArangoTool({
   name: 'arango_query',
   featured: 9,
+  // Listed first only where an ArangoDB is named: otherwise its every call fails to connect.
+  featuredIf: (config, env) => config.arango?.url !== undefined || env.ARANGO_URL !== undefined,
   command: {
     id: 'arango query',
     args: ['query'],

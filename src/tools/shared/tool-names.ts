@@ -20,8 +20,14 @@ export async function checkToolNames(
   const { shapeServerTools } = await import('../../proxy/shape.js');
   let offered: string[];
   try {
-    offered = await ctx.servers.with(name, { ...server, timeout_ms: Math.min(server.timeout_ms ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS) }, async (upstream) =>
-      options.published ? shapeServerTools(await upstream.listTools(), server).map((t) => t.tool.name) : (await upstream.listTools()).map((tool) => tool.name),
+    offered = await ctx.servers.with(
+      name,
+      server,
+      async (upstream) =>
+        options.published
+          ? shapeServerTools(await upstream.listTools(), server).map((t) => t.tool.name)
+          : (await upstream.listTools()).map((tool) => tool.name),
+      { limit: { ms: CHECK_TIMEOUT_MS, why: 'the check of tool names waits no longer; --force skips it' } },
     );
   } catch (error) {
     return { checked: false, reason: `${name} could not be reached (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)})` };
