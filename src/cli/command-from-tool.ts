@@ -57,7 +57,8 @@ export function commandFromTool(tool: AnyTool) {
     static override summary = inTerminalWords(tool.group, summaryOf(tool));
     static override description = inTerminalWords(tool.group, rest.join('\n').trim()) || undefined;
     static override examples = [...tool.command.examples];
-    static override aliases = (tool.command.aliases ?? []).map((id) => id.replaceAll(' ', ':'));
+    // Hidden: they still run, but help and shell completion show each command once, by its name.
+    static override hiddenAliases = (tool.command.aliases ?? []).map((id) => id.replaceAll(' ', ':'));
     // Not strict (the words after "--" are the tool's), so oclif would print "NAME...".
     static override usage = tool.command.afterDoubleDash ? [commandLineUsage(tool, positional)] : undefined;
     static override flags = {

@@ -1,10 +1,22 @@
-import { execute } from '@oclif/core';
+import { Errors, flush, handle, run } from '@oclif/core';
 
 /**
  * Entry of the built CLI. Lives in the bundle (not in bin/) so that oclif itself is bundled with
  * the commands: loading @oclif/core from node_modules cost ~130 ms of module resolution here,
  * the bundled copy ~60 ms. `binUrl` is bin/run.js, from which oclif finds package.json.
+ * As oclif's `execute`, but a usage error (a value not among an argument's options, in a plugin's
+ * command such as `autocomplete fish`) ends with 2 as every other usage error does: oclif gives
+ * those the default exit code, which is 1 here.
  */
 export async function main(binUrl: string, args: string[] = process.argv.slice(2)): Promise<void> {
-  await execute({ dir: binUrl, args });
+  try {
+    await run(args, binUrl);
+    flush();
+  } catch (error) {
+    // oclif's parse errors (not exported by name) are the CLIErrors that carry `parse`; a plugin's
+    // come from its own copy of @oclif/core, not the bundled one, so they are known by shape.
+    const parseError = error as { parse?: unknown; oclif?: { exit?: number } } | undefined;
+    if (parseError?.parse !== undefined && parseError.oclif?.exit === 1) parseError.oclif.exit = 2;
+    await handle(error as Errors.CLIError);
+  }
 }

@@ -307,5 +307,19 @@ describe('shell completion (@oclif/plugin-autocomplete)', () => {
     expect(complete(['mcpkit', 'retrieve', 'se'])).toBe('search');
     expect(complete(['mcpkit', 'config', 'show', '--r'])).toBe('--resolved --reveal');
     expect(complete(['mcpkit', 'ser']).split(' ')).toEqual(expect.arrayContaining(['serve', 'server']));
+    // Each command once, by its name: an alias (server ls, rm, get, mv) still runs but is not offered.
+    const serverCommands = complete(['mcpkit', 'server', '']).split(' ');
+    expect(serverCommands).toEqual(expect.arrayContaining(['list', 'remove', 'show', 'rename']));
+    expect(serverCommands.filter((c) => ['ls', 'rm', 'get', 'mv'].includes(c))).toEqual([]);
+    expect(new Set(serverCommands).size).toBe(serverCommands.length);
+    expect(complete(['mcpkit', 'daemon', 'l'])).toBe('list');
+    expect((await runCli(['server', 'ls'], { env })).code).toBe(0);
+  }, 30_000);
+
+  it('a shell it does not know is a usage error (exit 2), as every other one is', async () => {
+    const home = tempDir();
+    const r = await runCli(['autocomplete', 'fish'], { env: cleanEnv({ HOME: home, XDG_CACHE_HOME: join(home, '.cache') }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Expected fish to be one of: zsh, bash, powershell');
   }, 30_000);
 });

@@ -5,7 +5,7 @@ export default class DaemonList extends McpkitCommand {
   static override summary = 'List every mcpkit daemon of yours: one per config file, with its pid, uptime and requests.';
   static override description = 'A daemon serves the commands of one config; "mcpkit daemon stop --all" stops them all.';
   static override examples = ['<%= config.bin %> daemon list', '<%= config.bin %> daemon list --json'];
-  static override aliases = ['daemon:ls'];
+  static override hiddenAliases = ['daemon:ls'];
 
   async run(): Promise<{ daemons: DaemonState[] }> {
     const { flags } = await this.parse(DaemonList);
