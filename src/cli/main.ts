@@ -1,4 +1,4 @@
-import { Errors, flush, handle, run } from '@oclif/core';
+import { flush, handle, run, type Errors } from '@oclif/core';
 
 /**
  * Entry of the built CLI. Lives in the bundle (not in bin/) so that oclif itself is bundled with
