@@ -314,7 +314,7 @@ export class Runtime {
   }
 
   /** What the process keeps in memory for tools (the daemon's status): the file index's bytes, when there is one. */
-  async cacheSummary(): Promise<{ entries: number; text_bytes?: number; cache_bytes?: number; roots?: ReturnType<FileIndexes['roots']> }> {
+  async cacheSummary(): Promise<{ entries: number; roots?: ReturnType<FileIndexes['roots']> } & Partial<ReturnType<FileIndexes['memory']>>> {
     const { FILE_INDEXES_KEY } = await import('../tools/retrieve/shared.js');
     const indexes = (await this.cache?.get(FILE_INDEXES_KEY)) as FileIndexes | undefined;
     return { entries: this.cache?.size ?? 0, ...(indexes ? { ...indexes.memory(), roots: indexes.roots() } : {}) };

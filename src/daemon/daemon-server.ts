@@ -26,6 +26,7 @@ import { DEFAULT_POLICY } from '../tool/context.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
 import { boundedSender } from './bounded-sender.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
+import { warmRoots } from './warm-roots.js';
 
 /** `daemon.idle_minutes` when the config does not set it. */
 export const DEFAULT_IDLE_MINUTES = DAEMON_IDLE_MINUTES;
@@ -85,6 +86,7 @@ export async function runDaemon(options: { configPath: string; version: string; 
     const daemon = new Daemon(runtime, place, requestScope);
     server = await daemon.listen();
     say(`answering the commands of ${place.config} on ${place.socket} (pid ${process.pid})`);
+    void warmRoots(runtime, say);
     const reason = await daemon.ended;
     say(`stopping: ${reason}`);
   } catch (error) {

@@ -272,9 +272,9 @@ export class FileIndexes {
     return [...this.byKey.values()].map((index) => ({ root: index.root.path, files: index.size, ...index.mode }));
   }
 
-  /** Memory kept: cached text and trigram filters, in bytes. */
-  memory(): { text_bytes: number; cache_bytes: number } {
-    return { text_bytes: this.cache.live(), cache_bytes: this.cache.allocated };
+  /** Memory kept (cached text, in bytes), and how many files still wait for their filter or copy (0: searches run at full speed). */
+  memory(): { text_bytes: number; cache_bytes: number; pending_files: number } {
+    return { text_bytes: this.cache.live(), cache_bytes: this.cache.allocated, pending_files: this.queue.length - this.head };
   }
 
   /**

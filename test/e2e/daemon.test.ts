@@ -163,6 +163,21 @@ describe('mcpkit daemon', () => {
     expect(log).not.toContain('hook saw');
   }, 120_000);
 
+  it('builds the file index of its roots as it starts, before any command searches: status shows it, the log says when it is done', async () => {
+    const tree = tempDir('mcpkit-test-warm-tree-');
+    for (let i = 0; i < 200; i++) writeFileSync(join(tree, `f${i}.txt`), `line ${i}\nneedle ${i}.\n`);
+    const { mcpkit, status } = setUp(`retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n`);
+    const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
+    expect(await waitFor(() => readFileSync(started.log, 'utf8').includes('file index built'), 20_000), readFileSync(started.log, 'utf8')).toBe(true);
+    expect(readFileSync(started.log, 'utf8')).toMatch(/file index built in \d+ ms: .*\(200 files\)/);
+    const cache = (await status()).status as unknown as { cache: { roots: { root: string; files: number; mode: string }[]; pending_files: number } };
+    expect(cache.cache.roots).toEqual(expect.arrayContaining([expect.objectContaining({ root: tree, files: 200 })]));
+    expect(cache.cache.pending_files).toBe(0);
+    // What a person asks for first is answered from that index, as any later search is.
+    const found = await mcpkit(['retrieve', 'search', 'needle 17.', '--repo', 'tree', '--json']);
+    expect(JSON.parse(found.stdout).result.matches).toEqual([expect.objectContaining({ path: 'tree/f17.txt', line: 2 })]);
+  }, 60_000);
+
   it('MCPKIT_NO_DAEMON=1 bypasses it', async () => {
     const { mcpkit, status, env } = setUp(EVERYTHING);
     await mcpkit(['daemon', 'start']);

@@ -31,7 +31,7 @@ async function render(state: DaemonState, color: import('chalk').ChalkInstance):
     `build    ${s.build}${state.other_build ? ui.color.yellow(' (another build than this mcpkit: commands do their work themselves; "mcpkit daemon restart")') : ''}`,
     `idle     exits after ${s.idle_minutes} minute(s) without a request`,
     `memory   ${mib(s.memory.rss_bytes)} resident, ${mib(s.memory.heap_used_bytes)} heap`,
-    `cache    ${s.cache.text_bytes !== undefined ? `file index: ${mib(s.cache.text_bytes)} text, ${mib(s.cache.cache_bytes)} cached` : 'no file index yet'}`,
+    `cache    ${s.cache.text_bytes !== undefined ? `file index: ${mib(s.cache.text_bytes)} text, ${mib(s.cache.cache_bytes)} cached${s.cache.pending_files ? `; still filtering ${s.cache.pending_files} files (searches are faster once done)` : ''}` : 'no file index yet'}`,
   ];
   for (const r of s.cache.roots ?? []) lines.push(`         ${r.root}: ${r.files} files, ${r.mode}${r.reason ? ` (${r.reason})` : ''}`);
   const upstreams = s.upstreams.map((u) => ({ server: u.name, state: u.state, tools: u.tools ?? '', protocol: u.protocol ?? '', error: u.error ?? '' }));
