@@ -17,7 +17,7 @@ export async function fastDaemon(argv: readonly string[]): Promise<boolean> {
   const colors = { out: colorLevel(process.env, process.stdout), err: colorLevel(process.env, process.stderr) };
   const answer = await viaDaemon(
     location.path,
-    { op: 'command', argv: [...argv], colors },
+    { op: 'command', argv: [...argv], colors, errTty: process.stderr.isTTY === true },
     { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) },
   );
   if (answer.kind !== 'done') return false;

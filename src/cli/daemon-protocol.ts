@@ -17,7 +17,7 @@ export type DaemonOperation =
    * A whole command line (call, retrieve, view tools, server test), parsed and printed by the
    * daemon into the client's streams, in its colours: the client loads nothing but this module.
    */
-  | { op: 'command'; argv: string[]; colors: { out: ColorLevel; err: ColorLevel } }
+  | { op: 'command'; argv: string[]; colors: { out: ColorLevel; err: ColorLevel }; errTty: boolean }
   /** `mcpkit call NAME --task`: the call started in the daemon, in the background; answered with its task. */
   | { op: 'task-start'; name: string; base: Record<string, unknown>; pairs: string[] }
   /** `mcpkit tasks get|cancel ID` and `tasks list`. */

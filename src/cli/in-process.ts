@@ -2,6 +2,7 @@ import { Chalk } from 'chalk';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import type { CliIo } from './cli-io.js';
 import { runCommandLine } from './command-line.js';
+import { saysWaiting } from './output.js';
 
 export interface InProcessRun {
   /** False: the line is one this does not take (see runCommandLine); nothing ran. */
@@ -36,7 +37,8 @@ export async function runInProcess(argv: readonly string[], options: { env: Node
       env: options.env,
       cwd: options.cwd,
       surface: 'cli',
-      waiting: (message) => io.err(`mcpkit: ${message}\n`),
+      // A captured stderr is no terminal.
+      waiting: (message) => void (saysWaiting(options.env, false) && io.err(`mcpkit: ${message}\n`)),
     });
     made.push(runtime);
     return runtime;

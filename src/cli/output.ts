@@ -15,7 +15,16 @@ export function formatJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** A long wait, said once on stderr (stdout stays the command's output). */
+/** A long wait, said once on stderr (stdout stays the command's output), when `saysWaiting`. */
 export function sayWaiting(message: string): void {
-  process.stderr.write(`mcpkit: ${message}\n`);
+  if (saysWaiting(process.env, process.stderr.isTTY === true)) process.stderr.write(`mcpkit: ${message}\n`);
+}
+
+/**
+ * Whether a long wait is said: to a person at a terminal, who would otherwise take it for a hang;
+ * in a script's stderr only when MCPKIT_LOG_LEVEL asks for info or debug (a wait that ends in a
+ * failure is reported by its error, with the limit it reached). Pure.
+ */
+export function saysWaiting(env: Readonly<Record<string, string | undefined>>, stderrIsTty: boolean): boolean {
+  return stderrIsTty || env.MCPKIT_LOG_LEVEL === 'info' || env.MCPKIT_LOG_LEVEL === 'debug';
 }

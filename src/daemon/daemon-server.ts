@@ -24,6 +24,7 @@ import { routeHookStderrToCallers, withCallerStderr } from '../core/caller-stder
 import { buildIdentity } from '../core/version.js';
 import { DEFAULT_POLICY } from '../tool/context.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
+import { saysWaiting } from '../cli/output.js';
 import { boundedSender } from './bounded-sender.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
 import { warmRoots } from './warm-roots.js';
@@ -254,7 +255,7 @@ class Daemon {
       if (operation.op === 'command') {
         const io = clientIo((stream, text) => send({ type: stream, text }), operation.colors);
         const options = { io, colors: operation.colors, cwd: request.cwd, env: request.env, signal };
-        const waiting = (message: string) => io.err(`mcpkit: ${message}\n`);
+        const waiting = (message: string) => void (saysWaiting(request.env, operation.errTty) && io.err(`mcpkit: ${message}\n`));
         const ran = await withCallerStderr(io.err, () =>
           this.scope.run({ waiting }, () => runRemoteCommand(this.runtime, operation.argv, this.place.config, options)),
         );

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { saysWaiting } from '../../src/cli/output.js';
+
+describe('saysWaiting: a long wait is said to a person, and to a script that asks for more', () => {
+  it.each([
+    ['a terminal', {}, true, true],
+    ['a pipe', {}, false, false],
+    ['a pipe, MCPKIT_LOG_LEVEL=info', { MCPKIT_LOG_LEVEL: 'info' }, false, true],
+    ['a pipe, MCPKIT_LOG_LEVEL=debug', { MCPKIT_LOG_LEVEL: 'debug' }, false, true],
+    ['a pipe, MCPKIT_LOG_LEVEL=warn', { MCPKIT_LOG_LEVEL: 'warn' }, false, false],
+    ['a terminal, MCPKIT_LOG_LEVEL=silent', { MCPKIT_LOG_LEVEL: 'silent' }, true, true],
+  ])('%s', (_where, env, tty, said) => {
+    expect(saysWaiting(env, tty)).toBe(said);
+  });
+});
