@@ -19,7 +19,7 @@ import { UpstreamLimits } from './upstream-limits.js';
 import { UpstreamFactory } from './upstream-factory.js';
 import { UpstreamPools } from './upstream-pools.js';
 import { OwnHubs } from './own-hubs.js';
-import { DEFAULT_POLICY, SessionState, type ConnectLimit, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
+import { DEFAULT_POLICY, SessionState, type OneOffOptions, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
 import type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
 
@@ -180,7 +180,7 @@ export class Runtime {
       ...(this.cache ? { cache: this.cache } : {}),
       views: { with: (view, use, options) => this.withHub(view, use, options) },
       servers: {
-        with: (name, config, use, options) => this.withServer(name, config, use, options as { oauth?: UpstreamOAuth; limit?: ConnectLimit } | undefined),
+        with: (name, config, use, options) => this.withServer(name, config, use, options),
         lastListing: (name, config) => this.upstreams.lastListing(name, config),
       },
       mcpkitNames: async () => {
@@ -278,18 +278,17 @@ export class Runtime {
   private ownHubs?: OwnHubs;
 
   /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
-  async withServer<T>(
-    name: string,
-    config: ServerConfig,
-    use: (server: OneOffServer) => Promise<T>,
-    options: { oauth?: UpstreamOAuth; limit?: ConnectLimit } = {},
-  ): Promise<T> {
+  async withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: OneOffOptions = {}): Promise<T> {
     const { Upstream } = await import('../proxy/upstream.js');
-    const upstream = this.upstreams.make(
-      Upstream,
-      { name, config },
-      { quiet: true, oneOff: true, ...(options.oauth ? { oauth: options.oauth } : {}), ...(options.limit ? { limit: options.limit } : {}) },
-    );
+    const { oauth, limit, asModernClients } = options;
+    const how = {
+      quiet: true,
+      oneOff: true,
+      ...(oauth ? { oauth: oauth as UpstreamOAuth } : {}),
+      ...(limit ? { limit } : {}),
+      ...(asModernClients ? { era: 'modern' as const } : {}),
+    };
+    const upstream = this.upstreams.make(Upstream, { name, config }, how);
     try {
       return await use(upstream);
     } finally {

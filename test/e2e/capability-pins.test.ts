@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { stopChild } from '../helpers/cli.js';
+import { cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -62,4 +62,44 @@ describe('pins per capability set', () => {
       /pinned 3 more tools of server "everything", which it lists to a client offering elicitation,sampling, on first use .*: trigger-elicitation-request, trigger-url-elicitation, trigger-sampling-request/,
     );
   }, 30_000);
+
+  it('a server an agent added: server diff shows what 2026 clients are listed too, and one approval serves both eras', async () => {
+    const agentConfig = writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, added_by: 'agent' } }, serve: { exposure: 'direct' } });
+    const env = cleanEnv({ MCPKIT_CONFIG: agentConfig });
+    const diff = await runCommand(['server', 'diff', 'everything', '--json'], { env });
+    const review = JSON.parse(diff.stdout) as {
+      digest_short: string;
+      added: { name: string }[];
+      listed_under: { sets: string[]; only: Record<string, string[]> };
+    };
+    expect(review.listed_under).toEqual({
+      sets: ['', 'elicitation,sampling'],
+      only: { 'elicitation,sampling': ['trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-sampling-request'] },
+    });
+    expect(review.added.map((t) => t.name)).toContain('trigger-sampling-request');
+    expect((await runCommand(['server', 'diff', 'everything'], { env })).stdout).toContain(
+      'Listed only to a client offering elicitation,sampling (2026-07-28 clients, through mcpkit): trigger-elicitation-request, trigger-url-elicitation, trigger-sampling-request',
+    );
+    const approved = await runCommand(['server', 'approve', 'everything', '--digest', review.digest_short], { env });
+    expect(approved.code, approved.stderr).toBe(0);
+    const lock = parse(readFileSync(join(dirname(agentConfig), 'mcpkit.lock.yaml'), 'utf8')) as { capability_sets: Record<string, string[]> };
+    expect(lock.capability_sets.everything).toEqual(['', 'elicitation,sampling']);
+
+    const agentServed = await serveHttpChild(agentConfig);
+    try {
+      const list = async (era: 'legacy' | 'modern') => {
+        const client = new Client({ name: `agent-${era}`, version: '1' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${agentServed.url}/mcp`)));
+        clients.push(client);
+        return (await client.listTools()).tools.map((t) => t.name);
+      };
+      expect(await list('legacy')).toContain('everything__echo');
+      const modern = await list('modern');
+      // Without the second listing in the review, these three were withheld as new until a second approval nobody could review.
+      expect(modern).toEqual(expect.arrayContaining(['everything__trigger-elicitation-request', 'everything__trigger-sampling-request', 'everything__echo']));
+      expect(agentServed.stderr()).not.toContain('withheld');
+    } finally {
+      await stopChild(agentServed.child);
+    }
+  }, 60_000);
 });

@@ -70,7 +70,7 @@ export const serverApprove = defineTool({
     const [{ updatePins, sectionOf }, { compareItems, pinOfItem, keyOf, invisibleInDefinition, reviewDigest, DIGEST_MIN_LENGTH }, { failsAt }] =
       await Promise.all([import('../../config/pin-file.js'), import('../../proxy/pins.js'), import('../../proxy/scan.js')]);
     const given = checkDigest(input.name, input.digest, DIGEST_MIN_LENGTH);
-    const { listing, file } = await listedNow(ctx, input.name);
+    const { listing, file, under } = await listedNow(ctx, input.name);
     if (!reviewDigest(input.name, listing).startsWith(given)) {
       throw new ToolError(
         'CONFLICT',
@@ -135,8 +135,8 @@ export const serverApprove = defineTool({
         for (const item of items) next[keyOf(kind, item)] = pinOfItem(kind, item);
         section[input.name] = next;
         if (kind === 'tools') Object.assign(counts, { added: compared.added, changed: compared.changed, removed: input.tool ? [] : compared.removed });
-        // What was reviewed was listed offering no client capabilities: a listing under others pins what they add on first use again.
-        if (kind === 'tools' && !input.tool) (pins.capability_sets ??= {})[input.name] = [''];
+        // What was reviewed was listed under these client capabilities: a listing under others pins what they add on first use again.
+        if (kind === 'tools' && !input.tool) (pins.capability_sets ??= {})[input.name] = [...under.sets];
         else others.push({ kind, approved: items.length });
       }
       return true;

@@ -20,11 +20,25 @@ export const TERMINAL_ONLY = (what: string) =>
     hint: 'Run it in a terminal: mcpkit server diff NAME, then mcpkit server approve NAME.',
   });
 
+/** Under which client capabilities a review listed a server, and what only some of them showed. */
+export interface ListedUnder {
+  /** The capability sets listed ("" for none), as the lock records them. */
+  sets: string[];
+  /** Tools listed only under a set, by set. */
+  only: Record<string, string[]>;
+  /** Why a set could not be listed (the review shows the others). */
+  failed?: string;
+}
+
 /**
  * The server's listing now (its own definitions): tools, and the prompts, resources and templates
  * it offers (a kind whose listing fails is left out, never taken as empty); and the lock file.
+ * Tools are listed twice, as serve's shared connections list them: offering no client
+ * capabilities (2025 clients), and offering elicitation and sampling (2026 clients, whose
+ * questions are bridged), since a server may list more to the second (server-everything lists
+ * three more). The review shows both, so that a person approves once for every client.
  */
-export async function listedNow(ctx: ToolContext, name: string): Promise<{ listing: Listing; file: string }> {
+export async function listedNow(ctx: ToolContext, name: string): Promise<{ listing: Listing; file: string; under: ListedUnder }> {
   const [config, { requireUsable }, { pinFilePath }] = await Promise.all([
     ctx.config(),
     import('../../config/problems.js'),
@@ -33,21 +47,37 @@ export async function listedNow(ctx: ToolContext, name: string): Promise<{ listi
   const server = config.mcp_servers[name];
   if (!server) throw unknownServer(name, Object.keys(config.mcp_servers));
   requireUsable(config, `mcp_servers.${name}`);
-  const listing = await ctx.servers.with(name, server, async (upstream) => {
+  const plain = ctx.servers.with(name, server, async (upstream) => {
     const tools = await upstream.listTools();
     const [prompts, resources, templates] = await Promise.all([
       upstream.listPrompts().catch(() => undefined),
       upstream.listResources().catch(() => undefined),
       upstream.listResourceTemplates().catch(() => undefined),
     ]);
-    return {
+    const listing: Listing = {
       tools,
       ...(prompts ? { prompts } : {}),
       ...(resources ? { resources } : {}),
       ...(templates ? { resource_templates: templates } : {}),
     };
+    return { listing, set: upstream.capabilitySet() ?? '' };
   });
-  return { listing, file: pinFilePath(ctx.configLocation.path) };
+  const modern = ctx.servers.with(name, server, async (upstream) => ({ tools: await upstream.listTools(), set: upstream.capabilitySet() ?? '' }), {
+    asModernClients: true,
+  });
+  const [first, second] = await Promise.allSettled([plain, modern]);
+  if (first.status === 'rejected') throw first.reason;
+  const { listing, set } = first.value;
+  const under: ListedUnder = { sets: [set], only: {} };
+  if (second.status === 'rejected') under.failed = `${second.reason instanceof Error ? second.reason.message : String(second.reason)}`;
+  else if (second.value.set !== set) {
+    under.sets.push(second.value.set);
+    const known = new Set(listing.tools.map((t) => t.name));
+    const more = second.value.tools.filter((t) => !known.has(t.name));
+    if (more.length) under.only[second.value.set] = more.map((t) => t.name);
+    listing.tools = [...listing.tools, ...more];
+  }
+  return { listing, file: pinFilePath(ctx.configLocation.path), under };
 }
 
 /** The kinds besides tools that a listing has, or that the lock file has pins of (`pinned`). */
@@ -72,7 +102,7 @@ export const serverDiff = defineTool({
   available: () => false,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw TERMINAL_ONLY('server diff');
-    const { listing, file } = await listedNow(ctx, input.name);
+    const { listing, file, under } = await listedNow(ctx, input.name);
     const [{ readPins, sectionOf }, { reviewDigest, DIGEST_MIN_LENGTH }, { reviewKind, reviewDiffers }] = await Promise.all([
       import('../../config/pin-file.js'),
       import('../../proxy/pins.js'),
@@ -97,6 +127,8 @@ export const serverDiff = defineTool({
       others,
       /** What the scanner (server scan) finds in the definitions shown. */
       findings: await scanListing(ctx, input.name, listing, lock),
+      /** The client capabilities it was listed under, and the tools only some of them showed. */
+      listed_under: under,
     };
   },
   exitCode: (r) => (r.differs ? 1 : 0),
@@ -125,6 +157,12 @@ export const serverDiff = defineTool({
       ...kinds.flatMap((k) => tampered(k, k.noun)),
       ...(r.findings.length ? [ui.color.bold(`scan: ${r.findings.length} finding(s)`), ...r.findings.map((f) => ui.color.yellow(findingLine(f)))] : []),
       ...kinds.flatMap((k) => k.invisible.map((i) => ui.color.yellow(`! ${k.noun} ${i.tool} has invisible characters: ${i.characters.join(', ')}`))),
+      ...Object.entries(r.listed_under.only).map(
+        ([set, tools]) => `Listed only to a client offering ${set} (2026-07-28 clients, through mcpkit): ${tools.join(', ')}; approving covers them too.`,
+      ),
+      ...(r.listed_under.failed
+        ? [ui.color.yellow(`! listed only as 2025 clients see it; offering elicitation and sampling failed: ${r.listed_under.failed}`)]
+        : []),
       ...(r.differs || !r.pinned
         ? [`Digest of what was shown: ${r.digest_short}. Approve exactly this with: mcpkit server approve ${r.server} --digest ${r.digest_short}`]
         : []),
