@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import { idf, termWeight } from '../core/bm25.js';
 
 /**
  * Ranks tools for the search meta-tools (./meta-tools.ts) against a task in an agent's words.
@@ -16,8 +17,8 @@ const STOP = new Set(
     ' ',
   ),
 );
+/** BM25's saturation for tool descriptions (core/bm25.ts), measured on the evaluation set. */
 const K1 = 2;
-const B = 0.75;
 /** How much a synonym's match counts against the word's own. */
 const SYNONYM_WEIGHT = 0.7;
 
@@ -180,18 +181,11 @@ export function searchTools(index: SearchIndex, query: string, limit: number, ke
   const terms = [...new Set(asked)];
   const exact = asked.join(' ');
   const n = index.docs.length;
-  const idf = (term: string) => {
-    const df = index.df.get(term) ?? 0;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  };
+  const rarity = (term: string) => idf(n, index.df.get(term) ?? 0);
   const hits: SearchHit[] = [];
   for (const doc of index.docs) {
     if (keep && !keep.has(doc.name)) continue;
-    const norm = K1 * (1 - B + (B * doc.length) / index.avgLength);
-    const bm25 = (term: string) => {
-      const f = doc.tf.get(term);
-      return f ? (idf(term) * (f * (K1 + 1))) / (f + norm) : 0;
-    };
+    const bm25 = (term: string) => termWeight(rarity(term), doc.tf.get(term) ?? 0, doc.length, index.avgLength, K1);
     let score = 0;
     let covered = 0;
     for (const term of terms) {

@@ -1,3 +1,5 @@
+import { idf, termWeight } from '../core/bm25.js';
+
 /**
  * How smart_search orders the files that hold some of a question's words. Pure.
  *
@@ -57,8 +59,8 @@ export interface RankInput {
   bestLineTerms: number;
 }
 
+/** BM25's saturation for whole files (core/bm25.ts). */
 const K1 = 1.2;
-const B = 0.75;
 const NAME_WEIGHT = 1.5;
 const GENERATED_WEIGHT = 0.25;
 
@@ -69,7 +71,7 @@ const GENERATED_WEIGHT = 0.25;
 export function rankScores(files: readonly RankInput[], terms: readonly string[], total: number): number[] {
   const docs = Math.max(total, files.length, 1);
   const df = terms.map((_, t) => files.filter((f) => f.counts[t]! > 0).length);
-  const idf = df.map((n) => Math.log(1 + (docs - n + 0.5) / (n + 0.5)));
+  const rarity = df.map((n) => idf(docs, n));
   const avgBytes = files.reduce((sum, f) => sum + f.bytes, 0) / Math.max(1, files.length) || 1;
   return files.map((file) => {
     const name = file.path.toLowerCase().slice(file.path.lastIndexOf('/') + 1);
@@ -77,10 +79,11 @@ export function rankScores(files: readonly RankInput[], terms: readonly string[]
     terms.forEach((term, t) => {
       const tf = file.counts[t]!;
       const inName = name.includes(term);
-      if (tf > 0) score += idf[t]! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * file.bytes) / avgBytes)));
-      if (inName) score += idf[t]! * NAME_WEIGHT;
+      score += termWeight(rarity[t]!, tf, file.bytes, avgBytes, K1);
+      if (inName) score += rarity[t]! * NAME_WEIGHT;
     });
-    if (terms.length > 1 && file.bestLineTerms > 1) score += ((file.bestLineTerms - 1) / (terms.length - 1)) * (idf.reduce((a, b) => a + b, 0) / terms.length);
+    if (terms.length > 1 && file.bestLineTerms > 1)
+      score += ((file.bestLineTerms - 1) / (terms.length - 1)) * (rarity.reduce((a, b) => a + b, 0) / terms.length);
     return isGenerated(file.path, file.bytes, file.lines) ? score * GENERATED_WEIGHT : score;
   });
 }
