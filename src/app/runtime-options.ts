@@ -29,6 +29,8 @@ export interface RuntimeOptions {
   version?: string;
   /** Where a long wait is announced (ToolContext.waiting); the log at info level when absent. */
   waiting?: (message: string) => void;
+  /** Where a server slow to answer is announced (a terminal says it to a person only: cli/output.ts); `waiting` when absent. */
+  slowServer?: (message: string) => void;
   /** Where what a config reload changed is said (serve: stderr); the log at info level when absent. */
   announce?: (line: string) => void;
 }

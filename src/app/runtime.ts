@@ -92,7 +92,7 @@ export class Runtime {
       longLived: options.longLived === true,
       references: () => this.live.loaded?.references,
       ...(options.secretVariables ? { secrets: options.secretVariables } : {}),
-      waiting: (message) => this.waiting(message),
+      waiting: (message) => (this.options.slowServer ? this.options.slowServer(redact(message)) : this.waiting(message)),
     });
   }
 

@@ -25,6 +25,7 @@ export interface DaemonHandlers {
   out?: (text: string) => void;
   err?: (text: string) => void;
   waiting?: (message: string) => void;
+  slowServer?: (message: string) => void;
 }
 
 /** Whether the terminal may use a daemon at all: not with --no-daemon or MCPKIT_NO_DAEMON=1. */
@@ -157,7 +158,7 @@ export function request(
           const message = raw as DaemonMessage;
           try {
             if (message.type === 'item') handlers.item?.(message.item);
-            else if (message.type === 'waiting') handlers.waiting?.(message.message);
+            else if (message.type === 'waiting') (message.slow ? (handlers.slowServer ?? handlers.waiting) : handlers.waiting)?.(message.message);
             else if (message.type === 'out') handlers.out?.(message.text);
             else if (message.type === 'err') handlers.err?.(message.text);
             else settle(() => resolve(message));

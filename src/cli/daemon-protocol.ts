@@ -43,7 +43,8 @@ export type DaemonMessage =
   /** What a `command` prints, in order, on the client's stdout or stderr. */
   | { type: 'out'; text: string }
   | { type: 'err'; text: string }
-  | { type: 'waiting'; message: string }
+  /** `slow`: a server slow to answer, which the client says to a person at a terminal only. */
+  | { type: 'waiting'; message: string; slow?: boolean }
   | { type: 'result'; result: unknown }
   | { type: 'error'; error: WireError }
   | { type: 'bypass'; reason: BypassReason; detail: string };

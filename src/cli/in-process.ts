@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import type { CliIo } from './cli-io.js';
 import { runCommandLine } from './command-line.js';
-import { saysWaiting } from './output.js';
+import { saysSlowServer } from './output.js';
 
 export interface InProcessRun {
   /** False: the line is one this does not take (see runCommandLine); nothing ran. */
@@ -37,8 +37,9 @@ export async function runInProcess(argv: readonly string[], options: { env: Node
       env: options.env,
       cwd: options.cwd,
       surface: 'cli',
+      waiting: (message) => io.err(`mcpkit: ${message}\n`),
       // A captured stderr is no terminal.
-      waiting: (message) => void (saysWaiting(options.env, false) && io.err(`mcpkit: ${message}\n`)),
+      slowServer: (message) => void (saysSlowServer(options.env, false) && io.err(`mcpkit: ${message}\n`)),
     });
     made.push(runtime);
     return runtime;

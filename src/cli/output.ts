@@ -15,16 +15,21 @@ export function formatJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** A long wait, said once on stderr (stdout stays the command's output), when `saysWaiting`. */
+/** A long wait, said once on stderr (stdout stays the command's output): a retry, a login's URL. */
 export function sayWaiting(message: string): void {
-  if (saysWaiting(process.env, process.stderr.isTTY === true)) process.stderr.write(`mcpkit: ${message}\n`);
+  process.stderr.write(`mcpkit: ${message}\n`);
+}
+
+/** A server slow to answer, said on stderr when `saysSlowServer`. */
+export function saySlowServer(message: string): void {
+  if (saysSlowServer(process.env, process.stderr.isTTY === true)) sayWaiting(message);
 }
 
 /**
- * Whether a long wait is said: to a person at a terminal, who would otherwise take it for a hang;
- * in a script's stderr only when MCPKIT_LOG_LEVEL asks for info or debug (a wait that ends in a
- * failure is reported by its error, with the limit it reached). Pure.
+ * Whether a server slow to answer is said: to a person at a terminal, who would otherwise take
+ * the wait for a hang; in a script's stderr only when MCPKIT_LOG_LEVEL asks for info or debug (a
+ * wait that ends in a failure is reported by its error, with the limit it reached). Pure.
  */
-export function saysWaiting(env: Readonly<Record<string, string | undefined>>, stderrIsTty: boolean): boolean {
+export function saysSlowServer(env: Readonly<Record<string, string | undefined>>, stderrIsTty: boolean): boolean {
   return stderrIsTty || env.MCPKIT_LOG_LEVEL === 'info' || env.MCPKIT_LOG_LEVEL === 'debug';
 }

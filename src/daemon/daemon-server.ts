@@ -24,7 +24,7 @@ import { routeHookStderrToCallers, withCallerStderr } from '../core/caller-stder
 import { buildIdentity } from '../core/version.js';
 import { DEFAULT_POLICY } from '../tool/context.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
-import { saysWaiting } from '../cli/output.js';
+import { saysSlowServer } from '../cli/output.js';
 import { boundedSender } from './bounded-sender.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
 import { warmRoots } from './warm-roots.js';
@@ -55,6 +55,12 @@ export interface DaemonRecord {
   started: string;
 }
 
+/** What a request's work says while it runs: to the command that asked, not the daemon's log. */
+interface RequestScope {
+  waiting: (message: string) => void;
+  slowServer: (message: string) => void;
+}
+
 /**
  * `mcpkit daemon run`: the runtime `serve` runs (long-lived, following its config), answering the
  * terminal commands of one config on a Unix socket of its user's own, until it has been idle for
@@ -66,7 +72,7 @@ export async function runDaemon(options: { configPath: string; version: string; 
   const place = daemonPlace(options.configPath, env);
   const say = (line: string) => void process.stderr.write(`${new Date().toISOString()} mcpkit daemon: ${redact(line)}\n`);
   routeHookStderrToCallers();
-  const requestScope = new AsyncLocalStorage<{ waiting: (message: string) => void }>();
+  const requestScope = new AsyncLocalStorage<RequestScope>();
   const runtime = createRuntime({
     configFlag: place.config,
     surface: 'cli',
@@ -75,6 +81,7 @@ export async function runDaemon(options: { configPath: string; version: string; 
     version: options.version,
     env,
     waiting: (message) => (requestScope.getStore()?.waiting ?? say)(message),
+    slowServer: (message) => (requestScope.getStore()?.slowServer ?? say)(message),
     announce: say,
   });
   let server: Server | undefined;
@@ -116,7 +123,7 @@ class Daemon {
   constructor(
     private readonly runtime: Runtime,
     private readonly place: DaemonPlace,
-    private readonly scope: AsyncLocalStorage<{ waiting: (message: string) => void }>,
+    private readonly scope: AsyncLocalStorage<RequestScope>,
   ) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => this.end(`${signal}`));
     // A new idle limit in the config counts from now.
@@ -255,18 +262,20 @@ class Daemon {
       if (operation.op === 'command') {
         const io = clientIo((stream, text) => send({ type: stream, text }), operation.colors);
         const options = { io, colors: operation.colors, cwd: request.cwd, env: request.env, signal };
-        const waiting = (message: string) => void (saysWaiting(request.env, operation.errTty) && io.err(`mcpkit: ${message}\n`));
+        const waiting = (message: string) => io.err(`mcpkit: ${message}\n`);
+        const slowServer = (message: string) => void (saysSlowServer(request.env, operation.errTty) && waiting(message));
         const ran = await withCallerStderr(io.err, () =>
-          this.scope.run({ waiting }, () => runRemoteCommand(this.runtime, operation.argv, this.place.config, options)),
+          this.scope.run({ waiting, slowServer }, () => runRemoteCommand(this.runtime, operation.argv, this.place.config, options)),
         );
         io.flush();
         if (!ran) return send({ type: 'bypass', reason: 'usage', detail: 'a command line for oclif' });
         return send({ type: 'result', result: { exitCode: io.code } });
       }
       const waiting = (message: string) => send({ type: 'waiting', message });
+      const slowServer = (message: string) => send({ type: 'waiting', message, slow: true });
       const result = await withCallerStderr(
         (text) => send({ type: 'err', text }),
-        () => this.scope.run({ waiting }, () => this.operate(operation, request, send, signal)),
+        () => this.scope.run({ waiting, slowServer }, () => this.operate(operation, request, send, signal)),
       );
       send({ type: 'result', result });
     } catch (error) {

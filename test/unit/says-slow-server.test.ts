@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { saysWaiting } from '../../src/cli/output.js';
+import { saysSlowServer } from '../../src/cli/output.js';
 
-describe('saysWaiting: a long wait is said to a person, and to a script that asks for more', () => {
+describe('saysSlowServer: a long wait is said to a person, and to a script that asks for more', () => {
   it.each([
     ['a terminal', {}, true, true],
     ['a pipe', {}, false, false],
@@ -10,6 +10,6 @@ describe('saysWaiting: a long wait is said to a person, and to a script that ask
     ['a pipe, MCPKIT_LOG_LEVEL=warn', { MCPKIT_LOG_LEVEL: 'warn' }, false, false],
     ['a terminal, MCPKIT_LOG_LEVEL=silent', { MCPKIT_LOG_LEVEL: 'silent' }, true, true],
   ])('%s', (_where, env, tty, said) => {
-    expect(saysWaiting(env, tty)).toBe(said);
+    expect(saysSlowServer(env, tty)).toBe(said);
   });
 });
