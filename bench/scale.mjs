@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A gateway many clients share, measured in one run (issue 49). Prints a table:
+// A gateway many clients share, measured in one run: what each client costs, and how start-up and calls scale. Prints a table:
 //   1. start-up to the first tools/list through serve --http with 1, 10 and 50 stdio upstreams of
 //      20 tools each (bench/fixtures/twenty-tools-server.mjs, no SDK, so 50 of them fit);
 //   2. memory (RSS of serve and every process under it) per 2025-11-25 session that shares the

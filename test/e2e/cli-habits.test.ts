@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { cleanEnv, runCli, runCommand, tempDir } from '../helpers/cli.js';
 import { SERVERS } from '../helpers/upstreams.js';
 
-/** What people type from `claude mcp add` and other CLIs' habits, as mcpkit takes it (issue 46, item 7). */
+/** What people type from `claude mcp add` and other CLIs' habits, as mcpkit takes it: a URL as a positional argument, -e and -H, ls, rm and get, version. */
 function setUp() {
   const dir = tempDir('mcpkit-habits-');
   const file = join(dir, 'mcpkit.yaml');

@@ -8,7 +8,7 @@ import { BIN, ROOT, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /**
- * Issue 15: what `serve` costs an agent by default. tools/list is at most 4,000 tokens (bytes/4)
+ * What `serve` costs an agent by default, since every token of tools/list is paid on every turn. tools/list is at most 4,000 tokens (bytes/4)
  * with no config and with three reference servers, every tool stays reachable through the search
  * meta-tools, and the meta-tools find the right tool for task phrasings (the evaluation set).
  */

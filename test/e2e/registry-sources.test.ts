@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 
-/** Naming a registry by its URL: for one command (--registry URL), or in the config (registry source add). Issue 31, 13. */
+/** Naming a registry by its URL: for one command (--registry URL), or in the config (registry source add), as a person would name any server. */
 let registry: Awaited<ReturnType<typeof startRegistry>>;
 let file: string;
 let env: NodeJS.ProcessEnv;

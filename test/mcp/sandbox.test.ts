@@ -10,7 +10,7 @@ import { serveHttpInProcess } from '../helpers/in-process.js';
 import { SERVERS } from '../helpers/upstreams.js';
 
 /**
- * A stdio server in a box gets only what its entry names (issue: upstreams in a box): each check
+ * A stdio server in a box gets only what its entry names, not the files and variables of the person running mcpkit: each check
  * runs the same probe server with and without `sandbox`, so the box is what makes the difference.
  * Skipped, saying so, where bubblewrap cannot be used (CI installs it).
  */
