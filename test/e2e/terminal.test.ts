@@ -259,52 +259,42 @@ describe('long waits say what they wait for', () => {
   it('a server slow to answer is announced once, with when mcpkit gives up, to a person at a terminal; a script hears it with MCPKIT_LOG_LEVEL=info', async () => {
     const config = writeConfig({ mcp_servers: { slow: { ...SERVERS.silent, timeout_ms: 3000 } } });
     const said = /waiting for server slow to answer over stdio \(gives up after 3 s, mcp_servers\.slow\.timeout_ms\)/g;
-    const [piped, logged] = await Promise.all([
+    // script(1) gives the command a terminal for its stderr, as a person's shell would.
+    const inTerminal = (command: string, env: NodeJS.ProcessEnv) =>
+      new Promise<string>((resolve) => {
+        const child = spawn('script', ['-qec', `${process.execPath} ${BIN} ${command}`, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', () => resolve(out));
+      });
+    // Through the daemon too, which runs the command line for the terminal that asked: a daemon
+    // each, since one call's wait would leave the server known as down to the next.
+    const throughDaemon = async <T>(call: (env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> => {
+      const runtimeDir = tempDir('mcpkit-run-');
+      chmodSync(runtimeDir, 0o700);
+      const env = cleanEnv({ MCPKIT_CONFIG: config, XDG_RUNTIME_DIR: runtimeDir });
+      expect((await runCli(['daemon', 'start'], { env })).code).toBe(0);
+      try {
+        return await call(env);
+      } finally {
+        await runCli(['daemon', 'stop'], { env });
+      }
+    };
+    const [piped, logged, tty, viaDaemon, viaDaemonTty] = await Promise.all([
       runCli(['tools'], { env: cleanEnv({ MCPKIT_CONFIG: config }) }),
       runCli(['tools'], { env: cleanEnv({ MCPKIT_CONFIG: config, MCPKIT_LOG_LEVEL: 'info' }) }),
+      inTerminal('tools', cleanEnv({ MCPKIT_CONFIG: config })),
+      throughDaemon((env) => runCli(['call', 'slow__anything'], { env })),
+      throughDaemon((env) => inTerminal('call slow__anything', env)),
     ]);
     expect(piped.stderr).not.toMatch(said);
     expect(piped.stderr, 'what the wait came to is still said').toContain('slow');
     expect(logged.stderr.match(said)).toHaveLength(1);
-    // script(1) gives the command a terminal for its stderr, as a person's shell would.
-    const tty = spawnSync('script', ['-qec', `${process.execPath} ${BIN} tools`, '/dev/null'], {
-      env: cleanEnv({ MCPKIT_CONFIG: config }),
-      encoding: 'utf8',
-      timeout: 20_000,
-      input: '',
-    });
-    expect((tty.stdout ?? '').match(said)).toHaveLength(1);
-
-    // The same through the daemon, which runs the command line for the terminal that asked (a
-    // daemon each: the first call's wait would leave the server known as down to the second).
-    const runtimeDir = tempDir('mcpkit-run-');
-    chmodSync(runtimeDir, 0o700);
-    const daemonEnv = cleanEnv({ MCPKIT_CONFIG: config, XDG_RUNTIME_DIR: runtimeDir });
-    const throughDaemon = async <T>(call: () => Promise<T>): Promise<T> => {
-      expect((await runCli(['daemon', 'start'], { env: daemonEnv })).code).toBe(0);
-      try {
-        return await call();
-      } finally {
-        await runCli(['daemon', 'stop'], { env: daemonEnv });
-      }
-    };
-    const viaDaemon = await throughDaemon(() => runCli(['call', 'slow__anything'], { env: daemonEnv }));
+    expect(tty.match(said)).toHaveLength(1);
     expect(viaDaemon.stderr).toContain('Not reachable now: slow');
     expect(viaDaemon.stderr).not.toMatch(said);
-    const viaDaemonTty = await throughDaemon(
-      () =>
-        new Promise<string>((resolve) => {
-          const child = spawn('script', ['-qec', `${process.execPath} ${BIN} call slow__anything`, '/dev/null'], {
-            env: daemonEnv,
-            stdio: ['ignore', 'pipe', 'ignore'],
-          });
-          let out = '';
-          child.stdout.on('data', (d) => (out += d));
-          child.on('close', () => resolve(out));
-        }),
-    );
     expect(viaDaemonTty.match(said)).toHaveLength(1);
-  }, 60_000);
+  }, 40_000);
 });
 
 describe('smart-search ranks written source above generated files', () => {
