@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { reconcileWatches } from '../core/watches.js';
 
 export interface ConfigWatcherOptions {
   /** The config file as located (it may be a symlink, and it may not exist yet). */
@@ -56,14 +57,7 @@ export class ConfigWatcher {
     for (const name of wanted.values()) this.names.add(name);
     for (const companion of this.options.companions ?? []) this.names.add(basename(companion));
     if (this.closed) return;
-    for (const [folder, w] of this.watchers) {
-      if (!wanted.has(folder)) {
-        w.close();
-        this.watchers.delete(folder);
-      }
-    }
-    for (const folder of wanted.keys()) {
-      if (this.watchers.has(folder)) continue;
+    for (const folder of reconcileWatches(this.watchers, wanted.keys())) {
       try {
         const w = watch(folder, { persistent: false }, (_type, name) => this.onEvent(name === null ? null : String(name)));
         w.on('error', (error) => this.options.failed?.(`watching ${folder} failed: ${error.message}`));

@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
+import { reconcileWatches } from '../core/watches.js';
 
 /**
  * One inotify watch (Node's `fs.watch`, not recursive) per folder a walk listed, so a change
@@ -25,14 +26,7 @@ export class FolderWatcher {
   /** Watches exactly these folders: new ones are added (in the background), gone ones closed. */
   watch(folders: readonly string[]): void {
     if (this.failed) return;
-    const wanted = new Set(folders);
-    for (const [folder, handle] of this.handles) {
-      if (!wanted.has(folder)) {
-        handle.close();
-        this.handles.delete(folder);
-      }
-    }
-    this.pending = folders.filter((f) => !this.handles.has(f));
+    this.pending = reconcileWatches(this.handles, folders);
     if (this.pending.length === 0) {
       if (!this.ready) this.generation++;
       this.ready = true;
