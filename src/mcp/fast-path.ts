@@ -1,5 +1,6 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import { interceptIncoming } from '../core/sdk-seams.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { CallObserver } from '../audit/auditor.js';
@@ -63,9 +64,8 @@ function auditedReply<R>(
  * client expects, so any MCP client sees the same protocol as on the ordinary path.
  */
 export function installFastPath(transport: Transport, hub: () => ProxyHub | undefined, caller?: FastPathCaller): void {
-  const sdk = transport.onmessage;
   const inFlight = new Map<RequestId, () => void>();
-  transport.onmessage = (message, extra) => {
+  interceptIncoming(transport, (message, extra, sdk) => {
     const m = message as { id?: RequestId; method?: string; params?: Record<string, unknown> };
     if (m.method === 'tools/call' && m.id !== undefined) {
       const id = m.id;
@@ -94,7 +94,7 @@ export function installFastPath(transport: Transport, hub: () => ProxyHub | unde
       }
     }
     sdk?.(message, extra);
-  };
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sendingState } from '../core/sdk-seams.js';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -20,22 +21,6 @@ export interface SendBounds {
   maxBufferedBytes: number;
   /** Told once per stream that was cut: which request it answered, and why. */
   onCut: (request: string, why: string) => void;
-}
-
-interface WriteHandle {
-  writeQueueSize?: number;
-}
-
-/**
- * Where the stream's sending stands, as a key that changes whenever it moves: the socket's queue
- * (counted whole until each write completes, so a large write alone would seem to stand still)
- * and what is left of the write in flight (libuv's count, which falls as the kernel takes pieces
- * of it; without it, only whole writes are seen to move). Either may rise when a deferred write
- * is dispatched, so any change is a move, not only a fall.
- */
-function sendingState(socket: Socket): string {
-  const handle = (socket as unknown as { _handle?: WriteHandle | null })._handle;
-  return `${socket.writableLength}/${handle?.writeQueueSize ?? 0}`;
 }
 
 /** A ServerResponse class (for `createServer({ ServerResponse })`) that applies `bounds` to every response. */

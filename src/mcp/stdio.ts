@@ -4,6 +4,7 @@ import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontext
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { ClientEra } from '../proxy/era.js';
+import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
 import { installFastPath } from './fast-path.js';
 import { STDIO_ACCESS, createToolServer, type ToolServerOptions } from './tool-server.js';
 
@@ -81,20 +82,17 @@ function trackAnswers(transport: Transport): () => Promise<void> {
   const settle = () => {
     if (open.size === 0) idle?.();
   };
-  const inbound = transport.onmessage;
-  transport.onmessage = (message, extra) => {
+  interceptIncoming(transport, (message, extra, sdk) => {
     const m = message as { id?: RequestId; method?: string; params?: { requestId?: RequestId } };
     if (m.method !== undefined && m.id !== undefined) open.add(m.id);
     if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) open.delete(m.params.requestId);
-    inbound?.(message, extra);
+    sdk?.(message, extra);
     settle();
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message, options) => {
-    await send(message, options);
+  });
+  afterEachSend(transport, (message) => {
     const m = message as { id?: RequestId; method?: string };
     if (m.method === undefined && m.id !== undefined) open.delete(m.id);
     settle();
-  };
+  });
   return () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve)));
 }

@@ -1,4 +1,5 @@
 import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import { interceptIncoming } from '../core/sdk-seams.js';
 
 /** The SDK's JSON-RPC code for a request that timed out. */
 export const REQUEST_TIMEOUT = -32001;
@@ -58,9 +59,8 @@ export class RawForwarder {
    */
   attach(transport: Transport, options: { modern?: boolean } = {}): void {
     this.transport = transport;
-    const sdk = transport.onmessage;
     const modern = options.modern === true;
-    transport.onmessage = (received, extra) => {
+    interceptIncoming(transport, (received, extra, sdk) => {
       const r = received as { method?: string; result?: Record<string, unknown> };
       const message =
         modern && r.method === undefined && r.result !== null && typeof r.result === 'object' && !('resultType' in r.result)
@@ -86,7 +86,7 @@ export class RawForwarder {
         }
       }
       sdk?.(message, extra);
-    };
+    });
   }
 
   /**

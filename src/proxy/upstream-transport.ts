@@ -7,6 +7,7 @@ import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import type { ServerConfig } from '../config/schema.js';
 import type { Logger } from '../core/logger.js';
 import { withTimeout } from '../core/timeout.js';
+import { replaceStdioReadBuffer } from '../core/sdk-seams.js';
 import { refusesLegacy } from './era.js';
 import { BoundedReadBuffer } from './bounded-read-buffer.js';
 import { serverEnvironment } from '../config/server-env.js';
@@ -143,20 +144,14 @@ function endGroupWithTransport(transport: Transport & { readonly pid: number | n
 }
 
 /**
- * Puts a BoundedReadBuffer in place of the SDK's: one answer over the limit fails its own request
- * instead of closing the connection under every call in flight. The SDK takes only a limit
- * (maxBufferSize), past which it closes; its buffer is a private field, so this checks that the
- * field is there (test/e2e/reliability.test.ts fails if an SDK update renames it).
+ * Puts a BoundedReadBuffer in place of the SDK's (core/sdk-seams.ts replaceStdioReadBuffer): one
+ * answer over the limit fails its own request instead of closing the connection under every call
+ * in flight. Where the SDK changed, this is said, and the SDK's own limit applies.
  */
 function boundMessages(transport: Transport, choice: TransportChoice): void {
   const limit = choice.config.max_message_bytes ?? SERVER_MAX_MESSAGE_BYTES;
-  const holder = transport as unknown as { _readBuffer?: unknown };
-  if (!holder._readBuffer) {
-    choice.logger.warn(`${choice.name}: cannot bound its messages one by one (the SDK changed); one over ${limit} bytes closes the connection`);
-    return;
-  }
   const where = `mcp_servers.${choice.name}.max_message_bytes`;
-  holder._readBuffer = new BoundedReadBuffer(
+  const bounded = new BoundedReadBuffer(
     limit,
     ({ id, bytes }) => {
       choice.logger.warn(
@@ -186,6 +181,9 @@ function boundMessages(transport: Transport, choice: TransportChoice): void {
       };
     },
   );
+  if (!replaceStdioReadBuffer(transport, bounded)) {
+    choice.logger.warn(`${choice.name}: cannot bound its messages one by one (the SDK changed); one over ${limit} bytes closes the connection`);
+  }
 }
 
 async function connectSse(client: Client, url: URL, options: SSEClientTransportOptions, choice: TransportChoice): Promise<Transport> {
