@@ -12,7 +12,7 @@ import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { installFastPath, tryFastHttpCall, type FastPathCaller } from './fast-path.js';
 import { isLoopbackAddress, refusedByOrigin } from './http-guards.js';
-import { createToolServer } from './tool-server.js';
+import { createToolServer, resolvedHubOf } from './tool-server.js';
 import { boundedResponseClass } from './send-guard.js';
 import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
 import { listedViews, type Caller, type Route } from './route-access.js';
@@ -215,7 +215,7 @@ export async function serveHttp(
             routeInfo: route,
             callerId: caller.id,
             caller,
-            hub: server.resolvedHub,
+            hub: resolvedHubOf(server),
             lastSeen: Date.now(),
             busy: 0,
             fastPath: fastCaller,
@@ -230,7 +230,7 @@ export async function serveHttp(
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    installFastPath(transport, server.resolvedHub, fastCaller);
+    installFastPath(transport, resolvedHubOf(server), fastCaller);
     await transport.handleRequest(req, res, body);
   };
 

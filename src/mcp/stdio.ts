@@ -6,7 +6,7 @@ import type { ProxyHub } from '../proxy/hub.js';
 import type { ClientEra } from '../proxy/era.js';
 import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
 import { installFastPath } from './fast-path.js';
-import { STDIO_ACCESS, createToolServer, type ToolServerOptions } from './tool-server.js';
+import { STDIO_ACCESS, createToolServer, resolvedHubOf, type ToolServerOptions } from './tool-server.js';
 
 export interface StdioServeOptions {
   runtime: Runtime;
@@ -36,7 +36,7 @@ export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions
     ({ era }) => {
       const server = createToolServer({ runtime, hasServers, hub: hub(era) });
       if (era === 'legacy') {
-        legacyHub = server.resolvedHub;
+        legacyHub = resolvedHubOf(server);
         legacyServer = server;
       }
       return server;

@@ -111,19 +111,15 @@ function needsOwnConnections(capabilities: ClientCapabilities | undefined): bool
   return Boolean(capabilities?.sampling || capabilities?.elicitation || capabilities?.roots);
 }
 
+/** The hub each tool server resolved, for the hot path beside it: kept apart from the SDK's Server object, not added to it. */
+const resolvers = new WeakMap<Server, () => ProxyHub | undefined>();
+
 /**
  * The MCP server of one client connection, plus the hub it resolved (for the hot path, once known).
  * Capabilities follow the view: prompts, resources (with subscriptions) and completions only when
  * it has upstream servers; logging always (mcpkit honours logging/setLevel itself).
  */
-export function createToolServer({
-  hub,
-  runtime,
-  hasServers,
-  perRequest,
-  access,
-  extensions,
-}: ToolServerOptions): Server & { resolvedHub(): ProxyHub | undefined } {
+export function createToolServer({ hub, runtime, hasServers, perRequest, access, extensions }: ToolServerOptions): Server {
   // One server per client connection, so one session: its state is this client's alone.
   const session = new SessionState();
   const context = runtime.context({ session });
@@ -367,5 +363,11 @@ export function createToolServer({
     server.setRequestHandler('completion/complete', async (request) => asProtocolError(() => ready().then((h) => h.complete(request.params)), invalidParams));
   }
   server.onerror = (error) => context.logger.error(`MCP: ${error.message}`);
-  return Object.assign(server, { resolvedHub: () => resolved });
+  resolvers.set(server, () => resolved);
+  return server;
+}
+
+/** The hub `server` resolved for its view (undefined until its first request needs one). */
+export function resolvedHubOf(server: Server): () => ProxyHub | undefined {
+  return resolvers.get(server) ?? (() => undefined);
 }
