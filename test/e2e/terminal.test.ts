@@ -43,7 +43,8 @@ describe('machine-readable output stays pure', () => {
     });
     expect(onPath.stderr).toContain('merge into claude_desktop_config.json');
     const notOnPath = await runCli(['view', 'install', 'research', '--client', 'claude', '--json'], {
-      env: cleanEnv({ MCPKIT_CONFIG: config, PATH: '/usr/bin:/bin' }),
+      // An empty folder: `npm link` may have put mcpkit in /usr/bin.
+      env: cleanEnv({ MCPKIT_CONFIG: config, PATH: tempDir('mcpkit-path-') }),
     });
     const entry = (JSON.parse(notOnPath.stdout) as { snippet: { mcpServers: Record<string, { command: string; args: string[] }> } }).snippet.mcpServers[
       'mcpkit-research'

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCommand } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 describe('view commands', () => {
@@ -53,11 +53,12 @@ describe('view commands', () => {
     expect(search.catalog_size).toBe(6);
 
     const install = JSON.parse(
-      (await runCommand(['view', 'install', 'lean', '--client', 'claude', '--json'], { env: { ...env, PATH: '/usr/bin:/bin' } })).stdout,
+      (await runCommand(['view', 'install', 'lean', '--client', 'claude', '--json'], { env: { ...env, PATH: tempDir('mcpkit-path-') } })).stdout,
     ) as {
       snippet: unknown;
     };
-    // mcpkit is not on this test's PATH: the snippet starts this install by absolute path (terminal.test.ts covers both).
+    // mcpkit is not on this test's PATH (an empty folder: `npm link` may have put it in /usr/bin): the snippet
+    // starts this install by absolute path (terminal.test.ts covers both).
     expect(install.snippet).toEqual({ mcpServers: { 'mcpkit-lean': { command: process.execPath, args: [BIN, 'serve', '--view', 'lean', '--config', file] } } });
 
     await run('view', 'remove-server', 'lean', 'everything');
