@@ -27,10 +27,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** mcpkit's version, sent to upstream servers in initialize; read from package.json when absent. */
   version?: string;
-  /** Where a long wait is announced (ToolContext.waiting); the log at info level when absent. */
-  waiting?: (message: string) => void;
-  /** Where a server slow to answer is announced (a terminal says it to a person only: cli/output.ts); `waiting` when absent. */
-  slowServer?: (message: string) => void;
+  /** Where a long wait is announced (ToolContext.waiting, and a server slow to answer); the log at info level when absent. */
+  waiting?: (message: string, kind?: WaitKind) => void;
   /** Where what a config reload changed is said (serve: stderr); the log at info level when absent. */
   announce?: (line: string) => void;
 }
@@ -66,3 +64,9 @@ export interface CallScope {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
+
+/**
+ * What a wait is, where the front end treats it apart: `slow-server`, a server slow to answer,
+ * which a terminal says to a person only (cli/output.ts); every other wait is said wherever it goes.
+ */
+export type WaitKind = 'slow-server';

@@ -21,7 +21,7 @@ import { UpstreamPools } from './upstream-pools.js';
 import { OwnHubs } from './own-hubs.js';
 import { DEFAULT_POLICY, SessionState, type OneOffOptions, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
-import type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
+import type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget, WaitKind } from './runtime-options.js';
 
 export type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
 
@@ -92,7 +92,7 @@ export class Runtime {
       longLived: options.longLived === true,
       references: () => this.live.loaded?.references,
       ...(options.secretVariables ? { secrets: options.secretVariables } : {}),
-      waiting: (message) => (this.options.slowServer ? this.options.slowServer(redact(message)) : this.waiting(message)),
+      waiting: (message) => this.waiting(message, 'slow-server'),
     });
   }
 
@@ -329,9 +329,9 @@ export class Runtime {
   private followed = false;
   private following?: Promise<void>;
 
-  private waiting(message: string): void {
+  private waiting(message: string, kind?: WaitKind): void {
     // A retry line names what it retries (a registry URL with ?key=${KEY}): masked like every message.
-    if (this.options.waiting) this.options.waiting(redact(message));
+    if (this.options.waiting) this.options.waiting(redact(message), kind);
     else this.logger.info(message);
   }
 

@@ -5,7 +5,7 @@ import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import type { DaemonOperation } from './daemon-protocol.js';
 import { createColor } from './color.js';
-import { formatJson, saySlowServer, sayWaiting } from './output.js';
+import { formatJson, sayWaiting } from './output.js';
 import { cliWords, printLine, reportError, reportFailure, runToolForCli } from './tool-runner.js';
 
 /**
@@ -31,7 +31,7 @@ export abstract class McpkitCommand extends Command {
 
   /** The process's runtime (one per command run). */
   protected runtime(configFlag: string | undefined): Runtime {
-    return (this.made ??= createRuntime({ configFlag, surface: 'cli', version: this.config.version, waiting: sayWaiting, slowServer: saySlowServer }));
+    return (this.made ??= createRuntime({ configFlag, surface: 'cli', version: this.config.version, waiting: sayWaiting }));
   }
 
   protected toolContext(configFlag: string | undefined): ToolContext {

@@ -5,6 +5,7 @@ import { ToolError } from '../core/errors.js';
 import { buildIdentity } from '../core/version.js';
 import { checkPrivateFolder, daemonPlace, type DaemonPlace } from './daemon-place.js';
 import { encodeLine, fromWire, lineReader, type BypassReason, type DaemonMessage, type DaemonOperation } from './daemon-protocol.js';
+import type { WaitKind } from '../app/runtime-options.js';
 
 /**
  * A terminal command's way to `mcpkit daemon`: when one runs for the command's config, the work
@@ -24,8 +25,7 @@ export interface DaemonHandlers {
   /** What a whole command (DaemonOperation command) prints. */
   out?: (text: string) => void;
   err?: (text: string) => void;
-  waiting?: (message: string) => void;
-  slowServer?: (message: string) => void;
+  waiting?: (message: string, kind?: WaitKind) => void;
 }
 
 /** Whether the terminal may use a daemon at all: not with --no-daemon or MCPKIT_NO_DAEMON=1. */
@@ -158,7 +158,7 @@ export function request(
           const message = raw as DaemonMessage;
           try {
             if (message.type === 'item') handlers.item?.(message.item);
-            else if (message.type === 'waiting') (message.slow ? (handlers.slowServer ?? handlers.waiting) : handlers.waiting)?.(message.message);
+            else if (message.type === 'waiting') handlers.waiting?.(message.message, message.kind);
             else if (message.type === 'out') handlers.out?.(message.text);
             else if (message.type === 'err') handlers.err?.(message.text);
             else settle(() => resolve(message));

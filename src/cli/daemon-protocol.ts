@@ -1,3 +1,4 @@
+import type { WaitKind } from '../app/runtime-options.js';
 import { ToolError, isErrorCode, type ErrorCode } from '../core/errors.js';
 
 /**
@@ -43,8 +44,8 @@ export type DaemonMessage =
   /** What a `command` prints, in order, on the client's stdout or stderr. */
   | { type: 'out'; text: string }
   | { type: 'err'; text: string }
-  /** `slow`: a server slow to answer, which the client says to a person at a terminal only. */
-  | { type: 'waiting'; message: string; slow?: boolean }
+  /** `kind`: what the wait is, where the client treats it apart (a server slow to answer). */
+  | { type: 'waiting'; message: string; kind?: WaitKind }
   | { type: 'result'; result: unknown }
   | { type: 'error'; error: WireError }
   | { type: 'bypass'; reason: BypassReason; detail: string };

@@ -1,7 +1,7 @@
 import type { Runtime } from '../app/runtime.js';
 import { daemonAllowed, viaDaemon, type DaemonAnswer } from './daemon-client.js';
 import type { DaemonOperation } from './daemon-protocol.js';
-import { saySlowServer, sayWaiting } from './output.js';
+import { sayWaiting } from './output.js';
 
 /**
  * The terminal's use of `mcpkit daemon`, shared by oclif's commands and the fast paths: the work
@@ -20,7 +20,6 @@ export async function throughDaemon(
     operation,
     {
       waiting: sayWaiting,
-      slowServer: saySlowServer,
       // What a hook writes to stderr while the daemon runs the call (core/caller-stderr.ts).
       err: (text) => void process.stderr.write(text),
       ...(options.item ? { item: options.item } : {}),

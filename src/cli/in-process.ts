@@ -37,9 +37,8 @@ export async function runInProcess(argv: readonly string[], options: { env: Node
       env: options.env,
       cwd: options.cwd,
       surface: 'cli',
-      waiting: (message) => io.err(`mcpkit: ${message}\n`),
       // A captured stderr is no terminal.
-      slowServer: (message) => void (saysSlowServer(options.env, false) && io.err(`mcpkit: ${message}\n`)),
+      waiting: (message, kind) => void ((kind !== 'slow-server' || saysSlowServer(options.env, false)) && io.err(`mcpkit: ${message}\n`)),
     });
     made.push(runtime);
     return runtime;

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { printableLines } from '../core/printable.js';
+import type { WaitKind } from '../app/runtime-options.js';
 import type { ErrorObject } from '../core/errors.js';
 
 /** `Error [CODE]: message` then the hint, for stderr. */
@@ -15,14 +16,10 @@ export function formatJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** A long wait, said once on stderr (stdout stays the command's output): a retry, a login's URL. */
-export function sayWaiting(message: string): void {
+/** A long wait, said once on stderr (stdout stays the command's output); a server slow to answer only when `saysSlowServer`. */
+export function sayWaiting(message: string, kind?: WaitKind): void {
+  if (kind === 'slow-server' && !saysSlowServer(process.env, process.stderr.isTTY === true)) return;
   process.stderr.write(`mcpkit: ${message}\n`);
-}
-
-/** A server slow to answer, said on stderr when `saysSlowServer`. */
-export function saySlowServer(message: string): void {
-  if (saysSlowServer(process.env, process.stderr.isTTY === true)) sayWaiting(message);
 }
 
 /**

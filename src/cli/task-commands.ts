@@ -1,4 +1,6 @@
+import { Args } from '@oclif/core';
 import { ToolError } from '../core/errors.js';
+import { McpkitCommand } from './base-command.js';
 import type { Runtime } from '../app/runtime.js';
 
 /** What the daemon says of a task (daemon/daemon-tasks.ts), as the terminal reads it. */
@@ -32,4 +34,20 @@ export function taskLine(task: TaskView): string {
     : '';
   const error = task.status === 'failed' && task.error?.message ? `: ${task.error.message}` : '';
   return `${task.task_id}  ${task.tool}  ${task.status}${progress}${error}`;
+}
+
+/** `tasks get ID` and `tasks cancel ID`: one operation on one task, printed as its line (or --json). */
+export function taskActionCommand(action: 'get' | 'cancel', summary: string, examples: string[]) {
+  return class TaskAction extends McpkitCommand {
+    static override summary = summary;
+    static override examples = examples;
+    static override args = { id: Args.string({ description: 'The task id "call --task" printed.', required: true }) };
+
+    async run(): Promise<TaskView> {
+      const { args, flags } = await this.parse(TaskAction);
+      const task = (await askDaemon(this.runtime(flags.config), action, args.id)) as TaskView;
+      if (!this.jsonEnabled()) this.print(taskLine(task));
+      return task;
+    }
+  };
 }

@@ -4,7 +4,7 @@ import { retrieveTools } from '../tools/retrieve/index.js';
 import { createColor } from './color.js';
 import { generatedCommandTool } from './command-table.js';
 import { checkHabits, fieldSpecs, inputFromCommandLine } from './field-specs.js';
-import { formatJson, saySlowServer, sayWaiting } from './output.js';
+import { formatJson, sayWaiting } from './output.js';
 import { parseToolArgs } from './tool-args.js';
 import { cliWords, reportFailure, runToolForCli } from './tool-runner.js';
 
@@ -26,7 +26,7 @@ export async function fastTool(argv: readonly string[]): Promise<boolean> {
   try {
     const raw = inputFromCommandLine(specs, parsed.flags, parsed.positionals);
     checkHabits(tool.command, parsed.habits, raw);
-    const runtime = createRuntime({ configFlag: parsed.config, surface: 'cli', waiting: sayWaiting, slowServer: saySlowServer });
+    const runtime = createRuntime({ configFlag: parsed.config, surface: 'cli', waiting: sayWaiting });
     const result = await runToolForCli(tool, raw, { runtime, json: parsed.json, color: createColor(process.env, process.stdout), noDaemon: parsed.noDaemon });
     if (parsed.json) process.stdout.write(formatJson(result));
   } catch (error) {

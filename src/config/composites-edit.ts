@@ -1,6 +1,7 @@
 import { isMap, type Document } from 'yaml';
 import { field, ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
+import { mapKeys } from './yaml-nodes.js';
 
 /** Changes to `composite_tools` and `hooks` on a YAML document, for `editConfig`, and a composite built from command-line words. Pure. */
 
@@ -27,17 +28,18 @@ const INPUT_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array'
 
 /** The entry `composite add` writes, from its flags; INVALID_INPUT naming the word that is wrong. */
 export function compositeFromWords(words: CompositeWords): CompositeEntry {
-  if (words.steps.length === 0) throw invalid('A composite needs at least one step.', 'step', 'Give --step TOOL (repeatable), e.g. --step docs=search.');
+  if (words.steps.length === 0)
+    throw invalid('A composite needs at least one step.', 'steps', `Give ${field('steps')} TOOL (repeatable), e.g. ${field('steps')} docs=search.`);
   const steps = words.steps.map((word) => {
     const eq = word.indexOf('=');
     const [name, tool] = eq > 0 ? [word.slice(0, eq), word.slice(eq + 1)] : [stepNameOf(word), word];
-    if (!tool) throw invalid(`The step "${word}" names no tool.`, 'step', 'Write it as [STEP=]TOOL, e.g. docs=search or code=github.search_code.');
-    if (!STEP_NAME.test(name)) throw invalid(`The step name "${name}" may hold only letters, digits, "_" and "-".`, 'step', 'Name it before "=": NAME=TOOL.');
+    if (!tool) throw invalid(`The step "${word}" names no tool.`, 'steps', 'Write it as [STEP=]TOOL, e.g. docs=search or code=github.search_code.');
+    if (!STEP_NAME.test(name)) throw invalid(`The step name "${name}" may hold only letters, digits, "_" and "-".`, 'steps', 'Name it before "=": NAME=TOOL.');
     return { name, tool };
   });
   const names = steps.map((s) => s.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
-  if (twice) throw invalid(`Two steps are named "${twice}".`, 'step', 'Name each step before "=": NAME=TOOL.');
+  if (twice) throw invalid(`Two steps are named "${twice}".`, 'steps', 'Name each step before "=": NAME=TOOL.');
   const argsOf = new Map<string, Record<string, unknown>>();
   for (const word of words.args) {
     const eq = word.indexOf('=');
@@ -57,8 +59,8 @@ export function compositeFromWords(words: CompositeWords): CompositeEntry {
   }
   const inputs = words.inputs.map((word) => {
     const [name = '', type = 'string'] = word.split(':');
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw invalid(`"${name}" is not an argument name.`, 'input', 'Write it as NAME or NAME:TYPE.');
-    if (!INPUT_TYPES.includes(type)) throw invalid(`"${type}" is not a JSON Schema type.`, 'input', `Types: ${INPUT_TYPES.join(', ')}.`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw invalid(`"${name}" is not an argument name.`, 'inputs', 'Write it as NAME or NAME:TYPE.');
+    if (!INPUT_TYPES.includes(type)) throw invalid(`"${type}" is not a JSON Schema type.`, 'inputs', `Types: ${INPUT_TYPES.join(', ')}.`);
     return { name, type };
   });
   checkReferences(
@@ -101,7 +103,7 @@ function checkReferences(
         throw invalid(
           `Step "${step.name}" uses {inputs.${name}}, which is not an input.`,
           'args',
-          `Inputs: ${inputs.join(', ')} (add one with --input ${name}).`,
+          `Inputs: ${inputs.join(', ')} (add one with ${field('inputs')} ${name}).`,
         );
       }
       if (kind === 'steps') {
@@ -110,7 +112,7 @@ function checkReferences(
           throw invalid(
             `Step "${step.name}" uses {steps.${name}...}, which ${parallel ? 'parallel steps cannot use' : 'has not run before it'}.`,
             'args',
-            parallel ? 'Use a chain (leave out --parallel) for steps that use each other.' : `Steps before it: ${earlier.join(', ') || 'none'}.`,
+            parallel ? `Use a chain (leave out ${field('parallel')}) for steps that use each other.` : `Steps before it: ${earlier.join(', ') || 'none'}.`,
           );
         }
       }
@@ -118,15 +120,12 @@ function checkReferences(
   });
 }
 
-function invalid(message: string, flag: string, hint?: string): ToolError {
+/** INVALID_INPUT naming the input field of `composite add` at fault. */
+function invalid(message: string, inputField: string, hint?: string): ToolError {
   return new ToolError('INVALID_INPUT', message, {
-    details: { field: flag },
-    ...(hint ? { hint: `${hint.replace(/--(\w+)/g, (_, f: string) => field(f))}` } : {}),
+    details: { field: inputField },
+    ...(hint ? { hint } : {}),
   });
-}
-
-function keysOf(node: unknown): string[] {
-  return isMap(node) ? node.items.map((pair) => String((pair.key as { value?: unknown })?.value ?? pair.key)) : [];
 }
 
 export function setComposite(doc: Document, name: string, entry: CompositeEntry, options: { force: boolean }): { replaced: boolean } {
@@ -144,10 +143,10 @@ export function setComposite(doc: Document, name: string, entry: CompositeEntry,
 
 export function removeComposite(doc: Document, name: string): void {
   if (!doc.hasIn(['composite_tools', name])) {
-    throw notFound('composite tool', name, keysOf(doc.get('composite_tools')), '"mcpkit composite list" shows them.');
+    throw notFound('composite tool', name, mapKeys(doc.get('composite_tools')), '"mcpkit composite list" shows them.');
   }
   // A view that names it in `tools` would no longer load (config validate, serve): said, not broken.
-  const naming = keysOf(doc.get('tool_views')).filter((view) => {
+  const naming = mapKeys(doc.get('tool_views')).filter((view) => {
     const tools = doc.getIn(['tool_views', view, 'tools']) as { toJSON?: () => unknown } | undefined;
     const list = tools?.toJSON?.();
     return Array.isArray(list) && list.includes(name);
@@ -163,7 +162,7 @@ export function removeComposite(doc: Document, name: string): void {
     );
   }
   doc.deleteIn(['composite_tools', name]);
-  if (keysOf(doc.get('composite_tools')).length === 0) doc.delete('composite_tools');
+  if (mapKeys(doc.get('composite_tools')).length === 0) doc.delete('composite_tools');
 }
 
 export type HookName = 'pre_call' | 'post_call';
@@ -174,7 +173,7 @@ export type HookName = 'pre_call' | 'post_call';
  */
 export function setHooks(doc: Document, view: string | undefined, change: Partial<Record<HookName, string | null>>): Partial<Record<HookName, string>> {
   if (view !== undefined && !isMap(doc.getIn(['tool_views', view]))) {
-    throw notFound('view', view, keysOf(doc.get('tool_views')), '"mcpkit view list" shows the views.');
+    throw notFound('view', view, mapKeys(doc.get('tool_views')), '"mcpkit view list" shows the views.');
   }
   const path = view === undefined ? ['hooks'] : ['tool_views', view, 'hooks'];
   const before: Partial<Record<HookName, string>> = {};

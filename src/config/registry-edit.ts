@@ -1,6 +1,7 @@
 import { isMap, type Document } from 'yaml';
 import { field, ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
+import { mapKeys } from './yaml-nodes.js';
 
 /** A named registry as `registry.sources.NAME` holds it. */
 export interface RegistrySourceEntry {
@@ -10,8 +11,7 @@ export interface RegistrySourceEntry {
 }
 
 function sourceNames(doc: Document): string[] {
-  const sources = doc.getIn(['registry', 'sources']);
-  return isMap(sources) ? sources.items.map((pair) => String((pair.key as { value?: unknown })?.value ?? pair.key)) : [];
+  return mapKeys(doc.getIn(['registry', 'sources']));
 }
 
 /**

@@ -382,6 +382,11 @@ export type McpkitConfig = z.output<typeof configSchema> & {
 export type ServerConfig = z.output<typeof serverSchema>;
 export type ViewConfig = z.output<typeof viewSchema>;
 export type CompositeConfig = z.output<typeof compositeSchema>;
+
+/** A composite's steps: a chain's in order, or the parallel ones. Pure. */
+export function compositeSteps<S extends { tool: string }>(spec: { parallel?: Record<string, S> | undefined; chain?: S[] | undefined }): S[] {
+  return spec.parallel ? Object.values(spec.parallel) : (spec.chain ?? []);
+}
 export type HookConfig = z.output<typeof hooksSchema>;
 export type ToolOverride = z.output<typeof toolOverrideSchema>;
 /** A server's own tool rules (mcp_servers.NAME) or a view's selection of them (tool_views.V.servers.NAME). */

@@ -1,14 +1,14 @@
 import { isMap, isScalar, isSeq, type Document, type YAMLMap } from 'yaml';
 import { field, ToolError } from '../core/errors.js';
 import { unknownServer } from '../core/suggest.js';
+import { mapKeys } from './yaml-nodes.js';
 
 /**
  * Changes to `mcp_servers` on a YAML document, for `editConfig`. They touch only the nodes they
  * change, so comments elsewhere survive; the whole file is validated afterwards. Pure.
  */
 export function serverNames(doc: Document): string[] {
-  const servers = doc.get('mcp_servers');
-  return isMap(servers) ? servers.items.map((pair) => String((pair.key as { value?: unknown })?.value ?? pair.key)) : [];
+  return mapKeys(doc.get('mcp_servers'));
 }
 
 export function requireServer(doc: Document, name: string): YAMLMap {

@@ -1,14 +1,12 @@
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
 import { field, ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
+import { mapKeys } from './yaml-nodes.js';
 
 /** Changes to `tool_views` on a YAML document, for `editConfig`. Pure. */
-function keysOf(node: unknown): string[] {
-  return isMap(node) ? node.items.map((pair) => String((pair.key as { value?: unknown })?.value ?? pair.key)) : [];
-}
 
 export function viewNames(doc: Document): string[] {
-  return keysOf(doc.get('tool_views'));
+  return mapKeys(doc.get('tool_views'));
 }
 
 export function requireView(doc: Document, name: string): YAMLMap {
@@ -45,7 +43,7 @@ function serversMap(doc: Document, view: YAMLMap): YAMLMap {
 export function addViewServer(doc: Document, viewName: string, server: string, tools: readonly string[] | undefined): void {
   const view = requireView(doc, viewName);
   if (!doc.hasIn(['mcp_servers', server])) {
-    throw notFound('server', server, keysOf(doc.get('mcp_servers')), 'Add it first with: mcpkit server add NAME ...');
+    throw notFound('server', server, mapKeys(doc.get('mcp_servers')), 'Add it first with: mcpkit server add NAME ...');
   }
   const current = view.get('servers');
   if (!tools?.length && (current === undefined || isSeq(current))) {
@@ -61,7 +59,7 @@ export function addViewServer(doc: Document, viewName: string, server: string, t
 /** How many servers a view lists (enabled or not): what decides whether it prefixes (ResolvedView.prefixed). */
 export function listedServerCount(doc: Document, viewName: string): number {
   const servers = doc.getIn(['tool_views', viewName, 'servers']);
-  return isSeq(servers) ? servers.items.length : keysOf(servers).length;
+  return isSeq(servers) ? servers.items.length : mapKeys(servers).length;
 }
 
 /**
@@ -77,7 +75,7 @@ export function prefixChange(before: number, after: number): 'now_prefixed' | 'n
 export function removeViewServer(doc: Document, viewName: string, server: string): void {
   const view = requireView(doc, viewName);
   const servers = view.get('servers');
-  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : keysOf(servers);
+  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : mapKeys(servers);
   if (!names.includes(server)) {
     throw new ToolError('NOT_FOUND', `View "${viewName}" does not include server "${server}".`, { details: { view: viewName, server, servers: names } });
   }
@@ -89,7 +87,7 @@ export function removeViewServer(doc: Document, viewName: string, server: string
 export function setViewTools(doc: Document, viewName: string, server: string, tools: readonly string[] | null): void {
   const view = requireView(doc, viewName);
   const servers = view.get('servers');
-  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : keysOf(servers);
+  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : mapKeys(servers);
   if (!names.includes(server)) {
     throw new ToolError('NOT_FOUND', `View "${viewName}" does not include server "${server}".`, {
       details: { view: viewName, server },

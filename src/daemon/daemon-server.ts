@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { followConfig } from '../app/follow-config.js';
 import { DAEMON_IDLE_MINUTES } from '../config/defaults.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
+import type { WaitKind } from '../app/runtime-options.js';
 import { connect } from '../cli/daemon-client.js';
 import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from '../cli/daemon-place.js';
 import {
@@ -57,8 +58,7 @@ export interface DaemonRecord {
 
 /** What a request's work says while it runs: to the command that asked, not the daemon's log. */
 interface RequestScope {
-  waiting: (message: string) => void;
-  slowServer: (message: string) => void;
+  waiting: (message: string, kind?: WaitKind) => void;
 }
 
 /**
@@ -80,8 +80,7 @@ export async function runDaemon(options: { configPath: string; version: string; 
     warm: true,
     version: options.version,
     env,
-    waiting: (message) => (requestScope.getStore()?.waiting ?? say)(message),
-    slowServer: (message) => (requestScope.getStore()?.slowServer ?? say)(message),
+    waiting: (message, kind) => (requestScope.getStore()?.waiting ?? say)(message, kind),
     announce: say,
   });
   let server: Server | undefined;
@@ -262,20 +261,19 @@ class Daemon {
       if (operation.op === 'command') {
         const io = clientIo((stream, text) => send({ type: stream, text }), operation.colors);
         const options = { io, colors: operation.colors, cwd: request.cwd, env: request.env, signal };
-        const waiting = (message: string) => io.err(`mcpkit: ${message}\n`);
-        const slowServer = (message: string) => void (saysSlowServer(request.env, operation.errTty) && waiting(message));
+        const waiting = (message: string, kind?: WaitKind) =>
+          void ((kind !== 'slow-server' || saysSlowServer(request.env, operation.errTty)) && io.err(`mcpkit: ${message}\n`));
         const ran = await withCallerStderr(io.err, () =>
-          this.scope.run({ waiting, slowServer }, () => runRemoteCommand(this.runtime, operation.argv, this.place.config, options)),
+          this.scope.run({ waiting }, () => runRemoteCommand(this.runtime, operation.argv, this.place.config, options)),
         );
         io.flush();
         if (!ran) return send({ type: 'bypass', reason: 'usage', detail: 'a command line for oclif' });
         return send({ type: 'result', result: { exitCode: io.code } });
       }
-      const waiting = (message: string) => send({ type: 'waiting', message });
-      const slowServer = (message: string) => send({ type: 'waiting', message, slow: true });
+      const waiting = (message: string, kind?: WaitKind) => send({ type: 'waiting', message, ...(kind ? { kind } : {}) });
       const result = await withCallerStderr(
         (text) => send({ type: 'err', text }),
-        () => this.scope.run({ waiting, slowServer }, () => this.operate(operation, request, send, signal)),
+        () => this.scope.run({ waiting }, () => this.operate(operation, request, send, signal)),
       );
       send({ type: 'result', result });
     } catch (error) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Runtime } from '../app/runtime.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
-import { fileIndexes, implicitRoot } from '../tools/retrieve/shared.js';
+import { fileIndexes, implicitRoot, rootSpecsOf } from '../tools/retrieve/shared.js';
 
 /** How long after its start the daemon waits for a command to search first (it then builds nothing twice). */
 const WARM_AFTER_MS = 1_000;
@@ -22,14 +22,12 @@ export async function warmRoots(runtime: Runtime, say: (line: string) => void): 
   try {
     const search = (await runtime.allTools()).find((tool) => tool.name === 'search');
     if (!search) return;
-    // Only roots that are named: by the config, DOCS_ROOT / CODE_ROOT, or a project config's
-    // folder (serve's rule). The root of a daemon of the user config is the folder each command
-    // runs in, unknown now; the folder the daemon was started in may be a home of millions of files.
-    const { env, configLocation } = runtime;
-    const project = implicitRoot({ surface: 'mcp', cwd: process.cwd(), configLocation, env });
-    const named = Object.keys((await runtime.config()).retrieve.roots ?? {}).length > 0 || env.DOCS_ROOT !== undefined || env.CODE_ROOT !== undefined;
-    if (!named && project === undefined) return;
-    const context = runtime.context({ cwd: project ?? process.cwd(), env });
+    // The roots serve would have (rootSpecsOf under its rule): named by the config or DOCS_ROOT /
+    // CODE_ROOT, else a project config's folder. The root of a daemon of the user config is the
+    // folder each command runs in, unknown now; the folder the daemon started in may be a home.
+    const asServe = { ...runtime.context({ cwd: process.cwd(), env: runtime.env }), surface: 'mcp' as const };
+    if ((await rootSpecsOf(asServe)).length === 0) return;
+    const context = runtime.context({ cwd: implicitRoot(asServe) ?? process.cwd(), env: runtime.env });
     const input = parseToolInput(search, { query: `mcpkit-warm-up-${randomUUID()}`, limit: 1 });
     const index = await fileIndexes(context);
     if (!index?.roots().length) await search.run(input, context);

@@ -4,7 +4,7 @@ import type { Limiter } from '../core/limits.js';
 import { invalidArguments } from '../core/schema.js';
 import { closestNames } from '../core/suggest.js';
 import type { ToolAccess, ToolContext } from '../tool/context.js';
-import type { CompositeConfig } from '../config/schema.js';
+import { compositeSteps, type CompositeConfig } from '../config/schema.js';
 import { runLocalTool, toCallResult, toErrorResult } from '../tool/mcp-shape.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import type { CatalogEntry } from './catalog.js';
@@ -318,7 +318,7 @@ export function readsOnly(entry: CatalogEntry): boolean {
 
 /** The tools a composite calls, as its config names them. */
 function stepRefs(spec: CompositeConfig): string[] {
-  return (spec.parallel ? Object.values(spec.parallel) : (spec.chain ?? [])).map((step) => step.tool);
+  return compositeSteps(spec).map((step) => step.tool);
 }
 
 /** The entry a composite step names: `server.tool` (its own or published name) or an mcpkit tool. */

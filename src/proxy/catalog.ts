@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { CompositeConfig } from '../config/schema.js';
+import { compositeSteps, type CompositeConfig } from '../config/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { ShapedTool } from './shape.js';
@@ -55,7 +55,7 @@ export function buildCatalog(
 }
 
 function compositeTool(name: string, spec: CompositeConfig): Tool {
-  const steps = spec.parallel ? Object.values(spec.parallel) : (spec.chain ?? []);
+  const steps = compositeSteps(spec);
   const how = spec.parallel ? 'in parallel' : 'in order';
   return {
     name,

@@ -126,7 +126,13 @@ export class UpstreamConnection {
   }
 
   get timeoutMs(): number {
-    return Math.min(this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS, this.options.limit?.ms ?? Infinity);
+    return this.shorterLimit?.ms ?? this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS;
+  }
+
+  /** A one-off look's own limit where it is shorter than the server's timeout_ms, which it then replaces. */
+  private get shorterLimit(): ConnectLimit | undefined {
+    const limit = this.options.limit;
+    return limit && limit.ms < (this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS) ? limit : undefined;
   }
 
   /** The ceiling of a tool call that reports progress (each report restarts timeoutMs). */
@@ -299,10 +305,7 @@ export class UpstreamConnection {
         env: this.options.env,
         withheldEnv: this.options.withheldEnv?.() ?? new Set(),
         timeoutMs: this.timeoutMs,
-        timeoutWhy:
-          this.options.limit && this.options.limit.ms < (this.options.config.timeout_ms ?? SERVER_TIMEOUT_MS)
-            ? this.options.limit.why
-            : `mcp_servers.${this.name}.timeout_ms`,
+        timeoutWhy: this.shorterLimit?.why ?? `mcp_servers.${this.name}.timeout_ms`,
         logger: this.options.logger,
         ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}),
         ...(this.options.waiting ? { waiting: this.options.waiting } : {}),

@@ -28,28 +28,27 @@ export function applyPolicy(tools: readonly AnyTool[], policy: Policy, config: M
   return out;
 }
 
-const readOnlyCopies = new WeakMap<AnyTool, AnyTool>();
-const unfeaturedCopies = new WeakMap<AnyTool, AnyTool>();
-
-/** The tool without its place among the featured ones (its `featuredIf` does not hold). */
-function unfeatured(tool: AnyTool): AnyTool {
-  let copy = unfeaturedCopies.get(tool);
-  if (!copy) {
-    const { featured: _featured, ...rest } = tool;
-    copy = rest;
-    unfeaturedCopies.set(tool, copy);
-  }
+/**
+ * One copy per tool and kind of change, so that what is built from a tool once (its published
+ * shape) is built once for the copy too.
+ */
+function copyOnce(copies: WeakMap<AnyTool, AnyTool>, tool: AnyTool, make: (tool: AnyTool) => AnyTool): AnyTool {
+  let copy = copies.get(tool);
+  if (!copy) copies.set(tool, (copy = make(tool)));
   return copy;
 }
 
-/** One copy per tool, so what is built from a tool once (its published shape) is built once here too. */
+const readOnlyCopies = new WeakMap<AnyTool, AnyTool>();
+const unfeaturedCopies = new WeakMap<AnyTool, AnyTool>();
+
+/** The tool published as a reader (a writer that enforces read-only itself). */
 function asReadOnly(tool: AnyTool): AnyTool {
-  let copy = readOnlyCopies.get(tool);
-  if (!copy) {
-    copy = { ...tool, annotations: { ...tool.annotations, readOnlyHint: true, destructiveHint: false } };
-    readOnlyCopies.set(tool, copy);
-  }
-  return copy;
+  return copyOnce(readOnlyCopies, tool, (t) => ({ ...t, annotations: { ...t.annotations, readOnlyHint: true, destructiveHint: false } }));
+}
+
+/** The tool without its place among the featured ones (its `featuredIf` does not hold). */
+function unfeatured(tool: AnyTool): AnyTool {
+  return copyOnce(unfeaturedCopies, tool, ({ featured: _featured, ...rest }) => rest);
 }
 
 /**

@@ -1,16 +1,16 @@
 import * as z from 'zod';
+import { compositeSteps } from '../../config/schema.js';
 import { ToolError } from '../../core/errors.js';
 import { notFound } from '../../core/suggest.js';
 import type { ToolContext } from '../../tool/context.js';
-import { CONFIG_WRITE, defineTool, READ_ONLY } from '../../tool/define.js';
-import { editConfigFile } from '../shared/config-access.js';
+import { CONFIG_WRITE, defineTool, READ_ONLY, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
+import { editConfigFile, writtenSection } from '../shared/config-access.js';
 import { checkToolNames } from '../shared/tool-names.js';
 
 /**
  * Composite tools from the terminal. Not offered over MCP (`available`): a composite changes what
  * every client of serve is offered, which is a person's decision, as hooks are (./hooks.ts).
  */
-const TERMINAL_ONLY = { available: () => false } as const;
 const edits = () => import('../../config/composites-edit.js');
 const compositeName = z.string().min(1).describe('Name of the composite tool (composite_tools.NAME), as clients see it.');
 
@@ -23,16 +23,15 @@ function rowOf(name: string, c: Composite) {
   return { name, runs: c.parallel ? 'parallel' : 'chain', steps, description: c.description ?? '' };
 }
 
+/** The composites as written, secrets masked, as every command that shows the config shows them. */
 async function writtenComposites(ctx: ToolContext): Promise<Record<string, Composite>> {
-  const { inspectConfig } = await import('../../config/load.js');
-  const loaded = await inspectConfig(ctx.configLocation, ctx.env);
-  return ((loaded.raw?.composite_tools as Record<string, Composite> | undefined) ?? {}) as Record<string, Composite>;
+  return (await writtenSection(ctx, 'composite_tools')).entries as Record<string, Composite>;
 }
 
 export const compositeList = defineTool({
   name: 'composite_list',
   group: 'config',
-  ...TERMINAL_ONLY,
+  ...TERMINAL_ONLY_TOOL,
   command: { id: 'composite list', aliases: ['composite ls'], examples: ['<%= config.bin %> composite list', '<%= config.bin %> composite list --json'] },
   title: 'List composite tools',
   description: 'List the composite tools of the config (composite_tools): how their steps run and which tool each step calls.',
@@ -50,7 +49,7 @@ export const compositeList = defineTool({
 export const compositeShow = defineTool({
   name: 'composite_show',
   group: 'config',
-  ...TERMINAL_ONLY,
+  ...TERMINAL_ONLY_TOOL,
   command: { id: 'composite show', aliases: ['composite get'], args: ['name'], examples: ['<%= config.bin %> composite show lookup --json'] },
   title: 'Show a composite tool',
   description: 'Show one composite tool as the config has it: its inputs, steps and their arguments.',
@@ -67,7 +66,7 @@ export const compositeShow = defineTool({
 export const compositeAdd = defineTool({
   name: 'composite_add',
   group: 'config',
-  ...TERMINAL_ONLY,
+  ...TERMINAL_ONLY_TOOL,
   command: {
     id: 'composite add',
     args: ['name'],
@@ -125,8 +124,13 @@ async function checkSteps(
   const problems = known ? crossCheckProblems({ mcp_servers: config.mcp_servers, serve: {}, tool_views: {}, composite_tools: { [name]: entry } }, known) : [];
   if (problems.length) {
     const { closestNames } = await import('../../core/suggest.js');
-    const steps = entry.parallel ? Object.values(entry.parallel) : (entry.chain ?? []);
-    const similar = [...new Set(steps.filter((s) => !s.tool.includes('.')).flatMap((s) => closestNames(s.tool, known?.tools ?? [])))];
+    const similar = [
+      ...new Set(
+        compositeSteps(entry)
+          .filter((s) => !s.tool.includes('.'))
+          .flatMap((s) => closestNames(s.tool, known?.tools ?? [])),
+      ),
+    ];
     throw new ToolError('NOT_FOUND', problems.map((p) => p.message).join('; ') + '.', {
       details: { problems, similar },
       hint: `${similar.length ? `Did you mean ${similar.join(', ')}? ` : ''}"mcpkit server list" shows the servers, "mcpkit tools --local" mcpkit's tools.`,
@@ -134,25 +138,22 @@ async function checkSteps(
   }
   if (force) return [];
   const byServer = new Map<string, string[]>();
-  for (const step of entry.parallel ? Object.values(entry.parallel) : (entry.chain ?? [])) {
+  for (const step of compositeSteps(entry)) {
     const dot = step.tool.indexOf('.');
     if (dot > 0) byServer.set(step.tool.slice(0, dot), [...(byServer.get(step.tool.slice(0, dot)) ?? []), step.tool.slice(dot + 1)]);
   }
-  const unchecked: string[] = [];
-  for (const [server, tools] of byServer) {
-    const checked = await checkToolNames(ctx, server, tools, { published: true });
-    if (!checked.checked && checked.reason) unchecked.push(checked.reason);
-  }
-  return unchecked;
+  // Each server at once: a check that waits for one that is slow to start should not wait for all.
+  const checks = await Promise.all([...byServer].map(([server, tools]) => checkToolNames(ctx, server, tools, { published: true })));
+  return checks.flatMap((c) => (!c.checked && c.reason ? [c.reason] : []));
 }
 
 export const compositeRemove = defineTool({
   name: 'composite_remove',
   group: 'config',
-  ...TERMINAL_ONLY,
+  ...TERMINAL_ONLY_TOOL,
   command: { id: 'composite remove', aliases: ['composite rm'], args: ['name'], examples: ['<%= config.bin %> composite remove lookup'] },
   title: 'Remove a composite tool',
-  description: 'Remove a composite tool from the config (views that name it in tools: stop serving it).',
+  description: 'Remove a composite tool from the config; refused while a view names it in its tools.',
   input: z.strictObject({ name: compositeName }),
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
   hostAccess: 'config',

@@ -2,14 +2,13 @@ import { dirname } from 'node:path';
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import type { ToolContext } from '../../tool/context.js';
-import { CONFIG_WRITE, defineTool, READ_ONLY } from '../../tool/define.js';
-import { editConfigFile } from '../shared/config-access.js';
+import { CONFIG_WRITE, defineTool, READ_ONLY, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
+import { editConfigFile, writtenConfig } from '../shared/config-access.js';
 
 /**
  * Hooks from the terminal. Not offered over MCP (`available`): a hook is code that serve loads
  * into its own process, so an agent that could name a module could run anything as serve.
  */
-const TERMINAL_ONLY = { available: () => false } as const;
 const edits = () => import('../../config/composites-edit.js');
 const viewInput = z.string().min(1).optional().describe("A view's hooks (tool_views.NAME.hooks); leave out for the global ones, around every call.");
 
@@ -18,15 +17,14 @@ type Hooks = { pre_call?: string; post_call?: string };
 export const hooksShow = defineTool({
   name: 'hooks_show',
   group: 'config',
-  ...TERMINAL_ONLY,
+  ...TERMINAL_ONLY_TOOL,
   command: { id: 'hooks show', aliases: ['hooks list'], examples: ['<%= config.bin %> hooks show', '<%= config.bin %> hooks show --json'] },
   title: 'Show the hooks',
   description: "Show the hook modules of the config: the global ones (hooks), run around every call, and each view's (tool_views.NAME.hooks), run after them.",
   input: z.strictObject({}),
   annotations: READ_ONLY,
   async run(_input, ctx) {
-    const { inspectConfig } = await import('../../config/load.js');
-    const raw = (await inspectConfig(ctx.configLocation, ctx.env)).raw ?? {};
+    const { raw } = await writtenConfig(ctx);
     const rows = [{ where: 'global', ...((raw.hooks as Hooks | undefined) ?? {}) }];
     for (const [view, entry] of Object.entries((raw.tool_views as Record<string, { hooks?: Hooks }> | undefined) ?? {})) {
       if (entry?.hooks) rows.push({ where: `view ${view}`, ...entry.hooks });
@@ -46,7 +44,7 @@ export const hooksShow = defineTool({
 export const hooksSet = defineTool({
   name: 'hooks_set',
   group: 'config',
-  ...TERMINAL_ONLY,
+  ...TERMINAL_ONLY_TOOL,
   command: {
     id: 'hooks set',
     examples: [
@@ -92,7 +90,7 @@ async function checkModules(ctx: ToolContext, hooks: Hooks): Promise<void> {
 export const hooksClear = defineTool({
   name: 'hooks_clear',
   group: 'config',
-  ...TERMINAL_ONLY,
+  ...TERMINAL_ONLY_TOOL,
   command: { id: 'hooks clear', examples: ['<%= config.bin %> hooks clear', '<%= config.bin %> hooks clear --view research --post-call'] },
   title: 'Clear hook modules',
   description: 'Take hook modules out of the config, globally or for one view: --pre-call, --post-call, or both when neither is given.',

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { closestNames } from '../../core/suggest.js';
-import { defineTool } from '../../tool/define.js';
+import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
 import { PIN_KINDS, type Listing, type PinKind } from '../../proxy/pins.js';
 import { listedNow, TERMINAL_ONLY } from './pins.js';
 import { findingLine, scanListing } from './scan.js';
@@ -64,7 +64,7 @@ export const serverApprove = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   hostAccess: 'processes',
-  available: () => false,
+  ...TERMINAL_ONLY_TOOL,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw TERMINAL_ONLY('server approve');
     const [{ updatePins, sectionOf }, { compareItems, pinOfItem, keyOf, invisibleInDefinition, reviewDigest, DIGEST_MIN_LENGTH }, { failsAt }] =

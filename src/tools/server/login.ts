@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
 import type { McpkitConfig, ServerConfig } from '../../config/schema.js';
-import { defineTool } from '../../tool/define.js';
+import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import type { Challenge, UpstreamOAuth } from '../../auth/upstream-oauth.js';
 
@@ -69,7 +69,7 @@ export const serverLogin = defineTool({
     timeout_s: z.int().min(1).max(3600).default(300).describe('How long to wait for the browser to come back.'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  available: () => false,
+  ...TERMINAL_ONLY_TOOL,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw new ToolError('FORBIDDEN', LOGIN_ONLY_IN_A_TERMINAL);
     const server = oauthServer(await ctx.config(), input.name);
@@ -177,7 +177,7 @@ export const serverLogout = defineTool({
   description: 'Forget the OAuth login of a server: its tokens and the registration mcpkit made, kept in $XDG_STATE_HOME/mcpkit/oauth.',
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  available: () => false,
+  ...TERMINAL_ONLY_TOOL,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw new ToolError('FORBIDDEN', LOGIN_ONLY_IN_A_TERMINAL);
     const { loginStore } = await import('../../auth/upstream-oauth.js');

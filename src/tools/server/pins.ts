@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
-import { defineTool } from '../../tool/define.js';
+import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import { findingLine, scanListing } from './scan.js';
 import { PIN_KINDS, type Listing, type PinKind } from '../../proxy/pins.js';
@@ -99,7 +99,7 @@ export const serverDiff = defineTool({
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server in mcp_servers.') }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   hostAccess: 'processes',
-  available: () => false,
+  ...TERMINAL_ONLY_TOOL,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw TERMINAL_ONLY('server diff');
     const { listing, file, under } = await listedNow(ctx, input.name);

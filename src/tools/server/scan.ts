@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
-import { defineTool } from '../../tool/define.js';
+import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import type { Finding, ScanTool } from '../../proxy/scan.js';
 import type { PinFile } from '../../config/pin-file.js';
@@ -60,7 +60,7 @@ export const serverScan = defineTool({
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   hostAccess: 'config',
-  available: () => false,
+  ...TERMINAL_ONLY_TOOL,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') {
       throw new ToolError(

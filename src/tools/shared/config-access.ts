@@ -11,16 +11,13 @@ export async function editConfigFile<R>(ctx: ToolContext, mutate: (doc: Document
 }
 
 /**
- * A section of the config as written (placeholders intact), secrets masked, with the problems of
- * each entry that was set aside (an unset variable, a bad URL: McpkitConfig.unusable).
+ * The config as written (placeholders intact), secrets masked, with what was set aside (an unset
+ * variable, a bad URL: McpkitConfig.unusable) and the config as loaded, when it loads. A file that
+ * does not parse is CONFIG_INVALID.
  */
-export async function writtenSection(
-  ctx: ToolContext,
-  section: 'mcp_servers' | 'tool_views',
-): Promise<{
-  entries: Record<string, Record<string, unknown>>;
-  problems: (name: string) => readonly string[] | undefined;
-  /** The config as loaded (variables resolved), when it loads. */
+export async function writtenConfig(ctx: ToolContext): Promise<{
+  raw: Record<string, unknown>;
+  unusable: NonNullable<McpkitConfig['unusable']>;
   config?: McpkitConfig;
 }> {
   const [{ inspectConfig }, { maskSecrets }, { configInvalid }] = await Promise.all([
@@ -30,11 +27,27 @@ export async function writtenSection(
   ]);
   const loaded = await inspectConfig(ctx.configLocation, ctx.env);
   if (!loaded.raw) throw configInvalid(ctx.configLocation.path, loaded.problems);
-  const entries = (loaded.raw[section] ?? {}) as Record<string, Record<string, unknown>>;
-  const unusable = loaded.config?.unusable ?? {};
   return {
-    entries: maskSecrets(entries, new Set()) as Record<string, Record<string, unknown>>,
-    problems: (name) => unusable[`${section}.${name}`],
+    raw: maskSecrets(loaded.raw, new Set()) as Record<string, unknown>,
+    unusable: loaded.config?.unusable ?? {},
     ...(loaded.config ? { config: loaded.config } : {}),
+  };
+}
+
+/** A section of the config as written (writtenConfig), with the problems of each entry that was set aside. */
+export async function writtenSection(
+  ctx: ToolContext,
+  section: 'mcp_servers' | 'tool_views' | 'composite_tools',
+): Promise<{
+  entries: Record<string, Record<string, unknown>>;
+  problems: (name: string) => readonly string[] | undefined;
+  /** The config as loaded (variables resolved), when it loads. */
+  config?: McpkitConfig;
+}> {
+  const { raw, unusable, config } = await writtenConfig(ctx);
+  return {
+    entries: (raw[section] ?? {}) as Record<string, Record<string, unknown>>,
+    problems: (name) => unusable[`${section}.${name}`],
+    ...(config ? { config } : {}),
   };
 }

@@ -34,19 +34,29 @@ export async function checkToolNames(
   }
   const unknown = tools.filter((tool) => !offered.includes(tool));
   if (unknown.length > 0) {
-    const { closestNames } = await import('../../core/suggest.js');
-    const similar = [...new Set(unknown.flatMap((tool) => closestNames(tool, offered)))];
-    const what = options.published ? ' (after its own rules and renames)' : '';
-    throw new ToolError(
-      'NOT_FOUND',
-      `Server "${name}" has no tool${unknown.length === 1 ? '' : 's'} named ${unknown.map((t) => `"${t}"`).join(', ')}${what}.`,
-      {
-        details: { server: name, unknown, similar, offered },
-        hint: `${similar.length ? `Did you mean ${similar.join(', ')}? ` : ''}"mcpkit server test ${name}" lists its tools; pass ${field('force')} to keep the names anyway.`,
-      },
-    );
+    throw await notOffered(unknown, offered, {
+      says: (named) => `Server "${name}" has no ${named}${options.published ? ' (after its own rules and renames)' : ''}.`,
+      details: { server: name, offered },
+      lists: `"mcpkit server test ${name}" lists its tools`,
+      keeps: 'the names',
+    });
   }
   return { checked: true };
+}
+
+/** NOT_FOUND for names nothing offers, with the closest ones, the command that lists what is offered, and --force. */
+async function notOffered(
+  unknown: readonly string[],
+  offered: readonly string[],
+  words: { says: (named: string) => string; details: Record<string, unknown>; lists: string; keeps: string },
+): Promise<ToolError> {
+  const { closestNames } = await import('../../core/suggest.js');
+  const similar = [...new Set(unknown.flatMap((name) => closestNames(name, offered)))];
+  const named = `tool${unknown.length === 1 ? '' : 's'} named ${unknown.map((n) => `"${n}"`).join(', ')}`;
+  return new ToolError('NOT_FOUND', words.says(named), {
+    details: { ...words.details, unknown, similar },
+    hint: `${similar.length ? `Did you mean ${similar.join(', ')}? ` : ''}${words.lists}; pass ${field('force')} to keep ${words.keeps} anyway.`,
+  });
 }
 
 const CHECK_TIMEOUT_MS = 10_000;
@@ -78,10 +88,10 @@ export async function checkViewPins(ctx: ToolContext, view: string, pins: readon
   const unknown = pins.filter((pin) => !seen.names.includes(pin));
   if (unknown.length === 0) return { checked: true };
   if (seen.down.length > 0) return { checked: false, reason: `${seen.down.join(', ')} could not be reached` };
-  const { closestNames } = await import('../../core/suggest.js');
-  const similar = [...new Set(unknown.flatMap((pin) => closestNames(pin, seen.names)))];
-  throw new ToolError('NOT_FOUND', `View "${view}" publishes no tool${unknown.length === 1 ? '' : 's'} named ${unknown.map((p) => `"${p}"`).join(', ')}.`, {
-    details: { view, unknown, similar },
-    hint: `${similar.length ? `Did you mean ${similar.join(', ')}? ` : ''}"mcpkit view tools ${view}" lists what it publishes; pass ${field('force')} to keep the pins anyway.`,
+  throw await notOffered(unknown, seen.names, {
+    says: (named) => `View "${view}" publishes no ${named}.`,
+    details: { view },
+    lists: `"mcpkit view tools ${view}" lists what it publishes`,
+    keeps: 'the pins',
   });
 }
