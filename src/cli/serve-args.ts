@@ -1,5 +1,7 @@
+import { parsePlainLine, type PlainGrammar } from './plain-line.js';
+
 /**
- * The flags `serve` takes, parsed without oclif for the fast path (see bin/run.js). Returns
+ * The flags `serve` takes, parsed without oclif for the fast path (see bin/run.js) by the one plain grammar (plain-line.ts). Returns
  * undefined for anything it does not fully understand (--help, a typo, a missing value), so that
  * oclif handles it with its usual help and errors. Pure.
  */
@@ -26,28 +28,17 @@ export const SERVE_BOOLEAN_FLAGS = ['eager', 'http', 'read-only'] as const;
 /** Flags that may be repeated, each taking a value. */
 export const SERVE_MULTI_FLAGS = ['allow-origin'] as const;
 
+const SERVE_GRAMMAR: PlainGrammar = Object.fromEntries([
+  ...SERVE_VALUE_FLAGS.map((name) => [name, { type: 'string' }] as const),
+  ...SERVE_BOOLEAN_FLAGS.map((name) => [name, { type: 'boolean' }] as const),
+  ...SERVE_MULTI_FLAGS.map((name) => [name, { type: 'string', multiple: true }] as const),
+]);
+
 export function parseServeArgs(argv: readonly string[]): ServeArgs | undefined {
-  const out: Record<string, string | boolean | string[]> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    const match = /^--([a-z][a-z-]*)(?:=(.*))?$/.exec(token);
-    if (!match) return undefined;
-    const [, name, inline] = match;
-    if ((SERVE_MULTI_FLAGS as readonly string[]).includes(name!)) {
-      const value = inline ?? argv[++i];
-      if (value === undefined || value === '' || (inline === undefined && value.startsWith('-'))) return undefined;
-      out[name!] = [...((out[name!] as string[] | undefined) ?? []), value];
-    } else if ((SERVE_VALUE_FLAGS as readonly string[]).includes(name!)) {
-      const value = inline ?? argv[++i];
-      if (value === undefined || value === '' || (inline === undefined && value.startsWith('-'))) return undefined;
-      if (name! in out) return undefined;
-      out[name!] = value;
-    } else if ((SERVE_BOOLEAN_FLAGS as readonly string[]).includes(name!) && inline === undefined) {
-      if (name! in out) return undefined;
-      out[name!] = true;
-    } else {
-      return undefined;
-    }
-  }
-  return out as ServeArgs;
+  const line = parsePlainLine(SERVE_GRAMMAR, argv, { positionals: false });
+  if (!line) return undefined;
+  // An empty value is a mistake oclif words better (`--config=`).
+  const empty = (value: unknown) => value === '' || (Array.isArray(value) && value.includes(''));
+  if (Object.values(line.values).some(empty)) return undefined;
+  return line.values as ServeArgs;
 }

@@ -1,10 +1,11 @@
 import type { Habit } from '../tool/define.js';
 import type { FieldSpec } from './field-specs.js';
 import { coerceValue } from './field-specs.js';
+import { parsePlainLine, type PlainGrammar, type PlainOption } from './plain-line.js';
 
 /**
- * A tool command's command line parsed without oclif, for the fast path (see tool-fast-path.ts).
- * It understands only plain, valid input: `--flag value`, `--flag=value`, `-c value`, booleans
+ * A tool command's command line parsed without oclif, for the fast path (see tool-fast-path.ts)
+ * and the daemon, by the one plain grammar (plain-line.ts). It understands only plain, valid input: `--flag value`, `--flag=value`, `-c value`, booleans
  * (`--no-x` where the default is true), repeated multi-value flags, positionals, `--` and the
  * global `--json` / `--config`. Anything else (--help, a typo, a missing or bad value, a missing
  * argument) returns undefined so that oclif parses it and prints its usual help or error. Pure.
@@ -20,101 +21,65 @@ export interface ToolArgs {
   habits: string[];
 }
 
+/** The grammar of one tool command's line: its flags, the habits it answers, and the global ones. */
+function toolGrammar(named: readonly FieldSpec[], habits: Readonly<Record<string, Habit>>, daemonFlag: boolean): PlainGrammar {
+  const grammar: Record<string, PlainOption> = {};
+  const chars = new Set(Object.values(habits).flatMap((h) => (h.char ? [h.char] : [])));
+  for (const spec of named) {
+    if (spec.flag in habits) continue; // a habit of the same name is what the word means
+    const short = spec.char && !chars.has(spec.char) ? { short: spec.char } : {};
+    grammar[spec.flag] = spec.kind === 'boolean' ? { type: 'boolean', ...short } : { type: 'string', multiple: spec.multiple, ...short };
+    if (spec.kind === 'boolean' && spec.default === true) grammar[`no-${spec.flag}`] = { type: 'boolean' };
+  }
+  // A habit may be said more than once; it is reported once.
+  for (const [name, habit] of Object.entries(habits)) grammar[name] = { type: 'boolean', multiple: true, ...(habit.char ? { short: habit.char } : {}) };
+  grammar.json = { type: 'boolean' };
+  grammar.config = { type: 'string' };
+  if (daemonFlag) grammar['no-daemon'] = { type: 'boolean' };
+  return grammar;
+}
+
 export function parseToolArgs(
   specs: readonly FieldSpec[],
   argv: readonly string[],
   options: { daemonFlag?: boolean; habits?: Readonly<Record<string, Habit>> } = {},
 ): ToolArgs | undefined {
-  const habits = Object.entries(options.habits ?? {});
-  const habitByChar = new Map(habits.filter(([, h]) => h.char).map(([name, h]) => [h.char!, name]));
+  const habits = options.habits ?? {};
   const named = specs.filter((s) => !s.positional);
   const positionalSpecs = specs.filter((s) => s.positional);
-  const byFlag = new Map(named.map((s) => [s.flag, s]));
-  const byChar = new Map(named.filter((s) => s.char).map((s) => [s.char!, s]));
-  const out: ToolArgs = { flags: {}, positionals: [], json: false, noDaemon: false, habits: [] };
-  const habit = (name: string | undefined): boolean => {
-    if (name === undefined || !options.habits?.[name]) return false;
-    if (!out.habits.includes(name)) out.habits.push(name);
-    return true;
+  const line = parsePlainLine(toolGrammar(named, habits, options.daemonFlag === true), argv);
+  if (!line) return undefined;
+  const { values } = line;
+  if (values.config === '') return undefined;
+  const out: ToolArgs = {
+    flags: {},
+    positionals: line.positionals,
+    json: values.json === true,
+    ...(typeof values.config === 'string' ? { config: values.config } : {}),
+    noDaemon: values['no-daemon'] === true,
+    habits: Object.keys(habits).filter((name) => values[name] !== undefined),
   };
-  const seen = new Set<string>();
-
-  const take = (spec: FieldSpec, raw: string | undefined): boolean => {
-    if (raw === undefined) return false;
-    if (spec.options && !spec.options.includes(raw)) return false;
-    let value: unknown;
-    try {
-      value = coerceValue(spec, raw);
-    } catch {
-      return false;
-    }
-    if (spec.multiple) {
-      out.flags[spec.flag] = [...((out.flags[spec.flag] as unknown[] | undefined) ?? []), value];
-    } else {
-      if (seen.has(spec.flag)) return false;
-      out.flags[spec.flag] = value;
-    }
-    seen.add(spec.flag);
-    return true;
-  };
-  // A value that looks like a flag is ambiguous; oclif decides what it means.
-  const valueAt = (i: number): string | undefined => {
-    const value = argv[i];
-    return value === undefined || value.startsWith('-') ? undefined : value;
-  };
-
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (token === '--') {
-      out.positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!token.startsWith('-') || token === '-') {
-      out.positionals.push(token);
-      continue;
-    }
-    const long = /^--([a-z][a-z0-9-]*)(?:=([\s\S]*))?$/.exec(token);
-    if (long) {
-      const [, name, inline] = long as unknown as [string, string, string | undefined];
-      if (name === 'json' && inline === undefined && !out.json) {
-        out.json = true;
-        continue;
-      }
-      if (name === 'no-daemon' && options.daemonFlag && inline === undefined && !out.noDaemon) {
-        out.noDaemon = true;
-        continue;
-      }
-      if (name === 'config' && out.config === undefined) {
-        out.config = inline ?? valueAt(++i);
-        if (!out.config) return undefined;
-        continue;
-      }
-      if (inline === undefined && habit(name)) continue;
-      const spec = byFlag.get(name);
-      if (spec?.kind === 'boolean') {
-        if (inline !== undefined || seen.has(spec.flag)) return undefined;
-        out.flags[spec.flag] = true;
-        seen.add(spec.flag);
-        continue;
-      }
-      const negated = name.startsWith('no-') ? byFlag.get(name.slice(3)) : undefined;
-      if (!spec && negated?.kind === 'boolean' && negated.default === true && inline === undefined && !seen.has(negated.flag)) {
-        out.flags[negated.flag] = false;
-        seen.add(negated.flag);
-        continue;
-      }
-      if (!spec || !take(spec, inline ?? valueAt(++i))) return undefined;
-      continue;
-    }
-    const short = /^-([a-zA-Z])$/.exec(token);
-    if (short && habit(habitByChar.get(short[1]!))) continue;
-    const spec = short ? byChar.get(short[1]!) : undefined;
-    if (!spec) return undefined;
+  for (const spec of named) {
+    if (spec.flag in habits) continue;
+    const value = values[spec.flag];
+    const negated = values[`no-${spec.flag}`];
+    if (value !== undefined && negated !== undefined) return undefined;
+    if (negated !== undefined) out.flags[spec.flag] = false;
+    if (value === undefined) continue;
     if (spec.kind === 'boolean') {
-      if (seen.has(spec.flag)) return undefined;
       out.flags[spec.flag] = true;
-      seen.add(spec.flag);
-    } else if (!take(spec, valueAt(++i))) return undefined;
+      continue;
+    }
+    const taken: unknown[] = [];
+    for (const raw of [value].flat() as string[]) {
+      if (spec.options && !spec.options.includes(raw)) return undefined;
+      try {
+        taken.push(coerceValue(spec, raw));
+      } catch {
+        return undefined;
+      }
+    }
+    out.flags[spec.flag] = spec.multiple ? taken : taken[0];
   }
 
   const restTakesAll = positionalSpecs.at(-1)?.multiple ?? false;
@@ -124,6 +89,6 @@ export function parseToolArgs(
     if (value === undefined && spec.required) return undefined;
     if (value !== undefined && spec.options && !spec.options.includes(value)) return undefined;
   }
-  if (named.some((s) => s.required && !seen.has(s.flag))) return undefined;
+  if (named.some((s) => s.required && out.flags[s.flag] === undefined)) return undefined;
   return out;
 }

@@ -4,8 +4,8 @@ import { interceptIncoming } from '../core/sdk-seams.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { CallObserver } from '../audit/auditor.js';
-import { answererOf } from '../proxy/catalog.js';
 import type { ToolAccess } from '../tool/context.js';
+import { auditedCall } from './call-record.js';
 
 /** Who a connection's calls come from, for the audit log. */
 export interface FastPathCaller {
@@ -20,8 +20,9 @@ export interface FastPathCaller {
 const envelopeBytes = (id: RequestId) => Buffer.byteLength(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":}`);
 
 /**
- * Wraps a forwarded call's reply so that the audit log gets its line (when there is a log). A
- * reply that returns the bytes it sent saves the log serializing the result again to count them.
+ * Wraps a forwarded call's reply so that the audit log gets its line (when there is a log), made
+ * by the one maker of records (call-record.ts) as the SDK server's path makes its own. A reply that
+ * returns the bytes it sent saves the log serializing the result again to count them.
  */
 function auditedReply<R>(
   caller: FastPathCaller | undefined,
@@ -37,22 +38,21 @@ function auditedReply<R>(
   return (result: R) => {
     const sent = reply(result);
     const name = String(params.name);
-    const entry = hub.knownEntry(name);
-    observer.record({
-      method: 'tools/call',
-      name,
-      session: caller.session(),
-      request: id,
-      identity: access?.client,
-      named: access?.named,
-      client: caller.client(),
-      view: hub.view.name,
-      ...(entry ? answererOf(entry) : {}),
-      started,
-      args: params.arguments ?? {},
-      result,
-      ...(typeof sent === 'number' ? { resultBytes: sent - envelopeBytes(id) } : {}),
-    });
+    observer.record(
+      auditedCall({
+        method: 'tools/call',
+        name,
+        session: caller.session(),
+        request: id,
+        access,
+        client: caller.client(),
+        view: hub.view.name,
+        answered: { entry: hub.knownEntry(name) },
+        started,
+        args: params.arguments ?? {},
+        ended: { result, resultBytes: typeof sent === 'number' ? sent - envelopeBytes(id) : undefined },
+      }),
+    );
   };
 }
 

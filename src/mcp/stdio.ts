@@ -5,8 +5,9 @@ import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { ClientEra } from '../proxy/era.js';
 import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
+import { STDIO_ACCESS } from './call-record.js';
 import { installFastPath } from './fast-path.js';
-import { STDIO_ACCESS, createToolServer, resolvedHubOf, type ToolServerOptions } from './tool-server.js';
+import { createToolServer, resolvedHubOf, type ToolServerOptions } from './tool-server.js';
 
 export interface StdioServeOptions {
   runtime: Runtime;

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import { answererOf, type CatalogEntry } from '../proxy/catalog.js';
+import { auditedCall, STDIO_IDENTITY, type Answered, type CallFacts } from './call-record.js';
 import { modernRequestOf } from './modern-request.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
@@ -80,11 +80,6 @@ function questionsOf(runtime: Runtime): OpenQuestions {
 }
 
 /** What answered a tools/call, for the audit log: a catalog entry (through a meta-tool: `via`), or a meta-tool itself. */
-type Answered = { entry?: CatalogEntry; via?: string; meta?: boolean };
-
-/** Who a stdio client is in the audit log: the person who started serve. */
-export const STDIO_IDENTITY = 'stdio';
-export const STDIO_ACCESS = Object.freeze({ client: STDIO_IDENTITY });
 
 type Allows = NonNullable<ToolAccess['allows']>;
 
@@ -193,29 +188,25 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
     ctx: ServerContext,
     started: number,
     args: unknown,
-    ended: { result?: unknown; error?: unknown },
+    ended: CallFacts['ended'],
     answered: Answered | undefined,
   ) => {
-    if (!runtime.observer) return;
-    const { entry, via, meta } = answered ?? {};
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    const client = (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion();
-    runtime.observer.record({
-      method,
-      // A call through a meta-tool is recorded under the tool it ran.
-      name: via !== undefined && entry ? entry.name : name,
-      session: ctx.sessionId,
-      request: ctx.mcpReq.id,
-      identity: access?.()?.client ?? STDIO_IDENTITY,
-      named: access?.()?.named,
-      ...(via !== undefined ? { via } : {}),
-      client,
-      view: resolved?.view.name,
-      ...(entry ? answererOf(entry) : meta ? { server: 'mcpkit', upstreamName: name } : {}),
-      started,
-      args,
-      ...(ended.error !== undefined ? { error: ended.error as { code?: unknown } } : { result: ended.result }),
-    });
+    runtime.observer?.record(
+      auditedCall({
+        method: method as CallFacts['method'],
+        name,
+        session: ctx.sessionId,
+        request: ctx.mcpReq.id,
+        access: access?.(),
+        client: (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion(),
+        view: resolved?.view.name,
+        answered,
+        started,
+        args,
+        ended,
+      }),
+    );
   };
   /** Runs a handler and records it in the audit log, whether it answers or throws; `answered` names what answered a tools/call. */
   const audit = async <T>(

@@ -18,7 +18,7 @@ const entries = (path: string) =>
     .split('\n')
     .map((l) => JSON.parse(l) as AuditEntry);
 
-describe('the audit log', () => {
+describe.concurrent('the audit log', () => {
   it('has a line per tools/call, prompts/get and resources/read, for each outcome, without argument values; stats adds them up', async () => {
     const folder = tempDir();
     const audit = join(folder, 'audit.jsonl');

@@ -10,7 +10,7 @@ import { SERVERS, writeConfig } from '../helpers/upstreams.js';
  * sep-2322-client-request-state, and accepting defaults its elicitation-sep1034-client-defaults,
  * in conformance-2026-clients.test.ts.
  */
-describe('call --elicitation', () => {
+describe.concurrent('call --elicitation', () => {
   const config = () => writeConfig({ mcp_servers: { everything: SERVERS.everything } });
   const rawResult = (stdout: string) =>
     JSON.parse(

@@ -16,7 +16,7 @@ function setUp() {
   return { file, mcpkit, servers };
 }
 
-describe('server add, list, show and remove as other CLIs spell them', () => {
+describe.concurrent('server add, list, show and remove as other CLIs spell them', () => {
   it('a URL after the name is --url; -e and -H are --env and --header', async () => {
     const { mcpkit, servers } = setUp();
     const remote = await mcpkit(['server', 'add', 'linear', 'https://mcp.linear.app/mcp', '-H', 'X-Team=core']);
@@ -59,7 +59,7 @@ describe('server add, list, show and remove as other CLIs spell them', () => {
   });
 });
 
-describe('mcpkit version', () => {
+describe.concurrent('mcpkit version', () => {
   it('prints what --version prints, and each part with --json', async () => {
     const env = cleanEnv();
     const [plain, flag, json] = await Promise.all([runCli(['version'], { env }), runCli(['--version'], { env }), runCli(['version', '--json'], { env })]);
@@ -71,7 +71,7 @@ describe('mcpkit version', () => {
   });
 });
 
-describe('mcpkit tools NAME: one tool, whole', () => {
+describe.concurrent('mcpkit tools NAME: one tool, whole', () => {
   it("mcpkit's own: its whole description and every argument, without starting a server", async () => {
     const { mcpkit, file } = setUp();
     writeFileSync(file, `mcp_servers:\n  broken: { command: /nonexistent/server }\n`);
@@ -104,7 +104,7 @@ describe('mcpkit tools NAME: one tool, whole', () => {
   });
 });
 
-describe('a mistyped flag is named with the one meant', () => {
+describe.concurrent('a mistyped flag is named with the one meant', () => {
   it.each([
     [['server', 'add', 'x', '--comand', 'node'], 'Did you mean --command?'],
     [['retrieve', 'search', 'x', '--limt', '3'], 'Did you mean --limit?'],
@@ -116,7 +116,7 @@ describe('a mistyped flag is named with the one meant', () => {
   });
 });
 
-describe('config validate finds what serve would refuse', () => {
+describe.concurrent('config validate finds what serve would refuse', () => {
   it('unknown groups and tools, a composite step of no server, a root that does not exist; serve --view refuses the same view', async () => {
     const { mcpkit, file } = setUp();
     writeFileSync(

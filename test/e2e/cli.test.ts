@@ -11,7 +11,7 @@ function configWith(text: string): { file: string; env: NodeJS.ProcessEnv } {
   return { file, env: cleanEnv({ MCPKIT_CONFIG: file }) };
 }
 
-describe('the CLI as a user runs it', () => {
+describe.concurrent('the CLI as a user runs it', () => {
   it('config path --json says which file and why', async () => {
     const { file, env } = configWith('serve: {}\n');
     const r = await runCommand(['config', 'path', '--json'], { env });
@@ -192,7 +192,7 @@ describe('the CLI as a user runs it', () => {
   });
 });
 
-describe('--help', () => {
+describe.concurrent('--help', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { examples?: string[] }> };
 
   it.each(Object.keys(manifest.commands))('%s has usage and at least one example', async (id) => {

@@ -1,6 +1,6 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, tempDir, type RunResult } from '../helpers/cli.js';
 import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
 
@@ -9,29 +9,33 @@ import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
  * commands that use it print exactly what they print without it.
  */
 
-/** Every daemon a test started is ended after it, pass or fail (they are detached processes). */
-const runtimeDirs: string[] = [];
-afterEach(async () => {
-  for (const dir of runtimeDirs.splice(0)) {
-    const folder = join(dir, 'mcpkit');
-    if (!existsSync(folder)) continue;
-    for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) {
-      try {
-        const { pid } = JSON.parse(readFileSync(join(folder, file), 'utf8')) as { pid: number };
-        process.kill(pid, 'SIGTERM');
-        if (!(await waitFor(() => !alive(pid), 5_000))) process.kill(pid, 'SIGKILL');
-      } catch {
-        /* gone already */
-      }
+/** Ends every daemon whose runtime folder is `runtimeDir` (they are detached processes). */
+async function stopDaemonsIn(runtimeDir: string): Promise<void> {
+  const folder = join(runtimeDir, 'mcpkit');
+  if (!existsSync(folder)) return;
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) {
+    try {
+      const { pid } = JSON.parse(readFileSync(join(folder, file), 'utf8')) as { pid: number };
+      process.kill(pid, 'SIGTERM');
+      if (!(await waitFor(() => !alive(pid), 5_000))) process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone already */
     }
   }
-});
+}
 
-function setUp(config: string, extra: Record<string, string> = {}) {
+type Finished = (hook: () => Promise<void>) => void;
+
+/**
+ * A config and a runtime folder of the test's own. The tests run a few at a time (each is mostly
+ * waiting on the processes it starts), so each ends its own daemons when it finishes, pass or
+ * fail, through its own context's hook.
+ */
+function setUp(finished: Finished, config: string, extra: Record<string, string> = {}) {
   const dir = tempDir('mcpkit-test-daemon-');
   const runtimeDir = join(dir, 'run');
   mkdirSync(runtimeDir, { mode: 0o700 });
-  runtimeDirs.push(runtimeDir);
+  finished(() => stopDaemonsIn(runtimeDir));
   const file = join(dir, 'mcpkit.yaml');
   writeFileSync(file, config);
   const env = cleanEnv({ XDG_RUNTIME_DIR: runtimeDir, MCPKIT_CONFIG: file, ...extra });
@@ -62,9 +66,9 @@ const seen = (r: RunResult) => ({
 });
 const timeless = (text: string) => text.replace(/"duration_ms": \d+/g, '"duration_ms": 0').replace(/\b\d+ ms\b/g, 'N ms');
 
-describe('mcpkit daemon', () => {
-  it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs', async () => {
-    const { mcpkit, status } = setUp(EVERYTHING);
+describe.concurrent('mcpkit daemon', () => {
+  it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs', async ({ onTestFinished }) => {
+    const { mcpkit, status } = setUp(onTestFinished, EVERYTHING);
     const missing = await runCli(['daemon', 'start', '--config', 'no-such.yaml'], { env: cleanEnv({ XDG_RUNTIME_DIR: tempDir() }), cwd: tempDir() });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
@@ -96,8 +100,8 @@ describe('mcpkit daemon', () => {
     expect((await mcpkit(['daemon', 'stop'])).stdout).toContain('No mcpkit daemon runs');
   }, 60_000);
 
-  it('commands print the same through the daemon as without it: output, errors, exit codes, --json, streaming', async () => {
-    const { dir, mcpkit, status } = setUp(EVERYTHING);
+  it('commands print the same through the daemon as without it: output, errors, exit codes, --json, streaming', async ({ onTestFinished }) => {
+    const { dir, mcpkit, status } = setUp(onTestFinished, EVERYTHING);
     const tree = join(dir, 'tree');
     mkdirSync(join(tree, 'src'), { recursive: true });
     writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
@@ -140,8 +144,10 @@ describe('mcpkit daemon', () => {
     }
   }, 240_000);
 
-  it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async () => {
-    const { dir, mcpkit, status } = setUp(`${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
+  it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async ({
+    onTestFinished,
+  }) => {
+    const { dir, mcpkit, status } = setUp(onTestFinished, `${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
     writeFileSync(
       join(dir, 'hook.mjs'),
       "process.stderr.write('hook module loaded\\n');\nexport function pre_call(args, ctx) { console.error(`hook saw ${ctx.upstream_tool} ${args.message}`); }\n",
@@ -163,10 +169,12 @@ describe('mcpkit daemon', () => {
     expect(log).not.toContain('hook saw');
   }, 120_000);
 
-  it('builds the file index of its roots as it starts, before any command searches: status shows it, the log says when it is done', async () => {
+  it('builds the file index of its roots as it starts, before any command searches: status shows it, the log says when it is done', async ({
+    onTestFinished,
+  }) => {
     const tree = tempDir('mcpkit-test-warm-tree-');
     for (let i = 0; i < 200; i++) writeFileSync(join(tree, `f${i}.txt`), `line ${i}\nneedle ${i}.\n`);
-    const { mcpkit, status } = setUp(`retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n`);
+    const { mcpkit, status } = setUp(onTestFinished, `retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n`);
     const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
     expect(await waitFor(() => readFileSync(started.log, 'utf8').includes('file index built'), 20_000), readFileSync(started.log, 'utf8')).toBe(true);
     expect(readFileSync(started.log, 'utf8')).toMatch(/file index built in \d+ ms: .*\(200 files\)/);
@@ -178,16 +186,16 @@ describe('mcpkit daemon', () => {
     expect(JSON.parse(found.stdout).result.matches).toEqual([expect.objectContaining({ path: 'tree/f17.txt', line: 2 })]);
   }, 60_000);
 
-  it('MCPKIT_NO_DAEMON=1 bypasses it', async () => {
-    const { mcpkit, status, env } = setUp(EVERYTHING);
+  it('MCPKIT_NO_DAEMON=1 bypasses it', async ({ onTestFinished }) => {
+    const { mcpkit, status, env } = setUp(onTestFinished, EVERYTHING);
     await mcpkit(['daemon', 'start']);
     const before = (await status()).status!.requests;
     expect((await mcpkit(['call', 'echo', 'message=x'], { env: { ...env, MCPKIT_NO_DAEMON: '1' } })).stdout).toBe('Echo: x\n');
     expect((await status()).status!.requests - before).toBe(1);
   }, 60_000);
 
-  it('a killed daemon: the next command does the work itself and removes the socket', async () => {
-    const { mcpkit, status } = setUp(EVERYTHING);
+  it('a killed daemon: the next command does the work itself and removes the socket', async ({ onTestFinished }) => {
+    const { mcpkit, status } = setUp(onTestFinished, EVERYTHING);
     const started = await mcpkit(['daemon', 'start']);
     expect(started.code, started.stderr).toBe(0);
     const { socket, status: s } = await status();
@@ -203,8 +211,8 @@ describe('mcpkit daemon', () => {
     expect(again.code, again.stderr).toBe(0);
   }, 60_000);
 
-  it('a daemon of another build is never used: commands do the work themselves; start (and daemon: auto) replace it', async () => {
-    const { dir, mcpkit, status, file } = setUp(EVERYTHING);
+  it('a daemon of another build is never used: commands do the work themselves; start (and daemon: auto) replace it', async ({ onTestFinished }) => {
+    const { dir, mcpkit, status, file } = setUp(onTestFinished, EVERYTHING);
     // Another build of mcpkit: the same code with another build identity.
     const other = join(dir, 'other-mcpkit');
     mkdirSync(other);
@@ -231,8 +239,8 @@ describe('mcpkit daemon', () => {
     expect(alive(old.status!.pid)).toBe(false);
   }, 90_000);
 
-  it('listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async () => {
-    const { mcpkit, status, runtimeDir } = setUp(EVERYTHING);
+  it('listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async ({ onTestFinished }) => {
+    const { mcpkit, status, runtimeDir } = setUp(onTestFinished, EVERYTHING);
     await mcpkit(['daemon', 'start']);
     const { socket } = await status();
     expect(statSync(socket).isSocket()).toBe(true);
@@ -246,8 +254,8 @@ describe('mcpkit daemon', () => {
     expect(refused.stderr).toMatch(/Error \[FILE_ACCESS\]: The daemon's folder .* may be entered by other users \(mode 755\)/);
   }, 60_000);
 
-  it('exits after daemon.idle_minutes without a request, and removes its socket', async () => {
-    const { mcpkit } = setUp(`daemon:\n  idle_minutes: 0.05\n${EVERYTHING}`);
+  it('exits after daemon.idle_minutes without a request, and removes its socket', async ({ onTestFinished }) => {
+    const { mcpkit } = setUp(onTestFinished, `daemon:\n  idle_minutes: 0.05\n${EVERYTHING}`);
     // What start says is all this needs: asking for the status would be a request, and reset the clock.
     const start = await mcpkit(['daemon', 'start', '--json']);
     expect(start.code, start.stderr).toBe(0);
@@ -258,8 +266,10 @@ describe('mcpkit daemon', () => {
     expect(readFileSync(started.log, 'utf8')).toContain('stopping: idle for 0.05 minute(s) (daemon.idle_minutes)');
   }, 60_000);
 
-  it('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async () => {
-    const { mcpkit, status, file } = setUp(EVERYTHING);
+  it('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async ({
+    onTestFinished,
+  }) => {
+    const { mcpkit, status, file } = setUp(onTestFinished, EVERYTHING);
     await mcpkit(['daemon', 'start']);
     expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
     const added = await mcpkit(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
@@ -275,8 +285,8 @@ describe('mcpkit daemon', () => {
     expect(seen(broken)).toEqual(seen(cold));
   }, 90_000);
 
-  it('daemon: auto starts it with the first command, which does its own work meanwhile', async () => {
-    const { mcpkit, status } = setUp(`daemon: auto\n${EVERYTHING}`);
+  it('daemon: auto starts it with the first command, which does its own work meanwhile', async ({ onTestFinished }) => {
+    const { mcpkit, status } = setUp(onTestFinished, `daemon: auto\n${EVERYTHING}`);
     expect(await mcpkit(['call', 'echo', 'message=first'])).toMatchObject({ code: 0, stdout: 'Echo: first\n' });
     expect(await waitFor(async () => (await status()).running, 20_000, 200)).toBe(true);
     const before = (await status()).status!.requests;
@@ -286,8 +296,8 @@ describe('mcpkit daemon', () => {
 });
 
 describe('every daemon of yours', () => {
-  it('daemon list shows one per config; daemon stop --all stops them all', async () => {
-    const { dir, mcpkit, env } = setUp('mcp_servers: {}\n');
+  it('daemon list shows one per config; daemon stop --all stops them all', async ({ onTestFinished }) => {
+    const { dir, mcpkit, env } = setUp(onTestFinished, 'mcp_servers: {}\n');
     const second = join(dir, 'second.yaml');
     writeFileSync(second, 'mcp_servers: {}\n');
     expect((await mcpkit(['daemon', 'list'])).stdout).toBe('No mcpkit daemon runs.\n');

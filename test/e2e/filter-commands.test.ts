@@ -8,7 +8,7 @@ import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 const everything = [SERVERS.everything.command, ...SERVERS.everything.args];
 
-describe('filter run: a standalone filtering stdio proxy', () => {
+describe.concurrent('filter run: a standalone filtering stdio proxy', () => {
   it('serves only what the ordered rules pass, and refuses the rest', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -70,7 +70,7 @@ describe('filter run: a standalone filtering stdio proxy', () => {
   });
 });
 
-describe('filter test', () => {
+describe.concurrent('filter test', () => {
   it('says which rule decided for each name', async () => {
     const r = await runCommand(['filter', 'test', '--include', 'get-*', '--exclude', 'get-env', '--json', '--', ...everything]);
     expect(r.code).toBe(0);
@@ -81,7 +81,7 @@ describe('filter test', () => {
   });
 });
 
-describe('filter test NAME, and server test, use the rules stored on a server', () => {
+describe.concurrent('filter test NAME, and server test, use the rules stored on a server', () => {
   it('tests the rules stored on a configured server, or rules to try on it; server test lists what they let through', async () => {
     const env = cleanEnv({
       MCPKIT_CONFIG: writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, filter: [{ exclude: 'get-env' }, { include: 'get-*' }] } } }),
@@ -108,7 +108,7 @@ describe('filter test NAME, and server test, use the rules stored on a server', 
   }, 60_000);
 });
 
-describe('filter set', () => {
+describe.concurrent('filter set', () => {
   it('stores the rules in command-line order, and --clear removes them', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });

@@ -38,7 +38,7 @@ async function toolNames(url: string, token?: string): Promise<string[]> {
 
 const HOST_TOOLS = ['server_add', 'server_remove', 'server_test', 'server_import', 'registry_add', 'view_create', 'view_add_server', 'filter_set'];
 
-describe('serve --http without authentication', () => {
+describe.concurrent('serve --http without authentication', () => {
   it('does not offer tools that write the config or start processes', async () => {
     const { child, url } = await serveHttp(writeConfig({}));
     try {
@@ -83,7 +83,7 @@ describe('serve --http without authentication', () => {
   });
 });
 
-describe('HTTP sessions', () => {
+describe.concurrent('HTTP sessions', () => {
   const init = (id: number) => ({
     jsonrpc: '2.0',
     id,
@@ -217,7 +217,7 @@ describe('HTTP sessions', () => {
   }, 60_000);
 });
 
-describe('clients that do not read their answers', () => {
+describe.concurrent('clients that do not read their answers', () => {
   /** A POST of `body` on a raw socket, so the test decides when (and whether) the answer is read. */
   function rawPost(url: string, headers: Record<string, string>, body: string): Socket {
     const { hostname, port } = new URL(url);

@@ -24,7 +24,7 @@ async function serveRoot(root: string): Promise<Client> {
 
 const textOf = (r: unknown) => JSON.stringify((r as CallToolResult).structuredContent ?? (r as CallToolResult).content);
 
-describe('retrieve against a racing attacker', () => {
+describe.concurrent('retrieve against a racing attacker', () => {
   it('600 calls while a file and a folder are swapped for symlinks to outside: nothing outside is read or listed', async () => {
     const base = tempDir();
     const root = join(base, 'root');
@@ -73,7 +73,7 @@ describe('retrieve against a racing attacker', () => {
   }, 120_000);
 });
 
-describe('special files', () => {
+describe.concurrent('special files', () => {
   it('a FIFO is refused by name at once (FILE_NOT_REGULAR), skipped by search, and serve keeps answering', async () => {
     const root = tempDir();
     execFileSync('mkfifo', [join(root, 'pipe.txt')]);
@@ -98,7 +98,7 @@ describe('special files', () => {
   });
 });
 
-describe('paths longer than PATH_MAX', () => {
+describe.concurrent('paths longer than PATH_MAX', () => {
   it('are left out and counted (skipped.path_too_long) by search, find_files and smart_search, over MCP and in the terminal', async () => {
     // Made with relative steps (chdir), as no call takes the whole path; removed with rm -rf, which
     // walks down the same way (fs.rmSync gives up with ENAMETOOLONG).
@@ -136,7 +136,7 @@ describe('paths longer than PATH_MAX', () => {
   }, 60_000);
 });
 
-describe('names and folders that cannot be shown or read as they are', () => {
+describe.concurrent('names and folders that cannot be shown or read as they are', () => {
   it('control characters in names are escaped in the terminal; names that are not UTF-8 are left out and counted', async () => {
     const root = tempDir();
     mkdirSync(join(root, 'ok'));
@@ -235,7 +235,7 @@ describe('names and folders that cannot be shown or read as they are', () => {
   }, 60_000);
 });
 
-describe('patterns from a caller cannot stall serve', () => {
+describe.concurrent('patterns from a caller cannot stall serve', () => {
   it('catastrophic regular expressions and globs run in linear time; what cannot stops at retrieve.timeout_ms with TIMEOUT, and serve answers right after', async () => {
     const dir = tempDir();
     const root = join(dir, 'root');

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 
-describe('server commands edit the config safely', () => {
+describe.concurrent('server commands edit the config safely', () => {
   it('add, list, set-tools, set-description, disable, show, remove', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     writeFileSync(file, '# my servers\nmcp_servers: {}\n');
@@ -63,7 +63,7 @@ describe('server commands edit the config safely', () => {
   });
 });
 
-describe('server add NAME -- COMMAND ARGS, as claude mcp add takes it', () => {
+describe.concurrent('server add NAME -- COMMAND ARGS, as claude mcp add takes it', () => {
   it('takes the words after -- as the command and its arguments, flags among them too', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     const env = cleanEnv({ MCPKIT_CONFIG: file });
@@ -83,7 +83,7 @@ describe('server add NAME -- COMMAND ARGS, as claude mcp add takes it', () => {
   });
 });
 
-describe('server test and server import', async () => {
+describe.concurrent('server test and server import', async () => {
   const { SERVERS, writeConfig } = await import('../helpers/upstreams.js');
 
   it('server test connects, lists and times a real server', async () => {
@@ -163,7 +163,7 @@ describe('server test and server import', async () => {
   });
 });
 
-describe('server rename-tool and set-description without an allow-list', async () => {
+describe.concurrent('server rename-tool and set-description without an allow-list', async () => {
   const { SERVERS, writeConfig } = await import('../helpers/upstreams.js');
   it('rename and describe one tool; every other tool still passes; --reset publishes the upstream name again', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
@@ -201,7 +201,7 @@ describe('server rename-tool and set-description without an allow-list', async (
   });
 });
 
-describe('server_add over MCP speaks MCP, in the terminal speaks flags', async () => {
+describe.concurrent('server_add over MCP speaks MCP, in the terminal speaks flags', async () => {
   const { Client } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const { BIN } = await import('../helpers/cli.js');
@@ -254,7 +254,7 @@ describe('server_add over MCP speaks MCP, in the terminal speaks flags', async (
   });
 });
 
-describe('server add keeps secrets out of the file unless asked', () => {
+describe.concurrent('server add keeps secrets out of the file unless asked', () => {
   it.each([
     [
       ['--url', 'https://h.example/mcp', '--header', 'Authorization=Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
@@ -292,7 +292,7 @@ describe('server add keeps secrets out of the file unless asked', () => {
   });
 });
 
-describe('server import understands the client it reads', () => {
+describe.concurrent('server import understands the client it reads', () => {
   it("a VS Code .vscode/mcp.json with comments: ${input:...}, ${env:...} and ${workspaceFolder} in mcpkit's words", async () => {
     const project = tempDir();
     mkdirSync(join(project, '.vscode'));

@@ -9,7 +9,7 @@ import { BIN, cleanEnv, runCli, runCommand, tempDir } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /** The terminal as its users expect it. */
-describe('call reports failures like every command', () => {
+describe.concurrent('call reports failures like every command', () => {
   const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { everything: SERVERS.everything } }) });
 
   it('an upstream tool refusing its arguments: Error [CODE] on stderr, nothing on stdout, exit 2', async () => {
@@ -29,7 +29,7 @@ describe('call reports failures like every command', () => {
   }, 30_000);
 });
 
-describe('machine-readable output stays pure', () => {
+describe.concurrent('machine-readable output stays pure', () => {
   it('view install: JSON alone on stdout, the hint on stderr; mcpkit by name only when it is on the PATH', async () => {
     const config = writeConfig({ tool_views: { research: {} } });
     const bin = tempDir();
@@ -99,7 +99,7 @@ describe('machine-readable output stays pure', () => {
   });
 });
 
-describe('serve started by hand', () => {
+describe.concurrent('serve started by hand', () => {
   it('says on stderr, once, that it waits for an MCP client on stdin', () => {
     // script(1) gives serve a terminal for its stdin, as a person's shell would.
     const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} serve`, '/dev/null'], { env: cleanEnv(), encoding: 'utf8', timeout: 10_000, input: '' });
@@ -109,7 +109,7 @@ describe('serve started by hand', () => {
   });
 });
 
-describe('help and mistakes', () => {
+describe.concurrent('help and mistakes', () => {
   it.each([[['help']], [['help', 'config']], [['-h']], [['config', '-h']], [['--help']]])('%j shows help, exit 0', async (args) => {
     const r = await runCli(args);
     expect(r.code).toBe(0);
@@ -141,7 +141,7 @@ describe('help and mistakes', () => {
   });
 });
 
-describe('config explains itself', () => {
+describe.concurrent('config explains itself', () => {
   it('config show --resolved fills in every default that applies', async () => {
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ serve: { port: 9100 } }), XDG_STATE_HOME: '/state' });
     const r = await runCli(['config', 'show', '--resolved', '--json'], { env });
@@ -157,7 +157,7 @@ describe('config explains itself', () => {
   });
 });
 
-describe('server commands say what they did and what fixes a mistake', () => {
+describe.concurrent('server commands say what they did and what fixes a mistake', () => {
   it('set-tools refuses a name the server does not offer, --force keeps it, and says what it replaced', async () => {
     const file = writeConfig({ mcp_servers: { memory: { ...SERVERS.memory, tools: { read_graph: { description: 'Read it all' }, search_nodes: {} } } } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });
@@ -208,7 +208,7 @@ describe('server commands say what they did and what fixes a mistake', () => {
   });
 });
 
-describe('arango build-query needs no database to build', () => {
+describe.concurrent('arango build-query needs no database to build', () => {
   it.each([[['--no-execute']], [['--execute=false']]])('%j', async (flag) => {
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({}), ARANGO_URL: 'http://127.0.0.1:9' });
     const r = await runCli(['arango', 'build-query', 'users', '--fields', 'name', ...flag, '--json'], { env });
@@ -221,7 +221,7 @@ describe('arango build-query needs no database to build', () => {
   });
 });
 
-describe('long waits say what they wait for', () => {
+describe.concurrent('long waits say what they wait for', () => {
   it('registry retries are announced on stderr, and the final error counts the attempts', async () => {
     const sockets = new Set<import('node:net').Socket>();
     const silent = createServer().on('connection', (s) => sockets.add(s)); // accepts, never answers
@@ -298,7 +298,7 @@ describe('long waits say what they wait for', () => {
   }, 40_000);
 });
 
-describe('smart-search ranks written source above generated files', () => {
+describe.concurrent('smart-search ranks written source above generated files', () => {
   it('the file about the question comes first, manifests and lock files last', async () => {
     const dir = tempDir();
     const words = 'config edits are locked while the config is written; edits wait for the lock';
@@ -325,7 +325,7 @@ describe('smart-search ranks written source above generated files', () => {
   });
 });
 
-describe('shell completion (@oclif/plugin-autocomplete)', () => {
+describe.concurrent('shell completion (@oclif/plugin-autocomplete)', () => {
   it('bash completes topics, commands written with spaces, and flags', async () => {
     const home = tempDir();
     const env = cleanEnv({ HOME: home, XDG_CACHE_HOME: join(home, '.cache') });

@@ -38,7 +38,7 @@ function tool(name: string) {
   return { name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
 }
 
-describe('the kept tool listings', () => {
+describe.concurrent('the kept tool listings', () => {
   it('call starts only the server that has the tool, once a command has listed them', async () => {
     const { mcpkit, startedSince } = setUp();
     // Nothing kept yet: the first call looks at every server.

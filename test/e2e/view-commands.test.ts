@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
-describe('view commands', () => {
+describe.concurrent('view commands', () => {
   it('create, add-server, set-tools, set-exposure, list, tools, install, remove-server, delete', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, disabled: true } } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });

@@ -1,0 +1,59 @@
+import type { AuditedCall } from '../audit/auditor.js';
+import { answererOf, type CatalogEntry } from '../proxy/catalog.js';
+import type { ToolAccess } from '../tool/context.js';
+
+/** Who a stdio client is in the audit log: the person who started serve. */
+export const STDIO_IDENTITY = 'stdio';
+export const STDIO_ACCESS: ToolAccess = Object.freeze({ client: STDIO_IDENTITY });
+
+/** What answered a request: a catalog entry (through a meta-tool: `via`), or a listing meta-tool itself. */
+export interface Answered {
+  entry?: CatalogEntry | undefined;
+  via?: string | undefined;
+  meta?: boolean | undefined;
+}
+
+/**
+ * What a downstream path knows of one finished request. Both paths (the SDK server's handlers in
+ * tool-server.ts and the hot path in fast-path.ts) hand these facts over, and `auditedCall` alone
+ * makes the record the audit log and the metrics see, so the two cannot record a call differently.
+ */
+export interface CallFacts {
+  method: AuditedCall['method'];
+  /** The name the client asked for (a tool, a prompt, a resource's URI). */
+  name: string;
+  session: string | undefined;
+  request: string | number | undefined;
+  /** Who called; absent on a connection nobody let in by name (stdio). */
+  access: ToolAccess | undefined;
+  client: { name?: unknown; version?: unknown } | undefined;
+  view: string | undefined;
+  answered: Answered | undefined;
+  started: number;
+  args: unknown;
+  ended: { result: unknown; resultBytes?: number | undefined } | { error: unknown };
+}
+
+/** The audit log's record of a request. Pure. */
+export function auditedCall(facts: CallFacts): AuditedCall {
+  const { entry, via, meta } = facts.answered ?? {};
+  const { ended } = facts;
+  return {
+    method: facts.method,
+    // A call through a meta-tool is recorded under the tool it ran.
+    name: via !== undefined && entry ? entry.name : facts.name,
+    session: facts.session,
+    request: facts.request,
+    identity: facts.access?.client ?? STDIO_IDENTITY,
+    named: facts.access?.named,
+    ...(via !== undefined ? { via } : {}),
+    client: facts.client,
+    view: facts.view,
+    ...(entry ? answererOf(entry) : meta ? { server: 'mcpkit', upstreamName: facts.name } : {}),
+    started: facts.started,
+    args: facts.args,
+    ...('error' in ended
+      ? { error: ended.error as { code?: unknown } }
+      : { result: ended.result, ...(ended.resultBytes !== undefined ? { resultBytes: ended.resultBytes } : {}) }),
+  };
+}
