@@ -1,43 +1,15 @@
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
-import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { daemonRuntimeDir, type Finished } from '../helpers/daemons.js';
+import { alive, SERVERS } from '../helpers/upstreams.js';
 
 /**
  * The daemon answers only for its own project, with the caller's environment, and survives a
  * peer that does not speak its protocol.
  */
-const runtimeDirs: string[] = [];
-afterEach(async () => {
-  for (const dir of runtimeDirs.splice(0)) {
-    const folder = join(dir, 'mcpkit');
-    for (const file of (() => {
-      try {
-        return readdirSync(folder).filter((f) => f.endsWith('.json'));
-      } catch {
-        return [];
-      }
-    })()) {
-      try {
-        const { pid } = JSON.parse(readFileSync(join(folder, file), 'utf8')) as { pid: number };
-        process.kill(pid, 'SIGTERM');
-        if (!(await waitFor(() => !alive(pid), 5_000))) process.kill(pid, 'SIGKILL');
-      } catch {
-        /* gone already */
-      }
-    }
-  }
-});
-
-function runtimeDir(): string {
-  const dir = join(tempDir('mcpkit-test-daemon-'), 'run');
-  mkdirSync(dir, { mode: 0o700 });
-  runtimeDirs.push(dir);
-  return dir;
-}
-
 const build = () => {
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   return `${version}+${(JSON.parse(readFileSync(join(ROOT, 'dist/build.json'), 'utf8')) as { id: string }).id}`;
@@ -51,10 +23,12 @@ async function daemonPid(run: string): Promise<number> {
 
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
-describe("the daemon answers with the caller's environment", () => {
-  it('a caller with another PATH, or another value of a variable the config names (escaped \\u0024{VAR} too), does the work itself', async () => {
+describe.concurrent("the daemon answers with the caller's environment", () => {
+  it('a caller with another PATH, or another value of a variable the config names (escaped \\u0024{VAR} too), does the work itself', async ({
+    onTestFinished,
+  }) => {
     const dir = tempDir();
-    const run = runtimeDir();
+    const run = daemonRuntimeDir(onTestFinished);
     const config = join(dir, 'mcpkit.yaml');
     // "\u0024{MARK_VAR}" is YAML for ${MARK_VAR}: no "${" in the text, a placeholder once parsed.
     writeFileSync(
@@ -76,11 +50,11 @@ describe("the daemon answers with the caller's environment", () => {
   });
 });
 
-describe('the daemon answers only for its own project', () => {
-  it("a config reached through a symlink from another folder is that folder's project: its roots, not the daemon's", async () => {
+describe.concurrent('the daemon answers only for its own project', () => {
+  it("a config reached through a symlink from another folder is that folder's project: its roots, not the daemon's", async ({ onTestFinished }) => {
     const a = tempDir();
     const b = tempDir();
-    const run = runtimeDir();
+    const run = daemonRuntimeDir(onTestFinished);
     writeFileSync(join(a, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    code: .\n');
     writeFileSync(join(a, 'only-in-a.txt'), 'a\n');
     writeFileSync(join(b, 'only-in-b.txt'), 'b\n');
@@ -97,10 +71,10 @@ describe('the daemon answers only for its own project', () => {
   });
 });
 
-describe('the daemon survives a peer that does not speak its protocol', () => {
-  async function started() {
+describe.concurrent('the daemon survives a peer that does not speak its protocol', () => {
+  async function started(finished: Finished) {
     const dir = tempDir();
-    const run = runtimeDir();
+    const run = daemonRuntimeDir(finished);
     const config = join(dir, 'mcpkit.yaml');
     writeFileSync(config, 'retrieve:\n  roots:\n    code: .\n');
     const env = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: config });
@@ -130,16 +104,16 @@ describe('the daemon survives a peer that does not speak its protocol', () => {
       });
     });
 
-  it('a line that is not JSON is answered with an error, and the daemon goes on', async () => {
-    const { socket, healthy } = await started();
+  it('a line that is not JSON is answered with an error, and the daemon goes on', async ({ onTestFinished }) => {
+    const { socket, healthy } = await started(onTestFinished);
     const answer = await exchange(socket, ['this is not json\n']);
     expect(answer).toMatch(/"type":"error".*not JSON/);
     expect(await exchange(socket, ['{"just":"json"}\n'])).toMatch(/not a request/);
     expect(await healthy()).toBe(true);
   });
 
-  it('a frame without an end is cut at its limit, without the daemon growing', async () => {
-    const { socket, pid, healthy } = await started();
+  it('a frame without an end is cut at its limit, without the daemon growing', async ({ onTestFinished }) => {
+    const { socket, pid, healthy } = await started(onTestFinished);
     const before = rssOf(pid);
     const answer = await exchange(
       socket,
@@ -150,8 +124,8 @@ describe('the daemon survives a peer that does not speak its protocol', () => {
     expect(await healthy()).toBe(true);
   });
 
-  it('a client that never reads is cut off, and the daemon does not hold its whole output', async () => {
-    const { dir, env, socket, pid, healthy } = await started();
+  it('a client that never reads is cut off, and the daemon does not hold its whole output', async ({ onTestFinished }) => {
+    const { dir, env, socket, pid, healthy } = await started(onTestFinished);
     // About 60 MB of matches.
     writeFileSync(join(dir, 'big.txt'), `${'match '.repeat(25)}\n`.repeat(400_000));
     const request = {

@@ -1,30 +1,14 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, tempDir, type RunResult } from '../helpers/cli.js';
+import { daemonRuntimeDir, type Finished } from '../helpers/daemons.js';
 import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
  * mcpkit daemon, as a user meets it: started, asked, stopped, killed, replaced, idle; and the
  * commands that use it print exactly what they print without it.
  */
-
-/** Ends every daemon whose runtime folder is `runtimeDir` (they are detached processes). */
-async function stopDaemonsIn(runtimeDir: string): Promise<void> {
-  const folder = join(runtimeDir, 'mcpkit');
-  if (!existsSync(folder)) return;
-  for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) {
-    try {
-      const { pid } = JSON.parse(readFileSync(join(folder, file), 'utf8')) as { pid: number };
-      process.kill(pid, 'SIGTERM');
-      if (!(await waitFor(() => !alive(pid), 5_000))) process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone already */
-    }
-  }
-}
-
-type Finished = (hook: () => Promise<void>) => void;
 
 /**
  * A config and a runtime folder of the test's own. The tests run a few at a time (each is mostly
@@ -33,9 +17,7 @@ type Finished = (hook: () => Promise<void>) => void;
  */
 function setUp(finished: Finished, config: string, extra: Record<string, string> = {}) {
   const dir = tempDir('mcpkit-test-daemon-');
-  const runtimeDir = join(dir, 'run');
-  mkdirSync(runtimeDir, { mode: 0o700 });
-  finished(() => stopDaemonsIn(runtimeDir));
+  const runtimeDir = daemonRuntimeDir(finished, dir);
   const file = join(dir, 'mcpkit.yaml');
   writeFileSync(file, config);
   const env = cleanEnv({ XDG_RUNTIME_DIR: runtimeDir, MCPKIT_CONFIG: file, ...extra });
