@@ -25,6 +25,8 @@ export interface RuntimeOptions {
    */
   warm?: boolean;
   logger?: Logger;
+  /** Where the servers' stderr goes, each line prefixed with its server's name (this process's stderr when absent). */
+  serverStderr?: (text: string) => void;
   /** mcpkit's version, sent to upstream servers in initialize; read from package.json when absent. */
   version?: string;
   /** Where a long wait is announced (ToolContext.waiting, and a server slow to answer); the log at info level when absent. */

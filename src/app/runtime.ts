@@ -93,6 +93,7 @@ export class Runtime {
       references: () => this.live.loaded?.references,
       ...(options.secretVariables ? { secrets: options.secretVariables } : {}),
       waiting: (message) => this.waiting(message, 'slow-server'),
+      ...(options.serverStderr ? { serverStderr: options.serverStderr } : {}),
     });
   }
 

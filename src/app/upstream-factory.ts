@@ -35,6 +35,8 @@ export interface UpstreamFactoryDeps {
   /** mcpkit's own secrets in the environment (RuntimeOptions.secretVariables), withheld from every server. */
   secrets?: readonly string[];
   waiting: (message: string) => void;
+  /** RuntimeOptions.serverStderr. */
+  serverStderr?: (text: string) => void;
 }
 
 /**
@@ -66,7 +68,7 @@ export class UpstreamFactory {
       env,
       // What the rest of the config names is not this server's to see (config/server-env.ts).
       withheldEnv: () => new Set([...withheldFrom(server.name, this.deps.references()), ...(this.deps.secrets ?? [])]),
-      stderr: quiet ? () => {} : (line) => void process.stderr.write(line),
+      stderr: quiet ? () => {} : (this.deps.serverStderr ?? ((line) => void process.stderr.write(line))),
       waiting: this.deps.waiting,
       // A one-shot command reports a server that is down; only a long-running process reconnects.
       ...(how.oneOff || !this.deps.longLived ? { backoff: NO_RECONNECT } : {}),

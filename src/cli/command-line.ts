@@ -32,8 +32,8 @@ export interface CommandLineOptions {
 
 /**
  * A whole command line, parsed without oclif and run with the runner oclif's commands use, its
- * output into `io`: `call` of an upstream tool, and every command generated from a tool (not one
- * that takes a command after `--`). Returns false for a line it does not take (help, typos, flags
+ * output into `io`: `call` of an upstream tool, and every command generated from a tool (a
+ * command line after `--` excepted). Returns false for a line it does not take (help, typos, flags
  * left to oclif, `call` of one of mcpkit's own tools, a hand-written command): the caller then
  * runs it through oclif. The daemon answers its clients with it, and tests run commands in their
  * own process with it.
@@ -59,7 +59,9 @@ export async function runCommandLine(argv: readonly string[], options: CommandLi
     toolGroups.flatMap((g) => g.tools),
     commandId,
   );
-  if (!tool || tool.command.afterDoubleDash || (options.takes && !options.takes(tool))) return false;
+  // A command line after `--` (server add NAME -- COMMAND ARGS) is oclif's to split; without one,
+  // the line is plain flags and words like any other.
+  if (!tool || (tool.command.afterDoubleDash && argv.includes('--')) || (options.takes && !options.takes(tool))) return false;
   // The tool's published schema is made once per tool (toMcpTool), not once per request.
   const specs = fieldSpecs(toMcpTool(tool).inputSchema as JsonSchema, tool.command);
   const parsed = parseToolArgs(specs, argv.slice(2), { daemonFlag: true, ...(tool.command.habits ? { habits: tool.command.habits } : {}) });

@@ -1,3 +1,4 @@
+import type { ServeOptions } from '../mcp/serve-policy.js';
 import { parsePlainLine, type PlainGrammar } from './plain-line.js';
 
 /**
@@ -41,4 +42,20 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs | undefined {
   const empty = (value: unknown) => value === '' || (Array.isArray(value) && value.includes(''));
   if (Object.values(line.values).some(empty)) return undefined;
   return line.values as ServeArgs;
+}
+
+/** serve's flags as `runServe` takes them, from the fast path's parse or oclif's (one mapping for both). Pure. */
+export function serveOptionsOf(flags: ServeArgs, version: string): ServeOptions {
+  const {
+    config,
+    'read-only': readOnly,
+    'allow-origin': allowOrigins,
+    'token-budget': tokenBudget,
+    'token-env': tokenEnv,
+    'audit-log': auditLog,
+    ...rest
+  } = flags;
+  const given = { configFlag: config, readOnly, allowOrigins, tokenBudget, tokenEnv, auditLog, ...rest };
+  // Flags not given stay absent, as they were never written.
+  return { ...(Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Omit<ServeOptions, 'version'>), version };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { runServe } from '../mcp/run-serve.js';
-import { parseServeArgs } from './serve-args.js';
+import { parseServeArgs, serveOptionsOf } from './serve-args.js';
 
 /**
  * `mcpkit serve` is what MCP clients start, often and while a user waits; it skips loading oclif
@@ -10,15 +10,6 @@ export async function fastServe(argv: readonly string[], binUrl: string): Promis
   const args = parseServeArgs(argv);
   if (!args) return false;
   const { version } = JSON.parse(readFileSync(new URL('../package.json', binUrl), 'utf8')) as { version: string };
-  await runServe({
-    configFlag: args.config,
-    ...args,
-    readOnly: args['read-only'],
-    allowOrigins: args['allow-origin'],
-    tokenBudget: args['token-budget'],
-    tokenEnv: args['token-env'],
-    auditLog: args['audit-log'],
-    version,
-  });
+  await runServe(serveOptionsOf(args, version));
   return true;
 }

@@ -62,15 +62,8 @@ export default class Serve extends McpkitCommand {
     const { flags } = await this.parse(Serve);
     // Imported here so no other command pays for the MCP server code.
     const { runServe } = await import('../mcp/run-serve.js');
-    await runServe({
-      configFlag: flags.config,
-      ...flags,
-      readOnly: flags['read-only'],
-      allowOrigins: flags['allow-origin'],
-      tokenBudget: flags['token-budget'],
-      tokenEnv: flags['token-env'],
-      auditLog: flags['audit-log'],
-      version: this.config.version,
-    });
+    const { serveOptionsOf } = await import('../cli/serve-args.js');
+    const { json: _json, ...serveFlags } = flags as typeof flags & { json?: boolean };
+    await runServe(serveOptionsOf(serveFlags, this.config.version));
   }
 }

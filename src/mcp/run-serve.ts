@@ -1,9 +1,9 @@
-import { EXPOSURES, SETTING_DEFAULTS, TOKEN_BUDGET_RANGE, type Exposure } from '../config/defaults.js';
+import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { createRuntime, readConfig, type Runtime } from '../app/runtime.js';
 import type { McpkitConfig } from '../config/schema.js';
-import type { Policy } from '../tool/context.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
+import { parsePort, refuseEmptyFlags, refuseViewOverHttp, servePolicy, type ServeOptions } from './serve-policy.js';
 import { serveToken } from './serve-token.js';
 import { httpSettingsOf } from './http-settings.js';
 import { followConfig } from '../app/follow-config.js';
@@ -12,32 +12,10 @@ import type { HttpSettings } from './http.js';
 import { CallQueue } from '../audit/call-queue.js';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Logger } from '../core/logger.js';
+import type { Readable, Writable } from 'node:stream';
 import type { AuditStatus } from '../audit/audit-log.js';
 
-export interface ServeOptions {
-  configFlag?: string;
-  view?: string;
-  eager?: boolean;
-  http?: boolean;
-  host?: string;
-  port?: string | number;
-  token?: string;
-  /** The variable holding the token (else MCPKIT_TOKEN): keeps it out of argv. */
-  tokenEnv?: string;
-  /** No tool with readOnlyHint: false is listed or callable, mcpkit's own or an upstream's. */
-  readOnly?: boolean;
-  /** Browser origins allowed over HTTP besides loopback ones. */
-  allowOrigins?: string[];
-  /** mcpkit's own groups to serve, comma-separated (else serve.groups, else all). */
-  groups?: string;
-  /** How every view lists its tools, whatever the config says. */
-  exposure?: string;
-  /** The token budget of exposure auto for every view. */
-  tokenBudget?: string | number;
-  /** Where the audit log goes (else serve.audit_log). */
-  auditLog?: string;
-  version: string;
-}
+export type { ServeOptions } from './serve-policy.js';
 
 /** Where serve's own lines go (stderr; a test in the same process collects them). */
 export type Say = (line: string) => void;
@@ -57,7 +35,7 @@ interface ServeCore {
  * followed live, the audit log, tracing, each served group's start-up work. A failure closes what
  * was made and throws.
  */
-async function startCore(options: ServeOptions, say: Say, logger?: Logger): Promise<ServeCore> {
+async function startCore(options: ServeOptions, say: Say, logger?: Logger, serverStderr?: Say): Promise<ServeCore> {
   let runtime: Runtime | undefined;
   let stopFollowing: (() => void) | undefined;
   let auditor: Awaited<ReturnType<typeof openAudit>>;
@@ -75,16 +53,19 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger): Prom
     refuseEmptyFlags(options);
     refuseViewOverHttp(options);
     // The policy is decided from the flags and the config before the runtime exists; each reload decides it anew (followConfig).
-    const config = readConfig({ configFlag: options.configFlag });
+    const config = readConfig({ configFlag: options.configFlag, env: options.env, cwd: options.cwd });
     const policy = await servePolicy(options, await config);
     runtime = createRuntime({
       configFlag: options.configFlag,
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
       config,
       surface: 'mcp',
       longLived: true,
       version: options.version,
       policy,
       ...(logger ? { logger } : {}),
+      ...(serverStderr ? { serverStderr } : {}),
       announce: (line) => say(`mcpkit serve: ${redact(line)}`),
       ...(options.tokenEnv ? { secretVariables: [options.tokenEnv] } : {}),
     });
@@ -126,7 +107,7 @@ export interface HttpServeHandle {
  * ends it, and what tests start without a process of its own. `say` gets serve's own lines.
  */
 export async function startHttpServe(given: ServeOptions & { http: true }, say: Say = toStderr, logger?: Logger): Promise<HttpServeHandle> {
-  const token = serveToken(given, process.env);
+  const token = serveToken(given, given.env ?? process.env);
   const options = { ...given, ...(token !== undefined ? { token } : {}) };
   const core = await startCore(options, say, logger);
   try {
@@ -178,13 +159,30 @@ export async function runServe(options: ServeOptions): Promise<never> {
   process.exit(code);
 }
 
-async function serveOverStdio(options: ServeOptions, served: Runtime): Promise<void> {
+/**
+ * `serve` over a pair of streams in this process: the session `mcpkit serve` runs on its stdin and
+ * stdout, with the same framing, hot path and runtime, for tests that speak to it without a
+ * process start. `ended` settles when the session has ended (the input ended and every request had
+ * its answer, or the output closed) and everything serve started is closed.
+ */
+export async function startStdioServe(
+  options: ServeOptions,
+  streams: { input: Readable; output: Writable },
+  say: Say,
+  logger?: Logger,
+): Promise<{ runtime: Runtime; ended: Promise<void> }> {
+  const core = await startCore(options, say, logger, say);
+  const ended = serveOverStdio(options, core.runtime, streams).finally(() => core.close());
+  return { runtime: core.runtime, ended };
+}
+
+async function serveOverStdio(options: ServeOptions, served: Runtime, streams?: { input: Readable; output: Writable }): Promise<void> {
   if (options.eager || options.view) {
     // A named view is resolved before serving, so a typo fails at start, not on the first call.
     const ready = await served.openHub(options.view, { shared: true });
     if (options.eager) void ready.warmUp();
   }
-  if (process.stdin.isTTY) {
+  if (!streams && process.stdin.isTTY) {
     // Started by hand: say what it is waiting for, once, so it does not look hung.
     process.stderr.write('mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n');
   }
@@ -192,6 +190,7 @@ async function serveOverStdio(options: ServeOptions, served: Runtime): Promise<v
     runtime: served,
     hasServers: await served.viewHasServers(options.view),
     hub: (era) => (era === 'modern' ? () => served.openHub(options.view, { shared: true, era }) : (downstream) => served.clientHub(options.view, downstream)),
+    ...(streams ? { streams } : {}),
   });
 }
 
@@ -251,89 +250,6 @@ async function serveMetrics(runtime: Runtime, calls: CallQueue, sessions: () => 
 }
 
 const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpkit serve --help".' };
-
-/** An empty value would otherwise mean "no token", "every interface" or "the whole catalog", in silence. */
-function refuseEmptyFlags(options: ServeOptions): void {
-  for (const [flag, value] of [
-    ['token', options.token],
-    ['host', options.host],
-    ['view', options.view],
-    ['groups', options.groups],
-  ] as const) {
-    if (value !== undefined && value.trim() === '') {
-      throw new ToolError('INVALID_INPUT', `${field(flag)} is empty; give a value, or leave the flag out.`);
-    }
-  }
-}
-
-/**
- * Over HTTP every view has its own route, so --view would choose nothing: refused as bad usage
- * rather than ignored, with the URL the view is served at. (Serving the view at /mcp instead would
- * give one view two URLs, and /mcp is the default catalog everywhere else.)
- */
-function refuseViewOverHttp(options: ServeOptions): void {
-  if (!options.http || options.view === undefined) return;
-  throw new ToolError(
-    'INVALID_INPUT',
-    `--view does not apply to --http: every view is served at its own route, this one at /view/${options.view}/mcp, and /mcp serves the default catalog.`,
-    { hint: `Point the client at http://HOST:PORT/view/${options.view}/mcp and leave out --view.` },
-  );
-}
-
-/**
- * The policy of what is served and how it is listed: --read-only, --groups (else serve.groups),
- * --exposure and --token-budget, checked here so that a typo stops serve at start with the names
- * it knows. Over HTTP without authentication (no token), tools that write the config or start
- * processes are not offered unless the config says so (serve.host_tools_without_auth: true): any
- * web page the user visits, or anyone who can reach the port, could otherwise plant a command and run it.
- */
-async function servePolicy(options: ServeOptions, config: McpkitConfig): Promise<Policy> {
-  const fromFlag = options.groups
-    ?.split(',')
-    .map((g) => g.trim())
-    .filter(Boolean);
-  const groups = fromFlag ?? config.serve.groups;
-  if (groups) {
-    const known = (await import('../tools/index.js')).toolGroups.map((g) => g.name);
-    const unknown = groups.filter((g) => !known.includes(g));
-    if (unknown.length) {
-      const where = fromFlag ? '--groups' : 'serve.groups';
-      throw new ToolError(fromFlag ? 'INVALID_INPUT' : 'CONFIG_INVALID', `${where} names unknown group(s) ${unknown.map((g) => `"${g}"`).join(', ')}.`, {
-        hint: `Known groups: ${known.join(', ')}.`,
-      });
-    }
-  }
-  if (options.exposure !== undefined && !(EXPOSURES as readonly string[]).includes(options.exposure)) {
-    throw new ToolError('INVALID_INPUT', `--exposure must be one of ${EXPOSURES.join(', ')}, got "${options.exposure}".`);
-  }
-  let tokenBudget: number | undefined;
-  if (options.tokenBudget !== undefined) {
-    tokenBudget = Number(options.tokenBudget);
-    const { min, max } = TOKEN_BUDGET_RANGE;
-    if (!Number.isInteger(tokenBudget) || tokenBudget < min || tokenBudget > max) {
-      throw new ToolError('INVALID_INPUT', `--token-budget must be a whole number of tokens from ${min} to ${max}, got "${options.tokenBudget}".`);
-    }
-  }
-  const authenticated =
-    (options.token ?? config.serve.token) !== undefined || config.serve.auth !== undefined || Object.keys(config.serve.clients ?? {}).length > 0;
-  const hostTools = !options.http || authenticated || config.serve.host_tools_without_auth === true;
-  return {
-    readOnly: options.readOnly === true,
-    ...(groups ? { groups } : {}),
-    ...(options.exposure ? { exposure: options.exposure as Exposure } : {}),
-    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
-    ...(hostTools ? {} : { hostTools: false }),
-  };
-}
-
-function parsePort(value: string | number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ToolError('INVALID_INPUT', `--port must be a whole number from 0 to 65535, got "${value}".`);
-  }
-  return port;
-}
 
 async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   const { runtime, calls, audit } = core;

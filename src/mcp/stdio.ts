@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { Transport, RequestId } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../app/runtime.js';
@@ -14,6 +14,11 @@ export interface StdioServeOptions {
   hasServers: boolean;
   /** The hub for a client of this era (see ToolServerOptions.hub). */
   hub: (era: ClientEra) => ToolServerOptions['hub'];
+  /**
+   * The streams the session runs on: the process's stdin and stdout, whose signals end it too;
+   * or a pair a test gives, serving in its own process with the same framing and paths.
+   */
+  streams?: { input: Readable; output: Writable };
 }
 
 /**
@@ -24,13 +29,14 @@ export interface StdioServeOptions {
  * server/discover or an enveloped request for 2026-07-28) and pins one server for the connection.
  * The hot path serves 2025 clients only: a 2026 request goes through the SDK, which owns its envelope.
  */
-export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions): Promise<void> {
+export async function serveStdio({ runtime, hasServers, hub, streams }: StdioServeOptions): Promise<void> {
+  const stdin = streams?.input ?? process.stdin;
   // The SDK's transport ends (unanswered requests dropped) the moment stdin ends; a client that
   // closes our stdin is done with us only once every request it sent has its answer
   // (`printf ... | mcpkit serve` gets them all), so the transport reads a copy that ends then.
   const input = new PassThrough();
-  process.stdin.pipe(input, { end: false });
-  const transport = new StdioServerTransport(input, process.stdout);
+  stdin.pipe(input, { end: false });
+  const transport = new StdioServerTransport(input, streams?.output ?? process.stdout);
   let legacyHub: (() => ProxyHub | undefined) | undefined;
   let legacyServer: ReturnType<typeof createToolServer> | undefined;
   const handle = serveBothEras(
@@ -66,9 +72,11 @@ export async function serveStdio({ runtime, hasServers, hub }: StdioServeOptions
     previous?.();
     void shutdown('the connection closed');
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.stdin.once('end', () => void answered().then(() => shutdown('stdin closed')));
+  if (!streams) {
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  }
+  stdin.once('end', () => void answered().then(() => shutdown('stdin closed')));
   runtime.logger.debug('serve: ready on stdio');
   await ended;
 }

@@ -1,11 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import type { Stats } from '../../src/audit/stats.js';
 import { BIN, cleanEnv, spawnTracked, stopChild, tempDir, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -24,14 +24,7 @@ describe.concurrent('the audit log', () => {
     const audit = join(folder, 'audit.jsonl');
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
     const client = new Client({ name: 'audit-e2e', version: '3.1.4' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, 'serve', '--config', config, '--exposure', 'direct', '--audit-log', audit],
-        env: cleanEnv() as Record<string, string>,
-        stderr: 'ignore',
-      }),
-    );
+    await serveStdioInProcess({ argv: ['--config', config, '--exposure', 'direct', '--audit-log', audit], client });
     try {
       for (let i = 0; i < 3; i++) await client.callTool({ name: 'everything__echo', arguments: { message: SECRET_WORDS } }); // the first ordinary, then the hot path
       const bad = await client.callTool({ name: 'everything__echo', arguments: { message: 42 } }); // refused by the argument check: a tool error

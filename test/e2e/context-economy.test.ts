@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { ROOT, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 
 /**
  * What `serve` costs an agent by default, since every token of tools/list is paid on every turn. tools/list is at most 4,000 tokens (bytes/4)
@@ -14,12 +14,9 @@ import { SERVERS, writeConfig } from '../helpers/upstreams.js';
  */
 const tokensOf = (tools: Tool[]) => Math.ceil(Buffer.byteLength(JSON.stringify({ tools })) / 4);
 
+/** serve ARGS over stdio, in this process (helpers/in-process.ts), in a folder of its own. */
 async function connect(args: string[], cwd = tempDir()): Promise<Client> {
-  const client = new Client({ name: 'economy', version: '1' });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], env: cleanEnv() as Record<string, string>, cwd, stderr: 'pipe' }),
-  );
-  return client;
+  return (await serveStdioInProcess({ argv: args, cwd, name: 'economy' })).client;
 }
 
 const structured = <T>(r: unknown) => (r as CallToolResult).structuredContent as T;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, spawnTracked } from '../helpers/cli.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 
 /**
  * mcpkit as an intermediary an agent cannot tell apart from the server behind it: requests the
@@ -43,15 +44,12 @@ function capableClient(label: string): { client: Client; seen: Seen } {
   return { client, seen };
 }
 
+/** serve --config CONFIG [--view V] over stdio, in this process (helpers/in-process.ts), to a client that can do everything. */
 async function overStdio(config: string, args: string[], label = 'stdio') {
   const made = capableClient(label);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', ...args],
-    env: cleanEnv({ MCPKIT_CONFIG: config }) as Record<string, string>,
-    stderr: 'ignore',
-  });
-  await made.client.connect(transport);
+  const view = args[0] === '--view' ? args[1] : undefined;
+  // As the process was started: the config from MCPKIT_CONFIG, the exposure the config says.
+  await serveStdioInProcess({ env: cleanEnv({ MCPKIT_CONFIG: config }), client: made.client, flags: { exposure: undefined, ...(view ? { view } : {}) } });
   return made;
 }
 

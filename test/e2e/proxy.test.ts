@@ -5,10 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir, spawnTracked, runCommand } from '../helpers/cli.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { ROOT } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 
 const ROOT_FIXTURES = `${ROOT}/test/fixtures`;
 
-async function connect(configFile: string, extraEnv: Record<string, string> = {}) {
+/** serve in this process, over the same stdio framing (helpers/in-process.ts). */
+const connect = (config: string) => serveStdioInProcess({ config, name: 'proxy-e2e' });
+
+/** serve as a process of its own: what its pid and its children show. */
+async function connectProcess(configFile: string, extraEnv: Record<string, string> = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', '--config', configFile, '--exposure', 'direct'], // every tool listed: the catalog is what these tests check
@@ -112,7 +117,7 @@ describe('faults', () => {
     const config = writeConfig({
       mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/m.json` } } },
     });
-    const session = await connect(config);
+    const session = await connectProcess(config);
     try {
       let listChanged = 0;
       session.client.setNotificationHandler('notifications/tools/list_changed', async () => void listChanged++);

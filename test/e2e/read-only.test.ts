@@ -1,10 +1,10 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTools } from '../../src/tools/index.js';
 import { configSchema } from '../../src/config/schema.js';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import { cleanEnv } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -19,17 +19,11 @@ const config = writeConfig({
 });
 
 async function connect(args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    // Every tool listed: these tests are about which tools are served, not how they are listed.
-    args: [BIN, 'serve', '--exposure', 'direct', ...args],
-    // Admin tools on, so that switch_tenant_id (a writer) would be offered but for the policy.
-    env: cleanEnv({ MCPKIT_CONFIG: config, SHOW_ADMIN_TOOLS: 'true' }) as Record<string, string>,
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'read-only-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
+  // serve in this process (helpers/in-process.ts). Every tool listed: these tests are about which
+  // tools are served, not how they are listed. Admin tools on, so that switch_tenant_id (a writer)
+  // would be offered but for the policy.
+  const env = cleanEnv({ MCPKIT_CONFIG: config, SHOW_ADMIN_TOOLS: 'true' });
+  return (await serveStdioInProcess({ argv: ['--exposure', 'direct', ...args], env, name: 'read-only-e2e' })).client;
 }
 
 async function unknownTool(client: Client, name: string): Promise<boolean> {

@@ -1,10 +1,9 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 
 /** Naming a registry by its URL: for one command (--registry URL), or in the config (registry source add), as a person would name any server. */
@@ -79,14 +78,7 @@ describe('a registry named by URL', () => {
   });
 
   it('over MCP a URL is refused: an agent names the configured registries', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--exposure', 'direct'],
-      env: env as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'registry-sources', version: '1' });
-    await client.connect(transport);
+    const { client } = await serveStdioInProcess({ argv: ['--exposure', 'direct'], env, name: 'registry-sources' });
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).not.toContain('registry_source_add'); // admin tools are off

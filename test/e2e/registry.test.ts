@@ -1,10 +1,10 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 
 type Registry = Awaited<ReturnType<typeof startRegistry>>;
@@ -162,17 +162,9 @@ describe('registry from the terminal', () => {
 
 describe('registry over MCP', () => {
   async function connect(extraEnv: Record<string, string> = {}) {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--exposure', 'direct'],
-      env: { ...(env as Record<string, string>), ...extraEnv },
-      stderr: 'pipe',
-    });
-    // A person who approves what the agent asks to install (registry_add runs npx).
-    const client = new Client({ name: 'registry-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { approve: true } }));
-    await client.connect(transport);
-    return client;
+    // serve in this process (helpers/in-process.ts), to a person who approves what the agent asks
+    // to install (registry_add runs npx).
+    return (await serveStdioInProcess({ argv: ['--exposure', 'direct'], env: { ...env, ...extraEnv }, name: 'registry-test', approve: true })).client;
   }
   const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
 

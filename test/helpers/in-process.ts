@@ -1,6 +1,13 @@
+import { PassThrough } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { afterAll } from 'vitest';
-import { createLogger } from '../../src/core/logger.js';
-import { startHttpServe, type HttpServeHandle, type ServeOptions } from '../../src/mcp/run-serve.js';
+import { createLogger, parseLogLevel } from '../../src/core/logger.js';
+import { startHttpServe, startStdioServe, type HttpServeHandle, type ServeOptions } from '../../src/mcp/run-serve.js';
+import { parseServeArgs, serveOptionsOf } from '../../src/cli/serve-args.js';
+import { cleanEnv } from './cli.js';
+import { listen, type Heard } from './serve.js';
 import type { ReloadReport } from '../../src/app/live-config.js';
 
 /**
@@ -50,3 +57,70 @@ export async function serveHttpInProcess(config: string, flags: Partial<ServeOpt
     },
   };
 }
+
+export interface InProcessStdio {
+  /** --config; absent: serve finds its config as the process would (MCPKIT_CONFIG in `env`, then the folder). */
+  config?: string;
+  /** serve's whole environment (default: cleanEnv(), as a process test gives it). */
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** serve's other flags (view, readOnly, auditLog, ...); exposure is direct unless given. */
+  flags?: Partial<ServeOptions>;
+  /** Instead of config and flags: serve's command line after `serve`, read as the process reads it (nothing added). */
+  argv?: string[];
+  /** The client's name, when the helper makes the client. */
+  name?: string;
+  /** A client of the test's own (its capabilities, its handlers); else one is made, which approves every form with `approve`. */
+  client?: Client;
+  approve?: boolean;
+}
+
+/**
+ * `mcpkit serve` over stdio, in the test's own process: the same runtime, stdio framing
+ * (newline-delimited JSON, here on a pair of streams) and hot path as the process, with the real
+ * SDK client, without a process start. What only a process shows (its pid and children, its
+ * stderr as written, signals, a shell closing its stdin) stays with serveStdioClient
+ * (helpers/serve.ts). Closing the client ends serve, as a client going away ends the process.
+ */
+export async function serveStdioInProcess(given: InProcessStdio | string) {
+  const options: InProcessStdio = typeof given === 'string' ? { config: given } : given;
+  const lines: string[] = [];
+  const env = options.env ?? cleanEnv();
+  const logger = createLogger(parseLogLevel(env.MCPKIT_LOG_LEVEL), (line) => void lines.push(line.trimEnd()));
+  const toServe = new PassThrough();
+  const fromServe = new PassThrough();
+  const parsed = options.argv && parseServeArgs(options.argv);
+  if (options.argv && !parsed) throw new Error(`not a plain serve command line: ${options.argv.join(' ')}`);
+  const flags: ServeOptions = parsed
+    ? serveOptionsOf(parsed, '0.0.0-test')
+    : { ...(options.config !== undefined ? { configFlag: options.config } : {}), exposure: 'direct', version: '0.0.0-test', ...options.flags };
+  const serve = await startStdioServe(
+    { ...flags, env, cwd: options.cwd ?? tmpdir() },
+    { input: toServe, output: fromServe },
+    (line) => void lines.push(line.trimEnd()),
+    logger,
+  );
+  const ended = serve.ended.catch((error: unknown) => void lines.push(`ended with ${String(error)}`));
+  const client =
+    options.client ??
+    new Client({ name: options.name ?? 'in-process', version: '1.0.0' }, options.approve ? { capabilities: { elicitation: { form: {} } } } : {});
+  // A test's own client keeps its own handlers: what it heard is its to keep.
+  const heard: Heard = options.client ? { toolsChanged: 0, changedAt: [], messages: [], asked: [] } : listen(client, options);
+  // The client closing is the client going away, as a process's stdin closing is: serve ends.
+  const closeClient = client.close.bind(client);
+  const close = async () => {
+    stdioServes.delete(close);
+    await closeClient().catch(() => undefined);
+    toServe.end();
+    await ended;
+  };
+  client.close = close;
+  stdioServes.add(close);
+  await client.connect(new StdioServerTransport(fromServe, toServe));
+  return { client, heard, lines, runtime: serve.runtime, stderr: () => lines.join('\n'), close };
+}
+
+const stdioServes = new Set<() => Promise<void>>();
+afterAll(async () => {
+  await Promise.allSettled([...stdioServes].map((close) => close()));
+});

@@ -13,20 +13,10 @@ export interface Heard {
 }
 
 /**
- * `mcpkit serve --config CONFIG --exposure direct` over stdio with the real SDK client, which
- * counts list_changed and keeps the log messages it is sent; serve's stderr is kept.
+ * What a client hears from serve, kept in `heard`; a client made with `approve` (a person saying
+ * yes to every form) offers elicitation and answers it.
  */
-export async function serveStdioClient(config: string, name = 'e2e', env: Record<string, string | undefined> = {}, options: { approve?: boolean } = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', '--config', config, '--exposure', 'direct'],
-    env: cleanEnv(env) as Record<string, string>,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => (stderr += d));
-  // A client that approves (a person saying yes to every form) offers elicitation and answers it.
-  const client = new Client({ name, version: '1.0.0' }, options.approve ? { capabilities: { elicitation: { form: {} } } } : {});
+export function listen(client: Client, options: { approve?: boolean } = {}): Heard {
   const heard: Heard = { toolsChanged: 0, changedAt: [], messages: [], asked: [] };
   if (options.approve) {
     client.setRequestHandler('elicitation/create', async (request) => {
@@ -39,6 +29,24 @@ export async function serveStdioClient(config: string, name = 'e2e', env: Record
     heard.changedAt.push(Date.now());
   });
   client.setNotificationHandler('notifications/message', async (n) => void heard.messages.push(n.params));
+  return heard;
+}
+
+/**
+ * `mcpkit serve --config CONFIG --exposure direct` over stdio with the real SDK client, which
+ * counts list_changed and keeps the log messages it is sent; serve's stderr is kept.
+ */
+export async function serveStdioClient(config: string, name = 'e2e', env: Record<string, string | undefined> = {}, options: { approve?: boolean } = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', '--config', config, '--exposure', 'direct'],
+    env: cleanEnv(env) as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d));
+  const client = new Client({ name, version: '1.0.0' }, options.approve ? { capabilities: { elicitation: { form: {} } } } : {});
+  const heard = listen(client, options);
   await client.connect(transport);
   return { client, transport, heard, stderr: () => stderr, pid: transport.pid! };
 }
