@@ -1,4 +1,4 @@
-import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import { type Client, ProtocolError } from '@modelcontextprotocol/client';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTools } from '../../src/tools/index.js';

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/client';
+import { type Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
