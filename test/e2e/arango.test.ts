@@ -1,11 +1,11 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
+import { type Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arangoTools } from '../../src/tools/arango/index.js';
-import { BIN, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { startArango } from '../support/arango-server.mjs';
 
 /**
@@ -25,16 +25,7 @@ const follows = `${p}follows`;
 const graph = `${p}social`;
 
 async function connect(extra: Record<string, string> = {}, args: string[] = []): Promise<Client> {
-  const c = new Client({ name: 'arango-test', version: '1' });
-  await c.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--exposure', 'direct', ...args],
-      env: { ...(env as Record<string, string>), ...extra },
-      stderr: 'pipe',
-    }),
-  );
-  return c;
+  return (await serveStdioInProcess({ argv: ['--exposure', 'direct', ...args], env: { ...env, ...extra }, name: 'arango-test' })).client;
 }
 
 async function call(name: string, args: Record<string, unknown>, on: Client = client): Promise<{ isError: boolean; body: any }> {

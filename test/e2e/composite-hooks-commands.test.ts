@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCommand } from '../helpers/cli.js';
-import { serveStdioClient } from '../helpers/serve.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /** Composite tools and hooks from the terminal: added, checked, run, listed, taken away; never offered over MCP. */
@@ -105,7 +105,7 @@ describe('composite and hooks commands', () => {
       ],
     });
 
-    const { client } = await serveStdioClient(file);
+    const { client } = await serveStdioInProcess(file);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toContain('config_validate');

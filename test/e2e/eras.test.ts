@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { BIN, cleanEnv, ROOT, spawnTracked, stopChild, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 // Both protocol eras through mcpkit, with the SDK's 2.x client: a 2026-07-28 client and a
@@ -301,13 +301,7 @@ describe('serve over stdio speaks both eras', () => {
       const asked: string[] = [];
       const client = sdkClient(era, asked);
       clients.push(client);
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [BIN, 'serve', '--view', 'm', '--config', config()],
-          env: cleanEnv() as Record<string, string>,
-        }),
-      );
+      await serveStdioInProcess({ argv: ['--view', 'm', '--config', config()], client });
       expect(client.getProtocolEra()).toBe(era);
       expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe(`modern-fixture ${era}`);
       expect(text(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada!');

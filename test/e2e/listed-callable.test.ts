@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, runCommand, tempDir } from '../helpers/cli.js';
-import { serveStdioClient } from '../helpers/serve.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -30,7 +30,7 @@ describe('a name a client saw is never "unknown"', () => {
     const config = writeConfig({
       mcp_servers: { a: { command: process.execPath, args: [FIXTURE, files.a] }, b: { command: process.execPath, args: [FIXTURE, files.b] } },
     });
-    const session = await serveStdioClient(config, 'listed-callable');
+    const session = await serveStdioInProcess({ config, name: 'listed-callable' });
     closers.push(() => session.client.close());
     const seen = (await session.client.listTools()).tools.map((t) => t.name);
     expect(seen).toEqual(expect.arrayContaining(['a__keep', 'a__drop', 'b__other']));

@@ -1,9 +1,9 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { readdirSync, statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, spawnTracked, tempDir, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/authorization-server.js';
 
@@ -222,15 +222,7 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
   });
 
   it('refreshes a token that expires mid-session without the agent noticing, and a revoked refresh token gives AUTH_REQUIRED', async () => {
-    const client = new Client({ name: 'agent', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, 'serve', '--view', 'prot', '--config', config],
-        env: env as Record<string, string>,
-        stderr: 'ignore',
-      }),
-    );
+    const { client } = await serveStdioInProcess({ argv: ['--view', 'prot', '--config', config], env, name: 'agent' });
     try {
       const name = (await client.listTools()).tools.map((t) => t.name).find((n) => n.endsWith('config_show'))!;
       expect(name, JSON.stringify((await client.listTools()).tools.map((t) => t.name))).toBeDefined();

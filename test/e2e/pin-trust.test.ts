@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { cleanEnv, ROOT, runCommand, tempDir } from '../helpers/cli.js';
-import { serveStdioClient } from '../helpers/serve.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/upstreams.js';
 
 /**
@@ -50,7 +50,7 @@ afterEach(async () => {
 });
 
 async function serve(config: string, approve = false) {
-  const served = await serveStdioClient(config, 'pin-trust', {}, { approve });
+  const served = await serveStdioInProcess({ config, name: 'pin-trust', approve });
   clients.push(served.client);
   const listed = async () => (await served.client.listTools()).tools;
   const names = async () => (await listed()).map((t) => t.name);

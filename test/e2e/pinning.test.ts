@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, tempDir, runCommand } from '../helpers/cli.js';
-import { serveStdioClient } from '../helpers/serve.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -47,7 +47,7 @@ afterEach(async () => {
 });
 
 async function serve(config: string) {
-  const { client, heard, stderr } = await serveStdioClient(config, 'pinning');
+  const { client, heard, stderr } = await serveStdioInProcess({ config, name: 'pinning' });
   clients.push(client);
   const names = async () => (await client.listTools()).tools.map((t) => t.name);
   const call = async (name: string) => (await client.callTool({ name, arguments: { text: 'hi' } })) as CallToolResult;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 
 /**
@@ -285,8 +286,7 @@ describe('an MCP bundle (mcpb)', () => {
       registry: { package: 'mcpb' },
     });
     expect(JSON.parse(r.stdout).variables).toEqual([{ name: 'GREETING', required: false, secret: false, description: 'What the echo says first' }]);
-    const { serveStdioClient } = await import('../helpers/serve.js');
-    const served = await serveStdioClient(bundleConfig);
+    const served = await serveStdioInProcess(bundleConfig);
     try {
       const result = await served.client.callTool({ name: 'bundle__echo', arguments: { message: 'from a bundle' } });
       expect(result.content).toEqual([{ type: 'text', text: 'hello: from a bundle' }]);

@@ -1,12 +1,10 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, THROUGH_OCLIF, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { THROUGH_OCLIF, cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
-import { serveStdioClient } from '../helpers/serve.js';
 
 /**
  * Every command ends, one bad entry harms nothing else, and mistakes get clear errors.
@@ -122,22 +120,14 @@ describe('3: one unset ${VAR} harms only its server', () => {
   }, 30_000);
 
   it("serve: says so once on stderr and serves mcpkit's tools and the other server", async () => {
-    let stderr = '';
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--exposure', 'direct'],
-      env: cleanEnv({ MCPKIT_CONFIG: config }) as Record<string, string>,
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (d) => (stderr += d));
-    const client = new Client({ name: 'e2e', version: '1' });
-    await client.connect(transport);
+    const served = await serveStdioInProcess({ argv: ['--exposure', 'direct'], env: cleanEnv({ MCPKIT_CONFIG: config }), name: 'e2e' });
+    const { client } = served;
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['config_show', 'list_dir', 'everything__echo']));
       const r = await client.callTool({ name: 'everything__echo', arguments: { message: 'ok' } });
       expect(r.isError).toBeFalsy();
-      expect(stderr.match(/Server "github" cannot be used/g)).toHaveLength(1);
+      expect(served.stderr().match(/Server "github" cannot be used/g)).toHaveLength(1);
     } finally {
       await client.close();
     }
@@ -222,7 +212,7 @@ describe('4-7: clear errors, and edits in block style', () => {
 describe('one answer over the size limit fails alone', () => {
   it('the call whose answer is too large gets RESPONSE_TOO_LARGE; a call in flight on the same connection and later ones go on, and serve logs why', async () => {
     const config = writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, max_message_bytes: 1024 * 1024 } } });
-    const { client, stderr } = await serveStdioClient(config, 'too-large', { MCPKIT_LOG_LEVEL: 'warn' });
+    const { client, stderr } = await serveStdioInProcess({ config, name: 'too-large', env: cleanEnv({ MCPKIT_LOG_LEVEL: 'warn' }) });
     try {
       await client.listTools(); // the catalog is known: the hot path forwards
       const long = client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 2, steps: 4 } }, { timeout: 30_000 });

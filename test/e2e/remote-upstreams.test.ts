@@ -1,9 +1,8 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnTracked } from '../helpers/cli.js';
+import { spawnTracked } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** server-everything in one of its network modes (sse or streamableHttp) on a local port. */
@@ -38,14 +37,7 @@ describe('remote upstream servers over streamable HTTP and SSE', () => {
         viasse: { url: `http://127.0.0.1:${sse.port}/sse`, tools: { echo: {} } },
       },
     });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--config', config, '--exposure', 'direct'],
-      env: cleanEnv() as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'remote', version: '1' });
-    await client.connect(transport);
+    const { client } = await serveStdioInProcess({ argv: ['--config', config, '--exposure', 'direct'], name: 'remote' });
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['viahttp__echo', 'viasse__echo']));

@@ -1,11 +1,10 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempDir, THROUGH_OCLIF, runCommand } from '../helpers/cli.js';
+import { cleanEnv, tempDir, THROUGH_OCLIF, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 
 let base: string;
 let env: NodeJS.ProcessEnv;
@@ -223,14 +222,7 @@ describe('the retrieve fast path (no oclif) prints exactly what oclif would', ()
 describe('retrieve over MCP', () => {
   /** A `serve` whose root "code" is `dir`, and its search as `path: text` lines. */
   async function serveSearch(dir: string) {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve'],
-      env: cleanEnv({ CODE_ROOT: dir }) as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'r', version: '1' });
-    await client.connect(transport);
+    const { client } = await serveStdioInProcess({ argv: [], env: cleanEnv({ CODE_ROOT: dir }), name: 'r' });
     const found = async (query: string) => {
       const r = (await client.callTool({ name: 'search', arguments: { query } })) as CallToolResult;
       return (r.structuredContent as { result: { matches: { path: string; text: string }[] } }).result.matches.map((m) => `${m.path}: ${m.text}`);
@@ -318,9 +310,7 @@ describe('retrieve over MCP', () => {
   });
 
   it('serves list_dir, open_file and get_snippet with the envelope', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: env as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'r', version: '1' });
-    await client.connect(transport);
+    const { client } = await serveStdioInProcess({ argv: [], env, name: 'r' });
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['list_dir', 'open_file', 'get_snippet']));

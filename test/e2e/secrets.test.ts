@@ -1,7 +1,6 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, stopChild, runCommand } from '../helpers/cli.js';
+import { cleanEnv, stopChild, runCommand } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -37,11 +36,8 @@ describe('secrets from ${VAR} and URLs', () => {
   }, 60_000);
 
   it("stay out of MCP results and serve's log", async () => {
-    let stderr = '';
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve'], env: env as Record<string, string>, stderr: 'pipe' });
-    transport.stderr?.on('data', (d) => (stderr += d));
-    const client = new Client({ name: 'secrets', version: '1' });
-    await client.connect(transport);
+    const served = await serveStdioInProcess({ argv: [], env, name: 'secrets' });
+    const { client } = served;
     try {
       const texts = [
         JSON.stringify(await client.callTool({ name: 'list_servers', arguments: {} })),
@@ -49,7 +45,7 @@ describe('secrets from ${VAR} and URLs', () => {
         JSON.stringify(await client.callTool({ name: 'server_test', arguments: { name: 'remote' } })),
         JSON.stringify(await client.listTools()),
       ];
-      for (const text of [...texts, stderr]) {
+      for (const text of [...texts, served.stderr()]) {
         expect(text).not.toContain(KEY);
         expect(text).not.toContain(PASS);
       }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCommand, tempDir } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -97,8 +98,7 @@ describe('server scan', () => {
     const tools = join(tempDir(), 'evil.json');
     writeFileSync(tools, JSON.stringify(POISONED));
     const config = writeConfig({ mcp_servers: { evil: { command: process.execPath, args: [FIXTURE, tools] } } });
-    const { serveStdioClient } = await import('../helpers/serve.js');
-    const served = await serveStdioClient(config, 'scan');
+    const served = await serveStdioInProcess({ config, name: 'scan' });
     try {
       await served.client.listTools();
       expect(
