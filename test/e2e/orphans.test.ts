@@ -30,6 +30,20 @@ function withMarker(marker: string): number[] {
   return out;
 }
 
+/** A process as /proc tells it: its state, its parent and its command line. */
+function described(pid: number): string {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => new RegExp(`${name}:\\s+(.*)`).exec(status)?.[1];
+    return `${pid} (${field('State')}, parent ${field('PPid')}): ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim()}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
+
+const stderrs = new WeakMap<object, string>();
+const stderrOf = (child: object) => stderrs.get(child) ?? '';
+
 function configWith(marker: string): string {
   const config = join(tempDir(), 'mcpkit.yaml');
   const probe = (extra: object = {}) => ({ command: process.execPath, args: [PROBE, '--marker', marker], ...extra });
@@ -63,9 +77,13 @@ describe('no orphans', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    child.stderr.on('data', (d) => stderrs.set(child, stderrOf(child) + d));
     expect(await waitFor(() => withMarker(marker).length >= 2, 15_000)).toBe(true);
     process.kill(-child.pid!, 'SIGINT');
     expect(await waitFor(() => child.exitCode !== null || child.signalCode !== null, 10_000)).toBe(true);
-    expect(await waitFor(() => withMarker(marker).length === 0, 10_000)).toBe(true);
+    // An orphan stays; a server still ending on a loaded machine goes within the window. What is
+    // left is named with its state (one failure under a full suite's load left no trace of what).
+    await waitFor(() => withMarker(marker).length === 0, 20_000);
+    expect(withMarker(marker).map(described), `left running after Ctrl-C; the call said: ${stderrOf(child)}`).toEqual([]);
   });
 });

@@ -13,17 +13,17 @@ describe.concurrent('call reports failures like every command', () => {
   const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { everything: SERVERS.everything } }) });
 
   it('an upstream tool refusing its arguments: Error [CODE] on stderr, nothing on stdout, exit 2', async () => {
-    const r = await runCli(['call', 'get-sum', 'a=1'], { env });
+    const r = await runCommand(['call', 'get-sum', 'a=1'], { env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^Error \[INVALID_INPUT\]: Invalid arguments for everything__get-sum: .*"b"/m);
-    const json = await runCli(['call', 'get-sum', 'a=1', '--json'], { env });
+    const json = await runCommand(['call', 'get-sum', 'a=1', '--json'], { env });
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ isError: true, structuredContent: { error: { code: 'INVALID_INPUT' } } });
   }, 30_000);
 
   it('a key=value that does not fit its type is named as written, not as a flag', async () => {
-    const r = await runCli(['call', 'get-sum', 'a=x', 'b=1'], { env });
+    const r = await runCommand(['call', 'get-sum', 'a=x', 'b=1'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('a= expects a number, got "x".');
   }, 30_000);
@@ -59,7 +59,7 @@ describe.concurrent('machine-readable output stays pure', () => {
       file,
       '# team servers\nmcp_servers:\n  gh:\n    url: https://example.test/mcp\n    headers:\n      Authorization: Bearer literal-secret-123 # rotate monthly\nserve:\n  token: abcdefgh\n',
     );
-    const r = await runCli(['config', 'show'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    const r = await runCommand(['config', 'show'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('# team servers');
     expect(r.stdout).toContain('# rotate monthly');
@@ -144,7 +144,7 @@ describe.concurrent('help and mistakes', () => {
 describe.concurrent('config explains itself', () => {
   it('config show --resolved fills in every default that applies', async () => {
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ serve: { port: 9100 } }), XDG_STATE_HOME: '/state' });
-    const r = await runCli(['config', 'show', '--resolved', '--json'], { env });
+    const r = await runCommand(['config', 'show', '--resolved', '--json'], { env });
     expect(r.code).toBe(0);
     const { config } = JSON.parse(r.stdout) as { config: Record<string, Record<string, unknown>> };
     expect(config.serve).toMatchObject({ port: 9100, host: '127.0.0.1', max_body_bytes: 4 * 1024 * 1024, session_idle_ms: 1_800_000 });
@@ -152,7 +152,7 @@ describe.concurrent('config explains itself', () => {
     expect(config.registry).toMatchObject({ default: 'official', timeout_ms: 30_000, retries: 3, max_pages: 100 });
     expect(config.arango).toMatchObject({ url: 'http://localhost:8529', database: '_system', backup_dir: '/state/mcpkit/backups' });
     // As written, nothing is added.
-    const written = JSON.parse((await runCli(['config', 'show', '--json'], { env })).stdout) as { config: Record<string, unknown> };
+    const written = JSON.parse((await runCommand(['config', 'show', '--json'], { env })).stdout) as { config: Record<string, unknown> };
     expect(written.config).toEqual({ serve: { port: 9100 } });
   });
 });
@@ -162,26 +162,26 @@ describe.concurrent('server commands say what they did and what fixes a mistake'
     const file = writeConfig({ mcp_servers: { memory: { ...SERVERS.memory, tools: { read_graph: { description: 'Read it all' }, search_nodes: {} } } } });
     const env = cleanEnv({ MCPKIT_CONFIG: file });
     const before = readFileSync(file, 'utf8');
-    const typo = await runCli(['server', 'set-tools', 'memory', 'read_grahp'], { env });
+    const typo = await runCommand(['server', 'set-tools', 'memory', 'read_grahp'], { env });
     expect(typo.code).toBe(1);
     expect(typo.stderr).toMatch(/Error \[NOT_FOUND\]: Server "memory" has no tool named "read_grahp"/);
     expect(typo.stderr).toContain('Did you mean read_graph?');
     expect(typo.stderr).toContain('--force');
     expect(readFileSync(file, 'utf8')).toBe(before);
 
-    const ok = await runCli(['server', 'set-tools', 'memory', 'search_nodes', 'open_nodes'], { env });
+    const ok = await runCommand(['server', 'set-tools', 'memory', 'search_nodes', 'open_nodes'], { env });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('exposes search_nodes, open_nodes (was: read_graph, search_nodes)');
     expect(ok.stdout).toContain('Dropped the overrides of read_graph');
 
-    const forced = await runCli(['server', 'set-tools', 'memory', 'future_tool', '--force', '--json'], { env });
+    const forced = await runCommand(['server', 'set-tools', 'memory', 'future_tool', '--force', '--json'], { env });
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.stdout)).toMatchObject({ tools: ['future_tool'], replaced: ['search_nodes', 'open_nodes'], checked: false });
   }, 30_000);
 
   it('set-tools on a server that cannot be reached keeps the names and says they were not checked', async () => {
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { gone: { command: '/nonexistent/server' } } }) });
-    const r = await runCli(['server', 'set-tools', 'gone', 'a_tool'], { env });
+    const r = await runCommand(['server', 'set-tools', 'gone', 'a_tool'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Names not checked: gone could not be reached');
   });
@@ -189,7 +189,7 @@ describe.concurrent('server commands say what they did and what fixes a mistake'
   it('remove of a server a view uses names the command that frees it', async () => {
     const file = writeConfig({ mcp_servers: { memory: SERVERS.memory }, tool_views: { notes: { servers: ['memory'] } } });
     const before = readFileSync(file, 'utf8');
-    const r = await runCli(['server', 'remove', 'memory'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
+    const r = await runCommand(['server', 'remove', 'memory'], { env: cleanEnv({ MCPKIT_CONFIG: file }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error [CONFLICT]: Server "memory" is used by view "notes"');
     expect(r.stderr).toContain('mcpkit view remove-server notes memory');
@@ -199,11 +199,11 @@ describe.concurrent('server commands say what they did and what fixes a mistake'
   it("list shows a remote's headers as headers, and show prints long values whole", async () => {
     const long = `https://example.com/${'x'.repeat(120)}/mcp`;
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { remote: { url: long, headers: { 'X-Team': 'core' } } } }) });
-    const list = await runCli(['server', 'list'], { env });
+    const list = await runCommand(['server', 'list'], { env });
     expect(list.stdout).toMatch(/^NAME\s.*HEADERS$/m);
     expect(list.stdout).not.toMatch(/\bENV\b/);
     expect(list.stdout).toContain('X-Team=core');
-    const show = await runCli(['server', 'show', 'remote'], { env });
+    const show = await runCommand(['server', 'show', 'remote'], { env });
     expect(show.stdout).toContain(long);
   });
 });
@@ -211,7 +211,7 @@ describe.concurrent('server commands say what they did and what fixes a mistake'
 describe.concurrent('arango build-query needs no database to build', () => {
   it.each([[['--no-execute']], [['--execute=false']]])('%j', async (flag) => {
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({}), ARANGO_URL: 'http://127.0.0.1:9' });
-    const r = await runCli(['arango', 'build-query', 'users', '--fields', 'name', ...flag, '--json'], { env });
+    const r = await runCommand(['arango', 'build-query', 'users', '--fields', 'name', ...flag, '--json'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
       query: expect.stringContaining('FOR doc IN @@collection'),
@@ -229,7 +229,7 @@ describe.concurrent('long waits say what they wait for', () => {
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ registry: { default: 'local', sources: { local: { url } }, timeout_ms: 300, retries: 2 } }) });
-      const r = await runCli(['registry', 'list'], { env });
+      const r = await runCommand(['registry', 'list'], { env });
       expect(r.code).toBe(1);
       expect(r.stderr.match(/registry http:\/\/127\.0\.0\.1:\d+: no answer within 300 ms; retrying in/g)).toHaveLength(2);
       expect(r.stderr).toContain('attempt 3 of 3');
@@ -317,7 +317,7 @@ describe.concurrent('smart-search ranks written source above generated files', (
       `/** The lock config edits take, so that two edits never interleave. */\nexport function lockConfig() {\n  // locked while edits run\n}\n`,
     );
     writeFileSync(join(dir, 'src/other.ts'), 'export const x = 1; // the config\n');
-    const r = await runCli(['retrieve', 'smart-search', 'how are config edits locked', '--json'], { env: cleanEnv({ DOCS_ROOT: dir }) });
+    const r = await runCommand(['retrieve', 'smart-search', 'how are config edits locked', '--json'], { env: cleanEnv({ DOCS_ROOT: dir }) });
     const paths = (JSON.parse(r.stdout) as { result: { files: { path: string }[] } }).result.files.map((f) => f.path);
     expect(paths[0]).toBe('docs/src/config/lock.ts');
     expect(paths.indexOf('docs/README.md')).toBeLessThan(paths.indexOf('docs/oclif.manifest.json'));
