@@ -2,9 +2,9 @@ import type { ServeOptions } from '../mcp/serve-policy.js';
 import { parsePlainLine, type PlainGrammar } from './plain-line.js';
 
 /**
- * The flags `serve` takes, parsed without oclif for the fast path (see bin/run.js) by the one plain grammar (plain-line.ts). Returns
- * undefined for anything it does not fully understand (--help, a typo, a missing value), so that
- * oclif handles it with its usual help and errors. Pure.
+ * The flags `serve` takes, parsed without oclif for the fast path (see bin/run.js) by the one
+ * plain grammar (plain-line.ts). Returns undefined for anything it does not fully understand
+ * (--help, a typo, a missing value), so that oclif handles it with its usual help and errors. Pure.
  */
 export interface ServeArgs {
   config?: string;

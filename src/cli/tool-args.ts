@@ -5,10 +5,11 @@ import { parsePlainLine, type PlainGrammar, type PlainOption } from './plain-lin
 
 /**
  * A tool command's command line parsed without oclif, for the fast path (see tool-fast-path.ts)
- * and the daemon, by the one plain grammar (plain-line.ts). It understands only plain, valid input: `--flag value`, `--flag=value`, `-c value`, booleans
- * (`--no-x` where the default is true), repeated multi-value flags, positionals, `--` and the
- * global `--json` / `--config`. Anything else (--help, a typo, a missing or bad value, a missing
- * argument) returns undefined so that oclif parses it and prints its usual help or error. Pure.
+ * and the daemon, by the one plain grammar (plain-line.ts). It understands only plain, valid
+ * input: `--flag value`, `--flag=value`, `-c value`, booleans (`--no-x` where the default is
+ * true), repeated multi-value flags, positionals, `--` and the global `--json` / `--config`.
+ * Anything else (--help, a typo, a missing or bad value, a missing argument) returns undefined so
+ * that oclif parses it and prints its usual help or error. Pure.
  */
 export interface ToolArgs {
   flags: Record<string, unknown>;
