@@ -1,7 +1,7 @@
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
 import { field, ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
-import { mapKeys } from './yaml-nodes.js';
+import { listedNames, mapKeys } from './yaml-nodes.js';
 
 /** Changes to `tool_views` on a YAML document, for `editConfig`. Pure. */
 
@@ -34,7 +34,7 @@ export function deleteView(doc: Document, name: string): void {
 function serversMap(doc: Document, view: YAMLMap): YAMLMap {
   const servers = view.get('servers');
   if (isMap(servers)) return servers;
-  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : [];
+  const names = listedNames(servers);
   const map = doc.createNode(Object.fromEntries(names.map((n) => [n, {}]))) as YAMLMap;
   view.set('servers', map);
   return map;
@@ -48,7 +48,7 @@ export function addViewServer(doc: Document, viewName: string, server: string, t
   const current = view.get('servers');
   if (!tools?.length && (current === undefined || isSeq(current))) {
     // Keep the simple list form while no server of the view has a tool selection.
-    const names = isSeq(current) ? current.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : [];
+    const names = listedNames(current);
     if (!names.includes(server)) view.set('servers', doc.createNode([...names, server]));
     return;
   }
@@ -59,7 +59,7 @@ export function addViewServer(doc: Document, viewName: string, server: string, t
 /** How many servers a view lists (enabled or not): what decides whether it prefixes (ResolvedView.prefixed). */
 export function listedServerCount(doc: Document, viewName: string): number {
   const servers = doc.getIn(['tool_views', viewName, 'servers']);
-  return isSeq(servers) ? servers.items.length : mapKeys(servers).length;
+  return listedNames(servers).length;
 }
 
 /**
@@ -75,7 +75,7 @@ export function prefixChange(before: number, after: number): 'now_prefixed' | 'n
 export function removeViewServer(doc: Document, viewName: string, server: string): void {
   const view = requireView(doc, viewName);
   const servers = view.get('servers');
-  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : mapKeys(servers);
+  const names = listedNames(servers);
   if (!names.includes(server)) {
     throw new ToolError('NOT_FOUND', `View "${viewName}" does not include server "${server}".`, { details: { view: viewName, server, servers: names } });
   }
@@ -87,7 +87,7 @@ export function removeViewServer(doc: Document, viewName: string, server: string
 export function setViewTools(doc: Document, viewName: string, server: string, tools: readonly string[] | null): void {
   const view = requireView(doc, viewName);
   const servers = view.get('servers');
-  const names = isSeq(servers) ? servers.items.map((i) => String((i as { value?: unknown })?.value ?? i)) : mapKeys(servers);
+  const names = listedNames(servers);
   if (!names.includes(server)) {
     throw new ToolError('NOT_FOUND', `View "${viewName}" does not include server "${server}".`, {
       details: { view: viewName, server },

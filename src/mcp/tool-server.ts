@@ -79,8 +79,6 @@ function questionsOf(runtime: Runtime): OpenQuestions {
   return questions;
 }
 
-/** What answered a tools/call, for the audit log: a catalog entry (through a meta-tool: `via`), or a meta-tool itself. */
-
 type Allows = NonNullable<ToolAccess['allows']>;
 
 /** The prompts, resources or templates a client's rules allow, by name (they only read). */
@@ -194,7 +192,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     runtime.observer?.record(
       auditedCall({
-        method: method as CallFacts['method'],
+        method,
         name,
         session: ctx.sessionId,
         request: ctx.mcpReq.id,
@@ -210,7 +208,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
   };
   /** Runs a handler and records it in the audit log, whether it answers or throws; `answered` names what answered a tools/call. */
   const audit = async <T>(
-    method: string,
+    method: CallFacts['method'],
     name: string,
     ctx: ServerContext,
     args: unknown,

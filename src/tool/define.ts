@@ -15,14 +15,14 @@ export interface ToolAnnotations {
 export const READ_ONLY: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
 /** Changes the local config file only; never reaches the network. */
+export const CONFIG_WRITE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+
 /**
  * A tool no MCP client is offered (`applyPolicy` leaves it out): a terminal command only, for what
  * a person decides or reads (approving, scanning and logging in to servers; composites and hooks),
  * which an agent must not do for itself.
  */
 export const TERMINAL_ONLY_TOOL = { available: () => false } as const;
-
-export const CONFIG_WRITE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
 export interface CommandSpec {
   /** `topic verb` as typed in a terminal, e.g. `config show`. */

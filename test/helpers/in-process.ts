@@ -1,13 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { afterAll } from 'vitest';
 import { createLogger, parseLogLevel } from '../../src/core/logger.js';
 import { startHttpServe, startStdioServe, type HttpServeHandle, type ServeOptions } from '../../src/mcp/run-serve.js';
 import { parseServeArgs, serveOptionsOf } from '../../src/cli/serve-args.js';
 import { cleanEnv } from './cli.js';
-import { listen, type Heard } from './serve.js';
+import { listeningClient, nothingHeard } from './serve.js';
 import type { ReloadReport } from '../../src/app/live-config.js';
 
 /**
@@ -101,11 +101,8 @@ export async function serveStdioInProcess(given: InProcessStdio | string) {
     logger,
   );
   const ended = serve.ended.catch((error: unknown) => void lines.push(`ended with ${String(error)}`));
-  const client =
-    options.client ??
-    new Client({ name: options.name ?? 'in-process', version: '1.0.0' }, options.approve ? { capabilities: { elicitation: { form: {} } } } : {});
   // A test's own client keeps its own handlers: what it heard is its to keep.
-  const heard: Heard = options.client ? { toolsChanged: 0, changedAt: [], messages: [], asked: [] } : listen(client, options);
+  const { client, heard } = options.client ? { client: options.client, heard: nothingHeard() } : listeningClient(options.name ?? 'in-process', options);
   // The client closing is the client going away, as a process's stdin closing is: serve ends.
   const closeClient = client.close.bind(client);
   const close = async () => {

@@ -12,12 +12,16 @@ export interface Heard {
   asked: string[];
 }
 
+/** What a client has heard before anything came. */
+export const nothingHeard = (): Heard => ({ toolsChanged: 0, changedAt: [], messages: [], asked: [] });
+
 /**
- * What a client hears from serve, kept in `heard`; a client made with `approve` (a person saying
+ * A client of serve that keeps what it hears in `heard`; one made with `approve` (a person saying
  * yes to every form) offers elicitation and answers it.
  */
-export function listen(client: Client, options: { approve?: boolean } = {}): Heard {
-  const heard: Heard = { toolsChanged: 0, changedAt: [], messages: [], asked: [] };
+export function listeningClient(name: string, options: { approve?: boolean } = {}): { client: Client; heard: Heard } {
+  const client = new Client({ name, version: '1.0.0' }, options.approve ? { capabilities: { elicitation: { form: {} } } } : {});
+  const heard = nothingHeard();
   if (options.approve) {
     client.setRequestHandler('elicitation/create', async (request) => {
       heard.asked.push(String(request.params.message));
@@ -29,7 +33,7 @@ export function listen(client: Client, options: { approve?: boolean } = {}): Hea
     heard.changedAt.push(Date.now());
   });
   client.setNotificationHandler('notifications/message', async (n) => void heard.messages.push(n.params));
-  return heard;
+  return { client, heard };
 }
 
 /**
@@ -45,8 +49,7 @@ export async function serveStdioClient(config: string, name = 'e2e', env: Record
   });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
-  const client = new Client({ name, version: '1.0.0' }, options.approve ? { capabilities: { elicitation: { form: {} } } } : {});
-  const heard = listen(client, options);
+  const { client, heard } = listeningClient(name, options);
   await client.connect(transport);
   return { client, transport, heard, stderr: () => stderr, pid: transport.pid! };
 }
