@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { capturedRun } from './captured-process.js';
 import { createColor } from './color.js';
 
 /**
@@ -21,7 +22,12 @@ export function processIo(): CliIo {
   return (own ??= {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
-    exitCode: (code) => void (process.exitCode = code),
+    exitCode: (code) => {
+      // A command run in a captured run (src/cli/captured-process.ts) sets that run's code, not the host's.
+      const run = capturedRun();
+      if (run) run.exitCode = code;
+      else process.exitCode = code;
+    },
     get outColor() {
       return createColor(process.env, process.stdout);
     },

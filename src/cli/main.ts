@@ -20,3 +20,20 @@ export async function main(binUrl: string, args: string[] = process.argv.slice(2
     await handle(error as Errors.CLIError);
   }
 }
+
+/**
+ * A command line run through oclif in this process, for a captured run (src/cli/in-process.ts):
+ * its exit code when oclif ends it (`this.exit`, a plugin's usage error), else undefined (the code
+ * is what the command set). Any other error is what `handle` would print and exit on: thrown.
+ */
+export async function runHere(binUrl: string, args: string[]): Promise<number | undefined> {
+  try {
+    await run(args, binUrl);
+    return undefined;
+  } catch (error) {
+    const ended = error as { code?: string; parse?: unknown; oclif?: { exit?: number } } | undefined;
+    if (ended?.code === 'EEXIT') return ended.oclif?.exit ?? 1;
+    if (ended?.parse !== undefined && ended.oclif?.exit === 1) ended.oclif.exit = 2;
+    throw error;
+  }
+}

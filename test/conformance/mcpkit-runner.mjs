@@ -1,6 +1,6 @@
-// How the conformance clients run mcpkit: each command line in this process where mcpkit takes it
-// there (dist/cli/in-process.js: server add, server login, server test, call), else as a process
-// of its own, as a user's shell would (tools, call --elicitation). A scenario is four to six
+// How the conformance clients run mcpkit: each command line in this process (dist/cli/in-process.js:
+// server add, server login, server test, tools, call, as the built CLI runs them), else as a
+// process of its own, as a user's shell would (a line that reads stdin). A scenario is four to six
 // commands; a process each was most of the suite's time.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCli, stopChild } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCli, runCommand, stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -227,7 +227,7 @@ describe('who did it', () => {
   });
 
   it('mcpkit stats --by client counts calls per identity', async () => {
-    const r = await runCli(['stats', '--config', config, '--by', 'client', '--json']);
+    const r = await runCommand(['stats', '--config', config, '--by', 'client', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const stats = JSON.parse(r.stdout) as { by_client: { key: string; calls: number; errors: number }[]; by_tool?: unknown };
     expect(stats.by_tool).toBeUndefined();
@@ -378,14 +378,14 @@ describe('the token out of argv', () => {
 
 describe('mcpkit clients', () => {
   it('lists the clients without their tokens, and says which rule decides a dry run', async () => {
-    const list = await runCli(['clients', '--config', config, '--json']);
+    const list = await runCommand(['clients', '--config', config, '--json']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).not.toContain('alice-token');
     expect((JSON.parse(list.stdout) as { clients: { name: string }[] }).clients.map((c) => c.name)).toEqual(['alice', 'bob', 'dave', 'carol', 'rita']);
-    const refused = await runCli(['clients', '--config', config, '--who', 'alice-token', '--tool', 'everything__get-sum']);
+    const refused = await runCommand(['clients', '--config', config, '--who', 'alice-token', '--tool', 'everything__get-sum']);
     expect(refused.code, refused.stderr).toBe(0);
     expect(refused.stdout).toContain('alice may not call everything__get-sum on /mcp: rule 2 "- *" refuses it.');
-    const other = await runCli(['clients', '--config', config, '--who', 'rita', '--tool', 'echo', '--view', 'research', '--json']);
+    const other = await runCommand(['clients', '--config', config, '--who', 'rita', '--tool', 'echo', '--view', 'research', '--json']);
     expect(JSON.parse(other.stdout)).toMatchObject({ who: 'rita', allowed: true, in_catalog: true });
   }, 30_000);
 });
@@ -400,17 +400,17 @@ describe("the README's Teams example", () => {
     const example = parse(yamlBlock) as { serve: Record<string, unknown> };
     const file = writeConfig({ mcp_servers: { github: SERVERS.everything }, tool_views: { research: { servers: ['github'] } }, ...example });
     const env = cleanEnv({ RESEARCH_AGENT_TOKEN: 'r'.repeat(64), RELEASE_AGENT_TOKEN: 'e'.repeat(64) });
-    const validate = await runCli(['config', 'validate', '--config', file], { env });
+    const validate = await runCommand(['config', 'validate', '--config', file], { env });
     expect(validate.code, validate.stderr).toBe(0);
     const lines = shBlock
       .split('\n')
       .map((l) => l.replace(/\s+#.*$/, '').trim())
       .filter((l) => l.startsWith('mcpkit clients'));
     expect(lines).toHaveLength(2);
-    const listed = await runCli([...lines[0]!.split(/\s+/).slice(1), '--config', file], { env });
+    const listed = await runCommand([...lines[0]!.split(/\s+/).slice(1), '--config', file], { env });
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/research-agent\s+token\s+research/);
-    const dry = await runCli([...lines[1]!.split(/\s+/).slice(1), '--config', file], { env });
+    const dry = await runCommand([...lines[1]!.split(/\s+/).slice(1), '--config', file], { env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('release-agent may not call github__delete_repo on /mcp: rule 1 "- github__delete_*" refuses it');
   }, 60_000);

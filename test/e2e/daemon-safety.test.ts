@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCli, runCommand, tempDir } from '../helpers/cli.js';
 import { daemonRuntimeDir, type Finished } from '../helpers/daemons.js';
 import { alive, SERVERS } from '../helpers/upstreams.js';
 
@@ -86,7 +86,7 @@ describe.concurrent('the daemon survives a peer that does not speak its protocol
       'mcpkit',
       readdirSync(join(run, 'mcpkit')).find((f) => f.endsWith('.sock'))!,
     );
-    const healthy = async () => (await runCli(['daemon', 'status', '--json'], { env, cwd: dir })).code === 0 && alive(pid);
+    const healthy = async () => (await runCommand(['daemon', 'status', '--json'], { env, cwd: dir })).code === 0 && alive(pid);
     return { dir, env, pid, socket, healthy };
   }
 

@@ -1,7 +1,7 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCli, tempDir, type RunResult } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCli, runCommand, tempDir, type RunResult } from '../helpers/cli.js';
 import { daemonRuntimeDir, type Finished } from '../helpers/daemons.js';
 import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
 
@@ -23,7 +23,8 @@ function setUp(finished: Finished, config: string, extra: Record<string, string>
   const env = cleanEnv({ XDG_RUNTIME_DIR: runtimeDir, MCPKIT_CONFIG: file, ...extra });
   const mcpkit = (args: string[], options: { cwd?: string; entry?: string; env?: NodeJS.ProcessEnv } = {}) =>
     runCli(args, { env: options.env ?? env, cwd: options.cwd ?? dir, ...(options.entry ? { entry: options.entry } : {}) });
-  const status = async () => JSON.parse((await mcpkit(['daemon', 'status', '--json'])).stdout) as DaemonState;
+  // What the daemon says of itself, asked in this process (the daemon is the process under test, not this command).
+  const status = async () => JSON.parse((await runCommand(['daemon', 'status', '--json'], { env, cwd: dir })).stdout) as DaemonState;
   return { dir, file, env, runtimeDir, mcpkit, status };
 }
 

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 
 /**
  * `retrieve search` finds what ripgrep finds (git grep where rg is not installed) on a
@@ -64,7 +64,7 @@ function reference(args: { fixed?: string; regex?: string; ignoreCase?: boolean 
 }
 
 async function ours(args: string[]): Promise<string[]> {
-  const r = await runCli(['retrieve', 'search', ...args, '--limit', '0', '--json'], { env: cleanEnv({ CODE_ROOT: tree }) });
+  const r = await runCommand(['retrieve', 'search', ...args, '--limit', '0', '--json'], { env: cleanEnv({ CODE_ROOT: tree }) });
   expect(r.code, r.stderr).toBe(0);
   const body = JSON.parse(r.stdout) as { result: { matches: { path: string; line: number }[] }; meta: { truncated: boolean } };
   expect(body.meta.truncated).toBe(false);
@@ -148,7 +148,7 @@ describe.skipIf(!rgInstalled)('retrieve search takes rg flags and prints what rg
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'], // rg searches its stdin when it is a pipe
     });
-    const r = await runCli(['retrieve', 'search', ...args, '--limit', '0'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
+    const r = await runCommand(['retrieve', 'search', ...args, '--limit', '0'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
     expect(r.code, r.stderr).toBe(rg.status);
     expect(r.stdout.replace(/^code\//gm, '')).toBe(rg.stdout);
     expect(rg.stdout).not.toMatch(/x\.log|build\/|gen\//); // the work tree's .gitignore above the root decides

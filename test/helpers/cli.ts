@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import { afterAll } from 'vitest';
 
@@ -101,11 +103,11 @@ export function outputOf(command: string, args: readonly string[], options: { cw
 }
 
 /**
- * Runs a command line as `runCli` does, but in this process where mcpkit takes it there
- * (src/cli/in-process.ts: `call` and the commands generated from tools, parsed by the same
- * parsers the daemon uses, run by the runner oclif's commands use), else as a process. For tests
- * of what a command does; what only a process shows (argv through oclif, exit codes of bad
- * usage, signals, colours on a terminal, stdin) stays with `runCli`.
+ * Runs a command line as `runCli` does, but in this process (dist/cli/in-process.js: `call` of an
+ * upstream tool and the commands generated from tools by the daemon's runner, every other line
+ * through oclif in a captured run with this environment and folder), else as a process: serve,
+ * the daemon, and lines that read stdin. For tests of what a command does; what only a process
+ * shows (bin/run.js's fast paths, signals, colours on a terminal, stdin) stays with `runCli`.
  */
 export async function runCommand(args: string[], options: Parameters<typeof runCli>[1] = {}): Promise<RunResult> {
   const env = options.env ?? cleanEnv();
@@ -113,7 +115,19 @@ export async function runCommand(args: string[], options: Parameters<typeof runC
   // Colours, stdin and another entry point are a process's.
   if (env.FORCE_COLOR !== undefined || args.includes('-') || options.input !== undefined || options.entry !== undefined)
     return runCli(args, { ...options, env, cwd });
-  const { runInProcess } = await import('../../src/cli/in-process.js');
+  const { runInProcess } = await builtInProcess();
   const r = await runInProcess(args, { env, cwd });
   return r.ran ? { code: r.code, stdout: r.stdout, stderr: r.stderr } : runCli(args, { env, cwd });
+}
+
+/**
+ * The built module, loaded by Node as the conformance clients load it: oclif's commands are the
+ * built ones, and one copy of mcpkit's modules answers both kinds of line. Not through vitest's
+ * module runner (its `import()` is rewritten), whose interop with the bundle's CommonJS parts
+ * (arangojs) differs from Node's.
+ */
+const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (url: string) => Promise<unknown>;
+let built: Promise<typeof import('../../src/cli/in-process.js')> | undefined;
+function builtInProcess(): Promise<typeof import('../../src/cli/in-process.js')> {
+  return (built ??= nativeImport(pathToFileURL(join(ROOT, 'dist/cli/in-process.js')).href) as Promise<typeof import('../../src/cli/in-process.js')>);
 }

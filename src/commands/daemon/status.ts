@@ -1,4 +1,5 @@
 import { McpkitCommand } from '../../cli/base-command.js';
+import { processIo } from '../../cli/cli-io.js';
 import type { DaemonState } from '../../cli/daemon-control.js';
 
 export default class DaemonStatus extends McpkitCommand {
@@ -11,7 +12,7 @@ export default class DaemonStatus extends McpkitCommand {
     const runtime = this.runtime(flags.config);
     const { daemonState } = await import('../../cli/daemon-control.js');
     const state = await daemonState(runtime.configLocation.path, runtime.env);
-    if (!state.running) process.exitCode = 1;
+    if (!state.running) processIo().exitCode(1);
     if (!this.jsonEnabled()) this.print(await render(state, this.color));
     return state;
   }
