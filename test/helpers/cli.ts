@@ -126,7 +126,7 @@ export async function runCommand(args: string[], options: Parameters<typeof runC
  * module runner (its `import()` is rewritten), whose interop with the bundle's CommonJS parts
  * (arangojs) differs from Node's.
  */
-const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (url: string) => Promise<unknown>;
+export const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (url: string) => Promise<unknown>;
 let built: Promise<typeof import('../../src/cli/in-process.js')> | undefined;
 function builtInProcess(): Promise<typeof import('../../src/cli/in-process.js')> {
   return (built ??= nativeImport(pathToFileURL(join(ROOT, 'dist/cli/in-process.js')).href) as Promise<typeof import('../../src/cli/in-process.js')>);
