@@ -54,23 +54,27 @@ async function timed(args: string[], config: string) {
   return { ...r, ms: Date.now() - started };
 }
 
-describe('1-2: commands end while a remote is dead or silent', () => {
+// Each test waits on a remote that never answers: they wait at once.
+describe.concurrent('1-2: commands end while a remote is dead or silent', () => {
   it.each(['dead', 'silent'] as const)(
     '%s remote: call, tools --json and view tools end, with the healthy server working',
     async (remote) => {
       const config = configWith(remote);
-      const call = await timed(['call', 'everything__echo', 'message=hi'], config);
+      // Three commands, each on its own (a one-shot command's runtime is its own), at once.
+      const [call, tools, view] = await Promise.all([
+        timed(['call', 'everything__echo', 'message=hi'], config),
+        timed(['tools', '--json'], config),
+        timed(['view', 'tools', 'both', '--json'], config),
+      ]);
       expect(call.stdout).toContain('Echo: hi');
       expect(call.code).toBe(0);
       expect(call.ms).toBeLessThan(BOUND_MS);
 
-      const tools = await timed(['tools', '--json'], config);
       expect(tools.code).toBe(0);
       expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toContain('everything__echo');
       expect(tools.stderr).toContain(`server ${remote} is down`);
       expect(tools.ms).toBeLessThan(BOUND_MS);
 
-      const view = await timed(['view', 'tools', 'both', '--json'], config);
       expect(view.code).toBe(0);
       expect(view.ms).toBeLessThan(BOUND_MS);
     },
