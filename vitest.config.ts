@@ -41,7 +41,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...PROCESS_TESTS, ...IN_PROCESS, 'test/fixtures/**', 'node_modules/**'] },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...PROCESS_TESTS, ...IN_PROCESS, 'test/fixtures/**', 'node_modules/**'],
+          // Pure logic and single modules, each file leaving nothing behind: they share their
+          // workers and modules instead of a fresh process each (measured: 30 CPU-s against 56 for
+          // the 121 files; they pass in any order, --sequence.shuffle.files).
+          isolate: false,
+        },
       },
       { extends: true, test: { name: 'integration', include: IN_PROCESS } },
       { extends: true, test: { name: 'e2e', include: PROCESS_TESTS } },

@@ -50,8 +50,10 @@ const seen = (r: RunResult) => ({
 const timeless = (text: string) => text.replace(/"duration_ms": \d+/g, '"duration_ms": 0').replace(/\b\d+ ms\b/g, 'N ms');
 
 describe.concurrent('mcpkit daemon', () => {
-  it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs', async ({ onTestFinished }) => {
-    const { mcpkit, status } = setUp(onTestFinished, EVERYTHING);
+  it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs; listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async ({
+    onTestFinished,
+  }) => {
+    const { mcpkit, status, runtimeDir } = setUp(onTestFinished, EVERYTHING);
     const missing = await runCli(['daemon', 'start', '--config', 'no-such.yaml'], { env: cleanEnv({ XDG_RUNTIME_DIR: tempDir() }), cwd: tempDir() });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
@@ -75,16 +77,26 @@ describe.concurrent('mcpkit daemon', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/pid \d+, up \d+s/);
     expect(text.stdout).toMatch(/everything\s+ready/);
+    expect(statSync(state.socket).isSocket()).toBe(true);
+    expect(statSync(state.socket).mode & 0o777).toBe(0o600);
+    expect(statSync(join(runtimeDir, 'mcpkit')).mode & 0o777).toBe(0o700);
 
     const stopped = await mcpkit(['daemon', 'stop']);
     expect(stopped.stdout).toBe(`mcpkit daemon stopped (pid ${state.status!.pid}).\n`);
     expect(alive(state.status!.pid)).toBe(false);
     expect(existsSync(state.socket)).toBe(false);
     expect((await mcpkit(['daemon', 'stop'])).stdout).toContain('No mcpkit daemon runs');
-  }, 60_000);
 
-  it('commands print the same through the daemon as without it: output, errors, exit codes, --json, streaming', async ({ onTestFinished }) => {
-    const { dir, mcpkit, status } = setUp(onTestFinished, EVERYTHING);
+    chmodSync(join(runtimeDir, 'mcpkit'), 0o755);
+    const refused = await mcpkit(['daemon', 'start']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/Error \[FILE_ACCESS\]: The daemon's folder .* may be entered by other users \(mode 755\)/);
+  }, 90_000);
+
+  it('commands print the same through the daemon as without it: output, errors, exit codes, --json, streaming; MCPKIT_NO_DAEMON=1 bypasses it', async ({
+    onTestFinished,
+  }) => {
+    const { dir, env, mcpkit, status } = setUp(onTestFinished, EVERYTHING);
     const tree = join(dir, 'tree');
     mkdirSync(join(tree, 'src'), { recursive: true });
     writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
@@ -121,6 +133,10 @@ describe.concurrent('mcpkit daemon', () => {
     for (const command of commands) warm.push(await mcpkit(command, { cwd: tree }));
     // One request per command, and the status request that reads the count.
     expect((await status()).status!.requests - before, 'every command went through the daemon').toBe(commands.length + 1);
+    // MCPKIT_NO_DAEMON=1 bypasses it: the daemon hears only the status request that reads the count.
+    const bypassed = await mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } });
+    expect(bypassed.stdout).toBe('Echo: x\n');
+    expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(commands.length + 2);
     for (let i = 0; i < commands.length; i += 3) {
       const cold = await Promise.all(commands.slice(i, i + 3).map((command) => mcpkit([...command, '--no-daemon'], { cwd: tree })));
       cold.forEach((r, j) => expect(seen(warm[i + j]!), commands[i + j]!.join(' ')).toEqual(seen(r)));
@@ -169,14 +185,6 @@ describe.concurrent('mcpkit daemon', () => {
     expect(JSON.parse(found.stdout).result.matches).toEqual([expect.objectContaining({ path: 'tree/f17.txt', line: 2 })]);
   }, 60_000);
 
-  it('MCPKIT_NO_DAEMON=1 bypasses it', async ({ onTestFinished }) => {
-    const { mcpkit, status, env } = setUp(onTestFinished, EVERYTHING);
-    await mcpkit(['daemon', 'start']);
-    const before = (await status()).status!.requests;
-    expect((await mcpkit(['call', 'echo', 'message=x'], { env: { ...env, MCPKIT_NO_DAEMON: '1' } })).stdout).toBe('Echo: x\n');
-    expect((await status()).status!.requests - before).toBe(1);
-  }, 60_000);
-
   it('a killed daemon: the next command does the work itself and removes the socket', async ({ onTestFinished }) => {
     const { mcpkit, status } = setUp(onTestFinished, EVERYTHING);
     const started = await mcpkit(['daemon', 'start']);
@@ -221,21 +229,6 @@ describe.concurrent('mcpkit daemon', () => {
     expect(await waitFor(async () => (await status()).other_build !== true && (await status()).running, 20_000, 200)).toBe(true);
     expect(alive(old.status!.pid)).toBe(false);
   }, 90_000);
-
-  it('listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async ({ onTestFinished }) => {
-    const { mcpkit, status, runtimeDir } = setUp(onTestFinished, EVERYTHING);
-    await mcpkit(['daemon', 'start']);
-    const { socket } = await status();
-    expect(statSync(socket).isSocket()).toBe(true);
-    expect(statSync(socket).mode & 0o777).toBe(0o600);
-    expect(statSync(join(runtimeDir, 'mcpkit')).mode & 0o777).toBe(0o700);
-    await mcpkit(['daemon', 'stop']);
-
-    chmodSync(join(runtimeDir, 'mcpkit'), 0o755);
-    const refused = await mcpkit(['daemon', 'start']);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/Error \[FILE_ACCESS\]: The daemon's folder .* may be entered by other users \(mode 755\)/);
-  }, 60_000);
 
   it('exits after daemon.idle_minutes without a request, and removes its socket', async ({ onTestFinished }) => {
     const { mcpkit } = setUp(onTestFinished, `daemon:\n  idle_minutes: 0.05\n${EVERYTHING}`);

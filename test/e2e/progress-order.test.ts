@@ -28,7 +28,8 @@ afterAll(async () => {
   await Promise.allSettled([chained && stopChild(chained.child), oneHop && stopChild(oneHop.child)]);
 });
 
-describe('order kept: progress before the result', () => {
+// Each path on its own client (the servers are shared, as a gateway's are): a few at once.
+describe.concurrent('order kept: progress before the result', () => {
   it.each([
     ['legacy', 'one hop'],
     ['modern', 'one hop'],
