@@ -49,6 +49,7 @@ export default defineConfig({
           // workers and modules instead of a fresh process each (measured: 30 CPU-s against 56 for
           // the 121 files; they pass in any order, --sequence.shuffle.files).
           isolate: false,
+          setupFiles: ['test/helpers/file-end.ts'],
         },
       },
       { extends: true, test: { name: 'integration', include: IN_PROCESS } },

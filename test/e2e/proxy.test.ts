@@ -111,7 +111,8 @@ describe('serve proxies real upstream servers', () => {
   });
 });
 
-describe('faults', () => {
+// Each fault on a serve of its own: they run at once.
+describe.concurrent('faults', () => {
   it('an upstream killed mid-session is started again by the next call; killed again soon, calls fail fast with UNAVAILABLE, the others keep answering, and it comes back', async () => {
     const files = tempDir();
     const config = writeConfig({
@@ -441,7 +442,7 @@ describe('composite tools and hooks', () => {
   });
 });
 
-describe('progress and cancellation, on the hot path and through hooks', () => {
+describe.concurrent('progress and cancellation, on the hot path and through hooks', () => {
   const fast = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
   // Any hook sends calls down the ordinary path (the fixture leaves this tool alone).
   const hooked = writeConfig({ mcp_servers: { everything: SERVERS.everything }, hooks: { pre_call: `${ROOT_FIXTURES}/hooks.mjs` } });

@@ -18,16 +18,18 @@ export interface RunResult {
 
 /**
  * What a test file made that must not outlive it: temp folders and processes. The runner's own
- * hook removes and ends them after the file, pass or fail (every test file imports this module,
- * and each file evaluates it afresh). scripts/run-tests.mjs checks after the whole run that
- * nothing was left.
+ * hook removes and ends them after the file, pass or fail: registered here for the file that
+ * evaluates this module, and by test/helpers/file-end.ts for each file of the unit project, whose
+ * files share their modules (isolate: false). scripts/run-tests.mjs checks after the whole run
+ * that nothing was left.
  */
 const madeDirs: string[] = [];
 const madeChildren = new Set<ChildProcess>();
-afterAll(async () => {
+export async function removeWhatTheFileMade(): Promise<void> {
   await Promise.all([...madeChildren].map(stopChild));
   for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
+afterAll(removeWhatTheFileMade);
 
 /** Ends a child: SIGTERM (mcpkit then closes its upstreams), SIGKILL if it is still there after 3 s. */
 export async function stopChild(child: ChildProcess): Promise<void> {
