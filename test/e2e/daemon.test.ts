@@ -23,9 +23,14 @@ function setUp(finished: Finished, config: string, extra: Record<string, string>
   const env = cleanEnv({ XDG_RUNTIME_DIR: runtimeDir, MCPKIT_CONFIG: file, ...extra });
   const mcpkit = (args: string[], options: { cwd?: string; entry?: string; env?: NodeJS.ProcessEnv } = {}) =>
     runCli(args, { env: options.env ?? env, cwd: options.cwd ?? dir, ...(options.entry ? { entry: options.entry } : {}) });
+  /**
+   * The same line with --no-daemon, the command doing its own work: through oclif, in this
+   * process (the warm line is the process under test; its daemon client lives in bin/run.js).
+   */
+  const alone = (args: string[], options: { cwd?: string } = {}) => runCommand([...args, '--no-daemon'], { env, cwd: options.cwd ?? dir });
   // What the daemon says of itself, asked in this process (the daemon is the process under test, not this command).
   const status = async () => JSON.parse((await runCommand(['daemon', 'status', '--json'], { env, cwd: dir })).stdout) as DaemonState;
-  return { dir, file, env, runtimeDir, mcpkit, status };
+  return { dir, file, env, runtimeDir, mcpkit, alone, status };
 }
 
 interface DaemonState {
@@ -96,7 +101,7 @@ describe.concurrent('mcpkit daemon', () => {
   it('commands print the same through the daemon as without it: output, errors, exit codes, --json, streaming; MCPKIT_NO_DAEMON=1 bypasses it', async ({
     onTestFinished,
   }) => {
-    const { dir, env, mcpkit, status } = setUp(onTestFinished, EVERYTHING);
+    const { dir, env, mcpkit, alone, status } = setUp(onTestFinished, EVERYTHING);
     const tree = join(dir, 'tree');
     mkdirSync(join(tree, 'src'), { recursive: true });
     writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
@@ -138,7 +143,7 @@ describe.concurrent('mcpkit daemon', () => {
     expect(bypassed.stdout).toBe('Echo: x\n');
     expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(commands.length + 2);
     for (let i = 0; i < commands.length; i += 3) {
-      const cold = await Promise.all(commands.slice(i, i + 3).map((command) => mcpkit([...command, '--no-daemon'], { cwd: tree })));
+      const cold = await Promise.all(commands.slice(i, i + 3).map((command) => alone(command, { cwd: tree })));
       cold.forEach((r, j) => expect(seen(warm[i + j]!), commands[i + j]!.join(' ')).toEqual(seen(r)));
     }
   }, 240_000);
@@ -146,7 +151,7 @@ describe.concurrent('mcpkit daemon', () => {
   it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async ({
     onTestFinished,
   }) => {
-    const { dir, mcpkit, status } = setUp(onTestFinished, `${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
+    const { dir, mcpkit, alone, status } = setUp(onTestFinished, `${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
     writeFileSync(
       join(dir, 'hook.mjs'),
       "process.stderr.write('hook module loaded\\n');\nexport function pre_call(args, ctx) { console.error(`hook saw ${ctx.upstream_tool} ${args.message}`); }\n",
@@ -161,7 +166,7 @@ describe.concurrent('mcpkit daemon', () => {
     const again = await mcpkit(['call', 'echo', 'message=second']);
     expect(again.stderr).toContain('hook saw echo second\n');
     expect(again.stderr, 'an unchanged module is not loaded again').not.toContain('hook module loaded');
-    const cold = await mcpkit(['call', 'echo', 'message=third', '--no-daemon']);
+    const cold = await alone(['call', 'echo', 'message=third']);
     expect(cold.stderr).toContain('hook saw echo third\n');
     const log = readFileSync(started.log, 'utf8');
     expect(log).toContain('answering the commands of');
@@ -245,7 +250,7 @@ describe.concurrent('mcpkit daemon', () => {
   it('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async ({
     onTestFinished,
   }) => {
-    const { mcpkit, status, file } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, alone, status, file } = setUp(onTestFinished, EVERYTHING);
     await mcpkit(['daemon', 'start']);
     expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
     const added = await mcpkit(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
@@ -256,7 +261,7 @@ describe.concurrent('mcpkit daemon', () => {
 
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nnot: [valid\n`);
     const broken = await mcpkit(['call', 'everything__echo', 'message=x']);
-    const cold = await mcpkit(['call', 'everything__echo', 'message=x', '--no-daemon']);
+    const cold = await alone(['call', 'everything__echo', 'message=x']);
     expect(broken.code).not.toBe(0);
     expect(seen(broken)).toEqual(seen(cold));
   }, 90_000);
