@@ -4,6 +4,7 @@ import { closestNames } from '../core/suggest.js';
 import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import type { DaemonOperation } from './daemon-protocol.js';
+import { capturedRun } from './captured-process.js';
 import { createColor } from './color.js';
 import { formatJson, sayWaiting } from './output.js';
 import { cliWords, printLine, reportError, reportFailure, runToolForCli } from './tool-runner.js';
@@ -28,10 +29,32 @@ export abstract class McpkitCommand extends Command {
 
   protected readonly color = createColor(process.env, process.stdout);
   private made?: Runtime;
+  private interruptible = false;
 
   /** The process's runtime (one per command run). */
   protected runtime(configFlag: string | undefined): Runtime {
     return (this.made ??= createRuntime({ configFlag, surface: 'cli', version: this.config.version, waiting: sayWaiting }));
+  }
+
+  /**
+   * Ctrl-C or SIGTERM while this command's upstream servers run: they are ended first, as serve
+   * ends them, then the command exits as the signal would have ended it (128 + its number); a
+   * second Ctrl-C ends it at once. bubblewrap's --die-with-parent alone left a boxed server
+   * behind when the command died in the moment its box started (seen under load). A captured run
+   * (captured-process.ts) is no process of its own: its host's signals are not its.
+   */
+  protected endUpstreamsOnInterrupt(runtime: Runtime): void {
+    if (this.interruptible || capturedRun()) return;
+    this.interruptible = true;
+    for (const [signal, number] of [
+      ['SIGINT', 2],
+      ['SIGTERM', 15],
+    ] as const)
+      process.once(signal, () => {
+        // A server that does not end on its stdin's close gets SIGTERM, then SIGKILL, within this.
+        setTimeout(() => process.exit(128 + number), 6000).unref();
+        void runtime.close().finally(() => process.exit(128 + number));
+      });
   }
 
   protected toolContext(configFlag: string | undefined): ToolContext {
@@ -40,7 +63,9 @@ export abstract class McpkitCommand extends Command {
 
   /** Validates, runs and renders one tool; returns the result so oclif prints it under --json. */
   protected async runTool(tool: AnyTool, raw: unknown, configFlag: string | undefined, noDaemon = false): Promise<unknown> {
-    return runToolForCli(tool, raw, { runtime: this.runtime(configFlag), json: this.jsonEnabled(), color: this.color, noDaemon });
+    const runtime = this.runtime(configFlag);
+    this.endUpstreamsOnInterrupt(runtime);
+    return runToolForCli(tool, raw, { runtime, json: this.jsonEnabled(), color: this.color, noDaemon });
   }
 
   /** The work done by mcpkit daemon when one runs for this config (and may do it); undefined: do it here. */

@@ -91,6 +91,7 @@ export default class Call extends McpkitCommand {
     elicitation: ElicitationMode | undefined,
   ): Promise<unknown> {
     const runtime = this.runtime(configFlag);
+    this.endUpstreamsOnInterrupt(runtime);
     // The daemon's warm connections declare no elicitation: a call that may be asked runs here, on its own.
     const result = elicitation
       ? undefined

@@ -85,6 +85,7 @@ export default class Tools extends McpkitCommand {
 
   private async withUpstreams(local: ToolListing[], configFlag: string | undefined, noDaemon: boolean, cached: boolean): Promise<ToolListing[]> {
     const runtime = this.runtime(configFlag);
+    this.endUpstreamsOnInterrupt(runtime);
     const config = await runtime.config();
     if (!Object.values(config.mcp_servers).some((s) => s.disabled !== true)) return local;
     const skip = local.map((t) => t.name);
