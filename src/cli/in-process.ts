@@ -1,12 +1,12 @@
+import { Chalk } from 'chalk';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { capturedRun, runCaptured } from './captured-process.js';
 import type { CliIo } from './cli-io.js';
 import { runCommandLine } from './command-line.js';
 import { saysSlowServer } from './output.js';
-import { Chalk } from 'chalk';
 
 export interface InProcessRun {
-  /** False: the line is one a process must run (see `oclifHere`); nothing ran. */
+  /** False: the line is one a process must run (see `processOnly`); nothing ran. */
   ran: boolean;
   code: number;
   stdout: string;
