@@ -16,7 +16,7 @@ let baselineExitCode: typeof process.exitCode;
 
 /** The captured run this code is part of, if any. */
 export function capturedRun(): CapturedProcess | undefined {
-  return installed ? scope.getStore() : undefined;
+  return scope.getStore();
 }
 
 /**

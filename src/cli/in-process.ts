@@ -40,14 +40,14 @@ export async function runInProcess(argv: readonly string[], options: { env: Node
   try {
     const { value: ran, run } = await runCaptured(options, async () => {
       const plain = new Chalk({ level: 0 });
+      // Written where the captured run keeps what this line prints, and its exit code.
       const io: CliIo = {
         out: (text) => void process.stdout.write(text),
         err: (text) => void process.stderr.write(text),
-        exitCode: (c) => void (captured.exitCode = c),
+        exitCode: (code) => void (capturedRun()!.exitCode = code),
         outColor: plain,
         errColor: plain,
       };
-      const captured = { exitCode: undefined as number | undefined };
       const runtimeFor = (configFlag: string | undefined) => {
         const runtime = createRuntime({
           ...(configFlag !== undefined ? { configFlag } : {}),
@@ -60,15 +60,15 @@ export async function runInProcess(argv: readonly string[], options: { env: Node
         made.push(runtime);
         return runtime;
       };
-      if (await runCommandLine(argv, { io, colors: { out: 0, err: 0 }, cwd: options.cwd, env: options.env, runtimeFor })) return { code: captured.exitCode };
+      if (await runCommandLine(argv, { io, colors: { out: 0, err: 0 }, cwd: options.cwd, env: options.env, runtimeFor })) return { code: undefined };
       if (processOnly(argv)) return undefined;
       try {
         return { code: await oclifHere(argv) };
       } catch (error) {
         // What oclif's `handle` prints and exits on (a command it cannot find): a process shows it as
         // a user sees it, unless the line had printed already.
-        const printed = capturedRun();
-        if (printed && printed.out.length + printed.err.length === 0) return undefined;
+        const printed = capturedRun()!;
+        if (printed.out.length + printed.err.length === 0) return undefined;
         throw error;
       }
     });

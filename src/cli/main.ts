@@ -13,27 +13,34 @@ export async function main(binUrl: string, args: string[] = process.argv.slice(2
     await run(args, binUrl);
     flush();
   } catch (error) {
-    // oclif's parse errors (not exported by name) are the CLIErrors that carry `parse`; a plugin's
-    // come from its own copy of @oclif/core, not the bundled one, so they are known by shape.
-    const parseError = error as { parse?: unknown; oclif?: { exit?: number } } | undefined;
-    if (parseError?.parse !== undefined && parseError.oclif?.exit === 1) parseError.oclif.exit = 2;
-    await handle(error as Errors.CLIError);
+    await handle(asUsageError(error) as Errors.CLIError);
   }
 }
 
 /**
  * A command line run through oclif in this process, for a captured run (src/cli/in-process.ts):
- * its exit code when oclif ends it (`this.exit`, a plugin's usage error), else undefined (the code
- * is what the command set). Any other error is what `handle` would print and exit on: thrown.
+ * its exit code when oclif ends it (`this.exit`), else undefined (the code is what the command
+ * set). Any other error is what `handle` would print and exit on: thrown, as a usage error where
+ * it is one.
  */
 export async function runHere(binUrl: string, args: string[]): Promise<number | undefined> {
   try {
     await run(args, binUrl);
     return undefined;
   } catch (error) {
-    const ended = error as { code?: string; parse?: unknown; oclif?: { exit?: number } } | undefined;
+    const ended = error as { code?: string; oclif?: { exit?: number } } | undefined;
     if (ended?.code === 'EEXIT') return ended.oclif?.exit ?? 1;
-    if (ended?.parse !== undefined && ended.oclif?.exit === 1) ended.oclif.exit = 2;
-    throw error;
+    throw asUsageError(error);
   }
+}
+
+/**
+ * oclif's parse errors (not exported by name) are the CLIErrors that carry `parse`; a plugin's
+ * come from its own copy of @oclif/core, not the bundled one, so they are known by shape. They
+ * exit with 2, as every other usage error does.
+ */
+function asUsageError(error: unknown): unknown {
+  const parseError = error as { parse?: unknown; oclif?: { exit?: number } } | undefined;
+  if (parseError?.parse !== undefined && parseError.oclif?.exit === 1) parseError.oclif.exit = 2;
+  return error;
 }
