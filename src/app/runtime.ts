@@ -41,7 +41,7 @@ export class Runtime {
   readonly logger: Logger;
   private readonly cache?: Map<string, unknown>;
   private readonly options: RuntimeOptions;
-  /** serve's traces (audit/tracing.ts), when tracing is on; the front ends skip the hot path then (its calls need their spans). */
+  /** serve's traces (audit/tracing.ts), when tracing is on. */
   tracing?: Tracing;
   /** What sees each request serve answers (the audit log, the metrics: audit/), when any is on; the front ends tell it. */
   observer?: CallObserver;
@@ -366,7 +366,6 @@ export class Runtime {
         options.onClose?.();
       },
       pins,
-      hotPath: () => this.tracing === undefined,
       ...(this.upstreamLimits ? { upstreamGate: (server: string) => this.upstreamLimits!.gateOf(server) } : {}),
     });
     // serve's hubs live on and follow the config; a terminal command's or a filter's do not.

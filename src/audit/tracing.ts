@@ -36,27 +36,33 @@ export class Tracing {
     this.tracer = tracer ?? trace.getTracer('mcpkit');
   }
 
-  /** Runs one request in a server span whose parent is the client's trace context, if it sent one. */
-  async serve<T>(
+  /**
+   * A server span for one request, whose parent is the client's trace context if it sent one:
+   * `upstream` makes the child span of each upstream request under it, and `end` closes it, an
+   * error (a failure, or a result with isError) marking it so. Begin and end rather than a
+   * callback, so that a call answered from a callback (the hot path) is traced as one awaited is.
+   */
+  begin(
     method: string,
     name: string,
     meta: Record<string, unknown> | undefined,
     attributes: Record<string, string | undefined>,
-    run: (ctx: Context) => Promise<T>,
-  ): Promise<T> {
+  ): {
+    upstream(method: string, name: string, server: string): { traceparent: string; end(failure?: string): void };
+    end(outcome: { result: unknown } | { error: unknown }): void;
+  } {
     const remote = parseTraceparent(meta?.traceparent);
     const parent = remote ? trace.setSpanContext(ROOT_CONTEXT, { ...remote, isRemote: true }) : ROOT_CONTEXT;
     const span = this.tracer.startSpan(`${method} ${name}`, { kind: SpanKind.SERVER, attributes: clean({ 'mcp.method.name': method, ...attributes }) }, parent);
-    try {
-      const result = await run(trace.setSpan(parent, span));
-      if ((result as { isError?: boolean } | undefined)?.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool error' });
-      return result;
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-      throw error;
-    } finally {
-      span.end();
-    }
+    const context = trace.setSpan(parent, span);
+    return {
+      upstream: (childMethod, childName, server) => this.upstream(context, childMethod, childName, server),
+      end: (outcome) => {
+        if ('error' in outcome) span.setStatus({ code: SpanStatusCode.ERROR, message: (outcome.error as Error)?.message ?? String(outcome.error) });
+        else if ((outcome.result as { isError?: boolean } | undefined)?.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool error' });
+        span.end();
+      },
+    };
   }
 
   /** A client span for one upstream request under `parent`: the traceparent that goes to the upstream, and its end. */

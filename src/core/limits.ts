@@ -1,8 +1,26 @@
+import { ToolError } from './errors.js';
+
 /**
  * Rate and concurrency limits, pure (the clock is given): a token bucket whose burst is its rate,
  * and a count of calls in flight with a queue that waits a bounded time. Used for serve.clients
  * (refuse at once) and serve.upstream_limits (queue up to queue_ms).
  */
+
+/** A call refused by limits: a client's (serve.clients), or a server's after its queue (serve.upstream_limits). */
+export function rateLimited(by: { client: string } | { server: string; queueMs: number }, refusal: { retryAfterMs: number; why: string }): ToolError {
+  const wait = `Wait ${refusal.retryAfterMs} ms, then call again`;
+  if ('client' in by) {
+    return new ToolError('RATE_LIMITED', `Client ${by.client} is ${refusal.why}: the call was not run.`, {
+      details: { client: by.client, retry_after_ms: refusal.retryAfterMs },
+      hint: `${wait}.`,
+    });
+  }
+  const waited = by.queueMs ? ` after waiting ${by.queueMs} ms` : '';
+  return new ToolError('RATE_LIMITED', `Server ${by.server} is ${refusal.why}${waited}: the call was not run.`, {
+    details: { server: by.server, retry_after_ms: refusal.retryAfterMs },
+    hint: `${wait} (serve.upstream_limits.${by.server} protects the server).`,
+  });
+}
 
 /** A rate as the config writes it: `5/s`, `10/sec`, `30/min`, `2/minute`, `0.5/s`. */
 export interface Rate {

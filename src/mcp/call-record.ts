@@ -4,7 +4,6 @@ import type { ToolAccess } from '../tool/context.js';
 
 /** Who a stdio client is in the audit log: the person who started serve. */
 export const STDIO_IDENTITY = 'stdio';
-export const STDIO_ACCESS: ToolAccess = Object.freeze({ client: STDIO_IDENTITY });
 
 /** What answered a request: a catalog entry (through a meta-tool: `via`), or a listing meta-tool itself. */
 export interface Answered {
@@ -14,9 +13,9 @@ export interface Answered {
 }
 
 /**
- * What a downstream path knows of one finished request. Both paths (the SDK server's handlers in
- * tool-server.ts and the hot path in fast-path.ts) hand these facts over, and `auditedCall` alone
- * makes the record the audit log and the metrics see, so the two cannot record a call differently.
+ * What is known of one finished request. The call's chain (call-chain.ts), which both downstream
+ * paths go through, hands these facts over, and `auditedCall` alone makes the record the audit log
+ * and the metrics see.
  */
 export interface CallFacts {
   method: AuditedCall['method'];

@@ -1,17 +1,13 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import type { CallToolResult, Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { interceptIncoming } from '../core/sdk-seams.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyHub } from '../proxy/hub.js';
-import type { CallObserver } from '../audit/auditor.js';
-import type { ToolAccess } from '../tool/context.js';
-import { auditedCall } from './call-record.js';
+import { beginCall, type CallLinks } from './call-chain.js';
 
-/** Who a connection's calls come from, for the audit log. */
+/** Who a connection's calls come from, and what their steps use (./call-chain.ts). */
 export interface FastPathCaller {
-  /** Who calls and what it may call (serve.clients), read per call so a reload applies. */
-  access: () => ToolAccess | undefined;
-  observer?: CallObserver | undefined;
+  links: CallLinks;
   session: () => string | undefined;
   client: () => { name?: unknown; version?: unknown } | undefined;
 }
@@ -19,40 +15,50 @@ export interface FastPathCaller {
 /** The bytes of a JSON-RPC response around its result: `{"jsonrpc":"2.0","id":ID,"result":` and `}`. */
 const envelopeBytes = (id: RequestId) => Buffer.byteLength(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":}`);
 
+/** How a call the client cancelled ends in the audit log: it got no answer. */
+const CANCELLED = Object.freeze({ code: 'CANCELLED', message: 'The client cancelled the request; it was not answered.' });
+
 /**
- * Wraps a forwarded call's reply so that the audit log gets its line (when there is a log), made
- * by the one maker of records (call-record.ts) as the SDK server's path makes its own. A reply that
- * returns the bytes it sent saves the log serializing the result again to count them.
+ * A call the hub takes on its hot path, run through the call's steps (./call-chain.ts) as the SDK
+ * server's path runs its own: refused by the client's limits, or forwarded and then ended with its
+ * result. `send` answers the client and may return the bytes it sent, which saves the audit log
+ * serializing the result again to count them. Undefined when the hub does not take the call.
  */
-function auditedReply<R>(
-  caller: FastPathCaller | undefined,
+function runFast(
   hub: ProxyHub,
+  caller: FastPathCaller | undefined,
   id: RequestId,
-  params: Record<string, unknown>,
-  reply: (result: R) => number | void,
-) {
-  const observer = caller?.observer;
-  if (!observer) return reply;
-  const started = performance.now();
-  const access = caller.access();
-  return (result: R) => {
-    const sent = reply(result);
-    const name = String(params.name);
-    observer.record(
-      auditedCall({
-        method: 'tools/call',
-        name,
-        session: caller.session(),
-        request: id,
-        access,
-        client: caller.client(),
-        view: hub.view.name,
-        answered: { entry: hub.knownEntry(name) },
-        started,
-        args: params.arguments ?? {},
-        ended: { result, resultBytes: typeof sent === 'number' ? sent - envelopeBytes(id) : undefined },
-      }),
-    );
+  params: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> },
+  send: (result: CallToolResult) => number | void,
+  relay?: { progress: (message: JSONRPCMessage) => void; related: RequestId },
+): (() => void) | undefined {
+  const links = caller?.links ?? {};
+  const fast = hub.fastCall(params, links.access?.());
+  if (!fast) return undefined;
+  const begun = beginCall(links, {
+    method: 'tools/call',
+    name: String(params.name),
+    args: params.arguments ?? {},
+    request: id,
+    session: caller?.session(),
+    client: () => caller?.client(),
+    view: () => hub.view.name,
+    traceContext: params._meta,
+    // Progress goes to the client as the upstream sent it (the forwarder puts back the client's token).
+  });
+  const answered = { entry: fast.entry };
+  const reply = (result: CallToolResult) => {
+    const sent = send(result);
+    begun.end({ result, resultBytes: typeof sent === 'number' ? sent - envelopeBytes(id) : undefined }, answered);
+  };
+  if (begun.refused) {
+    reply(begun.refused);
+    return () => {};
+  }
+  const cancel = fast.run({ reply, progress: relay?.progress, related: relay?.related, trace: begun.trace });
+  return () => {
+    cancel();
+    begun.end({ error: CANCELLED }, answered);
   };
 }
 
@@ -71,18 +77,21 @@ export function installFastPath(transport: Transport, hub: () => ProxyHub | unde
       const id = m.id;
       const ready = hub();
       const send = (out: JSONRPCMessage) => void transport.send(out, { relatedRequestId: id }).catch(() => undefined);
-      const handled = ready?.tryFastCall(
-        m.params ?? {},
-        auditedReply(caller, ready, id, m.params ?? {}, (result) => {
-          inFlight.delete(id);
-          send({ jsonrpc: '2.0', id, result });
-        }),
-        (progress) => send(progress),
-        id,
-        caller?.access(),
-      );
-      if (handled) {
-        inFlight.set(id, handled.cancel);
+      const cancel =
+        ready &&
+        runFast(
+          ready,
+          caller,
+          id,
+          m.params ?? {},
+          (result) => {
+            inFlight.delete(id);
+            send({ jsonrpc: '2.0', id, result });
+          },
+          { progress: send, related: id },
+        );
+      if (cancel) {
+        inFlight.set(id, cancel);
         return;
       }
     }
@@ -128,16 +137,10 @@ export function tryFastHttpCall(
   const version = req.headers['mcp-protocol-version'];
   if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false; // the SDK answers with the proper error
   const id = m.id;
-  const handled = hub.tryFastCall(
-    m.params ?? {},
-    auditedReply(caller, hub, id, m.params ?? {}, (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result })),
-    () => {},
-    undefined,
-    caller?.access(),
-  );
-  if (!handled) return false;
+  const cancel = runFast(hub, caller, id, (m.params ?? {}) as Record<string, unknown>, (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result }));
+  if (!cancel) return false;
   res.once('close', () => {
-    if (!res.writableEnded) handled.cancel(); // the client went away
+    if (!res.writableEnded) cancel(); // the client went away
   });
   return true;
 }

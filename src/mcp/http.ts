@@ -11,6 +11,7 @@ import { errorObject } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { installFastPath, tryFastHttpCall, type FastPathCaller } from './fast-path.js';
+import { linksOf } from './call-chain.js';
 import { isLoopbackAddress, refusedByOrigin } from './http-guards.js';
 import { createToolServer, resolvedHubOf } from './tool-server.js';
 import { boundedResponseClass } from './send-guard.js';
@@ -199,8 +200,7 @@ export async function serveHttp(
     const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers, access: () => held.current });
     // Who this session's hot-path calls come from: its rules and limits, and the audit log's lines.
     const fastCaller: FastPathCaller = {
-      access: () => held.current,
-      observer: runtime.observer,
+      links: linksOf(runtime, () => held.current),
       session: () => transport.sessionId,
       client: () => server.getClientVersion(),
     };

@@ -5,7 +5,7 @@ import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { ClientEra } from '../proxy/era.js';
 import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
-import { STDIO_ACCESS } from './call-record.js';
+import { linksOf } from './call-chain.js';
 import { installFastPath } from './fast-path.js';
 import { createToolServer, resolvedHubOf, type ToolServerOptions } from './tool-server.js';
 
@@ -50,12 +50,7 @@ export async function serveStdio({ runtime, hasServers, hub, streams }: StdioSer
     },
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
-  const observer = runtime.observer;
-  installFastPath(
-    transport,
-    () => legacyHub?.(),
-    observer ? { access: () => STDIO_ACCESS, observer, session: () => undefined, client: () => legacyServer?.getClientVersion() } : undefined,
-  );
+  installFastPath(transport, () => legacyHub?.(), { links: linksOf(runtime), session: () => undefined, client: () => legacyServer?.getClientVersion() });
   const answered = trackAnswers(transport);
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));

@@ -4,11 +4,12 @@ import * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import { auditedCall, STDIO_IDENTITY, type Answered, type CallFacts } from './call-record.js';
+import type { Answered } from './call-record.js';
+import { linksOf, throughChain, type BegunCall, type CallStart } from './call-chain.js';
 import { modernRequestOf } from './modern-request.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
-import { SessionState, type ToolAccess, type UpstreamTrace } from '../tool/context.js';
+import { SessionState, type ToolAccess } from '../tool/context.js';
 
 export interface ToolServerOptions {
   /**
@@ -179,121 +180,66 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
     unsubscribe?.forEach((off) => off());
     if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.clients.detach(session)).catch(() => undefined);
   };
-  // The audit log's view of a request: who asked (a 2025 session's client, or a 2026 request's envelope) and what answered.
-  const audited = (
-    method: string,
-    name: string,
+  const links = linksOf(runtime, access);
+  /** A request through the chain of its steps (./call-chain.ts): who asked (a 2025 session's client, or a 2026 request's envelope), and what answered. */
+  const chained = <T>(
+    call: { method: CallStart['method']; name: string; args: unknown; progressToken?: unknown; traceContext?: Record<string, unknown> | undefined },
     ctx: ServerContext,
-    started: number,
-    args: unknown,
-    ended: CallFacts['ended'],
-    answered: Answered | undefined,
-  ) => {
-    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    runtime.observer?.record(
-      auditedCall({
-        method,
-        name,
-        session: ctx.sessionId,
-        request: ctx.mcpReq.id,
-        access: access?.(),
-        client: (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion(),
-        view: resolved?.view.name,
-        answered,
-        started,
-        args,
-        ended,
-      }),
-    );
-  };
-  /** Runs a handler and records it in the audit log, whether it answers or throws; `answered` names what answered a tools/call. */
-  const audit = async <T>(
-    method: CallFacts['method'],
-    name: string,
-    ctx: ServerContext,
-    args: unknown,
-    run: () => Promise<T>,
+    run: (begun: BegunCall) => Promise<T>,
     answered?: () => Answered | undefined,
   ): Promise<T> => {
-    if (!runtime.observer) return run();
-    const started = performance.now();
-    try {
-      const result = await run();
-      audited(method, name, ctx, started, args, { result }, answered?.());
-      return result;
-    } catch (error) {
-      audited(method, name, ctx, started, args, { error }, answered?.());
-      throw error;
-    }
-  };
-  /**
-   * A tools/call in a server span when serve traces (audit/tracing.ts): the client's trace context
-   * (a 2025 request's `_meta`, a 2026 request's envelope) is its parent; `run` gets what makes the
-   * upstream request's child span.
-   */
-  const traced = <T>(params: { name: string; _meta?: Record<string, unknown> }, ctx: ServerContext, run: (trace?: UpstreamTrace) => Promise<T>): Promise<T> => {
-    const tracing = runtime.tracing;
-    if (!tracing) return run();
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    const meta = envelope?.traceparent !== undefined ? envelope : params._meta;
-    const attributes = {
-      'gen_ai.tool.name': params.name,
-      'mcp.session.id': ctx.sessionId,
-      'jsonrpc.request.id': String(ctx.mcpReq.id),
-      'mcpkit.client': access?.()?.client ?? STDIO_IDENTITY,
-    };
-    return tracing.serve('tools/call', params.name, meta, attributes, (parent) =>
-      run({ child: (method, name, upstream) => tracing.upstream(parent, method, name, upstream) }),
+    return throughChain(
+      links,
+      {
+        ...call,
+        request: ctx.mcpReq.id,
+        session: ctx.sessionId,
+        client: () => (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion(),
+        view: () => resolved?.view.name,
+        // A 2026-07-28 request carries its trace context in its envelope.
+        traceContext: envelope?.traceparent !== undefined ? envelope : call.traceContext,
+        notify: (notification) => ctx.mcpReq.notify(notification),
+      },
+      run,
+      answered,
     );
   };
   server.setRequestHandler('tools/list', async () => ({ tools: await (await ready()).list(access?.()) }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     let answeredBy: Answered | undefined;
-    const caller = access?.();
-    return audit(
-      'tools/call',
-      request.params.name,
+    const { name, arguments: args, _meta: meta } = request.params;
+    return chained(
+      { method: 'tools/call', name, args: args ?? {}, progressToken: meta?.progressToken, traceContext: meta },
       ctx,
-      request.params.arguments ?? {},
-      () =>
-        traced(request.params, ctx, async (trace) => {
-          const { name, arguments: args } = request.params;
-          const progressToken = request.params._meta?.progressToken;
-          // Progress must reach the client before the result (after it, the client has dropped the token),
-          // and sending a notification is asynchronous: the result waits for those in flight.
-          const sending: Promise<void>[] = [];
-          const progress =
-            progressToken === undefined
-              ? undefined
-              : (update: { progress: number; total?: number; message?: string }) =>
-                  void sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken } }).catch(() => undefined));
-          const modern = modernOf(ctx);
-          const outcome = await (
-            await ready()
-          ).call(name, args, {
-            ...context,
-            signal: ctx.mcpReq.signal,
-            requestId: ctx.mcpReq.id,
-            askPerson: personAsker(ctx, { tool: name, args }, () => server.getClientCapabilities(), questionsOf(runtime)),
-            ...(progress ? { progress } : {}),
-            ...(modern ? { modern } : {}),
-            ...(trace ? { trace } : {}),
-            ...(caller ? { access: caller } : {}),
-          });
-          await Promise.all(sending);
-          if (outcome.found)
-            answeredBy = {
-              ...(outcome.entry ? { entry: outcome.entry } : {}),
-              ...(outcome.via ? { via: outcome.via } : {}),
-              ...(outcome.meta ? { meta: true } : {}),
-            };
-          if (!outcome.found) {
-            const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
-            // Spec: an unknown tool is a protocol error (-32602), not a tool result.
-            throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
-          }
-          return outcome.result;
-        }),
+      async ({ access: caller, trace, progress, progressSent }) => {
+        const modern = modernOf(ctx);
+        const outcome = await (
+          await ready()
+        ).call(name, args, {
+          ...context,
+          signal: ctx.mcpReq.signal,
+          requestId: ctx.mcpReq.id,
+          askPerson: personAsker(ctx, { tool: name, args }, () => server.getClientCapabilities(), questionsOf(runtime)),
+          ...(progress ? { progress } : {}),
+          ...(modern ? { modern } : {}),
+          ...(trace ? { trace } : {}),
+          ...(caller ? { access: caller } : {}),
+        });
+        await progressSent();
+        if (outcome.found)
+          answeredBy = {
+            ...(outcome.entry ? { entry: outcome.entry } : {}),
+            ...(outcome.via ? { via: outcome.via } : {}),
+            ...(outcome.meta ? { meta: true } : {}),
+          };
+        if (!outcome.found) {
+          const hint = outcome.similar.length ? `Did you mean ${outcome.similar.join(', ')}?` : 'Call tools/list for the available tools.';
+          // Spec: an unknown tool is a protocol error (-32602), not a tool result.
+          throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. ${hint}`, { code: 'NOT_FOUND', tool: name, similar: outcome.similar });
+        }
+        return outcome.result;
+      },
       () => answeredBy,
     );
   });
@@ -311,7 +257,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
     const shown = () => access?.()?.allows;
     server.setRequestHandler('prompts/list', async () => ({ prompts: visible(shown(), await (await ready()).passthrough.listPrompts()) }));
     server.setRequestHandler('prompts/get', async (request, ctx) =>
-      audit('prompts/get', request.params.name, ctx, request.params.arguments ?? {}, () =>
+      chained({ method: 'prompts/get', name: request.params.name, args: request.params.arguments ?? {} }, ctx, () =>
         asProtocolError(async () => {
           const h = await ready();
           const allows = shown();
@@ -326,7 +272,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
       resourceTemplates: visible(shown(), await (await ready()).passthrough.listResourceTemplates()),
     }));
     server.setRequestHandler('resources/read', async (request, ctx) =>
-      audit('resources/read', request.params.uri, ctx, undefined, () =>
+      chained({ method: 'resources/read', name: request.params.uri, args: undefined }, ctx, () =>
         asProtocolError(async () => {
           const h = await ready();
           const allows = shown();

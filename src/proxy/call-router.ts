@@ -1,9 +1,9 @@
 import { ProtocolError, type CallToolResult, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
-import type { Limiter } from '../core/limits.js';
+import { rateLimited, type Limiter } from '../core/limits.js';
 import { invalidArguments } from '../core/schema.js';
 import { closestNames } from '../core/suggest.js';
-import type { ToolAccess, ToolContext } from '../tool/context.js';
+import type { ToolAccess, ToolContext, UpstreamTrace } from '../tool/context.js';
 import { compositeSteps, type CompositeConfig } from '../config/schema.js';
 import { runLocalTool, toCallResult, toErrorResult } from '../tool/mcp-shape.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
@@ -29,6 +29,17 @@ export type CallOutcome =
 /** What the router needs of an upstream: a call through the SDK client, and the hot path. */
 export type CallTarget = Pick<Upstream, 'callTool' | 'forwardCall' | 'ready'>;
 
+/** A call the hot path takes (CallRouter.fastCall): what answers it, and how to run it. */
+export interface FastCall {
+  entry: CatalogEntry;
+  run(how: {
+    reply: (result: CallToolResult) => void;
+    progress?: ((message: JSONRPCMessage) => void) | undefined;
+    related?: RequestId | undefined;
+    trace?: UpstreamTrace | undefined;
+  }): () => void;
+}
+
 /** serve.upstream_limits of one server: calls wait for a place up to `queueMs`, then are refused. */
 export interface UpstreamGate {
   limiter: Limiter;
@@ -46,8 +57,6 @@ export interface CallRouterOptions {
   meta: boolean;
   /** Told when an upstream's input schema cannot be compiled (its arguments are then not checked). */
   unenforced(reason: string): void;
-  /** False while calls must take the SDK server's path (serve traces: the spans are made there). */
-  hotPath?: () => boolean;
   /** serve.upstream_limits: the gate of a server's calls, if it has one (its calls then take the ordinary path). */
   upstreamGate?: (server: string) => UpstreamGate | undefined;
 }
@@ -88,8 +97,8 @@ export class CallRouter {
     if (op) {
       // A call through the meta-tool is recorded under the tool it ran (via the meta-tool).
       let ran: CatalogEntry | undefined;
-      const outcome = await this.admitted(access, () => this.callMeta(op, args ?? {}, context, (entry) => (ran = entry)));
-      return ran ? { ...outcome, entry: ran, via: name } : { ...outcome, meta: true };
+      const result = await this.callMeta(op, args ?? {}, context, (entry) => (ran = entry));
+      return ran ? { found: true, result, entry: ran, via: name } : { found: true, result, meta: true };
     }
     const entry = await this.options.catalog.entry(name);
     if (!entry || !(await this.permitted(entry, access))) {
@@ -107,25 +116,12 @@ export class CallRouter {
       // A tool this client may not call is refused exactly as one that does not exist.
       return { found: false, similar: await this.similar(name, access) };
     }
-    const outcome = await this.admitted(access, () => this.callEntry(entry, args, context));
-    return outcome.found ? { ...outcome, entry } : outcome;
+    return { found: true, result: await this.callEntry(entry, args, context), entry };
   }
 
   /** The names like `name` that this client may call. */
   private async similar(name: string, access: ToolAccess | undefined): Promise<string[]> {
     return closestNames(name, access?.allows ? [...(await this.permittedNames(access))] : await this.options.catalog.names());
-  }
-
-  /** A call under the client's rate and max_concurrent: refused at once with RATE_LIMITED when over them. */
-  private async admitted(access: ToolAccess | undefined, run: () => Promise<CallToolResult>): Promise<CallOutcome & { found: true }> {
-    const admission = access?.admit?.();
-    if (!admission) return { found: true, result: await run() };
-    if (!admission.ok) return { found: true, result: toErrorResult(rateLimited({ client: access!.client }, admission)) };
-    try {
-      return { found: true, result: await run() };
-    } finally {
-      admission.release();
-    }
   }
 
   private allowsName(access: ToolAccess | undefined, name: string): boolean {
@@ -166,51 +162,42 @@ export class CallRouter {
    * The hot path: a tools/call of an upstream tool, once the catalog is known and no hook applies,
    * goes from our transport straight to the upstream's (Upstream.forwardCall) with its arguments
    * checked by the compiled validator. Undefined when the call must take the ordinary path (first
-   * call, hooks, meta-tools, local tools, a server that is not connected). `reply` gets the result,
-   * or the same error as on the ordinary path; `cancel` stops a forwarded call.
+   * call, hooks, meta-tools, local tools, a server that is not connected, a tool this client may
+   * not call, which the ordinary path refuses as unknown). Deciding does not run the call: the
+   * front end begins its steps (mcp/call-chain.ts) first, then runs it; `reply` gets the result,
+   * or the same error as on the ordinary path, and the function it returns cancels a forwarded call.
    */
-  tryFastCall(
-    params: { name?: unknown; arguments?: unknown },
-    reply: (result: CallToolResult) => void,
-    progress: (message: JSONRPCMessage) => void,
-    related?: RequestId,
-    access?: ToolAccess,
-  ): { cancel(): void } | undefined {
+  fastCall(params: { name?: unknown; arguments?: unknown; _meta?: unknown }, access?: ToolAccess): FastCall | undefined {
     const catalog = this.options.catalog.known;
-    if (!catalog || !this.options.hooks.empty || typeof params.name !== 'string' || this.options.hotPath?.() === false) return undefined;
+    if (!catalog || !this.options.hooks.empty || typeof params.name !== 'string') return undefined;
     const entry = catalog.get(params.name);
     if (entry?.kind !== 'upstream') return undefined;
     const target = this.options.targets.get(entry.server)!;
     if (!target.ready || this.options.upstreamGate?.(entry.server)) return undefined;
-    // A tool the client may not call takes the ordinary path, which refuses it as unknown.
     if (access?.allows && !access.allows({ name: entry.name, readOnly: readsOnly(entry) })) return undefined;
-    const admission = access?.admit?.();
-    if (admission && !admission.ok) {
-      reply(toErrorResult(rateLimited({ client: access!.client }, admission)));
-      return { cancel() {} };
-    }
-    const release = admission?.release;
-    const args = (params.arguments ?? {}) as Record<string, unknown>;
-    try {
-      this.checkArgs(entry.name, entry.tool.inputSchema, args);
-    } catch (error) {
-      release?.();
-      reply(toErrorResult(error));
-      return { cancel() {} };
-    }
-    const cancel = target.forwardCall(
-      { ...params, name: entry.upstreamName },
-      (outcome) => {
-        release?.();
-        reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome);
-      },
-      progress,
-      related,
-    );
     return {
-      cancel() {
-        release?.();
-        cancel();
+      entry,
+      run: ({ reply, progress, related, trace }) => {
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        try {
+          this.checkArgs(entry.name, entry.tool.inputSchema, args);
+        } catch (error) {
+          reply(toErrorResult(error));
+          return () => {};
+        }
+        const forwarded: Record<string, unknown> = { ...params, name: entry.upstreamName };
+        // A span of its own, as Upstream.callTool makes: the server gets its context in _meta.traceparent.
+        const span = trace?.child('tools/call', entry.upstreamName, entry.server);
+        if (span) forwarded._meta = { ...(params._meta as Record<string, unknown> | undefined), traceparent: span.traceparent };
+        return target.forwardCall(
+          forwarded,
+          (outcome) => {
+            span?.end(outcome instanceof ToolError ? outcome.message : undefined);
+            reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome);
+          },
+          progress,
+          related,
+        );
       },
     };
   }
@@ -225,7 +212,16 @@ export class CallRouter {
       case 'upstream': {
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
         const target = this.options.targets.get(entry.server)!;
-        const call = () => target.callTool(entry.upstreamName, args, context.signal, context.progress, context.requestId, context.modern, context.trace);
+        const call = () =>
+          target.callTool({
+            name: entry.upstreamName,
+            args,
+            signal: context.signal,
+            progress: context.progress,
+            related: context.requestId,
+            modern: context.modern,
+            trace: context.trace,
+          });
         const gate = this.options.upstreamGate?.(entry.server);
         if (!gate) return call();
         // Waits for a place (a cancelled call stops waiting), else is refused as the client's own limits refuse.
@@ -329,23 +325,6 @@ function stepEntry(entries: readonly CatalogEntry[], ref: string): CatalogEntry 
         (e) => e.kind === 'upstream' && e.server === ref.slice(0, dot) && (e.tool.name === ref.slice(dot + 1) || e.upstreamName === ref.slice(dot + 1)),
       )
     : entries.find((e) => e.kind === 'local' && e.name === ref);
-}
-
-/** A call refused by a client's limits, with when to try again. */
-/** A call refused by limits: a client's (serve.clients), or a server's after its queue (serve.upstream_limits). */
-function rateLimited(by: { client: string } | { server: string; queueMs: number }, refusal: { retryAfterMs: number; why: string }): ToolError {
-  const wait = `Wait ${refusal.retryAfterMs} ms, then call again`;
-  if ('client' in by) {
-    return new ToolError('RATE_LIMITED', `Client ${by.client} is ${refusal.why}: the call was not run.`, {
-      details: { client: by.client, retry_after_ms: refusal.retryAfterMs },
-      hint: `${wait}.`,
-    });
-  }
-  const waited = by.queueMs ? ` after waiting ${by.queueMs} ms` : '';
-  return new ToolError('RATE_LIMITED', `Server ${by.server} is ${refusal.why}${waited}: the call was not run.`, {
-    details: { server: by.server, retry_after_ms: refusal.retryAfterMs },
-    hint: `${wait} (serve.upstream_limits.${by.server} protects the server).`,
-  });
 }
 
 /** A call to a tool its pins withhold: what changed, and how to review and approve it. */

@@ -1,8 +1,8 @@
-import type { CallToolResult, CompleteRequest, CompleteResult, JSONRPCMessage, RequestId, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, CompleteRequest, CompleteResult, RequestId, Tool } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ExposureSummary, ToolAccess, ToolContext } from '../tool/context.js';
-import { CallRouter, type CallOutcome } from './call-router.js';
+import { CallRouter, type CallOutcome, type FastCall } from './call-router.js';
 import type { CatalogEntry } from './catalog.js';
 import { ClientStates } from './client-state.js';
 import { HookChain } from './hooks.js';
@@ -37,8 +37,6 @@ export interface HubOptions {
   onClose?: () => void;
   /** Tool pinning (./pin-keeper.ts); absent: every listed tool is served. */
   pins?: PinGate & ItemGate;
-  /** False while calls must take the SDK server's path (CallRouterOptions.hotPath). */
-  hotPath?: () => boolean;
   /** serve.upstream_limits (CallRouterOptions.upstreamGate). */
   upstreamGate?: (server: string) => UpstreamGate | undefined;
 }
@@ -129,7 +127,6 @@ export class ProxyHub {
       ...(view.name ? { view: view.name } : {}),
       meta: view.exposure !== 'direct',
       unenforced: (reason) => logger.warn(`an input schema is not enforced: ${reason}`),
-      ...(this.options.hotPath ? { hotPath: this.options.hotPath } : {}),
       ...(this.options.upstreamGate ? { upstreamGate: this.options.upstreamGate } : {}),
     });
     const passthrough = new PromptResourceRouter(
@@ -313,15 +310,9 @@ export class ProxyHub {
     if (this.current.view.servers.some((s) => servers.includes(s.name))) this.toolsChanged();
   }
 
-  /** The hot path (CallRouter.tryFastCall). */
-  tryFastCall(
-    params: { name?: unknown; arguments?: unknown },
-    reply: (result: CallToolResult) => void,
-    progress: (message: JSONRPCMessage) => void,
-    related?: RequestId,
-    access?: ToolAccess,
-  ): { cancel(): void } | undefined {
-    return this.current.router.tryFastCall(params, reply, progress, related, access);
+  /** The hot path, if it takes this call (CallRouter.fastCall). */
+  fastCall(params: { name?: unknown; arguments?: unknown; _meta?: unknown }, access?: ToolAccess): FastCall | undefined {
+    return this.current.router.fastCall(params, access);
   }
 
   async close(): Promise<void> {

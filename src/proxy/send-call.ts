@@ -1,13 +1,30 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, RequestId, Tool } from '@modelcontextprotocol/server';
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
-import type { ModernRequest } from '../tool/context.js';
+import type { ModernRequest, UpstreamTrace } from '../tool/context.js';
 import { clientAccepts } from './era.js';
 import { UnknownRequestState, type InputBridge } from './input-bridge.js';
 import { paramHeaderDeclarations, paramHeadersFor } from './param-headers.js';
 
 /** Results of tools/call passed on as the server sent them (./call-result.ts checks their shape). */
 const PassThroughResult = z.looseObject({});
+
+/** One tools/call for the server, on the ordinary path (Upstream.callTool). */
+export interface UpstreamCall {
+  /** The server's own name for the tool. */
+  name: string;
+  args?: Record<string, unknown> | undefined;
+  /** The client's cancellation. */
+  signal?: AbortSignal | undefined;
+  /** Where the server's progress goes, when the client asked for it. */
+  progress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** The client's request this call serves (what the server asks meanwhile goes to it). */
+  related?: RequestId | undefined;
+  /** A 2026-07-28 request's envelope and answers, passed on. */
+  modern?: ModernRequest | undefined;
+  /** Makes the span of this upstream request (when serve traces). */
+  trace?: UpstreamTrace | undefined;
+}
 
 export interface CallParams {
   [key: string]: unknown;

@@ -279,6 +279,11 @@ export class UpstreamConnection {
         throw eraMismatchError(this.subject(), pinned, (error as Error).message);
       throw this.unavailable();
     }
+    if (this.isClosed()) {
+      // Closed while it connected (the attempt was past the point where closing could stop it).
+      await client.close().catch(() => undefined);
+      throw this.unavailable();
+    }
     this.client = client;
     this.state = 'ready';
     this.lastError = undefined;

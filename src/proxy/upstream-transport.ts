@@ -199,6 +199,10 @@ async function connectSse(client: Client, url: URL, options: SSEClientTransportO
 async function bounded(client: Client, transport: Transport, what: string, choice: TransportChoice): Promise<Transport> {
   const { name, timeoutMs, timeoutWhy, waiting } = choice;
   choice.attempt(transport);
+  // The SDK client starts the transport (spawns the server) a few awaits into connect(): an upstream
+  // closed before that (Ctrl-C as a command starts) must not start it after, with nothing to end it.
+  const start = transport.start.bind(transport);
+  transport.start = () => (choice.closed() ? Promise.reject(new Error(`server ${name} was closed before it started`)) : start());
   const slow = waiting
     ? setTimeout(
         () => waiting(`waiting for server ${name} to answer over ${what} (gives up after ${Math.round(timeoutMs / 1000)} s, ${timeoutWhy})`),

@@ -20,14 +20,14 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
-import type { ModernRequest, UpstreamTrace } from '../tool/context.js';
+import type { ModernRequest } from '../tool/context.js';
 import { modernParams } from './era.js';
 import { ListenStream } from './listen-stream.js';
 import { InputBridge } from './input-bridge.js';
 import { routeServerRequests } from './server-requests.js';
 import { ReadThrough } from './upstream-reads.js';
 import { InFlight } from './in-flight.js';
-import { sendToolCall } from './send-call.js';
+import { sendToolCall, type UpstreamCall } from './send-call.js';
 import { malformedResult, requestFailure } from './upstream-failure.js';
 import { ProgressTimeout } from './progress-timeout.js';
 import { REQUEST_TIMEOUT } from './raw-forwarder.js';
@@ -38,6 +38,7 @@ import type { UpstreamStatus } from './upstream-status.js';
 export type { DownstreamRelay, UpstreamOptions, UpstreamState } from './upstream-connection.js';
 
 export type { UpstreamStatus } from './upstream-status.js';
+export type { UpstreamCall } from './send-call.js';
 
 export type LogParams = LoggingMessageNotification['params'];
 
@@ -210,15 +211,7 @@ export class Upstream {
     return this.tools !== undefined;
   }
 
-  async callTool(
-    name: string,
-    args: Record<string, unknown> | undefined,
-    signal?: AbortSignal,
-    onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
-    related?: RequestId,
-    modern?: ModernRequest,
-    traced?: UpstreamTrace,
-  ): Promise<CallToolResult> {
+  async callTool({ name, args, signal, progress: onprogress, related, modern, trace: traced }: UpstreamCall): Promise<CallToolResult> {
     const client = await this.connection.connectOrUnavailable();
     // A span of its own, whose context the server gets in _meta.traceparent (it is the parent of the server's work).
     const span = traced?.child('tools/call', name, this.name);

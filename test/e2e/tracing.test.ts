@@ -65,7 +65,7 @@ describe('traces', () => {
     let text = '';
     try {
       for (let i = 0; i < 2; i++) {
-        // The second call would take the hot path; traced, it takes the SDK server's (its spans are made there).
+        // The first call takes the SDK server's path, the second the hot path: both are traced alike (mcp/call-chain.ts).
         const result = (await client.callTool({
           name: 'notes__send_note',
           arguments: {},

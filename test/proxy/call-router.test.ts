@@ -53,18 +53,17 @@ describe('CallRouter', () => {
     const a = new FakeUpstream('a', [tool('echo')]);
     const { router, catalog } = routerOf([a]);
     const replies: unknown[] = [];
-    const fast = (name: string) =>
-      router.tryFastCall(
-        { name, arguments: {} },
-        (r) => replies.push(r),
-        () => {},
-      );
+    const fast = (name: string) => router.fastCall({ name, arguments: {} });
     expect(fast('echo')).toBeUndefined();
     await catalog.current();
     a.ready = false;
     expect(fast('echo')).toBeUndefined();
     a.ready = true;
-    expect(fast('echo')).toBeDefined();
+    const call = fast('echo');
+    expect(call?.entry.name).toBe('echo');
+    // Deciding does not run it: running does.
+    expect(replies).toEqual([]);
+    call!.run({ reply: (r) => replies.push(r) });
     expect(JSON.stringify(replies)).toContain('fast a:echo');
     expect(fast('nope')).toBeUndefined();
   });
@@ -73,13 +72,7 @@ describe('CallRouter', () => {
     const a = new FakeUpstream('a', [tool('echo')]);
     const { router, catalog } = routerOf([a], viewOf(['a'], { hooks: [{ pre_call: '/nonexistent-hook.mjs' }] }));
     await catalog.current();
-    expect(
-      router.tryFastCall(
-        { name: 'echo', arguments: {} },
-        () => {},
-        () => {},
-      ),
-    ).toBeUndefined();
+    expect(router.fastCall({ name: 'echo', arguments: {} })).toBeUndefined();
   });
 
   it('search, describe and call meta-tools reach every catalog tool', async () => {

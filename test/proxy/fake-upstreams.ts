@@ -2,6 +2,7 @@ import type { CallToolResult, LoggingLevel, Tool } from '@modelcontextprotocol/s
 import * as z from 'zod';
 import { createLogger } from '../../src/core/logger.js';
 import type { ResolvedView } from '../../src/proxy/view.js';
+import type { UpstreamCall } from '../../src/proxy/upstream.js';
 import { defineTool } from '../../src/tool/define.js';
 
 /**
@@ -49,7 +50,7 @@ export class FakeUpstream {
     return { state: this.state };
   }
 
-  async callTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  async callTool({ name, args }: UpstreamCall): Promise<CallToolResult> {
     this.calls.push({ name, args });
     return { content: [{ type: 'text', text: `${this.name}:${name}` }] };
   }

@@ -1,0 +1,200 @@
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/server';
+import type { CallObserver } from '../audit/auditor.js';
+import type { Tracing } from '../audit/tracing.js';
+import { rateLimited } from '../core/limits.js';
+import { toErrorResult } from '../tool/mcp-shape.js';
+import type { ToolAccess, UpstreamTrace } from '../tool/context.js';
+import { auditedCall, STDIO_IDENTITY, type Answered, type CallFacts } from './call-record.js';
+
+/**
+ * The one chain every downstream request goes through, on both paths: the SDK server's handlers
+ * (tool-server.ts) and the hot path (fast-path.ts). Its steps, in order:
+ *
+ * - identity: who calls and what they may call (serve.clients), read once per request;
+ * - audit: the request's line in the audit log and the metrics (call-record.ts makes it);
+ * - trace: a server span under the client's trace context, parent of each upstream request's span;
+ * - limits: the client's rate and max_concurrent, which refuse a tools/call before it runs;
+ * - progress: the client's progress token, and that every progress notification is sent before
+ *   the result.
+ *
+ * A step begins in order and ends in the reverse order; a refusal ends the steps begun so far,
+ * so a refused call is still audited and traced. Begin and end, rather than a wrapped promise,
+ * because the hot path answers from a callback.
+ */
+
+/** What the chain's steps use, from the serve they run in. */
+export interface CallLinks {
+  /** Who calls and what they may call (serve.clients), read per request so a reload applies; absent: stdio, anyone. */
+  access?: (() => ToolAccess | undefined) | undefined;
+  observer?: CallObserver | undefined;
+  tracing?: Tracing | undefined;
+}
+
+/** A serve's links, read when a request comes in (serve turns tracing on after it made its servers). */
+export function linksOf(
+  serve: { readonly observer?: CallObserver | undefined; readonly tracing?: Tracing | undefined },
+  access?: () => ToolAccess | undefined,
+): CallLinks {
+  return {
+    access,
+    get observer() {
+      return serve.observer;
+    },
+    get tracing() {
+      return serve.tracing;
+    },
+  };
+}
+
+/** A request as it comes in, on either path. */
+export interface CallStart {
+  method: CallFacts['method'];
+  /** The name the client asked for (a tool, a prompt, a resource's URI). */
+  name: string;
+  args: unknown;
+  request: RequestId | undefined;
+  session: string | undefined;
+  /** Read when the request ends (a 2025 session's client is known by then). */
+  client: () => { name?: unknown; version?: unknown } | undefined;
+  view: () => string | undefined;
+  /** Where the client's trace context is: the request's `_meta`, or a 2026-07-28 request's envelope. */
+  traceContext?: Record<string, unknown> | undefined;
+  /** The token the client asked progress under (`_meta.progressToken`). */
+  progressToken?: unknown;
+  /** How a notification for this request reaches the client; absent where progress is relayed as the upstream sent it. */
+  notify?: ((notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>) | undefined;
+}
+
+type ProgressUpdate = { progress: number; total?: number; message?: string };
+
+/** A request under way. */
+export interface BegunCall {
+  readonly access: ToolAccess | undefined;
+  /** Set when the client's limits refuse the call: the result to answer with; it is not run. */
+  readonly refused?: CallToolResult;
+  /** Makes the span of each upstream request (when serve traces). */
+  readonly trace?: UpstreamTrace;
+  /** Sends progress to the client, when it asked for it and the path sends it itself. */
+  readonly progress?: (update: ProgressUpdate) => void;
+  /** Settles when every progress notification sent so far is out: the result goes after them. */
+  progressSent(): Promise<void>;
+  /** Ends the steps, last begun first. */
+  end(ended: CallFacts['ended'], answered?: Answered): void;
+}
+
+type Ended = (ended: CallFacts['ended'], answered: Answered | undefined) => void;
+interface Draft {
+  access: ToolAccess | undefined;
+  refused?: CallToolResult;
+  trace?: UpstreamTrace;
+  progress?: (update: ProgressUpdate) => void;
+  sending: Promise<void>[];
+}
+/** A step: it may add to the draft, refuse the call (draft.refused), and return what to do at the end. */
+type Step = (links: CallLinks, call: CallStart, draft: Draft) => Ended | void;
+
+const identity: Step = (links, _call, draft) => {
+  draft.access = links.access?.();
+};
+
+const audit: Step = (links, call, draft) => {
+  const observer = links.observer;
+  if (!observer) return;
+  const started = performance.now();
+  return (ended, answered) =>
+    observer.record(
+      auditedCall({
+        method: call.method,
+        name: call.name,
+        session: call.session,
+        request: call.request,
+        access: draft.access,
+        client: call.client(),
+        view: call.view(),
+        answered,
+        started,
+        args: call.args,
+        ended,
+      }),
+    );
+};
+
+const traced: Step = (links, call, draft) => {
+  // Only tools/call is traced (its upstream request is the span's child).
+  if (!links.tracing || call.method !== 'tools/call') return;
+  const span = links.tracing.begin(call.method, call.name, call.traceContext, {
+    'gen_ai.tool.name': call.name,
+    'mcp.session.id': call.session,
+    'jsonrpc.request.id': call.request === undefined ? undefined : String(call.request),
+    'mcpkit.client': draft.access?.client ?? STDIO_IDENTITY,
+  });
+  draft.trace = { child: span.upstream };
+  return (ended) => span.end(ended);
+};
+
+const limits: Step = (_links, call, draft) => {
+  const admission = call.method === 'tools/call' ? draft.access?.admit?.() : undefined;
+  if (!admission) return;
+  if (!admission.ok) {
+    draft.refused = toErrorResult(rateLimited({ client: draft.access!.client }, admission));
+    return;
+  }
+  return () => admission.release();
+};
+
+const progress: Step = (_links, call, draft) => {
+  const token = call.progressToken;
+  const notify = call.notify;
+  if (token === undefined || !notify) return;
+  // Sending a notification is asynchronous, and after the result the client has dropped the token.
+  draft.progress = (update) =>
+    void draft.sending.push(notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }).catch(() => undefined));
+};
+
+const STEPS: readonly Step[] = [identity, audit, traced, limits, progress];
+
+/** Begins a request's steps (see the module comment). */
+export function beginCall(links: CallLinks, call: CallStart): BegunCall {
+  const draft: Draft = { access: undefined, sending: [] };
+  const ends: Ended[] = [];
+  for (const step of STEPS) {
+    const end = step(links, call, draft);
+    if (end) ends.push(end);
+    if (draft.refused) break;
+  }
+  let ended = false;
+  return {
+    access: draft.access,
+    ...(draft.refused ? { refused: draft.refused } : {}),
+    ...(draft.trace ? { trace: draft.trace } : {}),
+    ...(draft.progress ? { progress: draft.progress } : {}),
+    progressSent: () => Promise.all(draft.sending).then(() => undefined),
+    end(outcome, answered) {
+      if (ended) return; // a cancelled call may still be answered: it ends once
+      ended = true;
+      for (let i = ends.length - 1; i >= 0; i--) ends[i]!(outcome, answered);
+    },
+  };
+}
+
+/** Runs a request of the SDK server's path through the chain: a refused call answers with its refusal, unrun. */
+export async function throughChain<T>(
+  links: CallLinks,
+  call: CallStart,
+  run: (begun: BegunCall) => Promise<T>,
+  answered?: () => Answered | undefined,
+): Promise<T> {
+  const begun = beginCall(links, call);
+  if (begun.refused) {
+    begun.end({ result: begun.refused });
+    return begun.refused as T;
+  }
+  try {
+    const result = await run(begun);
+    begun.end({ result }, answered?.());
+    return result;
+  } catch (error) {
+    begun.end({ error }, answered?.());
+    throw error;
+  }
+}
