@@ -143,6 +143,17 @@ export function limitArgs(limits: LimitSpec | undefined): string[] {
 }
 
 /**
+ * bubblewrap in a session of its own, where setsid is there. A terminal's Ctrl-C is sent to the
+ * whole foreground process group: one reaching bubblewrap as it starts ends it before the
+ * process inside has set its death signal, and that process stays, with no parent. Out of the
+ * group, only mcpkit hears it, and ends its servers itself (stdin, SIGTERM, SIGKILL). setsid
+ * replaces itself with bubblewrap, so bubblewrap's parent is still mcpkit (--die-with-parent).
+ */
+function ownSession(facts: HostFacts, command: string, args: string[]): { command: string; args: string[] } {
+  return facts.setsid ? { command: facts.setsid, args: [command, ...args] } : { command, args };
+}
+
+/**
  * The command line that starts a stdio server: in a box when its entry asks for one (refused,
  * never run unboxed, where bubblewrap cannot be used); otherwise, where bubblewrap works, in a pid
  * namespace of its own that ends with mcpkit however mcpkit ends; else in a session of its own
@@ -174,13 +185,13 @@ export function launchPlan(entry: LaunchEntry, facts: HostFacts): LaunchPlan {
             : 'Install bubblewrap (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap), or run it without a box on purpose with sandbox: false.',
       };
     }
-    return { ok: true, command: facts.bwrap, args: [...bwrapArgs(entry, sandbox, facts), '--', ...inner], boxed: true, ends: 'namespace' };
+    return { ok: true, ...ownSession(facts, facts.bwrap, [...bwrapArgs(entry, sandbox, facts), '--', ...inner]), boxed: true, ends: 'namespace' };
   }
   if (facts.bwrap) {
     // Not a box: the whole file system and network as they are; only a pid namespace of its own,
     // so that nothing it starts outlives it, or mcpkit.
     const args = ['--dev-bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--new-session'];
-    return { ok: true, command: facts.bwrap, args: [...args, '--', ...inner], boxed: false, ends: 'namespace' };
+    return { ok: true, ...ownSession(facts, facts.bwrap, [...args, '--', ...inner]), boxed: false, ends: 'namespace' };
   }
   if (facts.platform === 'linux' && facts.setsid && facts.setpriv) {
     return { ok: true, command: facts.setsid, args: [facts.setpriv, '--pdeathsig', 'TERM', '--', ...inner], boxed: false, ends: 'group' };

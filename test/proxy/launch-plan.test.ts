@@ -32,9 +32,11 @@ describe('launchPlan', () => {
       { command: 'node', args: ['/srv/app/node_modules/pkg/dist/index.js', '--flag'], sandbox: true },
       host([...SYSTEM, '/srv/app/node_modules/pkg/dist/index.js']),
     );
-    expect(plan).toMatchObject({ ok: true, command: '/usr/bin/bwrap', boxed: true, ends: 'namespace' });
+    // In a session of its own, so that a terminal's Ctrl-C reaches mcpkit only (launchPlan's ownSession).
+    expect(plan).toMatchObject({ ok: true, command: '/usr/bin/setsid', boxed: true, ends: 'namespace' });
     if (!plan.ok) return;
-    const args = plan.args;
+    expect(plan.args[0]).toBe('/usr/bin/bwrap');
+    const args = plan.args.slice(1);
     expect(args.slice(0, 5)).toEqual(['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL']);
     expect(args).not.toContain('--share-net');
     expect(pairs(args, '--ro-bind')).toEqual(
@@ -84,10 +86,19 @@ describe('launchPlan', () => {
   });
 
   it('runs an unboxed server in a pid namespace of its own where bubblewrap works, else a session of its own, else as it is', () => {
+    const namespaced = ['--dev-bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--new-session', '--', 'npx', '-y', 'pkg'];
     expect(launchPlan({ command: 'npx', args: ['-y', 'pkg'] }, host(SYSTEM))).toEqual({
       ok: true,
+      command: '/usr/bin/setsid',
+      args: ['/usr/bin/bwrap', ...namespaced],
+      boxed: false,
+      ends: 'namespace',
+    });
+    // Without setsid, bubblewrap is started as it is.
+    expect(launchPlan({ command: 'npx', args: ['-y', 'pkg'] }, host(SYSTEM, { setsid: undefined }))).toEqual({
+      ok: true,
       command: '/usr/bin/bwrap',
-      args: ['--dev-bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--new-session', '--', 'npx', '-y', 'pkg'],
+      args: namespaced,
       boxed: false,
       ends: 'namespace',
     });
