@@ -61,6 +61,8 @@ export interface CallStart {
   traceContext?: Record<string, unknown> | undefined;
   /** The token the client asked progress under (`_meta.progressToken`). */
   progressToken?: unknown;
+  /** Who calls, when the path already read it to decide how to answer (the hot path): not read again. */
+  access?: ToolAccess | undefined;
   /** How a notification for this request reaches the client; absent where progress is relayed as the upstream sent it. */
   notify?: ((notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>) | undefined;
 }
@@ -93,8 +95,8 @@ interface Draft {
 /** A step: it may add to the draft, refuse the call (draft.refused), and return what to do at the end. */
 type Step = (links: CallLinks, call: CallStart, draft: Draft) => Ended | void;
 
-const identity: Step = (links, _call, draft) => {
-  draft.access = links.access?.();
+const identity: Step = (links, call, draft) => {
+  draft.access = 'access' in call ? call.access : links.access?.();
 };
 
 const audit: Step = (links, call, draft) => {

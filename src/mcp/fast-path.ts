@@ -33,10 +33,12 @@ function runFast(
   relay?: { progress: (message: JSONRPCMessage) => void; related: RequestId },
 ): (() => void) | undefined {
   const links = caller?.links ?? {};
-  const fast = hub.fastCall(params, links.access?.());
+  const access = links.access?.();
+  const fast = hub.fastCall(params, access);
   if (!fast) return undefined;
   const begun = beginCall(links, {
     method: 'tools/call',
+    access, // as read to decide: one identity for the whole call
     name: String(params.name),
     args: params.arguments ?? {},
     request: id,

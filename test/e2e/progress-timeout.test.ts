@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, outputOf, runCli, stopChild } from '../helpers/cli.js';
 import { serveHttpChild, serveStdioClient } from '../helpers/serve.js';
-import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Progress keeps a call alive: with timeout_ms 1500, server-everything's 4 s operation that
@@ -52,6 +52,15 @@ async function http(view: string, era: 'legacy' | 'modern' = 'legacy') {
   return client;
 }
 
+/**
+ * Waits until the client is offered `name`. timeout_ms (1500 ms here) bounds a server's start too:
+ * on a loaded machine a first start may miss it, and the server is offered once a reconnect makes
+ * it. The tests time the tool's calls, not its start.
+ */
+async function listed(client: Client, name: string): Promise<void> {
+  expect(await waitFor(async () => (await client.listTools()).tools.some((t) => t.name === name), 30_000, 250), `${name} is offered`).toBe(true);
+}
+
 /** The call's outcome and how long it took; the client's own timeout is far beyond the server's. */
 async function timed(client: Client, args: { duration: number; steps: number }, name = LONG) {
   const started = Date.now();
@@ -74,7 +83,8 @@ describe.concurrent('progress and the timeouts', () => {
     beforeAll(async () => {
       client = await connect();
       opened.push(client);
-    });
+      await listed(client, _path === 'stdio' ? `everything__${LONG}` : LONG);
+    }, 40_000);
 
     it('a 4 s call reporting progress every 0.5 s outlives timeout_ms 1500; one that reports none times out at 1.5 s', async () => {
       const name = _path === 'stdio' ? `everything__${LONG}` : LONG;
@@ -92,6 +102,7 @@ describe.concurrent('progress and the timeouts', () => {
   describe('the ceiling', () => {
     it('max_total_ms ends a call however much progress it reports', async () => {
       const client = await http('capped');
+      await listed(client, LONG);
       const capped = await timed(client, { duration: 4, steps: 8 });
       expect(capped.ok).toBe(false);
       expect(capped.error?.message).toContain('past its ceiling, mcp_servers.capped.max_total_ms');

@@ -62,6 +62,14 @@ describe('the call chain', () => {
     expect(log).toEqual(['begin tools/call echo parent=00-parent client=alice', 'upstream tools/call echo upstream-a', 'upstream end', 'end result']);
   });
 
+  it('takes the identity a path already read, and does not read it again', () => {
+    let reads = 0;
+    const links: CallLinks = { access: () => (reads++, { client: 'later' }) };
+    expect(beginCall(links, start({ access: { client: 'decided' } })).access?.client).toBe('decided');
+    expect(beginCall(links, start({ access: undefined })).access).toBeUndefined();
+    expect(reads).toBe(0);
+  });
+
   it.each([
     { case: 'over its rate', access: () => limited('1/min'), calls: 2, refused: [false, true] },
     { case: 'over max_concurrent', access: () => limited('100/s', 1), calls: 2, refused: [false, true] },
