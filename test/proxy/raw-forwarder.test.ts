@@ -4,7 +4,7 @@ import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RawForwarder, REQUEST_TIMEOUT, type ForwardOutcome } from '../../src/proxy/raw-forwarder.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -29,6 +29,7 @@ interface Pair {
 
 const open: Pair[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const pair of open.splice(0)) {
     pair.release();
     await pair.client.close();
@@ -76,6 +77,13 @@ async function pair(): Promise<Pair> {
   const made = { client, transport: clientSide, forwarder, received, release };
   open.push(made);
   return made;
+}
+
+/** A promise's value once it settles (read after advancing the fake clock). */
+function settle<T>(promise: Promise<T>): { value: T | undefined } {
+  const box: { value: T | undefined } = { value: undefined };
+  void promise.then((value) => (box.value = value));
+  return box;
 }
 
 function forward(p: Pair, params: Record<string, unknown>, timeoutMs = 5_000, progress?: (m: JSONRPCMessage) => void, maxTotalMs?: number) {
@@ -127,26 +135,36 @@ describe(`RawForwarder against @modelcontextprotocol/sdk ${sdkVersion} (the lock
     expect(b).toHaveLength(1);
   });
 
-  // Margins are wide (a tick every 40 ms against 500 ms of silence allowed): a loaded machine may
-  // hold a timer for a few hundred milliseconds, and that must not decide which limit is reached.
+  // Time is the subject: the server's ticks, the idle timeout and the ceiling all run on vitest's
+  // clock (setTimeout and performance.now faked), advanced by the test, so a loaded machine that
+  // holds a timer cannot decide which limit is reached.
   it('progress restarts the timeout: a call that reports every 40 ms outlives a 500 ms timeout, one that stops reporting does not', async () => {
     const p = await pair();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const heard: JSONRPCMessage[] = [];
     // The client asked for no progress: the server is asked for it anyway (it keeps the call alive), and none is handed on.
-    const kept = await forward(p, { name: 'ticking', arguments: { ticks: 25 } }, 500, (m) => heard.push(m), 5_000).outcome;
-    expect(kept).toEqual({ result: { content: [{ type: 'text', text: 'ticked 25' }] } });
+    const kept = settle(forward(p, { name: 'ticking', arguments: { ticks: 25 } }, 500, (m) => heard.push(m), 5_000).outcome);
+    await vi.advanceTimersByTimeAsync(25 * 40 + 10);
+    expect(kept.value).toEqual({ result: { content: [{ type: 'text', text: 'ticked 25' }] } });
     expect(heard).toEqual([]);
     const sent = p.received.find((m) => (m as { params?: { name?: string } }).params?.name === 'ticking') as { params: { _meta: { progressToken: string } } };
     expect(sent.params._meta.progressToken).toMatch(/^fw-/);
-    const silent = await forward(p, { name: 'slow', arguments: {} }, 500, undefined, 5_000).outcome;
-    expect(silent).toMatchObject({ error: { code: REQUEST_TIMEOUT } });
-    expect('error' in silent && silent.error.total).toBeUndefined();
+    const silent = settle(forward(p, { name: 'slow', arguments: {} }, 500, undefined, 5_000).outcome);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(silent.value, 'not before its 500 ms').toBeUndefined();
+    await vi.advanceTimersByTimeAsync(2);
+    expect(silent.value).toMatchObject({ error: { code: REQUEST_TIMEOUT } });
+    expect(silent.value && 'error' in silent.value && silent.value.error.total).toBeUndefined();
   });
 
   it('maxTotalMs ends a call however much progress it reports', async () => {
     const p = await pair();
-    const capped = await forward(p, { name: 'ticking', arguments: { ticks: 40 } }, 500, undefined, 700).outcome;
-    expect(capped).toMatchObject({ error: { code: REQUEST_TIMEOUT, total: true, message: 'Request timed out after 700 ms' } });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const capped = settle(forward(p, { name: 'ticking', arguments: { ticks: 40 } }, 500, undefined, 700).outcome);
+    await vi.advanceTimersByTimeAsync(699);
+    expect(capped.value, 'not before its 700 ms').toBeUndefined();
+    await vi.advanceTimersByTimeAsync(2);
+    expect(capped.value).toMatchObject({ error: { code: REQUEST_TIMEOUT, total: true, message: 'Request timed out after 700 ms' } });
   });
 
   it('on timeout ends with REQUEST_TIMEOUT and tells the server it cancelled', async () => {
