@@ -39,8 +39,8 @@ export abstract class McpkitCommand extends Command {
   /**
    * Ctrl-C or SIGTERM while this command's upstream servers run: they are ended first, as serve
    * ends them, then the command exits as the signal would have ended it (128 + its number); a
-   * second Ctrl-C ends it at once. bubblewrap's --die-with-parent alone left a boxed server
-   * behind when the command died in the moment its box started (seen under load). A captured run
+   * second Ctrl-C ends it at once. Its servers run in sessions of their own (launch-plan.ts), so a
+   * terminal's Ctrl-C reaches the command alone and ending them is its job. A captured run
    * (captured-process.ts) is no process of its own: its host's signals are not its.
    */
   protected endUpstreamsOnInterrupt(runtime: Runtime): void {

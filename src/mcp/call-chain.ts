@@ -30,7 +30,7 @@ export interface CallLinks {
   tracing?: Tracing | undefined;
 }
 
-/** A serve's links, read when a request comes in (serve turns tracing on after it made its servers). */
+/** A serve's links, read from the runtime when a request comes in: the runtime stays the one place that holds them. */
 export function linksOf(
   serve: { readonly observer?: CallObserver | undefined; readonly tracing?: Tracing | undefined },
   access?: () => ToolAccess | undefined,

@@ -1,9 +1,9 @@
-import { ProtocolError, type CallToolResult, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { rateLimited, type Limiter } from '../core/limits.js';
 import { invalidArguments } from '../core/schema.js';
 import { closestNames } from '../core/suggest.js';
-import type { ToolAccess, ToolContext, UpstreamTrace } from '../tool/context.js';
+import type { ToolAccess, ToolContext } from '../tool/context.js';
 import { compositeSteps, type CompositeConfig } from '../config/schema.js';
 import { runLocalTool, toCallResult, toErrorResult } from '../tool/mcp-shape.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
@@ -12,6 +12,7 @@ import { runComposite } from './composite.js';
 import type { HookChain } from './hooks.js';
 import { metaToolNames, metaTools, type MetaOp } from './meta-tools.js';
 import type { Upstream } from './upstream.js';
+import type { ForwardHow } from './send-call.js';
 import { publish, type ViewCatalog, type WithheldTool } from './view-catalog.js';
 import { notApprovedError } from './not-approved.js';
 
@@ -32,12 +33,7 @@ export type CallTarget = Pick<Upstream, 'callTool' | 'forwardCall' | 'ready'>;
 /** A call the hot path takes (CallRouter.fastCall): what answers it, and how to run it. */
 export interface FastCall {
   entry: CatalogEntry;
-  run(how: {
-    reply: (result: CallToolResult) => void;
-    progress?: ((message: JSONRPCMessage) => void) | undefined;
-    related?: RequestId | undefined;
-    trace?: UpstreamTrace | undefined;
-  }): () => void;
+  run(how: ForwardHow & { reply: (result: CallToolResult) => void }): () => void;
 }
 
 /** serve.upstream_limits of one server: calls wait for a place up to `queueMs`, then are refused. */
@@ -177,7 +173,7 @@ export class CallRouter {
     if (access?.allows && !access.allows({ name: entry.name, readOnly: readsOnly(entry) })) return undefined;
     return {
       entry,
-      run: ({ reply, progress, related, trace }) => {
+      run: ({ reply, ...how }) => {
         const args = (params.arguments ?? {}) as Record<string, unknown>;
         try {
           this.checkArgs(entry.name, entry.tool.inputSchema, args);
@@ -185,18 +181,10 @@ export class CallRouter {
           reply(toErrorResult(error));
           return () => {};
         }
-        const forwarded: Record<string, unknown> = { ...params, name: entry.upstreamName };
-        // A span of its own, as Upstream.callTool makes: the server gets its context in _meta.traceparent.
-        const span = trace?.child('tools/call', entry.upstreamName, entry.server);
-        if (span) forwarded._meta = { ...(params._meta as Record<string, unknown> | undefined), traceparent: span.traceparent };
         return target.forwardCall(
-          forwarded,
-          (outcome) => {
-            span?.end(outcome instanceof ToolError ? outcome.message : undefined);
-            reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome);
-          },
-          progress,
-          related,
+          { ...params, name: entry.upstreamName },
+          (outcome) => reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome),
+          how,
         );
       },
     };

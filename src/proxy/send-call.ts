@@ -1,4 +1,4 @@
-import type { CallToolResult, RequestId, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, JSONRPCMessage, RequestId, Tool } from '@modelcontextprotocol/server';
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import type { ModernRequest, UpstreamTrace } from '../tool/context.js';
@@ -23,6 +23,13 @@ export interface UpstreamCall {
   /** A 2026-07-28 request's envelope and answers, passed on. */
   modern?: ModernRequest | undefined;
   /** Makes the span of this upstream request (when serve traces). */
+  trace?: UpstreamTrace | undefined;
+}
+
+/** How a hot-path call is forwarded (Upstream.forwardCall): where its progress goes, the client request it serves, its trace. */
+export interface ForwardHow {
+  progress?: ((message: JSONRPCMessage) => void) | undefined;
+  related?: RequestId | undefined;
   trace?: UpstreamTrace | undefined;
 }
 

@@ -7,7 +7,6 @@ import type {
   CompleteRequest,
   CompleteResult,
   GetPromptResult,
-  JSONRPCMessage,
   LoggingLevel,
   LoggingMessageNotification,
   Prompt,
@@ -27,7 +26,7 @@ import { InputBridge } from './input-bridge.js';
 import { routeServerRequests } from './server-requests.js';
 import { ReadThrough } from './upstream-reads.js';
 import { InFlight } from './in-flight.js';
-import { sendToolCall, type UpstreamCall } from './send-call.js';
+import { sendToolCall, type ForwardHow, type UpstreamCall } from './send-call.js';
 import { malformedResult, requestFailure } from './upstream-failure.js';
 import { ProgressTimeout } from './progress-timeout.js';
 import { REQUEST_TIMEOUT } from './raw-forwarder.js';
@@ -268,35 +267,40 @@ export class Upstream {
   }
 
   /**
-   * The hot path (./raw-forwarder.ts): a tools/call sent on the connected transport as is, its
-   * progress passed to `progress`, and its outcome to `done` as a result or the same error the
-   * ordinary path gives. Returns a function that cancels.
+   * The hot path (./raw-forwarder.ts): a tools/call sent on the connected transport as is, traced
+   * as callTool traces; its progress goes to `progress`, its outcome to `done` (a result, or the
+   * error the ordinary path gives). Returns a function that cancels.
    */
-  forwardCall(
-    params: Record<string, unknown>,
-    done: (result: CallToolResult | ToolError) => void,
-    progress?: (message: JSONRPCMessage) => void,
-    related?: RequestId,
-  ): () => void {
-    const release = this.begin(related);
-    const cancel = this.connection.forwarder.forward('tools/call', params, {
+  forwardCall(params: Record<string, unknown>, done: (result: CallToolResult | ToolError) => void, how: ForwardHow = {}): () => void {
+    const name = String(params.name);
+    let span = how.trace?.child('tools/call', name, this.name);
+    const sent = span ? { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), traceparent: span.traceparent } } : params;
+    // Ended once, by the outcome or by a cancel, whichever comes first.
+    const endSpan = (failure?: string) => void (span?.end(failure), (span = undefined));
+    const finish = (outcome: CallToolResult | ToolError) => {
+      endSpan(outcome instanceof Error ? outcome.message : undefined);
+      done(outcome);
+    };
+    const release = this.begin(how.related);
+    const cancel = this.connection.forwarder.forward('tools/call', sent, {
       timeoutMs: this.timeoutMs,
       maxTotalMs: this.connection.maxTotalMs,
-      ...(progress ? { progress } : {}),
+      ...(how.progress ? { progress: how.progress } : {}),
       done: (outcome) => {
         release();
         if ('result' in outcome) {
           const malformed = malformedCallResult(outcome.result);
-          return done(malformed ? malformedResult(this.name, String(params.name), malformed) : (outcome.result as CallToolResult));
+          return finish(malformed ? malformedResult(this.name, name, malformed) : (outcome.result as CallToolResult));
         }
-        done(
+        finish(
           (outcome.cause !== undefined && this.connection.authFailure(outcome.cause)) ||
-            this.callFailure(String(params.name), outcome.error, outcome.error.total ? 'total' : 'idle'),
+            this.callFailure(name, outcome.error, outcome.error.total ? 'total' : 'idle'),
         );
       },
     });
     return () => {
       release();
+      endSpan('cancelled');
       cancel();
     };
   }
