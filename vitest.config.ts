@@ -55,6 +55,8 @@ export default defineConfig({
       { extends: true, test: { name: 'integration', include: IN_PROCESS } },
       { extends: true, test: { name: 'e2e', include: PROCESS_TESTS } },
     ],
+    // The upstream servers the tests start, bundled (test/helpers/upstream-bundles.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     // Fixtures that fail on purpose, run by the tests that need them.
     exclude: ['test/fixtures/**', 'node_modules/**'],
     // End-to-end tests spawn the built CLI; on 2 cores they need room.

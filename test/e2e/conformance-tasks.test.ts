@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outputOf, ROOT, stopChild, tempDir } from '../helpers/cli.js';
+import { outputOf, stopChild, tempDir } from '../helpers/cli.js';
 import { conformanceRequired as required, kit2026Installed as installed, kit2026, kit2026Node, kit2026Suite } from '../helpers/conformance-kit.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * The suite's tasks-* scenarios (io.modelcontextprotocol/tasks, SEP-2663) through mcpkit as the
@@ -29,7 +29,7 @@ let served: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
 beforeAll(async () => {
   if (!(installed || required)) return;
   const config = writeConfig({
-    mcp_servers: { tasks: { command: process.execPath, args: [join(ROOT, 'test/fixtures/tasks-server.mjs')] } },
+    mcp_servers: { tasks: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
     tool_views: { conf: { servers: ['tasks'] } },
     // failing_job is declared "task support: required" by the scenarios: mcpkit's way to say so.
     serve: { groups: ['config'], tasks: { required: ['failing_job'] } },

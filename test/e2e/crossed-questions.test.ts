@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, stopChild } from '../helpers/cli.js';
+import { stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * A question a 2025-11-25 upstream asks during a call reaches the client that made the call, or
@@ -11,7 +10,7 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
  * upstream's elicitation request names no call. Against the relay fixture, over serve --http.
  */
 
-const RELAY = join(ROOT, 'test/fixtures/relay-server.mjs');
+const RELAY = FIXTURE_SERVERS.relay;
 
 let served: Awaited<ReturnType<typeof serveHttpChild>>;
 const clients: Client[] = [];

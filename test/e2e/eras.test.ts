@@ -6,14 +6,14 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { BIN, cleanEnv, ROOT, spawnTracked, stopChild, runCommand } from '../helpers/cli.js';
+import { BIN, cleanEnv, spawnTracked, stopChild, runCommand } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 // Both protocol eras through mcpkit, with the SDK's 2.x client: a 2026-07-28 client and a
 // 2025-11-25 client, over stdio and streamable HTTP, to upstreams of either era.
 
-const MODERN_SERVER = join(ROOT, 'test/fixtures/modern-server.mjs');
+const MODERN_SERVER = FIXTURE_SERVERS.modern;
 const modernStdio = (...flags: string[]) => ({ command: process.execPath, args: [MODERN_SERVER, '--stdio', ...flags] });
 
 type Era = 'modern' | 'legacy';

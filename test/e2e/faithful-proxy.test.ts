@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, spawnTracked } from '../helpers/cli.js';
-import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
 
 /**
@@ -15,7 +15,7 @@ import { serveStdioInProcess } from '../helpers/in-process.js';
  * logging, subscriptions and completion travel both ways. Upstreams: server-everything from npm,
  * and test/fixtures/relay-server.mjs (the SDK's own server, deterministic).
  */
-const relay = (name: string) => ({ command: process.execPath, args: [join(ROOT, 'test/fixtures/relay-server.mjs'), name] });
+const relay = (name: string) => ({ command: process.execPath, args: [FIXTURE_SERVERS.relay, name] });
 
 interface Seen {
   sampled: string[];
@@ -240,19 +240,7 @@ describe('the other faces', () => {
     const made = capableClient('filter');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [
-        BIN,
-        'filter',
-        'run',
-        '--include',
-        'ask_*',
-        '--include',
-        'log_*',
-        '--',
-        process.execPath,
-        join(ROOT, 'test/fixtures/relay-server.mjs'),
-        'filtered',
-      ],
+      args: [BIN, 'filter', 'run', '--include', 'ask_*', '--include', 'log_*', '--', process.execPath, FIXTURE_SERVERS.relay, 'filtered'],
       env: cleanEnv() as Record<string, string>,
       stderr: 'ignore',
     });

@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
-import { childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { BIN, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { FIXTURE_SERVERS, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
 async function serveHttp(config: string, args: string[] = []) {
@@ -181,7 +181,7 @@ describe.concurrent('HTTP sessions', () => {
   }, 60_000);
 
   it('with connections of their own: at most serve.max_client_hubs are awake, the least recently used sleep, and every client is relayed', async () => {
-    const relay = { command: process.execPath, args: [join(ROOT, 'test/fixtures/relay-server.mjs')] };
+    const relay = { command: process.execPath, args: [FIXTURE_SERVERS.relay] };
     const { child, url } = await serveHttp(writeConfig({ mcp_servers: { relay }, serve: { max_client_hubs: 2 } }));
     const clients: { client: Client; transport: StreamableHTTPClientTransport; warnings: string[]; roots: () => Promise<string> }[] = [];
     const connect = async (n: number) => {

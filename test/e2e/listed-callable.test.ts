@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, runCommand, tempDir } from '../helpers/cli.js';
+import { runCommand, tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * A listed tool is callable: between a list_changed and the client's next tools/list, a name the
@@ -12,7 +12,7 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
  * the fixture server rereads (test/fixtures/file-tools-server.mjs).
  */
 
-const FIXTURE = join(ROOT, 'test/fixtures/file-tools-server.mjs');
+const FIXTURE = FIXTURE_SERVERS.fileTools;
 const tool = (name: string) => ({ name, description: `${name} it.`, inputSchema: { type: 'object', properties: {} } });
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
-import { freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
  * docs/deploy/nginx.conf as written (its ports replaced by free ones), with Debian's nginx in
@@ -39,7 +39,7 @@ beforeAll(async () => {
   writeFileSync(
     config,
     JSON.stringify({
-      mcp_servers: { everything: SERVERS.everything, jobs: { command: process.execPath, args: [join(ROOT, 'test/fixtures/tasks-server.mjs')] } },
+      mcp_servers: { everything: SERVERS.everything, jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
       serve: { replica_id: '${REPLICA_ID}' },
     }),
   );

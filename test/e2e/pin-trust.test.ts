@@ -4,9 +4,9 @@ import { type Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { cleanEnv, ROOT, runCommand, tempDir } from '../helpers/cli.js';
+import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { waitFor } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
  * Tool pinning attacked: approval binds to the review a person saw, first use is trusted only
@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/upstreams.js';
  * whose tools come from a file (test/fixtures/file-tools-server.mjs).
  */
 
-const FIXTURE = join(ROOT, 'test/fixtures/file-tools-server.mjs');
+const FIXTURE = FIXTURE_SERVERS.fileTools;
 
 type ToolDef = Record<string, unknown> & { name: string; description: string };
 const SEND: ToolDef = { name: 'send_note', description: 'Send a note.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };

@@ -4,9 +4,9 @@ import { type Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, tempDir, runCommand } from '../helpers/cli.js';
+import { tempDir, runCommand } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Tool pinning against a real MCP server whose tools come from a file it rereads and
@@ -14,7 +14,7 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
  * person approves it; warn and off; invisible characters; concurrent approvals.
  */
 
-const FIXTURE = join(ROOT, 'test/fixtures/file-tools-server.mjs');
+const FIXTURE = FIXTURE_SERVERS.fileTools;
 
 interface ToolDef {
   name: string;

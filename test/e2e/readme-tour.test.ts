@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
-import { SERVERS, waitFor } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, SERVERS, waitFor } from '../helpers/upstreams.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 import { startArango } from '../support/arango-server.mjs';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/authorization-server.js';
@@ -144,7 +144,7 @@ beforeAll(async () => {
   mkdirSync(join(home, '.config/Claude'), { recursive: true });
   writeFileSync(join(home, '.config/Claude/claude_desktop_config.json'), JSON.stringify({ mcpServers: { notes: SERVERS.memory } }));
 
-  github = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/github-standin.mjs'), 'tour-token'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  github = spawnTracked(process.execPath, [FIXTURE_SERVERS.githubStandin, 'tour-token'], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   github.stdout.on('data', (d) => (out += d));
   if (!(await waitFor(() => out.includes('listening'), 10_000))) throw new Error('the GitHub stand-in did not start');

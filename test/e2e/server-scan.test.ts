@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCommand, tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * `mcpkit server scan` over what the lock approves: real servers from npm come out clean at
@@ -12,7 +12,7 @@ import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * SARIF 2.1.0 that validates against the schema (test/fixtures/sarif/, from @microsoft/jest-sarif).
  */
 
-const FIXTURE = join(ROOT, 'test/fixtures/file-tools-server.mjs');
+const FIXTURE = FIXTURE_SERVERS.fileTools;
 const POISONED = [
   {
     name: 'add',

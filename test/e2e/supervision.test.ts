@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
+import { cleanEnv, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { alive, childPids, freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, alive, childPids, freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Supervision a shared gateway's users can trust: an upstream that dies mid-session (kill -9 of a
@@ -13,7 +12,7 @@ import { alive, childPids, freePort, SERVERS, waitFor, writeConfig } from '../he
  * themselves, in both eras; /health says how each upstream stands meanwhile.
  */
 
-const MODERN = join(ROOT, 'test/fixtures/modern-server.mjs');
+const MODERN = FIXTURE_SERVERS.modern;
 
 async function startRemote(port: number): Promise<PipedChild> {
   const child = spawnTracked(process.execPath, [MODERN, '--port', String(port)], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, stopChild } from '../helpers/cli.js';
+import { stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * mcpkit as the task host (io.modelcontextprotocol/tasks, SEP-2663), spoken to as the conformance
@@ -15,7 +14,7 @@ let served: Awaited<ReturnType<typeof serveHttpChild>>;
 
 beforeAll(async () => {
   config = writeConfig({
-    mcp_servers: { jobs: { command: process.execPath, args: [join(ROOT, 'test/fixtures/tasks-server.mjs')] } },
+    mcp_servers: { jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
     tool_views: { jobs: { servers: ['jobs'] } },
     serve: { groups: ['config'], clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } } },
   });

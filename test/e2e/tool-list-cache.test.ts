@@ -1,15 +1,15 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, tempDir, runCommand } from '../helpers/cli.js';
-import { SERVERS } from '../helpers/upstreams.js';
+import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
+import { FIXTURE_SERVERS, SERVERS } from '../helpers/upstreams.js';
 
 /**
  * Without a daemon, a command starts only what it needs: each server's last tools/list is kept
  * (XDG_CACHE_HOME/mcpkit/tools), `call` starts only the server the kept listing names and checks
  * the tool there, and `tools --cached` answers from the kept listings alone.
  */
-const SERVER = join(ROOT, 'test/fixtures/file-tools-server.mjs');
+const SERVER = FIXTURE_SERVERS.fileTools;
 
 function setUp(extra: Record<string, unknown> = {}) {
   const dir = tempDir('mcpkit-test-tool-cache-');

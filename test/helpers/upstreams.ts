@@ -2,13 +2,31 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, tempDir } from './cli.js';
+import { startable } from './upstream-bundles.js';
 
-/** Real reference servers from npm, started with this node (no npx, no network). */
+/**
+ * Real reference servers from npm, started with this node (no npx, no network): the packages' own
+ * code, each bundled into one file so that it starts in half the time (test/helpers/upstream-bundles.ts).
+ */
 export const SERVERS = {
-  everything: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
-  memory: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')] },
-  filesystem: (dir: string) => ({ command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] }),
+  everything: { command: process.execPath, args: [startable('node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+  memory: { command: process.execPath, args: [startable('node_modules/@modelcontextprotocol/server-memory/dist/index.js')] },
+  filesystem: (dir: string) => ({ command: process.execPath, args: [startable('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] }),
   silent: { command: process.execPath, args: [join(ROOT, 'test/fixtures/silent-server.mjs')] },
+};
+
+/** The fixture servers that load the MCP SDK (test/fixtures), bundled the same way. */
+export const FIXTURE_SERVERS = {
+  /** Tools (and prompts, resources) read from a JSON file named as its argument. */
+  fileTools: startable('test/fixtures/file-tools-server.mjs'),
+  /** Every feature a proxy relays both ways (sampling, elicitation, roots, logging, subscriptions). */
+  relay: startable('test/fixtures/relay-server.mjs'),
+  /** A 2026-07-28 server over HTTP. */
+  modern: startable('test/fixtures/modern-server.mjs'),
+  /** Long calls, as tasks and with progress. */
+  tasks: startable('test/fixtures/tasks-server.mjs'),
+  /** A stand-in for the GitHub MCP server of the README tour. */
+  githubStandin: startable('test/fixtures/github-standin.mjs'),
 };
 
 export function writeConfig(config: object): string {

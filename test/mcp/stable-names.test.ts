@@ -3,15 +3,16 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { cleanEnv, ROOT, runCommand, tempDir } from '../helpers/cli.js';
+import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
+import { FIXTURE_SERVERS } from '../helpers/upstreams.js';
 
 /**
  * A published tool name never changes because another server was added, removed, enabled or
  * disabled: the default view always prefixes, a named view prefixes when it lists more than one
  * server (enabled or not). `mcpkit call` takes the bare upstream name when one server has it.
  */
-const FIXTURE = join(ROOT, 'test/fixtures/file-tools-server.mjs');
+const FIXTURE = FIXTURE_SERVERS.fileTools;
 
 function setUp() {
   const dir = tempDir();
