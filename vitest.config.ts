@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Files known to take minutes, longest first: on a fresh clone vitest has no timings and starts
- * the largest files first, so a six-minute file that is small could start last and run alone at
- * the end. Started first, on both workers, the rest of the suite fills in beside them.
+ * Files known to take long, longest first: on a fresh clone vitest has no timings and starts the
+ * largest files first, so a file that takes minutes, or the small files that spend seconds each
+ * (50 processes editing one config, the layer rule's runs of dependency-cruiser), could start last
+ * and run alone at the end. Started first, the rest of the suite fills in beside them.
  */
 const LONGEST_FIRST = [
   'test/e2e/daemon.test.ts',
@@ -14,6 +15,10 @@ const LONGEST_FIRST = [
   'test/e2e/reliability.test.ts',
   'test/e2e/conformance-2026.test.ts',
   'test/e2e/conformance.test.ts',
+  'test/config/concurrency.test.ts',
+  'test/unit/layers.test.ts',
+  'test/proxy/upstream.test.ts',
+  'test/unit/send-guard.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
