@@ -11,6 +11,10 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
  * process (test/fixtures/many-servers.mjs), so that fifty cost little.
  */
 
+/** How long mcpkit waits for the dead server's initialize. */
+const DEAD_TIMEOUT_MS = 8000;
+const health = async () => (await (await fetch(`${served.url}/health`)).json()) as { upstreams: { name: string; state: string }[] };
+
 let servers: PipedChild;
 let served: Awaited<ReturnType<typeof serveHttpChild>>;
 const clients: Client[] = [];
@@ -21,7 +25,7 @@ beforeAll(async () => {
   servers.stdout.on('data', (d) => (base += d));
   expect(await waitFor(() => base.includes('\n'), 10_000)).toBe(true);
   const url = base.trim();
-  const mcp_servers: Record<string, object> = { dead: { url: `${url}/dead/mcp`, protocol: '2025-11-25', timeout_ms: 4000 } };
+  const mcp_servers: Record<string, object> = { dead: { url: `${url}/dead/mcp`, protocol: '2025-11-25', timeout_ms: DEAD_TIMEOUT_MS } };
   for (let n = 0; n < 49; n++) mcp_servers[`s${n}`] = { url: `${url}/s${n}/mcp`, protocol: '2025-11-25' };
   // Every tool listed (980 of them would otherwise be behind the search meta-tools).
   served = await serveHttpChild(writeConfig({ mcp_servers, serve: { exposure: 'direct' } }));
@@ -41,22 +45,24 @@ async function client(): Promise<Client> {
 describe('fifty upstreams, one dead', () => {
   it('a call to a live server is answered without waiting for the dead one', async () => {
     const c = await client();
-    const started = Date.now();
     const answer = JSON.stringify((await c.callTool({ name: 's37__tool_5', arguments: { message: 'hi' } })).content);
     expect(answer).toContain('s37 tool_5 hi');
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Answered while the dead one is still waited for: its timeout has not run out (an order, not
+    // a bound of time that a loaded machine could break).
+    expect(['idle', 'connecting']).toContain((await health()).upstreams.find((u) => u.name === 'dead')?.state);
   }, 30_000);
 
   it('tools/list has every live server, after no more than the dead one’s timeout; /health names it', async () => {
     const c = await client();
     const started = Date.now();
     const { tools } = await c.listTools();
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The dead one's timeout, and room for a loaded machine to list 980 tools.
+    expect(Date.now() - started).toBeLessThan(DEAD_TIMEOUT_MS + 8_000);
     const upstream = tools.filter((t) => /^s\d+__tool_\d+$/.test(t.name));
     expect(upstream).toHaveLength(49 * 20);
     expect(tools.some((t) => t.name.startsWith('dead__'))).toBe(false);
-    const health = (await (await fetch(`${served.url}/health`)).json()) as { upstreams: { name: string; state: string }[] };
-    expect(health.upstreams.find((u) => u.name === 'dead')?.state).not.toBe('ready');
-    expect(health.upstreams.filter((u) => u.name !== 'dead').every((u) => u.state === 'ready')).toBe(true);
+    const { upstreams } = await health();
+    expect(upstreams.find((u) => u.name === 'dead')?.state).not.toBe('ready');
+    expect(upstreams.filter((u) => u.name !== 'dead').every((u) => u.state === 'ready')).toBe(true);
   }, 30_000);
 });

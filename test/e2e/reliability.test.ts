@@ -9,10 +9,15 @@ import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 /**
  * Every command ends, one bad entry harms nothing else, and mistakes get clear errors.
  * Remotes: a port where nothing listens ("dead") and a server that accepts connections and never
- * answers ("silent"), with timeout_ms: 2000; a command must end within 3 x timeout_ms plus start-up.
+ * answers ("silent"), with timeout_ms: 2000; a command must end within 3 x timeout_ms plus its
+ * start-up. The start-up is measured, not assumed: the same command against the healthy server
+ * alone, run at the same moment (a loaded machine slows both alike; a fixed 2.5 s was broken by a
+ * CPU hog with three test files beside it).
  */
 const TIMEOUT_MS = 2000;
-const BOUND_MS = 3 * TIMEOUT_MS + 2500;
+/** What the machine's moment may add on top of the start-up measured beside it. */
+const SLACK_MS = 2000;
+const boundAfter = (startUp: { ms: number }) => 3 * TIMEOUT_MS + startUp.ms + SLACK_MS;
 
 let silent: Server;
 const sockets = new Set<Socket>();
@@ -40,7 +45,8 @@ afterAll(async () => {
   await new Promise((r) => silent.close(r));
 });
 
-function configWith(remote: 'dead' | 'silent'): string {
+function configWith(remote: 'dead' | 'silent' | 'none'): string {
+  if (remote === 'none') return writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { both: { servers: ['everything'] } } });
   const port = remote === 'dead' ? deadPort : silentPort;
   return writeConfig({
     mcp_servers: { everything: SERVERS.everything, [remote]: { url: `http://127.0.0.1:${port}/mcp`, timeout_ms: TIMEOUT_MS } },
@@ -61,22 +67,24 @@ describe.concurrent('1-2: commands end while a remote is dead or silent', () => 
     async (remote) => {
       const config = configWith(remote);
       // Three commands, each on its own (a one-shot command's runtime is its own), at once.
-      const [call, tools, view] = await Promise.all([
+      const [call, tools, view, startUp] = await Promise.all([
         timed(['call', 'everything__echo', 'message=hi'], config),
         timed(['tools', '--json'], config),
         timed(['view', 'tools', 'both', '--json'], config),
+        timed(['tools', '--json'], configWith('none')),
       ]);
+      expect(startUp.code).toBe(0);
       expect(call.stdout).toContain('Echo: hi');
       expect(call.code).toBe(0);
-      expect(call.ms).toBeLessThan(BOUND_MS);
+      expect(call.ms).toBeLessThan(boundAfter(startUp));
 
       expect(tools.code).toBe(0);
       expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toContain('everything__echo');
       expect(tools.stderr).toContain(`server ${remote} is down`);
-      expect(tools.ms).toBeLessThan(BOUND_MS);
+      expect(tools.ms).toBeLessThan(boundAfter(startUp));
 
       expect(view.code).toBe(0);
-      expect(view.ms).toBeLessThan(BOUND_MS);
+      expect(view.ms).toBeLessThan(boundAfter(startUp));
     },
     60_000,
   );
@@ -84,14 +92,18 @@ describe.concurrent('1-2: commands end while a remote is dead or silent', () => 
   it.each(['dead', 'silent'] as const)(
     '%s remote: server test fails with its error within the bound',
     async (remote) => {
-      const r = await timed(['server', 'test', remote], configWith(remote));
+      const [r, startUp] = await Promise.all([
+        timed(['server', 'test', remote], configWith(remote)),
+        timed(['server', 'test', 'everything'], configWith('none')),
+      ]);
+      expect(startUp.code).toBe(0);
       expect(r.code).toBe(1);
       // A server that cannot be reached is UNAVAILABLE; one that is reached and never answers is TIMEOUT.
       expect(r.stderr).toMatch(remote === 'dead' ? /Error \[UNAVAILABLE\]/ : /Error \[TIMEOUT\]/);
       if (remote === 'silent') expect(r.stderr).toContain(`within ${TIMEOUT_MS} ms`);
       // server test is the command the hint used to suggest: it now says what to check instead.
       expect(r.stderr).not.toContain('mcpkit server test');
-      expect(r.ms).toBeLessThan(BOUND_MS);
+      expect(r.ms).toBeLessThan(boundAfter(startUp));
     },
     30_000,
   );

@@ -260,7 +260,7 @@ describe.concurrent('patterns from a caller cannot stall serve', () => {
       const regex = (await client.callTool({ name: 'search', arguments: { query: '(a+)+$', regex: true } })) as CallToolResult;
       expect(regex.isError).toBeFalsy();
       expect((regex.structuredContent as { result: { matches: unknown[] } }).result.matches).toEqual([]);
-      expect(Date.now() - started).toBeLessThan(1000); // backtracking would take minutes on the first line alone
+      expect(Date.now() - started).toBeLessThan(3000); // backtracking would take minutes on the first line alone
       const nested = (await client.callTool({ name: 'search', arguments: { query: '(a|aa)+!', regex: true } })) as CallToolResult;
       expect((nested.structuredContent as { result: { matches: unknown[] } }).result.matches).toHaveLength(2);
 
@@ -268,7 +268,7 @@ describe.concurrent('patterns from a caller cannot stall serve', () => {
       started = Date.now();
       const glob = (await client.callTool({ name: 'find_files', arguments: { glob: '*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b' } })) as CallToolResult;
       expect(glob.isError).toBeFalsy();
-      expect(Date.now() - started).toBeLessThan(1000);
+      expect(Date.now() - started).toBeLessThan(3000); // as above: minutes if it backtracked
 
       // A backreference needs backtracking (no linear engine runs it): the budget stops it, and
       // serve answers the next request right after.
@@ -335,10 +335,12 @@ describe.concurrent('patterns from a caller cannot stall serve', () => {
       const globbing = client.callTool({ name: 'find_files', arguments: extglob }) as Promise<CallToolResult>;
       // search's globs are rg's: a leading "!" leaves out, so its negation comes after a letter.
       const searching = client.callTool({ name: 'search', arguments: { query: 'x', glob: 'a!(*a*a*a*a*a*a*a*a*a*a*a*a*b)' } }) as Promise<CallToolResult>;
+      let globStopped = false;
+      for (const call of [globbing, searching]) void call.then(() => (globStopped = true));
       await new Promise((r) => setTimeout(r, 300));
-      const asked2 = Date.now();
       expect(textOf(await client.callTool({ name: 'list_dir', arguments: { path: 'code' } }))).toContain('words.txt');
-      expect(Date.now() - asked2, 'another caller waited for the glob').toBeLessThan(1000);
+      // Answered while the globs still run (until their 3 s budget), as for the expressions above.
+      expect(globStopped, 'another caller waited for the glob').toBe(false);
       for (const r of await Promise.all([globbing, searching]))
         expect((r.structuredContent as { error?: { code: string } }).error?.code, JSON.stringify(r)).toBe('TIMEOUT');
       // An extglob that ends lists what the one-shot command lists.
