@@ -7,7 +7,9 @@ import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import { afterAll } from 'vitest';
 
-export const ROOT = new URL('../..', import.meta.url).pathname;
+import { ROOT } from './root.js';
+
+export { ROOT };
 export const BIN = join(ROOT, 'bin/run.js');
 
 export interface RunResult {

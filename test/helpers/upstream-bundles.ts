@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ROOT } from './root.js';
 
 /**
  * The programs the tests start most, each bundled into one file: the npm reference servers, the
@@ -14,8 +15,6 @@ import { pathToFileURL } from 'node:url';
  * its code (server-everything's instructions and docs) reads the same files.
  * test/mcp/upstream-bundles.test.ts checks that a bundle answers as its package does.
  */
-const ROOT = join(import.meta.dirname, '../..');
-
 /** Where the bundles are kept between runs, each remade when what it is made of changes. */
 export const BUNDLE_DIR = join(ROOT, 'node_modules/.cache/mcpkit-test-bundles');
 
@@ -62,7 +61,8 @@ export function startableSuite(kit: string): string {
   return existsSync(bundle) ? bundle : suiteEntry(kit);
 }
 
-const suiteEntry = (kit: string) => join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** The suite's command as its kit installs it. */
+export const suiteEntry = (kit: string) => join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const suiteBundleName = (kit: string) => `conformance-${createHash('sha256').update(resolve(kit)).digest('hex').slice(0, 12)}`;
 
 /** What the global setup bundles: this repository's entries, and the suite of each kit that is installed. */
@@ -82,10 +82,12 @@ export function bundleSpecs(kits: string[]): BundleSpec[] {
  */
 export async function makeBundles(specs: BundleSpec[]): Promise<void> {
   mkdirSync(BUNDLE_DIR, { recursive: true });
-  const self = readFileSync(import.meta.filename);
+  // Each file read once: every bundle of this repository is made of its lock file too.
+  const contents = new Map<string, Buffer>();
+  const read = (file: string) => contents.get(file) ?? contents.set(file, readFileSync(file)).get(file)!;
   for (const spec of specs) {
-    const hash = createHash('sha256').update(self);
-    for (const file of spec.madeOf) hash.update(file).update(readFileSync(file));
+    const hash = createHash('sha256').update(read(import.meta.filename));
+    for (const file of spec.madeOf) hash.update(file).update(read(file));
     const key = hash.digest('hex');
     const stamp = join(BUNDLE_DIR, `${spec.name}.made-of`);
     if (existsSync(bundleFile(spec.name)) && readIfExists(stamp) === key) continue;

