@@ -31,6 +31,8 @@ export interface RuntimeOptions {
   version?: string;
   /** Where a long wait is announced (ToolContext.waiting, and a server slow to answer); the log at info level when absent. */
   waiting?: (message: string, kind?: WaitKind) => void;
+  /** serve's audit log as --audit-log names it (resolved), one of mcpkit's own files (config/own-files.ts). */
+  auditLog?: string;
   /** Where what a config reload changed is said (serve: stderr); the log at info level when absent. */
   announce?: (line: string) => void;
 }

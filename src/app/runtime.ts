@@ -1,6 +1,7 @@
 import { redact } from '../core/redact.js';
 import { DEFAULT_PIN_MODE, SETTING_DEFAULTS } from '../config/defaults.js';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { ownFiles, type OwnFiles } from '../config/own-files.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
 import type { McpkitConfig, ServerConfig } from '../config/schema.js';
@@ -162,6 +163,13 @@ export class Runtime {
     return this.options.version ?? packageVersion();
   }
 
+  /** mcpkit's own files and folders under the current config: its config, pins, audit log (flag or serve.audit_log), state, cache. */
+  ownFiles(): OwnFiles {
+    const configured = this.live.loaded?.serve.audit_log;
+    const auditLog = this.options.auditLog ?? (configured ? resolve(dirname(this.configLocation.path), configured) : undefined);
+    return ownFiles({ configPath: this.configLocation.path, env: this.env, ...(auditLog ? { auditLog } : {}) });
+  }
+
   /** The context a handler gets, for one client's session (a new one when not given). */
   context(scope: CallScope = {}): ToolContext {
     const policy = () => this.policy;
@@ -189,6 +197,7 @@ export class Runtime {
         return { groups: toolGroups.map((g) => g.name), tools: allTools.map((t) => t.name) };
       },
       now: () => new Date(),
+      ownFiles: () => this.ownFiles(),
       // serve follows its config: an edit by its own tools is served before the tool answers.
       ...(this.followed ? { configWritten: () => this.reload('an edit by an mcpkit tool').then(() => undefined) } : {}),
       ...(scope.signal ? { signal: scope.signal } : {}),

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../core/errors.js';
+import { daemonFolder } from '../config/own-files.js';
 
 /**
  * Where a config's daemon listens: a Unix socket (never TCP) in a folder only its user can enter,
@@ -19,10 +20,7 @@ export interface DaemonPlace {
   config: string;
 }
 
-export function daemonFolder(env: NodeJS.ProcessEnv): string {
-  const runtimeDir = env.XDG_RUNTIME_DIR?.trim();
-  return runtimeDir ? join(runtimeDir, 'mcpkit') : join(tmpdir(), `mcpkit-${uid()}`);
-}
+export { daemonFolder };
 
 export function daemonPlace(configPath: string, env: NodeJS.ProcessEnv): DaemonPlace {
   // The path as found, not its target: a config's relative paths (retrieve.roots, hooks) are

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { createRuntime, readConfig, type Runtime } from '../app/runtime.js';
 import type { McpkitConfig } from '../config/schema.js';
@@ -68,6 +69,7 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       ...(serverStderr ? { serverStderr } : {}),
       announce: (line) => say(`mcpkit serve: ${redact(line)}`),
       ...(options.tokenEnv ? { secretVariables: [options.tokenEnv] } : {}),
+      ...(options.auditLog?.trim() ? { auditLog: resolve(options.auditLog) } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
     auditor = await openAudit(options, await config, runtime);
@@ -202,7 +204,7 @@ async function serveOverStdio(options: ServeOptions, served: Runtime, streams?: 
 async function openAudit(options: ServeOptions, config: McpkitConfig, runtime: Runtime) {
   if (options.auditLog !== undefined && options.auditLog.trim() === '')
     throw new ToolError('INVALID_INPUT', `${field('audit-log')} is empty; give a file path, or leave the flag out.`);
-  const { resolve, dirname } = await import('node:path');
+  const { dirname } = await import('node:path');
   const path = options.auditLog
     ? resolve(options.auditLog)
     : config.serve.audit_log

@@ -256,7 +256,7 @@ export class FileIndexes {
   }
 
   of(root: Root, hidden: boolean): RootIndex {
-    const key = `${hidden ? 'h' : '-'}${root.path}`;
+    const key = `${hidden ? 'h' : '-'}${root.path}${root.withheld ? `\0${root.withheld.key}` : ''}`;
     let index = this.byKey.get(key);
     if (!index) this.byKey.set(key, (index = new RootIndex(root, hidden, this.watch)));
     return index;

@@ -1,6 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ToolError } from '../core/errors.js';
+import type { OwnFiles } from '../config/own-files.js';
 
 /**
  * Named roots the retrieve tools may read: `retrieve.roots` in the config (paths relative to the
@@ -22,6 +23,11 @@ export interface Root {
   /** Real path, symlinks resolved: what every file must stay inside. */
   path: string;
   hidden?: boolean;
+  /**
+   * mcpkit's own files and folders (config/own-files.ts): never listed, searched or opened through
+   * this root. Set for agents (loadRoots); a walk and an open both honour it, so every tool does.
+   */
+  withheld?: OwnFiles;
 }
 
 /** A root as the config writes it: a path, or a path with settings. */

@@ -2,6 +2,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, ty
 import { sep } from 'node:path';
 import { ToolError } from '../core/errors.js';
 import { isInside } from './paths.js';
+import { isOwnPath, type OwnFiles } from '../config/own-files.js';
 
 /**
  * Opening what a caller named, safely against races: a path is checked on what was opened, not on
@@ -35,9 +36,10 @@ function kindOf(stats: Stats): string {
 
 /**
  * Opens `path` (inside `root`, both real paths) as `want` and verifies the descriptor; the caller
- * reads through it and closes it. `display` names the path in errors.
+ * reads through it and closes it. `display` names the path in errors. What the descriptor really
+ * is must also not be one of mcpkit's own files or folders (`withheld`): however it was named.
  */
-export function openInsideRoot(root: string, path: string, want: 'file' | 'dir', display: string): number {
+export function openInsideRoot(root: string, path: string, want: 'file' | 'dir', display: string, withheld?: OwnFiles): number {
   let fd: number;
   try {
     fd = openSync(path, want === 'file' ? FILE_FLAGS : DIR_FLAGS);
@@ -61,6 +63,7 @@ export function openInsideRoot(root: string, path: string, want: 'file' | 'dir',
     }
     const real = descriptorPath(fd);
     if (real !== undefined && !isInside(root, real, sep)) throw outside(display, 'a folder on its way changed into a symlink');
+    if (withheld && isOwnPath(withheld, real ?? path)) throw ownFile(display);
     return fd;
   } catch (error) {
     closeSync(fd);
@@ -74,6 +77,15 @@ export function accessDenied(display: string): ToolError {
     details: { path: display },
     hint: 'Check its permissions (and those of the folders above it), or run mcpkit as a user who may read it.',
   });
+}
+
+/** PATH_HIDDEN for one of mcpkit's own files (its config, pins, audit log, state, cache), which no root serves to agents. */
+export function ownFile(display: string): ToolError {
+  return new ToolError(
+    'PATH_HIDDEN',
+    `${display} is one of mcpkit's own files (its config, tool pins, audit log, logins or cache), which no root serves to agents; config_show shows the config, secrets masked.`,
+    { details: { path: display, reason: 'mcpkit' }, hint: 'Call config_show for the config.' },
+  );
 }
 
 function outside(display: string, why: string): ToolError {

@@ -3,6 +3,7 @@ import { openFolder, throughDescriptor } from './safe-open.js';
 import { mayBeUndecodable, undecodableNames } from './names.js';
 import { ignoredBy, IgnoreRules, type RuleFrame } from './ignore-rules.js';
 import type { Root } from './roots.js';
+import { isOwnPath, ownName } from '../config/own-files.js';
 
 /**
  * A synchronous, depth-first walk of one root in byte-wise path order (folders sort as "name/",
@@ -69,6 +70,9 @@ function listFolder(path: string, hidden: boolean): { items: Item[]; hasGitignor
 }
 
 export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string, abs: string) => boolean): boolean {
+  const withheld = root.withheld;
+  // A root inside one of mcpkit's own folders has nothing an agent may read.
+  if (withheld && isOwnPath(withheld, root.path)) return true;
   const rules = new IgnoreRules(root.path);
   const prefix = root.path.endsWith('/') ? root.path : `${root.path}/`;
   const hidden = options.hidden ?? false;
@@ -97,8 +101,10 @@ export function walkFiles(root: Root, options: WalkOptions, visit: (rel: string,
       const own = relDir === '' || listing.hasGitignore ? rules.rulesOf(relDir, listing.hasGitignore) : null;
       if (own) frames = [...frames, { offset: relDir ? relDir.length + 1 : 0, rules: own }];
     }
+    const ownNames = withheld?.byFolder.get(folder);
     for (const item of listing.items) {
       const rel = relDir ? `${relDir}/${item.name}` : item.name;
+      if (withheld && (item.dir ? withheld.folders.has(prefix + rel) : ownNames !== undefined && ownName(item.name, ownNames))) continue;
       if (frames.length > 0 && ignoredBy(frames, rel, item.dir, true)) continue;
       if (listing.undecodable?.has(item.name)) {
         options.leftOut?.('name_not_utf8', rel, item.dir);

@@ -3,6 +3,7 @@ import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontext
 import type { ChalkInstance } from 'chalk';
 import type { ConfigSource } from '../config/locate.js';
 import type { McpkitConfig, ServerConfig } from '../config/schema.js';
+import type { OwnFiles } from '../config/own-files.js';
 import type { Logger } from '../core/logger.js';
 
 /** Who is asking: a person at a terminal, or an MCP client (`serve`, `filter run`). */
@@ -162,6 +163,8 @@ export interface ToolContext {
   readonly askPerson?: (question: PersonQuestion) => Promise<'approved' | 'declined' | 'unavailable'>;
   /** Set by the MCP front end: who is calling (serve.clients) and what they may call. */
   readonly access?: ToolAccess;
+  /** mcpkit's own files and folders (its config, pins, audit log, state, cache), which no root serves to agents. */
+  readonly ownFiles?: () => OwnFiles;
 }
 
 /**

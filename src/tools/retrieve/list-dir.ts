@@ -57,10 +57,11 @@ export const listDir = defineTool({
     // A folder a listing would leave out is not listed over MCP either (its names say what is there).
     await refuseHiddenFile(ctx, target.root, target.rel, shown);
     await refuseHiddenFile(ctx, target.root, shown.slice(target.root.name.length + 1), shown);
-    const [{ IgnoreRules }, { accessDenied, openInsideRoot, throughDescriptor }, { mayBeUndecodable, undecodableNames }] = await Promise.all([
+    const [{ IgnoreRules }, { accessDenied, openInsideRoot, throughDescriptor }, { mayBeUndecodable, undecodableNames }, { ownName }] = await Promise.all([
       import('../../retrieve/ignore-rules.js'),
       import('../../retrieve/safe-open.js'),
       import('../../retrieve/names.js'),
+      import('../../config/own-files.js'),
     ]);
     const rules = new IgnoreRules(target.root.path);
     const kept: { name: string; rel: string; type: Entry['type'] }[] = [];
@@ -68,7 +69,7 @@ export const listDir = defineTool({
     // The folder is opened and verified first, then listed through its descriptor: swapping it for
     // a symlink after the check cannot list another folder.
     const display = displayPath(target.root, target.real);
-    const fd = openInsideRoot(target.root.path, target.real, 'dir', display);
+    const fd = openInsideRoot(target.root.path, target.real, 'dir', display, target.root.withheld);
     const folder = throughDescriptor(fd, target.real);
     const entries: Entry[] = [];
     try {
@@ -81,9 +82,13 @@ export const listDir = defineTool({
         throw error;
       }
       const bad = dirents.some((d) => mayBeUndecodable(d.name)) ? undecodableNames(folder) : undefined;
+      const withheld = target.root.withheld;
+      const ownNames = withheld?.byFolder.get(target.real);
       for (const dirent of dirents) {
         const name = dirent.name;
         if (name === '.git') continue;
+        // mcpkit's own files are not there for an agent, not even by name.
+        if (withheld && (dirent.isDirectory() ? withheld.folders.has(join(target.real, name)) : ownNames && ownName(name, ownNames))) continue;
         if (name.startsWith('.') && !input.hidden) continue;
         if (bad?.has(name)) {
           undecodable++; // its decoded name opens nothing

@@ -1,7 +1,7 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { userConfigPath } from '../../config/locate.js';
-import { pinFilePath } from '../../config/pin-file.js';
+import { ownFiles, type OwnFiles } from '../../config/own-files.js';
 import { SETTING_DEFAULTS } from '../../config/defaults.js';
 import { perProcess, type RenderUi, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
@@ -50,11 +50,19 @@ export async function loadRoots(ctx: ToolContext): Promise<{ roots: Root[]; maxF
       },
     );
   }
-  const roots = validateRoots(specs);
+  const checked = validateRoots(specs);
+  // Agents never reach mcpkit's own files through a root: the walk and the open honour `withheld`.
+  const withheld = ctx.surface === 'mcp' ? ownFilesOf(ctx) : undefined;
+  const roots = withheld ? checked.map((root) => ({ ...root, withheld })) : checked;
   // The budget protects the other clients of serve; a person at a terminal stops a slow search with Ctrl-C.
   const timeoutMs =
     ctx.surface === 'mcp' ? (config.retrieve.timeout_ms ?? DEFAULT_RETRIEVE_TIMEOUT_MS) : (config.retrieve.timeout_ms ?? Number.POSITIVE_INFINITY);
   return { roots, maxFileBytes: config.retrieve.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES, timeoutMs };
+}
+
+/** mcpkit's own files as this context knows them (its config, pins and audit log; its folders). */
+export function ownFilesOf(ctx: ToolContext): OwnFiles {
+  return ctx.ownFiles?.() ?? ownFiles({ configPath: ctx.configLocation.path, env: ctx.env });
 }
 
 /** Where the process cache keeps the file indexes (the daemon's status reads them there). */
@@ -138,14 +146,7 @@ export async function hiddenInRoot(root: Root, rel: string): Promise<'dotfile' |
  */
 export async function refuseHiddenFile(ctx: ToolContext, root: Root, rel: string, display: string): Promise<void> {
   if (ctx.surface !== 'mcp') return;
-  // mcpkit's own config and tool pins, whatever the root allows: config_show is how an agent reads
-  // the config, with its secrets masked.
-  if (isOwnFile(ctx, join(root.path, ...rel.split('/')))) {
-    throw new ToolError('PATH_HIDDEN', `${display} is mcpkit's own config (or its tool pins), which agents read with config_show, secrets masked.`, {
-      details: { path: display, repo: root.name, reason: 'config' },
-      hint: 'Call config_show.',
-    });
-  }
+  // mcpkit's own files are refused where they are opened (retrieve/safe-open.ts), whatever the root allows.
   if (root.hidden) return;
   const why = await hiddenInRoot(root, rel);
   if (!why) return;
@@ -157,19 +158,6 @@ export async function refuseHiddenFile(ctx: ToolContext, root: Root, rel: string
       hint: `A person can read it in a terminal; to let agents read such files, set retrieve.roots.${root.name}: { path: ..., hidden: true }.`,
     },
   );
-}
-
-function isOwnFile(ctx: ToolContext, path: string): boolean {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return p;
-    }
-  };
-  const config = ctx.configLocation.path;
-  const file = real(path);
-  return file === real(config) || file === real(pinFilePath(config));
 }
 
 /** Over MCP, listing or searching dotfiles and ignored files (hidden, ignored) needs roots that opt in, as refuseHiddenFile. */
