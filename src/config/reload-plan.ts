@@ -41,6 +41,7 @@ export const CONNECTION_KEYS = [
   'transport',
   'protocol',
   'timeout_ms',
+  'roots',
 ] as const;
 
 /** Settings read once, when serve starts listening. */

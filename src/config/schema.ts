@@ -92,6 +92,12 @@ export const serverSchema = z
       })
       .optional()
       .describe('Resource limits of a stdio server (prlimit).'),
+    roots: z
+      .literal('forward')
+      .optional()
+      .describe(
+        "forward: a remote (HTTP) client's roots are offered to this server, as a stdio client's are. Left out, they are not: a remote client's roots name folders on its own machine, and a server here would take them as its own (server-filesystem reads what they name).",
+      ),
     registry: registryProvenanceSchema.optional(),
     added_by: z
       .literal('agent')

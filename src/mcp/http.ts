@@ -197,7 +197,7 @@ export async function serveHttp(
     res.once('close', () => place.release());
     const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
     const held = { current: access };
-    const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers, access: () => held.current });
+    const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers, access: () => held.current, remote: true });
     // Who this session's hot-path calls come from: its rules and limits, and the audit log's lines.
     const fastCaller: FastPathCaller = {
       links: linksOf(runtime, () => held.current),

@@ -128,6 +128,7 @@ export function modernRoute(
         runtime,
         hasServers: hub.hasServers,
         perRequest: true,
+        remote: true,
         ...(access ? { access: () => access } : {}),
         ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
       });

@@ -19,6 +19,7 @@ export function modernRequestOf(
   envelope: Readonly<Record<string, unknown>> | undefined,
   params: { inputResponses?: unknown; requestState?: unknown },
   headers?: Iterable<[string, string]>,
+  remote = headers !== undefined,
 ): ModernRequest | undefined {
   if (!envelope) return undefined;
   const meta = Object.fromEntries(CLIENT_ENVELOPE_KEYS.filter((key) => envelope[key] !== undefined).map((key) => [key, envelope[key]]));
@@ -30,5 +31,6 @@ export function modernRequestOf(
     ...(mirrored.length ? { headers: Object.fromEntries(mirrored) } : {}),
     ...(params.inputResponses !== undefined ? { inputResponses: params.inputResponses } : {}),
     ...(typeof params.requestState === 'string' ? { requestState: params.requestState } : {}),
+    ...(remote ? { remote: true } : {}),
   };
 }

@@ -30,6 +30,8 @@ export interface ToolServerOptions {
   access?: () => ToolAccess | undefined;
   /** Extensions the route serves beside the server (the task host, ./task-host.ts): server/discover names them. */
   extensions?: NonNullable<ServerCapabilities['extensions']>;
+  /** The client is remote (HTTP): its roots reach only servers whose entry says `roots: forward`. */
+  remote?: boolean;
 }
 
 /**
@@ -100,9 +102,17 @@ const PassThrough = z.looseObject({});
 const modernOf = (ctx: ServerContext) =>
   modernRequestOf(ctx.mcpReq.envelope, { inputResponses: ctx.mcpReq.inputResponses, requestState: ctx.mcpReq.requestState() }, ctx.http?.req?.headers);
 
-/** Which of the client's capabilities make it worth connections of its own (see ProxyHub.downstream). */
-function needsOwnConnections(capabilities: ClientCapabilities | undefined): boolean {
-  return Boolean(capabilities?.sampling || capabilities?.elicitation || capabilities?.roots);
+/**
+ * Which of the client's capabilities make it worth connections of its own (see ProxyHub.downstream):
+ * roots only where some server would be offered them (a remote client's go to `roots: forward` servers alone).
+ */
+function needsOwnConnections(capabilities: ClientCapabilities | undefined, rootsReachAServer: boolean): boolean {
+  return Boolean(capabilities?.sampling || capabilities?.elicitation || (rootsReachAServer && capabilities?.roots));
+}
+
+/** Whether any server of the config takes a remote client's roots (`roots: forward`). */
+function someServerForwardsRoots(runtime: Runtime): boolean {
+  return Object.values(runtime.live.loaded?.mcp_servers ?? {}).some((server) => server.roots === 'forward');
 }
 
 /** The hub each tool server resolved, for the hot path beside it: kept apart from the SDK's Server object, not added to it. */
@@ -113,7 +123,7 @@ const resolvers = new WeakMap<Server, () => ProxyHub | undefined>();
  * Capabilities follow the view: prompts, resources (with subscriptions) and completions only when
  * it has upstream servers; logging always (mcpkit honours logging/setLevel itself).
  */
-export function createToolServer({ hub, runtime, hasServers, perRequest, access, extensions }: ToolServerOptions): Server {
+export function createToolServer({ hub, runtime, hasServers, perRequest, access, extensions, remote = false }: ToolServerOptions): Server {
   // One server per client connection, so one session: its state is this client's alone.
   const session = new SessionState();
   const context = runtime.context({ session });
@@ -135,9 +145,10 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
   let making: Promise<ProxyHub> | undefined;
   const relay = (): DownstreamRelay | undefined => {
     const capabilities = server.getClientCapabilities();
-    if (!hasServers || !needsOwnConnections(capabilities)) return undefined;
+    if (!hasServers || !needsOwnConnections(capabilities, !remote || someServerForwardsRoots(runtime))) return undefined;
     return {
       capabilities: capabilities!,
+      remote,
       request: (method, params, related) =>
         server.request({ method, params } as never, PassThrough, {
           ...(related !== undefined ? { relatedRequestId: related } : {}),

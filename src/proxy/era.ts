@@ -61,13 +61,42 @@ export function verdictOf(client: Client): PriorDiscovery | undefined {
   return era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
 }
 
-/** The request params a 2026-07-28 upstream gets for the client's request: the caller's `_meta` keys win over the SDK's. */
-export function modernParams(modern: ModernRequest): { _meta: Record<string, unknown>; inputResponses?: unknown; requestState?: string } {
+/**
+ * The request params a 2026-07-28 upstream gets for the client's request: the caller's `_meta` keys
+ * win over the SDK's. A remote client's roots are not passed on unless the server's entry says
+ * `roots: forward` (proxy/upstream-connection.ts forwardsRoots): its declared capability is left
+ * out, and so is any answer that carries roots. Pure.
+ */
+export function modernParams(
+  modern: ModernRequest,
+  server: { roots?: 'forward' } = {},
+): { _meta: Record<string, unknown>; inputResponses?: unknown; requestState?: string } {
+  const keepRoots = modern.remote !== true || server.roots === 'forward';
+  const meta = { ...modern.meta };
+  const capabilities = meta[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined;
+  if (!keepRoots && capabilities && 'roots' in capabilities) {
+    const { roots: _roots, ...rest } = capabilities;
+    meta[CLIENT_CAPABILITIES_META_KEY] = rest;
+  }
+  const answers = keepRoots ? modern.inputResponses : withoutRoots(modern.inputResponses);
   return {
-    _meta: { ...modern.meta },
-    ...(modern.inputResponses !== undefined ? { inputResponses: modern.inputResponses } : {}),
+    _meta: meta,
+    ...(answers !== undefined ? { inputResponses: answers } : {}),
     ...(modern.requestState !== undefined ? { requestState: modern.requestState } : {}),
   };
+}
+
+/** Input responses without those that answer roots/list (an object with a `roots` list). Pure. */
+function withoutRoots(responses: unknown): unknown {
+  if (!responses || typeof responses !== 'object' || Array.isArray(responses)) return responses;
+  const entries = Object.entries(responses as Record<string, unknown>).filter(([, answer]) => !answersRoots(answer));
+  return Object.fromEntries(entries);
+}
+
+function answersRoots(answer: unknown): boolean {
+  if (!answer || typeof answer !== 'object') return false;
+  const a = answer as { roots?: unknown; result?: { roots?: unknown } };
+  return Array.isArray(a.roots) || Array.isArray(a.result?.roots);
 }
 
 /** Whether a 2026-07-28 client declared (in its envelope) the capability a server's request needs. */

@@ -24,6 +24,11 @@ export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'down' | 'closed' 
  */
 export interface DownstreamRelay {
   readonly capabilities: ClientCapabilities;
+  /**
+   * The client is remote (HTTP): its roots name folders on its own machine, so they reach only a
+   * server whose entry says `roots: forward` (relayedCapabilities).
+   */
+  readonly remote?: boolean;
   /** A server-to-client request, sent on; `related` is a call of the client's in flight to this server. */
   request(method: string, params: unknown, related: RequestId | undefined): Promise<Record<string, unknown>>;
 }
@@ -74,6 +79,27 @@ export interface ConnectionHooks {
 
 /** The client capabilities an upstream may be offered: the ones whose requests mcpkit relays. */
 const RELAYED_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
+
+/**
+ * What a server is offered of its downstream client's capabilities: those the client declared,
+ * except a remote client's roots, unless the server's entry says `roots: forward`. A remote
+ * client's roots are folders on its machine; a server on this one would take them for its own
+ * (server-filesystem replaces its allowed folders with them). Pure.
+ */
+export function relayedCapabilities(downstream: Pick<DownstreamRelay, 'capabilities' | 'remote'> | undefined, config: Pick<ServerConfig, 'roots'>): ClientCapabilities {
+  const offered: ClientCapabilities = {};
+  for (const key of RELAYED_CAPABILITIES) {
+    if (!downstream?.capabilities[key]) continue;
+    if (key === 'roots' && !forwardsRoots(downstream, config)) continue;
+    Object.assign(offered, { [key]: downstream.capabilities[key] });
+  }
+  return offered;
+}
+
+/** Whether a client's roots reach this server: always from a local (stdio) client; from a remote one only with `roots: forward`. Pure. */
+export function forwardsRoots(client: { remote?: boolean } | undefined, config: Pick<ServerConfig, 'roots'>): boolean {
+  return client?.remote !== true || config.roots === 'forward';
+}
 const STDERR_LINES = 20;
 /**
  * What a 2025 server is offered on the connection 2026 clients share. Not roots: a 2025 server asks
@@ -234,11 +260,7 @@ export class UpstreamConnection {
 
   private async open(): Promise<Client> {
     this.state = 'connecting';
-    const downstream = this.options.downstream;
-    const offered: ClientCapabilities = {};
-    for (const key of RELAYED_CAPABILITIES) {
-      if (downstream?.capabilities[key]) Object.assign(offered, { [key]: downstream.capabilities[key] });
-    }
+    const offered = relayedCapabilities(this.options.downstream, this.options.config);
     // 2026 clients declare capabilities per request; a 2025 server learns them once, so it is offered
     // what may be bridged, and a question for a client that lacks the capability is refused (./input-bridge.ts).
     if (this.options.clientEra === 'modern') Object.assign(offered, BRIDGED_CAPABILITIES);

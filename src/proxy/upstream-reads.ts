@@ -49,7 +49,7 @@ export class ReadThrough {
 
   /** A request that a 2026-07-28 client may have to answer with input (MRTR), relayed as the SDK client's own otherwise. */
   private relayable(client: Client, method: 'prompts/get' | 'resources/read', params: Record<string, unknown>, modern?: ModernRequest): Promise<unknown> {
-    const relayed = modern && client.getProtocolEra() === 'modern' ? modernParams(modern) : undefined;
+    const relayed = modern && client.getProtocolEra() === 'modern' ? modernParams(modern, this.connection.options.config) : undefined;
     if (!relayed)
       return method === 'prompts/get'
         ? client.getPrompt(params as never, { timeout: this.timeoutMs })

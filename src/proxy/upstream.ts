@@ -219,7 +219,7 @@ export class Upstream {
     // Between 2026-07-28 peers an input_required result goes back to the client as it is, and the
     // client's retry comes through with its answers (MRTR needs no state here).
     const era = client.getProtocolEra();
-    const relayed = modern && era === 'modern' ? modernParams(modern) : undefined;
+    const relayed = modern && era === 'modern' ? modernParams(modern, this.connection.options.config) : undefined;
     const params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> } = { name, arguments: args ?? {}, ...relayed };
     if (span) params._meta = { ...params._meta, traceparent: span.traceparent };
     // Progress off the transport, in order (RawForwarder.tapProgress), always asked for: it keeps the call alive.
@@ -356,8 +356,9 @@ export class Upstream {
     return this.reads.complete(params);
   }
 
-  /** The downstream client's roots changed: tell the server, if connected. */
+  /** The downstream client's roots changed: tell the server, if connected and offered them. */
   async rootsChanged(): Promise<void> {
+    if (!this.connection.capabilitySet?.split(',').includes('roots')) return;
     if (this.connection.state === 'ready') await this.connection.client?.sendRootsListChanged().catch(() => undefined);
   }
 

@@ -240,4 +240,6 @@ export interface ModernRequest {
   readonly headers?: Readonly<Record<string, string>>;
   readonly inputResponses?: unknown;
   readonly requestState?: string;
+  /** The request came over HTTP: the client's roots reach only servers whose entry says `roots: forward`. */
+  readonly remote?: boolean;
 }

@@ -140,7 +140,8 @@ describe('over stdio, through serve --view', () => {
 describe('over HTTP, several clients at once', () => {
   let child: ChildProcess;
   let url: string;
-  const config = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { relays: { servers: ['one'] } } });
+  // A remote client's roots reach a server only when its entry says so (roots: forward).
+  const config = writeConfig({ mcp_servers: { one: { ...relay('one'), roots: 'forward' } }, tool_views: { relays: { servers: ['one'] } } });
 
   beforeAll(async () => {
     child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], {

@@ -181,7 +181,7 @@ describe.concurrent('HTTP sessions', () => {
   }, 60_000);
 
   it('with connections of their own: at most serve.max_client_hubs are awake, the least recently used sleep, and every client is relayed', async () => {
-    const relay = { command: process.execPath, args: [FIXTURE_SERVERS.relay] };
+    const relay = { command: process.execPath, args: [FIXTURE_SERVERS.relay], roots: 'forward' };
     const { child, url } = await serveHttp(writeConfig({ mcp_servers: { relay }, serve: { max_client_hubs: 2 } }));
     const clients: { client: Client; transport: StreamableHTTPClientTransport; warnings: string[]; roots: () => Promise<string> }[] = [];
     const connect = async (n: number) => {

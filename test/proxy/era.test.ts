@@ -69,6 +69,8 @@ describe('modernRequestOf: what a 2026 request passes on', () => {
       headers: { 'mcp-param-region': 'eu' },
       inputResponses: { a: { action: 'accept' } },
       requestState: 'opaque',
+      // It came with HTTP headers: a remote client's (its roots stay with it, proxy/era.ts modernParams).
+      remote: true,
     });
   });
 
