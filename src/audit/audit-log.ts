@@ -142,9 +142,12 @@ export class AuditLog {
   }
 
   async close(): Promise<void> {
+    // Closing twice (serve's close called again) closes once.
+    if (this.closed) return;
     // Failing: one more try now, and what still cannot be written is dropped (counted), not waited for.
     if (this.failing) this.giveUpWaiting = true;
     await this.flushed();
+    if (this.closed) return;
     this.closed = true;
     closeSync(this.fd);
   }

@@ -13,6 +13,8 @@ export const SETTING_DEFAULTS = {
     max_response_bytes: 20 * 1024 * 1024,
     max_pages: 100,
     show_admin_tools: false,
+    /** An mcpb bundle's files, unpacked (the download itself is capped at registry/mcpb.ts MAX_BUNDLE_BYTES). */
+    max_bundle_bytes: 512 * 1024 * 1024,
   },
   arango: {
     url: 'http://localhost:8529',

@@ -18,6 +18,12 @@ export interface EditOptions extends AtomicWriteOptions {
    * `--config` would otherwise start a second config in silence.
    */
   createFolder?: boolean;
+  /**
+   * Called with the edited document once it is known to be valid, just before it is written, with
+   * the config's lock held: a throw writes nothing. What must change with the config, and never
+   * after it, goes here (the pins of a server the edit replaced: tools/shared/config-access.ts).
+   */
+  beforeWrite?: (doc: Document) => void | Promise<void>;
 }
 
 export interface EditOutcome<R> {
@@ -124,6 +130,7 @@ async function editFile<R>(path: string, mutate: (doc: Document) => R, options: 
     }
     const after = doc.toString(YAML_STYLE);
     if (after === baseline) return { value, changed: false, path };
+    await options.beforeWrite?.(doc);
     if (!lock.held()) {
       throw new ToolError('CONFLICT', `Lost the lock on ${path} while editing; the file was not changed.`, { hint: 'Run the command again.' });
     }

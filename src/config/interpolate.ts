@@ -46,6 +46,42 @@ export function valueInUrl(value: string, part: 'start' | 'host' | 'rest'): { te
 
 const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
+/**
+ * A text as data: every `${` written `$${`, so that loading the config gives back exactly this
+ * text and expands nothing from mcpkit's environment (what an agent or a registry entry supplies).
+ * `$${` itself stays what it was (`$$${` reads back as `$${`). Pure.
+ */
+export function literalText(text: string): string {
+  // A function, since "$$" in a replacement string is one "$".
+  return text.replaceAll('${', () => '$${');
+}
+
+/** Every string value of a plain value (objects and arrays walked; keys, which are not expanded, kept) as literalText. Pure. */
+export function literalValues<T>(value: T): T {
+  if (typeof value === 'string') return literalText(value) as T;
+  if (Array.isArray(value)) return value.map((item) => literalValues(item)) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, literalValues(v)])) as T;
+  return value;
+}
+
+/**
+ * A text as it will be sent, for a person to approve: `$${` as the `${` it stands for, and each
+ * variable that loading fills in named for what it is, never its value. Pure.
+ */
+export function textAsSent(text: string): string {
+  return text.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined) => {
+    if (match === '$${') return '${';
+    return `<the value of ${name} in mcpkit's environment${fallback !== undefined ? `, else "${fallback}"` : ''}>`;
+  });
+}
+
+/** The variables a text takes from the environment when the config loads (escaped `$${` are not). Pure. */
+export function variablesIn(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(PLACEHOLDER)) if (m[1]) names.push(m[1]);
+  return names;
+}
+
 export function interpolateString(
   text: string,
   env: Readonly<Record<string, string | undefined>>,

@@ -162,3 +162,26 @@ export async function updatePins(path: string, change: (pins: PinFile) => boolea
     lock.release();
   }
 }
+
+/** Drops every pin of these servers (tools, prompts, resources, templates, capability sets); the tool pins each had. */
+export async function dropServerPins(path: string, servers: ReadonlySet<string>): Promise<Record<string, number>> {
+  const dropped: Record<string, number> = {};
+  await updatePins(path, (pins) => {
+    let changed = false;
+    for (const server of servers) {
+      for (const kind of ['tools', 'prompts', 'resources', 'resource_templates'] as const) {
+        const section = sectionOf(pins, kind);
+        if (!section[server]) continue;
+        if (kind === 'tools') dropped[server] = Object.keys(section[server]).length;
+        delete section[server];
+        changed = true;
+      }
+      if (pins.capability_sets?.[server]) {
+        delete pins.capability_sets[server];
+        changed = true;
+      }
+    }
+    return changed;
+  });
+  return dropped;
+}

@@ -5,6 +5,14 @@ import { EXPOSURES, TOKEN_BUDGET_RANGE } from './defaults.js';
 export const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 export const name = (what: string) => z.string().regex(NAME, `${what} names use letters, digits, "_", "-" and "." and start with a letter or digit`);
 
+/**
+ * A server's name: a name without "__", which separates a server from its tool in published names
+ * (a view of several servers publishes SERVER__TOOL): with it, `a__b__c` would read as server `a__b`'s
+ * tool `c` or server `a`'s tool `b__c`, and adding one server would take the other's name.
+ */
+export const serverName = () =>
+  name('Server').refine((value) => !value.includes('__'), 'a server name may not contain "__", which separates a server from its tool in published names');
+
 /** A string that may still hold `${VAR}` placeholders when an edit is validated before interpolation. */
 export const templated = (check: (value: string) => boolean, message: string) => z.string().refine((value) => value.includes('${') || check(value), message);
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PIN_MODES, PROTOCOL_CHOICES } from './defaults.js';
-import { registryProvenanceSchema, EXPOSURE_TEXT, exposureSchema, isHttpUrl, name, templated, tokenBudgetSchema } from './schema-parts.js';
+import { registryProvenanceSchema, EXPOSURE_TEXT, exposureSchema, isHttpUrl, name, serverName, templated, tokenBudgetSchema } from './schema-parts.js';
 import { serveSchema } from './serve-schema.js';
 
 export { isHttpUrl } from './schema-parts.js';
@@ -187,7 +187,7 @@ export const viewSchema = z.strictObject({
     .describe("Most tokens (bytes/4) the view's tools/list may cost under exposure auto (default: serve.token_budget, else 4000)."),
   pin: z.array(z.string().min(1)).optional().describe('Tools listed directly whatever the exposure, by the name the view publishes them under.'),
   servers: z
-    .union([z.array(name('Server')), z.record(name('Server'), viewServerSchema.nullable())])
+    .union([z.array(serverName()), z.record(serverName(), viewServerSchema.nullable())])
     .optional()
     .describe('Servers in the view: a list of names (all their tools), or names with a per-view tool selection.'),
   groups: z.array(z.string()).optional().describe('mcpkit tool groups to include (e.g. retrieve, registry).'),
@@ -210,7 +210,7 @@ export const viewSchema = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    mcp_servers: z.record(name('Server'), serverSchema).default({}),
+    mcp_servers: z.record(serverName(), serverSchema).default({}),
     tool_views: z.record(name('View'), viewSchema).default({}),
     composite_tools: z.record(name('Composite tool'), compositeSchema).default({}),
     hooks: hooksSchema.default({}),
@@ -243,6 +243,11 @@ export const configSchema = z
         retries: z.int().min(0).max(10).optional().describe('Retries on 429, 5xx and network errors (default 3).'),
         max_response_bytes: z.int().positive().optional().describe('Largest registry answer read, after decompression (default 20 MiB).'),
         max_pages: z.int().positive().optional().describe('Most pages "registry list --all" follows (default 100).'),
+        max_bundle_bytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe("Most bytes an mcpb bundle's files may take unpacked (default 512 MiB), counted as they are written: a zip bomb stops there."),
         show_admin_tools: z.boolean().optional().describe('Serve switch_tenant_id over MCP (also SHOW_ADMIN_TOOLS=true).'),
       })
       .default({}),
@@ -333,6 +338,14 @@ export const configSchema = z
         });
       }
     }
+    // Two servers published under one prefix (a.b and a_b both as a_b__): one would take the other's tool names.
+    for (const [server, others] of samePrefix(Object.keys(config.mcp_servers))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mcp_servers', server],
+        message: `"${server}" and ${others.map((o) => `"${o}"`).join(', ')} are published under one prefix (${sanitizeName(server)}__); rename one`,
+      });
+    }
     for (const [view, spec] of Object.entries(config.tool_views)) {
       const servers = Array.isArray(spec.servers) ? spec.servers : Object.keys(spec.servers ?? {});
       for (const server of servers) {
@@ -400,4 +413,17 @@ export type ServerShaping = z.output<typeof viewServerSchema>;
 
 export function defaultConfig(): McpkitConfig {
   return configSchema.parse({});
+}
+
+/** Servers whose names are published alike (characters other than letters, digits, "_" and "-" become "_"), each with the others. Pure. */
+function samePrefix(names: readonly string[]): [string, string[]][] {
+  const byPrefix = new Map<string, string[]>();
+  for (const n of names) byPrefix.set(sanitizeName(n), [...(byPrefix.get(sanitizeName(n)) ?? []), n]);
+  return [...byPrefix.values()]
+    .filter((group) => group.length > 1)
+    .flatMap((group) => group.map((n) => [n, group.filter((o) => o !== n)] as [string, string[]]));
+}
+
+function sanitizeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_');
 }

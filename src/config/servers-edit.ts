@@ -17,6 +17,24 @@ export function requireServer(doc: Document, name: string): YAMLMap {
   throw unknownServer(name, serverNames(doc));
 }
 
+/**
+ * The servers an edit of a document put in place or took out (added, replaced with force,
+ * removed): approvals given to what was there before never carry over to what is there now, so
+ * their pins are dropped with the edit (tools/shared/config-access.ts). A server that is
+ * renamed or reshaped keeps them.
+ */
+const placedOrRemoved = new WeakMap<Document, Set<string>>();
+
+export function serversLosingTrust(doc: Document): ReadonlySet<string> {
+  return placedOrRemoved.get(doc) ?? new Set();
+}
+
+function loseTrust(doc: Document, name: string): void {
+  const names = placedOrRemoved.get(doc) ?? new Set<string>();
+  names.add(name);
+  placedOrRemoved.set(doc, names);
+}
+
 export function addServer(doc: Document, name: string, entry: Record<string, unknown>, options: { force: boolean }): { replaced: boolean } {
   const exists = doc.hasIn(['mcp_servers', name]);
   if (exists && !options.force) {
@@ -27,6 +45,8 @@ export function addServer(doc: Document, name: string, entry: Record<string, unk
   }
   if (!isMap(doc.get('mcp_servers'))) doc.set('mcp_servers', doc.createNode({}));
   doc.setIn(['mcp_servers', name], doc.createNode(entry));
+  // A new entry under a name trusts nothing approved under it before: a replaced server, or one removed by hand.
+  loseTrust(doc, name);
   return { replaced: exists };
 }
 
@@ -57,6 +77,7 @@ export function removeServer(doc: Document, name: string): void {
     );
   }
   doc.deleteIn(['mcp_servers', name]);
+  loseTrust(doc, name);
 }
 
 /** Returns whether anything changed (enabling an enabled server is not an error). */

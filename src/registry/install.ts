@@ -1,11 +1,14 @@
 import { ToolError } from '../core/errors.js';
+import { literalText } from '../config/interpolate.js';
 
 /**
  * A registry entry (server.json) turned into an upstream server for the config: npm packages run
  * with `npx -y pkg@version`, PyPI with `uvx pkg==version`, NuGet with `dnx pkg@version --yes` (the
  * .NET 10 tool runner), OCI images with `docker run -i --rm`, remotes by URL. Declared environment
  * variables, remote headers and the `{name}` variables of a remote's URL become `${VAR}`
- * references, so secrets stay out of the file and `serve` fills them in. Pure.
+ * references, so secrets stay out of the file and `serve` fills them in. Everything else the entry
+ * says is data: a `${VAR}` in its values, arguments or URL is written so that it is never filled in
+ * (config/interpolate.ts literalText). An entry reads only the variables it declares. Pure.
  */
 export type PackageKind = 'npm' | 'pypi' | 'nuget' | 'oci' | 'remote' | 'mcpb';
 export const PACKAGE_KINDS: readonly PackageKind[] = ['npm', 'pypi', 'nuget', 'oci', 'remote', 'mcpb'];
@@ -91,6 +94,32 @@ export function localName(registryName: string): string {
   return cleaned || 'server';
 }
 
+/** What no entry may name as a variable it reads: mcpkit's own (MCPKIT_TOKEN, ...), never given to a server. */
+const OWN_VARIABLE = /^MCPKIT_/;
+
+/**
+ * A variable an entry declares, checked: a name in environment-variable spelling (anything else
+ * could close the placeholder and open another), and never one of mcpkit's own.
+ */
+export function declaredName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    throw new ToolError('INVALID_INPUT', `The registry entry declares the variable "${name}", which is not a variable name: it was not added.`, {
+      hint: 'A variable name is letters, digits and "_", not starting with a digit. Add the server by hand with mcpkit server add.',
+    });
+  }
+  if (OWN_VARIABLE.test(name)) {
+    throw new ToolError('INVALID_INPUT', `The registry entry declares the variable ${name}, one of mcpkit's own, which no server is given: it was not added.`, {
+      hint: 'Add the server by hand with mcpkit server add, giving it what it needs in env.',
+    });
+  }
+  return name;
+}
+
+/** Whether a declared default can stand in `${VAR:-default}` as it is: plain text, no "$", "{" or "}". Pure. */
+export function plainDefault(text: string): boolean {
+  return !/[${}]/.test(text);
+}
+
 /** An environment variable name for a header, a URL variable or a bundle's user_config key: `X-Api-Key` -> `X_API_KEY`. */
 export function variableForHeader(header: string): string {
   return (
@@ -118,10 +147,11 @@ export function templatedUrl(
   given: Readonly<Record<string, string>>,
 ): { url: string; variables: DeclaredVariable[] } {
   const variables: DeclaredVariable[] = [];
-  const out = url.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, name: string) => {
-    if (given[name] !== undefined) return given[name]!;
+  // The URL's own text and the values given are data; only its declared {name}s become references.
+  const out = literalText(url).replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, name: string) => {
+    if (given[name] !== undefined) return literalText(given[name]!);
     const spec = declared?.[name] ?? {};
-    const variable = variableForHeader(name);
+    const variable = declaredName(variableForHeader(name));
     if (!variables.some((v) => v.name === variable))
       variables.push({
         name: variable,
@@ -131,7 +161,7 @@ export function templatedUrl(
         ...(spec.description ? { description: spec.description } : {}),
       });
     // An empty part would break the URL: without a default, the variable must be set.
-    return spec.default !== undefined ? `\${${variable}:-${spec.default}}` : `\${${variable}}`;
+    return spec.default !== undefined && plainDefault(spec.default) ? `\${${variable}:-${spec.default}}` : `\${${variable}}`;
   });
   return { url: out, variables };
 }
@@ -166,8 +196,9 @@ function variables(inputs: readonly Input[] | undefined): DeclaredVariable[] {
  * unset) for an optional one, so an unset optional variable does not make the config invalid.
  */
 export function reference(input: Pick<Input, 'name' | 'isRequired' | 'isSecret' | 'default'>): string {
-  if (input.default !== undefined && input.isSecret !== true) return `\${${input.name}:-${input.default}}`;
-  return input.isRequired ? `\${${input.name}}` : `\${${input.name}:-}`;
+  const name = declaredName(input.name);
+  if (input.default !== undefined && input.isSecret !== true && plainDefault(input.default)) return `\${${name}:-${input.default}}`;
+  return input.isRequired ? `\${${name}}` : `\${${name}:-}`;
 }
 
 function argumentValues(args: readonly Argument[] | undefined, notes: string[], where: string): string[] {
@@ -177,8 +208,8 @@ function argumentValues(args: readonly Argument[] | undefined, notes: string[], 
       if (arg.isRequired) notes.push(`Required ${where} argument ${arg.name ?? arg.valueHint ?? '(unnamed)'} has no value: add it to args in the config.`);
       continue;
     }
-    if (arg.type === 'named' && arg.name) out.push(arg.name, arg.value);
-    else out.push(arg.value);
+    if (arg.type === 'named' && arg.name) out.push(literalText(arg.name), literalText(arg.value));
+    else out.push(literalText(arg.value));
   }
   return out;
 }
@@ -196,10 +227,12 @@ export function installation(server: ServerJson, wanted?: PackageKind, urlValues
     });
   }
   const notes: string[] = [];
-  const description = server.description;
+  const description = server.description === undefined ? undefined : literalText(server.description);
   if (kind === 'remote') {
     const remote = (server.remotes ?? []).find((r) => r.url)!;
-    const headers = Object.fromEntries((remote.headers ?? []).map((h) => [h.name, h.value ?? reference({ ...h, name: variableForHeader(h.name) })]));
+    const headers = Object.fromEntries(
+      (remote.headers ?? []).map((h) => [h.name, h.value !== undefined ? literalText(h.value) : reference({ ...h, name: variableForHeader(h.name) })]),
+    );
     const headerVariables: DeclaredVariable[] = (remote.headers ?? [])
       .filter((h) => h.value === undefined)
       .map((h) => ({ ...variables([h])[0]!, name: variableForHeader(h.name), header: h.name }));
@@ -229,12 +262,12 @@ export function installation(server: ServerJson, wanted?: PackageKind, urlValues
   if (pkg.transport?.type && pkg.transport.type !== 'stdio') {
     notes.push(`The package serves over ${pkg.transport.type}${pkg.transport.url ? ` at ${pkg.transport.url}` : ''}; mcpkit starts it as a stdio server.`);
   }
-  const id = pkg.identifier ?? server.name;
-  const version = pkg.version ?? server.version;
+  const id = literalText(pkg.identifier ?? server.name);
+  const version = pkg.version === undefined && server.version === undefined ? undefined : literalText((pkg.version ?? server.version)!);
   const runtime = argumentValues(pkg.runtimeArguments, notes, 'runtime');
   const packageArgs = argumentValues(pkg.packageArguments, notes, 'package');
   const envInputs = pkg.environmentVariables ?? [];
-  const env = Object.fromEntries(envInputs.map((v) => [v.name, v.value ?? reference(v)]));
+  const env = Object.fromEntries(envInputs.map((v) => [declaredName(v.name), v.value !== undefined ? literalText(v.value) : reference(v)]));
   let command: string;
   let args: string[];
   if (kind === 'npm') {

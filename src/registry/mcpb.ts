@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { ToolError } from '../core/errors.js';
-import { cacheDir } from '../config/defaults.js';
+import { cacheDir, SETTING_DEFAULTS } from '../config/defaults.js';
 import type { BundleManifest } from './mcpb-manifest.js';
 
 /**
@@ -27,10 +27,13 @@ export function bundlesDir(env: NodeJS.ProcessEnv): string {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
+/** Most files a bundle may hold: a zip of a million empty files is a bomb of another kind. */
+export const MAX_BUNDLE_FILES = 20_000;
+
 export async function fetchBundle(
   url: string,
   expectedSha256: string | undefined,
-  options: { env: NodeJS.ProcessEnv; signal?: AbortSignal; maxBytes?: number },
+  options: { env: NodeJS.ProcessEnv; signal?: AbortSignal; maxBytes?: number; maxUnpackedBytes?: number },
 ): Promise<UnpackedBundle> {
   if (!expectedSha256 || !/^[0-9a-f]{64}$/i.test(expectedSha256)) {
     throw new ToolError('INVALID_INPUT', 'The registry gives this bundle no fileSha256 (64 hex digits): mcpkit installs no bundle it cannot check.');
@@ -59,7 +62,7 @@ export async function fetchBundle(
       hint: 'The file changed after it was published, or was tampered with on the way. Ask its publisher; do not install it by hand.',
     });
   }
-  await unpack(bytes, dir);
+  await unpack(bytes, dir, options.maxUnpackedBytes ?? SETTING_DEFAULTS.registry.max_bundle_bytes);
   const manifest = await readManifest(dir).catch((error: Error) => {
     throw new ToolError('INVALID_INPUT', `The bundle has no readable manifest.json: ${error.message}`);
   });
@@ -86,15 +89,25 @@ async function download(url: URL, maxBytes: number, signal?: AbortSignal): Promi
   return Buffer.concat(chunks);
 }
 
-/** Unpacks a zip into `dir` (made whole in a folder beside it, then renamed): a path that is absolute or climbs out is refused. */
-async function unpack(bytes: Buffer, dir: string): Promise<void> {
+/**
+ * Unpacks a zip into `dir` (made whole in a folder beside it, then renamed): a path that is
+ * absolute or climbs out is refused, and so is a bundle whose files take more than `maxBytes`
+ * unpacked, counted as each file is inflated and written (what the zip says of its sizes is not
+ * trusted), so a bomb stops there, on disk and in memory alike.
+ */
+async function unpack(bytes: Buffer, dir: string, maxBytes: number): Promise<void> {
   const { default: JSZip } = await import('jszip');
   const zip = await JSZip.loadAsync(bytes).catch((error: Error) => {
     throw new ToolError('INVALID_INPUT', `The bundle is not a zip file: ${error.message}`);
   });
+  const files = Object.values(zip.files);
+  if (files.length > MAX_BUNDLE_FILES) {
+    throw new ToolError('RESPONSE_TOO_LARGE', `The bundle holds ${files.length} files, more than mcpkit unpacks (${MAX_BUNDLE_FILES}): it was not installed.`);
+  }
   const partial = `${dir}.partial-${randomUUID()}`;
+  const budget = { left: maxBytes, max: maxBytes };
   try {
-    for (const file of Object.values(zip.files)) {
+    for (const file of files) {
       const name = file.name.replace(/\\/g, '/');
       if (name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.split('/').includes('..')) {
         throw new ToolError('INVALID_INPUT', `The bundle holds the path "${file.name}", which would land outside its folder: it was not installed.`);
@@ -106,7 +119,7 @@ async function unpack(bytes: Buffer, dir: string): Promise<void> {
         continue;
       }
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, await file.async('nodebuffer'));
+      await writeCounted(file.nodeStream('nodebuffer'), target, budget);
       const mode = typeof file.unixPermissions === 'number' && (file.unixPermissions & 0o111) !== 0 ? 0o755 : 0o644;
       await chmod(target, mode);
     }
@@ -118,4 +131,25 @@ async function unpack(bytes: Buffer, dir: string): Promise<void> {
   } finally {
     await rm(partial, { recursive: true, force: true });
   }
+}
+
+/** Writes an inflating stream to `target`, stopping with RESPONSE_TOO_LARGE once the bundle's budget is spent. */
+async function writeCounted(source: NodeJS.ReadableStream, target: string, budget: { left: number; max: number }): Promise<void> {
+  const [{ createWriteStream }, { pipeline }, { Transform }] = await Promise.all([import('node:fs'), import('node:stream/promises'), import('node:stream')]);
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      budget.left -= chunk.length;
+      if (budget.left < 0) {
+        done(
+          new ToolError('RESPONSE_TOO_LARGE', `The bundle's files take more than ${budget.max} bytes unpacked: it was not installed.`, {
+            details: { max_bundle_bytes: budget.max },
+            hint: 'A bundle this large is unusual (a zip bomb, or a mistake). Raise registry.max_bundle_bytes only for a bundle you trust.',
+          }),
+        );
+        return;
+      }
+      done(null, chunk);
+    },
+  });
+  await pipeline(source, count, createWriteStream(target));
 }

@@ -191,6 +191,8 @@ export interface PersonQuestion {
   action: string;
   /** The exact command lines that would be run, one per line. */
   commands: readonly string[];
+  /** The remote servers that would be connected to: each URL and header as it will be sent, one per line. */
+  connects?: readonly string[];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import { inputJsonSchema, parseInput } from '../core/schema.js';
+import { literalValues } from '../config/interpolate.js';
 import { InputRequiredAnswer, type ToolContext } from './context.js';
 import type { AnyTool } from './define.js';
 
@@ -61,10 +62,20 @@ export function parseToolInput<T extends AnyTool>(tool: T, raw: unknown): z.outp
   return parseInput(tool.name, tool.input as T['input'], raw, { code: tool.invalidInputCode, fieldCodes: tool.fieldCodes });
 }
 
+/**
+ * What an agent gives a tool that writes the config or starts processes is data: every `${` in it
+ * is written `$${`, so nothing it writes is ever expanded from mcpkit's environment (a server URL
+ * or header naming `${GH_TOKEN}` stays that text). The one place every MCP call of such a tool
+ * crosses (composite steps too); a person at a terminal writes placeholders on purpose.
+ */
+export function agentInput<T>(tool: AnyTool, input: T, context: Pick<ToolContext, 'surface'>): T {
+  return context.surface === 'mcp' && tool.hostAccess !== undefined ? literalValues(input) : input;
+}
+
 /** Runs one of mcpkit's own tools for MCP: validation and tool failures become `isError` results, never crashes. */
 export async function runLocalTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<CallToolResult> {
   try {
-    return toCallResult(await tool.run(parseToolInput(tool, args), context));
+    return toCallResult(await tool.run(agentInput(tool, parseToolInput(tool, args), context), context));
   } catch (error) {
     if (error instanceof InputRequiredAnswer) return error.result as CallToolResult;
     if (!(error instanceof ToolError)) context.logger.error(`${tool.name} failed: ${(error as Error)?.stack ?? String(error)}`);

@@ -29,8 +29,10 @@ describe('bundleEntry: the manifest as a config entry', () => {
     expect(entry).toEqual({
       description: 'Files',
       command: 'node',
-      args: ['/cache/b/abc/server/index.js', '${ROOT:-${HOME}/Desktop}', '--sep=/'],
-      env: { API_KEY: '${API_KEY}', DOCS: '${HOME}/Documents', OTHER: '${PATH}' },
+      // A default that is not plain text (it names a folder through ${HOME}) cannot stand in ${VAR:-...}.
+      args: ['/cache/b/abc/server/index.js', '${ROOT:-}', '--sep=/'],
+      // What the format does not substitute is the bundle's own text: never filled in from mcpkit's environment.
+      env: { API_KEY: '${API_KEY}', DOCS: '${HOME}/Documents', OTHER: '$${PATH}' },
       cwd: '/cache/b/abc',
     });
     expect(variables).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolate, interpolateString } from '../../src/config/interpolate.js';
+import { interpolate, interpolateString, literalText, literalValues, textAsSent, variablesIn } from '../../src/config/interpolate.js';
 
 const env = { HOME: '/home/me', TOKEN: 's3cret', EMPTY: '' };
 
@@ -58,5 +58,41 @@ describe('a server URL keeps its host: values placed by where they stand', () =>
   it('only a server URL: other strings take values as they are', () => {
     const out = interpolate({ mcp_servers: { s: { env: { X: '${PATH_PART}' } } } }, env);
     expect((out.value as { mcp_servers: { s: { env: { X: string } } } }).mcp_servers.s.env.X).toBe('a b/c?d#e');
+  });
+});
+
+describe('literalText: a text as data, read back exactly and expanding nothing', () => {
+  const env = { GH_TOKEN: 'ghp-secret', MCPKIT_TOKEN: 'serve-secret' };
+  it.each([
+    'http://127.0.0.1:18666/mcp/${GH_TOKEN}',
+    '${MCPKIT_TOKEN}',
+    '${GH_TOKEN:-fallback}',
+    '$${GH_TOKEN}',
+    '$$${GH_TOKEN}',
+    'a $ b $$ c {x} ${',
+    '${${GH_TOKEN}}',
+    'plain',
+    '',
+  ])('%j', (text) => {
+    const out = interpolateString(literalText(text), env);
+    expect(out.text).toBe(text);
+    expect(out.usedEnv).toBe(false);
+    expect(out.names).toEqual([]);
+    expect(variablesIn(literalText(text))).toEqual([]);
+  });
+
+  it('walks objects and arrays, keeping keys', () => {
+    expect(literalValues({ url: 'x/${A}', headers: { 'X-${B}': '${C}' }, args: ['${D}', 1, true], n: null })).toEqual({
+      url: 'x/$${A}',
+      headers: { 'X-${B}': '$${C}' },
+      args: ['$${D}', 1, true],
+      n: null,
+    });
+  });
+
+  it('textAsSent shows an escape as its text and a variable by name, never its value', () => {
+    expect(textAsSent('https://h/$${GH_TOKEN}/${TENANT}?a=${B:-x}')).toBe(
+      `https://h/\${GH_TOKEN}/<the value of TENANT in mcpkit's environment>?a=<the value of B in mcpkit's environment, else "x">`,
+    );
   });
 });

@@ -3,7 +3,8 @@ import { field, ToolError } from '../../core/errors.js';
 import { defineTool } from '../../tool/define.js';
 import { PACKAGE_KINDS, type DeclaredVariable } from '../../registry/install.js';
 import { editConfigFile } from '../shared/config-access.js';
-import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
+import { boxWords, requirePersonFor, sandboxFor, serverCommandLine, serverConnectionLines } from '../shared/approval.js';
+import { literalValues } from '../../config/interpolate.js';
 import { commandLineFor } from '../../tool/command-line.js';
 import { registryField, registryFor } from './shared.js';
 import { completedPlan } from './bundle-plan.js';
@@ -60,34 +61,45 @@ export const registryAdd = defineTool({
     const server = entry.server as unknown as Parameters<typeof installation>[0];
     refuseByStatus(server.name, statusOf(entry), input.force);
     const urlValues = Object.fromEntries((input.var ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
-    const plan = await completedPlan(installation(server, input.package as Parameters<typeof installation>[1], urlValues), ctx, server.description);
+    const planned = installation(server, input.package as Parameters<typeof installation>[1], urlValues);
     const local = input.as ?? localName(server.name);
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(local)) {
-      throw new ToolError('INVALID_INPUT', `"${local}" cannot name a server in the config: use letters, digits, "_", "-" and "."`, {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(local) || local.includes('__')) {
+      throw new ToolError('INVALID_INPUT', `"${local}" cannot name a server in the config: use letters, digits, "_", "-" and "." (not "__")`, {
         hint: `Choose a name with ${field('as')}.`,
       });
     }
-    const isCommand = 'command' in plan.entry;
+    const what = `install ${server.name}${server.version ? ` ${server.version}` : ''} from the registry as the server "${local}"`;
     // A package runs through npx, uvx or docker, which download: a box keeps the network.
-    const sandbox = isCommand ? await sandboxFor(ctx, input.sandbox, { network: true }) : undefined;
+    const sandbox = 'command' in planned.entry || planned.bundle ? await sandboxFor(ctx, input.sandbox, { network: true }) : undefined;
+    // A bundle is code: an agent's is neither downloaded nor unpacked before a person says yes.
+    if (planned.bundle) {
+      await requirePersonFor(
+        ctx,
+        {
+          action: `${what}: download the bundle ${planned.bundle.url} (SHA-256 ${planned.bundle.sha256 ?? 'not given'}), unpack it, and run the server its manifest names, ${boxWords(sandbox)}`,
+          commands: [`the command in the bundle's manifest.json (${planned.bundle.url})`],
+        },
+        commandLineFor(registryAdd, input),
+      );
+    }
+    const plan = await completedPlan(planned, ctx, server.description);
     const boxed = sandbox !== undefined ? { ...plan.entry, sandbox } : plan.entry;
-    const provenance = {
+    // What the registry says of itself is data too (config/interpolate.ts literalValues).
+    const provenance = literalValues({
       source: source.name,
       name: server.name,
       ...(server.version ? { version: server.version } : {}),
       package: plan.kind,
       ...(plan.sha256 ? { sha256: plan.sha256 } : {}),
-    };
+    });
     const recorded = { ...boxed, registry: provenance };
     const written = ctx.surface === 'mcp' ? { ...recorded, added_by: 'agent' } : recorded;
     const command = serverCommandLine(plan.entry as Parameters<typeof serverCommandLine>[0]);
-    if (command) {
+    const connects = serverConnectionLines(plan.entry as Parameters<typeof serverConnectionLines>[0]);
+    if (!planned.bundle && (command || connects)) {
       await requirePersonFor(
         ctx,
-        {
-          action: `install ${server.name}${server.version ? ` ${server.version}` : ''} from the registry as the server "${local}", to run ${boxWords(sandbox)}`,
-          commands: [command],
-        },
+        command ? { action: `${what}, to run ${boxWords(sandbox)}`, commands: [command] } : { action: what, commands: [], connects: connects! },
         commandLineFor(registryAdd, input),
       );
     }

@@ -1,5 +1,6 @@
 import type { Installation } from '../../registry/install.js';
 import type { ToolContext } from '../../tool/context.js';
+import { literalText } from '../../config/interpolate.js';
 
 /**
  * An installation whose package is an mcpb bundle, made whole: the bundle fetched, checked against
@@ -9,11 +10,16 @@ import type { ToolContext } from '../../tool/context.js';
 export async function completedPlan(plan: Installation, ctx: ToolContext, description?: string): Promise<Installation & { sha256?: string }> {
   if (!plan.bundle) return plan;
   const [{ fetchBundle }, { bundleEntry }] = await Promise.all([import('../../registry/mcpb.js'), import('../../registry/mcpb-manifest.js')]);
-  const unpacked = await fetchBundle(plan.bundle.url, plan.bundle.sha256, { env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const maxUnpackedBytes = (await ctx.config()).registry.max_bundle_bytes;
+  const unpacked = await fetchBundle(plan.bundle.url, plan.bundle.sha256, {
+    env: ctx.env,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(maxUnpackedBytes !== undefined ? { maxUnpackedBytes } : {}),
+  });
   const { entry, variables } = bundleEntry(unpacked.manifest, unpacked.dir);
   return {
     ...plan,
-    entry: { ...(description && entry.description === undefined ? { description } : {}), ...entry },
+    entry: { ...(description && entry.description === undefined ? { description: literalText(description) } : {}), ...entry },
     variables,
     notes: [...plan.notes, `Unpacked the bundle (SHA-256 ${unpacked.sha256.slice(0, 12)}…, checked) into ${unpacked.dir}.`],
     sha256: unpacked.sha256,

@@ -1,16 +1,16 @@
 import * as z from 'zod';
-import { name as configName } from '../../config/schema-parts.js';
+import { serverName as configServerName } from '../../config/schema-parts.js';
 import { field, ToolError } from '../../core/errors.js';
 import { PROTOCOL_CHOICES } from '../../config/defaults.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
-import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
+import { boxWords, requirePersonFor, sandboxFor, serverCommandLine, serverConnectionLines } from '../shared/approval.js';
 import { commandLineFor } from '../../tool/command-line.js';
 import { checkToolNames } from '../shared/tool-names.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
 /** A new server's name is checked as the config checks it: a bad one is bad usage, before any file is read. */
-const newServerName = configName('Server').describe('Name of the server in the config (mcp_servers.NAME).');
+const newServerName = configServerName().describe('Name of the server in the config (mcp_servers.NAME).');
 
 export const serverAdd = defineTool({
   name: 'server_add',
@@ -36,7 +36,7 @@ export const serverAdd = defineTool({
   },
   title: 'Add an upstream MCP server',
   description:
-    'Add an upstream MCP server to the config: a local one started with --command (stdio) or a remote one at --url.\nAn existing name is refused unless --force. Values may use ${VAR} placeholders, kept as written in the file.',
+    "Add an upstream MCP server to the config: a local one started with --command (stdio) or a remote one at --url.\nAn existing name is refused unless --force (the replaced server's tools are approved again). Values typed in a terminal may use ${VAR} placeholders, kept as written in the file; what an agent gives is kept as text, never filled in from mcpkit's environment.",
   input: z.strictObject({
     name: newServerName,
     command: z.string().min(1).optional().describe('Executable of a stdio server.'),
@@ -119,12 +119,15 @@ export const serverAdd = defineTool({
         added_by: ctx.surface === 'mcp' ? 'agent' : undefined,
       }).filter(([, v]) => v !== undefined),
     );
-    if (!input.literal_secrets) await refuseLiteralSecrets(input.name, entry);
+    if (!input.literal_secrets) await refuseLiteralSecrets(input.name, entry, ctx.surface);
     const command = serverCommandLine(entry);
-    if (command) {
+    const connects = serverConnectionLines(entry as { url?: string; headers?: Record<string, string> });
+    if (command || connects) {
       await requirePersonFor(
         ctx,
-        { action: `add the stdio server "${input.name}" to the config, to run ${boxWords(entry.sandbox)}`, commands: [command] },
+        command
+          ? { action: `add the stdio server "${input.name}" to the config, to run ${boxWords(entry.sandbox)}`, commands: [command] }
+          : { action: `add the remote server "${input.name}" to the config`, commands: [], connects: connects! },
         commandLineFor(serverAdd, input),
       );
     }
@@ -139,7 +142,7 @@ export const serverAdd = defineTool({
  * A token typed into server add would sit in the config in plain text (and in its backups and
  * diffs): refused, naming the variable `server import` would have used, unless literal_secrets.
  */
-async function refuseLiteralSecrets(name: string, entry: Record<string, unknown>): Promise<void> {
+async function refuseLiteralSecrets(name: string, entry: Record<string, unknown>, surface: 'cli' | 'mcp'): Promise<void> {
   const { externalizeSecrets } = await import('../../config/import-secrets.js');
   const found = externalizeSecrets(name, entry).moved.map(({ path, variable }) => ({ path, variable }));
   // An OAuth client secret is one whatever it looks like (clients' configs, which import reads, have none).
@@ -149,7 +152,10 @@ async function refuseLiteralSecrets(name: string, entry: Record<string, unknown>
   const places = found.map((f) => f.path);
   throw new ToolError('INVALID_INPUT', `${places.join(', ')} would keep what looks like a secret in the config file, in plain text.`, {
     details: { paths: places, variables: found.map((f) => f.variable) },
-    hint: `Write it as a variable and set that in the environment, e.g. ${found.map((f) => `\${${f.variable}}`).join(', ')}; or give ${field('literal_secrets')} to store it as written.`,
+    hint:
+      surface === 'mcp'
+        ? `An agent's \${VAR} is kept as text, not filled in: ask a person to add the server from a terminal with ${found.map((f) => `\${${f.variable}}`).join(', ')}; or give ${field('literal_secrets')} to store the value as written.`
+        : `Write it as a variable and set that in the environment, e.g. ${found.map((f) => `\${${f.variable}}`).join(', ')}; or give ${field('literal_secrets')} to store it as written.`,
   });
 }
 

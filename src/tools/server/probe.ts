@@ -2,14 +2,15 @@ import * as z from 'zod';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ToolError } from '../../core/errors.js';
+import { literalValues } from '../../config/interpolate.js';
 import { unknownServer } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import { DEFAULT_PIN_MODE, type PinMode } from '../../config/defaults.js';
 import type { Listing } from '../../proxy/pins.js';
 import type { ChalkInstance } from 'chalk';
-import { editConfigFile } from '../shared/config-access.js';
-import { boxWords, requirePersonFor, sandboxFor, serverCommandLine } from '../shared/approval.js';
+import { editConfigFile, writtenSection } from '../shared/config-access.js';
+import { boxWords, requirePersonFor, sandboxFor, serverCommandLine, serverConnectionLines } from '../shared/approval.js';
 import { commandLineFor } from '../../tool/command-line.js';
 
 export const serverTest = defineTool({
@@ -30,10 +31,17 @@ export const serverTest = defineTool({
     const { requireUsable } = await import('../../config/problems.js');
     requireUsable(config, `mcp_servers.${input.name}`);
     const command = server.added_by === 'agent' ? serverCommandLine(server) : undefined;
-    if (command) {
+    // A remote server an agent added is shown as written (its variables named, never their values).
+    const connects =
+      server.added_by === 'agent' && server.url !== undefined
+        ? serverConnectionLines((await writtenSection(ctx, 'mcp_servers')).entries[input.name] ?? {})
+        : undefined;
+    if (command || connects) {
       await requirePersonFor(
         ctx,
-        { action: `start the server "${input.name}", which an agent added, to test it`, commands: [command] },
+        command
+          ? { action: `start the server "${input.name}", which an agent added, to test it`, commands: [command] }
+          : { action: `reach the server "${input.name}", which an agent added, to test it`, commands: [], connects: connects! },
         `mcpkit server test ${input.name}`,
       );
     }
@@ -192,7 +200,9 @@ export const serverImport = defineTool({
     );
     const translation = { flavour, workspaceFolder: variables.workspaceOf(path, ctx.cwd), home: ctx.env.HOME ?? homedir(), inputs };
     const { asked, ...translated } = variables.translateServers(found, translation);
-    found = translated;
+    // Over MCP an agent named the file (and may have written it): what it says is data, and no
+    // placeholder in it is filled in from mcpkit's environment.
+    found = ctx.surface === 'mcp' ? { ...translated, servers: translated.servers.map((s) => ({ ...s, entry: literalValues(s.entry) })) } : translated;
     const [{ addServer }, { externalizeSecrets }] = await Promise.all([import('../../config/servers-edit.js'), import('../../config/import-secrets.js')]);
     // A client's config names commands from anywhere: a box with the network, as sandboxFor says.
     const sandbox = await sandboxFor(ctx, input.sandbox, { network: true });
@@ -200,7 +210,8 @@ export const serverImport = defineTool({
       const added: string[] = [];
       const replaced: string[] = [];
       const skipped = [...found.skipped];
-      const taken = new Map<string, string>();
+      // A secret moved out of an agent's file never takes the name of a variable mcpkit has with another value.
+      const taken = new Map<string, string>(ctx.surface === 'mcp' ? Object.entries(ctx.env).filter((e): e is [string, string] => e[1] !== undefined) : []);
       const variables: { variable: string; path: string; set: boolean }[] = [];
       for (const { name, entry } of found.servers) {
         if (doc.hasIn(['mcp_servers', name]) && !input.force) {
@@ -224,10 +235,15 @@ export const serverImport = defineTool({
       return { ...about, dry_run: true, config: ctx.configLocation.path, ...apply(parseYaml(text).doc) };
     }
     const commands = found.servers.flatMap(({ entry }) => serverCommandLine(entry as Parameters<typeof serverCommandLine>[0]) ?? []);
-    if (commands.length) {
+    const connects = found.servers.flatMap(({ entry }) => serverConnectionLines(entry as Parameters<typeof serverConnectionLines>[0]) ?? []);
+    if (commands.length || connects.length) {
       await requirePersonFor(
         ctx,
-        { action: `import ${found.servers.length} server(s) from ${path}, to run ${boxWords(sandbox)}`, commands },
+        {
+          action: `import ${found.servers.length} server(s) from ${path}${commands.length ? `, to run ${boxWords(sandbox)}` : ''}`,
+          commands,
+          ...(connects.length ? { connects } : {}),
+        },
         commandLineFor(serverImport, input),
       );
     }

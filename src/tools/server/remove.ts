@@ -11,8 +11,8 @@ import { editConfigFile } from '../shared/config-access.js';
 
 const serverName = z.string().min(1).describe('Name of the server in the config (mcp_servers.NAME).');
 
-/** Moves (or, with `to` undefined, drops) a server's pins of every kind after its config entry changed; how many tool pins moved. */
-async function movePins(ctx: ToolContext, configPath: string, from: string, to: string | undefined): Promise<number> {
+/** Moves a server's pins of every kind to its new name after its config entry was renamed; how many tool pins moved. */
+async function movePins(ctx: ToolContext, configPath: string, from: string, to: string): Promise<number> {
   const { pinFilePath, updatePins, sectionOf } = await import('../../config/pin-file.js');
   let moved = 0;
   await updatePins(pinFilePath(configPath), (pins) => {
@@ -21,24 +21,20 @@ async function movePins(ctx: ToolContext, configPath: string, from: string, to: 
       const section = sectionOf(pins, kind);
       const own = section[from];
       // Pins left under the new name by a server removed long ago are not this server's.
-      const stale = to !== undefined && section[to] !== undefined;
+      const stale = section[to] !== undefined;
       if (!own && !stale) continue;
       changed = true;
       if (kind === 'tools') moved = Object.keys(own ?? {}).length;
       delete section[from];
-      if (to !== undefined) {
-        if (own) section[to] = own;
-        else delete section[to];
-      }
+      if (own) section[to] = own;
+      else delete section[to];
     }
     const sets = pins.capability_sets;
-    if (sets && (sets[from] || (to !== undefined && sets[to]))) {
+    if (sets && (sets[from] || sets[to])) {
       const own = sets[from];
       delete sets[from];
-      if (to !== undefined) {
-        if (own) sets[to] = own;
-        else delete sets[to];
-      }
+      if (own) sets[to] = own;
+      else delete sets[to];
       changed = true;
     }
     return changed;
@@ -57,9 +53,9 @@ export const serverRemove = defineTool({
   hostAccess: 'config',
   async run(input, ctx) {
     const { removeServer } = await import('../../config/servers-edit.js');
-    const { path } = await editConfigFile(ctx, (doc) => removeServer(doc, input.name));
-    const pins = await movePins(ctx, path, input.name, undefined);
-    return { server: input.name, removed: true, config: path, pins_removed: pins };
+    // Its pins go with the edit (editConfigFile), before the config is written.
+    const { path, pinsDropped } = await editConfigFile(ctx, (doc) => removeServer(doc, input.name));
+    return { server: input.name, removed: true, config: path, pins_removed: pinsDropped[input.name] ?? 0 };
   },
   render: (r, ui) => `${ui.color.green('✓')} Removed server ${r.server} from ${r.config}${r.pins_removed ? ` (and its ${r.pins_removed} approved tools)` : ''}`,
 });

@@ -1,5 +1,6 @@
 import { ToolError } from '../../core/errors.js';
 import { printable } from '../../core/printable.js';
+import { textAsSent } from '../../config/interpolate.js';
 import { shellQuote } from '../../tool/command-line.js';
 import type { PersonQuestion, ToolContext } from '../../tool/context.js';
 
@@ -13,30 +14,28 @@ import type { PersonQuestion, ToolContext } from '../../tool/context.js';
  * at a terminal is not asked: they typed the command.
  */
 export async function requirePersonFor(ctx: ToolContext, question: PersonQuestion, inTerminal: string): Promise<void> {
-  if (ctx.surface === 'cli' || question.commands.length === 0) return;
+  if (ctx.surface === 'cli' || (question.commands.length === 0 && !question.connects?.length)) return;
   const setting = (await ctx.config()).serve.agent_commands ?? 'ask';
   if (setting === 'allow') return;
   const terminal = `Run it in a terminal instead: ${inTerminal}`;
+  const what = question.commands.length ? 'would run a command' : 'would connect mcpkit to a server an agent named';
+  const details = { commands: question.commands, ...(question.connects?.length ? { connects: question.connects } : {}) };
   if (setting === 'deny') {
-    throw new ToolError(
-      'FORBIDDEN',
-      `${question.action} would run a command, and this server does not run commands an agent asks for (serve.agent_commands: deny).`,
-      {
-        details: { commands: question.commands },
-        hint: terminal,
-      },
-    );
+    throw new ToolError('FORBIDDEN', `${question.action} ${what}, and this server does not do that for an agent (serve.agent_commands: deny).`, {
+      details,
+      hint: terminal,
+    });
   }
   const answer = ctx.askPerson ? await ctx.askPerson(question) : 'unavailable';
   if (answer === 'approved') return;
   if (answer === 'declined') {
-    throw new ToolError('FORBIDDEN', `The person declined: ${question.action} was not done.`, { details: { commands: question.commands } });
+    throw new ToolError('FORBIDDEN', `The person declined: ${question.action} was not done.`, { details });
   }
   throw new ToolError(
     'FORBIDDEN',
-    `${question.action} would run a command, which needs a person's approval, and this client cannot ask for it (it does not offer elicitation).`,
+    `${question.action} ${what}, which needs a person's approval, and this client cannot ask for it (it does not offer elicitation).`,
     {
-      details: { commands: question.commands },
+      details,
       hint: `${terminal} (or, for a set-up you trust, serve.agent_commands: allow).`,
     },
   );
@@ -56,17 +55,44 @@ export function serverCommandLine(entry: {
   return entry.cwd === undefined ? line : `(cd ${printable(shellQuote(entry.cwd))} && ${line})`;
 }
 
+/**
+ * A remote server's entry as it would be reached: its URL and each header as they will be sent
+ * (an escaped `$${` as the `${` it is; a variable named for what it is, never its value), for a
+ * person to approve; undefined for a stdio server. Pure.
+ */
+export function serverConnectionLines(entry: { url?: string; headers?: Readonly<Record<string, string>> }): string[] | undefined {
+  if (entry.url === undefined) return undefined;
+  return [
+    `connect to ${printable(textAsSent(entry.url))}`,
+    ...Object.entries(entry.headers ?? {}).map(([name, value]) => `  with the header ${printable(name)}: ${printable(textAsSent(value))}`),
+  ];
+}
+
 /** The form the question is put to the person as (MCP elicitation, form mode): the text and one yes/no field. Pure. */
 export function approvalForm(question: PersonQuestion): {
   message: string;
   requestedSchema: { type: 'object'; properties: { approve: { type: 'boolean'; title: string; description: string; default: boolean } }; required: string[] };
 } {
-  const lines = question.commands.map((c) => `  ${c}`).join('\n');
+  const parts = [`An agent asks mcpkit: ${printable(question.action)}.`];
+  if (question.commands.length) {
+    parts.push(`mcpkit would run:\n${question.commands.map((c) => `  ${c}`).join('\n')}`);
+    parts.push('Approve only if you trust this command: it runs as you, with your files and network.');
+  }
+  if (question.connects?.length) {
+    parts.push(
+      `mcpkit would ${question.connects
+        .map((c) => `  ${c}`)
+        .join('\n')
+        .trimStart()}`,
+    );
+    parts.push('Approve only if you trust this server: mcpkit sends it what agents call it with, and these headers.');
+  }
+  const title = question.commands.length ? 'Run this command' : 'Connect to this server';
   return {
-    message: `An agent asks mcpkit: ${printable(question.action)}.\nmcpkit would run:\n${lines}\nApprove only if you trust this command: it runs as you, with your files and network.`,
+    message: parts.join('\n'),
     requestedSchema: {
       type: 'object',
-      properties: { approve: { type: 'boolean', title: 'Run this command', description: 'Yes runs it; no refuses the request.', default: false } },
+      properties: { approve: { type: 'boolean', title, description: 'Yes does it; no refuses the request.', default: false } },
       required: ['approve'],
     },
   };

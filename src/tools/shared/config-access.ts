@@ -2,12 +2,29 @@ import type { Document } from 'yaml';
 import type { ToolContext } from '../../tool/context.js';
 import type { McpkitConfig } from '../../config/schema.js';
 
-/** Runs one locked, validated, atomic edit of the config this context uses. */
-export async function editConfigFile<R>(ctx: ToolContext, mutate: (doc: Document) => R): Promise<{ value: R; changed: boolean; path: string }> {
-  const { editConfig } = await import('../../config/edit.js');
-  const outcome = await editConfig(ctx.configLocation.path, mutate, { createFolder: ctx.configLocation.source === 'user' });
+/**
+ * Runs one locked, validated, atomic edit of the config this context uses. A server the edit puts
+ * in place or takes out (config/servers-edit.ts serversLosingTrust) loses its pins before the
+ * config is written, so no reader ever sees the new entry with the old approvals: a server
+ * swapped in under an approved name (force) has its tools withheld until approved again.
+ */
+export async function editConfigFile<R>(
+  ctx: ToolContext,
+  mutate: (doc: Document) => R,
+): Promise<{ value: R; changed: boolean; path: string; pinsDropped: Record<string, number> }> {
+  const [{ editConfig }, { serversLosingTrust }, { dropServerPins, pinFilePath }] = await Promise.all([
+    import('../../config/edit.js'),
+    import('../../config/servers-edit.js'),
+    import('../../config/pin-file.js'),
+  ]);
+  let pinsDropped: Record<string, number> = {};
+  const beforeWrite = async (doc: Document) => {
+    const names = serversLosingTrust(doc);
+    if (names.size) pinsDropped = await dropServerPins(pinFilePath(ctx.configLocation.path), names);
+  };
+  const outcome = await editConfig(ctx.configLocation.path, mutate, { createFolder: ctx.configLocation.source === 'user', beforeWrite });
   if (outcome.changed) await ctx.configWritten?.();
-  return outcome;
+  return { ...outcome, pinsDropped };
 }
 
 /**
