@@ -2,7 +2,7 @@ import { escapeInvisible, invisibleSpans } from '../core/invisible.js';
 import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rules.js';
 import { sectionOf, type PinFile } from '../config/pin-file.js';
 import { pinIntact } from './pins.js';
-import { escapeRegExp } from '../core/regexp.js';
+import { LinearRegExp } from '../core/linear-regexp.js';
 
 /**
  * `mcpkit server scan`: the rules of ./scan-rules.ts applied to tool definitions as the lock file
@@ -131,21 +131,52 @@ function textFindings(rule: ScanRule, t: ScanTool): Finding[] {
     const spans =
       rule.kind === 'hidden'
         ? invisibleSpans(text).map((s) => ({ start: s.start, length: s.length, found: `${text.slice(Math.max(0, s.start - 20), s.start + s.length)}` }))
-        : matchesOf(rule.patterns ?? [], text);
+        : matchesOf(rule, text);
     for (const s of spans.slice(0, PER_FIELD)) out.push(finding(rule, t, field, { start: s.start, length: s.length }, s.found));
   }
   return out;
 }
 
-function matchesOf(patterns: readonly RegExp[], text: string): { start: number; length: number; found: string }[] {
+/**
+ * A rule's patterns and masks on RE2's linear engine, made once per rule: an upstream's text is
+ * never matched by a backtracking engine (core/linear-regexp.ts).
+ */
+const compiled = new WeakMap<ScanRule, { patterns: LinearRegExp[]; masks: { re: LinearRegExp; group: number }[]; names?: LinearRegExp }>();
+function compiledRule(rule: ScanRule) {
+  let c = compiled.get(rule);
+  if (!c) {
+    c = {
+      patterns: (rule.patterns ?? []).map((p) => new LinearRegExp(p)),
+      masks: (rule.masks ?? []).map((m) => ({ re: new LinearRegExp(m.pattern), group: m.group })),
+      ...(rule.names ? { names: new LinearRegExp(rule.names) } : {}),
+    };
+    compiled.set(rule, c);
+  }
+  return c;
+}
+
+/** The text with each mask's group blanked, the same length (so offsets hold). Pure. */
+function masked(masks: readonly { re: LinearRegExp; group: number }[], text: string): string {
+  let out = text;
+  for (const { re, group } of masks) {
+    for (const m of re.matches(out)) {
+      const at = m.groups[group - 1] ?? -1;
+      if (at < 0) continue;
+      const length = m.start + m.length - at;
+      out = out.slice(0, at) + 'x'.repeat(length) + out.slice(at + length);
+    }
+  }
+  return out;
+}
+
+function matchesOf(rule: ScanRule, text: string): { start: number; length: number; found: string }[] {
+  const { patterns, masks } = compiledRule(rule);
+  const subject = masks.length ? masked(masks, text) : text;
   const out: { start: number; length: number; found: string }[] = [];
   for (const pattern of patterns) {
-    const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
-    for (const m of text.matchAll(global)) {
-      if (m[0].length === 0) continue;
-      out.push({ start: m.index, length: m[0].length, found: m[0] });
-      if (out.length >= PER_FIELD) return out;
-    }
+    for (const m of pattern.matches(subject, PER_FIELD - out.length))
+      out.push({ start: m.start, length: m.length, found: text.slice(m.start, m.start + m.length) });
+    if (out.length >= PER_FIELD) break;
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -159,11 +190,12 @@ function propertiesOf(definition: unknown): Record<string, { description?: unkno
 function parameterFindings(rule: ScanRule, t: ScanTool): Finding[] {
   const out: Finding[] = [];
   const toolText = String((t.definition as { description?: unknown } | undefined)?.description ?? '');
+  const { names } = compiledRule(rule);
   for (const [param, spec] of Object.entries(propertiesOf(t.definition))) {
-    if (!rule.names?.test(param)) continue;
+    if (!names?.test(param)) continue;
     const own = typeof spec?.description === 'string' ? spec.description : '';
-    const named = new RegExp(`(^|[^\\w])${escapeRegExp(param)}([^\\w]|$)`, 'i').test(toolText);
-    const told = matchesOf(rule.patterns ?? [], own)[0] ?? (named ? matchesOf(rule.patterns ?? [], toolText)[0] : undefined);
+    const named = containsWord(toolText, param);
+    const told = matchesOf(rule, own)[0] ?? (named ? matchesOf(rule, toolText)[0] : undefined);
     if (!told) continue;
     out.push(
       finding(
@@ -179,21 +211,55 @@ function parameterFindings(rule: ScanRule, t: ScanTool): Finding[] {
   return out;
 }
 
-/** Names specific enough that a mention is one: with a separator, or camelCase, five characters or more. */
-const SPECIFIC_NAME = /^(?=.{5,}$)(?=.*([_.-]|[a-z][A-Z]))/;
+/** Names specific enough that a mention is one: with a separator, or camelCase, five characters or more. Pure. */
+export function specificName(name: string): boolean {
+  return name.length >= 5 && (/[_.-]/.test(name) || /[a-z][A-Z]/.test(name));
+}
+
+/** Whether `word` stands in `text` as a word of its own (not inside a longer one), either case; by indexOf, linear. Pure. */
+export function containsWord(text: string, word: string): boolean {
+  if (word === '') return false;
+  const haystack = text.toLowerCase();
+  const needle = word.toLowerCase();
+  const isWord = (c: string | undefined) => c !== undefined && /\w/.test(c);
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    if (!isWord(haystack[at - 1]) && !isWord(haystack[at + needle.length])) return true;
+  }
+  return false;
+}
+
+/**
+ * Where the other servers' tool names stand in a text as names of their own (not part of a longer
+ * name: `[\w.-]` may not come before, nor `[\w-]` after), each by its first place: the text's runs
+ * of name characters are looked up, so the cost is the text's, not the text's times the tools'. Pure.
+ */
+export function namesMentioned(text: string, names: ReadonlySet<string>): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const run of text.matchAll(/[\w.-]+/g)) {
+    // A name may end where a "." follows it (send_email. ends a sentence), never inside a word.
+    const word = run[0];
+    for (let end = word.length; end > 0; end = word.lastIndexOf('.', end - 1)) {
+      const name = word.slice(0, end);
+      if (names.has(name) && !found.has(name)) found.set(name, run.index);
+      if (end === 0) break;
+    }
+  }
+  return found;
+}
 
 function mentionFindings(rule: ScanRule, tools: readonly ScanTool[]): Finding[] {
   const out: Finding[] = [];
-  const others = tools.filter((t) => SPECIFIC_NAME.test(t.tool));
+  const others = tools.filter((t) => specificName(t.tool));
+  const specific = new Set(others.map((o) => o.tool));
   for (const t of tools) {
-    const texts = textsOf(t.definition).filter((x) => !x.field.endsWith('(name)') && x.field !== 'name');
+    const texts = textsOf(t.definition)
+      .filter((x) => !x.field.endsWith('(name)') && x.field !== 'name')
+      .map((x) => ({ ...x, names: namesMentioned(x.text, specific) }));
     for (const other of others) {
       if (other.server === t.server) continue;
-      const word = new RegExp(`(^|[^\\w.-])${escapeRegExp(other.tool)}([^\\w-]|$)`);
-      const hit = texts.find((x) => word.test(x.text));
+      const hit = texts.find((x) => x.names.has(other.tool));
       if (!hit) continue;
-      const at = hit.text.search(word);
-      const start = at + (hit.text[at] === other.tool[0] ? 0 : 1);
+      const start = hit.names.get(other.tool)!;
       out.push(
         finding(
           rule,
