@@ -132,7 +132,17 @@ async function bareNameEntry(hub: Parameters<Parameters<Runtime['withHub']>[1]>[
       hint: `Call it by its full name, e.g. "mcpkit call ${candidates[0]}".`,
     });
   }
-  return candidates.length === 1 ? hub.entryForCall(candidates[0]!) : undefined;
+  if (candidates.length === 1) return hub.entryForCall(candidates[0]!);
+  // A bare name of a withheld tool is that tool, withheld: said as for its full name (TOOL_NOT_APPROVED), not "not found".
+  const withheld = matchingBareName(
+    hub.withheldTools().map((w) => w.name),
+    name,
+    separator,
+    hub.view.servers.map((s) => s.name),
+  );
+  const held = withheld.length === 1 ? hub.withheldTool(withheld[0]!) : undefined;
+  if (held) throw notApproved(withheld[0]!, held);
+  return undefined;
 }
 
 /** The published names that are `{server}{separator}{name}` for one of `servers`. Pure. */

@@ -56,7 +56,7 @@ export interface PinnedTool {
 
 const HEADER = `# mcpkit tool pins: the approved definition of each upstream tool, by server.
 # Commit this file beside the config. serve withholds a tool whose definition differs
-# (pinning: enforce). Review with "mcpkit server diff NAME", approve with "mcpkit server approve NAME".
+# (pinning: enforce). Review with "mcpkit server diff NAME", approve what it showed with "mcpkit server approve NAME --digest DIGEST" (diff prints the digest).
 `;
 
 /** The lock file of a config file. */

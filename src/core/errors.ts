@@ -94,7 +94,7 @@ export const ERROR_CODES = {
   ARANGO_ERROR: fault('ArangoDB refused the request; errorNum and http_code say why.', "Read ArangoDB's message; the hint names the usual fix."),
   TOOL_NOT_APPROVED: fault(
     "An upstream tool that is new, or whose definition changed, since the server's tools were approved (tool pinning).",
-    'Review it with mcpkit server diff NAME, then approve it with mcpkit server approve NAME.',
+    'Review it with mcpkit server diff NAME, then approve what it showed with mcpkit server approve NAME --digest DIGEST.',
   ),
   HOOK_ABORTED: fault('A pre_call or post_call hook stopped the call.', "The message carries the hook's reason."),
   HOOK_FAILED: fault('A hook module failed to load or threw.', 'Fix the hook module the message names.'),

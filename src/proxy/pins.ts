@@ -276,5 +276,5 @@ export function differingMessage(server: string, tool: string, why: PinDifferenc
         ? `${noun} "${tool}" changed since it was approved`
         : `${noun} "${tool}" whose pin in the lock file does not match its own hash (edited by hand?)`;
   const done = mode === 'enforce' ? 'it is withheld' : 'it is served (pinning: warn)';
-  return `server "${server}" has ${what}: ${done}. Review with: mcpkit server diff ${server}; approve with: mcpkit server approve ${server}`;
+  return `server "${server}" has ${what}: ${done}. Review with: mcpkit server diff ${server}; approve what it shows with: mcpkit server approve ${server} --digest DIGEST`;
 }

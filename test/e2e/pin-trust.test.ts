@@ -214,6 +214,12 @@ describe('withheld is a state a person sees', () => {
     expect(called.stderr).toMatch(/TOOL_NOT_APPROVED/);
     expect(called.stderr).toMatch(/mcpkit server diff notes/);
     expect(readFileSync(startedLog, 'utf8').trim().split('\n')).toEqual(['notes.json']);
+    // By its bare name it is the same withheld tool, said the same way (not "not found"), and the
+    // hint names the digest that approve asks for.
+    const bare = await cli('call', 'send_note', 'text=hi');
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toMatch(/TOOL_NOT_APPROVED/);
+    expect(bare.stderr).toMatch(/mcpkit server approve notes --digest/);
 
     const list = JSON.parse((await cli('server', 'list', '--json')).stdout) as {
       servers: { name: string; pins?: { withheld?: number; approved_tools: number } }[];

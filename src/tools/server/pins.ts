@@ -17,7 +17,7 @@ const PIN_NOUNS = Object.fromEntries(Object.entries(PIN_KINDS).map(([kind, k]) =
 
 export const TERMINAL_ONLY = (what: string) =>
   new ToolError('FORBIDDEN', `${what} is for a person at a terminal, not for an MCP client: approving its own tools would defeat tool pinning.`, {
-    hint: 'Run it in a terminal: mcpkit server diff NAME, then mcpkit server approve NAME.',
+    hint: 'Run it in a terminal: mcpkit server diff NAME, then mcpkit server approve NAME --digest DIGEST (the digest diff prints).',
   });
 
 /** Under which client capabilities a review listed a server, and what only some of them showed. */
@@ -95,7 +95,7 @@ export const serverDiff = defineTool({
   },
   title: "Compare a server's tools with the approved ones",
   description:
-    'Connect to a server and compare its tools with the definitions approved in the lock file beside the config (tool pinning): tools added, removed and changed, with a diff of each change (invisible characters shown as \\u{...}). Exits 1 when anything differs, so CI can gate on it; approve with "mcpkit server approve NAME".',
+    'Connect to a server and compare its tools with the definitions approved in the lock file beside the config (tool pinning): tools added, removed and changed, with a diff of each change (invisible characters shown as \\u{...}). Exits 1 when anything differs, so CI can gate on it; approve what it showed with "mcpkit server approve NAME --digest DIGEST" (the digest it prints).',
   input: z.strictObject({ name: z.string().min(1).describe('Name of the server in mcp_servers.') }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   hostAccess: 'processes',

@@ -136,7 +136,7 @@ function pinningLine(server: string, p: Awaited<ReturnType<typeof pinStatus>>, c
   if (p.status !== 'differs') return '';
   const parts = [`${p.added.length} new`, `${p.changed.length} changed`, `${p.removed.length} removed`].join(', ');
   const effect = p.mode === 'enforce' ? 'serve withholds the new and changed ones' : 'served with a warning (pinning: warn)';
-  return `\n${color.yellow(`! tools differ from the approved ones (${parts}): ${effect}. Review: mcpkit server diff ${server}; approve: mcpkit server approve ${server}`)}`;
+  return `\n${color.yellow(`! tools differ from the approved ones (${parts}): ${effect}. Review: mcpkit server diff ${server}; approve what it shows: mcpkit server approve ${server} --digest DIGEST`)}`;
 }
 
 export const serverImport = defineTool({

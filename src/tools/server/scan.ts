@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { printable } from '../../core/printable.js';
 import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
 import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
@@ -35,7 +36,8 @@ export function severityCounts(findings: readonly Finding[]): Record<Severity, n
 export function findingLine(f: Finding): string {
   const where = f.span ? `${f.field}[${f.span.start}..${f.span.start + f.span.length}]` : f.field;
   const what = f.kind ? `${f.kind.replace(/s$/, '').replace('_', ' ')} ` : '';
-  return `${f.severity.padEnd(8)} ${f.rule} ${f.name.padEnd(22)} ${f.server}/${what}${f.tool} ${where}: ${f.detail}`;
+  // One finding, one line: a name or text from an upstream shows its line breaks and escapes as \n and \u001b.
+  return printable(`${f.severity.padEnd(8)} ${f.rule} ${f.name.padEnd(22)} ${f.server}/${what}${f.tool} ${where}: ${f.detail}`);
 }
 
 export const serverScan = defineTool({

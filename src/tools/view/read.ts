@@ -111,7 +111,7 @@ export const viewTools = defineTool({
         : `exposure ${r.exposure}: all ${r.catalog_size} tool(s) listed; tools/list ≈ ${r.tokens_estimate} tokens${r.exposure === 'auto' ? ` (budget ${r.token_budget})` : ''}`,
       ...r.withheld.map((w) =>
         ui.color.yellow(
-          `! ${w.name} is withheld: ${w.why === 'new' ? 'a new tool' : 'changed since approval'} of server ${w.server} (mcpkit server diff ${w.server}, then mcpkit server approve ${w.server})`,
+          `! ${w.name} is withheld: ${w.why === 'new' ? 'a new tool' : 'changed since approval'} of server ${w.server} (mcpkit server diff ${w.server}, then mcpkit server approve ${w.server} --digest DIGEST)`,
         ),
       ),
       ...r.hidden.map((h) => ui.color.dim(`- ${h.tool} of server ${h.server} is hidden: ${h.why}`)),
