@@ -95,6 +95,7 @@ export class Runtime {
       ...(options.secretVariables ? { secrets: options.secretVariables } : {}),
       waiting: (message) => this.waiting(message, 'slow-server'),
       ...(options.serverStderr ? { serverStderr: options.serverStderr } : {}),
+      ownFiles: () => this.ownFiles(),
     });
   }
 

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import type { McpkitConfig, ServerConfig } from '../config/schema.js';
+import type { OwnFiles } from '../config/own-files.js';
 import { withheldFrom } from '../config/server-env.js';
 import { NO_RECONNECT } from '../core/backoff.js';
 import type { Logger } from '../core/logger.js';
@@ -37,6 +38,8 @@ export interface UpstreamFactoryDeps {
   waiting: (message: string) => void;
   /** RuntimeOptions.serverStderr. */
   serverStderr?: (text: string) => void;
+  /** mcpkit's own files and folders (config/own-files.ts), which no box shows a server. */
+  ownFiles?: () => OwnFiles;
 }
 
 /**
@@ -70,6 +73,7 @@ export class UpstreamFactory {
       withheldEnv: () => new Set([...withheldFrom(server.name, this.deps.references()), ...(this.deps.secrets ?? [])]),
       stderr: quiet ? () => {} : (this.deps.serverStderr ?? ((line) => void process.stderr.write(line))),
       waiting: this.deps.waiting,
+      ...(this.deps.ownFiles ? { ownFiles: this.deps.ownFiles } : {}),
       // A one-shot command reports a server that is down; only a long-running process reconnects.
       ...(how.oneOff || !this.deps.longLived ? { backoff: NO_RECONNECT } : {}),
       ...(how.downstream ? { downstream: how.downstream } : {}),

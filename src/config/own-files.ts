@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { cacheDir, stateDir } from './defaults.js';
@@ -89,4 +89,22 @@ export function isOwnPath(own: OwnFiles, path: string): boolean {
   if (names && ownName(basename(path), names)) return true;
   for (const folder of own.folders) if (path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep)) return true;
   return false;
+}
+
+/**
+ * The own files that exist now (each own file, its lock, rotations and temp files, found by a look
+ * at its folder) and the own folders, as concrete paths: what a box must never show.
+ */
+export function ownPathsOnDisk(own: OwnFiles): { files: string[]; folders: string[] } {
+  const files: string[] = [];
+  for (const [folder, names] of own.byFolder) {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(folder);
+    } catch {
+      entries = [];
+    }
+    for (const name of entries) if (ownName(name, names)) files.push(join(folder, name));
+  }
+  return { files: files.sort(), folders: [...own.folders].sort() };
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { HostFacts } from './launch-plan.js';
@@ -60,7 +60,17 @@ export function hostFacts(env: Readonly<Record<string, string | undefined>>): Ho
     ...(linux && which('prlimit') ? { prlimit: which('prlimit')! } : {}),
     which,
     stat: statOf,
+    list: listOf,
   };
   probed.set(key, facts);
   return facts;
+}
+
+/** The names in a folder, sorted; undefined where it cannot be read. */
+function listOf(path: string): string[] | undefined {
+  try {
+    return readdirSync(path).sort();
+  } catch {
+    return undefined;
+  }
 }

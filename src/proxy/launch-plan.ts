@@ -18,6 +18,19 @@ export interface LimitSpec {
   memory_mb?: number;
   cpu_s?: number;
   open_files?: number;
+  /** Most processes the server may run at once (RLIMIT_NPROC, counted per box: a user namespace of its own). */
+  processes?: number;
+  /** The size of a boxed server's /tmp, in MiB (default DEFAULT_TMP_MB). */
+  tmp_mb?: number;
+}
+
+/** A boxed server's /tmp unless limits.tmp_mb says otherwise: a tmpfs is memory, and it was unbounded. */
+export const DEFAULT_TMP_MB = 64;
+
+/** mcpkit's own files and folders as they are on disk now (config/own-files.ts ownPathsOnDisk): never in a box. */
+export interface WithheldPaths {
+  files: readonly string[];
+  folders: readonly string[];
 }
 
 export interface LaunchEntry {
@@ -32,6 +45,8 @@ export interface LaunchEntry {
    * `network: true`), never the user's, which a package could otherwise fill for later runs outside.
    */
   npmCache?: string;
+  /** mcpkit's own files and folders: never bound into the box, and hidden where a bound folder holds them. */
+  withheld?: WithheldPaths;
 }
 
 /** What the host offers, found once per process. */
@@ -49,6 +64,8 @@ export interface HostFacts {
   which(command: string): string | undefined;
   /** Whether a path exists, and whether it is a symlink (what it points to) or a folder. */
   stat(path: string): { kind: 'file' | 'dir' | 'other'; link?: string } | undefined;
+  /** The names in a folder (undefined: it cannot be read); a folder bound around mcpkit's own files is bound name by name. */
+  list?(path: string): string[] | undefined;
 }
 
 /**
@@ -79,24 +96,44 @@ const HOME_CACHES = ['.npm'];
 
 const expand = (path: string, home: string) => (path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path);
 
+/** Whether `path` is `folder` or inside it. Pure. */
+function within(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
 /**
- * The folders a command line names that must be readable for it to run: the folder of every
- * argument (and of the command) that is an existing file, and for a file inside a node_modules
- * folder, that whole node_modules (a package's imports resolve there). Pure, given `stat`.
+ * What a command line names that must be readable for it to run: the folder of every argument
+ * (and of the command) that is an existing file, and for a file inside a node_modules folder,
+ * that whole node_modules (a package's imports resolve there). A file inside the home folder or
+ * mcpkit's own folders, or beside one of mcpkit's own files (a script beside mcpkit.yaml), is
+ * bound alone, never its folder: the folder would show ~/.ssh, the config, its lock and the audit
+ * log. Pure, given `stat`.
  */
-export function namedFolders(entry: LaunchEntry, facts: Pick<HostFacts, 'stat' | 'which'>): string[] {
+export function namedPaths(entry: LaunchEntry, facts: Pick<HostFacts, 'stat' | 'which' | 'home'>): { folders: string[]; files: string[] } {
   const folders = new Set<string>();
+  const files = new Set<string>();
+  const withheld = entry.withheld ?? { files: [], folders: [] };
+  const closed = [facts.home, ...withheld.folders];
   const command = isAbsolute(entry.command) ? entry.command : facts.which(entry.command);
   for (const word of [command, ...(entry.args ?? [])]) {
     if (!word || !isAbsolute(resolve(entry.cwd ?? '/', word))) continue;
     const path = resolve(entry.cwd ?? '/', word);
     const found = facts.stat(path);
     if (!found || found.kind !== 'file') continue;
-    folders.add(dirname(path));
+    if (withheld.files.includes(path) || withheld.folders.some((f) => within(path, f))) continue;
+    const folder = dirname(path);
+    const alone = closed.some((f) => within(folder, f)) || withheld.files.some((f) => dirname(f) === folder);
+    (alone ? files : folders).add(alone ? path : folder);
     const at = path.lastIndexOf(`${sep}node_modules${sep}`);
-    if (at >= 0) folders.add(path.slice(0, at + `${sep}node_modules`.length));
+    const modules = at >= 0 ? path.slice(0, at + `${sep}node_modules`.length) : undefined;
+    if (modules && !withheld.folders.some((f) => within(modules, f))) folders.add(modules);
   }
-  return [...folders].sort();
+  return { folders: [...folders].sort(), files: [...files].sort() };
+}
+
+/** The folders of namedPaths (what a box binds whole). Pure. */
+export function namedFolders(entry: LaunchEntry, facts: Pick<HostFacts, 'stat' | 'which' | 'home'>): string[] {
+  return namedPaths(entry, facts).folders;
 }
 
 /** bubblewrap's arguments for a box around `entry` (see SandboxSpec). Pure. */
@@ -111,7 +148,7 @@ export function bwrapArgs(entry: LaunchEntry, spec: SandboxSpec, facts: HostFact
   }
   for (const file of HIDDEN_ETC_FILES) if (facts.stat(file)?.kind === 'file') args.push('--ro-bind', '/dev/null', file);
   for (const folder of HIDDEN_ETC_FOLDERS) if (facts.stat(folder)?.kind === 'dir') args.push('--tmpfs', folder);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--proc', '/proc', '--dev', '/dev', '--size', String((entry.limits?.tmp_mb ?? DEFAULT_TMP_MB) * 1024 * 1024), '--tmpfs', '/tmp');
   // The home folder is an empty one, with only an npm cache: the box's own, writable, or else the
   // user's to read (npm itself needs to write, so that serves other readers of it).
   args.push('--tmpfs', facts.home);
@@ -122,13 +159,44 @@ export function bwrapArgs(entry: LaunchEntry, spec: SandboxSpec, facts: HostFact
       if (facts.stat(path)?.kind === 'dir') args.push('--ro-bind', path, path);
     }
   }
-  const readable = [...namedFolders(entry, facts), ...(spec.read ?? []).map((p) => resolve(expand(p, facts.home)))];
+  const withheld = entry.withheld ?? { files: [], folders: [] };
+  // mcpkit's own files and folders are never bound, whatever read:, write: or cwd say.
+  const own = (path: string) => withheld.files.includes(path) || withheld.folders.some((f) => within(path, f));
+  const named = namedPaths(entry, facts);
+  const readable = [...named.folders, ...named.files, ...(spec.read ?? []).map((p) => resolve(expand(p, facts.home)))];
   if (entry.cwd !== undefined) readable.push(resolve(entry.cwd));
-  const writable = (spec.write ?? []).map((p) => resolve(expand(p, facts.home)));
-  for (const path of [...new Set(readable)].sort()) if (!writable.includes(path) && facts.stat(path)) args.push('--ro-bind', path, path);
-  for (const path of [...new Set(writable)].sort()) if (facts.stat(path)) args.push('--bind', path, path);
+  const writable = (spec.write ?? []).map((p) => resolve(expand(p, facts.home))).filter((p) => !own(p));
+  const bound: string[] = [];
+  const bind = (flag: '--ro-bind' | '--bind', path: string) => {
+    for (const part of bindable(path, withheld, facts)) {
+      args.push(flag, part, part);
+      bound.push(part);
+    }
+  };
+  for (const path of [...new Set(readable)].sort()) if (!own(path) && !writable.includes(path) && facts.stat(path)) bind('--ro-bind', path);
+  for (const path of [...new Set(writable)].sort()) if (facts.stat(path)) bind('--bind', path);
+  // An own folder a bound folder holds is hidden behind an empty one (it is made once and never
+  // replaced, so a mount over it stays over it).
+  for (const folder of withheld.folders)
+    if (bound.some((b) => b !== folder && within(folder, b)) && facts.stat(folder)?.kind === 'dir') args.push('--tmpfs', folder);
   if (entry.cwd !== undefined) args.push('--chdir', resolve(entry.cwd));
   return args;
+}
+
+/**
+ * What binding `path` binds: the path itself, unless it is a folder that holds one of mcpkit's own
+ * files (at any depth); then each of its entries but those files, folder by folder down to them.
+ * Not a mount over the file: the config and the lock are replaced by a rename on every edit, and a
+ * mount stays with the file that was there, while the new one shows. So they are never bound at
+ * all; what is made in such a folder after the start is not seen. Pure, given `list`.
+ */
+function bindable(path: string, withheld: WithheldPaths, facts: Pick<HostFacts, 'stat' | 'list'>): string[] {
+  if (withheld.files.includes(path)) return [];
+  const holds = withheld.files.some((f) => f !== path && within(f, path));
+  if (!holds || facts.stat(path)?.kind !== 'dir') return [path];
+  const names = facts.list?.(path);
+  if (names === undefined) return []; // cannot tell what it holds: not bound
+  return names.flatMap((name) => bindable(join(path, name), withheld, facts));
 }
 
 /** prlimit's arguments for the entry's limits, or none. Pure. */
@@ -139,6 +207,8 @@ export function limitArgs(limits: LimitSpec | undefined): string[] {
   if (limits.memory_mb !== undefined) out.push(`--data=${limits.memory_mb * 1024 * 1024}`);
   if (limits.cpu_s !== undefined) out.push(`--cpu=${limits.cpu_s}`);
   if (limits.open_files !== undefined) out.push(`--nofile=${limits.open_files}`);
+  // Counted per user namespace, so per box; not enforced for root (the kernel exempts it).
+  if (limits.processes !== undefined) out.push(`--nproc=${limits.processes}`);
   return out;
 }
 

@@ -6,6 +6,7 @@ import { upstreamAuthFailure } from '../auth/upstream-errors.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { SERVER_MAX_TOTAL_MS, SERVER_TIMEOUT_MS, type ProtocolChoice } from '../config/defaults.js';
 import type { ServerConfig } from '../config/schema.js';
+import type { OwnFiles } from '../config/own-files.js';
 import { attemptsAfterClose, backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../core/backoff.js';
 import type { ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -42,6 +43,8 @@ export interface UpstreamOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Variables a stdio server is not given even where inherit_env passes the rest (config/server-env.ts); none when absent. */
   withheldEnv?: () => ReadonlySet<string>;
+  /** mcpkit's own files and folders, which a box never shows (proxy/launch-plan.ts). */
+  ownFiles?: () => OwnFiles;
   /** Written to our stderr, prefixed with the server name. */
   stderr?: (line: string) => void;
   backoff?: BackoffPolicy;
@@ -331,6 +334,7 @@ export class UpstreamConnection {
         config,
         env: this.options.env,
         withheldEnv: this.options.withheldEnv?.() ?? new Set(),
+        ...(this.options.ownFiles ? { ownFiles: this.options.ownFiles } : {}),
         timeoutMs: this.timeoutMs,
         timeoutWhy: this.shorterLimit?.why ?? `mcp_servers.${this.name}.timeout_ms`,
         logger: this.options.logger,

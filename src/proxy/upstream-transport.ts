@@ -11,6 +11,7 @@ import { replaceStdioReadBuffer } from '../core/sdk-seams.js';
 import { refusesLegacy } from './era.js';
 import { BoundedReadBuffer } from './bounded-read-buffer.js';
 import { serverEnvironment } from '../config/server-env.js';
+import { ownPathsOnDisk, type OwnFiles } from '../config/own-files.js';
 import { launchPlan } from './launch-plan.js';
 import { hostFacts } from './host-facts.js';
 import { ToolError } from '../core/errors.js';
@@ -36,6 +37,8 @@ export interface TransportChoice {
   env: Readonly<Record<string, string | undefined>>;
   /** The variables the rest of the config names: never this server's unless its entry names them. */
   withheldEnv: ReadonlySet<string>;
+  /** mcpkit's own files and folders: a box never shows them. */
+  ownFiles?: () => OwnFiles;
   timeoutMs: number;
   /** Where timeoutMs comes from, in the waiting notice: the config key, or a one-off look's own limit. */
   timeoutWhy: string;
@@ -66,7 +69,8 @@ export async function connectTransport(client: Client, choice: TransportChoice):
     // Not mcpkit's whole environment: the base, what inherit_env names, and the entry's own env.
     const env = serverEnvironment(choice.env, config, choice.withheldEnv);
     // In a box when the entry asks for one (never unboxed instead), else in a session of its own.
-    const plan = launchPlan({ ...config, command: config.command, ...boxNpmCache(choice) }, hostFacts(choice.env));
+    const withheld = config.sandbox && choice.ownFiles ? { withheld: ownPathsOnDisk(choice.ownFiles()) } : {};
+    const plan = launchPlan({ ...config, command: config.command, ...boxNpmCache(choice), ...withheld }, hostFacts(choice.env));
     if (!plan.ok) {
       // The hint is part of the message: /health and every refused call quote the message only.
       throw new ToolError('UNAVAILABLE', `Server "${choice.name}" is not started: ${plan.reason}. ${plan.hint}`, {

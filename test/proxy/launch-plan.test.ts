@@ -18,6 +18,7 @@ function host(paths: string[], over: Partial<HostFacts> = {}): HostFacts {
     which: (c) => (c === 'node' ? '/usr/bin/node' : c === 'npx' ? '/usr/bin/npx' : undefined),
     // A folder that holds a listed path exists too.
     stat: (p) => table.get(p) ?? ([...table.keys()].some((k) => k.startsWith(`${p}/`)) ? { kind: 'dir' } : undefined),
+    list: (p) => [...new Set([...table.keys()].filter((k) => k.startsWith(`${p}/`)).map((k) => k.slice(p.length + 1).split('/')[0]!))].sort(),
     ...over,
   };
 }
@@ -142,5 +143,99 @@ describe('namedFolders', () => {
 
   it("reads a relative argument from the entry's cwd", () => {
     expect(namedFolders({ command: 'node', args: ['server.mjs'], cwd: '/srv' }, host(['/srv/server.mjs']))).toEqual(['/srv']);
+  });
+});
+
+describe("the box keeps the home folder and mcpkit's own files out", () => {
+  const box = (entry: Partial<Parameters<typeof launchPlan>[0]>, paths: string[]) => {
+    const plan = launchPlan({ command: 'node', sandbox: true, ...entry }, host([...SYSTEM, ...paths]));
+    if (!plan.ok) throw new Error(plan.reason);
+    return plan.args.slice(1, plan.args.indexOf('--'));
+  };
+  const withheld = {
+    files: ['/srv/p/mcpkit.yaml', '/srv/p/mcpkit.lock.yaml', '/srv/p/audit.jsonl'],
+    folders: ['/home/u/.config/mcpkit', '/home/u/.local/state/mcpkit'],
+  };
+
+  it.each<[string, Partial<Parameters<typeof launchPlan>[0]>, string[], string[][], string[][]]>([
+    [
+      'a script in the home folder: the file, not the home folder',
+      { args: ['/home/u/server.mjs'] },
+      ['/home/u/server.mjs', '/home/u/.ssh/id_rsa'],
+      [['/home/u/server.mjs', '/home/u/server.mjs']],
+      [['/home/u', '/home/u']],
+    ],
+    [
+      'a script deep in the home folder: the file, not its folder',
+      { args: ['/home/u/tools/s/server.mjs'] },
+      ['/home/u/tools/s/server.mjs'],
+      [['/home/u/tools/s/server.mjs', '/home/u/tools/s/server.mjs']],
+      [['/home/u/tools/s', '/home/u/tools/s']],
+    ],
+    [
+      'a script beside mcpkit.yaml: the file, not the folder with the config',
+      { args: ['/srv/p/server.mjs'], withheld },
+      ['/srv/p/server.mjs', '/srv/p/mcpkit.yaml'],
+      [['/srv/p/server.mjs', '/srv/p/server.mjs']],
+      [['/srv/p', '/srv/p']],
+    ],
+    ['a script elsewhere: its folder, as before', { args: ['/srv/tools/server.mjs'], withheld }, ['/srv/tools/server.mjs'], [['/srv/tools', '/srv/tools']], []],
+    [
+      "a package in the home folder's node_modules: that node_modules",
+      { args: ['/home/u/p/node_modules/x/i.js'] },
+      ['/home/u/p/node_modules/x/i.js'],
+      [
+        ['/home/u/p/node_modules', '/home/u/p/node_modules'],
+        ['/home/u/p/node_modules/x/i.js', '/home/u/p/node_modules/x/i.js'],
+      ],
+      [['/home/u/p', '/home/u/p']],
+    ],
+  ])('%s', (_what, entry, paths, bound, notBound) => {
+    const args = box(entry, paths);
+    for (const b of bound) expect(pairs(args, '--ro-bind')).toContainEqual(b);
+    for (const b of notBound) expect(pairs(args, '--ro-bind')).not.toContainEqual(b);
+  });
+
+  it('a folder bound on purpose (cwd, read:, write:) hides the own files and folders it holds; an own folder is never bound', () => {
+    const args = box(
+      {
+        args: ['/srv/tools/server.mjs'],
+        cwd: '/srv/p',
+        sandbox: { read: ['/home/u/.config', '/home/u/.local/state/mcpkit/oauth'], write: ['/srv/p/out'] },
+        withheld,
+      },
+      [
+        '/srv/tools/server.mjs',
+        '/srv/p/mcpkit.yaml',
+        '/srv/p/mcpkit.lock.yaml',
+        '/srv/p/notes.md',
+        '/srv/p/src/a.ts',
+        '/srv/p/out/',
+        '/home/u/.config/mcpkit/',
+        '/home/u/.config/git/config',
+        '/home/u/.local/state/mcpkit/oauth/',
+      ],
+    );
+    // The project folder is bound name by name, without mcpkit's files: an edit's rename cannot bring them back.
+    const ro = pairs(args, '--ro-bind');
+    expect(ro).toEqual(
+      expect.arrayContaining([
+        ['/srv/p/notes.md', '/srv/p/notes.md'],
+        ['/srv/p/src', '/srv/p/src'],
+        ['/home/u/.config', '/home/u/.config'],
+      ]),
+    );
+    expect(pairs(args, '--bind')).toContainEqual(['/srv/p/out', '/srv/p/out']);
+    for (const gone of ['/srv/p', '/srv/p/mcpkit.yaml', '/srv/p/mcpkit.lock.yaml', '/home/u/.local/state/mcpkit/oauth'])
+      expect(ro.map(([, to]) => to)).not.toContain(gone);
+    // An own folder inside a bound one is behind an empty one, mounted after the bind it covers.
+    expect(args.join(' ')).toContain('--tmpfs /home/u/.config/mcpkit');
+    expect(args.indexOf('/home/u/.config')).toBeLessThan(args.lastIndexOf('/home/u/.config/mcpkit'));
+  });
+
+  it('/tmp has a size (64 MiB unless limits.tmp_mb), and limits.processes caps the processes', () => {
+    expect(box({}, []).join(' ')).toContain(`--size ${64 * 1024 * 1024} --tmpfs /tmp`);
+    expect(box({ limits: { tmp_mb: 8 } }, []).join(' ')).toContain(`--size ${8 * 1024 * 1024} --tmpfs /tmp`);
+    expect(limitArgs({ processes: 5 })).toEqual(['--nproc=5']);
   });
 });
