@@ -98,7 +98,7 @@ export function isOwnPath(own: OwnFiles, path: string): boolean {
 export function ownPathsOnDisk(own: OwnFiles): { files: string[]; folders: string[] } {
   const files: string[] = [];
   for (const [folder, names] of own.byFolder) {
-    let entries: string[] = [];
+    let entries: string[];
     try {
       entries = readdirSync(folder);
     } catch {
