@@ -163,6 +163,15 @@ export class TaskHost {
       delete pending[key];
     }
     if (Object.keys(pending).length) return this.store.update(task, { inputRequests: pending });
+    if (task.argumentsDropped || !task.params) {
+      return this.store.update(task, {
+        status: 'failed',
+        error: {
+          code: -32603,
+          message: 'The call cannot go on with the answers: its arguments were more than serve.tasks.max_result_bytes lets a task keep. Run the call again.',
+        },
+      });
+    }
     const params = { ...task.params, inputResponses: task.answers, ...(task.requestState !== undefined ? { requestState: task.requestState } : {}) };
     this.store.update(task, { status: 'working', statusMessage: 'Resumed with the answers.' });
     const body = { jsonrpc: '2.0', id, method: 'tools/call', params };
@@ -193,7 +202,8 @@ export class TaskHost {
     }
     const bytes = Buffer.byteLength(JSON.stringify(result));
     const { maxBytesPerOwner } = this.settings().bounds;
-    if (this.store.bytesOf(access.client) + bytes > maxBytesPerOwner) {
+    // What this task kept while it ran (its params) gives way to its result.
+    if (this.store.bytesOf(access.client) - task.bytes + bytes > maxBytesPerOwner) {
       return this.store.update(task, {
         status: 'failed',
         error: { code: -32603, message: `The result (${bytes} bytes) is more than serve.tasks.max_result_bytes lets a client keep (${maxBytesPerOwner}).` },

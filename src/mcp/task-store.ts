@@ -26,13 +26,18 @@ export interface HostedTask {
   answers: Record<string, unknown>;
   /** What the server sent with its input_required (SEP-2322), sent back with the answers. */
   requestState?: unknown;
-  /** The tools/call as the client sent it: a round after input_required sends it again. */
-  params: Record<string, unknown>;
+  /**
+   * The tools/call as the client sent it, while a round after input_required may send it again:
+   * counted in `bytes`, and dropped once the task has ended. Without its arguments when they were
+   * more than the owner's bytes could hold (`argumentsDropped`): such a task cannot take a second round.
+   */
+  params?: Record<string, unknown>;
+  argumentsDropped?: boolean;
   /** Stops the call (tasks/cancel). */
   abort: AbortController;
   /** The request headers a later round is sent with (never the credential). */
   headers?: Record<string, string>;
-  /** Bytes of result or error kept. */
+  /** Bytes kept: the call's params while it runs, its result or error once it ended. */
   bytes: number;
 }
 
@@ -68,7 +73,25 @@ export class TaskStore {
     const now = this.now();
     const ttlMs = Math.min(bounds.maxTtlMs, requestedTtlMs !== undefined && requestedTtlMs > 0 ? Math.floor(requestedTtlMs) : bounds.maxTtlMs);
     const id = `${this.replicaId ? `${this.replicaId}.` : ''}${this.boot}.${randomUUID()}`;
-    const task: HostedTask = { id, owner, createdAt: now, updatedAt: now, ttlMs, status: 'working', answers: {}, params, abort, bytes: 0 };
+    // The arguments are kept only within the owner's bytes (serve.tasks.max_result_bytes), like a result.
+    const size = Buffer.byteLength(JSON.stringify(params));
+    const fits = this.bytesOf(owner) + size <= bounds.maxBytesPerOwner;
+    const { arguments: _dropped, ...withoutArguments } = params;
+    const kept = fits ? params : withoutArguments;
+    const bytes = fits ? size : Buffer.byteLength(JSON.stringify(kept));
+    const task: HostedTask = {
+      id,
+      owner,
+      createdAt: now,
+      updatedAt: now,
+      ttlMs,
+      status: 'working',
+      answers: {},
+      params: kept,
+      ...(fits ? {} : { argumentsDropped: true }),
+      abort,
+      bytes,
+    };
     this.tasks.set(id, task);
     return task;
   }
@@ -91,10 +114,13 @@ export class TaskStore {
   update(task: HostedTask, change: Partial<Pick<HostedTask, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'requestState'>>): void {
     if (isTerminal(task.status)) return;
     Object.assign(task, change, { updatedAt: Math.max(this.now(), task.updatedAt) });
-    if (change.result !== undefined || change.error !== undefined) task.bytes = Buffer.byteLength(JSON.stringify(change.result ?? change.error));
     if (isTerminal(task.status)) {
+      // An ended task keeps its outcome, not what it was asked (the arguments may be large).
       delete task.inputRequests;
       delete task.requestState;
+      delete task.params;
+      task.answers = {};
+      task.bytes = change.result !== undefined || change.error !== undefined ? Buffer.byteLength(JSON.stringify(change.result ?? change.error)) : 0;
     }
   }
 

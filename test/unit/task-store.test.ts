@@ -32,6 +32,21 @@ describe('TaskStore', () => {
     expect(abort.signal.aborted).toBe(true);
   });
 
+  it("keeps a call's arguments only within the owner's bytes, and never once the task has ended", () => {
+    const store = new TaskStore(() => 1);
+    const small = store.create('alice', { name: 'echo', arguments: { text: 'x'.repeat(100) } }, new AbortController(), bounds)!;
+    expect(small.params?.arguments).toEqual({ text: 'x'.repeat(100) });
+    expect(store.bytesOf('alice')).toBeGreaterThan(100);
+    // 3.9 MB of extra argument (the finding): the task is made, without it, and says so.
+    const large = store.create('alice', { name: 'echo', arguments: { extra: 'y'.repeat(3_900_000) }, _meta: { k: 1 } }, new AbortController(), bounds)!;
+    expect(large.argumentsDropped).toBe(true);
+    expect(large.params).toEqual({ name: 'echo', _meta: { k: 1 } });
+    expect(store.bytesOf('alice')).toBeLessThan(bounds.maxBytesPerOwner);
+    store.update(small, { status: 'completed', result: { content: [] } });
+    expect(small.params).toBeUndefined();
+    expect(small.bytes).toBe(Buffer.byteLength(JSON.stringify({ content: [] })));
+  });
+
   it('a terminal task stays as it ended; what it holds is counted', () => {
     const store = new TaskStore(() => 1);
     const task = store.create('alice', {}, new AbortController(), bounds)!;
