@@ -9,6 +9,7 @@ import { createToolServer } from './tool-server.js';
 import { HEADER_MISMATCH, paramHeaderDeclarations, paramHeaderMismatch } from '../proxy/param-headers.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { settleAtMost } from '../core/pool.js';
+import { reach } from '../proxy/reach.js';
 
 /**
  * The 2026-07-28 ("modern") leg of `serve --http`, one per route. A modern request carries its
@@ -97,6 +98,19 @@ function tooManyResources(body: unknown, count: number): JsonRpcRefusal {
   };
 }
 
+/** -32602 for a listen that names resources the view does not show, or the client's rules do not allow (resources/subscribe says the same of one). */
+function unknownResources(body: unknown, uris: readonly string[]): JsonRpcRefusal {
+  return {
+    jsonrpc: '2.0',
+    id: requestId(body),
+    error: {
+      code: -32602,
+      message: `subscriptions/listen names ${uris.length === 1 ? 'a resource' : 'resources'} this view does not show: ${uris.slice(0, 5).join(', ')}${uris.length > 5 ? ', ...' : ''}. List them with resources/list and resources/templates/list.`,
+      data: { uris: uris.slice(0, 20) },
+    },
+  };
+}
+
 /** Answers a request refused before the SDK sees it, with HTTP 400 as a server's own refusal. */
 function refuse(res: ServerResponse, answer: JsonRpcRefusal): void {
   const text = JSON.stringify(answer);
@@ -158,6 +172,11 @@ export function modernRoute(
       if (uris.length > MAX_LISTEN_URIS) return refuse(res, tooManyResources(body, uris.length));
       if (uris.length) {
         const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
+        // The same check as every other request for a resource (proxy/reach.ts): shown by the view, allowed by the rules.
+        const asked = [...new Set(uris)];
+        const shown = await settleAtMost(asked, SUBSCRIBE_CONCURRENCY, (uri) => reach(hub.passthrough, access.allows, { uri }));
+        const unknown = asked.filter((_uri, i) => shown[i]?.status !== 'fulfilled' || shown[i].value !== 'shown');
+        if (unknown.length) return refuse(res, unknownResources(body, unknown));
         const stream = {};
         res.once('close', () => void hub.clients.detach(stream).catch(() => undefined));
         await settleAtMost([...new Set(uris)], SUBSCRIBE_CONCURRENCY, (uri) => hub.clients.subscribe(stream, uri));

@@ -9,6 +9,7 @@ import { linksOf, throughChain, type BegunCall, type CallStart } from './call-ch
 import { modernRequestOf } from './modern-request.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
+import { requireReach } from '../proxy/reach.js';
 import { SessionState, type ToolAccess } from '../tool/context.js';
 
 export interface ToolServerOptions {
@@ -87,12 +88,6 @@ type Allows = NonNullable<ToolAccess['allows']>;
 /** The prompts, resources or templates a client's rules allow, by name (they only read). */
 function visible<T extends { name: string }>(allows: Allows | undefined, items: T[]): T[] {
   return allows ? items.filter((item) => allows({ name: item.name, readOnly: true })) : items;
-}
-
-/** Whether a client's rules allow reading a URI: the name it is shown under (its resource's, or its template's) is allowed. */
-async function readable(hub: ProxyHub, allows: Allows, uri: string): Promise<boolean> {
-  const name = await hub.passthrough.resourceName(uri);
-  return name !== undefined && allows({ name, readOnly: true });
 }
 
 /** Results of server-to-client requests are passed back to the upstream as the client gave them. */
@@ -271,9 +266,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
       chained({ method: 'prompts/get', name: request.params.name, args: request.params.arguments ?? {} }, ctx, () =>
         asProtocolError(async () => {
           const h = await ready();
-          const allows = shown();
-          if (allows && !allows({ name: request.params.name, readOnly: true }))
-            throw new ToolError('NOT_FOUND', `No prompt named "${request.params.name}".`, { details: { prompt: request.params.name } });
+          await requireReach(h.passthrough, shown(), { prompt: request.params.name });
           return h.passthrough.getPrompt(request.params.name, request.params.arguments, modernOf(ctx));
         }, invalidParams),
       ),
@@ -286,9 +279,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
       chained({ method: 'resources/read', name: request.params.uri, args: undefined }, ctx, () =>
         asProtocolError(async () => {
           const h = await ready();
-          const allows = shown();
-          if (allows && !(await readable(h, allows, request.params.uri)))
-            throw new ToolError('NOT_FOUND', `No resource at ${request.params.uri}.`, { details: { uri: request.params.uri } });
+          await requireReach(h.passthrough, shown(), { uri: request.params.uri });
           return h.passthrough.readResource(request.params.uri, modernOf(ctx));
         }, resourceNotFound(request.params.uri)),
       ),
@@ -296,8 +287,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
     server.setRequestHandler('resources/subscribe', async (request) => {
       await asProtocolError(async () => {
         const h = await ready();
-        const allows = shown();
-        if (allows && !(await readable(h, allows, request.params.uri))) throw new ToolError('NOT_FOUND', `No resource at ${request.params.uri}.`);
+        await requireReach(h.passthrough, shown(), { uri: request.params.uri });
         return h.clients.subscribe(session, request.params.uri);
       }, resourceNotFound(request.params.uri));
       return {};
@@ -306,7 +296,14 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
       await asProtocolError(() => ready().then((h) => h.clients.unsubscribe(session, request.params.uri)), resourceNotFound(request.params.uri));
       return {};
     });
-    server.setRequestHandler('completion/complete', async (request) => asProtocolError(() => ready().then((h) => h.complete(request.params)), invalidParams));
+    server.setRequestHandler('completion/complete', async (request) =>
+      asProtocolError(async () => {
+        const h = await ready();
+        const ref = request.params.ref;
+        await requireReach(h.passthrough, shown(), ref.type === 'ref/prompt' ? { prompt: ref.name } : { template: ref.uri });
+        return h.complete(request.params);
+      }, invalidParams),
+    );
   }
   server.onerror = (error) => context.logger.error(`MCP: ${error.message}`);
   resolvers.set(server, () => resolved);

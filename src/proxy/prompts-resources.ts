@@ -60,7 +60,7 @@ export class PromptResourceRouter {
   private resources = new Map<string, Route>();
   private hiddenResources = new Set<string>();
   private templates = new Map<string, Upstream>();
-  private matchers: ({ template: UriTemplate } & Route)[] = [];
+  private matchers: ({ template: UriTemplate; uriTemplate: string } & Route)[] = [];
   /** What the pins withhold: prompts by the name the view would publish, resources by URI. */
   private withheldPrompts = new Map<string, Withheld>();
   private withheldResources = new Map<string, Withheld>();
@@ -167,7 +167,7 @@ export class PromptResourceRouter {
     this.templates = new Map(lists.flat().map(({ template, upstream }) => [template.uriTemplate, upstream]));
     this.matchers = lists.flat().flatMap(({ template, upstream }) => {
       try {
-        return [{ template: new UriTemplate(template.uriTemplate), upstream, name: template.name }];
+        return [{ template: new UriTemplate(template.uriTemplate), uriTemplate: template.uriTemplate, upstream, name: template.name }];
       } catch {
         return []; // a template that does not parse matches nothing
       }
@@ -179,6 +179,20 @@ export class PromptResourceRouter {
   async promptOwner(name: string): Promise<{ upstream: Upstream; name: string } | undefined> {
     if (!this.prompts.has(name)) await this.listPrompts();
     return this.prompts.get(name);
+  }
+
+  /**
+   * The name a prompt, resource or template is shown under in this view, which a client's rules
+   * judge (its tools rules go by published names): a prompt by its published name, a resource by
+   * URI (listed, or an instance of a listed template), a template by its URI template (as
+   * completion/complete names it). Undefined when the view shows nothing so named: what is
+   * hidden or withheld is reached by no request.
+   */
+  async shownName(target: { prompt: string } | { uri: string } | { template: string }): Promise<string | undefined> {
+    if ('prompt' in target) return (await this.promptOwner(target.prompt)) ? target.prompt : undefined;
+    if ('uri' in target) return this.resourceName(target.uri);
+    if (!this.templates.has(target.template)) await this.listResourceTemplates();
+    return this.matchers.find((m) => m.uriTemplate === target.template)?.name ?? (await this.resourceName(target.template));
   }
 
   /** The server that published a resource template (completion/complete by template). */

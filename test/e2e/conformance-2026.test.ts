@@ -49,7 +49,9 @@ describe('the MCP conformance suite 0.2 (2026-07-28 and 2025-11-25) through mcpk
       const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-2026-'));
       try {
         const config = join(scratch, 'mcpkit.yaml');
-        writeFileSync(config, 'mcp_servers:\n  ref:\n    url: ${MCP_UPSTREAM_URL}\ntool_views:\n  conf:\n    servers: [ref]\n');
+        // The suite, a remote client, answers the reference server's roots/list through mcpkit:
+        // forwarding a remote client's roots is the admin's choice (roots: forward).
+        writeFileSync(config, 'mcp_servers:\n  ref:\n    url: ${MCP_UPSTREAM_URL}\n    roots: forward\ntool_views:\n  conf:\n    servers: [ref]\n');
         const port = await freePort();
         // Both runs at once: each has its own reference server, and the suite mostly waits.
         const [directOutput, proxiedOutput] = await Promise.all([

@@ -25,7 +25,9 @@ describe('the MCP conformance suite 0.2 through mcpkit chained behind mcpkit', (
       expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
       const scratch = tempDir('mcpkit-test-chained-2026-');
       const [referencePort, bPort] = [await freePort(), await freePort()];
-      const view = (url: string) => writeConfig({ mcp_servers: { ref: { url } }, tool_views: { conf: { servers: ['ref'] } }, serve: { max_client_hubs: 2 } });
+      // Each hop forwards the suite's roots on purpose (roots: forward): a remote client's are not passed on otherwise.
+      const view = (url: string) =>
+        writeConfig({ mcp_servers: { ref: { url, roots: 'forward' } }, tool_views: { conf: { servers: ['ref'] } }, serve: { max_client_hubs: 2 } });
       const a = await serveHttpChild(view(`http://127.0.0.1:${referencePort}/mcp`));
       children.push(a.child);
       const bConfig = view(`${a.url}/view/conf/mcp`);

@@ -49,7 +49,7 @@ describe('the MCP conformance suite through mcpkit chained behind mcpkit', () =>
         ).toBe(true);
         // A cap of 2 so that the suite's sessions pass it many times over at both hops.
         const view = (url: string) =>
-          writeConfig({ mcp_servers: { conf: { url } }, tool_views: { conf: { servers: ['conf'] } }, serve: { max_client_hubs: 2 } });
+          writeConfig({ mcp_servers: { conf: { url, roots: 'forward' } }, tool_views: { conf: { servers: ['conf'] } }, serve: { max_client_hubs: 2 } });
         const a = await serveHttpChild(view(`http://127.0.0.1:${port}/mcp`));
         children.push(a.child);
         const b = await serveHttpChild(view(`${a.url}/view/conf/mcp`));
