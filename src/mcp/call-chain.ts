@@ -2,6 +2,8 @@ import type { CallToolResult, RequestId } from '@modelcontextprotocol/server';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
 import { rateLimited } from '../core/limits.js';
+import { ToolError } from '../core/errors.js';
+import type { InFlightScope } from './calls-in-flight.js';
 import { toErrorResult } from '../tool/mcp-shape.js';
 import type { ToolAccess, UpstreamTrace } from '../tool/context.js';
 import { auditedCall, STDIO_IDENTITY, type Answered, type CallFacts } from './call-record.js';
@@ -28,15 +30,19 @@ export interface CallLinks {
   access?: (() => ToolAccess | undefined) | undefined;
   observer?: CallObserver | undefined;
   tracing?: Tracing | undefined;
+  /** Where the request's calls are registered, so that a revoked credential's are cancelled at once (./calls-in-flight.ts). */
+  inFlight?: InFlightScope | undefined;
 }
 
 /** A serve's links, read from the runtime when a request comes in: the runtime stays the one place that holds them. */
 export function linksOf(
   serve: { readonly observer?: CallObserver | undefined; readonly tracing?: Tracing | undefined },
   access?: () => ToolAccess | undefined,
+  inFlight?: InFlightScope,
 ): CallLinks {
   return {
     access,
+    inFlight,
     get observer() {
       return serve.observer;
     },
@@ -78,6 +84,8 @@ export interface BegunCall {
   readonly trace?: UpstreamTrace;
   /** Sends progress to the client, when it asked for it and the path sends it itself. */
   readonly progress?: (update: ProgressUpdate) => void;
+  /** Aborted when the caller's credential is taken away while the call runs: the path cancels the call. */
+  readonly revoked?: AbortSignal;
   /** Settles when every progress notification sent so far is out: the result goes after them. */
   progressSent(): Promise<void>;
   /** Ends the steps, last begun first. */
@@ -90,6 +98,7 @@ interface Draft {
   refused?: CallToolResult;
   trace?: UpstreamTrace;
   progress?: (update: ProgressUpdate) => void;
+  revoked?: AbortSignal;
   sending: Promise<void>[];
 }
 /** A step: it may add to the draft, refuse the call (draft.refused), and return what to do at the end. */
@@ -153,7 +162,25 @@ const progress: Step = (_links, call, draft) => {
     void draft.sending.push(notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }).catch(() => undefined));
 };
 
-const STEPS: readonly Step[] = [identity, audit, traced, limits, progress];
+/** What a call cancelled by a revocation answers with, if it can still answer. */
+export const REVOKED = new ToolError('FORBIDDEN', "This client's access was taken away while the call ran (the config changed): the call was cancelled.", {
+  hint: 'Ask the gateway operator for access.',
+});
+
+const revocable: Step = (links, call, draft) => {
+  if (!links.inFlight || call.method !== 'tools/call') return;
+  const controller = new AbortController();
+  draft.revoked = controller.signal;
+  let ended!: () => void;
+  const done = new Promise<void>((resolve) => (ended = resolve));
+  const forget = links.inFlight.add(() => (controller.abort(REVOKED), done));
+  return () => {
+    forget();
+    ended();
+  };
+};
+
+const STEPS: readonly Step[] = [identity, audit, traced, limits, progress, revocable];
 
 /** Begins a request's steps (see the module comment). */
 export function beginCall(links: CallLinks, call: CallStart): BegunCall {
@@ -170,6 +197,7 @@ export function beginCall(links: CallLinks, call: CallStart): BegunCall {
     ...(draft.refused ? { refused: draft.refused } : {}),
     ...(draft.trace ? { trace: draft.trace } : {}),
     ...(draft.progress ? { progress: draft.progress } : {}),
+    ...(draft.revoked ? { revoked: draft.revoked } : {}),
     progressSent: () => Promise.all(draft.sending).then(() => undefined),
     end(outcome, answered) {
       if (ended) return; // a cancelled call may still be answered: it ends once

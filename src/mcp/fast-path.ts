@@ -3,7 +3,8 @@ import type { CallToolResult, Transport, JSONRPCMessage, RequestId } from '@mode
 import { interceptIncoming } from '../core/sdk-seams.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyHub } from '../proxy/hub.js';
-import { beginCall, type CallLinks } from './call-chain.js';
+import { beginCall, REVOKED, type CallLinks } from './call-chain.js';
+import { toErrorResult } from '../tool/mcp-shape.js';
 
 /** Who a connection's calls come from, and what their steps use (./call-chain.ts). */
 export interface FastPathCaller {
@@ -58,6 +59,8 @@ function runFast(
     return () => {};
   }
   const cancel = fast.run({ reply, progress: relay?.progress, related: relay?.related, trace: begun.trace });
+  // A revoked credential's call is cancelled upstream and answered with why, at once.
+  begun.revoked?.addEventListener('abort', () => (cancel(), reply(toErrorResult(REVOKED))), { once: true });
   return () => {
     cancel();
     begun.end({ error: CANCELLED }, answered);

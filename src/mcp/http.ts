@@ -12,6 +12,7 @@ import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { installFastPath, tryFastHttpCall, type FastPathCaller } from './fast-path.js';
 import { linksOf } from './call-chain.js';
+import { CallsInFlight, scopeOf } from './calls-in-flight.js';
 import { isLoopbackAddress, refusedByOrigin } from './http-guards.js';
 import { createToolServer, resolvedHubOf } from './tool-server.js';
 import { boundedResponseClass } from './send-guard.js';
@@ -109,6 +110,8 @@ export async function serveHttp(
   // (a subscriptions/listen stream lasts as long as its client wants), ended when their credential is revoked.
   const modernRoutes = new Map<string, ModernRoute>();
   const modernOpen = new Set<{ route: Route; caller: Caller; res: ServerResponse }>();
+  // Every call under way, by whose it is (a caller on a route): a revoked credential's are cancelled at once.
+  const calls = new CallsInFlight<{ route: Route; caller: Caller }>();
   const sweeper = setInterval(
     () => {
       for (const id of idleSessions(sessions.entries(), Date.now(), idleMs)) endSession(id);
@@ -130,6 +133,15 @@ export async function serveHttp(
     }
     clientsNow = clients;
     const gone = (route: Route) => (route.kind === 'view' || route.kind === 'view-info') && !s.views.some((v) => v.name === route.view);
+    // Its calls under way first (the upstream is told, the client answered where it can), then its sessions and streams.
+    const lost: { route: Route; caller: Caller }[] = [];
+    for (const whose of calls.owners()) if (gone(whose.route) || !(await auth.stillAllowed(s, whose.route, whose.caller))) lost.push(whose);
+    // Each ends with an answer of why where its client still listens: the sessions close once they have (at most 2 s).
+    const cancelled = await Promise.race([calls.cancel(lost), new Promise<number>((resolve) => setTimeout(() => resolve(-1), 2000).unref())]);
+    if (cancelled !== 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      logger.info(`http: call(s) in flight cancelled: their credential no longer opens their route`);
+    }
     for (const [id, session] of [...sessions.entries()]) {
       if (gone(session.routeInfo) || !(await auth.stillAllowed(s, session.routeInfo, session.caller))) endSession(id);
     }
@@ -157,7 +169,7 @@ export async function serveHttp(
       const open = { route, caller, res };
       modernOpen.add(open);
       res.once('close', () => modernOpen.delete(open));
-      return modern.serve(req, res, body, access);
+      return modern.serve(req, res, body, access, scopeOf(calls, { route, caller }));
     }
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
@@ -197,10 +209,19 @@ export async function serveHttp(
     res.once('close', () => place.release());
     const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
     const held = { current: access };
-    const server = createToolServer({ hub: (downstream) => runtime.clientHub(view, downstream), runtime, hasServers, access: () => held.current, remote: true });
+    // Whose this session's calls are, on both of its paths.
+    const inFlight = scopeOf(calls, { route, caller });
+    const server = createToolServer({
+      hub: (downstream) => runtime.clientHub(view, downstream),
+      runtime,
+      hasServers,
+      access: () => held.current,
+      remote: true,
+      inFlight,
+    });
     // Who this session's hot-path calls come from: its rules and limits, and the audit log's lines.
     const fastCaller: FastPathCaller = {
-      links: linksOf(runtime, () => held.current),
+      links: linksOf(runtime, () => held.current, inFlight),
       session: () => transport.sessionId,
       client: () => server.getClientVersion(),
     };

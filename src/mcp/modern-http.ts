@@ -3,6 +3,7 @@ import { classifyInboundRequest, createMcpHandler, type AuthInfo, type McpHttpHa
 import type { ToolAccess } from '../tool/context.js';
 import { TASKS_EXTENSION, TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
 import type { TaskStore } from './task-store.js';
+import type { InFlightScope } from './calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
 import { createToolServer } from './tool-server.js';
@@ -20,8 +21,8 @@ import { reach } from '../proxy/reach.js';
  * shared one, and its change events are published to every open listen stream.
  */
 export interface ModernRoute {
-  /** Answers one request of a caller with this access (its identity, rules and limits). */
-  serve(req: IncomingMessage, res: ServerResponse, body: unknown, access: ToolAccess): Promise<void>;
+  /** Answers one request of a caller with this access (its identity, rules and limits); its calls are registered in `inFlight`. */
+  serve(req: IncomingMessage, res: ServerResponse, body: unknown, access: ToolAccess, inFlight?: InFlightScope): Promise<void>;
   /** Tells every open listen stream that the tools changed (serve.clients was edited). */
   toolsChanged(): void;
   close(): Promise<void>;
@@ -129,7 +130,7 @@ export function modernRoute(
   const handler: McpHttpHandler = createMcpHandler(
     async ({ authInfo }) => {
       // The caller's access rides on the request (req.auth below): each request is its own server.
-      const access = (authInfo?.extra as { access?: ToolAccess } | undefined)?.access;
+      const { access, inFlight } = (authInfo?.extra ?? {}) as { access?: ToolAccess; inFlight?: InFlightScope };
       const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
       unsubscribe ??= [
         hub.onListChanged(() => handler.notify.toolsChanged()),
@@ -143,6 +144,7 @@ export function modernRoute(
         hasServers: hub.hasServers,
         perRequest: true,
         remote: true,
+        ...(inFlight ? { inFlight } : {}),
         ...(access ? { access: () => access } : {}),
         ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
       });
@@ -156,16 +158,19 @@ export function modernRoute(
   );
   const node = toNodeHandler(handler);
   // A call the task host runs on after it answered goes through this same handler, to its end.
-  const run: CallRunner = async (body, headers, signal, access) => {
+  const run: CallRunner = async (body, headers, signal, access, inFlight) => {
     const request = new Request('http://mcpkit.internal/mcp', { method: 'POST', headers, body: JSON.stringify(body), signal });
-    const response = await handler.fetch(request, { authInfo: { token: '', clientId: access.client, scopes: [], extra: { access } }, parsedBody: body });
+    const response = await handler.fetch(request, {
+      authInfo: { token: '', clientId: access.client, scopes: [], extra: { access, inFlight } },
+      parsedBody: body,
+    });
     return { status: response.status, headers: Object.fromEntries(response.headers.entries()), text: await response.text() };
   };
   const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings) : undefined;
   return {
-    async serve(req, res, body, access) {
+    async serve(req, res, body, access, inFlight) {
       // The SDK passes req.auth to the server factory as authInfo; mcpkit checked the credential already (route-auth.ts).
-      (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: access.client, scopes: [], extra: { access } };
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: access.client, scopes: [], extra: { access, inFlight } };
       // The SDK answers subscriptions/listen itself; the resources a stream asks about are
       // subscribed to upstream for as long as it is open (a 2025 server tells only subscribers).
       const uris = listenedResources(body);
@@ -186,7 +191,7 @@ export function modernRoute(
         runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
         return refuse(res, refused);
       }
-      const hosted = await host?.handle(body, req.headers, access);
+      const hosted = await host?.handle(body, req.headers, access, inFlight);
       if (hosted) {
         res.writeHead(hosted.status, { ...hosted.headers, 'content-length': Buffer.byteLength(hosted.text) }).end(hosted.text);
         return;

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
+import type { InFlightScope } from './calls-in-flight.js';
 import { detailedTask, isTerminal, taskEnvelope, type HostedTask, type TaskBounds, type TaskStore } from './task-store.js';
 
 /**
@@ -33,7 +34,13 @@ export interface HostAnswer {
 }
 
 /** Runs one JSON-RPC request through the route's own handler, to its end. */
-export type CallRunner = (body: Record<string, unknown>, headers: Record<string, string>, signal: AbortSignal, access: ToolAccess) => Promise<HostAnswer>;
+export type CallRunner = (
+  body: Record<string, unknown>,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  access: ToolAccess,
+  inFlight?: InFlightScope,
+) => Promise<HostAnswer>;
 
 type Rpc = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
 
@@ -76,16 +83,16 @@ export class TaskHost {
   ) {}
 
   /** The answer to a request this host takes: tasks/*, or a tools/call it may make a task of. Undefined: not the host's. */
-  async handle(body: unknown, headers: IncomingHttpHeaders, access: ToolAccess): Promise<HostAnswer | undefined> {
+  async handle(body: unknown, headers: IncomingHttpHeaders, access: ToolAccess, inFlight?: InFlightScope): Promise<HostAnswer | undefined> {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
     const rpc = body as Rpc;
     if (rpc.jsonrpc !== '2.0' || rpc.id === undefined || typeof rpc.method !== 'string') return undefined;
-    if (rpc.method === 'tools/call') return this.toolCall(rpc, headers, access);
+    if (rpc.method === 'tools/call') return this.toolCall(rpc, headers, access, inFlight);
     if (rpc.method !== 'tasks/get' && rpc.method !== 'tasks/update' && rpc.method !== 'tasks/cancel') return undefined;
     return this.taskMethod(rpc, headers, access);
   }
 
-  private async toolCall(rpc: Rpc, headers: IncomingHttpHeaders, access: ToolAccess): Promise<HostAnswer | undefined> {
+  private async toolCall(rpc: Rpc, headers: IncomingHttpHeaders, access: ToolAccess, inFlight?: InFlightScope): Promise<HostAnswer | undefined> {
     const name = typeof rpc.params?.name === 'string' ? rpc.params.name : undefined;
     if (name === undefined) return undefined;
     const settings = this.settings();
@@ -103,7 +110,7 @@ export class TaskHost {
     const afterMs = settings.afterMsFor(name);
     const abort = new AbortController();
     const sent = forwardable(headers);
-    const running = this.run(rpc as Record<string, unknown>, sent, abort.signal, access);
+    const running = this.run(rpc as Record<string, unknown>, sent, abort.signal, access, inFlight);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), afterMs)));
     const sooner = await Promise.race([running, late]);
@@ -114,6 +121,7 @@ export class TaskHost {
     const task = this.store.create(access.client, params, abort, settings.bounds, requestedTtl(params));
     if (!task) return running;
     task.headers = sent;
+    if (inFlight) task.inFlight = inFlight;
     this.follow(task, running, rpc.id, access);
     return reply(rpc.id, { resultType: 'task', ...taskEnvelope(task) });
   }
@@ -175,7 +183,7 @@ export class TaskHost {
     const params = { ...task.params, inputResponses: task.answers, ...(task.requestState !== undefined ? { requestState: task.requestState } : {}) };
     this.store.update(task, { status: 'working', statusMessage: 'Resumed with the answers.' });
     const body = { jsonrpc: '2.0', id, method: 'tools/call', params };
-    this.follow(task, this.run(body, task.headers ?? {}, task.abort.signal, access), id, access);
+    this.follow(task, this.run(body, task.headers ?? {}, task.abort.signal, access, task.inFlight), id, access);
   }
 
   /** Keeps what a round of the task's call ends with; a round that could not be run fails the task. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InFlightScope } from './calls-in-flight.js';
 
 /**
  * The tasks serve hosts for 2026-07-28 clients (io.modelcontextprotocol/tasks, SEP-2663): each
@@ -37,6 +38,8 @@ export interface HostedTask {
   abort: AbortController;
   /** The request headers a later round is sent with (never the credential). */
   headers?: Record<string, string>;
+  /** Where a later round's call is registered, as the first one's was (mcp/calls-in-flight.ts). */
+  inFlight?: InFlightScope;
   /** Bytes kept: the call's params while it runs, its result or error once it ended. */
   bytes: number;
 }

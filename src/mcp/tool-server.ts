@@ -5,7 +5,9 @@ import { errorObject, ToolError } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { Answered } from './call-record.js';
-import { linksOf, throughChain, type BegunCall, type CallStart } from './call-chain.js';
+import { linksOf, REVOKED, throughChain, type BegunCall, type CallStart } from './call-chain.js';
+import { toErrorResult } from '../tool/mcp-shape.js';
+import type { InFlightScope } from './calls-in-flight.js';
 import { modernRequestOf } from './modern-request.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
 import type { DownstreamRelay } from '../proxy/upstream.js';
@@ -33,6 +35,8 @@ export interface ToolServerOptions {
   extensions?: NonNullable<ServerCapabilities['extensions']>;
   /** The client is remote (HTTP): its roots reach only servers whose entry says `roots: forward`. */
   remote?: boolean;
+  /** Where its calls are registered, so that a revoked credential's are cancelled (./calls-in-flight.ts). */
+  inFlight?: InFlightScope;
 }
 
 /**
@@ -118,7 +122,7 @@ const resolvers = new WeakMap<Server, () => ProxyHub | undefined>();
  * Capabilities follow the view: prompts, resources (with subscriptions) and completions only when
  * it has upstream servers; logging always (mcpkit honours logging/setLevel itself).
  */
-export function createToolServer({ hub, runtime, hasServers, perRequest, access, extensions, remote = false }: ToolServerOptions): Server {
+export function createToolServer({ hub, runtime, hasServers, perRequest, access, extensions, remote = false, inFlight }: ToolServerOptions): Server {
   // One server per client connection, so one session: its state is this client's alone.
   const session = new SessionState();
   const context = runtime.context({ session });
@@ -186,7 +190,7 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
     unsubscribe?.forEach((off) => off());
     if (resolved) void (resolved.relaysRequests ? resolved.close() : resolved.clients.detach(session)).catch(() => undefined);
   };
-  const links = linksOf(runtime, access);
+  const links = linksOf(runtime, access, inFlight);
   /** A request through the chain of its steps (./call-chain.ts): who asked (a 2025 session's client, or a 2026 request's envelope), and what answered. */
   const chained = <T>(
     call: { method: CallStart['method']; name: string; args: unknown; progressToken?: unknown; traceContext?: Record<string, unknown> | undefined },
@@ -218,13 +222,13 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
     return chained(
       { method: 'tools/call', name, args: args ?? {}, progressToken: meta?.progressToken, traceContext: meta },
       ctx,
-      async ({ access: caller, trace, progress, progressSent }) => {
+      async ({ access: caller, trace, progress, progressSent, revoked }) => {
         const modern = modernOf(ctx);
         const outcome = await (
           await ready()
         ).call(name, args, {
           ...context,
-          signal: ctx.mcpReq.signal,
+          signal: revoked ? AbortSignal.any([ctx.mcpReq.signal, revoked]) : ctx.mcpReq.signal,
           requestId: ctx.mcpReq.id,
           askPerson: personAsker(ctx, { tool: name, args }, () => server.getClientCapabilities(), questionsOf(runtime)),
           ...(progress ? { progress } : {}),
@@ -233,6 +237,8 @@ export function createToolServer({ hub, runtime, hasServers, perRequest, access,
           ...(caller ? { access: caller } : {}),
         });
         await progressSent();
+        // A call the revocation of its credential cancelled says so, not how its upstream took the cancel.
+        if (revoked?.aborted) return toErrorResult(REVOKED);
         if (outcome.found)
           answeredBy = {
             ...(outcome.entry ? { entry: outcome.entry } : {}),

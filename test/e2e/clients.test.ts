@@ -118,9 +118,29 @@ describe.each(ERAS)('who may call what, %s', (era) => {
     expect((await alice.listPrompts()).prompts).toEqual([]);
     expect((await alice.listResources()).resources).toEqual([]);
     const prompt = (await bob.listPrompts()).prompts[0]!;
-    await expect(alice.getPrompt({ name: prompt.name })).rejects.toThrow(/No prompt named/);
+    // Said as of a prompt that does not exist: the rules do not tell what is there.
+    const kept = await alice.getPrompt({ name: prompt.name }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    const missing = await alice.getPrompt({ name: 'no-such-prompt' }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(kept).toMatch(/Unknown prompt/);
+    expect(kept.replace(prompt.name, 'X')).toBe(missing.replace('no-such-prompt', 'X'));
     const resource = (await bob.listResources()).resources[0]!;
-    await expect(alice.readResource({ uri: resource.uri })).rejects.toThrow(/No resource at/);
+    // Said as of a resource that does not exist.
+    const hidden = await alice.readResource({ uri: resource.uri }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    const absent = await alice.readResource({ uri: 'demo://nothing/here' }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(hidden).toMatch(/Resource not found/);
+    expect(hidden.replaceAll(resource.uri, 'X')).toBe(absent.replaceAll('demo://nothing/here', 'X'));
   }, 60_000);
 
   it('a composite runs only when every step is allowed, and its steps go through the hooks', async () => {
