@@ -17,7 +17,7 @@ import { isLoopbackAddress, refusedByOrigin } from './http-guards.js';
 import { createToolServer, resolvedHubOf } from './tool-server.js';
 import { boundedResponseClass } from './send-guard.js';
 import { isModernPost, modernRoute, type ModernRoute } from './modern-http.js';
-import { listedViews, type Caller, type Route } from './route-access.js';
+import { listedViews, listsDefault, type Caller, type Route } from './route-access.js';
 import { crossSiteWithoutOrigin, jsonRpcError, listenFailed, readJson, routeOfPath, sendJson, viewPath } from './http-wire.js';
 import { accessRules, RouteAuth, type HttpSettings } from './route-auth.js';
 import { ServedClients } from './served-clients.js';
@@ -332,9 +332,11 @@ export async function serveHttp(
       return res.end(body);
     }
     if (route.kind === 'views') {
-      const views = listedViews(accessRules(s), s.views, caller);
+      const rules = accessRules(s);
+      const views = listedViews(rules, s.views, caller);
       return sendJson(res, 200, {
-        routes: { default: '/mcp' },
+        // The default route only to a caller that may open it.
+        routes: listsDefault(rules, caller) ? { default: '/mcp' } : {},
         views: views.map(({ name, description, exposure }) => ({ name, description, exposure, path: viewPath(name) })),
       });
     }

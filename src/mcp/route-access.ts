@@ -14,6 +14,13 @@ import { sameSecret } from './http-guards.js';
 export type Route =
   { kind: 'mcp' } | { kind: 'view'; view: string } | { kind: 'views' } | { kind: 'view-info'; view: string } | { kind: 'health' } | { kind: 'metrics' };
 
+/** Every kind of route `serve --http` answers (routePath names each): the route table the attack tests walk. */
+export const ROUTE_KINDS = ['mcp', 'view', 'views', 'view-info', 'health', 'metrics'] as const satisfies readonly Route['kind'][];
+// A kind added to Route and not here fails the build.
+type MissingKinds = Exclude<Route['kind'], (typeof ROUTE_KINDS)[number]>;
+const allKinds: MissingKinds extends never ? true : false = true;
+void allKinds;
+
 export interface AccessRules {
   /** serve.token (or --token): opens every route. */
   token?: string;
@@ -165,6 +172,13 @@ export function stillAllowed(rules: AccessRules, route: Route, caller: Caller): 
   if (!now.allow) return false;
   // A caller let in by a token keeps its session only under that token (not because the route is now open to anyone).
   return now.caller.id === caller.id || caller.via === 'open';
+}
+
+/** Whether the GET /views listing names the default route (/mcp) to a caller: only where it may open it. */
+export function listsDefault(rules: AccessRules, caller: Caller): boolean {
+  const client = caller.client !== undefined ? rules.clients?.find((c) => c.name === caller.client) : undefined;
+  if (client) return clientOpens(client, { kind: 'mcp' });
+  return caller.via !== 'view-token';
 }
 
 /** The views the GET /views listing shows a caller: all of them, or those its view token opens. */

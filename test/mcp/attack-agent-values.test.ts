@@ -180,6 +180,30 @@ async function writers(): Promise<(typeof allTools)[number][]> {
   return allTools.filter((t) => t.hostAccess !== undefined && offered.has(t.name));
 }
 
+describe('a bundle an agent installs', () => {
+  it('is neither downloaded nor unpacked before the person says yes', async () => {
+    const declining = new Client({ name: 'agent-declined', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    const questions: string[] = [];
+    declining.setRequestHandler('elicitation/create', async (request) => {
+      questions.push(JSON.stringify(request.params));
+      return { action: 'accept', content: { approve: false } };
+    });
+    await declining.connect(
+      new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    );
+    try {
+      const before = heard.filter((h) => h.url === '/bundle.mcpb').length;
+      const result = await declining.callTool({ name: 'registry_add', arguments: { name: 'com.evil/bundle', as: 'declined' } });
+      expect(JSON.stringify(result)).toContain('FORBIDDEN');
+      expect(questions.some((q) => q.includes('download the bundle'))).toBe(true);
+      expect(heard.filter((h) => h.url === '/bundle.mcpb').length).toBe(before);
+      expect(readFileSync(config, 'utf8')).not.toContain('declined');
+    } finally {
+      await declining.close();
+    }
+  });
+});
+
 describe('`${` through every tool an agent may write the config or start processes with', () => {
   it('none of them brings a value of the gateway into the config or to a server', async () => {
     // Removals last, so that what the others edit is still there.

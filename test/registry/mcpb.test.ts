@@ -50,13 +50,19 @@ describe('fetchBundle refuses what it cannot trust', () => {
   let server: Server;
   let base = '';
   let climbing: Buffer;
+  let bomb: Buffer;
   beforeAll(async () => {
     const { default: JSZip } = await import('jszip');
     const zip = new JSZip();
     zip.file('manifest.json', '{}');
     zip.file('../outside.txt', 'escaped');
     climbing = await zip.generateAsync({ type: 'nodebuffer' });
-    server = createServer((_req, res) => res.end(climbing));
+    // A zip bomb: 64 MiB of zeros in a few dozen KB, and a manifest.
+    const big = new JSZip();
+    big.file('manifest.json', '{"server":{"mcp_config":{"command":"node"}}}');
+    big.file('zeros.bin', Buffer.alloc(64 * 1024 * 1024), { compression: 'DEFLATE', compressionOptions: { level: 9 } });
+    bomb = await big.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    server = createServer((req, res) => res.end(req.url === '/bomb.mcpb' ? bomb : climbing));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
@@ -68,6 +74,21 @@ describe('fetchBundle refuses what it cannot trust', () => {
     ['not a URL', 'b.mcpb', 'a'.repeat(64), /is not a URL/],
   ])('%s', async (_what, url, sha, message) => {
     await expect(fetchBundle(url, sha, { env: { XDG_CACHE_HOME: tempDir() } })).rejects.toThrow(message);
+  });
+
+  it('a zip bomb stops at the unpacked cap, counted as it is written: nothing left behind, memory bounded', async () => {
+    const cache = tempDir();
+    const sha = createHash('sha256').update(bomb).digest('hex');
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const rss = process.memoryUsage().rss;
+    await expect(fetchBundle(`${base}/bomb.mcpb`, sha, { env: { XDG_CACHE_HOME: cache }, maxUnpackedBytes: 8 * 1024 * 1024 })).rejects.toThrow(
+      /more than 8388608 bytes unpacked/,
+    );
+    // Inflated a chunk at a time: never the whole 64 MiB in memory at once.
+    expect(process.memoryUsage().rss - rss).toBeLessThan(48 * 1024 * 1024);
+    expect(existsSync(join(cache, 'mcpkit', 'bundles', sha))).toBe(false);
+    const { readdirSync } = await import('node:fs');
+    expect(existsSync(join(cache, 'mcpkit', 'bundles')) ? readdirSync(join(cache, 'mcpkit', 'bundles')) : []).toEqual([]);
   });
 
   it('a path that climbs out of the folder: refused, nothing left behind', async () => {
