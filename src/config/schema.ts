@@ -96,7 +96,11 @@ export const serverSchema = z
           .describe(
             'Most processes the server may run at once (RLIMIT_NPROC). In a box it counts the box alone (a user namespace of its own), so memory_mb x processes caps the whole server; the kernel does not enforce it for root.',
           ),
-        tmp_mb: z.int().positive().optional().describe("The size of a boxed server's /tmp, in MiB (default 64): it is memory, and counts against no other limit."),
+        tmp_mb: z
+          .int()
+          .positive()
+          .optional()
+          .describe("The size of a boxed server's /tmp, in MiB (default 64): it is memory, and counts against no other limit."),
       })
       .optional()
       .describe('Resource limits of a stdio server (prlimit; tmp_mb for a box).'),

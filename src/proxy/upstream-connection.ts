@@ -89,7 +89,10 @@ const RELAYED_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
  * client's roots are folders on its machine; a server on this one would take them for its own
  * (server-filesystem replaces its allowed folders with them). Pure.
  */
-export function relayedCapabilities(downstream: Pick<DownstreamRelay, 'capabilities' | 'remote'> | undefined, config: Pick<ServerConfig, 'roots'>): ClientCapabilities {
+export function relayedCapabilities(
+  downstream: Pick<DownstreamRelay, 'capabilities' | 'remote'> | undefined,
+  config: Pick<ServerConfig, 'roots'>,
+): ClientCapabilities {
   const offered: ClientCapabilities = {};
   for (const key of RELAYED_CAPABILITIES) {
     if (!downstream?.capabilities[key]) continue;

@@ -8,8 +8,7 @@ import { buildCatalog } from '../../src/proxy/catalog.js';
  * it (server a__b's tool c and server a's tool b__c both wanted a__b__c; the first in the file
  * took it, the other became a__b__c_2).
  */
-const load = (servers: Record<string, unknown>) =>
-  inspectConfigText({ path: '/x/mcpkit.yaml', source: 'flag' }, JSON.stringify({ mcp_servers: servers }), {});
+const load = (servers: Record<string, unknown>) => inspectConfigText({ path: '/x/mcpkit.yaml', source: 'flag' }, JSON.stringify({ mcp_servers: servers }), {});
 
 describe('server names that would give a published name two readings', () => {
   it.each([
@@ -24,7 +23,10 @@ describe('server names that would give a published name two readings', () => {
   });
 
   it('the catalog: a name never points at another server when one is added above it', () => {
-    const tools = (server: string, names: string[]) => ({ server, tools: names.map((n) => ({ upstreamName: n, tool: { name: n, inputSchema: { type: 'object' } } })) });
+    const tools = (server: string, names: string[]) => ({
+      server,
+      tools: names.map((n) => ({ upstreamName: n, tool: { name: n, inputSchema: { type: 'object' } } })),
+    });
     const before = buildCatalog([], [tools('ab', ['c']), tools('x', ['y'])] as never);
     const after = buildCatalog([], [tools('a', ['b__c']), tools('ab', ['c']), tools('x', ['y'])] as never);
     const owner = (catalog: typeof before, name: string) => catalog.find((e) => e.name === name);
