@@ -275,7 +275,8 @@ export class UpstreamConnection {
     let client: Client | undefined;
     try {
       this.oauthInUse = await this.oauth();
-      if (plan !== 'legacy-first') client = await this.connectAs(plan, offered);
+      if (plan === 'auto' && this.options.config.command !== undefined && !this.verdict) client = await this.probeStdio(offered);
+      else if (plan !== 'legacy-first') client = await this.connectAs(plan, offered);
       else if (this.modernOnly) client = await this.connectAs('2026-07-28', offered);
       else {
         try {
@@ -323,8 +324,26 @@ export class UpstreamConnection {
     return client;
   }
 
+  /**
+   * A stdio server whose era is not known yet, for 2026 clients: probed on its own process
+   * (server/discover, then initialize on the same pipe for a 2025 server), so it starts once. A
+   * server that exits on a request before initialize closed during the probe: it is started again,
+   * with the 2025 handshake, and taken for a 2025 server from then on.
+   */
+  private async probeStdio(offered: ClientCapabilities): Promise<Client> {
+    try {
+      return await this.connectAs('auto', offered, { probeInPlace: true });
+    } catch (error) {
+      if (this.isClosed() || !closedDuringProbe(error)) throw error;
+      this.options.logger.debug(`${this.name}: it closed during the server/discover probe; starting it again with the 2025-11-25 handshake`);
+      const client = await this.connectAs('2025-11-25', offered);
+      this.verdict = { kind: 'legacy' };
+      return client;
+    }
+  }
+
   /** A new SDK client speaking `choice`, connected (closed again if that fails). */
-  private async connectAs(choice: ProtocolChoice, offered: ClientCapabilities): Promise<Client> {
+  private async connectAs(choice: ProtocolChoice, offered: ClientCapabilities, how: { probeInPlace?: boolean } = {}): Promise<Client> {
     const { config } = this.options;
     const client = new Client(
       { name: 'mcpkit', version: this.options.version },
@@ -344,6 +363,7 @@ export class UpstreamConnection {
         ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}),
         ...(this.options.waiting ? { waiting: this.options.waiting } : {}),
         ...(choice === 'auto' && this.verdict ? { prior: this.verdict } : {}),
+        ...(how.probeInPlace ? { probeInPlace: true } : {}),
         stderrLine: (line) => this.stderrLine(line),
         attempt: (transport) => (this.attempt = transport),
         closed: () => this.isClosed(),
@@ -407,4 +427,13 @@ export class UpstreamConnection {
     }, delay);
     this.reconnectTimer.unref();
   }
+}
+
+/** The SDK's word for a server that went away while its era was probed in place (it exits on a request before initialize). */
+function closedDuringProbe(error: unknown): boolean {
+  return (
+    error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    /closed during the server\/discover probe|probed in place/.test(error.message)
+  );
 }

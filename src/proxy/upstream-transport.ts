@@ -46,6 +46,13 @@ export interface TransportChoice {
   oauth?: UpstreamOAuth;
   /** The server's era from an earlier connection: no server/discover probe this time. */
   prior?: PriorDiscovery;
+  /**
+   * Probe a stdio server's era on its own process (server/discover, then initialize on the same
+   * pipe when it is a 2025 server), not on a second, throw-away one: a server started by a slow
+   * launcher (npx -y) is started once. A server that exits on a request before initialize closes
+   * during the probe; the caller then starts it again with the 2025 handshake (./upstream-connection.ts).
+   */
+  probeInPlace?: boolean;
   /** Each line the server writes to stderr. */
   stderrLine(line: string): void;
   /** Told once when connecting takes longer than SLOW_START_MS, so a terminal can say what it waits for. */
@@ -78,7 +85,9 @@ export async function connectTransport(client: Client, choice: TransportChoice):
         hint: plan.hint,
       });
     }
-    const transport = new StdioClientTransport({ command: plan.command, args: plan.args, env, cwd: config.cwd, stderr: 'pipe' });
+    // The SDK probes a subclass of its stdio transport in place, its base class on a sibling process.
+    const Stdio = choice.probeInPlace ? InPlaceProbe(StdioClientTransport) : StdioClientTransport;
+    const transport = new Stdio({ command: plan.command, args: plan.args, env, cwd: config.cwd, stderr: 'pipe' });
     if (plan.ends === 'group') endGroupWithTransport(transport);
     boundMessages(transport, choice);
     captureLines(transport.stderr, choice.stderrLine);
@@ -109,6 +118,17 @@ export async function connectTransport(client: Client, choice: TransportChoice):
       throw error;
     }
   }
+}
+
+/**
+ * The SDK's stdio transport as a class of its own: the SDK negotiates a server's era on a disposable
+ * sibling process only for its exact base class (it clones it from its spawn parameters), and in
+ * place for anything else (modelcontextprotocol/typescript-sdk client/src/client/negotiate: readStdioServerParams).
+ */
+type StdioTransportClass = typeof import('@modelcontextprotocol/client/stdio').StdioClientTransport;
+let inPlace: StdioTransportClass | undefined;
+function InPlaceProbe(Base: StdioTransportClass): StdioTransportClass {
+  return (inPlace ??= class InPlaceProbeStdio extends Base {});
 }
 
 /**
