@@ -178,6 +178,13 @@ if (!onlyObservability) {
   await client.close();
 }
 if (!onlyObservability) {
+  // The yardstick for a stdio proxy: the simplest one the SDK makes (bench/fixtures/sdk-passthrough.mjs).
+  const passthrough = join(root, 'bench/fixtures/sdk-passthrough.mjs');
+  const { client, pid } = await stdioClient(process.execPath, [passthrough, '--', process.execPath, server('server-everything'), 'stdio']);
+  results.push(await measure('bare SDK passthrough, stdio', [client], 'echo', pid));
+  await client.close();
+}
+if (!onlyObservability) {
   const { client, pid } = await stdioClient(process.execPath, [bin, 'serve', '--config', configFile, '--view', 'one']);
   results.push(await measure('mcpkit serve, stdio', [client], 'echo', pid));
   await client.close();

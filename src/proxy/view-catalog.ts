@@ -122,9 +122,26 @@ export class ViewCatalog {
     }
     const catalog = this.fromCache();
     // Only a complete listing is kept (the hot path runs on it); one without a straggler is made again.
-    if (!late.length && !this.stragglers.size) this.catalog = catalog;
-    for (const [name, entry] of catalog) this.published.set(name, entry.kind === 'upstream' ? `server "${entry.server}"` : 'mcpkit');
+    if (!late.length && !this.stragglers.size) this.keep(catalog);
+    else this.publish(catalog);
     return catalog;
+  }
+
+  /** A catalog made of every server's live listing (none down waits, none straggles): kept until a change invalidates it. */
+  private keep(catalog: Map<string, CatalogEntry>): void {
+    this.catalog = catalog;
+    this.publish(catalog);
+  }
+
+  private publish(catalog: Map<string, CatalogEntry>): void {
+    for (const [name, entry] of catalog) this.published.set(name, entry.kind === 'upstream' ? `server "${entry.server}"` : 'mcpkit');
+  }
+
+  /** Whether every server of the view has listed its tools in this process (or is down, its last tools kept), none straggling. */
+  private complete(): boolean {
+    if (this.stragglers.size) return false;
+    for (const source of this.options.sources.values()) if (source.status().state !== 'down' && source.listedLive?.() !== true) return false;
+    return true;
   }
 
   /** Servers that missed a listing and have not answered since: listings do not wait for them, and their answer is announced. */
@@ -158,7 +175,10 @@ export class ViewCatalog {
    */
   async entry(name: string): Promise<CatalogEntry | undefined> {
     if (this.catalog) return this.catalog.get(name);
-    const known = this.fromCache().get(name);
+    const cached = this.fromCache();
+    // A client that calls without listing first (many do) gets the hot path too, once every server has listed.
+    if (this.complete()) this.keep(cached);
+    const known = cached.get(name);
     if (known) return this.listedHere(known) ? known : this.entryForCall(name);
     const live = this.live();
     const early = await new Promise<CatalogEntry | undefined>((resolve) => {

@@ -74,6 +74,30 @@ describe('ViewCatalog', () => {
     expect(await catalog.names()).toEqual(['echo', 'added']);
   });
 
+  it('keeps the catalog for a client that calls without listing, once every server has listed (the hot path runs on it)', async () => {
+    class Listing extends FakeUpstream {
+      live = false;
+      override async listTools() {
+        const tools = await super.listTools();
+        this.live = true;
+        return tools;
+      }
+      listedLive(): boolean {
+        return this.live;
+      }
+    }
+    const a = new Listing('a', [tool('echo')]);
+    const b = new Listing('b', [tool('add')]);
+    const { catalog } = catalogOf([a, b]);
+    expect((await catalog.entry('a__echo'))?.name).toBe('a__echo');
+    // b has not listed yet: nothing complete to keep.
+    if (b.listed === 0) expect(catalog.known).toBeUndefined();
+    await b.listTools();
+    expect((await catalog.entry('b__add'))?.name).toBe('b__add');
+    expect(catalog.known?.has('a__echo')).toBe(true);
+    expect(catalog.known?.has('b__add')).toBe(true);
+  });
+
   it('lists without a slow server after the wait, does not keep that listing, and says late when it answers', async () => {
     const slow = new FakeUpstream('slow', [tool('later')], true);
     const { catalog, late, lines } = catalogOf([new FakeUpstream('a', [tool('echo')]), slow], undefined, 30);
