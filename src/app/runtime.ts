@@ -8,6 +8,7 @@ import type { McpkitConfig, ServerConfig } from '../config/schema.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
+import type { ClientEra } from '../proxy/era.js';
 import type { FileIndexes } from '../retrieve/file-index.js';
 import type { PinKeeper } from '../proxy/pin-keeper.js';
 import type { CallObserver } from '../audit/auditor.js';
@@ -254,6 +255,30 @@ export class Runtime {
       this.sharedHubs.set(key, hub);
     }
     return hub;
+  }
+
+  /**
+   * Starts a view's shared connections of one client era now (serve over stdio: its one client is
+   * about to list them), in the background; what fails is reported when it is used.
+   */
+  warm(view: string | undefined, era: ClientEra): void {
+    this.warming.set(
+      era,
+      this.openHub(view, { shared: true, era })
+        .then((hub) => hub.warmUp())
+        .catch(() => undefined),
+    );
+  }
+
+  private readonly warming = new Map<ClientEra, Promise<void>>();
+
+  /**
+   * Puts the shared connections of a client era to sleep once warming them is done (they
+   * reconnect on their next use): serve over stdio warmed the era its client did not speak.
+   */
+  async sleepEra(era: ClientEra): Promise<void> {
+    await this.warming.get(era);
+    await Promise.allSettled([...this.pools.shared[era].values()].map((upstream) => upstream.sleep()));
   }
 
   /** Opens a view, runs `use`, and closes the view's connections whatever happens. */

@@ -72,6 +72,10 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       ...(options.auditLog?.trim() ? { auditLog: resolve(options.auditLog) } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
+    // Over stdio the one client is about to list the tools: the servers start now, beside the rest
+    // of serve's start and the client's handshake, in the era most clients speak; a 2026-07-28
+    // client puts these to sleep and gets its own (./stdio.ts).
+    if (!options.http) runtime.warm(options.view, 'legacy');
     auditor = await openAudit(options, await config, runtime);
     if (auditor) observe(runtime, calls, auditor);
     const env = runtime.env;
@@ -179,11 +183,8 @@ export async function startStdioServe(
 }
 
 async function serveOverStdio(options: ServeOptions, served: Runtime, streams?: { input: Readable; output: Writable }): Promise<void> {
-  if (options.eager || options.view) {
-    // A named view is resolved before serving, so a typo fails at start, not on the first call.
-    const ready = await served.openHub(options.view, { shared: true });
-    if (options.eager) void ready.warmUp();
-  }
+  // A named view is resolved before serving, so a typo fails at start, not on the first call.
+  if (options.view) await served.openHub(options.view, { shared: true });
   if (!streams && process.stdin.isTTY) {
     // Started by hand: say what it is waiting for, once, so it does not look hung.
     process.stderr.write('mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n');

@@ -45,7 +45,7 @@ export async function serveStdio({ runtime, hasServers, hub, streams }: StdioSer
       if (era === 'legacy') {
         legacyHub = resolvedHubOf(server);
         legacyServer = server;
-      }
+      } else void runtime.sleepEra('legacy'); // warmed at start for a 2025 client (./run-serve.ts): not this one's
       return server;
     },
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },

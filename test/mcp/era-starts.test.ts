@@ -13,7 +13,11 @@ import { serveHttpInProcess } from '../helpers/in-process.js';
  * request before initialize is started once more, with the 2025 handshake, and works.
  */
 const PROBE = join(ROOT, 'test/fixtures/probe-server.mjs');
-const starts = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).length;
+const starts = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l && !l.startsWith('ended ')).length;
 
 describe("a 2026-07-28 client's connections to stdio servers", () => {
   it('cost one start of a 2025 server, and two only of one that exits on the probe', async () => {
