@@ -15,9 +15,26 @@ const upward = order.slice(0, -1).map((layer, i) => ({
   to: { path: folder(order.slice(i + 1).join('|')) },
 }));
 
+/**
+ * Inside src/proxy/, its subsystems, each a folder, from the bottom: how a server is started
+ * (sandbox), the two protocol eras (eras), pins and the scanner (pins), upstream connections and
+ * the calls sent on them (upstream), what a view publishes (catalog), how a call is routed
+ * (calls); the hub and what wires them (src/proxy/*.ts) on top. A folder may import itself and the
+ * folders below it.
+ */
+const proxyOrder = ['sandbox', 'eras', 'pins', 'upstream', 'catalog', 'calls'];
+const proxyUpward = proxyOrder.map((part, i) => ({
+  name: `proxy-${part}-imports-up`,
+  comment: `src/proxy/${part}/ may not import what is above it: ${[...proxyOrder.slice(i + 1), 'the proxy core (src/proxy/*.ts)'].join(', ')}`,
+  severity: 'error',
+  from: { path: `^src/proxy/${part}/` },
+  to: { path: `^src/proxy/(${proxyOrder.slice(i + 1).join('|') || '\0'}/|[^/]+\\.ts$)` },
+}));
+
 module.exports = {
   forbidden: [
     ...upward,
+    ...proxyUpward,
     {
       name: 'domains-are-separate',
       comment: 'retrieve, registry, arango, auth and audit are independent domains: none imports another',

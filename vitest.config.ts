@@ -17,7 +17,7 @@ const LONGEST_FIRST = [
   'test/e2e/conformance.test.ts',
   'test/config/concurrency.test.ts',
   'test/unit/layers.test.ts',
-  'test/proxy/upstream.test.ts',
+  'test/proxy/upstream/upstream.test.ts',
   'test/unit/send-guard.test.ts',
 ];
 

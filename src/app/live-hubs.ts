@@ -2,8 +2,8 @@ import type { McpkitConfig } from '../config/schema.js';
 import type { ReloadPlan } from '../config/reload-plan.js';
 import type { Logger } from '../core/logger.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import type { Upstream } from '../proxy/upstream.js';
-import type { ResolvedView } from '../proxy/view.js';
+import type { Upstream } from '../proxy/upstream/upstream.js';
+import type { ResolvedView } from '../proxy/catalog/view.js';
 import type { Policy } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import type { Pool, UpstreamPools } from './upstream-pools.js';
@@ -64,7 +64,7 @@ export class LiveHubs {
 
   /** Resolves a live hub's view from the current config again, and re-points the hub when that changed it. */
   async repoint(live: LiveHub): Promise<void> {
-    const [{ resolveView, viewFingerprint }, tools, config] = await Promise.all([import('../proxy/view.js'), this.deps.tools(), this.deps.config()]);
+    const [{ resolveView, viewFingerprint }, tools, config] = await Promise.all([import('../proxy/catalog/view.js'), this.deps.tools(), this.deps.config()]);
     let resolved: ResolvedView;
     try {
       resolved = resolveView(config, live.view, tools, this.deps.policy(), this.deps.env);

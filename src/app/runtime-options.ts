@@ -1,8 +1,8 @@
 import type { Logger } from '../core/logger.js';
 import type { McpkitConfig } from '../config/schema.js';
-import type { ClientEra } from '../proxy/era.js';
-import type { DownstreamRelay } from '../proxy/upstream.js';
-import type { ResolvedView } from '../proxy/view.js';
+import type { ClientEra } from '../proxy/eras/era.js';
+import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
+import type { ResolvedView } from '../proxy/catalog/view.js';
 import type { Policy, SessionState, Surface, ToolContext } from '../tool/context.js';
 
 /** What a front end tells the runtime it builds (./runtime.ts), and what it asks of it. */
@@ -48,7 +48,7 @@ export interface OpenHubOptions {
   /** Upstream stderr stays out of the terminal unless MCPKIT_LOG_LEVEL=debug. */
   quiet?: boolean;
   listWaitMs?: number;
-  /** The era of the clients the hub serves (serve): each era has its own shared connections (see proxy/era.ts). */
+  /** The era of the clients the hub serves (serve): each era has its own shared connections (see proxy/eras/era.ts). */
   era?: ClientEra;
   /** Told when the hub closes (a client's own hub leaves OwnHubs). */
   onClose?: () => void;

@@ -8,13 +8,13 @@ import type { McpkitConfig, ServerConfig } from '../config/schema.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import type { ClientEra } from '../proxy/era.js';
+import type { ClientEra } from '../proxy/eras/era.js';
 import type { FileIndexes } from '../retrieve/file-index.js';
-import type { PinKeeper } from '../proxy/pin-keeper.js';
+import type { PinKeeper } from '../proxy/pins/pin-keeper.js';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
-import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream.js';
-import type { ResolvedView } from '../proxy/view.js';
+import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream/upstream.js';
+import type { ResolvedView } from '../proxy/catalog/view.js';
 import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.js';
 import { LiveHubs, pooled, type LiveHub } from './live-hubs.js';
 import { UpstreamLimits } from './upstream-limits.js';
@@ -135,13 +135,13 @@ export class Runtime {
     return report;
   }
 
-  /** The process's tool pins (proxy/pin-keeper.ts), read on first use from the lock file beside the config. */
+  /** The process's tool pins (proxy/pins/pin-keeper.ts), read on first use from the lock file beside the config. */
   private async pins(): Promise<PinKeeper> {
     if (this.pinKeeper) return this.pinKeeper;
     const [{ PinKeeper }, { pinFilePath }, { mayTrustFirstUse }] = await Promise.all([
-      import('../proxy/pin-keeper.js'),
+      import('../proxy/pins/pin-keeper.js'),
       import('../config/pin-file.js'),
-      import('../proxy/pins.js'),
+      import('../proxy/pins/pins.js'),
     ]);
     const say = this.options.announce ?? ((line: string) => this.waiting(line));
     const trust = (server: string) => mayTrustFirstUse(this.live.loaded?.mcp_servers[server]);
@@ -315,7 +315,7 @@ export class Runtime {
 
   /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
   async withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: OneOffOptions = {}): Promise<T> {
-    const { Upstream } = await import('../proxy/upstream.js');
+    const { Upstream } = await import('../proxy/upstream/upstream.js');
     const { oauth, limit, asModernClients } = options;
     const how = {
       quiet: true,
@@ -338,7 +338,7 @@ export class Runtime {
    * counts as none; the first request reports the problem.
    */
   async viewHasServers(view: string | undefined): Promise<boolean> {
-    const [config, { viewServers }] = await Promise.all([this.config().catch(() => undefined), import('../proxy/view.js')]);
+    const [config, { viewServers }] = await Promise.all([this.config().catch(() => undefined), import('../proxy/catalog/view.js')]);
     return config !== undefined && (viewServers(config, view)?.length ?? 0) > 0;
   }
 
@@ -376,7 +376,7 @@ export class Runtime {
     const generation = this.live.currentGeneration;
     const [{ ProxyHub }, { Upstream }, resolved, pins] = await Promise.all([
       import('../proxy/hub.js'),
-      import('../proxy/upstream.js'),
+      import('../proxy/upstream/upstream.js'),
       this.resolve(view),
       this.pins(),
     ]);
@@ -413,7 +413,7 @@ export class Runtime {
 
   private async resolve(view: ViewTarget): Promise<ResolvedView> {
     if (typeof view === 'object') return view;
-    const [config, tools, { resolveView }] = await Promise.all([this.config(), this.allTools(), import('../proxy/view.js')]);
+    const [config, tools, { resolveView }] = await Promise.all([this.config(), this.allTools(), import('../proxy/catalog/view.js')]);
     return resolveView(config, view, tools, this.policy, this.env);
   }
 }

@@ -5,12 +5,12 @@ import type { OwnFiles } from '../config/own-files.js';
 import { withheldFrom } from '../config/server-env.js';
 import { NO_RECONNECT } from '../core/backoff.js';
 import type { Logger } from '../core/logger.js';
-import type { ClientEra } from '../proxy/era.js';
-import type { DownstreamRelay, Upstream } from '../proxy/upstream.js';
+import type { ClientEra } from '../proxy/eras/era.js';
+import type { DownstreamRelay, Upstream } from '../proxy/upstream/upstream.js';
 import type { ConnectLimit, Surface } from '../tool/context.js';
 import { ToolListCache } from './tool-list-cache.js';
 
-type UpstreamClass = typeof import('../proxy/upstream.js').Upstream;
+type UpstreamClass = typeof import('../proxy/upstream/upstream.js').Upstream;
 
 /** How one upstream is wanted: quiet, for a single look, relaying to one client, logged in, for an era. */
 export interface UpstreamWish {

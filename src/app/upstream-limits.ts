@@ -1,6 +1,6 @@
 import { KeptLimiters } from '../core/limits.js';
 import type { McpkitConfig } from '../config/schema.js';
-import type { UpstreamGate } from '../proxy/call-router.js';
+import type { UpstreamGate } from '../proxy/calls/call-router.js';
 
 /**
  * serve.upstream_limits: one limiter per server, shared by every view, era and client's own

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ReloadPlan } from '../config/reload-plan.js';
-import type { Upstream, UpstreamStatus } from '../proxy/upstream.js';
+import type { Upstream, UpstreamStatus } from '../proxy/upstream/upstream.js';
 
 /** How long a removed or changed server's calls in flight may still run before its connection closes. */
 export const RETIRE_GRACE_MS = 5_000;

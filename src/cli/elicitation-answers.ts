@@ -1,4 +1,4 @@
-import type { DownstreamRelay } from '../proxy/upstream.js';
+import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
 
 /**
  * How `mcpkit call --elicitation MODE` answers a server that asks its user for input during the

@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
-import type { FilterRule } from '../proxy/filter.js';
-import { globToRegExp } from '../proxy/filter.js';
+import type { FilterRule } from '../proxy/catalog/filter.js';
+import { globToRegExp } from '../proxy/catalog/filter.js';
 
 /**
  * Command lines of the `filter` commands: `--include G` and `--exclude G` in the order given

@@ -1,7 +1,7 @@
 import type { ServerConfig } from '../config/schema.js';
 import { parsePairs } from '../config/servers-edit.js';
 import { ToolError } from '../core/errors.js';
-import type { FilterRule } from '../proxy/filter.js';
+import type { FilterRule } from '../proxy/catalog/filter.js';
 
 /** The one upstream of `filter run` / `filter test`: the command after `--`, or --url. */
 export function upstreamConfig(command: string[], url: string | undefined, headers: string[] | undefined, rules: FilterRule[]): ServerConfig {

@@ -1,7 +1,7 @@
 import { printableText } from '../core/printable.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Runtime } from '../app/runtime.js';
-import type { DownstreamRelay } from '../proxy/upstream.js';
+import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
 import { exitCodeFor, isErrorCode, ToolError, type ErrorObject } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 import type { JsonSchema } from '../core/schema.js';
@@ -9,7 +9,7 @@ import { summaryOf } from '../tool/define.js';
 import { fieldSpecs, inputFromPairs } from './field-specs.js';
 import { processIo, type CliIo } from './cli-io.js';
 import { reportError } from './tool-runner.js';
-import { notApproved } from '../proxy/call-router.js';
+import { notApproved } from '../proxy/calls/call-router.js';
 
 /**
  * The work of `mcpkit call` (an upstream tool) and `mcpkit tools` (the upstream part) without the

@@ -72,7 +72,7 @@ export default class Clients extends McpkitCommand {
       (who.kind === 'view-token' && who.views.includes(route));
     const tool = flags.tool;
     const entry = await runtime.withHub(flags.view, async (hub) => ({ entry: await hub.entry(tool), names: await hub.names() }));
-    const readOnly = entry.entry ? (await import('../proxy/call-router.js')).readsOnly(entry.entry) : false;
+    const readOnly = entry.entry ? (await import('../proxy/calls/call-router.js')).readsOnly(entry.entry) : false;
     const decided = !mayUse
       ? { allowed: false, because: `it may not use the route ${route === 'default' ? '/mcp' : `/view/${route}/mcp`}` }
       : who.kind === 'client'

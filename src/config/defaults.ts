@@ -51,7 +51,7 @@ export const SETTING_DEFAULTS = {
 /** mcpkit daemon exits after this many minutes without a request, unless daemon.idle_minutes says otherwise. */
 export const DAEMON_IDLE_MINUTES = 30;
 
-/** How a view lists its tools (src/proxy/exposure.ts). */
+/** How a view lists its tools (src/proxy/catalog/exposure.ts). */
 export const EXPOSURES = ['auto', 'direct', 'search'] as const;
 export type Exposure = (typeof EXPOSURES)[number];
 

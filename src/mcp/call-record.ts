@@ -1,5 +1,5 @@
 import type { AuditedCall } from '../audit/auditor.js';
-import { answererOf, type CatalogEntry } from '../proxy/catalog.js';
+import { answererOf, type CatalogEntry } from '../proxy/catalog/catalog.js';
 import type { ToolAccess } from '../tool/context.js';
 
 /** Who a stdio client is in the audit log: the person who started serve. */

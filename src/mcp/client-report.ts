@@ -1,5 +1,5 @@
 import type { McpkitConfig } from '../config/schema.js';
-import { compileClientRules, restricts, ruleText, type AccessDecision } from '../proxy/client-access.js';
+import { compileClientRules, restricts, ruleText, type AccessDecision } from '../proxy/catalog/client-access.js';
 import { sameSecret } from './http-guards.js';
 import { tokenId } from './route-access.js';
 

@@ -7,7 +7,7 @@ import type { InFlightScope } from './calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
 import { createToolServer } from './tool-server.js';
-import { HEADER_MISMATCH, paramHeaderDeclarations, paramHeaderMismatch } from '../proxy/param-headers.js';
+import { HEADER_MISMATCH, paramHeaderDeclarations, paramHeaderMismatch } from '../proxy/eras/param-headers.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { settleAtMost } from '../core/pool.js';
 import { reach } from '../proxy/reach.js';
@@ -53,7 +53,7 @@ export function listenedResources(body: unknown): string[] {
 
 /**
  * The -32020 answer to a tools/call whose Mcp-Param-* headers disagree with its arguments, judged
- * by the tool as this view publishes it (proxy/param-headers.ts); undefined to let the call through.
+ * by the tool as this view publishes it (proxy/eras/param-headers.ts); undefined to let the call through.
  * Only a request whose Mcp-Method and Mcp-Name headers agree with its body is looked at: the SDK
  * refuses the others first, with their own error, as a server checks the standard headers first.
  */

@@ -1,7 +1,7 @@
 import { BAGGAGE_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/server';
 import type { ModernRequest } from '../tool/context.js';
 
-// The front end's half of a 2026-07-28 request (proxy/era.ts has the upstream half): here, not there,
+// The front end's half of a 2026-07-28 request (proxy/eras/era.ts has the upstream half): here, not there,
 // so that answering a client never loads the SDK's client package.
 
 /** SEP-2243: a tool's `x-mcp-header` parameters, mirrored by the client into `Mcp-Param-{Name}` headers. */

@@ -1,6 +1,6 @@
 import { KeptLimiters } from '../core/limits.js';
 import type { ToolAccess } from '../tool/context.js';
-import { compileClientRules, restricts, type ToolRuleText } from '../proxy/client-access.js';
+import { compileClientRules, restricts, type ToolRuleText } from '../proxy/catalog/client-access.js';
 import type { Caller, ClientRoutes } from './route-access.js';
 
 /** A named client of serve.clients, as serve --http is given it. */

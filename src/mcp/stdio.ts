@@ -3,7 +3,7 @@ import type { Transport, RequestId } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
-import type { ClientEra } from '../proxy/era.js';
+import type { ClientEra } from '../proxy/eras/era.js';
 import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
 import { linksOf } from './call-chain.js';
 import { installFastPath } from './fast-path.js';

@@ -1,5 +1,5 @@
 import type { McpkitConfig } from '../config/schema.js';
-import { globToRegExp } from '../proxy/filter.js';
+import { globToRegExp } from '../proxy/catalog/filter.js';
 import type { TaskSettings } from './task-host.js';
 
 /** The defaults of serve.tasks. */

@@ -10,7 +10,7 @@ import { toErrorResult } from '../tool/mcp-shape.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { modernRequestOf } from './modern-request.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
-import type { DownstreamRelay } from '../proxy/upstream.js';
+import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
 import { requireReach } from '../proxy/reach.js';
 import { SessionState, type ToolAccess } from '../tool/context.js';
 

@@ -2,19 +2,19 @@ import type { CallToolResult, CompleteRequest, CompleteResult, RequestId, Tool }
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ExposureSummary, ToolAccess, ToolContext } from '../tool/context.js';
-import { CallRouter, type CallOutcome, type FastCall } from './call-router.js';
-import type { CatalogEntry } from './catalog.js';
+import { CallRouter, type CallOutcome, type FastCall } from './calls/call-router.js';
+import type { CatalogEntry } from './catalog/catalog.js';
 import { ClientStates } from './client-state.js';
-import { HookChain } from './hooks.js';
+import { HookChain } from './calls/hooks.js';
 import { PromptResourceRouter, type ItemGate } from './prompts-resources.js';
-import type { LogParams, Upstream, UpstreamStatus } from './upstream.js';
-import { publish, ViewCatalog, type PinGate } from './view-catalog.js';
-import { hiddenTools, type HiddenTool } from './hidden-tools.js';
-import { differingMessage } from './pins.js';
-import { viewPrefixes, type ResolvedView } from './view.js';
+import type { LogParams, Upstream, UpstreamStatus } from './upstream/upstream.js';
+import { publish, ViewCatalog, type PinGate } from './catalog/view-catalog.js';
+import { hiddenTools, type HiddenTool } from './catalog/hidden-tools.js';
+import { differingMessage } from './pins/pins.js';
+import { viewPrefixes, type ResolvedView } from './catalog/view.js';
 
-export type { CallOutcome } from './call-router.js';
-import type { UpstreamGate } from './call-router.js';
+export type { CallOutcome } from './calls/call-router.js';
+import type { UpstreamGate } from './calls/call-router.js';
 
 export type LogListener = (params: LogParams, related: RequestId | undefined) => void;
 

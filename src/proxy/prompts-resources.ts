@@ -8,11 +8,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import type { ModernRequest } from '../tool/context.js';
-import { compileFilter, type FilterRule } from './filter.js';
-import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
-import type { Upstream } from './upstream.js';
-import { notApprovedError } from './not-approved.js';
-import { definitionOf, type ItemVerdict, type PinDifference, type PinKind, type PinMode } from './pins.js';
+import { compileFilter, type FilterRule } from './catalog/filter.js';
+import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './catalog/names.js';
+import type { Upstream } from './upstream/upstream.js';
+import { notApprovedError } from './calls/not-approved.js';
+import { definitionOf, type ItemVerdict, type PinDifference, type PinKind, type PinMode } from './pins/pins.js';
 
 /** What the router asks of the pins (./pin-keeper.ts): what of a server's prompts, resources or templates may be served. */
 export interface ItemGate {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inspectConfigText } from '../../src/config/load.js';
-import { buildCatalog } from '../../src/proxy/catalog.js';
+import { buildCatalog } from '../../src/proxy/catalog/catalog.js';
 
 /**
  * A published name has one reading: `SERVER__TOOL` with no "__" in SERVER, and no two servers

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hostFacts } from '../../src/proxy/host-facts.js';
+import { hostFacts } from '../../src/proxy/sandbox/host-facts.js';
 import { BIN, cleanEnv, ROOT, spawnTracked, tempDir } from '../helpers/cli.js';
 import { serveStdioClient } from '../helpers/serve.js';
 import { alive, waitFor } from '../helpers/upstreams.js';

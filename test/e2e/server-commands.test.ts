@@ -236,7 +236,7 @@ describe.concurrent('server_add over MCP speaks MCP, in the terminal speaks flag
       await client.close();
     }
     // An agent's stdio server runs in a box with the network wherever bubblewrap can make one.
-    const { hostFacts } = await import('../../src/proxy/host-facts.js');
+    const { hostFacts } = await import('../../src/proxy/sandbox/host-facts.js');
     expect(parse(readFileSync(file, 'utf8')).mcp_servers.mem).toEqual({
       command: 'node',
       env: { MEMORY_FILE_PATH: '/tmp/m.json', DEBUG: '1' },

@@ -119,7 +119,7 @@ describe('server_add of a stdio server over MCP', () => {
 
 describe('where an agent adds a stdio server', () => {
   it('it runs in a box with the network by default, where bubblewrap can make one, and the person is told', async () => {
-    const { hostFacts } = await import('../../src/proxy/host-facts.js');
+    const { hostFacts } = await import('../../src/proxy/sandbox/host-facts.js');
     const { served, config } = await setUp();
     const { client, call, asked } = await agent(served.url, 'accept');
     try {

@@ -3,8 +3,8 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { hostFacts } from '../../src/proxy/host-facts.js';
-import { launchPlan } from '../../src/proxy/launch-plan.js';
+import { hostFacts } from '../../src/proxy/sandbox/host-facts.js';
+import { launchPlan } from '../../src/proxy/sandbox/launch-plan.js';
 import { cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostFacts } from '../../src/proxy/host-facts.js';
+import { hostFacts } from '../../src/proxy/sandbox/host-facts.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { SERVERS } from '../helpers/upstreams.js';

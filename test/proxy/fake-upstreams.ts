@@ -1,8 +1,8 @@
 import type { CallToolResult, LoggingLevel, Tool } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { createLogger } from '../../src/core/logger.js';
-import type { ResolvedView } from '../../src/proxy/view.js';
-import type { UpstreamCall } from '../../src/proxy/upstream.js';
+import type { ResolvedView } from '../../src/proxy/catalog/view.js';
+import type { UpstreamCall } from '../../src/proxy/upstream/upstream.js';
 import { defineTool } from '../../src/tool/define.js';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import { PromptResourceRouter } from '../../src/proxy/prompts-resources.js';
-import type { Upstream } from '../../src/proxy/upstream.js';
-import type { FilterRule } from '../../src/proxy/filter.js';
+import type { Upstream } from '../../src/proxy/upstream/upstream.js';
+import type { FilterRule } from '../../src/proxy/catalog/filter.js';
 
 /** An upstream's resource surface: what it lists, and what it was asked for. */
 function resourceServer(name: string, resources: Resource[], templates: ResourceTemplateType[]) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { BoundedReadBuffer, idFromEnds, type DroppedMessage } from '../../src/proxy/bounded-read-buffer.js';
+import { BoundedReadBuffer, idFromEnds, type DroppedMessage } from '../../src/proxy/upstream/bounded-read-buffer.js';
 
 const line = (message: object) => `${JSON.stringify(message)}\n`;
 const result = (id: number | string, text: string) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditedCall, type CallFacts } from '../../src/mcp/call-record.js';
-import type { CatalogEntry } from '../../src/proxy/catalog.js';
+import type { CatalogEntry } from '../../src/proxy/catalog/catalog.js';
 
 const echo: CatalogEntry = {
   kind: 'upstream',

@@ -6,7 +6,7 @@ import {
   paramHeaderMismatch,
   paramHeadersFor,
   type ParamHeaderDeclaration,
-} from '../../src/proxy/param-headers.js';
+} from '../../src/proxy/eras/param-headers.js';
 
 const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 

@@ -5,7 +5,7 @@ import { upstreamConfig } from '../../cli/filter-upstream.js';
 import type { ServerConfig } from '../../config/schema.js';
 import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
-import { compileFilter, explainDecision, type FilterRule } from '../../proxy/filter.js';
+import { compileFilter, explainDecision, type FilterRule } from '../../proxy/catalog/filter.js';
 
 interface Decision {
   kind: 'tool' | 'prompt' | 'resource';

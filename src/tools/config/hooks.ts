@@ -83,7 +83,7 @@ export const hooksSet = defineTool({
 
 /** Loads each module as serve will: relative to the config file, with the named function exported. */
 async function checkModules(ctx: ToolContext, hooks: Hooks): Promise<void> {
-  const { HookChain } = await import('../../proxy/hooks.js');
+  const { HookChain } = await import('../../proxy/calls/hooks.js');
   await new HookChain([hooks], dirname(ctx.configLocation.path)).check();
 }
 

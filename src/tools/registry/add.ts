@@ -9,7 +9,7 @@ import { commandLineFor } from '../../tool/command-line.js';
 import { registryField, registryFor } from './shared.js';
 import { completedPlan } from './bundle-plan.js';
 import { refuseByStatus, statusOf } from '../../registry/status.js';
-import { whichOn } from '../../proxy/host-facts.js';
+import { whichOn } from '../../proxy/sandbox/host-facts.js';
 
 export const registryAdd = defineTool({
   name: 'registry_add',

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { closestNames } from '../../core/suggest.js';
 import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
-import { PIN_KINDS, type Listing, type PinKind } from '../../proxy/pins.js';
+import { PIN_KINDS, type Listing, type PinKind } from '../../proxy/pins/pins.js';
 import { listedNow, TERMINAL_ONLY } from './pins.js';
 import { findingLine, scanListing } from './scan.js';
 
@@ -68,7 +68,7 @@ export const serverApprove = defineTool({
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw TERMINAL_ONLY('server approve');
     const [{ updatePins, sectionOf }, { compareItems, pinOfItem, keyOf, invisibleInDefinition, reviewDigest, DIGEST_MIN_LENGTH }, { failsAt }] =
-      await Promise.all([import('../../config/pin-file.js'), import('../../proxy/pins.js'), import('../../proxy/scan.js')]);
+      await Promise.all([import('../../config/pin-file.js'), import('../../proxy/pins/pins.js'), import('../../proxy/pins/scan.js')]);
     const given = checkDigest(input.name, input.digest, DIGEST_MIN_LENGTH);
     const { listing, file, under } = await listedNow(ctx, input.name);
     if (!reviewDigest(input.name, listing).startsWith(given)) {

@@ -262,7 +262,7 @@ export const serverSetDescription = defineTool({
   render: (r, ui) => `${ui.color.green('✓')} ${r.server}.${r.tool}: "${r.description}"`,
 });
 
-/** The names mcpkit publishes (proxy/names.ts), which many clients require. */
+/** The names mcpkit publishes (proxy/catalog/names.ts), which many clients require. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const serverRenameTool = defineTool({

@@ -18,7 +18,7 @@ export async function pinStates(ctx: ToolContext, names: readonly string[], conf
   if (!config) return new Map();
   const [{ pinFilePath, readPins }, { withheldCount, mayTrustFirstUse, tamperedPins }] = await Promise.all([
     import('../../config/pin-file.js'),
-    import('../../proxy/pins.js'),
+    import('../../proxy/pins/pins.js'),
   ]);
   let lock;
   try {

@@ -4,8 +4,8 @@ import { unknownServer } from '../../core/suggest.js';
 import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import { findingLine, scanListing } from './scan.js';
-import { PIN_KINDS, type Listing, type PinKind } from '../../proxy/pins.js';
-import type { KindReview } from '../../proxy/pin-review.js';
+import { PIN_KINDS, type Listing, type PinKind } from '../../proxy/pins/pins.js';
+import type { KindReview } from '../../proxy/pins/pin-review.js';
 
 const PIN_NOUNS = Object.fromEntries(Object.entries(PIN_KINDS).map(([kind, k]) => [kind, k.noun])) as Record<PinKind, string>;
 
@@ -105,8 +105,8 @@ export const serverDiff = defineTool({
     const { listing, file, under } = await listedNow(ctx, input.name);
     const [{ readPins, sectionOf }, { reviewDigest, DIGEST_MIN_LENGTH }, { reviewKind, reviewDiffers }] = await Promise.all([
       import('../../config/pin-file.js'),
-      import('../../proxy/pins.js'),
-      import('../../proxy/pin-review.js'),
+      import('../../proxy/pins/pins.js'),
+      import('../../proxy/pins/pin-review.js'),
     ]);
     const lock = readPins(file);
     const { kind: _kind, ...tools } = reviewKind('tools', lock.servers[input.name], listing.tools);

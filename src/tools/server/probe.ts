@@ -7,7 +7,7 @@ import { unknownServer } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import { DEFAULT_PIN_MODE, type PinMode } from '../../config/defaults.js';
-import type { Listing } from '../../proxy/pins.js';
+import type { Listing } from '../../proxy/pins/pins.js';
 import type { ChalkInstance } from 'chalk';
 import { editConfigFile, writtenSection } from '../shared/config-access.js';
 import { boxWords, requirePersonFor, sandboxFor, serverCommandLine, serverConnectionLines } from '../shared/approval.js';
@@ -53,7 +53,7 @@ export const serverTest = defineTool({
       const [listedPrompts, listedResources, { shapeServerTools }] = await Promise.all([
         upstream.listPrompts().catch(() => undefined),
         upstream.listResources().catch(() => undefined),
-        import('../../proxy/shape.js'),
+        import('../../proxy/catalog/shape.js'),
       ]);
       const [prompts, resources] = [listedPrompts ?? [], listedResources ?? []];
       // What the config lets through (its filter rules and tools allow-list), as mcpkit publishes it.
@@ -87,7 +87,7 @@ async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, listing:
   if (mode === 'off') return { mode, status: 'off' as const };
   const [{ pinFilePath, readPins, updatePins, sectionOf }, { comparePins, pinOfItem, keyOf }] = await Promise.all([
     import('../../config/pin-file.js'),
-    import('../../proxy/pins.js'),
+    import('../../proxy/pins/pins.js'),
   ]);
   const tools = listing.tools;
   const file = pinFilePath(ctx.configLocation.path);
@@ -107,7 +107,7 @@ async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, listing:
       (all.capability_sets ??= {})[name] ??= [''];
       return (pinnedNow = true);
     });
-    const [{ scanListing }, { alarming }] = await Promise.all([import('./scan.js'), import('../../proxy/scan.js')]);
+    const [{ scanListing }, { alarming }] = await Promise.all([import('./scan.js'), import('../../proxy/pins/scan.js')]);
     const findings = pinnedNow ? alarming(await scanListing(ctx, name, listing)) : [];
     return { mode, status: pinnedNow ? ('pinned now' as const) : ('not pinned' as const), file, findings };
   }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { unknownServer } from '../../core/suggest.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
-import { escapeInvisible } from '../../proxy/pins.js';
+import { escapeInvisible } from '../../proxy/pins/pins.js';
 import { pinCell, pinStates, type PinState } from './pin-state.js';
 
 function pairs(record: unknown): string[] {
@@ -118,7 +118,7 @@ export const serverShow = defineTool({
   },
 });
 
-/** Every string of a value with its invisible characters escaped (proxy/pins.ts). */
+/** Every string of a value with its invisible characters escaped (proxy/pins/pins.ts). */
 function showInvisible(value: unknown): unknown {
   if (typeof value === 'string') return escapeInvisible(value);
   if (Array.isArray(value)) return value.map(showInvisible);

@@ -4,14 +4,14 @@ import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
 import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
-import type { Finding, ScanTool } from '../../proxy/scan.js';
+import type { Finding, ScanTool } from '../../proxy/pins/scan.js';
 import type { PinFile } from '../../config/pin-file.js';
-import type { Severity } from '../../proxy/scan-rules.js';
-import { keyOf, type Listing } from '../../proxy/pins.js';
+import type { Severity } from '../../proxy/pins/scan-rules.js';
+import { keyOf, type Listing } from '../../proxy/pins/pins.js';
 
 /**
  * `mcpkit server scan`: the approved tool definitions of the lock file checked with the offline
- * rules of proxy/scan-rules.ts, as a table, JSON or SARIF for CI. Terminal-only, like diff and
+ * rules of proxy/pins/scan-rules.ts, as a table, JSON or SARIF for CI. Terminal-only, like diff and
  * approve: its excerpts quote the very text a poisoned tool aims at a model.
  */
 
@@ -19,7 +19,7 @@ const FAIL_ON = ['low', 'medium', 'high', 'critical', 'none'] as const;
 
 /** The lock file beside the config, its text, and every pin of it as the scanner takes it: one read. */
 export async function lockedTools(ctx: ToolContext): Promise<{ file: string; text: string; pins: PinFile; tools: ScanTool[] }> {
-  const [{ pinFilePath, readPinsWithText }, { pinnedScanTools }] = await Promise.all([import('../../config/pin-file.js'), import('../../proxy/scan.js')]);
+  const [{ pinFilePath, readPinsWithText }, { pinnedScanTools }] = await Promise.all([import('../../config/pin-file.js'), import('../../proxy/pins/scan.js')]);
   const file = pinFilePath(ctx.configLocation.path);
   const { pins, text } = readPinsWithText(file);
   return { file, text, pins, tools: pinnedScanTools(pins) };
@@ -75,9 +75,9 @@ export const serverScan = defineTool({
     }
     const [{ file, text, tools }, { scanTools, failsAt }, { SCAN_RULES }, { toSarif, lockLine }, { version }] = await Promise.all([
       lockedTools(ctx),
-      import('../../proxy/scan.js'),
-      import('../../proxy/scan-rules.js'),
-      import('../../proxy/sarif.js'),
+      import('../../proxy/pins/scan.js'),
+      import('../../proxy/pins/scan-rules.js'),
+      import('../../proxy/pins/sarif.js'),
       import('../../core/version.js'),
     ]);
     if (input.name !== undefined && !tools.some((t) => t.server === input.name)) {
@@ -122,7 +122,7 @@ export const serverScan = defineTool({
  * resources and templates, compared with every other server's approved tools.
  */
 export async function scanListing(ctx: ToolContext, server: string, listing: Listing, lock?: PinFile): Promise<Finding[]> {
-  const [{ scanTools, pinnedScanTools }, { pinOfItem }] = await Promise.all([import('../../proxy/scan.js'), import('../../proxy/pins.js')]);
+  const [{ scanTools, pinnedScanTools }, { pinOfItem }] = await Promise.all([import('../../proxy/pins/scan.js'), import('../../proxy/pins/pins.js')]);
   const locked = lock ? pinnedScanTools(lock) : (await lockedTools(ctx)).tools;
   const others = locked.filter((t) => t.server !== server);
   const own = (['tools', 'prompts', 'resources', 'resource_templates'] as const).flatMap((kind) =>

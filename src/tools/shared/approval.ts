@@ -111,7 +111,7 @@ export async function sandboxFor(
 ): Promise<true | { network: true } | undefined> {
   if (asked === true) return whenAsked;
   if (asked === false || ctx.surface !== 'mcp') return undefined;
-  const { hostFacts } = await import('../../proxy/host-facts.js');
+  const { hostFacts } = await import('../../proxy/sandbox/host-facts.js');
   return hostFacts(ctx.env).bwrap ? { network: true } : undefined;
 }
 

@@ -17,7 +17,7 @@ export async function checkToolNames(
   const config = await ctx.config();
   const server = config.mcp_servers[name];
   if (!server || config.unusable?.[`mcp_servers.${name}`]) return { checked: false, reason: 'the server entry is not usable' }; // the edit names what is wrong
-  const { shapeServerTools } = await import('../../proxy/shape.js');
+  const { shapeServerTools } = await import('../../proxy/catalog/shape.js');
   let offered: string[];
   try {
     offered = await ctx.servers.with(

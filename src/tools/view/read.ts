@@ -6,7 +6,7 @@ import { notFound } from '../../core/suggest.js';
 import { shellQuote } from '../../tool/command-line.js';
 import { defineTool, READ_ONLY, summaryOf } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
-import { escapeInvisible } from '../../proxy/pins.js';
+import { escapeInvisible } from '../../proxy/pins/pins.js';
 
 const viewName = z.string().min(1).describe('Name of the view.');
 

@@ -1,0 +1,235 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import { readPins, sectionOf, updatePins, type PinFile } from '../../config/pin-file.js';
+import { stableJson } from '../../core/stable-json.js';
+import { alarming, scanTools } from './scan.js';
+import type { Logger } from '../../core/logger.js';
+import {
+  admitItems,
+  admitTools,
+  differingMessage,
+  keyOf,
+  PIN_KINDS,
+  pinOfItem,
+  type ItemVerdict,
+  type PinKind,
+  type PinMode,
+  type PinVerdict,
+  type ServerPins,
+  withheldCount,
+} from './pins.js';
+
+/**
+ * The process's copy of the pins (../config/pin-file.ts), which every hub asks what of a server's
+ * listing may be served: its tools (the catalog), prompts, resources and templates (the prompt
+ * and resource router). A server with no pins of a kind is pinned on first use where that is
+ * allowed (mayTrustFirstUse): written to the lock file at once, and said once. `refresh` re-reads
+ * the file (serve: it changed on disk, an approval) and names the servers whose pins changed.
+ */
+export class PinKeeper {
+  private pins: PinFile;
+  /** The file could not be read: nothing is pinned on first use over it, and nothing unpinned is served (fail closed). */
+  private broken = false;
+  private readonly said = new Set<string>();
+  /** First-use pins waiting to be written, or being written (a reload meanwhile must not take them for a change). */
+  private readonly writing = new Map<string, [PinKind, string, ServerPins]>();
+  private flushing?: NodeJS.Timeout;
+  /** Servers whose capability sets changed and are waiting to be written. */
+  private readonly setsWriting = new Set<string>();
+
+  constructor(
+    readonly path: string,
+    private readonly logger: Logger,
+    /** Where first-use pinning and a changed tool are said (serve: stderr). */
+    private readonly say: (line: string) => void,
+    /** Whether a server without pins may be trusted on first use: only one a person added (proxy/pins/pins.ts, mayTrustFirstUse). */
+    private readonly mayTrustFirstUse: (server: string) => boolean = () => true,
+  ) {
+    this.pins = this.read() ?? { version: 1, servers: {} };
+  }
+
+  of(server: string, kind: PinKind = 'tools'): ServerPins | undefined {
+    return sectionOf(this.pins, kind)[server] ?? (this.broken ? {} : undefined);
+  }
+
+  /**
+   * What of the server's tools is served under `mode`; first use pins them. `capabilities`: what the
+   * listing's connection offered the server (a live listing only), which decides what it lists.
+   */
+  admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse = true, capabilities?: string): PinVerdict {
+    if (pinFirstUse && capabilities !== undefined && mode !== 'off') this.capabilitySetFirstUse(server, tools, capabilities);
+    const verdict = admitTools(tools, this.of(server), mode, this.firstUseAllowed(server, 'tools'));
+    if (verdict.firstUse && pinFirstUse && capabilities !== undefined) this.recordSet(server, capabilities);
+    this.after(
+      'tools',
+      server,
+      tools,
+      verdict.firstUse && pinFirstUse,
+      mode,
+      verdict.differing.map((d) => ({ item: d.tool, key: d.tool.name, why: d.why })),
+    );
+    return verdict;
+  }
+
+  /** What of a server's prompts, resources or templates is served under `mode`; first use pins them. */
+  admitItems<T extends object>(kind: Exclude<PinKind, 'tools'>, server: string, items: readonly T[], mode: PinMode): ItemVerdict<T> {
+    const verdict = admitItems(kind, items, this.of(server, kind), mode, this.firstUseAllowed(server, kind));
+    this.after(kind, server, items, verdict.firstUse, mode, verdict.differing);
+    return verdict;
+  }
+
+  /** How many of a server's listed tools its pins withhold under `mode` (quietly: /health, server list). */
+  withheldCount(server: string, tools: readonly Tool[], mode: PinMode): number {
+    return withheldCount(tools, this.of(server), mode, this.firstUseAllowed(server, 'tools'));
+  }
+
+  /** Reads the file again; the servers whose pins differ from the copy held. */
+  refresh(): string[] {
+    const before = this.pins;
+    this.pins = this.read() ?? before;
+    // First-use pins still on their way to the file are this process's: they stay, and are no change.
+    for (const [kind, server, pins] of this.writing.values()) {
+      const own = (sectionOf(this.pins, kind)[server] ??= {});
+      for (const [key, pin] of Object.entries(pins)) if (!Object.hasOwn(own, key)) own[key] = pin;
+    }
+    for (const server of this.setsWriting) {
+      const inFile = ((this.pins.capability_sets ??= {})[server] ??= []);
+      for (const set of before.capability_sets?.[server] ?? []) if (!inFile.includes(set)) inFile.push(set);
+    }
+    const kinds = Object.keys(PIN_KINDS) as PinKind[];
+    const names = new Set(kinds.flatMap((kind) => [...Object.keys(sectionOf(before, kind)), ...Object.keys(sectionOf(this.pins, kind))]));
+    return [...names].filter((name) => kinds.some((kind) => stableJson(sectionOf(before, kind)[name]) !== stableJson(sectionOf(this.pins, kind)[name])));
+  }
+
+  /**
+   * A listing under client capabilities the server's tools were never pinned under (a 2026 client's
+   * connection offers elicitation and sampling; server-everything then lists three more tools): what
+   * it lists beyond its pins is pinned on first use too, where first use is trusted, so a person
+   * approves a server once, not once per capability set. A changed tool stays withheld. Pins from
+   * before capability sets were recorded count as made under the first set seen.
+   */
+  private capabilitySetFirstUse(server: string, tools: readonly Tool[], capabilities: string): void {
+    const pins = this.of(server);
+    if (pins === undefined || this.broken) return;
+    const sets = this.pins.capability_sets?.[server] ?? [];
+    if (sets.includes(capabilities)) return;
+    const firstSet = sets.length === 0;
+    this.recordSet(server, capabilities);
+    if (firstSet || !this.mayTrustFirstUse(server)) return;
+    const added = tools.filter((t) => !Object.hasOwn(pins, t.name));
+    if (!added.length) return;
+    const more = Object.fromEntries(added.map((t) => [t.name, pinOfItem('tools', t)])) as ServerPins;
+    Object.assign(pins, more);
+    this.say(
+      `pinned ${added.length} more tools of server "${server}", which it lists to a client offering ${capabilities || 'no capabilities'}, on first use (${this.path}): ${added.map((t) => t.name).join(', ')}`,
+    );
+    this.queue('tools', server, more);
+  }
+
+  /** The capability set a server's tools are now pinned under, written with the next batch. */
+  private recordSet(server: string, capabilities: string): void {
+    const sets = ((this.pins.capability_sets ??= {})[server] ??= []);
+    if (!sets.includes(capabilities)) sets.push(capabilities);
+    this.setsWriting.add(server);
+    this.flushing ??= setTimeout(() => void this.flush(), 20);
+  }
+
+  /** No pins of the kind yet, and the server may be trusted on first use. */
+  private firstUseAllowed(server: string, kind: PinKind): boolean {
+    return this.of(server, kind) !== undefined || this.mayTrustFirstUse(server);
+  }
+
+  private after(
+    kind: PinKind,
+    server: string,
+    items: readonly object[],
+    pinNow: boolean,
+    mode: PinMode,
+    differing: { item: object; key: string; why: 'new' | 'changed' | 'tampered' }[],
+  ): void {
+    if (pinNow) this.pinFirstUse(kind, server, items);
+    for (const { item, key, why } of differing) {
+      const said = `${kind}\u0000${server}\u0000${key}\u0000${pinOfItem(kind, item).sha256}\u0000${mode}`;
+      if (this.said.has(said)) continue;
+      this.said.add(said);
+      this.logger.warn(differingMessage(server, key, why, mode, PIN_KINDS[kind].noun));
+    }
+  }
+
+  private pinFirstUse(kind: PinKind, server: string, items: readonly object[]): void {
+    const pins = Object.fromEntries(items.map((item) => [keyOf(kind, item), pinOfItem(kind, item)])) as ServerPins;
+    sectionOf(this.pins, kind)[server] = pins;
+    const noun = PIN_KINDS[kind].noun;
+    this.say(
+      `pinned the ${items.length} ${noun}s of server "${server}" on first use (${this.path}); a ${noun} that changes${items.length ? '' : ' or appears'} is withheld until approved`,
+    );
+    // Trust on first use is trust in what was there: what reads as an attack is said at once,
+    // after this listing has been answered (the scan is not on its way).
+    setImmediate(() => {
+      const found = alarming(
+        scanTools(
+          items.map((item) => ({ server, tool: keyOf(kind, item), definition: pinOfItem(kind, item).definition, ...(kind === 'tools' ? {} : { kind }) })),
+        ),
+      );
+      if (!found.length) return;
+      const where = [...new Set(found.map((f) => `${f.tool} (${f.name})`))].join(', ');
+      this.say(
+        `! server "${server}": what was just pinned reads as an attack on the model: ${where}. Review with: mcpkit server scan ${server}; remove it with: mcpkit server remove ${server}`,
+      );
+    });
+    // Written with the others pinned meanwhile, in one go: the lock file is made whole each time,
+    // and fifty servers listed at once would otherwise write it fifty times.
+    this.queue(kind, server, pins);
+  }
+
+  /** Pins to add to the file with the next batch (each kept where the file has that item already). */
+  private queue(kind: PinKind, server: string, pins: ServerPins): void {
+    const key = `${kind}\u0000${server}`;
+    const waiting = this.writing.get(key);
+    this.writing.set(key, [kind, server, { ...waiting?.[2], ...pins }]);
+    this.flushing ??= setTimeout(() => void this.flush(), 20);
+  }
+
+  /** Writes the first-use pins waiting; another process may have pinned a server meanwhile: the file keeps the first pins written. */
+  private async flush(): Promise<void> {
+    const batch = [...this.writing.entries()];
+    const sets = [...this.setsWriting].map((server) => [server, [...(this.pins.capability_sets?.[server] ?? [])]] as const);
+    this.setsWriting.clear();
+    try {
+      await updatePins(this.path, (file) => {
+        let changed = false;
+        for (const [, [kind, server, pins]] of batch) {
+          const section = sectionOf(file, kind);
+          const own = (section[server] ??= {});
+          changed = true;
+          for (const [key, pin] of Object.entries(pins)) if (!Object.hasOwn(own, key)) own[key] = pin;
+        }
+        for (const [server, known] of sets) {
+          const inFile = ((file.capability_sets ??= {})[server] ??= []);
+          for (const set of known.filter((k) => !inFile.includes(k))) {
+            inFile.push(set);
+            changed = true;
+          }
+        }
+        return changed;
+      });
+    } catch (error) {
+      this.logger.warn(`tool pins: cannot write ${this.path}: ${(error as Error).message}`);
+    } finally {
+      for (const [key, entry] of batch) if (this.writing.get(key) === entry) this.writing.delete(key);
+      this.flushing = undefined;
+      if (this.writing.size || this.setsWriting.size) this.flushing = setTimeout(() => void this.flush(), 20);
+    }
+  }
+
+  private read(): PinFile | undefined {
+    try {
+      const pins = readPins(this.path);
+      this.broken = false;
+      return pins;
+    } catch (error) {
+      this.broken = true;
+      this.logger.warn(`${(error as Error).message} The pins held so far stay in force; tools never pinned are withheld.`);
+      return undefined;
+    }
+  }
+}

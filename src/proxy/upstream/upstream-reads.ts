@@ -1,0 +1,107 @@
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+} from '@modelcontextprotocol/client';
+import * as z from 'zod';
+import { ToolError } from '../../core/errors.js';
+import type { ModernRequest } from '../../tool/context.js';
+import { modernParams } from '../eras/era.js';
+import { allPages } from './server-requests.js';
+import type { UpstreamConnection } from './upstream-connection.js';
+
+/** Results are passed through as the upstream produced them: no second validation on the hot path. */
+const PassThroughResult = z.looseObject({});
+
+/**
+ * The requests an upstream passes through as its server answers them (prompts, resources,
+ * templates, completions), with failures in mcpkit's words; and the two ways every request of an
+ * upstream fails or pages (`forward`, `paged`).
+ */
+export class ReadThrough {
+  constructor(
+    private readonly name: string,
+    private readonly connection: UpstreamConnection,
+  ) {}
+
+  private get timeoutMs(): number {
+    return this.connection.timeoutMs;
+  }
+
+  async listPrompts(): Promise<Prompt[]> {
+    const client = await this.connection.connect();
+    if (!client.getServerCapabilities()?.prompts) return [];
+    return this.paged((cursor) =>
+      client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.prompts, next: r.nextCursor })),
+    );
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
+    const client = await this.connection.connectOrUnavailable();
+    return this.forward(`prompt ${name}`, () => this.relayable(client, 'prompts/get', { name, arguments: args }, modern) as Promise<GetPromptResult>);
+  }
+
+  /** A request that a 2026-07-28 client may have to answer with input (MRTR), relayed as the SDK client's own otherwise. */
+  private relayable(client: Client, method: 'prompts/get' | 'resources/read', params: Record<string, unknown>, modern?: ModernRequest): Promise<unknown> {
+    const relayed = modern && client.getProtocolEra() === 'modern' ? modernParams(modern, this.connection.options.config) : undefined;
+    if (!relayed)
+      return method === 'prompts/get'
+        ? client.getPrompt(params as never, { timeout: this.timeoutMs })
+        : client.readResource(params as never, { timeout: this.timeoutMs });
+    return client.request({ method, params: { ...params, ...relayed } } as never, PassThroughResult, { timeout: this.timeoutMs, allowInputRequired: true });
+  }
+
+  async listResources(): Promise<Resource[]> {
+    const client = await this.connection.connect();
+    if (!client.getServerCapabilities()?.resources) return [];
+    return this.paged((cursor) =>
+      client.listResources(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.resources, next: r.nextCursor })),
+    );
+  }
+
+  async listResourceTemplates(): Promise<ResourceTemplateType[]> {
+    const client = await this.connection.connect();
+    if (!client.getServerCapabilities()?.resources) return [];
+    return this.paged((cursor) =>
+      client
+        .listResourceTemplates(cursor ? { cursor } : undefined, { timeout: this.timeoutMs })
+        .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+    );
+  }
+
+  async readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
+    const client = await this.connection.connectOrUnavailable();
+    return this.forward(`resource ${uri}`, () => this.relayable(client, 'resources/read', { uri }, modern) as Promise<ReadResourceResult>);
+  }
+
+  /** completion/complete; no candidates from a server that does not complete. */
+  async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    const client = await this.connection.connectOrUnavailable();
+    if (!client.getServerCapabilities()?.completions) return { completion: { values: [], hasMore: false } };
+    return this.forward('completion/complete', () => client.request({ method: 'completion/complete', params }, { timeout: this.timeoutMs }));
+  }
+
+  /** A pass-through request's failure: credentials, the server gone, or its own error. */
+  async forward<T>(what: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      const auth = this.connection.authFailure(error);
+      if (auth) throw auth;
+      if (this.connection.state !== 'ready') throw this.connection.unavailable();
+      // The server's own protocol error, for a 2026-07-28 client to act on (see callTool).
+      if (error instanceof ProtocolError && this.connection.client?.getProtocolEra() === 'modern') throw error;
+      throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${what}: ${(error as Error).message}`, { details: { server: this.name } });
+    }
+  }
+
+  paged<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+    return allPages(page, (error) => this.connection.authFailure(error) ?? error);
+  }
+}

@@ -1,0 +1,396 @@
+import { EmptyResultSchema } from '@modelcontextprotocol/core';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  CallToolResult,
+  ClientCapabilities,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  LoggingMessageNotification,
+  Prompt,
+  ReadResourceResult,
+  RequestId,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/client';
+import type { ToolError } from '../../core/errors.js';
+import { Listeners } from '../../core/listeners.js';
+import type { ModernRequest } from '../../tool/context.js';
+import { modernParams } from '../eras/era.js';
+import { ListenStream } from '../eras/listen-stream.js';
+import { InputBridge } from '../eras/input-bridge.js';
+import { routeServerRequests } from './server-requests.js';
+import { ReadThrough } from './upstream-reads.js';
+import { InFlight } from './in-flight.js';
+import { sendToolCall, type ForwardHow, type UpstreamCall } from './send-call.js';
+import { malformedResult, requestFailure } from './upstream-failure.js';
+import { ProgressTimeout } from './progress-timeout.js';
+import { REQUEST_TIMEOUT } from './raw-forwarder.js';
+import { malformedCallResult } from './call-result.js';
+import { UpstreamConnection, type UpstreamOptions } from './upstream-connection.js';
+import type { UpstreamStatus } from './upstream-status.js';
+
+export type { DownstreamRelay, UpstreamOptions, UpstreamState } from './upstream-connection.js';
+
+export type { UpstreamStatus } from './upstream-status.js';
+export type { UpstreamCall } from './send-call.js';
+
+export type LogParams = LoggingMessageNotification['params'];
+
+/** How long a bridged call waits for its client's retry: a person may be answering (as for a relayed elicitation). */
+const BRIDGE_PARK_MS = 10 * 60_000;
+
+/**
+ * One upstream MCP server as the proxy uses it: its connection (./upstream-connection.ts), its
+ * tool list cached and refreshed on list_changed, what it tells the proxy (log messages, list
+ * and resource changes), and every request the proxy makes of it, with failures in mcpkit's words.
+ */
+export class Upstream {
+  readonly name: string;
+  private readonly connection: UpstreamConnection;
+  private tools?: Tool[];
+  private readonly toolsChanged = new Listeners();
+  private readonly promptsChanged = new Listeners();
+  private readonly resourcesChanged = new Listeners();
+  private readonly logs = new Listeners<[LogParams, RequestId | undefined]>();
+  private readonly updates = new Listeners<[string]>();
+  /** The downstream's calls to this server in flight, oldest first (server-to-client requests relate to them). */
+  private readonly related: RequestId[] = [];
+  private wantedLevel?: LoggingLevel;
+  /** The subscriptions/listen stream of a 2026 server (list changes and subscribed resources). */
+  private readonly listening: ListenStream;
+  /** 2026 clients' calls parked while they answer what this (2025) server asked. */
+  private readonly bridge = new InputBridge<CallToolResult>(BRIDGE_PARK_MS);
+  /** Tool calls in flight, on either path (retire waits for them). */
+  private readonly calls = new InFlight();
+  private readonly reads: ReadThrough;
+
+  constructor(options: UpstreamOptions) {
+    this.name = options.name;
+    this.listening = new ListenStream(options.name, options.logger);
+    this.connection = new UpstreamConnection(options, {
+      setUp: (client, offered) => this.setUp(client, offered),
+      connected: async (client) => {
+        // A 2026 server says what changed only on a listen stream; it has no session log level to set.
+        if (client.getProtocolEra() === 'modern') return void this.listening.attach(client);
+        await this.sendLevel(client).catch((error) => options.logger.warn(`${this.name}: logging/setLevel failed: ${(error as Error).message}`));
+      },
+      reconnected: async (client) => {
+        await this.refreshTools(client);
+        this.toolsChanged.emit();
+      },
+    });
+    this.reads = new ReadThrough(this.name, this.connection);
+  }
+
+  /** Called when the tool list changed: list_changed from the server, or a reconnect. Each returns its unsubscribe. */
+  onToolsChanged(listener: () => void): () => void {
+    return this.toolsChanged.on(listener);
+  }
+
+  onPromptsChanged(listener: () => void): () => void {
+    return this.promptsChanged.on(listener);
+  }
+
+  onResourcesChanged(listener: () => void): () => void {
+    return this.resourcesChanged.on(listener);
+  }
+
+  /** Log messages (notifications/message) the server sends. */
+  onLog(listener: (params: LogParams, related: RequestId | undefined) => void): () => void {
+    return this.logs.on(listener);
+  }
+
+  /** notifications/resources/updated for a URI the server was subscribed to. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.updates.on(listener);
+  }
+
+  /** Marks a downstream call to this server as in flight until the returned function is called. */
+  relate(id: RequestId | undefined): () => void {
+    if (id === undefined) return () => {};
+    this.related.push(id);
+    return () => {
+      const at = this.related.indexOf(id);
+      if (at >= 0) this.related.splice(at, 1);
+    };
+  }
+
+  /** The MCP revision the connection speaks, once connected (2026-07-28, or a 2025 one). */
+  protocolVersion(): string | undefined {
+    return this.connection.client?.getNegotiatedProtocolVersion();
+  }
+
+  /** The server's capabilities once connected. */
+  capabilities(): ServerCapabilities | undefined {
+    return this.connection.client?.getServerCapabilities();
+  }
+
+  get timeoutMs(): number {
+    return this.connection.timeoutMs;
+  }
+
+  status(): UpstreamStatus {
+    const c = this.connection;
+    const out: UpstreamStatus = { name: this.name, state: c.state, reconnect_attempts: c.attempts };
+    const protocol = this.protocolVersion();
+    if (protocol) out.protocol = protocol;
+    if (this.tools) out.tools = this.tools.length;
+    if (c.lastError) out.error = c.lastError;
+    if (c.stderrTail.length) out.stderr = [...c.stderrTail];
+    const box = c.options.config.sandbox;
+    if (box) out.sandbox = box !== true && box.network ? 'box with network' : 'box';
+    return out;
+  }
+
+  connect(): Promise<Client> {
+    return this.connection.connect();
+  }
+
+  close(because?: string): Promise<void> {
+    this.bridge.close();
+    void this.listening.close();
+    return this.connection.close(because);
+  }
+
+  /**
+   * Closes the connection once its tool calls in flight have ended, or after `graceMs` (a config
+   * reload removed or changed the server): a call still running then ends with an error saying
+   * `because`, never a hang. New calls no longer come here (the hubs were re-pointed first).
+   */
+  async retire(graceMs: number, because: string): Promise<void> {
+    await this.calls.ended(graceMs);
+    await this.close(because);
+  }
+
+  /** Tool calls in flight, when one last began (0: never), and whether it is connected or connecting. */
+  activity(): { busy: boolean; lastUsed: number; awake: boolean } {
+    return { busy: this.calls.count > 0, lastUsed: this.calls.lastBegun, awake: !['idle', 'closed'].includes(this.connection.state) };
+  }
+
+  /** Closes the connection until it is next used (Runtime's cap on clients' own connections); not while calls are in flight. */
+  async sleep(): Promise<boolean> {
+    if (this.calls.count > 0) return false;
+    await this.connection.sleep();
+    return true;
+  }
+
+  /** A tool call begins: it is counted in flight, and related to the downstream request that caused it; the returned function ends it (once). */
+  private begin(related: RequestId | undefined): () => void {
+    const unrelate = this.relate(related);
+    const end = this.calls.begin();
+    return () => {
+      unrelate();
+      end();
+    };
+  }
+
+  /** The upstream's tools, from cache once connected. */
+  async listTools(): Promise<Tool[]> {
+    if (this.tools && this.connection.state === 'ready') return this.tools;
+    return this.refreshTools(await this.connection.connect());
+  }
+
+  /** The tools last seen, without connecting: this process's listing, else the seed an earlier one left (empty without either). */
+  cachedTools(): Tool[] {
+    return this.tools ?? this.connection.options.seedTools ?? [];
+  }
+
+  /** The client capabilities offered to the server (sorted names), once connected: its tools may depend on them. */
+  capabilitySet(): string | undefined {
+    return this.connection.capabilitySet;
+  }
+
+  /** Whether this process has listed the server's tools (a seed is only a guess). */
+  listedLive(): boolean {
+    return this.tools !== undefined;
+  }
+
+  async callTool({ name, args, signal, progress: onprogress, related, modern, trace: traced }: UpstreamCall): Promise<CallToolResult> {
+    const client = await this.connection.connectOrUnavailable();
+    // A span of its own, whose context the server gets in _meta.traceparent (it is the parent of the server's work).
+    const span = traced?.child('tools/call', name, this.name);
+    let failure: string | undefined;
+    const release = this.begin(related);
+    // Between 2026-07-28 peers an input_required result goes back to the client as it is, and the
+    // client's retry comes through with its answers (MRTR needs no state here).
+    const era = client.getProtocolEra();
+    const relayed = modern && era === 'modern' ? modernParams(modern, this.connection.options.config) : undefined;
+    const params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> } = { name, arguments: args ?? {}, ...relayed };
+    if (span) params._meta = { ...params._meta, traceparent: span.traceparent };
+    // Progress off the transport, in order (RawForwarder.tapProgress), always asked for: it keeps the call alive.
+    const bridged = modern !== undefined && era === 'legacy';
+    const alive = new ProgressTimeout(this.timeoutMs, this.connection.maxTotalMs);
+    const tap = !(bridged && modern.requestState !== undefined) ? this.connection.forwarder.tapProgress(alive.relay(onprogress)) : undefined;
+    if (tap) params._meta = { ...params._meta, progressToken: tap.token };
+    const leg = bridged && tap; // outlives this request: its own silence ends it, not the client's signal
+    const options = {
+      ...alive.options(signal),
+      ...(onprogress && !tap ? { onprogress } : {}),
+      ...(relayed ? { allowInputRequired: true } : {}),
+      ...(leg ? { legSignal: alive.signal, settled: () => (tap.end(), alive.stop()) } : {}),
+    };
+    // The server's own definition: its x-mcp-header parameters make a 2026 call's Mcp-Param-* headers.
+    const tool = era === 'modern' ? this.tools?.find((t) => t.name === name) : undefined;
+    let refused: ToolError | undefined;
+    try {
+      const result = await sendToolCall(client, params, options, { modern, tool, bridge: this.bridge });
+      const malformed = malformedCallResult(result);
+      if (malformed) throw (refused = malformedResult(this.name, name, malformed));
+      return result as CallToolResult;
+    } catch (error) {
+      failure = (error as Error).message;
+      if (refused !== undefined && error === refused) throw error;
+      // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
+      // capability the client lacks, -32602 for tampered request state) are the client's to act on.
+      if (alive.fired && !signal?.aborted) throw this.callFailure(name, { message: 'timed out', code: REQUEST_TIMEOUT }, alive.fired);
+      if (modern && error instanceof ProtocolError) throw error;
+      throw this.callFailure(name, error as Error & { code?: number });
+    } finally {
+      if (!leg) {
+        alive.stop();
+        tap?.end();
+      }
+      release();
+      span?.end(failure);
+    }
+  }
+
+  /** True when a call can go straight to the connected transport (forwardCall). */
+  get ready(): boolean {
+    // A 2026-07-28 request needs the SDK's envelope and headers, so it never skips the client.
+    return this.connection.state === 'ready' && this.connection.forwarder.attached && this.connection.client?.getProtocolEra() !== 'modern';
+  }
+
+  /**
+   * The hot path (./raw-forwarder.ts): a tools/call sent on the connected transport as is, traced
+   * as callTool traces; its progress goes to `progress`, its outcome to `done` (a result, or the
+   * error the ordinary path gives). Returns a function that cancels.
+   */
+  forwardCall(params: Record<string, unknown>, done: (result: CallToolResult | ToolError) => void, how: ForwardHow = {}): () => void {
+    const name = String(params.name);
+    let span = how.trace?.child('tools/call', name, this.name);
+    const sent = span ? { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), traceparent: span.traceparent } } : params;
+    // Ended once, by the outcome or by a cancel, whichever comes first.
+    const endSpan = (failure?: string) => void (span?.end(failure), (span = undefined));
+    const finish = (outcome: CallToolResult | ToolError) => {
+      endSpan(outcome instanceof Error ? outcome.message : undefined);
+      done(outcome);
+    };
+    const release = this.begin(how.related);
+    const cancel = this.connection.forwarder.forward('tools/call', sent, {
+      timeoutMs: this.timeoutMs,
+      maxTotalMs: this.connection.maxTotalMs,
+      ...(how.progress ? { progress: how.progress } : {}),
+      done: (outcome) => {
+        release();
+        if ('result' in outcome) {
+          const malformed = malformedCallResult(outcome.result);
+          return finish(malformed ? malformedResult(this.name, name, malformed) : (outcome.result as CallToolResult));
+        }
+        finish(
+          (outcome.cause !== undefined && this.connection.authFailure(outcome.cause)) ||
+            this.callFailure(name, outcome.error, outcome.error.total ? 'total' : 'idle'),
+        );
+      },
+    });
+    return () => {
+      release();
+      endSpan('cancelled');
+      cancel();
+    };
+  }
+
+  /** The one error a failed tools/call becomes, on either path. */
+  private callFailure(tool: string, error: { message: string; code?: number }, timeout?: 'idle' | 'total'): ToolError {
+    const auth = this.connection.authFailure(error);
+    if (auth) return auth;
+    if (this.connection.state !== 'ready') return this.connection.unavailable();
+    return requestFailure(this.name, tool, error, this.timeoutMs, timeout);
+  }
+
+  /** Prompts, resources, templates and completions are read through, not cached: clients ask for them rarely (./upstream-reads.ts). */
+  listPrompts(): Promise<Prompt[]> {
+    return this.reads.listPrompts();
+  }
+
+  getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
+    return this.reads.getPrompt(name, args, modern);
+  }
+
+  listResources(): Promise<Resource[]> {
+    return this.reads.listResources();
+  }
+
+  listResourceTemplates(): Promise<ResourceTemplateType[]> {
+    return this.reads.listResourceTemplates();
+  }
+
+  readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
+    return this.reads.readResource(uri, modern);
+  }
+
+  /** The log level the downstream asked for: sent now when connected, else once connected, to a server that logs. */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    this.wantedLevel = level;
+    const { state, client } = this.connection;
+    if (state === 'ready' && client) await this.sendLevel(client);
+  }
+
+  /** resources/subscribe or unsubscribe; false for a server that does not take subscriptions. */
+  async subscription(uri: string, on: boolean): Promise<boolean> {
+    const client = await this.connection.connectOrUnavailable();
+    if (client.getProtocolEra() === 'modern') return this.listening.subscription(client, uri, on);
+    if (!client.getServerCapabilities()?.resources?.subscribe) return false;
+    const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
+    await this.reads.forward(`${method} ${uri}`, () => client.request({ method, params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs }));
+    return true;
+  }
+
+  /** completion/complete; no candidates from a server that does not complete. */
+  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.reads.complete(params);
+  }
+
+  /** The downstream client's roots changed: tell the server, if connected and offered them. */
+  async rootsChanged(): Promise<void> {
+    if (!this.connection.capabilitySet?.split(',').includes('roots')) return;
+    if (this.connection.state === 'ready') await this.connection.client?.sendRootsListChanged().catch(() => undefined);
+  }
+
+  /** A new SDK client's handlers: what the server asks and tells. */
+  private setUp(client: Client, offered: ClientCapabilities): void {
+    routeServerRequests(client, offered, {
+      ...(this.connection.options.clientEra === 'modern' ? { bridge: this.bridge } : {}),
+      ...(this.connection.options.downstream ? { downstream: this.connection.options.downstream } : {}),
+      related: () => this.related[0],
+    });
+    client.setNotificationHandler('notifications/message', async (n) => this.logs.emit(n.params, this.related[0]));
+    client.setNotificationHandler('notifications/resources/updated', async (n) => this.updates.emit(n.params.uri));
+    // Prompt and resource lists are read through, so a change only needs passing on.
+    client.setNotificationHandler('notifications/prompts/list_changed', async () => this.promptsChanged.emit());
+    client.setNotificationHandler('notifications/resources/list_changed', async () => this.resourcesChanged.emit());
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
+      await this.refreshTools(client).catch((error) => this.connection.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`));
+      this.toolsChanged.emit();
+    });
+  }
+
+  private async sendLevel(client: Client): Promise<void> {
+    const level = this.wantedLevel;
+    if (!level || !client.getServerCapabilities()?.logging || client.getProtocolEra() === 'modern') return;
+    await this.reads.forward('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, { timeout: this.timeoutMs }));
+  }
+
+  private async refreshTools(client: Client): Promise<Tool[]> {
+    this.tools = await this.reads.paged((cursor) =>
+      client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })),
+    );
+    this.connection.options.listed?.(this.tools);
+    return this.tools;
+  }
+}

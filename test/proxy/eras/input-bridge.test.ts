@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { InputBridge, UnknownRequestState, type InputRequiredAnswer } from '../../../src/proxy/eras/input-bridge.js';
+
+const all = () => true;
+
+/** A call whose result the test decides, after its server asked what the test scripts. */
+function scriptedCall() {
+  let finish!: (value: string) => void;
+  const outcome = new Promise<string>((resolve) => (finish = resolve));
+  return { outcome, finish };
+}
+
+describe('InputBridge: a 2025 server asking a 2026 client, one call at a time', () => {
+  it('a call that asks nothing answers with its result', async () => {
+    const bridge = new InputBridge<string>(60_000);
+    expect(await bridge.start(Promise.resolve('done'), all)).toBe('done');
+  });
+
+  it('a question becomes input_required; the retry answers it and gets the result', async () => {
+    const bridge = new InputBridge<string>(60_000);
+    const call = scriptedCall();
+    const first = bridge.start(call.outcome, all);
+    const answered = bridge.ask('elicitation/create', { message: 'Name?' });
+    const leg = (await first) as InputRequiredAnswer;
+    expect(leg.resultType).toBe('input_required');
+    const [key, request] = Object.entries(leg.inputRequests)[0]!;
+    expect(request).toEqual({ method: 'elicitation/create', params: { message: 'Name?' } });
+    const second = bridge.resume(leg.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } });
+    expect(await answered).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    call.finish('Hello, Ada');
+    expect(await second).toBe('Hello, Ada');
+    // A state is good for one retry only.
+    expect(bridge.holds(leg.requestState)).toBe(false);
+  });
+
+  it('a second question in the same call is a second round', async () => {
+    const bridge = new InputBridge<string>(60_000);
+    const call = scriptedCall();
+    const first = bridge.start(call.outcome, all);
+    void bridge.ask('elicitation/create', { step: 1 });
+    const round1 = (await first) as InputRequiredAnswer;
+    const key1 = Object.keys(round1.inputRequests)[0]!;
+    const second = bridge.resume(round1.requestState, { [key1]: { action: 'accept' } });
+    void bridge.ask('sampling/createMessage', { step: 2 });
+    const round2 = (await second) as InputRequiredAnswer;
+    expect(Object.values(round2.inputRequests)[0]).toEqual({ method: 'sampling/createMessage', params: { step: 2 } });
+    expect(round2.requestState).not.toBe(round1.requestState);
+  });
+
+  it('a retry without the answer is asked again', async () => {
+    const bridge = new InputBridge<string>(60_000);
+    const first = bridge.start(scriptedCall().outcome, all);
+    void bridge.ask('elicitation/create', { message: 'Name?' });
+    const leg = (await first) as InputRequiredAnswer;
+    const again = (await bridge.resume(leg.requestState, {})) as InputRequiredAnswer;
+    expect(Object.values(again.inputRequests)[0]).toEqual({ method: 'elicitation/create', params: { message: 'Name?' } });
+  });
+
+  it.each([
+    ['a state it never issued', 'forged'],
+    ['an empty state', ''],
+  ])('refuses %s', async (_what, state) => {
+    const bridge = new InputBridge<string>(60_000);
+    await expect(bridge.resume(state, {})).rejects.toBeInstanceOf(UnknownRequestState);
+  });
+
+  it("refuses the server's question when the call's client lacks the capability, or no call is in flight", async () => {
+    const bridge = new InputBridge<string>(60_000);
+    await expect(bridge.ask('elicitation/create', {})).rejects.toThrow(/outside a call/);
+    void bridge.start(scriptedCall().outcome, (method) => method === 'sampling/createMessage');
+    await expect(bridge.ask('elicitation/create', {})).rejects.toThrow(/did not declare/);
+  });
+
+  it('with two calls in flight whose clients could be asked, a question goes to neither (it names no call)', async () => {
+    const bridge = new InputBridge<string>(60_000);
+    const a = bridge.start(scriptedCall().outcome, all);
+    const b = bridge.start(scriptedCall().outcome, all);
+    await expect(bridge.ask('elicitation/create', { message: 'question of B' })).rejects.toThrow(/cannot tell which of the 2 calls/);
+    // Neither call was handed the question: each is still waiting for its own result.
+    const pending = Symbol('pending');
+    expect(await Promise.race([a, b, new Promise((r) => setTimeout(() => r(pending), 20))])).toBe(pending);
+  });
+
+  it('the one call whose client declared the capability is asked, whatever calls of other clients are in flight', async () => {
+    const bridge = new InputBridge<string>(60_000);
+    void bridge.start(scriptedCall().outcome, () => false); // a client that cannot be asked, first in line
+    const asker = bridge.start(scriptedCall().outcome, all);
+    void bridge.ask('elicitation/create', { message: 'Name?' });
+    expect(((await asker) as InputRequiredAnswer).resultType).toBe('input_required');
+  });
+
+  it('a call whose client never retries is given up: the question is refused', async () => {
+    const bridge = new InputBridge<string>(30);
+    const first = bridge.start(scriptedCall().outcome, all);
+    const answered = bridge.ask('elicitation/create', {});
+    const leg = (await first) as InputRequiredAnswer;
+    await expect(answered).rejects.toThrow(/did not answer in time/);
+    expect(bridge.holds(leg.requestState)).toBe(false);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { SCAN_RULES } from '../../../src/proxy/pins/scan-rules.js';
+import { scanTools, type ScanTool } from '../../../src/proxy/pins/scan.js';
+import { LinearRegExp } from '../../../src/core/linear-regexp.js';
+
+/**
+ * Boundary "upstream -> client and terminal" (docs/SECURITY.md): an upstream's text is scanned in
+ * linear time. Each rule of the scanner is fed 1 MB of each input that makes a backtracking
+ * engine work hardest on its patterns (long runs of what a quantifier repeats, an opening that
+ * never closes, the words a pattern starts with, over and over), and must finish within a CPU
+ * bound that only a linear scan meets: `(\r?\n[ \t]*){8,}\S` took 82 s on 160k characters in V8,
+ * and one description of "a" and 200,000 newlines held `server test` for 2 minutes.
+ */
+const MB = 1024 * 1024;
+const fill = (unit: string) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+
+/** The words every pattern of the rules begins or ends with, so each rule sees its own near-misses. */
+const vocabulary = [
+  ...new Set(
+    SCAN_RULES.flatMap((r) => [...(r.patterns ?? []), ...(r.masks ?? []).map((m) => m.pattern), ...(r.names ? [r.names] : [])]).flatMap(
+      (p) => p.source.match(/[a-z_]{3,}/gi) ?? [],
+    ),
+  ),
+];
+
+const WORST: Record<string, string> = {
+  'a and newlines (the finding)': `a${'\n'.repeat(MB - 1)}`,
+  'newlines and tabs': fill('\r\n\t '),
+  spaces: fill(' '),
+  'no-break spaces': fill('\u00A0'),
+  'image links never closed': fill('!['),
+  'links never closed': fill('](https://x?a='),
+  'comments never closed': fill('<!--'),
+  'URLs back to back': fill('http://'),
+  'the rules words, no full stop': fill(`${vocabulary.join(' ')} `),
+  'the rules words, glued': fill(vocabulary.join('')),
+  'markup openers': fill('<[<|#'),
+  'paths half written': fill('~/.ssh/.env id_.aws/.cursor/'),
+};
+
+const tool = (description: string, extra: Partial<ScanTool> = {}): ScanTool => ({
+  server: 'upstream',
+  tool: 'search_issues',
+  definition: { name: 'search_issues', description, inputSchema: { type: 'object', properties: { sidenote: { type: 'string', description } } } },
+  ...extra,
+});
+
+function cpuMs(work: () => void): number {
+  const before = process.cpuUsage();
+  work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+/** Linear here means about a second per MB at worst for the slowest rule on this machine; a backtracking scan takes minutes. */
+const BOUND_MS = 3000;
+
+describe('every rule of the scanner runs in linear time on 1 MB of its worst case', () => {
+  it('every pattern and mask compiles on the linear engine (no lookaround, no backreferences)', () => {
+    for (const rule of SCAN_RULES) {
+      for (const pattern of [...(rule.patterns ?? []), ...(rule.masks ?? []).map((m) => m.pattern), ...(rule.names ? [rule.names] : [])])
+        expect(() => new LinearRegExp(pattern), `${rule.id} ${pattern.source}`).not.toThrow();
+    }
+  });
+
+  it.each(SCAN_RULES.filter((r) => r.kind !== 'tampered').map((r) => [r.id, r.name, r] as const))('%s %s', (_id, _name, rule) => {
+    const times: Record<string, number> = {};
+    for (const [what, input] of Object.entries(WORST)) {
+      const subjects =
+        rule.kind === 'mention' || rule.kind === 'collision' || rule.kind === 'confusable'
+          ? [tool(input), tool('Sends mail.', { server: 'other', tool: 'send_email' }), tool('x', { server: 'third', tool: input.slice(0, 64 * 1024) })]
+          : [tool(input)];
+      times[what] = cpuMs(() => scanTools(subjects, [rule]));
+    }
+    const worst = Object.entries(times).sort((a, b) => b[1] - a[1])[0]!;
+    expect(worst[1], `${rule.id} on ${worst[0]}: ${Math.round(worst[1])} ms`).toBeLessThan(BOUND_MS);
+  });
+
+  it('the finding as it was made: a description of "a" and 200,000 newlines is scanned in well under a second', () => {
+    const ms = cpuMs(() => scanTools([tool(`a${'\n'.repeat(200_000)}`)]));
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('many tools naming each other cost the text, not the text times the tools', () => {
+    const names = Array.from({ length: 2000 }, (_, i) => `tool_number_${i}`);
+    const text = names.join(' ');
+    const tools = names.map((name, i) => tool(text, { server: `s${i % 50}`, tool: name }));
+    const rule = SCAN_RULES.find((r) => r.kind === 'mention')!;
+    const ms = cpuMs(() => scanTools(tools.slice(0, 200), [rule]));
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+});
