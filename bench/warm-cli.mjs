@@ -95,7 +95,7 @@ try {
   const firstSearches = [];
   trees.forEach((tree, i) => {
     const file = config(`tree-${i}`, `retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n`);
-    // The daemon builds its roots' index as it starts (daemon/warm-roots.ts); a search at once
+    // The daemon builds its roots' index as it starts (daemon/server/warm-roots.ts); a search at once
     // does the walk itself, and the searches after it run while filters are still being built.
     mcpkit(['daemon', 'start'], file);
     const first = [0, 1, 2].map(() => mcpkit(['retrieve', 'search', ...queries[0][1], '--limit', '0'], file).seconds);

@@ -60,8 +60,8 @@ await build({
 // imports, cost 2-3 ms to load here (31 ms in all, against 14 ms for this file).
 await build({
   ...common,
-  entryPoints: ['src/cli/daemon-fast-path.ts'],
-  outfile: 'dist/cli/daemon-fast-path.cjs',
+  entryPoints: ['src/daemon/client/fast-path.ts'],
+  outfile: 'dist/cli/daemon-fast-path.cjs', // beside the other entries: build.json and package.json are found from here
   format: 'cjs',
   define: { 'import.meta.url': '__mcpkitModuleUrl' },
   banner: { js: "const __mcpkitModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -3,7 +3,7 @@ import { createRuntime, type Runtime } from '../app/runtime.js';
 import { closestNames } from '../core/suggest.js';
 import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
-import type { DaemonOperation } from './daemon-protocol.js';
+import type { DaemonOperation } from '../daemon/client/protocol.js';
 import { capturedRun } from './captured-process.js';
 import { createColor } from './color.js';
 import { formatJson, sayWaiting } from './output.js';
@@ -70,7 +70,7 @@ export abstract class McpkitCommand extends Command {
 
   /** The work done by mcpkit daemon when one runs for this config (and may do it); undefined: do it here. */
   protected async throughDaemon(runtime: Runtime, operation: DaemonOperation, noDaemon: boolean): Promise<unknown> {
-    const { throughDaemon } = await import('./daemon-use.js');
+    const { throughDaemon } = await import('../daemon/client/use.js');
     return (await throughDaemon(runtime, operation, { noDaemon }))?.result;
   }
 

@@ -7,7 +7,7 @@ import type { AnyTool } from '../tool/define.js';
 import { parseCallLine } from './call-line.js';
 import type { CliIo } from './cli-io.js';
 import { generatedCommandTool } from './command-table.js';
-import type { ColorLevel } from './daemon-protocol.js';
+import type { ColorLevel } from '../daemon/client/protocol.js';
 import { checkHabits, fieldSpecs, inputFromCommandLine } from './field-specs.js';
 import { formatJson } from './output.js';
 import { parseToolArgs } from './tool-args.js';

@@ -3,7 +3,7 @@ import { ToolError } from '../core/errors.js';
 import { McpkitCommand } from './base-command.js';
 import type { Runtime } from '../app/runtime.js';
 
-/** What the daemon says of a task (daemon/daemon-tasks.ts), as the terminal reads it. */
+/** What the daemon says of a task (daemon/server/tasks.ts), as the terminal reads it. */
 export interface TaskView {
   task_id: string;
   tool: string;
@@ -17,7 +17,7 @@ export interface TaskView {
 
 /** One `task` operation of the config's daemon; a config without a running daemon holds no tasks. */
 export async function askDaemon(runtime: Runtime, action: 'get' | 'cancel' | 'list', id?: string): Promise<unknown> {
-  const { throughDaemon } = await import('./daemon-use.js');
+  const { throughDaemon } = await import('../daemon/client/use.js');
   const answer = await throughDaemon(runtime, { op: 'task', action, ...(id !== undefined ? { id } : {}) });
   if (!answer) {
     throw new ToolError('NOT_FOUND', 'No daemon runs for this config, so it holds no tasks: they live in the daemon that ran them, and end with it.', {

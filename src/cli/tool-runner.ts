@@ -42,7 +42,7 @@ export async function runToolForCli(
   const remote =
     tool.warm && !options.scope
       ? await (
-          await import('./daemon-use.js')
+          await import('../daemon/client/use.js')
         ).throughDaemon(
           options.runtime,
           { op: 'tool', tool: tool.name, input: raw, stream: emit !== undefined },

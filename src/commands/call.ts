@@ -68,7 +68,7 @@ export default class Call extends McpkitCommand {
       });
     }
     const runtime = this.runtime(configFlag);
-    const [{ startDaemon }, { forgetDaemonAnswer }] = await Promise.all([import('../cli/daemon-control.js'), import('../cli/daemon-client.js')]);
+    const [{ startDaemon }, { forgetDaemonAnswer }] = await Promise.all([import('../daemon/client/control.js'), import('../daemon/client/client.js')]);
     await startDaemon(runtime.configLocation.path, runtime.env);
     // This process may have found no daemon a moment ago (the fast path asked first): it runs now.
     forgetDaemonAnswer();

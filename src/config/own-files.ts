@@ -39,7 +39,7 @@ export function realPath(path: string): string {
   }
 }
 
-/** The daemon's folder: `$XDG_RUNTIME_DIR/mcpkit`, else `$TMPDIR/mcpkit-UID` (cli/daemon-place.ts places its sockets there). */
+/** The daemon's folder: `$XDG_RUNTIME_DIR/mcpkit`, else `$TMPDIR/mcpkit-UID` (daemon/client/place.ts places its sockets there). */
 export function daemonFolder(env: Readonly<Record<string, string | undefined>>): string {
   const runtimeDir = env.XDG_RUNTIME_DIR?.trim();
   return runtimeDir ? join(runtimeDir, 'mcpkit') : join(tmpdir(), `mcpkit-${uid()}`);

@@ -2,8 +2,8 @@ import { existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connect } from '../../src/cli/daemon-client.js';
-import type { DaemonPlace } from '../../src/cli/daemon-place.js';
+import { connect } from '../../src/daemon/client/client.js';
+import type { DaemonPlace } from '../../src/daemon/client/place.js';
 import { tempDir } from '../helpers/cli.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCallLine } from '../../src/cli/call-line.js';
-import { differingVariables, fromWire, lineReader, toWire, watchedVariables, type BrokenLine } from '../../src/cli/daemon-protocol.js';
+import { differingVariables, fromWire, lineReader, toWire, watchedVariables, type BrokenLine } from '../../src/daemon/client/protocol.js';
 import { errorObject, ToolError } from '../../src/core/errors.js';
 
 describe('the daemon protocol', () => {

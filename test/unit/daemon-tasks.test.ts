@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DaemonTasks, MAX_KEPT, taskAnswer } from '../../src/daemon/daemon-tasks.js';
+import { DaemonTasks, MAX_KEPT, taskAnswer } from '../../src/daemon/server/tasks.js';
 
 const never = () => new Promise<unknown>(() => {});
 

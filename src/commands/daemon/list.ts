@@ -1,5 +1,5 @@
 import { McpkitCommand } from '../../cli/base-command.js';
-import type { DaemonState } from '../../cli/daemon-control.js';
+import type { DaemonState } from '../../daemon/client/control.js';
 
 export default class DaemonList extends McpkitCommand {
   static override summary = 'List every mcpkit daemon of yours: one per config file, with its pid, uptime and requests.';
@@ -9,7 +9,7 @@ export default class DaemonList extends McpkitCommand {
 
   async run(): Promise<{ daemons: DaemonState[] }> {
     const { flags } = await this.parse(DaemonList);
-    const { listDaemons } = await import('../../cli/daemon-control.js');
+    const { listDaemons } = await import('../../daemon/client/control.js');
     const daemons = await listDaemons(this.runtime(flags.config).env);
     if (!this.jsonEnabled()) {
       if (daemons.length === 0) this.print('No mcpkit daemon runs.');

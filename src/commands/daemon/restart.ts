@@ -8,7 +8,7 @@ export default class DaemonRestart extends McpkitCommand {
   async run(): Promise<unknown> {
     const { flags } = await this.parse(DaemonRestart);
     const runtime = this.runtime(flags.config);
-    const { startDaemon, stopDaemon } = await import('../../cli/daemon-control.js');
+    const { startDaemon, stopDaemon } = await import('../../daemon/client/control.js');
     const stopped = await stopDaemon(runtime.configLocation.path, runtime.env);
     const started = await startDaemon(runtime.configLocation.path, runtime.env);
     if (!this.jsonEnabled()) {

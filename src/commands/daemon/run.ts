@@ -9,7 +9,7 @@ export default class DaemonRun extends McpkitCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(DaemonRun);
     const runtime = this.runtime(flags.config);
-    const { runDaemon } = await import('../../daemon/daemon-server.js');
+    const { runDaemon } = await import('../../daemon/server/server.js');
     await runDaemon({ configPath: runtime.configLocation.path, version: this.config.version });
   }
 }

@@ -9,7 +9,7 @@ export default class DaemonStart extends McpkitCommand {
   async run(): Promise<unknown> {
     const { flags } = await this.parse(DaemonStart);
     const runtime = this.runtime(flags.config);
-    const { startDaemon } = await import('../../cli/daemon-control.js');
+    const { startDaemon } = await import('../../daemon/client/control.js');
     const started = await startDaemon(runtime.configLocation.path, runtime.env);
     if (!this.jsonEnabled()) {
       this.print(

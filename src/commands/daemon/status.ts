@@ -1,6 +1,6 @@
 import { McpkitCommand } from '../../cli/base-command.js';
 import { processIo } from '../../cli/cli-io.js';
-import type { DaemonState } from '../../cli/daemon-control.js';
+import type { DaemonState } from '../../daemon/client/control.js';
 
 export default class DaemonStatus extends McpkitCommand {
   static override summary = 'Whether mcpkit daemon runs for this config: pid, uptime, each upstream server, cache and memory.';
@@ -10,7 +10,7 @@ export default class DaemonStatus extends McpkitCommand {
   async run(): Promise<DaemonState> {
     const { flags } = await this.parse(DaemonStatus);
     const runtime = this.runtime(flags.config);
-    const { daemonState } = await import('../../cli/daemon-control.js');
+    const { daemonState } = await import('../../daemon/client/control.js');
     const state = await daemonState(runtime.configLocation.path, runtime.env);
     if (!state.running) processIo().exitCode(1);
     if (!this.jsonEnabled()) this.print(await render(state, this.color));
@@ -22,7 +22,7 @@ async function render(state: DaemonState, color: import('chalk').ChalkInstance):
   if (!state.running) return `No mcpkit daemon runs for ${state.config}. Start one with "mcpkit daemon start".`;
   const { createRenderUi } = await import('../../cli/render.js');
   const ui = createRenderUi(color);
-  const s = state.status as unknown as import('../../daemon/daemon-server.js').DaemonStatus;
+  const s = state.status as unknown as import('../../daemon/server/server.js').DaemonStatus;
   const mib = (bytes: number | undefined) => `${((bytes ?? 0) / 1048576).toFixed(1)} MiB`;
   const lines = [
     `mcpkit daemon, pid ${s.pid}, up ${uptime(s.uptime_s)}, ${s.requests} request(s) answered`,

@@ -12,14 +12,14 @@ export default class DaemonStop extends McpkitCommand {
   async run(): Promise<unknown> {
     const { flags } = await this.parse(DaemonStop);
     if (flags.all) {
-      const { stopAllDaemons } = await import('../../cli/daemon-control.js');
+      const { stopAllDaemons } = await import('../../daemon/client/control.js');
       const stopped = await stopAllDaemons(this.runtime(undefined).env);
       if (!this.jsonEnabled())
         this.print(stopped.length ? stopped.map((s) => `mcpkit daemon stopped (pid ${s.pid}) for ${s.config}`).join('\n') : 'No mcpkit daemon runs.');
       return { stopped };
     }
     const runtime = this.runtime(flags.config);
-    const { stopDaemon } = await import('../../cli/daemon-control.js');
+    const { stopDaemon } = await import('../../daemon/client/control.js');
     const pid = await stopDaemon(runtime.configLocation.path, runtime.env);
     if (!this.jsonEnabled()) {
       this.print(pid === undefined ? `No mcpkit daemon runs for ${runtime.configLocation.path}.` : `mcpkit daemon stopped (pid ${pid}).`);

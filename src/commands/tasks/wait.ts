@@ -3,7 +3,7 @@ import { McpkitCommand } from '../../cli/base-command.js';
 import { askDaemon, type TaskView } from '../../cli/task-commands.js';
 import { printUpstreamResult, type UpstreamResult } from '../../cli/upstream-calls.js';
 import { terminalProgress } from '../../cli/progress-bar.js';
-import { fromWire } from '../../cli/daemon-protocol.js';
+import { fromWire } from '../../daemon/client/protocol.js';
 import { ToolError } from '../../core/errors.js';
 
 export default class TasksWait extends McpkitCommand {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ToolError } from '../core/errors.js';
-import { packageRoot } from '../core/version.js';
-import { connect } from './daemon-client.js';
-import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from './daemon-place.js';
+import { ToolError } from '../../core/errors.js';
+import { packageRoot } from '../../core/version.js';
+import { connect } from './client.js';
+import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from './place.js';
 
 const bin = () => join(packageRoot(), 'bin/run.js');
 

@@ -1,8 +1,8 @@
 import { Chalk } from 'chalk';
-import type { Runtime } from '../app/runtime.js';
-import type { CliIo } from '../cli/cli-io.js';
-import { runCommandLine } from '../cli/command-line.js';
-import type { ColorLevel } from '../cli/daemon-protocol.js';
+import type { Runtime } from '../../app/runtime.js';
+import type { CliIo } from '../../cli/cli-io.js';
+import { runCommandLine } from '../../cli/command-line.js';
+import type { ColorLevel } from '../client/protocol.js';
 
 /**
  * A command line a client sent whole (`DaemonOperation` command), run as a command run in this

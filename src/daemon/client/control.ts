@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../config/lock.js';
-import { ToolError } from '../core/errors.js';
-import { buildIdentity } from '../core/version.js';
-import { connect, request } from './daemon-client.js';
-import { daemonLog, launchDaemon } from './daemon-launch.js';
-import { checkPrivateFolder, daemonFolder, daemonPlace, type DaemonPlace } from './daemon-place.js';
+import { processAlive } from '../../config/lock.js';
+import { ToolError } from '../../core/errors.js';
+import { buildIdentity } from '../../core/version.js';
+import { connect, request } from './client.js';
+import { daemonLog, launchDaemon } from './launch.js';
+import { checkPrivateFolder, daemonFolder, daemonPlace, type DaemonPlace } from './place.js';
 
 /** What `mcpkit daemon status` shows (the daemon's own DaemonStatus, and what this command knows). */
 export interface DaemonState {

@@ -1,4 +1,4 @@
-import { errorObject, ToolError } from '../core/errors.js';
+import { errorObject, ToolError } from '../../core/errors.js';
 import { randomUUID } from 'node:crypto';
 
 /**

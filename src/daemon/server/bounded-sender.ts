@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { encodeLine, type DaemonMessage } from '../cli/daemon-protocol.js';
+import { encodeLine, type DaemonMessage } from '../client/protocol.js';
 
 /** What a client may leave unread on its socket before it is cut off, and how long it may take nothing. */
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;

@@ -1,6 +1,6 @@
-import { locateConfig } from '../config/locate.js';
-import { colorLevel } from './color.js';
-import { daemonAllowed, viaDaemon } from './daemon-client.js';
+import { locateConfig } from '../../config/locate.js';
+import { colorLevel } from '../../cli/color.js';
+import { daemonAllowed, viaDaemon } from './client.js';
 
 /**
  * A terminal command that mcpkit daemon runs for it, when one runs for its config: the command

@@ -1,11 +1,11 @@
 import { existsSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
-import { processAlive } from '../config/lock.js';
-import { ToolError } from '../core/errors.js';
-import { buildIdentity } from '../core/version.js';
-import { checkPrivateFolder, daemonPlace, type DaemonPlace } from './daemon-place.js';
-import { encodeLine, fromWire, lineReader, type BypassReason, type DaemonMessage, type DaemonOperation } from './daemon-protocol.js';
-import type { WaitKind } from '../app/runtime-options.js';
+import { processAlive } from '../../config/lock.js';
+import { ToolError } from '../../core/errors.js';
+import { buildIdentity } from '../../core/version.js';
+import { checkPrivateFolder, daemonPlace, type DaemonPlace } from './place.js';
+import { encodeLine, fromWire, lineReader, type BypassReason, type DaemonMessage, type DaemonOperation } from './protocol.js';
+import type { WaitKind } from '../../app/runtime-options.js';
 
 /**
  * A terminal command's way to `mcpkit daemon`: when one runs for the command's config, the work
@@ -38,7 +38,7 @@ export function daemonAllowed(env: NodeJS.ProcessEnv, noDaemonFlag: boolean | un
 /**
  * What a process learned of its daemon that holds for its life: none runs, or it answered bypass
  * for its build or environment. A fast path that fell back to oclif's command is not asked twice.
- * Kept on the global object: the fast path is a bundle of its own (daemon-fast-path.cjs), with
+ * Kept on the global object: the fast path is a bundle of its own (dist/cli/daemon-fast-path.cjs), with
  * its own copy of this module.
  */
 const SETTLED = Symbol.for('mcpkit.daemon.settled');

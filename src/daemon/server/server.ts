@@ -1,12 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { chmodSync, linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { followConfig } from '../app/follow-config.js';
-import { DAEMON_IDLE_MINUTES } from '../config/defaults.js';
-import { createRuntime, type Runtime } from '../app/runtime.js';
-import type { WaitKind } from '../app/runtime-options.js';
-import { connect } from '../cli/daemon-client.js';
-import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from '../cli/daemon-place.js';
+import { followConfig } from '../../app/follow-config.js';
+import { DAEMON_IDLE_MINUTES } from '../../config/defaults.js';
+import { createRuntime, type Runtime } from '../../app/runtime.js';
+import type { WaitKind } from '../../app/runtime-options.js';
+import { connect } from '../client/client.js';
+import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from '../client/place.js';
 import {
   differingVariables,
   lineReader,
@@ -16,16 +16,16 @@ import {
   type DaemonMessage,
   type DaemonOperation,
   type DaemonRequest,
-} from '../cli/daemon-protocol.js';
-import { callUpstreamTool, listUpstreamTools } from '../cli/upstream-calls.js';
-import { DaemonTasks, taskAnswer } from './daemon-tasks.js';
-import { errorObject, ToolError } from '../core/errors.js';
-import { redact, redactDeep } from '../core/redact.js';
-import { routeHookStderrToCallers, withCallerStderr } from '../core/caller-stderr.js';
-import { buildIdentity } from '../core/version.js';
-import { DEFAULT_POLICY } from '../tool/context.js';
-import { parseToolInput } from '../tool/mcp-shape.js';
-import { saysSlowServer } from '../cli/output.js';
+} from '../client/protocol.js';
+import { callUpstreamTool, listUpstreamTools } from '../../cli/upstream-calls.js';
+import { DaemonTasks, taskAnswer } from './tasks.js';
+import { errorObject, ToolError } from '../../core/errors.js';
+import { redact, redactDeep } from '../../core/redact.js';
+import { routeHookStderrToCallers, withCallerStderr } from '../../core/caller-stderr.js';
+import { buildIdentity } from '../../core/version.js';
+import { DEFAULT_POLICY } from '../../tool/context.js';
+import { parseToolInput } from '../../tool/mcp-shape.js';
+import { saysSlowServer } from '../../cli/output.js';
 import { boundedSender } from './bounded-sender.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
 import { warmRoots } from './warm-roots.js';
@@ -113,7 +113,7 @@ class Daemon {
   private readonly started = Date.now();
   private requests = 0;
   private inFlight = 0;
-  /** `mcpkit call --task`'s calls, running and ended (./daemon-tasks.ts). */
+  /** `mcpkit call --task`'s calls, running and ended (./tasks.ts). */
   private readonly tasks = new DaemonTasks();
   private idleTimer?: NodeJS.Timeout;
   private end!: (reason: string) => void;

@@ -1,5 +1,5 @@
-import type { WaitKind } from '../app/runtime-options.js';
-import { ToolError, isErrorCode, type ErrorCode } from '../core/errors.js';
+import type { WaitKind } from '../../app/runtime-options.js';
+import { ToolError, isErrorCode, type ErrorCode } from '../../core/errors.js';
 
 /**
  * What a terminal command and `mcpkit daemon` say to each other over the daemon's Unix socket:

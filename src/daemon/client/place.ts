@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ToolError } from '../core/errors.js';
-import { daemonFolder } from '../config/own-files.js';
+import { ToolError } from '../../core/errors.js';
+import { daemonFolder } from '../../config/own-files.js';
 
 /**
  * Where a config's daemon listens: a Unix socket (never TCP) in a folder only its user can enter,

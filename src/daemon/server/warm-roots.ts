@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Runtime } from '../app/runtime.js';
-import { parseToolInput } from '../tool/mcp-shape.js';
-import { fileIndexes, implicitRoot, rootSpecsOf } from '../tools/retrieve/shared.js';
+import type { Runtime } from '../../app/runtime.js';
+import { parseToolInput } from '../../tool/mcp-shape.js';
+import { fileIndexes, implicitRoot, rootSpecsOf } from '../../tools/retrieve/shared.js';
 
 /** How long after its start the daemon waits for a command to search first (it then builds nothing twice). */
 const WARM_AFTER_MS = 1_000;

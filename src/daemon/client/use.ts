@@ -1,7 +1,7 @@
-import type { Runtime } from '../app/runtime.js';
-import { daemonAllowed, viaDaemon, type DaemonAnswer } from './daemon-client.js';
-import type { DaemonOperation } from './daemon-protocol.js';
-import { sayWaiting } from './output.js';
+import type { Runtime } from '../../app/runtime.js';
+import { daemonAllowed, viaDaemon, type DaemonAnswer } from './client.js';
+import type { DaemonOperation } from './protocol.js';
+import { sayWaiting } from '../../cli/output.js';
 
 /**
  * The terminal's use of `mcpkit daemon`, shared by oclif's commands and the fast paths: the work
@@ -39,6 +39,6 @@ async function startIfAuto(runtime: Runtime, answer: Exclude<DaemonAnswer, { kin
     () => false, // the command itself reports a config that does not load
   );
   if (!auto) return;
-  const { startInBackground } = await import('./daemon-launch.js');
+  const { startInBackground } = await import('./launch.js');
   startInBackground(runtime.configLocation.path, runtime.env);
 }
