@@ -5,7 +5,19 @@
  * (the daemon's client, src/daemon/client/, is a peer of the CLI it serves; its server runs command lines of the CLI)
  * A layer may import itself and anything below it; type-only imports count too.
  */
-const order = ['core', 'config', 'tool', 'retrieve|registry|arango|auth|audit', 'proxy', 'tools', 'app', 'mcp', 'cli|daemon/client', 'daemon/server', 'commands'];
+const order = [
+  'core',
+  'config',
+  'tool',
+  'retrieve|registry|arango|auth|audit',
+  'proxy',
+  'tools',
+  'app',
+  'mcp',
+  'cli|daemon/client',
+  'daemon/server',
+  'commands',
+];
 const folder = (layer) => `^src/(${layer})/`;
 
 const upward = order.slice(0, -1).map((layer, i) => ({
