@@ -9,8 +9,8 @@ import type { ToolAccess, UpstreamTrace } from '../tool/context.js';
 import { auditedCall, STDIO_IDENTITY, type Answered, type CallFacts } from './call-record.js';
 
 /**
- * The one chain every downstream request goes through, on both paths: the SDK server's handlers
- * (tool-server.ts) and the hot path (fast-path.ts). Its steps, in order:
+ * The one chain every downstream request goes through, begun by the dispatcher (dispatcher.ts)
+ * whichever way the call then runs (the hub's hot path, or its router). Its steps, in order:
  *
  * - identity: who calls and what they may call (serve.clients), read once per request;
  * - audit: the request's line in the audit log and the metrics (call-record.ts makes it);
@@ -207,7 +207,7 @@ export function beginCall(links: CallLinks, call: CallStart): BegunCall {
   };
 }
 
-/** Runs a request of the SDK server's path through the chain: a refused call answers with its refusal, unrun. */
+/** Runs a request through the chain as one promise: a refused call answers with its refusal, unrun. */
 export async function throughChain<T>(
   links: CallLinks,
   call: CallStart,

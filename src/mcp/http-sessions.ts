@@ -5,25 +5,25 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { ToolAccess } from '../tool/context.js';
-import { linksOf } from './call-chain.js';
 import type { InFlightScope } from './calls-in-flight.js';
-import { installFastPath, tryFastHttpCall, type FastPathCaller } from './fast-path.js';
+import type { Dispatcher } from './dispatcher.js';
 import { jsonRpcError, sendJson } from './http-wire.js';
 import type { Caller, Route } from './route-access.js';
+import { sdkServer } from './sdk-server.js';
 import { idleSessions, SessionStore } from './session-store.js';
-import { createToolServer, resolvedHubOf } from './tool-server.js';
+import { answerCallAsJson, takeToolCalls } from './wire-calls.js';
 
 /**
  * The 2025-11-25 sessions of `serve --http`: one per client, bound to the route it started on and
  * the credential that opened it. A session's requests are answered on its hot path
- * (./fast-path.ts) or by its SDK transport; sessions end when their client says so (DELETE), when
+ * (./wire-calls.ts) or through its SDK transport; sessions end when their client says so (DELETE), when
  * idle too long (never with a request in flight), or when their credential is revoked; there are at
  * most `maxSessions` of one credential on one route.
  */
 export interface Session {
   transport: NodeStreamableHTTPServerTransport;
-  /** Who the session's calls come from: its client's rules and limits, and the audit log's hot-path lines. */
-  fastPath: FastPathCaller;
+  /** What answers its requests (./dispatcher.ts). */
+  dispatcher: Dispatcher;
   /** What its credential's client may call now (set again on each request: the config may have changed). */
   access: { current: ToolAccess };
   /** Tells its client that its tools changed (serve.clients was edited: what it may call may have). */
@@ -125,7 +125,7 @@ export class LegacySessions {
         session.lastSeen = Date.now();
       });
     }
-    if (req.method === 'POST' && tryFastHttpCall(req, res, body, session.hub(), sendJson, session.fastPath)) return;
+    if (req.method === 'POST' && answerCallAsJson(req, res, body, session.dispatcher, sendJson, id)) return;
     return session.transport.handleRequest(req, res, body);
   }
 
@@ -149,7 +149,7 @@ export class LegacySessions {
     const view = route.kind === 'view' ? route.view : undefined;
     const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
     const held = { current: access };
-    const server = createToolServer({
+    const { server, dispatcher } = sdkServer({
       hub: (downstream) => runtime.clientHub(view, downstream),
       runtime,
       hasServers,
@@ -157,25 +157,23 @@ export class LegacySessions {
       remote: true,
       inFlight,
     });
-    // Who this session's hot-path calls come from: its rules and limits, and the audit log's lines.
-    const fastPath: FastPathCaller = {
-      links: linksOf(runtime, () => held.current, inFlight),
-      session: () => transport.sessionId,
-      client: () => server.getClientVersion(),
-    };
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => (this.options.replicaId ? `${this.options.replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
         const toolsChanged = () => void server.sendToolListChanged().catch(() => undefined);
-        const session = { transport, route: path, routeInfo: route, callerId: caller.id, caller, hub: resolvedHubOf(server), lastSeen: Date.now(), busy: 0 };
-        this.store.add(id, { ...session, fastPath, access: held, toolsChanged }, place);
+        const session = { transport, route: path, routeInfo: route, callerId: caller.id, caller, hub: () => dispatcher.hub, lastSeen: Date.now(), busy: 0 };
+        this.store.add(id, { ...session, dispatcher, access: held, toolsChanged }, place);
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) this.store.delete(transport.sessionId);
     };
     await server.connect(transport);
-    installFastPath(transport, resolvedHubOf(server), fastPath);
+    takeToolCalls(
+      transport,
+      () => dispatcher,
+      () => transport.sessionId,
+    );
     await transport.handleRequest(req, res, body);
   }
 

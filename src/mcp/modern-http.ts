@@ -1,12 +1,23 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import {
+  classifyInboundRequest,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  createMcpHandler,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
 import { TASKS_EXTENSION, TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
 import type { TaskStore } from './task-store.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
-import { createToolServer } from './tool-server.js';
+import { Dispatcher } from './dispatcher.js';
+import type { Downstream, RequestContext } from './request-context.js';
+import { protocolError } from './protocol-errors.js';
+import { sdkServer } from './sdk-server.js';
 import { HEADER_MISMATCH, paramHeaderDeclarations, paramHeaderMismatch } from '../proxy/eras/param-headers.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import { settleAtMost } from '../core/pool.js';
@@ -57,15 +68,15 @@ export function listenedResources(body: unknown): string[] {
  * Only a request whose Mcp-Method and Mcp-Name headers agree with its body is looked at: the SDK
  * refuses the others first, with their own error, as a server checks the standard headers first.
  */
-async function paramHeaderRefusal(req: IncomingMessage, body: unknown, hub: () => Promise<ProxyHub>) {
+async function paramHeaderRefusal(headers: IncomingHttpHeaders, body: unknown, hub: () => Promise<ProxyHub>) {
   const m = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
   if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return undefined;
-  if (first(req.headers['mcp-method']) !== 'tools/call' || first(req.headers['mcp-name'])?.trim() !== m.params.name) return undefined;
+  if (first(headers['mcp-method']) !== 'tools/call' || first(headers['mcp-name'])?.trim() !== m.params.name) return undefined;
   const entry = await (await hub()).entry(m.params.name);
   // mcpkit's own tools mark no parameter: only a published MCP tool definition can.
   const declarations = entry && entry.kind !== 'local' ? paramHeaderDeclarations(entry.tool.inputSchema) : undefined;
   if (!declarations?.length) return undefined;
-  const mismatch = paramHeaderMismatch(declarations, m.params.arguments, (name) => first(req.headers[name]));
+  const mismatch = paramHeaderMismatch(declarations, m.params.arguments, (name) => first(headers[name]));
   if (!mismatch) return undefined;
   const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null;
   return {
@@ -118,6 +129,19 @@ function refuse(res: ServerResponse, answer: JsonRpcRefusal): void {
   res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
+/**
+ * The client of a task's round, known by the request's envelope alone: a 2026-07-28 client is not
+ * asked things in the middle of a call (it gets input_required), and a task has no stream to tell it on.
+ */
+function envelopeClient(ctx: RequestContext): Downstream {
+  return {
+    capabilities: () => ctx.envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
+    client: () => ctx.envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined,
+    request: (method) => Promise.reject(new Error(`A task's call cannot ask its client (${method}); a 2026-07-28 client is asked with input_required.`)),
+    notify: () => Promise.resolve(),
+  };
+}
+
 export function modernRoute(
   runtime: Runtime,
   view: string | undefined,
@@ -138,7 +162,7 @@ export function modernRoute(
         hub.onResourcesChanged(() => handler.notify.resourcesChanged()),
         hub.onResourceUpdated((uri) => handler.notify.resourceUpdated(uri)),
       ];
-      return createToolServer({
+      return sdkServer({
         hub: () => runtime.openHub(view, { shared: true, era: 'modern' }),
         runtime,
         hasServers: hub.hasServers,
@@ -147,7 +171,7 @@ export function modernRoute(
         ...(inFlight ? { inFlight } : {}),
         ...(access ? { access: () => access } : {}),
         ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
-      });
+      }).server;
     },
     {
       // Legacy traffic never gets here (serveHttp keeps its sessions); refusing it is a safety net.
@@ -157,18 +181,23 @@ export function modernRoute(
     },
   );
   const node = toNodeHandler(handler);
-  // A call the task host runs on after it answered goes through this same handler, to its end.
-  const run: CallRunner = async (body, headers, signal, access, inFlight) => {
-    const request = new Request('http://mcpkit.internal/mcp', { method: 'POST', headers, body: JSON.stringify(body), signal });
-    const response = await handler.fetch(request, {
-      authInfo: { token: '', clientId: access.client, scopes: [], extra: { access, inFlight } },
-      parsedBody: body,
-    });
-    return { status: response.status, headers: Object.fromEntries(response.headers.entries()), text: await response.text() };
+  // The task host runs a call's rounds in a dispatcher of their own, as the SDK's handler would for the request.
+  const run: CallRunner = async (params, ctx, access, inFlight, headers) => {
+    const hub = () => runtime.openHub(view, { shared: true, era: 'modern' });
+    // Mcp-Param-* checked as below for a call the SDK answers: here, inside the time the call is given.
+    const refused = await paramHeaderRefusal(headers, { jsonrpc: '2.0', id: ctx.id, method: 'tools/call', params }, hub);
+    if (refused) throw protocolError(refused.error.code, refused.error.message, refused.error.data);
+    const dispatcher = new Dispatcher(
+      { hub, runtime, hasServers: (await hub()).hasServers, perRequest: true, remote: true, access: () => access, ...(inFlight ? { inFlight } : {}) },
+      envelopeClient(ctx),
+    );
+    return dispatcher.callTool(params, ctx)!;
   };
-  const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings) : undefined;
+  const serverInfo = () => ({ name: 'mcpkit', title: 'mcpkit', version: runtime.version() });
+  const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings, serverInfo) : undefined;
   return {
     async serve(req, res, body, access, inFlight) {
+      const arrived = performance.now();
       // The SDK passes req.auth to the server factory as authInfo; mcpkit checked the credential already (route-auth.ts).
       (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: access.client, scopes: [], extra: { access, inFlight } };
       // The SDK answers subscriptions/listen itself; the resources a stream asks about are
@@ -186,15 +215,16 @@ export function modernRoute(
         res.once('close', () => void hub.clients.detach(stream).catch(() => undefined));
         await settleAtMost([...new Set(uris)], SUBSCRIBE_CONCURRENCY, (uri) => hub.clients.subscribe(stream, uri));
       }
-      const refused = await paramHeaderRefusal(req, body, () => runtime.openHub(view, { shared: true, era: 'modern' }));
-      if (refused) {
-        runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
-        return refuse(res, refused);
-      }
-      const hosted = await host?.handle(body, req.headers, access, inFlight);
+      // A call the task host takes runs in its own time, from its arrival (its Mcp-Param-* headers checked within).
+      const hosted = await host?.handle(body, req.headers, access, inFlight, arrived);
       if (hosted) {
         res.writeHead(hosted.status, { ...hosted.headers, 'content-length': Buffer.byteLength(hosted.text) }).end(hosted.text);
         return;
+      }
+      const refused = await paramHeaderRefusal(req.headers, body, () => runtime.openHub(view, { shared: true, era: 'modern' }));
+      if (refused) {
+        runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
+        return refuse(res, refused);
       }
       return node(req, res, body);
     },

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type ClientCapabilities } from '@modelcontextprotocol/server';
 import { stableJson } from '../core/stable-json.js';
 import { InputRequiredAnswer, type PersonQuestion, type ToolContext } from '../tool/context.js';
 import { approvalForm } from '../tools/shared/approval.js';
+import type { RequestContext } from './request-context.js';
 
 /** The key of mcpkit's question in a 2026-07-28 input_required result and in the retry's answers. */
 const KEY = 'mcpkit_approval';
@@ -48,21 +49,21 @@ export function callDigest(tool: string, args: unknown): string {
  * taken at its word on the retry that carries the answer under the state issued for this call.
  */
 export function personAsker(
-  ctx: ServerContext,
+  ctx: Pick<RequestContext, 'envelope' | 'inputResponses' | 'requestState' | 'elicit'>,
   call: { tool: string; args: unknown },
   clientCapabilities: () => ClientCapabilities | undefined,
   questions: OpenQuestions,
 ): NonNullable<ToolContext['askPerson']> {
   return async (question: PersonQuestion) => {
     const form = approvalForm(question);
-    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const envelope = ctx.envelope;
     if (envelope !== undefined) {
       const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
       if (!capabilities?.elicitation) return 'unavailable';
       const digest = callDigest(call.tool, call.args);
-      const state = ctx.mcpReq.requestState();
+      const state = ctx.requestState;
       if (typeof state === 'string' && questions.take(state, digest)) {
-        const answer = inputResponse(ctx.mcpReq.inputResponses, KEY);
+        const answer = inputResponse(ctx.inputResponses as Parameters<typeof inputResponse>[0], KEY);
         return answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.approve === true ? 'approved' : 'declined';
       }
       throw new InputRequiredAnswer(
@@ -72,8 +73,8 @@ export function personAsker(
         >,
       );
     }
-    if (!clientCapabilities()?.elicitation) return 'unavailable';
-    const answer = await ctx.mcpReq.elicitInput({ mode: 'form', ...form }, { timeout: ANSWER_TTL_MS });
+    if (!clientCapabilities()?.elicitation || !ctx.elicit) return 'unavailable';
+    const answer = (await ctx.elicit({ mode: 'form', ...form }, ANSWER_TTL_MS)) as { action?: unknown; content?: { approve?: unknown } };
     return answer.action === 'accept' && answer.content?.approve === true ? 'approved' : 'declined';
   };
 }

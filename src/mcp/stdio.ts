@@ -2,18 +2,17 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { Transport, RequestId } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../app/runtime.js';
-import type { ProxyHub } from '../proxy/hub.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
-import { linksOf } from './call-chain.js';
-import { installFastPath } from './fast-path.js';
-import { createToolServer, resolvedHubOf, type ToolServerOptions } from './tool-server.js';
+import type { Dispatcher } from './dispatcher.js';
+import { sdkServer, type SdkServerOptions } from './sdk-server.js';
+import { takeToolCalls } from './wire-calls.js';
 
 export interface StdioServeOptions {
   runtime: Runtime;
   hasServers: boolean;
   /** The hub for a client of this era (see ToolServerOptions.hub). */
-  hub: (era: ClientEra) => ToolServerOptions['hub'];
+  hub: (era: ClientEra) => SdkServerOptions['hub'];
   /**
    * The streams the session runs on: the process's stdin and stdout, whose signals end it too;
    * or a pair a test gives, serving in its own process with the same framing and paths.
@@ -27,7 +26,7 @@ export interface StdioServeOptions {
  *
  * The SDK's entry decides the era from the client's opening message (initialize for 2025-11-25,
  * server/discover or an enveloped request for 2026-07-28) and pins one server for the connection.
- * The hot path serves 2025 clients only: a 2026 request goes through the SDK, which owns its envelope.
+ * A 2025 client's tools/call are taken off the wire (./wire-calls.ts): a 2026 request goes through the SDK, which owns its envelope.
  */
 export async function serveStdio({ runtime, hasServers, hub, streams }: StdioServeOptions): Promise<void> {
   const stdin = streams?.input ?? process.stdin;
@@ -37,20 +36,17 @@ export async function serveStdio({ runtime, hasServers, hub, streams }: StdioSer
   const input = new PassThrough();
   stdin.pipe(input, { end: false });
   const transport = new StdioServerTransport(input, streams?.output ?? process.stdout);
-  let legacyHub: (() => ProxyHub | undefined) | undefined;
-  let legacyServer: ReturnType<typeof createToolServer> | undefined;
+  let legacy: Dispatcher | undefined;
   const handle = serveBothEras(
     ({ era }) => {
-      const server = createToolServer({ runtime, hasServers, hub: hub(era) });
-      if (era === 'legacy') {
-        legacyHub = resolvedHubOf(server);
-        legacyServer = server;
-      } else void runtime.sleepEra('legacy'); // warmed at start for a 2025 client (./run-serve.ts): not this one's
+      const { server, dispatcher } = sdkServer({ runtime, hasServers, hub: hub(era) });
+      if (era === 'legacy') legacy = dispatcher;
+      else void runtime.sleepEra('legacy'); // warmed at start for a 2025 client (./run-serve.ts): not this one's
       return server;
     },
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
-  installFastPath(transport, () => legacyHub?.(), { links: linksOf(runtime), session: () => undefined, client: () => legacyServer?.getClientVersion() });
+  takeToolCalls(transport, () => legacy);
   const answered = trackAnswers(transport);
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));

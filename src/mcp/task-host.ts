@@ -1,17 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, CLIENT_CAPABILITIES_META_KEY, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
 import type { InFlightScope } from './calls-in-flight.js';
+import type { CallParams } from './dispatcher.js';
+import { modernRequestOf } from './modern-request.js';
+import { wireError } from './protocol-errors.js';
+import type { RequestContext } from './request-context.js';
 import { detailedTask, isTerminal, taskEnvelope, type HostedTask, type TaskBounds, type TaskStore } from './task-store.js';
+import { callParamsOf } from './wire-calls.js';
 
 /**
  * serve as the task host of every tool it serves (io.modelcontextprotocol/tasks, SEP-2663), for
  * 2026-07-28 clients over HTTP that declare the extension on a request: a tools/call still running
- * after `afterMs` is answered with a task (CreateTaskResult) and runs on; tasks/get, tasks/update
- * and tasks/cancel are answered here, for the caller's own tasks only. The call itself runs the
- * ordinary way (`run`: the route's own handler, so rules, limits, hooks and the audit log apply),
- * whether or not the upstream knows tasks. An input_required answer of a call (SEP-2322) parks the
- * task as input_required; tasks/update answers it, and the call is made again with the answers.
+ * `afterMs` after it arrived is answered with a task (CreateTaskResult) and runs on; tasks/get,
+ * tasks/update and tasks/cancel are answered here, for the caller's own tasks only. The call itself
+ * runs in the dispatcher (`run`: rules, limits, hooks and the audit log apply), whether or not the
+ * upstream knows tasks. An input_required answer of a call (SEP-2322) parks the task as
+ * input_required; tasks/update answers it, and the call is made again with the answers.
  */
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -26,21 +31,24 @@ export interface TaskSettings {
   bounds: TaskBounds;
 }
 
-/** An HTTP answer: what the route's handler gave, or the host's own JSON. */
+/** An HTTP answer of the host's own. */
 export interface HostAnswer {
   status: number;
   headers: Record<string, string>;
   text: string;
 }
 
-/** Runs one JSON-RPC request through the route's own handler, to its end. */
+/** Runs one round of a tools/call in the dispatcher of a caller with this access. */
 export type CallRunner = (
-  body: Record<string, unknown>,
-  headers: Record<string, string>,
-  signal: AbortSignal,
+  params: CallParams,
+  ctx: RequestContext,
   access: ToolAccess,
-  inFlight?: InFlightScope,
-) => Promise<HostAnswer>;
+  inFlight: InFlightScope | undefined,
+  headers: Record<string, string>,
+) => Promise<Record<string, unknown>>;
+
+/** How one round of a call ended. */
+type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
 
 type Rpc = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
 
@@ -56,43 +64,110 @@ export function declaresTasks(params: Record<string, unknown> | undefined): bool
   return caps?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
-/** The one JSON-RPC message that answers request `id` in a handler's answer (JSON, or an SSE stream's events). */
-export function finalMessage(answer: HostAnswer, id: unknown): { result?: Record<string, unknown>; error?: Record<string, unknown> } | undefined {
-  const texts = (answer.headers['content-type'] ?? '').includes('text/event-stream')
-    ? answer.text
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trim())
-    : [answer.text];
-  for (const text of texts.reverse()) {
-    try {
-      const message = JSON.parse(text) as { id?: unknown; result?: Record<string, unknown>; error?: Record<string, unknown> };
-      if (message.id === id && (message.result !== undefined || message.error !== undefined)) return message;
-    } catch {
-      /* not JSON: not the answer */
-    }
-  }
-  return undefined;
+/** An Mcp-Name header's value: as written, or its Base64 form (`=?base64?...?=`, SEP-2243) decoded. */
+export function mcpNameValue(header: string | undefined): string | undefined {
+  const value = header?.trim();
+  const encoded = value?.match(/^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/);
+  return encoded ? Buffer.from(encoded[1]!, 'base64').toString('utf8') : value;
 }
+
+/**
+ * Whether the host may take a 2026-07-28 tools/call itself, having checked what the SDK's entry
+ * checks before a handler runs: the SDK's own classification (a valid envelope that agrees with
+ * the MCP-Protocol-Version header and the Mcp-Method header), the version header present, and the
+ * Mcp-Method and Mcp-Name headers present and agreeing with the body. Anything else goes to the
+ * SDK, which refuses it in its own words.
+ */
+export function hostMayTake(body: Rpc, headers: IncomingHttpHeaders): boolean {
+  const version = first(headers['mcp-protocol-version']);
+  const method = first(headers['mcp-method']);
+  const classified = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: version,
+    mcpMethodHeader: method,
+    mcpNameHeader: first(headers['mcp-name']),
+    body,
+  });
+  if (classified.kind !== 'modern' || version === undefined || classified.classification?.revision !== version.trim()) return false;
+  return method?.trim() === 'tools/call' && typeof body.params?.name === 'string' && mcpNameValue(first(headers['mcp-name'])) === body.params.name;
+}
+
+/** A tools/call result as the SDK's 2026-07-28 codec sends it: its result type, and the server's identity in _meta. */
+export function modernCallResult(result: Record<string, unknown>, serverInfo: Record<string, unknown>): Record<string, unknown> {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  return {
+    ...result,
+    resultType: result.resultType ?? 'complete',
+    ...(meta === undefined || (typeof meta === 'object' && meta[SERVER_INFO_META_KEY] === undefined)
+      ? { _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo } }
+      : {}),
+  };
+}
+
+/** The request context of one round of a hosted call: no stream (the answer is one JSON body, or a task's). */
+function roundContext(
+  id: unknown,
+  params: CallParams & { inputResponses?: unknown; requestState?: unknown },
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  arrived?: number,
+): RequestContext {
+  const envelope = params._meta;
+  const answers = { inputResponses: params.inputResponses, requestState: params.requestState };
+  const modern = modernRequestOf(envelope, answers, Object.entries(headers));
+  return {
+    id: id as string | number,
+    signal,
+    envelope,
+    ...(modern ? { modern } : {}),
+    ...answers,
+    notify: () => Promise.resolve(),
+    ...(arrived !== undefined ? { arrived } : {}),
+  };
+}
+
+/** A round's end, as an outcome (a thrown error is the JSON-RPC error it would be answered with). */
+const outcomeOf = (round: Promise<Record<string, unknown>>): Promise<Outcome> =>
+  round.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error: wireError(error) }),
+  );
 
 export class TaskHost {
   constructor(
     private readonly store: TaskStore,
     private readonly run: CallRunner,
     private readonly settings: () => TaskSettings,
+    /** The server's identity, stamped on a result the host answers as the SDK's codec would. */
+    private readonly serverInfo: () => Record<string, unknown>,
   ) {}
 
-  /** The answer to a request this host takes: tasks/*, or a tools/call it may make a task of. Undefined: not the host's. */
-  async handle(body: unknown, headers: IncomingHttpHeaders, access: ToolAccess, inFlight?: InFlightScope): Promise<HostAnswer | undefined> {
+  /**
+   * The answer to a request this host takes: tasks/*, or a tools/call it may make a task of.
+   * Undefined: not the host's. `arrived` is when the request came in (performance.now()).
+   */
+  async handle(
+    body: unknown,
+    headers: IncomingHttpHeaders,
+    access: ToolAccess,
+    inFlight?: InFlightScope,
+    arrived = performance.now(),
+  ): Promise<HostAnswer | undefined> {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
     const rpc = body as Rpc;
     if (rpc.jsonrpc !== '2.0' || rpc.id === undefined || typeof rpc.method !== 'string') return undefined;
-    if (rpc.method === 'tools/call') return this.toolCall(rpc, headers, access, inFlight);
+    if (rpc.method === 'tools/call') return this.toolCall(rpc, headers, access, inFlight, arrived);
     if (rpc.method !== 'tasks/get' && rpc.method !== 'tasks/update' && rpc.method !== 'tasks/cancel') return undefined;
     return this.taskMethod(rpc, headers, access);
   }
 
-  private async toolCall(rpc: Rpc, headers: IncomingHttpHeaders, access: ToolAccess, inFlight?: InFlightScope): Promise<HostAnswer | undefined> {
+  private async toolCall(
+    rpc: Rpc,
+    headers: IncomingHttpHeaders,
+    access: ToolAccess,
+    inFlight: InFlightScope | undefined,
+    arrived: number,
+  ): Promise<HostAnswer | undefined> {
     const name = typeof rpc.params?.name === 'string' ? rpc.params.name : undefined;
     if (name === undefined) return undefined;
     const settings = this.settings();
@@ -107,23 +182,36 @@ export class TaskHost {
         },
       );
     }
-    const afterMs = settings.afterMsFor(name);
+    const params = callParamsOf(rpc.params);
+    if (!params || !hostMayTake(rpc, headers)) return undefined;
     const abort = new AbortController();
     const sent = forwardable(headers);
-    const running = this.run(rpc as Record<string, unknown>, sent, abort.signal, access, inFlight);
+    const running = outcomeOf(this.run(params, roundContext(rpc.id, params, sent, abort.signal, arrived), access, inFlight, sent));
+    // after_ms counts from the request's arrival: what came before (the view's servers starting) is part of the wait.
+    const wait = Math.max(0, arrived + settings.afterMsFor(name) - performance.now());
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), afterMs)));
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), wait)));
     const sooner = await Promise.race([running, late]);
     clearTimeout(timer);
-    if (sooner !== 'late') return sooner;
+    if (sooner !== 'late') return this.answerNow(rpc.id, sooner);
     // Still running: a task of the caller's, unless it holds as many as it may (then the call is awaited as usual).
-    const params = { ...rpc.params } as Record<string, unknown>;
-    const task = this.store.create(access.client, params, abort, settings.bounds, requestedTtl(params));
-    if (!task) return running;
+    const kept = { ...rpc.params } as Record<string, unknown>;
+    const task = this.store.create(access.client, kept, abort, settings.bounds, requestedTtl(kept));
+    if (!task) return this.answerNow(rpc.id, await running);
     task.headers = sent;
     if (inFlight) task.inFlight = inFlight;
-    this.follow(task, running, rpc.id, access);
+    this.follow(task, running, access);
     return reply(rpc.id, { resultType: 'task', ...taskEnvelope(task) });
+  }
+
+  /** A call that ended before it became a task, answered as the SDK answers an in-band result or error. */
+  private answerNow(id: unknown, outcome: Outcome): HostAnswer {
+    if ('error' in outcome) {
+      // In-band errors are HTTP 200 but for those the SDK's ladder answers with 400 (a header mismatch, a missing capability).
+      const { code, message, data } = outcome.error;
+      return refuse(id, code, message, data, code === MISSING_CAPABILITY || code === HEADER_MISMATCH ? 400 : 200);
+    }
+    return reply(id, modernCallResult(outcome.result, this.serverInfo()));
   }
 
   private async taskMethod(rpc: Rpc, headers: IncomingHttpHeaders, access: ToolAccess): Promise<HostAnswer> {
@@ -180,30 +268,27 @@ export class TaskHost {
         },
       });
     }
-    const params = { ...task.params, inputResponses: task.answers, ...(task.requestState !== undefined ? { requestState: task.requestState } : {}) };
+    const params = {
+      ...task.params,
+      inputResponses: task.answers,
+      ...(task.requestState !== undefined ? { requestState: task.requestState } : {}),
+    } as unknown as CallParams & { inputResponses?: unknown; requestState?: unknown };
     this.store.update(task, { status: 'working', statusMessage: 'Resumed with the answers.' });
-    const body = { jsonrpc: '2.0', id, method: 'tools/call', params };
-    this.follow(task, this.run(body, task.headers ?? {}, task.abort.signal, access, task.inFlight), id, access);
+    const headers = task.headers ?? {};
+    const round = this.run(params, roundContext(id, params, headers, task.abort.signal), access, task.inFlight, headers);
+    this.follow(task, outcomeOf(round), access);
   }
 
-  /** Keeps what a round of the task's call ends with; a round that could not be run fails the task. */
-  private follow(task: HostedTask, round: Promise<HostAnswer>, id: unknown, access: ToolAccess): void {
-    round.then(
-      (answer) => this.settle(task, answer, id, access),
-      (error: Error) => this.store.update(task, { status: 'failed', error: { code: -32603, message: error.message } }),
-    );
+  /** Keeps what a round of the task's call ends with. */
+  private follow(task: HostedTask, round: Promise<Outcome>, access: ToolAccess): void {
+    void round.then((outcome) => this.settle(task, outcome, access));
   }
 
   /** What the call ended with, kept on its task: a result, an error, or questions for the client. */
-  private settle(task: HostedTask, answer: HostAnswer, id: unknown, access: ToolAccess): void {
+  private settle(task: HostedTask, outcome: Outcome, access: ToolAccess): void {
     if (isTerminal(task.status)) return;
-    const message = finalMessage(answer, id);
-    if (!message) {
-      this.store.update(task, { status: 'failed', error: { code: -32603, message: `The call ended without an answer (HTTP ${answer.status}).` } });
-      return;
-    }
-    if (message.error) return this.store.update(task, { status: 'failed', error: message.error });
-    const { resultType, requestState, inputRequests, ...result } = message.result!;
+    if ('error' in outcome) return this.store.update(task, { status: 'failed', error: outcome.error });
+    const { resultType, requestState, inputRequests, ...result } = outcome.result;
     if (resultType === 'input_required' && inputRequests && typeof inputRequests === 'object') {
       task.answers = {};
       return this.store.update(task, { status: 'input_required', inputRequests: inputRequests as Record<string, unknown>, requestState });

@@ -35,6 +35,24 @@ beforeAll(async () => {
     serve: { groups: ['config'], tasks: { required: ['failing_job'] } },
   });
   served = await serveHttpChild(config);
+  // after_ms counts from a call's arrival, so the view's first call waits for its server to start:
+  // the scenarios are about the protocol, so the server is started first, as a running gateway's is.
+  const listed = await fetch(`${served.url}/view/conf/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }),
+  });
+  expect(await listed.text()).toContain('greet');
 });
 afterAll(async () => {
   if (served) await stopChild(served.child);

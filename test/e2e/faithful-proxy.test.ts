@@ -2,10 +2,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, spawnTracked } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, spawnTracked, tempDir } from '../helpers/cli.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
 
@@ -293,9 +294,17 @@ describe('the other faces', () => {
 
 describe('one call pipeline, one error contract', () => {
   const server = { ...relay('faulty'), timeout_ms: 1500, filter: [{ exclude: 'touch' }] };
-  const hot = writeConfig({ mcp_servers: { faulty: server } });
+  const folder = tempDir();
+  const hotLog = join(folder, 'hot.jsonl');
+  const ordinaryLog = join(folder, 'ordinary.jsonl');
+  const hot = writeConfig({ mcp_servers: { faulty: server }, serve: { audit_log: hotLog } });
   // Any hook sends calls down the ordinary path (the fixture's hooks leave these tools alone).
-  const ordinary = writeConfig({ mcp_servers: { faulty: server }, hooks: { pre_call: join(ROOT, 'test/fixtures/hooks.mjs') } });
+  const ordinary = writeConfig({
+    mcp_servers: { faulty: server },
+    hooks: { pre_call: join(ROOT, 'test/fixtures/hooks.mjs') },
+    serve: { audit_log: ordinaryLog },
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   /** The error a call ends in (an isError result's error object, or a JSON-RPC error), without timings. */
   async function faultOf(client: Client, name: string, args: Record<string, unknown> = {}): Promise<unknown> {
@@ -308,7 +317,17 @@ describe('one call pipeline, one error contract', () => {
     }
   }
 
-  it('gives the same error for the same fault on the hot path and the ordinary path', async () => {
+  /** The audit log's lines, without what differs from run to run (the time and how long each call took). */
+  const auditOf = (path: string) =>
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const { time: _time, duration_ms: _duration, ...rest } = JSON.parse(line) as Record<string, unknown>;
+        return rest;
+      });
+
+  it('gives the same answer and the same audit line for the same call on the hot path and the ordinary path, faults included', async () => {
     const results: Record<string, unknown>[] = [];
     for (const config of [hot, ordinary]) {
       const { client } = await overStdio(config, []);
@@ -340,5 +359,19 @@ describe('one call pipeline, one error contract', () => {
       timeout: { isError: true, error: { code: 'TIMEOUT', hint: expect.stringContaining('timeout_ms') } },
       crash: { isError: true, error: { code: 'UNAVAILABLE', details: { server: 'faulty' }, hint: expect.stringContaining('server test faulty') } },
     });
+    expect(await waitFor(() => existsSync(hotLog) && existsSync(ordinaryLog) && auditOf(hotLog).length === 7 && auditOf(ordinaryLog).length === 7, 5000)).toBe(
+      true,
+    );
+    const hotLines = auditOf(hotLog);
+    expect(hotLines).toEqual(auditOf(ordinaryLog));
+    expect(hotLines.map((l) => [l.name, l.outcome, l.error_code])).toEqual([
+      ['faulty__fail', 'tool_error', null],
+      ['faulty__fail', 'tool_error', null],
+      ['faulty__reject', 'tool_error', 'UPSTREAM_ERROR'],
+      ['faulty__strict', 'tool_error', 'INVALID_INPUT'],
+      ['faulty__touch', 'protocol_error', -32602],
+      ['faulty__slow', 'tool_error', 'TIMEOUT'],
+      ['faulty__crash', 'tool_error', 'UNAVAILABLE'],
+    ]);
   }, 60_000);
 });

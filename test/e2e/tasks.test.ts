@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild } from '../helpers/cli.js';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cleanEnv, stopChild } from '../helpers/cli.js';
+import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -137,6 +141,19 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed private after 2 s' }] });
   });
 
+  it('a quick call is answered alike with and without the extension (the host answers as the SDK would)', async () => {
+    const hosted = await call('alice-token', 'greet', { name: 'Ann' });
+    const plain = await call('alice-token', 'greet', { name: 'Ann' }, { tasks: false });
+    expect(hosted.status).toBe(plain.status);
+    expect(hosted.result).toEqual(plain.result);
+    expect(hosted.result).toMatchObject({ resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': expect.any(Object) } });
+    // An unknown tool: the same JSON-RPC error either way.
+    const unknownHosted = await call('alice-token', 'no_such_tool', {});
+    const unknownPlain = await call('alice-token', 'no_such_tool', {}, { tasks: false });
+    expect(unknownHosted.error).toEqual(unknownPlain.error);
+    expect(unknownHosted.error).toMatchObject({ code: -32602 });
+  });
+
   it('a client that does not declare the extension gets a plain result, and -32021 for tasks/*', async () => {
     const plain = await call('alice-token', 'slow_compute', { seconds: 1, label: 'sync' }, { tasks: false });
     expect(plain.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'computed sync after 1 s' }] });
@@ -151,5 +168,33 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     served = await serveHttpChild(config);
     const after = await get('alice-token', taskId);
     expect(after.result).toMatchObject({ taskId, status: 'failed', error: { code: -32603, message: expect.stringContaining('restarted') } });
+  });
+});
+
+describe("serve.tasks.after_ms counts from the call's arrival", () => {
+  it('the first call of a view whose server takes 1.5 s to start is a task after_ms after it came, the start included', async () => {
+    const launcher = `setTimeout(() => import(${JSON.stringify(pathToFileURL(FIXTURE_SERVERS.tasks).href)}), 1500)`;
+    const slowConfig = writeConfig({
+      mcp_servers: { jobs: { command: process.execPath, args: ['-e', launcher] } },
+      tool_views: { jobs: { servers: ['jobs'] } },
+      serve: { clients: { alice: { token: 'alice-token' } }, tasks: { after_ms: 500 } },
+    });
+    const slow = await serveHttpInProcess(slowConfig, { env: cleanEnv() });
+    try {
+      const started = Date.now();
+      const created = await rpc(slow.url, 'alice-token', 'tools/call', { name: 'slow_compute', arguments: { seconds: 1, label: 'cold' } });
+      const took = Date.now() - started;
+      expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+      // Counted from when the start ended, it would come after 2 s at the earliest.
+      expect(took).toBeLessThan(1400);
+      const taskId = String(created.result!.taskId);
+      let last: Record<string, unknown> | undefined;
+      const done = await waitFor(async () => (last = (await rpc(slow.url, 'alice-token', 'tasks/get', { taskId })).result)?.status === 'completed', 15_000);
+      expect(done, JSON.stringify(last)).toBe(true);
+      expect(last).toMatchObject({ result: { content: [{ type: 'text', text: 'computed cold after 1 s' }] } });
+    } finally {
+      await slow.close();
+      rmSync(dirname(slowConfig), { recursive: true, force: true });
+    }
   });
 });

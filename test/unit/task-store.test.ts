@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detailedTask, TaskStore } from '../../src/mcp/task-store.js';
-import { declaresTasks, finalMessage } from '../../src/mcp/task-host.js';
+import { declaresTasks, hostMayTake, mcpNameValue, modernCallResult } from '../../src/mcp/task-host.js';
 
 const bounds = { maxTtlMs: 10_000, maxPerOwner: 2, maxBytesPerOwner: 1000 };
 
@@ -77,21 +77,69 @@ describe('TaskStore', () => {
   });
 });
 
-describe('finalMessage', () => {
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+};
+const callBody = (name: string, meta: Record<string, unknown> = ENVELOPE) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name, arguments: {}, _meta: meta },
+});
+const callHeaders = (name: string | undefined, more: Record<string, string> = {}) => ({
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  ...(name !== undefined ? { 'mcp-name': name } : {}),
+  ...more,
+});
+
+describe('hostMayTake: the host runs a call itself only where the SDK would have let it through', () => {
   it.each([
-    ['JSON', { 'content-type': 'application/json' }, '{"jsonrpc":"2.0","id":3,"result":{"ok":1}}', { result: { ok: 1 } }],
+    ['headers and body agree', callBody('greet'), callHeaders('greet'), true],
+    ['Mcp-Name in its Base64 form', callBody('grüß'), callHeaders(`=?base64?${Buffer.from('grüß').toString('base64')}?=`), true],
+    ['Mcp-Name missing', callBody('greet'), callHeaders(undefined), false],
+    ['Mcp-Name names another tool', callBody('greet'), callHeaders('other'), false],
+    ['Mcp-Method missing', callBody('greet'), { 'mcp-protocol-version': '2026-07-28', 'mcp-name': 'greet' }, false],
+    ['Mcp-Method names another method', callBody('greet'), callHeaders('greet', { 'mcp-method': 'tools/list' }), false],
+    ['no version header', callBody('greet'), { 'mcp-method': 'tools/call', 'mcp-name': 'greet' }, false],
+    ['the version header disagrees with the envelope', callBody('greet'), callHeaders('greet', { 'mcp-protocol-version': '2025-11-25' }), false],
+    ['an envelope without its version', callBody('greet', { 'io.modelcontextprotocol/clientCapabilities': {} }), callHeaders('greet'), false],
+  ])('%s', (_what, body, headers, want) => {
+    expect(hostMayTake(body, headers)).toBe(want);
+  });
+});
+
+describe('mcpNameValue', () => {
+  it.each([
+    [undefined, undefined],
+    ['  greet ', 'greet'],
+    [`=?base64?${Buffer.from('a b').toString('base64')}?=`, 'a b'],
+    ['=?base64?not base64?=', '=?base64?not base64?='],
+  ])('%j', (header, want) => {
+    expect(mcpNameValue(header)).toBe(want);
+  });
+});
+
+describe('modernCallResult: a result the host answers looks as the SDK would send it', () => {
+  const info = { name: 'mcpkit', version: '1' };
+  it.each([
+    [{ content: [] }, { content: [], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': info } }],
     [
-      'an SSE stream with progress first',
-      { 'content-type': 'text/event-stream' },
-      'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\nevent: message\ndata: {"jsonrpc":"2.0","id":3,"error":{"code":-1}}\n\n',
-      { error: { code: -1 } },
+      { content: [], _meta: { a: 1 } },
+      { content: [], resultType: 'complete', _meta: { a: 1, 'io.modelcontextprotocol/serverInfo': info } },
     ],
-    ['another id', { 'content-type': 'application/json' }, '{"jsonrpc":"2.0","id":4,"result":{}}', undefined],
-    ['not JSON', { 'content-type': 'application/json' }, 'oops', undefined],
-  ])('%s', (_what, headers, text, want) => {
-    const got = finalMessage({ status: 200, headers, text }, 3);
-    if (want === undefined) expect(got).toBeUndefined();
-    else expect(got).toMatchObject(want);
+    [
+      { resultType: 'input_required', inputRequests: {} },
+      { resultType: 'input_required', inputRequests: {}, _meta: { 'io.modelcontextprotocol/serverInfo': info } },
+    ],
+    [
+      { content: [], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'up' } } },
+      { content: [], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'up' } } },
+    ],
+  ])('%j', (result, want) => {
+    expect(modernCallResult(result, info)).toEqual(want);
   });
 });
 
