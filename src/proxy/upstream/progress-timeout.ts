@@ -1,25 +1,40 @@
+/** The SDK's JSON-RPC code for a request that timed out. */
+export const REQUEST_TIMEOUT = -32001;
+
+export type TimeoutKind = 'idle' | 'total';
+
 /**
- * A call's timeout that progress keeps alive: it fires when the server has sent nothing for
- * `idleMs` (mcp_servers.NAME.timeout_ms), restarting at each progress notification, and in any
- * case at `totalMs` (max_total_ms) from the start, however much progress came. `signal` aborts
- * when either fires; `fired` says which. Timers only: the caller owns the request.
+ * The one timeout of a tools/call to a server, on either path (the SDK client's and the hot
+ * path's forwarder): it fires when the server has sent nothing for `idleMs`
+ * (mcp_servers.NAME.timeout_ms), restarting at each progress notification, and in any case at
+ * the ceiling, `totalMs` (max_total_ms) from the start, however much progress came. A ceiling
+ * below the idle wait is the idle wait. `fired` says which fired; `onFire` is told, and `signal`
+ * aborts. Timers only: the caller owns the request.
  */
 export class ProgressTimeout {
-  private readonly controller = new AbortController();
+  private controller: AbortController | undefined;
   private idle: NodeJS.Timeout | undefined;
   private readonly total: NodeJS.Timeout;
-  fired: 'idle' | 'total' | undefined;
+  readonly ceilingMs: number;
+  fired: TimeoutKind | undefined;
 
   constructor(
     readonly idleMs: number,
-    readonly totalMs: number,
+    totalMs: number,
+    private readonly onFire?: (which: TimeoutKind) => void,
   ) {
+    this.ceilingMs = Math.max(totalMs, idleMs);
     // Neither timer keeps a process alive by itself (a Ctrl-C'd command ends when its work does).
-    this.total = setTimeout(() => this.fire('total'), totalMs).unref();
+    this.total = setTimeout(() => this.fire('total'), this.ceilingMs).unref();
     this.arm();
   }
 
+  /** Aborts when the timeout fires. Made on first use: the hot path, which is told by `onFire`, never needs one. */
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.fired) this.controller.abort(this.reason(this.fired));
+    }
     return this.controller.signal;
   }
 
@@ -33,7 +48,7 @@ export class ProgressTimeout {
 
   /** The SDK request options of the call: its signal, and its own timeout as a backstop past ours. */
   options(signal: AbortSignal | undefined): { timeout: number; signal: AbortSignal } {
-    return { timeout: this.totalMs + 1000, signal: signal ? AbortSignal.any([signal, this.signal]) : this.signal };
+    return { timeout: this.ceilingMs + 1000, signal: signal ? AbortSignal.any([signal, this.signal]) : this.signal };
   }
 
   /** Progress came: the idle wait starts again. */
@@ -48,14 +63,28 @@ export class ProgressTimeout {
     clearTimeout(this.total);
   }
 
+  /** What a request that timed out this way ends with, as a JSON-RPC error. */
+  error(which: TimeoutKind): { code: number; message: string; total?: boolean } {
+    return {
+      code: REQUEST_TIMEOUT,
+      message: `Request timed out after ${which === 'total' ? this.ceilingMs : this.idleMs} ms`,
+      ...(which === 'total' ? { total: true } : {}),
+    };
+  }
+
   private arm(): void {
     this.idle = setTimeout(() => this.fire('idle'), this.idleMs).unref();
   }
 
-  private fire(which: 'idle' | 'total'): void {
+  private reason(which: TimeoutKind): Error {
+    return Object.assign(new Error(`Request timed out (${which})`), { code: REQUEST_TIMEOUT });
+  }
+
+  private fire(which: TimeoutKind): void {
     if (this.fired) return;
     this.fired = which;
     this.stop();
-    this.controller.abort(Object.assign(new Error(`Request timed out (${which})`), { code: -32001 }));
+    this.controller?.abort(this.reason(which));
+    this.onFire?.(which);
   }
 }

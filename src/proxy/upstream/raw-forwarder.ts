@@ -1,8 +1,6 @@
 import type { Transport, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { interceptIncoming } from '../../core/sdk-seams.js';
-
-/** The SDK's JSON-RPC code for a request that timed out. */
-export const REQUEST_TIMEOUT = -32001;
+import { ProgressTimeout } from './progress-timeout.js';
 
 /** How a forwarded request ended: the upstream's result, or a JSON-RPC error (ours or its). */
 export type ForwardOutcome =
@@ -126,23 +124,15 @@ export class RawForwarder {
     const sent = { ...params, _meta: { ...meta, progressToken: id } };
     const finish = (outcome: ForwardOutcome) => {
       if (!this.pending.delete(id)) return;
-      clearTimeout(timer);
+      alive.stop();
       options.done(outcome);
     };
-    const started = performance.now();
-    const ceiling = Math.max(options.maxTotalMs ?? options.timeoutMs, options.timeoutMs);
-    const expire = () => {
-      const total = performance.now() - started >= ceiling - 1;
+    // The same timeout as a call through the SDK client's (Upstream.callTool): idle, restarted by progress, within a ceiling.
+    const alive = new ProgressTimeout(options.timeoutMs, options.maxTotalMs ?? options.timeoutMs, (which) => {
       this.cancelled(transport, id, 'timeout');
-      finish({
-        error: { code: REQUEST_TIMEOUT, message: `Request timed out after ${total ? ceiling : options.timeoutMs} ms`, ...(total ? { total: true } : {}) },
-      });
-    };
-    let timer = setTimeout(expire, options.timeoutMs);
-    const touch = () => {
-      clearTimeout(timer);
-      timer = setTimeout(expire, Math.min(options.timeoutMs, Math.max(0, ceiling - (performance.now() - started))));
-    };
+      finish({ error: alive.error(which) });
+    });
+    const touch = () => alive.touch();
     this.pending.set(id, { finish, touch, ...(options.progress ? { progress: options.progress } : {}), callerToken });
     if (!transport) finish({ error: { code: -32000, message: 'not connected' } });
     else
@@ -151,7 +141,7 @@ export class RawForwarder {
         .catch((error: Error) => finish({ error: { code: -32000, message: error.message }, cause: error }));
     return () => {
       if (!this.pending.delete(id)) return;
-      clearTimeout(timer);
+      alive.stop();
       this.cancelled(transport, id, 'cancelled by the client');
     };
   }

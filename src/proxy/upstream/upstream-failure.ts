@@ -1,5 +1,5 @@
 import { ToolError } from '../../core/errors.js';
-import { REQUEST_TIMEOUT } from './raw-forwarder.js';
+import { REQUEST_TIMEOUT } from './progress-timeout.js';
 
 /** An upstream as its errors describe it. */
 export interface FailureSubject {

@@ -19,7 +19,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { ToolError } from '../../core/errors.js';
 import { Listeners } from '../../core/listeners.js';
-import type { ModernRequest } from '../../tool/context.js';
+import type { ModernRequest, UpstreamTrace } from '../../tool/context.js';
 import { modernParams } from '../eras/era.js';
 import { ListenStream } from '../eras/listen-stream.js';
 import { InputBridge } from '../eras/input-bridge.js';
@@ -28,8 +28,7 @@ import { ReadThrough } from './upstream-reads.js';
 import { InFlight } from './in-flight.js';
 import { sendToolCall, type ForwardHow, type UpstreamCall } from './send-call.js';
 import { malformedResult, requestFailure } from './upstream-failure.js';
-import { ProgressTimeout } from './progress-timeout.js';
-import { REQUEST_TIMEOUT } from './raw-forwarder.js';
+import { ProgressTimeout, REQUEST_TIMEOUT, type TimeoutKind } from './progress-timeout.js';
 import { malformedCallResult } from './call-result.js';
 import { UpstreamConnection, type UpstreamOptions } from './upstream-connection.js';
 import type { UpstreamStatus } from './upstream-status.js';
@@ -210,18 +209,48 @@ export class Upstream {
     return this.tools !== undefined;
   }
 
-  async callTool({ name, args, signal, progress: onprogress, related, modern, trace: traced }: UpstreamCall): Promise<CallToolResult> {
+  /**
+   * One tools/call to the server, on whichever path it is sent (the SDK client's, or the hot
+   * path's forwarder): its span, whose context the server gets in _meta.traceparent (the parent
+   * of the server's work), its place among the calls in flight, and its answer, a result checked
+   * for shape or the one error a failure becomes. Ended once.
+   */
+  private sending(name: string, trace: UpstreamTrace | undefined, related: RequestId | undefined) {
+    let span = trace?.child('tools/call', name, this.name);
+    let release: (() => void) | undefined = this.begin(related);
+    const end = (failure?: string) => {
+      release?.();
+      release = undefined;
+      span?.end(failure);
+      span = undefined;
+    };
+    return {
+      traceparent: span?.traceparent,
+      /** What the call ended with: the server's result, or how it failed (a timeout says which). */
+      answer: (
+        outcome: { result: unknown } | { error: { message: string; code?: number }; timeout?: TimeoutKind; cause?: unknown },
+      ): CallToolResult | ToolError => {
+        const answer =
+          'result' in outcome
+            ? ((m) => (m ? malformedResult(this.name, name, m) : (outcome.result as CallToolResult)))(malformedCallResult(outcome.result))
+            : (outcome.cause !== undefined && this.connection.authFailure(outcome.cause)) || this.callFailure(name, outcome.error, outcome.timeout);
+        end(answer instanceof Error ? answer.message : undefined);
+        return answer;
+      },
+      /** The client cancelled it, or the server's protocol error goes to the client as it is. */
+      end,
+    };
+  }
+
+  async callTool({ name, args, signal, progress: onprogress, related, modern, trace }: UpstreamCall): Promise<CallToolResult> {
     const client = await this.connection.connectOrUnavailable();
-    // A span of its own, whose context the server gets in _meta.traceparent (it is the parent of the server's work).
-    const span = traced?.child('tools/call', name, this.name);
-    let failure: string | undefined;
-    const release = this.begin(related);
+    const call = this.sending(name, trace, related);
     // Between 2026-07-28 peers an input_required result goes back to the client as it is, and the
     // client's retry comes through with its answers (MRTR needs no state here).
     const era = client.getProtocolEra();
     const relayed = modern && era === 'modern' ? modernParams(modern, this.connection.options.config) : undefined;
     const params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> } = { name, arguments: args ?? {}, ...relayed };
-    if (span) params._meta = { ...params._meta, traceparent: span.traceparent };
+    if (call.traceparent) params._meta = { ...params._meta, traceparent: call.traceparent };
     // Progress off the transport, in order (RawForwarder.tapProgress), always asked for: it keeps the call alive.
     const bridged = modern !== undefined && era === 'legacy';
     const alive = new ProgressTimeout(this.timeoutMs, this.connection.maxTotalMs);
@@ -236,28 +265,23 @@ export class Upstream {
     };
     // The server's own definition: its x-mcp-header parameters make a 2026 call's Mcp-Param-* headers.
     const tool = era === 'modern' ? this.tools?.find((t) => t.name === name) : undefined;
-    let refused: ToolError | undefined;
+    let answer: CallToolResult | ToolError;
     try {
-      const result = await sendToolCall(client, params, options, { modern, tool, bridge: this.bridge });
-      const malformed = malformedCallResult(result);
-      if (malformed) throw (refused = malformedResult(this.name, name, malformed));
-      return result as CallToolResult;
+      answer = call.answer({ result: await sendToolCall(client, params, options, { modern, tool, bridge: this.bridge }) });
     } catch (error) {
-      failure = (error as Error).message;
-      if (refused !== undefined && error === refused) throw error;
+      const timeout = alive.fired && !signal?.aborted ? alive.fired : undefined;
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a
       // capability the client lacks, -32602 for tampered request state) are the client's to act on.
-      if (alive.fired && !signal?.aborted) throw this.callFailure(name, { message: 'timed out', code: REQUEST_TIMEOUT }, alive.fired);
-      if (modern && error instanceof ProtocolError) throw error;
-      throw this.callFailure(name, error as Error & { code?: number });
+      if (!timeout && modern && error instanceof ProtocolError) throw (call.end(error.message), error);
+      answer = call.answer(timeout ? { error: alive.error(timeout), timeout } : { error: error as Error & { code?: number } });
     } finally {
       if (!leg) {
         alive.stop();
         tap?.end();
       }
-      release();
-      span?.end(failure);
     }
+    if (answer instanceof Error) throw answer;
+    return answer;
   }
 
   /** True when a call can go straight to the connected transport (forwardCall). */
@@ -267,40 +291,28 @@ export class Upstream {
   }
 
   /**
-   * The hot path (./raw-forwarder.ts): a tools/call sent on the connected transport as is, traced
-   * as callTool traces; its progress goes to `progress`, its outcome to `done` (a result, or the
-   * error the ordinary path gives). Returns a function that cancels.
+   * The hot path (./raw-forwarder.ts): a tools/call sent on the connected transport as is, with
+   * the same bookkeeping and timeout as callTool; its progress goes to `progress`, its outcome to
+   * `done` (a result, or the error the ordinary path gives). Returns a function that cancels.
    */
   forwardCall(params: Record<string, unknown>, done: (result: CallToolResult | ToolError) => void, how: ForwardHow = {}): () => void {
-    const name = String(params.name);
-    let span = how.trace?.child('tools/call', name, this.name);
-    const sent = span ? { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), traceparent: span.traceparent } } : params;
-    // Ended once, by the outcome or by a cancel, whichever comes first.
-    const endSpan = (failure?: string) => void (span?.end(failure), (span = undefined));
-    const finish = (outcome: CallToolResult | ToolError) => {
-      endSpan(outcome instanceof Error ? outcome.message : undefined);
-      done(outcome);
-    };
-    const release = this.begin(how.related);
+    const call = this.sending(String(params.name), how.trace, how.related);
+    const sent = call.traceparent ? { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), traceparent: call.traceparent } } : params;
     const cancel = this.connection.forwarder.forward('tools/call', sent, {
       timeoutMs: this.timeoutMs,
       maxTotalMs: this.connection.maxTotalMs,
       ...(how.progress ? { progress: how.progress } : {}),
-      done: (outcome) => {
-        release();
-        if ('result' in outcome) {
-          const malformed = malformedCallResult(outcome.result);
-          return finish(malformed ? malformedResult(this.name, name, malformed) : (outcome.result as CallToolResult));
-        }
-        finish(
-          (outcome.cause !== undefined && this.connection.authFailure(outcome.cause)) ||
-            this.callFailure(name, outcome.error, outcome.error.total ? 'total' : 'idle'),
-        );
-      },
+      done: (outcome) =>
+        done(
+          call.answer(
+            'result' in outcome
+              ? outcome
+              : { ...outcome, ...(outcome.error.code === REQUEST_TIMEOUT ? { timeout: outcome.error.total ? 'total' : 'idle' } : {}) },
+          ),
+        ),
     });
     return () => {
-      release();
-      endSpan('cancelled');
+      call.end('cancelled');
       cancel();
     };
   }

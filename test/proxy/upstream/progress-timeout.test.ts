@@ -46,4 +46,29 @@ describe('ProgressTimeout', () => {
     expect(t.fired).toBeUndefined();
     t.stop();
   });
+
+  it('tells onFire which fired, once; a signal asked for afterwards is already aborted (the hot path never asks)', () => {
+    const told: string[] = [];
+    const t = new ProgressTimeout(100, 250, (which) => told.push(which));
+    vi.advanceTimersByTime(90);
+    t.touch();
+    vi.advanceTimersByTime(90);
+    t.touch();
+    vi.advanceTimersByTime(90);
+    expect(told).toEqual(['total']);
+    expect(t.signal.aborted).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(told).toEqual(['total']);
+  });
+
+  it.each([
+    ['idle', 1500, 4000, { code: -32001, message: 'Request timed out after 1500 ms' }],
+    ['total', 1500, 4000, { code: -32001, message: 'Request timed out after 4000 ms', total: true }],
+    // A ceiling below the idle wait is the idle wait.
+    ['total', 1500, 1000, { code: -32001, message: 'Request timed out after 1500 ms', total: true }],
+  ] as const)('error(%s) with idle %i and ceiling %i', (which, idle, total, want) => {
+    const t = new ProgressTimeout(idle, total);
+    expect(t.error(which)).toEqual(want);
+    t.stop();
+  });
 });

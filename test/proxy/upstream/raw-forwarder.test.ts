@@ -5,7 +5,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RawForwarder, REQUEST_TIMEOUT, type ForwardOutcome } from '../../../src/proxy/upstream/raw-forwarder.js';
+import { RawForwarder, type ForwardOutcome } from '../../../src/proxy/upstream/raw-forwarder.js';
+import { REQUEST_TIMEOUT } from '../../../src/proxy/upstream/progress-timeout.js';
 import { ROOT } from '../../helpers/cli.js';
 
 /**

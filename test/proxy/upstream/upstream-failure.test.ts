@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { upstreamAuthFailure } from '../../../src/auth/upstream-errors.js';
 import type { UpstreamOAuth } from '../../../src/auth/upstream-oauth.js';
 import { ToolError } from '../../../src/core/errors.js';
-import { REQUEST_TIMEOUT } from '../../../src/proxy/upstream/raw-forwarder.js';
+import { REQUEST_TIMEOUT } from '../../../src/proxy/upstream/progress-timeout.js';
 import { connectTimeoutError, requestFailure, unavailableError } from '../../../src/proxy/upstream/upstream-failure.js';
 
 describe('requestFailure: what a failed request to a connected server becomes', () => {
