@@ -11,8 +11,6 @@ import type { ProxyHub } from '../proxy/hub.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import type { FileIndexes } from '../retrieve/file-index.js';
 import type { PinKeeper } from '../proxy/pins/pin-keeper.js';
-import type { CallObserver } from '../audit/auditor.js';
-import type { Tracing } from '../audit/tracing.js';
 import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream/upstream.js';
 import type { ResolvedView } from '../proxy/catalog/view.js';
 import { LiveConfig, type ConfigStatus, type ReloadReport } from './live-config.js';
@@ -43,10 +41,6 @@ export class Runtime {
   readonly logger: Logger;
   private readonly cache?: Map<string, unknown>;
   private readonly options: RuntimeOptions;
-  /** serve's traces (audit/tracing.ts), when tracing is on. */
-  tracing?: Tracing;
-  /** What sees each request serve answers (the audit log, the metrics: audit/), when any is on; the front ends tell it. */
-  observer?: CallObserver;
   /** The one owner of the current config (./live-config.ts). */
   readonly live: LiveConfig;
   private policyNow: Policy;

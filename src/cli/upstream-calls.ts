@@ -9,7 +9,6 @@ import { summaryOf } from '../tool/define.js';
 import { fieldSpecs, inputFromPairs } from './field-specs.js';
 import { processIo, type CliIo } from './cli-io.js';
 import { reportError } from './tool-runner.js';
-import { notApproved } from '../proxy/calls/call-router.js';
 
 /**
  * The work of `mcpkit call` (an upstream tool) and `mcpkit tools` (the upstream part) without the
@@ -80,12 +79,17 @@ export async function callUpstreamTool(
   return runtime.withHub(
     undefined,
     async (hub) => {
-      // Only the server that has the tool is started, when an earlier command's listing says which.
-      const found = await hub.entryForCall(name);
-      const held = found ? undefined : hub.withheldTool(name);
-      if (held) throw notApproved(name, held);
-      const entry = found ?? (await bareNameEntry(hub, name));
-      if (!entry || entry.kind === 'local') {
+      // Judged as a call over MCP is (CallRouter.find), starting only the server that has the tool
+      // when an earlier command's listing says which; a bare name (`echo`) is the one full name it ends.
+      let found = await hub.findForCall(name);
+      if (found.kind === 'unknown') {
+        const full = await bareNameOf(hub, name);
+        if (full) found = await hub.findForCall(full);
+      }
+      if (found.kind === 'withheld' || found.kind === 'gone') throw found.error;
+      // mcpkit's own tools are called as the terminal runs any tool, not here.
+      const entry = found.kind === 'entry' && found.entry.kind !== 'local' ? found.entry : undefined;
+      if (!entry) {
         const down = hub
           .status()
           .filter((s) => s.state === 'down')
@@ -110,39 +114,33 @@ export async function callUpstreamTool(
 }
 
 /**
- * The tool a bare upstream name means (`echo` for `everything__echo`), when exactly one server's
- * tool is published under it: from the tools earlier listings left when every server's are known
- * there (nothing started), else from the whole catalog. Several: INVALID_INPUT naming them, since
- * guessing would call a server the user did not mean.
+ * The full name a bare upstream name means (`everything__echo` for `echo`), when exactly one
+ * server's tool is published, or withheld, under it: from the tools earlier listings left when
+ * every server's are known there (nothing started), else from the whole catalog. Several:
+ * INVALID_INPUT naming them, since guessing would call a server the user did not mean.
  */
-async function bareNameEntry(hub: Parameters<Parameters<Runtime['withHub']>[1]>[0], name: string) {
+async function bareNameOf(hub: Parameters<Parameters<Runtime['withHub']>[1]>[0], name: string): Promise<string | undefined> {
   const separator = hub.view.separator === undefined ? '__' : hub.view.separator;
   if (separator === null) return undefined;
   const known = hub.knownTools();
   const published = known.unlisted.length === 0 ? known.tools.map((t) => t.tool.name) : await hub.names();
-  const candidates = matchingBareName(
-    published,
-    name,
-    separator,
-    hub.view.servers.map((s) => s.name),
-  );
+  const servers = hub.view.servers.map((s) => s.name);
+  const candidates = matchingBareName(published, name, separator, servers);
   if (candidates.length > 1) {
     throw new ToolError('INVALID_INPUT', `More than one server has a tool "${name}": ${candidates.join(', ')}.`, {
       details: { tool: name, candidates },
       hint: `Call it by its full name, e.g. "mcpkit call ${candidates[0]}".`,
     });
   }
-  if (candidates.length === 1) return hub.entryForCall(candidates[0]!);
+  if (candidates.length === 1) return candidates[0];
   // A bare name of a withheld tool is that tool, withheld: said as for its full name (TOOL_NOT_APPROVED), not "not found".
   const withheld = matchingBareName(
     hub.withheldTools().map((w) => w.name),
     name,
     separator,
-    hub.view.servers.map((s) => s.name),
+    servers,
   );
-  const held = withheld.length === 1 ? hub.withheldTool(withheld[0]!) : undefined;
-  if (held) throw notApproved(withheld[0]!, held);
-  return undefined;
+  return withheld.length === 1 ? withheld[0] : undefined;
 }
 
 /** The published names that are `{server}{separator}{name}` for one of `servers`. Pure. */

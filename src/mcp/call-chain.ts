@@ -34,20 +34,26 @@ export interface CallLinks {
   inFlight?: InFlightScope | undefined;
 }
 
-/** A serve's links, read from the runtime when a request comes in: the runtime stays the one place that holds them. */
-export function linksOf(
-  serve: { readonly observer?: CallObserver | undefined; readonly tracing?: Tracing | undefined },
-  access?: () => ToolAccess | undefined,
-  inFlight?: InFlightScope,
-): CallLinks {
+/**
+ * What hears of serve's calls: the audit log and the metrics (through one queue), and tracing.
+ * Made by serve when it starts (mcp/run-serve.ts) and handed to its transports; a front end
+ * without them (filter run, the tests' harness) has none.
+ */
+export interface ServeObservers {
+  readonly observer?: CallObserver | undefined;
+  readonly tracing?: Tracing | undefined;
+}
+
+/** A serve's links for one client: its observers, read when a request comes in (the metrics may start after it). */
+export function linksOf(serve: ServeObservers | undefined, access?: () => ToolAccess | undefined, inFlight?: InFlightScope): CallLinks {
   return {
     access,
     inFlight,
     get observer() {
-      return serve.observer;
+      return serve?.observer;
     },
     get tracing() {
-      return serve.tracing;
+      return serve?.tracing;
     },
   };
 }

@@ -8,7 +8,7 @@ import { requireReach } from '../proxy/reach.js';
 import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
 import { toErrorResult } from '../tool/mcp-shape.js';
 import { SessionState, type ToolAccess, type ToolContext } from '../tool/context.js';
-import { beginCall, linksOf, REVOKED, throughChain, type BegunCall, type CallLinks, type CallStart } from './call-chain.js';
+import { beginCall, linksOf, REVOKED, throughChain, type BegunCall, type CallLinks, type CallStart, type ServeObservers } from './call-chain.js';
 import type { Answered } from './call-record.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
@@ -33,6 +33,8 @@ export interface DispatcherOptions {
   remote?: boolean;
   /** Where its calls are registered, so that a revoked credential's are cancelled (./calls-in-flight.ts). */
   inFlight?: InFlightScope;
+  /** What hears of serve's calls (the audit log, the metrics, tracing); absent: nothing does. */
+  observers?: ServeObservers;
 }
 
 /** tools/call's params as a carrier passes them on (the SDK has checked them, or the wire has their shape). */
@@ -84,7 +86,7 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
  * it with a request context (./request-context.ts): the SDK server's handlers (./sdk-server.ts),
  * the wire's tools/call (./wire-calls.ts), the task host's later rounds (./task-host.ts).
  *
- * A tools/call runs in one place, `callTool`: who calls is read once, whether the hub's hot path
+ * A tools/call runs in one place, `call`: who calls is read once, whether the hub's hot path
  * takes it is decided once, then the call's steps (./call-chain.ts: audit, trace, limits, progress,
  * revocation) begin, the call runs the way decided, and the steps end with its answer.
  */
@@ -106,7 +108,7 @@ export class Dispatcher {
     readonly downstream: Downstream,
   ) {
     this.context = options.runtime.context({ session: this.session });
-    this.links = linksOf(options.runtime, options.access, options.inFlight);
+    this.links = linksOf(options.observers, options.access, options.inFlight);
     this.methods = new Map(Object.entries(this.table()));
     // A config that could not be reloaded is told to the client, at warning level (its own level permitting).
     this.offProblems = options.perRequest
@@ -127,10 +129,14 @@ export class Dispatcher {
    * `answersOnce` when the call is not one the hot path takes (it may need a stream): the carrier
    * then hands the request to one that streams.
    */
-  callTool(params: CallParams, ctx: RequestContext): Promise<Record<string, unknown>> | undefined {
+  call(params: CallParams, ctx: RequestContext): Promise<Record<string, unknown>> | undefined {
     const access = this.links.access?.();
     const hub = this.resolved;
-    const fast = hub && (!ctx.answersOnce || (!hub.relaysRequests && params._meta?.progressToken === undefined)) ? hub.fastCall(params, access) : undefined;
+    // A 2026-07-28 request's envelope and answers go on through the SDK's client: never the hot path, which forwards params as they came.
+    const fast =
+      hub && ctx.envelope === undefined && (!ctx.answersOnce || (!hub.relaysRequests && params._meta?.progressToken === undefined))
+        ? hub.fastCall(params, access)
+        : undefined;
     if (!fast && ctx.answersOnce) return undefined;
     const begun = beginCall(this.links, {
       method: 'tools/call',
@@ -298,7 +304,7 @@ export class Dispatcher {
     const hub = () => this.ready();
     const own: Record<string, Handler> = {
       'tools/list': async () => ({ tools: await (await hub()).list(this.options.access?.()) }),
-      'tools/call': (params: CallParams, ctx) => this.callTool(params, { ...ctx, answersOnce: false })!,
+      'tools/call': (params: CallParams, ctx) => this.call(params, { ...ctx, answersOnce: false })!,
       'logging/setLevel': async (params: { level: LoggingLevel }) => {
         // Only upstream servers log to clients: with none, there is nothing to filter.
         if (this.options.hasServers) await (await hub()).clients.setLogLevel(this.session, params.level);

@@ -5,6 +5,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { ToolAccess } from '../tool/context.js';
+import type { ServeObservers } from './call-chain.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import type { Dispatcher } from './dispatcher.js';
 import { jsonRpcError, sendJson } from './http-wire.js';
@@ -43,6 +44,7 @@ export interface Session {
 
 export interface SessionsOptions {
   runtime: Runtime;
+  observers?: ServeObservers;
   maxSessions: number;
   idleMs: number;
   /** serve.replica_id: session ids start with "ID.", for a balancer's affinity. */
@@ -156,6 +158,7 @@ export class LegacySessions {
       access: () => held.current,
       remote: true,
       inFlight,
+      ...(this.options.observers ? { observers: this.options.observers } : {}),
     });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => (this.options.replicaId ? `${this.options.replicaId}.${randomUUID()}` : randomUUID()),

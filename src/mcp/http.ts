@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { errorObject } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
+import type { ServeObservers } from './call-chain.js';
 import { CallsInFlight, scopeOf } from './calls-in-flight.js';
 import { isLoopbackAddress, refusedByOrigin } from './http-guards.js';
 import { health, methodAllowed, ROUTES, type HttpParts, type RouteRequest } from './http-routes.js';
@@ -31,6 +32,8 @@ export interface HttpServeOptions {
   port: number;
   /** Gives each view's hub (made once per view) and each session's context. */
   runtime: Runtime;
+  /** What hears of serve's calls (the audit log, the metrics, tracing). */
+  observers?: ServeObservers;
   /** The settings now (serve: from the current config and the flags). */
   settings: () => Promise<HttpSettings>;
   /** GET /metrics: the Prometheus text (audit/metrics.ts). */
@@ -131,13 +134,15 @@ function httpParts(
     served: new ServedClients(),
     sessions: new LegacySessions({
       runtime,
+      ...(options.observers ? { observers: options.observers } : {}),
       maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
       idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
       ...(options.replicaId ? { replicaId: options.replicaId } : {}),
     }),
     modern(path, view) {
       let route = modernRoutes.get(path);
-      if (!route) modernRoutes.set(path, (route = modernRoute(runtime, view, { maxBodyBytes, tasks })));
+      if (!route)
+        modernRoutes.set(path, (route = modernRoute(runtime, view, { maxBodyBytes, tasks, ...(options.observers ? { observers: options.observers } : {}) })));
       return route;
     },
     modernOpen: new Set(),

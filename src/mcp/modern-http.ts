@@ -11,6 +11,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
 import { TASKS_EXTENSION, TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
 import type { TaskStore } from './task-store.js';
+import type { ServeObservers } from './call-chain.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../app/runtime.js';
@@ -147,6 +148,8 @@ export function modernRoute(
   view: string | undefined,
   options: {
     maxBodyBytes: number;
+    /** What hears of serve's calls (the audit log, the metrics, tracing). */
+    observers?: ServeObservers;
     /** serve as the task host (./task-host.ts), with the process' tasks. */ tasks?: { store: TaskStore; settings: () => TaskSettings };
   },
 ): ModernRoute {
@@ -168,6 +171,7 @@ export function modernRoute(
         hasServers: hub.hasServers,
         perRequest: true,
         remote: true,
+        ...(options.observers ? { observers: options.observers } : {}),
         ...(inFlight ? { inFlight } : {}),
         ...(access ? { access: () => access } : {}),
         ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
@@ -188,10 +192,19 @@ export function modernRoute(
     const refused = await paramHeaderRefusal(headers, { jsonrpc: '2.0', id: ctx.id, method: 'tools/call', params }, hub);
     if (refused) throw protocolError(refused.error.code, refused.error.message, refused.error.data);
     const dispatcher = new Dispatcher(
-      { hub, runtime, hasServers: (await hub()).hasServers, perRequest: true, remote: true, access: () => access, ...(inFlight ? { inFlight } : {}) },
+      {
+        hub,
+        runtime,
+        hasServers: (await hub()).hasServers,
+        perRequest: true,
+        remote: true,
+        access: () => access,
+        ...(inFlight ? { inFlight } : {}),
+        ...(options.observers ? { observers: options.observers } : {}),
+      },
       envelopeClient(ctx),
     );
-    return dispatcher.callTool(params, ctx)!;
+    return dispatcher.call(params, ctx)!;
   };
   const serverInfo = () => ({ name: 'mcpkit', title: 'mcpkit', version: runtime.version() });
   const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings, serverInfo) : undefined;

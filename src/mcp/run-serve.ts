@@ -12,6 +12,7 @@ import { redact } from '../core/redact.js';
 import type { HttpSettings } from './http.js';
 import { CallQueue } from '../audit/call-queue.js';
 import type { CallObserver } from '../audit/auditor.js';
+import type { Tracing } from '../audit/tracing.js';
 import type { Logger } from '../core/logger.js';
 import type { Readable, Writable } from 'node:stream';
 import type { AuditStatus } from '../audit/audit-log.js';
@@ -26,6 +27,8 @@ const toStderr: Say = (line) => void process.stderr.write(`${line}\n`);
 interface ServeCore {
   runtime: Runtime;
   calls: CallQueue;
+  /** What hears of serve's calls, handed to its transports (the metrics join later, over HTTP). */
+  observers: Observers;
   /** How the audit log stands, when there is one (for /health and /metrics). */
   audit?: () => AuditStatus;
   close(): Promise<void>;
@@ -42,13 +45,14 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
   let auditor: Awaited<ReturnType<typeof openAudit>>;
   // What hears of every ended call: the audit log and the metrics, when they are on.
   const calls = new CallQueue();
+  const observers: Observers = {};
   const close = async () => {
     stopFollowing?.();
     await runtime?.close();
     // After the upstreams: calls that ended while closing still get their line, and their spans are sent.
     calls.drain();
     await auditor?.close();
-    await runtime?.tracing?.shutdown().catch(() => undefined);
+    await observers.tracing?.shutdown().catch(() => undefined);
   };
   try {
     refuseEmptyFlags(options);
@@ -77,10 +81,10 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
     // client puts these to sleep and gets its own (./stdio.ts).
     if (!options.http) runtime.warm(options.view, 'legacy');
     auditor = await openAudit(options, await config, runtime);
-    if (auditor) observe(runtime, calls, auditor);
+    if (auditor) observe(observers, calls, auditor);
     const env = runtime.env;
     if ((await config).serve.tracing ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined)) {
-      runtime.tracing = await (await import('../audit/tracing.js')).startTracing(options.version);
+      observers.tracing = await (await import('../audit/tracing.js')).startTracing(options.version);
     }
     if (policy.hostTools === false) {
       runtime.logger.info(
@@ -94,7 +98,7 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       say(`mcpkit serve: ${await servedRootsLine(runtime.context())}`);
     }
     const log = auditor;
-    return { runtime, calls, close, ...(log ? { audit: () => log.status() } : {}) };
+    return { runtime, calls, observers, close, ...(log ? { audit: () => log.status() } : {}) };
   } catch (error) {
     await close();
     throw error;
@@ -152,7 +156,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
     } else {
       const core = await startCore(options, toStderr);
       try {
-        await serveOverStdio(options, core.runtime);
+        await serveOverStdio(options, core);
       } finally {
         await core.close();
       }
@@ -178,11 +182,15 @@ export async function startStdioServe(
   logger?: Logger,
 ): Promise<{ runtime: Runtime; ended: Promise<void> }> {
   const core = await startCore(options, say, logger, say);
-  const ended = serveOverStdio(options, core.runtime, streams).finally(() => core.close());
+  const ended = serveOverStdio(options, core, streams).finally(() => core.close());
   return { runtime: core.runtime, ended };
 }
 
-async function serveOverStdio(options: ServeOptions, served: Runtime, streams?: { input: Readable; output: Writable }): Promise<void> {
+async function serveOverStdio(
+  options: ServeOptions,
+  { runtime: served, observers }: ServeCore,
+  streams?: { input: Readable; output: Writable },
+): Promise<void> {
   // A named view is resolved before serving, so a typo fails at start, not on the first call.
   if (options.view) await served.openHub(options.view, { shared: true });
   if (!streams && process.stdin.isTTY) {
@@ -191,6 +199,7 @@ async function serveOverStdio(options: ServeOptions, served: Runtime, streams?: 
   }
   await serveStdio({
     runtime: served,
+    observers,
     hasServers: await served.viewHasServers(options.view),
     hub: (era) => (era === 'modern' ? () => served.openHub(options.view, { shared: true, era }) : (downstream) => served.clientHub(options.view, downstream)),
     ...(streams ? { streams } : {}),
@@ -232,14 +241,17 @@ async function openAudit(options: ServeOptions, config: McpkitConfig, runtime: R
   return new Auditor(log, { arguments: config.serve.audit_arguments === true });
 }
 
+/** serve's observers: the queue every ended call goes through once something listens, and tracing when it is on. */
+type Observers = { observer?: CallObserver; tracing?: Tracing };
+
 /** Serve's calls are told to `observer` too, from now on. */
-function observe(runtime: Runtime, calls: CallQueue, observer: CallObserver): void {
+function observe(observers: Observers, calls: CallQueue, observer: CallObserver): void {
   calls.add(observer);
-  runtime.observer = calls;
+  observers.observer = calls;
 }
 
 /** The metrics of serve --http (audit/metrics.ts): every call is counted from now on. */
-async function serveMetrics(runtime: Runtime, calls: CallQueue, sessions: () => number, audit: (() => AuditStatus) | undefined) {
+async function serveMetrics(runtime: Runtime, observers: Observers, calls: CallQueue, sessions: () => number, audit: (() => AuditStatus) | undefined) {
   const { ServeMetrics } = await import('../audit/metrics.js');
   const metrics = new ServeMetrics({
     upstreams: () => runtime.upstreamStatus(),
@@ -248,7 +260,7 @@ async function serveMetrics(runtime: Runtime, calls: CallQueue, sessions: () => 
     ...(audit ? { audit } : {}),
   });
   runtime.live.reloaded.on((report) => metrics.reloaded(report.outcome));
-  observe(runtime, calls, metrics);
+  observe(observers, calls, metrics);
   return metrics;
 }
 
@@ -270,13 +282,14 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   if (options.eager) void runtime.openHub(undefined, { shared: true }).then((h) => h.warmUp());
   const settingsOf = (now: McpkitConfig) => httpSettingsOf(now, options, runtime.policy.exposure);
   let openSessions = () => 0;
-  const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, calls, () => openSessions(), audit);
+  const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, core.observers, calls, () => openSessions(), audit);
   // Made once per config generation: a reload applies to the next request.
   let settings: { generation: number; value: Promise<HttpSettings> } | undefined;
   const http = await serveHttp({
     host,
     port,
     runtime,
+    observers: core.observers,
     settings: () => {
       const generation = runtime.live.currentGeneration;
       if (settings?.generation !== generation) settings = { generation, value: runtime.config().then(settingsOf) };

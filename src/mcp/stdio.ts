@@ -4,12 +4,15 @@ import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontext
 import type { Runtime } from '../app/runtime.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
+import type { ServeObservers } from './call-chain.js';
 import type { Dispatcher } from './dispatcher.js';
 import { sdkServer, type SdkServerOptions } from './sdk-server.js';
 import { takeToolCalls } from './wire-calls.js';
 
 export interface StdioServeOptions {
   runtime: Runtime;
+  /** What hears of serve's calls (the audit log, tracing); absent: nothing does (filter run). */
+  observers?: ServeObservers;
   hasServers: boolean;
   /** The hub for a client of this era (see ToolServerOptions.hub). */
   hub: (era: ClientEra) => SdkServerOptions['hub'];
@@ -28,7 +31,7 @@ export interface StdioServeOptions {
  * server/discover or an enveloped request for 2026-07-28) and pins one server for the connection.
  * A 2025 client's tools/call are taken off the wire (./wire-calls.ts): a 2026 request goes through the SDK, which owns its envelope.
  */
-export async function serveStdio({ runtime, hasServers, hub, streams }: StdioServeOptions): Promise<void> {
+export async function serveStdio({ runtime, observers, hasServers, hub, streams }: StdioServeOptions): Promise<void> {
   const stdin = streams?.input ?? process.stdin;
   // The SDK's transport ends (unanswered requests dropped) the moment stdin ends; a client that
   // closes our stdin is done with us only once every request it sent has its answer
@@ -39,7 +42,7 @@ export async function serveStdio({ runtime, hasServers, hub, streams }: StdioSer
   let legacy: Dispatcher | undefined;
   const handle = serveBothEras(
     ({ era }) => {
-      const { server, dispatcher } = sdkServer({ runtime, hasServers, hub: hub(era) });
+      const { server, dispatcher } = sdkServer({ runtime, hasServers, hub: hub(era), ...(observers ? { observers } : {}) });
       if (era === 'legacy') legacy = dispatcher;
       else void runtime.sleepEra('legacy'); // warmed at start for a 2025 client (./run-serve.ts): not this one's
       return server;

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { InFlightScope } from './calls-in-flight.js';
 
 /**
- * The tasks serve hosts for 2026-07-28 clients (io.modelcontextprotocol/tasks, SEP-2663): each
- * belongs to the identity that created it and is invisible to every other, lives for its TTL,
- * and counts against its owner's bounds (tasks, bytes of results kept). In memory: a restart
- * loses them, and a task id of an earlier process is answered `failed`, saying so (`lostTask`).
- * The clock is given; timers are the caller's.
+ * mcpkit's tasks, in one store: those serve hosts for 2026-07-28 clients
+ * (io.modelcontextprotocol/tasks, SEP-2663, ./task-host.ts) and those of `mcpkit call --task`,
+ * which the daemon runs (daemon/server/tasks.ts, owner "terminal"). Each belongs to the identity
+ * that created it and is invisible to every other, lives for its TTL, and counts against its
+ * owner's bounds (tasks, bytes of results kept). In memory: a restart loses them, and a task id of
+ * an earlier process is answered `failed`, saying so (`lostTask`). The clock is given; timers are
+ * the caller's.
  */
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -14,6 +16,8 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 export interface HostedTask {
   id: string;
   owner: string;
+  /** The tool the task's call runs (its published name). */
+  tool?: string;
   createdAt: number;
   updatedAt: number;
   ttlMs: number;
@@ -42,6 +46,10 @@ export interface HostedTask {
   inFlight?: InFlightScope;
   /** Bytes kept: the call's params while it runs, its result or error once it ended. */
   bytes: number;
+  /** The last progress the call reported. */
+  progress?: { progress: number; total?: number; message?: string };
+  /** Its place in the order tasks were made (tasks made in one millisecond are still told apart). */
+  readonly order: number;
 }
 
 export interface TaskBounds {
@@ -60,6 +68,7 @@ export function isTerminal(status: TaskStatus): boolean {
 
 export class TaskStore {
   private readonly tasks = new Map<string, HostedTask>();
+  private made = 0;
   /** This process' own mark in its task ids: an id without it was made by another process (a restart). */
   readonly boot = randomUUID().slice(0, 8);
 
@@ -67,6 +76,8 @@ export class TaskStore {
     private readonly now: () => number,
     /** serve.replica_id: ids start with it, so a balancer can send tasks/* to the replica that has the task. */
     private readonly replicaId?: string,
+    /** How ids are made: by default this process' mark and a UUID (so `lostTask` knows another process' ids). */
+    private readonly newId: () => string = () => `${replicaId ? `${replicaId}.` : ''}${this.boot}.${randomUUID()}`,
   ) {}
 
   /** A new task of `owner`, or undefined when the owner holds as many as it may (the call then runs on, unhosted). */
@@ -75,7 +86,7 @@ export class TaskStore {
     if (this.ownedBy(owner).length >= bounds.maxPerOwner) return undefined;
     const now = this.now();
     const ttlMs = Math.min(bounds.maxTtlMs, requestedTtlMs !== undefined && requestedTtlMs > 0 ? Math.floor(requestedTtlMs) : bounds.maxTtlMs);
-    const id = `${this.replicaId ? `${this.replicaId}.` : ''}${this.boot}.${randomUUID()}`;
+    const id = this.newId();
     // The arguments are kept only within the owner's bytes (serve.tasks.max_result_bytes), like a result.
     const size = Buffer.byteLength(JSON.stringify(params));
     const fits = this.bytesOf(owner) + size <= bounds.maxBytesPerOwner;
@@ -85,6 +96,8 @@ export class TaskStore {
     const task: HostedTask = {
       id,
       owner,
+      ...(typeof params.name === 'string' ? { tool: params.name } : {}),
+      order: ++this.made,
       createdAt: now,
       updatedAt: now,
       ttlMs,
@@ -114,7 +127,10 @@ export class TaskStore {
   }
 
   /** Moves a task on; a terminal task stays as it ended. `kept`: the bytes of what it now holds. */
-  update(task: HostedTask, change: Partial<Pick<HostedTask, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'requestState'>>): void {
+  update(
+    task: HostedTask,
+    change: Partial<Pick<HostedTask, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'requestState' | 'progress'>>,
+  ): void {
     if (isTerminal(task.status)) return;
     Object.assign(task, change, { updatedAt: Math.max(this.now(), task.updatedAt) });
     if (isTerminal(task.status)) {
@@ -134,7 +150,13 @@ export class TaskStore {
 
   /** Tasks of an owner, newest first. */
   ownedBy(owner: string): HostedTask[] {
-    return [...this.tasks.values()].filter((t) => t.owner === owner).sort((a, b) => b.createdAt - a.createdAt);
+    return [...this.tasks.values()].filter((t) => t.owner === owner).sort((a, b) => b.order - a.order);
+  }
+
+  /** Forgets the owner's oldest ended tasks past the newest `keep` (tasks still running are kept). */
+  forgetEnded(owner: string, keep: number): void {
+    const owned = this.ownedBy(owner);
+    for (const task of owned.slice(keep)) if (isTerminal(task.status)) this.tasks.delete(task.id);
   }
 
   get size(): number {

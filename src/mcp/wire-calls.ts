@@ -41,7 +41,7 @@ export function takeToolCalls(transport: Transport, dispatcher: () => Dispatcher
       const controller = new AbortController();
       running.set(id, controller);
       const downstream = taker.downstream;
-      const call = taker.callTool(params, {
+      const call = taker.call(params, {
         id,
         session: session(),
         signal: controller.signal,
@@ -106,7 +106,7 @@ export function answerCallAsJson(
   if (!params) return false;
   const id = m.id;
   const controller = new AbortController();
-  const call = dispatcher.callTool(params, {
+  const call = dispatcher.call(params, {
     id,
     session,
     signal: controller.signal,

@@ -2,7 +2,7 @@ import type { CallToolResult, CompleteRequest, CompleteResult, RequestId, Tool }
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
 import type { ExposureSummary, ToolAccess, ToolContext } from '../tool/context.js';
-import { CallRouter, type CallOutcome, type FastCall } from './calls/call-router.js';
+import { CallRouter, type CallOutcome, type FastCall, type Found } from './calls/call-router.js';
 import type { CatalogEntry } from './catalog/catalog.js';
 import { ClientStates } from './client-state.js';
 import { HookChain } from './calls/hooks.js';
@@ -267,6 +267,12 @@ export class ProxyHub {
   /** The entry a terminal's call of `name` goes to, starting only the server it needs when an earlier listing names it (ViewCatalog.entryForCall). */
   entryForCall(name: string): Promise<CatalogEntry | undefined> {
     return this.current.catalog.entryForCall(name);
+  }
+
+  /** What a terminal's call of `name` is, as the router judges a call over MCP (CallRouter.find), starting only the server it needs. */
+  findForCall(name: string): Promise<Found> {
+    const catalog = this.current.catalog;
+    return this.current.router.find(name, undefined, (n) => catalog.entryForCall(n));
   }
 
   /** The catalog from what is known without starting anything: this process's listings, else earlier ones (`tools --cached`). */

@@ -50,12 +50,12 @@ export class FakeUpstream {
     return { state: this.state };
   }
 
-  async callTool({ name, args }: UpstreamCall): Promise<CallToolResult> {
+  async call({ name, args }: UpstreamCall): Promise<CallToolResult> {
     this.calls.push({ name, args });
     return { content: [{ type: 'text', text: `${this.name}:${name}` }] };
   }
 
-  forwardCall(params: Record<string, unknown>, done: (result: CallToolResult) => void): () => void {
+  forward(params: Record<string, unknown>, done: (result: CallToolResult) => void): () => void {
     this.calls.push({ name: String(params.name), args: params.arguments });
     done({ content: [{ type: 'text', text: `fast ${this.name}:${String(params.name)}` }] });
     return () => {};

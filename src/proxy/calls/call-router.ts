@@ -27,8 +27,11 @@ export type CallOutcome =
       /** A meta-tool answered (a search, a description): mcpkit's own. */ meta?: boolean;
     };
 
+/** What a called name is (CallRouter.find). */
+export type Found = { kind: 'entry'; entry: CatalogEntry } | { kind: 'withheld' | 'gone'; error: ToolError } | { kind: 'unknown'; similar: string[] };
+
 /** What the router needs of an upstream: a call through the SDK client, and the hot path. */
-export type CallTarget = Pick<Upstream, 'callTool' | 'forwardCall' | 'ready'>;
+export type CallTarget = Pick<Upstream, 'call' | 'forward' | 'ready'>;
 
 /** A call the hot path takes (CallRouter.fastCall): what answers it, and how to run it. */
 export interface FastCall {
@@ -96,23 +99,40 @@ export class CallRouter {
       const result = await this.callMeta(op, args ?? {}, context, (entry) => (ran = entry));
       return ran ? { found: true, result, entry: ran, via: name } : { found: true, result, meta: true };
     }
-    const entry = await this.options.catalog.entry(name);
-    if (!entry || !(await this.permitted(entry, access))) {
-      const held = entry ? undefined : this.options.catalog.withheldTool(name);
-      if (held && this.allowsName(access, name)) return { found: true, result: toErrorResult(notApproved(name, held)) };
+    const found = await this.find(name, access);
+    if (found.kind === 'unknown') return { found: false, similar: found.similar };
+    if (found.kind !== 'entry') return { found: true, result: toErrorResult(found.error) };
+    return { found: true, result: await this.callEntry(found.entry, args, context), entry: found.entry };
+  }
+
+  /**
+   * What a name the client calls is, for every front end alike (MCP and the terminal): a tool it
+   * may call; one its pins withhold (TOOL_NOT_APPROVED); one an earlier listing showed that is
+   * gone (NOT_FOUND, saying so); or unknown, with the names like it this client may call. A tool
+   * this client may not call is unknown, exactly as one that does not exist. `lookup` finds the
+   * entry (the terminal's starts only the server an earlier listing names).
+   */
+  async find(
+    name: string,
+    access: ToolAccess | undefined,
+    lookup: (name: string) => Promise<CatalogEntry | undefined> = (n) => this.options.catalog.entry(n),
+  ): Promise<Found> {
+    const entry = await lookup(name);
+    if (entry && (await this.permitted(entry, access))) return { kind: 'entry', entry };
+    if (!entry && this.allowsName(access, name)) {
+      const held = this.options.catalog.withheldTool(name);
+      if (held) return { kind: 'withheld', error: notApproved(name, held) };
       // A name the client saw in an earlier listing: said so, with what to do, never "unknown".
-      const gone = entry ? undefined : this.options.catalog.goneTool(name);
-      if (gone && this.allowsName(access, name)) {
+      const gone = this.options.catalog.goneTool(name);
+      if (gone) {
         const error = new ToolError('NOT_FOUND', `Tool ${name} is no longer offered: the tools of ${gone} changed since it was listed.`, {
           details: { tool: name, similar: await this.similar(name, access) },
           hint: 'List the tools again (tools/list); the view sent list_changed when they changed.',
         });
-        return { found: true, result: toErrorResult(error) };
+        return { kind: 'gone', error };
       }
-      // A tool this client may not call is refused exactly as one that does not exist.
-      return { found: false, similar: await this.similar(name, access) };
     }
-    return { found: true, result: await this.callEntry(entry, args, context), entry };
+    return { kind: 'unknown', similar: await this.similar(name, access) };
   }
 
   /** The names like `name` that this client may call. */
@@ -148,7 +168,7 @@ export class CallRouter {
     try {
       return await this.options.hooks.around(args ?? {}, hookContext, (a) => this.dispatch(entry, a, context));
     } catch (error) {
-      // A 2026-07-28 server's protocol error, relayed as it is (Upstream.callTool).
+      // A 2026-07-28 server's protocol error, relayed as it is (Upstream.call).
       if (error instanceof ProtocolError) throw error;
       return toErrorResult(error);
     }
@@ -156,7 +176,7 @@ export class CallRouter {
 
   /**
    * The hot path: a tools/call of an upstream tool, once the catalog is known and no hook applies,
-   * goes from our transport straight to the upstream's (Upstream.forwardCall) with its arguments
+   * goes from our transport straight to the upstream's (Upstream.forward) with its arguments
    * checked by the compiled validator. Undefined when the call must take the ordinary path (first
    * call, hooks, meta-tools, local tools, a server that is not connected, a tool this client may
    * not call, which the ordinary path refuses as unknown). Deciding does not run the call: the
@@ -181,7 +201,7 @@ export class CallRouter {
           reply(toErrorResult(error));
           return () => {};
         }
-        return target.forwardCall(
+        return target.forward(
           { ...params, name: entry.upstreamName },
           (outcome) => reply(outcome instanceof ToolError ? toErrorResult(outcome) : outcome),
           how,
@@ -201,7 +221,7 @@ export class CallRouter {
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
         const target = this.options.targets.get(entry.server)!;
         const call = () =>
-          target.callTool({
+          target.call({
             name: entry.upstreamName,
             args,
             signal: context.signal,

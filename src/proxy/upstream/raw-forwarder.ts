@@ -127,7 +127,7 @@ export class RawForwarder {
       alive.stop();
       options.done(outcome);
     };
-    // The same timeout as a call through the SDK client's (Upstream.callTool): idle, restarted by progress, within a ceiling.
+    // The same timeout as a call through the SDK client's (Upstream.call): idle, restarted by progress, within a ceiling.
     const alive = new ProgressTimeout(options.timeoutMs, options.maxTotalMs ?? options.timeoutMs, (which) => {
       this.cancelled(transport, id, 'timeout');
       finish({ error: alive.error(which) });

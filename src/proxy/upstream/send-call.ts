@@ -9,7 +9,7 @@ import { paramHeaderDeclarations, paramHeadersFor } from '../eras/param-headers.
 /** Results of tools/call passed on as the server sent them (./call-result.ts checks their shape). */
 const PassThroughResult = z.looseObject({});
 
-/** One tools/call for the server, on the ordinary path (Upstream.callTool). */
+/** One tools/call for the server, on the ordinary path (Upstream.call). */
 export interface UpstreamCall {
   /** The server's own name for the tool. */
   name: string;
@@ -26,7 +26,7 @@ export interface UpstreamCall {
   trace?: UpstreamTrace | undefined;
 }
 
-/** How a hot-path call is forwarded (Upstream.forwardCall): where its progress goes, the client request it serves, its trace. */
+/** How a hot-path call is forwarded (Upstream.forward): where its progress goes, the client request it serves, its trace. */
 export interface ForwardHow {
   progress?: ((message: JSONRPCMessage) => void) | undefined;
   related?: RequestId | undefined;

@@ -95,7 +95,7 @@ export class ReadThrough {
       const auth = this.connection.authFailure(error);
       if (auth) throw auth;
       if (this.connection.state !== 'ready') throw this.connection.unavailable();
-      // The server's own protocol error, for a 2026-07-28 client to act on (see callTool).
+      // The server's own protocol error, for a 2026-07-28 client to act on (see Upstream.call).
       if (error instanceof ProtocolError && this.connection.client?.getProtocolEra() === 'modern') throw error;
       throw new ToolError('UPSTREAM_ERROR', `Server "${this.name}" failed ${what}: ${(error as Error).message}`, { details: { server: this.name } });
     }

@@ -242,7 +242,7 @@ export class Upstream {
     };
   }
 
-  async callTool({ name, args, signal, progress: onprogress, related, modern, trace }: UpstreamCall): Promise<CallToolResult> {
+  async call({ name, args, signal, progress: onprogress, related, modern, trace }: UpstreamCall): Promise<CallToolResult> {
     const client = await this.connection.connectOrUnavailable();
     const call = this.sending(name, trace, related);
     // Between 2026-07-28 peers an input_required result goes back to the client as it is, and the
@@ -284,7 +284,7 @@ export class Upstream {
     return answer;
   }
 
-  /** True when a call can go straight to the connected transport (forwardCall). */
+  /** True when a call can go straight to the connected transport (forward). */
   get ready(): boolean {
     // A 2026-07-28 request needs the SDK's envelope and headers, so it never skips the client.
     return this.connection.state === 'ready' && this.connection.forwarder.attached && this.connection.client?.getProtocolEra() !== 'modern';
@@ -292,10 +292,10 @@ export class Upstream {
 
   /**
    * The hot path (./raw-forwarder.ts): a tools/call sent on the connected transport as is, with
-   * the same bookkeeping and timeout as callTool; its progress goes to `progress`, its outcome to
+   * the same bookkeeping and timeout as call; its progress goes to `progress`, its outcome to
    * `done` (a result, or the error the ordinary path gives). Returns a function that cancels.
    */
-  forwardCall(params: Record<string, unknown>, done: (result: CallToolResult | ToolError) => void, how: ForwardHow = {}): () => void {
+  forward(params: Record<string, unknown>, done: (result: CallToolResult | ToolError) => void, how: ForwardHow = {}): () => void {
     const call = this.sending(String(params.name), how.trace, how.related);
     const sent = call.traceparent ? { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), traceparent: call.traceparent } } : params;
     const cancel = this.connection.forwarder.forward('tools/call', sent, {

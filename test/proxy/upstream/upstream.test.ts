@@ -27,11 +27,11 @@ describe('Upstream reconnects (a real process that fails to start, then recovers
 
       rmSync(marker);
       const started = Date.now();
-      await expect(upstream.callTool({ name: 'echo', args: { message: 'x' } })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(upstream.call({ name: 'echo', args: { message: 'x' } })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
       expect(Date.now() - started).toBeLessThan(1_000); // still fails fast...
       // ...but has started a new round of attempts, which now succeeds.
       expect(await waitFor(() => upstream.status().state === 'ready', 15_000)).toBe(true);
-      const result = await upstream.callTool({ name: 'echo', args: { message: 'back' } });
+      const result = await upstream.call({ name: 'echo', args: { message: 'back' } });
       expect(JSON.stringify(result.content)).toContain('Echo: back');
     } finally {
       await upstream.close();
