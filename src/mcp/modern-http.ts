@@ -143,6 +143,56 @@ function envelopeClient(ctx: RequestContext): Downstream {
   };
 }
 
+/** The task host's rounds run in a dispatcher of their own, as the SDK's handler would run the request. */
+function hostedCallRunner(runtime: Runtime, view: string | undefined, observers: ServeObservers | undefined): CallRunner {
+  return async (params, ctx, access, inFlight, headers) => {
+    const hub = () => runtime.openHub(view, { shared: true, era: 'modern' });
+    // Mcp-Param-* checked as for a call the SDK answers (ModernRoute.serve): here, inside the time the call is given.
+    const refused = await paramHeaderRefusal(headers, { jsonrpc: '2.0', id: ctx.id, method: 'tools/call', params }, hub);
+    if (refused) throw protocolError(refused.error.code, refused.error.message, refused.error.data);
+    const dispatcher = new Dispatcher(
+      {
+        hub,
+        runtime,
+        hasServers: (await hub()).hasServers,
+        perRequest: true,
+        remote: true,
+        access: () => access,
+        ...(inFlight ? { inFlight } : {}),
+        ...(observers ? { observers } : {}),
+      },
+      envelopeClient(ctx),
+    );
+    return dispatcher.call(params, ctx)!;
+  };
+}
+
+/**
+ * The resources a subscriptions/listen request names, subscribed to upstream for as long as its
+ * stream is open: each shown by the view and allowed by the rules (proxy/reach.ts), as for every
+ * other request for a resource. The refusal to answer with instead, if any.
+ */
+async function subscribeListened(
+  runtime: Runtime,
+  view: string | undefined,
+  body: unknown,
+  access: ToolAccess,
+  res: ServerResponse,
+): Promise<JsonRpcRefusal | undefined> {
+  const uris = listenedResources(body);
+  if (uris.length > MAX_LISTEN_URIS) return tooManyResources(body, uris.length);
+  if (!uris.length) return undefined;
+  const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
+  const asked = [...new Set(uris)];
+  const shown = await settleAtMost(asked, SUBSCRIBE_CONCURRENCY, (uri) => reach(hub.passthrough, access.allows, { uri }));
+  const unknown = asked.filter((_uri, i) => shown[i]?.status !== 'fulfilled' || shown[i].value !== 'shown');
+  if (unknown.length) return unknownResources(body, unknown);
+  const stream = {};
+  res.once('close', () => void hub.clients.detach(stream).catch(() => undefined));
+  await settleAtMost(asked, SUBSCRIBE_CONCURRENCY, (uri) => hub.clients.subscribe(stream, uri));
+  return undefined;
+}
+
 export function modernRoute(
   runtime: Runtime,
   view: string | undefined,
@@ -185,27 +235,7 @@ export function modernRoute(
     },
   );
   const node = toNodeHandler(handler);
-  // The task host runs a call's rounds in a dispatcher of their own, as the SDK's handler would for the request.
-  const run: CallRunner = async (params, ctx, access, inFlight, headers) => {
-    const hub = () => runtime.openHub(view, { shared: true, era: 'modern' });
-    // Mcp-Param-* checked as below for a call the SDK answers: here, inside the time the call is given.
-    const refused = await paramHeaderRefusal(headers, { jsonrpc: '2.0', id: ctx.id, method: 'tools/call', params }, hub);
-    if (refused) throw protocolError(refused.error.code, refused.error.message, refused.error.data);
-    const dispatcher = new Dispatcher(
-      {
-        hub,
-        runtime,
-        hasServers: (await hub()).hasServers,
-        perRequest: true,
-        remote: true,
-        access: () => access,
-        ...(inFlight ? { inFlight } : {}),
-        ...(options.observers ? { observers: options.observers } : {}),
-      },
-      envelopeClient(ctx),
-    );
-    return dispatcher.call(params, ctx)!;
-  };
+  const run = hostedCallRunner(runtime, view, options.observers);
   const serverInfo = () => ({ name: 'mcpkit', title: 'mcpkit', version: runtime.version() });
   const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings, serverInfo) : undefined;
   return {
@@ -215,19 +245,8 @@ export function modernRoute(
       (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: access.client, scopes: [], extra: { access, inFlight } };
       // The SDK answers subscriptions/listen itself; the resources a stream asks about are
       // subscribed to upstream for as long as it is open (a 2025 server tells only subscribers).
-      const uris = listenedResources(body);
-      if (uris.length > MAX_LISTEN_URIS) return refuse(res, tooManyResources(body, uris.length));
-      if (uris.length) {
-        const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
-        // The same check as every other request for a resource (proxy/reach.ts): shown by the view, allowed by the rules.
-        const asked = [...new Set(uris)];
-        const shown = await settleAtMost(asked, SUBSCRIBE_CONCURRENCY, (uri) => reach(hub.passthrough, access.allows, { uri }));
-        const unknown = asked.filter((_uri, i) => shown[i]?.status !== 'fulfilled' || shown[i].value !== 'shown');
-        if (unknown.length) return refuse(res, unknownResources(body, unknown));
-        const stream = {};
-        res.once('close', () => void hub.clients.detach(stream).catch(() => undefined));
-        await settleAtMost([...new Set(uris)], SUBSCRIBE_CONCURRENCY, (uri) => hub.clients.subscribe(stream, uri));
-      }
+      const refusedListen = await subscribeListened(runtime, view, body, access, res);
+      if (refusedListen) return refuse(res, refusedListen);
       // A call the task host takes runs in its own time, from its arrival (its Mcp-Param-* headers checked within).
       const hosted = await host?.handle(body, req.headers, access, inFlight, arrived);
       if (hosted) {

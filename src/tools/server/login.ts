@@ -5,6 +5,8 @@ import type { McpkitConfig, ServerConfig } from '../../config/schema.js';
 import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import type { Challenge, UpstreamOAuth } from '../../auth/upstream-oauth.js';
+import type { LoginStore } from '../../auth/login-store.js';
+import type { OAuthSettings } from '../../auth/settings.js';
 
 /** A login that needs more than this many authorizations (step-up after step-up) is stopped. */
 const MAX_ROUNDS = 3;
@@ -104,19 +106,7 @@ export const serverLogin = defineTool({
       for (let round = 1; ; round++) {
         // The first round has no tokens at all, to hear what the server asks for (scope, metadata).
         const tried = await tryServer(ctx, input.name, server, storedOAuth(input.name, server, round === 1 ? { probe: true, store } : { store }));
-        if (tried.ok && round > 1) {
-          const login = store.read(input.name, server.url);
-          const status = loginStatus(login, Date.now());
-          return {
-            server: input.name,
-            logged_in: true,
-            tools: tried.tools,
-            authorizations,
-            ...(status.scope ? { scope: status.scope } : {}),
-            ...(expiresAt(login) ? { expires_at: status.expires_at } : {}),
-            refreshable: status.refreshable ?? false,
-          };
-        }
+        if (tried.ok && round > 1) return loggedIn(input.name, tried.tools, authorizations, store.read(input.name, server.url), { expiresAt, loginStatus });
         if (round > MAX_ROUNDS) {
           throw new ToolError(
             'AUTH_FAILED',
@@ -126,39 +116,12 @@ export const serverLogin = defineTool({
             },
           );
         }
-        const challenge = tried.ok ? undefined : tried.challenge;
-        const scope = loginScope(challenge?.scope, store.read(input.name, server.url).step_up_scope, settings.scopes);
-        const provider = new StoredOAuthProvider({
-          server: input.name,
-          url: server.url,
+        await authorize({ auth, StoredOAuthProvider, openInBrowser, loginScope }, ctx, input, server, {
           settings,
           store,
-          interactive: {
-            redirectUrl: redirect.url,
-            open: (url) => {
-              ctx.waiting(`To log in to ${input.name}, open this URL in a browser (waiting up to ${input.timeout_s} s):\n  ${url.href}`);
-              if (input.browser) openInBrowser(url.href, ctx.env);
-            },
-          },
+          redirect,
+          ...(tried.ok ? { askedNothing: true } : { challenge: tried.challenge }),
         });
-        const options = {
-          serverUrl: server.url,
-          ...(scope ? { scope } : {}),
-          ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
-        };
-        try {
-          if ((await auth(provider, options)) === 'REDIRECT') {
-            const { code, iss } = await redirect.authorization(() => provider.sentState, input.timeout_s * 1000, ctx.signal);
-            await auth(provider, { ...options, authorizationCode: code, ...(iss !== undefined ? { iss } : {}) });
-          }
-        } catch (error) {
-          if (error instanceof ToolError) throw error;
-          throw new ToolError('AUTH_FAILED', `Logging in to ${input.name} failed: ${(error as Error).message}`, {
-            hint: tried.ok
-              ? `The server did not ask for a login; check that ${server.url} is protected by OAuth.`
-              : 'Check the server URL and the client settings in mcp_servers.' + input.name + '.auth.',
-          });
-        }
         authorizations++;
       }
     } finally {
@@ -168,6 +131,80 @@ export const serverLogin = defineTool({
   render: (r, ui) =>
     `${ui.color.green('✓')} Logged in to ${r.server}${r.scope ? ` (scope ${r.scope})` : ''}: ${r.tools} tools${r.expires_at ? `; the access token expires ${r.expires_at}${r.refreshable ? ' and is refreshed as needed' : ', then log in again'}` : ''}`,
 });
+
+type Redirect = Awaited<ReturnType<Awaited<typeof import('../../auth/loopback.js')>['listenForRedirect']>>;
+
+/** What login reports once the server takes its tokens. */
+function loggedIn(
+  server: string,
+  tools: number,
+  authorizations: number,
+  login: ReturnType<LoginStore['read']>,
+  { expiresAt, loginStatus }: Pick<typeof import('../../auth/login-store.js'), 'expiresAt' | 'loginStatus'>,
+) {
+  const status = loginStatus(login, Date.now());
+  return {
+    server,
+    logged_in: true,
+    tools,
+    authorizations,
+    ...(status.scope ? { scope: status.scope } : {}),
+    ...(expiresAt(login) ? { expires_at: status.expires_at } : {}),
+    refreshable: status.refreshable ?? false,
+  };
+}
+
+/**
+ * One authorization: the scope the challenge (and an earlier step-up) asks for, the browser
+ * opened on the authorization page (its URL said too), the code taken at the loopback redirect
+ * and exchanged for tokens, which the provider stores.
+ */
+async function authorize(
+  deps: {
+    auth: typeof import('@modelcontextprotocol/client').auth;
+    StoredOAuthProvider: typeof import('../../auth/client-provider.js').StoredOAuthProvider;
+    openInBrowser: typeof import('../../auth/browser.js').openInBrowser;
+    loginScope: typeof import('../../auth/scopes.js').loginScope;
+  },
+  ctx: ToolContext,
+  input: { name: string; browser: boolean; timeout_s: number },
+  server: { url: string },
+  round: { settings: OAuthSettings; store: LoginStore; redirect: Redirect; challenge?: Challenge; askedNothing?: boolean },
+): Promise<void> {
+  const { settings, store, redirect, challenge } = round;
+  const scope = deps.loginScope(challenge?.scope, store.read(input.name, server.url).step_up_scope, settings.scopes);
+  const provider = new deps.StoredOAuthProvider({
+    server: input.name,
+    url: server.url,
+    settings,
+    store,
+    interactive: {
+      redirectUrl: redirect.url,
+      open: (url) => {
+        ctx.waiting(`To log in to ${input.name}, open this URL in a browser (waiting up to ${input.timeout_s} s):\n  ${url.href}`);
+        if (input.browser) deps.openInBrowser(url.href, ctx.env);
+      },
+    },
+  });
+  const options = {
+    serverUrl: server.url,
+    ...(scope ? { scope } : {}),
+    ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+  };
+  try {
+    if ((await deps.auth(provider, options)) === 'REDIRECT') {
+      const { code, iss } = await redirect.authorization(() => provider.sentState, input.timeout_s * 1000, ctx.signal);
+      await deps.auth(provider, { ...options, authorizationCode: code, ...(iss !== undefined ? { iss } : {}) });
+    }
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw new ToolError('AUTH_FAILED', `Logging in to ${input.name} failed: ${(error as Error).message}`, {
+      hint: round.askedNothing
+        ? `The server did not ask for a login; check that ${server.url} is protected by OAuth.`
+        : 'Check the server URL and the client settings in mcp_servers.' + input.name + '.auth.',
+    });
+  }
+}
 
 export const serverLogout = defineTool({
   name: 'server_logout',

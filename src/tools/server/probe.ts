@@ -139,6 +139,48 @@ function pinningLine(server: string, p: Awaited<ReturnType<typeof pinStatus>>, c
   return `\n${color.yellow(`! tools differ from the approved ones (${parts}): ${effect}. Review: mcpkit server diff ${server}; approve what it shows: mcpkit server approve ${server} --digest DIGEST`)}`;
 }
 
+/**
+ * The servers a client's config file names, in mcpkit's words: the client's own variables
+ * translated (${env:HOME}, ${input:id}, ${workspaceFolder}), and over MCP every value kept as
+ * data (an agent named the file, and may have written it).
+ */
+async function serversInClientConfig(path: string, ctx: ToolContext) {
+  let document: unknown;
+  try {
+    document = await readClientConfig(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A parse error's own message quotes the start of the file: whatever file was named (/etc/shadow
+    // over MCP), its content is never echoed.
+    const why = error instanceof SyntaxError ? 'it is not valid JSON (or JSON with comments)' : (error as Error).message;
+    throw new ToolError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read ${path}: ${why}.`, {
+      hint: "Give the path of a client's JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json, .mcp.json).",
+    });
+  }
+  const [{ importServers }, variables, { homedir }] = await Promise.all([
+    import('../../config/import-servers.js'),
+    import('../../config/client-variables.js'),
+    import('node:os'),
+  ]);
+  let found: ReturnType<typeof importServers>;
+  try {
+    found = importServers(document, { project: ctx.cwd });
+  } catch (error) {
+    throw new ToolError('INVALID_INPUT', `${path}: ${(error as Error).message}.`);
+  }
+  const flavour = variables.flavourOf(path, found.format);
+  const inputs = new Map(
+    ((document as { inputs?: { id?: unknown; description?: unknown }[] }).inputs ?? []).flatMap((i) =>
+      typeof i?.id === 'string' ? [[i.id, typeof i.description === 'string' ? i.description : '']] : [],
+    ) as [string, string][],
+  );
+  const translation = { flavour, workspaceFolder: variables.workspaceOf(path, ctx.cwd), home: ctx.env.HOME ?? homedir(), inputs };
+  const { asked, ...translated } = variables.translateServers(found, translation);
+  // Over MCP no placeholder in it is filled in from mcpkit's environment.
+  found = ctx.surface === 'mcp' ? { ...translated, servers: translated.servers.map((s) => ({ ...s, entry: literalValues(s.entry) })) } : translated;
+  return { found, flavour, asked };
+}
+
 export const serverImport = defineTool({
   name: 'server_import',
   group: 'server',
@@ -168,41 +210,7 @@ export const serverImport = defineTool({
   hostAccess: 'config',
   async run(input, ctx) {
     const path = resolve(ctx.cwd, input.file);
-    let document: unknown;
-    try {
-      document = await readClientConfig(path);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // A parse error's own message quotes the start of the file: whatever file was named (/etc/shadow
-      // over MCP), its content is never echoed.
-      const why = error instanceof SyntaxError ? 'it is not valid JSON (or JSON with comments)' : (error as Error).message;
-      throw new ToolError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot read ${path}: ${why}.`, {
-        hint: "Give the path of a client's JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json, .mcp.json).",
-      });
-    }
-    const [{ importServers }, variables, { homedir }] = await Promise.all([
-      import('../../config/import-servers.js'),
-      import('../../config/client-variables.js'),
-      import('node:os'),
-    ]);
-    let found: ReturnType<typeof importServers>;
-    try {
-      found = importServers(document, { project: ctx.cwd });
-    } catch (error) {
-      throw new ToolError('INVALID_INPUT', `${path}: ${(error as Error).message}.`);
-    }
-    // The client's own variables in mcpkit's words (${env:HOME}, ${input:id}, ${workspaceFolder}).
-    const flavour = variables.flavourOf(path, found.format);
-    const inputs = new Map(
-      ((document as { inputs?: { id?: unknown; description?: unknown }[] }).inputs ?? []).flatMap((i) =>
-        typeof i?.id === 'string' ? [[i.id, typeof i.description === 'string' ? i.description : '']] : [],
-      ) as [string, string][],
-    );
-    const translation = { flavour, workspaceFolder: variables.workspaceOf(path, ctx.cwd), home: ctx.env.HOME ?? homedir(), inputs };
-    const { asked, ...translated } = variables.translateServers(found, translation);
-    // Over MCP an agent named the file (and may have written it): what it says is data, and no
-    // placeholder in it is filled in from mcpkit's environment.
-    found = ctx.surface === 'mcp' ? { ...translated, servers: translated.servers.map((s) => ({ ...s, entry: literalValues(s.entry) })) } : translated;
+    const { found, flavour, asked } = await serversInClientConfig(path, ctx);
     const [{ addServer }, { externalizeSecrets }] = await Promise.all([import('../../config/servers-edit.js'), import('../../config/import-secrets.js')]);
     // A client's config names commands from anywhere: a box with the network, as sandboxFor says.
     const sandbox = await sandboxFor(ctx, input.sandbox, { network: true });
