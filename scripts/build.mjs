@@ -22,6 +22,7 @@ const extraEntries = [
   'src/config/edit.ts',
   'src/registry/truncate.ts',
   'src/retrieve/search-worker.ts', // started as a worker thread (retrieve/worker-search.ts)
+  'src/code/sandbox-worker.ts', // started as a worker thread (code/sandbox.ts)
   'src/tools/index.ts',
 ];
 
@@ -47,7 +48,8 @@ await build({
   format: 'esm',
   // oclif loads a TypeScript compiler only in development (bin/dev.js); never bundle it.
   // OpenTelemetry loads only when serve traces, from node_modules: one copy of its API for the SDK and us.
-  external: ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*'],
+  // QuickJS's WebAssembly file is found beside its own module (code mode's sandbox-worker.js loads it from node_modules).
+  external: ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*', '@jitl/*'],
   plugins: [oclifDirnamePlugin()],
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',

@@ -96,6 +96,14 @@ export const ERROR_CODES = {
     "An upstream tool that is new, or whose definition changed, since the server's tools were approved (tool pinning).",
     'Review it with mcpkit server diff NAME, then approve what it showed with mcpkit server approve NAME --digest DIGEST.',
   ),
+  SCRIPT_ERROR: fault(
+    'A code-mode script that does not parse, or that threw (or whose promise was rejected) and did not catch it.',
+    "Read the script's error in the message; the script is the body of an async function, its tool calls reject with mcpkit's error code.",
+  ),
+  SCRIPT_LIMIT: fault(
+    'A code-mode script hit one of its limits: memory, tool calls per run, or output bytes.',
+    "Do less in one run, or raise the view's code setting the message names.",
+  ),
   HOOK_ABORTED: fault('A pre_call or post_call hook stopped the call.', "The message carries the hook's reason."),
   HOOK_FAILED: fault('A hook module failed to load or threw.', 'Fix the hook module the message names.'),
   LISTEN_FAILED: fault(

@@ -1,0 +1,50 @@
+/**
+ * What code mode's host (./sandbox.ts, serve's thread) and its worker (./sandbox-worker.ts) say to
+ * each other. Everything that crosses is a string or a number: no object of either side reaches
+ * the other, so a script in the sandbox holds nothing of the host. Pure types.
+ */
+
+/** The script's `tools`: group (a server, or `mcpkit`) -> name in it -> the published name a call goes to. */
+export type ToolTree = Record<string, Record<string, string>>;
+
+export interface RunLimits {
+  /** Wall time of the whole run, tool calls included. */
+  timeoutMs: number;
+  /** Heap of the script's engine. */
+  memoryBytes: number;
+  /** Stack of the script's engine (deep recursion ends the run, never the host). */
+  stackBytes: number;
+  /** Bytes of what the script prints and returns, together. */
+  maxOutputBytes: number;
+}
+
+export interface WorkerJob {
+  /** JavaScript (types already stripped): the body of an async function, whose return value is the result. */
+  code: string;
+  tools: ToolTree;
+  limits: RunLimits;
+}
+
+/** A failure as the script's `Error` sees it: mcpkit's error object, as JSON. */
+export interface CallFailure {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  hint?: string;
+}
+
+export type FromWorker =
+  /** A tool call the script made: `args` is JSON. */
+  | { call: { id: number; name: string; args: string } }
+  /** The script's return value (as JSON) and what it printed. */
+  | { done: { result: string; logs: string[] } }
+  /** Why the run ended without a value. */
+  | { failed: { kind: RunFailure; message: string; logs: string[] } };
+
+export type ToWorker = { answer: { id: number; ok: true; value: string } | { id: number; ok: false; error: string } };
+
+/**
+ * error: the script threw (or its promise rejected); syntax: it does not parse; memory: it used
+ * more than its heap; interrupted: it ran past its deadline; output: it printed more than it may.
+ */
+export type RunFailure = 'error' | 'syntax' | 'memory' | 'interrupted' | 'output';

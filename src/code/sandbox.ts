@@ -1,0 +1,174 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ToolError } from '../core/errors.js';
+import { packageRoot } from '../core/version.js';
+import type { CodeLimits } from './limits.js';
+import type { FromWorker, RunFailure, ToolTree, ToWorker } from './protocol.js';
+import { toJavaScript } from './strip-types.js';
+import { failureOf, type ScriptAnswer } from './tool-value.js';
+
+/**
+ * Code mode's host side: runs one script (JavaScript, or TypeScript with its types stripped) in a
+ * worker thread of its own (./sandbox-worker.ts), so a script that loops never holds the thread
+ * that answers everyone else, and a script that is stopped takes nothing with it. The host keeps
+ * the limits that are about the world outside the engine: wall time (the worker is terminated at
+ * the deadline, whatever it does), tool calls per run, and calls at once (the rest wait their
+ * turn). Each limit hit ends the run with an error that names the setting.
+ */
+export interface CodeRun {
+  /** The script's `tools`: what each name calls. */
+  tools: ToolTree;
+  /** Runs one tool call of the script, to the answer the script gets (./tool-value.ts). */
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ScriptAnswer>;
+  limits: CodeLimits;
+  /** The run is cancelled (the client cancelled its call). */
+  signal?: AbortSignal;
+  /** The settings' names in the errors (a view's `code.timeout_ms`, or a flag's `--timeout-ms`). */
+  settings?: Partial<Record<keyof CodeLimits, string>>;
+}
+
+export interface CodeOutcome {
+  /** What the script returned (JSON). */
+  result: unknown;
+  /** What it printed, line by line. */
+  logs: string[];
+  /** Tool calls it made. */
+  calls: number;
+}
+
+/** The engine's stack: deep recursion ends the run with an error, never the host. */
+const STACK_BYTES = 1024 * 1024;
+
+export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> {
+  const js = toJavaScript(code);
+  const { limits } = run;
+  const named = (limit: keyof CodeLimits) => run.settings?.[limit] ?? `code.${SETTING[limit]}`;
+  return new Promise<CodeOutcome>((resolve, reject) => {
+    const worker = new Worker(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
+      workerData: {
+        code: js,
+        tools: run.tools,
+        limits: { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryMb * 1024 * 1024, stackBytes: STACK_BYTES, maxOutputBytes: limits.maxOutputBytes },
+      },
+      // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+      stdout: true,
+      stderr: true,
+    });
+    const calls = new AbortController();
+    let made = 0;
+    let running = 0;
+    const queue: (() => void)[] = [];
+    let settled = false;
+    const end = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', cancelled);
+      calls.abort(new Error('the run ended'));
+      void worker.terminate();
+      outcome();
+    };
+    const fail = (error: ToolError) => end(() => reject(error));
+    const timer = setTimeout(
+      () =>
+        fail(
+          new ToolError('TIMEOUT', `The script ran past its ${limits.timeoutMs} ms (${named('timeoutMs')}).`, {
+            details: { timeout_ms: limits.timeoutMs, calls: made },
+            hint: `Do less in one run, or raise ${named('timeoutMs')}.`,
+          }),
+        ),
+      limits.timeoutMs,
+    );
+    const cancelled = () => fail(new ToolError('TIMEOUT', 'The run was cancelled.', { details: { calls: made } }));
+    if (run.signal?.aborted) return cancelled();
+    run.signal?.addEventListener('abort', cancelled, { once: true });
+
+    const answer = (message: ToWorker['answer']) => {
+      if (!settled) worker.postMessage({ answer: message } satisfies ToWorker);
+    };
+    /** One tool call, when its turn comes (at most maxParallel at once). */
+    const callTool = (id: number, name: string, args: string) => {
+      running++;
+      let parsed: Record<string, unknown>;
+      try {
+        const value = JSON.parse(args) as unknown;
+        parsed = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+      } catch {
+        parsed = {};
+      }
+      void run
+        .call(name, parsed, calls.signal)
+        .catch((error: unknown) => ({ ok: false as const, error: failureOf(error) }))
+        .then((got) => {
+          running--;
+          queue.shift()?.();
+          answer(got.ok ? { id, ok: true, value: JSON.stringify(got.value ?? null) } : { id, ok: false, error: JSON.stringify(got.error) });
+        });
+    };
+
+    worker.on('message', (message: FromWorker) => {
+      if ('call' in message) {
+        const { id, name, args } = message.call;
+        if (++made > limits.maxCalls) {
+          return fail(
+            new ToolError('SCRIPT_LIMIT', `The script made more than ${limits.maxCalls} tool calls (${named('maxCalls')}).`, {
+              details: { max_calls: limits.maxCalls },
+              hint: `Make fewer calls in one run, or raise ${named('maxCalls')}.`,
+            }),
+          );
+        }
+        if (running < limits.maxParallel) callTool(id, name, args);
+        else queue.push(() => callTool(id, name, args));
+      } else if ('done' in message) {
+        const { result, logs } = message.done;
+        end(() => resolve({ result: JSON.parse(result) as unknown, logs, calls: made }));
+      } else fail(failed(message.failed.kind, message.failed.message, message.failed.logs, limits, named, made));
+    });
+    worker.on('error', (error: Error & { code?: string }) =>
+      fail(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? failed('memory', error.message, [], limits, named, made)
+          : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
+      ),
+    );
+    worker.on('exit', (exitCode) => fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`)));
+  });
+}
+
+const SETTING: Record<keyof CodeLimits, string> = {
+  timeoutMs: 'timeout_ms',
+  memoryMb: 'memory_mb',
+  maxCalls: 'max_calls',
+  maxParallel: 'max_parallel',
+  maxOutputBytes: 'max_output_bytes',
+};
+
+/** The error a run that ended inside the engine ends with. */
+function failed(kind: RunFailure, message: string, logs: string[], limits: CodeLimits, named: (limit: keyof CodeLimits) => string, calls: number): ToolError {
+  const details = { calls, ...(logs.length ? { logs } : {}) };
+  switch (kind) {
+    case 'memory':
+      return new ToolError('SCRIPT_LIMIT', `The script used more than its ${limits.memoryMb} MB of memory (${named('memoryMb')}).`, {
+        details: { ...details, memory_mb: limits.memoryMb },
+        hint: `Keep less in memory at once, or raise ${named('memoryMb')}.`,
+      });
+    case 'interrupted':
+      return new ToolError('TIMEOUT', `The script ran past its ${limits.timeoutMs} ms (${named('timeoutMs')}).`, {
+        details: { ...details, timeout_ms: limits.timeoutMs },
+        hint: `Do less in one run, or raise ${named('timeoutMs')}.`,
+      });
+    case 'output':
+      return new ToolError('SCRIPT_LIMIT', `The script's output is too large: ${message} (${named('maxOutputBytes')}).`, {
+        details: { ...details, max_output_bytes: limits.maxOutputBytes },
+        hint: `Return or print less (a summary, a count), or raise ${named('maxOutputBytes')}.`,
+      });
+    case 'syntax':
+      return new ToolError('SCRIPT_ERROR', `The script does not parse: ${message}.`, {
+        details,
+        hint: 'Fix the syntax; the script is the body of an async function.',
+      });
+    case 'error':
+      return new ToolError('SCRIPT_ERROR', `The script failed: ${message}`, { details });
+  }
+}
