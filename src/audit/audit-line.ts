@@ -15,8 +15,10 @@ export interface AuditEntry {
   view: string | null;
   /** The tool, prompt or resource as published to the client (a call through a meta-tool: the tool it ran). */
   name: string;
-  /** The meta-tool a call went through (e.g. mcpkit_call_tool); absent for a direct call. */
+  /** The meta-tool a call went through (e.g. mcpkit_call_tool, or a code run's VIEW_run_code); absent for a direct call. */
   via?: string;
+  /** A code run's call: the request id of the run, which has its own line. */
+  parent?: string | number;
   /** The upstream server, or "mcpkit" for its own tools; null when nothing matched the name. */
   server: string | null;
   /** The server's own name for it. */
@@ -46,7 +48,7 @@ export function auditLine(entry: AuditEntry): string {
     `{"time":${quote(entry.time)},"method":${quote(entry.method)},"session":${text(entry.session)},"request":${quote(entry.request)}` +
     `,"client":${text(entry.client)}` +
     `,"client_info":${info === null ? 'null' : `{"name":${quote(info.name)},"version":${quote(info.version)}}`}` +
-    `,"view":${text(entry.view)},"name":${quote(entry.name)}${entry.via === undefined ? '' : `,"via":${quote(entry.via)}`},"server":${text(entry.server)},"upstream_name":${text(entry.upstream_name)}` +
+    `,"view":${text(entry.view)},"name":${quote(entry.name)}${entry.via === undefined ? '' : `,"via":${quote(entry.via)}`}${entry.parent === undefined ? '' : `,"parent":${quote(entry.parent)}`},"server":${text(entry.server)},"upstream_name":${text(entry.upstream_name)}` +
     `,"duration_ms":${number(entry.duration_ms)},"outcome":${quote(entry.outcome)},"error_code":${quote(entry.error_code)}` +
     `,"bytes_in":${number(entry.bytes_in)},"bytes_out":${number(entry.bytes_out)}`;
   return entry.arguments === undefined ? `${head}}` : `${head},"arguments":${quote(entry.arguments)}}`;

@@ -14,6 +14,8 @@ export interface AuditedCall {
   named?: boolean | undefined;
   /** The meta-tool the call went through; `name`, `server` and `upstreamName` are then the tool it ran. */
   via?: string | undefined;
+  /** A code run's call: the run's request id. */
+  parent?: string | number | undefined;
   view?: string | undefined;
   name: string;
   /** The upstream server and its own name for it; "mcpkit" for mcpkit's own tools. */
@@ -77,6 +79,7 @@ export class Auditor implements CallObserver {
       view: call.view ?? null,
       name: call.name,
       ...(call.via !== undefined ? { via: call.via } : {}),
+      ...(call.parent !== undefined ? { parent: call.parent } : {}),
       server: call.server ?? null,
       upstream_name: call.upstreamName ?? null,
       duration_ms: Math.round((finished - call.started) * 100) / 100,

@@ -8,7 +8,7 @@ import { oclifId } from '../tool/define.js';
  * is exactly `commandFromTool(tool)`: the parity test proves it, so a command answered without
  * oclif (the fast path) is always the one oclif would run.
  */
-export const HAND_WRITTEN_TOOL_COMMANDS: readonly string[] = ['filter set', 'registry list'];
+export const HAND_WRITTEN_TOOL_COMMANDS: readonly string[] = ['code run', 'filter set', 'registry list'];
 
 /** Commands that are not tools at all. */
 export const NON_TOOL_COMMANDS: readonly string[] = [

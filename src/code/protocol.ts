@@ -33,8 +33,14 @@ export interface CallFailure {
   hint?: string;
 }
 
+/**
+ * A call of a name the tree does not have: this mark and the JSON of [group, name]. Not NUL: the
+ * engine's strings reach the host through C strings, which end there.
+ */
+export const UNKNOWN_TOOL_MARK = '#unknown#';
+
 export type FromWorker =
-  /** A tool call the script made: `args` is JSON. */
+  /** A tool call the script made: `name` as the tree has it (else UNKNOWN_TOOL_MARK...), `args` is JSON. */
   | { call: { id: number; name: string; args: string } }
   /** The script's return value (as JSON) and what it printed. */
   | { done: { result: string; logs: string[] } }

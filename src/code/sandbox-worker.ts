@@ -8,7 +8,7 @@ import {
   type QuickJSDeferredPromise,
   type QuickJSHandle,
 } from 'quickjs-emscripten-core';
-import type { FromWorker, RunFailure, ToWorker, WorkerJob } from './protocol.js';
+import { UNKNOWN_TOOL_MARK, type FromWorker, type RunFailure, type ToWorker, type WorkerJob } from './protocol.js';
 
 /**
  * One code-mode run, in a worker thread of its own (started by ./sandbox.ts): the script runs in
@@ -36,19 +36,27 @@ const BOOTSTRAP = `(function (call, log, tree) {
     const text = stringify(args === undefined ? {} : args);
     return call(name, text === undefined ? '{}' : text).then((answer) => parse(answer), (error) => { throw failure(error); });
   };
-  const tools = {};
+  // A name the tree does not have still goes to the host, which answers as for any call of an
+  // unknown (or withheld, or not allowed) tool; 'then' and Object's own names stay undefined, so a
+  // group is never taken for a promise.
+  const plain = (name) => typeof name !== 'string' || name === 'then' || name in Object.prototype;
+  const unknown = (group, name) => tool('${UNKNOWN_TOOL_MARK}' + stringify([group, name]));
+  const groupOf = (group, members) =>
+    new Proxy(Object.freeze(members), { get: (target, name) => (Object.prototype.hasOwnProperty.call(target, name) ? target[name] : plain(name) ? undefined : unknown(group, name)) });
+  const groups = {};
   for (const group of Object.keys(tree)) {
     const members = {};
     for (const name of Object.keys(tree[group])) members[name] = tool(tree[group][name]);
-    tools[group] = Object.freeze(members);
+    groups[group] = groupOf(group, members);
   }
+  const tools = new Proxy(Object.freeze(groups), { get: (target, name) => (Object.prototype.hasOwnProperty.call(target, name) ? target[name] : plain(name) ? undefined : groupOf(name, {})) });
   const show = (value) => {
     if (typeof value === 'string') return value;
     if (value instanceof Error) return String(value.stack || value);
     try { const text = stringify(value); return text === undefined ? String(value) : text; } catch { return String(value); }
   };
   const printer = (level) => (...args) => log(level, args.map(show).join(' '));
-  globalThis.tools = Object.freeze(tools);
+  globalThis.tools = tools;
   globalThis.console = Object.freeze({ log: printer('log'), info: printer('info'), debug: printer('debug'), warn: printer('warn'), error: printer('error') });
   return (value) => { try { const text = stringify(value === undefined ? null : value); return typeof text === 'string' ? text : 'null'; } catch (error) { return { error: String(error) }; } };
 })`;
@@ -78,13 +86,17 @@ function fail(kind: RunFailure, message: string): void {
 
 /** What an exception inside the engine was: out of memory, past the deadline, or the script's own. */
 function failureOf(handle: QuickJSHandle): { kind: RunFailure; message: string } {
-  const error = vm.dump(handle) as { name?: string; message?: string; stack?: string } | string;
+  const error = vm.dump(handle) as { name?: string; message?: string; stack?: string } | string | null;
+  // The engine throws null where it cannot even make the error: out of memory.
+  if (error === null || error === undefined) return { kind: 'memory', message: 'out of memory' };
   const name = typeof error === 'object' && error ? (error.name ?? 'Error') : 'Error';
   const message = typeof error === 'object' && error ? (error.message ?? String(error)) : String(error);
   if (/out of memory/i.test(message)) return { kind: 'memory', message };
   if (name === 'InternalError' && /interrupted/i.test(message)) return { kind: 'interrupted', message };
   if (name === 'SyntaxError') return { kind: 'syntax', message };
-  const stack = typeof error === 'object' && error?.stack ? `\n${error.stack.trimEnd()}` : '';
+  // The bootstrap's own frames (where a tool's failure is made an Error) say nothing of the script.
+  const frames = typeof error === 'object' && error?.stack ? error.stack.split('\n').filter((line) => line.trim() && !line.includes('mcpkit-bootstrap.js')) : [];
+  const stack = frames.length ? `\n${frames.join('\n')}` : '';
   return { kind: 'error', message: `${name}: ${message}${stack}` };
 }
 

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { ToolError } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
 import type { CodeLimits } from './limits.js';
-import type { FromWorker, RunFailure, ToolTree, ToWorker } from './protocol.js';
+import { UNKNOWN_TOOL_MARK, type FromWorker, type RunFailure, type ToolTree, type ToWorker } from './protocol.js';
 import { toJavaScript } from './strip-types.js';
 import { failureOf, type ScriptAnswer } from './tool-value.js';
 
@@ -20,6 +20,8 @@ export interface CodeRun {
   tools: ToolTree;
   /** Runs one tool call of the script, to the answer the script gets (./tool-value.ts). */
   call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ScriptAnswer>;
+  /** The published name of `tools.GROUP.NAME` where the tree has none (the call then goes on, and is refused as unknown). */
+  publishedFor?(group: string, name: string): string;
   limits: CodeLimits;
   /** The run is cancelled (the client cancelled its call). */
   signal?: AbortSignal;
@@ -98,7 +100,7 @@ export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> 
         parsed = {};
       }
       void run
-        .call(name, parsed, calls.signal)
+        .call(toolName(name, run), parsed, calls.signal)
         .catch((error: unknown) => ({ ok: false as const, error: failureOf(error) }))
         .then((got) => {
           running--;
@@ -134,6 +136,17 @@ export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> 
     );
     worker.on('exit', (exitCode) => fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`)));
   });
+}
+
+/** The name a call goes to: the tree's, or the one a group and name would be published under. */
+function toolName(name: string, run: CodeRun): string {
+  if (!name.startsWith(UNKNOWN_TOOL_MARK)) return name;
+  try {
+    const [group, member] = JSON.parse(name.slice(UNKNOWN_TOOL_MARK.length)) as [string, string];
+    return run.publishedFor?.(String(group), String(member)) ?? `${String(group)}.${String(member)}`;
+  } catch {
+    return name.slice(UNKNOWN_TOOL_MARK.length);
+  }
 }
 
 const SETTING: Record<keyof CodeLimits, string> = {

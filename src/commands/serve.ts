@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
+import { EXPOSURES } from '../config/defaults.js';
 
 export default class Serve extends McpkitCommand {
   static override summary = "Serve mcpkit tools and the upstream servers' to MCP clients, over stdio or streamable HTTP (--http).";
@@ -41,8 +42,8 @@ export default class Serve extends McpkitCommand {
     }),
     exposure: Flags.string({
       description:
-        "How every view lists its tools (default: the view's exposure, else serve.exposure, else auto). auto: every tool while tools/list fits the token budget, else search meta-tools plus the most used tools; direct: every tool; search: meta-tools only.",
-      options: ['auto', 'direct', 'search'],
+        "How every view lists its tools (default: the view's exposure, else serve.exposure, else auto). auto: every tool while tools/list fits the token budget, else search meta-tools plus the most used tools; direct: every tool; search: meta-tools only; code: search and describe answering with TypeScript declarations, and run_code, which runs a script against the tools.",
+      options: [...EXPOSURES],
     }),
     'token-budget': Flags.string({
       description:

@@ -52,7 +52,7 @@ export const SETTING_DEFAULTS = {
 export const DAEMON_IDLE_MINUTES = 30;
 
 /** How a view lists its tools (src/proxy/catalog/exposure.ts). */
-export const EXPOSURES = ['auto', 'direct', 'search'] as const;
+export const EXPOSURES = ['auto', 'direct', 'search', 'code'] as const;
 export type Exposure = (typeof EXPOSURES)[number];
 
 /** The range a token budget may take (serve.token_budget, a view's token_budget, --token-budget). */

@@ -29,7 +29,18 @@ export const isHttpUrl = (value: string) => {
 export const exposureSchema = z.enum(EXPOSURES);
 export const tokenBudgetSchema = z.int().min(TOKEN_BUDGET_RANGE.min).max(TOKEN_BUDGET_RANGE.max);
 export const EXPOSURE_TEXT =
-  'auto (default): every tool listed while tools/list fits token_budget, else search meta-tools plus the pinned and most used tools; direct: every tool listed; search: the meta-tools (and pins) only.';
+  'auto (default): every tool listed while tools/list fits token_budget, else search meta-tools plus the pinned and most used tools; direct: every tool listed; search: the meta-tools (and pins) only; code: search and describe answering with TypeScript declarations, and run_code, which runs a script against the tools (and pins).';
+
+/** A view's code mode limits (exposure: code), each named in the error a run that hits it ends with. */
+export const codeSettingsSchema = z
+  .strictObject({
+    timeout_ms: z.int().min(100).max(3_600_000).optional().describe('Wall time of one run, its tool calls included (default 30000).'),
+    memory_mb: z.int().min(1).max(1024).optional().describe("A script's memory (default 64)."),
+    max_calls: z.int().min(1).max(100_000).optional().describe('Tool calls in one run (default 100).'),
+    max_parallel: z.int().min(1).max(64).optional().describe('Tool calls at once; the rest wait their turn (default 8).'),
+    max_output_bytes: z.int().min(1000).max(100_000_000).optional().describe('Bytes of what a script prints and returns, together (default 200000).'),
+  })
+  .describe('Limits of code mode (exposure: code): a run that hits one ends with an error naming it.');
 
 /** Where "registry add" got a server (mcp_servers.NAME.registry): what registry outdated and update follow. */
 export const registryProvenanceSchema = z

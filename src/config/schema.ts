@@ -1,6 +1,16 @@
 import * as z from 'zod';
 import { PIN_MODES, PROTOCOL_CHOICES } from './defaults.js';
-import { registryProvenanceSchema, EXPOSURE_TEXT, exposureSchema, isHttpUrl, name, serverName, templated, tokenBudgetSchema } from './schema-parts.js';
+import {
+  registryProvenanceSchema,
+  codeSettingsSchema,
+  EXPOSURE_TEXT,
+  exposureSchema,
+  isHttpUrl,
+  name,
+  serverName,
+  templated,
+  tokenBudgetSchema,
+} from './schema-parts.js';
 import { serveSchema } from './serve-schema.js';
 
 export { isHttpUrl } from './schema-parts.js';
@@ -198,6 +208,7 @@ export const viewSchema = z.strictObject({
     .optional()
     .describe("Most tokens (bytes/4) the view's tools/list may cost under exposure auto (default: serve.token_budget, else 4000)."),
   pin: z.array(z.string().min(1)).optional().describe('Tools listed directly whatever the exposure, by the name the view publishes them under.'),
+  code: codeSettingsSchema.optional(),
   servers: z
     .union([z.array(serverName()), z.record(serverName(), viewServerSchema.nullable())])
     .optional()

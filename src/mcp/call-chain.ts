@@ -73,6 +73,8 @@ export interface CallStart {
   traceContext?: Record<string, unknown> | undefined;
   /** The token the client asked progress under (`_meta.progressToken`). */
   progressToken?: unknown;
+  /** A code run's call: the run's request id, and the run tool it went through. */
+  parent?: { request: string | number; via: string } | undefined;
   /** Who calls, when the path already read it to decide how to answer (the hot path): not read again. */
   access?: ToolAccess | undefined;
   /** How a notification for this request reaches the client; absent where progress is relayed as the upstream sent it. */
@@ -129,6 +131,7 @@ const audit: Step = (links, call, draft) => {
         client: call.client(),
         view: call.view(),
         answered,
+        ...(call.parent ? { parent: call.parent } : {}),
         started,
         args: call.args,
         ended,

@@ -28,6 +28,8 @@ export interface CallFacts {
   client: { name?: unknown; version?: unknown } | undefined;
   view: string | undefined;
   answered: Answered | undefined;
+  /** A code run's call: the run's request id, and the run tool it went through. */
+  parent?: { request: string | number; via: string } | undefined;
   started: number;
   args: unknown;
   ended: { result: unknown; resultBytes?: number | undefined } | { error: unknown };
@@ -35,7 +37,8 @@ export interface CallFacts {
 
 /** The audit log's record of a request. Pure. */
 export function auditedCall(facts: CallFacts): AuditedCall {
-  const { entry, via, meta } = facts.answered ?? {};
+  const { entry, meta } = facts.answered ?? {};
+  const via = facts.answered?.via ?? facts.parent?.via;
   const { ended } = facts;
   return {
     method: facts.method,
@@ -46,6 +49,7 @@ export function auditedCall(facts: CallFacts): AuditedCall {
     identity: facts.access?.client ?? STDIO_IDENTITY,
     named: facts.access?.named,
     ...(via !== undefined ? { via } : {}),
+    ...(facts.parent ? { parent: facts.parent.request } : {}),
     client: facts.client,
     view: facts.view,
     ...(entry ? answererOf(entry) : meta ? { server: 'mcpkit', upstreamName: facts.name } : {}),

@@ -11,9 +11,12 @@ import { SessionState, type ToolAccess, type ToolContext } from '../tool/context
 import { beginCall, linksOf, REVOKED, throughChain, type BegunCall, type CallLinks, type CallStart, type ServeObservers } from './call-chain.js';
 import type { Answered } from './call-record.js';
 import type { InFlightScope } from './calls-in-flight.js';
+import { runCodeCall } from './code-run.js';
 import { OpenQuestions, personAsker } from './person-asker.js';
 import { asProtocolError, invalidParams, protocolError, resourceNotFound, unknownTool } from './protocol-errors.js';
-import type { Downstream, RequestContext } from './request-context.js';
+import type { CallParams, Downstream, RequestContext } from './request-context.js';
+
+export type { CallParams } from './request-context.js';
 
 export interface DispatcherOptions {
   /**
@@ -35,13 +38,6 @@ export interface DispatcherOptions {
   inFlight?: InFlightScope;
   /** What hears of serve's calls (the audit log, the metrics, tracing); absent: nothing does. */
   observers?: ServeObservers;
-}
-
-/** tools/call's params as a carrier passes them on (the SDK has checked them, or the wire has their shape). */
-export interface CallParams {
-  name: string;
-  arguments?: Record<string, unknown> | undefined;
-  _meta?: Record<string, unknown> | undefined;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's params are its own; the carrier checked their shape
@@ -147,8 +143,9 @@ export class Dispatcher {
       session: ctx.session,
       client: this.clientOf(ctx),
       view: () => this.resolved?.view.name,
-      // A 2026-07-28 request carries its trace context in its envelope.
-      traceContext: ctx.envelope?.traceparent !== undefined ? ctx.envelope : params._meta,
+      // A 2026-07-28 request carries its trace context in its envelope; a code run's call hangs under the run.
+      traceContext: ctx.traceContext ?? (ctx.envelope?.traceparent !== undefined ? ctx.envelope : params._meta),
+      ...(ctx.parent ? { parent: ctx.parent } : {}),
       // The hot path relays progress as the upstream sent it (the forwarder puts back the client's token).
       ...(fast ? {} : { progressToken: params._meta?.progressToken, notify: (n: Parameters<NonNullable<CallStart['notify']>>[0]) => ctx.notify(n) }),
     });
@@ -220,9 +217,14 @@ export class Dispatcher {
     try {
       const { name, arguments: args } = params;
       const { revoked } = begun;
-      const outcome = await (
-        await this.ready()
-      ).call(name, args, {
+      const hub = await this.ready();
+      // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
+      const code = hub.codeRun;
+      if (code && name === code.tool) {
+        const result = await runCodeCall(hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx)!);
+        return this.answer(ctx, begun, result, { meta: true });
+      }
+      const outcome = await hub.call(name, args, {
         ...this.context,
         signal: revoked ? AbortSignal.any([ctx.signal, revoked]) : ctx.signal,
         requestId: ctx.id,

@@ -2,6 +2,13 @@ import type { ClientCapabilities, JSONRPCMessage, RequestId, ServerContext } fro
 import type { ModernRequest } from '../tool/context.js';
 import { modernRequestOf } from './modern-request.js';
 
+/** tools/call's params as a carrier passes them on (the SDK has checked them, or the wire has their shape). */
+export interface CallParams {
+  name: string;
+  arguments?: Record<string, unknown> | undefined;
+  _meta?: Record<string, unknown> | undefined;
+}
+
 /**
  * What one downstream request brings to the dispatcher (./dispatcher.ts), whatever carried it: the
  * SDK server's handler (sdkRequestContext below), the wire's own tools/call (./wire-calls.ts), or
@@ -35,6 +42,10 @@ export interface RequestContext {
   readonly answersOnce?: boolean;
   /** When the request arrived (performance.now()): serve.tasks.after_ms counts from then. */
   readonly arrived?: number;
+  /** A code run's call: the run's request id and its tool (the audit log's `parent` and `via`). */
+  readonly parent?: { request: RequestId; via: string } | undefined;
+  /** Where the request's span hangs (a code run's call: under the run's); else the request's own `_meta`. */
+  readonly traceContext?: Record<string, unknown> | undefined;
 }
 
 /** The request context of a request the SDK server's handler answers. */

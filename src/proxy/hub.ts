@@ -15,6 +15,11 @@ import { viewPrefixes, type ResolvedView } from './catalog/view.js';
 
 export type { CallOutcome } from './calls/call-router.js';
 import type { UpstreamGate } from './calls/call-router.js';
+import { codeLimitsOf, type CodeLimits } from '../code/limits.js';
+import type { DeclaredTool } from '../code/declarations.js';
+import type { ToolTree } from '../code/protocol.js';
+import { bareName, OWN_GROUP, toolTreeOf } from './catalog/code-names.js';
+import { metaToolNames } from './catalog/meta-tools.js';
 
 export type LogListener = (params: LogParams, related: RequestId | undefined) => void;
 
@@ -125,7 +130,7 @@ export class ProxyHub {
       targets: byServer,
       hooks: new HookChain(view.hooks, this.options.baseDir),
       ...(view.name ? { view: view.name } : {}),
-      meta: view.exposure !== 'direct',
+      meta: view.exposure === 'direct' ? false : view.exposure === 'code' ? 'code' : 'search',
       unenforced: (reason) => logger.warn(`an input schema is not enforced: ${reason}`),
       ...(this.options.upstreamGate ? { upstreamGate: this.options.upstreamGate } : {}),
     });
@@ -314,6 +319,36 @@ export class ProxyHub {
   /** The approved tool definitions of these servers changed (an approval): the catalog is made again and clients told. */
   pinsChanged(servers: readonly string[]): void {
     if (this.current.view.servers.some((s) => servers.includes(s.name))) this.toolsChanged();
+  }
+
+  /** Code mode's run tool of this view (exposure: code) and its limits; undefined under any other exposure. */
+  get codeRun(): { tool: string; limits: CodeLimits; settings: string } | undefined {
+    const { view, catalog } = this.current;
+    if (view.exposure !== 'code') return undefined;
+    return { tool: metaToolNames(catalog.label, 'code').run!, ...this.codeLimits() };
+  }
+
+  /** The view's code limits (its `code`, else serve.code, else the defaults), and where they are set. */
+  codeLimits(): { limits: CodeLimits; settings: string } {
+    const { view } = this.current;
+    return { limits: codeLimitsOf(view.code), settings: view.name ? `tool_views.${view.name}.code` : 'serve.code' };
+  }
+
+  /**
+   * What a code-mode script of this client reaches, as `tools`: every tool it may call, and the
+   * withheld tools its rules allow (a call of one is refused TOOL_NOT_APPROVED, as a direct call is).
+   */
+  async codeTools(access?: ToolAccess): Promise<{ declared: DeclaredTool[]; tree: ToolTree; publishedFor(group: string, name: string): string }> {
+    const { router, catalog } = this.current;
+    const declared = await router.declaredTools(access);
+    const held = catalog
+      .withheldTools()
+      .filter((w) => !access?.allows || access.allows({ name: w.name, readOnly: false }) || access.allows({ name: w.name, readOnly: true }))
+      .map((w) => ({ group: w.server, name: bareName(w.name, w.server, catalog.separator), published: w.name }));
+    const separator = catalog.separator;
+    // What a name the tree does not have would be published under: the call is then judged as any call of it.
+    const publishedFor = (group: string, name: string) => (group === OWN_GROUP || separator === null ? name : `${group}${separator ?? '__'}${name}`);
+    return { declared, tree: toolTreeOf([...declared, ...held]), publishedFor };
   }
 
   /** The hot path, if it takes this call (CallRouter.fastCall). */

@@ -21,7 +21,7 @@ export interface Policy {
   /** false: no tool that writes the config or starts processes (ToolDefinition.hostAccess); default true. */
   readonly hostTools?: boolean;
   /** `serve --exposure`: how every view lists its tools, whatever the config says. */
-  readonly exposure?: 'auto' | 'direct' | 'search';
+  readonly exposure?: 'auto' | 'direct' | 'search' | 'code';
   /** `serve --token-budget`: the budget of exposure auto for every view. */
   readonly tokenBudget?: number;
 }
@@ -39,7 +39,20 @@ export class SessionState {
 
 /** What `view_tools` needs of a served view; the proxy's hub is one. */
 export interface OpenedView {
-  readonly view: { readonly name?: string; readonly exposure: 'auto' | 'direct' | 'search' };
+  readonly view: { readonly name?: string; readonly exposure: 'auto' | 'direct' | 'search' | 'code' };
+  /** One call of a tool by its published name, judged as any call of the view is (the router's). */
+  call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    context: ToolContext,
+  ): Promise<{ found: boolean; similar?: string[]; result?: { content?: unknown; structuredContent?: unknown; isError?: boolean } }>;
+  /** What a code-mode script reaches of the view (code/declarations.ts), with the view's code limits. */
+  codeTools(): Promise<{
+    declared: readonly { group: string; name: string; published: string; description?: string; inputSchema?: unknown; outputSchema?: unknown }[];
+    tree: Readonly<Record<string, Readonly<Record<string, string>>>>;
+    publishedFor(group: string, name: string): string;
+  }>;
+  codeLimits(): { limits: { timeoutMs: number; memoryMb: number; maxCalls: number; maxParallel: number; maxOutputBytes: number }; settings: string };
   list(): Promise<Tool[]>;
   /** How tools/list is made and what it costs (exposure auto: whether it switched to search). */
   exposurePlan(): Promise<ExposureSummary>;
@@ -53,7 +66,7 @@ export interface OpenedView {
 
 export interface ExposureSummary {
   /** What tools/list does now: every tool, or meta-tools plus the tools kept direct. */
-  mode: 'direct' | 'search';
+  mode: 'direct' | 'search' | 'code';
   budget: number;
   catalog_tokens: number;
   list_tokens: number;

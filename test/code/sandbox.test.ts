@@ -131,11 +131,15 @@ describe('code mode: the sandbox', () => {
     let aborted = false;
     const outcome = runCode(`await tools.everything.echo({ message: 'slow' })`, {
       tools,
-      call: (_name, _args, signal) => new Promise((resolve) => signal.addEventListener('abort', () => ((aborted = true), resolve({ ok: true, value: null })))),
+      call: (_name, _args, signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener('abort', () => ((aborted = true), resolve({ ok: true, value: null })));
+          // The call is under way: now the client cancels the run.
+          setTimeout(() => controller.abort(), 20);
+        }),
       limits: CODE_LIMIT_DEFAULTS,
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 100);
     await expect(outcome).rejects.toMatchObject({ code: 'TIMEOUT', message: 'The run was cancelled.' });
     expect(aborted).toBe(true);
   });

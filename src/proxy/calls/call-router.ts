@@ -10,7 +10,9 @@ import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 import { runComposite } from './composite.js';
 import type { HookChain } from './hooks.js';
-import { metaToolNames, metaTools, type MetaOp } from '../catalog/meta-tools.js';
+import { metaToolNames, metaTools, type MetaMode, type MetaOp } from '../catalog/meta-tools.js';
+import { accessPath, declarationsOf, type DeclaredTool } from '../../code/declarations.js';
+import { declaredNamed, declaredToolOf } from '../catalog/code-names.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { ForwardHow } from '../upstream/send-call.js';
 import { publish, type ViewCatalog, type WithheldTool } from '../catalog/view-catalog.js';
@@ -52,8 +54,8 @@ export interface CallRouterOptions {
   hooks: HookChain;
   /** The view's name, for hooks (absent for the default view). */
   view?: string;
-  /** Exposure is not `direct`: the view has the search meta-tools. */
-  meta: boolean;
+  /** Exposure is not `direct`: the view has the search meta-tools, or code mode's (`code`). */
+  meta: false | MetaMode;
   /** Told when an upstream's input schema cannot be compiled (its arguments are then not checked). */
   unenforced(reason: string): void;
   /** serve.upstream_limits: the gate of a server's calls, if it has one (its calls then take the ordinary path). */
@@ -78,9 +80,9 @@ export class CallRouter {
   constructor(private readonly options: CallRouterOptions) {
     this.argsCheck = createArgsValidator(options.unenforced);
     if (options.meta) {
-      const names = metaToolNames(options.catalog.label);
+      const names = metaToolNames(options.catalog.label, options.meta);
       this.metaOps = new Map(Object.entries(names).map(([op, name]) => [name, op as MetaOp]));
-      const published = metaTools(options.catalog.label, { count: 0, contents: [] });
+      const published = metaTools(options.catalog.label, { count: 0, contents: [] }, false, options.meta);
       this.metaSchemas = new Map(Object.entries(names).map(([op, name]) => [op as MetaOp, published.find((t) => t.name === name)!.inputSchema]));
     }
   }
@@ -279,31 +281,73 @@ export class CallRouter {
 
   private async callMeta(op: MetaOp, args: Record<string, unknown>, context: ToolContext, ran: (entry: CatalogEntry) => void): Promise<CallToolResult> {
     const { catalog } = this.options;
-    const names = metaToolNames(catalog.label);
+    const names = metaToolNames(catalog.label, this.options.meta || 'search');
     try {
-      this.checkArgs(names[op], this.metaSchemas!.get(op)!, args);
+      this.checkArgs(names[op]!, this.metaSchemas!.get(op)!, args);
       const access = context.access;
+      if (this.options.meta === 'code') return await this.codeMeta(op, args, access);
       if (op === 'search') {
         const keep = access?.allows ? await this.permittedNames(access) : undefined;
         const found = await catalog.search(String(args.query), typeof args.limit === 'number' ? args.limit : 10, keep);
         return toCallResult({ query: args.query, ...found });
       }
-      const name = String(args.name);
-      const entries = await catalog.current();
-      const entry = entries.get(name);
-      if (!entry || !(await this.permitted(entry, access))) {
-        const similar = await this.similar(name, access);
-        throw new ToolError('NOT_FOUND', `No tool named "${name}" in ${this.options.view ? `view "${this.options.view}"` : 'mcpkit'}.`, {
-          details: { tool: name, similar },
-          hint: similar.length ? `Did you mean ${similar.join(', ')}?` : `Search with ${names.search}.`,
-        });
-      }
+      const entry = await this.metaEntry(String(args.name), access);
       if (op === 'describe') return toCallResult(publish(entry));
       ran(entry);
       return await this.callEntry(entry, (args.arguments as Record<string, unknown> | undefined) ?? {}, context);
     } catch (error) {
       return toErrorResult(error);
     }
+  }
+
+  /** The entry a meta-tool names, if this client may call it; else NOT_FOUND with the names like it. */
+  private async metaEntry(name: string, access: ToolAccess | undefined): Promise<CatalogEntry> {
+    const entry = (await this.options.catalog.current()).get(name);
+    if (entry && (await this.permitted(entry, access))) return entry;
+    const similar = await this.similar(name, access);
+    const search = metaToolNames(this.options.catalog.label, this.options.meta || 'search').search;
+    throw new ToolError('NOT_FOUND', `No tool named "${name}" in ${this.options.view ? `view "${this.options.view}"` : 'mcpkit'}.`, {
+      details: { tool: name, similar },
+      hint: similar.length ? `Did you mean ${similar.join(', ')}?` : `Search with ${search}.`,
+    });
+  }
+
+  /**
+   * Code mode's search and describe: the TypeScript declarations a script calls the tools by. The
+   * run itself is the front end's (mcp/dispatcher.ts, the terminal's code run): its calls go
+   * through the whole chain of a call, which the router is below.
+   */
+  private async codeMeta(op: MetaOp, args: Record<string, unknown>, access: ToolAccess | undefined): Promise<CallToolResult> {
+    const { catalog } = this.options;
+    if (op === 'search') {
+      const keep = access?.allows ? await this.permittedNames(access) : undefined;
+      const found = await catalog.search(String(args.query), typeof args.limit === 'number' ? args.limit : 10, keep);
+      const entries = await catalog.current();
+      const declared = found.results.map((r) => declaredToolOf(entries.get(r.name)!, catalog.separator));
+      return declarationsResult({ query: args.query, total: found.total }, declared);
+    }
+    if (op === 'describe') {
+      const tools = await this.declaredTools(access);
+      const named = declaredNamed(tools, String(args.name));
+      const entry = await this.metaEntry(named?.published ?? String(args.name), access);
+      return declarationsResult({}, [declaredToolOf(entry, catalog.separator)]);
+    }
+    const run = metaToolNames(catalog.label, 'code').run;
+    throw new ToolError(
+      'FORBIDDEN',
+      `${run} runs where a client's calls go through mcpkit's whole chain: serve (over MCP), or mcpkit code run in a terminal.`,
+      {
+        hint: 'Run the script with: mcpkit code run FILE',
+      },
+    );
+  }
+
+  /** Every tool this client may call, as a code-mode script reaches it. */
+  async declaredTools(access: ToolAccess | undefined): Promise<DeclaredTool[]> {
+    const out: DeclaredTool[] = [];
+    for (const entry of (await this.options.catalog.current()).values())
+      if (await this.permitted(entry, access)) out.push(declaredToolOf(entry, this.options.catalog.separator));
+    return out;
   }
 
   /** The names of the catalog this client may call. */
@@ -338,4 +382,13 @@ function stepEntry(entries: readonly CatalogEntry[], ref: string): CatalogEntry 
 /** A call to a tool its pins withhold: what changed, and how to review and approve it. */
 export function notApproved(name: string, held: WithheldTool): ToolError {
   return notApprovedError({ noun: 'tool', name, server: held.server, upstreamName: held.tool, why: held.why });
+}
+
+/** Code mode's answer with declarations: the .d.ts as text, and what it declares as structured content. */
+function declarationsResult(about: Record<string, unknown>, tools: readonly DeclaredTool[]): CallToolResult {
+  const declarations = tools.length ? declarationsOf(tools) : '// No tool matches; try other words.\n';
+  return {
+    content: [{ type: 'text', text: declarations }],
+    structuredContent: { ...about, tools: tools.map((t) => ({ name: t.published, call: accessPath(t.group, t.name) })), declarations },
+  };
 }

@@ -2,9 +2,11 @@ import type { Tool } from '@modelcontextprotocol/server';
 
 /**
  * What a view's tools/list holds. `direct` lists the catalog; `search` lists the search
- * meta-tools plus the pinned tools; `auto` lists the catalog while it fits the token budget, and
- * otherwise the meta-tools plus the pinned tools plus as many of the featured tools (the ones
- * agents use most) as still fit. Every tool stays reachable through the meta-tools. Pure.
+ * meta-tools plus the pinned tools; `code` the code-mode meta-tools (search and describe answering
+ * with TypeScript declarations, and run_code) plus the pinned tools; `auto` lists the catalog
+ * while it fits the token budget, and otherwise the meta-tools plus the pinned tools plus as many
+ * of the featured tools (the ones agents use most) as still fit. Every tool stays reachable
+ * through the meta-tools. Pure.
  */
 export type { Exposure } from '../../config/defaults.js';
 import type { Exposure } from '../../config/defaults.js';
@@ -22,7 +24,7 @@ export interface ExposureOptions {
 }
 
 export interface ExposurePlan {
-  mode: 'direct' | 'search';
+  mode: 'direct' | 'search' | 'code';
   listed: Tool[];
   /** Names listed besides the meta-tools. */
   direct: string[];
@@ -68,7 +70,7 @@ export function planExposure(catalog: readonly Tool[], options: ExposureOptions)
   if (options.exposure === 'auto') for (const name of options.featured) take(name, false);
   const listed = [...kept, ...meta];
   return {
-    mode: 'search',
+    mode: options.exposure === 'code' ? 'code' : 'search',
     listed,
     direct: kept.map((t) => t.name),
     listTokens: listTokens(listed),

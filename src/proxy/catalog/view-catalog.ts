@@ -96,6 +96,11 @@ export class ViewCatalog {
     return this.view.name ?? 'mcpkit';
   }
 
+  /** Between a server's name and its tools' in published names (undefined: `__`; null: none). */
+  get separator(): string | null | undefined {
+    return this.view.separator;
+  }
+
   /** The complete catalog, if it is known now (the hot path needs it without waiting). */
   get known(): ReadonlyMap<string, CatalogEntry> | undefined {
     return this.catalog;
@@ -254,6 +259,7 @@ export class ViewCatalog {
           this.label,
           { ...(this.view.description ? { description: this.view.description } : {}), count: tools.length, contents: this.contents(catalog) },
           this.view.readOnly,
+          this.view.exposure === 'code' ? 'code' : 'search',
         ),
     });
     // Only a complete listing is kept; one cut short is planned again.

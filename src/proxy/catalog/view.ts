@@ -45,7 +45,11 @@ export interface ResolvedView {
   readOnly: boolean;
   /** Tool pinning for servers that do not set their own (config `pinning`, default enforce). */
   pinning: PinMode;
+  /** Code mode's limits (the view's `code`, else serve.code), under exposure code. */
+  code?: CodeSettings;
 }
+
+export type CodeSettings = NonNullable<McpkitConfig['serve']['code']>;
 
 /**
  * `allTools` are every tool of mcpkit's own; the view serves those the process's policy, narrowed
@@ -59,11 +63,15 @@ export function resolveView(
   policy: Policy = DEFAULT_POLICY,
   env: NodeJS.ProcessEnv = {},
 ): ResolvedView {
-  const exposure = (own?: { exposure?: Exposure; token_budget?: number }) => ({
-    exposure: policy.exposure ?? own?.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
-    tokenBudget: policy.tokenBudget ?? own?.token_budget ?? config.serve.token_budget ?? SETTING_DEFAULTS.serve.token_budget,
-    pinning: config.pinning ?? DEFAULT_PIN_MODE,
-  });
+  const exposure = (own?: { exposure?: Exposure; token_budget?: number; code?: CodeSettings }) => {
+    const code = own?.code ?? config.serve.code;
+    return {
+      exposure: policy.exposure ?? own?.exposure ?? config.serve.exposure ?? SETTING_DEFAULTS.serve.exposure,
+      tokenBudget: policy.tokenBudget ?? own?.token_budget ?? config.serve.token_budget ?? SETTING_DEFAULTS.serve.token_budget,
+      pinning: config.pinning ?? DEFAULT_PIN_MODE,
+      ...(code ? { code } : {}),
+    };
+  };
   if (viewName === undefined) {
     return {
       readOnly: policy.readOnly,

@@ -16,7 +16,7 @@ function routerOf(upstreams: FakeUpstream[], view: ResolvedView = viewOf(upstrea
     catalog,
     targets: byName,
     hooks: new HookChain(view.hooks, '/'),
-    meta: view.exposure !== 'direct',
+    meta: view.exposure === 'direct' ? false : view.exposure === 'code' ? 'code' : 'search',
     unenforced: (r) => void unenforced.push(r),
   });
   return { router, catalog, unenforced };

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { accessPath, declarationsOf, memberName, toolMember, typeOf } from '../../src/code/declarations.js';
+
+describe('typeOf: the TypeScript type a JSON Schema describes', () => {
+  it.each([
+    [{ type: 'string' }, 'string'],
+    [{ type: 'integer' }, 'number'],
+    [{ type: ['string', 'null'] }, 'string | null'],
+    [{ enum: ['a', 'b', 1] }, '"a" | "b" | 1'],
+    [{ const: 'x' }, '"x"'],
+    [{ anyOf: [{ type: 'string' }, { type: 'number' }] }, 'string | number'],
+    [
+      { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { type: 'object' }] },
+      '{\n  a: string;\n} & Record<string, unknown>',
+    ],
+    [{ type: 'array', items: { type: 'string' } }, 'string[]'],
+    [{ type: 'array', items: { type: ['string', 'number'] } }, '(string | number)[]'],
+    [{ type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] }, '[string, number]'],
+    [{ type: 'array' }, 'unknown[]'],
+    [{ type: 'object' }, 'Record<string, unknown>'],
+    [{ type: 'object', additionalProperties: false }, '{}'],
+    [{ type: 'object', additionalProperties: { type: 'number' } }, '{\n  [key: string]: number;\n}'],
+    [
+      { type: 'object', properties: { 'a-b': { type: 'boolean', description: 'Say */ no', default: true } } },
+      '{\n  /**\n   * Say *\\/ no\n   * Default: true\n   */\n  "a-b"?: boolean;\n}',
+    ],
+    [{}, 'unknown'],
+    [true, 'unknown'],
+    [false, 'never'],
+  ])('%j', (schema, want) => {
+    expect(typeOf(schema)).toBe(want);
+  });
+
+  it('follows local $refs, and writes a recursive one unknown past a depth', () => {
+    const schema = { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } }, $ref: '#/$defs/node' };
+    const written = typeOf(schema);
+    expect(written).toContain('next?: {');
+    expect(written).toContain('unknown');
+  });
+});
+
+describe('names as a script writes them', () => {
+  it.each([
+    ['echo', 'echo', 'tools.everything.echo'],
+    ['get-sum', '"get-sum"', 'tools.everything["get-sum"]'],
+    ['1st', '"1st"', 'tools.everything["1st"]'],
+  ])('%s', (name, member, path) => {
+    expect(memberName(name)).toBe(member);
+    expect(accessPath('everything', name)).toBe(path);
+  });
+});
+
+describe('declarationsOf: tools as a script calls them', () => {
+  const sum = {
+    group: 'everything',
+    name: 'get-sum',
+    published: 'everything__get-sum',
+    description: 'Adds two numbers.',
+    inputSchema: { type: 'object', properties: { a: { type: 'number', description: 'First' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    outputSchema: { type: 'object', properties: { result: { type: 'number' } }, required: ['result'] },
+  };
+  it('a tool: its description, its typed parameters, its result type', () => {
+    expect(toolMember(sum)).toBe(
+      '/**\n * Adds two numbers.\n * (published as everything__get-sum)\n */\n"get-sum"(args: {\n  /** First */\n  a: number;\n  b: number;\n}): Promise<{\n  result: number;\n}>;',
+    );
+  });
+  it('a tool without an outputSchema says what its promise gives; args are optional where nothing is required', () => {
+    expect(toolMember({ group: 'memory', name: 'read_graph', published: 'memory__read_graph', inputSchema: { type: 'object', properties: {} } })).toBe(
+      "/**\n * @returns the tool's text (a string), or its structured content where it gives one\n * (published as memory__read_graph)\n */\nread_graph(args?: Record<string, unknown>): Promise<unknown>;",
+    );
+  });
+  it('the whole of tools, by group', () => {
+    const text = declarationsOf([sum, { group: 'memory', name: 'read_graph', published: 'memory__read_graph' }]);
+    expect(text.startsWith('declare const tools: {\n  everything: {\n    /**')).toBe(true);
+    expect(text).toContain('  memory: {\n');
+    expect(text.endsWith('};\n')).toBe(true);
+  });
+});
