@@ -43,12 +43,12 @@ function doc(text: string | undefined, indent: string, extra: readonly string[] 
 }
 
 /** The TypeScript type a JSON Schema describes, at `indent` (for objects spread over lines). */
-export function typeOf(schema: unknown, indent = '', root: unknown = schema, depth = 0): string {
+export function typeOf(schema: unknown, indent = '', root: unknown = schema, depth = 0, docs = true): string {
   if (schema === true || schema === undefined) return 'unknown';
   if (schema === false) return 'never';
   if (!schema || typeof schema !== 'object' || depth > MAX_DEPTH) return 'unknown';
   const s = schema as Schema;
-  const next = (sub: unknown) => typeOf(sub, indent, root, depth + 1);
+  const next = (sub: unknown) => typeOf(sub, indent, root, depth + 1, docs);
   if (typeof s.$ref === 'string') return next(resolveRef(root, s.$ref));
   if ('const' in s) return JSON.stringify(s.const) ?? 'unknown';
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v) ?? 'unknown').join(' | ') || 'never';
@@ -71,7 +71,7 @@ export function typeOf(schema: unknown, indent = '', root: unknown = schema, dep
         case 'array':
           return arrayOf(s, next);
         case 'object':
-          return objectOf(s, indent, root, depth);
+          return objectOf(s, indent, root, depth, docs);
         default:
           return 'unknown';
       }
@@ -91,17 +91,18 @@ function arrayOf(s: Schema, next: (sub: unknown) => string): string {
   return /[|&\s]/.test(item) && !item.startsWith('{') ? `(${item})[]` : `${item}[]`;
 }
 
-function objectOf(s: Schema, indent: string, root: unknown, depth: number): string {
+function objectOf(s: Schema, indent: string, root: unknown, depth: number, docs: boolean): string {
   const properties = (s.properties && typeof s.properties === 'object' ? s.properties : {}) as Record<string, unknown>;
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
   const inner = `${indent}  `;
   const members = Object.entries(properties).map(([name, sub]) => {
     const described = sub && typeof sub === 'object' ? (sub as Schema) : {};
     const notes = described.default !== undefined ? [`Default: ${JSON.stringify(described.default)}`] : [];
-    return `${doc(typeof described.description === 'string' ? described.description : undefined, inner, notes)}${inner}${memberName(name)}${required.has(name) ? '' : '?'}: ${typeOf(sub, inner, root, depth + 1)};`;
+    const said = docs ? doc(typeof described.description === 'string' ? described.description : undefined, inner, notes) : '';
+    return `${said}${inner}${memberName(name)}${required.has(name) ? '' : '?'}: ${typeOf(sub, inner, root, depth + 1, docs)};`;
   });
   const extra = s.additionalProperties;
-  if (extra && typeof extra === 'object') members.push(`${inner}[key: string]: ${typeOf(extra, inner, root, depth + 1)};`);
+  if (extra && typeof extra === 'object') members.push(`${inner}[key: string]: ${typeOf(extra, inner, root, depth + 1, docs)};`);
   else if (!members.length && extra !== false) return 'Record<string, unknown>';
   return members.length ? `{\n${members.join('\n')}\n${indent}}` : '{}';
 }
@@ -119,24 +120,25 @@ function resolveRef(root: unknown, ref: string): unknown {
 
 /** One tool as a member of its group: its description, its parameters, what its promise gives. */
 export function toolMember(tool: DeclaredTool, indent = ''): string {
-  const returns = tool.outputSchema !== undefined ? typeOf(tool.outputSchema, indent) : 'unknown';
-  const notes = [
-    ...(tool.outputSchema === undefined ? ["@returns the tool's text (a string), or its structured content where it gives one"] : []),
-    `(published as ${tool.published})`,
-  ];
+  // A result's fields without their descriptions: they mostly repeat the parameters'.
+  const returns = tool.outputSchema !== undefined ? typeOf(tool.outputSchema, indent, tool.outputSchema, 0, false) : 'unknown';
   const input = tool.inputSchema !== undefined ? typeOf(tool.inputSchema, indent) : 'Record<string, unknown>';
   const optional = !hasRequired(tool.inputSchema);
-  return `${doc(tool.description, indent, notes)}${indent}${memberName(tool.name)}(args${optional ? '?' : ''}: ${input}): Promise<${returns}>;`;
+  return `${doc(tool.description, indent)}${indent}${memberName(tool.name)}(args${optional ? '?' : ''}: ${input}): Promise<${returns}>;`;
 }
 
 function hasRequired(schema: unknown): boolean {
   return Boolean(schema && typeof schema === 'object' && Array.isArray((schema as Schema).required) && ((schema as Schema).required as unknown[]).length);
 }
 
+/** Said once where some tool declares no result type. */
+const UNTYPED = '// A tool without a result type gives its text (a string), or its structured content where it has some.\n';
+
 /** The declaration of `tools` with these tools, grouped as a script reaches them. */
 export function declarationsOf(tools: readonly DeclaredTool[]): string {
   const groups = new Map<string, DeclaredTool[]>();
   for (const tool of tools) groups.set(tool.group, [...(groups.get(tool.group) ?? []), tool]);
   const body = [...groups].map(([group, members]) => `  ${memberName(group)}: {\n${members.map((m) => toolMember(m, '    ')).join('\n')}\n  };`);
-  return `declare const tools: {\n${body.join('\n')}\n};\n`;
+  const note = tools.some((t) => t.outputSchema === undefined) ? UNTYPED : '';
+  return `${note}declare const tools: {\n${body.join('\n')}\n};\n`;
 }

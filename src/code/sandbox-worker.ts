@@ -95,7 +95,8 @@ function failureOf(handle: QuickJSHandle): { kind: RunFailure; message: string }
   if (name === 'InternalError' && /interrupted/i.test(message)) return { kind: 'interrupted', message };
   if (name === 'SyntaxError') return { kind: 'syntax', message };
   // The bootstrap's own frames (where a tool's failure is made an Error) say nothing of the script.
-  const frames = typeof error === 'object' && error?.stack ? error.stack.split('\n').filter((line) => line.trim() && !line.includes('mcpkit-bootstrap.js')) : [];
+  const frames =
+    typeof error === 'object' && error?.stack ? error.stack.split('\n').filter((line) => line.trim() && !line.includes('mcpkit-bootstrap.js')) : [];
   const stack = frames.length ? `\n${frames.join('\n')}` : '';
   return { kind: 'error', message: `${name}: ${message}${stack}` };
 }

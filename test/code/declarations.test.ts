@@ -59,19 +59,22 @@ describe('declarationsOf: tools as a script calls them', () => {
     inputSchema: { type: 'object', properties: { a: { type: 'number', description: 'First' }, b: { type: 'number' } }, required: ['a', 'b'] },
     outputSchema: { type: 'object', properties: { result: { type: 'number' } }, required: ['result'] },
   };
-  it('a tool: its description, its typed parameters, its result type', () => {
-    expect(toolMember(sum)).toBe(
-      '/**\n * Adds two numbers.\n * (published as everything__get-sum)\n */\n"get-sum"(args: {\n  /** First */\n  a: number;\n  b: number;\n}): Promise<{\n  result: number;\n}>;',
-    );
+  it('a tool: its description, its typed parameters (with their descriptions), its result type (without)', () => {
+    expect(
+      toolMember({ ...sum, outputSchema: { type: 'object', properties: { result: { type: 'number', description: 'The sum' } }, required: ['result'] } }),
+    ).toBe('/** Adds two numbers. */\n"get-sum"(args: {\n  /** First */\n  a: number;\n  b: number;\n}): Promise<{\n  result: number;\n}>;');
   });
-  it('a tool without an outputSchema says what its promise gives; args are optional where nothing is required', () => {
+  it('a tool without an outputSchema gives unknown; args are optional where nothing is required', () => {
     expect(toolMember({ group: 'memory', name: 'read_graph', published: 'memory__read_graph', inputSchema: { type: 'object', properties: {} } })).toBe(
-      "/**\n * @returns the tool's text (a string), or its structured content where it gives one\n * (published as memory__read_graph)\n */\nread_graph(args?: Record<string, unknown>): Promise<unknown>;",
+      'read_graph(args?: Record<string, unknown>): Promise<unknown>;',
     );
   });
-  it('the whole of tools, by group', () => {
+  it('the whole of tools, by group; what an untyped result gives is said once', () => {
+    const typed = declarationsOf([sum]);
+    expect(typed.startsWith('declare const tools: {\n  everything: {\n    /**')).toBe(true);
     const text = declarationsOf([sum, { group: 'memory', name: 'read_graph', published: 'memory__read_graph' }]);
-    expect(text.startsWith('declare const tools: {\n  everything: {\n    /**')).toBe(true);
+    expect(text.startsWith('// A tool without a result type gives its text')).toBe(true);
+    expect(text.match(/without a result type/g)).toHaveLength(1);
     expect(text).toContain('  memory: {\n');
     expect(text.endsWith('};\n')).toBe(true);
   });

@@ -106,6 +106,8 @@ describe.concurrent('mcpkit daemon', () => {
     mkdirSync(join(tree, 'src'), { recursive: true });
     writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
     writeFileSync(join(tree, 'src/b.md'), '# Notes\nno match\nneedle at the end\n');
+    writeFileSync(join(tree, 'sum.ts'), "const s: string = await tools.everything['get-sum']({ a: 2, b: 3 });\nconsole.log('logged');\nreturn { s };\n");
+    writeFileSync(join(tree, 'fail.js'), 'await tools.everything.nope({});\n');
     expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
     const commands: string[][] = [
       ['call', 'echo', 'message=hello'],
@@ -132,6 +134,10 @@ describe.concurrent('mcpkit daemon', () => {
       ['view', 'tools'],
       ['server', 'test', 'everything'],
       ['server', 'test', 'nobody'],
+      ['code', 'run', 'sum.ts'],
+      ['code', 'run', 'sum.ts', '--json'],
+      ['code', 'run', 'fail.js'],
+      ['code', 'types'],
     ];
     const before = (await status()).status!.requests;
     const warm: RunResult[] = [];

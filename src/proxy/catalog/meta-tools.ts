@@ -91,17 +91,17 @@ function codeMetaTools(view: string, about: MetaAbout, readOnly: boolean): Tool[
   const shown = about.contents.slice(0, MAX_CONTENTS);
   const more = about.contents.length > shown.length ? `; and ${about.contents.length - shown.length} more` : '';
   const contents = shown.length ? ` Behind it: ${shown.join('; ')}${more}.` : '';
-  const reading = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+  // A listing that stays small: what a reading tool's other hints would say, its readOnlyHint says.
+  const reading = { readOnlyHint: true, openWorldHint: false };
   return [
     {
       name: names.search,
-      title: `Search the ${view} tools`,
-      description: `Find tools for a task among the ${about.count} tools of "${view}"${what}.${contents} Answers with the TypeScript declarations of the best matches, as ${names.run} scripts call them: tools.SERVER.TOOL(args).`,
+      description: `Find tools for a task among the ${about.count} tools of "${view}"${what}.${contents} Answers with the TypeScript declarations ${names.run} scripts call them by.`,
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', minLength: 1, description: 'What you want to do, in a few words (e.g. "search issues").' },
-          limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'Most tools to declare.' },
+          query: { type: 'string', minLength: 1, description: 'The task, in a few words.' },
+          limit: { type: 'integer', minimum: 1, maximum: 50, default: 5 },
         },
         required: ['query'],
         additionalProperties: false,
@@ -110,7 +110,6 @@ function codeMetaTools(view: string, about: MetaAbout, readOnly: boolean): Tool[
     },
     {
       name: names.describe,
-      title: `Declare a ${view} tool`,
       description: `The TypeScript declaration of one tool of "${view}": its parameters, their types and descriptions, and its result type where it has one.`,
       inputSchema: {
         type: 'object',
@@ -124,13 +123,12 @@ function codeMetaTools(view: string, about: MetaAbout, readOnly: boolean): Tool[
     },
     {
       name: names.run,
-      title: `Run a script against the ${view} tools`,
-      description: `Run JavaScript or TypeScript (types are stripped) against the tools of "${view}", in a sandbox: \`await tools.SERVER.TOOL(args)\` (tools.everything["get-sum"] for a name that is not an identifier) gives a tool's structured content, else its text, and throws an Error with mcpkit's error code when the call fails; Promise.all runs calls in parallel; console.log is kept. The script is the body of an async function: what it returns is the result. Every call goes through the same rules as a direct one. No process, require, import, fetch, file system or timers.`,
+      description: `Run JavaScript or TypeScript against the tools of "${view}" in a sandbox: \`await tools.SERVER.TOOL(args)\` (tools.s["a-b"] for other names) gives its result, or throws an Error with a code; Promise.all runs calls in parallel; console.log is kept. The script is an async function body: return the result. No require, import, fetch, files or timers.`,
       inputSchema: {
         type: 'object',
         properties: {
-          code: { type: 'string', minLength: 1, description: 'The script: the body of an async function; return the result.' },
-          timeout_ms: { type: 'integer', minimum: 100, description: "Wall time of this run (at most the view's code.timeout_ms)." },
+          code: { type: 'string', minLength: 1 },
+          timeout_ms: { type: 'integer', minimum: 100, description: "At most the view's code.timeout_ms." },
         },
         required: ['code'],
         additionalProperties: false,
