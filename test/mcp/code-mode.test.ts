@@ -160,6 +160,27 @@ describe('code mode: a script runs against the tools', () => {
     expect(outcomeOf(answer).result).toEqual({ echoed: 'Echo: ok', code: 'NOT_FOUND' });
   });
 
+  it('what a server asks during a call of the script (sampling, elicitation) reaches the client, about the run', async () => {
+    const client = new Client({ name: 'code-e2e', version: '1' }, { capabilities: { sampling: {}, elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async () => (asked.push('sampling'), { role: 'assistant', content: { type: 'text', text: 'blue' }, model: 'm' }),
+    );
+    client.setRequestHandler('elicitation/create', async () => (asked.push('elicitation'), { action: 'accept', content: { name: 'Ann' } }));
+    const served = await serveStdioInProcess({ config, flags: { exposure: undefined }, client });
+    clients.push(served.client);
+    const answer = await run(
+      served.client,
+      `const sampled = await tools.everything['trigger-sampling-request']({ prompt: 'the sky?' });
+       const elicited = await tools.everything['trigger-elicitation-request']({});
+       return { sampled: JSON.stringify(sampled).includes('blue'), elicited: JSON.stringify(elicited).length > 0 };`,
+    );
+    expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
+    expect(outcomeOf(answer).result).toEqual({ sampled: true, elicited: true });
+    expect(asked).toEqual(['sampling', 'elicitation']);
+  });
+
   it('escape attempts find nothing of the host', async () => {
     const client = await overStdio();
     const answer = await run(
