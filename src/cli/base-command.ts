@@ -4,8 +4,7 @@ import { closestNames } from '../core/suggest.js';
 import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import type { DaemonOperation } from '../daemon/client/protocol.js';
-import { capturedRun } from './captured-process.js';
-import { createColor } from './color.js';
+import { commandScope, type CommandScope } from './command-scope.js';
 import { formatJson, sayWaiting } from './output.js';
 import { cliWords, printLine, reportError, reportFailure, runToolForCli } from './tool-runner.js';
 
@@ -27,24 +26,27 @@ export abstract class McpkitCommand extends Command {
     'no-daemon': Flags.boolean({ description: 'Do the work in this process even when mcpkit daemon runs (also MCPKIT_NO_DAEMON=1).' }),
   };
 
-  protected readonly color = createColor(process.env, process.stdout);
+  /** Where this command prints, and its environment and folder (./command-scope.ts). */
+  protected readonly scope: CommandScope = commandScope();
+  protected readonly color = this.scope.io.outColor;
   private made?: Runtime;
   private interruptible = false;
 
   /** The process's runtime (one per command run). */
   protected runtime(configFlag: string | undefined): Runtime {
-    return (this.made ??= createRuntime({ configFlag, surface: 'cli', version: this.config.version, waiting: sayWaiting }));
+    const { env, cwd } = this.scope;
+    return (this.made ??= createRuntime({ configFlag, env, cwd, surface: 'cli', version: this.config.version, waiting: sayWaiting }));
   }
 
   /**
    * Ctrl-C or SIGTERM while this command's upstream servers run: they are ended first, as serve
    * ends them, then the command exits as the signal would have ended it (128 + its number); a
    * second Ctrl-C ends it at once. Its servers run in sessions of their own (launch-plan.ts), so a
-   * terminal's Ctrl-C reaches the command alone and ending them is its job. A captured run
-   * (captured-process.ts) is no process of its own: its host's signals are not its.
+   * terminal's Ctrl-C reaches the command alone and ending them is its job. A command a host
+   * runs in its own process (./command-scope.ts) is no process of its own: its host's signals are not its.
    */
   protected endUpstreamsOnInterrupt(runtime: Runtime): void {
-    if (this.interruptible || capturedRun()) return;
+    if (this.interruptible || this.scope.hosted) return;
     this.interruptible = true;
     for (const [signal, number] of [
       ['SIGINT', 2],
@@ -65,7 +67,7 @@ export abstract class McpkitCommand extends Command {
   protected async runTool(tool: AnyTool, raw: unknown, configFlag: string | undefined, noDaemon = false): Promise<unknown> {
     const runtime = this.runtime(configFlag);
     this.endUpstreamsOnInterrupt(runtime);
-    return runToolForCli(tool, raw, { runtime, json: this.jsonEnabled(), color: this.color, noDaemon });
+    return runToolForCli(tool, raw, { runtime, json: this.jsonEnabled(), color: this.color, noDaemon, io: this.scope.io });
   }
 
   /** The work done by mcpkit daemon when one runs for this config (and may do it); undefined: do it here. */
@@ -79,7 +81,7 @@ export abstract class McpkitCommand extends Command {
   }
 
   override logJson(json: unknown): void {
-    process.stdout.write(formatJson(json));
+    this.scope.io.out(formatJson(json));
   }
 
   override async catch(error: Error & { exitCode?: number }): Promise<void> {
@@ -94,11 +96,11 @@ export abstract class McpkitCommand extends Command {
       const help = cliWords(commandId, undefined, this.config.bin).inputHint;
       const flags = Object.entries((this.constructor as { flags?: Record<string, { char?: string }> }).flags ?? {}).map(([name]) => name);
       const guess = flagGuess(message, [...flags, 'help']);
-      reportError({ code: 'INVALID_INPUT', message, hint: guess ? `Did you mean ${guess}? ${help}` : help }, this.jsonEnabled());
+      reportError({ code: 'INVALID_INPUT', message, hint: guess ? `Did you mean ${guess}? ${help}` : help }, this.jsonEnabled(), this.scope.io);
       return;
     }
     const { tool, fieldWords } = this.constructor as { tool?: AnyTool; fieldWords?: Record<string, string> };
-    reportFailure(error, { json: this.jsonEnabled(), words: cliWords(commandId, tool, this.config.bin, fieldWords) });
+    reportFailure(error, { json: this.jsonEnabled(), words: cliWords(commandId, tool, this.config.bin, fieldWords), io: this.scope.io });
   }
 }
 

@@ -1,5 +1,4 @@
 import type { ChalkInstance } from 'chalk';
-import { capturedRun } from './captured-process.js';
 import { createColor } from './color.js';
 
 /**
@@ -22,12 +21,7 @@ export function processIo(): CliIo {
   return (own ??= {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
-    exitCode: (code) => {
-      // A command run in a captured run (src/cli/captured-process.ts) sets that run's code, not the host's.
-      const run = capturedRun();
-      if (run) run.exitCode = code;
-      else process.exitCode = code;
-    },
+    exitCode: (code) => void (process.exitCode = code),
     get outColor() {
       return createColor(process.env, process.stdout);
     },

@@ -1,7 +1,8 @@
 import { Chalk } from 'chalk';
 import { createRuntime, type Runtime } from '../app/runtime.js';
-import { capturedRun, runCaptured } from './captured-process.js';
 import type { CliIo } from './cli-io.js';
+import { inScope } from './command-scope.js';
+import { routeHookStderrToCallers, withCallerStderr } from '../core/caller-stderr.js';
 import { runCommandLine } from './command-line.js';
 import { saysSlowServer } from './output.js';
 
@@ -21,6 +22,8 @@ export interface InProcessRun {
 function processOnly(argv: readonly string[]): boolean {
   const [first, second] = argv;
   if (first === 'serve' || first === 'autocomplete') return true;
+  // oclif's own help writes to the process's stdout: a process shows it as a user sees it.
+  if (first === 'help' || first === undefined || argv.includes('--help') || argv.includes('-h')) return true;
   if (first === 'filter' && second === 'run') return true;
   if (first === 'daemon' && (second === 'run' || second === 'start' || second === 'restart')) return true;
   return argv.some((a, i) => a === '-' || a === '--elicitation=ask' || (a === '--elicitation' && argv[i + 1] === 'ask'));
@@ -33,47 +36,55 @@ function processOnly(argv: readonly string[]): boolean {
  * `call` of an upstream tool and the commands generated from tools run as the daemon runs them
  * (runCommandLine, with a runtime of its own for the config the line and `env` name, closed
  * after); every other line runs through oclif as the built CLI runs it (dist/cli/main.js), in a
- * captured run (captured-process.ts). Colour is off, as on a pipe.
+ * command scope of its own (command-scope.ts: its output, exit code, environment and folder).
+ * Colour is off, as on a pipe.
  */
 export async function runInProcess(argv: readonly string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<InProcessRun> {
   const made: Runtime[] = [];
+  const out: string[] = [];
+  const err: string[] = [];
+  let exitCode: number | undefined;
+  const plain = new Chalk({ level: 0 });
+  // Where this line prints and sets its exit code: its own, whatever else runs at the same time.
+  const io: CliIo = {
+    out: (text) => void out.push(text),
+    err: (text) => void err.push(text),
+    exitCode: (code) => void (exitCode = code),
+    outColor: plain,
+    errColor: plain,
+  };
+  const env = { ...options.env };
   try {
-    const { value: ran, run } = await runCaptured(options, async () => {
-      const plain = new Chalk({ level: 0 });
-      // Written where the captured run keeps what this line prints, and its exit code.
-      const io: CliIo = {
-        out: (text) => void process.stdout.write(text),
-        err: (text) => void process.stderr.write(text),
-        exitCode: (code) => void (capturedRun()!.exitCode = code),
-        outColor: plain,
-        errColor: plain,
-      };
-      const runtimeFor = (configFlag: string | undefined) => {
-        const runtime = createRuntime({
-          ...(configFlag !== undefined ? { configFlag } : {}),
-          env: options.env,
-          cwd: options.cwd,
-          surface: 'cli',
-          // A captured stderr is no terminal.
-          waiting: (message, kind) => void ((kind !== 'slow-server' || saysSlowServer(options.env, false)) && io.err(`mcpkit: ${message}\n`)),
-        });
-        made.push(runtime);
-        return runtime;
-      };
-      if (await runCommandLine(argv, { io, colors: { out: 0, err: 0 }, cwd: options.cwd, env: options.env, runtimeFor })) return { code: undefined };
-      if (processOnly(argv)) return undefined;
-      try {
-        return { code: await oclifHere(argv) };
-      } catch (error) {
-        // What oclif's `handle` prints and exits on (a command it cannot find): a process shows it as
-        // a user sees it, unless the line had printed already.
-        const printed = capturedRun()!;
-        if (printed.out.length + printed.err.length === 0) return undefined;
-        throw error;
-      }
-    });
+    // What a hook writes to stderr is the line's, as the daemon routes it (the one patch left: core/caller-stderr.ts).
+    routeHookStderrToCallers();
+    const ran = await withCallerStderr(io.err, () =>
+      inScope({ io, env, cwd: options.cwd, hosted: true }, async () => {
+        const runtimeFor = (configFlag: string | undefined) => {
+          const runtime = createRuntime({
+            ...(configFlag !== undefined ? { configFlag } : {}),
+            env,
+            cwd: options.cwd,
+            surface: 'cli',
+            // A hosted line's stderr is no terminal.
+            waiting: (message, kind) => void ((kind !== 'slow-server' || saysSlowServer(env, false)) && io.err(`mcpkit: ${message}\n`)),
+          });
+          made.push(runtime);
+          return runtime;
+        };
+        if (await runCommandLine(argv, { io, colors: { out: 0, err: 0 }, cwd: options.cwd, env, runtimeFor })) return { code: undefined };
+        if (processOnly(argv)) return undefined;
+        try {
+          return { code: await oclifHere(argv) };
+        } catch (error) {
+          // What oclif's `handle` prints and exits on (a command it cannot find): a process shows it as
+          // a user sees it, unless the line had printed already.
+          if (out.length + err.length === 0) return undefined;
+          throw error;
+        }
+      }),
+    );
     if (!ran) return { ran: false, code: 0, stdout: '', stderr: '' };
-    return { ran: true, code: ran.code ?? run.exitCode ?? 0, stdout: run.out.join(''), stderr: run.err.join('') };
+    return { ran: true, code: ran.code ?? exitCode ?? 0, stdout: out.join(''), stderr: err.join('') };
   } finally {
     await Promise.allSettled(made.map((r) => r.close()));
   }

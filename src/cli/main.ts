@@ -18,7 +18,7 @@ export async function main(binUrl: string, args: string[] = process.argv.slice(2
 }
 
 /**
- * A command line run through oclif in this process, for a captured run (src/cli/in-process.ts):
+ * A command line run through oclif in this process, in a command scope of its own (src/cli/in-process.ts):
  * its exit code when oclif ends it (`this.exit`), else undefined (the code is what the command
  * set). Any other error is what `handle` would print and exit on: thrown, as a usage error where
  * it is one.

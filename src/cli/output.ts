@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import { printableLines } from '../core/printable.js';
 import type { WaitKind } from '../app/runtime-options.js';
 import type { ErrorObject } from '../core/errors.js';
+import { commandScope } from './command-scope.js';
 
 /** `Error [CODE]: message` then the hint, for stderr. */
 export function formatError(error: ErrorObject, color: ChalkInstance): string {
@@ -18,8 +19,9 @@ export function formatJson(value: unknown): string {
 
 /** A long wait, said once on stderr (stdout stays the command's output); a server slow to answer only when `saysSlowServer`. */
 export function sayWaiting(message: string, kind?: WaitKind): void {
-  if (kind === 'slow-server' && !saysSlowServer(process.env, process.stderr.isTTY === true)) return;
-  process.stderr.write(`mcpkit: ${message}\n`);
+  const scope = commandScope();
+  if (kind === 'slow-server' && !saysSlowServer(scope.env, !scope.hosted && process.stderr.isTTY === true)) return;
+  scope.io.err(`mcpkit: ${message}\n`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { printable } from '../core/printable.js';
 import type { ChalkInstance } from 'chalk';
 import type { RenderUi } from '../tool/context.js';
+import { commandScope } from './command-scope.js';
 
 const MAX_CELL = 80;
 
@@ -45,6 +46,6 @@ export function renderGeneric(result: unknown, ui: RenderUi): string {
   return parts.join('\n');
 }
 
-export function createRenderUi(color: ChalkInstance, note: (text: string) => void = (text) => void process.stderr.write(`${text}\n`)): RenderUi {
+export function createRenderUi(color: ChalkInstance, note: (text: string) => void = (text) => commandScope().io.err(`${text}\n`)): RenderUi {
   return { color, table: (rows, columns) => renderTable(color, rows, columns), note };
 }

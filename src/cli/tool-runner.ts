@@ -5,7 +5,8 @@ import { errorObject, exitCodeFor, type ErrorObject, type Words } from '../core/
 import { inputJsonSchema } from '../core/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
-import { processIo, type CliIo } from './cli-io.js';
+import type { CliIo } from './cli-io.js';
+import { commandScope } from './command-scope.js';
 import { kebab } from '../tool/command-line.js';
 import { fieldSpecs } from './field-specs.js';
 import { formatError, formatJson } from './output.js';
@@ -30,7 +31,7 @@ export async function runToolForCli(
     scope?: Pick<CallScope, 'cwd' | 'env' | 'signal'>;
   },
 ): Promise<unknown> {
-  const io = options.io ?? processIo();
+  const io = options.io ?? commandScope().io;
   const input = parseToolInput(tool, raw);
   const ui = createRenderUi(options.color, (text) => io.err(`${text}\n`));
   const renderItem = tool.renderItem?.bind(tool) as ((item: unknown, ui: ReturnType<typeof createRenderUi>) => string) | undefined;
@@ -61,9 +62,9 @@ export async function runToolForCli(
   return result;
 }
 
-/** Human output. Written directly (oclif's log goes through console.log, which test runners capture). */
+/** Human output, where the running command prints (cli/command-scope.ts); not oclif's log, which goes through console.log. */
 export function printLine(text: string): void {
-  process.stdout.write(`${text}\n`);
+  commandScope().io.out(`${text}\n`);
 }
 
 /**
@@ -93,7 +94,7 @@ export function reportFailure(error: unknown, options: { json: boolean; words: W
 }
 
 /** Reports an error object that is already in the terminal's words. */
-export function reportError(published: ErrorObject, json: boolean, io: CliIo = processIo()): void {
+export function reportError(published: ErrorObject, json: boolean, io: CliIo = commandScope().io): void {
   if (json) io.out(formatJson({ error: published }));
   else io.err(formatError(published, io.errColor));
   io.exitCode(exitCodeFor(published));

@@ -7,7 +7,8 @@ import { notFound } from '../core/suggest.js';
 import type { JsonSchema } from '../core/schema.js';
 import { summaryOf } from '../tool/define.js';
 import { fieldSpecs, inputFromPairs } from './field-specs.js';
-import { processIo, type CliIo } from './cli-io.js';
+import type { CliIo } from './cli-io.js';
+import { commandScope } from './command-scope.js';
 import { reportError } from './tool-runner.js';
 
 /**
@@ -167,7 +168,7 @@ export async function listUpstreamTools(runtime: Runtime, skip: ReadonlySet<stri
  * text, or its failure on stderr as every command's is: mcpkit's own error object, or the tool's
  * own words as an UPSTREAM_ERROR. The exit code follows.
  */
-export function printUpstreamResult(name: string, result: UpstreamResult, json: boolean, io: CliIo = processIo()): void {
+export function printUpstreamResult(name: string, result: UpstreamResult, json: boolean, io: CliIo = commandScope().io): void {
   const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
   if (result.isError) {
     const own = (result.structuredContent as { error?: ErrorObject } | undefined)?.error;

@@ -96,10 +96,10 @@ export default class Call extends McpkitCommand {
     const result = elicitation
       ? undefined
       : ((await this.throughDaemon(runtime, { op: 'call-upstream', name, base, pairs }, noDaemon)) as UpstreamResult | undefined);
-    const relay = elicitation ? terminalRelay(elicitation, (message) => process.stderr.write(`mcpkit: ${message}\n`), stdinAsker) : undefined;
+    const relay = elicitation ? terminalRelay(elicitation, (message) => this.scope.io.err(`mcpkit: ${message}\n`), stdinAsker) : undefined;
     let answered: UpstreamResult;
     // A terminal sees the call's progress as a line on stderr (run here; the daemon's calls do not relay it).
-    const bar = result ? undefined : terminalProgress();
+    const bar = result || this.scope.hosted ? undefined : terminalProgress();
     try {
       answered = result ?? (await callUpstreamTool(runtime, name, base, pairs, relay, bar?.update));
     } finally {

@@ -35,7 +35,7 @@ export default class StatsCommand extends McpkitCommand {
       sinceMs = parseDuration(flags.since);
       if (sinceMs === undefined) throw new ToolError('INVALID_INPUT', `--since takes a time such as 90s, 15m, 1h or 2d, got "${flags.since}".`);
     }
-    let path = flags['audit-log'] ? resolve(flags['audit-log']) : undefined;
+    let path = flags['audit-log'] ? resolve(this.scope.cwd, flags['audit-log']) : undefined;
     if (!path) {
       const runtime = this.runtime(flags.config);
       const written = (await runtime.config()).serve.audit_log;

@@ -93,7 +93,7 @@ export default class Tools extends McpkitCommand {
       ? await listKnownTools(runtime, new Set(skip))
       : (((await this.throughDaemon(runtime, { op: 'list-upstream', skip }, noDaemon)) as UpstreamListing | undefined) ??
         (await listUpstreamTools(runtime, new Set(skip))));
-    for (const note of upstream.notes) process.stderr.write(`${note}\n`);
+    for (const note of upstream.notes) this.scope.io.err(`${note}\n`);
     return [...local, ...upstream.tools];
   }
 }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { format } from 'node:util';
 
 type Write = (text: string) => void;
 
@@ -26,6 +27,16 @@ export function routeHookStderrToCallers(): void {
     if (done) queueMicrotask(done);
     return true;
   }) as typeof process.stderr.write;
+  // console.error and console.warn are a hook's stderr too, whatever console the host has (a test
+  // runner's does not write through process.stderr).
+  for (const method of ['error', 'warn'] as const) {
+    const print = console[method].bind(console);
+    console[method] = (...args: unknown[]) => {
+      const write = inHook.getStore();
+      if (!write) return print(...args);
+      write(`${format(...args)}\n`);
+    };
+  }
 }
 
 export function withCallerStderr<T>(write: Write | undefined, fn: () => T): T {

@@ -32,7 +32,9 @@ beforeAll(async () => {
     mcp_servers: { tasks: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
     tool_views: { conf: { servers: ['tasks'] } },
     // failing_job is declared "task support: required" by the scenarios: mcpkit's way to say so.
-    serve: { groups: ['config'], tasks: { required: ['failing_job'] } },
+    // greet is the scenarios' quick tool: quick is before 5 s, not the default 500 ms, on two
+    // cores that run ten scenarios and the rest of the suite at once.
+    serve: { groups: ['config'], tasks: { required: ['failing_job'], tools: { greet: 5000 } } },
   });
   served = await serveHttpChild(config);
   // after_ms counts from a call's arrival, so the view's first call waits for its server to start:

@@ -25,7 +25,7 @@ export default class CodeRun extends McpkitCommand {
     const { args, flags } = await this.parse(CodeRun);
     let code: string;
     try {
-      code = args.file === '-' ? readFileSync(0, 'utf8') : readFileSync(resolve(args.file), 'utf8');
+      code = args.file === '-' ? readFileSync(0, 'utf8') : readFileSync(resolve(this.scope.cwd, args.file), 'utf8');
     } catch (error) {
       throw new ToolError('FILE_ACCESS', `Cannot read the script ${args.file}: ${(error as Error).message}.`, {
         hint: 'Give a script file, or - to read it from stdin.',

@@ -22,7 +22,7 @@ export default class ConfigInit extends McpkitCommand {
   async run(): Promise<{ path: string; replaced: boolean }> {
     const { flags } = await this.parse(ConfigInit);
     const location = this.toolContext(flags.config).configLocation;
-    const path = flags.local && !flags.config ? resolve(LOCAL_CONFIG_NAME) : location.path;
+    const path = flags.local && !flags.config ? resolve(this.scope.cwd, LOCAL_CONFIG_NAME) : location.path;
     const { replaced } = await replaceConfigText(path, STARTER_CONFIG, { overwrite: flags.force, createFolder: !flags.local && location.source === 'user' });
     if (!this.jsonEnabled()) this.print(`${replaced ? 'Replaced' : 'Wrote'} ${path}`);
     return { path, replaced };

@@ -1,5 +1,4 @@
 import { McpkitCommand } from '../../cli/base-command.js';
-import { processIo } from '../../cli/cli-io.js';
 import type { DaemonState } from '../../daemon/client/control.js';
 
 export default class DaemonStatus extends McpkitCommand {
@@ -12,7 +11,7 @@ export default class DaemonStatus extends McpkitCommand {
     const runtime = this.runtime(flags.config);
     const { daemonState } = await import('../../daemon/client/control.js');
     const state = await daemonState(runtime.configLocation.path, runtime.env);
-    if (!state.running) processIo().exitCode(1);
+    if (!state.running) this.scope.io.exitCode(1);
     if (!this.jsonEnabled()) this.print(await render(state, this.color));
     return state;
   }

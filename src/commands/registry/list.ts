@@ -27,7 +27,8 @@ export default class RegistryList extends Base {
     const input = parseToolInput(listServers, raw);
     const ctx = this.toolContext(flags.config);
     const servers: ServerEntry[] = [];
-    const progress = process.stderr.isTTY ? (text: string) => process.stderr.write(`\r${text}`) : () => {};
+    // A count that rewrites itself, on a terminal only (a hosted command's stderr is none).
+    const progress = !this.scope.hosted && process.stderr.isTTY ? (text: string) => this.scope.io.err(`\r${text}`) : () => {};
     let cursor = input.cursor;
     let pages = 0;
     const seen = new Set<string>();

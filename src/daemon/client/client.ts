@@ -49,12 +49,18 @@ export function forgetDaemonAnswer(): void {
   delete memo[SETTLED];
 }
 
-export async function viaDaemon(configPath: string, operation: DaemonOperation, handlers: DaemonHandlers = {}, env = process.env): Promise<DaemonAnswer> {
+export async function viaDaemon(
+  configPath: string,
+  operation: DaemonOperation,
+  handlers: DaemonHandlers = {},
+  env = process.env,
+  cwd = process.cwd(),
+): Promise<DaemonAnswer> {
   if (memo[SETTLED]) return memo[SETTLED];
   const place = daemonPlace(configPath, env);
   const socket = await reach(place);
   if (!socket) return (memo[SETTLED] = { kind: 'absent' });
-  return exchange(socket, operation, handlers, env, place.config);
+  return exchange(socket, operation, handlers, env, place.config, cwd);
 }
 
 /** A connection to the daemon at `place`, or undefined: no socket, one in a folder not ours to trust (`daemon status` says why), or a dead one's. */
@@ -114,8 +120,15 @@ export function removeLeftovers(place: DaemonPlace, refused?: string): void {
   }
 }
 
-async function exchange(socket: Socket, operation: DaemonOperation, handlers: DaemonHandlers, env: NodeJS.ProcessEnv, config: string): Promise<DaemonAnswer> {
-  const last = await request(socket, operation, handlers, env, config);
+async function exchange(
+  socket: Socket,
+  operation: DaemonOperation,
+  handlers: DaemonHandlers,
+  env: NodeJS.ProcessEnv,
+  config: string,
+  cwd: string,
+): Promise<DaemonAnswer> {
+  const last = await request(socket, operation, handlers, env, config, cwd);
   if (!last) {
     throw new ToolError('UNAVAILABLE', 'mcpkit daemon ended before it answered; the work may not have been done.', {
       hint: 'See "mcpkit daemon status"; run the command again, or with --no-daemon.',
@@ -141,6 +154,7 @@ export function request(
   handlers: DaemonHandlers,
   env: NodeJS.ProcessEnv,
   config?: string,
+  cwd = process.cwd(),
 ): Promise<FinalMessage | undefined> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -180,7 +194,7 @@ export function request(
     );
     socket.on('error', () => undefined); // 'close' follows and says what it means
     socket.on('close', () => settle(() => resolve(undefined)));
-    socket.write(encodeLine({ build: buildIdentity(), cwd: process.cwd(), env: plainEnv(env), ...(config !== undefined ? { config } : {}), operation }));
+    socket.write(encodeLine({ build: buildIdentity(), cwd, env: plainEnv(env), ...(config !== undefined ? { config } : {}), operation }));
   });
 }
 

@@ -2,6 +2,7 @@ import type { Runtime } from '../../app/runtime.js';
 import { daemonAllowed, viaDaemon, type DaemonAnswer } from './client.js';
 import type { DaemonOperation } from './protocol.js';
 import { sayWaiting } from '../../cli/output.js';
+import { commandScope } from '../../cli/command-scope.js';
 
 /**
  * The terminal's use of `mcpkit daemon`, shared by oclif's commands and the fast paths: the work
@@ -21,10 +22,11 @@ export async function throughDaemon(
     {
       waiting: sayWaiting,
       // What a hook writes to stderr while the daemon runs the call (core/caller-stderr.ts).
-      err: (text) => void process.stderr.write(text),
+      err: (text) => commandScope().io.err(text),
       ...(options.item ? { item: options.item } : {}),
     },
     runtime.env,
+    runtime.cwd,
   );
   if (answer.kind === 'done') return { result: answer.result };
   await startIfAuto(runtime, answer);
