@@ -30,7 +30,9 @@ export function routeHookStderrToCallers(): void {
   // console.error and console.warn are a hook's stderr too, whatever console the host has (a test
   // runner's does not write through process.stderr).
   for (const method of ['error', 'warn'] as const) {
+    // eslint-disable-next-line no-console -- the routing itself: console is what is routed
     const print = console[method].bind(console);
+    // eslint-disable-next-line no-console -- as above
     console[method] = (...args: unknown[]) => {
       const write = inHook.getStore();
       if (!write) return print(...args);
