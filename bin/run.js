@@ -3,7 +3,13 @@ const argv = process.argv.slice(2);
 // MCP clients start `mcpkit serve` often, and scripts run `retrieve` commands in loops: plain
 // invocations of those skip oclif's start-up (see serve-fast-path.ts and tool-fast-path.ts), and
 // the commands mcpkit daemon runs go straight to it when one runs (src/daemon/client/fast-path.ts).
-const warm = argv[0] === 'call' || argv[0] === 'retrieve' || (argv[0] === 'view' && argv[1] === 'tools') || (argv[0] === 'server' && argv[1] === 'test');
+const warm =
+  argv[0] === 'call' ||
+  argv[0] === 'retrieve' ||
+  argv[0] === 'tools' ||
+  argv[0] === 'code' ||
+  (argv[0] === 'view' && argv[1] === 'tools') ||
+  (argv[0] === 'server' && argv[1] === 'test');
 // The daemon's client is one CommonJS file (scripts/build.mjs says why).
 const daemonClient = async () => (await import('node:module')).createRequire(import.meta.url)('../dist/cli/daemon-fast-path.cjs');
 const fast =

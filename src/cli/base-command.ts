@@ -34,8 +34,8 @@ export abstract class McpkitCommand extends Command {
 
   /** The process's runtime (one per command run). */
   protected runtime(configFlag: string | undefined): Runtime {
-    const { env, cwd } = this.scope;
-    return (this.made ??= createRuntime({ configFlag, env, cwd, surface: 'cli', version: this.config.version, waiting: sayWaiting }));
+    const { env, cwd, daemon } = this.scope;
+    return (this.made ??= daemon ?? createRuntime({ configFlag, env, cwd, surface: 'cli', version: this.config.version, waiting: sayWaiting }));
   }
 
   /**
@@ -72,6 +72,7 @@ export abstract class McpkitCommand extends Command {
 
   /** The work done by mcpkit daemon when one runs for this config (and may do it); undefined: do it here. */
   protected async throughDaemon(runtime: Runtime, operation: DaemonOperation, noDaemon: boolean): Promise<unknown> {
+    if (this.scope.daemon) return undefined; // the daemon runs this command: the work is done here
     const { throughDaemon } = await import('../daemon/client/use.js');
     return (await throughDaemon(runtime, operation, { noDaemon }))?.result;
   }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Runtime } from '../app/runtime.js';
 import { processIo, type CliIo } from './cli-io.js';
 
 /**
@@ -14,6 +15,8 @@ export interface CommandScope {
   cwd: string;
   /** Run inside another program's process: its signals, its terminal and its exit are not the command's. */
   hosted: boolean;
+  /** Run by mcpkit daemon for a client: the daemon's warm runtime does the work (never the daemon again, over its socket). */
+  daemon?: Runtime;
 }
 
 const scopes = new AsyncLocalStorage<CommandScope>();

@@ -41,7 +41,7 @@ export async function runToolForCli(
   // A tool that gains from a warm process runs in mcpkit daemon when one runs: the same handler on
   // the same input, its items and result rendered here as below. (In the daemon, scope is set.)
   const remote =
-    tool.warm && !options.scope
+    tool.warm && !options.scope && !commandScope().daemon
       ? await (
           await import('../daemon/client/use.js')
         ).throughDaemon(

@@ -1,18 +1,19 @@
 import { locateConfig } from '../../config/locate.js';
 import { colorLevel } from '../../cli/color.js';
 import { daemonAllowed, viaDaemon } from './client.js';
+import { daemonRunsLine } from './protocol.js';
 
 /**
  * A terminal command that mcpkit daemon runs for it, when one runs for its config: the command
  * line goes over the socket as it is, and what comes back is written to stdout and stderr, with
  * the exit code. Nothing else is loaded (no oclif, no tool definitions), which is most of a warm
  * command's time. Returns false (the command runs the usual way) when no daemon runs, it is
- * bypassed (--no-daemon, MCPKIT_NO_DAEMON), or the daemon does not take this line.
+ * bypassed (--no-daemon, MCPKIT_NO_DAEMON), or the line needs this process (daemonRunsLine).
  */
 export async function fastDaemon(argv: readonly string[]): Promise<boolean> {
-  // bin/run.js sends only the commands the daemon runs (call, retrieve, view tools, server test); it decides which lines it takes.
+  // bin/run.js sends only the commands the daemon runs (call, retrieve, tools, code, view tools, server test); it decides which lines it takes.
   const before = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-  if (before.some((a) => a === '--help' || a === '-h') || !daemonAllowed(process.env, before.includes('--no-daemon'))) return false;
+  if (!daemonRunsLine(argv) || !daemonAllowed(process.env, before.includes('--no-daemon'))) return false;
   const location = locateConfig({ flag: configFlag(before), env: process.env, cwd: process.cwd() });
   const colors = { out: colorLevel(process.env, process.stdout), err: colorLevel(process.env, process.stderr) };
   const answer = await viaDaemon(

@@ -58,6 +58,17 @@ export type DaemonMessage =
  */
 export type BypassReason = 'build' | 'environment' | 'config' | 'local' | 'usage';
 
+/**
+ * Whether the daemon can run a whole command line for its client (`op: command`): not one that
+ * needs the client's own process (its stdin, as `-` or an elicitation asked at its terminal), a
+ * task (`call --task` makes the daemon keep one, through its own operation), or help. Those the
+ * client runs itself, without asking the daemon first. Pure.
+ */
+export function daemonRunsLine(argv: readonly string[]): boolean {
+  const before = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return !before.some((a) => a === '-' || a === '--help' || a === '-h' || a === '--task' || a === '--elicitation' || a.startsWith('--elicitation='));
+}
+
 /** An error as it crosses the socket: a ToolError with its words still open (field markers), secrets already hidden. */
 export type WireError = { code: ErrorCode; message: string; details?: Record<string, unknown>; hint?: string } | { unexpected: string };
 

@@ -1,27 +1,54 @@
 import { Chalk } from 'chalk';
 import type { Runtime } from '../../app/runtime.js';
 import type { CliIo } from '../../cli/cli-io.js';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { runCommandLine } from '../../cli/command-line.js';
-import type { ColorLevel } from '../client/protocol.js';
+import { inScope } from '../../cli/command-scope.js';
+import { packageRoot } from '../../core/version.js';
+import { daemonRunsLine, type ColorLevel } from '../client/protocol.js';
 
 /**
- * A command line a client sent whole (`DaemonOperation` command), run as a command run in this
- * process would be (cli/command-line.ts), its output written to the client's streams: the lines of
- * warm tools and `call`, for this daemon's config. Returns false for a line this does not take:
- * the client then runs it the usual way.
+ * A command line a client sent whole (`DaemonOperation` command), run as a command run in the
+ * client's process would be, its output written to the client's streams, in one round trip: the
+ * lines of warm tools and `call` with the quick parser (cli/command-line.ts), and every other line
+ * it may run through oclif, in a command scope that is the client's (its streams, environment and
+ * folder; cli/command-scope.ts) and whose runtime is this daemon's. Returns false for a line this
+ * does not take (one for another config, or one oclif itself could not start): the client then
+ * runs it the usual way.
  */
-export function runRemoteCommand(
+export async function runRemoteCommand(
   runtime: Runtime,
   argv: readonly string[],
   ownConfig: string,
   options: { io: CliIo; colors: { out: ColorLevel; err: ColorLevel }; cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal },
 ): Promise<boolean> {
   // A --config naming another file than this daemon's (the client guessed it from the command line) is not ours to run.
-  return runCommandLine(argv, {
-    ...options,
-    runtimeFor: (config) => (config === undefined || config === ownConfig ? runtime : undefined),
-    takes: (tool) => tool.warm === true,
-  });
+  const runtimeFor = (config: string | undefined) => (config === undefined || config === ownConfig ? runtime : undefined);
+  if (await runCommandLine(argv, { ...options, runtimeFor, takes: (tool) => tool.warm === true })) return true;
+  if (!daemonRunsLine(argv) || runtimeFor(configNamed(argv, options.cwd)) === undefined) return false;
+  const { io, env, cwd } = options;
+  try {
+    const code = await inScope({ io, env, cwd, hosted: true, daemon: runtime }, async () => {
+      const { runHere } = await import('../../cli/main.js');
+      return runHere(pathToFileURL(join(packageRoot(), 'bin', 'run.js')).href, [...argv]);
+    });
+    if (code !== undefined) io.exitCode(code);
+    return true;
+  } catch {
+    // What oclif's own handler prints (a command it cannot find): the client's oclif says it.
+    return false;
+  }
+}
+
+/** The config file a line names with --config, resolved from where it runs. */
+function configNamed(argv: readonly string[], cwd: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') break;
+    if (argv[i] === '--config' && argv[i + 1] !== undefined) return resolve(cwd, argv[i + 1]!);
+    if (argv[i]!.startsWith('--config=')) return resolve(cwd, argv[i]!.slice('--config='.length));
+  }
+  return undefined;
 }
 
 /**
