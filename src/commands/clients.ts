@@ -21,7 +21,7 @@ interface DryRun {
 export default class Clients extends McpkitCommand {
   static override summary = 'The named clients of "serve --http" (serve.clients): their routes, tool rules and limits; or whether one may call a tool.';
   static override description =
-    'Without --who: every client of serve.clients and serve.upstream_limits, tokens never shown. With --who (a client name, or a token) and --tool (a tool as the route publishes it): a dry run of the rules, saying which one decided, as "filter test" does for filters. A token that is serve.token or a view\'s is an unnamed client: it has no rules.';
+    'Without --who: every client of serve.clients and serve.upstream_limits, tokens never shown. With --who (a client name, or a token) and --tool (a tool as the route publishes it): a dry run of the rules, saying which one decided, as "filter test" does for filters; exit code 0 when it may call, 1 when not. A token that is serve.token or a view\'s is an unnamed client: it has no rules.';
   static override examples = [
     '<%= config.bin %> clients',
     '<%= config.bin %> clients --who alice --tool everything__echo',
@@ -91,6 +91,8 @@ export default class Clients extends McpkitCommand {
       const verdict = result.allowed ? this.color.green('may call') : this.color.red('may not call');
       this.print(`${result.who} ${verdict} ${tool} on ${route === 'default' ? '/mcp' : `/view/${route}/mcp`}: ${result.because}.`);
     }
+    // A script can test the answer: 0 may call, 1 may not (as grep's exit code says whether it found).
+    if (!result.allowed) this.scope.io.exitCode(1);
     return result;
   }
 }

@@ -37,7 +37,8 @@ function convert(raw: Record<string, unknown>): Record<string, unknown> | string
   }
   const url = typeof raw.url === 'string' ? raw.url : typeof raw.serverUrl === 'string' ? raw.serverUrl : undefined;
   if (url) {
-    if (!/^https?:\/\//.test(url)) return `url "${url}" is not http(s)`;
+    // A placeholder (${VAR}, ${VAR:-default}) is filled in when the config loads, as the config's own schema takes it.
+    if (!url.includes('${') && !/^https?:\/\//.test(url)) return `url "${url}" is not http(s)`;
     const transport = type === 'sse' ? 'sse' : type === 'http' || type === 'streamable-http' || type === 'streamableHttp' ? 'http' : undefined;
     return Object.fromEntries(Object.entries({ url, headers: stringRecord(raw.headers), transport }).filter(([, v]) => v !== undefined));
   }

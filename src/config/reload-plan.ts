@@ -74,6 +74,10 @@ const LIVE_SERVE_KEYS = [
   'agent_commands',
   'metrics_public',
   'open_routes',
+  'clients',
+  'upstream_limits',
+  'tasks',
+  'code',
 ] as const;
 
 /** Everything of the config a served view is made of, besides its own entry and its servers. */

@@ -343,42 +343,56 @@ export const configSchema = z
       .describe('mcpkit daemon: a warm process for the terminal commands of this config ("daemon: auto" is short for "daemon: { auto: true }").'),
     serve: serveSchema.default({}),
   })
-  .superRefine((config, ctx) => {
-    const registries = ['official', 'pulsemcp', ...Object.keys(config.registry.sources ?? {})];
-    if (config.registry.default !== undefined && !registries.includes(config.registry.default)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['registry', 'default'],
-        message: `no registry named "${config.registry.default}" (known: ${registries.join(', ')})`,
-      });
-    }
-    for (const [source, spec] of Object.entries(config.registry.sources ?? {})) {
-      if (spec.url === undefined && source !== 'official' && source !== 'pulsemcp') {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['registry', 'sources', source, 'url'],
-          message: 'a registry needs a url (only the built-in official and pulsemcp may leave it out)',
-        });
+  // The cross-references are checked even where another part of the file is wrong, so `config
+  // validate` says every problem at once (each part read only where it has the shape it needs).
+  .superRefine(
+    (raw, ctx) => {
+      const config = raw as unknown as Record<string, unknown>;
+      const registry = objectOr(config.registry);
+      const sources = objectOr(registry.sources);
+      const registries = ['official', 'pulsemcp', ...Object.keys(sources)];
+      if (typeof registry.default === 'string' && !registries.includes(registry.default)) {
+        ctx.addIssue({ code: 'custom', path: ['registry', 'default'], message: `no registry named "${registry.default}" (known: ${registries.join(', ')})` });
       }
-    }
-    // Two servers published under one prefix (a.b and a_b both as a_b__): one would take the other's tool names.
-    for (const [server, others] of samePrefix(Object.keys(config.mcp_servers))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['mcp_servers', server],
-        message: `"${server}" and ${others.map((o) => `"${o}"`).join(', ')} are published under one prefix (${sanitizeName(server)}__); rename one`,
-      });
-    }
-    for (const [view, spec] of Object.entries(config.tool_views)) {
-      const servers = Array.isArray(spec.servers) ? spec.servers : Object.keys(spec.servers ?? {});
-      for (const server of servers) {
-        if (!Object.hasOwn(config.mcp_servers, server)) {
-          ctx.addIssue({ code: 'custom', path: ['tool_views', view, 'servers', server], message: `no server named "${server}" in mcp_servers` });
+      for (const [source, spec] of Object.entries(sources)) {
+        if (objectOr(spec).url === undefined && source !== 'official' && source !== 'pulsemcp') {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['registry', 'sources', source, 'url'],
+            message: 'a registry needs a url (only the built-in official and pulsemcp may leave it out)',
+          });
         }
       }
-    }
-    servedClientIssues(config, (path, message) => ctx.addIssue({ code: 'custom', path, message }));
-  });
+      const servers = objectOr(config.mcp_servers);
+      // Two servers published under one prefix (a.b and a_b both as a_b__): one would take the other's tool names.
+      for (const [server, others] of samePrefix(Object.keys(servers))) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mcp_servers', server],
+          message: `"${server}" and ${others.map((o) => `"${o}"`).join(', ')} are published under one prefix (${sanitizeName(server)}__); rename one`,
+        });
+      }
+      const views = objectOr(config.tool_views) as Record<string, { servers?: unknown; tokens?: unknown }>;
+      for (const [view, spec] of Object.entries(views)) {
+        const listed = objectOr(spec).servers;
+        const named = Array.isArray(listed) ? listed.filter((x): x is string => typeof x === 'string') : Object.keys(objectOr(listed));
+        for (const server of named) {
+          if (!Object.hasOwn(servers, server))
+            ctx.addIssue({ code: 'custom', path: ['tool_views', view, 'servers', server], message: `no server named "${server}" in mcp_servers` });
+        }
+      }
+      servedClientIssues(
+        { serve: objectOr(config.serve) as z.output<typeof serveSchema>, tool_views: views as Record<string, { tokens?: string[] }>, mcp_servers: servers },
+        (path, message) => ctx.addIssue({ code: 'custom', path, message }),
+      );
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+  );
+
+/** A value that should be an object, as one: anything else (a part the schema refuses) reads as empty. */
+function objectOr(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
 
 /**
  * What the schema of serve.clients cannot see alone: routes that name no view, and a token that
@@ -390,19 +404,22 @@ function servedClientIssues(
   issue: (path: (string | number)[], message: string) => void,
 ) {
   const owners = new Map<string, string>();
-  if (config.serve.token !== undefined) owners.set(config.serve.token, 'serve.token');
-  for (const [view, spec] of Object.entries(config.tool_views)) for (const token of spec.tokens ?? []) owners.set(token, `tool_views.${view}.tokens`);
-  for (const [name, client] of Object.entries(config.serve.clients ?? {})) {
-    for (const [i, view] of (client.views ?? []).entries()) {
+  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
+  if (typeof config.serve.token === 'string') owners.set(config.serve.token, 'serve.token');
+  for (const [view, spec] of Object.entries(config.tool_views))
+    for (const token of strings(objectOr(spec).tokens)) owners.set(token, `tool_views.${view}.tokens`);
+  for (const [name, raw] of Object.entries(objectOr(config.serve.clients))) {
+    const client = objectOr(raw);
+    for (const [i, view] of strings(client.views).entries()) {
       if (view !== 'default' && !Object.hasOwn(config.tool_views, view))
         issue(['serve', 'clients', name, 'views', i], `no view named "${view}" in tool_views ("default" is /mcp)`);
     }
-    if (client.token === undefined) continue;
+    if (typeof client.token !== 'string') continue;
     const owner = owners.get(client.token);
     if (owner) issue(['serve', 'clients', name, 'token'], `the same token as ${owner}: each client needs a token of its own`);
     else owners.set(client.token, `serve.clients.${name}.token`);
   }
-  for (const server of Object.keys(config.serve.upstream_limits ?? {})) {
+  for (const server of Object.keys(objectOr(config.serve.upstream_limits))) {
     if (!Object.hasOwn(config.mcp_servers, server)) issue(['serve', 'upstream_limits', server], `no server named "${server}" in mcp_servers`);
   }
 }

@@ -10,13 +10,13 @@ import { ToolError } from './errors.js';
 export function rateLimited(by: { client: string } | { server: string; queueMs: number }, refusal: { retryAfterMs: number; why: string }): ToolError {
   const wait = `Wait ${refusal.retryAfterMs} ms, then call again`;
   if ('client' in by) {
-    return new ToolError('RATE_LIMITED', `Client ${by.client} is ${refusal.why}: the call was not run.`, {
+    return new ToolError('RATE_LIMITED', `Client ${by.client}: ${refusal.why}; the call was not run.`, {
       details: { client: by.client, retry_after_ms: refusal.retryAfterMs },
       hint: `${wait}.`,
     });
   }
-  const waited = by.queueMs ? ` after waiting ${by.queueMs} ms` : '';
-  return new ToolError('RATE_LIMITED', `Server ${by.server} is ${refusal.why}${waited}: the call was not run.`, {
+  const waited = by.queueMs ? ` (waited ${by.queueMs} ms for a place)` : '';
+  return new ToolError('RATE_LIMITED', `Server ${by.server}: ${refusal.why}${waited}; the call was not run.`, {
     details: { server: by.server, retry_after_ms: refusal.retryAfterMs },
     hint: `${wait} (serve.upstream_limits.${by.server} protects the server).`,
   });
@@ -116,7 +116,7 @@ export class Limiter {
       return { ok: false, retryAfterMs: 100, why: `${max} calls are already in flight (max_concurrent: ${max})` };
     }
     const wait = this.bucket?.take(this.now()) ?? 0;
-    if (wait > 0) return { ok: false, retryAfterMs: wait, why: `over the rate of ${this.spec.rate!.text}` };
+    if (wait > 0) return { ok: false, retryAfterMs: wait, why: `over its rate of ${this.spec.rate!.text}` };
     return this.hold();
   }
 
@@ -132,7 +132,7 @@ export class Limiter {
       if (max === undefined || this.inFlight < max) {
         const wait = this.bucket?.take(this.now()) ?? 0;
         if (wait === 0) return this.hold();
-        if (this.now() + wait > deadline) return { ok: false, retryAfterMs: wait, why: `over the rate of ${this.spec.rate!.text}` };
+        if (this.now() + wait > deadline) return { ok: false, retryAfterMs: wait, why: `over its rate of ${this.spec.rate!.text}` };
         await sleepUnless(wait, signal);
         continue;
       }

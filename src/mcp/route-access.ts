@@ -58,8 +58,12 @@ export interface Caller {
 export type StaticDecision =
   /** Let in: by the route being open, or by a static token. */
   | { allow: true; caller: Caller }
-  /** Not by a static token and not open: an OAuth token may still open it (when `oauth`), else 401. */
-  | { allow: false };
+  /**
+   * Not by a static token and not open: an OAuth token may still open it (when `oauth`), else 401.
+   * `known`: the token is one of the config's (a client's, serve's, a view's) that does not open
+   * this route: a valid credential without access (403, RFC 6750 insufficient_scope), not a wrong one.
+   */
+  | { allow: false; known?: true };
 
 /** The path a route is named by in serve.open_routes. */
 export function routePath(route: Route): string {
@@ -119,10 +123,11 @@ export function decideStatic(rules: AccessRules, route: Route, token: string | u
     if (client)
       return clientOpens(client, route)
         ? { allow: true, caller: { id: `client:${client.name}`, via: 'client', client: client.name, token } }
-        : { allow: false };
+        : { allow: false, known: true };
     if (rules.token !== undefined && sameSecret(token, rules.token)) return { allow: true, caller: { id: 'token:serve', via: 'serve-token', token } };
     const views = viewsOfToken(rules, token);
     if (views.length && tokenOpens(route, views)) return { allow: true, caller: { id: tokenId(token), via: 'view-token', token } };
+    if (views.length && !openRoute(rules, route)) return { allow: false, known: true };
   }
   if (openRoute(rules, route)) return { allow: true, caller: { id: 'anonymous', via: 'open' } };
   return { allow: false };

@@ -80,10 +80,21 @@ export class RouteAuth {
   private async authorizeToken(s: HttpSettings, given: string | undefined, route: Route): Promise<Authorized> {
     const decided = decideStatic(accessRules(s), route, given);
     if (decided.allow) return { ok: true, caller: decided.caller };
+    // A valid credential without access is 403, not 401: a client asked to log in again would loop (RFC 6750 section 3.1).
+    if (decided.known) {
+      const message = `This credential does not open ${routePath(route)}; it opens other routes of this server.`;
+      return {
+        ok: false,
+        status: 403,
+        body: { error: { code: 'FORBIDDEN', message } },
+        headers: { 'www-authenticate': `Bearer error="insufficient_scope", error_description="${message}"` },
+      };
+    }
     const oauth = await this.oauthOf(s);
     if (!oauth) {
-      const message = given === undefined ? `${routePath(route)} needs a bearer token.` : `The bearer token does not open ${routePath(route)}.`;
-      return { ok: false, status: 401, body: { error: { code: 'AUTH_FAILED', message } }, headers: { 'www-authenticate': 'Bearer' } };
+      const message = given === undefined ? `${routePath(route)} needs a bearer token.` : `The bearer token is not one this server knows.`;
+      const challenge = given === undefined ? 'Bearer' : 'Bearer error="invalid_token"';
+      return { ok: false, status: 401, body: { error: { code: 'AUTH_FAILED', message } }, headers: { 'www-authenticate': challenge } };
     }
     const { verifier, module: m, resourceBase } = oauth;
     const audience = audienceRoute(route);

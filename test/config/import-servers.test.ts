@@ -38,6 +38,19 @@ describe('importServers', () => {
     expect(result.servers[0]!.entry).toEqual(entry);
   });
 
+  it("takes a URL with a placeholder, Claude Code's ${VAR:-default} included (filled in when the config loads)", () => {
+    const result = importServers({
+      mcpServers: {
+        api: { type: 'http', url: '${API_BASE_URL:-https://api.example.com}/mcp', headers: { Authorization: 'Bearer ${API_KEY}' } },
+        plain: { type: 'http', url: '${SERVER_URL}' },
+        ftp: { url: 'ftp://x' },
+      },
+    });
+    expect(result.servers.map((s) => s.name)).toEqual(['api', 'plain']);
+    expect(result.servers[0]!.entry).toMatchObject({ url: '${API_BASE_URL:-https://api.example.com}/mcp', transport: 'http' });
+    expect(result.skipped.map((s) => s.name)).toEqual(['ftp']);
+  });
+
   it('refuses a file with no server table', () => {
     expect(() => importServers({ other: 1 })).toThrow(/mcpServers/);
   });

@@ -72,6 +72,18 @@ describe('planReload: what a reload changes', () => {
     ['the host and the body limit', {}, { serve: { host: '0.0.0.0', max_body_bytes: 10 } }, plan({ needsRestart: ['serve.host', 'serve.max_body_bytes'] })],
     ['retrieve roots', {}, { retrieve: { roots: { docs: './docs' } } }, plan({ settings: ['retrieve'] })],
     ['arango settings', {}, { arango: { url: 'http://db:8529' } }, plan({ settings: ['arango'] })],
+    [
+      'a client removed (its access, not nothing)',
+      { serve: { clients: { a: { token: 'x' }, b: { token: 'y' } } } },
+      { serve: { clients: { a: { token: 'x' } } } },
+      plan({ settings: ['serve.clients'] }),
+    ],
+    [
+      "an upstream's limits, the tasks, code mode",
+      { mcp_servers: { mem } },
+      { mcp_servers: { mem }, serve: { upstream_limits: { mem: { rate: '5/s' } }, tasks: { after_ms: 100 }, code: { timeout_ms: 500 } } },
+      plan({ settings: ['serve.upstream_limits', 'serve.tasks', 'serve.code'] }),
+    ],
   ])('%s', (_what, before, after, expected) => {
     expect(planReload(config(before), config(after))).toEqual(expected);
   });

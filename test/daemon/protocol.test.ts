@@ -5,14 +5,29 @@ import { errorObject, ToolError } from '../../src/core/errors.js';
 
 describe('the daemon protocol', () => {
   it.each<[string, Parameters<typeof watchedVariables>[0], string[], boolean]>([
-    ['the placeholders of the parsed file', { references: { all: ['API', 'TOKEN'] }, mcp_servers: {} }, ['API', 'TOKEN', 'PATH', 'HOME'], false],
-    ["a server's inherit_env list", { mcp_servers: { a: { command: 'x', inherit_env: ['AWS_PROFILE'] } } }, ['AWS_PROFILE', 'PATH'], false],
+    ['the placeholders of the parsed file', { references: { all: ['API', 'TOKEN'] }, mcp_servers: {} }, ['API', 'TOKEN'], false],
+    [
+      'a stdio server: the base environment it starts with, and its inherit_env list',
+      { mcp_servers: { a: { command: 'x', inherit_env: ['AWS_PROFILE'] } } },
+      ['AWS_PROFILE', 'PATH', 'TZ', 'LANG'],
+      false,
+    ],
     ['a server that inherits everything', { mcp_servers: { a: { command: 'x', inherit_env: true } } }, ['PATH'], true],
-    ['a remote server inherits nothing', { mcp_servers: { a: { inherit_env: true } } }, ['PATH'], false],
   ])('watches %s', (_what, config, some, all) => {
     const watched = watchedVariables(config);
     for (const name of some) expect(watched.names.has(name), name).toBe(true);
     expect(watched.all).toBe(all);
+  });
+
+  it.each<[string, Parameters<typeof watchedVariables>[0]]>([
+    ['no server at all', { mcp_servers: {} }],
+    ['only a remote server (it inherits nothing)', { mcp_servers: { a: { inherit_env: true } } }],
+    ['a disabled stdio server', { mcp_servers: { a: { command: 'x', disabled: true } } }],
+  ])('a config with %s is served whatever PATH, TZ, LANG or LC_* say', (_what, config) => {
+    const watched = watchedVariables(config);
+    expect(
+      differingVariables({ PATH: '/a', TZ: 'UTC', LANG: 'C', LC_ALL: 'C' }, { PATH: '/b', TZ: 'Europe/Paris', LANG: 'fr_FR', LC_ALL: 'fr_FR' }, watched),
+    ).toEqual([]);
   });
 
   const watch = (names: string[], all = false) => ({ names: new Set(names), all });
@@ -23,8 +38,11 @@ describe('the daemon protocol', () => {
     [{ OTHER: 'a' }, { OTHER: 'b' }, watch(['API']), []], // not the config's business
     [{ OTHER: 'a' }, { OTHER: 'b' }, watch([], true), ['OTHER']], // a server inherits everything
     [{ PWD: '/a', SHLVL: '1' }, { PWD: '/b', SHLVL: '2' }, watch([], true), []], // never anyone's business
-    [{ MCPKIT_LOG_LEVEL: 'debug' }, {}, watch([]), ['MCPKIT_LOG_LEVEL']],
+    [{ MCPKIT_LOG_LEVEL: 'debug' }, {}, watch([]), []], // how much a command logs is its own
+    [{ MCPKIT_REGISTRY_URL: 'a' }, {}, watch([]), ['MCPKIT_REGISTRY_URL']],
     [{ XDG_STATE_HOME: '/a' }, { XDG_STATE_HOME: '/b' }, watch([]), ['XDG_STATE_HOME']], // where logins are kept
+    [{ LC_ALL: 'C' }, { LC_ALL: 'fr_FR' }, watch(['LANG']), ['LC_ALL']], // a stdio server's locale
+    [{ LC_ALL: 'C' }, { LC_ALL: 'fr_FR' }, watch([]), []], // nothing started: no one's locale
     [{ PATH: '/usr/bin' }, { PATH: '/opt/evil:/usr/bin' }, watch(['PATH']), ['PATH']], // what servers start with
     [{}, { MCPKIT_NO_DAEMON: '0', MCPKIT_CONFIG: '/x.yaml' }, watch([]), []], // the client's own choices
   ])('differing variables %j vs %j', (daemon, client, watched, expected) => {

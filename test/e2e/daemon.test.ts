@@ -160,6 +160,35 @@ describe.concurrent('mcpkit daemon', () => {
     }
   }, 240_000);
 
+  it('compares only what the config depends on: TZ or PATH serve a config that starts no server; a skipped command says why', async ({ onTestFinished }) => {
+    const tree = (dir: string) => {
+      mkdirSync(join(dir, 'docs'), { recursive: true });
+      writeFileSync(join(dir, 'docs', 'a.md'), 'needle\n');
+    };
+    // No stdio server: the time zone and the PATH change nothing it answers.
+    const quiet = setUp(onTestFinished, 'retrieve:\n  roots:\n    docs: ./docs\n');
+    tree(quiet.dir);
+    expect((await quiet.mcpkit(['daemon', 'start'])).code).toBe(0);
+    const before = (await quiet.status()).status!.requests;
+    const found = await quiet.mcpkit(['retrieve', 'search', 'needle', '--repo', 'docs'], {
+      env: { ...quiet.env, TZ: 'Pacific/Kiritimati', PATH: `/nowhere:${quiet.env.PATH}` },
+    });
+    expect(found.stdout).toContain('needle');
+    expect((await quiet.status()).status!.requests - before, 'served by the daemon').toBe(2);
+    // A stdio server starts with PATH: another PATH is another answer, and the command says it ran here.
+    const served = setUp(onTestFinished, EVERYTHING);
+    expect((await served.mcpkit(['daemon', 'start'])).code).toBe(0);
+    const skipped = await served.mcpkit(['call', 'echo', 'message=hi'], {
+      env: { ...served.env, PATH: `/nowhere:${served.env.PATH}`, MCPKIT_LOG_LEVEL: 'debug' },
+    });
+    expect(skipped.stdout).toBe('Echo: hi\n');
+    expect(skipped.stderr).toMatch(
+      /mcpkit: the daemon of this config did not run this command, which runs here instead: these variables differ from the daemon's: PATH/,
+    );
+    const silent = await served.mcpkit(['call', 'echo', 'message=hi'], { env: { ...served.env, PATH: `/nowhere:${served.env.PATH}` } });
+    expect(silent.stderr, 'a script without a log level hears nothing').not.toContain('did not run');
+  }, 120_000);
+
   it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async ({
     onTestFinished,
   }) => {

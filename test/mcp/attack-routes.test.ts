@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => served?.close());
 
-async function ask(path: string, method: 'GET' | 'POST', token?: string): Promise<{ status: number; body: string }> {
+async function ask(path: string, method: 'GET' | 'POST', token?: string): Promise<{ status: number; body: string; challenge: string | null }> {
   const response = await fetch(`${served.url}${path}`, {
     method,
     headers: {
@@ -56,7 +56,7 @@ async function ask(path: string, method: 'GET' | 'POST', token?: string): Promis
     ...(method === 'POST' ? { body: JSON.stringify(INIT) } : {}),
   });
   const body = await response.text();
-  return { status: response.status, body };
+  return { status: response.status, body, challenge: response.headers.get('www-authenticate') };
 }
 
 describe('every route of the route table, at the door', () => {
@@ -66,7 +66,18 @@ describe('every route of the route table, at the door', () => {
     if (kind === 'health') {
       expect(status).toBe(200);
       expect(JSON.parse(body)).toEqual({ status: expect.any(String) });
-    } else expect(status).toBe(401);
+    } else {
+      expect(status).toBe(401);
+      // A token this server does not know is a wrong one: 401 and invalid_token.
+      const wrong = await ask(routePath(route), method, 'tok-nobody');
+      expect([wrong.status, wrong.challenge]).toEqual([401, 'Bearer error="invalid_token"']);
+    }
+  });
+
+  it('OAuth discovery under /.well-known/ gets a 404 an OAuth client can read (error is a string)', async () => {
+    const { status, body } = await ask('/.well-known/oauth-authorization-server', 'GET');
+    expect(status).toBe(404);
+    expect(JSON.parse(body)).toEqual({ error: 'not_found', error_description: expect.stringContaining('not an authorization server') });
   });
 
   it.each(ROUTE_KINDS.map((kind) => [kind]))('%s: a named client is let in only where its entry opens', async (kind) => {
@@ -80,7 +91,11 @@ describe('every route of the route table, at the door', () => {
       expect(body).toContain('docs');
       expect(body).not.toContain('ops');
       expect(body).not.toContain('"default"');
-    } else expect([401, 403]).toContain(status);
+    } else {
+      // A valid credential without access: 403 and insufficient_scope, so a client does not take it for "log in" (RFC 6750).
+      expect(status).toBe(403);
+      expect((await ask(routePath(route), method, 'tok-reader')).challenge).toMatch(/^Bearer error="insufficient_scope"/);
+    }
     // Its own view is open to it.
     if (kind === 'view') expect((await ask('/view/docs/mcp', 'POST', 'tok-reader')).status).toBe(200);
   });

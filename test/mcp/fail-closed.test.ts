@@ -117,7 +117,8 @@ describe('one protected route closes the others', () => {
     // The view's token opens its own view, and lists only it.
     expect(await status(`${served.url}/views/a`, bearer(VIEW_TOKEN))).toBe(200);
     expect(await (await fetch(`${served.url}/views`, { headers: bearer(VIEW_TOKEN) })).json()).toMatchObject({ views: [{ name: 'a' }] });
-    for (const route of ['/mcp', '/metrics', '/views/b']) expect(await status(`${served.url}${route}`, bearer(VIEW_TOKEN)), route).toBe(401);
+    // A valid credential without access to a route: 403, not a 401 that would send a client to log in again.
+    for (const route of ['/mcp', '/metrics', '/views/b']) expect(await status(`${served.url}${route}`, bearer(VIEW_TOKEN)), route).toBe(403);
     await served.close();
   });
 

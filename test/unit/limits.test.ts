@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter, parseRate, TokenBucket } from '../../src/core/limits.js';
+import { Limiter, parseRate, rateLimited, TokenBucket } from '../../src/core/limits.js';
 
 describe('parseRate', () => {
   it.each([
@@ -61,7 +61,7 @@ describe('Limiter', () => {
     expect(outcomes.filter((o) => o.ok)).toHaveLength(3);
     const refused = outcomes.filter((o) => !o.ok);
     expect(refused).toHaveLength(7);
-    expect(refused[0]).toMatchObject({ retryAfterMs: 334, why: 'over the rate of 3/s' });
+    expect(refused[0]).toMatchObject({ retryAfterMs: 334, why: 'over its rate of 3/s' });
     now = 1000;
     expect(Array.from({ length: 4 }, () => limiter.admit().ok)).toEqual([true, true, true, false]);
   });
@@ -88,5 +88,23 @@ describe('Limiter', () => {
     const next = limiter.wait(5_000);
     if (first.ok) first.release();
     expect((await next).ok).toBe(true);
+  });
+});
+
+describe('rateLimited: what an agent reads', () => {
+  it.each([
+    [
+      { client: 'dev-agent' },
+      '2 calls are already in flight (max_concurrent: 2)',
+      'Client dev-agent: 2 calls are already in flight (max_concurrent: 2); the call was not run.',
+    ],
+    [{ client: 'dev-agent' }, 'over its rate of 3/min', 'Client dev-agent: over its rate of 3/min; the call was not run.'],
+    [
+      { server: 'everything', queueMs: 500 },
+      '2 calls were in flight for the whole wait (max_concurrent: 2)',
+      'Server everything: 2 calls were in flight for the whole wait (max_concurrent: 2) (waited 500 ms for a place); the call was not run.',
+    ],
+  ] as const)('%j: %s', (by, why, message) => {
+    expect(rateLimited(by, { retryAfterMs: 100, why }).message).toBe(message);
   });
 });

@@ -137,8 +137,23 @@ async function exchange(
   if (last.type === 'error') throw fromWire(last.error);
   if (last.type === 'result') return { kind: 'done', result: last.result };
   const answer: DaemonAnswer = { kind: 'bypass', reason: last.reason, detail: last.detail };
-  if (last.reason === 'build' || last.reason === 'environment') memo[SETTLED] = answer;
+  if (last.reason === 'build' || last.reason === 'environment') {
+    memo[SETTLED] = answer;
+    sayBypassed(answer.reason, answer.detail, env);
+  }
   return answer;
+}
+
+/**
+ * A command the daemon would not run is said, once, so that a slow command is not a mystery: on a
+ * terminal's stderr, and in a script's only at MCPKIT_LOG_LEVEL debug or info (its stdout is never
+ * touched).
+ */
+function sayBypassed(reason: BypassReason, detail: string, env: NodeJS.ProcessEnv): void {
+  const level = env.MCPKIT_LOG_LEVEL;
+  if (!process.stderr.isTTY && level !== 'debug' && level !== 'info') return;
+  const why = `${detail} (${reason === 'environment' ? 'restart it from this shell to serve it: mcpkit daemon restart' : 'mcpkit daemon restart starts one of this build'})`;
+  process.stderr.write(`mcpkit: the daemon of this config did not run this command, which runs here instead: ${why}\n`);
 }
 
 /** The message that ends a request: its result, error or bypass. */

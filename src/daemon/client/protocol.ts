@@ -100,8 +100,8 @@ export interface WatchedConfig {
   mcp_servers: Readonly<Record<string, { inherit_env?: boolean | readonly string[]; command?: string; disabled?: boolean }>>;
 }
 
-/** Variables no work depends on: they differ between any two shells. */
-const VOLATILE = new Set(['_', 'PWD', 'OLDPWD', 'SHLVL', 'MCPKIT_NO_DAEMON', 'MCPKIT_CONFIG', 'MCPKIT_TEST_RUN']);
+/** Variables no work depends on: they differ between any two shells (and how much a command logs is its own). */
+const VOLATILE = new Set(['_', 'PWD', 'OLDPWD', 'SHLVL', 'MCPKIT_NO_DAEMON', 'MCPKIT_CONFIG', 'MCPKIT_TEST_RUN', 'MCPKIT_LOG_LEVEL']);
 
 /**
  * The variables a daemon's answer depends on, so that a caller whose values differ does the work
@@ -111,10 +111,12 @@ const VOLATILE = new Set(['_', 'PWD', 'OLDPWD', 'SHLVL', 'MCPKIT_NO_DAEMON', 'MC
  * inherit_env lists; with inherit_env: true, everything). Returns "all" in that last case. Pure.
  */
 export function watchedVariables(config: WatchedConfig): { names: ReadonlySet<string>; all: boolean } {
-  const names = new Set([...(config.references?.all ?? []), ...BASE_FOR_SERVERS]);
+  const names = new Set(config.references?.all ?? []);
   let all = false;
   for (const server of Object.values(config.mcp_servers)) {
-    if (server.command === undefined) continue;
+    if (server.command === undefined || server.disabled === true) continue;
+    // A stdio server is given the base environment: only then do PATH, TZ or LANG change an answer.
+    for (const name of BASE_FOR_SERVERS) names.add(name);
     if (server.inherit_env === true) all = true;
     else if (Array.isArray(server.inherit_env)) for (const name of server.inherit_env) names.add(name);
   }
@@ -126,7 +128,7 @@ const BASE_FOR_SERVERS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'L
 
 /**
  * The variables whose values differ between the daemon and a client, among those its work depends
- * on (watchedVariables; LC_* and XDG_* and MCPKIT_* always). A daemon that read its config, or
+ * on (watchedVariables; XDG_* and MCPKIT_* always, LC_* with LANG). A daemon that read its config, or
  * started a server, with other values would answer for another environment than the client's.
  */
 export function differingVariables(
@@ -136,7 +138,8 @@ export function differingVariables(
 ): string[] {
   const candidates = new Set([...Object.keys(daemon), ...Object.keys(client)]);
   const relevant = (name: string) =>
-    !VOLATILE.has(name) && (watched.all || watched.names.has(name) || name.startsWith('MCPKIT_') || name.startsWith('XDG_') || name.startsWith('LC_'));
+    !VOLATILE.has(name) &&
+    (watched.all || watched.names.has(name) || name.startsWith('MCPKIT_') || name.startsWith('XDG_') || (name.startsWith('LC_') && watched.names.has('LANG')));
   return [...candidates].filter((name) => relevant(name) && (daemon[name] ?? '') !== (client[name] ?? '')).sort();
 }
 

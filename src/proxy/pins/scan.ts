@@ -113,9 +113,17 @@ function finding(rule: ScanRule, t: ScanTool, field: string, span: Finding['span
   };
 }
 
-/** Every string a model reads in a definition, with where it is: values, and the names of parameters and _meta keys. */
+/** A JSON Schema's own metadata: `$schema` and `$id` naming a dialect or a schema by its URI, nothing a model is told. */
+const SCHEMA_URI = /(^|\.)\$(schema|id)$/;
+const PLAIN_URI = /^[a-z][a-z0-9+.-]*:\/\/[^\s]*$/i;
+
+/**
+ * Every string a model reads in a definition, with where it is: values, and the names of
+ * parameters and _meta keys. A schema's `$schema` or `$id` that is only a URI is left out (it
+ * names the schema's dialect, and made most of a scan's findings); anything else in them is read.
+ */
 export function textsOf(value: unknown, path = ''): { field: string; text: string }[] {
-  if (typeof value === 'string') return [{ field: path, text: value }];
+  if (typeof value === 'string') return SCHEMA_URI.test(path) && PLAIN_URI.test(value) ? [] : [{ field: path, text: value }];
   if (Array.isArray(value)) return value.flatMap((v, i) => textsOf(v, `${path}[${i}]`));
   if (!value || typeof value !== 'object') return [];
   const named = /(^|\.)(properties|_meta)$/.test(path);
