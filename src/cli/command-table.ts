@@ -14,6 +14,10 @@ export const HAND_WRITTEN_TOOL_COMMANDS: readonly string[] = ['code run', 'filte
 export const NON_TOOL_COMMANDS: readonly string[] = [
   'call',
   'clients',
+  'clients add',
+  'clients list',
+  'clients remove',
+  'clients rotate',
   'config init',
   'daemon list',
   'daemon restart',

@@ -38,7 +38,13 @@ export default class StatsCommand extends McpkitCommand {
     let path = flags['audit-log'] ? resolve(this.scope.cwd, flags['audit-log']) : undefined;
     if (!path) {
       const runtime = this.runtime(flags.config);
-      const written = (await runtime.config()).serve.audit_log;
+      const { serveAsWritten } = await import('../cli/serve-as-written.js');
+      const { serve, problems } = await serveAsWritten(runtime);
+      const written = serve.audit_log;
+      if (written?.includes('${') && problems)
+        throw new ToolError('CONFIG_INVALID', `serve.audit_log is ${written}, which this shell cannot resolve: ${problems.join('; ')}.`, {
+          hint: 'Set the variable, or name the log with --audit-log PATH.',
+        });
       const [{ defaultAuditLog }, { homedir }] = await Promise.all([import('../config/defaults.js'), import('node:os')]);
       // The usual place (the README's serve --audit-log example writes there) when nothing names one.
       const usual = defaultAuditLog(runtime.env, runtime.env.HOME ?? homedir());

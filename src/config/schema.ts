@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { PIN_MODES, PROTOCOL_CHOICES } from './defaults.js';
 import {
@@ -403,21 +404,25 @@ function servedClientIssues(
   config: { serve: z.output<typeof serveSchema>; tool_views: Record<string, { tokens?: string[] | undefined }>; mcp_servers: Record<string, unknown> },
   issue: (path: (string | number)[], message: string) => void,
 ) {
+  // Keyed by each token's digest, so an issued client's token_sha256 is compared with the written tokens too.
   const owners = new Map<string, string>();
+  const digest = (token: string) => createHash('sha256').update(token).digest('hex');
   const strings = (value: unknown) => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
-  if (typeof config.serve.token === 'string') owners.set(config.serve.token, 'serve.token');
+  if (typeof config.serve.token === 'string') owners.set(digest(config.serve.token), 'serve.token');
   for (const [view, spec] of Object.entries(config.tool_views))
-    for (const token of strings(objectOr(spec).tokens)) owners.set(token, `tool_views.${view}.tokens`);
+    for (const token of strings(objectOr(spec).tokens)) owners.set(digest(token), `tool_views.${view}.tokens`);
   for (const [name, raw] of Object.entries(objectOr(config.serve.clients))) {
     const client = objectOr(raw);
     for (const [i, view] of strings(client.views).entries()) {
       if (view !== 'default' && !Object.hasOwn(config.tool_views, view))
         issue(['serve', 'clients', name, 'views', i], `no view named "${view}" in tool_views ("default" is /mcp)`);
     }
-    if (typeof client.token !== 'string') continue;
-    const owner = owners.get(client.token);
-    if (owner) issue(['serve', 'clients', name, 'token'], `the same token as ${owner}: each client needs a token of its own`);
-    else owners.set(client.token, `serve.clients.${name}.token`);
+    const key = typeof client.token === 'string' ? 'token' : typeof client.token_sha256 === 'string' ? 'token_sha256' : undefined;
+    if (!key) continue;
+    const hash = key === 'token' ? digest(client.token as string) : (client.token_sha256 as string);
+    const owner = owners.get(hash);
+    if (owner) issue(['serve', 'clients', name, key], `the same token as ${owner}: each client needs a token of its own`);
+    else owners.set(hash, `serve.clients.${name}.${key}`);
   }
   for (const server of Object.keys(objectOr(config.serve.upstream_limits))) {
     if (!Object.hasOwn(config.mcp_servers, server)) issue(['serve', 'upstream_limits', server], `no server named "${server}" in mcp_servers`);

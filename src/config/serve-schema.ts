@@ -64,6 +64,11 @@ const clientToolRuleSchema = z.union([
 export const serveClientSchema = z
   .strictObject({
     token: z.string().min(1).optional().describe('Its bearer token; use ${VAR}. Each client needs its own.'),
+    token_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'token_sha256 is the SHA-256 of the token, 64 lower-case hex digits (mcpkit clients add writes it)')
+      .optional()
+      .describe('Or: the SHA-256 (hex) of its bearer token, as "mcpkit clients add" and "clients rotate" write it: the config holds no token.'),
     subject: z.string().min(1).optional().describe('Or: the "sub" of its OAuth access tokens (serve.auth).'),
     claims: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
@@ -78,8 +83,11 @@ export const serveClientSchema = z
     rate: rateSchema.optional(),
     max_concurrent: z.int().positive().optional().describe('Most calls in flight at once.'),
   })
-  .refine((c) => c.token !== undefined || c.subject !== undefined || c.claims !== undefined, {
-    message: 'a client needs a token, or a subject or claims of its OAuth tokens (serve.auth)',
+  .refine((c) => c.token !== undefined || c.token_sha256 !== undefined || c.subject !== undefined || c.claims !== undefined, {
+    message: 'a client needs a token (or token_sha256), or a subject or claims of its OAuth tokens (serve.auth)',
+  })
+  .refine((c) => c.token === undefined || c.token_sha256 === undefined, {
+    message: 'a client has a token or a token_sha256, not both: keep the one it uses (mcpkit clients rotate NAME issues a new one)',
   });
 
 /** Limits on what serve sends one upstream server, whoever calls. */

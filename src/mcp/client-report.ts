@@ -1,13 +1,13 @@
 import type { McpkitConfig } from '../config/schema.js';
 import { compileClientRules, restricts, ruleText, type AccessDecision } from '../proxy/catalog/client-access.js';
 import { sameSecret } from './http-guards.js';
-import { tokenId } from './route-access.js';
+import { clientOfToken, tokenId } from './route-access.js';
 
 /** One configured client of serve --http, as `mcpkit clients` shows it (never its token). */
 export interface ClientRow {
   name: string;
-  /** How it is recognised: its token, or its OAuth tokens' subject or claims. */
-  recognised_by: 'token' | 'subject' | 'claims';
+  /** How it is recognised: its token (written in the config), an issued token (its digest only: clients add), its OAuth tokens' subject or claims. */
+  recognised_by: 'token' | 'issued token' | 'subject' | 'claims';
   /** Its routes: view names and "default" for /mcp; "every route" when it has none. */
   routes: string[] | 'every route';
   tools: string[];
@@ -29,7 +29,7 @@ type Serve = McpkitConfig['serve'];
 export function clientRows(serve: Serve): ClientRow[] {
   return Object.entries(serve.clients ?? {}).map(([name, c]) => ({
     name,
-    recognised_by: c.token !== undefined ? 'token' : c.subject !== undefined ? 'subject' : 'claims',
+    recognised_by: c.token !== undefined ? 'token' : c.token_sha256 !== undefined ? 'issued token' : c.subject !== undefined ? 'subject' : 'claims',
     routes: c.views ?? 'every route',
     tools: (c.tools ?? []).map(ruleText),
     read_only: c.read_only === true,
@@ -43,8 +43,9 @@ export function whoIs(config: Pick<McpkitConfig, 'serve' | 'tool_views'>, tokenO
   const rows = clientRows(config.serve);
   const byName = rows.find((r) => r.name === tokenOrName);
   if (byName) return { kind: 'client', name: byName.name, row: byName };
-  const byToken = Object.entries(config.serve.clients ?? {}).find(([, c]) => c.token !== undefined && sameSecret(tokenOrName, c.token));
-  if (byToken) return { kind: 'client', name: byToken[0], row: rows.find((r) => r.name === byToken[0])! };
+  const named = Object.entries(config.serve.clients ?? {}).map(([name, c]) => ({ name, ...c }));
+  const byToken = clientOfToken(named, tokenOrName);
+  if (byToken) return { kind: 'client', name: byToken.name, row: rows.find((r) => r.name === byToken.name)! };
   if (config.serve.token !== undefined && sameSecret(tokenOrName, config.serve.token)) return { kind: 'serve-token', name: 'token:serve' };
   const views = Object.entries(config.tool_views)
     .filter(([, v]) => v.tokens?.some((t) => sameSecret(tokenOrName, t)))

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { sameSecret } from './http-guards.js';
 
 /**
@@ -38,6 +38,8 @@ export interface AccessRules {
 export interface ClientRoutes {
   name: string;
   token?: string;
+  /** The SHA-256 (hex) of its token, for a token mcpkit issued (the config holds no token then). */
+  token_sha256?: string;
   subject?: string;
   claims?: Readonly<Record<string, string | number | boolean>>;
   views?: readonly string[];
@@ -106,9 +108,37 @@ export function viewsOfToken(rules: AccessRules, token: string): string[] {
   return rules.views.filter((v) => !v.locked && v.tokens?.some((t) => sameSecret(token, t))).map((v) => v.name);
 }
 
+/** The SHA-256 of a token, in hex: what serve.clients.NAME.token_sha256 holds. */
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * A new client token: 256 random bits, prefixed so that secret scanners and people can tell what
+ * it is (`mcpk_`), as GitHub's `ghp_` does.
+ */
+export function newClientToken(): string {
+  return `mcpk_${randomBytes(32).toString('base64url')}`;
+}
+
 /** A name for a token that says which it is without saying what it is. */
 export function tokenId(token: string): string {
-  return `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+  return `token:${tokenDigest(token).slice(0, 16)}`;
+}
+
+/**
+ * The named client a bearer token stands for: by its token, or by the digest of an issued one.
+ * Both compared in constant time; the digest is taken once, and only when some client has one.
+ */
+export function clientOfToken<C extends Pick<ClientRoutes, 'token' | 'token_sha256'>>(clients: readonly C[] | undefined, token: string): C | undefined {
+  if (!clients?.length) return undefined;
+  let digest: string | undefined;
+  return clients.find((c) => {
+    if (c.token !== undefined) return sameSecret(token, c.token);
+    if (c.token_sha256 === undefined) return false;
+    digest ??= tokenDigest(token);
+    return sameSecret(digest, c.token_sha256);
+  });
 }
 
 /**
@@ -118,7 +148,7 @@ export function tokenId(token: string): string {
  */
 export function decideStatic(rules: AccessRules, route: Route, token: string | undefined): StaticDecision {
   if (token !== undefined) {
-    const client = rules.clients?.find((c) => c.token !== undefined && sameSecret(token, c.token));
+    const client = clientOfToken(rules.clients, token);
     // A client's token opens its routes and nothing else: not the routes open to anyone either (it is someone).
     if (client)
       return clientOpens(client, route)

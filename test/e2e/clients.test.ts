@@ -369,6 +369,101 @@ describe('clients follow the config live', () => {
   }, 60_000);
 });
 
+describe('issued tokens (clients add, rotate, remove)', () => {
+  it('a token made by clients add opens its view at once, rotate refuses the old one at once, remove refuses the new one; the config holds no token', async () => {
+    const file = writeConfig({
+      mcp_servers: { everything: SERVERS.everything },
+      tool_views: { research: { servers: ['everything'] } },
+      serve: { token: 'admin-token' },
+    });
+    const live = await serveHttpChild(file);
+    const status = (token: string, path = '/view/research/mcp') =>
+      fetch(`${live.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+        }),
+      }).then((r) => r.status);
+    try {
+      const added = await runCommand(['clients', 'add', 'alice', '--view', 'research', '--rate', '30/min', '--config', file]);
+      expect(added.code, added.stderr).toBe(0);
+      const token = added.stdout.trim();
+      // stdout is the token alone (TOKEN=$(mcpkit clients add ...)); what to do with it is on stderr.
+      expect(token).toMatch(/^mcpk_[A-Za-z0-9_-]{43}$/);
+      expect(added.stderr).toContain('shown once');
+      const written = readFileSync(file, 'utf8');
+      expect(written).not.toContain(token);
+      expect(written).toMatch(/token_sha256: [0-9a-f]{64}/);
+
+      // The same name again is refused and changes nothing.
+      const again = await runCommand(['clients', 'add', 'alice', '--config', file, '--json']);
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stdout)).toMatchObject({ error: { code: 'CONFLICT' } });
+      expect(readFileSync(file, 'utf8')).toBe(written);
+
+      expect(await waitFor(async () => (await status(token)) === 200, 10_000, 100)).toBe(true);
+      const alice = new Client({ name: 'issued', version: '1' });
+      const transport = new StreamableHTTPClientTransport(new URL(`${live.url}/view/research/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      await alice.connect(transport);
+      opened.push(alice);
+      expect(text((await alice.callTool({ name: 'echo', arguments: { message: 'issued' } })) as CallToolResult)).toBe('Echo: issued');
+      // A known token on a route it may not open: 403, not 401.
+      expect(await status(token, '/mcp')).toBe(403);
+      const listed = JSON.parse((await runCommand(['clients', 'list', '--config', file, '--json'])).stdout) as {
+        clients: { name: string; recognised_by: string }[];
+      };
+      expect(listed.clients).toEqual([expect.objectContaining({ name: 'alice', recognised_by: 'issued token', routes: ['research'], rate: '30/min' })]);
+
+      const rotated = await runCommand(['clients', 'rotate', 'alice', '--config', file, '--json']);
+      expect(rotated.code, rotated.stderr).toBe(0);
+      const fresh = (JSON.parse(rotated.stdout) as { name: string; token: string }).token;
+      expect(fresh).not.toBe(token);
+      // The old token is refused at once: its session ends, and it opens nothing new.
+      expect(
+        await waitFor(
+          () =>
+            alice.listTools().then(
+              () => false,
+              () => true,
+            ),
+          10_000,
+        ),
+      ).toBe(true);
+      expect(await status(token)).toBe(401);
+      expect(await status(fresh)).toBe(200);
+      expect(readFileSync(file, 'utf8')).toContain('rate: 30/min');
+
+      const removed = await runCommand(['clients', 'remove', 'alice', '--config', file]);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(await waitFor(async () => (await status(fresh)) === 401, 10_000, 100)).toBe(true);
+      expect(await status('admin-token')).toBe(200);
+    } finally {
+      await stopChild(live.child);
+    }
+  }, 60_000);
+
+  it("in a shell without the agents' variables, clients and stats read the serve section as written and say what is missing", async () => {
+    const file = writeConfig({
+      mcp_servers: {},
+      serve: { audit_log: 'audit.jsonl', clients: { alice: { token: '${ALICE_AGENT_TOKEN}', views: ['default'] }, bob: { token_sha256: 'b'.repeat(64) } } },
+    });
+    writeFileSync(join(dirname(file), 'audit.jsonl'), '');
+    const list = await runCommand(['clients', '--config', file]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/alice\s+token\s+default/);
+    expect(list.stdout).toMatch(/bob\s+issued token\s+every route/);
+    expect(list.stdout).toContain('ALICE_AGENT_TOKEN is not set');
+    const stats = await runCommand(['stats', '--config', file, '--json']);
+    expect(stats.code, stats.stderr).toBe(0);
+  }, 30_000);
+});
+
 describe('the token out of argv', () => {
   it('serve --token-env NAME takes the token from the variable, and ps never shows it', async () => {
     const file = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { exposure: 'direct', groups: ['config'] } });

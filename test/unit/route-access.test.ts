@@ -6,7 +6,9 @@ import {
   listedViews,
   openRoute,
   stillAllowed,
+  tokenDigest,
   tokenId,
+  newClientToken,
   type AccessRules,
   type Route,
 } from '../../src/mcp/route-access.js';
@@ -100,6 +102,7 @@ describe('named clients (serve.clients)', () => {
       { name: 'carol', token: 'tc', views: ['default'] },
       { name: 'sso', subject: 'user-7' },
       { name: 'ci', claims: { azp: 'ci-bot', env: 'prod' } },
+      { name: 'dana', token_sha256: tokenDigest('issued-dana'), views: ['b'] },
     ],
   });
   it('closes every route: a request without a client would go round its rules', () => {
@@ -117,6 +120,9 @@ describe('named clients (serve.clients)', () => {
     ['a client without views opens /metrics', METRICS, 'tb', 'client:bob'],
     ['no token is not let in', VIEW_A, undefined, false],
     ['an unknown token is not let in', VIEW_A, 'nope', false],
+    ["an issued token opens its client's view by its digest", VIEW_B, 'issued-dana', 'client:dana'],
+    ['and nothing else', VIEW_A, 'issued-dana', false],
+    ['the digest itself is no token', VIEW_B, tokenDigest('issued-dana'), false],
   ])('%s', (_what, route, token, want) => {
     const decided = decideStatic(teams, route, token);
     expect(decided.allow ? decided.caller.id : false).toBe(want);
@@ -146,5 +152,20 @@ describe('named clients (serve.clients)', () => {
     ['nobody', { subject: 'someone-else' }, undefined],
   ])('an OAuth token stands for a client %s', (_what, token, want) => {
     expect(clientOfOAuth(teams.clients, token)?.name).toBe(want);
+  });
+});
+
+describe('issued tokens', () => {
+  it('are 256 random bits behind a prefix, never twice the same, and the digest is SHA-256 hex', () => {
+    const a = newClientToken();
+    expect(a).toMatch(/^mcpk_[A-Za-z0-9_-]{43}$/);
+    expect(newClientToken()).not.toBe(a);
+    expect(tokenDigest('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('a known issued token on a route it may not open is a credential without access (403), not a wrong one', () => {
+    const r = rules({ views: [{ name: 'a' }], clients: [{ name: 'dana', token_sha256: tokenDigest('t'), views: ['a'] }] });
+    expect(decideStatic(r, MCP, 't')).toEqual({ allow: false, known: true });
+    expect(decideStatic(r, MCP, 'u')).toEqual({ allow: false });
   });
 });

@@ -1,0 +1,62 @@
+import type { ChalkInstance } from 'chalk';
+import type { Runtime } from '../app/runtime.js';
+import type { ClientRow } from '../mcp/client-report.js';
+
+export interface ClientsList {
+  clients: ClientRow[];
+  upstream_limits: Record<string, { max_concurrent: number | null; rate: string | null; queue_ms: number }>;
+  /**
+   * Why serve cannot use its serve section now (an unset ${VAR}, a bad value): the clients are
+   * then listed as written, and serve --http would refuse to start.
+   */
+  problems?: readonly string[];
+}
+
+/**
+ * The config's named clients and upstream limits. A serve section set aside for its problems (a
+ * shell without the agents' ${VAR}s) is read as written, tokens never shown, and its problems said:
+ * not "no clients" for a config that has them.
+ */
+export async function listClients(runtime: Runtime): Promise<ClientsList> {
+  const [{ clientRows }, { serveAsWritten }] = await Promise.all([import('../mcp/client-report.js'), import('./serve-as-written.js')]);
+  const { serve, problems } = await serveAsWritten(runtime);
+  return {
+    clients: clientRows(serve),
+    upstream_limits: Object.fromEntries(
+      Object.entries(serve.upstream_limits ?? {}).map(([server, l]) => [
+        server,
+        { max_concurrent: l.max_concurrent ?? null, rate: l.rate ?? null, queue_ms: l.queue_ms ?? 0 },
+      ]),
+    ),
+    ...(problems ? { problems } : {}),
+  };
+}
+
+export async function renderClients(result: ClientsList, color: ChalkInstance): Promise<string> {
+  const { createRenderUi } = await import('./render.js');
+  const ui = createRenderUi(color);
+  const problems = result.problems?.length
+    ? ['', color.yellow(`serve cannot use its serve section as the config stands (serve --http would not start):`), ...result.problems.map((p) => `  ${p}`)]
+    : [];
+  if (!result.clients.length && !Object.keys(result.upstream_limits).length)
+    return [
+      'No serve.clients: every token of the config is an unnamed client with no rules. Add one with: mcpkit clients add NAME --view VIEW',
+      ...problems,
+    ].join('\n');
+  const clients = result.clients.map((c) => ({
+    client: c.name,
+    by: c.recognised_by,
+    routes: c.routes === 'every route' ? 'every route' : c.routes.join(', '),
+    tools: c.tools.length ? c.tools.join('  ') : 'all',
+    read_only: c.read_only ? 'yes' : '',
+    rate: c.rate ?? '',
+    max_concurrent: c.max_concurrent ?? '',
+  }));
+  const limits = Object.entries(result.upstream_limits).map(([server, l]) => ({
+    server,
+    max_concurrent: l.max_concurrent ?? '',
+    rate: l.rate ?? '',
+    queue_ms: l.queue_ms,
+  }));
+  return [...(clients.length ? [ui.table(clients)] : []), ...(limits.length ? ['', 'upstream_limits:', ui.table(limits)] : []), ...problems].join('\n');
+}
