@@ -9,8 +9,9 @@ import type { McpkitConfig } from '../config/schema.js';
  */
 export async function serveAsWritten(runtime: Runtime): Promise<{ serve: McpkitConfig['serve']; problems?: readonly string[] }> {
   const config = await runtime.config();
-  const problems = config.unusable?.serve;
-  if (!problems) return { serve: config.serve };
+  const lines = [...(config.unusable?.serve ?? []), ...(config.unusable?.['serve.http'] ?? [])];
+  if (!lines.length) return { serve: config.serve };
+  const problems = lines;
   const [{ inspectConfig }, { serveSchema }] = await Promise.all([import('../config/load.js'), import('../config/serve-schema.js')]);
   const written = await inspectConfig(runtime.configLocation, runtime.env);
   const parsed = serveSchema.safeParse((written.raw as { serve?: unknown } | undefined)?.serve ?? {});

@@ -94,16 +94,19 @@ export function checkConfigText(text: string, env: Readonly<Record<string, strin
   return { problems, raw, fromEnv: expanded.fromEnv, secrets, ...(contained ? { config: { ...contained, references } } : {}) };
 }
 
-/** The variables the config's placeholders name: all of them, and those of each server's entry. Pure. */
+/** The variables the config's placeholders name: all of them, those of each server's entry, and those of each unit (problemUnit). Pure. */
 export function referencesOf(found: readonly { path: string; variable: string }[]): NonNullable<McpkitConfig['references']> {
   const all = new Set<string>();
   const servers: Record<string, string[]> = {};
+  const units: Record<string, string[]> = {};
   for (const { path, variable } of found) {
     all.add(variable);
     const [top, name] = path.split('.');
     if (top === 'mcp_servers' && name !== undefined && !(servers[name] ??= []).includes(variable)) servers[name]!.push(variable);
+    const unit = problemUnit(path) ?? top ?? path;
+    if (!(units[unit] ??= []).includes(variable)) units[unit]!.push(variable);
   }
-  return { all: [...all].sort(), servers };
+  return { all: [...all].sort(), servers, units };
 }
 
 /**
@@ -116,9 +119,34 @@ export function problemUnit(path: string): string | undefined {
   if ((top === 'mcp_servers' || top === 'tool_views' || top === 'composite_tools') && name) return `${top}.${name}`;
   // One registry source's unset key harms that source only.
   if (top === 'registry' && name === 'sources' && third) return `registry.sources.${third}`;
+  // What only serve --http reads: over stdio, an unset variable there (an agent's token, the
+  // admin's) must not take away the settings stdio serve does use (groups, exposure, the audit log).
+  if (top === 'serve' && name !== undefined && SERVE_HTTP_KEYS.has(name)) return 'serve.http';
   if (top === 'registry' || top === 'arango' || top === 'retrieve' || top === 'serve') return top;
   return undefined;
 }
+
+/** The keys of the serve section that only serve --http reads (unit `serve.http` of problemUnit). */
+export const SERVE_HTTP_KEYS: ReadonlySet<string> = new Set([
+  'host',
+  'port',
+  'token',
+  'allowed_origins',
+  'max_body_bytes',
+  'session_idle_ms',
+  'replica_id',
+  'max_sessions',
+  'send_timeout_ms',
+  'max_send_buffer_bytes',
+  'max_client_hubs',
+  'metrics',
+  'open_routes',
+  'metrics_public',
+  'auth',
+  'clients',
+  'tasks',
+  'host_tools_without_auth',
+]);
 
 /** What stands in for a unit that has problems, so the rest of the file still validates. */
 function standIn(unit: string): unknown {
@@ -144,7 +172,11 @@ export function containProblems(expanded: Record<string, unknown>, problems: rea
   const patched: Record<string, unknown> = { ...expanded };
   for (const unit of Object.keys(unusable)) {
     const [top, name, entry] = unit.split('.') as [string, string | undefined, string | undefined];
-    if (entry !== undefined) {
+    if (unit === 'serve.http') {
+      // Its keys with problems are left out: serve --http refuses to start while they are (run-serve.ts).
+      const keys = new Set(problems.filter((p) => problemUnit(p.path) === unit).map((p) => p.path.split('.')[1]!));
+      patched.serve = Object.fromEntries(Object.entries((patched.serve ?? {}) as object).filter(([key]) => !keys.has(key)));
+    } else if (entry !== undefined) {
       // A registry source is left out; whoever names it checks `unusable` first.
       const section = (patched[top] ?? {}) as Record<string, Record<string, unknown> | undefined>;
       patched[top] = { ...section, [name!]: Object.fromEntries(Object.entries(section[name!] ?? {}).filter(([key]) => key !== entry)) };

@@ -19,10 +19,13 @@ export function keepLastGoodAccess(before: McpkitConfig, next: McpkitConfig): Ke
   let serve = next.serve;
   let views = next.tool_views;
   const stillUnusable: Record<string, readonly string[]> = { ...unusable };
-  if (unusable.serve && !before.unusable?.serve) {
+  // The serve section is kept whole: its HTTP settings (tokens, clients, OAuth) and the rest go together.
+  const broken = (c: McpkitConfig) => c.unusable?.serve !== undefined || c.unusable?.['serve.http'] !== undefined;
+  if (broken(next) && !broken(before)) {
     serve = before.serve;
-    kept.serve = unusable.serve;
+    kept.serve = [...(unusable.serve ?? []), ...(unusable['serve.http'] ?? [])];
     delete stillUnusable.serve;
+    delete stillUnusable['serve.http'];
   }
   for (const [unit, problems] of Object.entries(unusable)) {
     if (!unit.startsWith('tool_views.')) continue;

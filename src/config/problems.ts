@@ -77,6 +77,7 @@ const UNIT_WORDS: Record<string, string> = { mcp_servers: 'Server', tool_views: 
 
 /** "Server "github"" for `mcp_servers.github`, "The arango section" for `arango`. */
 export function unitName(unit: string): string {
+  if (unit === 'serve.http') return 'The HTTP settings of the serve section';
   const [top, name, entry] = unit.split('.');
   if (top === 'registry' && name === 'sources' && entry !== undefined) return `Registry source "${entry}"`;
   return name === undefined ? `The ${top} section of the config` : `${UNIT_WORDS[top!] ?? top} "${name}"`;

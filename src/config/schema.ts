@@ -441,7 +441,12 @@ export type McpkitConfig = z.output<typeof configSchema> & {
    * an escaped `\u0024{VAR}` counts): all of them, and each server entry's own. What a daemon
    * compares with its callers, and what no other server is given (config/server-env.ts).
    */
-  readonly references?: { readonly all: readonly string[]; readonly servers: Readonly<Record<string, readonly string[]>> };
+  readonly references?: {
+    readonly all: readonly string[];
+    readonly servers: Readonly<Record<string, readonly string[]>>;
+    /** By the part of the config they stand in (config/check.ts problemUnit: `serve`, `serve.http`, `tool_views.NAME`, ...). */
+    readonly units?: Readonly<Record<string, readonly string[]>>;
+  };
 };
 export type ServerConfig = z.output<typeof serverSchema>;
 export type ViewConfig = z.output<typeof viewSchema>;

@@ -191,6 +191,10 @@ async function serveOverStdio(
   { runtime: served, observers }: ServeCore,
   streams?: { input: Readable; output: Writable },
 ): Promise<void> {
+  // Its groups, exposure, audit log and limits come from the serve section: one that cannot be
+  // read stops serve, rather than serving the defaults (every group). Its HTTP settings are not read here.
+  const { requireUsable } = await import('../config/problems.js');
+  requireUsable(await served.config(), 'serve');
   // A named view is resolved before serving, so a typo fails at start, not on the first call.
   if (options.view) await served.openHub(options.view, { shared: true });
   if (!streams && process.stdin.isTTY) {
@@ -271,6 +275,7 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   const config = await runtime.config();
   const { requireUsable } = await import('../config/problems.js');
   requireUsable(config, 'serve');
+  requireUsable(config, 'serve.http');
   const host = options.host ?? config.serve.host ?? SETTING_DEFAULTS.serve.host;
   const port = parsePort(options.port ?? config.serve.port, SETTING_DEFAULTS.serve.port);
   const token = options.token ?? config.serve.token;

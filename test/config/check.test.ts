@@ -70,9 +70,27 @@ describe('one unset variable harms only its own part of the config', () => {
     ['registry.sources.mine.api_key', 'registry.sources.mine'],
     ['registry.timeout_ms', 'registry'],
     ['mcp_servers.gh.headers.Authorization', 'mcp_servers.gh'],
-    ['serve.token', 'serve'],
+    // What only serve --http reads is a unit of its own: stdio serve goes on without it.
+    ['serve.token', 'serve.http'],
+    ['serve.clients.alice.token', 'serve.http'],
+    ['serve.auth.issuer', 'serve.http'],
+    ['serve.audit_log', 'serve'],
+    ['serve.groups', 'serve'],
     ['hooks.pre_call', undefined],
   ])('%s belongs to %s', (path, unit) => expect(problemUnit(path)).toBe(unit));
+
+  it("an agent's unset token leaves out serve's HTTP settings with problems, and keeps the rest of serve", () => {
+    const text = 'serve:\n  groups: [retrieve]\n  audit_log: a.jsonl\n  port: 8100\n  clients:\n    alice: { token: "${MCPKIT_TEST_UNSET_ALICE}" }\n';
+    const checked = checkConfigText(text, {});
+    expect(checked.config?.unusable).toEqual({
+      'serve.http': [
+        'serve.clients.alice.token: environment variable MCPKIT_TEST_UNSET_ALICE is not set (set it, or write ${MCPKIT_TEST_UNSET_ALICE:-default})',
+      ],
+    });
+    expect(checked.config?.serve).toMatchObject({ groups: ['retrieve'], audit_log: 'a.jsonl', port: 8100 });
+    expect(checked.config?.serve.clients).toBeUndefined();
+    expect(checked.config?.references?.units).toEqual({ 'serve.http': ['MCPKIT_TEST_UNSET_ALICE'] });
+  });
 
   it("a registry source's unset key sets that source aside; the other sources and the section stay", () => {
     const checked = checkConfigText(

@@ -1,4 +1,4 @@
 import { commandFromTool } from '../../cli/command-from-tool.js';
-import { viewInstall } from '../../tools/view/read.js';
+import { viewInstall } from '../../tools/view/install.js';
 
 export default commandFromTool(viewInstall);

@@ -1,6 +1,7 @@
 import type { ToolGroup } from '../../tool/define.js';
 import { viewAddServer, viewCreate, viewDelete, viewRemoveServer, viewSetExposure, viewSetTools } from './edit.js';
-import { viewInstall, viewList, viewShow, viewTools } from './read.js';
+import { viewInstall } from './install.js';
+import { viewList, viewShow, viewTools } from './read.js';
 
 export const viewGroupTools = [
   viewCreate,

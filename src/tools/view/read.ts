@@ -1,9 +1,5 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { packageRoot } from '../../core/version.js';
 import * as z from 'zod';
 import { notFound } from '../../core/suggest.js';
-import { shellQuote } from '../../tool/command-line.js';
 import { defineTool, READ_ONLY, summaryOf } from '../../tool/define.js';
 import { writtenSection } from '../shared/config-access.js';
 import { escapeInvisible } from '../../proxy/pins/pins.js';
@@ -21,7 +17,7 @@ function summary(name: string, v: Record<string, unknown>) {
   };
 }
 
-async function requireView(ctx: Parameters<typeof writtenSection>[0], name: string) {
+export async function requireView(ctx: Parameters<typeof writtenSection>[0], name: string) {
   const { entries: views } = await writtenSection(ctx, 'tool_views');
   const view = views[name];
   if (!view) throw notFound('view', name, Object.keys(views), '"mcpkit view list" shows the views.');
@@ -123,99 +119,3 @@ export const viewTools = defineTool({
       ),
     ].join('\n'),
 });
-
-/**
- * How a client starts mcpkit: `mcpkit` when it is on the PATH (npm link, a global install), else
- * this Node by absolute path running this install's bin/run.js, which works from a clone too.
- */
-function launcher(env: NodeJS.ProcessEnv): { command: string; prefix: string[] } {
-  const onPath = (env.PATH ?? '').split(delimiter).some((dir) => {
-    if (!dir) return false;
-    try {
-      accessSync(join(dir, 'mcpkit'), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  return onPath ? { command: 'mcpkit', prefix: [] } : { command: process.execPath, prefix: [join(packageRoot(), 'bin/run.js')] };
-}
-
-/** The clients view install writes a snippet for. */
-export const INSTALL_CLIENTS = ['claude', 'claude-code', 'cursor', 'vscode'] as const;
-
-export const viewInstall = defineTool({
-  name: 'view_install',
-  group: 'view',
-  command: {
-    id: 'view install',
-    args: ['name'],
-    examples: [
-      '<%= config.bin %> view install research --client claude',
-      '<%= config.bin %> view install research --client claude-code',
-      '<%= config.bin %> view install research --client vscode --json',
-    ],
-  },
-  title: 'Client config for a view',
-  description:
-    'Print the JSON that registers "mcpkit serve --view NAME" in an MCP client (Claude Desktop, Claude Code, Cursor or VS Code), with the environment variables the config\'s ${VAR}s need: a client started from a desktop does not inherit the shell\'s. Nothing is written.',
-  input: z.strictObject({
-    name: viewName,
-    client: z.enum(INSTALL_CLIENTS).default('claude').describe('Which client the snippet is for: claude (Desktop), claude-code, cursor or vscode.'),
-  }),
-  annotations: READ_ONLY,
-  async run(input, ctx) {
-    await requireView(ctx, input.name);
-    const { command, prefix } = launcher(ctx.env);
-    const args = [...prefix, 'serve', '--view', input.name, '--config', ctx.configLocation.path];
-    const needed = [...((await ctx.config()).references?.all ?? [])];
-    return { view: input.name, client: input.client, ...clientSnippet(input.client, `mcpkit-${input.name}`, command, args, needed), env_needed: needed };
-  },
-  // The JSON alone on stdout (| jq works); where to put it, and what to fill in, on stderr.
-  render: (r, ui) => {
-    ui.note(ui.color.dim(`merge into ${r.file}:`));
-    if (r.fill_in.length)
-      ui.note(ui.color.yellow(`then put the values of ${r.fill_in.join(', ')} in its "env" (this client does not read your shell's environment)`));
-    if (r.command_line) ui.note(ui.color.dim(`or run: ${r.command_line}`));
-    return JSON.stringify(r.snippet, null, 2);
-  },
-});
-
-/**
- * One client's snippet. Each variable the config names goes in its "env": as a reference the
- * client expands where it does so (VS Code's ${env:NAME}, Claude Code's ${NAME} in .mcp.json), else
- * as a placeholder to fill in (`fill_in`). Pure.
- */
-export function clientSnippet(
-  client: (typeof INSTALL_CLIENTS)[number],
-  key: string,
-  command: string,
-  args: readonly string[],
-  variables: readonly string[],
-): { file: string; snippet: Record<string, unknown>; fill_in: string[]; command_line?: string } {
-  const env = (value: (name: string) => string) => (variables.length ? { env: Object.fromEntries(variables.map((v) => [v, value(v)])) } : {});
-  const placeholder = (v: string) => `<the value of ${v}>`;
-  switch (client) {
-    case 'claude':
-      return { file: 'claude_desktop_config.json', snippet: { mcpServers: { [key]: { command, args, ...env(placeholder) } } }, fill_in: [...variables] };
-    case 'cursor':
-      return {
-        file: '.cursor/mcp.json (or ~/.cursor/mcp.json)',
-        snippet: { mcpServers: { [key]: { command, args, ...env(placeholder) } } },
-        fill_in: [...variables],
-      };
-    case 'vscode':
-      return { file: '.vscode/mcp.json', snippet: { servers: { [key]: { type: 'stdio', command, args, ...env((v) => `\${env:${v}}`) } } }, fill_in: [] };
-    case 'claude-code': {
-      const quoted = [command, ...args].map(shellQuote);
-      // '${NAME}' as written: .mcp.json keeps the reference (Claude Code expands it), never the secret.
-      const envFlags = variables.map((v) => `-e ${shellQuote(`${v}=\${${v}}`)}`);
-      return {
-        file: '.mcp.json (project scope)',
-        snippet: { mcpServers: { [key]: { type: 'stdio', command, args, ...env((v) => `\${${v}}`) } } },
-        fill_in: [],
-        command_line: ['claude mcp add --scope project', ...envFlags, key, '--', ...quoted].join(' '),
-      };
-    }
-  }
-}
