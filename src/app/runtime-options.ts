@@ -35,6 +35,11 @@ export interface RuntimeOptions {
   auditLog?: string;
   /** Where what a config reload changed is said (serve: stderr); the log at info level when absent. */
   announce?: (line: string) => void;
+  /**
+   * serve --http: a server with per_client is reached only with a named client's own credentials
+   * (config/client-credentials.ts); over stdio the one local user reaches it with its own entry.
+   */
+  perClient?: boolean;
 }
 
 /** A view of the config by name (undefined: the default view), or one a front end made (`filter run`). */
@@ -54,6 +59,8 @@ export interface OpenHubOptions {
   onClose?: () => void;
   /** Told each time one of the hub's upstreams connects (a client's own hub waking: OwnHubs). */
   woke?: () => void;
+  /** The named client whose own credentials the hub's connections are made with (read anew for each connection made). */
+  client?: string;
 }
 
 export interface CallScope {

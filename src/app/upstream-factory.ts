@@ -56,7 +56,11 @@ export class UpstreamFactory {
     return (this.toolLists ??= new ToolListCache(this.deps.env)).read(name, config);
   }
 
-  make(Upstream: UpstreamClass, server: { name: string; config: ServerConfig; problems?: readonly string[] }, how: UpstreamWish): Upstream {
+  make(
+    Upstream: UpstreamClass,
+    server: { name: string; config: ServerConfig; problems?: readonly string[]; problemsHint?: string; login?: string },
+    how: UpstreamWish,
+  ): Upstream {
     const { env } = this.deps;
     const quiet = how.quiet && env.MCPKIT_LOG_LEVEL !== 'debug';
     // The terminal keeps each server's listing for the next command (./tool-list-cache.ts); a
@@ -80,6 +84,8 @@ export class UpstreamFactory {
       ...(how.era ? { clientEra: how.era } : {}),
       ...(how.woke ? { woke: how.woke } : {}),
       ...(server.problems ? { problems: server.problems } : {}),
+      ...(server.problemsHint ? { problemsHint: server.problemsHint } : {}),
+      ...(server.login ? { login: server.login } : {}),
       ...(how.oauth ? { oauth: how.oauth } : {}),
       ...(how.limit ? { limit: how.limit } : {}),
       ...(seed ? { seedTools: seed } : {}),

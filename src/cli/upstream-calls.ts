@@ -87,7 +87,7 @@ export async function callUpstreamTool(
         const full = await bareNameOf(hub, name);
         if (full) found = await hub.findForCall(full);
       }
-      if (found.kind === 'withheld' || found.kind === 'gone') throw found.error;
+      if (found.kind === 'withheld' || found.kind === 'gone' || found.kind === 'refused') throw found.error;
       // mcpkit's own tools are called as the terminal runs any tool, not here.
       const entry = found.kind === 'entry' && found.entry.kind !== 'local' ? found.entry : undefined;
       if (!entry) {

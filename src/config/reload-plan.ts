@@ -42,6 +42,7 @@ export const CONNECTION_KEYS = [
   'protocol',
   'timeout_ms',
   'roots',
+  'per_client',
 ] as const;
 
 /** Settings read once, when serve starts listening. */
@@ -90,7 +91,9 @@ function served(config: McpkitConfig): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const [name, server] of Object.entries(config.mcp_servers)) {
     if (server.disabled === true) continue;
-    out.set(name, { connection: connectionOf(server), problems: config.unusable?.[`mcp_servers.${name}`] ?? null });
+    // A client's own credentials for it are part of how it is reached: a change restarts its connections.
+    const credentials = Object.entries(config.serve.clients ?? {}).flatMap(([client, c]) => (c.credentials?.[name] ? [[client, c.credentials[name]]] : []));
+    out.set(name, { connection: connectionOf(server), problems: config.unusable?.[`mcp_servers.${name}`] ?? null, credentials });
   }
   return out;
 }

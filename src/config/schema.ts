@@ -73,6 +73,12 @@ export const serverSchema = z
       .describe('Renames, descriptions and hiding of tools by their upstream names, without an allow-list: every other tool still passes.'),
     filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
     disabled: z.boolean().optional(),
+    per_client: z
+      .boolean()
+      .optional()
+      .describe(
+        'Over "serve --http", reached only with each named client\'s own credentials (serve.clients.NAME.credentials.SERVER, or its login by "server login SERVER --as NAME"), never as the gateway: a caller without them is refused.',
+      ),
     inherit_env: z
       .union([z.boolean(), z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name'))])
       .optional()
@@ -416,6 +422,15 @@ function servedClientIssues(
     for (const [i, view] of strings(client.views).entries()) {
       if (view !== 'default' && !Object.hasOwn(config.tool_views, view))
         issue(['serve', 'clients', name, 'views', i], `no view named "${view}" in tool_views ("default" is /mcp)`);
+    }
+    for (const [server, given] of Object.entries(objectOr(client.credentials))) {
+      const entry = config.mcp_servers[server];
+      const at = ['serve', 'clients', name, 'credentials', server];
+      if (entry === undefined) issue(at, `no server named "${server}" in mcp_servers`);
+      else if (objectOr(given).env !== undefined && objectOr(entry).command === undefined)
+        issue([...at, 'env'], `"${server}" is a remote server: give it headers, not env`);
+      else if (objectOr(given).headers !== undefined && objectOr(entry).url === undefined)
+        issue([...at, 'headers'], `"${server}" is a stdio server: give it env, not headers`);
     }
     const key = typeof client.token === 'string' ? 'token' : typeof client.token_sha256 === 'string' ? 'token_sha256' : undefined;
     if (!key) continue;

@@ -82,6 +82,18 @@ export const serveClientSchema = z
     read_only: z.boolean().optional().describe("Only tools that declare readOnlyHint (mcpkit's own read-only policy)."),
     rate: rateSchema.optional(),
     max_concurrent: z.int().positive().optional().describe('Most calls in flight at once.'),
+    credentials: z
+      .record(
+        z.string(),
+        z.strictObject({
+          env: z.record(z.string(), z.string()).optional().describe("A stdio server's environment for this client (over its own entry's); use ${VAR}."),
+          headers: z.record(z.string(), z.string()).optional().describe("A remote server's headers for this client (over its own entry's); use ${VAR}."),
+        }),
+      )
+      .optional()
+      .describe(
+        "This client's own identity at upstream servers, by server name: its calls to such a server go over a connection of its own, made with these. A server with per_client: true is refused to a client without them.",
+      ),
   })
   .refine((c) => c.token !== undefined || c.token_sha256 !== undefined || c.subject !== undefined || c.claims !== undefined, {
     message: 'a client needs a token (or token_sha256), or a subject or claims of its OAuth tokens (serve.auth)',

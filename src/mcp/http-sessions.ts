@@ -152,7 +152,7 @@ export class LegacySessions {
     const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
     const held = { current: access };
     const { server, dispatcher } = sdkServer({
-      hub: (downstream) => runtime.clientHub(view, downstream),
+      hub: (downstream) => runtime.clientHub(view, downstream, caller.client !== undefined ? { client: caller.client } : {}),
       runtime,
       hasServers,
       access: () => held.current,

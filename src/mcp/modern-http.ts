@@ -143,10 +143,19 @@ function envelopeClient(ctx: RequestContext): Downstream {
   };
 }
 
+/**
+ * The hub a 2026 request of this caller is answered from: the view's shared one, or its named
+ * client's own where its own credentials are needed (Runtime.clientHub).
+ */
+function hubOf(runtime: Runtime, view: string | undefined, access: ToolAccess | undefined): () => Promise<ProxyHub> {
+  const client = access?.named ? access.client : undefined;
+  return () => runtime.clientHub(view, undefined, { era: 'modern', ...(client !== undefined ? { client } : {}) });
+}
+
 /** The task host's rounds run in a dispatcher of their own, as the SDK's handler would run the request. */
 function hostedCallRunner(runtime: Runtime, view: string | undefined, observers: ServeObservers | undefined): CallRunner {
   return async (params, ctx, access, inFlight, headers) => {
-    const hub = () => runtime.openHub(view, { shared: true, era: 'modern' });
+    const hub = hubOf(runtime, view, access);
     // Mcp-Param-* checked as for a call the SDK answers (ModernRoute.serve): here, inside the time the call is given.
     const refused = await paramHeaderRefusal(headers, { jsonrpc: '2.0', id: ctx.id, method: 'tools/call', params }, hub);
     if (refused) throw protocolError(refused.error.code, refused.error.message, refused.error.data);
@@ -182,7 +191,7 @@ async function subscribeListened(
   const uris = listenedResources(body);
   if (uris.length > MAX_LISTEN_URIS) return tooManyResources(body, uris.length);
   if (!uris.length) return undefined;
-  const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
+  const hub = await hubOf(runtime, view, access)();
   const asked = [...new Set(uris)];
   const shown = await settleAtMost(asked, SUBSCRIBE_CONCURRENCY, (uri) => reach(hub.passthrough, access.allows, { uri }));
   const unknown = asked.filter((_uri, i) => shown[i]?.status !== 'fulfilled' || shown[i].value !== 'shown');
@@ -216,7 +225,7 @@ export function modernRoute(
         hub.onResourceUpdated((uri) => handler.notify.resourceUpdated(uri)),
       ];
       return sdkServer({
-        hub: () => runtime.openHub(view, { shared: true, era: 'modern' }),
+        hub: hubOf(runtime, view, access),
         runtime,
         hasServers: hub.hasServers,
         perRequest: true,
@@ -253,7 +262,7 @@ export function modernRoute(
         res.writeHead(hosted.status, { ...hosted.headers, 'content-length': Buffer.byteLength(hosted.text) }).end(hosted.text);
         return;
       }
-      const refused = await paramHeaderRefusal(req.headers, body, () => runtime.openHub(view, { shared: true, era: 'modern' }));
+      const refused = await paramHeaderRefusal(req.headers, body, hubOf(runtime, view, access));
       if (refused) {
         runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
         return refuse(res, refused);

@@ -73,6 +73,7 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       ...(serverStderr ? { serverStderr } : {}),
       announce: (line) => say(`mcpkit serve: ${redact(line)}`),
       ...(options.tokenEnv ? { secretVariables: [options.tokenEnv] } : {}),
+      ...(options.http ? { perClient: true } : {}),
       ...(options.auditLog?.trim() ? { auditLog: resolve(options.auditLog) } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));

@@ -278,3 +278,57 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
     expect(JSON.parse(again.stdout)).toEqual({ server: 'prot', logged_out: false });
   });
 });
+
+describe('each client its own OAuth login of a per_client server (server login --as)', () => {
+  let as: TestAuthorizationServer;
+  let upstream: { base: string; stop: () => void };
+  let gateway: { base: string; stop: () => void } | undefined;
+  const state = tempDir('mcpkit-test-oauth-clients-');
+  let env: NodeJS.ProcessEnv;
+  let config: string;
+
+  beforeAll(async () => {
+    as = await startAuthorizationServer({});
+    upstream = await startProtected(writeConfig({ serve: { auth: { issuer: as.issuer, scopes: ['mcp'] } } }));
+    config = writeConfig({
+      mcp_servers: { prot: { url: `${upstream.base}/mcp`, auth: { type: 'oauth', scopes: ['mcp'] }, per_client: true } },
+      tool_views: { prot: { servers: ['prot'], exposure: 'direct' } },
+      serve: { clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } } },
+    });
+    env = cleanEnv({ XDG_STATE_HOME: state, BROWSER: FOLLOW });
+  });
+  afterAll(async () => {
+    gateway?.stop();
+    upstream?.stop();
+    await as?.close();
+  });
+
+  it("a client's login is its own: its calls use it, another client's are refused naming the command", async () => {
+    const unknown = await runCommand(['server', 'login', 'prot', '--as', 'carol', '--config', config], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No client named "carol"');
+    const login = await runCommand(['server', 'login', 'prot', '--as', 'alice', '--config', config, '--json'], { env });
+    expect(login.code, login.stderr).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ server: 'prot', client: 'alice', logged_in: true });
+    expect(readdirSync(join(state, 'mcpkit/oauth'))).toEqual(['prot@alice.json']);
+
+    gateway = await startProtected(config, env);
+    const alice = await connect(`${gateway.base}/view/prot/mcp`, 'alice-token');
+    const bob = await connect(`${gateway.base}/view/prot/mcp`, 'bob-token');
+    try {
+      const called = (await alice.callTool({ name: 'config_show', arguments: {} })) as { isError?: boolean };
+      expect(called.isError, JSON.stringify(called)).toBeFalsy();
+      const refused = (await bob.callTool({ name: 'config_show', arguments: {} }).catch((e: Error) => ({ message: e.message }))) as {
+        structuredContent?: unknown;
+        message?: string;
+      };
+      const said = JSON.stringify(refused.structuredContent ?? refused.message);
+      expect(said).toMatch(/AUTH_REQUIRED|needs client bob's own login/);
+      expect(said).toContain('mcpkit server login prot --as bob');
+    } finally {
+      await Promise.allSettled([alice.close(), bob.close()]);
+    }
+    const out = await runCommand(['server', 'logout', 'prot', '--as', 'alice', '--json', '--config', config], { env });
+    expect(JSON.parse(out.stdout)).toEqual({ server: 'prot', client: 'alice', logged_out: true });
+  }, 60_000);
+});

@@ -30,7 +30,8 @@ export type CallOutcome =
     };
 
 /** What a called name is (CallRouter.find). */
-export type Found = { kind: 'entry'; entry: CatalogEntry } | { kind: 'withheld' | 'gone'; error: ToolError } | { kind: 'unknown'; similar: string[] };
+export type Found =
+  { kind: 'entry'; entry: CatalogEntry } | { kind: 'withheld' | 'gone' | 'refused'; error: ToolError } | { kind: 'unknown'; similar: string[] };
 
 /** What the router needs of an upstream: a call through the SDK client, and the hot path. */
 export type CallTarget = Pick<Upstream, 'call' | 'forward' | 'ready'>;
@@ -133,6 +134,8 @@ export class CallRouter {
         });
         return { kind: 'gone', error };
       }
+      const refused = this.options.catalog.refusedTool(name);
+      if (refused) return { kind: 'refused', error: refused };
     }
     return { kind: 'unknown', similar: await this.similar(name, access) };
   }

@@ -1,3 +1,4 @@
+import type { ToolError } from '../../core/errors.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Logger } from '../../core/logger.js';
 import { closestNames } from '../../core/suggest.js';
@@ -39,6 +40,8 @@ export interface ToolSource {
   listedLive?(): boolean;
   /** The client capabilities the connection offered (a server may list more tools for more). */
   capabilitySet?(): string | undefined;
+  /** Why this caller may not reach the server at all (Upstream.refusal), if so. */
+  refusal?(): ToolError | undefined;
 }
 
 export interface ViewCatalogOptions {
@@ -80,6 +83,22 @@ export class ViewCatalog {
   /** Every tool pins withhold now, by the name the view would publish. */
   withheldTools(): (WithheldTool & { name: string })[] {
     return [...this.withheld].map(([name, held]) => ({ name, ...held }));
+  }
+
+  /**
+   * Why a name the view does not serve would be a tool of a server refused to this caller (a
+   * per_client server it has no credentials for), if it would: said so, never "unknown".
+   */
+  refusedTool(name: string): ToolError | undefined {
+    const separator = this.separator === undefined ? '__' : this.separator;
+    const prefixed = viewPrefixes(this.view) && separator !== null;
+    for (const [server, source] of this.options.sources) {
+      // Unprefixed, a name could be any server's: said when the view has that one server only.
+      const mine = prefixed ? name.startsWith(`${server}${separator}`) : this.options.sources.size === 1;
+      const refused = mine ? source.refusal?.() : undefined;
+      if (refused) return refused;
+    }
+    return undefined;
   }
 
   /** Why a name the view does not serve is withheld by tool pinning, if it is. */

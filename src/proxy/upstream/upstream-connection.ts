@@ -53,6 +53,10 @@ export interface UpstreamOptions {
   clientEra?: ClientEra;
   /** The config entry was set aside for these problems: the server is down from the start and never started. */
   problems?: readonly string[];
+  /** What to do about `problems`, when it is not fixing the config entry (a client without its own credentials). */
+  problemsHint?: string;
+  /** The stored OAuth login to use (LoginStore key): a client's own (`SERVER@CLIENT`); the server's name by default. */
+  login?: string;
   /** Told once when connecting is slow, so a terminal can say what it waits for. */
   waiting?: (message: string) => void;
   /** OAuth for a remote server; by default the stored login of a server with `auth: oauth`. */
@@ -149,7 +153,7 @@ export class UpstreamConnection {
   ) {
     if (options.problems) {
       this.state = 'down';
-      this.lastError = `its config entry cannot be used (${options.problems.join('; ')})`;
+      this.lastError = options.problemsHint ? options.problems.join('; ') : `its config entry cannot be used (${options.problems.join('; ')})`;
     }
   }
 
@@ -171,6 +175,9 @@ export class UpstreamConnection {
   get maxTotalMs(): number {
     return this.options.config.max_total_ms ?? SERVER_MAX_TOTAL_MS;
   }
+
+  /** What the last attempt said while the server waits for a login (state needs_login). */
+  loginError?: ToolError;
 
   connect(): Promise<Client> {
     if (this.state === 'closed' || this.options.problems) return Promise.reject(this.unavailable());
@@ -211,7 +218,7 @@ export class UpstreamConnection {
   }
 
   private subject(): FailureSubject {
-    const { config, backoff, problems } = this.options;
+    const { config, backoff, problems, problemsHint } = this.options;
     const reached = config.command !== undefined ? [config.command, ...(config.args ?? [])].join(' ') : `curl -i ${config.url}`;
     return {
       name: this.name,
@@ -219,6 +226,7 @@ export class UpstreamConnection {
       lastError: this.lastError,
       stderrTail: this.stderrTail,
       problems,
+      ...(problemsHint ? { problemsHint } : {}),
       reconnects: (backoff ?? DEFAULT_BACKOFF).maxAttempts !== 0,
       reached,
       ...(this.closedBecause ? { closedBecause: this.closedBecause } : {}),
@@ -298,6 +306,7 @@ export class UpstreamConnection {
         // Retrying cannot help until someone logs in; the next call tries again (the login may be done by then).
         this.state = 'needs_login';
         this.lastError = `${auth.message} ${auth.hint ?? ''}`.trim();
+        this.loginError = auth;
         throw auth;
       }
       this.state = 'down';
@@ -384,7 +393,7 @@ export class UpstreamConnection {
     if (this.options.oauth) return this.options.oauth;
     if (!config.auth || config.command !== undefined) return undefined;
     const { storedOAuth, loginStore } = await import('../../auth/upstream-oauth.js');
-    return storedOAuth(this.name, config, { store: loginStore(this.options.env) });
+    return storedOAuth(this.options.login ?? this.name, config, { store: loginStore(this.options.env) });
   }
 
   /** Masked as it comes in: a server that prints its environment must not put a ${VAR} secret into /health, errors or serve's log. */

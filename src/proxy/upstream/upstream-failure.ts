@@ -9,6 +9,8 @@ export interface FailureSubject {
   stderrTail: readonly string[];
   /** The config entry was set aside for these problems. */
   problems?: readonly string[];
+  /** What to do about them, when it is not fixing the config entry. */
+  problemsHint?: string;
   /** False for a one-off connection (a terminal command): nothing retries it in the background. */
   reconnects: boolean;
   /** How the server is reached, in the user's terms: its command line, or its URL. */
@@ -55,7 +57,7 @@ export function unavailableError(s: FailureSubject): ToolError {
       s.state === 'closed'
         ? 'mcpkit is shutting down.'
         : s.problems
-          ? `Fix mcp_servers.${s.name} in the config ("mcpkit config validate" lists the problems); the other servers work meanwhile.`
+          ? (s.problemsHint ?? `Fix mcp_servers.${s.name} in the config ("mcpkit config validate" lists the problems); the other servers work meanwhile.`)
           : reachHint(s),
   });
 }

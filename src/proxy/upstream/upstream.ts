@@ -68,8 +68,11 @@ export class Upstream {
   private readonly calls = new InFlight();
   private readonly reads: ReadThrough;
 
+  private readonly refusedBecause: boolean;
+
   constructor(options: UpstreamOptions) {
     this.name = options.name;
+    this.refusedBecause = options.problems !== undefined && options.problemsHint !== undefined;
     this.listening = new ListenStream(options.name, options.logger);
     this.connection = new UpstreamConnection(options, {
       setUp: (client, offered) => this.setUp(client, offered),
@@ -131,6 +134,15 @@ export class Upstream {
 
   get timeoutMs(): number {
     return this.connection.timeoutMs;
+  }
+
+  /**
+   * Why this caller cannot reach the server until someone acts: a per_client server it has no
+   * credentials for, or a login it lacks (AUTH_REQUIRED, naming the command), if so.
+   */
+  refusal(): ToolError | undefined {
+    if (this.refusedBecause) return this.connection.unavailable();
+    return this.connection.state === 'needs_login' ? this.connection.loginError : undefined;
   }
 
   status(): UpstreamStatus {

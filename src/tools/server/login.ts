@@ -3,6 +3,7 @@ import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
 import type { McpkitConfig, ServerConfig } from '../../config/schema.js';
 import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
+import { CLIENT_NAME } from '../../config/serve-schema.js';
 import type { ToolContext } from '../../tool/context.js';
 import type { Challenge, UpstreamOAuth } from '../../auth/upstream-oauth.js';
 import type { LoginStore } from '../../auth/login-store.js';
@@ -26,6 +27,30 @@ function oauthServer(config: McpkitConfig, name: string): ServerConfig & { url: 
     });
   }
   return server as ServerConfig & { url: string };
+}
+
+/**
+ * A client's own login of a server (SERVER@CLIENT in the store): the client must be one of
+ * serve.clients (as written: this shell need not resolve its token) and the server per_client,
+ * the one kind of server its calls reach with a login of their own.
+ */
+async function clientLogin(ctx: ToolContext, config: McpkitConfig, server: string, client: string): Promise<string> {
+  const { writtenConfig } = await import('../shared/config-access.js');
+  const { raw } = await writtenConfig(ctx);
+  const clients = Object.keys(((raw.serve as { clients?: object } | undefined)?.clients ?? {}) as object);
+  if (!clients.includes(client)) {
+    const { notFound } = await import('../../core/suggest.js');
+    throw notFound('client', client, clients, 'Add one with: mcpkit clients add NAME');
+  }
+  if (config.mcp_servers[server]?.per_client !== true)
+    throw new ToolError(
+      'INVALID_INPUT',
+      `Server "${server}" is not per_client: every caller reaches it with the gateway's own login, so a login of client ${client} would never be used.`,
+      {
+        hint: `Set mcp_servers.${server}.per_client: true for each client to reach it as itself, then log in again with --as.`,
+      },
+    );
+  return `${server}@${client}`;
 }
 
 /** Connects and lists tools once; the challenge of a 401/403 when the server wants a (better) login. */
@@ -59,6 +84,7 @@ export const serverLogin = defineTool({
     examples: [
       '<%= config.bin %> server login linear',
       'BROWSER=firefox <%= config.bin %> server login github',
+      '<%= config.bin %> server login github --as alice',
       '<%= config.bin %> server login notion --no-browser',
     ],
   },
@@ -69,12 +95,21 @@ export const serverLogin = defineTool({
     name: z.string().min(1).describe('Name of the server in mcp_servers.'),
     browser: z.boolean().default(true).describe('Open the authorization page in a browser (--no-browser only prints its URL).'),
     timeout_s: z.int().min(1).max(3600).default(300).describe('How long to wait for the browser to come back.'),
+    as: z
+      .string()
+      .regex(CLIENT_NAME, 'a client name is letters, digits, "_", "." and "-"')
+      .optional()
+      .describe(
+        "A client of serve.clients: the login is its own, used for its calls to a server with per_client (the person who authorizes is that client's).",
+      ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   ...TERMINAL_ONLY_TOOL,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw new ToolError('FORBIDDEN', LOGIN_ONLY_IN_A_TERMINAL);
-    const server = oauthServer(await ctx.config(), input.name);
+    const config = await ctx.config();
+    const server = oauthServer(config, input.name);
+    const login = input.as === undefined ? input.name : await clientLogin(ctx, config, input.name, input.as);
     const [
       { auth },
       { storedOAuth, loginStore },
@@ -96,17 +131,21 @@ export const serverLogin = defineTool({
     ]);
     const store = loginStore(ctx.env);
     const settings = oauthSettings(server) ?? {};
-    const before = store.read(input.name, server.url);
+    const before = store.read(login, server.url);
     const registeredPort = before.redirect_uri ? Number(new URL(before.redirect_uri).port) || 0 : 0;
     const redirect = await listenForRedirect(registeredPort);
     if (before.redirect_uri && before.redirect_uri !== redirect.url)
-      store.update(input.name, server.url, (login) => ({ ...login, client: undefined, redirect_uri: undefined }));
+      store.update(login, server.url, (stored) => ({ ...stored, client: undefined, redirect_uri: undefined }));
     let authorizations = 0;
     try {
       for (let round = 1; ; round++) {
         // The first round has no tokens at all, to hear what the server asks for (scope, metadata).
-        const tried = await tryServer(ctx, input.name, server, storedOAuth(input.name, server, round === 1 ? { probe: true, store } : { store }));
-        if (tried.ok && round > 1) return loggedIn(input.name, tried.tools, authorizations, store.read(input.name, server.url), { expiresAt, loginStatus });
+        const tried = await tryServer(ctx, input.name, server, storedOAuth(login, server, round === 1 ? { probe: true, store } : { store }));
+        if (tried.ok && round > 1)
+          return {
+            ...loggedIn(input.name, tried.tools, authorizations, store.read(login, server.url), { expiresAt, loginStatus }),
+            ...(input.as ? { client: input.as } : {}),
+          };
         if (round > MAX_ROUNDS) {
           throw new ToolError(
             'AUTH_FAILED',
@@ -116,7 +155,7 @@ export const serverLogin = defineTool({
             },
           );
         }
-        await authorize({ auth, StoredOAuthProvider, openInBrowser, loginScope }, ctx, input, server, {
+        await authorize({ auth, StoredOAuthProvider, openInBrowser, loginScope }, ctx, { ...input, login }, server, {
           settings,
           store,
           redirect,
@@ -167,14 +206,14 @@ async function authorize(
     loginScope: typeof import('../../auth/scopes.js').loginScope;
   },
   ctx: ToolContext,
-  input: { name: string; browser: boolean; timeout_s: number },
+  input: { name: string; login: string; browser: boolean; timeout_s: number },
   server: { url: string },
   round: { settings: OAuthSettings; store: LoginStore; redirect: Redirect; challenge?: Challenge; askedNothing?: boolean },
 ): Promise<void> {
   const { settings, store, redirect, challenge } = round;
-  const scope = deps.loginScope(challenge?.scope, store.read(input.name, server.url).step_up_scope, settings.scopes);
+  const scope = deps.loginScope(challenge?.scope, store.read(input.login, server.url).step_up_scope, settings.scopes);
   const provider = new deps.StoredOAuthProvider({
-    server: input.name,
+    server: input.login,
     url: server.url,
     settings,
     store,
@@ -212,13 +251,24 @@ export const serverLogout = defineTool({
   command: { id: 'server logout', args: ['name'], examples: ['<%= config.bin %> server logout linear'] },
   title: "Forget a server's login",
   description: 'Forget the OAuth login of a server: its tokens and the registration mcpkit made, kept in $XDG_STATE_HOME/mcpkit/oauth.',
-  input: z.strictObject({ name: z.string().min(1).describe('Name of the server.') }),
+  input: z.strictObject({
+    name: z.string().min(1).describe('Name of the server.'),
+    as: z
+      .string()
+      .regex(CLIENT_NAME, 'a client name is letters, digits, "_", "." and "-"')
+      .optional()
+      .describe('A client of serve.clients: forget its own login (server login --as).'),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   ...TERMINAL_ONLY_TOOL,
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw new ToolError('FORBIDDEN', LOGIN_ONLY_IN_A_TERMINAL);
     const { loginStore } = await import('../../auth/upstream-oauth.js');
-    return { server: input.name, logged_out: loginStore(ctx.env).remove(input.name) };
+    const login = input.as === undefined ? input.name : `${input.name}@${input.as}`;
+    return { server: input.name, ...(input.as ? { client: input.as } : {}), logged_out: loginStore(ctx.env).remove(login) };
   },
-  render: (r) => (r.logged_out ? `Forgot the login of ${r.server}` : `There was no login for ${r.server}`),
+  render: (r) => {
+    const whose = r.client ? `client ${r.client}'s login of ${r.server}` : `the login of ${r.server}`;
+    return r.logged_out ? `Forgot ${whose}` : `There was no ${whose.replace(/^the /, '')}`;
+  },
 });
