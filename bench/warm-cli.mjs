@@ -91,6 +91,8 @@ try {
     ['Symbol.iterator', ['Symbol.iterator'], ['-F', 'Symbol.iterator']],
     ['createServer -i', ['createserver', '-i'], ['-i', '-F', 'createserver']],
     ['\\w+Expression\\(', ['\\w+Expression\\(', '--regex'], ['\\w+Expression\\(']],
+    // A regex without a literal of three characters or more: no trigram narrows it (the issue's).
+    ['[0-9]{4}-[0-9]{2}-[0-9]{2}T', ['[0-9]{4}-[0-9]{2}-[0-9]{2}T', '--regex'], ['[0-9]{4}-[0-9]{2}-[0-9]{2}T']],
   ];
   const firstSearches = [];
   trees.forEach((tree, i) => {

@@ -11,7 +11,7 @@ export { BLOCK_BYTES, type ListedFile, type SearchMatch, type SearchReport } fro
 
 /**
  * Content search over roots: walk in deterministic order (roots as configured, then path
- * byte-wise, then line), read each file synchronously into one reused buffer (files larger than
+ * as rg --sort path orders it, then line), read each file synchronously into one reused buffer (files larger than
  * a block are read in blocks of whole lines, so a file of any size is searched in bounded
  * memory), skip binary files as ripgrep does (a NUL byte anywhere), and stop as soon as `limit`
  * matches are found. Nothing but the current file (or block) is held in memory, except what a

@@ -10,7 +10,7 @@ import { idf, termWeight } from '../core/bm25.js';
  *   locks) and for terms that meet on one line.
  * - Generated files (lock files, manifests, source maps, minified bundles, build output) keep a
  *   quarter of their score: they repeat every word of a project without explaining any.
- * Ties go to the order the files were found in (root order, then path byte-wise).
+ * Ties go to the order the files were found in (root order, then path as rg --sort path).
  */
 
 const SUFFIXES = ['ing', 'ed', 'es', 's', 'ly'];

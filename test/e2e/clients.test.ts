@@ -512,27 +512,53 @@ describe('mcpkit clients', () => {
 });
 
 describe("the README's Teams example", () => {
-  it('is a valid config as written, and its commands work as shown', async () => {
+  /** A shell line's words: double-quoted ones kept whole, as the README's lines quote them. */
+  const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+
+  it('its commands, run as shown, write the clients of its config, which is valid as written', async () => {
     const { parse } = await import('yaml');
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Teams'));
     const yamlBlock = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
     const shBlock = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
-    const example = parse(yamlBlock) as { serve: Record<string, unknown> };
-    const file = writeConfig({ mcp_servers: { github: SERVERS.everything }, tool_views: { research: { servers: ['github'] } }, ...example });
-    const env = cleanEnv({ RESEARCH_AGENT_TOKEN: 'r'.repeat(64), RELEASE_AGENT_TOKEN: 'e'.repeat(64) });
-    const validate = await runCommand(['config', 'validate', '--config', file], { env });
+    const example = parse(yamlBlock) as { serve: { clients: Record<string, Record<string, unknown>> } & Record<string, unknown> };
+    const servers = { mcp_servers: { github: SERVERS.everything }, tool_views: { research: { servers: ['github'] } } };
+    const env = cleanEnv({ RELEASE_AGENT_GITHUB_TOKEN: 'gh-of-the-release-agent' });
+    const whole = writeConfig({ ...servers, ...example });
+    const validate = await runCommand(['config', 'validate', '--config', whole], { env });
     expect(validate.code, validate.stderr).toBe(0);
+
+    // The commands, from a config without the clients: they write them.
+    const { clients: shown, ...rest } = example.serve;
+    const file = writeConfig({ ...servers, serve: rest });
+    writeFileSync(join(dirname(file), 'audit.jsonl'), '');
     const lines = shBlock
       .split('\n')
       .map((l) => l.replace(/\s+#.*$/, '').trim())
-      .filter((l) => l.startsWith('mcpkit clients'));
-    expect(lines).toHaveLength(2);
-    const listed = await runCommand([...lines[0]!.split(/\s+/).slice(1), '--config', file], { env });
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/research-agent\s+token\s+research/);
-    const dry = await runCommand([...lines[1]!.split(/\s+/).slice(1), '--config', file], { env });
-    expect(dry.code, dry.stderr).toBe(1); // may not call
-    expect(dry.stdout).toContain('release-agent may not call github__delete_repo on /mcp: rule 1 "- github__delete_*" refuses it');
+      .filter((l) => l.startsWith('mcpkit '))
+      .map((l) => words(l).slice(1));
+    const ran = [];
+    for (const args of lines) ran.push({ args, ...(await runCommand([...args, '--config', file], { env })) });
+    const [addResearch, addRelease, list, dry, install, rotate, stats] = ran;
+    expect(ran).toHaveLength(7);
+    for (const added of [addResearch!, addRelease!]) expect(added.stdout.trim(), added.stderr).toMatch(/^mcpk_[A-Za-z0-9_-]{43}$/);
+    const written = (parse(readFileSync(file, 'utf8')) as typeof example).serve.clients;
+    const withoutSecrets = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'token_sha256' && k !== 'credentials'));
+    expect(Object.fromEntries(Object.entries(written).map(([n, c]) => [n, withoutSecrets(c)]))).toEqual(
+      Object.fromEntries(Object.entries(shown).map(([n, c]) => [n, withoutSecrets(c)])),
+    );
+    expect(list!.code, list!.stderr).toBe(0);
+    expect(list!.stdout).toMatch(/research-agent\s+issued token\s+research/);
+    expect(dry!.code, dry!.stderr).toBe(1); // may not call
+    expect(dry!.stdout).toContain('release-agent may not call github__delete_repo on /mcp: rule 1 "- github__delete_*" refuses it');
+    expect(install!.code, install!.stderr).toBe(0);
+    expect(JSON.parse(install!.stdout)).toEqual({
+      mcpServers: {
+        'mcpkit-research': { type: 'http', url: 'https://gateway.example.com/view/research/mcp', headers: { Authorization: 'Bearer ${RESEARCH_AGENT_TOKEN}' } },
+      },
+    });
+    expect(rotate!.code, rotate!.stderr).toBe(0);
+    expect(rotate!.stdout.trim()).not.toBe(addResearch!.stdout.trim());
+    expect(stats!.code, stats!.stderr).toBe(0);
   }, 60_000);
 });

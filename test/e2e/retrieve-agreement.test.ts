@@ -122,6 +122,10 @@ describe.skipIf(!rgInstalled)('retrieve search takes rg flags and prints what rg
     put('sub/build/out.ts', 'needle built\n');
     put('sub/gen/made.ts', 'needle generated\n');
     put('sub/main.go', 'package main // needle\n');
+    // rg --sort path orders folder by folder: apt/ before apt-transport-https/ (byte-wise whole paths would not).
+    put('sub/doc/apt/copyright', 'needle of apt\n');
+    put('sub/doc/apt-transport-https/copyright', 'needle of apt-transport-https\n');
+    put('sub/doc/apt.txt', 'needle beside\n');
   });
 
   it.each([
@@ -142,6 +146,8 @@ describe.skipIf(!rgInstalled)('retrieve search takes rg flags and prints what rg
     ['a regex', ['needle_?\\w*', '--regex']],
     ['no match', ['absent-from-every-file']],
     ['an unknown type', ['-t', 'typescript', 'needle']], // rg: exit 2, nothing on stdout
+    ['a type no file has', ['-t', 'rust', 'needle']], // rg: "No files were searched", exit 2
+    ['a glob no file matches', ['-g', '*.nothing', 'needle']],
   ])('%s', async (_label, args) => {
     const rg = spawnSync('rg', ['--sort', 'path', '--no-heading', '-n', ...args.filter((a) => a !== '--regex')], {
       cwd: root,

@@ -41,12 +41,12 @@ beforeAll(() => {
 });
 
 describe('searchRoots', () => {
-  it('orders by root as configured, then path byte-wise, then line', () => {
+  it('orders by root as configured, then path as rg --sort path (folder by folder), then line', () => {
     const out = run(lit('needle'));
     expect(out.matches.map((m) => `${m.path}:${m.line}`)).toEqual([
-      'docs/a-b.md:1',
-      'docs/a/z.md:1',
+      'docs/a/z.md:1', // the folder a before the file a-b.md, as rg --sort path
       'docs/a/z.md:3',
+      'docs/a-b.md:1',
       'docs/b.md:1',
       'code/big.txt:1', // files of any size are searched
       'code/crlf.txt:2',
@@ -128,8 +128,8 @@ describe('findFiles', () => {
     const md = findFiles(roots, (rel) => rel.endsWith('.md'), { limit: 100, hidden: false });
     expect(md).toEqual({
       files: [
-        { repo: 'docs', path: 'docs/a-b.md' },
         { repo: 'docs', path: 'docs/a/z.md' },
+        { repo: 'docs', path: 'docs/a-b.md' },
         { repo: 'docs', path: 'docs/b.md' },
       ],
       truncated: false,

@@ -65,7 +65,7 @@ export const search = defineTool({
   },
   title: 'Search file contents',
   description:
-    'Search file contents under the roots as ripgrep does: exact text, or a regular expression (regex), and the matching lines in a fixed order (root, path byte-wise, line), respecting .gitignore, up to the limit (meta.truncated is then true); or only the files that have a match (files_with_matches), or how many lines match in each (count). Files of any size are searched (a long line is cut in what is shown); binary files (a NUL byte) are skipped and counted in skipped.binary.',
+    'Search file contents under the roots as ripgrep does: exact text, or a regular expression (regex), and the matching lines in a fixed order (root, path folder by folder as rg --sort path, line), respecting .gitignore, up to the limit (meta.truncated is then true); or only the files that have a match (files_with_matches), or how many lines match in each (count). Files of any size are searched (a long line is cut in what is shown); binary files (a NUL byte) are skipped and counted in skipped.binary.',
   input: z.strictObject({
     query: z.string().optional().describe('Text to find (a JavaScript regular expression when regex is true). Required unless patterns are given.'),
     patterns: z.array(z.string()).optional().describe('Further text to find, as rg -e: a line that matches any of them (or the query) matches.'),
@@ -157,6 +157,8 @@ export const search = defineTool({
   // With --limit 0 the matches were printed as they were found (renderItem), all but the last after-context.
   render: (r, ui, input) => {
     noteLeftOut(r.result.skipped, ui);
+    if (nothingSearched(r.result))
+      ui.note(ui.color.yellow('No files were searched: the roots hold no file the filters (-t, -g, --hidden, .gitignore) let through.'));
     const result = r.result as { matches?: SearchMatch[]; files?: { path: string }[]; counts?: FileCount[] };
     const what = result.files ? 'files' : result.counts ? 'files' : 'matches';
     const shown = result.files
@@ -176,12 +178,19 @@ export const search = defineTool({
       .add(m)
       .map((line) => grepLine(line, ui))
       .join('\n'),
-  // rg's exit codes: 1 when nothing matched (2 and up are errors).
+  // rg's exit codes: 1 when nothing matched, 2 when no file was searched at all (a -t or -g that
+  // left nothing, an empty root): a filter that matched nothing is not an answer of "absent".
   exitCode: (r) => {
     const result = r.result as { matches?: unknown[]; files?: unknown[]; counts?: unknown[] };
-    return (result.matches ?? result.files ?? result.counts ?? []).length > 0 ? 0 : 1;
+    if ((result.matches ?? result.files ?? result.counts ?? []).length > 0) return 0;
+    return nothingSearched(r.result) ? 2 : 1;
   },
 });
+
+/** No file searched and none skipped as binary: what rg calls "No files were searched". */
+function nothingSearched(result: { files_searched?: number; skipped?: { binary?: number } }): boolean {
+  return result.files_searched === 0 && (result.skipped?.binary ?? 0) === 0;
+}
 
 /** The lines of one terminal's printing, kept from match to match (renderItem) until render ends it. */
 const printers = new WeakMap<RenderUi, GrepLines>();
@@ -214,7 +223,8 @@ export const findFiles = defineTool({
     examples: ['<%= config.bin %> retrieve find "**/*.ts"', '<%= config.bin %> retrieve find "docs/**/*.md" --repo docs --json'],
   },
   title: 'Find files by glob',
-  description: 'List the files of the roots whose path inside their root matches a glob, respecting .gitignore, in a fixed order (root, path byte-wise).',
+  description:
+    'List the files of the roots whose path inside their root matches a glob, respecting .gitignore, in a fixed order (root, path as rg --sort path).',
   input: z.strictObject({
     glob: z.string().describe('Glob over paths inside a root, e.g. "**/*.md" or "src/**/index.{ts,js}".'),
     repo: repoField,
