@@ -1,7 +1,7 @@
 /**
  * The layers of src/ and what each may import (docs/ARCHITECTURE.md). Run by `npm test`
  * (`npm run check:layers`): an import that points up a layer fails the build.
- *   core -> config -> tool -> retrieve|registry|arango|auth|audit|code -> proxy -> tools -> app -> mcp -> cli|daemon/client -> daemon/server -> commands
+ *   core -> config -> tool -> retrieve|registry|arango|auth|audit|code|store -> proxy -> tools -> app -> mcp -> cli|daemon/client -> daemon/server -> commands
  * (the daemon's client, src/daemon/client/, is a peer of the CLI it serves; its server runs command lines of the CLI)
  * A layer may import itself and anything below it; type-only imports count too.
  */
@@ -9,7 +9,7 @@ const order = [
   'core',
   'config',
   'tool',
-  'retrieve|registry|arango|auth|audit|code',
+  'retrieve|registry|arango|auth|audit|code|store',
   'proxy',
   'tools',
   'app',
@@ -50,10 +50,10 @@ module.exports = {
     ...proxyUpward,
     {
       name: 'domains-are-separate',
-      comment: 'retrieve, registry, arango, auth, audit and code are independent domains: none imports another',
+      comment: 'retrieve, registry, arango, auth, audit, code and store are independent domains: none imports another',
       severity: 'error',
-      from: { path: '^src/(retrieve|registry|arango|auth|audit|code)/' },
-      to: { path: '^src/(retrieve|registry|arango|auth|audit|code)/', pathNot: '^src/$1/' },
+      from: { path: '^src/(retrieve|registry|arango|auth|audit|code|store)/' },
+      to: { path: '^src/(retrieve|registry|arango|auth|audit|code|store)/', pathNot: '^src/$1/' },
     },
     {
       name: 'no-circular',

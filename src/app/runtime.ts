@@ -276,6 +276,11 @@ export class Runtime {
     await Promise.allSettled([...this.pools.shared[era].values()].map((upstream) => upstream.sleep()));
   }
 
+  /** serve.store: the upstreams' limits are kept there from now on, across replicas (serve --http). */
+  useStore(store: import('../store/shared-store.js').SharedStore): void {
+    this.upstreamLimits?.useStore(store);
+  }
+
   /** Opens a view, runs `use`, and closes the view's connections whatever happens. */
   async withHub<T>(view: ViewTarget, use: (hub: ProxyHub) => Promise<T>, options: OpenHubOptions = { quiet: true }): Promise<T> {
     if (this.options.warm && typeof view !== 'object' && !options.downstream) return use(await this.openHub(view, { shared: true, era: 'legacy' }));

@@ -146,6 +146,7 @@ export const SERVE_HTTP_KEYS: ReadonlySet<string> = new Set([
   'clients',
   'tasks',
   'host_tools_without_auth',
+  'store',
 ]);
 
 /** What stands in for a unit that has problems, so the rest of the file still validates. */

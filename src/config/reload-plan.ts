@@ -60,6 +60,7 @@ const RESTART_KEYS = [
   'audit_keep',
   'metrics',
   'tracing',
+  'store',
 ] as const;
 
 /** serve settings that apply to the next request or the next tools/list. */

@@ -111,6 +111,30 @@ export const upstreamLimitSchema = z.strictObject({
 
 export const CLIENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
+/** serve.store: where replicas of serve --http share their state (store/shared-store.ts). */
+export const storeSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .refine(
+        (value) => value.includes('${') || /^rediss?:\/\/[^/\s]/.test(value),
+        'url is redis://HOST:PORT[/DB] or rediss:// (TLS), e.g. redis://127.0.0.1:6379/0',
+      )
+      .describe('The Redis (or Valkey) server: redis://[:PASSWORD@]HOST:PORT[/DB], or rediss:// for TLS; use ${VAR} for a password.'),
+    prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'a prefix is letters, digits and "_", ".", ":", "-" (up to 64)')
+      .optional()
+      .describe('What every key starts with (default "mcpkit"): several gateways may share one store under prefixes of their own.'),
+    required: z
+      .boolean()
+      .optional()
+      .describe('false: serve starts even when the store cannot be reached (limited calls are refused until it answers); default true: it stops, saying why.'),
+  })
+  .describe(
+    'Where several "serve --http" replicas share the limits of named clients and upstreams (rate: 3/min is 3 across all of them). Without it, each keeps its own, at no cost.',
+  );
+
 /** The `serve` section: how `mcpkit serve` listens, who may use it, what it offers and records. */
 export const serveSchema = z.strictObject({
   host: z.string().optional().describe('Address for "serve --http" (default 127.0.0.1).'),
@@ -197,6 +221,7 @@ export const serveSchema = z.strictObject({
     .describe(
       'When an agent asks over MCP for a command to be run (server_add or server_import of a stdio server, registry_add, server_test or server_login of a server an agent added): ask the person through the client (default; refused where the client cannot ask), allow without asking (a prompt-injected agent can then run any command as you), or deny.',
     ),
+  store: storeSchema.optional(),
   clients: z
     .record(z.string().regex(CLIENT_NAME, 'a client name is letters, digits, "_", "." and "-" (up to 64)'), serveClientSchema)
     .optional()

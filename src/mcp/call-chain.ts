@@ -1,7 +1,7 @@
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/server';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
-import { rateLimited } from '../core/limits.js';
+import { rateLimited, type Admission } from '../core/limits.js';
 import { ToolError } from '../core/errors.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { toErrorResult } from '../tool/mcp-shape.js';
@@ -88,6 +88,11 @@ export interface BegunCall {
   readonly access: ToolAccess | undefined;
   /** Set when the client's limits refuse the call: the result to answer with; it is not run. */
   readonly refused?: CallToolResult;
+  /**
+   * Limits kept in the shared store answer later: settles with the refusal to answer with (not
+   * run), or undefined once the call holds its place. Absent: decided already (`refused`).
+   */
+  readonly admitted?: Promise<CallToolResult | undefined>;
   /** Makes the span of each upstream request (when serve traces). */
   readonly trace?: UpstreamTrace;
   /** Sends progress to the client, when it asked for it and the path sends it itself. */
@@ -104,6 +109,7 @@ type Ended = (ended: CallFacts['ended'], answered: Answered | undefined) => void
 interface Draft {
   access: ToolAccess | undefined;
   refused?: CallToolResult;
+  admitted?: Promise<CallToolResult | undefined>;
   trace?: UpstreamTrace;
   progress?: (update: ProgressUpdate) => void;
   revoked?: AbortSignal;
@@ -155,12 +161,36 @@ const traced: Step = (links, call, draft) => {
 const limits: Step = (_links, call, draft) => {
   const admission = call.method === 'tools/call' ? draft.access?.admit?.() : undefined;
   if (!admission) return;
+  if (admission instanceof Promise) return admittedLater(admission, draft);
   if (!admission.ok) {
     draft.refused = toErrorResult(rateLimited({ client: draft.access!.client }, admission));
     return;
   }
   return () => admission.release();
 };
+
+/**
+ * An admission the shared store gives later: the call waits for it before it runs. A place
+ * granted after the call already ended (cancelled while it waited) is given back at once; a store
+ * that does not answer refuses the call (its error, UNAVAILABLE), never runs it without its limits.
+ */
+function admittedLater(admission: Promise<Admission>, draft: Draft): Ended {
+  let release: (() => void) | undefined;
+  let ended = false;
+  draft.admitted = admission.then(
+    (a) => {
+      if (!a.ok) return toErrorResult(rateLimited({ client: draft.access!.client }, a));
+      if (ended) a.release();
+      else release = a.release;
+      return undefined;
+    },
+    (error: unknown) => toErrorResult(error instanceof ToolError ? error : new ToolError('UNAVAILABLE', (error as Error).message)),
+  );
+  return () => {
+    ended = true;
+    release?.();
+  };
+}
 
 const progress: Step = (_links, call, draft) => {
   const token = call.progressToken;
@@ -204,6 +234,7 @@ export function beginCall(links: CallLinks, call: CallStart): BegunCall {
   return {
     access: draft.access,
     ...(draft.refused ? { refused: draft.refused } : {}),
+    ...(draft.admitted ? { admitted: draft.admitted } : {}),
     ...(draft.trace ? { trace: draft.trace } : {}),
     ...(draft.progress ? { progress: draft.progress } : {}),
     ...(draft.revoked ? { revoked: draft.revoked } : {}),
@@ -224,9 +255,10 @@ export async function throughChain<T>(
   answered?: () => Answered | undefined,
 ): Promise<T> {
   const begun = beginCall(links, call);
-  if (begun.refused) {
-    begun.end({ result: begun.refused });
-    return begun.refused as T;
+  const refused = begun.refused ?? (begun.admitted ? await begun.admitted : undefined);
+  if (refused) {
+    begun.end({ result: refused });
+    return refused as T;
   }
   try {
     const result = await run(begun);

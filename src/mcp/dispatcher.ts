@@ -150,7 +150,10 @@ export class Dispatcher {
       ...(fast ? {} : { progressToken: params._meta?.progressToken, notify: (n: Parameters<NonNullable<CallStart['notify']>>[0]) => ctx.notify(n) }),
     });
     if (begun.refused) return Promise.resolve(this.answer(ctx, begun, begun.refused));
-    return fast ? this.runFast(fast, ctx, begun) : this.runOrdinary(params, ctx, begun);
+    const run = () => (fast ? this.runFast(fast, ctx, begun) : this.runOrdinary(params, ctx, begun));
+    // Limits kept in the shared store: the call runs once it holds its place there.
+    if (begun.admitted) return begun.admitted.then((refused) => (refused ? this.answer(ctx, begun, refused) : run()));
+    return run();
   }
 
   /** The client's roots changed: its own connections tell their servers. */

@@ -1,3 +1,4 @@
+import type { StoreStatus } from '../store/shared-store.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditStatus } from '../audit/audit-log.js';
 import type { Runtime } from '../app/runtime.js';
@@ -28,6 +29,8 @@ export interface HttpParts {
   maxBodyBytes: number;
   metrics?: () => Promise<{ contentType: string; body: string }>;
   audit?: () => AuditStatus;
+  /** serve.store, when set: how it stands. */
+  store?: () => StoreStatus;
 }
 
 /** A request at the door: where it goes, the settings it is judged by, and who it is (when let in). */
@@ -46,11 +49,13 @@ type Handler<K extends Route['kind']> = (parts: HttpParts, request: RouteRequest
 export function health(parts: HttpParts, res: ServerResponse, detail: boolean): void {
   const upstreams = parts.runtime.upstreamStatus();
   const audit = parts.audit?.();
-  // An audit log that cannot be written is a fault too: calls go on, their record does not.
-  const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle') && audit?.ok !== false;
+  const store = parts.store?.();
+  // An audit log that cannot be written is a fault too: calls go on, their record does not. A
+  // store that does not answer is one: limited calls are refused meanwhile.
+  const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle') && audit?.ok !== false && (store === undefined || store.state === 'ready');
   const status = healthy ? 'ok' : 'degraded';
   const config = parts.runtime.configStatus();
-  sendJson(res, 200, redactDeep(detail ? { status, upstreams, config, ...(audit ? { audit } : {}) } : { status }));
+  sendJson(res, 200, redactDeep(detail ? { status, upstreams, config, ...(audit ? { audit } : {}), ...(store ? { store } : {}) } : { status }));
 }
 
 /** An MCP route (/mcp, /view/NAME/mcp): a 2026-07-28 request to its modern leg, anything else to the 2025 sessions. */

@@ -1,3 +1,4 @@
+import type { SharedStore } from '../store/shared-store.js';
 import type { AuditStatus } from '../audit/audit-log.js';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -38,6 +39,8 @@ export interface HttpServeOptions {
   settings: () => Promise<HttpSettings>;
   /** GET /metrics: the Prometheus text (audit/metrics.ts). */
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** serve.store: where replicas share the limits (store/shared-store.ts); /health says how it stands. */
+  store?: SharedStore;
   /** How the audit log stands, when there is one: /health says when it fails. */
   audit?: () => AuditStatus;
   /** Largest request body, in bytes (serve.max_body_bytes). */
@@ -110,6 +113,7 @@ export async function serveHttp(
       await parts.sessions.close();
       parts.close();
       await Promise.allSettled([...parts.modernRoutes.values()].map((m) => m.close()));
+      await options.store?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -131,7 +135,7 @@ function httpParts(
   return {
     runtime,
     auth,
-    served: new ServedClients(),
+    served: new ServedClients(undefined, options.store),
     sessions: new LegacySessions({
       runtime,
       ...(options.observers ? { observers: options.observers } : {}),
@@ -150,6 +154,7 @@ function httpParts(
     maxBodyBytes,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.audit ? { audit: options.audit } : {}),
+    ...(options.store ? { store: () => options.store!.status() } : {}),
     modernRoutes,
     calls,
     close: () => tasks.store.close(),

@@ -269,6 +269,18 @@ async function serveMetrics(runtime: Runtime, observers: Observers, calls: CallQ
   return metrics;
 }
 
+/**
+ * serve.store, opened before serve listens: a store that cannot be reached stops serve (or, with
+ * required: false, serve starts and refuses limited calls until it answers).
+ */
+async function openStore(config: McpkitConfig, runtime: Runtime) {
+  const settings = config.serve.store;
+  if (!settings) return undefined;
+  const { SharedStore } = await import('../store/shared-store.js');
+  const given = { url: settings.url, ...(settings.prefix !== undefined ? { prefix: settings.prefix } : {}) };
+  return settings.required === false ? SharedStore.openLater(given, runtime.logger) : SharedStore.open(given, runtime.logger);
+}
+
 const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpkit serve --help".' };
 
 async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
@@ -284,6 +296,8 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   if (!token && !oauth && !Object.keys(config.serve.clients ?? {}).length && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     runtime.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);
   }
+  const store = await openStore(config, runtime);
+  if (store) runtime.useStore(store);
   const { serveHttp } = await import('./http.js');
   if (options.eager) void runtime.openHub(undefined, { shared: true }).then((h) => h.warmUp());
   const settingsOf = (now: McpkitConfig) => httpSettingsOf(now, options, runtime.policy.exposure);
@@ -310,6 +324,7 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
     // A scrape counts every call answered before it.
     ...(metrics ? { metrics: () => (calls.drain(), metrics.text()) } : {}),
     ...(audit ? { audit } : {}),
+    ...(store ? { store } : {}),
   });
   openSessions = http.openSessions;
   say(

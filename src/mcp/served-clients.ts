@@ -1,4 +1,5 @@
-import { KeptLimiters } from '../core/limits.js';
+import { KeptLimiters, parseRate, type Admission, type LimitText } from '../core/limits.js';
+import type { SharedStore } from '../store/shared-store.js';
 import type { ToolAccess } from '../tool/context.js';
 import { compileClientRules, restricts, type ToolRuleText } from '../proxy/catalog/client-access.js';
 import type { Caller, ClientRoutes } from './route-access.js';
@@ -26,7 +27,11 @@ export class ServedClients {
   private made = new WeakMap<readonly ServedClient[], Map<string, ToolAccess>>();
   private readonly unnamed = new Map<string, ToolAccess>();
 
-  constructor(now: () => number = () => performance.now()) {
+  constructor(
+    now: () => number = () => performance.now(),
+    /** serve.store: the limits are kept there, across replicas, instead of in this process. */
+    private readonly store?: SharedStore,
+  ) {
     this.limiters = new KeptLimiters(now);
   }
 
@@ -56,13 +61,22 @@ export class ServedClients {
 
   private make(spec: ServedClient): ToolAccess {
     const rules = restricts(spec) ? compileClientRules(spec) : undefined;
-    const limiter = this.limiters.of(spec.name, spec);
+    const local = this.store ? undefined : this.limiters.of(spec.name, spec);
+    const admit = this.store ? sharedAdmission(this.store, `client:${spec.name}`, spec) : local && (() => local.admit());
     return {
       client: spec.name,
       named: true,
       ...(rules ? { allows: (tool: { name: string; readOnly: boolean }) => rules(tool).allowed } : {}),
       ...(spec.read_only ? { readOnly: true } : {}),
-      ...(limiter ? { admit: () => limiter.admit() } : {}),
+      ...(admit ? { admit } : {}),
     };
   }
+}
+
+/** A name's limits kept in the shared store (every replica counts against them); undefined when it has none. */
+export function sharedAdmission(store: SharedStore, name: string, limits: LimitText): (() => Promise<Admission>) | undefined {
+  if (limits.rate === undefined && limits.max_concurrent === undefined) return undefined;
+  const rate = limits.rate !== undefined ? parseRate(limits.rate) : undefined;
+  const spec = { ...(rate ? { rate } : {}), ...(limits.max_concurrent !== undefined ? { maxConcurrent: limits.max_concurrent } : {}) };
+  return () => store.admit(name, spec);
 }

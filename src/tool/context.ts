@@ -194,8 +194,12 @@ export interface ToolAccess {
   readonly allows?: (tool: { name: string; readOnly: boolean }) => boolean;
   /** The client is read-only: mcpkit's own writers that enforce read-only run with the read-only policy. */
   readonly readOnly?: boolean;
-  /** A place for one call under its rate and max_concurrent, or why not; absent: no limits. */
-  readonly admit?: () => Admission;
+  /**
+   * A place for one call under its rate and max_concurrent, or why not; absent: no limits. A
+   * promise when the limits are kept in the shared store (serve.store), which may also reject
+   * (UNAVAILABLE: the call is not run without its limits).
+   */
+  readonly admit?: () => Admission | Promise<Admission>;
 }
 
 /** What an agent asked for that needs a person: shown as it is, every line escaped. */

@@ -44,7 +44,8 @@ export interface FastCall {
 
 /** serve.upstream_limits of one server: calls wait for a place up to `queueMs`, then are refused. */
 export interface UpstreamGate {
-  limiter: Limiter;
+  /** A place for one call, waiting up to queue_ms (core/limits.ts Limiter, or the shared store's). */
+  limiter: Pick<Limiter, 'wait'>;
   queueMs: number;
 }
 

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis as RedisClient } from 'ioredis';
+import { ToolError } from '../core/errors.js';
+import type { Admission, Rate } from '../core/limits.js';
+import type { Logger } from '../core/logger.js';
+import { ADMIT, RENEW } from './limit-scripts.js';
+
+/**
+ * Where replicas of `serve --http` keep what they share (serve.store): a Redis or Valkey server,
+ * through ioredis. Today: the limits of named clients and of upstreams, so that `rate: 3/min` is 3
+ * across every replica. Fail closed: while the store cannot be reached, a limited call is refused
+ * (UNAVAILABLE, naming the store), never run without its limit; ioredis reconnects by itself and
+ * the next call after the store's return is admitted as before.
+ */
+
+/** How long a place in flight is held without its replica renewing it: a replica that dies frees its places within this. */
+export const LEASE_MS = 15_000;
+/** A store that answers nothing within this is as good as lost, for the call that waits. */
+const COMMAND_TIMEOUT_MS = 1_000;
+
+export interface StoreSettings {
+  url: string;
+  prefix?: string | undefined;
+  /** How long a place in flight outlives its replica (default LEASE_MS); renewed every third of it. */
+  leaseMs?: number;
+}
+
+export interface StoreStatus {
+  /** The store's address, its password masked. */
+  url: string;
+  state: 'ready' | 'connecting' | 'unreachable';
+  error?: string;
+}
+
+type Commands = RedisClient & {
+  mcpkitAdmit(rate: string, inFlight: string, max: number, perMs: number, burst: number, holder: string, lease: number): Promise<[number, number]>;
+  mcpkitRenew(inFlight: string, holder: string, lease: number): Promise<number>;
+};
+
+/** ioredis's client class, however the bundle presents the CommonJS module (its exports are the class, with Redis on it). */
+async function redisClass(): Promise<typeof import('ioredis').Redis> {
+  const loaded = (await import('ioredis')) as unknown as { Redis?: unknown; default?: { Redis?: unknown } };
+  return (loaded.Redis ?? loaded.default?.Redis ?? loaded.default) as typeof import('ioredis').Redis;
+}
+
+/** The store's address for messages and /health: a password in it is masked. */
+export function maskedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return 'the configured address';
+  }
+}
+
+export class SharedStore {
+  private readonly redis: Commands;
+  private readonly prefix: string;
+  private lastError?: string;
+  /** Places in flight this replica holds, renewed until released: key -> holders. */
+  private readonly held = new Map<string, Set<string>>();
+  private readonly renewer: NodeJS.Timeout;
+  private readonly leaseMs: number;
+  readonly url: string;
+
+  private constructor(redis: Commands, settings: StoreSettings, logger: Logger) {
+    this.redis = redis;
+    this.url = maskedUrl(settings.url);
+    this.prefix = settings.prefix ?? 'mcpkit';
+    this.leaseMs = settings.leaseMs ?? LEASE_MS;
+    redis.on('error', (error: Error) => {
+      if (this.lastError !== error.message) logger.warn(`serve.store (${this.url}): ${error.message}; limited calls are refused until it answers again`);
+      this.lastError = error.message;
+    });
+    redis.on('ready', () => {
+      if (this.lastError !== undefined) logger.info(`serve.store (${this.url}) answers again`);
+      this.lastError = undefined;
+    });
+    this.renewer = setInterval(() => void this.renew(), Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.renewer.unref();
+  }
+
+  /** Connects to the store; a store that cannot be reached is an error naming it. */
+  static async open(settings: StoreSettings, logger: Logger): Promise<SharedStore> {
+    const Redis = await redisClass();
+    const redis = new Redis(settings.url, {
+      lazyConnect: true,
+      // Fail fast while disconnected: a limited call is refused at once, not queued.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+      // Reconnects for as long as serve runs: the replicas recover by themselves.
+      retryStrategy: (times) => Math.min(100 * times, 2_000),
+    }) as Commands;
+    redis.defineCommand('mcpkitAdmit', { numberOfKeys: 2, lua: ADMIT });
+    redis.defineCommand('mcpkitRenew', { numberOfKeys: 1, lua: RENEW });
+    const store = new SharedStore(redis, settings, logger);
+    try {
+      await redis.connect();
+    } catch (error) {
+      const message = `serve.store: cannot reach ${store.url}: ${(error as Error).message}.`;
+      await store.close();
+      throw new ToolError('UNAVAILABLE', message, {
+        details: { store: store.url },
+        hint: 'Start the Redis (or Valkey) server, or correct serve.store.url; with serve.store.required: false serve starts anyway and refuses limited calls until it answers.',
+      });
+    }
+    return store;
+  }
+
+  /** Connects in the background (serve.store.required: false): until it answers, limited calls are refused. */
+  static async openLater(settings: StoreSettings, logger: Logger): Promise<SharedStore> {
+    try {
+      return await SharedStore.open(settings, logger);
+    } catch (error) {
+      logger.warn(`${(error as Error).message} serve starts without it (serve.store.required: false): limited calls are refused until it answers.`);
+      const Redis = await redisClass();
+      const redis = new Redis(settings.url, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: COMMAND_TIMEOUT_MS,
+        retryStrategy: (times) => Math.min(100 * times, 2_000),
+      }) as Commands;
+      redis.defineCommand('mcpkitAdmit', { numberOfKeys: 2, lua: ADMIT });
+      redis.defineCommand('mcpkitRenew', { numberOfKeys: 1, lua: RENEW });
+      const store = new SharedStore(redis, settings, logger);
+      store.lastError = (error as Error).message;
+      return store;
+    }
+  }
+
+  status(): StoreStatus {
+    const state = this.redis.status === 'ready' ? 'ready' : this.lastError !== undefined ? 'unreachable' : 'connecting';
+    return { url: this.url, state, ...(state !== 'ready' && this.lastError ? { error: this.lastError } : {}) };
+  }
+
+  /**
+   * One call's place under a name's limits (a client's, `client:NAME`, or a server's,
+   * `server:NAME`), across every replica: admitted (release() gives the place back), or why not.
+   */
+  async admit(name: string, limits: { rate?: Rate | undefined; maxConcurrent?: number | undefined }): Promise<Admission> {
+    const { rate, inFlight } = this.keys(name);
+    const holder = randomUUID();
+    const max = limits.maxConcurrent ?? 0;
+    let answer: [number, number];
+    try {
+      answer = await this.redis.mcpkitAdmit(rate, inFlight, max, (limits.rate?.perSecond ?? 0) / 1000, limits.rate?.burst ?? 0, holder, this.leaseMs);
+    } catch (error) {
+      throw this.lost(error);
+    }
+    const [verdict, retryAfterMs] = answer;
+    if (verdict === 1) return { ok: false, retryAfterMs, why: `${max} calls are already in flight (max_concurrent: ${max}, across replicas)` };
+    if (verdict === 2) return { ok: false, retryAfterMs, why: `over its rate of ${limits.rate!.text} (across replicas)` };
+    if (max === 0) return { ok: true, release: () => {} };
+    this.hold(inFlight, holder);
+    let released = false;
+    return {
+      ok: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.held.get(inFlight)?.delete(holder);
+        // A release that fails is given back by the lease instead.
+        this.redis.zrem(inFlight, holder).catch(() => undefined);
+      },
+    };
+  }
+
+  /**
+   * A place under a name's limits, waiting for one up to `maxWaitMs` (an upstream's queue_ms): the
+   * store is asked again when the rate says a token is due, or every 25 ms for a place in flight
+   * (a place freed on another replica says nothing here).
+   */
+  async wait(
+    name: string,
+    limits: { rate?: Rate | undefined; maxConcurrent?: number | undefined },
+    maxWaitMs: number,
+    signal?: AbortSignal,
+  ): Promise<Admission> {
+    const deadline = performance.now() + maxWaitMs;
+    for (;;) {
+      if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
+      const admission = await this.admit(name, limits);
+      if (admission.ok) return admission;
+      const left = deadline - performance.now();
+      if (left <= 0) return admission;
+      const overRate = admission.why.startsWith('over its rate');
+      if (overRate && admission.retryAfterMs > left) return admission;
+      const pause = Math.min(left, overRate ? admission.retryAfterMs : 25);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, pause);
+        const onAbort = () => {
+          clearTimeout(timer);
+          reject(signal!.reason ?? new Error('cancelled'));
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.renewer);
+    this.redis.disconnect();
+  }
+
+  private keys(name: string): { rate: string; inFlight: string } {
+    // One hash tag per name: both keys in one slot of a Redis Cluster.
+    const tag = `${this.prefix}:{${name}}`;
+    return { rate: `${tag}:rate`, inFlight: `${tag}:inflight` };
+  }
+
+  private hold(key: string, holder: string): void {
+    let holders = this.held.get(key);
+    if (!holders) this.held.set(key, (holders = new Set()));
+    holders.add(holder);
+  }
+
+  private async renew(): Promise<void> {
+    for (const [key, holders] of this.held) {
+      if (!holders.size) {
+        this.held.delete(key);
+        continue;
+      }
+      for (const holder of holders) await this.redis.mcpkitRenew(key, holder, this.leaseMs).catch(() => undefined);
+    }
+  }
+
+  private lost(error: unknown): ToolError {
+    const why = (error as Error).message;
+    return new ToolError('UNAVAILABLE', `The shared store (serve.store, ${this.url}) does not answer (${why}): a call with limits is not run without them.`, {
+      details: { store: this.url },
+      hint: 'Calls without limits go on; mcpkit reconnects by itself, and limited calls are admitted again once the store answers. Try again shortly.',
+    });
+  }
+}

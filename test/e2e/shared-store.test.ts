@@ -1,0 +1,130 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, stopChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { REDIS_REQUIRED, REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+
+/**
+ * Two replicas of serve --http sharing their limits in a real redis-server (serve.store), with
+ * requests sent to them in turn as a round-robin balancer would: a client's rate and
+ * concurrency, and an upstream's, hold across both; the store lost mid-run refuses limited calls
+ * (never runs them unlimited), the rest goes on, /health says so, and its return is picked up.
+ */
+
+if (!REDIS_SERVER) console.log('skipped: replicas sharing a store (Debian package "redis-server" is not installed)');
+
+describe.runIf(!REDIS_SERVER && REDIS_REQUIRED)('the shared store in CI', () => {
+  it('has redis-server', () => {
+    expect(REDIS_SERVER, 'redis-server is required here (MCPKIT_REDIS=required): apt-get install redis-server').toBeDefined();
+  });
+});
+
+type Era = '2025-11-25' | '2026-07-28';
+
+describe.skipIf(!REDIS_SERVER)('replicas sharing serve.store', () => {
+  let redis: RunningRedis;
+  let replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+  const opened: Client[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const config = writeConfig({
+      mcp_servers: { everything: SERVERS.everything, memory: SERVERS.memory },
+      serve: {
+        exposure: 'direct',
+        store: { url: redis.url, prefix: 'test' },
+        clients: {
+          dave: { token: 'dave-token', rate: '3/min' },
+          carol: { token: 'carol-token', max_concurrent: 2 },
+          erin: { token: 'erin-token', rate: '100/s' },
+          free: { token: 'free-token' },
+        },
+        upstream_limits: { everything: { max_concurrent: 1 } },
+      },
+    });
+    replicas = await Promise.all([serveHttpChild(config), serveHttpChild(config)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.allSettled(opened.map((c) => c.close()));
+    await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
+    await redis?.stop();
+  });
+
+  async function connect(token: string, replica: number, era: Era = '2025-11-25') {
+    const client = new Client({ name: `agent-${token}`, version: '1' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${replicas[replica]!.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
+    opened.push(client);
+    return client;
+  }
+  const call = (client: Client, name: string, args: Record<string, unknown>) =>
+    client.callTool({ name, arguments: args }, { timeout: 30_000 }) as Promise<CallToolResult>;
+  const errorOf = (r: CallToolResult) =>
+    (r.structuredContent as { error?: { code: string; message: string; details?: Record<string, unknown> } } | undefined)?.error;
+
+  it('a rate of 3/min is 3 across both replicas and both eras, in turn', async () => {
+    const clients = await Promise.all([connect('dave-token', 0), connect('dave-token', 1, '2026-07-28')]);
+    const results: CallToolResult[] = [];
+    for (let i = 0; i < 10; i++) results.push(await call(clients[i % 2]!, 'everything__echo', { message: `turn ${i}` }));
+    const answered = results.filter((r) => !r.isError);
+    const refused = results.filter((r) => errorOf(r)?.code === 'RATE_LIMITED');
+    expect([answered.length, refused.length]).toEqual([3, 7]);
+    expect(errorOf(refused[0]!)?.message).toContain('across replicas');
+    expect(errorOf(refused[0]!)?.details).toMatchObject({ client: 'dave', retry_after_ms: expect.any(Number) });
+  }, 60_000);
+
+  it('max_concurrent 2 counts the calls in flight on both replicas', async () => {
+    const clients = await Promise.all([connect('carol-token', 0), connect('carol-token', 1)]);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call(clients[i % 2]!, 'everything__trigger-long-running-operation', { duration: 1.5, steps: 1 })),
+    );
+    // The upstream's own limit (max_concurrent 1, no queue) refuses too: what passes both is one at a time.
+    const byCode = (code: string) => results.filter((r) => errorOf(r)?.code === code).length;
+    expect(results.filter((r) => !r.isError).length).toBe(1);
+    expect(byCode('RATE_LIMITED')).toBe(5);
+    const messages = results.map((r) => errorOf(r)?.message ?? '').join('\n');
+    expect(messages).toContain('Client carol: 2 calls are already in flight (max_concurrent: 2, across replicas)');
+    expect(messages).toContain('Server everything: 1 calls are already in flight (max_concurrent: 1, across replicas)');
+  }, 60_000);
+
+  it('the store lost: a limited call is refused naming it, others go on, /health says so; its return is picked up', async () => {
+    const erin = await connect('erin-token', 0);
+    const free = await connect('free-token', 1);
+    expect((await call(erin, 'everything__echo', { message: 'before' })).isError).toBeFalsy();
+    await redis.stop();
+    const started = Date.now();
+    const lost = await call(erin, 'everything__echo', { message: 'while lost' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(errorOf(lost)?.code).toBe('UNAVAILABLE');
+    expect(errorOf(lost)?.message).toContain(`The shared store (serve.store, ${redis.url})`);
+    // A call with no limit of its own to an upstream with one is refused too; one without any goes on.
+    expect(errorOf(await call(free, 'everything__echo', { message: 'x' }))?.code).toBe('UNAVAILABLE');
+    const unlimited = await call(free, 'memory__read_graph', {});
+    expect(unlimited.isError, JSON.stringify(unlimited)).toBeFalsy();
+    const health = (await (await fetch(`${replicas[0]!.url}/health`)).json()) as { status: string };
+    expect(health.status).toBe('degraded');
+    await redis.start();
+    expect(await waitFor(async () => !(await call(erin, 'everything__echo', { message: 'after' })).isError, 15_000, 250)).toBe(true);
+    expect(((await (await fetch(`${replicas[0]!.url}/health`)).json()) as { status: string }).status).toBe('ok');
+  }, 60_000);
+
+  it('a store that cannot be reached at start stops serve, saying so; required: false starts it anyway', async () => {
+    const closed = `redis://127.0.0.1:${await freePort()}`;
+    const strict = writeConfig({ mcp_servers: {}, serve: { store: { url: closed } } });
+    const r = await runCli(['serve', '--http', '--port', '0', '--config', strict]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`serve.store: cannot reach ${closed}`);
+    const lenient = writeConfig({ mcp_servers: {}, serve: { store: { url: closed, required: false } } });
+    const up = await serveHttpChild(lenient);
+    try {
+      expect(up.stderr()).toContain('serve.store.required: false');
+      const health = (await (await fetch(`${up.url}/health`)).json()) as { status: string };
+      expect(health.status).toBe('degraded');
+    } finally {
+      await stopChild(up.child);
+    }
+  }, 30_000);
+});
