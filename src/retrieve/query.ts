@@ -2,6 +2,7 @@ import { ToolError } from '../core/errors.js';
 import { boundedRegExp, LONG_LINE, longLineTest } from './bounded.js';
 import { invertedMatcher, literalMatcher, regexMatcher, requiredLiteral, type LineMatcher } from './line-matcher.js';
 import { requiredTrigrams } from './trigrams.js';
+import { regexGramGroups } from './regex-grams.js';
 
 /**
  * A search query as the caller gave it: plain data, from which the CLI and `serve` build the
@@ -23,6 +24,8 @@ export interface CompiledQuery {
   matcher: LineMatcher;
   /** Trigrams every matching file contains (trigrams.ts), when the query has a literal to take them from. */
   trigrams?: number[];
+  /** Else, for a regular expression: groups of trigrams of which every matching file holds one each (regex-grams.ts). */
+  gramGroups?: number[][];
   /** A regular expression that only a backtracking engine runs: its time has no bound (bounded.ts). */
   backtracks?: boolean;
 }
@@ -62,7 +65,9 @@ function compileMatching(q: SearchQuery): CompiledQuery {
   const bound = backtracks && q.regex ? { backtracks } : {};
   if (literal) return { matcher, trigrams: requiredTrigrams(Buffer.from(literal), false), ...bound };
   if (!q.regex && patterns.length === 1) return { matcher, trigrams: requiredTrigrams(Buffer.from(q.query), true), ...bound };
-  return { matcher, ...bound };
+  // What the expression requires, from the pattern itself: -w's edges around it require nothing more.
+  const gramGroups = patterns.length === 1 && q.regex ? regexGramGroups(either) : undefined;
+  return { matcher, ...(gramGroups ? { gramGroups } : {}), ...bound };
 }
 
 function checkCompiles(pattern: string, flags: string): void {

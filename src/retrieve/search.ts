@@ -4,7 +4,7 @@ import { countFile, matchesIn, searchFile, type FileResult, type ListedFile, typ
 import type { LineMatcher } from './line-matcher.js';
 import { readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
-import { mayContain } from './trigrams.js';
+import { mayContain, mayContainOneOfEach } from './trigrams.js';
 import { walkFiles, type LeftOutReason } from './walk.js';
 
 export { BLOCK_BYTES, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';
@@ -29,6 +29,8 @@ export interface SearchOptions {
   index?: FileIndexes;
   /** Trigrams every matching file contains (trigrams.ts), to skip files the index rules out. */
   trigrams?: readonly number[];
+  /** Groups of trigrams of which every matching file holds one each (regex-grams.ts). */
+  gramGroups?: readonly (readonly number[])[];
   /** Told of each match as it is found (the terminal streams an unlimited search). */
   onMatch?: (match: SearchMatch) => void;
   /**
@@ -143,7 +145,12 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
   const outcome = emptyOutcome(options, noneLeftOut());
   const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   const required = options.trigrams;
-  const mayMatch = required ? (entry: IndexedFile) => mayContain(entry.trigrams!, required) : undefined;
+  const groups = options.gramGroups;
+  const mayMatch = required
+    ? (entry: IndexedFile) => mayContain(entry.trigrams!, required)
+    : groups
+      ? (entry: IndexedFile) => mayContainOneOfEach(entry.trigrams!, groups)
+      : undefined;
   const { index } = options;
   const search = index?.nextSearch() ?? 0;
   try {

@@ -19,6 +19,14 @@
  * a key's bit is the top bits of its hash, so a smaller filter is the larger one's bits shifted.
  */
 const FOLD = new Uint8Array(256).map((_, b) => (b >= 65 && b <= 90 ? b | 32 : b));
+/**
+ * The byte every digit stands as in a shape key: a window of three bytes with a digit in it is
+ * also kept with its digits replaced by this (a "shape": "2024-" gives "\x01\x01-" among others),
+ * so that a regular expression of digit classes and no literal (`[0-9]{4}-[0-9]{2}`) still
+ * narrows the files read (regex-grams.ts). 0x01 is no byte of text.
+ */
+export const DIGIT_SHAPE = 1;
+const SHAPE = FOLD.map((b, i) => (i >= 48 && i <= 57 ? DIGIT_SHAPE : b));
 const MULTIPLIER = 0x9e3779b1;
 /** The key of the six bytes that end with trigram `t` and begin with trigram `earlier` (the file's and the needle's alike). */
 const sixGram = (t: number, earlier: number) => t ^ Math.imul(earlier, 0x85ebca6b);
@@ -53,6 +61,7 @@ export function buildTrigrams(buf: Uint8Array, len: number): Uint32Array {
   let t2 = 0;
   let t3 = 0;
   let h = 0;
+  let s = 0;
   for (let i = 0; i < len; i++) {
     let c = buf[i]!;
     if (c >= 0xc4) {
@@ -65,6 +74,11 @@ export function buildTrigrams(buf: Uint8Array, len: number): Uint32Array {
     h = ((h << 8) | FOLD[c]!) & 0xffffff;
     const k = Math.imul(h, MULTIPLIER) >>> shift;
     set[k >>> 5]! |= 1 << (k & 31);
+    s = ((s << 8) | SHAPE[c]!) & 0xffffff;
+    if (s !== h) {
+      const ks = Math.imul(s, MULTIPLIER) >>> shift;
+      set[ks >>> 5]! |= 1 << (ks & 31);
+    }
     const k6 = Math.imul(sixGram(h, t3), MULTIPLIER) >>> shift;
     set[k6 >>> 5]! |= 1 << (k6 & 31);
     t3 = t2;
@@ -135,6 +149,28 @@ export function requiredTrigrams(needle: Uint8Array, caseInsensitive: boolean): 
     if (usable && before !== undefined) keys.add(sixGram(t, before));
   }
   return keys.size ? [...keys] : undefined;
+}
+
+/** The key of three (folded) bytes, as buildTrigrams and requiredTrigrams make it. */
+export function trigramKey(a: number, b: number, c: number): number {
+  return (a << 16) | (b << 8) | c;
+}
+
+/** Whether the filter may hold one key of each group (regex-grams.ts: what a regular expression without a literal requires). */
+export function mayContainOneOfEach(set: Uint32Array, groups: readonly (readonly number[])[]): boolean {
+  const shift = Math.clz32(set.length) - 4;
+  for (const group of groups) {
+    let any = false;
+    for (const t of group) {
+      const k = Math.imul(t, MULTIPLIER) >>> shift;
+      if ((set[k >>> 5]! & (1 << (k & 31))) !== 0) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return false;
+  }
+  return true;
 }
 
 export function mayContain(set: Uint32Array, trigrams: readonly number[]): boolean {

@@ -125,7 +125,7 @@ export const search = defineTool({
     const [{ compileQuery }, { listFiles, searchRoots }] = await Promise.all([import('../../retrieve/query.js'), import('../../retrieve/search.js')]);
     const [first, ...more] = patterns as [string, ...string[]];
     const query = { query: first, ...(more.length ? { more } : {}), regex: input.regex, ignoreCase: input.ignore_case, word: input.word, invert: input.invert };
-    const { matcher, trigrams, backtracks } = compileQuery(query);
+    const { matcher, trigrams, gramGroups, backtracks } = compileQuery(query);
     const index = await fileIndexes(ctx);
     await index?.caughtUp();
     const limit = unlimited ? Number.POSITIVE_INFINITY : input.limit;
@@ -145,7 +145,18 @@ export const search = defineTool({
     } else {
       const include = await pathFilter(rules, { roots: selected, index, timeoutMs, signal });
       outcome = withinBudget(timeoutMs, 'The search', () =>
-        searchRoots(selected, { matcher, limit, context, report, hidden: input.hidden, include, index, trigrams, ...(onMatch ? { onMatch } : {}) }),
+        searchRoots(selected, {
+          matcher,
+          limit,
+          context,
+          report,
+          hidden: input.hidden,
+          include,
+          index,
+          trigrams,
+          ...(gramGroups ? { gramGroups } : {}),
+          ...(onMatch ? { onMatch } : {}),
+        }),
       );
     }
     const { matches, counts, ...stats } = outcome;
