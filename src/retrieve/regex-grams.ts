@@ -148,7 +148,6 @@ function readClass(source: string, at: number): { atom: Atom; end: number } {
   let unknown = negated;
   // In JavaScript a "]" ends a class even first: [] never matches, [^] is any character.
   while (i < source.length && source[i] !== ']') {
-    let lo: number;
     if (source[i] === '\\') {
       const read = readEscape(source, i);
       i = read.end;
@@ -156,7 +155,7 @@ function readClass(source: string, at: number): { atom: Atom; end: number } {
       else for (const b of read.atom) set.add(b);
       continue;
     }
-    lo = source.charCodeAt(i);
+    const lo = source.charCodeAt(i);
     i++;
     if (source[i] === '-' && source[i + 1] !== ']' && source[i + 1] !== undefined && source[i + 1] !== '\\') {
       const hi = source.charCodeAt(i + 1);
