@@ -16,6 +16,7 @@ const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true }
 const extraEntries = [
   'src/cli/main.ts',
   'src/cli/not-found.ts',
+  'src/cli/completion-hook.ts',
   'src/cli/serve-fast-path.ts',
   'src/cli/tool-fast-path.ts',
   'src/cli/in-process.ts', // the conformance clients run their mcpkit commands in their own process

@@ -1,0 +1,95 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { writeConfig } from '../helpers/upstreams.js';
+import { nameArguments } from '../../src/cli/completion-names.js';
+
+/** Tab completion offers the config's names where a command takes one, through oclif's own scripts. */
+
+describe('which arguments take a name', () => {
+  it.each<[string, string[], { position: number; kind: string }[]]>([
+    ['server:show', ['name'], [{ position: 1, kind: 'servers' }]],
+    ['server:add', ['name'], []], // a new name
+    [
+      'view:add-server',
+      ['view', 'server'],
+      [
+        { position: 1, kind: 'views' },
+        { position: 2, kind: 'servers' },
+      ],
+    ],
+    ['call', ['tool'], [{ position: 1, kind: 'tools' }]],
+    ['clients:rotate', ['name'], [{ position: 1, kind: 'clients' }]],
+    ['clients:add', ['name'], []],
+    ['composite:show', ['name'], [{ position: 1, kind: 'composites' }]],
+    ['retrieve:cat', ['path'], []],
+  ])('%s', (id, args, want) => {
+    expect(nameArguments([{ id, args }]).map(({ position, kind }) => ({ position, kind }))).toEqual(want);
+  });
+});
+
+const bash = ['/usr/bin/bash', '/bin/bash'].find((p) => existsSync(p));
+describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () => {
+  it("completes the config's servers, views, clients and tools at their arguments", async () => {
+    const file = writeConfig({
+      mcp_servers: { alpha: { command: 'x' }, beta: { url: 'https://b.example/mcp', headers: { A: '${UNSET_IN_THIS_SHELL}' } } },
+      tool_views: { research: { servers: ['alpha'] } },
+      serve: { clients: { alice: { token_sha256: 'a'.repeat(64) } } },
+    });
+    const cache = tempDir('mcpkit-completion-');
+    const bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
+    symlinkSync(BIN, bin);
+    const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` });
+    const made = await runCli(['autocomplete', 'bash'], { env });
+    expect(made.code, made.stderr).toBe(0);
+    const functions = join(cache, 'mcpkit/autocomplete/functions/bash/mcpkit.bash');
+    expect(readFileSync(functions, 'utf8')).toContain('_mcpkit_names_autocomplete');
+    // Run again: the wrapper is there once.
+    await runCli(['autocomplete', 'bash'], { env });
+    expect(readFileSync(functions, 'utf8').match(/complete -F _mcpkit_names_autocomplete/g)).toHaveLength(1);
+    const complete = (words: string[]) => {
+      const script = `source ${JSON.stringify(functions)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _mcpkit_names_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = spawnSync(bash!, ['-c', script], { env, encoding: 'utf8', cwd: dirname(file) });
+      return r.stdout.split('\n').filter(Boolean).sort();
+    };
+    expect(complete(['mcpkit', 'server', 'show', ''])).toEqual(['alpha', 'beta']);
+    expect(complete(['mcpkit', 'server', 'show', 'b'])).toEqual(['beta']);
+    expect(complete(['mcpkit', 'view', 'add-server', 'research', ''])).toEqual(['alpha', 'beta']);
+    expect(complete(['mcpkit', 'view', 'show', ''])).toEqual(['research']);
+    expect(complete(['mcpkit', 'clients', 'rotate', ''])).toEqual(['alice']);
+    expect(complete(['mcpkit', 'call', 'config_p'])).toEqual(['config_path']);
+    expect(complete(['mcpkit', 'server', 'add', ''])).toEqual([]); // a new name: nothing offered
+  }, 60_000);
+});
+
+const zsh = ['/usr/bin/zsh', '/bin/zsh'].find((p) => existsSync(p));
+if (!zsh) console.log('skipped: the zsh wrapper of completion (Debian package "zsh" is not installed)');
+describe.skipIf(!zsh)('zsh completion, as mcpkit autocomplete sets it up', () => {
+  it("offers the config's names at a name argument and leaves the rest to oclif's function", async () => {
+    const file = writeConfig({ mcp_servers: { alpha: { command: 'x' }, beta: { command: 'y' } }, tool_views: { research: { servers: ['alpha'] } } });
+    const cache = tempDir('mcpkit-completion-zsh-');
+    const bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
+    symlinkSync(BIN, bin);
+    const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` });
+    expect((await runCli(['autocomplete', 'zsh'], { env })).code).toBe(0);
+    const setup = join(cache, 'mcpkit/autocomplete/zsh_setup');
+    const wrapper = readFileSync(setup, 'utf8');
+    expect(wrapper).toContain('compdef _mcpkit_names mcpkit');
+    // zsh's completion builtins stand in outside a completion: compadd prints what it is given, oclif's _mcpkit says it ran.
+    const complete = (words: string[]) => {
+      const body = wrapper.slice(wrapper.indexOf('# mcpkit:'));
+      const script = `compdef() {}; compadd() { shift; print -l -- "$@" }; _mcpkit() { print oclif }
+${body}
+words=(${words.map((w) => JSON.stringify(w)).join(' ')}); CURRENT=${words.length}; _mcpkit_names`;
+      const r = spawnSync(zsh!, ['-f', '-c', script], { env, encoding: 'utf8', cwd: dirname(file) });
+      return r.stdout.split('\n').filter(Boolean).sort();
+    };
+    expect(complete(['mcpkit', 'server', 'show', ''])).toEqual(['alpha', 'beta']);
+    expect(complete(['mcpkit', 'view', 'add-server', 'research', ''])).toEqual(['alpha', 'beta']);
+    expect(complete(['mcpkit', 'view', 'tools', ''])).toEqual(['research']);
+    expect(complete(['mcpkit', 'server', ''])).toEqual(['oclif']);
+    expect(complete(['mcpkit', 'server', 'show', '--json'])).toEqual(['oclif']);
+  }, 60_000);
+});
