@@ -43,6 +43,24 @@ async function redisClass(): Promise<typeof import('ioredis').Redis> {
   return (loaded.Redis ?? loaded.default?.Redis ?? loaded.default) as typeof import('ioredis').Redis;
 }
 
+/** An ioredis client of the store, not yet connected, with mcpkit's scripts defined. */
+async function client(settings: StoreSettings): Promise<Commands> {
+  const Redis = await redisClass();
+  const redis = new Redis(settings.url, {
+    lazyConnect: true,
+    // Fail fast while disconnected: a limited call is refused at once, not queued.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: 2_000,
+    // Reconnects for as long as serve runs: the replicas recover by themselves.
+    retryStrategy: (times) => Math.min(100 * times, 2_000),
+  }) as Commands;
+  redis.defineCommand('mcpkitAdmit', { numberOfKeys: 2, lua: ADMIT });
+  redis.defineCommand('mcpkitRenew', { numberOfKeys: 1, lua: RENEW });
+  return redis;
+}
+
 /** The store's address for messages and /health: a password in it is masked. */
 export function maskedUrl(url: string): string {
   try {
@@ -58,6 +76,7 @@ export class SharedStore {
   private readonly redis: Commands;
   private readonly prefix: string;
   private lastError?: string;
+  private opening = true;
   /** Places in flight this replica holds, renewed until released: key -> holders. */
   private readonly held = new Map<string, Set<string>>();
   private readonly renewer: NodeJS.Timeout;
@@ -70,7 +89,9 @@ export class SharedStore {
     this.prefix = settings.prefix ?? 'mcpkit';
     this.leaseMs = settings.leaseMs ?? LEASE_MS;
     redis.on('error', (error: Error) => {
-      if (this.lastError !== error.message) logger.warn(`serve.store (${this.url}): ${error.message}; limited calls are refused until it answers again`);
+      // While opening, the outcome of open says it once.
+      if (this.lastError !== error.message && !this.opening)
+        logger.warn(`serve.store (${this.url}): ${error.message}; limited calls are refused until it answers again`);
       this.lastError = error.message;
     });
     redis.on('ready', () => {
@@ -83,26 +104,14 @@ export class SharedStore {
 
   /** Connects to the store; a store that cannot be reached is an error naming it. */
   static async open(settings: StoreSettings, logger: Logger): Promise<SharedStore> {
-    const Redis = await redisClass();
-    const redis = new Redis(settings.url, {
-      lazyConnect: true,
-      // Fail fast while disconnected: a limited call is refused at once, not queued.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: COMMAND_TIMEOUT_MS,
-      connectTimeout: 2_000,
-      // Reconnects for as long as serve runs: the replicas recover by themselves.
-      retryStrategy: (times) => Math.min(100 * times, 2_000),
-    }) as Commands;
-    redis.defineCommand('mcpkitAdmit', { numberOfKeys: 2, lua: ADMIT });
-    redis.defineCommand('mcpkitRenew', { numberOfKeys: 1, lua: RENEW });
-    const store = new SharedStore(redis, settings, logger);
+    const store = new SharedStore(await client(settings), settings, logger);
     try {
-      await redis.connect();
+      await store.redis.connect();
+      store.opening = false;
     } catch (error) {
-      const message = `serve.store: cannot reach ${store.url}: ${(error as Error).message}.`;
+      const why = (store.lastError ?? (error as Error).message).replace(/\.$/, '');
       await store.close();
-      throw new ToolError('UNAVAILABLE', message, {
+      throw new ToolError('UNAVAILABLE', `serve.store: cannot reach ${store.url}: ${why}.`, {
         details: { store: store.url },
         hint: 'Start the Redis (or Valkey) server, or correct serve.store.url; with serve.store.required: false serve starts anyway and refuses limited calls until it answers.',
       });
@@ -116,17 +125,11 @@ export class SharedStore {
       return await SharedStore.open(settings, logger);
     } catch (error) {
       logger.warn(`${(error as Error).message} serve starts without it (serve.store.required: false): limited calls are refused until it answers.`);
-      const Redis = await redisClass();
-      const redis = new Redis(settings.url, {
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        commandTimeout: COMMAND_TIMEOUT_MS,
-        retryStrategy: (times) => Math.min(100 * times, 2_000),
-      }) as Commands;
-      redis.defineCommand('mcpkitAdmit', { numberOfKeys: 2, lua: ADMIT });
-      redis.defineCommand('mcpkitRenew', { numberOfKeys: 1, lua: RENEW });
-      const store = new SharedStore(redis, settings, logger);
+      const store = new SharedStore(await client(settings), settings, logger);
       store.lastError = (error as Error).message;
+      store.opening = false;
+      // Not lazy any more: ioredis connects, and reconnects, by itself from here.
+      store.redis.connect().catch(() => undefined);
       return store;
     }
   }

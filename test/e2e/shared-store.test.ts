@@ -112,7 +112,8 @@ describe.skipIf(!REDIS_SERVER)('replicas sharing serve.store', () => {
   }, 60_000);
 
   it('a store that cannot be reached at start stops serve, saying so; required: false starts it anyway', async () => {
-    const closed = `redis://127.0.0.1:${await freePort()}`;
+    const port = await freePort();
+    const closed = `redis://127.0.0.1:${port}`;
     const strict = writeConfig({ mcp_servers: {}, serve: { store: { url: closed } } });
     const r = await runCli(['serve', '--http', '--port', '0', '--config', strict]);
     expect(r.code).not.toBe(0);
@@ -123,6 +124,14 @@ describe.skipIf(!REDIS_SERVER)('replicas sharing serve.store', () => {
       expect(up.stderr()).toContain('serve.store.required: false');
       const health = (await (await fetch(`${up.url}/health`)).json()) as { status: string };
       expect(health.status).toBe('degraded');
+      // The store comes up later: serve picks it up by itself.
+      const late = await startRedis(port);
+      try {
+        const ok = async () => ((await (await fetch(`${up.url}/health`)).json()) as { status: string }).status === 'ok';
+        expect(await waitFor(ok, 15_000, 200)).toBe(true);
+      } finally {
+        await late.stop();
+      }
     } finally {
       await stopChild(up.child);
     }

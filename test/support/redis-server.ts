@@ -19,9 +19,9 @@ export interface RunningRedis {
   start(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RunningRedis> {
+export async function startRedis(at?: number): Promise<RunningRedis> {
   if (!REDIS_SERVER) throw new Error('redis-server is not installed (Debian package "redis-server")');
-  const port = await freePort();
+  const port = at ?? (await freePort());
   const dir = tempDir('mcpkit-test-redis-');
   let child: PipedChild | undefined;
   const start = async () => {
