@@ -218,7 +218,8 @@ export class KeptLimiters {
   }
 }
 
-function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
+/** Sleeps `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis as RedisClient } from 'ioredis';
 import { ToolError } from '../core/errors.js';
-import type { Admission, Rate } from '../core/limits.js';
+import { sleepUnless, type Admission, type Rate } from '../core/limits.js';
 import type { Logger } from '../core/logger.js';
 import { ADMIT, RENEW } from './limit-scripts.js';
 
@@ -192,17 +192,7 @@ export class SharedStore {
       const overRate = admission.why.startsWith('over its rate');
       if (overRate && admission.retryAfterMs > left) return admission;
       const pause = Math.min(left, overRate ? admission.retryAfterMs : 25);
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        }, pause);
-        const onAbort = () => {
-          clearTimeout(timer);
-          reject(signal!.reason ?? new Error('cancelled'));
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
+      await sleepUnless(pause, signal);
     }
   }
 
