@@ -43,6 +43,13 @@ describe('planReload: what a reload changes', () => {
     ['its auth changed', { mcp_servers: { r: remote } }, { mcp_servers: { r: { ...remote, auth: 'oauth' } } }, plan({ servers: { restarted: ['r'] } })],
     ['its timeout changed', { mcp_servers: { mem } }, { mcp_servers: { mem: { ...mem, timeout_ms: 5000 } } }, plan({ servers: { restarted: ['mem'] } })],
     ['its protocol pinned', { mcp_servers: { mem } }, { mcp_servers: { mem: { ...mem, protocol: '2026-07-28' } } }, plan({ servers: { restarted: ['mem'] } })],
+    ['made per_client', { mcp_servers: { mem } }, { mcp_servers: { mem: { ...mem, per_client: true } } }, plan({ servers: { restarted: ['mem'] } })],
+    [
+      "a client's own credentials for it changed (its connections are made with them)",
+      { mcp_servers: { mem, fs }, serve: { clients: { a: { token: 't', credentials: { mem: { env: { K: '1' } } } } } } },
+      { mcp_servers: { mem, fs }, serve: { clients: { a: { token: 't', credentials: { mem: { env: { K: '2' } } } } } } },
+      plan({ servers: { restarted: ['mem'] }, settings: ['serve.clients'] }),
+    ],
     // Shaping is the views' business: the connection stays.
     ['its filter changed', { mcp_servers: { mem } }, { mcp_servers: { mem: { ...mem, filter: [{ exclude: 'x' }] } } }, plan({})],
     ['its tool allow-list changed', { mcp_servers: { mem } }, { mcp_servers: { mem: { ...mem, tools: { read_graph: null } } } }, plan({})],
