@@ -126,6 +126,11 @@ export const storeSchema = z
       .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'a prefix is letters, digits and "_", ".", ":", "-" (up to 64)')
       .optional()
       .describe('What every key starts with (default "mcpkit"): several gateways may share one store under prefixes of their own.'),
+    lease_ms: z
+      .int()
+      .min(1000)
+      .optional()
+      .describe("How long a replica's places in flight and running tasks outlive it, unrenewed (default 15000): then they are freed, and its tasks failed."),
     required: z
       .boolean()
       .optional()

@@ -17,6 +17,7 @@ import { jsonRpcError, listenFailed, routeOfPath, sendJson, viewPath } from './h
 import { RouteAuth, type HttpSettings } from './route-auth.js';
 import { ServedClients } from './served-clients.js';
 import { TaskStore } from './task-store.js';
+import { TaskSharing } from './task-sharing.js';
 import { taskSettingsOf } from './task-settings.js';
 
 export type { HttpSettings } from './route-auth.js';
@@ -73,6 +74,7 @@ export async function serveHttp(
   let listenBase = '';
   const auth = new RouteAuth(logger, () => listenBase);
   const parts = httpParts(options, auth);
+  await parts.sharing?.start();
   const revocations = followRevocations(options, parts, auth);
   const handle = frontDoor(options, parts, auth);
 
@@ -125,11 +127,13 @@ export async function serveHttp(
 function httpParts(
   options: HttpServeOptions,
   auth: RouteAuth,
-): HttpParts & { modernRoutes: Map<string, ModernRoute>; calls: CallsInFlight<Whose>; close(): void } {
+): HttpParts & { modernRoutes: Map<string, ModernRoute>; calls: CallsInFlight<Whose>; sharing?: TaskSharing; close(): void } {
   const { runtime } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // The tasks serve hosts for 2026-07-28 clients, across routes; its settings follow the config.
-  const tasks = { store: new TaskStore(() => Date.now(), options.replicaId), settings: () => taskSettingsOf(runtime.live.loaded?.serve.tasks) };
+  const taskStore = new TaskStore(() => Date.now(), options.replicaId);
+  const sharing = options.store ? new TaskSharing(options.store, taskStore, runtime.logger) : undefined;
+  const tasks = { store: taskStore, settings: () => taskSettingsOf(runtime.live.loaded?.serve.tasks), ...(sharing ? { sharing } : {}) };
   const modernRoutes = new Map<string, ModernRoute>();
   const calls = new CallsInFlight<Whose>();
   return {
@@ -157,6 +161,7 @@ function httpParts(
     ...(options.store ? { store: () => options.store!.status() } : {}),
     modernRoutes,
     calls,
+    ...(sharing ? { sharing } : {}),
     close: () => tasks.store.close(),
   };
 }

@@ -11,6 +11,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
 import { TASKS_EXTENSION, TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
 import type { TaskStore } from './task-store.js';
+import type { TaskSharing } from './task-sharing.js';
 import type { ServeObservers } from './call-chain.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -209,7 +210,8 @@ export function modernRoute(
     maxBodyBytes: number;
     /** What hears of serve's calls (the audit log, the metrics, tracing). */
     observers?: ServeObservers;
-    /** serve as the task host (./task-host.ts), with the process' tasks. */ tasks?: { store: TaskStore; settings: () => TaskSettings };
+    /** serve as the task host (./task-host.ts), with the process' tasks (shared with the other replicas by serve.store). */
+    tasks?: { store: TaskStore; settings: () => TaskSettings; sharing?: TaskSharing };
   },
 ): ModernRoute {
   let unsubscribe: (() => void)[] | undefined;
@@ -246,7 +248,7 @@ export function modernRoute(
   const node = toNodeHandler(handler);
   const run = hostedCallRunner(runtime, view, options.observers);
   const serverInfo = () => ({ name: 'mcpkit', title: 'mcpkit', version: runtime.version() });
-  const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings, serverInfo) : undefined;
+  const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings, serverInfo, options.tasks.sharing) : undefined;
   return {
     async serve(req, res, body, access, inFlight) {
       const arrived = performance.now();

@@ -277,7 +277,7 @@ async function openStore(config: McpkitConfig, runtime: Runtime) {
   const settings = config.serve.store;
   if (!settings) return undefined;
   const { SharedStore } = await import('../store/shared-store.js');
-  const given = { url: settings.url, ...(settings.prefix !== undefined ? { prefix: settings.prefix } : {}) };
+  const given = { url: settings.url, ...(settings.prefix !== undefined ? { prefix: settings.prefix } : {}), lease_ms: settings.lease_ms };
   return settings.required === false ? SharedStore.openLater(given, runtime.logger) : SharedStore.open(given, runtime.logger);
 }
 

@@ -6,7 +6,8 @@ import type { CallParams } from './dispatcher.js';
 import { modernRequestOf } from './modern-request.js';
 import { wireError } from './protocol-errors.js';
 import type { RequestContext } from './request-context.js';
-import { detailedTask, isTerminal, taskEnvelope, type HostedTask, type TaskBounds, type TaskStore } from './task-store.js';
+import { detailedTask, isTerminal, taskEnvelope, type HostedTask, type TaskBounds, type TaskStatus, type TaskStore } from './task-store.js';
+import type { TaskSharing } from './task-sharing.js';
 import { callParamsOf } from './wire-calls.js';
 
 /**
@@ -140,6 +141,8 @@ export class TaskHost {
     private readonly settings: () => TaskSettings,
     /** The server's identity, stamped on a result the host answers as the SDK's codec would. */
     private readonly serverInfo: () => Record<string, unknown>,
+    /** serve.store: the tasks shared with the other replicas (./task-sharing.ts). */
+    private readonly sharing?: TaskSharing,
   ) {}
 
   /**
@@ -200,6 +203,16 @@ export class TaskHost {
     if (!task) return this.answerNow(rpc.id, await running);
     task.headers = sent;
     if (inFlight) task.inFlight = inFlight;
+    task.remote = { cancel: () => this.cancel(task), update: (responses) => this.answer(task, responses, `${task.id}.update`, access) };
+    // Shared: the record is in the store before the client hears of the task, or there is no task (the call is awaited as usual).
+    const shared = await this.sharing?.save(task).then(
+      () => true,
+      () => false,
+    );
+    if (shared === false) {
+      this.store.drop(task.id);
+      return this.answerNow(rpc.id, await running);
+    }
     this.follow(task, running, access);
     return reply(rpc.id, { resultType: 'task', ...taskEnvelope(task) });
   }
@@ -229,24 +242,59 @@ export class TaskHost {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });
     if (typeof taskId !== 'string') return refuse(rpc.id, -32602, `${method} needs params.taskId, a string.`);
+    const responses = rpc.params?.inputResponses;
+    if (method === 'tasks/update' && (!responses || typeof responses !== 'object' || Array.isArray(responses)))
+      return refuse(rpc.id, -32602, 'tasks/update needs params.inputResponses, an object.');
     const task = this.store.get(taskId, access.client);
     if (!task) {
-      if (this.store.lostTask(taskId)) return this.lost(rpc, method, taskId);
+      const elsewhere = this.sharing ? await this.elsewhere(rpc, method, taskId, access, responses as Record<string, unknown>) : undefined;
+      if (elsewhere) return elsewhere;
+      // With a store, its records say what became of another process' tasks (find fails those of a dead one).
+      if (!this.sharing && this.store.lostTask(taskId)) return this.lost(rpc, method, taskId);
       return refuse(rpc.id, -32602, `Unknown task: ${taskId}.`, { taskId });
     }
     if (method === 'tasks/get') return reply(rpc.id, detailedTask(task));
     if (method === 'tasks/cancel') {
-      if (!isTerminal(task.status)) {
-        task.abort.abort(new Error('cancelled by the client (tasks/cancel)'));
-        this.store.update(task, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
-      }
+      this.cancel(task);
       return reply(rpc.id, { resultType: 'complete' });
     }
-    const responses = rpc.params?.inputResponses;
-    if (!responses || typeof responses !== 'object' || Array.isArray(responses))
-      return refuse(rpc.id, -32602, 'tasks/update needs params.inputResponses, an object.');
     this.answer(task, responses as Record<string, unknown>, rpc.id, access);
     return reply(rpc.id, { resultType: 'complete' });
+  }
+
+  private cancel(task: HostedTask): void {
+    if (isTerminal(task.status)) return;
+    task.abort.abort(new Error('cancelled by the client (tasks/cancel)'));
+    this.store.update(task, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+  }
+
+  /**
+   * A task another replica holds (serve.store): tasks/get answered from its shared record,
+   * tasks/cancel and tasks/update passed to that replica. Undefined: the store has none of the
+   * caller's by this id. A store that does not answer is said so, not "unknown task".
+   */
+  private async elsewhere(
+    rpc: Rpc,
+    method: string,
+    taskId: string,
+    access: ToolAccess,
+    responses: Record<string, unknown> | undefined,
+  ): Promise<HostAnswer | undefined> {
+    try {
+      const record = await this.sharing!.find(taskId, access.client);
+      if (!record) return undefined;
+      if (method === 'tasks/get') return reply(rpc.id, record);
+      if (!isTerminal(record.status as TaskStatus)) {
+        await this.sharing!.tell(
+          method === 'tasks/cancel'
+            ? { kind: 'cancel', id: taskId, owner: access.client }
+            : { kind: 'update', id: taskId, owner: access.client, inputResponses: responses ?? {} },
+        );
+      }
+      return reply(rpc.id, { resultType: 'complete' });
+    } catch (error) {
+      return refuse(rpc.id, -32603, (error as Error).message, { taskId });
+    }
   }
 
   /** Answers to outstanding requests are kept; once none is left the call is made again with all of them. */

@@ -48,6 +48,8 @@ export interface HostedTask {
   bytes: number;
   /** The last progress the call reported. */
   progress?: { progress: number; total?: number; message?: string };
+  /** What another replica's tasks/cancel and tasks/update do to it here (serve.store: TaskSharing). */
+  remote?: { cancel(): void; update(inputResponses: Record<string, unknown>): void };
   /** Its place in the order tasks were made (tasks made in one millisecond are still told apart). */
   readonly order: number;
 }
@@ -79,6 +81,9 @@ export class TaskStore {
     /** How ids are made: by default this process' mark and a UUID (so `lostTask` knows another process' ids). */
     private readonly newId: () => string = () => `${replicaId ? `${replicaId}.` : ''}${this.boot}.${randomUUID()}`,
   ) {}
+
+  /** Told of every change of a task (serve.store: the record the replicas share follows it). */
+  changed?: (task: HostedTask) => void;
 
   /** A new task of `owner`, or undefined when the owner holds as many as it may (the call then runs on, unhosted). */
   create(owner: string, params: Record<string, unknown>, abort: AbortController, bounds: TaskBounds, requestedTtlMs?: number): HostedTask | undefined {
@@ -141,6 +146,7 @@ export class TaskStore {
       task.answers = {};
       task.bytes = change.result !== undefined || change.error !== undefined ? Buffer.byteLength(JSON.stringify(change.result ?? change.error)) : 0;
     }
+    this.changed?.(task);
   }
 
   /** Bytes of results the owner's tasks keep. */
@@ -171,6 +177,11 @@ export class TaskStore {
       if (!isTerminal(task.status)) task.abort.abort(new Error('the task outlived its ttlMs'));
       this.tasks.delete(id);
     }
+  }
+
+  /** Forgets a task at once (one that could not be shared: its call is answered as any call). */
+  drop(id: string): void {
+    this.tasks.delete(id);
   }
 
   /** Stops every task (serve is closing). */

@@ -13,6 +13,18 @@ import { ADMIT, RENEW } from './limit-scripts.js';
  * the next call after the store's return is admitted as before.
  */
 
+/** A task as the replicas share it: its owner, the replica holding it, and what tasks/get answers. */
+export interface SharedTaskRecord {
+  owner: string;
+  holder: string;
+  /** The DetailedTask as tasks/get answers it (its status among it). */
+  task: Record<string, unknown>;
+}
+
+/** What one replica tells the one holding a task. */
+export type TaskMessage =
+  { kind: 'cancel'; id: string; owner: string } | { kind: 'update'; id: string; owner: string; inputResponses: Record<string, unknown> };
+
 /** How long a place in flight is held without its replica renewing it: a replica that dies frees its places within this. */
 export const LEASE_MS = 15_000;
 /** A store that answers nothing within this is as good as lost, for the call that waits. */
@@ -21,6 +33,8 @@ const COMMAND_TIMEOUT_MS = 1_000;
 export interface StoreSettings {
   url: string;
   prefix?: string | undefined;
+  /** serve.store.lease_ms (LEASE_MS when absent). */
+  lease_ms?: number | undefined;
   /** How long a place in flight outlives its replica (default LEASE_MS); renewed every third of it. */
   leaseMs?: number;
 }
@@ -87,7 +101,7 @@ export class SharedStore {
     this.redis = redis;
     this.url = maskedUrl(settings.url);
     this.prefix = settings.prefix ?? 'mcpkit';
-    this.leaseMs = settings.leaseMs ?? LEASE_MS;
+    this.leaseMs = settings.leaseMs ?? settings.lease_ms ?? LEASE_MS;
     redis.on('error', (error: Error) => {
       // While opening, the outcome of open says it once.
       if (this.lastError !== error.message && !this.opening)
@@ -108,6 +122,7 @@ export class SharedStore {
     try {
       await store.redis.connect();
       store.opening = false;
+      await store.renew();
     } catch (error) {
       const why = (store.lastError ?? (error as Error).message).replace(/\.$/, '');
       await store.close();
@@ -198,6 +213,9 @@ export class SharedStore {
 
   async close(): Promise<void> {
     clearInterval(this.renewer);
+    // A replica that stops on purpose gives its lease back: its running tasks are failed at once elsewhere.
+    if (this.redis.status === 'ready') await this.redis.del(this.leaseKey(this.holder)).catch(() => undefined);
+    this.subscriber?.disconnect();
     this.redis.disconnect();
   }
 
@@ -213,7 +231,81 @@ export class SharedStore {
     holders.add(holder);
   }
 
+  /** This process among the replicas: its tasks' records name it, its lease says it is alive. */
+  readonly holder = randomUUID();
+  private subscriber?: RedisClient;
+
+  /** A task's record, kept until its ttl (every replica answers tasks/get from it). */
+  async saveTask(id: string, record: SharedTaskRecord, ttlMs: number): Promise<void> {
+    try {
+      await this.redis.set(this.taskKey(id), JSON.stringify(record), 'PX', Math.max(1, Math.ceil(ttlMs)));
+    } catch (error) {
+      throw this.lost(error);
+    }
+  }
+
+  async loadTask(id: string): Promise<SharedTaskRecord | undefined> {
+    let text: string | null;
+    try {
+      text = await this.redis.get(this.taskKey(id));
+    } catch (error) {
+      throw this.lost(error);
+    }
+    return text === null ? undefined : (JSON.parse(text) as SharedTaskRecord);
+  }
+
+  /** Whether the replica holding a task is alive: its lease is renewed while it runs. */
+  async holderAlive(holder: string): Promise<boolean> {
+    if (holder === this.holder) return true;
+    try {
+      return (await this.redis.exists(this.leaseKey(holder))) === 1;
+    } catch (error) {
+      throw this.lost(error);
+    }
+  }
+
+  /** Tells the replicas a task's message (a cancel, answers): the one holding the task acts on it. */
+  async tellTask(message: TaskMessage): Promise<void> {
+    try {
+      await this.redis.publish(this.channel(), JSON.stringify(message));
+    } catch (error) {
+      throw this.lost(error);
+    }
+  }
+
+  /** Hears the tasks' messages (a connection of its own: a subscribed one sends nothing else). */
+  async hearTasks(heard: (message: TaskMessage) => void): Promise<void> {
+    const subscriber = (this.subscriber ??= this.redis.duplicate());
+    subscriber.on('error', () => undefined); // said by the main connection
+    subscriber.on('message', (_channel: string, text: string) => {
+      try {
+        heard(JSON.parse(text) as TaskMessage);
+      } catch {
+        // not a message of mcpkit's
+      }
+    });
+    // Subscribed whenever it is connected: at once, or once the store answers (required: false);
+    // nothing is queued while it is not, and a reconnection subscribes again.
+    const subscribe = () => void subscriber.subscribe(this.channel()).catch(() => undefined);
+    subscriber.on('ready', subscribe);
+    if (subscriber.status === 'wait') await subscriber.connect().catch(() => undefined);
+    else if (subscriber.status === 'ready') subscribe();
+  }
+
+  private taskKey(id: string): string {
+    return `${this.prefix}:{task:${id}}`;
+  }
+
+  private leaseKey(holder: string): string {
+    return `${this.prefix}:{lease:${holder}}`;
+  }
+
+  private channel(): string {
+    return `${this.prefix}:tasks`;
+  }
+
   private async renew(): Promise<void> {
+    await this.redis.set(this.leaseKey(this.holder), '1', 'PX', this.leaseMs).catch(() => undefined);
     for (const [key, holders] of this.held) {
       if (!holders.size) {
         this.held.delete(key);

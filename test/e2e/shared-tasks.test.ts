@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+
+/**
+ * Tasks shared by replicas of serve --http through a real redis-server (serve.store): a task made on
+ * one replica is read, answered, cancelled and completed through another, as a round-robin balancer
+ * with no map would send the requests; a replica killed mid-task leaves it failed, said so by the
+ * other within the lease. Raw 2026-07-28 JSON-RPC, as tasks.test.ts speaks it.
+ */
+
+describe.skipIf(!REDIS_SERVER)('tasks shared by replicas (serve.store)', () => {
+  let redis: RunningRedis;
+  let replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+  let config: string;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    config = writeConfig({
+      mcp_servers: { jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
+      tool_views: { jobs: { servers: ['jobs'] } },
+      serve: {
+        groups: ['config'],
+        clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } },
+        tasks: { tools: { greet: 30_000 } },
+        store: { url: redis.url, lease_ms: 2000 },
+      },
+    });
+    replicas = await Promise.all([serveHttpChild(config), serveHttpChild(config)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
+    await redis?.stop();
+  });
+
+  let nextId = 1;
+  async function rpc(base: string, token: string, method: string, params: Record<string, unknown>) {
+    const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
+    const body = {
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+          'io.modelcontextprotocol/clientInfo': { name: 'shared-tasks', version: '1' },
+        },
+      },
+    };
+    const response = await fetch(`${base}/view/jobs/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(name !== undefined ? { 'mcp-name': name } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    const line = text.includes('data:')
+      ? text
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .pop()!
+          .slice(5)
+      : text;
+    return JSON.parse(line) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+  }
+  const on = (i: number) => replicas[i]!.url;
+  const until = async (base: string, taskId: string, status: string) => {
+    let last: Record<string, unknown> | undefined;
+    const reached = await waitFor(async () => {
+      last = (await rpc(base, 'alice-token', 'tasks/get', { taskId })).result;
+      return last?.status === status;
+    }, 15_000);
+    expect(reached, JSON.stringify(last)).toBe(true);
+    return last!;
+  };
+
+  it('a task made on one replica is followed to its result on the other; another client cannot see it there', async () => {
+    const created = await rpc(on(0), 'alice-token', 'tools/call', { name: 'slow_compute', arguments: { seconds: 2, label: 'shared' } });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = String(created.result!.taskId);
+    // The record is there before the client heard of the task.
+    expect((await rpc(on(1), 'alice-token', 'tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'working' });
+    expect((await rpc(on(1), 'bob-token', 'tasks/get', { taskId })).error).toMatchObject({ code: -32602 });
+    const done = await until(on(1), taskId, 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed shared after 2 s' }] });
+  }, 60_000);
+
+  it('tasks/update sent to the other replica answers the question, and the task completes', async () => {
+    const created = await rpc(on(0), 'alice-token', 'tools/call', { name: 'confirm_delete', arguments: { filename: 'shared.txt' } });
+    const taskId = String(created.result!.taskId);
+    const asking = await until(on(1), taskId, 'input_required');
+    expect(Object.keys(asking.inputRequests as object)).toEqual(['confirm']);
+    const ack = await rpc(on(1), 'alice-token', 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    expect(ack.result).toEqual({ resultType: 'complete' });
+    const done = await until(on(0), taskId, 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'deleted shared.txt' }] });
+  }, 60_000);
+
+  it('tasks/cancel sent to the other replica stops the call where it runs: the upstream hears notifications/cancelled', async () => {
+    const count = async () =>
+      Number(((await rpc(on(0), 'alice-token', 'tools/call', { name: 'cancellations', arguments: {} })).result!.content as { text: string }[])[0]!.text);
+    const before = await count();
+    const created = await rpc(on(0), 'alice-token', 'tools/call', { name: 'slow_compute', arguments: { seconds: 30 } });
+    const taskId = String(created.result!.taskId);
+    expect((await rpc(on(1), 'alice-token', 'tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
+    await until(on(1), taskId, 'cancelled');
+    expect(await waitFor(async () => (await count()) === before + 1, 5_000)).toBe(true);
+  }, 60_000);
+
+  it('a replica killed mid-task leaves the task failed, said so by the other within the lease', async () => {
+    const doomed = await serveHttpChild(config);
+    try {
+      const created = await rpc(doomed.url, 'alice-token', 'tools/call', { name: 'slow_compute', arguments: { seconds: 30 } });
+      const taskId = String(created.result!.taskId);
+      expect((await rpc(on(1), 'alice-token', 'tasks/get', { taskId })).result).toMatchObject({ status: 'working' });
+      doomed.child.kill('SIGKILL');
+      const started = Date.now();
+      const failed = await until(on(1), taskId, 'failed');
+      expect(Date.now() - started).toBeLessThan(2000 + 3000); // the lease, and room for a loaded machine
+      expect(failed.statusMessage).toBe('The replica running it stopped.');
+      // Said once, kept: the other replica reads the same.
+      expect((await rpc(on(0), 'alice-token', 'tasks/get', { taskId })).result).toMatchObject({ status: 'failed' });
+    } finally {
+      await stopChild(doomed.child);
+    }
+  }, 60_000);
+});
