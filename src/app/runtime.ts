@@ -92,8 +92,12 @@ export class Runtime {
       waiting: (message) => this.waiting(message, 'slow-server'),
       ...(options.serverStderr ? { serverStderr: options.serverStderr } : {}),
       ownFiles: () => this.ownFiles(),
+      requestStateTag: () => this.storeHolder,
     });
   }
+
+  /** serve.store's name for this process (SharedStore.holder), once it has one. */
+  private storeHolder?: string;
 
   /** The current config (yaml and the checks load only when something first needs it). */
   config(): Promise<McpkitConfig> {
@@ -279,6 +283,15 @@ export class Runtime {
   /** serve.store: the upstreams' limits are kept there from now on, across replicas (serve --http). */
   useStore(store: import('../store/shared-store.js').SharedStore): void {
     this.upstreamLimits?.useStore(store);
+    this.storeHolder = store.holder;
+    this.store = store;
+  }
+
+  private store?: import('../store/shared-store.js').SharedStore;
+
+  /** serve.store, when serve --http opened one: what the replicas share (limits, tasks, questions). */
+  get sharedStore(): import('../store/shared-store.js').SharedStore | undefined {
+    return this.store;
   }
 
   /** Opens a view, runs `use`, and closes the view's connections whatever happens. */

@@ -40,6 +40,8 @@ export interface UpstreamFactoryDeps {
   serverStderr?: (text: string) => void;
   /** mcpkit's own files and folders (config/own-files.ts), which no box shows a server. */
   ownFiles?: () => OwnFiles;
+  /** This process among replicas sharing serve.store: what its bridged calls' request states start with. */
+  requestStateTag?: () => string | undefined;
 }
 
 /**
@@ -78,6 +80,7 @@ export class UpstreamFactory {
       stderr: quiet ? () => {} : (this.deps.serverStderr ?? ((line) => void process.stderr.write(line))),
       waiting: this.deps.waiting,
       ...(this.deps.ownFiles ? { ownFiles: this.deps.ownFiles } : {}),
+      ...(this.deps.requestStateTag ? { requestStateTag: this.deps.requestStateTag } : {}),
       // A one-shot command reports a server that is down; only a long-running process reconnects.
       ...(how.oneOff || !this.deps.longLived ? { backoff: NO_RECONNECT } : {}),
       ...(how.downstream ? { downstream: how.downstream } : {}),

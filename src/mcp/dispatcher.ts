@@ -12,7 +12,7 @@ import { beginCall, linksOf, REVOKED, throughChain, type BegunCall, type CallLin
 import type { Answered } from './call-record.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { runCodeCall } from './code-run.js';
-import { OpenQuestions, personAsker } from './person-asker.js';
+import { OpenQuestions, personAsker, SharedQuestions, type QuestionBook } from './person-asker.js';
 import { asProtocolError, invalidParams, protocolError, resourceNotFound, unknownTool } from './protocol-errors.js';
 import type { CallParams, Downstream, RequestContext } from './request-context.js';
 
@@ -46,11 +46,12 @@ type Handler = (params: any, ctx: RequestContext) => Promise<Record<string, unkn
 /** How a call the client cancelled ends in the audit log: it got no answer. */
 const CANCELLED = Object.freeze({ code: 'CANCELLED', message: 'The client cancelled the request; it was not answered.' });
 
-/** The questions this process put to 2026-07-28 clients and awaits answers to (./person-asker.ts). */
-const openQuestions = new WeakMap<Runtime, OpenQuestions>();
-function questionsOf(runtime: Runtime): OpenQuestions {
+/** The questions put to 2026-07-28 clients and awaiting answers (./person-asker.ts): this process', or the replicas' (serve.store). */
+const openQuestions = new WeakMap<Runtime, QuestionBook>();
+function questionsOf(runtime: Runtime): QuestionBook {
   let questions = openQuestions.get(runtime);
-  if (!questions) openQuestions.set(runtime, (questions = new OpenQuestions()));
+  const store = runtime.sharedStore;
+  if (!questions) openQuestions.set(runtime, (questions = store ? new SharedQuestions(store) : new OpenQuestions()));
   return questions;
 }
 

@@ -18,6 +18,11 @@ import { RouteAuth, type HttpSettings } from './route-auth.js';
 import { ServedClients } from './served-clients.js';
 import { TaskStore } from './task-store.js';
 import { TaskSharing } from './task-sharing.js';
+import { RemoteCalls } from './remote-calls.js';
+import { callParamsOf } from './wire-calls.js';
+import { outcomeOf, roundContext, type Outcome } from './task-host.js';
+import { hostedCallRunner } from './modern-http.js';
+import type { CallMessage } from '../store/shared-store.js';
 import { taskSettingsOf } from './task-settings.js';
 
 export type { HttpSettings } from './route-auth.js';
@@ -75,6 +80,7 @@ export async function serveHttp(
   const auth = new RouteAuth(logger, () => listenBase);
   const parts = httpParts(options, auth);
   await parts.sharing?.start();
+  await parts.remote?.start();
   const revocations = followRevocations(options, parts, auth);
   const handle = frontDoor(options, parts, auth);
 
@@ -127,19 +133,21 @@ export async function serveHttp(
 function httpParts(
   options: HttpServeOptions,
   auth: RouteAuth,
-): HttpParts & { modernRoutes: Map<string, ModernRoute>; calls: CallsInFlight<Whose>; sharing?: TaskSharing; close(): void } {
+): HttpParts & { modernRoutes: Map<string, ModernRoute>; calls: CallsInFlight<Whose>; sharing?: TaskSharing; remote?: RemoteCalls; close(): void } {
   const { runtime } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // The tasks serve hosts for 2026-07-28 clients, across routes; its settings follow the config.
+  const served = new ServedClients(undefined, options.store);
   const taskStore = new TaskStore(() => Date.now(), options.replicaId);
   const sharing = options.store ? new TaskSharing(options.store, taskStore, runtime.logger) : undefined;
   const tasks = { store: taskStore, settings: () => taskSettingsOf(runtime.live.loaded?.serve.tasks), ...(sharing ? { sharing } : {}) };
   const modernRoutes = new Map<string, ModernRoute>();
   const calls = new CallsInFlight<Whose>();
+  const remote = options.store ? new RemoteCalls(options.store, (call) => runPassedCall(options, served, calls, call), runtime.logger) : undefined;
   return {
     runtime,
     auth,
-    served: new ServedClients(undefined, options.store),
+    served,
     sessions: new LegacySessions({
       runtime,
       ...(options.observers ? { observers: options.observers } : {}),
@@ -150,7 +158,15 @@ function httpParts(
     modern(path, view) {
       let route = modernRoutes.get(path);
       if (!route)
-        modernRoutes.set(path, (route = modernRoute(runtime, view, { maxBodyBytes, tasks, ...(options.observers ? { observers: options.observers } : {}) })));
+        modernRoutes.set(
+          path,
+          (route = modernRoute(runtime, view, {
+            maxBodyBytes,
+            tasks,
+            ...(options.observers ? { observers: options.observers } : {}),
+            ...(remote ? { remote } : {}),
+          })),
+        );
       return route;
     },
     modernOpen: new Set(),
@@ -162,6 +178,7 @@ function httpParts(
     modernRoutes,
     calls,
     ...(sharing ? { sharing } : {}),
+    ...(remote ? { remote } : {}),
     close: () => tasks.store.close(),
   };
 }
@@ -260,4 +277,29 @@ function followRevocations(options: HttpServeOptions, parts: ReturnType<typeof h
     started: (s: HttpSettings) => void (clientsNow = JSON.stringify(s.clients ?? [])),
     stop: off,
   };
+}
+
+/**
+ * A call another replica passed here over serve.store (./remote-calls.ts): run on its route as the
+ * caller that replica let in, with this process' settings, rules and limits.
+ */
+async function runPassedCall(
+  options: HttpServeOptions,
+  served: ServedClients,
+  calls: CallsInFlight<Whose>,
+  call: Extract<CallMessage, { kind: 'call' }>,
+): Promise<Outcome> {
+  const route = routeOfPath(call.path);
+  const given = (call.body.params ?? {}) as Record<string, unknown>;
+  const params = callParamsOf(given);
+  if (!route || (route.kind !== 'mcp' && route.kind !== 'view') || !params)
+    return { error: { code: -32602, message: 'Invalid params: not a tools/call of an MCP route.' } };
+  const view = route.kind === 'view' ? route.view : undefined;
+  const caller = { id: call.caller.id, via: call.caller.via as Caller['via'], ...(call.caller.client !== undefined ? { client: call.caller.client } : {}) };
+  const access = served.accessOf((await options.settings()).clients, caller);
+  const round = { ...params, inputResponses: given.inputResponses, requestState: given.requestState };
+  const run = hostedCallRunner(options.runtime, view, options.observers);
+  return outcomeOf(
+    run(round, roundContext(call.body.id, round, call.headers, new AbortController().signal), access, scopeOf(calls, { route, caller }), call.headers),
+  );
 }

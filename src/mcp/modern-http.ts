@@ -9,9 +9,10 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
-import { TASKS_EXTENSION, TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
+import { callAnswer, forwardable, hostMayTake, TASKS_EXTENSION, TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
 import type { TaskStore } from './task-store.js';
 import type { TaskSharing } from './task-sharing.js';
+import type { RemoteCalls } from './remote-calls.js';
 import type { ServeObservers } from './call-chain.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -154,7 +155,7 @@ function hubOf(runtime: Runtime, view: string | undefined, access: ToolAccess | 
 }
 
 /** The task host's rounds run in a dispatcher of their own, as the SDK's handler would run the request. */
-function hostedCallRunner(runtime: Runtime, view: string | undefined, observers: ServeObservers | undefined): CallRunner {
+export function hostedCallRunner(runtime: Runtime, view: string | undefined, observers: ServeObservers | undefined): CallRunner {
   return async (params, ctx, access, inFlight, headers) => {
     const hub = hubOf(runtime, view, access);
     // Mcp-Param-* checked as for a call the SDK answers (ModernRoute.serve): here, inside the time the call is given.
@@ -212,6 +213,8 @@ export function modernRoute(
     observers?: ServeObservers;
     /** serve as the task host (./task-host.ts), with the process' tasks (shared with the other replicas by serve.store). */
     tasks?: { store: TaskStore; settings: () => TaskSettings; sharing?: TaskSharing };
+    /** serve.store: a bridged question's retry that another replica parked is passed to it (./remote-calls.ts). */
+    remote?: RemoteCalls;
   },
 ): ModernRoute {
   let unsubscribe: (() => void)[] | undefined;
@@ -258,6 +261,21 @@ export function modernRoute(
       // subscribed to upstream for as long as it is open (a 2025 server tells only subscribers).
       const refusedListen = await subscribeListened(runtime, view, body, access, res);
       if (refusedListen) return refuse(res, refusedListen);
+      // A retry whose request state another replica issued goes on there (the call is parked in that process).
+      const holder = options.remote?.holderOf(body);
+      if (holder !== undefined && hostMayTake(body as never, req.headers)) {
+        const rpc = body as { id: unknown; params: Record<string, unknown> };
+        const caller = { id: access.client, via: access.named ? 'client' : 'token', ...(access.named ? { client: access.client } : {}) };
+        const outcome = await options.remote!.pass(holder, {
+          path: view === undefined ? '/mcp' : `/view/${encodeURIComponent(view)}/mcp`,
+          body: rpc,
+          headers: forwardable(req.headers),
+          caller,
+        });
+        const answer = callAnswer(rpc.id, outcome, serverInfo());
+        res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.text) }).end(answer.text);
+        return;
+      }
       // A call the task host takes runs in its own time, from its arrival (its Mcp-Param-* headers checked within).
       const hosted = await host?.handle(body, req.headers, access, inFlight, arrived);
       if (hosted) {

@@ -49,7 +49,7 @@ export type CallRunner = (
 ) => Promise<Record<string, unknown>>;
 
 /** How one round of a call ended. */
-type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
+export type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
 
 type Rpc = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
 
@@ -105,8 +105,18 @@ export function modernCallResult(result: Record<string, unknown>, serverInfo: Re
   };
 }
 
+/** A call's end as the SDK's 2026-07-28 codec answers it: its result, or its error in-band. */
+export function callAnswer(id: unknown, outcome: Outcome, serverInfo: Record<string, unknown>): HostAnswer {
+  if ('error' in outcome) {
+    // In-band errors are HTTP 200 but for those the SDK's ladder answers with 400 (a header mismatch, a missing capability).
+    const { code, message, data } = outcome.error;
+    return refuse(id, code, message, data, code === MISSING_CAPABILITY || code === HEADER_MISMATCH ? 400 : 200);
+  }
+  return reply(id, modernCallResult(outcome.result, serverInfo));
+}
+
 /** The request context of one round of a hosted call: no stream (the answer is one JSON body, or a task's). */
-function roundContext(
+export function roundContext(
   id: unknown,
   params: CallParams & { inputResponses?: unknown; requestState?: unknown },
   headers: Record<string, string>,
@@ -128,7 +138,7 @@ function roundContext(
 }
 
 /** A round's end, as an outcome (a thrown error is the JSON-RPC error it would be answered with). */
-const outcomeOf = (round: Promise<Record<string, unknown>>): Promise<Outcome> =>
+export const outcomeOf = (round: Promise<Record<string, unknown>>): Promise<Outcome> =>
   round.then(
     (result) => ({ result }),
     (error: unknown) => ({ error: wireError(error) }),
@@ -219,12 +229,7 @@ export class TaskHost {
 
   /** A call that ended before it became a task, answered as the SDK answers an in-band result or error. */
   private answerNow(id: unknown, outcome: Outcome): HostAnswer {
-    if ('error' in outcome) {
-      // In-band errors are HTTP 200 but for those the SDK's ladder answers with 400 (a header mismatch, a missing capability).
-      const { code, message, data } = outcome.error;
-      return refuse(id, code, message, data, code === MISSING_CAPABILITY || code === HEADER_MISMATCH ? 400 : 200);
-    }
-    return reply(id, modernCallResult(outcome.result, this.serverInfo()));
+    return callAnswer(id, outcome, this.serverInfo());
   }
 
   private async taskMethod(rpc: Rpc, headers: IncomingHttpHeaders, access: ToolAccess): Promise<HostAnswer> {
@@ -386,7 +391,7 @@ function withoutRelatedTask(result: Record<string, unknown>): Record<string, unk
 }
 
 /** The request headers a call is made again with (never the credential: the host passes the caller's access itself). */
-function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
+export function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || name === 'authorization' || name === 'cookie' || name === 'content-length' || name === 'host' || name === 'connection') continue;

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.js';
-import type { SharedStore, SharedTaskRecord, TaskMessage } from '../store/shared-store.js';
+import type { SharedStore, SharedTaskRecord, StoreMessage, TaskMessage } from '../store/shared-store.js';
 import { detailedTask, isTerminal, type HostedTask, type TaskStatus, type TaskStore } from './task-store.js';
 
 /**
@@ -60,7 +60,8 @@ export class TaskSharing {
     return this.store.tellTask(message);
   }
 
-  private heard(message: TaskMessage): void {
+  private heard(message: StoreMessage): void {
+    if (message.kind !== 'cancel' && message.kind !== 'update') return;
     const task = this.tasks.get(message.id, message.owner);
     if (!task?.remote) return; // not this replica's, or ended
     this.logger.debug(`serve.store: ${message.kind} of task ${message.id} from another replica`);

@@ -25,6 +25,26 @@ export interface SharedTaskRecord {
 export type TaskMessage =
   { kind: 'cancel'; id: string; owner: string } | { kind: 'update'; id: string; owner: string; inputResponses: Record<string, unknown> };
 
+/**
+ * A call one replica passes to another (a bridged question's retry, which only the replica that
+ * parked the call can go on with), and the answer sent back. `caller` is who the first replica let in.
+ */
+export type CallMessage =
+  | {
+      kind: 'call';
+      id: string;
+      holder: string;
+      from: string;
+      path: string;
+      body: Record<string, unknown>;
+      headers: Record<string, string>;
+      caller: { id: string; via: string; client?: string };
+    }
+  | { kind: 'reply'; id: string; to: string; outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } };
+
+/** Everything the replicas tell one another on the store's channel. */
+export type StoreMessage = TaskMessage | CallMessage;
+
 /** How long a place in flight is held without its replica renewing it: a replica that dies frees its places within this. */
 export const LEASE_MS = 15_000;
 /** A store that answers nothing within this is as good as lost, for the call that waits. */
@@ -265,7 +285,7 @@ export class SharedStore {
   }
 
   /** Tells the replicas a task's message (a cancel, answers): the one holding the task acts on it. */
-  async tellTask(message: TaskMessage): Promise<void> {
+  async tellTask(message: StoreMessage): Promise<void> {
     try {
       await this.redis.publish(this.channel(), JSON.stringify(message));
     } catch (error) {
@@ -273,16 +293,22 @@ export class SharedStore {
     }
   }
 
-  /** Hears the tasks' messages (a connection of its own: a subscribed one sends nothing else). */
-  async hearTasks(heard: (message: TaskMessage) => void): Promise<void> {
-    const subscriber = (this.subscriber ??= this.redis.duplicate());
+  private readonly hearers = new Set<(message: StoreMessage) => void>();
+
+  /** Hears the replicas' messages (one connection of its own for every hearer: a subscribed one sends nothing else). */
+  async hearTasks(heard: (message: StoreMessage) => void): Promise<void> {
+    this.hearers.add(heard);
+    if (this.subscriber) return;
+    const subscriber = (this.subscriber = this.redis.duplicate());
     subscriber.on('error', () => undefined); // said by the main connection
     subscriber.on('message', (_channel: string, text: string) => {
+      let message: StoreMessage;
       try {
-        heard(JSON.parse(text) as TaskMessage);
+        message = JSON.parse(text) as StoreMessage;
       } catch {
-        // not a message of mcpkit's
+        return; // not a message of mcpkit's
       }
+      for (const hearer of this.hearers) hearer(message);
     });
     // Subscribed whenever it is connected: at once, or once the store answers (required: false);
     // nothing is queued while it is not, and a reconnection subscribes again.
@@ -290,6 +316,24 @@ export class SharedStore {
     subscriber.on('ready', subscribe);
     if (subscriber.status === 'wait') await subscriber.connect().catch(() => undefined);
     else if (subscriber.status === 'ready') subscribe();
+  }
+
+  /** An open question of a person's approval (mcp/person-asker.ts): its state, bound to the call it was asked for. */
+  async openQuestion(state: string, call: string, ttlMs: number): Promise<void> {
+    try {
+      await this.redis.set(`${this.prefix}:{question:${state}}`, call, 'PX', ttlMs);
+    } catch (error) {
+      throw this.lost(error);
+    }
+  }
+
+  /** The call a question was asked for, taken once (GETDEL): undefined when it was never asked, expired or taken. */
+  async takeQuestion(state: string): Promise<string | undefined> {
+    try {
+      return (await this.redis.getdel(`${this.prefix}:{question:${state}}`)) ?? undefined;
+    } catch (error) {
+      throw this.lost(error);
+    }
   }
 
   private taskKey(id: string): string {

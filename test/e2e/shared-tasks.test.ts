@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
 
 /**
@@ -19,10 +20,10 @@ describe.skipIf(!REDIS_SERVER)('tasks shared by replicas (serve.store)', () => {
   beforeAll(async () => {
     redis = await startRedis();
     config = writeConfig({
-      mcp_servers: { jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
-      tool_views: { jobs: { servers: ['jobs'] } },
+      mcp_servers: { jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] }, everything: SERVERS.everything },
+      tool_views: { jobs: { servers: ['jobs'] }, old: { servers: ['everything'], exposure: 'direct' } },
       serve: {
-        groups: ['config'],
+        groups: ['config', 'server'],
         clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } },
         tasks: { tools: { greet: 30_000 } },
         store: { url: redis.url, lease_ms: 2000 },
@@ -36,7 +37,7 @@ describe.skipIf(!REDIS_SERVER)('tasks shared by replicas (serve.store)', () => {
   });
 
   let nextId = 1;
-  async function rpc(base: string, token: string, method: string, params: Record<string, unknown>) {
+  async function rpc(base: string, token: string, method: string, params: Record<string, unknown>, view = 'jobs', tasks = true) {
     const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
     const body = {
       jsonrpc: '2.0',
@@ -46,12 +47,15 @@ describe.skipIf(!REDIS_SERVER)('tasks shared by replicas (serve.store)', () => {
         ...params,
         _meta: {
           'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: { form: {} },
+            ...(tasks ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {}),
+          },
           'io.modelcontextprotocol/clientInfo': { name: 'shared-tasks', version: '1' },
         },
       },
     };
-    const response = await fetch(`${base}/view/jobs/mcp`, {
+    const response = await fetch(view === 'default' ? `${base}/mcp` : `${base}/view/${view}/mcp`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -115,6 +119,35 @@ describe.skipIf(!REDIS_SERVER)('tasks shared by replicas (serve.store)', () => {
     expect((await rpc(on(1), 'alice-token', 'tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
     await until(on(1), taskId, 'cancelled');
     expect(await waitFor(async () => (await count()) === before + 1, 5_000)).toBe(true);
+  }, 60_000);
+
+  it("a 2025 server's question answered through the other replica: the retry goes on where the call is parked", async () => {
+    const asked = await rpc(on(0), 'alice-token', 'tools/call', { name: 'trigger-elicitation-request', arguments: {} }, 'old', false);
+    expect(asked.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
+    const [key] = Object.keys(asked.result!.inputRequests as object);
+    const retry = {
+      name: 'trigger-elicitation-request',
+      arguments: {},
+      inputResponses: { [key!]: { action: 'accept', content: { name: 'Ada' } } },
+      requestState: asked.result!.requestState,
+    };
+    const answered = await rpc(on(1), 'alice-token', 'tools/call', retry, 'old', false);
+    expect(answered.error).toBeUndefined();
+    expect(JSON.stringify(answered.result)).toContain('Ada');
+    // Passed once: the state is spent, on either replica.
+    expect((await rpc(on(1), 'alice-token', 'tools/call', retry, 'old', false)).error).toMatchObject({ code: -32602 });
+  }, 60_000);
+
+  it("an agent command's approval answered through the other replica is taken there, once", async () => {
+    const add = { name: 'server_add', arguments: { name: 'from-agent', command: process.execPath, args: ['--version'] } };
+    const asked = await rpc(on(0), 'alice-token', 'tools/call', add, 'default', false);
+    expect(asked.result).toMatchObject({ resultType: 'input_required', inputRequests: { mcpkit_approval: expect.any(Object) } });
+    const retry = { ...add, inputResponses: { mcpkit_approval: { action: 'accept', content: { approve: true } } }, requestState: asked.result!.requestState };
+    const added = await rpc(on(1), 'alice-token', 'tools/call', retry, 'default', false);
+    expect(added.result?.isError, JSON.stringify(added)).toBeFalsy();
+    expect(readFileSync(config, 'utf8')).toContain('from-agent');
+    // The answer is spent: the same retry is asked again, not taken twice.
+    expect((await rpc(on(0), 'alice-token', 'tools/call', retry, 'default', false)).result).toMatchObject({ resultType: 'input_required' });
   }, 60_000);
 
   it('a replica killed mid-task leaves the task failed, said so by the other within the lease', async () => {

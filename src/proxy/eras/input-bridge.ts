@@ -76,7 +76,14 @@ export class InputBridge<R> {
   private readonly parked = new Map<string, Parked<R>>();
   private seq = 0;
 
-  constructor(private readonly parkMs: number) {}
+  constructor(
+    private readonly parkMs: number,
+    /**
+     * Put in front of every request state (and a dot): which process parked the call, so that a
+     * replica sharing serve.store can pass a retry that reached it to this one (mcp/remote-calls.ts).
+     */
+    private readonly tag?: () => string | undefined,
+  ) {}
 
   /** Whether a call is waiting for a client's input under this state. */
   holds(state: string): boolean {
@@ -145,7 +152,8 @@ export class InputBridge<R> {
   }
 
   private park(call: BridgedCall<R>, ask: Ask): InputRequiredAnswer {
-    const state = randomBytes(18).toString('base64url');
+    const tag = this.tag?.();
+    const state = `${tag ? `${tag}.` : ''}${randomBytes(18).toString('base64url')}`;
     const key = `mcpkit_${++this.seq}`;
     const timer = setTimeout(() => {
       this.parked.delete(state);

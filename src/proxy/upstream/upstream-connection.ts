@@ -57,6 +57,8 @@ export interface UpstreamOptions {
   problemsHint?: string;
   /** The stored OAuth login to use (LoginStore key): a client's own (`SERVER@CLIENT`); the server's name by default. */
   login?: string;
+  /** What a bridged call's request state starts with: this process among replicas (InputBridge). */
+  requestStateTag?: () => string | undefined;
   /** Told once when connecting is slow, so a terminal can say what it waits for. */
   waiting?: (message: string) => void;
   /** OAuth for a remote server; by default the stored login of a server with `auth: oauth`. */

@@ -63,7 +63,7 @@ export class Upstream {
   /** The subscriptions/listen stream of a 2026 server (list changes and subscribed resources). */
   private readonly listening: ListenStream;
   /** 2026 clients' calls parked while they answer what this (2025) server asked. */
-  private readonly bridge = new InputBridge<CallToolResult>(BRIDGE_PARK_MS);
+  private readonly bridge: InputBridge<CallToolResult>;
   /** Tool calls in flight, on either path (retire waits for them). */
   private readonly calls = new InFlight();
   private readonly reads: ReadThrough;
@@ -73,6 +73,7 @@ export class Upstream {
   constructor(options: UpstreamOptions) {
     this.name = options.name;
     this.refusedBecause = options.problems !== undefined && options.problemsHint !== undefined;
+    this.bridge = new InputBridge<CallToolResult>(BRIDGE_PARK_MS, options.requestStateTag);
     this.listening = new ListenStream(options.name, options.logger);
     this.connection = new UpstreamConnection(options, {
       setUp: (client, offered) => this.setUp(client, offered),

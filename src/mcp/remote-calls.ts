@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../core/logger.js';
+import type { CallMessage, SharedStore, StoreMessage } from '../store/shared-store.js';
+import type { Outcome } from './task-host.js';
+
+type PassedCall = Extract<CallMessage, { kind: 'call' }>;
+
+/** How often a replica waiting for another's answer checks that the other still lives. */
+const HOLDER_CHECK_MS = 2_000;
+
+/**
+ * Calls one replica passes to another over serve.store. A 2026-07-28 client answering a 2025
+ * server's question (sampling, elicitation) retries its call with a request state that only the
+ * replica that parked the call can go on with; the state names that replica (proxy/eras/input-
+ * bridge.ts), so a retry that reached another one is passed to it, run there as the caller the
+ * first replica let in, and its answer (the result, or the next question) comes back. A balancer
+ * then needs no map for it. The store is trusted as the replicas are: what reaches its channel runs.
+ */
+export class RemoteCalls {
+  private readonly waiting = new Map<string, (outcome: Outcome) => void>();
+
+  constructor(
+    private readonly store: SharedStore,
+    /** Runs a call passed to this replica, as its route would run it. */
+    private readonly run: (call: PassedCall) => Promise<Outcome>,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.store.hearTasks((message) => this.heard(message));
+  }
+
+  /** The other replica a tools/call's request state belongs to; undefined: this one's, or none. */
+  holderOf(body: unknown): string | undefined {
+    const rpc = body as { method?: unknown; params?: { requestState?: unknown } } | undefined;
+    const state = rpc?.method === 'tools/call' ? rpc.params?.requestState : undefined;
+    if (typeof state !== 'string') return undefined;
+    const holder = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\./.exec(state)?.[1];
+    return holder !== undefined && holder !== this.store.holder ? holder : undefined;
+  }
+
+  /** Passes the call to its replica and waits for the answer while that replica lives. */
+  async pass(holder: string, call: Omit<PassedCall, 'kind' | 'id' | 'holder' | 'from'>): Promise<Outcome> {
+    if (!(await this.store.holderAlive(holder))) return gone();
+    const id = randomUUID();
+    const answered = new Promise<Outcome>((resolve) => this.waiting.set(id, resolve));
+    try {
+      await this.store.tellTask({ kind: 'call', id, holder, from: this.store.holder, ...call });
+      for (;;) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const outcome = await Promise.race([
+          answered,
+          new Promise<undefined>((resolve) => {
+            timer = setTimeout(() => resolve(undefined), HOLDER_CHECK_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (outcome) return outcome;
+        if (!(await this.store.holderAlive(holder))) return gone();
+      }
+    } finally {
+      this.waiting.delete(id);
+    }
+  }
+
+  private heard(message: StoreMessage): void {
+    if (message.kind === 'reply' && message.to === this.store.holder) return this.waiting.get(message.id)?.(message.outcome);
+    if (message.kind !== 'call' || message.holder !== this.store.holder) return;
+    this.logger.debug(`serve.store: a call passed from another replica (${message.path})`);
+    void this.run(message)
+      .then((outcome) => this.store.tellTask({ kind: 'reply', id: message.id, to: message.from, outcome }))
+      .catch((error: Error) => this.logger.warn(`serve.store: a call passed from another replica was not answered: ${error.message}`));
+  }
+}
+
+function gone(): Outcome {
+  return {
+    error: {
+      code: -32602,
+      message: 'Invalid or expired requestState: the replica that asked this question stopped, and the call with it (retry the call from the start).',
+    },
+  };
+}

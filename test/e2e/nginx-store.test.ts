@@ -1,0 +1,159 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, ROOT, spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
+import { FIXTURE_SERVERS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+
+/**
+ * docs/deploy/nginx-store.conf as written (its ports replaced by free ones): Debian's nginx in
+ * front of two serve --http replicas sharing a real redis-server, 2026-07-28 traffic round robin
+ * with no map. Tasks made on both replicas are polled to their end through it, a 2025 server's
+ * question is answered through it (the retry may reach either replica), and 2025 sessions keep
+ * their replica.
+ */
+
+const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+if (!nginx) console.log('skipped: nginx in front of replicas sharing a store (Debian package "nginx" is not installed)');
+
+const children: PipedChild[] = [];
+const clients: Client[] = [];
+let redis: RunningRedis | undefined;
+let front = '';
+
+async function startReplica(id: string, config: string, port: number): Promise<PipedChild> {
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', String(port), '--config', config], {
+    env: cleanEnv({ REPLICA_ID: id }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  if (!(await waitFor(() => /listening on/.test(stderr) || child.exitCode !== null, 20_000))) throw new Error(`replica ${id} did not start: ${stderr}`);
+  children.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  if (!nginx || !REDIS_SERVER) return;
+  redis = await startRedis();
+  const dir = tempDir();
+  const config = join(dir, 'mcpkit.yaml');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcp_servers: { everything: SERVERS.everything, jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
+      serve: { replica_id: '${REPLICA_ID}', store: { url: redis.url } },
+    }),
+  );
+  const [p0, p1, p2] = [await freePort(), await freePort(), await freePort()];
+  await startReplica('r1', config, p1);
+  await startReplica('r2', config, p2);
+  const conf = readFileSync(join(ROOT, 'docs/deploy/nginx-store.conf'), 'utf8')
+    .replaceAll('127.0.0.1:8800', `127.0.0.1:${p0}`)
+    .replaceAll('127.0.0.1:8801', `127.0.0.1:${p1}`)
+    .replaceAll('127.0.0.1:8802', `127.0.0.1:${p2}`)
+    .replace(
+      'http {',
+      `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    fastcgi_temp_path ${dir}/fastcgi;\n    uwsgi_temp_path ${dir}/uwsgi;\n    scgi_temp_path ${dir}/scgi;`,
+    );
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  writeFileSync(join(dir, 'nginx.conf'), conf);
+  const proxy = spawnTracked(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/logs/error.log;`], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(proxy);
+  front = `http://127.0.0.1:${p0}`;
+  const up = await waitFor(
+    () =>
+      fetch(`${front}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    10_000,
+  );
+  if (!up) throw new Error(`nginx did not start: ${existsSync(join(dir, 'logs/error.log')) ? readFileSync(join(dir, 'logs/error.log'), 'utf8') : ''}`);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await Promise.allSettled(children.map((c) => stopChild(c)));
+  await redis?.stop();
+});
+
+let id = 0;
+async function rpc(method: string, params: Record<string, unknown>, name: string, capabilities: Record<string, unknown>) {
+  const response = await fetch(`${front}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
+          'io.modelcontextprotocol/clientInfo': { name: 'nginx-store', version: '1' },
+        },
+      },
+    }),
+  });
+  return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } };
+}
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+describe.skipIf(!nginx || !REDIS_SERVER)('behind nginx without a map (docs/deploy/nginx-store.conf), two replicas sharing a store', () => {
+  it('tasks made on both replicas are polled to their end round robin; their ids route nowhere', async () => {
+    const made = await Promise.all(
+      [1, 2, 3, 4].map(() => rpc('tools/call', { name: 'jobs__slow_compute', arguments: { seconds: 1 } }, 'jobs__slow_compute', TASKS)),
+    );
+    const ids = made.map((m) => String(m.result?.taskId));
+    expect(new Set(ids.map((t) => t.split('.')[0]))).toEqual(new Set(['r1', 'r2']));
+    for (const taskId of ids) {
+      expect(await waitFor(async () => (await rpc('tasks/get', { taskId }, taskId, TASKS)).result?.status === 'completed', 10_000), taskId).toBe(true);
+      // Round robin: the next reads land on both replicas, and each answers it.
+      for (let i = 0; i < 3; i++) expect((await rpc('tasks/get', { taskId }, taskId, TASKS)).result).toMatchObject({ taskId, status: 'completed' });
+    }
+  }, 60_000);
+
+  it("a 2025 server's questions are answered through the balancer, wherever the retry lands", async () => {
+    for (let n = 0; n < 4; n++) {
+      const asked = await rpc('tools/call', { name: 'everything__trigger-elicitation-request', arguments: {} }, 'everything__trigger-elicitation-request', {
+        elicitation: { form: {} },
+      });
+      expect(asked.result).toMatchObject({ resultType: 'input_required' });
+      const [key] = Object.keys(asked.result!.inputRequests as object);
+      const answered = await rpc(
+        'tools/call',
+        {
+          name: 'everything__trigger-elicitation-request',
+          arguments: {},
+          inputResponses: { [key!]: { action: 'accept', content: { name: `Ada ${n}` } } },
+          requestState: asked.result!.requestState,
+        },
+        'everything__trigger-elicitation-request',
+        { elicitation: { form: {} } },
+      );
+      expect(answered.error, JSON.stringify(answered)).toBeUndefined();
+      expect(JSON.stringify(answered.result)).toContain(`Ada ${n}`);
+    }
+  }, 60_000);
+
+  it('a 2025 session stays on its replica', async () => {
+    const c = new Client({ name: 'nginx-store-legacy', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${front}/mcp`));
+    await c.connect(transport);
+    clients.push(c);
+    for (let n = 0; n < 4; n++)
+      expect(JSON.stringify((await c.callTool({ name: 'everything__echo', arguments: { message: `s ${n}` } })).content)).toContain(`Echo: s ${n}`);
+  }, 30_000);
+});
