@@ -5,7 +5,9 @@
 //   2. memory (RSS of serve and every process under it) per 2025-11-25 session that shares the
 //      common connections, per 2025 session with connections of its own (it declares roots), and
 //      per 2026-07-28 client;
-//   3. calls/s and p50/p99 latency of tools/call at 1, 8, 32 and 128 concurrent 2025 clients.
+//   3. calls/s and p50/p99 latency of tools/call at 1, 8, 32 and 128 concurrent 2025 clients;
+//   4. with serve.store (bench/store.mjs, when redis-server is installed): a limited call with and
+//      without the store at 1, 8 and 32 clients, and two replicas sharing it, behind nginx too.
 // Usage: node bench/scale.mjs [calls per level=2000]   (needs "npm run build" first)
 // MCPKIT_BIN=/path/to/bin/run.js measures another build (an older checkout) with the same clients.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -158,3 +160,13 @@ rmSync(dir, { recursive: true, force: true });
 const width = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
 console.log(`mcpkit: ${bin}`);
 for (const r of rows) console.log(`| ${r.map((c, i) => c.padEnd(width[i])).join(' | ')} |`);
+
+// 4. With serve.store (replicas sharing their limits and tasks in redis-server): bench/store.mjs,
+// one run, interleaved: a limited call with its limits in the process and in the store at 1, 8
+// and 32 clients, and two replicas sharing the store, split by hand and behind nginx.
+const { spawnSync } = await import('node:child_process');
+const { existsSync } = await import('node:fs');
+if (['/usr/bin/redis-server', '/usr/sbin/redis-server'].some((p) => existsSync(p)) && !process.env.MCPKIT_BIN) {
+  console.log('');
+  spawnSync(process.execPath, [join(root, 'bench/store.mjs')], { stdio: 'inherit', env: { ...process.env, N: String(CALLS) } });
+} else console.log('\n(serve.store rows: redis-server is not installed, or MCPKIT_BIN names another build)');

@@ -4,10 +4,11 @@
 // limits kept in the process or in a real redis-server on loopback, side by side, in turns
 // (round 0 is warm-up). Rows: p50 of one call at a time, and calls/s at 1, 8 and 32 light
 // keep-alive clients on the hot path; then two replicas sharing the store, the clients split
-// between them as a round-robin balancer would. Needs "npm run build" and redis-server.
+// between them as a round-robin balancer would, and the same behind nginx (docs/deploy/nginx-store.conf
+// as written, its ports replaced) when nginx is installed. Needs "npm run build" and redis-server.
 // Usage: node bench/store.mjs   (N: calls per round, default 3000)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,23 +120,50 @@ try {
     );
   }
 
-  console.log(`\n| two replicas sharing the store, clients split between them | calls/s (median of 4) |`);
+  console.log(`\n| two replicas sharing the store | calls/s (median of 4) |`);
   console.log('|---|---|');
-  for (const count of [8, 32]) {
-    const calls = await Promise.all(Array.from({ length: count }, (_, i) => connect((i % 2 ? second : shared).base)));
-    const rates = [];
-    for (let round = 0; round < 5; round++) {
-      const t0 = performance.now();
-      let left = N;
-      await Promise.all(
-        calls.map(async (call) => {
-          while (left-- > 0) await call();
-        }),
+  // Behind nginx: the documented file, its ports replaced by the replicas' and a free one.
+  const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+  let front;
+  if (nginx) {
+    const port = (base) => new URL(base).port;
+    const listen = await freePort();
+    const conf = readFileSync(join(root, 'docs/deploy/nginx-store.conf'), 'utf8')
+      .replaceAll('127.0.0.1:8800', `127.0.0.1:${listen}`)
+      .replaceAll('127.0.0.1:8801', `127.0.0.1:${port(shared.base)}`)
+      .replaceAll('127.0.0.1:8802', `127.0.0.1:${port(second.base)}`)
+      .replace(
+        'http {',
+        `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    fastcgi_temp_path ${dir}/fastcgi;\n    uwsgi_temp_path ${dir}/uwsgi;\n    scgi_temp_path ${dir}/scgi;`,
       );
-      if (round > 0) rates.push(N / ((performance.now() - t0) / 1000));
-    }
-    console.log(`| ${count} clients | ${med(rates).toFixed(0)} |`);
+    mkdirSync(join(dir, 'logs'), { recursive: true });
+    writeFileSync(join(dir, 'nginx.conf'), conf);
+    children.push(
+      spawn(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/logs/error.log;`], { stdio: 'ignore' }),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    front = `http://127.0.0.1:${listen}`;
   }
+  const ways = [
+    ['clients split between the replicas', (i) => (i % 2 ? second : shared).base],
+    ...(front ? [['behind nginx (nginx-store.conf)', () => front]] : []),
+  ];
+  for (const [way, baseOf] of ways)
+    for (const count of [8, 32]) {
+      const calls = await Promise.all(Array.from({ length: count }, (_, i) => connect(baseOf(i))));
+      const rates = [];
+      for (let round = 0; round < 5; round++) {
+        const t0 = performance.now();
+        let left = N;
+        await Promise.all(
+          calls.map(async (call) => {
+            while (left-- > 0) await call();
+          }),
+        );
+        if (round > 0) rates.push(N / ((performance.now() - t0) / 1000));
+      }
+      console.log(`| ${count} clients, ${way} | ${med(rates).toFixed(0)} |`);
+    }
 } finally {
   for (const child of children) child.kill();
   rmSync(dir, { recursive: true, force: true });
