@@ -262,7 +262,7 @@ export function modernRoute(
       const refusedListen = await subscribeListened(runtime, view, body, access, res);
       if (refusedListen) return refuse(res, refusedListen);
       // A retry whose request state another replica issued goes on there (the call is parked in that process).
-      const holder = options.remote?.holderOf(body);
+      const holder = await options.remote?.holderOf(body).catch(() => undefined);
       if (holder !== undefined && hostMayTake(body as never, req.headers)) {
         const rpc = body as { id: unknown; params: Record<string, unknown> };
         const caller = { id: access.client, via: access.named ? 'client' : 'token', ...(access.named ? { client: access.client } : {}) };

@@ -30,18 +30,22 @@ export class RemoteCalls {
     await this.store.hearTasks((message) => this.heard(message));
   }
 
-  /** The other replica a tools/call's request state belongs to; undefined: this one's, or none. */
-  holderOf(body: unknown): string | undefined {
+  /**
+   * The live replica of this store a tools/call's request state belongs to; undefined: this one's,
+   * none, or one no live replica of this store names (an upstream's own state, passed through as
+   * ever, or a dead replica's, which the call's own path refuses as expired).
+   */
+  async holderOf(body: unknown): Promise<string | undefined> {
     const rpc = body as { method?: unknown; params?: { requestState?: unknown } } | undefined;
     const state = rpc?.method === 'tools/call' ? rpc.params?.requestState : undefined;
     if (typeof state !== 'string') return undefined;
     const holder = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\./.exec(state)?.[1];
-    return holder !== undefined && holder !== this.store.holder ? holder : undefined;
+    if (holder === undefined || holder === this.store.holder) return undefined;
+    return (await this.store.holderAlive(holder)) ? holder : undefined;
   }
 
   /** Passes the call to its replica and waits for the answer while that replica lives. */
   async pass(holder: string, call: Omit<PassedCall, 'kind' | 'id' | 'holder' | 'from'>): Promise<Outcome> {
-    if (!(await this.store.holderAlive(holder))) return gone();
     const id = randomUUID();
     const answered = new Promise<Outcome>((resolve) => this.waiting.set(id, resolve));
     try {
