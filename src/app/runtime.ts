@@ -1,5 +1,5 @@
 import { redact } from '../core/redact.js';
-import { DEFAULT_PIN_MODE, SETTING_DEFAULTS } from '../config/defaults.js';
+import { DEFAULT_PIN_MODE } from '../config/defaults.js';
 import { dirname, resolve } from 'node:path';
 import { ownFiles, type OwnFiles } from '../config/own-files.js';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
@@ -18,11 +18,10 @@ import { LiveHubs, pooled, type LiveHub } from './live-hubs.js';
 import { UpstreamLimits } from './upstream-limits.js';
 import { UpstreamFactory } from './upstream-factory.js';
 import { UpstreamPools } from './upstream-pools.js';
-import { OwnHubs } from './own-hubs.js';
+import { ClientHubs } from './client-hubs.js';
 import { DEFAULT_POLICY, SessionState, type OneOffOptions, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
 import type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget, WaitKind } from './runtime-options.js';
-import type { CallerIdentity } from '../config/client-credentials.js';
 
 export type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
 
@@ -306,70 +305,20 @@ export class Runtime {
   }
 
   /**
-   * The hub for one 2025 client of a view served by `serve`: its own when it brings a relay, else
-   * the shared one. Own hubs' connections are a cache (./own-hubs.ts): at most
-   * serve.max_client_hubs are awake at once, the least recently used idle ones sleep.
+   * The hub one client of a view served by `serve` is answered from: the view's shared one, or
+   * connections of its own (a relay of what servers ask, or its own credentials): ./client-hubs.ts.
    */
-  async clientHub(view: string | undefined, downstream: DownstreamRelay | undefined, caller: { client?: string; era?: ClientEra } = {}): Promise<ProxyHub> {
-    const era = caller.era ?? 'legacy';
-    const client = await this.ownIdentity(view, caller.client);
-    if (!downstream && client === undefined) return this.openHub(view, { shared: true, era });
-    if (!downstream) return this.identityHub(view, era, client!);
-    return this.ownHub(view, { downstream, era, ...(client !== undefined ? { client } : {}) });
+  clientHub(view: string | undefined, downstream: DownstreamRelay | undefined, caller: { client?: string; era?: ClientEra } = {}): Promise<ProxyHub> {
+    return this.clientHubs.hubOf(view, downstream, caller);
   }
 
-  /** A hub of connections of its own, among the clients' own hubs that OwnHubs keeps under serve.max_client_hubs awake. */
-  private async ownHub(view: string | undefined, options: Pick<OpenHubOptions, 'downstream' | 'era' | 'client' | 'onClose'>): Promise<ProxyHub> {
-    const own = (this.ownHubs ??= new OwnHubs(() => this.live.loaded?.serve.max_client_hubs ?? SETTING_DEFAULTS.serve.max_client_hubs, this.logger));
-    let made: ProxyHub | undefined;
-    const hub = await this.openHub(view, {
-      ...options,
-      woke: () => void (made && own.woke(made)),
-      onClose: () => {
-        if (made) own.delete(made);
-        options.onClose?.();
-      },
-    });
-    own.add((made = hub));
-    return hub;
-  }
-
-  private ownHubs?: OwnHubs;
-
-  /**
-   * The named client whose own credentials a view's connections need (it has some for one of the
-   * view's servers, or one is per_client); undefined: the shared connections serve it.
-   */
-  private async ownIdentity(view: string | undefined, client: string | undefined): Promise<string | undefined> {
-    if (client === undefined || !this.options.perClient) return undefined;
-    const [config, { viewServers }, { needsOwnConnections }] = await Promise.all([
-      this.config(),
-      import('../proxy/catalog/view.js'),
-      import('../config/client-credentials.js'),
-    ]);
-    return needsOwnConnections(viewServers(config, view) ?? [], this.identityOf(client)) ? client : undefined;
-  }
-
-  /** A named client's identity under the config as it is now (its credentials follow reloads). */
-  private identityOf(client: string | undefined): CallerIdentity | undefined {
-    if (client === undefined) return undefined;
-    const spec = this.live.loaded?.serve.clients?.[client];
-    return spec ? { client, credentials: spec.credentials ?? {} } : undefined;
-  }
-
-  /** One client's own hub of a view and era, shared by its sessions and requests; made on first use. */
-  private identityHub(view: string | undefined, era: ClientEra, client: string): Promise<ProxyHub> {
-    const key = `${era}\0${view ?? ''}\0${client}`;
-    let hub = this.identityHubs.get(key);
-    if (!hub) {
-      hub = this.ownHub(view, { era, client, onClose: () => this.identityHubs.delete(key) });
-      this.identityHubs.set(key, hub);
-      hub.catch(() => this.identityHubs.delete(key));
-    }
-    return hub;
-  }
-
-  private readonly identityHubs = new Map<string, Promise<ProxyHub>>();
+  private readonly clientHubs = new ClientHubs({
+    openHub: (view, options) => this.openHub(view, options),
+    config: () => this.config(),
+    loaded: () => this.live.loaded,
+    logger: () => this.logger,
+    perClient: () => this.options.perClient === true,
+  });
 
   /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
   async withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: OneOffOptions = {}): Promise<T> {
@@ -443,7 +392,7 @@ export class Runtime {
     const { serverForCaller } = await import('../config/client-credentials.js');
     // Each connection is made for the hub's caller as the config says now: its own credentials, or refused a per_client server.
     const make = (server: ResolvedView['servers'][number]) =>
-      this.upstreams.make(Upstream, serverForCaller(server, this.identityOf(options.client), this.options.perClient === true), options);
+      this.upstreams.make(Upstream, serverForCaller(server, this.clientHubs.identityOf(options.client), this.options.perClient === true), options);
     // Synchronously from here: a shared server is made once, whichever view asks first.
     for (const server of resolved.servers) pooled(pool, server, make);
     const live = this.followed && typeof view !== 'object' && (options.shared || options.downstream || options.client !== undefined);
