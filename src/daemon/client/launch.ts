@@ -43,11 +43,11 @@ export async function launchDaemon(configPath: string, env: NodeJS.ProcessEnv, t
           hint: `Run "mcpkit daemon run --config ${place.config}" to see it in the foreground.`,
         });
       }
+      // Up once it answers and its record names it: the socket is public a moment before the
+      // record is written, and whoever reads the record next (status, stop) must find it.
       const socket = await connect(place);
-      if (socket) {
-        socket.destroy();
-        return { pid: child.pid!, log };
-      }
+      socket?.destroy();
+      if (socket && recordedPid(place) === child.pid) return { pid: child.pid!, log };
       if (Date.now() - started > timeoutMs) {
         child.kill('SIGTERM');
         throw new ToolError('TIMEOUT', `mcpkit daemon did not answer within ${timeoutMs} ms.`, { details: { log }, hint: `Read its log: ${log}` });
@@ -56,6 +56,15 @@ export async function launchDaemon(configPath: string, env: NodeJS.ProcessEnv, t
     }
   } finally {
     child.unref();
+  }
+}
+
+/** The pid the daemon's record beside its socket names, if there is one. */
+function recordedPid(place: DaemonPlace): number | undefined {
+  try {
+    return (JSON.parse(readFileSync(place.info, 'utf8')) as { pid?: number }).pid;
+  } catch {
+    return undefined;
   }
 }
 
