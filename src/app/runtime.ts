@@ -2,7 +2,6 @@ import { redact } from '../core/redact.js';
 import { DEFAULT_PIN_MODE } from '../config/defaults.js';
 import { dirname, resolve } from 'node:path';
 import { ownFiles, type OwnFiles } from '../config/own-files.js';
-import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
 import type { McpkitConfig, ServerConfig } from '../config/schema.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
@@ -19,9 +18,10 @@ import { UpstreamLimits } from './upstream-limits.js';
 import { UpstreamFactory } from './upstream-factory.js';
 import { UpstreamPools } from './upstream-pools.js';
 import { ClientHubs } from './client-hubs.js';
-import { DEFAULT_POLICY, SessionState, type OneOffOptions, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
+import { DEFAULT_POLICY, type OneOffOptions, type OneOffServer, type Policy, type Surface, type ToolContext } from '../tool/context.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
 import type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget, WaitKind } from './runtime-options.js';
+import { toolContext, type ContextParts } from './tool-context.js';
 
 export type { CallScope, OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
 
@@ -91,12 +91,9 @@ export class Runtime {
       waiting: (message) => this.waiting(message, 'slow-server'),
       ...(options.serverStderr ? { serverStderr: options.serverStderr } : {}),
       ownFiles: () => this.ownFiles(),
-      requestStateTag: () => this.storeHolder,
+      requestStateTag: () => this.store?.holder,
     });
   }
-
-  /** serve.store's name for this process (SharedStore.holder), once it has one. */
-  private storeHolder?: string;
 
   /** The current config (yaml and the checks load only when something first needs it). */
   config(): Promise<McpkitConfig> {
@@ -172,40 +169,17 @@ export class Runtime {
 
   /** The context a handler gets, for one client's session (a new one when not given). */
   context(scope: CallScope = {}): ToolContext {
-    const policy = () => this.policy;
-    return {
-      config: scope.createsConfig ? () => this.configOrDefaults() : () => this.config(),
-      configLocation: this.configLocation,
-      env: scope.env ?? this.env,
-      cwd: scope.cwd ?? this.cwd,
-      logger: this.logger,
-      waiting: (message) => this.waiting(message),
-      surface: this.surface,
-      // Read on use: serve decides the policy anew on each reload.
-      get policy() {
-        return policy();
-      },
-      session: scope.session ?? new SessionState(),
-      ...(this.cache ? { cache: this.cache } : {}),
-      views: { with: (view, use, options) => this.withHub(view, use, options) },
-      servers: {
-        with: (name, config, use, options) => this.withServer(name, config, use, options),
-        lastListing: (name, config) => this.upstreams.lastListing(name, config),
-      },
-      mcpkitNames: async () => {
-        const { toolGroups, allTools } = await import('../tools/index.js');
-        return { groups: toolGroups.map((g) => g.name), tools: allTools.map((t) => t.name) };
-      },
-      now: () => new Date(),
-      ownFiles: () => this.ownFiles(),
-      // serve follows its config: an edit by its own tools is served before the tool answers.
-      ...(this.followed ? { configWritten: () => this.reload('an edit by an mcpkit tool').then(() => undefined) } : {}),
-      ...(scope.signal ? { signal: scope.signal } : {}),
-      ...(scope.requestId !== undefined ? { requestId: scope.requestId } : {}),
-      ...(scope.progress ? { progress: scope.progress } : {}),
-      ...(scope.emit ? { emit: scope.emit } : {}),
-    };
+    return toolContext(this, scope, this.contextParts);
   }
+
+  /** What a tool's context needs of this runtime that is its own (./tool-context.ts). */
+  private readonly contextParts: ContextParts = {
+    configOrDefaults: () => this.configOrDefaults(),
+    waiting: (message) => this.waiting(message),
+    lastListing: (name, config) => this.upstreams.lastListing(name, config),
+    followed: () => this.followed,
+    cache: () => this.cache,
+  };
 
   /** The groups this runtime serves (the policy's choice). */
   async groups(): Promise<readonly ToolGroup[]> {
@@ -282,7 +256,6 @@ export class Runtime {
   /** serve.store: the upstreams' limits are kept there from now on, across replicas (serve --http). */
   useStore(store: import('../store/shared-store.js').SharedStore): void {
     this.upstreamLimits?.useStore(store);
-    this.storeHolder = store.holder;
     this.store = store;
   }
 
@@ -321,22 +294,8 @@ export class Runtime {
   });
 
   /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
-  async withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: OneOffOptions = {}): Promise<T> {
-    const { Upstream } = await import('../proxy/upstream/upstream.js');
-    const { oauth, limit, asModernClients } = options;
-    const how = {
-      quiet: true,
-      oneOff: true,
-      ...(oauth ? { oauth: oauth as UpstreamOAuth } : {}),
-      ...(limit ? { limit } : {}),
-      ...(asModernClients ? { era: 'modern' as const } : {}),
-    };
-    const upstream = this.upstreams.make(Upstream, { name, config }, how);
-    try {
-      return await use(upstream);
-    } finally {
-      await upstream.close();
-    }
+  withServer<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: OneOffOptions = {}): Promise<T> {
+    return this.upstreams.withOne(name, config, use, options);
   }
 
   /**
@@ -432,12 +391,4 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   return new Runtime(options);
 }
 
-/** The config a runtime with these options reads, read before it is built: `serve` decides the runtime's policy from it. */
-export function readConfig(options: Pick<RuntimeOptions, 'configFlag' | 'env' | 'cwd'>): Promise<McpkitConfig> {
-  const env = options.env ?? process.env;
-  return loadAt(locateConfig({ flag: options.configFlag, env, cwd: options.cwd ?? process.cwd() }), env);
-}
-
-function loadAt(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<McpkitConfig> {
-  return import('../config/load.js').then(({ loadConfig }) => loadConfig(location, env));
-}
+export { readConfig } from './read-config.js';

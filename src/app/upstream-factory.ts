@@ -7,7 +7,7 @@ import { NO_RECONNECT } from '../core/backoff.js';
 import type { Logger } from '../core/logger.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import type { DownstreamRelay, Upstream } from '../proxy/upstream/upstream.js';
-import type { ConnectLimit, Surface } from '../tool/context.js';
+import type { ConnectLimit, OneOffOptions, OneOffServer, Surface } from '../tool/context.js';
 import { ToolListCache } from './tool-list-cache.js';
 
 type UpstreamClass = typeof import('../proxy/upstream/upstream.js').Upstream;
@@ -94,5 +94,24 @@ export class UpstreamFactory {
       ...(seed ? { seedTools: seed } : {}),
       ...(cache ? { listed: (tools: Tool[]) => cache.write(server.name, server.config, tools) } : {}),
     });
+  }
+
+  /** One server of the config for a single look, never reconnecting, quiet; closed after `use` (ToolContext.servers). */
+  async withOne<T>(name: string, config: ServerConfig, use: (server: OneOffServer) => Promise<T>, options: OneOffOptions = {}): Promise<T> {
+    const { Upstream } = await import('../proxy/upstream/upstream.js');
+    const { oauth, limit, asModernClients } = options;
+    const how = {
+      quiet: true,
+      oneOff: true,
+      ...(oauth ? { oauth: oauth as UpstreamOAuth } : {}),
+      ...(limit ? { limit } : {}),
+      ...(asModernClients ? { era: 'modern' as const } : {}),
+    };
+    const upstream = this.make(Upstream, { name, config }, how);
+    try {
+      return await use(upstream);
+    } finally {
+      await upstream.close();
+    }
   }
 }

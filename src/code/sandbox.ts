@@ -43,99 +43,127 @@ const STACK_BYTES = 1024 * 1024;
 
 export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> {
   const js = toJavaScript(code);
-  const { limits } = run;
-  const named = (limit: keyof CodeLimits) => run.settings?.[limit] ?? `code.${SETTING[limit]}`;
-  return new Promise<CodeOutcome>((resolve, reject) => {
-    const worker = new Worker(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
+  return new Promise<CodeOutcome>((resolve, reject) => new ScriptRun(run, resolve, reject).start(js));
+}
+
+/** One run of a script: its worker, its deadline, and its tool calls, at most maxParallel at once. */
+class ScriptRun {
+  private worker?: Worker;
+  private readonly calls = new AbortController();
+  private made = 0;
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+  private settled = false;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly run: CodeRun,
+    private readonly resolve: (outcome: CodeOutcome) => void,
+    private readonly reject: (error: ToolError) => void,
+  ) {}
+
+  private get limits(): CodeLimits {
+    return this.run.limits;
+  }
+
+  /** The setting that sets a limit, as the caller names it. */
+  private readonly named = (limit: keyof CodeLimits) => this.run.settings?.[limit] ?? `code.${SETTING[limit]}`;
+
+  start(js: string): void {
+    const { limits } = this;
+    const worker = (this.worker = new Worker(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
       workerData: {
         code: js,
-        tools: run.tools,
+        tools: this.run.tools,
         limits: { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryMb * 1024 * 1024, stackBytes: STACK_BYTES, maxOutputBytes: limits.maxOutputBytes },
       },
       // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
       stdout: true,
       stderr: true,
-    });
-    const calls = new AbortController();
-    let made = 0;
-    let running = 0;
-    const queue: (() => void)[] = [];
-    let settled = false;
-    const end = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      run.signal?.removeEventListener('abort', cancelled);
-      calls.abort(new Error('the run ended'));
-      void worker.terminate();
-      outcome();
-    };
-    const fail = (error: ToolError) => end(() => reject(error));
-    const timer = setTimeout(
+    }));
+    this.timer = setTimeout(
       () =>
-        fail(
-          new ToolError('TIMEOUT', `The script ran past its ${limits.timeoutMs} ms (${named('timeoutMs')}).`, {
-            details: { timeout_ms: limits.timeoutMs, calls: made },
-            hint: `Do less in one run, or raise ${named('timeoutMs')}.`,
+        this.fail(
+          new ToolError('TIMEOUT', `The script ran past its ${limits.timeoutMs} ms (${this.named('timeoutMs')}).`, {
+            details: { timeout_ms: limits.timeoutMs, calls: this.made },
+            hint: `Do less in one run, or raise ${this.named('timeoutMs')}.`,
           }),
         ),
       limits.timeoutMs,
     );
-    const cancelled = () => fail(new ToolError('TIMEOUT', 'The run was cancelled.', { details: { calls: made } }));
-    if (run.signal?.aborted) return cancelled();
-    run.signal?.addEventListener('abort', cancelled, { once: true });
-
-    const answer = (message: ToWorker['answer']) => {
-      if (!settled) worker.postMessage({ answer: message } satisfies ToWorker);
-    };
-    /** One tool call, when its turn comes (at most maxParallel at once). */
-    const callTool = (id: number, name: string, args: string) => {
-      running++;
-      let parsed: Record<string, unknown>;
-      try {
-        const value = JSON.parse(args) as unknown;
-        parsed = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-      } catch {
-        parsed = {};
-      }
-      void run
-        .call(toolName(name, run), parsed, calls.signal)
-        .catch((error: unknown) => ({ ok: false as const, error: failureOf(error) }))
-        .then((got) => {
-          running--;
-          queue.shift()?.();
-          answer(got.ok ? { id, ok: true, value: JSON.stringify(got.value ?? null) } : { id, ok: false, error: JSON.stringify(got.error) });
-        });
-    };
-
-    worker.on('message', (message: FromWorker) => {
-      if ('call' in message) {
-        const { id, name, args } = message.call;
-        if (++made > limits.maxCalls) {
-          return fail(
-            new ToolError('SCRIPT_LIMIT', `The script made more than ${limits.maxCalls} tool calls (${named('maxCalls')}).`, {
-              details: { max_calls: limits.maxCalls },
-              hint: `Make fewer calls in one run, or raise ${named('maxCalls')}.`,
-            }),
-          );
-        }
-        if (running < limits.maxParallel) callTool(id, name, args);
-        else queue.push(() => callTool(id, name, args));
-      } else if ('done' in message) {
-        const { result, logs } = message.done;
-        end(() => resolve({ result: JSON.parse(result) as unknown, logs, calls: made }));
-      } else fail(failed(message.failed.kind, message.failed.message, message.failed.logs, limits, named, made));
-    });
+    if (this.run.signal?.aborted) return this.cancelled();
+    this.run.signal?.addEventListener('abort', this.cancelled, { once: true });
+    worker.on('message', (message: FromWorker) => this.heard(message));
     worker.on('error', (error: Error & { code?: string }) =>
-      fail(
+      this.fail(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? failed('memory', error.message, [], limits, named, made)
+          ? failed('memory', error.message, [], limits, this.named, this.made)
           : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
       ),
     );
-    worker.on('exit', (exitCode) => fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`)));
-  });
+    worker.on('exit', (exitCode) => this.fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`)));
+  }
+
+  private heard(message: FromWorker): void {
+    const { limits } = this;
+    if ('call' in message) {
+      const { id, name, args } = message.call;
+      if (++this.made > limits.maxCalls) {
+        return this.fail(
+          new ToolError('SCRIPT_LIMIT', `The script made more than ${limits.maxCalls} tool calls (${this.named('maxCalls')}).`, {
+            details: { max_calls: limits.maxCalls },
+            hint: `Make fewer calls in one run, or raise ${this.named('maxCalls')}.`,
+          }),
+        );
+      }
+      if (this.running < limits.maxParallel) this.callTool(id, name, args);
+      else this.queue.push(() => this.callTool(id, name, args));
+    } else if ('done' in message) {
+      const { result, logs } = message.done;
+      this.end(() => this.resolve({ result: JSON.parse(result) as unknown, logs, calls: this.made }));
+    } else this.fail(failed(message.failed.kind, message.failed.message, message.failed.logs, limits, this.named, this.made));
+  }
+
+  /** One tool call, when its turn comes. */
+  private callTool(id: number, name: string, args: string): void {
+    this.running++;
+    let parsed: Record<string, unknown>;
+    try {
+      const value = JSON.parse(args) as unknown;
+      parsed = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    } catch {
+      parsed = {};
+    }
+    void this.run
+      .call(toolName(name, this.run), parsed, this.calls.signal)
+      .catch((error: unknown) => ({ ok: false as const, error: failureOf(error) }))
+      .then((got) => {
+        this.running--;
+        this.queue.shift()?.();
+        this.answer(got.ok ? { id, ok: true, value: JSON.stringify(got.value ?? null) } : { id, ok: false, error: JSON.stringify(got.error) });
+      });
+  }
+
+  private answer(message: ToWorker['answer']): void {
+    if (!this.settled) this.worker?.postMessage({ answer: message } satisfies ToWorker);
+  }
+
+  private readonly cancelled = () => this.fail(new ToolError('TIMEOUT', 'The run was cancelled.', { details: { calls: this.made } }));
+
+  private fail(error: ToolError): void {
+    this.end(() => this.reject(error));
+  }
+
+  private end(outcome: () => void): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.run.signal?.removeEventListener('abort', this.cancelled);
+    this.calls.abort(new Error('the run ended'));
+    void this.worker?.terminate();
+    outcome();
+  }
 }
 
 /** The name a call goes to: the tree's, or the one a group and name would be published under. */

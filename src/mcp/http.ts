@@ -20,7 +20,7 @@ import { TaskStore } from './task-store.js';
 import { TaskSharing } from './task-sharing.js';
 import { RemoteCalls } from './remote-calls.js';
 import { callParamsOf } from './wire-calls.js';
-import { outcomeOf, roundContext, type Outcome } from './task-host.js';
+import { outcomeOf, roundContext, type Outcome } from './call-round.js';
 import { hostedCallRunner } from './modern-http.js';
 import type { CallMessage } from '../store/shared-store.js';
 import { taskSettingsOf } from './task-settings.js';

@@ -9,7 +9,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/context.js';
-import { callAnswer, forwardable, hostMayTake, TASKS_EXTENSION, TaskHost, type CallRunner, type TaskSettings } from './task-host.js';
+import { callAnswer, hostMayTake, TASKS_EXTENSION, TaskHost, type CallRunner, type HostAnswer, type TaskSettings } from './task-host.js';
+import { forwardable } from './call-round.js';
 import type { TaskStore } from './task-store.js';
 import type { TaskSharing } from './task-sharing.js';
 import type { RemoteCalls } from './remote-calls.js';
@@ -217,10 +218,44 @@ export function modernRoute(
     remote?: RemoteCalls;
   },
 ): ModernRoute {
+  const sdk = sdkRoute(runtime, view, options);
+  const node = toNodeHandler(sdk.handler);
+  const run = hostedCallRunner(runtime, view, options.observers);
+  const serverInfo = () => ({ name: 'mcpkit', title: 'mcpkit', version: runtime.version() });
+  const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings, serverInfo, options.tasks.sharing) : undefined;
+  return {
+    async serve(req, res, body, access, inFlight) {
+      const arrived = performance.now();
+      // The SDK passes req.auth to the server factory as authInfo; mcpkit checked the credential already (route-auth.ts).
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: access.client, scopes: [], extra: { access, inFlight } };
+      // The SDK answers subscriptions/listen itself; the resources a stream asks about are
+      // subscribed to upstream for as long as it is open (a 2025 server tells only subscribers).
+      const refusedListen = await subscribeListened(runtime, view, body, access, res);
+      if (refusedListen) return refuse(res, refusedListen);
+      // A retry whose request state another replica issued goes on there; a call the task host
+      // takes runs in its own time, from its arrival (its Mcp-Param-* headers checked within).
+      const answered =
+        (options.remote && (await passedOn(options.remote, { req, body, access, view, serverInfo }))) ??
+        (await host?.handle(body, req.headers, access, inFlight, arrived));
+      if (answered) return sendAnswer(res, answered);
+      const refused = await paramHeaderRefusal(req.headers, body, hubOf(runtime, view, access));
+      if (refused) {
+        runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
+        return refuse(res, refused);
+      }
+      return node(req, res, body);
+    },
+    toolsChanged: () => sdk.handler.notify.toolsChanged(),
+    close: () => sdk.close(),
+  };
+}
+
+/** The SDK's handler of the route's requests mcpkit does not answer itself: each request its own server, over the view's hub. */
+function sdkRoute(runtime: Runtime, view: string | undefined, options: { maxBodyBytes: number; observers?: ServeObservers; tasks?: unknown }) {
   let unsubscribe: (() => void)[] | undefined;
   const handler: McpHttpHandler = createMcpHandler(
     async ({ authInfo }) => {
-      // The caller's access rides on the request (req.auth below): each request is its own server.
+      // The caller's access rides on the request (req.auth): each request is its own server.
       const { access, inFlight } = (authInfo?.extra ?? {}) as { access?: ToolAccess; inFlight?: InFlightScope };
       const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
       unsubscribe ??= [
@@ -248,51 +283,36 @@ export function modernRoute(
       onerror: (error) => runtime.logger.debug(`http (2026-07-28): ${error.message}`),
     },
   );
-  const node = toNodeHandler(handler);
-  const run = hostedCallRunner(runtime, view, options.observers);
-  const serverInfo = () => ({ name: 'mcpkit', title: 'mcpkit', version: runtime.version() });
-  const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings, serverInfo, options.tasks.sharing) : undefined;
   return {
-    async serve(req, res, body, access, inFlight) {
-      const arrived = performance.now();
-      // The SDK passes req.auth to the server factory as authInfo; mcpkit checked the credential already (route-auth.ts).
-      (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: access.client, scopes: [], extra: { access, inFlight } };
-      // The SDK answers subscriptions/listen itself; the resources a stream asks about are
-      // subscribed to upstream for as long as it is open (a 2025 server tells only subscribers).
-      const refusedListen = await subscribeListened(runtime, view, body, access, res);
-      if (refusedListen) return refuse(res, refusedListen);
-      // A retry whose request state another replica issued goes on there (the call is parked in that process).
-      const holder = await options.remote?.holderOf(body).catch(() => undefined);
-      if (holder !== undefined && hostMayTake(body as never, req.headers)) {
-        const rpc = body as { id: unknown; params: Record<string, unknown> };
-        const caller = { id: access.client, via: access.named ? 'client' : 'token', ...(access.named ? { client: access.client } : {}) };
-        const outcome = await options.remote!.pass(holder, {
-          path: view === undefined ? '/mcp' : `/view/${encodeURIComponent(view)}/mcp`,
-          body: rpc,
-          headers: forwardable(req.headers),
-          caller,
-        });
-        const answer = callAnswer(rpc.id, outcome, serverInfo());
-        res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.text) }).end(answer.text);
-        return;
-      }
-      // A call the task host takes runs in its own time, from its arrival (its Mcp-Param-* headers checked within).
-      const hosted = await host?.handle(body, req.headers, access, inFlight, arrived);
-      if (hosted) {
-        res.writeHead(hosted.status, { ...hosted.headers, 'content-length': Buffer.byteLength(hosted.text) }).end(hosted.text);
-        return;
-      }
-      const refused = await paramHeaderRefusal(req.headers, body, hubOf(runtime, view, access));
-      if (refused) {
-        runtime.logger.debug(`http (2026-07-28): refused: ${refused.error.message}`);
-        return refuse(res, refused);
-      }
-      return node(req, res, body);
-    },
-    toolsChanged: () => handler.notify.toolsChanged(),
+    handler,
     async close() {
       unsubscribe?.forEach((off) => off());
       await handler.close();
     },
   };
+}
+
+/**
+ * A retry whose request state another live replica of the store issued, passed on to it and
+ * answered with what it answers (./remote-calls.ts); undefined for any other request.
+ */
+async function passedOn(
+  remote: RemoteCalls,
+  request: { req: IncomingMessage; body: unknown; access: ToolAccess; view: string | undefined; serverInfo: () => Record<string, unknown> },
+): Promise<HostAnswer | undefined> {
+  const { req, body, access, view } = request;
+  const holder = await remote.holderOf(body).catch(() => undefined);
+  if (holder === undefined || !hostMayTake(body as never, req.headers)) return undefined;
+  const rpc = body as { id: unknown; params: Record<string, unknown> };
+  const outcome = await remote.pass(holder, {
+    path: view === undefined ? '/mcp' : `/view/${encodeURIComponent(view)}/mcp`,
+    body: rpc,
+    headers: forwardable(req.headers),
+    caller: { id: access.client, via: access.named ? 'client' : 'token', ...(access.named ? { client: access.client } : {}) },
+  });
+  return callAnswer(rpc.id, outcome, request.serverInfo());
+}
+
+function sendAnswer(res: ServerResponse, answer: HostAnswer): void {
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.text) }).end(answer.text);
 }

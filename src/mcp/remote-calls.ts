@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../core/logger.js';
 import type { CallMessage, SharedStore, StoreMessage } from '../store/shared-store.js';
-import type { Outcome } from './task-host.js';
+import type { Outcome } from './call-round.js';
 
 type PassedCall = Extract<CallMessage, { kind: 'call' }>;
 

@@ -3,12 +3,11 @@ import { classifyInboundRequest, CLIENT_CAPABILITIES_META_KEY, SERVER_INFO_META_
 import type { ToolAccess } from '../tool/context.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import type { CallParams } from './dispatcher.js';
-import { modernRequestOf } from './modern-request.js';
-import { wireError } from './protocol-errors.js';
 import type { RequestContext } from './request-context.js';
 import { detailedTask, isTerminal, taskEnvelope, type HostedTask, type TaskBounds, type TaskStatus, type TaskStore } from './task-store.js';
 import type { TaskSharing } from './task-sharing.js';
 import { callParamsOf } from './wire-calls.js';
+import { forwardable, outcomeOf, roundContext, type Outcome } from './call-round.js';
 
 /**
  * serve as the task host of every tool it serves (io.modelcontextprotocol/tasks, SEP-2663), for
@@ -47,9 +46,6 @@ export type CallRunner = (
   inFlight: InFlightScope | undefined,
   headers: Record<string, string>,
 ) => Promise<Record<string, unknown>>;
-
-/** How one round of a call ended. */
-export type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
 
 type Rpc = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
 
@@ -114,35 +110,6 @@ export function callAnswer(id: unknown, outcome: Outcome, serverInfo: Record<str
   }
   return reply(id, modernCallResult(outcome.result, serverInfo));
 }
-
-/** The request context of one round of a hosted call: no stream (the answer is one JSON body, or a task's). */
-export function roundContext(
-  id: unknown,
-  params: CallParams & { inputResponses?: unknown; requestState?: unknown },
-  headers: Record<string, string>,
-  signal: AbortSignal,
-  arrived?: number,
-): RequestContext {
-  const envelope = params._meta;
-  const answers = { inputResponses: params.inputResponses, requestState: params.requestState };
-  const modern = modernRequestOf(envelope, answers, Object.entries(headers));
-  return {
-    id: id as string | number,
-    signal,
-    envelope,
-    ...(modern ? { modern } : {}),
-    ...answers,
-    notify: () => Promise.resolve(),
-    ...(arrived !== undefined ? { arrived } : {}),
-  };
-}
-
-/** A round's end, as an outcome (a thrown error is the JSON-RPC error it would be answered with). */
-export const outcomeOf = (round: Promise<Record<string, unknown>>): Promise<Outcome> =>
-  round.then(
-    (result) => ({ result }),
-    (error: unknown) => ({ error: wireError(error) }),
-  );
 
 export class TaskHost {
   constructor(
@@ -388,14 +355,4 @@ function withoutRelatedTask(result: Record<string, unknown>): Record<string, unk
   if (!meta || !('io.modelcontextprotocol/related-task' in meta)) return result;
   const { 'io.modelcontextprotocol/related-task': _related, ...rest } = meta;
   return { ...result, _meta: rest };
-}
-
-/** The request headers a call is made again with (never the credential: the host passes the caller's access itself). */
-export function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name === 'authorization' || name === 'cookie' || name === 'content-length' || name === 'host' || name === 'connection') continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }

@@ -18,11 +18,11 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { ToolError } from '../../core/errors.js';
-import { Listeners } from '../../core/listeners.js';
 import type { ModernRequest, UpstreamTrace } from '../../tool/context.js';
 import { modernParams } from '../eras/era.js';
 import { ListenStream } from '../eras/listen-stream.js';
 import { InputBridge } from '../eras/input-bridge.js';
+import { UpstreamEvents } from './upstream-events.js';
 import { routeServerRequests } from './server-requests.js';
 import { ReadThrough } from './upstream-reads.js';
 import { InFlight } from './in-flight.js';
@@ -36,6 +36,7 @@ import type { UpstreamStatus } from './upstream-status.js';
 export type { DownstreamRelay, UpstreamOptions, UpstreamState } from './upstream-connection.js';
 
 export type { UpstreamStatus } from './upstream-status.js';
+import { connectionStatus } from './upstream-status.js';
 export type { UpstreamCall } from './send-call.js';
 
 export type LogParams = LoggingMessageNotification['params'];
@@ -52,13 +53,8 @@ export class Upstream {
   readonly name: string;
   private readonly connection: UpstreamConnection;
   private tools?: Tool[];
-  private readonly toolsChanged = new Listeners();
-  private readonly promptsChanged = new Listeners();
-  private readonly resourcesChanged = new Listeners();
-  private readonly logs = new Listeners<[LogParams, RequestId | undefined]>();
-  private readonly updates = new Listeners<[string]>();
-  /** The downstream's calls to this server in flight, oldest first (server-to-client requests relate to them). */
-  private readonly related: RequestId[] = [];
+  /** What the server tells, and the downstream calls it is told during (./upstream-events.ts). */
+  private readonly events = new UpstreamEvents();
   private wantedLevel?: LoggingLevel;
   /** The subscriptions/listen stream of a 2026 server (list changes and subscribed resources). */
   private readonly listening: ListenStream;
@@ -84,7 +80,7 @@ export class Upstream {
       },
       reconnected: async (client) => {
         await this.refreshTools(client);
-        this.toolsChanged.emit();
+        this.events.toolsChanged.emit();
       },
     });
     this.reads = new ReadThrough(this.name, this.connection);
@@ -92,35 +88,30 @@ export class Upstream {
 
   /** Called when the tool list changed: list_changed from the server, or a reconnect. Each returns its unsubscribe. */
   onToolsChanged(listener: () => void): () => void {
-    return this.toolsChanged.on(listener);
+    return this.events.toolsChanged.on(listener);
   }
 
   onPromptsChanged(listener: () => void): () => void {
-    return this.promptsChanged.on(listener);
+    return this.events.promptsChanged.on(listener);
   }
 
   onResourcesChanged(listener: () => void): () => void {
-    return this.resourcesChanged.on(listener);
+    return this.events.resourcesChanged.on(listener);
   }
 
   /** Log messages (notifications/message) the server sends. */
   onLog(listener: (params: LogParams, related: RequestId | undefined) => void): () => void {
-    return this.logs.on(listener);
+    return this.events.logs.on(listener);
   }
 
   /** notifications/resources/updated for a URI the server was subscribed to. */
   onResourceUpdated(listener: (uri: string) => void): () => void {
-    return this.updates.on(listener);
+    return this.events.updates.on(listener);
   }
 
   /** Marks a downstream call to this server as in flight until the returned function is called. */
   relate(id: RequestId | undefined): () => void {
-    if (id === undefined) return () => {};
-    this.related.push(id);
-    return () => {
-      const at = this.related.indexOf(id);
-      if (at >= 0) this.related.splice(at, 1);
-    };
+    return this.events.relate(id);
   }
 
   /** The MCP revision the connection speaks, once connected (2026-07-28, or a 2025 one). */
@@ -147,16 +138,7 @@ export class Upstream {
   }
 
   status(): UpstreamStatus {
-    const c = this.connection;
-    const out: UpstreamStatus = { name: this.name, state: c.state, reconnect_attempts: c.attempts };
-    const protocol = this.protocolVersion();
-    if (protocol) out.protocol = protocol;
-    if (this.tools) out.tools = this.tools.length;
-    if (c.lastError) out.error = c.lastError;
-    if (c.stderrTail.length) out.stderr = [...c.stderrTail];
-    const box = c.options.config.sandbox;
-    if (box) out.sandbox = box !== true && box.network ? 'box with network' : 'box';
-    return out;
+    return connectionStatus(this.name, this.connection, { protocol: this.protocolVersion(), tools: this.tools?.length });
   }
 
   connect(): Promise<Client> {
@@ -392,16 +374,12 @@ export class Upstream {
     routeServerRequests(client, offered, {
       ...(this.connection.options.clientEra === 'modern' ? { bridge: this.bridge } : {}),
       ...(this.connection.options.downstream ? { downstream: this.connection.options.downstream } : {}),
-      related: () => this.related[0],
+      related: () => this.events.oldest(),
     });
-    client.setNotificationHandler('notifications/message', async (n) => this.logs.emit(n.params, this.related[0]));
-    client.setNotificationHandler('notifications/resources/updated', async (n) => this.updates.emit(n.params.uri));
-    // Prompt and resource lists are read through, so a change only needs passing on.
-    client.setNotificationHandler('notifications/prompts/list_changed', async () => this.promptsChanged.emit());
-    client.setNotificationHandler('notifications/resources/list_changed', async () => this.resourcesChanged.emit());
+    this.events.hear(client);
     client.setNotificationHandler('notifications/tools/list_changed', async () => {
       await this.refreshTools(client).catch((error) => this.connection.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`));
-      this.toolsChanged.emit();
+      this.events.toolsChanged.emit();
     });
   }
 

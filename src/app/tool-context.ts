@@ -1,0 +1,50 @@
+import type { McpkitConfig, ServerConfig } from '../config/schema.js';
+import { SessionState, type ToolContext } from '../tool/context.js';
+import type { CallScope } from './runtime-options.js';
+import type { Runtime } from './runtime.js';
+
+/** What a tool's context needs of its runtime beyond what the runtime shows anyone. */
+export interface ContextParts {
+  configOrDefaults(): Promise<McpkitConfig>;
+  waiting(message: string): void;
+  lastListing: ToolContext['servers']['lastListing'];
+  /** serve follows its config: an edit by its own tools is served before the tool answers. */
+  followed(): boolean;
+  cache(): Map<string, unknown> | undefined;
+}
+
+/** The context a handler gets from a runtime, for one client's session (a new one when the scope has none). */
+export function toolContext(runtime: Runtime, scope: CallScope, parts: ContextParts): ToolContext {
+  const cache = parts.cache();
+  return {
+    config: scope.createsConfig ? () => parts.configOrDefaults() : () => runtime.config(),
+    configLocation: runtime.configLocation,
+    env: scope.env ?? runtime.env,
+    cwd: scope.cwd ?? runtime.cwd,
+    logger: runtime.logger,
+    waiting: (message) => parts.waiting(message),
+    surface: runtime.surface,
+    // Read on use: serve decides the policy anew on each reload.
+    get policy() {
+      return runtime.policy;
+    },
+    session: scope.session ?? new SessionState(),
+    ...(cache ? { cache } : {}),
+    views: { with: (view, use, options) => runtime.withHub(view, use, options) },
+    servers: {
+      with: (name: string, config: ServerConfig, use, options) => runtime.withServer(name, config, use, options),
+      lastListing: parts.lastListing,
+    },
+    mcpkitNames: async () => {
+      const { toolGroups, allTools } = await import('../tools/index.js');
+      return { groups: toolGroups.map((g) => g.name), tools: allTools.map((t) => t.name) };
+    },
+    now: () => new Date(),
+    ownFiles: () => runtime.ownFiles(),
+    ...(parts.followed() ? { configWritten: () => runtime.reload('an edit by an mcpkit tool').then(() => undefined) } : {}),
+    ...(scope.signal ? { signal: scope.signal } : {}),
+    ...(scope.requestId !== undefined ? { requestId: scope.requestId } : {}),
+    ...(scope.progress ? { progress: scope.progress } : {}),
+    ...(scope.emit ? { emit: scope.emit } : {}),
+  };
+}
