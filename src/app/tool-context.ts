@@ -1,7 +1,25 @@
-import type { McpkitConfig, ServerConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema.js';
 import { SessionState, type ToolContext } from '../tool/context.js';
 import type { CallScope } from './runtime-options.js';
-import type { Runtime } from './runtime.js';
+import type { ConfigSource } from '../config/locate.js';
+import type { Logger } from '../core/logger.js';
+import type { OwnFiles } from '../config/own-files.js';
+import type { Policy, Surface } from '../tool/context.js';
+
+/** What a tool's context reads of its runtime (./runtime.ts), the way anyone may. */
+export interface ContextSource {
+  config(): Promise<McpkitConfig>;
+  readonly configLocation: ConfigSource;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly logger: Logger;
+  readonly surface: Surface;
+  readonly policy: Policy;
+  withHub: ToolContext['views']['with'];
+  withServer: ToolContext['servers']['with'];
+  reload(reason: string): Promise<unknown>;
+  ownFiles(): OwnFiles;
+}
 
 /** What a tool's context needs of its runtime beyond what the runtime shows anyone. */
 export interface ContextParts {
@@ -14,7 +32,7 @@ export interface ContextParts {
 }
 
 /** The context a handler gets from a runtime, for one client's session (a new one when the scope has none). */
-export function toolContext(runtime: Runtime, scope: CallScope, parts: ContextParts): ToolContext {
+export function toolContext(runtime: ContextSource, scope: CallScope, parts: ContextParts): ToolContext {
   const cache = parts.cache();
   return {
     config: scope.createsConfig ? () => parts.configOrDefaults() : () => runtime.config(),
@@ -32,7 +50,7 @@ export function toolContext(runtime: Runtime, scope: CallScope, parts: ContextPa
     ...(cache ? { cache } : {}),
     views: { with: (view, use, options) => runtime.withHub(view, use, options) },
     servers: {
-      with: (name: string, config: ServerConfig, use, options) => runtime.withServer(name, config, use, options),
+      with: (name, config, use, options) => runtime.withServer(name, config, use, options),
       lastListing: parts.lastListing,
     },
     mcpkitNames: async () => {
