@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT, spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
+import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { FIXTURE_SERVERS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { startNginx, startReplica } from '../helpers/nginx.js';
 import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+import { modernRpc } from '../helpers/modern-rpc.js';
 
 /**
  * docs/deploy/nginx-store.conf as written (its ports replaced by free ones): Debian's nginx in
@@ -22,18 +24,6 @@ const clients: Client[] = [];
 let redis: RunningRedis | undefined;
 let front = '';
 
-async function startReplica(id: string, config: string, port: number): Promise<PipedChild> {
-  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', String(port), '--config', config], {
-    env: cleanEnv({ REPLICA_ID: id }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  if (!(await waitFor(() => /listening on/.test(stderr) || child.exitCode !== null, 20_000))) throw new Error(`replica ${id} did not start: ${stderr}`);
-  children.push(child);
-  return child;
-}
-
 beforeAll(async () => {
   if (!nginx || !REDIS_SERVER) return;
   redis = await startRedis();
@@ -47,33 +37,10 @@ beforeAll(async () => {
     }),
   );
   const [p0, p1, p2] = [await freePort(), await freePort(), await freePort()];
-  await startReplica('r1', config, p1);
-  await startReplica('r2', config, p2);
-  const conf = readFileSync(join(ROOT, 'docs/deploy/nginx-store.conf'), 'utf8')
-    .replaceAll('127.0.0.1:8800', `127.0.0.1:${p0}`)
-    .replaceAll('127.0.0.1:8801', `127.0.0.1:${p1}`)
-    .replaceAll('127.0.0.1:8802', `127.0.0.1:${p2}`)
-    .replace(
-      'http {',
-      `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    fastcgi_temp_path ${dir}/fastcgi;\n    uwsgi_temp_path ${dir}/uwsgi;\n    scgi_temp_path ${dir}/scgi;`,
-    );
-  mkdirSync(join(dir, 'logs'), { recursive: true });
-  writeFileSync(join(dir, 'nginx.conf'), conf);
-  const proxy = spawnTracked(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/logs/error.log;`], {
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(proxy);
-  front = `http://127.0.0.1:${p0}`;
-  const up = await waitFor(
-    () =>
-      fetch(`${front}/health`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    10_000,
-  );
-  if (!up) throw new Error(`nginx did not start: ${existsSync(join(dir, 'logs/error.log')) ? readFileSync(join(dir, 'logs/error.log'), 'utf8') : ''}`);
+  children.push(await startReplica(BIN, 'r1', config, p1), await startReplica(BIN, 'r2', config, p2));
+  const proxy = await startNginx('nginx-store.conf', dir, { front: p0, r1: p1, r2: p2 });
+  children.push(proxy.child);
+  front = proxy.url;
 }, 60_000);
 
 afterAll(async () => {
@@ -82,33 +49,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-let id = 0;
-async function rpc(method: string, params: Record<string, unknown>, name: string, capabilities: Record<string, unknown>) {
-  const response = await fetch(`${front}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: ++id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-          'io.modelcontextprotocol/clientInfo': { name: 'nginx-store', version: '1' },
-        },
-      },
-    }),
-  });
-  return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } };
-}
+const rpc = (method: string, params: Record<string, unknown>, _name: string, capabilities: Record<string, unknown>) =>
+  modernRpc(`${front}/mcp`, method, params, { capabilities, client: 'nginx-store' });
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
 describe.skipIf(!nginx || !REDIS_SERVER)('behind nginx without a map (docs/deploy/nginx-store.conf), two replicas sharing a store', () => {

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT, spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
+import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { FIXTURE_SERVERS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { startNginx, startReplica } from '../helpers/nginx.js';
 
 /**
  * docs/deploy/nginx.conf as written (its ports replaced by free ones), with Debian's nginx in
@@ -20,18 +21,6 @@ const clients: Client[] = [];
 let front = '';
 const replicas: Record<'r1' | 'r2', { child: PipedChild; port: number }> = {} as never;
 
-async function startReplica(id: 'r1' | 'r2', config: string, port: number): Promise<PipedChild> {
-  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', String(port), '--config', config], {
-    env: cleanEnv({ REPLICA_ID: id }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  if (!(await waitFor(() => /listening on/.test(stderr) || child.exitCode !== null, 20_000))) throw new Error(`replica ${id} did not start: ${stderr}`);
-  children.push(child);
-  return child;
-}
-
 beforeAll(async () => {
   if (!nginx) return;
   const dir = tempDir();
@@ -44,34 +33,12 @@ beforeAll(async () => {
     }),
   );
   const [p0, p1, p2] = [await freePort(), await freePort(), await freePort()];
-  replicas.r1 = { port: p1, child: await startReplica('r1', config, p1) };
-  replicas.r2 = { port: p2, child: await startReplica('r2', config, p2) };
-  // The documented file, its example ports replaced, and nginx's scratch folders under the test's.
-  const conf = readFileSync(join(ROOT, 'docs/deploy/nginx.conf'), 'utf8')
-    .replaceAll('127.0.0.1:8800', `127.0.0.1:${p0}`)
-    .replaceAll('127.0.0.1:8801', `127.0.0.1:${p1}`)
-    .replaceAll('127.0.0.1:8802', `127.0.0.1:${p2}`)
-    .replace(
-      'http {',
-      `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    fastcgi_temp_path ${dir}/fastcgi;\n    uwsgi_temp_path ${dir}/uwsgi;\n    scgi_temp_path ${dir}/scgi;`,
-    );
-  mkdirSync(join(dir, 'logs'), { recursive: true });
-  writeFileSync(join(dir, 'nginx.conf'), conf);
-  const proxy = spawnTracked(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/logs/error.log;`], {
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(proxy);
-  front = `http://127.0.0.1:${p0}`;
-  const up = await waitFor(
-    () =>
-      fetch(`${front}/health`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    10_000,
-  );
-  if (!up) throw new Error(`nginx did not start: ${existsSync(join(dir, 'logs/error.log')) ? readFileSync(join(dir, 'logs/error.log'), 'utf8') : ''}`);
+  replicas.r1 = { port: p1, child: await startReplica(BIN, 'r1', config, p1) };
+  replicas.r2 = { port: p2, child: await startReplica(BIN, 'r2', config, p2) };
+  children.push(replicas.r1.child, replicas.r2.child);
+  const proxy = await startNginx('nginx.conf', dir, { front: p0, r1: p1, r2: p2 });
+  children.push(proxy.child);
+  front = proxy.url;
 }, 60_000);
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
 /**
  * Tasks shared by replicas of serve --http through a real redis-server (serve.store): a task made on
@@ -36,47 +37,12 @@ describe.skipIf(!REDIS_SERVER)('tasks shared by replicas (serve.store)', () => {
     await redis?.stop();
   });
 
-  let nextId = 1;
-  async function rpc(base: string, token: string, method: string, params: Record<string, unknown>, view = 'jobs', tasks = true) {
-    const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
-    const body = {
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {
-            elicitation: { form: {} },
-            ...(tasks ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {}),
-          },
-          'io.modelcontextprotocol/clientInfo': { name: 'shared-tasks', version: '1' },
-        },
-      },
-    };
-    const response = await fetch(view === 'default' ? `${base}/mcp` : `${base}/view/${view}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(name !== undefined ? { 'mcp-name': name } : {}),
-      },
-      body: JSON.stringify(body),
+  const rpc = (base: string, token: string, method: string, params: Record<string, unknown>, view = 'jobs', tasks = true) =>
+    modernRpc(view === 'default' ? `${base}/mcp` : `${base}/view/${view}/mcp`, method, params, {
+      token,
+      capabilities: tasks ? TASKS_CAPABILITIES : { elicitation: { form: {} } },
+      client: 'shared-tasks',
     });
-    const text = await response.text();
-    const line = text.includes('data:')
-      ? text
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .pop()!
-          .slice(5)
-      : text;
-    return JSON.parse(line) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
-  }
   const on = (i: number) => replicas[i]!.url;
   const until = async (base: string, taskId: string, status: string) => {
     let last: Record<string, unknown> | undefined;

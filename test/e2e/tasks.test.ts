@@ -6,6 +6,7 @@ import { cleanEnv, stopChild } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
 /**
  * mcpkit as the task host (io.modelcontextprotocol/tasks, SEP-2663), spoken to as the conformance
@@ -30,47 +31,9 @@ afterAll(async () => {
   if (served) await stopChild(served.child);
 });
 
-let nextId = 1;
 /** One 2026-07-28 request; `tasks`: the request declares the extension (and elicitation, for input_required). */
-async function rpc(base: string, token: string, method: string, params: Record<string, unknown>, options: { tasks?: boolean } = {}) {
-  const id = nextId++;
-  const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
-  const capabilities = options.tasks === false ? {} : { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
-  const body = {
-    jsonrpc: '2.0',
-    id,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': capabilities,
-        'io.modelcontextprotocol/clientInfo': { name: 'tasks-e2e', version: '1' },
-      },
-    },
-  };
-  const response = await fetch(`${base}/view/jobs/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  const line = text.includes('data:')
-    ? text
-        .split('\n')
-        .filter((l) => l.startsWith('data:'))
-        .pop()!
-        .slice(5)
-    : text;
-  return { status: response.status, ...(JSON.parse(line) as { result?: Record<string, unknown>; error?: { code: number; message: string } }) };
-}
+const rpc = (base: string, token: string, method: string, params: Record<string, unknown>, options: { tasks?: boolean } = {}) =>
+  modernRpc(`${base}/view/jobs/mcp`, method, params, { token, capabilities: options.tasks === false ? {} : TASKS_CAPABILITIES, client: 'tasks-e2e' });
 
 const call = (token: string, name: string, args: Record<string, unknown>, options?: { tasks?: boolean }) =>
   rpc(served.url, token, 'tools/call', { name, arguments: args }, options);
