@@ -2,6 +2,9 @@ import { Args } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
 import { NAME_KINDS, type NameKind } from '../cli/completion-names.js';
 
+/** What a name offered to a shell may hold: MCP's tool name characters, and nothing a shell expands. */
+const SAFE_NAME = /^[A-Za-z0-9_.\/-]{1,128}$/;
+
 export default class CompleteNames extends McpkitCommand {
   static override hidden = true;
   static override summary = "The config's names of one kind, one per line: what tab completion offers at an argument (cli/completion-names.ts).";
@@ -16,7 +19,9 @@ export default class CompleteNames extends McpkitCommand {
 
   async run(): Promise<string[]> {
     const { args, flags } = await this.parse(CompleteNames);
-    const names = await this.names(args.kind as NameKind, flags.config);
+    // bash's compgen -W expands the words it is given ($(...) included): a name from an upstream's
+    // listing that is more than a name is never offered, so a tab press runs nothing of a server's.
+    const names = (await this.names(args.kind as NameKind, flags.config)).filter((name) => SAFE_NAME.test(name));
     if (!this.jsonEnabled()) for (const name of names) this.scope.io.out(`${name}\n`);
     return names;
   }

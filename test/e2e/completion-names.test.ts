@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
-import { writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
 import { nameArguments } from '../../src/cli/completion-names.js';
 
 /** Tab completion offers the config's names where a command takes one, through oclif's own scripts. */
@@ -61,6 +61,36 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
     expect(complete(['mcpkit', 'clients', 'rotate', ''])).toEqual(['alice']);
     expect(complete(['mcpkit', 'call', 'config_p'])).toEqual(['config_path']);
     expect(complete(['mcpkit', 'server', 'add', ''])).toEqual([]); // a new name: nothing offered
+  }, 60_000);
+
+  it("a tool name of an upstream's that a shell would expand is never offered, and nothing of it runs", async () => {
+    const dir = dirname(writeConfig({}));
+    const marker = join(dir, 'pwned');
+    const tools = join(dir, 'tools.json');
+    writeFileSync(
+      tools,
+      JSON.stringify([
+        { name: `x$(touch ${marker})`, description: 'a name that is a command', inputSchema: { type: 'object' } },
+        { name: 'plain_tool', description: 'an ordinary tool', inputSchema: { type: 'object' } },
+      ]),
+    );
+    const file = writeConfig({ mcp_servers: { only: { command: process.execPath, args: [FIXTURE_SERVERS.fileTools, tools] } }, pinning: 'off' });
+    const cache = tempDir('mcpkit-completion-');
+    const bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
+    symlinkSync(BIN, bin);
+    const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}`, MCPKIT_NO_DAEMON: '1' });
+    expect((await runCli(['autocomplete', 'bash'], { env })).code).toBe(0);
+    expect((await runCli(['tools', '--config', file], { env })).stdout).toContain('plain_tool'); // the listing is kept
+    const functions = join(cache, 'mcpkit/autocomplete/functions/bash/mcpkit.bash');
+    const script = `source ${JSON.stringify(functions)}; COMP_WORDS=(mcpkit call --config ${JSON.stringify(file)} ''); COMP_CWORD=4; _mcpkit_names_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const offered = spawnSync(bash!, ['-c', script], { env, encoding: 'utf8', cwd: dir }).stdout;
+    expect(offered).toContain('plain_tool');
+    // Offered only as a name (published names are sanitized; complete-names offers nothing else), never run.
+    expect(
+      offered.split('\n').filter((n) => n !== '' && !/^[A-Za-z0-9_.\/-]+$/.test(n)),
+      offered,
+    ).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
   }, 60_000);
 });
 
