@@ -3,7 +3,7 @@ import { McpkitCommand } from '../cli/base-command.js';
 import { NAME_KINDS, type NameKind } from '../cli/completion-names.js';
 
 /** What a name offered to a shell may hold: MCP's tool name characters, and nothing a shell expands. */
-const SAFE_NAME = /^[A-Za-z0-9_.\/-]{1,128}$/;
+const SAFE_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
 
 export default class CompleteNames extends McpkitCommand {
   static override hidden = true;

@@ -87,7 +87,7 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
     expect(offered).toContain('plain_tool');
     // Offered only as a name (published names are sanitized; complete-names offers nothing else), never run.
     expect(
-      offered.split('\n').filter((n) => n !== '' && !/^[A-Za-z0-9_.\/-]+$/.test(n)),
+      offered.split('\n').filter((n) => n !== '' && !/^[A-Za-z0-9_./-]+$/.test(n)),
       offered,
     ).toEqual([]);
     expect(existsSync(marker)).toBe(false);
