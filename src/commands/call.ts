@@ -77,7 +77,11 @@ export default class Call extends McpkitCommand {
       throw new ToolError('UNAVAILABLE', 'The daemon of this config did not take the task (it may be of another build, or MCPKIT_DAEMON=off).', {
         hint: 'Run mcpkit daemon status.',
       });
-    if (!this.jsonEnabled()) this.print(`${task.task_id}\n${this.color.dim(`Follow it with: mcpkit tasks wait ${task.task_id}`)}`);
+    // The id alone on stdout, so `T=$(mcpkit call ... --task)` holds just the id; the hint is for a person.
+    if (!this.jsonEnabled()) {
+      this.print(task.task_id);
+      this.scope.io.err(`${this.color.dim(`Follow it with: mcpkit tasks wait ${task.task_id}`)}\n`);
+    }
     return task;
   }
 

@@ -1,3 +1,5 @@
+import { EXPOSURES } from './defaults.js';
+
 /**
  * The commented file `config init` writes: valid as is, every section explained. The examples
  * stand above their key, so that entries mcpkit adds later (`server add`, `view create`) land
@@ -27,7 +29,7 @@ mcp_servers: {}
 # Named views: filtered catalogs served at "mcpkit serve --view NAME", e.g.:
 #  research:
 #    description: Read-only research tools
-#    exposure: search           # auto (default) | direct | search
+#    exposure: search           # ${EXPOSURES.join(' | ').replace('auto', 'auto (default)')}
 tool_views: {}
 
 # Tools built from several upstream calls.

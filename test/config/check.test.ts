@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkConfigText, problemUnit } from '../../src/config/check.js';
 import { asWritten, withOtherDefaults } from '../../src/tools/config/show.js';
 import { STARTER_CONFIG } from '../../src/config/starter.js';
-import { withDefaults } from '../../src/config/defaults.js';
+import { EXPOSURES, withDefaults } from '../../src/config/defaults.js';
 
 const problemsOf = (text: string, env: Record<string, string> = {}) => checkConfigText(text, env).problems;
 
@@ -129,6 +129,8 @@ describe('config show --resolved fills in the defaults outside the sections', ()
   );
 
   it("the starter file's comment names every exposure", () => {
-    expect(STARTER_CONFIG).toContain('auto (default) | direct | search');
+    const line = STARTER_CONFIG.split('\n').find((l) => l.includes('exposure:')) ?? '';
+    for (const exposure of EXPOSURES) expect(line).toMatch(new RegExp(`\\b${exposure}\\b`));
+    expect(line).toContain('auto (default) | direct | search | code');
   });
 });

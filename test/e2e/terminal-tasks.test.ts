@@ -62,4 +62,13 @@ describe('tasks in the terminal', () => {
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('No daemon runs for this config');
   }, 30_000);
+
+  it('call --task without --json prints the id alone on stdout, so T=$(mcpkit call ... --task) holds just the id; the hint goes to stderr', async () => {
+    const started = await mcpkit(['call', 'everything__trigger-long-running-operation', 'duration=1', 'steps=1', '--task']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    const id = started.stdout.trim();
+    expect(started.stderr).toContain(`Follow it with: mcpkit tasks wait ${id}`);
+    expect((await mcpkit(['tasks', 'wait', id])).code).toBe(0);
+  }, 30_000);
 });

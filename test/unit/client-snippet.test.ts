@@ -6,7 +6,7 @@ describe('view install over stdio: each client gets the variables the view needs
   const args = ['serve', '--view', 'r', '--config', '/p/my config.yaml'];
   it.each([
     ['claude', { GH_TOKEN: '<the value of GH_TOKEN>' }, ['GH_TOKEN'], 'mcpServers'],
-    ['cursor', { GH_TOKEN: '<the value of GH_TOKEN>' }, ['GH_TOKEN'], 'mcpServers'],
+    ['cursor', { GH_TOKEN: '${env:GH_TOKEN}' }, [], 'mcpServers'],
     ['vscode', { GH_TOKEN: '${env:GH_TOKEN}' }, [], 'servers'],
     ['claude-code', { GH_TOKEN: '${GH_TOKEN}' }, [], 'mcpServers'],
     ['mcporter', { GH_TOKEN: '${GH_TOKEN}' }, [], 'mcpServers'],
@@ -47,7 +47,7 @@ describe('view install over HTTP: the URL of the view and one token variable', (
       },
       ['T'],
     ],
-    ['cursor', { mcpServers: { k: { url, headers: { Authorization: 'Bearer <the value of T>' } } } }, ['T']],
+    ['cursor', { mcpServers: { k: { url, headers: { Authorization: 'Bearer ${env:T}' } } } }, []],
     ['vscode', { servers: { k: { type: 'http', url, headers: { Authorization: 'Bearer ${env:T}' } } } }, []],
     ['claude-code', { mcpServers: { k: { type: 'http', url, headers: { Authorization: 'Bearer ${T}' } } } }, []],
     ['mcporter', { mcpServers: { k: { baseUrl: url, headers: { Authorization: 'Bearer ${T}' } } } }, []],

@@ -18,7 +18,7 @@ const placeholder = (v: string) => `<the value of ${v}>`;
 
 /**
  * One client's snippet that starts `mcpkit serve` over stdio. Each variable goes in its "env": as
- * a reference the client expands where it does so (VS Code's ${env:NAME}; Claude Code's and
+ * a reference the client expands where it does so (VS Code's and Cursor's ${env:NAME}; Claude Code's and
  * mcporter's ${NAME}), else as a placeholder to fill in (`fill_in`). Pure.
  */
 export function stdioSnippet(client: InstallClient, key: string, command: string, args: readonly string[], variables: readonly string[]): Snippet {
@@ -29,8 +29,9 @@ export function stdioSnippet(client: InstallClient, key: string, command: string
     case 'cursor':
       return {
         file: '.cursor/mcp.json (or ~/.cursor/mcp.json)',
-        snippet: { mcpServers: { [key]: { command, args, ...env(placeholder) } } },
-        fill_in: [...variables],
+        // Cursor expands ${env:NAME} in command, args, env, url and headers, as VS Code does.
+        snippet: { mcpServers: { [key]: { command, args, ...env((v) => `\${env:${v}}`) } } },
+        fill_in: [],
       };
     case 'vscode':
       return { file: '.vscode/mcp.json', snippet: { servers: { [key]: { type: 'stdio', command, args, ...env((v) => `\${env:${v}}`) } } }, fill_in: [] };
@@ -92,8 +93,8 @@ export function httpSnippet(client: InstallClient, key: string, url: string, tok
     case 'cursor':
       return {
         file: '.cursor/mcp.json (or ~/.cursor/mcp.json)',
-        snippet: { mcpServers: { [key]: { url, headers: bearer(placeholder(tokenVariable)) } } },
-        fill_in: [tokenVariable],
+        snippet: { mcpServers: { [key]: { url, headers: bearer(`\${env:${tokenVariable}}`) } } },
+        fill_in: [],
       };
     case 'vscode':
       return { file: '.vscode/mcp.json', snippet: { servers: { [key]: { type: 'http', url, headers: bearer(`\${env:${tokenVariable}}`) } } }, fill_in: [] };
