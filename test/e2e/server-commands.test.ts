@@ -305,6 +305,7 @@ describe.concurrent('server import understands the client it reads', () => {
     "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": { "Authorization": "Bearer \${input:gh-token}" } },
     "files": { "command": "npx", "args": ["-y", "pkg", "\${workspaceFolder}", "\${env:HOME}/notes"] },
     "picker": { "command": "x", "args": ["\${command:pickFile}"] },
+    "local": { "command": "node", "args": ["server.js"] },
   },
 }
 `,
@@ -315,13 +316,16 @@ describe.concurrent('server import understands the client it reads', () => {
     const r = await runCommand(['server', 'import', '.vscode/mcp.json', '--json'], { env, cwd: project });
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout) as { client: string; added: string[]; skipped: { name: string; reason: string }[]; inputs_to_set: unknown[] };
-    expect(body).toMatchObject({ client: 'vscode', added: ['github', 'files'] });
+    expect(body).toMatchObject({ client: 'vscode', added: ['github', 'files', 'local'] });
     expect(body.skipped).toEqual([{ name: 'picker', reason: 'it uses ${command:pickFile}, which only VS Code can fill in' }]);
     expect(body.inputs_to_set).toEqual([{ variable: 'GH_TOKEN', input: 'gh-token', description: 'GitHub token' }]);
     expect(parse(readFileSync(file, 'utf8')).mcp_servers).toMatchObject({
       github: { url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${GH_TOKEN}' } },
       files: { command: 'npx', args: ['-y', 'pkg', project, '${HOME}/notes'] },
+      // VS Code runs a project's server in the workspace: its relative script keeps that folder.
+      local: { command: 'node', args: ['server.js'], cwd: project },
     });
+    expect(parse(readFileSync(file, 'utf8')).mcp_servers.files.cwd).toBeUndefined();
     // What serve would do with it: the config is valid once GH_TOKEN is set (HOME is).
     expect((await runCommand(['config', 'validate'], { env: { ...env, GH_TOKEN: 't' }, cwd: project })).code).toBe(0);
   });

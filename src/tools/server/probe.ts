@@ -157,10 +157,11 @@ async function serversInClientConfig(path: string, ctx: ToolContext) {
       hint: "Give the path of a client's JSON config (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json, .mcp.json).",
     });
   }
-  const [{ importServers }, variables, { homedir }] = await Promise.all([
+  const [{ importServers }, variables, { homedir }, scripts] = await Promise.all([
     import('../../config/import-servers.js'),
     import('../../config/client-variables.js'),
     import('node:os'),
+    import('../../config/script-folder.js'),
   ]);
   let found: ReturnType<typeof importServers>;
   try {
@@ -176,6 +177,8 @@ async function serversInClientConfig(path: string, ctx: ToolContext) {
   );
   const translation = { flavour, workspaceFolder: variables.workspaceOf(path, ctx.cwd), home: ctx.env.HOME ?? homedir(), inputs };
   const { asked, ...translated } = variables.translateServers(found, translation);
+  const scriptFolder = scripts.scriptFolderOf(path, flavour, translation.workspaceFolder);
+  translated.servers = translated.servers.map((s) => ({ ...s, entry: scripts.keepScriptFolder(s.entry, scriptFolder) }));
   // Over MCP no placeholder in it is filled in from mcpkit's environment.
   found = ctx.surface === 'mcp' ? { ...translated, servers: translated.servers.map((s) => ({ ...s, entry: literalValues(s.entry) })) } : translated;
   return { found, flavour, asked };
