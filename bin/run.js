@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-const argv = process.argv.slice(2);
+let argv = process.argv.slice(2);
+// `mcpkit --config F view create x`: the shared flags written before the command move after it.
+if (/^--(config|json)(=|$)/.test(argv[0] ?? '')) argv = (await import('../dist/cli/global-flags.js')).hoistGlobalFlags(argv);
 // MCP clients start `mcpkit serve` often, and scripts run `retrieve` commands in loops: plain
 // invocations of those skip oclif's start-up (see serve-fast-path.ts and tool-fast-path.ts), and
 // the commands mcpkit daemon runs go straight to it when one runs (src/daemon/client/fast-path.ts).
@@ -16,4 +18,4 @@ const fast =
   (argv[0] === 'serve' && (await (await import('../dist/cli/serve-fast-path.js')).fastServe(argv.slice(1), import.meta.url))) ||
   (warm && (await (await daemonClient()).fastDaemon(argv))) ||
   (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv)));
-if (!fast) await (await import('../dist/cli/main.js')).main(import.meta.url);
+if (!fast) await (await import('../dist/cli/main.js')).main(import.meta.url, argv);

@@ -15,6 +15,7 @@ const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true }
 // Not commands, but loaded by tests in child processes (the config edit concurrency tests) and by benchmarks.
 const extraEntries = [
   'src/cli/main.ts',
+  'src/cli/global-flags.ts', // imported by bin/run.js only when a line starts with --config or --json
   'src/cli/not-found.ts',
   'src/cli/completion-hook.ts',
   'src/cli/serve-fast-path.ts',

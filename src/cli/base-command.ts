@@ -95,14 +95,24 @@ export abstract class McpkitCommand extends Command {
       // oclif's own parse errors (unknown flag, missing argument, bad option value): bad usage.
       const message = error.message.replace(/\n?See more help with --help\s*$/, '');
       const help = cliWords(commandId, undefined, this.config.bin).inputHint;
-      const flags = Object.entries((this.constructor as { flags?: Record<string, { char?: string }> }).flags ?? {}).map(([name]) => name);
-      const guess = flagGuess(message, [...flags, 'help']);
+      const guess = flagGuess(message, [...flagNames(this.constructor as FlagTables), 'help']);
       reportError({ code: 'INVALID_INPUT', message, hint: guess ? `Did you mean ${guess}? ${help}` : help }, this.jsonEnabled(), this.scope.io);
       return;
     }
     const { tool, fieldWords } = this.constructor as { tool?: AnyTool; fieldWords?: Record<string, string> };
     reportFailure(error, { json: this.jsonEnabled(), words: cliWords(commandId, tool, this.config.bin, fieldWords), io: this.scope.io });
   }
+}
+
+interface FlagTables {
+  flags?: Record<string, unknown>;
+  baseFlags?: Record<string, unknown>;
+  enableJsonFlag?: boolean;
+}
+
+/** Every flag a command takes: its own, the shared ones (--config) and oclif's --json. Pure. */
+export function flagNames(command: FlagTables): string[] {
+  return [...Object.keys(command.flags ?? {}), ...Object.keys(command.baseFlags ?? {}), ...(command.enableJsonFlag ? ['json'] : [])];
 }
 
 /** The closest flag of the command to the one oclif found nonexistent (`--comand`: `--command`), or undefined. Pure. */

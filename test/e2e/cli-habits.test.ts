@@ -108,6 +108,8 @@ describe.concurrent('a mistyped flag is named with the one meant', () => {
   it.each([
     [['server', 'add', 'x', '--comand', 'node'], 'Did you mean --command?'],
     [['retrieve', 'search', 'x', '--limt', '3'], 'Did you mean --limit?'],
+    [['config', 'show', '--jsn'], 'Did you mean --json?'],
+    [['view', 'list', '--confg', 'x.yaml'], 'Did you mean --config?'],
   ])('%j', async (args, hint) => {
     const r = await setUp().mcpkit(args);
     expect(r.code).toBe(2);
@@ -139,4 +141,17 @@ describe.concurrent('config validate finds what serve would refuse', () => {
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain('CONFIG_INVALID');
   }, 30_000);
+});
+
+describe.concurrent('the shared flags may come before the command, as in gh and git', () => {
+  it('mcpkit --config F view create x writes to F; --json before the command gives JSON', async () => {
+    const { file } = setUp();
+    const env = cleanEnv();
+    const created = await runCli(['--config', file, 'view', 'create', 'x'], { env });
+    expect(created.code, created.stderr).toBe(0);
+    expect(parse(readFileSync(file, 'utf8')).tool_views).toHaveProperty('x');
+    const listed = await runCli(['--json', `--config=${file}`, 'view', 'list'], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(listed.stdout))).toContain('"x"');
+  });
 });
