@@ -11,7 +11,7 @@ export default class CompleteNames extends McpkitCommand {
   static override examples = ['<%= config.bin %> complete-names servers', '<%= config.bin %> complete-names tools --config ./mcpkit.yaml'];
   static override args = {
     kind: Args.string({
-      description: 'servers, views, tools (as call takes them; no server is started), clients or composites.',
+      description: 'servers, views, tools (as call takes them; no server is started), clients, composites or roots (of retrieve).',
       required: true,
       options: [...NAME_KINDS],
     }),
@@ -41,6 +41,8 @@ export default class CompleteNames extends McpkitCommand {
         return keys(raw.serve?.clients);
       case 'composites':
         return keys(raw.composite_tools);
+      case 'roots':
+        return keys((raw.retrieve as { roots?: unknown } | undefined)?.roots);
       case 'tools': {
         // The names call takes: mcpkit's own, and each server's as it last listed them (none is started).
         const { listKnownTools } = await import('../cli/upstream-calls.js');

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
-import { nameArguments } from '../../src/cli/completion-names.js';
+import { nameArguments, nameFlags } from '../../src/cli/completion-names.js';
 
 /** Tab completion offers the config's names where a command takes one, through oclif's own scripts. */
 
@@ -30,6 +30,20 @@ describe('which arguments take a name', () => {
   });
 });
 
+describe('which flags take a name, or one of a list', () => {
+  it.each<[string, Record<string, { options?: string[] }>, { flag: string; kind?: string; options?: string[] }[]]>([
+    ['serve', { view: {}, port: {} }, [{ flag: 'view', kind: 'views' }]],
+    ['clients', { who: {}, tool: {} }, [{ flag: 'who', kind: 'clients' }]],
+    ['retrieve:search', { repo: {} }, [{ flag: 'repo', kind: 'roots' }]],
+    ['server:login', { as: {} }, [{ flag: 'as', kind: 'clients' }]],
+    ['registry:add', { as: {} }, []], // a new server's name
+    ['view:install', { client: { options: ['claude', 'cursor'] } }, [{ flag: 'client', options: ['claude', 'cursor'] }]],
+    ['x', { mode: { options: ['a', '$(touch y)'] } }, [{ flag: 'mode', options: ['a'] }]], // only words a shell offers as they are
+  ])('%s', (id, flags, want) => {
+    expect(nameFlags([{ id, flags }]).map(({ words: _, ...rest }) => rest)).toEqual(want);
+  });
+});
+
 const bash = ['/usr/bin/bash', '/bin/bash'].find((p) => existsSync(p));
 describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () => {
   it("completes the config's servers, views, clients and tools at their arguments", async () => {
@@ -37,6 +51,7 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
       mcp_servers: { alpha: { command: 'x' }, beta: { url: 'https://b.example/mcp', headers: { A: '${UNSET_IN_THIS_SHELL}' } } },
       tool_views: { research: { servers: ['alpha'] } },
       serve: { clients: { alice: { token_sha256: 'a'.repeat(64) } } },
+      retrieve: { roots: { docs: '.' } },
     });
     const cache = tempDir('mcpkit-completion-');
     const bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
@@ -61,6 +76,15 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
     expect(complete(['mcpkit', 'clients', 'rotate', ''])).toEqual(['alice']);
     expect(complete(['mcpkit', 'call', 'config_p'])).toEqual(['config_path']);
     expect(complete(['mcpkit', 'server', 'add', ''])).toEqual([]); // a new name: nothing offered
+    // Each command word once (oclif's list has "server" once per server command).
+    expect(complete(['mcpkit', 'ser'])).toEqual(['serve', 'server']);
+    // A flag that takes a name of the config, or one of a list.
+    expect(complete(['mcpkit', 'code', 'run', '--view', ''])).toEqual(['research']);
+    expect(complete(['mcpkit', 'serve', '--view', 'r'])).toEqual(['research']);
+    expect(complete(['mcpkit', 'clients', '--who', ''])).toEqual(['alice']);
+    expect(complete(['mcpkit', 'retrieve', 'search', 'x', '--repo', ''])).toEqual(['docs']);
+    expect(complete(['mcpkit', 'view', 'install', 'research', '--client', ''])).toEqual(['claude', 'claude-code', 'cursor', 'mcporter', 'vscode']);
+    expect(complete(['mcpkit', 'view', 'install', 'research', '--client', 'cu'])).toEqual(['cursor']);
   }, 60_000);
 
   it("a tool name of an upstream's that a shell would expand is never offered, and nothing of it runs", async () => {
@@ -121,5 +145,7 @@ words=(${words.map((w) => JSON.stringify(w)).join(' ')}); CURRENT=${words.length
     expect(complete(['mcpkit', 'view', 'tools', ''])).toEqual(['research']);
     expect(complete(['mcpkit', 'server', ''])).toEqual(['oclif']);
     expect(complete(['mcpkit', 'server', 'show', '--json'])).toEqual(['oclif']);
+    expect(complete(['mcpkit', 'code', 'run', '--view', ''])).toEqual(['research']);
+    expect(complete(['mcpkit', 'view', 'install', 'research', '--client', ''])).toEqual(['claude', 'claude-code', 'cursor', 'mcporter', 'vscode']);
   }, 60_000);
 });
