@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 let argv = process.argv.slice(2);
 // `mcpkit --config F view create x`: the shared flags written before the command move after it.
-if (/^--(config|json)(=|$)/.test(argv[0] ?? '')) argv = (await import('../dist/cli/global-flags.js')).hoistGlobalFlags(argv);
+if (/^--(config|jq|json)(=|$)/.test(argv[0] ?? '')) argv = (await import('../dist/cli/global-flags.js')).hoistGlobalFlags(argv);
 // MCP clients start `mcpkit serve` often, and scripts run `retrieve` commands in loops: plain
 // invocations of those skip oclif's start-up (see serve-fast-path.ts and tool-fast-path.ts), and
 // the commands mcpkit daemon runs go straight to it when one runs (src/daemon/client/fast-path.ts).

@@ -1,12 +1,21 @@
-import { Command, Errors, Flags } from '@oclif/core';
+import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
+
+type FlagInput = Interfaces.FlagInput;
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { closestNames } from '../core/suggest.js';
 import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import type { DaemonOperation } from '../daemon/client/protocol.js';
 import { commandScope, type CommandScope } from './command-scope.js';
+import { jqExpression, jqText, loadJq, type JqRunner } from './jq-output.js';
 import { formatJson, sayWaiting } from './output.js';
 import { cliWords, printLine, reportError, reportFailure, runToolForCli } from './tool-runner.js';
+
+/** --config, which every command takes; a command without --json (serve, filter run, daemon run) takes only this one of the shared flags. */
+export const CONFIG_FLAG = Flags.string({
+  description: 'Config file to use (default: $MCPKIT_CONFIG, ./mcpkit.yaml, then ~/.config/mcpkit/config.yaml).',
+  helpGroup: 'GLOBAL',
+});
 
 /**
  * Shared by every mcpkit command: the global --config flag, --json, and the one mapping of
@@ -14,9 +23,11 @@ import { cliWords, printLine, reportError, reportFailure, runToolForCli } from '
  */
 export abstract class McpkitCommand extends Command {
   static override enableJsonFlag = true;
-  static override baseFlags = {
-    config: Flags.string({
-      description: 'Config file to use (default: $MCPKIT_CONFIG, ./mcpkit.yaml, then ~/.config/mcpkit/config.yaml).',
+  // Typed as a table so that a command without --json (serve) can keep only --config.
+  static override baseFlags: FlagInput = {
+    config: CONFIG_FLAG,
+    jq: Flags.string({
+      description: "Filter the JSON output with a jq expression, as gh --jq (implies --json; a string prints raw), e.g. --jq '.[].name'.",
       helpGroup: 'GLOBAL',
     }),
   };
@@ -81,8 +92,35 @@ export abstract class McpkitCommand extends Command {
     printLine(text);
   }
 
+  private jq?: JqRunner;
+
+  /** --jq implies --json. */
+  override jsonEnabled(): boolean {
+    return super.jsonEnabled() || jqExpression(this.argv) !== undefined;
+  }
+
+  /** An error prints as JSON under --json; under --jq alone as words on stderr, so $(... --jq) never holds one. */
+  private errorsAsJson(): boolean {
+    return super.jsonEnabled();
+  }
+
+  override async init(): Promise<void> {
+    await super.init();
+    // jq answers synchronously once loaded, so that logJson (which oclif calls without waiting) can use it.
+    if (jqExpression(this.argv) !== undefined) this.jq = await loadJq();
+  }
+
   override logJson(json: unknown): void {
-    this.scope.io.out(formatJson(json));
+    const expression = jqExpression(this.argv);
+    if (expression === undefined || !this.jq) return this.scope.io.out(formatJson(json));
+    let text: string;
+    try {
+      text = jqText(this.jq, expression, json, this.color.level > 0);
+    } catch (error) {
+      reportFailure(error, { json: false, words: cliWords(this.id?.replace(/:/g, ' '), undefined, this.config.bin), io: this.scope.io });
+      this.exit(2);
+    }
+    this.scope.io.out(text);
   }
 
   override async catch(error: Error & { exitCode?: number }): Promise<void> {
@@ -96,11 +134,11 @@ export abstract class McpkitCommand extends Command {
       const message = error.message.replace(/\n?See more help with --help\s*$/, '');
       const help = cliWords(commandId, undefined, this.config.bin).inputHint;
       const guess = flagGuess(message, [...flagNames(this.constructor as FlagTables), 'help']);
-      reportError({ code: 'INVALID_INPUT', message, hint: guess ? `Did you mean ${guess}? ${help}` : help }, this.jsonEnabled(), this.scope.io);
+      reportError({ code: 'INVALID_INPUT', message, hint: guess ? `Did you mean ${guess}? ${help}` : help }, this.errorsAsJson(), this.scope.io);
       return;
     }
     const { tool, fieldWords } = this.constructor as { tool?: AnyTool; fieldWords?: Record<string, string> };
-    reportFailure(error, { json: this.jsonEnabled(), words: cliWords(commandId, tool, this.config.bin, fieldWords), io: this.scope.io });
+    reportFailure(error, { json: this.errorsAsJson(), words: cliWords(commandId, tool, this.config.bin, fieldWords), io: this.scope.io });
   }
 }
 

@@ -1,10 +1,10 @@
 /**
- * The flags every command takes (`--config FILE`, `--json`), written before the command
+ * The flags every command takes (`--config FILE`, `--json`, `--jq EXPR`), written before the command
  * (`mcpkit --config F view create x`), as gh, git and kubectl users write them. oclif reads a
  * command's flags only after its id, so they are moved there: just before a `--` that ends the
  * flags, else to the end. Pure; bin/run.js calls it only when the line starts with one of them.
  */
-const GLOBAL = /^--(?:config(?:=.*)?|json)$/s;
+const GLOBAL = /^--(?:config(?:=.*)?|jq(?:=.*)?|json)$/s;
 
 export function hoistGlobalFlags(argv: readonly string[]): string[] {
   const globals: string[] = [];
@@ -13,7 +13,7 @@ export function hoistGlobalFlags(argv: readonly string[]): string[] {
     const flag = argv[at]!;
     globals.push(flag);
     // `--config FILE`: its value goes with it.
-    if (flag === '--config' && at + 1 < argv.length) globals.push(argv[++at]!);
+    if ((flag === '--config' || flag === '--jq') && at + 1 < argv.length) globals.push(argv[++at]!);
     at += 1;
   }
   if (!globals.length) return [...argv];

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { McpkitCommand } from '../cli/base-command.js';
+import { CONFIG_FLAG, McpkitCommand } from '../cli/base-command.js';
 import { EXPOSURES } from '../config/defaults.js';
 
 export default class Serve extends McpkitCommand {
@@ -19,6 +19,7 @@ export default class Serve extends McpkitCommand {
     'npx @modelcontextprotocol/inspector <%= config.bin %> serve',
   ];
   static override enableJsonFlag = false;
+  static override baseFlags = { config: CONFIG_FLAG };
   static override flags = {
     view: Flags.string({
       description:

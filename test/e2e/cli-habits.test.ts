@@ -155,3 +155,34 @@ describe.concurrent('the shared flags may come before the command, as in gh and 
     expect(JSON.stringify(JSON.parse(listed.stdout))).toContain('"x"');
   });
 });
+
+describe.concurrent('--jq on every command that has --json, as gh has it', () => {
+  it('every command with --json takes --jq, and none without', async () => {
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../../oclif.manifest.json'), 'utf8')) as {
+      commands: Record<string, { flags: Record<string, unknown> }>;
+    };
+    const mismatched = Object.entries(manifest.commands).filter(([, c]) => 'json' in c.flags !== 'jq' in c.flags);
+    expect(mismatched.map(([id]) => id)).toEqual([]);
+  });
+
+  it('filters the JSON, prints strings raw, and a bad expression is bad usage that prints nothing on stdout', async () => {
+    const { file, mcpkit } = setUp();
+    expect((await mcpkit(['view', 'create', 'docs'])).code).toBe(0);
+    expect((await mcpkit(['view', 'create', 'code'])).code).toBe(0);
+    const names = await mcpkit(['view', 'list', '--jq', '.views[].name']);
+    expect(names.code, names.stderr).toBe(0);
+    expect(names.stdout.split('\n').filter(Boolean).sort()).toEqual(['code', 'docs']);
+    // Before the command too, through bin/run.js, as --config and --json.
+    const path = await runCli(['--jq', '.path', 'config', 'path', '--config', file], { env: cleanEnv() });
+    expect(path.stdout).toBe(`${file}\n`);
+    const bad = await mcpkit(['view', 'list', '--jq', '.views |']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('--jq is not a jq expression');
+    // An error of the command itself is words on stderr, never JSON on stdout for $(...) to keep.
+    const failed = await mcpkit(['view', 'show', 'nope', '--jq', '.name']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toContain('NOT_FOUND');
+  });
+});

@@ -10,6 +10,8 @@ describe('global flags before the command go after it', () => {
     [['--json', '--config', 'f', 'tools'], ['tools', '--json', '--config', 'f']],
     [['--config', 'f', 'filter', 'run', '--include', 'a', '--', 'node', 's.js', '--json'], ['filter', 'run', '--include', 'a', '--config', 'f', '--', 'node', 's.js', '--json']],
     [['view', 'list', '--config', 'f'], ['view', 'list', '--config', 'f']],
+    [['--jq', '.[].name', 'view', 'list'], ['view', 'list', '--jq', '.[].name']],
+    [['--jq=.path', 'config', 'path'], ['config', 'path', '--jq=.path']],
     [['--help'], ['--help']],
     [['--version'], ['--version']],
     [['--config'], ['--config']],

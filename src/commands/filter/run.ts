@@ -1,5 +1,5 @@
 import { createRuntime } from '../../app/runtime.js';
-import { McpkitCommand } from '../../cli/base-command.js';
+import { CONFIG_FLAG, McpkitCommand } from '../../cli/base-command.js';
 import { parseFilterArgs } from '../../cli/filter-args.js';
 import { ruleFlags, upstreamFlags } from '../../cli/filter-flags.js';
 import { upstreamConfig } from '../../cli/filter-upstream.js';
@@ -19,6 +19,7 @@ export default class FilterRun extends McpkitCommand {
   ];
   static override strict = false;
   static override enableJsonFlag = false;
+  static override baseFlags = { config: CONFIG_FLAG };
   static override flags = { ...ruleFlags, ...upstreamFlags };
 
   async run(): Promise<void> {
