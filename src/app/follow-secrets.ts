@@ -32,7 +32,11 @@ export function followSecrets(options: FollowSecretsOptions): () => void {
 
   const watchFiles = async () => {
     const wanted = new Set(options.live.servedSecrets?.files ?? []);
-    for (const [file, watch] of watches) if (!wanted.has(file)) (watch.close(), watches.delete(file));
+    for (const [file, watch] of watches) {
+      if (wanted.has(file)) continue;
+      watch.close();
+      watches.delete(file);
+    }
     const { ConfigWatcher } = await import('../config/config-watcher.js');
     for (const file of wanted) {
       if (stopped || watches.has(file)) continue;
@@ -58,7 +62,13 @@ export function followSecrets(options: FollowSecretsOptions): () => void {
   const schedule = () => {
     const every = options.live.loaded?.serve.keyring_poll_ms ?? KEYRING_POLL_MS;
     if (stopped || every === 0) return;
-    timer = setTimeout(() => void pollKeyring().catch((error: Error) => options.logger.debug(`keyring poll: ${error.message}`)).finally(schedule), every);
+    timer = setTimeout(
+      () =>
+        void pollKeyring()
+          .catch((error: Error) => options.logger.debug(`keyring poll: ${error.message}`))
+          .finally(schedule),
+      every,
+    );
     timer.unref();
   };
 

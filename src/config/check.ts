@@ -88,11 +88,7 @@ export function configData(text: string): { raw: Record<string, unknown> } | { p
 }
 
 /** checkConfigText's checks after the YAML: variables and secrets (`secrets`: those read for it, config/secret-sources.ts), schema. */
-export function checkConfigData(
-  raw: Record<string, unknown>,
-  env: Readonly<Record<string, string | undefined>>,
-  secretsRead?: SecretValues,
-): CheckedConfig {
+export function checkConfigData(raw: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, secretsRead?: SecretValues): CheckedConfig {
   const expanded = interpolate(raw, env, secretsRead);
   const secrets = secretValues(expanded.value, expanded.envValues);
   const problems: ConfigProblem[] = expanded.missing.map(({ path, variable, message }) => ({

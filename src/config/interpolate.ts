@@ -54,7 +54,6 @@ const PLACEHOLDER = /\$\$\{|\$\{(?:(file|keyring):(?!-)([^}]+)|([A-Za-z_][A-Za-z
 
 const NO_SECRETS: SecretValues = new Map();
 
-
 /**
  * A text as data: every `${` written `$${`, so that loading the config gives back exactly this
  * text and expands nothing from mcpkit's environment (what an agent or a registry entry supplies).

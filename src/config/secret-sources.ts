@@ -76,7 +76,8 @@ export async function readSecretFile(path: string): Promise<{ value: string } | 
   try {
     const info = await handle.stat();
     if (!info.isFile()) return { problem: `the secret file ${path} is not a regular file` };
-    if (info.size > SECRET_FILE_MAX_BYTES) return { problem: `the secret file ${path} holds ${info.size} bytes, more than a secret's ${SECRET_FILE_MAX_BYTES}` };
+    if (info.size > SECRET_FILE_MAX_BYTES)
+      return { problem: `the secret file ${path} holds ${info.size} bytes, more than a secret's ${SECRET_FILE_MAX_BYTES}` };
     return { value: secretFileValue(await handle.readFile('utf8')) };
   } catch (error) {
     return { problem: `the secret file ${path} cannot be read (${(error as Error).message})` };
@@ -90,9 +91,7 @@ async function readKeyringSecret(store: Keyring, name: string): Promise<{ value:
   if (bad) return { problem: bad };
   try {
     const value = await store.get(name);
-    return value === undefined
-      ? { problem: `the system keyring has no secret ${name} (set it with: mcpkit secret set ${name})` }
-      : { value };
+    return value === undefined ? { problem: `the system keyring has no secret ${name} (set it with: mcpkit secret set ${name})` } : { value };
   } catch (error) {
     return { problem: `the secret ${name} cannot be read from the system keyring: ${(error as Error).message}` };
   }

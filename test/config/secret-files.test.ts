@@ -44,7 +44,9 @@ describe('${file:PATH}', () => {
     const { dir, config } = setUp();
     const checked = await runCommand(['config', 'validate', '--config', config], { env: cleanEnv() });
     expect(checked.code).toBe(1);
-    expect(checked.stdout + checked.stderr).toContain(`mcp_servers.b.env.GONE: the secret file ${join(dir, 'secrets', 'nope.txt')} cannot be read (it does not exist)`);
+    expect(checked.stdout + checked.stderr).toContain(
+      `mcp_servers.b.env.GONE: the secret file ${join(dir, 'secrets', 'nope.txt')} cannot be read (it does not exist)`,
+    );
     const shown = await runCommand(['config', 'show', '--resolved', '--json', '--config', config], { env: cleanEnv() });
     expect(JSON.parse(shown.stdout).set_aside).toHaveProperty(['mcp_servers.b']);
   });

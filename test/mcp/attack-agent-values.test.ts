@@ -131,7 +131,12 @@ beforeAll(async () => {
         planted: {
           command: 'node',
           args: ['${GH_TOKEN}', '${file:host-secret.txt}'],
-          env: { MCPKIT_TOKEN: 'sk-aaaaaaaaaaaaaaaaaaaaaaaa', GH_TOKEN: 'ghp_aaaaaaaaaaaaaaaaaaaaaaaaaa', F: `\${file:${join(dir, 'host-secret.txt')}}`, E: ENVIRON_FORM },
+          env: {
+            MCPKIT_TOKEN: 'sk-aaaaaaaaaaaaaaaaaaaaaaaa',
+            GH_TOKEN: 'ghp_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+            F: `\${file:${join(dir, 'host-secret.txt')}}`,
+            E: ENVIRON_FORM,
+          },
         },
       },
     }),

@@ -36,7 +36,14 @@ export function secretServiceMissing(): string | undefined {
 function serviceOwned(env: Record<string, string>): boolean {
   const asked = spawnSync(
     DBUS_SEND ?? 'dbus-send',
-    ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'],
+    [
+      '--session',
+      '--print-reply',
+      '--dest=org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.NameHasOwner',
+      'string:org.freedesktop.secrets',
+    ],
     { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 5000 },
   );
   return /boolean true/.test(asked.stdout ?? '');

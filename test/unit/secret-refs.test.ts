@@ -37,13 +37,17 @@ describe('${file:PATH} and ${keyring:NAME} in a string', () => {
   });
 
   it('is placed in a URL as a variable is: refused in the host, encoded after it', () => {
-    const url = new Map([['file:host', { value: 'evil.com/x' }], ['file:seg', { value: 'a b/c' }]]);
+    const url = new Map([
+      ['file:host', { value: 'evil.com/x' }],
+      ['file:seg', { value: 'a b/c' }],
+    ]);
     expect(interpolateString('https://${file:host}/mcp', env, true, url).refused).toHaveLength(1);
     expect(interpolateString('https://h/${file:seg}', env, true, url).text).toBe('https://h/a%20b%2Fc');
   });
 
   it('is escaped as agent-written text is, so that loading gives back the text', () => {
-    for (const text of ['${file:/etc/passwd}', '${keyring:GH}', 'x$${file:a}']) expect(interpolateString(literalText(text), env, false, secrets).text).toBe(text);
+    for (const text of ['${file:/etc/passwd}', '${keyring:GH}', 'x$${file:a}'])
+      expect(interpolateString(literalText(text), env, false, secrets).text).toBe(text);
   });
 
   it('is named for what it is when put to a person, and is no variable', () => {

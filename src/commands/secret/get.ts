@@ -5,7 +5,7 @@ import { ToolError } from '../../core/errors.js';
 export default class SecretGet extends McpkitCommand {
   static override summary = 'Print a secret of the system keyring: to a terminal, or anywhere with --reveal.';
   static override examples = ['<%= config.bin %> secret get GITHUB_TOKEN', 'GH=$(<%= config.bin %> secret get GITHUB_TOKEN --reveal)'];
-  static override args = { name: Args.string({ description: 'The secret\'s name, as in ${keyring:NAME}.', required: true }) };
+  static override args = { name: Args.string({ description: "The secret's name, as in ${keyring:NAME}.", required: true }) };
   static override flags = {
     reveal: Flags.boolean({ description: 'Print the value where stdout is not a terminal (a pipe, a file, --json).' }),
   };
@@ -22,7 +22,9 @@ export default class SecretGet extends McpkitCommand {
     const { systemKeyring } = await import('../../config/keyring.js');
     const value = await systemKeyring().get(args.name);
     if (value === undefined) {
-      throw new ToolError('NOT_FOUND', `The system keyring has no secret ${args.name}.`, { hint: `List them with: mcpkit secret list; set it with: mcpkit secret set ${args.name}` });
+      throw new ToolError('NOT_FOUND', `The system keyring has no secret ${args.name}.`, {
+        hint: `List them with: mcpkit secret list; set it with: mcpkit secret set ${args.name}`,
+      });
     }
     if (!this.jsonEnabled()) this.scope.io.out(`${value}\n`);
     return { name: args.name, value };

@@ -5,7 +5,7 @@ import { ToolError } from '../../core/errors.js';
 export default class SecretRemove extends McpkitCommand {
   static override summary = 'Remove a secret from the system keyring; a config that still names it reports it like an unset variable.';
   static override examples = ['<%= config.bin %> secret remove GITHUB_TOKEN'];
-  static override args = { name: Args.string({ description: 'The secret\'s name, as in ${keyring:NAME}.', required: true }) };
+  static override args = { name: Args.string({ description: "The secret's name, as in ${keyring:NAME}.", required: true }) };
 
   async run(): Promise<{ name: string; removed: true }> {
     const { args } = await this.parse(SecretRemove);
