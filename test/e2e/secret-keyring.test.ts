@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,15 @@ describe.skipIf(!service)('mcpkit secret against a real Secret Service', () => {
       expect(await waitFor(async () => (await envOf('keyed')).SECRET === 'keyring-v2', 30_000, 250), session.stderr()).toBe(true);
       expect(session.stderr()).toMatch(/config reloaded \(generation 2\): servers restarted: keyed(;|\n|$)/);
       expect(session.stderr()).not.toMatch(/restarted: [^\n]*other/);
+      // With the poll off, SIGHUP reads the keyring again.
+      const pollOff = readFileSync(config, 'utf8').replace('"keyring_poll_ms":300', '"keyring_poll_ms":0');
+      expect(pollOff).toContain('"keyring_poll_ms":0');
+      writeFileSync(config, pollOff);
+      expect(await waitFor(() => /generation 3/.test(session.stderr()), 30_000, 250), session.stderr()).toBe(true);
+      expect((await runCli(['secret', 'set', 'UPSTREAM_KEY'], { env: env(), input: 'keyring-v3\n' })).code).toBe(0);
+      process.kill(session.pid, 'SIGHUP');
+      expect(await waitFor(async () => (await envOf('keyed')).SECRET === 'keyring-v3', 30_000, 250), session.stderr()).toBe(true);
+      expect(session.stderr()).toMatch(/config reloaded \(generation 4\): servers restarted: keyed(;|\n|$)/);
       expect(session.stderr()).not.toMatch(/keyring-v/);
     } finally {
       await session.client.close();
