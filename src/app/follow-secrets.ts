@@ -44,6 +44,7 @@ export function followSecrets(options: FollowSecretsOptions): () => void {
         path: file,
         changed: () => options.reload(`the secret file ${file} changed`),
         failed: (reason) => options.logger.warn(`the secret file ${file} is not watched (${reason}); send SIGHUP after changing it`),
+        missing: (folder) => options.logger.warn(`the folder ${folder} of the secret file ${file} does not exist: not watched (SIGHUP reads it again)`),
       });
       watches.set(file, watch);
       await watch.start();
