@@ -64,7 +64,7 @@ export async function startSecretService(): Promise<RunningSecretService> {
     children.push(bus);
     let address = '';
     bus.stdout.on('data', (d) => (address += d));
-    if (!(await waitFor(() => address.includes('\n') || bus.exitCode !== null, 10_000)) || !address.trim()) throw new Error('dbus-daemon gave no address');
+    if (!(await waitFor(() => address.includes('\n') || bus.exitCode !== null, 30_000)) || !address.trim()) throw new Error('dbus-daemon gave no address');
     const env = { DBUS_SESSION_BUS_ADDRESS: address.trim(), HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: runtime };
     const keyring = spawnTracked(GNOME_KEYRING!, ['--unlock', '--components=secrets', '--foreground'], {
       env: { ...process.env, ...env },
@@ -75,7 +75,7 @@ export async function startSecretService(): Promise<RunningSecretService> {
     keyring.stdout.on('data', (d) => (said += d));
     keyring.stderr.on('data', (d) => (said += d));
     keyring.stdin.end('throwaway-password\n');
-    if (!(await waitFor(() => keyring.exitCode !== null || serviceOwned(env), 10_000, 200)) || keyring.exitCode !== null)
+    if (!(await waitFor(() => keyring.exitCode !== null || serviceOwned(env), 30_000, 200)) || keyring.exitCode !== null)
       throw new Error(`gnome-keyring-daemon did not start: ${said.trim()}`);
     return { env, stop };
   } catch (error) {
