@@ -52,7 +52,8 @@ await build({
   // OpenTelemetry loads only when serve traces, from node_modules: one copy of its API for the SDK and us.
   // QuickJS's WebAssembly file is found beside its own module (code mode's sandbox-worker.js loads it from node_modules).
   // jq-web (--jq) finds its WebAssembly file beside its own module.
-  external: ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*', '@jitl/*', 'jq-web'],
+  // The keyring is a native module (a .node file per platform), loaded from node_modules when a secret is read.
+  external: ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*', '@jitl/*', 'jq-web', '@napi-rs/keyring'],
   plugins: [oclifDirnamePlugin()],
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',

@@ -4,7 +4,8 @@ import type { Runtime } from './runtime.js';
 
 /**
  * A long-running process (serve, the daemon) follows its config: the file's folder is watched (config/config-watcher.ts), SIGHUP reloads
- * too, and so does an edit by its own tools (ToolContext.configWritten). Returns what stops it.
+ * too (reading the keyring's secrets again), and so does an edit by its own tools (ToolContext.configWritten), or a change of
+ * a secret it uses (./follow-secrets.ts). Returns what stops it.
  */
 export function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig) => Promise<Policy>): () => void {
   const reload = (reason: string) => void runtime.reload(reason).catch((error: Error) => runtime.logger.error(`config reload failed: ${error.message}`));
@@ -12,11 +13,18 @@ export function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig)
   process.on('SIGHUP', onHup);
   // Hubs made from now on follow the config (synchronously); the watch is set up while serve answers.
   let watcher: { close(): void } | undefined;
+  let stopSecrets: (() => void) | undefined;
   let stopped = false;
   void (async () => {
     await runtime.followConfig(policyFor);
-    const [{ ConfigWatcher }, { pinFilePath }] = await Promise.all([import('../config/config-watcher.js'), import('../config/pin-file.js')]);
+    const [{ ConfigWatcher }, { pinFilePath }, { followSecrets }] = await Promise.all([
+      import('../config/config-watcher.js'),
+      import('../config/pin-file.js'),
+      import('./follow-secrets.js'),
+    ]);
     if (stopped) return;
+    // The secrets it uses (${file:}, ${keyring:}) are followed too: a change restarts the servers that use them.
+    stopSecrets = followSecrets({ live: runtime.live, reload, logger: runtime.logger });
     const made = new ConfigWatcher({
       path: runtime.configLocation.path,
       // An approval (mcpkit server approve) rewrites the tool pins beside the config.
@@ -31,6 +39,7 @@ export function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig)
   return () => {
     stopped = true;
     watcher?.close();
+    stopSecrets?.();
     process.off('SIGHUP', onHup);
   };
 }

@@ -1,6 +1,7 @@
 import type { ConfigSource } from '../config/locate.js';
 import type { ReloadPlan } from '../config/reload-plan.js';
 import type { McpkitConfig } from '../config/schema.js';
+import type { SecretSnapshot } from '../config/secret-sources.js';
 import { Listeners } from '../core/listeners.js';
 import type { Logger } from '../core/logger.js';
 
@@ -51,6 +52,8 @@ export class LiveConfig {
   private generation = 1;
   /** The text of the file the current config came from (undefined: no file). */
   private text?: string;
+  /** The secrets (`${file:}`, `${keyring:}`) the current config was made with: a change of one is a change of the config. */
+  private secrets?: SecretSnapshot;
   private following?: {
     /** Checks what only the front end knows (serve's policy from the config); a throw keeps the last good config. */
     accept: (config: McpkitConfig) => Promise<void>;
@@ -100,6 +103,11 @@ export class LiveConfig {
     return this.generation;
   }
 
+  /** The secrets the served config was made with (undefined: it uses none), for app/follow-secrets.ts to watch. */
+  get servedSecrets(): SecretSnapshot | undefined {
+    return this.secrets;
+  }
+
   /** The text of the file the served config came from (a follower's; undefined before `follow`, or with no file). */
   get servedText(): string | undefined {
     return this.text;
@@ -120,8 +128,10 @@ export class LiveConfig {
     // The text the served config was made from: a file changed since then is a change, seen at the next reload.
     const { sourceTextOf } = await import('../config/load.js');
     const source = sourceTextOf(served);
-    if (source) this.text = source.text;
-    else {
+    if (source) {
+      this.text = source.text;
+      this.secrets = source.secretSources;
+    } else {
       const { readFile } = await import('node:fs/promises');
       this.text = await readFile(this.options.location.path, 'utf8').catch(() => undefined);
     }
@@ -145,22 +155,27 @@ export class LiveConfig {
   }
 
   /** The config the file says now, or undefined when its text is the one served. */
-  private async read(): Promise<{ config: McpkitConfig; text: string | undefined } | undefined> {
+  private async read(): Promise<{ config: McpkitConfig; text: string | undefined; secrets?: SecretSnapshot } | undefined> {
     const { path } = this.options.location;
-    const [{ inspectConfigText }, { configInvalid }] = await Promise.all([import('../config/load.js'), import('../config/problems.js')]);
+    const [{ inspectConfigText, inspectConfigTextWithSecrets }, { configInvalid }] = await Promise.all([
+      import('../config/load.js'),
+      import('../config/problems.js'),
+    ]);
     const text = await this.settledText(path, (candidate) => inspectConfigText(this.options.location, candidate, this.options.env).problems);
     if (text === undefined) {
       // An editor that deletes before writing, or a file moved away: serving the defaults would drop every server.
       if (this.text !== undefined) throw new Error(`${path} is gone`);
       return undefined;
     }
-    if (text === this.text) return undefined;
+    // The same text names the same secrets: only when it names some must they be read again to know.
+    if (text === this.text && this.secrets === undefined) return undefined;
     // `: > file` and an editor that truncates before writing leave it empty for a moment: an empty
     // file is read as a missing one, not as a config without servers, views or tokens.
     if (text.trim() === '' && this.text !== undefined) throw new Error(`${path} is empty`);
-    const loaded = inspectConfigText(this.options.location, text, this.options.env);
+    const loaded = await inspectConfigTextWithSecrets(this.options.location, text, this.options.env);
+    if (text === this.text && loaded.secretSources?.digest === this.secrets?.digest) return undefined;
     if (!loaded.config) throw configInvalid(path, loaded.problems);
-    return { config: loaded.config, text: loaded.text };
+    return { config: loaded.config, text: loaded.text, ...(loaded.secretSources ? { secrets: loaded.secretSources } : {}) };
   }
 
   /**
@@ -200,7 +215,7 @@ export class LiveConfig {
     return now.text;
   }
 
-  private async applyNext(next: { config: McpkitConfig; text: string | undefined }): Promise<ReloadReport> {
+  private async applyNext(next: { config: McpkitConfig; text: string | undefined; secrets?: SecretSnapshot }): Promise<ReloadReport> {
     const [before, { planReload, describePlan }] = await Promise.all([this.get(), import('../config/reload-plan.js')]);
     const { keepLastGoodAccess } = await import('../config/keep-access.js');
     const guarded = keepLastGoodAccess(before, next.config);
@@ -215,6 +230,7 @@ export class LiveConfig {
     this.current = Promise.resolve(next.config);
     this.settled = next.config;
     this.text = next.text;
+    this.secrets = next.secrets;
     this.generation++;
     this.lastProblem = undefined;
     await this.following?.apply(before, next.config, plan);

@@ -4,6 +4,7 @@ import { secretValues } from './mask.js';
 import type { ConfigProblem } from './problems.js';
 import { problemsFromZod } from './problems.js';
 import { configSchema, type McpkitConfig } from './schema.js';
+import type { SecretValues } from './secret-refs.js';
 
 export interface CheckedConfig {
   problems: ConfigProblem[];
@@ -73,19 +74,29 @@ export function structuralProblems(data: Record<string, unknown>): ConfigProblem
 }
 
 /** Everything a load checks, collected rather than stopping at the first: YAML, variables, schema. */
-export function checkConfigText(text: string, env: Readonly<Record<string, string | undefined>>): CheckedConfig {
+export function checkConfigText(text: string, env: Readonly<Record<string, string | undefined>>, secrets?: SecretValues): CheckedConfig {
+  const parsed = configData(text);
+  return 'raw' in parsed ? checkConfigData(parsed.raw, env, secrets) : { problems: parsed.problems, fromEnv: new Set() };
+}
+
+/** The YAML of a config file as plain data, or what is wrong with it as YAML. */
+export function configData(text: string): { raw: Record<string, unknown> } | { problems: ConfigProblem[] } {
   const { doc, problems: yamlProblems } = parseYaml(text);
-  if (yamlProblems.length) return { problems: yamlProblems, fromEnv: new Set() };
+  if (yamlProblems.length) return { problems: yamlProblems };
   const { data: raw, problems: shapeProblems } = documentData(doc);
-  if (shapeProblems.length) return { problems: shapeProblems, fromEnv: new Set() };
-  const expanded = interpolate(raw, env);
+  return shapeProblems.length ? { problems: shapeProblems } : { raw };
+}
+
+/** checkConfigText's checks after the YAML: variables and secrets (`secrets`: those read for it, config/secret-sources.ts), schema. */
+export function checkConfigData(raw: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, secretsRead?: SecretValues): CheckedConfig {
+  const expanded = interpolate(raw, env, secretsRead);
   const secrets = secretValues(expanded.value, expanded.envValues);
-  const problems: ConfigProblem[] = expanded.missing.map(({ path, variable }) => ({
+  const problems: ConfigProblem[] = expanded.missing.map(({ path, variable, message }) => ({
     path,
-    message: `environment variable ${variable} is not set (set it, or write \${${variable}:-default})`,
+    message: message ?? `environment variable ${variable} is not set (set it, or write \${${variable}:-default})`,
   }));
   for (const { path, variable, why } of expanded.refused)
-    problems.push({ path, message: `environment variable ${variable} cannot go where it stands: ${why}` });
+    problems.push({ path, message: `${variable.includes(':') ? 'the secret' : 'environment variable'} ${variable} cannot go where it stands: ${why}` });
   const parsed = configSchema.safeParse(expanded.value);
   if (!parsed.success) problems.push(...problemsFromZod(parsed.error, configSchema));
   const references = referencesOf(expanded.references);

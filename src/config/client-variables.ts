@@ -53,7 +53,9 @@ export function translateVariables(
   entry: Record<string, unknown>,
   ctx: VariableContext,
 ): { entry: Record<string, unknown>; asked: AskedValue[] } | { skip: string } {
-  if (ctx.flavour === 'claude-code' || ctx.flavour === 'claude-desktop') return { entry, asked: [] };
+  // Claude's `${NAME}` is mcpkit's; its `${file:...}` and `${keyring:...}` are plain text there, and stay text here
+  // (a project's .mcp.json must not make mcpkit read a file or a keyring secret).
+  if (ctx.flavour === 'claude-code' || ctx.flavour === 'claude-desktop') return { entry: secretFormsAsText(entry) as Record<string, unknown>, asked: [] };
   const asked = new Map<string, AskedValue>();
   let refused: string | undefined;
   const one = (text: string): string =>
@@ -81,6 +83,14 @@ export function translateVariables(
   };
   const out = walk(entry) as Record<string, unknown>;
   return refused ? { skip: refused } : { entry: out, asked: [...asked.values()] };
+}
+
+/** Every `${file:` and `${keyring:` of a value's strings written `$${`, as text. Pure. */
+function secretFormsAsText(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/(?<!\$)\$\{(file|keyring):/g, (_whole, kind: string) => `$\${${kind}:`);
+  if (Array.isArray(value)) return value.map(secretFormsAsText);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, secretFormsAsText(v)]));
+  return value;
 }
 
 /** Every imported server in mcpkit's words: one that cannot be is skipped with why; what the client would have asked for is named once. */

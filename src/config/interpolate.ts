@@ -1,18 +1,23 @@
+import type { SecretValues } from './secret-refs.js';
+
 /**
- * `${VAR}` and `${VAR:-default}` in string values, expanded on load and never written back.
- * `$${` is a literal `${`. Pure: the environment is passed in.
+ * `${VAR}` and `${VAR:-default}` in string values, expanded on load and never written back; so
+ * are `${file:PATH}` and `${keyring:NAME}`, whose values are read beforehand (config/secret-sources.ts).
+ * `$${` is a literal `${`. Pure: the environment and the secrets read are passed in.
  */
 export interface MissingVariable {
   path: string;
   variable: string;
+  /** Why a secret (`file:PATH`, `keyring:NAME`) has no value, naming the file or the entry. */
+  message?: string;
 }
 
 export interface Interpolated<T> {
   value: T;
   missing: MissingVariable[];
-  /** Paths whose value took text from an environment variable (masked by `config show`). */
+  /** Paths whose value took text from an environment variable or a secret (masked by `config show`). */
   fromEnv: Set<string>;
-  /** The values taken from the environment: never to be shown (core/redact). */
+  /** The values taken from the environment and from secrets: never to be shown (core/redact). */
   envValues: Set<string>;
   /** Every variable a placeholder names, with where (set or not, with a default or not). */
   references: { path: string; variable: string }[];
@@ -44,7 +49,10 @@ export function valueInUrl(value: string, part: 'start' | 'host' | 'rest'): { te
   return { text: encodeURIComponent(value) };
 }
 
-const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+// `${file:-x}` stays the variable `file` with a default, as before secrets had a syntax.
+const PLACEHOLDER = /\$\$\{|\$\{(?:(file|keyring):(?!-)([^}]+)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}/g;
+
+const NO_SECRETS: SecretValues = new Map();
 
 /**
  * A text as data: every `${` written `$${`, so that loading the config gives back exactly this
@@ -69,8 +77,10 @@ export function literalValues<T>(value: T): T {
  * variable that loading fills in named for what it is, never its value. Pure.
  */
 export function textAsSent(text: string): string {
-  return text.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined) => {
+  return text.replace(PLACEHOLDER, (match, kind: string | undefined, ref: string | undefined, name: string | undefined, fallback: string | undefined) => {
     if (match === '$${') return '${';
+    if (kind === 'file') return `<the contents of the file ${ref}>`;
+    if (kind === 'keyring') return `<the secret ${ref} of the system keyring>`;
     return `<the value of ${name} in mcpkit's environment${fallback !== undefined ? `, else "${fallback}"` : ''}>`;
   });
 }
@@ -78,7 +88,7 @@ export function textAsSent(text: string): string {
 /** The variables a text takes from the environment when the config loads (escaped `$${` are not). Pure. */
 export function variablesIn(text: string): string[] {
   const names: string[] = [];
-  for (const m of text.matchAll(PLACEHOLDER)) if (m[1]) names.push(m[1]);
+  for (const m of text.matchAll(PLACEHOLDER)) if (m[3]) names.push(m[3]);
   return names;
 }
 
@@ -87,42 +97,71 @@ export function interpolateString(
   env: Readonly<Record<string, string | undefined>>,
   /** The text is a URL: each value is placed as valueInUrl says. */
   url = false,
-): { text: string; missing: string[]; usedEnv: boolean; values: string[]; names: string[]; refused: { variable: string; why: string }[] } {
+  secrets: SecretValues = NO_SECRETS,
+): {
+  text: string;
+  missing: string[];
+  /** Secrets without a value (`file:PATH`, `keyring:NAME`), each with why. */
+  unread: { source: string; why: string }[];
+  usedEnv: boolean;
+  values: string[];
+  names: string[];
+  refused: { variable: string; why: string }[];
+} {
   const missing: string[] = [];
+  const unread: { source: string; why: string }[] = [];
   const values: string[] = [];
   const names: string[] = [];
   const refused: { variable: string; why: string }[] = [];
   let usedEnv = false;
-  const out = text.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined, offset: number) => {
-    if (match === '$${') return '${';
-    names.push(name!);
-    const value = env[name!];
-    // Like the shell's ${VAR:-default}: an empty variable also takes the default.
-    const chosen = value !== undefined && value !== '' ? value : fallback !== undefined ? fallback : value === '' ? '' : undefined;
-    if (chosen === undefined) {
-      missing.push(name!);
-      return match;
-    }
-    if (value !== undefined && value !== '') {
-      usedEnv = true;
-      values.push(value);
-    }
+  const place = (chosen: string, variable: string, match: string, offset: number): string => {
     if (!url) return chosen;
     const placed = valueInUrl(chosen, urlPart(text.slice(0, offset)));
     if ('why' in placed) {
-      refused.push({ variable: name!, why: placed.why });
+      refused.push({ variable, why: placed.why });
       return match;
     }
     return placed.text;
-  });
-  return { text: out, missing, usedEnv, values, names, refused };
+  };
+  const out = text.replace(
+    PLACEHOLDER,
+    (match, kind: string | undefined, ref: string | undefined, name: string | undefined, fallback: string | undefined, offset: number) => {
+      if (match === '$${') return '${';
+      if (kind !== undefined) {
+        const source = `${kind}:${ref!}`;
+        const read = secrets.get(source);
+        if (read === undefined || 'problem' in read) {
+          unread.push({ source, why: read?.problem ?? `${source} was not read` });
+          return match;
+        }
+        // A secret is masked even when empty: whether it is set is not for `config show` to say.
+        usedEnv = true;
+        if (read.value !== '') values.push(read.value);
+        return place(read.value, source, match, offset);
+      }
+      names.push(name!);
+      const value = env[name!];
+      // Like the shell's ${VAR:-default}: an empty variable also takes the default.
+      const chosen = value !== undefined && value !== '' ? value : fallback !== undefined ? fallback : value === '' ? '' : undefined;
+      if (chosen === undefined) {
+        missing.push(name!);
+        return match;
+      }
+      if (value !== undefined && value !== '') {
+        usedEnv = true;
+        values.push(value);
+      }
+      return place(chosen, name!, match, offset);
+    },
+  );
+  return { text: out, missing, unread, usedEnv, values, names, refused };
 }
 
 export function joinPath(path: readonly (string | number)[]): string {
   return path.length === 0 ? '(root)' : path.map(String).join('.');
 }
 
-export function interpolate<T>(value: T, env: Readonly<Record<string, string | undefined>>): Interpolated<T> {
+export function interpolate<T>(value: T, env: Readonly<Record<string, string | undefined>>, secrets: SecretValues = NO_SECRETS): Interpolated<T> {
   const missing: MissingVariable[] = [];
   const fromEnv = new Set<string>();
   const envValues = new Set<string>();
@@ -131,10 +170,11 @@ export function interpolate<T>(value: T, env: Readonly<Record<string, string | u
   const walk = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === 'string') {
       const isServerUrl = path.length === 3 && path[0] === 'mcp_servers' && path[2] === 'url';
-      const result = interpolateString(node, env, isServerUrl);
+      const result = interpolateString(node, env, isServerUrl, secrets);
       for (const r of result.refused) refused.push({ path: joinPath(path), ...r });
       for (const variable of result.names) references.push({ path: joinPath(path), variable });
       for (const variable of result.missing) missing.push({ path: joinPath(path), variable });
+      for (const { source, why } of result.unread) missing.push({ path: joinPath(path), variable: source, message: why });
       if (result.usedEnv) fromEnv.add(joinPath(path));
       for (const v of result.values) envValues.add(v);
       return result.text;

@@ -1,17 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { ToolError } from '../core/errors.js';
 import { addSecrets } from '../core/redact.js';
-import { checkConfigText, type CheckedConfig } from './check.js';
+import { checkConfigData, configData, type CheckedConfig } from './check.js';
 import type { ConfigSource } from './locate.js';
 import { describeSource } from './locate.js';
 import { configInvalid } from './problems.js';
 import { defaultConfig, type McpkitConfig } from './schema.js';
+import { readSecrets, type SecretSnapshot } from './secret-sources.js';
 
 export interface LoadedConfig extends CheckedConfig {
   location: ConfigSource;
   exists: boolean;
   /** The file as read (absent when there is none). */
   text?: string;
+  /** The `${file:}` and `${keyring:}` secrets it uses, as read (absent when it uses none). */
+  secretSources?: SecretSnapshot;
 }
 
 /** Reads and checks the config; a missing file is the defaults. Never throws for a bad file: see `problems`. */
@@ -34,30 +37,51 @@ export async function inspectConfig(location: ConfigSource, env: NodeJS.ProcessE
       hint: 'Check the file permissions, or point --config / MCPKIT_CONFIG at another file.',
     });
   }
-  return inspectConfigText(location, text, env);
+  return inspectConfigTextWithSecrets(location, text, env);
 }
 
-/** The checks of a config file's text already read (serve's reload reads it first, to skip an unchanged file). */
+/**
+ * The checks of a config file's text already read (serve's reload reads it first, to skip an
+ * unchanged file), without reading the secrets it names: each `${file:}` and `${keyring:}` is a
+ * problem. What loads a config to use it calls inspectConfigTextWithSecrets.
+ */
 export function inspectConfigText(location: ConfigSource, text: string, env: NodeJS.ProcessEnv): LoadedConfig {
-  const checked = checkConfigText(text, env);
+  return inspectData(location, text, configData(text), env);
+}
+
+/** inspectConfigText with the `${file:}` and `${keyring:}` secrets the text names read first. */
+export async function inspectConfigTextWithSecrets(location: ConfigSource, text: string, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {
+  const parsed = configData(text);
+  return inspectData(location, text, parsed, env, 'raw' in parsed ? await readSecrets(parsed.raw, location.path) : undefined);
+}
+
+function inspectData(
+  location: ConfigSource,
+  text: string,
+  parsed: ReturnType<typeof configData>,
+  env: NodeJS.ProcessEnv,
+  secrets?: Awaited<ReturnType<typeof readSecrets>>,
+): LoadedConfig {
+  if (!('raw' in parsed)) return { location, exists: true, text, problems: parsed.problems, fromEnv: new Set() };
+  const checked = checkConfigData(parsed.raw, env, secrets?.values);
   // From here on, no error or log line shows them (core/redact).
   addSecrets(checked.secrets ?? []);
-  return { location, exists: true, text, ...checked };
+  return { location, exists: true, text, ...checked, ...(secrets?.snapshot ? { secretSources: secrets.snapshot } : {}) };
 }
 
-/** The text each loaded config was made from (undefined: no file), for what follows the file to compare later reads with. */
-const sourceTexts = new WeakMap<McpkitConfig, string | undefined>();
+/** The text each loaded config was made from (undefined: no file) and its secrets as read, for what follows the file to compare later reads with. */
+const sources = new WeakMap<McpkitConfig, { text: string | undefined; secretSources?: SecretSnapshot }>();
 
-/** The text a config of `loadConfig` was made from; undefined for no file, or a config made otherwise. */
-export function sourceTextOf(config: McpkitConfig): { text: string | undefined } | undefined {
-  return sourceTexts.has(config) ? { text: sourceTexts.get(config) } : undefined;
+/** The text a config of `loadConfig` was made from, and its secrets as read; undefined for a config made otherwise. */
+export function sourceTextOf(config: McpkitConfig): { text: string | undefined; secretSources?: SecretSnapshot } | undefined {
+  return sources.get(config);
 }
 
 /** The config a tool runs with: interpolated, validated, defaults applied; a bad file is a CONFIG_INVALID error. */
 export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<McpkitConfig> {
   const loaded = await inspectConfig(location, env);
   if (!loaded.config) throw configInvalid(location.path, loaded.problems);
-  sourceTexts.set(loaded.config, loaded.text);
+  sources.set(loaded.config, { text: loaded.text, ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}) });
   return loaded.config;
 }
 

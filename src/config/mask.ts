@@ -4,13 +4,13 @@ export const MASK = '********';
 
 export const SECRET_KEY = /token|secret|passw(or)?d|api[_-]?key|authorization|credential|private[_-]?key|cookie/i;
 const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@]*:)([^/?#@]+)@/i;
-const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/;
+const PLACEHOLDER = /\$\{(?:[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?|(?:file|keyring):[^}]+)\}/;
 
 /**
- * Hides values that came from the environment, values under secret-looking keys, and URLs'
- * passwords, so that
- * `config show` can be pasted into an issue. Unexpanded text with a `${VAR}` placeholder
- * ("Bearer ${TOKEN}") keeps its secret in the environment, so it is shown as written.
+ * Hides values that came from the environment or a secret (`${file:}`, `${keyring:}`), values
+ * under secret-looking keys, and URLs' passwords, so that `config show` can be pasted into an
+ * issue. Unexpanded text with a placeholder ("Bearer ${TOKEN}", "${file:/run/secrets/gh}") keeps
+ * its secret elsewhere, so it is shown as written.
  */
 export function maskSecrets(value: unknown, fromEnv: ReadonlySet<string>): unknown {
   const walk = (node: unknown, path: (string | number)[], secretKey: boolean): unknown => {

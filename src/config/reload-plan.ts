@@ -80,6 +80,7 @@ const LIVE_SERVE_KEYS = [
   'upstream_limits',
   'tasks',
   'code',
+  'keyring_poll_ms',
 ] as const;
 
 /** Everything of the config a served view is made of, besides its own entry and its servers. */

@@ -151,6 +151,13 @@ export const serveSchema = z.strictObject({
     .describe('Browser origins allowed by "serve --http" besides loopback ones (others get 403).'),
   max_body_bytes: z.int().positive().optional().describe('Largest request body "serve --http" reads (default 4 MiB; larger gets 413).'),
   session_idle_ms: z.int().positive().optional().describe('An HTTP session unused this long is ended (default 1800000, 30 minutes).'),
+  keyring_poll_ms: z
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'How often serve reads the ${keyring:NAME} secrets the config uses again; the servers whose secret changed restart their connections (default 30000; 0: only on SIGHUP).',
+    ),
   replica_id: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a replica id is 1-32 lower-case letters, digits and dashes')

@@ -37,6 +37,14 @@ describe("other clients' variables in mcpkit's words", () => {
     expect(out).toMatchObject({ entry: expected });
   });
 
+  it.each(['claude-code', 'claude-desktop'] as const)("%s's ${NAME} stays mcpkit's, its ${file:} and ${keyring:} stay text (never read)", (flavour) => {
+    const entry = { args: ['${HOME}', '${file:/etc/shadow}'], env: { K: 'x${keyring:GH}', E: '$${file:a}' } };
+    expect(translateVariables(entry, { ...vscode, flavour })).toEqual({
+      entry: { args: ['${HOME}', '$${file:/etc/shadow}'], env: { K: 'x$${keyring:GH}', E: '$${file:a}' } },
+      asked: [],
+    });
+  });
+
   it('names what VS Code would have asked for, and skips what only it can fill in', () => {
     expect(translateVariables({ url: 'https://x', headers: { A: '${input:gh-token}' } }, vscode)).toEqual({
       entry: { url: 'https://x', headers: { A: '${GH_TOKEN}' } },

@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTools } from '../../src/tools/index.js';
 import { inputJsonSchema } from '../../src/core/schema.js';
-import { inspectConfigText } from '../../src/config/load.js';
+import { inspectConfigTextWithSecrets } from '../../src/config/load.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { SERVERS } from '../helpers/upstreams.js';
@@ -24,7 +24,16 @@ import { startRegistry } from '../fixtures/registry-server.mjs';
  */
 const GH = 'ghp-SECRET-of-the-gateway-1';
 const TOKEN = 'serve-SECRET-token-2';
-const SECRETS = [GH, TOKEN];
+/** A file on the gateway's machine an agent names with `${file:}` (beside the config, and absolute). */
+const FILE_SECRET = 'file-SECRET-of-the-host-3';
+const SECRETS = [GH, TOKEN, FILE_SECRET];
+/**
+ * What an agent writes to reach the gateway's files through the config's own secret form: a file
+ * beside the config, and serve's own environment (which holds GH and TOKEN). Each alone in its
+ * field, so that, were it read, its server would be served with it (not set aside for another).
+ */
+const FILE_FORM = '${file:host-secret.txt}';
+const ENVIRON_FORM = '${file:/proc/self/environ}';
 
 interface Heard {
   url: string;
@@ -105,6 +114,7 @@ beforeAll(async () => {
   });
   dir = tempDir();
   config = join(dir, 'mcpkit.yaml');
+  writeFileSync(join(dir, 'host-secret.txt'), `${FILE_SECRET}\n`);
   writeFileSync(
     config,
     JSON.stringify({
@@ -118,7 +128,16 @@ beforeAll(async () => {
     JSON.stringify({
       mcpServers: {
         imported: { url: `${listenerUrl}/i/\${GH_TOKEN}`, headers: { Authorization: 'Bearer ${env:MCPKIT_TOKEN}' } },
-        planted: { command: 'node', args: ['${GH_TOKEN}'], env: { MCPKIT_TOKEN: 'sk-aaaaaaaaaaaaaaaaaaaaaaaa', GH_TOKEN: 'ghp_aaaaaaaaaaaaaaaaaaaaaaaaaa' } },
+        planted: {
+          command: 'node',
+          args: ['${GH_TOKEN}', '${file:host-secret.txt}'],
+          env: {
+            MCPKIT_TOKEN: 'sk-aaaaaaaaaaaaaaaaaaaaaaaa',
+            GH_TOKEN: 'ghp_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+            F: `\${file:${join(dir, 'host-secret.txt')}}`,
+            E: ENVIRON_FORM,
+          },
+        },
       },
     }),
   );
@@ -143,15 +162,26 @@ afterAll(async () => {
 function recipes(): Record<string, Record<string, unknown>[]> {
   return {
     server_add: [
-      { name: 'notes', url: `${listenerUrl}/mcp/\${GH_TOKEN}`, headers: { 'X-Req': '${MCPKIT_TOKEN}' }, description: '${GH_TOKEN}' },
-      { name: 'local', command: 'node', args: ['-e', '${GH_TOKEN}'], env: { T: '${GH_TOKEN}', U: 'x${MCPKIT_TOKEN:-y}' }, cwd: '${HOME}' },
+      {
+        name: 'notes',
+        url: `${listenerUrl}/mcp/\${GH_TOKEN}/\${file:host-secret.txt}`,
+        headers: { 'X-Req': '${MCPKIT_TOKEN}', 'X-File': FILE_FORM, 'X-Environ': ENVIRON_FORM },
+        description: '${GH_TOKEN}',
+      },
+      {
+        name: 'local',
+        command: 'node',
+        args: ['-e', '${GH_TOKEN}', FILE_FORM],
+        env: { T: '${GH_TOKEN}', U: 'x${MCPKIT_TOKEN:-y}', F: FILE_FORM, E: ENVIRON_FORM },
+        cwd: '${HOME}',
+      },
     ],
     server_set_description: [{ name: 's1', tool: 'echo', text: '${GH_TOKEN} {original}' }],
     server_set_tools: [{ name: 's1', tools: ['echo', '${GH_TOKEN}'], force: true }],
     server_rename_tool: [{ name: 's1', tool: 'echo', new_name: 'echo_too' }],
     server_import: [{ file: join(dir, 'client.json'), force: true }],
     server_test: [{ name: 'notes' }],
-    view_create: [{ name: 'v2', description: '${GH_TOKEN}' }],
+    view_create: [{ name: 'v2', description: '${GH_TOKEN} ${keyring:GH}' }],
     view_add_server: [{ view: 'v2', server: 's1', tools: ['${GH_TOKEN}'], force: true }],
     view_set_tools: [{ view: 'v1', server: 's1', tools: ['${MCPKIT_TOKEN}'], force: true }],
     view_set_exposure: [{ view: 'v1', exposure: 'search', pin: ['${GH_TOKEN}'], force: true }],
@@ -166,9 +196,9 @@ function fromSchema(tool: (typeof allTools)[number]): Record<string, unknown> {
   const schema = inputJsonSchema(tool.input) as { properties?: Record<string, { type?: string }>; required?: string[] };
   const args: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(schema.properties ?? {})) {
-    if (spec.type === 'string') args[name] = name === 'name' || name === 'server' ? 's1' : name === 'view' ? 'v1' : '${GH_TOKEN}';
-    else if (spec.type === 'array') args[name] = ['${GH_TOKEN}'];
-    else if (spec.type === 'object') args[name] = { K: '${MCPKIT_TOKEN}' };
+    if (spec.type === 'string') args[name] = name === 'name' || name === 'server' ? 's1' : name === 'view' ? 'v1' : `\${GH_TOKEN}${FILE_FORM}`;
+    else if (spec.type === 'array') args[name] = ['${GH_TOKEN}', ENVIRON_FORM];
+    else if (spec.type === 'object') args[name] = { K: '${MCPKIT_TOKEN}', F: FILE_FORM, E: ENVIRON_FORM };
     else if (schema.required?.includes(name)) args[name] = spec.type === 'boolean' ? true : 1;
   }
   return args;
@@ -219,7 +249,8 @@ describe('`${` through every tool an agent may write the config or start process
         expect(JSON.stringify(result), tool.name).not.toMatch(new RegExp(SECRETS.join('|')));
         if (readFileSync(config, 'utf8') !== before) wrote.add(tool.name);
         else if (process.env.DEBUG_ATTACK) console.log(tool.name, JSON.stringify(result).slice(0, 400));
-        const loaded = inspectConfigText({ path: config, source: 'flag' }, readFileSync(config, 'utf8'), env);
+        // Loaded as serve loads it: secret files and the keyring read for what the text names.
+        const loaded = await inspectConfigTextWithSecrets({ path: config, source: 'flag' }, readFileSync(config, 'utf8'), env);
         expect(JSON.stringify(loaded.config ?? loaded.raw), `${tool.name} ${JSON.stringify(args)}`).not.toMatch(new RegExp(SECRETS.join('|')));
       }
     }
@@ -248,5 +279,12 @@ describe('`${` through every tool an agent may write the config or start process
     const text = readFileSync(config, 'utf8');
     expect(text).toContain('$${GH_TOKEN}');
     expect(text).not.toMatch(/(?<!\$)\$\{(GH_TOKEN|MCPKIT_TOKEN)\b/);
+  });
+
+  it('names no secret file and no keyring secret: every ${file: and ${keyring: an agent wrote is text', () => {
+    const text = readFileSync(config, 'utf8');
+    expect(text).toContain('$${file:host-secret.txt}');
+    expect(text).toContain('$${keyring:GH}');
+    expect(text).not.toMatch(/(?<!\$)\$\{(file|keyring):/);
   });
 });
