@@ -48,7 +48,8 @@ export function checkValues(raw: Record<string, unknown>, env: Readonly<Record<s
   }
   const issues = parsed.success ? [] : parsed.error.issues;
   const schema = (parsed.success ? [] : problemsFromZod(parsed.error, configSchema)).map((problem, i) => ({
-    ...problem,
+    path: problem.path,
+    message: placeholderPaths.has(problem.path) ? `${problem.message} (the value of ${givers(expanded, problem.path)})` : problem.message,
     needsValue: issues[i]?.code === 'invalid_type',
   }));
   return { expanded, value, parsed, unset, refused, schema };
@@ -74,6 +75,11 @@ export function problemsOfEdit(check: ValueCheck): ConfigProblem[] {
   const unsetPaths = new Set(check.unset.map((p) => p.path));
   const needing = new Set(check.schema.filter((p) => p.needsValue && unsetPaths.has(p.path)).map((p) => p.path));
   return [...check.unset.filter((p) => needing.has(p.path)), ...check.refused, ...check.schema.filter((p) => !unsetPaths.has(p.path)).map(plain)];
+}
+
+/** The placeholders that gave a path its value, as written: `${REPLICA_ID}`, so a person knows the file is not what is wrong. */
+function givers(expanded: Interpolated<unknown>, path: string): string {
+  return [...new Set(expanded.references.filter((r) => r.path === path).map((r) => `\${${r.variable}}`))].join(', ');
 }
 
 function plain(problem: ConfigProblem & { needsValue: boolean }): ConfigProblem {
