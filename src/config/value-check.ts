@@ -100,7 +100,8 @@ export function readScalars(value: Record<string, unknown>, issues: readonly z.c
     if (!fromVariables.has(issue.path.map(String).join('.'))) continue;
     const text = valueAt(value, issue.path);
     if (typeof text !== 'string') continue;
-    const read = issue.expected === 'number' ? (NUMBER_TEXT.test(text) ? Number(text) : undefined) : text === 'true' ? true : text === 'false' ? false : undefined;
+    const read =
+      issue.expected === 'number' ? (NUMBER_TEXT.test(text) ? Number(text) : undefined) : text === 'true' ? true : text === 'false' ? false : undefined;
     if (read === undefined) continue;
     copy ??= structuredClone(value);
     setAt(copy, issue.path, read);

@@ -73,10 +73,14 @@ export function setAsideSource(name: string, lines: readonly string[], isDefault
   if (unset.length === lines.length && unset.length > 0) {
     const variables = [...new Set(unset.map((u) => u.variable))];
     const uses = unset.map((u) => `its ${u.field} is \${${u.variable}}`).join(', ');
-    return new ToolError('CONFIG_INVALID', `Registry source "${name}"${role} needs ${variables.join(' and ')} (${uses}), which ${variables.length > 1 ? 'are' : 'is'} not set.`, {
-      details: { ...details, variables },
-      hint: `Set ${variables.join(' and ')} in the environment mcpkit runs in, name another registry with --registry, ${fix}.`,
-    });
+    return new ToolError(
+      'CONFIG_INVALID',
+      `Registry source "${name}"${role} needs ${variables.join(' and ')} (${uses}), which ${variables.length > 1 ? 'are' : 'is'} not set.`,
+      {
+        details: { ...details, variables },
+        hint: `Set ${variables.join(' and ')} in the environment mcpkit runs in, name another registry with --registry, ${fix}.`,
+      },
+    );
   }
   return new ToolError('CONFIG_INVALID', `Registry source "${name}"${role} cannot be used:\n${lines.map((l) => `  ${l}`).join('\n')}`, {
     details,

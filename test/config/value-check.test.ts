@@ -39,15 +39,25 @@ describe('an edit and a load check the values the variables give', () => {
     ],
     // A number needs the value: an edit says so as a load does.
     ['a number, unset', P, {}, [`serve.port: ${NOT_SET('PORT')}`], [`serve.port: ${NOT_SET('PORT')}`]],
-    ['a number in quotes, no variable: still the mistake it is', 'serve:\n  port: "8001"\n', {}, ['serve.port: Invalid input: expected number, received string'], ['serve.port: Invalid input: expected number, received string']],
+    [
+      'a number in quotes, no variable: still the mistake it is',
+      'serve:\n  port: "8001"\n',
+      {},
+      ['serve.port: Invalid input: expected number, received string'],
+      ['serve.port: Invalid input: expected number, received string'],
+    ],
     ['true/false from a variable', 'serve:\n  metrics: ${METRICS}\n', { METRICS: 'false' }, [], []],
     ['a URL host, set and right', U, { HOST: 'gh.example' }, [], []],
     [
       'a URL host that would change the host',
       U,
       { HOST: 'evil.example/x?' },
-      ['mcp_servers.gh.url: environment variable HOST cannot go where it stands: a value in the host of a URL may hold only letters, digits, "." and "-" (it would change which host the URL names)'],
-      ['mcp_servers.gh.url: environment variable HOST cannot go where it stands: a value in the host of a URL may hold only letters, digits, "." and "-" (it would change which host the URL names)'],
+      [
+        'mcp_servers.gh.url: environment variable HOST cannot go where it stands: a value in the host of a URL may hold only letters, digits, "." and "-" (it would change which host the URL names)',
+      ],
+      [
+        'mcp_servers.gh.url: environment variable HOST cannot go where it stands: a value in the host of a URL may hold only letters, digits, "." and "-" (it would change which host the URL names)',
+      ],
     ],
     ['a URL, unset', 'mcp_servers:\n  gh:\n    url: ${GH_URL}\n', {}, [], [`mcp_servers.gh.url: ${NOT_SET('GH_URL')}`]],
     ['free text, unset', 'serve:\n  token: "${T}"\n', {}, [], [`serve.token: ${NOT_SET('T')}`]],
@@ -64,14 +74,21 @@ describe('an edit and a load check the values the variables give', () => {
 });
 
 describe('readScalars', () => {
-  const issue = (path: (string | number)[], expected: 'number' | 'boolean') => ({ code: 'invalid_type', expected, path, message: '', input: undefined }) as never;
+  const issue = (path: (string | number)[], expected: 'number' | 'boolean') =>
+    ({ code: 'invalid_type', expected, path, message: '', input: undefined }) as never;
   it.each<[string, Record<string, unknown>, ReturnType<typeof issue>[], string[], Record<string, unknown>]>([
     ['a number from a variable', { s: { port: '80' } }, [issue(['s', 'port'], 'number')], ['s.port'], { s: { port: 80 } }],
     ['a decimal, a negative', { a: '-1.5' }, [issue(['a'], 'number')], ['a'], { a: -1.5 }],
     ['not from a variable: left', { s: { port: '80' } }, [issue(['s', 'port'], 'number')], [], { s: { port: '80' } }],
     ['not a number: left', { a: '0x10' }, [issue(['a'], 'number')], ['a'], { a: '0x10' }],
     ['an empty text: left', { a: '' }, [issue(['a'], 'number')], ['a'], { a: '' }],
-    ['true and false', { a: 'true', b: 'false', c: 'yes' }, [issue(['a'], 'boolean'), issue(['b'], 'boolean'), issue(['c'], 'boolean')], ['a', 'b', 'c'], { a: true, b: false, c: 'yes' }],
+    [
+      'true and false',
+      { a: 'true', b: 'false', c: 'yes' },
+      [issue(['a'], 'boolean'), issue(['b'], 'boolean'), issue(['c'], 'boolean')],
+      ['a', 'b', 'c'],
+      { a: true, b: false, c: 'yes' },
+    ],
     ['in a list', { l: ['1', '2'] }, [issue(['l', 1], 'number')], ['l.1'], { l: ['1', 2] }],
   ])('%s', (_label, value, issues, fromVariables, expected) => {
     const before = structuredClone(value);

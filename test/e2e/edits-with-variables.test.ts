@@ -76,9 +76,21 @@ describe('every editing command works on a config whose serve section is variabl
 
 describe('an edit checks the values the variables give, and says what config validate says', () => {
   it.each([
-    ['a value outside the pattern', { REPLICA_ID: 'Replica_7' }, 'serve.replica_id: a replica id is 1-32 lower-case letters, digits and dashes (the value of ${REPLICA_ID})'],
-    ['an origin that is no origin', { ORIGIN: 'app.example.com' }, 'serve.allowed_origins.0: an origin is scheme://host[:port], e.g. https://app.example.com (the value of ${ORIGIN})'],
-    ['a store that is no redis URL', { STORE_URL: 'http://127.0.0.1:6390' }, 'serve.store.url: url is redis://HOST:PORT[/DB] or rediss:// (TLS), e.g. redis://127.0.0.1:6379/0 (the value of ${STORE_URL})'],
+    [
+      'a value outside the pattern',
+      { REPLICA_ID: 'Replica_7' },
+      'serve.replica_id: a replica id is 1-32 lower-case letters, digits and dashes (the value of ${REPLICA_ID})',
+    ],
+    [
+      'an origin that is no origin',
+      { ORIGIN: 'app.example.com' },
+      'serve.allowed_origins.0: an origin is scheme://host[:port], e.g. https://app.example.com (the value of ${ORIGIN})',
+    ],
+    [
+      'a store that is no redis URL',
+      { STORE_URL: 'http://127.0.0.1:6390' },
+      'serve.store.url: url is redis://HOST:PORT[/DB] or rediss:// (TLS), e.g. redis://127.0.0.1:6379/0 (the value of ${STORE_URL})',
+    ],
     ['a number that is no number', { PORT: 'eighty' }, 'serve.port: Invalid input: expected number, received string (the value of ${PORT})'],
     ['a number unset', { PORT: undefined }, 'serve.port: environment variable PORT is not set (set it, or write ${PORT:-default})'],
   ])('%s is refused, the file byte for byte as it was', async (_label, change, said) => {

@@ -118,11 +118,16 @@ describe('what uses that registry says which variable it needs', () => {
 
   it('the default registry, named or not, fails naming the source and the variable; no request is sent', async () => {
     const before = company.control.requests.length;
-    for (const args of [['registry', 'list'], ['registry', 'list', '--registry', 'company']]) {
+    for (const args of [
+      ['registry', 'list'],
+      ['registry', 'list', '--registry', 'company'],
+    ]) {
       const r = await json(args);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.body.error.code).toBe('CONFIG_INVALID');
-      expect(r.body.error.message).toMatch(/^Registry source "company"( \(the default registry, registry\.default\))? needs COMPANY_KEY \(its api_key is \$\{COMPANY_KEY\}\), which is not set\.$/);
+      expect(r.body.error.message).toMatch(
+        /^Registry source "company"( \(the default registry, registry\.default\))? needs COMPANY_KEY \(its api_key is \$\{COMPANY_KEY\}\), which is not set\.$/,
+      );
       expect(r.body.error.hint).toContain('mcpkit registry source remove company');
     }
     expect(company.control.requests.length).toBe(before);
