@@ -72,7 +72,7 @@ export function setAsideSource(name: string, lines: readonly string[], isDefault
   const details = { registry: name, problems: lines };
   if (unset.length === lines.length && unset.length > 0) {
     const variables = [...new Set(unset.map((u) => u.variable))];
-    const uses = unset.map((u) => `its ${u.field} is \${${u.variable}}`).join(', ');
+    const uses = unset.map((u) => `its ${u.field} uses \${${u.variable}}`).join(', ');
     return new ToolError(
       'CONFIG_INVALID',
       `Registry source "${name}"${role} needs ${variables.join(' and ')} (${uses}), which ${variables.length > 1 ? 'are' : 'is'} not set.`,

@@ -117,14 +117,14 @@ describe("a registry source's unset variable is a warning, and its commands say 
       'one key, the default',
       [`registry.sources.company.api_key: ${unsetVariableMessage('COMPANY_KEY')}`],
       true,
-      'Registry source "company" (the default registry, registry.default) needs COMPANY_KEY (its api_key is ${COMPANY_KEY}), which is not set.',
+      'Registry source "company" (the default registry, registry.default) needs COMPANY_KEY (its api_key uses ${COMPANY_KEY}), which is not set.',
       'Set COMPANY_KEY in the environment mcpkit runs in',
     ],
     [
       'two variables, named',
       [`registry.sources.c.api_key: ${unsetVariableMessage('K')}`, `registry.sources.c.tenant_id: ${unsetVariableMessage('T')}`],
       false,
-      'Registry source "c" needs K and T (its api_key is ${K}, its tenant_id is ${T}), which are not set.',
+      'Registry source "c" needs K and T (its api_key uses ${K}, its tenant_id uses ${T}), which are not set.',
       'Set K and T',
     ],
     [

@@ -118,16 +118,15 @@ describe('what uses that registry says which variable it needs', () => {
 
   it('the default registry, named or not, fails naming the source and the variable; no request is sent', async () => {
     const before = company.control.requests.length;
-    for (const args of [
-      ['registry', 'list'],
-      ['registry', 'list', '--registry', 'company'],
-    ]) {
-      const r = await json(args);
+    const said = (role: string) => `Registry source "company"${role} needs COMPANY_KEY (its api_key uses \${COMPANY_KEY}), which is not set.`;
+    for (const [args, message] of [
+      [['registry', 'list'], said(' (the default registry, registry.default)')],
+      [['registry', 'list', '--registry', 'company'], said('')],
+      [['registry', 'versions', 'io.github.example/x'], said(' (the default registry, registry.default)')],
+    ] as const) {
+      const r = await json([...args]);
       expect(r.code, args.join(' ')).toBe(1);
-      expect(r.body.error.code).toBe('CONFIG_INVALID');
-      expect(r.body.error.message).toMatch(
-        /^Registry source "company"( \(the default registry, registry\.default\))? needs COMPANY_KEY \(its api_key is \$\{COMPANY_KEY\}\), which is not set\.$/,
-      );
+      expect(r.body.error).toMatchObject({ code: 'CONFIG_INVALID', message });
       expect(r.body.error.hint).toContain('mcpkit registry source remove company');
     }
     expect(company.control.requests.length).toBe(before);

@@ -110,7 +110,7 @@ describe('one registry source with an unset key', () => {
     expect(keyed.code).toBe(1);
     expect(keyed.body.error).toMatchObject({
       code: 'CONFIG_INVALID',
-      message: 'Registry source "keyed" needs MCPKIT_TEST_UNSET_KEY (its api_key is ${MCPKIT_TEST_UNSET_KEY}), which is not set.',
+      message: 'Registry source "keyed" needs MCPKIT_TEST_UNSET_KEY (its api_key uses ${MCPKIT_TEST_UNSET_KEY}), which is not set.',
     });
     const sources = await run(['registry', 'source', 'list']);
     expect(sources.code).toBe(0);
