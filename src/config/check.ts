@@ -1,10 +1,9 @@
 import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
-import { interpolate } from './interpolate.js';
 import { secretValues } from './mask.js';
 import type { ConfigProblem } from './problems.js';
-import { problemsFromZod } from './problems.js';
 import { configSchema, type McpkitConfig } from './schema.js';
 import type { SecretValues } from './secret-refs.js';
+import { checkValues, problemsOnLoad, unsetVariableIn } from './value-check.js';
 
 export interface CheckedConfig {
   problems: ConfigProblem[];
@@ -67,12 +66,6 @@ export function documentData(doc: Document): { data: Record<string, unknown>; pr
   return { data: data as Record<string, unknown>, problems: [] };
 }
 
-/** Structure only, placeholders allowed: what an edit must keep valid. */
-export function structuralProblems(data: Record<string, unknown>): ConfigProblem[] {
-  const parsed = configSchema.safeParse(data);
-  return parsed.success ? [] : problemsFromZod(parsed.error, configSchema);
-}
-
 /** Everything a load checks, collected rather than stopping at the first: YAML, variables, schema. */
 export function checkConfigText(text: string, env: Readonly<Record<string, string | undefined>>, secrets?: SecretValues): CheckedConfig {
   const parsed = configData(text);
@@ -87,21 +80,15 @@ export function configData(text: string): { raw: Record<string, unknown> } | { p
   return shapeProblems.length ? { problems: shapeProblems } : { raw };
 }
 
-/** checkConfigText's checks after the YAML: variables and secrets (`secrets`: those read for it, config/secret-sources.ts), schema. */
+/** checkConfigText's checks after the YAML: variables and secrets (`secretsRead`: those read for it, config/secret-sources.ts), schema. */
 export function checkConfigData(raw: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, secretsRead?: SecretValues): CheckedConfig {
-  const expanded = interpolate(raw, env, secretsRead);
+  const check = checkValues(raw, env, secretsRead);
+  const { expanded, parsed } = check;
   const secrets = secretValues(expanded.value, expanded.envValues);
-  const problems: ConfigProblem[] = expanded.missing.map(({ path, variable, message }) => ({
-    path,
-    message: message ?? `environment variable ${variable} is not set (set it, or write \${${variable}:-default})`,
-  }));
-  for (const { path, variable, why } of expanded.refused)
-    problems.push({ path, message: `${variable.includes(':') ? 'the secret' : 'environment variable'} ${variable} cannot go where it stands: ${why}` });
-  const parsed = configSchema.safeParse(expanded.value);
-  if (!parsed.success) problems.push(...problemsFromZod(parsed.error, configSchema));
+  const problems = problemsOnLoad(check);
   const references = referencesOf(expanded.references);
   if (problems.length === 0 && parsed.success) return { problems, raw, config: { ...parsed.data, references }, fromEnv: expanded.fromEnv, secrets };
-  const contained = containProblems(expanded.value as Record<string, unknown>, problems);
+  const contained = containProblems(check.value, problems);
   return { problems, raw, fromEnv: expanded.fromEnv, secrets, ...(contained ? { config: { ...contained, references } } : {}) };
 }
 
@@ -137,6 +124,15 @@ export function problemUnit(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A problem `config validate` reports as a warning: a registry source's unset variable. A shell
+ * without one registry's key loses that registry alone (its commands say why); the rest of the
+ * config is whole. Pure.
+ */
+export function isWarning(problem: ConfigProblem): boolean {
+  return problemUnit(problem.path)?.startsWith('registry.sources.') === true && unsetVariableIn(problem.message) !== undefined;
+}
+
 /** The keys of the serve section that only serve --http reads (unit `serve.http` of problemUnit). */
 export const SERVE_HTTP_KEYS: ReadonlySet<string> = new Set([
   'host',
@@ -160,12 +156,17 @@ export const SERVE_HTTP_KEYS: ReadonlySet<string> = new Set([
   'store',
 ]);
 
+/** The URL of a registry source set aside for its problems. */
+export const SET_ASIDE_REGISTRY_URL = 'https://set-aside.invalid';
+
 /** What stands in for a unit that has problems, so the rest of the file still validates. */
 function standIn(unit: string): unknown {
   // A server keeps its place (views name it; names in a view of several servers keep their
   // prefix) but is never started: whoever uses it checks `unusable` first. A view or a section
   // falls back to its empty defaults.
   if (unit.startsWith('mcp_servers.')) return { command: 'false' };
+  // A registry source's stand-in reaches nothing: `.invalid` never resolves (RFC 6761).
+  if (unit.startsWith('registry.sources.')) return { url: SET_ASIDE_REGISTRY_URL };
   return {};
 }
 
@@ -189,9 +190,11 @@ export function containProblems(expanded: Record<string, unknown>, problems: rea
       const keys = new Set(problems.filter((p) => problemUnit(p.path) === unit).map((p) => p.path.split('.')[1]!));
       patched.serve = Object.fromEntries(Object.entries((patched.serve ?? {}) as object).filter(([key]) => !keys.has(key)));
     } else if (entry !== undefined) {
-      // A registry source is left out; whoever names it checks `unusable` first.
+      // A registry source keeps its name, so that registry.default may still name it (the default
+      // stays that source, never silently another registry), but nothing of it is kept: whoever
+      // names it checks `unusable` first (tools/registry/shared.ts registryFor).
       const section = (patched[top] ?? {}) as Record<string, Record<string, unknown> | undefined>;
-      patched[top] = { ...section, [name!]: Object.fromEntries(Object.entries(section[name!] ?? {}).filter(([key]) => key !== entry)) };
+      patched[top] = { ...section, [name!]: { ...section[name!], [entry]: standIn(unit) } };
     } else if (name === undefined) patched[top] = standIn(unit);
     else if (top === 'composite_tools') patched[top] = Object.fromEntries(Object.entries(patched[top] as object).filter(([key]) => key !== name));
     else patched[top] = { ...(patched[top] as object), [name]: standIn(unit) };

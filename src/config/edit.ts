@@ -3,9 +3,12 @@ import { dirname, resolve } from 'node:path';
 import { Document, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ToolError } from '../core/errors.js';
 import { atomicWrite, removeOrphanTemps, type AtomicWriteOptions } from './atomic-write.js';
-import { documentData, parseYaml, structuralProblems } from './check.js';
+import { addSecrets } from '../core/redact.js';
+import { documentData, parseYaml } from './check.js';
 import { acquireLock, type LockOptions } from './lock.js';
-import { configInvalid } from './problems.js';
+import { secretValues } from './mask.js';
+import { configInvalid, type ConfigProblem } from './problems.js';
+import { checkValues, problemsOfEdit } from './value-check.js';
 
 /** `[a, b]` as people write it, not yaml's default `[ a, b ]`. */
 const YAML_STYLE = { flowCollectionPadding: false } as const;
@@ -24,6 +27,11 @@ export interface EditOptions extends AtomicWriteOptions {
    * after it, goes here (the pins of a server the edit replaced: tools/shared/config-access.ts).
    */
   beforeWrite?: (doc: Document) => void | Promise<void>;
+  /**
+   * The environment the config's `${VAR}` are checked with, as `config validate` checks them
+   * (config/value-check.ts problemsOfEdit); none given: every variable is unset.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface EditOutcome<R> {
@@ -48,8 +56,9 @@ function readExisting(path: string): string | undefined {
  * The one way mcpkit changes a config file: lock, read the YAML document, mutate it in place
  * (comments and key order survive), validate the whole result, then write atomically. A refused
  * mutation, or one that would leave the config invalid, leaves the file byte-for-byte unchanged.
- * Validation is structural: `${VAR}` placeholders are kept as text, so an unset variable elsewhere
- * in the file does not block an unrelated edit.
+ * The result is checked as `config validate` checks it, on the values the variables give; the text
+ * is written as it was (`${VAR}` intact), and an unset variable blocks an edit only where the field
+ * needs its value (problemsOfEdit).
  */
 export async function editConfig<R>(path: string, mutate: (doc: Document) => R, options: EditOptions = {}): Promise<EditOutcome<R>> {
   try {
@@ -118,8 +127,7 @@ async function editFile<R>(path: string, mutate: (doc: Document) => R, options: 
     // `mcp_servers: {}` that an edit fills becomes a block mapping: new entries are written one
     // per line under their key, like the rest of the file, not as `{ everything: { ... } }`.
     for (const node of emptyFlows) if (node.items.length > 0) node.flow = false;
-    const { data, problems: shape } = documentData(doc);
-    const problems = shape.length ? shape : structuralProblems(data);
+    const problems = editProblems(doc, options.env ?? {});
     if (problems.length) {
       throw configInvalid(
         path,
@@ -139,6 +147,15 @@ async function editFile<R>(path: string, mutate: (doc: Document) => R, options: 
   } finally {
     lock.release();
   }
+}
+
+/** What would make the edited document invalid; the values its variables give are never shown (core/redact). */
+function editProblems(doc: Document, env: Readonly<Record<string, string | undefined>>): ConfigProblem[] {
+  const { data, problems: shape } = documentData(doc);
+  if (shape.length) return shape;
+  const check = checkValues(data, env);
+  addSecrets(secretValues(check.expanded.value, check.expanded.envValues));
+  return problemsOfEdit(check);
 }
 
 /** Writes a whole new file under the same lock (used by `config init`). */

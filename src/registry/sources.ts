@@ -1,3 +1,4 @@
+import { unsetVariableIn } from '../config/value-check.js';
 import { ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 import type { RegistryEndpoint } from './client.js';
@@ -54,3 +55,40 @@ export function adminToolsShown(settings: RegistrySettings, env: NodeJS.ProcessE
 }
 
 export const TENANT_ID = /^[a-zA-Z0-9_-]*$/;
+
+/**
+ * Why a registry source set aside for its problems (McpkitConfig.unusable, "path: message" lines)
+ * cannot be used, naming the source and, for an unset variable, the variable and the field that
+ * uses it: a shell without that registry's key loses that registry alone. Pure.
+ */
+export function setAsideSource(name: string, lines: readonly string[], isDefault: boolean): ToolError {
+  const unset = lines.flatMap((line) => {
+    const [path = '', message = ''] = splitOnce(line, ': ');
+    const variable = unsetVariableIn(message);
+    return variable ? [{ field: path.split('.').slice(3).join('.') || path, variable }] : [];
+  });
+  const role = isDefault ? ' (the default registry, registry.default)' : '';
+  const fix = `or change it: mcpkit registry source add ${name} URL --api-key '\${VAR}' --force, or remove it: mcpkit registry source remove ${name}`;
+  const details = { registry: name, problems: lines };
+  if (unset.length === lines.length && unset.length > 0) {
+    const variables = [...new Set(unset.map((u) => u.variable))];
+    const uses = unset.map((u) => `its ${u.field} uses \${${u.variable}}`).join(', ');
+    return new ToolError(
+      'CONFIG_INVALID',
+      `Registry source "${name}"${role} needs ${variables.join(' and ')} (${uses}), which ${variables.length > 1 ? 'are' : 'is'} not set.`,
+      {
+        details: { ...details, variables },
+        hint: `Set ${variables.join(' and ')} in the environment mcpkit runs in, name another registry with --registry, ${fix}.`,
+      },
+    );
+  }
+  return new ToolError('CONFIG_INVALID', `Registry source "${name}"${role} cannot be used:\n${lines.map((l) => `  ${l}`).join('\n')}`, {
+    details,
+    hint: `Fix it in the config ("mcpkit config validate" lists every problem), name another registry with --registry, ${fix}.`,
+  });
+}
+
+function splitOnce(text: string, separator: string): [string, string] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + separator.length)];
+}

@@ -92,14 +92,15 @@ describe('one unset variable harms only its own part of the config', () => {
     expect(checked.config?.references?.units).toEqual({ 'serve.http': ['MCPKIT_TEST_UNSET_ALICE'] });
   });
 
-  it("a registry source's unset key sets that source aside; the other sources and the section stay", () => {
+  it("a registry source's unset key sets that source aside (its name kept, nothing of it used); the other sources and the section stay", () => {
     const checked = checkConfigText(
       'registry:\n  timeout_ms: 5000\n  sources:\n    mine: { url: "https://r.example", api_key: "${UNSET_KEY_Q}" }\n    theirs: { url: "https://t.example" }\n',
       {},
     );
     expect(checked.config?.unusable).toEqual({ 'registry.sources.mine': [expect.stringContaining('UNSET_KEY_Q is not set')] });
     expect(checked.config?.registry.timeout_ms).toBe(5000);
-    expect(Object.keys(checked.config?.registry.sources ?? {})).toEqual(['theirs']);
+    // The name stays, so that registry.default may still name it; nothing of the entry is kept, and its stand-in reaches nothing.
+    expect(checked.config?.registry.sources).toEqual({ mine: { url: 'https://set-aside.invalid' }, theirs: { url: 'https://t.example' } });
   });
 });
 

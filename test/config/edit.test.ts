@@ -115,6 +115,27 @@ describe('editConfig', () => {
     expect(text).toContain('Bearer ${GH_TOKEN_NOT_SET}');
   });
 
+  it.each<[string, Record<string, string> | undefined, string | undefined]>([
+    ['the variable set right', { REPLICA_ID: 'r1' }, undefined],
+    ['no environment given: unset, checked where it is set', undefined, undefined],
+    [
+      'the variable set wrong',
+      { REPLICA_ID: 'R 1' },
+      'serve.replica_id: a replica id is 1-32 lower-case letters, digits and dashes (the value of ${REPLICA_ID})',
+    ],
+  ])('checks a placeholder on the value its variable gives (%s), and writes the placeholder', async (_label, env, problem) => {
+    const text = 'serve:\n  replica_id: "${REPLICA_ID}"\n';
+    const file = fixture(text);
+    const edit = editConfig(file, (doc) => doc.setIn(['serve', 'port'], 1), env ? { env } : {});
+    if (problem) {
+      await expect(edit).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining(problem) });
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    } else {
+      await edit;
+      expect(readFileSync(file, 'utf8')).toBe('serve:\n  replica_id: "${REPLICA_ID}"\n  port: 1\n');
+    }
+  });
+
   it('does not rewrite the file when nothing changed', async () => {
     const file = fixture();
     const outcome = await editConfig(file, (doc) => isMap(doc.contents));

@@ -108,7 +108,10 @@ describe('one registry source with an unset key', () => {
     expect(good.body.servers).toHaveLength(1);
     const keyed = await run(['registry', 'list', '--registry', 'keyed']);
     expect(keyed.code).toBe(1);
-    expect(keyed.body.error).toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('Registry source "keyed" cannot be used') });
+    expect(keyed.body.error).toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: 'Registry source "keyed" needs MCPKIT_TEST_UNSET_KEY (its api_key uses ${MCPKIT_TEST_UNSET_KEY}), which is not set.',
+    });
     const sources = await run(['registry', 'source', 'list']);
     expect(sources.code).toBe(0);
     const byName = Object.fromEntries((sources.body.registries as { name: string }[]).map((s) => [s.name, s]));

@@ -13,13 +13,14 @@ export const configValidate = defineTool({
   },
   title: 'Validate the config',
   description:
-    'Check the config file: YAML syntax, ${VAR} placeholders whose variable is unset, the schema, and what serve would refuse besides: groups and mcpkit tools no one has, composite steps whose server is not configured, retrieve roots that are missing or unreadable.\nEvery problem is listed as "path: message"; exits 1 when there is any.',
+    'Check the config file: YAML syntax, ${VAR} placeholders whose variable is unset, the schema, and what serve would refuse besides: groups and mcpkit tools no one has, composite steps whose server is not configured, retrieve roots that are missing or unreadable.\nEvery problem is listed as "path: message"; exits 1 when there is any. An unset variable of a registry source is a warning: only that registry cannot be used.',
   input: z.strictObject({}),
   annotations: READ_ONLY,
   async run(_input, ctx) {
-    const { inspectConfig } = await import('../../config/load.js');
+    const [{ inspectConfig }, { isWarning }] = await Promise.all([import('../../config/load.js'), import('../../config/check.js')]);
     const loaded = await inspectConfig(ctx.configLocation, ctx.env);
-    if (loaded.problems.length) throw configInvalid(ctx.configLocation.path, loaded.problems);
+    const warnings = loaded.problems.filter(isWarning);
+    if (warnings.length < loaded.problems.length) throw configInvalid(ctx.configLocation.path, loaded.problems);
     // What serve would refuse that the schema cannot see: names of groups, tools and servers; roots.
     if (loaded.config) {
       const { crossCheckProblems } = await import('../../config/cross-checks.js');
@@ -29,11 +30,14 @@ export const configValidate = defineTool({
     }
     const servers = Object.keys(loaded.config?.mcp_servers ?? {}).length;
     const views = Object.keys(loaded.config?.tool_views ?? {}).length;
-    return { path: ctx.configLocation.path, exists: loaded.exists, valid: true, servers, views };
+    return { path: ctx.configLocation.path, exists: loaded.exists, valid: true, servers, views, warnings };
   },
   render: (result, ui) =>
     result.exists
-      ? `${ui.color.green('✓')} ${result.path} is valid (${result.servers} server(s), ${result.views} view(s))`
+      ? [
+          `${ui.color.green('✓')} ${result.path} is valid (${result.servers} server(s), ${result.views} view(s))`,
+          ...result.warnings.map((w) => `${ui.color.yellow('!')} ${w.path}: ${w.message}; only this registry source cannot be used`),
+        ].join('\n')
       : `${ui.color.yellow('!')} ${result.path} does not exist; built-in defaults apply`,
 });
 

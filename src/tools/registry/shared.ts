@@ -26,7 +26,7 @@ export const truncateField = z.boolean().optional().describe('Shorten long strin
 export const readingFields = { expand_fields: expandFields, registry: registryField, truncate: truncateField };
 
 export async function registryFor(ctx: ToolContext, requested: string | undefined): Promise<{ client: RegistryClient; source: ChosenSource }> {
-  const [config, { chooseSource, defaultSourceName }, { RegistryClient }, { requireUsable }] = await Promise.all([
+  const [config, { chooseSource, defaultSourceName, setAsideSource }, { RegistryClient }, { requireUsable }] = await Promise.all([
     ctx.config(),
     import('../../registry/sources.js'),
     import('../../registry/client.js'),
@@ -35,7 +35,8 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
   requireUsable(config, 'registry');
   const settings = config.registry;
   const name = requested ?? defaultSourceName(settings, ctx.env);
-  requireUsable(config, `registry.sources.${name}`);
+  const problems = config.unusable?.[`registry.sources.${name}`];
+  if (problems) throw setAsideSource(name, problems, requested === undefined);
   const source = /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? byUrl(name, ctx) : chooseSource(settings, ctx.env, requested, ctx.session.tenants.get(name));
   addSecrets([source.apiKey ?? '', ...secretValues({ url: source.url }, [])]);
   return {

@@ -22,7 +22,7 @@ export async function editConfigFile<R>(
     const names = serversLosingTrust(doc);
     if (names.size) pinsDropped = await dropServerPins(pinFilePath(ctx.configLocation.path), names);
   };
-  const outcome = await editConfig(ctx.configLocation.path, mutate, { createFolder: ctx.configLocation.source === 'user', beforeWrite });
+  const outcome = await editConfig(ctx.configLocation.path, mutate, { createFolder: ctx.configLocation.source === 'user', beforeWrite, env: ctx.env });
   if (outcome.changed) await ctx.configWritten?.();
   return { ...outcome, pinsDropped };
 }
