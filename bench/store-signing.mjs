@@ -20,7 +20,11 @@ const call = {
   headers: { 'mcp-protocol-version': '2026-07-28' },
   caller: { id: 'client:alice', via: 'token', client: 'alice' },
 };
-const record = { owner: 'alice', holder, task: { taskId: randomUUID(), status: 'working', createdAt: new Date().toISOString(), ttlMs: 60_000, pollInterval: 1000 } };
+const record = {
+  owner: 'alice',
+  holder,
+  task: { taskId: randomUUID(), status: 'working', createdAt: new Date().toISOString(), ttlMs: 60_000, pollInterval: 1000 },
+};
 
 function measure(one) {
   for (let i = 0; i < 2000; i++) one(); // warm-up

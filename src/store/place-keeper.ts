@@ -69,7 +69,14 @@ export class PlaceKeeper {
         this.held.delete(key);
         continue;
       }
-      for (const holder of holders) if (await this.redis.mcpkitRenew(key, holder, this.lease.ms).then(() => true, () => false)) places++;
+      for (const holder of holders)
+        if (
+          await this.redis.mcpkitRenew(key, holder, this.lease.ms).then(
+            () => true,
+            () => false,
+          )
+        )
+          places++;
     }
     return places;
   }

@@ -17,7 +17,8 @@ export function storeKeyProblem(key: string | undefined): string | undefined {
   if (key === undefined || key.trim() === '')
     return 'serve.store.key is not set: replicas sharing a store sign what they tell one another with it, and without it whoever can write to the store could act as any client.';
   if (key.length < MIN_KEY_CHARS) return `serve.store.key is ${key.length} characters long: it needs at least ${MIN_KEY_CHARS} random ones.`;
-  if (new Set(key).size < MIN_DISTINCT_CHARS) return `serve.store.key has only ${new Set(key).size} different characters: it is a pattern, not a random secret.`;
+  if (new Set(key).size < MIN_DISTINCT_CHARS)
+    return `serve.store.key has only ${new Set(key).size} different characters: it is a pattern, not a random secret.`;
   return undefined;
 }
 

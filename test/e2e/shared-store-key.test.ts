@@ -22,7 +22,10 @@ describe('serve.store.key at start', () => {
   });
 
   it('a weak key from the environment: refused, the key itself never shown', async () => {
-    const config = writeConfig({ mcp_servers: {}, serve: { store: { url: `redis://127.0.0.1:${await freePort()}`, key: '${MCPKIT_STORE_KEY}', required: false } } });
+    const config = writeConfig({
+      mcp_servers: {},
+      serve: { store: { url: `redis://127.0.0.1:${await freePort()}`, key: '${MCPKIT_STORE_KEY}', required: false } },
+    });
     const r = await runCli(['serve', '--http', '--port', '0', '--config', config], { env: cleanEnv({ MCPKIT_STORE_KEY: 'hunter2-weak' }) });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('serve.store.key is 12 characters long: it needs at least 32');

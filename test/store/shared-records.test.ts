@@ -22,7 +22,11 @@ describe('serve.store.key is required', () => {
   ])('%s: refused before the store is reached, saying how to make one', async (key, message) => {
     const closed = `redis://127.0.0.1:${await freePort()}`;
     const refused = SharedStore.open({ url: closed, key }, logger);
-    await expect(refused).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining(message), hint: expect.stringContaining('openssl rand -base64 32') });
+    await expect(refused).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining(message),
+      hint: expect.stringContaining('openssl rand -base64 32'),
+    });
     await expect(SharedStore.openLater({ url: closed, key }, logger)).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
   });
 });
@@ -92,10 +96,14 @@ describe.skipIf(!withRedis)('signed records in a real store', () => {
     });
     await redis.start();
     let verdict: Awaited<ReturnType<SharedStore['admit']>> | undefined;
-    const back = await waitFor(async () => {
-      verdict = await two.admit('client:bob', { maxConcurrent: 1 }).catch(() => undefined);
-      return verdict !== undefined;
-    }, 20_000, 100);
+    const back = await waitFor(
+      async () => {
+        verdict = await two.admit('client:bob', { maxConcurrent: 1 }).catch(() => undefined);
+        return verdict !== undefined;
+      },
+      20_000,
+      100,
+    );
     expect(back).toBe(true);
     expect(verdict!.ok).toBe(false);
     // One line each from every store open on it (those of the tests above too), however long it was away.

@@ -10,7 +10,9 @@ import { freePort, waitFor } from '../helpers/upstreams.js';
  * need it skip, saying so. Never a fake: the store is the subject.
  */
 /** MCPKIT_REDIS_SERVER names another binary (one that does not exist: as if it were not installed). */
-const REDIS_PATHS = process.env.MCPKIT_REDIS_SERVER ? [process.env.MCPKIT_REDIS_SERVER] : ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'];
+const REDIS_PATHS = process.env.MCPKIT_REDIS_SERVER
+  ? [process.env.MCPKIT_REDIS_SERVER]
+  : ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'];
 export const REDIS_SERVER = REDIS_PATHS.find((p) => existsSync(p));
 export const REDIS_REQUIRED = process.env.MCPKIT_REDIS === 'required';
 
