@@ -9,7 +9,7 @@ import { StoreChannel, type Hearer } from './store-channel.js';
 import { maskedUrl, storeClient, type Commands } from './store-client.js';
 import type { SharedTaskRecord, StoreMessage } from './store-messages.js';
 import { StoreSigner } from './store-signing.js';
-import { MAKE_A_KEY, storeKeyProblem } from './store-trust.js';
+import { withKey } from './store-trust.js';
 
 export type { CallMessage, SharedTaskRecord, StoreMessage, TaskMessage } from './store-messages.js';
 export type { Hearer } from './store-channel.js';
@@ -150,7 +150,7 @@ export class SharedStore {
     try {
       answer = await this.redis.mcpkitAdmit(rate, inFlight, max, (limits.rate?.perSecond ?? 0) / 1000, limits.rate?.burst ?? 0, holder, this.leaseMs);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'the call was refused so limits hold');
     }
     const [verdict, retryAfterMs] = answer;
     if (verdict === 1) return { ok: false, retryAfterMs, why: `${max} calls are already in flight (max_concurrent: ${max}, across replicas)` };
@@ -207,7 +207,7 @@ export class SharedStore {
     try {
       await this.redis.set(key, this.signer.seal('task', key, this.holder, record, Date.now()), 'PX', Math.max(1, Math.ceil(ttlMs)));
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
   }
 
@@ -218,7 +218,7 @@ export class SharedStore {
     try {
       text = await this.redis.get(key);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
     if (text === null) return undefined;
     const opened = this.signer.open(text, key, ['task']);
@@ -233,7 +233,7 @@ export class SharedStore {
     try {
       return (await this.redis.exists(this.leaseKey(holder))) === 1;
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
   }
 
@@ -242,7 +242,7 @@ export class SharedStore {
     try {
       await this.channelOf.tell(message);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
   }
 
@@ -257,7 +257,7 @@ export class SharedStore {
     try {
       await this.redis.set(key, this.signer.seal('question', key, this.holder, call, Date.now()), 'PX', ttlMs);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
   }
 
@@ -268,7 +268,7 @@ export class SharedStore {
     try {
       text = await this.redis.getdel(key);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
     if (text === null) return undefined;
     const opened = this.signer.open(text, key, ['question']);
@@ -295,22 +295,11 @@ export class SharedStore {
   }
 
   /** What an agent is told when the store does not answer (the client library's reason goes to the operator's log and /health). */
-  private lost(error: unknown): ToolError {
+  private lost(error: unknown, outcome: string): ToolError {
     this.logger.debug(`serve.store (${this.url}): ${(error as Error).message}`);
-    return new ToolError(
-      'UNAVAILABLE',
-      `The shared store (${this.url}) is unreachable; the call was refused so limits hold. Retry shortly or ask the operator to check serve.store.`,
-      {
-        details: { store: this.url },
-        hint: 'Calls without limits go on; mcpkit reconnects by itself, and limited calls are admitted again once the store answers.',
-      },
-    );
+    return new ToolError('UNAVAILABLE', `The shared store (${this.url}) is unreachable; ${outcome}. Retry shortly or ask the operator to check serve.store.`, {
+      details: { store: this.url },
+      hint: 'Calls without limits go on; mcpkit reconnects by itself, and limited calls are admitted again once the store answers.',
+    });
   }
-}
-
-/** The settings with a key strong enough to sign with; else the error that says how to make one. */
-function withKey(settings: StoreSettings): StoreSettings & { key: string } {
-  const problem = storeKeyProblem(settings.key);
-  if (problem !== undefined) throw new ToolError('CONFIG_INVALID', problem, { details: { field: 'serve.store.key' }, hint: MAKE_A_KEY });
-  return settings as StoreSettings & { key: string };
 }

@@ -1,7 +1,9 @@
+import { ToolError } from '../core/errors.js';
+
 /**
  * What serve --http checks of serve.store before it trusts it: a key to sign with, strong enough,
  * and the warnings an operator should read (a store anyone on the host or the network may write
- * to). Pure.
+ * to). No I/O.
  */
 
 /** The shortest serve.store.key taken: 32 characters (openssl rand -base64 32 gives 44). */
@@ -42,4 +44,11 @@ export function storeUrlWarnings(url: string): string[] {
       `serve.store is reached without TLS at ${parsed.hostname}: its password and what the replicas share cross the network in clear. Use rediss:// (TLS) off this machine.`,
     );
   return warnings;
+}
+
+/** Settings whose key is strong enough to sign with; else the error that says how to make one. */
+export function withKey<T extends { key?: string | undefined }>(settings: T): T & { key: string } {
+  const problem = storeKeyProblem(settings.key);
+  if (problem !== undefined) throw new ToolError('CONFIG_INVALID', problem, { details: { field: 'serve.store.key' }, hint: MAKE_A_KEY });
+  return settings as T & { key: string };
 }

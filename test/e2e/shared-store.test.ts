@@ -73,9 +73,10 @@ describe.skipIf(!withRedis)('replicas sharing serve.store', () => {
   it('max_concurrent 2 counts the calls in flight on both replicas', async () => {
     const clients = await Promise.all([connect('carol-token', 0), connect('carol-token', 1)]);
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => call(clients[i % 2]!, 'everything__trigger-long-running-operation', { duration: 1.5, steps: 1 })),
+      Array.from({ length: 6 }, (_, i) => call(clients[i % 2]!, 'everything__trigger-long-running-operation', { duration: 6, steps: 1 })),
     );
-    // The upstream's own limit (max_concurrent 1, no queue) refuses too: what passes both is one at a time.
+    // The upstream's own limit (max_concurrent 1, no queue) refuses too: what passes both is one at a time
+    // (each call lasts long enough that all six are asked while the first runs, on a loaded machine too).
     const byCode = (code: string) => results.filter((r) => errorOf(r)?.code === code).length;
     expect(results.filter((r) => !r.isError).length).toBe(1);
     expect(byCode('RATE_LIMITED')).toBe(5);
