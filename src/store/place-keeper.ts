@@ -1,4 +1,5 @@
 import type { Logger } from '../core/logger.js';
+import { ADMIT, RENEW } from './limit-scripts.js';
 import { settleMs, storeRun, type Commands } from './store-client.js';
 
 /**
@@ -85,6 +86,9 @@ export class PlaceKeeper {
     const run = storeRun(await this.redis.info('server').catch(() => ''));
     const restarted = this.runId !== undefined && run?.runId !== this.runId;
     if (run) this.runId = run.runId;
+    // A store that restarted has no scripts: loaded first, a renewal is never sent again (as EVAL
+    // after NOSCRIPT) behind a release of the same place.
+    await Promise.all([ADMIT, RENEW].map((lua) => this.redis.script('LOAD', lua))).catch(() => undefined);
     const places = await this.renew();
     if (!wasLost) return;
     // Said at the level its loss was, so that whoever reads one reads the other.
