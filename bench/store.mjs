@@ -5,7 +5,8 @@
 // (round 0 is warm-up). Rows: p50 of one call at a time, and calls/s at 1, 8 and 32 light
 // keep-alive clients on the hot path; then two replicas sharing the store, the clients split
 // between them as a round-robin balancer would, and the same behind nginx (docs/deploy/nginx-store.conf
-// as written, its ports replaced) when nginx is installed. Needs "npm run build" and redis-server.
+// as written, its ports replaced) when nginx is installed; then what signing (serve.store.key)
+// costs a message and a record (bench/store-signing.mjs). Needs "npm run build" and redis-server.
 // Usage: node bench/store.mjs   (N: calls per round, default 3000)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +42,7 @@ const config = (store) => ({
   tool_views: { one: { servers: ['everything'] } },
   serve: {
     clients: { alice: { token: 'bench-alice', rate: '1000000/s', max_concurrent: 100000 } },
-    ...(store ? { store: { url: `redis://127.0.0.1:${port}` } } : {}),
+    ...(store ? { store: { url: `redis://127.0.0.1:${port}`, key: 'bench-store-key-0123456789abcdefghijklmnopq' } } : {}),
   },
 });
 
@@ -164,6 +165,7 @@ try {
       }
       console.log(`| ${count} clients, ${way} | ${med(rates).toFixed(0)} |`);
     }
+  spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/store-signing.mjs')], { stdio: 'inherit', cwd: root });
 } finally {
   for (const child of children) child.kill();
   rmSync(dir, { recursive: true, force: true });

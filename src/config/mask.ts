@@ -2,7 +2,7 @@ import { joinPath } from './interpolate.js';
 
 export const MASK = '********';
 
-export const SECRET_KEY = /token|secret|passw(or)?d|api[_-]?key|authorization|credential|private[_-]?key|cookie/i;
+export const SECRET_KEY = /token|secret|passw(or)?d|api[_-]?key|authorization|credential|private[_-]?key|cookie|^key$/i;
 const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@]*:)([^/?#@]+)@/i;
 const PLACEHOLDER = /\$\{(?:[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?|(?:file|keyring):[^}]+)\}/;
 

@@ -121,6 +121,12 @@ export const storeSchema = z
         'url is redis://HOST:PORT[/DB] or rediss:// (TLS), e.g. redis://127.0.0.1:6379/0',
       )
       .describe('The Redis (or Valkey) server: redis://[:PASSWORD@]HOST:PORT[/DB], or rediss:// for TLS; use ${VAR} for a password.'),
+    key: z
+      .string()
+      .optional()
+      .describe(
+        'The secret every replica signs what it tells the others with (passed calls, answers, cancels, approvals, task records): at least 32 random characters, the same on every replica, from the environment, e.g. "${MCPKIT_STORE_KEY}" (make one: openssl rand -base64 32). serve --http with a store does not start without it.',
+      ),
     prefix: z
       .string()
       .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'a prefix is letters, digits and "_", ".", ":", "-" (up to 64)')

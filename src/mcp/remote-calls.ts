@@ -14,10 +14,13 @@ const HOLDER_CHECK_MS = 2_000;
  * replica that parked the call can go on with; the state names that replica (proxy/eras/input-
  * bridge.ts), so a retry that reached another one is passed to it, run there as the caller the
  * first replica let in, and its answer (the result, or the next question) comes back. A balancer
- * then needs no map for it. The store is trusted as the replicas are: what reaches its channel runs.
+ * then needs no map for it. Both messages are signed with serve.store.key (store/store-channel.ts):
+ * a call is run only when a replica sent it, and an answer is taken only from the replica the call
+ * was passed to; whoever can merely write to the store can do neither.
  */
 export class RemoteCalls {
-  private readonly waiting = new Map<string, (outcome: Outcome) => void>();
+  /** Calls passed and not yet answered: the replica each was passed to, and what takes its answer. */
+  private readonly waiting = new Map<string, { holder: string; answer: (outcome: Outcome) => void }>();
 
   constructor(
     private readonly store: SharedStore,
@@ -27,7 +30,7 @@ export class RemoteCalls {
   ) {}
 
   async start(): Promise<void> {
-    await this.store.hearTasks((message) => this.heard(message));
+    await this.store.hearTasks((message, sender) => this.heard(message, sender));
   }
 
   /**
@@ -47,7 +50,7 @@ export class RemoteCalls {
   /** Passes the call to its replica and waits for the answer while that replica lives. */
   async pass(holder: string, call: Omit<PassedCall, 'kind' | 'id' | 'holder' | 'from'>): Promise<Outcome> {
     const id = randomUUID();
-    const answered = new Promise<Outcome>((resolve) => this.waiting.set(id, resolve));
+    const answered = new Promise<Outcome>((resolve) => this.waiting.set(id, { holder, answer: resolve }));
     try {
       await this.store.tellTask({ kind: 'call', id, holder, from: this.store.holder, ...call });
       for (;;) {
@@ -67,8 +70,12 @@ export class RemoteCalls {
     }
   }
 
-  private heard(message: StoreMessage): void {
-    if (message.kind === 'reply' && message.to === this.store.holder) return this.waiting.get(message.id)?.(message.outcome);
+  private heard(message: StoreMessage, sender: string): void {
+    if (message.kind === 'reply' && message.to === this.store.holder) {
+      const waiting = this.waiting.get(message.id);
+      if (waiting?.holder === sender) waiting.answer(message.outcome);
+      return;
+    }
     if (message.kind !== 'call' || message.holder !== this.store.holder) return;
     this.logger.debug(`serve.store: a call passed from another replica (${message.path})`);
     void this.run(message)

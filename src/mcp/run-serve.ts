@@ -271,13 +271,16 @@ async function serveMetrics(runtime: Runtime, observers: Observers, calls: CallQ
 
 /**
  * serve.store, opened before serve listens: a store that cannot be reached stops serve (or, with
- * required: false, serve starts and refuses limited calls until it answers).
+ * required: false, serve starts and refuses limited calls until it answers), and so does a
+ * missing or weak serve.store.key; a store without a password or TLS off loopback is warned of.
  */
 async function openStore(config: McpkitConfig, runtime: Runtime) {
   const settings = config.serve.store;
   if (!settings) return undefined;
   const { SharedStore } = await import('../store/shared-store.js');
-  const given = { url: settings.url, ...(settings.prefix !== undefined ? { prefix: settings.prefix } : {}), lease_ms: settings.lease_ms };
+  const { storeUrlWarnings } = await import('../store/store-trust.js');
+  const given = { url: settings.url, key: settings.key, ...(settings.prefix !== undefined ? { prefix: settings.prefix } : {}), lease_ms: settings.lease_ms };
+  for (const warning of storeUrlWarnings(settings.url)) runtime.logger.warn(warning);
   return settings.required === false ? SharedStore.openLater(given, runtime.logger) : SharedStore.open(given, runtime.logger);
 }
 

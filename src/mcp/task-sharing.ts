@@ -8,7 +8,8 @@ import { detailedTask, isTerminal, type HostedTask, type TaskStatus, type TaskSt
  * first write before the CreateTaskResult goes out; any other replica answers tasks/get from the
  * record, and passes tasks/cancel and tasks/update to the holder over the store's channel. A
  * record whose holder's lease lapsed (the replica died) is failed, with the reason, by whichever
- * replica reads it first.
+ * replica reads it first. Records and messages are signed with serve.store.key (store/): a record
+ * or a cancel that a replica did not sign is dropped, so the store alone cannot own or end a task.
  */
 export class TaskSharing {
   constructor(

@@ -47,11 +47,16 @@ end
 return {0, 0}
 `;
 
-/** Renews a place held (KEYS[1] the calls in flight, ARGV[1] holder, ARGV[2] lease ms): only while it is still held. */
+/**
+ * Renews a place held (KEYS[1] the calls in flight, ARGV[1] holder, ARGV[2] lease ms), and puts
+ * it back when the store lost it (a restart without persistence): a replica renews only the places
+ * its calls still hold, so what it writes is what is in flight.
+ */
 export const RENEW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local lease = tonumber(ARGV[2])
-if redis.call('ZADD', KEYS[1], 'XX', 'CH', now + lease, ARGV[1]) == 1 then redis.call('PEXPIRE', KEYS[1], lease * 2) end
+redis.call('ZADD', KEYS[1], now + lease, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], lease * 2)
 return 1
 `;

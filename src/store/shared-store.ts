@@ -3,55 +3,36 @@ import type { Redis as RedisClient } from 'ioredis';
 import { ToolError } from '../core/errors.js';
 import { sleepUnless, type Admission, type Rate } from '../core/limits.js';
 import type { Logger } from '../core/logger.js';
-import { ADMIT, RENEW } from './limit-scripts.js';
+import { DropLog } from './drop-log.js';
+import { PlaceKeeper } from './place-keeper.js';
+import { StoreChannel, type Hearer } from './store-channel.js';
+import { maskedUrl, storeClient, type Commands } from './store-client.js';
+import type { SharedTaskRecord, StoreMessage } from './store-messages.js';
+import { StoreSigner } from './store-signing.js';
+import { withKey } from './store-trust.js';
+
+export type { CallMessage, SharedTaskRecord, StoreMessage, TaskMessage } from './store-messages.js';
+export type { Hearer } from './store-channel.js';
+export { maskedUrl } from './store-client.js';
 
 /**
  * Where replicas of `serve --http` keep what they share (serve.store): a Redis or Valkey server,
- * through ioredis. Today: the limits of named clients and of upstreams, so that `rate: 3/min` is 3
- * across every replica. Fail closed: while the store cannot be reached, a limited call is refused
- * (UNAVAILABLE, naming the store), never run without its limit; ioredis reconnects by itself and
- * the next call after the store's return is admitted as before.
+ * through ioredis: the limits of named clients and of upstreams (so that `rate: 3/min` is 3 across
+ * every replica), tasks' records, parked questions, and a channel between replicas. Fail closed:
+ * while the store cannot be reached, a limited call is refused (UNAVAILABLE, naming the store),
+ * never run without its limit; ioredis reconnects by itself, and when the store returns having
+ * lost what it kept (a restart without persistence) every replica puts back the places its calls
+ * hold before limited calls go on. What confers authority (a message on the channel, a task's
+ * record, a question) is signed with serve.store.key (./store-signing.ts); what is not is dropped.
  */
-
-/** A task as the replicas share it: its owner, the replica holding it, and what tasks/get answers. */
-export interface SharedTaskRecord {
-  owner: string;
-  holder: string;
-  /** The DetailedTask as tasks/get answers it (its status among it). */
-  task: Record<string, unknown>;
-}
-
-/** What one replica tells the one holding a task. */
-export type TaskMessage =
-  { kind: 'cancel'; id: string; owner: string } | { kind: 'update'; id: string; owner: string; inputResponses: Record<string, unknown> };
-
-/**
- * A call one replica passes to another (a bridged question's retry, which only the replica that
- * parked the call can go on with), and the answer sent back. `caller` is who the first replica let in.
- */
-export type CallMessage =
-  | {
-      kind: 'call';
-      id: string;
-      holder: string;
-      from: string;
-      path: string;
-      body: Record<string, unknown>;
-      headers: Record<string, string>;
-      caller: { id: string; via: string; client?: string };
-    }
-  | { kind: 'reply'; id: string; to: string; outcome: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } };
-
-/** Everything the replicas tell one another on the store's channel. */
-export type StoreMessage = TaskMessage | CallMessage;
 
 /** How long a place in flight is held without its replica renewing it: a replica that dies frees its places within this. */
 export const LEASE_MS = 15_000;
-/** A store that answers nothing within this is as good as lost, for the call that waits. */
-const COMMAND_TIMEOUT_MS = 1_000;
 
 export interface StoreSettings {
   url: string;
+  /** serve.store.key: what the replicas sign with (store-trust.ts says what is strong enough). */
+  key: string | undefined;
   prefix?: string | undefined;
   /** serve.store.lease_ms (LEASE_MS when absent). */
   lease_ms?: number | undefined;
@@ -66,83 +47,50 @@ export interface StoreStatus {
   error?: string;
 }
 
-type Commands = RedisClient & {
-  mcpkitAdmit(rate: string, inFlight: string, max: number, perMs: number, burst: number, holder: string, lease: number): Promise<[number, number]>;
-  mcpkitRenew(inFlight: string, holder: string, lease: number): Promise<number>;
-};
-
-/** ioredis's client class, however the bundle presents the CommonJS module (its exports are the class, with Redis on it). */
-async function redisClass(): Promise<typeof import('ioredis').Redis> {
-  const loaded = (await import('ioredis')) as unknown as { Redis?: unknown; default?: { Redis?: unknown } };
-  return (loaded.Redis ?? loaded.default?.Redis ?? loaded.default) as typeof import('ioredis').Redis;
-}
-
-/** An ioredis client of the store, not yet connected, with mcpkit's scripts defined. */
-async function client(settings: StoreSettings): Promise<Commands> {
-  const Redis = await redisClass();
-  const redis = new Redis(settings.url, {
-    lazyConnect: true,
-    // Fail fast while disconnected: a limited call is refused at once, not queued.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: COMMAND_TIMEOUT_MS,
-    connectTimeout: 2_000,
-    // Reconnects for as long as serve runs: the replicas recover by themselves.
-    retryStrategy: (times) => Math.min(100 * times, 2_000),
-  }) as Commands;
-  redis.defineCommand('mcpkitAdmit', { numberOfKeys: 2, lua: ADMIT });
-  redis.defineCommand('mcpkitRenew', { numberOfKeys: 1, lua: RENEW });
-  return redis;
-}
-
-/** The store's address for messages and /health: a password in it is masked. */
-export function maskedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return 'the configured address';
-  }
-}
-
 export class SharedStore {
   private readonly redis: Commands;
   private readonly prefix: string;
+  private readonly signer: StoreSigner;
+  private readonly drops: DropLog;
+  private readonly places: PlaceKeeper;
+  private readonly channelOf: StoreChannel;
   private lastError?: string;
-  private opening = true;
-  /** Places in flight this replica holds, renewed until released: key -> holders. */
-  private readonly held = new Map<string, Set<string>>();
-  private readonly renewer: NodeJS.Timeout;
   private readonly leaseMs: number;
   readonly url: string;
+  /** This process among the replicas: its tasks' records name it, its lease says it is alive, it signs as it. */
+  readonly holder = randomUUID();
 
-  private constructor(redis: Commands, settings: StoreSettings, logger: Logger) {
+  private constructor(
+    redis: Commands,
+    settings: StoreSettings & { key: string },
+    private readonly logger: Logger,
+  ) {
     this.redis = redis;
     this.url = maskedUrl(settings.url);
     this.prefix = settings.prefix ?? 'mcpkit';
+    this.signer = new StoreSigner(settings.key, this.prefix);
+    this.drops = new DropLog(logger);
     this.leaseMs = settings.leaseMs ?? settings.lease_ms ?? LEASE_MS;
+    this.places = new PlaceKeeper(redis, this.url, { key: this.leaseKey(this.holder), ms: this.leaseMs }, logger);
+    this.channelOf = new StoreChannel(redis, `${this.prefix}:tasks`, this.signer, this.holder, this.drops);
     redis.on('error', (error: Error) => {
-      // While opening, the outcome of open says it once.
-      if (this.lastError !== error.message && !this.opening)
-        logger.warn(`serve.store (${this.url}): ${error.message}; limited calls are refused until it answers again`);
       this.lastError = error.message;
+      this.places.wentDown(error.message);
     });
+    redis.on('close', () => this.places.wentDown('the connection closed'));
     redis.on('ready', () => {
-      if (this.lastError !== undefined) logger.info(`serve.store (${this.url}) answers again`);
+      const wasLost = this.lastError !== undefined || !this.places.quiet;
       this.lastError = undefined;
+      this.places.cameBack(wasLost);
     });
-    this.renewer = setInterval(() => void this.renew(), Math.max(10, Math.floor(this.leaseMs / 3)));
-    this.renewer.unref();
   }
 
-  /** Connects to the store; a store that cannot be reached is an error naming it. */
+  /** Connects to the store; a store that cannot be reached is an error naming it, and so is a missing or weak key. */
   static async open(settings: StoreSettings, logger: Logger): Promise<SharedStore> {
-    const store = new SharedStore(await client(settings), settings, logger);
+    const store = new SharedStore(await storeClient(settings.url), withKey(settings), logger);
     try {
       await store.redis.connect();
-      store.opening = false;
-      await store.renew();
+      store.places.quiet = false;
     } catch (error) {
       const why = (store.lastError ?? (error as Error).message).replace(/\.$/, '');
       await store.close();
@@ -151,18 +99,20 @@ export class SharedStore {
         hint: 'Start the Redis (or Valkey) server, or correct serve.store.url; with serve.store.required: false serve starts anyway and refuses limited calls until it answers.',
       });
     }
+    await store.places.settling;
     return store;
   }
 
   /** Connects in the background (serve.store.required: false): until it answers, limited calls are refused. */
   static async openLater(settings: StoreSettings, logger: Logger): Promise<SharedStore> {
+    const keyed = withKey(settings);
     try {
-      return await SharedStore.open(settings, logger);
+      return await SharedStore.open(keyed, logger);
     } catch (error) {
       logger.warn(`${(error as Error).message} serve starts without it (serve.store.required: false): limited calls are refused until it answers.`);
-      const store = new SharedStore(await client(settings), settings, logger);
+      const store = new SharedStore(await storeClient(settings.url), keyed, logger);
       store.lastError = (error as Error).message;
-      store.opening = false;
+      store.places.quiet = false;
       // Not lazy any more: ioredis connects, and reconnects, by itself from here.
       store.redis.connect().catch(() => undefined);
       return store;
@@ -175,10 +125,24 @@ export class SharedStore {
   }
 
   /**
+   * The store's connection and its key names, for what else replicas keep there (records of
+   * their own). Only this class signs: a record that confers authority goes through a method here.
+   */
+  connection(): RedisClient {
+    return this.redis;
+  }
+
+  /** A key of this gateway's (under serve.store.prefix); `{tag}` in the name keeps related keys in one Cluster slot. */
+  keyOf(name: string): string {
+    return `${this.prefix}:${name}`;
+  }
+
+  /**
    * One call's place under a name's limits (a client's, `client:NAME`, or a server's,
    * `server:NAME`), across every replica: admitted (release() gives the place back), or why not.
    */
   async admit(name: string, limits: { rate?: Rate | undefined; maxConcurrent?: number | undefined }): Promise<Admission> {
+    await this.places.settling;
     const { rate, inFlight } = this.keys(name);
     const holder = randomUUID();
     const max = limits.maxConcurrent ?? 0;
@@ -186,22 +150,20 @@ export class SharedStore {
     try {
       answer = await this.redis.mcpkitAdmit(rate, inFlight, max, (limits.rate?.perSecond ?? 0) / 1000, limits.rate?.burst ?? 0, holder, this.leaseMs);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'the call was refused so limits hold');
     }
     const [verdict, retryAfterMs] = answer;
     if (verdict === 1) return { ok: false, retryAfterMs, why: `${max} calls are already in flight (max_concurrent: ${max}, across replicas)` };
     if (verdict === 2) return { ok: false, retryAfterMs, why: `over its rate of ${limits.rate!.text} (across replicas)` };
     if (max === 0) return { ok: true, release: () => {} };
-    this.hold(inFlight, holder);
+    this.places.hold(inFlight, holder);
     let released = false;
     return {
       ok: true,
       release: () => {
         if (released) return;
         released = true;
-        this.held.get(inFlight)?.delete(holder);
-        // A release that fails is given back by the lease instead.
-        this.redis.zrem(inFlight, holder).catch(() => undefined);
+        this.places.release(inFlight, holder);
       },
     };
   }
@@ -232,46 +194,37 @@ export class SharedStore {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.renewer);
+    this.places.stop();
     // A replica that stops on purpose gives its lease back: its running tasks are failed at once elsewhere.
     if (this.redis.status === 'ready') await this.redis.del(this.leaseKey(this.holder)).catch(() => undefined);
-    this.subscriber?.disconnect();
+    this.channelOf.close();
     this.redis.disconnect();
   }
 
-  private keys(name: string): { rate: string; inFlight: string } {
-    // One hash tag per name: both keys in one slot of a Redis Cluster.
-    const tag = `${this.prefix}:{${name}}`;
-    return { rate: `${tag}:rate`, inFlight: `${tag}:inflight` };
-  }
-
-  private hold(key: string, holder: string): void {
-    let holders = this.held.get(key);
-    if (!holders) this.held.set(key, (holders = new Set()));
-    holders.add(holder);
-  }
-
-  /** This process among the replicas: its tasks' records name it, its lease says it is alive. */
-  readonly holder = randomUUID();
-  private subscriber?: RedisClient;
-
-  /** A task's record, kept until its ttl (every replica answers tasks/get from it). */
+  /** A task's record, signed, kept until its ttl (every replica answers tasks/get from it). */
   async saveTask(id: string, record: SharedTaskRecord, ttlMs: number): Promise<void> {
+    const key = this.taskKey(id);
     try {
-      await this.redis.set(this.taskKey(id), JSON.stringify(record), 'PX', Math.max(1, Math.ceil(ttlMs)));
+      await this.redis.set(key, this.signer.seal('task', key, this.holder, record, Date.now()), 'PX', Math.max(1, Math.ceil(ttlMs)));
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
   }
 
+  /** A task's record when a replica signed it for this task; one that is not is dropped, and said. */
   async loadTask(id: string): Promise<SharedTaskRecord | undefined> {
+    const key = this.taskKey(id);
     let text: string | null;
     try {
-      text = await this.redis.get(this.taskKey(id));
+      text = await this.redis.get(key);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
-    return text === null ? undefined : (JSON.parse(text) as SharedTaskRecord);
+    if (text === null) return undefined;
+    const opened = this.signer.open(text, key, ['task']);
+    if (!opened.ok) return void this.drops.dropped(opened.why, `the record of task ${id}`);
+    const record = opened.body as Partial<SharedTaskRecord> | null;
+    return typeof record?.owner === 'string' && typeof record.holder === 'string' && typeof record.task === 'object' ? (record as SharedTaskRecord) : undefined;
   }
 
   /** Whether the replica holding a task is alive: its lease is renewed while it runs. */
@@ -280,90 +233,73 @@ export class SharedStore {
     try {
       return (await this.redis.exists(this.leaseKey(holder))) === 1;
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
   }
 
-  /** Tells the replicas a task's message (a cancel, answers): the one holding the task acts on it. */
+  /** Tells the replicas a message (a cancel, answers, a passed call, its reply), signed by this replica. */
   async tellTask(message: StoreMessage): Promise<void> {
     try {
-      await this.redis.publish(this.channel(), JSON.stringify(message));
+      await this.channelOf.tell(message);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
   }
 
-  private readonly hearers = new Set<(message: StoreMessage) => void>();
-
-  /** Hears the replicas' messages (one connection of its own for every hearer: a subscribed one sends nothing else). */
-  async hearTasks(heard: (message: StoreMessage) => void): Promise<void> {
-    this.hearers.add(heard);
-    if (this.subscriber) return;
-    const subscriber = (this.subscriber = this.redis.duplicate());
-    subscriber.on('error', () => undefined); // said by the main connection
-    subscriber.on('message', (_channel: string, text: string) => {
-      let message: StoreMessage;
-      try {
-        message = JSON.parse(text) as StoreMessage;
-      } catch {
-        return; // not a message of mcpkit's
-      }
-      for (const hearer of this.hearers) hearer(message);
-    });
-    // Subscribed whenever it is connected: at once, or once the store answers (required: false);
-    // nothing is queued while it is not, and a reconnection subscribes again.
-    const subscribe = () => void subscriber.subscribe(this.channel()).catch(() => undefined);
-    subscriber.on('ready', subscribe);
-    if (subscriber.status === 'wait') await subscriber.connect().catch(() => undefined);
-    else if (subscriber.status === 'ready') subscribe();
+  /** Hears the replicas' messages whose signature holds, each once, just sent (./store-channel.ts). */
+  hearTasks(heard: Hearer): Promise<void> {
+    return this.channelOf.hear(heard);
   }
 
-  /** An open question of a person's approval (mcp/person-asker.ts): its state, bound to the call it was asked for. */
+  /** An open question of a person's approval (mcp/person-asker.ts): its state, bound to the call it was asked for, signed. */
   async openQuestion(state: string, call: string, ttlMs: number): Promise<void> {
+    const key = this.questionKey(state);
     try {
-      await this.redis.set(`${this.prefix}:{question:${state}}`, call, 'PX', ttlMs);
+      await this.redis.set(key, this.signer.seal('question', key, this.holder, call, Date.now()), 'PX', ttlMs);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
   }
 
-  /** The call a question was asked for, taken once (GETDEL): undefined when it was never asked, expired or taken. */
+  /** The call a question was asked for, taken once (GETDEL): undefined when it was never asked (by a replica), expired or taken. */
   async takeQuestion(state: string): Promise<string | undefined> {
+    const key = this.questionKey(state);
+    let text: string | null;
     try {
-      return (await this.redis.getdel(`${this.prefix}:{question:${state}}`)) ?? undefined;
+      text = await this.redis.getdel(key);
     } catch (error) {
-      throw this.lost(error);
+      throw this.lost(error, 'what the replicas share there cannot be read or written now');
     }
+    if (text === null) return undefined;
+    const opened = this.signer.open(text, key, ['question']);
+    if (!opened.ok) return void this.drops.dropped(opened.why, 'a question of approval');
+    return typeof opened.body === 'string' ? opened.body : undefined;
+  }
+
+  private keys(name: string): { rate: string; inFlight: string } {
+    // One hash tag per name: both keys in one slot of a Redis Cluster.
+    const tag = `${this.prefix}:{${name}}`;
+    return { rate: `${tag}:rate`, inFlight: `${tag}:inflight` };
   }
 
   private taskKey(id: string): string {
     return `${this.prefix}:{task:${id}}`;
   }
 
+  private questionKey(state: string): string {
+    return `${this.prefix}:{question:${state}}`;
+  }
+
   private leaseKey(holder: string): string {
     return `${this.prefix}:{lease:${holder}}`;
   }
 
-  private channel(): string {
-    return `${this.prefix}:tasks`;
-  }
-
-  private async renew(): Promise<void> {
-    await this.redis.set(this.leaseKey(this.holder), '1', 'PX', this.leaseMs).catch(() => undefined);
-    for (const [key, holders] of this.held) {
-      if (!holders.size) {
-        this.held.delete(key);
-        continue;
-      }
-      for (const holder of holders) await this.redis.mcpkitRenew(key, holder, this.leaseMs).catch(() => undefined);
-    }
-  }
-
-  private lost(error: unknown): ToolError {
-    const why = (error as Error).message;
-    return new ToolError('UNAVAILABLE', `The shared store (serve.store, ${this.url}) does not answer (${why}): a call with limits is not run without them.`, {
+  /** What an agent is told when the store does not answer (the client library's reason goes to the operator's log and /health). */
+  private lost(error: unknown, outcome: string): ToolError {
+    this.logger.debug(`serve.store (${this.url}): ${(error as Error).message}`);
+    return new ToolError('UNAVAILABLE', `The shared store (${this.url}) is unreachable; ${outcome}. Retry shortly or ask the operator to check serve.store.`, {
       details: { store: this.url },
-      hint: 'Calls without limits go on; mcpkit reconnects by itself, and limited calls are admitted again once the store answers. Try again shortly.',
+      hint: 'Calls without limits go on; mcpkit reconnects by itself, and limited calls are admitted again once the store answers.',
     });
   }
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { FIXTURE_SERVERS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
 import { startNginx, startReplica } from '../helpers/nginx.js';
-import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 import { modernRpc } from '../helpers/modern-rpc.js';
 
 /**
@@ -18,6 +18,7 @@ import { modernRpc } from '../helpers/modern-rpc.js';
 
 const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 if (!nginx) console.log('skipped: nginx in front of replicas sharing a store (Debian package "nginx" is not installed)');
+const withRedis = nginx !== undefined && redisFor('nginx in front of replicas sharing a store');
 
 const children: PipedChild[] = [];
 const clients: Client[] = [];
@@ -25,7 +26,7 @@ let redis: RunningRedis | undefined;
 let front = '';
 
 beforeAll(async () => {
-  if (!nginx || !REDIS_SERVER) return;
+  if (!withRedis) return;
   redis = await startRedis();
   const dir = tempDir();
   const config = join(dir, 'mcpkit.yaml');
@@ -33,7 +34,7 @@ beforeAll(async () => {
     config,
     JSON.stringify({
       mcp_servers: { everything: SERVERS.everything, jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
-      serve: { replica_id: '${REPLICA_ID}', store: { url: redis.url } },
+      serve: { replica_id: '${REPLICA_ID}', store: { url: redis.url, key: STORE_KEY } },
     }),
   );
   const [p0, p1, p2] = [await freePort(), await freePort(), await freePort()];
@@ -53,7 +54,7 @@ const rpc = (method: string, params: Record<string, unknown>, _name: string, cap
   modernRpc(`${front}/mcp`, method, params, { capabilities, client: 'nginx-store' });
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
-describe.skipIf(!nginx || !REDIS_SERVER)('behind nginx without a map (docs/deploy/nginx-store.conf), two replicas sharing a store', () => {
+describe.skipIf(!withRedis)('behind nginx without a map (docs/deploy/nginx-store.conf), two replicas sharing a store', () => {
   it('tasks made on both replicas are polled to their end round robin; their ids route nowhere', async () => {
     const made = await Promise.all(
       [1, 2, 3, 4].map(() => rpc('tools/call', { name: 'jobs__slow_compute', arguments: { seconds: 1 } }, 'jobs__slow_compute', TASKS)),

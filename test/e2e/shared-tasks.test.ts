@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
-import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
 /**
@@ -13,7 +13,9 @@ import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
  * other within the lease. Raw 2026-07-28 JSON-RPC, as tasks.test.ts speaks it.
  */
 
-describe.skipIf(!REDIS_SERVER)('tasks shared by replicas (serve.store)', () => {
+const withRedis = redisFor('tasks shared by replicas');
+
+describe.skipIf(!withRedis)('tasks shared by replicas (serve.store)', () => {
   let redis: RunningRedis;
   let replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
   let config: string;
@@ -27,7 +29,7 @@ describe.skipIf(!REDIS_SERVER)('tasks shared by replicas (serve.store)', () => {
         groups: ['config', 'server'],
         clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } },
         tasks: { tools: { greet: 30_000 } },
-        store: { url: redis.url, lease_ms: 2000 },
+        store: { url: redis.url, lease_ms: 2000, key: STORE_KEY },
       },
     });
     replicas = await Promise.all([serveHttpChild(config), serveHttpChild(config)]);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRate } from '../../src/core/limits.js';
 import { createLogger } from '../../src/core/logger.js';
 import { maskedUrl, SharedStore } from '../../src/store/shared-store.js';
-import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 
 /** The store's limits against a real redis-server: each script's verdicts, and places that outlive nobody. */
 
@@ -17,11 +17,13 @@ describe('the store address shown', () => {
   ])('%s is shown as %s', (url, shown) => expect(maskedUrl(url)).toBe(shown));
 });
 
-describe.skipIf(!REDIS_SERVER)('limits in a real store', () => {
+const withRedis = redisFor('limits in a real store (test/store)');
+
+describe.skipIf(!withRedis)('limits in a real store', () => {
   let redis: RunningRedis;
   const stores: SharedStore[] = [];
   const open = async (leaseMs?: number) => {
-    const store = await SharedStore.open({ url: redis.url, prefix: `t${stores.length}${Date.now()}`, ...(leaseMs ? { leaseMs } : {}) }, logger);
+    const store = await SharedStore.open({ url: redis.url, key: STORE_KEY, prefix: `t${stores.length}${Date.now()}`, ...(leaseMs ? { leaseMs } : {}) }, logger);
     stores.push(store);
     return store;
   };
@@ -49,8 +51,8 @@ describe.skipIf(!REDIS_SERVER)('limits in a real store', () => {
 
   it('places in flight are counted across stores (replicas) and given back on release', async () => {
     const prefix = `shared${Date.now()}`;
-    const one = await SharedStore.open({ url: redis.url, prefix }, logger);
-    const two = await SharedStore.open({ url: redis.url, prefix }, logger);
+    const one = await SharedStore.open({ url: redis.url, key: STORE_KEY, prefix }, logger);
+    const two = await SharedStore.open({ url: redis.url, key: STORE_KEY, prefix }, logger);
     stores.push(one, two);
     const first = await one.admit('server:s', { maxConcurrent: 2 });
     const second = await two.admit('server:s', { maxConcurrent: 2 });
@@ -63,8 +65,8 @@ describe.skipIf(!REDIS_SERVER)('limits in a real store', () => {
 
   it("a replica that dies holding a place frees it within the lease; a live one's place is renewed past it", async () => {
     const prefix = `lease${Date.now()}`;
-    const dying = await SharedStore.open({ url: redis.url, prefix, leaseMs: 400 }, logger);
-    const living = await SharedStore.open({ url: redis.url, prefix, leaseMs: 400 }, logger);
+    const dying = await SharedStore.open({ url: redis.url, key: STORE_KEY, prefix, leaseMs: 400 }, logger);
+    const living = await SharedStore.open({ url: redis.url, key: STORE_KEY, prefix, leaseMs: 400 }, logger);
     stores.push(living);
     const held = await dying.admit('client:d', { maxConcurrent: 1 });
     expect(held.ok).toBe(true);

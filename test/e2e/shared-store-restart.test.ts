@@ -1,0 +1,89 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
+
+/**
+ * The store restarted under load (redis-server without persistence, so it comes back empty):
+ * bob has max_concurrent 3 and three calls in flight on r1; after the restart r2 still refuses
+ * his fourth, fifth and sixth, because r1 put back the places its calls hold. Once those calls
+ * end, r2 admits him again.
+ */
+
+const withRedis = redisFor('a store restarted under load');
+
+describe.skipIf(!withRedis)('a store restart under load', () => {
+  let redis: RunningRedis;
+  let replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+  const opened: Client[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const config = writeConfig({
+      mcp_servers: { everything: SERVERS.everything },
+      serve: { exposure: 'direct', store: { url: redis.url, key: STORE_KEY }, clients: { bob: { token: 'bob-token', max_concurrent: 3 } } },
+    });
+    replicas = await Promise.all([serveHttpChild(config), serveHttpChild(config)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.allSettled(opened.map((c) => c.close()));
+    await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
+    await redis?.stop();
+  });
+
+  async function connect(replica: number) {
+    const client = new Client({ name: 'bob', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${replicas[replica]!.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer bob-token' } } }),
+    );
+    opened.push(client);
+    return client;
+  }
+  const call = (client: Client, name: string, args: Record<string, unknown>) =>
+    client.callTool({ name, arguments: args }, { timeout: 90_000 }) as Promise<CallToolResult>;
+  const errorOf = (r: CallToolResult) => (r.structuredContent as { error?: { code: string; message: string } } | undefined)?.error;
+  const full = (r: CallToolResult) => errorOf(r)?.code === 'RATE_LIMITED' && errorOf(r)!.message.includes('3 calls are already in flight');
+
+  it('max_concurrent 3 holds across the restart: r2 refuses three more while r1 runs three', async () => {
+    const [r1, r2] = [await connect(0), await connect(1)];
+    // Each of the three says it runs (its first progress) once it holds its place.
+    const running: Promise<void>[] = [];
+    const long = Array.from({ length: 3 }, () => {
+      let started!: () => void;
+      running.push(new Promise<void>((resolve) => (started = resolve)));
+      const done = r1.callTool(
+        { name: 'everything__trigger-long-running-operation', arguments: { duration: 25, steps: 25 } },
+        { timeout: 90_000, onprogress: () => started() },
+      ) as Promise<CallToolResult>;
+      done.catch(() => undefined); // a failure is asserted below; closing the client must not reject it unheard
+      return done;
+    });
+    await Promise.all(running);
+    expect(full(await call(r2, 'everything__echo', { message: 'probe' }))).toBe(true);
+
+    await redis.stop();
+    await redis.start();
+    // The first answer r2 gives once the store is back is a refusal for the cap, not an admission.
+    let first: CallToolResult | undefined;
+    const back = await waitFor(
+      async () => {
+        first = await call(r2, 'everything__echo', { message: 'after the restart' });
+        return errorOf(first)?.code !== 'UNAVAILABLE';
+      },
+      20_000,
+      100,
+    );
+    expect(back).toBe(true);
+    expect(full(first!), JSON.stringify(first)).toBe(true);
+    const more = await Promise.all(Array.from({ length: 3 }, (_, i) => call(r2, 'everything__echo', { message: `more ${i}` })));
+    expect(more.map(full)).toEqual([true, true, true]);
+    expect(replicas[0]!.stderr()).toMatch(/it restarted and kept nothing: this replica put back the 3 places its calls hold/);
+
+    // The three end as they would have; their places are given back and bob is admitted again.
+    expect((await Promise.all(long)).map((r) => r.isError ?? false)).toEqual([false, false, false]);
+    expect(await waitFor(async () => !(await call(r2, 'everything__echo', { message: 'later' })).isError, 20_000, 200)).toBe(true);
+  }, 120_000);
+});
