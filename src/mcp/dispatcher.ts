@@ -1,6 +1,5 @@
-import { CLIENT_INFO_META_KEY, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, ProtocolErrorCode, type CallToolResult, type ClientCapabilities, type CompleteRequest, type LoggingLevel } from '@modelcontextprotocol/server';
 import { errorObject } from '../core/errors.js';
-import type { CallToolResult, ClientCapabilities, CompleteRequest, LoggingLevel } from '@modelcontextprotocol/server';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { FastCall } from '../proxy/calls/call-router.js';
@@ -140,6 +139,7 @@ export class Dispatcher {
       access, // as read to decide: one identity for the whole call
       name: params.name,
       args: params.arguments ?? {},
+      meta: params._meta,
       request: ctx.id,
       session: ctx.session,
       client: this.clientOf(ctx),
