@@ -1,4 +1,11 @@
-import { CLIENT_INFO_META_KEY, ProtocolErrorCode, type CallToolResult, type ClientCapabilities, type CompleteRequest, type LoggingLevel } from '@modelcontextprotocol/server';
+import {
+  CLIENT_INFO_META_KEY,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type ClientCapabilities,
+  type CompleteRequest,
+  type LoggingLevel,
+} from '@modelcontextprotocol/server';
 import { errorObject } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
@@ -225,7 +232,7 @@ export class Dispatcher {
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
       const code = hub.codeRun;
       if (code && name === code.tool) {
-        const result = await runCodeCall(hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx)!);
+        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx)!);
         return this.answer(ctx, begun, result, { meta: true });
       }
       const outcome = await hub.call(name, args, {

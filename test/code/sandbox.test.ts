@@ -70,7 +70,8 @@ describe('code mode: the sandbox', () => {
 
   it.each([
     ['an uncaught throw', `throw new TypeError('boom')`, 'SCRIPT_ERROR', /TypeError: boom/],
-    ['a rejected call not caught', `await tools.memory.read_graph()`, 'SCRIPT_ERROR', /read_graph is withheld/],
+    // A tool's failure the script does not catch ends the run with that failure's code (issue 66).
+    ['a rejected call not caught', `await tools.memory.read_graph()`, 'TOOL_NOT_APPROVED', /read_graph is withheld/],
     ['a syntax error', `return (`, 'SCRIPT_ERROR', /does not parse/],
     ['an endless loop', `while (true) {}`, 'TIMEOUT', /ran past its 1000 ms \(code.timeout_ms\)/],
     ['an endless await', `await new Promise(() => {})`, 'TIMEOUT', /ran past its 1000 ms/],

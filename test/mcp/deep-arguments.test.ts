@@ -50,7 +50,10 @@ const callBody = (id: number, name: string, args: string, meta?: string) =>
 
 /** `mcpkit serve` as a process over stdio, spoken to in raw lines. */
 async function stdioProcess(): Promise<RawCall> {
-  const child = spawnTracked(process.execPath, [BIN, 'serve', '--config', config, '--exposure', 'direct'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--config', config, '--exposure', 'direct'], {
+    env: cleanEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   closers.push(() => stopChild(child));
   const waiting = new Map<number, (answer: Answer) => void>();
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -64,7 +67,10 @@ async function stdioProcess(): Promise<RawCall> {
       child.stdin.write(`${text}\n`);
       if (!expectsAnswer) resolve({});
     });
-  await send(`{"jsonrpc":"2.0","id":${++id},"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, true);
+  await send(
+    `{"jsonrpc":"2.0","id":${++id},"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+    true,
+  );
   await send('{"jsonrpc":"2.0","method":"notifications/initialized"}', false);
   return (name, args, meta) => send(callBody(++id, name, args, meta), true);
 }
@@ -76,7 +82,9 @@ async function httpSession(): Promise<RawCall> {
     const response = await fetch(`${http.url}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body });
     return { response, text: await response.text() };
   };
-  const init = await post('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}');
+  const init = await post(
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
+  );
   const session = init.response.headers.get('mcp-session-id')!;
   await post('{"jsonrpc":"2.0","method":"notifications/initialized"}', session);
   let id = 1;
