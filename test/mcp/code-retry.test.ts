@@ -68,12 +68,14 @@ describe("a client's rate inside a script", () => {
 
   it('a refusal the script does not catch ends the run with RATE_LIMITED and retry_after_ms', async () => {
     const client = await bob();
+    // bob's bucket (3/s) fills again in a second: the run itself is admitted, its fourth call is not.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const answer = await run(client, `for (let i = 0; i < 10; i++) await tools.everything.echo({ message: 'n' + i }); return 'all';`);
     expect(answer.isError).toBe(true);
     expect(outcomeOf(answer).error).toMatchObject({
       code: 'RATE_LIMITED',
-      message: expect.stringMatching(/over its rate of 3\/s/),
-      details: { client: 'bob', retry_after_ms: expect.any(Number) },
+      message: expect.stringMatching(/^The script failed: Error: Client bob: over its rate of 3\/s/),
+      details: { client: 'bob', retry_after_ms: expect.any(Number), calls: expect.any(Number) },
     });
   });
 });
