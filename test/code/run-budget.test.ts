@@ -33,9 +33,34 @@ describe('RunBudget: runs in flight in all, per client, and their memory', () =>
   const run = { memoryMb: 64, timeoutMs: 30_000 };
 
   it.each([
-    ['a third run of one client', [['a', run], ['a', run]], ['a', run], 'max_runs_per_client'],
-    ['a fourth run in all', [['a', run], ['b', run], ['c', run]], ['d', run], 'max_runs'],
-    ['a run whose memory does not fit beside the others', [['a', run], ['b', run]], ['c', { memoryMb: 200, timeoutMs: 1000 }], 'max_memory_mb'],
+    [
+      'a third run of one client',
+      [
+        ['a', run],
+        ['a', run],
+      ],
+      ['a', run],
+      'max_runs_per_client',
+    ],
+    [
+      'a fourth run in all',
+      [
+        ['a', run],
+        ['b', run],
+        ['c', run],
+      ],
+      ['d', run],
+      'max_runs',
+    ],
+    [
+      'a run whose memory does not fit beside the others',
+      [
+        ['a', run],
+        ['b', run],
+      ],
+      ['c', { memoryMb: 200, timeoutMs: 1000 }],
+      'max_memory_mb',
+    ],
   ] as const)('%s is refused RATE_LIMITED, naming the setting', (_what, before, next, setting) => {
     const budget = new RunBudget();
     for (const [client, r] of before) expect(budget.admit(client, r, settings, 0).ok).toBe(true);
