@@ -1,12 +1,6 @@
-import {
-  CLIENT_INFO_META_KEY,
-  ProtocolErrorCode,
-  type CallToolResult,
-  type ClientCapabilities,
-  type CompleteRequest,
-  type LoggingLevel,
-} from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { errorObject } from '../core/errors.js';
+import type { CallToolResult, ClientCapabilities, CompleteRequest, LoggingLevel } from '@modelcontextprotocol/server';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { FastCall } from '../proxy/calls/call-router.js';
