@@ -10,6 +10,8 @@ export type ToolTree = Record<string, Record<string, string>>;
 export interface RunLimits {
   /** Wall time of the whole run, tool calls included. */
   timeoutMs: number;
+  /** When the run ends (Date.now() of the host's deadline): `sleep` may not pass it. */
+  deadline: number;
   /** Heap of the script's engine. */
   memoryBytes: number;
   /** Stack of the script's engine (deep recursion ends the run, never the host). */
@@ -44,8 +46,8 @@ export type FromWorker =
   | { call: { id: number; name: string; args: string } }
   /** The script's return value (as JSON) and what it printed. */
   | { done: { result: string; logs: string[] } }
-  /** Why the run ended without a value. */
-  | { failed: { kind: RunFailure; message: string; logs: string[] } };
+  /** Why the run ended without a value; a failure the host made (a tool call's, sleep's) that the script did not catch, with its own code. */
+  | { failed: { kind: RunFailure; message: string; logs: string[]; stack?: string; own?: CallFailure } };
 
 export type ToWorker = { answer: { id: number; ok: true; value: string } | { id: number; ok: false; error: string } };
 

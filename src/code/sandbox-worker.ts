@@ -8,58 +8,17 @@ import {
   type QuickJSDeferredPromise,
   type QuickJSHandle,
 } from 'quickjs-emscripten-core';
-import { UNKNOWN_TOOL_MARK, type FromWorker, type RunFailure, type ToWorker, type WorkerJob } from './protocol.js';
+import { BOOTSTRAP } from './bootstrap.js';
+import type { CallFailure, FromWorker, RunFailure, ToWorker, WorkerJob } from './protocol.js';
 
 /**
  * One code-mode run, in a worker thread of its own (started by ./sandbox.ts): the script runs in
  * QuickJS, compiled to WebAssembly, with a heap, a stack and a deadline of its own. The engine has
  * no `process`, `require`, `import`, `fetch`, file system or timers; the script's world is what the
- * bootstrap below gives it: `tools` (each call a message to the host, answered as a string) and
- * `console` (kept, within the output limit). Nothing of the host crosses but strings.
+ * bootstrap (./bootstrap.ts) gives it: `tools` (each call a message to the host, answered as a
+ * string), `console` (kept, within the output limit) and `sleep` (a timer of this thread, within
+ * the run's deadline). Nothing of the host crosses but strings.
  */
-
-/**
- * Runs inside the engine before the script, with the two host functions and the tree of tools. The
- * script may change anything here (its own world); the host only ever reads strings back.
- */
-const BOOTSTRAP = `(function (call, log, tree) {
-  const stringify = JSON.stringify, parse = JSON.parse;
-  const failure = (text) => {
-    const e = parse(text);
-    const error = new Error(e.message);
-    error.code = e.code;
-    if (e.details !== undefined) error.details = e.details;
-    if (e.hint !== undefined) error.hint = e.hint;
-    return error;
-  };
-  const tool = (name) => function (args) {
-    const text = stringify(args === undefined ? {} : args);
-    return call(name, text === undefined ? '{}' : text).then((answer) => parse(answer), (error) => { throw failure(error); });
-  };
-  // A name the tree does not have still goes to the host, which answers as for any call of an
-  // unknown (or withheld, or not allowed) tool; 'then' and Object's own names stay undefined, so a
-  // group is never taken for a promise.
-  const plain = (name) => typeof name !== 'string' || name === 'then' || name in Object.prototype;
-  const unknown = (group, name) => tool('${UNKNOWN_TOOL_MARK}' + stringify([group, name]));
-  const groupOf = (group, members) =>
-    new Proxy(Object.freeze(members), { get: (target, name) => (Object.prototype.hasOwnProperty.call(target, name) ? target[name] : plain(name) ? undefined : unknown(group, name)) });
-  const groups = {};
-  for (const group of Object.keys(tree)) {
-    const members = {};
-    for (const name of Object.keys(tree[group])) members[name] = tool(tree[group][name]);
-    groups[group] = groupOf(group, members);
-  }
-  const tools = new Proxy(Object.freeze(groups), { get: (target, name) => (Object.prototype.hasOwnProperty.call(target, name) ? target[name] : plain(name) ? undefined : groupOf(name, {})) });
-  const show = (value) => {
-    if (typeof value === 'string') return value;
-    if (value instanceof Error) return String(value.stack || value);
-    try { const text = stringify(value); return text === undefined ? String(value) : text; } catch { return String(value); }
-  };
-  const printer = (level) => (...args) => log(level, args.map(show).join(' '));
-  globalThis.tools = tools;
-  globalThis.console = Object.freeze({ log: printer('log'), info: printer('info'), debug: printer('debug'), warn: printer('warn'), error: printer('error') });
-  return (value) => { try { const text = stringify(value === undefined ? null : value); return typeof text === 'string' ? text : 'null'; } catch (error) { return { error: String(error) }; } };
-})`;
 
 const job = workerData as WorkerJob;
 const port = parentPort!;
@@ -69,7 +28,7 @@ const QuickJS = await newQuickJSWASMModuleFromVariant(variant as unknown as Quic
 const runtime = QuickJS.newRuntime();
 runtime.setMemoryLimit(job.limits.memoryBytes);
 runtime.setMaxStackSize(job.limits.stackBytes);
-const deadline = Date.now() + job.limits.timeoutMs;
+const deadline = job.limits.deadline;
 runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
 const vm = runtime.newContext();
 
@@ -77,28 +36,38 @@ const logs: string[] = [];
 let logBytes = 0;
 let ended = false;
 
+type Failure = { kind: RunFailure; message: string; stack?: string; own?: CallFailure };
+
 /** Ends the run, once: the host terminates this thread when it has the message. */
-function fail(kind: RunFailure, message: string): void {
+function fail(failure: Failure): void {
   if (ended) return;
   ended = true;
-  send({ failed: { kind, message, logs } });
+  send({ failed: { ...failure, logs } });
 }
 
-/** What an exception inside the engine was: out of memory, past the deadline, or the script's own. */
-function failureOf(handle: QuickJSHandle): { kind: RunFailure; message: string } {
-  const error = vm.dump(handle) as { name?: string; message?: string; stack?: string } | string | null;
-  // The engine throws null where it cannot even make the error: out of memory.
+/** What an exception inside the engine was: out of memory, past the deadline, or the script's own (or a host's failure it did not catch). */
+function failureOf(handle: QuickJSHandle): Failure {
+  const described = describeHandle ? vm.callFunction(describeHandle, vm.undefined, handle, maxHandle!) : undefined;
+  if (described && !described.error) {
+    const text = vm.dump(described.value) as string | null;
+    described.value.dispose();
+    if (text === null) return { kind: 'memory', message: 'out of memory' };
+    const error = JSON.parse(text) as { name: string; message: string; stack?: string; code?: string; details?: Record<string, unknown>; hint?: string };
+    if (/out of memory/i.test(error.message)) return { kind: 'memory', message: error.message };
+    if (error.name === 'InternalError' && /interrupted/i.test(error.message)) return { kind: 'interrupted', message: error.message };
+    if (error.name === 'SyntaxError') return { kind: 'syntax', message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+    const own = error.code !== undefined ? { own: { code: error.code, message: error.message, details: error.details, hint: error.hint } as CallFailure } : {};
+    return { kind: 'error', message: `${error.name}: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), ...own };
+  }
+  described?.error?.dispose();
+  // describe could not run: the engine is out of memory or past its deadline (or it has no bootstrap yet).
+  const error = vm.dump(handle) as { name?: string; message?: string } | string | null;
   if (error === null || error === undefined) return { kind: 'memory', message: 'out of memory' };
-  const name = typeof error === 'object' && error ? (error.name ?? 'Error') : 'Error';
-  const message = typeof error === 'object' && error ? (error.message ?? String(error)) : String(error);
+  const name = typeof error === 'object' ? (error.name ?? 'Error') : 'Error';
+  const message = String(typeof error === 'object' ? (error.message ?? '') : error).slice(0, job.limits.maxOutputBytes);
   if (/out of memory/i.test(message)) return { kind: 'memory', message };
   if (name === 'InternalError' && /interrupted/i.test(message)) return { kind: 'interrupted', message };
-  if (name === 'SyntaxError') return { kind: 'syntax', message };
-  // The bootstrap's own frames (where a tool's failure is made an Error) say nothing of the script.
-  const frames =
-    typeof error === 'object' && error?.stack ? error.stack.split('\n').filter((line) => line.trim() && !line.includes('mcpkit-bootstrap.js')) : [];
-  const stack = frames.length ? `\n${frames.join('\n')}` : '';
-  return { kind: 'error', message: `${name}: ${message}${stack}` };
+  return { kind: name === 'SyntaxError' ? 'syntax' : 'error', message: `${name}: ${message}` };
 }
 
 const pending = new Map<number, QuickJSDeferredPromise>();
@@ -119,55 +88,103 @@ const logHandle = vm.newFunction('log', (levelHandle, textHandle) => {
   const line = level === 'log' || level === 'info' || level === 'debug' ? text : `${level}: ${text}`;
   logBytes += Buffer.byteLength(line) + 1;
   if (logBytes > job.limits.maxOutputBytes) {
-    fail('output', `the script printed more than ${job.limits.maxOutputBytes} bytes`);
+    fail({ kind: 'output', message: `the script printed more than ${job.limits.maxOutputBytes} bytes` });
     return;
   }
   logs.push(line);
+});
+
+/** Most sleeps pending at once: each holds a timer of this thread. */
+const MAX_SLEEPS = 1000;
+let sleeping = 0;
+
+/** A host failure as the bootstrap makes an Error of it (with its code). */
+const refusal = (code: string, message: string, details: Record<string, unknown>) => vm.newString(JSON.stringify({ code, message, details }));
+
+/** sleep(ms): resolves after ms, on this thread's timer; refused when it would end past the run's deadline. */
+const sleepHandle = vm.newFunction('sleep', (msHandle) => {
+  const deferred = vm.newPromise();
+  const ms = vm.typeof(msHandle) === 'number' ? vm.getNumber(msHandle) : NaN;
+  const left = deadline - Date.now();
+  const refused =
+    !Number.isFinite(ms) || ms < 0
+      ? refusal('INVALID_INPUT', `sleep(ms) takes a number of milliseconds, 0 or more.`, {})
+      : ms >= left
+        ? refusal(
+            'TIMEOUT',
+            `sleep(${Math.round(ms)}) would end past the run's time: ${Math.max(0, Math.round(left))} ms are left (code.timeout_ms: ${job.limits.timeoutMs}).`,
+            { timeout_ms: job.limits.timeoutMs, left_ms: Math.max(0, Math.round(left)) },
+          )
+        : sleeping >= MAX_SLEEPS
+          ? refusal('SCRIPT_LIMIT', `More than ${MAX_SLEEPS} sleeps at once.`, { max_sleeps: MAX_SLEEPS })
+          : undefined;
+  if (refused) {
+    // Settled as an answer is (after this call returns the promise), and the engine's jobs run.
+    setImmediate(() => {
+      if (!ended) deferred.reject(refused);
+      refused.dispose();
+      deferred.dispose();
+      drain();
+    });
+    return deferred.handle;
+  }
+  sleeping++;
+  setTimeout(() => {
+    sleeping--;
+    if (ended) return;
+    deferred.resolve(vm.undefined);
+    deferred.dispose();
+    drain();
+  }, ms);
+  return deferred.handle;
 });
 
 /** Runs what became ready inside the engine (after an answer came in); an error there ends the run. */
 function drain(): void {
   const ran = runtime.executePendingJobs();
   if (ran.error) {
-    const { kind, message } = failureOf(ran.error);
+    const failure = failureOf(ran.error);
     ran.error.dispose();
-    fail(kind, message);
+    fail(failure);
   }
 }
+
+/** Ends the run with what an exception inside the engine was. */
+function failWith(handle: QuickJSHandle): void {
+  const failure = failureOf(handle);
+  handle.dispose();
+  fail(failure);
+}
+
+let describeHandle: QuickJSHandle | undefined;
+let maxHandle: QuickJSHandle | undefined;
 
 function start(context: QuickJSContext): void {
   const boot = context.unwrapResult(context.evalCode(BOOTSTRAP, 'mcpkit-bootstrap.js'));
   const tree = context.unwrapResult(context.evalCode(`(${JSON.stringify(job.tools)})`));
-  const finish = context.unwrapResult(context.callFunction(boot, context.undefined, callHandle, logHandle, tree));
+  const world = context.unwrapResult(context.callFunction(boot, context.undefined, callHandle, logHandle, sleepHandle, tree));
+  const finish = context.getProp(world, 'finish');
+  describeHandle = context.getProp(world, 'describe');
+  maxHandle = context.newNumber(job.limits.maxOutputBytes);
   boot.dispose();
   tree.dispose();
+  world.dispose();
+  // The script's first line is the wrapper's second: the host maps its places back (./script-errors.ts).
   const evaluated = context.evalCode(`(async () => {\n${job.code}\n})()`, 'script.js');
-  if (evaluated.error) {
-    const { kind, message } = failureOf(evaluated.error);
-    evaluated.error.dispose();
-    return fail(kind, message);
-  }
+  if (evaluated.error) return failWith(evaluated.error);
   const main = evaluated.value;
   void context.resolvePromise(main).then((outcome) => {
     main.dispose();
     if (ended) return;
-    if (outcome.error) {
-      const { kind, message } = failureOf(outcome.error);
-      outcome.error.dispose();
-      return fail(kind, message);
-    }
+    if (outcome.error) return failWith(outcome.error);
     const text = context.callFunction(finish, context.undefined, outcome.value);
     outcome.value.dispose();
-    if (text.error) {
-      const { kind, message } = failureOf(text.error);
-      text.error.dispose();
-      return fail(kind, message);
-    }
+    if (text.error) return failWith(text.error);
     const result = context.dump(text.value) as string | { error: string };
     text.value.dispose();
-    if (typeof result !== 'string') return fail('error', `The script's value cannot be made JSON: ${result.error}`);
+    if (typeof result !== 'string') return fail({ kind: 'error', message: `The script's value cannot be made JSON: ${result.error}` });
     if (Buffer.byteLength(result) + logBytes > job.limits.maxOutputBytes)
-      return fail('output', `the script's value and what it printed are more than ${job.limits.maxOutputBytes} bytes`);
+      return fail({ kind: 'output', message: `the script's value and what it printed are more than ${job.limits.maxOutputBytes} bytes` });
     ended = true;
     send({ done: { result, logs } });
   });

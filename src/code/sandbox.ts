@@ -3,8 +3,10 @@ import { Worker } from 'node:worker_threads';
 import { ToolError } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
 import type { CodeLimits } from './limits.js';
-import { UNKNOWN_TOOL_MARK, type FromWorker, type RunFailure, type ToolTree, type ToWorker } from './protocol.js';
-import { toJavaScript } from './strip-types.js';
+import { asScriptCall, insideAScript, nestedRunRefused, startsARun } from './nested-runs.js';
+import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerJob } from './protocol.js';
+import { engineFailure, type EngineFailure } from './script-errors.js';
+import { toJavaScript, type StrippedScript } from './strip-types.js';
 import { failureOf, type ScriptAnswer } from './tool-value.js';
 
 /**
@@ -42,8 +44,10 @@ export interface CodeOutcome {
 const STACK_BYTES = 1024 * 1024;
 
 export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> {
-  const js = toJavaScript(code);
-  return new Promise<CodeOutcome>((resolve, reject) => new ScriptRun(run, resolve, reject).start(js));
+  // Whatever path an inner call of a script took to get here, it does not start a run (./nested-runs.ts).
+  if (insideAScript()) throw nestedRunRefused();
+  const script = toJavaScript(code);
+  return new Promise<CodeOutcome>((resolve, reject) => new ScriptRun(run, script, resolve, reject).start());
 }
 
 /** One run of a script: its worker, its deadline, and its tool calls, at most maxParallel at once. */
@@ -58,6 +62,7 @@ class ScriptRun {
 
   constructor(
     private readonly run: CodeRun,
+    private readonly script: StrippedScript,
     private readonly resolve: (outcome: CodeOutcome) => void,
     private readonly reject: (error: ToolError) => void,
   ) {}
@@ -69,14 +74,21 @@ class ScriptRun {
   /** The setting that sets a limit, as the caller names it. */
   private readonly named = (limit: keyof CodeLimits) => this.run.settings?.[limit] ?? `code.${SETTING[limit]}`;
 
-  start(js: string): void {
+  start(): void {
     const { limits } = this;
-    const worker = (this.worker = new Worker(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
-      workerData: {
-        code: js,
-        tools: this.run.tools,
-        limits: { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryMb * 1024 * 1024, stackBytes: STACK_BYTES, maxOutputBytes: limits.maxOutputBytes },
+    const job: WorkerJob = {
+      code: this.script.js,
+      tools: this.run.tools,
+      limits: {
+        timeoutMs: limits.timeoutMs,
+        deadline: Date.now() + limits.timeoutMs,
+        memoryBytes: limits.memoryMb * 1024 * 1024,
+        stackBytes: STACK_BYTES,
+        maxOutputBytes: limits.maxOutputBytes,
       },
+    };
+    const worker = (this.worker = new Worker(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
+      workerData: job,
       // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
       stdout: true,
@@ -98,7 +110,7 @@ class ScriptRun {
     worker.on('error', (error: Error & { code?: string }) =>
       this.fail(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? failed('memory', error.message, [], limits, this.named, this.made)
+          ? this.engineFailed({ kind: 'memory', message: error.message, logs: [] })
           : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
       ),
     );
@@ -122,7 +134,7 @@ class ScriptRun {
     } else if ('done' in message) {
       const { result, logs } = message.done;
       this.end(() => this.resolve({ result: JSON.parse(result) as unknown, logs, calls: this.made }));
-    } else this.fail(failed(message.failed.kind, message.failed.message, message.failed.logs, limits, this.named, this.made));
+    } else this.fail(this.engineFailed(message.failed));
   }
 
   /** One tool call, when its turn comes. */
@@ -135,14 +147,19 @@ class ScriptRun {
     } catch {
       parsed = {};
     }
-    void this.run
-      .call(toolName(name, this.run), parsed, this.calls.signal)
+    const target = toolName(name, this.run);
+    const called = startsARun(target, parsed) ? Promise.reject(nestedRunRefused(target)) : asScriptCall(() => this.run.call(target, parsed, this.calls.signal));
+    void called
       .catch((error: unknown) => ({ ok: false as const, error: failureOf(error) }))
       .then((got) => {
         this.running--;
         this.queue.shift()?.();
         this.answer(got.ok ? { id, ok: true, value: JSON.stringify(got.value ?? null) } : { id, ok: false, error: JSON.stringify(got.error) });
       });
+  }
+
+  private engineFailed(failure: EngineFailure): ToolError {
+    return engineFailure(failure, { limits: this.limits, named: this.named, calls: this.made, placeOf: this.script.placeOf });
   }
 
   private answer(message: ToWorker['answer']): void {
@@ -184,32 +201,3 @@ const SETTING: Record<keyof CodeLimits, string> = {
   maxParallel: 'max_parallel',
   maxOutputBytes: 'max_output_bytes',
 };
-
-/** The error a run that ended inside the engine ends with. */
-function failed(kind: RunFailure, message: string, logs: string[], limits: CodeLimits, named: (limit: keyof CodeLimits) => string, calls: number): ToolError {
-  const details = { calls, ...(logs.length ? { logs } : {}) };
-  switch (kind) {
-    case 'memory':
-      return new ToolError('SCRIPT_LIMIT', `The script used more than its ${limits.memoryMb} MB of memory (${named('memoryMb')}).`, {
-        details: { ...details, memory_mb: limits.memoryMb },
-        hint: `Keep less in memory at once, or raise ${named('memoryMb')}.`,
-      });
-    case 'interrupted':
-      return new ToolError('TIMEOUT', `The script ran past its ${limits.timeoutMs} ms (${named('timeoutMs')}).`, {
-        details: { ...details, timeout_ms: limits.timeoutMs },
-        hint: `Do less in one run, or raise ${named('timeoutMs')}.`,
-      });
-    case 'output':
-      return new ToolError('SCRIPT_LIMIT', `The script's output is too large: ${message} (${named('maxOutputBytes')}).`, {
-        details: { ...details, max_output_bytes: limits.maxOutputBytes },
-        hint: `Return or print less (a summary, a count), or raise ${named('maxOutputBytes')}.`,
-      });
-    case 'syntax':
-      return new ToolError('SCRIPT_ERROR', `The script does not parse: ${message}.`, {
-        details,
-        hint: 'Fix the syntax; the script is the body of an async function.',
-      });
-    case 'error':
-      return new ToolError('SCRIPT_ERROR', `The script failed: ${message}`, { details });
-  }
-}

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { codeSettingsSchema, EXPOSURE_TEXT, exposureSchema, isHttpUrl, templated, tokenBudgetSchema } from './schema-parts.js';
+import { serveCodeSchema } from './serve-code-schema.js';
+import { EXPOSURE_TEXT, exposureSchema, isHttpUrl, templated, tokenBudgetSchema } from './schema-parts.js';
 
 /**
  * `serve --http` as an OAuth protected resource (MCP 2025-11-25 authorization, RFC 9728): it
@@ -228,7 +229,7 @@ export const serveSchema = z.strictObject({
     .optional()
     .describe('Most tokens (bytes/4) a tools/list may cost under exposure auto, for views that do not set theirs (default 4000).'),
   pin: z.array(z.string().min(1)).optional().describe('Tools the default view (serve without --view) always lists directly.'),
-  code: codeSettingsSchema.optional().describe('Limits of code mode for views that do not set theirs, and the default one (exposure: code).'),
+  code: serveCodeSchema.optional(),
   groups: z.array(z.string().min(1)).optional().describe("mcpkit's own tool groups serve offers (default all), as serve --groups; e.g. [retrieve, registry]."),
   auth: serveAuthSchema
     .optional()

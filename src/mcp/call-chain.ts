@@ -3,6 +3,7 @@ import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
 import { rateLimited, type Admission } from '../core/limits.js';
 import { ToolError } from '../core/errors.js';
+import { nestingRefusal } from '../core/nesting.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { toErrorResult } from '../tool/mcp-shape.js';
 import type { ToolAccess, UpstreamTrace } from '../tool/context.js';
@@ -15,6 +16,7 @@ import { auditedCall, STDIO_IDENTITY, type Answered, type CallFacts } from './ca
  * - identity: who calls and what they may call (serve.clients), read once per request;
  * - audit: the request's line in the audit log and the metrics (call-record.ts makes it);
  * - trace: a server span under the client's trace context, parent of each upstream request's span;
+ * - shape: arguments and _meta nested past core/nesting.ts's limit are INVALID_INPUT, unwalked;
  * - limits: the client's rate and max_concurrent, which refuse a tools/call before it runs;
  * - progress: the client's progress token, and that every progress notification is sent before
  *   the result.
@@ -64,6 +66,8 @@ export interface CallStart {
   /** The name the client asked for (a tool, a prompt, a resource's URI). */
   name: string;
   args: unknown;
+  /** The request's `_meta`, passed on as it came (the hot path forwards it): held to the same depth as the arguments. */
+  meta?: unknown;
   request: RequestId | undefined;
   session: string | undefined;
   /** Read when the request ends (a 2025 session's client is known by then). */
@@ -158,6 +162,16 @@ const traced: Step = (links, call, draft) => {
   return (ended) => span.end(ended);
 };
 
+/**
+ * Arguments (or _meta) nested past MAX_NESTING are refused before anything walks them: every
+ * walker after this one recurses (core/nesting.ts). Audited and traced, and before the limits, so
+ * a refused call spends no place.
+ */
+const shallow: Step = (_links, call, draft) => {
+  const refusal = call.method === 'tools/call' ? nestingRefusal(call.name, call.args, call.meta) : undefined;
+  if (refusal) draft.refused = toErrorResult(refusal);
+};
+
 const limits: Step = (_links, call, draft) => {
   const admission = call.method === 'tools/call' ? draft.access?.admit?.() : undefined;
   if (!admission) return;
@@ -219,7 +233,7 @@ const revocable: Step = (links, call, draft) => {
   };
 };
 
-const STEPS: readonly Step[] = [identity, audit, traced, limits, progress, revocable];
+const STEPS: readonly Step[] = [identity, audit, traced, shallow, limits, progress, revocable];
 
 /** Begins a request's steps (see the module comment). */
 export function beginCall(links: CallLinks, call: CallStart): BegunCall {

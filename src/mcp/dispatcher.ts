@@ -140,6 +140,7 @@ export class Dispatcher {
       access, // as read to decide: one identity for the whole call
       name: params.name,
       args: params.arguments ?? {},
+      meta: params._meta,
       request: ctx.id,
       session: ctx.session,
       client: this.clientOf(ctx),
@@ -225,7 +226,7 @@ export class Dispatcher {
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
       const code = hub.codeRun;
       if (code && name === code.tool) {
-        const result = await runCodeCall(hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx)!);
+        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx)!);
         return this.answer(ctx, begun, result, { meta: true });
       }
       const outcome = await hub.call(name, args, {

@@ -4,6 +4,7 @@ import type { AuditStatus } from '../audit/audit-log.js';
 import type { Runtime } from '../app/runtime.js';
 import { redactDeep } from '../core/redact.js';
 import type { InFlightScope } from './calls-in-flight.js';
+import { deepModernAnswer } from './deep-requests.js';
 import { crossSiteWithoutOrigin, readJson, sendJson, viewPath } from './http-wire.js';
 import type { LegacySessions } from './http-sessions.js';
 import { isModernPost, type ModernRoute } from './modern-http.js';
@@ -66,6 +67,8 @@ async function mcp(parts: HttpParts, { req, res, path, route, settings, caller }
   // A request of a live session is 2025 traffic by definition (2026 has no sessions), so the hot
   // path pays no classification; the modern leg answers its own version errors (-32022).
   if (req.method === 'POST' && !parts.sessions.has(req.headers['mcp-session-id']) && isModernPost(req, body)) {
+    const deep = deepModernAnswer(body);
+    if (deep) return sendJson(res, deep.status, deep.answer);
     const open = { route, caller, res };
     parts.modernOpen.add(open);
     res.once('close', () => parts.modernOpen.delete(open));

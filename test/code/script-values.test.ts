@@ -11,7 +11,7 @@ describe('toJavaScript: a script as the engine runs it', () => {
     ['an interface goes', 'interface A { b: string }\nreturn 1;', '\nreturn 1;'],
     ['top-level await and return stay', 'const x = await f();\nreturn x;', 'const x = await f();\nreturn x;'],
   ])('%s', (_what, code, want) => {
-    expect(toJavaScript(code).trim()).toBe(want.trim());
+    expect(toJavaScript(code).js.trim()).toBe(want.trim());
   });
 
   it('a script that does not parse is SCRIPT_ERROR, with its line', () => {

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CompositeConfig } from '../../config/schema.js';
+import { refusingRuns } from '../../code/nested-runs.js';
 import { renderTemplate } from './template.js';
 
 /**
@@ -48,8 +49,10 @@ async function runOne(step: CompositeStep, scope: Record<string, unknown>, run: 
 export async function runComposite(
   spec: CompositeSpec,
   inputs: Record<string, unknown>,
-  run: RunStep,
+  runStep: RunStep,
 ): Promise<{ failed: boolean; output: Record<string, unknown> }> {
+  // Inside a code-mode script, no step starts a run (code/nested-runs.ts).
+  const run = refusingRuns(runStep);
   if (spec.parallel) {
     const names = Object.keys(spec.parallel);
     const outcomes = await Promise.all(names.map((name) => runOne(spec.parallel![name]!, { inputs }, run)));

@@ -123,7 +123,7 @@ function codeMetaTools(view: string, about: MetaAbout, readOnly: boolean): Tool[
     },
     {
       name: names.run,
-      description: `Run JavaScript or TypeScript against the tools of "${view}" in a sandbox: \`await tools.SERVER.TOOL(args)\` (tools.s["a-b"] for other names) gives its result, or throws an Error with a code; Promise.all runs calls in parallel; console.log is kept. The script is an async function body: return the result. No require, import, fetch, files or timers.`,
+      description: `Run JavaScript or TypeScript on the tools of "${view}" in a sandbox: \`await tools.SERVER.TOOL(args)\` (tools.s["a-b"] for other names) gives its result or throws an Error with code and details; Promise.all runs calls in parallel; await sleep(ms) waits; console.log is kept. An async function body: return the result. No require, import or fetch.`,
       inputSchema: {
         type: 'object',
         properties: {

@@ -19,7 +19,7 @@ export const codeRun = defineTool({
   warm: true,
   title: 'Run a script against a view',
   description:
-    "Run JavaScript or TypeScript against a view's tools, in code mode's sandbox: tools.SERVER.TOOL(args) calls a tool (its structured content, else its text), console.log is printed on stderr, and what the script returns is the result. The view's code limits apply (its code settings, else serve.code); --timeout-ms sets the wall time of this run.",
+    "Run JavaScript or TypeScript against a view's tools, in code mode's sandbox: tools.SERVER.TOOL(args) calls a tool (its structured content, else its text; a failure throws an Error with code and details), await sleep(ms) waits within the run's time, console.log is printed on stderr, and what the script returns is the result. The view's code limits apply (its code settings, else serve.code); --timeout-ms sets the wall time of this run.",
   // Its command is written by hand (src/commands/code/run.ts): the script is read where the person is.
   command: {
     id: 'code run',
