@@ -91,6 +91,12 @@ const fails = (work: () => Promise<unknown>) =>
     () => false,
     () => true,
   );
+/** serve's open 2025 sessions, from /metrics (read with the admin's token, which opens no session). */
+async function openSessions(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer admin-token' } })).text();
+  return Number(/^mcpkit_sessions_open (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+}
+
 /** The routes and the name echo has on each (one server: the view publishes it bare). */
 const ROUTES = [
   ['/mcp', 'everything__echo'],
@@ -112,8 +118,11 @@ describe('an issued token that expires', () => {
       expect((await echo(legacy, 'echo'))?.text).toBe('Echo: hi');
       expect((await echo(modern, 'everything__echo'))?.text).toBe('Echo: hi');
 
-      // Nothing is reloaded at expiry: serve's own check refuses the token, and its timer ends the session.
+      expect(await openSessions(live.url)).toBeGreaterThan(0);
+      // Nothing is reloaded at expiry: serve's own timer ends the sessions, before the agent asks anything.
       expect(await waitFor(() => Date.now() > Date.parse(expires) + 100, 30_000, 100)).toBe(true);
+      expect(await waitFor(async () => (await openSessions(live.url)) === 0, 10_000, 100)).toBe(true);
+      // And every request with it is refused, saying why.
       const said = `Bearer error="invalid_token", error_description="the token expired at ${expires}"`;
       for (const [path, tool] of ROUTES) {
         expect(await legacyProbe(`${live.url}${path}`, token)).toEqual({ status: 401, challenge: said });
