@@ -80,11 +80,14 @@ export default class Clients extends McpkitCommand {
     }
     const mayUse = mayUseRoute(route);
     const readOnly = entry.entry ? (await import('../proxy/calls/call-router.js')).readsOnly(entry.entry) : false;
+    const expires = who.kind === 'client' ? serve.clients![who.name]!.token_expires : undefined;
     const decided = !mayUse
       ? { allowed: false, because: `it may not use the route ${route === 'default' ? '/mcp' : `/view/${route}/mcp`}` }
-      : who.kind === 'client'
-        ? decideFor(serve, who.name, { name: tool, readOnly })
-        : { allowed: true, because: 'an unnamed client has no rules' };
+      : expires !== undefined && !(Date.parse(expires) > Date.now())
+        ? { allowed: false, because: `its token expired at ${expires} (mcpkit clients rotate ${who.name} --expires 30d gives it a new one)` }
+        : who.kind === 'client'
+          ? decideFor(serve, who.name, { name: tool, readOnly })
+          : { allowed: true, because: 'an unnamed client has no rules' };
     const result: DryRun = {
       who: who.name,
       tool,

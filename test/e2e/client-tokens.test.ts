@@ -132,6 +132,10 @@ describe('an issued token that expires', () => {
       expect(await fails(() => echo(modern, 'everything__echo'))).toBe(true);
       // Others are untouched.
       expect((await legacyProbe(`${live.url}/mcp`, 'admin-token')).status).toBe(200);
+      // The dry run says so too.
+      const dry = await runCommand(['clients', '--who', 'bot', '--tool', 'echo', '--config', file]);
+      expect(dry.code, dry.stderr).toBe(1);
+      expect(dry.stdout).toContain(`bot may not call echo on /view/research/mcp: its token expired at ${expires}`);
     } finally {
       await stopChild(live.child);
     }
