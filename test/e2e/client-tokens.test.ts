@@ -273,7 +273,7 @@ describe('clients set, 403s, --who and clients list', () => {
       try {
         const added = await runCommand(['clients', 'add', 'agent', '--config', file]);
         const idle = await runCommand(['clients', 'add', 'idle', '--config', file]);
-        expect(added.code + idle.code, added.stderr + idle.stderr).toBe(0);
+        expect([added.code, idle.code], added.stderr + idle.stderr).toEqual([0, 0]);
         const token = added.stdout.trim();
         expect(await waitFor(async () => (await modernProbe(`${live.url}/mcp`, token, 'everything__echo')).status === 200, 10_000, 100)).toBe(true);
         const listed = JSON.parse((await runCommand(['clients', 'list', '--config', file, '--json'])).stdout) as {
