@@ -8,10 +8,14 @@ import { ToolError } from '../core/errors.js';
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** "90s", "10m", "12h", "30d" as milliseconds; undefined for anything else (no fractions, no zero). */
+/** The longest duration taken (100 years): past it a time would leave what a Date can hold. */
+const LONGEST_MS = 100 * 365 * UNIT_MS.d;
+
+/** "90s", "10m", "12h", "30d" as milliseconds; undefined for anything else (no fractions, no zero, nothing past 100 years). */
 export function durationMs(text: string): number | undefined {
   const match = /^([1-9]\d{0,8})(s|m|h|d)$/.exec(text.trim());
-  return match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : undefined;
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : undefined;
+  return ms !== undefined && ms <= LONGEST_MS ? ms : undefined;
 }
 
 /** A calendar date (its start, 00:00 UTC) or an ISO time with a zone; undefined for anything else. */

@@ -17,6 +17,8 @@ describe('durations', () => {
     ['10', undefined],
     ['10w', undefined],
     ['-5m', undefined],
+    ['36500d', 3_153_600_000_000],
+    ['999999999d', undefined],
     ['', undefined],
   ])('%j is %s ms', (text, ms) => expect(durationMs(text)).toBe(ms));
 });
@@ -36,6 +38,7 @@ describe('--expires', () => {
     ['a time without a zone', '2026-12-31T10:00:00'],
     ['words', 'next week'],
     ['no unit', '30'],
+    ['a duration past what a date holds', '999999999d'],
   ])('refuses %s', (_what, text) => expect(codeOf(() => expiryOf(text, NOW))).toBe('INVALID_INPUT'));
 });
 
@@ -43,6 +46,7 @@ describe('--grace', () => {
   it('is a duration, and a grace never outlives the old token', () => {
     expect(graceMs('10m')).toBe(600_000);
     expect(codeOf(() => graceMs('soon'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => graceMs('999999999d'))).toBe('INVALID_INPUT');
     expect(graceUntil(NOW, 600_000, undefined)).toBe('2026-11-28T12:10:00.000Z');
     expect(graceUntil(NOW, 600_000, '2026-11-28T12:05:00.000Z')).toBe('2026-11-28T12:05:00.000Z');
     expect(graceUntil(NOW, 600_000, '2026-11-28T11:00:00.000Z')).toBeUndefined();
