@@ -1,9 +1,15 @@
 import type { ChalkInstance } from 'chalk';
 import type { Runtime } from '../app/runtime.js';
 import type { ClientRow } from '../mcp/client-report.js';
+import type { SeenSource } from './last-seen.js';
+
+/** A client as `clients list` shows it: its settings, and when it was last seen (null: not known). */
+export type ListedClient = ClientRow & { last_seen: string | null };
 
 export interface ClientsList {
-  clients: ClientRow[];
+  clients: ListedClient[];
+  /** Where last_seen comes from: serve.store, else the audit log, else nowhere. */
+  last_seen_from: SeenSource;
   upstream_limits: Record<string, { max_concurrent: number | null; rate: string | null; queue_ms: number }>;
   /**
    * Why serve cannot use its serve section now (an unset ${VAR}, a bad value): the clients are
@@ -18,10 +24,21 @@ export interface ClientsList {
  * not "no clients" for a config that has them.
  */
 export async function listClients(runtime: Runtime): Promise<ClientsList> {
-  const [{ clientRows }, { serveAsWritten }] = await Promise.all([import('../mcp/client-report.js'), import('./serve-as-written.js')]);
+  const [{ clientRows }, { serveAsWritten }, { lastSeen }] = await Promise.all([
+    import('../mcp/client-report.js'),
+    import('./serve-as-written.js'),
+    import('./last-seen.js'),
+  ]);
   const { serve, problems } = await serveAsWritten(runtime);
+  const rows = clientRows(serve);
+  const seen = await lastSeen(
+    serve,
+    runtime.configLocation.path,
+    rows.map((r) => r.name),
+  );
   return {
-    clients: clientRows(serve),
+    clients: rows.map((row) => ({ ...row, last_seen: seen.times[row.name] ?? null })),
+    last_seen_from: seen.source,
     upstream_limits: Object.fromEntries(
       Object.entries(serve.upstream_limits ?? {}).map(([server, l]) => [
         server,
@@ -32,7 +49,13 @@ export async function listClients(runtime: Runtime): Promise<ClientsList> {
   };
 }
 
-export async function renderClients(result: ClientsList, color: ChalkInstance): Promise<string> {
+/** A time of the config as the table shows it, marked once it has passed. */
+function when(iso: string | null, now: number, past: string): string {
+  if (iso === null) return '';
+  return Date.parse(iso) <= now ? `${iso} (${past})` : iso;
+}
+
+export async function renderClients(result: ClientsList, color: ChalkInstance, now = Date.now()): Promise<string> {
   const { createRenderUi } = await import('./render.js');
   const ui = createRenderUi(color);
   const problems = result.problems?.length
@@ -51,6 +74,10 @@ export async function renderClients(result: ClientsList, color: ChalkInstance): 
     read_only: c.read_only ? 'yes' : '',
     rate: c.rate ?? '',
     max_concurrent: c.max_concurrent ?? '',
+    expires: when(c.token_expires, now, 'expired'),
+    grace: when(c.grace_until, now, 'ended'),
+    credentials: c.credentials.join(', '),
+    last_seen: c.last_seen ?? (result.last_seen_from === 'unknown' ? 'unknown' : 'not seen'),
   }));
   const limits = Object.entries(result.upstream_limits).map(([server, l]) => ({
     server,

@@ -18,6 +18,7 @@ export const NON_TOOL_COMMANDS: readonly string[] = [
   'clients list',
   'clients remove',
   'clients rotate',
+  'clients set',
   'complete-names',
   'config init',
   'daemon list',

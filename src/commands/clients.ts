@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
 import { ToolError } from '../core/errors.js';
 import type { ClientsList } from '../cli/clients-list.js';
+import type { ProxyHub } from '../proxy/hub.js';
 
 interface DryRun {
   who: string;
@@ -26,7 +27,10 @@ export default class Clients extends McpkitCommand {
   static override flags = {
     who: Flags.string({ description: "A client name of serve.clients, or a bearer token (a client's, serve.token, or a view's)." }),
     tool: Flags.string({ description: 'With --who: the tool, as the route publishes it (e.g. everything__echo on /mcp).' }),
-    view: Flags.string({ description: 'With --tool: the route, a view of tool_views (default: /mcp, the default view).' }),
+    view: Flags.string({
+      description:
+        'With --tool: the route, a view of tool_views, or "default" for /mcp (default: the routes the client may use, the first that serves the tool).',
+    }),
   };
 
   async run(): Promise<ClientsList | DryRun> {
@@ -58,20 +62,32 @@ export default class Clients extends McpkitCommand {
             : 'The config has no serve.clients.',
       });
     }
-    const route = flags.view ?? 'default';
     const { clientOpens } = await import('../mcp/route-access.js');
-    const mayUse =
+    const { routesToTry } = await import('../mcp/dry-run-routes.js');
+    const mayUseRoute = (route: string) =>
       who.kind === 'serve-token' ||
       (who.kind === 'client' && clientOpens(serve.clients![who.name]!, route === 'default' ? { kind: 'mcp' } : { kind: 'view', view: route })) ||
       (who.kind === 'view-token' && who.views.includes(route));
     const tool = flags.tool;
-    const entry = await runtime.withHub(flags.view, async (hub) => ({ entry: await hub.entry(tool), names: await hub.names() }));
+    // The route given, else the client's own, in its order: the first that serves the tool decides.
+    const tries = flags.view !== undefined ? [flags.view] : routesToTry(who, serve.clients, Object.keys(config.tool_views));
+    let route = tries[0]!;
+    let entry: { entry?: Awaited<ReturnType<ProxyHub['entry']>> } = {};
+    for (const tried of tries) {
+      const found = await runtime.withHub(tried === 'default' ? undefined : tried, async (hub) => ({ entry: await hub.entry(tool) }));
+      if (found.entry || tried === tries[0]) [route, entry] = [tried, found];
+      if (found.entry) break;
+    }
+    const mayUse = mayUseRoute(route);
     const readOnly = entry.entry ? (await import('../proxy/calls/call-router.js')).readsOnly(entry.entry) : false;
+    const expires = who.kind === 'client' ? serve.clients![who.name]!.token_expires : undefined;
     const decided = !mayUse
       ? { allowed: false, because: `it may not use the route ${route === 'default' ? '/mcp' : `/view/${route}/mcp`}` }
-      : who.kind === 'client'
-        ? decideFor(serve, who.name, { name: tool, readOnly })
-        : { allowed: true, because: 'an unnamed client has no rules' };
+      : expires !== undefined && !(Date.parse(expires) > Date.now())
+        ? { allowed: false, because: `its token expired at ${expires} (mcpkit clients rotate ${who.name} --expires 30d gives it a new one)` }
+        : who.kind === 'client'
+          ? decideFor(serve, who.name, { name: tool, readOnly })
+          : { allowed: true, because: 'an unnamed client has no rules' };
     const result: DryRun = {
       who: who.name,
       tool,

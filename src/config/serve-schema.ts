@@ -61,6 +61,10 @@ const clientToolRuleSchema = z.union([
   z.strictObject({ exclude: z.string().min(1) }),
 ]);
 
+/** An instant with its zone, e.g. 2026-12-28T10:00:00.000Z: what `clients --expires` and `--grace` write. */
+const isoTime = z.iso.datetime({ offset: true });
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 is 64 lower-case hex digits (mcpkit clients rotate writes it)');
+
 /** One named client of serve --http: how it is recognised, where it may go, what it may call, how fast. */
 export const serveClientSchema = z
   .strictObject({
@@ -70,6 +74,13 @@ export const serveClientSchema = z
       .regex(/^[0-9a-f]{64}$/, 'token_sha256 is the SHA-256 of the token, 64 lower-case hex digits (mcpkit clients add writes it)')
       .optional()
       .describe('Or: the SHA-256 (hex) of its bearer token, as "mcpkit clients add" and "clients rotate" write it: the config holds no token.'),
+    token_expires: isoTime
+      .optional()
+      .describe('When its token (token or token_sha256) stops working: an ISO time, as "clients add --expires 30d" writes it (default: never).'),
+    previous_token_sha256: sha256Hex
+      .optional()
+      .describe('The SHA-256 of its token before "clients rotate --grace": it keeps working until previous_token_until, then is refused.'),
+    previous_token_until: isoTime.optional().describe('Until when previous_token_sha256 keeps working: an ISO time ("clients rotate --grace 10m" writes it).'),
     subject: z.string().min(1).optional().describe('Or: the "sub" of its OAuth access tokens (serve.auth).'),
     claims: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
@@ -98,6 +109,12 @@ export const serveClientSchema = z
   })
   .refine((c) => c.token !== undefined || c.token_sha256 !== undefined || c.subject !== undefined || c.claims !== undefined, {
     message: 'a client needs a token (or token_sha256), or a subject or claims of its OAuth tokens (serve.auth)',
+  })
+  .refine((c) => c.token_expires === undefined || c.token !== undefined || c.token_sha256 !== undefined, {
+    message: 'token_expires is for a token (or token_sha256); OAuth tokens carry their own expiry',
+  })
+  .refine((c) => (c.previous_token_sha256 === undefined) === (c.previous_token_until === undefined), {
+    message: 'previous_token_sha256 and previous_token_until go together (mcpkit clients rotate NAME --grace 10m writes both)',
   })
   .refine((c) => c.token === undefined || c.token_sha256 === undefined, {
     message: 'a client has a token or a token_sha256, not both: keep the one it uses (mcpkit clients rotate NAME issues a new one)',

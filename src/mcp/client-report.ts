@@ -14,6 +14,12 @@ export interface ClientRow {
   read_only: boolean;
   rate: string | null;
   max_concurrent: number | null;
+  /** When its token stops working (an ISO time); null: never. */
+  token_expires: string | null;
+  /** Until when its token before a rotation with --grace still works; null: no grace. */
+  grace_until: string | null;
+  /** The servers it has credentials of its own for (names only, never a value). */
+  credentials: string[];
 }
 
 /** Who a token or name stands for under this config. */
@@ -35,6 +41,9 @@ export function clientRows(serve: Serve): ClientRow[] {
     read_only: c.read_only === true,
     rate: c.rate ?? null,
     max_concurrent: c.max_concurrent ?? null,
+    token_expires: c.token_expires ?? null,
+    grace_until: c.previous_token_until ?? null,
+    credentials: Object.keys(c.credentials ?? {}),
   }));
 }
 

@@ -24,6 +24,7 @@ import { outcomeOf, roundContext, type Outcome } from './call-round.js';
 import { hostedCallRunner } from './modern-http.js';
 import type { CallMessage } from '../store/shared-store.js';
 import { taskSettingsOf } from './task-settings.js';
+import { followTokenDeadlines } from './token-deadlines.js';
 
 export type { HttpSettings } from './route-auth.js';
 
@@ -249,8 +250,11 @@ async function oauthMetadata(auth: RouteAuth, res: ServerResponse, req: Incoming
 function followRevocations(options: HttpServeOptions, parts: ReturnType<typeof httpParts>, auth: RouteAuth) {
   const { logger } = options.runtime;
   let clientsNow: string | undefined;
+  // A token's expiry or a grace's end takes its sessions away as a reload that removes it would.
+  const deadlines = followTokenDeadlines(() => void revoke().catch((error: Error) => logger.warn(`http: ending expired tokens' sessions: ${error.message}`)));
   const revoke = async () => {
     const s = await options.settings();
+    deadlines.follow(s.clients);
     // Rules apply to the next request.
     const clients = JSON.stringify(s.clients ?? []);
     if (clientsNow !== undefined && clients !== clientsNow) {
@@ -274,8 +278,8 @@ function followRevocations(options: HttpServeOptions, parts: ReturnType<typeof h
     if (report.outcome === 'applied') revoke().catch((error: Error) => logger.warn(`http: checking open sessions after a reload: ${error.message}`));
   });
   return {
-    started: (s: HttpSettings) => void (clientsNow = JSON.stringify(s.clients ?? [])),
-    stop: off,
+    started: (s: HttpSettings) => void ((clientsNow = JSON.stringify(s.clients ?? [])), deadlines.follow(s.clients)),
+    stop: () => (off(), deadlines.stop()),
   };
 }
 

@@ -1,5 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { sameSecret } from './http-guards.js';
+import { matchClientToken, tokenDigest, type ClientTokens } from './client-tokens.js';
+
+export { tokenDigest } from './client-tokens.js';
 
 /**
  * Who may use which route of `serve --http`, decided from the config's settings and the request's
@@ -35,11 +38,8 @@ export interface AccessRules {
 }
 
 /** A named client as route access sees it: how it is recognised and its routes (view names, "default" for /mcp; none: every route). */
-export interface ClientRoutes {
+export interface ClientRoutes extends ClientTokens {
   name: string;
-  token?: string;
-  /** The SHA-256 (hex) of its token, for a token mcpkit issued (the config holds no token then). */
-  token_sha256?: string;
   subject?: string;
   claims?: Readonly<Record<string, string | number | boolean>>;
   views?: readonly string[];
@@ -65,7 +65,9 @@ export type StaticDecision =
    * `known`: the token is one of the config's (a client's, serve's, a view's) that does not open
    * this route: a valid credential without access (403, RFC 6750 insufficient_scope), not a wrong one.
    */
-  | { allow: false; known?: true };
+  | { allow: false; known?: true; /** With `known`: the routes the credential does open, to name in the 403. */ opens?: readonly string[] }
+  /** A client's token past its token_expires (then): 401 invalid_token saying so, whatever else could open the route. */
+  | { allow: false; expired: string };
 
 /** The path a route is named by in serve.open_routes. */
 export function routePath(route: Route): string {
@@ -108,11 +110,6 @@ export function viewsOfToken(rules: AccessRules, token: string): string[] {
   return rules.views.filter((v) => !v.locked && v.tokens?.some((t) => sameSecret(token, t))).map((v) => v.name);
 }
 
-/** The SHA-256 of a token, in hex: what serve.clients.NAME.token_sha256 holds. */
-export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
 /**
  * A new client token: 256 random bits, prefixed so that secret scanners and people can tell what
  * it is (`mcpk_`), as GitHub's `ghp_` does.
@@ -127,18 +124,11 @@ export function tokenId(token: string): string {
 }
 
 /**
- * The named client a bearer token stands for: by its token, or by the digest of an issued one.
- * Both compared in constant time; the digest is taken once, and only when some client has one.
+ * The named client a bearer token stands for: by its token, the digest of an issued one, or a
+ * rotated-out one within its grace (client-tokens.ts), expired or not.
  */
-export function clientOfToken<C extends Pick<ClientRoutes, 'token' | 'token_sha256'>>(clients: readonly C[] | undefined, token: string): C | undefined {
-  if (!clients?.length) return undefined;
-  let digest: string | undefined;
-  return clients.find((c) => {
-    if (c.token !== undefined) return sameSecret(token, c.token);
-    if (c.token_sha256 === undefined) return false;
-    digest ??= tokenDigest(token);
-    return sameSecret(digest, c.token_sha256);
-  });
+export function clientOfToken<C extends ClientTokens>(clients: readonly C[] | undefined, token: string, now = Date.now()): C | undefined {
+  return matchClientToken(clients, token, now)?.client;
 }
 
 /**
@@ -146,18 +136,20 @@ export function clientOfToken<C extends Pick<ClientRoutes, 'token' | 'token_sha2
  * that view's MCP route and description and the list of views (the list shows only its views);
  * an open route lets anyone in. A token that opens nothing here is left to OAuth, or refused.
  */
-export function decideStatic(rules: AccessRules, route: Route, token: string | undefined): StaticDecision {
+export function decideStatic(rules: AccessRules, route: Route, token: string | undefined, now = Date.now()): StaticDecision {
   if (token !== undefined) {
-    const client = clientOfToken(rules.clients, token);
+    const match = matchClientToken(rules.clients, token, now);
+    if (match?.expired !== undefined) return { allow: false, expired: match.expired };
+    const client = match?.client;
     // A client's token opens its routes and nothing else: not the routes open to anyone either (it is someone).
     if (client)
       return clientOpens(client, route)
         ? { allow: true, caller: { id: `client:${client.name}`, via: 'client', client: client.name, token } }
-        : { allow: false, known: true };
+        : { allow: false, known: true, opens: clientPaths(client) };
     if (rules.token !== undefined && sameSecret(token, rules.token)) return { allow: true, caller: { id: 'token:serve', via: 'serve-token', token } };
     const views = viewsOfToken(rules, token);
     if (views.length && tokenOpens(route, views)) return { allow: true, caller: { id: tokenId(token), via: 'view-token', token } };
-    if (views.length && !openRoute(rules, route)) return { allow: false, known: true };
+    if (views.length && !openRoute(rules, route)) return { allow: false, known: true, opens: views.map((view) => routePath({ kind: 'view', view })) };
   }
   if (openRoute(rules, route)) return { allow: true, caller: { id: 'anonymous', via: 'open' } };
   return { allow: false };
@@ -177,6 +169,11 @@ export function clientOpens(client: Pick<ClientRoutes, 'views'>, route: Route): 
     default:
       return false;
   }
+}
+
+/** The MCP routes a client with views opens, as paths ("default" is /mcp): what a 403 names. */
+export function clientPaths(client: Pick<ClientRoutes, 'views'>): string[] {
+  return (client.views ?? []).map((view) => (view === 'default' ? '/mcp' : routePath({ kind: 'view', view })));
 }
 
 /** The configured client an OAuth access token stands for: by its subject, else by all the claims a client names. */
@@ -201,9 +198,9 @@ function tokenOpens(route: Route, views: readonly string[]): boolean {
  * removed, a route closed): the sessions and streams of one that may not are ended. OAuth callers
  * are checked again by the caller of this function (their tokens need the authorization server).
  */
-export function stillAllowed(rules: AccessRules, route: Route, caller: Caller): boolean | 'recheck-oauth' {
+export function stillAllowed(rules: AccessRules, route: Route, caller: Caller, at = Date.now()): boolean | 'recheck-oauth' {
   if (caller.via === 'oauth') return 'recheck-oauth';
-  const now = decideStatic(rules, route, caller.token);
+  const now = decideStatic(rules, route, caller.token, at);
   if (!now.allow) return false;
   // A caller let in by a token keeps its session only under that token (not because the route is now open to anyone).
   return now.caller.id === caller.id || caller.via === 'open';

@@ -3,7 +3,19 @@ import type { Logger } from '../core/logger.js';
 import type { AccessTokenVerifier, ResourceAuthSettings } from '../auth/resource-server.js';
 import { bearer } from './http-guards.js';
 import type { ServedClient } from './served-clients.js';
-import { clientOfOAuth, clientOpens, decideStatic, routePath, stillAllowed, tokenId, type AccessRules, type Caller, type Route } from './route-access.js';
+import { expiredToken, insufficientScope } from './refused-token.js';
+import {
+  clientOfOAuth,
+  clientOpens,
+  clientPaths,
+  decideStatic,
+  routePath,
+  stillAllowed,
+  tokenId,
+  type AccessRules,
+  type Caller,
+  type Route,
+} from './route-access.js';
 
 /** What decides who may use which route: read for every request, so a reloaded config applies to the next one. */
 export interface HttpSettings {
@@ -80,16 +92,10 @@ export class RouteAuth {
   private async authorizeToken(s: HttpSettings, given: string | undefined, route: Route): Promise<Authorized> {
     const decided = decideStatic(accessRules(s), route, given);
     if (decided.allow) return { ok: true, caller: decided.caller };
+    // An expired token is told so, not taken for a stranger's: its holder knows to ask for a new one.
+    if ('expired' in decided) return expiredToken(decided.expired);
     // A valid credential without access is 403, not 401: a client asked to log in again would loop (RFC 6750 section 3.1).
-    if (decided.known) {
-      const message = `This credential does not open ${routePath(route)}; it opens other routes of this server.`;
-      return {
-        ok: false,
-        status: 403,
-        body: { error: { code: 'FORBIDDEN', message } },
-        headers: { 'www-authenticate': `Bearer error="insufficient_scope", error_description="${message}"` },
-      };
-    }
+    if (decided.known) return insufficientScope(route, decided.opens ?? []);
     const oauth = await this.oauthOf(s);
     if (!oauth) {
       const message = given === undefined ? `${routePath(route)} needs a bearer token.` : `The bearer token is not one this server knows.`;
@@ -129,7 +135,12 @@ export class RouteAuth {
         return {
           ok: false,
           status: 403,
-          body: { error: { code: 'AUTH_FAILED', message: `Client ${client.name} may not use ${routePath(route)} (serve.clients.${client.name}.views).` } },
+          body: {
+            error: {
+              code: 'AUTH_FAILED',
+              message: `Client ${client.name} may not use ${routePath(route)} (serve.clients.${client.name}.views); it may use ${clientPaths(client).join(', ') || 'no MCP route'}.`,
+            },
+          },
           headers: {},
         };
       return { ok: true, caller: { id: `client:${client.name}`, via: 'oauth', client: client.name, token: given } };

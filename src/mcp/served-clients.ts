@@ -1,5 +1,6 @@
 import { KeptLimiters, parseRate, type Admission, type LimitText } from '../core/limits.js';
 import type { SharedStore } from '../store/shared-store.js';
+import { LastSeenWriter } from '../store/last-seen.js';
 import type { ToolAccess } from '../tool/context.js';
 import { compileClientRules, restricts, type ToolRuleText } from '../proxy/catalog/client-access.js';
 import type { Caller, ClientRoutes } from './route-access.js';
@@ -26,6 +27,8 @@ export class ServedClients {
   private readonly limiters: KeptLimiters;
   private made = new WeakMap<readonly ServedClient[], Map<string, ToolAccess>>();
   private readonly unnamed = new Map<string, ToolAccess>();
+  /** serve.store: when each named client was last seen, for `mcpkit clients` (throttled). */
+  private readonly seen?: LastSeenWriter;
 
   constructor(
     now: () => number = () => performance.now(),
@@ -33,11 +36,14 @@ export class ServedClients {
     private readonly store?: SharedStore,
   ) {
     this.limiters = new KeptLimiters(now);
+    if (store) this.seen = new LastSeenWriter(store);
   }
 
   /** The access of a caller under the clients of the current settings. */
   accessOf(clients: readonly ServedClient[] | undefined, caller: Caller): ToolAccess {
     if (caller.client === undefined || !clients) return this.plain(identityOf(caller));
+    // Asked for each request of a named client: the moment it was seen.
+    this.seen?.saw(caller.client);
     let byName = this.made.get(clients);
     if (!byName) this.made.set(clients, (byName = new Map()));
     let access = byName.get(caller.client);

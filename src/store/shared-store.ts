@@ -119,6 +119,11 @@ export class SharedStore {
     }
   }
 
+  /** A field of a hash under the store's prefix: store/last-seen.ts keeps when each client was last seen there. */
+  async setField(key: string, field: string, value: string): Promise<void> {
+    await this.redis.hset(`${this.prefix}:${key}`, field, value);
+  }
+
   status(): StoreStatus {
     const state = this.redis.status === 'ready' ? 'ready' : this.lastError !== undefined ? 'unreachable' : 'connecting';
     return { url: this.url, state, ...(state !== 'ready' && this.lastError ? { error: this.lastError } : {}) };

@@ -1,6 +1,6 @@
 import { parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { addIssuedClient, removeClient, rotateClientToken } from '../../src/config/clients-edit.js';
+import { addIssuedClient, pruneEndedGraces, removeClient, rotateClientToken } from '../../src/config/clients-edit.js';
 import { codeOf } from '../helpers/errors.js';
 
 const HASH_A = 'a'.repeat(64);
@@ -75,5 +75,63 @@ describe('issued clients on the YAML document', () => {
     removeClient(d, 'alice');
     expect(Object.keys(clients(d))).toEqual(['sso']);
     expect(codeOf(() => removeClient(d, 'alice'))).toBe('NOT_FOUND');
+  });
+});
+
+describe('tokens with a life on the YAML document', () => {
+  const NOW = Date.parse('2026-11-28T12:00:00.000Z');
+  const LATER = '2026-12-28T12:00:00.000Z';
+
+  it('adds a client whose token expires, the time beside its digest', () => {
+    const d = doc();
+    addIssuedClient(d, 'bob', { views: ['research'], token_expires: LATER }, HASH_A, NOW);
+    expect(clients(d).bob).toEqual({ token_sha256: HASH_A, token_expires: LATER, views: ['research'] });
+    expect(Object.keys(clients(d).bob!)).toEqual(['token_sha256', 'token_expires', 'views']);
+  });
+
+  it('rotates with a grace: the old digest is kept until then, and a later rotation without one drops it', () => {
+    const d = doc();
+    addIssuedClient(d, 'bob', {}, HASH_A, NOW);
+    expect(rotateClientToken(d, 'bob', HASH_B, { graceMs: 600_000, now: NOW })).toEqual({ was: 'token_sha256', previous_until: '2026-11-28T12:10:00.000Z' });
+    expect(clients(d).bob).toEqual({ token_sha256: HASH_B, previous_token_sha256: HASH_A, previous_token_until: '2026-11-28T12:10:00.000Z' });
+    rotateClientToken(d, 'bob', 'c'.repeat(64), { now: NOW });
+    expect(clients(d).bob).toEqual({ token_sha256: 'c'.repeat(64) });
+  });
+
+  it("a written token's grace keeps its SHA-256; a ${VAR}'s cannot be known and is refused, changing nothing", () => {
+    const d = parseDocument('serve:\n  clients:\n    w: { token: plain-secret }\n');
+    rotateClientToken(d, 'w', HASH_B, { graceMs: 1_000, now: NOW });
+    // sha256sum of "plain-secret".
+    expect(clients(d).w!.previous_token_sha256).toBe('cc0e7608b73ea73b08fd28b582c21ba4ce5a0b1c9202bf7d2dcc85366205b622');
+    const v = doc();
+    expect(codeOf(() => rotateClientToken(v, 'alice', HASH_B, { graceMs: 1_000, now: NOW }))).toBe('INVALID_INPUT');
+    expect(v.toString()).toBe(doc().toString());
+  });
+
+  it("keeps the client's expiry for the new token, takes a new one, and refuses to inherit one already past", () => {
+    const d = doc();
+    addIssuedClient(d, 'bob', { token_expires: '2026-11-28T12:05:00.000Z' }, HASH_A, NOW);
+    // The grace stops at the old token's own expiry.
+    expect(rotateClientToken(d, 'bob', HASH_B, { graceMs: 600_000, now: NOW })).toMatchObject({
+      previous_until: '2026-11-28T12:05:00.000Z',
+      token_expires: '2026-11-28T12:05:00.000Z',
+    });
+    const later = NOW + 3_600_000;
+    const before = d.toString();
+    expect(codeOf(() => rotateClientToken(d, 'bob', HASH_A, { now: later }))).toBe('INVALID_INPUT');
+    expect(d.toString()).toBe(before);
+    expect(rotateClientToken(d, 'bob', HASH_A, { now: later, expires: LATER })).toMatchObject({ token_expires: LATER });
+    rotateClientToken(d, 'bob', HASH_B, { now: later, expires: 'never' });
+    expect(clients(d).bob).toEqual({ token_sha256: HASH_B });
+  });
+
+  it('an ended grace leaves the file at the next edit', () => {
+    const d = doc();
+    addIssuedClient(d, 'bob', {}, HASH_A, NOW);
+    rotateClientToken(d, 'bob', HASH_B, { graceMs: 1_000, now: NOW });
+    pruneEndedGraces(d, NOW + 999);
+    expect(clients(d).bob!.previous_token_sha256).toBe(HASH_A);
+    removeClient(d, 'alice', NOW + 1_000);
+    expect(clients(d).bob).toEqual({ token_sha256: HASH_B });
   });
 });

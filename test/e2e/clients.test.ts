@@ -512,8 +512,8 @@ describe('mcpkit clients', () => {
 });
 
 describe("the README's Teams example", () => {
-  /** A shell line's words: double-quoted ones kept whole, as the README's lines quote them. */
-  const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+  /** A shell line's words: quoted ones kept whole (single quotes as written, for ${VAR}), as the README's lines quote them. */
+  const words = (line: string) => [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 
   it('its commands, run as shown, write the clients of its config, which is valid as written', async () => {
     const { parse } = await import('yaml');
@@ -539,11 +539,14 @@ describe("the README's Teams example", () => {
       .map((l) => words(l).slice(1));
     const ran = [];
     for (const args of lines) ran.push({ args, ...(await runCommand([...args, '--config', file], { env })) });
-    const [addResearch, addRelease, list, dry, install, rotate, stats] = ran;
-    expect(ran).toHaveLength(7);
+    const [addResearch, addRelease, set, list, dry, install, rotate, stats] = ran;
+    expect(ran).toHaveLength(8);
     for (const added of [addResearch!, addRelease!]) expect(added.stdout.trim(), added.stderr).toMatch(/^mcpk_[A-Za-z0-9_-]{43}$/);
+    expect(set!.code, set!.stderr).toBe(0);
     const written = (parse(readFileSync(file, 'utf8')) as typeof example).serve.clients;
-    const withoutSecrets = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'token_sha256' && k !== 'credentials'));
+    // Digests and times differ from run to run; that each is written is checked below.
+    const changing = ['token_sha256', 'token_expires', 'previous_token_sha256', 'previous_token_until'];
+    const withoutSecrets = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).filter(([k]) => !changing.includes(k)));
     expect(Object.fromEntries(Object.entries(written).map(([n, c]) => [n, withoutSecrets(c)]))).toEqual(
       Object.fromEntries(Object.entries(shown).map(([n, c]) => [n, withoutSecrets(c)])),
     );
@@ -559,6 +562,9 @@ describe("the README's Teams example", () => {
     });
     expect(rotate!.code, rotate!.stderr).toBe(0);
     expect(rotate!.stdout.trim()).not.toBe(addResearch!.stdout.trim());
+    expect(Object.keys(written['research-agent']!)).toEqual(Object.keys(shown['research-agent']!));
+    expect(Date.parse(written['research-agent']!.token_expires as string)).toBeGreaterThan(Date.now() + 89 * 86_400_000);
+    expect(Date.parse(written['research-agent']!.previous_token_until as string)).toBeGreaterThan(Date.now());
     expect(stats!.code, stats!.stderr).toBe(0);
   }, 60_000);
 });

@@ -7,7 +7,15 @@ const config = {
   serve: {
     token: 'serve-t',
     clients: {
-      alice: { token: 'alice-t', tools: ['+ everything__echo', { exclude: '*' }], rate: '5/s' },
+      alice: {
+        token: 'alice-t',
+        token_expires: '2027-01-01T00:00:00.000Z',
+        previous_token_sha256: 'c'.repeat(64),
+        previous_token_until: '2026-11-28T10:10:00.000Z',
+        tools: ['+ everything__echo', { exclude: '*' }],
+        rate: '5/s',
+        credentials: { github: { env: { GITHUB_TOKEN: 'alice-github-secret' } }, docs: { headers: { Authorization: 'Bearer x' } } },
+      },
       bob: { subject: 'user-7', read_only: true, views: ['research'], max_concurrent: 2 },
       ci: { claims: { azp: 'ci' } },
     },
@@ -15,8 +23,10 @@ const config = {
   tool_views: { research: { tokens: ['view-t'] } },
 } as unknown as Pick<McpkitConfig, 'serve' | 'tool_views'>;
 
+const none = { token_expires: null, grace_until: null, credentials: [] };
+
 describe('clientRows', () => {
-  it('shows each client, how it is recognised, its routes, rules and limits, never a token', () => {
+  it('shows each client, how it is recognised, its routes, rules, limits, expiry, grace and credential servers, never a token or a credential', () => {
     const rows = clientRows(config.serve);
     expect(rows).toEqual([
       {
@@ -27,11 +37,16 @@ describe('clientRows', () => {
         read_only: false,
         rate: '5/s',
         max_concurrent: null,
+        token_expires: '2027-01-01T00:00:00.000Z',
+        grace_until: '2026-11-28T10:10:00.000Z',
+        credentials: ['github', 'docs'],
       },
-      { name: 'bob', recognised_by: 'subject', routes: ['research'], tools: [], read_only: true, rate: null, max_concurrent: 2 },
-      { name: 'ci', recognised_by: 'claims', routes: 'every route', tools: [], read_only: false, rate: null, max_concurrent: null },
+      { name: 'bob', recognised_by: 'subject', routes: ['research'], tools: [], read_only: true, rate: null, max_concurrent: 2, ...none },
+      { name: 'ci', recognised_by: 'claims', routes: 'every route', tools: [], read_only: false, rate: null, max_concurrent: null, ...none },
     ]);
     expect(JSON.stringify(rows)).not.toContain('alice-t');
+    expect(JSON.stringify(rows)).not.toContain('secret');
+    expect(JSON.stringify(rows)).not.toContain('c'.repeat(64));
   });
 });
 

@@ -165,7 +165,53 @@ describe('issued tokens', () => {
 
   it('a known issued token on a route it may not open is a credential without access (403), not a wrong one', () => {
     const r = rules({ views: [{ name: 'a' }], clients: [{ name: 'dana', token_sha256: tokenDigest('t'), views: ['a'] }] });
-    expect(decideStatic(r, MCP, 't')).toEqual({ allow: false, known: true });
+    expect(decideStatic(r, MCP, 't')).toEqual({ allow: false, known: true, opens: ['/view/a/mcp'] });
     expect(decideStatic(r, MCP, 'u')).toEqual({ allow: false });
+  });
+});
+
+describe('tokens with a life', () => {
+  const NOW = Date.parse('2026-11-28T12:00:00.000Z');
+  const r = rules({
+    views: [{ name: 'a' }, { name: 'b', tokens: ['view-b'] }],
+    clients: [
+      { name: 'eve', token_sha256: tokenDigest('eve-1'), token_expires: '2026-11-28T12:00:05.000Z', views: ['a', 'default'] },
+      {
+        name: 'rot',
+        token_sha256: tokenDigest('rot-2'),
+        previous_token_sha256: tokenDigest('rot-1'),
+        previous_token_until: '2026-11-28T12:00:09.000Z',
+        views: ['a'],
+      },
+    ],
+  });
+
+  it('an expired token is refused as expired on every route, saying when; before, it opens its routes', () => {
+    for (const route of [MCP, VIEW_A, VIEWS]) expect(decideStatic(r, route, 'eve-1', NOW)).toMatchObject({ allow: true });
+    for (const route of [MCP, VIEW_A, VIEW_B, VIEWS, METRICS])
+      expect(decideStatic(r, route, 'eve-1', NOW + 5_000)).toEqual({ allow: false, expired: '2026-11-28T12:00:05.000Z' });
+  });
+
+  it('a rotated-out token is its client until the grace ends, then a stranger (401, not 403)', () => {
+    const old = decideStatic(r, VIEW_A, 'rot-1', NOW);
+    expect(old.allow && old.caller).toMatchObject({ id: 'client:rot', client: 'rot' });
+    expect(decideStatic(r, VIEW_B, 'rot-1', NOW)).toEqual({ allow: false, known: true, opens: ['/view/a/mcp'] });
+    expect(decideStatic(r, VIEW_A, 'rot-1', NOW + 9_000)).toEqual({ allow: false });
+    expect(decideStatic(r, VIEW_A, 'rot-2', NOW + 9_000)).toMatchObject({ allow: true });
+  });
+
+  it("a session's caller loses its route when its token expires or its grace ends", () => {
+    const eve = decideStatic(r, VIEW_A, 'eve-1', NOW);
+    const rot = decideStatic(r, VIEW_A, 'rot-1', NOW);
+    if (!eve.allow || !rot.allow) throw new Error('both are let in before their deadlines');
+    expect(stillAllowed(r, VIEW_A, eve.caller, NOW + 4_999)).toBe(true);
+    expect(stillAllowed(r, VIEW_A, eve.caller, NOW + 5_000)).toBe(false);
+    expect(stillAllowed(r, VIEW_A, rot.caller, NOW + 8_999)).toBe(true);
+    expect(stillAllowed(r, VIEW_A, rot.caller, NOW + 9_000)).toBe(false);
+  });
+
+  it('a 403 names the routes the credential opens: a view token its views, a client its own', () => {
+    expect(decideStatic(r, MCP, 'view-b', NOW)).toEqual({ allow: false, known: true, opens: ['/view/b/mcp'] });
+    expect(decideStatic(r, VIEW_B, 'eve-1', NOW)).toEqual({ allow: false, known: true, opens: ['/view/a/mcp', '/mcp'] });
   });
 });
