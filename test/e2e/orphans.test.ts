@@ -39,7 +39,7 @@ function withMarker(marker: string): number[] {
 /** Every process below `pid` now (its children, theirs, and so on), from /proc. */
 async function descendants(pid: number): Promise<number[]> {
   const found: number[] = [];
-  for (let next = [pid]; next.length; ) {
+  for (let next = [pid]; next.length;) {
     const children = (await Promise.all(next.map((p) => childPids(p)))).flat();
     found.push(...children);
     next = children;
