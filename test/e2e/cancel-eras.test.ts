@@ -149,3 +149,16 @@ describe.each(['old', 'new'] as Server[])('a 2026 client that cancels its task (
     expect(await countReaches(bob, `${server}_limited`, 'cancellations', limitedBefore + 1)).toBe(limitedBefore + 1);
   }, 60_000);
 });
+
+describe('a task waiting for its answers (input_required) on a server pinned as old, cancelled', () => {
+  it('the bridged call parked for the answers is cancelled at the server too', async () => {
+    const bob = await sdkClient('modern', 'bob');
+    const cancelled = await count(bob, 'old', 'cancellations');
+    const created = await rpc('tools/call', { name: 'old__confirm_delete', arguments: { filename: 'kept.txt' } });
+    expect(created.result, JSON.stringify(created)).toMatchObject({ resultType: 'task' });
+    const taskId = String(created.result!.taskId);
+    expect(await waitFor(async () => (await rpc('tasks/get', { taskId })).result?.status === 'input_required', 10_000, 100)).toBe(true);
+    expect((await rpc('tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
+    expect(await countReaches(bob, 'old', 'cancellations', cancelled + 1)).toBe(cancelled + 1);
+  }, 60_000);
+});
