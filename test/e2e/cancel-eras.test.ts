@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, stopChild } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
+import { serveHttpChild } from '../helpers/serve.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
+import { REDIS_REQUIRED, REDIS_SERVER, startRedis } from '../support/redis-server.js';
 
 /**
  * A cancelled call reaches its upstream server in every pairing of eras, and gives back its places
@@ -161,4 +163,39 @@ describe('a task waiting for its answers (input_required) on a server pinned as 
     expect((await rpc('tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
     expect(await countReaches(bob, 'old', 'cancellations', cancelled + 1)).toBe(cancelled + 1);
   }, 60_000);
+});
+
+describe.skipIf(!REDIS_SERVER && !REDIS_REQUIRED)('replicas sharing serve.store: tasks/cancel sent to the other replica, a server pinned as old', () => {
+  it('reaches the server where the task runs, and frees the places there at once', async () => {
+    const redis = await startRedis();
+    const replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+    try {
+      const config = writeConfig({
+        mcp_servers: { old: { command: process.execPath, args: [TASKS_SERVER], protocol: '2025-11-25' } },
+        serve: {
+          clients: { alice: { token: 'alice-token', max_concurrent: 1 }, bob: { token: 'bob-token' } },
+          // The quick tools are answered as they are, even while the server starts.
+          tasks: { after_ms: 300, tools: { old__cancellations: 30_000, old__greet: 30_000 } },
+          store: { url: redis.url, lease_ms: 5000 },
+        },
+      });
+      replicas.push(await serveHttpChild(config), await serveHttpChild(config));
+      const on = (i: number, who = 'alice', method = 'tools/call', params: Record<string, unknown> = {}) =>
+        modernRpc(`${replicas[i]!.url}/mcp`, method, params, { token: `${who}-token`, capabilities: TASKS_CAPABILITIES, client: 'cancel-replicas' });
+      const cancellations = async () =>
+        Number(((await on(0, 'bob', 'tools/call', { name: 'old__cancellations', arguments: {} })).result!.content as { text: string }[])[0]!.text);
+      const before = await cancellations();
+      const created = await on(0, 'alice', 'tools/call', { name: 'old__slow_compute', arguments: { seconds: SLOW } });
+      expect(created.result, JSON.stringify(created)).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = String(created.result!.taskId);
+      expect((await on(1, 'alice', 'tasks/cancel', { taskId })).result).toEqual({ resultType: 'complete' });
+      expect(await waitFor(async () => (await cancellations()) === before + 1, 10_000, 100)).toBe(true);
+      // Alice's place (kept in the store) is hers again, on either replica, long before the call would have ended.
+      const greeted = async (i: number) => (await on(i, 'alice', 'tools/call', { name: 'old__greet', arguments: { name: 'Ann' } })).result?.isError !== true;
+      expect(await waitFor(() => greeted(1), 10_000, 100)).toBe(true);
+    } finally {
+      await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
+      await redis.stop();
+    }
+  }, 90_000);
 });
