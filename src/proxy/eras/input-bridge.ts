@@ -202,7 +202,9 @@ export class InputBridge<R> {
   }
 
   private park(call: BridgedCall<R>, ask: Ask, cancel: LegCancel | undefined): InputRequiredAnswer {
-    if (!cancel?.lasting) call.unfollowed();
+    // A task's signal goes on stopping it while it waits (a question asked again included); a request's ends with its answer.
+    if (cancel?.lasting) call.follow(cancel);
+    else call.unfollowed();
     const tag = this.tag?.();
     const state = `${tag ? `${tag}.` : ''}${randomBytes(18).toString('base64url')}`;
     const key = `mcpkit_${++this.seq}`;
