@@ -12,13 +12,18 @@ import type { RequestContext } from './request-context.js';
 /** How one round of a call ended. */
 export type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
 
-/** The request context of one round of a hosted call: no stream (the answer is one JSON body, or a task's). */
+/**
+ * The request context of one round of a hosted call: no stream (the answer is one JSON body, or a
+ * task's). `lasting`: `signal` is the whole call's (a task's), so it stops a call bridged to a 2025
+ * server even between rounds (ModernRequest.lasting).
+ */
 export function roundContext(
   id: unknown,
   params: CallParams & { inputResponses?: unknown; requestState?: unknown },
   headers: Record<string, string>,
   signal: AbortSignal,
   arrived?: number,
+  lasting = false,
 ): RequestContext {
   const envelope = params._meta;
   const answers = { inputResponses: params.inputResponses, requestState: params.requestState };
@@ -27,7 +32,7 @@ export function roundContext(
     id: id as string | number,
     signal,
     envelope,
-    ...(modern ? { modern } : {}),
+    ...(modern ? { modern: lasting ? { ...modern, lasting } : modern } : {}),
     ...answers,
     notify: () => Promise.resolve(),
     ...(arrived !== undefined ? { arrived } : {}),

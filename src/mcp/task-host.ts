@@ -166,7 +166,7 @@ export class TaskHost {
     if (!params || !hostMayTake(rpc, headers)) return undefined;
     const abort = new AbortController();
     const sent = forwardable(headers);
-    const running = outcomeOf(this.run(params, roundContext(rpc.id, params, sent, abort.signal, arrived), access, inFlight, sent));
+    const running = outcomeOf(this.run(params, roundContext(rpc.id, params, sent, abort.signal, arrived, true), access, inFlight, sent));
     // after_ms counts from the request's arrival: what came before (the view's servers starting) is part of the wait.
     const wait = Math.max(0, arrived + settings.afterMsFor(name) - performance.now());
     let timer: NodeJS.Timeout | undefined;
@@ -295,7 +295,7 @@ export class TaskHost {
     } as unknown as CallParams & { inputResponses?: unknown; requestState?: unknown };
     this.store.update(task, { status: 'working', statusMessage: 'Resumed with the answers.' });
     const headers = task.headers ?? {};
-    const round = this.run(params, roundContext(id, params, headers, task.abort.signal), access, task.inFlight, headers);
+    const round = this.run(params, roundContext(id, params, headers, task.abort.signal, undefined, true), access, task.inFlight, headers);
     this.follow(task, outcomeOf(round), access);
   }
 

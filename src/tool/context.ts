@@ -261,4 +261,9 @@ export interface ModernRequest {
   readonly requestState?: string;
   /** The request came over HTTP: the client's roots reach only servers whose entry says `roots: forward`. */
   readonly remote?: boolean;
+  /**
+   * The request's signal is the whole call's, not only this round's (a task's, which tasks/cancel
+   * aborts): a call bridged to a 2025 server is stopped by it even while it waits for the client's answers.
+   */
+  readonly lasting?: boolean;
 }

@@ -25,15 +25,51 @@ interface Ask {
   refuse(error: Error): void;
 }
 
+/**
+ * How the client's side cancels a bridged call: the signal of its request that waits on a leg
+ * (the client dropped it, or sent notifications/cancelled). `lasting`: the signal is the whole
+ * call's (a task's, which tasks/cancel aborts), so it also stops a call parked between legs; an
+ * ordinary request's ends with its answer, and a parked call is then the client's retry's to go on.
+ */
+export interface LegCancel {
+  signal?: AbortSignal | undefined;
+  lasting?: boolean | undefined;
+}
+
 /** One call of a 2026 client to a 2025 server, from its first leg to its result. */
 class BridgedCall<R> {
   private readonly asks: Ask[] = [];
   private wake?: () => void;
+  private unfollow?: () => void;
   constructor(
     readonly outcome: Promise<R>,
     /** The client declared this capability (its envelope): what it did not declare is refused to the server. */
     readonly accepts: (method: InputMethod) => boolean,
+    /** Aborts the server's request (the SDK then tells the server: notifications/cancelled). */
+    private readonly stopper: AbortController,
   ) {}
+
+  get stopped(): AbortSignal {
+    return this.stopper.signal;
+  }
+
+  /** The client's request now waiting on the call: its cancel stops the call upstream. */
+  follow(cancel: LegCancel | undefined): void {
+    this.unfollow?.();
+    this.unfollow = undefined;
+    const signal = cancel?.signal;
+    if (!signal) return;
+    const stop = () => this.stopper.abort(signal.reason ?? new Error('cancelled by the client'));
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    this.unfollow = () => signal.removeEventListener('abort', stop);
+  }
+
+  /** No request waits on the call any more (it ended, or parked for a request whose signal ends with its answer). */
+  unfollowed(): void {
+    this.unfollow?.();
+    this.unfollow = undefined;
+  }
 
   push(ask: Ask): void {
     this.asks.push(ask);
@@ -59,6 +95,8 @@ interface Parked<R> {
   ask: Ask;
   key: string;
   timer: NodeJS.Timeout;
+  /** Stops listening for the call's stop. */
+  off(): void;
 }
 
 /**
@@ -112,55 +150,84 @@ export class InputBridge<R> {
     return new Promise((answer, refuse) => call.push({ method, params, answer, refuse }));
   }
 
-  /** The first leg of a call: its result, or what its server asks first. */
-  start(outcome: Promise<R>, accepts: (method: InputMethod) => boolean): Promise<R | InputRequiredAnswer> {
-    const call = new BridgedCall(outcome, accepts);
+  /**
+   * The first leg of a call: its result, or what its server asks first. `begin` sends the server's
+   * request with the signal that stops it: the client's cancel (`cancel`) aborts it, whichever leg
+   * the client is on, and the SDK tells the server.
+   */
+  start(
+    begin: Promise<R> | ((stop: AbortSignal) => Promise<R>),
+    accepts: (method: InputMethod) => boolean,
+    cancel?: LegCancel,
+  ): Promise<R | InputRequiredAnswer> {
+    const stopper = new AbortController();
+    const outcome = typeof begin === 'function' ? begin(stopper.signal) : begin;
+    const call = new BridgedCall(outcome, accepts, stopper);
     this.inFlight.push(call);
     const done = () => {
+      call.unfollowed();
       const at = this.inFlight.indexOf(call);
       if (at >= 0) this.inFlight.splice(at, 1);
     };
     outcome.then(done, done);
-    return this.leg(call);
+    return this.leg(call, cancel);
   }
 
   /** A retry: the client's response to what was asked, then the call's result or its next question. */
-  resume(state: string, responses: unknown): Promise<R | InputRequiredAnswer> {
+  resume(state: string, responses: unknown, cancel?: LegCancel): Promise<R | InputRequiredAnswer> {
     const parked = this.parked.get(state);
     if (!parked) return Promise.reject(new UnknownRequestState());
-    this.parked.delete(state);
-    clearTimeout(parked.timer);
+    this.unpark(state, parked);
     const response = (responses as Record<string, unknown> | undefined)?.[parked.key];
     // No answer to the question: ask it again (the spec lets a server re-issue an unanswered request).
-    if (response === undefined || response === null || typeof response !== 'object') return Promise.resolve(this.park(parked.call, parked.ask));
+    if (response === undefined || response === null || typeof response !== 'object') return Promise.resolve(this.park(parked.call, parked.ask, cancel));
     parked.ask.answer(response as Record<string, unknown>);
-    return this.leg(parked.call);
+    return this.leg(parked.call, cancel);
   }
 
   /** Refuses every question still waiting (closing). */
   close(): void {
     for (const parked of this.parked.values()) {
       clearTimeout(parked.timer);
+      parked.off();
       parked.ask.refuse(new Error('mcpkit is shutting down'));
     }
     this.parked.clear();
   }
 
-  private async leg(call: BridgedCall<R>): Promise<R | InputRequiredAnswer> {
+  private async leg(call: BridgedCall<R>, cancel: LegCancel | undefined): Promise<R | InputRequiredAnswer> {
+    call.follow(cancel);
     const next = await call.next();
-    return 'done' in next ? next.done : this.park(call, next.ask);
+    return 'done' in next ? next.done : this.park(call, next.ask, cancel);
   }
 
-  private park(call: BridgedCall<R>, ask: Ask): InputRequiredAnswer {
+  private park(call: BridgedCall<R>, ask: Ask, cancel: LegCancel | undefined): InputRequiredAnswer {
+    // A task's signal goes on stopping it while it waits (a question asked again included); a request's ends with its answer.
+    if (cancel?.lasting) call.follow(cancel);
+    else call.unfollowed();
     const tag = this.tag?.();
     const state = `${tag ? `${tag}.` : ''}${randomBytes(18).toString('base64url')}`;
     const key = `mcpkit_${++this.seq}`;
     const timer = setTimeout(() => {
-      this.parked.delete(state);
+      this.unpark(state, parked);
       ask.refuse(new Error('the client did not answer in time'));
     }, this.parkMs);
     timer.unref();
-    this.parked.set(state, { call, ask, key, timer });
+    // A call stopped while parked (its task cancelled) waits for no answer.
+    const stopped = () => {
+      if (this.parked.get(state) !== parked) return;
+      this.unpark(state, parked);
+      ask.refuse(new Error('the call was cancelled'));
+    };
+    const parked: Parked<R> = { call, ask, key, timer, off: () => call.stopped.removeEventListener('abort', stopped) };
+    call.stopped.addEventListener('abort', stopped, { once: true });
+    this.parked.set(state, parked);
     return { resultType: 'input_required', inputRequests: { [key]: { method: ask.method, params: ask.params } }, requestState: state };
+  }
+
+  private unpark(state: string, parked: Parked<R>): void {
+    this.parked.delete(state);
+    clearTimeout(parked.timer);
+    parked.off();
   }
 }

@@ -3,7 +3,7 @@ import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import type { ModernRequest, UpstreamTrace } from '../../tool/context.js';
 import { clientAccepts } from '../eras/era.js';
-import { UnknownRequestState, type InputBridge } from '../eras/input-bridge.js';
+import { UnknownRequestState, type InputBridge, type LegCancel } from '../eras/input-bridge.js';
 import { paramHeaderDeclarations, paramHeadersFor } from '../eras/param-headers.js';
 
 /** Results of tools/call passed on as the server sent them (./call-result.ts checks their shape). */
@@ -60,13 +60,22 @@ export async function sendToolCall(
   client: Client,
   params: CallParams,
   options: CallOptions,
-  how: { modern: ModernRequest | undefined; tool: Tool | undefined; bridge: InputBridge<CallToolResult> },
+  how: {
+    modern: ModernRequest | undefined;
+    tool: Tool | undefined;
+    bridge: InputBridge<CallToolResult>;
+    /** The client's own cancel (its request's signal, or its task's): a bridged call follows it on every leg. */
+    cancelled?: AbortSignal | undefined;
+  },
 ): Promise<unknown> {
   const { modern, tool } = how;
   const era = client.getProtocolEra();
   const { settled: _settled, legSignal, ...sent } = options;
   options = sent;
-  if (modern && era === 'legacy') return bridged(client, params, { ...options, ...(legSignal ? { legSignal } : {}) }, modern, how.bridge, _settled);
+  if (modern && era === 'legacy') {
+    const cancel = { signal: how.cancelled, lasting: modern.lasting };
+    return bridged(client, params, { ...options, ...(legSignal ? { legSignal } : {}) }, { modern, bridge: how.bridge, cancel }, _settled);
+  }
   if (era === 'modern' && !modern?.headers) {
     // The SDK mirrors the tool's x-mcp-header parameters into Mcp-Param-* headers (SEP-2243),
     // which a 2026 server requires; its definition without outputSchema, so that the result
@@ -90,23 +99,24 @@ async function bridged(
   client: Client,
   params: CallParams,
   options: CallOptions,
-  modern: ModernRequest,
-  bridge: InputBridge<CallToolResult>,
+  { modern, bridge, cancel }: { modern: ModernRequest; bridge: InputBridge<CallToolResult>; cancel: LegCancel },
   settled: (() => void) | undefined,
 ): Promise<CallToolResult> {
-  const started = () => {
+  // Not the first request's signal: its exchange ends with the first input_required, the call does
+  // not. The call's own silence (legSignal) ends it, and so does the client's cancel on any leg (stop).
+  const started = (stop: AbortSignal) => {
     const { legSignal, ...leg } = options;
-    const call = client.request({ method: 'tools/call', params }, PassThroughResult, { ...leg, signal: legSignal }) as Promise<CallToolResult>;
+    const signal = legSignal ? AbortSignal.any([legSignal, stop]) : stop;
+    const call = client.request({ method: 'tools/call', params }, PassThroughResult, { ...leg, signal }) as Promise<CallToolResult>;
     if (settled) void call.then(settled, settled);
     return call;
   };
   const leg =
     modern.requestState !== undefined && bridge.holds(modern.requestState)
-      ? bridge.resume(modern.requestState, modern.inputResponses)
+      ? bridge.resume(modern.requestState, modern.inputResponses, cancel)
       : modern.requestState !== undefined
         ? Promise.reject(new UnknownRequestState())
-        : // Not the first request's signal: its exchange ends with the first input_required, the call does not.
-          bridge.start(started(), (method) => clientAccepts(modern, method));
+        : bridge.start(started, (method) => clientAccepts(modern, method), cancel);
   try {
     return (await leg) as CallToolResult;
   } catch (error) {

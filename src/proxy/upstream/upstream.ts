@@ -262,7 +262,7 @@ export class Upstream {
     const tool = era === 'modern' ? this.tools?.find((t) => t.name === name) : undefined;
     let answer: CallToolResult | ToolError;
     try {
-      answer = call.answer({ result: await sendToolCall(client, params, options, { modern, tool, bridge: this.bridge }) });
+      answer = call.answer({ result: await sendToolCall(client, params, options, { modern, tool, bridge: this.bridge, cancelled: signal }) });
     } catch (error) {
       const timeout = alive.fired && !signal?.aborted ? alive.fired : undefined;
       // A 2026-07-28 client gets the server's protocol error as it is: its codes (-32021 for a

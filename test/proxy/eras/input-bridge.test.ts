@@ -98,3 +98,58 @@ describe('InputBridge: a 2025 server asking a 2026 client, one call at a time', 
     expect(bridge.holds(leg.requestState)).toBe(false);
   });
 });
+
+describe("InputBridge: the client's cancel stops the server's call (it is told, by the signal its request was sent with)", () => {
+  /** A call whose server request ends when its stop signal aborts, as the SDK's request does (it sends notifications/cancelled). */
+  function stoppableCall() {
+    let stop: AbortSignal | undefined;
+    let finish!: (value: string) => void;
+    const begin = (signal: AbortSignal) => {
+      stop = signal;
+      return new Promise<string>((resolve, reject) => {
+        finish = resolve;
+        signal.addEventListener('abort', () => reject(new Error('cancelled upstream')), { once: true });
+      });
+    };
+    return { begin, stopped: () => stop?.aborted === true, finish: (value: string) => finish(value) };
+  }
+
+  it.each([
+    { when: 'on its first leg', lasting: false },
+    { when: 'on its first leg, as a task', lasting: true },
+  ])('cancelled $when: stopped at once', async ({ lasting }) => {
+    const bridge = new InputBridge<string>(60_000);
+    const call = stoppableCall();
+    const client = new AbortController();
+    const first = bridge.start(call.begin, all, { signal: client.signal, lasting });
+    client.abort();
+    await expect(first).rejects.toThrow('cancelled upstream');
+    expect(call.stopped()).toBe(true);
+  });
+
+  it.each([
+    { lasting: true, stopped: true, why: "a task's signal lasts the whole call: tasks/cancel stops it while it waits for the answers" },
+    { lasting: false, stopped: false, why: "a request's signal ends with its answer: the parked call is its client's retry's to go on" },
+  ])('parked between legs, lasting $lasting: $why', async ({ lasting, stopped }) => {
+    const bridge = new InputBridge<string>(60_000);
+    const call = stoppableCall();
+    const client = new AbortController();
+    const first = bridge.start(call.begin, all, { signal: client.signal, lasting });
+    const asked = bridge.ask('elicitation/create', { message: 'Sure?' });
+    const leg = (await first) as InputRequiredAnswer;
+    expect(leg.resultType).toBe('input_required');
+    client.abort();
+    expect(call.stopped()).toBe(stopped);
+    expect(bridge.holds(leg.requestState)).toBe(!stopped);
+    if (stopped) await expect(asked).rejects.toThrow(/cancelled/);
+    else {
+      // The retry goes on, and its own request's cancel stops the call.
+      const retry = new AbortController();
+      const second = bridge.resume(leg.requestState, { [Object.keys(leg.inputRequests)[0]!]: { action: 'accept' } }, { signal: retry.signal });
+      expect(await asked).toEqual({ action: 'accept' });
+      retry.abort();
+      await expect(second).rejects.toThrow('cancelled upstream');
+      expect(call.stopped()).toBe(true);
+    }
+  });
+});
