@@ -24,6 +24,7 @@ import { outcomeOf, roundContext, type Outcome } from './call-round.js';
 import { hostedCallRunner } from './modern-http.js';
 import type { CallMessage } from '../store/shared-store.js';
 import { taskSettingsOf } from './task-settings.js';
+import { startFleet } from './fleet.js';
 
 export type { HttpSettings } from './route-auth.js';
 
@@ -121,6 +122,7 @@ export async function serveHttp(
       await parts.sessions.close();
       parts.close();
       await Promise.allSettled([...parts.modernRoutes.values()].map((m) => m.close()));
+      await parts.fleet.close(); // before the store: its record goes with it
       await options.store?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
@@ -171,6 +173,7 @@ function httpParts(
     },
     modernOpen: new Set(),
     inFlight: (route, caller) => scopeOf(calls, { route, caller }),
+    fleet: startFleet({ runtime, store: options.store, replicaId: options.replicaId, inFlight: () => calls.count() }),
     maxBodyBytes,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.audit ? { audit: options.audit } : {}),

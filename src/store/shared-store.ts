@@ -359,6 +359,11 @@ export class SharedStore {
     }
   }
 
+  /** What keeps records of its own in the store (store/replica-records.ts): the connection, the key prefix, the lease, this replica. */
+  recordKeeping(): { redis: RedisClient; prefix: string; leaseMs: number; holder: string } {
+    return { redis: this.redis, prefix: this.prefix, leaseMs: this.leaseMs, holder: this.holder };
+  }
+
   private lost(error: unknown): ToolError {
     const why = (error as Error).message;
     return new ToolError('UNAVAILABLE', `The shared store (serve.store, ${this.url}) does not answer (${why}): a call with limits is not run without them.`, {
