@@ -66,7 +66,9 @@ export function judgeFleet(self: ReplicaRecord, listing: StoreListing | undefine
     if (listing.unreadable) reasons.push(`${listing.unreadable} record(s) in the store are not replica records mcpkit can read`);
     for (const record of listing.records) {
       if (record.holder !== self.holder && record.seen_ms_ago > record.lease_ms)
-        reasons.push(`replica ${record.id} has not been heard from for ${seconds(record.seen_ms_ago)} (its lease is ${seconds(record.lease_ms)}): it may have died`);
+        reasons.push(
+          `replica ${record.id} has not been heard from for ${seconds(record.seen_ms_ago)} (its lease is ${seconds(record.lease_ms)}): it may have died`,
+        );
     }
   }
   replicas.sort((a, b) => (a.self === b.self ? a.id.localeCompare(b.id) : a.self ? -1 : 1));
@@ -92,7 +94,5 @@ function differingConfigs(live: readonly FleetReplica[]): string[] {
 function sharedIds(replicas: readonly FleetReplica[]): string[] {
   const seen = new Map<string, number>();
   for (const r of replicas) seen.set(r.id, (seen.get(r.id) ?? 0) + 1);
-  return [...seen]
-    .filter(([, n]) => n > 1)
-    .map(([id, n]) => `${n} replicas have the replica id ${id} (serve.replica_id): a balancer cannot tell them apart`);
+  return [...seen].filter(([, n]) => n > 1).map(([id, n]) => `${n} replicas have the replica id ${id} (serve.replica_id): a balancer cannot tell them apart`);
 }

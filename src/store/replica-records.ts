@@ -60,7 +60,8 @@ export function readRecord(stored: string | null | undefined): ReplicaRecord | u
   }
   if (!value || typeof value !== 'object') return undefined;
   const config = value.config as Record<string, unknown> | undefined;
-  if (!text(value.id, 64) || !text(value.holder, 64) || !text(value.version, 64) || !text(value.started_at, 40) || !text(value.heartbeat_at, 40)) return undefined;
+  if (!text(value.id, 64) || !text(value.holder, 64) || !text(value.version, 64) || !text(value.started_at, 40) || !text(value.heartbeat_at, 40))
+    return undefined;
   if (!config || typeof config !== 'object' || !text(config.digest, 128) || !count(config.generation)) return undefined;
   if (!count(value.in_flight) || !count(value.lease_ms) || value.lease_ms === 0) return undefined;
   return {

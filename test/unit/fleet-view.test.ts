@@ -75,7 +75,10 @@ describe('judgeFleet', () => {
   });
 
   it('lists itself first, then the others by id; its own record in the store is not listed twice', () => {
-    const fleet = judgeFleet(self, { records: [listed({ id: 'r3', holder: 'h3' }), listed({ holder: 'h1' }), listed({ id: 'r2', holder: 'h2' })], unreadable: 0 });
+    const fleet = judgeFleet(self, {
+      records: [listed({ id: 'r3', holder: 'h3' }), listed({ holder: 'h1' }), listed({ id: 'r2', holder: 'h2' })],
+      unreadable: 0,
+    });
     expect(fleet.replicas.map((r) => r.id)).toEqual(['r1', 'r2', 'r3']);
     expect(fleet.reasons).toEqual([]);
   });
@@ -87,7 +90,12 @@ describe('judgeFleet', () => {
       0,
       [/the replicas serve different configs: r1, r3 serve aaaaaaaaaaaa; r2 serves bbbbbbbbbbbb/],
     ],
-    ['a replica not heard from for longer than its lease', [listed({ id: 'r2', holder: 'h2', seen_ms_ago: 20_000 })], 0, [/replica r2 has not been heard from for 20 s \(its lease is 15 s\)/]],
+    [
+      'a replica not heard from for longer than its lease',
+      [listed({ id: 'r2', holder: 'h2', seen_ms_ago: 20_000 })],
+      0,
+      [/replica r2 has not been heard from for 20 s \(its lease is 15 s\)/],
+    ],
     ['two replicas with one id', [listed({ holder: 'h2' })], 0, [/2 replicas have the replica id r1/]],
     ['records that cannot be read', [], 2, [/2 record\(s\) in the store are not replica records/]],
   ])('degraded: %s', (_what, records, unreadable, reasons) => {
@@ -97,7 +105,10 @@ describe('judgeFleet', () => {
   });
 
   it('a dead replica serving an old config is stale, not a second config', () => {
-    const fleet = judgeFleet(self, { records: [listed({ id: 'r2', holder: 'h2', seen_ms_ago: 31_000, config: { digest: 'c'.repeat(64), generation: 1 } })], unreadable: 0 });
+    const fleet = judgeFleet(self, {
+      records: [listed({ id: 'r2', holder: 'h2', seen_ms_ago: 31_000, config: { digest: 'c'.repeat(64), generation: 1 } })],
+      unreadable: 0,
+    });
     expect(fleet.reasons).toEqual([expect.stringMatching(/r2 has not been heard from/)]);
     expect(fleet.replicas[1]).toMatchObject({ id: 'r2', stale: true });
   });
@@ -113,10 +124,23 @@ describe('judgeFleet', () => {
 
 describe('localProblems', () => {
   it.each<[string, Parameters<typeof localProblems>[0], string[]]>([
-    ['all well', { upstreams: [{ name: 'a', state: 'ready' }, { name: 'b', state: 'idle' }] }, []],
+    [
+      'all well',
+      {
+        upstreams: [
+          { name: 'a', state: 'ready' },
+          { name: 'b', state: 'idle' },
+        ],
+      },
+      [],
+    ],
     ['an upstream down', { upstreams: [{ name: 'a', state: 'down' }] }, ['upstream a is down']],
     ['the audit log failing', { upstreams: [], audit: { ok: false } }, ['the audit log cannot be written (calls go on, their lines wait)']],
-    ['the store lost', { upstreams: [], store: { url: 'redis://x', state: 'unreachable' } }, ['the store (redis://x) is unreachable: limited calls are refused']],
+    [
+      'the store lost',
+      { upstreams: [], store: { url: 'redis://x', state: 'unreachable' } },
+      ['the store (redis://x) is unreachable: limited calls are refused'],
+    ],
   ])('%s', (_what, facts, reasons) => expect(localProblems(facts)).toEqual(reasons));
 });
 
