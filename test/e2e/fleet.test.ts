@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReplica } from '../../src/mcp/health-view.js';
 import { cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { waitFor, writeConfig } from '../helpers/upstreams.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
 
 /**
@@ -132,6 +133,25 @@ describe.skipIf(!REDIS_SERVER)('the fleet, with serve.store', () => {
 });
 
 describe('the fleet, without a store', () => {
+  it('counts the calls in flight', async () => {
+    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { token: 'admin-token', exposure: 'direct' } });
+    const serve = await serveHttpInProcess(config);
+    const client = new Client({ name: 'fleet-in-flight', version: '1' });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer admin-token' } } }),
+      );
+      const long = client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 3, steps: 1 } }, { timeout: 30_000 });
+      const busy = async () => (await health(serve.url, 'admin-token')).replicas?.[0]?.in_flight === 1;
+      expect(await waitFor(busy, 10_000, 50)).toBe(true);
+      await long;
+      expect((await health(serve.url, 'admin-token')).replicas?.[0]?.in_flight).toBe(0);
+    } finally {
+      await client.close();
+      await serve.close();
+    }
+  }, 60_000);
+
   it('is the replica that answers', async () => {
     const config = writeConfig({ mcp_servers: {}, serve: { token: 'admin-token' } });
     const serve = await serveHttpInProcess(config);
