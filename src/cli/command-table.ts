@@ -28,6 +28,7 @@ export const NON_TOOL_COMMANDS: readonly string[] = [
   'daemon stop',
   'filter run',
   'filter test',
+  'gateway status',
   'serve',
   'stats',
   'tasks cancel',
