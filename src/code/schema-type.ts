@@ -232,7 +232,7 @@ function objectOf(s: Schema, indent: string, walk: Walk, depth: number): string 
 }
 
 /** A local `$ref` (`#/$defs/X`, `#/definitions/X`), by the schema's own members only; anything else is unknown. */
-function resolveRef(root: unknown, ref: string): unknown {
+export function resolveRef(root: unknown, ref: string): unknown {
   if (!ref.startsWith('#') || ref.length > 1000) return undefined;
   let at: unknown = root;
   for (const part of ref.slice(1).split('/').filter(Boolean)) {
