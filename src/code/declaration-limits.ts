@@ -30,7 +30,7 @@ export function declarationLimitsOf(settings: { max_declaration_bytes?: number; 
  */
 export const WALK_BOUNDS = {
   /** Schemas visited for one tool (its input and its result together). */
-  maxNodes: 5_000,
+  maxNodes: 2_000,
   /** Nesting, a `$ref` followed counting as a level. */
   maxDepth: 8,
   /** Properties of one object, members of one union, values of one enum. */

@@ -1,5 +1,5 @@
 import { madeOnce } from './declaration-cache.js';
-import { DECLARATION_DEFAULTS, type DeclarationLimits } from './declaration-limits.js';
+import { DECLARATION_DEFAULTS, WALK_BOUNDS, type DeclarationLimits } from './declaration-limits.js';
 import { budgetOf, clipped, commentSafe, doc, memberName, typeOf } from './schema-type.js';
 
 /**
@@ -40,21 +40,25 @@ export function accessPath(group: string, name: string): string {
  */
 const RESERVE = 2_500;
 
-/** One tool as a member of its group: its description, its parameters, what its promise gives; at most `cap` bytes. */
-export function toolMember(tool: DeclaredTool, indent = '', cap = DECLARATION_DEFAULTS.maxDeclarationBytes): string {
+/**
+ * One tool as a member of its group: its description, its parameters, what its promise gives; at
+ * most `cap` bytes. `work.nodes` is told the schemas a walk visited (nothing when it was made before).
+ */
+export function toolMember(tool: DeclaredTool, indent = '', cap = DECLARATION_DEFAULTS.maxDeclarationBytes, work?: { nodes: number }): string {
   return madeOnce(tool.anchor, `${indent.length}:${cap}`, () => {
-    const written = writeMember(tool, indent, cap);
+    const written = writeMember(tool, indent, cap, work);
     return Buffer.byteLength(written) <= cap ? written : cutMember(tool, indent, cap);
   });
 }
 
-function writeMember(tool: DeclaredTool, indent: string, cap: number): string {
+function writeMember(tool: DeclaredTool, indent: string, cap: number, work?: { nodes: number }): string {
   const budget = budgetOf(cap - Math.min(RESERVE, Math.floor(cap / 4)), cap);
   const description = clipped(tool.description, budget);
   // The parameters first: a model needs them more than the result's shape.
   const input = tool.inputSchema !== undefined ? typeOf(tool.inputSchema, { indent, budget }) : 'Record<string, unknown>';
   // A result's fields without their descriptions: they mostly repeat the parameters'.
   const returns = tool.outputSchema !== undefined ? typeOf(tool.outputSchema, { indent, budget, docs: false }) : 'unknown';
+  if (work) work.nodes += WALK_BOUNDS.maxNodes - budget.nodes;
   const cut = budget.cuts.size ? [`Its schema is cut where a comment says so (${[...budget.cuts].join(', ')}).`] : [];
   const optional = !hasRequired(tool.inputSchema);
   return `${doc(description, indent, cut)}${indent}${memberName(tool.name)}(args${optional ? '?' : ''}: ${input}): Promise<${returns}>;`;
@@ -101,14 +105,25 @@ export interface DeclarationsAnswer {
 
 /** Room of an answer that is not its members: the header, the groups' lines, the note that names what was left out. */
 const FRAME = 1_500;
+/**
+ * Schemas one answer may visit in its walks: a search of 50 tools each made to spend its whole walk
+ * would hold serve's thread 50 times as long. The tools past it are named, and declared by the
+ * next answers (what was made is kept); an ordinary tool visits tens of schemas.
+ */
+const ANSWER_NODES = 10 * WALK_BOUNDS.maxNodes;
 
 export function declarationsAnswer(tools: readonly DeclaredTool[], limits: DeclarationLimits = DECLARATION_DEFAULTS): DeclarationsAnswer {
   const cap = Math.max(1_000, Math.min(limits.maxDeclarationBytes, limits.maxAnswerBytes - FRAME));
   const members: { tool: DeclaredTool; text: string }[] = [];
   const omitted: DeclaredTool[] = [];
   let room = limits.maxAnswerBytes - FRAME;
+  const work = { nodes: 0 };
   for (const tool of tools) {
-    const text = toolMember(tool, MEMBER_INDENT, cap);
+    if (work.nodes >= ANSWER_NODES) {
+      omitted.push(tool);
+      continue;
+    }
+    const text = toolMember(tool, MEMBER_INDENT, cap, work);
     const size = Buffer.byteLength(text) + Buffer.byteLength(tool.group) + 12;
     if (size > room) {
       omitted.push(tool);
@@ -130,5 +145,5 @@ function omittedNote(omitted: readonly DeclaredTool[], cap: number): string {
   if (!omitted.length) return '';
   const named = omitted.slice(0, 10).map((t) => commentSafe(JSON.stringify(t.published.slice(0, 64))));
   const more = omitted.length > 10 ? `, and ${omitted.length - 10} more` : '';
-  return `// Not declared here, past max_answer_bytes (${cap}): ${named.join(', ')}${more}. Describe one at a time by its name.\n`;
+  return `// Not declared here, past max_answer_bytes (${cap}) or the work of one answer: ${named.join(', ')}${more}. Describe one at a time by its name.\n`;
 }

@@ -158,8 +158,22 @@ describe('an answer within max_answer_bytes', () => {
     expect(Buffer.byteLength(answer.text)).toBeLessThanOrEqual(40_000);
     expect(answer.declared.length).toBeGreaterThan(0);
     expect(answer.declared.length + answer.omitted.length).toBe(30);
-    expect(answer.text).toContain(`// Not declared here, past max_answer_bytes (40000): "${answer.omitted[0]!.published}"`);
+    expect(answer.text).toContain(`// Not declared here, past max_answer_bytes (40000) or the work of one answer: "${answer.omitted[0]!.published}"`);
     expect(syntaxErrors(answer.text)).toEqual([]);
+  });
+
+  it('the walks of one answer are bounded too: tools made to spend their walk are declared a few at a time, the rest named, and the next answer goes on', () => {
+    const spender = {
+      oneOf: Array.from({ length: 60 }, () => ({ allOf: Array.from({ length: 60 }, () => ({ anyOf: [{ type: 'null' }, { type: 'boolean' }] })) })),
+    };
+    const tools = Array.from({ length: 50 }, (_, i) => tool(spender, { name: `s${i}`, published: `evil__s${i}`, anchor: {} }));
+    const first = declarationsAnswer(tools);
+    expect(first.declared.length).toBeGreaterThan(0);
+    expect(first.declared.length).toBeLessThanOrEqual(11);
+    expect(first.omitted.length).toBe(50 - first.declared.length);
+    expect(first.text).toContain('or the work of one answer');
+    const second = declarationsAnswer(tools);
+    expect(second.declared.length).toBeGreaterThan(first.declared.length);
   });
 
   it('a describe whose one tool is larger than the answer may be is cut to fit it', () => {
