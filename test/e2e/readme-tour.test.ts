@@ -49,7 +49,9 @@ function tourLines(): TourLine[] {
 const PROMISES: [string, string][] = [
   ['mcpkit call everything__echo', 'Echo: hi'],
   ['mcpkit call sum-then-echo', 'the sum: The sum of 2 and 3 is 5.'],
-  ['mcpkit retrieve search ToolError', 'src/core/errors.ts'],
+  // Every match: the file that defines it is among them (the default limit, 200, stops in the files before src/core).
+  ['mcpkit retrieve search ToolError --limit 0', 'src/core/errors.ts'],
+  ['mcpkit retrieve search ToolError', 'README.md:'],
   ['mcpkit retrieve cat docs/ARCHITECTURE.md', '# Architecture'],
   ['mcpkit config path', '.config/mcpkit/config.yaml'], // before config init --local: the user's file
   ['mcpkit arango build-query users --filters', 'Ada'],
