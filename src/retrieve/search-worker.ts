@@ -4,7 +4,8 @@ import { linearEngine, withinBudget } from './bounded.js';
 import { compileGlob } from './glob.js';
 import { compilePathRules } from './path-rules.js';
 import { compileQuery } from './query.js';
-import { relOf, searchListed } from './search.js';
+import { relOf } from './file-search.js';
+import { searchListed } from './search.js';
 import type { WorkerJob, WorkerMessage } from './worker-search.js';
 
 /**
@@ -21,7 +22,8 @@ try {
     const include = job.rules ? compilePathRules(job.rules)! : compileGlob(job.glob, job.hidden)!;
     post({ done: withinBudget(Number.POSITIVE_INFINITY, 'Matching the glob', () => job.paths.filter(include)) });
   } else {
-    const { matcher } = compileQuery(job.query);
+    const { matcher, parts } = compileQuery(job.query);
+    const shape = job.shape && { before: job.shape.before, after: job.shape.after, maxCount: job.shape.maxCount, ...(job.shape.onlyMatching ? { parts } : {}) };
     const include = job.rules && compilePathRules(job.rules);
     const outcome = withinBudget(Number.POSITIVE_INFINITY, 'The search', () =>
       searchListed(
@@ -30,6 +32,7 @@ try {
           matcher,
           limit: job.limit,
           context: job.context,
+          ...(shape ? { shape } : {}),
           ...(job.report ? { report: job.report } : {}),
           ...(job.stream ? { onMatch: (match) => post({ match }) } : {}),
         },
