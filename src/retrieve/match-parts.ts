@@ -5,13 +5,13 @@
  * JavaScript global search would report them. Only printed lines are split this way (the line
  * matcher finds whole lines). Pure.
  */
-export type PartsOf = (line: string) => string[];
+export type PartsOf = (line: string, most?: number) => string[];
 
 /** The parts of a literal needle: each occurrence, not overlapping. */
 export function literalParts(needle: string): PartsOf {
-  return (line) => {
+  return (line, most = Number.POSITIVE_INFINITY) => {
     const parts: string[] = [];
-    for (let at = line.indexOf(needle); at >= 0; at = line.indexOf(needle, at + needle.length)) parts.push(needle);
+    for (let at = line.indexOf(needle); at >= 0 && parts.length < most; at = line.indexOf(needle, at + needle.length)) parts.push(needle);
     return parts;
   };
 }
@@ -19,11 +19,11 @@ export function literalParts(needle: string): PartsOf {
 /** The parts of a regular expression (its flags other than g and y are kept). */
 export function regexParts(re: RegExp): PartsOf {
   const global = new RegExp(re.source, `${re.flags.replace(/[gy]/g, '')}g`);
-  return (line) => {
+  return (line, most = Number.POSITIVE_INFINITY) => {
     const parts: string[] = [];
     let lastEnd = -1;
     global.lastIndex = 0;
-    for (let m = global.exec(line); m; m = global.exec(line)) {
+    for (let m = global.exec(line); m && parts.length < most; m = global.exec(line)) {
       const start = m.index;
       const end = start + m[0].length;
       if (start === end) {

@@ -28,6 +28,8 @@ export interface LineShape {
   maxCount: number;
   /** With rg -o: what the query matches in a line. */
   parts?: PartsOf;
+  /** Most parts kept of one line (over MCP: a minified line can hold millions); none for no limit. */
+  mostParts?: number;
 }
 
 /** No context, no limit per file, whole lines. */
@@ -88,7 +90,7 @@ function contextHits(buf: Buffer, hit: LineHit, len: number, count: { before: nu
 export function shapedMatch(buf: Buffer, len: number, hit: LineHit, lineNo: number, where: { repo: string; path: string }, shape: LineShape): SearchMatch {
   const match: SearchMatch = { repo: where.repo, path: where.path, line: lineNo, text: shown(buf, hit) };
   const { parts } = shape;
-  const partsOf = (line: LineHit) => parts!(lineText(buf, line)).map(clip);
+  const partsOf = (line: LineHit) => parts!(lineText(buf, line), shape.mostParts).map(clip);
   if (parts) match.matched = partsOf(hit);
   if (shape.before === 0 && shape.after === 0) return match;
   const around = contextHits(buf, hit, len, shape);

@@ -3,6 +3,7 @@ import { ToolError } from '../core/errors.js';
 import { linearEngine, withinBudget } from './bounded.js';
 import { compileGlob } from './glob.js';
 import { compilePathRules } from './path-rules.js';
+import type { LineShape } from './match-shape.js';
 import { compileQuery } from './query.js';
 import { relOf } from './file-search.js';
 import { searchListed } from './search.js';
@@ -23,7 +24,8 @@ try {
     post({ done: withinBudget(Number.POSITIVE_INFINITY, 'Matching the glob', () => job.paths.filter(include)) });
   } else {
     const { matcher, parts } = compileQuery(job.query);
-    const shape = job.shape && { before: job.shape.before, after: job.shape.after, maxCount: job.shape.maxCount, ...(job.shape.onlyMatching ? { parts } : {}) };
+    const { onlyMatching, ...given } = job.shape ?? { onlyMatching: false };
+    const shape = job.shape && { ...(given as Omit<LineShape, 'parts'>), ...(onlyMatching ? { parts } : {}) };
     const include = job.rules && compilePathRules(job.rules);
     const outcome = withinBudget(Number.POSITIVE_INFINITY, 'The search', () =>
       searchListed(

@@ -42,6 +42,13 @@ describe('search over MCP: before_context, after_context, max_count, only_matchi
       }
       const counted = (await client.callTool({ name: 'search', arguments: { query: 'o', only_matching: true, count: true, max_count: 3 } })) as CallToolResult;
       expect((counted.structuredContent as { result: { counts: unknown[] } }).result.counts).toEqual([{ repo: 'code', path: 'code/t.txt', count: 6 }]);
+      // A line of 1500 matches gives 1000 parts over MCP, on the main thread and in the worker (a lookbehind).
+      writeFileSync(join(dir, 'many.txt'), `${'x'.repeat(1500)}\n`);
+      for (const query of [{ query: 'x' }, { query: '(?<=x|^)x', regex: true }]) {
+        const many = (await client.callTool({ name: 'search', arguments: { ...query, only_matching: true, glob: 'many.txt' } })) as CallToolResult;
+        const [match] = (many.structuredContent as { result: { matches: { matched: string[] }[] } }).result.matches;
+        expect(match!.matched, query.query).toHaveLength(1000);
+      }
       const tooMuch = (await client.callTool({ name: 'search', arguments: { query: 'foo', after_context: 21 } })) as CallToolResult;
       expect(tooMuch.isError).toBe(true);
       expect(JSON.stringify(tooMuch.structuredContent ?? tooMuch.content)).toContain('after_context');

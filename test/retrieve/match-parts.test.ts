@@ -22,3 +22,15 @@ describe('the parts of a line a query matches (rg -o)', () => {
     expect(compileQuery(query).parts(line)).toEqual(expected);
   });
 });
+
+describe('the parts kept of one line', () => {
+  it.each([
+    ['a literal', q('ab')],
+    ['a regex', q('a.', { regex: true })],
+    ['a regex that matches empty text', q('z*', { regex: true })],
+  ] as const)('stop at the most asked for: %s', (_label, query) => {
+    const line = 'ab'.repeat(50);
+    expect(compileQuery(query).parts(line, 7)).toHaveLength(7);
+    expect(compileQuery(query).parts(line).length).toBeGreaterThan(7);
+  });
+});

@@ -39,6 +39,9 @@ async function rootsFor(roots: Root[], repo: string | undefined): Promise<Root[]
 const contextField = (side: 'before' | 'after', char: string) =>
   z.int().min(0).max(20).optional().describe(`Lines of context ${side} each match, as rg -${char} (default: context, whose side this overrides).`);
 
+/** Over MCP, -o's parts of one line are kept up to this many (`.` on a minified line would be millions). */
+const MCP_MOST_PARTS = 1000;
+
 /** Over MCP a search keeps a limit (an agent's context is not the place for every match of a common word). */
 const MCP_MAX_LIMIT = 1000;
 
@@ -96,7 +99,7 @@ export const search = defineTool({
       .boolean()
       .default(false)
       .describe(
-        "Each match's text (match.matched; in context lines, match.context_matched by line number), as rg -o; with count, how many matches rather than lines.",
+        "Each match's text (match.matched, at most 1000 a line over MCP; in context lines, match.context_matched by line number), as rg -o; with count, how many matches rather than lines.",
       ),
     max_count: z
       .int()
@@ -154,7 +157,7 @@ export const search = defineTool({
     const onMatch = unlimited && report === 'lines' ? ctx.emit : undefined;
     const sides = report === 'lines' ? contextSides(input) : { before: 0, after: 0 };
     const onlyMatching = input.only_matching && report !== 'files';
-    const shape = { ...sides, maxCount: input.max_count ?? Number.POSITIVE_INFINITY };
+    const shape = { ...sides, maxCount: input.max_count ?? Number.POSITIVE_INFINITY, ...(ctx.surface === 'mcp' ? { mostParts: MCP_MOST_PARTS } : {}) };
     const signal = ctx.signal;
     let outcome;
     if (backtracks && index) {
