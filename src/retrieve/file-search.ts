@@ -1,20 +1,15 @@
 import { readSync } from 'node:fs';
-import { countNewlines, lineText, type LineHit, type LineMatcher } from './line-matcher.js';
+import { countNewlines, lineText, type LineMatcher } from './line-matcher.js';
+import { shapedMatch, type LineShape, type SearchMatch } from './match-shape.js';
 import { confirmPlace, releaseRead, type ReadHolder } from './read-into.js';
 import { openListedFile } from './safe-open.js';
 
 /**
  * Searching one file on disk, of any size, for the matches of a line matcher (search.ts walks
- * the roots and decides which files to search, and what a cached copy saves).
+ * the roots and decides which files to search, and what a cached copy saves; match-shape.ts
+ * shapes each match).
  */
-export interface SearchMatch {
-  repo: string;
-  path: string;
-  line: number;
-  text: string;
-  before?: string[];
-  after?: string[];
-}
+export type { SearchMatch } from './match-shape.js';
 
 /** A file to search: where it is, and how a match in it is named. */
 export interface ListedFile {
@@ -23,13 +18,16 @@ export interface ListedFile {
   path: string;
 }
 
+/** A listed file's path inside its root (what a glob is matched against). */
+export const relOf = (file: ListedFile): string => file.path.slice(file.repo.length + 1);
+
 export interface FileResult {
   status: 'searched' | 'binary' | 'gone';
   /** Its matches (none for a binary file, or one whose place could not be confirmed). */
   found: SearchMatch[];
   /** More matches were left than `room` allowed. */
   cut: boolean;
-  /** How many lines matched, and of which file (count mode: `found` is then empty). */
+  /** How many lines (or -o's matches) matched, and of which file with a matching line, even at 0 (rg -o -v -c: "path:0"). */
   count?: number;
   of?: { repo: string; path: string };
 }
@@ -39,44 +37,6 @@ export type SearchReport = 'lines' | 'files' | 'counts';
 
 /** Files larger than this are read in blocks of whole lines (a longer line grows the block). */
 export const BLOCK_BYTES = 16 * 1024 * 1024;
-const MAX_LINE = 300;
-
-function clip(text: string): string {
-  return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE - 1)}…` : text;
-}
-
-/**
- * A line as shown: only its start is decoded (a minified file's line can be megabytes, and a
- * slice of a decoded line would keep all of it alive), then cut to MAX_LINE characters.
- */
-function shown(buf: Buffer, hit: LineHit): string {
-  const end = hit.start + MAX_LINE * 4; // 4 bytes: the longest UTF-8 character
-  if (hit.end <= end) return clip(lineText(buf, hit));
-  return `${buf.toString('utf8', hit.start, end).slice(0, MAX_LINE - 1)}…`;
-}
-
-function contextLines(buf: Buffer, hit: LineHit, len: number, count: number): { before: string[]; after: string[] } {
-  const before: string[] = [];
-  let start = hit.start;
-  while (before.length < count && start > 0) {
-    const prevEnd = start - 1;
-    const prevStart = buf.lastIndexOf(10, prevEnd - 1) + 1;
-    before.unshift(shown(buf, { start: prevStart, end: prevEnd }));
-    start = prevStart;
-  }
-  const after: string[] = [];
-  let end = hit.end;
-  while (after.length < count && end < len) {
-    const nextStart = end + 1;
-    if (nextStart >= len) break;
-    let nextEnd = buf.indexOf(10, nextStart);
-    if (nextEnd < 0 || nextEnd > len) nextEnd = len;
-    after.push(shown(buf, { start: nextStart, end: nextEnd }));
-    end = nextEnd;
-  }
-  return { before, after };
-}
-
 /**
  * Reads a file in blocks of whole lines (all of it at once when it fits a block) and hands each
  * to `visit` with the number of lines before it; `visit` returns false once it wants no more
@@ -125,50 +85,80 @@ export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, 
   }
 }
 
-/** The matches of one file's text (cached, or a block of it) beginning after `linesBefore` lines, at most `room`. */
+/** Whether a file wants more lines: yes; no, matches were left over (`room` is full); no, its -m is reached. */
+export type Wanted = 'more' | 'cut' | 'full';
+
+/**
+ * The matches of one file's text (cached, or a block of it) beginning after `linesBefore` lines,
+ * into `into` (the file's matches so far): at most `room`, and at most the shape's maxCount. At
+ * the maxCount, the lines of the last match's after-context that match too are marked in it.
+ */
 export function matchesIn(
   buf: Buffer,
   len: number,
   linesBefore: number,
   where: { repo: string; path: string },
   matcher: LineMatcher,
-  context: number,
+  shape: LineShape,
   room: number,
   into: SearchMatch[],
-): boolean {
+): Wanted {
   const hits = matcher(buf, len);
   let lineNo = linesBefore + 1;
   let counted = 0;
+  let trailing: number[] | undefined;
   for (const hit of hits) {
-    if (into.length >= room) return false;
     lineNo += countNewlines(buf, counted, hit.start);
     counted = hit.start;
-    const match: SearchMatch = { repo: where.repo, path: where.path, line: lineNo, text: shown(buf, hit) };
-    if (context > 0) Object.assign(match, contextLines(buf, hit, len, context));
-    into.push(match);
+    if (into.length >= shape.maxCount) {
+      const last = into[into.length - 1];
+      if (!last || lineNo > last.line + shape.after) break;
+      (trailing ??= []).push(lineNo);
+      continue;
+    }
+    if (into.length >= room) return 'cut';
+    into.push(shapedMatch(buf, len, hit, lineNo, where, shape));
   }
-  return true;
+  if (trailing) into[into.length - 1]!.after_matches = trailing;
+  return into.length >= shape.maxCount ? 'full' : 'more';
 }
 
-/** Counts the lines of one file on disk, of any size, that `matcher` finds (rg -c). */
-export function countFile(file: ListedFile, holder: ReadHolder, matcher: LineMatcher): FileResult {
-  let count = 0;
-  const status = scanFile(file.abs, holder, (buf, len) => {
-    count += matcher(buf, len).length;
-    return true;
-  });
-  if (status !== 'searched' || (count > 0 && !confirmPlace(holder))) return { status, found: [], cut: false, count: 0 };
-  return { status, found: [], cut: false, count, of: { repo: file.repo, path: file.path } };
+/**
+ * How many lines of one file on disk, of any size, `matcher` finds (rg -c), at most the shape's
+ * maxCount; with its parts (rg -o -c), how many matches those lines hold.
+ */
+export function countFile(file: ListedFile, holder: ReadHolder, matcher: LineMatcher, shape: LineShape): FileResult {
+  const tally = { lines: 0, count: 0 };
+  const status = scanFile(file.abs, holder, (buf, len) => countIn(buf, len, matcher, shape, tally));
+  if (status !== 'searched' || (tally.lines > 0 && !confirmPlace(holder))) return { status, found: [], cut: false, count: 0 };
+  return { status, found: [], cut: false, count: tally.count, ...(tally.lines > 0 ? { of: { repo: file.repo, path: file.path } } : {}) };
+}
+
+/** countFile for a text already in memory (the index's copy). */
+export function countText(text: Buffer, file: { repo: string; path: string }, matcher: LineMatcher, shape: LineShape): FileResult {
+  const tally = { lines: 0, count: 0 };
+  countIn(text, text.length, matcher, shape, tally);
+  return { status: 'searched', found: [], cut: false, count: tally.count, ...(tally.lines > 0 ? { of: { repo: file.repo, path: file.path } } : {}) };
+}
+
+/** Adds one text's matching lines (or their parts) to `tally`; false once maxCount lines are counted. */
+export function countIn(buf: Buffer, len: number, matcher: LineMatcher, shape: LineShape, tally: { lines: number; count: number }): boolean {
+  const hits = matcher(buf, len);
+  const take = Math.min(hits.length, shape.maxCount - tally.lines);
+  tally.lines += take;
+  if (!shape.parts) tally.count += take;
+  else for (let i = 0; i < take; i++) tally.count += shape.parts(lineText(buf, hits[i]!)).length;
+  return tally.lines < shape.maxCount;
 }
 
 /** Searches one file on disk, of any size, for at most `room` matches. */
-export function searchFile(file: ListedFile, holder: ReadHolder, matcher: LineMatcher, context: number, room: number): FileResult {
+export function searchFile(file: ListedFile, holder: ReadHolder, matcher: LineMatcher, shape: LineShape, room: number): FileResult {
   const found: SearchMatch[] = [];
   let cut = false;
   const status = scanFile(file.abs, holder, (buf, len, linesBefore) => {
-    if (matchesIn(buf, len, linesBefore, file, matcher, context, room, found)) return true;
-    cut = true;
-    return false;
+    const wanted = matchesIn(buf, len, linesBefore, file, matcher, shape, room, found);
+    cut = wanted === 'cut';
+    return wanted === 'more';
   });
   if (status !== 'searched') return { status, found: [], cut: false };
   // Shown only if read from where it was listed (no folder on its way swapped for a symlink).

@@ -1,5 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { boundedRegExp, LONG_LINE, longLineTest } from './bounded.js';
+import { literalParts, regexParts, type PartsOf } from './match-parts.js';
 import { invertedMatcher, literalMatcher, regexMatcher, requiredLiteral, type LineMatcher } from './line-matcher.js';
 import { requiredTrigrams } from './trigrams.js';
 import { regexGramGroups } from './regex-grams.js';
@@ -28,6 +29,8 @@ export interface CompiledQuery {
   gramGroups?: number[][];
   /** A regular expression that only a backtracking engine runs: its time has no bound (bounded.ts). */
   backtracks?: boolean;
+  /** What the query (not inverted) matches in one line, for rg -o (match-parts.ts). */
+  parts: PartsOf;
 }
 
 /** ripgrep's word characters (Unicode's \w, as rg -w has them): what -w wants on neither side of a match. */
@@ -40,14 +43,14 @@ export function compileQuery(q: SearchQuery): CompiledQuery {
   const compiled = compileMatching(q);
   if (!q.invert) return compiled;
   // Nearly every file has a line without the query: no trigram rules a file out.
-  return { matcher: invertedMatcher(compiled.matcher), ...(compiled.backtracks ? { backtracks: true } : {}) };
+  return { matcher: invertedMatcher(compiled.matcher), parts: compiled.parts, ...(compiled.backtracks ? { backtracks: true } : {}) };
 }
 
 function compileMatching(q: SearchQuery): CompiledQuery {
   const patterns = [q.query, ...(q.more ?? [])];
   if (patterns.length === 1 && !q.regex && !q.ignoreCase && !q.word) {
     const needle = Buffer.from(q.query);
-    return { matcher: literalMatcher(needle), trigrams: requiredTrigrams(needle, false) };
+    return { matcher: literalMatcher(needle), trigrams: requiredTrigrams(needle, false), parts: literalParts(q.query) };
   }
   const flags = q.ignoreCase ? 'iu' : 'u';
   if (q.regex) for (const pattern of patterns) checkCompiles(pattern, flags);
@@ -62,7 +65,7 @@ function compileMatching(q: SearchQuery): CompiledQuery {
   // Literals have nothing to backtrack over, and the word edges around them are one character
   // each: only a caller's own expression may backtrack without bound (V8's linear engine refuses
   // lookaround and the i flag, not what they cost here).
-  const bound = backtracks && q.regex ? { backtracks } : {};
+  const bound = { parts: regexParts(re), ...(backtracks && q.regex ? { backtracks } : {}) };
   if (literal) return { matcher, trigrams: requiredTrigrams(Buffer.from(literal), false), ...bound };
   if (!q.regex && patterns.length === 1) return { matcher, trigrams: requiredTrigrams(Buffer.from(q.query), true), ...bound };
   // What the expression requires, from the pattern itself: -w's edges around it require nothing more.

@@ -3,8 +3,10 @@ import { ToolError } from '../core/errors.js';
 import { linearEngine, withinBudget } from './bounded.js';
 import { compileGlob } from './glob.js';
 import { compilePathRules } from './path-rules.js';
+import type { LineShape } from './match-shape.js';
 import { compileQuery } from './query.js';
-import { relOf, searchListed } from './search.js';
+import { relOf } from './file-search.js';
+import { searchListed } from './search.js';
 import type { WorkerJob, WorkerMessage } from './worker-search.js';
 
 /**
@@ -21,7 +23,9 @@ try {
     const include = job.rules ? compilePathRules(job.rules)! : compileGlob(job.glob, job.hidden)!;
     post({ done: withinBudget(Number.POSITIVE_INFINITY, 'Matching the glob', () => job.paths.filter(include)) });
   } else {
-    const { matcher } = compileQuery(job.query);
+    const { matcher, parts } = compileQuery(job.query);
+    const { onlyMatching, ...given } = job.shape ?? { onlyMatching: false };
+    const shape = job.shape && { ...(given as Omit<LineShape, 'parts'>), ...(onlyMatching ? { parts } : {}) };
     const include = job.rules && compilePathRules(job.rules);
     const outcome = withinBudget(Number.POSITIVE_INFINITY, 'The search', () =>
       searchListed(
@@ -30,6 +34,7 @@ try {
           matcher,
           limit: job.limit,
           context: job.context,
+          ...(shape ? { shape } : {}),
           ...(job.report ? { report: job.report } : {}),
           ...(job.stream ? { onMatch: (match) => post({ match }) } : {}),
         },

@@ -1,13 +1,14 @@
 import { statSync, type Stats } from 'node:fs';
 import { remember, sameFile, type FileIndexes, type IndexedFile } from './file-index.js';
-import { countFile, matchesIn, searchFile, type FileResult, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';
+import { countFile, countText, matchesIn, searchFile, type FileResult, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';
 import type { LineMatcher } from './line-matcher.js';
+import { shapeOf, type LineShape } from './match-shape.js';
 import { readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
 import { mayContain, mayContainOneOfEach } from './trigrams.js';
 import { walkFiles, type LeftOutReason } from './walk.js';
 
-export { BLOCK_BYTES, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';
+export { BLOCK_BYTES, relOf, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';
 
 /**
  * Content search over roots: walk in deterministic order (roots as configured, then path
@@ -21,7 +22,9 @@ export interface SearchOptions {
   matcher: LineMatcher;
   /** Most matches; Infinity for none (the terminal's --limit 0). */
   limit: number;
-  context: number;
+  context?: number;
+  /** rg's -B/-A, -m and -o (match-shape.ts); without it, `context` lines on each side. */
+  shape?: LineShape;
   hidden: boolean;
   /** Path filter inside a root (a compiled glob). */
   include?: (rel: string) => boolean;
@@ -201,7 +204,7 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
  */
 export function searchListed(
   files: readonly ListedFile[],
-  options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'onMatch' | 'report'>,
+  options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'shape' | 'onMatch' | 'report'>,
   skipped: LeftOut,
 ): SearchOutcome {
   const outcome = emptyOutcome(options, skipped);
@@ -230,25 +233,23 @@ function roomFor(outcome: SearchOutcome, options: Pick<SearchOptions, 'limit' | 
 function searchOne(
   file: ListedFile,
   holder: ReadHolder,
-  options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'report'>,
+  options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'shape' | 'report'>,
   outcome: SearchOutcome,
 ): FileResult {
-  if (options.report === 'counts') return countFile(file, holder, options.matcher);
+  if (options.report === 'counts') return countFile(file, holder, options.matcher, shapeOf(options));
   const room = roomFor(outcome, options);
-  const result = searchFile(file, holder, options.matcher, options.context, room.file);
+  const result = searchFile(file, holder, options.matcher, shapeOf(options), room.file);
   // -l wants one line of a file: more is not more to report.
   return room.file < room.left ? { ...result, cut: false } : result;
 }
 
 /** A file's text already in memory (the index's copy), as the report asks. */
 function searchText(text: Buffer, file: ListedFile, options: SearchOptions, outcome: SearchOutcome): FileResult {
-  if (options.report === 'counts') {
-    return { status: 'searched', found: [], cut: false, count: options.matcher(text, text.length).length, of: { repo: file.repo, path: file.path } };
-  }
+  if (options.report === 'counts') return countText(text, file, options.matcher, shapeOf(options));
   const room = roomFor(outcome, options);
   const found: SearchMatch[] = [];
-  const whole = matchesIn(text, text.length, 0, file, options.matcher, options.context, room.file, found);
-  return { status: 'searched', found, cut: !whole && room.file === room.left };
+  const wanted = matchesIn(text, text.length, 0, file, options.matcher, shapeOf(options), room.file, found);
+  return { status: 'searched', found, cut: wanted === 'cut' && room.file === room.left };
 }
 
 /**
@@ -263,12 +264,12 @@ function tally(result: FileResult, outcome: SearchOutcome, options: Pick<SearchO
   }
   outcome.files_searched++;
   if (outcome.counts) {
-    if (!result.count) return true;
+    if (!result.of) return true;
     if (outcome.counts.length >= options.limit) {
       outcome.truncated = true;
       return false;
     }
-    outcome.counts.push({ ...result.of!, count: result.count });
+    outcome.counts.push({ ...result.of, count: result.count ?? 0 });
     return true;
   }
   const take = Math.min(result.found.length, options.limit - outcome.matches.length);
@@ -280,9 +281,6 @@ function tally(result: FileResult, outcome: SearchOutcome, options: Pick<SearchO
   if (result.cut || result.found.length > take) outcome.truncated = true;
   return !outcome.truncated;
 }
-
-/** A listed file's path inside its root (what a glob is matched against). */
-export const relOf = (file: ListedFile): string => file.path.slice(file.repo.length + 1);
 
 /** Every file of the roots that `include` keeps, in walk order, as a search names them (for a worker: searchListed). */
 export function listFiles(

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { ToolError, type ErrorCode } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
 import { overBudget } from './bounded.js';
+import type { LineShape } from './match-shape.js';
 import type { PathRulesSpec } from './path-rules.js';
 import type { SearchQuery } from './query.js';
 import type { LeftOut, ListedFile, SearchMatch, SearchOutcome, SearchReport } from './search.js';
@@ -34,6 +35,8 @@ export interface SearchJob {
   skipped: LeftOut;
   limit: number;
   context: number;
+  /** rg's -B/-A and -m (match-shape.ts), and -o's parts, which the worker takes from the query. */
+  shape?: Omit<LineShape, 'parts'> & { onlyMatching: boolean };
   /** Post each match as it is found (the terminal's --limit 0). */
   stream: boolean;
 }

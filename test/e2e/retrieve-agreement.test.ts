@@ -160,3 +160,96 @@ describe.skipIf(!rgInstalled)('retrieve search takes rg flags and prints what rg
     expect(rg.stdout).not.toMatch(/x\.log|build\/|gen\//); // the work tree's .gitignore above the root decides
   });
 });
+
+/**
+ * rg's line-shaping flags (-A, -B, -C, -o, -m) alone, with the flags that choose lines or what is
+ * printed of a file (-c, -l, -w, -i, -v), and every pair of them, compared with rg on stdout byte
+ * for byte and the exit code. The corpus has contexts that overlap, adjacent matches, several
+ * matches in a line, matches on a file's first and last line (one without a final newline), case
+ * variants and the word inside longer words.
+ */
+const rgMajor = rgInstalled ? Number(/ripgrep (\d+)/.exec(spawnSync('rg', ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 0) : 0;
+describe.skipIf(!rgInstalled)("retrieve search's -A, -B, -C, -o and -m, alone and in pairs, print what rg prints", () => {
+  let root: string;
+  beforeAll(() => {
+    root = tempDir('mcpkit-agree-shape-');
+    const files: Record<string, string> = {
+      'adjacent.txt': 'foo\nfoo\nfoo\nbar\nfoo\n',
+      'case.txt': 'Foo\nFOO and foo\nfOo\nnone\n',
+      'edges.txt': 'foo at the start\nmiddle\nstill middle\nat the end foo', // no final newline
+      'overlap.txt': 'foo one\nx\nfoo two\ny\nz\nw\nfoo three\nv\nu\nt\ns\nr\nfoo four\n',
+      'plain.txt': 'nothing to find here\n',
+      'several.txt': 'foo foo foo\nbar foofoo\nfoo-foo\n',
+      'words.txt': 'food\nbuffoon\nfoo_bar\nfoo-bar\n(foo)\nxfoo foo\n',
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
+  });
+
+  const singles: string[][] = [['-A', '1'], ['-B', '2'], ['-C', '1'], ['-o'], ['-m', '1'], ['-c'], ['-l'], ['-w'], ['-i'], ['-v']];
+  const pairs = singles.flatMap((a, i) => singles.slice(i + 1).map((b) => [...a, ...b]));
+  const cases: [string, string[]][] = [
+    ...[...singles, ...pairs]
+      .filter((args) => !(args.includes('-c') && args.includes('-l')))
+      .map((args): [string, string[]] => [args.join(' '), [...args, 'foo']]),
+    ['-o with several patterns', ['-o', '-e', 'foo', '-e', 'bar']],
+    ['-o with a regex that matches empty text', ['-o', '--regex', 'fo*']],
+    ['-o -w with a regex', ['-o', '-w', '--regex', 'fo+']],
+    ['-B 1 -A 3 -m 2', ['-B', '1', '-A', '3', '-m', '2', 'foo']],
+    ['-m 0', ['-m', '0', 'foo']],
+  ];
+
+  /** rg before 14 let the last of -C and -A/-B win; rg 14 on (and mcpkit) let -A/-B override -C's side only. */
+  function rgArgs(args: string[]): string[] {
+    const plain = args.filter((a) => a !== '--regex');
+    const c = plain.indexOf('-C');
+    if (rgMajor >= 14 || c < 0 || !plain.some((a) => a === '-A' || a === '-B')) return plain;
+    const sides = { '-A': plain[c + 1]!, '-B': plain[c + 1]! } as Record<string, string>;
+    for (const side of ['-A', '-B']) if (plain.includes(side)) sides[side] = plain[plain.indexOf(side) + 1]!;
+    const rest = plain.filter((_, i) => ![c, c + 1].includes(i) && !['-A', '-B'].includes(plain[i]!) && !['-A', '-B'].includes(plain[i - 1]!));
+    return ['-A', sides['-A']!, '-B', sides['-B']!, ...rest];
+  }
+
+  it.each(cases)('%s', async (_label, args) => {
+    const rg = spawnSync('rg', ['--sort', 'path', '--no-heading', '-n', ...rgArgs(args)], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = await runCommand(['retrieve', 'search', ...args, '--limit', '0'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
+    expect(r.code, r.stderr).toBe(rg.status);
+    expect(r.stdout.replace(/^code\//gm, '')).toBe(rg.stdout);
+  });
+
+  it('prints the same with a limit as with none, where the limit is not reached', async () => {
+    const args = ['-C', '1', '-o', '-m', '2', 'foo'];
+    const rg = spawnSync('rg', ['--sort', 'path', '--no-heading', '-n', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = await runCommand(['retrieve', 'search', ...args, '--limit', '500'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
+    expect(r.stdout.replace(/^code\//gm, '')).toBe(rg.stdout);
+  });
+
+  it('-B and -A override only their own side of -C, in either order (rg 14 on)', async () => {
+    // Two before and one after: lines 4 and 5 touch, so no -- between the groups.
+    const expected = [
+      'overlap.txt-1-foo one',
+      'overlap.txt-2-x',
+      'overlap.txt:3:foo two',
+      'overlap.txt-4-y',
+      'overlap.txt-5-z',
+      'overlap.txt-6-w',
+      'overlap.txt:7:foo three',
+      'overlap.txt-8-v',
+      '',
+    ];
+    for (const order of [
+      ['-C', '2', '-A', '1'],
+      ['-A', '1', '-C', '2'],
+    ]) {
+      const r = await runCommand(['retrieve', 'search', ...order, '-g', 'overlap.txt', 'two|three', '--regex'], {
+        env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }),
+      });
+      expect(r.stdout.replace(/^code\//gm, '')).toBe(expected.join('\n'));
+    }
+  });
+
+  it('refuses -c with -l, where rg lets -c win (a choice: over MCP the two answers have different shapes)', async () => {
+    const r = await runCommand(['retrieve', 'search', '-c', '-l', 'foo'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Give one of files_with_matches (-l) and count (-c).');
+  });
+});

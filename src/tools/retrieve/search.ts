@@ -4,11 +4,11 @@ import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { withinBudget } from '../../retrieve/bounded.js';
 import { compileGlob } from '../../retrieve/glob.js';
-import { GrepLines, type GrepLine } from '../../retrieve/grep-lines.js';
+import { contextSides } from '../../retrieve/match-shape.js';
 import { compilePathRules } from '../../retrieve/path-rules.js';
 import type { Root } from '../../retrieve/roots.js';
-import type { FileCount, SearchMatch, SearchReport } from '../../retrieve/search.js';
-import type { RenderUi } from '../../tool/context.js';
+import type { SearchReport } from '../../retrieve/search.js';
+import { nothingSearched, renderSearch, renderSearchItem } from './search-print.js';
 import { envelope, fileIndexes, loadRoots, noteLeftOut, pathFilter, refuseHiddenWalk } from './shared.js';
 
 const repoField = z.string().optional().describe('Only this root (default: every root, in configured order).');
@@ -36,6 +36,12 @@ async function rootsFor(roots: Root[], repo: string | undefined): Promise<Root[]
   return repo === undefined ? roots : roots.filter((r) => r.name === repo);
 }
 
+const contextField = (side: 'before' | 'after', char: string) =>
+  z.int().min(0).max(20).optional().describe(`Lines of context ${side} each match, as rg -${char} (default: context, whose side this overrides).`);
+
+/** Over MCP, -o's parts of one line are kept up to this many (`.` on a minified line would be millions). */
+const MCP_MOST_PARTS = 1000;
+
 /** Over MCP a search keeps a limit (an agent's context is not the place for every match of a common word). */
 const MCP_MAX_LIMIT = 1000;
 
@@ -49,7 +55,10 @@ export const search = defineTool({
     args: ['query'],
     // ripgrep's letters and long names where they mean the same; -n and -F are taken as rg
     // takes them (lines are always numbered; the query is literal unless --regex).
-    chars: { ignore_case: 'i', context: 'C', glob: 'g', type: 't', word: 'w', invert: 'v', files_with_matches: 'l', count: 'c', patterns: 'e' },
+    chars: {
+      ...{ ignore_case: 'i', context: 'C', before_context: 'B', after_context: 'A', glob: 'g', type: 't', word: 'w', invert: 'v' },
+      ...{ files_with_matches: 'l', count: 'c', patterns: 'e', only_matching: 'o', max_count: 'm' },
+    },
     flagNames: { word: 'word-regexp', invert: 'invert-match', patterns: 'regexp' },
     habits: {
       'line-number': { char: 'n', description: 'Taken as rg takes it: lines are always numbered.' },
@@ -61,6 +70,8 @@ export const search = defineTool({
       '<%= config.bin %> retrieve search "\\w+Expression\\(" --regex -t ts --limit 50 --json',
       '<%= config.bin %> retrieve search -w -l config -t md',
       '<%= config.bin %> retrieve search -e TODO -e FIXME -c',
+      '<%= config.bin %> retrieve search "export function" -A 3 -m 1',
+      '<%= config.bin %> retrieve search "TODO\\(\\w+\\)" --regex -o',
     ],
   },
   title: 'Search file contents',
@@ -81,7 +92,20 @@ export const search = defineTool({
         'Only files of these types, as rg -t (py, ts, js, md, go, rust, java, ...; an unknown type is refused with the list). A glob that includes a file takes it whatever its type.',
       ),
     repo: repoField,
-    context: z.int().min(0).max(20).default(0).describe('Lines of context before and after each match.'),
+    context: z.int().min(0).max(20).default(0).describe('Lines of context before and after each match, as rg -C.'),
+    before_context: contextField('before', 'B'),
+    after_context: contextField('after', 'A'),
+    only_matching: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Each match's text (match.matched, at most 1000 a line over MCP; in context lines, match.context_matched by line number), as rg -o; with count, how many matches rather than lines.",
+      ),
+    max_count: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('At most this many matching lines per file, as rg -m; the last one keeps its after-context, whose matching lines are in match.after_matches.'),
     files_with_matches: z.boolean().default(false).describe('Only the files that have a match (result.files), as rg -l; the limit then counts files.'),
     count: z.boolean().default(false).describe('How many lines match in each file that has a match (result.counts), as rg -c; the limit then counts files.'),
     limit: z
@@ -125,13 +149,15 @@ export const search = defineTool({
     const [{ compileQuery }, { listFiles, searchRoots }] = await Promise.all([import('../../retrieve/query.js'), import('../../retrieve/search.js')]);
     const [first, ...more] = patterns as [string, ...string[]];
     const query = { query: first, ...(more.length ? { more } : {}), regex: input.regex, ignoreCase: input.ignore_case, word: input.word, invert: input.invert };
-    const { matcher, trigrams, gramGroups, backtracks } = compileQuery(query);
+    const { matcher, trigrams, gramGroups, backtracks, parts } = compileQuery(query);
     const index = await fileIndexes(ctx);
     await index?.caughtUp();
     const limit = unlimited ? Number.POSITIVE_INFINITY : input.limit;
     // Matches are printed as they are found with no limit; files and counts are few and come at the end.
     const onMatch = unlimited && report === 'lines' ? ctx.emit : undefined;
-    const context = report === 'lines' ? input.context : 0;
+    const sides = report === 'lines' ? contextSides(input) : { before: 0, after: 0 };
+    const onlyMatching = input.only_matching && report !== 'files';
+    const shape = { ...sides, maxCount: input.max_count ?? Number.POSITIVE_INFINITY, ...(ctx.surface === 'mcp' ? { mostParts: MCP_MOST_PARTS } : {}) };
     const signal = ctx.signal;
     let outcome;
     if (backtracks && index) {
@@ -140,7 +166,17 @@ export const search = defineTool({
       // one-shot command holds no one but its caller.
       const { searchInWorker } = await import('../../retrieve/worker-search.js');
       const { files, skipped } = withinBudget(timeoutMs, 'The search', () => listFiles(selected, { hidden: input.hidden, index }));
-      const job = { query, files, skipped, limit, context, report, stream: onMatch !== undefined, ...(rules ? { rules: rules.spec } : {}) };
+      const job = {
+        query,
+        files,
+        skipped,
+        limit,
+        context: 0,
+        shape: { ...shape, onlyMatching },
+        report,
+        stream: onMatch !== undefined,
+        ...(rules ? { rules: rules.spec } : {}),
+      };
       outcome = await searchInWorker(job, { timeoutMs, ...(signal ? { signal } : {}), ...(onMatch ? { onMatch } : {}) });
     } else {
       const include = await pathFilter(rules, { roots: selected, index, timeoutMs, signal });
@@ -148,7 +184,7 @@ export const search = defineTool({
         searchRoots(selected, {
           matcher,
           limit,
-          context,
+          shape: { ...shape, ...(onlyMatching ? { parts } : {}) },
           report,
           hidden: input.hidden,
           include,
@@ -165,30 +201,13 @@ export const search = defineTool({
       report === 'files' ? { files: matches.map((m) => ({ repo: m.repo, path: m.path })) } : report === 'counts' ? { counts: counts ?? [] } : { matches };
     return envelope({ ...asked, ...found, files_searched: stats.files_searched, skipped: stats.skipped }, input.repo ?? null, started, outcome.truncated);
   },
-  // With --limit 0 the matches were printed as they were found (renderItem), all but the last after-context.
   render: (r, ui, input) => {
     noteLeftOut(r.result.skipped, ui);
     if (nothingSearched(r.result))
       ui.note(ui.color.yellow('No files were searched: the roots hold no file the filters (-t, -g, --hidden, .gitignore) let through.'));
-    const result = r.result as { matches?: SearchMatch[]; files?: { path: string }[]; counts?: FileCount[] };
-    const what = result.files ? 'files' : result.counts ? 'files' : 'matches';
-    const shown = result.files
-      ? result.files.map((f) => ui.color.magenta(printable(f.path)))
-      : result.counts
-        ? result.counts.map((c) => `${ui.color.magenta(printable(c.path))}:${c.count}`)
-        : input.limit === 0
-          ? grepOf(ui)
-              .finish()
-              .map((line) => grepLine(line, ui))
-          : printGrep(result.matches ?? [], ui);
-    const count = (result.files ?? result.counts ?? result.matches ?? []).length;
-    return [...shown, ...(r.meta.truncated ? [ui.color.yellow(`(stopped at ${count} ${what}; raise --limit for more, or --limit 0 for all)`)] : [])].join('\n');
+    return renderSearch(r, ui, input.limit === 0);
   },
-  renderItem: (m: SearchMatch, ui) =>
-    grepOf(ui)
-      .add(m)
-      .map((line) => grepLine(line, ui))
-      .join('\n'),
+  renderItem: renderSearchItem,
   // rg's exit codes: 1 when nothing matched, 2 when no file was searched at all (a -t or -g that
   // left nothing, an empty root): a filter that matched nothing is not an answer of "absent".
   exitCode: (r) => {
@@ -197,31 +216,6 @@ export const search = defineTool({
     return nothingSearched(r.result) ? 2 : 1;
   },
 });
-
-/** No file searched and none skipped as binary: what rg calls "No files were searched". */
-function nothingSearched(result: { files_searched?: number; skipped?: { binary?: number } }): boolean {
-  return result.files_searched === 0 && (result.skipped?.binary ?? 0) === 0;
-}
-
-/** The lines of one terminal's printing, kept from match to match (renderItem) until render ends it. */
-const printers = new WeakMap<RenderUi, GrepLines>();
-function grepOf(ui: RenderUi): GrepLines {
-  let printer = printers.get(ui);
-  if (!printer) printers.set(ui, (printer = new GrepLines()));
-  return printer;
-}
-
-function printGrep(matches: readonly SearchMatch[], ui: RenderUi): string[] {
-  const grep = new GrepLines();
-  return [...matches.flatMap((m) => grep.add(m)), ...grep.finish()].map((line) => grepLine(line, ui));
-}
-
-/** A line as grep prints it: path:line:text for a match, path-line-text for context, -- between groups. */
-function grepLine(line: GrepLine, ui: RenderUi): string {
-  if (line.kind === 'separator') return ui.color.dim('--');
-  if (line.kind === 'context') return ui.color.dim(`${printable(line.path)}-${line.line}-${line.text}`);
-  return `${ui.color.magenta(printable(line.path))}:${ui.color.green(String(line.line))}:${line.text}`;
-}
 
 export const findFiles = defineTool({
   name: 'find_files',
