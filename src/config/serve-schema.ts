@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { conditionsSchema } from './conditions-schema.js';
 import { codeSettingsSchema, EXPOSURE_TEXT, exposureSchema, isHttpUrl, templated, tokenBudgetSchema } from './schema-parts.js';
 
 /**
@@ -82,6 +83,7 @@ export const serveClientSchema = z
     read_only: z.boolean().optional().describe("Only tools that declare readOnlyHint (mcpkit's own read-only policy)."),
     rate: rateSchema.optional(),
     max_concurrent: z.int().positive().optional().describe('Most calls in flight at once.'),
+    conditions: conditionsSchema.optional(),
     credentials: z
       .record(
         z.string(),
