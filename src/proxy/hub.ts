@@ -1,3 +1,4 @@
+import { ConditionSet } from '../conditions/rules.js';
 import type { CallToolResult, CompleteRequest, CompleteResult, RequestId, Tool } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
@@ -130,6 +131,7 @@ export class ProxyHub {
       targets: byServer,
       hooks: new HookChain(view.hooks, this.options.baseDir),
       ...(view.name ? { view: view.name } : {}),
+      conditions: ConditionSet.compile(`tool_views.${view.name}.conditions`, view.conditions),
       meta: view.exposure === 'direct' ? false : view.exposure === 'code' ? 'code' : 'search',
       unenforced: (reason) => logger.warn(`an input schema is not enforced: ${reason}`),
       ...(this.options.upstreamGate ? { upstreamGate: this.options.upstreamGate } : {}),
