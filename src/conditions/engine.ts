@@ -50,7 +50,7 @@ export function compileExpression(source: string): Compiled {
   const checked = parsed.check();
   if (!checked.valid) return refusal(checked.error);
   if (checked.type !== 'bool' && checked.type !== 'dyn')
-    return { ok: false, column: 1, message: `the expression is a ${checked.type ?? 'value'}, not true or false` };
+    return { ok: false, column: 1, message: `the expression gives ${checked.type ?? 'a value'}, not true or false` };
   linearMatchesIn(parsed.ast);
   return { ok: true, evaluate: (variables) => parsed(variables as unknown as Record<string, unknown>) };
 }

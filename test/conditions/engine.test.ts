@@ -55,7 +55,7 @@ describe('compileExpression: what a condition sees', () => {
     ['nope.path == "x"', 'column 1', /nope/],
     ['under(args.path)', 'column 1', /under/],
     ['size(args)', 'column 1', /not true or false/],
-    ['"text"', 'column 1', /string, not true or false/],
+    ['"text"', 'column 1', /gives string, not true or false/],
   ])('refuses %j at its position', (source, column, message) => {
     const compiled = compileExpression(source);
     expect(compiled.ok).toBe(false);

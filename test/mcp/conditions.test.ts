@@ -108,7 +108,8 @@ type Caller = (path: string) => Promise<CallToolResult>;
 
 /** Each path's way to read one file in a docs view. */
 function paths(client: Client, view: 'docs' | 'search' | 'code'): Caller {
-  if (view === 'search') return (path) => client.callTool({ name: 'search_call_tool', arguments: { name: 'read_text_file', arguments: { path } } }) as Promise<CallToolResult>;
+  if (view === 'search')
+    return (path) => client.callTool({ name: 'search_call_tool', arguments: { name: 'read_text_file', arguments: { path } } }) as Promise<CallToolResult>;
   if (view === 'code')
     return async (path) => {
       const code = `try { return await tools.files.read_text_file({ path: ${JSON.stringify(path)} }); } catch (e) { return { code: e.code, message: e.message }; }`;
@@ -158,7 +159,12 @@ describe('a view limited to one folder', () => {
 
   it('a 2026-07-28 request that declares tasks is refused the same', async () => {
     const rpc = (path: string) =>
-      modernRpc(`${http.url}/view/docs/mcp`, 'tools/call', { name: 'read_text_file', arguments: { path } }, { token: 'tok-reader', capabilities: TASKS_CAPABILITIES });
+      modernRpc(
+        `${http.url}/view/docs/mcp`,
+        'tools/call',
+        { name: 'read_text_file', arguments: { path } },
+        { token: 'tok-reader', capabilities: TASKS_CAPABILITIES },
+      );
     expect(text((await rpc(join(docs, 'a.txt'))).result)).toContain('inside');
     for (const [, path] of outside) {
       const answer = await rpc(path);
@@ -175,9 +181,9 @@ describe('a view limited to one folder', () => {
 
   it("code mode's declarations show it too", async () => {
     const client = await overStdio('code', 'legacy');
-    const described = await client.callTool({ name: 'code_describe_tools', arguments: { name: 'read_text_file' } }).catch(async () =>
-      client.callTool({ name: 'code_search_tools', arguments: { query: 'read text file' } }),
-    );
+    const described = await client
+      .callTool({ name: 'code_describe_tools', arguments: { name: 'read_text_file' } })
+      .catch(async () => client.callTool({ name: 'code_search_tools', arguments: { query: 'read text file' } }));
     expect(text(described)).toContain('Only files under the docs folder.');
   });
 
@@ -211,5 +217,40 @@ describe("a client's conditions", () => {
       expect(text(refused)).not.toContain('evil/app');
       expect(text(await other.callTool({ name: 'everything__echo', arguments: { message: 'evil/app' } }))).toContain('Echo: evil/app');
     }
+  });
+});
+
+describe('a condition that does not compile', () => {
+  it.each([
+    ['a syntax error', 'args.message ==', 'column 16: Unexpected token'],
+    ['a type error', 'tool + 1 == 2', 'column 1: no such overload'],
+    ['not true or false', 'args.message + 1', 'column 1: the expression gives int, not true or false'],
+  ])('%s: config validate refuses it, and a reload keeps the last good view', async (_what, bad, said) => {
+    const dir = tempDir();
+    const file = join(dir, 'mcpkit.yaml');
+    const write = (when: string) =>
+      writeFileSync(
+        file,
+        JSON.stringify({ mcp_servers: { everything: SERVERS.everything }, tool_views: { v: { servers: ['everything'], conditions: { echo: when } } } }),
+      );
+    write('args.message == "ok"');
+    const served = await serveHttpInProcess(file, { env: cleanEnv() });
+    const client = new Client({ name: 'conditions-reload', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/view/v/mcp`)));
+    clients.push(client);
+    const refusedNow = async () => text(await client.callTool({ name: 'echo', arguments: { message: 'no' } }));
+    expect(await refusedNow()).toContain('CONDITION_FAILED');
+
+    write(bad);
+    const validated = await runCommand(['config', 'validate', '--config', file], { env: cleanEnv() });
+    expect(validated.code).toBe(1);
+    expect(validated.stdout + validated.stderr).toContain(`tool_views.v.conditions.echo: ${said}`);
+
+    await served.runtime.live.reload('test');
+    expect(served.lines.join('\n')).toContain(`tool_views.v.conditions.echo: ${said}`);
+    expect(served.lines.join('\n')).toMatch(/the last good one stays in force/);
+    expect(await refusedNow()).toContain('CONDITION_FAILED');
+    expect(text(await client.callTool({ name: 'echo', arguments: { message: 'ok' } }))).toContain('Echo: ok');
+    await served.close();
   });
 });

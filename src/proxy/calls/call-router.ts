@@ -357,8 +357,7 @@ export class CallRouter {
   /** Every tool this client may call, as a code-mode script reaches it. */
   async declaredTools(access: ToolAccess | undefined): Promise<DeclaredTool[]> {
     const out: DeclaredTool[] = [];
-    for (const entry of (await this.options.catalog.current()).values())
-      if (await this.permitted(entry, access)) out.push(this.declared(entry, access));
+    for (const entry of (await this.options.catalog.current()).values()) if (await this.permitted(entry, access)) out.push(this.declared(entry, access));
     return out;
   }
 

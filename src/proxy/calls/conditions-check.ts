@@ -28,12 +28,7 @@ export function rulesFor(view: ConditionSet | undefined, access: ToolAccess | un
 }
 
 /** Why the call may not run, or undefined when every condition that applies holds. */
-export function conditionRefusal(
-  conditions: ViewConditions,
-  access: ToolAccess | undefined,
-  entry: CatalogEntry,
-  args: unknown,
-): ToolError | undefined {
+export function conditionRefusal(conditions: ViewConditions, access: ToolAccess | undefined, entry: CatalogEntry, args: unknown): ToolError | undefined {
   const rules = rulesFor(conditions.set, access, entry.name);
   if (rules.length === 0) return undefined;
   const refusal = firstRefusal(rules, {
