@@ -24,7 +24,7 @@ export interface AuditEntry {
   /** The server's own name for it. */
   upstream_name: string | null;
   duration_ms: number;
-  outcome: 'ok' | 'tool_error' | 'protocol_error';
+  outcome: 'ok' | 'tool_error' | 'protocol_error' | 'refused_by_condition';
   /** The error code: mcpkit's (a tool error) or JSON-RPC's (a protocol error). */
   error_code: string | number | null;
   bytes_in: number;
