@@ -22,11 +22,15 @@ export default class Clients extends McpkitCommand {
     '<%= config.bin %> clients add alice --view research',
     '<%= config.bin %> clients --who alice --tool everything__echo',
     '<%= config.bin %> clients --who "$BOB_TOKEN" --tool get-sum --view research --json',
+    `<%= config.bin %> clients --who release-bot --tool github__create_issue --args '{"repo":"acme/app"}'`,
   ];
   static override flags = {
     who: Flags.string({ description: "A client name of serve.clients, or a bearer token (a client's, serve.token, or a view's)." }),
     tool: Flags.string({ description: 'With --who: the tool, as the route publishes it (e.g. everything__echo on /mcp).' }),
     view: Flags.string({ description: 'With --tool: the route, a view of tool_views (default: /mcp, the default view).' }),
+    args: Flags.string({
+      description: "With --tool: the call's arguments as JSON; the dry run then tries the conditions on arguments too (the view's, the client's).",
+    }),
   };
 
   async run(): Promise<ClientsList | DryRun> {
@@ -65,13 +69,19 @@ export default class Clients extends McpkitCommand {
       (who.kind === 'client' && clientOpens(serve.clients![who.name]!, route === 'default' ? { kind: 'mcp' } : { kind: 'view', view: route })) ||
       (who.kind === 'view-token' && who.views.includes(route));
     const tool = flags.tool;
-    const entry = await runtime.withHub(flags.view, async (hub) => ({ entry: await hub.entry(tool), names: await hub.names() }));
+    const entry = await runtime.withHub(flags.view, async (hub) => ({ entry: await hub.entry(tool), conditions: hub.view.conditions }));
     const readOnly = entry.entry ? (await import('../proxy/calls/call-router.js')).readsOnly(entry.entry) : false;
     const decided = !mayUse
       ? { allowed: false, because: `it may not use the route ${route === 'default' ? '/mcp' : `/view/${route}/mcp`}` }
       : who.kind === 'client'
         ? decideFor(serve, who.name, { name: tool, readOnly })
         : { allowed: true, because: 'an unnamed client has no rules' };
+    if (flags.args !== undefined && decided.allowed && entry.entry) {
+      const { conditionVerdict, parseTrialArgs } = await import('../cli/condition-verdict.js');
+      const client = who.kind === 'client' ? { name: who.name, ...serve.clients![who.name]! } : undefined;
+      const args = parseTrialArgs(flags.args);
+      Object.assign(decided, conditionVerdict({ view: flags.view, viewConditions: entry.conditions, client, entry: entry.entry, args }));
+    }
     const result: DryRun = {
       who: who.name,
       tool,

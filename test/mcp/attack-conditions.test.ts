@@ -137,7 +137,7 @@ describe("a client's condition on every path to an upstream", () => {
   it.each((['search', 'code'] as const).flatMap((view) => Object.entries(metaToolNames(view, view)).map(([op, name]) => [view, op as MetaOp, name])))(
     'view %s, meta-tool %s (%s)',
     async (view, op, name) => {
-      const how = OPS[op];
+      const how = OPS[op as MetaOp];
       if (how === 'calls nothing') return;
       const bot = await connect(`/view/${view}/mcp`, 'tok-bot', 'legacy');
       try {
