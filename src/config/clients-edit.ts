@@ -17,6 +17,8 @@ export interface IssuedClientSpec {
   read_only?: boolean;
   rate?: string;
   max_concurrent?: number;
+  /** Conditions on arguments, by tool glob (checked with the rest when the edit is written). */
+  conditions?: Readonly<Record<string, string>>;
 }
 
 export function clientNames(doc: Document): string[] {
@@ -53,6 +55,7 @@ export function addIssuedClient(doc: Document, name: string, spec: IssuedClientS
   if (spec.read_only) entry.read_only = true;
   if (spec.rate !== undefined) entry.rate = spec.rate;
   if (spec.max_concurrent !== undefined) entry.max_concurrent = spec.max_concurrent;
+  if (spec.conditions) entry.conditions = { ...spec.conditions };
   doc.setIn(['serve', 'clients', name], doc.createNode(entry));
 }
 

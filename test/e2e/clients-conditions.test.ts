@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,5 +72,31 @@ describe('clients --who --args agrees with serve', () => {
     const dry = await runCommand(['clients', '--who', 'bot', '--tool', 'echo', '--view', 'v', '--args', '[1]', '--config', config], { env: cleanEnv() });
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain('--args must be a JSON object');
+  });
+});
+
+describe('the terminal writes and shows conditions', () => {
+  it('clients add --condition writes them; a bad one is refused, the file left byte for byte', async () => {
+    const file = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(file, '# the team\nserve: {}\n');
+    const before = readFileSync(file, 'utf8');
+    const bad = await runCommand(['clients', 'add', 'bot', '--condition', 'echo=args.message ==', '--config', file], { env: cleanEnv() });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('serve.clients.bot.conditions.echo: column 16: Unexpected token');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    const malformed = await runCommand(['clients', 'add', 'bot', '--condition', 'no-equals-sign', '--config', file], { env: cleanEnv() });
+    expect(malformed.code).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    const good = await runCommand(
+      ['clients', 'add', 'bot', '--condition', 'echo=args.message == "a=b"', '--condition', '*=size(json(args)) < 100', '--config', file],
+      { env: cleanEnv() },
+    );
+    expect(good.code, good.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('echo: args.message == "a=b"');
+  });
+
+  it("view show lists a view's conditions", async () => {
+    const shown = await runCommand(['view', 'show', 'v', '--json', '--config', config], { env: cleanEnv() });
+    expect(JSON.parse(shown.stdout).conditions).toEqual([{ tools: 'echo', when: 'size(args.message) <= 8', message: 'Short messages only.' }]);
   });
 });

@@ -10,6 +10,7 @@ export default class ClientsAdd extends McpkitCommand {
     '<%= config.bin %> clients add alice --view research',
     '<%= config.bin %> clients add ci-bot --view research --read-only --rate 30/min --max-concurrent 2',
     '<%= config.bin %> clients add triage --tools "+ github__list_*" --tools "- *" --json',
+    `<%= config.bin %> clients add release-bot --condition 'github__create_issue=args.repo in ["acme/app", "acme/docs"]'`,
     'export ALICE_TOKEN=$(<%= config.bin %> clients add alice --view research)',
   ];
   static override args = {
@@ -24,12 +25,20 @@ export default class ClientsAdd extends McpkitCommand {
     'read-only': Flags.boolean({ description: 'Only tools that declare readOnlyHint.' }),
     rate: Flags.string({ description: 'Most calls per second or minute, e.g. 10/s or 30/min.' }),
     'max-concurrent': Flags.integer({ description: 'Most calls in flight at once.', min: 1 }),
+    condition: Flags.string({
+      description:
+        'A condition on arguments, GLOB=EXPR: calls of the tools the glob matches go through only when the CEL expression is true (repeat for more).',
+      multiple: true,
+    }),
   };
 
   async run(): Promise<{ name: string; token: string; config: string }> {
     const { args, flags } = await this.parse(ClientsAdd);
     const { addIssuedClient } = await import('../../config/clients-edit.js');
+    const { conditionFlags } = await import('../../cli/condition-flags.js');
+    const conditions = conditionFlags(flags.condition);
     const spec = {
+      ...(conditions ? { conditions } : {}),
       ...(flags.view ? { views: flags.view } : {}),
       ...(flags.tools ? { tools: flags.tools } : {}),
       ...(flags['read-only'] ? { read_only: true } : {}),
