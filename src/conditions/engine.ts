@@ -1,4 +1,5 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { createRequire } from 'node:module';
+import type { Environment } from '@marcbachmann/cel-js';
 import { globMatches, jsonText, linearMatches, under } from './functions.js';
 
 /**
@@ -25,9 +26,18 @@ export type Compiled = { ok: true; evaluate: CompiledExpression } | { ok: false;
 
 let environment: Environment | undefined;
 
+/**
+ * cel-js is loaded on first use, from node_modules: only a config with conditions pays for it
+ * (registering its functions took 100-200 ms of every command's start on this machine, bundled).
+ * A require of an ES module: Node 20.19 and later, which cel-js needs anyway.
+ */
+function celJs(): typeof import('@marcbachmann/cel-js') {
+  return createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js');
+}
+
 function celEnvironment(): Environment {
   if (environment) return environment;
-  const env = new Environment({ unlistedVariablesAreDyn: false, limits: { maxAstNodes: 2000, maxDepth: 64 } });
+  const env = new (celJs().Environment)({ unlistedVariablesAreDyn: false, limits: { maxAstNodes: 2000, maxDepth: 64 } });
   env.registerVariable('args', 'map<string, dyn>');
   for (const name of ['tool', 'server', 'view', 'client']) env.registerVariable(name, 'string');
   env.registerVariable('claims', 'map<string, dyn>');

@@ -1,10 +1,18 @@
+import { createRequire } from 'node:module';
 import { posix } from 'node:path';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 
 /**
  * The functions mcpkit adds to its conditions' CEL (./engine.ts), pure. Each refuses what it
  * cannot decide soundly rather than guess: a condition that errs refuses its call.
  */
+
+let re2: typeof RE2JS | undefined;
+
+/** RE2 (re2js), loaded on first use: the config schema imports this file, and most commands check no condition. */
+function engine(): typeof RE2JS {
+  return (re2 ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS);
+}
 
 /** Why an argument cannot be judged: the expression's evaluation fails, and the call is refused. */
 export class ConditionInputError extends Error {}
@@ -52,7 +60,7 @@ function compiledGlob(pattern: string, mode: 'path' | 'name'): RE2JS {
   const key = `${mode}\0${pattern}`;
   let re = GLOBS.get(key);
   if (!re) {
-    re = RE2JS.compile(`^(?s:${globSource(pattern, mode)})$`);
+    re = engine().compile(`^(?s:${globSource(pattern, mode)})$`);
     if (GLOBS.size >= MAX_CACHED) GLOBS.delete(GLOBS.keys().next().value!);
     GLOBS.set(key, re);
   }
@@ -66,7 +74,7 @@ export function globSource(glob: string, mode: 'path' | 'name'): string {
   let braces = 0;
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
-    if (c === '\\' && i + 1 < glob.length) out += RE2JS.quote(glob[++i]!);
+    if (c === '\\' && i + 1 < glob.length) out += engine().quote(glob[++i]!);
     else if (c === '*' && glob[i + 1] === '*') {
       out += '.*';
       i++;
@@ -86,7 +94,7 @@ export function globSource(glob: string, mode: 'path' | 'name'): string {
       braces--;
       out += ')';
     } else if (c === ',' && braces > 0) out += '|';
-    else out += RE2JS.quote(c);
+    else out += engine().quote(c);
   }
   if (braces > 0) throw new ConditionInputError(`the glob "${glob}" has a "{" without its "}"`);
   return out;
@@ -99,7 +107,7 @@ export function linearMatches(text: string, pattern: string): boolean {
   let re = PATTERNS.get(pattern);
   if (!re) {
     try {
-      re = RE2JS.compile(pattern);
+      re = engine().compile(pattern);
     } catch (error) {
       throw new ConditionInputError(`matches(): the pattern does not compile (${(error as Error).message})`);
     }
