@@ -73,7 +73,7 @@ console.log(`| serve --http, 8 light clients, echo on the hot path, ${N} calls x
 console.log('|---|---|---|---|');
 for (const name of Object.keys(variants)) {
   const r = servers[name].rows;
-  const label = name === 'none' ? 'no conditions' : 'two conditions (the view\'s and the client\'s)';
+  const label = name === 'none' ? 'no conditions' : "two conditions (the view's and the client's)";
   console.log(`| ${label} | ${med(r.map((x) => x.rps)).toFixed(0)} | ${med(r.map((x) => x.p50)).toFixed(3)} | ${med(r.map((x) => x.cpu)).toFixed(3)} |`);
   servers[name].child.kill();
 }
