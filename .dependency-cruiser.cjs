@@ -1,12 +1,13 @@
 /**
  * The layers of src/ and what each may import (docs/ARCHITECTURE.md). Run by `npm test`
  * (`npm run check:layers`): an import that points up a layer fails the build.
- *   core -> config -> tool -> retrieve|registry|arango|auth|audit|code|store -> proxy -> tools -> app -> mcp -> cli|daemon/client -> daemon/server -> commands
+ *   core -> conditions -> config -> tool -> retrieve|registry|arango|auth|audit|code|store -> proxy -> tools -> app -> mcp -> cli|daemon/client -> daemon/server -> commands
  * (the daemon's client, src/daemon/client/, is a peer of the CLI it serves; its server runs command lines of the CLI)
  * A layer may import itself and anything below it; type-only imports count too.
  */
 const order = [
   'core',
+  'conditions',
   'config',
   'tool',
   'retrieve|registry|arango|auth|audit|code|store',

@@ -59,6 +59,8 @@ export function outcomeOf(call: Pick<AuditedCall, 'result' | 'error' | 'refused'
   const result = call.result as { isError?: boolean; structuredContent?: { error?: { code?: unknown } } } | undefined;
   if (result?.isError) {
     const code = result.structuredContent?.error?.code;
+    // A rule of the config at work, not a failure: counted apart (conditions on arguments, issue 69).
+    if (code === 'CONDITION_FAILED') return { outcome: 'refused_by_condition', error_code: code };
     const refused = call.refused === true || (typeof code === 'string' && REFUSAL_CODES.has(code));
     return { outcome: refused ? 'refused' : 'tool_error', error_code: typeof code === 'string' ? code : null };
   }

@@ -40,7 +40,7 @@ export class ServeMetrics {
     const registers = [this.registry];
     this.calls = new Counter({
       name: 'mcpkit_tool_calls_total',
-      help: 'tools/call requests answered, by view, server ("mcpkit" for its own tools), tool as published (a call through a meta-tool: the tool it ran), client (a name of serve.clients, else "(anonymous)"), and outcome (ok, tool_error, protocol_error, refused: not run, by a limit, the client\'s rules, tool pinning or a policy).',
+      help: 'tools/call requests answered, by view, server ("mcpkit" for its own tools), tool as published (a call through a meta-tool: the tool it ran), client (a name of serve.clients, else "(anonymous)"), and outcome (ok, tool_error, protocol_error, refused: not run, by a limit, the client\'s rules, tool pinning or a policy; refused_by_condition: refused by a condition on its arguments).',
       labelNames: ['view', 'server', 'tool', 'client', 'outcome'],
       registers,
     });
@@ -148,6 +148,7 @@ export class ServeMetrics {
           tool_error: { ...labels, outcome: 'tool_error' },
           protocol_error: { ...labels, outcome: 'protocol_error' },
           refused: { ...labels, outcome: 'refused' },
+          refused_by_condition: { ...labels, outcome: 'refused_by_condition' },
         },
       };
       if (this.labelSets.size < MAX_LABEL_SETS) this.labelSets.set(key, set);

@@ -23,6 +23,7 @@ export default class Clients extends McpkitCommand {
     '<%= config.bin %> clients add alice --view research',
     '<%= config.bin %> clients --who alice --tool everything__echo',
     '<%= config.bin %> clients --who "$BOB_TOKEN" --tool get-sum --view research --json',
+    `<%= config.bin %> clients --who release-bot --tool github__create_issue --args '{"repo":"acme/app"}'`,
   ];
   static override flags = {
     who: Flags.string({ description: "A client name of serve.clients, or a bearer token (a client's, serve.token, or a view's)." }),
@@ -30,6 +31,9 @@ export default class Clients extends McpkitCommand {
     view: Flags.string({
       description:
         'With --tool: the route, a view of tool_views, or "default" for /mcp (default: the routes the client may use, the first that serves the tool).',
+    }),
+    args: Flags.string({
+      description: "With --tool: the call's arguments as JSON; the dry run then tries the conditions on arguments too (the view's, the client's).",
     }),
   };
 
@@ -72,9 +76,9 @@ export default class Clients extends McpkitCommand {
     // The route given, else the client's own, in its order: the first that serves the tool decides.
     const tries = flags.view !== undefined ? [flags.view] : routesToTry(who, serve.clients, Object.keys(config.tool_views));
     let route = tries[0]!;
-    let entry: { entry?: Awaited<ReturnType<ProxyHub['entry']>> } = {};
+    let entry: { entry?: Awaited<ReturnType<ProxyHub['entry']>>; conditions?: ProxyHub['view']['conditions'] } = {};
     for (const tried of tries) {
-      const found = await runtime.withHub(tried === 'default' ? undefined : tried, async (hub) => ({ entry: await hub.entry(tool) }));
+      const found = await runtime.withHub(tried === 'default' ? undefined : tried, async (hub) => ({ entry: await hub.entry(tool), conditions: hub.view.conditions }));
       if (found.entry || tried === tries[0]) [route, entry] = [tried, found];
       if (found.entry) break;
     }
@@ -88,6 +92,12 @@ export default class Clients extends McpkitCommand {
         : who.kind === 'client'
           ? decideFor(serve, who.name, { name: tool, readOnly })
           : { allowed: true, because: 'an unnamed client has no rules' };
+    if (flags.args !== undefined && decided.allowed && entry.entry) {
+      const { conditionVerdict, parseTrialArgs } = await import('../cli/condition-verdict.js');
+      const client = who.kind === 'client' ? { name: who.name, ...serve.clients![who.name]! } : undefined;
+      const args = parseTrialArgs(flags.args);
+      Object.assign(decided, conditionVerdict({ view: route === 'default' ? undefined : route, viewConditions: entry.conditions, client, entry: entry.entry, args }));
+    }
     const result: DryRun = {
       who: who.name,
       tool,

@@ -21,6 +21,8 @@ export interface IssuedClientSpec {
   max_concurrent?: number;
   /** When its token stops working (an ISO time: token-life.ts expiryOf). */
   token_expires?: string;
+  /** Conditions on arguments, by tool glob (checked with the rest when the edit is written). */
+  conditions?: Readonly<Record<string, string>>;
 }
 
 /** How `clients rotate` treats the old token and the new one's life. */
@@ -65,6 +67,7 @@ export function addIssuedClient(doc: Document, name: string, spec: IssuedClientS
   if (spec.read_only) entry.read_only = true;
   if (spec.rate !== undefined) entry.rate = spec.rate;
   if (spec.max_concurrent !== undefined) entry.max_concurrent = spec.max_concurrent;
+  if (spec.conditions) entry.conditions = { ...spec.conditions };
   doc.setIn(['serve', 'clients', name], doc.createNode(entry));
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { conditionsSchema } from './conditions-schema.js';
 import { crossReferenceIssues } from './schema-references.js';
 import { PIN_MODES, PROTOCOL_CHOICES } from './defaults.js';
 import {
@@ -236,6 +237,7 @@ export const viewSchema = z.strictObject({
     .boolean()
     .optional()
     .describe("Serve only tools that declare readOnlyHint: true, mcpkit's own and the servers' (as serve --read-only does for every view)."),
+  conditions: conditionsSchema.optional(),
 });
 
 export const configSchema = z

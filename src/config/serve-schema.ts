@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { serveCodeSchema } from './serve-code-schema.js';
 import { EXPOSURE_TEXT, exposureSchema, isHttpUrl, templated, tokenBudgetSchema } from './schema-parts.js';
+import { conditionsSchema } from './conditions-schema.js';
 
 /**
  * `serve --http` as an OAuth protected resource (MCP 2025-11-25 authorization, RFC 9728): it
@@ -94,6 +95,7 @@ export const serveClientSchema = z
     read_only: z.boolean().optional().describe("Only tools that declare readOnlyHint (mcpkit's own read-only policy)."),
     rate: rateSchema.optional(),
     max_concurrent: z.int().positive().optional().describe('Most calls in flight at once.'),
+    conditions: conditionsSchema.optional(),
     credentials: z
       .record(
         z.string(),

@@ -104,6 +104,10 @@ export const ERROR_CODES = {
     'A code-mode script hit one of its limits: memory, tool calls per run, or output bytes.',
     "Do less in one run, or raise the view's code setting the message names.",
   ),
+  CONDITION_FAILED: fault(
+    "A call refused by a condition on its arguments (a view's or a client's conditions): the message names where it is written, its key and its message.",
+    'Call again with arguments that meet the condition; the describe tool lists the conditions that apply.',
+  ),
   HOOK_ABORTED: fault('A pre_call or post_call hook stopped the call.', "The message carries the hook's reason."),
   HOOK_FAILED: fault('A hook module failed to load or threw.', 'Fix the hook module the message names.'),
   LISTEN_FAILED: fault(

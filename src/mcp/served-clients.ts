@@ -2,6 +2,7 @@ import { KeptLimiters, parseRate, type Admission, type LimitText } from '../core
 import type { SharedStore } from '../store/shared-store.js';
 import { LastSeenWriter } from '../store/last-seen.js';
 import type { ToolAccess } from '../tool/context.js';
+import { ConditionSet, type ConditionSpec } from '../conditions/rules.js';
 import { compileClientRules, restricts, type ToolRuleText } from '../proxy/catalog/client-access.js';
 import type { Caller, ClientRoutes } from './route-access.js';
 
@@ -11,6 +12,7 @@ export interface ServedClient extends ClientRoutes {
   read_only?: boolean;
   rate?: string;
   max_concurrent?: number;
+  conditions?: Readonly<Record<string, ConditionSpec>>;
 }
 
 /** The name a caller is recorded under: its configured name, else how it was let in (`token:serve`, `token:<hash>`, `oauth:<subject>`, `anonymous`). */
@@ -69,12 +71,14 @@ export class ServedClients {
     const rules = restricts(spec) ? compileClientRules(spec) : undefined;
     const local = this.store ? undefined : this.limiters.of(spec.name, spec);
     const admit = this.store ? sharedAdmission(this.store, `client:${spec.name}`, spec) : local && (() => local.admit());
+    const conditions = ConditionSet.compile(`serve.clients.${spec.name}.conditions`, spec.conditions);
     return {
       client: spec.name,
       named: true,
       ...(rules ? { allows: (tool: { name: string; readOnly: boolean }) => rules(tool).allowed } : {}),
       ...(spec.read_only ? { readOnly: true } : {}),
       ...(admit ? { admit } : {}),
+      ...(conditions ? { conditions, claims: spec.claims ?? {} } : {}),
     };
   }
 }

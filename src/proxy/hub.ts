@@ -1,3 +1,4 @@
+import { ConditionSet } from '../conditions/rules.js';
 import type { CallToolResult, CompleteRequest, CompleteResult, RequestId, Tool } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
@@ -129,6 +130,7 @@ export class ProxyHub {
       targets: byServer,
       hooks: new HookChain(view.hooks, this.options.baseDir),
       ...(view.name ? { view: view.name } : {}),
+      conditions: ConditionSet.compile(`tool_views.${view.name}.conditions`, view.conditions),
       meta: view.exposure === 'direct' ? false : view.exposure === 'code' ? 'code' : 'search',
       declarations: declarationLimitsOf(view.code),
       unenforced: (reason) => logger.warn(`an input schema is not enforced: ${reason}`),

@@ -1,3 +1,4 @@
+import type { ConditionSet } from '../conditions/rules.js';
 import type { Admission } from '../core/limits.js';
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { ChalkInstance } from 'chalk';
@@ -202,6 +203,10 @@ export interface ToolAccess {
    * (UNAVAILABLE: the call is not run without its limits).
    */
   readonly admit?: () => Admission | Promise<Admission>;
+  /** Its conditions on arguments (serve.clients.NAME.conditions), compiled for this config generation. */
+  readonly conditions?: ConditionSet;
+  /** What its conditions see as `claims`: the claims its entry recognises it by (serve.clients.NAME.claims). */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 
 /** What an agent asked for that needs a person: shown as it is, every line escaped. */

@@ -540,8 +540,8 @@ describe("the README's Teams example", () => {
       .map((l) => words(l).slice(1));
     const ran = [];
     for (const args of lines) ran.push({ args, ...(await runCommand([...args, '--config', file], { env })) });
-    const [addResearch, addRelease, set, list, dry, install, rotate, stats] = ran;
-    expect(ran).toHaveLength(8);
+    const [addResearch, addRelease, set, list, dry, dryArgs, install, rotate, stats] = ran;
+    expect(ran).toHaveLength(9);
     for (const added of [addResearch!, addRelease!]) expect(added.stdout.trim(), added.stderr).toMatch(/^mcpk_[A-Za-z0-9_-]{43}$/);
     expect(set!.code, set!.stderr).toBe(0);
     const written = (parse(readFileSync(file, 'utf8')) as typeof example).serve.clients;
@@ -555,6 +555,9 @@ describe("the README's Teams example", () => {
     expect(list!.stdout).toMatch(/research-agent\s+issued token\s+research/);
     expect(dry!.code, dry!.stderr).toBe(1); // may not call
     expect(dry!.stdout).toContain('release-agent may not call github__delete_repo on /mcp: rule 1 "- github__delete_*" refuses it');
+    // The stand-in github here has no create_issue: the dry run with arguments says so, and which rule let the name through.
+    expect(dryArgs!.code, dryArgs!.stderr).toBe(1);
+    expect(dryArgs!.stdout).toContain('release-agent may not call github__create_issue on /mcp: rule 2 "+ github__*" allows it; but the route serves no tool of this name');
     expect(install!.code, install!.stderr).toBe(0);
     expect(JSON.parse(install!.stdout)).toEqual({
       mcpServers: {

@@ -10,6 +10,7 @@ export default class ClientsAdd extends McpkitCommand {
     '<%= config.bin %> clients add alice --view research',
     '<%= config.bin %> clients add ci-bot --view research --read-only --rate 30/min --max-concurrent 2 --expires 30d',
     '<%= config.bin %> clients add triage --tools "+ github__list_*" --tools "- *" --json',
+    `<%= config.bin %> clients add release-bot --condition 'github__create_issue=args.repo in ["acme/app", "acme/docs"]'`,
     'export ALICE_TOKEN=$(<%= config.bin %> clients add alice --view research)',
   ];
   static override args = {
@@ -28,6 +29,11 @@ export default class ClientsAdd extends McpkitCommand {
       description:
         'When the token stops working: a duration in s, m, h or d (30d), a date (2026-12-31, its start in UTC) or an ISO time; written as an ISO time.',
     }),
+    condition: Flags.string({
+      description:
+        'A condition on arguments, GLOB=EXPR: calls of the tools the glob matches go through only when the CEL expression is true (repeat for more).',
+      multiple: true,
+    }),
   };
 
   async run(): Promise<{ name: string; token: string; config: string; token_expires?: string }> {
@@ -35,7 +41,10 @@ export default class ClientsAdd extends McpkitCommand {
     const [{ addIssuedClient }, { expiryOf }] = await Promise.all([import('../../config/clients-edit.js'), import('../../config/token-life.js')]);
     const now = Date.now();
     const expires = flags.expires !== undefined ? expiryOf(flags.expires, now) : 'never';
+    const { conditionFlags } = await import('../../cli/condition-flags.js');
+    const conditions = conditionFlags(flags.condition);
     const spec = {
+      ...(conditions ? { conditions } : {}),
       ...(expires !== 'never' ? { token_expires: expires } : {}),
       ...(flags.view ? { views: flags.view } : {}),
       ...(flags.tools ? { tools: flags.tools } : {}),

@@ -4,7 +4,6 @@ import { rateLimited, type Limiter } from '../../core/limits.js';
 import { invalidArguments } from '../../core/schema.js';
 import { closestNames } from '../../core/suggest.js';
 import type { ToolAccess, ToolContext } from '../../tool/context.js';
-import { compositeSteps, type CompositeConfig } from '../../config/schema.js';
 import { runLocalTool, toCallResult, toErrorResult } from '../../tool/mcp-shape.js';
 import { createArgsValidator, type ArgsCheck } from './args-validator.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
@@ -14,6 +13,9 @@ import { metaToolNames, metaTools, type MetaMode, type MetaOp } from '../catalog
 import type { DeclaredTool } from '../../code/declarations.js';
 import type { DeclarationLimits } from '../../code/declaration-limits.js';
 import { declarationsResult } from './code-declarations.js';
+import type { ConditionRule, ConditionSet } from '../../conditions/rules.js';
+import { conditionRefusal, rulesFor, withConditions } from './conditions-check.js';
+import { stepEntry, stepRefs } from './router-parts.js';
 import { declaredNamed, declaredToolOf } from '../catalog/code-names.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { ForwardHow } from '../upstream/send-call.js';
@@ -58,6 +60,8 @@ export interface CallRouterOptions {
   hooks: HookChain;
   /** The view's name, for hooks (absent for the default view). */
   view?: string;
+  /** The view's conditions on arguments (./conditions-check.ts). */
+  conditions?: ConditionSet | undefined;
   /** Exposure is not `direct`: the view has the search meta-tools, or code mode's (`code`). */
   meta: false | MetaMode;
   /** Code mode's bounds of declarations (the view's code settings), for search and describe. */
@@ -176,6 +180,8 @@ export class CallRouter {
       ...(this.options.view ? { view: this.options.view } : {}),
     };
     try {
+      const refused = conditionRefusal({ set: this.options.conditions, view: this.options.view }, context.access, entry, args ?? {});
+      if (refused) return toErrorResult(refused);
       return await this.options.hooks.around(args ?? {}, hookContext, (a) => this.dispatch(entry, a, context));
     } catch (error) {
       // A 2026-07-28 server's protocol error, relayed as it is (Upstream.call).
@@ -207,6 +213,8 @@ export class CallRouter {
         const args = (params.arguments ?? {}) as Record<string, unknown>;
         try {
           this.checkArgs(entry.name, entry.tool.inputSchema, args);
+          const refused = conditionRefusal({ set: this.options.conditions, view: this.options.view }, access, entry, args);
+          if (refused) throw refused;
         } catch (error) {
           reply(toErrorResult(error));
           return () => {};
@@ -300,7 +308,7 @@ export class CallRouter {
         return toCallResult({ query: args.query, ...found });
       }
       const entry = await this.metaEntry(String(args.name), access);
-      if (op === 'describe') return toCallResult(publish(entry));
+      if (op === 'describe') return toCallResult(withConditions(publish(entry), this.rulesOf(entry, access)));
       ran(entry);
       return await this.callEntry(entry, (args.arguments as Record<string, unknown> | undefined) ?? {}, context);
     } catch (error) {
@@ -331,14 +339,14 @@ export class CallRouter {
       const keep = access?.allows ? await this.permittedNames(access) : undefined;
       const found = await catalog.search(String(args.query), typeof args.limit === 'number' ? args.limit : 10, keep);
       const entries = await catalog.current();
-      const declared = found.results.map((r) => declaredToolOf(entries.get(r.name)!, catalog.separator));
+      const declared = found.results.map((r) => this.declared(entries.get(r.name)!, access));
       return declarationsResult({ query: args.query, total: found.total }, declared, this.options.declarations);
     }
     if (op === 'describe') {
       const tools = await this.declaredTools(access);
       const named = declaredNamed(tools, String(args.name));
       const entry = await this.metaEntry(named?.published ?? String(args.name), access);
-      return declarationsResult({}, [declaredToolOf(entry, catalog.separator)], this.options.declarations);
+      return declarationsResult({}, [this.declared(entry, access)], this.options.declarations);
     }
     const run = metaToolNames(catalog.label, 'code').run;
     throw new ToolError(
@@ -353,9 +361,18 @@ export class CallRouter {
   /** Every tool this client may call, as a code-mode script reaches it. */
   async declaredTools(access: ToolAccess | undefined): Promise<DeclaredTool[]> {
     const out: DeclaredTool[] = [];
-    for (const entry of (await this.options.catalog.current()).values())
-      if (await this.permitted(entry, access)) out.push(declaredToolOf(entry, this.options.catalog.separator));
+    for (const entry of (await this.options.catalog.current()).values()) if (await this.permitted(entry, access)) out.push(this.declared(entry, access));
     return out;
+  }
+
+  /** A tool as code mode declares it to this caller: with the conditions that apply to it. */
+  private declared(entry: CatalogEntry, access: ToolAccess | undefined): DeclaredTool {
+    return withConditions(declaredToolOf(entry, this.options.catalog.separator), this.rulesOf(entry, access));
+  }
+
+  /** The conditions that apply to this caller's calls of an entry: the view's, then its own. */
+  rulesOf(entry: CatalogEntry, access: ToolAccess | undefined): readonly ConditionRule[] {
+    return rulesFor(this.options.conditions, access, entry.name);
   }
 
   /** The names of the catalog this client may call. */
@@ -370,21 +387,6 @@ export class CallRouter {
 export function readsOnly(entry: CatalogEntry): boolean {
   if (entry.kind === 'local') return entry.tool.annotations.readOnlyHint || entry.tool.enforcesReadOnly === true;
   return entry.tool.annotations?.readOnlyHint === true;
-}
-
-/** The tools a composite calls, as its config names them. */
-function stepRefs(spec: CompositeConfig): string[] {
-  return compositeSteps(spec).map((step) => step.tool);
-}
-
-/** The entry a composite step names: `server.tool` (its own or published name) or an mcpkit tool. */
-function stepEntry(entries: readonly CatalogEntry[], ref: string): CatalogEntry | undefined {
-  const dot = ref.indexOf('.');
-  return dot > 0
-    ? entries.find(
-        (e) => e.kind === 'upstream' && e.server === ref.slice(0, dot) && (e.tool.name === ref.slice(dot + 1) || e.upstreamName === ref.slice(dot + 1)),
-      )
-    : entries.find((e) => e.kind === 'local' && e.name === ref);
 }
 
 /** A call to a tool its pins withhold: what changed, and how to review and approve it. */

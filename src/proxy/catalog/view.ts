@@ -1,3 +1,4 @@
+import type { ConditionSpec } from '../../conditions/rules.js';
 import type { CompositeConfig, McpkitConfig, ServerConfig } from '../../config/schema.js';
 import { DEFAULT_PIN_MODE, SETTING_DEFAULTS } from '../../config/defaults.js';
 import { requireUsable } from '../../config/problems.js';
@@ -47,6 +48,8 @@ export interface ResolvedView {
   pinning: PinMode;
   /** Code mode's limits (the view's `code`, else serve.code), under exposure code. */
   code?: CodeSettings;
+  /** Its conditions on arguments, as written (the hub compiles them: conditions/rules.ts). */
+  conditions?: Readonly<Record<string, ConditionSpec>>;
 }
 
 export type CodeSettings = NonNullable<McpkitConfig['serve']['code']>;
@@ -117,6 +120,7 @@ export function resolveView(
   if (spec.description !== undefined) out.description = spec.description;
   if (spec.separator !== undefined) out.separator = spec.separator;
   if (spec.tokens) out.tokens = spec.tokens;
+  if (spec.conditions) out.conditions = spec.conditions;
   return out;
 }
 

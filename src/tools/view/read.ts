@@ -17,6 +17,12 @@ function summary(name: string, v: Record<string, unknown>) {
   };
 }
 
+/** A view's conditions on arguments, one per tool glob: the expression, and the message a refused caller gets. */
+function conditionsOf(v: Record<string, unknown>): { tools: string; when: string; message?: string }[] {
+  const written = (v.conditions ?? {}) as Record<string, string | { when: string; message?: string }>;
+  return Object.entries(written).map(([tools, c]) => (typeof c === 'string' ? { tools, when: c } : { tools, ...c }));
+}
+
 export async function requireView(ctx: Parameters<typeof writtenSection>[0], name: string) {
   const { entries: views } = await writtenSection(ctx, 'tool_views');
   const view = views[name];
@@ -52,7 +58,7 @@ export const viewShow = defineTool({
   annotations: READ_ONLY,
   async run(input, ctx) {
     const view = await requireView(ctx, input.name);
-    return { ...summary(input.name, view), entry: view };
+    return { ...summary(input.name, view), conditions: conditionsOf(view), entry: view };
   },
 });
 
