@@ -98,11 +98,15 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
   /** Polls until every replica answers the token with `status` (an edit reaches each on its own). */
   async function everyReplicaAnswers(token: string, status: number): Promise<void> {
     const seen: number[] = [];
-    const ok = await waitFor(async () => {
-      const answers = await Promise.all(replicas.map((_, i) => knock(i, token)));
-      seen.splice(0, seen.length, ...answers.map((a) => a.status));
-      return answers.every((a) => a.status === status);
-    }, 30_000, 200);
+    const ok = await waitFor(
+      async () => {
+        const answers = await Promise.all(replicas.map((_, i) => knock(i, token)));
+        seen.splice(0, seen.length, ...answers.map((a) => a.status));
+        return answers.every((a) => a.status === status);
+      },
+      30_000,
+      200,
+    );
     expect(ok, `replicas answered ${seen.join(', ')}, not ${status}`).toBe(true);
   }
 
@@ -206,11 +210,15 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
     const token = added.stdout.trim();
     await everyReplicaAnswers(token, 200);
     const challenges: string[] = [];
-    const refused = await waitFor(async () => {
-      const answers = await Promise.all(replicas.map((_, i) => knock(i, token)));
-      challenges.splice(0, challenges.length, ...answers.map((a) => `${a.status} ${a.challenge}`));
-      return answers.every((a) => a.status === 401 && /error="invalid_token".*expired/.test(a.challenge));
-    }, 60_000, 250);
+    const refused = await waitFor(
+      async () => {
+        const answers = await Promise.all(replicas.map((_, i) => knock(i, token)));
+        challenges.splice(0, challenges.length, ...answers.map((a) => `${a.status} ${a.challenge}`));
+        return answers.every((a) => a.status === 401 && /error="invalid_token".*expired/.test(a.challenge));
+      },
+      60_000,
+      250,
+    );
     expect(refused, challenges.join('\n')).toBe(true);
   }, 120_000);
 });
