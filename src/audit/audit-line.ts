@@ -24,7 +24,8 @@ export interface AuditEntry {
   /** The server's own name for it. */
   upstream_name: string | null;
   duration_ms: number;
-  outcome: 'ok' | 'tool_error' | 'protocol_error';
+  /** refused: the gateway refused it before it ran (a limit, its rules, tool pinning, a policy or a person's no). */
+  outcome: 'ok' | 'tool_error' | 'protocol_error' | 'refused';
   /** The error code: mcpkit's (a tool error) or JSON-RPC's (a protocol error). */
   error_code: string | number | null;
   bytes_in: number;

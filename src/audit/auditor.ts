@@ -26,6 +26,8 @@ export interface AuditedCall {
   /** performance.now() and Date.now() when it was answered (CallQueue notes them); else when recorded. */
   finished?: number;
   endedAt?: number;
+  /** The gateway refused it before it ran (its rules or limits): `refused`, whatever the client was answered. */
+  refused?: boolean | undefined;
   /** A tool result, a prompt or resource result, or the JSON-RPC error that was sent. */
   result?: unknown;
   error?: { code?: unknown };
@@ -42,14 +44,23 @@ export interface CallObserver {
   recordAll?(calls: readonly AuditedCall[]): void;
 }
 
-/** How a call ended, in the audit log's words (a result with isError is a tool error). */
-export function outcomeOf(call: Pick<AuditedCall, 'result' | 'error'>): Pick<AuditEntry, 'outcome' | 'error_code'> {
-  if (call.error)
-    return { outcome: 'protocol_error', error_code: typeof call.error.code === 'number' || typeof call.error.code === 'string' ? call.error.code : null };
+/**
+ * The error codes of a call that was refused rather than failed: a limit (a client's or a server's),
+ * tool pinning, a policy or a person that said no. The call did not run.
+ */
+export const REFUSAL_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED', 'TOOL_NOT_APPROVED', 'FORBIDDEN']);
+
+/** How a call ended, in the audit log's words (a result with isError is a tool error; one refused by the gateway, `refused`). */
+export function outcomeOf(call: Pick<AuditedCall, 'result' | 'error' | 'refused'>): Pick<AuditEntry, 'outcome' | 'error_code'> {
+  if (call.error) {
+    const code = typeof call.error.code === 'number' || typeof call.error.code === 'string' ? call.error.code : null;
+    return { outcome: call.refused ? 'refused' : 'protocol_error', error_code: code };
+  }
   const result = call.result as { isError?: boolean; structuredContent?: { error?: { code?: unknown } } } | undefined;
   if (result?.isError) {
     const code = result.structuredContent?.error?.code;
-    return { outcome: 'tool_error', error_code: typeof code === 'string' ? code : null };
+    const refused = call.refused === true || (typeof code === 'string' && REFUSAL_CODES.has(code));
+    return { outcome: refused ? 'refused' : 'tool_error', error_code: typeof code === 'string' ? code : null };
   }
   return { outcome: 'ok', error_code: null };
 }

@@ -40,7 +40,7 @@ export class ServeMetrics {
     const registers = [this.registry];
     this.calls = new Counter({
       name: 'mcpkit_tool_calls_total',
-      help: 'tools/call requests answered, by view, server ("mcpkit" for its own tools), tool as published (a call through a meta-tool: the tool it ran), client (a name of serve.clients, else "(anonymous)"), and outcome (ok, tool_error, protocol_error).',
+      help: 'tools/call requests answered, by view, server ("mcpkit" for its own tools), tool as published (a call through a meta-tool: the tool it ran), client (a name of serve.clients, else "(anonymous)"), and outcome (ok, tool_error, protocol_error, refused: not run, by a limit, the client\'s rules, tool pinning or a policy).',
       labelNames: ['view', 'server', 'tool', 'client', 'outcome'],
       registers,
     });
@@ -147,6 +147,7 @@ export class ServeMetrics {
           ok: { ...labels, outcome: 'ok' },
           tool_error: { ...labels, outcome: 'tool_error' },
           protocol_error: { ...labels, outcome: 'protocol_error' },
+          refused: { ...labels, outcome: 'refused' },
         },
       };
       if (this.labelSets.size < MAX_LABEL_SETS) this.labelSets.set(key, set);

@@ -29,6 +29,7 @@ export const NON_TOOL_COMMANDS: readonly string[] = [
   'daemon stop',
   'filter run',
   'filter test',
+  'gateway status',
   'secret get',
   'secret list',
   'secret remove',

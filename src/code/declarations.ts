@@ -1,9 +1,16 @@
+import { madeOnce } from './declaration-cache.js';
+import { DECLARATION_DEFAULTS, WALK_BOUNDS, type DeclarationLimits } from './declaration-limits.js';
+import { budgetOf, clipped, commentSafe, doc, memberName, typeOf } from './schema-type.js';
+
 /**
  * TypeScript declarations of a view's tools, as a code-mode script calls them
  * (`tools.SERVER.TOOL(args)`): each tool's parameters with their types and descriptions, and its
  * result type where an outputSchema says it, so a model writes a typed call the first time.
- * Made from the JSON Schemas the tools publish. Pure.
+ * Made from the JSON Schemas the tools publish, each within `max_declaration_bytes` and a bounded
+ * walk (./schema-type.ts), and an answer within `max_answer_bytes`. Pure.
  */
+
+export { memberName, typeOf } from './schema-type.js';
 
 export interface DeclaredTool {
   /** Its group in `tools`: a server, or `mcpkit` for mcpkit's own tools and composites. */
@@ -15,18 +22,11 @@ export interface DeclaredTool {
   description?: string | undefined;
   inputSchema?: unknown;
   outputSchema?: unknown;
+  /** What stands for this definition while it holds (its catalog entry): its declaration is made once for it (./declaration-cache.ts). */
+  anchor?: object;
 }
-
-type Schema = Record<string, unknown>;
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-/** Deeper than this, a schema is written `unknown` (a recursive $ref, or one nested past reading). */
-const MAX_DEPTH = 8;
-
-/** `name`, or `"name"` where it is not an identifier. */
-export function memberName(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
-}
 
 /** How a script reaches a tool: `tools.everything.echo`, or `tools.everything["get-sum"]`. */
 export function accessPath(group: string, name: string): string {
@@ -34,111 +34,116 @@ export function accessPath(group: string, name: string): string {
   return `tools${part(group)}${part(name)}`;
 }
 
-/** A description as JSDoc lines at `indent` (nothing for none); `*\/` in it cannot end the comment. */
-function doc(text: string | undefined, indent: string, extra: readonly string[] = []): string {
-  const lines = [...(text?.trim() ? text.trim().split(/\r?\n/) : []), ...extra].map((line) => line.replace(/\*\//g, '*\\/').trimEnd());
-  if (!lines.length) return '';
-  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
-  return `${indent}/**\n${lines.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */\n`;
-}
+/**
+ * Room kept out of a declaration's walk for what is written after the budget is spent: a note for
+ * each container still open (at most the depth), and the line that says the schema was cut.
+ */
+const RESERVE = 2_500;
 
-/** The TypeScript type a JSON Schema describes, at `indent` (for objects spread over lines). */
-export function typeOf(schema: unknown, indent = '', root: unknown = schema, depth = 0, docs = true): string {
-  if (schema === true || schema === undefined) return 'unknown';
-  if (schema === false) return 'never';
-  if (!schema || typeof schema !== 'object' || depth > MAX_DEPTH) return 'unknown';
-  const s = schema as Schema;
-  const next = (sub: unknown) => typeOf(sub, indent, root, depth + 1, docs);
-  if (typeof s.$ref === 'string') return next(resolveRef(root, s.$ref));
-  if ('const' in s) return JSON.stringify(s.const) ?? 'unknown';
-  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v) ?? 'unknown').join(' | ') || 'never';
-  for (const key of ['anyOf', 'oneOf'] as const) if (Array.isArray(s[key])) return union((s[key] as unknown[]).map(next));
-  if (Array.isArray(s.allOf)) return (s.allOf as unknown[]).map(next).join(' & ') || 'unknown';
-  const types = Array.isArray(s.type) ? (s.type as unknown[]) : s.type !== undefined ? [s.type] : s.properties ? ['object'] : s.items ? ['array'] : [];
-  if (!types.length) return 'unknown';
-  return union(
-    types.map((type) => {
-      switch (type) {
-        case 'string':
-          return 'string';
-        case 'number':
-        case 'integer':
-          return 'number';
-        case 'boolean':
-          return 'boolean';
-        case 'null':
-          return 'null';
-        case 'array':
-          return arrayOf(s, next);
-        case 'object':
-          return objectOf(s, indent, root, depth, docs);
-        default:
-          return 'unknown';
-      }
-    }),
-  );
-}
-
-function union(parts: string[]): string {
-  const unique = [...new Set(parts)];
-  if (unique.includes('unknown')) return 'unknown';
-  return unique.join(' | ') || 'never';
-}
-
-function arrayOf(s: Schema, next: (sub: unknown) => string): string {
-  if (Array.isArray(s.prefixItems)) return `[${(s.prefixItems as unknown[]).map(next).join(', ')}]`;
-  const item = next(s.items);
-  return /[|&\s]/.test(item) && !item.startsWith('{') ? `(${item})[]` : `${item}[]`;
-}
-
-function objectOf(s: Schema, indent: string, root: unknown, depth: number, docs: boolean): string {
-  const properties = (s.properties && typeof s.properties === 'object' ? s.properties : {}) as Record<string, unknown>;
-  const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
-  const inner = `${indent}  `;
-  const members = Object.entries(properties).map(([name, sub]) => {
-    const described = sub && typeof sub === 'object' ? (sub as Schema) : {};
-    const notes = described.default !== undefined ? [`Default: ${JSON.stringify(described.default)}`] : [];
-    const said = docs ? doc(typeof described.description === 'string' ? described.description : undefined, inner, notes) : '';
-    return `${said}${inner}${memberName(name)}${required.has(name) ? '' : '?'}: ${typeOf(sub, inner, root, depth + 1, docs)};`;
+/**
+ * One tool as a member of its group: its description, its parameters, what its promise gives; at
+ * most `cap` bytes. `work.nodes` is told the schemas a walk visited (nothing when it was made before).
+ */
+export function toolMember(tool: DeclaredTool, indent = '', cap = DECLARATION_DEFAULTS.maxDeclarationBytes, work?: { nodes: number }): string {
+  return madeOnce(tool.anchor, `${indent.length}:${cap}`, () => {
+    const written = writeMember(tool, indent, cap, work);
+    return Buffer.byteLength(written) <= cap ? written : cutMember(tool, indent, cap);
   });
-  const extra = s.additionalProperties;
-  if (extra && typeof extra === 'object') members.push(`${inner}[key: string]: ${typeOf(extra, inner, root, depth + 1, docs)};`);
-  else if (!members.length && extra !== false) return 'Record<string, unknown>';
-  return members.length ? `{\n${members.join('\n')}\n${indent}}` : '{}';
 }
 
-/** A local `$ref` (`#/$defs/X`, `#/definitions/X`); anything else is unknown. */
-function resolveRef(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let at: unknown = root;
-  for (const part of ref.slice(1).split('/').filter(Boolean)) {
-    if (!at || typeof at !== 'object') return undefined;
-    at = (at as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return at;
-}
-
-/** One tool as a member of its group: its description, its parameters, what its promise gives. */
-export function toolMember(tool: DeclaredTool, indent = ''): string {
+function writeMember(tool: DeclaredTool, indent: string, cap: number, work?: { nodes: number }): string {
+  const budget = budgetOf(cap - Math.min(RESERVE, Math.floor(cap / 4)), cap);
+  const description = clipped(tool.description, budget);
+  // The parameters first: a model needs them more than the result's shape.
+  const input = tool.inputSchema !== undefined ? typeOf(tool.inputSchema, { indent, budget }) : 'Record<string, unknown>';
   // A result's fields without their descriptions: they mostly repeat the parameters'.
-  const returns = tool.outputSchema !== undefined ? typeOf(tool.outputSchema, indent, tool.outputSchema, 0, false) : 'unknown';
-  const input = tool.inputSchema !== undefined ? typeOf(tool.inputSchema, indent) : 'Record<string, unknown>';
+  const returns = tool.outputSchema !== undefined ? typeOf(tool.outputSchema, { indent, budget, docs: false }) : 'unknown';
+  if (work) work.nodes += WALK_BOUNDS.maxNodes - budget.nodes;
+  const cut = budget.cuts.size ? [`Its schema is cut where a comment says so (${[...budget.cuts].join(', ')}).`] : [];
   const optional = !hasRequired(tool.inputSchema);
-  return `${doc(tool.description, indent)}${indent}${memberName(tool.name)}(args${optional ? '?' : ''}: ${input}): Promise<${returns}>;`;
+  return `${doc(description, indent, cut)}${indent}${memberName(tool.name)}(args${optional ? '?' : ''}: ${input}): Promise<${returns}>;`;
+}
+
+/** A tool whose declaration did not fit even so: its name and a note, with what fits of its description. */
+function cutMember(tool: DeclaredTool, indent: string, cap: number): string {
+  const tail = `${indent}${memberName(tool.name)}(args?: Record<string, unknown>): Promise<unknown>; /* cut: its schema is over max_declaration_bytes (${cap}) */`;
+  const room = cap - Buffer.byteLength(tail) - indent.length * 2 - 16;
+  const description = tool.description && room > 0 ? doc(tool.description.slice(0, Math.floor(room / 3)), indent) : '';
+  return Buffer.byteLength(description + tail) <= cap ? description + tail : tail;
 }
 
 function hasRequired(schema: unknown): boolean {
-  return Boolean(schema && typeof schema === 'object' && Array.isArray((schema as Schema).required) && ((schema as Schema).required as unknown[]).length);
+  const required = schema && typeof schema === 'object' ? (schema as Record<string, unknown>).required : undefined;
+  return Array.isArray(required) && required.length > 0;
 }
 
 /** Said once where some tool declares no result type. */
 const UNTYPED = '// A tool without a result type gives its text (a string), or its structured content where it has some.\n';
 
-/** The declaration of `tools` with these tools, grouped as a script reaches them. */
-export function declarationsOf(tools: readonly DeclaredTool[]): string {
-  const groups = new Map<string, DeclaredTool[]>();
-  for (const tool of tools) groups.set(tool.group, [...(groups.get(tool.group) ?? []), tool]);
-  const body = [...groups].map(([group, members]) => `  ${memberName(group)}: {\n${members.map((m) => toolMember(m, '    ')).join('\n')}\n  };`);
-  const note = tools.some((t) => t.outputSchema === undefined) ? UNTYPED : '';
-  return `${note}declare const tools: {\n${body.join('\n')}\n};\n`;
+const MEMBER_INDENT = '    ';
+
+/** The declaration of `tools` with these members, grouped as a script reaches them. */
+function assemble(members: readonly { tool: DeclaredTool; text: string }[], after = ''): string {
+  const groups = new Map<string, string[]>();
+  for (const { tool, text } of members) groups.set(tool.group, [...(groups.get(tool.group) ?? []), text]);
+  const body = [...groups].map(([group, texts]) => `  ${memberName(group)}: {\n${texts.join('\n')}\n  };`);
+  const note = members.some((m) => m.tool.outputSchema === undefined) ? UNTYPED : '';
+  return `${note}declare const tools: {\n${body.join('\n')}\n};\n${after}`;
+}
+
+/** The declaration of `tools` with these tools (`mcpkit code types`: every tool, each within its cap). */
+export function declarationsOf(tools: readonly DeclaredTool[], limits: DeclarationLimits = DECLARATION_DEFAULTS): string {
+  return assemble(tools.map((tool) => ({ tool, text: toolMember(tool, MEMBER_INDENT, limits.maxDeclarationBytes) })));
+}
+
+/** A search's or a describe's declarations, within `max_answer_bytes`: the tools that do not fit are named after them. */
+export interface DeclarationsAnswer {
+  text: string;
+  declared: DeclaredTool[];
+  omitted: DeclaredTool[];
+}
+
+/** Room of an answer that is not its members: the header, the groups' lines, the note that names what was left out. */
+const FRAME = 1_500;
+/**
+ * Schemas one answer may visit in its walks: a search of 50 tools each made to spend its whole walk
+ * would hold serve's thread 50 times as long. The tools past it are named, and declared by the
+ * next answers (what was made is kept); an ordinary tool visits tens of schemas.
+ */
+const ANSWER_NODES = 10 * WALK_BOUNDS.maxNodes;
+
+export function declarationsAnswer(tools: readonly DeclaredTool[], limits: DeclarationLimits = DECLARATION_DEFAULTS): DeclarationsAnswer {
+  const cap = Math.max(1_000, Math.min(limits.maxDeclarationBytes, limits.maxAnswerBytes - FRAME));
+  const members: { tool: DeclaredTool; text: string }[] = [];
+  const omitted: DeclaredTool[] = [];
+  let room = limits.maxAnswerBytes - FRAME;
+  const work = { nodes: 0 };
+  for (const tool of tools) {
+    if (work.nodes >= ANSWER_NODES) {
+      omitted.push(tool);
+      continue;
+    }
+    const text = toolMember(tool, MEMBER_INDENT, cap, work);
+    const size = Buffer.byteLength(text) + Buffer.byteLength(tool.group) + 12;
+    if (size > room) {
+      omitted.push(tool);
+      continue;
+    }
+    members.push({ tool, text });
+    room -= size;
+  }
+  let text = assemble(members, omittedNote(omitted, limits.maxAnswerBytes));
+  // The frame is an estimate: what it missed is paid by the last tools declared.
+  while (Buffer.byteLength(text) > limits.maxAnswerBytes && members.length) {
+    omitted.unshift(members.pop()!.tool);
+    text = assemble(members, omittedNote(omitted, limits.maxAnswerBytes));
+  }
+  return { text, declared: members.map((m) => m.tool), omitted };
+}
+
+function omittedNote(omitted: readonly DeclaredTool[], cap: number): string {
+  if (!omitted.length) return '';
+  const named = omitted.slice(0, 10).map((t) => commentSafe(JSON.stringify(t.published.slice(0, 64))));
+  const more = omitted.length > 10 ? `, and ${omitted.length - 10} more` : '';
+  return `// Not declared here, past max_answer_bytes (${cap}) or the work of one answer: ${named.join(', ')}${more}. Describe one at a time by its name.\n`;
 }

@@ -34,6 +34,21 @@ export const EXPOSURE_TEXT =
 /** A view's code mode limits (exposure: code), each named in the error a run that hits it ends with. */
 export const codeSettingsSchema = z
   .strictObject({
+    max_declaration_bytes: z
+      .int()
+      .min(1000)
+      .max(1_000_000)
+      .optional()
+      .describe(
+        "Bytes of one tool's TypeScript declaration in search, describe and code types; past them the rest of its schema is written unknown, with a note (default 20000).",
+      ),
+    max_answer_bytes: z
+      .int()
+      .min(4000)
+      .max(10_000_000)
+      .optional()
+      .describe('Bytes of the declarations in one search or describe answer; the tools past them are named, not declared (default 100000).'),
+
     timeout_ms: z.int().min(100).max(3_600_000).optional().describe('Wall time of one run, its tool calls included (default 30000).'),
     memory_mb: z.int().min(1).max(1024).optional().describe("A script's memory (default 64)."),
     max_calls: z.int().min(1).max(100_000).optional().describe('Tool calls in one run (default 100).'),

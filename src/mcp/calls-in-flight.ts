@@ -23,6 +23,13 @@ export class CallsInFlight<W> {
     return [...this.calls.keys()];
   }
 
+  /** How many calls are running now, whoever's they are. */
+  count(): number {
+    let n = 0;
+    for (const set of this.calls.values()) n += set.size;
+    return n;
+  }
+
   /** Cancels every call of these owners; settles with how many once each has ended. */
   async cancel(owners: Iterable<W>): Promise<number> {
     const ending: Promise<void>[] = [];

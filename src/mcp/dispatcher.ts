@@ -1,6 +1,6 @@
 import { CLIENT_INFO_META_KEY, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { errorObject } from '../core/errors.js';
 import type { CallToolResult, ClientCapabilities, CompleteRequest, LoggingLevel } from '@modelcontextprotocol/server';
+import { errorObject } from '../core/errors.js';
 import type { Runtime } from '../app/runtime.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { FastCall } from '../proxy/calls/call-router.js';
@@ -9,7 +9,7 @@ import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
 import { toErrorResult } from '../tool/mcp-shape.js';
 import { SessionState, type ToolAccess, type ToolContext } from '../tool/context.js';
 import { beginCall, linksOf, REVOKED, throughChain, type BegunCall, type CallLinks, type CallStart, type ServeObservers } from './call-chain.js';
-import type { Answered } from './call-record.js';
+import { answeredOf, refusalAnswered, type Answered } from './call-record.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { runCodeCall } from './code-run.js';
 import { OpenQuestions, personAsker, SharedQuestions, type QuestionBook } from './person-asker.js';
@@ -151,10 +151,11 @@ export class Dispatcher {
       // The hot path relays progress as the upstream sent it (the forwarder puts back the client's token).
       ...(fast ? {} : { progressToken: params._meta?.progressToken, notify: (n: Parameters<NonNullable<CallStart['notify']>>[0]) => ctx.notify(n) }),
     });
-    if (begun.refused) return Promise.resolve(this.answer(ctx, begun, begun.refused));
+    const refusedFor = () => refusalAnswered(this.making ?? this.options.hub(undefined), fast, params.name);
+    if (begun.refused) return Promise.resolve(this.answer(ctx, begun, begun.refused, refusedFor()));
     const run = () => (fast ? this.runFast(fast, ctx, begun) : this.runOrdinary(params, ctx, begun));
     // Limits kept in the shared store: the call runs once it holds its place there.
-    if (begun.admitted) return begun.admitted.then((refused) => (refused ? this.answer(ctx, begun, refused) : run()));
+    if (begun.admitted) return begun.admitted.then((no) => (no ? this.answer(ctx, begun, no, refusedFor()) : run()));
     return run();
   }
 
@@ -171,10 +172,11 @@ export class Dispatcher {
     if (hub) void (hub.relaysRequests ? hub.close() : hub.clients.detach(this.session)).catch(() => undefined);
   }
 
-  /** The steps end with the answer; a carrier that sends it itself says how many bytes it sent. */
-  private answer(ctx: RequestContext, begun: BegunCall, result: CallToolResult, answered?: Answered): CallToolResult {
+  /** The steps end with the answer (a refusal's once what it was for is known); a carrier that sends it itself says how many bytes it sent. */
+  private answer(ctx: RequestContext, begun: BegunCall, result: CallToolResult, answered?: Answered | Promise<Answered>): CallToolResult {
     const sent = ctx.signal.aborted ? undefined : ctx.send?.(result);
-    begun.end({ result, resultBytes: typeof sent === 'number' ? sent - envelopeBytes(ctx.id) : undefined }, answered);
+    const end = (by?: Answered) => begun.end({ result, resultBytes: typeof sent === 'number' ? sent - envelopeBytes(ctx.id) : undefined }, by);
+    void (answered instanceof Promise ? answered.then(end) : end(answered));
     return result;
   }
 
@@ -242,8 +244,8 @@ export class Dispatcher {
       await begun.progressSent();
       // A call the revocation of its credential cancelled says so, not how its upstream took the cancel.
       if (revoked?.aborted) return this.answer(ctx, begun, toErrorResult(REVOKED));
+      answered = await answeredOf(hub, name, outcome);
       if (!outcome.found) throw unknownTool(name, outcome.similar);
-      answered = { ...(outcome.entry ? { entry: outcome.entry } : {}), ...(outcome.via ? { via: outcome.via } : {}), ...(outcome.meta ? { meta: true } : {}) };
       return this.answer(ctx, begun, outcome.result, answered);
     } catch (error) {
       begun.end({ error }, answered);

@@ -11,6 +11,8 @@ import { isModernPost, type ModernRoute } from './modern-http.js';
 import { listedViews, listsDefault, type Caller, type Route } from './route-access.js';
 import { accessRules, type HttpSettings, type RouteAuth } from './route-auth.js';
 import type { ServedClients } from './served-clients.js';
+import type { Fleet } from './fleet.js';
+import { localProblems, seesFleet } from './health-view.js';
 
 /**
  * The routes of `serve --http`, one small handler each, in a table by route kind. The front door
@@ -32,6 +34,8 @@ export interface HttpParts {
   audit?: () => AuditStatus;
   /** serve.store, when set: how it stands. */
   store?: () => StoreStatus;
+  /** This replica among the others (the admin's /health). */
+  fleet: Fleet;
 }
 
 /** A request at the door: where it goes, the settings it is judged by, and who it is (when let in). */
@@ -46,17 +50,24 @@ export interface RouteRequest<R extends Route = Route> {
 
 type Handler<K extends Route['kind']> = (parts: HttpParts, request: RouteRequest<Extract<Route, { kind: K }>>) => unknown;
 
-/** GET /health: the bare status for anyone; what is served and how the config reloaded only for a caller let in (masked whole). */
-export function health(parts: HttpParts, res: ServerResponse, detail: boolean): void {
+/**
+ * GET /health: the bare status for anyone; what is served, how the config reloaded and why it is
+ * degraded only for a caller let in (masked whole); the fleet (every replica, and whether they
+ * serve one config) only for the admin (./health-view.ts seesFleet).
+ */
+export async function health(parts: HttpParts, res: ServerResponse, detail: boolean, fleet = false): Promise<void> {
   const upstreams = parts.runtime.upstreamStatus();
   const audit = parts.audit?.();
   const store = parts.store?.();
   // An audit log that cannot be written is a fault too: calls go on, their record does not. A
   // store that does not answer is one: limited calls are refused meanwhile.
-  const healthy = upstreams.every((u) => u.state === 'ready' || u.state === 'idle') && audit?.ok !== false && (store === undefined || store.state === 'ready');
-  const status = healthy ? 'ok' : 'degraded';
+  const reasons = localProblems({ upstreams, audit, store });
+  const replicas = fleet ? await parts.fleet.view() : undefined;
+  reasons.push(...(replicas?.reasons ?? []));
+  const status = reasons.length ? 'degraded' : 'ok';
   const config = parts.runtime.configStatus();
-  sendJson(res, 200, redactDeep(detail ? { status, upstreams, config, ...(audit ? { audit } : {}), ...(store ? { store } : {}) } : { status }));
+  const shown = { status, ...(reasons.length ? { reasons } : {}), upstreams, config, ...(audit ? { audit } : {}), ...(store ? { store } : {}) };
+  sendJson(res, 200, redactDeep(detail ? { ...shown, ...(replicas ? { replicas: replicas.replicas } : {}) } : { status }));
 }
 
 /** An MCP route (/mcp, /view/NAME/mcp): a 2026-07-28 request to its modern leg, anything else to the 2025 sessions. */
@@ -130,7 +141,7 @@ export const ROUTES: { [K in Route['kind']]: Handler<K> } = {
   view,
   views,
   'view-info': viewInfo,
-  health: (parts, { res }) => health(parts, res, true),
+  health: (parts, { res, settings, caller }) => health(parts, res, true, seesFleet(accessRules(settings), caller)),
   metrics,
 };
 

@@ -24,6 +24,8 @@ import { outcomeOf, roundContext, type Outcome } from './call-round.js';
 import { hostedCallRunner } from './modern-http.js';
 import type { CallMessage } from '../store/shared-store.js';
 import { taskSettingsOf } from './task-settings.js';
+import { startFleet } from './fleet.js';
+import { isOAuthPath, oauthNotFound } from './oauth-paths.js';
 import { followTokenDeadlines } from './token-deadlines.js';
 
 export type { HttpSettings } from './route-auth.js';
@@ -122,6 +124,7 @@ export async function serveHttp(
       await parts.sessions.close();
       parts.close();
       await Promise.allSettled([...parts.modernRoutes.values()].map((m) => m.close()));
+      await parts.fleet.close(); // before the store: its record goes with it
       await options.store?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
@@ -172,6 +175,7 @@ function httpParts(
     },
     modernOpen: new Set(),
     inFlight: (route, caller) => scopeOf(calls, { route, caller }),
+    fleet: startFleet({ runtime, store: options.store, replicaId: options.replicaId, inFlight: () => calls.count() }),
     maxBodyBytes,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.audit ? { audit: options.audit } : {}),
@@ -202,8 +206,8 @@ function frontDoor(options: HttpServeOptions, parts: HttpParts, auth: RouteAuth)
       return sendJson(res, 400, { error: { code: 'INVALID_INPUT', message: `The path ${path} has a malformed %-escape.` } });
     }
     if (s.oauth && path.startsWith('/.well-known/oauth-protected-resource')) return oauthMetadata(auth, res, req, s, path);
-    // An OAuth client's discovery reads an error as RFC 6749 shapes it: `error` a string.
-    if (path.startsWith('/.well-known/')) return sendJson(res, 404, oauthNotFound(path));
+    // An OAuth client's discovery, and its registration after a 401, read an error as RFC 6749 shapes it: `error` a string.
+    if (isOAuthPath(path)) return sendJson(res, 404, oauthNotFound(path, s.oauth?.issuer), { 'cache-control': 'no-store' });
     if (!route || (route.kind === 'metrics' && !options.metrics)) {
       return sendJson(res, 404, {
         error: { code: 'NOT_FOUND', message: `Nothing at ${path}. Routes: /mcp, /view/{name}/mcp, /views, /views/{name}, /health, /metrics.` },
@@ -218,18 +222,13 @@ function frontDoor(options: HttpServeOptions, parts: HttpParts, auth: RouteAuth)
   };
 }
 
-/** A 404 under /.well-known/ as an OAuth client reads an error (RFC 6749 section 5.2): `error` a string. */
-function oauthNotFound(path: string): { error: string; error_description: string } {
-  return { error: 'not_found', error_description: `No metadata at ${path}: this server is a protected resource (RFC 9728), not an authorization server.` };
-}
-
 /** Protected resource metadata (RFC 9728): public by design, what a client reads to learn where to get a token. */
 async function oauthMetadata(auth: RouteAuth, res: ServerResponse, req: IncomingMessage, s: HttpSettings, path: string): Promise<unknown> {
   const oauth = (await auth.oauthOf(s))!;
   const described = oauth.module.routeOfMetadataPath(path);
   const viewName = s.views.find((v) => viewPath(v.name) === described)?.name;
   if (!described || !(described === '/' || described === '/mcp' || viewName !== undefined) || req.method !== 'GET') {
-    return sendJson(res, 404, oauthNotFound(path));
+    return sendJson(res, 404, oauthNotFound(path, s.oauth!.issuer));
   }
   // The server as a whole names every scope that opens a part of it.
   const scopes =

@@ -16,9 +16,8 @@ import { viewPrefixes, type ResolvedView } from './catalog/view.js';
 export type { CallOutcome } from './calls/call-router.js';
 import type { UpstreamGate } from './calls/call-router.js';
 import { codeLimitsOf, type CodeLimits } from '../code/limits.js';
-import type { DeclaredTool } from '../code/declarations.js';
-import type { ToolTree } from '../code/protocol.js';
-import { bareName, OWN_GROUP, toolTreeOf } from './catalog/code-names.js';
+import { declarationLimitsOf } from '../code/declaration-limits.js';
+import { bareName, OWN_GROUP, toolTreeOf, type CodeTools } from './catalog/code-names.js';
 import { metaToolNames } from './catalog/meta-tools.js';
 
 export type LogListener = (params: LogParams, related: RequestId | undefined) => void;
@@ -131,6 +130,7 @@ export class ProxyHub {
       hooks: new HookChain(view.hooks, this.options.baseDir),
       ...(view.name ? { view: view.name } : {}),
       meta: view.exposure === 'direct' ? false : view.exposure === 'code' ? 'code' : 'search',
+      declarations: declarationLimitsOf(view.code),
       unenforced: (reason) => logger.warn(`an input schema is not enforced: ${reason}`),
       ...(this.options.upstreamGate ? { upstreamGate: this.options.upstreamGate } : {}),
     });
@@ -338,7 +338,7 @@ export class ProxyHub {
    * What a code-mode script of this client reaches, as `tools`: every tool it may call, and the
    * withheld tools its rules allow (a call of one is refused TOOL_NOT_APPROVED, as a direct call is).
    */
-  async codeTools(access?: ToolAccess): Promise<{ declared: DeclaredTool[]; tree: ToolTree; publishedFor(group: string, name: string): string }> {
+  async codeTools(access?: ToolAccess): Promise<CodeTools> {
     const { router, catalog } = this.current;
     const declared = await router.declaredTools(access);
     const held = catalog
@@ -348,7 +348,7 @@ export class ProxyHub {
     const separator = catalog.separator;
     // What a name the tree does not have would be published under: the call is then judged as any call of it.
     const publishedFor = (group: string, name: string) => (group === OWN_GROUP || separator === null ? name : `${group}${separator ?? '__'}${name}`);
-    return { declared, tree: toolTreeOf([...declared, ...held]), publishedFor };
+    return { declared, tree: toolTreeOf([...declared, ...held]), publishedFor, declarationLimits: declarationLimitsOf(this.current.view.code) };
   }
 
   /** The hot path, if it takes this call (CallRouter.fastCall). */

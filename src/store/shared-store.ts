@@ -299,6 +299,11 @@ export class SharedStore {
     return `${this.prefix}:{lease:${holder}}`;
   }
 
+  /** What keeps records of its own in the store (store/replica-records.ts): the connection, the key prefix, the lease, this replica. */
+  recordKeeping(): { redis: RedisClient; prefix: string; leaseMs: number; holder: string } {
+    return { redis: this.redis, prefix: this.prefix, leaseMs: this.leaseMs, holder: this.holder };
+  }
+
   /** What an agent is told when the store does not answer (the client library's reason goes to the operator's log and /health). */
   private lost(error: unknown, outcome: string): ToolError {
     this.logger.debug(`serve.store (${this.url}): ${(error as Error).message}`);

@@ -49,6 +49,8 @@ export interface OpenedView {
   /** What a code-mode script reaches of the view (code/declarations.ts), with the view's code limits. */
   codeTools(): Promise<{
     declared: readonly { group: string; name: string; published: string; description?: string; inputSchema?: unknown; outputSchema?: unknown }[];
+    /** How large each tool's declaration may be (the view's code settings). */
+    declarationLimits: { maxDeclarationBytes: number; maxAnswerBytes: number };
     tree: Readonly<Record<string, Readonly<Record<string, string>>>>;
     publishedFor(group: string, name: string): string;
   }>;

@@ -59,6 +59,18 @@ describe('outcomeOf', () => {
     [{ result: { isError: true, content: [] } }, { outcome: 'tool_error', error_code: null }],
     [{ error: { code: -32602 } }, { outcome: 'protocol_error', error_code: -32602 }],
     [{ error: {} }, { outcome: 'protocol_error', error_code: null }],
+    // Refused before it ran: a limit, tool pinning, a policy; or the client's rules (answered as an unknown tool).
+    [{ result: { isError: true, structuredContent: { error: { code: 'RATE_LIMITED' } } } }, { outcome: 'refused', error_code: 'RATE_LIMITED' }],
+    [{ result: { isError: true, structuredContent: { error: { code: 'TOOL_NOT_APPROVED' } } } }, { outcome: 'refused', error_code: 'TOOL_NOT_APPROVED' }],
+    [{ result: { isError: true, structuredContent: { error: { code: 'FORBIDDEN' } } } }, { outcome: 'refused', error_code: 'FORBIDDEN' }],
+    [
+      { error: { code: -32602 }, refused: true },
+      { outcome: 'refused', error_code: -32602 },
+    ],
+    [
+      { result: { isError: true, content: [] }, refused: true },
+      { outcome: 'refused', error_code: null },
+    ],
   ])('%j', (call, expected) => {
     expect(outcomeOf(call)).toEqual(expected);
   });

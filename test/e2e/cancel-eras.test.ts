@@ -6,7 +6,7 @@ import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.j
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
-import { REDIS_REQUIRED, REDIS_SERVER, startRedis } from '../support/redis-server.js';
+import { redisFor, startRedis, STORE_KEY } from '../support/redis-server.js';
 
 /**
  * A cancelled call reaches its upstream server in every pairing of eras, and gives back its places
@@ -171,7 +171,8 @@ describe('a task waiting for its answers (input_required) on a server pinned as 
   }, 60_000);
 });
 
-describe.skipIf(!REDIS_SERVER && !REDIS_REQUIRED)('replicas sharing serve.store: tasks/cancel sent to the other replica, a server pinned as old', () => {
+const withRedis = redisFor('tasks/cancel sent to the other replica');
+describe.runIf(withRedis)('replicas sharing serve.store: tasks/cancel sent to the other replica, a server pinned as old', () => {
   it('reaches the server where the task runs, and frees the places there at once', async () => {
     const redis = await startRedis();
     const replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
@@ -182,7 +183,7 @@ describe.skipIf(!REDIS_SERVER && !REDIS_REQUIRED)('replicas sharing serve.store:
           clients: { alice: { token: 'alice-token', max_concurrent: 1 }, bob: { token: 'bob-token' } },
           // The quick tools are answered as they are, even while the server starts.
           tasks: { after_ms: 300, tools: { old__cancellations: 30_000, old__greet: 30_000 } },
-          store: { url: redis.url, lease_ms: 5000 },
+          store: { url: redis.url, lease_ms: 5000, key: STORE_KEY },
         },
       });
       replicas.push(await serveHttpChild(config), await serveHttpChild(config));

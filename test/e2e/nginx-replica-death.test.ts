@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { NGINX, startNginx, startReplica } from '../helpers/nginx.js';
 import { FIXTURE_SERVERS, freePort, SERVERS } from '../helpers/upstreams.js';
-import { REDIS_REQUIRED, REDIS_SERVER, startRedis, type RunningRedis } from '../support/redis-server.js';
+import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 
 /**
  * A replica's death is a protocol answer, never an nginx error page: each of docs/deploy's nginx
@@ -37,7 +37,7 @@ async function behindNginx(file: 'nginx.conf' | 'nginx-store.conf') {
     config,
     JSON.stringify({
       mcp_servers: { everything: SERVERS.everything, jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
-      serve: { replica_id: '${REPLICA_ID}', ...(store ? { store: { url: store.url } } : {}) },
+      serve: { replica_id: '${REPLICA_ID}', ...(store ? { store: { url: store.url, key: STORE_KEY } } : {}) },
     }),
   );
   const [front, p1, p2] = [await freePort(), await freePort(), await freePort()];
@@ -46,7 +46,17 @@ async function behindNginx(file: 'nginx.conf' | 'nginx-store.conf') {
   children.push(r1, r2);
   const proxy = await startNginx(file, dir, { front, r1: p1, r2: p2 });
   children.push(proxy.child);
-  return { url: proxy.url, r1 };
+  return { url: proxy.url, r1, r1Url: `http://127.0.0.1:${p1}` };
+}
+
+/** Waits until the replica at `url` says it has a call in flight (its own record in /health), or the deadline passes. */
+async function runningOn(url: string, deadlineMs: number): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    const health = (await (await fetch(`${url}/health`)).json().catch(() => ({}))) as { replicas?: { self?: boolean; in_flight?: number }[] };
+    if ((health.replicas ?? []).some((r) => r.self && (r.in_flight ?? 0) > 0)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function connect(url: string, era: 'legacy' | 'modern'): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
@@ -66,12 +76,13 @@ const outcome = (p: Promise<unknown>) =>
     (error: Error) => ({ answered: false as const, status: error instanceof SdkHttpError ? error.status : undefined, message: error.message }),
   );
 
+const withRedis = redisFor('a replica killed behind nginx-store.conf');
 describe.skipIf(!NGINX).each(['nginx.conf', 'nginx-store.conf'] as const)('a replica killed behind nginx (docs/deploy/%s)', (file) => {
   const needsStore = file === 'nginx-store.conf';
-  it.skipIf(needsStore && !REDIS_SERVER && !REDIS_REQUIRED)(
+  it.runIf(!needsStore || withRedis)(
     "a 2025 session's call in flight ends at once, the session is answered 404 (start a new one), and a new session works",
     async () => {
-      const { url, r1 } = await behindNginx(file);
+      const { url, r1, r1Url } = await behindNginx(file);
       const modern = await connect(url, 'modern');
       let ofDead: Awaited<ReturnType<typeof connect>> | undefined;
       for (let i = 0; i < 6 && !ofDead; i++) {
@@ -86,7 +97,8 @@ describe.skipIf(!NGINX).each(['nginx.conf', 'nginx-store.conf'] as const)('a rep
       // (a call answered on a stream, SSE, cannot be told more once its stream broke: see the README).
       expect(JSON.stringify((await ofDead!.client.callTool({ name: 'jobs__greet', arguments: { name: 'Ann' } })).content)).toContain('Hello, Ann!');
       const inFlight = outcome(ofDead!.client.callTool({ name: 'jobs__slow_compute', arguments: { seconds: 30 } }, { timeout: 60_000 }));
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Killed once r1 has the call (its /health counts it), not after a guess of how long the request takes to get there.
+      await runningOn(r1Url, 25_000);
       r1.kill('SIGKILL');
       const ended = await inFlight;
       // Ended by the replica's death, answered as the protocol answers for a session that is gone:

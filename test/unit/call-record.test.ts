@@ -38,6 +38,12 @@ describe('auditedCall (the one maker of audit records, for both downstream paths
     ],
     ['a listing meta-tool: mcpkit answered', { name: 'search_tools', answered: { meta: true } }, { server: 'mcpkit', upstreamName: 'search_tools' }],
     ['nothing known answered', { name: 'nope', answered: undefined }, { name: 'nope', server: undefined, upstreamName: undefined }],
+    ['refused by its limits or rules: under the tool it named', { answered: { entry: echo, refused: true } }, { server: 'everything', refused: true }],
+    [
+      'a tool its pins withhold: the server it is of',
+      { name: 'notes__send', answered: { held: { server: 'notes', tool: 'send' } } },
+      { name: 'notes__send', server: 'notes', upstreamName: 'send', refused: undefined },
+    ],
     ['an error', { ended: { error: { code: -32602 } } }, { error: { code: -32602 }, result: undefined }],
     ['the bytes sent, when the path counted them', { ended: { result: {}, resultBytes: 42 } }, { resultBytes: 42 }],
   ])('%s', (_, facts, expected) => {

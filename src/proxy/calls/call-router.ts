@@ -11,7 +11,9 @@ import type { CatalogEntry } from '../catalog/catalog.js';
 import { runComposite } from './composite.js';
 import type { HookChain } from './hooks.js';
 import { metaToolNames, metaTools, type MetaMode, type MetaOp } from '../catalog/meta-tools.js';
-import { accessPath, declarationsOf, type DeclaredTool } from '../../code/declarations.js';
+import type { DeclaredTool } from '../../code/declarations.js';
+import type { DeclarationLimits } from '../../code/declaration-limits.js';
+import { declarationsResult } from './code-declarations.js';
 import { declaredNamed, declaredToolOf } from '../catalog/code-names.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { ForwardHow } from '../upstream/send-call.js';
@@ -58,6 +60,8 @@ export interface CallRouterOptions {
   view?: string;
   /** Exposure is not `direct`: the view has the search meta-tools, or code mode's (`code`). */
   meta: false | MetaMode;
+  /** Code mode's bounds of declarations (the view's code settings), for search and describe. */
+  declarations?: DeclarationLimits;
   /** Told when an upstream's input schema cannot be compiled (its arguments are then not checked). */
   unenforced(reason: string): void;
   /** serve.upstream_limits: the gate of a server's calls, if it has one (its calls then take the ordinary path). */
@@ -328,13 +332,13 @@ export class CallRouter {
       const found = await catalog.search(String(args.query), typeof args.limit === 'number' ? args.limit : 10, keep);
       const entries = await catalog.current();
       const declared = found.results.map((r) => declaredToolOf(entries.get(r.name)!, catalog.separator));
-      return declarationsResult({ query: args.query, total: found.total }, declared);
+      return declarationsResult({ query: args.query, total: found.total }, declared, this.options.declarations);
     }
     if (op === 'describe') {
       const tools = await this.declaredTools(access);
       const named = declaredNamed(tools, String(args.name));
       const entry = await this.metaEntry(named?.published ?? String(args.name), access);
-      return declarationsResult({}, [declaredToolOf(entry, catalog.separator)]);
+      return declarationsResult({}, [declaredToolOf(entry, catalog.separator)], this.options.declarations);
     }
     const run = metaToolNames(catalog.label, 'code').run;
     throw new ToolError(
@@ -386,13 +390,4 @@ function stepEntry(entries: readonly CatalogEntry[], ref: string): CatalogEntry 
 /** A call to a tool its pins withhold: what changed, and how to review and approve it. */
 export function notApproved(name: string, held: WithheldTool): ToolError {
   return notApprovedError({ noun: 'tool', name, server: held.server, upstreamName: held.tool, why: held.why });
-}
-
-/** Code mode's answer with declarations: the .d.ts as text, and what it declares as structured content. */
-function declarationsResult(about: Record<string, unknown>, tools: readonly DeclaredTool[]): CallToolResult {
-  const declarations = tools.length ? declarationsOf(tools) : '// No tool matches; try other words.\n';
-  return {
-    content: [{ type: 'text', text: declarations }],
-    structuredContent: { ...about, tools: tools.map((t) => ({ name: t.published, call: accessPath(t.group, t.name) })), declarations },
-  };
 }

@@ -1,7 +1,17 @@
 import type { DeclaredTool } from '../../code/declarations.js';
+import type { DeclarationLimits } from '../../code/declaration-limits.js';
 import type { ToolTree } from '../../code/protocol.js';
 import { publish } from './view-catalog.js';
 import type { CatalogEntry } from './catalog.js';
+
+/** What a code-mode script of one client reaches (ProxyHub.codeTools), and how large its declarations may be. */
+export interface CodeTools {
+  declared: DeclaredTool[];
+  tree: ToolTree;
+  /** What a name the tree does not have would be published under. */
+  publishedFor(group: string, name: string): string;
+  declarationLimits: DeclarationLimits;
+}
 
 /** The group a code-mode script reaches mcpkit's own tools and the composites under. */
 export const OWN_GROUP = 'mcpkit';
@@ -15,6 +25,8 @@ export function declaredToolOf(entry: CatalogEntry, separator: string | null | u
   const tool = publish(entry);
   const described = {
     published: entry.name,
+    // The entry lives as long as its catalog's generation: its declaration is made once for it.
+    anchor: entry,
     ...(tool.description ? { description: tool.description } : {}),
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),

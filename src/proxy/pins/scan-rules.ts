@@ -8,11 +8,10 @@
  * parameter names and descriptions, enum values, _meta); `hidden` finds invisible characters
  * (core/invisible.ts); `parameter` looks at each parameter whose name carries no purpose together
  * with what it is told to hold; `mention`, `collision` and `confusable` compare tools across
- * servers; `tampered` is a pin whose text does not match its hash.
+ * servers; `tampered` is a pin whose text does not match its hash; `schema`, a schema's size expanded.
  */
-
+import { SCHEMA_SIZE_RULE } from './schema-size-rule.js';
 export type Severity = 'low' | 'medium' | 'high' | 'critical';
-
 export const SEVERITIES: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
 
 /** A tool as an example gives it: a description alone, or the parts a rule needs. */
@@ -28,7 +27,7 @@ export type RuleExample = string | Record<string, ExampleTool[]>;
 export interface ScanRule {
   id: string;
   name: string;
-  kind: 'text' | 'hidden' | 'parameter' | 'mention' | 'collision' | 'confusable' | 'tampered';
+  kind: 'text' | 'hidden' | 'parameter' | 'mention' | 'collision' | 'confusable' | 'tampered' | 'schema';
   severity: Severity;
   /** What the rule finds, in one line. */
   summary: string;
@@ -396,4 +395,5 @@ export const SCAN_RULES: readonly ScanRule[] = [
       clean: [{ github: [{ name: 'create_issue' }], gitlab: [{ name: 'create_issues' }] }],
     },
   },
+  SCHEMA_SIZE_RULE,
 ];

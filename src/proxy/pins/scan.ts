@@ -3,6 +3,7 @@ import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rul
 import { sectionOf, type PinFile } from '../../config/pin-file.js';
 import { pinIntact } from './pins.js';
 import { LinearRegExp } from '../../core/linear-regexp.js';
+import { oversizedSchemas } from './schema-size-rule.js';
 
 /**
  * `mcpkit server scan`: the rules of ./scan-rules.ts applied to tool definitions as the lock file
@@ -50,6 +51,8 @@ export function scanTools(all: readonly ScanTool[], rules: readonly ScanRule[] =
     if (rule.kind === 'text' || rule.kind === 'hidden') for (const t of all) findings.push(...textFindings(rule, t));
     else if (rule.kind === 'parameter') for (const t of tools) findings.push(...parameterFindings(rule, t));
     else if (rule.kind === 'mention') findings.push(...mentionFindings(rule, tools));
+    else if (rule.kind === 'schema')
+      for (const t of tools) for (const o of oversizedSchemas(t.definition)) findings.push(finding(rule, t, o.field, undefined, '', o.message));
     else if (rule.kind === 'collision' || rule.kind === 'confusable') findings.push(...nameFindings(rule, tools));
     else if (rule.kind === 'tampered') {
       for (const t of all.filter((x) => x.tampered)) {

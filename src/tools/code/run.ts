@@ -90,8 +90,8 @@ export const codeTypes = defineTool({
   ...TERMINAL_ONLY_TOOL,
   async run(input, ctx) {
     return ctx.views.with(input.view, async (opened) => {
-      const { declared } = await opened.codeTools();
-      return { view: input.view ?? null, tools: declared.length, declarations: declarationsOf(declared) };
+      const { declared, declarationLimits } = await opened.codeTools();
+      return { view: input.view ?? null, tools: declared.length, declarations: declarationsOf(declared, declarationLimits) };
     });
   },
   render: (r) => r.declarations.trimEnd(),
