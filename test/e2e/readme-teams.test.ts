@@ -17,7 +17,7 @@ import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/r
  * `${file:admin.token}`, a server key from `${file:github.token}`), while two `serve --http`
  * replicas share a real redis-server. After the lines that change something, both replicas are
  * seen to follow: a token issued, kept by `set`, working beside its successor through a grace,
- * expired, revoked; a secret file rotated. Lines marked `# illustrative: REASON` are skipped, and
+ * expired, revoked; a secret file rotated; `gateway status` listing both. Lines marked `# illustrative: REASON` are skipped, and
  * only those.
  */
 
@@ -56,7 +56,7 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
     writeFileSync(join(work, 'mcpkit.yaml'), JSON.stringify(config, null, 2));
     const common = { MCPKIT_STORE_URL: redis.url, MCPKIT_STORE_KEY: STORE_KEY, RELEASE_AGENT_GITHUB_TOKEN: 'gh-of-the-release-agent' };
     // The operator's shell: the config found as ./mcpkit.yaml, mcpkit on the PATH, no replica id.
-    shellEnv = cleanEnv({ ...common, PATH: `${bin}:${process.env.PATH}`, HOME: work });
+    shellEnv = cleanEnv({ ...common, PATH: `${bin}:${process.env.PATH}`, HOME: work, ADMIN_TOKEN: ADMIN });
     for (const id of ['r1', 'r2']) replicas.push(await serveHttpChild(join(work, 'mcpkit.yaml'), [], { ...common, REPLICA_ID: id }));
   }, 90_000);
 
@@ -178,6 +178,15 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
         for (const replica of [0, 1]) expect(await waitFor(async () => (await githubKeyOn(replica)) === 'github-key-v2', 30_000, 250)).toBe(true);
       },
     ],
+    [
+      /^MCPKIT_TOKEN=\$ADMIN_TOKEN mcpkit gateway status /,
+      async (out) => {
+        // Both replicas from the store, one config: every edit above reached each of them.
+        expect(out).toContain(`ok: 2 replica(s), one config (${replicas[0]!.url}/health)`);
+        expect(out).toMatch(/^r1 \(answered\)\s/m);
+        expect(out).toMatch(/^r2\s/m);
+      },
+    ],
   ];
 
   it('runs every line but the illustrative ones, each as the README says it ends, and both replicas follow', async () => {
@@ -189,7 +198,7 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
 
     const kept = new Set<RegExp>();
     for (const line of LINES.filter((l) => !l.illustrative)) {
-      const ran = await runLine(line.command, { NEW_GITHUB_TOKEN: 'github-key-v2' });
+      const ran = await runLine(line.command, { NEW_GITHUB_TOKEN: 'github-key-v2', GATEWAY_URL: replicas[0]!.url });
       // A line whose comment names its exit code ends with it ("exit code 1: it may not"); every other with 0.
       const expected = Number(/exit code (\d+)/.exec(line.comment)?.[1] ?? 0);
       expect(ran.code, `${line.command}\n${ran.stderr}`).toBe(expected);
