@@ -34,7 +34,11 @@ interface ManifestCommand {
 }
 
 const GENERATED = (source: string) => `<!-- Generated from ${source} by npm run docs:reference; do not edit by hand. -->\n\n`;
-const cell = (text: string | undefined) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+const cell = (text: string | undefined) =>
+  (text ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 
 /** One command's section. */
 function commandSection(bin: string, command: ManifestCommand): string {
@@ -45,7 +49,10 @@ function commandSection(bin: string, command: ManifestCommand): string {
   if (command.description && command.summary && command.description !== command.summary) lines.push(command.description.trim(), '');
   if (args.length) {
     lines.push('| argument | description |', '|---|---|');
-    for (const a of args) lines.push(`| \`${a.name.toUpperCase()}\`${a.required ? '' : ' (optional)'} | ${cell(a.description)}${a.options ? ` One of: ${a.options.join(', ')}.` : ''} |`);
+    for (const a of args)
+      lines.push(
+        `| \`${a.name.toUpperCase()}\`${a.required ? '' : ' (optional)'} | ${cell(a.description)}${a.options ? ` One of: ${a.options.join(', ')}.` : ''} |`,
+      );
     lines.push('');
   }
   const flags = Object.values(command.flags).filter((f) => !f.hidden);
@@ -53,7 +60,10 @@ function commandSection(bin: string, command: ManifestCommand): string {
     lines.push('| flag | description |', '|---|---|');
     for (const f of flags.sort((a, b) => Number(a.helpGroup === 'GLOBAL') - Number(b.helpGroup === 'GLOBAL') || a.name.localeCompare(b.name))) {
       const name = `${f.char ? `-${f.char}, ` : ''}--${f.name}${f.type === 'option' ? ' VALUE' : ''}${f.multiple ? '...' : ''}`;
-      const extra = [f.options ? `One of: ${f.options.join(', ')}.` : '', f.default !== undefined && f.type === 'option' ? `Default: ${JSON.stringify(f.default)}.` : ''];
+      const extra = [
+        f.options ? `One of: ${f.options.join(', ')}.` : '',
+        f.default !== undefined && f.type === 'option' ? `Default: ${JSON.stringify(f.default)}.` : '',
+      ];
       lines.push(`| \`${name}\` | ${[cell(f.description), ...extra].filter(Boolean).join(' ')} |`);
     }
     lines.push('');
@@ -70,7 +80,13 @@ export function cliReference(manifest: { commands: Record<string, ManifestComman
     .filter((c) => !c.hidden)
     .sort((a, b) => a.id.localeCompare(b.id));
   const topics = [...new Set(commands.map((c) => c.id.split(':')[0]!))];
-  const out = [GENERATED('oclif.manifest.json'), '# Command reference', '', `Every command of \`${bin}\`, its arguments, flags and examples. \`--json\` and \`--jq\` are on every command that prints a result; \`${bin} COMMAND --help\` says the same in the terminal.`, ''];
+  const out = [
+    GENERATED('oclif.manifest.json'),
+    '# Command reference',
+    '',
+    `Every command of \`${bin}\`, its arguments, flags and examples. \`--json\` and \`--jq\` are on every command that prints a result; \`${bin} COMMAND --help\` says the same in the terminal.`,
+    '',
+  ];
   out.push(topics.map((t) => `[${t}](#${t})`).join(' · '), '');
   for (const topic of topics) {
     out.push(`## ${topic}`, '');
@@ -114,7 +130,9 @@ function keyRows(schema: JsonSchema, path: string, rows: string[], depth: number
         const at = path ? `${path}.${key}` : key;
         if (seen.has(at)) continue;
         seen.add(at);
-        rows.push(`| \`${at}\` | ${cell(typeOf(child))} | ${child.default !== undefined ? `\`${cell(JSON.stringify(child.default))}\`` : ''} | ${cell(child.description)} |`);
+        rows.push(
+          `| \`${at}\` | ${cell(typeOf(child))} | ${child.default !== undefined ? `\`${cell(JSON.stringify(child.default))}\`` : ''} | ${cell(child.description)} |`,
+        );
         keyRows(child, at, rows, depth + 1);
       }
     return;

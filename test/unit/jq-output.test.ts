@@ -14,7 +14,13 @@ describe('--jq: the expression on the line', () => {
 });
 
 describe('--jq: what is printed, as gh prints it', () => {
-  const value = { servers: [{ name: 'a', tools: 2 }, { name: 'b', tools: 3 }], ok: true };
+  const value = {
+    servers: [
+      { name: 'a', tools: 2 },
+      { name: 'b', tools: 3 },
+    ],
+    ok: true,
+  };
   it.each([
     ['.servers[].name', false, 'a\nb\n'],
     ['[.servers[].tools] | add', false, '5\n'],
@@ -31,7 +37,7 @@ describe('--jq: what is printed, as gh prints it', () => {
     ['.servers |', /--jq is not a jq expression: syntax error/],
     ['.servers[0] | .[0]', /--jq failed: Cannot index object with number/],
     ['  ', /--jq needs an expression/],
-  ])('%s is refused with jq\'s own words', async (expression, message) => {
+  ])("%s is refused with jq's own words", async (expression, message) => {
     const jq = await loadJq();
     expect(() => jqText(jq, expression, value, false)).toThrow(message);
   });

@@ -13,8 +13,10 @@ describe('docs/reference is current', () => {
 
   it('names every command, every error code and the keys people look for', () => {
     const files = referenceFiles(root);
-    for (const command of ['mcpkit serve', 'mcpkit clients add', 'mcpkit retrieve search', 'mcpkit view install']) expect(files['docs/reference/cli.md']).toContain(`### \`${command}\``);
+    for (const command of ['mcpkit serve', 'mcpkit clients add', 'mcpkit retrieve search', 'mcpkit view install'])
+      expect(files['docs/reference/cli.md']).toContain(`### \`${command}\``);
     for (const code of ['INVALID_INPUT', 'RATE_LIMITED', 'CONFIG_INVALID']) expect(files['docs/reference/errors.md']).toContain(`\`${code}\``);
-    for (const key of ['mcp_servers.NAME.command', 'tool_views.NAME.exposure', 'serve.clients.NAME.rate', 'serve.store.url']) expect(files['docs/reference/config.md']).toContain(`\`${key}\``);
+    for (const key of ['mcp_servers.NAME.command', 'tool_views.NAME.exposure', 'serve.clients.NAME.rate', 'serve.store.url'])
+      expect(files['docs/reference/config.md']).toContain(`\`${key}\``);
   });
 });
