@@ -35,6 +35,8 @@ export interface ClientChange {
   remove_credentials?: readonly CredentialKey[];
   /** Keep a credential written as a plain value (else it must be ${VAR}, ${file:...} or ${keyring:...}). */
   literal_secrets?: boolean;
+  /** Conditions on arguments by tool glob, each replacing the client's condition of that glob (the others stay). */
+  conditions?: Readonly<Record<string, string>>;
 }
 
 /** The order of serve-schema.ts's client entry, for a key set anew: the file reads as `clients add` writes it. */
@@ -51,6 +53,7 @@ const ORDER = [
   'read_only',
   'rate',
   'max_concurrent',
+  'conditions',
 ];
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -94,7 +97,7 @@ export function setClient(doc: Document, name: string, change: ClientChange, now
   const client = requireClient(doc, name);
   if (isEmpty(change))
     throw new ToolError('INVALID_INPUT', `Nothing to change for client "${name}".`, {
-      hint: 'Give what to set: --view, --tools, --read-only, --rate, --max-concurrent, --expires, --credential, --remove-credential or --unset.',
+      hint: 'Give what to set: --view, --tools, --read-only, --rate, --max-concurrent, --expires, --condition, --credential, --remove-credential or --unset.',
     });
   for (const key of change.unset ?? []) {
     const set = { views: change.views, tools: change.tools, rate: change.rate, max_concurrent: change.max_concurrent }[key];
@@ -113,6 +116,10 @@ export function setClient(doc: Document, name: string, change: ClientChange, now
   if (change.read_only === false) client.delete('read_only');
   if (change.rate !== undefined) put('rate', change.rate);
   if (change.max_concurrent !== undefined) put('max_concurrent', change.max_concurrent);
+  if (change.conditions) {
+    const had = (client.get('conditions') as { toJSON?: () => unknown } | undefined)?.toJSON?.() as Record<string, unknown> | undefined;
+    put('conditions', doc.createNode({ ...(had ?? {}), ...change.conditions }));
+  }
   if (change.expires === 'never') client.delete('token_expires');
   else if (change.expires !== undefined) put('token_expires', change.expires);
   for (const key of change.unset ?? []) client.delete(key);

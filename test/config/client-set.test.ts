@@ -116,3 +116,13 @@ describe('--credential and --remove-credential', () => {
     ['github.', false],
   ])('refuses %j', (text, withValue) => expect(codeOf(() => parseCredentialFlag(text, withValue))).toBe('INVALID_INPUT'));
 });
+
+describe('clients set --condition', () => {
+  it('adds a condition by glob, and a second set replaces that glob only', () => {
+    const d = doc();
+    setClient(d, 'alice', { conditions: { 'github__*': 'size(json(args)) <= 1000', github__create_issue: 'args.repo == "acme/app"' } });
+    setClient(d, 'alice', { conditions: { github__create_issue: 'args.repo in ["acme/app", "acme/docs"]' } });
+    expect(client(d).conditions).toEqual({ 'github__*': 'size(json(args)) <= 1000', github__create_issue: 'args.repo in ["acme/app", "acme/docs"]' });
+    expect(client(d).token_sha256).toBe(HASH);
+  });
+});

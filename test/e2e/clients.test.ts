@@ -557,7 +557,9 @@ describe("the README's Teams example", () => {
     expect(dry!.stdout).toContain('release-agent may not call github__delete_repo on /mcp: rule 1 "- github__delete_*" refuses it');
     // The stand-in github here has no create_issue: the dry run with arguments says so, and which rule let the name through.
     expect(dryArgs!.code, dryArgs!.stderr).toBe(1);
-    expect(dryArgs!.stdout).toContain('release-agent may not call github__create_issue on /mcp: rule 2 "+ github__*" allows it; but the route serves no tool of this name');
+    expect(dryArgs!.stdout).toContain(
+      'release-agent may not call github__create_issue on /mcp: rule 2 "+ github__*" allows it; but the route serves no tool of this name',
+    );
     expect(install!.code, install!.stderr).toBe(0);
     expect(JSON.parse(install!.stdout)).toEqual({
       mcpServers: {

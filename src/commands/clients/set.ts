@@ -10,6 +10,7 @@ export default class ClientsSet extends McpkitCommand {
   static override examples = [
     '<%= config.bin %> clients set alice --view research --view default --rate 30/min',
     '<%= config.bin %> clients set ci-bot --read-only --expires 2026-12-31',
+    '<%= config.bin %> clients set release-agent --condition \'github__create_issue=args.repo in ["acme/app"]\'',
     "<%= config.bin %> clients set release-agent --credential 'github.GITHUB_PERSONAL_ACCESS_TOKEN=${RELEASE_AGENT_GITHUB_TOKEN}'",
     '<%= config.bin %> clients set alice --unset rate --remove-credential github.GITHUB_PERSONAL_ACCESS_TOKEN --json',
   ];
@@ -24,6 +25,10 @@ export default class ClientsSet extends McpkitCommand {
     rate: Flags.string({ description: 'Most calls per second or minute, e.g. 10/s or 30/min.' }),
     'max-concurrent': Flags.integer({ description: 'Most calls in flight at once.', min: 1 }),
     expires: Flags.string({ description: 'When its token stops working: a duration (30d), a date (2026-12-31), an ISO time, or never.' }),
+    condition: Flags.string({
+      description: "A condition on arguments, GLOB=EXPR (CEL): replaces the client's condition of that glob, the others stay (repeat for more).",
+      multiple: true,
+    }),
     credential: Flags.string({ description: 'SERVER.ENV=VALUE or SERVER.header:NAME=VALUE: its own credential at a server (repeat).', multiple: true }),
     'remove-credential': Flags.string({ description: 'SERVER.ENV or SERVER.header:NAME: a credential of its own to take out (repeat).', multiple: true }),
     unset: Flags.string({
@@ -44,11 +49,14 @@ export default class ClientsSet extends McpkitCommand {
       import('../../tools/shared/config-access.js'),
     ]);
     const now = Date.now();
+    const { conditionFlags } = await import('../../cli/condition-flags.js');
+    const conditions = conditionFlags(flags.condition);
     const change = {
       ...(flags.view ? { views: flags.view } : {}),
       ...(flags.tools ? { tools: flags.tools } : {}),
       ...(flags['read-only'] !== undefined ? { read_only: flags['read-only'] } : {}),
       ...(flags.rate !== undefined ? { rate: flags.rate } : {}),
+      ...(conditions ? { conditions } : {}),
       ...(flags['max-concurrent'] !== undefined ? { max_concurrent: flags['max-concurrent'] } : {}),
       ...(flags.expires !== undefined ? { expires: expiryOf(flags.expires, now) } : {}),
       ...(flags.unset ? { unset: flags.unset.map((u) => UNSET_FLAGS[u as keyof typeof UNSET_FLAGS]) } : {}),
