@@ -78,7 +78,10 @@ export default class Clients extends McpkitCommand {
     let route = tries[0]!;
     let entry: { entry?: Awaited<ReturnType<ProxyHub['entry']>>; conditions?: ProxyHub['view']['conditions'] } = {};
     for (const tried of tries) {
-      const found = await runtime.withHub(tried === 'default' ? undefined : tried, async (hub) => ({ entry: await hub.entry(tool), conditions: hub.view.conditions }));
+      const found = await runtime.withHub(tried === 'default' ? undefined : tried, async (hub) => ({
+        entry: await hub.entry(tool),
+        conditions: hub.view.conditions,
+      }));
       if (found.entry || tried === tries[0]) [route, entry] = [tried, found];
       if (found.entry) break;
     }
@@ -96,7 +99,10 @@ export default class Clients extends McpkitCommand {
       const { conditionVerdict, parseTrialArgs } = await import('../cli/condition-verdict.js');
       const client = who.kind === 'client' ? { name: who.name, ...serve.clients![who.name]! } : undefined;
       const args = parseTrialArgs(flags.args);
-      Object.assign(decided, conditionVerdict({ view: route === 'default' ? undefined : route, viewConditions: entry.conditions, client, entry: entry.entry, args }));
+      Object.assign(
+        decided,
+        conditionVerdict({ view: route === 'default' ? undefined : route, viewConditions: entry.conditions, client, entry: entry.entry, args }),
+      );
     }
     const result: DryRun = {
       who: who.name,
