@@ -149,7 +149,9 @@ describe.concurrent('HTTP sessions', () => {
   }, 30_000);
 
   it('with a call in flight are not idle, whatever session_idle_ms says', async () => {
-    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 600 } }));
+    // The idle window must outlast the busy session's own start (initialize, then a listing) on a loaded machine, and
+    // end well within the calls (5 s), so that the second session is seen ended while the first is still busy.
+    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 1500 } }));
     const clients: Client[] = [];
     const connect = async () => {
       const client = new Client({ name: 'in-flight', version: '1' });
@@ -160,7 +162,7 @@ describe.concurrent('HTTP sessions', () => {
     try {
       const slow = await connect();
       await slow.listTools(); // the catalog is known: a call without progress takes the hot path
-      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 2.5, steps: 5 } };
+      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 5, steps: 5 } };
       let progress = 0;
       const streamed = slow.callTool(long, { onprogress: () => void progress++, timeout: 20_000 });
       const plain = slow.callTool(long, { timeout: 20_000 });
