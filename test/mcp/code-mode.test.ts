@@ -36,7 +36,7 @@ beforeAll(async () => {
     JSON.stringify({
       mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: memoryFile } } },
       tool_views: {
-        code: { servers: ['everything', 'memory'], exposure: 'code', code: { timeout_ms: 3000, memory_mb: 16, max_calls: 50 } },
+        code: { servers: ['everything', 'memory'], exposure: 'code', code: { timeout_ms: 8000, memory_mb: 16, max_calls: 50 } },
         readonly: { servers: ['memory'], exposure: 'code', read_only: true },
       },
       serve: {
@@ -195,7 +195,8 @@ describe('code mode: a script runs against the tools', () => {
 
 describe("code mode: a run's limits end it with a clear error, and serve keeps answering everyone else", () => {
   it.each([
-    ['an endless loop', 'while (true) {}', 'TIMEOUT', /ran past its 3000 ms \(tool_views\.code\.code\.timeout_ms\)/],
+    // The deadline leaves the memory bomb time to meet its memory limit first (about 3 s of work here).
+    ['an endless loop', 'while (true) {}', 'TIMEOUT', /ran past its 8000 ms \(tool_views\.code\.code\.timeout_ms\)/],
     [
       'a memory bomb',
       'const a = []; while (true) a.push([a.length, { n: a.length }]);',
