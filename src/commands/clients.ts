@@ -75,16 +75,7 @@ export default class Clients extends McpkitCommand {
     const tool = flags.tool;
     // The route given, else the client's own, in its order: the first that serves the tool decides.
     const tries = flags.view !== undefined ? [flags.view] : routesToTry(who, serve.clients, Object.keys(config.tool_views));
-    let route = tries[0]!;
-    let entry: { entry?: Awaited<ReturnType<ProxyHub['entry']>>; conditions?: ProxyHub['view']['conditions'] } = {};
-    for (const tried of tries) {
-      const found = await runtime.withHub(tried === 'default' ? undefined : tried, async (hub) => ({
-        entry: await hub.entry(tool),
-        conditions: hub.view.conditions,
-      }));
-      if (found.entry || tried === tries[0]) [route, entry] = [tried, found];
-      if (found.entry) break;
-    }
+    const { route, entry } = await firstServing(runtime, tries, tool);
     const mayUse = mayUseRoute(route);
     const readOnly = entry.entry ? (await import('../proxy/calls/call-router.js')).readsOnly(entry.entry) : false;
     const expires = who.kind === 'client' ? serve.clients![who.name]!.token_expires : undefined;
@@ -121,4 +112,18 @@ export default class Clients extends McpkitCommand {
     if (!result.allowed) this.scope.io.exitCode(1);
     return result;
   }
+}
+
+type Found = { entry?: Awaited<ReturnType<ProxyHub['entry']>>; conditions?: ProxyHub['view']['conditions'] };
+
+/** The first of the routes that serves the tool, else the first route tried (with nothing found). */
+async function firstServing(runtime: ReturnType<Clients['runtime']>, tries: readonly string[], tool: string): Promise<{ route: string; entry: Found }> {
+  for (const tried of tries) {
+    const found: Found = await runtime.withHub(tried === 'default' ? undefined : tried, async (hub) => ({
+      entry: await hub.entry(tool),
+      conditions: hub.view.conditions,
+    }));
+    if (found.entry) return { route: tried, entry: found };
+  }
+  return { route: tries[0]!, entry: {} };
 }
