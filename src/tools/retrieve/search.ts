@@ -45,6 +45,34 @@ const MCP_MOST_PARTS = 1000;
 /** Over MCP a search keeps a limit (an agent's context is not the place for every match of a common word). */
 const MCP_MAX_LIMIT = 1000;
 
+/** The patterns to search for, after the checks of what goes together (rg's habits in a terminal, a limit over MCP). */
+function searchPatterns(
+  input: { query?: string | undefined; patterns?: string[] | undefined; files_with_matches: boolean; count: boolean; limit: number },
+  surface: string,
+): string[] {
+  const ctx = { surface };
+  const patterns = [...(input.query !== undefined ? [input.query] : []), ...(input.patterns ?? [])];
+  if (patterns.length === 0 || patterns.some((p) => p === '')) {
+    throw new ToolError('QUERY_EMPTY', patterns.length === 0 ? 'Nothing to search for.' : 'A pattern is empty.', { hint: 'Give the text to search for.' });
+  }
+  if (ctx.surface === 'cli' && input.query !== undefined && input.patterns?.length) {
+    // rg reads the word after -e patterns as a path to search; here it would quietly be one more pattern.
+    throw new ToolError('INVALID_INPUT', `With -e, give every pattern with -e: "${input.query}" would be searched for, not searched in.`, {
+      hint: 'Choose where to search with --repo or -g (a glob), e.g. -g "src/**".',
+    });
+  }
+  if (input.files_with_matches && input.count) {
+    throw new ToolError('INVALID_INPUT', 'Give one of files_with_matches (-l) and count (-c).', { details: { files_with_matches: true, count: true } });
+  }
+  if (ctx.surface === 'mcp' && (input.limit === 0 || input.limit > MCP_MAX_LIMIT)) {
+    throw new ToolError('LIMIT_INVALID', `limit ${input.limit} is for the terminal; give 1-${MCP_MAX_LIMIT}.`, {
+      details: { limit: input.limit },
+      hint: 'Narrow the search with glob, type or repo, or ask for files_with_matches or count.',
+    });
+  }
+  return patterns;
+}
+
 export const search = defineTool({
   name: 'search',
   warm: true,
@@ -119,25 +147,7 @@ export const search = defineTool({
   fieldCodes: LIMIT_CODES,
   async run(input, ctx) {
     const started = performance.now();
-    const patterns = [...(input.query !== undefined ? [input.query] : []), ...(input.patterns ?? [])];
-    if (patterns.length === 0 || patterns.some((p) => p === '')) {
-      throw new ToolError('QUERY_EMPTY', patterns.length === 0 ? 'Nothing to search for.' : 'A pattern is empty.', { hint: 'Give the text to search for.' });
-    }
-    if (ctx.surface === 'cli' && input.query !== undefined && input.patterns?.length) {
-      // rg reads the word after -e patterns as a path to search; here it would quietly be one more pattern.
-      throw new ToolError('INVALID_INPUT', `With -e, give every pattern with -e: "${input.query}" would be searched for, not searched in.`, {
-        hint: 'Choose where to search with --repo or -g (a glob), e.g. -g "src/**".',
-      });
-    }
-    if (input.files_with_matches && input.count) {
-      throw new ToolError('INVALID_INPUT', 'Give one of files_with_matches (-l) and count (-c).', { details: { files_with_matches: true, count: true } });
-    }
-    if (ctx.surface === 'mcp' && (input.limit === 0 || input.limit > MCP_MAX_LIMIT)) {
-      throw new ToolError('LIMIT_INVALID', `limit ${input.limit} is for the terminal; give 1-${MCP_MAX_LIMIT}.`, {
-        details: { limit: input.limit },
-        hint: 'Narrow the search with glob, type or repo, or ask for files_with_matches or count.',
-      });
-    }
+    const patterns = searchPatterns(input, ctx.surface);
     const unlimited = input.limit === 0;
     const report: SearchReport = input.files_with_matches ? 'files' : input.count ? 'counts' : 'lines';
     const globs = typeof input.glob === 'string' ? [input.glob] : (input.glob ?? []);
