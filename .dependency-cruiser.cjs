@@ -30,25 +30,55 @@ const upward = order.slice(0, -1).map((layer, i) => ({
 }));
 
 /**
- * Inside src/proxy/, its subsystems, each a folder, from the bottom: how a server is started
- * (sandbox), the two protocol eras (eras), pins and the scanner (pins), upstream connections and
- * the calls sent on them (upstream), what a view publishes (catalog), how a call is routed
- * (calls); the hub and what wires them (src/proxy/*.ts) on top. A folder may import itself and the
- * folders below it.
+ * Inside a layer, its subsystems, each a folder, from the bottom; the files at the layer's root
+ * (src/LAYER/*.ts: what wires the subsystems, and the built entry points) on top. A folder may
+ * import itself and the folders below it, never the ones above it nor the root's files.
  */
-const proxyOrder = ['sandbox', 'eras', 'pins', 'upstream', 'catalog', 'calls'];
-const proxyUpward = proxyOrder.map((part, i) => ({
-  name: `proxy-${part}-imports-up`,
-  comment: `src/proxy/${part}/ may not import what is above it: ${[...proxyOrder.slice(i + 1), 'the proxy core (src/proxy/*.ts)'].join(', ')}`,
-  severity: 'error',
-  from: { path: `^src/proxy/${part}/` },
-  to: { path: `^src/proxy/(${proxyOrder.slice(i + 1).join('|') || '\0'}/|[^/]+\\.ts$)` },
-}));
+function insideUpward(layer, parts, comment) {
+  return parts.map((part, i) => ({
+    name: `${layer}-${part}-imports-up`,
+    comment: `${comment}: src/${layer}/${part}/ may not import what is above it: ${[...parts.slice(i + 1), `the root of src/${layer}/`].join(', ')}`,
+    severity: 'error',
+    from: { path: `^src/${layer}/${part}/` },
+    to: { path: `^src/${layer}/(${parts.slice(i + 1).join('|') || '\0'}/|[^/]+\\.ts$)` },
+  }));
+}
+
+/**
+ * src/proxy/: how a server is started (sandbox), the two protocol eras (eras), pins and the
+ * scanner (pins), upstream connections and the calls sent on them (upstream), what a view
+ * publishes (catalog), how a call is routed (calls); the hub on top.
+ */
+const proxyUpward = insideUpward('proxy', ['sandbox', 'eras', 'pins', 'upstream', 'catalog', 'calls'], 'proxy');
+
+/**
+ * src/mcp/: who may use which route (access), the one road of an MCP request (pipeline), tasks
+ * and calls another replica answers (tasks), the HTTP front end (http); run-serve.ts and the
+ * stdio front end on top.
+ */
+const mcpUpward = insideUpward('mcp', ['access', 'pipeline', 'tasks', 'http'], 'mcp');
+
+/**
+ * src/cli/: what the terminal reads and prints (terminal), how a command line's words become
+ * arguments (args), what the terminal shows of a serve (gateway); the commands' base, the tool
+ * runner and the built entry points on top.
+ */
+const cliUpward = insideUpward('cli', ['terminal', 'args', 'gateway'], 'cli');
+
+/**
+ * src/config/: the config's shape (schema), secret references (secrets), mcpkit's own files and
+ * how they are written (files), what is wrong with a config (check), edits of its YAML (edits),
+ * other clients' configs read in (imports); loading, reloading and the edit entry on top.
+ */
+const configUpward = insideUpward('config', ['schema', 'secrets', 'files', 'check', 'edits', 'imports'], 'config');
 
 module.exports = {
   forbidden: [
     ...upward,
     ...proxyUpward,
+    ...mcpUpward,
+    ...cliUpward,
+    ...configUpward,
     {
       name: 'domains-are-separate',
       comment: 'retrieve, registry, arango, auth, audit, code and store are independent domains: none imports another',

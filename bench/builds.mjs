@@ -42,7 +42,9 @@ function treeCpu(pid) {
     try {
       const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {}
+    } catch {
+      // the process ended between the listing and the read: it has no children left to count
+    }
   }
   let total = 0;
   const walk = (p) => {
@@ -54,7 +56,10 @@ function treeCpu(pid) {
 }
 
 async function startHttp(bin) {
-  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--eager'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--eager'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   for (let i = 0; i < 400 && !/listening on (\S+)\/mcp/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
@@ -65,7 +70,12 @@ async function startHttp(bin) {
 }
 
 async function startStdio(bin) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', '--view', 'one', '--config', configFile], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'serve', '--view', 'one', '--config', configFile],
+    env,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   return { pid: transport.pid, stop: () => client.close(), calls: [() => client.callTool({ name: 'echo', arguments: { message: 'x' } })] };
@@ -103,7 +113,9 @@ for (const [kind, start] of [
   for (const [name, server] of Object.entries(servers)) {
     await server.stop();
     const r = server.runs;
-    rows.push(`| ${kind} | ${name} | ${med(r.map((x) => x.p50)).toFixed(3)} | ${med(r.map((x) => x.rps)).toFixed(0)} | ${med(r.map((x) => x.cpu)).toFixed(0)} |`);
+    rows.push(
+      `| ${kind} | ${name} | ${med(r.map((x) => x.p50)).toFixed(3)} | ${med(r.map((x) => x.rps)).toFixed(0)} | ${med(r.map((x) => x.cpu)).toFixed(0)} |`,
+    );
   }
 }
 console.log(`| path (${N} calls x ${ROUNDS - 1} rounds, interleaved, medians) | build | p50 ms | calls/s | serve tree CPU µs/call |`);

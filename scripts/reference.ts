@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { configSchema } from '../src/config/schema.js';
+import { configSchema } from '../src/config/schema/schema.js';
 import { ERROR_CODES } from '../src/core/errors.js';
 
 interface ManifestFlag {
@@ -147,7 +147,7 @@ export function configReference(): string {
   const rows: string[] = [];
   keyRows(schema, '', rows, 0);
   return `${[
-    GENERATED('the config schema (src/config/schema.ts)'),
+    GENERATED('the config schema (src/config/schema/schema.ts)'),
     '# Config reference',
     '',
     'Every key of the config file (`mcpkit.yaml`), from the JSON Schema that `mcpkit config schema` prints. `NAME` stands for a name you choose (a server, a view, a client); `[]` for each item of a list. Values may use `${VAR}` and `${VAR:-default}`.',

@@ -1,6 +1,6 @@
-import { SETTING_DEFAULTS } from '../config/defaults.js';
-import type { CallerIdentity } from '../config/client-credentials.js';
-import type { McpkitConfig } from '../config/schema.js';
+import { SETTING_DEFAULTS } from '../config/schema/defaults.js';
+import type { CallerIdentity } from '../config/schema/client-credentials.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import type { Logger } from '../core/logger.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import type { ProxyHub } from '../proxy/hub.js';
@@ -73,7 +73,7 @@ export class ClientHubs {
     const [config, { viewServers }, { needsOwnConnections }] = await Promise.all([
       this.deps.config(),
       import('../proxy/catalog/view.js'),
-      import('../config/client-credentials.js'),
+      import('../config/schema/client-credentials.js'),
     ]);
     return needsOwnConnections(viewServers(config, view) ?? [], this.identityOf(client)) ? client : undefined;
   }

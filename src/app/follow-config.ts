@@ -1,4 +1,4 @@
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import type { Policy } from '../tool/context.js';
 import type { Runtime } from './runtime.js';
 
@@ -19,7 +19,7 @@ export function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig)
     await runtime.followConfig(policyFor);
     const [{ ConfigWatcher }, { pinFilePath }, { followSecrets }] = await Promise.all([
       import('../config/config-watcher.js'),
-      import('../config/pin-file.js'),
+      import('../config/files/pin-file.js'),
       import('./follow-secrets.js'),
     ]);
     if (stopped) return;

@@ -54,7 +54,7 @@ export function followSecrets(options: FollowSecretsOptions): () => void {
   const pollKeyring = async () => {
     const served = options.live.servedSecrets;
     if (stopped || !served?.keyring.length) return;
-    const { keyringDigest } = await import('../config/secret-sources.js');
+    const { keyringDigest } = await import('../config/secrets/secret-sources.js');
     const now = await keyringDigest(served.keyring);
     // Compared with what the served config was made with: a reload that changed nothing leaves them equal.
     if (!stopped && now !== options.live.servedSecrets?.keyringDigest) options.reload('a secret of the system keyring changed');

@@ -1,7 +1,7 @@
 import type { ConfigSource } from '../config/locate.js';
 import type { ReloadPlan } from '../config/reload-plan.js';
-import type { McpkitConfig } from '../config/schema.js';
-import type { SecretSnapshot } from '../config/secret-sources.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
+import type { SecretSnapshot } from '../config/secrets/secret-sources.js';
 import { Listeners } from '../core/listeners.js';
 import type { Logger } from '../core/logger.js';
 
@@ -159,7 +159,7 @@ export class LiveConfig {
     const { path } = this.options.location;
     const [{ inspectConfigText, inspectConfigTextWithSecrets }, { configInvalid }] = await Promise.all([
       import('../config/load.js'),
-      import('../config/problems.js'),
+      import('../config/check/problems.js'),
     ]);
     const text = await this.settledText(path, (candidate) => inspectConfigText(this.options.location, candidate, this.options.env).problems);
     if (text === undefined) {
@@ -238,7 +238,7 @@ export class LiveConfig {
     const line = `config reloaded (generation ${this.generation}): ${message}`;
     if (this.options.announce) this.options.announce(line);
     else this.options.logger.info(line);
-    const { setAsideWarning } = await import('../config/problems.js');
+    const { setAsideWarning } = await import('../config/check/problems.js');
     for (const [unit, lines] of Object.entries(next.config.unusable ?? {})) {
       if (JSON.stringify(before.unusable?.[unit]) !== JSON.stringify(lines)) this.options.logger.warn(setAsideWarning(unit, lines));
     }

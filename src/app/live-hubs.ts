@@ -1,4 +1,4 @@
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import type { ReloadPlan } from '../config/reload-plan.js';
 import type { Logger } from '../core/logger.js';
 import type { ProxyHub } from '../proxy/hub.js';

@@ -1,5 +1,5 @@
 import { locateConfig, type ConfigSource } from '../config/locate.js';
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** The config a runtime with these options reads, read before it is built: `serve` decides the runtime's policy from it. */

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.js';
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
 import type { ResolvedView } from '../proxy/catalog/view.js';
@@ -31,13 +31,13 @@ export interface RuntimeOptions {
   version?: string;
   /** Where a long wait is announced (ToolContext.waiting, and a server slow to answer); the log at info level when absent. */
   waiting?: (message: string, kind?: WaitKind) => void;
-  /** serve's audit log as --audit-log names it (resolved), one of mcpkit's own files (config/own-files.ts). */
+  /** serve's audit log as --audit-log names it (resolved), one of mcpkit's own files (config/files/own-files.ts). */
   auditLog?: string;
   /** Where what a config reload changed is said (serve: stderr); the log at info level when absent. */
   announce?: (line: string) => void;
   /**
    * serve --http: a server with per_client is reached only with a named client's own credentials
-   * (config/client-credentials.ts); over stdio the one local user reaches it with its own entry.
+   * (config/schema/client-credentials.ts); over stdio the one local user reaches it with its own entry.
    */
   perClient?: boolean;
 }
@@ -78,6 +78,6 @@ export interface CallScope {
 
 /**
  * What a wait is, where the front end treats it apart: `slow-server`, a server slow to answer,
- * which a terminal says to a person only (cli/output.ts); every other wait is said wherever it goes.
+ * which a terminal says to a person only (cli/terminal/output.ts); every other wait is said wherever it goes.
  */
 export type WaitKind = 'slow-server';

@@ -1,9 +1,9 @@
 import { redact } from '../core/redact.js';
-import { DEFAULT_PIN_MODE } from '../config/defaults.js';
+import { DEFAULT_PIN_MODE } from '../config/schema/defaults.js';
 import { dirname, resolve } from 'node:path';
-import { ownFiles, type OwnFiles } from '../config/own-files.js';
+import { ownFiles, type OwnFiles } from '../config/files/own-files.js';
 import { locateConfig, type ConfigSource } from '../config/locate.js';
-import type { McpkitConfig, ServerConfig } from '../config/schema.js';
+import type { McpkitConfig, ServerConfig } from '../config/schema/schema.js';
 import { createLogger, parseLogLevel, type Logger } from '../core/logger.js';
 import { version as packageVersion } from '../core/version.js';
 import type { ProxyHub } from '../proxy/hub.js';
@@ -135,7 +135,7 @@ export class Runtime {
     if (this.pinKeeper) return this.pinKeeper;
     const [{ PinKeeper }, { pinFilePath }, { mayTrustFirstUse }] = await Promise.all([
       import('../proxy/pins/pin-keeper.js'),
-      import('../config/pin-file.js'),
+      import('../config/files/pin-file.js'),
       import('../proxy/pins/pins.js'),
     ]);
     const say = this.options.announce ?? ((line: string) => this.waiting(line));
@@ -152,7 +152,7 @@ export class Runtime {
       return await this.config();
     } catch (error) {
       if ((error as { code?: string }).code !== 'CONFIG_NOT_FOUND') throw error;
-      return (await import('../config/schema.js')).defaultConfig();
+      return (await import('../config/schema/schema.js')).defaultConfig();
     }
   }
 
@@ -205,7 +205,7 @@ export class Runtime {
    * aside for their problems are named once on stderr, and each served group does its start-up.
    */
   async startServing(): Promise<void> {
-    const [config, { setAsideWarning }] = await Promise.all([this.config(), import('../config/problems.js')]);
+    const [config, { setAsideWarning }] = await Promise.all([this.config(), import('../config/check/problems.js')]);
     for (const [unit, lines] of Object.entries(config.unusable ?? {})) this.logger.warn(setAsideWarning(unit, lines));
     const ctx = this.context();
     for (const group of await this.groups()) await group.onServe?.(ctx);
@@ -348,7 +348,7 @@ export class Runtime {
     ]);
     // Only mcpkit's own tools are described by their group (all of them: a reload may add a group's tools).
     const groups = resolved.local.length || this.followed ? await this.groups() : [];
-    const { serverForCaller } = await import('../config/client-credentials.js');
+    const { serverForCaller } = await import('../config/schema/client-credentials.js');
     // Each connection is made for the hub's caller as the config says now: its own credentials, or refused a per_client server.
     const make = (server: ResolvedView['servers'][number]) =>
       this.upstreams.make(Upstream, serverForCaller(server, this.clientHubs.identityOf(options.client), this.options.perClient === true), options);

@@ -1,9 +1,9 @@
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import { SessionState, type ToolContext } from '../tool/context.js';
 import type { CallScope } from './runtime-options.js';
 import type { ConfigSource } from '../config/locate.js';
 import type { Logger } from '../core/logger.js';
-import type { OwnFiles } from '../config/own-files.js';
+import type { OwnFiles } from '../config/files/own-files.js';
 import type { Policy, Surface } from '../tool/context.js';
 
 /** What a tool's context reads of its runtime (./runtime.ts), the way anyone may. */

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { cacheDir } from '../config/defaults.js';
+import { cacheDir } from '../config/schema/defaults.js';
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ServerConfig } from '../config/schema.js';
+import type { ServerConfig } from '../config/schema/schema.js';
 import { stableJson } from '../core/stable-json.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { UpstreamOAuth } from '../auth/upstream-oauth.js';
-import type { McpkitConfig, ServerConfig } from '../config/schema.js';
-import type { OwnFiles } from '../config/own-files.js';
+import type { McpkitConfig, ServerConfig } from '../config/schema/schema.js';
+import type { OwnFiles } from '../config/files/own-files.js';
 import { withheldFrom } from '../config/server-env.js';
 import { NO_RECONNECT } from '../core/backoff.js';
 import type { Logger } from '../core/logger.js';
@@ -38,7 +38,7 @@ export interface UpstreamFactoryDeps {
   waiting: (message: string) => void;
   /** RuntimeOptions.serverStderr. */
   serverStderr?: (text: string) => void;
-  /** mcpkit's own files and folders (config/own-files.ts), which no box shows a server. */
+  /** mcpkit's own files and folders (config/files/own-files.ts), which no box shows a server. */
   ownFiles?: () => OwnFiles;
   /** This process among replicas sharing serve.store: what its bridged calls' request states start with. */
   requestStateTag?: () => string | undefined;

@@ -1,6 +1,6 @@
 import { KeptLimiters, parseRate } from '../core/limits.js';
 import type { SharedStore } from '../store/shared-store.js';
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import type { UpstreamGate } from '../proxy/calls/call-router.js';
 
 /**

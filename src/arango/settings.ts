@@ -5,7 +5,7 @@
  * ARANGO_CONNECT_DELAY_SEC) and ARANGO_READ_ONLY. Several coordinators of a cluster may be given
  * (a list, or comma-separated); arangojs balances over them. Pure.
  */
-import { SETTING_DEFAULTS } from '../config/defaults.js';
+import { SETTING_DEFAULTS } from '../config/schema/defaults.js';
 
 export interface ArangoSection {
   url?: string | string[];

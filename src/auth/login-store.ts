@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthDiscoveryState, OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
-import { atomicWrite } from '../config/atomic-write.js';
+import { atomicWrite } from '../config/files/atomic-write.js';
 
 /**
  * What mcpkit keeps of one server's OAuth login, outside the config: the registration it made (or

@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../config/schema.js';
+import type { ServerConfig } from '../config/schema/schema.js';
 
 /** A server's `auth:` entry, normalized: `oauth` alone and `{ type: oauth, ... }` mean the same. */
 export interface OAuthSettings {

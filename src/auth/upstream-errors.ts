@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../config/schema.js';
+import type { ServerConfig } from '../config/schema/schema.js';
 import { ToolError } from '../core/errors.js';
 import { authRequired } from './auth-required.js';
 import type { UpstreamOAuth } from './upstream-oauth.js';

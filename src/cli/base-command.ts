@@ -6,9 +6,9 @@ import { closestNames } from '../core/suggest.js';
 import type { ToolContext } from '../tool/context.js';
 import type { AnyTool } from '../tool/define.js';
 import type { DaemonOperation } from '../daemon/client/protocol.js';
-import { commandScope, type CommandScope } from './command-scope.js';
-import { jqExpression, jqText, loadJq, type JqRunner } from './jq-output.js';
-import { formatJson, sayWaiting } from './output.js';
+import { commandScope, type CommandScope } from './terminal/command-scope.js';
+import { jqExpression, jqText, loadJq, type JqRunner } from './terminal/jq-output.js';
+import { formatJson, sayWaiting } from './terminal/output.js';
 import { cliWords, printLine, reportError, reportFailure, runToolForCli } from './tool-runner.js';
 
 /** --config, which every command takes; a command without --json (serve, filter run, daemon run) takes only this one of the shared flags. */

@@ -5,7 +5,7 @@ import { inputJsonSchema } from '../core/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { summaryOf } from '../tool/define.js';
 import { McpkitCommand } from './base-command.js';
-import { checkHabits, coerceValue, fieldSpecs, inputFromCommandLine, type FieldSpec } from './field-specs.js';
+import { checkHabits, coerceValue, fieldSpecs, inputFromCommandLine, type FieldSpec } from './args/field-specs.js';
 
 // oclif's flag builders are typed by overloads on literal options (`multiple: true`); these options
 // are computed from a schema at run time, so they are assembled untyped and checked by tests instead.

@@ -1,10 +1,10 @@
 import { Chalk } from 'chalk';
 import { createRuntime, type Runtime } from '../app/runtime.js';
-import type { CliIo } from './cli-io.js';
-import { inScope } from './command-scope.js';
+import type { CliIo } from './terminal/cli-io.js';
+import { inScope } from './terminal/command-scope.js';
 import { routeHookStderrToCallers, withCallerStderr } from '../core/caller-stderr.js';
 import { runCommandLine } from './command-line.js';
-import { saysSlowServer } from './output.js';
+import { saysSlowServer } from './terminal/output.js';
 
 export interface InProcessRun {
   /** False: the line is one a process must run (see `processOnly`); nothing ran. */

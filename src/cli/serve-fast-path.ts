@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { runServe } from '../mcp/run-serve.js';
-import { parseServeArgs, serveOptionsOf } from './serve-args.js';
+import { parseServeArgs, serveOptionsOf } from './args/serve-args.js';
 
 /**
  * `mcpkit serve` is what MCP clients start, often and while a user waits; it skips loading oclif

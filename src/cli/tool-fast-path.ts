@@ -1,11 +1,11 @@
 import { createRuntime } from '../app/runtime.js';
 import { inputJsonSchema } from '../core/schema.js';
 import { retrieveTools } from '../tools/retrieve/index.js';
-import { createColor } from './color.js';
-import { generatedCommandTool } from './command-table.js';
-import { checkHabits, fieldSpecs, inputFromCommandLine } from './field-specs.js';
-import { formatJson, sayWaiting } from './output.js';
-import { parseToolArgs } from './tool-args.js';
+import { createColor } from './terminal/color.js';
+import { generatedCommandTool } from './args/command-table.js';
+import { checkHabits, fieldSpecs, inputFromCommandLine } from './args/field-specs.js';
+import { formatJson, sayWaiting } from './terminal/output.js';
+import { parseToolArgs } from './args/tool-args.js';
 import { cliWords, reportFailure, runToolForCli } from './tool-runner.js';
 
 /**

@@ -5,12 +5,12 @@ import { errorObject, exitCodeFor, type ErrorObject, type Words } from '../core/
 import { inputJsonSchema } from '../core/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
-import type { CliIo } from './cli-io.js';
-import { commandScope } from './command-scope.js';
+import type { CliIo } from './terminal/cli-io.js';
+import { commandScope } from './terminal/command-scope.js';
 import { kebab } from '../tool/command-line.js';
-import { fieldSpecs } from './field-specs.js';
-import { formatError, formatJson } from './output.js';
-import { createRenderUi, renderGeneric } from './render.js';
+import { fieldSpecs } from './args/field-specs.js';
+import { formatError, formatJson } from './terminal/output.js';
+import { createRenderUi, renderGeneric } from './terminal/render.js';
 
 /**
  * Running one tool for the terminal, shared by oclif's commands and the fast path so both print
@@ -62,7 +62,7 @@ export async function runToolForCli(
   return result;
 }
 
-/** Human output, where the running command prints (cli/command-scope.ts); not oclif's log, which goes through console.log. */
+/** Human output, where the running command prints (cli/terminal/command-scope.ts); not oclif's log, which goes through console.log. */
 export function printLine(text: string): void {
   commandScope().io.out(`${text}\n`);
 }

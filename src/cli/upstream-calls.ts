@@ -6,9 +6,9 @@ import { exitCodeFor, isErrorCode, ToolError, type ErrorObject } from '../core/e
 import { notFound } from '../core/suggest.js';
 import type { JsonSchema } from '../core/schema.js';
 import { summaryOf } from '../tool/define.js';
-import { fieldSpecs, inputFromPairs } from './field-specs.js';
-import type { CliIo } from './cli-io.js';
-import { commandScope } from './command-scope.js';
+import { fieldSpecs, inputFromPairs } from './args/field-specs.js';
+import type { CliIo } from './terminal/cli-io.js';
+import { commandScope } from './terminal/command-scope.js';
 import { reportError } from './tool-runner.js';
 
 /**
@@ -72,7 +72,7 @@ export async function callUpstreamTool(
   base: Record<string, unknown>,
   pairs: readonly string[],
   downstream?: DownstreamRelay,
-  /** Told of the call's progress (a terminal draws it: cli/progress-bar.ts). */
+  /** Told of the call's progress (a terminal draws it: cli/terminal/progress-bar.ts). */
   progress?: (update: { progress: number; total?: number; message?: string }) => void,
   /** Stops the call (a task cancelled). */
   signal?: AbortSignal,

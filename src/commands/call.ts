@@ -1,12 +1,12 @@
 import { Args, Flags } from '@oclif/core';
 import { readFileSync } from 'node:fs';
 import { McpkitCommand } from '../cli/base-command.js';
-import { fieldSpecs, inputFromPairs } from '../cli/field-specs.js';
+import { fieldSpecs, inputFromPairs } from '../cli/args/field-specs.js';
 import { ToolError } from '../core/errors.js';
 import { callUpstreamTool, printUpstreamResult, type UpstreamResult } from '../cli/upstream-calls.js';
-import { terminalProgress } from '../cli/progress-bar.js';
+import { terminalProgress } from '../cli/terminal/progress-bar.js';
 import { inputJsonSchema } from '../core/schema.js';
-import { ELICITATION_MODES, terminalRelay, type Asker, type ElicitationMode } from '../cli/elicitation-answers.js';
+import { ELICITATION_MODES, terminalRelay, type Asker, type ElicitationMode } from '../cli/terminal/elicitation-answers.js';
 import { createInterface } from 'node:readline';
 
 export default class Call extends McpkitCommand {

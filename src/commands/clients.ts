@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
 import { ToolError } from '../core/errors.js';
-import type { ClientsList } from '../cli/clients-list.js';
+import type { ClientsList } from '../cli/gateway/clients-list.js';
 import type { ProxyHub } from '../proxy/hub.js';
 
 interface DryRun {
@@ -39,19 +39,19 @@ export default class Clients extends McpkitCommand {
 
   async run(): Promise<ClientsList | DryRun> {
     const { flags } = await this.parse(Clients);
-    const { decideFor, whoIs } = await import('../mcp/client-report.js');
+    const { decideFor, whoIs } = await import('../mcp/http/client-report.js');
     const runtime = this.runtime(flags.config);
     const config = await runtime.config();
     if (flags.tool !== undefined && flags.who === undefined)
       throw new ToolError('INVALID_INPUT', '--tool needs --who: the client (a name or a token) to try it for.');
     if (flags.who === undefined) {
-      const { listClients, renderClients } = await import('../cli/clients-list.js');
+      const { listClients, renderClients } = await import('../cli/gateway/clients-list.js');
       const result = await listClients(runtime);
       if (!this.jsonEnabled()) this.print(await renderClients(result, this.color));
       return result;
     }
     if (flags.tool === undefined) throw new ToolError('INVALID_INPUT', '--who needs --tool: the tool to try, as the route publishes it.');
-    const { serveAsWritten } = await import('../cli/serve-as-written.js');
+    const { serveAsWritten } = await import('../cli/gateway/serve-as-written.js');
     // A client is found as written when this shell cannot resolve the serve section (its issued tokens by their digest).
     const { serve, problems } = await serveAsWritten(runtime);
     const who = whoIs({ serve, tool_views: config.tool_views }, flags.who);
@@ -66,8 +66,8 @@ export default class Clients extends McpkitCommand {
             : 'The config has no serve.clients.',
       });
     }
-    const { clientOpens } = await import('../mcp/route-access.js');
-    const { routesToTry } = await import('../mcp/dry-run-routes.js');
+    const { clientOpens } = await import('../mcp/access/route-access.js');
+    const { routesToTry } = await import('../mcp/http/dry-run-routes.js');
     const mayUseRoute = (route: string) =>
       who.kind === 'serve-token' ||
       (who.kind === 'client' && clientOpens(serve.clients![who.name]!, route === 'default' ? { kind: 'mcp' } : { kind: 'view', view: route })) ||
@@ -87,7 +87,7 @@ export default class Clients extends McpkitCommand {
           ? decideFor(serve, who.name, { name: tool, readOnly })
           : { allowed: true, because: 'an unnamed client has no rules' };
     if (flags.args !== undefined && decided.allowed && entry.entry) {
-      const { conditionVerdict, parseTrialArgs } = await import('../cli/condition-verdict.js');
+      const { conditionVerdict, parseTrialArgs } = await import('../cli/gateway/condition-verdict.js');
       const client = who.kind === 'client' ? { name: who.name, ...serve.clients![who.name]! } : undefined;
       const args = parseTrialArgs(flags.args);
       Object.assign(

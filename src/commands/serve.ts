@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { CONFIG_FLAG, McpkitCommand } from '../cli/base-command.js';
-import { EXPOSURES } from '../config/defaults.js';
+import { EXPOSURES } from '../config/schema/defaults.js';
 
 export default class Serve extends McpkitCommand {
   static override summary = "Serve mcpkit tools and the upstream servers' to MCP clients, over stdio or streamable HTTP (--http).";
@@ -64,7 +64,7 @@ export default class Serve extends McpkitCommand {
     const { flags } = await this.parse(Serve);
     // Imported here so no other command pays for the MCP server code.
     const { runServe } = await import('../mcp/run-serve.js');
-    const { serveOptionsOf } = await import('../cli/serve-args.js');
+    const { serveOptionsOf } = await import('../cli/args/serve-args.js');
     const { json: _json, ...serveFlags } = flags as typeof flags & { json?: boolean };
     await runServe(serveOptionsOf(serveFlags, this.config.version));
   }

@@ -38,14 +38,14 @@ export default class StatsCommand extends McpkitCommand {
     let path = flags['audit-log'] ? resolve(this.scope.cwd, flags['audit-log']) : undefined;
     if (!path) {
       const runtime = this.runtime(flags.config);
-      const { serveAsWritten } = await import('../cli/serve-as-written.js');
+      const { serveAsWritten } = await import('../cli/gateway/serve-as-written.js');
       const { serve, problems } = await serveAsWritten(runtime);
       const written = serve.audit_log;
       if (written?.includes('${') && problems)
         throw new ToolError('CONFIG_INVALID', `serve.audit_log is ${written}, which this shell cannot resolve: ${problems.join('; ')}.`, {
           hint: 'Set the variable, or name the log with --audit-log PATH.',
         });
-      const [{ defaultAuditLog }, { homedir }] = await Promise.all([import('../config/defaults.js'), import('node:os')]);
+      const [{ defaultAuditLog }, { homedir }] = await Promise.all([import('../config/schema/defaults.js'), import('node:os')]);
       // The usual place (the README's serve --audit-log example writes there) when nothing names one.
       const usual = defaultAuditLog(runtime.env, runtime.env.HOME ?? homedir());
       if (!written && !existsSync(usual)) {
@@ -81,7 +81,7 @@ export default class StatsCommand extends McpkitCommand {
 }
 
 async function render(stats: Partial<Stats> & Pick<Stats, 'calls' | 'errors' | 'since' | 'skipped'>, color: import('chalk').ChalkInstance): Promise<string> {
-  const { createRenderUi } = await import('../cli/render.js');
+  const { createRenderUi } = await import('../cli/terminal/render.js');
   const ui = createRenderUi(color);
   const table = (title: string, rows: Stats['by_tool'] | undefined) =>
     rows?.length ? [ui.table(rows.map(({ key, ...r }) => ({ [title]: key, ...r }))), ''] : [];

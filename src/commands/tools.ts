@@ -48,7 +48,7 @@ export default class Tools extends McpkitCommand {
     // A listing gives each description's first line; "tools NAME" gives the whole.
     for (const tool of listing) delete tool.full_description;
     if (!this.jsonEnabled()) {
-      const { createRenderUi } = await import('../cli/render.js');
+      const { createRenderUi } = await import('../cli/terminal/render.js');
       const rows = listing.map((t) => ({ ...t, read_only: t.read_only ? 'yes' : 'no' }));
       this.print(createRenderUi(this.color).table(rows, ['name', 'group', 'read_only', 'description']));
     }
@@ -69,8 +69,8 @@ export default class Tools extends McpkitCommand {
       });
     }
     if (!this.jsonEnabled()) {
-      const { createRenderUi } = await import('../cli/render.js');
-      const { toolArguments } = await import('../cli/tool-arguments.js');
+      const { createRenderUi } = await import('../cli/terminal/render.js');
+      const { toolArguments } = await import('../cli/args/tool-arguments.js');
       const ui = createRenderUi(this.color);
       const head = [
         `${ui.color.bold(tool.name)}  ${tool.group}${tool.read_only ? '  read-only' : ''}${tool.command ? `  (${tool.command})` : ''}`,

@@ -2,13 +2,13 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync } from 'no
 import { dirname, resolve } from 'node:path';
 import { Document, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ToolError } from '../core/errors.js';
-import { atomicWrite, removeOrphanTemps, type AtomicWriteOptions } from './atomic-write.js';
+import { atomicWrite, removeOrphanTemps, type AtomicWriteOptions } from './files/atomic-write.js';
 import { addSecrets } from '../core/redact.js';
-import { documentData, parseYaml } from './check.js';
-import { acquireLock, type LockOptions } from './lock.js';
-import { secretValues } from './mask.js';
-import { configInvalid, type ConfigProblem } from './problems.js';
-import { checkValues, problemsOfEdit } from './value-check.js';
+import { documentData, parseYaml } from './check/check.js';
+import { acquireLock, type LockOptions } from './files/lock.js';
+import { secretValues } from './secrets/mask.js';
+import { configInvalid, type ConfigProblem } from './check/problems.js';
+import { checkValues, problemsOfEdit } from './check/value-check.js';
 
 /** `[a, b]` as people write it, not yaml's default `[ a, b ]`. */
 const YAML_STYLE = { flowCollectionPadding: false } as const;
@@ -29,7 +29,7 @@ export interface EditOptions extends AtomicWriteOptions {
   beforeWrite?: (doc: Document) => void | Promise<void>;
   /**
    * The environment the config's `${VAR}` are checked with, as `config validate` checks them
-   * (config/value-check.ts problemsOfEdit); none given: every variable is unset.
+   * (config/check/value-check.ts problemsOfEdit); none given: every variable is unset.
    */
   env?: Readonly<Record<string, string | undefined>>;
 }

@@ -1,4 +1,4 @@
-import type { McpkitConfig } from './schema.js';
+import type { McpkitConfig } from './schema/schema.js';
 
 /**
  * What a reload keeps of the config it replaces when the new text cannot say who may do what. A

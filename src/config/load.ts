@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { ToolError } from '../core/errors.js';
 import { addSecrets } from '../core/redact.js';
-import { checkConfigData, configData, type CheckedConfig } from './check.js';
+import { checkConfigData, configData, type CheckedConfig } from './check/check.js';
 import type { ConfigSource } from './locate.js';
 import { describeSource } from './locate.js';
-import { configInvalid } from './problems.js';
-import { defaultConfig, type McpkitConfig } from './schema.js';
-import { readSecrets, type SecretSnapshot } from './secret-sources.js';
+import { configInvalid } from './check/problems.js';
+import { defaultConfig, type McpkitConfig } from './schema/schema.js';
+import { readSecrets, type SecretSnapshot } from './secrets/secret-sources.js';
 
 export interface LoadedConfig extends CheckedConfig {
   location: ConfigSource;

@@ -1,5 +1,5 @@
 import { stableJson } from '../core/stable-json.js';
-import type { McpkitConfig, ServerConfig } from './schema.js';
+import type { McpkitConfig, ServerConfig } from './schema/schema.js';
 
 /**
  * What a config reload changes for a running `serve`, from the config it serves and the one just

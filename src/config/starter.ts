@@ -1,4 +1,4 @@
-import { EXPOSURES } from './defaults.js';
+import { EXPOSURES } from './schema/defaults.js';
 
 /**
  * The commented file `config init` writes: valid as is, every section explained. The examples

@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
-import { SETTING_DEFAULTS } from '../config/defaults.js';
+import { SETTING_DEFAULTS } from '../config/schema/defaults.js';
 import { createRuntime, readConfig, type Runtime } from '../app/runtime.js';
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
-import { parsePort, refuseEmptyFlags, refuseViewOverHttp, servePolicy, type ServeOptions } from './serve-policy.js';
-import { serveToken } from './serve-token.js';
-import { httpSettingsOf } from './http-settings.js';
+import { parsePort, refuseEmptyFlags, refuseViewOverHttp, servePolicy, type ServeOptions } from './access/serve-policy.js';
+import { serveToken } from './access/serve-token.js';
+import { httpSettingsOf } from './http/http-settings.js';
 import { followConfig } from '../app/follow-config.js';
 import { redact } from '../core/redact.js';
-import type { HttpSettings } from './http.js';
+import type { HttpSettings } from './http/http.js';
 import { CallQueue } from '../audit/call-queue.js';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
@@ -17,7 +17,7 @@ import type { Logger } from '../core/logger.js';
 import type { Readable, Writable } from 'node:stream';
 import type { AuditStatus } from '../audit/audit-log.js';
 
-export type { ServeOptions } from './serve-policy.js';
+export type { ServeOptions } from './access/serve-policy.js';
 
 /** Where serve's own lines go (stderr; a test in the same process collects them). */
 export type Say = (line: string) => void;
@@ -194,7 +194,7 @@ async function serveOverStdio(
 ): Promise<void> {
   // Its groups, exposure, audit log and limits come from the serve section: one that cannot be
   // read stops serve, rather than serving the defaults (every group). Its HTTP settings are not read here.
-  const { requireUsable } = await import('../config/problems.js');
+  const { requireUsable } = await import('../config/check/problems.js');
   requireUsable(await served.config(), 'serve');
   // A named view is resolved before serving, so a typo fails at start, not on the first call.
   if (options.view) await served.openHub(options.view, { shared: true });
@@ -289,7 +289,7 @@ const SERVE_WORDS: Words = { field: (name) => `--${name}`, inputHint: 'Run "mcpk
 async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   const { runtime, calls, audit } = core;
   const config = await runtime.config();
-  const { requireUsable } = await import('../config/problems.js');
+  const { requireUsable } = await import('../config/check/problems.js');
   requireUsable(config, 'serve');
   requireUsable(config, 'serve.http');
   const host = options.host ?? config.serve.host ?? SETTING_DEFAULTS.serve.host;
@@ -301,7 +301,7 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   }
   const store = await openStore(config, runtime);
   if (store) runtime.useStore(store);
-  const { serveHttp } = await import('./http.js');
+  const { serveHttp } = await import('./http/http.js');
   if (options.eager) void runtime.openHub(undefined, { shared: true }).then((h) => h.warmUp());
   const settingsOf = (now: McpkitConfig) => httpSettingsOf(now, options, runtime.policy.exposure);
   let openSessions = () => 0;

@@ -4,10 +4,10 @@ import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontext
 import type { Runtime } from '../app/runtime.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
-import type { ServeObservers } from './call-chain.js';
-import type { Dispatcher } from './dispatcher.js';
-import { sdkServer, type SdkServerOptions } from './sdk-server.js';
-import { takeToolCalls } from './wire-calls.js';
+import type { ServeObservers } from './pipeline/call-chain.js';
+import type { Dispatcher } from './pipeline/dispatcher.js';
+import { sdkServer, type SdkServerOptions } from './pipeline/sdk-server.js';
+import { takeToolCalls } from './pipeline/wire-calls.js';
 
 export interface StdioServeOptions {
   runtime: Runtime;

@@ -1,4 +1,4 @@
-import { SETTING_DEFAULTS } from '../config/defaults.js';
+import { SETTING_DEFAULTS } from '../config/schema/defaults.js';
 import { printable } from '../core/printable.js';
 import { ToolError } from '../core/errors.js';
 import { backoffDelay } from '../core/backoff.js';

@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { literalText } from '../config/interpolate.js';
+import { literalText } from '../config/secrets/interpolate.js';
 
 /**
  * A registry entry (server.json) turned into an upstream server for the config: npm packages run
@@ -8,7 +8,7 @@ import { literalText } from '../config/interpolate.js';
  * variables, remote headers and the `{name}` variables of a remote's URL become `${VAR}`
  * references, so secrets stay out of the file and `serve` fills them in. Everything else the entry
  * says is data: a `${VAR}` in its values, arguments or URL is written so that it is never filled in
- * (config/interpolate.ts literalText). An entry reads only the variables it declares. Pure.
+ * (config/secrets/interpolate.ts literalText). An entry reads only the variables it declares. Pure.
  */
 export type PackageKind = 'npm' | 'pypi' | 'nuget' | 'oci' | 'remote' | 'mcpb';
 export const PACKAGE_KINDS: readonly PackageKind[] = ['npm', 'pypi', 'nuget', 'oci', 'remote', 'mcpb'];

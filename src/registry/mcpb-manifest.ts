@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { literalText } from '../config/interpolate.js';
+import { literalText } from '../config/secrets/interpolate.js';
 import { declaredName, plainDefault, variableForHeader, type DeclaredVariable } from './install.js';
 
 /**
@@ -32,7 +32,7 @@ export function bundleEntry(manifest: BundleManifest, dir: string): { entry: Rec
     });
   }
   const used = new Set<string>();
-  // Only the format's own substitutions become references; the rest of the text is data (config/interpolate.ts literalText).
+  // Only the format's own substitutions become references; the rest of the text is data (config/secrets/interpolate.ts literalText).
   const substitute = (text: string): string => {
     let out = '';
     let last = 0;

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { ToolError } from '../core/errors.js';
-import { cacheDir, SETTING_DEFAULTS } from '../config/defaults.js';
+import { cacheDir, SETTING_DEFAULTS } from '../config/schema/defaults.js';
 import type { BundleManifest } from './mcpb-manifest.js';
 
 /**

@@ -1,4 +1,4 @@
-import { unsetVariableIn } from '../config/value-check.js';
+import { unsetVariableIn } from '../config/check/value-check.js';
 import { ToolError } from '../core/errors.js';
 import { notFound } from '../core/suggest.js';
 import type { RegistryEndpoint } from './client.js';

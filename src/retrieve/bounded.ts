@@ -1,4 +1,4 @@
-import { SETTING_DEFAULTS } from '../config/defaults.js';
+import { SETTING_DEFAULTS } from '../config/schema/defaults.js';
 import { setFlagsFromString } from 'node:v8';
 import { createContext, runInContext } from 'node:vm';
 import { ToolError } from '../core/errors.js';

@@ -1,7 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ToolError } from '../core/errors.js';
-import type { OwnFiles } from '../config/own-files.js';
+import type { OwnFiles } from '../config/files/own-files.js';
 
 /**
  * Named roots the retrieve tools may read: `retrieve.roots` in the config (paths relative to the
@@ -24,7 +24,7 @@ export interface Root {
   path: string;
   hidden?: boolean;
   /**
-   * mcpkit's own files and folders (config/own-files.ts): never listed, searched or opened through
+   * mcpkit's own files and folders (config/files/own-files.ts): never listed, searched or opened through
    * this root. Set for agents (loadRoots); a walk and an open both honour it, so every tool does.
    */
   withheld?: OwnFiles;

@@ -2,7 +2,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, ty
 import { sep } from 'node:path';
 import { ToolError } from '../core/errors.js';
 import { isInside } from './paths.js';
-import { isOwnPath, type OwnFiles } from '../config/own-files.js';
+import { isOwnPath, type OwnFiles } from '../config/files/own-files.js';
 
 /**
  * Opening what a caller named, safely against races: a path is checked on what was opened, not on

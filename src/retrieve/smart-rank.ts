@@ -6,7 +6,7 @@ import { idf, termWeight } from '../core/bm25.js';
  * - Terms are matched by a light stem ("locked" finds "lock", "edits" finds "edit"), as a person
  *   asking in words means the idea, not the inflection.
  * - A file's score is BM25 over the terms it holds (rare terms weigh more, repeats saturate, long
- *   files are normalised), plus a bonus for terms in its file name (src/config/lock.ts is about
+ *   files are normalised), plus a bonus for terms in its file name (src/config/files/lock.ts is about
  *   locks) and for terms that meet on one line.
  * - Generated files (lock files, manifests, source maps, minified bundles, build output) keep a
  *   quarter of their score: they repeat every word of a project without explaining any.

@@ -3,7 +3,7 @@ import { openFolder, throughDescriptor } from './safe-open.js';
 import { mayBeUndecodable, undecodableNames } from './names.js';
 import { ignoredBy, IgnoreRules, type RuleFrame } from './ignore-rules.js';
 import type { Root } from './roots.js';
-import { isOwnPath, ownName } from '../config/own-files.js';
+import { isOwnPath, ownName } from '../config/files/own-files.js';
 
 /**
  * A synchronous, depth-first walk of one root in rg --sort path's order (each folder's names

@@ -3,7 +3,7 @@ import type { Redis as RedisClient } from 'ioredis';
 /**
  * Each replica of `serve --http` that shares a store (serve.store) keeps a record of itself there:
  * who it is, what it runs and serves, how busy it is. The admin's /health reads them all
- * (mcp/fleet.ts). A record lives twice the lease (serve.store.lease_ms) and is written again every
+ * (mcp/http/fleet.ts). A record lives twice the lease (serve.store.lease_ms) and is written again every
  * third of it, so a replica that died shows as not heard from for one lease more, then is gone; one
  * that stops on purpose takes its record away. Records confer nothing: they are shown, never acted on.
  */

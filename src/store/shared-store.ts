@@ -256,7 +256,7 @@ export class SharedStore {
     return this.channelOf.hear(heard);
   }
 
-  /** An open question of a person's approval (mcp/person-asker.ts): its state, bound to the call it was asked for, signed. */
+  /** An open question of a person's approval (mcp/pipeline/person-asker.ts): its state, bound to the call it was asked for, signed. */
   async openQuestion(state: string, call: string, ttlMs: number): Promise<void> {
     const key = this.questionKey(state);
     try {

@@ -3,8 +3,8 @@ import type { Admission } from '../core/limits.js';
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { ChalkInstance } from 'chalk';
 import type { ConfigSource } from '../config/locate.js';
-import type { McpkitConfig, ServerConfig } from '../config/schema.js';
-import type { OwnFiles } from '../config/own-files.js';
+import type { McpkitConfig, ServerConfig } from '../config/schema/schema.js';
+import type { OwnFiles } from '../config/files/own-files.js';
 import type { Logger } from '../core/logger.js';
 
 /** Who is asking: a person at a terminal, or an MCP client (`serve`, `filter run`). */

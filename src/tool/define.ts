@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../core/errors.js';
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import type { RenderUi, ToolContext } from './context.js';
 
 /** MCP tool annotations (spec: ToolAnnotations). Every tool states all four. */

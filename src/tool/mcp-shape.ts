@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import { errorObject, ToolError } from '../core/errors.js';
 import { inputJsonSchema, parseInput } from '../core/schema.js';
-import { literalValues } from '../config/interpolate.js';
+import { literalValues } from '../config/secrets/interpolate.js';
 import { InputRequiredAnswer, type ToolContext } from './context.js';
 import type { AnyTool } from './define.js';
 

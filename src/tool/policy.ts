@@ -1,4 +1,4 @@
-import type { McpkitConfig } from '../config/schema.js';
+import type { McpkitConfig } from '../config/schema/schema.js';
 import type { AnyTool } from './define.js';
 import type { Policy } from './context.js';
 

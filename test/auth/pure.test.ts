@@ -127,7 +127,7 @@ describe('the protected resource side', () => {
 });
 
 describe('the config entries for OAuth', async () => {
-  const { configSchema } = await import('../../src/config/schema.js');
+  const { configSchema } = await import('../../src/config/schema/schema.js');
   const problems = (config: object) => {
     const r = configSchema.safeParse(config);
     return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);

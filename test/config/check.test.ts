@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkConfigText, problemUnit } from '../../src/config/check.js';
+import { checkConfigText, problemUnit } from '../../src/config/check/check.js';
 import { asWritten, withOtherDefaults } from '../../src/tools/config/show.js';
 import { STARTER_CONFIG } from '../../src/config/starter.js';
-import { EXPOSURES, withDefaults } from '../../src/config/defaults.js';
+import { EXPOSURES, withDefaults } from '../../src/config/schema/defaults.js';
 
 const problemsOf = (text: string, env: Record<string, string> = {}) => checkConfigText(text, env).problems;
 

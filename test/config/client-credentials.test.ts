@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { needsOwnConnections, serverForCaller, type CallerIdentity } from '../../src/config/client-credentials.js';
-import type { ServerConfig } from '../../src/config/schema.js';
+import { needsOwnConnections, serverForCaller, type CallerIdentity } from '../../src/config/schema/client-credentials.js';
+import type { ServerConfig } from '../../src/config/schema/schema.js';
 
 const stdio = (extra: Partial<ServerConfig> = {}) => ({
   name: 'gh',

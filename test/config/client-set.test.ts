@@ -1,6 +1,6 @@
 import { parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseCredentialFlag, setClient, type ClientChange } from '../../src/config/client-set.js';
+import { parseCredentialFlag, setClient, type ClientChange } from '../../src/config/edits/client-set.js';
 import { codeOf } from '../helpers/errors.js';
 
 const HASH = 'a'.repeat(64);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flavourOf, inputVariable, translateVariables, workspaceOf } from '../../src/config/client-variables.js';
-import { importServers } from '../../src/config/import-servers.js';
+import { flavourOf, inputVariable, translateVariables, workspaceOf } from '../../src/config/imports/client-variables.js';
+import { importServers } from '../../src/config/imports/import-servers.js';
 
 describe("other clients' variables in mcpkit's words", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { addIssuedClient, pruneEndedGraces, removeClient, rotateClientToken } from '../../src/config/clients-edit.js';
+import { addIssuedClient, pruneEndedGraces, removeClient, rotateClientToken } from '../../src/config/edits/clients-edit.js';
 import { codeOf } from '../helpers/errors.js';
 
 const HASH_A = 'a'.repeat(64);

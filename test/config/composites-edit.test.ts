@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { compositeFromWords, removeComposite, setComposite, setHooks, type CompositeWords } from '../../src/config/composites-edit.js';
-import { configSchema } from '../../src/config/schema.js';
+import { compositeFromWords, removeComposite, setComposite, setHooks, type CompositeWords } from '../../src/config/edits/composites-edit.js';
+import { configSchema } from '../../src/config/schema/schema.js';
 import { codeOf } from '../helpers/errors.js';
 
 const words = (more: Partial<CompositeWords>): CompositeWords => ({ steps: [], parallel: false, args: [], inputs: [], ...more });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkConfigData } from '../../src/config/check.js';
-import { checkValues, problemsOfEdit } from '../../src/config/value-check.js';
+import { checkConfigData } from '../../src/config/check/check.js';
+import { checkValues, problemsOfEdit } from '../../src/config/check/value-check.js';
 
 /** Conditions are compiled and type-checked with the schema: validate, every edit and every reload see the same problems. */
 const problems = (raw: Record<string, unknown>) => checkConfigData(raw, {}).problems.map((p) => `${p.path}: ${p.message}`);

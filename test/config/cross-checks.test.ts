@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crossCheckProblems } from '../../src/config/cross-checks.js';
+import { crossCheckProblems } from '../../src/config/check/cross-checks.js';
 
 const known = { groups: ['retrieve', 'registry'], tools: ['search', 'list_dir'] };
 const base = { mcp_servers: { gh: {} }, serve: {}, tool_views: {}, composite_tools: {} };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { externalizeSecrets, looksLikeToken } from '../../src/config/import-secrets.js';
+import { externalizeSecrets, looksLikeToken } from '../../src/config/imports/import-secrets.js';
 
 describe('looksLikeToken', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importServers } from '../../src/config/import-servers.js';
+import { importServers } from '../../src/config/imports/import-servers.js';
 
 describe('importServers', () => {
   it('reads Claude Desktop / Cursor mcpServers', () => {

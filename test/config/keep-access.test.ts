@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepLastGoodAccess } from '../../src/config/keep-access.js';
-import { configSchema, type McpkitConfig } from '../../src/config/schema.js';
+import { configSchema, type McpkitConfig } from '../../src/config/schema/schema.js';
 
 const config = (data: object, unusable?: Record<string, string[]>): McpkitConfig => ({ ...configSchema.parse(data), ...(unusable ? { unusable } : {}) });
 

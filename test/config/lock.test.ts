@@ -3,7 +3,7 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock } from '../../src/config/lock.js';
+import { acquireLock } from '../../src/config/files/lock.js';
 import { tempDir } from '../helpers/cli.js';
 
 /** A pid that surely belongs to no running process: one that has just exited. */

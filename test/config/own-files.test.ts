@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isOwnPath, ownFiles, ownName } from '../../src/config/own-files.js';
+import { isOwnPath, ownFiles, ownName } from '../../src/config/files/own-files.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('ownName: the own files of a folder, and what is made beside them', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
+import { configSchema } from '../../src/config/schema/schema.js';
 
 /** config validate says every problem at once: a cross-reference is found even where another part of the file is wrong. */
 const paths = (raw: object) => {

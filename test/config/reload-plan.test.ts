@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describePlan, planReload, type ReloadPlan } from '../../src/config/reload-plan.js';
 import { stableJson } from '../../src/core/stable-json.js';
-import { configSchema, type McpkitConfig } from '../../src/config/schema.js';
+import { configSchema, type McpkitConfig } from '../../src/config/schema/schema.js';
 
 const config = (raw: object, unusable?: Record<string, string[]>): McpkitConfig =>
   Object.assign(configSchema.parse(raw), unusable ? { unusable } : {}) as McpkitConfig;

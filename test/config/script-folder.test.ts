@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRelativeScript, keepScriptFolder, scriptFolderOf } from '../../src/config/script-folder.js';
+import { isRelativeScript, keepScriptFolder, scriptFolderOf } from '../../src/config/imports/script-folder.js';
 
 describe('an imported entry that runs a relative script keeps the folder its client ran it in', () => {
   it.each([

@@ -10,7 +10,7 @@ import {
   setServerTools,
   setToolDescription,
   setToolOverride,
-} from '../../src/config/servers-edit.js';
+} from '../../src/config/edits/servers-edit.js';
 import { codeOf } from '../helpers/errors.js';
 
 const BASE = `# servers we use

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { isWarning } from '../../src/config/check.js';
-import { checkValues, problemsOfEdit, problemsOnLoad, readScalars, unsetVariableIn, unsetVariableMessage } from '../../src/config/value-check.js';
+import { isWarning } from '../../src/config/check/check.js';
+import { checkValues, problemsOfEdit, problemsOnLoad, readScalars, unsetVariableIn, unsetVariableMessage } from '../../src/config/check/value-check.js';
 import { setAsideSource } from '../../src/registry/sources.js';
 
 /** The one check of a config's values, and what a load and an edit each report from it. */

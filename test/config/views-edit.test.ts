@@ -9,7 +9,7 @@ import {
   removeViewServer,
   setViewField,
   setViewTools,
-} from '../../src/config/views-edit.js';
+} from '../../src/config/edits/views-edit.js';
 import { codeOf } from '../helpers/errors.js';
 
 const BASE = `mcp_servers:

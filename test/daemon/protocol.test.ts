@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCallLine } from '../../src/cli/call-line.js';
+import { parseCallLine } from '../../src/cli/args/call-line.js';
 import { differingVariables, fromWire, lineReader, toWire, watchedVariables, type BrokenLine } from '../../src/daemon/client/protocol.js';
 import { errorObject, ToolError } from '../../src/core/errors.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FleetReplica } from '../../src/mcp/health-view.js';
+import type { FleetReplica } from '../../src/mcp/http/health-view.js';
 import { cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';

@@ -2,7 +2,7 @@ import { type Client, ProtocolError } from '@modelcontextprotocol/client';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTools } from '../../src/tools/index.js';
-import { configSchema } from '../../src/config/schema.js';
+import { configSchema } from '../../src/config/schema/schema.js';
 import { cleanEnv } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';

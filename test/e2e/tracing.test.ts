@@ -65,7 +65,7 @@ describe('traces', () => {
     let text = '';
     try {
       for (let i = 0; i < 2; i++) {
-        // The first call takes the SDK server's path, the second the hot path: both are traced alike (mcp/call-chain.ts).
+        // The first call takes the SDK server's path, the second the hot path: both are traced alike (mcp/pipeline/call-chain.ts).
         const result = (await client.callTool({
           name: 'notes__send_note',
           arguments: {},

@@ -5,7 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { afterAll } from 'vitest';
 import { createLogger, parseLogLevel } from '../../src/core/logger.js';
 import { startHttpServe, startStdioServe, type HttpServeHandle, type ServeOptions } from '../../src/mcp/run-serve.js';
-import { parseServeArgs, serveOptionsOf } from '../../src/cli/serve-args.js';
+import { parseServeArgs, serveOptionsOf } from '../../src/cli/args/serve-args.js';
 import { cleanEnv } from './cli.js';
 import { listeningClient, nothingHeard } from './serve.js';
 import type { ReloadReport } from '../../src/app/live-config.js';

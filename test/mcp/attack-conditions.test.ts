@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metaToolNames, type MetaOp } from '../../src/proxy/catalog/meta-tools.js';
-import { ROUTE_KINDS, routePath, type Route } from '../../src/mcp/route-access.js';
+import { ROUTE_KINDS, routePath, type Route } from '../../src/mcp/access/route-access.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { SERVERS } from '../helpers/upstreams.js';

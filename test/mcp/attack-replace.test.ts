@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { readPins, pinFilePath, sectionOf } from '../../src/config/pin-file.js';
+import { readPins, pinFilePath, sectionOf } from '../../src/config/files/pin-file.js';
 import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { FIXTURE_SERVERS, waitFor } from '../helpers/upstreams.js';

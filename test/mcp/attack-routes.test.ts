@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_KINDS, routePath, type Route } from '../../src/mcp/route-access.js';
+import { ROUTE_KINDS, routePath, type Route } from '../../src/mcp/access/route-access.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { SERVERS } from '../helpers/upstreams.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditedCall } from '../../src/audit/auditor.js';
 import { Limiter, parseRate } from '../../src/core/limits.js';
-import { beginCall, throughChain, type CallLinks, type CallStart } from '../../src/mcp/call-chain.js';
+import { beginCall, throughChain, type CallLinks, type CallStart } from '../../src/mcp/pipeline/call-chain.js';
 import type { ToolAccess } from '../../src/tool/context.js';
 
 /** A tracing stand-in that notes what the chain asks of it (the OpenTelemetry side has its own tests). */

@@ -259,7 +259,7 @@ describe('session quotas per route and credential', () => {
 describe('a listen stream naming many resources is bounded', () => {
   it('more than the maximum is refused at once; the maximum costs one listing and /health stays quick', async () => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const { MAX_LISTEN_URIS } = await import('../../src/mcp/modern-http.js');
+    const { MAX_LISTEN_URIS } = await import('../../src/mcp/http/modern-http.js');
     const served = await serveHttpInProcess(
       configFile(`mcp_servers:\n  everything: ${JSON.stringify(SERVERS.everything)}\ntool_views:\n  e:\n    servers: [everything]\n`),
     );

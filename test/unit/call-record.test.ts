@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditedCall, type CallFacts } from '../../src/mcp/call-record.js';
+import { auditedCall, type CallFacts } from '../../src/mcp/pipeline/call-record.js';
 import type { CatalogEntry } from '../../src/proxy/catalog/catalog.js';
 
 const echo: CatalogEntry = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientRows, decideFor, whoIs } from '../../src/mcp/client-report.js';
-import { tokenId } from '../../src/mcp/route-access.js';
-import type { McpkitConfig } from '../../src/config/schema.js';
+import { clientRows, decideFor, whoIs } from '../../src/mcp/http/client-report.js';
+import { tokenId } from '../../src/mcp/access/route-access.js';
+import type { McpkitConfig } from '../../src/config/schema/schema.js';
 
 const config = {
   serve: {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { commandScope, inScope, processScope } from '../../src/cli/command-scope.js';
-import { sayWaiting } from '../../src/cli/output.js';
+import type { CliIo } from '../../src/cli/terminal/cli-io.js';
+import { commandScope, inScope, processScope } from '../../src/cli/terminal/command-scope.js';
+import { sayWaiting } from '../../src/cli/terminal/output.js';
 import { printLine, reportError } from '../../src/cli/tool-runner.js';
 
 /** An io that keeps what a command printed, and its exit code. */

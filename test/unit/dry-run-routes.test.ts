@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Who } from '../../src/mcp/client-report.js';
-import { routesToTry } from '../../src/mcp/dry-run-routes.js';
+import type { Who } from '../../src/mcp/http/client-report.js';
+import { routesToTry } from '../../src/mcp/http/dry-run-routes.js';
 
 const clients = { viewer: { views: ['docs', 'research'] }, everywhere: {}, nowhere: { views: [] as string[] }, both: { views: ['default', 'docs'] } };
 const client = (name: string): Who => ({ kind: 'client', name, row: {} as never });

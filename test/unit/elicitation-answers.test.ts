@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerForm, askForm, fieldPrompt, parseField, type Asker, type FormField } from '../../src/cli/elicitation-answers.js';
+import { answerForm, askForm, fieldPrompt, parseField, type Asker, type FormField } from '../../src/cli/terminal/elicitation-answers.js';
 
 const form = {
   type: 'object',

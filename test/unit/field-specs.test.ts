@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { coerceValue, fieldSpecs, inputFromCommandLine, inputFromPairs } from '../../src/cli/field-specs.js';
+import { coerceValue, fieldSpecs, inputFromCommandLine, inputFromPairs } from '../../src/cli/args/field-specs.js';
 import { kebab } from '../../src/tool/command-line.js';
 import { inputJsonSchema } from '../../src/core/schema.js';
 

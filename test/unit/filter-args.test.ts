@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFilterArgs } from '../../src/cli/filter-args.js';
+import { parseFilterArgs } from '../../src/cli/args/filter-args.js';
 
 describe('parseFilterArgs', () => {
   it.each([

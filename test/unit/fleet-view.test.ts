@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configDigest, NO_CONFIG_DIGEST } from '../../src/config/config-digest.js';
-import { judgeFleet, localProblems, seesFleet, shortDigest } from '../../src/mcp/health-view.js';
-import type { AccessRules, Caller } from '../../src/mcp/route-access.js';
+import { judgeFleet, localProblems, seesFleet, shortDigest } from '../../src/mcp/http/health-view.js';
+import type { AccessRules, Caller } from '../../src/mcp/access/route-access.js';
 import { readRecord, type ListedRecord, type ReplicaRecord } from '../../src/store/replica-records.js';
 
 describe('configDigest', () => {

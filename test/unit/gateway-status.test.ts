@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminToken, healthUrl, parsedHealth, seenAgo } from '../../src/cli/gateway-status.js';
+import { adminToken, healthUrl, parsedHealth, seenAgo } from '../../src/cli/gateway/gateway-status.js';
 
 describe('healthUrl', () => {
   it.each<[string, string]>([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolate, interpolateString, literalText, literalValues, textAsSent, variablesIn } from '../../src/config/interpolate.js';
+import { interpolate, interpolateString, literalText, literalValues, textAsSent, variablesIn } from '../../src/config/secrets/interpolate.js';
 
 const env = { HOME: '/home/me', TOKEN: 's3cret', EMPTY: '' };
 

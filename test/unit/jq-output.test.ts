@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jqExpression, jqText, loadJq } from '../../src/cli/jq-output.js';
+import { jqExpression, jqText, loadJq } from '../../src/cli/terminal/jq-output.js';
 
 describe('--jq: the expression on the line', () => {
   it.each([

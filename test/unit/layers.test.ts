@@ -58,6 +58,21 @@ describe('the layer rule (.dependency-cruiser.cjs)', () => {
     expect(r.output).toContain(rule);
   });
 
+  it('fails an import up between the sub-folders of mcp/, cli/ and config/, or from one to its root', () => {
+    const r = cruise(
+      tree({
+        'src/mcp/pipeline/a.ts': "import '../http/b.js';\n",
+        'src/mcp/http/b.ts': 'export {};\n',
+        'src/cli/args/a.ts': "import '../main.js';\n",
+        'src/cli/main.ts': 'export {};\n',
+        'src/config/schema/a.ts': "import type { X } from '../check/b.js';\nexport type Y = X;\n",
+        'src/config/check/b.ts': 'export type X = 1;\n',
+      }),
+    );
+    expect(r.ok).toBe(false);
+    for (const rule of ['mcp-pipeline-imports-up', 'cli-args-imports-up', 'config-schema-imports-up']) expect(r.output).toContain(rule);
+  });
+
   it('passes a tree whose imports point down', () => {
     const r = cruise(tree({ 'src/app/a.ts': "import '../tools/b.js';\n", 'src/tools/b.ts': "import '../core/c.js';\n", 'src/core/c.ts': 'export {};\n' }));
     expect(r.output).toContain('no dependency violations found');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, maskSecrets } from '../../src/config/mask.js';
+import { MASK, maskSecrets } from '../../src/config/secrets/mask.js';
 
 describe('maskSecrets', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_NESTING, nestedDeeperThan, nestingRefusal } from '../../src/core/nesting.js';
-import { deepModernAnswer } from '../../src/mcp/deep-requests.js';
+import { deepModernAnswer } from '../../src/mcp/pipeline/deep-requests.js';
 
 /** `levels` arrays or objects deep, built without recursion. */
 function nested(levels: number, kind: 'object' | 'array' = 'object'): unknown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOAuthPath, oauthNotFound } from '../../src/mcp/oauth-paths.js';
+import { isOAuthPath, oauthNotFound } from '../../src/mcp/access/oauth-paths.js';
 
 describe('isOAuthPath', () => {
   it.each<[string, boolean]>([

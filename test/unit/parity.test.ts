@@ -7,7 +7,7 @@ import { oclifId } from '../../src/tool/define.js';
 import { toMcpTool } from '../../src/tool/mcp-shape.js';
 import { allTools } from '../../src/tools/index.js';
 import { ROOT } from '../helpers/cli.js';
-import { generatedCommandTool, HAND_WRITTEN_TOOL_COMMANDS, NON_TOOL_COMMANDS } from '../../src/cli/command-table.js';
+import { generatedCommandTool, HAND_WRITTEN_TOOL_COMMANDS, NON_TOOL_COMMANDS } from '../../src/cli/args/command-table.js';
 import { inTerminalWords } from '../../src/cli/command-from-tool.js';
 
 /** Commands written by hand because they are not tools (they serve, dispatch, list, preview or write whole files). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlainLine, type PlainGrammar } from '../../src/cli/plain-line.js';
+import { parsePlainLine, type PlainGrammar } from '../../src/cli/args/plain-line.js';
 
 const GRAMMAR: PlainGrammar = {
   config: { type: 'string', short: 'c' },

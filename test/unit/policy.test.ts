@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
+import { configSchema } from '../../src/config/schema/schema.js';
 import { DEFAULT_POLICY, type Policy } from '../../src/tool/context.js';
 import { defineTool, READ_ONLY, type AnyTool, type ToolAnnotations } from '../../src/tool/define.js';
 import { applyPolicy, keepUnderReadOnly } from '../../src/tool/policy.js';

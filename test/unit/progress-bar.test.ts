@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { progressLine } from '../../src/cli/progress-bar.js';
+import { progressLine } from '../../src/cli/terminal/progress-bar.js';
 
 describe('progressLine', () => {
   it.each([

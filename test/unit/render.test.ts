@@ -1,8 +1,8 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { colorLevel } from '../../src/cli/color.js';
-import { formatError } from '../../src/cli/output.js';
-import { createRenderUi, renderGeneric, renderTable } from '../../src/cli/render.js';
+import { colorLevel } from '../../src/cli/terminal/color.js';
+import { formatError } from '../../src/cli/terminal/output.js';
+import { createRenderUi, renderGeneric, renderTable } from '../../src/cli/terminal/render.js';
 import { errorObject, exitCodeFor, MCP_WORDS, ToolError } from '../../src/core/errors.js';
 
 const plain = new Chalk({ level: 0 });

@@ -11,7 +11,7 @@ import {
   newClientToken,
   type AccessRules,
   type Route,
-} from '../../src/mcp/route-access.js';
+} from '../../src/mcp/access/route-access.js';
 
 const rules = (over: Partial<AccessRules> = {}): AccessRules => ({ views: [], oauth: false, open: [], ...over });
 const MCP: Route = { kind: 'mcp' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { saysSlowServer } from '../../src/cli/output.js';
+import { saysSlowServer } from '../../src/cli/terminal/output.js';
 
 describe('saysSlowServer: a long wait is said to a person, and to a script that asks for more', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { interpolate, interpolateString, literalText, textAsSent, variablesIn } from '../../src/config/interpolate.js';
-import { maskSecrets, MASK } from '../../src/config/mask.js';
-import { keyringNameProblem, secretFilePath, secretFileValue, secretSourcesIn, type SecretValues } from '../../src/config/secret-refs.js';
+import { interpolate, interpolateString, literalText, textAsSent, variablesIn } from '../../src/config/secrets/interpolate.js';
+import { maskSecrets, MASK } from '../../src/config/secrets/mask.js';
+import { keyringNameProblem, secretFilePath, secretFileValue, secretSourcesIn, type SecretValues } from '../../src/config/secrets/secret-refs.js';
 
 const secrets: SecretValues = new Map<string, { value: string } | { problem: string }>([
   ['file:tok.txt', { value: 'from-file' }],

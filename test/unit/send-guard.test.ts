@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { boundedResponseClass } from '../../src/mcp/send-guard.js';
+import { boundedResponseClass } from '../../src/mcp/http/send-guard.js';
 
 /**
  * The send guard on real sockets: an HTTP server whose handler writes as the test says, and a

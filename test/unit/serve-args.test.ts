@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs, SERVE_BOOLEAN_FLAGS, SERVE_MULTI_FLAGS, SERVE_VALUE_FLAGS } from '../../src/cli/serve-args.js';
+import { parseServeArgs, SERVE_BOOLEAN_FLAGS, SERVE_MULTI_FLAGS, SERVE_VALUE_FLAGS } from '../../src/cli/args/serve-args.js';
 import Serve from '../../src/commands/serve.js';
 
 describe('parseServeArgs (the fast path of `mcpkit serve`)', () => {

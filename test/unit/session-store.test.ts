@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idleSessions, SessionStore, type SessionUse } from '../../src/mcp/session-store.js';
+import { idleSessions, SessionStore, type SessionUse } from '../../src/mcp/http/session-store.js';
 
 const s = (lastSeen: number, busy = 0): SessionUse => ({ lastSeen, busy });
 

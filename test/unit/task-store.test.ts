@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detailedTask, TaskStore } from '../../src/mcp/task-store.js';
-import { declaresTasks, hostMayTake, mcpNameValue, modernCallResult } from '../../src/mcp/task-host.js';
+import { detailedTask, TaskStore } from '../../src/mcp/tasks/task-store.js';
+import { declaresTasks, hostMayTake, mcpNameValue, modernCallResult } from '../../src/mcp/tasks/task-host.js';
 
 const bounds = { maxTtlMs: 10_000, maxPerOwner: 2, maxBytesPerOwner: 1000 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { durationMs, expiryOf, graceMs, graceUntil } from '../../src/config/token-life.js';
-import { matchClientToken, nextTokenDeadline, tokenDigest } from '../../src/mcp/client-tokens.js';
+import { durationMs, expiryOf, graceMs, graceUntil } from '../../src/config/edits/token-life.js';
+import { matchClientToken, nextTokenDeadline, tokenDigest } from '../../src/mcp/access/client-tokens.js';
 import { codeOf } from '../helpers/errors.js';
 
 const NOW = Date.parse('2026-11-28T12:00:00.000Z');

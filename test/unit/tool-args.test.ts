@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldSpecs } from '../../src/cli/field-specs.js';
-import { parseToolArgs } from '../../src/cli/tool-args.js';
+import { fieldSpecs } from '../../src/cli/args/field-specs.js';
+import { parseToolArgs } from '../../src/cli/args/tool-args.js';
 import { inputJsonSchema } from '../../src/core/schema.js';
 import { getSnippet } from '../../src/tools/retrieve/open-file.js';
 import { search } from '../../src/tools/retrieve/search.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toolArguments } from '../../src/cli/tool-arguments.js';
+import { toolArguments } from '../../src/cli/args/tool-arguments.js';
 
 describe('toolArguments: an input schema as a person reads it', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { McpkitCommand } from '../../cli/base-command.js';
-import { issueToken, showToken } from '../../cli/issued-token.js';
+import { issueToken, showToken } from '../../cli/gateway/issued-token.js';
 
 export default class ClientsAdd extends McpkitCommand {
   static override summary = 'Add a named client of "serve --http" with a new token: the token is shown once, the config keeps only its SHA-256.';
@@ -38,10 +38,10 @@ export default class ClientsAdd extends McpkitCommand {
 
   async run(): Promise<{ name: string; token: string; config: string; token_expires?: string }> {
     const { args, flags } = await this.parse(ClientsAdd);
-    const [{ addIssuedClient }, { expiryOf }] = await Promise.all([import('../../config/clients-edit.js'), import('../../config/token-life.js')]);
+    const [{ addIssuedClient }, { expiryOf }] = await Promise.all([import('../../config/edits/clients-edit.js'), import('../../config/edits/token-life.js')]);
     const now = Date.now();
     const expires = flags.expires !== undefined ? expiryOf(flags.expires, now) : 'never';
-    const { conditionFlags } = await import('../../cli/condition-flags.js');
+    const { conditionFlags } = await import('../../cli/args/condition-flags.js');
     const conditions = conditionFlags(flags.condition);
     const spec = {
       ...(conditions ? { conditions } : {}),

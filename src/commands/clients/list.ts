@@ -1,5 +1,5 @@
 import { McpkitCommand } from '../../cli/base-command.js';
-import type { ClientsList as List } from '../../cli/clients-list.js';
+import type { ClientsList as List } from '../../cli/gateway/clients-list.js';
 
 export default class ClientsList extends McpkitCommand {
   static override summary =
@@ -8,7 +8,7 @@ export default class ClientsList extends McpkitCommand {
 
   async run(): Promise<List> {
     const { flags } = await this.parse(ClientsList);
-    const { listClients, renderClients } = await import('../../cli/clients-list.js');
+    const { listClients, renderClients } = await import('../../cli/gateway/clients-list.js');
     const result = await listClients(this.runtime(flags.config));
     if (!this.jsonEnabled()) this.print(await renderClients(result, this.color));
     return result;

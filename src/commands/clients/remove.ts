@@ -8,7 +8,10 @@ export default class ClientsRemove extends McpkitCommand {
 
   async run(): Promise<{ name: string; removed: true; config: string }> {
     const { args, flags } = await this.parse(ClientsRemove);
-    const [{ removeClient }, { editConfigFile }] = await Promise.all([import('../../config/clients-edit.js'), import('../../tools/shared/config-access.js')]);
+    const [{ removeClient }, { editConfigFile }] = await Promise.all([
+      import('../../config/edits/clients-edit.js'),
+      import('../../tools/shared/config-access.js'),
+    ]);
     const { path } = await editConfigFile(this.toolContext(flags.config), (doc) => removeClient(doc, args.name));
     if (!this.jsonEnabled()) this.print(`Removed client ${args.name} from ${path}; a running serve ends its sessions.`);
     return { name: args.name, removed: true, config: path };

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { McpkitCommand } from '../../cli/base-command.js';
-import { issueToken, showToken } from '../../cli/issued-token.js';
+import { issueToken, showToken } from '../../cli/gateway/issued-token.js';
 
 export default class ClientsRotate extends McpkitCommand {
   static override summary = 'Give a client of serve.clients a new token: the old one is refused at once, or at the end of --grace; by a running serve too.';
@@ -21,7 +21,10 @@ export default class ClientsRotate extends McpkitCommand {
 
   async run(): Promise<{ name: string; token: string; config: string; previous_until?: string; token_expires?: string }> {
     const { args, flags } = await this.parse(ClientsRotate);
-    const [{ rotateClientToken }, { expiryOf, graceMs }] = await Promise.all([import('../../config/clients-edit.js'), import('../../config/token-life.js')]);
+    const [{ rotateClientToken }, { expiryOf, graceMs }] = await Promise.all([
+      import('../../config/edits/clients-edit.js'),
+      import('../../config/edits/token-life.js'),
+    ]);
     const now = Date.now();
     const options = {
       now,

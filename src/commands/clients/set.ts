@@ -44,12 +44,12 @@ export default class ClientsSet extends McpkitCommand {
   async run(): Promise<{ name: string; changed: boolean; config: string }> {
     const { args, flags } = await this.parse(ClientsSet);
     const [{ setClient, parseCredentialFlag }, { expiryOf }, { editConfigFile }] = await Promise.all([
-      import('../../config/client-set.js'),
-      import('../../config/token-life.js'),
+      import('../../config/edits/client-set.js'),
+      import('../../config/edits/token-life.js'),
       import('../../tools/shared/config-access.js'),
     ]);
     const now = Date.now();
-    const { conditionFlags } = await import('../../cli/condition-flags.js');
+    const { conditionFlags } = await import('../../cli/args/condition-flags.js');
     const conditions = conditionFlags(flags.condition);
     const change = {
       ...(flags.view ? { views: flags.view } : {}),

@@ -14,7 +14,7 @@ export default class DaemonList extends McpkitCommand {
     if (!this.jsonEnabled()) {
       if (daemons.length === 0) this.print('No mcpkit daemon runs.');
       else {
-        const { createRenderUi } = await import('../../cli/render.js');
+        const { createRenderUi } = await import('../../cli/terminal/render.js');
         const rows = daemons.map((d) => {
           const s = d.status as { pid: number; uptime_s?: number; requests?: number };
           return { config: d.config, pid: s.pid, up_s: s.uptime_s ?? '', requests: s.requests ?? '', build: d.other_build ? 'another' : 'this' };

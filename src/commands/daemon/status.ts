@@ -19,7 +19,7 @@ export default class DaemonStatus extends McpkitCommand {
 
 async function render(state: DaemonState, color: import('chalk').ChalkInstance): Promise<string> {
   if (!state.running) return `No mcpkit daemon runs for ${state.config}. Start one with "mcpkit daemon start".`;
-  const { createRenderUi } = await import('../../cli/render.js');
+  const { createRenderUi } = await import('../../cli/terminal/render.js');
   const ui = createRenderUi(color);
   const s = state.status as unknown as import('../../daemon/server/server.js').DaemonStatus;
   const mib = (bytes: number | undefined) => `${((bytes ?? 0) / 1048576).toFixed(1)} MiB`;

@@ -1,8 +1,8 @@
 import { createRuntime } from '../../app/runtime.js';
 import { CONFIG_FLAG, McpkitCommand } from '../../cli/base-command.js';
-import { parseFilterArgs } from '../../cli/filter-args.js';
-import { ruleFlags, upstreamFlags } from '../../cli/filter-flags.js';
-import { upstreamConfig } from '../../cli/filter-upstream.js';
+import { parseFilterArgs } from '../../cli/args/filter-args.js';
+import { ruleFlags, upstreamFlags } from '../../cli/args/filter-flags.js';
+import { upstreamConfig } from '../../cli/args/filter-upstream.js';
 
 /** The flags of filter run that take a value: a word after one of them is not the command. */
 const VALUE_FLAGS = ['--url', '--header', '--config'];

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { McpkitCommand } from '../../cli/base-command.js';
-import { ruleFlags } from '../../cli/filter-flags.js';
-import { parseFilterArgs } from '../../cli/filter-args.js';
+import { ruleFlags } from '../../cli/args/filter-flags.js';
+import { parseFilterArgs } from '../../cli/args/filter-args.js';
 import { summaryOf } from '../../tool/define.js';
 import { filterSet } from '../../tools/filter/set.js';
 

@@ -1,8 +1,8 @@
 import { McpkitCommand } from '../../cli/base-command.js';
-import { parseFilterArgs } from '../../cli/filter-args.js';
-import { ruleFlags, upstreamFlags } from '../../cli/filter-flags.js';
-import { upstreamConfig } from '../../cli/filter-upstream.js';
-import type { ServerConfig } from '../../config/schema.js';
+import { parseFilterArgs } from '../../cli/args/filter-args.js';
+import { ruleFlags, upstreamFlags } from '../../cli/args/filter-flags.js';
+import { upstreamConfig } from '../../cli/args/filter-upstream.js';
+import type { ServerConfig } from '../../config/schema/schema.js';
 import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
 import { compileFilter, explainDecision, type FilterRule } from '../../proxy/catalog/filter.js';
@@ -67,7 +67,7 @@ export default class FilterTest extends McpkitCommand {
       ];
       const passing = decisions.filter((d) => d.passes).length;
       if (!this.jsonEnabled()) {
-        const { createRenderUi } = await import('../../cli/render.js');
+        const { createRenderUi } = await import('../../cli/terminal/render.js');
         const ui = createRenderUi(this.color);
         const rows = decisions.map((d) => ({ ...d, passes: d.passes ? ui.color.green('yes') : ui.color.red('no') }));
         this.print(`${ui.table(rows, ['kind', 'name', 'passes', 'because'])}\n\n${passing} of ${decisions.length} pass`);

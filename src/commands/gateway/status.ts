@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { McpkitCommand } from '../../cli/base-command.js';
-import type { GatewayStatus } from '../../cli/gateway-status.js';
+import type { GatewayStatus } from '../../cli/gateway/gateway-status.js';
 
 export default class GatewayStatusCommand extends McpkitCommand {
   static override summary = 'The replicas of a running "serve --http" gateway: version, start, config generation and digest, calls in flight, last heartbeat.';
@@ -22,10 +22,10 @@ export default class GatewayStatusCommand extends McpkitCommand {
 
   async run(): Promise<GatewayStatus> {
     const { args, flags } = await this.parse(GatewayStatusCommand);
-    const { adminToken, gatewayStatus, renderGatewayStatus } = await import('../../cli/gateway-status.js');
+    const { adminToken, gatewayStatus, renderGatewayStatus } = await import('../../cli/gateway/gateway-status.js');
     const status = await gatewayStatus(args.url, adminToken(this.scope.env, flags['token-env']));
     if (!this.jsonEnabled()) {
-      const { createRenderUi } = await import('../../cli/render.js');
+      const { createRenderUi } = await import('../../cli/terminal/render.js');
       const ui = createRenderUi(this.color);
       this.print(renderGatewayStatus(status, this.color, (rows) => ui.table(rows)));
     }

@@ -1,8 +1,8 @@
-import { SETTING_DEFAULTS } from '../../config/defaults.js';
+import { SETTING_DEFAULTS } from '../../config/schema/defaults.js';
 import { Flags } from '@oclif/core';
 import { commandFromTool } from '../../cli/command-from-tool.js';
-import { inputFromCommandLine } from '../../cli/field-specs.js';
-import { createRenderUi } from '../../cli/render.js';
+import { inputFromCommandLine } from '../../cli/args/field-specs.js';
+import { createRenderUi } from '../../cli/terminal/render.js';
 import { ToolError } from '../../core/errors.js';
 import { parseToolInput } from '../../tool/mcp-shape.js';
 import type { ServerEntry } from '../../registry/client.js';

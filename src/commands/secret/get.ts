@@ -19,7 +19,7 @@ export default class SecretGet extends McpkitCommand {
         hint: `Pass --reveal to print it into a pipe or file: mcpkit secret get ${args.name} --reveal`,
       });
     }
-    const { systemKeyring } = await import('../../config/keyring.js');
+    const { systemKeyring } = await import('../../config/secrets/keyring.js');
     const value = await systemKeyring().get(args.name);
     if (value === undefined) {
       throw new ToolError('NOT_FOUND', `The system keyring has no secret ${args.name}.`, {

@@ -6,7 +6,7 @@ export default class SecretList extends McpkitCommand {
 
   async run(): Promise<{ names: string[] }> {
     await this.parse(SecretList);
-    const { systemKeyring } = await import('../../config/keyring.js');
+    const { systemKeyring } = await import('../../config/secrets/keyring.js');
     const names = await systemKeyring().names();
     if (!this.jsonEnabled()) {
       if (names.length) this.scope.io.out(`${names.join('\n')}\n`);

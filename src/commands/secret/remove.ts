@@ -9,7 +9,7 @@ export default class SecretRemove extends McpkitCommand {
 
   async run(): Promise<{ name: string; removed: true }> {
     const { args } = await this.parse(SecretRemove);
-    const { systemKeyring } = await import('../../config/keyring.js');
+    const { systemKeyring } = await import('../../config/secrets/keyring.js');
     if (!(await systemKeyring().remove(args.name))) {
       throw new ToolError('NOT_FOUND', `The system keyring has no secret ${args.name}.`, { hint: 'List them with: mcpkit secret list' });
     }

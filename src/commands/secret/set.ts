@@ -29,9 +29,9 @@ export default class SecretSet extends McpkitCommand {
     }
     if (this.scope.hosted) throw new ToolError('FORBIDDEN', 'secret set reads its own terminal: run it as a command of its own.');
     const [{ systemKeyring }, { readSecretValue }, { keyringNameProblem }] = await Promise.all([
-      import('../../config/keyring.js'),
-      import('../../cli/secret-input.js'),
-      import('../../config/secret-refs.js'),
+      import('../../config/secrets/keyring.js'),
+      import('../../cli/terminal/secret-input.js'),
+      import('../../config/secrets/secret-refs.js'),
     ]);
     const bad = keyringNameProblem(args.name);
     if (bad) throw new ToolError('INVALID_INPUT', bad);

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { McpkitCommand } from '../../cli/base-command.js';
 import { askDaemon, type TaskView } from '../../cli/task-commands.js';
 import { printUpstreamResult, type UpstreamResult } from '../../cli/upstream-calls.js';
-import { terminalProgress } from '../../cli/progress-bar.js';
+import { terminalProgress } from '../../cli/terminal/progress-bar.js';
 import { fromWire } from '../../daemon/client/protocol.js';
 import { ToolError } from '../../core/errors.js';
 

@@ -1,5 +1,5 @@
 import { locateConfig } from '../../config/locate.js';
-import { colorLevel } from '../../cli/color.js';
+import { colorLevel } from '../../cli/terminal/color.js';
 import { daemonAllowed, viaDaemon } from './client.js';
 import { daemonRunsLine } from './protocol.js';
 

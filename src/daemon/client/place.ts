@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../../core/errors.js';
-import { daemonFolder } from '../../config/own-files.js';
+import { daemonFolder } from '../../config/files/own-files.js';
 
 /**
  * Where a config's daemon listens: a Unix socket (never TCP) in a folder only its user can enter,

@@ -1,8 +1,8 @@
 import type { Runtime } from '../../app/runtime.js';
 import { daemonAllowed, viaDaemon, type DaemonAnswer } from './client.js';
 import type { DaemonOperation } from './protocol.js';
-import { sayWaiting } from '../../cli/output.js';
-import { commandScope } from '../../cli/command-scope.js';
+import { sayWaiting } from '../../cli/terminal/output.js';
+import { commandScope } from '../../cli/terminal/command-scope.js';
 
 /**
  * The terminal's use of `mcpkit daemon`, shared by oclif's commands and the fast paths: the work

@@ -1,10 +1,10 @@
 import { Chalk } from 'chalk';
 import type { Runtime } from '../../app/runtime.js';
-import type { CliIo } from '../../cli/cli-io.js';
+import type { CliIo } from '../../cli/terminal/cli-io.js';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCommandLine } from '../../cli/command-line.js';
-import { inScope } from '../../cli/command-scope.js';
+import { inScope } from '../../cli/terminal/command-scope.js';
 import { packageRoot } from '../../core/version.js';
 import { daemonRunsLine, type ColorLevel } from '../client/protocol.js';
 
@@ -13,7 +13,7 @@ import { daemonRunsLine, type ColorLevel } from '../client/protocol.js';
  * client's process would be, its output written to the client's streams, in one round trip: the
  * lines of warm tools and `call` with the quick parser (cli/command-line.ts), and every other line
  * it may run through oclif, in a command scope that is the client's (its streams, environment and
- * folder; cli/command-scope.ts) and whose runtime is this daemon's. Returns false for a line this
+ * folder; cli/terminal/command-scope.ts) and whose runtime is this daemon's. Returns false for a line this
  * does not take (one for another config, or one oclif itself could not start): the client then
  * runs it the usual way.
  */

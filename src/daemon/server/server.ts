@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { chmodSync, linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { followConfig } from '../../app/follow-config.js';
-import { DAEMON_IDLE_MINUTES } from '../../config/defaults.js';
+import { DAEMON_IDLE_MINUTES } from '../../config/schema/defaults.js';
 import { createRuntime, type Runtime } from '../../app/runtime.js';
 import type { WaitKind } from '../../app/runtime-options.js';
 import { connect } from '../client/client.js';
@@ -25,7 +25,7 @@ import { routeHookStderrToCallers, withCallerStderr } from '../../core/caller-st
 import { buildIdentity } from '../../core/version.js';
 import { DEFAULT_POLICY } from '../../tool/context.js';
 import { parseToolInput } from '../../tool/mcp-shape.js';
-import { saysSlowServer } from '../../cli/output.js';
+import { saysSlowServer } from '../../cli/terminal/output.js';
 import { boundedSender } from './bounded-sender.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
 import { warmRoots } from './warm-roots.js';

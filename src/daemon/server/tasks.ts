@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { errorObject, ToolError } from '../../core/errors.js';
-import { isTerminal, TaskStore, type HostedTask } from '../../mcp/task-store.js';
+import { isTerminal, TaskStore, type HostedTask } from '../../mcp/tasks/task-store.js';
 
 /**
  * The tasks of `mcpkit call --task`, kept by the daemon that runs them in mcpkit's one task store
- * (mcp/task-store.ts, under the owner "terminal"): a call started in the background and looked at
+ * (mcp/tasks/task-store.ts, under the owner "terminal"): a call started in the background and looked at
  * later (`mcpkit tasks get|wait|cancel|list`). They live as long as the daemon (which stays up
  * while one runs), at most MAX_KEPT of them once ended, newest first; a task's progress is kept as
  * its last report. What the terminal prints of one is TerminalTask.

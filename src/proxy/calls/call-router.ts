@@ -196,7 +196,7 @@ export class CallRouter {
    * checked by the compiled validator. Undefined when the call must take the ordinary path (first
    * call, hooks, meta-tools, local tools, a server that is not connected, a tool this client may
    * not call, which the ordinary path refuses as unknown). Deciding does not run the call: the
-   * front end begins its steps (mcp/call-chain.ts) first, then runs it; `reply` gets the result,
+   * front end begins its steps (mcp/pipeline/call-chain.ts) first, then runs it; `reply` gets the result,
    * or the same error as on the ordinary path, and the function it returns cancels a forwarded call.
    */
   fastCall(params: { name?: unknown; arguments?: unknown; _meta?: unknown }, access?: ToolAccess): FastCall | undefined {
@@ -330,7 +330,7 @@ export class CallRouter {
 
   /**
    * Code mode's search and describe: the TypeScript declarations a script calls the tools by. The
-   * run itself is the front end's (mcp/dispatcher.ts, the terminal's code run): its calls go
+   * run itself is the front end's (mcp/pipeline/dispatcher.ts, the terminal's code run): its calls go
    * through the whole chain of a call, which the router is below.
    */
   private async codeMeta(op: MetaOp, args: Record<string, unknown>, access: ToolAccess | undefined): Promise<CallToolResult> {

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { CompositeConfig } from '../../config/schema.js';
+import type { CompositeConfig } from '../../config/schema/schema.js';
 import { refusingRuns } from '../../code/nested-runs.js';
 import { renderTemplate } from './template.js';
 

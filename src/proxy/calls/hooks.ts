@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HookConfig } from '../../config/schema.js';
+import type { HookConfig } from '../../config/schema/schema.js';
 import { asHookCode } from '../../core/caller-stderr.js';
 import { ToolError } from '../../core/errors.js';
 
@@ -12,7 +12,7 @@ import { ToolError } from '../../core/errors.js';
  * `{ result }` to replace, or `{ abort: "reason" }` to stop the call. A hook that throws, or a module
  * that fails to load, fails the call with a HOOK_FAILED error naming the module: never swallowed.
  */
-export type { HookConfig } from '../../config/schema.js';
+export type { HookConfig } from '../../config/schema/schema.js';
 
 export interface HookContext {
   tool: string;

@@ -1,4 +1,4 @@
-import { compositeSteps, type CompositeConfig } from '../../config/schema.js';
+import { compositeSteps, type CompositeConfig } from '../../config/schema/schema.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 
 /** The router's helpers that need none of its state (./call-router.ts). Pure. */

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { compositeSteps, type CompositeConfig } from '../../config/schema.js';
+import { compositeSteps, type CompositeConfig } from '../../config/schema/schema.js';
 import type { AnyTool } from '../../tool/define.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { ShapedTool } from './shape.js';

@@ -8,8 +8,8 @@ import type { Tool } from '@modelcontextprotocol/server';
  * of the featured tools (the ones agents use most) as still fit. Every tool stays reachable
  * through the meta-tools. Pure.
  */
-export type { Exposure } from '../../config/defaults.js';
-import type { Exposure } from '../../config/defaults.js';
+export type { Exposure } from '../../config/schema/defaults.js';
+import type { Exposure } from '../../config/schema/defaults.js';
 
 export interface ExposureOptions {
   exposure: Exposure;

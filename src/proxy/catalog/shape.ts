@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ServerShaping } from '../../config/schema.js';
+import type { ServerShaping } from '../../config/schema/schema.js';
 import { compileFilter, type FilterDecision, type ToolFilter } from './filter.js';
 
 /**
@@ -8,7 +8,7 @@ import { compileFilter, type FilterDecision, type ToolFilter } from './filter.js
  * description (`{original}` stands for the upstream text) or disable it; `overrides:` does the
  * same without an allow-list (an allow-list entry's own fields win over it). Pure.
  */
-export type { ServerShaping, ToolOverride } from '../../config/schema.js';
+export type { ServerShaping, ToolOverride } from '../../config/schema/schema.js';
 
 export interface ShapedTool {
   /** The name the upstream knows; calls are forwarded with it. */

@@ -1,15 +1,15 @@
 import type { ConditionSpec } from '../../conditions/rules.js';
-import type { CompositeConfig, McpkitConfig, ServerConfig } from '../../config/schema.js';
-import { DEFAULT_PIN_MODE, SETTING_DEFAULTS } from '../../config/defaults.js';
-import { requireUsable } from '../../config/problems.js';
+import type { CompositeConfig, McpkitConfig, ServerConfig } from '../../config/schema/schema.js';
+import { DEFAULT_PIN_MODE, SETTING_DEFAULTS } from '../../config/schema/defaults.js';
+import { requireUsable } from '../../config/check/problems.js';
 import { stableJson } from '../../core/stable-json.js';
 import { ToolError } from '../../core/errors.js';
 import { notFound } from '../../core/suggest.js';
 import { DEFAULT_POLICY, type Policy } from '../../tool/context.js';
 import type { AnyTool } from '../../tool/define.js';
 import { applyPolicy } from '../../tool/policy.js';
-import type { HookConfig } from '../../config/schema.js';
-import type { Exposure, PinMode } from '../../config/defaults.js';
+import type { HookConfig } from '../../config/schema/schema.js';
+import type { Exposure, PinMode } from '../../config/schema/defaults.js';
 import type { ServerShaping } from './shape.js';
 
 /**

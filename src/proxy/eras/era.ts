@@ -1,5 +1,5 @@
 import { CLIENT_CAPABILITIES_META_KEY, type Client, type ClientOptions, type PriorDiscovery } from '@modelcontextprotocol/client';
-import type { ProtocolChoice } from '../../config/defaults.js';
+import type { ProtocolChoice } from '../../config/schema/defaults.js';
 import type { ModernRequest } from '../../tool/context.js';
 
 /** A stdio server that does not answer the server/discover probe is taken for a 2025 one after this long. */

@@ -118,7 +118,7 @@ export class InputBridge<R> {
     private readonly parkMs: number,
     /**
      * Put in front of every request state (and a dot): which process parked the call, so that a
-     * replica sharing serve.store can pass a retry that reached it to this one (mcp/remote-calls.ts).
+     * replica sharing serve.store can pass a retry that reached it to this one (mcp/tasks/remote-calls.ts).
      */
     private readonly tag?: () => string | undefined,
   ) {}

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { readPins, sectionOf, updatePins, type PinFile } from '../../config/pin-file.js';
+import { readPins, sectionOf, updatePins, type PinFile } from '../../config/files/pin-file.js';
 import { stableJson } from '../../core/stable-json.js';
 import { alarming, scanTools } from './scan.js';
 import type { Logger } from '../../core/logger.js';

@@ -11,13 +11,13 @@ export { escapeInvisible, invisibleIn } from '../../core/invisible.js';
  * what serve does with a verdict is ./view-catalog.ts.
  */
 
-import type { PinMode } from '../../config/defaults.js';
+import type { PinMode } from '../../config/schema/defaults.js';
 
-export type { PinMode } from '../../config/defaults.js';
+export type { PinMode } from '../../config/schema/defaults.js';
 
-import type { PinnedDefinition, PinnedTool } from '../../config/pin-file.js';
+import type { PinnedDefinition, PinnedTool } from '../../config/files/pin-file.js';
 
-export type { PinnedDefinition, PinnedTool } from '../../config/pin-file.js';
+export type { PinnedDefinition, PinnedTool } from '../../config/files/pin-file.js';
 
 /** A server's pins, by the upstream's own tool name. */
 export type ServerPins = Record<string, PinnedTool>;

@@ -1,6 +1,6 @@
 import { escapeInvisible, invisibleSpans } from '../../core/invisible.js';
 import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rules.js';
-import { sectionOf, type PinFile } from '../../config/pin-file.js';
+import { sectionOf, type PinFile } from '../../config/files/pin-file.js';
 import { pinIntact } from './pins.js';
 import { LinearRegExp } from '../../core/linear-regexp.js';
 import { oversizedSchemas } from './schema-size-rule.js';

@@ -27,7 +27,7 @@ export interface LimitSpec {
 /** A boxed server's /tmp unless limits.tmp_mb says otherwise: a tmpfs is memory, and it was unbounded. */
 export const DEFAULT_TMP_MB = 64;
 
-/** mcpkit's own files and folders as they are on disk now (config/own-files.ts ownPathsOnDisk): never in a box. */
+/** mcpkit's own files and folders as they are on disk now (config/files/own-files.ts ownPathsOnDisk): never in a box. */
 export interface WithheldPaths {
   files: readonly string[];
   folders: readonly string[];

@@ -83,7 +83,7 @@ export async function sendToolCall(
     return client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) });
   }
   // A 2026 client's call goes on with the Mcp-Param-* headers of the arguments sent: its own were
-  // checked against the same definition (mcp/modern-http.ts), and a pre_call hook may have
+  // checked against the same definition (mcp/http/modern-http.ts), and a pre_call hook may have
   // changed an argument since.
   return client.request({ method: 'tools/call', params }, PassThroughResult, {
     ...options,

@@ -1,7 +1,7 @@
 import type { ClientCapabilities, RequestId, Tool } from '@modelcontextprotocol/client';
 import type { UpstreamOAuth } from '../../auth/upstream-oauth.js';
-import type { OwnFiles } from '../../config/own-files.js';
-import type { ServerConfig } from '../../config/schema.js';
+import type { OwnFiles } from '../../config/files/own-files.js';
+import type { ServerConfig } from '../../config/schema/schema.js';
 import type { BackoffPolicy } from '../../core/backoff.js';
 import type { Logger } from '../../core/logger.js';
 import type { ConnectLimit } from '../../tool/context.js';

@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import type { Stream } from 'node:stream';
 import { INTERNAL_ERROR, type Client, type PriorDiscovery, type SSEClientTransportOptions, type Transport } from '@modelcontextprotocol/client';
 import type { UpstreamOAuth } from '../../auth/upstream-oauth.js';
-import type { ServerConfig } from '../../config/schema.js';
+import type { ServerConfig } from '../../config/schema/schema.js';
 import type { Logger } from '../../core/logger.js';
 import { withTimeout } from '../../core/timeout.js';
 import { replaceStdioReadBuffer } from '../../core/sdk-seams.js';
 import { refusesLegacy } from '../eras/era.js';
 import { BoundedReadBuffer } from './bounded-read-buffer.js';
 import { serverEnvironment } from '../../config/server-env.js';
-import { ownPathsOnDisk, type OwnFiles } from '../../config/own-files.js';
+import { ownPathsOnDisk, type OwnFiles } from '../../config/files/own-files.js';
 import { launchPlan } from '../sandbox/launch-plan.js';
 import { hostFacts } from '../sandbox/host-facts.js';
 import { ToolError } from '../../core/errors.js';
-import { cacheDir, SERVER_MAX_MESSAGE_BYTES } from '../../config/defaults.js';
+import { cacheDir, SERVER_MAX_MESSAGE_BYTES } from '../../config/schema/defaults.js';
 
 /** A server that accepted the connection (or started) but did not complete the handshake in time. */
 export class ConnectTimeout extends Error {

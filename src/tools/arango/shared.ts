@@ -1,6 +1,6 @@
 import type { Database } from 'arangojs';
 import type * as z from 'zod';
-import { defaultBackupDir } from '../../config/defaults.js';
+import { defaultBackupDir } from '../../config/schema/defaults.js';
 import { ToolError } from '../../core/errors.js';
 import { addSecrets } from '../../core/redact.js';
 import { defineTool, type ToolAnnotations, type ToolDefinition } from '../../tool/define.js';
@@ -16,13 +16,13 @@ export async function arangoSettings(ctx: ToolContext): Promise<ArangoSettings> 
   const [config, { resolveArangoSettings }, { requireUsable }] = await Promise.all([
     ctx.config(),
     import('../../arango/settings.js'),
-    import('../../config/problems.js'),
+    import('../../config/check/problems.js'),
   ]);
   requireUsable(config, 'arango');
   try {
     const settings = resolveArangoSettings(config.arango, ctx.env);
     // Also when they came from ARANGO_PASSWORD or an ARANGO_URL with a password in it.
-    const { secretValues } = await import('../../config/mask.js');
+    const { secretValues } = await import('../../config/secrets/mask.js');
     addSecrets(secretValues({ password: settings.password, urls: settings.urls }, []));
     return ctx.policy.readOnly ? { ...settings, readOnly: true } : settings;
   } catch (error) {

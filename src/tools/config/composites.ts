@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { compositeSteps } from '../../config/schema.js';
+import { compositeSteps } from '../../config/schema/schema.js';
 import { ToolError } from '../../core/errors.js';
 import { notFound } from '../../core/suggest.js';
 import type { ToolContext } from '../../tool/context.js';
@@ -11,7 +11,7 @@ import { checkToolNames } from '../shared/tool-names.js';
  * Composite tools from the terminal. Not offered over MCP (`available`): a composite changes what
  * every client of serve is offered, which is a person's decision, as hooks are (./hooks.ts).
  */
-const edits = () => import('../../config/composites-edit.js');
+const edits = () => import('../../config/edits/composites-edit.js');
 const compositeName = z.string().min(1).describe('Name of the composite tool (composite_tools.NAME), as clients see it.');
 
 type Composite = { description?: string; parallel?: Record<string, { tool: string }>; chain?: { name?: string; tool: string }[] };
@@ -120,7 +120,7 @@ async function checkSteps(
 ): Promise<string[]> {
   const config = await ctx.config();
   const known = await ctx.mcpkitNames?.();
-  const { crossCheckProblems } = await import('../../config/cross-checks.js');
+  const { crossCheckProblems } = await import('../../config/check/cross-checks.js');
   const problems = known ? crossCheckProblems({ mcp_servers: config.mcp_servers, serve: {}, tool_views: {}, composite_tools: { [name]: entry } }, known) : [];
   if (problems.length) {
     const { closestNames } = await import('../../core/suggest.js');

@@ -9,7 +9,7 @@ import { editConfigFile, writtenConfig } from '../shared/config-access.js';
  * Hooks from the terminal. Not offered over MCP (`available`): a hook is code that serve loads
  * into its own process, so an agent that could name a module could run anything as serve.
  */
-const edits = () => import('../../config/composites-edit.js');
+const edits = () => import('../../config/edits/composites-edit.js');
 const viewInput = z.string().min(1).optional().describe("A view's hooks (tool_views.NAME.hooks); leave out for the global ones, around every call.");
 
 type Hooks = { pre_call?: string; post_call?: string };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { configSchema } from '../../config/schema.js';
+import { configSchema } from '../../config/schema/schema.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 
 export const configJsonSchema = defineTool({

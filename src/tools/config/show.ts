@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { DAEMON_IDLE_MINUTES, DEFAULT_PIN_MODE } from '../../config/defaults.js';
-import { maskSecrets } from '../../config/mask.js';
-import { configInvalid } from '../../config/problems.js';
+import { DAEMON_IDLE_MINUTES, DEFAULT_PIN_MODE } from '../../config/schema/defaults.js';
+import { maskSecrets } from '../../config/secrets/mask.js';
+import { configInvalid } from '../../config/check/problems.js';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
@@ -41,7 +41,7 @@ export const configShow = defineTool({
     // A person reads the file as written, comments included; an agent gets the data alone.
     const text =
       !input.resolved && loaded.text !== undefined && ctx.surface === 'cli'
-        ? (await import('../../config/yaml-text.js')).maskedFileText(loaded.text, config)
+        ? (await import('../../config/edits/yaml-text.js')).maskedFileText(loaded.text, config)
         : undefined;
     return {
       path,
@@ -53,17 +53,17 @@ export const configShow = defineTool({
     };
   },
   render: async (result, ui) => {
-    const { toYamlText } = await import('../../config/yaml-text.js');
+    const { toYamlText } = await import('../../config/edits/yaml-text.js');
     const head = result.exists ? `# ${result.path}` : `# ${result.path} (not found: built-in defaults)`;
     const aside = Object.entries(result.set_aside ?? {}).map(([unit, problems]) => `# ${unit}: cannot be used, shown as written (${problems.join('; ')})`);
     return [ui.color.dim(head), ...aside.map((line) => ui.color.yellow(line)), (result.text ?? toYamlText(result.config)).trimEnd()].join('\n');
   },
 });
 
-/** The resolved config with every unset setting shown at the value that applies (config/defaults.ts). */
+/** The resolved config with every unset setting shown at the value that applies (config/schema/defaults.ts). */
 async function filledIn(config: Record<string, unknown>, ctx: ToolContext): Promise<Record<string, unknown>> {
   const [{ withDefaults, defaultBackupDir }, { defaultSourceName }, { homedir }] = await Promise.all([
-    import('../../config/defaults.js'),
+    import('../../config/schema/defaults.js'),
     import('../../registry/sources.js'),
     import('node:os'),
   ]);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { dirname } from 'node:path';
-import { configInvalid, type ConfigProblem } from '../../config/problems.js';
+import { configInvalid, type ConfigProblem } from '../../config/check/problems.js';
 import type { ToolContext } from '../../tool/context.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 
@@ -17,13 +17,13 @@ export const configValidate = defineTool({
   input: z.strictObject({}),
   annotations: READ_ONLY,
   async run(_input, ctx) {
-    const [{ inspectConfig }, { isWarning }] = await Promise.all([import('../../config/load.js'), import('../../config/check.js')]);
+    const [{ inspectConfig }, { isWarning }] = await Promise.all([import('../../config/load.js'), import('../../config/check/check.js')]);
     const loaded = await inspectConfig(ctx.configLocation, ctx.env);
     const warnings = loaded.problems.filter(isWarning);
     if (warnings.length < loaded.problems.length) throw configInvalid(ctx.configLocation.path, loaded.problems);
     // What serve would refuse that the schema cannot see: names of groups, tools and servers; roots.
     if (loaded.config) {
-      const { crossCheckProblems } = await import('../../config/cross-checks.js');
+      const { crossCheckProblems } = await import('../../config/check/cross-checks.js');
       const known = await ctx.mcpkitNames?.();
       const problems = [...(known ? crossCheckProblems(loaded.config, known) : []), ...(await rootProblems(loaded.config.retrieve?.roots, ctx))];
       if (problems.length) throw configInvalid(ctx.configLocation.path, problems);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { filterRuleSchema } from '../../config/schema.js';
+import { filterRuleSchema } from '../../config/schema/schema.js';
 import { field, ToolError } from '../../core/errors.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
@@ -29,7 +29,7 @@ export const filterSet = defineTool({
         input.clear ? `Give ${field('rules')} or ${field('clear')}, not both.` : `Give at least one rule in ${field('rules')}, or ${field('clear')}.`,
       );
     }
-    const { setServerFilter } = await import('../../config/servers-edit.js');
+    const { setServerFilter } = await import('../../config/edits/servers-edit.js');
     const { path } = await editConfigFile(ctx, (doc) => setServerFilter(doc, input.server, input.rules));
     return { server: input.server, rules: input.rules, config: path };
   },

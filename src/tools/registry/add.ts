@@ -4,7 +4,7 @@ import { defineTool } from '../../tool/define.js';
 import { PACKAGE_KINDS, type DeclaredVariable } from '../../registry/install.js';
 import { editConfigFile } from '../shared/config-access.js';
 import { boxWords, requirePersonFor, sandboxFor, serverCommandLine, serverConnectionLines } from '../shared/approval.js';
-import { literalValues } from '../../config/interpolate.js';
+import { literalValues } from '../../config/secrets/interpolate.js';
 import { commandLineFor } from '../../tool/command-line.js';
 import { registryField, registryFor } from './shared.js';
 import { completedPlan } from './bundle-plan.js';
@@ -55,7 +55,7 @@ export const registryAdd = defineTool({
     const [{ client, source }, { installation, localName }, { addServer }] = await Promise.all([
       registryFor(ctx, input.registry),
       import('../../registry/install.js'),
-      import('../../config/servers-edit.js'),
+      import('../../config/edits/servers-edit.js'),
     ]);
     const entry = await client.getServer(input.name, input.version, ctx.signal);
     const server = entry.server as unknown as Parameters<typeof installation>[0];
@@ -84,7 +84,7 @@ export const registryAdd = defineTool({
     }
     const plan = await completedPlan(planned, ctx, server.description);
     const boxed = sandbox !== undefined ? { ...plan.entry, sandbox } : plan.entry;
-    // What the registry says of itself is data too (config/interpolate.ts literalValues).
+    // What the registry says of itself is data too (config/secrets/interpolate.ts literalValues).
     const provenance = literalValues({
       source: source.name,
       name: server.name,

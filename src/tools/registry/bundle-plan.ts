@@ -1,6 +1,6 @@
 import type { Installation } from '../../registry/install.js';
 import type { ToolContext } from '../../tool/context.js';
-import { literalText } from '../../config/interpolate.js';
+import { literalText } from '../../config/secrets/interpolate.js';
 
 /**
  * An installation whose package is an mcpb bundle, made whole: the bundle fetched, checked against

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { registryProvenanceSchema } from '../../config/schema-parts.js';
+import { registryProvenanceSchema } from '../../config/schema/schema-parts.js';
 import { defineTool } from '../../tool/define.js';
 import { commandLineFor } from '../../tool/command-line.js';
 import { compareVersions, refuseByStatus, statusOf, type RegistryStatus } from '../../registry/status.js';

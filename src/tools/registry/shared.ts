@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { secretValues } from '../../config/mask.js';
-import { isHttpUrl } from '../../config/schema.js';
+import { secretValues } from '../../config/secrets/mask.js';
+import { isHttpUrl } from '../../config/schema/schema.js';
 import { addSecrets } from '../../core/redact.js';
 import { ToolError } from '../../core/errors.js';
 import type { ToolContext } from '../../tool/context.js';
@@ -30,7 +30,7 @@ export async function registryFor(ctx: ToolContext, requested: string | undefine
     ctx.config(),
     import('../../registry/sources.js'),
     import('../../registry/client.js'),
-    import('../../config/problems.js'),
+    import('../../config/check/problems.js'),
   ]);
   requireUsable(config, 'registry');
   const settings = config.registry;

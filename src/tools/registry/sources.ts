@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
 import { adminToolsShown, BUILTIN_SOURCES, defaultSourceName } from '../../registry/sources.js';
 import { editConfigFile } from '../shared/config-access.js';
-import { isHttpUrl } from '../../config/schema.js';
+import { isHttpUrl } from '../../config/schema/schema.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const ADMIN = '\nAn admin tool: served over MCP only with registry.show_admin_tools: true or SHOW_ADMIN_TOOLS=true.';
@@ -37,7 +37,7 @@ export const registrySourceAdd = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   available,
   async run(input, ctx) {
-    const { addRegistrySource } = await import('../../config/registry-edit.js');
+    const { addRegistrySource } = await import('../../config/edits/registry-edit.js');
     const entry = { url: input.url, ...(input.api_key ? { api_key: input.api_key } : {}), ...(input.tenant_id ? { tenant_id: input.tenant_id } : {}) };
     const { value, path } = await editConfigFile(ctx, (doc) => addRegistrySource(doc, input.name, entry, { force: input.force, makeDefault: input.default }));
     return {
@@ -69,7 +69,7 @@ export const registrySourceRemove = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   available,
   async run(input, ctx) {
-    const { removeRegistrySource } = await import('../../config/registry-edit.js');
+    const { removeRegistrySource } = await import('../../config/edits/registry-edit.js');
     const { value, path } = await editConfigFile(ctx, (doc) => removeRegistrySource(doc, input.name));
     return { registry: input.name, was_default: value.wasDefault, config: path };
   },
@@ -87,7 +87,7 @@ export const registrySourceList = defineTool({
   annotations: READ_ONLY,
   available,
   async run(_input, ctx) {
-    const [config, { requireUsable }] = await Promise.all([ctx.config(), import('../../config/problems.js')]);
+    const [config, { requireUsable }] = await Promise.all([ctx.config(), import('../../config/check/problems.js')]);
     // A section set aside (an unset ${VAR}) is said, not listed as if it were empty.
     requireUsable(config, 'registry');
     const settings = config.registry;

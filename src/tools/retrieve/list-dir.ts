@@ -61,7 +61,7 @@ export const listDir = defineTool({
       import('../../retrieve/ignore-rules.js'),
       import('../../retrieve/safe-open.js'),
       import('../../retrieve/names.js'),
-      import('../../config/own-files.js'),
+      import('../../config/files/own-files.js'),
     ]);
     const rules = new IgnoreRules(target.root.path);
     const kept: { name: string; rel: string; type: Entry['type'] }[] = [];

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { userConfigPath } from '../../config/locate.js';
-import { ownFiles, type OwnFiles } from '../../config/own-files.js';
-import { SETTING_DEFAULTS } from '../../config/defaults.js';
+import { ownFiles, type OwnFiles } from '../../config/files/own-files.js';
+import { SETTING_DEFAULTS } from '../../config/schema/defaults.js';
 import { perProcess, type RenderUi, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
 import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/bounded.js';
@@ -31,7 +31,7 @@ export function implicitRoot(ctx: Pick<ToolContext, 'surface' | 'cwd' | 'configL
 /** The roots as configured or implied, unchecked; empty when there are none. */
 export async function rootSpecsOf(ctx: ToolContext): Promise<RootSpec[]> {
   const config = await ctx.config();
-  const [{ rootSpecs }, { requireUsable }] = await Promise.all([import('../../retrieve/roots.js'), import('../../config/problems.js')]);
+  const [{ rootSpecs }, { requireUsable }] = await Promise.all([import('../../retrieve/roots.js'), import('../../config/check/problems.js')]);
   requireUsable(config, 'retrieve');
   return rootSpecs({ configured: config.retrieve.roots, configDir: dirname(ctx.configLocation.path), env: ctx.env, cwd: ctx.cwd, implicit: implicitRoot(ctx) });
 }

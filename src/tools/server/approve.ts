@@ -68,7 +68,7 @@ export const serverApprove = defineTool({
   async run(input, ctx) {
     if (ctx.surface !== 'cli') throw TERMINAL_ONLY('server approve');
     const [{ updatePins, sectionOf }, { compareItems, pinOfItem, keyOf, invisibleInDefinition, reviewDigest, DIGEST_MIN_LENGTH }, { failsAt }] =
-      await Promise.all([import('../../config/pin-file.js'), import('../../proxy/pins/pins.js'), import('../../proxy/pins/scan.js')]);
+      await Promise.all([import('../../config/files/pin-file.js'), import('../../proxy/pins/pins.js'), import('../../proxy/pins/scan.js')]);
     const given = checkDigest(input.name, input.digest, DIGEST_MIN_LENGTH);
     const { listing, file, under } = await listedNow(ctx, input.name);
     if (!reviewDigest(input.name, listing).startsWith(given)) {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { serverName as configServerName } from '../../config/schema-parts.js';
+import { serverName as configServerName } from '../../config/schema/schema-parts.js';
 import { field, ToolError } from '../../core/errors.js';
-import { PROTOCOL_CHOICES } from '../../config/defaults.js';
+import { PROTOCOL_CHOICES } from '../../config/schema/defaults.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
 import { boxWords, requirePersonFor, sandboxFor, serverCommandLine, serverConnectionLines } from '../shared/approval.js';
@@ -100,7 +100,7 @@ export const serverAdd = defineTool({
       );
     }
     const auth = Object.keys(oauthDetails).length ? { type: 'oauth', ...oauthDetails } : input.auth;
-    const { addServer } = await import('../../config/servers-edit.js');
+    const { addServer } = await import('../../config/edits/servers-edit.js');
     const entry = Object.fromEntries(
       Object.entries({
         description: input.description,
@@ -143,7 +143,7 @@ export const serverAdd = defineTool({
  * diffs): refused, naming the variable `server import` would have used, unless literal_secrets.
  */
 async function refuseLiteralSecrets(name: string, entry: Record<string, unknown>, surface: 'cli' | 'mcp'): Promise<void> {
-  const { externalizeSecrets } = await import('../../config/import-secrets.js');
+  const { externalizeSecrets } = await import('../../config/imports/import-secrets.js');
   const found = externalizeSecrets(name, entry).moved.map(({ path, variable }) => ({ path, variable }));
   // An OAuth client secret is one whatever it looks like (clients' configs, which import reads, have none).
   const clientSecret = typeof entry.auth === 'object' ? (entry.auth as { client_secret?: string }).client_secret : undefined;
@@ -171,7 +171,7 @@ function toggle(disabled: boolean) {
     annotations: CONFIG_WRITE,
     hostAccess: 'config',
     async run(input, ctx) {
-      const { setServerDisabled } = await import('../../config/servers-edit.js');
+      const { setServerDisabled } = await import('../../config/edits/servers-edit.js');
       const { value: changed, path } = await editConfigFile(ctx, (doc) => setServerDisabled(doc, input.name, disabled));
       return { server: input.name, disabled, changed, config: path };
     },
@@ -215,7 +215,7 @@ export const serverSetTools = defineTool({
     }
     const checked =
       input.all || input.force ? { checked: false as const, reason: input.all ? 'all tools' : 'force' } : await checkToolNames(ctx, input.name, tools);
-    const { setServerTools } = await import('../../config/servers-edit.js');
+    const { setServerTools } = await import('../../config/edits/servers-edit.js');
     const { value: replaced, path } = await editConfigFile(ctx, (doc) => setServerTools(doc, input.name, input.all ? null : tools));
     return {
       server: input.name,
@@ -255,7 +255,7 @@ export const serverSetDescription = defineTool({
   annotations: CONFIG_WRITE,
   hostAccess: 'config',
   async run(input, ctx) {
-    const { setToolDescription } = await import('../../config/servers-edit.js');
+    const { setToolDescription } = await import('../../config/edits/servers-edit.js');
     const { value: where, path } = await editConfigFile(ctx, (doc) => setToolDescription(doc, input.name, input.tool, input.text));
     return { server: input.name, tool: input.tool, description: input.text, written_under: `mcp_servers.${input.name}.${where}`, config: path };
   },
@@ -288,7 +288,7 @@ export const serverRenameTool = defineTool({
     if ((input.new_name === undefined) === !input.reset) {
       throw new ToolError('INVALID_INPUT', input.reset ? `Give a new name or ${field('reset')}, not both.` : `Give the new name, or ${field('reset')}.`);
     }
-    const { setToolOverride, clearToolOverride } = await import('../../config/servers-edit.js');
+    const { setToolOverride, clearToolOverride } = await import('../../config/edits/servers-edit.js');
     const { path } = await editConfigFile(ctx, (doc) =>
       input.reset ? clearToolOverride(doc, input.name, input.tool, 'name') : setToolOverride(doc, input.name, input.tool, 'name', input.new_name!),
     );

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { unknownServer } from '../../core/suggest.js';
-import type { McpkitConfig, ServerConfig } from '../../config/schema.js';
+import type { McpkitConfig, ServerConfig } from '../../config/schema/schema.js';
 import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
-import { CLIENT_NAME } from '../../config/serve-schema.js';
+import { CLIENT_NAME } from '../../config/schema/serve-schema.js';
 import type { ToolContext } from '../../tool/context.js';
 import type { Challenge, UpstreamOAuth } from '../../auth/upstream-oauth.js';
 import type { LoginStore } from '../../auth/login-store.js';

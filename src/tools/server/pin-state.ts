@@ -1,5 +1,5 @@
-import type { McpkitConfig } from '../../config/schema.js';
-import { DEFAULT_PIN_MODE, type PinMode } from '../../config/defaults.js';
+import type { McpkitConfig } from '../../config/schema/schema.js';
+import { DEFAULT_PIN_MODE, type PinMode } from '../../config/schema/defaults.js';
 import type { ToolContext } from '../../tool/context.js';
 
 /** How tool pinning stands for a server, without starting it: `server list` and `server show`. */
@@ -17,7 +17,7 @@ export interface PinState {
 export async function pinStates(ctx: ToolContext, names: readonly string[], config: McpkitConfig | undefined): Promise<Map<string, PinState>> {
   if (!config) return new Map();
   const [{ pinFilePath, readPins }, { withheldCount, mayTrustFirstUse, tamperedPins }] = await Promise.all([
-    import('../../config/pin-file.js'),
+    import('../../config/files/pin-file.js'),
     import('../../proxy/pins/pins.js'),
   ]);
   let lock;

@@ -41,8 +41,8 @@ export interface ListedUnder {
 export async function listedNow(ctx: ToolContext, name: string): Promise<{ listing: Listing; file: string; under: ListedUnder }> {
   const [config, { requireUsable }, { pinFilePath }] = await Promise.all([
     ctx.config(),
-    import('../../config/problems.js'),
-    import('../../config/pin-file.js'),
+    import('../../config/check/problems.js'),
+    import('../../config/files/pin-file.js'),
   ]);
   const server = config.mcp_servers[name];
   if (!server) throw unknownServer(name, Object.keys(config.mcp_servers));
@@ -104,7 +104,7 @@ export const serverDiff = defineTool({
     if (ctx.surface !== 'cli') throw TERMINAL_ONLY('server diff');
     const { listing, file, under } = await listedNow(ctx, input.name);
     const [{ readPins, sectionOf }, { reviewDigest, DIGEST_MIN_LENGTH }, { reviewKind, reviewDiffers }] = await Promise.all([
-      import('../../config/pin-file.js'),
+      import('../../config/files/pin-file.js'),
       import('../../proxy/pins/pins.js'),
       import('../../proxy/pins/pin-review.js'),
     ]);

@@ -2,11 +2,11 @@ import * as z from 'zod';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ToolError } from '../../core/errors.js';
-import { literalValues } from '../../config/interpolate.js';
+import { literalValues } from '../../config/secrets/interpolate.js';
 import { unknownServer } from '../../core/suggest.js';
 import { CONFIG_WRITE, defineTool, summaryOf } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
-import { DEFAULT_PIN_MODE, type PinMode } from '../../config/defaults.js';
+import { DEFAULT_PIN_MODE, type PinMode } from '../../config/schema/defaults.js';
 import type { Listing } from '../../proxy/pins/pins.js';
 import type { ChalkInstance } from 'chalk';
 import { editConfigFile, writtenSection } from '../shared/config-access.js';
@@ -28,7 +28,7 @@ export const serverTest = defineTool({
     const config = await ctx.config();
     const server = config.mcp_servers[input.name];
     if (!server) throw unknownServer(input.name, Object.keys(config.mcp_servers));
-    const { requireUsable } = await import('../../config/problems.js');
+    const { requireUsable } = await import('../../config/check/problems.js');
     requireUsable(config, `mcp_servers.${input.name}`);
     const command = server.added_by === 'agent' ? serverCommandLine(server) : undefined;
     // A remote server an agent added is shown as written (its variables named, never their values).
@@ -86,7 +86,7 @@ export const serverTest = defineTool({
 async function pinStatus(ctx: ToolContext, name: string, mode: PinMode, listing: Listing, mayTrustFirstUse: boolean) {
   if (mode === 'off') return { mode, status: 'off' as const };
   const [{ pinFilePath, readPins, updatePins, sectionOf }, { comparePins, pinOfItem, keyOf }] = await Promise.all([
-    import('../../config/pin-file.js'),
+    import('../../config/files/pin-file.js'),
     import('../../proxy/pins/pins.js'),
   ]);
   const tools = listing.tools;
@@ -158,10 +158,10 @@ async function serversInClientConfig(path: string, ctx: ToolContext) {
     });
   }
   const [{ importServers }, variables, { homedir }, scripts] = await Promise.all([
-    import('../../config/import-servers.js'),
-    import('../../config/client-variables.js'),
+    import('../../config/imports/import-servers.js'),
+    import('../../config/imports/client-variables.js'),
     import('node:os'),
-    import('../../config/script-folder.js'),
+    import('../../config/imports/script-folder.js'),
   ]);
   let found: ReturnType<typeof importServers>;
   try {
@@ -214,7 +214,10 @@ export const serverImport = defineTool({
   async run(input, ctx) {
     const path = resolve(ctx.cwd, input.file);
     const { found, flavour, asked } = await serversInClientConfig(path, ctx);
-    const [{ addServer }, { externalizeSecrets }] = await Promise.all([import('../../config/servers-edit.js'), import('../../config/import-secrets.js')]);
+    const [{ addServer }, { externalizeSecrets }] = await Promise.all([
+      import('../../config/edits/servers-edit.js'),
+      import('../../config/imports/import-secrets.js'),
+    ]);
     // A client's config names commands from anywhere: a box with the network, as sandboxFor says.
     const sandbox = await sandboxFor(ctx, input.sandbox, { network: true });
     const apply = (doc: import('yaml').Document) => {
@@ -241,7 +244,7 @@ export const serverImport = defineTool({
     const about = { file: path, format: found.format, client: flavour, inputs_to_set: asked };
     if (input.dry_run) {
       // yaml is CommonJS: reach it through a bundled module (a bare dynamic import of it has no named exports).
-      const { parseYaml } = await import('../../config/check.js');
+      const { parseYaml } = await import('../../config/check/check.js');
       const text = await readFile(ctx.configLocation.path, 'utf8').catch(() => '');
       return { ...about, dry_run: true, config: ctx.configLocation.path, ...apply(parseYaml(text).doc) };
     }

@@ -13,7 +13,7 @@ const serverName = z.string().min(1).describe('Name of the server in the config 
 
 /** Moves a server's pins of every kind to its new name after its config entry was renamed; how many tool pins moved. */
 async function movePins(ctx: ToolContext, configPath: string, from: string, to: string): Promise<number> {
-  const { pinFilePath, updatePins, sectionOf } = await import('../../config/pin-file.js');
+  const { pinFilePath, updatePins, sectionOf } = await import('../../config/files/pin-file.js');
   let moved = 0;
   await updatePins(pinFilePath(configPath), (pins) => {
     let changed = false;
@@ -52,7 +52,7 @@ export const serverRemove = defineTool({
   annotations: { ...CONFIG_WRITE, destructiveHint: true, idempotentHint: false },
   hostAccess: 'config',
   async run(input, ctx) {
-    const { removeServer } = await import('../../config/servers-edit.js');
+    const { removeServer } = await import('../../config/edits/servers-edit.js');
     // Its pins go with the edit (editConfigFile), before the config is written.
     const { path, pinsDropped } = await editConfigFile(ctx, (doc) => removeServer(doc, input.name));
     return { server: input.name, removed: true, config: path, pins_removed: pinsDropped[input.name] ?? 0 };
@@ -71,7 +71,7 @@ export const serverRename = defineTool({
   annotations: { ...CONFIG_WRITE, destructiveHint: false, idempotentHint: false },
   hostAccess: 'config',
   async run(input, ctx) {
-    const { renameServer } = await import('../../config/servers-edit.js');
+    const { renameServer } = await import('../../config/edits/servers-edit.js');
     const { value: views, path } = await editConfigFile(ctx, (doc) => renameServer(doc, input.name, input.to));
     const pins = await movePins(ctx, path, input.name, input.to);
     return { server: input.name, to: input.to, config: path, views, pins_moved: pins };

@@ -5,7 +5,7 @@ import { unknownServer } from '../../core/suggest.js';
 import { defineTool, TERMINAL_ONLY_TOOL } from '../../tool/define.js';
 import type { ToolContext } from '../../tool/context.js';
 import type { Finding, ScanTool } from '../../proxy/pins/scan.js';
-import type { PinFile } from '../../config/pin-file.js';
+import type { PinFile } from '../../config/files/pin-file.js';
 import type { Severity } from '../../proxy/pins/scan-rules.js';
 import { keyOf, type Listing } from '../../proxy/pins/pins.js';
 
@@ -19,7 +19,10 @@ const FAIL_ON = ['low', 'medium', 'high', 'critical', 'none'] as const;
 
 /** The lock file beside the config, its text, and every pin of it as the scanner takes it: one read. */
 export async function lockedTools(ctx: ToolContext): Promise<{ file: string; text: string; pins: PinFile; tools: ScanTool[] }> {
-  const [{ pinFilePath, readPinsWithText }, { pinnedScanTools }] = await Promise.all([import('../../config/pin-file.js'), import('../../proxy/pins/scan.js')]);
+  const [{ pinFilePath, readPinsWithText }, { pinnedScanTools }] = await Promise.all([
+    import('../../config/files/pin-file.js'),
+    import('../../proxy/pins/scan.js'),
+  ]);
   const file = pinFilePath(ctx.configLocation.path);
   const { pins, text } = readPinsWithText(file);
   return { file, text, pins, tools: pinnedScanTools(pins) };

@@ -1,6 +1,6 @@
 import { ToolError } from '../../core/errors.js';
 import { printable } from '../../core/printable.js';
-import { textAsSent } from '../../config/interpolate.js';
+import { textAsSent } from '../../config/secrets/interpolate.js';
 import { shellQuote } from '../../tool/command-line.js';
 import type { PersonQuestion, ToolContext } from '../../tool/context.js';
 

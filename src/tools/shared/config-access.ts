@@ -1,10 +1,10 @@
 import type { Document } from 'yaml';
 import type { ToolContext } from '../../tool/context.js';
-import type { McpkitConfig } from '../../config/schema.js';
+import type { McpkitConfig } from '../../config/schema/schema.js';
 
 /**
  * Runs one locked, validated, atomic edit of the config this context uses. A server the edit puts
- * in place or takes out (config/servers-edit.ts serversLosingTrust) loses its pins before the
+ * in place or takes out (config/edits/servers-edit.ts serversLosingTrust) loses its pins before the
  * config is written, so no reader ever sees the new entry with the old approvals: a server
  * swapped in under an approved name (force) has its tools withheld until approved again.
  */
@@ -14,8 +14,8 @@ export async function editConfigFile<R>(
 ): Promise<{ value: R; changed: boolean; path: string; pinsDropped: Record<string, number> }> {
   const [{ editConfig }, { serversLosingTrust }, { dropServerPins, pinFilePath }] = await Promise.all([
     import('../../config/edit.js'),
-    import('../../config/servers-edit.js'),
-    import('../../config/pin-file.js'),
+    import('../../config/edits/servers-edit.js'),
+    import('../../config/files/pin-file.js'),
   ]);
   let pinsDropped: Record<string, number> = {};
   const beforeWrite = async (doc: Document) => {
@@ -39,8 +39,8 @@ export async function writtenConfig(ctx: ToolContext): Promise<{
 }> {
   const [{ inspectConfig }, { maskSecrets }, { configInvalid }] = await Promise.all([
     import('../../config/load.js'),
-    import('../../config/mask.js'),
-    import('../../config/problems.js'),
+    import('../../config/secrets/mask.js'),
+    import('../../config/check/problems.js'),
   ]);
   const loaded = await inspectConfig(ctx.configLocation, ctx.env);
   if (!loaded.raw) throw configInvalid(ctx.configLocation.path, loaded.problems);

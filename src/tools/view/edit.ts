@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EXPOSURES, TOKEN_BUDGET_RANGE } from '../../config/defaults.js';
+import { EXPOSURES, TOKEN_BUDGET_RANGE } from '../../config/schema/defaults.js';
 import { field, ToolError } from '../../core/errors.js';
 import { CONFIG_WRITE, defineTool } from '../../tool/define.js';
 import { editConfigFile } from '../shared/config-access.js';
@@ -7,7 +7,7 @@ import { checkToolNames, checkViewPins } from '../shared/tool-names.js';
 
 const viewName = z.string().min(1).describe('Name of the view (tool_views.NAME).');
 const serverName = z.string().min(1).describe('Name of a server in mcp_servers.');
-const edits = () => import('../../config/views-edit.js');
+const edits = () => import('../../config/edits/views-edit.js');
 const exposureInput = z.enum(EXPOSURES);
 const EXPOSURE_WORDS =
   'auto (default): every tool listed while tools/list fits the token budget, else search meta-tools plus the pinned and most used tools; direct: every tool; search: meta-tools and pins only; code: search and describe answering with TypeScript declarations, and run_code, which runs a script against the tools.';

@@ -3,7 +3,7 @@ import { delimiter, join } from 'node:path';
 import * as z from 'zod';
 import { packageRoot } from '../../core/version.js';
 import { defineTool, READ_ONLY } from '../../tool/define.js';
-import type { McpkitConfig } from '../../config/schema.js';
+import type { McpkitConfig } from '../../config/schema/schema.js';
 import { httpSnippet, INSTALL_CLIENTS, stdioSnippet, viewUrl } from './client-snippets.js';
 import { writtenSection } from '../shared/config-access.js';
 import { requireView } from './read.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../../src/config/schema.js';
+import { configSchema } from '../../../src/config/schema/schema.js';
 import { defineTool } from '../../../src/tool/define.js';
 import { resolveView, viewPrefixes } from '../../../src/proxy/catalog/view.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modernRequestOf } from '../../../src/mcp/modern-request.js';
+import { modernRequestOf } from '../../../src/mcp/pipeline/modern-request.js';
 import { clientAccepts, eraPlan, modernParams, refusesLegacy, versionNegotiation } from '../../../src/proxy/eras/era.js';
 
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';

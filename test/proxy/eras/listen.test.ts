@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listenedResources } from '../../../src/mcp/modern-http.js';
+import { listenedResources } from '../../../src/mcp/http/modern-http.js';
 import { listenFilter } from '../../../src/proxy/eras/listen-stream.js';
 
 describe('listenFilter: what mcpkit listens for on a 2026 server', () => {

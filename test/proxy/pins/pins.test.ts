@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { emptyPins, pinFilePath, pinsFromText, pinsText } from '../../../src/config/pin-file.js';
+import { emptyPins, pinFilePath, pinsFromText, pinsText } from '../../../src/config/files/pin-file.js';
 import { definitionDiff } from '../../../src/proxy/pins/pin-review.js';
 import {
   admitTools,

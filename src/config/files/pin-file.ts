@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { ToolError } from '../../core/errors.js';
+import { atomicWrite } from './atomic-write.js';
+import { acquireLock } from './lock.js';
+
+/**
+ * The lock file of approved tool definitions (tool pinning), beside the config: `mcpkit.yaml`
+ * has `mcpkit.lock.yaml`, `config.yaml` has `config.lock.yaml`. Meant to be committed with the
+ * config, like a package lockfile: servers and tools in name order, one definition per tool, so
+ * that a change reads as a diff. Written under a lock and atomically, so concurrent approvals
+ * each land whole.
+ */
+export interface PinFile {
+  version: 1;
+  /** Server name -> the upstream's tool name -> its pin. */
+  servers: Record<string, Record<string, PinnedTool>>;
+  /** The same for what else of a server reaches an agent: prompts by name, resources by URI, templates by URI template. */
+  prompts?: Record<string, Record<string, PinnedTool>>;
+  resources?: Record<string, Record<string, PinnedTool>>;
+  resource_templates?: Record<string, Record<string, PinnedTool>>;
+  /**
+   * Per server, the client capabilities ("" for none; "elicitation,sampling") its tools were listed
+   * and pinned under: a server may list more tools to a client that declares more.
+   */
+  capability_sets?: Record<string, string[]>;
+}
+
+/** The sections of the lock file: `servers` holds the tools (it came first), the others are named for what they hold. */
+export const PIN_SECTIONS = { tools: 'servers', prompts: 'prompts', resources: 'resources', resource_templates: 'resource_templates' } as const;
+
+export type PinSectionKind = keyof typeof PIN_SECTIONS;
+
+/** The pins of one kind, by server (created empty in `pins` when absent). */
+export function sectionOf(pins: PinFile, kind: PinSectionKind): Record<string, Record<string, PinnedTool>> {
+  return (pins[PIN_SECTIONS[kind]] ??= {});
+}
+
+/** What of an upstream tool is pinned: everything that reaches the model or decides a call. */
+export interface PinnedDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+  icons?: unknown;
+  _meta?: unknown;
+}
+
+export interface PinnedTool {
+  sha256: string;
+  definition: PinnedDefinition;
+}
+
+const HEADER = `# mcpkit tool pins: the approved definition of each upstream tool, by server.
+# Commit this file beside the config. serve withholds a tool whose definition differs
+# (pinning: enforce). Review with "mcpkit server diff NAME", approve what it showed with "mcpkit server approve NAME --digest DIGEST" (diff prints the digest).
+`;
+
+/** The lock file of a config file. */
+export function pinFilePath(configPath: string): string {
+  const name = basename(configPath).replace(/\.ya?ml$/i, '');
+  return join(dirname(configPath), `${name}.lock.yaml`);
+}
+
+export function emptyPins(): PinFile {
+  return { version: 1, servers: {} };
+}
+
+/** The pins on disk; none when there is no file yet. A file that cannot be read as pins is an error naming it. */
+export function readPins(path: string): PinFile {
+  return readPinsWithText(path).pins;
+}
+
+/** The pins on disk and the text they were read from ("" when there is no file yet): one read for both. */
+export function readPinsWithText(path: string): { pins: PinFile; text: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { pins: emptyPins(), text: '' };
+    throw new ToolError('FILE_ACCESS', `Cannot read the tool pins ${path}: ${(error as Error).message}.`, { details: { file: path } });
+  }
+  return { pins: pinsFromText(text, path), text };
+}
+
+export function pinsFromText(text: string, path: string): PinFile {
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (error) {
+    throw unreadable(path, (error as Error).message);
+  }
+  if (data === null || data === undefined) return emptyPins();
+  const file = data as Partial<PinFile>;
+  if (typeof data !== 'object' || file.version !== 1 || typeof file.servers !== 'object' || file.servers === null) {
+    throw unreadable(path, 'it needs version: 1 and a servers mapping');
+  }
+  const out: PinFile = { version: 1, servers: file.servers };
+  for (const section of ['prompts', 'resources', 'resource_templates'] as const) {
+    const value = file[section];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'object' || Array.isArray(value)) throw unreadable(path, `${section} must be a mapping of servers`);
+    out[section] = value;
+  }
+  const sets = file.capability_sets;
+  if (sets !== undefined && sets !== null) {
+    if (typeof sets !== 'object' || Array.isArray(sets) || !Object.values(sets).every((v) => Array.isArray(v) && v.every((x) => typeof x === 'string')))
+      throw unreadable(path, 'capability_sets must map each server to a list of capability sets');
+    out.capability_sets = sets;
+  }
+  return out;
+}
+
+function unreadable(path: string, why: string): ToolError {
+  return new ToolError('CONFIG_INVALID', `The tool pins ${path} cannot be read: ${why}.`, {
+    details: { file: path },
+    hint: 'Restore it from version control, or delete it: every server is then pinned again on first use.',
+  });
+}
+
+/** The file's text: sections, servers and items sorted by name, so the same pins always read the same. */
+export function pinsText(pins: PinFile): string {
+  const sorted = (byServer: Record<string, Record<string, PinnedTool>>) =>
+    Object.fromEntries(
+      Object.keys(byServer)
+        .sort()
+        .map((server) => [
+          server,
+          Object.fromEntries(
+            Object.keys(byServer[server] ?? {})
+              .sort()
+              .map((key) => [key, byServer[server]![key]!]),
+          ),
+        ]),
+    );
+  const others = (['prompts', 'resources', 'resource_templates'] as const).filter((section) => Object.keys(pins[section] ?? {}).length);
+  const sets = Object.keys(pins.capability_sets ?? {})
+    .sort()
+    .map((server) => [server, [...new Set(pins.capability_sets![server])].sort()] as const);
+  const body = {
+    version: 1,
+    servers: sorted(pins.servers),
+    ...Object.fromEntries(others.map((section) => [section, sorted(pins[section]!)])),
+    ...(sets.length ? { capability_sets: Object.fromEntries(sets) } : {}),
+  };
+  return `${HEADER}${stringify(body, { lineWidth: 0 })}`;
+}
+
+/** Changes the pins under the lock and writes them atomically; `change` returns false to write nothing. */
+export async function updatePins(path: string, change: (pins: PinFile) => boolean): Promise<PinFile> {
+  const lock = await acquireLock(`${path}.lock`);
+  try {
+    const pins = readPins(path);
+    if (!change(pins)) return pins;
+    if (!lock.held()) throw new ToolError('CONFLICT', `Lost the lock on ${path} while writing; the pins were not changed.`, { hint: 'Run the command again.' });
+    atomicWrite(path, pinsText(pins), { mode: 0o644 });
+    return pins;
+  } finally {
+    lock.release();
+  }
+}
+
+/** Drops every pin of these servers (tools, prompts, resources, templates, capability sets); the tool pins each had. */
+export async function dropServerPins(path: string, servers: ReadonlySet<string>): Promise<Record<string, number>> {
+  const dropped: Record<string, number> = {};
+  await updatePins(path, (pins) => {
+    let changed = false;
+    for (const server of servers) {
+      for (const kind of ['tools', 'prompts', 'resources', 'resource_templates'] as const) {
+        const section = sectionOf(pins, kind);
+        if (!section[server]) continue;
+        if (kind === 'tools') dropped[server] = Object.keys(section[server]).length;
+        delete section[server];
+        changed = true;
+      }
+      if (pins.capability_sets?.[server]) {
+        delete pins.capability_sets[server];
+        changed = true;
+      }
+    }
+    return changed;
+  });
+  return dropped;
+}

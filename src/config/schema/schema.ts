@@ -1,0 +1,396 @@
+import * as z from 'zod';
+import { conditionsSchema } from './conditions-schema.js';
+import { crossReferenceIssues } from './schema-references.js';
+import { PIN_MODES, PROTOCOL_CHOICES } from './defaults.js';
+import {
+  registryProvenanceSchema,
+  codeSettingsSchema,
+  EXPOSURE_TEXT,
+  exposureSchema,
+  isHttpUrl,
+  name,
+  serverName,
+  templated,
+  tokenBudgetSchema,
+} from './schema-parts.js';
+import { serveSchema } from './serve-schema.js';
+
+export { isHttpUrl } from './schema-parts.js';
+export { serveAuthSchema, serveSchema } from './serve-schema.js';
+
+/**
+ * The whole config file. Every object is strict, nested ones too, so a typo (`serve: { tokn: x }`)
+ * is reported rather than ignored: a setting that silently does nothing can be a token that is
+ * silently not required. Only a composite's `inputs`, which is a JSON Schema, is open.
+ */
+export const toolOverrideSchema = z.strictObject({
+  description: z.string().optional().describe('Replaces the upstream description; {original} stands for the upstream text.'),
+  name: z.string().optional().describe('Name to expose instead of the upstream name.'),
+  enabled: z.boolean().optional().describe('false hides the tool.'),
+});
+
+export const filterRuleSchema = z.union([
+  z.strictObject({ include: z.string().min(1).describe('Glob of tool names to allow.') }),
+  z.strictObject({ exclude: z.string().min(1).describe('Glob of tool names to hide.') }),
+]);
+
+/**
+ * How mcpkit logs in to a protected remote server (OAuth 2.1, MCP authorization). `oauth` alone
+ * discovers and registers everything; the fields are for servers that need a pre-registered
+ * client or a client ID metadata document.
+ */
+export const serverAuthSchema = z.union([
+  z.literal('oauth'),
+  z.strictObject({
+    type: z.literal('oauth'),
+    client_id: z.string().min(1).optional().describe('A client registered beforehand with the authorization server (otherwise mcpkit registers itself).'),
+    client_secret: z.string().min(1).optional().describe('Its secret, for a confidential client; use ${VAR}.'),
+    scopes: z.array(z.string().min(1)).optional().describe('Scopes to ask for when the server does not say which it needs.'),
+    client_metadata_url: templated((value) => value.startsWith('https://'), 'client_metadata_url must be an https URL')
+      .optional()
+      .describe('An https URL of a client ID metadata document, used as client_id by authorization servers that support them.'),
+  }),
+]);
+
+export const serverSchema = z
+  .strictObject({
+    description: z.string().optional(),
+    command: z.string().min(1).optional().describe('Executable of a stdio server.'),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    url: templated(isHttpUrl, 'url must be an http(s) URL').optional().describe('Endpoint of a remote server.'),
+    headers: z.record(z.string(), z.string()).optional(),
+    auth: serverAuthSchema.optional().describe('oauth: log in with "mcpkit server login NAME"; tokens are kept outside the config.'),
+    transport: z.enum(['auto', 'stdio', 'http', 'sse']).optional(),
+    protocol: z
+      .enum(PROTOCOL_CHOICES)
+      .optional()
+      .describe('MCP revision to speak: auto (default) probes with server/discover and falls back to 2025-11-25; a revision pins it.'),
+    tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe('Allow-list of tools with optional overrides.'),
+    overrides: z
+      .record(z.string(), toolOverrideSchema)
+      .optional()
+      .describe('Renames, descriptions and hiding of tools by their upstream names, without an allow-list: every other tool still passes.'),
+    filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
+    disabled: z.boolean().optional(),
+    per_client: z
+      .boolean()
+      .optional()
+      .describe(
+        'Over "serve --http", reached only with each named client\'s own credentials (serve.clients.NAME.credentials.SERVER, or its login by "server login SERVER --as NAME"), never as the gateway: a caller without them is refused.',
+      ),
+    inherit_env: z
+      .union([z.boolean(), z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name'))])
+      .optional()
+      .describe(
+        "Which of mcpkit's environment a stdio server gets besides its env: false (default): a small safe base (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_*, TMPDIR, TZ); a list of names: the base and those; true: everything but mcpkit's own MCPKIT_* and the variables the rest of the config names.",
+      ),
+    sandbox: z
+      .union([
+        z.boolean(),
+        z.strictObject({
+          network: z.boolean().optional().describe('The host network (true), or none at all, loopback included (false, the default).'),
+          read: z
+            .array(z.string().min(1))
+            .optional()
+            .describe('Paths the server may read besides the system folders and what its command line names (~ is the home folder).'),
+          write: z.array(z.string().min(1)).optional().describe('Paths the server may write.'),
+        }),
+      ])
+      .optional()
+      .describe(
+        'Run this stdio server in a box (bubblewrap, Linux): no network, the system folders read-only, an empty home and /tmp, and only the paths named here. Refused, never run unboxed, where bubblewrap cannot be used; false runs it without a box on purpose.',
+      ),
+    limits: z
+      .strictObject({
+        memory_mb: z.int().positive().optional().describe('Most private memory (RLIMIT_DATA), in MiB: past it the server fails to allocate and dies alone.'),
+        cpu_s: z.int().positive().optional().describe('Most CPU seconds.'),
+        open_files: z.int().positive().optional().describe('Most open files.'),
+        processes: z
+          .int()
+          .positive()
+          .optional()
+          .describe(
+            'Most processes the server may run at once (RLIMIT_NPROC). In a box it counts the box alone (a user namespace of its own), so memory_mb x processes caps the whole server; the kernel does not enforce it for root.',
+          ),
+        tmp_mb: z
+          .int()
+          .positive()
+          .optional()
+          .describe("The size of a boxed server's /tmp, in MiB (default 64): it is memory, and counts against no other limit."),
+      })
+      .optional()
+      .describe('Resource limits of a stdio server (prlimit; tmp_mb for a box).'),
+    roots: z
+      .literal('forward')
+      .optional()
+      .describe(
+        "forward: a remote (HTTP) client's roots are offered to this server, as a stdio client's are. Left out, they are not: a remote client's roots name folders on its own machine, and a server here would take them as its own (server-filesystem reads what they name).",
+      ),
+    registry: registryProvenanceSchema.optional(),
+    added_by: z
+      .literal('agent')
+      .optional()
+      .describe(
+        'Written by mcpkit when an agent added this server over MCP: a person approves each start from MCP (server_test, server_login). Remove it once you trust the entry.',
+      ),
+    pinning: z.enum(PIN_MODES).optional().describe('Tool pinning for this server (default: the top-level pinning, else enforce); see "mcpkit server diff".'),
+    timeout_ms: z
+      .int()
+      .positive()
+      .optional()
+      .describe('How long a request may wait for the server (default 60000); progress the server reports restarts it for a tool call.'),
+    max_total_ms: z.int().positive().optional().describe('The longest a tool call may run however much progress it reports (default 600000, 10 minutes).'),
+    max_message_bytes: z
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'Largest message read from a stdio server (default 10485760, 10 MiB); a larger answer fails its own request with an error, and the connection goes on.',
+      ),
+  })
+  .superRefine((server, ctx) => {
+    if (server.command === undefined && server.url === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'a server needs either command (stdio) or url (remote)' });
+    }
+    if (server.command !== undefined && server.url !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'a server has either command or url, not both' });
+    }
+    for (const key of ['sandbox', 'limits', 'inherit_env'] as const) {
+      if (server[key] !== undefined && server.command === undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} is for stdio servers (command)` });
+    }
+    if (server.auth !== undefined && server.url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['auth'], message: 'auth is for remote servers (url); a stdio server gets its credentials from env' });
+    }
+  });
+
+export const hooksSchema = z.strictObject({
+  pre_call: z.string().min(1).optional().describe('JS module exporting pre_call(args, ctx); path relative to this file.'),
+  post_call: z.string().min(1).optional().describe('JS module exporting post_call(result, args, ctx); path relative to this file.'),
+});
+
+const compositeStepSchema = z.strictObject({
+  tool: z.string().min(1).describe('server.tool (as the server publishes it) or an mcpkit tool name.'),
+  args: z.record(z.string(), z.unknown()).optional().describe('Arguments; "{inputs.x}" and "{steps.NAME.result...}" are filled in.'),
+});
+
+export const compositeSchema = z
+  .strictObject({
+    description: z.string().optional(),
+    inputs: z.looseObject({}).optional().describe("JSON Schema of the composite tool's arguments."),
+    parallel: z.record(z.string(), compositeStepSchema).optional().describe('Steps run at once; a failing step yields { error }.'),
+    chain: z
+      .array(
+        compositeStepSchema.extend({
+          name: z
+            .string()
+            .regex(/^[A-Za-z0-9_-]+$/)
+            .optional(),
+        }),
+      )
+      .min(1)
+      .optional()
+      .describe('Steps run in order; later ones may use {steps.NAME.result}.'),
+  })
+  .superRefine((c, ctx) => {
+    if ((c.parallel === undefined) === (c.chain === undefined))
+      ctx.addIssue({ code: 'custom', message: 'a composite tool has either parallel or chain steps' });
+  });
+
+/** A view's selection of one server's tools, on top of the server's own rules. */
+export const viewServerSchema = z.strictObject({
+  tools: z.record(z.string(), toolOverrideSchema.nullable()).optional().describe("Allow-list of the server's (published) tool names, with overrides."),
+  overrides: z
+    .record(z.string(), toolOverrideSchema)
+    .optional()
+    .describe("Renames, descriptions and hiding of the server's (published) tools, without an allow-list."),
+  filter: z.array(filterRuleSchema).optional().describe('Ordered include/exclude globs; the first match wins.'),
+});
+
+export const viewSchema = z.strictObject({
+  description: z.string().optional(),
+  exposure: exposureSchema.optional().describe(EXPOSURE_TEXT),
+  token_budget: tokenBudgetSchema
+    .optional()
+    .describe("Most tokens (bytes/4) the view's tools/list may cost under exposure auto (default: serve.token_budget, else 4000)."),
+  pin: z.array(z.string().min(1)).optional().describe('Tools listed directly whatever the exposure, by the name the view publishes them under.'),
+  code: codeSettingsSchema.optional(),
+  servers: z
+    .union([z.array(serverName()), z.record(serverName(), viewServerSchema.nullable())])
+    .optional()
+    .describe('Servers in the view: a list of names (all their tools), or names with a per-view tool selection.'),
+  groups: z.array(z.string()).optional().describe('mcpkit tool groups to include (e.g. retrieve, registry).'),
+  tools: z.array(z.string()).optional().describe('Individual mcpkit tools to include, by MCP name.'),
+  separator: z.string().nullable().optional().describe('Between server and tool name when several servers are in the view (default "__"); null for none.'),
+  tokens: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Bearer tokens allowed to use this view over HTTP (present, even empty, the view is protected, and so is every route not in serve.open_routes).'),
+  scopes: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('With serve.auth: OAuth scopes that open this view over HTTP (any one of them; default serve.auth.scopes).'),
+  hooks: hooksSchema.optional(),
+  read_only: z
+    .boolean()
+    .optional()
+    .describe("Serve only tools that declare readOnlyHint: true, mcpkit's own and the servers' (as serve --read-only does for every view)."),
+  conditions: conditionsSchema.optional(),
+});
+
+export const configSchema = z
+  .strictObject({
+    mcp_servers: z.record(serverName(), serverSchema).default({}),
+    tool_views: z.record(name('View'), viewSchema).default({}),
+    composite_tools: z.record(name('Composite tool'), compositeSchema).default({}),
+    hooks: hooksSchema.default({}),
+    pinning: z
+      .enum(PIN_MODES)
+      .optional()
+      .describe(
+        'Tool pinning (default enforce): a tool whose definition differs from the one approved in the lock file beside this config is withheld (enforce), served with a warning (warn), or not checked (off).',
+      ),
+    registry: z
+      .strictObject({
+        default: z
+          .string()
+          .optional()
+          .describe('Registry used when a call names none (default: pulsemcp when PULSEMCP_SUBREGISTRY_API_KEY is set, else official).'),
+        sources: z
+          .record(
+            name('Registry'),
+            z.strictObject({
+              url: templated(isHttpUrl, 'url must be an http(s) URL')
+                .optional()
+                .describe('Base URL (the API lives under /v0.1); optional for the built-in official and pulsemcp.'),
+              api_key: z.string().optional().describe('Sent as X-API-Key; use ${VAR}.'),
+              tenant_id: z.string().optional().describe('Sent as X-Tenant-ID.'),
+            }),
+          )
+          .optional()
+          .describe('Named registries besides (or overriding) the built-in official and pulsemcp.'),
+        timeout_ms: z.int().positive().optional().describe('Timeout of one registry request (default 30000).'),
+        retries: z.int().min(0).max(10).optional().describe('Retries on 429, 5xx and network errors (default 3).'),
+        max_response_bytes: z.int().positive().optional().describe('Largest registry answer read, after decompression (default 20 MiB).'),
+        max_pages: z.int().positive().optional().describe('Most pages "registry list --all" follows (default 100).'),
+        max_bundle_bytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe("Most bytes an mcpb bundle's files may take unpacked (default 512 MiB), counted as they are written: a zip bomb stops there."),
+        show_admin_tools: z.boolean().optional().describe('Serve switch_tenant_id over MCP (also SHOW_ADMIN_TOOLS=true).'),
+      })
+      .default({}),
+    arango: z
+      .strictObject({
+        url: z
+          .union([z.string(), z.array(z.string()).min(1)])
+          .optional()
+          .describe('ArangoDB endpoint, or a list of cluster coordinators (default http://localhost:8529; ARANGO_URL overrides).'),
+        database: z.string().min(1).optional().describe('Database (default _system; ARANGO_DB overrides).'),
+        username: z.string().optional().describe('User (default root; ARANGO_USERNAME overrides).'),
+        password: z.string().optional().describe('Password; use ${VAR} (ARANGO_PASSWORD overrides).'),
+        timeout_ms: z.int().positive().optional().describe('Timeout of one database call (default 30000; ARANGO_TIMEOUT_SEC overrides).'),
+        connect_retries: z.int().min(1).max(100).optional().describe('Connection attempts when serve starts (default 5).'),
+        connect_delay_ms: z.int().min(0).optional().describe('Delay between those attempts (default 2000).'),
+        read_only: z.boolean().optional().describe('Hide the writing arango tools and refuse AQL that writes (also serve --read-only).'),
+        backup_dir: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'The only folder backups are written to and restored from (default $XDG_STATE_HOME/mcpkit/backups; relative to this file; ARANGO_BACKUP_DIR overrides).',
+          ),
+      })
+      .default({}),
+    retrieve: z
+      .strictObject({
+        roots: z
+          .record(
+            name('Root'),
+            z.union([
+              z.string(),
+              z.strictObject({
+                path: z.string().describe('The folder (relative to this file).'),
+                hidden: z
+                  .boolean()
+                  .optional()
+                  .describe('Agents may read dotfiles and what .gitignore ignores here too (default false: refused over MCP, as listings leave them out).'),
+              }),
+            ]),
+          )
+          .optional()
+          .describe(
+            "Named roots the retrieve tools read, e.g. { docs: ./docs, code: . } (relative to this file). Without any, a terminal reads its working directory and serve this file's folder (none without a project config file).",
+          ),
+        max_file_bytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe('Larger files are cut by open_file and left out of smart_search (default 1 MiB); search reads files of any size.'),
+        timeout_ms: z
+          .int()
+          .positive()
+          .optional()
+          .describe('Longest a search, find or smart search may run before it stops with TIMEOUT (default over MCP 30000; in a terminal none).'),
+      })
+      .default({}),
+    daemon: z
+      .union([
+        z.literal('auto').transform(() => ({ auto: true })),
+        z.strictObject({
+          auto: z
+            .boolean()
+            .optional()
+            .describe('The first terminal command that can use the daemon starts it in the background (default false: "mcpkit daemon start").'),
+          idle_minutes: z.number().positive().optional().describe('The daemon exits after this many minutes without a request (default 30).'),
+        }),
+      ])
+      .default({})
+      .describe('mcpkit daemon: a warm process for the terminal commands of this config ("daemon: auto" is short for "daemon: { auto: true }").'),
+    serve: serveSchema.default({}),
+  })
+  // The cross-references are checked even where another part of the file is wrong, so `config
+  // validate` says every problem at once (each part read only where it has the shape it needs).
+  .superRefine(
+    (raw, ctx) => crossReferenceIssues(raw as unknown as Record<string, unknown>, (path, message) => ctx.addIssue({ code: 'custom', path, message })),
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+  );
+
+/**
+ * The config as tools see it. `unusable` names the parts that had problems (a server, a view, a
+ * section: `mcp_servers.github`, `arango`), with their "path: message" lines: they were set
+ * aside so that the rest still works, and whoever uses one reports why it cannot.
+ */
+export type McpkitConfig = z.output<typeof configSchema> & {
+  readonly unusable?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The environment variables the file's `${VAR}` placeholders name (read from the parsed file, so
+   * an escaped `\u0024{VAR}` counts): all of them, and each server entry's own. What a daemon
+   * compares with its callers, and what no other server is given (config/server-env.ts).
+   */
+  readonly references?: {
+    readonly all: readonly string[];
+    readonly servers: Readonly<Record<string, readonly string[]>>;
+    /** By the part of the config they stand in (config/check/check.ts problemUnit: `serve`, `serve.http`, `tool_views.NAME`, ...). */
+    readonly units?: Readonly<Record<string, readonly string[]>>;
+  };
+};
+export type ServerConfig = z.output<typeof serverSchema>;
+export type ViewConfig = z.output<typeof viewSchema>;
+export type CompositeConfig = z.output<typeof compositeSchema>;
+
+/** A composite's steps: a chain's in order, or the parallel ones. Pure. */
+export function compositeSteps<S extends { tool: string }>(spec: { parallel?: Record<string, S> | undefined; chain?: S[] | undefined }): S[] {
+  return spec.parallel ? Object.values(spec.parallel) : (spec.chain ?? []);
+}
+export type HookConfig = z.output<typeof hooksSchema>;
+export type ToolOverride = z.output<typeof toolOverrideSchema>;
+/** A server's own tool rules (mcp_servers.NAME) or a view's selection of them (tool_views.V.servers.NAME). */
+export type ServerShaping = z.output<typeof viewServerSchema>;
+
+export function defaultConfig(): McpkitConfig {
+  return configSchema.parse({});
+}
