@@ -6,7 +6,7 @@
 // (round 0 is warm-up, the table shows medians of the rest), so load on the machine falls on both
 // builds alike: p50, calls/s and serve's CPU per call (its process tree's utime + stime, less
 // nothing: both builds run the same upstream).
-// Usage: BASE=/work/old node bench/builds.mjs [calls per round=2000] [rounds=5]
+// Usage: BASE=/work/old [AFTER=/other/checkout] node bench/builds.mjs [calls per round=2000] [rounds=5]
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn } from 'node:child_process';
@@ -32,7 +32,8 @@ writeFileSync(
 );
 const env = { ...process.env, MCPKIT_LOG_LEVEL: 'error' };
 delete env.NODE_EXTRA_CA_CERTS;
-const builds = { before: join(base, 'bin/run.js'), after: join(root, 'bin/run.js') };
+// AFTER: another checkout to stand for "after" (default: this one).
+const builds = { before: join(base, 'bin/run.js'), after: join(process.env.AFTER ?? root, 'bin/run.js') };
 
 /** CPU seconds of a process and every descendant still alive (serve and its upstream). */
 function treeCpu(pid) {
