@@ -133,7 +133,8 @@ export function plainWords(line: string): string[] | undefined {
     words.push(m[1] ?? m[2] ?? m[3]!);
     at = word.lastIndex;
   }
-  return words;
+  // `NAME=value command`: the shell's assignment, not a word.
+  return /^\w+=/.test(words[0] ?? '') ? undefined : words;
 }
 
 /**
