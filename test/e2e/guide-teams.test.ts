@@ -127,7 +127,7 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
 
   const issued: Record<string, string> = {};
 
-  /** What the README promises of a line beyond its exit code, checked against both replicas. */
+  /** What the pages promise of a line beyond its exit code, checked against both replicas. */
   const PROMISES: [RegExp, (out: string) => Promise<void>][] = [
     [
       /^mcpkit clients add ci-bot /,
@@ -183,7 +183,7 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
     ],
   ];
 
-  it('runs every line but the illustrative ones, each as the README says it ends, and both replicas follow', async () => {
+  it('runs every line but the illustrative ones, each as the page says it ends, and both replicas follow', async () => {
     const skipped = LINES.filter((l) => l.illustrative);
     // Each mark says why: the keyring's line, and a dry run that needs GitHub's own server (create_issue), cannot run here.
     expect(skipped.map((l) => l.command)).toEqual([
@@ -205,7 +205,7 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
         await check(ran.stdout);
       }
     }
-    // Every promise met a line: a README line reworded away from its check fails here, not silently.
+    // Every promise met a line: a line reworded away from its check fails here, not silently.
     expect([...kept].length).toBe(PROMISES.length);
   }, 300_000);
 
