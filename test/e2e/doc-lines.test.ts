@@ -137,7 +137,7 @@ async function runPage(file: string, page: Page, s: StandIns): Promise<string[]>
 let standIns: StandIns;
 beforeAll(async () => {
   standIns = await startStandIns();
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await standIns?.close();
 });
@@ -171,7 +171,7 @@ describe('the guide, run as written', () => {
     expect(outside).toEqual([]);
   });
 
-  it.concurrent.each(Object.entries(PAGES))('%s: every line works, in order', { timeout: 240_000 }, async (file, page) => {
+  it.concurrent.each(Object.entries(PAGES))('%s: every line works, in order', { timeout: 420_000 }, async (file, page) => {
     const failures = await runPage(file, page, standIns);
     expect(failures, failures.join('\n\n')).toEqual([]);
   });
