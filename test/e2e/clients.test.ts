@@ -512,14 +512,13 @@ describe('mcpkit clients', () => {
   }, 30_000);
 });
 
-describe("the README's Teams example", () => {
+describe("the guide's Teams example (docs/guide/teams.md)", () => {
   /** A shell line's words: quoted ones kept whole (single quotes as written, for ${VAR}), as the README's lines quote them. */
   const words = (line: string) => [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 
   it('its commands, run as shown, write the clients of its config, which is valid as written', async () => {
     const { parse } = await import('yaml');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Teams'));
+    const section = readFileSync(join(ROOT, 'docs/guide/teams.md'), 'utf8');
     const yamlBlock = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
     const shBlock = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
     const example = parse(yamlBlock) as { serve: { clients: Record<string, Record<string, unknown>> } & Record<string, unknown> };

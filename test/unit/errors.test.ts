@@ -31,9 +31,9 @@ describe('the error vocabulary', () => {
     expect(unused).toEqual([]);
   });
 
-  it('is documented in the README, code for code, with the same exit codes', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const rows = [...readme.matchAll(/^\| `([A-Z_]+)` \| ([12]) \| /gm)].map((m) => [m[1], Number(m[2])]);
+  it('is documented in docs/reference/errors.md, code for code, with the same exit codes', () => {
+    const reference = readFileSync(join(ROOT, 'docs/reference/errors.md'), 'utf8');
+    const rows = [...reference.matchAll(/^\| `([A-Z_]+)` \| ([12]) \| /gm)].map((m) => [m[1], Number(m[2])]);
     expect(rows).toEqual(Object.entries(ERROR_CODES).map(([code, info]) => [code, info.exit]));
   });
 

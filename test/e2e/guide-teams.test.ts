@@ -4,15 +4,16 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
-import { readmeSection, shellLines, type ReadmeLine } from '../helpers/readme-lines.js';
+import { BIN, ROOT, cleanEnv, stopChild, tempDir } from '../helpers/cli.js';
+import { shellLines, type ReadmeLine } from '../helpers/readme-lines.js';
+import { runDocLine } from '../helpers/doc-stand-ins.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 
 /**
- * The README's "Teams" and "Scaling out" shell lines, run as written (read from the README, never
- * retyped) in bash, in the folder of a config whose serve section is all variables
+ * The guide's team and scaling-out pages (docs/guide/teams.md, scaling-out.md): their shell lines,
+ * run as written (read from the pages, never retyped) in bash, in the folder of a config whose serve section is all variables
  * (`${REPLICA_ID}`, `${MCPKIT_STORE_URL}`, `${MCPKIT_STORE_KEY}`, an admin token from
  * `${file:admin.token}`, a server key from `${file:github.token}`), while two `serve --http`
  * replicas share a real redis-server. After the lines that change something, both replicas are
@@ -21,10 +22,11 @@ import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/r
  * only those.
  */
 
-const withRedis = redisFor("the README's Teams and Scaling out lines");
-const LINES: ReadmeLine[] = [...shellLines(readmeSection('Teams')), ...shellLines(readmeSection('Scaling out'))];
+const withRedis = redisFor("the guide's team and scaling-out lines");
+const page = (name: string) => readFileSync(join(ROOT, 'docs/guide', name), 'utf8');
+const LINES: ReadmeLine[] = [...shellLines(page('teams.md')), ...shellLines(page('scaling-out.md'))];
 
-describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two replicas and a store", () => {
+describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two replicas and a store", () => {
   let redis: RunningRedis;
   let work: string;
   let shellEnv: NodeJS.ProcessEnv;
@@ -66,17 +68,9 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
     await redis?.stop();
   });
 
-  /** Runs one line in bash in the config's folder, as a user's shell would, stdin closed. */
+  /** Runs one line in the config's folder as a user's shell would (a plain mcpkit line in this process), stdin closed. */
   function runLine(command: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawnTracked('bash', ['-c', command], { cwd: work, env: { ...shellEnv, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end();
-    });
+    return runDocLine(command, { home: work, work, env: { ...shellEnv, ...extraEnv } });
   }
 
   /** How a replica answers a token's initialize on a route: its HTTP status and WWW-Authenticate. */
@@ -133,7 +127,7 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
 
   const issued: Record<string, string> = {};
 
-  /** What the README promises of a line beyond its exit code, checked against both replicas. */
+  /** What the pages promise of a line beyond its exit code, checked against both replicas. */
   const PROMISES: [RegExp, (out: string) => Promise<void>][] = [
     [
       /^mcpkit clients add ci-bot /,
@@ -189,7 +183,7 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
     ],
   ];
 
-  it('runs every line but the illustrative ones, each as the README says it ends, and both replicas follow', async () => {
+  it('runs every line but the illustrative ones, each as the page says it ends, and both replicas follow', async () => {
     const skipped = LINES.filter((l) => l.illustrative);
     // Each mark says why: the keyring's line, and a dry run that needs GitHub's own server (create_issue), cannot run here.
     expect(skipped.map((l) => l.command)).toEqual([
@@ -211,7 +205,7 @@ describe.skipIf(!withRedis)("the README's Teams and Scaling out lines, over two 
         await check(ran.stdout);
       }
     }
-    // Every promise met a line: a README line reworded away from its check fails here, not silently.
+    // Every promise met a line: a line reworded away from its check fails here, not silently.
     expect([...kept].length).toBe(PROMISES.length);
   }, 300_000);
 

@@ -1,0 +1,170 @@
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, ROOT, cleanEnv, runCommand, spawnTracked, stopChild, tempDir, type PipedChild, type RunResult } from './cli.js';
+import { serveHttpChild } from './serve.js';
+import { FIXTURE_SERVERS, SERVERS, waitFor } from './upstreams.js';
+import { startRegistry } from '../fixtures/registry-server.mjs';
+import { startArango } from '../support/arango-server.mjs';
+import { startAuthorizationServer, type TestAuthorizationServer } from '../support/authorization-server.js';
+
+/**
+ * What stands in, when the docs' lines run in a test, for what needs a network, Docker or a
+ * browser. Each substitution is listed here and nowhere else: packages npx would download are the
+ * reference servers from node_modules; GitHub's MCP server is test/fixtures/github-standin.mjs;
+ * Linear is mcpkit itself behind `serve.auth` with a local authorization server (whose page
+ * consents at once, so a "browser" that follows redirects logs in); registries are the local
+ * registry over real entries; Docker's ArangoDB is the ArangoDB API test server.
+ */
+
+/** The URLs the stand-ins answer on, once started. */
+export interface StandIns {
+  github: string;
+  linear: string;
+  registry: string;
+  arango: string;
+  close(): Promise<void>;
+}
+
+/** npm packages the docs name, and the node_modules bundle that runs instead (with its arguments). */
+const PACKAGES: Record<string, readonly string[]> = {
+  '@modelcontextprotocol/server-everything': SERVERS.everything.args,
+  '@modelcontextprotocol/server-memory': SERVERS.memory.args,
+  '@modelcontextprotocol/server-filesystem': SERVERS.filesystem('').args.slice(0, 1),
+  '@playwright/mcp': SERVERS.everything.args,
+};
+
+/** A docs line with the packages npx would download run from node_modules instead. Pure. */
+export function standInPackages(command: string): string {
+  let line = command;
+  for (const [name, args] of Object.entries(PACKAGES)) {
+    line = line
+      .replace(`--command npx --arg -y --arg ${name}`, `--command ${process.execPath} ${args.map((a) => `--arg ${a}`).join(' ')}`)
+      .replace(`-- npx -y ${name}`, `-- ${process.execPath} ${args.join(' ')}`);
+  }
+  return line;
+}
+
+/** A docs line with every stand-in put in. Pure. */
+export function standIn(command: string, s: Pick<StandIns, 'github' | 'linear' | 'registry' | 'arango'>): string {
+  return standInPackages(command)
+    .replace('https://api.githubcopilot.com/mcp/', s.github)
+    .replace('https://mcp.linear.app/mcp', s.linear)
+    .replace(/https:\/\/(registry\.example\.com|mcp\.company\.example)/, s.registry)
+    .replace('ARANGO_URL=http://localhost:8529', `ARANGO_URL=${s.arango}`);
+}
+
+/** Starts every stand-in at once; `close` ends them. */
+export async function startStandIns(): Promise<StandIns> {
+  const githubChild = spawnTracked(process.execPath, [FIXTURE_SERVERS.githubStandin, 'tour-token'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  githubChild.stdout.on('data', (d) => (out += d));
+  const [registry, arango, auth] = await Promise.all([startRegistry(), startArango({ password: 'mcpkit' }), startAuthorizationServer()]);
+  const protectedConfig = join(tempDir('mcpkit-linear-'), 'mcpkit.yaml');
+  writeFileSync(protectedConfig, JSON.stringify({ serve: { auth: { issuer: auth.issuer } } }));
+  const [linear] = await Promise.all([serveHttpChild(protectedConfig), waitFor(() => out.includes('listening'), 20_000)]);
+  const github = /listening (\S+)/.exec(out)?.[1];
+  if (!github) throw new Error('the GitHub stand-in did not start');
+  return {
+    github,
+    linear: `${linear.url}/mcp`,
+    registry: registry.url,
+    arango: arango.url,
+    close: async () => {
+      await Promise.allSettled([registry.close(), arango.close(), auth.close(), stopChild(githubChild), stopChild(linear.child)]);
+    },
+  };
+}
+
+export type { TestAuthorizationServer };
+
+/** A newcomer's machine: a home, a project folder, `mcpkit` on the PATH, nothing else of ours. */
+export interface DocPlace {
+  home: string;
+  work: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function docPlace(prefix: string, extraEnv: Record<string, string> = {}): DocPlace {
+  const home = tempDir(`${prefix}-home-`);
+  const work = join(home, 'project');
+  const bin = join(home, 'bin');
+  mkdirSync(work);
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'mcpkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(bin, 'mcpkit'), 0o755);
+  const env = cleanEnv({
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_RUNTIME_DIR: join(home, 'run'),
+    PATH: `${bin}:${process.env.PATH}`,
+    ...extraEnv,
+  });
+  return { home, work, env };
+}
+
+/** What a clone holds that the retrieve examples read (they name its files). */
+export function copyCloneFiles(work: string): void {
+  for (const part of ['README.md', 'docs', 'src']) cpSync(join(ROOT, part), join(work, part), { recursive: true });
+}
+
+/** Ends the daemons a place's lines started and did not stop (a line failed before `daemon stop`). */
+export function stopDaemons(place: DocPlace): void {
+  const folder = join(place.home, 'run/mcpkit');
+  for (const file of existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')) : []) {
+    try {
+      process.kill((JSON.parse(readFileSync(join(folder, file), 'utf8')) as { pid: number }).pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+/** A line's words when a shell would give them unchanged (no expansion, redirection or pipe), else undefined. Pure. */
+export function plainWords(line: string): string[] | undefined {
+  const words: string[] = [];
+  const word = /\s*(?:'([^']*)'|"([^"$`\\]*)"|([^\s'"|&;<>()$`\\~*?[\]{}!#]+))(?=\s|$)/y;
+  let at = 0;
+  while (at < line.trimEnd().length) {
+    word.lastIndex = at;
+    const m = word.exec(line);
+    if (!m) return undefined;
+    words.push(m[1] ?? m[2] ?? m[3]!);
+    at = word.lastIndex;
+  }
+  // `NAME=value command`: the shell's assignment, not a word.
+  return /^\w+=/.test(words[0] ?? '') ? undefined : words;
+}
+
+/**
+ * Runs one docs line as a user's shell would, in `place`. A plain `mcpkit` line (no expansion,
+ * redirection or pipe) runs in this process (runCommand: the built CLI, its own environment,
+ * folder, output and exit code), which costs no process start; any other line runs in bash.
+ * `processes` runs every line in bash (a page about processes: the daemon).
+ */
+export async function runDocLine(line: string, place: DocPlace, processes = false): Promise<RunResult> {
+  const words = processes ? undefined : plainWords(line);
+  // A global flag before the command is bin/run.js's to move: that line runs as a process.
+  if (words?.[0] === 'mcpkit' && !words[1]?.startsWith('-')) return runCommand(words.slice(1), { env: place.env, cwd: place.work });
+  return new Promise((resolve) => {
+    const child = spawnTracked('bash', ['-c', line], { cwd: place.work, env: place.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end();
+  });
+}
+
+/** Starts a line that serves until stopped; once its stderr shows `ready`, stops it (SIGTERM) and says how it ended. */
+export async function runServingLine(line: string, place: DocPlace, ready: RegExp): Promise<{ up: boolean; code: number | null; stderr: string }> {
+  const child: PipedChild = spawnTracked('bash', ['-c', `exec ${line}`], { cwd: place.work, env: place.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const up = await waitFor(() => ready.test(stderr) || child.exitCode !== null, 60_000);
+  const exited = new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  child.kill('SIGTERM');
+  return { up: up && ready.test(stderr), code: await exited, stderr };
+}
