@@ -4,7 +4,7 @@ import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelconte
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { NGINX, startNginx, startReplica } from '../helpers/nginx.js';
-import { FIXTURE_SERVERS, freePort, SERVERS } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 
 /**
@@ -49,14 +49,13 @@ async function behindNginx(file: 'nginx.conf' | 'nginx-store.conf') {
   return { url: proxy.url, r1, r1Url: `http://127.0.0.1:${p1}` };
 }
 
-/** Waits until the replica at `url` says it has a call in flight (its own record in /health), or the deadline passes. */
+/** Waits until the replica at `url` says it has a call in flight (its own record in /health); fails, saying so, past the deadline. */
 async function runningOn(url: string, deadlineMs: number): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
+  const inFlight = async () => {
     const health = (await (await fetch(`${url}/health`)).json().catch(() => ({}))) as { replicas?: { self?: boolean; in_flight?: number }[] };
-    if ((health.replicas ?? []).some((r) => r.self && (r.in_flight ?? 0) > 0)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return (health.replicas ?? []).some((r) => r.self && (r.in_flight ?? 0) > 0);
+  };
+  expect(await waitFor(inFlight, deadlineMs, 100), `no call in flight on ${url} within ${deadlineMs} ms`).toBe(true);
 }
 
 async function connect(url: string, era: 'legacy' | 'modern'): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {

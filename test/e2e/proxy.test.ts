@@ -148,8 +148,8 @@ describe.concurrent('faults', () => {
       const down = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'x' } })) as CallToolResult;
       // Failing is the proof it did not wait: the reconnect in the background (after 250-500 ms)
       // succeeds, so a call that waited for it would have been answered. The bound only says it
-      // was not held for a start's timeout; a loaded machine may take a second to answer at all.
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // was not held for a start's timeout (SERVER_TIMEOUT_MS, 60 s): a quarter of it, room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(15_000);
       expect(down.isError).toBe(true);
       expect(errorOf(down)).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('"everything"'), details: { server: 'everything' } });
 

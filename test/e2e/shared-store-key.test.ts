@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, stopChild } from '../helpers/cli.js';
+import { cleanEnv, runCli, runCommand, stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { freePort, writeConfig } from '../helpers/upstreams.js';
 
@@ -40,11 +40,12 @@ describe('serve.store.key at start', () => {
       expect(up.stderr()).toContain('serve.store has no password');
       expect(up.stderr()).toContain('serve.store is reached without TLS at cache.invalid');
       expect(up.stderr()).not.toContain(key);
-      const shown = await runCli(['config', 'show', '--config', config], { env: cleanEnv({ MCPKIT_STORE_KEY: key }) });
+      // What config show prints is what is tested, not its process: run in this one.
+      const shown = await runCommand(['config', 'show', '--config', config], { env: cleanEnv({ MCPKIT_STORE_KEY: key }) });
       expect(shown.stdout).not.toContain(key);
       // Written in the file itself (not advised): config show masks it all the same.
       const literal = writeConfig({ mcp_servers: {}, serve: { store: { url: 'redis://127.0.0.1:6379', key } } });
-      const masked = await runCli(['config', 'show', '--config', literal]);
+      const masked = await runCommand(['config', 'show', '--config', literal]);
       expect(masked.stdout).toContain('"key": "********"');
       expect(masked.stdout).not.toContain(key);
     } finally {

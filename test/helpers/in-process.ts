@@ -2,7 +2,6 @@ import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { afterAll } from 'vitest';
 import { createLogger, parseLogLevel } from '../../src/core/logger.js';
 import { startHttpServe, startStdioServe, type HttpServeHandle, type ServeOptions } from '../../src/mcp/run-serve.js';
 import { parseServeArgs, serveOptionsOf } from '../../src/cli/args/serve-args.js';
@@ -26,10 +25,19 @@ export interface InProcessServe extends HttpServeHandle {
 }
 
 const started = new Set<HttpServeHandle>();
-afterAll(async () => {
-  await Promise.allSettled([...started].map((h) => h.close()));
+const stdioServes = new Set<() => Promise<void>>();
+
+/**
+ * Closes every serve this file started and did not close, pass or fail. Registered for each test
+ * file by test/helpers/serves-end.ts (a setup file): the files of a project share their modules
+ * (vitest.config.ts, isolate: false), so a hook registered here, as this module is first
+ * evaluated, would end only the first file's.
+ */
+export async function closeWhatTheFileServed(): Promise<void> {
+  const closing = [...started].map((h) => h.close());
   started.clear();
-});
+  await Promise.allSettled([...closing, ...[...stdioServes].map((close) => close())]);
+}
 
 export async function serveHttpInProcess(config: string, flags: Partial<ServeOptions> = {}): Promise<InProcessServe> {
   const lines: string[] = [];
@@ -116,8 +124,3 @@ export async function serveStdioInProcess(given: InProcessStdio | string) {
   await client.connect(new StdioServerTransport(fromServe, toServe));
   return { client, heard, lines, runtime: serve.runtime, stderr: () => lines.join('\n'), close };
 }
-
-const stdioServes = new Set<() => Promise<void>>();
-afterAll(async () => {
-  await Promise.allSettled([...stdioServes].map((close) => close()));
-});

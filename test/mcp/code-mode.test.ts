@@ -36,7 +36,11 @@ beforeAll(async () => {
     JSON.stringify({
       mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: memoryFile } } },
       tool_views: {
-        code: { servers: ['everything', 'memory'], exposure: 'code', code: { timeout_ms: 8000, memory_mb: 16, max_calls: 50 } },
+        // A view whose deadline is the limit under test (a busy loop spends the whole of it), and one
+        // whose deadline no loaded machine reaches, so that its memory, call and output limits are
+        // what ends a run, never the clock.
+        looping: { servers: ['everything'], exposure: 'code', code: { timeout_ms: 8000 } },
+        code: { servers: ['everything', 'memory'], exposure: 'code', code: { timeout_ms: 120_000, memory_mb: 16, max_calls: 50 } },
         readonly: { servers: ['memory'], exposure: 'code', read_only: true },
       },
       serve: {
@@ -194,9 +198,31 @@ describe('code mode: a script runs against the tools', () => {
 });
 
 describe("code mode: a run's limits end it with a clear error, and serve keeps answering everyone else", () => {
+  it('an endless loop: ended at its deadline, while another client is answered again and again', async () => {
+    const runner = await overHttp('/view/looping/mcp', 'tok-admin');
+    const other = await overHttp('/mcp', 'tok-admin');
+    // One run first, so that what a first run alone pays (the sandbox's WebAssembly compiled) is paid.
+    expect(outcomeOf(await run(other, `return await tools.everything.echo({ message: 'warm' });`)).result).toBe('Echo: warm');
+    const started = Date.now();
+    let ended = false;
+    const running = run(runner, 'while (true) {}', 'looping_run_code').finally(() => (ended = true));
+    // The loop never yields: had it held serve's thread, no other answer could come before its end.
+    for (let i = 0; i < 5; i++) {
+      const echoed = await run(other, `return await tools.everything.echo({ message: 'alive' });`);
+      expect(outcomeOf(echoed).result).toBe('Echo: alive');
+      if (i === 0) expect(ended, 'the first answer came only after the loop ended').toBe(false);
+    }
+    const answer = await running;
+    expect(answer.isError).toBe(true);
+    expect(outcomeOf(answer).error).toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(/ran past its 8000 ms \(tool_views\.looping\.code\.timeout_ms\)/),
+    });
+    // The deadline is what is tested: 8 s, bounded at 5 times that for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5 * 8000);
+  }, 60_000);
+
   it.each([
-    // The deadline leaves the memory bomb time to meet its memory limit first (about 3 s of work here).
-    ['an endless loop', 'while (true) {}', 'TIMEOUT', /ran past its 8000 ms \(tool_views\.code\.code\.timeout_ms\)/],
     [
       'a memory bomb',
       'const a = []; while (true) a.push([a.length, { n: a.length }]);',
@@ -215,23 +241,17 @@ describe("code mode: a run's limits end it with a clear error, and serve keeps a
     async (_what, code, errorCode, message) => {
       const runner = await overHttp('/view/code/mcp', 'tok-admin');
       const other = await overHttp('/mcp', 'tok-admin');
-      const started = Date.now();
       const running = run(runner, code, 'code_run_code');
-      // Meanwhile, another client is answered at once, again and again.
-      const waits: number[] = [];
+      // Meanwhile, another client is answered, again and again.
       for (let i = 0; i < 5; i++) {
-        const t = Date.now();
         const echoed = await run(other, `return await tools.everything.echo({ message: 'alive' });`);
-        waits.push(Date.now() - t);
         expect(outcomeOf(echoed).result).toBe('Echo: alive');
       }
       const answer = await running;
       expect(answer.isError).toBe(true);
       expect(outcomeOf(answer).error).toMatchObject({ code: errorCode, message: expect.stringMatching(message) });
-      expect(Math.max(...waits), JSON.stringify(waits)).toBeLessThan(1500);
-      expect(Date.now() - started).toBeLessThan(15_000);
     },
-    30_000,
+    60_000,
   );
 });
 
