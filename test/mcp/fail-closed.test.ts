@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SERVER_TIMEOUT_MS } from '../../src/config/defaults.js';
+import { SERVER_TIMEOUT_MS } from '../../src/config/schema/defaults.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor } from '../helpers/upstreams.js';
