@@ -140,7 +140,7 @@ export class Runtime {
     ]);
     const say = this.options.announce ?? ((line: string) => this.waiting(line));
     const trust = (server: string) => mayTrustFirstUse(this.live.loaded?.mcp_servers[server]);
-    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.configLocation.path), this.logger, say, trust));
+    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.configLocation.path), this.logger, say, trust, this.surface === 'mcp'));
   }
 
   configStatus(): ConfigStatus {
