@@ -11,8 +11,8 @@ import { listeningClient } from '../helpers/serve.js';
 import { FIXTURE_SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
- * A started gateway answers its first tools/list from the approved lock while its servers start
- * (issue 70): the servers here answer nothing until the test opens their gate, so a listing that
+ * A started gateway with serve.list_from_lock answers its first tools/list from the approved lock
+ * while its servers start (issue 70): the servers here answer nothing until the test opens their gate, so a listing that
  * waited for them could not name their tools. A call still waits for its server; the live listing,
  * once in, replaces the lock's (and is announced where it serves something else).
  */
@@ -35,6 +35,7 @@ beforeAll(async () => {
       // `same` lists what the lock approves; `changed` dropped beta and lists a new tool, never approved.
       mcp_servers: { same: server('same', APPROVED), changed: server('changed', [APPROVED[0]!, tool('gamma', 'New since the review.')]) },
       tool_views: { both: { servers: ['same', 'changed'] } },
+      serve: { list_from_lock: true },
     }),
   );
   await updatePins(pinFilePath(config), (pins) => {

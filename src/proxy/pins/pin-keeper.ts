@@ -44,8 +44,8 @@ export class PinKeeper {
     private readonly say: (line: string) => void,
     /** Whether a server without pins may be trusted on first use: only one a person added (proxy/pins/pins.ts, mayTrustFirstUse). */
     private readonly mayTrustFirstUse: (server: string) => boolean = () => true,
-    /** serve: a listing answers from the lock while a server starts (../catalog/lock-listing.ts); a terminal command lists live. */
-    private readonly lockAnswersListings = false,
+    /** serve with serve.list_from_lock: a listing answers from the lock while a server starts (./lock-listing.ts). */
+    private readonly lockAnswersListings: () => boolean = () => false,
   ) {
     this.pins = this.read() ?? { version: 1, servers: {} };
   }
@@ -56,7 +56,7 @@ export class PinKeeper {
 
   /** The tools the lock approves for the server, where a listing may answer with them while it starts (serve only). */
   approved(server: string): Tool[] | undefined {
-    return this.lockAnswersListings && !this.broken ? approvedTools(this.of(server)) : undefined;
+    return this.lockAnswersListings() && !this.broken ? approvedTools(this.of(server)) : undefined;
   }
 
   /**
