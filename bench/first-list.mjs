@@ -72,13 +72,18 @@ for (const [name, rs] of Object.entries(results)) {
 console.log('\n| started gateway (serve --http) | build | initialize | first tools/list, at once | first tools/list, 1 s after listening |');
 console.log('|---|---|---|---|---|');
 for (const [label, rs] of httpRows) {
-  console.log(`| ${label.split(' @ ')[0]} | ${label.split(' @ ')[1]} | ${ms(median(rs.map((r) => r.initialize)))} | ${ms(median(rs.map((r) => r.list)))} | ${ms(median(rs.map((r) => r.settled)))} |`);
+  console.log(
+    `| ${label.split(' @ ')[0]} | ${label.split(' @ ')[1]} | ${ms(median(rs.map((r) => r.initialize)))} | ${ms(median(rs.map((r) => r.list)))} | ${ms(median(rs.map((r) => r.settled)))} |`,
+  );
 }
 
 /** serve --http of a build, until it says it listens; its URL. */
 async function listening(bin, configFile, flags) {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, ...flags], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile, ...flags], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise((resolve, reject) => {
     let text = '';
     child.stderr.on('data', (chunk) => {

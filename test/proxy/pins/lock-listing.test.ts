@@ -52,6 +52,6 @@ describe('servesAsApproved: whether the live listing changes what the lock serve
     ['an approved tool changed', [tool('a'), tool('b', 'other')], [tool('a'), tool('b')], false],
     ['nothing listed (the server failed)', [], [tool('a')], false],
   ] as const)('%s', (_label, live, approved, expected) => {
-    expect(servesAsApproved(live as Tool[], approved as Tool[])).toBe(expected);
+    expect(servesAsApproved(live as readonly Tool[], approved as readonly Tool[])).toBe(expected);
   });
 });
