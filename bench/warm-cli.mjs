@@ -8,7 +8,8 @@
 //   3. `call` of one server's tool with four upstreams configured and no daemon (the kept tool
 //      listings start only that server) against the same call with that server alone.
 //
-// Usage: node bench/warm-cli.mjs [--runs N] [--settle SECONDS] [--calls-only] [TREE...]   (needs "npm run build")
+// Usage: node bench/warm-cli.mjs [--runs N] [--settle SECONDS] [--calls-only] [--search-only] [--against DIR] [TREE...]   (needs "npm run build")
+//   --against DIR: each search also without a daemon by the build in DIR (the one before), in the same turns.
 //   With no TREE: a copy of this project's node_modules (with the conformance kits' beside it when
 //   present) and /usr/lib, where they have 25k files or more. Needs rg (apt-get install ripgrep).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,6 +25,8 @@ const option = (name, fallback) => {
 const runs = option('--runs', 7);
 const callsOnly = argv.includes('--calls-only') && Boolean(argv.splice(argv.indexOf('--calls-only'), 1));
 const settle = option('--settle', 15);
+const searchOnly = argv.includes('--search-only') && Boolean(argv.splice(argv.indexOf('--search-only'), 1));
+const against = argv.includes('--against') ? resolve(argv.splice(argv.indexOf('--against'), 2)[1], 'bin/run.js') : undefined;
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin/run.js');
 const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-bench-warm-'));
@@ -85,8 +88,11 @@ try {
   // 1. retrieve search
   const trees = callsOnly ? [] : argv.length ? argv.map((t) => resolve(t)) : defaultTrees();
   console.log('\n## retrieve search through the daemon, against rg');
-  console.log('| tree | files | query | mcpkit (daemon) s | mcpkit (no daemon) s | rg s | daemon ÷ rg | matching lines (mcpkit / rg) |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  const before = against ? ' | before (no daemon) s | before ÷ rg' : '';
+  console.log(
+    `| tree | files | query | mcpkit (daemon) s | mcpkit (no daemon) s | rg s | daemon ÷ rg | no daemon ÷ rg${before} | matching lines (mcpkit / rg) |`,
+  );
+  console.log(`|---|---|---|---|---|---|---|---|${against ? '---|---|' : ''}---|`);
   const queries = [
     ['Symbol.iterator', ['Symbol.iterator'], ['-F', 'Symbol.iterator']],
     ['createServer -i', ['createserver', '-i'], ['-i', '-F', 'createserver']],
@@ -112,10 +118,14 @@ try {
         daemon: () => mcpkit(search, file),
         cold: () => mcpkit([...search, '--no-daemon'], file),
         rg: () => time('rg', ['-n', '--no-heading', ...rg, '.'], { cwd: tree }),
+        ...(against
+          ? { before: () => time(process.execPath, [against, ...search, '--no-daemon'], { cwd: scratch, env: { ...baseEnv, MCPKIT_CONFIG: file } }) }
+          : {}),
       });
+      const then = against ? ` | ${m.before.toFixed(3)} | ${(m.before / m.rg).toFixed(2)}` : '';
       const found = `${lines(mcpkit(search, file).out)} / ${lines(time('rg', ['-n', '--no-heading', ...rg, '.'], { cwd: tree }).out)}`;
       console.log(
-        `| ${tree} | ${files} | ${label} | ${m.daemon.toFixed(3)} | ${m.cold.toFixed(3)} | ${m.rg.toFixed(3)} | ${(m.daemon / m.rg).toFixed(2)} | ${found} |`,
+        `| ${tree} | ${files} | ${label} | ${m.daemon.toFixed(3)} | ${m.cold.toFixed(3)} | ${m.rg.toFixed(3)} | ${(m.daemon / m.rg).toFixed(2)} | ${(m.cold / m.rg).toFixed(2)}${then} | ${found} |`,
       );
     }
     mcpkit(['daemon', 'stop'], file);
@@ -128,6 +138,16 @@ try {
   }
 
   // 2 and 3. call of an upstream tool
+  if (!searchOnly) callTables();
+} finally {
+  for (const name of ['tree-0', 'tree-1', 'tree-2', 'one-server']) {
+    const file = join(scratch, `${name}.yaml`);
+    if (existsSync(file)) spawnSync(process.execPath, [bin, 'daemon', 'stop'], { env: { ...baseEnv, MCPKIT_CONFIG: file }, stdio: 'ignore' });
+  }
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+function callTables() {
   const server = (name) =>
     `  ${name}: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(join(root, `node_modules/@modelcontextprotocol/${name}/dist/index.js`))}] }\n`;
   const fsServer = `  server-filesystem: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'))}, ${JSON.stringify(scratch)}] }\n`;
@@ -153,10 +173,4 @@ try {
   console.log(
     `| no daemon, four upstreams configured (kept listings) | ${many.four.toFixed(3)} | ${(many.four / many.alone).toFixed(2)} of the server alone (${many.alone.toFixed(3)} s) |`,
   );
-} finally {
-  for (const name of ['tree-0', 'tree-1', 'tree-2', 'one-server']) {
-    const file = join(scratch, `${name}.yaml`);
-    if (existsSync(file)) spawnSync(process.execPath, [bin, 'daemon', 'stop'], { env: { ...baseEnv, MCPKIT_CONFIG: file }, stdio: 'ignore' });
-  }
-  rmSync(scratch, { recursive: true, force: true });
 }

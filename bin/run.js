@@ -16,6 +16,7 @@ const warm =
 const daemonClient = async () => (await import('node:module')).createRequire(import.meta.url)('../dist/cli/daemon-fast-path.cjs');
 const fast =
   (argv[0] === 'serve' && (await (await import('../dist/cli/serve-fast-path.js')).fastServe(argv.slice(1), import.meta.url))) ||
-  (warm && (await (await daemonClient()).fastDaemon(argv))) ||
+  // --no-daemon is settled here: the daemon's client (190 KB) is not loaded to be told no.
+  (warm && !argv.slice(0, argv.indexOf('--') >>> 0).includes('--no-daemon') && (await (await daemonClient()).fastDaemon(argv))) ||
   (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv)));
 if (!fast) await (await import('../dist/cli/main.js')).main(import.meta.url, argv);

@@ -133,14 +133,12 @@ export class Runtime {
   /** The process's tool pins (proxy/pins/pin-keeper.ts), read on first use from the lock file beside the config. */
   private async pins(): Promise<PinKeeper> {
     if (this.pinKeeper) return this.pinKeeper;
-    const [{ PinKeeper }, { pinFilePath }, { mayTrustFirstUse }] = await Promise.all([
-      import('../proxy/pins/pin-keeper.js'),
-      import('../config/files/pin-file.js'),
-      import('../proxy/pins/pins.js'),
-    ]);
+    const imports = [import('../proxy/pins/pin-keeper.js'), import('../config/files/pin-file.js'), import('../proxy/pins/pins.js')] as const;
+    const [{ PinKeeper }, { pinFilePath }, { mayTrustFirstUse }] = await Promise.all(imports);
     const say = this.options.announce ?? ((line: string) => this.waiting(line));
     const trust = (server: string) => mayTrustFirstUse(this.live.loaded?.mcp_servers[server]);
-    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.configLocation.path), this.logger, say, trust));
+    const fromLock = () => this.surface === 'mcp' && this.live.loaded?.serve.list_from_lock === true;
+    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.configLocation.path), this.logger, say, trust, fromLock));
   }
 
   configStatus(): ConfigStatus {

@@ -7,7 +7,9 @@ import type { LineShape } from './match-shape.js';
 import { compileQuery } from './query.js';
 import { relOf } from './file-search.js';
 import { searchListed } from './search.js';
+import { chunkCount, chunkOptions, nextChunk, searchChunk } from './search-chunks.js';
 import type { WorkerJob, WorkerMessage } from './worker-search.js';
+import type { ChunkJob } from './search-chunks.js';
 
 /**
  * Work whose time has no bound, in a worker thread (worker-search.ts starts it, bundled as
@@ -15,11 +17,19 @@ import type { WorkerJob, WorkerMessage } from './worker-search.js';
  * matching of a backtracking glob, with the same code as on the main thread. Its thread may be
  * stopped at any moment; it holds nothing that needs closing.
  */
-const job = workerData as WorkerJob;
+const job = workerData as WorkerJob | ChunkJob;
 linearEngine(); // as on the main thread: an expression that can move to the linear engine does
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 try {
-  if (job.kind === 'glob') {
+  if (job.kind === 'chunks') {
+    const options = chunkOptions(job);
+    const counter = new Int32Array(job.counter);
+    const chunks = chunkCount(job.files.length, job.chunkFiles);
+    for (let at = nextChunk(counter, chunks); at !== undefined; at = nextChunk(counter, chunks)) {
+      parentPort!.postMessage({ chunk: at, part: searchChunk(job.files, at, job.chunkFiles, options) });
+    }
+    parentPort!.postMessage({ end: true });
+  } else if (job.kind === 'glob') {
     const include = job.rules ? compilePathRules(job.rules)! : compileGlob(job.glob, job.hidden)!;
     post({ done: withinBudget(Number.POSITIVE_INFINITY, 'Matching the glob', () => job.paths.filter(include)) });
   } else {

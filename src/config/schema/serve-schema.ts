@@ -191,6 +191,12 @@ export const serveSchema = z.strictObject({
     .describe(
       'This "serve --http" among several behind a load balancer: its 2025 session ids start with "ID." so the balancer can send a session to the replica that has it (docs/deploy/nginx.conf). Usually "${REPLICA_ID}", set per replica.',
     ),
+  list_from_lock: z
+    .boolean()
+    .optional()
+    .describe(
+      'While a server starts, tools/list answers with the tools the lock file approves for it (pinning: enforce) instead of waiting for it; its live listing follows, with list_changed where what is served differs. A call still waits for its server. Default false: a listing shows what the servers list now.',
+    ),
   max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
   send_timeout_ms: z
     .int()

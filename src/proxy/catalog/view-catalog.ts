@@ -15,6 +15,9 @@ import { buildSearchIndex, searchTools, type SearchAnswer, type SearchIndex } fr
 import { reshapeTools, shapeServerTools } from './shape.js';
 import type { ResolvedView } from './view.js';
 import { pinOf, type PinDifference, type PinMode, type PinVerdict } from '../pins/pins.js';
+import { servesAsApproved } from '../pins/lock-listing.js';
+import { catalogContents } from './catalog-contents.js';
+import { lockAnswered } from './lock-answered.js';
 
 export { settleListings, type ToolSource } from './tool-sources.js';
 
@@ -25,6 +28,8 @@ export interface PinGate {
    * earlier listing, not a live one). `capabilities`: what the listing's connection offered.
    */
   admit(server: string, tools: readonly Tool[], mode: PinMode, pinFirstUse?: boolean, capabilities?: string): PinVerdict;
+  /** serve: the lock's approved tools, a listing's answer while the server starts (../pins/lock-listing.ts). */
+  approved?(server: string): Tool[] | undefined;
 }
 
 /** A tool withheld by its pins, under the name the view would publish it. */
@@ -126,6 +131,9 @@ export class ViewCatalog {
     const wait = this.options.listWaitMs ?? 15_000;
     // A server that is down keeps its last known tools listed; their calls fail fast with UNAVAILABLE.
     // One that missed an earlier listing is not waited for again: it is announced when it answers.
+    // Under enforced pins serve answers from the lock for a server still starting; its live listing follows.
+    for (const [source, approved] of lockAnswered(this.view, this.options.sources, (server) => this.options.pins?.approved?.(server)))
+      this.straggling(source, approved);
     const awaited = this.live().filter((s) => !this.stragglers.has(s));
     const late = await settleListings(awaited, wait);
     if (late.length) {
@@ -161,7 +169,8 @@ export class ViewCatalog {
   /** Servers that missed a listing and have not answered since: listings do not wait for them, and their answer is announced. */
   private readonly stragglers = new Set<ToolSource>();
 
-  private straggling(source: ToolSource): void {
+  /** `approved`: what the lock answered for it; its live listing is announced only if what is served differs. */
+  private straggling(source: ToolSource, approved?: readonly Tool[]): void {
     if (this.stragglers.has(source)) return;
     this.stragglers.add(source);
     void source
@@ -169,7 +178,7 @@ export class ViewCatalog {
       .catch(() => undefined)
       .finally(() => {
         this.stragglers.delete(source);
-        this.options.late();
+        if (!approved || !servesAsApproved(source.cachedTools(), approved)) this.options.late();
       });
   }
 
@@ -314,10 +323,12 @@ export class ViewCatalog {
   fromCache(): Map<string, CatalogEntry> {
     const withheld: { server: string; tools: ReturnType<typeof shapeServerTools> }[] = [];
     const why = new Map<string, WithheldTool>();
+    const fromLock = lockAnswered(this.view, this.options.sources, (server) => this.options.pins?.approved?.(server));
     const upstreamTools = this.view.servers.map(({ name, config, view }) => {
       const source = this.options.sources.get(name)!;
+      const listed = fromLock.get(source) ?? source.cachedTools();
       // A seed is checked against the pins, but never pinned on first use: only a live listing is.
-      const verdict = this.admit(name, source.cachedTools(), config.pinning ?? this.view.pinning, source.listedLive?.() !== false, source.capabilitySet?.());
+      const verdict = this.admit(name, listed, config.pinning ?? this.view.pinning, source.listedLive?.() !== false, source.capabilitySet?.());
       const shape = (tools: Tool[]) => {
         const own = shapeServerTools(tools, config);
         const shaped = view ? reshapeTools(own, view) : own;
@@ -357,21 +368,7 @@ export class ViewCatalog {
 
   /** The kinds of tools in the catalog, for the meta-tools' description: mcpkit's groups, then each server. */
   private contents(catalog: Map<string, CatalogEntry>): string[] {
-    const groups = new Map<string, number>();
-    const servers = new Map<string, number>();
-    for (const entry of catalog.values()) {
-      const counts = entry.kind === 'upstream' ? servers : groups;
-      const key = entry.kind === 'upstream' ? entry.server : entry.kind === 'local' ? entry.tool.group : 'composite';
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    const summaries = this.options.groupSummaries;
-    const out: string[] = [];
-    if (groups.size) out.push(`mcpkit's own ${[...groups].map(([g, n]) => `${g} (${n}${summaries.get(g) ? `: ${summaries.get(g)}` : ''})`).join(', ')}`);
-    for (const [name, n] of servers) {
-      const about = this.serverDescription(name);
-      out.push(`server "${name}" (${n} tools${about ? `: ${about}` : ''})`);
-    }
-    return out;
+    return catalogContents(catalog, this.options.groupSummaries, (server) => this.serverDescription(server));
   }
 
   /** A server's `description` in the config, which says what it is for. */

@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { readPins, sectionOf, updatePins, type PinFile } from '../../config/files/pin-file.js';
 import { stableJson } from '../../core/stable-json.js';
 import { alarming, scanTools } from './scan.js';
+import { approvedTools } from './lock-listing.js';
 import type { Logger } from '../../core/logger.js';
 import {
   admitItems,
@@ -43,12 +44,19 @@ export class PinKeeper {
     private readonly say: (line: string) => void,
     /** Whether a server without pins may be trusted on first use: only one a person added (proxy/pins/pins.ts, mayTrustFirstUse). */
     private readonly mayTrustFirstUse: (server: string) => boolean = () => true,
+    /** serve with serve.list_from_lock: a listing answers from the lock while a server starts (./lock-listing.ts). */
+    private readonly lockAnswersListings: () => boolean = () => false,
   ) {
     this.pins = this.read() ?? { version: 1, servers: {} };
   }
 
   of(server: string, kind: PinKind = 'tools'): ServerPins | undefined {
     return sectionOf(this.pins, kind)[server] ?? (this.broken ? {} : undefined);
+  }
+
+  /** The tools the lock approves for the server, where a listing may answer with them while it starts (serve only). */
+  approved(server: string): Tool[] | undefined {
+    return this.lockAnswersListings() && !this.broken ? approvedTools(this.of(server)) : undefined;
   }
 
   /**

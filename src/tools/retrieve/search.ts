@@ -188,6 +188,12 @@ export const search = defineTool({
         ...(rules ? { rules: rules.spec } : {}),
       };
       outcome = await searchInWorker(job, { timeoutMs, ...(signal ? { signal } : {}), ...(onMatch ? { onMatch } : {}) });
+    } else if (!index && unlimited) {
+      // A one-shot search for every match walks once and searches on every core (rg's habit).
+      const include = await pathFilter(rules, { roots: selected, index, timeoutMs, signal });
+      const { searchOnAllCores } = await import('../../retrieve/parallel-search.js');
+      const asked = { query, shape: { ...shape, onlyMatching }, report, hidden: input.hidden, timeoutMs, ...(signal ? { signal } : {}) };
+      outcome = await searchOnAllCores(selected, { ...asked, ...(include ? { include } : {}), ...(onMatch ? { onMatch } : {}) });
     } else {
       const include = await pathFilter(rules, { roots: selected, index, timeoutMs, signal });
       outcome = withinBudget(timeoutMs, 'The search', () =>

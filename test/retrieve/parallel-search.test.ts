@@ -1,0 +1,84 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WHOLE_LINES } from '../../src/retrieve/match-shape.js';
+import { searchOnAllCores } from '../../src/retrieve/parallel-search.js';
+import { compileQuery, type SearchQuery } from '../../src/retrieve/query.js';
+import { rootSpecs, validateRoots, type Root } from '../../src/retrieve/roots.js';
+import { searchRoots, type SearchMatch, type SearchReport } from '../../src/retrieve/search.js';
+import { tempDir } from '../helpers/cli.js';
+
+/**
+ * A search for every match on all cores (this thread and a worker taking chunks of the walked
+ * files from one counter) gives what the one-thread search gives, in the same order, for every
+ * report and line shape: on a tree of many chunks (of 4 files here; the worker searches the first), with binary
+ * files, files without a final newline, overlapping context and ignored files. `minFiles: 0` makes
+ * the worker start on this small tree. The worker is the built one (npm run build).
+ */
+let roots: Root[];
+
+beforeAll(() => {
+  const base = tempDir('mcpkit-parallel-');
+  const put = (rel: string, text: string | Buffer) => {
+    mkdirSync(join(base, rel, '..'), { recursive: true });
+    writeFileSync(join(base, rel), text);
+  };
+  put('.gitignore', 'ignored/\n');
+  put('ignored/x.txt', 'foo ignored\n');
+  for (let i = 0; i < 600; i++) {
+    const dir = `d${String(i % 7)}/s${String(i % 5)}`;
+    const lines = [`line ${i}`, i % 3 ? 'foo here' : 'bar there', 'FOO upper', i % 4 ? 'x' : 'foo foo foo', `last ${i}`];
+    put(`${dir}/f${i}.txt`, i % 11 ? `${lines.join('\n')}\n` : lines.join('\n')); // some without a final newline
+    if (i % 50 === 0) put(`${dir}/b${i}.bin`, Buffer.concat([Buffer.from('foo'), Buffer.from([0, 1])]));
+  }
+  roots = validateRoots(rootSpecs({ configured: { code: base }, configDir: base, env: {}, cwd: base, implicit: base }));
+});
+
+const cases: [string, Partial<SearchQuery>, { before?: number; after?: number; maxCount?: number; onlyMatching?: boolean }, SearchReport][] = [
+  ['a literal', {}, {}, 'lines'],
+  ['-i -w', { ignoreCase: true, word: true }, {}, 'lines'],
+  ['-v', { invert: true }, {}, 'lines'],
+  ['-C 1', {}, { before: 1, after: 1 }, 'lines'],
+  ['-B 2 -A 1 -m 1', {}, { before: 2, after: 1, maxCount: 1 }, 'lines'],
+  ['-o', {}, { onlyMatching: true }, 'lines'],
+  ['-o a regex', { query: 'fo+|ba.', regex: true }, { onlyMatching: true }, 'lines'],
+  ['-l', {}, {}, 'files'],
+  ['-c', {}, {}, 'counts'],
+  ['-c -o', {}, { onlyMatching: true }, 'counts'],
+];
+
+describe('searchOnAllCores gives what one thread gives', () => {
+  it.each(cases)('%s', async (_label, q, s, report) => {
+    const query: SearchQuery = { query: 'foo', regex: false, ignoreCase: false, ...q };
+    const { matcher, parts } = compileQuery(query);
+    const onlyMatching = s.onlyMatching === true;
+    const shape = { ...WHOLE_LINES, before: s.before ?? 0, after: s.after ?? 0, maxCount: s.maxCount ?? Number.POSITIVE_INFINITY };
+    const streamed: SearchMatch[] = [];
+    let workerChunks = 0;
+    let workerBegan!: () => void;
+    const mainAfter = new Promise<void>((resolve) => (workerBegan = resolve));
+    const ours = await searchOnAllCores(roots, {
+      query,
+      shape: { ...shape, onlyMatching },
+      report,
+      hidden: false,
+      timeoutMs: Number.POSITIVE_INFINITY,
+      onMatch: (m) => streamed.push(m),
+      minFiles: 0,
+      chunkFiles: 4,
+      mainAfter,
+      workerSearched: () => (workerChunks++, workerBegan()),
+    });
+    expect(workerChunks).toBeGreaterThan(0);
+    const one = searchRoots(roots, {
+      matcher,
+      limit: Number.POSITIVE_INFINITY,
+      shape: { ...shape, ...(onlyMatching ? { parts } : {}) },
+      report,
+      hidden: false,
+    });
+    expect(ours.matches.length + (ours.counts?.length ?? 0)).toBeGreaterThan(100);
+    expect(ours).toEqual(one);
+    expect(streamed).toEqual(one.matches); // streamed in walk order too
+  });
+});
