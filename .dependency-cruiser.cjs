@@ -72,6 +72,12 @@ const cliUpward = insideUpward('cli', ['terminal', 'args', 'gateway'], 'cli');
  */
 const configUpward = insideUpward('config', ['schema', 'secrets', 'files', 'check', 'edits', 'imports'], 'config');
 
+/**
+ * src/retrieve/: how a pattern, a glob or a path rule matches (patterns: pure, no I/O); walking,
+ * reading, indexing and searching files on top.
+ */
+const retrieveUpward = insideUpward('retrieve', ['patterns'], 'retrieve');
+
 module.exports = {
   forbidden: [
     ...upward,
@@ -79,6 +85,7 @@ module.exports = {
     ...mcpUpward,
     ...cliUpward,
     ...configUpward,
+    ...retrieveUpward,
     {
       name: 'domains-are-separate',
       comment: 'retrieve, registry, arango, auth, audit, code and store are independent domains: none imports another',

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { confirmPlace, readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
 import { TextCache, type Cached } from './text-cache.js';
-import { buildTrigrams } from './trigrams.js';
+import { buildTrigrams } from './patterns/trigrams.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { walkFiles, type LeftOutReason } from './walk.js';
 

@@ -1,6 +1,6 @@
 import { readSync } from 'node:fs';
-import { countNewlines, lineText, type LineMatcher } from './line-matcher.js';
-import { shapedMatch, type LineShape, type SearchMatch } from './match-shape.js';
+import { countNewlines, lineText, type LineMatcher } from './patterns/line-matcher.js';
+import { shapedMatch, type LineShape, type SearchMatch } from './patterns/match-shape.js';
 import { confirmPlace, releaseRead, type ReadHolder } from './read-into.js';
 import { openListedFile } from './safe-open.js';
 
@@ -9,7 +9,7 @@ import { openListedFile } from './safe-open.js';
  * the roots and decides which files to search, and what a cached copy saves; match-shape.ts
  * shapes each match).
  */
-export type { SearchMatch } from './match-shape.js';
+export type { SearchMatch } from './patterns/match-shape.js';
 
 /** A file to search: where it is, and how a match in it is named. */
 export interface ListedFile {

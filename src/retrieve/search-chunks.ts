@@ -1,5 +1,5 @@
-import type { LineShape } from './match-shape.js';
-import { compileQuery, type SearchQuery } from './query.js';
+import type { LineShape } from './patterns/match-shape.js';
+import { compileQuery, type SearchQuery } from './patterns/query.js';
 import { noneLeftOut, searchListed, type ListedFile, type SearchOutcome, type SearchReport } from './search.js';
 
 /**

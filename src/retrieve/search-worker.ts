@@ -1,10 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ToolError } from '../core/errors.js';
-import { linearEngine, withinBudget } from './bounded.js';
-import { compileGlob } from './glob.js';
-import { compilePathRules } from './path-rules.js';
-import type { LineShape } from './match-shape.js';
-import { compileQuery } from './query.js';
+import { linearEngine, withinBudget } from './patterns/bounded.js';
+import { compileGlob } from './patterns/glob.js';
+import { compilePathRules } from './patterns/path-rules.js';
+import type { LineShape } from './patterns/match-shape.js';
+import { compileQuery } from './patterns/query.js';
 import { relOf } from './file-search.js';
 import { searchListed } from './search.js';
 import { chunkCount, chunkOptions, nextChunk, searchChunk } from './search-chunks.js';

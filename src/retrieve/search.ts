@@ -1,11 +1,11 @@
 import { statSync, type Stats } from 'node:fs';
 import { remember, sameFile, type FileIndexes, type IndexedFile } from './file-index.js';
 import { countFile, countText, matchesIn, searchFile, type FileResult, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';
-import type { LineMatcher } from './line-matcher.js';
-import { shapeOf, type LineShape } from './match-shape.js';
+import type { LineMatcher } from './patterns/line-matcher.js';
+import { shapeOf, type LineShape } from './patterns/match-shape.js';
 import { readInto, releaseRead, type ReadHolder } from './read-into.js';
 import type { Root } from './roots.js';
-import { mayContain, mayContainOneOfEach } from './trigrams.js';
+import { mayContain, mayContainOneOfEach } from './patterns/trigrams.js';
 import { walkFiles, type LeftOutReason } from './walk.js';
 
 export { BLOCK_BYTES, relOf, type ListedFile, type SearchMatch, type SearchReport } from './file-search.js';

@@ -3,7 +3,7 @@ import type { Root } from './roots.js';
 import { confirmPlace, releaseRead, type ReadHolder } from './read-into.js';
 import { eachFile, noneLeftOut, readCandidate, type LeftOut } from './search.js';
 import { rankOrder, termStem, type RankInput } from './smart-rank.js';
-import { mayContain, requiredTrigrams } from './trigrams.js';
+import { mayContain, requiredTrigrams } from './patterns/trigrams.js';
 
 /**
  * A repo-agnostic search, grown for questions: the query is split into terms, every file

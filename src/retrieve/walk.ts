@@ -1,7 +1,7 @@
 import { closeSync, readdirSync, type Dirent } from 'node:fs';
 import { openFolder, throughDescriptor } from './safe-open.js';
 import { mayBeUndecodable, undecodableNames } from './names.js';
-import { ignoredBy, IgnoreRules, type RuleFrame } from './ignore-rules.js';
+import { ignoredBy, IgnoreRules, type RuleFrame } from './patterns/ignore-rules.js';
 import type { Root } from './roots.js';
 import { isOwnPath, ownName } from '../config/files/own-files.js';
 

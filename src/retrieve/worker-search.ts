@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ToolError, type ErrorCode } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
-import { overBudget } from './bounded.js';
-import type { LineShape } from './match-shape.js';
-import type { PathRulesSpec } from './path-rules.js';
-import type { SearchQuery } from './query.js';
+import { overBudget } from './patterns/bounded.js';
+import type { LineShape } from './patterns/match-shape.js';
+import type { PathRulesSpec } from './patterns/path-rules.js';
+import type { SearchQuery } from './patterns/query.js';
 import type { LeftOut, ListedFile, SearchMatch, SearchOutcome, SearchReport } from './search.js';
 
 /**

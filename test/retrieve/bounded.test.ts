@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { boundedRegExp, linearGlobRegExp, longLineTest, stripLookaheads } from '../../src/retrieve/bounded.js';
+import { boundedRegExp, linearGlobRegExp, longLineTest, stripLookaheads } from '../../src/retrieve/patterns/bounded.js';
 
 /**
  * The CPU time `work` takes, in ms: what these tests bound is the work an expression costs, which

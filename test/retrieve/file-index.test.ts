@@ -2,11 +2,11 @@ import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileIndexes, RACY_MS } from '../../src/retrieve/file-index.js';
-import { literalMatcher, regexMatcher } from '../../src/retrieve/line-matcher.js';
+import { literalMatcher, regexMatcher } from '../../src/retrieve/patterns/line-matcher.js';
 import { rootSpecs, validateRoots, type Root } from '../../src/retrieve/roots.js';
 import { BLOCK_BYTES, findFiles, searchRoots, type SearchOptions } from '../../src/retrieve/search.js';
 import { queryTerms, smartSearch } from '../../src/retrieve/smart-search.js';
-import { requiredTrigrams } from '../../src/retrieve/trigrams.js';
+import { requiredTrigrams } from '../../src/retrieve/patterns/trigrams.js';
 import { tempDir } from '../helpers/cli.js';
 
 let base: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob } from '../../src/retrieve/glob.js';
+import { compileGlob } from '../../src/retrieve/patterns/glob.js';
 
 describe('compileGlob follows ripgrep and gitignore', () => {
   it.each([

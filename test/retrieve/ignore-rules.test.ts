@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IgnoreRules } from '../../src/retrieve/ignore-rules.js';
+import { IgnoreRules } from '../../src/retrieve/patterns/ignore-rules.js';
 import { tempDir } from '../helpers/cli.js';
 
 function tree(files: Record<string, string>): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countNewlines, foldAscii, lineText, literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/line-matcher.js';
+import { countNewlines, foldAscii, lineText, literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/patterns/line-matcher.js';
 
 const text = 'alpha beta\nfoo(bar) and foo(baz)\r\n\nlast line foo\n';
 const buf = Buffer.from(text);

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readLineRange } from '../../src/retrieve/line-range.js';
+import { readLineRange } from '../../src/retrieve/patterns/line-range.js';
 import { tempDir } from '../helpers/cli.js';
 
 function rangeOf(text: string | Buffer, start: number, end: number, maxBytes = 1 << 20, blockSize = 7) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileQuery, type SearchQuery } from '../../src/retrieve/query.js';
+import { compileQuery, type SearchQuery } from '../../src/retrieve/patterns/query.js';
 
 const q = (query: string, more: Partial<SearchQuery> = {}): SearchQuery => ({ query, regex: false, ignoreCase: false, ...more });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { matchesIn, type Wanted } from '../../src/retrieve/file-search.js';
 import { GrepLines, type GrepLine } from '../../src/retrieve/grep-lines.js';
-import { literalMatcher } from '../../src/retrieve/line-matcher.js';
-import { literalParts } from '../../src/retrieve/match-parts.js';
-import { contextSides, WHOLE_LINES, type LineShape, type SearchMatch } from '../../src/retrieve/match-shape.js';
-import { compileQuery } from '../../src/retrieve/query.js';
+import { literalMatcher } from '../../src/retrieve/patterns/line-matcher.js';
+import { literalParts } from '../../src/retrieve/patterns/match-parts.js';
+import { contextSides, WHOLE_LINES, type LineShape, type SearchMatch } from '../../src/retrieve/patterns/match-shape.js';
+import { compileQuery } from '../../src/retrieve/patterns/query.js';
 
 describe('contextSides: -B and -A override only their own side of -C', () => {
   it.each([

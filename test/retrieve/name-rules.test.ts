@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileNameRules, nameVerdict, namePatternRegExp } from '../../src/retrieve/name-rules.js';
+import { compileNameRules, nameVerdict, namePatternRegExp } from '../../src/retrieve/patterns/name-rules.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('namePatternRegExp', () => {

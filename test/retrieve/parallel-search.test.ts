@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WHOLE_LINES } from '../../src/retrieve/match-shape.js';
+import { WHOLE_LINES } from '../../src/retrieve/patterns/match-shape.js';
 import { searchOnAllCores } from '../../src/retrieve/parallel-search.js';
-import { compileQuery, type SearchQuery } from '../../src/retrieve/query.js';
+import { compileQuery, type SearchQuery } from '../../src/retrieve/patterns/query.js';
 import { rootSpecs, validateRoots, type Root } from '../../src/retrieve/roots.js';
 import { searchRoots, type SearchMatch, type SearchReport } from '../../src/retrieve/search.js';
 import { tempDir } from '../helpers/cli.js';

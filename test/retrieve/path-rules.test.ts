@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePathRules } from '../../src/retrieve/path-rules.js';
+import { compilePathRules } from '../../src/retrieve/patterns/path-rules.js';
 import { codeOf } from '../helpers/errors.js';
 
 /** The tree of each case, as rg 13 and 14 decide it (checked by hand with rg -l on the same files). */

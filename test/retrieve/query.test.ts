@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileQuery } from '../../src/retrieve/query.js';
+import { compileQuery } from '../../src/retrieve/patterns/query.js';
 
 describe('compileQuery', () => {
   it('says "Invalid regular expression" once, with V8\'s reason', () => {

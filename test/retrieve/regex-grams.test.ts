@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { regexGramGroups } from '../../src/retrieve/regex-grams.js';
-import { buildTrigrams, mayContainOneOfEach, trigramKey } from '../../src/retrieve/trigrams.js';
+import { regexGramGroups } from '../../src/retrieve/patterns/regex-grams.js';
+import { buildTrigrams, mayContainOneOfEach, trigramKey } from '../../src/retrieve/patterns/trigrams.js';
 
 const key = (s: string) => trigramKey(s.charCodeAt(0), s.charCodeAt(1), s.charCodeAt(2));
 const filterOf = (text: string) => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/line-matcher.js';
+import { literalMatcher, regexMatcher, requiredLiteral } from '../../src/retrieve/patterns/line-matcher.js';
 import { rootSpecs, validateRoots, type Root } from '../../src/retrieve/roots.js';
 import { findFiles, searchRoots } from '../../src/retrieve/search.js';
 import { bestLines } from '../../src/retrieve/smart-search.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTrigrams, mayContain, requiredTrigrams } from '../../src/retrieve/trigrams.js';
+import { buildTrigrams, mayContain, requiredTrigrams } from '../../src/retrieve/patterns/trigrams.js';
 
 const filterOf = (text: string) => {
   const buf = Buffer.from(text);

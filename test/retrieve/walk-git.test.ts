@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byNameOnly } from '../../src/retrieve/ignore-rules.js';
+import { byNameOnly } from '../../src/retrieve/patterns/ignore-rules.js';
 import { walkFiles } from '../../src/retrieve/walk.js';
 import { tempDir } from '../helpers/cli.js';
 

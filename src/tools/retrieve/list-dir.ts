@@ -58,7 +58,7 @@ export const listDir = defineTool({
     await refuseHiddenFile(ctx, target.root, target.rel, shown);
     await refuseHiddenFile(ctx, target.root, shown.slice(target.root.name.length + 1), shown);
     const [{ IgnoreRules }, { accessDenied, openInsideRoot, throughDescriptor }, { mayBeUndecodable, undecodableNames }, { ownName }] = await Promise.all([
-      import('../../retrieve/ignore-rules.js'),
+      import('../../retrieve/patterns/ignore-rules.js'),
       import('../../retrieve/safe-open.js'),
       import('../../retrieve/names.js'),
       import('../../config/files/own-files.js'),

@@ -25,7 +25,7 @@ async function readLines(
   await refuseHiddenFile(ctx, file.root, file.rel, display);
   await refuseHiddenFile(ctx, file.root, display.slice(file.root.name.length + 1), display);
   // Checked on what was opened, and read from it: a swap after the check cannot lead outside.
-  const [{ openInsideRoot }, { readLineRange }] = await Promise.all([import('../../retrieve/safe-open.js'), import('../../retrieve/line-range.js')]);
+  const [{ openInsideRoot }, { readLineRange }] = await Promise.all([import('../../retrieve/safe-open.js'), import('../../retrieve/patterns/line-range.js')]);
   const fd = openInsideRoot(file.root.path, file.real, 'file', display, file.root.withheld);
   let range;
   try {

@@ -5,11 +5,11 @@ import { ownFiles, type OwnFiles } from '../../config/files/own-files.js';
 import { SETTING_DEFAULTS } from '../../config/schema/defaults.js';
 import { perProcess, type RenderUi, type ToolContext } from '../../tool/context.js';
 import type { FileIndexes } from '../../retrieve/file-index.js';
-import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/bounded.js';
+import { DEFAULT_RETRIEVE_TIMEOUT_MS } from '../../retrieve/patterns/bounded.js';
 import type { Root, RootSpec } from '../../retrieve/roots.js';
 import { ToolError } from '../../core/errors.js';
-import type { CompiledGlob } from '../../retrieve/glob.js';
-import type { PathRules } from '../../retrieve/path-rules.js';
+import type { CompiledGlob } from '../../retrieve/patterns/glob.js';
+import type { PathRules } from '../../retrieve/patterns/path-rules.js';
 
 export const DEFAULT_MAX_FILE_BYTES = SETTING_DEFAULTS.retrieve.max_file_bytes;
 
@@ -131,7 +131,7 @@ export async function checkConfiguredRoots(ctx: ToolContext): Promise<void> {
 export async function hiddenInRoot(root: Root, rel: string): Promise<'dotfile' | 'ignored' | undefined> {
   const parts = rel.split('/').filter(Boolean);
   if (parts.some((p) => p.startsWith('.'))) return 'dotfile';
-  const { IgnoreRules } = await import('../../retrieve/ignore-rules.js');
+  const { IgnoreRules } = await import('../../retrieve/patterns/ignore-rules.js');
   const rules = new IgnoreRules(root.path);
   for (let depth = 1; depth <= parts.length; depth++) {
     if (rules.ignored(parts.slice(0, depth).join('/'), depth < parts.length)) return 'ignored';

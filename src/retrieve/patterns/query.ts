@@ -1,4 +1,4 @@
-import { ToolError } from '../core/errors.js';
+import { ToolError } from '../../core/errors.js';
 import { boundedRegExp, LONG_LINE, longLineTest } from './bounded.js';
 import { literalParts, regexParts, type PartsOf } from './match-parts.js';
 import { invertedMatcher, literalMatcher, regexMatcher, requiredLiteral, type LineMatcher } from './line-matcher.js';

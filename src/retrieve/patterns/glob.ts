@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { ToolError } from '../core/errors.js';
+import { ToolError } from '../../core/errors.js';
 import { linearGlobRegExp } from './bounded.js';
 
 /**

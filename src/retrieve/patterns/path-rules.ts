@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
-import { ToolError } from '../core/errors.js';
-import { closestNames } from '../core/suggest.js';
+import { ToolError } from '../../core/errors.js';
+import { closestNames } from '../../core/suggest.js';
 import { FILE_TYPES } from './file-types.js';
 import { compileGlob, type CompiledGlob } from './glob.js';
 

@@ -1,7 +1,7 @@
-import { SETTING_DEFAULTS } from '../config/schema/defaults.js';
+import { SETTING_DEFAULTS } from '../../config/schema/defaults.js';
 import { setFlagsFromString } from 'node:v8';
 import { createContext, runInContext } from 'node:vm';
-import { ToolError } from '../core/errors.js';
+import { ToolError } from '../../core/errors.js';
 
 /**
  * Guarantees for what a caller's pattern can cost (a regular expression, a glob):
