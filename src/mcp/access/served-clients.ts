@@ -51,7 +51,7 @@ export class ServedClients {
     let access = byName.get(caller.client);
     if (!access) {
       const spec = clients.find((c) => c.name === caller.client);
-      // A client a reload removed: its streams are ended (http.ts); until then it may call nothing.
+      // A client a reload removed: its streams are ended (mcp/http/revocations.ts); until then it may call nothing.
       access = spec ? this.make(spec) : { client: caller.client, named: true, allows: () => false };
       byName.set(caller.client, access);
     }

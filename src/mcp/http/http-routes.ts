@@ -16,7 +16,7 @@ import { localProblems, seesFleet } from './health-view.js';
 
 /**
  * The routes of `serve --http`, one small handler each, in a table by route kind. The front door
- * (./http.ts) has decided by then who the caller is (./route-auth.ts); every handler but /health's
+ * (./front-door.ts) has decided by then who the caller is (../access/route-auth.ts); every handler but /health's
  * is reached only by a caller the route lets in.
  */
 export interface HttpParts {
@@ -27,8 +27,8 @@ export interface HttpParts {
   /** The 2026-07-28 leg of a route (made on its first modern request), and the answers of it still open. */
   modern(path: string, view: string | undefined): ModernRoute;
   modernOpen: Set<{ route: Route; caller: Caller; res: ServerResponse }>;
-  /** Where a caller's calls on a route are registered (./calls-in-flight.ts). */
-  inFlight(route: Route, caller: Caller): InFlightScope;
+  /** Where a caller's calls on a route, made by the request answered on `res`, are registered (../pipeline/calls-in-flight.ts, ./revocations.ts). */
+  inFlight(route: Route, caller: Caller, res: ServerResponse): InFlightScope;
   maxBodyBytes: number;
   metrics?: () => Promise<{ contentType: string; body: string }>;
   audit?: () => AuditStatus;
@@ -74,7 +74,7 @@ export async function health(parts: HttpParts, res: ServerResponse, detail: bool
 async function mcp(parts: HttpParts, { req, res, path, route, settings, caller }: RouteRequest<Extract<Route, { kind: 'mcp' | 'view' }>>): Promise<unknown> {
   const access = parts.served.accessOf(settings.clients, caller);
   const body = req.method === 'POST' ? await readJson(req, parts.maxBodyBytes) : undefined;
-  const inFlight = parts.inFlight(route, caller);
+  const inFlight = parts.inFlight(route, caller, res);
   // A request of a live session is 2025 traffic by definition (2026 has no sessions), so the hot
   // path pays no classification; the modern leg answers its own version errors (-32022).
   if (req.method === 'POST' && !parts.sessions.has(req.headers['mcp-session-id']) && isModernPost(req, body)) {

@@ -2,7 +2,7 @@
  * The calls serve is running, each under whose it is (a credential on a route): a reload that
  * takes the credential away cancels them at once (the upstream is sent notifications/cancelled),
  * on every path and in both eras, rather than letting them finish for a client that may no longer
- * call. `W` is what the front end knows of whose a call is (mcp/http/http.ts: the caller and its route).
+ * call. `W` is what the front end knows of whose a call is (mcp/http/http-options.ts `Whose`: the caller and its route).
  */
 export class CallsInFlight<W> {
   private readonly calls = new Map<W, Set<() => Promise<void>>>();
