@@ -81,8 +81,16 @@ const rows = [
 for (const [build, bin] of Object.entries(builds)) {
   rows.push(
     ['mcpkit serve, stdio', build, () => stdioServer(nodeArgs(build, 'stdio', bin, ['serve', '--view', 'one', '--config', configFile]))],
-    ['mcpkit serve --http, 2025 session', build, () => httpServer(nodeArgs(build, 'http-2025', bin, ['serve', '--http', '--port', '0', '--eager', '--config', configFile]), 'legacy')],
-    ['mcpkit serve --http, 2026-07-28', build, () => httpServer(nodeArgs(build, 'http-2026', bin, ['serve', '--http', '--port', '0', '--eager', '--config', configFile]), 'modern')],
+    [
+      'mcpkit serve --http, 2025 session',
+      build,
+      () => httpServer(nodeArgs(build, 'http-2025', bin, ['serve', '--http', '--port', '0', '--eager', '--config', configFile]), 'legacy'),
+    ],
+    [
+      'mcpkit serve --http, 2026-07-28',
+      build,
+      () => httpServer(nodeArgs(build, 'http-2026', bin, ['serve', '--http', '--port', '0', '--eager', '--config', configFile]), 'modern'),
+    ],
   );
 }
 const servers = [];
@@ -119,6 +127,8 @@ console.log('|---|---|---|---|---|---|');
 for (const [i, server] of servers.entries()) {
   const cpu = med(server.runs.map((r) => r.cpu)) - (i === 0 ? 0 : upstream);
   const ratio = i === 0 ? '' : (cpu / passthrough).toFixed(2);
-  console.log(`| ${server.path} | ${server.build} | ${med(server.runs.map((r) => r.p50)).toFixed(3)} | ${med(server.runs.map((r) => r.rps)).toFixed(0)} | ${cpu.toFixed(0)} | ${ratio} |`);
+  console.log(
+    `| ${server.path} | ${server.build} | ${med(server.runs.map((r) => r.p50)).toFixed(3)} | ${med(server.runs.map((r) => r.rps)).toFixed(0)} | ${cpu.toFixed(0)} | ${ratio} |`,
+  );
 }
 process.exit(0);

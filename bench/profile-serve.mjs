@@ -16,7 +16,10 @@ const [path = 'stdio', calls = '20000', bin = join(root, 'bin/run.js')] = proces
 const dir = mkdtempSync(join(tmpdir(), 'mcpkit-profile-'));
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const configFile = join(dir, 'mcpkit.yaml');
-writeFileSync(configFile, JSON.stringify({ mcp_servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } }, tool_views: { one: { servers: ['everything'] } } }));
+writeFileSync(
+  configFile,
+  JSON.stringify({ mcp_servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } }, tool_views: { one: { servers: ['everything'] } } }),
+);
 const env = { ...process.env, MCPKIT_LOG_LEVEL: 'error' };
 const args = ['--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), resolve(bin), 'serve', '--config', configFile];
 const client = new Client({ name: 'bench', version: '1' }, path === 'http-2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});

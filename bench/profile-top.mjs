@@ -22,7 +22,10 @@ const idle = ['(idle)', '(program)', '(garbage collector)'];
 const total = [...self].filter(([w]) => !w.startsWith('(idle)')).reduce((a, [, v]) => a + v, 0);
 console.log(`| frame (self time) | ms | % of busy |`);
 console.log('|---|---|---|');
-for (const [where, us] of [...self].sort((a, b) => b[1] - a[1]).filter(([w]) => !idle.some((i) => w.startsWith(i))).slice(0, Number(many)))
+for (const [where, us] of [...self]
+  .sort((a, b) => b[1] - a[1])
+  .filter(([w]) => !idle.some((i) => w.startsWith(i)))
+  .slice(0, Number(many)))
   console.log(`| ${where} | ${(us / 1000).toFixed(0)} | ${((100 * us) / total).toFixed(1)} |`);
 for (const name of idle.slice(1)) {
   const us = [...self].filter(([w]) => w.startsWith(name)).reduce((a, [, v]) => a + v, 0);

@@ -9,17 +9,37 @@ import { LeanReadBuffer, leanMessage, messageOfLine } from '../../src/core/lean-
 const TASK = 'io.modelcontextprotocol/related-task';
 const cases: { name: string; message: unknown; lean: boolean }[] = [
   { name: 'a tools/call', message: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { message: 'x' } } }, lean: true },
-  { name: 'a call with a progress token', message: { jsonrpc: '2.0', id: 's', method: 'tools/call', params: { name: 'e', _meta: { progressToken: 'p' } } }, lean: true },
+  {
+    name: 'a call with a progress token',
+    message: { jsonrpc: '2.0', id: 's', method: 'tools/call', params: { name: 'e', _meta: { progressToken: 'p' } } },
+    lean: true,
+  },
   { name: 'a request without params', message: { jsonrpc: '2.0', id: 1, method: 'ping' }, lean: true },
   { name: 'a notification', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 2 } }, lean: true },
   { name: 'a result', message: { jsonrpc: '2.0', id: 'mcpkit-1', result: { content: [{ type: 'text', text: 'x' }] } }, lean: true },
-  { name: 'a result with _meta (the schema rewrites serverInfo)', message: { jsonrpc: '2.0', id: 1, result: { _meta: { 'io.modelcontextprotocol/serverInfo': 3 } } }, lean: false },
+  {
+    name: 'a result with _meta (the schema rewrites serverInfo)',
+    message: { jsonrpc: '2.0', id: 1, result: { _meta: { 'io.modelcontextprotocol/serverInfo': 3 } } },
+    lean: false,
+  },
   { name: 'an error', message: { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'no' } }, lean: false },
   { name: 'a fractional id', message: { jsonrpc: '2.0', id: 1.5, method: 'ping' }, lean: false },
   { name: 'an object id', message: { jsonrpc: '2.0', id: {}, method: 'ping' }, lean: false },
-  { name: 'a fractional progress token', message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'e', _meta: { progressToken: 0.5 } } }, lean: false },
-  { name: 'a null progress token', message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'e', _meta: { progressToken: null } } }, lean: false },
-  { name: 'a related task in _meta (the schema strips its extra keys)', message: { jsonrpc: '2.0', id: 1, method: 'x', params: { _meta: { [TASK]: { taskId: 't', more: 1 } } } }, lean: false },
+  {
+    name: 'a fractional progress token',
+    message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'e', _meta: { progressToken: 0.5 } } },
+    lean: false,
+  },
+  {
+    name: 'a null progress token',
+    message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'e', _meta: { progressToken: null } } },
+    lean: false,
+  },
+  {
+    name: 'a related task in _meta (the schema strips its extra keys)',
+    message: { jsonrpc: '2.0', id: 1, method: 'x', params: { _meta: { [TASK]: { taskId: 't', more: 1 } } } },
+    lean: false,
+  },
   { name: 'params that are an array', message: { jsonrpc: '2.0', id: 1, method: 'x', params: [1] }, lean: false },
   { name: '_meta that is a string', message: { jsonrpc: '2.0', id: 1, method: 'x', params: { _meta: 'm' } }, lean: false },
   { name: 'an extra top-level key (the schema is strict)', message: { jsonrpc: '2.0', id: 1, method: 'x', extra: true }, lean: false },
