@@ -10,8 +10,8 @@ import { parseJSONRPCMessage, RELATED_TASK_META_KEY, STDIO_DEFAULT_MAX_BUFFER_SI
  */
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** RequestIdSchema and ProgressTokenSchema: a string or an integer. */
-const isIdOrToken = (value: unknown): boolean => typeof value === 'string' || Number.isInteger(value);
+/** RequestIdSchema and ProgressTokenSchema: a string or an integer (zod's int(): a safe one). */
+const isIdOrToken = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
 
 const hasOnly = (value: Record<string, unknown>, keys: ReadonlySet<string>): boolean => {
   for (const key in value) if (!keys.has(key)) return false;

@@ -24,6 +24,10 @@ const cases: { name: string; message: unknown; lean: boolean }[] = [
   },
   { name: 'an error', message: { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'no' } }, lean: false },
   { name: 'a fractional id', message: { jsonrpc: '2.0', id: 1.5, method: 'ping' }, lean: false },
+  { name: 'an id past the safe integers', message: { jsonrpc: '2.0', id: 2 ** 53, method: 'ping' }, lean: false },
+  { name: 'an id of 1e300', message: { jsonrpc: '2.0', id: 1e300, result: {} }, lean: false },
+  { name: 'a progress token past the safe integers', message: { jsonrpc: '2.0', method: 'n', params: { _meta: { progressToken: 2 ** 53 } } }, lean: false },
+  { name: 'a negative id', message: { jsonrpc: '2.0', id: -5, method: 'ping' }, lean: true },
   { name: 'an object id', message: { jsonrpc: '2.0', id: {}, method: 'ping' }, lean: false },
   {
     name: 'a fractional progress token',
