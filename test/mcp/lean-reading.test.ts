@@ -17,11 +17,17 @@ describe('serve reads a tools/call and its answer without the message schema', (
   });
   afterAll(() => served.close());
 
-  it('parses each answer once, in the test client alone', async () => {
+  it("neither the client's calls nor the upstream's answers go through the schema", async () => {
     const parse = JSONRPCMessageSchema.parse.bind(JSONRPCMessageSchema);
+    // What serve reads: the client's tools/call, and the upstream's answers (ids of mcpkit's own).
+    // The test's client (the SDK's StdioServerTransport) reads serve's answers through the schema: not counted.
+    const servesOwn = (value: unknown) => {
+      const m = value as { method?: unknown; id?: unknown };
+      return m.method === 'tools/call' || (typeof m.id === 'string' && m.id.startsWith('mcpkit'));
+    };
     let parsed = 0;
     JSONRPCMessageSchema.parse = ((value: unknown, ...rest: unknown[]) => {
-      parsed++;
+      if (servesOwn(value)) parsed++;
       return parse(value as never, ...(rest as []));
     }) as typeof JSONRPCMessageSchema.parse;
     try {
@@ -32,8 +38,7 @@ describe('serve reads a tools/call and its answer without the message schema', (
     } finally {
       JSONRPCMessageSchema.parse = parse;
     }
-    // The test's client (the SDK's StdioServerTransport) reads each answer through the schema: 5.
-    // serve read the call from that client and the answer from the upstream through it too: 15.
-    expect(parsed).toBe(5);
+    // Before the lean reader: 9 or 10 (each call read from the client, and each answer of the upstream read on the hot path).
+    expect(parsed).toBe(0);
   });
 });
