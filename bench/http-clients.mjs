@@ -1,6 +1,7 @@
 // What the HTTP benchmarks share: a keep-alive agent, a light JSON-RPC client, and a process' CPU time.
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 
 /** One keep-alive agent for every client of a benchmark run. */
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -66,4 +67,47 @@ export async function rawHttpClient(url, extraHeaders = {}) {
   return {
     callTool: ({ name, arguments: args }) => post({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
   };
+}
+
+/** CPU seconds of a process and every descendant still alive (serve and its upstreams), from /proc. */
+export function treeCpu(pid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  let total = 0;
+  const walk = (p) => {
+    total += cpuSeconds(p) || 0;
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return total;
+}
+
+/** A keep-alive node:http fetch for the SDK's HTTP client: Node 20's global fetch costs ~1 ms CPU per call on the client alone. */
+export async function httpFetch(url, init = {}) {
+  const u = new URL(url);
+  const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname: u.hostname, port: u.port, path: u.pathname + u.search, method: init.method ?? 'GET', headers, agent }, (res) => {
+      const h = new Headers();
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+      const body = res.statusCode === 204 || res.statusCode === 202 ? null : Readable.toWeb(res);
+      if (body === null) res.resume();
+      resolve(new Response(body, { status: res.statusCode, headers: h }));
+    });
+    req.on('error', reject);
+    // The SDK passes one long-lived signal: a listener left on it per request would pile up.
+    const abort = () => req.destroy(new Error('aborted'));
+    init.signal?.addEventListener('abort', abort, { once: true });
+    req.once('close', () => init.signal?.removeEventListener('abort', abort));
+    if (init.body) req.end(init.body);
+    else req.end();
+  });
 }

@@ -16,8 +16,7 @@ import { readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { agent, cpuSeconds, rawHttpClient } from './http-clients.mjs';
+import { cpuSeconds, httpFetch, rawHttpClient } from './http-clients.mjs';
 
 const N = Number(process.argv[2] ?? 2000);
 /** `observability` as the second argument runs only the observability rows. */
@@ -97,25 +96,6 @@ async function stdioClient(command, args, era = 'legacy') {
   const client = new Client({ name: 'bench', version: '1' }, ERA[era]);
   await client.connect(transport);
   return { client, pid: transport.pid };
-}
-
-// A keep-alive node:http fetch: Node 20's global fetch costs ~1 ms CPU per call on the client alone.
-async function httpFetch(url, init = {}) {
-  const u = new URL(url);
-  const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
-  return new Promise((resolve, reject) => {
-    const req = http.request({ hostname: u.hostname, port: u.port, path: u.pathname + u.search, method: init.method ?? 'GET', headers, agent }, (res) => {
-      const h = new Headers();
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
-      const body = res.statusCode === 204 || res.statusCode === 202 ? null : Readable.toWeb(res);
-      if (body === null) res.resume();
-      resolve(new Response(body, { status: res.statusCode, headers: h }));
-    });
-    req.on('error', reject);
-    init.signal?.addEventListener('abort', () => req.destroy(new Error('aborted')), { once: true });
-    if (init.body) req.end(init.body);
-    else req.end();
-  });
 }
 
 async function httpClient(url, era = 'legacy', headers = {}) {

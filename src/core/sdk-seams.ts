@@ -39,11 +39,13 @@ export function afterEachSend(transport: Transport, after: (message: JSONRPCMess
 }
 
 /**
- * Puts `buffer` in place of StdioClientTransport's private `_readBuffer` (a ReadBuffer: append,
- * readMessage, clear), so that one message over the limit fails its own request instead of
- * closing the connection under every call in flight. The SDK takes only `maxBufferSize`, past
- * which it closes. Returns false where the field is not there (the SDK changed). It goes when the
- * SDK bounds one message rather than the buffer.
+ * Puts `buffer` in place of a stdio transport's private `_readBuffer` (a ReadBuffer: append,
+ * readMessage, clear). StdioClientTransport's: so that one message over the limit fails its own
+ * request instead of closing the connection under every call in flight (the SDK takes only
+ * `maxBufferSize`, past which it closes). StdioServerTransport's: so that a message is read
+ * without the schema's copy where its shape is plain (core/lean-message.ts). Returns false where
+ * the field is not there (the SDK changed). It goes when the SDK bounds one message rather than
+ * the buffer and lets a transport take its reader.
  */
 export function replaceStdioReadBuffer(transport: Transport, buffer: unknown): boolean {
   const holder = transport as unknown as { _readBuffer?: unknown };

@@ -3,7 +3,8 @@ import type { Transport, RequestId } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../app/runtime.js';
 import type { ClientEra } from '../proxy/eras/era.js';
-import { afterEachSend, interceptIncoming } from '../core/sdk-seams.js';
+import { LeanReadBuffer } from '../core/lean-message.js';
+import { afterEachSend, interceptIncoming, replaceStdioReadBuffer } from '../core/sdk-seams.js';
 import type { ServeObservers } from './pipeline/call-chain.js';
 import type { Dispatcher } from './pipeline/dispatcher.js';
 import { sdkServer, type SdkServerOptions } from './pipeline/sdk-server.js';
@@ -39,6 +40,8 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams 
   const input = new PassThrough();
   stdin.pipe(input, { end: false });
   const transport = new StdioServerTransport(input, streams?.output ?? process.stdout);
+  // The client's messages are read once (JSON.parse), not copied again by the SDK's message schema.
+  replaceStdioReadBuffer(transport, new LeanReadBuffer());
   let legacy: Dispatcher | undefined;
   const handle = serveBothEras(
     ({ era }) => {

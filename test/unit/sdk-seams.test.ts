@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { describe, expect, it } from 'vitest';
+import { LeanReadBuffer } from '../../src/core/lean-message.js';
 import { afterEachSend, interceptIncoming, replaceStdioReadBuffer, sendingState } from '../../src/core/sdk-seams.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -85,6 +88,22 @@ describe('the SDK and Node seams (src/core/sdk-seams.ts)', () => {
     expect(appended.join('')).toContain('"method":"hello"');
     expect(received).toEqual([{ jsonrpc: '2.0', method: 'hello' }]);
     expect(replaceStdioReadBuffer({} as never, buffer), 'a transport without the field').toBe(false);
+  });
+
+  it("replaceStdioReadBuffer: StdioServerTransport reads the client's input through the private _readBuffer", async () => {
+    const input = new PassThrough();
+    const transport = new StdioServerTransport(input, new PassThrough());
+    const lines: string[] = [];
+    const buffer = new LeanReadBuffer();
+    const append = buffer.append.bind(buffer);
+    buffer.append = (chunk: Buffer) => (lines.push(chunk.toString()), append(chunk));
+    expect(replaceStdioReadBuffer(transport, buffer)).toBe(true);
+    const received = new Promise<JSONRPCMessage>((resolve) => (transport.onmessage = resolve));
+    await transport.start();
+    input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    expect(await received).toEqual({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(lines.join('')).toContain('"method":"ping"');
+    await transport.close();
   });
 
   it("sendingState: a connected socket's handle has libuv's writeQueueSize", async () => {

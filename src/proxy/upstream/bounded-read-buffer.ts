@@ -1,4 +1,5 @@
-import { deserializeMessage, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/client';
+import { messageOfLine } from '../../core/lean-message.js';
 
 /** A message left out for its size: the request it answered, when its id could be read. */
 export interface DroppedMessage {
@@ -78,7 +79,7 @@ export class BoundedReadBuffer {
       if (!Buffer.isBuffer(item)) return item;
       const line = item.toString('utf8').replace(/\r$/, '');
       try {
-        return deserializeMessage(line);
+        return messageOfLine(line); // a call's answer is read once, not copied by the message schema
       } catch (error) {
         if (error instanceof SyntaxError) continue; // as the SDK's buffer: a line that is not JSON is skipped
         // JSON, but not a JSON-RPC message (a result that is not an object): the SDK would drop it, and

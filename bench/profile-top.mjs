@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// The top frames of a V8 CPU profile (node --cpu-prof) by self time, as a Markdown table.
+// Usage: node bench/profile-top.mjs file.cpuprofile [how many=10]
+import { readFileSync } from 'node:fs';
+
+const [file, many = '10'] = process.argv.slice(2);
+if (!file) {
+  console.error('Usage: node bench/profile-top.mjs file.cpuprofile [how many=10]');
+  process.exit(2);
+}
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map();
+// timeDeltas[i] is the time before samples[i]: each sample's frame holds the CPU for its delta.
+profile.samples.forEach((id, i) => {
+  const { functionName, url, lineNumber } = byId.get(id).callFrame;
+  const where = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, 'dist/')}:${lineNumber + 1}`;
+  self.set(where, (self.get(where) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
+const idle = ['(idle)', '(program)', '(garbage collector)'];
+// Shares of the time the process was busy: a server waits for its client most of a run.
+const total = [...self].filter(([w]) => !w.startsWith('(idle)')).reduce((a, [, v]) => a + v, 0);
+console.log(`| frame (self time) | ms | % of busy |`);
+console.log('|---|---|---|');
+for (const [where, us] of [...self]
+  .sort((a, b) => b[1] - a[1])
+  .filter(([w]) => !idle.some((i) => w.startsWith(i)))
+  .slice(0, Number(many)))
+  console.log(`| ${where} | ${(us / 1000).toFixed(0)} | ${((100 * us) / total).toFixed(1)} |`);
+for (const name of idle.slice(1)) {
+  const us = [...self].filter(([w]) => w.startsWith(name)).reduce((a, [, v]) => a + v, 0);
+  console.log(`| ${name} | ${(us / 1000).toFixed(0)} | ${((100 * us) / total).toFixed(1)} |`);
+}
