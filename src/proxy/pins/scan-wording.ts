@@ -11,3 +11,8 @@ export function sameNameText(tool: string, servers: readonly string[]): string {
   const distinct = [...new Set(servers)];
   return `Servers ${quotedList(distinct)} ${distinct.length > 2 ? 'all' : 'both'} offer a tool named "${escapeInvisible(tool)}".`;
 }
+
+/** The confusable-name finding in a sentence: the tool names it reads like, each with its server. Pure. */
+export function readsLikeText(tool: string, like: readonly { tool: string; server: string }[]): string {
+  return `"${escapeInvisible(tool)}" reads like ${like.map((o) => `"${escapeInvisible(o.tool)}" of ${o.server}`).join(', ')}.`;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SCAN_RULES, type RuleExample } from '../../../src/proxy/pins/scan-rules.js';
 import { failsAt, nameSkeleton, scanTools, textsOf, type ScanTool } from '../../../src/proxy/pins/scan.js';
 import { lockLine } from '../../../src/proxy/pins/sarif.js';
-import { sameNameText } from '../../../src/proxy/pins/scan-wording.js';
+import { readsLikeText, sameNameText } from '../../../src/proxy/pins/scan-wording.js';
 
 /** An example as the tools the scanner gets: a description becomes one tool of one server. */
 function toolsOf(example: RuleExample): ScanTool[] {
@@ -130,6 +130,10 @@ describe('the name-collision finding says which servers share the name', () => {
     ['invisible characters shown escaped', 'echo\u200b', ['a', 'b'], 'Servers "a" and "b" both offer a tool named "echo\\u{200B}".'],
   ])('sameNameText: %s', (_what, tool, servers, text) => {
     expect(sameNameText(tool, servers)).toBe(text);
+  });
+
+  it('readsLikeText, the confusable finding, is unchanged: each look-alike with its server', () => {
+    expect(readsLikeText('create_іssue', [{ tool: 'create_issue', server: 'github' }])).toBe('"create_іssue" reads like "create_issue" of github.');
   });
 });
 
