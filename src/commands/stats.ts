@@ -46,7 +46,7 @@ export default class StatsCommand extends McpkitCommand {
           hint: 'Set the variable, or name the log with --audit-log PATH.',
         });
       const [{ defaultAuditLog }, { homedir }] = await Promise.all([import('../config/schema/defaults.js'), import('node:os')]);
-      // The usual place (the README's serve --audit-log example writes there) when nothing names one.
+      // The usual place (docs/guide/observability.md's serve --audit-log example writes there) when nothing names one.
       const usual = defaultAuditLog(runtime.env, runtime.env.HOME ?? homedir());
       if (!written && !existsSync(usual)) {
         throw new ToolError('NOT_FOUND', `No audit log to read: the config sets no serve.audit_log, no --audit-log was given, and there is none at ${usual}.`, {

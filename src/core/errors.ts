@@ -1,13 +1,13 @@
 /**
  * The one error type handlers throw, and the closed list of its codes. Each front end maps an
  * error once: the CLI to an exit code and `Error [CODE]: message`, MCP to an `isError` result.
- * Every code is documented here once (meaning, exit code, typical hint); the README's table is
- * checked against this one.
+ * Every code is documented here once (meaning, exit code, typical hint); docs/reference/errors.md
+ * is generated from this list (scripts/reference.ts), and a test fails when it is stale.
  */
 import { redact, redactDeep } from './redact.js';
 
 export interface ErrorCodeInfo {
-  /** What the code means, for the README's table. */
+  /** What the code means, for docs/reference/errors.md. */
   meaning: string;
   /**
    * 2: arguments that do not fit the command or tool (oclif's own parse errors exit 2 too); 1:

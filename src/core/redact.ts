@@ -8,7 +8,7 @@
 /**
  * A secret this long is masked wherever it occurs. A shorter one is masked only where it stands
  * as a secret (SECRET_PLACES): a short value is too likely to be one of mcpkit's own words (the
- * README's example password is "mcpkit"), and masking it everywhere turned every hint into "****".
+ * example password of docs/guide/arango.md is "mcpkit"), and masking it everywhere turned every hint into "****".
  */
 const ANYWHERE_LENGTH = 8;
 const known = new Set<string>();

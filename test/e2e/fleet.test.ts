@@ -23,7 +23,7 @@ const health = async (url: string, token?: string): Promise<Health> =>
 const status = (url: string, token: string | undefined, ...more: string[]) =>
   runCommand(['gateway', 'status', url, ...more], { env: cleanEnv(token ? { MCPKIT_TOKEN: token } : {}) });
 
-/** The serve section as the README writes it for replicas: the replica id and the admin's token from variables. */
+/** The serve section as docs/guide/scaling-out.md writes it for replicas: the replica id and the admin's token from variables. */
 const serveSection = (store: object) => ({
   token: '${ADMIN_TOKEN}',
   replica_id: '${REPLICA_ID}',

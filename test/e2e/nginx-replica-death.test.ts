@@ -80,7 +80,7 @@ describe.skipIf(!NGINX).each(['nginx.conf', 'nginx-store.conf'] as const)('a rep
   const needsStore = file === 'nginx-store.conf';
   it.runIf(!needsStore || withRedis)(
     "a 2025 session's call in flight ends at once, the session is answered 404 (start a new one), and a new session works",
-    // Retried: under a loaded suite the call is now and then answered on a stream (SSE), which no proxy can end once it began (the limit the README names).
+    // Retried: under a loaded suite the call is now and then answered on a stream (SSE), which no proxy can end once it began (the limit docs/guide/scaling-out.md names).
     { timeout: 90_000, retry: 2 },
     async () => {
       const { url, r1, r1Url } = await behindNginx(file);
@@ -95,7 +95,7 @@ describe.skipIf(!NGINX).each(['nginx.conf', 'nginx-store.conf'] as const)('a rep
 
       // A call in flight on r1 (30 s of work; the client would wait 60 s): r1 is killed under it.
       // Its server's first call made it known: this one is answered in one JSON body, as most are
-      // (a call answered on a stream, SSE, cannot be told more once its stream broke: see the README).
+      // (a call answered on a stream, SSE, cannot be told more once its stream broke: see docs/guide/scaling-out.md).
       expect(JSON.stringify((await ofDead!.client.callTool({ name: 'jobs__greet', arguments: { name: 'Ann' } })).content)).toContain('Hello, Ann!');
       const inFlight = outcome(ofDead!.client.callTool({ name: 'jobs__slow_compute', arguments: { seconds: 30 } }, { timeout: 60_000 }));
       // Killed once r1 has the call (its /health counts it), not after a guess of how long the request takes to get there.

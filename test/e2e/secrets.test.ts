@@ -55,7 +55,7 @@ describe('secrets from ${VAR} and URLs', () => {
   }, 60_000);
 
   it("leave mcpkit's own words alone when a short secret is spelled the same", async () => {
-    // The README's example password: a short secret is masked only where it stands as a secret.
+    // The guide's example password (docs/guide/arango.md): a short secret is masked only where it stands as a secret.
     const short = writeConfig({ arango: { url: 'http://root:mcpkit@127.0.0.1:9', connect_retries: 1 } });
     const r = await runCommand(['arango', 'status'], { env: cleanEnv({ MCPKIT_CONFIG: short, ARANGO_PASSWORD: 'mcpkit' }) });
     expect(r.stderr).toMatch(/DATABASE_UNAVAILABLE/);

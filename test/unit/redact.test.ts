@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addSecrets, redact, redactDeep, REDACTED } from '../../src/core/redact.js';
 
-// One process-wide set of secrets, as in mcpkit: a short one (the README's example password)
+// One process-wide set of secrets, as in mcpkit: a short one (docs/guide/arango.md's example password)
 // and a long one.
 addSecrets(['mcpkit', 'p@ss', 'regkey-0123456789abcdef', '-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\r\nAQEFAASC\nab\n-----END KEY-----']);
 

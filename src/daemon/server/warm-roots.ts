@@ -12,7 +12,7 @@ const WARM_AFTER_MS = 1_000;
  * search for a text no file holds walks every root, reads each file once (its trigram filter and
  * a cached copy follow in the background) and sets the folder watches. Without it the first
  * searches after a start paid all of that: on a 59,000-file tree they took 1.7, 0.8, 0.7, then
- * 0.5 s while ripgrep took 0.5 s, and only ~20 s later 0.1 s (the figure the README gives).
+ * 0.5 s while ripgrep took 0.5 s, and only ~20 s later 0.1 s (the figure docs/guide/gateway.md gave).
  * A command that searches within WARM_AFTER_MS does the walk itself (two searches reading the
  * whole tree at once in one thread would both be slow); the warm-up then only finishes the work.
  */

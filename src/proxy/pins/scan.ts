@@ -1,4 +1,5 @@
 import { escapeInvisible, invisibleSpans } from '../../core/invisible.js';
+import { readsLikeText, sameNameText } from './scan-wording.js';
 import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rules.js';
 import { sectionOf, type PinFile } from '../../config/files/pin-file.js';
 import { pinIntact } from './pins.js';
@@ -339,9 +340,7 @@ function nameFindings(rule: ScanRule, tools: readonly ScanTool[]): Finding[] {
     for (const t of group) {
       const like = group.filter((o) => (rule.kind === 'collision' ? o.server !== t.server : o.tool !== t.tool));
       if (!like.length) continue;
-      const named = like.map((o) => `"${escapeInvisible(o.tool)}" of ${o.server}`).join(', ');
-      const what =
-        rule.kind === 'collision' ? `Server "${t.server}" and ${named} offer a tool of this name.` : `"${escapeInvisible(t.tool)}" reads like ${named}.`;
+      const what = rule.kind === 'collision' ? sameNameText(t.tool, [t.server, ...like.map((o) => o.server)]) : readsLikeText(t.tool, like);
       out.push(finding(rule, t, 'name', { start: 0, length: t.tool.length }, t.tool, what));
     }
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SCAN_RULES, type RuleExample } from '../../../src/proxy/pins/scan-rules.js';
 import { failsAt, nameSkeleton, scanTools, textsOf, type ScanTool } from '../../../src/proxy/pins/scan.js';
 import { lockLine } from '../../../src/proxy/pins/sarif.js';
+import { readsLikeText, sameNameText } from '../../../src/proxy/pins/scan-wording.js';
 
 /** An example as the tools the scanner gets: a description becomes one tool of one server. */
 function toolsOf(example: RuleExample): ScanTool[] {
@@ -106,6 +107,33 @@ describe('benign definitions stay clean at high', () => {
   ])('%s', (name, description, properties) => {
     const findings = scanTools([{ server: 's', tool: name, definition: { name, description, inputSchema: { type: 'object', properties } } }]);
     expect(failsAt(findings, 'high'), JSON.stringify(findings)).toBe(false);
+  });
+});
+
+describe('the name-collision finding says which servers share the name', () => {
+  it('as a sentence, on each tool of the pair', () => {
+    const tools = toolsOf({ memory: [{ name: 'search_nodes' }], boxed: [{ name: 'search_nodes' }] });
+    const messages = scanTools(tools)
+      .filter((f) => f.rule === 'MCPK014')
+      .map((f) => `${f.server}: ${f.message}`)
+      .sort();
+    expect(messages).toEqual([
+      'boxed: Servers "boxed" and "memory" both offer a tool named "search_nodes".',
+      'memory: Servers "memory" and "boxed" both offer a tool named "search_nodes".',
+    ]);
+  });
+
+  it.each([
+    ['two servers', 'search', ['github', 'evil'], 'Servers "github" and "evil" both offer a tool named "search".'],
+    ['three servers', 'echo', ['a', 'b', 'c'], 'Servers "a", "b" and "c" all offer a tool named "echo".'],
+    ['a server named twice counts once', 'echo', ['a', 'b', 'a'], 'Servers "a" and "b" both offer a tool named "echo".'],
+    ['invisible characters shown escaped', 'echo\u200b', ['a', 'b'], 'Servers "a" and "b" both offer a tool named "echo\\u{200B}".'],
+  ])('sameNameText: %s', (_what, tool, servers, text) => {
+    expect(sameNameText(tool, servers)).toBe(text);
+  });
+
+  it('readsLikeText, the confusable finding, is unchanged: each look-alike with its server', () => {
+    expect(readsLikeText('create_іssue', [{ tool: 'create_issue', server: 'github' }])).toBe('"create_іssue" reads like "create_issue" of github.');
   });
 });
 
