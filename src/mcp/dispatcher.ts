@@ -40,6 +40,12 @@ export interface DispatcherOptions {
   observers?: ServeObservers;
 }
 
+/** How a call runs (Dispatcher.plan): who calls, and the hot path when it takes the call. */
+export interface CallPlan {
+  readonly access: ToolAccess | undefined;
+  readonly fast: FastCall | undefined;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's params are its own; the carrier checked their shape
 type Handler = (params: any, ctx: RequestContext) => Promise<Record<string, unknown>>;
 
@@ -122,19 +128,25 @@ export class Dispatcher {
   }
 
   /**
-   * Runs one tools/call, and is the only place that does. Undefined only for a carrier that
-   * `answersOnce` when the call is not one the hot path takes (it may need a stream): the carrier
-   * then hands the request to one that streams.
+   * How a call will run, decided once: who calls (one identity for the whole call) and whether
+   * the hub's hot path takes it. A carrier whose answer is `oneBody` (one JSON body, nothing
+   * before it) asks first, and hands the call to one that streams when the hot path does not
+   * take it; a 2026-07-28 request's envelope and answers go on through the SDK's client: never
+   * the hot path, which forwards params as they came.
    */
-  call(params: CallParams, ctx: RequestContext): Promise<Record<string, unknown>> | undefined {
+  plan(params: CallParams, ctx: { envelope?: RequestContext['envelope']; oneBody?: boolean }): CallPlan {
     const access = this.links.access?.();
     const hub = this.resolved;
-    // A 2026-07-28 request's envelope and answers go on through the SDK's client: never the hot path, which forwards params as they came.
     const fast =
-      hub && ctx.envelope === undefined && (!ctx.answersOnce || (!hub.relaysRequests && params._meta?.progressToken === undefined))
+      hub && ctx.envelope === undefined && (!ctx.oneBody || (!hub.relaysRequests && params._meta?.progressToken === undefined))
         ? hub.fastCall(params, access)
         : undefined;
-    if (!fast && ctx.answersOnce) return undefined;
+    return { access, fast };
+  }
+
+  /** Runs one tools/call, and is the only place that does: every front end enters here (the terminal's too, ./terminal-calls.ts). */
+  call(params: CallParams, ctx: RequestContext, plan: CallPlan = this.plan(params, ctx)): Promise<Record<string, unknown>> {
+    const { access, fast } = plan;
     const begun = beginCall(this.links, {
       method: 'tools/call',
       access, // as read to decide: one identity for the whole call
@@ -228,7 +240,7 @@ export class Dispatcher {
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
       const code = hub.codeRun;
       if (code && name === code.tool) {
-        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx)!);
+        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx));
         return this.answer(ctx, begun, result, { meta: true });
       }
       const outcome = await hub.call(name, args, {
@@ -313,7 +325,7 @@ export class Dispatcher {
     const hub = () => this.ready();
     const own: Record<string, Handler> = {
       'tools/list': async () => ({ tools: await (await hub()).list(this.options.access?.()) }),
-      'tools/call': (params: CallParams, ctx) => this.call(params, { ...ctx, answersOnce: false })!,
+      'tools/call': (params: CallParams, ctx) => this.call(params, ctx),
       'logging/setLevel': async (params: { level: LoggingLevel }) => {
         // Only upstream servers log to clients: with none, there is nothing to filter.
         if (this.options.hasServers) await (await hub()).clients.setLogLevel(this.session, params.level);

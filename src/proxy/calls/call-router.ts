@@ -111,7 +111,8 @@ export class CallRouter {
       const result = await this.callMeta(op, args ?? {}, context, (entry) => (ran = entry));
       return ran ? { found: true, result, entry: ran, via: name } : { found: true, result, meta: true };
     }
-    const found = await this.find(name, access);
+    // A terminal's call starts only the server an earlier listing names (ViewCatalog.entryForCall).
+    const found = await this.find(name, access, context.surface === 'cli' ? (n) => this.options.catalog.entryForCall(n) : undefined);
     if (found.kind === 'unknown') return { found: false, similar: found.similar };
     if (found.kind !== 'entry') return { found: true, result: toErrorResult(found.error) };
     return { found: true, result: await this.callEntry(found.entry, args, context), entry: found.entry };
