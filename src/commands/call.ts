@@ -36,7 +36,7 @@ export default class Call extends McpkitCommand {
     }),
     view: Flags.string({
       description:
-        "The view whose tool it is (tool_views), its pins, hooks and conditions applying as to an agent of that view; the default view (serve without --view) when left out. Upstream and composite tools.",
+        'The view whose tool it is (tool_views), its pins, hooks and conditions applying as to an agent of that view; the default view (serve without --view) when left out. Upstream and composite tools.',
       helpValue: '<name>',
     }),
     task: Flags.boolean({
@@ -92,18 +92,11 @@ export default class Call extends McpkitCommand {
   }
 
   /** Not one of mcpkit's own tools: look for it among the upstream servers' tools (in the daemon when one runs). */
-  private async callUpstream(
-    line: CallLine,
-    configFlag: string | undefined,
-    noDaemon: boolean,
-    elicitation: ElicitationMode | undefined,
-  ): Promise<unknown> {
+  private async callUpstream(line: CallLine, configFlag: string | undefined, noDaemon: boolean, elicitation: ElicitationMode | undefined): Promise<unknown> {
     const runtime = this.runtime(configFlag);
     this.endUpstreamsOnInterrupt(runtime);
     // The daemon's warm connections declare no elicitation: a call that may be asked runs here, on its own.
-    const result = elicitation
-      ? undefined
-      : ((await this.throughDaemon(runtime, { op: 'call-upstream', ...line }, noDaemon)) as UpstreamResult | undefined);
+    const result = elicitation ? undefined : ((await this.throughDaemon(runtime, { op: 'call-upstream', ...line }, noDaemon)) as UpstreamResult | undefined);
     const relay = elicitation ? terminalRelay(elicitation, (message) => this.scope.io.err(`mcpkit: ${message}\n`), stdinAsker) : undefined;
     let answered: UpstreamResult;
     // A terminal sees the call's progress as a line on stderr (run here; the daemon's calls do not relay it).

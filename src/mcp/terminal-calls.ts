@@ -51,7 +51,10 @@ export async function callFromTerminal(runtime: Runtime, hub: ProxyHub, call: Te
     TERMINAL_DOWNSTREAM,
   );
   try {
-    const answer = dispatcher.call({ name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) }, terminalRequest(call));
+    const answer = dispatcher.call(
+      { name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) },
+      terminalRequest(call),
+    );
     return (await answer.finally(() => audit?.recorded)) as CallToolResult;
   } finally {
     await audit?.close();

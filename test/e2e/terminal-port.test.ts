@@ -52,7 +52,7 @@ const lines = (): AuditEntry[] =>
 const lastLine = () => lines().at(-1)!;
 
 describe('mcpkit call: the same chain as an agent call', () => {
-  it('writes the audit line of serve.audit_log, as the terminal\'s: surface cli, client terminal', async () => {
+  it("writes the audit line of serve.audit_log, as the terminal's: surface cli, client terminal", async () => {
     const r = await call('everything__echo', 'message=hi');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Echo: hi');
@@ -83,7 +83,14 @@ describe('mcpkit call: the same chain as an agent call', () => {
     const r = await call('notes__send_note', 'text=hi');
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('TOOL_NOT_APPROVED');
-    expect(lastLine()).toMatchObject({ surface: 'cli', client: 'terminal', name: 'notes__send_note', server: 'notes', outcome: 'refused', error_code: 'TOOL_NOT_APPROVED' });
+    expect(lastLine()).toMatchObject({
+      surface: 'cli',
+      client: 'terminal',
+      name: 'notes__send_note',
+      server: 'notes',
+      outcome: 'refused',
+      error_code: 'TOOL_NOT_APPROVED',
+    });
   });
 
   it("refuses a call that does not meet a view's condition, naming the view", async () => {

@@ -301,7 +301,7 @@ class Daemon {
       case 'task-start': {
         // The daemon stays up while a task runs: it counts as work in flight until it ends.
         this.inFlight++;
-        
+
         // A task outlives its request: what its hooks write goes to the daemon's log.
         return withCallerStderr(undefined, () =>
           this.tasks.start(

@@ -183,7 +183,7 @@ export class CallRouter {
     try {
       const refused = conditionRefusal({ set: this.options.conditions, view: this.options.view }, context.access, entry, args ?? {});
       if (refused) return toErrorResult(refused);
-      return await this.options.hooks.around(args ?? {}, hookContext, (a) => this.dispatch(entry, a, context));
+      return await this.options.hooks.around(args ?? {}, hookContext, (a) => this.callBehindHooks(entry, a, context));
     } catch (error) {
       // A 2026-07-28 server's protocol error, relayed as it is (Upstream.call).
       if (error instanceof ProtocolError) throw error;
@@ -229,7 +229,8 @@ export class CallRouter {
     };
   }
 
-  private async dispatch(entry: CatalogEntry, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  /** The call inside the view's hooks: the kind of tool decides how it runs. */
+  private async callBehindHooks(entry: CatalogEntry, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
     switch (entry.kind) {
       case 'local':
         // A read-only client runs mcpkit's own writers that enforce read-only (arango_query) under that policy.
