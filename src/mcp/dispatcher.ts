@@ -11,12 +11,14 @@ import { SessionState, type ToolAccess, type ToolContext } from '../tool/context
 import { beginCall, linksOf, REVOKED, throughChain, type BegunCall, type CallLinks, type CallStart, type ServeObservers } from './call-chain.js';
 import { answeredOf, refusalAnswered, type Answered } from './call-record.js';
 import type { InFlightScope } from './calls-in-flight.js';
+import { planCall, type CallPlan, type PlanFor } from './call-plan.js';
 import { runCodeCall } from './code-run.js';
 import { OpenQuestions, personAsker, SharedQuestions, type QuestionBook } from './person-asker.js';
 import { asProtocolError, invalidParams, protocolError, resourceNotFound, unknownTool } from './protocol-errors.js';
 import type { CallParams, Downstream, RequestContext } from './request-context.js';
 
 export type { CallParams } from './request-context.js';
+export type { CallPlan } from './call-plan.js';
 
 export interface DispatcherOptions {
   /**
@@ -38,12 +40,6 @@ export interface DispatcherOptions {
   inFlight?: InFlightScope;
   /** What hears of serve's calls (the audit log, the metrics, tracing); absent: nothing does. */
   observers?: ServeObservers;
-}
-
-/** How a call runs (Dispatcher.plan): who calls, and the hot path when it takes the call. */
-export interface CallPlan {
-  readonly access: ToolAccess | undefined;
-  readonly fast: FastCall | undefined;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's params are its own; the carrier checked their shape
@@ -127,21 +123,9 @@ export class Dispatcher {
     return this.resolved;
   }
 
-  /**
-   * How a call will run, decided once: who calls (one identity for the whole call) and whether
-   * the hub's hot path takes it. A carrier whose answer is `oneBody` (one JSON body, nothing
-   * before it) asks first, and hands the call to one that streams when the hot path does not
-   * take it; a 2026-07-28 request's envelope and answers go on through the SDK's client: never
-   * the hot path, which forwards params as they came.
-   */
-  plan(params: CallParams, ctx: { envelope?: RequestContext['envelope']; oneBody?: boolean }): CallPlan {
-    const access = this.links.access?.();
-    const hub = this.resolved;
-    const fast =
-      hub && ctx.envelope === undefined && (!ctx.oneBody || (!hub.relaysRequests && params._meta?.progressToken === undefined))
-        ? hub.fastCall(params, access)
-        : undefined;
-    return { access, fast };
+  /** How a call will run, decided once (./call-plan.ts): who calls, and the hot path if it takes the call. */
+  plan(params: CallParams, ctx: PlanFor): CallPlan {
+    return planCall(this.resolved, params, this.links.access?.(), ctx);
   }
 
   /** Runs one tools/call, and is the only place that does: every front end enters here (the terminal's too, ./terminal-calls.ts). */

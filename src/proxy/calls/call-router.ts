@@ -103,7 +103,6 @@ export class CallRouter {
   }
 
   async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallOutcome> {
-    const access = context.access;
     const op = this.metaOps?.get(name);
     if (op) {
       // A call through the meta-tool is recorded under the tool it ran (via the meta-tool).
@@ -112,7 +111,7 @@ export class CallRouter {
       return ran ? { found: true, result, entry: ran, via: name } : { found: true, result, meta: true };
     }
     // A terminal's call starts only the server an earlier listing names (ViewCatalog.entryForCall).
-    const found = await this.find(name, access, context.surface === 'cli' ? (n) => this.options.catalog.entryForCall(n) : undefined);
+    const found = await this.find(name, context.access, context.surface === 'cli' ? (n) => this.options.catalog.entryForCall(n) : undefined);
     if (found.kind === 'unknown') return { found: false, similar: found.similar };
     if (found.kind !== 'entry') return { found: true, result: toErrorResult(found.error) };
     return { found: true, result: await this.callEntry(found.entry, args, context), entry: found.entry };
@@ -229,7 +228,6 @@ export class CallRouter {
     };
   }
 
-  /** The call inside the view's hooks: the kind of tool decides how it runs. */
   private async callBehindHooks(entry: CatalogEntry, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
     switch (entry.kind) {
       case 'local':
