@@ -50,7 +50,7 @@ export class Runtime {
   /** The connections `serve` shares, one set per client era, and those a reload is retiring. */
   private readonly pools = new UpstreamPools();
   private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
-  /** serve.upstream_limits, in the processes that serve (a one-shot command makes one call). */
+  /** serve.upstream_limits, in every process: a terminal's calls (a code run's, a composite's, the daemon's) are held to them as an agent's are. */
   private readonly upstreamLimits?: UpstreamLimits;
 
   constructor(options: RuntimeOptions) {
@@ -62,7 +62,7 @@ export class Runtime {
     this.configLocation = locateConfig({ flag: options.configFlag, env: this.env, cwd: this.cwd });
     this.logger = options.logger ?? createLogger(parseLogLevel(this.env.MCPKIT_LOG_LEVEL));
     if (options.longLived) this.cache = new Map();
-    if (options.longLived) this.upstreamLimits = new UpstreamLimits(() => this.live.loaded);
+    this.upstreamLimits = new UpstreamLimits(() => this.live.loaded);
     this.live = new LiveConfig({
       location: this.configLocation,
       env: this.env,

@@ -3,6 +3,8 @@ export interface AuditEntry {
   time: string;
   /** tools/call, prompts/get or resources/read. */
   method: string;
+  /** `cli`: a person's call from a terminal (`mcpkit call`, whose client is `terminal`); absent: an agent's over MCP. */
+  surface?: 'cli';
   /** The MCP session (a 2025 connection), else null (a 2026 request stands alone). */
   session: string | null;
   /** The JSON-RPC id of the request. */
@@ -46,7 +48,7 @@ const number = (value: number) => (Number.isFinite(value) ? `${value}` : 'null')
 export function auditLine(entry: AuditEntry): string {
   const info = entry.client_info;
   const head =
-    `{"time":${quote(entry.time)},"method":${quote(entry.method)},"session":${text(entry.session)},"request":${quote(entry.request)}` +
+    `{"time":${quote(entry.time)},"method":${quote(entry.method)}${entry.surface === undefined ? '' : `,"surface":${quote(entry.surface)}`},"session":${text(entry.session)},"request":${quote(entry.request)}` +
     `,"client":${text(entry.client)}` +
     `,"client_info":${info === null ? 'null' : `{"name":${quote(info.name)},"version":${quote(info.version)}}`}` +
     `,"view":${text(entry.view)},"name":${quote(entry.name)}${entry.via === undefined ? '' : `,"via":${quote(entry.via)}`}${entry.parent === undefined ? '' : `,"parent":${quote(entry.parent)}`},"server":${text(entry.server)},"upstream_name":${text(entry.upstream_name)}` +

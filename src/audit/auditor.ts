@@ -5,6 +5,8 @@ import { isoTime } from './audit-line.js';
 /** What a front end knows of one finished request (tools/call, prompts/get, resources/read). */
 export interface AuditedCall {
   method: AuditEntry['method'];
+  /** A terminal's call (its front end marks it): the line says `surface: cli`. */
+  surface?: 'cli' | undefined;
   session?: string | undefined;
   request?: string | number | undefined;
   client?: { name?: unknown; version?: unknown } | undefined;
@@ -85,6 +87,7 @@ export class Auditor implements CallObserver {
     const entry: AuditEntry = {
       time: isoTime(this.options.now?.() ?? call.endedAt ?? Date.now()),
       method: call.method,
+      ...(call.surface !== undefined ? { surface: call.surface } : {}),
       session: call.session ?? null,
       request: call.request ?? null,
       client: call.identity ?? null,

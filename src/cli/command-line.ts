@@ -45,7 +45,7 @@ export async function runCommandLine(argv: readonly string[], options: CommandLi
     const runtime = line ? options.runtimeFor(line.config && resolve(options.cwd, line.config)) : undefined;
     if (!line || !runtime || (await runtime.allTools()).some((t) => t.name === line.name)) return false;
     try {
-      const result = await callUpstreamTool(runtime, line.name, line.base, line.pairs);
+      const result = await callUpstreamTool(runtime, line);
       printUpstreamResult(line.name, result, line.json, io);
       if (line.json) io.out(formatJson(result));
     } catch (error) {

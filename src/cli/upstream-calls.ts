@@ -10,6 +10,7 @@ import { fieldSpecs, inputFromPairs } from './args/field-specs.js';
 import type { CliIo } from './terminal/cli-io.js';
 import { commandScope } from './terminal/command-scope.js';
 import { reportError } from './tool-runner.js';
+import { callFromTerminal } from '../mcp/pipeline/terminal-calls.js';
 
 /**
  * The work of `mcpkit call` (an upstream tool) and `mcpkit tools` (the upstream part) without the
@@ -61,58 +62,74 @@ function listingOf(tool: Tool, server: string | undefined): ToolListing {
   };
 }
 
+/** `mcpkit call NAME` of an upstream tool, as the command line gave it. */
+export interface UpstreamCallLine {
+  name: string;
+  base: Record<string, unknown>;
+  pairs: readonly string[];
+  /** --view: the view whose tool it is, its pins, hooks and conditions applying (the default one when absent). */
+  view?: string | undefined;
+}
+
+/** How the call is made: `downstream` (call --elicitation), its progress, and what stops it (a task cancelled). */
+export interface UpstreamCallHow {
+  downstream?: DownstreamRelay | undefined;
+  /** Told of the call's progress (a terminal draws it: cli/progress-bar.ts). */
+  progress?: ((update: { progress: number; total?: number; message?: string }) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Calls an upstream tool by its published name; NOT_FOUND (with what is down or set aside) when no
  * server has it. With `downstream` (call --elicitation), the call's connections are its own, and
  * what a server asks during the call goes to it.
  */
-export async function callUpstreamTool(
-  runtime: Runtime,
-  name: string,
-  base: Record<string, unknown>,
-  pairs: readonly string[],
-  downstream?: DownstreamRelay,
-  /** Told of the call's progress (a terminal draws it: cli/terminal/progress-bar.ts). */
-  progress?: (update: { progress: number; total?: number; message?: string }) => void,
-  /** Stops the call (a task cancelled). */
-  signal?: AbortSignal,
-): Promise<UpstreamResult> {
+export async function callUpstreamTool(runtime: Runtime, line: UpstreamCallLine, how: UpstreamCallHow = {}): Promise<UpstreamResult> {
+  const { name, base, pairs } = line;
+  const { downstream, progress, signal } = how;
   return runtime.withHub(
-    undefined,
+    line.view,
     async (hub) => {
       // Judged as a call over MCP is (CallRouter.find), starting only the server that has the tool
       // when an earlier command's listing says which; a bare name (`echo`) is the one full name it ends.
+      let called = name;
       let found = await hub.findForCall(name);
       if (found.kind === 'unknown') {
         const full = await bareNameOf(hub, name);
-        if (full) found = await hub.findForCall(full);
+        if (full) found = await hub.findForCall((called = full));
       }
-      if (found.kind === 'withheld' || found.kind === 'gone' || found.kind === 'refused') throw found.error;
-      // mcpkit's own tools are called as the terminal runs any tool, not here.
-      const entry = found.kind === 'entry' && found.entry.kind !== 'local' ? found.entry : undefined;
-      if (!entry) {
-        const down = hub
-          .status()
-          .filter((s) => s.state === 'down')
-          .map((s) => s.name);
-        const unusable = Object.keys((await runtime.config()).unusable ?? {})
-          .filter((unit) => unit.startsWith('mcp_servers.'))
-          .map((unit) => unit.slice('mcp_servers.'.length));
-        const otherwise = [
-          '"mcpkit tools" lists every tool.',
-          down.some((s) => !unusable.includes(s)) ? `Not reachable now: ${down.filter((s) => !unusable.includes(s)).join(', ')}.` : '',
-          unusable.length ? `Set aside for problems in the config (see "mcpkit server list"): ${unusable.join(', ')}.` : '',
-        ]
-          .filter(Boolean)
-          .join(' ');
-        throw notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
-      }
-      const input = { ...base, ...inputFromPairs([...pairs], fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
-      return (await hub.callEntry(entry, input, { ...runtime.context(), ...(progress ? { progress } : {}), ...(signal ? { signal } : {}) })) as UpstreamResult;
+      // mcpkit's own tools are called as the terminal runs any tool, not here; a name that is
+      // withheld, gone or refused is answered so by the port, as an agent's call of it is.
+      if (found.kind === 'unknown' || (found.kind === 'entry' && found.entry.kind === 'local')) throw await notServed(runtime, hub, name);
+      const schema = found.kind === 'entry' && found.entry.kind !== 'local' ? (found.entry.tool.inputSchema as JsonSchema) : { type: 'object' };
+      const input = { ...base, ...inputFromPairs([...pairs], fieldSpecs(schema)) };
+      // Through the port every call enters, as an agent's call is (mcp/pipeline/terminal-calls.ts).
+      return (await callFromTerminal(runtime, hub, { name: called, arguments: input, signal, progress })) as UpstreamResult;
     },
     downstream ? { quiet: true, downstream } : undefined,
   );
 }
+
+/** NOT_FOUND for a name no upstream or composite tool of the view has, with what is down or set aside. */
+async function notServed(runtime: Runtime, hub: Hub, name: string): Promise<ToolError> {
+  const down = hub
+    .status()
+    .filter((s) => s.state === 'down')
+    .map((s) => s.name);
+  const unusable = Object.keys((await runtime.config()).unusable ?? {})
+    .filter((unit) => unit.startsWith('mcp_servers.'))
+    .map((unit) => unit.slice('mcp_servers.'.length));
+  const otherwise = [
+    '"mcpkit tools" lists every tool.',
+    down.some((s) => !unusable.includes(s)) ? `Not reachable now: ${down.filter((s) => !unusable.includes(s)).join(', ')}.` : '',
+    unusable.length ? `Set aside for problems in the config (see "mcpkit server list"): ${unusable.join(', ')}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
+}
+
+type Hub = Parameters<Parameters<Runtime['withHub']>[1]>[0];
 
 /**
  * The full name a bare upstream name means (`everything__echo` for `echo`), when exactly one
@@ -120,7 +137,7 @@ export async function callUpstreamTool(
  * every server's are known there (nothing started), else from the whole catalog. Several:
  * INVALID_INPUT naming them, since guessing would call a server the user did not mean.
  */
-async function bareNameOf(hub: Parameters<Parameters<Runtime['withHub']>[1]>[0], name: string): Promise<string | undefined> {
+async function bareNameOf(hub: Hub, name: string): Promise<string | undefined> {
   const separator = hub.view.separator === undefined ? '__' : hub.view.separator;
   if (separator === null) return undefined;
   const known = hub.knownTools();

@@ -34,6 +34,11 @@ export default class Call extends McpkitCommand {
       options: [...ELICITATION_MODES],
       helpValue: '<mode>',
     }),
+    view: Flags.string({
+      description:
+        'The view whose tool it is (tool_views), its pins, hooks and conditions applying as to an agent of that view; the default view (serve without --view) when left out. Upstream and composite tools.',
+      helpValue: '<name>',
+    }),
     task: Flags.boolean({
       description:
         "Start the call as a task in this config's daemon (started if none runs) and print its id at once; follow it with mcpkit tasks wait|get|cancel ID. Upstream tools only.",
@@ -50,18 +55,19 @@ export default class Call extends McpkitCommand {
     if (tool) {
       return this.runTool(tool, { ...base, ...inputFromPairs(pairs, fieldSpecs(inputJsonSchema(tool.input))) }, flags.config, flags['no-daemon']);
     }
-    if (flags.task) return this.startTask(args.tool, base, pairs, flags.config, flags['no-daemon'], flags.elicitation !== undefined);
+    const line = { name: args.tool, base, pairs, ...(flags.view !== undefined ? { view: flags.view } : {}) };
+    if (flags.task) return this.startTask(line, flags.config, flags['no-daemon'], flags.elicitation !== undefined);
     const elicitation = flags.elicitation as ElicitationMode | undefined;
     if (elicitation === 'ask' && flags.args === '-') {
       throw new ToolError('INVALID_INPUT', '--elicitation ask reads its answers from stdin, where --args - reads the arguments.', {
         hint: 'Give the arguments as --args JSON or key=value pairs.',
       });
     }
-    return this.callUpstream(args.tool, base, pairs, flags.config, flags['no-daemon'], elicitation);
+    return this.callUpstream(line, flags.config, flags['no-daemon'], elicitation);
   }
 
   /** `call --task`: the call runs in the daemon (started if none runs), which answers with the task at once. */
-  private async startTask(name: string, base: Record<string, unknown>, pairs: string[], configFlag: string | undefined, noDaemon: boolean, asks: boolean) {
+  private async startTask(line: CallLine, configFlag: string | undefined, noDaemon: boolean, asks: boolean) {
     if (noDaemon || asks) {
       throw new ToolError('INVALID_INPUT', `--task runs the call in the daemon: it does not go with ${noDaemon ? '--no-daemon' : '--elicitation'}.`, {
         hint: 'Leave out one of the two.',
@@ -72,7 +78,7 @@ export default class Call extends McpkitCommand {
     await startDaemon(runtime.configLocation.path, runtime.env);
     // This process may have found no daemon a moment ago (the fast path asked first): it runs now.
     forgetDaemonAnswer();
-    const task = (await this.throughDaemon(runtime, { op: 'task-start', name, base, pairs }, false)) as { task_id: string; status: string } | undefined;
+    const task = (await this.throughDaemon(runtime, { op: 'task-start', ...line }, false)) as { task_id: string; status: string } | undefined;
     if (!task)
       throw new ToolError('UNAVAILABLE', 'The daemon of this config did not take the task (it may be of another build, or MCPKIT_DAEMON=off).', {
         hint: 'Run mcpkit daemon status.',
@@ -86,34 +92,28 @@ export default class Call extends McpkitCommand {
   }
 
   /** Not one of mcpkit's own tools: look for it among the upstream servers' tools (in the daemon when one runs). */
-  private async callUpstream(
-    name: string,
-    base: Record<string, unknown>,
-    pairs: string[],
-    configFlag: string | undefined,
-    noDaemon: boolean,
-    elicitation: ElicitationMode | undefined,
-  ): Promise<unknown> {
+  private async callUpstream(line: CallLine, configFlag: string | undefined, noDaemon: boolean, elicitation: ElicitationMode | undefined): Promise<unknown> {
     const runtime = this.runtime(configFlag);
     this.endUpstreamsOnInterrupt(runtime);
     // The daemon's warm connections declare no elicitation: a call that may be asked runs here, on its own.
-    const result = elicitation
-      ? undefined
-      : ((await this.throughDaemon(runtime, { op: 'call-upstream', name, base, pairs }, noDaemon)) as UpstreamResult | undefined);
+    const result = elicitation ? undefined : ((await this.throughDaemon(runtime, { op: 'call-upstream', ...line }, noDaemon)) as UpstreamResult | undefined);
     const relay = elicitation ? terminalRelay(elicitation, (message) => this.scope.io.err(`mcpkit: ${message}\n`), stdinAsker) : undefined;
     let answered: UpstreamResult;
     // A terminal sees the call's progress as a line on stderr (run here; the daemon's calls do not relay it).
     const bar = result || this.scope.hosted ? undefined : terminalProgress();
     try {
-      answered = result ?? (await callUpstreamTool(runtime, name, base, pairs, relay, bar?.update));
+      answered = result ?? (await callUpstreamTool(runtime, line, { downstream: relay, progress: bar?.update }));
     } finally {
       bar?.done();
       reader?.rl.close(); // a terminal's stdin would keep the process waiting
     }
-    printUpstreamResult(name, answered, this.jsonEnabled());
+    printUpstreamResult(line.name, answered, this.jsonEnabled());
     return answered;
   }
 }
+
+/** What the command line says of an upstream call: its name, arguments and view. */
+type CallLine = { name: string; base: Record<string, unknown>; pairs: string[]; view?: string };
 
 /** The one reader of stdin that every form of a call takes its answers from (closed when the call ends). */
 let reader: { rl: ReturnType<typeof createInterface>; lines: AsyncIterator<string> } | undefined;

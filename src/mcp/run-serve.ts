@@ -219,31 +219,9 @@ async function serveOverStdio(
 async function openAudit(options: ServeOptions, config: McpkitConfig, runtime: Runtime) {
   if (options.auditLog !== undefined && options.auditLog.trim() === '')
     throw new ToolError('INVALID_INPUT', `${field('audit-log')} is empty; give a file path, or leave the flag out.`);
-  const { dirname } = await import('node:path');
-  const path = options.auditLog
-    ? resolve(options.auditLog)
-    : config.serve.audit_log
-      ? resolve(dirname(runtime.configLocation.path), config.serve.audit_log)
-      : undefined;
-  if (!path) return undefined;
-  const [{ AuditLog }, { Auditor }, { mkdirSync }] = await Promise.all([import('../audit/audit-log.js'), import('../audit/auditor.js'), import('node:fs')]);
-  let log: InstanceType<typeof AuditLog>;
-  try {
-    // A log of its own in a folder not made yet (~/.local/state/mcpkit): made private.
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    log = new AuditLog(path, {
-      ...(config.serve.audit_max_bytes ? { maxBytes: config.serve.audit_max_bytes } : {}),
-      ...(config.serve.audit_keep !== undefined ? { keep: config.serve.audit_keep } : {}),
-      failed: (reason) => runtime.logger.error(`${reason}; audit lines wait (up to 10,000, then are dropped and counted) and the write is tried again`),
-      recovered: (dropped) => runtime.logger.warn(`the audit log ${path} is written again${dropped ? ` (${dropped} line(s) were dropped meanwhile)` : ''}`),
-    });
-  } catch (error) {
-    throw new ToolError('FILE_ACCESS', `Cannot open the audit log ${path}: ${(error as Error).message}.`, {
-      details: { file: path },
-      hint: 'Check that its folder exists and is writable, or choose another --audit-log / serve.audit_log.',
-    });
-  }
-  return new Auditor(log, { arguments: config.serve.audit_arguments === true });
+  const { auditPath, openAuditFile } = await import('../audit/audit-file.js');
+  const path = auditPath(config.serve, runtime.configLocation.path, options.auditLog);
+  return path ? openAuditFile(path, config.serve, runtime.logger) : undefined;
 }
 
 /** serve's observers: the queue every ended call goes through once something listens, and tracing when it is on. */

@@ -32,23 +32,19 @@ describe('auditLine', () => {
     ['quotes, backslashes and control characters in names', { name: 'a"b\\c\n\u0001', client: 'token:"x"\t', client_info: { name: 'x\ty', version: '"1"' } }],
     ['non-ASCII and a lone surrogate', { name: 'écho-工具-\u{1F600}', view: 'v\uD800' }],
     ['a call through a meta-tool', { via: 'mcpkit_call_tool' }],
+    ["a terminal's call (mcpkit call)", { surface: 'cli', client: 'terminal', session: null, client_info: null }],
     ['a duration that is not finite', { duration_ms: Number.NaN }],
     ['large byte counts', { bytes_in: 2 ** 40, bytes_out: 0 }],
     ['arguments', { arguments: { message: 'hi', nested: [1, { a: null }] } }],
     ['arguments that are a plain string', { arguments: 'raw' }],
   ])('%s', (_name, change) => {
-    // In the documented order (the Auditor makes entries in it): `via` follows `name`.
-    const { via, ...rest } = { ...base, ...change };
-    const entry = Object.fromEntries(
-      Object.entries(rest).flatMap(([k, v]) =>
-        k === 'name' && via !== undefined
-          ? [
-              [k, v],
-              ['via', via],
-            ]
-          : [[k, v]],
-      ),
-    ) as unknown as AuditEntry;
+    // In the documented order (the Auditor makes entries in it): `surface` follows `method`, `via` follows `name`.
+    const { via, surface, ...rest } = { ...base, ...change };
+    const after: Record<string, [string, unknown] | undefined> = {
+      method: surface !== undefined ? ['surface', surface] : undefined,
+      name: via !== undefined ? ['via', via] : undefined,
+    };
+    const entry = Object.fromEntries(Object.entries(rest).flatMap(([k, v]) => [[k, v], ...(after[k] ? [after[k]] : [])])) as unknown as AuditEntry;
     expect(auditLine(entry)).toBe(JSON.stringify(entry));
     expect(JSON.parse(auditLine(entry))).toEqual(JSON.parse(JSON.stringify(entry)));
   });

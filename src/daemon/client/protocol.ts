@@ -10,8 +10,8 @@ import { ToolError, isErrorCode, type ErrorCode } from '../../core/errors.js';
 export type DaemonOperation =
   /** One of mcpkit's own tools, run as the terminal runs it (`runToolForCli`), with the raw input. */
   | { op: 'tool'; tool: string; input: unknown; stream: boolean }
-  /** `mcpkit call` of an upstream tool: the arguments as the command line gave them. */
-  | { op: 'call-upstream'; name: string; base: Record<string, unknown>; pairs: string[] }
+  /** `mcpkit call` of an upstream tool: the arguments as the command line gave them, and its --view. */
+  | { op: 'call-upstream'; name: string; base: Record<string, unknown>; pairs: string[]; view?: string }
   /** `mcpkit tools`: the upstream servers' part of the listing (names already listed are left out). */
   | { op: 'list-upstream'; skip: string[] }
   /**
@@ -20,7 +20,7 @@ export type DaemonOperation =
    */
   | { op: 'command'; argv: string[]; colors: { out: ColorLevel; err: ColorLevel }; errTty: boolean }
   /** `mcpkit call NAME --task`: the call started in the daemon, in the background; answered with its task. */
-  | { op: 'task-start'; name: string; base: Record<string, unknown>; pairs: string[] }
+  | { op: 'task-start'; name: string; base: Record<string, unknown>; pairs: string[]; view?: string }
   /** `mcpkit tasks get|cancel ID` and `tasks list`. */
   | { op: 'task'; action: 'get' | 'cancel' | 'list'; id?: string }
   | { op: 'status' }

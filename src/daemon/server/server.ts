@@ -297,16 +297,16 @@ class Daemon {
         );
       }
       case 'call-upstream':
-        return callUpstreamTool(this.runtime, operation.name, operation.base, operation.pairs);
+        return callUpstreamTool(this.runtime, operation);
       case 'task-start': {
         // The daemon stays up while a task runs: it counts as work in flight until it ends.
         this.inFlight++;
-        const { name, base, pairs } = operation;
+
         // A task outlives its request: what its hooks write goes to the daemon's log.
         return withCallerStderr(undefined, () =>
           this.tasks.start(
-            name,
-            (taskSignal, progress) => callUpstreamTool(this.runtime, name, base, pairs, undefined, progress, taskSignal),
+            operation.name,
+            (taskSignal, progress) => callUpstreamTool(this.runtime, operation, { progress, signal: taskSignal }),
             () => {
               this.inFlight--;
               this.armIdle();

@@ -175,7 +175,7 @@ export function hostedCallRunner(runtime: Runtime, view: string | undefined, obs
       },
       envelopeClient(ctx),
     );
-    return dispatcher.call(params, ctx)!;
+    return dispatcher.call(params, ctx);
   };
 }
 

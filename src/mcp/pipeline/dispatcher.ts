@@ -11,12 +11,14 @@ import { SessionState, type ToolAccess, type ToolContext } from '../../tool/cont
 import { beginCall, linksOf, REVOKED, throughChain, type BegunCall, type CallLinks, type CallStart, type ServeObservers } from './call-chain.js';
 import { answeredOf, refusalAnswered, type Answered } from './call-record.js';
 import type { InFlightScope } from './calls-in-flight.js';
+import { planCall, type CallPlan, type PlanFor } from './call-plan.js';
 import { runCodeCall } from './code-run.js';
 import { OpenQuestions, personAsker, SharedQuestions, type QuestionBook } from './person-asker.js';
 import { asProtocolError, invalidParams, protocolError, resourceNotFound, unknownTool } from './protocol-errors.js';
 import type { CallParams, Downstream, RequestContext } from './request-context.js';
 
 export type { CallParams } from './request-context.js';
+export type { CallPlan } from './call-plan.js';
 
 export interface DispatcherOptions {
   /**
@@ -121,20 +123,14 @@ export class Dispatcher {
     return this.resolved;
   }
 
-  /**
-   * Runs one tools/call, and is the only place that does. Undefined only for a carrier that
-   * `answersOnce` when the call is not one the hot path takes (it may need a stream): the carrier
-   * then hands the request to one that streams.
-   */
-  call(params: CallParams, ctx: RequestContext): Promise<Record<string, unknown>> | undefined {
-    const access = this.links.access?.();
-    const hub = this.resolved;
-    // A 2026-07-28 request's envelope and answers go on through the SDK's client: never the hot path, which forwards params as they came.
-    const fast =
-      hub && ctx.envelope === undefined && (!ctx.answersOnce || (!hub.relaysRequests && params._meta?.progressToken === undefined))
-        ? hub.fastCall(params, access)
-        : undefined;
-    if (!fast && ctx.answersOnce) return undefined;
+  /** How a call will run, decided once (./call-plan.ts): who calls, and the hot path if it takes the call. */
+  plan(params: CallParams, ctx: PlanFor): CallPlan {
+    return planCall(this.resolved, params, this.links.access?.(), ctx);
+  }
+
+  /** Runs one tools/call, and is the only place that does: every front end enters here (the terminal's too, ./terminal-calls.ts). */
+  call(params: CallParams, ctx: RequestContext, plan: CallPlan = this.plan(params, ctx)): Promise<Record<string, unknown>> {
+    const { access, fast } = plan;
     const begun = beginCall(this.links, {
       method: 'tools/call',
       access, // as read to decide: one identity for the whole call
@@ -228,7 +224,7 @@ export class Dispatcher {
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
       const code = hub.codeRun;
       if (code && name === code.tool) {
-        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx)!);
+        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx));
         return this.answer(ctx, begun, result, { meta: true });
       }
       const outcome = await hub.call(name, args, {
@@ -313,7 +309,7 @@ export class Dispatcher {
     const hub = () => this.ready();
     const own: Record<string, Handler> = {
       'tools/list': async () => ({ tools: await (await hub()).list(this.options.access?.()) }),
-      'tools/call': (params: CallParams, ctx) => this.call(params, { ...ctx, answersOnce: false })!,
+      'tools/call': (params: CallParams, ctx) => this.call(params, ctx),
       'logging/setLevel': async (params: { level: LoggingLevel }) => {
         // Only upstream servers log to clients: with none, there is nothing to filter.
         if (this.options.hasServers) await (await hub()).clients.setLogLevel(this.session, params.level);

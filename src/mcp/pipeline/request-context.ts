@@ -38,8 +38,6 @@ export interface RequestContext {
   readonly send?: ((result: Record<string, unknown>) => number | void) | undefined;
   /** An upstream's progress as it sent it, the client's token put back (the hot path); absent: through `notify`. */
   readonly relay?: ((message: JSONRPCMessage) => void) | undefined;
-  /** The answer is one JSON body, with nothing before it: only a call that needs no stream is taken. */
-  readonly answersOnce?: boolean;
   /** When the request arrived (performance.now()): serve.tasks.after_ms counts from then. */
   readonly arrived?: number;
   /** A code run's call: the run's request id and its tool (the audit log's `parent` and `via`). */

@@ -49,7 +49,7 @@ export function takeToolCalls(transport: Transport, dispatcher: () => Dispatcher
         elicit: (form) => downstream.request('elicitation/create', form, id),
         relay: (progress) => send(progress, id),
         send: (result) => send({ jsonrpc: '2.0', id, result } as JSONRPCMessage, id),
-      })!;
+      });
       void call.then(
         () => running.delete(id),
         (error: unknown) => {
@@ -106,15 +106,14 @@ export function answerCallAsJson(
   if (!params) return false;
   const id = m.id;
   const controller = new AbortController();
-  const call = dispatcher.call(params, {
-    id,
-    session,
-    signal: controller.signal,
-    answersOnce: true,
-    notify: () => Promise.resolve(),
-    send: (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result }),
-  });
-  if (!call) return false;
+  // One JSON body: only a call the hot path takes (one that may need a stream goes to the SDK transport).
+  const plan = dispatcher.plan(params, { oneBody: true });
+  if (!plan.fast) return false;
+  const call = dispatcher.call(
+    params,
+    { id, session, signal: controller.signal, notify: () => Promise.resolve(), send: (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result }) },
+    plan,
+  );
   call.catch((error: unknown) => {
     if (!res.headersSent && !controller.signal.aborted) sendJson(res, 200, { jsonrpc: '2.0', id, error: wireError(error) });
   });

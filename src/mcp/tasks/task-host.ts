@@ -253,7 +253,7 @@ export class TaskHost {
     responses: Record<string, unknown> | undefined,
   ): Promise<HostAnswer | undefined> {
     try {
-      const record = await this.sharing!.find(taskId, access.client);
+      const record = await this.sharing!.recordOf(taskId, access.client);
       if (!record) return undefined;
       if (method === 'tasks/get') return reply(rpc.id, record);
       if (!isTerminal(record.status as TaskStatus)) {

@@ -35,7 +35,7 @@ export class TaskSharing {
    * Another replica's task of this owner, as tasks/get answers it; undefined when the store has none
    * of the owner's. A running task whose replica is gone is failed now, and said so.
    */
-  async find(id: string, owner: string): Promise<Record<string, unknown> | undefined> {
+  async recordOf(id: string, owner: string): Promise<Record<string, unknown> | undefined> {
     const record = await this.store.loadTask(id);
     if (!record || record.owner !== owner) return undefined;
     const status = record.task.status as TaskStatus;

@@ -103,7 +103,6 @@ export class CallRouter {
   }
 
   async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallOutcome> {
-    const access = context.access;
     const op = this.metaOps?.get(name);
     if (op) {
       // A call through the meta-tool is recorded under the tool it ran (via the meta-tool).
@@ -111,7 +110,8 @@ export class CallRouter {
       const result = await this.callMeta(op, args ?? {}, context, (entry) => (ran = entry));
       return ran ? { found: true, result, entry: ran, via: name } : { found: true, result, meta: true };
     }
-    const found = await this.find(name, access);
+    // A terminal's call starts only the server an earlier listing names (ViewCatalog.entryForCall).
+    const found = await this.find(name, context.access, context.surface === 'cli' ? (n) => this.options.catalog.entryForCall(n) : undefined);
     if (found.kind === 'unknown') return { found: false, similar: found.similar };
     if (found.kind !== 'entry') return { found: true, result: toErrorResult(found.error) };
     return { found: true, result: await this.callEntry(found.entry, args, context), entry: found.entry };
@@ -182,7 +182,7 @@ export class CallRouter {
     try {
       const refused = conditionRefusal({ set: this.options.conditions, view: this.options.view }, context.access, entry, args ?? {});
       if (refused) return toErrorResult(refused);
-      return await this.options.hooks.around(args ?? {}, hookContext, (a) => this.dispatch(entry, a, context));
+      return await this.options.hooks.around(args ?? {}, hookContext, (a) => this.callBehindHooks(entry, a, context));
     } catch (error) {
       // A 2026-07-28 server's protocol error, relayed as it is (Upstream.call).
       if (error instanceof ProtocolError) throw error;
@@ -228,7 +228,7 @@ export class CallRouter {
     };
   }
 
-  private async dispatch(entry: CatalogEntry, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  private async callBehindHooks(entry: CatalogEntry, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
     switch (entry.kind) {
       case 'local':
         // A read-only client runs mcpkit's own writers that enforce read-only (arango_query) under that policy.

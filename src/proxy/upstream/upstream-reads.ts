@@ -22,7 +22,7 @@ const PassThroughResult = z.looseObject({});
 /**
  * The requests an upstream passes through as its server answers them (prompts, resources,
  * templates, completions), with failures in mcpkit's words; and the two ways every request of an
- * upstream fails or pages (`forward`, `paged`).
+ * upstream fails or pages (`request`, `paged`).
  */
 export class ReadThrough {
   constructor(
@@ -44,7 +44,7 @@ export class ReadThrough {
 
   async getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
     const client = await this.connection.connectOrUnavailable();
-    return this.forward(`prompt ${name}`, () => this.relayable(client, 'prompts/get', { name, arguments: args }, modern) as Promise<GetPromptResult>);
+    return this.request(`prompt ${name}`, () => this.relayable(client, 'prompts/get', { name, arguments: args }, modern) as Promise<GetPromptResult>);
   }
 
   /** A request that a 2026-07-28 client may have to answer with input (MRTR), relayed as the SDK client's own otherwise. */
@@ -77,18 +77,18 @@ export class ReadThrough {
 
   async readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
     const client = await this.connection.connectOrUnavailable();
-    return this.forward(`resource ${uri}`, () => this.relayable(client, 'resources/read', { uri }, modern) as Promise<ReadResourceResult>);
+    return this.request(`resource ${uri}`, () => this.relayable(client, 'resources/read', { uri }, modern) as Promise<ReadResourceResult>);
   }
 
   /** completion/complete; no candidates from a server that does not complete. */
   async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
     const client = await this.connection.connectOrUnavailable();
     if (!client.getServerCapabilities()?.completions) return { completion: { values: [], hasMore: false } };
-    return this.forward('completion/complete', () => client.request({ method: 'completion/complete', params }, { timeout: this.timeoutMs }));
+    return this.request('completion/complete', () => client.request({ method: 'completion/complete', params }, { timeout: this.timeoutMs }));
   }
 
   /** A pass-through request's failure: credentials, the server gone, or its own error. */
-  async forward<T>(what: string, run: () => Promise<T>): Promise<T> {
+  async request<T>(what: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {

@@ -354,7 +354,7 @@ export class Upstream {
     if (client.getProtocolEra() === 'modern') return this.listening.subscription(client, uri, on);
     if (!client.getServerCapabilities()?.resources?.subscribe) return false;
     const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
-    await this.reads.forward(`${method} ${uri}`, () => client.request({ method, params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs }));
+    await this.reads.request(`${method} ${uri}`, () => client.request({ method, params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs }));
     return true;
   }
 
@@ -386,7 +386,7 @@ export class Upstream {
   private async sendLevel(client: Client): Promise<void> {
     const level = this.wantedLevel;
     if (!level || !client.getServerCapabilities()?.logging || client.getProtocolEra() === 'modern') return;
-    await this.reads.forward('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, { timeout: this.timeoutMs }));
+    await this.reads.request('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, { timeout: this.timeoutMs }));
   }
 
   private async refreshTools(client: Client): Promise<Tool[]> {
