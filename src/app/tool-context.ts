@@ -1,6 +1,7 @@
 import type { McpkitConfig } from '../config/schema.js';
 import { SessionState, type ToolContext } from '../tool/context.js';
-import type { CallScope } from './runtime-options.js';
+import type { CallScope, OpenHubOptions, ViewTarget } from './runtime-options.js';
+import type { ProxyHub } from '../proxy/hub.js';
 import type { ConfigSource } from '../config/locate.js';
 import type { Logger } from '../core/logger.js';
 import type { OwnFiles } from '../config/own-files.js';
@@ -15,7 +16,7 @@ export interface ContextSource {
   readonly logger: Logger;
   readonly surface: Surface;
   readonly policy: Policy;
-  withHub: ToolContext['views']['with'];
+  withHub<T>(view: ViewTarget, use: (hub: ProxyHub) => Promise<T>, options?: OpenHubOptions): Promise<T>;
   withServer: ToolContext['servers']['with'];
   reload(reason: string): Promise<unknown>;
   ownFiles(): OwnFiles;
@@ -48,7 +49,7 @@ export function toolContext(runtime: ContextSource, scope: CallScope, parts: Con
     },
     session: scope.session ?? new SessionState(),
     ...(cache ? { cache } : {}),
-    views: { with: (view, use, options) => runtime.withHub(view, use, options) },
+    views: { with: async (view, use, options) => runtime.withHub(view, async (hub) => use((await import('../proxy/opened-view.js')).openedView(hub)), options) },
     servers: {
       with: (name, config, use, options) => runtime.withServer(name, config, use, options),
       lastListing: parts.lastListing,

@@ -4,13 +4,13 @@ import { ToolError } from '../core/errors.js';
 import { RunBudget, runBudgetSettingsOf } from '../code/run-budget.js';
 import { runCode } from '../code/sandbox.js';
 import { scriptAnswerOf } from '../code/tool-value.js';
-import type { ProxyHub } from '../proxy/hub.js';
+import type { HubCatalog, ProxyHub } from '../proxy/hub.js';
 import { toCallResult, toErrorResult } from '../tool/mcp-shape.js';
 import type { BegunCall } from './call-chain.js';
 import { STDIO_IDENTITY } from './call-record.js';
 import type { CallParams, RequestContext } from './request-context.js';
 
-type CodeRun = NonNullable<ProxyHub['codeRun']>;
+type CodeRun = NonNullable<HubCatalog['codeRun']>;
 
 /** Each serve's runs in flight (code/run-budget.ts): one budget across its clients, views and transports. */
 const budgets = new WeakMap<Runtime, RunBudget>();
@@ -48,7 +48,7 @@ export async function runCodeCall(
   if (!admitted.ok) return toErrorResult(admitted.error);
   const parent = { request: ctx.id, via: code.tool };
   try {
-    const { tree, publishedFor } = await hub.codeTools(begun.access);
+    const { tree, publishedFor } = await hub.catalog.codeTools(begun.access);
     const outcome = await runCode(args.code, {
       tools: tree,
       publishedFor,

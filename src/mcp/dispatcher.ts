@@ -132,7 +132,7 @@ export class Dispatcher {
     // A 2026-07-28 request's envelope and answers go on through the SDK's client: never the hot path, which forwards params as they came.
     const fast =
       hub && ctx.envelope === undefined && (!ctx.answersOnce || (!hub.relaysRequests && params._meta?.progressToken === undefined))
-        ? hub.fastCall(params, access)
+        ? hub.calls.fastCall(params, access)
         : undefined;
     if (!fast && ctx.answersOnce) return undefined;
     const begun = beginCall(this.links, {
@@ -151,7 +151,7 @@ export class Dispatcher {
       // The hot path relays progress as the upstream sent it (the forwarder puts back the client's token).
       ...(fast ? {} : { progressToken: params._meta?.progressToken, notify: (n: Parameters<NonNullable<CallStart['notify']>>[0]) => ctx.notify(n) }),
     });
-    const refusedFor = () => refusalAnswered(this.making ?? this.options.hub(undefined), fast, params.name);
+    const refusedFor = () => refusalAnswered((this.making ?? this.options.hub(undefined)).then((hub) => hub.catalog), fast, params.name);
     if (begun.refused) return Promise.resolve(this.answer(ctx, begun, begun.refused, refusedFor()));
     const run = () => (fast ? this.runFast(fast, ctx, begun) : this.runOrdinary(params, ctx, begun));
     // Limits kept in the shared store: the call runs once it holds its place there.
@@ -226,12 +226,12 @@ export class Dispatcher {
       const { revoked } = begun;
       const hub = await this.ready();
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
-      const code = hub.codeRun;
+      const code = hub.catalog.codeRun;
       if (code && name === code.tool) {
         const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx)!);
         return this.answer(ctx, begun, result, { meta: true });
       }
-      const outcome = await hub.call(name, args, {
+      const outcome = await hub.calls.call(name, args, {
         ...this.context,
         signal: revoked ? AbortSignal.any([ctx.signal, revoked]) : ctx.signal,
         requestId: ctx.id,
@@ -244,7 +244,7 @@ export class Dispatcher {
       await begun.progressSent();
       // A call the revocation of its credential cancelled says so, not how its upstream took the cancel.
       if (revoked?.aborted) return this.answer(ctx, begun, toErrorResult(REVOKED));
-      answered = await answeredOf(hub, name, outcome);
+      answered = await answeredOf(hub.catalog, name, outcome);
       if (!outcome.found) throw unknownTool(name, outcome.similar);
       return this.answer(ctx, begun, outcome.result, answered);
     } catch (error) {
@@ -265,13 +265,13 @@ export class Dispatcher {
     const tell = (method: string, params?: Record<string, unknown>, related?: unknown) =>
       void this.downstream.notify({ method, ...(params ? { params } : {}) }, related as never).catch(() => undefined);
     return [
-      hub.onListChanged(() => tell('notifications/tools/list_changed')),
-      hub.onPromptsChanged(() => tell('notifications/prompts/list_changed')),
-      hub.onResourcesChanged(() => tell('notifications/resources/list_changed')),
-      hub.onLog((params, related) => {
+      hub.events.listChanged.on(() => tell('notifications/tools/list_changed')),
+      hub.events.promptsChanged.on(() => tell('notifications/prompts/list_changed')),
+      hub.events.resourcesChanged.on(() => tell('notifications/resources/list_changed')),
+      hub.events.logs.on((params, related) => {
         if (hub.clients.wantsLog(this.session, params.level)) tell('notifications/message', params as Record<string, unknown>, related);
       }),
-      hub.onResourceUpdated((uri) => {
+      hub.events.updates.on((uri) => {
         if (hub.clients.subscribed(this.session, uri)) tell('notifications/resources/updated', { uri });
       }),
     ];
@@ -312,7 +312,7 @@ export class Dispatcher {
     const shown = () => this.options.access?.()?.allows;
     const hub = () => this.ready();
     const own: Record<string, Handler> = {
-      'tools/list': async () => ({ tools: await (await hub()).list(this.options.access?.()) }),
+      'tools/list': async () => ({ tools: await (await hub()).catalog.list(this.options.access?.()) }),
       'tools/call': (params: CallParams, ctx) => this.call(params, { ...ctx, answersOnce: false })!,
       'logging/setLevel': async (params: { level: LoggingLevel }) => {
         // Only upstream servers log to clients: with none, there is nothing to filter.

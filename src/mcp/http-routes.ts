@@ -118,14 +118,14 @@ const viewInfo: Handler<'view-info'> = async (parts, { req, res, route, settings
   // A request without a credential (an <img> on any web page sends one) must not start processes:
   // it gets what is known already, unless the route was opened on purpose and no other site sent it.
   if (caller.via === 'open' && !(onPurpose && !crossSiteWithoutOrigin(req))) {
-    const known = hub.knownTools();
+    const known = hub.catalog.knownTools();
     const partial = known.unlisted.length
       ? { not_started: known.unlisted, note: 'Servers are started only for a request with a credential, or on a route opened on purpose (serve.open_routes).' }
       : {};
     return sendJson(res, 200, { ...head, tools: known.tools.map((t) => t.tool), complete: known.unlisted.length === 0, ...partial });
   }
   // A named client sees the tools it may call, as in its tools/list.
-  return sendJson(res, 200, { ...head, tools: await hub.list(parts.served.accessOf(settings.clients, caller)), complete: true });
+  return sendJson(res, 200, { ...head, tools: await hub.catalog.list(parts.served.accessOf(settings.clients, caller)), complete: true });
 };
 
 /** GET /metrics: the Prometheus text. */

@@ -100,7 +100,7 @@ const COLLECTIONS = /^new (Map|Set|WeakMap|WeakSet|Array)\b/;
 /** A collection handed to a function may be filled by it (a memo's helper): counted as changed. */
 function handedOver(reference: ts.Identifier): boolean {
   const parent = reference.parent;
-  return (ts.isCallExpression(parent) || ts.isNewExpression(parent)) && (parent.arguments ?? []).includes(reference);
+  return (ts.isCallExpression(parent) || ts.isNewExpression(parent)) && (parent.arguments ?? []).some((argument) => argument === reference);
 }
 
 function referencesOf(source: ts.SourceFile, name: string, declaration: ts.Node): ts.Identifier[] {
