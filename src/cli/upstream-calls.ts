@@ -108,7 +108,11 @@ export async function callUpstreamTool(
         throw notFound('tool', name, await hub.catalog.names(), otherwise, { unavailable_servers: down });
       }
       const input = { ...base, ...inputFromPairs([...pairs], fieldSpecs(entry.tool.inputSchema as JsonSchema)) };
-      return (await hub.calls.callEntry(entry, input, { ...runtime.context(), ...(progress ? { progress } : {}), ...(signal ? { signal } : {}) })) as UpstreamResult;
+      return (await hub.calls.callEntry(entry, input, {
+        ...runtime.context(),
+        ...(progress ? { progress } : {}),
+        ...(signal ? { signal } : {}),
+      })) as UpstreamResult;
     },
     downstream ? { quiet: true, downstream } : undefined,
   );

@@ -46,13 +46,12 @@ type Handler = (params: any, ctx: RequestContext) => Promise<Record<string, unkn
 /** How a call the client cancelled ends in the audit log: it got no answer. */
 const CANCELLED = Object.freeze({ code: 'CANCELLED', message: 'The client cancelled the request; it was not answered.' });
 
-/** The questions put to 2026-07-28 clients and awaiting answers (./person-asker.ts): this process', or the replicas' (serve.store). */
-const openQuestions = new WeakMap<Runtime, QuestionBook>();
+/** The key of the questions put to 2026-07-28 clients and awaiting answers (./person-asker.ts), kept by the runtime's serving state. */
+const OPEN_QUESTIONS = Symbol('open questions');
 function questionsOf(runtime: Runtime): QuestionBook {
-  let questions = openQuestions.get(runtime);
-  const store = runtime.sharedStore;
-  if (!questions) openQuestions.set(runtime, (questions = store ? new SharedQuestions(store) : new OpenQuestions()));
-  return questions;
+  const store = runtime.serving.store;
+  // This process', or the replicas' (serve.store, handed over before serve answers anything).
+  return runtime.serving.kept<QuestionBook>(OPEN_QUESTIONS, () => (store ? new SharedQuestions(store) : new OpenQuestions()));
 }
 
 /** The prompts, resources or templates a client's rules allow, by name (they only read). */
@@ -110,7 +109,7 @@ export class Dispatcher {
     // A config that could not be reloaded is told to the client, at warning level (its own level permitting).
     this.offProblems = options.perRequest
       ? undefined
-      : options.runtime.live.problems.on((message) => {
+      : options.runtime.configs.live.problems.on((message) => {
           if (this.resolved && !this.resolved.clients.wantsLog(this.session, 'warning')) return;
           void downstream.notify({ method: 'notifications/message', params: { level: 'warning', logger: 'mcpkit', data: message } }).catch(() => undefined);
         });
@@ -151,7 +150,12 @@ export class Dispatcher {
       // The hot path relays progress as the upstream sent it (the forwarder puts back the client's token).
       ...(fast ? {} : { progressToken: params._meta?.progressToken, notify: (n: Parameters<NonNullable<CallStart['notify']>>[0]) => ctx.notify(n) }),
     });
-    const refusedFor = () => refusalAnswered((this.making ?? this.options.hub(undefined)).then((hub) => hub.catalog), fast, params.name);
+    const refusedFor = () =>
+      refusalAnswered(
+        (this.making ?? this.options.hub(undefined)).then((hub) => hub.catalog),
+        fast,
+        params.name,
+      );
     if (begun.refused) return Promise.resolve(this.answer(ctx, begun, begun.refused, refusedFor()));
     const run = () => (fast ? this.runFast(fast, ctx, begun) : this.runOrdinary(params, ctx, begun));
     // Limits kept in the shared store: the call runs once it holds its place there.
@@ -281,7 +285,7 @@ export class Dispatcher {
   private relay(): DownstreamRelay | undefined {
     const { hasServers, remote = false, runtime } = this.options;
     const capabilities = this.downstream.capabilities();
-    const rootsReachAServer = !remote || Object.values(runtime.live.loaded?.mcp_servers ?? {}).some((server) => server.roots === 'forward');
+    const rootsReachAServer = !remote || Object.values(runtime.configs.live.loaded?.mcp_servers ?? {}).some((server) => server.roots === 'forward');
     if (!hasServers || !needsOwnConnections(capabilities, rootsReachAServer)) return undefined;
     return {
       capabilities: capabilities!,

@@ -1,4 +1,3 @@
-import type { SharedStore } from '../store/shared-store.js';
 import type { AuditStatus } from '../audit/audit-log.js';
 import { SETTING_DEFAULTS } from '../config/defaults.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -48,8 +47,6 @@ export interface HttpServeOptions {
   settings: () => Promise<HttpSettings>;
   /** GET /metrics: the Prometheus text (audit/metrics.ts). */
   metrics?: () => Promise<{ contentType: string; body: string }>;
-  /** serve.store: where replicas share the limits (store/shared-store.ts); /health says how it stands. */
-  store?: SharedStore;
   /** How the audit log stands, when there is one: /health says when it fails. */
   audit?: () => AuditStatus;
   /** Largest request body, in bytes (serve.max_body_bytes). */
@@ -125,7 +122,7 @@ export async function serveHttp(
       parts.close();
       await Promise.allSettled([...parts.modernRoutes.values()].map((m) => m.close()));
       await parts.fleet.close(); // before the store: its record goes with it
-      await options.store?.close();
+      await options.runtime.serving.store?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -141,13 +138,15 @@ function httpParts(
   const { runtime } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // The tasks serve hosts for 2026-07-28 clients, across routes; its settings follow the config.
-  const served = new ServedClients(undefined, options.store);
+  const served = new ServedClients(undefined, options.runtime.serving.store);
   const taskStore = new TaskStore(() => Date.now(), options.replicaId);
-  const sharing = options.store ? new TaskSharing(options.store, taskStore, runtime.logger) : undefined;
-  const tasks = { store: taskStore, settings: () => taskSettingsOf(runtime.live.loaded?.serve.tasks), ...(sharing ? { sharing } : {}) };
+  const sharing = options.runtime.serving.store ? new TaskSharing(options.runtime.serving.store, taskStore, runtime.logger) : undefined;
+  const tasks = { store: taskStore, settings: () => taskSettingsOf(runtime.configs.live.loaded?.serve.tasks), ...(sharing ? { sharing } : {}) };
   const modernRoutes = new Map<string, ModernRoute>();
   const calls = new CallsInFlight<Whose>();
-  const remote = options.store ? new RemoteCalls(options.store, (call) => runPassedCall(options, served, calls, call), runtime.logger) : undefined;
+  const remote = options.runtime.serving.store
+    ? new RemoteCalls(options.runtime.serving.store, (call) => runPassedCall(options, served, calls, call), runtime.logger)
+    : undefined;
   return {
     runtime,
     auth,
@@ -175,11 +174,11 @@ function httpParts(
     },
     modernOpen: new Set(),
     inFlight: (route, caller) => scopeOf(calls, { route, caller }),
-    fleet: startFleet({ runtime, store: options.store, replicaId: options.replicaId, inFlight: () => calls.count() }),
+    fleet: startFleet({ runtime, store: options.runtime.serving.store, replicaId: options.replicaId, inFlight: () => calls.count() }),
     maxBodyBytes,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.audit ? { audit: options.audit } : {}),
-    ...(options.store ? { store: () => options.store!.status() } : {}),
+    ...(options.runtime.serving.store ? { store: () => options.runtime.serving.store!.status() } : {}),
     modernRoutes,
     calls,
     ...(sharing ? { sharing } : {}),
@@ -273,7 +272,7 @@ function followRevocations(options: HttpServeOptions, parts: ReturnType<typeof h
     await parts.sessions.endWhere((session) => lost(session.routeInfo, session.caller));
     for (const open of [...parts.modernOpen]) if (await lost(open.route, open.caller)) open.res.destroy();
   };
-  const off = options.runtime.live.reloaded.on((report) => {
+  const off = options.runtime.configs.live.reloaded.on((report) => {
     if (report.outcome === 'applied') revoke().catch((error: Error) => logger.warn(`http: checking open sessions after a reload: ${error.message}`));
   });
   return {

@@ -152,7 +152,7 @@ function envelopeClient(ctx: RequestContext): Downstream {
  */
 function hubOf(runtime: Runtime, view: string | undefined, access: ToolAccess | undefined): () => Promise<ProxyHub> {
   const client = access?.named ? access.client : undefined;
-  return () => runtime.clientHub(view, undefined, { era: 'modern', ...(client !== undefined ? { client } : {}) });
+  return () => runtime.serving.clientHub(view, undefined, { era: 'modern', ...(client !== undefined ? { client } : {}) });
 }
 
 /** The task host's rounds run in a dispatcher of their own, as the SDK's handler would run the request. */
@@ -257,7 +257,7 @@ function sdkRoute(runtime: Runtime, view: string | undefined, options: { maxBody
     async ({ authInfo }) => {
       // The caller's access rides on the request (req.auth): each request is its own server.
       const { access, inFlight } = (authInfo?.extra ?? {}) as { access?: ToolAccess; inFlight?: InFlightScope };
-      const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
+      const hub = await runtime.serving.openHub(view, { shared: true, era: 'modern' });
       unsubscribe ??= [
         hub.events.listChanged.on(() => handler.notify.toolsChanged()),
         hub.events.promptsChanged.on(() => handler.notify.promptsChanged()),

@@ -133,7 +133,9 @@ export class PromptResourceRouter {
   }
 
   async listResources(): Promise<Resource[]> {
-    const lists = await Promise.all(this.live().map(async (s) => ({ server: s, ...(await this.admitted('resources', s, () => s.upstream.reads.listResources())) })));
+    const lists = await Promise.all(
+      this.live().map(async (s) => ({ server: s, ...(await this.admitted('resources', s, () => s.upstream.reads.listResources())) })),
+    );
     const resources = new Map<string, Route>();
     const hidden = new Set<string>();
     const withheldResources = new Map<string, Withheld>();

@@ -17,7 +17,10 @@ function listed(doc: string): Map<string, Set<string>> {
   const section = doc.slice(start + HEADING.length + 1).split(/\n#{1,3} /)[0]!;
   const out = new Map<string, Set<string>>();
   for (const row of section.split('\n').filter((line) => line.startsWith('| `'))) {
-    const [file, names] = row.split('|').slice(1, 3).map((cell) => cell.trim());
+    const [file, names] = row
+      .split('|')
+      .slice(1, 3)
+      .map((cell) => cell.trim());
     const names_ = [...names!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
     out.set(file!.replaceAll('`', ''), new Set(names_));
   }
@@ -69,7 +72,9 @@ describe('module-level state in src/ is only what docs/ARCHITECTURE.md lists', (
   });
 
   it('lists nothing that is gone', () => {
-    const stale = [...allowed].flatMap(([file, names]) => [...names].filter((name) => !found.some((s) => s.file === file && s.name === name)).map((name) => `${file}: ${name}`));
+    const stale = [...allowed].flatMap(([file, names]) =>
+      [...names].filter((name) => !found.some((s) => s.file === file && s.name === name)).map((name) => `${file}: ${name}`),
+    );
     expect(stale).toEqual([]);
   });
 });

@@ -1,12 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type {
-  Client,
-  CallToolResult,
-  ClientCapabilities,
-  LoggingMessageNotification,
-  RequestId,
-  Tool,
-} from '@modelcontextprotocol/client';
+import type { Client, CallToolResult, ClientCapabilities, LoggingMessageNotification, RequestId, Tool } from '@modelcontextprotocol/client';
 import type { ToolError } from '../../core/errors.js';
 import type { UpstreamTrace } from '../../tool/context.js';
 import { modernParams } from '../eras/era.js';
