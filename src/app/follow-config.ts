@@ -8,7 +8,8 @@ import type { Runtime } from './runtime.js';
  * a secret it uses (./follow-secrets.ts). Returns what stops it.
  */
 export function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig) => Promise<Policy>): () => void {
-  const reload = (reason: string) => void runtime.reload(reason).catch((error: Error) => runtime.logger.error(`config reload failed: ${error.message}`));
+  const reload = (reason: string) =>
+    void runtime.configs.reload(reason).catch((error: Error) => runtime.logger.error(`config reload failed: ${error.message}`));
   const onHup = () => reload('SIGHUP');
   process.on('SIGHUP', onHup);
   // Hubs made from now on follow the config (synchronously); the watch is set up while serve answers.
@@ -16,7 +17,7 @@ export function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig)
   let stopSecrets: (() => void) | undefined;
   let stopped = false;
   void (async () => {
-    await runtime.followConfig(policyFor);
+    await runtime.configs.follow(policyFor);
     const [{ ConfigWatcher }, { pinFilePath }, { followSecrets }] = await Promise.all([
       import('../config/config-watcher.js'),
       import('../config/files/pin-file.js'),
@@ -24,7 +25,7 @@ export function followConfig(runtime: Runtime, policyFor: (config: McpkitConfig)
     ]);
     if (stopped) return;
     // The secrets it uses (${file:}, ${keyring:}) are followed too: a change restarts the servers that use them.
-    stopSecrets = followSecrets({ live: runtime.live, reload, logger: runtime.logger });
+    stopSecrets = followSecrets({ live: runtime.configs.live, reload, logger: runtime.logger });
     const made = new ConfigWatcher({
       path: runtime.configLocation.path,
       // An approval (mcpkit server approve) rewrites the tool pins beside the config.

@@ -1,4 +1,5 @@
 import type { ConfigSource } from '../config/locate.js';
+import type { ConfigWithSource } from '../config/load.js';
 import type { ReloadPlan } from '../config/reload-plan.js';
 import type { McpkitConfig } from '../config/schema/schema.js';
 import type { SecretSnapshot } from '../config/secrets/secret-sources.js';
@@ -34,7 +35,7 @@ export interface LiveConfigOptions {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   /** The config the process started with, when the front end read it already. */
-  initial?: Promise<McpkitConfig>;
+  initial?: Promise<ConfigWithSource>;
   /** Where the one line of each applied reload goes (serve: stderr, like its other lines); the log at info level when absent. */
   announce?: (line: string) => void;
 }
@@ -69,7 +70,7 @@ export class LiveConfig {
   readonly problems = new Listeners<[string]>();
 
   constructor(private readonly options: LiveConfigOptions) {
-    this.current = options.initial;
+    this.current = options.initial?.then((loaded) => this.keepSource(loaded));
     void this.current?.then(
       (config) => (this.settled = config),
       () => undefined,
@@ -79,7 +80,9 @@ export class LiveConfig {
   /** The current config, loaded on first use. */
   get(): Promise<McpkitConfig> {
     if (!this.current) {
-      this.current = import('../config/load.js').then(({ loadConfig }) => loadConfig(this.options.location, this.options.env));
+      this.current = import('../config/load.js')
+        .then(({ loadConfigWithSource }) => loadConfigWithSource(this.options.location, this.options.env))
+        .then((loaded) => this.keepSource(loaded));
       void this.current.then(
         (config) => this.settle(config),
         () => undefined,
@@ -108,6 +111,18 @@ export class LiveConfig {
     return this.secrets;
   }
 
+  /** The text the first config loaded came from (before `follow`; undefined with no file, or once a reload served another). */
+  get loadedText(): string | undefined {
+    return this.firstSource?.config === this.settled ? this.firstSource?.text : undefined;
+  }
+
+  /** The first config loaded, with its text and secrets as read: what `follow` compares later reads with. */
+  private firstSource?: ConfigWithSource;
+  private keepSource(loaded: ConfigWithSource): McpkitConfig {
+    this.firstSource = loaded;
+    return loaded.config;
+  }
+
   /** The text of the file the served config came from (a follower's; undefined before `follow`, or with no file). */
   get servedText(): string | undefined {
     return this.text;
@@ -126,8 +141,7 @@ export class LiveConfig {
     this.following = { accept, apply };
     const served = await this.get();
     // The text the served config was made from: a file changed since then is a change, seen at the next reload.
-    const { sourceTextOf } = await import('../config/load.js');
-    const source = sourceTextOf(served);
+    const source = this.firstSource?.config === served ? this.firstSource : undefined;
     if (source) {
       this.text = source.text;
       this.secrets = source.secretSources;

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.js';
-import type { McpkitConfig } from '../config/schema/schema.js';
+import type { ConfigWithSource } from '../config/load.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
 import type { ResolvedView } from '../proxy/catalog/view.js';
@@ -16,7 +16,7 @@ export interface RuntimeOptions {
   /** The policy to start with: a front end that decides it from the config reads the config first (`config`); serve decides it anew on each reload (`followConfig`). */
   policy?: Policy;
   /** The config, when the front end has read it already (serve decides its policy from it). */
-  config?: Promise<McpkitConfig>;
+  config?: Promise<ConfigWithSource>;
   /** A long-running process (serve): tools get a cache that lives as long as it, and upstreams reconnect. */
   longLived?: boolean;
   /**

@@ -1,6 +1,7 @@
 import type { McpkitConfig } from '../config/schema/schema.js';
 import { SessionState, type ToolContext } from '../tool/context.js';
-import type { CallScope } from './runtime-options.js';
+import type { CallScope, OpenHubOptions, ViewTarget } from './runtime-options.js';
+import type { ProxyHub } from '../proxy/hub.js';
 import type { ConfigSource } from '../config/locate.js';
 import type { Logger } from '../core/logger.js';
 import type { OwnFiles } from '../config/files/own-files.js';
@@ -15,10 +16,9 @@ export interface ContextSource {
   readonly logger: Logger;
   readonly surface: Surface;
   readonly policy: Policy;
-  withHub: ToolContext['views']['with'];
+  withHub<T>(view: ViewTarget, use: (hub: ProxyHub) => Promise<T>, options?: OpenHubOptions): Promise<T>;
   withServer: ToolContext['servers']['with'];
-  reload(reason: string): Promise<unknown>;
-  ownFiles(): OwnFiles;
+  readonly configs: { reload(reason: string): Promise<unknown>; ownFiles(): OwnFiles };
 }
 
 /** What a tool's context needs of its runtime beyond what the runtime shows anyone. */
@@ -48,7 +48,9 @@ export function toolContext(runtime: ContextSource, scope: CallScope, parts: Con
     },
     session: scope.session ?? new SessionState(),
     ...(cache ? { cache } : {}),
-    views: { with: (view, use, options) => runtime.withHub(view, use, options) },
+    views: {
+      with: async (view, use, options) => runtime.withHub(view, async (hub) => use((await import('../proxy/opened-view.js')).openedView(hub)), options),
+    },
     servers: {
       with: (name, config, use, options) => runtime.withServer(name, config, use, options),
       lastListing: parts.lastListing,
@@ -58,8 +60,8 @@ export function toolContext(runtime: ContextSource, scope: CallScope, parts: Con
       return { groups: toolGroups.map((g) => g.name), tools: allTools.map((t) => t.name) };
     },
     now: () => new Date(),
-    ownFiles: () => runtime.ownFiles(),
-    ...(parts.followed() ? { configWritten: () => runtime.reload('an edit by an mcpkit tool').then(() => undefined) } : {}),
+    ownFiles: () => runtime.configs.ownFiles(),
+    ...(parts.followed() ? { configWritten: () => runtime.configs.reload('an edit by an mcpkit tool').then(() => undefined) } : {}),
     ...(scope.signal ? { signal: scope.signal } : {}),
     ...(scope.requestId !== undefined ? { requestId: scope.requestId } : {}),
     ...(scope.progress ? { progress: scope.progress } : {}),

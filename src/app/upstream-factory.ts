@@ -109,7 +109,14 @@ export class UpstreamFactory {
     };
     const upstream = this.make(Upstream, { name, config }, how);
     try {
-      return await use(upstream);
+      return await use({
+        listTools: () => upstream.listTools(),
+        protocolVersion: () => upstream.protocolVersion(),
+        capabilitySet: () => upstream.capabilitySet(),
+        listPrompts: () => upstream.reads.listPrompts(),
+        listResources: () => upstream.reads.listResources(),
+        listResourceTemplates: () => upstream.reads.listResourceTemplates(),
+      });
     } finally {
       await upstream.close();
     }

@@ -93,10 +93,10 @@ export async function callUpstreamTool(runtime: Runtime, line: UpstreamCallLine,
       // Judged as a call over MCP is (CallRouter.find), starting only the server that has the tool
       // when an earlier command's listing says which; a bare name (`echo`) is the one full name it ends.
       let called = name;
-      let found = await hub.findForCall(name);
+      let found = await hub.catalog.lookup(name, { reach: 'owner', judge: true });
       if (found.kind === 'unknown') {
         const full = await bareNameOf(hub, name);
-        if (full) found = await hub.findForCall((called = full));
+        if (full) found = await hub.catalog.lookup((called = full), { reach: 'owner', judge: true });
       }
       // mcpkit's own tools are called as the terminal runs any tool, not here; a name that is
       // withheld, gone or refused is answered so by the port, as an agent's call of it is.
@@ -126,7 +126,7 @@ async function notServed(runtime: Runtime, hub: Hub, name: string): Promise<Tool
   ]
     .filter(Boolean)
     .join(' ');
-  return notFound('tool', name, await hub.names(), otherwise, { unavailable_servers: down });
+  return notFound('tool', name, await hub.catalog.names(), otherwise, { unavailable_servers: down });
 }
 
 type Hub = Parameters<Parameters<Runtime['withHub']>[1]>[0];
@@ -140,8 +140,8 @@ type Hub = Parameters<Parameters<Runtime['withHub']>[1]>[0];
 async function bareNameOf(hub: Hub, name: string): Promise<string | undefined> {
   const separator = hub.view.separator === undefined ? '__' : hub.view.separator;
   if (separator === null) return undefined;
-  const known = hub.knownTools();
-  const published = known.unlisted.length === 0 ? known.tools.map((t) => t.tool.name) : await hub.names();
+  const known = hub.catalog.knownTools();
+  const published = known.unlisted.length === 0 ? known.tools.map((t) => t.tool.name) : await hub.catalog.names();
   const servers = hub.view.servers.map((s) => s.name);
   const candidates = matchingBareName(published, name, separator, servers);
   if (candidates.length > 1) {
@@ -153,7 +153,7 @@ async function bareNameOf(hub: Hub, name: string): Promise<string | undefined> {
   if (candidates.length === 1) return candidates[0];
   // A bare name of a withheld tool is that tool, withheld: said as for its full name (TOOL_NOT_APPROVED), not "not found".
   const withheld = matchingBareName(
-    hub.withheldTools().map((w) => w.name),
+    hub.catalog.withheldTools().map((w) => w.name),
     name,
     separator,
     servers,
@@ -171,7 +171,8 @@ export function matchingBareName(published: readonly string[], name: string, sep
 export async function listUpstreamTools(runtime: Runtime, skip: ReadonlySet<string>): Promise<UpstreamListing> {
   return runtime.withHub(undefined, async (hub) => {
     // The whole catalog: under exposure search or auto, tools/list shows part of it and the rest is reached through search.
-    const tools = (await hub.catalogTools()).filter((t) => !skip.has(t.name)).map((t) => listingOf(t, hub.serverOf(t.name)));
+    const listed = (await hub.catalog.catalogTools()).filter((t) => !skip.has(t.name));
+    const tools = await Promise.all(listed.map(async (t) => listingOf(t, (await hub.catalog.lookup(t.name, { reach: 'known' })).server)));
     const notes = hub
       .status()
       .filter((s) => s.state !== 'ready')
@@ -205,7 +206,7 @@ export function printUpstreamResult(name: string, result: UpstreamResult, json: 
  */
 export async function listKnownTools(runtime: Runtime, skip: ReadonlySet<string>): Promise<UpstreamListing> {
   return runtime.withHub(undefined, async (hub) => {
-    const known = hub.knownTools();
+    const known = hub.catalog.knownTools();
     const tools = known.tools.filter(({ tool }) => !skip.has(tool.name)).map(({ tool, server }) => listingOf(tool, server));
     const notes = known.unlisted.map((s) => `mcpkit: server ${s} has no cached listing; "mcpkit tools" without --cached lists it`);
     return { tools, notes };

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { McpkitCommand } from '../cli/base-command.js';
 import { ToolError } from '../core/errors.js';
 import type { ClientsList } from '../cli/gateway/clients-list.js';
-import type { ProxyHub } from '../proxy/hub.js';
+import type { NamedEntry, ProxyHub } from '../proxy/hub.js';
 
 interface DryRun {
   who: string;
@@ -114,13 +114,13 @@ export default class Clients extends McpkitCommand {
   }
 }
 
-type Found = { entry?: Awaited<ReturnType<ProxyHub['entry']>>; conditions?: ProxyHub['view']['conditions'] };
+type Found = { entry?: NamedEntry['entry']; conditions?: ProxyHub['view']['conditions'] };
 
 /** The first of the routes that serves the tool, else the first route tried (with nothing found). */
 async function firstServing(runtime: ReturnType<Clients['runtime']>, tries: readonly string[], tool: string): Promise<{ route: string; entry: Found }> {
   for (const tried of tries) {
     const found: Found = await runtime.withHub(tried === 'default' ? undefined : tried, async (hub) => ({
-      entry: await hub.entry(tool),
+      entry: (await hub.catalog.lookup(tool)).entry,
       conditions: hub.view.conditions,
     }));
     if (found.entry) return { route: tried, entry: found };

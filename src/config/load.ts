@@ -69,20 +69,23 @@ function inspectData(
   return { location, exists: true, text, ...checked, ...(secrets?.snapshot ? { secretSources: secrets.snapshot } : {}) };
 }
 
-/** The text each loaded config was made from (undefined: no file) and its secrets as read, for what follows the file to compare later reads with. */
-const sources = new WeakMap<McpkitConfig, { text: string | undefined; secretSources?: SecretSnapshot }>();
-
-/** The text a config of `loadConfig` was made from, and its secrets as read; undefined for a config made otherwise. */
-export function sourceTextOf(config: McpkitConfig): { text: string | undefined; secretSources?: SecretSnapshot } | undefined {
-  return sources.get(config);
+/** A loaded config with the text it was made from (undefined: no file) and its secrets as read, for what follows the file to compare later reads with. */
+export interface ConfigWithSource {
+  config: McpkitConfig;
+  text: string | undefined;
+  secretSources?: SecretSnapshot;
 }
 
 /** The config a tool runs with: interpolated, validated, defaults applied; a bad file is a CONFIG_INVALID error. */
 export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<McpkitConfig> {
+  return (await loadConfigWithSource(location, env)).config;
+}
+
+/** loadConfig, with the text the config was made from and its secrets as read (the runtime's LiveConfig keeps them). */
+export async function loadConfigWithSource(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<ConfigWithSource> {
   const loaded = await inspectConfig(location, env);
   if (!loaded.config) throw configInvalid(location.path, loaded.problems);
-  sources.set(loaded.config, { text: loaded.text, ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}) });
-  return loaded.config;
+  return { config: loaded.config, text: loaded.text, ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}) };
 }
 
 export function configNotFound(location: ConfigSource): ToolError {

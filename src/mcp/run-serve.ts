@@ -59,7 +59,7 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
     refuseViewOverHttp(options);
     // The policy is decided from the flags and the config before the runtime exists; each reload decides it anew (followConfig).
     const config = readConfig({ configFlag: options.configFlag, env: options.env, cwd: options.cwd });
-    const policy = await servePolicy(options, await config);
+    const policy = await servePolicy(options, (await config).config);
     runtime = createRuntime({
       configFlag: options.configFlag,
       ...(options.env ? { env: options.env } : {}),
@@ -80,11 +80,11 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
     // Over stdio the one client is about to list the tools: the servers start now, beside the rest
     // of serve's start and the client's handshake, in the era most clients speak; a 2026-07-28
     // client puts these to sleep and gets its own (./stdio.ts).
-    if (!options.http) runtime.warm(options.view, 'legacy');
-    auditor = await openAudit(options, await config, runtime);
+    if (!options.http) runtime.serving.warm(options.view, 'legacy');
+    auditor = await openAudit(options, (await config).config, runtime);
     if (auditor) observe(observers, calls, auditor);
     const env = runtime.env;
-    if ((await config).serve.tracing ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined)) {
+    if ((await config).config.serve.tracing ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined)) {
       observers.tracing = await (await import('../audit/tracing.js')).startTracing(options.version);
     }
     if (policy.hostTools === false) {
@@ -197,7 +197,7 @@ async function serveOverStdio(
   const { requireUsable } = await import('../config/check/problems.js');
   requireUsable(await served.config(), 'serve');
   // A named view is resolved before serving, so a typo fails at start, not on the first call.
-  if (options.view) await served.openHub(options.view, { shared: true });
+  if (options.view) await served.serving.openHub(options.view, { shared: true });
   if (!streams && process.stdin.isTTY) {
     // Started by hand: say what it is waiting for, once, so it does not look hung.
     process.stderr.write('mcpkit serve: speaking MCP on stdin/stdout and waiting for a client (MCP clients start this command themselves). Ctrl-C stops it.\n');
@@ -205,8 +205,9 @@ async function serveOverStdio(
   await serveStdio({
     runtime: served,
     observers,
-    hasServers: await served.viewHasServers(options.view),
-    hub: (era) => (era === 'modern' ? () => served.openHub(options.view, { shared: true, era }) : (downstream) => served.clientHub(options.view, downstream)),
+    hasServers: await served.serving.viewHasServers(options.view),
+    hub: (era) =>
+      era === 'modern' ? () => served.serving.openHub(options.view, { shared: true, era }) : (downstream) => served.serving.clientHub(options.view, downstream),
     ...(streams ? { streams } : {}),
   });
 }
@@ -237,12 +238,12 @@ function observe(observers: Observers, calls: CallQueue, observer: CallObserver)
 async function serveMetrics(runtime: Runtime, observers: Observers, calls: CallQueue, sessions: () => number, audit: (() => AuditStatus) | undefined) {
   const { ServeMetrics } = await import('../audit/metrics.js');
   const metrics = new ServeMetrics({
-    upstreams: () => runtime.upstreamStatus(),
+    upstreams: () => runtime.serving.upstreamStatus(),
     sessions,
-    generation: () => runtime.configStatus().generation,
+    generation: () => runtime.configs.status().generation,
     ...(audit ? { audit } : {}),
   });
-  runtime.live.reloaded.on((report) => metrics.reloaded(report.outcome));
+  runtime.configs.live.reloaded.on((report) => metrics.reloaded(report.outcome));
   observe(observers, calls, metrics);
   return metrics;
 }
@@ -277,10 +278,11 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   if (!token && !oauth && !Object.keys(config.serve.clients ?? {}).length && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     runtime.logger.warn(`serving on ${host} without a token: anyone who can reach this port can use every tool (set --token or serve.token)`);
   }
+  // Handed over once: everything that shares state with the other replicas finds it in the runtime.
   const store = await openStore(config, runtime);
-  if (store) runtime.useStore(store);
+  if (store) runtime.serving.useStore(store);
   const { serveHttp } = await import('./http/http.js');
-  if (options.eager) void runtime.openHub(undefined, { shared: true }).then((h) => h.warmUp());
+  if (options.eager) void runtime.serving.openHub(undefined, { shared: true }).then((h) => h.warmUp());
   const settingsOf = (now: McpkitConfig) => httpSettingsOf(now, options, runtime.policy.exposure);
   let openSessions = () => 0;
   const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, core.observers, calls, () => openSessions(), audit);
@@ -292,7 +294,7 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
     runtime,
     observers: core.observers,
     settings: () => {
-      const generation = runtime.live.currentGeneration;
+      const generation = runtime.configs.live.currentGeneration;
       if (settings?.generation !== generation) settings = { generation, value: runtime.config().then(settingsOf) };
       return settings.value;
     },
@@ -305,7 +307,6 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
     // A scrape counts every call answered before it.
     ...(metrics ? { metrics: () => (calls.drain(), metrics.text()) } : {}),
     ...(audit ? { audit } : {}),
-    ...(store ? { store } : {}),
   });
   openSessions = http.openSessions;
   say(

@@ -47,7 +47,7 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams 
     ({ era }) => {
       const { server, dispatcher } = sdkServer({ runtime, hasServers, hub: hub(era), ...(observers ? { observers } : {}) });
       if (era === 'legacy') legacy = dispatcher;
-      else void runtime.sleepEra('legacy'); // warmed at start for a 2025 client (./run-serve.ts): not this one's
+      else void runtime.serving.sleepEra('legacy'); // warmed at start for a 2025 client (./run-serve.ts): not this one's
       return server;
     },
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },

@@ -107,7 +107,7 @@ export class PromptResourceRouter {
     const lists = await Promise.all(
       this.live().map(async (s) => {
         const allowed = allowedBy(s.rules);
-        const { served, withheld } = await this.admitted('prompts', s, () => s.upstream.listPrompts());
+        const { served, withheld } = await this.admitted('prompts', s, () => s.upstream.reads.listPrompts());
         return {
           served: served.filter((p) => allowed(p.name)).map((p) => ({ server: s, prompt: p })),
           withheld: withheld.filter((w) => allowed(w.item.name)).map((w) => ({ server: s, prompt: w.item, why: w.why })),
@@ -129,11 +129,13 @@ export class PromptResourceRouter {
     const held = this.withheldPrompts.get(name);
     if (!route && held) throw notApprovedError({ noun: 'prompt', name, ...held });
     if (!route) throw new ToolError('NOT_FOUND', `Unknown prompt: ${name}.`, { hint: 'Call prompts/list for the available prompts.' });
-    return route.upstream.getPrompt(route.name, args, modern);
+    return route.upstream.reads.getPrompt(route.name, args, modern);
   }
 
   async listResources(): Promise<Resource[]> {
-    const lists = await Promise.all(this.live().map(async (s) => ({ server: s, ...(await this.admitted('resources', s, () => s.upstream.listResources())) })));
+    const lists = await Promise.all(
+      this.live().map(async (s) => ({ server: s, ...(await this.admitted('resources', s, () => s.upstream.reads.listResources())) })),
+    );
     const resources = new Map<string, Route>();
     const hidden = new Set<string>();
     const withheldResources = new Map<string, Withheld>();
@@ -160,7 +162,7 @@ export class PromptResourceRouter {
     const lists = await Promise.all(
       this.live().map(async (s) => {
         const allowed = allowedBy(s.rules);
-        const { served } = await this.admitted('resource_templates', s, () => s.upstream.listResourceTemplates());
+        const { served } = await this.admitted('resource_templates', s, () => s.upstream.reads.listResourceTemplates());
         return served.filter((t) => allowed(t.name)).map((template) => ({ template, upstream: s.upstream }));
       }),
     );
@@ -250,6 +252,6 @@ export class PromptResourceRouter {
         details: { uri },
         hint: 'Call resources/list and resources/templates/list for what this view offers.',
       });
-    return owner.readResource(uri, modern);
+    return owner.reads.readResource(uri, modern);
   }
 }

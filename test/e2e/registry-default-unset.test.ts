@@ -94,7 +94,7 @@ describe('what does not use the registry works', () => {
     const { client, runtime } = await serveStdioInProcess({ config: own, env: cleanEnv({ COMPANY_KEY: undefined }), approve: true });
     try {
       const reloads: ReloadReport[] = [];
-      runtime.live.reloaded.on((report) => void reloads.push(report));
+      runtime.configs.live.reloaded.on((report) => void reloads.push(report));
       await companyByDefault(own);
       expect(await waitFor(() => reloads.length > 0, 20_000)).toBe(true);
       expect(reloads[0]).toMatchObject({ outcome: 'applied' });

@@ -50,7 +50,7 @@ export async function serveHttpInProcess(config: string, flags: Partial<ServeOpt
   started.add(handle);
   const reloads: ReloadReport[] = [];
   const waiting: ((report: ReloadReport) => void)[] = [];
-  handle.runtime.live.reloaded.on((report) => {
+  handle.runtime.configs.live.reloaded.on((report) => {
     reloads.push(report);
     for (const resolve of waiting.splice(0)) resolve(report);
   });

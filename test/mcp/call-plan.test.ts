@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { ProxyHub } from '../../src/proxy/hub.js';
 import { planCall } from '../../src/mcp/pipeline/call-plan.js';
 import type { FastCall } from '../../src/proxy/calls/call-router.js';
 
 const FAST = { entry: {}, run: () => () => {} } as unknown as FastCall;
 /** A hub whose hot path takes every call it is asked about; `relays`: it relays what servers ask to its client. */
-const hub = (relays = false) => ({ relaysRequests: relays, fastCall: () => FAST });
+const hub = (relays = false) => ({ relaysRequests: relays, calls: { fastCall: () => FAST } as unknown as ProxyHub['calls'] });
 
 describe('planCall: whether the hot path takes a call', () => {
   it.each([

@@ -246,7 +246,7 @@ describe('a condition that does not compile', () => {
     expect(validated.code).toBe(1);
     expect(validated.stdout + validated.stderr).toContain(`tool_views.v.conditions.echo: ${said}`);
 
-    await served.runtime.live.reload('test');
+    await served.runtime.configs.live.reload('test');
     expect(served.lines.join('\n')).toContain(`tool_views.v.conditions.echo: ${said}`);
     expect(served.lines.join('\n')).toMatch(/the last good one stays in force/);
     expect(await refusedNow()).toContain('CONDITION_FAILED');

@@ -37,7 +37,7 @@ describe('a reload that cannot use the serve section keeps the last good one', (
     expect(await status(`${served.url}/views`)).toBe(401);
     const reloaded = served.nextReload();
     writeFileSync(path, `${broken}mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\n`);
-    await served.runtime.reload('test');
+    await served.runtime.configs.reload('test');
     await reloaded;
     for (const route of ['/views', '/mcp', '/metrics']) expect(await status(`${served.url}${route}`), route).toBe(401);
     expect(await status(`${served.url}/views`, bearer(TOKEN))).toBe(200);
@@ -48,7 +48,7 @@ describe('a reload that cannot use the serve section keeps the last good one', (
     expect(served.lines.join('\n')).toMatch(/serve section .* cannot be used; the last good one stays in force/);
     // Fixed, it applies.
     writeFileSync(path, GUARDED.replace(TOKEN, 'the-new-token-771'));
-    await served.runtime.reload('test');
+    await served.runtime.configs.reload('test');
     expect(await status(`${served.url}/views`, bearer('the-new-token-771'))).toBe(200);
     expect(await status(`${served.url}/views`, bearer(TOKEN))).toBe(401);
     expect(((await (await fetch(`${served.url}/health`, { headers: bearer('the-new-token-771') })).json()) as { config: object }).config).not.toHaveProperty(
@@ -63,7 +63,7 @@ describe('a reload that cannot use the serve section keeps the last good one', (
     const served = await serveHttpInProcess(path);
     expect(await status(`${served.url}/views/a`)).toBe(401);
     writeFileSync(path, view('["${MCPKIT_TEST_UNSET_TOKEN}"]'));
-    await served.runtime.reload('test');
+    await served.runtime.configs.reload('test');
     expect(await status(`${served.url}/views/a`)).toBe(401);
     expect(await status(`${served.url}/mcp`)).toBe(401);
     expect(await status(`${served.url}/views/a`, bearer(VIEW_TOKEN))).toBe(200);
@@ -76,7 +76,7 @@ describe('an empty or half-written file is not applied', () => {
     const path = configFile(GUARDED);
     const served = await serveHttpInProcess(path);
     writeFileSync(path, '');
-    const report = await served.runtime.reload('test');
+    const report = await served.runtime.configs.reload('test');
     expect(report.outcome).toBe('kept');
     expect(report.message).toContain('is empty');
     expect(await status(`${served.url}/views`)).toBe(401);
@@ -90,14 +90,14 @@ describe('an empty or half-written file is not applied', () => {
     const whole = `${GUARDED}  fs: ${JSON.stringify(SERVERS.memory)}\n`;
     // A writer that truncates first, then writes a piece every 20 ms (as a slow copy does), while the watcher reloads.
     writeFileSync(path, '');
-    const reloading = served.runtime.reload('an event mid-write');
+    const reloading = served.runtime.configs.reload('an event mid-write');
     for (let end = 16; end < whole.length; end += 16) {
       writeFileSync(path, whole.slice(0, end));
       await new Promise((r) => setTimeout(r, 20));
     }
     writeFileSync(path, whole);
     await reloading;
-    await served.runtime.reload('the last event');
+    await served.runtime.configs.reload('the last event');
     const applied = served.reloads.filter((r) => r.outcome === 'applied');
     expect(applied).toHaveLength(1);
     expect(applied[0]!.plan!.servers.removed).toEqual([]);
@@ -145,7 +145,7 @@ describe('a GET without a credential starts nothing', () => {
       `mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  r:\n    servers: [mem]\nserve:\n  open_routes: [/views/r]\n`,
     );
     const served = await serveHttpInProcess(path);
-    const states = () => served.runtime.upstreamStatus().map((u) => u.state);
+    const states = () => served.runtime.serving.upstreamStatus().map((u) => u.state);
     // As an <img> on another site sends it: no Origin, Sec-Fetch-Site cross-site.
     const seen = (await (await fetch(`${served.url}/views/r`, { headers: { 'sec-fetch-site': 'cross-site' } })).json()) as Record<string, unknown>;
     expect(seen).toMatchObject({ name: 'r', tools: [], complete: false, not_started: ['mem'] });
@@ -161,7 +161,7 @@ describe('a GET without a credential starts nothing', () => {
     const served = await serveHttpInProcess(configFile(`mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  r:\n    servers: [mem]\n`));
     const seen = (await (await fetch(`${served.url}/views/r`)).json()) as Record<string, unknown>;
     expect(seen).toMatchObject({ complete: false, not_started: ['mem'] });
-    expect(served.runtime.upstreamStatus().every((u) => u.state === 'idle')).toBe(true);
+    expect(served.runtime.serving.upstreamStatus().every((u) => u.state === 'idle')).toBe(true);
     await served.close();
   });
 });
@@ -199,7 +199,7 @@ describe('a credential revoked by a reload ends what it opened', () => {
       ended = true;
     })();
     writeFileSync(path, view('another-token-99f0'));
-    await served.runtime.reload('test');
+    await served.runtime.configs.reload('test');
     expect(await waitFor(() => ended, 5000)).toBe(true);
     await reading;
     expect(await status(route, { ...headers, 'mcp-session-id': session })).toBe(401);

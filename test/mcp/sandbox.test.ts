@@ -124,7 +124,7 @@ describe('a sandbox that cannot be made', () => {
       const p = await probe({ boxed: { ...PROBE, sandbox: true } });
       try {
         await expect(p.call('whoami')).rejects.toThrow(/Unknown tool/);
-        const [status] = p.served.runtime.upstreamStatus() as { state: string; error?: string }[];
+        const [status] = p.served.runtime.serving.upstreamStatus() as { state: string; error?: string }[];
         expect(status).toMatchObject({
           state: 'down',
           error: expect.stringMatching(/bubblewrap cannot be used: bwrap is not on the PATH.*apt install bubblewrap.*sandbox: false/s),

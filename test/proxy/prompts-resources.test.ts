@@ -10,9 +10,11 @@ function resourceServer(name: string, resources: Resource[], templates: Resource
   const upstream = {
     name,
     status: () => ({ state: 'ready' }),
-    listResources: async () => (asked.lists++, resources),
-    listResourceTemplates: async () => (asked.templateLists++, templates),
-    readResource: async (uri: string) => (asked.reads.push(uri), { contents: [{ uri, text: `${name}:${uri}` }] }),
+    reads: {
+      listResources: async () => (asked.lists++, resources),
+      listResourceTemplates: async () => (asked.templateLists++, templates),
+      readResource: async (uri: string) => (asked.reads.push(uri), { contents: [{ uri, text: `${name}:${uri}` }] }),
+    },
   } as unknown as Upstream;
   return { upstream, asked };
 }

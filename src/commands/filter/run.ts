@@ -45,13 +45,13 @@ export default class FilterRun extends McpkitCommand {
       // A server named on the command line, not in a config: there is no lock file to pin it in.
       pinning: 'off' as const,
     };
-    let hub: Awaited<ReturnType<typeof runtime.openHub>> | undefined;
+    let hub: Awaited<ReturnType<typeof runtime.serving.openHub>> | undefined;
     try {
       // One client, so the connection is its own: what the server asks reaches it.
       await serveStdio({
         runtime,
         hasServers: true,
-        hub: (era) => async (downstream) => (hub = await runtime.openHub(view, { era, ...(downstream ? { downstream } : {}) })),
+        hub: (era) => async (downstream) => (hub = await runtime.serving.openHub(view, { era, ...(downstream ? { downstream } : {}) })),
       });
     } finally {
       await hub?.close();

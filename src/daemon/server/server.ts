@@ -42,7 +42,7 @@ export interface DaemonStatus {
   uptime_s: number;
   idle_minutes: number;
   requests: number;
-  upstreams: ReturnType<Runtime['upstreamStatus']>;
+  upstreams: ReturnType<Runtime['serving']['upstreamStatus']>;
   cache: Awaited<ReturnType<Runtime['cacheSummary']>>;
   memory: { rss_bytes: number; heap_used_bytes: number };
 }
@@ -126,7 +126,7 @@ class Daemon {
   ) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => this.end(`${signal}`));
     // A new idle limit in the config counts from now.
-    runtime.live.reloaded.on(() => this.armIdle());
+    runtime.configs.live.reloaded.on(() => this.armIdle());
   }
 
   async listen(): Promise<Server> {
@@ -244,7 +244,7 @@ class Daemon {
       }
       // An edit the watcher has not reported yet (a script that edits, then calls at once) is served
       // before answering: reading the text costs little, and an unchanged one is not checked again.
-      const reload = await this.runtime.reload('a command came in after an edit');
+      const reload = await this.runtime.configs.reload('a command came in after an edit');
       // A file the daemon cannot use: the command reads it itself and reports its problem as it would without a daemon.
       if (reload.outcome === 'kept') return send({ type: 'bypass', reason: 'config', detail: reload.message });
       // A config found elsewhere (a symlink to this one, in another project): not this daemon's to answer.
@@ -335,7 +335,7 @@ class Daemon {
       uptime_s: Math.round((Date.now() - this.started) / 1000),
       idle_minutes: await this.idleMinutes(),
       requests: this.requests,
-      upstreams: this.runtime.upstreamStatus(),
+      upstreams: this.runtime.serving.upstreamStatus(),
       cache: await this.runtime.cacheSummary(),
       memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed },
     };

@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import type { Runtime } from '../../app/runtime.js';
 import { configDigest } from '../../config/config-digest.js';
-import { sourceTextOf } from '../../config/load.js';
 import { ReplicaRecords, type ReplicaRecord } from '../../store/replica-records.js';
 import type { SharedStore } from '../../store/shared-store.js';
 import { judgeFleet, type FleetView } from './health-view.js';
@@ -33,7 +32,7 @@ export function startFleet(options: FleetOptions): Fleet {
     return { view: async () => judgeFleet(alone(), undefined), close: async () => {} };
   }
   const records = new ReplicaRecords(options.store.recordKeeping(), self);
-  const off = options.runtime.live.reloaded.on((report) => {
+  const off = options.runtime.configs.live.reloaded.on((report) => {
     if (report.outcome === 'applied') void records.beat();
   });
   return {
@@ -55,9 +54,8 @@ function selfOf({ runtime, replicaId, inFlight }: FleetOptions): () => Omit<Repl
   const id = replicaId ?? `${hostname()}:${process.pid}`.slice(-64);
   let digested: { text: string | undefined; digest: string } | undefined;
   const digest = () => {
-    const live = runtime.live;
-    const loaded = live.loaded;
-    const text = live.servedText ?? (loaded ? sourceTextOf(loaded)?.text : undefined);
+    const live = runtime.configs.live;
+    const text = live.servedText ?? live.loadedText;
     if (digested?.text !== text || digested === undefined) digested = { text, digest: configDigest(text) };
     return digested.digest;
   };
@@ -65,7 +63,7 @@ function selfOf({ runtime, replicaId, inFlight }: FleetOptions): () => Omit<Repl
     id,
     version: runtime.version(),
     started_at: startedAt,
-    config: { digest: digest(), generation: runtime.configStatus().generation },
+    config: { digest: digest(), generation: runtime.configs.status().generation },
     in_flight: inFlight(),
   });
 }

@@ -1,4 +1,3 @@
-import type { SharedStore } from '../../store/shared-store.js';
 import type { AuditStatus } from '../../audit/audit-log.js';
 import { SETTING_DEFAULTS } from '../../config/schema/defaults.js';
 import type { Runtime } from '../../app/runtime.js';
@@ -29,8 +28,6 @@ export interface HttpServeOptions {
   settings: () => Promise<HttpSettings>;
   /** GET /metrics: the Prometheus text (audit/metrics.ts). */
   metrics?: () => Promise<{ contentType: string; body: string }>;
-  /** serve.store: where replicas share the limits (store/shared-store.ts); /health says how it stands. */
-  store?: SharedStore;
   /** How the audit log stands, when there is one: /health says when it fails. */
   audit?: () => AuditStatus;
   /** Largest request body, in bytes (serve.max_body_bytes). */

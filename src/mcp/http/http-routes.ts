@@ -56,7 +56,7 @@ type Handler<K extends Route['kind']> = (parts: HttpParts, request: RouteRequest
  * serve one config) only for the admin (./health-view.ts seesFleet).
  */
 export async function health(parts: HttpParts, res: ServerResponse, detail: boolean, fleet = false): Promise<void> {
-  const upstreams = parts.runtime.upstreamStatus();
+  const upstreams = parts.runtime.serving.upstreamStatus();
   const audit = parts.audit?.();
   const store = parts.store?.();
   // An audit log that cannot be written is a fault too: calls go on, their record does not. A
@@ -65,7 +65,7 @@ export async function health(parts: HttpParts, res: ServerResponse, detail: bool
   const replicas = fleet ? await parts.fleet.view() : undefined;
   reasons.push(...(replicas?.reasons ?? []));
   const status = reasons.length ? 'degraded' : 'ok';
-  const config = parts.runtime.configStatus();
+  const config = parts.runtime.configs.status();
   const shown = { status, ...(reasons.length ? { reasons } : {}), upstreams, config, ...(audit ? { audit } : {}), ...(store ? { store } : {}) };
   sendJson(res, 200, redactDeep(detail ? { ...shown, ...(replicas ? { replicas: replicas.replicas } : {}) } : { status }));
 }
@@ -114,18 +114,18 @@ const viewInfo: Handler<'view-info'> = async (parts, { req, res, route, settings
   const head = { name: spec.name, description: spec.description, exposure: spec.exposure, path: viewPath(spec.name) };
   const rules = accessRules(settings);
   const onPurpose = rules.open.includes(`/views/${route.view}`) || rules.open.includes(`/view/${route.view}/mcp`);
-  const hub = await parts.runtime.openHub(route.view, { shared: true });
+  const hub = await parts.runtime.serving.openHub(route.view, { shared: true });
   // A request without a credential (an <img> on any web page sends one) must not start processes:
   // it gets what is known already, unless the route was opened on purpose and no other site sent it.
   if (caller.via === 'open' && !(onPurpose && !crossSiteWithoutOrigin(req))) {
-    const known = hub.knownTools();
+    const known = hub.catalog.knownTools();
     const partial = known.unlisted.length
       ? { not_started: known.unlisted, note: 'Servers are started only for a request with a credential, or on a route opened on purpose (serve.open_routes).' }
       : {};
     return sendJson(res, 200, { ...head, tools: known.tools.map((t) => t.tool), complete: known.unlisted.length === 0, ...partial });
   }
   // A named client sees the tools it may call, as in its tools/list.
-  return sendJson(res, 200, { ...head, tools: await hub.list(parts.served.accessOf(settings.clients, caller)), complete: true });
+  return sendJson(res, 200, { ...head, tools: await hub.catalog.list(parts.served.accessOf(settings.clients, caller)), complete: true });
 };
 
 /** GET /metrics: the Prometheus text. */

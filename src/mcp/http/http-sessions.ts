@@ -149,10 +149,10 @@ export class LegacySessions {
     res.once('close', () => place.release());
     const { runtime } = this.options;
     const view = route.kind === 'view' ? route.view : undefined;
-    const hasServers = (await runtime.openHub(view, { shared: true })).hasServers;
+    const hasServers = (await runtime.serving.openHub(view, { shared: true })).hasServers;
     const held = { current: access };
     const { server, dispatcher } = sdkServer({
-      hub: (downstream) => runtime.clientHub(view, downstream, caller.client !== undefined ? { client: caller.client } : {}),
+      hub: (downstream) => runtime.serving.clientHub(view, downstream, caller.client !== undefined ? { client: caller.client } : {}),
       runtime,
       hasServers,
       access: () => held.current,

@@ -86,7 +86,7 @@ export async function serveHttp(
       parts.close();
       await Promise.allSettled([...parts.modernRoutes.values()].map((m) => m.close()));
       await parts.fleet.close(); // before the store: its record goes with it
-      await options.store?.close();
+      await options.runtime.serving.store?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -99,13 +99,14 @@ function httpParts(options: HttpServeOptions, auth: RouteAuth): ServingParts {
   const { runtime } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // The tasks serve hosts for 2026-07-28 clients, across routes; its settings follow the config.
-  const served = new ServedClients(undefined, options.store);
+  const store = runtime.serving.store;
+  const served = new ServedClients(undefined, store);
   const taskStore = new TaskStore(() => Date.now(), options.replicaId);
-  const sharing = options.store ? new TaskSharing(options.store, taskStore, runtime.logger) : undefined;
-  const tasks = { store: taskStore, settings: () => taskSettingsOf(runtime.live.loaded?.serve.tasks), ...(sharing ? { sharing } : {}) };
+  const sharing = store ? new TaskSharing(store, taskStore, runtime.logger) : undefined;
+  const tasks = { store: taskStore, settings: () => taskSettingsOf(runtime.configs.live.loaded?.serve.tasks), ...(sharing ? { sharing } : {}) };
   const modernRoutes = new Map<string, ModernRoute>();
   const calls = new CallsInFlight<Whose>();
-  const remote = options.store ? new RemoteCalls(options.store, (call) => runPassedCall(options, served, calls, call), runtime.logger) : undefined;
+  const remote = store ? new RemoteCalls(store, (call) => runPassedCall(options, served, calls, call), runtime.logger) : undefined;
   return {
     runtime,
     auth,
@@ -133,11 +134,11 @@ function httpParts(options: HttpServeOptions, auth: RouteAuth): ServingParts {
     },
     modernOpen: new Set(),
     inFlight: (route, caller, res) => answeredScope(calls, { route, caller }, res),
-    fleet: startFleet({ runtime, store: options.store, replicaId: options.replicaId, inFlight: () => calls.count() }),
+    fleet: startFleet({ runtime, store, replicaId: options.replicaId, inFlight: () => calls.count() }),
     maxBodyBytes,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.audit ? { audit: options.audit } : {}),
-    ...(options.store ? { store: () => options.store!.status() } : {}),
+    ...(store ? { store: () => store.status() } : {}),
     modernRoutes,
     calls,
     ...(sharing ? { sharing } : {}),

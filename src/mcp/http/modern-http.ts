@@ -76,7 +76,7 @@ async function paramHeaderRefusal(headers: IncomingHttpHeaders, body: unknown, h
   const m = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
   if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return undefined;
   if (first(headers['mcp-method']) !== 'tools/call' || first(headers['mcp-name'])?.trim() !== m.params.name) return undefined;
-  const entry = await (await hub()).entry(m.params.name);
+  const { entry } = await (await hub()).catalog.lookup(m.params.name);
   // mcpkit's own tools mark no parameter: only a published MCP tool definition can.
   const declarations = entry && entry.kind !== 'local' ? paramHeaderDeclarations(entry.tool.inputSchema) : undefined;
   if (!declarations?.length) return undefined;
@@ -152,7 +152,7 @@ function envelopeClient(ctx: RequestContext): Downstream {
  */
 function hubOf(runtime: Runtime, view: string | undefined, access: ToolAccess | undefined): () => Promise<ProxyHub> {
   const client = access?.named ? access.client : undefined;
-  return () => runtime.clientHub(view, undefined, { era: 'modern', ...(client !== undefined ? { client } : {}) });
+  return () => runtime.serving.clientHub(view, undefined, { era: 'modern', ...(client !== undefined ? { client } : {}) });
 }
 
 /** The task host's rounds run in a dispatcher of their own, as the SDK's handler would run the request. */
@@ -257,12 +257,12 @@ function sdkRoute(runtime: Runtime, view: string | undefined, options: { maxBody
     async ({ authInfo }) => {
       // The caller's access rides on the request (req.auth): each request is its own server.
       const { access, inFlight } = (authInfo?.extra ?? {}) as { access?: ToolAccess; inFlight?: InFlightScope };
-      const hub = await runtime.openHub(view, { shared: true, era: 'modern' });
+      const hub = await runtime.serving.openHub(view, { shared: true, era: 'modern' });
       unsubscribe ??= [
-        hub.onListChanged(() => handler.notify.toolsChanged()),
-        hub.onPromptsChanged(() => handler.notify.promptsChanged()),
-        hub.onResourcesChanged(() => handler.notify.resourcesChanged()),
-        hub.onResourceUpdated((uri) => handler.notify.resourceUpdated(uri)),
+        hub.events.listChanged.on(() => handler.notify.toolsChanged()),
+        hub.events.promptsChanged.on(() => handler.notify.promptsChanged()),
+        hub.events.resourcesChanged.on(() => handler.notify.resourcesChanged()),
+        hub.events.updates.on((uri) => handler.notify.resourceUpdated(uri)),
       ];
       return sdkServer({
         hub: hubOf(runtime, view, access),

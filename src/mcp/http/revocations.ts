@@ -70,7 +70,7 @@ export function followRevocations(options: HttpServeOptions, parts: ServingParts
     await parts.sessions.endWhere((session) => lost(session.routeInfo, session.caller));
     for (const open of [...parts.modernOpen]) if (await lost(open.route, open.caller)) open.res.destroy();
   };
-  const off = options.runtime.live.reloaded.on((report) => {
+  const off = options.runtime.configs.live.reloaded.on((report) => {
     if (report.outcome === 'applied') revoke().catch((error: Error) => logger.warn(`http: checking open sessions after a reload: ${error.message}`));
   });
   return {

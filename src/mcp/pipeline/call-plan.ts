@@ -22,11 +22,11 @@ export interface PlanFor {
  * a carrier that streams. No hub yet (the client's first request): the ordinary path, which makes it.
  */
 export function planCall(
-  hub: Pick<ProxyHub, 'relaysRequests' | 'fastCall'> | undefined,
+  hub: Pick<ProxyHub, 'relaysRequests' | 'calls'> | undefined,
   params: CallParams,
   access: ToolAccess | undefined,
   ctx: PlanFor,
 ): CallPlan {
   const takes = hub && ctx.envelope === undefined && (!ctx.oneBody || (!hub.relaysRequests && params._meta?.progressToken === undefined));
-  return { access, fast: takes ? hub.fastCall(params, access) : undefined };
+  return { access, fast: takes ? hub.calls.fastCall(params, access) : undefined };
 }

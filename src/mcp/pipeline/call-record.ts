@@ -1,7 +1,7 @@
 import type { AuditedCall } from '../../audit/auditor.js';
 import { answererOf, type CatalogEntry } from '../../proxy/catalog/catalog.js';
 import type { CallOutcome, FastCall } from '../../proxy/calls/call-router.js';
-import type { ProxyHub } from '../../proxy/hub.js';
+import type { HubCatalog } from '../../proxy/hub.js';
 import type { ToolAccess } from '../../tool/context.js';
 
 /** Who a stdio client is in the audit log: the person who started serve. */
@@ -23,11 +23,11 @@ export interface Answered {
  * view's catalog has under that name (a name no tool has stays unknown, so labels stay bounded).
  * Asked after the refusal is sent: the refused client never waits on it.
  */
-export async function refusalAnswered(hub: Promise<Pick<ProxyHub, 'knownEntry' | 'entry'>>, fast: FastCall | undefined, name: unknown): Promise<Answered> {
+export async function refusalAnswered(catalog: Promise<HubCatalog>, fast: FastCall | undefined, name: unknown): Promise<Answered> {
   let entry = fast?.entry;
   if (!entry && typeof name === 'string') {
-    const found = await hub.catch(() => undefined);
-    entry = found?.knownEntry(name) ?? (await found?.entry(name).catch(() => undefined));
+    const found = await catalog.catch(() => undefined);
+    entry = (await found?.lookup(name).catch(() => undefined))?.entry;
   }
   return { ...(entry ? { entry } : {}), refused: true };
 }
@@ -37,12 +37,12 @@ export async function refusalAnswered(hub: Promise<Pick<ProxyHub, 'knownEntry' |
  * server of a tool its pins withhold; and for a name the client's rules do not allow, which it is
  * answered as an unknown tool, the entry it would have reached, marked refused.
  */
-export async function answeredOf(hub: Pick<ProxyHub, 'entry' | 'withheldTool'>, name: string, outcome: CallOutcome): Promise<Answered | undefined> {
+export async function answeredOf(catalog: HubCatalog, name: string, outcome: CallOutcome): Promise<Answered | undefined> {
   if (!outcome.found) {
-    const entry = await hub.entry(name).catch(() => undefined);
+    const entry = (await catalog.lookup(name).catch(() => undefined))?.entry;
     return entry ? { entry, refused: true } : undefined;
   }
-  const held = outcome.entry || outcome.meta ? undefined : hub.withheldTool(name);
+  const held = outcome.entry || outcome.meta ? undefined : catalog.withheldTool(name);
   return {
     ...(outcome.entry ? { entry: outcome.entry } : {}),
     ...(outcome.via ? { via: outcome.via } : {}),

@@ -1,24 +1,16 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Runtime } from '../../app/runtime.js';
 import { ToolError } from '../../core/errors.js';
-import { RunBudget, runBudgetSettingsOf } from '../../code/run-budget.js';
+import { runBudgetSettingsOf } from '../../code/run-budget.js';
 import { runCode } from '../../code/sandbox.js';
 import { scriptAnswerOf } from '../../code/tool-value.js';
-import type { ProxyHub } from '../../proxy/hub.js';
+import type { HubCatalog, ProxyHub } from '../../proxy/hub.js';
 import { toCallResult, toErrorResult } from '../../tool/mcp-shape.js';
 import type { BegunCall } from './call-chain.js';
 import { STDIO_IDENTITY } from './call-record.js';
 import type { CallParams, RequestContext } from './request-context.js';
 
-type CodeRun = NonNullable<ProxyHub['codeRun']>;
-
-/** Each serve's runs in flight (code/run-budget.ts): one budget across its clients, views and transports. */
-const budgets = new WeakMap<Runtime, RunBudget>();
-function budgetOf(runtime: Runtime): RunBudget {
-  let budget = budgets.get(runtime);
-  if (!budget) budgets.set(runtime, (budget = new RunBudget()));
-  return budget;
-}
+type CodeRun = NonNullable<HubCatalog['codeRun']>;
 
 /**
  * A view's run_code call (exposure: code): the script runs in the sandbox (code/sandbox.ts), and
@@ -43,12 +35,12 @@ export async function runCodeCall(
     return toErrorResult(new ToolError('INVALID_INPUT', `${code.tool} needs "code": the script to run, as a string.`));
   const asked = typeof args.timeout_ms === 'number' && args.timeout_ms > 0 ? Math.floor(args.timeout_ms) : undefined;
   const limits = { ...code.limits, timeoutMs: Math.min(asked ?? code.limits.timeoutMs, code.limits.timeoutMs) };
-  const settings = runBudgetSettingsOf(runtime.live.loaded?.serve.code);
-  const admitted = budgetOf(runtime).admit(begun.access?.client ?? STDIO_IDENTITY, limits, settings, Date.now());
+  const settings = runBudgetSettingsOf(runtime.configs.live.loaded?.serve.code);
+  const admitted = runtime.serving.runBudget().admit(begun.access?.client ?? STDIO_IDENTITY, limits, settings, Date.now());
   if (!admitted.ok) return toErrorResult(admitted.error);
   const parent = { request: ctx.id, via: code.tool };
   try {
-    const { tree, publishedFor } = await hub.codeTools(begun.access);
+    const { tree, publishedFor } = await hub.catalog.codeTools(begun.access);
     const outcome = await runCode(args.code, {
       tools: tree,
       publishedFor,

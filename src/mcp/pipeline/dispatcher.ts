@@ -48,13 +48,12 @@ type Handler = (params: any, ctx: RequestContext) => Promise<Record<string, unkn
 /** How a call the client cancelled ends in the audit log: it got no answer. */
 const CANCELLED = Object.freeze({ code: 'CANCELLED', message: 'The client cancelled the request; it was not answered.' });
 
-/** The questions put to 2026-07-28 clients and awaiting answers (./person-asker.ts): this process', or the replicas' (serve.store). */
-const openQuestions = new WeakMap<Runtime, QuestionBook>();
+/** The key of the questions put to 2026-07-28 clients and awaiting answers (./person-asker.ts), kept by the runtime's serving state. */
+const OPEN_QUESTIONS = Symbol('open questions');
 function questionsOf(runtime: Runtime): QuestionBook {
-  let questions = openQuestions.get(runtime);
-  const store = runtime.sharedStore;
-  if (!questions) openQuestions.set(runtime, (questions = store ? new SharedQuestions(store) : new OpenQuestions()));
-  return questions;
+  const store = runtime.serving.store;
+  // This process', or the replicas' (serve.store, handed over before serve answers anything).
+  return runtime.serving.kept<QuestionBook>(OPEN_QUESTIONS, () => (store ? new SharedQuestions(store) : new OpenQuestions()));
 }
 
 /** The prompts, resources or templates a client's rules allow, by name (they only read). */
@@ -112,7 +111,7 @@ export class Dispatcher {
     // A config that could not be reloaded is told to the client, at warning level (its own level permitting).
     this.offProblems = options.perRequest
       ? undefined
-      : options.runtime.live.problems.on((message) => {
+      : options.runtime.configs.live.problems.on((message) => {
           if (this.resolved && !this.resolved.clients.wantsLog(this.session, 'warning')) return;
           void downstream.notify({ method: 'notifications/message', params: { level: 'warning', logger: 'mcpkit', data: message } }).catch(() => undefined);
         });
@@ -147,7 +146,12 @@ export class Dispatcher {
       // The hot path relays progress as the upstream sent it (the forwarder puts back the client's token).
       ...(fast ? {} : { progressToken: params._meta?.progressToken, notify: (n: Parameters<NonNullable<CallStart['notify']>>[0]) => ctx.notify(n) }),
     });
-    const refusedFor = () => refusalAnswered(this.making ?? this.options.hub(undefined), fast, params.name);
+    const refusedFor = () =>
+      refusalAnswered(
+        (this.making ?? this.options.hub(undefined)).then((hub) => hub.catalog),
+        fast,
+        params.name,
+      );
     if (begun.refused) return Promise.resolve(this.answer(ctx, begun, begun.refused, refusedFor()));
     const run = () => (fast ? this.runFast(fast, ctx, begun) : this.runOrdinary(params, ctx, begun));
     // Limits kept in the shared store: the call runs once it holds its place there.
@@ -222,12 +226,12 @@ export class Dispatcher {
       const { revoked } = begun;
       const hub = await this.ready();
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
-      const code = hub.codeRun;
+      const code = hub.catalog.codeRun;
       if (code && name === code.tool) {
         const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx));
         return this.answer(ctx, begun, result, { meta: true });
       }
-      const outcome = await hub.call(name, args, {
+      const outcome = await hub.calls.call(name, args, {
         ...this.context,
         signal: revoked ? AbortSignal.any([ctx.signal, revoked]) : ctx.signal,
         requestId: ctx.id,
@@ -240,7 +244,7 @@ export class Dispatcher {
       await begun.progressSent();
       // A call the revocation of its credential cancelled says so, not how its upstream took the cancel.
       if (revoked?.aborted) return this.answer(ctx, begun, toErrorResult(REVOKED));
-      answered = await answeredOf(hub, name, outcome);
+      answered = await answeredOf(hub.catalog, name, outcome);
       if (!outcome.found) throw unknownTool(name, outcome.similar);
       return this.answer(ctx, begun, outcome.result, answered);
     } catch (error) {
@@ -261,13 +265,13 @@ export class Dispatcher {
     const tell = (method: string, params?: Record<string, unknown>, related?: unknown) =>
       void this.downstream.notify({ method, ...(params ? { params } : {}) }, related as never).catch(() => undefined);
     return [
-      hub.onListChanged(() => tell('notifications/tools/list_changed')),
-      hub.onPromptsChanged(() => tell('notifications/prompts/list_changed')),
-      hub.onResourcesChanged(() => tell('notifications/resources/list_changed')),
-      hub.onLog((params, related) => {
+      hub.events.listChanged.on(() => tell('notifications/tools/list_changed')),
+      hub.events.promptsChanged.on(() => tell('notifications/prompts/list_changed')),
+      hub.events.resourcesChanged.on(() => tell('notifications/resources/list_changed')),
+      hub.events.logs.on((params, related) => {
         if (hub.clients.wantsLog(this.session, params.level)) tell('notifications/message', params as Record<string, unknown>, related);
       }),
-      hub.onResourceUpdated((uri) => {
+      hub.events.updates.on((uri) => {
         if (hub.clients.subscribed(this.session, uri)) tell('notifications/resources/updated', { uri });
       }),
     ];
@@ -277,7 +281,7 @@ export class Dispatcher {
   private relay(): DownstreamRelay | undefined {
     const { hasServers, remote = false, runtime } = this.options;
     const capabilities = this.downstream.capabilities();
-    const rootsReachAServer = !remote || Object.values(runtime.live.loaded?.mcp_servers ?? {}).some((server) => server.roots === 'forward');
+    const rootsReachAServer = !remote || Object.values(runtime.configs.live.loaded?.mcp_servers ?? {}).some((server) => server.roots === 'forward');
     if (!hasServers || !needsOwnConnections(capabilities, rootsReachAServer)) return undefined;
     return {
       capabilities: capabilities!,
@@ -308,7 +312,7 @@ export class Dispatcher {
     const shown = () => this.options.access?.()?.allows;
     const hub = () => this.ready();
     const own: Record<string, Handler> = {
-      'tools/list': async () => ({ tools: await (await hub()).list(this.options.access?.()) }),
+      'tools/list': async () => ({ tools: await (await hub()).catalog.list(this.options.access?.()) }),
       'tools/call': (params: CallParams, ctx) => this.call(params, ctx),
       'logging/setLevel': async (params: { level: LoggingLevel }) => {
         // Only upstream servers log to clients: with none, there is nothing to filter.

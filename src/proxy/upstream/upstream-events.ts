@@ -1,14 +1,26 @@
 import type { Client, LoggingMessageNotification, RequestId } from '@modelcontextprotocol/client';
-import { Listeners } from '../../core/listeners.js';
+import { Listeners, type Subscribable } from '../../core/listeners.js';
 
 type LogParams = LoggingMessageNotification['params'];
+
+/** What a server tells, as those who listen see it (`Upstream.events`). */
+export interface UpstreamNotices {
+  /** Its tool list changed: list_changed from the server, or a reconnect. */
+  readonly toolsChanged: Subscribable;
+  readonly promptsChanged: Subscribable;
+  readonly resourcesChanged: Subscribable;
+  /** Log messages (notifications/message), with the downstream call in flight they are about. */
+  readonly logs: Subscribable<[LogParams, RequestId | undefined]>;
+  /** notifications/resources/updated for a URI the server was subscribed to. */
+  readonly updates: Subscribable<[string]>;
+}
 
 /**
  * What an upstream server tells its client, passed on to whoever listens (a view's hub): its
  * lists changed, a log line, a subscribed resource updated; and which downstream calls to it are
  * in flight, oldest first, so that a log line or a question it sends goes to the call it is about.
  */
-export class UpstreamEvents {
+export class UpstreamEvents implements UpstreamNotices {
   readonly toolsChanged = new Listeners();
   readonly promptsChanged = new Listeners();
   readonly resourcesChanged = new Listeners();

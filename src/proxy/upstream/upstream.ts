@@ -1,30 +1,13 @@
-import { EmptyResultSchema } from '@modelcontextprotocol/core';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type {
-  Client,
-  CallToolResult,
-  ClientCapabilities,
-  CompleteRequest,
-  CompleteResult,
-  GetPromptResult,
-  LoggingLevel,
-  LoggingMessageNotification,
-  Prompt,
-  ReadResourceResult,
-  RequestId,
-  Resource,
-  ResourceTemplateType,
-  ServerCapabilities,
-  Tool,
-} from '@modelcontextprotocol/client';
+import type { Client, CallToolResult, ClientCapabilities, LoggingMessageNotification, RequestId, Tool } from '@modelcontextprotocol/client';
 import type { ToolError } from '../../core/errors.js';
-import type { ModernRequest, UpstreamTrace } from '../../tool/context.js';
+import type { UpstreamTrace } from '../../tool/context.js';
 import { modernParams } from '../eras/era.js';
 import { ListenStream } from '../eras/listen-stream.js';
 import { InputBridge } from '../eras/input-bridge.js';
-import { UpstreamEvents } from './upstream-events.js';
+import { UpstreamEvents, type UpstreamNotices } from './upstream-events.js';
 import { routeServerRequests } from './server-requests.js';
-import { ReadThrough } from './upstream-reads.js';
+import { ReadThrough, type UpstreamReads } from './upstream-reads.js';
 import { InFlight } from './in-flight.js';
 import { sendToolCall, type ForwardHow, type UpstreamCall } from './send-call.js';
 import { malformedResult, requestFailure } from './upstream-failure.js';
@@ -38,6 +21,8 @@ export type { DownstreamRelay, UpstreamOptions, UpstreamState } from './upstream
 export type { UpstreamStatus } from './upstream-status.js';
 import { connectionStatus } from './upstream-status.js';
 export type { UpstreamCall } from './send-call.js';
+export type { UpstreamReads } from './upstream-reads.js';
+export type { UpstreamNotices } from './upstream-events.js';
 
 export type LogParams = LoggingMessageNotification['params'];
 
@@ -45,24 +30,29 @@ export type LogParams = LoggingMessageNotification['params'];
 const BRIDGE_PARK_MS = 10 * 60_000;
 
 /**
- * One upstream MCP server as the proxy uses it: its connection (./upstream-connection.ts), its
- * tool list cached and refreshed on list_changed, what it tells the proxy (log messages, list
- * and resource changes), and every request the proxy makes of it, with failures in mcpkit's words.
+ * One upstream MCP server as the proxy uses it, in three roles: its connection and tool calls
+ * (this class: the connection is ./upstream-connection.ts, the tool list cached and refreshed on
+ * list_changed), what the proxy reads of it besides tools (`reads`, ./upstream-reads.ts), and what
+ * it tells the proxy (`events`: log messages, list and resource changes). Failures are in
+ * mcpkit's words.
  */
 export class Upstream {
   readonly name: string;
   private readonly connection: UpstreamConnection;
   private tools?: Tool[];
   /** What the server tells, and the downstream calls it is told during (./upstream-events.ts). */
-  private readonly events = new UpstreamEvents();
-  private wantedLevel?: LoggingLevel;
+  private readonly heard = new UpstreamEvents();
+  /** What the server tells, to listen to (each `on` returns its unsubscribe). */
+  readonly events: UpstreamNotices = this.heard;
   /** The subscriptions/listen stream of a 2026 server (list changes and subscribed resources). */
   private readonly listening: ListenStream;
   /** 2026 clients' calls parked while they answer what this (2025) server asked. */
   private readonly bridge: InputBridge<CallToolResult>;
   /** Tool calls in flight, on either path (retire waits for them). */
   private readonly calls = new InFlight();
-  private readonly reads: ReadThrough;
+  private readonly readThrough: ReadThrough;
+  /** Prompts, resources, templates and completions, read through, and what clients asked the server to send (./upstream-reads.ts). */
+  readonly reads: UpstreamReads;
 
   private readonly refusedBecause: boolean;
 
@@ -76,52 +66,19 @@ export class Upstream {
       connected: async (client) => {
         // A 2026 server says what changed only on a listen stream; it has no session log level to set.
         if (client.getProtocolEra() === 'modern') return void this.listening.attach(client);
-        await this.sendLevel(client).catch((error) => options.logger.warn(`${this.name}: logging/setLevel failed: ${(error as Error).message}`));
+        await this.readThrough.sendLevel(client).catch((error) => options.logger.warn(`${this.name}: logging/setLevel failed: ${(error as Error).message}`));
       },
       reconnected: async (client) => {
         await this.refreshTools(client);
-        this.events.toolsChanged.emit();
+        this.heard.toolsChanged.emit();
       },
     });
-    this.reads = new ReadThrough(this.name, this.connection);
-  }
-
-  /** Called when the tool list changed: list_changed from the server, or a reconnect. Each returns its unsubscribe. */
-  onToolsChanged(listener: () => void): () => void {
-    return this.events.toolsChanged.on(listener);
-  }
-
-  onPromptsChanged(listener: () => void): () => void {
-    return this.events.promptsChanged.on(listener);
-  }
-
-  onResourcesChanged(listener: () => void): () => void {
-    return this.events.resourcesChanged.on(listener);
-  }
-
-  /** Log messages (notifications/message) the server sends. */
-  onLog(listener: (params: LogParams, related: RequestId | undefined) => void): () => void {
-    return this.events.logs.on(listener);
-  }
-
-  /** notifications/resources/updated for a URI the server was subscribed to. */
-  onResourceUpdated(listener: (uri: string) => void): () => void {
-    return this.events.updates.on(listener);
-  }
-
-  /** Marks a downstream call to this server as in flight until the returned function is called. */
-  relate(id: RequestId | undefined): () => void {
-    return this.events.relate(id);
+    this.reads = this.readThrough = new ReadThrough(this.name, this.connection, this.listening);
   }
 
   /** The MCP revision the connection speaks, once connected (2026-07-28, or a 2025 one). */
   protocolVersion(): string | undefined {
     return this.connection.client?.getNegotiatedProtocolVersion();
-  }
-
-  /** The server's capabilities once connected. */
-  capabilities(): ServerCapabilities | undefined {
-    return this.connection.client?.getServerCapabilities();
   }
 
   get timeoutMs(): number {
@@ -175,7 +132,7 @@ export class Upstream {
 
   /** A tool call begins: it is counted in flight, and related to the downstream request that caused it; the returned function ends it (once). */
   private begin(related: RequestId | undefined): () => void {
-    const unrelate = this.relate(related);
+    const unrelate = this.heard.relate(related);
     const end = this.calls.begin();
     return () => {
       unrelate();
@@ -320,77 +277,22 @@ export class Upstream {
     return requestFailure(this.name, tool, error, this.timeoutMs, timeout);
   }
 
-  /** Prompts, resources, templates and completions are read through, not cached: clients ask for them rarely (./upstream-reads.ts). */
-  listPrompts(): Promise<Prompt[]> {
-    return this.reads.listPrompts();
-  }
-
-  getPrompt(name: string, args: Record<string, string> | undefined, modern?: ModernRequest): Promise<GetPromptResult> {
-    return this.reads.getPrompt(name, args, modern);
-  }
-
-  listResources(): Promise<Resource[]> {
-    return this.reads.listResources();
-  }
-
-  listResourceTemplates(): Promise<ResourceTemplateType[]> {
-    return this.reads.listResourceTemplates();
-  }
-
-  readResource(uri: string, modern?: ModernRequest): Promise<ReadResourceResult> {
-    return this.reads.readResource(uri, modern);
-  }
-
-  /** The log level the downstream asked for: sent now when connected, else once connected, to a server that logs. */
-  async setLoggingLevel(level: LoggingLevel): Promise<void> {
-    this.wantedLevel = level;
-    const { state, client } = this.connection;
-    if (state === 'ready' && client) await this.sendLevel(client);
-  }
-
-  /** resources/subscribe or unsubscribe; false for a server that does not take subscriptions. */
-  async subscription(uri: string, on: boolean): Promise<boolean> {
-    const client = await this.connection.connectOrUnavailable();
-    if (client.getProtocolEra() === 'modern') return this.listening.subscription(client, uri, on);
-    if (!client.getServerCapabilities()?.resources?.subscribe) return false;
-    const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
-    await this.reads.request(`${method} ${uri}`, () => client.request({ method, params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs }));
-    return true;
-  }
-
-  /** completion/complete; no candidates from a server that does not complete. */
-  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
-    return this.reads.complete(params);
-  }
-
-  /** The downstream client's roots changed: tell the server, if connected and offered them. */
-  async rootsChanged(): Promise<void> {
-    if (!this.connection.capabilitySet?.split(',').includes('roots')) return;
-    if (this.connection.state === 'ready') await this.connection.client?.sendRootsListChanged().catch(() => undefined);
-  }
-
   /** A new SDK client's handlers: what the server asks and tells. */
   private setUp(client: Client, offered: ClientCapabilities): void {
     routeServerRequests(client, offered, {
       ...(this.connection.options.clientEra === 'modern' ? { bridge: this.bridge } : {}),
       ...(this.connection.options.downstream ? { downstream: this.connection.options.downstream } : {}),
-      related: () => this.events.oldest(),
+      related: () => this.heard.oldest(),
     });
-    this.events.hear(client);
+    this.heard.hear(client);
     client.setNotificationHandler('notifications/tools/list_changed', async () => {
       await this.refreshTools(client).catch((error) => this.connection.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`));
-      this.events.toolsChanged.emit();
+      this.heard.toolsChanged.emit();
     });
-  }
-
-  private async sendLevel(client: Client): Promise<void> {
-    const level = this.wantedLevel;
-    if (!level || !client.getServerCapabilities()?.logging || client.getProtocolEra() === 'modern') return;
-    await this.reads.request('logging/setLevel', () => client.request({ method: 'logging/setLevel', params: { level } }, { timeout: this.timeoutMs }));
   }
 
   private async refreshTools(client: Client): Promise<Tool[]> {
-    this.tools = await this.reads.paged((cursor) =>
+    this.tools = await this.readThrough.paged((cursor) =>
       client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }).then((r) => ({ items: r.tools, next: r.nextCursor })),
     );
     this.connection.options.listed?.(this.tools);
