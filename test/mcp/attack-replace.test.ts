@@ -45,7 +45,10 @@ describe('an agent swaps an approved server for its own', () => {
     try {
       // First use by a person's config: pinned, served.
       expect((await agent.listTools()).tools.map((t) => t.name)).toContain('jobs__greet');
-      expect(Object.keys(sectionOf(readPins(pinFilePath(gateway.config)), 'tools').jobs ?? {})).toEqual(['greet']);
+      // The pin keeper writes first-use pins in a batch a moment after the listing (pin-keeper.ts `queue`).
+      const pinned = () => Object.keys(sectionOf(readPins(pinFilePath(gateway.config)), 'tools').jobs ?? {});
+      expect(await waitFor(() => pinned().length > 0, 10_000)).toBe(true);
+      expect(pinned()).toEqual(['greet']);
 
       const swapped = await agent.callTool({ name: 'server_add', arguments: { name: 'jobs', url: `${theirs.url}/view/evil/mcp`, force: true } });
       expect(textOf(swapped)).toContain('"replaced":true');
