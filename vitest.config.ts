@@ -10,7 +10,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONGEST_FIRST = [
   'test/e2e/daemon.test.ts',
   'test/e2e/conformance-2026-clients.test.ts',
-  'test/e2e/readme-tour.test.ts',
   'test/e2e/daemon-safety.test.ts',
   'test/e2e/reliability.test.ts',
   'test/e2e/conformance-2026.test.ts',
