@@ -257,73 +257,68 @@ describe.concurrent('clients that do not read their answers', () => {
     });
   }
 
-  it(
-    'a stream whose client takes nothing for serve.send_timeout_ms is cut, and serve frees it; a slow reader that keeps reading gets all of it',
-    { timeout: 180_000 },
-    async () => {
-      const dir = tempDir();
-      // An answer far larger than what the kernel's socket buffers take (a few MB on loopback).
-      writeFileSync(join(dir, 'big.txt'), `${'0123456789abcdef'.repeat(4)}\n`.repeat(200_000));
-      const config = writeConfig({ retrieve: { roots: { code: dir }, max_file_bytes: 64 * 1024 * 1024 }, serve: { send_timeout_ms: 1000 } });
-      const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], {
-        env: cleanEnv({ MCPKIT_CONFIG: config }),
-        stdio: ['ignore', 'ignore', 'pipe'],
+  it('a stream whose client takes nothing for serve.send_timeout_ms is cut, and serve frees it; a slow reader that keeps reading gets all of it', async () => {
+    const dir = tempDir();
+    // An answer far larger than what the kernel's socket buffers take (a few MB on loopback).
+    writeFileSync(join(dir, 'big.txt'), `${'0123456789abcdef'.repeat(4)}\n`.repeat(200_000));
+    const config = writeConfig({ retrieve: { roots: { code: dir }, max_file_bytes: 64 * 1024 * 1024 }, serve: { send_timeout_ms: 1000 } });
+    const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], {
+      env: cleanEnv({ MCPKIT_CONFIG: config }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => void (stderr += d));
+    const sockets: Socket[] = [];
+    try {
+      expect(await waitFor(() => /listening on http/.test(stderr), 20_000)).toBe(true);
+      const url = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)![1]!;
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const r = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
       });
-      let stderr = '';
-      child.stderr.on('data', (d) => void (stderr += d));
-      const sockets: Socket[] = [];
-      try {
-        expect(await waitFor(() => /listening on http/.test(stderr), 20_000)).toBe(true);
-        const url = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)![1]!;
-        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-        const r = await fetch(`${url}/mcp`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-          }),
-        });
-        await r.text();
-        const session = { ...headers, 'mcp-session-id': r.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
-        const call = (id: number) =>
-          JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'open_file', arguments: { path: 'code/big.txt' } } });
-        const whole = await fetch(`${url}/mcp`, { method: 'POST', headers: session, body: call(2) }).then((res) => res.arrayBuffer());
-        expect(whole.byteLength).toBeGreaterThan(12_000_000);
+      await r.text();
+      const session = { ...headers, 'mcp-session-id': r.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+      const call = (id: number) =>
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'open_file', arguments: { path: 'code/big.txt' } } });
+      const whole = await fetch(`${url}/mcp`, { method: 'POST', headers: session, body: call(2) }).then((res) => res.arrayBuffer());
+      expect(whole.byteLength).toBeGreaterThan(12_000_000);
 
-        // Three clients ask and never read; one reads slowly but keeps reading.
-        const stalled = [3, 4, 5].map((id) => rawPost(url, session, call(id)));
-        for (const s of stalled) s.pause();
-        const slow = rawPost(url, session, call(6));
-        slow.pause();
-        sockets.push(...stalled, slow);
-        const slowBytes = readToEnd(slow, { everyMs: 150, forMs: 5 });
-        // Cut well within the wait (the time it takes is mostly serve making three 13 MB answers, which
-        // a loaded machine stretches: no tighter wall-clock bound here; the message names the timeout).
-        expect(await waitFor(() => (stderr.match(/cut the answer to POST \/mcp/g) ?? []).length >= 3, 60_000)).toBe(true);
-        expect(stderr).toMatch(/took nothing of \d+ waiting bytes for 1000 ms \(serve\.send_timeout_ms\)/);
-        // Meanwhile serve answers others at once.
-        const ping = await fetch(`${url}/mcp`, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
-        expect(ping.status).toBe(200);
-        await ping.text();
-        // A cut client that reads at last finds its answer short, and the connection closed.
-        const got = await Promise.all(stalled.map((s) => readToEnd(s)));
-        for (const answer of got) {
-          expect(answer.whole).toBe(false);
-          expect(answer.bytes).toBeLessThan(whole.byteLength);
-        }
-        // The slow reader was never cut: it got the whole answer.
-        const slowGot = await slowBytes;
-        expect(slowGot.whole, stderr).toBe(true);
-        expect(slowGot.bytes).toBeGreaterThan(whole.byteLength);
-        expect((stderr.match(/cut the answer to POST \/mcp/g) ?? []).length).toBe(3);
-      } finally {
-        for (const s of sockets) s.destroy();
-        await stopChild(child);
+      // Three clients ask and never read; one reads slowly but keeps reading.
+      const stalled = [3, 4, 5].map((id) => rawPost(url, session, call(id)));
+      for (const s of stalled) s.pause();
+      const slow = rawPost(url, session, call(6));
+      slow.pause();
+      sockets.push(...stalled, slow);
+      const slowBytes = readToEnd(slow, { everyMs: 150, forMs: 5 });
+      // Cut well within the wait (the time it takes is mostly serve making three 13 MB answers, which
+      // a loaded machine stretches: no tighter wall-clock bound here; the message names the timeout).
+      expect(await waitFor(() => (stderr.match(/cut the answer to POST \/mcp/g) ?? []).length >= 3, 60_000)).toBe(true);
+      expect(stderr).toMatch(/took nothing of \d+ waiting bytes for 1000 ms \(serve\.send_timeout_ms\)/);
+      // Meanwhile serve answers others at once.
+      const ping = await fetch(`${url}/mcp`, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+      expect(ping.status).toBe(200);
+      await ping.text();
+      // A cut client that reads at last finds its answer short, and the connection closed.
+      const got = await Promise.all(stalled.map((s) => readToEnd(s)));
+      for (const answer of got) {
+        expect(answer.whole).toBe(false);
+        expect(answer.bytes).toBeLessThan(whole.byteLength);
       }
-    },
-    60_000,
-  );
+      // The slow reader was never cut: it got the whole answer.
+      const slowGot = await slowBytes;
+      expect(slowGot.whole, stderr).toBe(true);
+      expect(slowGot.bytes).toBeGreaterThan(whole.byteLength);
+      expect((stderr.match(/cut the answer to POST \/mcp/g) ?? []).length).toBe(3);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await stopChild(child);
+    }
+  }, 180_000);
 });
