@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/root.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * docs/ARCHITECTURE.md names files, classes and their methods: every one it names exists, so the
@@ -10,15 +11,8 @@ import { ROOT } from '../helpers/root.js';
 const doc = readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
 const spans = [...doc.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (/\.(ts|mjs|cjs)$/.test(name)) out.push(path);
-  }
-  return out;
-}
-const files = [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'test')), ...sources(join(ROOT, 'bench'))];
+const scripts = (name: string) => /\.(ts|mjs|cjs)$/.test(name);
+const files = ['src', 'test', 'bench'].flatMap((dir) => sourceFiles(join(ROOT, dir), scripts));
 const texts = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
 
 /** A path as the page writes it: from the repository, from src/, or within the folder its section is about (then by its name). */

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../helpers/source-files.js';
 import { ROOT } from '../helpers/root.js';
 import { moduleState } from '../helpers/source-shape.js';
 
@@ -27,15 +28,6 @@ function listed(doc: string): Map<string, Set<string>> {
   return out;
 }
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
 describe('moduleState finds what a module keeps between calls', () => {
   it.each([
     ['a top-level let', 'let n = 0;', ['n']],
@@ -57,7 +49,7 @@ describe('moduleState finds what a module keeps between calls', () => {
 
 describe('module-level state in src/ is only what docs/ARCHITECTURE.md lists', () => {
   const allowed = listed(readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8'));
-  const found = sources(join(ROOT, 'src')).flatMap((file) =>
+  const found = sourceFiles(join(ROOT, 'src')).flatMap((file) =>
     moduleState(file, readFileSync(file, 'utf8')).map((state) => ({ ...state, file: relative(join(ROOT, 'src'), file) })),
   );
 

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../helpers/source-files.js';
 import { ROOT } from '../helpers/root.js';
 import { classShapes } from '../helpers/source-shape.js';
 
@@ -13,15 +14,6 @@ const MAX_PUBLIC_MEMBERS = 20;
 
 /** Each entry says why the class keeps more than the limit. */
 const WIDER_BY_DESIGN: Record<string, string> = {};
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 describe('classShapes counts what a class offers', () => {
   it.each([
@@ -44,7 +36,7 @@ describe('classShapes counts what a class offers', () => {
 });
 
 describe(`every class in src/ has at most ${MAX_PUBLIC_MEMBERS} public members`, () => {
-  const shapes = sources(join(ROOT, 'src')).flatMap((file) =>
+  const shapes = sourceFiles(join(ROOT, 'src')).flatMap((file) =>
     classShapes(file, readFileSync(file, 'utf8')).map((shape) => ({ ...shape, file: relative(ROOT, file) })),
   );
 

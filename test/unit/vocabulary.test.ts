@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/root.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * One verb per act, with docs/ARCHITECTURE.md's vocabulary table as the source of truth: a row
@@ -65,15 +66,6 @@ export function breaches(rows: readonly Row[], declared: readonly { where: strin
   );
 }
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
-
 const PAGE = `
 ## Vocabulary
 
@@ -121,7 +113,7 @@ describe('src/ speaks the vocabulary of docs/ARCHITECTURE.md', () => {
   it('uses each reserved word for its act only', () => {
     const rows = vocabularyRows(readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8'));
     expect(rows.map((r) => r.word)).toEqual(expect.arrayContaining(['call', 'dispatch', 'forward', 'send', 'find']));
-    const declared = sources(join(ROOT, 'src')).map((file) => ({ where: relative(ROOT, file), names: declaredNames(file, readFileSync(file, 'utf8')) }));
+    const declared = sourceFiles(join(ROOT, 'src')).map((file) => ({ where: relative(ROOT, file), names: declaredNames(file, readFileSync(file, 'utf8')) }));
     expect(breaches(rows, declared)).toEqual([]);
   });
 });
