@@ -16,22 +16,18 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpFetch, treeCpu } from './http-clients.mjs';
+import { everythingServer as everything, writeEchoConfig } from './echo-view.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const N = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 6);
 const PROFILE = process.env.PROFILE;
 const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-cpu-'));
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const configFile = join(dir, 'mcpkit.yaml');
-writeFileSync(
-  configFile,
-  JSON.stringify({ mcp_servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } }, tool_views: { one: { servers: ['everything'] } } }),
-);
+const configFile = writeEchoConfig(dir);
 const env = { ...process.env, MCPKIT_LOG_LEVEL: 'error' };
 delete env.NODE_EXTRA_CA_CERTS;
 const builds = { ...(process.env.BASE ? { before: join(process.env.BASE, 'bin/run.js') } : {}), after: join(process.env.AFTER ?? root, 'bin/run.js') };

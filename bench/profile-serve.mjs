@@ -6,20 +6,16 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { httpFetch } from './http-clients.mjs';
+import { writeEchoConfig } from './echo-view.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const [path = 'stdio', calls = '20000', bin = join(root, 'bin/run.js')] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'mcpkit-profile-'));
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const configFile = join(dir, 'mcpkit.yaml');
-writeFileSync(
-  configFile,
-  JSON.stringify({ mcp_servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } }, tool_views: { one: { servers: ['everything'] } } }),
-);
+const configFile = writeEchoConfig(dir);
 const env = { ...process.env, MCPKIT_LOG_LEVEL: 'error' };
 const args = ['--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), resolve(bin), 'serve', '--config', configFile];
 const client = new Client({ name: 'bench', version: '1' }, path === 'http-2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
