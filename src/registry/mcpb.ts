@@ -108,9 +108,11 @@ async function unpack(bytes: Buffer, dir: string, maxBytes: number): Promise<voi
   const budget = { left: maxBytes, max: maxBytes };
   try {
     for (const file of files) {
-      const name = file.name.replace(/\\/g, '/');
+      // JSZip takes "../" off a name as it reads it: the name the zip holds is the one judged.
+      const held = file.unsafeOriginalName ?? file.name;
+      const name = held.replace(/\\/g, '/');
       if (name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.split('/').includes('..')) {
-        throw new ToolError('INVALID_INPUT', `The bundle holds the path "${file.name}", which would land outside its folder: it was not installed.`);
+        throw new ToolError('INVALID_INPUT', `The bundle holds the path "${held}", which would land outside its folder: it was not installed.`);
       }
       const target = join(partial, ...name.split('/'));
       if (!target.startsWith(partial + sep)) throw new ToolError('INVALID_INPUT', `The bundle holds the path "${file.name}", outside its folder.`);

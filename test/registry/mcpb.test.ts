@@ -6,6 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEntry } from '../../src/registry/mcpb-manifest.js';
 import { fetchBundle } from '../../src/registry/mcpb.js';
 import { tempDir } from '../helpers/cli.js';
+import { entryOf, zerosEntry, zipOf } from '../helpers/zip-writer.js';
+
+const MIB = 1024 * 1024;
+/**
+ * The bomb unpacks to 512 MiB; refused a chunk at a time, RSS rose about 58 MiB (JSZip's reader
+ * and streams, measured alone), and a shared worker adds noise (55 MB was seen against the old 48
+ * MB bound). Held whole, it rose 1,056 MiB. The bound sits far from both: over three times the
+ * streaming rise, under half the bomb itself.
+ */
+const BOMB_MIB = 512;
+const RSS_BOUND_MIB = 192;
 
 describe('bundleEntry: the manifest as a config entry', () => {
   it("makes the format's substitutions, and each user_config a ${VAR} to set", () => {
@@ -50,19 +61,21 @@ describe('fetchBundle refuses what it cannot trust', () => {
   let server: Server;
   let base = '';
   let climbing: Buffer;
+  let climbingAlone: Buffer;
   let bomb: Buffer;
   beforeAll(async () => {
+    // JSZip writes a folder entry "../" (read back as "/") beside the file; other tools write none,
+    // and JSZip's reader then hands out the name with its "../" taken off.
     const { default: JSZip } = await import('jszip');
     const zip = new JSZip();
     zip.file('manifest.json', '{}');
     zip.file('../outside.txt', 'escaped');
     climbing = await zip.generateAsync({ type: 'nodebuffer' });
-    // A zip bomb: 64 MiB of zeros in a few dozen KB, and a manifest.
-    const big = new JSZip();
-    big.file('manifest.json', '{"server":{"mcp_config":{"command":"node"}}}');
-    big.file('zeros.bin', Buffer.alloc(64 * 1024 * 1024), { compression: 'DEFLATE', compressionOptions: { level: 9 } });
-    bomb = await big.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-    server = createServer((req, res) => res.end(req.url === '/bomb.mcpb' ? bomb : climbing));
+    climbingAlone = zipOf([entryOf('manifest.json', '{}'), entryOf('../outside.txt', 'escaped')]);
+    // A zip bomb: 512 MiB of zeros in about half a MB, and a manifest. Big enough that holding it
+    // whole would raise RSS far past the bound below, whatever else the shared worker holds.
+    bomb = zipOf([entryOf('manifest.json', '{"server":{"mcp_config":{"command":"node"}}}'), zerosEntry('zeros.bin', BOMB_MIB)]);
+    server = createServer((req, res) => res.end(req.url === '/bomb.mcpb' ? bomb : req.url === '/alone.mcpb' ? climbingAlone : climbing));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
@@ -79,13 +92,13 @@ describe('fetchBundle refuses what it cannot trust', () => {
   it('a zip bomb stops at the unpacked cap, counted as it is written: nothing left behind, memory bounded', async () => {
     const cache = tempDir();
     const sha = createHash('sha256').update(bomb).digest('hex');
-    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(bomb.length).toBeLessThan(MIB);
     const rss = process.memoryUsage().rss;
     await expect(fetchBundle(`${base}/bomb.mcpb`, sha, { env: { XDG_CACHE_HOME: cache }, maxUnpackedBytes: 8 * 1024 * 1024 })).rejects.toThrow(
       /more than 8388608 bytes unpacked/,
     );
-    // Inflated a chunk at a time: never the whole 64 MiB in memory at once.
-    expect(process.memoryUsage().rss - rss).toBeLessThan(48 * 1024 * 1024);
+    // Inflated a chunk at a time: never the whole bomb in memory at once.
+    expect(process.memoryUsage().rss - rss).toBeLessThan(RSS_BOUND_MIB * MIB);
     expect(existsSync(join(cache, 'mcpkit', 'bundles', sha))).toBe(false);
     const { readdirSync } = await import('node:fs');
     expect(existsSync(join(cache, 'mcpkit', 'bundles')) ? readdirSync(join(cache, 'mcpkit', 'bundles')) : []).toEqual([]);
@@ -96,6 +109,15 @@ describe('fetchBundle refuses what it cannot trust', () => {
     const sha = createHash('sha256').update(climbing).digest('hex');
     await expect(fetchBundle(`${base}/b.mcpb`, sha, { env: { XDG_CACHE_HOME: cache } })).rejects.toThrow(/would land outside its folder/);
     expect(existsSync(join(cache, 'mcpkit', 'outside.txt'))).toBe(false);
+    expect(existsSync(join(cache, 'mcpkit', 'bundles', sha))).toBe(false);
+  });
+
+  it('a path that climbs out with no folder entry beside it: refused by the name the zip holds, not the one JSZip cleans up', async () => {
+    const cache = tempDir();
+    const sha = createHash('sha256').update(climbingAlone).digest('hex');
+    await expect(fetchBundle(`${base}/alone.mcpb`, sha, { env: { XDG_CACHE_HOME: cache } })).rejects.toThrow(
+      /holds the path "\.\.\/outside\.txt", which would land outside its folder/,
+    );
     expect(existsSync(join(cache, 'mcpkit', 'bundles', sha))).toBe(false);
   });
 });
