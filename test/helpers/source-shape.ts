@@ -105,20 +105,38 @@ function handedOver(reference: ts.Identifier): boolean {
   return (ts.isCallExpression(parent) || ts.isNewExpression(parent)) && (parent.arguments ?? []).some((argument) => argument === reference);
 }
 
-function referencesOf(source: ts.SourceFile, name: string, declaration: ts.Node): ts.Identifier[] {
-  const out: ts.Identifier[] = [];
+/**
+ * Every identifier of a file that reads or writes a name (not `x.name`'s property name), by name:
+ * one walk of the file, instead of one for each top-level const (which cost most of the check).
+ */
+function identifiersByName(source: ts.SourceFile): Map<string, ts.Identifier[]> {
+  const out = new Map<string, ts.Identifier[]>();
   const visit = (node: ts.Node): void => {
-    if (node === declaration) return;
-    if (ts.isIdentifier(node) && node.text === name && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) out.push(node);
+    if (ts.isIdentifier(node) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) {
+      const list = out.get(node.text);
+      if (list) list.push(node);
+      else out.set(node.text, [node]);
+    }
     ts.forEachChild(node, visit);
   };
   visit(source);
   return out;
 }
 
+/** The references to `name` outside its declaration (the declaration's own subtree left out, as its identifier is). */
+function referencesOf(identifiers: Map<string, ts.Identifier[]>, name: string, declaration: ts.Node): ts.Identifier[] {
+  return (identifiers.get(name) ?? []).filter((node) => !within(node, declaration));
+}
+
+function within(node: ts.Node, ancestor: ts.Node): boolean {
+  for (let at: ts.Node | undefined = node; at; at = at.parent) if (at === ancestor) return true;
+  return false;
+}
+
 export function moduleState(fileName: string, text: string): ModuleState[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const out: ModuleState[] = [];
+  let identifiers: Map<string, ts.Identifier[]> | undefined;
   for (const statement of source.statements) {
     if (!ts.isVariableStatement(statement)) continue;
     const flags = statement.declarationList.flags;
@@ -128,7 +146,7 @@ export function moduleState(fileName: string, text: string): ModuleState[] {
       if (kind !== 'const') out.push({ name, kind });
       if (kind !== 'const' || !ts.isIdentifier(declaration.name)) continue;
       const collection = declaration.initializer !== undefined && COLLECTIONS.test(declaration.initializer.getText(source));
-      const references = referencesOf(source, name, declaration.name);
+      const references = referencesOf((identifiers ??= identifiersByName(source)), name, declaration.name);
       if (references.some((r) => mutates(r) || (collection && handedOver(r)))) out.push({ name, kind: 'mutated const' });
     }
   }
