@@ -25,6 +25,8 @@ export interface WorkerJob {
   code: string;
   tools: ToolTree;
   limits: RunLimits;
+  /** QuickJS's WebAssembly, compiled once by the host and shared by every run's thread (./engine-module.ts). */
+  engine?: WebAssembly.Module;
 }
 
 /** A failure as the script's `Error` sees it: mcpkit's error object, as JSON. */

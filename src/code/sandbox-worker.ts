@@ -3,6 +3,7 @@ import variant from '@jitl/quickjs-wasmfile-release-sync';
 import type { QuickJSSyncVariant } from 'quickjs-emscripten-core';
 import {
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   shouldInterruptAfterDeadline,
   type QuickJSContext,
   type QuickJSDeferredPromise,
@@ -24,7 +25,8 @@ const job = workerData as WorkerJob;
 const port = parentPort!;
 const send = (message: FromWorker) => port.postMessage(message);
 
-const QuickJS = await newQuickJSWASMModuleFromVariant(variant as unknown as QuickJSSyncVariant);
+const base = variant as unknown as QuickJSSyncVariant;
+const QuickJS = await newQuickJSWASMModuleFromVariant(job.engine ? newVariant(base, { wasmModule: job.engine }) : base);
 const runtime = QuickJS.newRuntime();
 runtime.setMemoryLimit(job.limits.memoryBytes);
 runtime.setMaxStackSize(job.limits.stackBytes);

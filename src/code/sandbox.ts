@@ -5,6 +5,7 @@ import { packageRoot } from '../core/version.js';
 import type { CodeLimits } from './limits.js';
 import { asScriptCall, insideAScript, nestedRunRefused, startsARun } from './nested-runs.js';
 import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerJob } from './protocol.js';
+import { engineModule } from './engine-module.js';
 import { engineFailure, type EngineFailure } from './script-errors.js';
 import { toJavaScript, type StrippedScript } from './strip-types.js';
 import { failureOf, type ScriptAnswer } from './tool-value.js';
@@ -47,7 +48,8 @@ export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> 
   // Whatever path an inner call of a script took to get here, it does not start a run (./nested-runs.ts).
   if (insideAScript()) throw nestedRunRefused();
   const script = toJavaScript(code);
-  return new Promise<CodeOutcome>((resolve, reject) => new ScriptRun(run, script, resolve, reject).start());
+  const engine = await engineModule();
+  return new Promise<CodeOutcome>((resolve, reject) => new ScriptRun(run, script, engine, resolve, reject).start());
 }
 
 /** One run of a script: its worker, its deadline, and its tool calls, at most maxParallel at once. */
@@ -63,6 +65,7 @@ class ScriptRun {
   constructor(
     private readonly run: CodeRun,
     private readonly script: StrippedScript,
+    private readonly engine: WebAssembly.Module | undefined,
     private readonly resolve: (outcome: CodeOutcome) => void,
     private readonly reject: (error: ToolError) => void,
   ) {}
@@ -79,6 +82,7 @@ class ScriptRun {
     const job: WorkerJob = {
       code: this.script.js,
       tools: this.run.tools,
+      ...(this.engine ? { engine: this.engine } : {}),
       limits: {
         timeoutMs: limits.timeoutMs,
         deadline: Date.now() + limits.timeoutMs,

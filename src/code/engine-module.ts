@@ -1,0 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+/**
+ * QuickJS's WebAssembly, compiled once per process and handed to each run's worker thread: a
+ * thread that compiles it itself pays for the compile, and for V8's optimising of its hot
+ * functions, in every run. A compiled module crosses to a thread without being copied.
+ */
+let compiled: Promise<WebAssembly.Module | undefined> | undefined;
+
+export function engineModule(): Promise<WebAssembly.Module | undefined> {
+  compiled ??= (async () => {
+    try {
+      const file = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
+      return await WebAssembly.compile(await readFile(file));
+    } catch {
+      // The worker then loads the engine itself, as it did before.
+      return undefined;
+    }
+  })();
+  return compiled;
+}
