@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, runCommand, tempDir } from '../helpers/cli.js';
 import { daemonRuntimeDir, type Finished } from '../helpers/daemons.js';
 import { alive, SERVERS } from '../helpers/upstreams.js';
@@ -76,6 +76,21 @@ describe.concurrent('the daemon answers only for its own project', () => {
 });
 
 describe.concurrent('the daemon survives a peer that does not speak its protocol', () => {
+  /**
+   * One daemon for the three peers below: each is a connection of its own, and each test ends by
+   * asking whether the daemon is still well, so a daemon each proved nothing more. They take
+   * their turns (it.sequential), so that no test's memory reading counts another's output; the
+   * group as a whole runs beside the tests above.
+   */
+  const ends: (() => Promise<void>)[] = [];
+  let daemon: Awaited<ReturnType<typeof started>>;
+  beforeAll(async () => {
+    daemon = await started((end) => void ends.push(end));
+  }, 60_000);
+  afterAll(async () => {
+    for (const end of ends) await end();
+  });
+
   async function started(finished: Finished) {
     const dir = tempDir();
     const run = daemonRuntimeDir(finished);
@@ -108,16 +123,16 @@ describe.concurrent('the daemon survives a peer that does not speak its protocol
       });
     });
 
-  it('a line that is not JSON is answered with an error, and the daemon goes on', async ({ onTestFinished }) => {
-    const { socket, healthy } = await started(onTestFinished);
+  it.sequential('a line that is not JSON is answered with an error, and the daemon goes on', async () => {
+    const { socket, healthy } = daemon;
     const answer = await exchange(socket, ['this is not json\n']);
     expect(answer).toMatch(/"type":"error".*not JSON/);
     expect(await exchange(socket, ['{"just":"json"}\n'])).toMatch(/not a request/);
     expect(await healthy()).toBe(true);
   });
 
-  it('a frame without an end is cut at its limit, without the daemon growing', async ({ onTestFinished }) => {
-    const { socket, pid, healthy } = await started(onTestFinished);
+  it.sequential('a frame without an end is cut at its limit, without the daemon growing', async () => {
+    const { socket, pid, healthy } = daemon;
     const before = rssOf(pid);
     const answer = await exchange(
       socket,
@@ -128,37 +143,41 @@ describe.concurrent('the daemon survives a peer that does not speak its protocol
     expect(await healthy()).toBe(true);
   });
 
-  it('a client that never reads is cut off, and the daemon does not hold its whole output', async ({ onTestFinished }) => {
-    const { dir, env, socket, pid, healthy } = await started(onTestFinished);
-    // About 60 MB of matches.
-    writeFileSync(join(dir, 'big.txt'), `${'match '.repeat(25)}\n`.repeat(400_000));
-    const request = {
-      build: build(),
-      cwd: dir,
-      env: env as Record<string, string>,
-      operation: { op: 'command', argv: ['retrieve', 'search', 'match', '--limit', '0'], colors: { out: 0, err: 0 } },
-    };
-    const c = createConnection(socket);
-    c.on('error', () => undefined);
-    await new Promise<void>((resolve) => c.once('connect', () => resolve()));
-    c.pause(); // reads nothing for a while
-    c.write(`${JSON.stringify(request)}\n`);
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
-    await new Promise((r) => setTimeout(r, 4000));
-    clearInterval(sampler);
-    // Then reads what was left for it: the daemon cut it off, so far less than the whole output, and no result.
-    let received = 0;
-    let last = '';
-    c.on('data', (d: Buffer) => {
-      received += d.length;
-      last = d.toString('utf8').slice(-200);
-    });
-    c.resume();
-    await new Promise<void>((resolve) => c.once('close', () => resolve()));
-    expect(received).toBeLessThan(40 * 1024 * 1024);
-    expect(last).not.toContain('"type":"result"');
-    expect(peak).toBeLessThan(400 * 1024 * 1024);
-    expect(await healthy()).toBe(true);
-  }, 60_000);
+  it.sequential(
+    'a client that never reads is cut off, and the daemon does not hold its whole output',
+    async () => {
+      const { dir, env, socket, pid, healthy } = daemon;
+      // About 60 MB of matches.
+      writeFileSync(join(dir, 'big.txt'), `${'match '.repeat(25)}\n`.repeat(400_000));
+      const request = {
+        build: build(),
+        cwd: dir,
+        env: env as Record<string, string>,
+        operation: { op: 'command', argv: ['retrieve', 'search', 'match', '--limit', '0'], colors: { out: 0, err: 0 } },
+      };
+      const c = createConnection(socket);
+      c.on('error', () => undefined);
+      await new Promise<void>((resolve) => c.once('connect', () => resolve()));
+      c.pause(); // reads nothing for a while
+      c.write(`${JSON.stringify(request)}\n`);
+      let peak = 0;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
+      await new Promise((r) => setTimeout(r, 4000));
+      clearInterval(sampler);
+      // Then reads what was left for it: the daemon cut it off, so far less than the whole output, and no result.
+      let received = 0;
+      let last = '';
+      c.on('data', (d: Buffer) => {
+        received += d.length;
+        last = d.toString('utf8').slice(-200);
+      });
+      c.resume();
+      await new Promise<void>((resolve) => c.once('close', () => resolve()));
+      expect(received).toBeLessThan(40 * 1024 * 1024);
+      expect(last).not.toContain('"type":"result"');
+      expect(peak).toBeLessThan(400 * 1024 * 1024);
+      expect(await healthy()).toBe(true);
+    },
+    60_000,
+  );
 });

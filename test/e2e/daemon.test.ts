@@ -28,9 +28,15 @@ function setUp(finished: Finished, config: string, extra: Record<string, string>
    * process (the warm line is the process under test; its daemon client lives in bin/run.js).
    */
   const alone = (args: string[], options: { cwd?: string } = {}) => runCommand([...args, '--no-daemon'], { env, cwd: options.cwd ?? dir });
+  /**
+   * A line whose own work is the point, not the daemon's hop (daemon status, stop and list, a
+   * config edit), run in this process: it is a client of the daemon as the process would be, and
+   * bin/run.js hands none of these to the daemon.
+   */
+  const here = (args: string[]) => runCommand(args, { env, cwd: dir });
   // What the daemon says of itself, asked in this process (the daemon is the process under test, not this command).
-  const status = async () => JSON.parse((await runCommand(['daemon', 'status', '--json'], { env, cwd: dir })).stdout) as DaemonState;
-  return { dir, file, env, runtimeDir, mcpkit, alone, status };
+  const status = async () => JSON.parse((await here(['daemon', 'status', '--json'])).stdout) as DaemonState;
+  return { dir, file, env, runtimeDir, mcpkit, here, alone, status };
 }
 
 interface DaemonState {
@@ -58,12 +64,12 @@ describe.concurrent('mcpkit daemon', () => {
   it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs; listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async ({
     onTestFinished,
   }) => {
-    const { mcpkit, status, runtimeDir } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, status, runtimeDir } = setUp(onTestFinished, EVERYTHING);
     const missing = await runCli(['daemon', 'start', '--config', 'no-such.yaml'], { env: cleanEnv({ XDG_RUNTIME_DIR: tempDir() }), cwd: tempDir() });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
 
-    const none = await mcpkit(['daemon', 'status']);
+    const none = await here(['daemon', 'status']);
     expect(none.code).toBe(1);
     expect(none.stdout).toContain('No mcpkit daemon runs for');
 
@@ -78,7 +84,7 @@ describe.concurrent('mcpkit daemon', () => {
     expect(state.running).toBe(true);
     expect(state.status!.upstreams).toEqual([expect.objectContaining({ name: 'everything', state: 'ready', tools: expect.any(Number) })]);
     expect(state.status!.memory.rss_bytes).toBeGreaterThan(0);
-    const text = await mcpkit(['daemon', 'status']);
+    const text = await here(['daemon', 'status']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/pid \d+, up \d+s/);
     expect(text.stdout).toMatch(/everything\s+ready/);
@@ -86,11 +92,11 @@ describe.concurrent('mcpkit daemon', () => {
     expect(statSync(state.socket).mode & 0o777).toBe(0o600);
     expect(statSync(join(runtimeDir, 'mcpkit')).mode & 0o777).toBe(0o700);
 
-    const stopped = await mcpkit(['daemon', 'stop']);
+    const stopped = await here(['daemon', 'stop']);
     expect(stopped.stdout).toBe(`mcpkit daemon stopped (pid ${state.status!.pid}).\n`);
     expect(alive(state.status!.pid)).toBe(false);
     expect(existsSync(state.socket)).toBe(false);
-    expect((await mcpkit(['daemon', 'stop'])).stdout).toContain('No mcpkit daemon runs');
+    expect((await here(['daemon', 'stop'])).stdout).toContain('No mcpkit daemon runs');
 
     chmodSync(join(runtimeDir, 'mcpkit'), 0o755);
     const refused = await mcpkit(['daemon', 'start']);
@@ -232,7 +238,7 @@ describe.concurrent('mcpkit daemon', () => {
   }, 60_000);
 
   it('a killed daemon: the next command does the work itself and removes the socket', async ({ onTestFinished }) => {
-    const { mcpkit, status } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, status } = setUp(onTestFinished, EVERYTHING);
     const started = await mcpkit(['daemon', 'start']);
     expect(started.code, started.stderr).toBe(0);
     const { socket, status: s } = await status();
@@ -243,13 +249,13 @@ describe.concurrent('mcpkit daemon', () => {
     const r = await mcpkit(['call', 'echo', 'message=after']);
     expect(r).toMatchObject({ code: 0, stdout: 'Echo: after\n' });
     expect(existsSync(socket)).toBe(false);
-    expect((await mcpkit(['daemon', 'status'])).code).toBe(1);
+    expect((await here(['daemon', 'status'])).code).toBe(1);
     const again = await mcpkit(['daemon', 'start']);
     expect(again.code, again.stderr).toBe(0);
   }, 60_000);
 
   it('a daemon of another build is never used: commands do the work themselves; start (and daemon: auto) replace it', async ({ onTestFinished }) => {
-    const { dir, mcpkit, status, file } = setUp(onTestFinished, EVERYTHING);
+    const { dir, mcpkit, here, status, file } = setUp(onTestFinished, EVERYTHING);
     // Another build of mcpkit: the same code with another build identity.
     const other = join(dir, 'other-mcpkit');
     mkdirSync(other);
@@ -259,7 +265,7 @@ describe.concurrent('mcpkit daemon', () => {
     expect((await mcpkit(['daemon', 'start'], { entry: join(other, 'bin/run.js') })).code).toBe(0);
     const old = await status();
     expect(old).toMatchObject({ running: true, other_build: true });
-    expect((await mcpkit(['daemon', 'status'])).stdout).toContain('another build than this mcpkit');
+    expect((await here(['daemon', 'status'])).stdout).toContain('another build than this mcpkit');
 
     const before = (await status()).status!.requests;
     expect(await mcpkit(['call', 'echo', 'message=mine'])).toMatchObject({ code: 0, stdout: 'Echo: mine\n' });
@@ -291,10 +297,10 @@ describe.concurrent('mcpkit daemon', () => {
   it('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async ({
     onTestFinished,
   }) => {
-    const { mcpkit, alone, status, file } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, alone, status, file } = setUp(onTestFinished, EVERYTHING);
     await mcpkit(['daemon', 'start']);
     expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
-    const added = await mcpkit(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
+    const added = await here(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
     expect(added.code, added.stderr).toBe(0);
     const tools = await mcpkit(['tools', '--json']);
     expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toEqual(expect.arrayContaining(['everything__echo', 'memory__read_graph']));
@@ -319,10 +325,10 @@ describe.concurrent('mcpkit daemon', () => {
 
 describe('every daemon of yours', () => {
   it('daemon list shows one per config; daemon stop --all stops them all', async ({ onTestFinished }) => {
-    const { dir, mcpkit, env } = setUp(onTestFinished, 'mcp_servers: {}\n');
+    const { dir, mcpkit, here } = setUp(onTestFinished, 'mcp_servers: {}\n');
     const second = join(dir, 'second.yaml');
     writeFileSync(second, 'mcp_servers: {}\n');
-    expect((await mcpkit(['daemon', 'list'])).stdout).toBe('No mcpkit daemon runs.\n');
+    expect((await here(['daemon', 'list'])).stdout).toBe('No mcpkit daemon runs.\n');
     for (const args of [
       ['daemon', 'start'],
       ['daemon', 'start', '--config', second],
@@ -330,14 +336,14 @@ describe('every daemon of yours', () => {
       const r = await mcpkit(args);
       expect(r.code, r.stderr).toBe(0);
     }
-    const listed = JSON.parse((await mcpkit(['daemon', 'list', '--json'])).stdout) as { daemons: { config: string; status: { pid: number } }[] };
+    const listed = JSON.parse((await here(['daemon', 'list', '--json'])).stdout) as { daemons: { config: string; status: { pid: number } }[] };
     expect(listed.daemons.map((d) => d.config)).toEqual([join(dir, 'mcpkit.yaml'), second].sort());
-    const stopped = await mcpkit(['daemon', 'stop', '--all', '--json']);
+    const stopped = await here(['daemon', 'stop', '--all', '--json']);
     expect(stopped.code, stopped.stderr).toBe(0);
     expect((JSON.parse(stopped.stdout) as { stopped: { pid: number }[] }).stopped.map((s) => s.pid).sort()).toEqual(
       listed.daemons.map((d) => d.status.pid).sort(),
     );
     for (const d of listed.daemons) expect(alive(d.status.pid)).toBe(false);
-    expect((await mcpkit(['daemon', 'ls'], { env })).stdout).toBe('No mcpkit daemon runs.\n');
+    expect((await here(['daemon', 'ls'])).stdout).toBe('No mcpkit daemon runs.\n');
   }, 60_000);
 });

@@ -1,9 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCommand, tempDir } from '../helpers/cli.js';
 
-/** What came from outside reaches a terminal without its escape sequences. */
+/**
+ * What came from outside reaches a terminal without its escape sequences. The commands run in
+ * this process (runCommand): what they print is the point, and it is printed by the same code.
+ */
 const RAW_CONTROL = /[\u001b\r\u0007]/; // eslint-disable-line no-control-regex -- finding them is the point
 const MALFORMED = { command: process.execPath, args: [join(ROOT, 'test/fixtures/malformed-server.mjs')] };
 
@@ -14,7 +17,7 @@ describe('outside text in a terminal', () => {
     writeFileSync(config, JSON.stringify({ mcp_servers: { broken: MALFORMED } }));
     const env = cleanEnv({ MCPKIT_CONFIG: config, MCPKIT_NO_DAEMON: '1' });
     for (const args of [['tools'], ['server', 'test', 'broken']]) {
-      const r = await runCli(args, { env, cwd: dir });
+      const r = await runCommand(args, { env, cwd: dir });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout, args.join(' ')).toContain('fine answers\\u001b]0;pwned\\u0007\\r\\u001b[2KAPPROVED'.slice(0, 40));
       expect(r.stdout, args.join(' ')).not.toMatch(RAW_CONTROL);
@@ -41,7 +44,7 @@ describe('outside text in a terminal', () => {
       bytes_out: 0,
     };
     writeFileSync(log, `${JSON.stringify(line)}\n`);
-    const r = await runCli(['stats', '--audit-log', log], { env: cleanEnv(), cwd: dir });
+    const r = await runCommand(['stats', '--audit-log', log], { env: cleanEnv(), cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('evil\\u001b[2J');
     expect(r.stdout).toContain('tool\\u001b[31m');

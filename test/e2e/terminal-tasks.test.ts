@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, runCli, runCommand, tempDir } from '../helpers/cli.js';
 import { SERVERS } from '../helpers/upstreams.js';
 
 /**
@@ -15,20 +15,27 @@ mkdirSync(runtimeDir, { mode: 0o700 });
 const file = join(dir, 'mcpkit.yaml');
 writeFileSync(file, `mcp_servers:\n  everything: ${JSON.stringify(SERVERS.everything)}\n`);
 const env = cleanEnv({ XDG_RUNTIME_DIR: runtimeDir, MCPKIT_CONFIG: file });
+/** `call --task` as a user's shell runs it: the process that starts the daemon, or hands the call to it. */
 const mcpkit = (args: string[]) => runCli(args, { env, cwd: dir });
-const json = async (args: string[]) => {
-  const r = await mcpkit([...args, '--json']);
+/**
+ * The `tasks` commands and `daemon stop`, run in this process: each is a client of the daemon
+ * that holds the tasks (it connects to the socket the environment names), so the daemon is still
+ * what answers; a process start each would add nothing the test looks at.
+ */
+const here = (args: string[]) => runCommand(args, { env, cwd: dir });
+const json = async (args: string[], run = here) => {
+  const r = await run([...args, '--json']);
   return { ...r, body: JSON.parse(r.stdout || '{}') as Record<string, any> };
 };
 
 afterAll(async () => {
-  await mcpkit(['daemon', 'stop']);
+  await here(['daemon', 'stop']);
 });
 
 describe('tasks in the terminal', () => {
   it('call --task starts the daemon and answers with a task at once; tasks wait prints its result; cancel stops one; list shows both', async () => {
     const started = Date.now();
-    const first = await json(['call', 'everything__trigger-long-running-operation', 'duration=2', 'steps=4', '--task']);
+    const first = await json(['call', 'everything__trigger-long-running-operation', 'duration=2', 'steps=4', '--task'], mcpkit);
     expect(first.code, first.stderr).toBe(0);
     expect(first.body).toMatchObject({
       task_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -36,19 +43,19 @@ describe('tasks in the terminal', () => {
       tool: 'everything__trigger-long-running-operation',
     });
     const id = first.body.task_id as string;
-    const waited = await mcpkit(['tasks', 'wait', id]);
+    const waited = await here(['tasks', 'wait', id]);
     expect(waited.code, waited.stderr).toBe(0);
     expect(waited.stdout).toContain('Long running operation completed');
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect((await json(['tasks', 'get', id])).body).toMatchObject({ status: 'completed' });
 
-    const long = await json(['call', 'everything__trigger-long-running-operation', 'duration=60', 'steps=60', '--task']);
+    const long = await json(['call', 'everything__trigger-long-running-operation', 'duration=60', 'steps=60', '--task'], mcpkit);
     const longId = long.body.task_id as string;
     // The 60-second task is the one asked about while it runs: a loaded machine can spend the short
     // one's 2 seconds on starting the CLI twice.
     expect((await json(['tasks', 'get', longId])).body).toMatchObject({ task_id: longId, status: 'working' });
     expect((await json(['tasks', 'cancel', longId])).body).toMatchObject({ status: 'cancelled' });
-    const cancelled = await mcpkit(['tasks', 'wait', longId]);
+    const cancelled = await here(['tasks', 'wait', longId]);
     expect(cancelled.code).toBe(1);
     expect(cancelled.stderr).toContain('was cancelled');
     const listed = await json(['tasks', 'list']);
@@ -56,11 +63,11 @@ describe('tasks in the terminal', () => {
   }, 60_000);
 
   it('an unknown task, and no daemon at all, say so', async () => {
-    const unknown = await mcpkit(['tasks', 'get', 'no-such-task']);
+    const unknown = await here(['tasks', 'get', 'no-such-task']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("No task no-such-task in this config's daemon");
-    expect((await mcpkit(['daemon', 'stop'])).code).toBe(0);
-    const none = await mcpkit(['tasks', 'list']);
+    expect((await here(['daemon', 'stop'])).code).toBe(0);
+    const none = await here(['tasks', 'list']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('No daemon runs for this config');
   }, 30_000);
@@ -71,6 +78,7 @@ describe('tasks in the terminal', () => {
     expect(started.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
     const id = started.stdout.trim();
     expect(started.stderr).toContain(`Follow it with: mcpkit tasks wait ${id}`);
-    expect((await mcpkit(['tasks', 'wait', id])).code).toBe(0);
+    const waited = await here(['tasks', 'wait', id]);
+    expect(waited.code, waited.stderr).toBe(0);
   }, 30_000);
 });

@@ -69,14 +69,14 @@ describe.concurrent('machine-readable output stays pure', () => {
 
   it('config path: the path alone on stdout, why on stderr', async () => {
     const dir = tempDir();
-    const r = await runCli(['config', 'path'], { env: cleanEnv({ MCPKIT_CONFIG: `${dir}/team.yaml` }), cwd: dir });
+    const r = await runCommand(['config', 'path'], { env: cleanEnv({ MCPKIT_CONFIG: `${dir}/team.yaml` }), cwd: dir });
     expect(r.stdout).toBe(`${dir}/team.yaml\n`);
     expect(r.stderr).toContain('chosen by MCPKIT_CONFIG; the file does not exist');
   });
 
   it('tools --json lists exactly what serve offers, each with its input schema', async () => {
     const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({}) });
-    const listed = JSON.parse((await runCli(['tools', '--json'], { env })).stdout) as { name: string; input_schema: { type: string } }[];
+    const listed = JSON.parse((await runCommand(['tools', '--json'], { env })).stdout) as { name: string; input_schema: { type: string } }[];
     for (const tool of listed) expect(tool.input_schema.type).toBe('object');
     expect(listed.map((t) => t.name)).not.toContain('switch_tenant_id'); // an admin tool, off
     const client = new Client({ name: 'terminal', version: '1' });
@@ -278,7 +278,8 @@ describe.concurrent('long waits say what they wait for', () => {
       try {
         return await call(env);
       } finally {
-        await runCli(['daemon', 'stop'], { env });
+        // Stopping it is no part of what is asked: in this process, a client of the daemon as any.
+        await runCommand(['daemon', 'stop'], { env });
       }
     };
     const [piped, logged, tty, viaDaemon, viaDaemonTty] = await Promise.all([
@@ -348,7 +349,7 @@ describe.concurrent('shell completion (@oclif/plugin-autocomplete)', () => {
     expect(serverCommands.filter((c) => ['ls', 'rm', 'get', 'mv'].includes(c))).toEqual([]);
     expect(new Set(serverCommands).size).toBe(serverCommands.length);
     expect(complete(['mcpkit', 'daemon', 'l'])).toBe('list');
-    expect((await runCli(['server', 'ls'], { env })).code).toBe(0);
+    expect((await runCommand(['server', 'ls'], { env })).code).toBe(0);
   }, 30_000);
 
   it('a shell it does not know is a usage error (exit 2), as every other one is', async () => {

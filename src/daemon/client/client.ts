@@ -26,6 +26,12 @@ export interface DaemonHandlers {
   out?: (text: string) => void;
   err?: (text: string) => void;
   waiting?: (message: string, kind?: WaitKind) => void;
+  /**
+   * A line another program runs in its own process (cli/in-process.ts): what one line learned of
+   * the daemon does not hold for the next, since a daemon may start or be replaced between two
+   * lines, so it is neither remembered nor read from the process's memo.
+   */
+  hosted?: boolean;
 }
 
 /** Whether the terminal may use a daemon at all: not with --no-daemon or MCPKIT_NO_DAEMON=1. */
@@ -56,10 +62,14 @@ export async function viaDaemon(
   env = process.env,
   cwd = process.cwd(),
 ): Promise<DaemonAnswer> {
-  if (memo[SETTLED]) return memo[SETTLED];
+  if (!handlers.hosted && memo[SETTLED]) return memo[SETTLED];
   const place = daemonPlace(configPath, env);
   const socket = await reach(place);
-  if (!socket) return (memo[SETTLED] = { kind: 'absent' });
+  if (!socket) {
+    const absent: DaemonAnswer = { kind: 'absent' };
+    if (!handlers.hosted) memo[SETTLED] = absent;
+    return absent;
+  }
   return exchange(socket, operation, handlers, env, place.config, cwd);
 }
 
@@ -138,7 +148,7 @@ async function exchange(
   if (last.type === 'result') return { kind: 'done', result: last.result };
   const answer: DaemonAnswer = { kind: 'bypass', reason: last.reason, detail: last.detail };
   if (last.reason === 'build' || last.reason === 'environment') {
-    memo[SETTLED] = answer;
+    if (!handlers.hosted) memo[SETTLED] = answer;
     sayBypassed(answer.reason, answer.detail, env);
   }
   return answer;

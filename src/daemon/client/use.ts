@@ -24,6 +24,7 @@ export async function throughDaemon(
       // What a hook writes to stderr while the daemon runs the call (core/caller-stderr.ts).
       err: (text) => commandScope().io.err(text),
       ...(options.item ? { item: options.item } : {}),
+      hosted: commandScope().hosted,
     },
     runtime.env,
     runtime.cwd,
