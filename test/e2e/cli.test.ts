@@ -195,14 +195,15 @@ describe.concurrent('the CLI as a user runs it', () => {
 describe('--help', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { examples?: string[] }> };
   const ids = Object.keys(manifest.commands);
-  // Every command's help in one process (test/fixtures/help-of-commands.mjs: through oclif as
-  // bin/run.js runs it), not a process each: the start-up is what a process per command costs.
-  // The processes below show that what it prints is what `mcpkit ID --help` prints.
+  // Every command's help in one process (test/fixtures/oclif-lines.mjs: through oclif as bin/run.js
+  // runs it), not a process each: the start-up is what a process per command costs. The
+  // processes below show that what it prints is what `mcpkit ID --help` prints.
   const helps = new Map<string, { code: number | string; stdout: string }>();
   beforeAll(async () => {
-    const r = await runCli(ids, { entry: join(ROOT, 'test/fixtures/help-of-commands.mjs') });
+    const lines = ids.map((id) => [...id.split(':'), '--help']);
+    const r = await runCli([JSON.stringify(lines)], { entry: join(ROOT, 'test/fixtures/oclif-lines.mjs') });
     expect(r.code, r.stderr).toBe(0);
-    for (const help of JSON.parse(r.stdout) as { id: string; code: number | string; stdout: string }[]) helps.set(help.id, help);
+    (JSON.parse(r.stdout) as { code: number | string; stdout: string }[]).forEach((help, i) => helps.set(ids[i]!, help));
   }, 120_000);
 
   it.each(ids)('%s has usage and at least one example', (id) => {
