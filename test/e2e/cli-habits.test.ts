@@ -63,7 +63,11 @@ describe.concurrent('mcpkit version', () => {
   it('prints what --version prints, and each part with --json', async () => {
     const env = cleanEnv();
     // --version is bin/run.js's to read (a process); the command's own output is the same in this process.
-    const [plain, flag, json] = await Promise.all([runCommand(['version'], { env }), runCli(['--version'], { env }), runCommand(['version', '--json'], { env })]);
+    const [plain, flag, json] = await Promise.all([
+      runCommand(['version'], { env }),
+      runCli(['--version'], { env }),
+      runCommand(['version', '--json'], { env }),
+    ]);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe(flag.stdout);
     const about = JSON.parse(json.stdout) as Record<string, string>;

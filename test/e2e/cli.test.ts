@@ -216,9 +216,12 @@ describe('--help', () => {
   });
 
   // A plain command, and those bin/run.js looks at before oclif (serve, a warm command, retrieve's fast path).
-  it.concurrent.for(['config:show', 'serve', 'call', 'view:tools', 'retrieve:search'])('mcpkit %s --help, as a process, prints the same', async (id, { expect }) => {
-    const r = await runCli([...id.split(':'), '--help']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(helps.get(id)?.stdout);
-  });
+  it.concurrent.for(['config:show', 'serve', 'call', 'view:tools', 'retrieve:search'])(
+    'mcpkit %s --help, as a process, prints the same',
+    async (id, { expect }) => {
+      const r = await runCli([...id.split(':'), '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(helps.get(id)?.stdout);
+    },
+  );
 });

@@ -93,21 +93,33 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
       return (await shellStdout(bash!, ['-c', script], { env, cwd: dirname(file) })).split('\n').filter(Boolean).sort();
     };
     await expectCompletions(complete, [
-      [['mcpkit', 'server', 'show', ''], ['alpha', 'beta']],
+      [
+        ['mcpkit', 'server', 'show', ''],
+        ['alpha', 'beta'],
+      ],
       [['mcpkit', 'server', 'show', 'b'], ['beta']],
-      [['mcpkit', 'view', 'add-server', 'research', ''], ['alpha', 'beta']],
+      [
+        ['mcpkit', 'view', 'add-server', 'research', ''],
+        ['alpha', 'beta'],
+      ],
       [['mcpkit', 'view', 'show', ''], ['research']],
       [['mcpkit', 'clients', 'rotate', ''], ['alice']],
       [['mcpkit', 'call', 'config_p'], ['config_path']],
       [['mcpkit', 'server', 'add', ''], []], // a new name: nothing offered
       // Each command word once (oclif's list has "server" once per server command).
-      [['mcpkit', 'ser'], ['serve', 'server']],
+      [
+        ['mcpkit', 'ser'],
+        ['serve', 'server'],
+      ],
       // A flag that takes a name of the config, or one of a list.
       [['mcpkit', 'code', 'run', '--view', ''], ['research']],
       [['mcpkit', 'serve', '--view', 'r'], ['research']],
       [['mcpkit', 'clients', '--who', ''], ['alice']],
       [['mcpkit', 'retrieve', 'search', 'x', '--repo', ''], ['docs']],
-      [['mcpkit', 'view', 'install', 'research', '--client', ''], ['claude', 'claude-code', 'cursor', 'mcporter', 'vscode']],
+      [
+        ['mcpkit', 'view', 'install', 'research', '--client', ''],
+        ['claude', 'claude-code', 'cursor', 'mcporter', 'vscode'],
+      ],
       [['mcpkit', 'view', 'install', 'research', '--client', 'cu'], ['cursor']],
     ]);
   }, 60_000);
@@ -160,13 +172,22 @@ words=(${words.map((w) => JSON.stringify(w)).join(' ')}); CURRENT=${words.length
       return (await shellStdout(zsh!, ['-f', '-c', script], { env, cwd: dirname(file) })).split('\n').filter(Boolean).sort();
     };
     await expectCompletions(complete, [
-      [['mcpkit', 'server', 'show', ''], ['alpha', 'beta']],
-      [['mcpkit', 'view', 'add-server', 'research', ''], ['alpha', 'beta']],
+      [
+        ['mcpkit', 'server', 'show', ''],
+        ['alpha', 'beta'],
+      ],
+      [
+        ['mcpkit', 'view', 'add-server', 'research', ''],
+        ['alpha', 'beta'],
+      ],
       [['mcpkit', 'view', 'tools', ''], ['research']],
       [['mcpkit', 'server', ''], ['oclif']],
       [['mcpkit', 'server', 'show', '--json'], ['oclif']],
       [['mcpkit', 'code', 'run', '--view', ''], ['research']],
-      [['mcpkit', 'view', 'install', 'research', '--client', ''], ['claude', 'claude-code', 'cursor', 'mcporter', 'vscode']],
+      [
+        ['mcpkit', 'view', 'install', 'research', '--client', ''],
+        ['claude', 'claude-code', 'cursor', 'mcporter', 'vscode'],
+      ],
     ]);
   }, 60_000);
 });
