@@ -185,9 +185,9 @@ describe.concurrent('the CLI as a user runs it', () => {
     child.stdout.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     child.stdin.end();
-    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('hung'), 10_000))]);
-    if (code === 'hung') child.kill('SIGKILL');
-    expect(code).toBe(0);
+    // A serve that hung would never close: the test's own timeout says so (a loaded machine can take
+    // more than 10 s to start one, and the file's hook ends a child left running).
+    expect(await exited).toBe(0);
     expect(out).toBe('');
   });
 });
