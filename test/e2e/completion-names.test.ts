@@ -1,10 +1,26 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, runCommand, spawnTracked, tempDir } from '../helpers/cli.js';
 import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
 import { nameArguments, nameFlags } from '../../src/cli/completion-names.js';
+
+/** What a shell prints on stdout running `args` (a completion: each asks mcpkit, a process, for names). */
+function shellStdout(shell: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawnTracked(shell, args, { ...options, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.once('error', reject);
+    child.once('close', () => resolve(out));
+  });
+}
+
+/** Each completion's words and what it must offer, asked at once (each waits on its own process), then checked in order. */
+async function expectCompletions(complete: (words: string[]) => Promise<string[]>, cases: [string[], string[]][]): Promise<void> {
+  const offered = await Promise.all(cases.map(([words]) => complete(words)));
+  cases.forEach(([words, want], i) => expect(offered[i], words.join(' ')).toEqual(want));
+}
 
 /** Tab completion offers the config's names where a command takes one, through oclif's own scripts. */
 
@@ -46,6 +62,20 @@ describe('which flags take a name, or one of a list', () => {
 
 const bash = ['/usr/bin/bash', '/bin/bash'].find((p) => existsSync(p));
 describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () => {
+  // One `mcpkit autocomplete bash` for the file's tests: what it writes names no config (each
+  // completion finds its config then), and each test's shell sources it with its own environment.
+  let cache: string;
+  let bin: string;
+  let functions: string;
+  beforeAll(async () => {
+    cache = tempDir('mcpkit-completion-');
+    bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
+    symlinkSync(BIN, bin);
+    const made = await runCli(['autocomplete', 'bash'], { env: cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` }) });
+    expect(made.code, made.stderr).toBe(0);
+    functions = join(cache, 'mcpkit/autocomplete/functions/bash/mcpkit.bash');
+  }, 60_000);
+
   it("completes the config's servers, views, clients and tools at their arguments", async () => {
     const file = writeConfig({
       mcp_servers: { alpha: { command: 'x' }, beta: { url: 'https://b.example/mcp', headers: { A: '${UNSET_IN_THIS_SHELL}' } } },
@@ -53,38 +83,45 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
       serve: { clients: { alice: { token_sha256: 'a'.repeat(64) } } },
       retrieve: { roots: { docs: '.' } },
     });
-    const cache = tempDir('mcpkit-completion-');
-    const bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
-    symlinkSync(BIN, bin);
     const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` });
-    const made = await runCli(['autocomplete', 'bash'], { env });
-    expect(made.code, made.stderr).toBe(0);
-    const functions = join(cache, 'mcpkit/autocomplete/functions/bash/mcpkit.bash');
     expect(readFileSync(functions, 'utf8')).toContain('_mcpkit_names_autocomplete');
     // Run again: the wrapper is there once.
-    await runCli(['autocomplete', 'bash'], { env });
+    expect((await runCli(['autocomplete', 'bash'], { env })).code).toBe(0);
     expect(readFileSync(functions, 'utf8').match(/complete -F _mcpkit_names_autocomplete/g)).toHaveLength(1);
-    const complete = (words: string[]) => {
+    const complete = async (words: string[]) => {
       const script = `source ${JSON.stringify(functions)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _mcpkit_names_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const r = spawnSync(bash!, ['-c', script], { env, encoding: 'utf8', cwd: dirname(file) });
-      return r.stdout.split('\n').filter(Boolean).sort();
+      return (await shellStdout(bash!, ['-c', script], { env, cwd: dirname(file) })).split('\n').filter(Boolean).sort();
     };
-    expect(complete(['mcpkit', 'server', 'show', ''])).toEqual(['alpha', 'beta']);
-    expect(complete(['mcpkit', 'server', 'show', 'b'])).toEqual(['beta']);
-    expect(complete(['mcpkit', 'view', 'add-server', 'research', ''])).toEqual(['alpha', 'beta']);
-    expect(complete(['mcpkit', 'view', 'show', ''])).toEqual(['research']);
-    expect(complete(['mcpkit', 'clients', 'rotate', ''])).toEqual(['alice']);
-    expect(complete(['mcpkit', 'call', 'config_p'])).toEqual(['config_path']);
-    expect(complete(['mcpkit', 'server', 'add', ''])).toEqual([]); // a new name: nothing offered
-    // Each command word once (oclif's list has "server" once per server command).
-    expect(complete(['mcpkit', 'ser'])).toEqual(['serve', 'server']);
-    // A flag that takes a name of the config, or one of a list.
-    expect(complete(['mcpkit', 'code', 'run', '--view', ''])).toEqual(['research']);
-    expect(complete(['mcpkit', 'serve', '--view', 'r'])).toEqual(['research']);
-    expect(complete(['mcpkit', 'clients', '--who', ''])).toEqual(['alice']);
-    expect(complete(['mcpkit', 'retrieve', 'search', 'x', '--repo', ''])).toEqual(['docs']);
-    expect(complete(['mcpkit', 'view', 'install', 'research', '--client', ''])).toEqual(['claude', 'claude-code', 'cursor', 'mcporter', 'vscode']);
-    expect(complete(['mcpkit', 'view', 'install', 'research', '--client', 'cu'])).toEqual(['cursor']);
+    await expectCompletions(complete, [
+      [
+        ['mcpkit', 'server', 'show', ''],
+        ['alpha', 'beta'],
+      ],
+      [['mcpkit', 'server', 'show', 'b'], ['beta']],
+      [
+        ['mcpkit', 'view', 'add-server', 'research', ''],
+        ['alpha', 'beta'],
+      ],
+      [['mcpkit', 'view', 'show', ''], ['research']],
+      [['mcpkit', 'clients', 'rotate', ''], ['alice']],
+      [['mcpkit', 'call', 'config_p'], ['config_path']],
+      [['mcpkit', 'server', 'add', ''], []], // a new name: nothing offered
+      // Each command word once (oclif's list has "server" once per server command).
+      [
+        ['mcpkit', 'ser'],
+        ['serve', 'server'],
+      ],
+      // A flag that takes a name of the config, or one of a list.
+      [['mcpkit', 'code', 'run', '--view', ''], ['research']],
+      [['mcpkit', 'serve', '--view', 'r'], ['research']],
+      [['mcpkit', 'clients', '--who', ''], ['alice']],
+      [['mcpkit', 'retrieve', 'search', 'x', '--repo', ''], ['docs']],
+      [
+        ['mcpkit', 'view', 'install', 'research', '--client', ''],
+        ['claude', 'claude-code', 'cursor', 'mcporter', 'vscode'],
+      ],
+      [['mcpkit', 'view', 'install', 'research', '--client', 'cu'], ['cursor']],
+    ]);
   }, 60_000);
 
   it("a tool name of an upstream's that a shell would expand is never offered, and nothing of it runs", async () => {
@@ -99,15 +136,10 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
       ]),
     );
     const file = writeConfig({ mcp_servers: { only: { command: process.execPath, args: [FIXTURE_SERVERS.fileTools, tools] } }, pinning: 'off' });
-    const cache = tempDir('mcpkit-completion-');
-    const bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
-    symlinkSync(BIN, bin);
     const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}`, MCPKIT_NO_DAEMON: '1' });
-    expect((await runCli(['autocomplete', 'bash'], { env })).code).toBe(0);
-    expect((await runCli(['tools', '--config', file], { env })).stdout).toContain('plain_tool'); // the listing is kept
-    const functions = join(cache, 'mcpkit/autocomplete/functions/bash/mcpkit.bash');
+    expect((await runCommand(['tools', '--config', file], { env })).stdout).toContain('plain_tool'); // the listing is kept
     const script = `source ${JSON.stringify(functions)}; COMP_WORDS=(mcpkit call --config ${JSON.stringify(file)} ''); COMP_CWORD=4; _mcpkit_names_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`;
-    const offered = spawnSync(bash!, ['-c', script], { env, encoding: 'utf8', cwd: dir }).stdout;
+    const offered = await shellStdout(bash!, ['-c', script], { env, cwd: dir });
     expect(offered).toContain('plain_tool');
     // Offered only as a name (published names are sanitized; complete-names offers nothing else), never run.
     expect(
@@ -132,20 +164,30 @@ describe.skipIf(!zsh)('zsh completion, as mcpkit autocomplete sets it up', () =>
     const wrapper = readFileSync(setup, 'utf8');
     expect(wrapper).toContain('compdef _mcpkit_names mcpkit');
     // zsh's completion builtins stand in outside a completion: compadd prints what it is given, oclif's _mcpkit says it ran.
-    const complete = (words: string[]) => {
+    const complete = async (words: string[]) => {
       const body = wrapper.slice(wrapper.indexOf('# mcpkit:'));
       const script = `compdef() {}; compadd() { shift; print -l -- "$@" }; _mcpkit() { print oclif }
 ${body}
 words=(${words.map((w) => JSON.stringify(w)).join(' ')}); CURRENT=${words.length}; _mcpkit_names`;
-      const r = spawnSync(zsh!, ['-f', '-c', script], { env, encoding: 'utf8', cwd: dirname(file) });
-      return r.stdout.split('\n').filter(Boolean).sort();
+      return (await shellStdout(zsh!, ['-f', '-c', script], { env, cwd: dirname(file) })).split('\n').filter(Boolean).sort();
     };
-    expect(complete(['mcpkit', 'server', 'show', ''])).toEqual(['alpha', 'beta']);
-    expect(complete(['mcpkit', 'view', 'add-server', 'research', ''])).toEqual(['alpha', 'beta']);
-    expect(complete(['mcpkit', 'view', 'tools', ''])).toEqual(['research']);
-    expect(complete(['mcpkit', 'server', ''])).toEqual(['oclif']);
-    expect(complete(['mcpkit', 'server', 'show', '--json'])).toEqual(['oclif']);
-    expect(complete(['mcpkit', 'code', 'run', '--view', ''])).toEqual(['research']);
-    expect(complete(['mcpkit', 'view', 'install', 'research', '--client', ''])).toEqual(['claude', 'claude-code', 'cursor', 'mcporter', 'vscode']);
+    await expectCompletions(complete, [
+      [
+        ['mcpkit', 'server', 'show', ''],
+        ['alpha', 'beta'],
+      ],
+      [
+        ['mcpkit', 'view', 'add-server', 'research', ''],
+        ['alpha', 'beta'],
+      ],
+      [['mcpkit', 'view', 'tools', ''], ['research']],
+      [['mcpkit', 'server', ''], ['oclif']],
+      [['mcpkit', 'server', 'show', '--json'], ['oclif']],
+      [['mcpkit', 'code', 'run', '--view', ''], ['research']],
+      [
+        ['mcpkit', 'view', 'install', 'research', '--client', ''],
+        ['claude', 'claude-code', 'cursor', 'mcporter', 'vscode'],
+      ],
+    ]);
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, tempDir, THROUGH_OCLIF, runCommand } from '../helpers/cli.js';
+import { ROOT, cleanEnv, runCli, runCommand, tempDir, THROUGH_OCLIF, type RunResult } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
 
 let base: string;
@@ -184,7 +184,21 @@ describe('retrieve from the terminal', () => {
 
 describe('the retrieve fast path (no oclif) prints exactly what oclif would', () => {
   const same = (out: string) => out.replace(/"duration_ms": \d+/g, '"duration_ms": 0');
-  it.each([
+  const lines: string[][] = [];
+  // What oclif prints for every line below, run in one process (test/fixtures/oclif-lines.mjs: as
+  // through-oclif.mjs runs a line, a line after another), not a process per line.
+  let throughOclif: Promise<RunResult[]> | undefined;
+  const oclifRuns = (): Promise<RunResult[]> =>
+    (throughOclif ??= runCli([JSON.stringify(lines)], { env, entry: join(ROOT, 'test/fixtures/oclif-lines.mjs') }).then((r) => {
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as RunResult[];
+    }));
+  const oclifRun = async (args: string[]): Promise<RunResult> => (await oclifRuns())[lines.findIndex((l) => l.join('\0') === args.join('\0'))]!;
+  const each = (cases: [string[]][]) => {
+    lines.push(...cases.map(([args]) => args));
+    return it.each(cases);
+  };
+  each([
     [['retrieve', 'search', 'line', '-C', '1', '--json']],
     [['retrieve', 'search', 'line', '-C', '1']],
     [['retrieve', 'search', '--json', 'GUIDE', '-i', '--repo=docs']],
@@ -203,10 +217,20 @@ describe('the retrieve fast path (no oclif) prints exactly what oclif would', ()
     [['retrieve', 'find', '**/*.md']],
     [['retrieve', 'smart-search', 'which guide has line three', '--json']],
   ])('%j', async (args) => {
-    const [fast, oclif] = await Promise.all([runCommand(args, { env }), runCommand(args, { env, entry: THROUGH_OCLIF })]);
+    const [fast, oclif] = await Promise.all([runCommand(args, { env }), oclifRun(args)]);
     expect(fast.code).toBe(oclif.code);
     expect(same(fast.stdout)).toBe(same(oclif.stdout));
     expect(fast.stderr).toBe(oclif.stderr);
+  });
+
+  it('a line in that one process prints what it prints through oclif in a process of its own, and through bin/run.js', async () => {
+    const args = ['retrieve', 'search', 'line', '-C', '1', '--json'];
+    const [own, bin, batched] = await Promise.all([runCommand(args, { env, entry: THROUGH_OCLIF }), runCli(args, { env }), oclifRun(args)]);
+    for (const r of [own, bin]) {
+      expect(r.code).toBe(batched.code);
+      expect(same(r.stdout)).toBe(same(batched.stdout));
+      expect(r.stderr).toBe(batched.stderr);
+    }
   });
 
   it('leaves help and bad usage to oclif', async () => {
