@@ -263,12 +263,15 @@ describe('views', () => {
     },
   });
 
-  // What a view publishes is serve's doing, not the process's: serve in this process, its command
-  // line read as the process reads it (serve over stdio as a process: 'faults' and test/e2e/orphans).
-  const servedView = async (view: string) => (await serveStdioInProcess({ argv: ['--config', config, '--view', view], name: 'v' })).client;
-
   it('serve --view publishes only what the view selects', async () => {
-    const client = await servedView('lean');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--config', config, '--view', 'lean'],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'v', version: '1' });
+    await client.connect(transport);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['config_path', 'config_schema', 'config_show', 'config_validate', 'echo', 'get-sum']);
@@ -279,7 +282,14 @@ describe('views', () => {
   });
 
   it('search exposure publishes exactly three meta-tools that search, describe and call', async () => {
-    const client = await servedView('finder');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--config', config, '--view', 'finder'],
+      env: cleanEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'v', version: '1' });
+    await client.connect(transport);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['finder_search_tools', 'finder_describe_tool', 'finder_call_tool']);
