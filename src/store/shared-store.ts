@@ -155,6 +155,8 @@ export class SharedStore {
     try {
       answer = await this.redis.mcpkitAdmit(rate, inFlight, max, (limits.rate?.perSecond ?? 0) / 1000, limits.rate?.burst ?? 0, holder, this.leaseMs);
     } catch (error) {
+      // A late answer may have taken a place: given back (run after the admit), not held for the lease.
+      if (max > 0) this.places.release(inFlight, holder);
       throw this.lost(error, 'the call was refused so limits hold');
     }
     const [verdict, retryAfterMs] = answer;

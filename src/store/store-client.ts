@@ -7,8 +7,12 @@ import { ADMIT, RENEW } from './limit-scripts.js';
  * Lua scripts defined on it.
  */
 
-/** A store that answers nothing within this is as good as lost, for the call that waits. */
-const COMMAND_TIMEOUT_MS = 1_000;
+/**
+ * A store that answers nothing within this is as good as lost, for the call that waits. Counted on
+ * the replica's own clock, so a replica's own pause (a loaded host) counts too: a second was short
+ * enough for a busy replica to refuse calls a healthy store had answered.
+ */
+const COMMAND_TIMEOUT_MS = 3_000;
 /** The longest pause between two attempts to reconnect: every replica is back within it of the store's return. */
 export const RECONNECT_MAX_MS = 2_000;
 

@@ -64,26 +64,56 @@ afterAll(async () => {
   await Promise.allSettled(children.map((c) => stopChild(c)));
 });
 
+/** Made at first use, then the same for the rest of the file: a process that tests can share. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+/**
+ * One modern fixture over HTTP for every test that needs one and keeps no state of its own in
+ * it (request_count is read before and after), and one serve --http with it as `modern` behind
+ * view m: what the Mcp-Param checks, the inner hop of a chain and a replica of the balancer need.
+ */
+const modernHttp = once(async () => {
+  const upstream = await startModernHttp();
+  children.push(upstream.child);
+  return upstream;
+});
+const modernHttpConfig = async () => writeConfig({ mcp_servers: { modern: { url: (await modernHttp()).url } }, tool_views: { m: { servers: ['modern'] } } });
+const servedModernHttp = once(async () => {
+  const served = await startHttp(await modernHttpConfig());
+  children.push(served.child);
+  return served;
+});
+
 async function connected(client: Client, url: string, fetchWith?: typeof fetch): Promise<Client> {
   clients.push(client);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), fetchWith ? { fetch: fetchWith } : {}));
   return client;
 }
 
+/** The serve --http of 'serve --http speaks both eras', whose everything the subscription test shares. */
+const servedBothEras = once(async () => {
+  const config = writeConfig({
+    mcp_servers: { modern: modernStdio(), strict: modernStdio('--modern-only', '--name', 'strict'), everything: SERVERS.everything },
+    tool_views: {
+      m: { servers: ['modern'] },
+      strict: { servers: ['strict'] },
+      old: { servers: { everything: { tools: { echo: {}, 'trigger-elicitation-request': {}, 'trigger-sampling-request': {} } } } },
+      // The resource subscriptions test's (subscriptions and list changes cross eras).
+      e: { servers: ['everything'] },
+    },
+  });
+  const served = await startHttp(config);
+  children.push(served.child);
+  return served;
+});
+
 describe('serve --http speaks both eras', () => {
   let base = '';
   beforeAll(async () => {
-    const config = writeConfig({
-      mcp_servers: { modern: modernStdio(), strict: modernStdio('--modern-only', '--name', 'strict'), everything: SERVERS.everything },
-      tool_views: {
-        m: { servers: ['modern'] },
-        strict: { servers: ['strict'] },
-        old: { servers: { everything: { tools: { echo: {}, 'trigger-elicitation-request': {}, 'trigger-sampling-request': {} } } } },
-      },
-    });
-    const served = await startHttp(config);
-    children.push(served.child);
-    base = served.base;
+    base = (await servedBothEras()).base;
   }, 30_000);
 
   it('a 2026-07-28 client gets server/discover, stateless calls, and its own era upstream', async () => {
@@ -222,12 +252,7 @@ describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpk
     };
 
   it('a header that disagrees with the body, or is missing, is refused with -32020 before the call goes upstream', async () => {
-    const upstream = await startModernHttp();
-    children.push(upstream.child);
-    const config = writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } } });
-    const served = await startHttp(config);
-    children.push(served.child);
-    const url = `${served.base}/view/m/mcp`;
+    const url = `${(await servedModernHttp()).base}/view/m/mcp`;
     const honest = await connected(sdkClient('modern'), url);
     const count = async () => Number(text(await honest.callTool({ name: 'request_count', arguments: {} })));
     // The SDK client mirrors region into Mcp-Param-Region itself; mcpkit and the upstream agree.
@@ -251,8 +276,7 @@ describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpk
   }, 60_000);
 
   it('a pre_call hook that changes a header-marked argument: the upstream gets headers that match what it is sent', async () => {
-    const upstream = await startModernHttp();
-    children.push(upstream.child);
+    const upstream = await modernHttp();
     const config = writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } }, hooks: { pre_call: 'hook.mjs' } });
     writeFileSync(
       join(dirname(config), 'hook.mjs'),
@@ -314,10 +338,7 @@ describe('serve over stdio speaks both eras', () => {
 
 describe('a 2026-07-28 client through mcpkit behind mcpkit', () => {
   it('reaches the upstream in 2026-07-28 through both hops, MRTR included', async () => {
-    const upstream = await startModernHttp();
-    children.push(upstream.child);
-    const inner = await startHttp(writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } } }));
-    children.push(inner.child);
+    const inner = await servedModernHttp();
     const outer = await startHttp(writeConfig({ mcp_servers: { inner: { url: `${inner.base}/view/m/mcp` } }, tool_views: { o: { servers: ['inner'] } } }));
     children.push(outer.child);
     const asked: string[] = [];
@@ -353,12 +374,10 @@ describe('subscriptions and list changes cross eras', () => {
   }, 60_000);
 
   it('a 2026 client listening for a resource hears the updates a 2025 server sends its subscribers', async () => {
-    const served = await startHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, tool_views: { e: { servers: ['everything'] } } }));
-    children.push(served.child);
     const client = sdkClient('modern');
     const updated: string[] = [];
     client.setNotificationHandler('notifications/resources/updated', async (n) => void updated.push(n.params.uri));
-    await connected(client, `${served.base}/view/e/mcp`);
+    await connected(client, `${(await servedBothEras()).base}/view/e/mcp`);
     const subscription = await client.listen({ resourceSubscriptions: ['demo://resource/dynamic/text/1'] });
     expect(subscription.honoredFilter.resourceSubscriptions).toEqual(['demo://resource/dynamic/text/1']);
     // server-everything tells its subscribers about their resources once this tool is on.
@@ -376,8 +395,7 @@ describe('mcpkit as a client speaks both eras (mcp_servers.NAME.protocol)', () =
   };
 
   it('auto probes a remote server and speaks 2026-07-28 to one that offers it; a pin to 2025-11-25 is kept', async () => {
-    const upstream = await startModernHttp();
-    children.push(upstream.child);
+    const upstream = await modernHttp();
     expect((await serverTest({ url: upstream.url })).parsed?.protocol).toBe('2026-07-28');
     expect((await serverTest({ url: upstream.url, protocol: '2025-11-25' })).parsed?.protocol).toBe('2025-11-25');
   }, 30_000);
@@ -391,15 +409,15 @@ describe('mcpkit as a client speaks both eras (mcp_servers.NAME.protocol)', () =
 
   it('a pin to 2026-07-28 against a 2025-only server fails with a clear error, not a hang', async () => {
     const started = Date.now();
-    const { result } = await serverTest({ ...SERVERS.everything, protocol: '2026-07-28' });
+    // server-memory is on the 1.x SDK as server-everything is, and starts for less.
+    const { result } = await serverTest({ ...SERVERS.memory, protocol: '2026-07-28' });
     expect(result.code).not.toBe(0);
     expect(result.stdout + result.stderr).toMatch(/does not speak MCP 2026-07-28/);
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 30_000);
 
   it('a 2026-07-28 call through `mcpkit call` reaches the tool', async () => {
-    const upstream = await startModernHttp();
-    children.push(upstream.child);
+    const upstream = await modernHttp();
     const config = writeConfig({ mcp_servers: { m: { url: upstream.url } } });
     const result = await runCommand(['call', 'whoami', '--json', '--config', config]);
     expect(result.stdout).toContain('modern-fixture modern');
@@ -431,11 +449,9 @@ function roundRobin(targets: string[]): Promise<{ server: Server; url: string; h
 
 describe('two serve --http replicas behind a round-robin balancer', () => {
   it('serve a 2026-07-28 client without sticky sessions', async () => {
-    const upstream = await startModernHttp();
-    children.push(upstream.child);
-    const config = writeConfig({ mcp_servers: { modern: { url: upstream.url } }, tool_views: { m: { servers: ['modern'] } } });
-    const [a, b] = await Promise.all([startHttp(config), startHttp(config)]);
-    children.push(a.child, b.child);
+    // Two replicas of one config: the file's serve of the modern fixture, and a second one.
+    const [a, b] = await Promise.all([servedModernHttp(), modernHttpConfig().then((config) => startHttp(config))]);
+    children.push(b.child);
     const balancer = await roundRobin([a.base, b.base]);
     try {
       const asked: string[] = [];

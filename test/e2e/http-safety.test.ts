@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
 import { FIXTURE_SERVERS, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -39,15 +39,17 @@ async function toolNames(url: string, token?: string): Promise<string[]> {
 const HOST_TOOLS = ['server_add', 'server_remove', 'server_test', 'server_import', 'registry_add', 'view_create', 'view_add_server', 'filter_set'];
 
 describe.concurrent('serve --http without authentication', () => {
+  // One serve of an empty config for the tests that only ask it something.
+  let bare: ReturnType<typeof serveHttp> | undefined;
+  const bareServe = () => (bare ??= serveHttp(writeConfig({})));
+  afterAll(async () => {
+    if (bare) await stopChild((await bare).child);
+  });
+
   it('does not offer tools that write the config or start processes', async () => {
-    const { child, url } = await serveHttp(writeConfig({}));
-    try {
-      const names = await toolNames(url);
-      expect(names).toEqual(expect.arrayContaining(['server_list', 'view_list', 'config_show', 'list_dir']));
-      for (const tool of HOST_TOOLS) expect(names).not.toContain(tool);
-    } finally {
-      await stopChild(child);
-    }
+    const names = await toolNames((await bareServe()).url);
+    expect(names).toEqual(expect.arrayContaining(['server_list', 'view_list', 'config_show', 'list_dir']));
+    for (const tool of HOST_TOOLS) expect(names).not.toContain(tool);
   });
 
   it('offers them with a token, or when the config says so explicitly', async () => {
@@ -66,14 +68,9 @@ describe.concurrent('serve --http without authentication', () => {
   });
 
   it('answers a malformed %-escape in the path with 400, not a 500 "bug"', async () => {
-    const { child, url } = await serveHttp(writeConfig({}));
-    try {
-      const r = await fetch(`${url}/views/%E0%A4%A`);
-      expect(r.status).toBe(400);
-      expect(await r.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
-    } finally {
-      await stopChild(child);
-    }
+    const r = await fetch(`${(await bareServe()).url}/views/%E0%A4%A`);
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
   });
 
   it.each([['--token='], ['--host='], ['--view=']])('refuses an empty %s as bad usage', async (flag) => {
@@ -149,9 +146,10 @@ describe.concurrent('HTTP sessions', () => {
   }, 30_000);
 
   it('with a call in flight are not idle, whatever session_idle_ms says', async () => {
-    // The idle window must outlast the busy session's own start (initialize, then a listing) on a loaded machine, and
-    // end well within the calls (5 s), so that the second session is seen ended while the first is still busy.
-    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 1500 } }));
+    // The idle window must outlast the busy session's own start (initialize, then a listing) on a loaded machine
+    // (1.5 s did not, at load 20), and end well within the calls (8 s), so that the second session is seen ended
+    // while the first is still busy.
+    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 3000 } }));
     const clients: Client[] = [];
     const connect = async () => {
       const client = new Client({ name: 'in-flight', version: '1' });
@@ -162,7 +160,7 @@ describe.concurrent('HTTP sessions', () => {
     try {
       const slow = await connect();
       await slow.listTools(); // the catalog is known: a call without progress takes the hot path
-      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 5, steps: 5 } };
+      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 8, steps: 8 } };
       let progress = 0;
       const streamed = slow.callTool(long, { onprogress: () => void progress++, timeout: 20_000 });
       const plain = slow.callTool(long, { timeout: 20_000 });

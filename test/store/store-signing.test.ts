@@ -113,9 +113,9 @@ describe('a restart of the store, told by INFO', () => {
     ['', undefined],
   ])('%j', (info, run) => expect(storeRun(info)).toEqual(run));
   it.each([
-    [0, 4000],
-    [2000, 2000],
-    [4000, 0],
+    [0, 6000],
+    [2000, 4000],
+    [6000, 0],
     [60_000, 0],
   ])('up %i ms: limited calls wait %i ms', (uptime, wait) => expect(settleMs(uptime)).toBe(wait));
 });

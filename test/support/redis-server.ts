@@ -44,6 +44,8 @@ export interface RunningRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port (after stop). */
   start(): Promise<void>;
+  /** Sends the running server a signal (SIGSTOP: a store that stalls, answering nothing; SIGCONT: it goes on). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export async function startRedis(at?: number): Promise<RunningRedis> {
@@ -63,6 +65,7 @@ export async function startRedis(at?: number): Promise<RunningRedis> {
     port,
     url: `redis://127.0.0.1:${port}`,
     start,
+    signal: (signal) => void child?.kill(signal),
     async stop() {
       if (child) await stopChild(child);
       child = undefined;
