@@ -32,8 +32,11 @@ export interface ClientHost {
  * environment; the host runs the client's mcpkit lines (client-lines.mjs, with mcpkit-runner.mjs:
  * the built CLI in a captured run each) and answers with what they printed and the client's status.
  * A scenario's client was a Node process that loaded mcpkit, most of a scenario's cost.
+ * `concurrency` clients run at a time, the others wait their turn: a batched suite run starts all
+ * of a version's clients at once, and thirty OAuth logins side by side on two loaded cores had their
+ * requests time out ("fetch failed").
  */
-export async function startClientHost(folder: string): Promise<ClientHost> {
+export async function startClientHost(folder: string, { concurrency = Infinity } = {}): Promise<ClientHost> {
   const here = (file: string) => pathToFileURL(join(ROOT, 'test/conformance', file)).href;
   const lines = (await nativeImport(here('client-lines.mjs'))) as { plainClient: Client; authClient: Client };
   const { mcpkitWith } = (await nativeImport(here('mcpkit-runner.mjs'))) as {
@@ -42,6 +45,7 @@ export async function startClientHost(folder: string): Promise<ClientHost> {
   const socket = join(folder, 'clients.sock');
   const open = new Set<Socket>();
   const runs = new Map<string, ClientRun[]>();
+  const turn = turns(concurrency);
   const serve = async (connection: Socket, request: { kind: ClientKind; url: string; env: NodeJS.ProcessEnv; cwd: string }) => {
     const { kind, url, env, cwd } = request;
     const key = `${env.MCP_CONFORMANCE_PROTOCOL_VERSION} ${env.MCP_CONFORMANCE_SCENARIO}`;
@@ -51,12 +55,15 @@ export async function startClientHost(folder: string): Promise<ClientHost> {
       if (message.say) run.transcript += message.say;
       connection.write(`${JSON.stringify(message)}\n`);
     };
+    await turn.take();
     const auth = kind === 'auth' || (kind === 'auto' && (env.MCP_CONFORMANCE_SCENARIO ?? '').startsWith('auth/'));
     try {
       run.exit = await (auth ? lines.authClient : lines.plainClient)(url, env, (lineEnv) => mcpkitWith(lineEnv, { cwd, say: (say) => send({ say }) }));
     } catch (error) {
       send({ say: `the client host: ${(error as Error).stack ?? String(error)}\n` });
       run.exit = 1;
+    } finally {
+      turn.give();
     }
     let answer = '';
     connection.on('data', (chunk) => {
@@ -91,6 +98,26 @@ export async function startClientHost(folder: string): Promise<ClientHost> {
     close: async () => {
       for (const connection of open) connection.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A counting semaphore: take() waits while `limit` holders have not given back. */
+function turns(limit: number): { take(): Promise<void>; give(): void } {
+  let held = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    take: async () => {
+      if (held < limit) {
+        held++;
+        return;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    give: () => {
+      const next = waiting.shift();
+      if (next) next();
+      else held--;
     },
   };
 }
