@@ -148,7 +148,14 @@ describe("the suite 0.2's client scenarios, mcpkit as the client", () => {
         const problems = scenarioProblems(evidence);
         if (problems !== null) {
           const said = evidence.runs.map((r) => r.transcript).join('\n');
-          expect(problems, `${JSON.stringify(evidence.checks?.filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO'), null, 1)}\n${said}`).toEqual([]);
+          expect(
+            problems,
+            `${JSON.stringify(
+              evidence.checks?.filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO'),
+              null,
+              1,
+            )}\n${said}`,
+          ).toEqual([]);
           return;
         }
         // No verdict in the batch (the suite's harness gave up on it): the scenario alone, as before.

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf, stopChild, tempDir } from '../helpers/cli.js';
-import { conformanceRequired as required, kit2026Installed as installed, kit2026, kit2026Node, kit2026Suite, scenarioResults } from '../helpers/conformance-kit.js';
+import {
+  conformanceRequired as required,
+  kit2026Installed as installed,
+  kit2026,
+  kit2026Node,
+  kit2026Suite,
+  scenarioResults,
+} from '../helpers/conformance-kit.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
 
