@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,9 +8,9 @@ import { conformanceRequired as required, kit2026 as kit, kit2026Installed as in
 
 /**
  * The official MCP conformance suite 0.2.0 (../shared/conformance-2026/run.sh), both requirement
- * sets (2026-07-28 and 2025-11-25), against its reference server on the 2.x SDK directly and then
- * through `mcpkit serve --http` (a one-server view over it): every required server scenario that
- * passes directly must pass through mcpkit. Its client scenarios, with mcpkit as the client, are in
+ * sets (2026-07-28 and 2025-11-25), against its reference server on the 2.x SDK through
+ * `mcpkit serve --http` (a one-server view over it): every server scenario that passes directly
+ * (every required one; FAIL_DIRECTLY says which others) must pass through mcpkit. Its client scenarios, with mcpkit as the client, are in
  * conformance-2026-clients.test.ts: a file of their own, so that the two long runs go side by side.
  */
 /**
@@ -30,10 +30,38 @@ function verdicts(output: string, scored = true): Map<string, Map<string, boolea
   return out;
 }
 
+/**
+ * The scenarios the reference server fails when the suite runs it directly: the tasks extension's,
+ * since reference-server.mjs is no task host (mcpkit as the task host is conformance-tasks.test.ts).
+ * Measured three times on 0.2.0-alpha.12 (a direct run of both sets, 10.6 CPU-s of 30 for the file):
+ * the same verdicts and check counts each time, every required scenario passing, and among the
+ * unscored ones exactly these failing. So the direct run is made only when a scenario fails through
+ * mcpkit (then it is the baseline, as before); else every scenario passing through mcpkit but these
+ * is what "passes through mcpkit whatever passes directly" asked.
+ */
+const FAIL_DIRECTLY = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
 /** The scenarios that pass directly and not through mcpkit, as "revision scenario". */
 function regressionsOf(direct: Map<string, Map<string, boolean>>, proxied: Map<string, Map<string, boolean>>): string[] {
   return [...direct].flatMap(([rev, scenarios]) =>
     [...scenarios].filter(([name, passed]) => passed && proxied.get(rev)?.get(name) !== true).map(([name]) => `${rev} ${name}`),
+  );
+}
+
+/** The scenarios that fail through mcpkit, as "revision scenario", but those the reference server fails too. */
+function failuresOf(proxied: Map<string, Map<string, boolean>>, exempt: string[] = []): string[] {
+  return [...proxied].flatMap(([rev, scenarios]) =>
+    [...scenarios].filter(([name, passed]) => !passed && !exempt.includes(name)).map(([name]) => `${rev} ${name}`),
   );
 }
 
@@ -53,25 +81,29 @@ describe('the MCP conformance suite 0.2 (2026-07-28 and 2025-11-25) through mcpk
         // forwarding a remote client's roots is the admin's choice (roots: forward).
         writeFileSync(config, 'mcp_servers:\n  ref:\n    url: ${MCP_UPSTREAM_URL}\n    roots: forward\ntool_views:\n  conf:\n    servers: [ref]\n');
         const port = await freePort();
-        // Both runs at once: each has its own reference server, and the suite mostly waits.
-        const [directOutput, proxiedOutput] = await Promise.all([
-          runKit(['--output-dir', join(scratch, 'direct')], scratch),
-          runKit(['--output-dir', join(scratch, 'proxied'), ...throughMcpkit(port, config)], scratch),
-        ]);
-        const direct = verdicts(directOutput);
+        const proxiedOutput = await runKit(['--output-dir', join(scratch, 'proxied'), ...throughMcpkit(port, config)], scratch);
         const proxied = verdicts(proxiedOutput);
-        expect([...direct.keys()].sort(), directOutput).toEqual(['2025-11-25', '2026-07-28']);
-        expect(direct.get('2026-07-28')!.size, directOutput).toBeGreaterThanOrEqual(37);
-        expect(direct.get('2025-11-25')!.size, directOutput).toBeGreaterThanOrEqual(30);
-        expect(regressionsOf(direct, proxied), proxiedOutput.slice(-4000)).toEqual([]);
+        expect([...proxied.keys()].sort(), proxiedOutput.slice(-4000)).toEqual(['2025-11-25', '2026-07-28']);
+        expect(proxied.get('2026-07-28')!.size, proxiedOutput.slice(-4000)).toBeGreaterThanOrEqual(37);
+        expect(proxied.get('2025-11-25')!.size, proxiedOutput.slice(-4000)).toBeGreaterThanOrEqual(30);
         // The scenarios beyond the required ones too (SEP-2243's custom-header checks among them):
-        // what the reference server passes, it passes through mcpkit.
-        const extraDirect = verdicts(directOutput, false);
+        // what the reference server passes, it passes through mcpkit. The exemptions hold while the
+        // reference server knows nothing of tasks; one that does needs its direct run measured again.
+        expect(readFileSync(join(kit, 'reference-server.mjs'), 'utf8')).not.toMatch(/tasks/i);
+        const extra = verdicts(proxiedOutput, false);
+        const failed = [...failuresOf(proxied), ...failuresOf(extra, FAIL_DIRECTLY)];
+        if (failed.length > 0) {
+          // A scenario failed through mcpkit: the direct run of its revisions, as the baseline it
+          // was before (a scenario the load breaks directly too is not mcpkit's regression).
+          const revisions = [...new Set(failed.map((f) => f.split(' ')[0]!))].flatMap((rev) => ['--requirements', rev]);
+          const directOutput = await runKit(['--output-dir', join(scratch, 'direct'), ...revisions], scratch);
+          expect(regressionsOf(verdicts(directOutput), proxied), `${failed.join(', ')}\n${proxiedOutput.slice(-4000)}`).toEqual([]);
+          expect(regressionsOf(verdicts(directOutput, false), extra), `${failed.join(', ')}\n${proxiedOutput.slice(-4000)}`).toEqual([]);
+        }
         expect(
-          [...extraDirect.values()].some((scenarios) => scenarios.get('http-custom-header-server-validation')),
-          directOutput,
+          [...extra.values()].some((scenarios) => scenarios.get('http-custom-header-server-validation')),
+          proxiedOutput.slice(-4000),
         ).toBe(true);
-        expect(regressionsOf(extraDirect, verdicts(proxiedOutput, false)), proxiedOutput.slice(-4000)).toEqual([]);
       } finally {
         rmSync(scratch, { recursive: true, force: true });
       }

@@ -1,45 +1,105 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { outputOf, ROOT } from '../helpers/cli.js';
-import { conformanceRequired as required, kit2025 as kit, kit2025Installed as installed, scenarioResults } from '../helpers/conformance-kit.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, outputOf, spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
+import {
+  conformanceRequired as required,
+  kit2025 as kit,
+  kit2025Installed as installed,
+  kit2025Node as node22,
+  kit2025Suite as suite,
+  scenarioResults,
+} from '../helpers/conformance-kit.js';
+import { serveHttpChild } from '../helpers/serve.js';
+import { freePort, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
- * The official MCP conformance suite's server scenarios, run against its reference server directly
- * and through `mcpkit serve --http` (../shared/conformance/run.sh): every check that passes
- * directly must pass through mcpkit. The kit (the suite needs Node 22, which it brings from npm)
- * lives beside the checkout; .ci/run installs it and sets MCPKIT_CONFORMANCE=required, so in CI a
- * missing kit fails instead of skipping. Elsewhere: (cd ../shared/conformance && npm install).
+ * The official MCP conformance suite's server scenarios (the 0.1.16 kit, ../shared/conformance:
+ * the suite needs Node 22, which it brings from npm), against its reference server directly, then
+ * through `mcpkit serve --http` (a one-server view of it, as the kit's run.sh sets it up), then
+ * through mcpkit chained behind mcpkit: every check that passes directly must pass through each.
+ * One direct run is the baseline of both (it was a run each, in two files). .ci/run installs the
+ * kit and sets MCPKIT_CONFORMANCE=required, so in CI a missing kit fails instead of skipping.
+ * Elsewhere: (cd ../shared/conformance && npm install).
  */
-/** Scenario -> "N passed, M failed", per section of run.sh's output. */
-function sections(output: string): { direct: Map<string, [number, number]>; proxied: Map<string, [number, number]> } {
-  const [before, after = ''] = output.split('== through mcpkit');
-  return { direct: scenarioResults(before!), proxied: scenarioResults(after) };
+type Results = Map<string, [number, number]>;
+
+/** The scenarios that pass directly and not as well through mcpkit. */
+function regressionsOf(direct: Results, through: Results): string[] {
+  return [...direct]
+    .filter(([, [, failed]]) => failed === 0)
+    .filter(([name, [passed]]) => through.get(name)?.[0] !== passed || through.get(name)?.[1] !== 0)
+    .map(([name]) => `${name}: direct ${direct.get(name)}, through mcpkit ${through.get(name) ?? 'not run'}`);
 }
+
+const children: PipedChild[] = [];
+let scratch = '';
+let referenceUrl = '';
+let direct: Results = new Map();
+const run = (url: string) => outputOf(node22, [suite, 'server', '--url', url], { cwd: scratch, env: { ...process.env, TMPDIR: scratch } });
+
+beforeAll(async () => {
+  if (!installed) return;
+  scratch = tempDir('mcpkit-test-conformance-');
+  const port = await freePort();
+  const reference = spawnTracked(process.execPath, [join(kit, 'conformance-server.mjs')], {
+    env: { ...cleanEnv(), PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(reference);
+  referenceUrl = `http://127.0.0.1:${port}/mcp`;
+  const up = () =>
+    fetch(referenceUrl, { method: 'GET' }).then(
+      () => true,
+      () => false,
+    );
+  expect(await waitFor(up, 20_000)).toBe(true);
+  const directOutput = await run(referenceUrl);
+  direct = scenarioResults(directOutput);
+  expect(direct.size, directOutput).toBeGreaterThan(20);
+}, 300_000);
+afterAll(async () => {
+  await Promise.allSettled(children.map((c) => stopChild(c)));
+});
 
 describe('the MCP conformance suite through mcpkit', () => {
   it.runIf(installed || required)(
     'passes through mcpkit every check that passes directly',
     async () => {
       expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
-      // run.sh keeps its logs in a mktemp folder: ours, removed afterwards.
-      const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-'));
-      try {
-        const output = await outputOf('bash', [join(kit, 'run.sh')], { cwd: ROOT, env: { ...process.env, TMPDIR: scratch } });
-        const { direct, proxied } = sections(output);
-        expect(direct.size, output).toBeGreaterThan(20);
-        const regressions = [...direct]
-          .filter(([, [, failed]]) => failed === 0)
-          .filter(([name, [passed]]) => proxied.get(name)?.[0] !== passed || proxied.get(name)?.[1] !== 0);
-        expect(regressions.map(([name]) => `${name}: direct ${direct.get(name)}, through mcpkit ${proxied.get(name) ?? 'not run'}`)).toEqual([]);
-      } finally {
-        rmSync(scratch, { recursive: true, force: true });
-      }
+      const served = await serveHttpChild(writeConfig({ mcp_servers: { conf: { url: referenceUrl } }, tool_views: { conf: { servers: ['conf'] } } }));
+      children.push(served.child);
+      const output = await run(`${served.url}/view/conf/mcp`);
+      expect(regressionsOf(direct, scenarioResults(output)), output.slice(-3000)).toEqual([]);
+    },
+    300_000,
+  );
+});
+
+/**
+ * Through mcpkit chained behind mcpkit (suite -> mcpkit B -> mcpkit A -> reference server,
+ * streamable HTTP between them), with serve.max_client_hubs at 2. The suite opens a session per
+ * scenario and never closes one, and every session declares sampling and elicitation, so each gets
+ * connections of its own at both hops: past the cap the least recently used sleep
+ * (app/own-hubs.ts) instead of the later sessions losing their relaying.
+ */
+describe('the MCP conformance suite through mcpkit chained behind mcpkit', () => {
+  it.runIf(installed || required)(
+    'passes every scenario that passes directly, with every session left open',
+    async () => {
+      expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
+      // A cap of 2 so that the suite's sessions pass it many times over at both hops.
+      const view = (url: string) =>
+        writeConfig({ mcp_servers: { conf: { url, roots: 'forward' } }, tool_views: { conf: { servers: ['conf'] } }, serve: { max_client_hubs: 2 } });
+      const a = await serveHttpChild(view(referenceUrl));
+      children.push(a.child);
+      const b = await serveHttpChild(view(`${a.url}/view/conf/mcp`));
+      children.push(b.child);
+      const chainedOutput = await run(`${b.url}/view/conf/mcp`);
+      expect(regressionsOf(direct, scenarioResults(chainedOutput)), chainedOutput.slice(-3000)).toEqual([]);
     },
     300_000,
   );
 });
 
 // The OAuth client scenarios, mcpkit as the client, run with the 0.2 suite in both requirement sets
-// (conformance-2026.test.ts): its 2025-11-25 set holds every scenario the 0.1 suite had.
+// (conformance-2026-clients.test.ts): its 2025-11-25 set holds every scenario the 0.1 suite had.
