@@ -329,7 +329,8 @@ describe.concurrent('mcpkit daemon', () => {
   }, 60_000);
 });
 
-describe('every daemon of yours', () => {
+// Its daemons are in a runtime folder of its own, as every test's here: it runs beside the others, not after them.
+describe.concurrent('every daemon of yours', () => {
   it('daemon list shows one per config; daemon stop --all stops them all', async ({ onTestFinished }) => {
     const { dir, mcpkit, here } = setUp(onTestFinished, 'mcp_servers: {}\n');
     const second = join(dir, 'second.yaml');
