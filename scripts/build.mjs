@@ -21,6 +21,7 @@ const extraEntries = [
   'src/cli/serve-fast-path.ts',
   'src/cli/tool-fast-path.ts',
   'src/cli/in-process.ts', // the conformance clients run their mcpkit commands in their own process
+  'src/daemon/server/entry.ts', // what daemon start runs: the daemon without oclif (src/daemon/client/launch.ts)
   'src/config/edit.ts',
   'src/registry/truncate.ts',
   'src/retrieve/search-worker.ts', // started as a worker thread (retrieve/worker-search.ts)

@@ -64,7 +64,7 @@ describe.concurrent('mcpkit daemon', () => {
   it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs; listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async ({
     onTestFinished,
   }) => {
-    const { mcpkit, here, status, runtimeDir } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, status, runtimeDir, file } = setUp(onTestFinished, EVERYTHING);
     const missing = await runCli(['daemon', 'start', '--config', 'no-such.yaml'], { env: cleanEnv({ XDG_RUNTIME_DIR: tempDir() }), cwd: tempDir() });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
@@ -84,6 +84,12 @@ describe.concurrent('mcpkit daemon', () => {
     expect(state.running).toBe(true);
     expect(state.status!.upstreams).toEqual([expect.objectContaining({ name: 'everything', state: 'ready', tools: expect.any(Number) })]);
     expect(state.status!.memory.rss_bytes).toBeGreaterThan(0);
+    // It runs its own entry, not the CLI's: oclif and its command table were a tenth of its CPU.
+    expect(readFileSync(`/proc/${state.status!.pid}/cmdline`, 'utf8').split('\0').slice(1, -1)).toEqual([
+      join(ROOT, 'dist/daemon/server/entry.js'),
+      '--config',
+      file,
+    ]);
     const text = await here(['daemon', 'status']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/pid \d+, up \d+s/);
@@ -323,7 +329,8 @@ describe.concurrent('mcpkit daemon', () => {
   }, 60_000);
 });
 
-describe('every daemon of yours', () => {
+// Its daemons are in a runtime folder of its own, as every test's here: it runs beside the others, not after them.
+describe.concurrent('every daemon of yours', () => {
   it('daemon list shows one per config; daemon stop --all stops them all', async ({ onTestFinished }) => {
     const { dir, mcpkit, here } = setUp(onTestFinished, 'mcp_servers: {}\n');
     const second = join(dir, 'second.yaml');

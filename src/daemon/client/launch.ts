@@ -7,6 +7,8 @@ import { connect } from './client.js';
 import { daemonPlace, ensurePrivateFolder, type DaemonPlace } from './place.js';
 
 const bin = () => join(packageRoot(), 'bin/run.js');
+/** `mcpkit daemon run` without oclif (daemon/server/entry.ts): the line launchDaemon runs is always this one. */
+const daemonEntry = () => join(packageRoot(), 'dist/daemon/server/entry.js');
 
 /** The daemon's log (its stderr): beside its socket, one per config. */
 export function daemonLog(place: DaemonPlace): string {
@@ -29,7 +31,7 @@ export async function launchDaemon(configPath: string, env: NodeJS.ProcessEnv, t
   ensurePrivateFolder(place.folder);
   const log = daemonLog(place);
   const fd = openSync(log, 'w', 0o600); // the log of the daemon that runs now
-  const child = spawn(process.execPath, [bin(), 'daemon', 'run', '--config', place.config], { detached: true, stdio: ['ignore', fd, fd], env });
+  const child = spawn(process.execPath, [daemonEntry(), '--config', place.config], { detached: true, stdio: ['ignore', fd, fd], env });
   closeSync(fd);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
