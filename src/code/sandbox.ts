@@ -7,7 +7,7 @@ import { asScriptCall, insideAScript, nestedRunRefused, startsARun } from './nes
 import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerJob } from './protocol.js';
 import { engineModule } from './engine-module.js';
 import { engineFailure, type EngineFailure } from './script-errors.js';
-import { toJavaScript, type StrippedScript } from './strip-types.js';
+import type { StrippedScript } from './strip-types.js';
 import { failureOf, type ScriptAnswer } from './tool-value.js';
 
 /**
@@ -47,7 +47,8 @@ const STACK_BYTES = 1024 * 1024;
 export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> {
   // Whatever path an inner call of a script took to get here, it does not start a run (./nested-runs.ts).
   if (insideAScript()) throw nestedRunRefused();
-  const script = toJavaScript(code);
+  // sucrase (the type stripper) is loaded by the first run, not by every process that could run one (serve, the daemon).
+  const script = (await import('./strip-types.js')).toJavaScript(code);
   const engine = await engineModule();
   return new Promise<CodeOutcome>((resolve, reject) => new ScriptRun(run, script, engine, resolve, reject).start());
 }
