@@ -20,6 +20,7 @@ const extraEntries = [
   'src/cli/completion-hook.ts',
   'src/cli/serve-fast-path.ts',
   'src/cli/tool-fast-path.ts',
+  'src/cli/complete-names-fast-path.ts',
   'src/cli/in-process.ts', // the conformance clients run their mcpkit commands in their own process
   'src/config/edit.ts',
   'src/registry/truncate.ts',
