@@ -22,7 +22,10 @@ const runLine = async (line) => { if (!(await fastCompleteNames(line))) process.
       : `const { main } = await import(${dist('main.js')});
 const runLine = (line) => main(${JSON.stringify(pathToFileURL(BIN).href)}, ['complete-names', ...line]);`;
   const file = join(dir, `${how}.mjs`);
-  writeFileSync(file, `${runLine}\nfor (const line of JSON.parse(process.argv[2])) { await runLine(line); process.stdout.write(${JSON.stringify(SEPARATOR)}); }\n`);
+  writeFileSync(
+    file,
+    `${runLine}\nfor (const line of JSON.parse(process.argv[2])) { await runLine(line); process.stdout.write(${JSON.stringify(SEPARATOR)}); }\n`,
+  );
   return file;
 }
 
@@ -50,9 +53,8 @@ describe('complete-names without oclif', () => {
     ];
     const runners = tempDir('mcpkit-completion-parity-');
     const env = cleanEnv();
-    const [fast, oclif] = await Promise.all(
-      (['fast', 'oclif'] as const).map((how) => runCli([JSON.stringify(lines)], { entry: tableRunner(runners, how), env, cwd: dirname(file) })),
-    );
+    const run = (how: 'fast' | 'oclif') => runCli([JSON.stringify(lines)], { entry: tableRunner(runners, how), env, cwd: dirname(file) });
+    const [fast, oclif] = await Promise.all([run('fast'), run('oclif')]);
     expect(fast.code, fast.stderr).toBe(0);
     expect(fast.stderr).toBe('');
     // A config that cannot be read is oclif's to report (the fast path printed nothing of it).
