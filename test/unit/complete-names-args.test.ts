@@ -13,7 +13,7 @@ describe('a plain complete-names line', () => {
     [['servers', '--json'], undefined], // oclif prints JSON
     [['servers', '--jq', '.[]'], undefined],
     [['servers', '--help'], undefined],
-    [['--config', 'm.yaml', 'servers'], undefined], // bin/run.js moves --config after the kind first
+    [['--config', 'm.yaml', 'servers'], { kind: 'servers', config: 'm.yaml' }], // as oclif reads it
     [['servers', '--config'], undefined], // no value: oclif says so
     [['servers', '--config', ''], undefined],
     [['servers', '--config='], undefined],
@@ -22,6 +22,9 @@ describe('a plain complete-names line', () => {
     [['servers', '--config=m.yaml', 'extra'], undefined],
     [['servers', 'extra'], undefined],
     [['servers', '--configx', 'm.yaml'], undefined],
+    [['servers', '--config', 'a', '--config', 'b'], undefined], // given twice
+    [['servers', '--', '--config', 'm.yaml'], undefined],
+    [['servers', '-c', 'm.yaml'], undefined],
   ])('%j', (argv, want) => {
     expect(parseCompleteNamesArgs(argv)).toEqual(want);
   });

@@ -1,4 +1,5 @@
 import { NAME_KINDS, type NameKind } from '../completion-names.js';
+import { parsePlainLine } from './plain-line.js';
 
 /** A plain `complete-names` line, as the completion functions write it: the kind, and the config named on the line. */
 export interface CompleteNamesArgs {
@@ -7,18 +8,16 @@ export interface CompleteNamesArgs {
 }
 
 /**
- * `complete-names KIND` or `complete-names KIND --config FILE` (what the shell functions of
- * completion-names.ts run, after `complete-names`), else undefined: anything else (--json, --help,
- * an unknown kind, a stray word) goes through oclif for its usual output and messages. Pure.
+ * `complete-names KIND [--config FILE]` (what the shell functions of completion-names.ts run),
+ * read after `complete-names` by the one plain grammar (plain-line.ts), else undefined: anything
+ * else (--json, --jq, --help, an unknown kind, a stray word, `--`) goes through oclif for its usual
+ * output and messages. Pure.
  */
 export function parseCompleteNamesArgs(argv: readonly string[]): CompleteNamesArgs | undefined {
-  const [kind, ...rest] = argv;
-  if (!(NAME_KINDS as readonly string[]).includes(kind ?? '')) return undefined;
-  if (rest.length === 0) return { kind: kind as NameKind };
-  const [flag, file, ...more] = rest;
-  const config = flag === '--config' ? file : flag?.startsWith('--config=') ? flag.slice('--config='.length) : undefined;
-  const takes = flag === '--config' ? 2 : 1;
-  // A value that looks like a flag, an empty one, or more words: oclif says what it makes of them.
-  if (config === undefined || config === '' || config.startsWith('-') || rest.length !== takes || more.length) return undefined;
-  return { kind: kind as NameKind, config };
+  const line = parsePlainLine({ config: { type: 'string' } }, argv);
+  if (!line || line.terminated || line.positionals.length !== 1) return undefined;
+  const [kind] = line.positionals as [string];
+  const config = line.values.config as string | undefined;
+  if (!(NAME_KINDS as readonly string[]).includes(kind) || config === '') return undefined;
+  return { kind: kind as NameKind, ...(config === undefined ? {} : { config }) };
 }
