@@ -1,5 +1,5 @@
 import { createRuntime } from '../app/runtime.js';
-import { parseCompleteNamesArgs } from './args/complete-names-args.js';
+import { parseCompleteNamesArgs } from './complete-names-args.js';
 import { completionNames } from './config-names.js';
 import { sayWaiting } from './terminal/output.js';
 

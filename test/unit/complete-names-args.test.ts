@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCompleteNamesArgs } from '../../src/cli/args/complete-names-args.js';
+import { parseCompleteNamesArgs } from '../../src/cli/complete-names-args.js';
 
 /** Which `complete-names` lines skip oclif (the ones the completion functions write), and which oclif answers. */
 describe('a plain complete-names line', () => {

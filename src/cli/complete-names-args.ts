@@ -1,5 +1,5 @@
-import { NAME_KINDS, type NameKind } from '../completion-names.js';
-import { parsePlainLine } from './plain-line.js';
+import { NAME_KINDS, type NameKind } from './completion-names.js';
+import { parsePlainLine } from './args/plain-line.js';
 
 /** A plain `complete-names` line, as the completion functions write it: the kind, and the config named on the line. */
 export interface CompleteNamesArgs {
