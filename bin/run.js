@@ -5,6 +5,7 @@ if (/^--(config|jq|json)(=|$)/.test(argv[0] ?? '')) argv = (await import('../dis
 // MCP clients start `mcpkit serve` often, and scripts run `retrieve` commands in loops: plain
 // invocations of those skip oclif's start-up (see serve-fast-path.ts and tool-fast-path.ts), and
 // the commands mcpkit daemon runs go straight to it when one runs (src/daemon/client/fast-path.ts).
+// Each tab press at a name runs `complete-names` while a user waits (complete-names-fast-path.ts).
 const warm =
   argv[0] === 'call' ||
   argv[0] === 'retrieve' ||
@@ -18,5 +19,6 @@ const fast =
   (argv[0] === 'serve' && (await (await import('../dist/cli/serve-fast-path.js')).fastServe(argv.slice(1), import.meta.url))) ||
   // --no-daemon is settled here: the daemon's client (190 KB) is not loaded to be told no.
   (warm && !argv.slice(0, argv.indexOf('--') >>> 0).includes('--no-daemon') && (await (await daemonClient()).fastDaemon(argv))) ||
-  (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv)));
+  (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv))) ||
+  (argv[0] === 'complete-names' && (await (await import('../dist/cli/complete-names-fast-path.js')).fastCompleteNames(argv.slice(1))));
 if (!fast) await (await import('../dist/cli/main.js')).main(import.meta.url, argv);

@@ -20,6 +20,7 @@ const extraEntries = [
   'src/cli/completion-hook.ts',
   'src/cli/serve-fast-path.ts',
   'src/cli/tool-fast-path.ts',
+  'src/cli/complete-names-fast-path.ts',
   'src/cli/in-process.ts', // the conformance clients run their mcpkit commands in their own process
   'src/daemon/server/entry.ts', // what daemon start runs: the daemon without oclif (src/daemon/client/launch.ts)
   'src/config/edit.ts',

@@ -54,9 +54,9 @@ const PAGES: Record<string, Page> = {
   },
   'registry.md': { prepare: (place, s) => addToConfig(place, `registry:\n  sources:\n    official: { url: ${s.registry} }\n`) },
   'arango.md': {
-    // In one process, a line's driver may reuse a keep-alive socket the ArangoDB API test server
-    // (Node's http, 5 s keep-alive) is closing (ECONNRESET); a user's lines are processes.
-    processes: true,
+    // Its lines run in this process as the other pages' do: the ArangoDB API stand-in ends each
+    // connection after its answer (doc-stand-ins.ts), so no line's driver reuses a socket the
+    // server is closing (ECONNRESET), which a user's lines, each a process, never meet either.
     promises: [
       ['mcpkit arango build-query users --filters', 'Ada'],
       ['mcpkit arango build-query users --fields name --no-execute', 'FOR doc IN'],

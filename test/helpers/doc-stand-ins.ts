@@ -58,7 +58,11 @@ export async function startStandIns(): Promise<StandIns> {
   const githubChild = spawnTracked(process.execPath, [FIXTURE_SERVERS.githubStandin, 'tour-token'], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   githubChild.stdout.on('data', (d) => (out += d));
-  const [registry, arango, auth] = await Promise.all([startRegistry(), startArango({ password: 'mcpkit' }), startAuthorizationServer()]);
+  const [registry, arango, auth] = await Promise.all([
+    startRegistry(),
+    startArango({ password: 'mcpkit', closeConnections: true }),
+    startAuthorizationServer(),
+  ]);
   const protectedConfig = join(tempDir('mcpkit-linear-'), 'mcpkit.yaml');
   writeFileSync(protectedConfig, JSON.stringify({ serve: { auth: { issuer: auth.issuer } } }));
   const [linear] = await Promise.all([serveHttpChild(protectedConfig), waitFor(() => out.includes('listening'), 20_000)]);

@@ -5,7 +5,13 @@ export interface ArangoControl {
   delayMs: number;
   requests: { method: string; path: string }[];
 }
-export declare function startArango(options?: { databases?: string[]; username?: string; password?: string; port?: number }): Promise<{
+export declare function startArango(options?: {
+  databases?: string[];
+  username?: string;
+  password?: string;
+  port?: number;
+  closeConnections?: boolean;
+}): Promise<{
   readonly url: string;
   control: ArangoControl;
   store(name?: string): unknown;

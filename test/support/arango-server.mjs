@@ -215,7 +215,8 @@ function collectionInfo(c) {
 }
 
 /**
- * options: { databases?: string[] (default ['_system']), username?, password? (basic auth when set) }.
+ * options: { databases?: string[] (default ['_system']), username?, password? (basic auth when set),
+ *   closeConnections? (each answer ends its connection: a client in one process never reuses a socket the server is closing) }.
  * control: failNext({ status, errorNum?, message?, times? }), dropNext (close the socket mid-call),
  * delayMs, requests (log), stop() / restart() (the server going down and coming back).
  */
@@ -227,7 +228,11 @@ export async function startArango(options = {}) {
   control.failNext = (f) => control.failures.push({ times: 1, ...f });
 
   const send = (res, code, body) => {
-    res.writeHead(code, { 'content-type': 'application/json; charset=utf-8', server: 'ArangoDB' });
+    res.writeHead(code, {
+      'content-type': 'application/json; charset=utf-8',
+      server: 'ArangoDB',
+      ...(options.closeConnections ? { connection: 'close' } : {}),
+    });
     res.end(JSON.stringify(body));
   };
   const error = (res, code, errorNum, errorMessage) => send(res, code, { code, error: true, errorMessage, errorNum });

@@ -1,0 +1,41 @@
+import type { Runtime } from '../app/runtime.js';
+import type { NameKind } from './completion-names.js';
+
+/** What a name offered to a shell may hold: MCP's tool name characters, and nothing a shell expands. */
+const SAFE_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
+
+/**
+ * The config's names of one kind, as tab completion offers them: `complete-names` through oclif and
+ * its fast path (./complete-names-fast-path.ts) both print these, so a tab press offers the same either way.
+ * bash's compgen -W expands the words it is given ($(...) included): a name from an upstream's
+ * listing that is more than a name is never offered, so a tab press runs nothing of a server's.
+ */
+export async function completionNames(runtime: Runtime, kind: NameKind): Promise<string[]> {
+  return (await configNames(runtime, kind)).filter((name) => SAFE_NAME.test(name));
+}
+
+async function configNames(runtime: Runtime, kind: NameKind): Promise<string[]> {
+  // As written: a name whose entry this shell cannot resolve (an unset ${VAR}) is still a name.
+  const { inspectConfig } = await import('../config/load.js');
+  const raw = ((await inspectConfig(runtime.configLocation, runtime.env)).raw ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const keys = (section: unknown) => Object.keys((section as object | undefined) ?? {});
+  switch (kind) {
+    case 'servers':
+      return keys(raw.mcp_servers);
+    case 'views':
+      return keys(raw.tool_views);
+    case 'clients':
+      return keys(raw.serve?.clients);
+    case 'composites':
+      return keys(raw.composite_tools);
+    case 'roots':
+      return keys((raw.retrieve as { roots?: unknown } | undefined)?.roots);
+    case 'tools': {
+      // The names call takes: mcpkit's own, and each server's as it last listed them (none is started).
+      const { listKnownTools } = await import('./upstream-calls.js');
+      const own = (await runtime.offeredTools()).map((t) => t.name);
+      const known = await listKnownTools(runtime, new Set(own)).catch(() => ({ tools: [] as { name: string }[] }));
+      return [...own, ...known.tools.map((t) => t.name)];
+    }
+  }
+}
