@@ -117,7 +117,7 @@ describe.concurrent('HTTP sessions', () => {
     try {
       const idle = await open(url);
       const busy = await open(url);
-      for (const since = Date.now(); Date.now() - since < 5_000; ) {
+      for (const since = Date.now(); Date.now() - since < 5_000;) {
         expect(await ping(url, busy)).toBe(200);
         await new Promise((r) => setTimeout(r, 150));
       }
