@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
 import { modernRpc } from '../helpers/modern-rpc.js';
+import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY } from '../support/redis-server.js';
@@ -107,7 +108,7 @@ const ROUTES = [
 describe('an issued token that expires', () => {
   it('works until --expires, then gets 401 invalid_token saying when on every route, both eras, and its open sessions end', async () => {
     const file = config();
-    const live = await serveHttpChild(file);
+    const live = await serveHttpInProcess(file, { exposure: undefined });
     try {
       const added = await runCommand(['clients', 'add', 'bot', '--view', 'research', '--view', 'default', '--expires', '12s', '--config', file, '--json']);
       expect(added.code, added.stderr).toBe(0);
@@ -138,7 +139,7 @@ describe('an issued token that expires', () => {
       expect(dry.code, dry.stderr).toBe(1);
       expect(dry.stdout).toContain(`bot may not call echo on /view/research/mcp: its token expired at ${expires}`);
     } finally {
-      await stopChild(live.child);
+      await live.close();
     }
   }, 90_000);
 });
@@ -146,7 +147,7 @@ describe('an issued token that expires', () => {
 describe('a rotation with grace', () => {
   it('the old token keeps working on every route in both eras, its sessions too, until the grace ends; then it is refused like a removed one', async () => {
     const file = config();
-    const live = await serveHttpChild(file);
+    const live = await serveHttpInProcess(file, { exposure: undefined });
     try {
       const added = await runCommand(['clients', 'add', 'rot', '--view', 'research', '--view', 'default', '--config', file]);
       expect(added.code, added.stderr).toBe(0);
@@ -180,7 +181,7 @@ describe('a rotation with grace', () => {
       }
       for (const session of sessions) expect(await waitFor(() => fails(() => session.listTools()), 10_000, 100)).toBe(true);
     } finally {
-      await stopChild(live.child);
+      await live.close();
     }
   }, 120_000);
 });
@@ -270,7 +271,7 @@ describe('clients set, 403s, --who and clients list', () => {
     async () => {
       const redis = await startRedis();
       const file = config({ store: { url: redis.url, prefix: `seen${Date.now()}`, key: STORE_KEY } });
-      const live = await serveHttpChild(file);
+      const live = await serveHttpInProcess(file, { exposure: undefined });
       try {
         const added = await runCommand(['clients', 'add', 'agent', '--config', file]);
         const idle = await runCommand(['clients', 'add', 'idle', '--config', file]);
@@ -286,7 +287,7 @@ describe('clients set, 403s, --who and clients list', () => {
         expect(Date.parse(listed.clients.find((c) => c.name === 'agent')!.last_seen!)).toBeGreaterThan(Date.now() - 60_000);
         expect((await runCommand(['clients', '--config', file])).stdout).toMatch(/idle\s.*not seen/);
       } finally {
-        await stopChild(live.child);
+        await live.close();
         await redis.stop();
       }
     },

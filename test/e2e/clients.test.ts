@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, runCommand, stopChild } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -18,7 +19,7 @@ const ERAS = ['2025-11-25', '2026-07-28'] as const;
 type Era = (typeof ERAS)[number];
 const HOOKS = join(ROOT, 'test/fixtures/hooks.mjs');
 
-let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let served: InProcessServe;
 let config: string;
 const opened: Client[] = [];
 
@@ -59,11 +60,11 @@ beforeAll(async () => {
       },
     },
   });
-  served = await serveHttpChild(config);
+  served = await serveHttpInProcess(config, { exposure: undefined });
 });
 afterAll(async () => {
   await Promise.allSettled(opened.map((c) => c.close()));
-  if (served) await stopChild(served.child);
+  await served?.close();
 });
 
 async function connect(token: string, era: Era, path = '/mcp') {
@@ -259,16 +260,16 @@ describe('who did it', () => {
 });
 
 describe('an upstream queue (serve.upstream_limits)', () => {
-  let limited: Awaited<ReturnType<typeof serveHttpChild>>;
+  let limited: InProcessServe;
   beforeAll(async () => {
     const file = writeConfig({
       mcp_servers: { slow: SERVERS.everything, queued: SERVERS.everything },
       serve: { upstream_limits: { slow: { max_concurrent: 1, queue_ms: 300 }, queued: { max_concurrent: 1, queue_ms: 20_000 } } },
     });
-    limited = await serveHttpChild(file);
+    limited = await serveHttpInProcess(file, { exposure: undefined });
   });
   afterAll(async () => {
-    if (limited) await stopChild(limited.child);
+    await limited?.close();
   });
 
   it('calls past max_concurrent wait up to queue_ms, then are refused; within it they run in turn', async () => {
@@ -310,7 +311,7 @@ describe('an upstream queue (serve.upstream_limits)', () => {
 });
 
 describe('clients follow the config live', () => {
-  let live: Awaited<ReturnType<typeof serveHttpChild>>;
+  let live: InProcessServe;
   let file: string;
   const base = (alice: Record<string, unknown> | undefined) => ({
     mcp_servers: { everything: SERVERS.everything },
@@ -318,10 +319,10 @@ describe('clients follow the config live', () => {
   });
   beforeAll(async () => {
     file = writeConfig(base({ token: 'alice-token', tools: ['+ everything__echo', '- *'] }));
-    live = await serveHttpChild(file);
+    live = await serveHttpInProcess(file, { exposure: undefined });
   });
   afterAll(async () => {
-    if (live) await stopChild(live.child);
+    await live?.close();
   });
 
   it('changed rules apply to the next request and the client is told to list again; a removed client loses its session', async () => {
@@ -377,7 +378,7 @@ describe('issued tokens (clients add, rotate, remove)', () => {
       tool_views: { research: { servers: ['everything'] } },
       serve: { token: 'admin-token' },
     });
-    const live = await serveHttpChild(file);
+    const live = await serveHttpInProcess(file, { exposure: undefined });
     const status = (token: string, path = '/view/research/mcp') =>
       fetch(`${live.url}${path}`, {
         method: 'POST',
@@ -445,7 +446,7 @@ describe('issued tokens (clients add, rotate, remove)', () => {
       expect(await waitFor(async () => (await status(fresh)) === 401, 10_000, 100)).toBe(true);
       expect(await status('admin-token')).toBe(200);
     } finally {
-      await stopChild(live.child);
+      await live.close();
     }
   }, 60_000);
 

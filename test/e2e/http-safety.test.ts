@@ -4,9 +4,15 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { serveHttpInProcess } from '../helpers/in-process.js';
 import { FIXTURE_SERVERS, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
-/** serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command. */
+/**
+ * serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command.
+ * Where what is asked is serve's answers, serve runs in this process (serveHttpInProcess: the same
+ * code, without a process start); where its process is the point (its children, its stderr while
+ * this process reads slowly), it is a process.
+ */
 async function serveHttp(config: string, args: string[] = []) {
   const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--exposure', 'direct', ...args], {
     env: cleanEnv({ MCPKIT_CONFIG: config }),
@@ -40,10 +46,10 @@ const HOST_TOOLS = ['server_add', 'server_remove', 'server_test', 'server_import
 
 describe.concurrent('serve --http without authentication', () => {
   // One serve of an empty config for the tests that only ask it something.
-  let bare: ReturnType<typeof serveHttp> | undefined;
-  const bareServe = () => (bare ??= serveHttp(writeConfig({})));
+  let bare: ReturnType<typeof serveHttpInProcess> | undefined;
+  const bareServe = () => (bare ??= serveHttpInProcess(writeConfig({})));
   afterAll(async () => {
-    if (bare) await stopChild((await bare).child);
+    if (bare) await (await bare).close();
   });
 
   it('does not offer tools that write the config or start processes', async () => {
@@ -53,17 +59,17 @@ describe.concurrent('serve --http without authentication', () => {
   });
 
   it('offers them with a token, or when the config says so explicitly', async () => {
-    const withToken = await serveHttp(writeConfig({ serve: { token: 's3cret-token' } }));
+    const withToken = await serveHttpInProcess(writeConfig({ serve: { token: 's3cret-token' } }));
     try {
       expect(await toolNames(withToken.url, 's3cret-token')).toEqual(expect.arrayContaining(HOST_TOOLS));
     } finally {
-      await stopChild(withToken.child);
+      await withToken.close();
     }
-    const optedIn = await serveHttp(writeConfig({ serve: { host_tools_without_auth: true } }));
+    const optedIn = await serveHttpInProcess(writeConfig({ serve: { host_tools_without_auth: true } }));
     try {
       expect(await toolNames(optedIn.url)).toEqual(expect.arrayContaining(HOST_TOOLS));
     } finally {
-      await stopChild(optedIn.child);
+      await optedIn.close();
     }
   });
 
@@ -105,51 +111,57 @@ describe.concurrent('HTTP sessions', () => {
   }
 
   it('end after serve.session_idle_ms without use (404 afterwards), and live ones go on', async () => {
-    const { child, url } = await serveHttp(writeConfig({ serve: { session_idle_ms: 400 } }));
+    // The window outlasts any pause between the busy session's pings on a loaded machine (400 ms did
+    // not, at load 30); the idle one is asked once, well after the window and a sweep (a quarter of it) are past.
+    const { close, url } = await serveHttpInProcess(writeConfig({ serve: { session_idle_ms: 2000 } }));
     try {
       const idle = await open(url);
       const busy = await open(url);
-      for (let i = 0; i < 6; i++) {
+      for (const since = Date.now(); Date.now() - since < 5_000;) {
         expect(await ping(url, busy)).toBe(200);
         await new Promise((r) => setTimeout(r, 150));
       }
       expect(await ping(url, idle)).toBe(404);
       expect(await ping(url, busy)).toBe(200);
     } finally {
-      await stopChild(child);
+      await close();
     }
   });
 
+  // One serve of server-everything for the two tests that call it (each on sessions of its own). The
+  // idle window must outlast a session's own start (initialize, then a listing) on a loaded machine
+  // (1.5 s did not at load 20, 3 s not at load 30), and end well within the in-flight calls (20 s),
+  // so that a second session is seen ended while the first is still busy.
+  let everything: ReturnType<typeof serveHttpInProcess> | undefined;
+  const everythingServe = () =>
+    (everything ??= serveHttpInProcess(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 8000 } })));
+  afterAll(async () => {
+    if (everything) await (await everything).close();
+  });
+
   it('refuse a tools/call without the right Content-Type or Accept on the hot path as on the ordinary one', async () => {
-    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything } }));
-    try {
-      const session = await open(url);
-      const post = async (body: object, extra: Record<string, string> = {}) => {
-        const r = await fetch(`${url}/mcp`, {
-          method: 'POST',
-          headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25', ...extra },
-          body: JSON.stringify(body),
-        });
-        await r.text();
-        return `${r.status} ${r.headers.get('content-type')}`;
-      };
-      await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      expect(await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).toMatch(/^200 /);
-      const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'x' } } });
-      // The catalog is known: this one takes the hot path, which answers with one JSON response.
-      expect(await post(call(3))).toBe('200 application/json');
-      expect(await post(call(4), { 'content-type': 'text/plain' })).toMatch(/^415 /);
-      expect(await post(call(5), { accept: 'application/json' })).toMatch(/^406 /);
-    } finally {
-      await stopChild(child);
-    }
+    const { url } = await everythingServe();
+    const session = await open(url);
+    const post = async (body: object, extra: Record<string, string> = {}) => {
+      const r = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25', ...extra },
+        body: JSON.stringify(body),
+      });
+      await r.text();
+      return `${r.status} ${r.headers.get('content-type')}`;
+    };
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).toMatch(/^200 /);
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'x' } } });
+    // The catalog is known: this one takes the hot path, which answers with one JSON response.
+    expect(await post(call(3))).toBe('200 application/json');
+    expect(await post(call(4), { 'content-type': 'text/plain' })).toMatch(/^415 /);
+    expect(await post(call(5), { accept: 'application/json' })).toMatch(/^406 /);
   }, 30_000);
 
   it('with a call in flight are not idle, whatever session_idle_ms says', async () => {
-    // The idle window must outlast the busy session's own start (initialize, then a listing) on a loaded machine
-    // (1.5 s did not, at load 20), and end well within the calls (8 s), so that the second session is seen ended
-    // while the first is still busy.
-    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { session_idle_ms: 3000 } }));
+    const { url } = await everythingServe();
     const clients: Client[] = [];
     const connect = async () => {
       const client = new Client({ name: 'in-flight', version: '1' });
@@ -160,10 +172,10 @@ describe.concurrent('HTTP sessions', () => {
     try {
       const slow = await connect();
       await slow.listTools(); // the catalog is known: a call without progress takes the hot path
-      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 8, steps: 8 } };
+      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 20, steps: 10 } };
       let progress = 0;
-      const streamed = slow.callTool(long, { onprogress: () => void progress++, timeout: 20_000 });
-      const plain = slow.callTool(long, { timeout: 20_000 });
+      const streamed = slow.callTool(long, { onprogress: () => void progress++, timeout: 60_000 });
+      const plain = slow.callTool(long, { timeout: 60_000 });
       // Meanwhile a second session comes and goes idle: it is ended, the busy one is not.
       await new Promise((r) => setTimeout(r, 300));
       const idle = await connect();
@@ -176,9 +188,8 @@ describe.concurrent('HTTP sessions', () => {
       expect((await slow.listTools()).tools.length).toBeGreaterThan(0);
     } finally {
       await Promise.allSettled(clients.map((c) => c.close()));
-      await stopChild(child);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('with connections of their own: at most serve.max_client_hubs are awake, the least recently used sleep, and every client is relayed', async () => {
     const relay = { command: process.execPath, args: [FIXTURE_SERVERS.relay], roots: 'forward' };

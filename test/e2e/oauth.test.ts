@@ -3,7 +3,7 @@ import { readdirSync, statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, spawnTracked, tempDir, runCommand } from '../helpers/cli.js';
-import { serveStdioInProcess } from '../helpers/in-process.js';
+import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/authorization-server.js';
 
@@ -18,6 +18,12 @@ async function startProtected(config: string, env: NodeJS.ProcessEnv = cleanEnv(
   const base = /listening on (http:\/\/\S+)\/mcp/.exec(stderr)?.[1];
   if (!ok || !base) throw new Error(`serve --http did not start: ${stderr}`);
   return { base, stop: () => child.kill('SIGTERM') };
+}
+
+/** The same serve in this process, where nothing of its process (its environment, its state folder) is the point. */
+async function startProtectedHere(config: string): Promise<{ base: string; stop: () => void }> {
+  const served = await serveHttpInProcess(config, { exposure: undefined });
+  return { base: served.url, stop: () => void served.close() };
 }
 
 async function connect(url: string, token: string): Promise<Client> {
@@ -55,7 +61,7 @@ describe('serve --http as an OAuth protected resource (serve.auth)', () => {
       },
       tool_views: { research: { groups: ['retrieve'], scopes: ['research'] } },
     });
-    server = await startProtected(config);
+    server = await startProtectedHere(config);
   });
   afterAll(async () => {
     server?.stop();
@@ -170,7 +176,7 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
   beforeAll(async () => {
     as = await startAuthorizationServer({ accessTtl: 2 });
     // The protected server is mcpkit itself, behind serve.auth.
-    upstream = await startProtected(writeConfig({ serve: { auth: { issuer: as.issuer, scopes: ['mcp'] } } }));
+    upstream = await startProtectedHere(writeConfig({ serve: { auth: { issuer: as.issuer, scopes: ['mcp'] } } }));
     config = writeConfig({
       mcp_servers: { prot: { url: `${upstream.base}/mcp`, auth: { type: 'oauth', scopes: ['mcp'] } } },
       tool_views: { prot: { servers: ['prot'], exposure: 'direct' } },
@@ -289,7 +295,7 @@ describe('each client its own OAuth login of a per_client server (server login -
 
   beforeAll(async () => {
     as = await startAuthorizationServer({});
-    upstream = await startProtected(writeConfig({ serve: { auth: { issuer: as.issuer, scopes: ['mcp'] } } }));
+    upstream = await startProtectedHere(writeConfig({ serve: { auth: { issuer: as.issuer, scopes: ['mcp'] } } }));
     config = writeConfig({
       mcp_servers: { prot: { url: `${upstream.base}/mcp`, auth: { type: 'oauth', scopes: ['mcp'] }, per_client: true } },
       tool_views: { prot: { servers: ['prot'], exposure: 'direct' } },
