@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withBuiltEngineCheck } from './oclif-engine-check.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true })
@@ -113,9 +114,11 @@ function oclifDirnamePlugin() {
     name: 'oclif-dirname',
     setup(b) {
       b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
+        const oclifRoot = args.path.slice(0, args.path.lastIndexOf('/@oclif/core/') + '/@oclif/core/'.length);
+        const rel = args.path.slice(oclifRoot.length);
+        const read = readFileSync(args.path, 'utf8');
+        const text = rel === 'lib/index.js' ? withBuiltEngineCheck(read, enginesNode(oclifRoot)) : read;
         if (!/__dirname|__filename/.test(text)) return undefined;
-        const rel = args.path.slice(args.path.lastIndexOf('/@oclif/core/') + '/@oclif/core/'.length);
         const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
         const prelude =
           `var __oclifRoot = require('node:path').dirname(require.resolve('@oclif/core/package.json'));` +
@@ -125,4 +128,9 @@ function oclifDirnamePlugin() {
       });
     },
   };
+}
+
+/** The Node range the bundled @oclif/core asks for (its check is built in: oclif-engine-check.mjs). */
+function enginesNode(oclifRoot) {
+  return JSON.parse(readFileSync(join(oclifRoot, 'package.json'), 'utf8')).engines.node;
 }
