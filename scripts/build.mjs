@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withBuiltEngineCheck } from './oclif-engine-check.mjs';
+import { withLiteralPluginNames } from './oclif-plugin-match.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true })
@@ -117,8 +118,13 @@ function oclifDirnamePlugin() {
         const oclifRoot = args.path.slice(0, args.path.lastIndexOf('/@oclif/core/') + '/@oclif/core/'.length);
         const rel = args.path.slice(oclifRoot.length);
         const read = readFileSync(args.path, 'utf8');
-        const text = rel === 'lib/index.js' ? withBuiltEngineCheck(read, enginesNode(oclifRoot)) : read;
-        if (!/__dirname|__filename/.test(text)) return undefined;
+        const text =
+          rel === 'lib/index.js'
+            ? withBuiltEngineCheck(read, enginesNode(oclifRoot))
+            : rel === 'lib/config/plugin-loader.js'
+              ? withLiteralPluginNames(read)
+              : read;
+        if (!/__dirname|__filename/.test(text)) return text === read ? undefined : { contents: text, loader: 'js' };
         const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
         const prelude =
           `var __oclifRoot = require('node:path').dirname(require.resolve('@oclif/core/package.json'));` +

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, spawnTracked } from '../helpers/cli.js';
@@ -17,11 +18,23 @@ function runOnNode(nodeVersion: string, args: string[]): Promise<{ code: number 
   });
 }
 
+/** The text of the built module holding oclif's plugin loader. */
+function bundledLoader(files: readonly string[]): string {
+  const texts = files.map((f) => readFileSync(f, 'utf8')).filter((t) => t.includes('var PluginLoader='));
+  expect(texts).toHaveLength(1);
+  return texts[0]!;
+}
+
 describe("what every command's start-up loads", () => {
   it('oclif checks its Node range without semver: no semver module is bundled where the CLI starts', () => {
     const sources = bundledSources(staticGraph(join(ROOT, 'dist/cli/main.js')));
     expect(sources.some((s) => s.includes('@oclif/core/lib/'))).toBe(true);
     expect(sources.filter((s) => /node_modules\/semver\//.test(s))).toEqual([]);
+  });
+
+  it("oclif's plugin loader compares plain plugin names as strings, not as compiled globs", () => {
+    const loader = bundledLoader(staticGraph(join(ROOT, 'dist/cli/main.js')));
+    expect(loader).toMatch(/\?p===w:\(0,minimatch_1\.minimatch\)\(p,w\)/);
   });
 
   it("still warns, in oclif's words, on a Node older than oclif's range, and runs the command", async () => {
