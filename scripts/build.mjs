@@ -9,6 +9,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withBuiltEngineCheck } from './oclif-engine-check.mjs';
 import { withLiteralPluginNames } from './oclif-plugin-match.mjs';
+import { REQUIRE_BANNER, withoutUnusedRequire } from './require-banner.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true })
@@ -60,8 +61,15 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   // Bundled CommonJS (ajv) calls require(); ESM has none unless we make one.
-  banner: { js: "import { createRequire as __mcpkitCreateRequire } from 'node:module'; const require = __mcpkitCreateRequire(import.meta.url);" },
+  banner: { js: REQUIRE_BANNER },
 });
+for (const file of readdirSync(join(root, 'dist'), { recursive: true })) {
+  if (!String(file).endsWith('.js')) continue;
+  const path = join(root, 'dist', String(file));
+  const text = readFileSync(path, 'utf8');
+  const trimmed = withoutUnusedRequire(text);
+  if (trimmed !== text) writeFileSync(path, trimmed);
+}
 
 // A warm command's way to the daemon (bin/run.js), on its own and as CommonJS: it runs before
 // anything else, and each ES module of a split build, and each built-in module an ES module

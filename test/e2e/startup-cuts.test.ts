@@ -37,6 +37,13 @@ describe("what every command's start-up loads", () => {
     expect(loader).toMatch(/\?p===w:\(0,minimatch_1\.minimatch\)\(p,w\)/);
   });
 
+  it('a built module that never names require does not import node:module to make one', () => {
+    const graph = staticGraph(join(ROOT, 'dist/commands/config/path.js'));
+    const texts = graph.map((f) => readFileSync(f, 'utf8'));
+    expect(texts.filter((t) => !/\brequire\b/.test(t)).length).toBeGreaterThan(10);
+    for (const text of texts) expect(text.includes('__mcpkitCreateRequire')).toBe(/\brequire\b/.test(text.replace(/^.*\n/, '')));
+  });
+
   it("still warns, in oclif's words, on a Node older than oclif's range, and runs the command", async () => {
     const old = await runOnNode('16.20.0', ['--version']);
     expect(old.code).toBe(0);
