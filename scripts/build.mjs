@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withBuiltEngineCheck } from './oclif-engine-check.mjs';
+import { withLazyRequires } from './oclif-lazy-requires.mjs';
 import { withLiteralPluginNames } from './oclif-plugin-match.mjs';
 import { REQUIRE_BANNER, withoutUnusedRequire } from './require-banner.mjs';
 
@@ -126,12 +127,13 @@ function oclifDirnamePlugin() {
         const oclifRoot = args.path.slice(0, args.path.lastIndexOf('/@oclif/core/') + '/@oclif/core/'.length);
         const rel = args.path.slice(oclifRoot.length);
         const read = readFileSync(args.path, 'utf8');
-        const text =
+        const patched =
           rel === 'lib/index.js'
             ? withBuiltEngineCheck(read, enginesNode(oclifRoot))
             : rel === 'lib/config/plugin-loader.js'
               ? withLiteralPluginNames(read)
               : read;
+        const text = withLazyRequires(rel, patched);
         if (!/__dirname|__filename/.test(text)) return text === read ? undefined : { contents: text, loader: 'js' };
         const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
         const prelude =

@@ -44,6 +44,13 @@ describe("what every command's start-up loads", () => {
     for (const text of texts) expect(text.includes('__mcpkitCreateRequire')).toBe(/\brequire\b/.test(text.replace(/^.*\n/, '')));
   });
 
+  it('oclif requires tinyglobby, ejs and cli-spinners only when first used', () => {
+    const loader = bundledLoader(staticGraph(join(ROOT, 'dist/cli/main.js')));
+    expect(loader).toMatch(/get glob\(\)\{return require_\w+\(\)\.glob\}/);
+    expect(loader).toMatch(/get default\(\)\{return __importDefault\(require_ejs\(\)\)\.default\}/);
+    expect(loader).toMatch(/get default\(\)\{return __importDefault\(require_cli_spinners\(\)\)\.default\}/);
+  });
+
   it("still warns, in oclif's words, on a Node older than oclif's range, and runs the command", async () => {
     const old = await runOnNode('16.20.0', ['--version']);
     expect(old.code).toBe(0);
