@@ -7,6 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withBuiltEngineCheck } from './oclif-engine-check.mjs';
+import { withLazyRequires } from './oclif-lazy-requires.mjs';
+import { withLiteralPluginNames } from './oclif-plugin-match.mjs';
+import { REQUIRE_BANNER, withoutUnusedRequire } from './require-banner.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const commandFiles = readdirSync(join(root, 'src/commands'), { recursive: true })
@@ -60,8 +64,15 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   // Bundled CommonJS (ajv) calls require(); ESM has none unless we make one.
-  banner: { js: "import { createRequire as __mcpkitCreateRequire } from 'node:module'; const require = __mcpkitCreateRequire(import.meta.url);" },
+  banner: { js: REQUIRE_BANNER },
 });
+for (const file of readdirSync(join(root, 'dist'), { recursive: true })) {
+  if (!String(file).endsWith('.js')) continue;
+  const path = join(root, 'dist', String(file));
+  const text = readFileSync(path, 'utf8');
+  const trimmed = withoutUnusedRequire(text);
+  if (trimmed !== text) writeFileSync(path, trimmed);
+}
 
 // A warm command's way to the daemon (bin/run.js), on its own and as CommonJS: it runs before
 // anything else, and each ES module of a split build, and each built-in module an ES module
@@ -115,9 +126,17 @@ function oclifDirnamePlugin() {
     name: 'oclif-dirname',
     setup(b) {
       b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
-        if (!/__dirname|__filename/.test(text)) return undefined;
-        const rel = args.path.slice(args.path.lastIndexOf('/@oclif/core/') + '/@oclif/core/'.length);
+        const oclifRoot = args.path.slice(0, args.path.lastIndexOf('/@oclif/core/') + '/@oclif/core/'.length);
+        const rel = args.path.slice(oclifRoot.length);
+        const read = readFileSync(args.path, 'utf8');
+        const patched =
+          rel === 'lib/index.js'
+            ? withBuiltEngineCheck(read, enginesNode(oclifRoot))
+            : rel === 'lib/config/plugin-loader.js'
+              ? withLiteralPluginNames(read)
+              : read;
+        const text = withLazyRequires(rel, patched);
+        if (!/__dirname|__filename/.test(text)) return text === read ? undefined : { contents: text, loader: 'js' };
         const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
         const prelude =
           `var __oclifRoot = require('node:path').dirname(require.resolve('@oclif/core/package.json'));` +
@@ -127,4 +146,9 @@ function oclifDirnamePlugin() {
       });
     },
   };
+}
+
+/** The Node range the bundled @oclif/core asks for (its check is built in: oclif-engine-check.mjs). */
+function enginesNode(oclifRoot) {
+  return JSON.parse(readFileSync(join(oclifRoot, 'package.json'), 'utf8')).engines.node;
 }

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, cleanEnv, spawnTracked } from '../helpers/cli.js';
+import { bundledSources, staticGraph } from '../helpers/bundle-graph.js';
+
+/** `mcpkit ARGS` on a Node that reports `nodeVersion` (as process.versions.node) to the CLI. */
+function runOnNode(nodeVersion: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const pretend = `data:text/javascript,Object.defineProperty(process.versions,'node',{value:${JSON.stringify(nodeVersion)}})`;
+  return new Promise((done, fail) => {
+    const child = spawnTracked(process.execPath, ['--import', pretend, BIN, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', fail);
+    child.once('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** The text of the built module holding oclif's plugin loader. */
+function bundledLoader(files: readonly string[]): string {
+  const texts = files.map((f) => readFileSync(f, 'utf8')).filter((t) => t.includes('var PluginLoader='));
+  expect(texts).toHaveLength(1);
+  return texts[0]!;
+}
+
+describe("what every command's start-up loads", () => {
+  it('oclif checks its Node range without semver: no semver module is bundled where the CLI starts', () => {
+    const sources = bundledSources(staticGraph(join(ROOT, 'dist/cli/main.js')));
+    expect(sources.some((s) => s.includes('@oclif/core/lib/'))).toBe(true);
+    expect(sources.filter((s) => /node_modules\/semver\//.test(s))).toEqual([]);
+  });
+
+  it("oclif's plugin loader compares plain plugin names as strings, not as compiled globs", () => {
+    const loader = bundledLoader(staticGraph(join(ROOT, 'dist/cli/main.js')));
+    expect(loader).toMatch(/\?p===w:\(0,minimatch_1\.minimatch\)\(p,w\)/);
+  });
+
+  it('a built module that never names require does not import node:module to make one', () => {
+    const graph = staticGraph(join(ROOT, 'dist/commands/config/path.js'));
+    const texts = graph.map((f) => readFileSync(f, 'utf8'));
+    expect(texts.filter((t) => !/\brequire\b/.test(t)).length).toBeGreaterThan(10);
+    for (const text of texts) expect(text.includes('__mcpkitCreateRequire')).toBe(/\brequire\b/.test(text.replace(/^.*\n/, '')));
+  });
+
+  it('oclif requires tinyglobby, ejs and cli-spinners only when first used', () => {
+    const loader = bundledLoader(staticGraph(join(ROOT, 'dist/cli/main.js')));
+    expect(loader).toMatch(/get glob\(\)\{return require_\w+\(\)\.glob\}/);
+    expect(loader).toMatch(/get default\(\)\{return __importDefault\(require_ejs\(\)\)\.default\}/);
+    expect(loader).toMatch(/get default\(\)\{return __importDefault\(require_cli_spinners\(\)\)\.default\}/);
+  });
+
+  it("still warns, in oclif's words, on a Node older than oclif's range, and runs the command", async () => {
+    const old = await runOnNode('16.20.0', ['--version']);
+    expect(old.code).toBe(0);
+    expect(old.stdout).toMatch(/^mcpkit\/\d+\.\d+\.\d+ /);
+    expect(old.stderr).toContain('Warning: Node version must be >=18.0.0 to use this CLI. Current node version: 16.20.0');
+  });
+
+  it('says nothing on this Node, which is within the range', async () => {
+    const run = await runOnNode(process.versions.node, ['--version']);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+  });
+});
