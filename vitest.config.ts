@@ -88,9 +88,9 @@ export default defineConfig({
     // three 317 s (1.88 of 2 busy). Set here, not on the command line: a project takes the
     // config's value, and `--maxWorkers` did not reach the projects. Four at a time, measured on a
     // fresh clone of 702c841: npm test in 8 min 51 s against about 9 min 37 s for three (vitest's
-    // own part 527 s against 576 s), but the conformance suite's
-    // one-second windows (server-stateless's listen stream, through two hops) were missed at that
-    // load; three stays until those files tolerate it.
+    // own part 527 s against 576 s), but the conformance suite's one-second windows
+    // (server-stateless's listen stream, through two hops) were missed at that load; three stays
+    // until those files tolerate it.
     maxWorkers: 3,
     // Tests that run concurrently inside a file (the conformance client scenarios): a few at a time.
     maxConcurrency: 3,
