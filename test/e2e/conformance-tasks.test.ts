@@ -8,6 +8,7 @@ import {
   kit2026Node,
   kit2026Suite,
   scenarioResults,
+  TASK_SCENARIOS,
 } from '../helpers/conformance-kit.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
@@ -19,19 +20,6 @@ import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
  * the suite runs them with --force. tasks-status-notifications checks nothing of a server that
  * sends no notifications/tasks (they are optional; mcpkit sends none yet).
  */
-const SCENARIOS = [
-  'tasks-lifecycle',
-  'tasks-capability-negotiation',
-  'tasks-wire-fields',
-  'tasks-request-state-removal',
-  'tasks-mrtr-input',
-  'tasks-request-headers',
-  'tasks-dispatch-and-envelope',
-  'tasks-status-notifications',
-  'tasks-required-task-error',
-  'tasks-mrtr-composition',
-];
-
 let served: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
 beforeAll(async () => {
   if (!(installed || required)) return;
@@ -82,11 +70,11 @@ describe('the conformance suite tasks-* scenarios through mcpkit, the task host'
         { cwd: scratch, env: { ...process.env, TMPDIR: scratch } },
       );
       const summary = scenarioResults(output);
-      const results = SCENARIOS.map((scenario) => {
+      const results = TASK_SCENARIOS.map((scenario) => {
         const [passed, failed] = summary.get(scenario) ?? [-1, -1];
         return { scenario, passed, of: passed + failed, failed };
       });
-      const outputs = SCENARIOS.map((scenario) => output.slice(Math.max(0, output.indexOf(`=== Running scenario: ${scenario} ===`))).slice(0, 6000));
+      const outputs = TASK_SCENARIOS.map((scenario) => output.slice(Math.max(0, output.indexOf(`=== Running scenario: ${scenario} ===`))).slice(0, 6000));
       for (const [i, r] of results.entries()) expect(r.failed, `${r.scenario}:\n${outputs[i]}`).toBe(0);
       // Every scenario but the optional notifications one checks something, and all of it passes.
       const checked = results.filter((r) => r.scenario !== 'tasks-status-notifications');

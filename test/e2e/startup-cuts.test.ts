@@ -1,21 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, spawnTracked } from '../helpers/cli.js';
+import { ROOT, runCli, type RunResult } from '../helpers/cli.js';
 import { bundledSources, staticGraph } from '../helpers/bundle-graph.js';
 
 /** `mcpkit ARGS` on a Node that reports `nodeVersion` (as process.versions.node) to the CLI. */
-function runOnNode(nodeVersion: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runOnNode(nodeVersion: string, args: string[]): Promise<RunResult> {
   const pretend = `data:text/javascript,Object.defineProperty(process.versions,'node',{value:${JSON.stringify(nodeVersion)}})`;
-  return new Promise((done, fail) => {
-    const child = spawnTracked(process.execPath, ['--import', pretend, BIN, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, stdout, stderr }));
-  });
+  return runCli(args, { nodeArgs: ['--import', pretend] });
 }
 
 /** The text of the built module holding oclif's plugin loader. */

@@ -77,9 +77,12 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 export const THROUGH_OCLIF = join(ROOT, 'test/fixtures/through-oclif.mjs');
 
 /** Runs the built CLI as a child process, the way a user's shell would. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; entry?: string } = {}): Promise<RunResult> {
+export function runCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; entry?: string; nodeArgs?: string[] } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnTracked(process.execPath, [options.entry ?? BIN, ...args], {
+    const child = spawnTracked(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? BIN, ...args], {
       env: options.env ?? cleanEnv(),
       cwd: options.cwd ?? tmpdir(),
       stdio: ['pipe', 'pipe', 'pipe'],

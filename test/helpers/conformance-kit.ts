@@ -50,3 +50,21 @@ export const kit2025Installed = existsSync(join(kit2025, 'node_modules/@modelcon
 export function scenarioResults(output: string): Map<string, [number, number]> {
   return new Map([...output.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed/gm)].map((m) => [m[1]!, [Number(m[2]), Number(m[3])] as [number, number]]));
 }
+
+/**
+ * The suite 0.2's tasks-* scenarios (io.modelcontextprotocol/tasks, SEP-2663): extension scenarios,
+ * off the spec timeline, run with --force. tasks-status-notifications checks nothing of a server
+ * that sends no notifications/tasks (they are optional).
+ */
+export const TASK_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
