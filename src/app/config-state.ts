@@ -97,9 +97,13 @@ export class ConfigState {
   async reload(reason: string): Promise<ReloadReport> {
     // A reload asked for while following is being set up waits for it: it needs the text served and the apply step.
     await this.following;
-    const report = await this.live.reload(reason);
-    this.options.followers().pinsChanged(this.pinKeeper?.refresh() ?? []);
-    return report;
+    const before = this.live.loaded;
+    try {
+      return await this.live.reload(reason);
+    } finally {
+      // Also after a reload that failed part way: a server whose entry changed is withheld until the pins are read again (pin-keeper.ts).
+      this.options.followers().pinsChanged(this.pinKeeper?.refresh((server) => before?.mcp_servers[server]) ?? []);
+    }
   }
 
   status(): ConfigStatus {
@@ -109,16 +113,13 @@ export class ConfigState {
   /** The process's tool pins (proxy/pins/pin-keeper.ts), read on first use from the lock file beside the config. */
   async pins(): Promise<PinKeeper> {
     if (this.pinKeeper) return this.pinKeeper;
-    const [{ PinKeeper }, { pinFilePath }, { mayTrustFirstUse }] = await Promise.all([
-      import('../proxy/pins/pin-keeper.js'),
-      import('../config/files/pin-file.js'),
-      import('../proxy/pins/pins.js'),
-    ]);
+    const [{ PinKeeper }, { pinFilePath }] = await Promise.all([import('../proxy/pins/pin-keeper.js'), import('../config/files/pin-file.js')]);
     const say = this.options.runtime.announce ?? this.options.say;
-    const trust = (server: string) => mayTrustFirstUse(this.live.loaded?.mcp_servers[server]);
-    // serve.list_from_lock: serve's first listing of a server may be answered from its intact pins while it starts.
-    const fromLock = () => this.options.runtime.surface === 'mcp' && this.live.loaded?.serve.list_from_lock === true;
-    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.options.location.path), this.options.logger, say, trust, fromLock));
+    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.options.location.path), this.options.logger, say, {
+      entryOf: (server) => this.live.loaded?.mcp_servers[server],
+      // serve.list_from_lock: serve's first listing of a server may be answered from its intact pins while it starts.
+      lockAnswersListings: () => this.options.runtime.surface === 'mcp' && this.live.loaded?.serve.list_from_lock === true,
+    }));
   }
 
   /** How many of a server's tools its pins withhold now (undefined before the pins are read). */

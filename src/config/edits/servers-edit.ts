@@ -21,17 +21,18 @@ export function requireServer(doc: Document, name: string): YAMLMap {
  * The servers an edit of a document put in place or took out (added, replaced with force,
  * removed): approvals given to what was there before never carry over to what is there now, so
  * their pins are dropped with the edit (tools/shared/config-access.ts). A server that is
- * renamed or reshaped keeps them.
+ * renamed or reshaped keeps them. Each name maps to whether an entry was there before (replaced
+ * or removed): what it pinned may still be on its way to the lock file.
  */
-const placedOrRemoved = new WeakMap<Document, Set<string>>();
+const placedOrRemoved = new WeakMap<Document, Map<string, boolean>>();
 
-export function serversLosingTrust(doc: Document): ReadonlySet<string> {
-  return placedOrRemoved.get(doc) ?? new Set();
+export function serversLosingTrust(doc: Document): ReadonlyMap<string, boolean> {
+  return placedOrRemoved.get(doc) ?? new Map();
 }
 
-function loseTrust(doc: Document, name: string): void {
-  const names = placedOrRemoved.get(doc) ?? new Set<string>();
-  names.add(name);
+function loseTrust(doc: Document, name: string, wasThere: boolean): void {
+  const names = placedOrRemoved.get(doc) ?? new Map<string, boolean>();
+  names.set(name, wasThere || names.get(name) === true);
   placedOrRemoved.set(doc, names);
 }
 
@@ -46,7 +47,7 @@ export function addServer(doc: Document, name: string, entry: Record<string, unk
   if (!isMap(doc.get('mcp_servers'))) doc.set('mcp_servers', doc.createNode({}));
   doc.setIn(['mcp_servers', name], doc.createNode(entry));
   // A new entry under a name trusts nothing approved under it before: a replaced server, or one removed by hand.
-  loseTrust(doc, name);
+  loseTrust(doc, name, exists);
   return { replaced: exists };
 }
 
@@ -77,7 +78,7 @@ export function removeServer(doc: Document, name: string): void {
     );
   }
   doc.deleteIn(['mcp_servers', name]);
-  loseTrust(doc, name);
+  loseTrust(doc, name, true);
 }
 
 /** Returns whether anything changed (enabling an enabled server is not an error). */

@@ -25,6 +25,13 @@ export interface PinFile {
    * and pinned under: a server may list more tools to a client that declares more.
    */
   capability_sets?: Record<string, string[]>;
+  /**
+   * Per server, how many times its approvals were dropped (a server replaced or removed:
+   * dropServerPins). A process that pinned a server on first use writes those pins only if the
+   * count is still the one it read: pins of the server that was there before never land after
+   * the drop, whichever process made them.
+   */
+  approvals_dropped?: Record<string, number>;
 }
 
 /** The sections of the lock file: `servers` holds the tools (it came first), the others are named for what they hold. */
@@ -111,6 +118,12 @@ export function pinsFromText(text: string, path: string): PinFile {
       throw unreadable(path, 'capability_sets must map each server to a list of capability sets');
     out.capability_sets = sets;
   }
+  const drops = file.approvals_dropped;
+  if (drops !== undefined && drops !== null) {
+    if (typeof drops !== 'object' || Array.isArray(drops) || !Object.values(drops).every((n) => Number.isSafeInteger(n) && (n as number) >= 0))
+      throw unreadable(path, 'approvals_dropped must map each server to a count');
+    out.approvals_dropped = drops;
+  }
   return out;
 }
 
@@ -145,8 +158,22 @@ export function pinsText(pins: PinFile): string {
     servers: sorted(pins.servers),
     ...Object.fromEntries(others.map((section) => [section, sorted(pins[section]!)])),
     ...(sets.length ? { capability_sets: Object.fromEntries(sets) } : {}),
+    ...(Object.keys(pins.approvals_dropped ?? {}).length ? { approvals_dropped: sortedKeys(pins.approvals_dropped!) } : {}),
   };
   return `${HEADER}${stringify(body, { lineWidth: 0 })}`;
+}
+
+function sortedKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]!]),
+  );
+}
+
+/** How many times the server's approvals were dropped (PinFile.approvals_dropped). */
+export function dropsOf(pins: PinFile, server: string): number {
+  return pins.approvals_dropped?.[server] ?? 0;
 }
 
 /** Changes the pins under the lock and writes them atomically; `change` returns false to write nothing. */
@@ -163,23 +190,30 @@ export async function updatePins(path: string, change: (pins: PinFile) => boolea
   }
 }
 
-/** Drops every pin of these servers (tools, prompts, resources, templates, capability sets); the tool pins each had. */
-export async function dropServerPins(path: string, servers: ReadonlySet<string>): Promise<Record<string, number>> {
+/**
+ * Drops every pin of these servers (tools, prompts, resources, templates, capability sets); the
+ * tool pins each had. Where a server had pins, or an entry was there (`servers` maps the name to
+ * true: replaced or removed), the drop is counted, so that first-use pins of what was there,
+ * still on their way to the file in some process, are never written after it
+ * (PinFile.approvals_dropped). A name new to the config with nothing pinned leaves the file as it is.
+ */
+export async function dropServerPins(path: string, servers: ReadonlyMap<string, boolean>): Promise<Record<string, number>> {
   const dropped: Record<string, number> = {};
   await updatePins(path, (pins) => {
     let changed = false;
-    for (const server of servers) {
+    for (const [server, wasThere] of servers) {
+      let had = wasThere || pins.capability_sets?.[server] !== undefined;
       for (const kind of ['tools', 'prompts', 'resources', 'resource_templates'] as const) {
         const section = sectionOf(pins, kind);
         if (!section[server]) continue;
         if (kind === 'tools') dropped[server] = Object.keys(section[server]).length;
         delete section[server];
-        changed = true;
+        had = true;
       }
-      if (pins.capability_sets?.[server]) {
-        delete pins.capability_sets[server];
-        changed = true;
-      }
+      if (!had) continue;
+      delete pins.capability_sets?.[server];
+      (pins.approvals_dropped ??= {})[server] = dropsOf(pins, server) + 1;
+      changed = true;
     }
     return changed;
   });
