@@ -1,7 +1,24 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { InputBridge, UnknownRequestState, type InputRequiredAnswer } from '../../../src/proxy/eras/input-bridge.js';
 
 const all = () => true;
+
+/**
+ * Every bridge a test makes is closed after it: a question left parked would otherwise be refused
+ * by its timer long after, in whichever file then runs in this shared worker, as an unhandled
+ * rejection (seen in a full run, where a worker outlives the 60 s).
+ */
+const made: InputBridge<string>[] = [];
+afterEach(() => {
+  for (const bridge of made.splice(0)) bridge.close();
+});
+function bridgeOf(parkMs: number): InputBridge<string> {
+  const bridge = new InputBridge<string>(parkMs);
+  made.push(bridge);
+  return bridge;
+}
+/** A question the test leaves unanswered on purpose: its refusal at close is expected. */
+const unanswered = (asked: Promise<unknown>) => void asked.catch(() => undefined);
 
 /** A call whose result the test decides, after its server asked what the test scripts. */
 function scriptedCall() {
@@ -12,12 +29,12 @@ function scriptedCall() {
 
 describe('InputBridge: a 2025 server asking a 2026 client, one call at a time', () => {
   it('a call that asks nothing answers with its result', async () => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     expect(await bridge.start(Promise.resolve('done'), all)).toBe('done');
   });
 
   it('a question becomes input_required; the retry answers it and gets the result', async () => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     const call = scriptedCall();
     const first = bridge.start(call.outcome, all);
     const answered = bridge.ask('elicitation/create', { message: 'Name?' });
@@ -34,23 +51,23 @@ describe('InputBridge: a 2025 server asking a 2026 client, one call at a time', 
   });
 
   it('a second question in the same call is a second round', async () => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     const call = scriptedCall();
     const first = bridge.start(call.outcome, all);
-    void bridge.ask('elicitation/create', { step: 1 });
+    unanswered(bridge.ask('elicitation/create', { step: 1 }));
     const round1 = (await first) as InputRequiredAnswer;
     const key1 = Object.keys(round1.inputRequests)[0]!;
     const second = bridge.resume(round1.requestState, { [key1]: { action: 'accept' } });
-    void bridge.ask('sampling/createMessage', { step: 2 });
+    unanswered(bridge.ask('sampling/createMessage', { step: 2 }));
     const round2 = (await second) as InputRequiredAnswer;
     expect(Object.values(round2.inputRequests)[0]).toEqual({ method: 'sampling/createMessage', params: { step: 2 } });
     expect(round2.requestState).not.toBe(round1.requestState);
   });
 
   it('a retry without the answer is asked again', async () => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     const first = bridge.start(scriptedCall().outcome, all);
-    void bridge.ask('elicitation/create', { message: 'Name?' });
+    unanswered(bridge.ask('elicitation/create', { message: 'Name?' }));
     const leg = (await first) as InputRequiredAnswer;
     const again = (await bridge.resume(leg.requestState, {})) as InputRequiredAnswer;
     expect(Object.values(again.inputRequests)[0]).toEqual({ method: 'elicitation/create', params: { message: 'Name?' } });
@@ -60,19 +77,19 @@ describe('InputBridge: a 2025 server asking a 2026 client, one call at a time', 
     ['a state it never issued', 'forged'],
     ['an empty state', ''],
   ])('refuses %s', async (_what, state) => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     await expect(bridge.resume(state, {})).rejects.toBeInstanceOf(UnknownRequestState);
   });
 
   it("refuses the server's question when the call's client lacks the capability, or no call is in flight", async () => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     await expect(bridge.ask('elicitation/create', {})).rejects.toThrow(/outside a call/);
     void bridge.start(scriptedCall().outcome, (method) => method === 'sampling/createMessage');
     await expect(bridge.ask('elicitation/create', {})).rejects.toThrow(/did not declare/);
   });
 
   it('with two calls in flight whose clients could be asked, a question goes to neither (it names no call)', async () => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     const a = bridge.start(scriptedCall().outcome, all);
     const b = bridge.start(scriptedCall().outcome, all);
     await expect(bridge.ask('elicitation/create', { message: 'question of B' })).rejects.toThrow(/cannot tell which of the 2 calls/);
@@ -82,15 +99,15 @@ describe('InputBridge: a 2025 server asking a 2026 client, one call at a time', 
   });
 
   it('the one call whose client declared the capability is asked, whatever calls of other clients are in flight', async () => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     void bridge.start(scriptedCall().outcome, () => false); // a client that cannot be asked, first in line
     const asker = bridge.start(scriptedCall().outcome, all);
-    void bridge.ask('elicitation/create', { message: 'Name?' });
+    unanswered(bridge.ask('elicitation/create', { message: 'Name?' }));
     expect(((await asker) as InputRequiredAnswer).resultType).toBe('input_required');
   });
 
   it('a call whose client never retries is given up: the question is refused', async () => {
-    const bridge = new InputBridge<string>(30);
+    const bridge = bridgeOf(30);
     const first = bridge.start(scriptedCall().outcome, all);
     const answered = bridge.ask('elicitation/create', {});
     const leg = (await first) as InputRequiredAnswer;
@@ -118,7 +135,7 @@ describe("InputBridge: the client's cancel stops the server's call (it is told, 
     { when: 'on its first leg', lasting: false },
     { when: 'on its first leg, as a task', lasting: true },
   ])('cancelled $when: stopped at once', async ({ lasting }) => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     const call = stoppableCall();
     const client = new AbortController();
     const first = bridge.start(call.begin, all, { signal: client.signal, lasting });
@@ -131,7 +148,7 @@ describe("InputBridge: the client's cancel stops the server's call (it is told, 
     { lasting: true, stopped: true, why: "a task's signal lasts the whole call: tasks/cancel stops it while it waits for the answers" },
     { lasting: false, stopped: false, why: "a request's signal ends with its answer: the parked call is its client's retry's to go on" },
   ])('parked between legs, lasting $lasting: $why', async ({ lasting, stopped }) => {
-    const bridge = new InputBridge<string>(60_000);
+    const bridge = bridgeOf(60_000);
     const call = stoppableCall();
     const client = new AbortController();
     const first = bridge.start(call.begin, all, { signal: client.signal, lasting });

@@ -14,15 +14,16 @@ import { tempDir } from '../../helpers/cli.js';
  * reach the new one, and never come back to the file. Real files; the PinKeeper of one process,
  * its config swapped as a reload would.
  */
+type Entry = { url: string; added_by?: string };
 const GREET: Tool[] = [{ name: 'greet', description: 'Greets someone.', inputSchema: { type: 'object' } }];
-const PERSON = { url: 'https://old.example/mcp' };
-const AGENT = { url: 'https://evil.example/mcp', added_by: 'agent' };
-const PERSON_NEW = { url: 'https://new.example/mcp' };
+const PERSON: Entry = { url: 'https://old.example/mcp' };
+const AGENT: Entry = { url: 'https://evil.example/mcp', added_by: 'agent' };
+const PERSON_NEW: Entry = { url: 'https://new.example/mcp' };
 
-function keeperFor(entry: Record<string, unknown> | undefined) {
+function keeperFor(entry: Entry | undefined) {
   const dir = tempDir();
   const path = join(dir, 'mcpkit.lock.yaml');
-  const config = { jobs: entry };
+  const config: { jobs: Entry | undefined } = { jobs: entry };
   const keeper = new PinKeeper(path, createLogger('silent'), () => {}, {
     entryOf: (server) => (server === 'jobs' ? config.jobs : undefined),
     lockAnswersListings: () => false,
