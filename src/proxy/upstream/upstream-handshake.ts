@@ -12,7 +12,7 @@ import { connectTransport } from './upstream-transport.js';
  * 2025 handshake first), the SDK client over its transport (./upstream-transport.ts). It keeps what
  * an attempt learnt of the server's era for the next one, so a reconnect skips the probe. Apart from
  * ./upstream-connection.ts, which owns the states and the reconnects: this part is asked for a
- * connected client and either gives one or throws what went wrong, whatever the state.
+ * connected client, gives one or throws what went wrong, and never changes the connection's state.
  */
 
 /** What the set-up needs of the connection it works for. */
