@@ -15,9 +15,11 @@ import { tempDir } from '../../helpers/cli.js';
  * its config swapped as a reload would.
  */
 const GREET: Tool[] = [{ name: 'greet', description: 'Greets someone.', inputSchema: { type: 'object' } }];
-const PERSON = { url: 'https://old.example/mcp' };
-const AGENT = { url: 'https://evil.example/mcp', added_by: 'agent' };
-const PERSON_NEW = { url: 'https://new.example/mcp' };
+/** A config entry as the keeper reads it (PinKeeperConfig.entryOf): who added it, if an agent did. */
+type Entry = { url: string; added_by?: string };
+const PERSON: Entry = { url: 'https://old.example/mcp' };
+const AGENT: Entry = { url: 'https://evil.example/mcp', added_by: 'agent' };
+const PERSON_NEW: Entry = { url: 'https://new.example/mcp' };
 
 function keeperFor(entry: Record<string, unknown> | undefined) {
   const dir = tempDir();
