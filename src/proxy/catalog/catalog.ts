@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { compositeSteps, type CompositeConfig } from '../../config/schema/schema.js';
 import type { AnyTool } from '../../tool/define.js';
+import { toMcpTool } from '../../tool/mcp-shape.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './names.js';
 import type { ShapedTool } from './shape.js';
 import { pinDefinition } from '../pins/pins.js';
@@ -70,6 +71,12 @@ export function publishedUpstreamTool(entry: Extract<CatalogEntry, { kind: 'upst
   // Only what is pinned is passed on (an unpinned field could carry text past a review); task-augmented
   // execution is not proxied, so the upstream's `execution` hint is not among them.
   return { ...pinDefinition(entry.tool), name: entry.name } as Tool;
+}
+
+/** A catalog entry as MCP publishes it. */
+export function publish(entry: CatalogEntry): Tool {
+  if (entry.kind === 'upstream') return publishedUpstreamTool(entry);
+  return entry.kind === 'local' ? toMcpTool(entry.tool) : { ...entry.tool, name: entry.name };
 }
 
 /** mcpkit's own tools that declare a `featured` rank, most wanted first (kept direct by exposure auto while they fit). */

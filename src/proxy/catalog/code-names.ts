@@ -1,7 +1,7 @@
 import type { DeclaredTool } from '../../code/declarations.js';
 import type { DeclarationLimits } from '../../code/declaration-limits.js';
 import type { ToolTree } from '../../code/protocol.js';
-import { publish } from './view-catalog.js';
+import { publish } from './catalog.js';
 import type { CatalogEntry } from './catalog.js';
 
 /** What a code-mode script of one client reaches (ProxyHub.codeTools), and how large its declarations may be. */

@@ -14,6 +14,14 @@ export interface ToolSource {
   refusal?(): ToolError | undefined;
 }
 
+/** Lists a source's tools, then calls `settled` whether the listing answered or failed: a failure is the source's status, and the caller only waits. */
+export function afterListing(source: ToolSource, settled: () => void): void {
+  void source
+    .listTools()
+    .catch(() => undefined)
+    .then(settled);
+}
+
 /** Past this many servers, a listing that waits only for a few stragglers waits for them a short while, not the whole wait. */
 const MANY_SERVERS = 10;
 const STRAGGLER_GRACE_MS = 1_000;
@@ -40,15 +48,11 @@ export function settleListings(sources: readonly ToolSource[], waitMs: number): 
       const few = sources.length >= MANY_SERVERS && pending.size <= Math.max(1, Math.floor(sources.length / 10));
       if (few && !grace) grace = setTimeout(done, Math.min(waitMs, Math.max(STRAGGLER_GRACE_MS, Date.now() - started)));
     };
-    for (const source of sources) {
-      void source
-        .listTools()
-        .catch(() => undefined)
-        .then(() => {
-          pending.delete(source);
-          check();
-        });
-    }
+    for (const source of sources)
+      afterListing(source, () => {
+        pending.delete(source);
+        check();
+      });
     check();
   });
 }

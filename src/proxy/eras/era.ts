@@ -64,7 +64,7 @@ export function verdictOf(client: Client): PriorDiscovery | undefined {
 /**
  * The request params a 2026-07-28 upstream gets for the client's request: the caller's `_meta` keys
  * win over the SDK's. A remote client's roots are not passed on unless the server's entry says
- * `roots: forward` (proxy/upstream/upstream-connection.ts forwardsRoots): its declared capability is left
+ * `roots: forward` (proxy/upstream/offered-capabilities.ts forwardsRoots): its declared capability is left
  * out, and so is any answer that carries roots. Pure.
  */
 export function modernParams(

@@ -8,7 +8,7 @@ export { escapeInvisible, invisibleIn } from '../../core/invisible.js';
 /**
  * Tool pinning: the approved definition of each upstream tool, and what a listing is compared
  * with. Pure (a hash is computation, not I/O). The lock file itself is ../config/pin-file.ts;
- * what serve does with a verdict is ./view-catalog.ts.
+ * what serve does with a verdict is ../catalog/listing-admission.ts.
  */
 
 import type { PinMode } from '../../config/schema/defaults.js';

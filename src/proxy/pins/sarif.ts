@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from './scan.js';
-import type { ScanRule, Severity } from './scan-rules.js';
+import type { ScanRule, Severity } from './rule-shape.js';
 import { escapeRegExp } from '../../core/regexp.js';
 
 /**

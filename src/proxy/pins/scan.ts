@@ -1,6 +1,7 @@
 import { escapeInvisible, invisibleSpans } from '../../core/invisible.js';
 import { readsLikeText, sameNameText } from './scan-wording.js';
-import { SCAN_RULES, SEVERITIES, type ScanRule, type Severity } from './scan-rules.js';
+import { SEVERITIES, type ScanRule, type Severity } from './rule-shape.js';
+import { SCAN_RULES } from './scan-rules.js';
 import { sectionOf, type PinFile } from '../../config/files/pin-file.js';
 import { pinIntact } from './pins.js';
 import { LinearRegExp } from '../../core/linear-regexp.js';

@@ -1,5 +1,6 @@
 import { DECLARATION_DEFAULTS } from '../../code/declaration-limits.js';
 import { resolveRef } from '../../code/schema-type.js';
+import type { ScanRule } from './rule-shape.js';
 
 /**
  * The scanner's rule for a schema that expands past what a declaration may be: 300 bytes of
@@ -33,14 +34,11 @@ const LINKED_LIST = {
   properties: { head: { $ref: '#/$defs/node' } },
 };
 
-/** Servers with their tools, as the rule table's examples give them (scan-rules.ts RuleExample). */
-type ServersExample = Record<string, { name: string; description?: string; inputSchema?: unknown }[]>;
-
-export const SCHEMA_SIZE_RULE = {
+export const SCHEMA_SIZE_RULE: ScanRule = {
   id: 'MCPK016',
   name: 'schema-expansion',
-  kind: 'schema' as const,
-  severity: 'medium' as const,
+  kind: 'schema',
+  severity: 'medium',
   summary: `An input or output schema that, its $refs written out (to ${EXPANSION_LEVELS} levels), is larger than a declaration may be (serve.code.max_declaration_bytes, ${DECLARATION_DEFAULTS.maxDeclarationBytes} by default): code mode cuts it, and a client that writes its $refs out gets a type that large or larger.`,
   help: 'mcpkit server diff shows the schema; a tool needs no $ref that refers back to the schema it is in many times over. Approve only a server you trust, or hide the tool (mcpkit server set-tools).',
   examples: {
@@ -48,7 +46,7 @@ export const SCHEMA_SIZE_RULE = {
       { evil: [{ name: 'lookup', description: 'Looks a thing up.', inputSchema: SELF_REFERENCES }] },
       { evil: [{ name: 'walk', inputSchema: DOUBLING }] },
     ],
-    clean: <ServersExample[]>[
+    clean: [
       { lists: [{ name: 'append', description: 'Appends to a list.', inputSchema: LINKED_LIST }] },
       { plain: [{ name: 'echo', inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } }] },
     ],

@@ -1,6 +1,7 @@
-import type { ClientCapabilities, RequestId, Tool } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, RequestId, Tool } from '@modelcontextprotocol/client';
 import type { UpstreamOAuth } from '../../auth/upstream-oauth.js';
 import type { OwnFiles } from '../../config/files/own-files.js';
+import { SERVER_TIMEOUT_MS } from '../../config/schema/defaults.js';
 import type { ServerConfig } from '../../config/schema/schema.js';
 import type { BackoffPolicy } from '../../core/backoff.js';
 import type { Logger } from '../../core/logger.js';
@@ -63,4 +64,24 @@ export interface UpstreamOptions {
   woke?: () => void;
   /** A one-off look that waits less than timeout_ms (a name check), and why. */
   limit?: ConnectLimit;
+}
+
+/** What the owner of a connection does at its turning points. */
+export interface ConnectionHooks {
+  /** A new SDK client, before it connects: its request and notification handlers. */
+  setUp(client: Client, offered: ClientCapabilities): void;
+  /** Connected (first time or again). */
+  connected(client: Client): Promise<void>;
+  /** Connected again by the backoff timer, not by a call. */
+  reconnected(client: Client): Promise<void>;
+}
+
+/**
+ * How long connecting (and each request) may take, and the setting that says so: the server's
+ * timeout_ms, or a one-off look's own limit where that is shorter, which it then replaces. Pure.
+ */
+export function connectTimeout(options: Pick<UpstreamOptions, 'name' | 'config' | 'limit'>): { ms: number; why: string } {
+  const { limit, config, name } = options;
+  const configured = config.timeout_ms ?? SERVER_TIMEOUT_MS;
+  return limit && limit.ms < configured ? { ms: limit.ms, why: limit.why } : { ms: configured, why: `mcp_servers.${name}.timeout_ms` };
 }

@@ -50,7 +50,7 @@ export interface TransportChoice {
    * Probe a stdio server's era on its own process (server/discover, then initialize on the same
    * pipe when it is a 2025 server), not on a second, throw-away one: a server started by a slow
    * launcher (npx -y) is started once. A server that exits on a request before initialize closes
-   * during the probe; the caller then starts it again with the 2025 handshake (./upstream-connection.ts).
+   * during the probe; the caller then starts it again with the 2025 handshake (./upstream-handshake.ts).
    */
   probeInPlace?: boolean;
   /** Each line the server writes to stderr. */
