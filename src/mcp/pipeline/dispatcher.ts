@@ -15,6 +15,7 @@ import { planCall, type CallPlan, type PlanFor } from './call-plan.js';
 import { runCodeCall } from './code-run.js';
 import { OpenQuestions, personAsker, SharedQuestions, type QuestionBook } from './person-asker.js';
 import { asProtocolError, invalidParams, protocolError, resourceNotFound, unknownTool } from './protocol-errors.js';
+import type { CallPort } from './call-port.js';
 import type { CallParams, Downstream, RequestContext } from './request-context.js';
 
 export type { CallParams } from './request-context.js';
@@ -88,7 +89,7 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
  * takes it is decided once, then the call's steps (./call-chain.ts: audit, trace, limits, progress,
  * revocation) begin, the call runs the way decided, and the steps end with its answer.
  */
-export class Dispatcher {
+export class Dispatcher implements CallPort {
   /** This client's state in the hubs (log level, subscriptions): one per connection. */
   readonly session = new SessionState();
   /** The request methods answered here, by name. */
@@ -127,7 +128,7 @@ export class Dispatcher {
     return planCall(this.resolved, params, this.links.access?.(), ctx);
   }
 
-  /** Runs one tools/call, and is the only place that does: every front end enters here (the terminal's too, ./terminal-calls.ts). */
+  /** Runs one tools/call, and is the only place that does (./call-port.ts): every front end enters here (the terminal's too, ./terminal-calls.ts). */
   call(params: CallParams, ctx: RequestContext, plan: CallPlan = this.plan(params, ctx)): Promise<Record<string, unknown>> {
     const { access, fast } = plan;
     const begun = beginCall(this.links, {
@@ -228,7 +229,7 @@ export class Dispatcher {
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
       const code = hub.catalog.codeRun;
       if (code && name === code.tool) {
-        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx));
+        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, this);
         return this.answer(ctx, begun, result, { meta: true });
       }
       const outcome = await hub.calls.call(name, args, {
