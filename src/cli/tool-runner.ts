@@ -54,7 +54,12 @@ export async function runToolForCli(
     ? remote.result
     : await tool.run(
         input,
-        options.runtime.context({ createsConfig: tool.createsConfig === true, viewCalls: terminalViewCalls(options.runtime), ...options.scope, ...(emit ? { emit } : {}) }),
+        options.runtime.context({
+          createsConfig: tool.createsConfig === true,
+          viewCalls: terminalViewCalls(options.runtime),
+          ...options.scope,
+          ...(emit ? { emit } : {}),
+        }),
       );
   if (!options.json) {
     const safe = terminalSafe(result);

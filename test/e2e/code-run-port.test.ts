@@ -62,7 +62,15 @@ describe('mcpkit code run: the same chain as an agent call', () => {
     const calls = at.lines().slice(-2);
     expect(calls).toHaveLength(2);
     for (const line of calls) {
-      expect(line).toMatchObject({ method: 'tools/call', surface: 'cli', client: 'terminal', server: 'everything', upstream_name: 'echo', outcome: 'ok', via: 'code_run' });
+      expect(line).toMatchObject({
+        method: 'tools/call',
+        surface: 'cli',
+        client: 'terminal',
+        server: 'everything',
+        upstream_name: 'echo',
+        outcome: 'ok',
+        via: 'code_run',
+      });
       expect(line.parent).toMatch(/^terminal-run-/);
     }
     // One run: both calls name the same parent.
