@@ -56,7 +56,7 @@ export async function runToolForCli(
         input,
         options.runtime.context({
           createsConfig: tool.createsConfig === true,
-          viewCalls: terminalViewCalls(options.runtime),
+          viewCalls: terminalViewCalls(options.runtime, options.scope),
           ...options.scope,
           ...(emit ? { emit } : {}),
         }),
@@ -70,9 +70,13 @@ export async function runToolForCli(
   return result;
 }
 
-/** A terminal's tool calls a view's tools through the call port, as `mcpkit call` does (mcp/pipeline/terminal-calls.ts). */
-export function terminalViewCalls(runtime: Runtime): NonNullable<CallScope['viewCalls']> {
-  return async (hub) => (await import('../mcp/pipeline/terminal-calls.js')).codeRunCalls(runtime, hub);
+/**
+ * A terminal's tool calls a view's tools through the call port, as `mcpkit call` does
+ * (mcp/pipeline/terminal-calls.ts); mcpkit's own tools among them see the command's folder and
+ * environment (`caller`: the daemon's client's).
+ */
+export function terminalViewCalls(runtime: Runtime, caller?: Pick<CallScope, 'cwd' | 'env'>): NonNullable<CallScope['viewCalls']> {
+  return async (hub) => (await import('../mcp/pipeline/terminal-calls.js')).codeRunCalls(runtime, hub, caller);
 }
 
 /** Human output, where the running command prints (cli/terminal/command-scope.ts); not oclif's log, which goes through console.log. */

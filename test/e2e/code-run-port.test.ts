@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
@@ -124,8 +124,21 @@ describe('through the daemon', () => {
     expect(called.stderr).toMatch(/CONDITION_FAILED[\s\S]*Short messages only\./);
     expect(at.lines().at(-1)).toMatchObject({ surface: 'cli', client: 'terminal', view: 'guarded', outcome: 'refused_by_condition' });
     expect(at.lines().at(-1)).not.toHaveProperty('via');
-    // Both lines were the daemon's work: it answered them (and the status asked now).
+    // mcpkit's own tools that a script calls in the daemon read the command's folder, not the daemon's.
+    const sub = join(at.dir, 'sub');
+    mkdirSync(sub);
+    writeFileSync(join(sub, 'marker-file.txt'), '');
+    const listed = await runCli(
+      ['code', 'run', at.script('ls.js', "return (await tools.mcpkit.list_dir({ repo: 'code' })).result.entries.map((e) => e.name);")],
+      {
+        env,
+        cwd: sub,
+      },
+    );
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual(['marker-file.txt']);
+    // The lines were the daemon's work: it answered them (and the status asked now).
     const status = JSON.parse((await mcpkit('daemon', 'status', '--json')).stdout) as { status?: { requests: number } };
-    expect(status.status?.requests).toBeGreaterThanOrEqual(3);
+    expect(status.status?.requests).toBeGreaterThanOrEqual(4);
   }, 120_000);
 });

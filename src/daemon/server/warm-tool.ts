@@ -20,6 +20,7 @@ export async function runWarmTool(
   if (!tool) throw new ToolError('NOT_FOUND', `mcpkit daemon does not run the tool "${operation.tool}".`);
   const input = parseToolInput(tool, operation.input);
   const emit = operation.stream ? (item: unknown) => send({ type: 'item', item }) : undefined;
-  const scope = { createsConfig: tool.createsConfig === true, cwd: request.cwd, env: request.env, signal, viewCalls: terminalViewCalls(runtime) };
+  const caller = { cwd: request.cwd, env: request.env };
+  const scope = { createsConfig: tool.createsConfig === true, ...caller, signal, viewCalls: terminalViewCalls(runtime, caller) };
   return tool.run(input, runtime.context({ ...scope, ...(emit ? { emit } : {}) }));
 }

@@ -1,7 +1,7 @@
 import { CLIENT_INFO_META_KEY, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult, ClientCapabilities, CompleteRequest, LoggingLevel } from '@modelcontextprotocol/server';
 import { errorObject } from '../../core/errors.js';
-import type { Runtime } from '../../app/runtime.js';
+import type { CallScope, Runtime } from '../../app/runtime.js';
 import type { ProxyHub } from '../../proxy/hub.js';
 import type { FastCall } from '../../proxy/calls/call-router.js';
 import { requireReach } from '../../proxy/reach.js';
@@ -41,6 +41,8 @@ export interface DispatcherOptions {
   inFlight?: InFlightScope;
   /** What hears of serve's calls (the audit log, the metrics, tracing); absent: nothing does. */
   observers?: ServeObservers;
+  /** A terminal's command (in the daemon too): mcpkit's own tools it calls see its folder and environment. */
+  caller?: Pick<CallScope, 'cwd' | 'env'>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's params are its own; the carrier checked their shape
@@ -106,7 +108,7 @@ export class Dispatcher implements CallPort {
     /** The client at the other end, for the carriers that ask it things about a request themselves. */
     readonly downstream: Downstream,
   ) {
-    this.context = options.runtime.context({ session: this.session });
+    this.context = options.runtime.context({ session: this.session, ...options.caller });
     this.links = linksOf(options.observers, options.access, options.inFlight);
     this.methods = new Map(Object.entries(this.table()));
     // A config that could not be reloaded is told to the client, at warning level (its own level permitting).
@@ -236,7 +238,7 @@ export class Dispatcher implements CallPort {
         ...this.context,
         signal: revoked ? AbortSignal.any([ctx.signal, revoked]) : ctx.signal,
         requestId: ctx.id,
-        askPerson: personAsker(ctx, { tool: name, args }, () => this.capabilitiesOf(ctx), questionsOf(this.options.runtime)),
+        askPerson: personAsker(ctx, { tool: name, args }, () => this.downstream.capabilities(), questionsOf(this.options.runtime)),
         ...(begun.progress ? { progress: begun.progress } : {}),
         ...(ctx.modern ? { modern: ctx.modern } : {}),
         ...(begun.trace ? { trace: begun.trace } : {}),
@@ -293,10 +295,6 @@ export class Dispatcher implements CallPort {
 
   private clientOf(ctx: RequestContext): () => { name?: unknown; version?: unknown } | undefined {
     return () => (ctx.envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? this.downstream.client();
-  }
-
-  private capabilitiesOf(_ctx: RequestContext): ClientCapabilities | undefined {
-    return this.downstream.capabilities();
   }
 
   /** A request for a prompt or a resource, through the call's steps (audit, trace) as a tools/call. */

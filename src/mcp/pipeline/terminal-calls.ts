@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Runtime } from '../../app/runtime.js';
+import type { CallScope, Runtime } from '../../app/runtime.js';
 import type { AuditedCall, Auditor, CallObserver } from '../../audit/auditor.js';
 import type { ProxyHub } from '../../proxy/hub.js';
 import type { OpenedView, ToolAccess, ViewCallPort } from '../../tool/context.js';
@@ -40,6 +40,8 @@ export interface TerminalPort {
 }
 
 type Progress = NonNullable<TerminalCall['progress']>;
+/** Where the command runs, when that is not the runtime's own place (the daemon works for it). */
+type Caller = Pick<CallScope, 'cwd' | 'env'>;
 let requests = 0;
 
 /**
@@ -50,13 +52,13 @@ let requests = 0;
  * client has (its rules and limits in serve.clients, a session, a revocable credential). The audit
  * log is opened by the first call, so a use of the view that calls nothing leaves no file.
  */
-export function terminalPort(runtime: Runtime, hub: ProxyHub): TerminalPort {
+export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): TerminalPort {
   let opened: Promise<Auditor | undefined> | undefined;
   return {
     async call(call) {
       const auditor = await (opened ??= openTerminalAudit(runtime));
       const line = auditor ? lineOf(auditor) : undefined;
-      const answer = terminalDispatcher(runtime, hub, line?.observer).call(
+      const answer = terminalDispatcher(runtime, hub, line?.observer, caller).call(
         { name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) },
         terminalRequest(call),
       );
@@ -82,8 +84,8 @@ export async function callFromTerminal(runtime: Runtime, hub: ProxyHub, call: Te
  * terminal's call through the port, audited with the run as its parent, `via` code_run. A name no
  * tool of the view has is `found: false`, for the run to name the tools it has.
  */
-export function codeRunCalls(runtime: Runtime, hub: ProxyHub): ViewCallPort {
-  const port = terminalPort(runtime, hub);
+export function codeRunCalls(runtime: Runtime, hub: ProxyHub, caller?: Caller): ViewCallPort {
+  const port = terminalPort(runtime, hub, caller);
   const parent = { request: `terminal-run-${++requests}`, via: CODE_RUN_TOOL };
   const call: OpenedView['call'] = async (name, args, caller) => {
     try {
@@ -98,7 +100,7 @@ export function codeRunCalls(runtime: Runtime, hub: ProxyHub): ViewCallPort {
 }
 
 /** The port as a terminal's call enters it: the client `terminal`, one request, no session. */
-function terminalDispatcher(runtime: Runtime, hub: ProxyHub, observer: CallObserver | undefined): CallPort {
+function terminalDispatcher(runtime: Runtime, hub: ProxyHub, observer: CallObserver | undefined, caller: Caller | undefined): CallPort {
   return new Dispatcher(
     {
       hub: () => Promise.resolve(hub),
@@ -107,6 +109,7 @@ function terminalDispatcher(runtime: Runtime, hub: ProxyHub, observer: CallObser
       perRequest: true,
       access: () => TERMINAL,
       ...(observer ? { observers: { observer } } : {}),
+      ...(caller ? { caller } : {}),
     },
     TERMINAL_DOWNSTREAM,
   );
