@@ -3,7 +3,8 @@ import type { ConfigWithSource } from '../config/load.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import type { DownstreamRelay } from '../proxy/upstream/upstream.js';
 import type { ResolvedView } from '../proxy/catalog/view.js';
-import type { Policy, SessionState, Surface, ToolContext } from '../tool/context.js';
+import type { ProxyHub } from '../proxy/hub.js';
+import type { Policy, SessionState, Surface, ToolContext, ViewCallPort } from '../tool/context.js';
 
 /** What a front end tells the runtime it builds (./runtime.ts), and what it asks of it. */
 export interface RuntimeOptions {
@@ -74,6 +75,8 @@ export interface CallScope {
   /** The daemon: where the command it works for runs, and its environment (the runtime's own otherwise). */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** How the tool's calls of a view's tools enter the call port (a terminal's: mcp/pipeline/terminal-calls.ts); absent, they are refused. */
+  viewCalls?: (hub: ProxyHub) => Promise<ViewCallPort>;
 }
 
 /**

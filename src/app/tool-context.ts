@@ -5,7 +5,7 @@ import type { ProxyHub } from '../proxy/hub.js';
 import type { ConfigSource } from '../config/locate.js';
 import type { Logger } from '../core/logger.js';
 import type { OwnFiles } from '../config/files/own-files.js';
-import type { Policy, Surface } from '../tool/context.js';
+import type { OpenedView, Policy, Surface, ViewCallPort } from '../tool/context.js';
 
 /** What a tool's context reads of its runtime (./runtime.ts), the way anyone may. */
 export interface ContextSource {
@@ -49,7 +49,7 @@ export function toolContext(runtime: ContextSource, scope: CallScope, parts: Con
     session: scope.session ?? new SessionState(),
     ...(cache ? { cache } : {}),
     views: {
-      with: async (view, use, options) => runtime.withHub(view, async (hub) => use((await import('../proxy/opened-view.js')).openedView(hub)), options),
+      with: async (view, use, options) => runtime.withHub(view, (hub) => withOpenedView(hub, scope.viewCalls, use), options),
     },
     servers: {
       with: (name, config, use, options) => runtime.withServer(name, config, use, options),
@@ -67,4 +67,19 @@ export function toolContext(runtime: ContextSource, scope: CallScope, parts: Con
     ...(scope.progress ? { progress: scope.progress } : {}),
     ...(scope.emit ? { emit: scope.emit } : {}),
   };
+}
+
+/**
+ * A view opened for one use: its calls through the port the front end gave, opened by the first
+ * call and closed after the use (a use that calls nothing opens none), else refused.
+ */
+async function withOpenedView<T>(hub: ProxyHub, viewCalls: CallScope['viewCalls'], use: (opened: OpenedView) => Promise<T>): Promise<T> {
+  const { openedView } = await import('../proxy/opened-view.js');
+  let port: Promise<ViewCallPort> | undefined;
+  const calls: Pick<ViewCallPort, 'call'> | undefined = viewCalls && { call: async (...call) => (await (port ??= viewCalls(hub))).call(...call) };
+  try {
+    return await use(openedView(hub, calls));
+  } finally {
+    await (await port?.catch(() => undefined))?.close();
+  }
 }

@@ -78,7 +78,16 @@ export abstract class McpkitCommand extends Command {
   protected async runTool(tool: AnyTool, raw: unknown, configFlag: string | undefined, noDaemon = false): Promise<unknown> {
     const runtime = this.runtime(configFlag);
     this.endUpstreamsOnInterrupt(runtime);
-    return runToolForCli(tool, raw, { runtime, json: this.jsonEnabled(), color: this.color, noDaemon, io: this.scope.io });
+    // Run by the daemon for a client: the tool works in the client's folder and environment, as in its own process.
+    const { daemon, cwd, env } = this.scope;
+    return runToolForCli(tool, raw, {
+      runtime,
+      json: this.jsonEnabled(),
+      color: this.color,
+      noDaemon,
+      io: this.scope.io,
+      ...(daemon ? { scope: { cwd, env } } : {}),
+    });
   }
 
   /** The work done by mcpkit daemon when one runs for this config (and may do it); undefined: do it here. */

@@ -52,7 +52,15 @@ export async function runToolForCli(
       : undefined;
   const result = remote
     ? remote.result
-    : await tool.run(input, options.runtime.context({ createsConfig: tool.createsConfig === true, ...options.scope, ...(emit ? { emit } : {}) }));
+    : await tool.run(
+        input,
+        options.runtime.context({
+          createsConfig: tool.createsConfig === true,
+          viewCalls: terminalViewCalls(options.runtime, options.scope),
+          ...options.scope,
+          ...(emit ? { emit } : {}),
+        }),
+      );
   if (!options.json) {
     const safe = terminalSafe(result);
     const text = tool.render ? await tool.render(safe, ui, input) : renderGeneric(safe, ui);
@@ -60,6 +68,15 @@ export async function runToolForCli(
   }
   if (tool.exitCode) io.exitCode(tool.exitCode(result));
   return result;
+}
+
+/**
+ * A terminal's tool calls a view's tools through the call port, as `mcpkit call` does
+ * (mcp/pipeline/terminal-calls.ts); mcpkit's own tools among them see the command's folder and
+ * environment (`caller`: the daemon's client's).
+ */
+export function terminalViewCalls(runtime: Runtime, caller?: Pick<CallScope, 'cwd' | 'env'>): NonNullable<CallScope['viewCalls']> {
+  return async (hub) => (await import('../mcp/pipeline/terminal-calls.js')).codeRunCalls(runtime, hub, caller);
 }
 
 /** Human output, where the running command prints (cli/terminal/command-scope.ts); not oclif's log, which goes through console.log. */

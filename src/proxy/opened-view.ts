@@ -1,14 +1,19 @@
-import type { OpenedView } from '../tool/context.js';
+import { ToolError } from '../core/errors.js';
+import type { OpenedView, ViewCallPort } from '../tool/context.js';
 import type { ProxyHub } from './hub.js';
 
-/** What `view_tools` and code mode's tools reach of a served view (tool/context.ts OpenedView), through the hub's roles. */
-export function openedView(hub: ProxyHub): OpenedView {
-  const { catalog, calls } = hub;
+/**
+ * What `view_tools` and code mode's tools reach of a served view (tool/context.ts OpenedView),
+ * through the hub's roles. Its calls go through `port` alone, the call port the front end opened
+ * (never the hub's router around it): without one, a view's tools are not called.
+ */
+export function openedView(hub: ProxyHub, port?: Pick<ViewCallPort, 'call'>): OpenedView {
+  const { catalog } = hub;
   return {
     get view() {
       return hub.view;
     },
-    call: (name, args, context) => calls.call(name, args, context),
+    call: port ? (name, args, caller) => port.call(name, args, caller) : (name) => Promise.reject(unported(name)),
     codeTools: () => catalog.codeTools(),
     codeLimits: () => catalog.codeLimits(),
     list: () => catalog.list(),
@@ -18,4 +23,9 @@ export function openedView(hub: ProxyHub): OpenedView {
     withheldTools: () => catalog.withheldTools(),
     hiddenTools: () => catalog.hiddenTools(),
   };
+}
+
+/** A tool that calls a view's tools run where no front end gave it the port: a fault of mcpkit's, refused. */
+function unported(name: string): ToolError {
+  return new ToolError('INTERNAL', `mcpkit could not call ${name}: this command runs no calls of a view's tools here.`);
 }

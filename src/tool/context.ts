@@ -41,11 +41,11 @@ export class SessionState {
 /** What `view_tools` needs of a served view; the proxy's hub is one. */
 export interface OpenedView {
   readonly view: { readonly name?: string; readonly exposure: 'auto' | 'direct' | 'search' | 'code' };
-  /** One call of a tool by its published name, judged as any call of the view is (the router's). */
+  /** One call of a tool by its published name, through the call port as any call of the view (ViewCallPort). */
   call(
     name: string,
     args: Record<string, unknown> | undefined,
-    context: ToolContext,
+    caller: { signal?: AbortSignal | undefined },
   ): Promise<{ found: boolean; similar?: string[]; result?: { content?: unknown; structuredContent?: unknown; isError?: boolean } }>;
   /** What a code-mode script reaches of the view (code/declarations.ts), with the view's code limits. */
   codeTools(): Promise<{
@@ -65,6 +65,15 @@ export interface OpenedView {
   withheldTools(): { name: string; server: string; tool: string; why: 'new' | 'changed' | 'tampered' }[];
   /** The servers' tools the view does not serve, with the rule that hides each (by the server's own name). */
   hiddenTools(): { server: string; tool: string; why: string }[];
+}
+
+/**
+ * How a terminal's tool calls a view's tools: the call port every call enters, opened by the front
+ * end that runs the tool (mcp/pipeline/terminal-calls.ts codeRunCalls) for one use of the view.
+ */
+export interface ViewCallPort {
+  call: OpenedView['call'];
+  close(): Promise<void>;
 }
 
 export interface ExposureSummary {

@@ -24,8 +24,8 @@ import { redact, redactDeep } from '../../core/redact.js';
 import { routeHookStderrToCallers, withCallerStderr } from '../../core/caller-stderr.js';
 import { buildIdentity } from '../../core/version.js';
 import { DEFAULT_POLICY } from '../../tool/context.js';
-import { parseToolInput } from '../../tool/mcp-shape.js';
 import { saysSlowServer } from '../../cli/terminal/output.js';
+import { runWarmTool } from './warm-tool.js';
 import { boundedSender } from './bounded-sender.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
 import { warmRoots } from './warm-roots.js';
@@ -286,16 +286,8 @@ class Daemon {
 
   private async operate(operation: DaemonOperation, request: DaemonRequest, send: (message: DaemonMessage) => void, signal: AbortSignal): Promise<unknown> {
     switch (operation.op) {
-      case 'tool': {
-        const tool = (await this.runtime.allTools()).find((t) => t.name === operation.tool && t.warm);
-        if (!tool) throw new ToolError('NOT_FOUND', `mcpkit daemon does not run the tool "${operation.tool}".`);
-        const input = parseToolInput(tool, operation.input);
-        const emit = operation.stream ? (item: unknown) => send({ type: 'item', item }) : undefined;
-        return tool.run(
-          input,
-          this.runtime.context({ createsConfig: tool.createsConfig === true, cwd: request.cwd, env: request.env, signal, ...(emit ? { emit } : {}) }),
-        );
-      }
+      case 'tool':
+        return runWarmTool(this.runtime, operation, request, send, signal);
       case 'call-upstream':
         return callUpstreamTool(this.runtime, operation);
       case 'task-start': {

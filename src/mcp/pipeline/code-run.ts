@@ -7,6 +7,7 @@ import { scriptAnswerOf } from '../../code/tool-value.js';
 import type { HubCatalog, ProxyHub } from '../../proxy/hub.js';
 import { toCallResult, toErrorResult } from '../../tool/mcp-shape.js';
 import type { BegunCall } from './call-chain.js';
+import type { CallPort } from './call-port.js';
 import { STDIO_IDENTITY } from './call-record.js';
 import type { CallParams, RequestContext } from './request-context.js';
 
@@ -15,7 +16,7 @@ type CodeRun = NonNullable<HubCatalog['codeRun']>;
 /**
  * A view's run_code call (exposure: code): the script runs in the sandbox (code/sandbox.ts), and
  * each of its tool calls is an ordinary call of the same client, made through `inner` (the
- * dispatcher's own `call`): its rules and read_only, pins, limits, hooks, the audit log (a line per
+ * dispatcher itself: ./call-port.ts): its rules and read_only, pins, limits, hooks, the audit log (a line per
  * call, `via` the run tool and `parent` the run's request id) and a span under the run's. What an
  * upstream asks during one of them goes to the client as for a direct call, about the run. A run
  * starts only within serve's budget (serve.code.max_runs, max_runs_per_client, max_memory_mb),
@@ -28,7 +29,7 @@ export async function runCodeCall(
   params: CallParams,
   ctx: RequestContext,
   begun: BegunCall,
-  inner: (params: CallParams, ctx: RequestContext) => Promise<Record<string, unknown>>,
+  inner: CallPort,
 ): Promise<CallToolResult> {
   const args = params.arguments ?? {};
   if (typeof args.code !== 'string' || !args.code.trim())
@@ -50,7 +51,7 @@ export async function runCodeCall(
       call: async (name, callArgs, signal) => {
         const span = begun.trace?.child('tools/call', name, 'mcpkit');
         try {
-          const answer = await inner(
+          const answer = await inner.call(
             { name, arguments: callArgs },
             {
               id: ctx.id,

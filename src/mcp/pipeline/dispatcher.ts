@@ -1,7 +1,7 @@
 import { CLIENT_INFO_META_KEY, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult, ClientCapabilities, CompleteRequest, LoggingLevel } from '@modelcontextprotocol/server';
 import { errorObject } from '../../core/errors.js';
-import type { Runtime } from '../../app/runtime.js';
+import type { CallScope, Runtime } from '../../app/runtime.js';
 import type { ProxyHub } from '../../proxy/hub.js';
 import type { FastCall } from '../../proxy/calls/call-router.js';
 import { requireReach } from '../../proxy/reach.js';
@@ -15,6 +15,7 @@ import { planCall, type CallPlan, type PlanFor } from './call-plan.js';
 import { runCodeCall } from './code-run.js';
 import { OpenQuestions, personAsker, SharedQuestions, type QuestionBook } from './person-asker.js';
 import { asProtocolError, invalidParams, protocolError, resourceNotFound, unknownTool } from './protocol-errors.js';
+import type { CallPort } from './call-port.js';
 import type { CallParams, Downstream, RequestContext } from './request-context.js';
 
 export type { CallParams } from './request-context.js';
@@ -40,6 +41,8 @@ export interface DispatcherOptions {
   inFlight?: InFlightScope;
   /** What hears of serve's calls (the audit log, the metrics, tracing); absent: nothing does. */
   observers?: ServeObservers;
+  /** A terminal's command (in the daemon too): mcpkit's own tools it calls see its folder and environment. */
+  caller?: Pick<CallScope, 'cwd' | 'env'>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's params are its own; the carrier checked their shape
@@ -88,7 +91,7 @@ async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHu
  * takes it is decided once, then the call's steps (./call-chain.ts: audit, trace, limits, progress,
  * revocation) begin, the call runs the way decided, and the steps end with its answer.
  */
-export class Dispatcher {
+export class Dispatcher implements CallPort {
   /** This client's state in the hubs (log level, subscriptions): one per connection. */
   readonly session = new SessionState();
   /** The request methods answered here, by name. */
@@ -105,7 +108,7 @@ export class Dispatcher {
     /** The client at the other end, for the carriers that ask it things about a request themselves. */
     readonly downstream: Downstream,
   ) {
-    this.context = options.runtime.context({ session: this.session });
+    this.context = options.runtime.context({ session: this.session, ...options.caller });
     this.links = linksOf(options.observers, options.access, options.inFlight);
     this.methods = new Map(Object.entries(this.table()));
     // A config that could not be reloaded is told to the client, at warning level (its own level permitting).
@@ -127,7 +130,7 @@ export class Dispatcher {
     return planCall(this.resolved, params, this.links.access?.(), ctx);
   }
 
-  /** Runs one tools/call, and is the only place that does: every front end enters here (the terminal's too, ./terminal-calls.ts). */
+  /** Runs one tools/call, and is the only place that does (./call-port.ts): every front end enters here (the terminal's too, ./terminal-calls.ts). */
   call(params: CallParams, ctx: RequestContext, plan: CallPlan = this.plan(params, ctx)): Promise<Record<string, unknown>> {
     const { access, fast } = plan;
     const begun = beginCall(this.links, {
@@ -228,14 +231,14 @@ export class Dispatcher {
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
       const code = hub.catalog.codeRun;
       if (code && name === code.tool) {
-        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, (inner, innerCtx) => this.call(inner, innerCtx));
+        const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, this);
         return this.answer(ctx, begun, result, { meta: true });
       }
       const outcome = await hub.calls.call(name, args, {
         ...this.context,
         signal: revoked ? AbortSignal.any([ctx.signal, revoked]) : ctx.signal,
         requestId: ctx.id,
-        askPerson: personAsker(ctx, { tool: name, args }, () => this.capabilitiesOf(ctx), questionsOf(this.options.runtime)),
+        askPerson: personAsker(ctx, { tool: name, args }, () => this.downstream.capabilities(), questionsOf(this.options.runtime)),
         ...(begun.progress ? { progress: begun.progress } : {}),
         ...(ctx.modern ? { modern: ctx.modern } : {}),
         ...(begun.trace ? { trace: begun.trace } : {}),
@@ -292,10 +295,6 @@ export class Dispatcher {
 
   private clientOf(ctx: RequestContext): () => { name?: unknown; version?: unknown } | undefined {
     return () => (ctx.envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined) ?? this.downstream.client();
-  }
-
-  private capabilitiesOf(_ctx: RequestContext): ClientCapabilities | undefined {
-    return this.downstream.capabilities();
   }
 
   /** A request for a prompt or a resource, through the call's steps (audit, trace) as a tools/call. */

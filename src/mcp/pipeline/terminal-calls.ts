@@ -1,8 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Runtime } from '../../app/runtime.js';
-import type { AuditedCall, CallObserver } from '../../audit/auditor.js';
+import type { CallScope, Runtime } from '../../app/runtime.js';
+import type { AuditedCall, Auditor, CallObserver } from '../../audit/auditor.js';
 import type { ProxyHub } from '../../proxy/hub.js';
-import type { ToolAccess } from '../../tool/context.js';
+import type { OpenedView, ToolAccess, ViewCallPort } from '../../tool/context.js';
+import type { CallPort } from './call-port.js';
 import { Dispatcher } from './dispatcher.js';
 import type { Downstream, RequestContext } from './request-context.js';
 
@@ -18,6 +19,9 @@ const TERMINAL_DOWNSTREAM: Downstream = {
   notify: () => Promise.resolve(),
 };
 
+/** The tool a code run's calls are audited `via`, as serve's run tool is named on theirs. */
+const CODE_RUN_TOOL = 'code_run';
+
 export interface TerminalCall {
   /** The tool's published name, as the view's catalog has it. */
   name: string;
@@ -25,40 +29,91 @@ export interface TerminalCall {
   signal?: AbortSignal | undefined;
   /** Told of the call's progress (a terminal draws it: cli/progress-bar.ts). */
   progress?: ((update: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** A code run's call: the run, and the tool it went through (the audit log's `parent` and `via`). */
+  parent?: { request: string; via: string } | undefined;
+}
+
+/** The terminal's side of the port, open while a command uses a view: its calls, then its audit log closed. */
+export interface TerminalPort {
+  call(call: TerminalCall): Promise<CallToolResult>;
+  close(): Promise<void>;
 }
 
 type Progress = NonNullable<TerminalCall['progress']>;
+/** Where the command runs, when that is not the runtime's own place (the daemon works for it). */
+type Caller = Pick<CallScope, 'cwd' | 'env'>;
 let requests = 0;
 
 /**
- * A person's call from a terminal (`mcpkit call`, in its own process or the daemon's), through the
- * one port every call enters, `Dispatcher.call`: the same chain as an agent's (pins, hooks,
- * conditions, serve.upstream_limits, the audit line when serve.audit_log is set, marked surface
- * `cli` and client `terminal`), minus what only an MCP client has (its rules and limits in
- * serve.clients, a session, a revocable credential).
+ * A person's calls from a terminal (`mcpkit call`, `mcpkit code run`, in its own process or the
+ * daemon's), each through the one port every call enters, `Dispatcher.call` (./call-port.ts): the
+ * same chain as an agent's (pins, hooks, conditions, serve.upstream_limits, the audit line when
+ * serve.audit_log is set, marked surface `cli` and client `terminal`), minus what only an MCP
+ * client has (its rules and limits in serve.clients, a session, a revocable credential). The audit
+ * log is opened by the first call, so a use of the view that calls nothing leaves no file.
  */
+export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): TerminalPort {
+  let opened: Promise<Auditor | undefined> | undefined;
+  return {
+    async call(call) {
+      const auditor = await (opened ??= openTerminalAudit(runtime));
+      const line = auditor ? lineOf(auditor) : undefined;
+      const answer = terminalDispatcher(runtime, hub, line?.observer, caller).call(
+        { name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) },
+        terminalRequest(call),
+      );
+      // A refusal's line is recorded only after it is answered: the call ends once its line is.
+      return (await answer.finally(() => line?.recorded)) as CallToolResult;
+    },
+    // An audit log that could not be opened refused the calls already: closing says it no more.
+    close: async () => (await opened?.catch(() => undefined))?.close(),
+  };
+}
+
+/** One call from a terminal, with its own port: `mcpkit call`. */
 export async function callFromTerminal(runtime: Runtime, hub: ProxyHub, call: TerminalCall): Promise<CallToolResult> {
-  const audit = await terminalAudit(runtime);
-  const dispatcher = new Dispatcher(
+  const port = terminalPort(runtime, hub);
+  try {
+    return await port.call(call);
+  } finally {
+    await port.close();
+  }
+}
+
+/**
+ * The calls of one `mcpkit code run` (tools/code/run.ts, through OpenedView.call): each a
+ * terminal's call through the port, audited with the run as its parent, `via` code_run. A name no
+ * tool of the view has is `found: false`, for the run to name the tools it has.
+ */
+export function codeRunCalls(runtime: Runtime, hub: ProxyHub, caller?: Caller): ViewCallPort {
+  const port = terminalPort(runtime, hub, caller);
+  const parent = { request: `terminal-run-${++requests}`, via: CODE_RUN_TOOL };
+  const call: OpenedView['call'] = async (name, args, caller) => {
+    try {
+      return { found: true, result: await port.call({ name, arguments: args ?? {}, signal: caller.signal, parent }) };
+    } catch (error) {
+      const data = (error as { data?: { code?: unknown; similar?: unknown } }).data;
+      if (data?.code !== 'NOT_FOUND') throw error;
+      return { found: false, similar: Array.isArray(data.similar) ? (data.similar as string[]) : [] };
+    }
+  };
+  return { call, close: () => port.close() };
+}
+
+/** The port as a terminal's call enters it: the client `terminal`, one request, no session. */
+function terminalDispatcher(runtime: Runtime, hub: ProxyHub, observer: CallObserver | undefined, caller: Caller | undefined): CallPort {
+  return new Dispatcher(
     {
       hub: () => Promise.resolve(hub),
       runtime,
       hasServers: hub.hasServers,
       perRequest: true,
       access: () => TERMINAL,
-      ...(audit ? { observers: { observer: audit.observer } } : {}),
+      ...(observer ? { observers: { observer } } : {}),
+      ...(caller ? { caller } : {}),
     },
     TERMINAL_DOWNSTREAM,
   );
-  try {
-    const answer = dispatcher.call(
-      { name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) },
-      terminalRequest(call),
-    );
-    return (await answer.finally(() => audit?.recorded)) as CallToolResult;
-  } finally {
-    await audit?.close();
-  }
 }
 
 /** The request context of a terminal's call: its progress, however the path sends it, goes to `progress`. */
@@ -72,6 +127,7 @@ function terminalRequest(call: TerminalCall): RequestContext {
       return Promise.resolve();
     },
     ...(tell ? { relay: (message) => relayed(message, tell) } : {}),
+    ...(call.parent ? { parent: call.parent } : {}),
   };
 }
 
@@ -89,17 +145,16 @@ function progressOf(params: Record<string, unknown> | undefined): Parameters<Pro
   };
 }
 
-/**
- * The audit log of serve.audit_log, open for one call: its line is marked as a terminal's, and the
- * log is closed (its line on disk) once the call's line is recorded, which a refusal does only
- * after it is answered.
- */
-async function terminalAudit(runtime: Runtime): Promise<{ observer: CallObserver; recorded: Promise<void>; close(): Promise<void> } | undefined> {
+/** The audit log of serve.audit_log, when it is set: its lines are marked as a terminal's. */
+async function openTerminalAudit(runtime: Runtime): Promise<Auditor | undefined> {
   const config = await runtime.config();
   const { auditPath, openAuditFile } = await import('../../audit/audit-file.js');
   const path = auditPath(config.serve, runtime.configLocation.path);
-  if (!path) return undefined;
-  const auditor = openAuditFile(path, config.serve, runtime.logger);
+  return path ? openAuditFile(path, config.serve, runtime.logger) : undefined;
+}
+
+/** What hears of one call: its line, marked surface `cli`, and when it is recorded. */
+function lineOf(auditor: Auditor): { observer: CallObserver; recorded: Promise<void> } {
   let done!: () => void;
   const recorded = new Promise<void>((resolve) => (done = resolve));
   return {
@@ -110,6 +165,5 @@ async function terminalAudit(runtime: Runtime): Promise<{ observer: CallObserver
       },
     },
     recorded,
-    close: () => auditor.close(),
   };
 }

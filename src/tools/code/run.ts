@@ -10,8 +10,9 @@ const viewName = z.string().min(1).describe('The view whose tools the script cal
 
 /**
  * `mcpkit code run`: a code-mode script run from a terminal, the way a code view's run_code runs
- * one (the same sandbox and limits, code/sandbox.ts): each tool call goes through the view's
- * router, as `mcpkit call` does. In the daemon where it runs (its connections are warm).
+ * one (the same sandbox and limits, code/sandbox.ts): each tool call goes through the call port,
+ * as `mcpkit call` does (OpenedView.call: the terminal's chain, its audit line naming the run as
+ * its parent). In the daemon where it runs (its connections are warm).
  */
 export const codeRun = defineTool({
   name: 'code_run',
@@ -53,7 +54,7 @@ export const codeRun = defineTool({
           maxOutputBytes: `${settings}.max_output_bytes`,
         },
         call: async (name, args, signal) => {
-          const outcome = await opened.call(name, args, { ...ctx, signal });
+          const outcome = await opened.call(name, args, { signal });
           if (!outcome.found) {
             const similar = closestNames(
               name,
