@@ -88,7 +88,19 @@ function grid(): { rel: string; dir: boolean }[] {
   const first = ['packages', '.vscode', '.yarn', 'build', 'test', 'src', 'lib', 'a', '#hash', '!bang', 'node_modules'];
   const second = ['babel-helpers', 'babel-runtime', 'babel-runtime-corejs3', 'babel-standalone', 'fixtures', 'cache', 'b', 'coverage'];
   const third = ['LICENSE', 'lib', 'helpers', 'core-js', 'build', 'node_modules', 'dist', 'x', 'b'];
-  const leaves = ['typeof.js', 'other.js', 'babel.js', 'settings.example.json', 'a.log', 'x.tsbuildinfo', 'fileA.txt', 'xay.md', 'trail ', 'ends-with-space', 'keep.txt'];
+  const leaves = [
+    'typeof.js',
+    'other.js',
+    'babel.js',
+    'settings.example.json',
+    'a.log',
+    'x.tsbuildinfo',
+    'fileA.txt',
+    'xay.md',
+    'trail ',
+    'ends-with-space',
+    'keep.txt',
+  ];
   const out: { rel: string; dir: boolean }[] = [];
   for (const a of first) {
     out.push({ rel: a, dir: true }, { rel: a, dir: false });
