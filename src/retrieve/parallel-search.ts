@@ -57,13 +57,22 @@ export async function searchOnAllCores(roots: readonly Root[], asked: ParallelSe
       done[next] = undefined;
     }
   };
-  const { files, skipped, state, worker } = withinBudget(asked.timeoutMs, 'The search', () =>
-    walkSharing(roots, asked, chunkFiles, (at, part) => {
-      done[at] = part;
-      asked.workerSearched?.();
-      flush();
-    }),
-  );
+  const sharing: Sharing = {};
+  let walk;
+  try {
+    walk = withinBudget(asked.timeoutMs, 'The search', () =>
+      walkSharing(roots, asked, chunkFiles, sharing, (at, part) => {
+        done[at] = part;
+        asked.workerSearched?.();
+        flush();
+      }),
+    );
+  } catch (error) {
+    // Stopped mid-walk (its budget): a worker waiting for chunks would keep the process alive.
+    await sharing.worker?.stop();
+    throw error;
+  }
+  const { files, skipped, state, worker } = walk;
   chunks = chunkCount(files.length, chunkFiles);
   const outcome: SearchOutcome = {
     matches: [],
@@ -98,7 +107,7 @@ export async function searchOnAllCores(roots: readonly Root[], asked: ParallelSe
  * the shared state, so the worker searches while this thread walks. At the end the state says
  * how many files and chunks there are.
  */
-function walkSharing(roots: readonly Root[], asked: ParallelSearch, chunkFiles: number, onPart: (at: number, part: SearchOutcome) => void) {
+function walkSharing(roots: readonly Root[], asked: ParallelSearch, chunkFiles: number, sharing: Sharing, onPart: (at: number, part: SearchOutcome) => void) {
   const state = new Int32Array(new SharedArrayBuffer(CHUNK_STATE_BYTES));
   const files: ListedFile[] = [];
   const skipped = noneLeftOut();
@@ -119,7 +128,7 @@ function walkSharing(roots: readonly Root[], asked: ParallelSearch, chunkFiles: 
     } else if (files.length >= startAt) {
       const job = { kind: 'chunks' as const, query: asked.query, files: [...files], counter: state.buffer as SharedArrayBuffer, chunkFiles };
       const prefixes = roots.map((root) => ({ name: root.name, prefix: root.path.endsWith('/') ? root.path : `${root.path}/` }));
-      worker = startWorker({ ...job, roots: prefixes, shape: asked.shape, report: asked.report }, onPart);
+      worker = sharing.worker = startWorker({ ...job, roots: prefixes, shape: asked.shape, report: asked.report }, onPart);
     } else return;
     // Sent before published: the worker finds a published chunk's files waiting.
     Atomics.store(state, ChunkState.published, Math.floor(files.length / chunkFiles));
@@ -158,6 +167,11 @@ export function addChunk(outcome: SearchOutcome, part: SearchOutcome, onMatch?: 
   outcome.skipped.binary += part.skipped.binary;
 }
 
+/** Where the walk leaves the worker it started, for the caller to stop should the walk fail. */
+interface Sharing {
+  worker?: ReturnType<typeof startWorker>;
+}
+
 /** The worker of a chunked search: each chunk it finishes is handed to `chunk`; `finished` waits for it to take no more. */
 function startWorker(job: Omit<ChunkJob, 'more'>, chunk: (at: number, part: SearchOutcome) => void) {
   const { port1: more, port2 } = new MessageChannel();
@@ -173,6 +187,10 @@ function startWorker(job: Omit<ChunkJob, 'more'>, chunk: (at: number, part: Sear
   });
   return {
     more,
+    async stop(): Promise<void> {
+      await worker.terminate();
+      more.close();
+    },
     async finished(ms: number, budgetMs: number, signal?: AbortSignal): Promise<void> {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => Number.isFinite(ms) && (timer = setTimeout(() => resolve('late'), ms)));

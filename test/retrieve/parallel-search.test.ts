@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WHOLE_LINES } from '../../src/retrieve/patterns/match-shape.js';
@@ -111,5 +111,37 @@ describe('searchOnAllCores searches while it walks', () => {
     expect(walked).toBeGreaterThan(300);
     expect(searchedDuringWalk).toBe(true);
     expect(ours).toEqual(searchRoots(roots, { matcher, limit: Number.POSITIVE_INFINITY, shape: WHOLE_LINES, report: 'lines', hidden: false }));
+  });
+});
+
+describe('a walk stopped at its budget', () => {
+  const threads = () => readdirSync('/proc/self/task').length;
+  const search = (extra: { timeoutMs: number; walking?: (state: Int32Array) => void }) =>
+    searchOnAllCores(roots, {
+      query: { query: 'foo', regex: false, ignoreCase: false },
+      shape: { ...WHOLE_LINES, onlyMatching: false },
+      report: 'lines',
+      hidden: false,
+      minFiles: 0,
+      chunkFiles: 4,
+      ...extra,
+    });
+
+  it('is TIMEOUT, and stops the worker it had started (a waiting worker would keep the process alive)', async () => {
+    await search({ timeoutMs: Number.POSITIVE_INFINITY }); // whatever threads a worker's first start leaves behind
+    const before = threads();
+    let walked = 0;
+    const late = new Int32Array(new SharedArrayBuffer(4));
+    const stopped = search({
+      timeoutMs: 500,
+      // Past the worker's start, the walk outlives its budget here.
+      walking: () => {
+        if (++walked === 10) for (const end = Date.now() + 60_000; Date.now() < end;) Atomics.wait(late, 0, 0, 10);
+      },
+    });
+    await expect(stopped).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(walked).toBe(10);
+    for (const end = Date.now() + 30_000; threads() > before && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
+    expect(threads()).toBeLessThanOrEqual(before);
   });
 });
