@@ -68,16 +68,17 @@ export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, 
     }
     if (n === 0) {
       if (filled === 0) return 'searched';
-      if (buf.subarray(0, filled).includes(0)) return 'binary';
       if (wanted) visit(buf, filled, linesBefore);
       return 'searched';
     }
+    // Binary as soon as a NUL is read: the rest of the file (most of /usr/share's bytes are such
+    // files) is not read for nothing.
+    if (buf.subarray(filled, filled + n).includes(0)) return 'binary';
     filled += n;
     if (filled < buf.length || buf.length < BLOCK_BYTES) continue;
     // A full block: hand over its whole lines, keep the unfinished last one.
     const cut = buf.lastIndexOf(10, filled - 1) + 1;
     if (cut === 0) continue; // one line longer than the block: grow
-    if (buf.subarray(0, cut).includes(0)) return 'binary';
     if (wanted) wanted = visit(buf, cut, linesBefore);
     linesBefore += countNewlines(buf, 0, cut);
     buf.copy(buf, 0, cut, filled);

@@ -7,7 +7,7 @@ import type { LineShape } from './patterns/match-shape.js';
 import { compileQuery } from './patterns/query.js';
 import { relOf } from './file-search.js';
 import { searchListed } from './search.js';
-import { chunkCount, chunkOptions, nextChunk, searchChunk } from './search-chunks.js';
+import { chunkOptions, searchChunk, takeWalkedChunk } from './search-chunks.js';
 import type { WorkerJob, WorkerMessage } from './worker-search.js';
 import type { ChunkJob } from './search-chunks.js';
 
@@ -23,10 +23,10 @@ const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 try {
   if (job.kind === 'chunks') {
     const options = chunkOptions(job);
-    const counter = new Int32Array(job.counter);
-    const chunks = chunkCount(job.files.length, job.chunkFiles);
-    for (let at = nextChunk(counter, chunks); at !== undefined; at = nextChunk(counter, chunks)) {
-      parentPort!.postMessage({ chunk: at, part: searchChunk(job.files, at, job.chunkFiles, options) });
+    const state = new Int32Array(job.counter);
+    const files = job.files;
+    for (let at = takeWalkedChunk(job, state, files); at !== undefined; at = takeWalkedChunk(job, state, files)) {
+      parentPort!.postMessage({ chunk: at, part: searchChunk(files, at, job.chunkFiles, options) });
     }
     parentPort!.postMessage({ end: true });
   } else if (job.kind === 'glob') {

@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WHOLE_LINES } from '../../src/retrieve/patterns/match-shape.js';
 import { searchOnAllCores } from '../../src/retrieve/parallel-search.js';
+import { ChunkState } from '../../src/retrieve/search-chunks.js';
 import { compileQuery, type SearchQuery } from '../../src/retrieve/patterns/query.js';
 import { rootSpecs, validateRoots, type Root } from '../../src/retrieve/roots.js';
 import { searchRoots, type SearchMatch, type SearchReport } from '../../src/retrieve/search.js';
@@ -80,5 +81,67 @@ describe('searchOnAllCores gives what one thread gives', () => {
     expect(ours.matches.length + (ours.counts?.length ?? 0)).toBeGreaterThan(100);
     expect(ours).toEqual(one);
     expect(streamed).toEqual(one.matches); // streamed in walk order too
+  });
+});
+
+describe('searchOnAllCores searches while it walks', () => {
+  it('the worker searches the chunks the walk has completed before the walk ends', async () => {
+    const query: SearchQuery = { query: 'foo', regex: false, ignoreCase: false };
+    const { matcher } = compileQuery(query);
+    let walked = 0;
+    let searchedDuringWalk = false;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const ours = await searchOnAllCores(roots, {
+      query,
+      shape: { ...WHOLE_LINES, onlyMatching: false },
+      report: 'lines',
+      hidden: false,
+      timeoutMs: Number.POSITIVE_INFINITY,
+      minFiles: 0,
+      chunkFiles: 4,
+      // Halfway through the walk, hold it until the worker has taken a second chunk (so it is done
+      // with its first): only the worker takes chunks while this thread walks.
+      walking: (state) => {
+        if (++walked !== 300 || searchedDuringWalk) return;
+        const deadline = Date.now() + 60_000;
+        while (Atomics.load(state, ChunkState.next) < 2 && Date.now() < deadline) Atomics.wait(pause, 0, 0, 10);
+        searchedDuringWalk = Atomics.load(state, ChunkState.next) >= 2;
+      },
+    });
+    expect(walked).toBeGreaterThan(300);
+    expect(searchedDuringWalk).toBe(true);
+    expect(ours).toEqual(searchRoots(roots, { matcher, limit: Number.POSITIVE_INFINITY, shape: WHOLE_LINES, report: 'lines', hidden: false }));
+  });
+});
+
+describe('a walk stopped at its budget', () => {
+  const threads = () => readdirSync('/proc/self/task').length;
+  const search = (extra: { timeoutMs: number; walking?: (state: Int32Array) => void }) =>
+    searchOnAllCores(roots, {
+      query: { query: 'foo', regex: false, ignoreCase: false },
+      shape: { ...WHOLE_LINES, onlyMatching: false },
+      report: 'lines',
+      hidden: false,
+      minFiles: 0,
+      chunkFiles: 4,
+      ...extra,
+    });
+
+  it('is TIMEOUT, and stops the worker it had started (a waiting worker would keep the process alive)', async () => {
+    await search({ timeoutMs: Number.POSITIVE_INFINITY }); // whatever threads a worker's first start leaves behind
+    const before = threads();
+    let walked = 0;
+    const late = new Int32Array(new SharedArrayBuffer(4));
+    const stopped = search({
+      timeoutMs: 500,
+      // Past the worker's start, the walk outlives its budget here.
+      walking: () => {
+        if (++walked === 10) for (const end = Date.now() + 60_000; Date.now() < end;) Atomics.wait(late, 0, 0, 10);
+      },
+    });
+    await expect(stopped).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(walked).toBe(10);
+    for (const end = Date.now() + 30_000; threads() > before && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
+    expect(threads()).toBeLessThanOrEqual(before);
   });
 });

@@ -2,6 +2,7 @@ import ignore, { type Ignore } from 'ignore';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { compileNameRules, nameVerdict, type NameRule } from './name-rules.js';
+import { mayMatchSome, ruleLiterals } from './rule-literals.js';
 
 /**
  * .gitignore as git applies it: every .gitignore from the root down to a path's folder, each
@@ -111,7 +112,8 @@ export class IgnoreRules {
 
 function ruleSet(text: string): RuleSet {
   const names = byNameOnly(text) ? compileNameRules(text) : undefined;
-  return { ignore: ignore({ ignorecase: false }).add(text), ...(names ? { names } : {}) };
+  const literals = names ? undefined : ruleLiterals(text);
+  return { ignore: ignore({ ignorecase: false }).add(text), ...(names ? { names } : {}), ...(literals ? { literals } : {}) };
 }
 
 /** The top of the git work tree a folder is in (the nearest folder up with a .git), or undefined. */
@@ -131,6 +133,8 @@ export function workTreeTop(folder: string): string | undefined {
 export interface RuleSet {
   ignore: Ignore;
   names?: NameRule[];
+  /** Each rule's literal runs (rule-literals.ts): a path without all of some rule's gets no verdict, unasked. */
+  literals?: string[][];
 }
 
 /** Whether every pattern of a .gitignore text matches by name alone (no slash but a trailing one). */
@@ -165,6 +169,8 @@ export function ignoredBy(frames: readonly RuleFrame[], rel: string, isDir: bool
     if (names) verdict = nameVerdict(names, rel.slice(rel.lastIndexOf('/') + 1), isDir);
     else {
       const path = frame.prefix === undefined ? rel.slice(frame.offset) : frame.prefix + rel;
+      const literals = frame.rules.literals;
+      if (literals && !mayMatchSome(literals, path)) continue;
       verdict = frame.rules.ignore.test(isDir ? `${path}/` : path);
     }
     if (verdict.ignored) ignored = true;
