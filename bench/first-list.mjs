@@ -116,7 +116,9 @@ try {
 
 const ms = (x) => `${Math.round(x)} ms`;
 console.log(`node -e 0: ${ms(median(nodeStart))}; medians of ${ROUNDS} rounds; upstreams: server-everything, server-memory\n`);
-console.log('| transport | way | build | spawn -> listening | listening (stdio: spawn) -> initialize answered | first tools/list | listening (stdio: spawn) -> first list answered |');
+console.log(
+  '| transport | way | build | spawn -> listening | listening (stdio: spawn) -> initialize answered | first tools/list | listening (stdio: spawn) -> first list answered |',
+);
 console.log('|---|---|---|---|---|---|---|');
 for (const [key, rs] of rows) {
   const col = (f) => ms(median(rs.map(f)));

@@ -4,7 +4,7 @@ import { createRuntime, readConfig, type Runtime } from '../app/runtime.js';
 import type { McpkitConfig } from '../config/schema/schema.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
-import { settledWithin, startNote, startsServersAtOnce, START_WAIT_MS } from './serve-start.js';
+import { listeningLine, viewsStartedWithServe } from './serve-start.js';
 import { parsePort, refuseEmptyFlags, refuseViewOverHttp, servePolicy, type ServeOptions } from './access/serve-policy.js';
 import { serveToken } from './access/serve-token.js';
 import { httpSettingsOf } from './http/http-settings.js';
@@ -80,14 +80,9 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       ...(options.auditLog?.trim() ? { auditLog: resolve(options.auditLog) } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
-    // The servers a first listing would start start now (serve.eager), beside the rest of serve's
-    // start, in the era most clients speak: over stdio the view's (a 2026-07-28 client puts these
-    // to sleep and gets its own, ./stdio.ts); over HTTP every enabled server, which the default
-    // catalog and every view's route share (./serve-start.ts).
-    const { serve, tool_views } = (await config).config;
-    const warming = startsServersAtOnce(options.eager, serve.eager)
-      ? runtime.serving.warm(options.http ? [undefined, ...Object.keys(tool_views)] : [options.view], 'legacy')
-      : undefined;
+    // What a first listing would start starts now, beside the rest of serve's start (./serve-start.ts).
+    const startNow = viewsStartedWithServe(options, (await config).config);
+    const warming = startNow && runtime.serving.warm(startNow, 'legacy');
     auditor = await openAudit(options, (await config).config, runtime);
     if (auditor) observe(observers, calls, auditor);
     const env = runtime.env;
@@ -315,14 +310,7 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
     ...(audit ? { audit } : {}),
   });
   openSessions = http.openSessions;
-  // "listening" means started: the servers started with serve are connected, or named as not.
-  let started = '';
-  if (core.warming) {
-    await settledWithin(core.warming, config.serve.start_wait_ms ?? START_WAIT_MS);
-    started = startNote(runtime.serving.upstreamStatus());
-  }
-  say(
-    `mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)${started}${oauth ? `; OAuth: tokens from ${oauth.issuer}, metadata at ${http.resource}/.well-known/oauth-protected-resource/mcp` : ''}`,
-  );
+  const started = core.warming && { warming: core.warming, waitMs: config.serve.start_wait_ms, statuses: () => runtime.serving.upstreamStatus() };
+  say(await listeningLine(http, oauth?.issuer, started));
   return http;
 }
