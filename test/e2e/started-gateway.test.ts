@@ -37,7 +37,8 @@ describe('serve --http, started', () => {
     const legacy = await firstListing(served.url, 'legacy');
     expect(legacy).toContain('everything__echo');
     expect(legacy).toContain('memory__read_graph');
+    // A 2026-07-28 connection offers the server more (input_required), and server-everything lists more to it.
     const modern = await firstListing(served.url, 'modern');
-    expect(modern.sort()).toEqual([...legacy].sort());
+    expect(modern).toEqual(expect.arrayContaining(legacy));
   }, 60_000);
 });
