@@ -102,16 +102,19 @@ export class ServingState implements ConfigFollowers {
   }
 
   /**
-   * Starts a view's shared connections of one client era now (serve over stdio: its one client is
-   * about to list them), in the background; what fails is reported when it is used.
+   * Starts the shared connections of these views for one client era now, and makes what each
+   * lists (serve's start: serve.eager), in the background; what fails is reported when it is used.
+   * Settles once each server has connected or failed.
    */
-  warm(view: string | undefined, era: ClientEra): void {
-    this.warming.set(
-      era,
+  warm(views: readonly (string | undefined)[], era: ClientEra): Promise<void> {
+    const warmed = views.map((view) =>
       this.openHub(view, { shared: true, era })
         .then((hub) => hub.warmUp())
         .catch(() => undefined),
     );
+    const warming = Promise.all(warmed).then(() => undefined);
+    this.warming.set(era, warming);
+    return warming;
   }
 
   /**

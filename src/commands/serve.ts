@@ -9,7 +9,7 @@ export default class Serve extends McpkitCommand {
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --config ./mcpkit.yaml',
-    '<%= config.bin %> serve --view research --eager',
+    '<%= config.bin %> serve --http --no-eager',
     'MCPKIT_TOKEN=$(openssl rand -hex 32) <%= config.bin %> serve --http --port 8000',
     '<%= config.bin %> serve --http --token-env TEAM_GATEWAY_TOKEN',
     '<%= config.bin %> serve --read-only',
@@ -25,7 +25,11 @@ export default class Serve extends McpkitCommand {
       description:
         "Serve this view from tool_views instead of the default (mcpkit's tools and every enabled server). Stdio only: over --http every view has its own route, /view/NAME/mcp.",
     }),
-    eager: Flags.boolean({ description: 'Start the upstream servers now instead of on first use.' }),
+    eager: Flags.boolean({
+      description:
+        'Start the upstream servers with serve, so the first tools/list does not wait for them (default: serve.eager, else yes; over --http, "listening" is said once they are connected). --no-eager: each starts on first use.',
+      allowNo: true,
+    }),
     http: Flags.boolean({ description: 'Serve streamable HTTP instead of stdio: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.' }),
     host: Flags.string({ description: 'Address to bind with --http (default: serve.host, else 127.0.0.1).' }),
     port: Flags.string({ description: 'Port with --http (default: serve.port, else 8000; 0 picks a free one).' }),

@@ -61,6 +61,8 @@ const RESTART_KEYS = [
   'metrics',
   'tracing',
   'store',
+  'eager',
+  'start_wait_ms',
 ] as const;
 
 /** serve settings that apply to the next request or the next tools/list. */

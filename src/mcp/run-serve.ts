@@ -4,6 +4,7 @@ import { createRuntime, readConfig, type Runtime } from '../app/runtime.js';
 import type { McpkitConfig } from '../config/schema/schema.js';
 import { errorObject, exitCodeFor, field, ToolError, type Words } from '../core/errors.js';
 import { serveStdio } from './stdio.js';
+import { listeningLine, viewsStartedWithServe } from './serve-start.js';
 import { parsePort, refuseEmptyFlags, refuseViewOverHttp, servePolicy, type ServeOptions } from './access/serve-policy.js';
 import { serveToken } from './access/serve-token.js';
 import { httpSettingsOf } from './http/http-settings.js';
@@ -31,6 +32,8 @@ interface ServeCore {
   observers: Observers;
   /** How the audit log stands, when there is one (for /health and /metrics). */
   audit?: () => AuditStatus;
+  /** The servers started with serve (serve.eager): settles once each has connected or failed. */
+  warming?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,10 +80,9 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       ...(options.auditLog?.trim() ? { auditLog: resolve(options.auditLog) } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
-    // Over stdio the one client is about to list the tools: the servers start now, beside the rest
-    // of serve's start and the client's handshake, in the era most clients speak; a 2026-07-28
-    // client puts these to sleep and gets its own (./stdio.ts).
-    if (!options.http) runtime.serving.warm(options.view, 'legacy');
+    // What a first listing would start starts now, beside the rest of serve's start (./serve-start.ts).
+    const startNow = viewsStartedWithServe(options, (await config).config);
+    const warming = startNow && runtime.serving.warm(startNow, 'legacy');
     auditor = await openAudit(options, (await config).config, runtime);
     if (auditor) observe(observers, calls, auditor);
     const env = runtime.env;
@@ -99,7 +101,7 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       say(`mcpkit serve: ${await servedRootsLine(runtime.context())}`);
     }
     const log = auditor;
-    return { runtime, calls, observers, close, ...(log ? { audit: () => log.status() } : {}) };
+    return { runtime, calls, observers, close, ...(log ? { audit: () => log.status() } : {}), ...(warming ? { warming } : {}) };
   } catch (error) {
     await close();
     throw error;
@@ -282,7 +284,6 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
   const store = await openStore(config, runtime);
   if (store) runtime.serving.useStore(store);
   const { serveHttp } = await import('./http/http.js');
-  if (options.eager) void runtime.serving.openHub(undefined, { shared: true }).then((h) => h.warmUp());
   const settingsOf = (now: McpkitConfig) => httpSettingsOf(now, options, runtime.policy.exposure);
   let openSessions = () => 0;
   const metrics = config.serve.metrics === false ? undefined : await serveMetrics(runtime, core.observers, calls, () => openSessions(), audit);
@@ -309,8 +310,7 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
     ...(audit ? { audit } : {}),
   });
   openSessions = http.openSessions;
-  say(
-    `mcpkit serve: listening on ${http.url}/mcp (views: ${http.url}/views, health: ${http.url}/health)${oauth ? `; OAuth: tokens from ${oauth.issuer}, metadata at ${http.resource}/.well-known/oauth-protected-resource/mcp` : ''}`,
-  );
+  const started = core.warming && { warming: core.warming, waitMs: config.serve.start_wait_ms, statuses: () => runtime.serving.upstreamStatus() };
+  say(await listeningLine(http, oauth?.issuer, started));
   return http;
 }

@@ -210,9 +210,10 @@ export class ProxyHub {
     return this.current.upstreams.map((u) => u.status());
   }
 
-  /** Starts every upstream now instead of on first use (`serve --eager`). */
+  /** Starts every upstream now instead of on first use (serve.eager), and makes what tools/list shows of them: a first listing finds it made. */
   async warmUp(): Promise<void> {
     await Promise.allSettled(this.current.upstreams.map((u) => u.listTools()));
+    await this.catalog.list().catch(() => undefined);
   }
 
   /** The approved tool definitions of these servers changed (an approval): the catalog is made again and clients told. */

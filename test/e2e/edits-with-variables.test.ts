@@ -136,7 +136,13 @@ describe("an agent's server_add through serve, on such a config", () => {
       new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${VALUES.SERVE_TOKEN}` } } }),
     );
     try {
-      const reloaded = served.nextReload();
+      // serve pinned mem's tools on first use as it started: the lock file's write may wake a reload of its own (unchanged).
+      const reloaded = (async () => {
+        for (;;) {
+          const report = await served.nextReload();
+          if (report.outcome !== 'unchanged') return report;
+        }
+      })();
       const r = await asAgent(client);
       expect(r.text).not.toContain('CONFIG_INVALID');
       expect(r.isError).toBe(false);

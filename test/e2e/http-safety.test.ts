@@ -193,7 +193,8 @@ describe.concurrent('HTTP sessions', () => {
 
   it('with connections of their own: at most serve.max_client_hubs are awake, the least recently used sleep, and every client is relayed', async () => {
     const relay = { command: process.execPath, args: [FIXTURE_SERVERS.relay], roots: 'forward' };
-    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { relay }, serve: { max_client_hubs: 2 } }));
+    // The shared connections start on first use, so that every server process counted below is a client's own.
+    const { child, url } = await serveHttp(writeConfig({ mcp_servers: { relay }, serve: { max_client_hubs: 2, eager: false } }));
     const clients: { client: Client; transport: StreamableHTTPClientTransport; warnings: string[]; roots: () => Promise<string> }[] = [];
     const connect = async (n: number) => {
       // Roots make a client worth connections of its own: what a server asks reaches it alone.

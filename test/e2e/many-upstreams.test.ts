@@ -31,8 +31,9 @@ beforeAll(async () => {
   const url = base.trim();
   const mcp_servers: Record<string, object> = { dead: { url: `${url}/dead/mcp`, protocol: '2025-11-25', timeout_ms: DEAD_TIMEOUT_MS } };
   for (let n = 0; n < 49; n++) mcp_servers[`s${n}`] = { url: `${url}/s${n}/mcp`, protocol: '2025-11-25' };
-  // Every tool listed (980 of them would otherwise be behind the search meta-tools).
-  served = await serveHttpChild(writeConfig({ mcp_servers, serve: { exposure: 'direct' } }));
+  // Every tool listed (980 of them would otherwise be behind the search meta-tools); the servers
+  // start on first use, so the dead one is first waited for by the tests below, not by serve's start.
+  served = await serveHttpChild(writeConfig({ mcp_servers, serve: { exposure: 'direct', eager: false } }));
 }, 30_000);
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));

@@ -139,10 +139,11 @@ describe('one protected route closes the others', () => {
   });
 });
 
+// A gateway whose servers start on first use (serve.eager: false; by default they start with serve).
 describe('a GET without a credential starts nothing', () => {
   it('/views/NAME answers from what is known, and starts the servers only for a credential', async () => {
     const path = configFile(
-      `mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  r:\n    servers: [mem]\nserve:\n  open_routes: [/views/r]\n`,
+      `mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  r:\n    servers: [mem]\nserve:\n  eager: false\n  open_routes: [/views/r]\n`,
     );
     const served = await serveHttpInProcess(path);
     const states = () => served.runtime.serving.upstreamStatus().map((u) => u.state);
@@ -158,7 +159,9 @@ describe('a GET without a credential starts nothing', () => {
   });
 
   it('an open server that did not open the route on purpose starts nothing for a GET without a credential', async () => {
-    const served = await serveHttpInProcess(configFile(`mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  r:\n    servers: [mem]\n`));
+    const served = await serveHttpInProcess(
+      configFile(`mcp_servers:\n  mem: ${JSON.stringify(SERVERS.memory)}\ntool_views:\n  r:\n    servers: [mem]\nserve:\n  eager: false\n`),
+    );
     const seen = (await (await fetch(`${served.url}/views/r`)).json()) as Record<string, unknown>;
     expect(seen).toMatchObject({ complete: false, not_started: ['mem'] });
     expect(served.runtime.serving.upstreamStatus().every((u) => u.state === 'idle')).toBe(true);

@@ -197,6 +197,19 @@ export const serveSchema = z.strictObject({
     .describe(
       'While a server starts, tools/list answers with the tools the lock file approves for it (pinning: enforce) instead of waiting for it; its live listing follows, with list_changed where what is served differs. A call still waits for its server. Default false: a listing shows what the servers list now.',
     ),
+  eager: z
+    .boolean()
+    .optional()
+    .describe(
+      'Start the upstream servers when serve starts, so that its first tools/list does not wait for them: over --http every enabled server, and "listening" is said once they are connected (or after serve.start_wait_ms); over stdio the served view\'s. Default true; false (or serve --no-eager): each server starts on first use.',
+    ),
+  start_wait_ms: z
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'How long "serve --http" waits at start for the servers it starts (serve.eager) before it says it listens; those still starting are named, and a listing waits only for them (default 5000).',
+    ),
   max_sessions: z.int().positive().optional().describe('Most HTTP sessions at once; a new one ends the least recently used (default 1000).'),
   send_timeout_ms: z
     .int()
