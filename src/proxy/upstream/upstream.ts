@@ -40,8 +40,6 @@ export class Upstream {
   readonly name: string;
   private readonly connection: UpstreamConnection;
   private tools?: Tool[];
-  /** A listing read after the server said its tools changed: a listing asked for meanwhile waits for it. */
-  private refreshing?: Promise<Tool[]>;
   /** What the server tells, and the downstream calls it is told during (./upstream-events.ts). */
   private readonly heard = new UpstreamEvents();
   /** What the server tells, to listen to (each `on` returns its unsubscribe). */
@@ -144,7 +142,6 @@ export class Upstream {
 
   /** The upstream's tools, from cache once connected. */
   async listTools(): Promise<Tool[]> {
-    if (this.refreshing) await this.refreshing.catch(() => undefined);
     if (this.tools && this.connection.state === 'ready') return this.tools;
     return this.refreshTools(await this.connection.connect());
   }
@@ -289,16 +286,8 @@ export class Upstream {
     });
     this.heard.hear(client);
     client.setNotificationHandler('notifications/tools/list_changed', async () => {
-      // Told at once, the listing read meanwhile: whoever lists next waits for it (listTools). Told
-      // after it, each gateway of a chain added its own round trip before passing the news on.
-      const refreshed = this.refreshTools(client);
-      this.refreshing = refreshed;
+      await this.refreshTools(client).catch((error) => this.connection.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`));
       this.heard.toolsChanged.emit();
-      await refreshed
-        .catch((error) => this.connection.options.logger.warn(`${this.name}: tools refresh failed: ${(error as Error).message}`))
-        .finally(() => {
-          if (this.refreshing === refreshed) this.refreshing = undefined;
-        });
     });
   }
 
