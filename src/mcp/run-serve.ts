@@ -310,7 +310,13 @@ async function serveOverHttp(options: ServeOptions, core: ServeCore, say: Say) {
     ...(audit ? { audit } : {}),
   });
   openSessions = http.openSessions;
-  const started = core.warming && { warming: core.warming, waitMs: config.serve.start_wait_ms, statuses: () => runtime.serving.upstreamStatus() };
+  // A per_client server is reached with each caller's own credentials: the shared pool refuses it (down), which is no failure to report at start.
+  const shared = (name: string) => config.mcp_servers[name]?.per_client !== true;
+  const started = core.warming && {
+    warming: core.warming,
+    waitMs: config.serve.start_wait_ms,
+    statuses: () => runtime.serving.upstreamStatus().filter((s) => shared(s.name)),
+  };
   say(await listeningLine(http, oauth?.issuer, started));
   return http;
 }

@@ -71,6 +71,19 @@ describe('a started serve --http', () => {
     await served.close();
   });
 
+  it('a per_client server, reached with each caller’s own credentials, is not named as failed when it listens', async () => {
+    const p = project();
+    const config = JSON.parse(readFileSync(p.config, 'utf8')) as { mcp_servers: Record<string, object> };
+    config.mcp_servers.mine = { url: 'http://127.0.0.1:9/mcp', per_client: true };
+    writeFileSync(p.config, JSON.stringify(config));
+    const served = await serveHttpInProcess(p.config);
+    const line = served.lines.find((l) => l.includes('listening on'));
+    expect(line).toBeDefined();
+    expect(line).not.toMatch(/not connected|still starting/);
+    expect(states(served)).toMatchObject({ clock: 'ready', notes: 'ready' });
+    await served.close();
+  });
+
   it('a server that hangs at start holds "listening" back no longer than serve.start_wait_ms, and is named in it', async () => {
     const p = project({ start_wait_ms: 200 }, ['clock']);
     const served = await serveHttpInProcess(p.config);

@@ -127,6 +127,9 @@ export class PinKeeper {
     for (const server of new Set([...Object.keys(before.approvals_dropped ?? {}), ...Object.keys(this.pins.approvals_dropped ?? {})])) {
       if (dropsOf(before, server) !== dropsOf(this.pins, server)) this.droppedUnder.set(server, this.identityOfEntry(entryBefore(server)));
     }
+    // Once the config names something else under the name (the new server, or none), the rule has
+    // done its part: an entry added again later, as it was, is a person's to trust as any other.
+    for (const [server, identity] of this.droppedUnder) if (identity !== this.identityOf(server)) this.droppedUnder.delete(server);
     // First-use pins still on their way to the file are this process's: they stay, and are no change (unless dropped since).
     for (const [kind, server, pins, drops] of this.writing.values()) {
       if (drops !== dropsOf(this.pins, server)) continue;

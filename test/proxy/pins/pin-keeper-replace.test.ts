@@ -84,7 +84,9 @@ describe('PinKeeper: a server replaced under its name', () => {
       entryOf: () => PERSON,
       lockAnswersListings: () => false,
     });
-    expect(other.admit('jobs', GREET, 'enforce', true, '').firstUse).toBe(true); // another replica, still serving the old entry
+    // Another replica, still serving the old entry, whose greet says something else.
+    const old = [{ ...GREET[0]!, description: 'Greets someone, the old way.' }];
+    expect(other.admit('jobs', old, 'enforce', true, '').firstUse).toBe(true);
     await dropServerPins(s.path, new Map([['jobs', true]]));
     s.config.jobs = PERSON_NEW; // the reload applied the new entry; the pins are read after it
     s.keeper.refresh(() => PERSON);
@@ -92,8 +94,21 @@ describe('PinKeeper: a server replaced under its name', () => {
     await other.writePending();
     await s.keeper.writePending();
     const file = readPins(s.path);
-    expect(sectionOf(file, 'tools').jobs).toBeDefined();
+    // Written first, the old pins would have stayed (the file keeps the first pins written).
+    expect(sectionOf(file, 'tools').jobs?.greet?.definition.description).toBe('Greets someone.');
     expect(file.approvals_dropped).toEqual({ jobs: 1 });
+  });
+
+  it('a server removed and added again as it was, by a person, is trusted on first use again', async () => {
+    const s = keeperFor(PERSON);
+    s.served();
+    await s.keeper.writePending();
+    await dropServerPins(s.path, new Map([['jobs', true]])); // server remove
+    s.config.jobs = undefined;
+    s.keeper.refresh(() => PERSON);
+    s.config.jobs = { ...PERSON }; // server add, the same entry: nothing left to drop
+    s.keeper.refresh(() => undefined);
+    expect(s.served()).toEqual(['greet']);
   });
 
   it('a name new to the config with nothing pinned leaves the lock file as it is', async () => {
