@@ -30,14 +30,21 @@ function keeperFor(entry: Entry | undefined) {
   });
   const pinned = () => Object.keys(sectionOf(readPins(path), 'tools').jobs ?? {});
   const served = () => keeper.admit('jobs', GREET, 'enforce', true, '').served.map((t) => t.name);
-  return { dir, path, keeper, pinned, served, config };
+  /** The server replaced or removed: its approvals dropped in the lock, as the edit does (tools/shared/config-access.ts). */
+  const drop = () => dropServerPins(path, new Map([['jobs', true]]));
+  /** Listed once, pinned on first use, and written. */
+  const pinnedFirst = async () => {
+    served();
+    await keeper.writePending();
+  };
+  return { dir, path, keeper, pinned, served, config, drop, pinnedFirst };
 }
 
 describe('PinKeeper: a server replaced under its name', () => {
   it('first-use pins still on their way when the approvals are dropped are never written', async () => {
     const s = keeperFor(PERSON);
     expect(s.served()).toEqual(['greet']); // first use: queued for the next batch
-    await dropServerPins(s.path, new Map([['jobs', true]]));
+    await s.drop();
     await s.keeper.writePending();
     expect(s.pinned()).toEqual([]);
   });
@@ -47,7 +54,7 @@ describe('PinKeeper: a server replaced under its name', () => {
     expect(s.served()).toEqual(['greet']);
     await s.keeper.writePending();
     expect(s.pinned()).toEqual(['greet']);
-    await dropServerPins(s.path, new Map([['jobs', true]]));
+    await s.drop();
     expect(s.keeper.refresh()).toEqual(['jobs']);
     expect(s.served()).toEqual([]);
     await s.keeper.writePending();
@@ -56,9 +63,8 @@ describe('PinKeeper: a server replaced under its name', () => {
 
   it('an agent’s server served before the file is read again gets nothing from the old pins, nor after', async () => {
     const s = keeperFor(PERSON);
-    s.served();
-    await s.keeper.writePending();
-    await dropServerPins(s.path, new Map([['jobs', true]]));
+    await s.pinnedFirst();
+    await s.drop();
     s.config.jobs = AGENT; // the reload applied the new entry; the pins are read after it
     expect(s.served()).toEqual([]);
     expect(s.keeper.refresh(() => PERSON)).toEqual(['jobs']);
@@ -69,8 +75,7 @@ describe('PinKeeper: a server replaced under its name', () => {
 
   it('the pins held for one entry approve nothing for another until the file is read again, then as the file says', async () => {
     const s = keeperFor(PERSON);
-    s.served();
-    await s.keeper.writePending();
+    await s.pinnedFirst();
     // A person edits the entry by hand: no drop, the pins in the file still hold, once read for it.
     s.config.jobs = PERSON_NEW;
     expect(s.served()).toEqual([]);
@@ -87,7 +92,7 @@ describe('PinKeeper: a server replaced under its name', () => {
     // Another replica, still serving the old entry, whose greet says something else.
     const old = [{ ...GREET[0]!, description: 'Greets someone, the old way.' }];
     expect(other.admit('jobs', old, 'enforce', true, '').firstUse).toBe(true);
-    await dropServerPins(s.path, new Map([['jobs', true]]));
+    await s.drop();
     s.config.jobs = PERSON_NEW; // the reload applied the new entry; the pins are read after it
     s.keeper.refresh(() => PERSON);
     expect(s.served()).toEqual(['greet']);
@@ -101,9 +106,8 @@ describe('PinKeeper: a server replaced under its name', () => {
 
   it('a server removed and added again as it was, by a person, is trusted on first use again', async () => {
     const s = keeperFor(PERSON);
-    s.served();
-    await s.keeper.writePending();
-    await dropServerPins(s.path, new Map([['jobs', true]])); // server remove
+    await s.pinnedFirst();
+    await s.drop(); // server remove
     s.config.jobs = undefined;
     s.keeper.refresh(() => PERSON);
     s.config.jobs = { ...PERSON }; // server add, the same entry: nothing left to drop
