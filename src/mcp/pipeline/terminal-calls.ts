@@ -4,7 +4,9 @@ import type { AuditedCall, Auditor, CallObserver } from '../../audit/auditor.js'
 import type { ProxyHub } from '../../proxy/hub.js';
 import type { OpenedView, ToolAccess, ViewCallPort } from '../../tool/context.js';
 import type { CallPort } from './call-port.js';
+import { auditedCall } from './call-record.js';
 import { Dispatcher } from './dispatcher.js';
+import { PortCalls } from './port-calls.js';
 import type { Downstream, RequestContext } from './request-context.js';
 
 /** Who a person's call from a terminal is, in the audit log and to conditions (`client`). */
@@ -18,6 +20,9 @@ const TERMINAL_DOWNSTREAM: Downstream = {
   request: () => Promise.reject(new Error('A terminal answers no MCP requests.')),
   notify: () => Promise.resolve(),
 };
+
+/** How a call its closed port stopped waiting for ends in the audit log (./port-calls.ts). */
+const PORT_CLOSED = Object.freeze({ code: 'CANCELLED', message: 'The use of the view ended; the call was cancelled and did not end in time.' });
 
 /** The tool a code run's calls are audited `via`, as serve's run tool is named on theirs. */
 const CODE_RUN_TOOL = 'code_run';
@@ -54,19 +59,28 @@ let requests = 0;
  */
 export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): TerminalPort {
   let opened: Promise<Auditor | undefined> | undefined;
+  const calls = new PortCalls();
   return {
-    async call(call) {
-      const auditor = await (opened ??= openTerminalAudit(runtime));
-      const line = auditor ? lineOf(auditor) : undefined;
-      const answer = terminalDispatcher(runtime, hub, line?.observer, caller).call(
-        { name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) },
-        terminalRequest(call),
-      );
-      // A refusal's line is recorded only after it is answered: the call ends once its line is.
-      return (await answer.finally(() => line?.recorded)) as CallToolResult;
+    call: (call) =>
+      calls.run(call.name, call.signal, async (signal, onAbandon) => {
+        const started = performance.now();
+        const auditor = await (opened ??= openTerminalAudit(runtime));
+        const request = terminalRequest(call, signal);
+        const line = auditor ? lineOf(auditor, () => abandonedCall(call, request, hub, started)) : undefined;
+        if (line) onAbandon(line.abandon);
+        const answer = terminalDispatcher(runtime, hub, line?.observer, caller).call(
+          { name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) },
+          request,
+        );
+        // A refusal's line is recorded only after it is answered: the call ends once its line is.
+        return (await answer.finally(() => line?.recorded)) as CallToolResult;
+      }),
+    // The calls still running are cancelled and their lines written first. An audit log that could
+    // not be opened refused the calls already: closing says it no more.
+    close: async () => {
+      await calls.close();
+      await (await opened?.catch(() => undefined))?.close();
     },
-    // An audit log that could not be opened refused the calls already: closing says it no more.
-    close: async () => (await opened?.catch(() => undefined))?.close(),
   };
 }
 
@@ -117,11 +131,11 @@ function terminalDispatcher(runtime: Runtime, hub: ProxyHub, observer: CallObser
 }
 
 /** The request context of a terminal's call: its progress, however the path sends it, goes to `progress`. */
-function terminalRequest(call: TerminalCall): RequestContext {
+function terminalRequest(call: TerminalCall, signal: AbortSignal): RequestContext & { id: string } {
   const tell = call.progress;
   return {
     id: `terminal-${++requests}`,
-    signal: call.signal ?? new AbortController().signal,
+    signal,
     notify: (notification) => {
       if (tell && notification.method === 'notifications/progress') tell(progressOf(notification.params));
       return Promise.resolve();
@@ -153,17 +167,38 @@ async function openTerminalAudit(runtime: Runtime): Promise<Auditor | undefined>
   return path ? openAuditFile(path, config.serve, runtime.logger) : undefined;
 }
 
-/** What hears of one call: its line, marked surface `cli`, and when it is recorded. */
-function lineOf(auditor: Auditor): { observer: CallObserver; recorded: Promise<void> } {
-  let done!: () => void;
-  const recorded = new Promise<void>((resolve) => (done = resolve));
-  return {
-    observer: {
-      record(line: AuditedCall) {
-        auditor.record({ ...line, surface: 'cli' });
-        done();
-      },
-    },
-    recorded,
+/**
+ * What hears of one call: its line, marked surface `cli`, and when it is recorded. `abandon`
+ * writes the line of a call that did not end in time after its port closed (`abandoned`); a line
+ * the call itself brings later is not written twice.
+ */
+function lineOf(auditor: Auditor, abandoned: () => AuditedCall): { observer: CallObserver; recorded: Promise<void>; abandon: () => void } {
+  let done = false;
+  let resolve!: () => void;
+  const recorded = new Promise<void>((r) => (resolve = r));
+  const record = (line: AuditedCall) => {
+    if (done) return;
+    done = true;
+    auditor.record({ ...line, surface: 'cli' });
+    resolve();
   };
+  return { observer: { record }, recorded, abandon: () => record(abandoned()) };
+}
+
+/** The line of a call its closed port stopped waiting for: cancelled, with what is known of it before its answer. */
+function abandonedCall(call: TerminalCall, request: { id: string }, hub: ProxyHub, started: number): AuditedCall {
+  return auditedCall({
+    method: 'tools/call',
+    name: call.name,
+    session: undefined,
+    request: request.id,
+    access: TERMINAL,
+    client: undefined,
+    view: hub.view.name,
+    answered: undefined,
+    ...(call.parent ? { parent: call.parent } : {}),
+    started,
+    args: call.arguments,
+    ended: { error: PORT_CLOSED },
+  });
 }

@@ -1,0 +1,40 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../src/audit/audit-log.js';
+import { cleanEnv, runCommand } from '../helpers/cli.js';
+import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * A `mcpkit code run` may end with a call still running: its script returned without awaiting
+ * it. The run's port cancels that call and waits for it before the audit log is closed, so the
+ * call still has its line (mcp/pipeline/port-calls.ts). A real server whose tool takes seconds.
+ */
+describe('mcpkit code run: a call left running when the script returns', () => {
+  it('is cancelled, and its audit line is written before the run ends', async () => {
+    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { audit_log: 'audit.jsonl' } });
+    const dir = dirname(config);
+    const file = join(dir, 'left.js');
+    // Listed first, so that the slow call is surely under way when the script returns.
+    writeFileSync(
+      file,
+      "await tools.everything.echo({ message: 'warm' });\nvoid tools.everything['trigger-long-running-operation']({ duration: 30, steps: 2 });\nawait sleep(300);\nreturn 'left';",
+    );
+    const ran = await runCommand(['code', 'run', file, '--config', config], { env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }), cwd: dir });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout.trim()).toBe('left');
+    const audit = join(dir, 'audit.jsonl');
+    const lines = existsSync(audit)
+      ? readFileSync(audit, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as AuditEntry)
+      : [];
+    expect(lines.map((l) => l.upstream_name ?? l.name)).toEqual(['echo', 'trigger-long-running-operation']);
+    const [echo, left] = lines as [AuditEntry, AuditEntry];
+    expect(left).toMatchObject({ surface: 'cli', client: 'terminal', via: 'code_run', parent: echo.parent, server: 'everything' });
+    // Cancelled, not answered: it was never awaited, and took 30 s to answer.
+    expect(left.outcome).not.toBe('ok');
+  }, 90_000);
+});
