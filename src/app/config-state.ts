@@ -113,12 +113,19 @@ export class ConfigState {
   /** The process's tool pins (proxy/pins/pin-keeper.ts), read on first use from the lock file beside the config. */
   async pins(): Promise<PinKeeper> {
     if (this.pinKeeper) return this.pinKeeper;
-    const [{ PinKeeper }, { pinFilePath }] = await Promise.all([import('../proxy/pins/pin-keeper.js'), import('../config/files/pin-file.js')]);
+    const [{ PinKeeper }, { pinFilePath, dropCountsOf }] = await Promise.all([
+      import('../proxy/pins/pin-keeper.js'),
+      import('../config/files/pin-file.js'),
+      // The keeper compares the lock with the one read with the config: the config first (a config that fails fails its hub).
+      this.config().catch(() => undefined),
+    ]);
     const say = this.options.runtime.announce ?? this.options.say;
-    return (this.pinKeeper ??= new PinKeeper(pinFilePath(this.options.location.path), this.options.logger, say, {
+    const path = pinFilePath(this.options.location.path);
+    return (this.pinKeeper ??= new PinKeeper(path, this.options.logger, say, {
       entryOf: (server) => this.live.loaded?.mcp_servers[server],
       // serve.list_from_lock: serve's first listing of a server may be answered from its intact pins while it starts.
       lockAnswersListings: () => this.options.runtime.surface === 'mcp' && this.live.loaded?.serve.list_from_lock === true,
+      dropsAtLoad: () => dropCountsOf(this.live.pinTextAtLoad, path),
     }));
   }
 

@@ -26,6 +26,9 @@ export interface ConfigStatus {
   kept_from_last_good?: Record<string, readonly string[]>;
 }
 
+/** A config read by a reload, to serve: its text, secrets and the lock file's text read just before it. */
+type Next = { config: McpkitConfig; text: string | undefined; pinText: string; secrets?: SecretSnapshot };
+
 /** How long a changed file must hold still before it is read as a whole, and how long to wait for it at most. */
 export const SETTLE_MS = 60;
 export const SETTLE_LIMIT_MS = 2000;
@@ -120,7 +123,15 @@ export class LiveConfig {
   private firstSource?: ConfigWithSource;
   private keepSource(loaded: ConfigWithSource): McpkitConfig {
     this.firstSource = loaded;
+    this.pinsRead = { config: loaded.config, text: loaded.pinText };
     return loaded.config;
+  }
+
+  private pinsRead?: { config: McpkitConfig; text: string | undefined };
+  /** The lock file's text read just before the config served now (config/files/read-with-pins.ts; undefined: not read with it). */
+  get pinTextAtLoad(): string | undefined {
+    const read = this.pinsRead;
+    return read && read.config === this.settled ? read.text : undefined;
   }
 
   /** The text of the file the served config came from (a follower's; undefined before `follow`, or with no file). */
@@ -169,13 +180,15 @@ export class LiveConfig {
   }
 
   /** The config the file says now, or undefined when its text is the one served. */
-  private async read(): Promise<{ config: McpkitConfig; text: string | undefined; secrets?: SecretSnapshot } | undefined> {
+  private async read(): Promise<Next | undefined> {
     const { path } = this.options.location;
     const [{ inspectConfigText, inspectConfigTextWithSecrets }, { configInvalid }] = await Promise.all([
       import('../config/load.js'),
       import('../config/check/problems.js'),
     ]);
-    const text = await this.settledText(path, (candidate) => inspectConfigText(this.options.location, candidate, this.options.env).problems);
+    const { readWithPinText } = await import('../config/files/read-with-pins.js');
+    const problems = (candidate: string) => inspectConfigText(this.options.location, candidate, this.options.env).problems;
+    const { pinText, value: text } = await readWithPinText(path, () => this.settledText(path, problems));
     if (text === undefined) {
       // An editor that deletes before writing, or a file moved away: serving the defaults would drop every server.
       if (this.text !== undefined) throw new Error(`${path} is gone`);
@@ -189,7 +202,7 @@ export class LiveConfig {
     const loaded = await inspectConfigTextWithSecrets(this.options.location, text, this.options.env);
     if (text === this.text && loaded.secretSources?.digest === this.secrets?.digest) return undefined;
     if (!loaded.config) throw configInvalid(path, loaded.problems);
-    return { config: loaded.config, text: loaded.text, ...(loaded.secretSources ? { secrets: loaded.secretSources } : {}) };
+    return { config: loaded.config, text: loaded.text, pinText, ...(loaded.secretSources ? { secrets: loaded.secretSources } : {}) };
   }
 
   /**
@@ -229,7 +242,7 @@ export class LiveConfig {
     return now.text;
   }
 
-  private async applyNext(next: { config: McpkitConfig; text: string | undefined; secrets?: SecretSnapshot }): Promise<ReloadReport> {
+  private async applyNext(next: Next): Promise<ReloadReport> {
     const [before, { planReload, describePlan }] = await Promise.all([this.get(), import('../config/reload-plan.js')]);
     const { keepLastGoodAccess } = await import('../config/keep-access.js');
     const guarded = keepLastGoodAccess(before, next.config);
@@ -243,6 +256,7 @@ export class LiveConfig {
     const plan = planReload(before, next.config);
     this.current = Promise.resolve(next.config);
     this.settled = next.config;
+    this.pinsRead = { config: next.config, text: next.pinText };
     this.text = next.text;
     this.secrets = next.secrets;
     this.generation++;

@@ -5,6 +5,7 @@ import { checkConfigData, configData, type CheckedConfig } from './check/check.j
 import type { ConfigSource } from './locate.js';
 import { describeSource } from './locate.js';
 import { configInvalid } from './check/problems.js';
+import { readWithPinText } from './files/read-with-pins.js';
 import { defaultConfig, type McpkitConfig } from './schema/schema.js';
 import { readSecrets, type SecretSnapshot } from './secrets/secret-sources.js';
 
@@ -74,6 +75,8 @@ export interface ConfigWithSource {
   config: McpkitConfig;
   text: string | undefined;
   secretSources?: SecretSnapshot;
+  /** The text of its lock file read just before it ("" for none): the approvals dropped since are the entries' read here (proxy/pins/pin-keeper.ts). */
+  pinText?: string;
 }
 
 /** The config a tool runs with: interpolated, validated, defaults applied; a bad file is a CONFIG_INVALID error. */
@@ -81,11 +84,11 @@ export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv)
   return (await loadConfigWithSource(location, env)).config;
 }
 
-/** loadConfig, with the text the config was made from and its secrets as read (the runtime's LiveConfig keeps them). */
+/** loadConfig, with the text the config was made from, its secrets and its lock file's text as read (the runtime's LiveConfig keeps them). */
 export async function loadConfigWithSource(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<ConfigWithSource> {
-  const loaded = await inspectConfig(location, env);
+  const { pinText, value: loaded } = await readWithPinText(location.path, () => inspectConfig(location, env));
   if (!loaded.config) throw configInvalid(location.path, loaded.problems);
-  return { config: loaded.config, text: loaded.text, ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}) };
+  return { config: loaded.config, text: loaded.text, pinText, ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}) };
 }
 
 export function configNotFound(location: ConfigSource): ToolError {

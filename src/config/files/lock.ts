@@ -63,6 +63,12 @@ function isStale(found: { owner?: LockOwner; mtimeMs: number }, staleMs: number,
   return age > staleMs;
 }
 
+/** Whether a lock is held now: its file is there and is not stale (a dead owner's, or one never written). */
+export function lockHeld(path: string, staleMs = 60_000): boolean {
+  const found = readOwner(path);
+  return found !== undefined && !isStale(found, staleMs, Date.now());
+}
+
 /** Moves a stale lock aside atomically; if what we moved turns out to be a fresh lock, put it back. */
 function breakStaleLock(path: string, observed: LockOwner | undefined): void {
   const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;

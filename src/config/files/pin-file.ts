@@ -171,9 +171,28 @@ function sortedKeys<T>(record: Record<string, T>): Record<string, T> {
   );
 }
 
+/** The servers whose drop count differs between two readings of PinFile.approvals_dropped. Pure. */
+export function dropsBetween(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((server) => (before[server] ?? 0) !== (after[server] ?? 0));
+}
+
 /** How many times the server's approvals were dropped (PinFile.approvals_dropped). */
 export function dropsOf(pins: PinFile, server: string): number {
   return pins.approvals_dropped?.[server] ?? 0;
+}
+
+/**
+ * The drop counts of a lock file's text (PinFile.approvals_dropped; undefined: no text). A text
+ * that cannot be read as pins counts none: every drop the file counts later is then taken as
+ * made since (fail closed).
+ */
+export function dropCountsOf(text: string | undefined, path: string): Record<string, number> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return { ...pinsFromText(text, path).approvals_dropped };
+  } catch {
+    return {};
+  }
 }
 
 /** Changes the pins under the lock and writes them atomically; `change` returns false to write nothing. */

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { dropsOf, readPins, sectionOf, updatePins, type PinFile } from '../../config/files/pin-file.js';
+import { dropsBetween, dropsOf, readPins, sectionOf, updatePins, type PinFile } from '../../config/files/pin-file.js';
 import { stableJson } from '../../core/stable-json.js';
 import { alarming, scanTools } from './scan.js';
 import { approvedTools } from './lock-listing.js';
@@ -26,6 +26,8 @@ export interface PinKeeperConfig {
   entryOf(server: string): { added_by?: string } | undefined;
   /** serve with serve.list_from_lock: a listing answers from the lock while a server starts (./lock-listing.ts). */
   lockAnswersListings(): boolean;
+  /** The drop counts (PinFile.approvals_dropped) in the lock as read with the config served now (config/files/read-with-pins.ts); undefined: not known. */
+  dropsAtLoad(): Record<string, number> | undefined;
 }
 
 /**
@@ -42,6 +44,10 @@ export interface PinKeeperConfig {
  * (`heldFor`); a server whose approvals were dropped is not pinned on first use again while its
  * entry is the one they were dropped under (`droppedUnder`); and first-use pins are written only
  * if no drop was counted since they were made (PinFile.approvals_dropped).
+ *
+ * A keeper made after the config was read (serve before its first listing, a one-shot command
+ * that never reloads) takes a drop counted since as made under the entries read (`dropsAtLoad`,
+ * the lock read with the config: config/files/read-with-pins.ts), as a reload's `refresh` does.
  */
 export class PinKeeper {
   private pins: PinFile;
@@ -69,6 +75,9 @@ export class PinKeeper {
   ) {
     this.pins = this.read() ?? { version: 1, servers: {} };
     this.holdAll();
+    // Drops counted since the config served now was read were made under its entries, as a reload's (see the class).
+    const atLoad = config.dropsAtLoad();
+    for (const server of atLoad ? dropsBetween(atLoad, this.pins.approvals_dropped ?? {}) : []) this.droppedUnder.set(server, this.identityOf(server));
   }
 
   of(server: string, kind: PinKind = 'tools'): ServerPins | undefined {
@@ -124,9 +133,8 @@ export class PinKeeper {
     const before = this.pins;
     this.pins = this.read() ?? before;
     const entryChanged = [...this.heldFor.keys()].filter((server) => this.changing(server));
-    for (const server of new Set([...Object.keys(before.approvals_dropped ?? {}), ...Object.keys(this.pins.approvals_dropped ?? {})])) {
-      if (dropsOf(before, server) !== dropsOf(this.pins, server)) this.droppedUnder.set(server, this.identityOfEntry(entryBefore(server)));
-    }
+    for (const server of dropsBetween(before.approvals_dropped ?? {}, this.pins.approvals_dropped ?? {}))
+      this.droppedUnder.set(server, this.identityOfEntry(entryBefore(server)));
     // Once the config names something else under the name (the new server, or none), the rule has
     // done its part: an entry added again later, as it was, is a person's to trust as any other.
     for (const [server, identity] of this.droppedUnder) if (identity !== this.identityOf(server)) this.droppedUnder.delete(server);

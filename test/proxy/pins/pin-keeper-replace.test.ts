@@ -27,6 +27,7 @@ function keeperFor(entry: Entry | undefined) {
   const keeper = new PinKeeper(path, createLogger('silent'), () => {}, {
     entryOf: (server) => (server === 'jobs' ? config.jobs : undefined),
     lockAnswersListings: () => false,
+    dropsAtLoad: () => undefined,
   });
   const pinned = () => Object.keys(sectionOf(readPins(path), 'tools').jobs ?? {});
   const served = () => keeper.admit('jobs', GREET, 'enforce', true, '').served.map((t) => t.name);
@@ -88,6 +89,7 @@ describe('PinKeeper: a server replaced under its name', () => {
     const other = new PinKeeper(s.path, createLogger('silent'), () => {}, {
       entryOf: () => PERSON,
       lockAnswersListings: () => false,
+      dropsAtLoad: () => undefined,
     });
     // Another replica, still serving the old entry, whose greet says something else.
     const old = [{ ...GREET[0]!, description: 'Greets someone, the old way.' }];
