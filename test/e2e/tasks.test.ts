@@ -49,10 +49,8 @@ async function until(token: string, taskId: string, status: string) {
   return last!;
 }
 
-// The two groups run beside each other (the second has a serve of its own, and waits 5 s on its
-// server's start); the first group's tests take their turns on the shared serve (the last restarts it).
-describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => {
-  it.sequential('server/discover says so; a quick call is answered as usual', async () => {
+describe('mcpkit hosts tasks for an upstream that knows none', () => {
+  it('server/discover says so; a quick call is answered as usual', async () => {
     const discovered = await rpc(served.url, 'alice-token', 'server/discover', {});
     expect((discovered.result?.capabilities as { extensions?: Record<string, unknown> }).extensions).toHaveProperty(['io.modelcontextprotocol/tasks']);
     const greeted = await call('alice-token', 'greet', { name: 'Ann' });
@@ -60,7 +58,7 @@ describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => 
     expect(greeted.result).not.toHaveProperty('taskId');
   });
 
-  it.sequential('a slow call is a task long before it is done, polled to completed with the tool result', async () => {
+  it('a slow call is a task long before it is done, polled to completed with the tool result', async () => {
     const started = Date.now();
     const created = await call('alice-token', 'slow_compute', { seconds: 4, label: 'first' });
     // The default after_ms is 500: answered then, not when the 4 s call ends (room for a loaded machine).
@@ -70,7 +68,7 @@ describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => 
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed first after 4 s' }] });
   });
 
-  it.sequential('a cancelled task ends cancelled, and the upstream hears notifications/cancelled', async () => {
+  it('a cancelled task ends cancelled, and the upstream hears notifications/cancelled', async () => {
     const before = Number(((await call('alice-token', 'cancellations', {})).result!.content as { text: string }[])[0]!.text);
     const created = await call('alice-token', 'slow_compute', { seconds: 30 });
     const taskId = String(created.result!.taskId);
@@ -84,7 +82,7 @@ describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => 
     ).toBe(true);
   });
 
-  it.sequential('an input_required task is answered with tasks/update and completes', async () => {
+  it('an input_required task is answered with tasks/update and completes', async () => {
     const created = await call('alice-token', 'confirm_delete', { filename: 'notes.txt' });
     const taskId = String(created.result!.taskId);
     const asking = await until('alice-token', taskId, 'input_required');
@@ -96,7 +94,7 @@ describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => 
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'deleted notes.txt' }] });
   });
 
-  it.sequential("another client can neither see nor cancel a client's task", async () => {
+  it("another client can neither see nor cancel a client's task", async () => {
     const created = await call('alice-token', 'slow_compute', { seconds: 2, label: 'private' });
     const taskId = String(created.result!.taskId);
     expect((await get('bob-token', taskId)).error).toMatchObject({ code: -32602 });
@@ -106,7 +104,7 @@ describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => 
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed private after 2 s' }] });
   });
 
-  it.sequential('a quick call is answered alike with and without the extension (the host answers as the SDK would)', async () => {
+  it('a quick call is answered alike with and without the extension (the host answers as the SDK would)', async () => {
     const hosted = await call('alice-token', 'greet', { name: 'Ann' });
     const plain = await call('alice-token', 'greet', { name: 'Ann' }, { tasks: false });
     expect(hosted.status).toBe(plain.status);
@@ -119,14 +117,14 @@ describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => 
     expect(unknownHosted.error).toMatchObject({ code: -32602 });
   });
 
-  it.sequential('a client that does not declare the extension gets a plain result, and -32021 for tasks/*', async () => {
+  it('a client that does not declare the extension gets a plain result, and -32021 for tasks/*', async () => {
     const plain = await call('alice-token', 'slow_compute', { seconds: 1, label: 'sync' }, { tasks: false });
     expect(plain.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'computed sync after 1 s' }] });
     const refused = await rpc(served.url, 'alice-token', 'tasks/get', { taskId: 'whatever' }, { tasks: false });
     expect(refused.error).toMatchObject({ code: -32021 });
   });
 
-  it.sequential('a restart loses running tasks, and tasks/get says so', async () => {
+  it('a restart loses running tasks, and tasks/get says so', async () => {
     const created = await call('alice-token', 'slow_compute', { seconds: 30 });
     const taskId = String(created.result!.taskId);
     await stopChild(served.child);
@@ -136,7 +134,7 @@ describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => 
   });
 });
 
-describe.concurrent("serve.tasks.after_ms counts from the call's arrival", () => {
+describe("serve.tasks.after_ms counts from the call's arrival", () => {
   it('the first call of a view whose server takes 5 s to start is a task after_ms after it came, the start included', async () => {
     const launcher = `setTimeout(() => import(${JSON.stringify(pathToFileURL(FIXTURE_SERVERS.tasks).href)}), 5000)`;
     const slowConfig = writeConfig({
