@@ -56,9 +56,7 @@ async function overStdio(config: string, args: string[], label = 'stdio') {
 
 const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
-// Each group below has its own configs and servers: the groups run a few at a time; the tests of
-// a group that shares one serve take their turns (it.sequential).
-describe.concurrent('over stdio, through serve --view', () => {
+describe('over stdio, through serve --view', () => {
   const config = writeConfig({
     mcp_servers: { everything: SERVERS.everything, one: relay('one'), two: relay('two') },
     tool_views: { ev: { servers: ['everything'] }, relays: { servers: ['one', 'two'] } },
@@ -68,7 +66,7 @@ describe.concurrent('over stdio, through serve --view', () => {
     await Promise.all(open.splice(0).map((c) => c.close()));
   });
 
-  it.sequential('sampling and elicitation of a real server (server-everything) round-trip to the client', async () => {
+  it('sampling and elicitation of a real server (server-everything) round-trip to the client', async () => {
     const { client, seen } = await overStdio(config, ['--view', 'ev']);
     open.push(client);
     const names = (await client.listTools()).tools.map((t) => t.name);
@@ -82,7 +80,7 @@ describe.concurrent('over stdio, through serve --view', () => {
     expect(elicited.isError).toBeFalsy();
   });
 
-  it.sequential('roots come from the client, and a roots change reaches the server', async () => {
+  it('roots come from the client, and a roots change reaches the server', async () => {
     const { client } = await overStdio(config, ['--view', 'relays']);
     open.push(client);
     expect(textOf(await client.callTool({ name: 'one__client_roots', arguments: {} }))).toBe('roots: file:///roots/stdio');
@@ -90,7 +88,7 @@ describe.concurrent('over stdio, through serve --view', () => {
     expect(await waitFor(async () => textOf(await client.callTool({ name: 'one__roots_changes', arguments: {} })) === '1', 5000)).toBe(true);
   });
 
-  it.sequential('logging/setLevel changes what arrives', async () => {
+  it('logging/setLevel changes what arrives', async () => {
     const { client, seen } = await overStdio(config, ['--view', 'relays']);
     open.push(client);
     expect(client.getServerCapabilities()?.logging).toBeDefined();
@@ -105,7 +103,7 @@ describe.concurrent('over stdio, through serve --view', () => {
     expect(seen.logs.map((l) => l.data)).toEqual(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((l) => `${l} from two`));
   });
 
-  it.sequential('a resource subscription delivers resources/updated, and unsubscribing stops it', async () => {
+  it('a resource subscription delivers resources/updated, and unsubscribing stops it', async () => {
     const { client, seen } = await overStdio(config, ['--view', 'relays']);
     open.push(client);
     expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
@@ -119,7 +117,7 @@ describe.concurrent('over stdio, through serve --view', () => {
     expect(seen.updates).toEqual(['test://watched']);
   });
 
-  it.sequential('completion/complete goes to the server that owns the prompt, under its own name', async () => {
+  it('completion/complete goes to the server that owns the prompt, under its own name', async () => {
     const { client } = await overStdio(config, ['--view', 'relays']);
     open.push(client);
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
@@ -129,7 +127,7 @@ describe.concurrent('over stdio, through serve --view', () => {
     await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'who', value: '' } })).rejects.toThrow(/Unknown prompt/);
   });
 
-  it.sequential('a view without servers declares no prompts, resources or completions', async () => {
+  it('a view without servers declares no prompts, resources or completions', async () => {
     const plain = writeConfig({ tool_views: { mine: { groups: ['config'] } } });
     const { client } = await overStdio(plain, ['--view', 'mine']);
     open.push(client);
@@ -140,7 +138,7 @@ describe.concurrent('over stdio, through serve --view', () => {
   });
 });
 
-describe.concurrent('over HTTP, several clients at once', () => {
+describe('over HTTP, several clients at once', () => {
   let child: ChildProcess;
   let url: string;
   // A remote client's roots reach a server only when its entry says so (roots: forward).
@@ -165,7 +163,7 @@ describe.concurrent('over HTTP, several clients at once', () => {
     child?.kill();
   });
 
-  it.sequential('two clients calling a tool that samples at the same time each get only their own request', async () => {
+  it('two clients calling a tool that samples at the same time each get only their own request', async () => {
     const a = capableClient('A');
     const b = capableClient('B');
     await a.client.connect(new StreamableHTTPClientTransport(new URL(`${url}/view/relays/mcp`)));
@@ -188,7 +186,7 @@ describe.concurrent('over HTTP, several clients at once', () => {
     }
   });
 
-  it.sequential('refuses a foreign Origin or Host (DNS rebinding) with 403, and an unsupported protocol version with 400', async () => {
+  it('refuses a foreign Origin or Host (DNS rebinding) with 403, and an unsupported protocol version with 400', async () => {
     const init = {
       jsonrpc: '2.0',
       id: 1,
@@ -218,7 +216,7 @@ describe.concurrent('over HTTP, several clients at once', () => {
   });
 });
 
-describe.concurrent('mcpkit behind mcpkit', () => {
+describe('mcpkit behind mcpkit', () => {
   it('sampling and logging cross two levels of proxy', async () => {
     const inner = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { inner: { servers: ['one'] } } });
     const outer = writeConfig({
@@ -239,7 +237,7 @@ describe.concurrent('mcpkit behind mcpkit', () => {
   });
 });
 
-describe.concurrent('the other faces', () => {
+describe('the other faces', () => {
   it('filter run relays sampling and logs like serve', async () => {
     const made = capableClient('filter');
     const transport = new StdioClientTransport({
@@ -294,7 +292,7 @@ describe.concurrent('the other faces', () => {
   });
 });
 
-describe.concurrent('one call pipeline, one error contract', () => {
+describe('one call pipeline, one error contract', () => {
   const server = { ...relay('faulty'), timeout_ms: 1500, filter: [{ exclude: 'touch' }] };
   const folder = tempDir();
   const hotLog = join(folder, 'hot.jsonl');
