@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, stopChild } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
@@ -26,8 +26,12 @@ const TASKS_SERVER = join(ROOT, 'test/fixtures/tasks-server.mjs');
 let served: InProcessServe;
 let clients: Client[] = [];
 
-/** A serve of the test's own (its servers and limits shared with no other test), closed after it. */
-beforeEach(async () => {
+/**
+ * One serve for the file, its tests in turn: starting it (four upstream servers) was most of each
+ * test's time. Counts are read before and after (relative), and every test ends with alice's place
+ * and the limited servers' free again (each asserts so), so a test finds the serve as the last left it.
+ */
+beforeAll(async () => {
   const jobs = (protocol: string) => ({ command: process.execPath, args: [TASKS_SERVER], protocol });
   served = await serveHttpInProcess(
     writeConfig({
@@ -43,7 +47,9 @@ beforeEach(async () => {
 afterEach(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
   clients = [];
-  await served.close();
+});
+afterAll(async () => {
+  await served?.close();
 });
 
 type Era = 'legacy' | 'modern';

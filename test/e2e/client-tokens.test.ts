@@ -20,6 +20,8 @@ import { redisFor, startRedis, STORE_KEY } from '../support/redis-server.js';
  */
 
 const withRedis = redisFor("clients list's last-seen from the store");
+// Every test has its own config and serve; the first two wait out a token's expiry and a grace
+// (12 s, 20 s) on serve's own timers: they wait at once, beside the others (describe.concurrent).
 const opened: Client[] = [];
 afterAll(async () => {
   await Promise.allSettled(opened.map((c) => c.close()));
@@ -105,7 +107,7 @@ const ROUTES = [
   ['/view/research/mcp', 'echo'],
 ] as const;
 
-describe('an issued token that expires', () => {
+describe.concurrent('an issued token that expires', () => {
   it('works until --expires, then gets 401 invalid_token saying when on every route, both eras, and its open sessions end', async () => {
     const file = config();
     const live = await serveHttpInProcess(file, { exposure: undefined });
@@ -144,7 +146,7 @@ describe('an issued token that expires', () => {
   }, 90_000);
 });
 
-describe('a rotation with grace', () => {
+describe.concurrent('a rotation with grace', () => {
   it('the old token keeps working on every route in both eras, its sessions too, until the grace ends; then it is refused like a removed one', async () => {
     const file = config();
     const live = await serveHttpInProcess(file, { exposure: undefined });
@@ -186,7 +188,7 @@ describe('a rotation with grace', () => {
   }, 120_000);
 });
 
-describe('clients set, 403s, --who and clients list', () => {
+describe.concurrent('clients set, 403s, --who and clients list', () => {
   it('set changes routes, limits, expiry and credentials with the token kept, and the running serve follows; a refused set changes nothing', async () => {
     const file = config({ audit_log: 'audit.jsonl' });
     const env = { CI_EXTRA: 'extra-value' };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, runCommand, tempDir } from '../helpers/cli.js';
 import { daemonRuntimeDir, type Finished } from '../helpers/daemons.js';
-import { alive, SERVERS } from '../helpers/upstreams.js';
+import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
  * The daemon answers only for its own project, with the caller's environment, and survives a
@@ -46,10 +46,16 @@ describe.concurrent("the daemon answers with the caller's environment", () => {
         expect(r.code, r.stderr).toBe(0);
         return JSON.parse((JSON.parse(r.stdout) as { content: { text: string }[] }).content[0]!.text) as Record<string, string>;
       };
-      expect((await getEnv({ MARK_VAR: 'daemon' })).MARK).toBe('daemon');
-      expect((await getEnv({ MARK_VAR: 'caller' })).MARK).toBe('caller');
       const otherPath = `${tempDir()}:${process.env.PATH}`;
-      expect((await getEnv({ MARK_VAR: 'daemon', PATH: otherPath })).PATH).toBe(otherPath);
+      // Three callers of their own, each a process, at once: none waits on another's server start.
+      const [same, otherValue, otherPathEnv] = await Promise.all([
+        getEnv({ MARK_VAR: 'daemon' }),
+        getEnv({ MARK_VAR: 'caller' }),
+        getEnv({ MARK_VAR: 'daemon', PATH: otherPath }),
+      ]);
+      expect(same.MARK).toBe('daemon');
+      expect(otherValue.MARK).toBe('caller');
+      expect(otherPathEnv.PATH).toBe(otherPath);
     },
   );
 });
@@ -66,11 +72,13 @@ describe.concurrent('the daemon answers only for its own project', () => {
     const inA = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(a, 'mcpkit.yaml') });
     const startedInA = await runCli(['daemon', 'start'], { env: inA, cwd: a });
     expect(startedInA.code, startedInA.stderr).toBe(0);
-    const listed = await runCli(['retrieve', 'ls', 'code'], { env: cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(b, 'mcpkit.yaml') }), cwd: b });
+    const [listed, own] = await Promise.all([
+      runCli(['retrieve', 'ls', 'code'], { env: cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(b, 'mcpkit.yaml') }), cwd: b }),
+      runCli(['retrieve', 'ls', 'code'], { env: inA, cwd: a }),
+    ]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain('only-in-b.txt');
     expect(listed.stdout).not.toContain('only-in-a.txt');
-    const own = await runCli(['retrieve', 'ls', 'code'], { env: inA, cwd: a });
     expect(own.stdout).toContain('only-in-a.txt');
   });
 });
@@ -158,12 +166,15 @@ describe.concurrent('the daemon survives a peer that does not speak its protocol
       const c = createConnection(socket);
       c.on('error', () => undefined);
       await new Promise<void>((resolve) => c.once('connect', () => resolve()));
-      c.pause(); // reads nothing for a while
+      c.pause(); // reads nothing until the daemon cut it off
       c.write(`${JSON.stringify(request)}\n`);
       let peak = 0;
       const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
-      await new Promise((r) => setTimeout(r, 4000));
+      // The daemon says so in its log (its stderr, beside its socket); waited for, not a fixed time.
+      const log = socket.replace(/\.sock$/, '.log');
+      const cutOff = await waitFor(() => readFileSync(log, 'utf8').includes('daemon: cut a client off'), 45_000, 50);
       clearInterval(sampler);
+      expect(cutOff, readFileSync(log, 'utf8').slice(-2000)).toBe(true);
       // Then reads what was left for it: the daemon cut it off, so far less than the whole output, and no result.
       let received = 0;
       let last = '';

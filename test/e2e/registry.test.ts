@@ -2,7 +2,7 @@ import { type Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
@@ -161,6 +161,13 @@ describe('registry from the terminal', () => {
 });
 
 describe('registry over MCP', () => {
+  // A config of each test's own, as the first beforeAll writes it: serve starts the servers its
+  // config names, and those the tests above and registry_add write are npx lines it would wait on.
+  beforeEach(() => {
+    dir = tempDir('mcpkit-registry-');
+    writeConfig();
+    env = cleanEnv({ MCPKIT_CONFIG: join(dir, 'mcpkit.yaml') });
+  });
   async function connect(extraEnv: Record<string, string> = {}) {
     // serve in this process (helpers/in-process.ts), to a person who approves what the agent asks
     // to install (registry_add runs npx).

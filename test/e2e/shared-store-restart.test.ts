@@ -10,7 +10,8 @@ import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/r
  * The store restarted under load (redis-server without persistence, so it comes back empty):
  * bob has max_concurrent 3 and three calls in flight on r1; after the restart r2 still refuses
  * his fourth, fifth and sixth, because r1 put back the places its calls hold. Once those calls
- * end, r2 admits him again.
+ * end, r2 admits him again. The three calls are server-everything's elicitation tool, held open
+ * until bob answers: in flight for exactly as long as the test needs, not for a fixed duration.
  */
 
 const withRedis = redisFor('a store restarted under load');
@@ -34,8 +35,8 @@ describe.skipIf(!withRedis)('a store restart under load', () => {
     await redis?.stop();
   });
 
-  async function connect(replica: number) {
-    const client = new Client({ name: 'bob', version: '1' });
+  async function connect(replica: number, capabilities = {}) {
+    const client = new Client({ name: 'bob', version: '1' }, { capabilities });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${replicas[replica]!.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer bob-token' } } }),
     );
@@ -48,20 +49,25 @@ describe.skipIf(!withRedis)('a store restart under load', () => {
   const full = (r: CallToolResult) => errorOf(r)?.code === 'RATE_LIMITED' && errorOf(r)!.message.includes('3 calls are already in flight');
 
   it('max_concurrent 3 holds across the restart: r2 refuses three more while r1 runs three', async () => {
-    const [r1, r2] = [await connect(0), await connect(1)];
-    // Each of the three says it runs (its first progress) once it holds its place.
-    const running: Promise<void>[] = [];
+    // r1's client answers each elicitation only when the test lets it: its call holds its place until then.
+    const [r1, r2] = [await connect(0, { elicitation: {} }), await connect(1)];
+    const answers: (() => void)[] = [];
+    const asked = { count: 0 };
+    r1.setRequestHandler(
+      'elicitation/create',
+      () =>
+        new Promise((resolve) => {
+          asked.count++;
+          answers.push(() => resolve({ action: 'decline' }));
+        }),
+    );
+    // Each of the three says it runs (its question reaches bob) once it holds its place.
     const long = Array.from({ length: 3 }, () => {
-      let started!: () => void;
-      running.push(new Promise<void>((resolve) => (started = resolve)));
-      const done = r1.callTool(
-        { name: 'everything__trigger-long-running-operation', arguments: { duration: 25, steps: 25 } },
-        { timeout: 90_000, onprogress: () => started() },
-      ) as Promise<CallToolResult>;
+      const done = call(r1, 'everything__trigger-elicitation-request', {});
       done.catch(() => undefined); // a failure is asserted below; closing the client must not reject it unheard
       return done;
     });
-    await Promise.all(running);
+    expect(await waitFor(() => asked.count === 3, 30_000)).toBe(true);
     expect(full(await call(r2, 'everything__echo', { message: 'probe' }))).toBe(true);
 
     await redis.stop();
@@ -82,8 +88,11 @@ describe.skipIf(!withRedis)('a store restart under load', () => {
     expect(more.map(full)).toEqual([true, true, true]);
     expect(replicas[0]!.stderr()).toMatch(/it restarted and kept nothing: this replica put back the 3 places its calls hold/);
 
-    // The three end as they would have; their places are given back and bob is admitted again.
-    expect((await Promise.all(long)).map((r) => r.isError ?? false)).toEqual([false, false, false]);
+    // The three end as they would have (bob answers now); their places are given back and bob is admitted again.
+    for (const answer of answers) answer();
+    const ended = await Promise.all(long);
+    expect(ended.map((r) => r.isError ?? false)).toEqual([false, false, false]);
+    expect(ended.map((r) => JSON.stringify(r.content))).toEqual(Array(3).fill(expect.stringContaining('User declined')));
     expect(await waitFor(async () => !(await call(r2, 'everything__echo', { message: 'later' })).isError, 20_000, 200)).toBe(true);
   }, 120_000);
 });
