@@ -40,3 +40,12 @@ export function handshakeDeadline<T>(
     );
   });
 }
+
+/**
+ * The limit given to the SDK's own timers for an HTTP handshake (its version probe, its
+ * initialize): past the deadline above, a backstop only. When both are due at once, after the
+ * loop was held, the SDK's timer would abort the request before the turn read its refusal.
+ */
+export function sdkBackstopMs(deadlineMs: number): number {
+  return deadlineMs * 2 + 1000;
+}

@@ -9,7 +9,7 @@ import type { Logger } from '../../core/logger.js';
 import { replaceStdioReadBuffer } from '../../core/sdk-seams.js';
 import { refusesLegacy } from '../eras/era.js';
 import { BoundedReadBuffer } from './bounded-read-buffer.js';
-import { handshakeDeadline } from './handshake-deadline.js';
+import { handshakeDeadline, sdkBackstopMs } from './handshake-deadline.js';
 import { upstreamFetch } from './upstream-fetch.js';
 import { serverEnvironment } from '../../config/server-env.js';
 import { ownPathsOnDisk, type OwnFiles } from '../../config/files/own-files.js';
@@ -251,7 +251,9 @@ async function bounded(
       ).unref()
     : undefined;
   try {
-    await handshakeDeadline(client.connect(transport, { timeout: timeoutMs, ...(choice.prior ? { prior: choice.prior } : {}) }), timeoutMs, {
+    // Over HTTP the deadline decides, and the SDK's own timer is a backstop (./handshake-deadline.ts).
+    const sdkTimeout = what === 'stdio' ? timeoutMs : sdkBackstopMs(timeoutMs);
+    await handshakeDeadline(client.connect(transport, { timeout: sdkTimeout, ...(choice.prior ? { prior: choice.prior } : {}) }), timeoutMs, {
       timedOut: () => new ConnectTimeout(what, timeoutMs),
       failedMeanwhile,
     });
