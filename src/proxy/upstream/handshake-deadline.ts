@@ -43,9 +43,11 @@ export function handshakeDeadline<T>(
 
 /**
  * The limit given to the SDK's own timers for an HTTP handshake (its version probe, its
- * initialize): past the deadline above, a backstop only. When both are due at once, after the
- * loop was held, the SDK's timer would abort the request before the turn read its refusal.
+ * initialize): far past the deadline above, which decides (and whose end closes the transport,
+ * failing whatever the SDK still waits for), a backstop only. Were both due at once, after the
+ * loop was held, the SDK's timer, run in the same phase, would abort the request before the
+ * deadline's turn read its refusal.
  */
 export function sdkBackstopMs(deadlineMs: number): number {
-  return deadlineMs * 2 + 1000;
+  return deadlineMs * 10;
 }
