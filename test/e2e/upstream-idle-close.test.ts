@@ -16,7 +16,10 @@ let servers: PipedChild;
 let base = '';
 
 beforeAll(async () => {
-  servers = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/many-servers.mjs'), '--drop-reused-call'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  servers = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/many-servers.mjs'), '--drop-reused-call'], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   servers.stdout.on('data', (d) => (out += d));
   expect(await waitFor(() => out.includes('\n'), 10_000)).toBe(true);
@@ -32,7 +35,8 @@ describe('an HTTP server that closes an idle connection as a call is sent on it'
     // Two commands, one after the other in this process: the second's requests come on the
     // connections the first left in Node's pool, so one of the two calls comes on a reused one.
     const runs = [];
-    for (const message of ['one', 'two']) runs.push(await runCommand(['call', 's3__tool_5', `message=${message}`], { env: cleanEnv({ MCPKIT_CONFIG: config }) }));
+    for (const message of ['one', 'two'])
+      runs.push(await runCommand(['call', 's3__tool_5', `message=${message}`], { env: cleanEnv({ MCPKIT_CONFIG: config }) }));
     const stats = (await (await fetch(`${base}/stats`)).json()) as { handled: number; dropped: number };
     // The server did close a call's connection unread (else this test proves nothing) ...
     expect(stats.dropped).toBe(1);

@@ -88,7 +88,10 @@ export class UpstreamHandshake {
     const stdio = options.config.command !== undefined;
     // Over HTTP the probe's timer is the SDK's backstop: mcpkit's deadline decides (./handshake-deadline.ts).
     const probeMs = stdio ? timeout.ms : sdkBackstopMs(timeout.ms);
-    const client = new Client({ name: 'mcpkit', version: options.version }, { capabilities: offered, versionNegotiation: versionNegotiation(choice, stdio, probeMs) });
+    const client = new Client(
+      { name: 'mcpkit', version: options.version },
+      { capabilities: offered, versionNegotiation: versionNegotiation(choice, stdio, probeMs) },
+    );
     this.host.setUp(client, offered);
     try {
       const transport = await connectTransport(client, {

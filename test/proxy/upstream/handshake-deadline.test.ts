@@ -56,12 +56,14 @@ describe('handshakeDeadline', () => {
   const timedOut = () => new Error('timed out');
   const never = () => new Promise<string>(() => {});
 
-  it.each([
-    ['an answer before the deadline is the outcome', () => Promise.resolve('answer'), () => undefined, { value: 'answer' }],
-    ['a failure before the deadline is the outcome', () => Promise.reject(new Error('refused')), () => undefined, { error: 'refused' }],
-    ['no answer and no failure: a timeout', never, () => undefined, { error: 'timed out' }],
-  ] as const)('%s', async (_what, handshake, failed, outcome) => {
-    const race = handshakeDeadline(handshake(), 20, { timedOut, failedMeanwhile: failed });
+  const noFailure = (): Error | undefined => undefined;
+  const cases: [string, () => Promise<string>, { value: string } | { error: string }][] = [
+    ['an answer before the deadline is the outcome', () => Promise.resolve('answer'), { value: 'answer' }],
+    ['a failure before the deadline is the outcome', () => Promise.reject(new Error('refused')), { error: 'refused' }],
+    ['no answer and no failure: a timeout', never, { error: 'timed out' }],
+  ];
+  it.each(cases)('%s', async (_what, handshake, outcome) => {
+    const race = handshakeDeadline(handshake(), 20, { timedOut, failedMeanwhile: noFailure });
     if ('value' in outcome) await expect(race).resolves.toBe(outcome.value);
     else await expect(race).rejects.toThrow(outcome.error);
   });
