@@ -5,6 +5,7 @@ import type { ProtocolChoice } from '../../config/schema/defaults.js';
 import { eraPlan, refusesLegacy, verdictOf, versionNegotiation } from '../eras/era.js';
 import type { RawForwarder } from './raw-forwarder.js';
 import type { ConnectionHooks, UpstreamOptions } from './upstream-options.js';
+import { sdkBackstopMs } from './handshake-deadline.js';
 import { connectTransport } from './upstream-transport.js';
 
 /**
@@ -84,9 +85,12 @@ export class UpstreamHandshake {
   private async connectAs(choice: ProtocolChoice, offered: ClientCapabilities, how: { probeInPlace?: boolean } = {}): Promise<Client> {
     const { options } = this.host;
     const timeout = this.host.timeout();
+    const stdio = options.config.command !== undefined;
+    // Over HTTP the probe's timer is the SDK's backstop: mcpkit's deadline decides (./handshake-deadline.ts).
+    const probeMs = stdio ? timeout.ms : sdkBackstopMs(timeout.ms);
     const client = new Client(
       { name: 'mcpkit', version: options.version },
-      { capabilities: offered, versionNegotiation: versionNegotiation(choice, options.config.command !== undefined, timeout.ms) },
+      { capabilities: offered, versionNegotiation: versionNegotiation(choice, stdio, probeMs) },
     );
     this.host.setUp(client, offered);
     try {

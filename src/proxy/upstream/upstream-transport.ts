@@ -6,10 +6,11 @@ import { INTERNAL_ERROR, type Client, type PriorDiscovery, type SSEClientTranspo
 import type { UpstreamOAuth } from '../../auth/upstream-oauth.js';
 import type { ServerConfig } from '../../config/schema/schema.js';
 import type { Logger } from '../../core/logger.js';
-import { withTimeout } from '../../core/timeout.js';
 import { replaceStdioReadBuffer } from '../../core/sdk-seams.js';
 import { refusesLegacy } from '../eras/era.js';
 import { BoundedReadBuffer } from './bounded-read-buffer.js';
+import { handshakeDeadline, sdkBackstopMs } from './handshake-deadline.js';
+import { upstreamFetch } from './upstream-fetch.js';
 import { serverEnvironment } from '../../config/server-env.js';
 import { ownPathsOnDisk, type OwnFiles } from '../../config/files/own-files.js';
 import { launchPlan } from '../sandbox/launch-plan.js';
@@ -96,21 +97,24 @@ export async function connectTransport(client: Client, choice: TransportChoice):
   const url = new URL(config.url!);
   const kind = config.transport ?? 'auto';
   const oauth = choice.oauth;
+  // The last failure to reach the server, for the handshake's deadline (./handshake-deadline.ts).
+  let unreached: Error | undefined;
   const http = {
     requestInit: { headers: config.headers ?? {} },
     ...(oauth?.provider ? { authProvider: oauth.provider } : {}),
-    ...(oauth?.fetch ? { fetch: oauth.fetch } : {}),
+    fetch: upstreamFetch(oauth?.fetch ?? ((input, init) => fetch(input, init)), (error) => (unreached = error)),
   };
-  if (kind === 'sse') return connectSse(client, url, http, choice);
+  const failedMeanwhile = (): Error | undefined => unreached;
+  if (kind === 'sse') return connectSse(client, url, http, choice, failedMeanwhile);
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   try {
-    return await bounded(client, new StreamableHTTPClientTransport(url, http), 'streamable HTTP', choice);
+    return await bounded(client, new StreamableHTTPClientTransport(url, http), 'streamable HTTP', choice, failedMeanwhile);
   } catch (error) {
     // A server that wants a login, or that speaks only 2026-07-28, said so over streamable HTTP: SSE would not help.
     if (kind === 'http' || choice.closed() || choice.isAuthFailure(error) || refusesLegacy(error)) throw error;
     choice.logger.info(`${choice.name}: streamable HTTP failed (${(error as Error).message}); trying SSE`);
     try {
-      return await connectSse(client, url, http, choice);
+      return await connectSse(client, url, http, choice, failedMeanwhile);
     } catch (sseError) {
       if (choice.isAuthFailure(sseError) || !(error instanceof Error)) throw sseError;
       // What a person reads first is what the current transport said; the old one's answer follows.
@@ -210,9 +214,15 @@ function boundMessages(transport: Transport, choice: TransportChoice): void {
   }
 }
 
-async function connectSse(client: Client, url: URL, options: SSEClientTransportOptions, choice: TransportChoice): Promise<Transport> {
+async function connectSse(
+  client: Client,
+  url: URL,
+  options: SSEClientTransportOptions,
+  choice: TransportChoice,
+  failedMeanwhile: () => Error | undefined,
+): Promise<Transport> {
   const { SSEClientTransport } = await import('@modelcontextprotocol/client');
-  return bounded(client, new SSEClientTransport(url, options), 'SSE', choice);
+  return bounded(client, new SSEClientTransport(url, options), 'SSE', choice, failedMeanwhile);
 }
 
 /**
@@ -220,7 +230,14 @@ async function connectSse(client: Client, url: URL, options: SSEClientTransportO
  * connection and never answers fails like one that refuses it, and the transport is closed
  * either way (an SSE stream that is left open reconnects on its own, forever).
  */
-async function bounded(client: Client, transport: Transport, what: string, choice: TransportChoice): Promise<Transport> {
+async function bounded(
+  client: Client,
+  transport: Transport,
+  what: string,
+  choice: TransportChoice,
+  /** A failure to reach the server, read before the deadline's decision (HTTP only: a process has none). */
+  failedMeanwhile: () => Error | undefined = () => undefined,
+): Promise<Transport> {
   const { name, timeoutMs, timeoutWhy, waiting } = choice;
   choice.attempt(transport);
   // The SDK client starts the transport (spawns the server) a few awaits into connect(): an upstream
@@ -234,11 +251,12 @@ async function bounded(client: Client, transport: Transport, what: string, choic
       ).unref()
     : undefined;
   try {
-    await withTimeout(
-      client.connect(transport, { timeout: timeoutMs, ...(choice.prior ? { prior: choice.prior } : {}) }),
-      timeoutMs,
-      () => new ConnectTimeout(what, timeoutMs),
-    );
+    // Over HTTP the deadline decides, and the SDK's own timer is a backstop (./handshake-deadline.ts).
+    const sdkTimeout = what === 'stdio' ? timeoutMs : sdkBackstopMs(timeoutMs);
+    await handshakeDeadline(client.connect(transport, { timeout: sdkTimeout, ...(choice.prior ? { prior: choice.prior } : {}) }), timeoutMs, {
+      timedOut: () => new ConnectTimeout(what, timeoutMs),
+      failedMeanwhile,
+    });
     return transport;
   } catch (error) {
     await transport.close().catch(() => undefined);
