@@ -106,8 +106,12 @@ describe('serve proxies real upstream servers', () => {
     },
   );
 
-  it('forwards upstream stderr to ours, prefixed with the server name', () => {
-    expect(session.stderr()).toMatch(/^\[everything\] /m);
+  it('forwards upstream stderr to ours, prefixed with the server name', async () => {
+    // Whatever ran before: the server is started by a call of its own, and what it said on starting
+    // reaches serve's stderr through a pipe, so it is waited for (run first, in a shuffled order,
+    // it had not come yet).
+    await session.client.callTool({ name: 'everything__echo', arguments: { message: 'started' } });
+    expect(await waitFor(() => /^\[everything\] /m.test(session.stderr()), 15_000), session.stderr()).toBe(true);
   });
 });
 
