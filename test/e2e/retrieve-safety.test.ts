@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, outputOf, spawnTracked, stopChild, tempDir, runCommand } from '../helpers/cli.js';
-import { serveStdioInProcess } from '../helpers/in-process.js';
 
 /** No file outside a root, whatever races the check; only regular files are opened. */
 async function serveRoot(root: string): Promise<Client> {
@@ -21,15 +20,6 @@ async function serveRoot(root: string): Promise<Client> {
     }),
   );
   return client;
-}
-
-/**
- * `mcpkit serve` as serveRoot starts it (its command line, its environment), in this process: for
- * the tests that ask what serve answers, not how soon (those keep a process, whose thread is not
- * shared with this runner's clients and commands). Closing the client ends serve.
- */
-async function serveRootHere(root: string): Promise<Client> {
-  return (await serveStdioInProcess({ argv: [], env: cleanEnv({ CODE_ROOT: root }), name: 'safety' })).client;
 }
 
 const textOf = (r: unknown) => JSON.stringify((r as CallToolResult).structuredContent ?? (r as CallToolResult).content);
@@ -46,7 +36,7 @@ describe.concurrent('retrieve against a racing attacker', () => {
     writeFileSync(join(outside, 'only-outside.txt'), 'SECRET\n');
     const swapper = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/swapper.mjs'), root, outside], { stdio: ['ignore', 'pipe', 'ignore'] });
     await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
-    const client = await serveRootHere(root);
+    const client = await serveRoot(root);
     const leaks: string[] = [];
     const outcomes = new Map<string, number>();
     try {
@@ -118,7 +108,7 @@ describe.concurrent('paths longer than PATH_MAX', () => {
         for (let i = 0; i < 500; i++) { fs.mkdirSync('folder_' + i); process.chdir('folder_' + i); }
         fs.writeFileSync('deep.txt', 'needle deep\\n');`;
       execFileSync(process.execPath, ['-e', deep], { cwd: root });
-      const client = await serveRootHere(root);
+      const client = await serveRoot(root);
       try {
         for (const [tool, args] of [
           ['search', { query: 'needle' }],
@@ -167,7 +157,7 @@ describe.concurrent('names and folders that cannot be shown or read as they are'
       expect(r.stderr).toContain('1 entry was left out: the name is not valid UTF-8.');
       expect(r.stdout).toContain('plain.txt');
     }
-    const client = await serveRootHere(root);
+    const client = await serveRoot(root);
     try {
       const listed = (await client.callTool({ name: 'list_dir', arguments: { path: 'code/ok' } })) as CallToolResult;
       const result = (listed.structuredContent as { result: { entries: { name: string }[]; skipped: { name_not_utf8: number } } }).result;
@@ -184,7 +174,7 @@ describe.concurrent('names and folders that cannot be shown or read as they are'
     const root = tempDir();
     mkdirSync(join(root, 'many'));
     for (let i = 0; i < 1200; i++) writeFileSync(join(root, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
-    const client = await serveRootHere(root);
+    const client = await serveRoot(root);
     try {
       const call = async (args: Record<string, unknown>) => {
         const r = (await client.callTool({ name: 'list_dir', arguments: { path: 'code/many', ...args } })) as CallToolResult;
