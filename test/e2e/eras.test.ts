@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { BIN, cleanEnv, spawnTracked, stopChild, runCommand } from '../helpers/cli.js';
-import { serveStdioInProcess } from '../helpers/in-process.js';
+import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 // Both protocol eras through mcpkit, with the SDK's 2.x client: a 2026-07-28 client and a
@@ -33,8 +33,19 @@ function sdkClient(era: Era, asked: string[] = []): Client {
 
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? '') as string;
 
-async function startHttp(config: string, extra: string[] = []): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config, ...extra], {
+/**
+ * serve --http with this config: in this process (the same code `mcpkit serve --http` runs, its
+ * own environment), since what these tests ask is serve's answers to each era, not the process's.
+ * The balancer's second replica is a process of its own (startHttpProcess): replicas that shared a
+ * process could share what two processes cannot.
+ */
+async function startHttp(config: string, extra: { token?: string } = {}): Promise<{ base: string }> {
+  const served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv(), ...extra });
+  return { base: served.url };
+}
+
+async function startHttpProcess(config: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0', '--config', config], {
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -81,11 +92,7 @@ const modernHttp = once(async () => {
   return upstream;
 });
 const modernHttpConfig = async () => writeConfig({ mcp_servers: { modern: { url: (await modernHttp()).url } }, tool_views: { m: { servers: ['modern'] } } });
-const servedModernHttp = once(async () => {
-  const served = await startHttp(await modernHttpConfig());
-  children.push(served.child);
-  return served;
-});
+const servedModernHttp = once(async () => startHttp(await modernHttpConfig()));
 
 async function connected(client: Client, url: string, fetchWith?: typeof fetch): Promise<Client> {
   clients.push(client);
@@ -105,9 +112,7 @@ const servedBothEras = once(async () => {
       e: { servers: ['everything'] },
     },
   });
-  const served = await startHttp(config);
-  children.push(served.child);
-  return served;
+  return startHttp(config);
 });
 
 describe('serve --http speaks both eras', () => {
@@ -283,7 +288,6 @@ describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpk
       "export function pre_call(args, ctx) { return ctx.upstream_tool === 'where' && args.region ? { args: { ...args, region: `${args.region}-hooked` } } : undefined; }\n",
     );
     const served = await startHttp(config);
-    children.push(served.child);
     const client = await connected(sdkClient('modern'), `${served.base}/view/m/mcp`);
     expect(text(await client.callTool({ name: 'where', arguments: { region: 'eu' } }))).toBe('region=eu-hooked');
     expect(text(await client.callTool({ name: 'where', arguments: { region: 'Zürich' } }))).toBe('region=Zürich-hooked');
@@ -297,8 +301,7 @@ describe('tokens and views hold for 2026-07-28 clients as for 2025 ones', () => 
       mcp_servers: { modern: modernStdio() },
       tool_views: { m: { servers: ['modern'], tokens: ['view-token'] }, other: { servers: ['modern'] } },
     });
-    const served = await startHttp(config, ['--token', 'serve-token']);
-    children.push(served.child);
+    const served = await startHttp(config, { token: 'serve-token' });
     const withToken = (token?: string) => {
       const client = sdkClient('modern');
       clients.push(client);
@@ -340,7 +343,6 @@ describe('a 2026-07-28 client through mcpkit behind mcpkit', () => {
   it('reaches the upstream in 2026-07-28 through both hops, MRTR included', async () => {
     const inner = await servedModernHttp();
     const outer = await startHttp(writeConfig({ mcp_servers: { inner: { url: `${inner.base}/view/m/mcp` } }, tool_views: { o: { servers: ['inner'] } } }));
-    children.push(outer.child);
     const asked: string[] = [];
     const client = await connected(sdkClient('modern', asked), `${outer.base}/view/o/mcp`);
     expect(client.getProtocolEra()).toBe('modern');
@@ -355,7 +357,6 @@ describe('subscriptions and list changes cross eras', () => {
     const upstream = await startModernHttp('--modern-only');
     children.push(upstream.child);
     const served = await startHttp(writeConfig({ mcp_servers: { strict: { url: upstream.url } }, tool_views: { s: { servers: ['strict'] } } }));
-    children.push(served.child);
     const client = sdkClient('legacy');
     const updated: string[] = [];
     let listChanged = 0;
@@ -449,8 +450,9 @@ function roundRobin(targets: string[]): Promise<{ server: Server; url: string; h
 
 describe('two serve --http replicas behind a round-robin balancer', () => {
   it('serve a 2026-07-28 client without sticky sessions', async () => {
-    // Two replicas of one config: the file's serve of the modern fixture, and a second one.
-    const [a, b] = await Promise.all([servedModernHttp(), modernHttpConfig().then((config) => startHttp(config))]);
+    // Two replicas of one config: the file's serve of the modern fixture, and a second one in a
+    // process of its own, so that nothing of one process's own (a key, a cache) carries a retry.
+    const [a, b] = await Promise.all([servedModernHttp(), modernHttpConfig().then((config) => startHttpProcess(config))]);
     children.push(b.child);
     const balancer = await roundRobin([a.base, b.base]);
     try {

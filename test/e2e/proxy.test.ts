@@ -106,8 +106,12 @@ describe('serve proxies real upstream servers', () => {
     },
   );
 
-  it('forwards upstream stderr to ours, prefixed with the server name', () => {
-    expect(session.stderr()).toMatch(/^\[everything\] /m);
+  it('forwards upstream stderr to ours, prefixed with the server name', async () => {
+    // Whatever ran before: the server is started by a call of its own, and what it said on starting
+    // reaches serve's stderr through a pipe, so it is waited for (run first, in a shuffled order,
+    // it had not come yet).
+    await session.client.callTool({ name: 'everything__echo', arguments: { message: 'started' } });
+    expect(await waitFor(() => /^\[everything\] /m.test(session.stderr()), 15_000), session.stderr()).toBe(true);
   });
 });
 
@@ -264,14 +268,8 @@ describe('views', () => {
   });
 
   it('serve --view publishes only what the view selects', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--config', config, '--view', 'lean'],
-      env: cleanEnv() as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'v', version: '1' });
-    await client.connect(transport);
+    // `mcpkit serve --config CONFIG --view lean` as the process reads it, in this process: what it lists is the point.
+    const { client } = await serveStdioInProcess({ argv: ['--config', config, '--view', 'lean'], name: 'v' });
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['config_path', 'config_schema', 'config_show', 'config_validate', 'echo', 'get-sum']);
@@ -282,14 +280,8 @@ describe('views', () => {
   });
 
   it('search exposure publishes exactly three meta-tools that search, describe and call', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--config', config, '--view', 'finder'],
-      env: cleanEnv() as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'v', version: '1' });
-    await client.connect(transport);
+    // `mcpkit serve --config CONFIG --view finder` as the process reads it, in this process: what it lists is the point.
+    const { client } = await serveStdioInProcess({ argv: ['--config', config, '--view', 'finder'], name: 'v' });
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['finder_search_tools', 'finder_describe_tool', 'finder_call_tool']);

@@ -1,11 +1,10 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, runCommand, tempDir } from '../helpers/cli.js';
+import { serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /** The terminal as its users expect it. */
@@ -34,7 +33,8 @@ describe.concurrent('machine-readable output stays pure', () => {
     const config = writeConfig({ tool_views: { research: {} } });
     const bin = tempDir();
     writeFileSync(join(bin, 'mcpkit'), '#!/bin/sh\n', { mode: 0o755 });
-    const onPath = await runCli(['view', 'install', 'research', '--client', 'claude'], {
+    // In this process: what is asked is the command's output for a PATH, which it reads from its environment.
+    const onPath = await runCommand(['view', 'install', 'research', '--client', 'claude'], {
       env: cleanEnv({ MCPKIT_CONFIG: config, PATH: `${bin}:${process.env.PATH}` }),
     });
     expect(onPath.code).toBe(0);
@@ -42,7 +42,7 @@ describe.concurrent('machine-readable output stays pure', () => {
       mcpServers: { 'mcpkit-research': { command: 'mcpkit', args: ['serve', '--view', 'research', '--config', config] } },
     });
     expect(onPath.stderr).toContain('merge into claude_desktop_config.json');
-    const notOnPath = await runCli(['view', 'install', 'research', '--client', 'claude', '--json'], {
+    const notOnPath = await runCommand(['view', 'install', 'research', '--client', 'claude', '--json'], {
       // An empty folder: `npm link` may have put mcpkit in /usr/bin.
       env: cleanEnv({ MCPKIT_CONFIG: config, PATH: tempDir('mcpkit-path-') }),
     });
@@ -79,15 +79,9 @@ describe.concurrent('machine-readable output stays pure', () => {
     const listed = JSON.parse((await runCommand(['tools', '--json'], { env })).stdout) as { name: string; input_schema: { type: string } }[];
     for (const tool of listed) expect(tool.input_schema.type).toBe('object');
     expect(listed.map((t) => t.name)).not.toContain('switch_tenant_id'); // an admin tool, off
-    const client = new Client({ name: 'terminal', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, 'serve', '--exposure', 'direct'],
-        env: env as Record<string, string>,
-        stderr: 'ignore',
-      }),
-    );
+    // serve as `mcpkit serve --exposure direct` runs it with this environment (its config found
+    // through MCPKIT_CONFIG), in this process: what is compared is its listing, not the process.
+    const { client } = await serveStdioInProcess({ env, flags: { exposure: 'direct' } });
     try {
       const served = (await client.listTools()).tools;
       expect(listed.map((t) => t.name).sort()).toEqual(served.map((t) => t.name).sort());
