@@ -131,9 +131,6 @@ export function plainWords(line: string): string[] | undefined {
   const word = /\s*(?:'([^']*)'|"([^"$`\\]*)"|([^\s'"|&;<>()$`\\~*?[\]{}!#]+))(?=\s|$)/y;
   let at = 0;
   while (at < line.trimEnd().length) {
-    // A `#` that starts a word starts the shell's comment (a line whose comment follows one space
-    // would otherwise run in bash, a process, for nothing): the rest is no word.
-    if (at > 0 && /^\s+#/.test(line.slice(at))) break;
     word.lastIndex = at;
     const m = word.exec(line);
     if (!m) return undefined;
