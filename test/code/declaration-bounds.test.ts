@@ -39,11 +39,21 @@ function counted(schema: unknown): { schema: unknown; reads: () => number } {
   return { schema: wrap(schema), reads: () => reads };
 }
 
-/** Syntax errors of a declaration file: a cut must leave TypeScript. */
+/**
+ * Syntax errors of a declaration file: a cut must leave TypeScript. The parser's own diagnostics,
+ * the ones transpileModule reports for a .ts file, without the program and emit it builds around
+ * them (about ten times the CPU: 600 transpiles were most of this file's 8 CPU-s).
+ */
 function syntaxErrors(text: string): string[] {
-  const out = ts.transpileModule(text, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
-  return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const file = ts.createSourceFile('declarations.ts', text, ts.ScriptTarget.ES2022) as ts.SourceFile & { parseDiagnostics?: ts.Diagnostic[] };
+  if (!file.parseDiagnostics) throw new Error('this TypeScript no longer keeps parseDiagnostics on a source file: check syntax another way');
+  return file.parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
+
+it('the syntax check sees a syntax error (it is what every "stays TypeScript" here rests on)', () => {
+  expect(syntaxErrors('type T = { a?: ;')).toEqual(['Type expected.', "'}' expected."]);
+  expect(syntaxErrors('declare const t: { a?: unknown /* cut */; };')).toEqual([]);
+});
 
 const tool = (inputSchema: unknown, extra: Partial<DeclaredTool> = {}): DeclaredTool => ({
   group: 'evil',

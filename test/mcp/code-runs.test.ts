@@ -83,9 +83,17 @@ const SPELLINGS: [string, string][] = [
 ];
 
 describe('a script cannot start a run, by any spelling', () => {
+  // One stdio serve for the spellings, one run after another (a serve each started its upstreams,
+  // mcpkit itself among them, eleven times): each answer is its run's alone, and a run let through
+  // would say so in that answer.
+  let stdio: Promise<Client> | undefined;
+  const sharedStdio = () => (stdio ??= serveStdioInProcess({ config, flags: { exposure: undefined } }).then((s) => s.client));
+  afterAll(async () => {
+    await (await stdio?.catch(() => undefined))?.close();
+  });
+
   it.each(SPELLINGS)('%s: refused FORBIDDEN inside the script, and nothing ran', async (_how, call) => {
-    const { client } = await serveStdioInProcess({ config, flags: { exposure: undefined } });
-    clients.push(client);
+    const client = await sharedStdio();
     const answer = await run(client, `try { return { ran: await ${call} }; } catch (e) { return { code: e.code, message: e.message }; }`);
     expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
     expect(outcomeOf(answer).result).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/A script cannot start a run/) });
@@ -93,8 +101,7 @@ describe('a script cannot start a run, by any spelling', () => {
   });
 
   it("a composite whose step is an upstream gateway's run: the step is refused inside a script", async () => {
-    const { client } = await serveStdioInProcess({ config, flags: { exposure: undefined } });
-    clients.push(client);
+    const client = await sharedStdio();
     const answer = await run(client, `return await tools.mcpkit.fanout({});`);
     expect(JSON.stringify(outcomeOf(answer))).toMatch(/A script cannot start a run/);
     expect(JSON.stringify(answer)).not.toContain('nested ran');
