@@ -23,7 +23,12 @@ beforeAll(async () => {
     tool_views: { jobs: { servers: ['jobs'] } },
     // greet is quick, but its first call also starts the upstream, which a loaded machine made
     // take longer than the default 500 ms: a quick call is one done before its own after_ms.
-    serve: { groups: ['config'], clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } }, tasks: { tools: { greet: 30_000 } } },
+    // release (quick too) is answered as it is, so its answer says the hold was let go.
+    serve: {
+      groups: ['config'],
+      clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } },
+      tasks: { tools: { greet: 30_000, release: 30_000 } },
+    },
   });
   served = await serveHttpChild(config);
 });
@@ -82,7 +87,7 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     expect(created.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
     const taskId = String(created.result!.taskId);
     expect((await get('alice-token', taskId)).result).toMatchObject({ status: 'working' });
-    await call('alice-token', 'release', { hold: 'first' });
+    expect((await call('alice-token', 'release', { hold: 'first' })).result).toMatchObject({ content: [{ type: 'text', text: 'released first' }] });
     const done = await until('alice-token', taskId, 'completed');
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed first after 4 s' }] });
   });
