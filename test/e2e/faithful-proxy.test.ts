@@ -329,7 +329,10 @@ describe('one call pipeline, one error contract', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     const first = lines[0]?.request as number;
-    return lines.map(({ time: _time, duration_ms: _duration, request, ...rest }) => ({ ...rest, request: (request as number) - first }));
+    return lines.map(({ time: _time, duration_ms: _duration, request, ...rest }): Record<string, unknown> => ({
+      ...rest,
+      request: (request as number) - first,
+    }));
   };
 
   it('gives the same answer and the same audit line for the same call on the hot path and the ordinary path, faults included', async () => {
