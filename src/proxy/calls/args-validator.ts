@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
+import { invalidArguments } from '../../core/schema.js';
 
 /**
  * Checks arguments for a proxied tool against the JSON Schema its upstream publishes, before the
@@ -73,5 +74,17 @@ export function createArgsValidator(onSkip: (reason: string) => void = () => {})
     }
     cache.set(schema, check);
     return check;
+  };
+}
+
+/** Throws INVALID_INPUT naming `tool` and every issue when `args` break `schema`; else returns. */
+export type ArgsGuard = (tool: string, schema: object, args: unknown) => void;
+
+/** The router's one check of arguments (ordinary path, hot path, meta-tools), over one validator cache. */
+export function createArgsGuard(onSkip: (reason: string) => void): ArgsGuard {
+  const checkOf = createArgsValidator(onSkip);
+  return (tool, schema, args) => {
+    const issues = checkOf(schema)(args ?? {});
+    if (issues.length) throw invalidArguments(tool, issues);
   };
 }

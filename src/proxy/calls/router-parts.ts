@@ -1,7 +1,7 @@
 import { compositeSteps, type CompositeConfig } from '../../config/schema/schema.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 
-/** The router's helpers that need none of its state (./call-router.ts). Pure. */
+/** The router's helpers that need none of its state (./call-lookup.ts, ./hooked-call.ts). Pure. */
 
 /** The tools a composite calls, as its config names them. */
 export function stepRefs(spec: CompositeConfig): string[] {
