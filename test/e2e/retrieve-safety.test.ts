@@ -327,10 +327,14 @@ describe.concurrent('patterns from a caller cannot stall serve', () => {
       writeFileSync(join(root, 'c.md'), 'x\n');
       // Until the index's watcher has seen the new file: it is the only answer that is not [].
       let md: unknown;
-      await waitFor(async () => {
-        md = ((await client.callTool({ name: 'find_files', arguments: { glob: '!(*.txt)' } })) as CallToolResult).structuredContent;
-        return listed(md).length > 0;
-      }, 15_000, 100);
+      await waitFor(
+        async () => {
+          md = ((await client.callTool({ name: 'find_files', arguments: { glob: '!(*.txt)' } })) as CallToolResult).structuredContent;
+          return listed(md).length > 0;
+        },
+        15_000,
+        100,
+      );
       const mdTerminal = await runCommand(['retrieve', 'find', '!(*.txt)', '--json', '--config', config], {
         env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }),
       });
@@ -340,7 +344,11 @@ describe.concurrent('patterns from a caller cannot stall serve', () => {
       // Now the budget of 3 s, and a second root whose listing says serve reloaded the config.
       mkdirSync(join(dir, 'reloaded'));
       writeFileSync(config, 'retrieve:\n  roots: { code: ./root, reloaded: ./reloaded }\n  timeout_ms: 3000\n');
-      const reloaded = await waitFor(async () => !((await client.callTool({ name: 'list_dir', arguments: { path: 'reloaded' } })) as CallToolResult).isError, 30_000, 100);
+      const reloaded = await waitFor(
+        async () => !((await client.callTool({ name: 'list_dir', arguments: { path: 'reloaded' } })) as CallToolResult).isError,
+        30_000,
+        100,
+      );
       expect(reloaded, 'serve reloaded the config').toBe(true);
 
       // A 40-character name for the globs below, written now: the index's watcher sees it meanwhile.
