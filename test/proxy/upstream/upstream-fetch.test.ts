@@ -1,12 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamFetch } from '../../../src/proxy/upstream/upstream-fetch.js';
 import { freePort } from '../../helpers/upstreams.js';
 
 /** Real sockets and Node's own fetch against a real HTTP server in this process. */
 
 const servers: Server[] = [];
+// A fetch made first, so that Node's undici and its dispatcher exist whatever upstreamFetch does
+// to load them: the test below is about the new connection, not about a process's first request.
+beforeAll(async () => {
+  await fetch(`http://127.0.0.1:${await freePort()}/`).catch(() => undefined);
+});
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((done) => s.close(done).closeAllConnections())));
 });
