@@ -65,37 +65,49 @@ async function failure(call: Promise<{ isError?: boolean; content?: unknown }>):
 }
 
 describe('an HTTP server that ends a reused connection without answering', () => {
-  it.each(['destroy', 'reset'] as const)('a listing it never read (%s) is sent again, once, and answered', async (how) => {
-    const before = await connected();
-    await arm('unread', how);
-    const { prompts } = await client!.listPrompts();
-    expect(prompts.map((p) => p.name)).toContain('s3__greeting_s3');
-    const after = await stats();
-    // The server did end the listing's connection unread (else this test proves nothing) ...
-    expect(after.dropped - before.dropped).toBe(1);
-    // ... and answered the one sent again.
-    expect(after.listed - before.listed).toBe(1);
-  }, 60_000);
+  it.each(['destroy', 'reset'] as const)(
+    'a listing it never read (%s) is sent again, once, and answered',
+    async (how) => {
+      const before = await connected();
+      await arm('unread', how);
+      const { prompts } = await client!.listPrompts();
+      expect(prompts.map((p) => p.name)).toContain('s3__greeting_s3');
+      const after = await stats();
+      // The server did end the listing's connection unread (else this test proves nothing) ...
+      expect(after.dropped - before.dropped).toBe(1);
+      // ... and answered the one sent again.
+      expect(after.listed - before.listed).toBe(1);
+    },
+    60_000,
+  );
 
-  it.each(['destroy', 'reset'] as const)('a tools/call it never read (%s) is not sent again: the call fails naming the server', async (how) => {
-    const before = await connected();
-    await arm('unread', how);
-    const said = await failure(client!.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
-    const after = await stats();
-    expect(after.dropped - before.dropped).toBe(1);
-    expect(said).toMatch(/Server \\*"s3\\*"/);
-    expect(said).toMatch(/UNAVAILABLE|UPSTREAM_ERROR/);
-    // Not sent again: the server never ran it (a second send would have).
-    expect(after.handled - before.handled).toBe(0);
-  }, 60_000);
+  it.each(['destroy', 'reset'] as const)(
+    'a tools/call it never read (%s) is not sent again: the call fails naming the server',
+    async (how) => {
+      const before = await connected();
+      await arm('unread', how);
+      const said = await failure(client!.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
+      const after = await stats();
+      expect(after.dropped - before.dropped).toBe(1);
+      expect(said).toMatch(/Server \\*"s3\\*"/);
+      expect(said).toMatch(/UNAVAILABLE|UPSTREAM_ERROR/);
+      // Not sent again: the server never ran it (a second send would have).
+      expect(after.handled - before.handled).toBe(0);
+    },
+    60_000,
+  );
 
-  it.each(['destroy', 'reset'] as const)('a tools/call the server read and ran, then ended its connection (%s), is not run twice', async (how) => {
-    const before = await connected();
-    await arm('read', how);
-    const said = await failure(client!.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
-    const after = await stats();
-    expect(after.dropped - before.dropped).toBe(1);
-    expect(said).toMatch(/Server \\*"s3\\*"/);
-    expect(after.handled - before.handled).toBe(1);
-  }, 60_000);
+  it.each(['destroy', 'reset'] as const)(
+    'a tools/call the server read and ran, then ended its connection (%s), is not run twice',
+    async (how) => {
+      const before = await connected();
+      await arm('read', how);
+      const said = await failure(client!.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
+      const after = await stats();
+      expect(after.dropped - before.dropped).toBe(1);
+      expect(said).toMatch(/Server \\*"s3\\*"/);
+      expect(after.handled - before.handled).toBe(1);
+    },
+    60_000,
+  );
 });

@@ -42,7 +42,12 @@ function sameOrigin(url: string | URL, upstream: URL): boolean {
   }
 }
 
-async function resendOnNewConnection(base: FetchLike, url: string | URL, init: RequestInit | undefined, tell: (url: string | URL, error: unknown) => void): Promise<Response> {
+async function resendOnNewConnection(
+  base: FetchLike,
+  url: string | URL,
+  init: RequestInit | undefined,
+  tell: (url: string | URL, error: unknown) => void,
+): Promise<Response> {
   const fresh = newAgent();
   try {
     return await base(url, fresh ? withDispatcher(init, fresh) : init);

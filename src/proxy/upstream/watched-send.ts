@@ -14,6 +14,7 @@ const sends = new WeakMap<object, WatchedSend>();
 /** The send whose dispatch is under way: undici makes its request object in that same call. */
 let dispatching: WatchedSend | undefined;
 let listening = false;
+const nowDispatching = (send: WatchedSend | undefined) => void (dispatching = send);
 
 /**
  * undici tells its diagnostics channels when it makes a request object and when it writes that
@@ -59,11 +60,11 @@ export class WatchedSend implements Dispatcher, SendFacts {
       if (this.socket) answered.add(this.socket);
       return started?.call(handler);
     };
-    dispatching = this;
+    nowDispatching(this);
     try {
       return this.inner.dispatch(options, handler);
     } finally {
-      dispatching = undefined;
+      nowDispatching(undefined);
     }
   }
 

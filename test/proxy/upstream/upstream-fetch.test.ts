@@ -34,7 +34,11 @@ describe('upstreamFetch', () => {
   it('does not send again a request whose new connection the server reset (it may have read it)', async () => {
     const { url, seen } = await resettingServer();
     const failures: Error[] = [];
-    const send = upstreamFetch((input, init) => fetch(input, init), url, (error) => failures.push(error));
+    const send = upstreamFetch(
+      (input, init) => fetch(input, init),
+      url,
+      (error) => failures.push(error),
+    );
     await expect(send(url, listing)).rejects.toThrow('fetch failed');
     expect(seen()).toBe(1);
     expect(failures).toHaveLength(1);
@@ -44,7 +48,11 @@ describe('upstreamFetch', () => {
     const upstream = new URL(`http://127.0.0.1:${await freePort()}/mcp`);
     const elsewhere = new URL(`http://127.0.0.1:${await freePort()}/.well-known/oauth-authorization-server`);
     const failures: Error[] = [];
-    const send = upstreamFetch((input, init) => fetch(input, init), upstream, (error) => failures.push(error));
+    const send = upstreamFetch(
+      (input, init) => fetch(input, init),
+      upstream,
+      (error) => failures.push(error),
+    );
     await expect(send(elsewhere, { method: 'GET' })).rejects.toThrow('fetch failed');
     expect(failures).toHaveLength(0);
     await expect(send(upstream, listing)).rejects.toThrow('fetch failed');
