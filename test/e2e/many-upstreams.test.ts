@@ -8,7 +8,10 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
 /**
  * Fifty upstreams, one of which never answers initialize: it never delays a call to another
  * server, and a listing waits for it no longer than its own timeout. The servers are one HTTP
- * process (test/fixtures/many-servers.mjs), so that fifty cost little.
+ * process (test/fixtures/many-servers.mjs), so that fifty cost little. It keeps idle connections
+ * a minute, so the keep-alive race (the server ending an idle connection as a call is sent on it,
+ * which fails the call: a tools/call is never sent twice) does not hit these tests, whose point
+ * is the dead server; test/e2e/upstream-idle-close.test.ts is about that race.
  */
 
 /**

@@ -1,51 +1,113 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCommand, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
+import { serveHttpChild } from '../helpers/serve.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
- * The keep-alive race: an HTTP server closes a pooled connection as idle just as mcpkit sends a
- * request on it (a full run under load saw a live server's call fail with "fetch failed"). The
- * servers of test/fixtures/many-servers.mjs with --drop-reused-call close the connection of the
- * first tools/call that comes on a connection that already carried a request, unread, as a
- * server's keepAliveTimeout does: mcpkit sends that call again on a new connection, and the server
- * runs it once.
+ * An HTTP server that ends a pooled connection without answering the request sent on it: as its
+ * keepAliveTimeout does, unread (the keep-alive race; a full run under load saw a call fail with
+ * "fetch failed"), or after it read and ran the request (a crash, a deploy's shutdown). mcpkit
+ * cannot tell the two apart, so it sends a listing again, once, and never a tools/call.
+ * The servers are test/fixtures/many-servers.mjs with --faults: POST /arm makes the next request
+ * go wrong. Each test starts its own serve, connected to s3 before the fault is armed, so that the
+ * one request the test makes goes on a connection serve's pool already used.
  */
+
+type Stats = { handled: number; listed: number; dropped: number };
 
 let servers: PipedChild;
 let base = '';
+let served: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
+let client: Client | undefined;
 
 beforeAll(async () => {
-  servers = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/many-servers.mjs'), '--drop-reused-call'], {
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  servers = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/many-servers.mjs'), '--faults'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   servers.stdout.on('data', (d) => (out += d));
   expect(await waitFor(() => out.includes('\n'), 10_000)).toBe(true);
   base = out.trim();
 }, 20_000);
+afterEach(async () => {
+  await client?.close().catch(() => undefined);
+  if (served) await stopChild(served.child);
+  client = served = undefined;
+});
 afterAll(async () => {
   if (servers) await stopChild(servers);
 });
 
-describe('an HTTP server that closes an idle connection as a call is sent on it', () => {
-  it('the call is sent again on a new connection, answered, and run once', async () => {
-    const config = writeConfig({ mcp_servers: { s3: { url: `${base}/s3/mcp`, protocol: '2025-11-25', timeout_ms: 20_000 } } });
-    // Two commands, one after the other in this process: the second's requests come on the
-    // connections the first left in Node's pool, so one of the two calls comes on a reused one.
-    const runs = [];
-    for (const message of ['one', 'two'])
-      runs.push(await runCommand(['call', 's3__tool_5', `message=${message}`], { env: cleanEnv({ MCPKIT_CONFIG: config }) }));
-    const stats = (await (await fetch(`${base}/stats`)).json()) as { handled: number; dropped: number };
-    // The server did close a call's connection unread (else this test proves nothing) ...
-    expect(stats.dropped).toBe(1);
-    // ... and each call was answered, by a single run of the tool.
-    for (const [i, r] of runs.entries()) {
-      expect(r.stderr).not.toContain('fetch failed');
-      expect(r.stdout).toContain(`s3 tool_5 ${['one', 'two'][i]}`);
-      expect(r.code).toBe(0);
-    }
-    expect(stats.handled).toBe(2);
-  }, 60_000);
+const stats = async (): Promise<Stats> => (await (await fetch(`${base}/stats`)).json()) as Stats;
+const arm = async (mode: 'unread' | 'read', how: 'destroy' | 'reset' = 'destroy') => {
+  expect((await fetch(`${base}/arm?mode=${mode}&how=${how}`, { method: 'POST' })).status).toBe(204);
+};
+
+/** serve with s3, connected to it (its tools listed) before anything is armed; and the counts so far. */
+async function connected(): Promise<Stats> {
+  const config = writeConfig({ mcp_servers: { s3: { url: `${base}/s3/mcp`, protocol: '2025-11-25', timeout_ms: 20_000 } }, serve: { exposure: 'direct' } });
+  served = await serveHttpChild(config);
+  client = new Client({ name: 'idle-close', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
+  expect((await client.listTools()).tools.some((t) => t.name === 's3__tool_5')).toBe(true);
+  return stats();
+}
+
+/** What a call that failed says: a result marked as an error, or a JSON-RPC error. */
+async function failure(call: Promise<{ isError?: boolean; content?: unknown }>): Promise<string> {
+  const outcome = await call.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error: error as Error }),
+  );
+  if ('error' in outcome) return outcome.error.message;
+  expect(outcome.result, 'the call was answered: it was sent again').toMatchObject({ isError: true });
+  return JSON.stringify(outcome.result.content);
+}
+
+describe('an HTTP server that ends a reused connection without answering', () => {
+  it.each(['destroy', 'reset'] as const)(
+    'a listing it never read (%s) is sent again, once, and answered',
+    async (how) => {
+      const before = await connected();
+      await arm('unread', how);
+      const { prompts } = await client!.listPrompts();
+      expect(prompts.map((p) => p.name)).toContain('s3__greeting_s3');
+      const after = await stats();
+      // The server did end the listing's connection unread (else this test proves nothing) ...
+      expect(after.dropped - before.dropped).toBe(1);
+      // ... and answered the one sent again.
+      expect(after.listed - before.listed).toBe(1);
+    },
+    60_000,
+  );
+
+  it.each(['destroy', 'reset'] as const)(
+    'a tools/call it never read (%s) is not sent again: the call fails naming the server',
+    async (how) => {
+      const before = await connected();
+      await arm('unread', how);
+      const said = await failure(client!.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
+      const after = await stats();
+      expect(after.dropped - before.dropped).toBe(1);
+      expect(said).toMatch(/Server \\*"s3\\*"/);
+      expect(said).toMatch(/UNAVAILABLE|UPSTREAM_ERROR/);
+      // Not sent again: the server never ran it (a second send would have).
+      expect(after.handled - before.handled).toBe(0);
+    },
+    60_000,
+  );
+
+  it.each(['destroy', 'reset'] as const)(
+    'a tools/call the server read and ran, then ended its connection (%s), is not run twice',
+    async (how) => {
+      const before = await connected();
+      await arm('read', how);
+      const said = await failure(client!.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
+      const after = await stats();
+      expect(after.dropped - before.dropped).toBe(1);
+      expect(said).toMatch(/Server \\*"s3\\*"/);
+      expect(after.handled - before.handled).toBe(1);
+    },
+    60_000,
+  );
 });

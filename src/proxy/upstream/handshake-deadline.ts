@@ -6,7 +6,8 @@
  * loop for longer than the deadline (a one-shot command starting beside others), a connection
  * refused at once was still reported as a server that did not answer in time. At the deadline the
  * loop is given one turn (setImmediate runs after the I/O callbacks): a failure to reach the
- * server read in that turn (`failedMeanwhile`, the last one ./upstream-fetch.ts was told of) is
+ * server read in that turn (`failedMeanwhile`, the last one ./upstream-fetch.ts was told of: only
+ * failures of the upstream's own origin, not of an OAuth server it looked up) is
  * the outcome, and a handshake that completed in it succeeds. Only then is it a timeout.
  */
 export function handshakeDeadline<T>(

@@ -1,38 +1,58 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { closedBeforeAnswer, resendable } from './closed-before-answer.js';
+import { closedBeforeAnswer } from './closed-before-answer.js';
+import { resendSafe } from './resend-safe.js';
+import { WatchedSend, type Dispatcher } from './watched-send.js';
 
 /**
  * The fetch an HTTP upstream's transport sends with (streamable HTTP and SSE alike), over the
  * fetch it would use otherwise (the OAuth one, or Node's):
- *  - a request that fails because the server closed its pooled, idle connection as the request
- *    was sent (./closed-before-answer.ts) is sent once more, on a new connection of its own;
- *  - every failure to reach the server is told to `failed`, so that a handshake whose deadline
- *    passed while the machine was too busy to read the failure reports the failure, not a timeout
- *    (./handshake-deadline.ts).
+ *  - a side-effect-free request (./resend-safe.ts; never a tools/call) that failed because the
+ *    server ended a reused connection before a byte of the answer (./closed-before-answer.ts: the
+ *    keep-alive race, or a server that read it and failed) is sent once more, on a new connection;
+ *  - every failure to reach the upstream's own origin is told to `failed`, so that a handshake
+ *    whose deadline passed while the machine was too busy to read the failure reports the failure,
+ *    not a timeout (./handshake-deadline.ts). Failures of other hosts (an OAuth server's metadata)
+ *    are not: they are not this server's.
  */
-export function upstreamFetch(base: FetchLike, failed: (error: Error) => void): FetchLike {
+export function upstreamFetch(base: FetchLike, upstream: URL, failed: (error: Error) => void): FetchLike {
+  const tell = (url: string | URL, error: unknown) => {
+    if (error instanceof Error && error.name !== 'AbortError' && sameOrigin(url, upstream)) failed(error);
+  };
   return async (url, init) => {
     const shared = globalDispatcher();
-    const seen = { responseStarted: false };
+    const send = shared ? new WatchedSend(shared) : undefined;
     try {
-      return await base(url, shared ? withDispatcher(init, watched(shared, seen)) : init);
+      return await base(url, send ? withDispatcher(init, send) : init);
     } catch (error) {
-      // Without undici's dispatcher, whether the answer had begun is unknown: no second send.
-      if (!shared || !closedBeforeAnswer(error, seen.responseStarted) || !resendable(init?.body) || init?.signal?.aborted) {
-        if (error instanceof Error && error.name !== 'AbortError') failed(error);
+      // Without undici's dispatcher, nothing is known of the connection: no second send.
+      if (!send || init?.signal?.aborted || !closedBeforeAnswer(error, send) || !resendSafe(init?.method, init?.body)) {
+        tell(url, error);
         throw error;
       }
-      return resendOnNewConnection(base, url, init, failed);
+      return resendOnNewConnection(base, url, init, tell);
     }
   };
 }
 
-async function resendOnNewConnection(base: FetchLike, url: string | URL, init: RequestInit | undefined, failed: (error: Error) => void): Promise<Response> {
+function sameOrigin(url: string | URL, upstream: URL): boolean {
+  try {
+    return new URL(url).origin === upstream.origin;
+  } catch {
+    return false;
+  }
+}
+
+async function resendOnNewConnection(
+  base: FetchLike,
+  url: string | URL,
+  init: RequestInit | undefined,
+  tell: (url: string | URL, error: unknown) => void,
+): Promise<Response> {
   const fresh = newAgent();
   try {
     return await base(url, fresh ? withDispatcher(init, fresh) : init);
   } catch (error) {
-    if (error instanceof Error && error.name !== 'AbortError') failed(error);
+    tell(url, error);
     throw error;
   } finally {
     // Closing waits for the request under way (its answer's body too), then ends the connection.
@@ -40,16 +60,19 @@ async function resendOnNewConnection(base: FetchLike, url: string | URL, init: R
   }
 }
 
-/** undici's dispatcher interface, as much of it as this file uses (Node bundles undici without exporting it). */
-interface Dispatcher {
-  dispatch(options: object, handler: Record<string, unknown>): boolean;
-  close(): Promise<void>;
-}
+const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
-/** The dispatcher Node's fetch sends with; reading globalThis.fetch loads it. */
+/**
+ * The dispatcher Node's fetch sends with. Node loads its bundled undici, which makes it, on the
+ * first fetch call, or on the first read of `Headers` (not of `fetch`, a plain function that loads
+ * undici when called): reading `Headers` makes it exist before the process's first request, so
+ * that request is watched too and its connection counts as answered. Where it still does not
+ * exist, the request goes unwatched and is never sent again (it is on a new connection anyway).
+ */
 function globalDispatcher(): Dispatcher | undefined {
-  void globalThis.fetch;
-  const found = (globalThis as Record<symbol, unknown>)[Symbol.for('undici.globalDispatcher.1')] as Partial<Dispatcher> | undefined;
+  const holder = globalThis as Record<symbol, unknown>;
+  if (!holder[GLOBAL_DISPATCHER]) void globalThis.Headers;
+  const found = holder[GLOBAL_DISPATCHER] as Partial<Dispatcher> | undefined;
   return typeof found?.dispatch === 'function' && typeof found.close === 'function' ? (found as Dispatcher) : undefined;
 }
 
@@ -67,27 +90,4 @@ function newAgent(): Dispatcher | undefined {
 /** `dispatcher` is Node's own RequestInit member (undici), not in the DOM type the SDK's FetchLike uses. */
 function withDispatcher(init: RequestInit | undefined, dispatcher: Dispatcher): RequestInit {
   return { ...init, dispatcher } as RequestInit;
-}
-
-/** The shared dispatcher, noting when a byte of the answer arrives (undici's onResponseStarted). */
-function watched(inner: Dispatcher, seen: { responseStarted: boolean }): Dispatcher {
-  return {
-    dispatch: (options, handler) =>
-      inner.dispatch(
-        options,
-        new Proxy(handler, {
-          get(target, key) {
-            if (key === 'onResponseStarted') {
-              return () => {
-                seen.responseStarted = true;
-                return (target.onResponseStarted as (() => unknown) | undefined)?.call(target);
-              };
-            }
-            const value = Reflect.get(target, key) as unknown;
-            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-          },
-        }),
-      ),
-    close: () => inner.close(),
-  };
 }

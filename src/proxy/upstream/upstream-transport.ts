@@ -102,7 +102,7 @@ export async function connectTransport(client: Client, choice: TransportChoice):
   const http = {
     requestInit: { headers: config.headers ?? {} },
     ...(oauth?.provider ? { authProvider: oauth.provider } : {}),
-    fetch: upstreamFetch(oauth?.fetch ?? ((input, init) => fetch(input, init)), (error) => (unreached = error)),
+    fetch: upstreamFetch(oauth?.fetch ?? ((input, init) => fetch(input, init)), url, (error) => (unreached = error)),
   };
   const failedMeanwhile = (): Error | undefined => unreached;
   if (kind === 'sse') return connectSse(client, url, http, choice, failedMeanwhile);
