@@ -13,7 +13,7 @@ function endsOnCancel(lag = 3) {
   const log: string[] = [];
   const run = (signal: AbortSignal, onAbandon: (abandon: () => void) => void) =>
     new Promise<string>((resolve) => {
-      onAbandon(() => log.push('abandoned'));
+      onAbandon(() => void log.push('abandoned'));
       signal.addEventListener('abort', () => {
         let turns = lag;
         const turn = () => (turns-- ? setImmediate(turn) : (log.push('line written'), resolve('cancelled')));
@@ -49,7 +49,7 @@ describe('PortCalls', () => {
     const calls = new PortCalls(20);
     const abandoned: string[] = [];
     void calls.run('stuck', undefined, (_signal, onAbandon) => {
-      onAbandon(() => abandoned.push('stuck'));
+      onAbandon(() => void abandoned.push('stuck'));
       return new Promise(() => {});
     });
     const done = endsOnCancel(0);

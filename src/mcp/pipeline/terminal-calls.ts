@@ -200,7 +200,14 @@ function lineOf(opening: Promise<Auditor | undefined>, abandoned: () => AuditedC
     if ((await within(open, OPEN_WAIT_MS)) === LATE) logger.warn(`the audit line of ${abandoned().name} was not written: its audit log did not open in time`);
     record(abandoned());
   };
-  return { observer: { record }, recorded, abandon, get abandoned() { return given; } };
+  return {
+    observer: { record },
+    recorded,
+    abandon,
+    get abandoned() {
+      return given;
+    },
+  };
 }
 
 interface CallLine {

@@ -110,7 +110,7 @@ describe('PinKeeper made after the config was loaded', () => {
     expect((await s.listed()).firstUse).toBe(true);
   });
 
-  it('a lock naming a live process of this host, however old, does not delay a load (a pid reused after a killed edit, or an agent\'s file)', async () => {
+  it("a lock naming a live process of this host, however old, does not delay a load (a pid reused after a killed edit, or an agent's file)", async () => {
     const s = place();
     const lockPath = `${s.config}.lock`;
     writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), token: 'stuck', time: 0 }));
