@@ -1,11 +1,12 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Document, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ToolError } from '../core/errors.js';
 import { atomicWrite, removeOrphanTemps, type AtomicWriteOptions } from './files/atomic-write.js';
 import { addSecrets } from '../core/redact.js';
 import { documentData, parseYaml } from './check/check.js';
 import { acquireLock, type LockOptions } from './files/lock.js';
+import { linkTarget } from './files/link-target.js';
 import { secretValues } from './secrets/mask.js';
 import { configInvalid, type ConfigProblem } from './check/problems.js';
 import { checkValues, problemsOfEdit } from './check/value-check.js';
@@ -67,17 +68,6 @@ export async function editConfig<R>(path: string, mutate: (doc: Document) => R, 
   } catch (error) {
     throw fileAccess(error, path);
   }
-}
-
-/** The file a path names, through symlinks (also a dangling one, whose target the edit creates). */
-function linkTarget(path: string): string {
-  let target = path;
-  for (let hops = 0; hops < 40; hops++) {
-    const stats = lstatSync(target, { throwIfNoEntry: false });
-    if (!stats?.isSymbolicLink()) return target;
-    target = resolve(dirname(target), readlinkSync(target));
-  }
-  throw new ToolError('CONFIG_INVALID', `${path} is a symlink loop.`, { details: { file: path } });
 }
 
 /** Permissions and read-only file systems are the user's to fix: say so, with the path, never "a bug". */

@@ -134,14 +134,17 @@ describe.each([
   }, 60_000);
 
   it("its places (the client's max_concurrent, the server's upstream_limits) are free at once", async () => {
-    const alice = await sdkClient(era);
+    const [alice, bob] = [await sdkClient(era), await sdkClient(era, 'bob')];
     const next = await sdkClient('legacy');
     const limited = `${server}_limited`;
+    const cancelled = await count(bob, limited, 'cancellations');
     const call = await runningSlowCall(alice, next, limited);
     call.cancel();
     expect(await call.ended).not.toMatch(/^answered/);
     // ...and given back when the server is told, not when it would have ended.
     expect(await waitFor(async () => !(await aliceRefused(next, limited)), 10_000, 100)).toBe(true);
+    // The server heard this cancellation before the test ends: a later test's count is its own, none of this one's arriving late.
+    expect(await countReaches(bob, limited, 'cancellations', cancelled + 1)).toBe(cancelled + 1);
   }, 60_000);
 });
 

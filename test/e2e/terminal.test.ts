@@ -42,7 +42,8 @@ describe.concurrent('machine-readable output stays pure', () => {
       mcpServers: { 'mcpkit-research': { command: 'mcpkit', args: ['serve', '--view', 'research', '--config', config] } },
     });
     expect(onPath.stderr).toContain('merge into claude_desktop_config.json');
-    const notOnPath = await runCommand(['view', 'install', 'research', '--client', 'claude', '--json'], {
+    // A process of the real bin: a stray write to stdout by it or a dependency would break the JSON.
+    const notOnPath = await runCli(['view', 'install', 'research', '--client', 'claude', '--json'], {
       // An empty folder: `npm link` may have put mcpkit in /usr/bin.
       env: cleanEnv({ MCPKIT_CONFIG: config, PATH: tempDir('mcpkit-path-') }),
     });

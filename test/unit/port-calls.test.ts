@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PortCalls } from '../../src/mcp/pipeline/port-calls.js';
+import { waitFor } from '../helpers/upstreams.js';
 
 /**
  * Closing a terminal port (mcp/pipeline/port-calls.ts): the calls still running are cancelled and
@@ -12,7 +13,7 @@ function endsOnCancel(lag = 3) {
   const log: string[] = [];
   const run = (signal: AbortSignal, onAbandon: (abandon: () => void) => void) =>
     new Promise<string>((resolve) => {
-      onAbandon(() => log.push('abandoned'));
+      onAbandon(() => void log.push('abandoned'));
       signal.addEventListener('abort', () => {
         let turns = lag;
         const turn = () => (turns-- ? setImmediate(turn) : (log.push('line written'), resolve('cancelled')));
@@ -48,7 +49,7 @@ describe('PortCalls', () => {
     const calls = new PortCalls(20);
     const abandoned: string[] = [];
     void calls.run('stuck', undefined, (_signal, onAbandon) => {
-      onAbandon(() => abandoned.push('stuck'));
+      onAbandon(() => void abandoned.push('stuck'));
       return new Promise(() => {});
     });
     const done = endsOnCancel(0);
@@ -57,6 +58,31 @@ describe('PortCalls', () => {
     expect(abandoned).toEqual(['stuck']);
     expect(done.log).toEqual(['line written']);
     expect(calls.count).toBe(0);
+  });
+
+  it('an abandoned call whose line must wait (its audit log still opening) has it written before close returns', async () => {
+    const calls = new PortCalls(20);
+    const log: string[] = [];
+    let opened!: () => void;
+    const opening = new Promise<void>((resolve) => (opened = resolve));
+    void calls.run('opening', undefined, async (_signal, onAbandon) => {
+      onAbandon(async () => {
+        log.push('abandoned');
+        await opening;
+        log.push('line written');
+      });
+      await opening;
+      return new Promise(() => {});
+    });
+    let closed = false;
+    const closing = calls.close().then(() => (closed = true));
+    await waitFor(() => log.includes('abandoned'), 60_000, 5);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The port is not closed while the line waits for its log.
+    expect(closed).toBe(false);
+    opened();
+    await closing;
+    expect(log).toEqual(['abandoned', 'line written']);
   });
 
   it('a call after the close is refused and never run', async () => {

@@ -1,10 +1,7 @@
-import { readFileSync, realpathSync } from 'node:fs';
-import { ToolError } from '../../core/errors.js';
+import { readFileSync } from 'node:fs';
+import { linkTarget } from './link-target.js';
 import { lockHeld } from './lock.js';
 import { pinFilePath } from './pin-file.js';
-
-/** How long a read of the config waits for an edit in progress to end before it gives up. */
-export const EDIT_WAIT_MS = 15_000;
 
 /**
  * The config read with the text of its lock file as it was just before (proxy/pins/pin-keeper.ts:
@@ -12,21 +9,18 @@ export const EDIT_WAIT_MS = 15_000;
  * read now). An edit that replaces a server drops its approvals in the lock, then writes the
  * config, both under the config's edit lock: a read of the lock, then of the config, made inside
  * that edit would pair the new drop count with the old entry, and the old server would be pinned
- * on first use under the new count. So the edit lock is looked at between the two reads; an edit
- * in progress is waited for (up to EDIT_WAIT_MS), and both are read again. The lock file is only
- * read here, never parsed: a command that never pins pays one small read.
+ * on first use under the new count. So the edit lock is looked at between the two reads, and a
+ * read never waits for it: an edit lock held then (an edit in progress, or one left by a process
+ * whose pid lives again, or written by anyone who can write the folder) makes the lock's text ""
+ * (fail closed: every drop the lock counts when a keeper is made is taken as made since, so a
+ * server whose approvals were ever dropped is not pinned on first use in this process until a
+ * reload), and the config is read once, as it is. The lock file is only read here, never parsed:
+ * a command that never pins pays one small read.
  */
 export async function readWithPinText<T>(configPath: string, readConfig: () => Promise<T>): Promise<{ pinText: string; value: T }> {
-  const editLock = `${realTarget(configPath)}.lock`;
-  const deadline = Date.now() + EDIT_WAIT_MS;
-  let delay = 2;
-  for (;;) {
-    const pinText = readPinText(pinFilePath(configPath));
-    if (!lockHeld(editLock)) return { pinText, value: await readConfig() };
-    if (Date.now() > deadline) throw editInProgress(configPath, editLock);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    delay = Math.min(delay * 2, 50);
-  }
+  const pinText = readPinText(pinFilePath(configPath));
+  const editing = lockHeld(`${editTarget(configPath)}.lock`);
+  return { pinText: editing ? '' : pinText, value: await readConfig() };
 }
 
 /**
@@ -42,18 +36,11 @@ function readPinText(path: string): string {
   }
 }
 
-/** The file the config path names, through symlinks, where an edit takes its lock (config/edit.ts); the path itself when there is none yet. */
-function realTarget(path: string): string {
+/** Where an edit of the config takes its lock (config/edit.ts, the same helper); the path itself when its links cannot be followed (the read then fails on its own). */
+function editTarget(path: string): string {
   try {
-    return realpathSync.native(path);
+    return linkTarget(path);
   } catch {
     return path;
   }
-}
-
-function editInProgress(configPath: string, editLock: string): ToolError {
-  return new ToolError('TIMEOUT', `The config ${configPath} is being edited; gave up after ${EDIT_WAIT_MS} ms of waiting to read it.`, {
-    details: { file: configPath, lock: editLock },
-    hint: `Run the command again once the edit is done. If no mcpkit command is running, delete ${editLock}.`,
-  });
 }

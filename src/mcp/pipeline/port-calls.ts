@@ -7,11 +7,17 @@ import { ToolError } from '../../core/errors.js';
  */
 export const CLOSE_GRACE_MS = 3_000;
 
-/** One call through the port: settles once its audit line is written; `abandon` writes one for it when it does not end in time. */
+/**
+ * One call through the port: settles once its audit line is written; `abandon` writes one for it
+ * when it does not end in time. It may have to wait (its audit log still opening): close waits for
+ * it, so it must end on its own, in bounded time.
+ */
 interface OpenCall {
   ended: Promise<unknown>;
-  abandon: () => void;
+  abandon: () => void | Promise<void>;
 }
+
+type Abandon = OpenCall['abandon'];
 
 /**
  * The calls running through one terminal port (./terminal-calls.ts). A use of a view may end with
@@ -31,7 +37,7 @@ export class PortCalls {
    * Runs one call: `run` gets the signal it runs under (its caller's, and the port's closing) and
    * a way to say how it is abandoned; what it returns settles once its line is written.
    */
-  run<T>(name: string, own: AbortSignal | undefined, run: (signal: AbortSignal, onAbandon: (abandon: () => void) => void) => Promise<T>): Promise<T> {
+  run<T>(name: string, own: AbortSignal | undefined, run: (signal: AbortSignal, onAbandon: (abandon: Abandon) => void) => Promise<T>): Promise<T> {
     if (this.closing.signal.aborted) return Promise.reject(closedPort(name));
     const signal = own ? AbortSignal.any([own, this.closing.signal]) : this.closing.signal;
     const call: OpenCall = { ended: Promise.resolve(), abandon: () => {} };
@@ -46,7 +52,7 @@ export class PortCalls {
     return this.open.size;
   }
 
-  /** Cancels the calls still running and waits for them to end, at most graceMs; the ones still running then are abandoned. */
+  /** Cancels the calls still running and waits for them to end, at most graceMs; the ones still running then are abandoned, and their lines waited for. */
   async close(): Promise<void> {
     this.closing.abort(new Error('the port was closed'));
     const left = [...this.open];
@@ -55,8 +61,9 @@ export class PortCalls {
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.graceMs)));
     await Promise.race([Promise.all(left.map((call) => call.ended)), grace]);
     clearTimeout(timer);
-    for (const call of this.open) call.abandon();
+    const abandoned = [...this.open].map((call) => call.abandon());
     this.open.clear();
+    await Promise.allSettled(abandoned);
   }
 }
 

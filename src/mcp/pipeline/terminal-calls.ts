@@ -2,11 +2,13 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CallScope, Runtime } from '../../app/runtime.js';
 import type { AuditedCall, Auditor, CallObserver } from '../../audit/auditor.js';
 import type { ProxyHub } from '../../proxy/hub.js';
+import type { Logger } from '../../core/logger.js';
+import { ToolError } from '../../core/errors.js';
 import type { OpenedView, ToolAccess, ViewCallPort } from '../../tool/context.js';
 import type { CallPort } from './call-port.js';
 import { auditedCall } from './call-record.js';
 import { Dispatcher } from './dispatcher.js';
-import { PortCalls } from './port-calls.js';
+import { CLOSE_GRACE_MS, PortCalls } from './port-calls.js';
 import type { Downstream, RequestContext } from './request-context.js';
 
 /** Who a person's call from a terminal is, in the audit log and to conditions (`client`). */
@@ -64,16 +66,20 @@ export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): 
     call: (call) =>
       calls.run(call.name, call.signal, async (signal, onAbandon) => {
         const started = performance.now();
-        const auditor = await (opened ??= openTerminalAudit(runtime));
         const request = terminalRequest(call, signal);
-        const line = auditor ? lineOf(auditor, () => abandonedCall(call, request, hub, started)) : undefined;
-        if (line) onAbandon(line.abandon);
-        const answer = terminalDispatcher(runtime, hub, line?.observer, caller).call(
+        const opening = (opened ??= openTerminalAudit(runtime));
+        const line = lineOf(opening, () => abandonedCall(call, request, hub, started), runtime.logger);
+        // Before the log is open: a call the port gives up on while it opens still gets its line.
+        onAbandon(line.abandon);
+        const auditor = await opening;
+        // Its line is written already, as cancelled: never run now, with the log closed or closing.
+        if (line.abandoned) throw abandonedWhileOpening(call.name);
+        const answer = terminalDispatcher(runtime, hub, auditor ? line.observer : undefined, caller).call(
           { name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) },
           request,
         );
         // A refusal's line is recorded only after it is answered: the call ends once its line is.
-        return (await answer.finally(() => line?.recorded)) as CallToolResult;
+        return (await answer.finally(() => (auditor ? line.recorded : undefined))) as CallToolResult;
       }),
     // The calls still running are cancelled and their lines written first. An audit log that could
     // not be opened refused the calls already: closing says it no more.
@@ -169,20 +175,69 @@ async function openTerminalAudit(runtime: Runtime): Promise<Auditor | undefined>
 
 /**
  * What hears of one call: its line, marked surface `cli`, and when it is recorded. `abandon`
- * writes the line of a call that did not end in time after its port closed (`abandoned`); a line
- * the call itself brings later is not written twice.
+ * writes the line of a call that did not end in time after its port closed (`abandoned`), once
+ * the audit log is open (at most OPEN_WAIT_MS more: a log that is not open by then gets no line,
+ * and the logger says so); a line the call itself brings later is not written twice.
  */
-function lineOf(auditor: Auditor, abandoned: () => AuditedCall): { observer: CallObserver; recorded: Promise<void>; abandon: () => void } {
+function lineOf(opening: Promise<Auditor | undefined>, abandoned: () => AuditedCall, logger: Logger): CallLine {
+  let auditor: Auditor | undefined;
   let done = false;
+  let given = false;
   let resolve!: () => void;
   const recorded = new Promise<void>((r) => (resolve = r));
   const record = (line: AuditedCall) => {
     if (done) return;
     done = true;
-    auditor.record({ ...line, surface: 'cli' });
+    auditor?.record({ ...line, surface: 'cli' });
     resolve();
   };
-  return { observer: { record }, recorded, abandon: () => record(abandoned()) };
+  const open = opening.then(
+    (opened) => void (auditor = opened),
+    () => undefined, // the call itself fails on it (FILE_ACCESS)
+  );
+  const abandon = async () => {
+    given = true;
+    if ((await within(open, OPEN_WAIT_MS)) === LATE) logger.warn(`the audit line of ${abandoned().name} was not written: its audit log did not open in time`);
+    record(abandoned());
+  };
+  return {
+    observer: { record },
+    recorded,
+    abandon,
+    get abandoned() {
+      return given;
+    },
+  };
+}
+
+interface CallLine {
+  observer: CallObserver;
+  recorded: Promise<void>;
+  abandon: () => Promise<void>;
+  /** The port gave up on the call (its line is written, or could not be). */
+  readonly abandoned: boolean;
+}
+
+/** How long an abandoned call's line waits for the audit log still opening (its config still loading). */
+const OPEN_WAIT_MS = CLOSE_GRACE_MS;
+const LATE = Symbol('late');
+
+/** The promise's outcome, or LATE when it takes longer than `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A call the port gave up on while its audit log was opening: written as cancelled, never run. */
+function abandonedWhileOpening(name: string): ToolError {
+  return new ToolError('UNAVAILABLE', `${name} was not called: the use of the view ended while the audit log was opening.`, {
+    hint: 'Await every tool call before the script returns.',
+  });
 }
 
 /** The line of a call its closed port stopped waiting for: cancelled, with what is known of it before its answer. */

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/server';
@@ -8,7 +8,6 @@ import { dropCountsOf, dropsBetween, dropServerPins, pinFilePath, readPins, sect
 import { acquireLock } from '../../../src/config/files/lock.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { cleanEnv, runCommand, tempDir } from '../../helpers/cli.js';
-import { waitFor } from '../../helpers/upstreams.js';
 
 /**
  * A process loads the config, and makes its PinKeeper only later, when it first lists (serve
@@ -90,23 +89,43 @@ describe('PinKeeper made after the config was loaded', () => {
     expect(s.pinned()).toEqual(['greet']);
   });
 
-  it('a load that starts inside an edit (approvals dropped, config not yet written) waits for the edit, then reads both', async () => {
+  it('a load that starts inside an edit (approvals dropped, config not yet written) does not wait, and its keeper trusts no server whose drops are counted', async () => {
     const s = place();
     // The edit: the config's edit lock held, the approvals dropped, the config written last (tools/shared/config-access.ts).
     const edit = await acquireLock(`${s.config}.lock`);
-    let loaded = false;
-    const load = s.state.config().finally(() => (loaded = true));
     try {
       await dropServerPins(s.lock, new Map([['jobs', true]]));
-      // The load waits while the edit holds the lock (read now, it would pair the new count with the old entry).
-      expect(await waitFor(() => loaded, 1500)).toBe(false);
+      // Read inside the edit: the old entry, at once, with no lock text (every count is a drop since).
+      expect((await s.state.config()).mcp_servers.jobs).toMatchObject({ url: OLD });
+      expect(s.state.live.pinTextAtLoad).toBe('');
       writeFileSync(s.config, `mcp_servers:\n  jobs:\n    url: ${NEW}\n`);
     } finally {
       edit.release();
     }
-    expect((await load).mcp_servers.jobs).toMatchObject({ url: NEW });
-    // The keeper sees no drop since: a person's new server is trusted on first use as any other.
+    // The old entry whose approvals were dropped is not pinned on first use, and nothing is written under the new count.
+    expect(await s.listed()).toMatchObject({ served: [], firstUse: false });
+    expect(s.pinned()).toEqual([]);
+    // Reloaded outside the edit: the person's new server is theirs to trust on first use, as any other.
+    expect((await s.state.reload('test')).outcome).toBe('applied');
     expect((await s.listed()).firstUse).toBe(true);
+  });
+
+  it("a lock naming a live process of this host, however old, does not delay a load (a pid reused after a killed edit, or an agent's file)", async () => {
+    const s = place();
+    const lockPath = `${s.config}.lock`;
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), token: 'stuck', time: 0 }));
+    const old = new Date(Date.now() - 86_400_000);
+    utimesSync(lockPath, old, old);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 5_000)));
+    try {
+      // Before, every load waited 15 s for such a lock, then failed with TIMEOUT.
+      const loaded = await Promise.race([s.state.config(), late]);
+      expect(loaded).not.toBe('late');
+      expect(loaded).toMatchObject({ mcp_servers: { jobs: { url: OLD } } });
+    } finally {
+      clearTimeout(timer);
+    }
   });
 
   it('a lock left by an edit whose process died is not waited for', async () => {
