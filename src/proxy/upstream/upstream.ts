@@ -40,6 +40,8 @@ export class Upstream {
   readonly name: string;
   private readonly connection: UpstreamConnection;
   private tools?: Tool[];
+  /** A listing under way: one at a time (a listing and a revived round's first attempt share it). */
+  private listing?: Promise<Tool[]>;
   /** What the server tells, and the downstream calls it is told during (./upstream-events.ts). */
   private readonly heard = new UpstreamEvents();
   /** What the server tells, to listen to (each `on` returns its unsubscribe). */
@@ -140,10 +142,27 @@ export class Upstream {
     };
   }
 
-  /** The upstream's tools, from cache once connected. */
-  async listTools(): Promise<Tool[]> {
-    if (this.tools && this.connection.state === 'ready') return this.tools;
-    return this.refreshTools(await this.connection.connect());
+  /** The upstream's tools, from cache once connected; listings at the same time share one. */
+  listTools(): Promise<Tool[]> {
+    if (this.tools && this.connection.state === 'ready') return Promise.resolve(this.tools);
+    return (this.listing ??= this.connection
+      .connect()
+      .then((client) => this.refreshTools(client))
+      .finally(() => (this.listing = undefined)));
+  }
+
+  /**
+   * Down after its reconnect attempts ran out, and a cool-down since: a new round starts now, its
+   * first attempt a listing (true; the caller's listTools shares it), and every view hears the
+   * tools changed once it answers. Else nothing is started (false).
+   */
+  revive(): boolean {
+    if (!this.connection.revives()) return false;
+    this.listTools().then(
+      () => this.heard.toolsChanged.emit(),
+      () => undefined, // the attempt failed: the connection has scheduled the round's next one
+    );
+    return true;
   }
 
   /** The tools last seen, without connecting: this process's listing, else the seed an earlier one left (empty without either). */
