@@ -42,7 +42,9 @@ export class ReconnectSchedule {
     if (delay === undefined) {
       this.gaveUp = true;
       this.gaveUpAt = Date.now();
-      this.logger.error(`${this.name}: giving up after ${this.attempts} reconnect attempts; the next call will try again`);
+      this.logger.error(
+        `${this.name}: giving up after ${this.attempts} reconnect attempts; the next call, or a listing ${coolDownMs(this.policy)} ms from now, will try again`,
+      );
       return;
     }
     this.attempts++;

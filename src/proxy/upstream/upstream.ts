@@ -40,7 +40,7 @@ export class Upstream {
   readonly name: string;
   private readonly connection: UpstreamConnection;
   private tools?: Tool[];
-  /** A listing under way: one at a time (a listing and a revived round's first attempt share it). */
+  /** A listing under way (a revived round's first attempt and the catalog's listing share it). */
   private listing?: Promise<Tool[]>;
   /** What the server tells, and the downstream calls it is told during (./upstream-events.ts). */
   private readonly heard = new UpstreamEvents();
@@ -151,17 +151,13 @@ export class Upstream {
       .finally(() => (this.listing = undefined)));
   }
 
-  /**
-   * Down after its reconnect attempts ran out, and a cool-down since: a new round starts now, its
-   * first attempt a listing (true; the caller's listTools shares it), and every view hears the
-   * tools changed once it answers. Else nothing is started (false).
-   */
+  /** Due a new reconnect round (UpstreamConnection.revives): its first attempt is a listing, begun now, that every view hears of once it answers. */
   revive(): boolean {
     if (!this.connection.revives()) return false;
     this.listTools().then(
       () => this.heard.toolsChanged.emit(),
-      () => undefined, // the attempt failed: the connection has scheduled the round's next one
-    );
+      () => undefined,
+    ); // a failed attempt scheduled the round's next
     return true;
   }
 
