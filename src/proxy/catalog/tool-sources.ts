@@ -12,6 +12,8 @@ export interface ToolSource {
   capabilitySet?(): string | undefined;
   /** Why this caller may not reach the server at all (Upstream.refusal), if so. */
   refusal?(): ToolError | undefined;
+  /** Down after its reconnect attempts ran out, a cool-down ago: starts a new round now (Upstream.revive), if so. */
+  revive?(): boolean;
 }
 
 /** Lists a source's tools, then calls `settled` whether the listing answered or failed: a failure is the source's status, and the caller only waits. */

@@ -14,6 +14,7 @@ import { CatalogOffer } from './catalog-offer.js';
 import { ListingAdmission, type PinGate, type WithheldTool } from './listing-admission.js';
 import { CatalogChanges } from './catalog-changes.js';
 import { NameLookup, refusedServerOf } from './name-lookup.js';
+import { reviveDue, serversOfName } from './revival.js';
 
 export { settleListings, type ToolSource } from './tool-sources.js';
 export type { PinGate, WithheldTool } from './listing-admission.js';
@@ -115,6 +116,9 @@ export class ViewCatalog {
   }
 
   async current(): Promise<Map<string, CatalogEntry>> {
+    // A server whose reconnect attempts ran out is tried again by a listing (./revival.ts): the
+    // kept catalog lacks it, and this listing waits for it as for any server starting.
+    if (reviveDue(this.options.sources.values()).length) this.invalidate();
     if (this.catalog) return this.catalog;
     const wait = this.options.listWaitMs ?? 15_000;
     // A server that is down keeps its last known tools listed; their calls fail fast with UNAVAILABLE.
@@ -161,13 +165,27 @@ export class ViewCatalog {
   }
 
   /** One entry, found as soon as the server that has it has answered (./name-lookup.ts). */
-  entry(name: string): Promise<CatalogEntry | undefined> {
-    return this.lookup.entry(name);
+  async entry(name: string): Promise<CatalogEntry | undefined> {
+    return (await this.lookup.entry(name)) ?? (await this.revived(name, () => this.lookup.entry(name)));
   }
 
   /** The entry a call of `name` goes to, starting only the server an earlier listing names (./name-lookup.ts). */
-  entryForCall(name: string): Promise<CatalogEntry | undefined> {
-    return this.lookup.entryForCall(name);
+  async entryForCall(name: string): Promise<CatalogEntry | undefined> {
+    return (await this.lookup.entryForCall(name)) ?? (await this.revived(name, () => this.lookup.entryForCall(name)));
+  }
+
+  /**
+   * A name the catalog lacks may be a tool of a server whose reconnect attempts ran out before it
+   * listed: that server starts a new round (./revival.ts), and the name is looked up again once
+   * its first attempt has listed or failed. Undefined when no server of the name was due one.
+   */
+  private async revived(name: string, lookUp: () => Promise<CatalogEntry | undefined>): Promise<CatalogEntry | undefined> {
+    const named = serversOfName(name, this.view).flatMap((server) => this.options.sources.get(server) ?? []);
+    const revived = reviveDue(named);
+    if (!revived.length) return undefined;
+    this.invalidate();
+    await Promise.all(revived.map((source) => source.listTools().catch(() => undefined)));
+    return lookUp();
   }
 
   async names(): Promise<string[]> {

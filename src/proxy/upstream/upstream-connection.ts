@@ -119,6 +119,15 @@ export class UpstreamConnection {
     return this.unavailable();
   }
 
+  /**
+   * A listing, or a call of a name this server's tools would have, found it down after its
+   * attempts ran out: a new round starts (true), a cool-down after the last (./reconnect-schedule.ts).
+   * The caller makes the round's first attempt at once, by connecting; a failure schedules the rest.
+   */
+  revives(): boolean {
+    return this.state === 'down' && !this.options.problems && this.reconnects.revives();
+  }
+
   unavailable(): ToolError {
     return unavailableError(this.subject());
   }

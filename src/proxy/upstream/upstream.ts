@@ -40,6 +40,8 @@ export class Upstream {
   readonly name: string;
   private readonly connection: UpstreamConnection;
   private tools?: Tool[];
+  /** A listing under way (a revived round's first attempt and the catalog's listing share it). */
+  private listing?: Promise<Tool[]>;
   /** What the server tells, and the downstream calls it is told during (./upstream-events.ts). */
   private readonly heard = new UpstreamEvents();
   /** What the server tells, to listen to (each `on` returns its unsubscribe). */
@@ -140,10 +142,23 @@ export class Upstream {
     };
   }
 
-  /** The upstream's tools, from cache once connected. */
-  async listTools(): Promise<Tool[]> {
-    if (this.tools && this.connection.state === 'ready') return this.tools;
-    return this.refreshTools(await this.connection.connect());
+  /** The upstream's tools, from cache once connected; listings at the same time share one. */
+  listTools(): Promise<Tool[]> {
+    if (this.tools && this.connection.state === 'ready') return Promise.resolve(this.tools);
+    return (this.listing ??= this.connection
+      .connect()
+      .then((client) => this.refreshTools(client))
+      .finally(() => (this.listing = undefined)));
+  }
+
+  /** Due a new reconnect round (UpstreamConnection.revives): its first attempt is a listing, begun now, that every view hears of once it answers. */
+  revive(): boolean {
+    if (!this.connection.revives()) return false;
+    this.listTools().then(
+      () => this.heard.toolsChanged.emit(),
+      () => undefined,
+    ); // a failed attempt scheduled the round's next
+    return true;
   }
 
   /** The tools last seen, without connecting: this process's listing, else the seed an earlier one left (empty without either). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BackoffPolicy } from '../../../src/core/backoff.js';
-import { ReconnectSchedule } from '../../../src/proxy/upstream/reconnect-schedule.js';
+import { coolDownMs, ReconnectSchedule } from '../../../src/proxy/upstream/reconnect-schedule.js';
+import { DEFAULT_BACKOFF } from '../../../src/core/backoff.js';
 import { quietLogger } from '../fake-upstreams.js';
 import { waitFor } from '../../helpers/upstreams.js';
 
@@ -79,5 +80,31 @@ describe('ReconnectSchedule', () => {
     expect(await waitFor(() => Date.now() - up >= POLICY.stableMs, 10_000, 5)).toBe(true);
     reconnects.lost();
     expect(reconnects.attempts).toBe(0);
+  });
+
+  it('a listing starts a new round only after the attempts ran out and a cool-down passed, one round at a time', async () => {
+    const { reconnects } = schedule();
+    expect(reconnects.revives()).toBe(false); // not given up: the schedule is still running
+    for (let attempt = 1; attempt <= 3; attempt++) expect(await retried(reconnects)).toBe(true);
+    const before = Date.now();
+    reconnects.schedule(() => {}); // gives up (no timer)
+    const coolDown = coolDownMs(POLICY);
+    // Times given, not waited for: the round ran out no sooner than `before`.
+    expect(reconnects.revives(before + coolDown - 1)).toBe(false);
+    expect(reconnects.revives(Date.now() + coolDown)).toBe(true);
+    expect(reconnects.attempts).toBe(0);
+    // The round it started runs: no other starts until it runs out too.
+    expect(reconnects.revives(Date.now() + 60_000)).toBe(false);
+  });
+});
+
+describe('coolDownMs', () => {
+  it.each([
+    ['the default schedule: its last delay', DEFAULT_BACKOFF, 8_000],
+    ['capped delays: the cap', { baseMs: 250, maxMs: 1_000, maxAttempts: 6, stableMs: 0 }, 1_000],
+    ['one attempt: its delay', { baseMs: 300, maxMs: 10_000, maxAttempts: 1, stableMs: 0 }, 300],
+    ['no reconnecting: none', { baseMs: 0, maxMs: 0, maxAttempts: 0, stableMs: 0 }, 0],
+  ] as const)('%s', (_what, policy, expected) => {
+    expect(coolDownMs(policy)).toBe(expected);
   });
 });
