@@ -17,6 +17,7 @@ const LONGEST_FIRST = [
   'test/e2e/reliability.test.ts',
   'test/e2e/eras.test.ts',
   'test/e2e/daemon-safety.test.ts',
+  'test/e2e/revived-upstream.test.ts',
   'test/e2e/secret-keyring.test.ts',
   'test/e2e/terminal.test.ts',
   'test/e2e/conformance-2026.test.ts',
