@@ -72,7 +72,7 @@ export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): 
         // Before the log is open: a call the port gives up on while it opens still gets its line.
         onAbandon(line.abandon);
         const auditor = await opening;
-        // Its line is written already, as cancelled: never run now, with the log closed or closing.
+        // Its line is written (or being written) as cancelled: never run now, with the log closed or closing.
         if (line.abandoned) throw abandonedWhileOpening(call.name);
         const answer = terminalDispatcher(runtime, hub, auditor ? line.observer : undefined, caller).call(
           { name: call.name, arguments: call.arguments, ...(call.progress ? { _meta: { progressToken: 0 } } : {}) },

@@ -3,9 +3,9 @@ import type { ToolSource } from './tool-sources.js';
 import { viewPrefixes, type ResolvedView } from './view.js';
 
 /**
- * Which servers a listing, or a call of a name the catalog lacks, starts a new reconnect round of:
- * a server whose attempts ran out before it ever listed has no tools in the catalog, so nothing
- * else would ever reach it again (ToolSource.revive keeps to one round at a time, a cool-down
+ * Which servers a listing, or a lookup of a name the catalog lacks, starts a new reconnect round
+ * of: a server whose attempts ran out (before it ever listed, or since) has no tools in the
+ * catalog, so nothing else would ever reach it again (ToolSource.revive keeps to one round at a time, a cool-down
  * apart). Apart from ./view-catalog.ts, which waits for their listings: this part only chooses.
  */
 

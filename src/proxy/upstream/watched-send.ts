@@ -68,7 +68,8 @@ export class WatchedSend implements Dispatcher, SendFacts {
     }
   }
 
+  /** Nothing of its own to close: the shared pool is the process's, not one request's. */
   close(): Promise<void> {
-    return this.inner.close();
+    return Promise.resolve();
   }
 }
