@@ -11,6 +11,20 @@ import { SERVERS, writeConfig } from '../helpers/upstreams.js';
  * call still has its line (mcp/pipeline/port-calls.ts); one that does not end once cancelled is
  * written as cancelled after the grace. A real server whose tool takes seconds, and a real hook.
  */
+/** `mcpkit code run FILE` in the config's folder, without a daemon. */
+const runScript = (file: string, config: string) =>
+  runCommand(['code', 'run', file, '--config', config], { env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }), cwd: dirname(config) });
+
+/** The audit log's lines, in order (none when it was never written). */
+const auditLines = (path: string): AuditEntry[] =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as AuditEntry)
+    : [];
+
 describe('mcpkit code run: a call left running when the script returns', () => {
   it('is cancelled, and its audit line is written before the run ends', async () => {
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { audit_log: 'audit.jsonl' } });
@@ -21,17 +35,10 @@ describe('mcpkit code run: a call left running when the script returns', () => {
       file,
       "await tools.everything.echo({ message: 'warm' });\nvoid tools.everything['trigger-long-running-operation']({ duration: 30, steps: 2 });\nawait sleep(300);\nreturn 'left';",
     );
-    const ran = await runCommand(['code', 'run', file, '--config', config], { env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }), cwd: dir });
+    const ran = await runScript(file, config);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout.trim()).toBe('left');
-    const audit = join(dir, 'audit.jsonl');
-    const lines = existsSync(audit)
-      ? readFileSync(audit, 'utf8')
-          .trim()
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as AuditEntry)
-      : [];
+    const lines = auditLines(join(dir, 'audit.jsonl'));
     expect(lines.map((l) => l.upstream_name ?? l.name)).toEqual(['echo', 'trigger-long-running-operation']);
     const [echo, left] = lines as [AuditEntry, AuditEntry];
     expect(left).toMatchObject({ surface: 'cli', client: 'terminal', via: 'code_run', parent: echo.parent, server: 'everything' });
@@ -60,12 +67,9 @@ export async function pre_call(args) {
       file,
       "await tools.everything.echo({ message: 'warm' });\nvoid tools.everything.echo({ message: 'held' });\nawait sleep(300);\nreturn 'left';",
     );
-    const ran = await runCommand(['code', 'run', file, '--config', config], { env: cleanEnv({ MCPKIT_NO_DAEMON: '1' }), cwd: dir });
+    const ran = await runScript(file, config);
     expect(ran.code, ran.stderr).toBe(0);
-    const lines = readFileSync(audit, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as AuditEntry);
+    const lines = auditLines(audit);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatchObject({
       name: 'everything__echo',
