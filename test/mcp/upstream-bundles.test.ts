@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -5,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { outputOf, ROOT, tempDir } from '../helpers/cli.js';
 import { kit2025, kit2025Installed, kit2025Node, kit2026, kit2026Installed, kit2026Node } from '../helpers/conformance-kit.js';
 import { BUNDLE_DIR, bundleName, startable, startableSuite, suiteEntry, type BundledEntry } from '../helpers/upstream-bundles.js';
+import { waitFor } from '../helpers/upstreams.js';
 
 /**
  * The suite starts the npm reference servers from bundles (test/helpers/upstream-bundles.ts). A
@@ -40,12 +42,29 @@ const PACKAGES: [BundledEntry, string[]][] = [
 describe('the bundled upstream servers', () => {
   it.each(PACKAGES)('%s: the bundle answers as the package does', async (entry, args) => {
     const bundle = startable(entry);
-    expect(bundle, 'the global setup made the bundle').toBe(join(BUNDLE_DIR, `${bundleName(entry)}.mjs`));
+    expect(bundle, 'the global setup made the bundle').toBe(join(BUNDLE_DIR, `${bundleName(entry)}.cjs`));
     const dir = tempDir('mcpkit-test-bundles-');
     const withDir = args.map((a) => (a === '<dir>' ? dir : a));
     const [original, bundled] = await Promise.all([whatItAnswers(join(ROOT, entry), withDir), whatItAnswers(bundle, withDir)]);
     expect(bundled).toEqual(original);
     expect(original.tools.tools.length).toBeGreaterThan(0);
+  });
+
+  it("a start keeps V8's code cache beside the bundle, and V8 takes it for the bundle's code", async () => {
+    const bundle = startable('node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+    const dir = tempDir('mcpkit-test-bundles-');
+    await whatItAnswers(bundle, []);
+    const caches = () => readdirSync(BUNDLE_DIR).filter((f) => f.startsWith('server-memory.body.cjs.') && f.endsWith('.v8cache'));
+    // Kept a second after a start, or when it ends (the start above has ended).
+    expect(await waitFor(() => caches().length > 0, 10_000)).toBe(true);
+    const check = [
+      "const { readFileSync } = require('node:fs'); const { wrap } = require('node:module'); const { Script } = require('node:vm');",
+      "const body = process.argv[1]; const cache = body + '.' + process.versions.v8 + '.v8cache';",
+      "const s = new Script(wrap(readFileSync(body, 'utf8')), { filename: body, cachedData: readFileSync(cache) });",
+      'process.stdout.write(String(s.cachedDataRejected));',
+    ].join('\n');
+    const rejected = await outputOf(process.execPath, ['-e', check, join(BUNDLE_DIR, 'server-memory.body.cjs')], { cwd: dir, env: process.env });
+    expect(rejected).toBe('false');
   });
 
   it("server-everything's bundle reads the files beside the package's code", async () => {
