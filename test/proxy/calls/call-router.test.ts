@@ -3,10 +3,13 @@ import { CallRouter } from '../../../src/proxy/calls/call-router.js';
 import { HookChain } from '../../../src/proxy/calls/hooks.js';
 import { ViewCatalog } from '../../../src/proxy/catalog/view-catalog.js';
 import type { ResolvedView } from '../../../src/proxy/catalog/view.js';
+import type { ProxyCallContext } from '../../../src/proxy/calls/call-context.js';
 import type { ToolContext } from '../../../src/tool/context.js';
+import { runLocalTool } from '../../../src/tool/mcp-shape.js';
 import { FakeUpstream, localTool, quietLogger, tool, viewOf } from '../fake-upstreams.js';
 
-const context = {} as ToolContext; // the local tool of the fixture reads nothing from it
+// An agent's call; the local tool of the fixture reads nothing of the tools' context.
+const context: ProxyCallContext = { reach: 'listed', callLocal: (t, args) => runLocalTool(t, args, {} as ToolContext) };
 
 function routerOf(upstreams: FakeUpstream[], view: ResolvedView = viewOf(upstreams.map((u) => u.name))) {
   const byName = new Map(upstreams.map((u) => [u.name, u]));
