@@ -94,6 +94,14 @@ module.exports = {
       to: { path: '^src/(retrieve|registry|arango|auth|audit|code|store)/', pathNot: '^src/$1/' },
     },
     {
+      name: 'proxy-has-its-own-call-context',
+      comment:
+        "src/proxy/ takes a call with a context of its own (proxy/calls/call-context.ts), built where the call enters it, not the tools' ToolContext: it may not import src/tool/context.ts",
+      severity: 'error',
+      from: { path: '^src/proxy/' },
+      to: { path: '^src/tool/context\\.ts$' },
+    },
+    {
       name: 'no-circular',
       comment: 'a cycle hides a layering mistake (and dynamic imports do not excuse it)',
       severity: 'error',

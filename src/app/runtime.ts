@@ -75,7 +75,6 @@ export class Runtime {
       env: this.env,
       logger: this.logger,
       options,
-      context: () => this.context(),
       groups: () => this.groups(),
       allTools: () => this.allTools(),
       policy: () => this.policy,

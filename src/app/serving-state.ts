@@ -9,7 +9,7 @@ import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstrea
 import type { SharedStore } from '../store/shared-store.js';
 import { RunBudget } from '../code/run-budget.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
-import type { Policy, ToolContext } from '../tool/context.js';
+import type { Policy } from '../tool/context.js';
 import { ClientHubs } from './client-hubs.js';
 import type { ConfigFollowers, ConfigState } from './config-state.js';
 import { LiveHubs, pooled, type LiveHub } from './live-hubs.js';
@@ -26,7 +26,6 @@ export interface ServingNeeds {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   options: Pick<RuntimeOptions, 'perClient' | 'longLived'>;
-  context(): ToolContext;
   groups(): Promise<readonly ToolGroup[]>;
   allTools(): Promise<readonly AnyTool[]>;
   policy(): Policy;
@@ -201,7 +200,7 @@ export class ServingState implements ConfigFollowers {
     const limits = this.upstreamLimits;
     const hub = new ProxyHub({
       view: resolved,
-      context: this.needs.context(),
+      logger: this.needs.logger,
       upstream: (server) => pool.get(server.name)!,
       ownsUpstreams: owns,
       relaysRequests: options.downstream !== undefined,

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ExposureSummary, ToolAccess } from '../tool/context.js';
+import type { ToolAccess } from '../tool/tool-access.js';
+import type { ExposureSummary } from '../tool/view-opener.js';
 import { codeLimitsOf, type CodeLimits } from '../code/limits.js';
 import { declarationLimitsOf } from '../code/declaration-limits.js';
 import type { CallRouter, Found } from './calls/call-router.js';

@@ -1,8 +1,9 @@
-import type { CallToolResult, RequestId, Tool } from '@modelcontextprotocol/server';
+import type { RequestId, Tool } from '@modelcontextprotocol/server';
 import type { Subscribable } from '../core/listeners.js';
-import type { ExposureSummary, ToolAccess, ToolContext } from '../tool/context.js';
+import type { ToolAccess } from '../tool/tool-access.js';
+import type { ExposureSummary } from '../tool/view-opener.js';
 import type { CodeLimits } from '../code/limits.js';
-import type { CallOutcome, FastCall, Found } from './calls/call-router.js';
+import type { CallOutcome, FastCall, Found, ProxyCallContext } from './calls/call-router.js';
 import type { CatalogEntry } from './catalog/catalog.js';
 import type { CodeTools } from './catalog/code-names.js';
 import type { HiddenTool } from './catalog/hidden-tools.js';
@@ -63,10 +64,8 @@ export interface HubCatalog {
 }
 
 export interface HubCalls {
-  /** One call of a published name, judged as any call of the view is. */
-  call(name: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallOutcome>;
-  /** One call of an entry already found (a terminal's call, after `lookup` judged it). */
-  callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallToolResult>;
+  /** One call of a published name, judged as any call of the view is, with what the call brings (./calls/call-context.ts). */
+  call(name: string, args: Record<string, unknown> | undefined, context: ProxyCallContext): Promise<CallOutcome>;
   /** The hot path, if it takes this call (CallRouter.fastCall). */
   fastCall(params: { name?: unknown; arguments?: unknown; _meta?: unknown }, access?: ToolAccess): FastCall | undefined;
 }

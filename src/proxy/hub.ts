@@ -2,7 +2,7 @@ import { ConditionSet } from '../conditions/rules.js';
 import type { CompleteRequest, CompleteResult, RequestId } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
 import { Listeners } from '../core/listeners.js';
-import type { ToolContext } from '../tool/context.js';
+import type { Logger } from '../core/logger.js';
 import { CallRouter } from './calls/call-router.js';
 import { ClientStates } from './client-state.js';
 import { HookChain } from './calls/hooks.js';
@@ -14,7 +14,7 @@ import type { HubCalls, HubCatalog, HubEvents } from './hub-roles.js';
 import { differingMessage } from './pins/pins.js';
 import { viewPrefixes, type ResolvedView } from './catalog/view.js';
 
-export type { CallOutcome } from './calls/call-router.js';
+export type { CallOutcome, ProxyCallContext } from './calls/call-router.js';
 export type { HubCalls, HubCatalog, HubEvents, LookupReach, NamedEntry } from './hub-roles.js';
 import type { UpstreamGate } from './calls/call-router.js';
 import { declarationLimitsOf } from '../code/declaration-limits.js';
@@ -23,7 +23,8 @@ export type LogListener = (params: LogParams, related: RequestId | undefined) =>
 
 export interface HubOptions {
   view: ResolvedView;
-  context: ToolContext;
+  /** Where the hub's parts log (an input schema not enforced). */
+  logger: Logger;
   /** The upstream of each of the view's servers, made (or shared) by the runtime. */
   upstream(server: ResolvedView['servers'][number]): Upstream;
   /** Whether this hub owns its upstreams (closes them with itself). */
@@ -67,7 +68,6 @@ export class ProxyHub {
   /** Runs the view's calls (the router of the config served now). */
   readonly calls: HubCalls = {
     call: (name, args, context) => this.current.router.call(name, args, context),
-    callEntry: (entry, args, context) => this.current.router.callEntry(entry, args, context),
     fastCall: (params, access) => this.current.router.fastCall(params, access),
   };
   /** What the view's clients are told. */
@@ -121,7 +121,7 @@ export class ProxyHub {
   }
 
   private build(view: ResolvedView, upstreamOf: HubOptions['upstream']): void {
-    const { logger } = this.options.context;
+    const { logger } = this.options;
     const upstreams = view.servers.map((server) => this.wire(upstreamOf(server)));
     const byServer = new Map(upstreams.map((u) => [u.name, u]));
     const catalog = new ViewCatalog({

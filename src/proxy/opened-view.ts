@@ -1,9 +1,9 @@
 import { ToolError } from '../core/errors.js';
-import type { OpenedView, ViewCallPort } from '../tool/context.js';
+import type { OpenedView, ViewCallPort } from '../tool/view-opener.js';
 import type { ProxyHub } from './hub.js';
 
 /**
- * What `view_tools` and code mode's tools reach of a served view (tool/context.ts OpenedView),
+ * What `view_tools` and code mode's tools reach of a served view (tool/view-opener.ts OpenedView),
  * through the hub's roles. Its calls go through `port` alone, the call port the front end opened
  * (never the hub's router around it): without one, a view's tools are not called.
  */

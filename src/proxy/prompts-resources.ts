@@ -7,7 +7,7 @@ import {
   type ResourceTemplateType,
 } from '@modelcontextprotocol/server';
 import { ToolError } from '../core/errors.js';
-import type { ModernRequest } from '../tool/context.js';
+import type { ModernRequest } from './eras/era.js';
 import { compileFilter, type FilterRule } from './catalog/filter.js';
 import { DEFAULT_SEPARATOR, prefixedName, uniqueNames } from './catalog/names.js';
 import type { Upstream } from './upstream/upstream.js';

@@ -61,6 +61,15 @@ describe('the layer rule (.dependency-cruiser.cjs)', () => {
       'src/tool/a.ts → src/mcp/b.ts',
     ],
     [
+      "the proxy imports the tools' context (types only)",
+      {
+        'src/proxy/calls/b.ts': "import type { ToolContext } from '../../tool/context.js';\nexport type C = ToolContext;\n",
+        'src/tool/context.ts': 'export type ToolContext = 1;\n',
+      },
+      'proxy-has-its-own-call-context',
+      'src/proxy/calls/b.ts → src/tool/context.ts',
+    ],
+    [
       'one domain imports another',
       { 'src/registry/a.ts': "import '../retrieve/b.js';\n", 'src/retrieve/b.ts': 'export {};\n' },
       'domains-are-separate',

@@ -6,7 +6,8 @@ import { ToolError } from '../../core/errors.js';
 import { nestingRefusal } from '../../core/nesting.js';
 import type { InFlightScope } from './calls-in-flight.js';
 import { toErrorResult } from '../../tool/mcp-shape.js';
-import type { ToolAccess, UpstreamTrace } from '../../tool/context.js';
+import type { ToolAccess } from '../../tool/context.js';
+import type { UpstreamTrace } from '../../proxy/upstream/send-call.js';
 import { auditedCall, STDIO_IDENTITY, type Answered, type CallFacts } from './call-record.js';
 
 /**

@@ -16,6 +16,7 @@ import { runCodeCall } from './code-run.js';
 import { OpenQuestions, personAsker, SharedQuestions, type QuestionBook } from './person-asker.js';
 import { asProtocolError, invalidParams, protocolError, resourceNotFound, unknownTool } from './protocol-errors.js';
 import type { CallPort } from './call-port.js';
+import { proxyCallOf } from './proxy-call.js';
 import type { CallParams, Downstream, RequestContext } from './request-context.js';
 
 export type { CallParams } from './request-context.js';
@@ -234,16 +235,8 @@ export class Dispatcher implements CallPort {
         const result = await runCodeCall(this.options.runtime, hub, code, params, ctx, begun, this);
         return this.answer(ctx, begun, result, { meta: true });
       }
-      const outcome = await hub.calls.call(name, args, {
-        ...this.context,
-        signal: revoked ? AbortSignal.any([ctx.signal, revoked]) : ctx.signal,
-        requestId: ctx.id,
-        askPerson: personAsker(ctx, { tool: name, args }, () => this.downstream.capabilities(), questionsOf(this.options.runtime)),
-        ...(begun.progress ? { progress: begun.progress } : {}),
-        ...(ctx.modern ? { modern: ctx.modern } : {}),
-        ...(begun.trace ? { trace: begun.trace } : {}),
-        ...(begun.access ? { access: begun.access } : {}),
-      });
+      const asker = personAsker(ctx, { tool: name, args }, () => this.downstream.capabilities(), questionsOf(this.options.runtime));
+      const outcome = await hub.calls.call(name, args, proxyCallOf(this.context, ctx, begun, asker));
       await begun.progressSent();
       // A call the revocation of its credential cancelled says so, not how its upstream took the cancel.
       if (revoked?.aborted) return this.answer(ctx, begun, toErrorResult(REVOKED));

@@ -1,5 +1,5 @@
 import { BAGGAGE_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/server';
-import type { ModernRequest } from '../../tool/context.js';
+import type { ModernRequest } from '../../proxy/eras/era.js';
 
 // The front end's half of a 2026-07-28 request (proxy/eras/era.ts has the upstream half): here, not there,
 // so that answering a client never loads the SDK's client package.

@@ -1,5 +1,5 @@
 import type { ClientCapabilities, JSONRPCMessage, RequestId, ServerContext } from '@modelcontextprotocol/server';
-import type { ModernRequest } from '../../tool/context.js';
+import type { ModernRequest } from '../../proxy/eras/era.js';
 import { modernRequestOf } from './modern-request.js';
 
 /** tools/call's params as a carrier passes them on (the SDK has checked them, or the wire has their shape). */

@@ -1,6 +1,6 @@
 import type { DeclaredTool } from '../../code/declarations.js';
 import type { ConditionRule } from '../../conditions/rules.js';
-import type { ToolAccess } from '../../tool/context.js';
+import type { ToolAccess } from '../../tool/tool-access.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 import { declaredToolOf } from '../catalog/code-names.js';
 import type { CallRouterOptions } from './call-options.js';

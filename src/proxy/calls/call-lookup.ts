@@ -1,6 +1,6 @@
 import { ToolError } from '../../core/errors.js';
 import { closestNames } from '../../core/suggest.js';
-import type { ToolAccess } from '../../tool/context.js';
+import type { ToolAccess } from '../../tool/tool-access.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 import type { ViewCatalog, WithheldTool } from '../catalog/view-catalog.js';
 import { notApprovedError } from './not-approved.js';

@@ -1,10 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { DeclaredTool } from '../../code/declarations.js';
 import type { ConditionRule } from '../../conditions/rules.js';
-import type { ToolAccess, ToolContext } from '../../tool/context.js';
 import { toErrorResult } from '../../tool/mcp-shape.js';
+import type { ToolAccess } from '../../tool/tool-access.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 import { createArgsGuard, type ArgsGuard } from './args-validator.js';
+import type { ProxyCallContext } from './call-context.js';
 import { CallDeclarations } from './call-declarations.js';
 import { CallLookup, type Found } from './call-lookup.js';
 import type { CallRouterOptions } from './call-options.js';
@@ -13,6 +14,7 @@ import { HookedCalls } from './hooked-call.js';
 import { MetaCalls } from './meta-calls.js';
 
 export type { CallRouterOptions, UpstreamGate } from './call-options.js';
+export type { ProxyCallContext } from './call-context.js';
 export type { FastCall } from './fast-call.js';
 export { readsOnly, type Found } from './call-lookup.js';
 
@@ -61,7 +63,7 @@ export class CallRouter {
     return this.meta?.opOf(name) !== undefined;
   }
 
-  async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallOutcome> {
+  async call(name: string, args: Record<string, unknown> | undefined, context: ProxyCallContext): Promise<CallOutcome> {
     const op = this.meta?.opOf(name);
     if (op) {
       // A call through the meta-tool is recorded under the tool it ran (via the meta-tool).
@@ -70,7 +72,7 @@ export class CallRouter {
       return ran ? { found: true, result, entry: ran, via: name } : { found: true, result, meta: true };
     }
     // A terminal's call starts only the server an earlier listing names (ViewCatalog.entryForCall).
-    const found = await this.find(name, context.access, context.surface === 'cli' ? (n) => this.options.catalog.entryForCall(n) : undefined);
+    const found = await this.find(name, context.access, context.reach === 'owner' ? (n) => this.options.catalog.entryForCall(n) : undefined);
     if (found.kind === 'unknown') return { found: false, similar: found.similar };
     if (found.kind !== 'entry') return { found: true, result: toErrorResult(found.error) };
     return { found: true, result: await this.hooked.callEntry(found.entry, args, context), entry: found.entry };
@@ -84,11 +86,6 @@ export class CallRouter {
   /** Whether the client may call an entry (CallLookup.permitted). */
   permitted(entry: CatalogEntry, access: ToolAccess | undefined): Promise<boolean> {
     return this.lookup.permitted(entry, access);
-  }
-
-  /** One call of an entry found, through its conditions and the view's hooks (HookedCalls.callEntry). */
-  callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallToolResult> {
-    return this.hooked.callEntry(entry, args, context);
   }
 
   /** The hot path, if it takes this call (./fast-call.ts). */

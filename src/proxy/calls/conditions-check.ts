@@ -1,6 +1,6 @@
 import type { ToolError } from '../../core/errors.js';
 import { conditionFailed, conditionText, firstRefusal, type ConditionRule, type ConditionSet } from '../../conditions/rules.js';
-import type { ToolAccess } from '../../tool/context.js';
+import type { ToolAccess } from '../../tool/tool-access.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 
 /**

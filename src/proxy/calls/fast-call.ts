@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../../core/errors.js';
-import type { ToolAccess } from '../../tool/context.js';
+import type { ToolAccess } from '../../tool/tool-access.js';
 import { toErrorResult } from '../../tool/mcp-shape.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 import type { ForwardHow } from '../upstream/send-call.js';

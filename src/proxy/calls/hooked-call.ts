@@ -1,10 +1,10 @@
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../../core/errors.js';
 import { rateLimited } from '../../core/limits.js';
-import type { ToolContext } from '../../tool/context.js';
-import { runLocalTool, toCallResult, toErrorResult } from '../../tool/mcp-shape.js';
+import { toCallResult, toErrorResult } from '../../tool/mcp-shape.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 import type { ArgsGuard } from './args-validator.js';
+import type { ProxyCallContext } from './call-context.js';
 import type { CallRouterOptions } from './call-options.js';
 import type { CallLookup } from './call-lookup.js';
 import { runComposite } from './composite.js';
@@ -27,7 +27,7 @@ export class HookedCalls {
   ) {}
 
   /** One call, through the view's hooks. Failures of any kind come back as isError results. */
-  async callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ToolContext): Promise<CallToolResult> {
+  async callEntry(entry: CatalogEntry, args: Record<string, unknown> | undefined, context: ProxyCallContext): Promise<CallToolResult> {
     const hookContext = {
       tool: entry.name,
       ...(entry.kind === 'upstream' ? { server: entry.server, upstream_tool: entry.upstreamName } : {}),
@@ -44,13 +44,11 @@ export class HookedCalls {
     }
   }
 
-  private async callBehindHooks(entry: CatalogEntry, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  private async callBehindHooks(entry: CatalogEntry, args: Record<string, unknown>, context: ProxyCallContext): Promise<CallToolResult> {
     switch (entry.kind) {
       case 'local':
         // A read-only client runs mcpkit's own writers that enforce read-only (arango_query) under that policy.
-        if (context.access?.readOnly && entry.tool.enforcesReadOnly && !context.policy.readOnly)
-          return runLocalTool(entry.tool, args, { ...context, policy: { ...context.policy, readOnly: true } });
-        return runLocalTool(entry.tool, args, context);
+        return context.callLocal(entry.tool, args, { readOnly: Boolean(context.access?.readOnly && entry.tool.enforcesReadOnly) });
       case 'upstream':
         this.checkArgs(entry.name, entry.tool.inputSchema, args);
         return this.callUpstream(entry, args, context);
@@ -63,7 +61,11 @@ export class HookedCalls {
   }
 
   /** An upstream's tool, through the SDK client: behind its server's gate (serve.upstream_limits) when it has one. */
-  private async callUpstream(entry: Extract<CatalogEntry, { kind: 'upstream' }>, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  private async callUpstream(
+    entry: Extract<CatalogEntry, { kind: 'upstream' }>,
+    args: Record<string, unknown>,
+    context: ProxyCallContext,
+  ): Promise<CallToolResult> {
     const target = this.options.targets.get(entry.server)!;
     const call = () =>
       target.call({
@@ -71,7 +73,7 @@ export class HookedCalls {
         args,
         signal: context.signal,
         progress: context.progress,
-        related: context.requestId,
+        related: context.related,
         modern: context.modern,
         trace: context.trace,
       });
@@ -91,7 +93,7 @@ export class HookedCalls {
    * A composite step: `server.tool` (as the server publishes it) or one of the view's mcpkit tools,
    * through the view's hooks like any call (a hook that refuses a call refuses it as a step too).
    */
-  private async callStep(composite: string, ref: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  private async callStep(composite: string, ref: string, args: Record<string, unknown>, context: ProxyCallContext): Promise<CallToolResult> {
     const target = stepEntry([...(await this.options.catalog.current()).values()], ref);
     if (!target) {
       throw new ToolError('NOT_FOUND', `Composite tool ${composite}: step tool "${ref}" is not served by this view.`, {

@@ -1,12 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../../core/errors.js';
-import type { ToolAccess, ToolContext } from '../../tool/context.js';
 import { toCallResult, toErrorResult } from '../../tool/mcp-shape.js';
+import type { ToolAccess } from '../../tool/tool-access.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 import { declaredNamed } from '../catalog/code-names.js';
 import { metaToolNames, metaTools, type MetaMode, type MetaOp } from '../catalog/meta-tools.js';
 import { publish } from '../catalog/view-catalog.js';
 import type { ArgsGuard } from './args-validator.js';
+import type { ProxyCallContext } from './call-context.js';
 import type { CallDeclarations } from './call-declarations.js';
 import type { CallRouterOptions } from './call-options.js';
 import type { CallLookup } from './call-lookup.js';
@@ -52,7 +53,7 @@ export class MetaCalls {
   }
 
   /** One meta-tool's call; `ran` is told the entry the call meta-tool ran. Failures come back as isError results. */
-  async callMeta(op: MetaOp, args: Record<string, unknown>, context: ToolContext, ran: (entry: CatalogEntry) => void): Promise<CallToolResult> {
+  async callMeta(op: MetaOp, args: Record<string, unknown>, context: ProxyCallContext, ran: (entry: CatalogEntry) => void): Promise<CallToolResult> {
     const { catalog } = this.options;
     try {
       this.parts.checkArgs(this.names[op]!, this.schemas.get(op)!, args);

@@ -3,7 +3,7 @@ import { settleListings, type ToolSource } from './tool-sources.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Logger } from '../../core/logger.js';
 import { closestNames } from '../../core/suggest.js';
-import type { ExposureSummary } from '../../tool/context.js';
+import type { ExposureSummary } from '../../tool/view-opener.js';
 import { publish, type CatalogEntry } from './catalog.js';
 import type { ExposurePlan } from './exposure.js';
 import type { SearchAnswer } from './search-index.js';

@@ -5,7 +5,7 @@ import { requireUsable } from '../../config/check/problems.js';
 import { stableJson } from '../../core/stable-json.js';
 import { ToolError } from '../../core/errors.js';
 import { notFound } from '../../core/suggest.js';
-import { DEFAULT_POLICY, type Policy } from '../../tool/context.js';
+import { DEFAULT_POLICY, type Policy } from '../../tool/process-policy.js';
 import type { AnyTool } from '../../tool/define.js';
 import { applyPolicy } from '../../tool/policy.js';
 import type { HookConfig } from '../../config/schema/schema.js';

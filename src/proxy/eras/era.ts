@@ -1,6 +1,26 @@
 import { CLIENT_CAPABILITIES_META_KEY, type Client, type ClientOptions, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ProtocolChoice } from '../../config/schema/defaults.js';
-import type { ModernRequest } from '../../tool/context.js';
+
+/**
+ * The parts of a 2026-07-28 request that belong to the client, not to mcpkit: the envelope keys a
+ * server decides by (the client's capabilities, log level, trace context), the parameters it
+ * mirrored into headers, and a retry's answers to an input_required result with the server's
+ * opaque state, passed back byte for byte.
+ */
+export interface ModernRequest {
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** The client's `Mcp-Param-*` headers (SEP-2243): checked by serve, and made again from the arguments sent where the server's tool definition is known. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly inputResponses?: unknown;
+  readonly requestState?: string;
+  /** The request came over HTTP: the client's roots reach only servers whose entry says `roots: forward`. */
+  readonly remote?: boolean;
+  /**
+   * The request's signal is the whole call's, not only this round's (a task's, which tasks/cancel
+   * aborts): a call bridged to a 2025 server is stopped by it even while it waits for the client's answers.
+   */
+  readonly lasting?: boolean;
+}
 
 /** A stdio server that does not answer the server/discover probe is taken for a 2025 one after this long. */
 export const STDIO_PROBE_MS = 5000;

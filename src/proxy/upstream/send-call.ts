@@ -1,13 +1,17 @@
 import type { CallToolResult, JSONRPCMessage, RequestId, Tool } from '@modelcontextprotocol/server';
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
-import type { ModernRequest, UpstreamTrace } from '../../tool/context.js';
-import { clientAccepts } from '../eras/era.js';
+import { clientAccepts, type ModernRequest } from '../eras/era.js';
 import { UnknownRequestState, type InputBridge, type LegCancel } from '../eras/input-bridge.js';
 import { paramHeaderDeclarations, paramHeadersFor } from '../eras/param-headers.js';
 
 /** Results of tools/call passed on as the server sent them (./call-result.ts checks their shape). */
 const PassThroughResult = z.looseObject({});
+
+/** A request's trace (audit/tracing.ts), as the proxy sees it: one span per upstream request. */
+export interface UpstreamTrace {
+  child(method: string, name: string, server: string): { traceparent: string; end(failure?: string): void };
+}
 
 /** One tools/call for the server, on the ordinary path (Upstream.call). */
 export interface UpstreamCall {

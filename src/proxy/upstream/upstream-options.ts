@@ -5,7 +5,7 @@ import { SERVER_TIMEOUT_MS } from '../../config/schema/defaults.js';
 import type { ServerConfig } from '../../config/schema/schema.js';
 import type { BackoffPolicy } from '../../core/backoff.js';
 import type { Logger } from '../../core/logger.js';
-import type { ConnectLimit } from '../../tool/context.js';
+import type { ConnectLimit } from '../../tool/server-opener.js';
 import type { ClientEra } from '../eras/era.js';
 
 /**

@@ -13,8 +13,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { ToolError } from '../../core/errors.js';
-import type { ModernRequest } from '../../tool/context.js';
-import { modernParams } from '../eras/era.js';
+import { modernParams, type ModernRequest } from '../eras/era.js';
 import { allPages } from './server-requests.js';
 import type { ListenStream } from '../eras/listen-stream.js';
 import type { UpstreamConnection } from './upstream-connection.js';

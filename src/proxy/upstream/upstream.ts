@@ -1,7 +1,6 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { Client, CallToolResult, ClientCapabilities, LoggingMessageNotification, RequestId, Tool } from '@modelcontextprotocol/client';
 import type { ToolError } from '../../core/errors.js';
-import type { UpstreamTrace } from '../../tool/context.js';
 import { modernParams } from '../eras/era.js';
 import { ListenStream } from '../eras/listen-stream.js';
 import { InputBridge } from '../eras/input-bridge.js';
@@ -9,7 +8,7 @@ import { UpstreamEvents, type UpstreamNotices } from './upstream-events.js';
 import { routeServerRequests } from './server-requests.js';
 import { ReadThrough, type UpstreamReads } from './upstream-reads.js';
 import { InFlight } from './in-flight.js';
-import { sendToolCall, type ForwardHow, type UpstreamCall } from './send-call.js';
+import { sendToolCall, type ForwardHow, type UpstreamCall, type UpstreamTrace } from './send-call.js';
 import { malformedResult, requestFailure } from './upstream-failure.js';
 import { ProgressTimeout, REQUEST_TIMEOUT, type TimeoutKind } from './progress-timeout.js';
 import { malformedCallResult } from './call-result.js';

@@ -3,10 +3,14 @@ import { CallRouter } from '../../../src/proxy/calls/call-router.js';
 import { HookChain } from '../../../src/proxy/calls/hooks.js';
 import { ViewCatalog } from '../../../src/proxy/catalog/view-catalog.js';
 import type { ResolvedView } from '../../../src/proxy/catalog/view.js';
+import type { ProxyCallContext } from '../../../src/proxy/calls/call-context.js';
 import type { ToolContext } from '../../../src/tool/context.js';
+import { defineTool } from '../../../src/tool/define.js';
+import { runLocalTool } from '../../../src/tool/mcp-shape.js';
 import { FakeUpstream, localTool, quietLogger, tool, viewOf } from '../fake-upstreams.js';
 
-const context = {} as ToolContext; // the local tool of the fixture reads nothing from it
+// An agent's call; the local tool of the fixture reads nothing of the tools' context.
+const context: ProxyCallContext = { reach: 'listed', callLocal: (t, args) => runLocalTool(t, args, {} as ToolContext) };
 
 function routerOf(upstreams: FakeUpstream[], view: ResolvedView = viewOf(upstreams.map((u) => u.name))) {
   const byName = new Map(upstreams.map((u) => [u.name, u]));
@@ -86,6 +90,30 @@ describe('CallRouter', () => {
     expect(called.found && text(called.result)).toContain('a:add');
     const missing = await router.call('mcpkit_call_tool', { name: 'ad' }, context);
     expect(missing.found && missing.result.isError && text(missing.result)).toContain('Did you mean add?');
+  });
+
+  it.each([
+    ['a read-only client, a writer that enforces read-only', true, true, true],
+    ['a read-only client, a writer that does not', true, false, false],
+    ['a client that may write, a writer that enforces read-only', false, true, false],
+  ])("asks mcpkit's own tool to run under the read-only policy for %s", async (_what, readOnlyClient, enforces, asked) => {
+    const writer = defineTool({
+      ...localTool,
+      name: 'config_write',
+      command: { id: 'config write', examples: ['x'] },
+      annotations: { ...localTool.annotations, readOnlyHint: false },
+      ...(enforces ? { enforcesReadOnly: true } : {}),
+    });
+    const { router } = routerOf([], viewOf([], { local: [writer] }));
+    const seen: boolean[] = [];
+    const caller: ProxyCallContext = {
+      reach: 'listed',
+      access: { client: 'bob', readOnly: readOnlyClient },
+      callLocal: (t, args, how) => (seen.push(how.readOnly), runLocalTool(t, args, {} as ToolContext)),
+    };
+    const outcome = await router.call('config_write', {}, caller);
+    expect(outcome.found && outcome.result.isError).toBeFalsy();
+    expect(seen).toEqual([asked]);
   });
 
   it('runs a composite step by step through the same router', async () => {
