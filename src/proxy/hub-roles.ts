@@ -1,5 +1,4 @@
-import type { RequestId, Tool } from '@modelcontextprotocol/server';
-import type { Subscribable } from '../core/listeners.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolAccess } from '../tool/tool-access.js';
 import type { ExposureSummary } from '../tool/view-opener.js';
 import type { CodeLimits } from '../code/limits.js';
@@ -8,12 +7,11 @@ import type { CatalogEntry } from './catalog/catalog.js';
 import type { CodeTools } from './catalog/code-names.js';
 import type { HiddenTool } from './catalog/hidden-tools.js';
 import type { ViewCatalog } from './catalog/view-catalog.js';
-import type { LogParams } from './upstream/upstream.js';
 
 /**
  * The roles a view's hub plays (./hub.ts): what callers depend on instead of the hub. `catalog`
- * says what the view offers and what a name is; `calls` runs a call; `events` is what its
- * clients are told.
+ * says what the view offers and what a name is; `calls` runs a call; `events` (`ServerNotices`,
+ * the same as an upstream's) is what its clients are told.
  */
 
 /**
@@ -68,16 +66,4 @@ export interface HubCalls {
   call(name: string, args: Record<string, unknown> | undefined, context: ProxyCallContext): Promise<CallOutcome>;
   /** The hot path, if it takes this call (CallRouter.fastCall). */
   fastCall(params: { name?: unknown; arguments?: unknown; _meta?: unknown }, access?: ToolAccess): FastCall | undefined;
-}
-
-/** Each `on` returns a function that unsubscribes (an HTTP session that ends must stop listening). */
-export interface HubEvents {
-  /** The view's tool list changed. */
-  readonly listChanged: Subscribable;
-  readonly promptsChanged: Subscribable;
-  readonly resourcesChanged: Subscribable;
-  /** Log messages of the view's servers (each client filters them by its own level: `clients.wantsLog`). */
-  readonly logs: Subscribable<[LogParams, RequestId | undefined]>;
-  /** notifications/resources/updated of the view's servers (each client keeps to its subscriptions: `clients.subscribed`). */
-  readonly updates: Subscribable<[string]>;
 }

@@ -10,12 +10,13 @@ import { PromptResourceRouter, type ItemGate } from './prompts-resources.js';
 import type { LogParams, Upstream, UpstreamStatus } from './upstream/upstream.js';
 import { ViewCatalog, type PinGate } from './catalog/view-catalog.js';
 import { HubCatalogRole, type HubParts } from './hub-catalog.js';
-import type { HubCalls, HubCatalog, HubEvents } from './hub-roles.js';
+import type { HubCalls, HubCatalog } from './hub-roles.js';
+import type { ServerNotices } from './upstream/upstream-events.js';
 import { differingMessage } from './pins/pins.js';
 import { viewPrefixes, type ResolvedView } from './catalog/view.js';
 
 export type { CallOutcome, ProxyCallContext } from './calls/call-router.js';
-export type { HubCalls, HubCatalog, HubEvents, LookupReach, NamedEntry } from './hub-roles.js';
+export type { HubCalls, HubCatalog, LookupReach, NamedEntry } from './hub-roles.js';
 import type { UpstreamGate } from './calls/call-router.js';
 import { declarationLimitsOf } from '../code/declaration-limits.js';
 
@@ -71,8 +72,8 @@ export class ProxyHub {
     fastCall: (params, access) => this.current.router.fastCall(params, access),
   };
   /** What the view's clients are told. */
-  readonly events: HubEvents = {
-    listChanged: this.listChanged,
+  readonly events: ServerNotices = {
+    toolsChanged: this.listChanged,
     promptsChanged: this.promptsChanged,
     resourcesChanged: this.resourcesChanged,
     logs: this.logs,

@@ -259,7 +259,7 @@ function sdkRoute(runtime: Runtime, view: string | undefined, options: { maxBody
       const { access, inFlight } = (authInfo?.extra ?? {}) as { access?: ToolAccess; inFlight?: InFlightScope };
       const hub = await runtime.serving.openHub(view, { shared: true, era: 'modern' });
       unsubscribe ??= [
-        hub.events.listChanged.on(() => handler.notify.toolsChanged()),
+        hub.events.toolsChanged.on(() => handler.notify.toolsChanged()),
         hub.events.promptsChanged.on(() => handler.notify.promptsChanged()),
         hub.events.resourcesChanged.on(() => handler.notify.resourcesChanged()),
         hub.events.updates.on((uri) => handler.notify.resourceUpdated(uri)),

@@ -261,7 +261,7 @@ export class Dispatcher implements CallPort {
     const tell = (method: string, params?: Record<string, unknown>, related?: unknown) =>
       void this.downstream.notify({ method, ...(params ? { params } : {}) }, related as never).catch(() => undefined);
     return [
-      hub.events.listChanged.on(() => tell('notifications/tools/list_changed')),
+      hub.events.toolsChanged.on(() => tell('notifications/tools/list_changed')),
       hub.events.promptsChanged.on(() => tell('notifications/prompts/list_changed')),
       hub.events.resourcesChanged.on(() => tell('notifications/resources/list_changed')),
       hub.events.logs.on((params, related) => {

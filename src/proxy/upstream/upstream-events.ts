@@ -3,9 +3,14 @@ import { Listeners, type Subscribable } from '../../core/listeners.js';
 
 type LogParams = LoggingMessageNotification['params'];
 
-/** What a server tells, as those who listen see it (`Upstream.events`). */
-export interface UpstreamNotices {
-  /** Its tool list changed: list_changed from the server, or a reconnect. */
+/**
+ * What a server tells, as those who listen see it: one server's (`Upstream.events`), or a view's
+ * servers' together (`ProxyHub.events`: the view's own tool list, logs and updates of all its
+ * servers, each client keeping to its level and subscriptions). Each `on` returns a function that
+ * unsubscribes (an HTTP session that ends must stop listening).
+ */
+export interface ServerNotices {
+  /** The tool list changed: list_changed from the server, a reconnect, or (a view's) a reload. */
   readonly toolsChanged: Subscribable;
   readonly promptsChanged: Subscribable;
   readonly resourcesChanged: Subscribable;
@@ -20,7 +25,7 @@ export interface UpstreamNotices {
  * lists changed, a log line, a subscribed resource updated; and which downstream calls to it are
  * in flight, oldest first, so that a log line or a question it sends goes to the call it is about.
  */
-export class UpstreamEvents implements UpstreamNotices {
+export class UpstreamEvents implements ServerNotices {
   readonly toolsChanged = new Listeners();
   readonly promptsChanged = new Listeners();
   readonly resourcesChanged = new Listeners();

@@ -4,7 +4,7 @@ import type { ToolError } from '../../core/errors.js';
 import { modernParams } from '../eras/era.js';
 import { ListenStream } from '../eras/listen-stream.js';
 import { InputBridge } from '../eras/input-bridge.js';
-import { UpstreamEvents, type UpstreamNotices } from './upstream-events.js';
+import { UpstreamEvents, type ServerNotices } from './upstream-events.js';
 import { routeServerRequests } from './server-requests.js';
 import { ReadThrough, type UpstreamReads } from './upstream-reads.js';
 import { InFlight } from './in-flight.js';
@@ -21,7 +21,7 @@ export type { UpstreamStatus } from './upstream-status.js';
 import { connectionStatus } from './upstream-status.js';
 export type { UpstreamCall } from './send-call.js';
 export type { UpstreamReads } from './upstream-reads.js';
-export type { UpstreamNotices } from './upstream-events.js';
+export type { ServerNotices } from './upstream-events.js';
 
 export type LogParams = LoggingMessageNotification['params'];
 
@@ -44,7 +44,7 @@ export class Upstream {
   /** What the server tells, and the downstream calls it is told during (./upstream-events.ts). */
   private readonly heard = new UpstreamEvents();
   /** What the server tells, to listen to (each `on` returns its unsubscribe). */
-  readonly events: UpstreamNotices = this.heard;
+  readonly events: ServerNotices = this.heard;
   /** The subscriptions/listen stream of a 2026 server (list changes and subscribed resources). */
   private readonly listening: ListenStream;
   /** 2026 clients' calls parked while they answer what this (2025) server asked. */
