@@ -133,6 +133,8 @@ describe('ReconnectSchedule', () => {
     reconnects.connected();
     reconnects.lost();
     ranOut = await runOut(reconnects, policy);
+    expect(lines.at(-1)).toContain('a listing 100 ms from now');
+    expect(reconnects.revives(ranOut + first - 1)).toBe(false);
     expect(reconnects.revives(performance.now() + first)).toBe(true);
   });
 
