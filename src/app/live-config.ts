@@ -28,7 +28,7 @@ export interface ConfigStatus {
 }
 
 /** A config read by a reload, to serve: its text, secrets and the lock file's text read just before it. */
-type Next = { config: McpkitConfig; text: string | undefined; pinText: string; heldLock?: string; secrets?: SecretSnapshot };
+type Next = { config: McpkitConfig; text: string | undefined; pinText: string; heldLock: string | undefined; secrets?: SecretSnapshot };
 
 /** How long a changed file must hold still before it is read as a whole, and how long to wait for it at most. */
 export const SETTLE_MS = 60;
@@ -204,7 +204,7 @@ export class LiveConfig {
     const loaded = await inspectConfigTextWithSecrets(this.options.location, text, this.options.env);
     if (text === this.text && loaded.secretSources?.digest === this.secrets?.digest) return undefined;
     if (!loaded.config) throw configInvalid(path, loaded.problems);
-    return { config: loaded.config, text: loaded.text, pinText, ...(heldLock ? { heldLock } : {}), ...(loaded.secretSources ? { secrets: loaded.secretSources } : {}) };
+    return { config: loaded.config, text: loaded.text, pinText, heldLock, ...(loaded.secretSources ? { secrets: loaded.secretSources } : {}) };
   }
 
   /**

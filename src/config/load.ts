@@ -90,7 +90,13 @@ export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv)
 export async function loadConfigWithSource(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<ConfigWithSource> {
   const { pinText, value: loaded, heldLock } = await readWithPinText(location.path, () => inspectConfig(location, env));
   if (!loaded.config) throw configInvalid(location.path, loaded.problems);
-  return { config: loaded.config, text: loaded.text, pinText, ...(heldLock ? { heldLock } : {}), ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}) };
+  return {
+    config: loaded.config,
+    text: loaded.text,
+    pinText,
+    ...(heldLock ? { heldLock } : {}),
+    ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}),
+  };
 }
 
 export function configNotFound(location: ConfigSource): ToolError {

@@ -67,7 +67,11 @@ describe('servers whose reconnect schedule ran out before they listed', () => {
         const firstRound = { broken: broken.starts(), fixed: fixed.starts() };
         expect(firstRound.broken).toBeGreaterThanOrEqual(7 * connections);
         expect(firstRound.fixed).toBeGreaterThanOrEqual(7 * connections);
-        expect(await health('broken')).toMatchObject({ state: 'down', error: expect.any(String), stderr: expect.arrayContaining(['flaky: failing on purpose']) });
+        expect(await health('broken')).toMatchObject({
+          state: 'down',
+          error: expect.any(String),
+          stderr: expect.arrayContaining(['flaky: failing on purpose']),
+        });
         expect(await stateOf('broken')).toBe('down');
 
         // `fixed` can start from now on; listings within the cool-down start neither server...

@@ -63,7 +63,11 @@ export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): 
   let opened: Promise<Auditor | undefined> | undefined;
   let openWait: Promise<Auditor | undefined | typeof LATE> | undefined;
   /** The log's opening, waited for at most OPEN_WAIT_MS from the first wait: abandoned calls' lines and the close share the one bound. */
-  const openedInTime = (opening: Promise<Auditor | undefined>) => (openWait ??= within(opening.catch(() => undefined), OPEN_WAIT_MS));
+  const openedInTime = (opening: Promise<Auditor | undefined>) =>
+    (openWait ??= within(
+      opening.catch(() => undefined),
+      OPEN_WAIT_MS,
+    ));
   const calls = new PortCalls();
   let called = 0;
   return {
@@ -73,7 +77,12 @@ export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): 
         called++;
         const request = terminalRequest(call, signal);
         const opening = (opened ??= openTerminalAudit(runtime));
-        const line = lineOf(opening, () => openedInTime(opening), () => abandonedCall(call, request, hub, started), runtime.logger);
+        const line = lineOf(
+          opening,
+          () => openedInTime(opening),
+          () => abandonedCall(call, request, hub, started),
+          runtime.logger,
+        );
         // Before the log is open: a call the port gives up on while it opens still gets its line.
         onAbandon(line.abandon);
         const auditor = await opening;
@@ -195,12 +204,7 @@ async function openTerminalAudit(runtime: Runtime): Promise<Auditor | undefined>
  * the audit log is open (`openedInTime`: at most OPEN_WAIT_MS more; a log that is not open by then
  * gets no line, and the logger says so); a line the call itself brings later is not written twice.
  */
-function lineOf(
-  opening: Promise<Auditor | undefined>,
-  openedInTime: () => Promise<unknown>,
-  abandoned: () => AuditedCall,
-  logger: Logger,
-): CallLine {
+function lineOf(opening: Promise<Auditor | undefined>, openedInTime: () => Promise<unknown>, abandoned: () => AuditedCall, logger: Logger): CallLine {
   let auditor: Auditor | undefined;
   let done = false;
   let given = false;

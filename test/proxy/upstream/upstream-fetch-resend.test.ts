@@ -97,11 +97,13 @@ describe('a resent request', () => {
 
   it("is connected as the shared pool connects (its connector, and the pool's other options)", async () => {
     const { url, connections } = await racingServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
-    const holder = globalThis as unknown as Record<symbol, { constructor: new (options: object) => { destroy(): Promise<void> } }>;
+    type Pool = { destroy(): Promise<void> };
+    const holder = globalThis as unknown as Record<symbol, Pool>;
     const shared = holder[GLOBAL_DISPATCHER]!;
+    const Kind = shared.constructor as new (options: object) => Pool;
     const connected: string[] = [];
     // The process's pool, as a preload that sets undici's global dispatcher makes it: its own connector.
-    const pool = new shared.constructor({
+    const pool = new Kind({
       connect: (options: { hostname: string; port: string }, done: (error: Error | null, socket: Socket | null) => void) => {
         connected.push(`${options.hostname}:${options.port}`);
         const socket = connectSocket({ host: options.hostname, port: Number(options.port) });
@@ -129,7 +131,10 @@ describe('a resent request', () => {
 describe('poolOptions', () => {
   it('is what undici keeps of an Agent made with options, and nothing of any other object', () => {
     const Kind = (globalThis as unknown as Record<symbol, { constructor: new (options: object) => object }>)[GLOBAL_DISPATCHER]!.constructor;
-    expect(poolOptions(new Kind({ keepAliveTimeout: 1_234, connect: { timeout: 2_000 } }))).toMatchObject({ keepAliveTimeout: 1_234, connect: { timeout: 2_000 } });
+    expect(poolOptions(new Kind({ keepAliveTimeout: 1_234, connect: { timeout: 2_000 } }))).toMatchObject({
+      keepAliveTimeout: 1_234,
+      connect: { timeout: 2_000 },
+    });
     expect(poolOptions({})).toEqual({});
     expect(poolOptions({ [Symbol('options')]: 'not an object' })).toEqual({});
   });
