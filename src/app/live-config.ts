@@ -5,6 +5,7 @@ import type { McpkitConfig } from '../config/schema/schema.js';
 import type { SecretSnapshot } from '../config/secrets/secret-sources.js';
 import { Listeners } from '../core/listeners.js';
 import type { Logger } from '../core/logger.js';
+import { warnOfHeldEditLock } from './held-edit-lock.js';
 
 /** What one reload did. */
 export interface ReloadReport {
@@ -27,7 +28,7 @@ export interface ConfigStatus {
 }
 
 /** A config read by a reload, to serve: its text, secrets and the lock file's text read just before it. */
-type Next = { config: McpkitConfig; text: string | undefined; pinText: string; secrets?: SecretSnapshot };
+type Next = { config: McpkitConfig; text: string | undefined; pinText: string; heldLock: string | undefined; secrets?: SecretSnapshot };
 
 /** How long a changed file must hold still before it is read as a whole, and how long to wait for it at most. */
 export const SETTLE_MS = 60;
@@ -124,6 +125,7 @@ export class LiveConfig {
   private keepSource(loaded: ConfigWithSource): McpkitConfig {
     this.firstSource = loaded;
     this.pinsRead = { config: loaded.config, text: loaded.pinText };
+    warnOfHeldEditLock(this.options.logger, loaded.heldLock);
     return loaded.config;
   }
 
@@ -188,7 +190,7 @@ export class LiveConfig {
     ]);
     const { readWithPinText } = await import('../config/files/read-with-pins.js');
     const problems = (candidate: string) => inspectConfigText(this.options.location, candidate, this.options.env).problems;
-    const { pinText, value: text } = await readWithPinText(path, () => this.settledText(path, problems));
+    const { pinText, value: text, heldLock } = await readWithPinText(path, () => this.settledText(path, problems));
     if (text === undefined) {
       // An editor that deletes before writing, or a file moved away: serving the defaults would drop every server.
       if (this.text !== undefined) throw new Error(`${path} is gone`);
@@ -202,7 +204,7 @@ export class LiveConfig {
     const loaded = await inspectConfigTextWithSecrets(this.options.location, text, this.options.env);
     if (text === this.text && loaded.secretSources?.digest === this.secrets?.digest) return undefined;
     if (!loaded.config) throw configInvalid(path, loaded.problems);
-    return { config: loaded.config, text: loaded.text, pinText, ...(loaded.secretSources ? { secrets: loaded.secretSources } : {}) };
+    return { config: loaded.config, text: loaded.text, pinText, heldLock, ...(loaded.secretSources ? { secrets: loaded.secretSources } : {}) };
   }
 
   /**
@@ -257,6 +259,7 @@ export class LiveConfig {
     this.current = Promise.resolve(next.config);
     this.settled = next.config;
     this.pinsRead = { config: next.config, text: next.pinText };
+    warnOfHeldEditLock(this.options.logger, next.heldLock);
     this.text = next.text;
     this.secrets = next.secrets;
     this.generation++;

@@ -77,6 +77,8 @@ export interface ConfigWithSource {
   secretSources?: SecretSnapshot;
   /** The text of its lock file read just before it ("" for none): the approvals dropped since are the entries' read here (proxy/pins/pin-keeper.ts). */
   pinText?: string;
+  /** The config's edit lock, when it was held at the read (pinText is then ""): the front end warns of it. */
+  heldLock?: string;
 }
 
 /** The config a tool runs with: interpolated, validated, defaults applied; a bad file is a CONFIG_INVALID error. */
@@ -86,9 +88,15 @@ export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv)
 
 /** loadConfig, with the text the config was made from, its secrets and its lock file's text as read (the runtime's LiveConfig keeps them). */
 export async function loadConfigWithSource(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<ConfigWithSource> {
-  const { pinText, value: loaded } = await readWithPinText(location.path, () => inspectConfig(location, env));
+  const { pinText, value: loaded, heldLock } = await readWithPinText(location.path, () => inspectConfig(location, env));
   if (!loaded.config) throw configInvalid(location.path, loaded.problems);
-  return { config: loaded.config, text: loaded.text, pinText, ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}) };
+  return {
+    config: loaded.config,
+    text: loaded.text,
+    pinText,
+    ...(heldLock ? { heldLock } : {}),
+    ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}),
+  };
 }
 
 export function configNotFound(location: ConfigSource): ToolError {

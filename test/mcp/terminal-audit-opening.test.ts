@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import { createRuntime } from '../../src/app/runtime.js';
+import { createLogger } from '../../src/core/logger.js';
 import { CLOSE_GRACE_MS } from '../../src/mcp/pipeline/port-calls.js';
 import { terminalPort } from '../../src/mcp/pipeline/terminal-calls.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
@@ -53,4 +54,44 @@ describe('a terminal port closed while its audit log is opening', () => {
       await Promise.allSettled([reading.close(), serving.close()]);
     }
   }, 60_000);
+
+  it('a log whose opening never settles does not hold the close: it returns after its bound, saying what was not written', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'mcpkit.yaml');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const audit = join(dir, 'audit.jsonl');
+    const lines: string[] = [];
+    const reading = createRuntime({ configFlag: fifo, surface: 'cli', env: cleanEnv(), logger: createLogger('warn', (line) => void lines.push(line)) });
+    const serving = createRuntime({ configFlag: writeConfig({ mcp_servers: {} }), surface: 'cli', env: cleanEnv() });
+    let written: Promise<void> | undefined;
+    const writeTheConfig = () => (written ??= writeFile(fifo, `serve:\n  audit_log: ${audit}\n`));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await serving.withHub(undefined, async (hub) => {
+        const port = terminalPort(reading, hub);
+        const called = port.call({ name: 'no_such_tool', arguments: {} }).then(
+          () => 'ran',
+          (error: { code?: string }) => error.code,
+        );
+        // The config is not written while the port closes: the log's opening never settles meanwhile.
+        // The bound is the grace and the wait for the log (some 6 s); a minute only says it hung.
+        const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 60_000)));
+        expect(await Promise.race([port.close().then(() => 'closed' as const), hung])).toBe('closed');
+        expect(lines.filter((l) => l.includes('the audit log did not open within 3 s'))).toEqual([
+          expect.stringContaining('the audit lines of its 1 call(s) were not written'),
+        ]);
+        expect(lines.some((l) => l.includes('the audit line of no_such_tool was not written'))).toBe(true);
+        // The config comes at last: the call, cut off, is never run, and the log that opens late gets no line.
+        await writeTheConfig();
+        expect(await called).toBe('UNAVAILABLE');
+        const auditText = existsSync(audit) ? readFileSync(audit, 'utf8') : '';
+        expect(auditText).toBe('');
+      });
+    } finally {
+      clearTimeout(timer);
+      // A FIFO never written would hold a thread of the pool for good.
+      await writeTheConfig();
+      await Promise.allSettled([reading.close(), serving.close()]);
+    }
+  }, 120_000);
 });

@@ -17,10 +17,18 @@ import { pinFilePath } from './pin-file.js';
  * reload), and the config is read once, as it is. The lock file is only read here, never parsed:
  * a command that never pins pays one small read.
  */
-export async function readWithPinText<T>(configPath: string, readConfig: () => Promise<T>): Promise<{ pinText: string; value: T }> {
+export async function readWithPinText<T>(configPath: string, readConfig: () => Promise<T>): Promise<PinnedRead<T>> {
   const pinText = readPinText(pinFilePath(configPath));
-  const editing = lockHeld(`${editTarget(configPath)}.lock`);
-  return { pinText: editing ? '' : pinText, value: await readConfig() };
+  const editLock = `${editTarget(configPath)}.lock`;
+  const editing = lockHeld(editLock);
+  return { pinText: editing ? '' : pinText, value: await readConfig(), ...(editing ? { heldLock: editLock } : {}) };
+}
+
+/** A read of the config with its lock file's text; `heldLock`: the edit lock that made that text "" (the front end warns of it: app/held-edit-lock.ts). */
+export interface PinnedRead<T> {
+  pinText: string;
+  value: T;
+  heldLock?: string;
 }
 
 /**

@@ -61,14 +61,28 @@ let requests = 0;
  */
 export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): TerminalPort {
   let opened: Promise<Auditor | undefined> | undefined;
+  let openWait: Promise<Auditor | undefined | typeof LATE> | undefined;
+  /** The log's opening, waited for at most OPEN_WAIT_MS from the first wait: abandoned calls' lines and the close share the one bound. */
+  const openedInTime = (opening: Promise<Auditor | undefined>) =>
+    (openWait ??= within(
+      opening.catch(() => undefined),
+      OPEN_WAIT_MS,
+    ));
   const calls = new PortCalls();
+  let called = 0;
   return {
     call: (call) =>
       calls.run(call.name, call.signal, async (signal, onAbandon) => {
         const started = performance.now();
+        called++;
         const request = terminalRequest(call, signal);
         const opening = (opened ??= openTerminalAudit(runtime));
-        const line = lineOf(opening, () => abandonedCall(call, request, hub, started), runtime.logger);
+        const line = lineOf(
+          opening,
+          () => openedInTime(opening),
+          () => abandonedCall(call, request, hub, started),
+          runtime.logger,
+        );
         // Before the log is open: a call the port gives up on while it opens still gets its line.
         onAbandon(line.abandon);
         const auditor = await opening;
@@ -82,10 +96,21 @@ export function terminalPort(runtime: Runtime, hub: ProxyHub, caller?: Caller): 
         return (await answer.finally(() => (auditor ? line.recorded : undefined))) as CallToolResult;
       }),
     // The calls still running are cancelled and their lines written first. An audit log that could
-    // not be opened refused the calls already: closing says it no more.
+    // not be opened refused the calls already: closing says it no more. One still opening (its
+    // config still being read: a FIFO, a hung network disk) is not waited for past the bound.
     close: async () => {
       await calls.close();
-      await (await opened?.catch(() => undefined))?.close();
+      if (!opened) return;
+      const auditor = await openedInTime(opened);
+      if (auditor !== LATE) return auditor?.close();
+      runtime.logger.warn(
+        `the audit log did not open within ${OPEN_WAIT_MS / 1000} s of the end of the use of the view (its config was still being read): the audit lines of its ${called} call(s) were not written, and it is no longer waited for`,
+      );
+      // Closed once it opens at last, so that it holds no file open after the use.
+      void opened.then(
+        (late) => late?.close(),
+        () => undefined,
+      );
     },
   };
 }
@@ -176,10 +201,10 @@ async function openTerminalAudit(runtime: Runtime): Promise<Auditor | undefined>
 /**
  * What hears of one call: its line, marked surface `cli`, and when it is recorded. `abandon`
  * writes the line of a call that did not end in time after its port closed (`abandoned`), once
- * the audit log is open (at most OPEN_WAIT_MS more: a log that is not open by then gets no line,
- * and the logger says so); a line the call itself brings later is not written twice.
+ * the audit log is open (`openedInTime`: at most OPEN_WAIT_MS more; a log that is not open by then
+ * gets no line, and the logger says so); a line the call itself brings later is not written twice.
  */
-function lineOf(opening: Promise<Auditor | undefined>, abandoned: () => AuditedCall, logger: Logger): CallLine {
+function lineOf(opening: Promise<Auditor | undefined>, openedInTime: () => Promise<unknown>, abandoned: () => AuditedCall, logger: Logger): CallLine {
   let auditor: Auditor | undefined;
   let done = false;
   let given = false;
@@ -197,7 +222,8 @@ function lineOf(opening: Promise<Auditor | undefined>, abandoned: () => AuditedC
   );
   const abandon = async () => {
     given = true;
-    if ((await within(open, OPEN_WAIT_MS)) === LATE) logger.warn(`the audit line of ${abandoned().name} was not written: its audit log did not open in time`);
+    if ((await openedInTime()) === LATE) logger.warn(`the audit line of ${abandoned().name} was not written: its audit log did not open in time`);
+    else await open; // settled: `auditor` is set
     record(abandoned());
   };
   return {

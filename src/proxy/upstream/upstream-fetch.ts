@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { closedBeforeAnswer } from './closed-before-answer.js';
+import { resendAgent } from './resend-agent.js';
 import { resendSafe } from './resend-safe.js';
 import { WatchedSend, type Dispatcher } from './watched-send.js';
 
@@ -48,15 +49,14 @@ async function resendOnNewConnection(
   init: RequestInit | undefined,
   tell: (url: string | URL, error: unknown) => void,
 ): Promise<Response> {
-  const fresh = newAgent();
+  // Its own pool, with the shared one's options, destroyed once the answer's body is over (./resend-agent.ts).
+  const fresh = resendAgent(globalDispatcher());
   try {
     return await base(url, fresh ? withDispatcher(init, fresh) : init);
   } catch (error) {
+    fresh?.destroy();
     tell(url, error);
     throw error;
-  } finally {
-    // Closing waits for the request under way (its answer's body too), then ends the connection.
-    void fresh?.close().catch(() => undefined);
   }
 }
 
@@ -74,17 +74,6 @@ function globalDispatcher(): Dispatcher | undefined {
   if (!holder[GLOBAL_DISPATCHER]) void globalThis.Headers;
   const found = holder[GLOBAL_DISPATCHER] as Partial<Dispatcher> | undefined;
   return typeof found?.dispatch === 'function' && typeof found.close === 'function' ? (found as Dispatcher) : undefined;
-}
-
-/** A new pool of connections of the global dispatcher's kind (undici's Agent), or undefined where it cannot be made. */
-function newAgent(): Dispatcher | undefined {
-  const shared = globalDispatcher();
-  try {
-    const Kind = shared?.constructor as (new () => Dispatcher) | undefined;
-    return Kind ? new Kind() : undefined;
-  } catch {
-    return undefined; // a dispatcher set by someone else, which needs options: the shared pool then
-  }
 }
 
 /** `dispatcher` is Node's own RequestInit member (undici), not in the DOM type the SDK's FetchLike uses. */

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BackoffPolicy } from '../../../src/core/backoff.js';
-import { coolDownMs, ReconnectSchedule } from '../../../src/proxy/upstream/reconnect-schedule.js';
+import { coolDownMs, REVIVAL_COOL_DOWN_CAP_MS, ReconnectSchedule } from '../../../src/proxy/upstream/reconnect-schedule.js';
 import { DEFAULT_BACKOFF } from '../../../src/core/backoff.js';
 import { quietLogger } from '../fake-upstreams.js';
 import { waitFor } from '../../helpers/upstreams.js';
@@ -19,6 +19,18 @@ async function retried(reconnects: ReconnectSchedule): Promise<boolean> {
   reconnects.schedule(() => (ran = true));
   return waitFor(() => ran, 10_000, 1);
 }
+
+/** Spends a whole round (every scheduled retry run), then gives up; returns when it gave up (performance.now). */
+async function runOut(reconnects: ReconnectSchedule, policy = POLICY): Promise<number> {
+  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) expect(await retried(reconnects)).toBe(true);
+  const before = performance.now();
+  reconnects.schedule(() => {}); // gives up (no timer)
+  return before;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('ReconnectSchedule', () => {
   it('retries as many times as the policy allows, then gives up until a call starts a new round', async () => {
@@ -76,8 +88,8 @@ describe('ReconnectSchedule', () => {
     reconnects.lost();
     expect(reconnects.attempts).toBe(1);
     reconnects.connected();
-    const up = Date.now();
-    expect(await waitFor(() => Date.now() - up >= POLICY.stableMs, 10_000, 5)).toBe(true);
+    const up = performance.now();
+    expect(await waitFor(() => performance.now() - up >= POLICY.stableMs, 10_000, 5)).toBe(true);
     reconnects.lost();
     expect(reconnects.attempts).toBe(0);
   });
@@ -85,16 +97,70 @@ describe('ReconnectSchedule', () => {
   it('a listing starts a new round only after the attempts ran out and a cool-down passed, one round at a time', async () => {
     const { reconnects } = schedule();
     expect(reconnects.revives()).toBe(false); // not given up: the schedule is still running
-    for (let attempt = 1; attempt <= 3; attempt++) expect(await retried(reconnects)).toBe(true);
-    const before = Date.now();
-    reconnects.schedule(() => {}); // gives up (no timer)
+    const before = await runOut(reconnects);
     const coolDown = coolDownMs(POLICY);
     // Times given, not waited for: the round ran out no sooner than `before`.
     expect(reconnects.revives(before + coolDown - 1)).toBe(false);
-    expect(reconnects.revives(Date.now() + coolDown)).toBe(true);
+    expect(reconnects.revives(performance.now() + coolDown)).toBe(true);
     expect(reconnects.attempts).toBe(0);
     // The round it started runs: no other starts until it runs out too.
-    expect(reconnects.revives(Date.now() + 60_000)).toBe(false);
+    expect(reconnects.revives(performance.now() + 60_000)).toBe(false);
+  });
+
+  it('each round that runs out doubles the cool-down before a listing starts another; connecting starts it over', async () => {
+    const policy: BackoffPolicy = { ...POLICY, baseMs: 100, maxMs: 100 };
+    const { reconnects, lines } = schedule(policy);
+    const first = coolDownMs(policy);
+    expect(first).toBe(100);
+    // Delays of 100 ms: a round runs out in some 300 ms, so each round is run with the timers, and the cool-downs are given.
+    let ranOut = await runOut(reconnects, policy);
+    expect(lines.at(-1)).toContain('a listing 100 ms from now');
+    expect(reconnects.revives(ranOut + first - 1)).toBe(false);
+    expect(reconnects.revives(performance.now() + first)).toBe(true);
+    ranOut = await runOut(reconnects, policy);
+    expect(lines.at(-1)).toContain('a listing 200 ms from now');
+    // The second round failed too: the first cool-down is no longer enough.
+    expect(reconnects.revives(ranOut + 2 * first - 1)).toBe(false);
+    expect(reconnects.revives(performance.now() + 2 * first)).toBe(true);
+    ranOut = await runOut(reconnects, policy);
+    expect(reconnects.revives(ranOut + 4 * first - 1)).toBe(false);
+    // A call of its tools starts a round at once, whatever the cool-down; when that one runs out, the wait doubles again.
+    expect(reconnects.startsNewRound()).toBe(true);
+    ranOut = await runOut(reconnects, policy);
+    expect(reconnects.revives(ranOut + 8 * first - 1)).toBe(false);
+    expect(reconnects.revives(performance.now() + 8 * first)).toBe(true);
+    // The server connected (then went down again): its next round that runs out waits the first cool-down only.
+    reconnects.connected();
+    reconnects.lost();
+    ranOut = await runOut(reconnects, policy);
+    expect(lines.at(-1)).toContain('a listing 100 ms from now');
+    expect(reconnects.revives(ranOut + first - 1)).toBe(false);
+    expect(reconnects.revives(performance.now() + first)).toBe(true);
+  });
+
+  it('an attempt that fails after the round ran out is no second round run out', async () => {
+    const policy: BackoffPolicy = { ...POLICY, baseMs: 50, maxMs: 50, maxAttempts: 1 };
+    const { reconnects, lines } = schedule(policy);
+    await runOut(reconnects, policy);
+    reconnects.schedule(() => {}); // an attempt made meanwhile (a listing's) failed: still given up
+    expect(lines.filter((l) => l.includes('giving up')).at(-1)).toContain('a listing 50 ms from now');
+    // The cool-down is the first one, from that attempt on.
+    expect(reconnects.revives(performance.now() + coolDownMs(policy))).toBe(true);
+  });
+
+  it.each([
+    ['forward', 86_400_000],
+    ['back', -86_400_000],
+  ])('a wall-clock jump %s a day neither revives at once nor never', async (_way, jump) => {
+    const policy: BackoffPolicy = { ...POLICY, baseMs: 20, maxMs: 20 };
+    const { reconnects } = schedule(policy);
+    await runOut(reconnects, policy);
+    const wall = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(wall + jump);
+    expect(reconnects.revives()).toBe(false); // the cool-down has not passed
+    const ranOut = performance.now();
+    expect(await waitFor(() => performance.now() - ranOut > 2 * coolDownMs(policy), 10_000, 5)).toBe(true);
+    expect(reconnects.revives()).toBe(true);
   });
 });
 
@@ -106,5 +172,27 @@ describe('coolDownMs', () => {
     ['no reconnecting: none', { baseMs: 0, maxMs: 0, maxAttempts: 0, stableMs: 0 }, 0],
   ] as const)('%s', (_what, policy, expected) => {
     expect(coolDownMs(policy)).toBe(expected);
+  });
+
+  const CAPPED = { baseMs: 250, maxMs: 1_000, maxAttempts: 6, stableMs: 0 };
+  const SLOW = { baseMs: 400_000, maxMs: 400_000, maxAttempts: 2, stableMs: 0 };
+  it.each([
+    ['the default schedule, after the first round: its last delay', DEFAULT_BACKOFF, 1, 8_000],
+    ['no round counted yet: as after the first', DEFAULT_BACKOFF, 0, 8_000],
+    ['after the second: doubled', DEFAULT_BACKOFF, 2, 16_000],
+    ['after the third: doubled again', DEFAULT_BACKOFF, 3, 32_000],
+    ['after the sixth: 256 s', DEFAULT_BACKOFF, 6, 256_000],
+    ['after the seventh: the cap', DEFAULT_BACKOFF, 7, REVIVAL_COOL_DOWN_CAP_MS],
+    ['after a thousand: still the cap', DEFAULT_BACKOFF, 1_000, REVIVAL_COOL_DOWN_CAP_MS],
+    ['capped delays, after the third: four times the cap of the delays', CAPPED, 3, 4_000],
+    ['a schedule whose longest delay passes the cap: that delay, never less', SLOW, 5, 400_000],
+    ['no reconnecting: none, however many', { baseMs: 0, maxMs: 0, maxAttempts: 0, stableMs: 0 }, 9, 0],
+    ['delays of 0: none, however many', { baseMs: 0, maxMs: 0, maxAttempts: 3, stableMs: 0 }, 2_000, 0],
+  ] as const)('rounds run out: %s', (_what, policy, rounds, expected) => {
+    expect(coolDownMs(policy, rounds)).toBe(expected);
+  });
+
+  it('the cap is 5 minutes', () => {
+    expect(REVIVAL_COOL_DOWN_CAP_MS).toBe(300_000);
   });
 });
