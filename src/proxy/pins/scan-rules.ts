@@ -24,7 +24,11 @@ const TAMPERED_PIN: ScanRule = {
   examples: { match: [], clean: [] },
 };
 
-/** Every rule, by id: the order findings and SARIF's rule list come in. */
+/**
+ * Every rule, by id: the order findings and SARIF's rule list come in. The ids are ASCII
+ * (MCPK and three digits), so code-unit order is their order; localeCompare would set up ICU's
+ * collator (~20 ms of CPU) in every serve that loads the scanner, for nothing.
+ */
 export const SCAN_RULES: readonly ScanRule[] = [
   TAMPERED_PIN,
   ...CONCEALMENT_RULES,
@@ -32,4 +36,4 @@ export const SCAN_RULES: readonly ScanRule[] = [
   ...EXFILTRATION_RULES,
   ...CROSS_SERVER_RULES,
   SCHEMA_SIZE_RULE,
-].sort((a, b) => a.id.localeCompare(b.id));
+].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

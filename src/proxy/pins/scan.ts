@@ -4,7 +4,7 @@ import { SEVERITIES, type ScanRule, type Severity } from './rule-shape.js';
 import { SCAN_RULES } from './scan-rules.js';
 import { sectionOf, type PinFile } from '../../config/files/pin-file.js';
 import { pinIntact } from './pins.js';
-import { LinearRegExp } from '../../core/linear-regexp.js';
+import { matchesOf, ruleMatchers, type MatchOptions } from './rule-match.js';
 import { oversizedSchemas } from './schema-size-rule.js';
 
 /**
@@ -46,13 +46,16 @@ export interface Finding {
 /** At most this many findings of one rule in one field: a page of text full of URLs is one story. */
 const PER_FIELD = 3;
 
-export function scanTools(all: readonly ScanTool[], rules: readonly ScanRule[] = SCAN_RULES): Finding[] {
+export function scanTools(all: readonly ScanTool[], rules: readonly ScanRule[] = SCAN_RULES, options: MatchOptions = {}): Finding[] {
   const findings: Finding[] = [];
   const tools = all.filter((t) => t.kind === undefined);
+  // Each definition's strings, walked once for every rule that reads them.
+  const walked = new Map<ScanTool, Text[]>();
+  const texts: TextsOf = (t) => walked.get(t) ?? walked.set(t, textsOf(t.definition)).get(t)!;
   for (const rule of rules) {
-    if (rule.kind === 'text' || rule.kind === 'hidden') for (const t of all) findings.push(...textFindings(rule, t));
-    else if (rule.kind === 'parameter') for (const t of tools) findings.push(...parameterFindings(rule, t));
-    else if (rule.kind === 'mention') findings.push(...mentionFindings(rule, tools));
+    if (rule.kind === 'text' || rule.kind === 'hidden') for (const t of all) findings.push(...textFindings(rule, t, texts, options));
+    else if (rule.kind === 'parameter') for (const t of tools) findings.push(...parameterFindings(rule, t, options));
+    else if (rule.kind === 'mention') findings.push(...mentionFindings(rule, tools, texts));
     else if (rule.kind === 'schema')
       for (const t of tools) for (const o of oversizedSchemas(t.definition)) findings.push(finding(rule, t, o.field, undefined, '', o.message));
     else if (rule.kind === 'collision' || rule.kind === 'confusable') findings.push(...nameFindings(rule, tools));
@@ -118,6 +121,13 @@ function finding(rule: ScanRule, t: ScanTool, field: string, span: Finding['span
   };
 }
 
+/** A string of a definition and where it is. */
+interface Text {
+  field: string;
+  text: string;
+}
+type TextsOf = (t: ScanTool) => readonly Text[];
+
 /** A JSON Schema's own metadata: `$schema` and `$id` naming a dialect or a schema by its URI, nothing a model is told. */
 const SCHEMA_URI = /(^|\.)\$(schema|id)$/;
 const PLAIN_URI = /^[a-z][a-z0-9+.-]*:\/\/[^\s]*$/i;
@@ -127,7 +137,7 @@ const PLAIN_URI = /^[a-z][a-z0-9+.-]*:\/\/[^\s]*$/i;
  * parameters and _meta keys. A schema's `$schema` or `$id` that is only a URI is left out (it
  * names the schema's dialect, and made most of a scan's findings); anything else in them is read.
  */
-export function textsOf(value: unknown, path = ''): { field: string; text: string }[] {
+export function textsOf(value: unknown, path = ''): Text[] {
   if (typeof value === 'string') return SCHEMA_URI.test(path) && PLAIN_URI.test(value) ? [] : [{ field: path, text: value }];
   if (Array.isArray(value)) return value.flatMap((v, i) => textsOf(v, `${path}[${i}]`));
   if (!value || typeof value !== 'object') return [];
@@ -138,60 +148,16 @@ export function textsOf(value: unknown, path = ''): { field: string; text: strin
   });
 }
 
-function textFindings(rule: ScanRule, t: ScanTool): Finding[] {
+function textFindings(rule: ScanRule, t: ScanTool, texts: TextsOf, options: MatchOptions): Finding[] {
   const out: Finding[] = [];
-  for (const { field, text } of textsOf(t.definition)) {
-    const spans =
-      rule.kind === 'hidden'
-        ? invisibleSpans(text).map((s) => ({ start: s.start, length: s.length, found: `${text.slice(Math.max(0, s.start - 20), s.start + s.length)}` }))
-        : matchesOf(rule, text);
+  const matchers = rule.kind === 'hidden' ? undefined : ruleMatchers(rule, options);
+  for (const { field, text } of texts(t)) {
+    const spans = matchers
+      ? matchesOf(matchers, text, PER_FIELD)
+      : invisibleSpans(text).map((s) => ({ start: s.start, length: s.length, found: `${text.slice(Math.max(0, s.start - 20), s.start + s.length)}` }));
     for (const s of spans.slice(0, PER_FIELD)) out.push(finding(rule, t, field, { start: s.start, length: s.length }, s.found));
   }
   return out;
-}
-
-/**
- * A rule's patterns and masks on RE2's linear engine, made once per rule: an upstream's text is
- * never matched by a backtracking engine (core/linear-regexp.ts).
- */
-const compiled = new WeakMap<ScanRule, { patterns: LinearRegExp[]; masks: { re: LinearRegExp; group: number }[]; names?: LinearRegExp }>();
-function compiledRule(rule: ScanRule) {
-  let c = compiled.get(rule);
-  if (!c) {
-    c = {
-      patterns: (rule.patterns ?? []).map((p) => new LinearRegExp(p)),
-      masks: (rule.masks ?? []).map((m) => ({ re: new LinearRegExp(m.pattern), group: m.group })),
-      ...(rule.names ? { names: new LinearRegExp(rule.names) } : {}),
-    };
-    compiled.set(rule, c);
-  }
-  return c;
-}
-
-/** The text with each mask's group blanked, the same length (so offsets hold). Pure. */
-function masked(masks: readonly { re: LinearRegExp; group: number }[], text: string): string {
-  let out = text;
-  for (const { re, group } of masks) {
-    for (const m of re.matches(out)) {
-      const at = m.groups[group - 1] ?? -1;
-      if (at < 0) continue;
-      const length = m.start + m.length - at;
-      out = out.slice(0, at) + 'x'.repeat(length) + out.slice(at + length);
-    }
-  }
-  return out;
-}
-
-function matchesOf(rule: ScanRule, text: string): { start: number; length: number; found: string }[] {
-  const { patterns, masks } = compiledRule(rule);
-  const subject = masks.length ? masked(masks, text) : text;
-  const out: { start: number; length: number; found: string }[] = [];
-  for (const pattern of patterns) {
-    for (const m of pattern.matches(subject, PER_FIELD - out.length))
-      out.push({ start: m.start, length: m.length, found: text.slice(m.start, m.start + m.length) });
-    if (out.length >= PER_FIELD) break;
-  }
-  return out.sort((a, b) => a.start - b.start);
 }
 
 function propertiesOf(definition: unknown): Record<string, { description?: unknown }> {
@@ -200,15 +166,15 @@ function propertiesOf(definition: unknown): Record<string, { description?: unkno
   return props && typeof props === 'object' && !Array.isArray(props) ? (props as Record<string, { description?: unknown }>) : {};
 }
 
-function parameterFindings(rule: ScanRule, t: ScanTool): Finding[] {
+function parameterFindings(rule: ScanRule, t: ScanTool, options: MatchOptions): Finding[] {
   const out: Finding[] = [];
   const toolText = String((t.definition as { description?: unknown } | undefined)?.description ?? '');
-  const { names } = compiledRule(rule);
+  const matchers = ruleMatchers(rule, options);
   for (const [param, spec] of Object.entries(propertiesOf(t.definition))) {
-    if (!names?.test(param)) continue;
+    if (!matchers.names?.test(param)) continue;
     const own = typeof spec?.description === 'string' ? spec.description : '';
     const named = containsWord(toolText, param);
-    const told = matchesOf(rule, own)[0] ?? (named ? matchesOf(rule, toolText)[0] : undefined);
+    const told = matchesOf(matchers, own, PER_FIELD)[0] ?? (named ? matchesOf(matchers, toolText, PER_FIELD)[0] : undefined);
     if (!told) continue;
     out.push(
       finding(
@@ -260,12 +226,12 @@ export function namesMentioned(text: string, names: ReadonlySet<string>): Map<st
   return found;
 }
 
-function mentionFindings(rule: ScanRule, tools: readonly ScanTool[]): Finding[] {
+function mentionFindings(rule: ScanRule, tools: readonly ScanTool[], textsOfTool: TextsOf): Finding[] {
   const out: Finding[] = [];
   const others = tools.filter((t) => specificName(t.tool));
   const specific = new Set(others.map((o) => o.tool));
   for (const t of tools) {
-    const texts = textsOf(t.definition)
+    const texts = textsOfTool(t)
       .filter((x) => !x.field.endsWith('(name)') && x.field !== 'name')
       .map((x) => ({ ...x, names: namesMentioned(x.text, specific) }));
     for (const other of others) {

@@ -38,6 +38,12 @@ describe('every scan rule, both ways', () => {
     expect(ruleIds([tool]).has('MCPK001')).toBe(false);
   });
 
+  it('rule ids are MCPK and three digits, listed in the order of their numbers (the table sorts them by code unit)', () => {
+    for (const rule of SCAN_RULES) expect(rule.id).toMatch(/^MCPK\d{3}$/);
+    const numbers = SCAN_RULES.map((r) => Number(r.id.slice(4)));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+  });
+
   it('rule ids and names are unique', () => {
     expect(new Set(SCAN_RULES.map((r) => r.id)).size).toBe(SCAN_RULES.length);
     expect(new Set(SCAN_RULES.map((r) => r.name)).size).toBe(SCAN_RULES.length);

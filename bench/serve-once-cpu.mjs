@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// The CPU of one whole stdio serve, its own only (not its upstream's): start, initialize,
+// tools/list, one tools/call of server-everything's echo, stdin closed, exit. Median of N runs,
+// builds interleaved so that load on the machine falls on each alike. The first listing pins on
+// first use and scans what it pinned, so the scanner's start-up is in the figure.
+// Usage: node bench/serve-once-cpu.mjs [runs=5] [--against DIR]   (needs "npm run build" first)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const argv = process.argv.slice(2);
+const against = argv.includes('--against') ? argv.splice(argv.indexOf('--against'), 2)[1] : undefined;
+const runs = Number(argv[0] ?? 5);
+const root = new URL('..', import.meta.url).pathname;
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+// process.cpuUsage() at exit: the process's own CPU, all its threads, none of its children's.
+const atExit = `data:text/javascript,${encodeURIComponent(
+  "import { writeFileSync } from 'node:fs'; process.on('exit', () => { const u = process.cpuUsage(); writeFileSync(process.env.CPU_OUT, String((u.user + u.system) / 1000)); });",
+)}`;
+
+async function once(bin) {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-once-'));
+  try {
+    writeFileSync(join(dir, 'cfg.yaml'), `mcp_servers:\n  everything:\n    command: ${process.execPath}\n    args: [${everything}, stdio]\n`);
+    const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg'), CPU_OUT: join(dir, 'cpu'), MCPKIT_LOG_LEVEL: 'error' };
+    delete env.NODE_EXTRA_CA_CERTS; // adds ~90 ms to every node start here
+    delete env.MCPKIT_CONFIG;
+    const child = spawn(process.execPath, ['--import', atExit, bin, 'serve', '--config', join(dir, 'cfg.yaml')], {
+      env,
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const answered = (id) =>
+      new Promise((resolve) => {
+        const check = () => (out.includes(`"id":${id}`) ? resolve() : setTimeout(check, 5));
+        check();
+      });
+    const send = (m) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    await answered(1);
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/list' });
+    await answered(2);
+    send({ id: 3, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'hi' } } });
+    await answered(3);
+    if (!out.includes('"text":"Echo: hi"')) throw new Error(`the call was not answered by server-everything's echo: ${out.slice(-300)}`);
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    return Number(readFileSync(join(dir, 'cpu'), 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const builds = { this: join(root, 'bin/run.js'), ...(against ? { against: join(against, 'bin/run.js') } : {}) };
+const cpu = Object.fromEntries(Object.keys(builds).map((k) => [k, []]));
+for (let i = 0; i < runs; i++) for (const [name, bin] of Object.entries(builds)) cpu[name].push(await once(bin));
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+for (const [name, ms] of Object.entries(cpu)) console.log(`${name}: median ${median(ms).toFixed(0)} ms CPU (${ms.map((m) => m.toFixed(0)).join(', ')})`);
