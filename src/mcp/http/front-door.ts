@@ -5,7 +5,7 @@ import type { Route } from '../access/route-access.js';
 import type { HttpSettings, RouteAuth } from '../access/route-auth.js';
 import type { HttpServeOptions } from './http-options.js';
 import { health, methodAllowed, ROUTES, type HttpParts, type RouteRequest } from './http-routes.js';
-import { jsonRpcError, routeOfPath, sendJson, viewPath } from './http-wire.js';
+import { jsonRpcError, requestPath, routeOfPath, sendJson, viewPath } from './http-wire.js';
 
 /**
  * The front door: where the request comes from (Origin, Host), which route it names, and who the
@@ -17,7 +17,7 @@ export function frontDoor(options: HttpServeOptions, parts: HttpParts, auth: Rou
     const s = await options.settings();
     const refused = refusedByOrigin({ host: req.headers.host, origin: req.headers.origin }, { loopbackBound, allowedOrigins: s.allowedOrigins ?? [] });
     if (refused) return jsonRpcError(res, 403, -32000, `Forbidden: ${refused}.`);
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
+    const path = requestPath(req.url);
     let route: Route | undefined;
     try {
       route = routeOfPath(path);
