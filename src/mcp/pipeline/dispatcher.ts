@@ -189,8 +189,9 @@ export class Dispatcher implements CallPort {
     return new Promise((resolve, reject) => {
       let settled = false;
       let cancel = () => {};
+      let offRevoked: (() => void) | undefined;
       const off = () => {
-        begun.revoked?.removeEventListener('abort', revoked);
+        offRevoked?.();
         ctx.signal.removeEventListener('abort', cancelled);
       };
       const settle = (result: CallToolResult) => {
@@ -209,7 +210,7 @@ export class Dispatcher implements CallPort {
         begun.end({ error: CANCELLED }, answered);
         reject(Object.assign(new Error(CANCELLED.message), { code: -32800 }));
       };
-      begun.revoked?.addEventListener('abort', revoked, { once: true });
+      offRevoked = begun.revocation?.on(revoked);
       ctx.signal.addEventListener('abort', cancelled, { once: true });
       cancel = fast.run({
         reply: settle,
@@ -226,7 +227,7 @@ export class Dispatcher implements CallPort {
     let answered: Answered | undefined;
     try {
       const { name, arguments: args } = params;
-      const { revoked } = begun;
+      const revoked = begun.revocation;
       const hub = await this.ready();
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
       const code = hub.catalog.codeRun;
@@ -236,7 +237,7 @@ export class Dispatcher implements CallPort {
       }
       const outcome = await hub.calls.call(name, args, {
         ...this.context,
-        signal: revoked ? AbortSignal.any([ctx.signal, revoked]) : ctx.signal,
+        signal: revoked ? AbortSignal.any([ctx.signal, revoked.signal]) : ctx.signal,
         requestId: ctx.id,
         askPerson: personAsker(ctx, { tool: name, args }, () => this.downstream.capabilities(), questionsOf(this.options.runtime)),
         ...(begun.progress ? { progress: begun.progress } : {}),
