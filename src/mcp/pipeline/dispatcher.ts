@@ -189,7 +189,6 @@ export class Dispatcher implements CallPort {
     return new Promise((resolve, reject) => {
       let settled = false;
       let cancel = () => {};
-      let offRevoked: (() => void) | undefined;
       const off = () => {
         offRevoked?.();
         ctx.signal.removeEventListener('abort', cancelled);
@@ -210,7 +209,7 @@ export class Dispatcher implements CallPort {
         begun.end({ error: CANCELLED }, answered);
         reject(Object.assign(new Error(CANCELLED.message), { code: -32800 }));
       };
-      offRevoked = begun.revocation?.on(revoked);
+      const offRevoked = begun.revocation?.on(revoked);
       ctx.signal.addEventListener('abort', cancelled, { once: true });
       cancel = fast.run({
         reply: settle,
