@@ -79,6 +79,22 @@ describe.concurrent('serve --http without authentication', () => {
     expect(await r.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
   });
 
+  it('answers a request target the URL parser refuses ("//": a host, no path) with 400, not a 500 "bug"', async () => {
+    const target = '//';
+    const { hostname, port } = new URL((await bareServe()).url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write(`GET ${target} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\n\r\n`));
+      let data = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => (data += d));
+      socket.once('close', () => resolve(data));
+      socket.once('error', reject);
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(body)).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('is not a path') } });
+  });
+
   it.each([['--token='], ['--host='], ['--view=']])('refuses an empty %s as bad usage', async (flag) => {
     const r = await runCli(['serve', '--http', '--port', '0', flag]);
     expect(r.code).toBe(2);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditedCall } from '../../src/audit/auditor.js';
 import { Limiter, parseRate } from '../../src/core/limits.js';
-import { beginCall, throughChain, type CallLinks, type CallStart } from '../../src/mcp/pipeline/call-chain.js';
+import { beginCall, REVOKED, throughChain, type CallLinks, type CallStart } from '../../src/mcp/pipeline/call-chain.js';
+import { CallsInFlight, scopeOf } from '../../src/mcp/pipeline/calls-in-flight.js';
 import type { ToolAccess } from '../../src/tool/context.js';
 
 /** A tracing stand-in that notes what the chain asks of it (the OpenTelemetry side has its own tests). */
@@ -156,5 +157,53 @@ describe('the call chain', () => {
     expect(ran).toBe(false);
     expect(JSON.stringify(refused)).toContain('RATE_LIMITED');
     expect(records).toHaveLength(2);
+  });
+
+  it('revokes a call cancelled as its credential is taken away, and settles the cancel once the call has ended', async () => {
+    const calls = new CallsInFlight<string>();
+    const begun = beginCall({ inFlight: scopeOf(calls, 'alice') }, start());
+    const told: string[] = [];
+    begun.revocation!.on(() => told.push('first'));
+    const off = begun.revocation!.on(() => told.push('stopped listening'));
+    off();
+    let cancelled = false;
+    const cancelling = calls.cancel(['alice']).then((n) => ((cancelled = true), n));
+    expect(told).toEqual(['first']);
+    expect(begun.revocation!.aborted).toBe(true);
+    expect(begun.revocation!.signal.reason).toBe(REVOKED);
+    await new Promise((r) => setImmediate(r));
+    expect(cancelled).toBe(false); // the call has not ended yet
+    begun.end({ result: { content: [] } });
+    expect(await cancelling).toBe(1);
+    expect(calls.count()).toBe(0);
+  });
+
+  it('makes no AbortController for a call nothing revokes: the hot path only listens', () => {
+    const real = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends real {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      const calls = new CallsInFlight<string>();
+      const begun = beginCall({ inFlight: scopeOf(calls, 'alice') }, start());
+      const off = begun.revocation!.on(() => {});
+      off();
+      begun.end({ result: { content: [] } });
+      expect(made).toBe(0);
+      expect(calls.count()).toBe(0);
+      // A path that passes the revocation on as a signal gets one, aborted when the call is revoked.
+      const second = beginCall({ inFlight: scopeOf(calls, 'bob') }, start());
+      const signal = second.revocation!.signal;
+      expect(made).toBe(1);
+      void calls.cancel(['bob']);
+      expect(signal.aborted).toBe(true);
+      second.end({ result: { content: [] } });
+    } finally {
+      globalThis.AbortController = real;
+    }
   });
 });

@@ -6,6 +6,7 @@ import type { RequestContext } from '../../src/mcp/pipeline/request-context.js';
 import { SessionState, type Surface, type ToolContext } from '../../src/tool/context.js';
 import { defineTool } from '../../src/tool/define.js';
 import type { ToolAccess } from '../../src/tool/tool-access.js';
+import { Revocation } from '../../src/mcp/pipeline/revocation.js';
 
 /**
  * What the proxy gets of a call (mcp/pipeline/proxy-call.ts), and what mcpkit's own tools the call
@@ -74,10 +75,10 @@ describe('proxyCallOf', () => {
 
   it('stops the call when the client cancels it or its credential is revoked', () => {
     const cancel = new AbortController();
-    const revoke = new AbortController();
-    const call = proxyCallOf(toolsContext('mcp', false), request(cancel.signal), begun({ revoked: revoke.signal }), asker);
+    const revocation = new Revocation();
+    const call = proxyCallOf(toolsContext('mcp', false), request(cancel.signal), begun({ revocation }), asker);
     expect(call.signal?.aborted).toBe(false);
-    revoke.abort();
+    revocation.revoke(new Error('revoked'));
     expect(call.signal?.aborted).toBe(true);
     const cancelled = proxyCallOf(toolsContext('mcp', false), request(cancel.signal), begun(), asker);
     cancel.abort();

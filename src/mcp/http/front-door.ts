@@ -5,7 +5,7 @@ import type { Route } from '../access/route-access.js';
 import type { HttpSettings, RouteAuth } from '../access/route-auth.js';
 import type { HttpServeOptions } from './http-options.js';
 import { health, methodAllowed, ROUTES, type HttpParts, type RouteRequest } from './http-routes.js';
-import { jsonRpcError, routeOfPath, sendJson, viewPath } from './http-wire.js';
+import { jsonRpcError, requestPath, routeOfPath, sendJson, viewPath } from './http-wire.js';
 
 /**
  * The front door: where the request comes from (Origin, Host), which route it names, and who the
@@ -17,7 +17,15 @@ export function frontDoor(options: HttpServeOptions, parts: HttpParts, auth: Rou
     const s = await options.settings();
     const refused = refusedByOrigin({ host: req.headers.host, origin: req.headers.origin }, { loopbackBound, allowedOrigins: s.allowedOrigins ?? [] });
     if (refused) return jsonRpcError(res, 403, -32000, `Forbidden: ${refused}.`);
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
+    let path: string;
+    try {
+      path = requestPath(req.url);
+    } catch {
+      const shown = JSON.stringify((req.url ?? '').slice(0, 200));
+      return sendJson(res, 400, {
+        error: { code: 'INVALID_INPUT', message: `The request target ${shown} is not a path. Routes: /mcp, /view/{name}/mcp, /views, /health.` },
+      });
+    }
     let route: Route | undefined;
     try {
       route = routeOfPath(path);

@@ -61,6 +61,19 @@ export function listenFailed(error: NodeJS.ErrnoException, host: string, port: n
   });
 }
 
+/** A request target that is a plain path: segments of letters, digits, `_` and `-`, at most one trailing slash. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)+\/?$/;
+
+/**
+ * The path of a request target without its trailing slashes ("/" for none), as the WHATWG URL
+ * parser resolves it (dot segments, %-escapes, a query, `//host/...`). A plain path, which every
+ * MCP client sends, is its own answer: the URL object costs about as much as the route's own work.
+ */
+export function requestPath(target: string | undefined): string {
+  if (target !== undefined && PLAIN_PATH.test(target)) return target.endsWith('/') ? target.slice(0, -1) : target;
+  return new URL(target ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
+}
+
 /** The route a request path names, or undefined for none (a malformed %-escape throws). */
 export function routeOfPath(path: string): Route | undefined {
   if (path === '/mcp') return { kind: 'mcp' };

@@ -9,6 +9,7 @@ import { toErrorResult } from '../../tool/mcp-shape.js';
 import type { ToolAccess } from '../../tool/context.js';
 import type { UpstreamTrace } from '../../proxy/upstream/send-call.js';
 import { auditedCall, STDIO_IDENTITY, type Answered, type CallFacts } from './call-record.js';
+import { Revocation } from './revocation.js';
 
 /**
  * The one chain every downstream request goes through, begun by the dispatcher (dispatcher.ts)
@@ -102,8 +103,8 @@ export interface BegunCall {
   readonly trace?: UpstreamTrace;
   /** Sends progress to the client, when it asked for it and the path sends it itself. */
   readonly progress?: (update: ProgressUpdate) => void;
-  /** Aborted when the caller's credential is taken away while the call runs: the path cancels the call. */
-  readonly revoked?: AbortSignal;
+  /** Revoked when the caller's credential is taken away while the call runs: the path cancels the call. */
+  readonly revocation?: Revocation;
   /** Settles when every progress notification sent so far is out: the result goes after them. */
   progressSent(): Promise<void>;
   /** Ends the steps, last begun first. */
@@ -117,7 +118,7 @@ interface Draft {
   admitted?: Promise<CallToolResult | undefined>;
   trace?: UpstreamTrace;
   progress?: (update: ProgressUpdate) => void;
-  revoked?: AbortSignal;
+  revocation?: Revocation;
   sending: Promise<void>[];
 }
 /** A step: it may add to the draft, refuse the call (draft.refused), and return what to do at the end. */
@@ -223,14 +224,19 @@ export const REVOKED = new ToolError('FORBIDDEN', "This client's access was take
 
 const revocable: Step = (links, call, draft) => {
   if (!links.inFlight || call.method !== 'tools/call') return;
-  const controller = new AbortController();
-  draft.revoked = controller.signal;
-  let ended!: () => void;
-  const done = new Promise<void>((resolve) => (ended = resolve));
-  const forget = links.inFlight.add(() => (controller.abort(REVOKED), done));
+  const revocation = new Revocation();
+  draft.revocation = revocation;
+  // Cancelling settles once the call has ended: a promise made only when a reload cancels.
+  let ended = false;
+  let whenEnded: (() => void) | undefined;
+  const forget = links.inFlight.add(() => {
+    revocation.revoke(REVOKED);
+    return ended ? Promise.resolve() : new Promise<void>((resolve) => (whenEnded = resolve));
+  });
   return () => {
+    ended = true;
     forget();
-    ended();
+    whenEnded?.();
   };
 };
 
@@ -252,7 +258,7 @@ export function beginCall(links: CallLinks, call: CallStart): BegunCall {
     ...(draft.admitted ? { admitted: draft.admitted } : {}),
     ...(draft.trace ? { trace: draft.trace } : {}),
     ...(draft.progress ? { progress: draft.progress } : {}),
-    ...(draft.revoked ? { revoked: draft.revoked } : {}),
+    ...(draft.revocation ? { revocation: draft.revocation } : {}),
     progressSent: () => Promise.all(draft.sending).then(() => undefined),
     end(outcome, answered) {
       if (ended) return; // a cancelled call may still be answered: it ends once

@@ -46,7 +46,7 @@ export async function runCodeCall(
       tools: tree,
       publishedFor,
       limits,
-      signal: begun.revoked ? AbortSignal.any([ctx.signal, begun.revoked]) : ctx.signal,
+      signal: begun.revocation ? AbortSignal.any([ctx.signal, begun.revocation.signal]) : ctx.signal,
       settings: settingNames(code.settings),
       call: async (name, callArgs, signal) => {
         const span = begun.trace?.child('tools/call', name, 'mcpkit');

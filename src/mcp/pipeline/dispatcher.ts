@@ -191,7 +191,7 @@ export class Dispatcher implements CallPort {
       let settled = false;
       let cancel = () => {};
       const off = () => {
-        begun.revoked?.removeEventListener('abort', revoked);
+        offRevoked?.();
         ctx.signal.removeEventListener('abort', cancelled);
       };
       const settle = (result: CallToolResult) => {
@@ -210,7 +210,7 @@ export class Dispatcher implements CallPort {
         begun.end({ error: CANCELLED }, answered);
         reject(Object.assign(new Error(CANCELLED.message), { code: -32800 }));
       };
-      begun.revoked?.addEventListener('abort', revoked, { once: true });
+      const offRevoked = begun.revocation?.on(revoked);
       ctx.signal.addEventListener('abort', cancelled, { once: true });
       cancel = fast.run({
         reply: settle,
@@ -227,7 +227,7 @@ export class Dispatcher implements CallPort {
     let answered: Answered | undefined;
     try {
       const { name, arguments: args } = params;
-      const { revoked } = begun;
+      const revoked = begun.revocation;
       const hub = await this.ready();
       // A code view's run: a script whose calls come back here, each an ordinary call (./code-run.ts).
       const code = hub.catalog.codeRun;

@@ -13,8 +13,9 @@ import type { RequestContext } from './request-context.js';
  * own, and what a tool reads stays the tool's.
  */
 export function proxyCallOf(tools: ToolContext, ctx: RequestContext, begun: BegunCall, askPerson: ToolContext['askPerson']): ProxyCallContext {
-  const { revoked, progress, access, trace } = begun;
-  const signal = revoked ? AbortSignal.any([ctx.signal, revoked]) : ctx.signal;
+  const { revocation, progress, access, trace } = begun;
+  // The router's calls take a signal: the revocation's is made here, for this path only (./revocation.ts).
+  const signal = revocation ? AbortSignal.any([ctx.signal, revocation.signal]) : ctx.signal;
   const local: ToolContext = {
     ...tools,
     signal,
