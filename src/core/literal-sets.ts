@@ -111,7 +111,12 @@ export function alternatives(parts: readonly Info[]): Info {
  */
 export function repeat(x: Info, lo: number, hi: number): Info {
   const min = Math.min(x.min * lo, Number.MAX_SAFE_INTEGER);
-  if (lo === 0) return hi === 1 && x.exact ? { exact: union(x.exact, EMPTY) ?? EMPTY, min: 0 } : { min: 0 };
+  if (lo === 0) {
+    // x or nothing: its set and the empty string, exactly; past the set's bound, no set at all
+    // (never the empty string alone, which would glue the literals either side of it together).
+    const optional = hi === 1 && x.exact ? union(x.exact, EMPTY) : undefined;
+    return optional ? { exact: optional, min: 0 } : { min: 0 };
+  }
   if (lo === 1 && hi === 1) return x;
   let run = x.exact;
   let p = 1;

@@ -1,6 +1,6 @@
 import { build, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,7 +9,7 @@ import { ROOT } from './root.js';
 /**
  * The programs the tests start most, each bundled into one file: the npm reference servers, the
  * fixture servers that load the MCP SDK, and the conformance suites' command. The suite starts
- * them about 1,600 times; a start that resolves and compiles a package's hundreds of files took
+ * them some 800 times; a start that resolves and compiles a package's hundreds of files took
  * 0.21-0.26 CPU-s here (the conformance suite 0.45), one bundled file 0.11-0.14 (0.22): the same
  * measurement scripts/build.mjs made for mcpkit itself. The code is the packages' own, unchanged:
  * each module still sees its own location (`import.meta.url`), so a server that reads files beside
@@ -120,6 +120,8 @@ export async function makeBundles(specs: BundleSpec[]): Promise<void> {
       const statements = output?.imports.filter((i) => i.kind === 'import-statement') ?? [];
       if (statements.length) throw new Error(`bundle ${spec.name} imports, which a script cannot: ${JSON.stringify(statements).slice(0, 200)}`);
       writeFileSync(scratch, asScriptBody(spec.name, readFileSync(scratch, 'utf8'), (output?.exports.length ?? 0) > 0));
+      // V8 takes a cache for any source of the same length: the old body's would run the old code.
+      for (const cache of readdirSync(BUNDLE_DIR).filter((f) => f.startsWith(`${spec.name}.body.cjs.`) && f.endsWith('.v8cache'))) rmSync(join(BUNDLE_DIR, cache), { force: true });
       renameSync(scratch, bodyFile(spec.name));
       writeFileSync(scratch, LOADER);
       renameSync(scratch, bundleFile(spec.name));
@@ -204,7 +206,9 @@ const body = __filename.replace(/\\.cjs$/, '.body.cjs');
 const cache = body + '.' + process.versions.v8 + '.v8cache';
 let cachedData;
 try { cachedData = readFileSync(cache); } catch {}
-const script = new Script(wrap(readFileSync(body, 'utf8')), { filename: body, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+// import() inside the body as in a module; a Node 20 before 20.12 has no such constant, and runs without.
+const dynamic = constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+const script = new Script(wrap(readFileSync(body, 'utf8')), { filename: body, cachedData, ...(dynamic ? { importModuleDynamically: dynamic } : {}) });
 if (cachedData === undefined || script.cachedDataRejected) {
   let kept = false;
   const keep = () => {

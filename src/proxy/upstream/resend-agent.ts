@@ -50,12 +50,16 @@ export class OneRequestPool implements Dispatcher {
       over = true;
       this.requestOver();
     };
-    // undici ends each request with one of these (as ./watched-send.ts, its handler's own members are wrapped: no Proxy).
-    for (const name of ['onComplete', 'onError'] as const) {
-      const original = handler[name] as ((...args: unknown[]) => unknown) | undefined;
+    // undici ends each request with one of these: onComplete/onError in its handler interface of
+    // Node 20's undici, onResponseEnd/onResponseError in the one after it. Only the hooks the
+    // handler has are wrapped (undici tells the two interfaces apart by them; as ./watched-send.ts,
+    // its own members, no Proxy).
+    for (const name of ['onComplete', 'onError', 'onResponseEnd', 'onResponseError'] as const) {
+      const original = handler[name];
+      if (typeof original !== 'function') continue;
       handler[name] = (...args: unknown[]) => {
         try {
-          return original?.apply(handler, args);
+          return (original as (...args: unknown[]) => unknown).apply(handler, args);
         } finally {
           settle();
         }
