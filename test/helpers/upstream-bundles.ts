@@ -121,7 +121,8 @@ export async function makeBundles(specs: BundleSpec[]): Promise<void> {
       if (statements.length) throw new Error(`bundle ${spec.name} imports, which a script cannot: ${JSON.stringify(statements).slice(0, 200)}`);
       writeFileSync(scratch, asScriptBody(spec.name, readFileSync(scratch, 'utf8'), (output?.exports.length ?? 0) > 0));
       // V8 takes a cache for any source of the same length: the old body's would run the old code.
-      for (const cache of readdirSync(BUNDLE_DIR).filter((f) => f.startsWith(`${spec.name}.body.cjs.`) && f.endsWith('.v8cache'))) rmSync(join(BUNDLE_DIR, cache), { force: true });
+      for (const cache of readdirSync(BUNDLE_DIR).filter((f) => f.startsWith(`${spec.name}.body.cjs.`) && f.endsWith('.v8cache')))
+        rmSync(join(BUNDLE_DIR, cache), { force: true });
       renameSync(scratch, bodyFile(spec.name));
       writeFileSync(scratch, LOADER);
       renameSync(scratch, bundleFile(spec.name));
