@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import { createRuntime } from '../../src/app/runtime.js';
-import { createLogger } from '../../src/core/logger.js';
+import { createLogger, type Logger } from '../../src/core/logger.js';
 import { CLOSE_GRACE_MS } from '../../src/mcp/pipeline/port-calls.js';
 import { terminalPort } from '../../src/mcp/pipeline/terminal-calls.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
@@ -17,16 +17,30 @@ import { writeConfig } from '../helpers/upstreams.js';
  * cancelled, before the port's close returns; it is never run after. The config is read from a
  * real FIFO, so that its read, and the log's opening, last until the test writes it.
  */
+/**
+ * A terminal's runtime whose config is a FIFO (its read, and the audit log's opening, last until
+ * `writeTheConfig`), a runtime to serve the hub, and the end of both: the FIFO written if it was
+ * not (one never written would hold a thread of the pool for good), then both closed.
+ */
+function fifoRuntimes(logger?: Logger) {
+  const dir = tempDir();
+  const fifo = join(dir, 'mcpkit.yaml');
+  expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+  const audit = join(dir, 'audit.jsonl');
+  const reading = createRuntime({ configFlag: fifo, surface: 'cli', env: cleanEnv(), ...(logger ? { logger } : {}) });
+  const serving = createRuntime({ configFlag: writeConfig({ mcp_servers: {} }), surface: 'cli', env: cleanEnv() });
+  let written: Promise<void> | undefined;
+  const writeTheConfig = () => (written ??= writeFile(fifo, `serve:\n  audit_log: ${audit}\n`));
+  const end = async () => {
+    await writeTheConfig();
+    await Promise.allSettled([reading.close(), serving.close()]);
+  };
+  return { audit, reading, serving, writeTheConfig, end };
+}
+
 describe('a terminal port closed while its audit log is opening', () => {
   it('writes the cut-off call as cancelled before its close returns, and never runs it', async () => {
-    const dir = tempDir();
-    const fifo = join(dir, 'mcpkit.yaml');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const audit = join(dir, 'audit.jsonl');
-    const reading = createRuntime({ configFlag: fifo, surface: 'cli', env: cleanEnv() });
-    const serving = createRuntime({ configFlag: writeConfig({ mcp_servers: {} }), surface: 'cli', env: cleanEnv() });
-    let written: Promise<void> | undefined;
-    const writeTheConfig = () => (written ??= writeFile(fifo, `serve:\n  audit_log: ${audit}\n`));
+    const { audit, reading, serving, writeTheConfig, end } = fifoRuntimes();
     try {
       await serving.withHub(undefined, async (hub) => {
         const port = terminalPort(reading, hub);
@@ -49,22 +63,13 @@ describe('a terminal port closed while its audit log is opening', () => {
         expect(await called).toBe('UNAVAILABLE');
       });
     } finally {
-      // A FIFO never written would hold a thread of the pool for good.
-      await writeTheConfig();
-      await Promise.allSettled([reading.close(), serving.close()]);
+      await end();
     }
   }, 60_000);
 
   it('a log whose opening never settles does not hold the close: it returns after its bound, saying what was not written', async () => {
-    const dir = tempDir();
-    const fifo = join(dir, 'mcpkit.yaml');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const audit = join(dir, 'audit.jsonl');
     const lines: string[] = [];
-    const reading = createRuntime({ configFlag: fifo, surface: 'cli', env: cleanEnv(), logger: createLogger('warn', (line) => void lines.push(line)) });
-    const serving = createRuntime({ configFlag: writeConfig({ mcp_servers: {} }), surface: 'cli', env: cleanEnv() });
-    let written: Promise<void> | undefined;
-    const writeTheConfig = () => (written ??= writeFile(fifo, `serve:\n  audit_log: ${audit}\n`));
+    const { audit, reading, serving, writeTheConfig, end } = fifoRuntimes(createLogger('warn', (line) => void lines.push(line)));
     let timer: NodeJS.Timeout | undefined;
     try {
       await serving.withHub(undefined, async (hub) => {
@@ -89,9 +94,7 @@ describe('a terminal port closed while its audit log is opening', () => {
       });
     } finally {
       clearTimeout(timer);
-      // A FIFO never written would hold a thread of the pool for good.
-      await writeTheConfig();
-      await Promise.allSettled([reading.close(), serving.close()]);
+      await end();
     }
   }, 120_000);
 });
