@@ -212,9 +212,16 @@ describe.concurrent('clients set, 403s, --who and clients list', () => {
 
       const agent = await connect(`${live.url}/view/research/mcp`, token, '2025-11-25');
       expect((await echo(agent, 'echo'))?.text).toBe('Echo: hi');
-      const seen = JSON.parse((await run(['clients', 'list', '--json'])).stdout) as { last_seen_from: string; clients: { last_seen: string | null }[] };
-      expect(seen.last_seen_from).toBe('audit log');
-      expect(Date.parse(seen.clients[0]!.last_seen!)).toBeGreaterThan(Date.now() - 60_000);
+      // The audit log is written in batches after the answer went out: the list waits for the call's line.
+      type Listed = { last_seen_from: string; clients: { last_seen: string | null }[] };
+      let seen: Listed | undefined;
+      const listed = async () => {
+        seen = JSON.parse((await run(['clients', 'list', '--json'])).stdout) as Listed;
+        return seen.clients[0]!.last_seen !== null;
+      };
+      expect(await waitFor(listed, 10_000, 100)).toBe(true);
+      expect(seen!.last_seen_from).toBe('audit log');
+      expect(Date.parse(seen!.clients[0]!.last_seen!)).toBeGreaterThan(Date.now() - 60_000);
 
       const digest = /token_sha256: ([0-9a-f]{64})/.exec(readFileSync(file, 'utf8'))![1];
       const set = await run([
