@@ -55,7 +55,7 @@ export class LiveHubs {
    */
   async applyReload(plan: ReloadPlan, pools: UpstreamPools): Promise<void> {
     // A closed hub has left the set already (HubOptions.onClose).
-    const all = new Set([pools.shared.legacy, pools.shared.modern, ...[...this.hubs].map((l) => l.pool)]);
+    const all = new Set([...pools.sharedPools, ...[...this.hubs].map((l) => l.pool)]);
     const retiring = pools.reload(plan, all);
     for (const live of this.hubs) await this.repoint(live);
     // Connections of servers that stay in the config but that no view serves any more.

@@ -5,7 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { ClientEra } from '../proxy/eras/era.js';
 import type { ProxyHub } from '../proxy/hub.js';
 import type { ResolvedView } from '../proxy/catalog/view.js';
-import type { DownstreamRelay, Upstream, UpstreamStatus } from '../proxy/upstream/upstream.js';
+import type { DownstreamRelay, UpstreamStatus } from '../proxy/upstream/upstream.js';
 import type { SharedStore } from '../store/shared-store.js';
 import { RunBudget } from '../code/run-budget.js';
 import type { AnyTool, ToolGroup } from '../tool/define.js';
@@ -16,7 +16,7 @@ import { LiveHubs, pooled, type LiveHub } from './live-hubs.js';
 import type { OpenHubOptions, RuntimeOptions, ViewTarget } from './runtime-options.js';
 import type { UpstreamFactory } from './upstream-factory.js';
 import { UpstreamLimits } from './upstream-limits.js';
-import { UpstreamPools } from './upstream-pools.js';
+import { Pool, UpstreamPools } from './upstream-pools.js';
 
 /** What the serving state needs of its runtime (./runtime.ts). */
 export interface ServingNeeds {
@@ -62,7 +62,7 @@ export class ServingState implements ConfigFollowers {
       env: needs.env,
       logger: needs.logger,
       forgetView: (view) => {
-        for (const era of ['legacy', 'modern'] as const) this.sharedHubs.delete(`${era}:${view}`);
+        for (const pool of this.pools.sharedPools) this.sharedHubs.delete(`${pool.era}:${view}`);
       },
     });
     this.clientHubs = new ClientHubs({
@@ -81,12 +81,12 @@ export class ServingState implements ConfigFollowers {
    * roots (`downstream`), so that what a server asks during a call reaches that client and no other.
    */
   openHub(view: ViewTarget, options: OpenHubOptions = {}): Promise<ProxyHub> {
-    if (!options.shared || typeof view === 'object') return this.makeHub(view, options, new Map(), true);
-    const era = options.era ?? 'legacy';
-    const key = `${era}:${view ?? ''}`;
+    if (!options.shared || typeof view === 'object') return this.makeHub(view, options, new Pool(options.era), true);
+    const pool = this.pools.shared[options.era ?? 'legacy'];
+    const key = `${pool.era}:${view ?? ''}`;
     let hub = this.sharedHubs.get(key);
     if (!hub) {
-      hub = this.makeHub(view, { ...options, era }, this.pools.shared[era], false);
+      hub = this.makeHub(view, options, pool, false);
       this.sharedHubs.set(key, hub);
     }
     return hub;
@@ -177,7 +177,7 @@ export class ServingState implements ConfigFollowers {
     await this.pools.close();
   }
 
-  private async makeHub(view: ViewTarget, options: OpenHubOptions, pool: Map<string, Upstream>, owns: boolean): Promise<ProxyHub> {
+  private async makeHub(view: ViewTarget, options: OpenHubOptions, pool: Pool, owns: boolean): Promise<ProxyHub> {
     const { configs, upstreams } = this.needs;
     // A reload that ran while this hub was being made did not see it: it is re-pointed below.
     const generation = configs.live.currentGeneration;
@@ -190,9 +190,13 @@ export class ServingState implements ConfigFollowers {
     // Only mcpkit's own tools are described by their group (all of them: a reload may add a group's tools).
     const groups = resolved.local.length || configs.followed ? await this.needs.groups() : [];
     const { serverForCaller } = await import('../config/schema/client-credentials.js');
-    // Each connection is made for the hub's caller as the config says now: its own credentials, or refused a per_client server.
+    // Each connection is made for the hub's caller as the config says now (its own credentials, or
+    // refused a per_client server), and for the era of the pool it goes into.
     const make = (server: ResolvedView['servers'][number]) =>
-      upstreams.make(Upstream, serverForCaller(server, this.clientHubs.identityOf(options.client), this.needs.options.perClient === true), options);
+      upstreams.make(Upstream, serverForCaller(server, this.clientHubs.identityOf(options.client), this.needs.options.perClient === true), {
+        ...options,
+        era: pool.era,
+      });
     // Synchronously from here: a shared server is made once, whichever view asks first.
     for (const server of resolved.servers) pooled(pool, server, make);
     const live = configs.followed && typeof view !== 'object' && (options.shared || options.downstream || options.client !== undefined);

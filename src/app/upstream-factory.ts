@@ -18,7 +18,7 @@ export interface UpstreamWish {
   oneOff?: boolean;
   downstream?: DownstreamRelay;
   oauth?: UpstreamOAuth;
-  era?: ClientEra;
+  era?: ClientEra | undefined;
   /** Told each time the upstream connects (OwnHubs: a client's own connections waking). */
   woke?: () => void;
   limit?: ConnectLimit;

@@ -1,12 +1,23 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ReloadPlan } from '../config/reload-plan.js';
+import type { ClientEra } from '../proxy/eras/era.js';
 import type { Upstream, UpstreamStatus } from '../proxy/upstream/upstream.js';
 
 /** How long a removed or changed server's calls in flight may still run before its connection closes. */
 export const RETIRE_GRACE_MS = 5_000;
 
-/** A pool of upstream connections by server name: the ones `serve` shares per client era, or a client's own. */
-export type Pool = Map<string, Upstream>;
+/**
+ * A pool of upstream connections by server name: the ones `serve` shares per client era, or a
+ * client's or a terminal command's own. It carries the era of the clients its connections serve
+ * (proxy/eras/era.ts: what a connection offers and how it meets an `auto` server): every
+ * connection made into it is made for that era, so no caller threads the era past the pool.
+ * Undefined: a terminal's, which meets each server in whatever era it speaks.
+ */
+export class Pool extends Map<string, Upstream> {
+  constructor(readonly era?: ClientEra) {
+    super();
+  }
+}
 
 /**
  * The upstream connections a runtime holds: the pools `serve` shares (one per client era) and the
@@ -15,7 +26,9 @@ export type Pool = Map<string, Upstream>;
  * the reason its callers are told.
  */
 export class UpstreamPools {
-  readonly shared: { readonly legacy: Pool; readonly modern: Pool } = { legacy: new Map(), modern: new Map() };
+  readonly shared: Readonly<Record<ClientEra, Pool>> = { legacy: new Pool('legacy'), modern: new Pool('modern') };
+  /** The shared pools, one per client era. */
+  readonly sharedPools: readonly Pool[] = [this.shared.legacy, this.shared.modern];
   private readonly retiring = new Map<Upstream, Promise<void>>();
 
   /**
@@ -67,7 +80,7 @@ export class UpstreamPools {
       const held = u.listedLive() ? withheld?.(u.name, u.cachedTools()) : undefined;
       return held === undefined ? u.status() : { ...u.status(), withheld: held };
     };
-    const era = (u: Upstream, name: 'legacy' | 'modern') => {
+    const era = (u: Upstream, name: ClientEra) => {
       const { state, reconnect_attempts } = u.status();
       return { era: name, state, reconnect_attempts };
     };
@@ -81,7 +94,7 @@ export class UpstreamPools {
 
   /** Closes every connection, retiring ones too (they get no grace period at exit). */
   async close(): Promise<void> {
-    const all = [...this.shared.legacy.values(), ...this.shared.modern.values(), ...this.retiring.keys()];
+    const all = [...this.sharedPools.flatMap((pool) => [...pool.values()]), ...this.retiring.keys()];
     await Promise.allSettled(all.map((u) => u.close()));
   }
 }

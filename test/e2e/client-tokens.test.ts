@@ -215,11 +215,11 @@ describe.concurrent('clients set, 403s, --who and clients list', () => {
       // The audit log is written in batches after the answer went out: the list waits for the call's line.
       type Listed = { last_seen_from: string; clients: { last_seen: string | null }[] };
       let seen: Listed | undefined;
-      const listed = async () => {
+      const seenOnce = async () => {
         seen = JSON.parse((await run(['clients', 'list', '--json'])).stdout) as Listed;
         return seen.clients[0]!.last_seen !== null;
       };
-      expect(await waitFor(listed, 10_000, 100)).toBe(true);
+      expect(await waitFor(seenOnce, 10_000, 100)).toBe(true);
       expect(seen!.last_seen_from).toBe('audit log');
       expect(Date.parse(seen!.clients[0]!.last_seen!)).toBeGreaterThan(Date.now() - 60_000);
 
