@@ -258,7 +258,8 @@ describe.concurrent('mcpkit daemon', () => {
     expect((await here(['daemon', 'status'])).code).toBe(1);
     const again = await mcpkit(['daemon', 'start']);
     expect(again.code, again.stderr).toBe(0);
-  }, 60_000);
+    // Six processes one after another, two of them daemon starts: 60 s ran out at load 20.
+  }, 120_000);
 
   it('a daemon of another build is never used: commands do the work themselves; start (and daemon: auto) replace it', async ({ onTestFinished }) => {
     const { dir, mcpkit, here, status, file } = setUp(onTestFinished, EVERYTHING);

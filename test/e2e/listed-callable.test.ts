@@ -45,10 +45,15 @@ describe('a name a client saw is never "unknown"', () => {
     expect(errorOf(dropped).message).toMatch(/Tool a__drop is no longer offered: the tools of server "a" changed/);
     expect(errorOf(dropped).hint).toMatch(/tools\/list/);
 
-    // A reload removes server b while the client holds b__other.
+    // A reload removes server b while the client holds b__other. The edit drops b's pins before it
+    // writes the config (a reader never sees an entry with approvals it lost), so serve may first
+    // withhold b's tools (a pins change) and then remove b (the config's reload): the call waits for the removal.
+    const removals: string[][] = [];
+    session.runtime.configs.live.reloaded.on((report) => void removals.push(report.plan?.servers.removed ?? []));
     const removed = await runCommand(['server', 'remove', 'b', '--config', config]);
     expect(removed.code, removed.stderr).toBe(0);
-    expect(await waitFor(async () => !(await session.client.listTools()).tools.some((t) => t.name === 'b__other'), 5000)).toBe(true);
+    expect(await waitFor(() => removals.some((names) => names.includes('b')), 10_000)).toBe(true);
+    expect((await session.client.listTools()).tools.map((t) => t.name)).not.toContain('b__other');
     const gone = (await session.client.callTool({ name: 'b__other', arguments: {} })) as CallToolResult;
     expect(gone.isError).toBe(true);
     expect(errorOf(gone).message).toMatch(/no longer offered: the tools of server "b" changed/);
