@@ -1,5 +1,6 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { SendFacts } from './closed-before-answer.js';
+import { endStaleConnections, followConnections } from './idle-connections.js';
 
 /** undici's dispatcher interface, as much of it as mcpkit uses (Node bundles undici without exporting it). */
 export interface Dispatcher {
@@ -51,6 +52,7 @@ export class WatchedSend implements Dispatcher, SendFacts {
 
   constructor(private readonly inner: Dispatcher) {
     listen();
+    followConnections();
   }
 
   dispatch(options: object, handler: Record<string, unknown>): boolean {
@@ -60,6 +62,9 @@ export class WatchedSend implements Dispatcher, SendFacts {
       if (this.socket) answered.add(this.socket);
       return started?.call(handler);
     };
+    // Never on a connection the server may be closing as idle (./idle-connections.ts).
+    const origin = (options as { origin?: unknown }).origin;
+    if (origin !== undefined) endStaleConnections(String(origin), this.inner);
     nowDispatching(this);
     try {
       return this.inner.dispatch(options, handler);
