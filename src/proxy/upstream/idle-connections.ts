@@ -1,7 +1,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
-import { keepAliveHintMs, keepTimingOf, pastKeeping, type KeepTiming } from './keep-alive-timing.js';
-import { poolOptions } from './resend-agent.js';
+import { isKeepAliveName, keepAliveHintMs, keepTimingOf, pastKeeping, type HeaderText, type KeepTiming } from './keep-alive-timing.js';
+import { poolOptions } from './pool-options.js';
 
 /**
  * The idle connections of undici's pools, by origin, so that a request to an HTTP upstream is never
@@ -89,12 +89,14 @@ function forget(socket: object, connection: Connection): void {
 function hintOf(headers: unknown): number | undefined {
   if (!Array.isArray(headers)) return undefined;
   for (let i = 0; i + 1 < headers.length; i += 2) {
-    const name = headers[i] as { length?: number } | undefined;
-    // Only a name of keep-alive's length is read as text: most answers have none.
-    if (name?.length === 10 && String(name).toLowerCase() === 'keep-alive') return keepAliveHintMs(String(headers[i + 1]));
+    const name: unknown = headers[i];
+    const value: unknown = headers[i + 1];
+    if (isHeaderText(name) && isHeaderText(value) && isKeepAliveName(name)) return keepAliveHintMs(value);
   }
   return undefined;
 }
+
+const isHeaderText = (text: unknown): text is HeaderText => typeof text === 'string' || text instanceof Uint8Array;
 
 /**
  * Destroys the idle connections to `origin` that have been idle past their keeping under `pool`'s

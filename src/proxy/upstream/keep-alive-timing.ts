@@ -24,8 +24,7 @@ export const UNDICI_KEEP_TIMING: KeepTiming = { defaultMs: 4_000, thresholdMs: 2
 
 /** The timing of a pool made with these options (undici's Agent options), its defaults where they name none or an unusable value. */
 export function keepTimingOf(options: Record<string, unknown>): KeepTiming {
-  const pick = (value: unknown, fallback: number, least: number) =>
-    typeof value === 'number' && Number.isFinite(value) && value >= least ? value : fallback;
+  const pick = (value: unknown, fallback: number, least: number) => (typeof value === 'number' && Number.isFinite(value) && value >= least ? value : fallback);
   return {
     defaultMs: pick(options.keepAliveTimeout, UNDICI_KEEP_TIMING.defaultMs, 1),
     thresholdMs: pick(options.keepAliveTimeoutThreshold, UNDICI_KEEP_TIMING.thresholdMs, 0),
@@ -33,12 +32,39 @@ export function keepTimingOf(options: Record<string, unknown>): KeepTiming {
   };
 }
 
-const TIMEOUT = /timeout=(\d+)/;
+/** A header's name or value as undici hands it over: raw bytes (Node 20's undici) or text. */
+export type HeaderText = string | Uint8Array;
 
-/** The idle time, in ms, a `Keep-Alive` header's value names (`timeout=5` is 5000), read as undici reads it; none: undefined. */
-export function keepAliveHintMs(value: string): number | undefined {
-  const found = TIMEOUT.exec(value);
-  return found ? Number.parseInt(found[1]!, 10) * 1_000 : undefined;
+/** Read byte by byte, not decoded: decoding each name of each answer costs more than the rest of the watch. */
+const codeAt = (text: HeaderText, i: number): number => (typeof text === 'string' ? text.charCodeAt(i) : text[i]!);
+const lower = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code);
+/** Whether `word` is in `text` at `at`: in any case (a header name), or exactly (undici's `timeout=`). */
+const isAt = (text: HeaderText, at: number, word: string, anyCase: boolean): boolean => {
+  if (at + word.length > text.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    const code = codeAt(text, at + i);
+    if ((anyCase ? lower(code) : code) !== word.charCodeAt(i)) return false;
+  }
+  return true;
+};
+
+/** True for the name `Keep-Alive`, in any case. */
+export function isKeepAliveName(name: HeaderText): boolean {
+  return name.length === 10 && isAt(name, 0, 'keep-alive', true);
+}
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+/** The idle time, in ms, a `Keep-Alive` header's value names (`timeout=5` is 5000), read as undici reads it (the first `timeout=` with digits); none: undefined. */
+export function keepAliveHintMs(value: HeaderText): number | undefined {
+  for (let at = 0; at < value.length; at++) {
+    if (!isAt(value, at, 'timeout=', false)) continue;
+    let seconds = 0;
+    let i = at + 8;
+    for (; i < value.length && isDigit(codeAt(value, i)); i++) seconds = seconds * 10 + codeAt(value, i) - 48;
+    if (i > at + 8) return seconds * 1_000;
+  }
+  return undefined;
 }
 
 /** How long a connection whose last answer gave this hint (undefined: none) may stay idle and still carry a request; 0: none. */

@@ -39,8 +39,10 @@ function listen(): void {
 }
 
 /**
- * The dispatcher one fetch sends with: the shared one, noting what ./closed-before-answer.ts needs
- * (whether the connection had carried an earlier answer, whether a byte of this answer arrived).
+ * The dispatcher one fetch sends with: the shared one, after ending the connections of the
+ * request's origin idle past their keeping (./idle-connections.ts), noting what
+ * ./closed-before-answer.ts needs (whether the connection had carried an earlier answer, whether
+ * a byte of this answer arrived).
  * One small object per request, which is also where its facts are kept: the init's dispatcher is
  * the only thing a fetch call and undici's dispatch share. Only `onResponseStarted` of undici's
  * handler is wrapped (no Proxy: its other members are read as they are).

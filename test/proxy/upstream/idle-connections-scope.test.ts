@@ -84,7 +84,8 @@ function blockPastClientKeeping(): void {
   while (performance.now() < until) Atomics.wait(pause, 0, 0, 20);
 }
 
-const post = (send: ReturnType<typeof upstreamFetch>, url: URL) => send(url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } }) });
+const post = (send: ReturnType<typeof upstreamFetch>, url: URL) =>
+  send(url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } }) });
 const sender = (url: URL) =>
   upstreamFetch(
     (input, init) => fetch(input, init),

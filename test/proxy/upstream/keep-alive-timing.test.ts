@@ -1,17 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { keepAliveHintMs, keepTimingOf, keptForMs, pastKeeping, UNDICI_KEEP_TIMING } from '../../../src/proxy/upstream/keep-alive-timing.js';
+import { isKeepAliveName, keepAliveHintMs, keepTimingOf, keptForMs, pastKeeping, UNDICI_KEEP_TIMING } from '../../../src/proxy/upstream/keep-alive-timing.js';
 
-describe('keepAliveHintMs (a Keep-Alive header read as undici reads it)', () => {
+describe('keepAliveHintMs (a Keep-Alive header read as undici reads it: the first timeout= with digits)', () => {
   it.each([
     ['timeout=5', 5_000],
     ['timeout=5, max=1000', 5_000],
     ['max=100, timeout=60', 60_000],
     ['timeout=0', 0],
+    ['timeout=, timeout=7', 7_000],
+    ['timeout=12abc', 12_000],
+    ['Timeout=5', undefined],
     ['max=5', undefined],
     ['', undefined],
+    ['timeout=', undefined],
     ['timeout=abc', undefined],
-  ])('%j is %j ms', (value, ms) => {
+  ])('%j is %j ms, as text and as the raw bytes undici hands over', (value, ms) => {
     expect(keepAliveHintMs(value)).toBe(ms);
+    expect(keepAliveHintMs(Buffer.from(value, 'latin1'))).toBe(ms);
+    expect(keepAliveHintMs(new Uint8Array(Buffer.from(value, 'latin1')))).toBe(ms);
+  });
+});
+
+describe('isKeepAliveName', () => {
+  it.each([
+    ['keep-alive', true],
+    ['Keep-Alive', true],
+    ['KEEP-ALIVE', true],
+    ['keep_alive', false],
+    ['keep-alivex', false],
+    ['connection', false],
+    ['', false],
+  ])('%j: %j, as text and as bytes', (name, is) => {
+    expect(isKeepAliveName(name)).toBe(is);
+    expect(isKeepAliveName(Buffer.from(name, 'latin1'))).toBe(is);
   });
 });
 
