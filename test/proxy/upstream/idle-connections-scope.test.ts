@@ -130,10 +130,11 @@ describe('the end of idle connections before a request', () => {
     const undici = undiciSays(upstream, () => watched);
     try {
       await (await post(send, upstream)).text();
-      // Another host's fetch, as the OAuth fetch makes, through the same shared pool.
-      expect((await fetch(elsewhere, { method: 'POST', body: '{}' })).status).toBe(200);
-      watched.push(undici.sockets(elsewhere)[0]!, undici.sockets(upstream)[0]!);
       await new Promise((resolve) => setTimeout(resolve, 50));
+      // Another host's fetch, as the OAuth fetch makes, through the same shared pool; its answer
+      // over, the loop is blocked at once, so that undici's own timer cannot have ended it.
+      expect(await (await fetch(elsewhere, { method: 'POST', body: '{}' })).text()).toBe('{}');
+      watched.push(undici.sockets(elsewhere)[0]!, undici.sockets(upstream)[0]!);
       blockPastClientKeeping();
       await (await post(send, upstream)).text();
       // As the upstream's request was dispatched: its own idle connection was ended, the other origin's, as idle, was not.
