@@ -3,6 +3,10 @@
  * the server closed as idle (its keepAliveTimeout; Node's is 5 s) just as mcpkit sent a request on
  * it. undici keeps an idle connection until its own timer ends it, and that timer runs late on a
  * loaded machine, so under load a request can be written on a connection the server is closing.
+ * ./idle-connections.ts ends such connections before a request is dispatched, by undici's own
+ * rule; the race is still met with a server that closes sooner than its `Keep-Alive` hint says
+ * (or than undici's 4 s, without one), or when the client read an answer's end late by more than
+ * undici's margin (2 s).
  *
  * What the client knows when such a request fails before a byte of its answer: only that the
  * connection ended. It does NOT know whether the server's handler read the request: TCP says

@@ -1,3 +1,4 @@
+import { poolOptions } from './pool-options.js';
 import type { Dispatcher } from './watched-send.js';
 
 /** undici's Agent, as much of it as a resend uses. */
@@ -26,13 +27,6 @@ export function resendAgent(shared: Dispatcher | undefined): OneRequestPool | un
   } catch {
     return undefined; // a dispatcher set by someone else, whose options are not an Agent's: the shared pool then
   }
-}
-
-/** The options undici's Agent was made with (it keeps them under its own `Symbol('options')`); none found: the defaults. */
-export function poolOptions(agent: object): object {
-  const key = Object.getOwnPropertySymbols(agent).find((symbol) => symbol.description === 'options');
-  const options = key === undefined ? undefined : (agent as Record<symbol, unknown>)[key];
-  return options && typeof options === 'object' ? { ...options } : {};
 }
 
 /** The dispatcher a resent fetch sends with: undici's Agent, destroyed once no request of it is under way. */

@@ -7,9 +7,12 @@ import { WatchedSend, type Dispatcher } from './watched-send.js';
 /**
  * The fetch an HTTP upstream's transport sends with (streamable HTTP and SSE alike), over the
  * fetch it would use otherwise (the OAuth one, or Node's):
+ *  - no request is written on a connection idle past undici's keeping, which the server may be
+ *    closing: such connections of its origin are ended first (./idle-connections.ts, by WatchedSend);
  *  - a side-effect-free request (./resend-safe.ts; never a tools/call) that failed because the
  *    server ended a reused connection before a byte of the answer (./closed-before-answer.ts: the
- *    keep-alive race, or a server that read it and failed) is sent once more, on a new connection;
+ *    keep-alive race with a server that closes sooner than it said, or a server that read it and
+ *    failed) is sent once more, on a new connection;
  *  - every failure to reach the upstream's own origin is told to `failed`, so that a handshake
  *    whose deadline passed while the machine was too busy to read the failure reports the failure,
  *    not a timeout (./handshake-deadline.ts). Failures of other hosts (an OAuth server's metadata)

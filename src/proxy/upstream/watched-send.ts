@@ -1,5 +1,6 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { SendFacts } from './closed-before-answer.js';
+import { endStaleConnections, followConnections } from './idle-connections.js';
 
 /** undici's dispatcher interface, as much of it as mcpkit uses (Node bundles undici without exporting it). */
 export interface Dispatcher {
@@ -38,8 +39,10 @@ function listen(): void {
 }
 
 /**
- * The dispatcher one fetch sends with: the shared one, noting what ./closed-before-answer.ts needs
- * (whether the connection had carried an earlier answer, whether a byte of this answer arrived).
+ * The dispatcher one fetch sends with: the shared one, after ending the connections of the
+ * request's origin idle past their keeping (./idle-connections.ts), noting what
+ * ./closed-before-answer.ts needs (whether the connection had carried an earlier answer, whether
+ * a byte of this answer arrived).
  * One small object per request, which is also where its facts are kept: the init's dispatcher is
  * the only thing a fetch call and undici's dispatch share. Only `onResponseStarted` of undici's
  * handler is wrapped (no Proxy: its other members are read as they are).
@@ -51,6 +54,7 @@ export class WatchedSend implements Dispatcher, SendFacts {
 
   constructor(private readonly inner: Dispatcher) {
     listen();
+    followConnections();
   }
 
   dispatch(options: object, handler: Record<string, unknown>): boolean {
@@ -60,6 +64,9 @@ export class WatchedSend implements Dispatcher, SendFacts {
       if (this.socket) answered.add(this.socket);
       return started?.call(handler);
     };
+    // Never on a connection the server may be closing as idle (./idle-connections.ts).
+    const origin = (options as { origin?: unknown }).origin;
+    if (origin !== undefined) endStaleConnections(String(origin), this.inner);
     nowDispatching(this);
     try {
       return this.inner.dispatch(options, handler);

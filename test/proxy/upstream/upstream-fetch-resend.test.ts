@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect as connectSocket, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamFetch } from '../../../src/proxy/upstream/upstream-fetch.js';
-import { poolOptions } from '../../../src/proxy/upstream/resend-agent.js';
+import { poolOptions } from '../../../src/proxy/upstream/pool-options.js';
 import { freePort, waitFor } from '../../helpers/upstreams.js';
 
 /**
