@@ -1,10 +1,35 @@
-import { accessSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
-import { cacheFileName, cachesToPrune, codeCachePlace, isPrivateDir, isPrivateFile, scriptHash, userCacheRoot, type PathFacts, type Place } from './code-cache-place.js';
+import {
+  cacheFileName,
+  cachesToPrune,
+  codeCachePlace,
+  isPrivateDir,
+  isPrivateFile,
+  scriptHash,
+  userCacheRoot,
+  type PathFacts,
+  type Place,
+} from './code-cache-place.js';
 
 /**
  * Loads an entry of dist/cli from its script form (`NAME.script.cjs`, written by
