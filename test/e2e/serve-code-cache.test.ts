@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -83,6 +83,23 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(damaged.stderr).toContain(`serve-fast-path written: ${file}`);
     expect(readFileSync(file).equals(garbage)).toBe(false);
     expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file });
+  }, 180_000);
+
+  it('a cache others could have written, or a link to one, is never given to V8: it is made anew', async () => {
+    const pkg = packageCopy();
+    const { file } = said(await serveOnce(pkg));
+    chmodSync(file, 0o666);
+    const writable = await serveOnce(pkg);
+    expect(said(writable)).toEqual({ what: 'absent', file });
+    expect(writable.stderr).toContain(`written: ${file}`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const elsewhere = join(tempDir(), 'cache');
+    renameSync(file, elsewhere);
+    symlinkSync(elsewhere, file);
+    const linked = await serveOnce(pkg);
+    expect(said(linked)).toEqual({ what: 'absent', file });
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
   }, 180_000);
 
   it("code another user owns (or this user cannot write): the cache goes to the user's own cache folder", async () => {
