@@ -49,8 +49,10 @@ import {
  */
 export async function loadEntry(entry: string): Promise<Record<string, unknown>> {
   // A person debugging gets the modules their source maps are for (Node maps no vm script's stack).
-  const why = process.env.MCPKIT_CODE_CACHE === 'off' ? 'MCPKIT_CODE_CACHE=off' : sourceMapsOn() ? 'source maps are on' : undefined;
-  if (why === undefined) return runCachedScript(entry, fileURLToPath(new URL(`./${entry}.script.cjs`, import.meta.url)));
+  const body = fileURLToPath(new URL(`./${entry}.script.cjs`, import.meta.url));
+  const text = process.env.MCPKIT_CODE_CACHE === 'off' || sourceMapsOn() ? undefined : readIfThere(body);
+  if (text !== undefined) return runCachedScript(entry, body, text);
+  const why = process.env.MCPKIT_CODE_CACHE === 'off' ? 'MCPKIT_CODE_CACHE=off' : sourceMapsOn() ? 'source maps are on' : `${body} is missing`;
   say(`${entry} not cached: ${why}; running its ES module`);
   return (await import(new URL(`./${entry}.js`, import.meta.url).href)) as Record<string, unknown>;
 }
@@ -60,8 +62,17 @@ function sourceMapsOn(): boolean {
   return on ?? [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--enable-source-maps');
 }
 
-function runCachedScript(entry: string, body: string): Record<string, unknown> {
-  const text = readFileSync(body, 'utf8');
+/** The script's text; undefined when a build or an install left it out (the ES modules run instead). */
+function readIfThere(body: string): string | undefined {
+  try {
+    return readFileSync(body, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function runCachedScript(entry: string, body: string, text: string): Record<string, unknown> {
   const hash = scriptHash(text.slice(0, text.indexOf('\n')));
   const place: Place = hash ? cachePlace(dirname(body)) : { why: `${body} has no build hash on its first line` };
   const file = place.dir === undefined ? undefined : join(place.dir, cacheFileName(entry, hash!, process.versions.v8));
@@ -167,9 +178,12 @@ function keepWhenStarted(script: Script, file: string, entry: string): void {
 function writeCache(script: Script, file: string, entry: string): void {
   const scratch = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(scratch, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+    const started = performance.now();
+    const data = script.createCachedData();
+    const took = performance.now() - started;
+    writeFileSync(scratch, data, { mode: 0o600, flag: 'wx' });
     renameSync(scratch, file);
-    say(`${entry} written: ${file}`);
+    say(`${entry} written: ${file} (${data.length} bytes, made in ${took.toFixed(0)} ms)`);
     prune(dirname(file), entry, basename(file));
   } catch (error) {
     rmSync(scratch, { force: true });

@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, lstatSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -144,12 +144,17 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file: join(pkg, 'dist/cli', caches[0]!) });
   }, 120_000);
 
-  it('MCPKIT_CODE_CACHE=off runs the ES modules, and keeps no cache', async () => {
+  it('MCPKIT_CODE_CACHE=off, or an install without the script, runs the ES modules and keeps no cache', async () => {
     const pkg = packageCopy();
     const off = await serveOnce(pkg, { MCPKIT_CODE_CACHE: 'off' });
     expect(off.code).toBe(0);
     expect(off.stderr).toContain('serve-fast-path not cached: MCPKIT_CODE_CACHE=off; running its ES module');
     expect(off.tools.length).toBeGreaterThan(0);
+    rmSync(join(pkg, 'dist/cli/serve-fast-path.script.cjs'));
+    const without = await serveOnce(pkg);
+    expect(without.code).toBe(0);
+    expect(without.stderr).toContain(`serve-fast-path not cached: ${pkg}/dist/cli/serve-fast-path.script.cjs is missing; running its ES module`);
+    expect(without.tools).toEqual(off.tools);
     expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
   }, 120_000);
 });
