@@ -33,18 +33,18 @@ import {
 
 /**
  * Loads an entry of dist/cli from its script form (`NAME.script.cjs`, written by
- * scripts/build-scripts.mjs) with V8's code cache, or as the ES module `NAME.js` when the cache is
- * turned off or source maps are on. Node 20 caches no ES module, and compiling serve's modules was 13-16% of
- * its start, more with the functions a start compiles as it runs them; a cache made after start-up
- * holds those too. The script is the entry bundled as CommonJS; this compiles it in a function
- * (module scope, strict, as an ES module's), with `import.meta.url` and `import()` of a file given
- * by this module. Returns the entry's exports.
+ * scripts/build-scripts.mjs) with V8's code cache; as the ES module `NAME.js` when the cache is
+ * turned off, source maps are on or the script is missing. Node 20 caches no ES module, and
+ * compiling serve's modules was 13-16% of its start, more with the functions a start compiles as
+ * it runs them; a cache made after start-up holds those too. The script is the entry bundled as
+ * CommonJS; this compiles it in a function (module scope, strict, as an ES module's), with
+ * `import.meta.url` and `import()` of a file given by this module. Returns the entry's exports.
  *
  * The cache is made once, where code-cache-place.ts allows: a second after start (start-up's
- * compiled functions in it), or at exit if that comes first; written whole, then renamed, so
- * processes starting together never read half of one. A cache V8 rejects (another V8, other
- * flags, a damaged file) is replaced the same way. Nothing here fails a start: without a cache
- * the script compiles as any script does. `MCPKIT_DEBUG_CODE_CACHE=1` says on stderr what
+ * compiled functions in it), or at a successful exit if that comes first; written whole, then
+ * renamed, so processes starting together never read half of one. A cache V8 rejects (another
+ * V8, other flags, a damaged file) is replaced the same way. Nothing here fails a start: without
+ * a cache the script compiles as any script does. `MCPKIT_DEBUG_CODE_CACHE=1` says on stderr what
  * happened (never stdout: serve speaks MCP there).
  */
 export async function loadEntry(entry: string): Promise<Record<string, unknown>> {
