@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempDir } from './cli.js';
 
@@ -14,5 +14,7 @@ export function packageCopy(): string {
   cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
   cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true, filter: (from) => !/\.(map|v8cache|tmp)$/.test(from) });
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  // As an install is, whatever this machine's umask: the user's alone (a folder others may write keeps no cache).
+  chmodSync(join(root, 'dist/cli'), 0o755);
   return root;
 }
