@@ -61,7 +61,9 @@ function compileMatching(q: SearchQuery): CompiledQuery {
   const literal = q.ignoreCase ? undefined : requiredLiteral(source);
   const longLine = { chars: LONG_LINE, test: longLineTest(re) };
   const asciiLiteral = !q.regex && !q.word && patterns.length === 1 ? { asciiLiteral: q.query } : {};
-  const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, { ...asciiLiteral, longLine });
+  // An expression the linear engine runs has no lookaround or backreference: it sees only its line.
+  const wholeText = literal || backtracks ? {} : { wholeText: longLineTest(new RegExp(re.source, `${re.flags}m`)) };
+  const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, { ...asciiLiteral, longLine, ...wholeText });
   // Literals have nothing to backtrack over, and the word edges around them are one character
   // each: only a caller's own expression may backtrack without bound (V8's linear engine refuses
   // lookaround and the i flag, not what they cost here).
