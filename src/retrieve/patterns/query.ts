@@ -62,7 +62,8 @@ function compileMatching(q: SearchQuery): CompiledQuery {
   const longLine = { chars: LONG_LINE, test: longLineTest(re) };
   const asciiLiteral = !q.regex && !q.word && patterns.length === 1 ? { asciiLiteral: q.query } : {};
   // An expression the linear engine runs has no lookaround or backreference: it sees only its line.
-  const wholeText = literal || backtracks ? {} : { wholeText: longLineTest(new RegExp(re.source, `${re.flags}m`)) };
+  const whole = new RegExp(re.source, `${re.flags}m`);
+  const wholeText = literal || backtracks ? {} : { wholeText: (text: string) => whole.test(text) };
   const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, { ...asciiLiteral, longLine, ...wholeText });
   // Literals have nothing to backtrack over, and the word edges around them are one character
   // each: only a caller's own expression may backtrack without bound (V8's linear engine refuses
