@@ -82,6 +82,16 @@ describe('the cost of a file without a match', () => {
     expect(decode.mock.calls.length).toBeLessThanOrEqual(2);
   });
 
+  it('is one decoding for a case-insensitive expression too (V8 runs it on its backtracking engine, but it sees only its line)', () => {
+    const bytes = Buffer.from('A LINE WITHOUT A DATE IN IT\n'.repeat(500));
+    const decode = vi.spyOn(Buffer.prototype, 'toString');
+    expect(found(bytes, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', true)).toEqual([]);
+    expect(decode.mock.calls.length).toBeLessThanOrEqual(2);
+    decode.mockRestore();
+    const dated = Buffer.from('x\nSome 2024-01-02T date\n');
+    expect(found(dated, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', true)).toEqual(['2:Some 2024-01-02T date']);
+  });
+
   it('leaves an expression with lookaround to line-by-line testing (the text around a line would change its answer)', () => {
     // foo(?!\s) holds at the end of the line "foo" but not before its newline in the whole text.
     const bytes = Buffer.from('foo\nfoo bar\n');

@@ -61,9 +61,8 @@ function compileMatching(q: SearchQuery): CompiledQuery {
   const literal = q.ignoreCase ? undefined : requiredLiteral(source);
   const longLine = { chars: LONG_LINE, test: longLineTest(re) };
   const asciiLiteral = !q.regex && !q.word && patterns.length === 1 ? { asciiLiteral: q.query } : {};
-  // An expression the linear engine runs has no lookaround or backreference: it sees only its line.
   const whole = new RegExp(re.source, `${re.flags}m`);
-  const wholeText = literal || backtracks ? {} : { wholeText: (text: string) => whole.test(text) };
+  const wholeText = literal || (backtracks && !seesOnlyItsLine(source)) ? {} : { wholeText: (text: string) => whole.test(text) };
   const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, { ...asciiLiteral, longLine, ...wholeText });
   // Literals have nothing to backtrack over, and the word edges around them are one character
   // each: only a caller's own expression may backtrack without bound (V8's linear engine refuses
@@ -74,6 +73,21 @@ function compileMatching(q: SearchQuery): CompiledQuery {
   // What the expression requires, from the pattern itself: -w's edges around it require nothing more.
   const gramGroups = patterns.length === 1 && q.regex ? regexGramGroups(either) : undefined;
   return { matcher, ...(gramGroups ? { gramGroups } : {}), ...bound };
+}
+
+/**
+ * Whether an expression looks at nothing outside the text it matches (but its line's edges): no
+ * lookaround, no backreference, which is what V8's linear engine refuses, the i flag aside (an
+ * expression it takes only without i is one of these too). Such an expression can be tested on
+ * a file's whole text first (first-candidate.ts).
+ */
+function seesOnlyItsLine(source: string): boolean {
+  try {
+    new RegExp(source, 'l');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function checkCompiles(pattern: string, flags: string): void {
