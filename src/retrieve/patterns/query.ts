@@ -81,9 +81,10 @@ function compileMatching(q: SearchQuery): CompiledQuery {
  * expression it takes only without i is one of these too). Such an expression can be tested on
  * a file's whole text first (first-candidate.ts).
  */
+const LINEAR_FLAG = 'l'; // the linear engine's flag (bounded.ts linearEngine), which linters do not know
 function seesOnlyItsLine(source: string): boolean {
   try {
-    new RegExp(source, 'l');
+    new RegExp(source, LINEAR_FLAG);
     return true;
   } catch {
     return false;
