@@ -13,6 +13,8 @@
 # To the host, fields ended by NUL: token, kind, server URL, folder, then `env -0`, then an empty
 # field. From the host: what the client printed (no NUL in it), a NUL, the client's status, "\n".
 set -u
+# A host that refuses the token hangs up mid-request: say so below, rather than die of SIGPIPE.
+trap '' PIPE
 port=$1 kind=$2 url=${!#}
 if ! exec 3<>"/dev/tcp/127.0.0.1/$port"; then
   echo "forward.sh: no client host at 127.0.0.1:$port" >&2
@@ -22,7 +24,7 @@ fi
   printf '%s\0' "${MCPKIT_CLIENT_HOST_TOKEN-}" "$kind" "$url" "$PWD"
   env -0
   printf '\0'
-} >&3
+} >&3 2>/dev/null
 said='' status=''
 IFS= read -r -d '' said <&3
 IFS= read -r status <&3
