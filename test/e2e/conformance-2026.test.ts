@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { outputOf } from '../helpers/cli.js';
 import { freePort } from '../helpers/upstreams.js';
-import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed, TASK_SCENARIOS, throughMcpkit } from '../helpers/conformance-kit.js';
+import {
+  conformanceRequired as required,
+  kit2026 as kit,
+  kit2026Installed as installed,
+  kitRunEnv,
+  TASK_SCENARIOS,
+  throughMcpkit,
+} from '../helpers/conformance-kit.js';
 import { directBaselineAsked } from '../helpers/conformance-verdicts.js';
 
 /**
@@ -60,7 +67,7 @@ function failuresOf(proxied: Map<string, Map<string, boolean>>, exempt: string[]
 }
 
 function runKit(args: string[], scratch: string): Promise<string> {
-  return outputOf('bash', [join(kit, 'run.sh'), ...args], { cwd: scratch, env: { ...process.env, TMPDIR: scratch } });
+  return outputOf('bash', [join(kit, 'run.sh'), ...args], { cwd: scratch, env: { ...process.env, TMPDIR: scratch, ...kitRunEnv() } });
 }
 
 describe('the MCP conformance suite 0.2 (2026-07-28 and 2025-11-25) through mcpkit', () => {
