@@ -20,7 +20,8 @@ export function messageKeepingLine(line: string, wellFormed: boolean): JSONRPCMe
   const lean = leanMessage(value);
   if (lean === undefined) return parseJSONRPCMessage(value);
   const answer = lean as { id: RequestId; result?: { content?: unknown } };
-  if (wellFormed && answer.result !== undefined && Array.isArray(answer.result.content)) lines.set(answer.result, { line, message: answer as { id: RequestId; result: object } });
+  if (wellFormed && answer.result !== undefined && Array.isArray(answer.result.content))
+    lines.set(answer.result, { line, message: answer as { id: RequestId; result: object } });
   return lean;
 }
 

@@ -74,7 +74,7 @@ function scan(line: string): TopLevel | undefined {
   let afterColon = false;
   // Where the next backslash is, kept ahead of the scan (looking it up per key would be quadratic).
   let backslash = line.indexOf('\\');
-  for (let i = 0; i < line.length; ) {
+  for (let i = 0; i < line.length;) {
     const c = line.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(line, i);

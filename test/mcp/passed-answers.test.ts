@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -21,6 +21,7 @@ describe('serve --http passes an answer on as its upstream wrote it only when ev
   let url: URL;
   let session: string;
   let audit: string;
+  let heard: string;
   let nextId = 100;
   const post = (body: object) =>
     fetch(url, { method: 'POST', headers: { ...HEADERS, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
@@ -36,14 +37,19 @@ describe('serve --http passes an answer on as its upstream wrote it only when ev
   const serializedAgain = (body: string) => expect(body).toBe(JSON.stringify(JSON.parse(body)));
   /** The audit log's line of the call to `name`, once it is written. */
   const auditLine = async (name: string) => {
-    const find = () => readFileSync(audit, 'utf8').split('\n').find((l) => l.includes(`"crafted__${name}"`));
+    const find = () =>
+      readFileSync(audit, 'utf8')
+        .split('\n')
+        .find((l) => l.includes(`"crafted__${name}"`));
     expect(await waitFor(() => find() !== undefined, 10_000)).toBe(true);
     return JSON.parse(find()!) as Record<string, unknown>;
   };
 
   beforeAll(async () => {
-    audit = join(tempDir(), 'audit.jsonl');
-    const crafted = { command: process.execPath, args: [join(ROOT, 'test/fixtures/crafted-answers-server.mjs')] };
+    const dir = tempDir();
+    audit = join(dir, 'audit.jsonl');
+    heard = join(dir, 'heard.txt');
+    const crafted = { command: process.execPath, args: [join(ROOT, 'test/fixtures/crafted-answers-server.mjs'), heard] };
     served = await serveHttpInProcess(writeConfig({ mcp_servers: { crafted } }), { auditLog: audit });
     url = new URL('/mcp', served.url);
     const opened = await post({
@@ -111,5 +117,22 @@ describe('serve --http passes an answer on as its upstream wrote it only when ev
   it('never sends a line with a second JSON value after the first: the next answer is the one', async () => {
     const { id, body } = await call('two_values');
     expect(body).toBe(`{"jsonrpc": "2.0", "id": ${id}, "result": {"content": [{"type": "text", "text": "after"}]}}`);
+  });
+
+  it('cancels a call whose client went away (no AbortController of its own): the upstream is told, the audit line says so', async () => {
+    const gone = new AbortController();
+    const pending = fetch(url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'crafted__never', arguments: {} } }),
+      signal: gone.signal,
+    }).catch((error: Error) => error);
+    const lines = () => (existsSync(heard) ? readFileSync(heard, 'utf8') : '');
+    expect(await waitFor(() => /^call /m.test(lines()), 10_000)).toBe(true);
+    gone.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    const called = /^call (\S+)$/m.exec(lines())![1]!;
+    expect(await waitFor(() => lines().includes(`cancelled ${called}`), 10_000), 'the upstream was told').toBe(true);
+    expect(await auditLine('never')).toMatchObject({ outcome: 'protocol_error', error_code: 'CANCELLED' });
   });
 });

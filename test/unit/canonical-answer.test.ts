@@ -42,7 +42,10 @@ const refused: { name: string; line: string }[] = [
   { name: 'a duplicate key deep in the content', line: `{"jsonrpc":"2.0","id":${ID},"result":{"content":[{"type":"text","text":"a","text":"b"}]}}` },
   { name: 'a duplicate result', line: `{"jsonrpc":"2.0","id":${ID},"result":{"content":[]},"result":{"content":[{"type":"text","text":"b"}]}}` },
   { name: 'an integer JSON.parse rounds', line: `{"jsonrpc":"2.0","id":${ID},"result":{"content":[],"structuredContent":{"n":12345678901234567890}}}` },
-  { name: 'a number written otherwise than JSON.stringify would (1.50)', line: `{"jsonrpc":"2.0","id":${ID},"result":{"content":[],"structuredContent":{"n":1.50}}}` },
+  {
+    name: 'a number written otherwise than JSON.stringify would (1.50)',
+    line: `{"jsonrpc":"2.0","id":${ID},"result":{"content":[],"structuredContent":{"n":1.50}}}`,
+  },
   { name: 'an exponent (1e400 is Infinity)', line: `{"jsonrpc":"2.0","id":${ID},"result":{"content":[],"structuredContent":{"n":1e400}}}` },
   { name: 'minus zero', line: `{"jsonrpc":"2.0","id":${ID},"result":{"content":[],"structuredContent":{"n":-0}}}` },
   { name: 'a __proto__ key', line: `{"jsonrpc":"2.0","id":${ID},"result":{"content":[],"__proto__":{"isError":true}}}` },
