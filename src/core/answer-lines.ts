@@ -8,6 +8,13 @@ import { leanMessage } from './lean-message.js';
  * the result again. Keyed by the result object JSON.parse made: a result anything changed is a
  * new object (the hot path changes none), so it finds no line and is serialized as before.
  */
+/**
+ * Shorter lines are serialized again: below about 1 KiB JSON.stringify costs less than the check
+ * (measured: 95 bytes, 2-4 µs against 4-8; 10 KiB of text, 55-100 µs against 15-30; 1 MiB, 4-9 ms
+ * against 0.06-0.3).
+ */
+const MIN_PASSED_CHARS = 1024;
+
 const lines = new WeakMap<object, { line: string; message: { id: RequestId; result: object } }>();
 
 /**
@@ -20,7 +27,7 @@ export function messageKeepingLine(line: string, wellFormed: boolean): JSONRPCMe
   const lean = leanMessage(value);
   if (lean === undefined) return parseJSONRPCMessage(value);
   const answer = lean as { id: RequestId; result?: { content?: unknown } };
-  if (wellFormed && answer.result !== undefined && Array.isArray(answer.result.content))
+  if (wellFormed && line.length >= MIN_PASSED_CHARS && answer.result !== undefined && Array.isArray(answer.result.content))
     lines.set(answer.result, { line, message: answer as { id: RequestId; result: object } });
   return lean;
 }

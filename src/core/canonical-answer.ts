@@ -29,7 +29,6 @@ interface TopLevel {
 }
 
 const QUOTE = 34; // "
-const BACKSLASH = 92; // \
 
 /** A character of a JSON number: a digit, `-`, `+`, `.`, `e`, `E`. */
 const inNumber = (c: number) => (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
@@ -46,18 +45,31 @@ function keysIn(value: unknown): number {
   return n;
 }
 
-/** The index of the quote that closes the string opened at `open`, skipping escaped quotes. */
-function stringEnd(line: string, open: number): number {
-  let from = open + 1;
-  for (;;) {
-    const quote = line.indexOf('"', from);
-    if (quote < 0) return -1;
-    // An escaped quote follows an odd run of backslashes.
-    let run = 0;
-    while (line.charCodeAt(quote - 1 - run) === BACKSLASH) run++;
-    if (run % 2 === 0) return quote;
-    from = quote + 1;
+/** A JSON string from its opening quote: runs without quotes or backslashes, and escapes (unrolled, so one escape is one step). */
+const stringPattern = () => /"[^"\\]*(?:\\.[^"\\]*)*"/y;
+
+/**
+ * The index of the quote that closes the string opened at `open`. `backslash` is the first
+ * backslash after `open` (-1: none): a string without one ends at the next quote, found at
+ * memchr's speed; one with escapes is matched by `string` (stringPattern's, one per scan).
+ */
+function stringEnd(string: RegExp, line: string, open: number, backslash: number): number {
+  const quote = line.indexOf('"', open + 1);
+  if (quote < 0 || backslash === -1 || backslash > quote) return quote;
+  string.lastIndex = open;
+  return string.test(line) ? string.lastIndex - 1 : -1;
+}
+
+/** A number JSON.stringify writes as it stands: an integer of at most 15 digits, no leading zero, not -0. */
+function plainInteger(line: string, start: number, end: number): boolean {
+  const first = line.charCodeAt(start) === 45 ? start + 1 : start;
+  const digits = end - first;
+  if (digits === 0 || digits > 15 || (line.charCodeAt(first) === 48 && (digits > 1 || first > start))) return false;
+  for (let i = first; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
   }
+  return true;
 }
 
 /**
@@ -74,14 +86,15 @@ function scan(line: string): TopLevel | undefined {
   let afterColon = false;
   // Where the next backslash is, kept ahead of the scan (looking it up per key would be quadratic).
   let backslash = line.indexOf('\\');
+  const string = stringPattern();
   for (let i = 0; i < line.length;) {
     const c = line.charCodeAt(i);
     if (c === QUOTE) {
-      const end = stringEnd(line, i);
+      if (backslash !== -1 && backslash < i) backslash = line.indexOf('\\', i);
+      const end = stringEnd(string, line, i, backslash);
       if (end < 0) return undefined;
       if (expectKey) {
         // A key with an escape could spell `__proto__`, or `id`, in other letters.
-        if (backslash !== -1 && backslash < i) backslash = line.indexOf('\\', i);
         if (backslash !== -1 && backslash < end) return undefined;
         if (open.length === 1) topKey = line.slice(i + 1, end);
         expectKey = false;
@@ -112,8 +125,7 @@ function scan(line: string): TopLevel | undefined {
       let end = i + 1;
       while (end < line.length && inNumber(line.charCodeAt(end))) end++;
       // A number as JSON.stringify writes it is what String(Number(token)) gives back.
-      const token = line.slice(i, end);
-      if (String(Number(token)) !== token) return undefined;
+      if (!plainInteger(line, i, end) && String(Number(line.slice(i, end))) !== line.slice(i, end)) return undefined;
       if (afterColon && open.length === 1 && topKey === 'id') return undefined; // our ids are strings
       i = end;
       afterColon = false;

@@ -14,6 +14,8 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
  * as Python does: a body still spaced was passed on, a compact one was serialized again. Each
  * hostile tool below gets its own bytes back from a proxy that passes lines on without that check.
  */
+/** What the fixture adds to every text, to be over the 1 KiB below which answers are serialized again. */
+const PAD = ` ${'.'.repeat(1024)}`;
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
 
 describe('serve --http passes an answer on as its upstream wrote it only when every reader reads it alike', () => {
@@ -68,8 +70,8 @@ describe('serve --http passes an answer on as its upstream wrote it only when ev
 
   it('passes a canonical line on as it came, the id swapped, and audits the bytes of its result as sent', async () => {
     const { id, body } = await call('spaced');
-    expect(body).toBe(`{"jsonrpc": "2.0", "id": ${id}, "result": {"content": [{"type": "text", "text": "spaced"}], "isError": false}}`);
-    const result = '{"content": [{"type": "text", "text": "spaced"}], "isError": false}';
+    expect(body).toBe(`{"jsonrpc": "2.0", "id": ${id}, "result": {"content": [{"type": "text", "text": "spaced${PAD}"}], "isError": false}}`);
+    const result = `{"content": [{"type": "text", "text": "spaced${PAD}"}], "isError": false}`;
     expect(await auditLine('spaced')).toMatchObject({ outcome: 'ok', bytes_out: Buffer.byteLength(result) });
   });
 
@@ -84,7 +86,7 @@ describe('serve --http passes an answer on as its upstream wrote it only when ev
   it('serializes a result with a key twice: the client reads the isError mcpkit read', async () => {
     const { id, body } = await call('dup_key');
     serializedAgain(body);
-    expect(JSON.parse(body)).toEqual({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'dup' }], isError: true } });
+    expect(JSON.parse(body)).toEqual({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `dup${PAD}` }], isError: true } });
     expect(await auditLine('dup_key')).toMatchObject({ outcome: 'tool_error', bytes_out: Buffer.byteLength(JSON.stringify(JSON.parse(body).result)) });
   });
 
@@ -111,12 +113,12 @@ describe('serve --http passes an answer on as its upstream wrote it only when ev
     const { bytes, body } = await call('invalid_utf8');
     expect(isUtf8(bytes)).toBe(true);
     serializedAgain(body);
-    expect(JSON.parse(body).result.content[0].text).toBe('b\ufffd\ufffdad');
+    expect(JSON.parse(body).result.content[0].text).toBe(`b\ufffd\ufffdad${PAD}`);
   });
 
   it('never sends a line with a second JSON value after the first: the next answer is the one', async () => {
     const { id, body } = await call('two_values');
-    expect(body).toBe(`{"jsonrpc": "2.0", "id": ${id}, "result": {"content": [{"type": "text", "text": "after"}]}}`);
+    expect(body).toBe(`{"jsonrpc": "2.0", "id": ${id}, "result": {"content": [{"type": "text", "text": "after${PAD}"}]}}`);
   });
 
   it('cancels a call whose client went away (no AbortController of its own): the upstream is told, the audit line says so', async () => {
