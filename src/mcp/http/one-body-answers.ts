@@ -1,4 +1,3 @@
-import type { RequestId } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import { passedAnswer } from '../../core/answer-lines.js';
 import { wireError } from '../pipeline/protocol-errors.js';
@@ -12,23 +11,30 @@ import { sendJson } from './http-wire.js';
  * again. Either way it returns the bytes of the result, which the audit log records.
  */
 
-function sendText(res: ServerResponse, text: string): number {
-  const bytes = Buffer.byteLength(text);
+function sendText(res: ServerResponse, text: string, bytes: number): void {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes });
   res.end(text);
-  return bytes;
 }
 
-/** The bytes of a serialized response around its result: `{"jsonrpc":"2.0","id":ID,"result":` and `}`. */
-const envelopeBytes = (id: RequestId) => Buffer.byteLength(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":}`);
+/** The bytes of `{"jsonrpc":"2.0","id":` `,"result":` `}`, around the id and the result. */
+const ENVELOPE_BYTES = 33;
 
 export const oneBodyWriter: OneBodyWriter = {
   answer(res, id, result) {
     const passed = passedAnswer(result, id);
-    if (!passed) return sendText(res, JSON.stringify({ jsonrpc: '2.0', id, result })) - envelopeBytes(id);
+    if (!passed) {
+      // Serialized once, counted once: the result's bytes are what the audit log records.
+      const idText = JSON.stringify(id);
+      const resultText = JSON.stringify(result);
+      const resultBytes = Buffer.byteLength(resultText);
+      sendText(res, `{"jsonrpc":"2.0","id":${idText},"result":${resultText}}`, resultBytes + ENVELOPE_BYTES + Buffer.byteLength(idText));
+      return resultBytes;
+    }
     const { text, resultStart, resultEnd } = passed;
+    const bytes = Buffer.byteLength(text);
+    sendText(res, text, bytes);
     // All but what lies around the result: the envelope, as the upstream spaced it.
-    return sendText(res, text) - Buffer.byteLength(text.slice(0, resultStart)) - Buffer.byteLength(text.slice(resultEnd));
+    return bytes - Buffer.byteLength(text.slice(0, resultStart)) - Buffer.byteLength(text.slice(resultEnd));
   },
   error(res, id, error) {
     sendJson(res, 200, { jsonrpc: '2.0', id, error: wireError(error) });
