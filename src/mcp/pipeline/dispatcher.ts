@@ -221,7 +221,7 @@ export class Dispatcher implements CallPort {
         related: ctx.id,
         ...(begun.trace ? { trace: begun.trace } : {}),
       });
-      if (ctx.signal.aborted) cancelled();
+      if (ctx.signal.aborted || hook?.gone) cancelled();
     });
   }
 

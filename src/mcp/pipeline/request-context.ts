@@ -22,10 +22,10 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   /**
    * A carrier that answers without an AbortSignal of its own (the HTTP hot path saves one, and
-   * its listener, per call): the dispatcher sets `run` while the call can be cancelled, and the
-   * carrier calls it when its client goes away. `signal` is then one that never aborts.
+   * its listener, per call): when its client goes away it sets `gone` and calls `run`, which the
+   * dispatcher sets while the call can be cancelled. `signal` is then one that never aborts.
    */
-  readonly cancel?: { run?: (() => void) | undefined } | undefined;
+  readonly cancel?: { gone?: boolean; run?: (() => void) | undefined } | undefined;
   /** A 2026-07-28 request's envelope (its `_meta`); undefined for a 2025-11-25 request. */
   readonly envelope?: Readonly<Record<string, unknown>> | undefined;
   /** What a 2026-07-28 request passes on to the server it is proxied to. */

@@ -118,18 +118,17 @@ export function answerCallAsJson(
   const plan = dispatcher.plan(params, { oneBody: true });
   if (!plan.fast) return false;
   const id = m.id;
-  const cancel: { run?: () => void } = {};
-  let gone = false;
+  const cancel: { gone?: boolean; run?: () => void } = {};
   res.on('close', () => {
     if (res.writableEnded) return;
-    gone = true; // the client went away
+    cancel.gone = true; // the client went away: a call that waits for its limits' place is cancelled when it would start
     cancel.run?.();
   });
   const notify = () => Promise.resolve();
   dispatcher
     .call(params, { id, session, signal: NEVER_ABORTED, cancel, notify, send: (result) => write.answer(res, id, result) }, plan)
     .catch((error: unknown) => {
-      if (!res.headersSent && !gone) write.error(res, id, error);
+      if (!res.headersSent && !cancel.gone) write.error(res, id, error);
     });
   return true;
 }
