@@ -8,11 +8,12 @@ import type { ToolAccess } from '../../tool/context.js';
 import type { ServeObservers } from '../pipeline/call-chain.js';
 import type { InFlightScope } from '../pipeline/calls-in-flight.js';
 import type { Dispatcher } from '../pipeline/dispatcher.js';
-import { jsonRpcError, sendJson } from './http-wire.js';
+import { jsonRpcError } from './http-wire.js';
 import type { Caller, Route } from '../access/route-access.js';
 import { sdkServer } from '../pipeline/sdk-server.js';
 import { idleSessions, SessionStore } from './session-store.js';
 import { answerCallAsJson, takeToolCalls } from '../pipeline/wire-calls.js';
+import { oneBodyWriter } from './one-body-answers.js';
 
 /**
  * The 2025-11-25 sessions of `serve --http`: one per client, bound to the route it started on and
@@ -122,12 +123,12 @@ export class LegacySessions {
     if (req.method === 'POST') {
       // Idle time counts from the end of its last answer, not its start.
       session.busy++;
-      res.once('close', () => {
+      res.on('close', () => {
         session.busy--;
         session.lastSeen = Date.now();
       });
     }
-    if (req.method === 'POST' && answerCallAsJson(req, res, body, session.dispatcher, sendJson, id)) return;
+    if (req.method === 'POST' && answerCallAsJson(req, res, body, session.dispatcher, oneBodyWriter, id)) return;
     return session.transport.handleRequest(req, res, body);
   }
 

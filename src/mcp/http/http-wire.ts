@@ -38,7 +38,8 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
   });
   if (size === 0) return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    // A small body comes in one chunk: nothing to join.
+    return JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
   } catch {
     throw Object.assign(new Error('request body is not valid JSON'), { status: 400, rpc: -32700 });
   }

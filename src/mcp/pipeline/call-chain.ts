@@ -252,13 +252,14 @@ export function beginCall(links: CallLinks, call: CallStart): BegunCall {
     if (draft.refused) break;
   }
   let ended = false;
+  // One object of one shape for every call (no spreads of optional parts): this runs per call.
   return {
     access: draft.access,
-    ...(draft.refused ? { refused: draft.refused } : {}),
-    ...(draft.admitted ? { admitted: draft.admitted } : {}),
-    ...(draft.trace ? { trace: draft.trace } : {}),
-    ...(draft.progress ? { progress: draft.progress } : {}),
-    ...(draft.revocation ? { revocation: draft.revocation } : {}),
+    refused: draft.refused,
+    admitted: draft.admitted,
+    trace: draft.trace,
+    progress: draft.progress,
+    revocation: draft.revocation,
     progressSent: () => Promise.all(draft.sending).then(() => undefined),
     end(outcome, answered) {
       if (ended) return; // a cancelled call may still be answered: it ends once

@@ -5,38 +5,38 @@
  * call. `W` is what the front end knows of whose a call is (mcp/http/http-options.ts `Whose`: the caller and its route).
  */
 export class CallsInFlight<W> {
-  private readonly calls = new Map<W, Set<() => Promise<void>>>();
+  /**
+   * One entry per running call, in one long-lived set: a call adds and deletes one entry, nothing
+   * else (whose is new per request, so a set per owner was made and dropped per call). Reading
+   * by owner is for a reload, which walks them all.
+   */
+  private readonly calls = new Set<{ whose: W; cancel: () => Promise<void> }>();
 
   /** A call begins: `cancel` ends it, settling once it has ended. The returned function forgets it once it has ended. */
   add(whose: W, cancel: () => Promise<void>): () => void {
-    let set = this.calls.get(whose);
-    if (!set) this.calls.set(whose, (set = new Set()));
-    set.add(cancel);
-    return () => {
-      set.delete(cancel);
-      if (set.size === 0 && this.calls.get(whose) === set) this.calls.delete(whose);
-    };
+    const entry = { whose, cancel };
+    this.calls.add(entry);
+    return () => void this.calls.delete(entry);
   }
 
   /** Whose calls are running now. */
   owners(): W[] {
-    return [...this.calls.keys()];
+    return [...new Set([...this.calls].map((entry) => entry.whose))];
   }
 
   /** How many calls are running now, whoever's they are. */
   count(): number {
-    let n = 0;
-    for (const set of this.calls.values()) n += set.size;
-    return n;
+    return this.calls.size;
   }
 
   /** Cancels every call of these owners; settles with how many once each has ended. */
   async cancel(owners: Iterable<W>): Promise<number> {
     const ending: Promise<void>[] = [];
-    for (const whose of owners) {
-      const set = this.calls.get(whose);
-      this.calls.delete(whose);
-      for (const cancel of set ?? []) ending.push(cancel());
+    const cancelled = new Set(owners);
+    for (const entry of [...this.calls]) {
+      if (!cancelled.has(entry.whose)) continue;
+      this.calls.delete(entry);
+      ending.push(entry.cancel());
     }
     await Promise.allSettled(ending);
     return ending.length;

@@ -176,10 +176,10 @@ export class Dispatcher implements CallPort {
     if (hub) void (hub.relaysRequests ? hub.close() : hub.clients.detach(this.session)).catch(() => undefined);
   }
 
-  /** The steps end with the answer (a refusal's once what it was for is known); a carrier that sends it itself says how many bytes it sent. */
+  /** The steps end with the answer (a refusal's once what it was for is known); a carrier that sends it itself says how many bytes of the result it sent. */
   private answer(ctx: RequestContext, begun: BegunCall, result: CallToolResult, answered?: Answered | Promise<Answered>): CallToolResult {
     const sent = ctx.signal.aborted ? undefined : ctx.send?.(result);
-    const end = (by?: Answered) => begun.end({ result, resultBytes: typeof sent === 'number' ? sent - envelopeBytes(ctx.id) : undefined }, by);
+    const end = (by?: Answered) => begun.end({ result, resultBytes: typeof sent === 'number' ? sent : undefined }, by);
     void (answered instanceof Promise ? answered.then(end) : end(answered));
     return result;
   }
@@ -190,9 +190,11 @@ export class Dispatcher implements CallPort {
     return new Promise((resolve, reject) => {
       let settled = false;
       let cancel = () => {};
+      const hook = ctx.cancel;
       const off = () => {
         offRevoked?.();
-        ctx.signal.removeEventListener('abort', cancelled);
+        if (hook) hook.run = undefined;
+        else ctx.signal.removeEventListener('abort', cancelled);
       };
       const settle = (result: CallToolResult) => {
         if (settled) return;
@@ -211,14 +213,15 @@ export class Dispatcher implements CallPort {
         reject(Object.assign(new Error(CANCELLED.message), { code: -32800 }));
       };
       const offRevoked = begun.revocation?.on(revoked);
-      ctx.signal.addEventListener('abort', cancelled, { once: true });
+      if (hook) hook.run = cancelled;
+      else ctx.signal.addEventListener('abort', cancelled, { once: true });
       cancel = fast.run({
         reply: settle,
         progress: ctx.relay ?? ((message) => void ctx.notify(message as { method: string; params?: Record<string, unknown> }).catch(() => undefined)),
         related: ctx.id,
         ...(begun.trace ? { trace: begun.trace } : {}),
       });
-      if (ctx.signal.aborted) cancelled();
+      if (ctx.signal.aborted || hook?.gone) cancelled();
     });
   }
 
@@ -357,6 +360,3 @@ export class Dispatcher implements CallPort {
     };
   }
 }
-
-/** The bytes of a JSON-RPC response around its result: `{"jsonrpc":"2.0","id":ID,"result":` and `}`. */
-const envelopeBytes = (id: unknown) => Buffer.byteLength(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":}`);

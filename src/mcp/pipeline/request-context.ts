@@ -20,6 +20,12 @@ export interface RequestContext {
   readonly session?: string | undefined;
   /** Aborted when the client cancels the request or goes away. */
   readonly signal: AbortSignal;
+  /**
+   * A carrier that answers without an AbortSignal of its own (the HTTP hot path saves one, and
+   * its listener, per call): when its client goes away it sets `gone` and calls `run`, which the
+   * dispatcher sets while the call can be cancelled. `signal` is then one that never aborts.
+   */
+  readonly cancel?: { gone?: boolean; run?: (() => void) | undefined } | undefined;
   /** A 2026-07-28 request's envelope (its `_meta`); undefined for a 2025-11-25 request. */
   readonly envelope?: Readonly<Record<string, unknown>> | undefined;
   /** What a 2026-07-28 request passes on to the server it is proxied to. */
@@ -33,7 +39,7 @@ export interface RequestContext {
   readonly elicit?: ((params: Record<string, unknown>, timeoutMs: number) => Promise<Record<string, unknown>>) | undefined;
   /**
    * The carrier sends the answer itself (the wire): the dispatcher hands it the result and counts
-   * the bytes it says it sent, rather than returning the result for the SDK to send.
+   * the bytes of the result it says it sent, rather than returning the result for the SDK to send.
    */
   readonly send?: ((result: Record<string, unknown>) => number | void) | undefined;
   /** An upstream's progress as it sent it, the client's token put back (the hot path); absent: through `notify`. */

@@ -78,47 +78,57 @@ export function takeToolCalls(transport: Transport, dispatcher: () => Dispatcher
   };
 }
 
+/** The signal of a call answered in one JSON body: the carrier cancels through RequestContext.cancel, never through this. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/** How the HTTP hot path writes: an answer (the bytes of its result returned), and an error. */
+export interface OneBodyWriter {
+  answer(res: ServerResponse, id: RequestId, result: Record<string, unknown>): number;
+  error(res: ServerResponse, id: RequestId, error: unknown): void;
+}
+
 /**
  * The HTTP hot path: a single tools/call in a live 2025 session that the dispatcher can answer
  * without a stream (the hub's hot path takes it, no progress asked, no server may ask the client
  * anything) is answered with one application/json response, a form the spec lets servers choose
  * for any request, skipping the SDK transport's per-request stream machinery. Anything else
- * returns false and goes to the SDK transport (whose messages this wire takes as above).
+ * returns false and goes to the SDK transport (whose messages this wire takes as above). No
+ * AbortController per call: the response's own 'close' tells the dispatcher the client went away.
  */
 export function answerCallAsJson(
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
   dispatcher: Dispatcher | undefined,
-  sendJson: (res: ServerResponse, status: number, body: unknown) => number,
+  write: OneBodyWriter,
   session?: string,
 ): boolean {
   if (!dispatcher?.hub) return false;
   const m = body as { jsonrpc?: string; id?: string | number; method?: string; params?: unknown };
   if (!isObject(m) || m.method !== 'tools/call' || m.id === undefined || m.jsonrpc !== '2.0') return false;
   // The same checks as the SDK transport's ordinary path: a request it would refuse (406, 415) goes there to be refused.
-  const accept = String(req.headers.accept ?? '');
+  const accept = req.headers.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
-  if (!String(req.headers['content-type'] ?? '').includes('application/json')) return false;
+  if (!(req.headers['content-type'] ?? '').includes('application/json')) return false;
   const version = req.headers['mcp-protocol-version'];
   if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false; // the SDK answers with the proper error
   const params = callParamsOf(m.params);
   if (!params) return false;
-  const id = m.id;
-  const controller = new AbortController();
   // One JSON body: only a call the hot path takes (one that may need a stream goes to the SDK transport).
   const plan = dispatcher.plan(params, { oneBody: true });
   if (!plan.fast) return false;
-  const call = dispatcher.call(
-    params,
-    { id, session, signal: controller.signal, notify: () => Promise.resolve(), send: (result) => sendJson(res, 200, { jsonrpc: '2.0', id, result }) },
-    plan,
-  );
-  call.catch((error: unknown) => {
-    if (!res.headersSent && !controller.signal.aborted) sendJson(res, 200, { jsonrpc: '2.0', id, error: wireError(error) });
+  const id = m.id;
+  const cancel: { gone?: boolean; run?: () => void } = {};
+  res.on('close', () => {
+    if (res.writableEnded) return;
+    cancel.gone = true; // the client went away: a call that waits for its limits' place is cancelled when it would start
+    cancel.run?.();
   });
-  res.once('close', () => {
-    if (!res.writableEnded) controller.abort(); // the client went away
-  });
+  const notify = () => Promise.resolve();
+  dispatcher
+    .call(params, { id, session, signal: NEVER_ABORTED, cancel, notify, send: (result) => write.answer(res, id, result) }, plan)
+    .catch((error: unknown) => {
+      if (!res.headersSent && !cancel.gone) write.error(res, id, error);
+    });
   return true;
 }

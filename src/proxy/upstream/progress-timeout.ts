@@ -14,7 +14,9 @@ export type TimeoutKind = 'idle' | 'total';
 export class ProgressTimeout {
   private controller: AbortController | undefined;
   private idle: NodeJS.Timeout | undefined;
-  private readonly total: NodeJS.Timeout;
+  /** The ceiling's timer, started by the first progress: until then the idle wait ends first, or with it. */
+  private total: NodeJS.Timeout | undefined;
+  private readonly started = performance.now();
   readonly ceilingMs: number;
   fired: TimeoutKind | undefined;
 
@@ -24,8 +26,6 @@ export class ProgressTimeout {
     private readonly onFire?: (which: TimeoutKind) => void,
   ) {
     this.ceilingMs = Math.max(totalMs, idleMs);
-    // Neither timer keeps a process alive by itself (a Ctrl-C'd command ends when its work does).
-    this.total = setTimeout(() => this.fire('total'), this.ceilingMs).unref();
     this.arm();
   }
 
@@ -55,6 +55,7 @@ export class ProgressTimeout {
   touch(): void {
     if (this.fired) return;
     clearTimeout(this.idle);
+    this.total ??= setTimeout(() => this.fire('total'), Math.max(0, this.ceilingMs - (performance.now() - this.started))).unref();
     this.arm();
   }
 
@@ -72,8 +73,11 @@ export class ProgressTimeout {
     };
   }
 
+  /** One timer per call that hears no progress (most): the idle wait, which is the ceiling when they are equal. */
   private arm(): void {
-    this.idle = setTimeout(() => this.fire('idle'), this.idleMs).unref();
+    // Neither timer keeps a process alive by itself (a Ctrl-C'd command ends when its work does).
+    const which = this.total === undefined && this.idleMs >= this.ceilingMs ? 'total' : 'idle';
+    this.idle = setTimeout(() => this.fire(which), this.idleMs).unref();
   }
 
   private reason(which: TimeoutKind): Error {
