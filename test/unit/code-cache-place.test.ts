@@ -141,7 +141,9 @@ describe('cacheKey: the flags V8 compiled under and the script file itself', () 
     expect(key).toMatch(/^[0-9a-f]{16}$/);
     expect(cacheKey({ execArgv: [], nodeOptions: '' }, { ...file })).toBe(key);
     // Only the words of NODE_OPTIONS count, not how they are spaced.
-    expect(cacheKey({ execArgv: [], nodeOptions: ' --max-old-space-size=512  ' }, file)).toBe(cacheKey({ execArgv: [], nodeOptions: '--max-old-space-size=512' }, file));
+    expect(cacheKey({ execArgv: [], nodeOptions: ' --max-old-space-size=512  ' }, file)).toBe(
+      cacheKey({ execArgv: [], nodeOptions: '--max-old-space-size=512' }, file),
+    );
   });
 
   it.each<[string, Parameters<typeof cacheKey>[0], Partial<ScriptIdentity>]>([
