@@ -12,6 +12,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  type BigIntStats,
   type Stats,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import {
   cacheFileName,
+  cacheKey,
   cachesToPrune,
   codeCachePlace,
   isPrivateDir,
@@ -29,32 +31,41 @@ import {
   userCacheRoot,
   type PathFacts,
   type Place,
+  type ScriptIdentity,
 } from './code-cache-place.js';
+
+/** An entry's exports, and what keeps its code cache: called only once the entry took the command. */
+export interface LoadedEntry {
+  exports: Record<string, unknown>;
+  keep: () => void;
+}
 
 /**
  * Loads an entry of dist/cli from its script form (`NAME.script.cjs`, written by
  * scripts/build-scripts.mjs) with V8's code cache; as the ES module `NAME.js` when the cache is
- * turned off, source maps are on or the script is missing. Node 20 caches no ES module, and
+ * turned off, source maps are on or the script cannot be read. Node 20 caches no ES module, and
  * compiling serve's modules was 13-16% of its start, more with the functions a start compiles as
  * it runs them; a cache made after start-up holds those too. The script is the entry bundled as
  * CommonJS; this compiles it in a function (module scope, strict, as an ES module's), with
- * `import.meta.url` and `import()` of a file given by this module. Returns the entry's exports.
+ * `import.meta.url` and `import()` of a file given by this module.
  *
- * The cache is made once, where code-cache-place.ts allows: a second after start (start-up's
- * compiled functions in it), or at a successful exit if that comes first; written whole, then
- * renamed, so processes starting together never read half of one. A cache V8 rejects (another
- * V8, other flags, a damaged file) is replaced the same way. Nothing here fails a start: without
- * a cache the script compiles as any script does. `MCPKIT_DEBUG_CODE_CACHE=1` says on stderr what
+ * The cache is made once, where code-cache-place.ts allows, and only from a start the entry took
+ * (`keep`): `serve --help` goes on to oclif having compiled little, and a cache V8 takes is kept
+ * for good. It is made a second after that, or at a successful exit if that comes first; written
+ * whole, then renamed, so processes starting together never read half of one. A cache V8 rejects
+ * (another V8, a damaged file) is replaced the same way. Nothing here fails a start: without a
+ * cache the script compiles as any script does. `MCPKIT_DEBUG_CODE_CACHE=1` says on stderr what
  * happened (never stdout: serve speaks MCP there).
  */
-export async function loadEntry(entry: string): Promise<Record<string, unknown>> {
-  // A person debugging gets the modules their source maps are for (Node maps no vm script's stack).
+export async function loadEntry(entry: string): Promise<LoadedEntry> {
   const body = fileURLToPath(new URL(`./${entry}.script.cjs`, import.meta.url));
-  const text = process.env.MCPKIT_CODE_CACHE === 'off' || sourceMapsOn() ? undefined : readIfThere(body);
-  if (text !== undefined) return runCachedScript(entry, body, text);
-  const why = process.env.MCPKIT_CODE_CACHE === 'off' ? 'MCPKIT_CODE_CACHE=off' : sourceMapsOn() ? 'source maps are on' : `${body} is missing`;
-  say(`${entry} not cached: ${why}; running its ES module`);
-  return (await import(new URL(`./${entry}.js`, import.meta.url).href)) as Record<string, unknown>;
+  // A person debugging gets the modules their source maps are for (Node maps no vm script's stack).
+  const off = process.env.MCPKIT_CODE_CACHE === 'off' ? 'MCPKIT_CODE_CACHE=off' : sourceMapsOn() ? 'source maps are on' : undefined;
+  const read = off === undefined ? readScript(body) : { why: off };
+  if ('text' in read) return runCachedScript(entry, body, read);
+  say(`${entry} not cached: ${read.why}; running its ES module`);
+  const exports = (await import(new URL(`./${entry}.js`, import.meta.url).href)) as Record<string, unknown>;
+  return { exports, keep: () => {} };
 }
 
 function sourceMapsOn(): boolean {
@@ -62,30 +73,51 @@ function sourceMapsOn(): boolean {
   return on ?? [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--enable-source-maps');
 }
 
-/** The script's text; undefined when a build or an install left it out (the ES modules run instead). */
-function readIfThere(body: string): string | undefined {
+type ScriptRead = { text: string; identity: ScriptIdentity } | { why: string };
+
+/**
+ * The script's text and the file it came from, stat'd before and after the read through the same
+ * descriptor (an edit during the read is seen). Any failure, a build or an install that left the
+ * script out among them, runs the ES modules instead.
+ */
+function readScript(body: string): ScriptRead {
+  let fd: number | undefined;
   try {
-    return readFileSync(body, 'utf8');
+    fd = openSync(body, constants.O_RDONLY);
+    const before = fstatSync(fd, { bigint: true });
+    if (!before.isFile()) return { why: `${body} is not a file` };
+    const text = readFileSync(fd, 'utf8');
+    const identity = identityOf(before);
+    if (!sameIdentity(identity, identityOf(fstatSync(fd, { bigint: true })))) return { why: `${body} changed while it was read` };
+    return { text, identity };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    return { why: code === 'ENOENT' ? `${body} is missing` : `${body} could not be read (${code ?? (error as Error).message})` };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
-function runCachedScript(entry: string, body: string, text: string): Record<string, unknown> {
+const identityOf = (s: BigIntStats): ScriptIdentity => ({ dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs });
+const sameIdentity = (a: ScriptIdentity, b: ScriptIdentity): boolean =>
+  a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+
+function runCachedScript(entry: string, body: string, read: { text: string; identity: ScriptIdentity }): LoadedEntry {
+  const { text } = read;
   const hash = scriptHash(text.slice(0, text.indexOf('\n')));
   const place: Place = hash ? cachePlace(dirname(body)) : { why: `${body} has no build hash on its first line` };
-  const file = place.dir === undefined ? undefined : join(place.dir, cacheFileName(entry, hash!, process.versions.v8));
+  const key = cacheKey({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS }, read.identity);
+  const file = place.dir === undefined ? undefined : join(place.dir, cacheFileName(entry, hash!, process.versions.v8, key));
   const cachedData = file === undefined ? undefined : readPrivateFile(file);
   // The wrapper ends line 1, which is the build's comment: the script's lines keep their numbers.
   const script = new Script(`${WRAPPER}${text}\n})`, { filename: body, cachedData });
   const taken = cachedData !== undefined && !script.cachedDataRejected;
   say(`${entry} ${place.dir === undefined ? `not cached: ${place.why}` : taken ? `taken from ${file}` : cachedData ? `rejected: ${file}` : `absent: ${file}`}`);
-  if (file !== undefined && !taken) keepWhenStarted(script, file, entry);
+  const keep = file !== undefined && !taken ? keeperOf(script, file, entry) : () => {};
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run(module.exports, createRequire(body), module, body, dirname(body), pathToFileURL(body).href, importFile);
-  return module.exports;
+  return { exports: module.exports, keep };
 }
 
 /** Parameters the script's code reads: CommonJS's, then what the build put for import.meta.url and import(). */
@@ -158,21 +190,28 @@ function readPrivateFile(file: string): Buffer | undefined {
 }
 
 /**
- * Writes the cache once: a second after start, or at exit if that comes first and the process
- * succeeded. A cache is kept for good once V8 takes it, and a start that failed (a config that
- * does not load) compiled little: its cache would make every later start compile the rest again.
+ * What writes the cache once, when called: a second after, or at exit if that comes first and the
+ * process succeeded. A cache is kept for good once V8 takes it, and a start that failed (a config
+ * that does not load) compiled little: its cache would make every later start compile the rest
+ * again. Making it pauses the thread (~0.1 s, up to ~0.5 s on a loaded machine), once for each
+ * build, Node and flags: V8 makes it on no other thread.
  */
-function keepWhenStarted(script: Script, file: string, entry: string): void {
+function keeperOf(script: Script, file: string, entry: string): () => void {
+  let armed = false;
   let kept = false;
-  const keep = () => {
+  const write = () => {
     if (kept) return;
     kept = true;
     writeCache(script, file, entry);
   };
-  setTimeout(keep, 1000).unref();
-  process.once('exit', (code) => {
-    if (code === 0) keep();
-  });
+  return () => {
+    if (armed) return;
+    armed = true;
+    setTimeout(write, 1000).unref();
+    process.once('exit', (code) => {
+      if (code === 0) write();
+    });
+  };
 }
 
 function writeCache(script: Script, file: string, entry: string): void {
@@ -184,17 +223,25 @@ function writeCache(script: Script, file: string, entry: string): void {
     writeFileSync(scratch, data, { mode: 0o600, flag: 'wx' });
     renameSync(scratch, file);
     say(`${entry} written: ${file} (${data.length} bytes, made in ${took.toFixed(0)} ms)`);
-    prune(dirname(file), entry, basename(file));
   } catch (error) {
     rmSync(scratch, { force: true });
     say(`${entry} not written: ${(error as Error).message}`);
+    return;
+  }
+  // On its own: the cache is written whatever becomes of the old ones.
+  try {
+    prune(dirname(file), entry, basename(file));
+  } catch (error) {
+    say(`${entry} old caches not pruned: ${(error as Error).message}`);
   }
 }
 
+/** Deletes old caches of the entry; only plain files (a folder of that name is not ours to remove). */
 function prune(dir: string, entry: string, written: string): void {
   const files = readdirSync(dir).flatMap((name) => {
     try {
-      return [{ name, mtimeMs: lstatSync(join(dir, name)).mtimeMs }];
+      const s = lstatSync(join(dir, name));
+      return s.isFile() ? [{ name, mtimeMs: s.mtimeMs }] : [];
     } catch {
       return [];
     }

@@ -1,10 +1,13 @@
 /**
- * Where an entry's V8 code cache may be kept, read and replaced (cached-script.ts does the I/O).
+ * Where an entry's V8 code cache may be kept, read and replaced, and what it is named after
+ * (cached-script.ts does the I/O).
  * A code cache is compiled code: V8 runs what it holds without checking it against the source
  * beyond its length, so whoever can write it can run code as the user who reads it. It is kept only
  * where no one but that user (and root) can write: beside the code when the user owns that folder,
  * else in the user's own cache folder, else nowhere.
  */
+
+import { createHash } from 'node:crypto';
 
 /** What lstat/stat and access say of a folder or file. */
 export interface PathFacts {
@@ -69,8 +72,9 @@ export function userCacheRoot(env: Readonly<Record<string, string | undefined>>,
 
 /**
  * The build writes the script's own hash on its first line. V8 would take a cache made for any
- * other source of the same length, so the cache's name carries that hash and the V8 version: a
- * rebuilt script, or another Node, never meets a cache made for something else.
+ * other source of the same length, so the cache's name carries that hash, the V8 version and a
+ * key (cacheKey): a rebuilt or edited script, another Node, or other flags never meet a cache
+ * made for something else.
  */
 const HEADER = /^\/\/ mcpkit-script ([0-9a-f]{16})$/;
 
@@ -79,11 +83,41 @@ export function scriptHash(firstLine: string): string | undefined {
   return HEADER.exec(firstLine)?.[1];
 }
 
-export function cacheFileName(entry: string, hash: string, v8Version: string): string {
-  return `${entry}.${hash}.${v8Version.replace(/[^0-9A-Za-z.-]/g, '_')}.v8cache`;
+/** The script file a cache is made from, as fstat (bigint) saw it when its text was read. */
+export interface ScriptIdentity {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
 }
 
-/** How many caches of one entry a folder keeps: one per build and Node in use, the newest. */
+/** The flags V8 compiled under: it rejects a cache made under others. */
+export interface CompileFlags {
+  execArgv: readonly string[];
+  nodeOptions: string | undefined;
+}
+
+/**
+ * A short hash of the flags and of the script file itself. The first line's hash says which build
+ * wrote the script, not what the file holds now: an edit in place that keeps the line and the
+ * length would run the old code. Hashing the file at each start costs 35-45 ms; its identity is
+ * free, and an edit changes its ctime, which no one can set back (utimes sets mtime only).
+ */
+export function cacheKey(flags: CompileFlags, script: ScriptIdentity): string {
+  const options = (flags.nodeOptions ?? '').split(/\s+/).filter(Boolean);
+  const file = [script.dev, script.ino, script.size, script.mtimeNs, script.ctimeNs].map(String);
+  return createHash('sha256')
+    .update(JSON.stringify([flags.execArgv, options, file]))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+export function cacheFileName(entry: string, hash: string, v8Version: string, key: string): string {
+  return `${entry}.${hash}.${v8Version.replace(/[^0-9A-Za-z.-]/g, '_')}.${key}.v8cache`;
+}
+
+/** How many caches of one entry a folder keeps: one per build, Node and flags in use, the newest. */
 export const CACHES_KEPT = 4;
 
 /**

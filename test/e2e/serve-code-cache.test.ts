@@ -1,4 +1,17 @@
-import { chmodSync, chownSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -17,6 +30,7 @@ interface Served {
   code: number | null;
   stderr: string;
   tools: string[];
+  serverTitle: string | undefined;
 }
 
 /** One stdio session, start to exit: initialize, tools/list, stdin closed. */
@@ -35,16 +49,40 @@ async function serveOnce(pkg: string, env: Record<string, string | undefined> = 
     if (!(await waitFor(() => found() !== undefined || child.exitCode !== null, 60_000))) throw new Error(`no answer ${id}: ${stderr}`);
     const line = found();
     if (!line) throw new Error(`serve ended before answering ${id}: ${stderr}`);
-    return JSON.parse(line) as { result: { tools?: { name: string }[] } };
+    return JSON.parse(line) as { result: { tools?: { name: string }[]; serverInfo?: { title?: string } } };
   };
   const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cache-test', version: '1' } } });
-  await answer(1);
+  const serverTitle = (await answer(1)).result.serverInfo?.title;
   send({ method: 'notifications/initialized' });
   send({ id: 2, method: 'tools/list' });
   const tools = (await answer(2)).result.tools!.map((t) => t.name);
   child.stdin.end();
-  return { code: await exited, stderr, tools };
+  const code = await exited;
+  // stdout is the MCP channel: whatever the cache did, nothing but JSON-RPC was written there.
+  for (const line of stdout.split('\n').filter((l) => l !== '')) expect(jsonRpcVersion(line), line).toBe('2.0');
+  return { code, stderr, tools, serverTitle };
+}
+
+function jsonRpcVersion(line: string): unknown {
+  try {
+    return (JSON.parse(line) as { jsonrpc?: unknown }).jsonrpc;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A command line the fast path leaves to oclif: its exit code and stdout. */
+async function runBin(pkg: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const child = spawnTracked(process.execPath, [join(pkg, 'bin/run.js'), ...args], {
+    env: cleanEnv({ MCPKIT_DEBUG_CODE_CACHE: '1' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.resume();
+  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+  return { code, stdout };
 }
 
 /** What the loader said of the cache: the first word after the entry's name, and the file. */
@@ -57,7 +95,7 @@ function said(served: Served): { what: string; file: string } {
 const cachesIn = (dir: string) => readdirSync(dir).filter((f) => /\.v8cache(\.\d+\.tmp)?$/.test(f));
 
 describe.concurrent('serve starts from V8 code cache', () => {
-  it('the first serve writes the cache beside its code, after its answers; the next takes it; a damaged one is replaced', async () => {
+  it('the first serve writes the cache beside its code, after its answers; the next takes it; other flags keep their own; a damaged one is replaced', async () => {
     const pkg = packageCopy();
     const first = await serveOnce(pkg);
     expect(first.code).toBe(0);
@@ -68,11 +106,17 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(first.stderr).toContain(`serve-fast-path written: ${file}`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
+    // V8 rejects a cache made under other flags: a start under others keeps its own, and leaves this one.
+    const flagged = await serveOnce(pkg, { NODE_OPTIONS: '--max-old-space-size=512' });
+    expect(said(flagged).what).toBe('absent');
+    expect(said(flagged).file).not.toBe(file);
+    expect(flagged.stderr).toContain(`serve-fast-path written: ${said(flagged).file}`);
+
     const second = await serveOnce(pkg);
     expect(said(second)).toEqual({ what: 'taken from', file });
     expect(second.tools).toEqual(first.tools);
     expect(second.stderr).not.toContain('written');
-    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([file.slice(file.lastIndexOf('/') + 1)]);
+    expect(cachesIn(join(pkg, 'dist/cli')).sort()).toEqual([file, said(flagged).file].map((f) => f.slice(f.lastIndexOf('/') + 1)).sort());
 
     const garbage = randomBytes(statSync(file).size);
     writeFileSync(file, garbage);
@@ -85,7 +129,7 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file });
   }, 180_000);
 
-  it('a cache others could have written, or a link to one, is never given to V8: it is made anew', async () => {
+  it('a cache others could have written, a link to one, or one made before the script was edited is never given to V8: it is made anew', async () => {
     const pkg = packageCopy();
     const { file } = said(await serveOnce(pkg));
     chmodSync(file, 0o666);
@@ -100,17 +144,41 @@ describe.concurrent('serve starts from V8 code cache', () => {
     const linked = await serveOnce(pkg);
     expect(said(linked)).toEqual({ what: 'absent', file });
     expect(lstatSync(file).isSymbolicLink()).toBe(false);
+
+    // An edit of the script in place, of the same length and keeping its hash line: V8 would take
+    // the old cache (it checks only the length) and run the old code.
+    const script = join(pkg, 'dist/cli/serve-fast-path.script.cjs');
+    const text = readFileSync(script, 'utf8');
+    const edited = text.replace('title:"mcpkit",version:options.runtime', 'title:"MCPKIT",version:options.runtime');
+    expect(edited).not.toBe(text);
+    const { ino } = statSync(script);
+    writeFileSync(script, edited);
+    expect(statSync(script).ino).toBe(ino);
+    const afterEdit = await serveOnce(pkg);
+    expect(afterEdit.serverTitle).toBe('MCPKIT');
+    expect(said(afterEdit).what).toBe('absent');
+    expect(said(afterEdit).file).not.toBe(file);
+    expect(afterEdit.stderr).toContain(`written: ${said(afterEdit).file}`);
   }, 180_000);
 
   it("code another user owns (or this user cannot write): the cache goes to the user's own cache folder", async () => {
     const pkg = packageCopy();
     foreignCode(join(pkg, 'dist/cli'));
     const xdg = tempDir('mcpkit-xdg-cache-');
+    // Folders named as old caches: the prune after the write may not delete them, nor fail the write.
+    const cacheDir = join(xdg, 'mcpkit/code-cache');
+    const inTheWay = [1, 2, 3, 4].map((n) => join(cacheDir, `serve-fast-path.${String(n).repeat(16)}.1.0.v8cache`));
+    for (const dir of inTheWay) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      utimesSync(dir, 1_000_000, 1_000_000);
+    }
     const first = await serveOnce(pkg, { XDG_CACHE_HOME: xdg });
     const { what, file } = said(first);
     expect(what).toBe('absent');
-    expect(file.startsWith(`${xdg}/mcpkit/code-cache/serve-fast-path.`)).toBe(true);
+    expect(file.startsWith(`${cacheDir}/serve-fast-path.`)).toBe(true);
     expect(first.stderr).toContain(`written: ${file}`);
+    expect(first.stderr).not.toContain('not written');
+    for (const dir of inTheWay) expect(statSync(dir).isDirectory()).toBe(true);
     expect(statSync(join(xdg, 'mcpkit/code-cache')).mode & 0o777).toBe(0o700);
     expect(said(await serveOnce(pkg, { XDG_CACHE_HOME: xdg }))).toEqual({ what: 'taken from', file });
     expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
@@ -144,19 +212,34 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file: join(pkg, 'dist/cli', caches[0]!) });
   }, 120_000);
 
-  it('MCPKIT_CODE_CACHE=off, or an install without the script, runs the ES modules and keeps no cache', async () => {
+  it('MCPKIT_CODE_CACHE=off, `serve --help`, or an install without the script or whose script cannot be read keeps no cache (the ES modules run)', async () => {
     const pkg = packageCopy();
     const off = await serveOnce(pkg, { MCPKIT_CODE_CACHE: 'off' });
     expect(off.code).toBe(0);
     expect(off.stderr).toContain('serve-fast-path not cached: MCPKIT_CODE_CACHE=off; running its ES module');
     expect(off.tools.length).toBeGreaterThan(0);
-    rmSync(join(pkg, 'dist/cli/serve-fast-path.script.cjs'));
+
+    // A command line the fast path leaves to oclif compiled little of serve: its cache is not kept.
+    const help = await runBin(pkg, ['serve', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('serve');
+    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+
+    const script = join(pkg, 'dist/cli/serve-fast-path.script.cjs');
+    rmSync(script);
     const without = await serveOnce(pkg);
     expect(without.code).toBe(0);
-    expect(without.stderr).toContain(`serve-fast-path not cached: ${pkg}/dist/cli/serve-fast-path.script.cjs is missing; running its ES module`);
+    expect(without.stderr).toContain(`serve-fast-path not cached: ${script} is missing; running its ES module`);
     expect(without.tools).toEqual(off.tools);
+
+    // Nor does a script that cannot be read fail the start (EISDIR here: root reads through chmod 000).
+    mkdirSync(script);
+    const unreadable = await serveOnce(pkg);
+    expect(unreadable.code).toBe(0);
+    expect(unreadable.stderr).toContain(`serve-fast-path not cached: ${script} is not a file; running its ES module`);
+    expect(unreadable.tools).toEqual(off.tools);
     expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 });
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CACHES_KEPT,
   cacheFileName,
+  cacheKey,
   cachesToPrune,
   codeCachePlace,
   isPrivateFile,
@@ -10,6 +11,7 @@ import {
   userCacheRoot,
   type PathFacts,
   type PlaceFacts,
+  type ScriptIdentity,
 } from '../../src/cli/code-cache-place.js';
 
 const ME = 1000;
@@ -119,18 +121,49 @@ describe('the cache is named after the script it was made for', () => {
     ['', undefined],
   ])('%j: %s', (line, expected) => expect(scriptHash(line)).toBe(expected));
 
-  it('another build or another V8 never meets this cache', () => {
-    const name = cacheFileName('serve-fast-path', '0123456789abcdef', '11.3.244.8-node.38');
-    expect(name).toBe('serve-fast-path.0123456789abcdef.11.3.244.8-node.38.v8cache');
-    expect(cacheFileName('serve-fast-path', 'fedcba9876543210', '11.3.244.8-node.38')).not.toBe(name);
-    expect(cacheFileName('serve-fast-path', '0123456789abcdef', '12.4.254.21-node.33')).not.toBe(name);
+  it('another build, another V8 or another script file never meets this cache', () => {
+    const name = cacheFileName('serve-fast-path', '0123456789abcdef', '11.3.244.8-node.38', 'k'.repeat(16));
+    expect(name).toBe(`serve-fast-path.0123456789abcdef.11.3.244.8-node.38.${'k'.repeat(16)}.v8cache`);
+    expect(cacheFileName('serve-fast-path', 'fedcba9876543210', '11.3.244.8-node.38', 'k'.repeat(16))).not.toBe(name);
+    expect(cacheFileName('serve-fast-path', '0123456789abcdef', '12.4.254.21-node.33', 'k'.repeat(16))).not.toBe(name);
+    expect(cacheFileName('serve-fast-path', '0123456789abcdef', '11.3.244.8-node.38', 'j'.repeat(16))).not.toBe(name);
     // Nothing in a V8 version string makes a path of the name.
-    expect(cacheFileName('serve-fast-path', '0123456789abcdef', '../../x y')).toBe('serve-fast-path.0123456789abcdef..._.._x_y.v8cache');
+    expect(cacheFileName('serve-fast-path', '0123456789abcdef', '../../x y', 'k')).toBe('serve-fast-path.0123456789abcdef..._.._x_y.k.v8cache');
+  });
+});
+
+describe('cacheKey: the flags V8 compiled under and the script file itself', () => {
+  const file: ScriptIdentity = { dev: 2049n, ino: 1234567n, size: 3779188n, mtimeNs: 1764423450123456789n, ctimeNs: 1764423450123456789n };
+  const plain = { execArgv: [], nodeOptions: undefined };
+  const key = cacheKey(plain, file);
+
+  it('is 16 hex digits, the same for the same flags and file', () => {
+    expect(key).toMatch(/^[0-9a-f]{16}$/);
+    expect(cacheKey({ execArgv: [], nodeOptions: '' }, { ...file })).toBe(key);
+    // Only the words of NODE_OPTIONS count, not how they are spaced.
+    expect(cacheKey({ execArgv: [], nodeOptions: ' --max-old-space-size=512  ' }, file)).toBe(
+      cacheKey({ execArgv: [], nodeOptions: '--max-old-space-size=512' }, file),
+    );
+  });
+
+  it.each<[string, Parameters<typeof cacheKey>[0], Partial<ScriptIdentity>]>([
+    ['NODE_OPTIONS', { execArgv: [], nodeOptions: '--max-old-space-size=512' }, {}],
+    ['node flags', { execArgv: ['--max-old-space-size=512'], nodeOptions: undefined }, {}],
+    ['an edit in place, mtime set back (ctime)', plain, { ctimeNs: file.ctimeNs + 1n }],
+    ['an edit of another length', plain, { size: file.size + 1n, mtimeNs: file.mtimeNs + 1n, ctimeNs: file.ctimeNs + 1n }],
+    ['another file (a copy, a rebuild)', plain, { ino: file.ino + 1n }],
+    ['another file system', plain, { dev: file.dev + 1n }],
+    ['mtime alone', plain, { mtimeNs: file.mtimeNs - 1n }],
+  ])('%s: another key', (_name, flags, changed) => expect(cacheKey(flags, { ...file, ...changed })).not.toBe(key));
+
+  it('a flag never reads as a file fact, nor one field as another', () => {
+    expect(cacheKey({ execArgv: ['2049'], nodeOptions: undefined }, file)).not.toBe(cacheKey({ execArgv: [], nodeOptions: '2049' }, file));
+    expect(cacheKey(plain, { ...file, mtimeNs: file.ctimeNs + 5n })).not.toBe(cacheKey(plain, { ...file, ctimeNs: file.ctimeNs + 5n }));
   });
 });
 
 describe('cachesToPrune', () => {
-  const cache = (hash: string, mtimeMs: number) => ({ name: cacheFileName('serve-fast-path', hash, '11.3'), mtimeMs });
+  const cache = (hash: string, mtimeMs: number) => ({ name: cacheFileName('serve-fast-path', hash, '11.3', '0123456789abcdef'), mtimeMs });
   const now = 1_000_000;
 
   it('keeps the newest caches of the entry, the one just written among them', () => {
