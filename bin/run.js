@@ -15,8 +15,10 @@ const warm =
   (argv[0] === 'server' && argv[1] === 'test');
 // The daemon's client is one CommonJS file (scripts/build.mjs says why).
 const daemonClient = async () => (await import('node:module')).createRequire(import.meta.url)('../dist/cli/daemon-fast-path.cjs');
+// serve's fast path runs from its script form, which starts from V8's code cache (src/cli/cached-script.ts).
+const cached = async (name) => (await import('../dist/cli/cached-script.js')).loadEntry(name);
 const fast =
-  (argv[0] === 'serve' && (await (await import('../dist/cli/serve-fast-path.js')).fastServe(argv.slice(1), import.meta.url))) ||
+  (argv[0] === 'serve' && (await (await cached('serve-fast-path')).fastServe(argv.slice(1), import.meta.url))) ||
   // --no-daemon is settled here: the daemon's client (190 KB) is not loaded to be told no.
   (warm && !argv.slice(0, argv.indexOf('--') >>> 0).includes('--no-daemon') && (await (await daemonClient()).fastDaemon(argv))) ||
   (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv))) ||

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withBuiltEngineCheck } from './oclif-engine-check.mjs';
+import { buildScripts } from './build-scripts.mjs';
 import { withLazyRequires } from './oclif-lazy-requires.mjs';
 import { withLiteralPluginNames } from './oclif-plugin-match.mjs';
 import { REQUIRE_BANNER, withoutUnusedRequire } from './require-banner.mjs';
@@ -29,7 +30,6 @@ const extraEntries = [
   'src/daemon/server/entry.ts', // what daemon start runs: the daemon without oclif (src/daemon/client/launch.ts)
   'src/config/edit.ts',
   'src/registry/truncate.ts',
-  'src/retrieve/search-worker.ts', // started as a worker thread (retrieve/worker-search.ts)
   'src/code/sandbox-worker.ts', // started as a worker thread (code/sandbox.ts)
   'src/tools/index.ts',
 ];
@@ -46,6 +46,13 @@ const common = {
   logLevel: 'warning',
 };
 
+// oclif loads a TypeScript compiler only in development (bin/dev.js); never bundle it.
+// OpenTelemetry loads only when serve traces, from node_modules: one copy of its API for the SDK and us.
+// QuickJS's WebAssembly file is found beside its own module (code mode's sandbox-worker.js loads it from node_modules).
+// jq-web (--jq) finds its WebAssembly file beside its own module.
+// The keyring is a native module (a .node file per platform), loaded from node_modules when a secret is read.
+const external = ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*', '@jitl/*', 'jq-web', '@napi-rs/keyring'];
+
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   ...common,
@@ -54,12 +61,7 @@ await build({
   outdir: 'dist',
   splitting: true,
   format: 'esm',
-  // oclif loads a TypeScript compiler only in development (bin/dev.js); never bundle it.
-  // OpenTelemetry loads only when serve traces, from node_modules: one copy of its API for the SDK and us.
-  // QuickJS's WebAssembly file is found beside its own module (code mode's sandbox-worker.js loads it from node_modules).
-  // jq-web (--jq) finds its WebAssembly file beside its own module.
-  // The keyring is a native module (a .node file per platform), loaded from node_modules when a secret is read.
-  external: ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*', '@jitl/*', 'jq-web', '@napi-rs/keyring'],
+  external,
   plugins: [oclifDirnamePlugin()],
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
@@ -85,6 +87,21 @@ await build({
   define: { 'import.meta.url': '__mcpkitModuleUrl' },
   banner: { js: "const __mcpkitModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+
+// A search worker (retrieve/worker-search.ts, parallel-search.ts) as one CommonJS file of only what a
+// search needs: from the split build it loaded six chunks and what they import (YAML among them),
+// each compiled again in each worker, which cost a cold search's worker ~0.3 s before its first file.
+await build({
+  ...common,
+  entryPoints: ['src/retrieve/search-worker.ts'],
+  outfile: 'dist/retrieve/search-worker.cjs',
+  format: 'cjs',
+  sourcemap: 'linked',
+  define: { 'import.meta.url': '__mcpkitModuleUrl' },
+  banner: { js: "const __mcpkitModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+
+await buildScripts(root, common, external);
 
 // What this build is: a daemon (mcpkit daemon) built from other code is never used by this one.
 const hash = createHash('sha256');

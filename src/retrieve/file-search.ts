@@ -62,7 +62,9 @@ export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, 
     }
     let n: number;
     try {
-      n = readSync(fd, buf, filled, buf.length - filled, null);
+      // The buffer outlives the file (one per thread, grown by its largest): reads grow from small,
+      // so that a binary file is told by its first NUL without reading as much as that file.
+      n = readSync(fd, buf, filled, Math.min(buf.length - filled, Math.max(FIRST_READ, filled)), null);
     } catch {
       return 'gone';
     }
@@ -85,6 +87,9 @@ export function scanFile(path: string, holder: ReadHolder, visit: (buf: Buffer, 
     filled -= cut;
   }
 }
+
+/** What a file's first read takes at most (ripgrep's own read size); each read after it at most doubles what was read. */
+const FIRST_READ = 64 * 1024;
 
 /** Whether a file wants more lines: yes; no, matches were left over (`room` is full); no, its -m is reached. */
 export type Wanted = 'more' | 'cut' | 'full';

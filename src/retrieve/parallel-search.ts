@@ -175,7 +175,7 @@ interface Sharing {
 /** The worker of a chunked search: each chunk it finishes is handed to `chunk`; `finished` waits for it to take no more. */
 function startWorker(job: Omit<ChunkJob, 'more'>, chunk: (at: number, part: SearchOutcome) => void) {
   const { port1: more, port2 } = new MessageChannel();
-  const worker = new Worker(join(packageRoot(), 'dist', 'retrieve', 'search-worker.js'), { workerData: { ...job, more: port2 }, transferList: [port2] });
+  const worker = new Worker(join(packageRoot(), 'dist', 'retrieve', 'search-worker.cjs'), { workerData: { ...job, more: port2 }, transferList: [port2] });
   const ended = new Promise<void>((resolve) => {
     worker.on('message', (message: { chunk?: number; part?: SearchOutcome; end?: true }) => {
       if (message.chunk !== undefined && message.part) chunk(message.chunk, message.part);

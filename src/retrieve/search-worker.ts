@@ -13,7 +13,7 @@ import type { ChunkJob } from './search-chunks.js';
 
 /**
  * Work whose time has no bound, in a worker thread (worker-search.ts starts it, bundled as
- * dist/retrieve/search-worker.js): a search with a backtracking regular expression, or the
+ * dist/retrieve/search-worker.cjs, one file of its own: scripts/build.mjs): a search with a backtracking regular expression, or the
  * matching of a backtracking glob, with the same code as on the main thread. Its thread may be
  * stopped at any moment; it holds nothing that needs closing.
  */

@@ -200,15 +200,15 @@ export function searchRoots(roots: readonly Root[], options: SearchOptions): Sea
 /**
  * Searches files already listed in walk order, without an index: what a worker does with the
  * list that a long-running process's index gave it (search-worker.ts). `skipped` carries what the
- * listing left out.
+ * listing left out; `holder` is the thread's read buffer when it searches more than one list.
  */
 export function searchListed(
   files: readonly ListedFile[],
   options: Pick<SearchOptions, 'matcher' | 'limit' | 'context' | 'shape' | 'onMatch' | 'report'>,
   skipped: LeftOut,
+  holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) },
 ): SearchOutcome {
   const outcome = emptyOutcome(options, skipped);
-  const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
   try {
     for (const file of files) {
       if (!tally(searchOne(file, holder, options, outcome), outcome, options)) break;

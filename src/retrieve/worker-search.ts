@@ -105,7 +105,7 @@ function release(): void {
 
 function run(job: WorkerJob, deadline: number, what: string, options: RunOptions): Promise<SearchOutcome | string[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(join(packageRoot(), 'dist', 'retrieve', 'search-worker.js'), {
+    const worker = new Worker(join(packageRoot(), 'dist', 'retrieve', 'search-worker.cjs'), {
       workerData: job,
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
     });

@@ -3,14 +3,9 @@
 // the server URL and the environment the suite gave the client (MCP_CONFORMANCE_SCENARIO,
 // MCP_CONFORMANCE_CONTEXT, MCP_CONFORMANCE_PROTOCOL_VERSION), and a function that runs one mcpkit
 // line (mcpkit-runner.mjs); it answers with the exit status the client ends with.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '../../bin/run.js');
+import { join } from 'node:path';
 
 /** Runs `body` with a scratch config and state of its own; a line that fails ends the client with 1. */
 async function withScratch(prefix, suiteEnv, extra, runnerFor, body) {
@@ -43,7 +38,7 @@ async function withScratch(prefix, suiteEnv, extra, runnerFor, body) {
 export function plainClient(url, suiteEnv, runnerFor) {
   const scenario = suiteEnv.MCP_CONFORMANCE_SCENARIO ?? '';
   const modern = (suiteEnv.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25') >= '2026';
-  return withScratch('mcpkit-conformance-client-', suiteEnv, {}, runnerFor, async ({ env, mcpkit }) => {
+  return withScratch('mcpkit-conformance-client-', suiteEnv, {}, runnerFor, async ({ run, mcpkit }) => {
     await mcpkit('server', 'add', 'conf', '--url', url, '--protocol', modern ? 'auto' : '2025-11-25');
     await mcpkit('server', 'test', 'conf');
     if (scenario === 'tools_call') await mcpkit('call', 'add_numbers', '--json', '--args', JSON.stringify({ a: 5, b: 3 }));
@@ -55,8 +50,7 @@ export function plainClient(url, suiteEnv, runnerFor) {
     if (scenario === 'http-invalid-tool-headers') {
       // Only the valid tool may be listed; each listed tool is called (a refusal is fine).
       const tools = JSON.parse((await mcpkit('tools', '--json')).stdout).filter((t) => t.group === 'server:conf');
-      for (const tool of tools)
-        spawnSync(process.execPath, [bin, 'call', tool.name, '--json', '--args', JSON.stringify({ region: 'us-west1' })], { env, timeout: 60_000 });
+      for (const tool of tools) await run('call', tool.name, '--json', '--args', JSON.stringify({ region: 'us-west1' }));
     }
     // The server asks for input during the call (SEP-1034 defaults; 2026-07-28 MRTR, SEP-2322):
     // a script's answer, each form accepted with its defaults.
@@ -77,14 +71,16 @@ export function plainClient(url, suiteEnv, runnerFor) {
 
 /**
  * The OAuth scenarios: the server URL added with auth: oauth, logged in with BROWSER set to
- * follow-redirects.mjs (the suite's authorization endpoint redirects at once), then the server's
+ * a curl that follows redirects (the suite's authorization endpoint redirects at once), then the server's
  * tools listed and one called. A call refused with AUTH_REQUIRED (a 403 asking for more scope) is
  * answered as the error message says: log in again, then call again. Pre-registered client
  * credentials come from the suite in MCP_CONFORMANCE_CONTEXT.
  */
 export function authClient(url, suiteEnv, runnerFor) {
   const context = JSON.parse(suiteEnv.MCP_CONFORMANCE_CONTEXT || '{}');
-  const browser = { BROWSER: `"${process.execPath}" "${join(here, 'follow-redirects.mjs')}"` };
+  // curl, not follow-redirects.mjs: a login starts one, and a Node start that loads fetch cost
+  // 0.1-0.15 CPU-s here against a few milliseconds (-q: no ~/.curlrc; no proxy for loopback).
+  const browser = { BROWSER: "curl -q -s -L -o /dev/null --noproxy '*'" };
   return withScratch('mcpkit-conformance-auth-', suiteEnv, browser, runnerFor, async ({ run, mcpkit, must }) => {
     const client = [
       ...(context.client_id ? ['--client-id', context.client_id] : []),

@@ -69,14 +69,15 @@ const CLIENT_SCENARIOS: [scenario: string, version: string, client: string][] = 
 ];
 
 /** One scenario run alone, as the suite runs it with --scenario: its output ends in OVERALL. */
-async function runClientScenario(scenario: string, version: string, command: string, scratch: string): Promise<string> {
+async function runClientScenario(scenario: string, version: string, host: ClientHost, client: 'plain' | 'auth', scratch: string): Promise<string> {
   const run = () =>
     // A scenario is four to six mcpkit lines in a row; the suite's 30 s default ran out in CI while
     // the two cores also ran the rest of the tests (the clients were cut off mid-run).
-    outputOf(kit2026Node, [kit2026Suite, 'client', '--command', command, '--scenario', scenario, '--spec-version', version, '--timeout', '120000'], {
-      cwd: scratch,
-      env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' },
-    });
+    outputOf(
+      kit2026Node,
+      [kit2026Suite, 'client', '--command', host.command(client), '--scenario', scenario, '--spec-version', version, '--timeout', '120000'],
+      { cwd: scratch, env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1', ...host.env } },
+    );
   let output = await run();
   // A run that ended with no verdict at all (OVERALL neither passed nor failed: the suite's own
   // harness gave up under load) is run once more; a run with a verdict is never retried.
@@ -90,12 +91,10 @@ async function runClientScenario(scenario: string, version: string, command: str
  * turns in the host (three at a time), so a scenario's client may wait for its turn: the batch's
  * timeout per scenario is ten minutes, and a client that is cut off still fails its scenario.
  */
-function runBatch(version: string, command: string, scratch: string): Promise<string> {
+function runBatch(version: string, host: ClientHost, scratch: string): Promise<string> {
   const out = join(scratch, `batch-${version}`);
-  return outputOf(kit2026Node, [kit2026Suite, 'client', '--command', command, '--suite', 'all', '--spec-version', version, '--timeout', '600000', '-o', out], {
-    cwd: scratch,
-    env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1' },
-  });
+  const args = ['client', '--command', host.command('auto'), '--suite', 'all', '--spec-version', version, '--timeout', '600000', '-o', out];
+  return outputOf(kit2026Node, [kit2026Suite, ...args], { cwd: scratch, env: { ...process.env, TMPDIR: scratch, NO_COLOR: '1', ...host.env } });
 }
 
 describe("the suite 0.2's client scenarios, mcpkit as the client", () => {
@@ -107,13 +106,13 @@ describe("the suite 0.2's client scenarios, mcpkit as the client", () => {
     scratch = mkdtempSync(join(tmpdir(), 'mcpkit-test-conformance-2026-client-'));
     if (!installed) return;
     // Three clients at a time, as the one-process-per-scenario runs were (vitest's maxConcurrency).
-    host = await startClientHost(scratch, { concurrency: 3 });
+    host = await startClientHost({ concurrency: 3 });
     allowClientError = clientErrorAllowed(readFileSync(suiteEntry(kit), 'utf8'));
     // One version after another, started here so that the order of the tests does not matter:
     // the versions' 19, 2 and 33 scenarios at once would stretch each past what the load allows.
     let previous: Promise<unknown> = Promise.resolve();
     for (const version of new Set(CLIENT_SCENARIOS.map(([, v]) => v))) {
-      const batch = previous.then(() => runBatch(version, host!.command('auto'), scratch));
+      const batch = previous.then(() => runBatch(version, host!, scratch));
       batches.set(version, batch);
       previous = batch.catch(() => undefined);
     }
@@ -159,7 +158,7 @@ describe("the suite 0.2's client scenarios, mcpkit as the client", () => {
           return;
         }
         // No verdict in the batch (the suite's harness gave up on it): the scenario alone, as before.
-        const output = await runClientScenario(scenario, version, host!.command(client as 'plain' | 'auth'), scratch);
+        const output = await runClientScenario(scenario, version, host!, client as 'plain' | 'auth', scratch);
         const lines = output
           .split('\n')
           .filter((l) => /FAILURE|WARNING|SKIPPED: scenario|Error|\$ mcpkit|exited|timed out|❌|OVERALL/.test(l))

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { outputOf, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
-import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed, throughMcpkit } from '../helpers/conformance-kit.js';
+import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed, kitRunEnv, throughMcpkit } from '../helpers/conformance-kit.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { freePort, writeConfig } from '../helpers/upstreams.js';
 
@@ -34,7 +34,7 @@ describe('the MCP conformance suite 0.2 through mcpkit chained behind mcpkit', (
       const output = await outputOf(
         'bash',
         [join(kit, 'run.sh'), '--port', String(referencePort), '--output-dir', join(scratch, 'chained'), ...throughMcpkit(bPort, bConfig)],
-        { cwd: scratch, env: { ...process.env, TMPDIR: scratch } },
+        { cwd: scratch, env: { ...process.env, TMPDIR: scratch, ...kitRunEnv() } },
       );
       const counts = Object.fromEntries(
         [...output.matchAll(/^(2026-07-28|2025-11-25): (\d+) passed, (\d+) failed$/gm)].map((m) => [m[1], [Number(m[2]), Number(m[3])]]),
@@ -61,7 +61,7 @@ describe('the MCP conformance suite 0.2 through mcpkit chained behind mcpkit', (
               join(scratch, `again-${revision}-${scenario}`),
               ...throughMcpkit(await freePort(), bConfig),
             ],
-            { cwd: scratch, env: { ...process.env, TMPDIR: scratch } },
+            { cwd: scratch, env: { ...process.env, TMPDIR: scratch, ...kitRunEnv() } },
           );
           expect(again, `${revision} ${scenario} failed twice through two hops; the first run:\n${output.slice(-3000)}`).toMatch(/: 1 passed, 0 failed$/m);
           counts[revision] = [counts[revision]![0]! + 1, counts[revision]![1]! - 1];

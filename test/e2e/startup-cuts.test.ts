@@ -43,6 +43,14 @@ describe("what every command's start-up loads", () => {
     expect(loader).toMatch(/get default\(\)\{return __importDefault\(require_cli_spinners\(\)\)\.default\}/);
   });
 
+  it('a search worker loads one file of only what a search needs: no shared chunk, no YAML', () => {
+    const worker = join(ROOT, 'dist/retrieve/search-worker.cjs');
+    expect(readFileSync(worker, 'utf8')).not.toMatch(/require\("\.{1,2}\//);
+    const sources = bundledSources([worker]);
+    expect(sources.some((s) => s.endsWith('src/retrieve/search-chunks.ts'))).toBe(true);
+    expect(sources.filter((s) => /node_modules\/(yaml|zod)\//.test(s))).toEqual([]);
+  });
+
   it("still warns, in oclif's words, on a Node older than oclif's range, and runs the command", async () => {
     const old = await runOnNode('16.20.0', ['--version']);
     expect(old.code).toBe(0);

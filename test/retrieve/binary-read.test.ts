@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanFile } from '../../src/retrieve/file-search.js';
 import { releaseRead, type ReadHolder } from '../../src/retrieve/read-into.js';
+import { chunkOptions, searchChunk } from '../../src/retrieve/search-chunks.js';
 import { tempDir } from '../helpers/cli.js';
 
 /**
@@ -34,6 +35,38 @@ describe('scanFile stops reading a binary file at its first NUL', () => {
     expect(visits).toBe(0);
     expect(read).toBeGreaterThan(at);
     expect(read).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it("reads a binary file no further after a large text file grew the thread's buffer", () => {
+    const text = join(dir, 'large.txt');
+    writeFileSync(text, Buffer.alloc(size, 'needle\n'));
+    const binary = join(dir, 'late-nul.bin');
+    const bytes = Buffer.alloc(size, 'needle\n');
+    bytes[200 * 1024] = 0;
+    writeFileSync(binary, bytes);
+    const holder: ReadHolder = { buffer: Buffer.allocUnsafe(64 * 1024) };
+    expect(scanFile(text, holder, () => true)).toBe('searched');
+    expect(holder.buffer.length).toBeGreaterThan(size);
+    const before = readBytes();
+    expect(scanFile(binary, holder, () => true)).toBe('binary');
+    expect(readBytes() - before).toBeLessThan(2 * 1024 * 1024);
+    releaseRead(holder);
+  });
+
+  it("a thread's chunks share one read buffer: the next chunk reads into the one the last grew", () => {
+    const path = join(dir, 'chunked.txt');
+    writeFileSync(path, Buffer.alloc(size, 'needle\n'));
+    const files = [path, path].map((abs) => ({ abs, repo: 'r', path: 'r/chunked.txt' }));
+    const options = chunkOptions({
+      query: { query: 'zzz', regex: false, ignoreCase: false },
+      shape: { before: 0, after: 0, maxCount: Infinity, onlyMatching: false },
+      report: 'lines',
+    });
+    searchChunk(files, 0, 1, options);
+    const grown = options.holder.buffer;
+    expect(grown.length).toBeGreaterThan(size);
+    expect(searchChunk(files, 1, 1, options).files_searched).toBe(1);
+    expect(options.holder.buffer).toBe(grown);
   });
 
   it('still reads a text file whole, and a NUL in its last byte makes it binary', () => {

@@ -2,7 +2,7 @@ import { readdirSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { cacheDir, stateDir } from '../schema/defaults.js';
-import { pinFilePath } from './pin-file.js';
+import { pinFilePath } from './pin-path.js';
 
 /**
  * mcpkit's own files: what no agent reads through a root, whatever the root allows. Its config and

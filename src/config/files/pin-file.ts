@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { ToolError } from '../../core/errors.js';
 import { atomicWrite } from './atomic-write.js';
@@ -67,10 +66,7 @@ const HEADER = `# mcpkit tool pins: the approved definition of each upstream too
 `;
 
 /** The lock file of a config file. */
-export function pinFilePath(configPath: string): string {
-  const name = basename(configPath).replace(/\.ya?ml$/i, '');
-  return join(dirname(configPath), `${name}.lock.yaml`);
-}
+export { pinFilePath } from './pin-path.js';
 
 export function emptyPins(): PinFile {
   return { version: 1, servers: {} };

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { HookConfig } from '../../config/schema/schema.js';
 import { asHookCode } from '../../core/caller-stderr.js';
 import { ToolError } from '../../core/errors.js';
+import { importModule } from '../../core/import-module.js';
 
 /**
  * pre_call(args, ctx) and post_call(result, args, ctx) from JS modules named in the config
@@ -34,7 +35,7 @@ async function loadFunction(path: string, name: 'pre_call' | 'post_call', versio
   let mod: Record<string, unknown>;
   try {
     // Node keeps a module by its URL for the process's life: the file's version in the URL loads an edited module anew.
-    mod = (await asHookCode(() => import(`${pathToFileURL(path).href}?v=${encodeURIComponent(version)}`))) as Record<string, unknown>;
+    mod = (await asHookCode(() => importModule(`${pathToFileURL(path).href}?v=${encodeURIComponent(version)}`))) as Record<string, unknown>;
   } catch (error) {
     throw new ToolError('HOOK_FAILED', `Cannot load hook module ${path}: ${(error as Error).message}`, {
       details: { module: path },

@@ -1,6 +1,6 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
-import { isKeepAliveName, keepAliveHintMs, keepTimingOf, pastKeeping, type HeaderText, type KeepTiming } from './keep-alive-timing.js';
+import { keepAliveHintOfHeaders, keepTimingOf, pastKeeping, type KeepTiming } from './keep-alive-timing.js';
 import { poolOptions } from './pool-options.js';
 
 /**
@@ -52,7 +52,7 @@ export function followConnections(): void {
     const { request, response } = message as { request?: object; response?: { headers?: unknown } };
     const socket = request && writtenOn.get(request);
     const connection = socket && connections.get(socket);
-    if (connection) connection.hintMs = hintOf(response?.headers);
+    if (connection) connection.hintMs = keepAliveHintOfHeaders(response?.headers);
   });
   const ended = (message: unknown) => {
     const request = (message as { request?: object }).request;
@@ -84,19 +84,6 @@ function forget(socket: object, connection: Connection): void {
   open?.delete(socket);
   if (open?.size === 0) byOrigin.delete(connection.origin);
 }
-
-/** The `keep-alive` header's hint among undici's raw headers (name, value, name, value...: Buffers, or strings). */
-function hintOf(headers: unknown): number | undefined {
-  if (!Array.isArray(headers)) return undefined;
-  for (let i = 0; i + 1 < headers.length; i += 2) {
-    const name: unknown = headers[i];
-    const value: unknown = headers[i + 1];
-    if (isHeaderText(name) && isHeaderText(value) && isKeepAliveName(name)) return keepAliveHintMs(value);
-  }
-  return undefined;
-}
-
-const isHeaderText = (text: unknown): text is HeaderText => typeof text === 'string' || text instanceof Uint8Array;
 
 /**
  * Destroys the idle connections to `origin` that have been idle past their keeping under `pool`'s

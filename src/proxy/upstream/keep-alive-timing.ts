@@ -67,6 +67,28 @@ export function keepAliveHintMs(value: HeaderText): number | undefined {
   return undefined;
 }
 
+/**
+ * The `keep-alive` hint among undici's raw headers (name, value, name, value...: Buffers, or
+ * strings). undici joins every Keep-Alive header's value, in order and with nothing between, before
+ * it looks for `timeout=`: so is it read here (`max=5` then `timeout=3` is a 3 s hint), or undici
+ * would end a connection this watch still takes for fresh.
+ */
+export function keepAliveHintOfHeaders(headers: unknown): number | undefined {
+  if (!Array.isArray(headers)) return undefined;
+  let joined: HeaderText | undefined;
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    const name: unknown = headers[i];
+    const value: unknown = headers[i + 1];
+    if (!isHeaderText(name) || !isHeaderText(value) || !isKeepAliveName(name)) continue;
+    joined = joined === undefined ? value : latin1(joined) + latin1(value);
+  }
+  return joined === undefined ? undefined : keepAliveHintMs(joined);
+}
+
+const latin1 = (text: HeaderText): string => (typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.length).toString('latin1'));
+
+const isHeaderText = (text: unknown): text is HeaderText => typeof text === 'string' || text instanceof Uint8Array;
+
 /** How long a connection whose last answer gave this hint (undefined: none) may stay idle and still carry a request; 0: none. */
 export function keptForMs(hintMs: number | undefined, timing: KeepTiming): number {
   if (hintMs === undefined) return timing.defaultMs;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isKeepAliveName, keepAliveHintMs, keepTimingOf, keptForMs, pastKeeping, UNDICI_KEEP_TIMING } from '../../../src/proxy/upstream/keep-alive-timing.js';
+import {
+  isKeepAliveName,
+  keepAliveHintMs,
+  keepAliveHintOfHeaders,
+  keepTimingOf,
+  keptForMs,
+  pastKeeping,
+  UNDICI_KEEP_TIMING,
+} from '../../../src/proxy/upstream/keep-alive-timing.js';
 
 describe('keepAliveHintMs (a Keep-Alive header read as undici reads it: the first timeout= with digits)', () => {
   it.each([
@@ -18,6 +26,26 @@ describe('keepAliveHintMs (a Keep-Alive header read as undici reads it: the firs
     expect(keepAliveHintMs(value)).toBe(ms);
     expect(keepAliveHintMs(Buffer.from(value, 'latin1'))).toBe(ms);
     expect(keepAliveHintMs(new Uint8Array(Buffer.from(value, 'latin1')))).toBe(ms);
+  });
+});
+
+describe('keepAliveHintOfHeaders (every Keep-Alive header joined in order, as undici joins them, then read)', () => {
+  const raw = (...pairs: string[]) => pairs.map((text) => Buffer.from(text, 'latin1'));
+  it.each<[string, unknown, number | undefined]>([
+    ['one header', raw('Keep-Alive', 'timeout=5'), 5_000],
+    ['none', raw('Content-Type', 'application/json'), undefined],
+    ['a later header names the timeout', raw('Keep-Alive', 'max=5', 'Connection', 'keep-alive', 'keep-alive', 'timeout=3'), 3_000],
+    ['the first timeout= of the joined text', raw('Keep-Alive', 'timeout=9', 'Keep-Alive', 'timeout=3'), 9_000],
+    [
+      "a timeout= whose digits begin the next header's value (undici joins with nothing between)",
+      raw('Keep-Alive', 'max=5, timeout=', 'Keep-Alive', '4'),
+      4_000,
+    ],
+    ['text, not bytes', ['keep-alive', 'timeout=2'], 2_000],
+    ['not a list', undefined, undefined],
+    ['a name without its value', raw('Keep-Alive'), undefined],
+  ])('%s', (_what, headers, ms) => {
+    expect(keepAliveHintOfHeaders(headers)).toBe(ms);
   });
 });
 

@@ -1,0 +1,173 @@
+import { chmodSync, chownSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { cleanEnv, spawnTracked, tempDir } from '../helpers/cli.js';
+import { packageCopy } from '../helpers/package-copy.js';
+import { waitFor, writeConfig } from '../helpers/upstreams.js';
+
+/**
+ * `mcpkit serve` starts from its script form with V8's code cache (src/cli/cached-script.ts). Each
+ * test runs a copy of the built package, so that what a start keeps beside its code is its own.
+ * MCPKIT_DEBUG_CODE_CACHE=1 has the loader say on stderr what V8 did with the cache.
+ */
+const config = writeConfig({ mcp_servers: {} });
+
+interface Served {
+  code: number | null;
+  stderr: string;
+  tools: string[];
+}
+
+/** One stdio session, start to exit: initialize, tools/list, stdin closed. */
+async function serveOnce(pkg: string, env: Record<string, string | undefined> = {}): Promise<Served> {
+  const child = spawnTracked(process.execPath, [join(pkg, 'bin/run.js'), 'serve', '--config', config], {
+    env: cleanEnv({ MCPKIT_DEBUG_CODE_CACHE: '1', ...env }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const answer = async (id: number) => {
+    const found = () => stdout.split('\n').find((line) => line.startsWith('{') && (JSON.parse(line) as { id?: number }).id === id);
+    if (!(await waitFor(() => found() !== undefined || child.exitCode !== null, 60_000))) throw new Error(`no answer ${id}: ${stderr}`);
+    const line = found();
+    if (!line) throw new Error(`serve ended before answering ${id}: ${stderr}`);
+    return JSON.parse(line) as { result: { tools?: { name: string }[] } };
+  };
+  const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cache-test', version: '1' } } });
+  await answer(1);
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/list' });
+  const tools = (await answer(2)).result.tools!.map((t) => t.name);
+  child.stdin.end();
+  return { code: await exited, stderr, tools };
+}
+
+/** What the loader said of the cache: the first word after the entry's name, and the file. */
+function said(served: Served): { what: string; file: string } {
+  const line = /mcpkit code cache: serve-fast-path (taken from|rejected:|absent:|not cached:) (\S+)/.exec(served.stderr);
+  if (!line) throw new Error(`the loader said nothing of the cache: ${served.stderr}`);
+  return { what: line[1]!.replace(/:$/, ''), file: line[2]! };
+}
+
+const cachesIn = (dir: string) => readdirSync(dir).filter((f) => /\.v8cache(\.\d+\.tmp)?$/.test(f));
+
+describe.concurrent('serve starts from V8 code cache', () => {
+  it('the first serve writes the cache beside its code, after its answers; the next takes it; a damaged one is replaced', async () => {
+    const pkg = packageCopy();
+    const first = await serveOnce(pkg);
+    expect(first.code).toBe(0);
+    expect(first.tools.length).toBeGreaterThan(0);
+    const { what, file } = said(first);
+    expect(what).toBe('absent');
+    expect(file).toMatch(new RegExp(`^${pkg}/dist/cli/serve-fast-path\\.[0-9a-f]{16}\\.[^/]+\\.v8cache$`));
+    expect(first.stderr).toContain(`serve-fast-path written: ${file}`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const second = await serveOnce(pkg);
+    expect(said(second)).toEqual({ what: 'taken from', file });
+    expect(second.tools).toEqual(first.tools);
+    expect(second.stderr).not.toContain('written');
+    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([file.slice(file.lastIndexOf('/') + 1)]);
+
+    const garbage = randomBytes(statSync(file).size);
+    writeFileSync(file, garbage);
+    const damaged = await serveOnce(pkg);
+    expect(said(damaged)).toEqual({ what: 'rejected', file });
+    expect(damaged.code).toBe(0);
+    expect(damaged.tools).toEqual(first.tools);
+    expect(damaged.stderr).toContain(`serve-fast-path written: ${file}`);
+    expect(readFileSync(file).equals(garbage)).toBe(false);
+    expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file });
+  }, 180_000);
+
+  it('a cache others could have written, or a link to one, is never given to V8: it is made anew', async () => {
+    const pkg = packageCopy();
+    const { file } = said(await serveOnce(pkg));
+    chmodSync(file, 0o666);
+    const writable = await serveOnce(pkg);
+    expect(said(writable)).toEqual({ what: 'absent', file });
+    expect(writable.stderr).toContain(`written: ${file}`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const elsewhere = join(tempDir(), 'cache');
+    renameSync(file, elsewhere);
+    symlinkSync(elsewhere, file);
+    const linked = await serveOnce(pkg);
+    expect(said(linked)).toEqual({ what: 'absent', file });
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+  }, 180_000);
+
+  it("code another user owns (or this user cannot write): the cache goes to the user's own cache folder", async () => {
+    const pkg = packageCopy();
+    foreignCode(join(pkg, 'dist/cli'));
+    const xdg = tempDir('mcpkit-xdg-cache-');
+    const first = await serveOnce(pkg, { XDG_CACHE_HOME: xdg });
+    const { what, file } = said(first);
+    expect(what).toBe('absent');
+    expect(file.startsWith(`${xdg}/mcpkit/code-cache/serve-fast-path.`)).toBe(true);
+    expect(first.stderr).toContain(`written: ${file}`);
+    expect(statSync(join(xdg, 'mcpkit/code-cache')).mode & 0o777).toBe(0o700);
+    expect(said(await serveOnce(pkg, { XDG_CACHE_HOME: xdg }))).toEqual({ what: 'taken from', file });
+    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+  }, 120_000);
+
+  it('with no place for a cache either, serve runs without one, and says nothing of it', async () => {
+    const pkg = packageCopy();
+    foreignCode(join(pkg, 'dist/cli'));
+    // A file where the cache folder's root would be: nothing can be made under it.
+    const notAFolder = join(tempDir(), 'cache');
+    writeFileSync(notAFolder, '');
+    const served = await serveOnce(pkg, { XDG_CACHE_HOME: notAFolder });
+    expect(said(served).what).toBe('not cached');
+    expect(served.code).toBe(0);
+    expect(served.tools.length).toBeGreaterThan(0);
+    // Only the lines MCPKIT_DEBUG_CODE_CACHE asked for speak of it: no error, no warning.
+    expect(served.stderr.replace(/^mcpkit code cache: .*\n/gm, '')).not.toMatch(/cache|v8/i);
+    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+  }, 120_000);
+
+  it('serves starting together each answer, and leave one whole cache that the next start takes', async () => {
+    const pkg = packageCopy();
+    const together = await Promise.all([1, 2, 3].map(() => serveOnce(pkg)));
+    for (const served of together) {
+      expect(served.code).toBe(0);
+      // Each found none, unless another had finished and written one before it started.
+      expect(['absent', 'taken from']).toContain(said(served).what);
+    }
+    const caches = cachesIn(join(pkg, 'dist/cli'));
+    expect(caches).toHaveLength(1);
+    expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file: join(pkg, 'dist/cli', caches[0]!) });
+  }, 120_000);
+
+  it('MCPKIT_CODE_CACHE=off, or an install without the script, runs the ES modules and keeps no cache', async () => {
+    const pkg = packageCopy();
+    const off = await serveOnce(pkg, { MCPKIT_CODE_CACHE: 'off' });
+    expect(off.code).toBe(0);
+    expect(off.stderr).toContain('serve-fast-path not cached: MCPKIT_CODE_CACHE=off; running its ES module');
+    expect(off.tools.length).toBeGreaterThan(0);
+    rmSync(join(pkg, 'dist/cli/serve-fast-path.script.cjs'));
+    const without = await serveOnce(pkg);
+    expect(without.code).toBe(0);
+    expect(without.stderr).toContain(`serve-fast-path not cached: ${pkg}/dist/cli/serve-fast-path.script.cjs is missing; running its ES module`);
+    expect(without.tools).toEqual(off.tools);
+    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+  }, 120_000);
+});
+
+/**
+ * Makes a folder of code one this user must not keep a cache in: another user's (root can give it
+ * away), else one it cannot write. Either way, a cache there could hold code someone else wrote.
+ */
+function foreignCode(dir: string): void {
+  if (process.getuid!() === 0) {
+    chownSync(dir, 65534, 65534);
+    return;
+  }
+  chmodSync(dir, 0o555);
+  onTestFinished(() => chmodSync(dir, 0o755)); // so that the folder can be removed
+}
