@@ -10,7 +10,8 @@ export interface SharedTaskRecord {
 
 /** What one replica tells the one holding a task. */
 export type TaskMessage =
-  { kind: 'cancel'; id: string; owner: string } | { kind: 'update'; id: string; owner: string; inputResponses: Record<string, unknown> };
+  | { kind: 'cancel'; id: string; owner: string }
+  | { kind: 'update'; id: string; owner: string; inputResponses: Record<string, unknown> };
 
 /**
  * A call one replica passes to another (a bridged question's retry, which only the replica that

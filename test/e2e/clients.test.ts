@@ -162,11 +162,13 @@ describe.each(ERAS)('who may call what, %s', (era) => {
   it('on a view with the search meta-tools: search finds only what the client may call, and call_tool refuses the rest', async () => {
     const alice = await connect('alice-token', era, '/view/research/mcp');
     expect(await names(alice)).toEqual(['research_call_tool', 'research_describe_tool', 'research_search_tools']);
-    const found = (await outcome(alice, 'research_search_tools', { query: 'sum add numbers echo' })).result;
-    const hits = (found?.structuredContent as { results: { name: string }[]; total: number }).results.map((r) => r.name);
+    const searched = await outcome(alice, 'research_search_tools', { query: 'sum add numbers echo' });
+    expect(searched.result, JSON.stringify(searched)).toBeDefined();
+    const found = searched.result!;
+    const hits = (found.structuredContent as { results: { name: string }[]; total: number }).results.map((r) => r.name);
     expect(hits).toContain('echo');
     expect(hits).not.toContain('get-sum');
-    expect((found?.structuredContent as { total: number }).total).toBe(2);
+    expect((found.structuredContent as { total: number }).total).toBe(2);
     const refused = (await outcome(alice, 'research_call_tool', { name: 'get-sum', arguments: { a: 1, b: 2 } })).result;
     expect(errorOf(refused)?.code).toBe('NOT_FOUND');
     const described = (await outcome(alice, 'research_describe_tool', { name: 'get-sum' })).result;

@@ -151,44 +151,40 @@ describe.concurrent('the daemon survives a peer that does not speak its protocol
     expect(await healthy()).toBe(true);
   });
 
-  it.sequential(
-    'a client that never reads is cut off, and the daemon does not hold its whole output',
-    async () => {
-      const { dir, env, socket, pid, healthy } = daemon;
-      // About 60 MB of matches.
-      writeFileSync(join(dir, 'big.txt'), `${'match '.repeat(25)}\n`.repeat(400_000));
-      const request = {
-        build: build(),
-        cwd: dir,
-        env: env as Record<string, string>,
-        operation: { op: 'command', argv: ['retrieve', 'search', 'match', '--limit', '0'], colors: { out: 0, err: 0 } },
-      };
-      const c = createConnection(socket);
-      c.on('error', () => undefined);
-      await new Promise<void>((resolve) => c.once('connect', () => resolve()));
-      c.pause(); // reads nothing until the daemon cut it off
-      c.write(`${JSON.stringify(request)}\n`);
-      let peak = 0;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
-      // The daemon says so in its log (its stderr, beside its socket); waited for, not a fixed time.
-      const log = socket.replace(/\.sock$/, '.log');
-      const cutOff = await waitFor(() => readFileSync(log, 'utf8').includes('daemon: cut a client off'), 45_000, 50);
-      clearInterval(sampler);
-      expect(cutOff, readFileSync(log, 'utf8').slice(-2000)).toBe(true);
-      // Then reads what was left for it: the daemon cut it off, so far less than the whole output, and no result.
-      let received = 0;
-      let last = '';
-      c.on('data', (d: Buffer) => {
-        received += d.length;
-        last = d.toString('utf8').slice(-200);
-      });
-      c.resume();
-      await new Promise<void>((resolve) => c.once('close', () => resolve()));
-      expect(received).toBeLessThan(40 * 1024 * 1024);
-      expect(last).not.toContain('"type":"result"');
-      expect(peak).toBeLessThan(400 * 1024 * 1024);
-      expect(await healthy()).toBe(true);
-    },
-    60_000,
-  );
+  it.sequential('a client that never reads is cut off, and the daemon does not hold its whole output', async () => {
+    const { dir, env, socket, pid, healthy } = daemon;
+    // About 60 MB of matches.
+    writeFileSync(join(dir, 'big.txt'), `${'match '.repeat(25)}\n`.repeat(400_000));
+    const request = {
+      build: build(),
+      cwd: dir,
+      env: env as Record<string, string>,
+      operation: { op: 'command', argv: ['retrieve', 'search', 'match', '--limit', '0'], colors: { out: 0, err: 0 } },
+    };
+    const c = createConnection(socket);
+    c.on('error', () => undefined);
+    await new Promise<void>((resolve) => c.once('connect', () => resolve()));
+    c.pause(); // reads nothing until the daemon cut it off
+    c.write(`${JSON.stringify(request)}\n`);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
+    // The daemon says so in its log (its stderr, beside its socket); waited for, not a fixed time.
+    const log = socket.replace(/\.sock$/, '.log');
+    const cutOff = await waitFor(() => readFileSync(log, 'utf8').includes('daemon: cut a client off'), 45_000, 50);
+    clearInterval(sampler);
+    expect(cutOff, readFileSync(log, 'utf8').slice(-2000)).toBe(true);
+    // Then reads what was left for it: the daemon cut it off, so far less than the whole output, and no result.
+    let received = 0;
+    let last = '';
+    c.on('data', (d: Buffer) => {
+      received += d.length;
+      last = d.toString('utf8').slice(-200);
+    });
+    c.resume();
+    await new Promise<void>((resolve) => c.once('close', () => resolve()));
+    expect(received).toBeLessThan(40 * 1024 * 1024);
+    expect(last).not.toContain('"type":"result"');
+    expect(peak).toBeLessThan(400 * 1024 * 1024);
+    expect(await healthy()).toBe(true);
+  }, 60_000);
 });

@@ -74,7 +74,8 @@ async function answeredWithin<T>(answer: Promise<T>, ms = 40_000): Promise<T> {
 describe('mcpkit hosts tasks for an upstream that knows none', () => {
   it('server/discover says so; a quick call is answered as usual', async () => {
     const discovered = await rpc(served.url, 'alice-token', 'server/discover', {});
-    expect((discovered.result?.capabilities as { extensions?: Record<string, unknown> }).extensions).toHaveProperty(['io.modelcontextprotocol/tasks']);
+    expect(discovered.result, JSON.stringify(discovered)).toBeDefined();
+    expect((discovered.result!.capabilities as { extensions?: Record<string, unknown> }).extensions).toHaveProperty(['io.modelcontextprotocol/tasks']);
     const greeted = await call('alice-token', 'greet', { name: 'Ann' });
     expect(greeted.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, Ann!' }] });
     expect(greeted.result).not.toHaveProperty('taskId');

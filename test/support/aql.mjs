@@ -475,8 +475,7 @@ export function parse(text) {
       const n = t.type === 'kw' ? t.value : t.value;
       if (op('(')) {
         const args = [];
-        if (statementStart())
-          args.push({ type: 'subquery', q: query(true) }); // LENGTH(FOR ...)
+        if (statementStart()) args.push({ type: 'subquery', q: query(true) }); // LENGTH(FOR ...)
         else if (!isOp(')'))
           do {
             args.push(expr());

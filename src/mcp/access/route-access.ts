@@ -15,7 +15,12 @@ export { tokenDigest } from './client-tokens.js';
  * protects one view therefore no longer leaves /mcp serving that view's servers to anyone.
  */
 export type Route =
-  { kind: 'mcp' } | { kind: 'view'; view: string } | { kind: 'views' } | { kind: 'view-info'; view: string } | { kind: 'health' } | { kind: 'metrics' };
+  | { kind: 'mcp' }
+  | { kind: 'view'; view: string }
+  | { kind: 'views' }
+  | { kind: 'view-info'; view: string }
+  | { kind: 'health' }
+  | { kind: 'metrics' };
 
 /** Every kind of route `serve --http` answers (routePath names each): the route table the attack tests walk. */
 export const ROUTE_KINDS = ['mcp', 'view', 'views', 'view-info', 'health', 'metrics'] as const satisfies readonly Route['kind'][];

@@ -15,7 +15,9 @@ import { stepEntry, stepRefs } from './router-parts.js';
 
 /** What a called name is (CallLookup.find). */
 export type Found =
-  { kind: 'entry'; entry: CatalogEntry } | { kind: 'withheld' | 'gone' | 'refused'; error: ToolError } | { kind: 'unknown'; similar: string[] };
+  | { kind: 'entry'; entry: CatalogEntry }
+  | { kind: 'withheld' | 'gone' | 'refused'; error: ToolError }
+  | { kind: 'unknown'; similar: string[] };
 
 export class CallLookup {
   constructor(private readonly catalog: ViewCatalog) {}

@@ -75,7 +75,8 @@ export interface HostFacts {
  * server alone is told, SIGTERM); `process`, the server process alone.
  */
 export type LaunchPlan =
-  { ok: true; command: string; args: string[]; boxed: boolean; ends: 'namespace' | 'group' | 'process' } | { ok: false; reason: string; hint: string };
+  | { ok: true; command: string; args: string[]; boxed: boolean; ends: 'namespace' | 'group' | 'process' }
+  | { ok: false; reason: string; hint: string };
 
 /** System folders a boxed program may read; a symlinked one (merged /usr) is made the same link. */
 const SYSTEM_FOLDERS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];

@@ -4,7 +4,8 @@ import { ProgressTimeout } from './progress-timeout.js';
 
 /** How a forwarded request ended: the upstream's result, or a JSON-RPC error (ours or its). */
 export type ForwardOutcome =
-  { result: Record<string, unknown> } | { error: { code: number; message: string; /** the ceiling, not the idle wait */ total?: boolean }; cause?: unknown };
+  | { result: Record<string, unknown> }
+  | { error: { code: number; message: string; /** the ceiling, not the idle wait */ total?: boolean }; cause?: unknown };
 
 export interface ForwardOptions {
   /** Fails the request when the server sends nothing for this long; progress restarts it. */
