@@ -121,6 +121,15 @@ describe('serve --http passes an answer on as its upstream wrote it only when ev
     expect(body).toBe(`{"jsonrpc": "2.0", "id": ${id}, "result": {"content": [{"type": "text", "text": "after${PAD}"}]}}`);
   });
 
+  it('answers a result no encoder can write (nested 20,000 deep) with why, and still audits the call', async () => {
+    const { id, body } = await call('deep');
+    const answer = JSON.parse(body) as { id: number; result: { isError: boolean; content: { text: string }[] } };
+    expect(answer.id).toBe(id);
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]!.text).toContain("The server's answer could not be passed on");
+    expect(await auditLine('deep')).toMatchObject({ outcome: 'tool_error' });
+  });
+
   it('cancels a call whose client went away (no AbortController of its own): the upstream is told, the audit line says so', async () => {
     const gone = new AbortController();
     const pending = fetch(url, {

@@ -1,6 +1,6 @@
 import { CLIENT_INFO_META_KEY, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult, ClientCapabilities, CompleteRequest, LoggingLevel } from '@modelcontextprotocol/server';
-import { errorObject } from '../../core/errors.js';
+import { errorObject, ToolError } from '../../core/errors.js';
 import type { CallScope, Runtime } from '../../app/runtime.js';
 import type { ProxyHub } from '../../proxy/hub.js';
 import type { FastCall } from '../../proxy/calls/call-router.js';
@@ -178,7 +178,18 @@ export class Dispatcher implements CallPort {
 
   /** The steps end with the answer (a refusal's once what it was for is known); a carrier that sends it itself says how many bytes of the result it sent. */
   private answer(ctx: RequestContext, begun: BegunCall, result: CallToolResult, answered?: Answered | Promise<Answered>): CallToolResult {
-    const sent = ctx.signal.aborted ? undefined : ctx.send?.(result);
+    let sent: number | void | undefined;
+    // A client gone (its request aborted, or its response closed) is sent nothing.
+    if (!ctx.signal.aborted && !ctx.cancel?.gone) {
+      try {
+        sent = ctx.send?.(result);
+      } catch (error) {
+        // A result no encoder can write (nested thousands deep, JSON.stringify runs out of stack)
+        // is answered with why, and the call still ends: its audit line, its place in flight.
+        result = toErrorResult(new ToolError('UPSTREAM_ERROR', `The server's answer could not be passed on: ${(error as Error).message}.`));
+        sent = ctx.send?.(result);
+      }
+    }
     const end = (by?: Answered) => begun.end({ result, resultBytes: typeof sent === 'number' ? sent : undefined }, by);
     void (answered instanceof Promise ? answered.then(end) : end(answered));
     return result;
@@ -215,6 +226,8 @@ export class Dispatcher implements CallPort {
       const offRevoked = begun.revocation?.on(revoked);
       if (hook) hook.run = cancelled;
       else ctx.signal.addEventListener('abort', cancelled, { once: true });
+      // A client gone before its call starts (it waited for its place under shared limits): the call is never sent.
+      if (ctx.signal.aborted || hook?.gone) return cancelled();
       cancel = fast.run({
         reply: settle,
         progress: ctx.relay ?? ((message) => void ctx.notify(message as { method: string; params?: Record<string, unknown> }).catch(() => undefined)),
