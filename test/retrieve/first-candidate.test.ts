@@ -82,13 +82,9 @@ describe('the cost of a file without a match', () => {
     expect(decode.mock.calls.length).toBeLessThanOrEqual(2);
   });
 
-  it('is one decoding for a case-insensitive expression too (V8 runs it on its backtracking engine, but it sees only its line)', () => {
-    const bytes = Buffer.from('A LINE WITHOUT A DATE IN IT\n'.repeat(500));
-    const decode = vi.spyOn(Buffer.prototype, 'toString');
-    expect(found(bytes, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', true)).toEqual([]);
-    expect(decode.mock.calls.length).toBeLessThanOrEqual(2);
-    decode.mockRestore();
+  it('leaves a case-insensitive expression to line-by-line testing (V8 backtracks it without bound: backtracking-query.test.ts), which finds the same lines', () => {
     const dated = Buffer.from('x\nSome 2024-01-02T date\n');
+    expect(found(dated, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', true)).toEqual(reference(dated, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', 'i'));
     expect(found(dated, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', true)).toEqual(['2:Some 2024-01-02T date']);
   });
 
