@@ -64,9 +64,13 @@ describe('an expression only the backtracking engine runs is tested line by line
     ['-i with a negated class', '(?:[^Z]+)+Z', true, `${'abcdefgh\n'.repeat(2000)}ab Zed\n`, 'iu'],
     // \P{..} keeps the u flag, which the linear engine refuses; no line has an upper-case letter.
     ['\\P{..} that crosses newlines', '(?:\\P{Lu}+)+\\p{Lu}', false, 'abcdefgh\n'.repeat(4), 'u'],
-  ])('%s: %s ends with the lines line-by-line testing finds', async (_label, query, ignoreCase, text, flags) => {
-    const expected = lineByLine(text, query, flags);
-    expect(await matchedInChild(query, ignoreCase, text)).toEqual(expected);
-    if (ignoreCase) expect(expected).toEqual(['2001:ab Zed']);
-  }, DEADLINE_MS + 10_000);
+  ])(
+    '%s: %s ends with the lines line-by-line testing finds',
+    async (_label, query, ignoreCase, text, flags) => {
+      const expected = lineByLine(text, query, flags);
+      expect(await matchedInChild(query, ignoreCase, text)).toEqual(expected);
+      if (ignoreCase) expect(expected).toEqual(['2001:ab Zed']);
+    },
+    DEADLINE_MS + 10_000,
+  );
 });
