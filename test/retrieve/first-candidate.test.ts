@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { firstCandidateLine } from '../../src/retrieve/patterns/first-candidate.js';
-import { countNewlines, lineText } from '../../src/retrieve/patterns/line-matcher.js';
+import { LONG_LINE, longLineTest } from '../../src/retrieve/patterns/bounded.js';
+import { countNewlines, lineText, regexMatcher } from '../../src/retrieve/patterns/line-matcher.js';
 import { compileQuery } from '../../src/retrieve/patterns/query.js';
 
 /** The reference: every line (without its \r) decoded and tested on its own, as `path:line:text`. */
@@ -82,13 +83,9 @@ describe('the cost of a file without a match', () => {
     expect(decode.mock.calls.length).toBeLessThanOrEqual(2);
   });
 
-  it('is one decoding for a case-insensitive expression too (V8 runs it on its backtracking engine, but it sees only its line)', () => {
-    const bytes = Buffer.from('A LINE WITHOUT A DATE IN IT\n'.repeat(500));
-    const decode = vi.spyOn(Buffer.prototype, 'toString');
-    expect(found(bytes, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', true)).toEqual([]);
-    expect(decode.mock.calls.length).toBeLessThanOrEqual(2);
-    decode.mockRestore();
+  it('leaves a case-insensitive expression to line-by-line testing (V8 backtracks it without bound: backtracking-query.test.ts), which finds the same lines', () => {
     const dated = Buffer.from('x\nSome 2024-01-02T date\n');
+    expect(found(dated, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', true)).toEqual(reference(dated, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', 'i'));
     expect(found(dated, '[0-9]{4}-[0-9]{2}-[0-9]{2}t', true)).toEqual(['2:Some 2024-01-02T date']);
   });
 
@@ -96,5 +93,39 @@ describe('the cost of a file without a match', () => {
     // foo(?!\s) holds at the end of the line "foo" but not before its newline in the whole text.
     const bytes = Buffer.from('foo\nfoo bar\n');
     expect(found(bytes, 'foo(?!\\s)')).toEqual(['1:foo']);
+  });
+});
+
+describe('a long line (LONG_LINE characters or more) in a file tested whole', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const long = 'x'.repeat(LONG_LINE + 10);
+
+  it('is handed to the long-line test, never to the whole-text expression (under whose backtrack limit V8 moves to its slow linear engine)', () => {
+    const re = /[a-z]+\d{5}/;
+    const whole = new RegExp(re.source, 'm');
+    const wholeText = vi.fn((text: string) => whole.test(text));
+    const longLine = { chars: LONG_LINE, test: vi.fn(longLineTest(re)) };
+    // A minified bundle's line: short words, short numbers, no match.
+    const minified = 'var a1=b22;'.repeat(Math.ceil(LONG_LINE / 11) + 1);
+    const bytes = Buffer.from(`short\n${minified}\nab12345\n`);
+    const hits = regexMatcher(re, undefined, { longLine, wholeText })(bytes, bytes.length);
+    expect(hits.map((h) => lineText(bytes, h))).toEqual(['ab12345']);
+    expect(wholeText.mock.calls.map(([text]) => text.length).filter((n) => n >= LONG_LINE)).toEqual([]);
+    expect(longLine.test.mock.calls.map(([text]) => text)).toContain(minified);
+  });
+
+  it.each([
+    ['a long line that matches', `a\n${long}7\nb`, '[0-9]$'],
+    ['a match past a long line that does not', `a\n${long}\nb 7\n`, '[0-9]'],
+    ['$ before the \\r of a long CRLF line', `a\r\n${long}7\r\nb\r\n`, '7$'],
+    ['an empty line just before a long line', `a\n\n${long}\n`, '^$'],
+    ['a file that is one long line, without a newline', `${long}7`, '^x+7$'],
+    ['a long line, multi-byte characters before it', `ü\n${'é'.repeat(LONG_LINE)}7\nü 7`, '[0-9]'],
+    ['no match anywhere', `a\n${long}\nb\n`, '[0-9]'],
+  ])('%s: the lines line-by-line testing finds', (_label, text, source) => {
+    const bytes = Buffer.from(text);
+    const expected = reference(bytes, source, '');
+    expect(found(bytes, source)).toEqual(expected);
+    if (_label !== 'no match anywhere') expect(expected.length).toBeGreaterThan(0);
   });
 });

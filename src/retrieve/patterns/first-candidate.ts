@@ -25,17 +25,39 @@ import { isAscii } from 'node:buffer';
  */
 export const SEGMENT_CHARS = 16 * 1024;
 
-/** The byte offset of the first line of buf[0, len) that may match, or -1 when no line can. */
-export function firstCandidateLine(buf: Buffer, len: number, mayMatch: (text: string) => boolean, segmentChars = SEGMENT_CHARS): number {
+/** How lines of `chars` characters or more are tested (bounded.ts longLineTest), as regexMatcher tests them. */
+export interface LongLine {
+  chars: number;
+  test: (text: string) => boolean;
+}
+
+/**
+ * The byte offset of the first line of buf[0, len) that may match, or -1 when no line can. A
+ * segment's long line (`longLine`) is tested on its own by `longLine.test`: in a segment, under
+ * V8's default backtrack limit, an ordinary expression moves to the linear engine on it (37 times
+ * slower on a 2 MB minified line). SEGMENT_CHARS is below LONG_LINE, so only a segment's last
+ * line, the one that crosses its first segmentChars characters, can be that long.
+ */
+export function firstCandidateLine(buf: Buffer, len: number, mayMatch: (text: string) => boolean, segmentChars = SEGMENT_CHARS, longLine?: LongLine): number {
   // An ASCII text is the same decoded either way, and latin1 decodes it in half the time.
   const text = buf.toString(isAscii(buf.subarray(0, len)) ? 'latin1' : 'utf8', 0, len);
   for (let from = 0; from < text.length;) {
     let to = from + segmentChars >= text.length ? text.length : text.indexOf('\n', from + segmentChars);
     if (to < 0) to = text.length;
-    if (mayMatch(from === 0 && to === text.length ? text : text.slice(from, to))) return lineStart(buf, len, newlinesBefore(text, from));
+    const last = Math.max(from, text.lastIndexOf('\n', to - 1) + 1);
+    const long = longLine !== undefined && to - last >= longLine.chars;
+    // The short lines before a long one (an empty line among them), without the newline between.
+    const end = long ? last - 1 : to;
+    if (end >= from && mayMatch(from === 0 && end === text.length ? text : text.slice(from, end))) return lineStart(buf, len, newlinesBefore(text, from));
+    if (long && longLine.test(withoutCarriageReturn(text.slice(last, to)))) return lineStart(buf, len, newlinesBefore(text, last));
     from = to + 1;
   }
   return -1;
+}
+
+/** A line's text as lineText gives it: without the \r of a CRLF ending (the m flag's $ holds before it). */
+function withoutCarriageReturn(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
 /** How many newlines text[0, end) holds. */

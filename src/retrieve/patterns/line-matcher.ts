@@ -218,7 +218,7 @@ export function regexMatcher(
       if (!test.test(view.toString('utf8'))) return [];
     }
     const { longLine, wholeText } = options;
-    const first = !literal && wholeText ? firstCandidateLine(buf, len, wholeText) : 0;
+    const first = !literal && wholeText ? firstCandidateLine(buf, len, wholeText, undefined, longLine) : 0;
     if (first < 0) return [];
     const candidates = literal ? literalMatcher(literal)(buf, len) : allLines(buf, len, first);
     return candidates.filter((line) => {

@@ -61,8 +61,12 @@ function compileMatching(q: SearchQuery): CompiledQuery {
   const literal = q.ignoreCase ? undefined : requiredLiteral(source);
   const longLine = { chars: LONG_LINE, test: longLineTest(re) };
   const asciiLiteral = !q.regex && !q.word && patterns.length === 1 ? { asciiLiteral: q.query } : {};
+  // Only an expression the linear engine runs: it has no lookaround or backreference, so it sees
+  // only its line, and a run that backtracks too much moves to that engine. One it cannot run
+  // (-i, \p{..}) would backtrack over a whole segment, where [^x], \s or \P{..} cross newlines:
+  // exponential in a line becomes exponential in 16 K characters (`(?:[^Z]+)+Z` with -i).
   const whole = new RegExp(re.source, `${re.flags}m`);
-  const wholeText = literal || (backtracks && !seesOnlyItsLine(source)) ? {} : { wholeText: (text: string) => whole.test(text) };
+  const wholeText = literal || backtracks ? {} : { wholeText: (text: string) => whole.test(text) };
   const matcher = regexMatcher(re, literal ? Buffer.from(literal) : undefined, { ...asciiLiteral, longLine, ...wholeText });
   // Literals have nothing to backtrack over, and the word edges around them are one character
   // each: only a caller's own expression may backtrack without bound (V8's linear engine refuses
@@ -73,22 +77,6 @@ function compileMatching(q: SearchQuery): CompiledQuery {
   // What the expression requires, from the pattern itself: -w's edges around it require nothing more.
   const gramGroups = patterns.length === 1 && q.regex ? regexGramGroups(either) : undefined;
   return { matcher, ...(gramGroups ? { gramGroups } : {}), ...bound };
-}
-
-/**
- * Whether an expression looks at nothing outside the text it matches (but its line's edges): no
- * lookaround, no backreference, which is what V8's linear engine refuses, the i flag aside (an
- * expression it takes only without i is one of these too). Such an expression can be tested on
- * a file's whole text first (first-candidate.ts).
- */
-const LINEAR_FLAG = 'l'; // the linear engine's flag (bounded.ts linearEngine), which linters do not know
-function seesOnlyItsLine(source: string): boolean {
-  try {
-    new RegExp(source, LINEAR_FLAG);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function checkCompiles(pattern: string, flags: string): void {
