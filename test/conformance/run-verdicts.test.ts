@@ -15,7 +15,11 @@ describe('a suite run through mcpkit, judged without a direct run', () => {
     ['a scenario checked less than known', results(['a', 1, 0], ['b', 1, 0], ['c', 1, 0]), ['a: 1 checks passed, at least 2 expected']],
     // Skipped checks, not failed ones, while another scenario's gain keeps the total.
     ['a scenario checked less, the total unchanged', results(['a', 1, 0], ['b', 2, 0], ['c', 1, 0]), ['a: 1 checks passed, at least 2 expected']],
-    ['a scenario checked less, an unknown one making up the total', results(['a', 1, 0], ['b', 1, 0], ['c', 1, 0], ['d', 5, 0]), ['a: 1 checks passed, at least 2 expected']],
+    [
+      'a scenario checked less, an unknown one making up the total',
+      results(['a', 1, 0], ['b', 1, 0], ['c', 1, 0], ['d', 5, 0]),
+      ['a: 1 checks passed, at least 2 expected'],
+    ],
     ['an exempt scenario may fail', results(['a', 2, 0], ['b', 1, 0], ['c', 1, 0], ['tasks-x', 0, 3]), []],
     ["an exempt scenario's checks do not stand in for a known one", results(['a', 2, 0], ['b', 1, 0], ['tasks-x', 5, 0]), ['c: not run']],
     ['nothing ran', results(), ['a: not run', 'b: not run', 'c: not run']],
