@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baselineDrift, runProblems, type KnownRun } from '../helpers/conformance-verdicts.js';
+import { baselineDrift, checkedLess, runProblems, type KnownRun } from '../helpers/conformance-verdicts.js';
 
 const known: KnownRun = { checks: { a: 2, b: 1, c: 1 }, exempt: { 'tasks-x': 'the reference server hosts no tasks' } };
 const results = (...rows: [string, number, number][]) => new Map(rows.map(([name, passed, failed]) => [name, [passed, failed] as const]));
@@ -39,5 +39,17 @@ describe('a direct run, against the known checks (MCPKIT_CONFORMANCE_DIRECT=1)',
     ['a known scenario not run', results(['a', 2, 0], ['b', 1, 0]), ['c: known, not run directly']],
   ])('%s', (_, run, drift) => {
     expect(baselineDrift(run, known)).toEqual(drift);
+  });
+});
+
+describe('the known scenarios that checked less than known, whatever failed (a loaded run may fail, never skip)', () => {
+  it.each<[string, ReturnType<typeof results>, string[]]>([
+    ['each with its known checks', results(['a', 2, 0], ['b', 1, 0], ['c', 1, 0]), []],
+    ['a failed scenario is not counted as checking less', results(['a', 1, 1], ['b', 1, 0], ['c', 1, 0]), []],
+    ['a scenario checked less, the total unchanged', results(['a', 1, 0], ['b', 2, 0], ['c', 1, 0]), ['a: 1 checks passed, at least 2 expected']],
+    ['a scenario that passed checking nothing', results(['a', 0, 0], ['b', 2, 0], ['c', 2, 0]), ['a: checked nothing']],
+    ['a known scenario not run', results(['a', 2, 0], ['b', 1, 0]), ['c: not run']],
+  ])('%s', (_, run, problems) => {
+    expect(checkedLess(run, known)).toEqual(problems);
   });
 });
