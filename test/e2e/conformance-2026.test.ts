@@ -20,7 +20,8 @@ import { baselineDrift, checkedLess, directBaselineAsked } from '../helpers/conf
  * The official MCP conformance suite 0.2.0 (../shared/conformance-2026/run.sh), both requirement
  * sets (2026-07-28 and 2025-11-25), against its reference server on the 2.x SDK through
  * `mcpkit serve --http` (a one-server view over it): every server scenario that passes directly
- * (every required one; FAIL_DIRECTLY says which others) must pass through mcpkit. Its client scenarios, with mcpkit as the client, are in
+ * (every required one; FAIL_DIRECTLY says which others) must pass through mcpkit, each with at
+ * least the checks it passes directly (KNOWN_2026). Its client scenarios, with mcpkit as the client, are in
  * conformance-2026-clients.test.ts: a file of their own, so that the two long runs go side by side.
  */
 /**
