@@ -90,7 +90,6 @@ export const KNOWN_2026: Readonly<Record<string, KnownRun>> = {
       'dns-rebinding-protection': 2,
       'server-session-lifecycle': 3,
       'json-schema-2020-12': 8,
-      'server-sse-polling': 3,
     },
     exempt: {
       // Found by these counts (a scenario that "passed" checking nothing): the reference server
