@@ -29,6 +29,9 @@ describe("the client host reads a forward's request (forward.sh)", () => {
     ['no URL', sent(token, 'auth', '', '/', 'A=1', ''), 'refused'],
     ['an environment entry without a name', sent(token, 'auth', 'http://u', '/', '=x', ''), 'refused'],
     ['more than a forward sends', token + '\0' + 'x'.repeat(1 << 20), 'refused'],
+    ["no NUL yet, a little past the token's length", 'x'.repeat(token.length + 100), 'incomplete'],
+    ["no NUL well past the token's length: refused, not read on", 'x'.repeat(token.length + 101), 'refused'],
+    ['the token, then no NUL', token + 'x'.repeat(101), 'refused'],
   ])('%s', (_, request, read) => {
     expect(forwardRequest(request, token)).toEqual(read);
   });

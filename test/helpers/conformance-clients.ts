@@ -18,6 +18,8 @@ export interface ClientRun {
   exit?: number;
   delivered: boolean;
   transcript: string;
+  /** The names of the variables the forward handed over. */
+  received: string[];
 }
 
 export interface ClientHost {
@@ -57,7 +59,7 @@ export async function startClientHost({ concurrency = Infinity } = {}): Promise<
   const serve = async (connection: Socket, request: ForwardRequest) => {
     const { kind, url, env, cwd } = request;
     const key = `${env.MCP_CONFORMANCE_PROTOCOL_VERSION} ${env.MCP_CONFORMANCE_SCENARIO}`;
-    const run: ClientRun = { delivered: false, transcript: '' };
+    const run: ClientRun = { delivered: false, transcript: '', received: Object.keys(env) };
     runs.set(key, [...(runs.get(key) ?? []), run]);
     // The forward reads what the client printed up to a NUL, then the status.
     const say = (text: string) => {

@@ -11,6 +11,8 @@ export interface ForwardRequest {
 /** More than a forward sends (its environment is a few kilobytes): refused rather than read on. */
 const MAX_REQUEST = 1 << 20;
 const KINDS = new Set(['plain', 'auth', 'auto']);
+/** How far past the token's length its ending NUL may come: further, and the sender is no forward. */
+const TOKEN_SLACK = 100;
 
 /**
  * A forward's request, read from what it sent so far: fields ended by NUL (token, kind, URL,
@@ -19,6 +21,8 @@ const KINDS = new Set(['plain', 'auth', 'auto']);
  */
 export function forwardRequest(sent: string, token: string): ForwardRequest | 'incomplete' | 'refused' {
   if (sent.length > MAX_REQUEST) return 'refused';
+  // A sender that never ends its token would be read on to MAX_REQUEST, as many as connect.
+  if (!sent.includes('\0')) return sent.length > token.length + TOKEN_SLACK ? 'refused' : 'incomplete';
   const fields = sent.split('\0');
   // The token is judged as soon as it is whole, before the rest is waited for.
   if (fields.length > 1 && !sameToken(fields[0]!, token)) return 'refused';

@@ -43,6 +43,29 @@ describe('the conformance client host and its forward', () => {
     expect(runs[0]!.transcript).toBe(stderr);
   }, 60_000);
 
+  it("hands the host only the variables a client reads, never the rest of the suite's environment", async () => {
+    // A CI secret in the suite's environment: a forward must not send it to whatever listens on the port.
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const env = cleanEnv({
+      TMPDIR: tempDir(),
+      MCP_CONFORMANCE_SCENARIO: 'ping',
+      MCP_CONFORMANCE_PROTOCOL_VERSION: '2025-11-25',
+      MCP_CONFORMANCE_CONTEXT: '{}',
+      CI_DEPLOY_SECRET: 'marker-not-for-the-host',
+      MCPKIT_GATEWAY_TOKEN: 'marker-not-for-the-host',
+      ...host!.env,
+    });
+    await forward(host!.command('plain'), url, env);
+    const [run] = host!.runsOf('2025-11-25', 'ping');
+    expect(run?.received).toEqual(
+      expect.arrayContaining(['MCP_CONFORMANCE_SCENARIO', 'MCP_CONFORMANCE_CONTEXT', 'PATH', 'HOME', 'TMPDIR', 'XDG_CONFIG_HOME', 'NO_COLOR']),
+    );
+    const others = run!.received.filter(
+      (name) => !/^(MCP_CONFORMANCE_\w+|PATH|HOME|TMPDIR|XDG_\w+|LANG|LC_\w+|NO_COLOR|MCPKIT_TEST_RUN|MCPKIT_NO_DAEMON|MCPKIT_LOG_LEVEL)$/.test(name),
+    );
+    expect(others).toEqual([]);
+  }, 60_000);
+
   it('answers nothing to a forward without its token, and runs no client for it', async () => {
     const env = cleanEnv({ MCP_CONFORMANCE_SCENARIO: 'tools_call', MCP_CONFORMANCE_PROTOCOL_VERSION: '2026-07-28', MCPKIT_CLIENT_HOST_TOKEN: 'guessed' });
     const { code, stderr } = await forward(host!.command('plain'), 'http://127.0.0.1:9/mcp', env);
