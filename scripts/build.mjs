@@ -79,27 +79,13 @@ for (const file of readdirSync(join(root, 'dist'), { recursive: true })) {
 // A warm command's way to the daemon (bin/run.js), on its own and as CommonJS: it runs before
 // anything else, and each ES module of a split build, and each built-in module an ES module
 // imports, cost 2-3 ms to load here (31 ms in all, against 14 ms for this file).
-await build({
-  ...common,
-  entryPoints: ['src/daemon/client/fast-path.ts'],
-  outfile: 'dist/cli/daemon-fast-path.cjs', // beside the other entries: build.json and package.json are found from here
-  format: 'cjs',
-  define: { 'import.meta.url': '__mcpkitModuleUrl' },
-  banner: { js: "const __mcpkitModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-});
+// Beside the other entries: build.json and package.json are found from here.
+await buildCommonJs('src/daemon/client/fast-path.ts', 'dist/cli/daemon-fast-path.cjs');
 
 // A search worker (retrieve/worker-search.ts, parallel-search.ts) as one CommonJS file of only what a
 // search needs: from the split build it loaded six chunks and what they import (YAML among them),
 // each compiled again in each worker, which cost a cold search's worker ~0.3 s before its first file.
-await build({
-  ...common,
-  entryPoints: ['src/retrieve/search-worker.ts'],
-  outfile: 'dist/retrieve/search-worker.cjs',
-  format: 'cjs',
-  sourcemap: 'linked',
-  define: { 'import.meta.url': '__mcpkitModuleUrl' },
-  banner: { js: "const __mcpkitModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-});
+await buildCommonJs('src/retrieve/search-worker.ts', 'dist/retrieve/search-worker.cjs', { sourcemap: 'linked' });
 
 await buildScripts(root, common, external);
 
@@ -133,6 +119,19 @@ generated.commands = Object.fromEntries(
     .map((id) => [id, generated.commands[id]]),
 );
 writeFileSync(manifestPath, `${JSON.stringify(generated, null, 2)}\n`);
+
+/** One entry bundled on its own as CommonJS, its `import.meta.url` the file's own URL. */
+function buildCommonJs(entry, outfile, extra = {}) {
+  return build({
+    ...common,
+    entryPoints: [entry],
+    outfile,
+    format: 'cjs',
+    define: { 'import.meta.url': '__mcpkitModuleUrl' },
+    banner: { js: "const __mcpkitModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    ...extra,
+  });
+}
 
 /**
  * oclif reads its own package.json via `__dirname`, which has no meaning inside an ESM bundle.

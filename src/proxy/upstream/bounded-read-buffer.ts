@@ -1,5 +1,4 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/client';
-import { isUtf8 } from 'node:buffer';
 import { messageKeepingLine } from '../../core/answer-lines.js';
 
 /** A message left out for its size: the request it answered, when its id could be read. */
@@ -81,7 +80,7 @@ export class BoundedReadBuffer {
       const line = item.toString('utf8').replace(/\r$/, '');
       try {
         // A call's answer is read once, not copied by the message schema; its line is kept for a carrier that passes it on.
-        return messageKeepingLine(line, isUtf8(item));
+        return messageKeepingLine(line, item);
       } catch (error) {
         if (error instanceof SyntaxError) continue; // as the SDK's buffer: a line that is not JSON is skipped
         // JSON, but not a JSON-RPC message (a result that is not an object): the SDK would drop it, and
