@@ -1,11 +1,11 @@
-import type { ValidateFunction } from 'ajv';
-import { createRequire } from 'node:module';
 import { invalidArguments } from '../../core/schema.js';
+import { compileJsonSchema } from './json-schema-engine.js';
 
 /**
  * Checks arguments for a proxied tool against the JSON Schema its upstream publishes, before the
- * call leaves mcpkit. Validators are compiled once per schema object. A schema ajv cannot compile
- * is not enforced (the upstream will still check), and that is reported once through `onSkip`.
+ * call leaves mcpkit. Validators are compiled once per schema object (json-schema-engine.ts). A
+ * schema its dialect's meta-schema rejects, or ajv cannot compile, is not enforced (the upstream
+ * will still check), and that is reported once through `onSkip`.
  */
 export interface ArgsIssue {
   path: string;
@@ -13,28 +13,6 @@ export interface ArgsIssue {
 }
 
 export type ArgsCheck = (args: unknown) => ArgsIssue[];
-
-type AjvLike = { compile(schema: object): ValidateFunction };
-
-/**
- * Compiles a JSON Schema with ajv in the dialect it declares ($schema 2020-12, 2019-09, else
- * draft-07); throws when ajv cannot. `engines` keeps ajv instances for reuse; a fresh map (the
- * default) compiles in isolation, so a user's schemas with the same $id never collide.
- */
-export function compileJsonSchema(schema: object, engines: Map<string, AjvLike> = new Map()): ValidateFunction {
-  const declared = String((schema as { $schema?: unknown }).$schema ?? '');
-  const dialect = declared.includes('2020-12') ? '2020' : declared.includes('2019-09') ? '2019' : '07';
-  let ajv = engines.get(dialect);
-  if (!ajv) {
-    // ajv ships CommonJS; require keeps it out of start-up until a schema is first compiled.
-    const require = createRequire(import.meta.url);
-    const Ctor = dialect === '2020' ? require('ajv/dist/2020').default : dialect === '2019' ? require('ajv/dist/2019').default : require('ajv').default;
-    ajv = new Ctor({ allErrors: true, strict: false, validateFormats: false }) as AjvLike;
-    engines.set(dialect, ajv);
-  }
-  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-  return ajv.compile(rest);
-}
 
 /**
  * The arguments as checked: a top-level `null` for an optional parameter counts as not given. MCP
@@ -50,13 +28,12 @@ function withoutNullOptionals(args: unknown, required: ReadonlySet<string>): unk
 
 export function createArgsValidator(onSkip: (reason: string) => void = () => {}): (schema: object) => ArgsCheck {
   const cache = new WeakMap<object, ArgsCheck>();
-  const engines = new Map<string, AjvLike>();
   return (schema) => {
     const cached = cache.get(schema);
     if (cached) return cached;
     let check: ArgsCheck;
     try {
-      const validate = compileJsonSchema(schema, engines);
+      const validate = compileJsonSchema(schema);
       const required = new Set(Array.isArray((schema as { required?: unknown }).required) ? ((schema as { required: unknown[] }).required as string[]) : []);
       check = (args) =>
         validate(withoutNullOptionals(args ?? {}, required))

@@ -7,7 +7,7 @@ import { READ_ONLY } from '../../tool/define.js';
 export const SCHEMA_COLLECTION = 'mcp_schemas';
 
 async function compile(schema: Record<string, unknown>) {
-  const { compileJsonSchema } = await import('../../proxy/calls/args-validator.js');
+  const { compileJsonSchema } = await import('../../proxy/calls/json-schema-engine.js');
   try {
     return compileJsonSchema(schema);
   } catch (error) {

@@ -54,4 +54,23 @@ describe('createArgsValidator', () => {
     expect(check({ a: 1 })).toEqual([]);
     expect(skipped).toHaveLength(1);
   });
+
+  it('holds two schemas with the same $id each to its own, through one validator', () => {
+    const skipped: string[] = [];
+    const checkOf = createArgsValidator((reason) => skipped.push(reason));
+    const counted = checkOf({ $id: 'https://example.com/args.json', type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] });
+    const named = checkOf({ $id: 'https://example.com/args.json', type: 'object', properties: { s: { type: 'string' } }, required: ['s'] });
+    expect(counted({})).toEqual([{ path: 'n', message: 'is required' }]);
+    expect(named({})).toEqual([{ path: 's', message: 'is required' }]);
+    expect(skipped).toEqual([]);
+  });
+
+  it("does not let one schema's $ref reach another schema's $id", () => {
+    const skipped: string[] = [];
+    const checkOf = createArgsValidator((reason) => skipped.push(reason));
+    checkOf({ $id: 'https://example.com/lenient.json', type: 'object' });
+    const check = checkOf({ type: 'object', properties: { a: { $ref: 'https://example.com/lenient.json' } } });
+    expect(check({ a: 1 })).toEqual([]);
+    expect(skipped).toEqual([expect.stringContaining("can't resolve reference https://example.com/lenient.json")]);
+  });
 });
