@@ -58,7 +58,13 @@ describe('the meta-schema validators compiled at build time', () => {
     ['2019-09', DRAFT_2019],
     ['2020-12', DRAFT_2020],
   ])('say of a schema in %s what ajv says as it runs, word for word', (_name, $schema) => {
-    for (const schema of [good, bad, { ...good, $defs: { x: { type: 1 } } }, { ...good, properties: { p: { $dynamicRef: 5 } } }, { type: ['string', 'string'] }]) {
+    for (const schema of [
+      good,
+      bad,
+      { ...good, $defs: { x: { type: 1 } } },
+      { ...good, properties: { p: { $dynamicRef: 5 } } },
+      { type: ['string', 'string'] },
+    ]) {
       expect(ourVerdict({ $schema, ...schema })).toBe(ajvVerdict({ $schema, ...schema }));
     }
     expect(ourVerdict({ $schema, ...bad })).toMatch(/^schema is invalid: .*data\/properties\/a\/type must be equal to one of the allowed values/);
