@@ -17,11 +17,28 @@ export type JsonSchema = {
   [key: string]: unknown;
 };
 
+/** Input schemas made ahead of time (mcpkit's own tools: tools/index.ts), by the zod schema object they were made from. */
+const made = new WeakMap<z.ZodType, JsonSchema>();
+
+/** Gives `inputJsonSchema(schema)` as `json`, which was made from it by computedInputJsonSchema (a test holds the two equal). */
+export function knownInputJsonSchema(schema: z.ZodType, json: JsonSchema): void {
+  made.set(schema, json);
+}
+
 /**
- * JSON Schema of what a caller may send (`io: 'input'`: fields with defaults are optional).
- * `$schema` is dropped: MCP fixes the dialect, and it would only add tokens to every listing.
+ * JSON Schema of what a caller may send (`io: 'input'`: fields with defaults are optional), a copy
+ * of its own each time (callers reword descriptions in it).
  */
 export function inputJsonSchema(schema: z.ZodType): JsonSchema {
+  const known = made.get(schema);
+  return known ? structuredClone(known) : computedInputJsonSchema(schema);
+}
+
+/**
+ * inputJsonSchema by zod's toJSONSchema (~1 ms a tool). `$schema` is dropped: MCP fixes the
+ * dialect, and it would only add tokens to every listing.
+ */
+export function computedInputJsonSchema(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
   return dropSafeIntegerBounds(json);
