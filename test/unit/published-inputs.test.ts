@@ -7,7 +7,7 @@ import { configShow } from '../../src/tools/config/show.js';
 const FILE = new URL('../../src/tools/published-inputs.json', import.meta.url);
 
 describe("mcpkit's own tools' input schemas, made at build time", () => {
-  it('are what the tools\' zod schemas make now (else: node --import tsx scripts/published-inputs.ts)', () => {
+  it("are what the tools' zod schemas make now (else: node --import tsx scripts/published-inputs.ts)", () => {
     const made = Object.fromEntries(allTools.map((tool) => [tool.name, computedInputJsonSchema(tool.input)]));
     expect(JSON.parse(readFileSync(FILE, 'utf8'))).toEqual(made);
   });
