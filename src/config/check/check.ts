@@ -1,7 +1,7 @@
 import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { secretValues } from '../secrets/mask.js';
 import type { ConfigProblem } from './problems.js';
-import { configSchema, type McpkitConfig } from '../schema/schema.js';
+import { configSchema, ONCE, type McpkitConfig } from '../schema/schema.js';
 import type { SecretValues } from '../secrets/secret-refs.js';
 import { checkValues, problemsOnLoad, unsetVariableIn } from './value-check.js';
 
@@ -199,6 +199,6 @@ export function containProblems(expanded: Record<string, unknown>, problems: rea
     else if (top === 'composite_tools') patched[top] = Object.fromEntries(Object.entries(patched[top] as object).filter(([key]) => key !== name));
     else patched[top] = { ...(patched[top] as object), [name]: standIn(unit) };
   }
-  const parsed = configSchema.safeParse(patched);
+  const parsed = configSchema.safeParse(patched, ONCE);
   return parsed.success ? { ...parsed.data, unusable } : undefined;
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { interpolate, type Interpolated } from '../secrets/interpolate.js';
 import { problemsFromZod, type ConfigProblem } from './problems.js';
 import type { SecretValues } from '../secrets/secret-refs.js';
-import { configSchema } from '../schema/schema.js';
+import { configSchema, ONCE } from '../schema/schema.js';
 
 /**
  * The one check of a config's values, for `config validate`, every load, and every edit: each
@@ -43,12 +43,12 @@ export function checkValues(raw: Record<string, unknown>, env: Readonly<Record<s
   const unsetPaths = new Set(expanded.missing.map((m) => m.path));
   const placeholderPaths = new Set(expanded.references.map((r) => r.path).filter((path) => !unsetPaths.has(path)));
   let value = expanded.value;
-  let parsed = configSchema.safeParse(value);
+  let parsed = configSchema.safeParse(value, ONCE);
   if (!parsed.success) {
     const read = readScalars(value, parsed.error.issues, placeholderPaths);
     if (read !== value) {
       value = read;
-      parsed = configSchema.safeParse(value);
+      parsed = configSchema.safeParse(value, ONCE);
     }
   }
   const issues = parsed.success ? [] : parsed.error.issues;
