@@ -71,7 +71,11 @@ describe('plainLine: the words, a leading ~/ and a last > FILE as the shell read
     ['a comment after one space', 'mcpkit retrieve cat docs/A.md # numbered lines', { words: ['mcpkit', 'retrieve', 'cat', 'docs/A.md'] }],
     ['a # inside a word is no comment: the shell', 'mcpkit retrieve find a#b', undefined],
     ['a # in quotes is text', `mcpkit retrieve search '# x'`, { words: ['mcpkit', 'retrieve', 'search', '# x'] }],
-    ['a backslash in double quotes kept', String.raw`mcpkit retrieve search "new \w+Error\(" --regex`, { words: ['mcpkit', 'retrieve', 'search', String.raw`new \w+Error\(`, '--regex'] }],
+    [
+      'a backslash in double quotes kept',
+      String.raw`mcpkit retrieve search "new \w+Error\(" --regex`,
+      { words: ['mcpkit', 'retrieve', 'search', String.raw`new \w+Error\(`, '--regex'] },
+    ],
     ['an escaped quote in double quotes is the shell', String.raw`mcpkit call x "a\"b"`, undefined],
     ['a leading ~/ is home', 'mcpkit server import ~/.claude.json', { words: ['mcpkit', 'server', 'import', '/home/u/.claude.json'] }],
     ['a ~ not leading is the shell', 'mcpkit server import a~/b', undefined],
