@@ -113,9 +113,11 @@ describe.concurrent('help and mistakes', () => {
     [['serv'], '"serv" is not an mcpkit command.', '"mcpkit serve"'],
   ];
   const jsonMistake = ['registry', 'lst', '--json'];
-  // Every line below through oclif as bin/run.js runs it (none has a fast path), in one process
-  // (helpers/oclif-lines.ts) rather than a process each; `serv` runs as a process too, and must end
-  // the same (what main()'s `handle` makes of the exit), as `mcpkit --help` does in doc-lines.test.ts.
+  // Every line below through oclif's dispatch, as bin/run.js runs what no fast path takes, in one
+  // process (helpers/oclif-lines.ts) rather than a process each. `retrieve serch` runs as a process
+  // too and must print the same: bin/run.js first offers it to the daemon's client and retrieve's
+  // fast path, which must leave it to oclif, and main()'s `handle` ends it (`mcpkit --help` runs as a
+  // process in doc-lines.test.ts).
   let batch: Promise<LineRun[]> | undefined;
   const lineRun = async (args: string[]) => {
     const lines = [...helps, ...mistakes.map(([a]) => a), jsonMistake];
@@ -138,7 +140,7 @@ describe.concurrent('help and mistakes', () => {
   });
 
   it('a mistyped command as a process: the same words, exit 2', async () => {
-    const [args, message] = mistakes[2]!;
+    const [args, message] = mistakes[0]!;
     const [r, batched] = await Promise.all([runCli(args), lineRun(args)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${message}`);
