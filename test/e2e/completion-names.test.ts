@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, runCommand, spawnTracked, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCommand, spawnTracked, tempDir } from '../helpers/cli.js';
+import { runLinesInOneProcess } from '../helpers/oclif-lines.js';
 import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
 import { nameArguments, nameFlags } from '../../src/cli/completion-names.js';
 
@@ -60,19 +61,36 @@ describe('which flags take a name, or one of a list', () => {
   });
 });
 
+/**
+ * One `mcpkit autocomplete` set-up for the file's tests, in one process (helpers/oclif-lines.ts:
+ * oclif's dispatch and hooks, as bin/run.js's): bash, bash again (its wrapper must be there once),
+ * zsh. What it writes names no config (each completion finds its config then), and each test's
+ * shell sources it with its own environment.
+ */
+let setUp: Promise<{ cache: string; bin: string }> | undefined;
+function autocompleteSetUp(): Promise<{ cache: string; bin: string }> {
+  return (setUp ??= (async () => {
+    const cache = tempDir('mcpkit-completion-');
+    const bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
+    symlinkSync(BIN, bin);
+    const lines = [
+      ['autocomplete', 'bash'],
+      ['autocomplete', 'bash'],
+      ['autocomplete', 'zsh'],
+    ];
+    const runs = await runLinesInOneProcess(lines, { env: cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` }) });
+    for (const run of runs) expect(run.code, `${run.argv.join(' ')}: ${run.stderr}`).toBe(0);
+    return { cache, bin };
+  })());
+}
+
 const bash = ['/usr/bin/bash', '/bin/bash'].find((p) => existsSync(p));
 describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () => {
-  // One `mcpkit autocomplete bash` for the file's tests: what it writes names no config (each
-  // completion finds its config then), and each test's shell sources it with its own environment.
   let cache: string;
   let bin: string;
   let functions: string;
   beforeAll(async () => {
-    cache = tempDir('mcpkit-completion-');
-    bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
-    symlinkSync(BIN, bin);
-    const made = await runCli(['autocomplete', 'bash'], { env: cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` }) });
-    expect(made.code, made.stderr).toBe(0);
+    ({ cache, bin } = await autocompleteSetUp());
     functions = join(cache, 'mcpkit/autocomplete/functions/bash/mcpkit.bash');
   }, 60_000);
 
@@ -84,9 +102,7 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
       retrieve: { roots: { docs: '.' } },
     });
     const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` });
-    expect(readFileSync(functions, 'utf8')).toContain('_mcpkit_names_autocomplete');
-    // Run again: the wrapper is there once.
-    expect((await runCli(['autocomplete', 'bash'], { env })).code).toBe(0);
+    // Run again (and zsh's after it): the wrapper is there once.
     expect(readFileSync(functions, 'utf8').match(/complete -F _mcpkit_names_autocomplete/g)).toHaveLength(1);
     const complete = async (words: string[]) => {
       const script = `source ${JSON.stringify(functions)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _mcpkit_names_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`;
@@ -155,11 +171,8 @@ if (!zsh) console.log('skipped: the zsh wrapper of completion (Debian package "z
 describe.skipIf(!zsh)('zsh completion, as mcpkit autocomplete sets it up', () => {
   it("offers the config's names at a name argument and leaves the rest to oclif's function", async () => {
     const file = writeConfig({ mcp_servers: { alpha: { command: 'x' }, beta: { command: 'y' } }, tool_views: { research: { servers: ['alpha'] } } });
-    const cache = tempDir('mcpkit-completion-zsh-');
-    const bin = join(tempDir('mcpkit-completion-bin-'), 'mcpkit');
-    symlinkSync(BIN, bin);
+    const { cache, bin } = await autocompleteSetUp();
     const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` });
-    expect((await runCli(['autocomplete', 'zsh'], { env })).code).toBe(0);
     const setup = join(cache, 'mcpkit/autocomplete/zsh_setup');
     const wrapper = readFileSync(setup, 'utf8');
     expect(wrapper).toContain('compdef _mcpkit_names mcpkit');

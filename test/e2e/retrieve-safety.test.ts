@@ -41,27 +41,30 @@ describe.concurrent('retrieve against a racing attacker', () => {
     const leaks: string[] = [];
     const outcomes = new Map<string, number>();
     try {
-      for (let i = 0; i < 600; i++) {
-        const [tool, args] = (
-          [
-            ['open_file', { path: 'target.txt' }],
-            ['get_snippet', { path: 'd/d-file.txt', start: 1, end: 1 }],
-            ['list_dir', { path: 'd' }],
-            ['open_file', { path: 'd/d-file.txt' }],
-            ['search', { query: 'SECRET' }],
-            ['find_files', { glob: 'd/*' }],
-          ] as const
-        )[i % 6]!;
-        const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
-        const text = textOf(r);
-        // search's query itself says SECRET: what must not appear is a match of it.
-        const leaked =
-          tool === 'search'
-            ? ((r.structuredContent as { result?: { matches: unknown[] } }).result?.matches.length ?? 0) > 0
-            : /SECRET|only-outside|secret\.txt/.test(text);
-        if (leaked) leaks.push(`${tool}: ${text.slice(0, 200)}`);
-        const code = r.isError ? (r.structuredContent as { error: { code: string } }).error.code : 'ok';
-        outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
+      // A round of the six calls at once, 100 rounds: the same 600 calls against the same swaps, in
+      // less of the time the swapper spends a core on its loop.
+      const calls = [
+        ['open_file', { path: 'target.txt' }],
+        ['get_snippet', { path: 'd/d-file.txt', start: 1, end: 1 }],
+        ['list_dir', { path: 'd' }],
+        ['open_file', { path: 'd/d-file.txt' }],
+        ['search', { query: 'SECRET' }],
+        ['find_files', { glob: 'd/*' }],
+      ] as const;
+      for (let round = 0; round < 100; round++) {
+        const answers = await Promise.all(calls.map(([tool, args]) => client.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>));
+        answers.forEach((r, i) => {
+          const tool = calls[i]![0];
+          const text = textOf(r);
+          // search's query itself says SECRET: what must not appear is a match of it.
+          const leaked =
+            tool === 'search'
+              ? ((r.structuredContent as { result?: { matches: unknown[] } }).result?.matches.length ?? 0) > 0
+              : /SECRET|only-outside|secret\.txt/.test(text);
+          if (leaked) leaks.push(`${tool}: ${text.slice(0, 200)}`);
+          const code = r.isError ? (r.structuredContent as { error: { code: string } }).error.code : 'ok';
+          outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
+        });
       }
     } finally {
       await client.close();

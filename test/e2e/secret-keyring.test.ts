@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { runLinesInOneProcess } from '../helpers/oclif-lines.js';
 import { serveStdioClient } from '../helpers/serve.js';
 import { SERVERS, waitFor } from '../helpers/upstreams.js';
 import { KEYRING_REQUIRED, startSecretService, type RunningSecretService } from '../support/secret-service.js';
@@ -44,30 +45,44 @@ describe.skipIf(!service)('mcpkit secret against a real Secret Service', () => {
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout + set.stderr).not.toContain('ghp-round-trip');
     expect(set.stderr).toContain('${keyring:GH_TOKEN}');
+    expect((await runCli(['secret', 'set', 'OTHER'], { env: env(), input: 'other-value' })).code).toBe(0);
+    // The lines that read no stdin, in order, in one process (helpers/oclif-lines.ts), its stdout a
+    // pipe as a process's each would be; the keyring's native module reads that process's environment.
+    const [piped, revealed, listed, removed, listedAgain, again] = await runLinesInOneProcess(
+      [
+        ['secret', 'get', 'GH_TOKEN'],
+        ['secret', 'get', 'GH_TOKEN', '--reveal'],
+        ['secret', 'list', '--json'],
+        ['secret', 'remove', 'OTHER'],
+        ['secret', 'list', '--json'],
+        ['secret', 'remove', 'OTHER'],
+      ],
+      { env: env() },
+    );
     // Into a pipe only with --reveal.
-    const piped = await runCli(['secret', 'get', 'GH_TOKEN'], { env: env() });
-    expect(piped.code).toBe(1);
-    expect(piped.stderr).toMatch(/FORBIDDEN.*terminal only[\s\S]*--reveal/);
-    expect(piped.stdout).toBe('');
-    const revealed = await runCli(['secret', 'get', 'GH_TOKEN', '--reveal'], { env: env() });
-    expect(revealed.stdout).toBe('ghp-round-trip\n');
-    await runCli(['secret', 'set', 'OTHER'], { env: env(), input: 'other-value' });
-    const listed = await runCli(['secret', 'list', '--json'], { env: env() });
-    expect(JSON.parse(listed.stdout)).toEqual({ names: ['GH_TOKEN', 'OTHER'] });
-    expect(listed.stdout).not.toMatch(/ghp-round-trip|other-value/);
-    const removed = await runCli(['secret', 'remove', 'OTHER'], { env: env() });
-    expect(removed.code, removed.stderr).toBe(0);
-    expect(JSON.parse((await runCli(['secret', 'list', '--json'], { env: env() })).stdout)).toEqual({ names: ['GH_TOKEN'] });
-    const again = await runCli(['secret', 'remove', 'OTHER'], { env: env() });
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/NOT_FOUND/);
+    expect(piped!.code).toBe(1);
+    expect(piped!.stderr).toMatch(/FORBIDDEN.*terminal only[\s\S]*--reveal/);
+    expect(piped!.stdout).toBe('');
+    expect(revealed!.stdout).toBe('ghp-round-trip\n');
+    expect(JSON.parse(listed!.stdout)).toEqual({ names: ['GH_TOKEN', 'OTHER'] });
+    expect(listed!.stdout).not.toMatch(/ghp-round-trip|other-value/);
+    expect(removed!.code, removed!.stderr).toBe(0);
+    expect(JSON.parse(listedAgain!.stdout)).toEqual({ names: ['GH_TOKEN'] });
+    expect(again!.code).toBe(1);
+    expect(again!.stderr).toMatch(/NOT_FOUND/);
   }, 90_000);
 
   it('refuses a value on the command line, and stores nothing', async () => {
-    const r = await runCli(['secret', 'set', 'ARGV_TOKEN', 'on-the-command-line'], { env: env() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/never from the command line/);
-    expect(JSON.parse((await runCli(['secret', 'list', '--json'], { env: env() })).stdout).names).not.toContain('ARGV_TOKEN');
+    const [r, listed] = await runLinesInOneProcess(
+      [
+        ['secret', 'set', 'ARGV_TOKEN', 'on-the-command-line'],
+        ['secret', 'list', '--json'],
+      ],
+      { env: env() },
+    );
+    expect(r!.code).toBe(2);
+    expect(r!.stderr).toMatch(/never from the command line/);
+    expect(JSON.parse(listed!.stdout).names).not.toContain('ARGV_TOKEN');
   }, 60_000);
 
   it('${keyring:NAME} reaches the server that uses it, and secret set restarts that one only', async () => {

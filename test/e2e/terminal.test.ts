@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, runCommand, tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
+import { runLinesInOneProcess, type LineRun } from '../helpers/oclif-lines.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /** The terminal as its users expect it. */
@@ -105,22 +106,45 @@ describe.concurrent('serve started by hand', () => {
 });
 
 describe.concurrent('help and mistakes', () => {
-  it.each([[['help']], [['help', 'config']], [['-h']], [['config', '-h']], [['--help']]])('%j shows help, exit 0', async (args) => {
-    const r = await runCli(args);
+  const helps: string[][] = [['help'], ['help', 'config'], ['-h'], ['config', '-h'], ['--help']];
+  const mistakes: [string[], string, string][] = [
+    [['retrieve', 'serch', 'foo'], '"retrieve serch" is not an mcpkit command.', '"mcpkit retrieve search"'],
+    [['confg', 'path'], '"confg path" is not an mcpkit command.', '"mcpkit config path"'],
+    [['serv'], '"serv" is not an mcpkit command.', '"mcpkit serve"'],
+  ];
+  const jsonMistake = ['registry', 'lst', '--json'];
+  // Every line below through oclif's dispatch, as bin/run.js runs what no fast path takes, in one
+  // process (helpers/oclif-lines.ts) rather than a process each. `retrieve serch` runs as a process
+  // too and must print the same: bin/run.js first offers it to the daemon's client and retrieve's
+  // fast path, which must leave it to oclif, and main()'s `handle` ends it (`mcpkit --help` runs as a
+  // process in doc-lines.test.ts).
+  let batch: Promise<LineRun[]> | undefined;
+  const lineRun = async (args: string[]) => {
+    const lines = [...helps, ...mistakes.map(([a]) => a), jsonMistake];
+    const runs = await (batch ??= runLinesInOneProcess(lines, { env: cleanEnv() }));
+    return runs[lines.findIndex((l) => l.join('\0') === args.join('\0'))]!;
+  };
+
+  it.each(helps.map((args) => [args]))('%j shows help, exit 0', async (args) => {
+    const r = await lineRun(args);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/USAGE|COMMANDS|TOPICS/);
   });
 
-  it.each([
-    [['retrieve', 'serch', 'foo'], '"retrieve serch" is not an mcpkit command.', '"mcpkit retrieve search"'],
-    [['confg', 'path'], '"confg path" is not an mcpkit command.', '"mcpkit config path"'],
-    [['serv'], '"serv" is not an mcpkit command.', '"mcpkit serve"'],
-  ])("a mistyped command %j is bad usage in the user's words, with the closest commands", async (args, message, suggestion) => {
-    const r = await runCli(args);
+  it.each(mistakes)("a mistyped command %j is bad usage in the user's words, with the closest commands", async (args, message, suggestion) => {
+    const r = await lineRun(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${message}`);
     expect(r.stderr).toContain(`Did you mean ${suggestion}`);
     expect(r.stderr).not.toContain(':serch');
+  });
+
+  it('a mistyped command as a process: the same words, exit 2', async () => {
+    const [args, message] = mistakes[0]!;
+    const [r, batched] = await Promise.all([runCli(args), lineRun(args)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${message}`);
+    expect(r.stderr).toBe(batched.stderr);
   });
 
   it('a bad --port is bad usage (exit 2)', async () => {
@@ -130,7 +154,7 @@ describe.concurrent('help and mistakes', () => {
   });
 
   it('with --json the mistake is JSON on stdout', async () => {
-    const r = await runCli(['registry', 'lst', '--json']);
+    const r = await lineRun(jsonMistake);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT', hint: expect.stringContaining('mcpkit registry list') } });
   });
@@ -328,11 +352,19 @@ describe.concurrent('shell completion (@oclif/plugin-autocomplete)', () => {
   it('bash completes topics, commands written with spaces, and flags', async () => {
     const home = tempDir();
     const env = cleanEnv({ HOME: home, XDG_CACHE_HOME: join(home, '.cache') });
-    // As its instructions go: `autocomplete bash` builds the cache, `autocomplete script bash` is added to .bashrc.
-    expect((await runCli(['autocomplete', 'bash'], { env })).stdout).toContain('mcpkit autocomplete script bash');
-    const setup = await runCli(['autocomplete', 'script', 'bash'], { env });
-    expect(setup.code).toBe(0);
-    const line = setup.stdout.trim();
+    // As its instructions go: `autocomplete bash` builds the cache, `autocomplete script bash` is added
+    // to .bashrc; the two in order, in one process (helpers/oclif-lines.ts: oclif's dispatch, as bin/run.js's).
+    const [instructions, setup] = await runLinesInOneProcess(
+      [
+        ['autocomplete', 'bash'],
+        ['autocomplete', 'script', 'bash'],
+      ],
+      { env },
+    );
+    expect(instructions!.code).toBe(0);
+    expect(instructions!.stdout).toContain('mcpkit autocomplete script bash');
+    expect(setup!.code).toBe(0);
+    const line = setup!.stdout.trim();
     expect(line).toContain('MCPKIT_AC_BASH_SETUP_PATH=');
     const complete = (words: string[]) => {
       const script = `${line}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _mcpkit_autocomplete; echo "\${COMPREPLY[@]}"`;

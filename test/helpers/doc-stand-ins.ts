@@ -1,5 +1,5 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { BIN, ROOT, cleanEnv, runCommand, spawnTracked, stopChild, tempDir, type PipedChild, type RunResult } from './cli.js';
 import { serveHttpChild } from './serve.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor } from './upstreams.js';
@@ -125,32 +125,71 @@ export function stopDaemons(place: DocPlace): void {
   }
 }
 
-/** A line's words when a shell would give them unchanged (no expansion, redirection or pipe), else undefined. Pure. */
-export function plainWords(line: string): string[] | undefined {
+/**
+ * A line's words when a shell would give them unchanged (no expansion, pipe or redirection), else
+ * undefined; `home`: a word's leading `~/` is that folder, as the shell's. Pure.
+ */
+export function plainWords(line: string, home?: string): string[] | undefined {
+  const plain = plainLine(line, home);
+  return plain && plain.stdoutTo === undefined ? plain.words : undefined;
+}
+
+/** One word as the shell reads it: quoted ('...', or "..." with no expansion in it), or plain (an unquoted `~/` first). */
+const WORD = /(?:'([^']*)'|"((?:[^"$`\\]|\\[^$`"\\\n])*)"|(~\/)?([^\s'"|&;<>()$`\\~*?[\]{}!#]+))(?=\s|$)/y;
+
+/**
+ * A line's words, and the file its stdout goes to (a last `> FILE`), when the shell would give the
+ * words unchanged: nothing is expanded but a leading `~/` (to `home`; none given: the shell's),
+ * no pipe, no other redirection. A word that starts with `#` starts a comment, to the line's end;
+ * in double quotes a backslash is kept but before $ ` " \ (the shell's rules). Else undefined. Pure.
+ */
+export function plainLine(line: string, home?: string): { words: string[]; stdoutTo?: string } | undefined {
   const words: string[] = [];
-  const word = /\s*(?:'([^']*)'|"([^"$`\\]*)"|([^\s'"|&;<>()$`\\~*?[\]{}!#]+))(?=\s|$)/y;
+  let stdoutTo: string | undefined;
   let at = 0;
-  while (at < line.trimEnd().length) {
-    word.lastIndex = at;
-    const m = word.exec(line);
-    if (!m) return undefined;
-    words.push(m[1] ?? m[2] ?? m[3]!);
-    at = word.lastIndex;
+  const next = () => {
+    while (/\s/.test(line[at] ?? '')) at++;
+    return line[at];
+  };
+  while (next() !== undefined && line[at] !== '#') {
+    if (stdoutTo !== undefined) return undefined; // a word after the redirection's file
+    const redirect = line[at] === '>';
+    if (redirect) {
+      at++;
+      if (words.length === 0 || next() === undefined) return undefined;
+    }
+    WORD.lastIndex = at;
+    const m = WORD.exec(line);
+    if (!m || (m[3] !== undefined && home === undefined)) return undefined;
+    at = WORD.lastIndex;
+    const word = m[1] ?? m[2] ?? `${m[3] !== undefined ? `${home}/` : ''}${m[4]}`;
+    if (redirect) stdoutTo = word;
+    else words.push(word);
   }
   // `NAME=value command`: the shell's assignment, not a word.
-  return /^\w+=/.test(words[0] ?? '') ? undefined : words;
+  if (words.length === 0 || /^\w+=/.test(words[0]!)) return undefined;
+  return stdoutTo === undefined ? { words } : { words, stdoutTo };
 }
 
 /**
- * Runs one docs line as a user's shell would, in `place`. A plain `mcpkit` line (no expansion,
- * redirection or pipe) runs in this process (runCommand: the built CLI, its own environment,
+ * Runs one docs line as a user's shell would, in `place`. A plain `mcpkit` line (plainLine: no
+ * expansion but `~/`, no pipe, no redirection but a last `> FILE`) runs in this process (runCommand: the built CLI, its own environment,
  * folder, output and exit code), which costs no process start; any other line runs in bash.
  * `processes` runs every line in bash (a page about processes: the daemon).
  */
 export async function runDocLine(line: string, place: DocPlace, processes = false): Promise<RunResult> {
-  const words = processes ? undefined : plainWords(line);
+  const plain = processes ? undefined : plainLine(line, place.env.HOME);
+  const words = plain?.words;
   // A global flag before the command is bin/run.js's to move: that line runs as a process.
-  if (words?.[0] === 'mcpkit' && !words[1]?.startsWith('-')) return runCommand(words.slice(1), { env: place.env, cwd: place.work });
+  if (words?.[0] === 'mcpkit' && !words[1]?.startsWith('-')) {
+    if (plain?.stdoutTo === undefined) return runCommand(words.slice(1), { env: place.env, cwd: place.work });
+    // `> FILE`: the shell makes (or empties) the file before the command runs, and its stdout goes there.
+    const file = resolve(place.work, plain.stdoutTo);
+    writeFileSync(file, '');
+    const ran = await runCommand(words.slice(1), { env: place.env, cwd: place.work });
+    appendFileSync(file, ran.stdout);
+    return { ...ran, stdout: '' };
+  }
   return new Promise((resolve) => {
     const child = spawnTracked('bash', ['-c', line], { cwd: place.work, env: place.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

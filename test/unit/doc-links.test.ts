@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plainWords, standIn } from '../helpers/doc-stand-ins.js';
+import { plainLine, plainWords, standIn } from '../helpers/doc-stand-ins.js';
 import { ROOT } from '../helpers/root.js';
 
 /**
@@ -64,6 +64,34 @@ describe('plainWords: a line a shell would pass on unchanged, as words', () => {
     ['a variable before the command is the shell', 'MCPKIT_TOKEN=x mcpkit gateway status', undefined],
   ];
   it.each(table)('%s', (_, line, words) => expect(plainWords(line)).toEqual(words));
+});
+
+describe('plainLine: the words, a leading ~/ and a last > FILE as the shell reads them', () => {
+  const table: [string, string, ReturnType<typeof plainLine>][] = [
+    ['a comment after one space', 'mcpkit retrieve cat docs/A.md # numbered lines', { words: ['mcpkit', 'retrieve', 'cat', 'docs/A.md'] }],
+    ['a # inside a word is no comment: the shell', 'mcpkit retrieve find a#b', undefined],
+    ['a # in quotes is text', `mcpkit retrieve search '# x'`, { words: ['mcpkit', 'retrieve', 'search', '# x'] }],
+    [
+      'a backslash in double quotes kept',
+      String.raw`mcpkit retrieve search "new \w+Error\(" --regex`,
+      { words: ['mcpkit', 'retrieve', 'search', String.raw`new \w+Error\(`, '--regex'] },
+    ],
+    ['an escaped quote in double quotes is the shell', String.raw`mcpkit call x "a\"b"`, undefined],
+    ['a leading ~/ is home', 'mcpkit server import ~/.claude.json', { words: ['mcpkit', 'server', 'import', '/home/u/.claude.json'] }],
+    ['a ~ not leading is the shell', 'mcpkit server import a~/b', undefined],
+    ['~user is the shell', 'mcpkit server import ~root/x', undefined],
+    ['a quoted ~/ is text', `mcpkit server import '~/x'`, { words: ['mcpkit', 'server', 'import', '~/x'] }],
+    ['a last > FILE', 'mcpkit config schema > s.json', { words: ['mcpkit', 'config', 'schema'], stdoutTo: 's.json' }],
+    ['> FILE then a comment', 'mcpkit code types --view w > t.d.ts  # declarations', { words: ['mcpkit', 'code', 'types', '--view', 'w'], stdoutTo: 't.d.ts' }],
+    ['>FILE written together', 'mcpkit config schema >s.json', { words: ['mcpkit', 'config', 'schema'], stdoutTo: 's.json' }],
+    ['a word after the file is the shell', 'mcpkit config schema > s.json --json', undefined],
+    ['>> is the shell', 'mcpkit config schema >> s.json', undefined],
+    ['2> is the shell', 'mcpkit config schema 2> e.txt', undefined],
+    ['> with no file is the shell', 'mcpkit config schema >', undefined],
+    ['a redirection first is the shell', '> s.json mcpkit config schema', undefined],
+    ['a pipe after the file is the shell', 'mcpkit config schema > s.json | cat', undefined],
+  ];
+  it.each(table)('%s', (_, line, expected) => expect(plainLine(line, '/home/u')).toEqual(expected));
 });
 
 describe('standIn: what runs instead of the network', () => {
