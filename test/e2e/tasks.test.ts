@@ -169,7 +169,9 @@ describe("serve.tasks.after_ms counts from the call's arrival", () => {
     const slowConfig = writeConfig({
       mcp_servers: { jobs: { command: process.execPath, args: ['-e', launcher] } },
       tool_views: { jobs: { servers: ['jobs'] } },
-      serve: { clients: { alice: { token: 'alice-token' } }, tasks: { after_ms: 500 } },
+      // start_wait_ms 0: serve listens at once, with the server still starting (it starts only once
+      // the gate opens), instead of first waiting 5 s for it in vain.
+      serve: { clients: { alice: { token: 'alice-token' } }, tasks: { after_ms: 500 }, start_wait_ms: 0 },
     });
     const slow = await serveHttpInProcess(slowConfig, { env: cleanEnv() });
     try {
