@@ -32,8 +32,6 @@ afterAll(async () => {
   await here(['daemon', 'stop']);
 });
 
-// In this order: the daemon the first call starts serves the second test's call too; the last
-// test stops it.
 describe('tasks in the terminal', () => {
   it('call --task starts the daemon and answers with a task at once; tasks wait prints its result; cancel stops one; list shows both', async () => {
     const started = Date.now();
@@ -64,16 +62,6 @@ describe('tasks in the terminal', () => {
     expect(listed.body.tasks.map((t: { task_id: string }) => t.task_id)).toEqual([longId, id]);
   }, 60_000);
 
-  it('call --task without --json prints the id alone on stdout, so T=$(mcpkit call ... --task) holds just the id; the hint goes to stderr', async () => {
-    const started = await mcpkit(['call', 'everything__trigger-long-running-operation', 'duration=1', 'steps=1', '--task']);
-    expect(started.code, started.stderr).toBe(0);
-    expect(started.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
-    const id = started.stdout.trim();
-    expect(started.stderr).toContain(`Follow it with: mcpkit tasks wait ${id}`);
-    const waited = await here(['tasks', 'wait', id]);
-    expect(waited.code, waited.stderr).toBe(0);
-  }, 30_000);
-
   it('an unknown task, and no daemon at all, say so', async () => {
     const unknown = await here(['tasks', 'get', 'no-such-task']);
     expect(unknown.code).toBe(1);
@@ -82,5 +70,15 @@ describe('tasks in the terminal', () => {
     const none = await here(['tasks', 'list']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('No daemon runs for this config');
+  }, 30_000);
+
+  it('call --task without --json prints the id alone on stdout, so T=$(mcpkit call ... --task) holds just the id; the hint goes to stderr', async () => {
+    const started = await mcpkit(['call', 'everything__trigger-long-running-operation', 'duration=1', 'steps=1', '--task']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    const id = started.stdout.trim();
+    expect(started.stderr).toContain(`Follow it with: mcpkit tasks wait ${id}`);
+    const waited = await here(['tasks', 'wait', id]);
+    expect(waited.code, waited.stderr).toBe(0);
   }, 30_000);
 });
