@@ -7,28 +7,30 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * waiting (a token to expire, a grace period), could start last and run alone at the end. Started
  * first, the rest of the suite fills in beside them. Ordered by wall time in a full run at the end
  * of this list's last change (the daemon's file about 125-160 s, the conformance clients about 125 s;
- * cancel-eras and client-tokens moved down once their tests shared a serve or waited at once).
+ * cancel-eras and client-tokens moved down once their tests shared a serve or waited at once;
+ * reliability and guide-teams once their waits overlapped; revived-upstream, about 37 s once its
+ * servers' reconnect schedule was set shorter, now just below eras).
  */
 const LONGEST_FIRST = [
   'test/e2e/daemon.test.ts',
   'test/e2e/conformance-2026-clients.test.ts',
   'test/e2e/doc-lines.test.ts',
   'test/e2e/conformance-chained-2026.test.ts',
-  'test/e2e/reliability.test.ts',
   'test/e2e/eras.test.ts',
-  'test/e2e/daemon-safety.test.ts',
   'test/e2e/revived-upstream.test.ts',
+  'test/e2e/daemon-safety.test.ts',
+  'test/e2e/reliability.test.ts',
   'test/e2e/secret-keyring.test.ts',
   'test/e2e/terminal.test.ts',
   'test/e2e/conformance-2026.test.ts',
   'test/e2e/live-config.test.ts',
   'test/e2e/client-tokens.test.ts',
-  'test/e2e/guide-teams.test.ts',
   'test/e2e/cancel-eras.test.ts',
   'test/e2e/conformance.test.ts',
   'test/e2e/completion-names.test.ts',
   'test/e2e/clients.test.ts',
   'test/e2e/terminal-tasks.test.ts',
+  'test/e2e/guide-teams.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

@@ -47,7 +47,10 @@ function place() {
   return { config, dir, script, lines };
 }
 
-describe('mcpkit code run: the same chain as an agent call', () => {
+// The two suites run at once: the daemon's has a config, folder and runtime dir of its own, and
+// waits on the daemon's processes while the first suite's commands run here; the first suite's
+// tests share one config and its audit log, and run in turn.
+describe.concurrent('mcpkit code run: the same chain as an agent call', () => {
   let at: ReturnType<typeof place>;
   const env = cleanEnv({ MCPKIT_NO_DAEMON: '1' });
   beforeAll(() => {
@@ -55,7 +58,7 @@ describe('mcpkit code run: the same chain as an agent call', () => {
   });
   const codeRun = (file: string, ...flags: string[]) => runCommand(['code', 'run', file, ...flags, '--config', at.config], { env, cwd: at.dir });
 
-  it('writes an audit line for each call of the script: surface cli, client terminal, the run as its parent', async () => {
+  it.sequential('writes an audit line for each call of the script: surface cli, client terminal, the run as its parent', async () => {
     const ran = await codeRun(at.script('two.js', "await tools.everything.echo({ message: 'one' }); return await tools.everything.echo({ message: 'two' });"));
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout.trim()).toBe('Echo: two');
@@ -77,7 +80,7 @@ describe('mcpkit code run: the same chain as an agent call', () => {
     expect(calls[0]!.parent).toBe(calls[1]!.parent);
   });
 
-  it("refuses a call that does not meet a view's condition as serve refuses an agent's, and audits the refusal", async () => {
+  it.sequential("refuses a call that does not meet a view's condition as serve refuses an agent's, and audits the refusal", async () => {
     const ran = await codeRun(at.script('long.js', ECHO('far too long a message')), '--view', 'guarded');
     expect(ran.code, ran.stderr).toBe(0);
     const refused = JSON.parse(ran.stdout) as { code: string; message: string };
@@ -98,7 +101,7 @@ describe('mcpkit code run: the same chain as an agent call', () => {
     }
   });
 
-  it('is the client `terminal` to conditions, as `mcpkit call` is: a view that refuses terminals refuses both', async () => {
+  it.sequential('is the client `terminal` to conditions, as `mcpkit call` is: a view that refuses terminals refuses both', async () => {
     const ran = await codeRun(at.script('short.js', ECHO('hi')), '--view', 'agents');
     expect(ran.code, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout)).toMatchObject({ code: 'CONDITION_FAILED', message: expect.stringMatching(/Agents only, not a terminal\./) });
@@ -108,7 +111,7 @@ describe('mcpkit code run: the same chain as an agent call', () => {
   });
 });
 
-describe('through the daemon', () => {
+describe.concurrent('through the daemon', () => {
   it("code run's calls and call's refusals take the same chain in the daemon: refused, and audited as the terminal's", async ({ onTestFinished }) => {
     const at = place();
     const env = cleanEnv({ XDG_RUNTIME_DIR: daemonRuntimeDir(onTestFinished, at.dir), MCPKIT_CONFIG: at.config });

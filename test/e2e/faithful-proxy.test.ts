@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, spawnTracked, tempDir } from '../helpers/cli.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
@@ -56,19 +56,18 @@ async function overStdio(config: string, args: string[], label = 'stdio') {
 
 const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
-describe('over stdio, through serve --view', () => {
+// Every test has its own serve (in this process, or a child), upstreams and clients, and the one
+// serve --http of 'over HTTP' is one its two tests may share (each its own clients): the tests run
+// at once, a few at a time (maxConcurrency), each waiting on its processes while the others run.
+describe.concurrent('over stdio, through serve --view', () => {
   const config = writeConfig({
     mcp_servers: { everything: SERVERS.everything, one: relay('one'), two: relay('two') },
     tool_views: { ev: { servers: ['everything'] }, relays: { servers: ['one', 'two'] } },
   });
-  const open: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
 
-  it('sampling and elicitation of a real server (server-everything) round-trip to the client', async () => {
+  it('sampling and elicitation of a real server (server-everything) round-trip to the client', async ({ onTestFinished }) => {
     const { client, seen } = await overStdio(config, ['--view', 'ev']);
-    open.push(client);
+    onTestFinished(() => client.close());
     const names = (await client.listTools()).tools.map((t) => t.name);
     // server-everything offers these only to a client that declared sampling / elicitation: it was told.
     expect(names).toEqual(expect.arrayContaining(['trigger-sampling-request', 'trigger-elicitation-request']));
@@ -80,17 +79,17 @@ describe('over stdio, through serve --view', () => {
     expect(elicited.isError).toBeFalsy();
   });
 
-  it('roots come from the client, and a roots change reaches the server', async () => {
+  it('roots come from the client, and a roots change reaches the server', async ({ onTestFinished }) => {
     const { client } = await overStdio(config, ['--view', 'relays']);
-    open.push(client);
+    onTestFinished(() => client.close());
     expect(textOf(await client.callTool({ name: 'one__client_roots', arguments: {} }))).toBe('roots: file:///roots/stdio');
     await client.sendRootsListChanged();
     expect(await waitFor(async () => textOf(await client.callTool({ name: 'one__roots_changes', arguments: {} })) === '1', 20_000)).toBe(true);
   });
 
-  it('logging/setLevel changes what arrives', async () => {
+  it('logging/setLevel changes what arrives', async ({ onTestFinished }) => {
     const { client, seen } = await overStdio(config, ['--view', 'relays']);
-    open.push(client);
+    onTestFinished(() => client.close());
     expect(client.getServerCapabilities()?.logging).toBeDefined();
     await client.setLoggingLevel('error');
     await client.callTool({ name: 'one__log_all', arguments: {} });
@@ -103,9 +102,9 @@ describe('over stdio, through serve --view', () => {
     expect(seen.logs.map((l) => l.data)).toEqual(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((l) => `${l} from two`));
   });
 
-  it('a resource subscription delivers resources/updated, and unsubscribing stops it', async () => {
+  it('a resource subscription delivers resources/updated, and unsubscribing stops it', async ({ onTestFinished }) => {
     const { client, seen } = await overStdio(config, ['--view', 'relays']);
-    open.push(client);
+    onTestFinished(() => client.close());
     expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
     await client.subscribeResource({ uri: 'test://watched' });
     await client.callTool({ name: 'one__touch', arguments: {} });
@@ -117,9 +116,9 @@ describe('over stdio, through serve --view', () => {
     expect(seen.updates).toEqual(['test://watched']);
   });
 
-  it('completion/complete goes to the server that owns the prompt, under its own name', async () => {
+  it('completion/complete goes to the server that owns the prompt, under its own name', async ({ onTestFinished }) => {
     const { client } = await overStdio(config, ['--view', 'relays']);
-    open.push(client);
+    onTestFinished(() => client.close());
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
     expect(prompts).toEqual(['one__greet', 'two__greet']);
     const r = await client.complete({ ref: { type: 'ref/prompt', name: 'two__greet' }, argument: { name: 'who', value: 'two-a' } });
@@ -127,10 +126,10 @@ describe('over stdio, through serve --view', () => {
     await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'who', value: '' } })).rejects.toThrow(/Unknown prompt/);
   });
 
-  it('a view without servers declares no prompts, resources or completions', async () => {
+  it('a view without servers declares no prompts, resources or completions', async ({ onTestFinished }) => {
     const plain = writeConfig({ tool_views: { mine: { groups: ['config'] } } });
     const { client } = await overStdio(plain, ['--view', 'mine']);
-    open.push(client);
+    onTestFinished(() => client.close());
     const caps = client.getServerCapabilities()!;
     expect(caps.tools).toBeDefined();
     expect(caps.logging).toBeDefined();
@@ -138,7 +137,7 @@ describe('over stdio, through serve --view', () => {
   });
 });
 
-describe('over HTTP, several clients at once', () => {
+describe.concurrent('over HTTP, several clients at once', () => {
   let child: ChildProcess;
   let url: string;
   // A remote client's roots reach a server only when its entry says so (roots: forward).
@@ -216,7 +215,7 @@ describe('over HTTP, several clients at once', () => {
   });
 });
 
-describe('mcpkit behind mcpkit', () => {
+describe.concurrent('mcpkit behind mcpkit', () => {
   it('sampling and logging cross two levels of proxy', async () => {
     const inner = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { inner: { servers: ['one'] } } });
     const outer = writeConfig({
@@ -237,7 +236,7 @@ describe('mcpkit behind mcpkit', () => {
   });
 });
 
-describe('the other faces', () => {
+describe.concurrent('the other faces', () => {
   it('filter run relays sampling and logs like serve', async () => {
     const made = capableClient('filter');
     const transport = new StdioClientTransport({
@@ -292,7 +291,7 @@ describe('the other faces', () => {
   });
 });
 
-describe('one call pipeline, one error contract', () => {
+describe.concurrent('one call pipeline, one error contract', () => {
   const server = { ...relay('faulty'), timeout_ms: 1500, filter: [{ exclude: 'touch' }] };
   const folder = tempDir();
   const hotLog = join(folder, 'hot.jsonl');

@@ -183,7 +183,9 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
     ],
   ];
 
-  it('runs every line but the illustrative ones, each as the page says it ends, and both replicas follow', async () => {
+  // The two tests run at once: the token's 20 s to expire pass while the lines run. Neither looks at
+  // the other's client (ci-bot, short-lived), and the config's lock orders their edits.
+  it.concurrent('runs every line but the illustrative ones, each as the page says it ends, and both replicas follow', async () => {
     const skipped = LINES.filter((l) => l.illustrative);
     // Each mark says why: the keyring's line, and a dry run that needs GitHub's own server (create_issue), cannot run here.
     expect(skipped.map((l) => l.command)).toEqual([
@@ -209,7 +211,7 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
     expect([...kept].length).toBe(PROMISES.length);
   }, 300_000);
 
-  it('a token issued to expire works on both replicas, then is refused there, saying it expired', async () => {
+  it.concurrent('a token issued to expire works on both replicas, then is refused there, saying it expired', async () => {
     // Long enough for both replicas to take the edit on a loaded machine before it runs out.
     const added = await runLine('mcpkit clients add short-lived --view research --expires 20s');
     expect(added.code, added.stderr).toBe(0);

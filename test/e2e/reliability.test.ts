@@ -60,7 +60,8 @@ async function timed(args: string[], config: string) {
   return { ...r, ms: Date.now() - started };
 }
 
-// Each test waits on a remote that never answers: they wait at once.
+// Each test of 1-2 waits on a remote that never answers: they wait at once, and the other suites'
+// tests (each with its own config, folder and processes) run in those waits.
 describe.concurrent('1-2: commands end while a remote is dead or silent', () => {
   it.each(['dead', 'silent'] as const)(
     '%s remote: call, tools --json and view tools end, with the healthy server working',
@@ -109,7 +110,7 @@ describe.concurrent('1-2: commands end while a remote is dead or silent', () => 
   );
 });
 
-describe('3: one unset ${VAR} harms only its server', () => {
+describe.concurrent('3: one unset ${VAR} harms only its server', () => {
   const config = writeConfig({
     mcp_servers: {
       everything: SERVERS.everything,
@@ -150,7 +151,7 @@ describe('3: one unset ${VAR} harms only its server', () => {
   }, 30_000);
 });
 
-describe('4-7: clear errors, and edits in block style', () => {
+describe.concurrent('4-7: clear errors, and edits in block style', () => {
   it('4: config init then server add writes block YAML under the key, below its comments', async () => {
     const file = join(tempDir(), 'mcpkit.yaml');
     const env = cleanEnv();
@@ -225,7 +226,7 @@ describe('4-7: clear errors, and edits in block style', () => {
   });
 });
 
-describe('one answer over the size limit fails alone', () => {
+describe.concurrent('one answer over the size limit fails alone', () => {
   it('the call whose answer is too large gets RESPONSE_TOO_LARGE; a call in flight on the same connection and later ones go on, and serve logs why', async () => {
     const config = writeConfig({ mcp_servers: { everything: { ...SERVERS.everything, max_message_bytes: 1024 * 1024 } } });
     const { client, stderr } = await serveStdioInProcess({ config, name: 'too-large', env: cleanEnv({ MCPKIT_LOG_LEVEL: 'warn' }) });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { coolDownMs } from '../../src/proxy/upstream/reconnect-schedule.js';
-import { DEFAULT_BACKOFF } from '../../src/core/backoff.js';
+import { reconnectPolicy } from '../../src/core/backoff.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
@@ -14,9 +14,15 @@ import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * after the last, one round at a time, and once a server starts its tools are listed and called,
  * with no restart of serve. The cool-down doubles with each round that runs out. Two such servers
  * in one serve, so that the two stories run side by side: `fixed` can start from the end of its
- * first round on, `broken` never can. The schedule is serve's own (6 attempts, 250 ms doubling).
+ * first round on, `broken` never can. The schedule is the servers' own `reconnect` setting: 3
+ * attempts 1, 2 and 4 s apart, so that a round (7 s, 4 starts of each server) and a cool-down (4 s)
+ * take half as long as with serve's default (6 attempts from 250 ms: 15.75 s, 7 starts, 8 s), while
+ * the windows the test watches (half a cool-down) stay well past the lag of a loaded machine.
  */
-const COOL_DOWN = coolDownMs(DEFAULT_BACKOFF);
+const RECONNECT = { attempts: 3, first_delay_ms: 1000 };
+/** Starts of a server in one round of a connection: its first attempt, and one per scheduled one. */
+const ROUND_STARTS = RECONNECT.attempts + 1;
+const COOL_DOWN = coolDownMs(reconnectPolicy(RECONNECT));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(ms, 0)));
 
 interface Health {
@@ -29,7 +35,7 @@ function flakyServer(dir: string, name: string) {
   const startsFile = join(dir, `${name}.starts`);
   writeFileSync(marker, '');
   return {
-    entry: { command: process.execPath, args: [join(ROOT, 'test/fixtures/flaky-server.mjs'), marker, startsFile] },
+    entry: { command: process.execPath, args: [join(ROOT, 'test/fixtures/flaky-server.mjs'), marker, startsFile], reconnect: RECONNECT },
     marker,
     starts: () => (existsSync(startsFile) ? readFileSync(startsFile, 'utf8').trim().split('\n').length : 0),
   };
@@ -51,7 +57,7 @@ describe('servers whose reconnect schedule ran out before they listed', () => {
         await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
         const names = async () => (await client.listTools()).tools.map((t) => t.name);
         const echo = async () => JSON.stringify((await client.callTool({ name: 'fixed__echo', arguments: { message: 'back' } })).content);
-        const gaveUp = (name: string) => served.lines.filter((l) => l.includes(`${name}: giving up after 6 reconnect attempts`)).length;
+        const gaveUp = (name: string) => served.lines.filter((l) => l.includes(`${name}: giving up after ${RECONNECT.attempts} reconnect attempts`)).length;
         const health = async (name: string) => ((await (await fetch(`${served.url}/health`)).json()) as Health).upstreams.find((u) => u.name === name);
         /** How this era's connection stands (2026 clients have their own, beside the 2025 one serve starts with). */
         const stateOf = async (name: string) => ((h) => h?.connections?.find((c) => c.era === era)?.state ?? h?.state)(await health(name));
@@ -62,11 +68,11 @@ describe('servers whose reconnect schedule ran out before they listed', () => {
         expect(await names()).toContain('memory__read_graph');
         expect(await waitFor(() => gaveUp('broken') === connections && gaveUp('fixed') === connections, 60_000)).toBe(true);
         const ranOut = Date.now(); // no sooner than both rounds ran out
-        // 7 attempts per connection (its first and 6 scheduled); a 2026 client's connection may start
+        // ROUND_STARTS attempts per connection; a 2026 client's connection may start
         // the server twice in one attempt (its era probed on a process of its own, then the 2025 handshake).
         const firstRound = { broken: broken.starts(), fixed: fixed.starts() };
-        expect(firstRound.broken).toBeGreaterThanOrEqual(7 * connections);
-        expect(firstRound.fixed).toBeGreaterThanOrEqual(7 * connections);
+        expect(firstRound.broken).toBeGreaterThanOrEqual(ROUND_STARTS * connections);
+        expect(firstRound.fixed).toBeGreaterThanOrEqual(ROUND_STARTS * connections);
         expect(await health('broken')).toMatchObject({
           state: 'down',
           error: expect.any(String),
@@ -98,10 +104,10 @@ describe('servers whose reconnect schedule ran out before they listed', () => {
         }
         expect(gaveUp('broken')).toBe(connections + 1);
         const secondRanOut = Date.now(); // no sooner than its second round ran out
-        // One round of 7 attempts, though some 50 listings came while it ran.
+        // One round of ROUND_STARTS attempts, though some 30 listings came while it ran.
         const secondRound = broken.starts() - firstRound.broken;
-        expect(secondRound).toBeGreaterThanOrEqual(7);
-        expect(secondRound).toBeLessThanOrEqual(era === 'legacy' ? 7 : 14);
+        expect(secondRound).toBeGreaterThanOrEqual(ROUND_STARTS);
+        expect(secondRound).toBeLessThanOrEqual(era === 'legacy' ? ROUND_STARTS : 2 * ROUND_STARTS);
         // A second round failed: the cool-down has doubled, and listings past the first one start no third round.
         while (Date.now() < secondRanOut + COOL_DOWN + 500) {
           expect(await names()).toContain('fixed__echo');

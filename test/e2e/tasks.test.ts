@@ -71,8 +71,10 @@ async function answeredWithin<T>(answer: Promise<T>, ms = 40_000): Promise<T> {
   }
 }
 
-describe('mcpkit hosts tasks for an upstream that knows none', () => {
-  it('server/discover says so; a quick call is answered as usual', async () => {
+// The two suites run at once (the second's serve, config and server are its own, and it waits on
+// a gate and a task); the first suite's tests share one serve, and run in turn.
+describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => {
+  it.sequential('server/discover says so; a quick call is answered as usual', async () => {
     const discovered = await rpc(served.url, 'alice-token', 'server/discover', {});
     expect(discovered.result, JSON.stringify(discovered)).toBeDefined();
     expect((discovered.result!.capabilities as { extensions?: Record<string, unknown> }).extensions).toHaveProperty(['io.modelcontextprotocol/tasks']);
@@ -81,7 +83,7 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     expect(greeted.result).not.toHaveProperty('taskId');
   });
 
-  it('a slow call is a task long before it is done, polled to completed with the tool result', async () => {
+  it.sequential('a slow call is a task long before it is done, polled to completed with the tool result', async () => {
     // Held upstream until released below: with the default after_ms (500) it is answered as a task
     // while it runs; answered only when it ended, it would not be answered at all.
     const created = await answeredWithin(call('alice-token', 'slow_compute', { seconds: 4, label: 'first', hold: 'first' }));
@@ -93,7 +95,7 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed first after 4 s' }] });
   });
 
-  it('a cancelled task ends cancelled, and the upstream hears notifications/cancelled', async () => {
+  it.sequential('a cancelled task ends cancelled, and the upstream hears notifications/cancelled', async () => {
     const before = Number(((await call('alice-token', 'cancellations', {})).result!.content as { text: string }[])[0]!.text);
     const created = await call('alice-token', 'slow_compute', { seconds: 30 });
     const taskId = String(created.result!.taskId);
@@ -107,7 +109,7 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     ).toBe(true);
   });
 
-  it('an input_required task is answered with tasks/update and completes', async () => {
+  it.sequential('an input_required task is answered with tasks/update and completes', async () => {
     const created = await call('alice-token', 'confirm_delete', { filename: 'notes.txt' });
     const taskId = String(created.result!.taskId);
     const asking = await until('alice-token', taskId, 'input_required');
@@ -119,7 +121,7 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'deleted notes.txt' }] });
   });
 
-  it("another client can neither see nor cancel a client's task", async () => {
+  it.sequential("another client can neither see nor cancel a client's task", async () => {
     const created = await call('alice-token', 'slow_compute', { seconds: 2, label: 'private' });
     const taskId = String(created.result!.taskId);
     expect((await get('bob-token', taskId)).error).toMatchObject({ code: -32602 });
@@ -129,7 +131,7 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'computed private after 2 s' }] });
   });
 
-  it('a quick call is answered alike with and without the extension (the host answers as the SDK would)', async () => {
+  it.sequential('a quick call is answered alike with and without the extension (the host answers as the SDK would)', async () => {
     const hosted = await call('alice-token', 'greet', { name: 'Ann' });
     const plain = await call('alice-token', 'greet', { name: 'Ann' }, { tasks: false });
     expect(hosted.status).toBe(plain.status);
@@ -142,14 +144,14 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
     expect(unknownHosted.error).toMatchObject({ code: -32602 });
   });
 
-  it('a client that does not declare the extension gets a plain result, and -32021 for tasks/*', async () => {
+  it.sequential('a client that does not declare the extension gets a plain result, and -32021 for tasks/*', async () => {
     const plain = await call('alice-token', 'slow_compute', { seconds: 1, label: 'sync' }, { tasks: false });
     expect(plain.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'computed sync after 1 s' }] });
     const refused = await rpc(served.url, 'alice-token', 'tasks/get', { taskId: 'whatever' }, { tasks: false });
     expect(refused.error).toMatchObject({ code: -32021 });
   });
 
-  it('a restart loses running tasks, and tasks/get says so', async () => {
+  it.sequential('a restart loses running tasks, and tasks/get says so', async () => {
     const created = await call('alice-token', 'slow_compute', { seconds: 30 });
     const taskId = String(created.result!.taskId);
     await stopChild(served.child);
@@ -159,7 +161,7 @@ describe('mcpkit hosts tasks for an upstream that knows none', () => {
   });
 });
 
-describe("serve.tasks.after_ms counts from the call's arrival", () => {
+describe.concurrent("serve.tasks.after_ms counts from the call's arrival", () => {
   it('the first call of a view whose server is still starting is a task after_ms after it came, the start included', async () => {
     // The server starts only once the test opens the gate, after the call was answered.
     const gateDir = tempDir();
@@ -169,7 +171,9 @@ describe("serve.tasks.after_ms counts from the call's arrival", () => {
     const slowConfig = writeConfig({
       mcp_servers: { jobs: { command: process.execPath, args: ['-e', launcher] } },
       tool_views: { jobs: { servers: ['jobs'] } },
-      serve: { clients: { alice: { token: 'alice-token' } }, tasks: { after_ms: 500 } },
+      // start_wait_ms 0: serve listens at once, with the server still starting (it starts only once
+      // the gate opens), instead of first waiting 5 s for it in vain.
+      serve: { clients: { alice: { token: 'alice-token' } }, tasks: { after_ms: 500 }, start_wait_ms: 0 },
     });
     const slow = await serveHttpInProcess(slowConfig, { env: cleanEnv() });
     try {

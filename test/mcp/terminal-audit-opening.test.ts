@@ -38,7 +38,8 @@ function fifoRuntimes(logger?: Logger) {
   return { audit, reading, serving, writeTheConfig, end };
 }
 
-describe('a terminal port closed while its audit log is opening', () => {
+// Each test waits out the port's grace on runtimes and a FIFO of its own: they wait at once.
+describe.concurrent('a terminal port closed while its audit log is opening', () => {
   it('writes the cut-off call as cancelled before its close returns, and never runs it', async () => {
     const { audit, reading, serving, writeTheConfig, end } = fifoRuntimes();
     try {

@@ -125,6 +125,21 @@ export const serverSchema = z
       .optional()
       .describe('How long a request may wait for the server (default 60000); progress the server reports restarts it for a tool call.'),
     max_total_ms: z.int().positive().optional().describe('The longest a tool call may run however much progress it reports (default 600000, 10 minutes).'),
+    reconnect: z
+      .strictObject({
+        attempts: z
+          .int()
+          .min(1)
+          .max(20)
+          .optional()
+          .describe('Reconnect attempts in a round before serve gives up until a call or a later listing (default 6).'),
+        first_delay_ms: z.int().min(10).max(60_000).optional().describe('The wait before the first attempt, doubled for each next one (default 250).'),
+        max_delay_ms: z.int().min(10).max(600_000).optional().describe('The longest wait between two attempts (default 10000).'),
+      })
+      .optional()
+      .describe(
+        "How a long-running gateway (serve, the daemon) tries again to reach this server once it went down: a round of attempts, each wait doubled; a round that runs out is followed by another only at a call of its tools, or at a listing once a cool-down (the round's longest wait, doubled after each round that fails) has passed.",
+      ),
     max_message_bytes: z
       .int()
       .positive()

@@ -1,7 +1,7 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { upstreamAuthFailure } from '../../auth/upstream-errors.js';
 import { SERVER_MAX_TOTAL_MS } from '../../config/schema/defaults.js';
-import { DEFAULT_BACKOFF } from '../../core/backoff.js';
+import { reconnectPolicy } from '../../core/backoff.js';
 import type { ToolError } from '../../core/errors.js';
 import { RawForwarder } from './raw-forwarder.js';
 import { connectTimeoutError, eraMismatchError, unavailableError, type FailureSubject } from './upstream-failure.js';
@@ -53,7 +53,7 @@ export class UpstreamConnection {
       this.lastError = options.problemsHint ? options.problems.join('; ') : `its config entry cannot be used (${options.problems.join('; ')})`;
     }
     this.stderr = new StderrTail(options);
-    this.reconnects = new ReconnectSchedule(options.backoff ?? DEFAULT_BACKOFF, options.name, options.logger);
+    this.reconnects = new ReconnectSchedule(options.backoff ?? reconnectPolicy(options.config.reconnect), options.name, options.logger);
     this.handshake = new UpstreamHandshake({
       options,
       forwarder: this.forwarder,
