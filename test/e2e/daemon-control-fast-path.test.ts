@@ -32,7 +32,10 @@ describe('daemon start, stop and status without oclif', () => {
     expect(JSON.parse((await same(['status', '--json'])).stdout)).toMatchObject({ running: false, config: file });
     expect(await same(['stop'])).toMatchObject({ code: 0, stdout: `No mcpkit daemon runs for ${file}.\n` });
     expect(JSON.parse((await same(['stop', '--json'])).stdout)).toEqual({ config: file, stopped: false });
-    expect(await same(['start', '--config', 'missing.yaml'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Error \[CONFIG_NOT_FOUND\]: No config file at /) });
+    expect(await same(['start', '--config', 'missing.yaml'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^Error \[CONFIG_NOT_FOUND\]: No config file at /),
+    });
     expect(JSON.parse((await same(['start', '--config=missing.yaml', '--json'])).stdout).error.code).toBe('CONFIG_NOT_FOUND');
 
     const started = await fast(['start']);
