@@ -1,8 +1,9 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, runCommand, tempDir, type RunResult } from '../helpers/cli.js';
 import { daemonRuntimeDir, type Finished } from '../helpers/daemons.js';
+import { packageCopy } from '../helpers/package-copy.js';
 import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
@@ -59,6 +60,13 @@ const seen = (r: RunResult) => ({
   stderr: timeless(r.stderr.replace(/^mcpkit: waiting for .*\n/gm, '')),
 });
 const timeless = (text: string) => text.replace(/"duration_ms": \d+/g, '"duration_ms": 0').replace(/\b\d+ ms\b/g, 'N ms');
+
+/** `run` over the items three at a time, the results in the items' order. */
+async function inTurns<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += 3) results.push(...(await Promise.all(items.slice(i, i + 3).map(run))));
+  return results;
+}
 
 describe.concurrent('mcpkit daemon', () => {
   it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs; listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async ({
@@ -152,8 +160,14 @@ describe.concurrent('mcpkit daemon', () => {
       ['code', 'types'],
     ];
     const before = (await status()).status!.requests;
-    const warm: RunResult[] = [];
-    for (const command of commands) warm.push(await mcpkit(command, { cwd: tree }));
+    // The first line pins the server's tools on first use (the lock file beside the config): every
+    // line after it, through the daemon or not, finds them pinned.
+    const first = await mcpkit(commands[0]!, { cwd: tree });
+    // Each line without the daemon too (--no-daemon, in this process), meanwhile: those touch
+    // neither the daemon (the request counts below would see it) nor the tree.
+    const coldRuns = inTurns(commands, (command) => alone(command, { cwd: tree }));
+    coldRuns.catch(() => undefined); // awaited below; a failure is reported there
+    const warm = [first, ...(await inTurns(commands.slice(1), (command) => mcpkit(command, { cwd: tree })))];
     // One request per command, and the status request that reads the count.
     expect((await status()).status!.requests - before, 'every command went through the daemon').toBe(commands.length + 1);
     // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
@@ -166,20 +180,15 @@ describe.concurrent('mcpkit daemon', () => {
     const bypassed = await mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } });
     expect(bypassed.stdout).toBe('Echo: x\n');
     expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(commands.length + 5);
-    for (let i = 0; i < commands.length; i += 3) {
-      const cold = await Promise.all(commands.slice(i, i + 3).map((command) => alone(command, { cwd: tree })));
-      cold.forEach((r, j) => expect(seen(warm[i + j]!), commands[i + j]!.join(' ')).toEqual(seen(r)));
-    }
+    const cold = await coldRuns;
+    cold.forEach((r, i) => expect(seen(warm[i]!), commands[i]!.join(' ')).toEqual(seen(r)));
   }, 240_000);
 
-  it('compares only what the config depends on: TZ or PATH serve a config that starts no server; a skipped command says why', async ({ onTestFinished }) => {
-    const tree = (dir: string) => {
-      mkdirSync(join(dir, 'docs'), { recursive: true });
-      writeFileSync(join(dir, 'docs', 'a.md'), 'needle\n');
-    };
+  it('compares only what the config depends on: TZ or PATH serve a config that starts no server', async ({ onTestFinished }) => {
     // No stdio server: the time zone and the PATH change nothing it answers.
     const quiet = setUp(onTestFinished, 'retrieve:\n  roots:\n    docs: ./docs\n');
-    tree(quiet.dir);
+    mkdirSync(join(quiet.dir, 'docs'), { recursive: true });
+    writeFileSync(join(quiet.dir, 'docs', 'a.md'), 'needle\n');
     expect((await quiet.mcpkit(['daemon', 'start'])).code).toBe(0);
     const before = (await quiet.status()).status!.requests;
     const found = await quiet.mcpkit(['retrieve', 'search', 'needle', '--repo', 'docs'], {
@@ -187,7 +196,11 @@ describe.concurrent('mcpkit daemon', () => {
     });
     expect(found.stdout).toContain('needle');
     expect((await quiet.status()).status!.requests - before, 'served by the daemon').toBe(2);
-    // A stdio server starts with PATH: another PATH is another answer, and the command says it ran here.
+  }, 120_000);
+
+  it('compares only what the config depends on: a stdio server starts with PATH, so another PATH runs here; a skipped command says why', async ({
+    onTestFinished,
+  }) => {
     const served = setUp(onTestFinished, EVERYTHING);
     expect((await served.mcpkit(['daemon', 'start'])).code).toBe(0);
     const skipped = await served.mcpkit(['call', 'echo', 'message=hi'], {
@@ -262,12 +275,10 @@ describe.concurrent('mcpkit daemon', () => {
   }, 120_000);
 
   it('a daemon of another build is never used: commands do the work themselves; start (and daemon: auto) replace it', async ({ onTestFinished }) => {
-    const { dir, mcpkit, here, status, file } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, status, file } = setUp(onTestFinished, EVERYTHING);
     // Another build of mcpkit: the same code with another build identity.
-    const other = join(dir, 'other-mcpkit');
-    mkdirSync(other);
-    for (const part of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(ROOT, part), join(other, part), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(other, 'node_modules'));
+    const other = packageCopy();
+    cpSync(join(ROOT, 'oclif.manifest.json'), join(other, 'oclif.manifest.json'));
     writeFileSync(join(other, 'dist/build.json'), '{"id":"another-build"}\n');
     expect((await mcpkit(['daemon', 'start'], { entry: join(other, 'bin/run.js') })).code).toBe(0);
     const old = await status();
