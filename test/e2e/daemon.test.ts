@@ -203,14 +203,16 @@ describe.concurrent('mcpkit daemon', () => {
   }) => {
     const served = setUp(onTestFinished, EVERYTHING);
     expect((await served.mcpkit(['daemon', 'start'])).code).toBe(0);
-    const skipped = await served.mcpkit(['call', 'echo', 'message=hi'], {
-      env: { ...served.env, PATH: `/nowhere:${served.env.PATH}`, MCPKIT_LOG_LEVEL: 'debug' },
-    });
+    // Two callers at once, each doing the work itself: one with a log level, one without.
+    const otherPath = { ...served.env, PATH: `/nowhere:${served.env.PATH}` };
+    const [skipped, silent] = await Promise.all([
+      served.mcpkit(['call', 'echo', 'message=hi'], { env: { ...otherPath, MCPKIT_LOG_LEVEL: 'debug' } }),
+      served.mcpkit(['call', 'echo', 'message=hi'], { env: otherPath }),
+    ]);
     expect(skipped.stdout).toBe('Echo: hi\n');
     expect(skipped.stderr).toMatch(
       /mcpkit: the daemon of this config did not run this command, which runs here instead: these variables differ from the daemon's: PATH/,
     );
-    const silent = await served.mcpkit(['call', 'echo', 'message=hi'], { env: { ...served.env, PATH: `/nowhere:${served.env.PATH}` } });
     expect(silent.stderr, 'a script without a log level hears nothing').not.toContain('did not run');
   }, 120_000);
 
@@ -286,8 +288,9 @@ describe.concurrent('mcpkit daemon', () => {
     expect((await here(['daemon', 'status'])).stdout).toContain('another build than this mcpkit');
 
     const before = (await status()).status!.requests;
-    expect(await mcpkit(['call', 'echo', 'message=mine'])).toMatchObject({ code: 0, stdout: 'Echo: mine\n' });
-    expect((await mcpkit(['retrieve', 'ls', '--json'])).code).toBe(0);
+    const [mine, listed] = await Promise.all([mcpkit(['call', 'echo', 'message=mine']), mcpkit(['retrieve', 'ls', '--json'])]);
+    expect(mine).toMatchObject({ code: 0, stdout: 'Echo: mine\n' });
+    expect(listed.code).toBe(0);
     // Asked (and it answered bypass), but it did no work: no upstream was started in it.
     const after = await status();
     expect(after.status!.upstreams).toEqual([]);
@@ -325,8 +328,7 @@ describe.concurrent('mcpkit daemon', () => {
     expect((await status()).status!.upstreams.map((u) => u.name).sort()).toEqual(['everything', 'memory']);
 
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nnot: [valid\n`);
-    const broken = await mcpkit(['call', 'everything__echo', 'message=x']);
-    const cold = await alone(['call', 'everything__echo', 'message=x']);
+    const [broken, cold] = await Promise.all([mcpkit(['call', 'everything__echo', 'message=x']), alone(['call', 'everything__echo', 'message=x'])]);
     expect(broken.code).not.toBe(0);
     expect(seen(broken)).toEqual(seen(cold));
   }, 90_000);
