@@ -68,6 +68,38 @@ async function inTurns<T, R>(items: readonly T[], run: (item: T) => Promise<R>):
   return results;
 }
 
+/**
+ * Runs each line through a daemon of its own config (server-everything) and without it, in a
+ * tree of files and scripts, and expects the same output, errors and exit code from both; and one
+ * daemon request per line. What the test goes on with: its daemon, the tree, and the request
+ * count read after the lines (the status request that read it counted).
+ */
+async function printTheSame(finished: Finished, commands: string[][]) {
+  const { dir, env, mcpkit, alone, status } = setUp(finished, EVERYTHING);
+  const tree = join(dir, 'tree');
+  mkdirSync(join(tree, 'src'), { recursive: true });
+  writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
+  writeFileSync(join(tree, 'src/b.md'), '# Notes\nno match\nneedle at the end\n');
+  writeFileSync(join(tree, 'sum.ts'), "const s: string = await tools.everything['get-sum']({ a: 2, b: 3 });\nconsole.log('logged');\nreturn { s };\n");
+  writeFileSync(join(tree, 'fail.js'), 'await tools.everything.nope({});\n');
+  expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
+  const before = (await status()).status!.requests;
+  // The first line pins the server's tools on first use (the lock file beside the config): every
+  // line after it, through the daemon or not, finds them pinned.
+  const first = await mcpkit(commands[0]!, { cwd: tree });
+  // Each line without the daemon too (--no-daemon, in this process), meanwhile: those touch
+  // neither the daemon (the request counts would see it) nor the tree.
+  const coldRuns = inTurns(commands, (command) => alone(command, { cwd: tree }));
+  coldRuns.catch(() => undefined); // awaited below; a failure is reported there
+  const warm = [first, ...(await inTurns(commands.slice(1), (command) => mcpkit(command, { cwd: tree })))];
+  // One request per line, and the status request that reads the count.
+  const after = (await status()).status!.requests;
+  expect(after - before, 'every command went through the daemon').toBe(commands.length + 1);
+  const cold = await coldRuns;
+  cold.forEach((r, i) => expect(seen(warm[i]!), commands[i]!.join(' ')).toEqual(seen(r)));
+  return { mcpkit, env, status, tree, before: after };
+}
+
 describe.concurrent('mcpkit daemon', () => {
   it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs; listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async ({
     onTestFinished,
@@ -118,18 +150,10 @@ describe.concurrent('mcpkit daemon', () => {
     expect(refused.stderr).toMatch(/Error \[FILE_ACCESS\]: The daemon's folder .* may be entered by other users \(mode 755\)/);
   }, 90_000);
 
-  it('commands print the same through the daemon as without it: output, errors, exit codes, --json, streaming; MCPKIT_NO_DAEMON=1 bypasses it', async ({
+  it('commands print the same through the daemon as without it: output, errors, exit codes, --json; MCPKIT_NO_DAEMON=1 bypasses it', async ({
     onTestFinished,
   }) => {
-    const { dir, env, mcpkit, alone, status } = setUp(onTestFinished, EVERYTHING);
-    const tree = join(dir, 'tree');
-    mkdirSync(join(tree, 'src'), { recursive: true });
-    writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
-    writeFileSync(join(tree, 'src/b.md'), '# Notes\nno match\nneedle at the end\n');
-    writeFileSync(join(tree, 'sum.ts'), "const s: string = await tools.everything['get-sum']({ a: 2, b: 3 });\nconsole.log('logged');\nreturn { s };\n");
-    writeFileSync(join(tree, 'fail.js'), 'await tools.everything.nope({});\n');
-    expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
-    const commands: string[][] = [
+    const { mcpkit, env, status, tree, before } = await printTheSame(onTestFinished, [
       ['call', 'echo', 'message=hello'],
       ['call', 'echo', 'message=hello', '--json'],
       ['call', 'echo', '--args', '{"message":"from args"}'],
@@ -139,6 +163,30 @@ describe.concurrent('mcpkit daemon', () => {
       ['call', 'echo'],
       ['tools'],
       ['tools', '--json'],
+      ['view', 'tools'],
+      ['server', 'test', 'everything'],
+      ['server', 'test', 'nobody'],
+      ['code', 'run', 'sum.ts'],
+      ['code', 'run', 'sum.ts', '--json'],
+      ['code', 'run', 'fail.js'],
+      ['code', 'types'],
+    ]);
+    // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
+    // trip: no bypass, then a second request from the command run here.
+    const counted = (await status()).status!.requests;
+    const short = await mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree });
+    expect(short.stdout).toBe('Echo: short\n');
+    expect((await status()).status!.requests - counted, 'one request for a line oclif parses').toBe(2);
+    // MCPKIT_NO_DAEMON=1 bypasses it: the daemon hears only the status request that reads the count.
+    const bypassed = await mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } });
+    expect(bypassed.stdout).toBe('Echo: x\n');
+    expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(4);
+  }, 240_000);
+
+  it('retrieve commands print the same through the daemon as without it: matches as they stream, a regex in a worker thread, errors, --json', async ({
+    onTestFinished,
+  }) => {
+    await printTheSame(onTestFinished, [
       ['retrieve', 'search', 'needle'],
       ['retrieve', 'search', 'needle', '--json'],
       ['retrieve', 'search', 'needle', '--limit', '0'],
@@ -151,37 +199,7 @@ describe.concurrent('mcpkit daemon', () => {
       ['retrieve', 'cat', 'src/missing.md'],
       ['retrieve', 'ls'],
       ['retrieve', 'find', '**/*.md', '--json'],
-      ['view', 'tools'],
-      ['server', 'test', 'everything'],
-      ['server', 'test', 'nobody'],
-      ['code', 'run', 'sum.ts'],
-      ['code', 'run', 'sum.ts', '--json'],
-      ['code', 'run', 'fail.js'],
-      ['code', 'types'],
-    ];
-    const before = (await status()).status!.requests;
-    // The first line pins the server's tools on first use (the lock file beside the config): every
-    // line after it, through the daemon or not, finds them pinned.
-    const first = await mcpkit(commands[0]!, { cwd: tree });
-    // Each line without the daemon too (--no-daemon, in this process), meanwhile: those touch
-    // neither the daemon (the request counts below would see it) nor the tree.
-    const coldRuns = inTurns(commands, (command) => alone(command, { cwd: tree }));
-    coldRuns.catch(() => undefined); // awaited below; a failure is reported there
-    const warm = [first, ...(await inTurns(commands.slice(1), (command) => mcpkit(command, { cwd: tree })))];
-    // One request per command, and the status request that reads the count.
-    expect((await status()).status!.requests - before, 'every command went through the daemon').toBe(commands.length + 1);
-    // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
-    // trip: no bypass, then a second request from the command run here.
-    const counted = (await status()).status!.requests;
-    const short = await mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree });
-    expect(short.stdout).toBe('Echo: short\n');
-    expect((await status()).status!.requests - counted, 'one request for a line oclif parses').toBe(2);
-    // MCPKIT_NO_DAEMON=1 bypasses it: the daemon hears only the status request that reads the count.
-    const bypassed = await mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } });
-    expect(bypassed.stdout).toBe('Echo: x\n');
-    expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(commands.length + 5);
-    const cold = await coldRuns;
-    cold.forEach((r, i) => expect(seen(warm[i]!), commands[i]!.join(' ')).toEqual(seen(r)));
+    ]);
   }, 240_000);
 
   it('compares only what the config depends on: TZ or PATH serve a config that starts no server', async ({ onTestFinished }) => {
