@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, runCommand, tempDir, type RunResult } from '../helpers/cli.js';
 import { daemonRuntimeDir } from '../helpers/daemons.js';
 import { packageCopy } from '../helpers/package-copy.js';
-import { alive } from '../helpers/upstreams.js';
+import { alive, waitFor } from '../helpers/upstreams.js';
 
 /**
  * `daemon start|stop|status` without oclif (src/cli/daemon-control-fast-path.ts): run from a copy
@@ -19,7 +19,7 @@ describe('daemon start, stop and status without oclif', () => {
     const dir = tempDir('mcpkit-test-daemon-control-');
     const file = join(dir, 'mcpkit.yaml');
     writeFileSync(file, 'mcp_servers: {}\n');
-    const env = cleanEnv({ XDG_RUNTIME_DIR: daemonRuntimeDir(onTestFinished, dir), MCPKIT_CONFIG: file });
+    const env = cleanEnv({ XDG_RUNTIME_DIR: daemonRuntimeDir(onTestFinished), MCPKIT_CONFIG: file });
     const fast = (args: string[]) => runCli(['daemon', ...args], { env, cwd: dir, entry: join(pkg, 'bin/run.js') });
     const oclif = (args: string[]) => runCommand(['daemon', ...args], { env, cwd: dir });
     const same = async (args: string[]): Promise<RunResult> => {
@@ -40,7 +40,8 @@ describe('daemon start, stop and status without oclif', () => {
 
     const started = await fast(['start']);
     expect(started.code, started.stderr).toBe(0);
-    const pid = Number(/^mcpkit daemon started for (?:.+) \(pid (\d+)\); log: .+\.log\n$/.exec(started.stdout)?.[1]);
+    const [, pidText, log] = /^mcpkit daemon started for .+ \(pid (\d+)\); log: (.+\.log)\n$/.exec(started.stdout) ?? [];
+    const pid = Number(pidText);
     expect(started.stdout.startsWith(`mcpkit daemon started for ${file} (pid `)).toBe(true);
     expect(alive(pid)).toBe(true);
     // The copy's daemon: started by the line that ran from it.
@@ -48,6 +49,8 @@ describe('daemon start, stop and status without oclif', () => {
     expect(JSON.parse((await same(['start', '--json'])).stdout)).toMatchObject({ config: file, pid, already: true });
     expect((await same(['start'])).stdout).toBe(`mcpkit daemon already runs for ${file} (pid ${pid}).\n`);
 
+    // The file index of the config's folder is built a second after the start: status says so from then on.
+    expect(await waitFor(() => readFileSync(log!, 'utf8').includes('file index built'), 30_000)).toBe(true);
     // What changes between two asks (uptime, the request count, memory) aside, status says the same.
     const moving = (r: RunResult) => ({ ...r, stdout: r.stdout.replace(/up \d+s, \d+ request/, 'up Ns, N request').replace(/[\d.]+ MiB/g, 'N MiB') });
     const [text, oclifText] = [await fast(['status']), await oclif(['status'])];
