@@ -13,6 +13,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST_FIRST = [
   'test/e2e/daemon.test.ts',
+  'test/e2e/daemon-output.test.ts',
   'test/e2e/conformance-2026-clients.test.ts',
   'test/e2e/doc-lines.test.ts',
   'test/e2e/conformance-chained-2026.test.ts',

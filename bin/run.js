@@ -6,6 +6,7 @@ if (/^--(config|jq|json)(=|$)/.test(argv[0] ?? '')) argv = (await import('../dis
 // invocations of those skip oclif's start-up (see serve-fast-path.ts and tool-fast-path.ts), and
 // the commands mcpkit daemon runs go straight to it when one runs (src/daemon/client/fast-path.ts).
 // Each tab press at a name runs `complete-names` while a user waits (complete-names-fast-path.ts).
+// `daemon start|stop|status` run around every daemon (`daemon: auto` starts one): daemon-control-fast-path.ts.
 const warm =
   argv[0] === 'call' ||
   argv[0] === 'retrieve' ||
@@ -13,8 +14,8 @@ const warm =
   argv[0] === 'code' ||
   (argv[0] === 'view' && argv[1] === 'tools') ||
   (argv[0] === 'server' && argv[1] === 'test');
-// The daemon's client is one CommonJS file (scripts/build.mjs says why).
-const daemonClient = async () => (await import('node:module')).createRequire(import.meta.url)('../dist/cli/daemon-fast-path.cjs');
+// The daemon's client, and `daemon start|stop|status`, are one CommonJS file each (scripts/build.mjs says why).
+const commonJs = async (file) => (await import('node:module')).createRequire(import.meta.url)(`../dist/cli/${file}`);
 // serve's fast path runs from its script form, which starts from V8's code cache
 // (src/cli/cached-script.ts), kept only when the fast path takes the command (not `serve --help`).
 const fastServe = async () => {
@@ -24,7 +25,8 @@ const fastServe = async () => {
 const fast =
   (argv[0] === 'serve' && (await fastServe())) ||
   // --no-daemon is settled here: the daemon's client (190 KB) is not loaded to be told no.
-  (warm && !argv.slice(0, argv.indexOf('--') >>> 0).includes('--no-daemon') && (await (await daemonClient()).fastDaemon(argv))) ||
+  (warm && !argv.slice(0, argv.indexOf('--') >>> 0).includes('--no-daemon') && (await (await commonJs('daemon-fast-path.cjs')).fastDaemon(argv))) ||
   (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv))) ||
+  (argv[0] === 'daemon' && (await (await commonJs('daemon-control.cjs')).fastDaemonControl(argv.slice(1)))) ||
   (argv[0] === 'complete-names' && (await (await import('../dist/cli/complete-names-fast-path.js')).fastCompleteNames(argv.slice(1))));
 if (!fast) await (await import('../dist/cli/main.js')).main(import.meta.url, argv);

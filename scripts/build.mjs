@@ -81,6 +81,8 @@ for (const file of readdirSync(join(root, 'dist'), { recursive: true })) {
 // imports, cost 2-3 ms to load here (31 ms in all, against 14 ms for this file).
 // Beside the other entries: build.json and package.json are found from here.
 await buildCommonJs('src/daemon/client/fast-path.ts', 'dist/cli/daemon-fast-path.cjs');
+// `daemon start|stop|status` without oclif (bin/run.js), on their own and as CommonJS for the same reason.
+await buildCommonJs('src/cli/daemon-control-fast-path.ts', 'dist/cli/daemon-control.cjs');
 
 // A search worker (retrieve/worker-search.ts, parallel-search.ts) as one CommonJS file of only what a
 // search needs: from the split build it loaded six chunks and what they import (YAML among them),

@@ -1,7 +1,7 @@
 import { terminalSafe } from '../core/printable.js';
 import type { ChalkInstance } from 'chalk';
 import type { CallScope, Runtime } from '../app/runtime.js';
-import { errorObject, exitCodeFor, type ErrorObject, type Words } from '../core/errors.js';
+import type { Words } from '../core/errors.js';
 import { inputJsonSchema } from '../core/schema.js';
 import type { AnyTool } from '../tool/define.js';
 import { parseToolInput } from '../tool/mcp-shape.js';
@@ -9,7 +9,7 @@ import type { CliIo } from './terminal/cli-io.js';
 import { commandScope } from './terminal/command-scope.js';
 import { kebab } from '../tool/command-line.js';
 import { fieldSpecs } from './args/field-specs.js';
-import { formatError, formatJson } from './terminal/output.js';
+import { commandWords } from './terminal/report.js';
 import { createRenderUi, renderGeneric } from './terminal/render.js';
 
 /**
@@ -90,29 +90,13 @@ export function printLine(text: string): void {
  */
 export function cliWords(commandId: string | undefined, tool?: AnyTool, bin = 'mcpkit', own: Readonly<Record<string, string>> = {}): Words {
   const specs = tool ? fieldSpecs(inputJsonSchema(tool.input), tool.command) : [];
-  return {
-    field: (name) => {
-      if (own[name]) return own[name];
-      const spec = specs.find((s) => s.field === name);
-      if (spec?.positional) return name.toUpperCase();
-      return `--${spec?.flag ?? kebab(name)}`;
-    },
-    inputHint: `Run "${bin}${commandId ? ` ${commandId}` : ''} --help".`,
-  };
+  return commandWords(commandId, bin, (name) => {
+    if (own[name]) return own[name];
+    const spec = specs.find((s) => s.field === name);
+    if (spec?.positional) return name.toUpperCase();
+    return `--${spec?.flag ?? kebab(name)}`;
+  });
 }
 
-/**
- * The one way a command reports a failure, on every path (oclif's commands and the fast path):
- * JSON on stdout under --json (scripts read one stream), else `Error [CODE]: message` and the
- * hint on stderr; the exit code from the error's code.
- */
-export function reportFailure(error: unknown, options: { json: boolean; words: Words; io?: CliIo }): void {
-  reportError(errorObject(error, options.words), options.json, options.io);
-}
-
-/** Reports an error object that is already in the terminal's words. */
-export function reportError(published: ErrorObject, json: boolean, io: CliIo = commandScope().io): void {
-  if (json) io.out(formatJson({ error: published }));
-  else io.err(formatError(published, io.errColor));
-  io.exitCode(exitCodeFor(published));
-}
+// Where a failure is reported (./terminal/report.ts), for the modules that import it from here.
+export { reportError, reportFailure } from './terminal/report.js';

@@ -1,70 +1,21 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCli, runCommand, tempDir, type RunResult } from '../helpers/cli.js';
-import { daemonRuntimeDir, type Finished } from '../helpers/daemons.js';
+import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { daemonTestbed, EVERYTHING, seen } from '../helpers/daemon-testbed.js';
+import { packageCopy } from '../helpers/package-copy.js';
 import { alive, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
- * mcpkit daemon, as a user meets it: started, asked, stopped, killed, replaced, idle; and the
- * commands that use it print exactly what they print without it.
+ * mcpkit daemon, as a user meets it: started, asked, stopped, killed, replaced, idle, following
+ * its config. (daemon-output.test.ts: the commands it runs print exactly what they print without it.)
  */
-
-/**
- * A config and a runtime folder of the test's own. The tests run a few at a time (each is mostly
- * waiting on the processes it starts), so each ends its own daemons when it finishes, pass or
- * fail, through its own context's hook.
- */
-function setUp(finished: Finished, config: string, extra: Record<string, string> = {}) {
-  const dir = tempDir('mcpkit-test-daemon-');
-  const runtimeDir = daemonRuntimeDir(finished, dir);
-  const file = join(dir, 'mcpkit.yaml');
-  writeFileSync(file, config);
-  const env = cleanEnv({ XDG_RUNTIME_DIR: runtimeDir, MCPKIT_CONFIG: file, ...extra });
-  const mcpkit = (args: string[], options: { cwd?: string; entry?: string; env?: NodeJS.ProcessEnv } = {}) =>
-    runCli(args, { env: options.env ?? env, cwd: options.cwd ?? dir, ...(options.entry ? { entry: options.entry } : {}) });
-  /**
-   * The same line with --no-daemon, the command doing its own work: through oclif, in this
-   * process (the warm line is the process under test; its daemon client lives in bin/run.js).
-   */
-  const alone = (args: string[], options: { cwd?: string } = {}) => runCommand([...args, '--no-daemon'], { env, cwd: options.cwd ?? dir });
-  /**
-   * A line whose own work is the point, not the daemon's hop (daemon status, stop and list, a
-   * config edit), run in this process: it is a client of the daemon as the process would be, and
-   * bin/run.js hands none of these to the daemon.
-   */
-  const here = (args: string[]) => runCommand(args, { env, cwd: dir });
-  // What the daemon says of itself, asked in this process (the daemon is the process under test, not this command).
-  const status = async () => JSON.parse((await here(['daemon', 'status', '--json'])).stdout) as DaemonState;
-  return { dir, file, env, runtimeDir, mcpkit, here, alone, status };
-}
-
-interface DaemonState {
-  running: boolean;
-  socket: string;
-  other_build?: boolean;
-  status?: { pid: number; requests: number; upstreams: { name: string; state: string; tools?: number }[]; uptime_s: number; memory: { rss_bytes: number } };
-}
-
-const EVERYTHING = `mcp_servers:\n  everything: ${JSON.stringify(SERVERS.everything)}\n`;
-
-/**
- * What a person sees: stdout, stderr and the exit code. Timings differ between any two runs (a
- * search's duration_ms, a server test's milliseconds), and so does a "waiting for ... to answer"
- * notice, which depends on how fast a server starts, not on the daemon.
- */
-const seen = (r: RunResult) => ({
-  code: r.code,
-  stdout: timeless(r.stdout),
-  stderr: timeless(r.stderr.replace(/^mcpkit: waiting for .*\n/gm, '')),
-});
-const timeless = (text: string) => text.replace(/"duration_ms": \d+/g, '"duration_ms": 0').replace(/\b\d+ ms\b/g, 'N ms');
 
 describe.concurrent('mcpkit daemon', () => {
   it('starts, says what it runs (pid, upstreams, memory), stops; status exits 1 when none runs; listens on a 0600 socket in a 0700 folder, and refuses a folder others may enter', async ({
     onTestFinished,
   }) => {
-    const { mcpkit, here, status, runtimeDir, file } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, status, runtimeDir, file } = daemonTestbed(onTestFinished, EVERYTHING);
     const missing = await runCli(['daemon', 'start', '--config', 'no-such.yaml'], { env: cleanEnv({ XDG_RUNTIME_DIR: tempDir() }), cwd: tempDir() });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
@@ -110,76 +61,11 @@ describe.concurrent('mcpkit daemon', () => {
     expect(refused.stderr).toMatch(/Error \[FILE_ACCESS\]: The daemon's folder .* may be entered by other users \(mode 755\)/);
   }, 90_000);
 
-  it('commands print the same through the daemon as without it: output, errors, exit codes, --json, streaming; MCPKIT_NO_DAEMON=1 bypasses it', async ({
-    onTestFinished,
-  }) => {
-    const { dir, env, mcpkit, alone, status } = setUp(onTestFinished, EVERYTHING);
-    const tree = join(dir, 'tree');
-    mkdirSync(join(tree, 'src'), { recursive: true });
-    writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
-    writeFileSync(join(tree, 'src/b.md'), '# Notes\nno match\nneedle at the end\n');
-    writeFileSync(join(tree, 'sum.ts'), "const s: string = await tools.everything['get-sum']({ a: 2, b: 3 });\nconsole.log('logged');\nreturn { s };\n");
-    writeFileSync(join(tree, 'fail.js'), 'await tools.everything.nope({});\n');
-    expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
-    const commands: string[][] = [
-      ['call', 'echo', 'message=hello'],
-      ['call', 'echo', 'message=hello', '--json'],
-      ['call', 'echo', '--args', '{"message":"from args"}'],
-      ['call', 'get-sum', 'a=2', 'b=3', '--json'],
-      ['call', 'no-such-tool'],
-      ['call', 'no-such-tool', '--json'],
-      ['call', 'echo'],
-      ['tools'],
-      ['tools', '--json'],
-      ['retrieve', 'search', 'needle'],
-      ['retrieve', 'search', 'needle', '--json'],
-      ['retrieve', 'search', 'needle', '--limit', '0'],
-      ['retrieve', 'search', '(', '--regex'],
-      // A backreference: the daemon searches it in a worker thread, the one-shot command in its own.
-      ['retrieve', 'search', '(e)\\1', '--regex'],
-      ['retrieve', 'search', '(e)\\1', '--regex', '--json'],
-      ['retrieve', 'search', '(e)\\1', '--regex', '--limit', '0'],
-      ['retrieve', 'cat', 'src/b.md'],
-      ['retrieve', 'cat', 'src/missing.md'],
-      ['retrieve', 'ls'],
-      ['retrieve', 'find', '**/*.md', '--json'],
-      ['view', 'tools'],
-      ['server', 'test', 'everything'],
-      ['server', 'test', 'nobody'],
-      ['code', 'run', 'sum.ts'],
-      ['code', 'run', 'sum.ts', '--json'],
-      ['code', 'run', 'fail.js'],
-      ['code', 'types'],
-    ];
-    const before = (await status()).status!.requests;
-    const warm: RunResult[] = [];
-    for (const command of commands) warm.push(await mcpkit(command, { cwd: tree }));
-    // One request per command, and the status request that reads the count.
-    expect((await status()).status!.requests - before, 'every command went through the daemon').toBe(commands.length + 1);
-    // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
-    // trip: no bypass, then a second request from the command run here.
-    const counted = (await status()).status!.requests;
-    const short = await mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree });
-    expect(short.stdout).toBe('Echo: short\n');
-    expect((await status()).status!.requests - counted, 'one request for a line oclif parses').toBe(2);
-    // MCPKIT_NO_DAEMON=1 bypasses it: the daemon hears only the status request that reads the count.
-    const bypassed = await mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } });
-    expect(bypassed.stdout).toBe('Echo: x\n');
-    expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(commands.length + 5);
-    for (let i = 0; i < commands.length; i += 3) {
-      const cold = await Promise.all(commands.slice(i, i + 3).map((command) => alone(command, { cwd: tree })));
-      cold.forEach((r, j) => expect(seen(warm[i + j]!), commands[i + j]!.join(' ')).toEqual(seen(r)));
-    }
-  }, 240_000);
-
-  it('compares only what the config depends on: TZ or PATH serve a config that starts no server; a skipped command says why', async ({ onTestFinished }) => {
-    const tree = (dir: string) => {
-      mkdirSync(join(dir, 'docs'), { recursive: true });
-      writeFileSync(join(dir, 'docs', 'a.md'), 'needle\n');
-    };
+  it('compares only what the config depends on: TZ or PATH serve a config that starts no server', async ({ onTestFinished }) => {
     // No stdio server: the time zone and the PATH change nothing it answers.
-    const quiet = setUp(onTestFinished, 'retrieve:\n  roots:\n    docs: ./docs\n');
-    tree(quiet.dir);
+    const quiet = daemonTestbed(onTestFinished, 'retrieve:\n  roots:\n    docs: ./docs\n');
+    mkdirSync(join(quiet.dir, 'docs'), { recursive: true });
+    writeFileSync(join(quiet.dir, 'docs', 'a.md'), 'needle\n');
     expect((await quiet.mcpkit(['daemon', 'start'])).code).toBe(0);
     const before = (await quiet.status()).status!.requests;
     const found = await quiet.mcpkit(['retrieve', 'search', 'needle', '--repo', 'docs'], {
@@ -187,43 +73,24 @@ describe.concurrent('mcpkit daemon', () => {
     });
     expect(found.stdout).toContain('needle');
     expect((await quiet.status()).status!.requests - before, 'served by the daemon').toBe(2);
-    // A stdio server starts with PATH: another PATH is another answer, and the command says it ran here.
-    const served = setUp(onTestFinished, EVERYTHING);
+  }, 120_000);
+
+  it('compares only what the config depends on: a stdio server starts with PATH, so another PATH runs here; a skipped command says why', async ({
+    onTestFinished,
+  }) => {
+    const served = daemonTestbed(onTestFinished, EVERYTHING);
     expect((await served.mcpkit(['daemon', 'start'])).code).toBe(0);
-    const skipped = await served.mcpkit(['call', 'echo', 'message=hi'], {
-      env: { ...served.env, PATH: `/nowhere:${served.env.PATH}`, MCPKIT_LOG_LEVEL: 'debug' },
-    });
+    // Two callers at once, each doing the work itself: one with a log level, one without.
+    const otherPath = { ...served.env, PATH: `/nowhere:${served.env.PATH}` };
+    const [skipped, silent] = await Promise.all([
+      served.mcpkit(['call', 'echo', 'message=hi'], { env: { ...otherPath, MCPKIT_LOG_LEVEL: 'debug' } }),
+      served.mcpkit(['call', 'echo', 'message=hi'], { env: otherPath }),
+    ]);
     expect(skipped.stdout).toBe('Echo: hi\n');
     expect(skipped.stderr).toMatch(
       /mcpkit: the daemon of this config did not run this command, which runs here instead: these variables differ from the daemon's: PATH/,
     );
-    const silent = await served.mcpkit(['call', 'echo', 'message=hi'], { env: { ...served.env, PATH: `/nowhere:${served.env.PATH}` } });
     expect(silent.stderr, 'a script without a log level hears nothing').not.toContain('did not run');
-  }, 120_000);
-
-  it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async ({
-    onTestFinished,
-  }) => {
-    const { dir, mcpkit, alone, status } = setUp(onTestFinished, `${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
-    writeFileSync(
-      join(dir, 'hook.mjs'),
-      "process.stderr.write('hook module loaded\\n');\nexport function pre_call(args, ctx) { console.error(`hook saw ${ctx.upstream_tool} ${args.message}`); }\n",
-    );
-    const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
-    const before = (await status()).status!.requests;
-    const warm = await mcpkit(['call', 'echo', 'message=first']);
-    expect(warm.code, warm.stderr).toBe(0);
-    expect((await status()).status!.requests - before, 'the call went through the daemon').toBe(2);
-    expect(warm.stderr).toContain('hook module loaded\n');
-    expect(warm.stderr).toContain('hook saw echo first\n');
-    const again = await mcpkit(['call', 'echo', 'message=second']);
-    expect(again.stderr).toContain('hook saw echo second\n');
-    expect(again.stderr, 'an unchanged module is not loaded again').not.toContain('hook module loaded');
-    const cold = await alone(['call', 'echo', 'message=third']);
-    expect(cold.stderr).toContain('hook saw echo third\n');
-    const log = readFileSync(started.log, 'utf8');
-    expect(log).toContain('answering the commands of');
-    expect(log).not.toContain('hook saw');
   }, 120_000);
 
   it('builds the file index of its roots as it starts, before any command searches: status shows it, the log says when it is done', async ({
@@ -231,7 +98,7 @@ describe.concurrent('mcpkit daemon', () => {
   }) => {
     const tree = tempDir('mcpkit-test-warm-tree-');
     for (let i = 0; i < 200; i++) writeFileSync(join(tree, `f${i}.txt`), `line ${i}\nneedle ${i}.\n`);
-    const { mcpkit, status } = setUp(onTestFinished, `retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n`);
+    const { mcpkit, status } = daemonTestbed(onTestFinished, `retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n`);
     const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
     expect(await waitFor(() => readFileSync(started.log, 'utf8').includes('file index built'), 20_000), readFileSync(started.log, 'utf8')).toBe(true);
     expect(readFileSync(started.log, 'utf8')).toMatch(/file index built in \d+ ms: .*\(200 files\)/);
@@ -244,7 +111,7 @@ describe.concurrent('mcpkit daemon', () => {
   }, 60_000);
 
   it('a killed daemon: the next command does the work itself and removes the socket', async ({ onTestFinished }) => {
-    const { mcpkit, here, status } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, status } = daemonTestbed(onTestFinished, EVERYTHING);
     const started = await mcpkit(['daemon', 'start']);
     expect(started.code, started.stderr).toBe(0);
     const { socket, status: s } = await status();
@@ -262,12 +129,10 @@ describe.concurrent('mcpkit daemon', () => {
   }, 120_000);
 
   it('a daemon of another build is never used: commands do the work themselves; start (and daemon: auto) replace it', async ({ onTestFinished }) => {
-    const { dir, mcpkit, here, status, file } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, status, file } = daemonTestbed(onTestFinished, EVERYTHING);
     // Another build of mcpkit: the same code with another build identity.
-    const other = join(dir, 'other-mcpkit');
-    mkdirSync(other);
-    for (const part of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(ROOT, part), join(other, part), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(other, 'node_modules'));
+    const other = packageCopy();
+    cpSync(join(ROOT, 'oclif.manifest.json'), join(other, 'oclif.manifest.json'));
     writeFileSync(join(other, 'dist/build.json'), '{"id":"another-build"}\n');
     expect((await mcpkit(['daemon', 'start'], { entry: join(other, 'bin/run.js') })).code).toBe(0);
     const old = await status();
@@ -275,8 +140,9 @@ describe.concurrent('mcpkit daemon', () => {
     expect((await here(['daemon', 'status'])).stdout).toContain('another build than this mcpkit');
 
     const before = (await status()).status!.requests;
-    expect(await mcpkit(['call', 'echo', 'message=mine'])).toMatchObject({ code: 0, stdout: 'Echo: mine\n' });
-    expect((await mcpkit(['retrieve', 'ls', '--json'])).code).toBe(0);
+    const [mine, listed] = await Promise.all([mcpkit(['call', 'echo', 'message=mine']), mcpkit(['retrieve', 'ls', '--json'])]);
+    expect(mine).toMatchObject({ code: 0, stdout: 'Echo: mine\n' });
+    expect(listed.code).toBe(0);
     // Asked (and it answered bypass), but it did no work: no upstream was started in it.
     const after = await status();
     expect(after.status!.upstreams).toEqual([]);
@@ -290,7 +156,7 @@ describe.concurrent('mcpkit daemon', () => {
   }, 90_000);
 
   it('exits after daemon.idle_minutes without a request, and removes its socket', async ({ onTestFinished }) => {
-    const { mcpkit } = setUp(onTestFinished, `daemon:\n  idle_minutes: 0.05\n${EVERYTHING}`);
+    const { mcpkit } = daemonTestbed(onTestFinished, `daemon:\n  idle_minutes: 0.05\n${EVERYTHING}`);
     // What start says is all this needs: asking for the status would be a request, and reset the clock.
     const start = await mcpkit(['daemon', 'start', '--json']);
     expect(start.code, start.stderr).toBe(0);
@@ -304,7 +170,7 @@ describe.concurrent('mcpkit daemon', () => {
   it('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async ({
     onTestFinished,
   }) => {
-    const { mcpkit, here, alone, status, file } = setUp(onTestFinished, EVERYTHING);
+    const { mcpkit, here, alone, status, file } = daemonTestbed(onTestFinished, EVERYTHING);
     await mcpkit(['daemon', 'start']);
     expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
     const added = await here(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
@@ -314,14 +180,13 @@ describe.concurrent('mcpkit daemon', () => {
     expect((await status()).status!.upstreams.map((u) => u.name).sort()).toEqual(['everything', 'memory']);
 
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nnot: [valid\n`);
-    const broken = await mcpkit(['call', 'everything__echo', 'message=x']);
-    const cold = await alone(['call', 'everything__echo', 'message=x']);
+    const [broken, cold] = await Promise.all([mcpkit(['call', 'everything__echo', 'message=x']), alone(['call', 'everything__echo', 'message=x'])]);
     expect(broken.code).not.toBe(0);
     expect(seen(broken)).toEqual(seen(cold));
   }, 90_000);
 
   it('daemon: auto starts it with the first command, which does its own work meanwhile', async ({ onTestFinished }) => {
-    const { mcpkit, status } = setUp(onTestFinished, `daemon: auto\n${EVERYTHING}`);
+    const { mcpkit, status } = daemonTestbed(onTestFinished, `daemon: auto\n${EVERYTHING}`);
     expect(await mcpkit(['call', 'echo', 'message=first'])).toMatchObject({ code: 0, stdout: 'Echo: first\n' });
     expect(await waitFor(async () => (await status()).running, 20_000, 200)).toBe(true);
     const before = (await status()).status!.requests;
@@ -333,7 +198,7 @@ describe.concurrent('mcpkit daemon', () => {
 // Its daemons are in a runtime folder of its own, as every test's here: it runs beside the others, not after them.
 describe.concurrent('every daemon of yours', () => {
   it('daemon list shows one per config; daemon stop --all stops them all', async ({ onTestFinished }) => {
-    const { dir, mcpkit, here } = setUp(onTestFinished, 'mcp_servers: {}\n');
+    const { dir, mcpkit, here } = daemonTestbed(onTestFinished, 'mcp_servers: {}\n');
     const second = join(dir, 'second.yaml');
     writeFileSync(second, 'mcp_servers: {}\n');
     expect((await here(['daemon', 'list'])).stdout).toBe('No mcpkit daemon runs.\n');

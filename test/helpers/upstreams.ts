@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { processAlive } from '../../src/core/process-alive.js';
 import { ROOT, tempDir } from './cli.js';
 import { startable } from './upstream-bundles.js';
 
@@ -46,13 +47,9 @@ export async function childPids(pid: number): Promise<number[]> {
   }
 }
 
+/** Whether a process runs: one that has exited and waits to be reaped (a zombie) does not (src/core/process-alive.ts). */
 export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return processAlive(pid);
 }
 
 export async function waitFor(check: () => boolean | Promise<boolean>, ms: number, step = 50): Promise<boolean> {

@@ -9,6 +9,7 @@ export default class DaemonStop extends McpkitCommand {
     all: Flags.boolean({ description: 'Stop every daemon of yours, whatever its config ("mcpkit daemon list" shows them).', exclusive: ['config'] }),
   };
 
+  // A plain line without --all runs without oclif (cli/daemon-control-fast-path.ts); both answer through cli/daemon-control.ts.
   async run(): Promise<unknown> {
     const { flags } = await this.parse(DaemonStop);
     if (flags.all) {
@@ -19,11 +20,9 @@ export default class DaemonStop extends McpkitCommand {
       return { stopped };
     }
     const runtime = this.runtime(flags.config);
-    const { stopDaemon } = await import('../../daemon/client/control.js');
-    const pid = await stopDaemon(runtime.configLocation.path, runtime.env);
-    if (!this.jsonEnabled()) {
-      this.print(pid === undefined ? `No mcpkit daemon runs for ${runtime.configLocation.path}.` : `mcpkit daemon stopped (pid ${pid}).`);
-    }
-    return { config: runtime.configLocation.path, stopped: pid !== undefined, ...(pid !== undefined ? { pid } : {}) };
+    const { daemonStopAnswer } = await import('../../cli/daemon-control.js');
+    const answer = await daemonStopAnswer(runtime.configLocation.path, runtime.env);
+    if (!this.jsonEnabled()) this.print(await answer.text(this.color));
+    return answer.result;
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { processAlive } from './lock.js';
+import { processAlive } from '../../core/process-alive.js';
 
 /** Temp files live beside the target (same filesystem, so rename is atomic) and name their writer's pid. */
 function tempName(target: string): string {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, linkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { ToolError } from '../../core/errors.js';
+import { processAlive } from '../../core/process-alive.js';
 
 /**
  * A lock file created with O_EXCL beside the config. Portable across processes (and NFS-free
@@ -30,15 +31,6 @@ export interface LockOptions {
   timeoutMs?: number;
   /** A lock older than this is stale even when its owner cannot be checked (another host). */
   staleMs?: number;
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function readOwner(path: string): { owner?: LockOwner; mtimeMs: number } | undefined {

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
-import { processAlive } from '../../config/files/lock.js';
+import { processAlive } from '../../core/process-alive.js';
 import { ToolError } from '../../core/errors.js';
 import { buildIdentity } from '../../core/version.js';
 import { checkPrivateFolder, daemonPlace, type DaemonPlace } from './place.js';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../../config/files/lock.js';
+import { processAlive } from '../../core/process-alive.js';
 import { ToolError } from '../../core/errors.js';
 import { buildIdentity } from '../../core/version.js';
 import { connect, request } from './client.js';

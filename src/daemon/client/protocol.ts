@@ -1,4 +1,5 @@
 import type { WaitKind } from '../../app/runtime-options.js';
+import type { Runtime } from '../../app/runtime.js';
 import { ToolError, isErrorCode, type ErrorCode } from '../../core/errors.js';
 
 /**
@@ -25,6 +26,21 @@ export type DaemonOperation =
   | { op: 'task'; action: 'get' | 'cancel' | 'list'; id?: string }
   | { op: 'status' }
   | { op: 'stop' };
+
+/** What a daemon says of itself (`status`), as `mcpkit daemon status` shows it. */
+export interface DaemonStatus {
+  pid: number;
+  build: string;
+  config: string;
+  socket: string;
+  started: string;
+  uptime_s: number;
+  idle_minutes: number;
+  requests: number;
+  upstreams: ReturnType<Runtime['serving']['upstreamStatus']>;
+  cache: Awaited<ReturnType<Runtime['cacheSummary']>>;
+  memory: { rss_bytes: number; heap_used_bytes: number };
+}
 
 export interface DaemonRequest {
   /** The client's version and build (core/version.ts): a daemon of another build answers bypass. */

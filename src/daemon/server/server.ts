@@ -16,6 +16,7 @@ import {
   type DaemonMessage,
   type DaemonOperation,
   type DaemonRequest,
+  type DaemonStatus,
 } from '../client/protocol.js';
 import { callUpstreamTool, listUpstreamTools } from '../../cli/upstream-calls.js';
 import { DaemonTasks, taskAnswer } from './tasks.js';
@@ -30,22 +31,10 @@ import { boundedSender } from './bounded-sender.js';
 import { clientIo, runRemoteCommand } from './remote-command.js';
 import { warmRoots } from './warm-roots.js';
 
+export type { DaemonStatus };
+
 /** `daemon.idle_minutes` when the config does not set it. */
 export const DEFAULT_IDLE_MINUTES = DAEMON_IDLE_MINUTES;
-
-export interface DaemonStatus {
-  pid: number;
-  build: string;
-  config: string;
-  socket: string;
-  started: string;
-  uptime_s: number;
-  idle_minutes: number;
-  requests: number;
-  upstreams: ReturnType<Runtime['serving']['upstreamStatus']>;
-  cache: Awaited<ReturnType<Runtime['cacheSummary']>>;
-  memory: { rss_bytes: number; heap_used_bytes: number };
-}
 
 /** The record a daemon keeps beside its socket while it runs. */
 export interface DaemonRecord {

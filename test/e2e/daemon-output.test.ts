@@ -1,0 +1,128 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { daemonTestbed, EVERYTHING, seen } from '../helpers/daemon-testbed.js';
+import type { Finished } from '../helpers/daemons.js';
+
+/**
+ * The commands mcpkit daemon runs print exactly what they print without it: output, errors, exit
+ * codes, --json, streaming, a hook's stderr. (daemon.test.ts: the daemon's own life.)
+ */
+
+/** `run` over the items three at a time, the results in the items' order. */
+async function inTurns<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += 3) results.push(...(await Promise.all(items.slice(i, i + 3).map(run))));
+  return results;
+}
+
+/**
+ * Runs each line through a daemon of its own config (server-everything) and without it, in a
+ * tree of files and scripts, and expects the same output, errors and exit code from both; and one
+ * daemon request per line. What the test goes on with: its daemon, the tree, and the request
+ * count read after the lines (the status request that read it counted).
+ */
+async function printTheSame(finished: Finished, commands: string[][]) {
+  const { dir, env, mcpkit, alone, status } = daemonTestbed(finished, EVERYTHING);
+  const tree = join(dir, 'tree');
+  mkdirSync(join(tree, 'src'), { recursive: true });
+  writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
+  writeFileSync(join(tree, 'src/b.md'), '# Notes\nno match\nneedle at the end\n');
+  writeFileSync(join(tree, 'sum.ts'), "const s: string = await tools.everything['get-sum']({ a: 2, b: 3 });\nconsole.log('logged');\nreturn { s };\n");
+  writeFileSync(join(tree, 'fail.js'), 'await tools.everything.nope({});\n');
+  expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
+  const before = (await status()).status!.requests;
+  // The first line pins the server's tools on first use (the lock file beside the config): every
+  // line after it, through the daemon or not, finds them pinned.
+  const first = await mcpkit(commands[0]!, { cwd: tree });
+  // Each line without the daemon too (--no-daemon, in this process), meanwhile: those touch
+  // neither the daemon (the request counts would see it) nor the tree.
+  const coldRuns = inTurns(commands, (command) => alone(command, { cwd: tree }));
+  coldRuns.catch(() => undefined); // awaited below; a failure is reported there
+  const warm = [first, ...(await inTurns(commands.slice(1), (command) => mcpkit(command, { cwd: tree })))];
+  // One request per line, and the status request that reads the count.
+  const after = (await status()).status!.requests;
+  expect(after - before, 'every command went through the daemon').toBe(commands.length + 1);
+  const cold = await coldRuns;
+  cold.forEach((r, i) => expect(seen(warm[i]!), commands[i]!.join(' ')).toEqual(seen(r)));
+  return { mcpkit, env, status, tree, before: after };
+}
+
+describe.concurrent('through mcpkit daemon as without it', () => {
+  it('commands print the same through the daemon as without it: output, errors, exit codes, --json; MCPKIT_NO_DAEMON=1 bypasses it', async ({
+    onTestFinished,
+  }) => {
+    const { mcpkit, env, status, tree, before } = await printTheSame(onTestFinished, [
+      ['call', 'echo', 'message=hello'],
+      ['call', 'echo', 'message=hello', '--json'],
+      ['call', 'echo', '--args', '{"message":"from args"}'],
+      ['call', 'get-sum', 'a=2', 'b=3', '--json'],
+      ['call', 'no-such-tool'],
+      ['call', 'no-such-tool', '--json'],
+      ['call', 'echo'],
+      ['tools'],
+      ['tools', '--json'],
+      ['view', 'tools'],
+      ['server', 'test', 'everything'],
+      ['server', 'test', 'nobody'],
+      ['code', 'run', 'sum.ts'],
+      ['code', 'run', 'sum.ts', '--json'],
+      ['code', 'run', 'fail.js'],
+      ['code', 'types'],
+    ]);
+    // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
+    // trip: no bypass, then a second request from the command run here.
+    const counted = (await status()).status!.requests;
+    const short = await mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree });
+    expect(short.stdout).toBe('Echo: short\n');
+    expect((await status()).status!.requests - counted, 'one request for a line oclif parses').toBe(2);
+    // MCPKIT_NO_DAEMON=1 bypasses it: the daemon hears only the status request that reads the count.
+    const bypassed = await mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } });
+    expect(bypassed.stdout).toBe('Echo: x\n');
+    expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(4);
+  }, 240_000);
+
+  it('retrieve commands print the same through the daemon as without it: matches as they stream, a regex in a worker thread, errors, --json', async ({
+    onTestFinished,
+  }) => {
+    await printTheSame(onTestFinished, [
+      ['retrieve', 'search', 'needle'],
+      ['retrieve', 'search', 'needle', '--json'],
+      ['retrieve', 'search', 'needle', '--limit', '0'],
+      ['retrieve', 'search', '(', '--regex'],
+      // A backreference: the daemon searches it in a worker thread, the one-shot command in its own.
+      ['retrieve', 'search', '(e)\\1', '--regex'],
+      ['retrieve', 'search', '(e)\\1', '--regex', '--json'],
+      ['retrieve', 'search', '(e)\\1', '--regex', '--limit', '0'],
+      ['retrieve', 'cat', 'src/b.md'],
+      ['retrieve', 'cat', 'src/missing.md'],
+      ['retrieve', 'ls'],
+      ['retrieve', 'find', '**/*.md', '--json'],
+    ]);
+  }, 240_000);
+
+  it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async ({
+    onTestFinished,
+  }) => {
+    const { dir, mcpkit, alone, status } = daemonTestbed(onTestFinished, `${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
+    writeFileSync(
+      join(dir, 'hook.mjs'),
+      "process.stderr.write('hook module loaded\\n');\nexport function pre_call(args, ctx) { console.error(`hook saw ${ctx.upstream_tool} ${args.message}`); }\n",
+    );
+    const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
+    const before = (await status()).status!.requests;
+    const warm = await mcpkit(['call', 'echo', 'message=first']);
+    expect(warm.code, warm.stderr).toBe(0);
+    expect((await status()).status!.requests - before, 'the call went through the daemon').toBe(2);
+    expect(warm.stderr).toContain('hook module loaded\n');
+    expect(warm.stderr).toContain('hook saw echo first\n');
+    const again = await mcpkit(['call', 'echo', 'message=second']);
+    expect(again.stderr).toContain('hook saw echo second\n');
+    expect(again.stderr, 'an unchanged module is not loaded again').not.toContain('hook module loaded');
+    const cold = await alone(['call', 'echo', 'message=third']);
+    expect(cold.stderr).toContain('hook saw echo third\n');
+    const log = readFileSync(started.log, 'utf8');
+    expect(log).toContain('answering the commands of');
+    expect(log).not.toContain('hook saw');
+  }, 120_000);
+});
