@@ -10,6 +10,12 @@ export interface Info {
   exact?: readonly string[];
   /** Every match contains one of these (none of them empty). */
   any?: readonly string[];
+  /**
+   * Sets every match ALSO contains one of (each as `any`), found beside `any` in a sequence: a
+   * text must hold one string of each. Dropping any of them is always sound (only less is
+   * filtered), so only sequences and repetitions of at least one keep them.
+   */
+  also?: readonly (readonly string[])[];
   min: number;
 }
 
@@ -69,7 +75,12 @@ function union(a: readonly string[] | undefined, b: readonly string[] | undefine
 export function sequence(parts: readonly Info[]): Info {
   let run: readonly string[] = EMPTY;
   let whole = true;
-  let best: readonly string[] | undefined;
+  // Every set found required on the way: the best of the runs and parts is `any`, the rest `also`.
+  const found: (readonly string[])[] = [];
+  const inner: (readonly string[])[] = [];
+  const keep = (set: readonly string[] | undefined) => {
+    if (set) found.push(set);
+  };
   let min = 0;
   for (const part of parts) {
     min += part.min;
@@ -79,17 +90,23 @@ export function sequence(parts: readonly Info[]): Info {
       continue;
     }
     whole = false;
-    best = better(best, requiredOf({ exact: run, min: 0 }));
+    keep(requiredOf({ exact: run, min: 0 }));
+    inner.push(...(part.also ?? []));
     if (part.exact) run = part.exact;
     else {
-      best = better(best, part.any);
+      keep(part.any);
       run = EMPTY;
     }
   }
   if (whole) return { exact: run, min };
-  best = better(best, requiredOf({ exact: run, min: 0 }));
-  return { ...(best ? { any: best } : {}), min };
+  keep(requiredOf({ exact: run, min: 0 }));
+  const best = found.reduce<readonly string[] | undefined>((a, b) => better(a, b), undefined);
+  const also = [...found.filter((set) => set !== best), ...inner].slice(0, MAX_ALSO);
+  return { ...(best ? { any: best } : {}), ...(also.length ? { also } : {}), min };
 }
+
+/** At most this many further sets are kept: each costs a search of the text. */
+const MAX_ALSO = 8;
 
 /** Alternatives: a match is one of theirs. */
 export function alternatives(parts: readonly Info[]): Info {
@@ -129,5 +146,6 @@ export function repeat(x: Info, lo: number, hi: number): Info {
   const exact = lo === hi && p === lo ? run : undefined;
   const prefix = run && !run.includes('') ? run : undefined;
   const any = better(prefix, requiredOf(x));
-  return { ...(exact ? { exact } : {}), ...(any ? { any } : {}), min };
+  // At least one repetition: what x's every match also holds, this one's does.
+  return { ...(exact ? { exact } : {}), ...(any ? { any } : {}), ...(x.also ? { also: x.also } : {}), min };
 }

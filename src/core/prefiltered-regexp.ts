@@ -14,13 +14,18 @@ export class PrefilteredRegExp {
   readonly required: RequiredLiterals | undefined;
   private engine: LinearRegExp | undefined;
 
-  /** `prefilter: false` runs RE2 on every text: the same matches, to compare against. */
+  /**
+   * `prefilter: false` runs RE2 on every text: the same matches, to compare against. `known` is
+   * requiredLiterals(pattern) as computed before (at build time), null where it gave none: reading
+   * the pattern's source for its literals costs about a millisecond a pattern at start.
+   */
   constructor(
     private readonly pattern: RegExp,
-    options: { prefilter?: boolean } = {},
+    options: { prefilter?: boolean; known?: RequiredLiterals | null } = {},
   ) {
     this.source = pattern.source;
-    this.required = options.prefilter === false ? undefined : requiredLiterals(pattern);
+    if (options.prefilter === false) this.required = undefined;
+    else this.required = options.known === undefined ? requiredLiterals(pattern) : (options.known ?? undefined);
   }
 
   /** Whether RE2's program was made: only once a text got past the prefilter. */

@@ -17,6 +17,8 @@ import { PatternReader, Unsure } from './pattern-reader.js';
 export interface RequiredLiterals {
   /** One of these is in every match (folded when the pattern is case-insensitive); absent: no literal is known to be. */
   literals?: readonly string[];
+  /** Sets one string of each of which is in every match too (folded alike): a text must hold all. */
+  also?: readonly (readonly string[])[];
   /** No match is shorter (in UTF-16 code units, a lower bound). */
   minLength: number;
   ignoreCase: boolean;
@@ -42,7 +44,9 @@ export function requiredLiterals(pattern: RegExp): RequiredLiterals | undefined 
     const info = reader.disjunction();
     if (!reader.done()) return undefined;
     const literals = requiredOf(info);
-    return { ...(literals ? { literals: minimal(literals) } : {}), minLength: info.min, ignoreCase };
+    // `also` beside `literals` only: a pattern matched exactly (no `any`) has its whole set already.
+    const also = literals && info.any === literals ? (info.also ?? []).map(minimal) : [];
+    return { ...(literals ? { literals: minimal(literals) } : {}), ...(also.length ? { also } : {}), minLength: info.min, ignoreCase };
   } catch (error) {
     if (error instanceof Unsure) return undefined;
     throw error;
@@ -57,6 +61,8 @@ export function mayMatch(required: RequiredLiterals, text: string, folded?: stri
   // includes() on a JS string is linear in practice for these needles: V8 searches with
   // Boyer-Moore-Horspool (or a plain scan for short needles), whose worst case is text times
   // needle length, and the needles are the rules' own short words, never the text's, at most
-  // 64 of them (literal-sets.ts MAX_SET): a bounded constant times the text.
-  return required.literals.some((literal) => subject.includes(literal));
+  // 64 of them in a set (literal-sets.ts MAX_SET) and at most 1 + MAX_ALSO sets: a bounded
+  // constant times the text.
+  const holds = (set: readonly string[]) => set.some((literal) => subject.includes(literal));
+  return holds(required.literals) && (required.also ?? []).every(holds);
 }

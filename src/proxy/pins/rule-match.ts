@@ -1,12 +1,14 @@
 import { PrefilteredRegExp } from '../../core/prefiltered-regexp.js';
 import { foldForLiterals } from '../../core/required-literals.js';
 import type { ScanRule } from './rule-shape.js';
+import { builtPrefilter } from './rule-prefilters.js';
 
 /**
  * A scan rule's patterns, masks and parameter names as they run on a text: on RE2's linear
  * engine (core/linear-regexp.ts), an upstream's text never being matched by a backtracking engine,
  * behind a prefilter derived from each pattern (core/required-literals.ts): a text that holds none
- * of the literals every match of a pattern contains skips RE2, and a pattern's RE2 program is
+ * of the literals every match of a pattern contains skips RE2 (those literals read from the patterns
+ * at build time: ./rule-prefilters.ts), and a pattern's RE2 program is
  * compiled only when a text first gets past its prefilter. Serve scans what it pins on first use;
  * most rules never need RE2 on a plain server's tools.
  */
@@ -36,7 +38,7 @@ export function ruleMatchers(rule: ScanRule, options: MatchOptions = {}): RuleMa
   const made = compiled.get(rule) ?? {};
   compiled.set(rule, made);
   const way = prefilter ? 'prefiltered' : 'plain';
-  const make = (pattern: RegExp) => new PrefilteredRegExp(pattern, { prefilter });
+  const make = (pattern: RegExp) => new PrefilteredRegExp(pattern, { prefilter, known: builtPrefilter(pattern) });
   return (made[way] ??= {
     patterns: (rule.patterns ?? []).map(make),
     masks: (rule.masks ?? []).map((m) => ({ re: make(m.pattern), group: m.group })),
