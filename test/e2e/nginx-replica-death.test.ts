@@ -40,13 +40,12 @@ async function behindNginx(file: 'nginx.conf' | 'nginx-store.conf') {
       serve: { replica_id: '${REPLICA_ID}', ...(store ? { store: { url: store.url, key: STORE_KEY } } : {}) },
     }),
   );
-  const [front, p1, p2] = [await freePort(), await freePort(), await freePort()];
-  const r1 = await startReplica(BIN, 'r1', config, p1);
-  const r2 = await startReplica(BIN, 'r2', config, p2);
-  children.push(r1, r2);
-  const proxy = await startNginx(file, dir, { front, r1: p1, r2: p2 });
+  const r1 = await startReplica(BIN, 'r1', config);
+  const r2 = await startReplica(BIN, 'r2', config);
+  children.push(r1.child, r2.child);
+  const proxy = await startNginx(file, dir, { front: await freePort(), r1: r1.port, r2: r2.port });
   children.push(proxy.child);
-  return { url: proxy.url, r1, r1Url: `http://127.0.0.1:${p1}` };
+  return { url: proxy.url, r1: r1.child, r1Url: `http://127.0.0.1:${r1.port}` };
 }
 
 /** Waits until the replica at `url` says it has a call in flight (its own record in /health); fails, saying so, past the deadline. */

@@ -37,9 +37,9 @@ beforeAll(async () => {
       serve: { replica_id: '${REPLICA_ID}', store: { url: redis.url, key: STORE_KEY } },
     }),
   );
-  const [p0, p1, p2] = [await freePort(), await freePort(), await freePort()];
-  children.push(await startReplica(BIN, 'r1', config, p1), await startReplica(BIN, 'r2', config, p2));
-  const proxy = await startNginx('nginx-store.conf', dir, { front: p0, r1: p1, r2: p2 });
+  const [r1, r2] = [await startReplica(BIN, 'r1', config), await startReplica(BIN, 'r2', config)];
+  children.push(r1.child, r2.child);
+  const proxy = await startNginx('nginx-store.conf', dir, { front: await freePort(), r1: r1.port, r2: r2.port });
   children.push(proxy.child);
   front = proxy.url;
 }, 60_000);

@@ -32,11 +32,10 @@ beforeAll(async () => {
       serve: { replica_id: '${REPLICA_ID}' },
     }),
   );
-  const [p0, p1, p2] = [await freePort(), await freePort(), await freePort()];
-  replicas.r1 = { port: p1, child: await startReplica(BIN, 'r1', config, p1) };
-  replicas.r2 = { port: p2, child: await startReplica(BIN, 'r2', config, p2) };
+  replicas.r1 = await startReplica(BIN, 'r1', config);
+  replicas.r2 = await startReplica(BIN, 'r2', config);
   children.push(replicas.r1.child, replicas.r2.child);
-  const proxy = await startNginx('nginx.conf', dir, { front: p0, r1: p1, r2: p2 });
+  const proxy = await startNginx('nginx.conf', dir, { front: await freePort(), r1: replicas.r1.port, r2: replicas.r2.port });
   children.push(proxy.child);
   front = proxy.url;
 }, 60_000);

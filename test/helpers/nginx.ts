@@ -39,14 +39,22 @@ export async function startNginx(file: string, dir: string, ports: { front: numb
   return { child, url };
 }
 
-/** A serve --http replica with REPLICA_ID set, on a port of the test's, once it listens. */
-export async function startReplica(bin: string, id: string, config: string, port: number): Promise<PipedChild> {
-  const child = spawnTracked(process.execPath, [bin, 'serve', '--http', '--port', String(port), '--config', config], {
+/**
+ * A serve --http replica with REPLICA_ID set, once it listens, and the port it listens on. It takes
+ * a port of its own (--port 0): a port picked free beforehand could be taken by another test file's
+ * process before the replica bound it, and the replica then ended LISTEN_FAILED while nginx sent
+ * every client to the other one. A replica that ends before it listens fails the start.
+ */
+export async function startReplica(bin: string, id: string, config: string): Promise<{ child: PipedChild; port: number }> {
+  const child = spawnTracked(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', config], {
     env: cleanEnv({ REPLICA_ID: id }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
-  if (!(await waitFor(() => /listening on/.test(stderr) || child.exitCode !== null, 20_000))) throw new Error(`replica ${id} did not start: ${stderr}`);
-  return child;
+  const listening = () => /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(stderr);
+  await waitFor(() => listening() !== null || child.exitCode !== null, 20_000);
+  const port = Number(listening()?.[1]);
+  if (!port) throw new Error(`replica ${id} did not start: ${stderr}`);
+  return { child, port };
 }
