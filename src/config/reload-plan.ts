@@ -43,6 +43,8 @@ export const CONNECTION_KEYS = [
   'timeout_ms',
   'roots',
   'per_client',
+  // The schedule is made with the connection: an edit takes effect on the one made anew.
+  'reconnect',
 ] as const;
 
 /** Settings read once, when serve starts listening. */

@@ -18,6 +18,7 @@ export function processAlive(pid: number): boolean {
 }
 
 function hasExited(pid: number): boolean {
+  if (!procIsOurs()) return false;
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -25,6 +26,30 @@ function hasExited(pid: number): boolean {
     return false; // no /proc (not Linux), or reaped meanwhile: signal 0 answered
   }
   return EXITED.has(processState(stat) ?? '');
+}
+
+let ours: boolean | undefined;
+/**
+ * Whether /proc numbers processes as signal 0 does. /proc shows the pid namespace of whoever
+ * mounted it, which need not be ours (a container with the host's /proc bound in, `unshare --pid`
+ * without --mount-proc): there /proc/PID is another process, and reading a zombie's state there
+ * would free a live holder's lock. /proc/self names us by the pid it numbers us with.
+ */
+function procIsOurs(): boolean {
+  if (ours === undefined) {
+    try {
+      ours = pidOfStat(readFileSync('/proc/self/stat', 'utf8')) === process.pid;
+    } catch {
+      ours = false;
+    }
+  }
+  return ours;
+}
+
+/** The pid a /proc/PID/stat line starts with. Pure. */
+export function pidOfStat(stat: string): number | undefined {
+  const match = /^(\d+) \(/.exec(stat);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** Zombie, dead. */

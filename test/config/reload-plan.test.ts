@@ -33,6 +33,12 @@ describe('planReload: what a reload changes', () => {
     ['a server enabled', { mcp_servers: { fs: { ...fs, disabled: true } } }, { mcp_servers: { fs } }, plan({ servers: { added: ['fs'] } })],
     ['its args changed', { mcp_servers: { mem } }, { mcp_servers: { mem: { ...mem, args: ['other.js'] } } }, plan({ servers: { restarted: ['mem'] } })],
     ['its env changed', { mcp_servers: { mem } }, { mcp_servers: { mem: { ...mem, env: { A: '1' } } } }, plan({ servers: { restarted: ['mem'] } })],
+    [
+      'its reconnect schedule changed',
+      { mcp_servers: { mem } },
+      { mcp_servers: { mem: { ...mem, reconnect: { attempts: 3 } } } },
+      plan({ servers: { restarted: ['mem'] } }),
+    ],
     ['its url changed', { mcp_servers: { r: remote } }, { mcp_servers: { r: { url: 'https://example.org/mcp' } } }, plan({ servers: { restarted: ['r'] } })],
     [
       'its headers changed',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { ENGINE_OPTIONS, GENERATED, metaValidatorsModule } from '../../scripts/ajv-meta.mjs';
-import { compileJsonSchema, dialectOf } from '../../src/proxy/calls/json-schema-engine.js';
+import { compileJsonSchema, dialectOf, ENGINE_OPTIONS as COMPILED_WITH } from '../../src/proxy/calls/json-schema-engine.js';
 
 const require = createRequire(import.meta.url);
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -12,6 +12,10 @@ const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 describe('the meta-schema validators compiled at build time', () => {
   it('are what scripts/ajv-meta.mjs writes from the installed ajv (run it after updating ajv)', () => {
     expect(readFileSync(GENERATED, 'utf8') === metaValidatorsModule()).toBe(true);
+  });
+
+  it('were generated under the options every engine compiles with (else a schema is judged under others)', () => {
+    expect(COMPILED_WITH).toEqual(ENGINE_OPTIONS);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processState } from '../../src/core/process-alive.js';
+import { pidOfStat, processState } from '../../src/core/process-alive.js';
 
 /** The state letter of a /proc/PID/stat line, whatever the command's name holds. */
 describe('processState', () => {
@@ -14,5 +14,18 @@ describe('processState', () => {
     ['', undefined],
   ])('%j', (stat, want) => {
     expect(processState(stat)).toBe(want);
+  });
+});
+
+/** The pid a stat line numbers its process with: /proc is trusted only when /proc/self says ours. */
+describe('pidOfStat', () => {
+  it.each<[string, number | undefined]>([
+    ['1234 (node) S 1 1234', 1234],
+    ['1 (init (x)) S 0 1', 1],
+    ['(node) S 1', undefined],
+    ['12a (node) S', undefined],
+    ['', undefined],
+  ])('%j', (stat, want) => {
+    expect(pidOfStat(stat)).toBe(want);
   });
 });

@@ -17,8 +17,9 @@ describe('reconnectPolicy', () => {
 
 describe('mcp_servers.NAME.reconnect in the schema', () => {
   const entry = (reconnect: unknown) => serverSchema.safeParse({ command: 'node', reconnect });
-  it.each([{ attempts: 1 }, { attempts: 20, first_delay_ms: 10, max_delay_ms: 600_000 }, {}])('takes %j', (reconnect) =>
-    expect(entry(reconnect).success).toBe(true),
+  it.each([{ attempts: 1 }, { attempts: 20, first_delay_ms: 10, max_delay_ms: 600_000 }, { first_delay_ms: 60_000, max_delay_ms: 60_000 }, {}])(
+    'takes %j',
+    (reconnect) => expect(entry(reconnect).success).toBe(true),
   );
   it.each([
     // None, or a flood of starts of a broken server: not a schedule.
@@ -29,5 +30,8 @@ describe('mcp_servers.NAME.reconnect in the schema', () => {
     { max_delay_ms: 600_001 },
     { attempts: 1.5 },
     { delay: 100 },
+    // A first wait past the longest (given, or the default 10000).
+    { first_delay_ms: 5000, max_delay_ms: 100 },
+    { first_delay_ms: 60_000 },
   ])('refuses %j', (reconnect) => expect(entry(reconnect).success).toBe(false));
 });

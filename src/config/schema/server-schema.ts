@@ -136,6 +136,11 @@ export const serverSchema = z
         first_delay_ms: z.int().min(10).max(60_000).optional().describe('The wait before the first attempt, doubled for each next one (default 250).'),
         max_delay_ms: z.int().min(10).max(600_000).optional().describe('The longest wait between two attempts (default 10000).'),
       })
+      // A first wait past the longest would be cut to the longest without a word.
+      .refine((r) => r.first_delay_ms === undefined || r.first_delay_ms <= (r.max_delay_ms ?? 10_000), {
+        message: 'first_delay_ms is longer than max_delay_ms (default 10000): raise max_delay_ms or shorten first_delay_ms',
+        path: ['first_delay_ms'],
+      })
       .optional()
       .describe(
         "How a long-running gateway (serve, the daemon) tries again to reach this server once it went down: a round of attempts, each wait doubled; a round that runs out is followed by another only at a call of its tools, or at a listing once a cool-down (the round's longest wait, doubled after each round that fails) has passed.",

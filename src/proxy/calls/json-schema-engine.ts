@@ -54,11 +54,18 @@ function metaValidatorOf(dialect: Dialect, equal: AjvModules['equal']): MetaVali
  * `$ref` another's. An engine skips the meta-schema (checked above by the precompiled validator),
  * which is what made one expensive; a fresh one costs about what the compile costs.
  */
+/**
+ * The options every engine compiles with; the meta validators were generated under the same
+ * (scripts/ajv-meta.mjs ENGINE_OPTIONS, held equal by test/unit/meta-validators-generated.test.ts),
+ * so a schema is judged valid under the options it is compiled with.
+ */
+export const ENGINE_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+
 export function compileJsonSchema(schema: object): ValidateFunction {
   modules ??= loadAjv();
   const dialect = dialectOf(schema);
   const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-  const ajv = new (modules.ajv(dialect))({ allErrors: true, strict: false, validateFormats: false, validateSchema: false });
+  const ajv = new (modules.ajv(dialect))({ ...ENGINE_OPTIONS, validateSchema: false });
   const meta = metaValidatorOf(dialect, modules.equal);
   if (!meta(rest)) throw new Error(`schema is invalid: ${ajv.errorsText(meta.errors)}`);
   return ajv.compile(rest);
