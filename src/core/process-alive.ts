@@ -28,22 +28,19 @@ function hasExited(pid: number): boolean {
   return EXITED.has(processState(stat) ?? '');
 }
 
-let ours: boolean | undefined;
 /**
  * Whether /proc numbers processes as signal 0 does. /proc shows the pid namespace of whoever
  * mounted it, which need not be ours (a container with the host's /proc bound in, `unshare --pid`
  * without --mount-proc): there /proc/PID is another process, and reading a zombie's state there
- * would free a live holder's lock. /proc/self names us by the pid it numbers us with.
+ * would free a live holder's lock. /proc/self names us by the pid it numbers us with. Read at each
+ * check (one small read; checks are rare) rather than kept: no state in the module.
  */
 function procIsOurs(): boolean {
-  if (ours === undefined) {
-    try {
-      ours = pidOfStat(readFileSync('/proc/self/stat', 'utf8')) === process.pid;
-    } catch {
-      ours = false;
-    }
+  try {
+    return pidOfStat(readFileSync('/proc/self/stat', 'utf8')) === process.pid;
+  } catch {
+    return false;
   }
-  return ours;
 }
 
 /** The pid a /proc/PID/stat line starts with. Pure. */
