@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock } from '../../src/config/files/lock.js';
+import { acquireLock, breakLockIfStale } from '../../src/config/files/lock.js';
 import { tempDir } from '../helpers/cli.js';
 
 /** A pid that surely belongs to no running process: one that has just exited. */
@@ -88,5 +88,49 @@ describe('acquireLock', () => {
     const lock = await waiter;
     expect(lock.held()).toBe(true);
     lock.release();
+  });
+
+  it('leaves nothing beside the lock: the owner is written whole before the lock appears', async () => {
+    const folder = tempDir();
+    const path = join(folder, 'c.yaml.lock');
+    const lock = await acquireLock(path);
+    expect(readdirSync(folder)).toEqual(['c.yaml.lock']);
+    lock.release();
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('a break looks at the lock as it is when breaking: a live holder keeps it', async () => {
+    // A waiter that saw a dead owner's lock, while a live process took the lock since, must not
+    // remove the new one (the holder found its lock gone mid-edit: "Lost the lock").
+    const path = join(tempDir(), 'c.yaml.lock');
+    const live = await acquireLock(path);
+    expect(breakLockIfStale(path, 60_000)).toBe(false);
+    expect(live.held()).toBe(true);
+    live.release();
+    writeFileSync(path, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'old', time: Date.now() }));
+    expect(breakLockIfStale(path, 60_000)).toBe(true);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a breaker that died inside its guard does not stop the next break', async () => {
+    const folder = tempDir();
+    const path = join(folder, 'c.yaml.lock');
+    const dead = { pid: deadPid(), host: hostname(), time: Date.now() };
+    writeFileSync(path, JSON.stringify({ ...dead, token: 'old' }));
+    writeFileSync(`${path}.break`, JSON.stringify({ ...dead, token: 'breaker' }));
+    const lock = await acquireLock(path, { timeoutMs: 2_000 });
+    expect(lock.held()).toBe(true);
+    lock.release();
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it("a live breaker's guard is left in place", () => {
+    const folder = tempDir();
+    const path = join(folder, 'c.yaml.lock');
+    writeFileSync(path, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'old', time: Date.now() }));
+    writeFileSync(`${path}.break`, JSON.stringify({ pid: process.pid, host: hostname(), token: 'breaker', time: Date.now() }));
+    expect(breakLockIfStale(path, 60_000)).toBe(false);
+    expect(existsSync(`${path}.break`)).toBe(true);
+    expect(existsSync(path)).toBe(true);
   });
 });

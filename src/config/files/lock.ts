@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, linkSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { ToolError } from '../../core/errors.js';
 import { processAlive } from '../../core/process-alive.js';
+import { removeOrphanTemps } from './atomic-write.js';
 
 /**
- * A lock file created with O_EXCL beside the config. Portable across processes (and NFS-free
- * local disks), and recoverable: a lock whose owner died is taken over safely.
+ * A lock file beside the config, created whole (its owner written to a scratch file and linked
+ * into place, which fails if the lock exists): portable across processes on local disks, and
+ * recoverable: a lock whose owner died is taken over safely.
  */
 export interface LockOwner {
   pid: number;
@@ -39,7 +42,7 @@ function readOwner(path: string): { owner?: LockOwner; mtimeMs: number } | undef
     try {
       return { owner: JSON.parse(readFileSync(path, 'utf8')) as LockOwner, mtimeMs };
     } catch {
-      return { mtimeMs }; // being written right now, or garbage
+      return { mtimeMs }; // written by a filesystem without links (below), right now; or garbage
     }
   } catch {
     return undefined; // gone already
@@ -48,7 +51,7 @@ function readOwner(path: string): { owner?: LockOwner; mtimeMs: number } | undef
 
 function isStale(found: { owner?: LockOwner; mtimeMs: number }, staleMs: number, now: number): boolean {
   const age = now - found.mtimeMs;
-  if (!found.owner) return age > 2_000; // an owner writes its record right after creating the file
+  if (!found.owner) return age > 2_000; // only where links are refused is a lock seen before its owner is written
   // On this machine the owner can be asked directly: a live one keeps its lock however long it
   // works (a large config takes seconds to edit). Only another host's lock goes by its age.
   if (found.owner.host === hostname()) return !processAlive(found.owner.pid);
@@ -61,20 +64,105 @@ export function lockHeld(path: string, staleMs = 60_000): boolean {
   return found !== undefined && !isStale(found, staleMs, Date.now());
 }
 
-/** Moves a stale lock aside atomically; if what we moved turns out to be a fresh lock, put it back. */
-function breakStaleLock(path: string, observed: LockOwner | undefined): void {
-  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+const newOwner = (token: string): LockOwner => ({ pid: process.pid, host: hostname(), token, time: Date.now() });
+
+/**
+ * Creates `path` holding `owner`, or returns false if it exists. The owner is written to a scratch
+ * file first and linked into place, so no one ever reads a lock without its owner (an empty lock
+ * had to be given a grace period, and a holder stalled past it lost its lock). A filesystem that
+ * refuses links gets the file created exclusively and written right after.
+ */
+function createWhole(path: string, owner: LockOwner): boolean {
+  // Named as atomicWrite names its temp files, so one left by a killed process is cleared the same way.
+  const scratch = join(dirname(path), `.${basename(path)}.${process.pid}.${owner.token}.tmp`);
+  writeFileSync(scratch, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
   try {
-    renameSync(path, aside);
+    linkSync(scratch, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    return createExclusive(path, owner);
+  } finally {
+    try {
+      unlinkSync(scratch);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+function createExclusive(path: string, owner: LockOwner): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, JSON.stringify(owner));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Removes the lock at `path` if it is stale when looked at now. Breakers take turns under a guard
+ * file and read the lock again inside it: a decision made on what a waiter saw earlier could
+ * remove the lock a live process took meanwhile (its previous owner having ended), and that holder
+ * then found its lock gone mid-edit. Inside the guard the lock cannot change hands: only a breaker
+ * removes another's lock, and a new one is created only once it is gone.
+ */
+export function breakLockIfStale(path: string, staleMs: number): boolean {
+  const guard = guardOf(path);
+  const token = randomBytes(12).toString('hex');
+  if (!createWhole(guard, newOwner(token))) {
+    clearDeadGuard(guard);
+    return false; // another breaker is at it; look again after a wait
+  }
+  try {
+    const found = readOwner(path);
+    if (!found) return true;
+    if (!isStale(found, staleMs, Date.now())) return false;
+    try {
+      unlinkSync(path);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT';
+    }
+  } finally {
+    try {
+      unlinkSync(guard);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+const guardOf = (path: string) => `${path}.break`;
+
+/**
+ * A guard whose breaker died inside it (a window of a few system calls) would stop every later
+ * break: it is moved aside and removed, and put back if what was moved is a live breaker's.
+ */
+function clearDeadGuard(guard: string): void {
+  const seen = readOwner(guard);
+  if (!seen || !isStale(seen, 10_000, Date.now())) return;
+  const aside = `${guard}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(guard, aside);
   } catch {
-    return; // someone else broke it first
+    return; // someone else cleared it first
   }
   const moved = readOwner(aside)?.owner;
-  if (observed && moved && moved.token !== observed.token) {
+  if (moved && moved.token !== seen.owner?.token) {
     try {
-      linkSync(aside, path); // fails if yet another process holds the lock by now
+      linkSync(aside, guard);
     } catch {
-      /* that process owns the lock; the one we moved will see held() === false and retry */
+      /* a newer breaker holds the guard */
     }
   }
   try {
@@ -93,29 +181,19 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   let waitingOn: string | undefined;
   let since = Date.now();
   let delay = 2;
+  removeOrphanTemps(path);
+  removeOrphanTemps(guardOf(path));
   for (;;) {
     try {
-      const fd = openSync(path, 'wx', 0o600);
-      try {
-        const owner: LockOwner = { pid: process.pid, host: hostname(), token, time: Date.now() };
-        writeSync(fd, JSON.stringify(owner));
-      } finally {
-        closeSync(fd);
-      }
-      return makeLock(path, token);
+      if (createWhole(path, newOwner(token))) return makeLock(path, token);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ToolError('FILE_ACCESS', `Cannot create lock file ${path}: ${(error as Error).message}`, {
-          details: { file: path, errno: (error as NodeJS.ErrnoException).code },
-          hint: 'Check that the config folder exists and is writable.',
-        });
-      }
+      throw new ToolError('FILE_ACCESS', `Cannot create lock file ${path}: ${(error as Error).message}`, {
+        details: { file: path, errno: (error as NodeJS.ErrnoException).code },
+        hint: 'Check that the config folder exists and is writable.',
+      });
     }
     const found = readOwner(path);
-    if (found && isStale(found, staleMs, Date.now())) {
-      breakStaleLock(path, found.owner);
-      continue;
-    }
+    if (found && isStale(found, staleMs, Date.now()) && breakLockIfStale(path, staleMs)) continue;
     const holder = found?.owner?.token;
     if (holder !== undefined && holder !== waitingOn) {
       waitingOn = holder;
