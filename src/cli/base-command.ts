@@ -92,7 +92,6 @@ export abstract class McpkitCommand extends Command {
 
   /** The work done by mcpkit daemon when one runs for this config (and may do it); undefined: do it here. */
   protected async throughDaemon(runtime: Runtime, operation: DaemonOperation, noDaemon: boolean): Promise<unknown> {
-    if (this.scope.daemon) return undefined; // the daemon runs this command: the work is done here
     const { throughDaemon } = await import('../daemon/client/use.js');
     return (await throughDaemon(runtime, operation, { noDaemon }))?.result;
   }

@@ -39,17 +39,16 @@ export async function runToolForCli(
   // escape sequences are escaped, so the only ones printed are the renderer's colours.
   const emit = !options.json && renderItem ? (item: unknown) => io.out(`${renderItem(terminalSafe(item), ui)}\n`) : undefined;
   // A tool that gains from a warm process runs in mcpkit daemon when one runs: the same handler on
-  // the same input, its items and result rendered here as below. (In the daemon, scope is set.)
-  const remote =
-    tool.warm && !options.scope && !commandScope().daemon
-      ? await (
-          await import('../daemon/client/use.js')
-        ).throughDaemon(
-          options.runtime,
-          { op: 'tool', tool: tool.name, input: raw, stream: emit !== undefined },
-          { noDaemon: options.noDaemon, ...(emit ? { item: emit } : {}) },
-        )
-      : undefined;
+  // the same input, its items and result rendered here as below (in the daemon itself, here).
+  const remote = tool.warm
+    ? await (
+        await import('../daemon/client/use.js')
+      ).throughDaemon(
+        options.runtime,
+        { op: 'tool', tool: tool.name, input: raw, stream: emit !== undefined },
+        { noDaemon: options.noDaemon, ...(emit ? { item: emit } : {}) },
+      )
+    : undefined;
   const result = remote
     ? remote.result
     : await tool.run(

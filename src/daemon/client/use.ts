@@ -5,16 +5,19 @@ import { sayWaiting } from '../../cli/terminal/output.js';
 import { commandScope } from '../../cli/terminal/command-scope.js';
 
 /**
- * The terminal's use of `mcpkit daemon`, shared by oclif's commands and the fast paths: the work
- * goes to the daemon of the command's config when one runs (and may do it); otherwise the
- * command does it itself, and under `daemon: auto` a daemon is started in the background for the
- * next command (or restarted, when the one running is of another build).
+ * The terminal's use of `mcpkit daemon`, the one road every command takes to it: the work goes to
+ * the daemon of the command's config when one runs (and may do it); otherwise the command does it
+ * itself, and under `daemon: auto` a daemon is started in the background for the next command (or
+ * restarted, when the one running is of another build). A command the daemon itself runs for a
+ * client (its scope names the daemon's runtime) does the work where it is: this is the only guard
+ * against the daemon asking itself over its own socket, so no caller keeps one of its own.
  */
 export async function throughDaemon(
   runtime: Runtime,
   operation: DaemonOperation,
   options: { noDaemon?: boolean; item?: (item: unknown) => void } = {},
 ): Promise<{ result: unknown } | undefined> {
+  if (commandScope().daemon) return undefined;
   if (!daemonAllowed(runtime.env, options.noDaemon)) return undefined;
   const answer = await viaDaemon(
     runtime.configLocation.path,

@@ -25,20 +25,21 @@ export async function runRemoteCommand(
 ): Promise<boolean> {
   // A --config naming another file than this daemon's (the client guessed it from the command line) is not ours to run.
   const runtimeFor = (config: string | undefined) => (config === undefined || config === ownConfig ? runtime : undefined);
-  if (await runCommandLine(argv, { ...options, runtimeFor, takes: (tool) => tool.warm === true })) return true;
-  if (!daemonRunsLine(argv) || runtimeFor(configNamed(argv, options.cwd)) === undefined) return false;
   const { io, env, cwd } = options;
-  try {
-    const code = await inScope({ io, env, cwd, hosted: true, daemon: runtime }, async () => {
+  // The client's scope, naming this daemon's runtime: the work is done here, never sent to the daemon again.
+  return inScope({ io, env, cwd, hosted: true, daemon: runtime }, async () => {
+    if (await runCommandLine(argv, { ...options, runtimeFor, takes: (tool) => tool.warm === true })) return true;
+    if (!daemonRunsLine(argv) || runtimeFor(configNamed(argv, cwd)) === undefined) return false;
+    try {
       const { runHere } = await import('../../cli/main.js');
-      return runHere(pathToFileURL(join(packageRoot(), 'bin', 'run.js')).href, [...argv]);
-    });
-    if (code !== undefined) io.exitCode(code);
-    return true;
-  } catch {
-    // What oclif's own handler prints (a command it cannot find): the client's oclif says it.
-    return false;
-  }
+      const code = await runHere(pathToFileURL(join(packageRoot(), 'bin', 'run.js')).href, [...argv]);
+      if (code !== undefined) io.exitCode(code);
+      return true;
+    } catch {
+      // What oclif's own handler prints (a command it cannot find): the client's oclif says it.
+      return false;
+    }
+  });
 }
 
 /** The config file a line names with --config, resolved from where it runs. */
