@@ -12,7 +12,7 @@
 // server-everything costs alone (measured here too, in the same turns, as its own row).
 // Usage: [BASE=/work/old] [AFTER=/another/checkout, default this one] [PROFILE=dir] node bench/gateway-cpu.mjs [calls per round=2000] [rounds=6]
 // PROFILE=dir runs every mcpkit serve under --cpu-prof (written to dir/<build>-<path>/ at exit);
-// bench/profile-top.mjs prints a profile's top frames by self time.
+// bench/profile-top.mjs prints a profile's top frames by self time (FROM=0.3: after the start-up).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn } from 'node:child_process';
