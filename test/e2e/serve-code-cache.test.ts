@@ -129,6 +129,41 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file });
   }, 180_000);
 
+  it('a session keeps its cache a second after its first call is answered, not before, with what listing and calling compiled; the next start takes it', async () => {
+    const pkg = packageCopy();
+    const child = spawnTracked(process.execPath, [join(pkg, 'bin/run.js'), 'serve', '--config', config], {
+      env: cleanEnv({ MCPKIT_DEBUG_CODE_CACHE: '1' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const request = async (id: number, method: string, params: object = {}) => {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      const found = () => stdout.split('\n').find((line) => line.startsWith('{') && (JSON.parse(line) as { id?: number }).id === id);
+      if (!(await waitFor(() => found() !== undefined || child.exitCode !== null, 60_000))) throw new Error(`no answer ${id}: ${stderr}`);
+      return JSON.parse(found() ?? 'null') as { result?: { tools?: unknown[]; isError?: boolean } } | null;
+    };
+    await request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cache-test', version: '1' } });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    expect((await request(2, 'tools/list'))?.result?.tools?.length).toBeGreaterThan(0);
+    // Before, the cache was made a second after the start, whatever the session had run by then.
+    // A wait, not a bound: the second after the start passes here without a call, and nothing is written.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(stderr).not.toContain('written');
+    expect((await request(3, 'tools/call', { name: 'config_show', arguments: {} }))?.result?.isError).toBeFalsy();
+    // Written while the session still runs: not at its exit.
+    expect(await waitFor(() => stderr.includes('serve-fast-path written:') || child.exitCode !== null, 60_000)).toBe(true);
+    expect(child.exitCode).toBeNull();
+    const file = /serve-fast-path written: (\S+)/.exec(stderr)![1]!;
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(stderr.match(/written/g)).toHaveLength(1);
+    expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file });
+  }, 120_000);
+
   it('a cache others could have written, a link to one, or one made before the script was edited is never given to V8: it is made anew', async () => {
     const pkg = packageCopy();
     const { file } = said(await serveOnce(pkg));
