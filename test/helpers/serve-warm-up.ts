@@ -23,7 +23,7 @@ export async function warmServeCache(): Promise<void> {
     const config = join(dir, 'mcpkit.yaml');
     writeFileSync(config, `mcp_servers:\n  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(everything)}, stdio]\n`);
     // The environment the test files' serves get (helpers/cli.ts cleanEnv): the cache is keyed by NODE_OPTIONS.
-    const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg'), XDG_CACHE_HOME: join(dir, 'cache'), NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg'), XDG_CACHE_HOME: join(dir, 'cache'), NO_COLOR: '1' };
     delete env.MCPKIT_CONFIG;
     const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'serve', '--config', config], { env, cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
