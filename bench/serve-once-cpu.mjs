@@ -3,14 +3,18 @@
 // tools/list, one tools/call of server-everything's echo, stdin closed, exit. Median of N runs,
 // builds interleaved so that load on the machine falls on each alike. The first listing pins on
 // first use and scans what it pinned, so the scanner's start-up is in the figure.
-// Usage: node bench/serve-once-cpu.mjs [runs=5] [--against DIR]   (needs "npm run build" first)
+// With --first-slow each build's serve caches are removed first, and one session that waits 1.5 s
+// between initialize and tools/list runs before those measured, as a loaded machine's first serve
+// of a build (the suite's) does: the code cache V8 is then given is what that session leaves.
+// Usage: node bench/serve-once-cpu.mjs [runs=5] [--against DIR] [--first-slow]   (needs "npm run build" first)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const argv = process.argv.slice(2);
 const against = argv.includes('--against') ? argv.splice(argv.indexOf('--against'), 2)[1] : undefined;
+const firstSlow = argv.includes('--first-slow') ? argv.splice(argv.indexOf('--first-slow'), 1).length > 0 : false;
 const runs = Number(argv[0] ?? 5);
 const root = new URL('..', import.meta.url).pathname;
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -19,7 +23,7 @@ const atExit = `data:text/javascript,${encodeURIComponent(
   "import { writeFileSync } from 'node:fs'; process.on('exit', () => { const u = process.cpuUsage(); writeFileSync(process.env.CPU_OUT, String((u.user + u.system) / 1000)); });",
 )}`;
 
-async function once(bin) {
+async function once(bin, pause = 0) {
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-once-'));
   try {
     writeFileSync(join(dir, 'cfg.yaml'), `mcp_servers:\n  everything:\n    command: ${process.execPath}\n    args: [${everything}, stdio]\n`);
@@ -42,6 +46,7 @@ async function once(bin) {
     send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
     await answered(1);
     send({ method: 'notifications/initialized' });
+    if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
     send({ id: 2, method: 'tools/list' });
     await answered(2);
     send({ id: 3, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'hi' } } });
@@ -57,6 +62,12 @@ async function once(bin) {
 
 const builds = { this: join(root, 'bin/run.js'), ...(against ? { against: join(against, 'bin/run.js') } : {}) };
 const cpu = Object.fromEntries(Object.keys(builds).map((k) => [k, []]));
+if (firstSlow)
+  for (const bin of Object.values(builds)) {
+    const cli = join(bin, '../../dist/cli');
+    for (const f of readdirSync(cli)) if (f.endsWith('.v8cache')) rmSync(join(cli, f));
+    await once(bin, 1500);
+  }
 for (let i = 0; i < runs; i++) for (const [name, bin] of Object.entries(builds)) cpu[name].push(await once(bin));
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 for (const [name, ms] of Object.entries(cpu)) console.log(`${name}: median ${median(ms).toFixed(0)} ms CPU (${ms.map((m) => m.toFixed(0)).join(', ')})`);

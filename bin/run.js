@@ -19,8 +19,8 @@ const commonJs = async (file) => (await import('node:module')).createRequire(imp
 // serve's fast path runs from its script form, which starts from V8's code cache
 // (src/cli/cached-script.ts), kept only when the fast path takes the command (not `serve --help`).
 const fastServe = async () => {
-  const { exports, keep } = await (await import('../dist/cli/cached-script.js')).loadEntry('serve-fast-path');
-  return exports.fastServe(argv.slice(1), import.meta.url, keep);
+  const { exports, keep, warm } = await (await import('../dist/cli/cached-script.js')).loadEntry('serve-fast-path');
+  return exports.fastServe(argv.slice(1), import.meta.url, keep, warm);
 };
 const fast =
   (argv[0] === 'serve' && (await fastServe())) ||

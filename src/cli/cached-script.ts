@@ -34,10 +34,13 @@ import {
   type ScriptIdentity,
 } from './code-cache-place.js';
 
-/** An entry's exports, and what keeps its code cache: called only once the entry took the command. */
+/** An entry's exports, and what keeps its code cache. */
 export interface LoadedEntry {
   exports: Record<string, unknown>;
+  /** Called once the entry took the command: from then on a cache is made (see loadEntry). */
   keep: () => void;
+  /** Called once the start has run what its sessions run (serve: its first tools/call answered). */
+  warm: () => void;
 }
 
 /**
@@ -51,7 +54,12 @@ export interface LoadedEntry {
  *
  * The cache is made once, where code-cache-place.ts allows, and only from a start the entry took
  * (`keep`): `serve --help` goes on to oclif having compiled little, and a cache V8 takes is kept
- * for good. It is made a second after that, or at a successful exit if that comes first; written
+ * for good. It holds the functions compiled when it is made, and a function it lacks is compiled
+ * again at every later start: so it is made a second after the start is `warm` (serve: its first
+ * call answered, when listing, pinning, scanning and calling have run), at a successful exit, or
+ * WARM_AT_LATEST_MS after `keep`, whichever comes first. Made a second after `keep`, as it was, a
+ * loaded machine's first serve had not yet answered initialize: every later serve of the build
+ * compiled the rest again, ~80 ms CPU of a 0.6 s session (bench/serve-once-cpu.mjs). Written
  * whole, then renamed, so processes starting together never read half of one. A cache V8 rejects
  * (another V8, a damaged file) is replaced the same way. Nothing here fails a start: without a
  * cache the script compiles as any script does. `MCPKIT_DEBUG_CODE_CACHE=1` says on stderr what
@@ -65,7 +73,7 @@ export async function loadEntry(entry: string): Promise<LoadedEntry> {
   if ('text' in read) return runCachedScript(entry, body, read);
   say(`${entry} not cached: ${read.why}; running its ES module`);
   const exports = (await import(new URL(`./${entry}.js`, import.meta.url).href)) as Record<string, unknown>;
-  return { exports, keep: () => {} };
+  return { exports, keep: () => {}, warm: () => {} };
 }
 
 function sourceMapsOn(): boolean {
@@ -113,11 +121,11 @@ function runCachedScript(entry: string, body: string, read: { text: string; iden
   const script = new Script(`${WRAPPER}${text}\n})`, { filename: body, cachedData });
   const taken = cachedData !== undefined && !script.cachedDataRejected;
   say(`${entry} ${place.dir === undefined ? `not cached: ${place.why}` : taken ? `taken from ${file}` : cachedData ? `rejected: ${file}` : `absent: ${file}`}`);
-  const keep = file !== undefined && !taken ? keeperOf(script, file, entry) : () => {};
+  const keeper = file !== undefined && !taken ? keeperOf(script, file, entry) : { keep: () => {}, warm: () => {} };
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run(module.exports, createRequire(body), module, body, dirname(body), pathToFileURL(body).href, importFile);
-  return { exports: module.exports, keep };
+  return { exports: module.exports, ...keeper };
 }
 
 /** Parameters the script's code reads: CommonJS's, then what the build put for import.meta.url and import(). */
@@ -189,28 +197,40 @@ function readPrivateFile(file: string): Buffer | undefined {
   }
 }
 
+/** The latest a kept start's cache is made when it never gets `warm` (a serve that lists and never calls) and does not end. */
+const WARM_AT_LATEST_MS = 60_000;
+
 /**
- * What writes the cache once, when called: a second after, or at exit if that comes first and the
- * process succeeded. A cache is kept for good once V8 takes it, and a start that failed (a config
- * that does not load) compiled little: its cache would make every later start compile the rest
- * again. Making it pauses the thread (~0.1 s, up to ~0.5 s on a loaded machine), once for each
- * build, Node and flags: V8 makes it on no other thread.
+ * What writes the cache once: a second after `warm`, WARM_AT_LATEST_MS after `keep`, or at exit if
+ * that comes first and the process succeeded (`warm` before `keep` is not heard). A start that
+ * failed (a config that does not load) compiled little: its cache would make every later start
+ * compile the rest again. Making it pauses the thread (~0.1 s, up to ~0.5 s on a loaded machine),
+ * once for each build, Node and flags: V8 makes it on no other thread.
  */
-function keeperOf(script: Script, file: string, entry: string): () => void {
+function keeperOf(script: Script, file: string, entry: string): Pick<LoadedEntry, 'keep' | 'warm'> {
   let armed = false;
+  let warmed = false;
   let kept = false;
   const write = () => {
     if (kept) return;
     kept = true;
     writeCache(script, file, entry);
   };
-  return () => {
-    if (armed) return;
-    armed = true;
-    setTimeout(write, 1000).unref();
-    process.once('exit', (code) => {
-      if (code === 0) write();
-    });
+  return {
+    keep: () => {
+      if (armed) return;
+      armed = true;
+      setTimeout(write, WARM_AT_LATEST_MS).unref();
+      process.once('exit', (code) => {
+        if (code === 0) write();
+      });
+    },
+    warm: () => {
+      if (!armed || warmed) return;
+      warmed = true;
+      // A second on: the session's next requests, as a client sends them after its first call, compile their paths too.
+      setTimeout(write, 1000).unref();
+    },
   };
 }
 

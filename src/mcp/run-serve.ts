@@ -144,7 +144,12 @@ export async function startHttpServe(given: ServeOptions & { http: true }, say: 
  * when the session ends (or on SIGINT/SIGTERM over HTTP), after closing every upstream, so no
  * child process outlives us.
  */
-export async function runServe(options: ServeOptions): Promise<never> {
+/** What the process serve runs in hears of it: `warm` once its first tools/call is answered (stdio). */
+export interface ServeHooks {
+  warm?: () => void;
+}
+
+export async function runServe(options: ServeOptions, hooks: ServeHooks = {}): Promise<never> {
   let code = 0;
   try {
     if (options.http) {
@@ -159,7 +164,7 @@ export async function runServe(options: ServeOptions): Promise<never> {
     } else {
       const core = await startCore(options, toStderr);
       try {
-        await serveOverStdio(options, core);
+        await serveOverStdio(options, core, undefined, hooks.warm);
       } finally {
         await core.close();
       }
@@ -193,6 +198,7 @@ async function serveOverStdio(
   options: ServeOptions,
   { runtime: served, observers }: ServeCore,
   streams?: { input: Readable; output: Writable },
+  warm?: () => void,
 ): Promise<void> {
   // Its groups, exposure, audit log and limits come from the serve section: one that cannot be
   // read stops serve, rather than serving the defaults (every group). Its HTTP settings are not read here.
@@ -211,6 +217,7 @@ async function serveOverStdio(
     hub: (era) =>
       era === 'modern' ? () => served.serving.openHub(options.view, { shared: true, era }) : (downstream) => served.serving.clientHub(options.view, downstream),
     ...(streams ? { streams } : {}),
+    ...(warm ? { warm } : {}),
   });
 }
 

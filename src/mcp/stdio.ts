@@ -22,6 +22,8 @@ export interface StdioServeOptions {
    * or a pair a test gives, serving in its own process with the same framing and paths.
    */
   streams?: { input: Readable; output: Writable };
+  /** Called once, after the answer to the session's first tools/call is written. */
+  warm?: () => void;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface StdioServeOptions {
  * server/discover or an enveloped request for 2026-07-28) and pins one server for the connection.
  * A 2025 client's tools/call are taken off the wire (./wire-calls.ts): a 2026 request goes through the SDK, which owns its envelope.
  */
-export async function serveStdio({ runtime, observers, hasServers, hub, streams }: StdioServeOptions): Promise<void> {
+export async function serveStdio({ runtime, observers, hasServers, hub, streams, warm }: StdioServeOptions): Promise<void> {
   const stdin = streams?.input ?? process.stdin;
   // The SDK's transport ends (unanswered requests dropped) the moment stdin ends; a client that
   // closes our stdin is done with us only once every request it sent has its answer
@@ -53,7 +55,7 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams 
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
   takeToolCalls(transport, () => legacy);
-  const answered = trackAnswers(transport);
+  const answered = trackAnswers(transport, warm);
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));
   let closing: Promise<void> | undefined;
@@ -80,17 +82,20 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams 
 
 /**
  * Counts the client's requests still without an answer (a cancelled one needs none). Returns a
- * function whose promise settles when none is left.
+ * function whose promise settles when none is left. `warm` hears of the first tools/call's answer.
  */
-function trackAnswers(transport: Transport): () => Promise<void> {
+function trackAnswers(transport: Transport, warm?: () => void): () => Promise<void> {
   const open = new Set<RequestId>();
   let idle: (() => void) | undefined;
+  let firstCall: RequestId | undefined;
+  let toWarm = warm;
   const settle = () => {
     if (open.size === 0) idle?.();
   };
   interceptIncoming(transport, (message, extra, sdk) => {
     const m = message as { id?: RequestId; method?: string; params?: { requestId?: RequestId } };
     if (m.method !== undefined && m.id !== undefined) open.add(m.id);
+    if (toWarm && firstCall === undefined && m.method === 'tools/call' && m.id !== undefined) firstCall = m.id;
     if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) open.delete(m.params.requestId);
     sdk?.(message, extra);
     settle();
@@ -98,6 +103,11 @@ function trackAnswers(transport: Transport): () => Promise<void> {
   afterEachSend(transport, (message) => {
     const m = message as { id?: RequestId; method?: string };
     if (m.method === undefined && m.id !== undefined) open.delete(m.id);
+    if (toWarm && firstCall !== undefined && m.method === undefined && m.id === firstCall) {
+      const heard = toWarm;
+      toWarm = undefined;
+      heard();
+    }
     settle();
   });
   return () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve)));

@@ -33,8 +33,17 @@ interface Served {
   serverTitle: string | undefined;
 }
 
-/** One stdio session, start to exit: initialize, tools/list, stdin closed. */
-async function serveOnce(pkg: string, env: Record<string, string | undefined> = {}): Promise<Served> {
+/**
+ * One stdio session, start to exit: initialize, tools/list, stdin closed. With `call`, a tool is
+ * called after the listing (the cache is made a second after the first call is answered) and the
+ * session stays open until the loader says it wrote the cache: `keptWhileOpen` says whether it
+ * was still running then, `writtenBeforeCall` whether a cache had been written before the call.
+ */
+async function serveOnce(
+  pkg: string,
+  env: Record<string, string | undefined> = {},
+  call = false,
+): Promise<Served & { keptWhileOpen?: boolean; writtenBeforeCall?: boolean }> {
   const child = spawnTracked(process.execPath, [join(pkg, 'bin/run.js'), 'serve', '--config', config], {
     env: cleanEnv({ MCPKIT_DEBUG_CODE_CACHE: '1', ...env }),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -57,11 +66,22 @@ async function serveOnce(pkg: string, env: Record<string, string | undefined> = 
   send({ method: 'notifications/initialized' });
   send({ id: 2, method: 'tools/list' });
   const tools = (await answer(2)).result.tools!.map((t) => t.name);
+  let called: { keptWhileOpen: boolean; writtenBeforeCall: boolean } | undefined;
+  if (call) {
+    // Before, the cache was made a second after the start, whatever the session had run by then.
+    // A wait, not a bound: that second passes here with no call made.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const writtenBeforeCall = stderr.includes('written');
+    send({ id: 3, method: 'tools/call', params: { name: 'config_show', arguments: {} } });
+    expect((await answer(3)).result).not.toHaveProperty('isError', true);
+    await waitFor(() => stderr.includes('serve-fast-path written:') || child.exitCode !== null, 60_000);
+    called = { keptWhileOpen: stderr.includes('serve-fast-path written:') && child.exitCode === null, writtenBeforeCall };
+  }
   child.stdin.end();
   const code = await exited;
   // stdout is the MCP channel: whatever the cache did, nothing but JSON-RPC was written there.
   for (const line of stdout.split('\n').filter((l) => l !== '')) expect(jsonRpcVersion(line), line).toBe('2.0');
-  return { code, stderr, tools, serverTitle };
+  return { code, stderr, tools, serverTitle, ...called };
 }
 
 function jsonRpcVersion(line: string): unknown {
@@ -95,9 +115,12 @@ function said(served: Served): { what: string; file: string } {
 const cachesIn = (dir: string) => readdirSync(dir).filter((f) => /\.v8cache(\.\d+\.tmp)?$/.test(f));
 
 describe.concurrent('serve starts from V8 code cache', () => {
-  it('the first serve writes the cache beside its code, after its answers; the next takes it; other flags keep their own; a damaged one is replaced', async () => {
+  it('the first serve writes the cache beside its code, a second after its first call is answered (not before), while it runs; the next takes it; other flags keep their own; a damaged one is replaced', async () => {
     const pkg = packageCopy();
-    const first = await serveOnce(pkg);
+    const first = await serveOnce(pkg, {}, true);
+    expect(first.writtenBeforeCall).toBe(false);
+    expect(first.keptWhileOpen).toBe(true);
+    expect(first.stderr.match(/written/g)).toHaveLength(1);
     expect(first.code).toBe(0);
     expect(first.tools.length).toBeGreaterThan(0);
     const { what, file } = said(first);

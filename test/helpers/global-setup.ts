@@ -1,7 +1,13 @@
 import { kit2025, kit2026 } from './kit-places.js';
+import { warmServeCache, warmUpstreamCaches } from './serve-warm-up.js';
 import { bundleSpecs, makeBundles } from './upstream-bundles.js';
 
-/** Before any test file: the bundles of the programs the tests start (made once, kept while what they are made of stays the same). */
+/**
+ * Before any test file: the bundles of the programs the tests start (made once, kept while what
+ * they are made of stays the same), and their code caches and serve's, each from a whole session
+ * (serve-warm-up.ts).
+ */
 export default async function setup(): Promise<void> {
   await makeBundles(bundleSpecs([kit2025, kit2026]));
+  await Promise.all([warmUpstreamCaches(), warmServeCache()]);
 }
