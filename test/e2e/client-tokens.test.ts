@@ -120,10 +120,13 @@ describe.concurrent('an issued token that expires', () => {
       const { token, token_expires: expires } = JSON.parse(added.stdout) as { token: string; token_expires: string };
       expect(readFileSync(file, 'utf8')).toContain(`token_expires: ${expires}`);
       expect(await waitFor(async () => (await legacyProbe(`${live.url}/mcp`, token)).status === 200, 10_000, 100)).toBe(true);
-      const legacy = await connect(`${live.url}/view/research/mcp`, token, '2025-11-25');
-      const modern = await connect(`${live.url}/mcp`, token, '2026-07-28');
-      expect((await echo(legacy, 'echo'))?.text).toBe('Echo: hi');
-      expect((await echo(modern, 'everything__echo'))?.text).toBe('Echo: hi');
+      // At once: all of it must happen before the token expires, on a loaded machine too.
+      const [legacy, modern] = await Promise.all([
+        connect(`${live.url}/view/research/mcp`, token, '2025-11-25'),
+        connect(`${live.url}/mcp`, token, '2026-07-28'),
+      ]);
+      const echoed = await Promise.all([echo(legacy, 'echo'), echo(modern, 'everything__echo')]);
+      expect(echoed.map((e) => e?.text)).toEqual(['Echo: hi', 'Echo: hi']);
 
       expect(await openSessions(live.url)).toBeGreaterThan(0);
       // Nothing is reloaded at expiry: serve's own timer ends the sessions, before the agent asks anything.

@@ -236,7 +236,7 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
       const call = () => client.callTool({ name, arguments: {} });
       /** Calls every 400 ms, each answered as if nothing happened, until the authorization server saw more refreshes than `count` (15 s at most). */
       const callUntilRefreshedPast = async (count: number) => {
-        for (const deadline = Date.now() + 15_000; refreshes() <= count && Date.now() < deadline; ) {
+        for (const deadline = Date.now() + 15_000; refreshes() <= count && Date.now() < deadline;) {
           const result = await call();
           expect(result.isError, JSON.stringify(result)).toBeFalsy();
           await new Promise((r) => setTimeout(r, 400));
@@ -255,7 +255,7 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
       as.revokeRefreshTokens();
       // The access token in hand works until it expires (2 s, 1 s of clock tolerance); the refresh then fails.
       let refused = await call();
-      for (const deadline = Date.now() + 15_000; !refused.isError && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 15_000; !refused.isError && Date.now() < deadline;) {
         await new Promise((r) => setTimeout(r, 250));
         refused = await call();
       }
