@@ -9,7 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * of this list's last change (the daemon's file about 125-160 s, the conformance clients about 125 s;
  * cancel-eras and client-tokens moved down once their tests shared a serve or waited at once;
  * reliability and guide-teams once their waits overlapped; revived-upstream, about 37 s once its
- * servers' reconnect schedule was set shorter, now just below eras).
+ * servers' reconnect schedule was set shorter, about 25 s with rounds of one attempt, now just
+ * below secret-keyring).
  */
 const LONGEST_FIRST = [
   'test/e2e/daemon.test.ts',
@@ -18,10 +19,10 @@ const LONGEST_FIRST = [
   'test/e2e/doc-lines.test.ts',
   'test/e2e/conformance-chained-2026.test.ts',
   'test/e2e/eras.test.ts',
-  'test/e2e/revived-upstream.test.ts',
   'test/e2e/daemon-safety.test.ts',
   'test/e2e/reliability.test.ts',
   'test/e2e/secret-keyring.test.ts',
+  'test/e2e/revived-upstream.test.ts',
   'test/e2e/terminal.test.ts',
   'test/e2e/conformance-2026.test.ts',
   'test/e2e/live-config.test.ts',

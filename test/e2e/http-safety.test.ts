@@ -147,7 +147,7 @@ describe.concurrent('HTTP sessions', () => {
 
   // One serve of server-everything for the two tests that call it (each on sessions of its own). The
   // idle window must outlast a session's own start (initialize, then a listing) on a loaded machine
-  // (1.5 s did not at load 20, 3 s not at load 30), and end well within the in-flight calls (20 s),
+  // (1.5 s did not at load 20, 3 s not at load 30), and end well within the in-flight calls (14 s),
   // so that a second session is seen ended while the first is still busy.
   let everything: ReturnType<typeof serveHttpInProcess> | undefined;
   const everythingServe = () =>
@@ -187,16 +187,17 @@ describe.concurrent('HTTP sessions', () => {
       return client;
     };
     try {
+      // A session that goes idle before the calls start: it is ended while they run (its last
+      // request was before theirs, so its window ends first), the busy one is not. The calls
+      // outlast the window and a sweep (8 + 2 s) from their start by 4 s.
+      const idle = await connect();
+      await idle.listTools();
       const slow = await connect();
       await slow.listTools(); // the catalog is known: a call without progress takes the hot path
-      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 20, steps: 10 } };
+      const long = { name: 'everything__trigger-long-running-operation', arguments: { duration: 14, steps: 7 } };
       let progress = 0;
       const streamed = slow.callTool(long, { onprogress: () => void progress++, timeout: 60_000 });
       const plain = slow.callTool(long, { timeout: 60_000 });
-      // Meanwhile a second session comes and goes idle: it is ended, the busy one is not.
-      await new Promise((r) => setTimeout(r, 300));
-      const idle = await connect();
-      await idle.listTools();
       const [a, b] = await Promise.all([streamed, plain]);
       for (const result of [a, b]) expect(JSON.stringify(result.content)).toContain('completed');
       expect(progress).toBeGreaterThan(0);

@@ -233,28 +233,32 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
       const name = (await client.listTools()).tools.map((t) => t.name).find((n) => n.endsWith('config_show'))!;
       expect(name, JSON.stringify((await client.listTools()).tools.map((t) => t.name))).toBeDefined();
       const refreshes = () => as.grants.filter((g) => g === 'refresh_token').length;
-      const callFor = async (ms: number) => {
-        const started = Date.now();
-        while (Date.now() - started < ms) {
-          const result = await client.callTool({ name, arguments: {} });
+      const call = () => client.callTool({ name, arguments: {} });
+      /** Calls every 400 ms, each answered as if nothing happened, until the authorization server saw more refreshes than `count` (15 s at most). */
+      const callUntilRefreshedPast = async (count: number) => {
+        for (const deadline = Date.now() + 15_000; refreshes() <= count && Date.now() < deadline;) {
+          const result = await call();
           expect(result.isError, JSON.stringify(result)).toBeFalsy();
           await new Promise((r) => setTimeout(r, 400));
         }
+        expect(refreshes()).toBeGreaterThan(count);
       };
       // Access tokens live 2 s. With expires_in known, mcpkit refreshes ahead of expiry...
-      const before = refreshes();
-      await callFor(3000);
-      expect(refreshes()).toBeGreaterThan(before);
+      await callUntilRefreshedPast(refreshes());
       // ...and without it, after the server's 401: the agent sees neither.
       as.advertiseExpiry = false;
-      await callFor(1000); // the next refresh brings a token without expires_in
+      await callUntilRefreshedPast(refreshes()); // the next refresh, ahead still, brings a token without expires_in
+      // That token is used until the server refuses it (2 s, 1 s of clock tolerance), then refreshed.
       const afterAhead = refreshes();
-      await callFor(4500);
-      expect(refreshes()).toBeGreaterThan(afterAhead);
+      await callUntilRefreshedPast(afterAhead);
 
       as.revokeRefreshTokens();
-      await new Promise((r) => setTimeout(r, 3500)); // the last access token expires (2 s, 1 s of clock tolerance)
-      const refused = await client.callTool({ name, arguments: {} });
+      // The access token in hand works until it expires (2 s, 1 s of clock tolerance); the refresh then fails.
+      let refused = await call();
+      for (const deadline = Date.now() + 15_000; !refused.isError && Date.now() < deadline;) {
+        await new Promise((r) => setTimeout(r, 250));
+        refused = await call();
+      }
       expect(refused.isError).toBe(true);
       const error = (refused.structuredContent as { error: { code: string; message: string; hint: string } }).error;
       expect(error.code).toBe('AUTH_REQUIRED');
@@ -262,7 +266,7 @@ describe('an upstream that wants OAuth (auth: oauth)', () => {
     } finally {
       await client.close();
     }
-  }, 30_000);
+  }, 60_000);
 
   it('a server that answers 401 without auth: oauth gets a hint to set it, and a refused header is AUTH_FAILED', async () => {
     const plain = writeConfig({
