@@ -83,12 +83,16 @@ describe.concurrent('through mcpkit daemon as without it', () => {
     // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
     // trip: no bypass, then a second request from the command run here.
     const counted = (await status()).status!.requests;
-    const short = await mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree });
+    // MCPKIT_NO_DAEMON=1 bypasses it, so its line runs beside the short one: a request of its own
+    // would show in either count below.
+    const [short, bypassed] = await Promise.all([
+      mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree }),
+      mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } }),
+    ]);
     expect(short.stdout).toBe('Echo: short\n');
     expect((await status()).status!.requests - counted, 'one request for a line oclif parses').toBe(2);
-    // MCPKIT_NO_DAEMON=1 bypasses it: the daemon hears only the status request that reads the count.
-    const bypassed = await mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } });
     expect(bypassed.stdout).toBe('Echo: x\n');
+    // The daemon heard the short line and the three status requests that read the counts.
     expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(4);
   }, 240_000);
 
