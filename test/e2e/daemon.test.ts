@@ -27,10 +27,10 @@ describe.concurrent('mcpkit daemon', () => {
     const started = await mcpkit(['daemon', 'start']);
     expect(started.code, started.stderr).toBe(0);
     expect(started.stdout).toMatch(/mcpkit daemon started for .*mcpkit\.yaml \(pid \d+\)/);
-    const again = await mcpkit(['daemon', 'start', '--json']);
+    // A second start and a call, at once: each is a request the running daemon answers.
+    const [again, hi] = await Promise.all([mcpkit(['daemon', 'start', '--json']), mcpkit(['call', 'echo', 'message=hi'])]);
     expect(JSON.parse(again.stdout)).toMatchObject({ already: true });
-
-    expect((await mcpkit(['call', 'echo', 'message=hi'])).stdout).toBe('Echo: hi\n');
+    expect(hi.stdout).toBe('Echo: hi\n');
     const state = await status();
     expect(state.running).toBe(true);
     expect(state.status!.upstreams).toEqual([expect.objectContaining({ name: 'everything', state: 'ready', tools: expect.any(Number) })]);
