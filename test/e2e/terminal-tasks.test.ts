@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, runCommand, tempDir } from '../helpers/cli.js';
+import { stopDaemonsIn } from '../helpers/daemons.js';
 import { SERVERS } from '../helpers/upstreams.js';
 
 /**
@@ -28,9 +29,9 @@ const json = async (args: string[], run = here) => {
   return { ...r, body: JSON.parse(r.stdout || '{}') as Record<string, any> };
 };
 
-afterAll(async () => {
-  await here(['daemon', 'stop']);
-});
+// By the records beside the sockets, with signals: ended even when a test failed half-way or the
+// build it would stop it with is gone.
+afterAll(() => stopDaemonsIn(runtimeDir));
 
 describe('tasks in the terminal', () => {
   it('call --task starts the daemon and answers with a task at once; tasks wait prints its result; cancel stops one; list shows both', async () => {
