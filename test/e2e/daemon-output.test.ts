@@ -9,10 +9,20 @@ import type { Finished } from '../helpers/daemons.js';
  * codes, --json, streaming, a hook's stderr. (daemon.test.ts: the daemon's own life.)
  */
 
-/** `run` over the items three at a time, the results in the items' order. */
-async function inTurns<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += 3) results.push(...(await Promise.all(items.slice(i, i + 3).map(run))));
+/**
+ * `run` over the items `width` at a time, the results in the items' order: each next item starts
+ * as soon as one ends (a slow line, a server start, holds up no turn of the others).
+ */
+async function inTurns<T, R>(items: readonly T[], run: (item: T) => Promise<R>, width = 3): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const runner = async () => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await run(items[at]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, runner));
   return results;
 }
 
@@ -73,12 +83,16 @@ describe.concurrent('through mcpkit daemon as without it', () => {
     // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
     // trip: no bypass, then a second request from the command run here.
     const counted = (await status()).status!.requests;
-    const short = await mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree });
+    // MCPKIT_NO_DAEMON=1 bypasses it, so its line runs beside the short one: a request of its own
+    // would show in either count below.
+    const [short, bypassed] = await Promise.all([
+      mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree }),
+      mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } }),
+    ]);
     expect(short.stdout).toBe('Echo: short\n');
     expect((await status()).status!.requests - counted, 'one request for a line oclif parses').toBe(2);
-    // MCPKIT_NO_DAEMON=1 bypasses it: the daemon hears only the status request that reads the count.
-    const bypassed = await mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } });
     expect(bypassed.stdout).toBe('Echo: x\n');
+    // The daemon heard the short line and the three status requests that read the counts.
     expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(4);
   }, 240_000);
 
@@ -116,10 +130,11 @@ describe.concurrent('through mcpkit daemon as without it', () => {
     expect((await status()).status!.requests - before, 'the call went through the daemon').toBe(2);
     expect(warm.stderr).toContain('hook module loaded\n');
     expect(warm.stderr).toContain('hook saw echo first\n');
-    const again = await mcpkit(['call', 'echo', 'message=second']);
+    // The line without the daemon (in this process, its own server) runs while the daemon answers
+    // the second: neither touches the other, and each line's stderr is its own.
+    const [again, cold] = await Promise.all([mcpkit(['call', 'echo', 'message=second']), alone(['call', 'echo', 'message=third'])]);
     expect(again.stderr).toContain('hook saw echo second\n');
     expect(again.stderr, 'an unchanged module is not loaded again').not.toContain('hook module loaded');
-    const cold = await alone(['call', 'echo', 'message=third']);
     expect(cold.stderr).toContain('hook saw echo third\n');
     const log = readFileSync(started.log, 'utf8');
     expect(log).toContain('answering the commands of');

@@ -60,35 +60,13 @@ describe.concurrent("the daemon answers with the caller's environment", () => {
   );
 });
 
-describe.concurrent('the daemon answers only for its own project', () => {
-  it("a config reached through a symlink from another folder is that folder's project: its roots, not the daemon's", async ({ onTestFinished }) => {
-    const a = tempDir();
-    const b = tempDir();
-    const run = daemonRuntimeDir(onTestFinished);
-    writeFileSync(join(a, 'mcpkit.yaml'), 'retrieve:\n  roots:\n    code: .\n');
-    writeFileSync(join(a, 'only-in-a.txt'), 'a\n');
-    writeFileSync(join(b, 'only-in-b.txt'), 'b\n');
-    symlinkSync(join(a, 'mcpkit.yaml'), join(b, 'mcpkit.yaml'));
-    const inA = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(a, 'mcpkit.yaml') });
-    const startedInA = await runCli(['daemon', 'start'], { env: inA, cwd: a });
-    expect(startedInA.code, startedInA.stderr).toBe(0);
-    const [listed, own] = await Promise.all([
-      runCli(['retrieve', 'ls', 'code'], { env: cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: join(b, 'mcpkit.yaml') }), cwd: b }),
-      runCli(['retrieve', 'ls', 'code'], { env: inA, cwd: a }),
-    ]);
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toContain('only-in-b.txt');
-    expect(listed.stdout).not.toContain('only-in-a.txt');
-    expect(own.stdout).toContain('only-in-a.txt');
-  });
-});
-
-describe.concurrent('the daemon survives a peer that does not speak its protocol', () => {
+describe.concurrent('the daemon answers only for its own project, and survives a peer that does not speak its protocol', () => {
   /**
-   * One daemon for the three peers below: each is a connection of its own, and each test ends by
-   * asking whether the daemon is still well, so a daemon each proved nothing more. They take
-   * their turns (it.sequential), so that no test's memory reading counts another's output; the
-   * group as a whole runs beside the tests above.
+   * One daemon (of a config whose root is its folder) for the tests below: the project test asks
+   * it from its own folder and from another one; each peer is a connection of its own, and each
+   * peer test ends by asking whether the daemon is still well, so a daemon each proved nothing
+   * more. They take their turns (it.sequential), so that no test's memory reading counts another's
+   * output; the group as a whole runs beside the test above.
    */
   const ends: (() => Promise<void>)[] = [];
   let daemon: Awaited<ReturnType<typeof started>>;
@@ -130,6 +108,22 @@ describe.concurrent('the daemon survives a peer that does not speak its protocol
         for (const chunk of chunks) c.write(chunk);
       });
     });
+
+  it.sequential("a config reached through a symlink from another folder is that folder's project: its roots, not the daemon's", async () => {
+    const { dir: a, env: inA } = daemon;
+    const b = tempDir();
+    writeFileSync(join(a, 'only-in-a.txt'), 'a\n');
+    writeFileSync(join(b, 'only-in-b.txt'), 'b\n');
+    symlinkSync(join(a, 'mcpkit.yaml'), join(b, 'mcpkit.yaml'));
+    const [listed, own] = await Promise.all([
+      runCli(['retrieve', 'ls', 'code'], { env: { ...inA, MCPKIT_CONFIG: join(b, 'mcpkit.yaml') }, cwd: b }),
+      runCli(['retrieve', 'ls', 'code'], { env: inA, cwd: a }),
+    ]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('only-in-b.txt');
+    expect(listed.stdout).not.toContain('only-in-a.txt');
+    expect(own.stdout).toContain('only-in-a.txt');
+  });
 
   it.sequential('a line that is not JSON is answered with an error, and the daemon goes on', async () => {
     const { socket, healthy } = daemon;

@@ -16,9 +16,9 @@ describe.concurrent('mcpkit daemon', () => {
     onTestFinished,
   }) => {
     const { mcpkit, here, status, runtimeDir, file } = daemonTestbed(onTestFinished, EVERYTHING);
-    const missing = await runCli(['daemon', 'start', '--config', 'no-such.yaml'], { env: cleanEnv({ XDG_RUNTIME_DIR: tempDir() }), cwd: tempDir() });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
+    // A start without a config, in folders of its own: it runs while the rest of the test does.
+    const missingRun = runCli(['daemon', 'start', '--config', 'no-such.yaml'], { env: cleanEnv({ XDG_RUNTIME_DIR: tempDir() }), cwd: tempDir() });
+    missingRun.catch(() => undefined); // awaited below; a failure is reported there
 
     const none = await here(['daemon', 'status']);
     expect(none.code).toBe(1);
@@ -27,10 +27,10 @@ describe.concurrent('mcpkit daemon', () => {
     const started = await mcpkit(['daemon', 'start']);
     expect(started.code, started.stderr).toBe(0);
     expect(started.stdout).toMatch(/mcpkit daemon started for .*mcpkit\.yaml \(pid \d+\)/);
-    const again = await mcpkit(['daemon', 'start', '--json']);
+    // A second start and a call, at once: each is a request the running daemon answers.
+    const [again, hi] = await Promise.all([mcpkit(['daemon', 'start', '--json']), mcpkit(['call', 'echo', 'message=hi'])]);
     expect(JSON.parse(again.stdout)).toMatchObject({ already: true });
-
-    expect((await mcpkit(['call', 'echo', 'message=hi'])).stdout).toBe('Echo: hi\n');
+    expect(hi.stdout).toBe('Echo: hi\n');
     const state = await status();
     expect(state.running).toBe(true);
     expect(state.status!.upstreams).toEqual([expect.objectContaining({ name: 'everything', state: 'ready', tools: expect.any(Number) })]);
@@ -59,6 +59,10 @@ describe.concurrent('mcpkit daemon', () => {
     const refused = await mcpkit(['daemon', 'start']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/Error \[FILE_ACCESS\]: The daemon's folder .* may be entered by other users \(mode 755\)/);
+
+    const missing = await missingRun;
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
   }, 90_000);
 
   it('compares only what the config depends on: TZ or PATH serve a config that starts no server', async ({ onTestFinished }) => {
@@ -202,13 +206,8 @@ describe.concurrent('every daemon of yours', () => {
     const second = join(dir, 'second.yaml');
     writeFileSync(second, 'mcp_servers: {}\n');
     expect((await here(['daemon', 'list'])).stdout).toBe('No mcpkit daemon runs.\n');
-    for (const args of [
-      ['daemon', 'start'],
-      ['daemon', 'start', '--config', second],
-    ]) {
-      const r = await mcpkit(args);
-      expect(r.code, r.stderr).toBe(0);
-    }
+    // Two configs' daemons start at once, as two projects' first commands may start theirs.
+    for (const r of await Promise.all([mcpkit(['daemon', 'start']), mcpkit(['daemon', 'start', '--config', second])])) expect(r.code, r.stderr).toBe(0);
     const listed = JSON.parse((await here(['daemon', 'list', '--json'])).stdout) as { daemons: { config: string; status: { pid: number } }[] };
     expect(listed.daemons.map((d) => d.config)).toEqual([join(dir, 'mcpkit.yaml'), second].sort());
     const stopped = await here(['daemon', 'stop', '--all', '--json']);

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, runCommand, tempDir } from '../helpers/cli.js';
+import { stopDaemonsIn } from '../helpers/daemons.js';
 import { SERVERS } from '../helpers/upstreams.js';
 
 /**
@@ -28,9 +29,9 @@ const json = async (args: string[], run = here) => {
   return { ...r, body: JSON.parse(r.stdout || '{}') as Record<string, any> };
 };
 
-afterAll(async () => {
-  await here(['daemon', 'stop']);
-});
+// By the records beside the sockets, with signals: ended even when a test failed half-way or the
+// build it would stop it with is gone.
+afterAll(() => stopDaemonsIn(runtimeDir));
 
 describe('tasks in the terminal', () => {
   it('call --task starts the daemon and answers with a task at once; tasks wait prints its result; cancel stops one; list shows both', async () => {
@@ -43,13 +44,18 @@ describe('tasks in the terminal', () => {
       tool: 'everything__trigger-long-running-operation',
     });
     const id = first.body.task_id as string;
-    const waited = await here(['tasks', 'wait', id]);
+    // The second task starts (a process) while the first is waited for: the two are independent,
+    // and the list at the end still sees the second started after the first.
+    const [waited, long] = await Promise.all([
+      here(['tasks', 'wait', id]).then((r) => ({ ...r, at: Date.now() })),
+      json(['call', 'everything__trigger-long-running-operation', 'duration=60', 'steps=60', '--task'], mcpkit),
+    ]);
     expect(waited.code, waited.stderr).toBe(0);
     expect(waited.stdout).toContain('Long running operation completed');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(waited.at - started).toBeGreaterThanOrEqual(2000);
     expect((await json(['tasks', 'get', id])).body).toMatchObject({ status: 'completed' });
 
-    const long = await json(['call', 'everything__trigger-long-running-operation', 'duration=60', 'steps=60', '--task'], mcpkit);
+    expect(long.code, long.stderr).toBe(0);
     const longId = long.body.task_id as string;
     // The 60-second task is the one asked about while it runs: a loaded machine can spend the short
     // one's 2 seconds on starting the CLI twice.
@@ -62,16 +68,8 @@ describe('tasks in the terminal', () => {
     expect(listed.body.tasks.map((t: { task_id: string }) => t.task_id)).toEqual([longId, id]);
   }, 60_000);
 
-  it('an unknown task, and no daemon at all, say so', async () => {
-    const unknown = await here(['tasks', 'get', 'no-such-task']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("No task no-such-task in this config's daemon");
-    expect((await here(['daemon', 'stop'])).code).toBe(0);
-    const none = await here(['tasks', 'list']);
-    expect(none.code).toBe(1);
-    expect(none.stderr).toContain('No daemon runs for this config');
-  }, 30_000);
-
+  // Answered by the daemon the first test started: the test after this one stops it, and a
+  // second daemon (and a second server-everything in it) would add a start and nothing tested.
   it('call --task without --json prints the id alone on stdout, so T=$(mcpkit call ... --task) holds just the id; the hint goes to stderr', async () => {
     const started = await mcpkit(['call', 'everything__trigger-long-running-operation', 'duration=1', 'steps=1', '--task']);
     expect(started.code, started.stderr).toBe(0);
@@ -80,5 +78,15 @@ describe('tasks in the terminal', () => {
     expect(started.stderr).toContain(`Follow it with: mcpkit tasks wait ${id}`);
     const waited = await here(['tasks', 'wait', id]);
     expect(waited.code, waited.stderr).toBe(0);
+  }, 30_000);
+
+  it('an unknown task, and no daemon at all, say so', async () => {
+    const unknown = await here(['tasks', 'get', 'no-such-task']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No task no-such-task in this config's daemon");
+    expect((await here(['daemon', 'stop'])).code).toBe(0);
+    const none = await here(['tasks', 'list']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('No daemon runs for this config');
   }, 30_000);
 });
