@@ -61,11 +61,10 @@ describe('the conformance suite tasks-* scenarios through mcpkit, the task host'
     async () => {
       expect(installed, `the conformance kit is not installed at ${kit2026}: run (cd ${kit2026} && npm ci)`).toBe(true);
       const scratch = tempDir('mcpkit-tasks-conformance-');
-      // One suite process for the ten: the suite's pending server scenarios, which are the ten and
-      // seven others (JSON Schema, SSE polling, HTTP headers, skills: this view of the tasks fixtures
-      // is not asked to pass those),
-      // one after another, each at its own wire (an extension's is 2026-07-28), as the 2026-07-28
-      // requirement set ran them beside its 37 required scenarios.
+      // One suite process for the ten: the suite's pending server scenarios, the ten and seven
+      // others (JSON Schema, SSE polling, HTTP headers, skills: this view of the tasks fixtures is
+      // not asked to pass those), one after another, each at its own wire (an extension's is
+      // 2026-07-28), as the 2026-07-28 requirement set ran them beside its 37 required scenarios.
       const output = await outputOf(
         kit2026Node,
         [kit2026Suite, 'server', '--url', `${served!.url}/view/conf/mcp`, '--suite', 'pending', '-o', join(scratch, 'out')],
