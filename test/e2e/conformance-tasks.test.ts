@@ -16,8 +16,8 @@ import { FIXTURE_SERVERS, writeConfig } from '../helpers/upstreams.js';
 /**
  * The suite's tasks-* scenarios (io.modelcontextprotocol/tasks, SEP-2663) through mcpkit as the
  * task host: the upstream is test/fixtures/tasks-server.mjs, the fixtures the scenarios name as
- * plain tools that know nothing of tasks. They are extension scenarios, off the spec timeline, so
- * the suite runs them with --force. tasks-status-notifications checks nothing of a server that
+ * plain tools that know nothing of tasks. They are extension scenarios, off the spec timeline:
+ * the suite runs them among its pending ones. tasks-status-notifications checks nothing of a server that
  * sends no notifications/tasks (they are optional; mcpkit sends none yet).
  */
 let served: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
@@ -61,12 +61,13 @@ describe('the conformance suite tasks-* scenarios through mcpkit, the task host'
     async () => {
       expect(installed, `the conformance kit is not installed at ${kit2026}: run (cd ${kit2026} && npm ci)`).toBe(true);
       const scratch = tempDir('mcpkit-tasks-conformance-');
-      // One suite process for the ten: the 2026-07-28 requirement set runs them (unscored, as
-      // extension scenarios, at that wire, forced as --force did) one after another, beside its
-      // required scenarios, which this view of the tasks fixtures is not asked to pass.
+      // One suite process for the ten: the suite's pending server scenarios, the ten and seven
+      // others (JSON Schema, SSE polling, HTTP headers, skills: this view of the tasks fixtures is
+      // not asked to pass those), one after another, each at its own wire (an extension's is
+      // 2026-07-28), as the 2026-07-28 requirement set ran them beside its 37 required scenarios.
       const output = await outputOf(
         kit2026Node,
-        [kit2026Suite, 'server', '--url', `${served!.url}/view/conf/mcp`, '--requirements', '2026-07-28', '-o', join(scratch, 'out')],
+        [kit2026Suite, 'server', '--url', `${served!.url}/view/conf/mcp`, '--suite', 'pending', '-o', join(scratch, 'out')],
         { cwd: scratch, env: { ...process.env, TMPDIR: scratch } },
       );
       const summary = scenarioResults(output);

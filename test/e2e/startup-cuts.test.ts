@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli, type RunResult } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCli, tempDir, type RunResult } from '../helpers/cli.js';
 import { bundledSources, staticGraph } from '../helpers/bundle-graph.js';
 
 /** `mcpkit ARGS` on a Node that reports `nodeVersion` (as process.versions.node) to the CLI. */
@@ -61,5 +61,16 @@ describe("what every command's start-up loads", () => {
   it('says nothing on this Node, which is within the range', async () => {
     const run = await runOnNode(process.versions.node, ['--version']);
     expect([run.code, run.stderr]).toEqual([0, '']);
+  });
+
+  it('runs as built whatever NODE_ENV says: oclif loads no TypeScript to look for sources', async () => {
+    // Reports at exit which of the process's CommonJS modules came from typescript, tsx or ts-node.
+    const report = `data:text/javascript,import{createRequire}from'node:module';process.on('exit',()=>{const c=createRequire(process.cwd()+'/').cache;process.stderr.write('LOADED['+Object.keys(c).filter(k=>/node_modules\\/(typescript|tsx|ts-node)\\//.test(k)).length+']')})`;
+    const config = join(tempDir(), 'mcpkit.yaml');
+    writeFileSync(config, 'mcp_servers: {}\n');
+    for (const nodeEnv of ['development', 'test']) {
+      const run = await runCli(['server', 'list'], { nodeArgs: ['--import', report], env: cleanEnv({ NODE_ENV: nodeEnv, MCPKIT_CONFIG: config }) });
+      expect([nodeEnv, run.code, run.stderr.match(/LOADED\[\d+\]/)?.[0]]).toEqual([nodeEnv, 0, 'LOADED[0]']);
+    }
   });
 });
