@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock, breakLockIfStale } from '../../src/config/files/lock.js';
 import { tempDir } from '../helpers/cli.js';
@@ -122,6 +122,19 @@ describe('acquireLock', () => {
     expect(lock.held()).toBe(true);
     lock.release();
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it("what a clearer killed mid-clear moved aside is removed by the next acquire, a live clearer's kept", async () => {
+    const folder = tempDir();
+    const path = join(folder, 'c.yaml.lock');
+    const guard = { host: hostname(), token: 'breaker', time: Date.now() };
+    const killed = join(folder, `.c.yaml.lock.break.${deadPid()}.stale-0123abcd.tmp`);
+    const working = join(folder, `.c.yaml.lock.break.${process.pid}.stale-4567cdef.tmp`);
+    writeFileSync(killed, JSON.stringify({ ...guard, pid: deadPid() }));
+    writeFileSync(working, JSON.stringify({ ...guard, pid: process.pid }));
+    const lock = await acquireLock(path);
+    lock.release();
+    expect(readdirSync(folder)).toEqual([basename(working)]);
   });
 
   it("a live breaker's guard is left in place", () => {

@@ -151,7 +151,8 @@ const guardOf = (path: string) => `${path}.break`;
 function clearDeadGuard(guard: string): void {
   const seen = readOwner(guard);
   if (!seen || !isStale(seen, 10_000, Date.now())) return;
-  const aside = `${guard}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // Named as a temp file of ours: one left by a killed clearer is removed by removeOrphanTemps(guard) at the next acquire.
+  const aside = join(dirname(guard), `.${basename(guard)}.${process.pid}.stale-${randomBytes(4).toString('hex')}.tmp`);
   try {
     renameSync(guard, aside);
   } catch {
