@@ -9,5 +9,6 @@ import { bundleSpecs, makeBundles } from './upstream-bundles.js';
  */
 export default async function setup(): Promise<void> {
   await makeBundles(bundleSpecs([kit2025, kit2026]));
-  await Promise.all([warmUpstreamCaches(), warmServeCache()]);
+  // A warm-up that fails (no build yet, for a file that needs none) fails no test: serves then make their caches themselves.
+  await Promise.allSettled([warmUpstreamCaches(), warmServeCache()]);
 }

@@ -62,6 +62,8 @@ async function session(args: string[], cwd: string, env: NodeJS.ProcessEnv, call
   const child = spawn(process.execPath, args, { env, cwd, stdio: ['pipe', 'pipe', 'ignore'] });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.once('error', () => undefined);
+  // A process that ended early makes a write to its stdin fail (EPIPE): its exit is awaited below all the same.
+  child.stdin.on('error', () => undefined);
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
