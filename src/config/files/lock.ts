@@ -72,6 +72,8 @@ const newOwner = (token: string): LockOwner => ({ pid: process.pid, host: hostna
  * had to be given a grace period, and a holder stalled past it lost its lock). A filesystem that
  * refuses links gets the file created exclusively and written right after.
  */
+const LINK_REFUSED = new Set(['EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
 function createWhole(path: string, owner: LockOwner): boolean {
   // Named as atomicWrite names its temp files, so one left by a killed process is cleared the same way.
   const scratch = join(dirname(path), `.${basename(path)}.${process.pid}.${owner.token}.tmp`);
@@ -82,7 +84,10 @@ function createWhole(path: string, owner: LockOwner): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    // The scratch file was just written in this folder, so a refusal here is of the link itself:
+    // EPERM (FAT, some FUSE), ENOTSUP/EOPNOTSUPP/ENOSYS (network and FUSE filesystems), EACCES
+    // (Android's app sandbox refuses every hard link).
+    if (!LINK_REFUSED.has(code ?? '')) throw error;
     return createExclusive(path, owner);
   } finally {
     try {
