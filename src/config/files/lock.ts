@@ -139,10 +139,14 @@ export function breakLockIfStale(path: string, staleMs: number): boolean {
       return (error as NodeJS.ErrnoException).code === 'ENOENT';
     }
   } finally {
-    try {
-      unlinkSync(guard);
-    } catch {
-      /* already gone */
+    // Only our own: a guard another breaker holds (ours moved aside by a clearer that judged an
+    // earlier, dead one, and not put back in time) is theirs to remove; removing it would let a third in.
+    if (readOwner(guard)?.owner?.token === token) {
+      try {
+        unlinkSync(guard);
+      } catch {
+        /* already gone */
+      }
     }
   }
 }

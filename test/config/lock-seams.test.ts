@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { acquireLock } from '../../src/config/files/lock.js';
+import { acquireLock, breakLockIfStale } from '../../src/config/files/lock.js';
 import { tempDir } from '../helpers/cli.js';
+
+// The lock with node:fs seams: link() refused as some filesystems refuse it, and a step injected mid-break.
 
 /** The error link() gives here: refused as a filesystem without links refuses it, or as Android's sandbox does (EACCES). */
 let refusal: string | undefined;
@@ -14,10 +16,17 @@ vi.mock('node:fs', async (original) => {
     if (refusal === undefined) return fs.linkSync(from, to);
     throw Object.assign(new Error(`${refusal}: link refused`), { code: refusal });
   };
-  return { ...fs, linkSync, default: { ...fs, linkSync } };
+  // A seam in the middle of a break: called when the lock's owner is read.
+  const readFileSync = ((file: string, ...rest: unknown[]) => {
+    if (typeof file === 'string' && file.endsWith('.lock')) onLockRead?.();
+    return (fs.readFileSync as (...a: unknown[]) => unknown)(file, ...rest);
+  }) as typeof fs.readFileSync;
+  return { ...fs, linkSync, readFileSync, default: { ...fs, linkSync, readFileSync } };
 });
+let onLockRead: (() => void) | undefined;
 afterEach(() => {
   refusal = undefined;
+  onLockRead = undefined;
 });
 
 const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
@@ -55,5 +64,22 @@ describe('the config lock where link() is refused', () => {
     const folder = tempDir();
     await expect(acquireLock(join(folder, 'c.yaml.lock'))).rejects.toMatchObject({ code: 'FILE_ACCESS' });
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it("a breaker whose guard was moved aside meanwhile leaves the next breaker's guard in place", () => {
+    // A clearer that judged an earlier, dead guard moved ours aside, and another breaker took the
+    // guard before it could be put back: removing that one at our end would let a third breaker in.
+    const folder = tempDir();
+    const path = join(folder, 'c.yaml.lock');
+    const guard = `${path}.break`;
+    writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), token: 'live', time: Date.now() }));
+    const next = JSON.stringify({ pid: process.pid, host: hostname(), token: 'next-breaker', time: Date.now() });
+    onLockRead = () => {
+      onLockRead = undefined;
+      renameSync(guard, join(folder, 'aside'));
+      writeFileSync(guard, next);
+    };
+    expect(breakLockIfStale(path, 60_000)).toBe(false);
+    expect(readFileSync(guard, 'utf8')).toBe(next);
   });
 });
