@@ -54,6 +54,12 @@ const PROCESS_TESTS = ['test/e2e/**/*.test.ts'];
 const IN_PROCESS = ['test/mcp/**/*.test.ts'];
 /** Run before every file of a project whose files share a worker: the hooks that end what the file started. */
 const SHARED_WORKER_HOOKS = ['test/helpers/serves-end.ts'];
+/**
+ * Files that replace a module (`vi.mock`): a mock applies only where the module is imported after
+ * it, so in a worker whose modules are shared with earlier files it may silently not apply and the
+ * test pass without testing anything. They get modules of their own.
+ */
+const MODULE_MOCKS = ['test/**/*-seams.test.ts'];
 
 export default defineConfig({
   test: {
@@ -63,7 +69,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...PROCESS_TESTS, ...IN_PROCESS, 'test/fixtures/**', 'node_modules/**'],
+          exclude: [...PROCESS_TESTS, ...IN_PROCESS, ...MODULE_MOCKS, 'test/fixtures/**', 'node_modules/**'],
           // Pure logic and single modules, each file leaving nothing behind: they share their
           // workers and modules instead of a fresh process each (measured: 30 CPU-s against 56 for
           // the 121 files; they pass in any order, --sequence.shuffle.files).
@@ -71,6 +77,7 @@ export default defineConfig({
           setupFiles: ['test/helpers/file-end.ts'],
         },
       },
+      { extends: true, test: { name: 'seams', include: MODULE_MOCKS, isolate: true, setupFiles: ['test/helpers/file-end.ts'] } },
       // These share their workers and modules too: a fresh worker per file loaded the MCP SDK and
       // serve's modules again for each (measured on 12 files of test/mcp: 43.4 CPU-s isolated,
       // 25.0 shared). What a file starts is ended by its setup file's hooks (serves-end.ts), and a
