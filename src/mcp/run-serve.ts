@@ -139,15 +139,16 @@ export async function startHttpServe(given: ServeOptions & { http: true }, say: 
   }
 }
 
+/** What the process serve runs in hears of it: `warm` once its first tools/call is answered (stdio). */
+export interface ServeHooks {
+  warm?: () => void;
+}
+
 /**
  * `mcpkit serve`, shared by the oclif command and the fast path in bin/run.js. Exits the process
  * when the session ends (or on SIGINT/SIGTERM over HTTP), after closing every upstream, so no
  * child process outlives us.
  */
-/** What the process serve runs in hears of it: `warm` once its first tools/call is answered (stdio). */
-export interface ServeHooks {
-  warm?: () => void;
-}
 
 export async function runServe(options: ServeOptions, hooks: ServeHooks = {}): Promise<never> {
   let code = 0;
@@ -164,7 +165,7 @@ export async function runServe(options: ServeOptions, hooks: ServeHooks = {}): P
     } else {
       const core = await startCore(options, toStderr);
       try {
-        await serveOverStdio(options, core, undefined, hooks.warm);
+        await serveOverStdio(options, core, hooks);
       } finally {
         await core.close();
       }
@@ -190,15 +191,14 @@ export async function startStdioServe(
   logger?: Logger,
 ): Promise<{ runtime: Runtime; ended: Promise<void> }> {
   const core = await startCore(options, say, logger, say);
-  const ended = serveOverStdio(options, core, streams).finally(() => core.close());
+  const ended = serveOverStdio(options, core, { streams }).finally(() => core.close());
   return { runtime: core.runtime, ended };
 }
 
 async function serveOverStdio(
   options: ServeOptions,
   { runtime: served, observers }: ServeCore,
-  streams?: { input: Readable; output: Writable },
-  warm?: () => void,
+  { streams, warm }: ServeHooks & { streams?: { input: Readable; output: Writable } } = {},
 ): Promise<void> {
   // Its groups, exposure, audit log and limits come from the serve section: one that cannot be
   // read stops serve, rather than serving the defaults (every group). Its HTTP settings are not read here.

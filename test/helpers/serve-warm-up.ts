@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scriptHash } from '../../src/cli/code-cache-place.js';
 import { ROOT } from './root.js';
 import { BUNDLE_DIR } from './upstream-bundles.js';
 
@@ -16,7 +17,7 @@ import { BUNDLE_DIR } from './upstream-bundles.js';
  */
 export async function warmServeCache(): Promise<void> {
   const cli = join(ROOT, 'dist/cli');
-  const hash = /^\/\/ mcpkit-script ([0-9a-f]{16})\n/.exec(readFileSync(join(cli, 'serve-fast-path.script.cjs'), 'utf8').slice(0, 40))?.[1];
+  const hash = scriptHash(readFileSync(join(cli, 'serve-fast-path.script.cjs'), 'utf8').slice(0, 40).split('\n', 1)[0]!);
   if (!hash || readdirSync(cli).some((f) => f.startsWith(`serve-fast-path.${hash}.`) && f.endsWith('.v8cache'))) return;
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-warm-up-'));
   try {

@@ -3,8 +3,12 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, sta
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../../core/process-alive.js';
 
-/** Temp files live beside the target (same filesystem, so rename is atomic) and name their writer's pid. */
-function tempName(target: string): string {
+/**
+ * Temp files live beside the target (same filesystem, so rename is atomic) and name their writer's
+ * pid: removeOrphanTemps(target) clears those a killed writer left. The config lock names its
+ * scratch files so too (./lock.ts).
+ */
+export function tempName(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
@@ -21,21 +25,29 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Removes temp files left by writers that were killed (their pid is gone). */
-export function removeOrphanTemps(target: string): void {
-  const prefix = `.${basename(target)}.`;
+/**
+ * Removes temp files of these targets (files of one folder, read once) left by writers that were
+ * killed (their pid is gone).
+ */
+export function removeOrphanTemps(...targets: [string, ...string[]]): void {
+  const folder = dirname(targets[0]);
+  const prefixes = targets.map((target) => `.${basename(target)}.`);
   let entries: string[];
   try {
-    entries = readdirSync(dirname(target));
+    entries = readdirSync(folder);
   } catch {
     return;
   }
   for (const entry of entries) {
-    if (!entry.startsWith(prefix) || !entry.endsWith('.tmp')) continue;
-    const pid = Number(entry.slice(prefix.length).split('.', 1)[0]);
-    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) {
+    if (!entry.endsWith('.tmp')) continue;
+    // The writer's pid follows the target's name (`.c.yaml.lock.` is also the start of `.c.yaml.lock.break.`'s: no pid there).
+    const pid = prefixes
+      .filter((prefix) => entry.startsWith(prefix))
+      .map((prefix) => Number(entry.slice(prefix.length).split('.', 1)[0]))
+      .find((n) => Number.isInteger(n) && n > 0);
+    if (pid !== undefined && !processAlive(pid)) {
       try {
-        unlinkSync(join(dirname(target), entry));
+        unlinkSync(join(folder, entry));
       } catch {
         /* raced with another cleaner */
       }

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
 import { ToolError } from '../../core/errors.js';
 import { processAlive } from '../../core/process-alive.js';
-import { removeOrphanTemps } from './atomic-write.js';
+import { removeOrphanTemps, tempName } from './atomic-write.js';
 
 /**
  * A lock file beside the config, created whole (its owner written to a scratch file and linked
@@ -67,16 +66,21 @@ export function lockHeld(path: string, staleMs = 60_000): boolean {
 const newOwner = (token: string): LockOwner => ({ pid: process.pid, host: hostname(), token, time: Date.now() });
 
 /**
+ * How link() says a filesystem refuses it, the scratch file having just been written in the same
+ * folder: EPERM (FAT, some FUSE), ENOTSUP/EOPNOTSUPP/ENOSYS (network and FUSE filesystems), EACCES
+ * (Android's app sandbox refuses every hard link).
+ */
+const LINK_REFUSED = new Set(['EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
  * Creates `path` holding `owner`, or returns false if it exists. The owner is written to a scratch
  * file first and linked into place, so no one ever reads a lock without its owner (an empty lock
  * had to be given a grace period, and a holder stalled past it lost its lock). A filesystem that
  * refuses links gets the file created exclusively and written right after.
  */
-const LINK_REFUSED = new Set(['EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
-
 function createWhole(path: string, owner: LockOwner): boolean {
-  // Named as atomicWrite names its temp files, so one left by a killed process is cleared the same way.
-  const scratch = join(dirname(path), `.${basename(path)}.${process.pid}.${owner.token}.tmp`);
+  // A temp file of this process's: one a killed process left is cleared as atomicWrite's are.
+  const scratch = tempName(path);
   writeFileSync(scratch, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
   try {
     linkSync(scratch, path);
@@ -84,9 +88,6 @@ function createWhole(path: string, owner: LockOwner): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
-    // The scratch file was just written in this folder, so a refusal here is of the link itself:
-    // EPERM (FAT, some FUSE), ENOTSUP/EOPNOTSUPP/ENOSYS (network and FUSE filesystems), EACCES
-    // (Android's app sandbox refuses every hard link).
     if (!LINK_REFUSED.has(code ?? '')) throw error;
     return createExclusive(path, owner);
   } finally {
@@ -160,8 +161,8 @@ const guardOf = (path: string) => `${path}.break`;
 function clearDeadGuard(guard: string): void {
   const seen = readOwner(guard);
   if (!seen || !isStale(seen, 10_000, Date.now())) return;
-  // Named as a temp file of ours: one left by a killed clearer is removed by removeOrphanTemps(guard) at the next acquire.
-  const aside = join(dirname(guard), `.${basename(guard)}.${process.pid}.stale-${randomBytes(4).toString('hex')}.tmp`);
+  // A temp file of ours: one left by a killed clearer is removed by removeOrphanTemps(guard) at the next acquire.
+  const aside = tempName(guard);
   try {
     renameSync(guard, aside);
   } catch {
@@ -191,8 +192,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   let waitingOn: string | undefined;
   let since = Date.now();
   let delay = 2;
-  removeOrphanTemps(path);
-  removeOrphanTemps(guardOf(path));
+  removeOrphanTemps(path, guardOf(path));
   for (;;) {
     try {
       if (createWhole(path, newOwner(token))) return makeLock(path, token);

@@ -47,6 +47,13 @@ function metaValidatorOf(dialect: Dialect, equal: AjvModules['equal']): MetaVali
 }
 
 /**
+ * The options every engine compiles with; the meta validators were generated under the same
+ * (scripts/ajv-meta.mjs ENGINE_OPTIONS, held equal by test/unit/meta-validators-generated.test.ts),
+ * so a schema is judged valid under the options it is compiled with.
+ */
+export const ENGINE_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+
+/**
  * Compiles a JSON Schema with ajv in the dialect it declares; throws when its dialect's meta-schema
  * rejects it ("schema is invalid: ...", as ajv says it) or ajv cannot compile it. Each schema gets
  * an engine of its own: a schema's `$id`s and anchors are registered in the engine that compiles
@@ -54,13 +61,6 @@ function metaValidatorOf(dialect: Dialect, equal: AjvModules['equal']): MetaVali
  * `$ref` another's. An engine skips the meta-schema (checked above by the precompiled validator),
  * which is what made one expensive; a fresh one costs about what the compile costs.
  */
-/**
- * The options every engine compiles with; the meta validators were generated under the same
- * (scripts/ajv-meta.mjs ENGINE_OPTIONS, held equal by test/unit/meta-validators-generated.test.ts),
- * so a schema is judged valid under the options it is compiled with.
- */
-export const ENGINE_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
-
 export function compileJsonSchema(schema: object): ValidateFunction {
   modules ??= loadAjv();
   const dialect = dialectOf(schema);

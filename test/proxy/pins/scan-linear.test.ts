@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCAN_RULES } from '../../../src/proxy/pins/scan-rules.js';
+import { patternsOf } from '../../../src/proxy/pins/rule-patterns.js';
 import { scanTools, type ScanTool } from '../../../src/proxy/pins/scan.js';
 import { LinearRegExp } from '../../../src/core/linear-regexp.js';
 
@@ -21,13 +22,7 @@ const SIZE = 128 * 1024;
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
 
 /** The words every pattern of the rules begins or ends with, so each rule sees its own near-misses. */
-const vocabulary = [
-  ...new Set(
-    SCAN_RULES.flatMap((r) => [...(r.patterns ?? []), ...(r.masks ?? []).map((m) => m.pattern), ...(r.names ? [r.names] : [])]).flatMap(
-      (p) => p.source.match(/[a-z_]{3,}/gi) ?? [],
-    ),
-  ),
-];
+const vocabulary = [...new Set(SCAN_RULES.flatMap(patternsOf).flatMap((p) => p.source.match(/[a-z_]{3,}/gi) ?? []))];
 
 const WORST: Record<string, string> = {
   'a and newlines (the finding)': `a${'\n'.repeat(SIZE - 1)}`,
@@ -64,8 +59,7 @@ const BOUND_MS = 1500;
 describe('every rule of the scanner runs in linear time on 128 KB of its worst case', () => {
   it('every pattern and mask compiles on the linear engine (no lookaround, no backreferences)', () => {
     for (const rule of SCAN_RULES) {
-      for (const pattern of [...(rule.patterns ?? []), ...(rule.masks ?? []).map((m) => m.pattern), ...(rule.names ? [rule.names] : [])])
-        expect(() => new LinearRegExp(pattern), `${rule.id} ${pattern.source}`).not.toThrow();
+      for (const pattern of patternsOf(rule)) expect(() => new LinearRegExp(pattern), `${rule.id} ${pattern.source}`).not.toThrow();
     }
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { patternsOf } from '../../../src/proxy/pins/rule-patterns.js';
 import { SCAN_RULES, type ScanRule } from '../../../src/proxy/pins/scan-rules.js';
 import { scanTools, type ScanTool } from '../../../src/proxy/pins/scan.js';
 import { LinearRegExp } from '../../../src/core/linear-regexp.js';
@@ -23,8 +24,6 @@ function random(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-const patternsOf = (rule: ScanRule) => [...(rule.patterns ?? []), ...(rule.masks ?? []).map((m) => m.pattern), ...(rule.names ? [rule.names] : [])];
 
 /** Ways a literal is bent: each keeps or breaks a match, and the prefilter must agree with RE2 either way. */
 const MUTATIONS: ((s: string, next: () => number) => string)[] = [
