@@ -8,7 +8,11 @@ describe('ownName: the own files of a folder, and what is made beside them', () 
   it.each<[string, boolean]>([
     ['mcpkit.yaml', true],
     ['mcpkit.yaml.lock', true],
+    ['mcpkit.yaml.lock.break', true],
     ['.mcpkit.yaml.123.ab12cd34.tmp', true],
+    ['.mcpkit.yaml.lock.123.ab12cd34.tmp', true],
+    ['.mcpkit.yaml.lock.break.123.ab12cd34.tmp', true],
+    ['mcpkit.yaml.lock.old', false],
     ['audit.jsonl', true],
     ['audit.jsonl.3', true],
     ['audit.jsonl.old', false],

@@ -71,12 +71,13 @@ export function ownFiles(input: OwnFilesInput): OwnFiles {
 
 /**
  * Whether `name` in `folder` is one of mcpkit's own files, given the own file names of that
- * folder: the file itself, its edit lock (`NAME.lock`), a rotation (`NAME.3`), or a temp file of
- * an atomic write (`.NAME.PID.HEX.tmp`). Pure.
+ * folder: the file itself, its edit lock (`NAME.lock`) and that lock's guard (`NAME.lock.break`,
+ * held while a stale lock is broken: ./lock.ts), a rotation (`NAME.3`), or a temp file of an atomic
+ * write or of the lock (`.NAME.PID.HEX.tmp`, `.NAME.lock.PID.HEX.tmp`). Pure.
  */
 export function ownName(name: string, own: readonly string[]): boolean {
   for (const file of own) {
-    if (name === file || name === `${file}.lock`) return true;
+    if (name === file || name === `${file}.lock` || name === `${file}.lock.break`) return true;
     if (name.startsWith(`${file}.`) && /^\d+$/.test(name.slice(file.length + 1))) return true;
     if (name.startsWith(`.${file}.`) && name.endsWith('.tmp')) return true;
   }
