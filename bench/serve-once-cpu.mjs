@@ -6,7 +6,7 @@
 // With --first-slow each build's serve caches are removed first, and one session that waits 1.5 s
 // between initialize and tools/list runs before those measured, as a loaded machine's first serve
 // of a build (the suite's) does: the code cache V8 is then given is what that session leaves.
-// Usage: node bench/serve-once-cpu.mjs [runs=5] [--against DIR] [--first-slow]   (needs "npm run build" first)
+// Usage: node bench/serve-once-cpu.mjs [runs=5] [--against DIR] [--cpu-prof DIR] [--first-slow]   (needs "npm run build" first)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ import { join } from 'node:path';
 const argv = process.argv.slice(2);
 const against = argv.includes('--against') ? argv.splice(argv.indexOf('--against'), 2)[1] : undefined;
 const firstSlow = argv.includes('--first-slow') ? argv.splice(argv.indexOf('--first-slow'), 1).length > 0 : false;
+// --cpu-prof DIR: each measured serve writes a V8 CPU profile there (bench/profile-top.mjs reads them).
+const profDir = argv.includes('--cpu-prof') ? argv.splice(argv.indexOf('--cpu-prof'), 2)[1] : undefined;
 const runs = Number(argv[0] ?? 5);
 const root = new URL('..', import.meta.url).pathname;
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -30,11 +32,15 @@ async function once(bin, pause = 0) {
     const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg'), CPU_OUT: join(dir, 'cpu'), MCPKIT_LOG_LEVEL: 'error' };
     delete env.NODE_EXTRA_CA_CERTS; // adds ~90 ms to every node start here
     delete env.MCPKIT_CONFIG;
-    const child = spawn(process.execPath, ['--import', atExit, bin, 'serve', '--config', join(dir, 'cfg.yaml')], {
-      env,
-      cwd: dir,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), '--import', atExit, bin, 'serve', '--config', join(dir, 'cfg.yaml')],
+      {
+        env,
+        cwd: dir,
+        stdio: ['pipe', 'pipe', 'ignore'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const answered = (id) =>

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from './prom-client-parts.js';
 import { outcomeOf, type AuditedCall } from './auditor.js';
 import type { AuditEntry } from './audit-log.js';
 
