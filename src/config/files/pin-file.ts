@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { ToolError } from '../../core/errors.js';
 import { atomicWrite } from './atomic-write.js';
 import { acquireLock } from './lock.js';
+import { parsedPinText, writtenPinText } from './parsed-pin-text.js';
 
 /**
  * The lock file of approved tool definitions (tool pinning), beside the config: `mcpkit.yaml`
@@ -92,7 +93,7 @@ export function readPinsWithText(path: string): { pins: PinFile; text: string } 
 export function pinsFromText(text: string, path: string): PinFile {
   let data: unknown;
   try {
-    data = parse(text);
+    data = parsedPinText(text);
   } catch (error) {
     throw unreadable(path, (error as Error).message);
   }
@@ -132,6 +133,15 @@ function unreadable(path: string, why: string): ToolError {
 
 /** The file's text: sections, servers and items sorted by name, so the same pins always read the same. */
 export function pinsText(pins: PinFile): string {
+  return textOf(pinsBody(pins));
+}
+
+function textOf(body: object): string {
+  return `${HEADER}${stringify(body, { lineWidth: 0 })}`;
+}
+
+/** What the file's text is the YAML of. */
+function pinsBody(pins: PinFile): object {
   const sorted = (byServer: Record<string, Record<string, PinnedTool>>) =>
     Object.fromEntries(
       Object.keys(byServer)
@@ -156,7 +166,7 @@ export function pinsText(pins: PinFile): string {
     ...(sets.length ? { capability_sets: Object.fromEntries(sets) } : {}),
     ...(Object.keys(pins.approvals_dropped ?? {}).length ? { approvals_dropped: sortedKeys(pins.approvals_dropped!) } : {}),
   };
-  return `${HEADER}${stringify(body, { lineWidth: 0 })}`;
+  return body;
 }
 
 function sortedKeys<T>(record: Record<string, T>): Record<string, T> {
@@ -198,7 +208,11 @@ export async function updatePins(path: string, change: (pins: PinFile) => boolea
     const pins = readPins(path);
     if (!change(pins)) return pins;
     if (!lock.held()) throw new ToolError('CONFLICT', `Lost the lock on ${path} while writing; the pins were not changed.`, { hint: 'Run the command again.' });
-    atomicWrite(path, pinsText(pins), { mode: 0o644 });
+    const body = pinsBody(pins);
+    const text = textOf(body);
+    atomicWrite(path, text, { mode: 0o644 });
+    // The reads that follow (the reload this write sets off in every serve watching the file, this one's included) need not parse it again.
+    writtenPinText(text, body);
     return pins;
   } finally {
     lock.release();
