@@ -33,7 +33,7 @@ const toolsNamed = (prefix: string): Tool[] => [
 ];
 
 function keeperAt(lock: string) {
-  const entry = { command: 'node', args: ['server.js'] };
+  const entry: { added_by?: string; command: string } = { command: 'node' };
   return new PinKeeper(lock, createLogger('silent'), () => {}, {
     entryOf: (server) => (server === 'jobs' ? entry : undefined),
     lockAnswersListings: () => false,
