@@ -6,7 +6,7 @@
 // With --first-slow each build's serve caches are removed first, and one session that waits 1.5 s
 // between initialize and tools/list runs before those measured, as a loaded machine's first serve
 // of a build (the suite's) does: the code cache V8 is then given is what that session leaves.
-// Usage: node bench/serve-once-cpu.mjs [runs=5] [--against DIR] [--cpu-prof DIR] [--first-slow]   (needs "npm run build" first)
+// Usage: node bench/serve-once-cpu.mjs [runs=5] [--against DIR] [--cpu-prof DIR] [--stay MS] [--first-slow]   (needs "npm run build" first)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,10 @@ const argv = process.argv.slice(2);
 const against = argv.includes('--against') ? argv.splice(argv.indexOf('--against'), 2)[1] : undefined;
 const firstSlow = argv.includes('--first-slow') ? argv.splice(argv.indexOf('--first-slow'), 1).length > 0 : false;
 // --cpu-prof DIR: each measured serve writes a V8 CPU profile there (bench/profile-top.mjs reads them).
+// --stay MS: the client waits MS after the call before it closes stdin, as a test's longer session
+// does: the reload that serve's own write of the pins sets off (the config watcher sees the lock
+// file change, ~120 ms after the first listing) is then in the figure.
+const stay = argv.includes('--stay') ? Number(argv.splice(argv.indexOf('--stay'), 2)[1]) : 0;
 const profDir = argv.includes('--cpu-prof') ? argv.splice(argv.indexOf('--cpu-prof'), 2)[1] : undefined;
 const runs = Number(argv[0] ?? 5);
 const root = new URL('..', import.meta.url).pathname;
@@ -58,6 +62,7 @@ async function once(bin, pause = 0) {
     send({ id: 3, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'hi' } } });
     await answered(3);
     if (!out.includes('"text":"Echo: hi"')) throw new Error(`the call was not answered by server-everything's echo: ${out.slice(-300)}`);
+    if (stay) await new Promise((resolve) => setTimeout(resolve, stay));
     child.stdin.end();
     await new Promise((resolve) => child.once('exit', resolve));
     return Number(readFileSync(join(dir, 'cpu'), 'utf8'));
