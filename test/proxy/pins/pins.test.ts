@@ -215,6 +215,36 @@ describe('the lock file', () => {
   it('reads an empty file as no pins', () => {
     expect(pinsFromText('', 'f')).toEqual(emptyPins());
   });
+
+  it('a text read again gives the same pins, a copy of its own each time: what one reader changes reaches no other', () => {
+    const text = pinsText({ version: 1, servers: { alpha: pinsOf(tool('x')) } });
+    const first = pinsFromText(text, 'f');
+    first.servers.alpha!.x!.sha256 = 'changed';
+    first.servers.beta = pinsOf(tool('y'));
+    const again = pinsFromText(text, 'f');
+    expect(again).not.toBe(first);
+    expect(again).toEqual({ version: 1, servers: { alpha: pinsOf(tool('x')) } });
+    // A text that differs by one byte is its own.
+    expect(pinsFromText(`${text}\n`, 'f')).toEqual(again);
+    expect(text).toContain('description: x it');
+    expect(pinsFromText(text.replace('description: x it', 'description: x iu'), 'f').servers.alpha!.x!.definition.description).toBe('x iu');
+    expect(pinsFromText(text, 'f')).toEqual(again);
+  });
+
+  it.each([
+    ['not YAML', 'servers: [oops'],
+    ['no version', 'servers: {}'],
+  ])('a text that is %s is refused every time it is read, naming the file it came from', (_what, text) => {
+    expect(() => pinsFromText(text, '/a/mcpkit.lock.yaml')).toThrow('/a/mcpkit.lock.yaml');
+    expect(() => pinsFromText(text, '/b/mcpkit.lock.yaml')).toThrow('/b/mcpkit.lock.yaml');
+  });
+
+  it('texts read in turn, more than are kept, each give their own pins', () => {
+    const texts = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => pinsText({ version: 1, servers: { [name]: pinsOf(tool(name)) } }));
+    for (const round of [1, 2])
+      for (const [i, text] of texts.entries())
+        expect(Object.keys(pinsFromText(text, 'f').servers), `round ${round}`).toEqual([['a', 'b', 'c', 'd', 'e', 'f'][i]]);
+  });
 });
 
 describe('definitionDiff', () => {
