@@ -8,8 +8,16 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Entries built as scripts, each to dist/cli/NAME.script.cjs beside its ES module form. */
-export const SCRIPT_ENTRIES = ['src/cli/serve-fast-path.ts'];
+/**
+ * Entries built as scripts, each to dist/cli/NAME.script.cjs (beside the loader, and one folder
+ * below dist/ as every module of the split build, so `import.meta.url` finds package.json and
+ * build.json as from any of them): serve's fast path, and the daemon, which `daemon start` and
+ * `daemon: auto` start before a user's command is answered (src/daemon/server/entry.ts).
+ */
+export const SCRIPT_ENTRIES = [
+  { source: 'src/cli/serve-fast-path.ts', name: 'serve-fast-path' },
+  { source: 'src/daemon/server/daemon-main.ts', name: 'daemon-server' },
+];
 
 /** The first line of each script: the loader names the cache after this hash. */
 const PLACEHOLDER = `// mcpkit-script ${'0'.repeat(16)}`;
@@ -18,8 +26,7 @@ const PLACEHOLDER = `// mcpkit-script ${'0'.repeat(16)}`;
 export async function buildScripts(root, common, external) {
   // The loader on its own, not split: one module to load before the script (a shared chunk was a second).
   await build({ ...common, entryPoints: ['src/cli/cached-script.ts'], outfile: join(root, 'dist/cli/cached-script.js'), format: 'esm', sourcemap: 'linked' });
-  for (const entry of SCRIPT_ENTRIES) {
-    const name = entry.slice(entry.lastIndexOf('/') + 1).replace(/\.ts$/, '');
+  for (const { source: entry, name } of SCRIPT_ENTRIES) {
     const outfile = join(root, 'dist/cli', `${name}.script.cjs`);
     const built = await build({
       ...common,

@@ -28,6 +28,7 @@ const extraEntries = [
   'src/cli/complete-names-fast-path.ts',
   'src/cli/in-process.ts', // the conformance clients run their mcpkit commands in their own process
   'src/daemon/server/entry.ts', // what daemon start runs: the daemon without oclif (src/daemon/client/launch.ts)
+  'src/daemon/server/daemon-main.ts', // the daemon itself, which entry.ts loads when its script form cannot be
   'src/config/edit.ts',
   'src/registry/truncate.ts',
   'src/code/sandbox-worker.ts', // started as a worker thread (code/sandbox.ts)

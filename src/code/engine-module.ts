@@ -1,3 +1,4 @@
+import { processShared } from '../core/process-shared.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
@@ -6,10 +7,12 @@ import { createRequire } from 'node:module';
  * thread that compiles it itself pays for the compile, and for V8's optimising of its hot
  * functions, in every run. A compiled module crosses to a thread without being copied.
  */
-let compiled: Promise<WebAssembly.Module | undefined> | undefined;
+// Held for the process (core/process-shared.ts): the daemon's script and the split build's copy
+// (a `code run` the daemon runs through oclif) would each compile it.
+const compiled = processShared('quickjsModule', () => ({ module: undefined as Promise<WebAssembly.Module | undefined> | undefined }));
 
 export function engineModule(): Promise<WebAssembly.Module | undefined> {
-  compiled ??= (async () => {
+  compiled.module ??= (async () => {
     try {
       const file = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
       return await WebAssembly.compile(await readFile(file));
@@ -18,5 +21,5 @@ export function engineModule(): Promise<WebAssembly.Module | undefined> {
       return undefined;
     }
   })();
-  return compiled;
+  return compiled.module;
 }
