@@ -21,8 +21,7 @@ describe('the daemon runs from its script form', () => {
     const entry = join(pkg, 'bin/run.js');
     const { dir, mcpkit, here, status } = daemonTestbed(onTestFinished, EVERYTHING, { MCPKIT_DEBUG_CODE_CACHE: '1' });
     writeFileSync(join(dir, 'sum.js'), "return await tools.everything['get-sum']({ a: 2, b: 3 });\n");
-    const cacheLine = (log: string) =>
-      /mcpkit code cache: daemon-server (taken from|absent:|rejected:|not cached:|not cached) ?(\S*)/.exec(readFileSync(log, 'utf8'));
+    const cacheLine = (log: string) => /mcpkit code cache: daemon-server (taken from|absent:|rejected:|not cached:) (\S+)/.exec(readFileSync(log, 'utf8'));
 
     /** A daemon started from the copy; what its log said of the cache; then lines oclif runs in it, each one request. */
     const session = async () => {
