@@ -7,8 +7,7 @@ import { createRequire } from 'node:module';
  * thread that compiles it itself pays for the compile, and for V8's optimising of its hot
  * functions, in every run. A compiled module crosses to a thread without being copied.
  */
-// Held for the process (core/process-shared.ts): the daemon's script and the split build's copy
-// (a `code run` the daemon runs through oclif) would each compile it.
+// Held for the process, whichever copy of this module asks (core/process-shared.ts): two would each compile it.
 const compiled = processShared('quickjsModule', () => ({ module: undefined as Promise<WebAssembly.Module | undefined> | undefined }));
 
 export function engineModule(): Promise<WebAssembly.Module | undefined> {

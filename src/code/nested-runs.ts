@@ -47,9 +47,8 @@ export function nestedRunRefused(name?: string): ToolError {
   });
 }
 
-// One for the process (core/process-shared.ts): a script run by a copy of this module (the split
-// build's, in a line the daemon runs through oclif) reaches runCode of another (the daemon's
-// script) through the daemon's runtime; a store of each copy's own would let that run start.
+// One for the process, whichever copy of this module asks (core/process-shared.ts): a script one
+// copy runs could reach another copy's runCode, and a store of each copy's own would let that run start.
 const inScript = processShared('insideAScript', () => new AsyncLocalStorage<true>());
 
 /** Runs one inner call of a script: whatever it leads to knows it is inside a script. */

@@ -4,9 +4,8 @@ import { processShared } from './process-shared.js';
 
 type Write = (text: string) => void;
 
-// Each one for the process (core/process-shared.ts): a hook chain of the split build's copy
-// (a line the daemon runs through oclif) and the daemon's script route through the same stores,
-// and process.stderr.write is wrapped once, not once per copy.
+// Each one for the process, whichever copy of this module asks (core/process-shared.ts): every
+// hook chain routes through the same stores, and process.stderr.write is wrapped once, not once per copy.
 /** The stderr of the person a request is for, while the daemon works on it. */
 const caller = processShared('callerStderr', () => new AsyncLocalStorage<Write>());
 /** Set while a hook's own code runs: what it writes to stderr is the caller's to read. */

@@ -141,10 +141,9 @@ const TOOL_ERROR = Symbol.for('mcpkit.ToolError');
 
 export class ToolError extends Error {
   /**
-   * Known by a mark, not by the class that made it: the daemon runs from its script form and runs
-   * some lines through oclif, which loads the split ES build, a second copy of this class. An
-   * error of one copy caught by the other (a runtime's refusal reported by a command) must still
-   * be the ToolError it is, its code and hint kept, not an INTERNAL error.
+   * Known by a mark, not by the class that made it: a process can hold two copies of this class
+   * (./process-shared.ts says when). An error of one copy caught by the other (a runtime's refusal
+   * reported by a command) must still be the ToolError it is, its code and hint kept, not an INTERNAL error.
    */
   static override [Symbol.hasInstance](value: unknown): value is ToolError {
     return typeof value === 'object' && value !== null && (value as { [TOOL_ERROR]?: unknown })[TOOL_ERROR] === true;

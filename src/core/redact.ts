@@ -15,9 +15,8 @@ import { processShared } from './process-shared.js';
 const ANYWHERE_LENGTH = 8;
 
 /**
- * One for the process (./process-shared.ts): the daemon's script loads the config and registers
- * its secrets, and a line it runs through oclif prints its errors from the split build's copy of
- * this module, which would otherwise mask nothing. `ordered` is `known`, longest first.
+ * One for the process, whichever copy of this module asks (./process-shared.ts): a copy that
+ * prints what another's config registered would otherwise mask nothing. `ordered` is `known`, longest first.
  */
 const secrets = processShared('secrets', () => ({ known: new Set<string>(), short: new Set<string>(), ordered: [] as string[] }));
 

@@ -67,8 +67,8 @@ interface RunOptions {
 const HEAP_MB = 512;
 const MAX_WORKERS = Math.max(2, availableParallelism());
 
-// One bound for the process (core/process-shared.ts): the daemon's script and the split build's
-// copy (a line it runs through oclif) search in the same process, and would each start MAX_WORKERS.
+// One bound for the process, whichever copy of this module searches (core/process-shared.ts): two
+// would each start MAX_WORKERS.
 const workers = processShared('searchWorkers', () => ({ running: 0, waiting: [] as (() => void)[] }));
 
 export async function searchInWorker(job: Omit<SearchJob, 'kind'>, options: RunOptions): Promise<SearchOutcome> {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { daemonTestbed, EVERYTHING } from '../helpers/daemon-testbed.js';
@@ -9,15 +9,21 @@ import { waitFor } from '../helpers/upstreams.js';
  * `daemon start` runs the daemon from its script form with V8's code cache (src/daemon/server/entry.ts,
  * dist/cli/daemon-server.script.cjs), from a copy of the built package so that the cache it keeps
  * beside its code is this test's own. MCPKIT_DEBUG_CODE_CACHE=1 has the loader say in the daemon's
- * log (its stderr) what V8 did with the cache. The lines the daemon runs through oclif load the
- * split build, a second copy of the modules the script bundles: they must still see the daemon's
- * command scope (else each asks the daemon again, one more request), and its errors keep their codes.
+ * log (its stderr) what V8 did with the cache. The lines the daemon runs through oclif run from the
+ * script too: the copy has no oclif entry, and its split build's command files throw (a second copy of
+ * every module, whose command scope was not the daemon's: each such line asked the daemon again,
+ * one more request), and the daemon's errors keep their codes.
  */
 describe('the daemon runs from its script form', () => {
   it("with the code cache: the first daemon of a build writes it after a client's work, the next takes it; the lines it runs through oclif see its scope (one request each) and its errors keep their codes", async ({
     onTestFinished,
   }) => {
     const pkg = packageCopy();
+    rmSync(join(pkg, 'dist/cli/main.js'));
+    // oclif wants its commands folder there; a command file it loaded from it fails the line.
+    for (const file of readdirSync(join(pkg, 'dist/commands'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'))) {
+      writeFileSync(join(pkg, 'dist/commands', file), `throw new Error('the split build was loaded: ${file}');\n`);
+    }
     const entry = join(pkg, 'bin/run.js');
     const { dir, mcpkit, here, status } = daemonTestbed(onTestFinished, EVERYTHING, { MCPKIT_DEBUG_CODE_CACHE: '1' });
     writeFileSync(join(dir, 'sum.js'), "return await tools.everything['get-sum']({ a: 2, b: 3 });\n");
@@ -38,8 +44,7 @@ describe('the daemon runs from its script form', () => {
       expect(short, short.stderr).toMatchObject({ code: 0, stdout: 'Echo: short\n' });
       const ran = await mcpkit(['code', 'run', 'sum.js'], { entry });
       expect(ran, ran.stderr).toMatchObject({ code: 0, stdout: expect.stringContaining('5') });
-      // The daemon's runtime refuses (a ToolError of the script's copy), the split build's command
-      // reports it: its code and hint kept, not an INTERNAL error.
+      // The daemon's runtime refuses, the command reports: its code and hint kept, not an INTERNAL error.
       const missing = await mcpkit(['code', 'run', 'sum.js', '--view', 'nope'], { entry });
       expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Error \[NOT_FOUND\]: No view named "nope" in the config\.\nHint: /) });
       expect((await status()).status!.requests - before, 'one request per line, and the status request that read the count').toBe(4);

@@ -20,9 +20,9 @@ export interface CommandScope {
   daemon?: Runtime;
 }
 
-// One for the process (core/process-shared.ts): the daemon's script sets the scope of a client's
-// line and the split build's commands oclif runs read it; a copy of its own, the daemon's scope
-// unseen, was a line that asked the daemon again (daemon/client/use.ts).
+// One for the process, whichever copy of this module asks (core/process-shared.ts): the daemon sets
+// a client's scope and the commands oclif runs read it, and a copy of its own, the daemon's scope
+// unseen, was a line that asked the daemon again (daemon/client/use.ts `throughDaemon`).
 const scopes = processShared('commandScopes', () => new AsyncLocalStorage<CommandScope>());
 
 /** This process's own scope: its streams, environment and folder. */

@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCommandLine } from '../../cli/command-line.js';
 import { inScope } from '../../cli/terminal/command-scope.js';
-import { importModule } from '../../core/import-module.js';
 import { packageRoot } from '../../core/version.js';
 import { daemonRunsLine, type ColorLevel } from '../client/protocol.js';
 
@@ -32,11 +31,10 @@ export async function runRemoteCommand(
     if (await runCommandLine(argv, { ...options, runtimeFor, takes: (tool) => tool.warm === true })) return true;
     if (!daemonRunsLine(argv) || runtimeFor(configNamed(argv, cwd)) === undefined) return false;
     try {
-      // The split build's oclif entry, by its file, whatever copy runs this (the daemon's script
-      // bundles its own modules): oclif loads the commands from the split build, so they and the
-      // oclif that runs them are one copy, and only what core/process-shared.ts shares crosses.
-      const main = (await importModule(pathToFileURL(join(packageRoot(), 'dist', 'cli', 'main.js')).href)) as typeof import('../../cli/main.js');
-      const code = await main.runHere(pathToFileURL(join(packageRoot(), 'bin', 'run.js')).href, [...argv]);
+      // In the daemon's script, oclif and the commands it loads are the script's own modules
+      // (scripts/build-scripts.mjs bundledModulesPlugin): one copy of each module in the process.
+      const { runHere } = await import('../../cli/main.js');
+      const code = await runHere(pathToFileURL(join(packageRoot(), 'bin', 'run.js')).href, [...argv]);
       if (code !== undefined) io.exitCode(code);
       return true;
     } catch {

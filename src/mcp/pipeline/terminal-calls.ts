@@ -50,8 +50,7 @@ export interface TerminalPort {
 type Progress = NonNullable<TerminalCall['progress']>;
 /** Where the command runs, when that is not the runtime's own place (the daemon works for it). */
 type Caller = Pick<CallScope, 'cwd' | 'env'>;
-// One count for the process (core/process-shared.ts): the daemon's script and the split build's
-// copy (a `code run` it runs through oclif) both number the terminal's calls, and an id must not repeat.
+// One count for the process, whichever copy of this module numbers (core/process-shared.ts): an id must not repeat.
 const requests = processShared('terminalRequests', () => ({ count: 0 }));
 
 /**

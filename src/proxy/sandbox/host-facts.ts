@@ -38,8 +38,7 @@ function bwrapProblem(bwrap: string): string | undefined {
   return undefined;
 }
 
-// Probed once for the process (core/process-shared.ts), whichever copy of this module asks (the
-// daemon's script, or the split build's in a line it runs through oclif): each probe spawns bubblewrap.
+// Probed once for the process, whichever copy of this module asks (core/process-shared.ts): each probe spawns bubblewrap.
 const probed = processShared('hostFacts', () => new Map<string, HostFacts>());
 
 /**
