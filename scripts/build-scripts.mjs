@@ -8,18 +8,29 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Entries built as scripts, each to dist/cli/NAME.script.cjs beside its ES module form. */
-export const SCRIPT_ENTRIES = ['src/cli/serve-fast-path.ts'];
+/**
+ * Entries built as scripts, each to dist/cli/NAME.script.cjs (beside the loader, and one folder
+ * below dist/ as every module of the split build, so `import.meta.url` finds package.json and
+ * build.json as from any of them): serve's fast path, and the daemon, which `daemon start` and
+ * `daemon: auto` start before a user's command is answered (src/daemon/server/entry.ts).
+ */
+export const SCRIPT_ENTRIES = [
+  { source: 'src/cli/serve-fast-path.ts', name: 'serve-fast-path' },
+  { source: 'src/daemon/server/daemon-main.ts', name: 'daemon-server' },
+];
 
 /** The first line of each script: the loader names the cache after this hash. */
 const PLACEHOLDER = `// mcpkit-script ${'0'.repeat(16)}`;
 
-/** Builds each script and their loader; `common` and `external` are the split build's. */
-export async function buildScripts(root, common, external) {
+/**
+ * Builds each script and their loader; `common` and `external` are the split build's, `oclifPlugin`
+ * its patches of @oclif/core (with oclif's imports of dist/ files taken from the script), and
+ * `commandFiles` the sources of oclif's commands.
+ */
+export async function buildScripts(root, common, external, { oclifPlugin, commandFiles }) {
   // The loader on its own, not split: one module to load before the script (a shared chunk was a second).
   await build({ ...common, entryPoints: ['src/cli/cached-script.ts'], outfile: join(root, 'dist/cli/cached-script.js'), format: 'esm', sourcemap: 'linked' });
-  for (const entry of SCRIPT_ENTRIES) {
-    const name = entry.slice(entry.lastIndexOf('/') + 1).replace(/\.ts$/, '');
+  for (const { source: entry, name } of SCRIPT_ENTRIES) {
     const outfile = join(root, 'dist/cli', `${name}.script.cjs`);
     const built = await build({
       ...common,
@@ -31,8 +42,9 @@ export async function buildScripts(root, common, external) {
       supported: { 'dynamic-import': false },
       // Found at run time beside the script's place: dist/cli, as the split build's entries are.
       define: { 'import.meta.url': '__mcpkitModuleUrl' },
-      external,
-      plugins: [importModulePlugin],
+      // oclif finds its own folder with require.resolve (build.mjs oclifDirnamePlugin): at run time, from the script's.
+      external: [...external, '@oclif/core/package.json'],
+      plugins: [importModulePlugin, bundledModulesPlugin(root, commandFiles), oclifPlugin],
       banner: { js: PLACEHOLDER },
       sourcemap: 'linked',
       metafile: true,
@@ -46,6 +58,37 @@ export async function buildScripts(root, common, external) {
     const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
     writeFileSync(outfile, `// mcpkit-script ${hash}${text.slice(PLACEHOLDER.length)}`);
   }
+}
+
+/**
+ * The modules oclif loads by their file (package.json's commands and hooks), bundled into the
+ * script that runs oclif (the daemon's: the lines it runs through oclif, remote-command.ts): its
+ * oclif imports them from here (oclifDirnamePlugin's `withBundledImports` in build.mjs), each
+ * evaluated on its first use, so that the script holds the only copy of every module the daemon
+ * runs. A file of dist/ the script does not hold fails, as a missing file would; any other
+ * (oclif's plugins in node_modules) is the loader's real import().
+ */
+function bundledModulesPlugin(root, commandFiles) {
+  const hooks = ['src/cli/not-found.ts', 'src/cli/completion-hook.ts'];
+  const rows = [...commandFiles, ...hooks].map((source) => {
+    const built = source.replace(/^src\//, '').replace(/\.ts$/, '.js');
+    return `  ${JSON.stringify(built)}: () => import(${JSON.stringify(join(root, source))}),`;
+  });
+  const contents = `const modules = {\n${rows.join('\n')}\n};
+const dist = new URL('../', __mcpkitModuleUrl).href;
+export function importFile(url) {
+  if (!url.startsWith(dist)) return __mcpkitImport(url);
+  const load = modules[url.slice(dist.length)];
+  return load ? load() : Promise.reject(Object.assign(new Error(\`Cannot find module \${url}: not in the script\`), { code: 'MODULE_NOT_FOUND' }));
+}
+`;
+  return {
+    name: 'bundled-modules',
+    setup(b) {
+      b.onResolve({ filter: /^mcpkit:bundled-modules$/ }, () => ({ path: 'bundled-modules', namespace: 'mcpkit' }));
+      b.onLoad({ filter: /.*/, namespace: 'mcpkit' }, () => ({ contents, loader: 'js', resolveDir: root }));
+    },
+  };
 }
 
 /** src/core/import-module.ts, as the script sees it: the loader's import() (src/cli/cached-script.ts). */

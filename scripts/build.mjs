@@ -28,6 +28,7 @@ const extraEntries = [
   'src/cli/complete-names-fast-path.ts',
   'src/cli/in-process.ts', // the conformance clients run their mcpkit commands in their own process
   'src/daemon/server/entry.ts', // what daemon start runs: the daemon without oclif (src/daemon/client/launch.ts)
+  'src/daemon/server/daemon-main.ts', // the daemon itself, which entry.ts loads when its script form cannot be
   'src/config/edit.ts',
   'src/registry/truncate.ts',
   'src/code/sandbox-worker.ts', // started as a worker thread (code/sandbox.ts)
@@ -89,7 +90,7 @@ await buildCommonJs('src/cli/daemon-control-fast-path.ts', 'dist/cli/daemon-cont
 // each compiled again in each worker, which cost a cold search's worker ~0.3 s before its first file.
 await buildCommonJs('src/retrieve/search-worker.ts', 'dist/retrieve/search-worker.cjs', { sourcemap: 'linked' });
 
-await buildScripts(root, common, external);
+await buildScripts(root, common, external, { oclifPlugin: oclifDirnamePlugin({ bundledImports: true }), commandFiles });
 
 // What this build is: a daemon (mcpkit daemon) built from other code is never used by this one.
 const hash = createHash('sha256');
@@ -139,7 +140,7 @@ function buildCommonJs(entry, outfile, extra = {}) {
  * oclif reads its own package.json via `__dirname`, which has no meaning inside an ESM bundle.
  * Point it at the installed @oclif/core (a runtime dependency, so it is always there).
  */
-function oclifDirnamePlugin() {
+function oclifDirnamePlugin({ bundledImports = false } = {}) {
   return {
     name: 'oclif-dirname',
     setup(b) {
@@ -153,7 +154,7 @@ function oclifDirnamePlugin() {
             : rel === 'lib/config/plugin-loader.js'
               ? withLiteralPluginNames(read)
               : read;
-        const text = withLazyRequires(rel, patched);
+        const text = withLazyRequires(rel, bundledImports && rel === 'lib/module-loader.js' ? withBundledImports(patched) : patched);
         if (!/__dirname|__filename/.test(text)) return text === read ? undefined : { contents: text, loader: 'js' };
         const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
         const prelude =
@@ -164,6 +165,19 @@ function oclifDirnamePlugin() {
       });
     },
   };
+}
+
+/**
+ * In a script (scripts/build-scripts.mjs), oclif's import() of a command or hook file of dist/
+ * takes the module bundled in the script (`mcpkit:bundled-modules`), and any other (a plugin's) is
+ * the loader's real import(): a script has no import() of its own, and a command imported from
+ * the split build would be a second copy of every module the script holds.
+ */
+function withBundledImports(text) {
+  const call = 'import((0, node_url_1.pathToFileURL)(filePath).href)';
+  const count = text.split(call).length - 1;
+  if (count !== 3) throw new Error(`@oclif/core's module-loader.js has ${count} imports of a file, not the 3 the script's build replaces`);
+  return text.replaceAll(call, "require('mcpkit:bundled-modules').importFile((0, node_url_1.pathToFileURL)(filePath).href)");
 }
 
 /** The Node range the bundled @oclif/core asks for (its check is built in: oclif-engine-check.mjs). */

@@ -1,7 +1,8 @@
+import { processShared } from '../core/process-shared.js';
 import type { Logger } from '../core/logger.js';
 
 /** The edit locks this process has warned of: each once, however often the config is read while it is held. */
-const warned = new Set<string>();
+const warned = processShared('heldEditLocksWarned', () => new Set<string>()); // the process's, whichever copy warns (core/process-shared.ts)
 
 /**
  * Warns, once per process and lock path, that the config was read while its edit lock was held

@@ -45,7 +45,8 @@ export interface LoadedEntry {
 
 /**
  * Loads an entry of dist/cli from its script form (`NAME.script.cjs`, written by
- * scripts/build-scripts.mjs) with V8's code cache; as the ES module `NAME.js` when the cache is
+ * scripts/build-scripts.mjs) with V8's code cache; as its ES module (`module`, from dist/cli:
+ * `NAME.js` unless its source is elsewhere, as the daemon's is) when the cache is
  * turned off, source maps are on or the script cannot be read. Node 20 caches no ES module, and
  * compiling serve's modules was 13-16% of its start, more with the functions a start compiles as
  * it runs them; a cache made after start-up holds those too. The script is the entry bundled as
@@ -65,14 +66,14 @@ export interface LoadedEntry {
  * cache the script compiles as any script does. `MCPKIT_DEBUG_CODE_CACHE=1` says on stderr what
  * happened (never stdout: serve speaks MCP there).
  */
-export async function loadEntry(entry: string): Promise<LoadedEntry> {
+export async function loadEntry(entry: string, module = `./${entry}.js`): Promise<LoadedEntry> {
   const body = fileURLToPath(new URL(`./${entry}.script.cjs`, import.meta.url));
   // A person debugging gets the modules their source maps are for (Node maps no vm script's stack).
   const off = process.env.MCPKIT_CODE_CACHE === 'off' ? 'MCPKIT_CODE_CACHE=off' : sourceMapsOn() ? 'source maps are on' : undefined;
   const read = off === undefined ? readScript(body) : { why: off };
   if ('text' in read) return runCachedScript(entry, body, read);
   say(`${entry} not cached: ${read.why}; running its ES module`);
-  const exports = (await import(new URL(`./${entry}.js`, import.meta.url).href)) as Record<string, unknown>;
+  const exports = (await import(new URL(module, import.meta.url).href)) as Record<string, unknown>;
   return { exports, keep: () => {}, warm: () => {} };
 }
 

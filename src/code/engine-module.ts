@@ -1,3 +1,4 @@
+import { processShared } from '../core/process-shared.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
@@ -6,10 +7,11 @@ import { createRequire } from 'node:module';
  * thread that compiles it itself pays for the compile, and for V8's optimising of its hot
  * functions, in every run. A compiled module crosses to a thread without being copied.
  */
-let compiled: Promise<WebAssembly.Module | undefined> | undefined;
+// Held for the process, whichever copy of this module asks (core/process-shared.ts): two would each compile it.
+const compiled = processShared('quickjsModule', () => ({ module: undefined as Promise<WebAssembly.Module | undefined> | undefined }));
 
 export function engineModule(): Promise<WebAssembly.Module | undefined> {
-  compiled ??= (async () => {
+  compiled.module ??= (async () => {
     try {
       const file = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
       return await WebAssembly.compile(await readFile(file));
@@ -18,5 +20,5 @@ export function engineModule(): Promise<WebAssembly.Module | undefined> {
       return undefined;
     }
   })();
-  return compiled;
+  return compiled.module;
 }

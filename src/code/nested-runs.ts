@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ToolError } from '../core/errors.js';
+import { processShared } from '../core/process-shared.js';
 
 /**
  * A script cannot start a run. Each run has its own max_calls and max_parallel, so a run that
@@ -46,7 +47,9 @@ export function nestedRunRefused(name?: string): ToolError {
   });
 }
 
-const inScript = new AsyncLocalStorage<true>();
+// One for the process, whichever copy of this module asks (core/process-shared.ts): a script one
+// copy runs could reach another copy's runCode, and a store of each copy's own would let that run start.
+const inScript = processShared('insideAScript', () => new AsyncLocalStorage<true>());
 
 /** Runs one inner call of a script: whatever it leads to knows it is inside a script. */
 export function asScriptCall<T>(call: () => T): T {

@@ -1,13 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { format } from 'node:util';
+import { processShared } from './process-shared.js';
 
 type Write = (text: string) => void;
 
+// Each one for the process, whichever copy of this module asks (core/process-shared.ts): every
+// hook chain routes through the same stores, and process.stderr.write is wrapped once, not once per copy.
 /** The stderr of the person a request is for, while the daemon works on it. */
-const caller = new AsyncLocalStorage<Write>();
+const caller = processShared('callerStderr', () => new AsyncLocalStorage<Write>());
 /** Set while a hook's own code runs: what it writes to stderr is the caller's to read. */
-const inHook = new AsyncLocalStorage<Write>();
-let routed = false;
+const inHook = processShared('hookStderr', () => new AsyncLocalStorage<Write>());
+/** Whether process.stderr and console are routed. */
+const routing = processShared('stderrRouted', () => ({ routed: false }));
 
 /**
  * A hook's stderr reaches the terminal that made the call: in the daemon, whose own stderr is its
@@ -16,8 +20,8 @@ let routed = false;
  * process-wide change to `process.stderr.write`, made once, by the daemon only.
  */
 export function routeHookStderrToCallers(): void {
-  if (routed) return;
-  routed = true;
+  if (routing.routed) return;
+  routing.routed = true;
   const original = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const write = inHook.getStore();

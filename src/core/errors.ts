@@ -136,7 +136,19 @@ export interface ErrorObject {
   hint?: string;
 }
 
+/** What marks a ToolError of any copy of this module (see ToolError's `Symbol.hasInstance`). */
+const TOOL_ERROR = Symbol.for('mcpkit.ToolError');
+
 export class ToolError extends Error {
+  /**
+   * Known by a mark, not by the class that made it: a process can hold two copies of this class
+   * (./process-shared.ts says when). An error of one copy caught by the other (a runtime's refusal
+   * reported by a command) must still be the ToolError it is, its code and hint kept, not an INTERNAL error.
+   */
+  static override [Symbol.hasInstance](value: unknown): value is ToolError {
+    return typeof value === 'object' && value !== null && (value as { [TOOL_ERROR]?: unknown })[TOOL_ERROR] === true;
+  }
+
   readonly code: ErrorCode;
   readonly details?: Record<string, unknown>;
   readonly hint?: string;
@@ -153,6 +165,7 @@ export class ToolError extends Error {
     return errorObject(this);
   }
 }
+Object.defineProperty(ToolError.prototype, TOOL_ERROR, { value: true });
 
 export function isToolError(value: unknown): value is ToolError {
   return value instanceof ToolError;

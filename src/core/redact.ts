@@ -1,3 +1,5 @@
+import { processShared } from './process-shared.js';
+
 /**
  * Secrets that must never be shown: values that came from `${VAR}` in the config, values under
  * secret-looking keys, passwords in URLs. The config loader registers them; every path that
@@ -11,9 +13,12 @@
  * example password of docs/guide/arango.md is "mcpkit"), and masking it everywhere turned every hint into "****".
  */
 const ANYWHERE_LENGTH = 8;
-const known = new Set<string>();
-let ordered: string[] = [];
-const short = new Set<string>();
+
+/**
+ * One for the process, whichever copy of this module asks (./process-shared.ts): a copy that
+ * prints what another's config registered would otherwise mask nothing. `ordered` is `known`, longest first.
+ */
+const secrets = processShared('secrets', () => ({ known: new Set<string>(), short: new Set<string>(), ordered: [] as string[] }));
 
 /**
  * Where a value is a secret whatever its length: a URL's password (//user:PASS@), an HTTP
@@ -38,14 +43,14 @@ export function addSecrets(values: Iterable<string>): void {
           .filter((l) => l.length >= ANYWHERE_LENGTH)
       : [];
     for (const form of [value, ...encodedForms(value), ...lines]) {
-      if (form.length >= ANYWHERE_LENGTH && !known.has(form)) {
-        known.add(form);
+      if (form.length >= ANYWHERE_LENGTH && !secrets.known.has(form)) {
+        secrets.known.add(form);
         added = true;
-      } else if (form.length > 0 && form.length < ANYWHERE_LENGTH) short.add(form);
+      } else if (form.length > 0 && form.length < ANYWHERE_LENGTH) secrets.short.add(form);
     }
   }
   // Longest first, so a secret that contains another is hidden whole.
-  if (added) ordered = [...known].sort((a, b) => b.length - a.length);
+  if (added) secrets.ordered = [...secrets.known].sort((a, b) => b.length - a.length);
 }
 
 /**
@@ -70,6 +75,7 @@ function encodedForms(value: string): string[] {
 }
 
 export function redact(text: string): string {
+  const { ordered, short } = secrets;
   let out = text;
   for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   if (short.size > 0) {
@@ -86,7 +92,7 @@ export function redact(text: string): string {
 
 /** `redact` over every string in a JSON-like value. */
 export function redactDeep<T>(value: T): T {
-  if (ordered.length === 0 && short.size === 0) return value;
+  if (secrets.ordered.length === 0 && secrets.short.size === 0) return value;
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) return value.map(redactDeep) as T;
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)])) as T;

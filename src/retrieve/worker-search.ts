@@ -1,3 +1,4 @@
+import { processShared } from '../core/process-shared.js';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -66,8 +67,9 @@ interface RunOptions {
 const HEAP_MB = 512;
 const MAX_WORKERS = Math.max(2, availableParallelism());
 
-let running = 0;
-const waiting: (() => void)[] = [];
+// One bound for the process, whichever copy of this module searches (core/process-shared.ts): two
+// would each start MAX_WORKERS.
+const workers = processShared('searchWorkers', () => ({ running: 0, waiting: [] as (() => void)[] }));
 
 export async function searchInWorker(job: Omit<SearchJob, 'kind'>, options: RunOptions): Promise<SearchOutcome> {
   return (await inWorker({ kind: 'search', ...job }, 'The search', options)) as SearchOutcome;
@@ -80,8 +82,8 @@ export async function globInWorker(job: Omit<GlobJob, 'kind'>, options: RunOptio
 
 async function inWorker(job: WorkerJob, what: string, options: RunOptions): Promise<SearchOutcome | string[]> {
   const deadline = Date.now() + options.timeoutMs;
-  if (running >= MAX_WORKERS) {
-    const turn = new Promise<void>((resolve) => waiting.push(resolve));
+  if (workers.running >= MAX_WORKERS) {
+    const turn = new Promise<void>((resolve) => workers.waiting.push(resolve));
     const left = deadline - Date.now();
     const late = Number.isFinite(left) ? new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), left).unref()) : undefined;
     if ((await Promise.race([turn, ...(late ? [late] : [])])) === 'late') {
@@ -89,7 +91,7 @@ async function inWorker(job: WorkerJob, what: string, options: RunOptions): Prom
       void turn.then(release);
       throw overBudget(options.timeoutMs, what);
     }
-  } else running++;
+  } else workers.running++;
   try {
     return await run(job, deadline, what, options);
   } finally {
@@ -98,9 +100,9 @@ async function inWorker(job: WorkerJob, what: string, options: RunOptions): Prom
 }
 
 function release(): void {
-  const next = waiting.shift();
+  const next = workers.waiting.shift();
   if (next) next();
-  else running--;
+  else workers.running--;
 }
 
 function run(job: WorkerJob, deadline: number, what: string, options: RunOptions): Promise<SearchOutcome | string[]> {

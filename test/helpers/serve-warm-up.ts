@@ -1,10 +1,13 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scriptHash } from '../../src/cli/code-cache-place.js';
 import { ROOT } from './root.js';
 import { BUNDLE_DIR } from './upstream-bundles.js';
+
+const run = promisify(execFile);
 
 /**
  * One stdio session of the built `mcpkit serve` (initialize, tools/list, a call of
@@ -29,6 +32,41 @@ export async function warmServeCache(): Promise<void> {
     delete env.MCPKIT_CONFIG;
     await session([join(ROOT, 'bin/run.js'), 'serve', '--config', config], dir, env, { name: 'everything__echo', arguments: { message: 'warm' } });
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The same for the daemon's script (src/daemon/server/entry.ts), which the suite's daemons start
+ * from some 20 times: a daemon with server-everything that answers a `call` (its upstream started,
+ * the call's path) and `tools` (a line oclif runs, from the script too), then stops, its cache made
+ * by then. Left to the suite, a daemon that was started and stopped without work (the idle and
+ * control tests) could make a thin one that every later daemon of the build kept. Stopped in the
+ * end whatever happened, so no daemon outlives the warm-up.
+ */
+export async function warmDaemonCache(): Promise<void> {
+  const cli = join(ROOT, 'dist/cli');
+  const hash = scriptHash(readFileSync(join(cli, 'daemon-server.script.cjs'), 'utf8').slice(0, 40).split('\n', 1)[0]!);
+  if (!hash || readdirSync(cli).some((f) => f.startsWith(`daemon-server.${hash}.`) && f.endsWith('.v8cache'))) return;
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-warm-up-'));
+  const everything = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+  const config = join(dir, 'mcpkit.yaml');
+  writeFileSync(config, `mcp_servers:\n  everything:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(everything)}, stdio]\n`);
+  mkdirSync(join(dir, 'run'), { mode: 0o700 });
+  // The environment the test files' daemons get (helpers/cli.ts cleanEnv): the cache is keyed by NODE_OPTIONS.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_RUNTIME_DIR: join(dir, 'run'),
+    XDG_CONFIG_HOME: join(dir, 'xdg'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    MCPKIT_CONFIG: config,
+    NO_COLOR: '1',
+  };
+  const line = (args: string[]) => run(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: dir, env, timeout: 120_000 }).catch(() => undefined);
+  try {
+    if (await line(['daemon', 'start'])) for (const args of [['call', 'echo', 'message=warm'], ['tools']]) await line(args);
+  } finally {
+    await line(['daemon', 'stop']);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Runtime } from '../../app/runtime.js';
+import { processShared } from '../../core/process-shared.js';
 import { processIo, type CliIo } from './cli-io.js';
 
 /**
@@ -19,7 +20,10 @@ export interface CommandScope {
   daemon?: Runtime;
 }
 
-const scopes = new AsyncLocalStorage<CommandScope>();
+// One for the process, whichever copy of this module asks (core/process-shared.ts): the daemon sets
+// a client's scope and the commands oclif runs read it, and a copy of its own, the daemon's scope
+// unseen, was a line that asked the daemon again (daemon/client/use.ts `throughDaemon`).
+const scopes = processShared('commandScopes', () => new AsyncLocalStorage<CommandScope>());
 
 /** This process's own scope: its streams, environment and folder. */
 export function processScope(): CommandScope {

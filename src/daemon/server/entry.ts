@@ -1,25 +1,13 @@
-import { errorObject } from '../../core/errors.js';
-import { version } from '../../core/version.js';
-import { runDaemon } from './server.js';
+import type { loadEntry as LoadEntry } from '../../cli/cached-script.js';
 
 /**
- * What `daemon start` (and `daemon: auto`) starts: `mcpkit daemon run --config <absolute path>`
- * without oclif. The line is always the one launch.ts writes, so there is nothing to parse that
- * oclif would parse better; loading oclif, its plugins and the command table was a tenth of a
- * short-lived daemon's CPU, paid by every user's first command. `mcpkit daemon run` (oclif) stays
- * for a person running it in the foreground.
+ * What `daemon start` (and `daemon: auto`) runs: `node dist/daemon/server/entry.js --config <path>`
+ * (launch.ts). It starts the daemon (./daemon-main.ts) from its script form with V8's code cache,
+ * as bin/run.js starts serve's fast path: Node 20 caches no ES module, and compiling the daemon's
+ * modules was most of a bare daemon's start. The loader is the one bin/run.js loads, by its URL (built
+ * on its own, not into this file); without a script it runs the ES module. The script holds oclif
+ * and its commands too, for the lines the daemon runs through oclif: one copy of each module.
  */
-const at = process.argv.indexOf('--config');
-const configPath = at > 0 ? process.argv[at + 1] : undefined;
-if (!configPath) {
-  process.stderr.write('Error [INVALID_INPUT]: the daemon entry takes --config <path>.\nHint: Run "mcpkit daemon run --config <path>" instead.\n');
-  process.exit(2);
-}
-try {
-  await runDaemon({ configPath, version: version() });
-} catch (error) {
-  // runDaemon reports what fails once it runs; this is what fails before (a config that cannot be located).
-  const e = errorObject(error);
-  process.stderr.write(`Error [${e.code}]: ${e.message}${e.hint ? `\nHint: ${e.hint}` : ''}\n`);
-  process.exit(1);
-}
+const { loadEntry } = (await import(new URL('../../cli/cached-script.js', import.meta.url).href)) as { loadEntry: typeof LoadEntry };
+const { exports, keep, warm } = await loadEntry('daemon-server', '../daemon/server/daemon-main.js');
+await (exports.runDaemonEntry as (argv: readonly string[], cache: { keep(): void; warm(): void }) => Promise<void>)(process.argv.slice(2), { keep, warm });

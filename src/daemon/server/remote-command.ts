@@ -31,6 +31,8 @@ export async function runRemoteCommand(
     if (await runCommandLine(argv, { ...options, runtimeFor, takes: (tool) => tool.warm === true })) return true;
     if (!daemonRunsLine(argv) || runtimeFor(configNamed(argv, cwd)) === undefined) return false;
     try {
+      // In the daemon's script, oclif and the commands it loads are the script's own modules
+      // (scripts/build-scripts.mjs bundledModulesPlugin): one copy of each module in the process.
       const { runHere } = await import('../../cli/main.js');
       const code = await runHere(pathToFileURL(join(packageRoot(), 'bin', 'run.js')).href, [...argv]);
       if (code !== undefined) io.exitCode(code);

@@ -50,13 +50,19 @@ interface RequestScope {
   waiting: (message: string, kind?: WaitKind) => void;
 }
 
+/** What keeps the code cache of the daemon's script (cli/cached-script.ts): `keep` once it listens, `warm` once it did a client's work. */
+export interface CodeCacheKeeper {
+  keep(): void;
+  warm(): void;
+}
+
 /**
  * `mcpkit daemon run`: the runtime `serve` runs (long-lived, following its config), answering the
  * terminal commands of one config on a Unix socket of its user's own, until it has been idle for
  * `daemon.idle_minutes` or is stopped. Every request runs the same code the command would have
  * run itself; what it says while waiting goes back to that command alone.
  */
-export async function runDaemon(options: { configPath: string; version: string; env?: NodeJS.ProcessEnv }): Promise<never> {
+export async function runDaemon(options: { configPath: string; version: string; env?: NodeJS.ProcessEnv; cache?: CodeCacheKeeper }): Promise<never> {
   const env = options.env ?? process.env;
   const place = daemonPlace(options.configPath, env);
   const say = (line: string) => void process.stderr.write(`${new Date().toISOString()} mcpkit daemon: ${redact(line)}\n`);
@@ -79,8 +85,9 @@ export async function runDaemon(options: { configPath: string; version: string; 
     await refuseSecondDaemon(place);
     await runtime.config(); // a config that does not load stops the daemon at start, as it stops serve
     stopFollowing = followConfig(runtime, async () => DEFAULT_POLICY);
-    const daemon = new Daemon(runtime, place, requestScope);
+    const daemon = new Daemon(runtime, place, requestScope, options.cache?.warm);
     server = await daemon.listen();
+    options.cache?.keep();
     say(`answering the commands of ${place.config} on ${place.socket} (pid ${process.pid})`);
     void warmRoots(runtime, say);
     const reason = await daemon.ended;
@@ -112,6 +119,8 @@ class Daemon {
     private readonly runtime: Runtime,
     private readonly place: DaemonPlace,
     private readonly scope: AsyncLocalStorage<RequestScope>,
+    /** Told once a client's work is done (a command, a tool): the code it compiled is what the next daemon's cache should hold. */
+    private readonly worked: () => void = () => {},
   ) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => this.end(`${signal}`));
     // A new idle limit in the config counts from now.
@@ -257,7 +266,8 @@ class Daemon {
         );
         io.flush();
         if (!ran) return send({ type: 'bypass', reason: 'usage', detail: 'a command line for oclif' });
-        return send({ type: 'result', result: { exitCode: io.code } });
+        send({ type: 'result', result: { exitCode: io.code } });
+        return this.worked();
       }
       const waiting = (message: string, kind?: WaitKind) => send({ type: 'waiting', message, ...(kind ? { kind } : {}) });
       const result = await withCallerStderr(
@@ -265,6 +275,7 @@ class Daemon {
         () => this.scope.run({ waiting }, () => this.operate(operation, request, send, signal)),
       );
       send({ type: 'result', result });
+      this.worked();
     } catch (error) {
       send({ type: 'error', error: toWire(error, redact, redactDeep) });
     } finally {

@@ -1,3 +1,4 @@
+import { processShared } from '../../core/process-shared.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CallScope, Runtime } from '../../app/runtime.js';
 import type { AuditedCall, Auditor, CallObserver } from '../../audit/auditor.js';
@@ -49,7 +50,8 @@ export interface TerminalPort {
 type Progress = NonNullable<TerminalCall['progress']>;
 /** Where the command runs, when that is not the runtime's own place (the daemon works for it). */
 type Caller = Pick<CallScope, 'cwd' | 'env'>;
-let requests = 0;
+// One count for the process, whichever copy of this module numbers (core/process-shared.ts): an id must not repeat.
+const requests = processShared('terminalRequests', () => ({ count: 0 }));
 
 /**
  * A person's calls from a terminal (`mcpkit call`, `mcpkit code run`, in its own process or the
@@ -132,7 +134,7 @@ export async function callFromTerminal(runtime: Runtime, hub: ProxyHub, call: Te
  */
 export function codeRunCalls(runtime: Runtime, hub: ProxyHub, caller?: Caller): ViewCallPort {
   const port = terminalPort(runtime, hub, caller);
-  const parent = { request: `terminal-run-${++requests}`, via: CODE_RUN_TOOL };
+  const parent = { request: `terminal-run-${++requests.count}`, via: CODE_RUN_TOOL };
   const call: OpenedView['call'] = async (name, args, caller) => {
     try {
       return { found: true, result: await port.call({ name, arguments: args ?? {}, signal: caller.signal, parent }) };
@@ -165,7 +167,7 @@ function terminalDispatcher(runtime: Runtime, hub: ProxyHub, observer: CallObser
 function terminalRequest(call: TerminalCall, signal: AbortSignal): RequestContext & { id: string } {
   const tell = call.progress;
   return {
-    id: `terminal-${++requests}`,
+    id: `terminal-${++requests.count}`,
     signal,
     notify: (notification) => {
       if (tell && notification.method === 'notifications/progress') tell(progressOf(notification.params));

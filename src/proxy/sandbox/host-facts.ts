@@ -1,3 +1,4 @@
+import { processShared } from '../../core/process-shared.js';
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -37,7 +38,8 @@ function bwrapProblem(bwrap: string): string | undefined {
   return undefined;
 }
 
-const probed = new Map<string, HostFacts>();
+// Probed once for the process, whichever copy of this module asks (core/process-shared.ts): each probe spawns bubblewrap.
+const probed = processShared('hostFacts', () => new Map<string, HostFacts>());
 
 /**
  * What this host offers for starting servers (./launch-plan.ts), found on the PATH of `env` once
