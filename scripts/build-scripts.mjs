@@ -44,7 +44,7 @@ export async function buildScripts(root, common, external, { oclifPlugin, comman
       define: { 'import.meta.url': '__mcpkitModuleUrl' },
       // oclif finds its own folder with require.resolve (build.mjs oclifDirnamePlugin): at run time, from the script's.
       external: [...external, '@oclif/core/package.json'],
-      plugins: [importModulePlugin, bundledModulesPlugin(root, commandFiles), oclifPlugin],
+      plugins: [importModulePlugin, bundledModulesPlugin(root, commandFiles), oclifPlugin, ansisAsciiPlugin],
       banner: { js: PLACEHOLDER },
       sourcemap: 'linked',
       metafile: true,
@@ -97,6 +97,23 @@ const importModulePlugin = {
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]core[\\/]import-module\.ts$/ }, () => ({
       contents: 'export const importModule = (url) => __mcpkitImport(url);',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * ansis (oclif's colours) has a raw U+009B in a regular expression literal, which esbuild writes as
+ * it is (it escapes what is outside ASCII in strings and templates, not in a pattern). One such
+ * character makes V8 hold the whole script, 4-5 MB, as two-byte text decoded at every start
+ * (measured on serve's script: ~40 ms CPU a session). `\u009b` means the same in the pattern.
+ * test/unit/script-ascii.test.ts keeps every script ASCII.
+ */
+const ansisAsciiPlugin = {
+  name: 'ansis-ascii',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]ansis[\\/]index\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replaceAll('\u009b', '\\u009b'),
       loader: 'js',
     }));
   },
