@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LinearRegExp } from '../../src/core/linear-regexp.js';
-import { PrefilteredRegExp } from '../../src/core/prefiltered-regexp.js';
-import { mayMatch, requiredLiterals } from '../../src/core/required-literals.js';
+import { LinearRegExp } from '../../src/core/regexp/linear-regexp.js';
+import { PrefilteredRegExp } from '../../src/core/regexp/prefiltered-regexp.js';
+import { mayMatch, requiredLiterals } from '../../src/core/regexp/required-literals.js';
 
 /**
  * The prefilter against RE2 on patterns no rule has yet: generated from literals, small classes

@@ -38,11 +38,11 @@ describe('state two copies of a module share in one process', async () => {
   });
 
   it.each([
-    ['made by one copy, checked by the other', () => new errorsA.ToolError('NOT_FOUND', 'no such tool'), errorsB, true],
-    ['made by the other, checked by the first', () => new errorsB.ToolError('FORBIDDEN', 'no'), errorsA, true],
-    ['a plain Error', () => new Error('x'), errorsB, false],
-    ['an object named like one', () => Object.assign(new Error('x'), { name: 'ToolError', code: 'NOT_FOUND' }), errorsB, false],
-    ['not an object', () => 'ToolError', errorsB, false],
+    ['made by one copy, checked by the other', (): unknown => new errorsA.ToolError('NOT_FOUND', 'no such tool'), errorsB, true],
+    ['made by the other, checked by the first', (): unknown => new errorsB.ToolError('FORBIDDEN', 'no'), errorsA, true],
+    ['a plain Error', (): unknown => new Error('x'), errorsB, false],
+    ['an object named like one', (): unknown => Object.assign(new Error('x'), { name: 'ToolError', code: 'NOT_FOUND' }), errorsB, false],
+    ['not an object', (): unknown => 'ToolError', errorsB, false],
   ] as const)('ToolError is known across copies: %s', (_what, make, checker, is) => {
     const error = make();
     expect(error instanceof checker.ToolError).toBe(is);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LinearRegExp } from '../../src/core/linear-regexp.js';
-import { PrefilteredRegExp } from '../../src/core/prefiltered-regexp.js';
-import { requiredLiterals } from '../../src/core/required-literals.js';
+import { LinearRegExp } from '../../src/core/regexp/linear-regexp.js';
+import { PrefilteredRegExp } from '../../src/core/regexp/prefiltered-regexp.js';
+import { requiredLiterals } from '../../src/core/regexp/required-literals.js';
 import { ruleMatchers } from '../../src/proxy/pins/rule-match.js';
 import { SCAN_RULES } from '../../src/proxy/pins/scan-rules.js';
 import { scanTools } from '../../src/proxy/pins/scan.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { foldForLiterals, mayMatch, requiredLiterals } from '../../src/core/required-literals.js';
-import { LinearRegExp } from '../../src/core/linear-regexp.js';
-import { PrefilteredRegExp } from '../../src/core/prefiltered-regexp.js';
+import { foldForLiterals, mayMatch, requiredLiterals } from '../../src/core/regexp/required-literals.js';
+import { LinearRegExp } from '../../src/core/regexp/linear-regexp.js';
+import { PrefilteredRegExp } from '../../src/core/regexp/prefiltered-regexp.js';
 import { SCAN_RULES } from '../../src/proxy/pins/scan-rules.js';
 
 /** The literals of a pattern as a sorted list; 'unsure' when there is no prefilter; 'none' when only a length is known. */

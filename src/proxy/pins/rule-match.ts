@@ -1,12 +1,12 @@
-import { PrefilteredRegExp } from '../../core/prefiltered-regexp.js';
-import { foldForLiterals } from '../../core/required-literals.js';
+import { PrefilteredRegExp } from '../../core/regexp/prefiltered-regexp.js';
+import { foldForLiterals } from '../../core/regexp/required-literals.js';
 import type { ScanRule } from './rule-shape.js';
 import { builtPrefilter } from './rule-prefilters.js';
 
 /**
  * A scan rule's patterns, masks and parameter names as they run on a text: on RE2's linear
- * engine (core/linear-regexp.ts), an upstream's text never being matched by a backtracking engine,
- * behind a prefilter derived from each pattern (core/required-literals.ts): a text that holds none
+ * engine (core/regexp/linear-regexp.ts), an upstream's text never being matched by a backtracking engine,
+ * behind a prefilter derived from each pattern (core/regexp/required-literals.ts): a text that holds none
  * of the literals every match of a pattern contains skips RE2 (those literals read from the patterns
  * at build time: ./rule-prefilters.ts), and a pattern's RE2 program is
  * compiled only when a text first gets past its prefilter. Serve scans what it pins on first use;

@@ -1,4 +1,4 @@
-import { requiredLiterals, type RequiredLiterals } from '../../core/required-literals.js';
+import { requiredLiterals, type RequiredLiterals } from '../../core/regexp/required-literals.js';
 import type { ScanRule } from './rule-shape.js';
 
 /** Every regular expression of a rule: its patterns, its masks' and its parameter-name list. Pure. */

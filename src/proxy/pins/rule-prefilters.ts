@@ -1,8 +1,8 @@
-import type { RequiredLiterals } from '../../core/required-literals.js';
+import type { RequiredLiterals } from '../../core/regexp/required-literals.js';
 import made from './rule-prefilters.json' with { type: 'json' };
 
 /**
- * The scan rules' prefilters (core/required-literals.ts) as scripts/rule-prefilters.ts computed
+ * The scan rules' prefilters (core/regexp/required-literals.ts) as scripts/rule-prefilters.ts computed
  * them at build time, by the pattern as `String(pattern)` gives it (`/source/flags`): reading
  * every pattern's source for its literals was ~40 ms of a serve's first listing. A pattern the file
  * lacks (a rule changed since) is read at run time as before, so a stale file costs time, never a

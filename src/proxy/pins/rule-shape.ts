@@ -36,7 +36,7 @@ export interface ScanRule {
   help: string;
   /**
    * `text` and `parameter` rules: what matches (case-insensitive). Run on RE2's linear engine
-   * (core/linear-regexp.ts): no lookaround, no backreferences; the rule table test compiles each.
+   * (core/regexp/linear-regexp.ts): no lookaround, no backreferences; the rule table test compiles each.
    */
   patterns?: RegExp[];
   /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from './scan.js';
 import type { ScanRule, Severity } from './rule-shape.js';
-import { escapeRegExp } from '../../core/regexp.js';
+import { escapeRegExp } from '../../core/regexp/regexp.js';
 
 /**
  * Scan findings as SARIF 2.1.0 (OASIS), the format code-scanning services and CI read: one run

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PrefilteredRegExp } from '../../../src/core/prefiltered-regexp.js';
-import { requiredLiterals } from '../../../src/core/required-literals.js';
+import { PrefilteredRegExp } from '../../../src/core/regexp/prefiltered-regexp.js';
+import { requiredLiterals } from '../../../src/core/regexp/required-literals.js';
 import { ruleMatchers } from '../../../src/proxy/pins/rule-match.js';
 import { patternsOf, rulePrefilters } from '../../../src/proxy/pins/rule-patterns.js';
 import { builtPrefilter } from '../../../src/proxy/pins/rule-prefilters.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SCAN_RULES } from '../../../src/proxy/pins/scan-rules.js';
 import { patternsOf } from '../../../src/proxy/pins/rule-patterns.js';
 import { scanTools, type ScanTool } from '../../../src/proxy/pins/scan.js';
-import { LinearRegExp } from '../../../src/core/linear-regexp.js';
+import { LinearRegExp } from '../../../src/core/regexp/linear-regexp.js';
 
 /**
  * Boundary "upstream -> client and terminal" (docs/SECURITY.md): an upstream's text is scanned in

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { patternsOf } from '../../../src/proxy/pins/rule-patterns.js';
 import { SCAN_RULES, type ScanRule } from '../../../src/proxy/pins/scan-rules.js';
 import { scanTools, type ScanTool } from '../../../src/proxy/pins/scan.js';
-import { LinearRegExp } from '../../../src/core/linear-regexp.js';
-import { PrefilteredRegExp } from '../../../src/core/prefiltered-regexp.js';
-import { requiredLiterals } from '../../../src/core/required-literals.js';
+import { LinearRegExp } from '../../../src/core/regexp/linear-regexp.js';
+import { PrefilteredRegExp } from '../../../src/core/regexp/prefiltered-regexp.js';
+import { requiredLiterals } from '../../../src/core/regexp/required-literals.js';
 
 /**
- * The scanner's prefilter (core/required-literals.ts) changes nothing it finds: for every rule,
+ * The scanner's prefilter (core/regexp/required-literals.ts) changes nothing it finds: for every rule,
  * random and adversarial texts give the same findings, spans and order with the prefilter as with
  * RE2 run on every text. The texts are built from each rule's own literals, mutated the ways an
  * attacker would try (case, the characters RE2 folds onto ASCII, a letter dropped or doubled,

@@ -3,7 +3,7 @@ import { mayMatch, requiredLiterals, type RequiredLiterals } from './required-li
 
 /**
  * A LinearRegExp that first asks whether the text can match at all: a text without any of the
- * literals every match contains (core/required-literals.ts), or shorter than any match, gets no
+ * literals every match contains (core/regexp/required-literals.ts), or shorter than any match, gets no
  * match without RE2 running; RE2's program is compiled the first time a text passes. Same
  * matches as the LinearRegExp of the same pattern, in linear time still. A pattern whose literals
  * are unknown runs RE2 on every text.

@@ -5,7 +5,7 @@ import { PatternReader, Unsure } from './pattern-reader.js';
  * What every match of a regular expression must contain, read from its source: a set of literal
  * strings, one of which is in any match, and the shortest a match can be. A text that holds none of
  * them (or is shorter) cannot match, so a scanner may skip the regular expression's engine for it
- * (core/prefiltered-regexp.ts). Derived, never written by hand: a wrong hand-made annotation would
+ * (core/regexp/prefiltered-regexp.ts). Derived, never written by hand: a wrong hand-made annotation would
  * silently turn a rule off. Where the reader is unsure what a construct matches (lookaround,
  * backreferences, named groups, Unicode property escapes, the u and v flags, anything it does not
  * know), it gives no prefilter at all and the engine always runs. Pure.
