@@ -29,4 +29,10 @@ const fast =
   (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv))) ||
   (argv[0] === 'daemon' && (await (await commonJs('daemon-control.cjs')).fastDaemonControl(argv.slice(1)))) ||
   (argv[0] === 'complete-names' && (await (await import('../dist/cli/complete-names-fast-path.js')).fastCompleteNames(argv.slice(1))));
-if (!fast) await (await import('../dist/cli/main.js')).main(import.meta.url, argv);
+// Everything else goes to oclif, from its script form too (the cache is made at the command's
+// successful exit, or a minute on; without the script, the ES modules run: cached-script.ts).
+if (!fast) {
+  const { exports, keep } = await (await import('../dist/cli/cached-script.js')).loadEntry('cli-main', './main.js');
+  keep();
+  await exports.main(import.meta.url, argv);
+}

@@ -113,6 +113,7 @@ function said(served: Served): { what: string; file: string } {
 }
 
 const cachesIn = (dir: string) => readdirSync(dir).filter((f) => /\.v8cache(\.\d+\.tmp)?$/.test(f));
+const serveCachesIn = (dir: string) => cachesIn(dir).filter((f) => f.startsWith('serve-fast-path.'));
 
 describe.concurrent('serve starts from V8 code cache', () => {
   it('the first serve writes the cache beside its code, a second after its first call is answered (not before), while it runs; the next takes it; other flags keep their own; a damaged one is replaced', async () => {
@@ -243,10 +244,12 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(off.tools.length).toBeGreaterThan(0);
 
     // A command line the fast path leaves to oclif compiled little of serve: its cache is not kept.
+    // oclif runs from a script form of its own (cli-main), whose cache that line does make.
     const help = await runBin(pkg, ['serve', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('serve');
-    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+    expect(serveCachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([expect.stringMatching(/^cli-main\./)]);
 
     const script = join(pkg, 'dist/cli/serve-fast-path.script.cjs');
     rmSync(script);
@@ -261,7 +264,7 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(unreadable.code).toBe(0);
     expect(unreadable.stderr).toContain(`serve-fast-path not cached: ${script} is not a file; running its ES module`);
     expect(unreadable.tools).toEqual(off.tools);
-    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+    expect(serveCachesIn(join(pkg, 'dist/cli'))).toEqual([]);
   }, 180_000);
 });
 
