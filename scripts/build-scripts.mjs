@@ -5,8 +5,9 @@
 // a cache, 763 with it.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { oclifHookSources } from './oclif-hook-sources.mjs';
 
 /**
  * Entries built as scripts, each to dist/cli/NAME.script.cjs (beside the loader, and one folder
@@ -73,7 +74,10 @@ export async function buildScripts(root, common, external, { oclifPlugin, comman
  * (oclif's plugins in node_modules) is the loader's real import().
  */
 function bundledModulesPlugin(root, commandFiles) {
-  const hooks = ['src/cli/not-found.ts', 'src/cli/completion-hook.ts'];
+  // The hooks package.json names (where oclif reads them): one the script lacked would fail in it alone.
+  const hooks = oclifHookSources(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).oclif);
+  const missing = hooks.filter((source) => !existsSync(join(root, source)));
+  if (missing.length) throw new Error(`package.json's oclif hooks have no source: ${missing.join(', ')}`);
   const rows = [...commandFiles, ...hooks].map((source) => {
     const built = source.replace(/^src\//, '').replace(/\.ts$/, '.js');
     return `  ${JSON.stringify(built)}: () => import(${JSON.stringify(join(root, source))}),`;
@@ -82,7 +86,9 @@ function bundledModulesPlugin(root, commandFiles) {
 const dist = new URL('../', __mcpkitModuleUrl).href;
 export function importFile(url) {
   if (!url.startsWith(dist)) return __mcpkitImport(url);
-  const load = modules[url.slice(dist.length)];
+  // An own key only: a file named like Object's members (constructor, toString) is not in the script.
+  const file = url.slice(dist.length);
+  const load = Object.hasOwn(modules, file) ? modules[file] : undefined;
   return load ? load() : Promise.reject(Object.assign(new Error(\`Cannot find module \${url}: not in the script\`), { code: 'MODULE_NOT_FOUND' }));
 }
 `;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/root.js';
 
 /**
- * The files mcpkit starts from most (serve's and the daemon's script forms, the daemon's client,
+ * The files mcpkit starts from most (the script forms of serve, the daemon and oclif, the daemon's client,
  * `daemon start|stop|status`, the search worker) hold ASCII only. One character outside it makes
  * V8 hold the whole file as two-byte text, decoded at every start: serve's 4 MB script cost ~40 ms
  * CPU a session that way (a regular expression in src/core/errors.ts; esbuild escapes strings and
@@ -23,7 +23,12 @@ const STARTED = [
 describe('the files mcpkit starts from are ASCII', () => {
   it('finds the script forms to check', () => {
     expect(STARTED).toEqual(
-      expect.arrayContaining(['dist/cli/serve-fast-path.script.cjs', 'dist/cli/daemon-server.script.cjs', 'dist/retrieve/search-worker.cjs']),
+      expect.arrayContaining([
+        'dist/cli/serve-fast-path.script.cjs',
+        'dist/cli/daemon-server.script.cjs',
+        'dist/cli/cli-main.script.cjs',
+        'dist/retrieve/search-worker.cjs',
+      ]),
     );
   });
 
