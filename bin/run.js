@@ -31,8 +31,11 @@ const fast =
   (argv[0] === 'complete-names' && (await (await import('../dist/cli/complete-names-fast-path.js')).fastCompleteNames(argv.slice(1))));
 // Everything else goes to oclif, from its script form too (the cache is made at the command's
 // successful exit, or a minute on; without the script, the ES modules run: cached-script.ts).
+// Not from a line that only asks for help or the version: it compiles little of the commands, and
+// the first cache of a build is kept for good (every later command would compile the rest again).
+const onlyHelp = (line) => line.length === 0 || line[0] === 'help' || line.some((a) => /^(--help|-h|--version|-v)$/.test(a));
 if (!fast) {
   const { exports, keep } = await (await import('../dist/cli/cached-script.js')).loadEntry('cli-main', './main.js');
-  keep();
+  if (!onlyHelp(argv.slice(0, argv.indexOf('--') >>> 0))) keep();
   await exports.main(import.meta.url, argv);
 }

@@ -25,6 +25,10 @@ describe('the hook sources the script forms bundle', () => {
 
   it("mcpkit's own package.json: every hook it names", () => {
     const { oclif } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { oclif: { hooks: Record<string, string> } };
-    expect(oclifHookSources(oclif).sort()).toEqual(Object.values(oclif.hooks).map((t) => `src/${t.replace(/^\.\/dist\//, '')}.ts`).sort());
+    expect(oclifHookSources(oclif).sort()).toEqual(
+      Object.values(oclif.hooks)
+        .map((t) => `src/${t.replace(/^\.\/dist\//, '')}.ts`)
+        .sort(),
+    );
   });
 });
