@@ -6,21 +6,13 @@
 // The client is plain fetch in this process, so that only serve's own CPU is in the figure.
 // Usage: node bench/serve-once-http-cpu.mjs [runs=5] [--against DIR] [--cpu-prof DIR]   (needs "npm run build" first)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { buildsOf, compareBuilds, measuredServe, takeOption } from './fixtures/serve-once.mjs';
 
 const argv = process.argv.slice(2);
-const against = argv.includes('--against') ? argv.splice(argv.indexOf('--against'), 2)[1] : undefined;
+const against = takeOption(argv, '--against');
 // --cpu-prof DIR: each measured serve writes a V8 CPU profile there (bench/profile-top.mjs reads them).
-const profDir = argv.includes('--cpu-prof') ? argv.splice(argv.indexOf('--cpu-prof'), 2)[1] : undefined;
+const profDir = takeOption(argv, '--cpu-prof');
 const runs = Number(argv[0] ?? 5);
-const root = new URL('..', import.meta.url).pathname;
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-// process.cpuUsage() at exit: the process's own CPU, all its threads, none of its children's.
-const atExit = `data:text/javascript,${encodeURIComponent(
-  "import { writeFileSync } from 'node:fs'; process.on('exit', () => { const u = process.cpuUsage(); writeFileSync(process.env.CPU_OUT, String((u.user + u.system) / 1000)); });",
-)}`;
 
 /** One JSON-RPC message over streamable HTTP: its answer (JSON or the SSE event that carries it). */
 async function post(url, session, message) {
@@ -38,35 +30,13 @@ async function post(url, session, message) {
   return { session: response.headers.get('mcp-session-id') ?? session, text };
 }
 
-async function once(bin) {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bench-once-http-'));
-  try {
-    writeFileSync(join(dir, 'cfg.yaml'), `mcp_servers:\n  everything:\n    command: ${process.execPath}\n    args: [${everything}, stdio]\n`);
-    const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg'), CPU_OUT: join(dir, 'cpu'), MCPKIT_LOG_LEVEL: 'error' };
-    delete env.NODE_EXTRA_CA_CERTS; // adds ~90 ms to every node start here
-    delete env.MCPKIT_CONFIG;
-    const child = spawn(
-      process.execPath,
-      [
-        ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []),
-        '--import',
-        atExit,
-        bin,
-        'serve',
-        '--http',
-        '--port',
-        '0',
-        '--exposure',
-        'direct',
-        '--config',
-        join(dir, 'cfg.yaml'),
-      ],
-      {
-        env,
-        cwd: dir,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+function once(bin) {
+  return measuredServe('mcpkit-bench-once-http-', profDir, async ({ dir, config, env, nodeArgs }) => {
+    const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--http', '--port', '0', '--exposure', 'direct', '--config', config], {
+      env,
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const base = await new Promise((resolve, reject) => {
       let err = '';
@@ -90,14 +60,7 @@ async function once(bin) {
     await fetch(base, { method: 'DELETE', headers: { 'mcp-session-id': init.session, 'mcp-protocol-version': '2025-11-25' } });
     child.kill('SIGTERM');
     await exited;
-    return Number(readFileSync(join(dir, 'cpu'), 'utf8'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
-const builds = { this: join(root, 'bin/run.js'), ...(against ? { against: join(against, 'bin/run.js') } : {}) };
-const cpu = Object.fromEntries(Object.keys(builds).map((k) => [k, []]));
-for (let i = 0; i < runs; i++) for (const [name, bin] of Object.entries(builds)) cpu[name].push(await once(bin));
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-for (const [name, ms] of Object.entries(cpu)) console.log(`${name}: median ${median(ms).toFixed(0)} ms CPU (${ms.map((m) => m.toFixed(0)).join(', ')})`);
+await compareBuilds(buildsOf(against), runs, once);
