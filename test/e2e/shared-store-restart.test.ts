@@ -1,10 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
-import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
-import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
+import { SERVERS, waitFor } from '../helpers/upstreams.js';
+import { redisFor, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
+import { startStoreReplicas, type StoreReplicas } from '../support/store-replicas.js';
 
 /**
  * The store restarted under load (redis-server without persistence, so it comes back empty):
@@ -18,21 +17,21 @@ const withRedis = redisFor('a store restarted under load');
 
 describe.skipIf(!withRedis)('a store restart under load', () => {
   let redis: RunningRedis;
-  let replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+  let replicas: StoreReplicas['replicas'] = [];
   const opened: Client[] = [];
 
+  let fleet: StoreReplicas | undefined;
+
   beforeAll(async () => {
-    redis = await startRedis();
-    const config = writeConfig({
+    fleet = await startStoreReplicas((url) => ({
       mcp_servers: { everything: SERVERS.everything },
-      serve: { exposure: 'direct', store: { url: redis.url, key: STORE_KEY }, clients: { bob: { token: 'bob-token', max_concurrent: 3 } } },
-    });
-    replicas = await Promise.all([serveHttpChild(config), serveHttpChild(config)]);
+      serve: { exposure: 'direct', store: { url, key: STORE_KEY }, clients: { bob: { token: 'bob-token', max_concurrent: 3 } } },
+    }));
+    ({ redis, replicas } = fleet);
   }, 60_000);
   afterAll(async () => {
     await Promise.allSettled(opened.map((c) => c.close()));
-    await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
-    await redis?.stop();
+    await fleet?.stop();
   });
 
   async function connect(replica: number, capabilities = {}) {

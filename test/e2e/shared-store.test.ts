@@ -5,6 +5,7 @@ import { runCli, stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
+import { startStoreReplicas, type StoreReplicas } from '../support/store-replicas.js';
 
 /**
  * Two replicas of serve --http sharing their limits in a real redis-server (serve.store), with
@@ -22,16 +23,17 @@ describe.skipIf(!withRedis)('replicas sharing serve.store', () => {
   // free when it asked); the first's tests share two replicas and a store, and run in turn.
   describe.concurrent('two replicas and their store', () => {
     let redis: RunningRedis;
-    let replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+    let replicas: StoreReplicas['replicas'] = [];
     const opened: Client[] = [];
 
+    let fleet: StoreReplicas | undefined;
+
     beforeAll(async () => {
-      redis = await startRedis();
-      const config = writeConfig({
+      fleet = await startStoreReplicas((url) => ({
         mcp_servers: { everything: SERVERS.everything, memory: SERVERS.memory },
         serve: {
           exposure: 'direct',
-          store: { url: redis.url, prefix: 'test', key: STORE_KEY },
+          store: { url, prefix: 'test', key: STORE_KEY },
           clients: {
             dave: { token: 'dave-token', rate: '3/min' },
             carol: { token: 'carol-token', max_concurrent: 2 },
@@ -40,13 +42,12 @@ describe.skipIf(!withRedis)('replicas sharing serve.store', () => {
           },
           upstream_limits: { everything: { max_concurrent: 1 } },
         },
-      });
-      replicas = await Promise.all([serveHttpChild(config), serveHttpChild(config)]);
+      }));
+      ({ redis, replicas } = fleet);
     }, 60_000);
     afterAll(async () => {
       await Promise.allSettled(opened.map((c) => c.close()));
-      await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
-      await redis?.stop();
+      await fleet?.stop();
     });
 
     async function connect(token: string, replica: number, era: Era = '2025-11-25') {

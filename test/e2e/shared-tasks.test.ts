@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
-import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
+import { FIXTURE_SERVERS, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { redisFor, STORE_KEY } from '../support/redis-server.js';
+import { startStoreReplicas, type StoreReplicas } from '../support/store-replicas.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
 /**
@@ -16,28 +17,25 @@ import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 const withRedis = redisFor('tasks shared by replicas');
 
 describe.skipIf(!withRedis)('tasks shared by replicas (serve.store)', () => {
-  let redis: RunningRedis;
-  let replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+  let replicas: StoreReplicas['replicas'] = [];
   let config: string;
 
+  let fleet: StoreReplicas | undefined;
+
   beforeAll(async () => {
-    redis = await startRedis();
-    config = writeConfig({
+    fleet = await startStoreReplicas((url) => ({
       mcp_servers: { jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] }, everything: SERVERS.everything },
       tool_views: { jobs: { servers: ['jobs'] }, old: { servers: ['everything'], exposure: 'direct' } },
       serve: {
         groups: ['config', 'server'],
         clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } },
         tasks: { tools: { greet: 30_000 } },
-        store: { url: redis.url, lease_ms: 2000, key: STORE_KEY },
+        store: { url, lease_ms: 2000, key: STORE_KEY },
       },
-    });
-    replicas = await Promise.all([serveHttpChild(config), serveHttpChild(config)]);
+    }));
+    ({ replicas, config } = fleet);
   }, 60_000);
-  afterAll(async () => {
-    await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
-    await redis?.stop();
-  });
+  afterAll(() => fleet?.stop());
 
   const rpc = (base: string, token: string, method: string, params: Record<string, unknown>, view = 'jobs', tasks = true) =>
     modernRpc(view === 'default' ? `${base}/mcp` : `${base}/view/${view}/mcp`, method, params, {
