@@ -116,10 +116,16 @@ if (manifest.status !== 0) {
 // tree; sorted, the committed manifest is the same wherever it is built.
 const manifestPath = join(root, 'oclif.manifest.json');
 const generated = JSON.parse(readFileSync(manifestPath, 'utf8'));
+// oclif copies every static property of a command class into the manifest, and each line
+// through oclif parses the manifest whole: the tool each command is made from (twice, as `tool`
+// and `generatedFrom`), its field specs and flag sets are read from the class, never from here,
+// and were two thirds of the file (960 KB; parsing it took 6.8 ms a line, 2.5 without them).
+const CLASS_ONLY = ['tool', 'generatedFrom', 'specs', 'daemonFlags', 'fieldWords'];
+const withoutClassOnly = (command) => Object.fromEntries(Object.entries(command).filter(([key]) => !CLASS_ONLY.includes(key)));
 generated.commands = Object.fromEntries(
   Object.keys(generated.commands)
     .sort()
-    .map((id) => [id, generated.commands[id]]),
+    .map((id) => [id, withoutClassOnly(generated.commands[id])]),
 );
 writeFileSync(manifestPath, `${JSON.stringify(generated, null, 2)}\n`);
 

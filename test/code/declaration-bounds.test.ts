@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts, type TypeScript } from '../helpers/typescript.js';
 import { describe, expect, it } from 'vitest';
 import { DECLARATION_DEFAULTS, declarationLimitsOf, WALK_BOUNDS } from '../../src/code/declaration-limits.js';
 import { declarationsAnswer, declarationsOf, toolMember, typeOf, type DeclaredTool } from '../../src/code/declarations.js';
@@ -45,7 +45,7 @@ function counted(schema: unknown): { schema: unknown; reads: () => number } {
  * them (about ten times the CPU: 600 transpiles were most of this file's 8 CPU-s).
  */
 function syntaxErrors(text: string): string[] {
-  const file = ts.createSourceFile('declarations.ts', text, ts.ScriptTarget.ES2022) as ts.SourceFile & { parseDiagnostics?: ts.Diagnostic[] };
+  const file = ts.createSourceFile('declarations.ts', text, ts.ScriptTarget.ES2022) as TypeScript.SourceFile & { parseDiagnostics?: TypeScript.Diagnostic[] };
   if (!file.parseDiagnostics) throw new Error('this TypeScript no longer keeps parseDiagnostics on a source file: check syntax another way');
   return file.parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }

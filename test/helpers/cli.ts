@@ -21,8 +21,8 @@ export interface RunResult {
 /**
  * What a test file made that must not outlive it: temp folders and processes. The runner's own
  * hook removes and ends them after the file, pass or fail: registered here for the file that
- * evaluates this module, and by test/helpers/file-end.ts for each file of the unit project, whose
- * files share their modules (isolate: false). scripts/run-tests.mjs checks after the whole run
+ * evaluates this module, and by the setup files (serves-end.ts, file-end.ts) for every file, since
+ * the suite's files share their modules (isolate: false). scripts/run-tests.mjs checks after the whole run
  * that nothing was left.
  */
 const madeDirs: string[] = [];

@@ -1,7 +1,6 @@
 import { afterAll } from 'vitest';
 import { removeWhatTheFileMade } from './cli.js';
 
-// The unit project's files share their modules (vitest.config.ts: isolate: false), so the hook
-// test/helpers/cli.ts registers as it is first evaluated ends only the first file's: this setup
-// file, run before every file, registers it for each.
+// The hook that ends a file's processes and temp folders, registered for every file of the seams
+// project (vitest.config.ts) by this setup file, as serves-end.ts registers it for the suite's.
 afterAll(removeWhatTheFileMade);

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts, type TypeScript } from './typescript.js';
 
 /**
  * What the shape checks (test/unit/public-members.test.ts, module-state.test.ts) read of one
@@ -11,20 +11,20 @@ export interface ClassShape {
   publicMembers: string[];
 }
 
-function isHidden(member: ts.ClassElement): boolean {
+function isHidden(member: TypeScript.ClassElement): boolean {
   if (member.name && ts.isPrivateIdentifier(member.name)) return true;
   const modifiers = ts.canHaveModifiers(member) ? (ts.getModifiers(member) ?? []) : [];
   return modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword);
 }
 
-function memberName(member: ts.ClassElement, source: ts.SourceFile): string | undefined {
+function memberName(member: TypeScript.ClassElement, source: TypeScript.SourceFile): string | undefined {
   if (ts.isConstructorDeclaration(member) || ts.isClassStaticBlockDeclaration(member) || ts.isIndexSignatureDeclaration(member)) return undefined;
   if (ts.isSemicolonClassElement(member) || !member.name) return undefined;
   return member.name.getText(source);
 }
 
 /** Public parameter properties (`constructor(readonly x: T)`) are public fields too. */
-function parameterFields(node: ts.ClassLikeDeclaration, source: ts.SourceFile): string[] {
+function parameterFields(node: TypeScript.ClassLikeDeclaration, source: TypeScript.SourceFile): string[] {
   const ctor = node.members.find(ts.isConstructorDeclaration);
   if (!ctor) return [];
   return ctor.parameters
@@ -40,7 +40,7 @@ function parameterFields(node: ts.ClassLikeDeclaration, source: ts.SourceFile): 
 export function classShapes(fileName: string, text: string): ClassShape[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const out: ClassShape[] = [];
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TypeScript.Node): void => {
     if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
       const names = new Set<string>(parameterFields(node, source));
       for (const member of node.members) {
@@ -69,7 +69,7 @@ export interface ModuleState {
 const MUTATORS = new Set(['set', 'add', 'delete', 'clear', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'run', 'enterWith']);
 
 /** The outermost `a.b[c].d` chain a reference is the head of. */
-function chainTop(node: ts.Node): ts.Node {
+function chainTop(node: TypeScript.Node): TypeScript.Node {
   let top = node;
   while (
     (ts.isPropertyAccessExpression(top.parent) && top.parent.expression === top) ||
@@ -80,7 +80,7 @@ function chainTop(node: ts.Node): ts.Node {
   return top;
 }
 
-function isAssignmentTarget(node: ts.Node): boolean {
+function isAssignmentTarget(node: TypeScript.Node): boolean {
   const parent = node.parent;
   if (ts.isBinaryExpression(parent) && parent.left === node)
     return parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
@@ -90,7 +90,7 @@ function isAssignmentTarget(node: ts.Node): boolean {
 }
 
 /** Whether this reference changes what the name holds: a mutator called on it (or on something in it), or a field of it assigned. */
-function mutates(reference: ts.Identifier): boolean {
+function mutates(reference: TypeScript.Identifier): boolean {
   const top = chainTop(reference);
   if (top !== reference && isAssignmentTarget(top)) return true;
   if (!ts.isPropertyAccessExpression(top) || !ts.isCallExpression(top.parent) || top.parent.expression !== top) return false;
@@ -100,7 +100,7 @@ function mutates(reference: ts.Identifier): boolean {
 const COLLECTIONS = /^new (Map|Set|WeakMap|WeakSet|Array)\b/;
 
 /** A collection handed to a function may be filled by it (a memo's helper): counted as changed. */
-function handedOver(reference: ts.Identifier): boolean {
+function handedOver(reference: TypeScript.Identifier): boolean {
   const parent = reference.parent;
   return (ts.isCallExpression(parent) || ts.isNewExpression(parent)) && (parent.arguments ?? []).some((argument) => argument === reference);
 }
@@ -109,9 +109,9 @@ function handedOver(reference: ts.Identifier): boolean {
  * Every identifier of a file that reads or writes a name (not `x.name`'s property name), by name:
  * one walk of the file, instead of one for each top-level const (which cost most of the check).
  */
-function identifiersByName(source: ts.SourceFile): Map<string, ts.Identifier[]> {
-  const out = new Map<string, ts.Identifier[]>();
-  const visit = (node: ts.Node): void => {
+function identifiersByName(source: TypeScript.SourceFile): Map<string, TypeScript.Identifier[]> {
+  const out = new Map<string, TypeScript.Identifier[]>();
+  const visit = (node: TypeScript.Node): void => {
     if (ts.isIdentifier(node) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) {
       const list = out.get(node.text);
       if (list) list.push(node);
@@ -124,19 +124,19 @@ function identifiersByName(source: ts.SourceFile): Map<string, ts.Identifier[]> 
 }
 
 /** The references to `name` outside its declaration (the declaration's own subtree left out, as its identifier is). */
-function referencesOf(identifiers: Map<string, ts.Identifier[]>, name: string, declaration: ts.Node): ts.Identifier[] {
+function referencesOf(identifiers: Map<string, TypeScript.Identifier[]>, name: string, declaration: TypeScript.Node): TypeScript.Identifier[] {
   return (identifiers.get(name) ?? []).filter((node) => !within(node, declaration));
 }
 
-function within(node: ts.Node, ancestor: ts.Node): boolean {
-  for (let at: ts.Node | undefined = node; at; at = at.parent) if (at === ancestor) return true;
+function within(node: TypeScript.Node, ancestor: TypeScript.Node): boolean {
+  for (let at: TypeScript.Node | undefined = node; at; at = at.parent) if (at === ancestor) return true;
   return false;
 }
 
 export function moduleState(fileName: string, text: string): ModuleState[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const out: ModuleState[] = [];
-  let identifiers: Map<string, ts.Identifier[]> | undefined;
+  let identifiers: Map<string, TypeScript.Identifier[]> | undefined;
   for (const statement of source.statements) {
     if (!ts.isVariableStatement(statement)) continue;
     const flags = statement.declarationList.flags;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
+import { ts, type TypeScript } from '../helpers/typescript.js';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/root.js';
 import { sourceFiles } from '../helpers/source-files.js';
@@ -41,7 +41,7 @@ export function vocabularyRows(page: string): Row[] {
 /** The named things a source declares: `Class.method` for a class's methods, the bare name for a function. Pure. */
 export function declaredNames(file: string, text: string): string[] {
   const out: string[] = [];
-  const visit = (node: ts.Node) => {
+  const visit = (node: TypeScript.Node) => {
     if (ts.isClassDeclaration(node) && node.name) {
       for (const member of node.members) {
         if (ts.isMethodDeclaration(member) && ts.isIdentifier(member.name)) out.push(`${node.name.text}.${member.name.text}`);
