@@ -5,9 +5,10 @@
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withBuiltEngineCheck } from './oclif-engine-check.mjs';
+import { buildInputsKey } from './build-inputs.mjs';
 import { buildScripts } from './build-scripts.mjs';
 import { withLazyRequires } from './oclif-lazy-requires.mjs';
 import { withLiteralPluginNames } from './oclif-plugin-match.mjs';
@@ -54,6 +55,14 @@ const common = {
 // The keyring is a native module (a .node file per platform), loaded from node_modules when a secret is read.
 const external = ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*', '@jitl/*', 'jq-web', '@napi-rs/keyring'];
 
+// A build of the same inputs as the last one is skipped (build-inputs.mjs); `--force` builds anyway.
+const inputsKey = buildInputsKey(root);
+const stampPath = join(root, 'dist/.made-of');
+const built = (file) => existsSync(join(root, file));
+if (!process.argv.includes('--force') && built('dist/build.json') && built('oclif.manifest.json') && readIfExists(stampPath) === inputsKey) {
+  console.error('dist/ is built from these sources already (node scripts/build.mjs --force builds it again)');
+  process.exit(0);
+}
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 // The builds below write files of their own and read only the sources: run together, esbuild keeps
 // both cores busy and oclif's manifest (a process that loads every command) overlaps the script
@@ -142,6 +151,16 @@ generated.commands = Object.fromEntries(
     .map((id) => [id, withoutClassOnly(generated.commands[id])]),
 );
 writeFileSync(manifestPath, `${JSON.stringify(generated, null, 2)}\n`);
+// Last: a build that failed part way leaves no stamp, and the next one builds again.
+writeFileSync(stampPath, inputsKey);
+
+function readIfExists(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
 
 /** One entry bundled on its own as CommonJS, its `import.meta.url` the file's own URL. */
 function buildCommonJs(entry, outfile, extra = {}) {
