@@ -21,7 +21,8 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * `mcpkit serve` starts from its script form with V8's code cache (src/cli/cached-script.ts). Each
- * test runs a copy of the built package, so that what a start keeps beside its code is its own.
+ * test runs a copy of the built package, so that what a start keeps beside its code is its own (its
+ * ES modules linked, not copied: no test here writes one).
  * MCPKIT_DEBUG_CODE_CACHE=1 has the loader say on stderr what V8 did with the cache.
  */
 const config = writeConfig({ mcp_servers: {} });
@@ -116,7 +117,7 @@ const cachesIn = (dir: string) => readdirSync(dir).filter((f) => /\.v8cache(\.\d
 
 describe.concurrent('serve starts from V8 code cache', () => {
   it('the first serve writes the cache beside its code, a second after its first call is answered (not before), while it runs; the next takes it; other flags keep their own; a damaged one is replaced', async () => {
-    const pkg = packageCopy();
+    const pkg = packageCopy({ linkModules: true });
     const first = await serveOnce(pkg, {}, true);
     expect(first.writtenBeforeCall).toBe(false);
     expect(first.keptWhileOpen).toBe(true);
@@ -154,7 +155,7 @@ describe.concurrent('serve starts from V8 code cache', () => {
 
   // One package copy for both (a copy is ~0.5 CPU-s): neither start may write beside the code, which each asserts.
   it("code another user owns (or this user cannot write): the cache goes to the user's own cache folder; with no place for a cache either, serve runs without one, and says nothing of it", async () => {
-    const pkg = packageCopy();
+    const pkg = packageCopy({ linkModules: true });
     foreignCode(join(pkg, 'dist/cli'));
     const xdg = tempDir('mcpkit-xdg-cache-');
     // Folders named as old caches: the prune after the write may not delete them, nor fail the write.
@@ -190,7 +191,7 @@ describe.concurrent('serve starts from V8 code cache', () => {
   // One package copy for both (a copy is ~0.5 CPU-s, a start ~0.77): the cache the starts together
   // leave, which the next start takes, is the one the hostile scenarios then change.
   it('serves starting together each answer, and leave one whole cache that the next start takes; a cache others could have written, a link to one, or one made before the script was edited is never given to V8: it is made anew', async () => {
-    const pkg = packageCopy();
+    const pkg = packageCopy({ linkModules: true });
     const together = await Promise.all([1, 2, 3].map(() => serveOnce(pkg)));
     for (const served of together) {
       expect(served.code).toBe(0);
@@ -232,7 +233,7 @@ describe.concurrent('serve starts from V8 code cache', () => {
   }, 180_000);
 
   it("MCPKIT_CODE_CACHE=off, `serve --help` (nor oclif's script for it), or an install without the script or whose script cannot be read keeps no cache (the ES modules run); oclif's script keeps one from a command, not from --version", async () => {
-    const pkg = packageCopy();
+    const pkg = packageCopy({ linkModules: true });
     const off = await serveOnce(pkg, { MCPKIT_CODE_CACHE: 'off' });
     expect(off.code).toBe(0);
     expect(off.stderr).toContain('serve-fast-path not cached: MCPKIT_CODE_CACHE=off; running its ES module');
