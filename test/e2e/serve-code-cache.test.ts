@@ -21,7 +21,8 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * `mcpkit serve` starts from its script form with V8's code cache (src/cli/cached-script.ts). Each
- * test runs a copy of the built package, so that what a start keeps beside its code is its own.
+ * test runs a copy of the built package, so that what a start keeps beside its code is its own (its
+ * ES modules linked, not copied: no test here writes one).
  * MCPKIT_DEBUG_CODE_CACHE=1 has the loader say on stderr what V8 did with the cache.
  */
 const config = writeConfig({ mcp_servers: {} });
@@ -116,7 +117,7 @@ const cachesIn = (dir: string) => readdirSync(dir).filter((f) => /\.v8cache(\.\d
 
 describe.concurrent('serve starts from V8 code cache', () => {
   it('the first serve writes the cache beside its code, a second after its first call is answered (not before), while it runs; the next takes it; other flags keep their own; a damaged one is replaced', async () => {
-    const pkg = packageCopy();
+    const pkg = packageCopy({ linkModules: true });
     const first = await serveOnce(pkg, {}, true);
     expect(first.writtenBeforeCall).toBe(false);
     expect(first.keptWhileOpen).toBe(true);
@@ -152,9 +153,56 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file });
   }, 180_000);
 
-  it('a cache others could have written, a link to one, or one made before the script was edited is never given to V8: it is made anew', async () => {
-    const pkg = packageCopy();
-    const { file } = said(await serveOnce(pkg));
+  // One package copy for both (a copy is ~0.5 CPU-s): neither start may write beside the code, which each asserts.
+  it("code another user owns (or this user cannot write): the cache goes to the user's own cache folder; with no place for a cache either, serve runs without one, and says nothing of it", async () => {
+    const pkg = packageCopy({ linkModules: true });
+    foreignCode(join(pkg, 'dist/cli'));
+    const xdg = tempDir('mcpkit-xdg-cache-');
+    // Folders named as old caches: the prune after the write may not delete them, nor fail the write.
+    const cacheDir = join(xdg, 'mcpkit/code-cache');
+    const inTheWay = [1, 2, 3, 4].map((n) => join(cacheDir, `serve-fast-path.${String(n).repeat(16)}.1.0.v8cache`));
+    for (const dir of inTheWay) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      utimesSync(dir, 1_000_000, 1_000_000);
+    }
+    const first = await serveOnce(pkg, { XDG_CACHE_HOME: xdg });
+    const { what, file } = said(first);
+    expect(what).toBe('absent');
+    expect(file.startsWith(`${cacheDir}/serve-fast-path.`)).toBe(true);
+    expect(first.stderr).toContain(`written: ${file}`);
+    expect(first.stderr).not.toContain('not written');
+    for (const dir of inTheWay) expect(statSync(dir).isDirectory()).toBe(true);
+    expect(statSync(join(xdg, 'mcpkit/code-cache')).mode & 0o777).toBe(0o700);
+    expect(said(await serveOnce(pkg, { XDG_CACHE_HOME: xdg }))).toEqual({ what: 'taken from', file });
+    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+
+    // A file where the cache folder's root would be: nothing can be made under it.
+    const notAFolder = join(tempDir(), 'cache');
+    writeFileSync(notAFolder, '');
+    const served = await serveOnce(pkg, { XDG_CACHE_HOME: notAFolder });
+    expect(said(served).what).toBe('not cached');
+    expect(served.code).toBe(0);
+    expect(served.tools.length).toBeGreaterThan(0);
+    // Only the lines MCPKIT_DEBUG_CODE_CACHE asked for speak of it: no error, no warning.
+    expect(served.stderr.replace(/^mcpkit code cache: .*\n/gm, '')).not.toMatch(/cache|v8/i);
+    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
+  }, 180_000);
+
+  // One package copy for both (a copy is ~0.5 CPU-s, a start ~0.77): the cache the starts together
+  // leave, which the next start takes, is the one the hostile scenarios then change.
+  it('serves starting together each answer, and leave one whole cache that the next start takes; a cache others could have written, a link to one, or one made before the script was edited is never given to V8: it is made anew', async () => {
+    const pkg = packageCopy({ linkModules: true });
+    const together = await Promise.all([1, 2, 3].map(() => serveOnce(pkg)));
+    for (const served of together) {
+      expect(served.code).toBe(0);
+      // Each found none, unless another had finished and written one before it started.
+      expect(['absent', 'taken from']).toContain(said(served).what);
+    }
+    const caches = cachesIn(join(pkg, 'dist/cli'));
+    expect(caches).toHaveLength(1);
+    const file = join(pkg, 'dist/cli', caches[0]!);
+    expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file });
+
     chmodSync(file, 0o666);
     const writable = await serveOnce(pkg);
     expect(said(writable)).toEqual({ what: 'absent', file });
@@ -184,59 +232,8 @@ describe.concurrent('serve starts from V8 code cache', () => {
     expect(afterEdit.stderr).toContain(`written: ${said(afterEdit).file}`);
   }, 180_000);
 
-  it("code another user owns (or this user cannot write): the cache goes to the user's own cache folder", async () => {
-    const pkg = packageCopy();
-    foreignCode(join(pkg, 'dist/cli'));
-    const xdg = tempDir('mcpkit-xdg-cache-');
-    // Folders named as old caches: the prune after the write may not delete them, nor fail the write.
-    const cacheDir = join(xdg, 'mcpkit/code-cache');
-    const inTheWay = [1, 2, 3, 4].map((n) => join(cacheDir, `serve-fast-path.${String(n).repeat(16)}.1.0.v8cache`));
-    for (const dir of inTheWay) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      utimesSync(dir, 1_000_000, 1_000_000);
-    }
-    const first = await serveOnce(pkg, { XDG_CACHE_HOME: xdg });
-    const { what, file } = said(first);
-    expect(what).toBe('absent');
-    expect(file.startsWith(`${cacheDir}/serve-fast-path.`)).toBe(true);
-    expect(first.stderr).toContain(`written: ${file}`);
-    expect(first.stderr).not.toContain('not written');
-    for (const dir of inTheWay) expect(statSync(dir).isDirectory()).toBe(true);
-    expect(statSync(join(xdg, 'mcpkit/code-cache')).mode & 0o777).toBe(0o700);
-    expect(said(await serveOnce(pkg, { XDG_CACHE_HOME: xdg }))).toEqual({ what: 'taken from', file });
-    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
-  }, 120_000);
-
-  it('with no place for a cache either, serve runs without one, and says nothing of it', async () => {
-    const pkg = packageCopy();
-    foreignCode(join(pkg, 'dist/cli'));
-    // A file where the cache folder's root would be: nothing can be made under it.
-    const notAFolder = join(tempDir(), 'cache');
-    writeFileSync(notAFolder, '');
-    const served = await serveOnce(pkg, { XDG_CACHE_HOME: notAFolder });
-    expect(said(served).what).toBe('not cached');
-    expect(served.code).toBe(0);
-    expect(served.tools.length).toBeGreaterThan(0);
-    // Only the lines MCPKIT_DEBUG_CODE_CACHE asked for speak of it: no error, no warning.
-    expect(served.stderr.replace(/^mcpkit code cache: .*\n/gm, '')).not.toMatch(/cache|v8/i);
-    expect(cachesIn(join(pkg, 'dist/cli'))).toEqual([]);
-  }, 120_000);
-
-  it('serves starting together each answer, and leave one whole cache that the next start takes', async () => {
-    const pkg = packageCopy();
-    const together = await Promise.all([1, 2, 3].map(() => serveOnce(pkg)));
-    for (const served of together) {
-      expect(served.code).toBe(0);
-      // Each found none, unless another had finished and written one before it started.
-      expect(['absent', 'taken from']).toContain(said(served).what);
-    }
-    const caches = cachesIn(join(pkg, 'dist/cli'));
-    expect(caches).toHaveLength(1);
-    expect(said(await serveOnce(pkg))).toEqual({ what: 'taken from', file: join(pkg, 'dist/cli', caches[0]!) });
-  }, 120_000);
-
   it("MCPKIT_CODE_CACHE=off, `serve --help` (nor oclif's script for it), or an install without the script or whose script cannot be read keeps no cache (the ES modules run); oclif's script keeps one from a command, not from --version", async () => {
-    const pkg = packageCopy();
+    const pkg = packageCopy({ linkModules: true });
     const off = await serveOnce(pkg, { MCPKIT_CODE_CACHE: 'off' });
     expect(off.code).toBe(0);
     expect(off.stderr).toContain('serve-fast-path not cached: MCPKIT_CODE_CACHE=off; running its ES module');

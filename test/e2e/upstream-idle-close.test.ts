@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
@@ -11,8 +11,10 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
  * "fetch failed"), or after it read and ran the request (a crash, a deploy's shutdown). mcpkit
  * cannot tell the two apart, so it sends a listing again, once, and never a tools/call.
  * The servers are test/fixtures/many-servers.mjs with --faults: POST /arm makes the next request
- * go wrong. Each test starts its own serve, connected to s3 before the fault is armed, so that the
- * one request the test makes goes on a connection serve's pool already used.
+ * go wrong. One serve for the file (a start is ~0.85 CPU-s): before each test arms the fault, a
+ * call through it is answered, so that the one request the test makes goes on a connection serve's
+ * pool already used (the server drops an unread request only on such a connection, and each test
+ * asserts the drop: a request on a new one fails the test, never passes it).
  */
 
 type Stats = { handled: number; listed: number; dropped: number };
@@ -20,7 +22,7 @@ type Stats = { handled: number; listed: number; dropped: number };
 let servers: PipedChild;
 let base = '';
 let served: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
-let client: Client | undefined;
+let client: Client;
 
 beforeAll(async () => {
   servers = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/many-servers.mjs'), '--faults'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -28,13 +30,15 @@ beforeAll(async () => {
   servers.stdout.on('data', (d) => (out += d));
   expect(await waitFor(() => out.includes('\n'), 10_000)).toBe(true);
   base = out.trim();
-}, 20_000);
-afterEach(async () => {
+  const config = writeConfig({ mcp_servers: { s3: { url: `${base}/s3/mcp`, protocol: '2025-11-25', timeout_ms: 20_000 } }, serve: { exposure: 'direct' } });
+  served = await serveHttpChild(config);
+  client = new Client({ name: 'idle-close', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
+  expect((await client.listTools()).tools.some((t) => t.name === 's3__tool_5')).toBe(true);
+}, 40_000);
+afterAll(async () => {
   await client?.close().catch(() => undefined);
   if (served) await stopChild(served.child);
-  client = served = undefined;
-});
-afterAll(async () => {
   if (servers) await stopChild(servers);
 });
 
@@ -43,13 +47,13 @@ const arm = async (mode: 'unread' | 'read', how: 'destroy' | 'reset' = 'destroy'
   expect((await fetch(`${base}/arm?mode=${mode}&how=${how}`, { method: 'POST' })).status).toBe(204);
 };
 
-/** serve with s3, connected to it (its tools listed) before anything is armed; and the counts so far. */
+/**
+ * serve connected to s3 with a connection in its pool that carried a request (a call answered,
+ * whatever the test before left), before anything is armed; and the counts so far.
+ */
 async function connected(): Promise<Stats> {
-  const config = writeConfig({ mcp_servers: { s3: { url: `${base}/s3/mcp`, protocol: '2025-11-25', timeout_ms: 20_000 } }, serve: { exposure: 'direct' } });
-  served = await serveHttpChild(config);
-  client = new Client({ name: 'idle-close', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
-  expect((await client.listTools()).tools.some((t) => t.name === 's3__tool_5')).toBe(true);
+  const warm = await client.callTool({ name: 's3__tool_5', arguments: { message: 'warm' } });
+  expect(warm.isError, JSON.stringify(warm.content)).toBeFalsy();
   return stats();
 }
 
@@ -70,7 +74,7 @@ describe('an HTTP server that ends a reused connection without answering', () =>
     async (how) => {
       const before = await connected();
       await arm('unread', how);
-      const { prompts } = await client!.listPrompts();
+      const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain('s3__greeting_s3');
       const after = await stats();
       // The server did end the listing's connection unread (else this test proves nothing) ...
@@ -86,7 +90,7 @@ describe('an HTTP server that ends a reused connection without answering', () =>
     async (how) => {
       const before = await connected();
       await arm('unread', how);
-      const said = await failure(client!.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
+      const said = await failure(client.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
       const after = await stats();
       expect(after.dropped - before.dropped).toBe(1);
       expect(said).toMatch(/Server \\*"s3\\*"/);
@@ -102,7 +106,7 @@ describe('an HTTP server that ends a reused connection without answering', () =>
     async (how) => {
       const before = await connected();
       await arm('read', how);
-      const said = await failure(client!.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
+      const said = await failure(client.callTool({ name: 's3__tool_5', arguments: { message: 'once' } }));
       const after = await stats();
       expect(after.dropped - before.dropped).toBe(1);
       expect(said).toMatch(/Server \\*"s3\\*"/);
