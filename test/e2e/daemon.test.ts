@@ -1,6 +1,6 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { daemonTestbed, EVERYTHING, seen } from '../helpers/daemon-testbed.js';
 import { packageCopy } from '../helpers/package-copy.js';
@@ -65,55 +65,6 @@ describe.concurrent('mcpkit daemon', () => {
     expect(missing.stderr).toMatch(/Error \[CONFIG_NOT_FOUND\]: No config file at .*no-such\.yaml/);
   }, 90_000);
 
-  it('compares only what the config depends on: TZ or PATH serve a config that starts no server', async ({ onTestFinished }) => {
-    // No stdio server: the time zone and the PATH change nothing it answers.
-    const quiet = daemonTestbed(onTestFinished, 'retrieve:\n  roots:\n    docs: ./docs\n');
-    mkdirSync(join(quiet.dir, 'docs'), { recursive: true });
-    writeFileSync(join(quiet.dir, 'docs', 'a.md'), 'needle\n');
-    expect((await quiet.mcpkit(['daemon', 'start'])).code).toBe(0);
-    const before = (await quiet.status()).status!.requests;
-    const found = await quiet.mcpkit(['retrieve', 'search', 'needle', '--repo', 'docs'], {
-      env: { ...quiet.env, TZ: 'Pacific/Kiritimati', PATH: `/nowhere:${quiet.env.PATH}` },
-    });
-    expect(found.stdout).toContain('needle');
-    expect((await quiet.status()).status!.requests - before, 'served by the daemon').toBe(2);
-  }, 120_000);
-
-  it('compares only what the config depends on: a stdio server starts with PATH, so another PATH runs here; a skipped command says why', async ({
-    onTestFinished,
-  }) => {
-    const served = daemonTestbed(onTestFinished, EVERYTHING);
-    expect((await served.mcpkit(['daemon', 'start'])).code).toBe(0);
-    // Two callers at once, each doing the work itself: one with a log level, one without.
-    const otherPath = { ...served.env, PATH: `/nowhere:${served.env.PATH}` };
-    const [skipped, silent] = await Promise.all([
-      served.mcpkit(['call', 'echo', 'message=hi'], { env: { ...otherPath, MCPKIT_LOG_LEVEL: 'debug' } }),
-      served.mcpkit(['call', 'echo', 'message=hi'], { env: otherPath }),
-    ]);
-    expect(skipped.stdout).toBe('Echo: hi\n');
-    expect(skipped.stderr).toMatch(
-      /mcpkit: the daemon of this config did not run this command, which runs here instead: these variables differ from the daemon's: PATH/,
-    );
-    expect(silent.stderr, 'a script without a log level hears nothing').not.toContain('did not run');
-  }, 120_000);
-
-  it('builds the file index of its roots as it starts, before any command searches: status shows it, the log says when it is done', async ({
-    onTestFinished,
-  }) => {
-    const tree = tempDir('mcpkit-test-warm-tree-');
-    for (let i = 0; i < 200; i++) writeFileSync(join(tree, `f${i}.txt`), `line ${i}\nneedle ${i}.\n`);
-    const { mcpkit, status } = daemonTestbed(onTestFinished, `retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n`);
-    const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
-    expect(await waitFor(() => readFileSync(started.log, 'utf8').includes('file index built'), 20_000), readFileSync(started.log, 'utf8')).toBe(true);
-    expect(readFileSync(started.log, 'utf8')).toMatch(/file index built in \d+ ms: .*\(200 files\)/);
-    const cache = (await status()).status as unknown as { cache: { roots: { root: string; files: number; mode: string }[]; pending_files: number } };
-    expect(cache.cache.roots).toEqual(expect.arrayContaining([expect.objectContaining({ root: tree, files: 200 })]));
-    expect(cache.cache.pending_files).toBe(0);
-    // What a person asks for first is answered from that index, as any later search is.
-    const found = await mcpkit(['retrieve', 'search', 'needle 17.', '--repo', 'tree', '--json']);
-    expect(JSON.parse(found.stdout).result.matches).toEqual([expect.objectContaining({ path: 'tree/f17.txt', line: 2 })]);
-  }, 60_000);
-
   it('a killed daemon: the next command does the work itself and removes the socket', async ({ onTestFinished }) => {
     const { mcpkit, here, status } = daemonTestbed(onTestFinished, EVERYTHING);
     const started = await mcpkit(['daemon', 'start']);
@@ -171,24 +122,6 @@ describe.concurrent('mcpkit daemon', () => {
     expect(readFileSync(started.log, 'utf8')).toContain('stopping: idle for 0.05 minute(s) (daemon.idle_minutes)');
   }, 60_000);
 
-  it('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async ({
-    onTestFinished,
-  }) => {
-    const { mcpkit, here, alone, status, file } = daemonTestbed(onTestFinished, EVERYTHING);
-    await mcpkit(['daemon', 'start']);
-    expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
-    const added = await here(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
-    expect(added.code, added.stderr).toBe(0);
-    const tools = await mcpkit(['tools', '--json']);
-    expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toEqual(expect.arrayContaining(['everything__echo', 'memory__read_graph']));
-    expect((await status()).status!.upstreams.map((u) => u.name).sort()).toEqual(['everything', 'memory']);
-
-    writeFileSync(file, `${readFileSync(file, 'utf8')}\nnot: [valid\n`);
-    const [broken, cold] = await Promise.all([mcpkit(['call', 'everything__echo', 'message=x']), alone(['call', 'everything__echo', 'message=x'])]);
-    expect(broken.code).not.toBe(0);
-    expect(seen(broken)).toEqual(seen(cold));
-  }, 90_000);
-
   it('daemon: auto starts it with the first command, which does its own work meanwhile', async ({ onTestFinished }) => {
     const { mcpkit, status } = daemonTestbed(onTestFinished, `daemon: auto\n${EVERYTHING}`);
     expect(await mcpkit(['call', 'echo', 'message=first'])).toMatchObject({ code: 0, stdout: 'Echo: first\n' });
@@ -197,6 +130,90 @@ describe.concurrent('mcpkit daemon', () => {
     expect((await mcpkit(['call', 'echo', 'message=second'])).stdout).toBe('Echo: second\n');
     expect((await status()).status!.requests - before).toBe(2);
   }, 60_000);
+
+  // The tests below share a daemon, started once, where what they check does not need a fresh one:
+  // each daemon start is about a CPU-second of a suite that runs out of CPU. They run in order
+  // (the last edits the config, the first reads the start), beside the tests above.
+  describe.concurrent('a daemon of two roots and no stdio server', () => {
+    const ends: (() => Promise<void>)[] = [];
+    afterAll(() => Promise.all(ends.map((end) => end())));
+    let bed: ReturnType<typeof daemonTestbed>;
+    let tree: string;
+    let started: { log: string };
+    beforeAll(async () => {
+      tree = tempDir('mcpkit-test-warm-tree-');
+      for (let i = 0; i < 200; i++) writeFileSync(join(tree, `f${i}.txt`), `line ${i}\nneedle ${i}.\n`);
+      bed = daemonTestbed((end) => void ends.push(end), `retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n    docs: ./docs\n`);
+      mkdirSync(join(bed.dir, 'docs'), { recursive: true });
+      writeFileSync(join(bed.dir, 'docs', 'a.md'), 'needle\n');
+      const start = await bed.mcpkit(['daemon', 'start', '--json']);
+      expect(start.code, start.stderr).toBe(0);
+      started = JSON.parse(start.stdout) as { log: string };
+    }, 120_000);
+
+    it.sequential('builds the file index of its roots as it starts, before any command searches: status shows it, the log says when it is done', async () => {
+      const { mcpkit, status } = bed;
+      expect(await waitFor(() => readFileSync(started.log, 'utf8').includes('file index built'), 20_000), readFileSync(started.log, 'utf8')).toBe(true);
+      expect(readFileSync(started.log, 'utf8')).toMatch(/file index built in \d+ ms: .*\(200 files\)/);
+      const cache = (await status()).status as unknown as { cache: { roots: { root: string; files: number; mode: string }[]; pending_files: number } };
+      expect(cache.cache.roots).toEqual(expect.arrayContaining([expect.objectContaining({ root: tree, files: 200 })]));
+      expect(cache.cache.pending_files).toBe(0);
+      // What a person asks for first is answered from that index, as any later search is.
+      const found = await mcpkit(['retrieve', 'search', 'needle 17.', '--repo', 'tree', '--json']);
+      expect(JSON.parse(found.stdout).result.matches).toEqual([expect.objectContaining({ path: 'tree/f17.txt', line: 2 })]);
+    }, 60_000);
+
+    it.sequential('compares only what the config depends on: TZ or PATH serve a config that starts no server', async () => {
+      // No stdio server: the time zone and the PATH change nothing it answers.
+      const before = (await bed.status()).status!.requests;
+      const found = await bed.mcpkit(['retrieve', 'search', 'needle', '--repo', 'docs'], {
+        env: { ...bed.env, TZ: 'Pacific/Kiritimati', PATH: `/nowhere:${bed.env.PATH}` },
+      });
+      expect(found.stdout).toContain('needle');
+      expect((await bed.status()).status!.requests - before, 'served by the daemon').toBe(2);
+    }, 120_000);
+  });
+
+  describe.concurrent('a daemon of server-everything', () => {
+    const ends: (() => Promise<void>)[] = [];
+    afterAll(() => Promise.all(ends.map((end) => end())));
+    let bed: ReturnType<typeof daemonTestbed>;
+    beforeAll(async () => {
+      bed = daemonTestbed((end) => void ends.push(end), EVERYTHING);
+      const start = await bed.mcpkit(['daemon', 'start']);
+      expect(start.code, start.stderr).toBe(0);
+    }, 120_000);
+
+    it.sequential('compares only what the config depends on: a stdio server starts with PATH, so another PATH runs here; a skipped command says why', async () => {
+      // Two callers at once, each doing the work itself: one with a log level, one without.
+      const otherPath = { ...bed.env, PATH: `/nowhere:${bed.env.PATH}` };
+      const [skipped, silent] = await Promise.all([
+        bed.mcpkit(['call', 'echo', 'message=hi'], { env: { ...otherPath, MCPKIT_LOG_LEVEL: 'debug' } }),
+        bed.mcpkit(['call', 'echo', 'message=hi'], { env: otherPath }),
+      ]);
+      expect(skipped.stdout).toBe('Echo: hi\n');
+      expect(skipped.stderr).toMatch(
+        /mcpkit: the daemon of this config did not run this command, which runs here instead: these variables differ from the daemon's: PATH/,
+      );
+      expect(silent.stderr, 'a script without a log level hears nothing').not.toContain('did not run');
+    }, 120_000);
+
+    // Last: it adds a server to the config, then breaks the file.
+    it.sequential('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async () => {
+      const { mcpkit, here, alone, status, file } = bed;
+      expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
+      const added = await here(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
+      expect(added.code, added.stderr).toBe(0);
+      const tools = await mcpkit(['tools', '--json']);
+      expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toEqual(expect.arrayContaining(['everything__echo', 'memory__read_graph']));
+      expect((await status()).status!.upstreams.map((u) => u.name).sort()).toEqual(['everything', 'memory']);
+
+      writeFileSync(file, `${readFileSync(file, 'utf8')}\nnot: [valid\n`);
+      const [broken, cold] = await Promise.all([mcpkit(['call', 'everything__echo', 'message=x']), alone(['call', 'everything__echo', 'message=x'])]);
+      expect(broken.code).not.toBe(0);
+      expect(seen(broken)).toEqual(seen(cold));
+    }, 90_000);
+  });
 });
 
 // Its daemons are in a runtime folder of its own, as every test's here: it runs beside the others, not after them.

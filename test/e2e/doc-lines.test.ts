@@ -6,6 +6,7 @@ import { ROOT } from '../helpers/cli.js';
 import {
   copyCloneFiles,
   docPlace,
+  linkCloneFiles,
   runDocLine,
   runServingLine,
   standIn,
@@ -33,7 +34,8 @@ const ELSEWHERE = ['teams.md', 'scaling-out.md'];
 interface Page {
   /**
    * The lines, by how they start, that run in bash as processes: what the page shows of them is a
-   * process's (the daemon's start, and the commands bin/run.js hands to a running daemon).
+   * process's (the daemon's start, and the commands bin/run.js hands to a running daemon). A line
+   * with --no-daemon is handed to none: it runs as any other line.
    */
   processes?: string[];
   /** Reads a clone's files (its examples name them). */
@@ -79,7 +81,8 @@ const PAGES: Record<string, Page> = {
   },
   'code-mode.md': { promises: [['mcpkit code run sum.js', 'The sum of 2 and 3 is 5.']] },
   'gateway.md': {
-    processes: ['mcpkit daemon start', 'mcpkit call', 'mcpkit retrieve', 'mcpkit tools'],
+    // Not `mcpkit tools --cached`: it comes after `daemon stop`, with no daemon to hand it to.
+    processes: ['mcpkit daemon start', 'mcpkit call', 'mcpkit retrieve'],
     clone: true,
     promises: [['mcpkit call everything__echo message=hi', 'Echo: hi']],
   },
@@ -99,6 +102,9 @@ function addToConfig(place: DocPlace, yaml: string): void {
   writeFileSync(file, `${readFileSync(file, 'utf8')}${yaml}`);
 }
 
+/** One copy of a clone's files for the pages that read them (each links it into its project). */
+let clone: string | undefined;
+
 /** Runs a page's lines in order in a fresh project; the failures, each with what it printed. */
 async function runPage(file: string, page: Page, s: StandIns): Promise<string[]> {
   const place = docPlace(`mcpkit-doc-${file.replace('.md', '')}`, {
@@ -108,7 +114,7 @@ async function runPage(file: string, page: Page, s: StandIns): Promise<string[]>
     MCPKIT_TOKEN: 'doc-http-token',
   });
   writeFileSync(join(place.work, 'mcpkit.yaml'), stringify(QUICK_START_CONFIG));
-  if (page.clone) copyCloneFiles(place.work);
+  if (page.clone) linkCloneFiles((clone ??= copyCloneFiles()), place.work);
   page.prepare?.(place, s);
   const failures: string[] = [];
   try {
@@ -127,11 +133,7 @@ async function runPage(file: string, page: Page, s: StandIns): Promise<string[]>
           );
         continue;
       }
-      const ran = await runDocLine(
-        command,
-        place,
-        page.processes?.some((start) => line.command.startsWith(start)),
-      );
+      const ran = await runDocLine(command, place, page.processes?.some((start) => line.command.startsWith(start)) && !/\s--no-daemon\b/.test(line.command));
       const expected = Number(/exit code (\d+)/.exec(line.comment)?.[1] ?? 0);
       if (ran.code !== expected)
         failures.push(`${line.command}\n  exit ${ran.code}, not ${expected}\n  ${(ran.stderr || ran.stdout).trim().split('\n').slice(-6).join('\n  ')}`);
