@@ -15,9 +15,10 @@ export async function completionNames(runtime: Runtime, kind: NameKind): Promise
 }
 
 async function configNames(runtime: Runtime, kind: NameKind): Promise<string[]> {
-  // As written: a name whose entry this shell cannot resolve (an unset ${VAR}) is still a name.
-  const { inspectConfig } = await import('../config/load.js');
-  const raw = ((await inspectConfig(runtime.configLocation, runtime.env)).raw ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  // As written: a name whose entry this shell cannot resolve (an unset ${VAR}) is still a name. Not
+  // checked, nor its secrets read: a tab press needs neither the schema nor a keyring.
+  const { configAsWritten } = await import('../config/as-written.js');
+  const raw = (await configAsWritten(runtime.configLocation)) as Record<string, Record<string, unknown> | undefined>;
   const keys = (section: unknown) => Object.keys((section as object | undefined) ?? {});
   switch (kind) {
     case 'servers':
