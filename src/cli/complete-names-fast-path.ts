@@ -1,7 +1,6 @@
-import { createRuntime } from '../app/runtime.js';
+import { locateConfig } from '../config/locate.js';
 import { parseCompleteNamesArgs } from './complete-names-args.js';
 import { completionNames } from './config-names.js';
-import { sayWaiting } from './terminal/output.js';
 
 /**
  * Each tab press at a name runs `mcpkit complete-names KIND` (completion-names.ts) while a user
@@ -14,8 +13,14 @@ export async function fastCompleteNames(argv: readonly string[]): Promise<boolea
   if (!args) return false;
   let names: string[];
   try {
-    const runtime = createRuntime({ configFlag: args.config, surface: 'cli', waiting: sayWaiting });
-    names = await completionNames(runtime, args.kind);
+    // The config a runtime of this line would serve (app/runtime.ts); the runtime itself, with all it
+    // loads, only for the kind that needs one (tools).
+    const location = locateConfig({ flag: args.config, env: process.env, cwd: process.cwd() });
+    const runtime = async () => {
+      const [{ createRuntime }, { sayWaiting }] = await Promise.all([import('../app/runtime.js'), import('./terminal/output.js')]);
+      return createRuntime({ configFlag: args.config, surface: 'cli', waiting: sayWaiting });
+    };
+    names = await completionNames(location, args.kind, runtime);
   } catch {
     return false;
   }

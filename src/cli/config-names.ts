@@ -1,4 +1,5 @@
 import type { Runtime } from '../app/runtime.js';
+import type { ConfigSource } from '../config/locate.js';
 import type { NameKind } from './completion-names.js';
 
 /** What a name offered to a shell may hold: MCP's tool name characters, and nothing a shell expands. */
@@ -10,14 +11,16 @@ const SAFE_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
  * bash's compgen -W expands the words it is given ($(...) included): a name from an upstream's
  * listing that is more than a name is never offered, so a tab press runs nothing of a server's.
  */
-export async function completionNames(runtime: Runtime, kind: NameKind): Promise<string[]> {
-  return (await configNames(runtime, kind)).filter((name) => SAFE_NAME.test(name));
+export async function completionNames(location: ConfigSource, kind: NameKind, runtime: () => Runtime | Promise<Runtime>): Promise<string[]> {
+  return (await configNames(location, kind, runtime)).filter((name) => SAFE_NAME.test(name));
 }
 
-async function configNames(runtime: Runtime, kind: NameKind): Promise<string[]> {
-  // As written: a name whose entry this shell cannot resolve (an unset ${VAR}) is still a name.
-  const { inspectConfig } = await import('../config/load.js');
-  const raw = ((await inspectConfig(runtime.configLocation, runtime.env)).raw ?? {}) as Record<string, Record<string, unknown> | undefined>;
+/** `runtime` is asked for only by `tools`: what every other kind reads is the file, and a runtime loads far more (a tab press waits on it). */
+async function configNames(location: ConfigSource, kind: NameKind, runtime: () => Runtime | Promise<Runtime>): Promise<string[]> {
+  // As written: a name whose entry this shell cannot resolve (an unset ${VAR}) is still a name. Not
+  // checked, nor its secrets read: a tab press needs neither the schema nor a keyring.
+  const { configAsWritten } = await import('../config/as-written.js');
+  const raw = (await configAsWritten(location)) as Record<string, Record<string, unknown> | undefined>;
   const keys = (section: unknown) => Object.keys((section as object | undefined) ?? {});
   switch (kind) {
     case 'servers':
@@ -33,8 +36,9 @@ async function configNames(runtime: Runtime, kind: NameKind): Promise<string[]> 
     case 'tools': {
       // The names call takes: mcpkit's own, and each server's as it last listed them (none is started).
       const { listKnownTools } = await import('./upstream-calls.js');
-      const own = (await runtime.offeredTools()).map((t) => t.name);
-      const known = await listKnownTools(runtime, new Set(own)).catch(() => ({ tools: [] as { name: string }[] }));
+      const made = await runtime();
+      const own = (await made.offeredTools()).map((t) => t.name);
+      const known = await listKnownTools(made, new Set(own)).catch(() => ({ tools: [] as { name: string }[] }));
       return [...own, ...known.tools.map((t) => t.name)];
     }
   }

@@ -18,7 +18,8 @@ export default class CompleteNames extends McpkitCommand {
   async run(): Promise<string[]> {
     const { args, flags } = await this.parse(CompleteNames);
     // Plain command lines skip oclif (cli/complete-names-fast-path.ts); both print completionNames.
-    const names = await completionNames(this.runtime(flags.config), args.kind as NameKind);
+    const runtime = this.runtime(flags.config);
+    const names = await completionNames(runtime.configLocation, args.kind as NameKind, () => runtime);
     if (!this.jsonEnabled()) for (const name of names) this.scope.io.out(`${name}\n`);
     return names;
   }

@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { ToolError } from '../core/errors.js';
 import { addSecrets } from '../core/redact.js';
 import { checkConfigData, configData, type CheckedConfig } from './check/check.js';
+import { readConfigText } from './as-written.js';
 import type { ConfigSource } from './locate.js';
-import { describeSource } from './locate.js';
 import { configInvalid } from './check/problems.js';
 import { readWithPinText } from './files/read-with-pins.js';
 import { defaultConfig, type McpkitConfig } from './schema/schema.js';
@@ -20,25 +18,12 @@ export interface LoadedConfig extends CheckedConfig {
 
 /** Reads and checks the config; a missing file is the defaults. Never throws for a bad file: see `problems`. */
 export async function inspectConfig(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {
-  let text: string;
-  try {
-    text = await readFile(location.path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      // A file the user named must exist: a typo would otherwise serve built-in defaults in silence.
-      if (location.source === 'flag' || location.source === 'env') throw configNotFound(location);
-      return { location, exists: false, problems: [], raw: {}, config: defaultConfig(), fromEnv: new Set() };
-    }
-    if (code === 'EISDIR') {
-      return { location, exists: true, problems: [{ path: '(file)', message: `${location.path} is a directory, not a YAML file` }], fromEnv: new Set() };
-    }
-    throw new ToolError('CONFIG_INVALID', `Cannot read config ${location.path}: ${(error as Error).message}`, {
-      details: { file: location.path, errno: code },
-      hint: 'Check the file permissions, or point --config / MCPKIT_CONFIG at another file.',
-    });
+  const read = await readConfigText(location);
+  if ('missing' in read) return { location, exists: false, problems: [], raw: {}, config: defaultConfig(), fromEnv: new Set() };
+  if ('directory' in read) {
+    return { location, exists: true, problems: [{ path: '(file)', message: `${location.path} is a directory, not a YAML file` }], fromEnv: new Set() };
   }
-  return inspectConfigTextWithSecrets(location, text, env);
+  return inspectConfigTextWithSecrets(location, read.text, env);
 }
 
 /**
@@ -97,11 +82,4 @@ export async function loadConfigWithSource(location: ConfigSource, env: NodeJS.P
     ...(heldLock ? { heldLock } : {}),
     ...(loaded.secretSources ? { secretSources: loaded.secretSources } : {}),
   };
-}
-
-export function configNotFound(location: ConfigSource): ToolError {
-  return new ToolError('CONFIG_NOT_FOUND', `The config file ${location.path} (named by ${describeSource(location.source)}) does not exist.`, {
-    details: { file: location.path, chosen_by: location.source },
-    hint: `Check the path, or create it with: mcpkit config init --config ${location.path}`,
-  });
 }

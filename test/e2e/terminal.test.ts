@@ -8,6 +8,29 @@ import { serveStdioInProcess } from '../helpers/in-process.js';
 import { runLinesInOneProcess, type LineRun } from '../helpers/oclif-lines.js';
 import { SERVERS, writeConfig } from '../helpers/upstreams.js';
 
+/**
+ * The lines of this file that oclif runs as bin/run.js runs a line no fast path takes (help, mistyped
+ * commands, autocomplete's set-up), one after the other in ONE process (helpers/oclif-lines.ts), not a
+ * process each: the start-up of a process is most of what each would cost. Its home and cache are
+ * its own, for autocomplete's files; nothing the other lines print depends on them.
+ */
+const oclifHome = tempDir();
+const autocompleteEnv = cleanEnv({ HOME: oclifHome, XDG_CACHE_HOME: join(oclifHome, '.cache') });
+const HELPS: string[][] = [['help'], ['help', 'config'], ['-h'], ['config', '-h'], ['--help']];
+const MISTAKES: [string[], string, string][] = [
+  [['retrieve', 'serch', 'foo'], '"retrieve serch" is not an mcpkit command.', '"mcpkit retrieve search"'],
+  [['confg', 'path'], '"confg path" is not an mcpkit command.', '"mcpkit config path"'],
+  [['serv'], '"serv" is not an mcpkit command.', '"mcpkit serve"'],
+];
+const JSON_MISTAKE = ['registry', 'lst', '--json'];
+const OCLIF_LINES = [...HELPS, ...MISTAKES.map(([a]) => a), JSON_MISTAKE, ['autocomplete', 'bash'], ['autocomplete', 'script', 'bash']];
+let oclifRuns: Promise<LineRun[]> | undefined;
+async function oclifLine(args: string[]): Promise<LineRun> {
+  const at = OCLIF_LINES.findIndex((l) => l.join('\0') === args.join('\0'));
+  if (at < 0) throw new Error(`${JSON.stringify(args)} is not among the file's oclif lines`);
+  return (await (oclifRuns ??= runLinesInOneProcess(OCLIF_LINES, { env: autocompleteEnv })))[at]!;
+}
+
 /** The terminal as its users expect it. */
 describe.concurrent('call reports failures like every command', () => {
   const env = cleanEnv({ MCPKIT_CONFIG: writeConfig({ mcp_servers: { everything: SERVERS.everything } }) });
@@ -106,33 +129,19 @@ describe.concurrent('serve started by hand', () => {
 });
 
 describe.concurrent('help and mistakes', () => {
-  const helps: string[][] = [['help'], ['help', 'config'], ['-h'], ['config', '-h'], ['--help']];
-  const mistakes: [string[], string, string][] = [
-    [['retrieve', 'serch', 'foo'], '"retrieve serch" is not an mcpkit command.', '"mcpkit retrieve search"'],
-    [['confg', 'path'], '"confg path" is not an mcpkit command.', '"mcpkit config path"'],
-    [['serv'], '"serv" is not an mcpkit command.', '"mcpkit serve"'],
-  ];
-  const jsonMistake = ['registry', 'lst', '--json'];
-  // Every line below through oclif's dispatch, as bin/run.js runs what no fast path takes, in one
-  // process (helpers/oclif-lines.ts) rather than a process each. `retrieve serch` runs as a process
+  // Every line below through oclif's dispatch, as bin/run.js runs what no fast path takes, in the
+  // file's one process of lines (`oclifLine`) rather than a process each. `retrieve serch` runs as a process
   // too and must print the same: bin/run.js first offers it to the daemon's client and retrieve's
   // fast path, which must leave it to oclif, and main()'s `handle` ends it (`mcpkit --help` runs as a
   // process in doc-lines.test.ts).
-  let batch: Promise<LineRun[]> | undefined;
-  const lineRun = async (args: string[]) => {
-    const lines = [...helps, ...mistakes.map(([a]) => a), jsonMistake];
-    const runs = await (batch ??= runLinesInOneProcess(lines, { env: cleanEnv() }));
-    return runs[lines.findIndex((l) => l.join('\0') === args.join('\0'))]!;
-  };
-
-  it.each(helps.map((args) => [args]))('%j shows help, exit 0', async (args) => {
-    const r = await lineRun(args);
+  it.each(HELPS.map((args) => [args]))('%j shows help, exit 0', async (args) => {
+    const r = await oclifLine(args);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/USAGE|COMMANDS|TOPICS/);
   });
 
-  it.each(mistakes)("a mistyped command %j is bad usage in the user's words, with the closest commands", async (args, message, suggestion) => {
-    const r = await lineRun(args);
+  it.each(MISTAKES)("a mistyped command %j is bad usage in the user's words, with the closest commands", async (args, message, suggestion) => {
+    const r = await oclifLine(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${message}`);
     expect(r.stderr).toContain(`Did you mean ${suggestion}`);
@@ -140,8 +149,8 @@ describe.concurrent('help and mistakes', () => {
   });
 
   it('a mistyped command as a process: the same words, exit 2', async () => {
-    const [args, message] = mistakes[0]!;
-    const [r, batched] = await Promise.all([runCli(args), lineRun(args)]);
+    const [args, message] = MISTAKES[0]!;
+    const [r, batched] = await Promise.all([runCli(args), oclifLine(args)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Error [INVALID_INPUT]: ${message}`);
     expect(r.stderr).toBe(batched.stderr);
@@ -154,7 +163,7 @@ describe.concurrent('help and mistakes', () => {
   });
 
   it('with --json the mistake is JSON on stdout', async () => {
-    const r = await lineRun(jsonMistake);
+    const r = await oclifLine(JSON_MISTAKE);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT', hint: expect.stringContaining('mcpkit registry list') } });
   });
@@ -307,7 +316,9 @@ describe.concurrent('long waits say what they wait for', () => {
     };
     const [piped, logged, tty, [viaDaemon, viaDaemonTty]] = await Promise.all([
       runCli(['tools'], { env: cleanEnv({ MCPKIT_CONFIG: config }) }),
-      runCli(['tools'], { env: cleanEnv({ MCPKIT_CONFIG: config, MCPKIT_LOG_LEVEL: 'info' }) }),
+      // In this process: what is asked is what MCPKIT_LOG_LEVEL (the line's environment) makes it say on
+      // a stderr that is no terminal; `piped`, a process, shows that a process's pipe is known as one.
+      runCommand(['tools'], { env: cleanEnv({ MCPKIT_CONFIG: config, MCPKIT_LOG_LEVEL: 'info' }) }),
       inTerminal('tools', cleanEnv({ MCPKIT_CONFIG: config })),
       throughDaemon(),
     ]);
@@ -350,17 +361,10 @@ describe.concurrent('smart-search ranks written source above generated files', (
 
 describe.concurrent('shell completion (@oclif/plugin-autocomplete)', () => {
   it('bash completes topics, commands written with spaces, and flags', async () => {
-    const home = tempDir();
-    const env = cleanEnv({ HOME: home, XDG_CACHE_HOME: join(home, '.cache') });
+    const env = autocompleteEnv;
     // As its instructions go: `autocomplete bash` builds the cache, `autocomplete script bash` is added
-    // to .bashrc; the two in order, in one process (helpers/oclif-lines.ts: oclif's dispatch, as bin/run.js's).
-    const [instructions, setup] = await runLinesInOneProcess(
-      [
-        ['autocomplete', 'bash'],
-        ['autocomplete', 'script', 'bash'],
-      ],
-      { env },
-    );
+    // to .bashrc; the two in order, in the file's process of lines (`oclifLine`: oclif's dispatch, as bin/run.js's).
+    const [instructions, setup] = await Promise.all([oclifLine(['autocomplete', 'bash']), oclifLine(['autocomplete', 'script', 'bash'])]);
     expect(instructions!.code).toBe(0);
     expect(instructions!.stdout).toContain('mcpkit autocomplete script bash');
     expect(setup!.code).toBe(0);

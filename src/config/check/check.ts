@@ -1,9 +1,12 @@
-import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { secretValues } from '../secrets/mask.js';
 import type { ConfigProblem } from './problems.js';
 import { configSchema, ONCE, type McpkitConfig } from '../schema/schema.js';
 import type { SecretValues } from '../secrets/secret-refs.js';
 import { checkValues, problemsOnLoad, unsetVariableIn } from './value-check.js';
+import { configData } from './yaml-data.js';
+
+// The YAML alone, apart: what reads a config's names only (tab completion) loads no schema.
+export { configData, documentData, parseYaml } from './yaml-data.js';
 
 export interface CheckedConfig {
   problems: ConfigProblem[];
@@ -17,67 +20,10 @@ export interface CheckedConfig {
   secrets?: string[];
 }
 
-export function parseYaml(text: string): { doc: Document; problems: ConfigProblem[] } {
-  // The yaml library's own duplicate-key check compares every key with every other (6 s of 7 at
-  // 32,000 servers here); a set per mapping does the same in one pass.
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
-  const problems = doc.errors.map((e) => ({
-    path: e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '(yaml)',
-    // The path says where; the library's first line ends by saying it again, with a colon for the excerpt it leaves out here.
-    message: e.message.split('\n', 1)[0]!.replace(/ at line \d+, column \d+:?\s*$/, ''),
-  }));
-  if (problems.length === 0) problems.push(...duplicateKeys(doc, lineCounter));
-  return { doc, problems };
-}
-
-/** Keys that appear twice in one mapping, each as "line L, column C: Map keys must be unique". */
-function duplicateKeys(doc: Document, lines: LineCounter): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  visit(doc, {
-    Map: (_key, map) => {
-      const seen = new Set<unknown>();
-      for (const pair of map.items) {
-        const key = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (seen.has(key)) {
-          const at = isScalar(pair.key) && pair.key.range ? lines.linePos(pair.key.range[0]) : undefined;
-          problems.push({ path: at ? `line ${at.line}, column ${at.col}` : '(yaml)', message: `Map keys must be unique ("${String(key)}" appears twice)` });
-        }
-        seen.add(key);
-      }
-    },
-  });
-  return problems;
-}
-
-/** The document's content as plain data; an empty file is an empty config. */
-export function documentData(doc: Document): { data: Record<string, unknown>; problems: ConfigProblem[] } {
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    // An alias bomb ("billion laughs") is stopped by maxAliasCount: a problem with the file, not a bug.
-    return { data: {}, problems: [{ path: '(yaml)', message: `${(error as Error).message} (too many or too deep aliases)` }] };
-  }
-  if (data === null || data === undefined) return { data: {}, problems: [] };
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    return { data: {}, problems: [{ path: '(root)', message: 'the config must be a YAML mapping (key: value), not a list or a scalar' }] };
-  }
-  return { data: data as Record<string, unknown>, problems: [] };
-}
-
 /** Everything a load checks, collected rather than stopping at the first: YAML, variables, schema. */
 export function checkConfigText(text: string, env: Readonly<Record<string, string | undefined>>, secrets?: SecretValues): CheckedConfig {
   const parsed = configData(text);
   return 'raw' in parsed ? checkConfigData(parsed.raw, env, secrets) : { problems: parsed.problems, fromEnv: new Set() };
-}
-
-/** The YAML of a config file as plain data, or what is wrong with it as YAML. */
-export function configData(text: string): { raw: Record<string, unknown> } | { problems: ConfigProblem[] } {
-  const { doc, problems: yamlProblems } = parseYaml(text);
-  if (yamlProblems.length) return { problems: yamlProblems };
-  const { data: raw, problems: shapeProblems } = documentData(doc);
-  return shapeProblems.length ? { problems: shapeProblems } : { raw };
 }
 
 /** checkConfigText's checks after the YAML: variables and secrets (`secretsRead`: those read for it, config/secrets/secret-sources.ts), schema. */
