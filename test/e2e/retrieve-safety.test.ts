@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, outputOf, spawnTracked, stopChild, tempDir, runCommand } from '../helpers/cli.js';
 import { waitFor } from '../helpers/upstreams.js';
 
@@ -23,6 +23,63 @@ async function serveRoot(root: string): Promise<Client> {
   return client;
 }
 
+/**
+ * One serve for the tests that only ask it something, each of a root of its own (named in every
+ * call, so no answer draws on another test's files): a serve's start is most of what such a test
+ * costs. The roots are made whole before serve starts. The race and the patterns' budgets keep
+ * serves of their own (a swapper's flood of changes, a config reloaded, matchers that spin until a
+ * budget). The stack overflow's search holds serve while it runs, but no test that runs beside it
+ * (describe blocks run one after another) asks this serve anything.
+ */
+let shared: Promise<{ client: Client; base: string; root: (name: SharedRoot) => string }> | undefined;
+type SharedRoot = 'fifo' | 'deep' | 'names' | 'listing' | 'long';
+function sharedServe() {
+  return (shared ??= (async () => {
+    // Not tempDir(): the deep root is removed with rm -rf (see below), by afterAll.
+    const base = mkdtempSync(join(tmpdir(), 'mcpkit-safety-'));
+    const root = (name: SharedRoot) => join(base, name);
+    for (const name of ['fifo', 'deep', 'names', 'listing', 'long'] as const) mkdirSync(root(name));
+    // A FIFO beside a regular file.
+    execFileSync('mkfifo', [join(root('fifo'), 'pipe.txt')]);
+    writeFileSync(join(root('fifo'), 'note.txt'), 'needle here\n');
+    // A path longer than PATH_MAX, made with relative steps (chdir), as no call takes the whole
+    // path; removed with rm -rf, which walks down the same way (fs.rmSync gives up with ENAMETOOLONG).
+    const deep = `const fs = require('fs'); fs.writeFileSync('top.txt', 'needle top\\n');
+      for (let i = 0; i < 500; i++) { fs.mkdirSync('folder_' + i); process.chdir('folder_' + i); }
+      fs.writeFileSync('deep.txt', 'needle deep\\n');`;
+    execFileSync(process.execPath, ['-e', deep], { cwd: root('deep') });
+    // A name with control characters, one that is not UTF-8, and a plain one.
+    mkdirSync(join(root('names'), 'ok'));
+    writeFileSync(join(root('names'), 'ok', 'evil\nname.txt:1:forged \u001b[31mred'), 'needle\n');
+    writeFileSync(Buffer.concat([Buffer.from(join(root('names'), 'ok', 'bad')), Buffer.from([0xff]), Buffer.from('name.txt')]), 'needle\n');
+    writeFileSync(join(root('names'), 'ok', 'plain.txt'), 'needle\n');
+    // A folder of 1200 files.
+    mkdirSync(join(root('listing'), 'many'));
+    for (let i = 0; i < 1200; i++) writeFileSync(join(root('listing'), 'many', `f${String(i).padStart(4, '0')}.txt`), '');
+    // A 16 MB line, on which a backtracking expression overflows the stack, beside a short file.
+    writeFileSync(join(root('long'), 'long.txt'), `${'a'.repeat(16 * 1024 * 1024)}\n`);
+    writeFileSync(join(root('long'), 'short.txt'), 'aac\n');
+    const config = join(base, 'mcpkit.yaml');
+    writeFileSync(config, 'retrieve:\n  roots: { fifo: ./fifo, deep: ./deep, names: ./names, listing: ./listing, long: ./long }\n');
+    const client = new Client({ name: 'safety', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--config', config],
+        env: cleanEnv() as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
+    return { client, base, root };
+  })());
+}
+afterAll(async () => {
+  if (!shared) return;
+  const { client, base } = await shared;
+  await client.close();
+  execFileSync('rm', ['-rf', base]);
+});
+
 const textOf = (r: unknown) => JSON.stringify((r as CallToolResult).structuredContent ?? (r as CallToolResult).content);
 
 describe.concurrent('retrieve against a racing attacker', () => {
@@ -35,9 +92,11 @@ describe.concurrent('retrieve against a racing attacker', () => {
     writeFileSync(join(outside, 'secret.txt'), 'SECRET\n');
     writeFileSync(join(outside, 'd-file.txt'), 'SECRET\n');
     writeFileSync(join(outside, 'only-outside.txt'), 'SECRET\n');
+    // serve starts first: the swapper spins a core for as long as it runs, so it runs only while
+    // the calls do (it makes the files it swaps before it says it is ready).
+    const client = await serveRoot(root);
     const swapper = spawnTracked(process.execPath, [join(ROOT, 'test/fixtures/swapper.mjs'), root, outside], { stdio: ['ignore', 'pipe', 'ignore'] });
     await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
-    const client = await serveRoot(root);
     const leaks: string[] = [];
     const outcomes = new Map<string, number>();
     try {
@@ -67,8 +126,8 @@ describe.concurrent('retrieve against a racing attacker', () => {
         });
       }
     } finally {
-      await client.close();
       await stopChild(swapper);
+      await client.close();
     }
     expect(leaks).toEqual([]);
     // The race was real: some calls were refused or found nothing, and some went through.
@@ -79,75 +138,50 @@ describe.concurrent('retrieve against a racing attacker', () => {
 
 describe.concurrent('special files', () => {
   it('a FIFO is refused by name at once (FILE_NOT_REGULAR), skipped by search, and serve keeps answering', async () => {
-    const root = tempDir();
-    execFileSync('mkfifo', [join(root, 'pipe.txt')]);
-    writeFileSync(join(root, 'note.txt'), 'needle here\n');
-    const client = await serveRoot(root);
-    try {
-      const started = Date.now();
-      const r = (await client.callTool({ name: 'open_file', arguments: { path: 'pipe.txt' } })) as CallToolResult;
-      expect((r.structuredContent as { error: { code: string; message: string } }).error).toMatchObject({
-        code: 'FILE_NOT_REGULAR',
-        message: 'code/pipe.txt is a FIFO (named pipe), not a regular file.',
-      });
-      expect(Date.now() - started).toBeLessThan(2000);
-      const search = (await client.callTool({ name: 'search', arguments: { query: 'needle' } })) as CallToolResult;
-      expect(search.isError).toBeFalsy();
-      expect(textOf(search)).toContain('note.txt');
-      const list = (await client.callTool({ name: 'list_dir', arguments: { path: 'code' } })) as CallToolResult;
-      expect(list.isError).toBeFalsy();
-    } finally {
-      await client.close();
-    }
+    const { client } = await sharedServe();
+    const started = Date.now();
+    const r = (await client.callTool({ name: 'open_file', arguments: { path: 'fifo/pipe.txt' } })) as CallToolResult;
+    expect((r.structuredContent as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'FILE_NOT_REGULAR',
+      message: 'fifo/pipe.txt is a FIFO (named pipe), not a regular file.',
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+    const search = (await client.callTool({ name: 'search', arguments: { query: 'needle', repo: 'fifo' } })) as CallToolResult;
+    expect(search.isError).toBeFalsy();
+    expect(textOf(search)).toContain('note.txt');
+    const list = (await client.callTool({ name: 'list_dir', arguments: { path: 'fifo' } })) as CallToolResult;
+    expect(list.isError).toBeFalsy();
   });
 });
 
 describe.concurrent('paths longer than PATH_MAX', () => {
   it('are left out and counted (skipped.path_too_long) by search, find_files and smart_search, over MCP and in the terminal', async () => {
-    // Made with relative steps (chdir), as no call takes the whole path; removed with rm -rf, which
-    // walks down the same way (fs.rmSync gives up with ENAMETOOLONG).
-    const root = mkdtempSync(join(tmpdir(), 'mcpkit-deep-'));
-    try {
-      const deep = `const fs = require('fs'); fs.writeFileSync('top.txt', 'needle top\\n');
-        for (let i = 0; i < 500; i++) { fs.mkdirSync('folder_' + i); process.chdir('folder_' + i); }
-        fs.writeFileSync('deep.txt', 'needle deep\\n');`;
-      execFileSync(process.execPath, ['-e', deep], { cwd: root });
-      const client = await serveRoot(root);
-      try {
-        for (const [tool, args] of [
-          ['search', { query: 'needle' }],
-          ['find_files', { glob: '**/*.txt' }],
-          ['smart_search', { query: 'needle' }],
-        ] as const) {
-          const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
-          expect(r.isError, `${tool}: ${textOf(r)}`).toBeFalsy();
-          const result = (r.structuredContent as { result: { skipped: { path_too_long: number } } }).result;
-          expect(result.skipped.path_too_long, tool).toBe(1);
-          expect(textOf(r)).toContain('top.txt');
-          expect(textOf(r)).not.toContain(root); // no absolute path leaks
-        }
-      } finally {
-        await client.close();
-      }
-      const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' });
-      const found = await runCommand(['retrieve', 'find', '**/*.txt'], { env });
-      expect(found.code).toBe(0);
-      expect(found.stdout.trim()).toBe('code/top.txt'); // never a path that cat could not open
-      expect(found.stderr).toContain('1 entry was left out: the path is longer than the system takes');
-    } finally {
-      execFileSync('rm', ['-rf', root]);
+    const { client, base, root: rootOf } = await sharedServe();
+    const root = rootOf('deep');
+    for (const [tool, args] of [
+      ['search', { query: 'needle', repo: 'deep' }],
+      ['find_files', { glob: '**/*.txt', repo: 'deep' }],
+      ['smart_search', { query: 'needle', repo: 'deep' }],
+    ] as const) {
+      const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+      expect(r.isError, `${tool}: ${textOf(r)}`).toBeFalsy();
+      const result = (r.structuredContent as { result: { skipped: { path_too_long: number } } }).result;
+      expect(result.skipped.path_too_long, tool).toBe(1);
+      expect(textOf(r)).toContain('top.txt');
+      expect(textOf(r)).not.toContain(base); // no absolute path leaks, of this root or any
     }
+    const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' });
+    const found = await runCommand(['retrieve', 'find', '**/*.txt'], { env });
+    expect(found.code).toBe(0);
+    expect(found.stdout.trim()).toBe('code/top.txt'); // never a path that cat could not open
+    expect(found.stderr).toContain('1 entry was left out: the path is longer than the system takes');
   }, 60_000);
 });
 
 describe.concurrent('names and folders that cannot be shown or read as they are', () => {
   it('control characters in names are escaped in the terminal; names that are not UTF-8 are left out and counted', async () => {
-    const root = tempDir();
-    mkdirSync(join(root, 'ok'));
-    writeFileSync(join(root, 'ok', 'evil\nname.txt:1:forged \u001b[31mred'), 'needle\n');
-    writeFileSync(Buffer.concat([Buffer.from(join(root, 'ok', 'bad')), Buffer.from([0xff]), Buffer.from('name.txt')]), 'needle\n');
-    writeFileSync(join(root, 'ok', 'plain.txt'), 'needle\n');
-    const env = cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' });
+    const { client, root: rootOf } = await sharedServe();
+    const env = cleanEnv({ CODE_ROOT: rootOf('names'), MCPKIT_NO_DAEMON: '1' });
     for (const args of [
       ['retrieve', 'ls', 'code/ok'],
       ['retrieve', 'find', '**/*'],
@@ -161,42 +195,30 @@ describe.concurrent('names and folders that cannot be shown or read as they are'
       expect(r.stderr).toContain('1 entry was left out: the name is not valid UTF-8.');
       expect(r.stdout).toContain('plain.txt');
     }
-    const client = await serveRoot(root);
-    try {
-      const listed = (await client.callTool({ name: 'list_dir', arguments: { path: 'code/ok' } })) as CallToolResult;
-      const result = (listed.structuredContent as { result: { entries: { name: string }[]; skipped: { name_not_utf8: number } } }).result;
-      expect(result.entries.map((e) => e.name)).toEqual(['evil\nname.txt:1:forged \u001b[31mred', 'plain.txt']); // JSON carries them whole
-      expect(result.skipped.name_not_utf8).toBe(1);
-      const found = (await client.callTool({ name: 'find_files', arguments: { glob: '**/*.txt' } })) as CallToolResult;
-      expect((found.structuredContent as { result: { skipped: { name_not_utf8: number } } }).result.skipped.name_not_utf8).toBe(1);
-    } finally {
-      await client.close();
-    }
+    const listed = (await client.callTool({ name: 'list_dir', arguments: { path: 'names/ok' } })) as CallToolResult;
+    const result = (listed.structuredContent as { result: { entries: { name: string }[]; skipped: { name_not_utf8: number } } }).result;
+    expect(result.entries.map((e) => e.name)).toEqual(['evil\nname.txt:1:forged \u001b[31mred', 'plain.txt']); // JSON carries them whole
+    expect(result.skipped.name_not_utf8).toBe(1);
+    const found = (await client.callTool({ name: 'find_files', arguments: { glob: '**/*.txt', repo: 'names' } })) as CallToolResult;
+    expect((found.structuredContent as { result: { skipped: { name_not_utf8: number } } }).result.skipped.name_not_utf8).toBe(1);
   }, 60_000);
 
   it('list_dir returns at most limit entries (default 1000), with truncated and total_entries', async () => {
-    const root = tempDir();
-    mkdirSync(join(root, 'many'));
-    for (let i = 0; i < 1200; i++) writeFileSync(join(root, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
-    const client = await serveRoot(root);
-    try {
-      const call = async (args: Record<string, unknown>) => {
-        const r = (await client.callTool({ name: 'list_dir', arguments: { path: 'code/many', ...args } })) as CallToolResult;
-        return r.structuredContent as { result: { entries: { name: string }[]; total_entries: number }; meta: { truncated: boolean } };
-      };
-      const first = await call({});
-      expect(first.result.entries).toHaveLength(1000);
-      expect(first.result.entries[0]!.name).toBe('f0000.txt');
-      expect(first.result).toMatchObject({ total_entries: 1200 });
-      expect(first.meta.truncated).toBe(true);
-      const all = await call({ limit: 5000 });
-      expect(all.result.entries).toHaveLength(1200);
-      expect(all.meta.truncated).toBe(false);
-      const bad = (await client.callTool({ name: 'list_dir', arguments: { path: 'code/many', limit: 0 } })) as CallToolResult;
-      expect((bad.structuredContent as { error: { code: string } }).error.code).toBe('LIMIT_INVALID');
-    } finally {
-      await client.close();
-    }
+    const { client } = await sharedServe();
+    const call = async (args: Record<string, unknown>) => {
+      const r = (await client.callTool({ name: 'list_dir', arguments: { path: 'listing/many', ...args } })) as CallToolResult;
+      return r.structuredContent as { result: { entries: { name: string }[]; total_entries: number }; meta: { truncated: boolean } };
+    };
+    const first = await call({});
+    expect(first.result.entries).toHaveLength(1000);
+    expect(first.result.entries[0]!.name).toBe('f0000.txt');
+    expect(first.result).toMatchObject({ total_entries: 1200 });
+    expect(first.meta.truncated).toBe(true);
+    const all = await call({ limit: 5000 });
+    expect(all.result.entries).toHaveLength(1200);
+    expect(all.meta.truncated).toBe(false);
+    const bad = (await client.callTool({ name: 'list_dir', arguments: { path: 'listing/many', limit: 0 } })) as CallToolResult;
+    expect((bad.structuredContent as { error: { code: string } }).error.code).toBe('LIMIT_INVALID');
   }, 60_000);
 
   it('a file or folder this user may not read is FILE_ACCESS, named inside its root, not INTERNAL with the absolute path', async () => {
@@ -414,20 +436,14 @@ describe.concurrent('patterns from a caller cannot stall serve', () => {
   }, 90_000);
 
   it('a regular expression that overflows the stack on a long line is QUERY_TOO_COMPLEX, not INTERNAL, and serve goes on', async () => {
-    const root = tempDir();
-    writeFileSync(join(root, 'long.txt'), `${'a'.repeat(16 * 1024 * 1024)}\n`);
-    writeFileSync(join(root, 'short.txt'), 'aac\n');
+    const { client, root: rootOf } = await sharedServe();
+    const root = rootOf('long');
     const r = await runCommand(['retrieve', 'search', '(a|aa)*c', '--regex', '--json'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error.code).toBe('QUERY_TOO_COMPLEX');
-    const client = await serveRoot(root);
-    try {
-      const deep = (await client.callTool({ name: 'search', arguments: { query: '(a|aa)*c', regex: true } })) as CallToolResult;
-      expect((deep.structuredContent as { error: { code: string } }).error.code).toBe('QUERY_TOO_COMPLEX');
-      const next = (await client.callTool({ name: 'search', arguments: { query: 'aac' } })) as CallToolResult;
-      expect(textOf(next)).toContain('short.txt');
-    } finally {
-      await client.close();
-    }
+    const deep = (await client.callTool({ name: 'search', arguments: { query: '(a|aa)*c', regex: true, repo: 'long' } })) as CallToolResult;
+    expect((deep.structuredContent as { error: { code: string } }).error.code).toBe('QUERY_TOO_COMPLEX');
+    const next = (await client.callTool({ name: 'search', arguments: { query: 'aac', repo: 'long' } })) as CallToolResult;
+    expect(textOf(next)).toContain('short.txt');
   }, 60_000);
 });
