@@ -26,19 +26,18 @@ async function serveRoot(root: string): Promise<Client> {
 /**
  * One serve for the tests that only ask it something, each of a root of its own (named in every
  * call, so no answer draws on another test's files): a serve's start is most of what such a test
- * costs. The roots are made whole before serve starts. The race and the patterns' budgets keep
- * serves of their own (a swapper's flood of changes, a config reloaded, matchers that spin until a
- * budget). The stack overflow's search holds serve while it runs, but no test that runs beside it
- * (describe blocks run one after another) asks this serve anything.
+ * costs. The roots are made whole before serve starts. The race, the patterns' budgets and the
+ * stack overflow keep serves of their own (a fresh config, a swapper's flood of changes, a
+ * matcher that holds serve: nothing another test should wait behind or share).
  */
 let shared: Promise<{ client: Client; base: string; root: (name: SharedRoot) => string }> | undefined;
-type SharedRoot = 'fifo' | 'deep' | 'names' | 'listing' | 'long';
+type SharedRoot = 'fifo' | 'deep' | 'names' | 'listing';
 function sharedServe() {
   return (shared ??= (async () => {
     // Not tempDir(): the deep root is removed with rm -rf (see below), by afterAll.
     const base = mkdtempSync(join(tmpdir(), 'mcpkit-safety-'));
     const root = (name: SharedRoot) => join(base, name);
-    for (const name of ['fifo', 'deep', 'names', 'listing', 'long'] as const) mkdirSync(root(name));
+    for (const name of ['fifo', 'deep', 'names', 'listing'] as const) mkdirSync(root(name));
     // A FIFO beside a regular file.
     execFileSync('mkfifo', [join(root('fifo'), 'pipe.txt')]);
     writeFileSync(join(root('fifo'), 'note.txt'), 'needle here\n');
@@ -56,11 +55,8 @@ function sharedServe() {
     // A folder of 1200 files.
     mkdirSync(join(root('listing'), 'many'));
     for (let i = 0; i < 1200; i++) writeFileSync(join(root('listing'), 'many', `f${String(i).padStart(4, '0')}.txt`), '');
-    // A 16 MB line, on which a backtracking expression overflows the stack, beside a short file.
-    writeFileSync(join(root('long'), 'long.txt'), `${'a'.repeat(16 * 1024 * 1024)}\n`);
-    writeFileSync(join(root('long'), 'short.txt'), 'aac\n');
     const config = join(base, 'mcpkit.yaml');
-    writeFileSync(config, 'retrieve:\n  roots: { fifo: ./fifo, deep: ./deep, names: ./names, listing: ./listing, long: ./long }\n');
+    writeFileSync(config, 'retrieve:\n  roots: { fifo: ./fifo, deep: ./deep, names: ./names, listing: ./listing }\n');
     const client = new Client({ name: 'safety', version: '1' });
     await client.connect(
       new StdioClientTransport({
@@ -436,14 +432,20 @@ describe.concurrent('patterns from a caller cannot stall serve', () => {
   }, 90_000);
 
   it('a regular expression that overflows the stack on a long line is QUERY_TOO_COMPLEX, not INTERNAL, and serve goes on', async () => {
-    const { client, root: rootOf } = await sharedServe();
-    const root = rootOf('long');
+    const root = tempDir();
+    writeFileSync(join(root, 'long.txt'), `${'a'.repeat(16 * 1024 * 1024)}\n`);
+    writeFileSync(join(root, 'short.txt'), 'aac\n');
     const r = await runCommand(['retrieve', 'search', '(a|aa)*c', '--regex', '--json'], { env: cleanEnv({ CODE_ROOT: root, MCPKIT_NO_DAEMON: '1' }) });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error.code).toBe('QUERY_TOO_COMPLEX');
-    const deep = (await client.callTool({ name: 'search', arguments: { query: '(a|aa)*c', regex: true, repo: 'long' } })) as CallToolResult;
-    expect((deep.structuredContent as { error: { code: string } }).error.code).toBe('QUERY_TOO_COMPLEX');
-    const next = (await client.callTool({ name: 'search', arguments: { query: 'aac', repo: 'long' } })) as CallToolResult;
-    expect(textOf(next)).toContain('short.txt');
+    const client = await serveRoot(root);
+    try {
+      const deep = (await client.callTool({ name: 'search', arguments: { query: '(a|aa)*c', regex: true } })) as CallToolResult;
+      expect((deep.structuredContent as { error: { code: string } }).error.code).toBe('QUERY_TOO_COMPLEX');
+      const next = (await client.callTool({ name: 'search', arguments: { query: 'aac' } })) as CallToolResult;
+      expect(textOf(next)).toContain('short.txt');
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });
