@@ -59,7 +59,20 @@ const external = ['typescript', 'ts-node', 'tsx', 'tsx/*', '@opentelemetry/*', '
 const inputsKey = buildInputsKey(root);
 const stampPath = join(root, 'dist/.made-of');
 const built = (file) => existsSync(join(root, file));
-if (!process.argv.includes('--force') && built('dist/build.json') && built('oclif.manifest.json') && readIfExists(stampPath) === inputsKey) {
+let manifestChild;
+// The stamp holds the manifest as this build wrote it too: a manifest put back by git (it is
+// committed, outside dist/) is not taken for the one these sources make.
+const stampOf = (manifest) =>
+  `${inputsKey}\n${createHash('sha256')
+    .update(manifest ?? '')
+    .digest('hex')}\n`;
+const stamped = readIfExists(stampPath);
+if (
+  !process.argv.includes('--force') &&
+  built('dist/build.json') &&
+  stamped !== undefined &&
+  stamped === stampOf(readIfExists(join(root, 'oclif.manifest.json')))
+) {
   console.error('dist/ is built from these sources already (node scripts/build.mjs --force builds it again)');
   process.exit(0);
 }
@@ -96,11 +109,11 @@ const splitBuild = build({
 const manifestMade = splitBuild.then(
   () =>
     new Promise((resolve, reject) => {
-      const child = spawn(join(root, 'node_modules/.bin/oclif'), ['manifest'], {
+      const child = (manifestChild = spawn(join(root, 'node_modules/.bin/oclif'), ['manifest'], {
         cwd: root,
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { ...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true' }, // no registry look-up during a build
-      });
+      }));
       child.once('error', reject);
       child.once('close', (code) => (code === 0 ? resolve() : reject(new Error('oclif manifest failed'))));
     }),
@@ -123,6 +136,8 @@ await Promise.all([
   buildScripts(root, common, external, { oclifPlugin: oclifDirnamePlugin({ bundledImports: true }), commandFiles }),
 ]).catch((error) => {
   console.error(error instanceof Error ? error.message : error);
+  // A manifest still being made would write the committed file after the build said it failed.
+  manifestChild?.kill();
   process.exit(1);
 });
 
@@ -152,7 +167,7 @@ generated.commands = Object.fromEntries(
 );
 writeFileSync(manifestPath, `${JSON.stringify(generated, null, 2)}\n`);
 // Last: a build that failed part way leaves no stamp, and the next one builds again.
-writeFileSync(stampPath, inputsKey);
+writeFileSync(stampPath, stampOf(readFileSync(manifestPath, 'utf8')));
 
 function readIfExists(file) {
   try {
