@@ -31,11 +31,12 @@ async function serveRoot(root: string): Promise<Client> {
  * matcher that holds serve: nothing another test should wait behind or share).
  */
 let shared: Promise<{ client: Client; base: string; root: (name: SharedRoot) => string }> | undefined;
+// Not tempDir(): the deep root is removed with rm -rf (see below), by afterAll, made or not.
+let sharedBase: string | undefined;
 type SharedRoot = 'fifo' | 'deep' | 'names' | 'listing';
 function sharedServe() {
   return (shared ??= (async () => {
-    // Not tempDir(): the deep root is removed with rm -rf (see below), by afterAll.
-    const base = mkdtempSync(join(tmpdir(), 'mcpkit-safety-'));
+    const base = (sharedBase = mkdtempSync(join(tmpdir(), 'mcpkit-safety-')));
     const root = (name: SharedRoot) => join(base, name);
     for (const name of ['fifo', 'deep', 'names', 'listing'] as const) mkdirSync(root(name));
     // A FIFO beside a regular file.
@@ -70,10 +71,14 @@ function sharedServe() {
   })());
 }
 afterAll(async () => {
-  if (!shared) return;
-  const { client, base } = await shared;
-  await client.close();
-  execFileSync('rm', ['-rf', base]);
+  // A serve that did not start, or does not close, leaves no folder behind.
+  try {
+    if (shared) await (await shared).client.close();
+  } catch {
+    /* its setup failed: the test that asked for it says so */
+  } finally {
+    if (sharedBase) execFileSync('rm', ['-rf', sharedBase]);
+  }
 });
 
 const textOf = (r: unknown) => JSON.stringify((r as CallToolResult).structuredContent ?? (r as CallToolResult).content);

@@ -44,7 +44,8 @@ function linkOrCopy(source: string, target: string): void {
   try {
     linkSync(source, target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    // Another device, or a file of another user's where links to those are refused (fs.protected_hardlinks): a copy.
+    if (!['EXDEV', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
     cpSync(source, target);
   }
 }
