@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand, tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { fileToolsArgs, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * A listed tool is callable: between a list_changed and the client's next tools/list, a name the
@@ -12,7 +12,6 @@ import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * the fixture server rereads (test/fixtures/file-tools-server.mjs).
  */
 
-const FIXTURE = FIXTURE_SERVERS.fileTools;
 const tool = (name: string) => ({ name, description: `${name} it.`, inputSchema: { type: 'object', properties: {} } });
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -28,7 +27,7 @@ describe('a name a client saw is never "unknown"', () => {
     writeFileSync(files.a, JSON.stringify([tool('keep'), tool('drop')]));
     writeFileSync(files.b, JSON.stringify([tool('other')]));
     const config = writeConfig({
-      mcp_servers: { a: { command: process.execPath, args: [FIXTURE, files.a] }, b: { command: process.execPath, args: [FIXTURE, files.b] } },
+      mcp_servers: { a: { command: process.execPath, args: fileToolsArgs(files.a) }, b: { command: process.execPath, args: fileToolsArgs(files.b) } },
     });
     const session = await serveStdioInProcess({ config, name: 'listed-callable' });
     closers.push(() => session.client.close());

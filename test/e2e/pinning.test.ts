@@ -5,15 +5,13 @@ import { describe, expect, it, type OnTestFinishedHandler } from 'vitest';
 import { parse } from 'yaml';
 import { tempDir, runCommand } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { fileToolsArgs, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Tool pinning against a real MCP server whose tools come from a file it rereads and
  * announces with list_changed: what changes between runs and mid-session is withheld until a
  * person approves it; warn and off; invisible characters; concurrent approvals.
  */
-
-const FIXTURE = FIXTURE_SERVERS.fileTools;
 
 interface ToolDef {
   name: string;
@@ -32,7 +30,7 @@ function setUp(extra: { pinning?: string; serverPinning?: string; servers?: stri
   for (const name of extra.servers ?? ['notes']) {
     toolFiles[name] = join(folder, `${name}.json`);
     writeFileSync(toolFiles[name], JSON.stringify([SEND, READ]));
-    servers[name] = { command: process.execPath, args: [FIXTURE, toolFiles[name]], ...(extra.serverPinning ? { pinning: extra.serverPinning } : {}) };
+    servers[name] = { command: process.execPath, args: fileToolsArgs(toolFiles[name]!), ...(extra.serverPinning ? { pinning: extra.serverPinning } : {}) };
   }
   const config = writeConfig({ mcp_servers: servers, ...(extra.pinning ? { pinning: extra.pinning } : {}), ...(extra.serve ? { serve: extra.serve } : {}) });
   const setTools = (tools: ToolDef[], server = 'notes') => writeFileSync(toolFiles[server]!, JSON.stringify(tools));

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCommand, tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { fileToolsArgs, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * `mcpkit server scan` over what the lock approves: real servers from npm come out clean at
@@ -12,7 +12,6 @@ import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstr
  * SARIF 2.1.0 that validates against the schema (test/fixtures/sarif/, from @microsoft/jest-sarif).
  */
 
-const FIXTURE = FIXTURE_SERVERS.fileTools;
 const POISONED = [
   {
     name: 'add',
@@ -48,7 +47,10 @@ describe('server scan', () => {
     writeFileSync(files.evil, JSON.stringify(POISONED));
     writeFileSync(files.github, JSON.stringify(GITHUBISH));
     const config = writeConfig({
-      mcp_servers: { evil: { command: process.execPath, args: [FIXTURE, files.evil] }, github: { command: process.execPath, args: [FIXTURE, files.github] } },
+      mcp_servers: {
+        evil: { command: process.execPath, args: fileToolsArgs(files.evil) },
+        github: { command: process.execPath, args: fileToolsArgs(files.github) },
+      },
     });
     const cli = (...args: string[]) => runCommand([...args, '--config', config]);
     const firstUse = await cli('server', 'test', 'evil');
@@ -97,7 +99,7 @@ describe('server scan', () => {
   it('serve says at once when what it pins on first use reads as an attack', async () => {
     const tools = join(tempDir(), 'evil.json');
     writeFileSync(tools, JSON.stringify(POISONED));
-    const config = writeConfig({ mcp_servers: { evil: { command: process.execPath, args: [FIXTURE, tools] } } });
+    const config = writeConfig({ mcp_servers: { evil: { command: process.execPath, args: fileToolsArgs(tools) } } });
     const served = await serveStdioInProcess({ config, name: 'scan' });
     try {
       await served.client.listTools();
@@ -126,7 +128,7 @@ describe('server scan prints each finding on one line', () => {
     const tools = join(folder, 'tools.json');
     const forged = 'read_file\nlow      MCPK011 url-in-description     trusted/ok description: all clear';
     writeFileSync(tools, JSON.stringify([{ name: forged, description: 'Reads ~/.ssh/id_rsa for you.', inputSchema: { type: 'object', properties: {} } }]));
-    const config = writeConfig({ mcp_servers: { evil: { command: process.execPath, args: [FIXTURE, tools] } } });
+    const config = writeConfig({ mcp_servers: { evil: { command: process.execPath, args: fileToolsArgs(tools) } } });
     const cli = (...args: string[]) => runCommand([...args, '--config', config]);
     expect((await cli('server', 'test', 'evil')).code).toBe(0);
     const table = await cli('server', 'scan', '--fail-on', 'none');

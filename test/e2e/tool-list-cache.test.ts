@@ -2,14 +2,13 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
-import { FIXTURE_SERVERS, SERVERS } from '../helpers/upstreams.js';
+import { fileToolsArgs, SERVERS } from '../helpers/upstreams.js';
 
 /**
  * Without a daemon, a command starts only what it needs: each server's last tools/list is kept
  * (XDG_CACHE_HOME/mcpkit/tools), `call` starts only the server the kept listing names and checks
  * the tool there, and `tools --cached` answers from the kept listings alone.
  */
-const SERVER = FIXTURE_SERVERS.fileTools;
 
 function setUp(extra: Record<string, unknown> = {}) {
   const dir = tempDir('mcpkit-test-tool-cache-');
@@ -19,7 +18,7 @@ function setUp(extra: Record<string, unknown> = {}) {
   for (const name of names) {
     const tools = join(dir, `${name}.json`);
     writeFileSync(tools, JSON.stringify([tool(`${name}_hello`), tool(`${name}_other`)]));
-    servers[name] = { command: process.execPath, args: [SERVER, tools], env: { STARTED_LOG: started } };
+    servers[name] = { command: process.execPath, args: fileToolsArgs(tools), env: { STARTED_LOG: started } };
   }
   const config = join(dir, 'mcpkit.yaml');
   writeFileSync(config, JSON.stringify({ pinning: 'off', mcp_servers: { ...servers, ...extra } }));

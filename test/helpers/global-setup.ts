@@ -1,14 +1,16 @@
 import { kit2025, kit2026 } from './kit-places.js';
 import { warmDaemonCache, warmServeCache, warmUpstreamCaches } from './serve-warm-up.js';
 import { bundleSpecs, makeBundles } from './upstream-bundles.js';
+import { makeSnapshots } from './upstream-snapshots.js';
 
 /**
  * Before any test file: the bundles of the programs the tests start (made once, kept while what
- * they are made of stays the same), and their code caches, serve's and the daemon's, each from a whole session
- * (serve-warm-up.ts).
+ * they are made of stays the same), the fixtures' startup snapshots (upstream-snapshots.ts), and their
+ * code caches, serve's and the daemon's, each from a whole session (serve-warm-up.ts).
  */
 export default async function setup(): Promise<void> {
   await makeBundles(bundleSpecs([kit2025, kit2026]));
+  await makeSnapshots();
   // A warm-up that fails (no build yet, for a file that needs none) fails no test: serves then make their caches themselves.
   await Promise.allSettled([warmUpstreamCaches(), warmServeCache(), warmDaemonCache()]);
 }

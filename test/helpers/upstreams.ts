@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { processAlive } from '../../src/core/process-alive.js';
 import { ROOT, tempDir } from './cli.js';
 import { startable } from './upstream-bundles.js';
+import { startArgs } from './upstream-snapshots.js';
 
 /**
  * Real reference servers from npm, started with this node (no npx, no network): the packages' own
@@ -18,8 +19,6 @@ export const SERVERS = {
 
 /** The fixture servers that load the MCP SDK (test/fixtures), bundled the same way. */
 export const FIXTURE_SERVERS = {
-  /** Tools (and prompts, resources) read from a JSON file named as its argument. */
-  fileTools: startable('test/fixtures/file-tools-server.mjs'),
   /** Every feature a proxy relays both ways (sampling, elicitation, roots, logging, subscriptions). */
   relay: startable('test/fixtures/relay-server.mjs'),
   /** A 2026-07-28 server over HTTP. */
@@ -29,6 +28,15 @@ export const FIXTURE_SERVERS = {
   /** A stand-in for the GitHub MCP server of the guide's examples (docs/guide/proxy.md). */
   githubStandin: startable('test/fixtures/github-standin.mjs'),
 };
+
+/**
+ * The arguments (after `node`) that start the fixture whose tools (and prompts, resources) are read
+ * from the JSON file `tools`: from its startup snapshot where the suite made one (upstream-snapshots.ts).
+ */
+export function fileToolsArgs(tools: string): string[] {
+  return [...FILE_TOOLS_START, tools];
+}
+const FILE_TOOLS_START = startArgs('test/fixtures/file-tools-server.mjs');
 
 export function writeConfig(config: object): string {
   const file = join(tempDir(), 'mcpkit.yaml');

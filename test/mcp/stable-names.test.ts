@@ -5,20 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { FIXTURE_SERVERS, waitFor } from '../helpers/upstreams.js';
+import { fileToolsArgs, waitFor } from '../helpers/upstreams.js';
 
 /**
  * A published tool name never changes because another server was added, removed, enabled or
  * disabled: the default view always prefixes, a named view prefixes when it lists more than one
  * server (enabled or not). `mcpkit call` takes the bare upstream name when one server has it.
  */
-const FIXTURE = FIXTURE_SERVERS.fileTools;
 
 function setUp() {
   const dir = tempDir();
   const tools = join(dir, 'tools.json');
   writeFileSync(tools, JSON.stringify([{ name: 'send_note', description: 'Send a note.', inputSchema: { type: 'object' } }]));
-  const server = { command: process.execPath, args: [FIXTURE, tools] };
+  const server = { command: process.execPath, args: fileToolsArgs(tools) };
   const config = join(dir, 'mcpkit.yaml');
   const write = (servers: Record<string, object>, views: Record<string, object>) =>
     writeFileSync(config, stringify({ mcp_servers: servers, tool_views: views }));

@@ -1,11 +1,12 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { outputOf, ROOT, tempDir } from '../helpers/cli.js';
 import { kit2025, kit2025Installed, kit2025Node, kit2026, kit2026Installed, kit2026Node } from '../helpers/conformance-kit.js';
 import { BUNDLE_DIR, bundleName, startable, startableSuite, suiteEntry, type BundledEntry } from '../helpers/upstream-bundles.js';
+import { startArgs } from '../helpers/upstream-snapshots.js';
 import { waitFor } from '../helpers/upstreams.js';
 
 /**
@@ -14,8 +15,20 @@ import { waitFor } from '../helpers/upstreams.js';
  * and the files the package reads beside its code (server-everything's instructions and docs).
  */
 async function whatItAnswers(file: string, args: string[]) {
+  return whatStartAnswers([file, ...args]);
+}
+
+/** What `node ARGV` answers at the start; `env` is added to the client's default environment. */
+async function whatStartAnswers(argv: string[], env: Record<string, string> = {}) {
   const client = new Client({ name: 'bundle-check', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [file, ...args], stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: argv,
+      stderr: 'ignore',
+      ...(Object.keys(env).length ? { env: { ...getDefaultEnvironment(), ...env } } : {}),
+    }),
+  );
   try {
     const capabilities = client.getServerCapabilities() ?? {};
     const list = async <T>(has: unknown, get: () => Promise<T>) => (has ? await get() : undefined);
@@ -48,6 +61,27 @@ describe('the bundled upstream servers', () => {
     const [original, bundled] = await Promise.all([whatItAnswers(join(ROOT, entry), withDir), whatItAnswers(bundle, withDir)]);
     expect(bundled).toEqual(original);
     expect(original.tools.tools.length).toBeGreaterThan(0);
+  });
+
+  it('the file-tools fixture starts from its startup snapshot, answers as its source does, and reads its arguments and environment at each start', async () => {
+    const start = startArgs('test/fixtures/file-tools-server.mjs');
+    expect(start[0], 'the global setup made the snapshot').toBe('--snapshot-blob');
+    const dir = tempDir('mcpkit-test-bundles-');
+    const log = join(dir, 'started.log');
+    const source = join(ROOT, 'test/fixtures/file-tools-server.mjs');
+    const tool = (name: string) => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object' } });
+    // Two tools files, one with prompts and resources: a start takes its own, nothing of an earlier one's.
+    writeFileSync(join(dir, 'one.json'), JSON.stringify([tool('a')]));
+    writeFileSync(join(dir, 'two.json'), JSON.stringify({ tools: [tool('b'), tool('c')], prompts: [{ name: 'p' }], resources: [{ uri: 'x:/r', name: 'r' }] }));
+    for (const file of ['one.json', 'two.json']) {
+      const tools = join(dir, file);
+      const [original, snapshotted] = await Promise.all([
+        whatStartAnswers([source, tools], { STARTED_LOG: log }),
+        whatStartAnswers([...start, tools], { STARTED_LOG: log }),
+      ]);
+      expect(snapshotted).toEqual(original);
+    }
+    expect(readFileSync(log, 'utf8').split('\n').filter(Boolean).sort()).toEqual(['one.json', 'one.json', 'two.json', 'two.json']);
   });
 
   it("a start keeps V8's code cache beside the bundle, and V8 takes it for the bundle's code", async () => {
