@@ -75,7 +75,7 @@ describe('serve over stdio follows its config', () => {
     expect(changed.code, changed.stderr).toBe(0);
     expect(await waitFor(() => session.events.toolsChanged > before, 5000)).toBe(true);
     const read = await session.client.callTool({ name: 'memory__read_graph', arguments: {} });
-    expect((read as CallToolResult).isError).toBeFalsy();
+    expect((read as CallToolResult).isError, text(read as CallToolResult)).toBeFalsy();
     expect(await waitFor(() => !alive(memoryPid!), 8000)).toBe(true);
     const [newMemory] = await upstreamPids(session.pid, 'server-memory');
     expect(newMemory).not.toBe(memoryPid);
