@@ -86,9 +86,15 @@ export class ConfigState {
     this.followedNow = true;
     return (this.following = this.live.follow(
       async (config) => void (next = await policyFor(config)),
-      async (_before, _after, plan) => {
+      async (before, _after, plan) => {
         if (next) this.policyNow = next;
+        // The pins are read again before the hubs list anew and their clients hear list_changed: until
+        // then the tools of a server whose entry changed are withheld (their pins were held for the
+        // old entry, pin-keeper.ts), and a call that came on the news was refused. `reload` reads
+        // them once more after, which finds nothing new unless the reload failed part way.
+        const changed = this.pinKeeper?.refresh((server) => before.mcp_servers[server]) ?? [];
         await this.options.followers().applyReload(plan);
+        this.options.followers().pinsChanged(changed);
       },
     ));
   }
