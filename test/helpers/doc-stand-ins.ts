@@ -1,6 +1,7 @@
 import { appendFileSync, chmodSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BIN, ROOT, cleanEnv, runCommand, spawnTracked, stopChild, tempDir, type PipedChild, type RunResult } from './cli.js';
+import { linkTree } from './link-tree.js';
 import { serveHttpChild } from './serve.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor } from './upstreams.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
@@ -116,19 +117,14 @@ export function copyCloneFiles(): string {
 }
 
 /**
- * The files of `clone` (copyCloneFiles) in `work`, as hard links: a copy is about half a CPU-second
- * of the kernel's here, a tree of links a tenth of it, so the pages that read a clone share one
- * copy. Links to that copy, never to this checkout: a line that wrote to one would change the
- * copy, not the repository (the pages' lines only read them).
+ * The files of `clone` (copyCloneFiles) in `work`, as hard links (./link-tree.ts), so the pages
+ * that read a clone share one copy. Links to that copy, never to this checkout: a line that wrote
+ * to one would change the copy, not the repository (the pages' lines only read them).
  */
 export function linkCloneFiles(clone: string, work: string): void {
   for (const entry of readdirSync(clone, { withFileTypes: true })) {
-    const from = join(clone, entry.name);
-    const to = join(work, entry.name);
-    if (entry.isDirectory()) {
-      mkdirSync(to);
-      linkCloneFiles(from, to);
-    } else linkSync(from, to);
+    if (entry.isDirectory()) linkTree(join(clone, entry.name), join(work, entry.name));
+    else linkSync(join(clone, entry.name), join(work, entry.name));
   }
 }
 

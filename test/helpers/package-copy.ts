@@ -1,6 +1,7 @@
-import { chmodSync, cpSync, linkSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempDir } from './cli.js';
+import { linkTree } from './link-tree.js';
 
 /** What a package copy keeps of dist: neither source maps nor code caches (nor a cache's scratch file). */
 const kept = (path: string) => !/\.(map|v8cache|tmp)$/.test(path);
@@ -14,8 +15,8 @@ const kept = (path: string) => !/\.(map|v8cache|tmp)$/.test(path);
  * links to the build's, at the same paths in the copy: creating a file is most of a copy's cost
  * here (~0.5 CPU-s a copy, ~0.1 with the links). Only for a test that writes none of those files:
  * a write through a link changes the build the suite runs. dist/cli is always copied (a cache's
- * key is its script's inode and times, which a link would share with the build's). A file
- * system that cannot link (another device) gets copies.
+ * key is its script's inode and times, which a link would share with the build's). Where a link
+ * cannot be made, a copy (./link-tree.ts).
  */
 export function packageCopy(options: { linkModules?: boolean } = {}): string {
   const root = tempDir('mcpkit-package-');
@@ -24,28 +25,9 @@ export function packageCopy(options: { linkModules?: boolean } = {}): string {
   cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
   const linked = options.linkModules ? ['chunks', 'commands'] : [];
   cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true, filter: (from) => kept(from) && !linked.some((dir) => from === join(ROOT, 'dist', dir)) });
-  for (const dir of linked) linkTree(join(ROOT, 'dist', dir), join(root, 'dist', dir));
+  for (const dir of linked) linkTree(join(ROOT, 'dist', dir), join(root, 'dist', dir), kept);
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
   // As an install is, whatever this machine's umask: the user's alone (a folder others may write keeps no cache).
   chmodSync(join(root, 'dist/cli'), 0o755);
   return root;
-}
-
-function linkTree(from: string, to: string): void {
-  mkdirSync(to);
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const [source, target] = [join(from, entry.name), join(to, entry.name)];
-    if (entry.isDirectory()) linkTree(source, target);
-    else if (entry.isFile() && kept(source)) linkOrCopy(source, target);
-  }
-}
-
-function linkOrCopy(source: string, target: string): void {
-  try {
-    linkSync(source, target);
-  } catch (error) {
-    // Another device, or a file of another user's where links to those are refused (fs.protected_hardlinks): a copy.
-    if (!['EXDEV', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
-    cpSync(source, target);
-  }
 }

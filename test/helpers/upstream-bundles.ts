@@ -133,7 +133,8 @@ export async function makeBundles(specs: BundleSpec[]): Promise<void> {
   }
 }
 
-function readIfExists(file: string): string | undefined {
+/** A file's text, or undefined where there is none to read. */
+export function readIfExists(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch {

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BUNDLE_DIR, bundleName, startable, type BundledEntry } from './upstream-bundles.js';
+import { BUNDLE_DIR, bundleName, readIfExists, startable, type BundledEntry } from './upstream-bundles.js';
 
 /**
  * Fixture servers started from a V8 startup snapshot (`node --snapshot-blob BLOB ARGS`): the heap of
@@ -56,15 +56,7 @@ export async function makeSnapshots(): Promise<void> {
  */
 export function startArgs(entry: BundledEntry): string[] {
   const name = bundleName(entry);
-  if (SNAPSHOTTED.includes(entry) && existsSync(blobOf(name)) && blobKey(name) !== undefined && blobKey(name) === bundleKey(name))
-    return ['--snapshot-blob', blobOf(name)];
+  const key = SNAPSHOTTED.includes(entry) ? blobKey(name) : undefined;
+  if (key !== undefined && key === bundleKey(name) && existsSync(blobOf(name))) return ['--snapshot-blob', blobOf(name)];
   return [startable(entry)];
-}
-
-function readIfExists(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
