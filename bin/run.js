@@ -22,11 +22,10 @@ const fastServe = async () => {
   const { exports, keep, warm } = await (await import('../dist/cli/cached-script.js')).loadEntry('serve-fast-path');
   return exports.fastServe(argv.slice(1), import.meta.url, keep, warm);
 };
-// A value left empty (`--token=`) is never the fast path's (serve-args.ts leaves it to oclif, which
-// words the mistake): serve's script, the largest, is not loaded only to hand the line on.
-const emptyValue = argv.some((a) => /^--[^=]+=$/.test(a));
+// A value left empty (`--token=`) is never the fast path's (src/cli/args/serve-args.ts leaves it to
+// oclif, which words the mistake): serve's script, the largest, is not loaded only to hand the line on.
 const fast =
-  (argv[0] === 'serve' && !emptyValue && (await fastServe())) ||
+  (argv[0] === 'serve' && !argv.some((a) => /^--[^=]+=$/.test(a)) && (await fastServe())) ||
   // --no-daemon is settled here: the daemon's client (190 KB) is not loaded to be told no.
   (warm && !argv.slice(0, argv.indexOf('--') >>> 0).includes('--no-daemon') && (await (await commonJs('daemon-fast-path.cjs')).fastDaemon(argv))) ||
   (argv[0] === 'retrieve' && (await (await import('../dist/cli/tool-fast-path.js')).fastTool(argv))) ||

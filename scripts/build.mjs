@@ -67,12 +67,7 @@ const stampOf = (manifest) =>
     .update(manifest ?? '')
     .digest('hex')}\n`;
 const stamped = readIfExists(stampPath);
-if (
-  !process.argv.includes('--force') &&
-  built('dist/build.json') &&
-  stamped !== undefined &&
-  stamped === stampOf(readIfExists(join(root, 'oclif.manifest.json')))
-) {
+if (!process.argv.includes('--force') && built('dist/build.json') && stamped === stampOf(readIfExists(join(root, 'oclif.manifest.json')))) {
   console.error('dist/ is built from these sources already (node scripts/build.mjs --force builds it again)');
   process.exit(0);
 }

@@ -4,7 +4,7 @@ import { Document, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ToolError } from '../core/errors.js';
 import { atomicWrite, removeOrphanTemps, type AtomicWriteOptions } from './files/atomic-write.js';
 import { addSecrets } from '../core/redact.js';
-import { documentData, parseYaml } from './check/check.js';
+import { documentData, parseYaml } from './check/yaml-data.js';
 import { acquireLock, type LockOptions } from './files/lock.js';
 import { linkTarget } from './files/link-target.js';
 import { secretValues } from './secrets/mask.js';

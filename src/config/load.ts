@@ -1,5 +1,6 @@
 import { addSecrets } from '../core/redact.js';
-import { checkConfigData, configData, type CheckedConfig } from './check/check.js';
+import { checkConfigData, type CheckedConfig } from './check/check.js';
+import { configData } from './check/yaml-data.js';
 import { readConfigText } from './as-written.js';
 import type { ConfigSource } from './locate.js';
 import { configInvalid } from './check/problems.js';

@@ -6,7 +6,6 @@ import { checkValues, problemsOnLoad, unsetVariableIn } from './value-check.js';
 import { configData } from './yaml-data.js';
 
 // The YAML alone, apart: what reads a config's names only (tab completion) loads no schema.
-export { configData, documentData, parseYaml } from './yaml-data.js';
 
 export interface CheckedConfig {
   problems: ConfigProblem[];

@@ -244,7 +244,7 @@ export const serverImport = defineTool({
     const about = { file: path, format: found.format, client: flavour, inputs_to_set: asked };
     if (input.dry_run) {
       // yaml is CommonJS: reach it through a bundled module (a bare dynamic import of it has no named exports).
-      const { parseYaml } = await import('../../config/check/check.js');
+      const { parseYaml } = await import('../../config/check/yaml-data.js');
       const text = await readFile(ctx.configLocation.path, 'utf8').catch(() => '');
       return { ...about, dry_run: true, config: ctx.configLocation.path, ...apply(parseYaml(text).doc) };
     }
