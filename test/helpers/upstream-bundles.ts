@@ -96,40 +96,44 @@ export async function makeBundles(specs: BundleSpec[]): Promise<void> {
   // Each file read once: every bundle of this repository is made of its lock file too.
   const contents = new Map<string, Buffer>();
   const read = (file: string) => contents.get(file) ?? contents.set(file, readFileSync(file)).get(file)!;
-  for (const spec of specs) {
-    const hash = createHash('sha256').update(read(import.meta.filename));
-    for (const file of spec.madeOf) hash.update(file).update(read(file));
-    const key = hash.digest('hex');
-    const stamp = join(BUNDLE_DIR, `${spec.name}.cjs.made-of`);
-    if (existsSync(bundleFile(spec.name)) && existsSync(bodyFile(spec.name)) && readIfExists(stamp) === key) continue;
-    const scratch = `${bundleFile(spec.name)}.${process.pid}.tmp`;
-    try {
-      const built = await build({
-        entryPoints: [spec.entry],
-        outfile: scratch,
-        bundle: true,
-        platform: 'node',
-        target: 'node20',
-        format: 'esm',
-        logLevel: 'error',
-        metafile: true,
-        plugins: [ownLocation, builtinsByRequire],
-      });
-      const output = Object.values(built.metafile.outputs)[0];
-      // What it require()s or import()s a script can too; an import statement it cannot run.
-      const statements = output?.imports.filter((i) => i.kind === 'import-statement') ?? [];
-      if (statements.length) throw new Error(`bundle ${spec.name} imports, which a script cannot: ${JSON.stringify(statements).slice(0, 200)}`);
-      writeFileSync(scratch, asScriptBody(spec.name, readFileSync(scratch, 'utf8'), (output?.exports.length ?? 0) > 0));
-      // V8 takes a cache for any source of the same length: the old body's would run the old code.
-      for (const cache of readdirSync(BUNDLE_DIR).filter((f) => f.startsWith(`${spec.name}.body.cjs.`) && f.endsWith('.v8cache')))
-        rmSync(join(BUNDLE_DIR, cache), { force: true });
-      renameSync(scratch, bodyFile(spec.name));
-      writeFileSync(scratch, LOADER);
-      renameSync(scratch, bundleFile(spec.name));
-      writeFileSync(stamp, key);
-    } finally {
-      rmSync(scratch, { force: true });
-    }
+  // Side by side: esbuild's service builds them on both cores, and a fresh clone's run waits for them.
+  await Promise.all(specs.map((spec) => makeBundle(spec, read)));
+}
+
+/** Makes one bundle, unless the one there is made of what it is made of now. */
+async function makeBundle(spec: BundleSpec, read: (file: string) => Buffer): Promise<void> {
+  const hash = createHash('sha256').update(read(import.meta.filename));
+  for (const file of spec.madeOf) hash.update(file).update(read(file));
+  const key = hash.digest('hex');
+  const stamp = join(BUNDLE_DIR, `${spec.name}.cjs.made-of`);
+  if (existsSync(bundleFile(spec.name)) && existsSync(bodyFile(spec.name)) && readIfExists(stamp) === key) return;
+  const scratch = `${bundleFile(spec.name)}.${process.pid}.tmp`;
+  try {
+    const built = await build({
+      entryPoints: [spec.entry],
+      outfile: scratch,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      logLevel: 'error',
+      metafile: true,
+      plugins: [ownLocation, builtinsByRequire],
+    });
+    const output = Object.values(built.metafile.outputs)[0];
+    // What it require()s or import()s a script can too; an import statement it cannot run.
+    const statements = output?.imports.filter((i) => i.kind === 'import-statement') ?? [];
+    if (statements.length) throw new Error(`bundle ${spec.name} imports, which a script cannot: ${JSON.stringify(statements).slice(0, 200)}`);
+    writeFileSync(scratch, asScriptBody(spec.name, readFileSync(scratch, 'utf8'), (output?.exports.length ?? 0) > 0));
+    // V8 takes a cache for any source of the same length: the old body's would run the old code.
+    for (const cache of readdirSync(BUNDLE_DIR).filter((f) => f.startsWith(`${spec.name}.body.cjs.`) && f.endsWith('.v8cache')))
+      rmSync(join(BUNDLE_DIR, cache), { force: true });
+    renameSync(scratch, bodyFile(spec.name));
+    writeFileSync(scratch, LOADER);
+    renameSync(scratch, bundleFile(spec.name));
+    writeFileSync(stamp, key);
+  } finally {
+    rmSync(scratch, { force: true });
   }
 }
 
