@@ -26,6 +26,14 @@ const fail = (errorNum, code, message) => {
 };
 
 /** One database's data, with the operations both the HTTP layer and the AQL evaluator use. */
+/** Whether two field values are one for a unique index: as their JSON is (a missing field is null). */
+function sameValue(a, b) {
+  const x = a ?? null;
+  const y = b ?? null;
+  if (x === y) return true;
+  return typeof x === 'object' && typeof y === 'object' && x !== null && y !== null && JSON.stringify(x) === JSON.stringify(y);
+}
+
 class Store {
   constructor(name) {
     this.name = name;
@@ -74,7 +82,7 @@ class Store {
       const values = index.fields.map((f) => doc[f]);
       if (index.sparse && values.some((v) => v === null || v === undefined)) continue;
       for (const other of c.docs.values()) {
-        if (other._key !== ignoreKey && index.fields.every((f, i) => JSON.stringify(other[f] ?? null) === JSON.stringify(values[i] ?? null))) {
+        if (other._key !== ignoreKey && index.fields.every((f, i) => sameValue(other[f], values[i]))) {
           fail(
             1210,
             409,
@@ -82,6 +90,33 @@ class Store {
           );
         }
       }
+    }
+  }
+  /**
+   * A unique index made over documents already there: the first document (in order) that another
+   * has the same values as fails, naming the first such other one. By the values' JSON, in one pass.
+   */
+  checkUniqueIndex(c, index) {
+    const holders = new Map();
+    const keyOf = (doc) => {
+      const values = index.fields.map((f) => doc[f]);
+      return index.sparse && values.some((v) => v === null || v === undefined) ? undefined : JSON.stringify(values.map((v) => v ?? null));
+    };
+    for (const doc of c.docs.values()) {
+      const key = keyOf(doc);
+      if (key === undefined) continue;
+      const keys = holders.get(key) ?? [];
+      keys.push(doc._key);
+      holders.set(key, keys);
+    }
+    for (const doc of c.docs.values()) {
+      const others = holders.get(keyOf(doc))?.filter((k) => k !== doc._key) ?? [];
+      if (others.length)
+        fail(
+          1210,
+          409,
+          `unique constraint violated - in index ${index.name} of type ${index.type} over '${index.fields.join(', ')}'; conflicting key: ${others[0]}`,
+        );
     }
   }
   insert(name, input, options = {}) {
@@ -393,9 +428,7 @@ export async function startArango(options = {}) {
         ...(type === 'fulltext' ? { minLength: body.minLength ?? 2 } : {}),
       };
       if (c.indexes.some((i) => i.name === index.name)) return error(res, 409, 1207, `duplicate value: index name '${index.name}'`);
-      if (index.unique)
-        for (const doc of c.docs.values())
-          db.checkUnique({ ...c, indexes: [index], docs: new Map([...c.docs].filter(([k]) => k !== doc._key)) }, doc, doc._key);
+      if (index.unique) db.checkUniqueIndex(c, index);
       c.indexes.push(index);
       return send(res, 201, { ...index, isNewlyCreated: true, error: false, code: 201 });
     }
