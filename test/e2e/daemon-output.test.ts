@@ -28,9 +28,9 @@ async function inTurns<T, R>(items: readonly T[], run: (item: T) => Promise<R>, 
 
 /**
  * A daemon of its own config (server-everything), started once, in a tree of files and scripts:
- * the two tables below take their turns in it, since neither needs a fresh daemon (a daemon start
- * is about a CPU-second of a suite that runs out of CPU), and each counts the requests of its own
- * lines from where the other left off.
+ * the tests below take their turns in it, since none needs a fresh daemon (a daemon start is about
+ * a CPU-second of a suite that runs out of CPU), and each counts the requests of its own lines
+ * from where the one before left off.
  */
 async function treeDaemon(finished: Finished) {
   const bed = daemonTestbed(finished, EVERYTHING);
@@ -40,9 +40,9 @@ async function treeDaemon(finished: Finished) {
   writeFileSync(join(tree, 'src/b.md'), '# Notes\nno match\nneedle at the end\n');
   writeFileSync(join(tree, 'sum.ts'), "const s: string = await tools.everything['get-sum']({ a: 2, b: 3 });\nconsole.log('logged');\nreturn { s };\n");
   writeFileSync(join(tree, 'fail.js'), 'await tools.everything.nope({});\n');
-  const started = await bed.mcpkit(['daemon', 'start']);
+  const started = await bed.mcpkit(['daemon', 'start', '--json']);
   expect(started.code, started.stderr).toBe(0);
-  return { ...bed, tree };
+  return { ...bed, tree, log: (JSON.parse(started.stdout) as { log: string }).log };
 }
 
 /**
@@ -68,80 +68,77 @@ async function printTheSame({ mcpkit, alone, status, tree }: Awaited<ReturnType<
   return after;
 }
 
-describe.concurrent('through mcpkit daemon as without it', () => {
-  // The two tables share a daemon (treeDaemon), and take their turns in it (it.sequential: each
-  // counts its own requests), beside the hook test.
-  describe.concurrent('the lines of two tables, in one daemon of server-everything', () => {
-    const ends: (() => Promise<void>)[] = [];
-    afterAll(() => Promise.all(ends.map((end) => end())));
-    let bed: Awaited<ReturnType<typeof treeDaemon>>;
-    beforeAll(async () => {
-      bed = await treeDaemon((end) => void ends.push(end));
-    }, 60_000);
+// The tests share a daemon (treeDaemon), and take their turns in it (it.sequential: each counts
+// its own requests; the last edits the config).
+describe('through mcpkit daemon as without it', () => {
+  const ends: (() => Promise<void>)[] = [];
+  afterAll(() => Promise.all(ends.map((end) => end())));
+  let bed: Awaited<ReturnType<typeof treeDaemon>>;
+  beforeAll(async () => {
+    bed = await treeDaemon((end) => void ends.push(end));
+  }, 60_000);
 
-    it.sequential('commands print the same through the daemon as without it: output, errors, exit codes, --json; MCPKIT_NO_DAEMON=1 bypasses it', async () => {
-      const { mcpkit, env, status, tree } = bed;
-      const before = await printTheSame(bed, [
-        ['call', 'echo', 'message=hello'],
-        ['call', 'echo', 'message=hello', '--json'],
-        ['call', 'echo', '--args', '{"message":"from args"}'],
-        ['call', 'get-sum', 'a=2', 'b=3', '--json'],
-        ['call', 'no-such-tool'],
-        ['call', 'no-such-tool', '--json'],
-        ['call', 'echo'],
-        ['tools'],
-        ['tools', '--json'],
-        ['view', 'tools'],
-        ['server', 'test', 'everything'],
-        ['server', 'test', 'nobody'],
-        ['code', 'run', 'sum.ts'],
-        ['code', 'run', 'sum.ts', '--json'],
-        ['code', 'run', 'fail.js'],
-        ['code', 'types'],
-      ]);
-      // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
-      // trip: no bypass, then a second request from the command run here.
-      const counted = (await status()).status!.requests;
-      // MCPKIT_NO_DAEMON=1 bypasses it, so its line runs beside the short one: a request of its own
-      // would show in either count below.
-      const [short, bypassed] = await Promise.all([
-        mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree }),
-        mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } }),
-      ]);
-      expect(short.stdout).toBe('Echo: short\n');
-      expect((await status()).status!.requests - counted, 'one request for a line oclif parses').toBe(2);
-      expect(bypassed.stdout).toBe('Echo: x\n');
-      // The daemon heard the short line and the three status requests that read the counts.
-      expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(4);
-    }, 240_000);
+  it.sequential('commands print the same through the daemon as without it: output, errors, exit codes, --json; MCPKIT_NO_DAEMON=1 bypasses it', async () => {
+    const { mcpkit, env, status, tree } = bed;
+    const before = await printTheSame(bed, [
+      ['call', 'echo', 'message=hello'],
+      ['call', 'echo', 'message=hello', '--json'],
+      ['call', 'echo', '--args', '{"message":"from args"}'],
+      ['call', 'get-sum', 'a=2', 'b=3', '--json'],
+      ['call', 'no-such-tool'],
+      ['call', 'no-such-tool', '--json'],
+      ['call', 'echo'],
+      ['tools'],
+      ['tools', '--json'],
+      ['view', 'tools'],
+      ['server', 'test', 'everything'],
+      ['server', 'test', 'nobody'],
+      ['code', 'run', 'sum.ts'],
+      ['code', 'run', 'sum.ts', '--json'],
+      ['code', 'run', 'fail.js'],
+      ['code', 'types'],
+    ]);
+    // A line the quick parser leaves to oclif (a short flag) is run by the daemon too, in one round
+    // trip: no bypass, then a second request from the command run here.
+    const counted = (await status()).status!.requests;
+    // MCPKIT_NO_DAEMON=1 bypasses it, so its line runs beside the short one: a request of its own
+    // would show in either count below.
+    const [short, bypassed] = await Promise.all([
+      mcpkit(['call', 'echo', '-a', '{"message":"short"}'], { cwd: tree }),
+      mcpkit(['call', 'echo', 'message=x'], { cwd: tree, env: { ...env, MCPKIT_NO_DAEMON: '1' } }),
+    ]);
+    expect(short.stdout).toBe('Echo: short\n');
+    expect((await status()).status!.requests - counted, 'one request for a line oclif parses').toBe(2);
+    expect(bypassed.stdout).toBe('Echo: x\n');
+    // The daemon heard the short line and the three status requests that read the counts.
+    expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(4);
+  }, 240_000);
 
-    it.sequential('retrieve commands print the same through the daemon as without it: matches as they stream, a regex in a worker thread, errors, --json', async () => {
-      await printTheSame(bed, [
-        ['retrieve', 'search', 'needle'],
-        ['retrieve', 'search', 'needle', '--json'],
-        ['retrieve', 'search', 'needle', '--limit', '0'],
-        ['retrieve', 'search', '(', '--regex'],
-        // A backreference: the daemon searches it in a worker thread, the one-shot command in its own.
-        ['retrieve', 'search', '(e)\\1', '--regex'],
-        ['retrieve', 'search', '(e)\\1', '--regex', '--json'],
-        ['retrieve', 'search', '(e)\\1', '--regex', '--limit', '0'],
-        ['retrieve', 'cat', 'src/b.md'],
-        ['retrieve', 'cat', 'src/missing.md'],
-        ['retrieve', 'ls'],
-        ['retrieve', 'find', '**/*.md', '--json'],
-      ]);
-    }, 240_000);
-  });
+  it.sequential('retrieve commands print the same through the daemon as without it: matches as they stream, a regex in a worker thread, errors, --json', async () => {
+    await printTheSame(bed, [
+      ['retrieve', 'search', 'needle'],
+      ['retrieve', 'search', 'needle', '--json'],
+      ['retrieve', 'search', 'needle', '--limit', '0'],
+      ['retrieve', 'search', '(', '--regex'],
+      // A backreference: the daemon searches it in a worker thread, the one-shot command in its own.
+      ['retrieve', 'search', '(e)\\1', '--regex'],
+      ['retrieve', 'search', '(e)\\1', '--regex', '--json'],
+      ['retrieve', 'search', '(e)\\1', '--regex', '--limit', '0'],
+      ['retrieve', 'cat', 'src/b.md'],
+      ['retrieve', 'cat', 'src/missing.md'],
+      ['retrieve', 'ls'],
+      ['retrieve', 'find', '**/*.md', '--json'],
+    ]);
+  }, 240_000);
 
-  it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async ({
-    onTestFinished,
-  }) => {
-    const { dir, mcpkit, alone, status } = daemonTestbed(onTestFinished, `${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
+  // Last: it adds a hook to the config, which the daemon serves as edited.
+  it.sequential("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async () => {
+    const { dir, file, mcpkit, alone, status, log } = bed;
     writeFileSync(
       join(dir, 'hook.mjs'),
       "process.stderr.write('hook module loaded\\n');\nexport function pre_call(args, ctx) { console.error(`hook saw ${ctx.upstream_tool} ${args.message}`); }\n",
     );
-    const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
+    writeFileSync(file, `${readFileSync(file, 'utf8')}hooks:\n  pre_call: ./hook.mjs\n`);
     const before = (await status()).status!.requests;
     const warm = await mcpkit(['call', 'echo', 'message=first']);
     expect(warm.code, warm.stderr).toBe(0);
@@ -154,8 +151,8 @@ describe.concurrent('through mcpkit daemon as without it', () => {
     expect(again.stderr).toContain('hook saw echo second\n');
     expect(again.stderr, 'an unchanged module is not loaded again').not.toContain('hook module loaded');
     expect(cold.stderr).toContain('hook saw echo third\n');
-    const log = readFileSync(started.log, 'utf8');
-    expect(log).toContain('answering the commands of');
-    expect(log).not.toContain('hook saw');
+    const said = readFileSync(log, 'utf8');
+    expect(said).toContain('answering the commands of');
+    expect(said).not.toContain('hook saw');
   }, 120_000);
 });
