@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonTestbed, EVERYTHING, seen } from '../helpers/daemon-testbed.js';
 import type { Finished } from '../helpers/daemons.js';
 
@@ -27,23 +27,33 @@ async function inTurns<T, R>(items: readonly T[], run: (item: T) => Promise<R>, 
 }
 
 /**
- * Runs each line through a daemon of its own config (server-everything) and without it, in a
- * tree of files and scripts, and expects the same output, errors and exit code from both; and one
- * daemon request per line. What the test goes on with: its daemon, the tree, and the request
- * count read after the lines (the status request that read it counted).
+ * A daemon of its own config (server-everything), started once, in a tree of files and scripts:
+ * the tests below take their turns in it, since none needs a fresh daemon (a daemon start is about
+ * a CPU-second of a suite that runs out of CPU), and each counts the requests of its own lines
+ * from where the one before left off.
  */
-async function printTheSame(finished: Finished, commands: string[][]) {
-  const { dir, env, mcpkit, alone, status } = daemonTestbed(finished, EVERYTHING);
-  const tree = join(dir, 'tree');
+async function treeDaemon(finished: Finished) {
+  const bed = daemonTestbed(finished, EVERYTHING);
+  const tree = join(bed.dir, 'tree');
   mkdirSync(join(tree, 'src'), { recursive: true });
   writeFileSync(join(tree, 'src/a.ts'), 'export const needle = 1;\n// another needle here\n');
   writeFileSync(join(tree, 'src/b.md'), '# Notes\nno match\nneedle at the end\n');
   writeFileSync(join(tree, 'sum.ts'), "const s: string = await tools.everything['get-sum']({ a: 2, b: 3 });\nconsole.log('logged');\nreturn { s };\n");
   writeFileSync(join(tree, 'fail.js'), 'await tools.everything.nope({});\n');
-  expect((await mcpkit(['daemon', 'start'])).code).toBe(0);
+  const started = await bed.mcpkit(['daemon', 'start', '--json']);
+  expect(started.code, started.stderr).toBe(0);
+  return { ...bed, tree, log: (JSON.parse(started.stdout) as { log: string }).log };
+}
+
+/**
+ * Runs each line through the daemon and without it, in the tree, and expects the same output,
+ * errors and exit code from both; and one daemon request per line. Gives the request count read
+ * after the lines (the status request that read it counted).
+ */
+async function printTheSame({ mcpkit, alone, status, tree }: Awaited<ReturnType<typeof treeDaemon>>, commands: string[][]) {
   const before = (await status()).status!.requests;
-  // The first line pins the server's tools on first use (the lock file beside the config): every
-  // line after it, through the daemon or not, finds them pinned.
+  // The first line that reaches the server pins its tools on first use (the lock file beside the
+  // config): every line after it, through the daemon or not, finds them pinned.
   const first = await mcpkit(commands[0]!, { cwd: tree });
   // Each line without the daemon too (--no-daemon, in this process), meanwhile: those touch
   // neither the daemon (the request counts would see it) nor the tree.
@@ -55,14 +65,22 @@ async function printTheSame(finished: Finished, commands: string[][]) {
   expect(after - before, 'every command went through the daemon').toBe(commands.length + 1);
   const cold = await coldRuns;
   cold.forEach((r, i) => expect(seen(warm[i]!), commands[i]!.join(' ')).toEqual(seen(r)));
-  return { mcpkit, env, status, tree, before: after };
+  return after;
 }
 
-describe.concurrent('through mcpkit daemon as without it', () => {
-  it('commands print the same through the daemon as without it: output, errors, exit codes, --json; MCPKIT_NO_DAEMON=1 bypasses it', async ({
-    onTestFinished,
-  }) => {
-    const { mcpkit, env, status, tree, before } = await printTheSame(onTestFinished, [
+// The tests share a daemon (treeDaemon), and take their turns in it (it.sequential: each counts
+// its own requests; the last edits the config).
+describe('through mcpkit daemon as without it', () => {
+  const ends: (() => Promise<void>)[] = [];
+  afterAll(() => Promise.all(ends.map((end) => end())));
+  let bed: Awaited<ReturnType<typeof treeDaemon>>;
+  beforeAll(async () => {
+    bed = await treeDaemon((end) => void ends.push(end));
+  }, 60_000);
+
+  it.sequential('commands print the same through the daemon as without it: output, errors, exit codes, --json; MCPKIT_NO_DAEMON=1 bypasses it', async () => {
+    const { mcpkit, env, status, tree } = bed;
+    const before = await printTheSame(bed, [
       ['call', 'echo', 'message=hello'],
       ['call', 'echo', 'message=hello', '--json'],
       ['call', 'echo', '--args', '{"message":"from args"}'],
@@ -96,10 +114,8 @@ describe.concurrent('through mcpkit daemon as without it', () => {
     expect((await status()).status!.requests - before, 'MCPKIT_NO_DAEMON=1 bypasses it').toBe(4);
   }, 240_000);
 
-  it('retrieve commands print the same through the daemon as without it: matches as they stream, a regex in a worker thread, errors, --json', async ({
-    onTestFinished,
-  }) => {
-    await printTheSame(onTestFinished, [
+  it.sequential('retrieve commands print the same through the daemon as without it: matches as they stream, a regex in a worker thread, errors, --json', async () => {
+    await printTheSame(bed, [
       ['retrieve', 'search', 'needle'],
       ['retrieve', 'search', 'needle', '--json'],
       ['retrieve', 'search', 'needle', '--limit', '0'],
@@ -115,15 +131,14 @@ describe.concurrent('through mcpkit daemon as without it', () => {
     ]);
   }, 240_000);
 
-  it("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async ({
-    onTestFinished,
-  }) => {
-    const { dir, mcpkit, alone, status } = daemonTestbed(onTestFinished, `${EVERYTHING}hooks:\n  pre_call: ./hook.mjs\n`);
+  // Last: it adds a hook to the config, which the daemon serves as edited.
+  it.sequential("a hook's stderr reaches the terminal that made the call, through the daemon as without it; the daemon's log keeps its own lines only", async () => {
+    const { dir, file, mcpkit, alone, status, log } = bed;
     writeFileSync(
       join(dir, 'hook.mjs'),
       "process.stderr.write('hook module loaded\\n');\nexport function pre_call(args, ctx) { console.error(`hook saw ${ctx.upstream_tool} ${args.message}`); }\n",
     );
-    const started = JSON.parse((await mcpkit(['daemon', 'start', '--json'])).stdout) as { log: string };
+    writeFileSync(file, `${readFileSync(file, 'utf8')}hooks:\n  pre_call: ./hook.mjs\n`);
     const before = (await status()).status!.requests;
     const warm = await mcpkit(['call', 'echo', 'message=first']);
     expect(warm.code, warm.stderr).toBe(0);
@@ -136,8 +151,8 @@ describe.concurrent('through mcpkit daemon as without it', () => {
     expect(again.stderr).toContain('hook saw echo second\n');
     expect(again.stderr, 'an unchanged module is not loaded again').not.toContain('hook module loaded');
     expect(cold.stderr).toContain('hook saw echo third\n');
-    const log = readFileSync(started.log, 'utf8');
-    expect(log).toContain('answering the commands of');
-    expect(log).not.toContain('hook saw');
+    const said = readFileSync(log, 'utf8');
+    expect(said).toContain('answering the commands of');
+    expect(said).not.toContain('hook saw');
   }, 120_000);
 });

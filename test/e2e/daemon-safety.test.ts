@@ -23,50 +23,14 @@ async function daemonPid(run: string): Promise<number> {
 
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
-describe.concurrent("the daemon answers with the caller's environment", () => {
-  // Four CLI starts and three of server-everything, in turn: 15 s on an idle 2-core machine, past
-  // the suite's 60 s default when the whole suite shares the cores; no time is asserted.
-  it(
-    'a caller with another PATH, or another value of a variable the config names (escaped \\u0024{VAR} too), does the work itself',
-    { timeout: 180_000 },
-    async ({ onTestFinished }) => {
-      const dir = tempDir();
-      const run = daemonRuntimeDir(onTestFinished);
-      const config = join(dir, 'mcpkit.yaml');
-      // "\u0024{MARK_VAR}" is YAML for ${MARK_VAR}: no "${" in the text, a placeholder once parsed.
-      writeFileSync(
-        config,
-        `mcp_servers:\n  everything:\n    command: ${JSON.stringify(SERVERS.everything.command)}\n    args: ${JSON.stringify(SERVERS.everything.args)}\n    env:\n      MARK: "\\u0024{MARK_VAR}"\n`,
-      );
-      const env = (extra: Record<string, string>) => cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: config, ...extra });
-      const started = await runCli(['daemon', 'start'], { env: env({ MARK_VAR: 'daemon' }), cwd: dir });
-      expect(started.code, started.stderr).toBe(0);
-      const getEnv = async (extra: Record<string, string>) => {
-        const r = await runCli(['call', 'get-env', '--json'], { env: env(extra), cwd: dir });
-        expect(r.code, r.stderr).toBe(0);
-        return JSON.parse((JSON.parse(r.stdout) as { content: { text: string }[] }).content[0]!.text) as Record<string, string>;
-      };
-      const otherPath = `${tempDir()}:${process.env.PATH}`;
-      // Three callers of their own, each a process, at once: none waits on another's server start.
-      const [same, otherValue, otherPathEnv] = await Promise.all([
-        getEnv({ MARK_VAR: 'daemon' }),
-        getEnv({ MARK_VAR: 'caller' }),
-        getEnv({ MARK_VAR: 'daemon', PATH: otherPath }),
-      ]);
-      expect(same.MARK).toBe('daemon');
-      expect(otherValue.MARK).toBe('caller');
-      expect(otherPathEnv.PATH).toBe(otherPath);
-    },
-  );
-});
-
-describe.concurrent('the daemon answers only for its own project, and survives a peer that does not speak its protocol', () => {
+describe("the daemon answers only for its own project, with the caller's environment, and survives a peer that does not speak its protocol", () => {
   /**
-   * One daemon (of a config whose root is its folder) for the tests below: the project test asks
-   * it from its own folder and from another one; each peer is a connection of its own, and each
-   * peer test ends by asking whether the daemon is still well, so a daemon each proved nothing
-   * more. They take their turns (it.sequential), so that no test's memory reading counts another's
-   * output; the group as a whole runs beside the test above.
+   * One daemon (of a config whose root is its folder, and whose server's environment names a
+   * variable) for the tests below: the environment test asks it from callers of their own; the
+   * project test asks it from its own folder and from another one; each peer is a connection of its
+   * own, and each peer test ends by asking whether the daemon is still well, so a daemon each proved
+   * nothing more. They take their turns (it.sequential), so that no test's memory reading counts
+   * another's output.
    */
   const ends: (() => Promise<void>)[] = [];
   let daemon: Awaited<ReturnType<typeof started>>;
@@ -81,8 +45,13 @@ describe.concurrent('the daemon answers only for its own project, and survives a
     const dir = tempDir();
     const run = daemonRuntimeDir(finished);
     const config = join(dir, 'mcpkit.yaml');
-    writeFileSync(config, 'retrieve:\n  roots:\n    code: .\n');
-    const env = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: config });
+    // "\u0024{MARK_VAR}" is YAML for ${MARK_VAR}: no "${" in the text, a placeholder once parsed.
+    writeFileSync(
+      config,
+      `mcp_servers:\n  everything:\n    command: ${JSON.stringify(SERVERS.everything.command)}\n    args: ${JSON.stringify(SERVERS.everything.args)}\n    env:\n      MARK: "\\u0024{MARK_VAR}"\nretrieve:\n  roots:\n    code: .\n`,
+    );
+    // One environment for the daemon and its callers (its XDG folders too, which the daemon compares).
+    const env = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: config, MARK_VAR: 'daemon' });
     const startedHere = await runCli(['daemon', 'start'], { env, cwd: dir });
     expect(startedHere.code, startedHere.stderr).toBe(0);
     const pid = await daemonPid(run);
@@ -92,8 +61,42 @@ describe.concurrent('the daemon answers only for its own project, and survives a
       readdirSync(join(run, 'mcpkit')).find((f) => f.endsWith('.sock'))!,
     );
     const healthy = async () => (await runCommand(['daemon', 'status', '--json'], { env, cwd: dir })).code === 0 && alive(pid);
-    return { dir, env, pid, socket, healthy };
+    // The servers the daemon started, asked in this process.
+    const upstreams = async () =>
+      (JSON.parse((await runCommand(['daemon', 'status', '--json'], { env, cwd: dir })).stdout) as { status: { upstreams: { name: string; state: string }[] } })
+        .status.upstreams;
+    return { dir, env, pid, socket, healthy, upstreams };
   }
+
+  // Three CLI starts and two of server-everything beside the daemon's: past the suite's 60 s default
+  // when the whole suite shares the cores; no time is asserted.
+  it.sequential(
+    'a caller with another PATH, or another value of a variable the config names (escaped \\u0024{VAR} too), does the work itself',
+    { timeout: 180_000 },
+    async () => {
+      const { dir, env, upstreams } = daemon;
+      expect(await upstreams(), 'no server started before a call').toEqual([]);
+      // At MCPKIT_LOG_LEVEL debug (a variable the daemon does not compare) a caller says when the
+      // daemon did not run its command, and why.
+      const getEnv = async (extra: Record<string, string>) => {
+        const r = await runCli(['call', 'get-env', '--json'], { env: { ...env, MCPKIT_LOG_LEVEL: 'debug', ...extra }, cwd: dir });
+        expect(r.code, r.stderr).toBe(0);
+        const bypassed = /did not run this command, which runs here instead: these variables differ from the daemon's: (\S+) /.exec(r.stderr)?.[1];
+        return { bypassed, env: JSON.parse((JSON.parse(r.stdout) as { content: { text: string }[] }).content[0]!.text) as Record<string, string> };
+      };
+      const otherPath = `${tempDir()}:${process.env.PATH}`;
+      // Three callers of their own, each a process, at once: none waits on another's server start.
+      const [same, otherValue, otherPathEnv] = await Promise.all([getEnv({}), getEnv({ MARK_VAR: 'caller' }), getEnv({ PATH: otherPath })]);
+      expect(same.bypassed, 'the caller of the same environment is answered by the daemon').toBeUndefined();
+      expect(same.env.MARK).toBe('daemon');
+      expect(otherValue.bypassed).toBe('MARK_VAR');
+      expect(otherValue.env.MARK).toBe('caller');
+      expect(otherPathEnv.bypassed).toBe('PATH');
+      expect(otherPathEnv.env.PATH).toBe(otherPath);
+      // The one call it ran started its server: the caller of the same environment was answered there.
+      expect(await upstreams()).toEqual([expect.objectContaining({ name: 'everything', state: 'ready' })]);
+    },
+  );
 
   /** Sends `chunks` on a new connection and gives what came back once the daemon closed it. */
   const exchange = (socket: string, chunks: string[]) =>

@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { daemonTestbed, EVERYTHING } from '../helpers/daemon-testbed.js';
 import { packageCopy } from '../helpers/package-copy.js';
@@ -18,11 +18,17 @@ describe('the daemon runs from its script form', () => {
   it("with the code cache: the first daemon of a build writes it after a client's work, the next takes it; the lines it runs through oclif see its scope (one request each) and its errors keep their codes", async ({
     onTestFinished,
   }) => {
-    const pkg = packageCopy();
+    // The split build's modules are hard links to the build's (a copy of them is most of a package
+    // copy's CPU): the commands folder is made anew below, never written through a link.
+    const pkg = packageCopy({ linkModules: true });
     rmSync(join(pkg, 'dist/cli/main.js'));
     // oclif wants its commands folder there; a command file it loaded from it fails the line.
-    for (const file of readdirSync(join(pkg, 'dist/commands'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'))) {
-      writeFileSync(join(pkg, 'dist/commands', file), `throw new Error('the split build was loaded: ${file}');\n`);
+    const commands = join(pkg, 'dist/commands');
+    const files = readdirSync(commands, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+    rmSync(commands, { recursive: true });
+    for (const file of files) {
+      mkdirSync(dirname(join(commands, file)), { recursive: true });
+      writeFileSync(join(commands, file), `throw new Error('the split build was loaded: ${file}');\n`);
     }
     const entry = join(pkg, 'bin/run.js');
     const { dir, mcpkit, here, status } = daemonTestbed(onTestFinished, EVERYTHING, { MCPKIT_DEBUG_CODE_CACHE: '1' });
