@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { cleanEnv, runCommand } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -14,17 +14,18 @@ import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * first use, and the lock file says under which sets.
  */
 
-let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let served: InProcessServe;
 let config = '';
 const clients: Client[] = [];
 
 beforeAll(async () => {
   config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { exposure: 'direct' } });
-  served = await serveHttpChild(config);
+  // serve --http in this process: what it pins and says is the subject, not its process.
+  served = await serveHttpInProcess(config, { env: cleanEnv() });
 }, 30_000);
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
-  if (served) await stopChild(served.child);
+  await served?.close();
 });
 
 async function names(era: 'legacy' | 'modern'): Promise<string[]> {
@@ -58,7 +59,7 @@ describe('pins per capability set', () => {
     ).toBe(true);
     const lock = parse(readFileSync(lockFile, 'utf8')) as { capability_sets: Record<string, string[]> };
     expect(lock.capability_sets.everything).toEqual(['', 'elicitation,sampling']);
-    expect(served.stderr()).toMatch(
+    expect(served.lines.join('\n')).toMatch(
       /pinned 3 more tools of server "everything", which it lists to a client offering elicitation,sampling, on first use .*: trigger-elicitation-request, trigger-url-elicitation, trigger-sampling-request/,
     );
   }, 30_000);
@@ -85,7 +86,7 @@ describe('pins per capability set', () => {
     const lock = parse(readFileSync(join(dirname(agentConfig), 'mcpkit.lock.yaml'), 'utf8')) as { capability_sets: Record<string, string[]> };
     expect(lock.capability_sets.everything).toEqual(['', 'elicitation,sampling']);
 
-    const agentServed = await serveHttpChild(agentConfig);
+    const agentServed = await serveHttpInProcess(agentConfig, { env: cleanEnv() });
     try {
       const list = async (era: 'legacy' | 'modern') => {
         const client = new Client({ name: `agent-${era}`, version: '1' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
@@ -97,9 +98,9 @@ describe('pins per capability set', () => {
       const modern = await list('modern');
       // Without the second listing in the review, these three were withheld as new until a second approval nobody could review.
       expect(modern).toEqual(expect.arrayContaining(['everything__trigger-elicitation-request', 'everything__trigger-sampling-request', 'everything__echo']));
-      expect(agentServed.stderr()).not.toContain('withheld');
+      expect(agentServed.lines.join('\n')).not.toContain('withheld');
     } finally {
-      await stopChild(agentServed.child);
+      await agentServed.close();
     }
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it, type OnTestFinishedHandler } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
-import { serveStdioInProcess } from '../helpers/in-process.js';
+import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
 import { fileToolsArgs, waitFor } from '../helpers/upstreams.js';
 
 /**
@@ -54,6 +54,13 @@ async function serve(finished: Finished, config: string, approve = false) {
   return { ...served, listed, names, call };
 }
 
+/** The digest `server diff` prints for a person to approve what it showed (the command it suggests). */
+function printedDigest(shown: string): string {
+  const digest = /mcpkit server approve \S+ --digest ([0-9a-f]{16,})/.exec(shown)?.[1];
+  if (!digest) throw new Error(`server diff printed no digest:\n${shown}`);
+  return digest;
+}
+
 const errorOf = (r: CallToolResult) => (r.structuredContent as { error: { code: string; message: string } }).error;
 const diffJson = async (cli: (...a: string[]) => ReturnType<typeof runCommand>, name = 'notes') =>
   JSON.parse((await cli('server', 'diff', name, '--json')).stdout) as {
@@ -95,15 +102,17 @@ describe.concurrent('approve binds to what a person reviewed', () => {
     // Nor does a digest too short to bind anything.
     expect((await cli('server', 'approve', 'notes', '--digest', reviewed.digest.slice(0, 8))).stderr).toMatch(/not a digest/);
 
-    const again = await diffJson(cli);
-    expect(again.digest).not.toBe(reviewed.digest);
+    // A new review, with the digest it prints (as above) for what it shows now.
+    const again = await cli('server', 'diff', 'notes');
+    const digest = printedDigest(again.stdout);
+    expect(digest).not.toBe(reviewed.digest_short);
     // The review showed what the scanner finds; approve refuses it unless the person insists.
-    expect((await cli('server', 'diff', 'notes')).stdout).toMatch(/MCPK004 model-directive/);
-    const scanned = await cli('server', 'approve', 'notes', '--digest', again.digest_short);
+    expect(again.stdout).toMatch(/MCPK004 model-directive/);
+    const scanned = await cli('server', 'approve', 'notes', '--digest', digest);
     expect(scanned.code).toBe(1);
     expect(scanned.stderr).toMatch(/FORBIDDEN.*scan finds/s);
     expect(lock()).toBe(before);
-    const approved = await cli('server', 'approve', 'notes', '--digest', again.digest_short, '--force');
+    const approved = await cli('server', 'approve', 'notes', '--digest', digest, '--force');
     expect(approved.code, approved.stderr).toBe(0);
     expect(lock()).toContain(EVIL);
     expect((await cli('server', 'diff', 'notes')).code).toBe(0);
@@ -225,21 +234,17 @@ describe.concurrent('withheld is a state a person sees', () => {
     const show = JSON.parse((await cli('server', 'show', 'notes', '--json')).stdout) as { pins: { withheld: number } };
     expect(show.pins.withheld).toBe(1);
 
-    const { serveHttpChild } = await import('../helpers/serve.js');
-    const { stopChild } = await import('../helpers/cli.js');
-    const served = await serveHttpChild(config);
-    try {
-      const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-      const client = new Client({ name: 'health', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
-      onTestFinished(() => client.close());
-      await client.listTools();
-      const health = (await (await fetch(`${served.url}/health`)).json()) as { upstreams: { name: string; withheld?: number }[] };
-      expect(health.upstreams.find((u) => u.name === 'notes')?.withheld).toBe(1);
-      expect(health.upstreams.find((u) => u.name === 'other')?.withheld).toBe(0);
-    } finally {
-      await stopChild(served.child);
-    }
+    // serve --http in this process (what /health says is no process's own), in the terminal's environment.
+    const served = await serveHttpInProcess(config, { env: cleanEnv() });
+    onTestFinished(() => served.close());
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const client = new Client({ name: 'health', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
+    onTestFinished(() => client.close());
+    await client.listTools();
+    const health = (await (await fetch(`${served.url}/health`)).json()) as { upstreams: { name: string; withheld?: number }[] };
+    expect(health.upstreams.find((u) => u.name === 'notes')?.withheld).toBe(1);
+    expect(health.upstreams.find((u) => u.name === 'other')?.withheld).toBe(0);
   });
 });
 
@@ -296,13 +301,14 @@ describe.concurrent('prompts, resources and templates are pinned like tools', ()
     await expect(second.client.readResource({ uri: 'notes://all' })).rejects.toThrow(/withheld/);
     expect(await second.names()).toContain('notes__send_note'); // the tools are as approved
 
-    const review = await diffJson(cli);
-    expect(review.differs).toBe(true);
     const shown = await cli('server', 'diff', 'notes');
+    expect(shown.code).toBe(1); // it differs
     expect(shown.stdout).toMatch(/changed prompt summarize/);
     expect(shown.stdout).toMatch(/changed resource notes:\/\/all/);
     expect(shown.stdout).toMatch(/notes\/prompt summarize/); // the scan reads the prompt too
-    const approved = await cli('server', 'approve', 'notes', '--digest', review.digest_short, '--force');
+    // Approved by the digest this review printed.
+    const digest = printedDigest(shown.stdout);
+    const approved = await cli('server', 'approve', 'notes', '--digest', digest, '--force');
     expect(approved.code, approved.stderr).toBe(0);
     expect(await waitFor(async () => (await second.client.listPrompts()).prompts.length === 1, 5000)).toBe(true);
     expect((await second.client.getPrompt({ name: 'notes__summarize', arguments: { text: 'x' } })).messages.length).toBe(1);
