@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, stopChild } from '../helpers/cli.js';
+import { cleanEnv, ROOT, stopChild } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 import { serveHttpChild } from '../helpers/serve.js';
@@ -184,7 +184,9 @@ const withRedis = redisFor('tasks/cancel sent to the other replica');
 describe.runIf(withRedis)('replicas sharing serve.store: tasks/cancel sent to the other replica, a server pinned as old', () => {
   it('reaches the server where the task runs, and frees the places there at once', async () => {
     const redis = await startRedis();
-    const replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+    const replicas: { url: string }[] = [];
+    let here: InProcessServe | undefined;
+    let there: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
     try {
       const config = writeConfig({
         mcp_servers: { old: { command: process.execPath, args: [TASKS_SERVER], protocol: '2025-11-25' } },
@@ -195,7 +197,11 @@ describe.runIf(withRedis)('replicas sharing serve.store: tasks/cancel sent to th
           store: { url: redis.url, lease_ms: 5000, key: STORE_KEY },
         },
       });
-      replicas.push(await serveHttpChild(config), await serveHttpChild(config));
+      // The replica where the task runs in this process, the one that is sent its cancel in a
+      // process of its own: what reaches the task crosses between processes through the store
+      // alone, as between two machines (a second serve process would cost a start for nothing more).
+      [here, there] = await Promise.all([serveHttpInProcess(config, { env: cleanEnv() }), serveHttpChild(config)]);
+      replicas.push(here, there);
       const on = (i: number, who = 'alice', method = 'tools/call', params: Record<string, unknown> = {}) =>
         modernRpc(`${replicas[i]!.url}/mcp`, method, params, { token: `${who}-token`, capabilities: TASKS_CAPABILITIES, client: 'cancel-replicas' });
       const cancellations = async () =>
@@ -210,7 +216,7 @@ describe.runIf(withRedis)('replicas sharing serve.store: tasks/cancel sent to th
       const greeted = async (i: number) => (await on(i, 'alice', 'tools/call', { name: 'old__greet', arguments: { name: 'Ann' } })).result?.isError !== true;
       expect(await waitFor(() => greeted(1), 10_000, 100)).toBe(true);
     } finally {
-      await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
+      await Promise.allSettled([here?.close(), there && stopChild(there.child)]);
       await redis.stop();
     }
   }, 90_000);

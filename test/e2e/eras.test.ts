@@ -297,8 +297,9 @@ describe("a 2026-07-28 client's Mcp-Param headers (SEP-2243) are checked by mcpk
 
 describe('tokens and views hold for 2026-07-28 clients as for 2025 ones', () => {
   it("a modern client needs the token, and a view's token opens that view only", async () => {
+    // The file's modern fixture over HTTP: what is tested is serve's door, not how it reaches the upstream.
     const config = writeConfig({
-      mcp_servers: { modern: modernStdio() },
+      mcp_servers: { modern: { url: (await modernHttp()).url } },
       tool_views: { m: { servers: ['modern'], tokens: ['view-token'] }, other: { servers: ['modern'] } },
     });
     const served = await startHttp(config, { token: 'serve-token' });

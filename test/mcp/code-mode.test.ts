@@ -37,10 +37,12 @@ beforeAll(async () => {
       mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: memoryFile } } },
       tool_views: {
         // A view whose deadline is the limit under test (a busy loop spends the whole of it, a core's
-        // CPU: 4 s, long enough for another client's answer to come first on a loaded machine), and one
-        // whose deadline no loaded machine reaches, so that its memory, call and output limits are
-        // what ends a run, never the clock.
-        looping: { servers: ['everything'], exposure: 'code', code: { timeout_ms: 4000 } },
+        // CPU: 1 s, no more than the test needs), one whose loop runs until its client cancels it
+        // (serve answers others meanwhile, however loaded the machine), and one whose deadline no
+        // loaded machine reaches, so that its memory, call and output limits are what ends a run,
+        // never the clock.
+        looping: { servers: ['everything'], exposure: 'code', code: { timeout_ms: 1000 } },
+        spinning: { servers: ['everything'], exposure: 'code', code: { timeout_ms: 120_000 } },
         code: { servers: ['everything', 'memory'], exposure: 'code', code: { timeout_ms: 120_000, memory_mb: 16, max_calls: 50 } },
         readonly: { servers: ['memory'], exposure: 'code', read_only: true },
       },
@@ -70,6 +72,21 @@ async function overHttp(path: string, token: string, modern = false): Promise<Cl
   return client;
 }
 
+/**
+ * What a server asked the 2025 stdio client (sampling, elicitation): that client declares both and
+ * answers them, so that the test of what a script's calls ask shares its serve with the others.
+ */
+const asked: string[] = [];
+function askedClient(): Client {
+  const client = new Client({ name: 'code-e2e', version: '1' }, { capabilities: { sampling: {}, elicitation: {} } });
+  client.setRequestHandler(
+    'sampling/createMessage',
+    async () => (asked.push('sampling'), { role: 'assistant', content: { type: 'text', text: 'blue' }, model: 'm' }),
+  );
+  client.setRequestHandler('elicitation/create', async () => (asked.push('elicitation'), { action: 'accept', content: { name: 'Ann' } }));
+  return client;
+}
+
 /** One stdio serve for each era and view, shared by the tests that only call through it (closed after the file). */
 const stdioServes = new Map<string, Promise<Client>>();
 afterAll(async () => {
@@ -84,7 +101,7 @@ function overStdio(modern = false, view?: string): Promise<Client> {
     const served = serveStdioInProcess({
       config,
       flags: { exposure: undefined, ...(view ? { view } : {}) },
-      ...(modern ? { client: new Client({ name: 'code-e2e', version: '1' }, MODERN) } : {}),
+      client: modern ? new Client({ name: 'code-e2e', version: '1' }, MODERN) : askedClient(),
     }).then((s) => s.client);
     stdioServes.set(key, served);
   }
@@ -177,17 +194,10 @@ describe('code mode: a script runs against the tools', () => {
   });
 
   it('what a server asks during a call of the script (sampling, elicitation) reaches the client, about the run', async () => {
-    const client = new Client({ name: 'code-e2e', version: '1' }, { capabilities: { sampling: {}, elicitation: {} } });
-    const asked: string[] = [];
-    client.setRequestHandler(
-      'sampling/createMessage',
-      async () => (asked.push('sampling'), { role: 'assistant', content: { type: 'text', text: 'blue' }, model: 'm' }),
-    );
-    client.setRequestHandler('elicitation/create', async () => (asked.push('elicitation'), { action: 'accept', content: { name: 'Ann' } }));
-    const served = await serveStdioInProcess({ config, flags: { exposure: undefined }, client });
-    clients.push(served.client);
+    const client = await overStdio();
+    asked.length = 0;
     const answer = await run(
-      served.client,
+      client,
       `const sampled = await tools.everything['trigger-sampling-request']({ prompt: 'the sky?' });
        const elicited = await tools.everything['trigger-elicitation-request']({});
        return { sampled: JSON.stringify(sampled).includes('blue'), elicited: JSON.stringify(elicited).length > 0 };`,
@@ -210,33 +220,45 @@ describe('code mode: a script runs against the tools', () => {
 });
 
 describe("code mode: a run's limits end it with a clear error, and serve keeps answering everyone else", () => {
-  it('an endless loop: ended at its deadline, while another client is answered again and again', async () => {
-    const runner = await overHttp('/view/looping/mcp', 'tok-admin');
+  it('an endless loop: another client is answered while it runs, and again and again after its client cancels it', async () => {
+    const runner = await overHttp('/view/spinning/mcp', 'tok-admin');
     const other = await overHttp('/mcp', 'tok-admin');
     // One run first, so that what a first run alone pays (the sandbox's WebAssembly compiled) is paid.
     expect(outcomeOf(await run(other, `return await tools.everything.echo({ message: 'warm' });`)).result).toBe('Echo: warm');
-    const started = Date.now();
+    const cancel = new AbortController();
     let ended = false;
-    let endedAt = 0;
-    const running = run(runner, 'while (true) {}', 'looping_run_code').finally(() => {
-      ended = true;
-      endedAt = Date.now();
-    });
-    // The loop never yields: had it held serve's thread, no other answer could come before its end.
+    const running = runner
+      .callTool({ name: 'spinning_run_code', arguments: { code: 'while (true) {}' } }, { signal: cancel.signal })
+      .finally(() => (ended = true));
+    // The loop never yields, and nothing but its client ends it before its 120 s: had it held
+    // serve's thread, no other answer could come before its end. Cancelled once one has come (a
+    // core's CPU while it spins), however loaded the machine.
     for (let i = 0; i < 5; i++) {
       const echoed = await run(other, `return await tools.everything.echo({ message: 'alive' });`);
       expect(outcomeOf(echoed).result).toBe('Echo: alive');
-      if (i === 0) expect(ended, 'the first answer came only after the loop ended').toBe(false);
+      if (i === 0) {
+        expect(ended, 'the first answer came only after the loop ended').toBe(false);
+        cancel.abort('enough');
+        await expect(running).rejects.toThrow();
+        // serve ends the run itself (its line is written as it ends), not only the client its wait.
+        expect(await waitFor(() => auditLines().some((l) => l.name === 'spinning_run_code' && l.error_code === 'TIMEOUT'), 10_000)).toBe(true);
+      }
     }
-    const answer = await running;
+  }, 60_000);
+
+  it('an endless loop: ended at its deadline, with an error that names the setting', async () => {
+    const runner = await overHttp('/view/looping/mcp', 'tok-admin');
+    const started = Date.now();
+    const answer = await run(runner, 'while (true) {}', 'looping_run_code');
+    const endedAt = Date.now();
     expect(answer.isError).toBe(true);
     expect(outcomeOf(answer).error).toMatchObject({
       code: 'TIMEOUT',
-      message: expect.stringMatching(/ran past its 4000 ms \(tool_views\.looping\.code\.timeout_ms\)/),
+      message: expect.stringMatching(/ran past its 1000 ms \(tool_views\.looping\.code\.timeout_ms\)/),
     });
-    // The deadline is what is tested: 4 s, bounded at 5 times that for a loaded machine (the loop's
-    // own end, not the other client's answers after it).
-    expect(endedAt - started).toBeLessThan(5 * 4000);
+    // The deadline is what is tested: 1 s, bounded at 5 times that for a loaded machine (a run's
+    // start, the sandbox's WebAssembly compiled when this test runs alone, included).
+    expect(endedAt - started).toBeLessThan(5 * 1000);
   }, 60_000);
 
   it.each([
