@@ -17,9 +17,35 @@ function shellStdout(shell: string, args: string[], options: { env: NodeJS.Proce
   });
 }
 
-/** Each completion's words and what it must offer, asked at once (each waits on its own process), then checked in order. */
-async function expectCompletions(complete: (words: string[]) => Promise<string[]>, cases: [string[], string[]][]): Promise<void> {
-  const offered = await Promise.all(cases.map(([words]) => complete(words)));
+/** Ends each completion's output in a shell that runs several: no name offered is ever this (SAFE_NAME, config-names.ts). */
+const END = '@@ end of a completion @@';
+
+/**
+ * Each completion's words and what it must offer, checked in order: every completion in ONE shell,
+ * as a user's shell runs one tab press after another, set up once (`setUp`: the functions sourced or
+ * defined), not a shell each. `complete` is the shell text of one tab press; it starts from no
+ * reply of an earlier one, and each asks mcpkit, a process, for names as it would.
+ */
+async function expectCompletions(
+  run: (script: string) => Promise<string>,
+  setUp: string,
+  complete: (words: string[]) => string,
+  cases: [string[], string[]][],
+): Promise<void> {
+  const script = [setUp, ...cases.map(([words]) => `${complete(words)}\nprintf '%s\\n' ${JSON.stringify(END)}`)].join('\n');
+  const out = (await run(script)).split('\n');
+  // A shell that stopped part-way must not pass the completions it never ran.
+  expect(
+    out.filter((line) => line === END),
+    out.join('\n'),
+  ).toHaveLength(cases.length);
+  const offered = cases.map(() =>
+    out
+      .splice(0, out.indexOf(END) + 1)
+      .slice(0, -1)
+      .filter(Boolean)
+      .sort(),
+  );
   cases.forEach(([words, want], i) => expect(offered[i], words.join(' ')).toEqual(want));
 }
 
@@ -104,11 +130,10 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
     const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}` });
     // Run again (and zsh's after it): the wrapper is there once.
     expect(readFileSync(functions, 'utf8').match(/complete -F _mcpkit_names_autocomplete/g)).toHaveLength(1);
-    const complete = async (words: string[]) => {
-      const script = `source ${JSON.stringify(functions)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _mcpkit_names_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      return (await shellStdout(bash!, ['-c', script], { env, cwd: dirname(file) })).split('\n').filter(Boolean).sort();
-    };
-    await expectCompletions(complete, [
+    const run = (script: string) => shellStdout(bash!, ['-c', script], { env, cwd: dirname(file) });
+    const complete = (words: string[]) =>
+      `COMPREPLY=(); COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _mcpkit_names_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    await expectCompletions(run, `source ${JSON.stringify(functions)}`, complete, [
       [
         ['mcpkit', 'server', 'show', ''],
         ['alpha', 'beta'],
@@ -177,14 +202,11 @@ describe.skipIf(!zsh)('zsh completion, as mcpkit autocomplete sets it up', () =>
     const wrapper = readFileSync(setup, 'utf8');
     expect(wrapper).toContain('compdef _mcpkit_names mcpkit');
     // zsh's completion builtins stand in outside a completion: compadd prints what it is given, oclif's _mcpkit says it ran.
-    const complete = async (words: string[]) => {
-      const body = wrapper.slice(wrapper.indexOf('# mcpkit:'));
-      const script = `compdef() {}; compadd() { shift; print -l -- "$@" }; _mcpkit() { print oclif }
-${body}
-words=(${words.map((w) => JSON.stringify(w)).join(' ')}); CURRENT=${words.length}; _mcpkit_names`;
-      return (await shellStdout(zsh!, ['-f', '-c', script], { env, cwd: dirname(file) })).split('\n').filter(Boolean).sort();
-    };
-    await expectCompletions(complete, [
+    const run = (script: string) => shellStdout(zsh!, ['-f', '-c', script], { env, cwd: dirname(file) });
+    const setUp = `compdef() {}; compadd() { shift; print -l -- "$@" }; _mcpkit() { print oclif }
+${wrapper.slice(wrapper.indexOf('# mcpkit:'))}`;
+    const complete = (words: string[]) => `words=(${words.map((w) => JSON.stringify(w)).join(' ')}); CURRENT=${words.length}; _mcpkit_names`;
+    await expectCompletions(run, setUp, complete, [
       [
         ['mcpkit', 'server', 'show', ''],
         ['alpha', 'beta'],

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCommand, spawnTracked, stopChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
-import { SERVERS, writeConfig } from '../helpers/upstreams.js';
+import { cleanEnv, ROOT, runCommand, spawnTracked } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * view install as a team uses it: the stdio entry holds only what its view needs, and the HTTP
@@ -78,14 +78,21 @@ describe('view install over stdio', () => {
 });
 
 describe('view install --url: the shared gateway', () => {
-  let served: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
+  let served: InProcessServe | undefined;
   let file: string;
+  // The gateway is `mcpkit serve --http --config FILE` with the team's variables, in this process:
+  // what is asked is what view install prints for it and that a client gets through it with the
+  // token clients add printed, not serve's process (its argv, signals and exit are other files').
+  // Its exposure is left to the config, as the command line leaves it.
   beforeAll(async () => {
     file = gateway();
-    served = await serveHttpChild(file, [], { GH_TOKEN: 'gh-value', ADMIN_TOKEN: 'admin-value', OPS_AGENT_TOKEN: 'ops-value', OTHER_KEY: 'k', API_KEY: 'a' });
+    served = await serveHttpInProcess(file, {
+      exposure: undefined,
+      env: cleanEnv({ GH_TOKEN: 'gh-value', ADMIN_TOKEN: 'admin-value', OPS_AGENT_TOKEN: 'ops-value', OTHER_KEY: 'k', API_KEY: 'a' }),
+    });
   });
   afterAll(async () => {
-    if (served) await stopChild(served.child);
+    await served?.close();
   });
 
   it('names the view URL and one token variable, for each client', async () => {
@@ -117,6 +124,7 @@ describe('view install --url: the shared gateway', () => {
   it.skipIf(!hasMcporter)(
     'mcporter connects with the token clients add printed, and is refused with another',
     async () => {
+      const reloadsBefore = served!.reloads.length;
       const added = await runCommand(['clients', 'add', 'researcher', '--view', 'research', '--config', file], {
         env: cleanEnv({ GH_TOKEN: 'gh-value', ADMIN_TOKEN: 'admin-value', OPS_AGENT_TOKEN: 'ops-value' }),
       });
@@ -137,7 +145,9 @@ describe('view install --url: the shared gateway', () => {
         '--json',
       ]);
       const { snippet } = JSON.parse(r.stdout) as { snippet: unknown };
-      // serve follows the config: the new client is known within a moment.
+      // serve follows the config: the new client is known once it has read the file again (waited
+      // for, so that no mcporter process is spent on a token not yet known), else within a moment.
+      await waitFor(() => served!.reloads.length > reloadsBefore, 20_000);
       let called = { code: null as number | null, out: '' };
       for (let attempt = 0; attempt < 20; attempt++) {
         called = await mcporter(snippet, ['call', 'mcpkit-research.github__echo', 'message=over http'], { RESEARCH_TOKEN: token });
