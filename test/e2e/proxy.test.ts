@@ -37,6 +37,8 @@ describe('serve proxies real upstream servers', () => {
       everything: {
         ...SERVERS.everything,
         tools: { echo: { description: 'Proxied. {original}' }, 'get-sum': { name: 'add' }, 'get-env': { enabled: false } },
+        // Prompts and resources pass through the same filters (the last test here).
+        filter: [{ exclude: 'args-prompt' }, { exclude: 'architecture.md' }, { exclude: 'Dynamic Blob*' }],
       },
       memory: {
         ...SERVERS.memory,
@@ -105,6 +107,34 @@ describe('serve proxies real upstream servers', () => {
       });
     },
   );
+
+  it('prompts and resources pass through the same filters: lists, gets and reads what passes; refuses what is filtered', async () => {
+    const { prompts } = await session.client.listPrompts();
+    const names = prompts.map((p) => p.name);
+    expect(names).toContain('everything__simple-prompt');
+    expect(names).not.toContain('everything__args-prompt');
+    const prompt = await session.client.getPrompt({ name: 'everything__simple-prompt', arguments: {} });
+    expect(JSON.stringify(prompt.messages)).toContain('simple prompt');
+    await expect(session.client.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'x' } })).rejects.toMatchObject({ code: -32602 });
+
+    const { resources } = await session.client.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris.some((u) => u.endsWith('/architecture.md'))).toBe(false);
+    expect(resources.length).toBeGreaterThan(0);
+    const read = await session.client.readResource({ uri: resources[0]!.uri });
+    expect(read.contents[0]!.uri).toBe(resources[0]!.uri);
+    // Resource not found is -32602 with the URI in data (the 2026-07-28 spec; the 2.x SDK sends it in both eras).
+    await expect(session.client.readResource({ uri: 'demo://resource/static/document/architecture.md' })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: 'demo://resource/static/document/architecture.md' },
+      message: expect.not.stringContaining('MCP error -32602: MCP error'),
+    });
+
+    const { resourceTemplates } = await session.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.name)).toEqual(['Dynamic Text Resource']);
+    const dynamic = await session.client.readResource({ uri: 'demo://resource/dynamic/text/1' });
+    expect(dynamic.contents[0]!.uri).toBe('demo://resource/dynamic/text/1');
+  });
 
   it('forwards upstream stderr to ours, prefixed with the server name', async () => {
     // Whatever ran before: the server is started by a call of its own, and what it said on starting
@@ -314,45 +344,6 @@ describe('views', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('No view named "lena"');
     expect(r.stderr).toContain('lean');
-  });
-});
-
-describe('prompts and resources pass through the same filters', () => {
-  const config = writeConfig({
-    mcp_servers: { everything: { ...SERVERS.everything, filter: [{ exclude: 'args-prompt' }, { exclude: 'architecture.md' }, { exclude: 'Dynamic Blob*' }] } },
-  });
-
-  it('lists, gets and reads what passes; refuses what is filtered', async () => {
-    const session = await connect(config);
-    try {
-      const { prompts } = await session.client.listPrompts();
-      const names = prompts.map((p) => p.name);
-      expect(names).toContain('everything__simple-prompt');
-      expect(names).not.toContain('everything__args-prompt');
-      const prompt = await session.client.getPrompt({ name: 'everything__simple-prompt', arguments: {} });
-      expect(JSON.stringify(prompt.messages)).toContain('simple prompt');
-      await expect(session.client.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'x' } })).rejects.toMatchObject({ code: -32602 });
-
-      const { resources } = await session.client.listResources();
-      const uris = resources.map((r) => r.uri);
-      expect(uris.some((u) => u.endsWith('/architecture.md'))).toBe(false);
-      expect(resources.length).toBeGreaterThan(0);
-      const read = await session.client.readResource({ uri: resources[0]!.uri });
-      expect(read.contents[0]!.uri).toBe(resources[0]!.uri);
-      // Resource not found is -32602 with the URI in data (the 2026-07-28 spec; the 2.x SDK sends it in both eras).
-      await expect(session.client.readResource({ uri: 'demo://resource/static/document/architecture.md' })).rejects.toMatchObject({
-        code: -32602,
-        data: { uri: 'demo://resource/static/document/architecture.md' },
-        message: expect.not.stringContaining('MCP error -32602: MCP error'),
-      });
-
-      const { resourceTemplates } = await session.client.listResourceTemplates();
-      expect(resourceTemplates.map((t) => t.name)).toEqual(['Dynamic Text Resource']);
-      const dynamic = await session.client.readResource({ uri: 'demo://resource/dynamic/text/1' });
-      expect(dynamic.contents[0]!.uri).toBe('demo://resource/dynamic/text/1');
-    } finally {
-      await session.client.close();
-    }
   });
 });
 
