@@ -83,9 +83,9 @@ describe('config edits across processes', () => {
       edit.child.kill('SIGKILL');
       await edit.exited;
       const after = readFileSync(path, 'utf8');
+      if (after === before) continue; // the text already checked, byte for byte (parsing it again cost 0.14 CPU-s)
       const names = serverNames(path); // throws if the file is not whole YAML
-      if (after === before) expect(names).toEqual(expected);
-      else expect(names).toEqual([...expected, `k${i}`]);
+      expect(names).toEqual([...expected, `k${i}`]);
       expected = names;
     }
     // Whatever was left behind is cleaned up by the next edit.

@@ -486,12 +486,15 @@ describe('the token out of argv', () => {
 
   it('MCPKIT_TOKEN is read without a flag; --token-env naming an unset variable stops serve with what to do', async () => {
     const file = writeConfig({ mcp_servers: {}, serve: { groups: ['config'] } });
-    const child = await serveHttpChild(file, [], { MCPKIT_TOKEN: 'default-variable-token' });
+    // In this process, given the environment a process would have (serve reads the token from the
+    // environment it is given, process.env in a process): which variable is read is the point here,
+    // not the process, whose argv the test above checks (a serve --http process costs 1 CPU-s).
+    const live = await serveHttpInProcess(file, { exposure: undefined, env: cleanEnv({ MCPKIT_TOKEN: 'default-variable-token' }) });
     try {
-      expect((await fetch(`${child.url}/views`)).status).toBe(401);
-      expect((await fetch(`${child.url}/views`, { headers: { authorization: 'Bearer default-variable-token' } })).status).toBe(200);
+      expect((await fetch(`${live.url}/views`)).status).toBe(401);
+      expect((await fetch(`${live.url}/views`, { headers: { authorization: 'Bearer default-variable-token' } })).status).toBe(200);
     } finally {
-      await stopChild(child.child);
+      await live.close();
     }
     const r = await runCli(['serve', '--http', '--port', '0', '--config', file, '--token-env', 'NOT_SET_ANYWHERE_42']);
     expect(r.code).toBe(2);

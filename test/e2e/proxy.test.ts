@@ -37,6 +37,8 @@ describe('serve proxies real upstream servers', () => {
       everything: {
         ...SERVERS.everything,
         tools: { echo: { description: 'Proxied. {original}' }, 'get-sum': { name: 'add' }, 'get-env': { enabled: false } },
+        // Prompts and resources pass through the same filters (the last test here).
+        filter: [{ exclude: 'args-prompt' }, { exclude: 'architecture.md' }, { exclude: 'Dynamic Blob*' }],
       },
       memory: {
         ...SERVERS.memory,
@@ -105,6 +107,34 @@ describe('serve proxies real upstream servers', () => {
       });
     },
   );
+
+  it('prompts and resources pass through the same filters: lists, gets and reads what passes; refuses what is filtered', async () => {
+    const { prompts } = await session.client.listPrompts();
+    const names = prompts.map((p) => p.name);
+    expect(names).toContain('everything__simple-prompt');
+    expect(names).not.toContain('everything__args-prompt');
+    const prompt = await session.client.getPrompt({ name: 'everything__simple-prompt', arguments: {} });
+    expect(JSON.stringify(prompt.messages)).toContain('simple prompt');
+    await expect(session.client.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'x' } })).rejects.toMatchObject({ code: -32602 });
+
+    const { resources } = await session.client.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris.some((u) => u.endsWith('/architecture.md'))).toBe(false);
+    expect(resources.length).toBeGreaterThan(0);
+    const read = await session.client.readResource({ uri: resources[0]!.uri });
+    expect(read.contents[0]!.uri).toBe(resources[0]!.uri);
+    // Resource not found is -32602 with the URI in data (the 2026-07-28 spec; the 2.x SDK sends it in both eras).
+    await expect(session.client.readResource({ uri: 'demo://resource/static/document/architecture.md' })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: 'demo://resource/static/document/architecture.md' },
+      message: expect.not.stringContaining('MCP error -32602: MCP error'),
+    });
+
+    const { resourceTemplates } = await session.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.name)).toEqual(['Dynamic Text Resource']);
+    const dynamic = await session.client.readResource({ uri: 'demo://resource/dynamic/text/1' });
+    expect(dynamic.contents[0]!.uri).toBe('demo://resource/dynamic/text/1');
+  });
 
   it('forwards upstream stderr to ours, prefixed with the server name', async () => {
     // Whatever ran before: the server is started by a call of its own, and what it said on starting
@@ -197,25 +227,21 @@ describe.concurrent('faults', () => {
     }
   });
 
-  it('serve --eager starts the upstream servers before any request', async () => {
-    const config = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
-    const serve = spawnTracked(process.execPath, [BIN, 'serve', '--eager', '--config', config], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
-    try {
-      expect(await waitFor(async () => (await childPids(serve.pid!)).length === 1, 15_000, 100)).toBe(true);
-    } finally {
-      serve.stdin.end();
-      await new Promise((r) => serve.once('exit', r));
-    }
-  });
-
-  it.each(['SIGKILL', 'SIGTERM', 'stdin closed'] as const)('after serve ends (%s), no child process of it remains', async (how) => {
+  // The serve whose stdin is closed starts with --eager (its own process was one serve more): both
+  // its upstreams are up before any request, and what follows holds for it as for the others.
+  it.each([
+    ['SIGKILL', ''],
+    ['SIGTERM', ''],
+    ['stdin closed', '; serve --eager started its upstream servers before any request'],
+  ] as const)('after serve ends (%s), no child process of it remains%s', async (how, eager) => {
     const config = writeConfig({
       mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } },
     });
-    const serve = spawnTracked(process.execPath, [BIN, 'serve', '--config', config, '--exposure', 'direct'], {
+    const serve = spawnTracked(process.execPath, [BIN, 'serve', ...(eager ? ['--eager'] : []), '--config', config, '--exposure', 'direct'], {
       env: cleanEnv(),
       stdio: ['pipe', 'pipe', 'ignore'],
     });
+    if (eager) expect(await waitFor(async () => (await childPids(serve.pid!)).length === 2, 15_000, 100)).toBe(true);
     let out = '';
     serve.stdout.on('data', (d) => (out += d));
     const send = (msg: object) => serve.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
@@ -321,45 +347,6 @@ describe('views', () => {
   });
 });
 
-describe('prompts and resources pass through the same filters', () => {
-  const config = writeConfig({
-    mcp_servers: { everything: { ...SERVERS.everything, filter: [{ exclude: 'args-prompt' }, { exclude: 'architecture.md' }, { exclude: 'Dynamic Blob*' }] } },
-  });
-
-  it('lists, gets and reads what passes; refuses what is filtered', async () => {
-    const session = await connect(config);
-    try {
-      const { prompts } = await session.client.listPrompts();
-      const names = prompts.map((p) => p.name);
-      expect(names).toContain('everything__simple-prompt');
-      expect(names).not.toContain('everything__args-prompt');
-      const prompt = await session.client.getPrompt({ name: 'everything__simple-prompt', arguments: {} });
-      expect(JSON.stringify(prompt.messages)).toContain('simple prompt');
-      await expect(session.client.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'x' } })).rejects.toMatchObject({ code: -32602 });
-
-      const { resources } = await session.client.listResources();
-      const uris = resources.map((r) => r.uri);
-      expect(uris.some((u) => u.endsWith('/architecture.md'))).toBe(false);
-      expect(resources.length).toBeGreaterThan(0);
-      const read = await session.client.readResource({ uri: resources[0]!.uri });
-      expect(read.contents[0]!.uri).toBe(resources[0]!.uri);
-      // Resource not found is -32602 with the URI in data (the 2026-07-28 spec; the 2.x SDK sends it in both eras).
-      await expect(session.client.readResource({ uri: 'demo://resource/static/document/architecture.md' })).rejects.toMatchObject({
-        code: -32602,
-        data: { uri: 'demo://resource/static/document/architecture.md' },
-        message: expect.not.stringContaining('MCP error -32602: MCP error'),
-      });
-
-      const { resourceTemplates } = await session.client.listResourceTemplates();
-      expect(resourceTemplates.map((t) => t.name)).toEqual(['Dynamic Text Resource']);
-      const dynamic = await session.client.readResource({ uri: 'demo://resource/dynamic/text/1' });
-      expect(dynamic.contents[0]!.uri).toBe('demo://resource/dynamic/text/1');
-    } finally {
-      await session.client.close();
-    }
-  });
-});
-
 describe('composite tools and hooks', () => {
   const config = writeConfig({
     mcp_servers: { everything: SERVERS.everything },
@@ -440,47 +427,54 @@ describe('composite tools and hooks', () => {
     const failed = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'explode' } })) as CallToolResult;
     expect(errorOf(failed)).toMatchObject({ code: 'HOOK_FAILED', message: expect.stringContaining('pre_call exploded') });
   });
+
+  // Last in this serve: the cancelled call may still run in the upstream for a while.
+  it('ordinary path: relays progress notifications and honours cancellation', async () => {
+    await relaysProgressAndCancels(session.client);
+  });
 });
 
-describe.concurrent('progress and cancellation, on the hot path and through hooks', () => {
-  const fast = writeConfig({ mcp_servers: { everything: SERVERS.everything } });
-  // Any hook sends calls down the ordinary path (the fixture leaves this tool alone).
-  const hooked = writeConfig({ mcp_servers: { everything: SERVERS.everything }, hooks: { pre_call: `${ROOT_FIXTURES}/hooks.mjs` } });
+/**
+ * Relays progress notifications and honours cancellation: on the hot path (a serve of its own,
+ * no hook) and on the ordinary path (the hooks' serve above: any hook sends calls that way, and the
+ * fixture leaves this tool alone).
+ */
+async function relaysProgressAndCancels(client: Client) {
+  await client.listTools();
+  // server-everything announces list_changed as it starts; one call settles the catalog again.
+  await client.callTool({ name: 'everything__echo', arguments: { message: 'settle' } });
+  const progress: number[] = [];
+  const r = (await client.callTool(
+    { name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 4 } },
+    {
+      onprogress: (p) => void progress.push(p.progress),
+    },
+  )) as CallToolResult;
+  expect(r.isError).toBeFalsy();
+  // server-everything may send its last progress after its result under load (seen with the SDK
+  // client alone, no proxy), so the last step is not certain; the earlier ones, in order, are.
+  expect(progress.length).toBeGreaterThanOrEqual(3);
+  expect(progress).toEqual([1, 2, 3, 4].slice(0, progress.length));
 
-  it.each([
-    ['hot path', fast],
-    ['ordinary path', hooked],
-  ])('%s: relays progress notifications and honours cancellation', async (_path, config) => {
-    const session = await connect(config);
+  const abort = new AbortController();
+  const slow = client.callTool(
+    { name: 'everything__trigger-long-running-operation', arguments: { duration: 10, steps: 2 } },
+    {
+      signal: abort.signal,
+    },
+  );
+  setTimeout(() => abort.abort('changed my mind'), 200);
+  await expect(slow).rejects.toThrow();
+  // The session is still healthy, and the cancelled call's late answer does not confuse it.
+  const echo = (await client.callTool({ name: 'everything__echo', arguments: { message: 'after cancel' } })) as CallToolResult;
+  expect(text(echo)).toContain('Echo: after cancel');
+}
+
+describe('progress and cancellation, on the hot path', () => {
+  it('hot path: relays progress notifications and honours cancellation', async () => {
+    const session = await connect(writeConfig({ mcp_servers: { everything: SERVERS.everything } }));
     try {
-      await session.client.listTools();
-      // server-everything announces list_changed as it starts; one call settles the catalog again.
-      await session.client.callTool({ name: 'everything__echo', arguments: { message: 'settle' } });
-      const progress: number[] = [];
-      const r = (await session.client.callTool(
-        { name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 4 } },
-        {
-          onprogress: (p) => void progress.push(p.progress),
-        },
-      )) as CallToolResult;
-      expect(r.isError).toBeFalsy();
-      // server-everything may send its last progress after its result under load (seen with the SDK
-      // client alone, no proxy), so the last step is not certain; the earlier ones, in order, are.
-      expect(progress.length).toBeGreaterThanOrEqual(3);
-      expect(progress).toEqual([1, 2, 3, 4].slice(0, progress.length));
-
-      const abort = new AbortController();
-      const slow = session.client.callTool(
-        { name: 'everything__trigger-long-running-operation', arguments: { duration: 10, steps: 2 } },
-        {
-          signal: abort.signal,
-        },
-      );
-      setTimeout(() => abort.abort('changed my mind'), 200);
-      await expect(slow).rejects.toThrow();
-      // The session is still healthy, and the cancelled call's late answer does not confuse it.
-      const echo = (await session.client.callTool({ name: 'everything__echo', arguments: { message: 'after cancel' } })) as CallToolResult;
-      expect(text(echo)).toContain('Echo: after cancel');
+      await relaysProgressAndCancels(session.client);
     } finally {
       await session.client.close();
     }

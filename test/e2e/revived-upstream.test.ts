@@ -37,7 +37,11 @@ function flakyServer(dir: string, name: string) {
   const startsFile = join(dir, `${name}.starts`);
   writeFileSync(marker, '');
   return {
-    entry: { command: process.execPath, args: [join(ROOT, 'test/fixtures/flaky-server.mjs'), marker, startsFile], reconnect: RECONNECT },
+    entry: {
+      command: process.execPath,
+      args: [join(ROOT, 'test/fixtures/flaky-server.mjs'), marker, startsFile, SERVERS.everything.args[0]!],
+      reconnect: RECONNECT,
+    },
     marker,
     starts: () => (existsSync(startsFile) ? readFileSync(startsFile, 'utf8').trim().split('\n').length : 0),
   };
