@@ -160,6 +160,13 @@ describe('arango over MCP', () => {
     expect(ttl.body.error.code).toBe('VALIDATION_ERROR');
     const dup = await call('arango_insert', { collection: users, document: { n: 5 } });
     expect(dup.body.error).toMatchObject({ code: 'ARANGO_ERROR', details: { errorNum: 1210, http_code: 409 } });
+    // A unique index over documents already there: refused where two share a value (many share a
+    // group), made where none has the field and the index is sparse.
+    const clash = await call('arango_create_index', { collection: users, fields: ['group'], unique: true, name: 'by_group' });
+    expect(clash.body.error).toMatchObject({ code: 'ARANGO_ERROR', details: { errorNum: 1210, http_code: 409 } });
+    const sparse = await ok('arango_create_index', { collection: users, fields: ['nowhere'], unique: true, sparse: true, name: 'by_nowhere' });
+    expect(sparse).toMatchObject({ name: 'by_nowhere', unique: true, created: true });
+    expect((await call('arango_delete_index', { collection: users, index: 'by_nowhere' })).body.error).toBeUndefined();
     const indexes = await ok('arango_list_indexes', { collection: users });
     expect(indexes.indexes.map((i: { type: string }) => i.type)).toEqual(['primary', 'persistent']);
     const explained = await ok('arango_explain_query', { query: 'FOR u IN @@c FILTER u.group == 2 RETURN u', bind_vars: { '@c': users } });

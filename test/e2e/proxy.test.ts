@@ -37,7 +37,7 @@ describe('serve proxies real upstream servers', () => {
       everything: {
         ...SERVERS.everything,
         tools: { echo: { description: 'Proxied. {original}' }, 'get-sum': { name: 'add' }, 'get-env': { enabled: false } },
-        // Prompts and resources pass through the same filters (the last test here).
+        // Prompts and resources pass through the same filters (the prompts and resources test below).
         filter: [{ exclude: 'args-prompt' }, { exclude: 'architecture.md' }, { exclude: 'Dynamic Blob*' }],
       },
       memory: {
@@ -227,12 +227,14 @@ describe.concurrent('faults', () => {
     }
   });
 
-  // The serve whose stdin is closed starts with --eager (its own process was one serve more): both
-  // its upstreams are up before any request, and what follows holds for it as for the others.
+  // The serve that is killed starts with --eager (its own process was one serve more): both its
+  // upstreams are up before any request, and what follows holds for it as for the others. SIGKILL
+  // skips serve's own shutdown whether its servers started at once or on first use; the other two
+  // ends run that shutdown, for servers started on first use.
   it.each([
-    ['SIGKILL', ''],
+    ['SIGKILL', '; serve --eager started its upstream servers before any request'],
     ['SIGTERM', ''],
-    ['stdin closed', '; serve --eager started its upstream servers before any request'],
+    ['stdin closed', ''],
   ] as const)('after serve ends (%s), no child process of it remains%s', async (how, eager) => {
     const config = writeConfig({
       mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } },

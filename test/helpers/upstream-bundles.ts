@@ -97,7 +97,10 @@ export async function makeBundles(specs: BundleSpec[]): Promise<void> {
   const contents = new Map<string, Buffer>();
   const read = (file: string) => contents.get(file) ?? contents.set(file, readFileSync(file)).get(file)!;
   // Side by side: esbuild's service builds them on both cores, and a fresh clone's run waits for them.
-  await Promise.all(specs.map((spec) => makeBundle(spec, read)));
+  // Each is let finish (or fail, its scratch file removed) before a failure is thrown.
+  const made = await Promise.allSettled(specs.map((spec) => makeBundle(spec, read)));
+  const failed = made.find((m): m is PromiseRejectedResult => m.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** Makes one bundle, unless the one there is made of what it is made of now. */

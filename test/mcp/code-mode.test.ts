@@ -248,16 +248,20 @@ describe("code mode: a run's limits end it with a clear error, and serve keeps a
 
   it('an endless loop: ended at its deadline, with an error that names the setting', async () => {
     const runner = await overHttp('/view/looping/mcp', 'tok-admin');
+    // A run first, so that the deadline's second is not spent compiling the sandbox's WebAssembly;
+    // and the loop makes a call before it spins, so that the error proves the script reached it.
+    expect(outcomeOf(await run(runner, 'return 1;', 'looping_run_code')).result).toBe(1);
     const started = Date.now();
-    const answer = await run(runner, 'while (true) {}', 'looping_run_code');
+    const answer = await run(runner, `await tools.everything.echo({ message: 'in' }); while (true) {}`, 'looping_run_code');
     const endedAt = Date.now();
     expect(answer.isError).toBe(true);
     expect(outcomeOf(answer).error).toMatchObject({
       code: 'TIMEOUT',
       message: expect.stringMatching(/ran past its 1000 ms \(tool_views\.looping\.code\.timeout_ms\)/),
+      details: { calls: 1, timeout_ms: 1000 },
     });
     // The deadline is what is tested: 1 s, bounded at 5 times that for a loaded machine (a run's
-    // start, the sandbox's WebAssembly compiled when this test runs alone, included).
+    // start and its call before the loop included).
     expect(endedAt - started).toBeLessThan(5 * 1000);
   }, 60_000);
 

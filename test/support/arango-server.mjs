@@ -25,15 +25,18 @@ const fail = (errorNum, code, message) => {
   throw new ArangoError(errorNum, message, code);
 };
 
-/** One database's data, with the operations both the HTTP layer and the AQL evaluator use. */
-/** Whether two field values are one for a unique index: as their JSON is (a missing field is null). */
+/** A value as JSON keeps it: a number JSON cannot write (NaN, Infinity) and a missing one are null. */
+const asStored = (v) => (v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? null : v);
+
+/** Whether two field values are one for a unique index: as their JSON is (a missing field, NaN and Infinity are null). */
 function sameValue(a, b) {
-  const x = a ?? null;
-  const y = b ?? null;
+  const x = asStored(a);
+  const y = asStored(b);
   if (x === y) return true;
   return typeof x === 'object' && typeof y === 'object' && x !== null && y !== null && JSON.stringify(x) === JSON.stringify(y);
 }
 
+/** One database's data, with the operations both the HTTP layer and the AQL evaluator use. */
 class Store {
   constructor(name) {
     this.name = name;
