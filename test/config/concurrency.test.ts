@@ -65,9 +65,7 @@ describe('config edits across processes', () => {
 
   it('kills at random moments during edits of a large file never leave a partial file', async () => {
     const path = join(tempDir(), 'mcpkit.yaml');
-    // ~120 KB: many pages to write, parsed in a fraction of the time. At 0.7 MB a child spent over
-    // 2 CPU-s parsing before any write, so a kill 150-500 ms after its start never came near its
-    // write (and each check here parsed it again, a second each); whatever the moment, each check holds.
+    // ~120 KB: many pages to write, parsed in a fraction of the time.
     const servers = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`s${i}`, { command: 'echo', args: ['x'.repeat(200)] }]));
     writeFileSync(
       path,
@@ -76,14 +74,27 @@ describe('config edits across processes', () => {
         .join('\n')}\n`,
     );
     let expected = serverNames(path);
-    for (let i = 0; i < 8; i++) {
+    // Each edit is loaded first and released at a known moment (a kill timed from the process's start
+    // landed while it was still loading, never near its write). The first runs to its end: how long an
+    // edit takes here, now, from its release to its end. The others are killed at random moments
+    // across the later part of that span (the end of its parse, the temp file's write, the rename).
+    let span = 0;
+    for (let i = 0; i < 6; i++) {
       const before = readFileSync(path, 'utf8');
-      const edit = startEdit(path, `k${i}`);
-      await new Promise((r) => setTimeout(r, 150 + Math.random() * 350));
-      edit.child.kill('SIGKILL');
-      await edit.exited;
+      const edit = startEdit(path, `k${i}`, 'together');
+      await edit.ready;
+      const released = Date.now();
+      edit.child.stdin!.end('go\n');
+      if (i === 0) {
+        expect((await edit.exited).code).toBe(0);
+        span = Date.now() - released;
+      } else {
+        await new Promise((r) => setTimeout(r, span * (0.6 + 0.5 * Math.random())));
+        edit.child.kill('SIGKILL');
+        await edit.exited;
+      }
       const after = readFileSync(path, 'utf8');
-      if (after === before) continue; // the text already checked, byte for byte (parsing it again cost 0.14 CPU-s)
+      if (after === before) continue; // the text already checked, byte for byte
       const names = serverNames(path); // throws if the file is not whole YAML
       expect(names).toEqual([...expected, `k${i}`]);
       expected = names;
