@@ -173,7 +173,9 @@ describe.concurrent('the CLI as a user runs it', () => {
   });
 
   it('honours NO_COLOR and colours errors only when asked', async () => {
-    const plain = await runCommand(['call', 'nope']);
+    // NO_COLOR wins over FORCE_COLOR (no-color.org): with both set, a process that would colour prints none.
+    const plain = await runCommand(['call', 'nope'], { env: cleanEnv({ NO_COLOR: '1', FORCE_COLOR: '1' }) });
+    expect(plain.stderr).toContain('nope');
     expect(plain.stderr).not.toContain(ESC);
     const forced = await runCommand(['call', 'nope'], { env: cleanEnv({ NO_COLOR: undefined, FORCE_COLOR: '1' }) });
     expect(forced.stderr).toContain(ESC);
