@@ -90,11 +90,13 @@ export class ConfigState {
         if (next) this.policyNow = next;
         // The pins are read again before the hubs list anew and their clients hear list_changed: until
         // then the tools of a server whose entry changed are withheld (their pins were held for the
-        // old entry, pin-keeper.ts), and a call that came on the news was refused. `reload` reads
-        // them once more after, which finds nothing new unless the reload failed part way.
+        // old entry, pin-keeper.ts), and a call that came on the news was refused.
         const changed = this.pinKeeper?.refresh((server) => before.mcp_servers[server]) ?? [];
-        await this.options.followers().applyReload(plan);
-        this.options.followers().pinsChanged(changed);
+        try {
+          await this.options.followers().applyReload(plan);
+        } finally {
+          this.options.followers().pinsChanged(changed);
+        }
       },
     ));
   }
@@ -104,11 +106,15 @@ export class ConfigState {
     // A reload asked for while following is being set up waits for it: it needs the text served and the apply step.
     await this.following;
     const before = this.live.loaded;
+    let report: ReloadReport | undefined;
     try {
-      return await this.live.reload(reason);
+      return (report = await this.live.reload(reason));
     } finally {
-      // Also after a reload that failed part way: a server whose entry changed is withheld until the pins are read again (pin-keeper.ts).
-      this.options.followers().pinsChanged(this.pinKeeper?.refresh((server) => before?.mcp_servers[server]) ?? []);
+      // A followed reload that applied read the pins as it applied (`follow`). Any other reads them
+      // here: one that found the config unchanged (an approval alone), kept the last, or failed part
+      // way, since a server whose entry changed is withheld until the pins are read again (pin-keeper.ts).
+      if (!(report?.outcome === 'applied' && this.followedNow))
+        this.options.followers().pinsChanged(this.pinKeeper?.refresh((server) => before?.mcp_servers[server]) ?? []);
     }
   }
 
