@@ -17,6 +17,14 @@ export async function completionNames(location: ConfigSource, kind: NameKind, ru
 
 /** `runtime` is asked for only by `tools`: what every other kind reads is the file, and a runtime loads far more (a tab press waits on it). */
 async function configNames(location: ConfigSource, kind: NameKind, runtime: () => Runtime | Promise<Runtime>): Promise<string[]> {
+  if (kind === 'tools') {
+    // The names call takes: mcpkit's own, and each server's as it last listed them (none is started).
+    const { listKnownTools } = await import('./upstream-calls.js');
+    const made = await runtime();
+    const own = (await made.offeredTools()).map((t) => t.name);
+    const known = await listKnownTools(made, new Set(own)).catch(() => ({ tools: [] as { name: string }[] }));
+    return [...own, ...known.tools.map((t) => t.name)];
+  }
   // As written: a name whose entry this shell cannot resolve (an unset ${VAR}) is still a name. Not
   // checked, nor its secrets read: a tab press needs neither the schema nor a keyring.
   const { configAsWritten } = await import('../config/as-written.js');
@@ -33,13 +41,5 @@ async function configNames(location: ConfigSource, kind: NameKind, runtime: () =
       return keys(raw.composite_tools);
     case 'roots':
       return keys((raw.retrieve as { roots?: unknown } | undefined)?.roots);
-    case 'tools': {
-      // The names call takes: mcpkit's own, and each server's as it last listed them (none is started).
-      const { listKnownTools } = await import('./upstream-calls.js');
-      const made = await runtime();
-      const own = (await made.offeredTools()).map((t) => t.name);
-      const known = await listKnownTools(made, new Set(own)).catch(() => ({ tools: [] as { name: string }[] }));
-      return [...own, ...known.tools.map((t) => t.name)];
-    }
   }
 }
