@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
@@ -7,6 +8,7 @@ import {
   copyCloneFiles,
   docPlace,
   linkCloneFiles,
+  plainWords,
   runDocLine,
   runServingLine,
   standIn,
@@ -17,6 +19,9 @@ import {
 } from '../helpers/doc-stand-ins.js';
 import { shellLines } from '../helpers/readme-lines.js';
 import { SERVERS } from '../helpers/upstreams.js';
+import { parseServeArgs, serveOptionsOf } from '../../src/cli/args/serve-args.js';
+import { errorObject, exitCodeFor } from '../../src/core/errors.js';
+import { startHttpServe, startStdioServe } from '../../src/mcp/run-serve.js';
 
 /**
  * The guide's shell lines, run as written (read from the pages, never retyped): each page in a
@@ -124,6 +129,12 @@ async function runPage(file: string, page: Page, s: StandIns): Promise<string[]>
         for (const [, key, value] of command.slice(7).matchAll(/(\w+)=(\S+)/g)) place.env[key!] = value!;
         continue;
       }
+      const asProcess = page.processes?.some((start) => line.command.startsWith(start)) && !/\s--no-daemon\b/.test(line.command);
+      const served = !asProcess && /^mcpkit serve\b/.test(command) ? await serveHere(command, place) : undefined;
+      if (served) {
+        if (served.code !== 0) failures.push(`${line.command}\n  did not ${served.up ? 'stop cleanly' : 'come up'}: exit ${served.code}\n  ${served.stderr}`);
+        continue;
+      }
       if (/^mcpkit serve --http\b/.test(command)) {
         // The page's port may be taken on a test machine.
         const served = await runServingLine(`${command.replace(/ --port \d+/, '')} --port 0`, place, /listening on http:\/\/127\.0\.0\.1:\d+/);
@@ -133,7 +144,7 @@ async function runPage(file: string, page: Page, s: StandIns): Promise<string[]>
           );
         continue;
       }
-      const ran = await runDocLine(command, place, page.processes?.some((start) => line.command.startsWith(start)) && !/\s--no-daemon\b/.test(line.command));
+      const ran = await runDocLine(command, place, asProcess);
       const expected = Number(/exit code (\d+)/.exec(line.comment)?.[1] ?? 0);
       if (ran.code !== expected)
         failures.push(`${line.command}\n  exit ${ran.code}, not ${expected}\n  ${(ran.stderr || ran.stdout).trim().split('\n').slice(-6).join('\n  ')}`);
@@ -145,6 +156,52 @@ async function runPage(file: string, page: Page, s: StandIns): Promise<string[]>
     stopDaemons(place);
   }
   return failures;
+}
+
+/**
+ * A plain `mcpkit serve` line (what bin/run.js's fast path takes: parseServeArgs), in this process:
+ * the line's flags read as the fast path reads them, then what runServe does with them
+ * (src/mcp/run-serve.ts): over stdio, a session whose input has ended (the test's stdin, closed),
+ * so serve starts, then ends; over HTTP, serve until it listens, then closed as its SIGTERM
+ * closes it. `code` is what the process would exit with. Each such line as a process was a
+ * serve's start (about a CPU-second over HTTP) on top of the same work; what only the process
+ * shows (bin/run.js, stdio framing, signals) is test/e2e/mcp-stdio.test.ts's and http.test.ts's.
+ * Undefined: a line the fast path would not take, which runs as a process.
+ */
+async function serveHere(command: string, place: DocPlace): Promise<{ up: boolean; code: number; stderr: string } | undefined> {
+  const words = plainWords(command, place.env.HOME);
+  const args = words?.[0] === 'mcpkit' && words[1] === 'serve' ? parseServeArgs(words.slice(2)) : undefined;
+  if (!args) return undefined;
+  const said: string[] = [];
+  const say = (line: string) => void said.push(line);
+  // The process resolves --audit-log against its folder, the project.
+  const options = {
+    ...serveOptionsOf(args, '0.0.0-doc'),
+    ...(args['audit-log'] ? { auditLog: resolve(place.work, args['audit-log']) } : {}),
+    env: place.env,
+    cwd: place.work,
+  };
+  let up = false;
+  try {
+    if (options.http) {
+      // The page's port may be taken on a test machine.
+      const http = await startHttpServe({ ...options, http: true, port: 0 }, say);
+      up = said.some((line) => /listening on http:\/\/127\.0\.0\.1:\d+/.test(line));
+      await http.close();
+      return { up, code: up ? 0 : 1, stderr: said.join('\n') };
+    }
+    const input = new PassThrough();
+    const output = new PassThrough();
+    output.resume();
+    input.end();
+    const { ended } = await startStdioServe(options, { input, output }, say);
+    up = true;
+    await ended;
+    return { up, code: 0, stderr: said.join('\n') };
+  } catch (error) {
+    const e = errorObject(error);
+    return { up, code: exitCodeFor(e), stderr: [...said, `Error [${e.code}]: ${e.message}`].join('\n') };
+  }
 }
 
 let standIns: StandIns;

@@ -2,7 +2,7 @@ import { appendFileSync, chmodSync, cpSync, existsSync, linkSync, mkdirSync, rea
 import { join, resolve } from 'node:path';
 import { BIN, ROOT, cleanEnv, runCommand, spawnTracked, stopChild, tempDir, type PipedChild, type RunResult } from './cli.js';
 import { linkTree } from './link-tree.js';
-import { serveHttpChild } from './serve.js';
+import { serveHttpInProcess } from './in-process.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor } from './upstreams.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 import { startArango } from '../support/arango-server.mjs';
@@ -66,7 +66,11 @@ export async function startStandIns(): Promise<StandIns> {
   ]);
   const protectedConfig = join(tempDir('mcpkit-linear-'), 'mcpkit.yaml');
   writeFileSync(protectedConfig, JSON.stringify({ serve: { auth: { issuer: auth.issuer } } }));
-  const [linear] = await Promise.all([serveHttpChild(protectedConfig), waitFor(() => out.includes('listening'), 20_000)]);
+  // In this process: a stand-in, not what the lines test (a serve --http process is about a CPU-second).
+  const [linear] = await Promise.all([
+    serveHttpInProcess(protectedConfig, { exposure: undefined, env: cleanEnv() }),
+    waitFor(() => out.includes('listening'), 20_000),
+  ]);
   const github = /listening (\S+)/.exec(out)?.[1];
   if (!github) throw new Error('the GitHub stand-in did not start');
   return {
@@ -75,7 +79,7 @@ export async function startStandIns(): Promise<StandIns> {
     registry: registry.url,
     arango: arango.url,
     close: async () => {
-      await Promise.allSettled([registry.close(), arango.close(), auth.close(), stopChild(githubChild), stopChild(linear.child)]);
+      await Promise.allSettled([registry.close(), arango.close(), auth.close(), stopChild(githubChild), linear.close()]);
     },
   };
 }
