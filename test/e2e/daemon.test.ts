@@ -131,108 +131,103 @@ describe.concurrent('mcpkit daemon', () => {
     expect((await status()).status!.requests - before).toBe(2);
   }, 60_000);
 
-  // The tests below share a daemon, started once, where what they check does not need a fresh one:
-  // each daemon start is about a CPU-second of a suite that runs out of CPU. They run in order
-  // (the last edits the config, the first reads the start), beside the tests above.
-  describe.concurrent('a daemon of two roots and no stdio server', () => {
+  // The tests below share two daemons, started once, where what they check does not need a fresh
+  // one: each daemon start is about a CPU-second of a suite that runs out of CPU. The two are of two
+  // projects (configs) and one user (a runtime folder): after the tests of each, which run in order
+  // (the last edits the config, the first reads the start), and beside the tests above, `daemon
+  // list` and `daemon stop --all` meet them both.
+  describe.sequential('two daemons of one user', () => {
     const ends: (() => Promise<void>)[] = [];
     afterAll(() => Promise.all(ends.map((end) => end())));
-    let bed: ReturnType<typeof daemonTestbed>;
+    /** A daemon of two roots and no stdio server. */
+    let roots: ReturnType<typeof daemonTestbed>;
+    /** A daemon of server-everything. */
+    let everything: ReturnType<typeof daemonTestbed>;
     let tree: string;
     let started: { log: string };
     beforeAll(async () => {
       tree = tempDir('mcpkit-test-warm-tree-');
       for (let i = 0; i < 200; i++) writeFileSync(join(tree, `f${i}.txt`), `line ${i}\nneedle ${i}.\n`);
-      bed = daemonTestbed((end) => void ends.push(end), `retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n    docs: ./docs\n`);
-      mkdirSync(join(bed.dir, 'docs'), { recursive: true });
-      writeFileSync(join(bed.dir, 'docs', 'a.md'), 'needle\n');
-      const start = await bed.mcpkit(['daemon', 'start', '--json']);
+      roots = daemonTestbed((end) => void ends.push(end), `retrieve:\n  roots:\n    tree: ${JSON.stringify(tree)}\n    docs: ./docs\n`);
+      mkdirSync(join(roots.dir, 'docs'), { recursive: true });
+      writeFileSync(join(roots.dir, 'docs', 'a.md'), 'needle\n');
+      everything = daemonTestbed((end) => void ends.push(end), EVERYTHING, { XDG_RUNTIME_DIR: roots.runtimeDir });
+      expect((await roots.here(['daemon', 'list'])).stdout).toBe('No mcpkit daemon runs.\n');
+      // Two configs' daemons start at once, as two projects' first commands may start theirs.
+      const [start, other] = await Promise.all([roots.mcpkit(['daemon', 'start', '--json']), everything.mcpkit(['daemon', 'start'])]);
       expect(start.code, start.stderr).toBe(0);
+      expect(other.code, other.stderr).toBe(0);
       started = JSON.parse(start.stdout) as { log: string };
     }, 120_000);
 
-    it.sequential('builds the file index of its roots as it starts, before any command searches: status shows it, the log says when it is done', async () => {
-      const { mcpkit, status } = bed;
-      expect(await waitFor(() => readFileSync(started.log, 'utf8').includes('file index built'), 20_000), readFileSync(started.log, 'utf8')).toBe(true);
-      expect(readFileSync(started.log, 'utf8')).toMatch(/file index built in \d+ ms: .*\(200 files\)/);
-      const cache = (await status()).status as unknown as { cache: { roots: { root: string; files: number; mode: string }[]; pending_files: number } };
-      expect(cache.cache.roots).toEqual(expect.arrayContaining([expect.objectContaining({ root: tree, files: 200 })]));
-      expect(cache.cache.pending_files).toBe(0);
-      // What a person asks for first is answered from that index, as any later search is.
-      const found = await mcpkit(['retrieve', 'search', 'needle 17.', '--repo', 'tree', '--json']);
-      expect(JSON.parse(found.stdout).result.matches).toEqual([expect.objectContaining({ path: 'tree/f17.txt', line: 2 })]);
-    }, 60_000);
+    describe.concurrent('a daemon of two roots and no stdio server', () => {
+      it.sequential('builds the file index of its roots as it starts, before any command searches: status shows it, the log says when it is done', async () => {
+        const { mcpkit, status } = roots;
+        expect(await waitFor(() => readFileSync(started.log, 'utf8').includes('file index built'), 20_000), readFileSync(started.log, 'utf8')).toBe(true);
+        expect(readFileSync(started.log, 'utf8')).toMatch(/file index built in \d+ ms: .*\(200 files\)/);
+        const cache = (await status()).status as unknown as { cache: { roots: { root: string; files: number; mode: string }[]; pending_files: number } };
+        expect(cache.cache.roots).toEqual(expect.arrayContaining([expect.objectContaining({ root: tree, files: 200 })]));
+        expect(cache.cache.pending_files).toBe(0);
+        // What a person asks for first is answered from that index, as any later search is.
+        const found = await mcpkit(['retrieve', 'search', 'needle 17.', '--repo', 'tree', '--json']);
+        expect(JSON.parse(found.stdout).result.matches).toEqual([expect.objectContaining({ path: 'tree/f17.txt', line: 2 })]);
+      }, 60_000);
 
-    it.sequential('compares only what the config depends on: TZ or PATH serve a config that starts no server', async () => {
-      // No stdio server: the time zone and the PATH change nothing it answers.
-      const before = (await bed.status()).status!.requests;
-      const found = await bed.mcpkit(['retrieve', 'search', 'needle', '--repo', 'docs'], {
-        env: { ...bed.env, TZ: 'Pacific/Kiritimati', PATH: `/nowhere:${bed.env.PATH}` },
-      });
-      expect(found.stdout).toContain('needle');
-      expect((await bed.status()).status!.requests - before, 'served by the daemon').toBe(2);
-    }, 120_000);
-  });
+      it.sequential('compares only what the config depends on: TZ or PATH serve a config that starts no server', async () => {
+        // No stdio server: the time zone and the PATH change nothing it answers.
+        const before = (await roots.status()).status!.requests;
+        const found = await roots.mcpkit(['retrieve', 'search', 'needle', '--repo', 'docs'], {
+          env: { ...roots.env, TZ: 'Pacific/Kiritimati', PATH: `/nowhere:${roots.env.PATH}` },
+        });
+        expect(found.stdout).toContain('needle');
+        expect((await roots.status()).status!.requests - before, 'served by the daemon').toBe(2);
+      }, 120_000);
+    });
 
-  describe.concurrent('a daemon of server-everything', () => {
-    const ends: (() => Promise<void>)[] = [];
-    afterAll(() => Promise.all(ends.map((end) => end())));
-    let bed: ReturnType<typeof daemonTestbed>;
-    beforeAll(async () => {
-      bed = daemonTestbed((end) => void ends.push(end), EVERYTHING);
-      const start = await bed.mcpkit(['daemon', 'start']);
-      expect(start.code, start.stderr).toBe(0);
-    }, 120_000);
+    describe.concurrent('a daemon of server-everything', () => {
+      it.sequential('compares only what the config depends on: a stdio server starts with PATH, so another PATH runs here; a skipped command says why', async () => {
+        // Two callers at once, each doing the work itself: one with a log level, one without.
+        const otherPath = { ...everything.env, PATH: `/nowhere:${everything.env.PATH}` };
+        const [skipped, silent] = await Promise.all([
+          everything.mcpkit(['call', 'echo', 'message=hi'], { env: { ...otherPath, MCPKIT_LOG_LEVEL: 'debug' } }),
+          everything.mcpkit(['call', 'echo', 'message=hi'], { env: otherPath }),
+        ]);
+        expect(skipped.stdout).toBe('Echo: hi\n');
+        expect(skipped.stderr).toMatch(
+          /mcpkit: the daemon of this config did not run this command, which runs here instead: these variables differ from the daemon's: PATH/,
+        );
+        expect(silent.stderr, 'a script without a log level hears nothing').not.toContain('did not run');
+      }, 120_000);
 
-    it.sequential('compares only what the config depends on: a stdio server starts with PATH, so another PATH runs here; a skipped command says why', async () => {
-      // Two callers at once, each doing the work itself: one with a log level, one without.
-      const otherPath = { ...bed.env, PATH: `/nowhere:${bed.env.PATH}` };
-      const [skipped, silent] = await Promise.all([
-        bed.mcpkit(['call', 'echo', 'message=hi'], { env: { ...otherPath, MCPKIT_LOG_LEVEL: 'debug' } }),
-        bed.mcpkit(['call', 'echo', 'message=hi'], { env: otherPath }),
-      ]);
-      expect(skipped.stdout).toBe('Echo: hi\n');
-      expect(skipped.stderr).toMatch(
-        /mcpkit: the daemon of this config did not run this command, which runs here instead: these variables differ from the daemon's: PATH/,
+      // Last: it adds a server to the config, then breaks the file.
+      it.sequential('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async () => {
+        const { mcpkit, here, alone, status, file } = everything;
+        expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
+        const added = await here(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
+        expect(added.code, added.stderr).toBe(0);
+        const tools = await mcpkit(['tools', '--json']);
+        expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toEqual(expect.arrayContaining(['everything__echo', 'memory__read_graph']));
+        expect((await status()).status!.upstreams.map((u) => u.name).sort()).toEqual(['everything', 'memory']);
+
+        writeFileSync(file, `${readFileSync(file, 'utf8')}\nnot: [valid\n`);
+        const [broken, cold] = await Promise.all([mcpkit(['call', 'everything__echo', 'message=x']), alone(['call', 'everything__echo', 'message=x'])]);
+        expect(broken.code).not.toBe(0);
+        expect(seen(broken)).toEqual(seen(cold));
+      }, 90_000);
+    });
+
+    // After the tests of both: it stops them.
+    it('daemon list shows one per config; daemon stop --all stops them all', async () => {
+      const { here } = roots;
+      const listed = JSON.parse((await here(['daemon', 'list', '--json'])).stdout) as { daemons: { config: string; status: { pid: number } }[] };
+      expect(listed.daemons.map((d) => d.config)).toEqual([roots.file, everything.file].sort());
+      const stopped = await here(['daemon', 'stop', '--all', '--json']);
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect((JSON.parse(stopped.stdout) as { stopped: { pid: number }[] }).stopped.map((s) => s.pid).sort()).toEqual(
+        listed.daemons.map((d) => d.status.pid).sort(),
       );
-      expect(silent.stderr, 'a script without a log level hears nothing').not.toContain('did not run');
-    }, 120_000);
-
-    // Last: it adds a server to the config, then breaks the file.
-    it.sequential('serves the config as edited: a server added by the CLI is there for the next command; a broken file is reported as without a daemon', async () => {
-      const { mcpkit, here, alone, status, file } = bed;
-      expect((await mcpkit(['call', 'echo', 'message=one'])).code).toBe(0);
-      const added = await here(['server', 'add', 'memory', '--', SERVERS.memory.command, ...SERVERS.memory.args]);
-      expect(added.code, added.stderr).toBe(0);
-      const tools = await mcpkit(['tools', '--json']);
-      expect((JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name)).toEqual(expect.arrayContaining(['everything__echo', 'memory__read_graph']));
-      expect((await status()).status!.upstreams.map((u) => u.name).sort()).toEqual(['everything', 'memory']);
-
-      writeFileSync(file, `${readFileSync(file, 'utf8')}\nnot: [valid\n`);
-      const [broken, cold] = await Promise.all([mcpkit(['call', 'everything__echo', 'message=x']), alone(['call', 'everything__echo', 'message=x'])]);
-      expect(broken.code).not.toBe(0);
-      expect(seen(broken)).toEqual(seen(cold));
-    }, 90_000);
+      for (const d of listed.daemons) expect(alive(d.status.pid)).toBe(false);
+      expect((await here(['daemon', 'ls'])).stdout).toBe('No mcpkit daemon runs.\n');
+    }, 60_000);
   });
-});
-
-// Its daemons are in a runtime folder of its own, as every test's here: it runs beside the others, not after them.
-describe.concurrent('every daemon of yours', () => {
-  it('daemon list shows one per config; daemon stop --all stops them all', async ({ onTestFinished }) => {
-    const { dir, mcpkit, here } = daemonTestbed(onTestFinished, 'mcp_servers: {}\n');
-    const second = join(dir, 'second.yaml');
-    writeFileSync(second, 'mcp_servers: {}\n');
-    expect((await here(['daemon', 'list'])).stdout).toBe('No mcpkit daemon runs.\n');
-    // Two configs' daemons start at once, as two projects' first commands may start theirs.
-    for (const r of await Promise.all([mcpkit(['daemon', 'start']), mcpkit(['daemon', 'start', '--config', second])])) expect(r.code, r.stderr).toBe(0);
-    const listed = JSON.parse((await here(['daemon', 'list', '--json'])).stdout) as { daemons: { config: string; status: { pid: number } }[] };
-    expect(listed.daemons.map((d) => d.config)).toEqual([join(dir, 'mcpkit.yaml'), second].sort());
-    const stopped = await here(['daemon', 'stop', '--all', '--json']);
-    expect(stopped.code, stopped.stderr).toBe(0);
-    expect((JSON.parse(stopped.stdout) as { stopped: { pid: number }[] }).stopped.map((s) => s.pid).sort()).toEqual(
-      listed.daemons.map((d) => d.status.pid).sort(),
-    );
-    for (const d of listed.daemons) expect(alive(d.status.pid)).toBe(false);
-    expect((await here(['daemon', 'ls'])).stdout).toBe('No mcpkit daemon runs.\n');
-  }, 60_000);
 });
