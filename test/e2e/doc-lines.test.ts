@@ -21,6 +21,7 @@ import { shellLines } from '../helpers/readme-lines.js';
 import { SERVERS } from '../helpers/upstreams.js';
 import { parseServeArgs, serveOptionsOf } from '../../src/cli/args/serve-args.js';
 import { errorObject, exitCodeFor } from '../../src/core/errors.js';
+import { createLogger, parseLogLevel } from '../../src/core/logger.js';
 import { startHttpServe, startStdioServe } from '../../src/mcp/run-serve.js';
 
 /**
@@ -174,6 +175,8 @@ async function serveHere(command: string, place: DocPlace): Promise<{ up: boolea
   if (!args) return undefined;
   const said: string[] = [];
   const say = (line: string) => void said.push(line);
+  // Its log, as the process would write it to its stderr (the line's MCPKIT_LOG_LEVEL, else warn).
+  const logger = createLogger(parseLogLevel(place.env.MCPKIT_LOG_LEVEL), (line) => void said.push(line.trimEnd()));
   // The process resolves --audit-log against its folder, the project.
   const options = {
     ...serveOptionsOf(args, '0.0.0-doc'),
@@ -185,7 +188,7 @@ async function serveHere(command: string, place: DocPlace): Promise<{ up: boolea
   try {
     if (options.http) {
       // The page's port may be taken on a test machine.
-      const http = await startHttpServe({ ...options, http: true, port: 0 }, say);
+      const http = await startHttpServe({ ...options, http: true, port: 0 }, say, logger);
       up = said.some((line) => /listening on http:\/\/127\.0\.0\.1:\d+/.test(line));
       await http.close();
       return { up, code: up ? 0 : 1, stderr: said.join('\n') };
@@ -194,7 +197,7 @@ async function serveHere(command: string, place: DocPlace): Promise<{ up: boolea
     const output = new PassThrough();
     output.resume();
     input.end();
-    const { ended } = await startStdioServe(options, { input, output }, say);
+    const { ended } = await startStdioServe(options, { input, output }, say, logger);
     up = true;
     await ended;
     return { up, code: 0, stderr: said.join('\n') };
