@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, stopChild, tempDir } from '../helpers/cli.js';
 import { shellLines, type ReadmeLine } from '../helpers/readme-lines.js';
 import { runDocLine } from '../helpers/doc-stand-ins.js';
+import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
@@ -16,7 +17,9 @@ import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/r
  * run as written (read from the pages, never retyped) in bash, in the folder of a config whose serve section is all variables
  * (`${REPLICA_ID}`, `${MCPKIT_STORE_URL}`, `${MCPKIT_STORE_KEY}`, an admin token from
  * `${file:admin.token}`, a server key from `${file:github.token}`), while two `serve --http`
- * replicas share a real redis-server. After the lines that change something, both replicas are
+ * replicas share a real redis-server: r1 in this process (test/helpers/in-process.ts: the same
+ * serve, without a process start), r2 a process of its own, so that what reaches both crossed
+ * from one process to another. After the lines that change something, both replicas are
  * seen to follow: a token issued, kept by `set`, working beside its successor through a grace,
  * expired, revoked; a secret file rotated; `gateway status` listing both. Lines marked `# illustrative: REASON` are skipped, and
  * only those.
@@ -30,7 +33,7 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
   let redis: RunningRedis;
   let work: string;
   let shellEnv: NodeJS.ProcessEnv;
-  const replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+  const replicas: { url: string; stop(): Promise<void> }[] = [];
   const opened: Client[] = [];
   const ADMIN = 'admin-token-of-the-test-gateway';
 
@@ -59,12 +62,17 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
     const common = { MCPKIT_STORE_URL: redis.url, MCPKIT_STORE_KEY: STORE_KEY, RELEASE_AGENT_GITHUB_TOKEN: 'gh-of-the-release-agent' };
     // The operator's shell: the config found as ./mcpkit.yaml, mcpkit on the PATH, no replica id.
     shellEnv = cleanEnv({ ...common, PATH: `${bin}:${process.env.PATH}`, HOME: work, ADMIN_TOKEN: ADMIN });
-    for (const id of ['r1', 'r2']) replicas.push(await serveHttpChild(join(work, 'mcpkit.yaml'), [], { ...common, REPLICA_ID: id }));
+    const file = join(work, 'mcpkit.yaml');
+    // As the process is started: its default exposure, a clean environment with the replica's id.
+    const here = await serveHttpInProcess(file, { exposure: undefined, env: cleanEnv({ ...common, REPLICA_ID: 'r1' }) });
+    replicas.push({ url: here.url, stop: () => here.close() });
+    const there = await serveHttpChild(file, [], { ...common, REPLICA_ID: 'r2' });
+    replicas.push({ url: there.url, stop: () => stopChild(there.child) });
   }, 90_000);
 
   afterAll(async () => {
     await Promise.allSettled(opened.map((c) => c.close()));
-    await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
+    await Promise.allSettled(replicas.map((r) => r.stop()));
     await redis?.stop();
   });
 

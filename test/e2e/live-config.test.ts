@@ -3,8 +3,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { stopChild, runCommand } from '../helpers/cli.js';
-import { serveHttpChild, serveStdioClient } from '../helpers/serve.js';
+import { cleanEnv, runCommand } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { serveStdioClient } from '../helpers/serve.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -161,8 +162,6 @@ describe('serve over stdio follows its config', () => {
   });
 });
 
-const serveHttp = serveHttpChild;
-
 async function initialize(url: string, token?: string) {
   const response = await fetch(url, {
     method: 'POST',
@@ -197,16 +196,29 @@ async function listTools(url: string, session: string, token?: string) {
   return { status: response.status, body: await response.text() };
 }
 
+/** The memory and everything servers this process started (serve in this process starts its upstreams as its children). */
+async function upstreamsHere(): Promise<number[]> {
+  return [...(await upstreamPids(process.pid, 'server-memory')), ...(await upstreamPids(process.pid, 'server-everything'))];
+}
+
+/**
+ * serve --http in this process (test/helpers/in-process.ts): the same runtime, reloads and routes
+ * as the process, its default exposure and a clean environment as the process is given; what
+ * SIGTERM does to the process (it closes serve as `close` does here) is http.test.ts's.
+ */
 describe('serve --http follows its config', () => {
   const config = writeConfig({ serve: { token: 'first-token' }, mcp_servers: { memory: SERVERS.memory }, tool_views: { mem: { servers: ['memory'] } } });
-  let served: Awaited<ReturnType<typeof serveHttp>>;
+  let served: InProcessServe;
+  // What this process had started before serve: none of it is serve's.
+  let before = new Set<number>();
   const cli = (...args: string[]) => runCommand([...args, '--config', config]);
 
   beforeAll(async () => {
-    served = await serveHttp(config);
+    before = new Set(await upstreamsHere());
+    served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
   });
   afterAll(async () => {
-    if (served) await stopChild(served.child);
+    await served?.close();
   });
 
   it('serves a view created while running, and ends its sessions with 404 once it is removed', async () => {
@@ -275,9 +287,11 @@ describe('serve --http follows its config', () => {
     }
   });
 
-  it('leaves no process behind when it stops', async () => {
-    const children = await childPids(served.child.pid!);
-    await stopChild(served.child);
+  it('leaves no process behind when it stops, those its reloads started included', async () => {
+    const children = (await upstreamsHere()).filter((pid) => !before.has(pid));
+    // memory (the view's), everything (the CLI's add).
+    expect(children.length).toBeGreaterThanOrEqual(2);
+    await served.close();
     expect(await waitFor(() => children.every((pid) => !alive(pid)), 5000)).toBe(true);
   });
 });

@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, outputOf, runCli, stopChild } from '../helpers/cli.js';
-import { serveHttpChild, serveStdioClient } from '../helpers/serve.js';
+import { BIN, cleanEnv, outputOf, runCommand } from '../helpers/cli.js';
+import { serveHttpInProcess, serveStdioInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -14,11 +14,14 @@ import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * times out at 1.5 s; max_total_ms is the ceiling however much progress comes. On every path:
  * stdio, HTTP's hot path and its ordinary path (a view with a hook), a 2026-07-28 client (whose
  * call is bridged to this 2025 server), and `mcpkit call` in a terminal.
+ * serve runs in the test's process (test/helpers/in-process.ts: the same runtime, stdio framing,
+ * routes and paths as the process): what is timed is the call, not serve's process. The one
+ * process is the terminal's, where a process alone shows the bar.
  */
 
 const LONG = 'trigger-long-running-operation';
 let config: string;
-let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let served: InProcessServe;
 const opened: Client[] = [];
 
 beforeAll(async () => {
@@ -37,11 +40,12 @@ beforeAll(async () => {
   });
   // A hook that changes nothing: it only keeps the view's calls off the hot path.
   writeFileSync(join(dirname(config), 'hook.mjs'), 'export function pre_call() { return undefined; }\n');
-  served = await serveHttpChild(config);
+  // As the process is started: the config's exposure, a clean environment.
+  served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
 });
 afterAll(async () => {
   await Promise.allSettled(opened.map((c) => c.close()));
-  if (served) await stopChild(served.child);
+  await served?.close();
 });
 
 async function http(view: string, era: 'legacy' | 'modern' = 'legacy') {
@@ -70,7 +74,7 @@ async function timed(client: Client, args: { duration: number; steps: number }, 
 }
 
 const paths: [string, () => Promise<Client>][] = [
-  ['stdio', async () => (await serveStdioClient(config)).client],
+  ['stdio', async () => (await serveStdioInProcess(config)).client],
   ['HTTP, hot path', () => http('fast')],
   ['HTTP, ordinary path (a hook)', () => http('hooked')],
   ['HTTP, 2026-07-28 client (bridged)', () => http('fast', 'modern')],
@@ -112,7 +116,8 @@ describe.concurrent('progress and the timeouts', () => {
 
   describe('mcpkit call', () => {
     it('keeps a call alive by its progress in a terminal too', async () => {
-      const r = await runCli(['call', `everything__${LONG}`, '--config', config, '--json', '--', 'duration=3', 'steps=6']);
+      // In this process, as the daemon runs a line (runCommand); the terminal's test below runs one as a process.
+      const r = await runCommand(['call', `everything__${LONG}`, '--config', config, '--json', '--', 'duration=3', 'steps=6']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('Long running operation completed');
     }, 30_000);

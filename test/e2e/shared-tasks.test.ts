@@ -1,41 +1,49 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild } from '../helpers/cli.js';
+import { cleanEnv, stopChild } from '../helpers/cli.js';
+import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { FIXTURE_SERVERS, SERVERS, waitFor } from '../helpers/upstreams.js';
-import { redisFor, STORE_KEY } from '../support/redis-server.js';
-import { startStoreReplicas, type StoreReplicas } from '../support/store-replicas.js';
+import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
 /**
  * Tasks shared by replicas of serve --http through a real redis-server (serve.store): a task made on
  * one replica is read, answered, cancelled and completed through another, as a round-robin balancer
  * with no map would send the requests; a replica killed mid-task leaves it failed, said so by the
- * other within the lease. Raw 2026-07-28 JSON-RPC, as tasks.test.ts speaks it.
+ * other within the lease. Raw 2026-07-28 JSON-RPC, as tasks.test.ts speaks it. Replica 0 serves in
+ * the test's process (test/helpers/in-process.ts: the same serve, without a process start),
+ * replica 1 is a process of its own, so that every task crosses from one process to another
+ * through the store; the replica killed mid-task is a process, as a kill needs one.
  */
 
 const withRedis = redisFor('tasks shared by replicas');
 
 describe.skipIf(!withRedis)('tasks shared by replicas (serve.store)', () => {
-  let replicas: StoreReplicas['replicas'] = [];
+  const replicas: { url: string; stop(): Promise<void> }[] = [];
   let config: string;
-
-  let fleet: StoreReplicas | undefined;
+  let redis: RunningRedis | undefined;
 
   beforeAll(async () => {
-    fleet = await startStoreReplicas((url) => ({
+    redis = await startRedis();
+    config = writeConfig({
       mcp_servers: { jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] }, everything: SERVERS.everything },
       tool_views: { jobs: { servers: ['jobs'] }, old: { servers: ['everything'], exposure: 'direct' } },
       serve: {
         groups: ['config', 'server'],
         clients: { alice: { token: 'alice-token' }, bob: { token: 'bob-token' } },
         tasks: { tools: { greet: 30_000 } },
-        store: { url, lease_ms: 2000, key: STORE_KEY },
+        store: { url: redis.url, lease_ms: 2000, key: STORE_KEY },
       },
-    }));
-    ({ replicas, config } = fleet);
+    });
+    // As the process is started: the config's exposure, a clean environment.
+    const [here, there] = await Promise.all([serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() }), serveHttpChild(config)]);
+    replicas.push({ url: here.url, stop: () => here.close() }, { url: there.url, stop: () => stopChild(there.child) });
   }, 60_000);
-  afterAll(() => fleet?.stop());
+  afterAll(async () => {
+    await Promise.allSettled(replicas.map((r) => r.stop()));
+    await redis?.stop();
+  });
 
   const rpc = (base: string, token: string, method: string, params: Record<string, unknown>, view = 'jobs', tasks = true) =>
     modernRpc(view === 'default' ? `${base}/mcp` : `${base}/view/${view}/mcp`, method, params, {
