@@ -100,6 +100,9 @@ describe('simpleYamlValue', () => {
     ['an empty sequence item', 'a:\n  -\n'],
     ['a deeper line in a mapping', 'a: 1\n  b: 2\n'],
     ['a key at a shallower indent', 'a:\n    b: 1\n  c: 2\n'],
+    ['a key over 1024 characters', `${'k'.repeat(1100)}: 1\n`],
+    ['a quoted key over 1024 characters', `"${'k'.repeat(1100)}": 1\n`],
+    ['a key over 1024 characters in a sequence', `a:\n  - ${'k'.repeat(1100)}: 1\n`],
   ];
   it.each(leftToYaml)('leaves %s to yaml', (_what, text) => {
     expect(simpleYamlValue(text)).toBe(NOT_SIMPLE);
@@ -126,6 +129,8 @@ describe('simpleYamlValue', () => {
     ["a: 'it''s'", { a: "it's" }],
     ['"a b": 1', { 'a b': 1 }],
     ['constructor: 1', { constructor: 1 }],
+    ['k]: x]', { 'k]': 'x]' }],
+    ['a: b,c{d}', { a: 'b,c{d}' }],
   ];
   it.each(scalars)('reads %s as parse does', (text, value) => {
     expect(isDeepStrictEqual(simpleYamlValue(`${text}\n`), value)).toBe(true);

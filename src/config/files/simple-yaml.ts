@@ -122,6 +122,8 @@ function keyOf(body: string): { key: string; rest: string } | undefined {
     if (plainString(key) === undefined) return undefined;
   }
   if (body[after] !== ':' || (after + 1 < body.length && body[after + 1] !== ' ')) return undefined;
+  // yaml refuses an implicit key over 1024 characters.
+  if (after > 1000) return undefined;
   if (key === '__proto__' || key === '<<') return undefined;
   const rest = body.slice(after + 2);
   return rest.startsWith(' ') ? undefined : { key, rest };
