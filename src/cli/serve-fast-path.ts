@@ -1,3 +1,4 @@
+import './zod-jitless.js';
 import { readFileSync } from 'node:fs';
 import { runServe } from '../mcp/run-serve.js';
 import { parseServeArgs, serveOptionsOf } from './args/serve-args.js';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ToolError } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
+import { workerThreads } from '../core/worker-threads.js';
 import type { CodeLimits } from './limits.js';
 import { asScriptCall, insideAScript, nestedRunRefused, startsARun } from './nested-runs.js';
 import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerJob } from './protocol.js';
@@ -92,7 +93,7 @@ class ScriptRun {
         maxOutputBytes: limits.maxOutputBytes,
       },
     };
-    const worker = (this.worker = new Worker(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
+    const worker = (this.worker = new (workerThreads().Worker)(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
       workerData: job,
       // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
-import { MessageChannel, Worker } from 'node:worker_threads';
 import { packageRoot } from '../core/version.js';
+import { workerThreads } from '../core/worker-threads.js';
 import { overBudget, withinBudget } from './patterns/bounded.js';
 import type { LineShape } from './patterns/match-shape.js';
 import type { SearchQuery } from './patterns/query.js';
@@ -174,6 +174,7 @@ interface Sharing {
 
 /** The worker of a chunked search: each chunk it finishes is handed to `chunk`; `finished` waits for it to take no more. */
 function startWorker(job: Omit<ChunkJob, 'more'>, chunk: (at: number, part: SearchOutcome) => void) {
+  const { MessageChannel, Worker } = workerThreads();
   const { port1: more, port2 } = new MessageChannel();
   const worker = new Worker(join(packageRoot(), 'dist', 'retrieve', 'search-worker.cjs'), { workerData: { ...job, more: port2 }, transferList: [port2] });
   const ended = new Promise<void>((resolve) => {

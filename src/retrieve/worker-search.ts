@@ -1,9 +1,9 @@
 import { processShared } from '../core/process-shared.js';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { ToolError, type ErrorCode } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
+import { workerThreads } from '../core/worker-threads.js';
 import { overBudget } from './patterns/bounded.js';
 import type { LineShape } from './patterns/match-shape.js';
 import type { PathRulesSpec } from './patterns/path-rules.js';
@@ -107,7 +107,7 @@ function release(): void {
 
 function run(job: WorkerJob, deadline: number, what: string, options: RunOptions): Promise<SearchOutcome | string[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(join(packageRoot(), 'dist', 'retrieve', 'search-worker.cjs'), {
+    const worker = new (workerThreads().Worker)(join(packageRoot(), 'dist', 'retrieve', 'search-worker.cjs'), {
       workerData: job,
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
     });

@@ -7,9 +7,10 @@ import { createLogger } from '../../src/core/logger.js';
 import { PinKeeper } from '../../src/proxy/pins/pin-keeper.js';
 import { tempDir } from '../helpers/cli.js';
 
-// yaml's parse counted: a serve reads its lock file's text again and again (with the config, when
-// its keeper is made, before each write, at the reload its own write sets off), and parses each
-// text once; what it wrote itself it does not parse at all. Any other text is parsed as before.
+// Parses counted, yaml's and the reader of mcpkit's own form's (simple-yaml.ts, when it read the
+// text rather than leave it to yaml): a serve reads its lock file's text again and again (with the
+// config, when its keeper is made, before each write, at the reload its own write sets off), and
+// parses each text once; what it wrote itself it does not parse at all. Any other text is parsed as before.
 const parses = vi.hoisted(() => ({ count: 0 }));
 vi.mock('yaml', async (original) => {
   const yaml = await original<typeof import('yaml')>();
@@ -18,6 +19,15 @@ vi.mock('yaml', async (original) => {
     return yaml.parse(...args);
   }) as typeof yaml.parse;
   return { ...yaml, parse, default: { ...yaml, parse } };
+});
+vi.mock('../../src/config/files/simple-yaml.js', async (original) => {
+  const simple = await original<typeof import('../../src/config/files/simple-yaml.js')>();
+  const simpleYamlValue = (text: string): unknown => {
+    const value = simple.simpleYamlValue(text);
+    if (value !== simple.NOT_SIMPLE) parses.count++;
+    return value;
+  };
+  return { ...simple, simpleYamlValue };
 });
 const { parse: realParse } = await vi.importActual<typeof import('yaml')>('yaml');
 

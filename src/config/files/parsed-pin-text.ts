@@ -1,4 +1,5 @@
 import { parse } from 'yaml';
+import { NOT_SIMPLE, simpleYamlValue } from './simple-yaml.js';
 
 /**
  * The lock file's YAML, parsed once per text in a process. Parsing it is most of what reading the
@@ -16,7 +17,9 @@ const KEPT = 4;
 /** The YAML value of a lock file's text (a copy the caller may change); throws as `parse` does. */
 export function parsedPinText(text: string): unknown {
   if (known.has(text)) return structuredClone(known.get(text));
-  const value: unknown = parse(text);
+  // The form mcpkit writes is read without the `yaml` package (./simple-yaml.ts); any other text is parsed.
+  const simple = simpleYamlValue(text);
+  const value: unknown = simple === NOT_SIMPLE ? parse(text) : simple;
   keep(text, value);
   return structuredClone(value);
 }
