@@ -18,6 +18,7 @@ import type { ServeObservers } from '../pipeline/call-chain.js';
 import type { InFlightScope } from '../pipeline/calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { parsedBodyHandler } from './parsed-body-handler.js';
+import { claimsModernEnvelope } from './envelope-claim.js';
 import type { Runtime } from '../../app/runtime.js';
 import { Dispatcher } from '../pipeline/dispatcher.js';
 import type { Downstream, RequestContext } from '../pipeline/request-context.js';
@@ -46,8 +47,13 @@ export interface ModernRoute {
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
-/** Whether a POST belongs to the modern leg: the SDK's own classification, so the branch never disagrees with it. */
+/**
+ * Whether a POST belongs to the modern leg: the SDK's own classification, so the branch never
+ * disagrees with it. A body that claims the envelope is modern by the SDK's rules
+ * (./envelope-claim.ts): its handler classifies it then, and it is not classified twice.
+ */
 export function isModernPost(req: IncomingMessage, body: unknown): boolean {
+  if (claimsModernEnvelope(body)) return true;
   return (
     classifyInboundRequest({
       httpMethod: 'POST',
