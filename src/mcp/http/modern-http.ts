@@ -17,6 +17,8 @@ import type { RemoteCalls } from '../tasks/remote-calls.js';
 import type { ServeObservers } from '../pipeline/call-chain.js';
 import type { InFlightScope } from '../pipeline/calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { parsedBodyHandler } from './parsed-body-handler.js';
+import { claimsModernEnvelope } from './envelope-claim.js';
 import type { Runtime } from '../../app/runtime.js';
 import { Dispatcher } from '../pipeline/dispatcher.js';
 import type { Downstream, RequestContext } from '../pipeline/request-context.js';
@@ -45,8 +47,13 @@ export interface ModernRoute {
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
-/** Whether a POST belongs to the modern leg: the SDK's own classification, so the branch never disagrees with it. */
+/**
+ * Whether a POST belongs to the modern leg: the SDK's own classification, so the branch never
+ * disagrees with it. A body that claims the envelope is modern by the SDK's rules
+ * (./envelope-claim.ts): its handler classifies it then, and it is not classified twice.
+ */
 export function isModernPost(req: IncomingMessage, body: unknown): boolean {
+  if (claimsModernEnvelope(body)) return true;
   return (
     classifyInboundRequest({
       httpMethod: 'POST',
@@ -219,7 +226,10 @@ export function modernRoute(
   },
 ): ModernRoute {
   const sdk = sdkRoute(runtime, view, options);
-  const node = toNodeHandler(sdk.handler);
+  // Every modern request's body is read and parsed by then (http-routes.ts); toNodeHandler is kept for one that has none.
+  const parsed = parsedBodyHandler(sdk.handler);
+  const unparsed = toNodeHandler(sdk.handler);
+  const node = (req: IncomingMessage, res: ServerResponse, body: unknown) => (body === undefined ? unparsed(req, res) : parsed(req, res, body));
   const run = hostedCallRunner(runtime, view, options.observers);
   const serverInfo = () => ({ name: 'mcpkit', title: 'mcpkit', version: runtime.version() });
   const host = options.tasks ? new TaskHost(options.tasks.store, run, options.tasks.settings, serverInfo, options.tasks.sharing) : undefined;

@@ -224,7 +224,9 @@ export class Upstream {
     if (tap) params._meta = { ...params._meta, progressToken: tap.token };
     const leg = bridged && tap; // outlives this request: its own silence ends it, not the client's signal
     const options = {
-      ...alive.options(signal),
+      // A bridged call's legs are sent with signals of their own (send-call.ts bridged), never this
+      // one: the client's signal is not joined to the timeout's for it (an AbortSignal.any a call).
+      ...alive.options(bridged ? undefined : signal),
       ...(onprogress && !tap ? { onprogress } : {}),
       ...(relayed ? { allowInputRequired: true } : {}),
       ...(leg ? { legSignal: alive.signal, settled: () => (tap.end(), alive.stop()) } : {}),
