@@ -213,6 +213,16 @@ function random(seed: number): () => number {
   };
 }
 
+/** A fuzzed schema's leaves, each made new when picked (a walk may tell a schema by its identity). */
+const LEAVES: readonly ((length: number) => unknown)[] = [
+  (length) => ({ type: 'string', description: 'a'.repeat(length) }),
+  () => ({ type: 'integer' }),
+  () => ({ const: 'c' }),
+  () => true,
+  () => ({}),
+  () => ({ type: ['string', 'null'] }),
+];
+
 /** A hostile schema of one of the shapes a walk can be made to blow up on, mixed. */
 function fuzzSchema(next: () => number): Record<string, unknown> {
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
@@ -229,15 +239,11 @@ function fuzzSchema(next: () => number): Record<string, unknown> {
     const kind =
       depth > 40 || ++parts > 2500 ? 'leaf' : pick(['leaf', 'ref', 'root', 'object', 'wide', 'array', 'anyOf', 'oneOf', 'allOf', 'enum', 'deep'] as const);
     switch (kind) {
-      case 'leaf':
-        return pick([
-          { type: 'string', description: 'a'.repeat(Math.floor(next() * 400)) },
-          { type: 'integer' },
-          { const: 'c' },
-          true,
-          {},
-          { type: ['string', 'null'] },
-        ]);
+      case 'leaf': {
+        // The description's length is drawn before the pick, as when all six were built first.
+        const length = Math.floor(next() * 400);
+        return pick(LEAVES)(length);
+      }
       case 'ref':
         return { $ref: `#/$defs/${pick(defNames)}` };
       case 'root':

@@ -220,16 +220,22 @@ describe('a view limited to one folder', () => {
   it("the terminal's code run in the view is refused the same, the code named", async () => {
     const env = cleanEnv({ MCPKIT_CONFIG: config, MCPKIT_NO_DAEMON: '1' });
     const script = join(root, 'read.js');
+    // One run makes both reads, each an inner call of its own with its own answer (a terminal run
+    // starts the view's servers, the costly part): what each read answered, or its refusal.
     const read = (path: string) =>
-      `try { return await tools.files.read_text_file({ path: ${JSON.stringify(path)} }); } catch (e) { return { code: e.code, message: e.message }; }`;
-    writeFileSync(script, read(join(docs, 'a.txt')));
-    const inside = await runCommand(['code', 'run', script, '--view', 'docs', '--json'], { env });
-    expect(inside.stdout, inside.stderr).toContain('inside');
-    writeFileSync(script, read(`${docs}/../secret.txt`));
-    const refused = await runCommand(['code', 'run', script, '--view', 'docs', '--json'], { env });
-    expect(refused.stdout, refused.stderr).toContain('CONDITION_FAILED');
-    expect(refused.stdout).toContain('tool_views.docs.conditions');
-    expect(refused.stdout + refused.stderr).not.toContain('SECRET');
+      `await (async () => { try { return { answer: await tools.files.read_text_file({ path: ${JSON.stringify(path)} }) }; } catch (e) { return { refused: { code: e.code, message: e.message } }; } })()`;
+    writeFileSync(script, `return { inside: ${read(join(docs, 'a.txt'))}, outside: ${read(`${docs}/../secret.txt`)} };`);
+    const ran = await runCommand(['code', 'run', script, '--view', 'docs', '--json'], { env });
+    expect(ran.code, ran.stderr).toBe(0);
+    const { inside, outside } = (
+      JSON.parse(ran.stdout) as { result: Record<'inside' | 'outside', { answer?: unknown; refused?: { code?: string; message?: string } }> }
+    ).result;
+    expect(inside.refused, ran.stdout).toBeUndefined();
+    expect(text(inside.answer)).toContain('inside');
+    expect(outside.answer, ran.stdout).toBeUndefined();
+    expect(outside.refused?.code).toBe('CONDITION_FAILED');
+    expect(outside.refused?.message).toContain('tool_views.docs.conditions');
+    expect(ran.stdout + ran.stderr).not.toContain('SECRET');
   });
 });
 

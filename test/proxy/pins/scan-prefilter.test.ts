@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { patternsOf } from '../../../src/proxy/pins/rule-patterns.js';
 import { SCAN_RULES, type ScanRule } from '../../../src/proxy/pins/scan-rules.js';
@@ -122,6 +123,15 @@ function textsFor(rule: ScanRule, count: number, next: () => number): string[] {
   return out;
 }
 
+/**
+ * expect(actual).toEqual(expected), asked only where node's strict deep equality (which implies
+ * toEqual's) does not already hold: some 14,000 texts, the expect calls and their messages cost
+ * more than a third of this file's CPU. A difference still fails with toEqual's diff and the text.
+ */
+function same(actual: unknown, expected: unknown, text: string): void {
+  if (!isDeepStrictEqual(actual, expected)) expect(actual, JSON.stringify(text)).toEqual(expected);
+}
+
 const tool = (description: string, parameter: string, said: string): ScanTool => ({
   server: 'upstream',
   tool: 'lookup',
@@ -146,7 +156,7 @@ describe('the prefilter changes no finding', () => {
       // The parameter is told what the text says, or named in a text that says it (MCPK012's two ways).
       const tools = [next() < 0.5 ? tool(pick(next, texts), parameter, text) : tool(`${text} Fill ${parameter}.`, parameter, '')];
       const plain = scanTools(tools, [rule], { prefilter: false });
-      expect(scanTools(tools, [rule]), JSON.stringify(text)).toEqual(plain);
+      same(scanTools(tools, [rule]), plain, text);
       if (plain.length) found++;
     }
     // The texts must exercise both sides: many match, and many are turned away before RE2.
@@ -161,7 +171,7 @@ describe('the prefilter changes no finding', () => {
       const linear = new LinearRegExp(pattern);
       let skipped = 0;
       for (const text of textsFor(rule, 300, next)) {
-        expect(filtered.matches(text), JSON.stringify(text)).toEqual(linear.matches(text));
+        same(filtered.matches(text), linear.matches(text), text);
         if (!filtered.mayMatch(text)) skipped++;
       }
       expect(skipped, 'texts the prefilter turned away').toBeGreaterThan(0);
