@@ -1,9 +1,18 @@
 import { ts, type TypeScript } from './typescript.js';
 
 /**
- * What the shape checks (test/unit/public-members.test.ts, module-state.test.ts) read of one
- * source file, by the TypeScript compiler's parse alone: pure, no files, no type checking.
+ * What the shape checks (test/unit/source-shapes.test.ts: public members, module state and the
+ * vocabulary) read of one source file, by the TypeScript compiler's parse alone: pure, no files,
+ * no type checking. Each takes a file's text, or its parse (`parseSource`), so that the three
+ * checks of src/ parse each file once.
  */
+
+/** A file's syntax tree, with parents set (what every check below walks). */
+export function parseSource(fileName: string, text: string): TypeScript.SourceFile {
+  return ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+}
+
+const parsed = (fileName: string, text: string | TypeScript.SourceFile) => (typeof text === 'string' ? parseSource(fileName, text) : text);
 
 /** A class and how many public members it offers: methods, getters/setters (one per name) and public fields. */
 export interface ClassShape {
@@ -37,8 +46,8 @@ function parameterFields(node: TypeScript.ClassLikeDeclaration, source: TypeScri
     .map((p) => p.name.getText(source));
 }
 
-export function classShapes(fileName: string, text: string): ClassShape[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+export function classShapes(fileName: string, text: string | TypeScript.SourceFile): ClassShape[] {
+  const source = parsed(fileName, text);
   const out: ClassShape[] = [];
   const visit = (node: TypeScript.Node): void => {
     if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
@@ -133,8 +142,8 @@ function within(node: TypeScript.Node, ancestor: TypeScript.Node): boolean {
   return false;
 }
 
-export function moduleState(fileName: string, text: string): ModuleState[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+export function moduleState(fileName: string, text: string | TypeScript.SourceFile): ModuleState[] {
+  const source = parsed(fileName, text);
   const out: ModuleState[] = [];
   let identifiers: Map<string, TypeScript.Identifier[]> | undefined;
   for (const statement of source.statements) {
@@ -150,5 +159,21 @@ export function moduleState(fileName: string, text: string): ModuleState[] {
       if (references.some((r) => mutates(r) || (collection && handedOver(r)))) out.push({ name, kind: 'mutated const' });
     }
   }
+  return out;
+}
+
+/** The named things a source declares: `Class.method` for a class's methods, the bare name for a function. Pure. */
+export function declaredNames(fileName: string, text: string | TypeScript.SourceFile): string[] {
+  const out: string[] = [];
+  const visit = (node: TypeScript.Node) => {
+    if (ts.isClassDeclaration(node) && node.name) {
+      for (const member of node.members) {
+        if (ts.isMethodDeclaration(member) && ts.isIdentifier(member.name)) out.push(`${node.name.text}.${member.name.text}`);
+      }
+    }
+    if (ts.isFunctionDeclaration(node) && node.name) out.push(node.name.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(parsed(fileName, text));
   return out;
 }
