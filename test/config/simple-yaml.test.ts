@@ -49,6 +49,9 @@ const lockLike = {
   approvals_dropped: { everything: 0 },
 };
 
+/** White space JavaScript trims and YAML does not take for indentation. */
+const UNICODE_SPACES = ['\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u202f', '\u205f', '\u3000'];
+
 describe('simpleYamlValue', () => {
   it('reads the form mcpkit writes without yaml, as parse reads it', () => {
     expect(agreesWithParse(written(lockLike))).toBe('simple');
@@ -103,6 +106,12 @@ describe('simpleYamlValue', () => {
     ['a key over 1024 characters', `${'k'.repeat(1100)}: 1\n`],
     ['a quoted key over 1024 characters', `"${'k'.repeat(1100)}": 1\n`],
     ['a key over 1024 characters in a sequence', `a:\n  - ${'k'.repeat(1100)}: 1\n`],
+    // Content to yaml, not indentation: each reads differently (or not at all) there.
+    ['a line indented with no-break spaces', 'a:\n\u00a0\u00a0b: 1\n'],
+    ['a line indented with a space and a no-break space', 'a:\n \u00a0b: 1\n'],
+    ['a sequence indented with no-break spaces', 'a:\n\u00a0\u00a0- x\n'],
+    ['a line indented with an ideographic space', 'a:\n  b:\n\u3000\u3000c: 1\n'],
+    ['a line indented with an en quad', 'a:\n\u2000b: 1\n'],
   ];
   it.each(leftToYaml)('leaves %s to yaml', (_what, text) => {
     expect(simpleYamlValue(text)).toBe(NOT_SIMPLE);
@@ -182,6 +191,18 @@ describe('simpleYamlValue', () => {
       else if (how === 3) damaged[at] = `${damaged[at]} # c`;
       else damaged[at] = damaged[at]!.slice(0, random(damaged[at]!.length + 1));
       agreesWithParse(damaged.join('\n'));
+      // An indented line whose indentation is, wholly or in part, white space other than ASCII spaces
+      // (a no-break space looks like a space): content to yaml, never indentation.
+      const indented = lines.flatMap((line, n) => (line.startsWith(' ') ? [n] : []));
+      if (indented.length) {
+        const n = indented[random(indented.length)]!;
+        const other = [...lines];
+        other[n] = other[n]!.replace(/^ +/, (spaces) => {
+          const keep = random(spaces.length);
+          return ' '.repeat(keep) + UNICODE_SPACES[random(UNICODE_SPACES.length)]!.repeat(spaces.length - keep);
+        });
+        agreesWithParse(other.join('\n'));
+      }
     }
     // The check has teeth: most written bodies are read here, not handed to yaml.
     expect(simple).toBeGreaterThan(100);

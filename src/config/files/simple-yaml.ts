@@ -32,8 +32,10 @@ export function simpleYamlValue(text: string): unknown {
   const lines: Line[] = [];
   for (let i = first; i < raw.length; i += 1) {
     const line = raw[i]!;
-    const body = line.trimStart();
-    if (body === '' || body.startsWith('#') || body.endsWith(' ')) return NOT_SIMPLE;
+    // Only ASCII spaces indent YAML: a line led by other white space (a no-break space looks like one
+    // in an editor and a diff, and is content to `yaml`) is `yaml`'s to read.
+    const body = line.replace(/^ +/, '');
+    if (body === '' || /^\s/.test(body) || body.startsWith('#') || body.endsWith(' ')) return NOT_SIMPLE;
     lines.push({ indent: line.length - body.length, body });
   }
   if (lines.length === 0 || lines[0]!.indent !== 0) return NOT_SIMPLE;

@@ -35,7 +35,7 @@ export function parsedBodyHandler(handler: {
         parsedBody: body,
       });
     } catch {
-      response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(body) }, { status: 500 });
+      response = new Response(internalError(body), { status: 500, headers: { 'content-type': 'application/json' } });
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of response.headers) headers[name] = value;
@@ -45,8 +45,16 @@ export function parsedBodyHandler(handler: {
       return;
     }
     if (!isEventStream(headers['content-type'])) {
-      // A whole JSON answer (Response.json): its bytes at once.
-      const bytes = Buffer.from(await response.arrayBuffer());
+      // A whole JSON answer (Response.json): its bytes at once. A body that fails as it is read ends
+      // the exchange with an error answer, as a failed handler does (toNodeHandler ended it unanswered).
+      let bytes: Buffer;
+      try {
+        bytes = Buffer.from(await response.arrayBuffer());
+      } catch {
+        finished = true;
+        res.writeHead(500, { 'content-type': 'application/json' }).end(internalError(body));
+        return;
+      }
       finished = true;
       res.writeHead(response.status, { ...headers, 'content-length': String(bytes.length) }).end(bytes);
       return;
@@ -78,6 +86,11 @@ function requestOf(req: IncomingMessage, signal: AbortSignal): Request {
 
 function isEventStream(contentType: string | undefined): boolean {
   return (contentType ?? '').toLowerCase().startsWith('text/event-stream');
+}
+
+/** The JSON-RPC error answer to a request the handler failed on. */
+function internalError(body: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(body) });
 }
 
 /** The id a JSON-RPC error answer echoes: a single request's string or number id, else null (as the SDK's). */
