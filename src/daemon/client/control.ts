@@ -35,17 +35,22 @@ export async function stopDaemon(configPath: string, env: NodeJS.ProcessEnv, tim
   if (!existsSync(place.socket)) return undefined;
   const answer = (await ask(place, 'stop')) as { pid: number } | undefined;
   if (!answer) return undefined;
+  await untilGone(answer.pid, () => existsSync(place.socket), timeoutMs);
+  return answer.pid;
+}
+
+/** Waits until the daemon process `pid` has exited (and `stillThere` says no more); TIMEOUT after `timeoutMs`. */
+async function untilGone(pid: number, stillThere: () => boolean, timeoutMs: number): Promise<void> {
   const started = Date.now();
-  while (existsSync(place.socket) || processAlive(answer.pid)) {
+  while (stillThere() || processAlive(pid)) {
     if (Date.now() - started > timeoutMs) {
-      throw new ToolError('TIMEOUT', `mcpkit daemon (pid ${answer.pid}) did not stop within ${timeoutMs} ms.`, {
-        details: { pid: answer.pid },
-        hint: `It may be finishing a long call; stop it with: kill ${answer.pid}`,
+      throw new ToolError('TIMEOUT', `mcpkit daemon (pid ${pid}) did not stop within ${timeoutMs} ms.`, {
+        details: { pid },
+        hint: `It may be finishing a long call; stop it with: kill ${pid}`,
       });
     }
     await new Promise((r) => setTimeout(r, 30));
   }
-  return answer.pid;
 }
 
 /** Starts the daemon of a config, replacing one of another build; `already` when one of this build runs. */
@@ -59,6 +64,10 @@ export async function startDaemon(configPath: string, env: NodeJS.ProcessEnv): P
   const state = await daemonState(configPath, env);
   if (state.running && !state.other_build) return { pid: state.status!.pid, already: true, log: state.log };
   const replaced = state.running ? await stopDaemon(configPath, env) : undefined;
+  // The one replaced may have been asked to stop by another start a moment before (two commands
+  // under daemon: auto) and have left its socket already, so that stopDaemon found nothing to ask:
+  // the new one starts only once the old process is gone, never beside it.
+  if (state.running && state.status) await untilGone(state.status.pid, () => false, 15_000);
   const launched = await launchDaemon(configPath, env);
   return { ...launched, already: false, ...(replaced !== undefined ? { replaced } : {}) };
 }
