@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { ToolError } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
-import { workerThreads } from '../core/worker-threads.js';
+import { workerThreads } from '../core/lazy-builtins.js';
 import type { CodeLimits } from './limits.js';
 import { asScriptCall, insideAScript, nestedRunRefused, startsARun } from './nested-runs.js';
 import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerJob } from './protocol.js';

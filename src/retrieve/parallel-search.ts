@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { packageRoot } from '../core/version.js';
-import { workerThreads } from '../core/worker-threads.js';
+import { workerThreads } from '../core/lazy-builtins.js';
 import { overBudget, withinBudget } from './patterns/bounded.js';
 import type { LineShape } from './patterns/match-shape.js';
 import type { SearchQuery } from './patterns/query.js';

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { ToolError, type ErrorCode } from '../core/errors.js';
 import { packageRoot } from '../core/version.js';
-import { workerThreads } from '../core/worker-threads.js';
+import { workerThreads } from '../core/lazy-builtins.js';
 import { overBudget } from './patterns/bounded.js';
 import type { LineShape } from './patterns/match-shape.js';
 import type { PathRulesSpec } from './patterns/path-rules.js';

@@ -29,8 +29,11 @@ export async function daemonState(configPath: string, env: NodeJS.ProcessEnv): P
   return { running: true, ...base, ...(status.build !== buildIdentity() ? { other_build: true } : {}), status };
 }
 
+/** How long a stop may take: a daemon may be finishing a call. */
+const STOP_TIMEOUT_MS = 15_000;
+
 /** Stops the daemon of a config and waits until its socket is gone; the pid it had, or undefined when none ran. */
-export async function stopDaemon(configPath: string, env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<number | undefined> {
+export async function stopDaemon(configPath: string, env: NodeJS.ProcessEnv, timeoutMs = STOP_TIMEOUT_MS): Promise<number | undefined> {
   const place = daemonPlace(configPath, env);
   if (!existsSync(place.socket)) return undefined;
   const answer = (await ask(place, 'stop')) as { pid: number } | undefined;
@@ -64,10 +67,10 @@ export async function startDaemon(configPath: string, env: NodeJS.ProcessEnv): P
   const state = await daemonState(configPath, env);
   if (state.running && !state.other_build) return { pid: state.status!.pid, already: true, log: state.log };
   const replaced = state.running ? await stopDaemon(configPath, env) : undefined;
-  // The one replaced may have been asked to stop by another start a moment before (two commands
-  // under daemon: auto) and have left its socket already, so that stopDaemon found nothing to ask:
-  // the new one starts only once the old process is gone, never beside it.
-  if (state.running && state.status) await untilGone(state.status.pid, () => false, 15_000);
+  // A daemon already asked to stop (by another start under daemon: auto) may have left its socket,
+  // and stopDaemon then found nothing to ask or wait for: the new one starts only once the old
+  // process is gone, never beside it.
+  if (state.running && replaced === undefined) await untilGone(state.status!.pid, () => false, STOP_TIMEOUT_MS);
   const launched = await launchDaemon(configPath, env);
   return { ...launched, already: false, ...(replaced !== undefined ? { replaced } : {}) };
 }

@@ -6,6 +6,10 @@ import type { Route } from '../access/route-access.js';
  * The wire of `serve --http` below the routes: JSON answers and JSON-RPC errors, a body read up
  * to its limit, the route a path names, and why listening failed, in words that say what to do.
  */
+
+/** A header's first value (node gives a repeated header as a list). */
+export const firstHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
 /** Sends `body` as JSON; the bytes sent (the audit log counts a hot-path result's from them). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number {
   const text = JSON.stringify(body);

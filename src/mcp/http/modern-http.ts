@@ -18,6 +18,7 @@ import type { ServeObservers } from '../pipeline/call-chain.js';
 import type { InFlightScope } from '../pipeline/calls-in-flight.js';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { parsedBodyHandler } from './parsed-body-handler.js';
+import { firstHeader } from './http-wire.js';
 import { claimsModernEnvelope } from './envelope-claim.js';
 import type { Runtime } from '../../app/runtime.js';
 import { Dispatcher } from '../pipeline/dispatcher.js';
@@ -45,8 +46,6 @@ export interface ModernRoute {
   close(): Promise<void>;
 }
 
-const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
-
 /**
  * Whether a POST belongs to the modern leg: the SDK's own classification, so the branch never
  * disagrees with it. A body that claims the envelope is modern by the SDK's rules
@@ -57,9 +56,9 @@ export function isModernPost(req: IncomingMessage, body: unknown): boolean {
   return (
     classifyInboundRequest({
       httpMethod: 'POST',
-      protocolVersionHeader: first(req.headers['mcp-protocol-version']),
-      mcpMethodHeader: first(req.headers['mcp-method']),
-      mcpNameHeader: first(req.headers['mcp-name']),
+      protocolVersionHeader: firstHeader(req.headers['mcp-protocol-version']),
+      mcpMethodHeader: firstHeader(req.headers['mcp-method']),
+      mcpNameHeader: firstHeader(req.headers['mcp-name']),
       body,
     }).kind !== 'legacy'
   );
@@ -82,12 +81,12 @@ export function listenedResources(body: unknown): string[] {
 async function paramHeaderRefusal(headers: IncomingHttpHeaders, body: unknown, hub: () => Promise<ProxyHub>) {
   const m = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
   if (!m || typeof m !== 'object' || Array.isArray(m) || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return undefined;
-  if (first(headers['mcp-method']) !== 'tools/call' || first(headers['mcp-name'])?.trim() !== m.params.name) return undefined;
+  if (firstHeader(headers['mcp-method']) !== 'tools/call' || firstHeader(headers['mcp-name'])?.trim() !== m.params.name) return undefined;
   const { entry } = await (await hub()).catalog.lookup(m.params.name);
   // mcpkit's own tools mark no parameter: only a published MCP tool definition can.
   const declarations = entry && entry.kind !== 'local' ? paramHeaderDeclarations(entry.tool.inputSchema) : undefined;
   if (!declarations?.length) return undefined;
-  const mismatch = paramHeaderMismatch(declarations, m.params.arguments, (name) => first(headers[name]));
+  const mismatch = paramHeaderMismatch(declarations, m.params.arguments, (name) => firstHeader(headers[name]));
   if (!mismatch) return undefined;
   const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null;
   return {

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { firstHeader } from './http-wire.js';
 
 /** The web-standard face of the SDK's modern handler (createMcpHandler's `fetch`). */
 type FetchHandler = (request: Request, options?: { authInfo?: AuthInfo; parsedBody?: unknown }) => Promise<Response>;
-
-const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /**
  * The SDK's toNodeHandler (@modelcontextprotocol/node), for a request whose body serve has read
@@ -75,7 +74,7 @@ function requestOf(req: IncomingMessage, signal: AbortSignal): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  const url = `http://${first(req.headers.host) ?? first(req.headers[':authority']) ?? 'localhost'}${req.url ?? '/'}`;
+  const url = `http://${firstHeader(req.headers.host) ?? firstHeader(req.headers[':authority']) ?? 'localhost'}${req.url ?? '/'}`;
   const request = new Request(url, { method: (req.method ?? 'GET').toUpperCase(), headers });
   // The client's leaving, as the request's signal: given as `signal` in the init, the Request would
   // make a signal of its own that follows this one (~30 µs a request here); the handler only reads

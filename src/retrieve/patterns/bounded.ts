@@ -1,5 +1,5 @@
 import { SETTING_DEFAULTS } from '../../config/schema/defaults.js';
-import { createRequire } from 'node:module';
+import { nodeV8 } from '../../core/lazy-builtins.js';
 import { createContext, runInContext } from 'node:vm';
 import { ToolError } from '../../core/errors.js';
 
@@ -18,16 +18,11 @@ import { ToolError } from '../../core/errors.js';
  *   stays on the main thread, where a worker's start (~30-50 ms) would cost every call.
  */
 let engineReady = false;
-let v8: typeof import('node:v8') | undefined;
-/** node:v8 is loaded at the first pattern, not at the start of every process that can search (~3 ms CPU there). */
-function setFlagsFromString(flags: string): void {
-  (v8 ??= createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
-}
 /** V8's flags are the process's: a worker that sets them does not depend on what its parent compiled first. */
 export function linearEngine(): void {
   if (engineReady) return;
-  setFlagsFromString('--enable-experimental-regexp-engine');
-  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  nodeV8().setFlagsFromString('--enable-experimental-regexp-engine');
+  nodeV8().setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
   engineReady = true;
 }
 
@@ -73,11 +68,11 @@ export function longLineTest(re: RegExp): (text: string) => boolean {
   linearEngine();
   const copy = new RegExp(`${re.source}(?:)`, re.flags.replace(/[gy]/g, ''));
   return (text) => {
-    setFlagsFromString(`--regexp-backtracks-before-fallback=${LONG_LINE_BACKTRACKS}`);
+    nodeV8().setFlagsFromString(`--regexp-backtracks-before-fallback=${LONG_LINE_BACKTRACKS}`);
     try {
       return copy.test(text);
     } finally {
-      setFlagsFromString(`--regexp-backtracks-before-fallback=${DEFAULT_BACKTRACKS}`);
+      nodeV8().setFlagsFromString(`--regexp-backtracks-before-fallback=${DEFAULT_BACKTRACKS}`);
     }
   };
 }
