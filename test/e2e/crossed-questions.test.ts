@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * A question a 2025-11-25 upstream asks during a call reaches the client that made the call, or
@@ -10,14 +10,14 @@ import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * upstream's elicitation request names no call. Against the relay fixture, over serve --http.
  */
 
-const RELAY = FIXTURE_SERVERS.relay;
+const RELAY = FIXTURE_STARTS.relay;
 
 let served: Awaited<ReturnType<typeof serveHttpChild>>;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   const config = writeConfig({
-    mcp_servers: { relay: { command: process.execPath, args: [RELAY], protocol: '2025-11-25' } },
+    mcp_servers: { relay: { command: process.execPath, args: [...RELAY], protocol: '2025-11-25' } },
     tool_views: { a: { servers: ['relay'] }, b: { servers: ['relay'] } },
   });
   served = await serveHttpChild(config);

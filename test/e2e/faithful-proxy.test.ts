@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, spawnTracked, tempDir } from '../helpers/cli.js';
-import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_STARTS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
 
 /**
@@ -16,7 +16,7 @@ import { serveStdioInProcess } from '../helpers/in-process.js';
  * logging, subscriptions and completion travel both ways. Upstreams: server-everything from npm,
  * and test/fixtures/relay-server.mjs (the SDK's own server, deterministic).
  */
-const relay = (name: string) => ({ command: process.execPath, args: [FIXTURE_SERVERS.relay, name] });
+const relay = (name: string) => ({ command: process.execPath, args: [...FIXTURE_STARTS.relay, name] });
 
 interface Seen {
   sampled: string[];
@@ -241,7 +241,7 @@ describe.concurrent('the other faces', () => {
     const made = capableClient('filter');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'filter', 'run', '--include', 'ask_*', '--include', 'log_*', '--', process.execPath, FIXTURE_SERVERS.relay, 'filtered'],
+      args: [BIN, 'filter', 'run', '--include', 'ask_*', '--include', 'log_*', '--', process.execPath, ...FIXTURE_STARTS.relay, 'filtered'],
       env: cleanEnv() as Record<string, string>,
       stderr: 'ignore',
     });

@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { cleanEnv, runCommand } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { serveStdioClient } from '../helpers/serve.js';
-import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { alive, childPids, EVERYTHING_BUNDLE, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * serve follows its config: edits by the CLI, by hand and by serve's own tools are
@@ -51,7 +51,7 @@ describe('serve over stdio follows its config', () => {
   it('serves a server the CLI adds, with one list_changed, soon after the edit', async () => {
     expect(await names(session.client)).toContain('memory__read_graph');
     const before = session.events.toolsChanged;
-    const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', SERVERS.everything.args[0]!, '--arg', 'stdio');
+    const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', EVERYTHING_BUNDLE, '--arg', 'stdio');
     // The edit is on disk once the command has ended (its own start-up is not the reload's; bench/reload.mjs measures the reload).
     const edited = Date.now();
     expect(added.code, added.stderr).toBe(0);
@@ -273,7 +273,7 @@ describe('serve --http follows its config', () => {
       expect(modern.getProtocolEra()).toBe('modern');
       const listening = await modern.listen({ toolsListChanged: true });
       expect((await legacy.listTools()).tools.map((t) => t.name)).not.toContain('everything__echo');
-      const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', SERVERS.everything.args[0]!, '--arg', 'stdio');
+      const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', EVERYTHING_BUNDLE, '--arg', 'stdio');
       expect(added.code, added.stderr).toBe(0);
       expect(await waitFor(() => heard.legacy > 0 && heard.modern > 0, 5000)).toBe(true);
       for (const client of [legacy, modern]) {

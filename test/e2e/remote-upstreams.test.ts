@@ -3,12 +3,12 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnTracked } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { EVERYTHING_BUNDLE, freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** server-everything in one of its network modes (sse or streamableHttp) on a local port. */
 async function startRemote(mode: 'sse' | 'streamableHttp'): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawnTracked(SERVERS.everything.command, [SERVERS.everything.args[0]!, mode], {
+  const child = spawnTracked(SERVERS.everything.command, [EVERYTHING_BUNDLE, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

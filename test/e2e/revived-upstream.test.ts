@@ -6,7 +6,7 @@ import { coolDownMs } from '../../src/proxy/upstream/reconnect-schedule.js';
 import { reconnectPolicy } from '../../src/core/backoff.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { EVERYTHING_BUNDLE, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Servers that failed their whole reconnect schedule before they ever listed (broken for a while
@@ -39,7 +39,7 @@ function flakyServer(dir: string, name: string) {
   return {
     entry: {
       command: process.execPath,
-      args: [join(ROOT, 'test/fixtures/flaky-server.mjs'), marker, startsFile, SERVERS.everything.args[0]!],
+      args: [join(ROOT, 'test/fixtures/flaky-server.mjs'), marker, startsFile, EVERYTHING_BUNDLE],
       reconnect: RECONNECT,
     },
     marker,

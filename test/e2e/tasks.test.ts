@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { cleanEnv, stopChild, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { FIXTURE_SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
 /**
@@ -19,7 +19,7 @@ let served: Awaited<ReturnType<typeof serveHttpChild>>;
 
 beforeAll(async () => {
   config = writeConfig({
-    mcp_servers: { jobs: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } },
+    mcp_servers: { jobs: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] } },
     tool_views: { jobs: { servers: ['jobs'] } },
     // greet is quick, but its first call also starts the upstream, which a loaded machine made
     // take longer than the default 500 ms: a quick call is one done before its own after_ms.

@@ -37,6 +37,8 @@ export const BUNDLED_ENTRIES = [
   'test/fixtures/modern-server.mjs',
   'test/fixtures/tasks-server.mjs',
   'test/fixtures/github-standin.mjs',
+  // server-everything's stdio start, the script of its startup snapshot (upstream-snapshots.ts).
+  'test/fixtures/everything-stdio.mjs',
 ] as const;
 export type BundledEntry = (typeof BUNDLED_ENTRIES)[number];
 

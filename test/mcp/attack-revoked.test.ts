@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { FIXTURE_SERVERS, waitFor } from '../helpers/upstreams.js';
+import { FIXTURE_STARTS, waitFor } from '../helpers/upstreams.js';
 
 /**
  * Boundary "client -> upstream" over time (docs/SECURITY.md): a client removed from the config,
@@ -12,7 +12,7 @@ import { FIXTURE_SERVERS, waitFor } from '../helpers/upstreams.js';
  * too: the upstream is told (notifications/cancelled), the call ends, and nothing of it comes back.
  */
 const config = (clients: Record<string, object>) =>
-  JSON.stringify({ mcp_servers: { slow: { command: process.execPath, args: [FIXTURE_SERVERS.tasks] } }, serve: { clients } });
+  JSON.stringify({ mcp_servers: { slow: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] } }, serve: { clients } });
 
 async function client(url: string, token: string, era: 'legacy' | 'modern'): Promise<Client> {
   const c = new Client({ name: `c-${era}`, version: '1' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {});
