@@ -24,6 +24,9 @@ import { ROOT } from './root.js';
  * an async function, where top-level await still works) that a small loader (`NAME.cjs`, what the
  * tests start) compiles with the cache.
  */
+/** What the fixtures' snapshots answer while they are built (upstream-snapshots.ts). */
+const WARM_UP = 'test/fixtures/snapshot-warm-up.mjs';
+
 /** Where the bundles are kept between runs, each remade when what it is made of changes. */
 export const BUNDLE_DIR = join(ROOT, 'node_modules/.cache/mcpkit-test-bundles');
 
@@ -80,7 +83,8 @@ const suiteBundleName = (kit: string) => `conformance-${createHash('sha256').upd
 
 /** What the global setup bundles: this repository's entries, and the suite of each kit that is installed. */
 export function bundleSpecs(kits: string[]): BundleSpec[] {
-  const own = (entry: string) => [join(ROOT, 'package-lock.json'), join(ROOT, entry)];
+  // A fixture may import the session its snapshot's build answers (test/fixtures/snapshot-warm-up.mjs).
+  const own = (entry: string) => [join(ROOT, 'package-lock.json'), join(ROOT, entry), ...(entry.startsWith('test/fixtures/') ? [join(ROOT, WARM_UP)] : [])];
   return [
     ...BUNDLED_ENTRIES.map((entry) => ({ name: bundleName(entry), entry: join(ROOT, entry), madeOf: own(entry) })),
     ...kits
