@@ -1,4 +1,4 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { heldEditLockWarning } from '../../src/app/held-edit-lock.js';
@@ -33,6 +33,32 @@ describe('readWithPinText', () => {
       edit.release();
     }
     expect(await readWithPinText(config, () => Promise.resolve(3))).not.toHaveProperty('heldLock');
+  });
+
+  it('an edit that runs whole after the lock was read and the edit lock looked at: the config it wrote comes with the drop it counted, never with the count before', async () => {
+    const { config } = lockedPlace();
+    const lockText = (drops: number) => `version: 1\nservers: {}\napprovals_dropped:\n  jobs: ${drops}\n`;
+    let edits = 0;
+    // The read of the config is where the edit lands (live-config's read pauses while a file settles): the drop first, then the entry, as config/edit.ts writes them.
+    const read = await readWithPinText(config, async () => {
+      if (edits++ === 0) {
+        writeFileSync(pinFilePath(config), lockText(2));
+        writeFileSync(config, 'mcp_servers:\n  jobs:\n    url: https://new.example/mcp\n');
+      }
+      return readFileSync(config, 'utf8');
+    });
+    expect(read).toEqual({ pinText: lockText(2), value: 'mcp_servers:\n  jobs:\n    url: https://new.example/mcp\n' });
+    expect(edits).toBe(2);
+  });
+
+  it('a lock file that changes under every read is read as "" (every drop it counts taken as made since), after three reads', async () => {
+    const { config } = lockedPlace();
+    let reads = 0;
+    const read = await readWithPinText(config, async () => {
+      writeFileSync(pinFilePath(config), `version: 1\nservers: {}\napprovals_dropped:\n  jobs: ${++reads + 1}\n`);
+      return reads;
+    });
+    expect(read).toEqual({ pinText: '', value: 3 });
   });
 });
 

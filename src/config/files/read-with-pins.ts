@@ -14,15 +14,31 @@ import { pinFilePath } from './pin-file.js';
  * whose pid lives again, or written by anyone who can write the folder) makes the lock's text ""
  * (fail closed: every drop the lock counts when a keeper is made is taken as made since, so a
  * server whose approvals were ever dropped is not pinned on first use in this process until a
- * reload), and the config is read once, as it is. The lock file is only read here, never parsed:
- * a command that never pins pays one small read.
+ * reload), and the config is read once, as it is.
+ *
+ * An edit can also run whole between the lock's read and the look at the edit lock (a process
+ * descheduled there, as a loaded machine does): the config then names the new entry while the
+ * text read counts no drop of the old one, and the new entry would be taken as the one whose
+ * approvals were dropped, a person's replacement withheld. Its drop is in the lock file by the
+ * time the config has been read (it is written first), so the lock is read again after the
+ * config: a text that changed meanwhile makes both reads again, up to READS times, then "" (fail
+ * closed, as above). The lock file is only read here, never parsed: a command that never pins
+ * pays two small reads.
  */
 export async function readWithPinText<T>(configPath: string, readConfig: () => Promise<T>): Promise<PinnedRead<T>> {
-  const pinText = readPinText(pinFilePath(configPath));
+  const pinPath = pinFilePath(configPath);
   const editLock = `${editTarget(configPath)}.lock`;
-  const editing = lockHeld(editLock);
-  return { pinText: editing ? '' : pinText, value: await readConfig(), ...(editing ? { heldLock: editLock } : {}) };
+  for (let read = 1; ; read++) {
+    const pinText = readPinText(pinPath);
+    if (lockHeld(editLock)) return { pinText: '', value: await readConfig(), heldLock: editLock };
+    const value = await readConfig();
+    const settled = readPinText(pinPath) === pinText;
+    if (settled || read === READS) return { pinText: settled ? pinText : '', value };
+  }
 }
+
+/** How many times a read is made while the lock file keeps changing under it (first-use pins written by a serve, an edit) before its text is taken as "". */
+const READS = 3;
 
 /** A read of the config with its lock file's text; `heldLock`: the edit lock that made that text "" (the front end warns of it: app/held-edit-lock.ts). */
 export interface PinnedRead<T> {

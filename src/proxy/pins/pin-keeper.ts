@@ -48,9 +48,10 @@ export interface PinKeeperConfig {
  * A keeper made after the config was read (serve before its first listing, a one-shot command
  * that never reloads) takes a drop counted since as made under the entries read (`dropsAtLoad`,
  * the lock read with the config: config/files/read-with-pins.ts), as a reload's `refresh` does.
- * This fails closed at one edge: an edit that runs whole between the lock's read and the look at
- * the edit lock counts a drop the config read already shows, so the new entry (a person's
- * replacement) is taken as dropped under: withheld in this process until approved or reloaded.
+ * That read pairs the config with the lock as it was before it (an edit that lands during it is
+ * read again, both files); where it cannot (the edit lock held, a lock file that keeps changing)
+ * it fails closed: every drop counted is taken as made since, so a server whose approvals were
+ * ever dropped is withheld in this process until approved or reloaded.
  */
 export class PinKeeper {
   private pins: PinFile;
