@@ -19,7 +19,11 @@ export interface LoadedConfig extends CheckedConfig {
 
 /** Reads and checks the config; a missing file is the defaults. Never throws for a bad file: see `problems`. */
 export async function inspectConfig(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {
-  const read = await readConfigText(location);
+  return inspectRead(location, await readConfigText(location), env);
+}
+
+/** inspectConfig of a read already made. */
+async function inspectRead(location: ConfigSource, read: Awaited<ReturnType<typeof readConfigText>>, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {
   if ('missing' in read) return { location, exists: false, problems: [], raw: {}, config: defaultConfig(), fromEnv: new Set() };
   if ('directory' in read) {
     return { location, exists: true, problems: [{ path: '(file)', message: `${location.path} is a directory, not a YAML file` }], fromEnv: new Set() };
@@ -74,7 +78,9 @@ export async function loadConfig(location: ConfigSource, env: NodeJS.ProcessEnv)
 
 /** loadConfig, with the text the config was made from, its secrets and its lock file's text as read (the runtime's LiveConfig keeps them). */
 export async function loadConfigWithSource(location: ConfigSource, env: NodeJS.ProcessEnv): Promise<ConfigWithSource> {
-  const { pinText, value: loaded, heldLock } = await readWithPinText(location.path, () => inspectConfig(location, env));
+  // The text is what is read with the lock (that read may be made again); the secrets it names after, once (a keyring read may ask a person).
+  const { pinText, value: read, heldLock } = await readWithPinText(location.path, () => readConfigText(location));
+  const loaded = await inspectRead(location, read, env);
   if (!loaded.config) throw configInvalid(location.path, loaded.problems);
   return {
     config: loaded.config,

@@ -51,6 +51,17 @@ describe('readWithPinText', () => {
     expect(edits).toBe(2);
   });
 
+  it('first-use pins written during the read change the text, not the drops: the text read first is kept, and the config is read once', async () => {
+    const { config } = lockedPlace();
+    const before = readFileSync(pinFilePath(config), 'utf8');
+    let reads = 0;
+    const read = await readWithPinText(config, async () => {
+      writeFileSync(pinFilePath(config), `${before}tools:\n  other:\n    echo:\n      sha256: ${'a'.repeat(64)}\n`);
+      return ++reads;
+    });
+    expect(read).toEqual({ pinText: before, value: 1 });
+  });
+
   it('a lock file that changes under every read is read as "" (every drop it counts taken as made since), after three reads', async () => {
     const { config } = lockedPlace();
     let reads = 0;

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BUNDLE_DIR, bundleName, readIfExists, startable, type BundledEntry } from './upstream-bundles.js';
@@ -29,8 +30,14 @@ export const SNAPSHOTTED: ReadonlyMap<BundledEntry, BundledEntry> = new Map<Bund
 ]);
 
 const blobOf = (name: string) => join(BUNDLE_DIR, `${name}.${process.versions.node}-${process.arch}.blob`);
-/** What a blob was made of: the key of its script's bundle (upstream-bundles.ts writes it beside the bundle). */
-const bundleKey = (script: string) => readIfExists(join(BUNDLE_DIR, `${script}.cjs.made-of`));
+/** What a blob was made of: the key of its script's bundle (upstream-bundles.ts writes it beside the bundle), and of how it is built (this file). */
+const bundleKey = (script: string) => {
+  const key = readIfExists(join(BUNDLE_DIR, `${script}.cjs.made-of`));
+  return key === undefined ? undefined : `${key} ${BUILT_BY}`;
+};
+const BUILT_BY = createHash('sha256')
+  .update(readFileSync(import.meta.filename))
+  .digest('hex');
 const blobKey = (name: string) => readIfExists(`${blobOf(name)}.made-of`);
 
 /** Makes the snapshot of each snapshotted server that has none of its script's body, after makeBundles; side by side. */
@@ -47,6 +54,8 @@ async function makeSnapshot(name: string, script: string): Promise<void> {
     await promisify(execFile)(process.execPath, ['--snapshot-blob', scratch, '--build-snapshot', join(BUNDLE_DIR, `${script}.body.cjs`)], {
       cwd: BUNDLE_DIR,
       timeout: 60_000,
+      // What a module reads of the environment as it loads is the snapshot's at every start: none of this run's.
+      env: process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {},
     });
     renameSync(scratch, blobOf(name));
     writeFileSync(`${blobOf(name)}.made-of`, key);

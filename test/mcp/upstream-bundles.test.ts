@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { outputOf, ROOT, tempDir } from '../helpers/cli.js';
+import { outputOf, ROOT, spawnTracked, tempDir } from '../helpers/cli.js';
 import { kit2025, kit2025Installed, kit2025Node, kit2026, kit2026Installed, kit2026Node } from '../helpers/conformance-kit.js';
 import { BUNDLE_DIR, bundleName, startable, startableSuite, suiteEntry, type BundledEntry } from '../helpers/upstream-bundles.js';
 import { startArgs } from '../helpers/upstream-snapshots.js';
@@ -44,8 +45,9 @@ async function whatStartAnswers(argv: string[], env: Record<string, string> = {}
   );
   try {
     const capabilities = client.getServerCapabilities() ?? {};
-    // A list the server declares and does not answer (the relay fixture has no resource templates) is its error, compared as an answer.
-    const list = async <T>(has: unknown, get: () => Promise<T>) => (has ? await get().catch((error: unknown) => ({ error: String(error) })) : undefined);
+    // A list the server declares and does not answer (the relay fixture has no resource templates) is compared as an answer; any other error fails.
+    const list = async <T>(has: unknown, get: () => Promise<T>) =>
+      has ? await get().catch((error: { code?: number }) => (error.code === -32601 ? { methodNotFound: true } : Promise.reject(error))) : undefined;
     return {
       server: client.getServerVersion(),
       capabilities,
@@ -125,16 +127,15 @@ describe('the bundled upstream servers', () => {
     expect(start[0], 'the global setup made the snapshot').toBe('--snapshot-blob');
     // What the tests find the server by: its command line names it.
     expect(start.join(' ')).toContain('server-everything');
-    const calls = async (argv: string[], env: Record<string, string>) => {
+    const calls = async (argv: string[]) => {
       const client = new Client({ name: 'bundle-check', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: argv, stderr: 'ignore', env: { ...getDefaultEnvironment(), ...env } }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: argv, stderr: 'ignore' }));
       try {
         const text = async (name: string, args: Record<string, unknown>) =>
           ((await client.callTool({ name, arguments: args })).content as { type: string; text?: string }[]).map((c) => c.text ?? c.type);
         return {
           echo: await text('echo', { message: 'from a start' }),
           sum: await text('get-sum', { a: 2, b: 40 }),
-          mark: JSON.parse((await text('get-env', {}))[0]!).SNAPSHOT_MARK as unknown,
           // A file beside the package's code, read at the call.
           resource: ((await client.readResource({ uri: 'demo://resource/static/document/architecture.md' })).contents[0] as { text?: string }).text,
         };
@@ -142,17 +143,44 @@ describe('the bundled upstream servers', () => {
         await client.close();
       }
     };
-    // Two starts from the snapshot, each with its own environment: nothing of the one before, nor of the build, is kept.
-    const [original, first, second, answers] = await Promise.all([
+    const [original, started, answers] = await Promise.all([
       whatItAnswers(join(ROOT, entry), ['stdio']),
-      calls([...start, 'stdio'], { SNAPSHOT_MARK: 'one' }),
-      calls([...start, 'stdio'], { SNAPSHOT_MARK: 'two' }),
+      calls([...start, 'stdio']),
       whatStartAnswers([...start, 'stdio']),
     ]);
     expect(answers).toEqual(original);
     const architecture = readFileSync(join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/docs/architecture.md'), 'utf8');
-    expect(first).toEqual({ echo: ['Echo: from a start'], sum: ['The sum of 2 and 40 is 42.'], mark: 'one', resource: architecture });
-    expect(second).toEqual({ ...first, mark: 'two' });
+    expect(started).toEqual({ echo: ['Echo: from a start'], sum: ['The sum of 2 and 40 is 42.'], resource: architecture });
+  });
+
+  it("server-everything's snapshot refuses a start it cannot make as the package would: another transport, or a limit the package reads as it loads", async () => {
+    const start = startArgs('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawnTracked(process.execPath, [...start, ...args], { env: { ...getDefaultEnvironment(), ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr!.on('data', (d) => (stderr += d));
+        child.once('close', (code) => resolve({ code, stderr }));
+      });
+    const [sse, gzip] = await Promise.all([run(['sse']), run(['stdio'], { GZIP_MAX_FETCH_SIZE: '1' })]);
+    expect(sse.code).toBe(1);
+    expect(sse.stderr).toContain('the transport sse needs the package');
+    expect(gzip.code).toBe(1);
+    expect(gzip.stderr).toContain('GZIP_MAX_FETCH_SIZE, read as the package loads, needs the package');
+  });
+
+  it("server-everything's own start is the one its snapshot's script (test/fixtures/everything-stdio.mjs) copies", () => {
+    // A new version of the package that changes its start fails here: compare the fixture's main() with
+    // dist/transports/stdio.js (and READ_AS_IT_LOADS with what its modules read of the environment as
+    // they load), then record the new digests.
+    const digest = (file: string) =>
+      createHash('sha256')
+        .update(readFileSync(join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist', file)))
+        .digest('hex');
+    expect({ index: digest('index.js'), stdio: digest('transports/stdio.js') }).toEqual({
+      index: '26eb2809baf531c3a54300e3af15bfdceb7b4de50e785ab8f2f4acf02cbce1fd',
+      stdio: 'cf2e1a4fe437d847c510ac72d693c696fdcac7e2f7bd8f5b825d2acb48a33dc0',
+    });
   });
 
   it("a start keeps V8's code cache beside the bundle, and V8 takes it for the bundle's code", async () => {

@@ -51,7 +51,8 @@ export interface PinKeeperConfig {
  * That read pairs the config with the lock as it was before it (an edit that lands during it is
  * read again, both files); where it cannot (the edit lock held, a lock file that keeps changing)
  * it fails closed: every drop counted is taken as made since, so a server whose approvals were
- * ever dropped is withheld in this process until approved or reloaded.
+ * ever dropped is withheld in this process until it is approved, its entry changes or the
+ * process restarts.
  */
 export class PinKeeper {
   private pins: PinFile;
