@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { cleanEnv, runCommand } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { serveStdioClient } from '../helpers/serve.js';
-import { alive, childPids, EVERYTHING_BUNDLE, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { alive, childPids, EVERYTHING_BUNDLE, MEMORY_BUNDLE, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * serve follows its config: edits by the CLI, by hand and by serve's own tools are
@@ -72,7 +72,7 @@ describe('serve over stdio follows its config', () => {
     const [memoryPid] = await upstreamPids(session.pid, 'server-memory');
     expect(everythingPid).toBeDefined();
     const before = session.events.toolsChanged;
-    const changed = await cli('server', 'add', 'memory', '--force', '--command', SERVERS.memory.command, '--arg', SERVERS.memory.args[0]!, '--env', 'LIVE=1');
+    const changed = await cli('server', 'add', 'memory', '--force', '--command', SERVERS.memory.command, '--arg', MEMORY_BUNDLE, '--env', 'LIVE=1');
     expect(changed.code, changed.stderr).toBe(0);
     expect(await waitFor(() => session.events.toolsChanged > before, 5000)).toBe(true);
     const read = await session.client.callTool({ name: 'memory__read_graph', arguments: {} });

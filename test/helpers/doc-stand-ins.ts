@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { BIN, ROOT, cleanEnv, runCommand, spawnTracked, stopChild, tempDir, type PipedChild, type RunResult } from './cli.js';
 import { linkTree } from './link-tree.js';
 import { serveHttpInProcess } from './in-process.js';
-import { EVERYTHING_BUNDLE, FIXTURE_SERVERS, SERVERS, waitFor } from './upstreams.js';
+import { EVERYTHING_BUNDLE, FIXTURE_SERVERS, MEMORY_BUNDLE, SERVERS, waitFor } from './upstreams.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 import { startArango } from '../support/arango-server.mjs';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/authorization-server.js';
@@ -29,7 +29,7 @@ export interface StandIns {
 /** npm packages the docs name, and the node_modules bundle that runs instead (with its arguments). */
 const PACKAGES: Record<string, readonly string[]> = {
   '@modelcontextprotocol/server-everything': [EVERYTHING_BUNDLE, 'stdio'],
-  '@modelcontextprotocol/server-memory': SERVERS.memory.args,
+  '@modelcontextprotocol/server-memory': [MEMORY_BUNDLE],
   '@modelcontextprotocol/server-filesystem': SERVERS.filesystem('').args.slice(0, 1),
   '@playwright/mcp': [EVERYTHING_BUNDLE, 'stdio'],
 };

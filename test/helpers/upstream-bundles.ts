@@ -50,7 +50,28 @@ interface BundleSpec {
   name: string;
   entry: string;
   madeOf: string[];
+  /** A change to one module's text, made as it is bundled (it must be found): see SERVER_MEMORY_START. */
+  edit?: { file: string; from: string; to: string };
 }
+
+/**
+ * server-memory's module as the script of its startup snapshot (upstream-snapshots.ts): the package
+ * builds its server as its module loads and starts it with its last statement, which connects
+ * stdio; in this bundle that statement hands its start to V8 while a snapshot is built (to run at
+ * each start from it) and runs it at once otherwise. Nothing else of the package changes: its
+ * start (main) reads MEMORY_FILE_PATH when it runs, as before.
+ */
+const MEMORY_ENTRY = 'node_modules/@modelcontextprotocol/server-memory/dist/index.js';
+export const SERVER_MEMORY_START: BundleSpec = {
+  name: 'server-memory-start',
+  entry: join(ROOT, MEMORY_ENTRY),
+  madeOf: [join(ROOT, 'package-lock.json'), join(ROOT, MEMORY_ENTRY)],
+  edit: {
+    file: join(ROOT, MEMORY_ENTRY),
+    from: '\nmain().catch((error) => {',
+    to: '\n(__v8.startupSnapshot?.isBuildingSnapshot() ? (start) => ({ catch: (fail) => __v8.startupSnapshot.setDeserializeMainFunction(() => void start().catch(fail)) }) : (start) => start())(main).catch((error) => {',
+  },
+};
 
 /** The bundle's name: the package's for an npm server, the file's for a fixture. */
 export function bundleName(entry: BundledEntry): string {
@@ -87,6 +108,7 @@ export function bundleSpecs(kits: string[]): BundleSpec[] {
   const own = (entry: string) => [join(ROOT, 'package-lock.json'), join(ROOT, entry), ...(entry.startsWith('test/fixtures/') ? [join(ROOT, WARM_UP)] : [])];
   return [
     ...BUNDLED_ENTRIES.map((entry) => ({ name: bundleName(entry), entry: join(ROOT, entry), madeOf: own(entry) })),
+    SERVER_MEMORY_START,
     ...kits
       .filter((kit) => existsSync(suiteEntry(kit)) && existsSync(join(kit, 'package-lock.json')))
       .map((kit) => ({ name: suiteBundleName(kit), entry: suiteEntry(kit), madeOf: [join(kit, 'package-lock.json'), suiteEntry(kit)] })),
@@ -127,7 +149,7 @@ async function makeBundle(spec: BundleSpec, read: (file: string) => Buffer): Pro
       format: 'esm',
       logLevel: 'error',
       metafile: true,
-      plugins: [ownLocation, builtinsByRequire],
+      plugins: [ownLocation(spec.edit), builtinsByRequire],
     });
     const output = Object.values(built.metafile.outputs)[0];
     // What it require()s or import()s a script can too; an import statement it cannot run.
@@ -155,21 +177,34 @@ export function readIfExists(file: string): string | undefined {
   }
 }
 
-/** Each module keeps its own `import.meta.url` (and dirname, filename): that of its file on disk. */
-const ownLocation: Plugin = {
-  name: 'own-location',
-  setup(b) {
-    b.onLoad({ filter: /\.[cm]?js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta')) return undefined;
-      const contents = text
-        .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href))
-        .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(args.path)))
-        .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(args.path));
-      return { contents, loader: 'js' };
-    });
-  },
-};
+/**
+ * Each module keeps its own `import.meta.url` (and dirname, filename): that of its file on disk.
+ * `edit`: a change to one module's text (BundleSpec), its `from` found or the bundle not made.
+ */
+function ownLocation(edit?: BundleSpec['edit']): Plugin {
+  return {
+    name: 'own-location',
+    setup(b) {
+      b.onLoad({ filter: /\.[cm]?js$/ }, (args) => {
+        let text = readFileSync(args.path, 'utf8');
+        const edited = edit?.file === args.path;
+        if (edited) {
+          if (!text.includes(edit.from))
+            throw new Error(`${args.path} has no ${JSON.stringify(edit.from)} to change: the package changed; see SERVER_MEMORY_START`);
+          // The edit's `to` names node:v8 as __v8: imported at the module's top (an import is hoisted anyway), after its #! line.
+          const top = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
+          text = `${text.slice(0, top)}import __v8 from 'node:v8';\n${text.slice(top).replace(edit.from, edit.to)}`;
+        }
+        if (!edited && !text.includes('import.meta')) return undefined;
+        const contents = text
+          .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href))
+          .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(args.path)))
+          .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(args.path));
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+}
 
 /**
  * Node's own modules, required: the bundle then has no import statement left, and its code can

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BUNDLE_DIR, bundleName, readIfExists, startable, type BundledEntry } from './upstream-bundles.js';
+import { BUNDLE_DIR, bundleName, readIfExists, SERVER_MEMORY_START, startable, type BundledEntry } from './upstream-bundles.js';
 
 /**
  * Servers started from a V8 startup snapshot (`node --snapshot-blob BLOB ARGS`): the heap of their
@@ -18,15 +18,17 @@ import { BUNDLE_DIR, bundleName, readIfExists, startable, type BundledEntry } fr
  * either before it: what a module computes as it loads is the snapshot's, the same at every start.
  * A fixture of ours is that script itself; an npm server runs as it loads (server-everything connects
  * stdio in its module body), so its snapshot's script is a fixture that starts it the way its own
- * start does (test/fixtures/everything-stdio.mjs). The snapshot is made of the script's bundle body
+ * start does (test/fixtures/everything-stdio.mjs); server-memory's is its own module with its last
+ * statement, its start, handed to V8 (upstream-bundles.ts SERVER_MEMORY_START). The snapshot is made of the script's bundle body
  * (upstream-bundles.ts) and named after the server and this Node: one made of another body or for
  * another Node is never started, and a start without one runs the server's bundle.
  */
-export const SNAPSHOTTED: ReadonlyMap<BundledEntry, BundledEntry> = new Map<BundledEntry, BundledEntry>([
-  ['test/fixtures/file-tools-server.mjs', 'test/fixtures/file-tools-server.mjs'],
-  ['test/fixtures/relay-server.mjs', 'test/fixtures/relay-server.mjs'],
-  ['test/fixtures/tasks-server.mjs', 'test/fixtures/tasks-server.mjs'],
-  ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'test/fixtures/everything-stdio.mjs'],
+export const SNAPSHOTTED: ReadonlyMap<BundledEntry, string> = new Map<BundledEntry, string>([
+  ['test/fixtures/file-tools-server.mjs', bundleName('test/fixtures/file-tools-server.mjs')],
+  ['test/fixtures/relay-server.mjs', bundleName('test/fixtures/relay-server.mjs')],
+  ['test/fixtures/tasks-server.mjs', bundleName('test/fixtures/tasks-server.mjs')],
+  ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', bundleName('test/fixtures/everything-stdio.mjs')],
+  ['node_modules/@modelcontextprotocol/server-memory/dist/index.js', SERVER_MEMORY_START.name],
 ]);
 
 const blobOf = (name: string) => join(BUNDLE_DIR, `${name}.${process.versions.node}-${process.arch}.blob`);
@@ -42,7 +44,7 @@ const blobKey = (name: string) => readIfExists(`${blobOf(name)}.made-of`);
 
 /** Makes the snapshot of each snapshotted server that has none of its script's body, after makeBundles; side by side. */
 export async function makeSnapshots(): Promise<void> {
-  await Promise.all([...SNAPSHOTTED].map(([entry, script]) => makeSnapshot(bundleName(entry), bundleName(script))));
+  await Promise.all([...SNAPSHOTTED].map(([entry, script]) => makeSnapshot(bundleName(entry), script)));
 }
 
 async function makeSnapshot(name: string, script: string): Promise<void> {
@@ -75,6 +77,6 @@ export function startArgs(entry: BundledEntry): string[] {
   const name = bundleName(entry);
   const script = SNAPSHOTTED.get(entry);
   const key = script === undefined ? undefined : blobKey(name);
-  if (script !== undefined && key !== undefined && key === bundleKey(bundleName(script)) && existsSync(blobOf(name))) return ['--snapshot-blob', blobOf(name)];
+  if (script !== undefined && key !== undefined && key === bundleKey(script) && existsSync(blobOf(name))) return ['--snapshot-blob', blobOf(name)];
   return [startable(entry)];
 }

@@ -9,17 +9,19 @@ import { startArgs } from './upstream-snapshots.js';
 /**
  * Real reference servers from npm, started with this node (no npx, no network): the packages' own
  * code, each bundled into one file so that it starts in half the time (test/helpers/upstream-bundles.ts);
- * server-everything from its startup snapshot where the suite made one (upstream-snapshots.ts).
+ * server-everything and server-memory from their startup snapshots where the suite made them (upstream-snapshots.ts).
  */
 /**
  * server-everything's bundle, a script to start or import: for a start that names another transport
  * (sse, streamableHttp), a fixture that imports it, or a config line that takes one script path.
  */
 export const EVERYTHING_BUNDLE = startable('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/** server-memory's bundle, for a config line that takes one script path (`--arg PATH`). */
+export const MEMORY_BUNDLE = startable('node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
 export const SERVERS = {
   everything: { command: process.execPath, args: [...startArgs('node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
-  memory: { command: process.execPath, args: [startable('node_modules/@modelcontextprotocol/server-memory/dist/index.js')] },
+  memory: { command: process.execPath, args: startArgs('node_modules/@modelcontextprotocol/server-memory/dist/index.js') },
   filesystem: (dir: string) => ({ command: process.execPath, args: [startable('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] }),
   silent: { command: process.execPath, args: [join(ROOT, 'test/fixtures/silent-server.mjs')] },
 };

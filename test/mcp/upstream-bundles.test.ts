@@ -153,6 +153,34 @@ describe('the bundled upstream servers', () => {
     expect(started).toEqual({ echo: ['Echo: from a start'], sum: ['The sum of 2 and 40 is 42.'], resource: architecture });
   });
 
+  it('server-memory starts from its startup snapshot, answers as the package does, and reads MEMORY_FILE_PATH at each start', async () => {
+    const entry = 'node_modules/@modelcontextprotocol/server-memory/dist/index.js';
+    const start = startArgs(entry);
+    expect(start[0], 'the global setup made the snapshot').toBe('--snapshot-blob');
+    expect(start.join(' ')).toContain('server-memory');
+    const dir = tempDir('mcpkit-test-bundles-');
+    const [one, two] = [join(dir, 'one.jsonl'), join(dir, 'two.jsonl')];
+    expect(await whatStartAnswers(start, { MEMORY_FILE_PATH: one })).toEqual(await whatStartAnswers([join(ROOT, entry)], { MEMORY_FILE_PATH: one }));
+    const graph = async (file: string, entity?: string) => {
+      const client = new Client({ name: 'bundle-check', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: start, stderr: 'ignore', env: { ...getDefaultEnvironment(), MEMORY_FILE_PATH: file } }),
+      );
+      try {
+        if (entity) await client.callTool({ name: 'create_entities', arguments: { entities: [{ name: entity, entityType: 'test', observations: [] }] } });
+        return ((await client.callTool({ name: 'read_graph', arguments: {} })).structuredContent as { entities: { name: string }[] }).entities.map(
+          (e) => e.name,
+        );
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await graph(one, 'kept')).toEqual(['kept']);
+    const [again, other] = await Promise.all([graph(one), graph(two)]);
+    expect(again).toEqual(['kept']);
+    expect(other).toEqual([]);
+  });
+
   it("server-everything's snapshot refuses a start it cannot make as the package would: another transport, or a limit the package reads as it loads", async () => {
     const start = startArgs('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
     const run = (args: string[], env: Record<string, string> = {}) =>
