@@ -46,7 +46,7 @@ export const BUNDLED_ENTRIES = [
 export type BundledEntry = (typeof BUNDLED_ENTRIES)[number];
 
 /** A program to bundle: its entry file, and the files whose content decides whether a bundle is current. */
-interface BundleSpec {
+export interface BundleSpec {
   name: string;
   entry: string;
   madeOf: string[];
@@ -108,7 +108,6 @@ export function bundleSpecs(kits: string[]): BundleSpec[] {
   const own = (entry: string) => [join(ROOT, 'package-lock.json'), join(ROOT, entry), ...(entry.startsWith('test/fixtures/') ? [join(ROOT, WARM_UP)] : [])];
   return [
     ...BUNDLED_ENTRIES.map((entry) => ({ name: bundleName(entry), entry: join(ROOT, entry), madeOf: own(entry) })),
-    SERVER_MEMORY_START,
     ...kits
       .filter((kit) => existsSync(suiteEntry(kit)) && existsSync(join(kit, 'package-lock.json')))
       .map((kit) => ({ name: suiteBundleName(kit), entry: suiteEntry(kit), madeOf: [join(kit, 'package-lock.json'), suiteEntry(kit)] })),
