@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { cleanEnv } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -12,12 +12,14 @@ import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * stdio server with their own environment and a remote server with their own headers, over
  * connections of their own; a client without credentials reaches a shared server as the gateway
  * and is refused a per_client one. The remote upstream is another real serve --http with named
- * clients, whose audit log says who reached it.
+ * clients, whose audit log says who reached it. Both serve in this process (helpers/in-process.ts:
+ * `serve --http`'s code, each with an environment of its own), their upstreams processes of their
+ * own: what is asked is what each upstream was given, not serve's process.
  */
 
 const ERAS = ['2025-11-25', '2026-07-28'] as const;
-let upstream: Awaited<ReturnType<typeof serveHttpChild>>;
-let gateway: Awaited<ReturnType<typeof serveHttpChild>>;
+let upstream: InProcessServe;
+let gateway: InProcessServe;
 let upstreamAudit: string;
 const opened: Client[] = [];
 
@@ -32,8 +34,8 @@ beforeAll(async () => {
     },
   });
   upstreamAudit = join(dirname(upstreamConfig), 'audit.jsonl');
-  upstream = await serveHttpChild(upstreamConfig);
-  gateway = await serveHttpChild(
+  upstream = await serveHttpInProcess(upstreamConfig, { exposure: undefined, env: cleanEnv() });
+  gateway = await serveHttpInProcess(
     writeConfig({
       mcp_servers: {
         everything: { ...SERVERS.everything, env: { GITHUB_TOKEN: 'gateway-gh' } },
@@ -56,11 +58,12 @@ beforeAll(async () => {
         },
       },
     }),
+    { exposure: undefined, env: cleanEnv() },
   );
 }, 60_000);
 afterAll(async () => {
   await Promise.allSettled(opened.map((c) => c.close()));
-  await Promise.allSettled([gateway, upstream].filter(Boolean).map((s) => stopChild(s.child)));
+  await Promise.allSettled([gateway, upstream].filter(Boolean).map((s) => s.close()));
 });
 
 async function connect(token: string, era: (typeof ERAS)[number]) {
