@@ -16,15 +16,14 @@ const tokensOf = (tools: Tool[]) => Math.ceil(Buffer.byteLength(JSON.stringify({
 
 /** serve ARGS over stdio, in this process (helpers/in-process.ts), in a folder of its own. */
 /** What `mcpkit serve ARGS` stops with before it serves, in this process: its error's code and its words (message and hint). */
-async function refusal(args: string[]): Promise<{ code: string | undefined; text: string }> {
-  const outcome = await serveStdioInProcess({ argv: args, env: cleanEnv(), name: 'economy' }).then(
+async function refusal(args: readonly string[]): Promise<{ code: string | undefined; text: string }> {
+  return serveStdioInProcess({ argv: [...args], env: cleanEnv(), name: 'economy' }).then(
     async (served) => {
       await served.close();
       return { code: undefined, text: 'serve started' };
     },
     (error: { code?: string; message?: string; hint?: string }) => ({ code: error.code, text: `${error.message}\n${error.hint ?? ''}` }),
   );
-  return outcome;
 }
 
 async function connect(args: string[], cwd = tempDir()): Promise<Client> {
