@@ -14,7 +14,6 @@ import { serveStdioInProcess } from '../helpers/in-process.js';
  */
 const tokensOf = (tools: Tool[]) => Math.ceil(Buffer.byteLength(JSON.stringify({ tools })) / 4);
 
-/** serve ARGS over stdio, in this process (helpers/in-process.ts), in a folder of its own. */
 /** What `mcpkit serve ARGS` stops with before it serves, in this process: its error's code and its words (message and hint). */
 async function refusal(args: readonly string[]): Promise<{ code: string | undefined; text: string }> {
   return serveStdioInProcess({ argv: [...args], env: cleanEnv(), name: 'economy' }).then(
@@ -26,6 +25,7 @@ async function refusal(args: readonly string[]): Promise<{ code: string | undefi
   );
 }
 
+/** serve ARGS over stdio, in this process (helpers/in-process.ts), in a folder of its own. */
 async function connect(args: string[], cwd = tempDir()): Promise<Client> {
   return (await serveStdioInProcess({ argv: args, cwd, name: 'economy' })).client;
 }
