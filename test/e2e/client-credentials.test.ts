@@ -3,8 +3,9 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv } from '../helpers/cli.js';
+import { cleanEnv, stopChild } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -12,14 +13,15 @@ import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * stdio server with their own environment and a remote server with their own headers, over
  * connections of their own; a client without credentials reaches a shared server as the gateway
  * and is refused a per_client one. The remote upstream is another real serve --http with named
- * clients, whose audit log says who reached it. Both serve in this process (helpers/in-process.ts:
- * `serve --http`'s code, each with an environment of its own), their upstreams processes of their
- * own: what is asked is what each upstream was given, not serve's process.
+ * clients, whose audit log says who reached it; it serves in this process (helpers/in-process.ts:
+ * `serve --http`'s code, with an environment of its own): what is asked of it is its answers and
+ * its log. The gateway stays a process: its clients' own connections start boxed servers of their
+ * own, which end with its process (a gateway closed in this process left them running).
  */
 
 const ERAS = ['2025-11-25', '2026-07-28'] as const;
 let upstream: InProcessServe;
-let gateway: InProcessServe;
+let gateway: Awaited<ReturnType<typeof serveHttpChild>>;
 let upstreamAudit: string;
 const opened: Client[] = [];
 
@@ -35,7 +37,7 @@ beforeAll(async () => {
   });
   upstreamAudit = join(dirname(upstreamConfig), 'audit.jsonl');
   upstream = await serveHttpInProcess(upstreamConfig, { exposure: undefined, env: cleanEnv() });
-  gateway = await serveHttpInProcess(
+  gateway = await serveHttpChild(
     writeConfig({
       mcp_servers: {
         everything: { ...SERVERS.everything, env: { GITHUB_TOKEN: 'gateway-gh' } },
@@ -58,12 +60,11 @@ beforeAll(async () => {
         },
       },
     }),
-    { exposure: undefined, env: cleanEnv() },
   );
 }, 60_000);
 afterAll(async () => {
   await Promise.allSettled(opened.map((c) => c.close()));
-  await Promise.allSettled([gateway, upstream].filter(Boolean).map((s) => s.close()));
+  await Promise.allSettled([gateway && stopChild(gateway.child), upstream?.close()]);
 });
 
 async function connect(token: string, era: (typeof ERAS)[number]) {
