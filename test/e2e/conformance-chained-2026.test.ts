@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cleanEnv, outputOf, tempDir } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { outputOf, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { conformanceRequired as required, kit2026 as kit, kit2026Installed as installed, kitRunEnv, throughMcpkit } from '../helpers/conformance-kit.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
+import { serveHttpChild } from '../helpers/serve.js';
 import { freePort, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -10,10 +10,13 @@ import { freePort, writeConfig } from '../helpers/upstreams.js';
  * -> mcpkit A -> the kit's reference server on the 2.x SDK, streamable HTTP between them, with
  * serve.max_client_hubs at 2 at both hops. run.sh starts the reference server on a port A already
  * points at (A connects on first use) and B as the proxy under test; every required scenario of
- * both revisions must pass, as it does directly (conformance-2026.test.ts). A serves in this
- * process (helpers/in-process.ts: `serve --http`'s code, with an environment of its own, closed
- * after the file by the suite's hook); B, which run.sh starts, is a process.
+ * both revisions must pass, as it does directly (conformance-2026.test.ts).
  */
+
+const children: PipedChild[] = [];
+afterAll(async () => {
+  await Promise.allSettled(children.map((c) => stopChild(c)));
+});
 
 describe('the MCP conformance suite 0.2 through mcpkit chained behind mcpkit', () => {
   it.runIf(installed || required)(
@@ -25,7 +28,8 @@ describe('the MCP conformance suite 0.2 through mcpkit chained behind mcpkit', (
       // Each hop forwards the suite's roots on purpose (roots: forward): a remote client's are not passed on otherwise.
       const view = (url: string) =>
         writeConfig({ mcp_servers: { ref: { url, roots: 'forward' } }, tool_views: { conf: { servers: ['ref'] } }, serve: { max_client_hubs: 2 } });
-      const a = await serveHttpInProcess(view(`http://127.0.0.1:${referencePort}/mcp`), { exposure: undefined, env: cleanEnv() });
+      const a = await serveHttpChild(view(`http://127.0.0.1:${referencePort}/mcp`));
+      children.push(a.child);
       const bConfig = view(`${a.url}/view/conf/mcp`);
       const output = await outputOf(
         'bash',
