@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import type { Stats } from '../../src/audit/stats.js';
 import { BIN, cleanEnv, spawnTracked, stopChild, tempDir, runCommand } from '../helpers/cli.js';
-import { serveStdioInProcess } from '../helpers/in-process.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** serve's audit log, written by real calls of the SDK client, and `mcpkit stats` over it. */
@@ -78,13 +77,14 @@ describe.concurrent('the audit log', () => {
 
   it('names the session of each HTTP call, hot path included; stats reads serve.audit_log of the config', async () => {
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { audit_log: 'calls.jsonl', exposure: 'direct' } });
-    const { child, url } = await serveHttpChild(config);
+    // serve --http of the config in this process: what is asked is the log its calls write.
+    const served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
     const client = new Client({ name: 'audit-http', version: '1' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
+    const transport = new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`));
     await client.connect(transport);
     for (let i = 0; i < 4; i++) await client.callTool({ name: 'everything__echo', arguments: { message: 'hi' } });
     await client.close();
-    await stopChild(child);
+    await served.close();
     const audit = join(config, '..', 'calls.jsonl');
     const lines = entries(audit);
     expect(lines).toHaveLength(4);

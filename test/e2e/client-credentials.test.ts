@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild } from '../helpers/cli.js';
+import { cleanEnv, stopChild } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -12,11 +13,14 @@ import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * stdio server with their own environment and a remote server with their own headers, over
  * connections of their own; a client without credentials reaches a shared server as the gateway
  * and is refused a per_client one. The remote upstream is another real serve --http with named
- * clients, whose audit log says who reached it.
+ * clients, whose audit log says who reached it; it serves in this process (helpers/in-process.ts:
+ * `serve --http`'s code, with an environment of its own): what is asked of it is its answers and
+ * its log. The gateway stays a process: its clients' own connections start boxed servers of their
+ * own, which end with its process (a gateway closed in this process left them running).
  */
 
 const ERAS = ['2025-11-25', '2026-07-28'] as const;
-let upstream: Awaited<ReturnType<typeof serveHttpChild>>;
+let upstream: InProcessServe;
 let gateway: Awaited<ReturnType<typeof serveHttpChild>>;
 let upstreamAudit: string;
 const opened: Client[] = [];
@@ -32,7 +36,7 @@ beforeAll(async () => {
     },
   });
   upstreamAudit = join(dirname(upstreamConfig), 'audit.jsonl');
-  upstream = await serveHttpChild(upstreamConfig);
+  upstream = await serveHttpInProcess(upstreamConfig, { exposure: undefined, env: cleanEnv() });
   gateway = await serveHttpChild(
     writeConfig({
       mcp_servers: {
@@ -60,7 +64,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await Promise.allSettled(opened.map((c) => c.close()));
-  await Promise.allSettled([gateway, upstream].filter(Boolean).map((s) => stopChild(s.child)));
+  await Promise.allSettled([gateway && stopChild(gateway.child), upstream?.close()]);
 });
 
 async function connect(token: string, era: (typeof ERAS)[number]) {

@@ -3,10 +3,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
+import { cleanEnv, runCommand } from '../helpers/cli.js';
 import { modernRpc } from '../helpers/modern-rpc.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY } from '../support/redis-server.js';
 
@@ -198,7 +197,8 @@ describe.concurrent('clients set, 403s, --who and clients list', () => {
   it('set changes routes, limits, expiry and credentials with the token kept, and the running serve follows; a refused set changes nothing', async () => {
     const file = config({ audit_log: 'audit.jsonl' });
     const env = { CI_EXTRA: 'extra-value' };
-    const live = await serveHttpChild(file, [], env);
+    // In this process, with the environment a process of it would have: what it serves is the point.
+    const live = await serveHttpInProcess(file, { exposure: undefined, env: cleanEnv(env) });
     const run = (args: string[]) => runCommand([...args, '--config', file], { env: cleanEnv(env) });
     try {
       const added = await run(['clients', 'add', 'ci', '--view', 'research']);
@@ -277,7 +277,7 @@ describe.concurrent('clients set, 403s, --who and clients list', () => {
       expect(table.stdout).toMatch(/EXPIRES\s+GRACE\s+CREDENTIALS\s+LAST_SEEN/);
       expect(table.stdout).toMatch(/ci\s+issued token\s+default\s.*everything/);
     } finally {
-      await stopChild(live.child);
+      await live.close();
     }
   }, 90_000);
 

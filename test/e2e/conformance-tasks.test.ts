@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outputOf, stopChild, tempDir } from '../helpers/cli.js';
+import { cleanEnv, outputOf, tempDir } from '../helpers/cli.js';
 import {
   conformanceRequired as required,
   kit2026Installed as installed,
@@ -10,7 +10,7 @@ import {
   scenarioResults,
   TASK_SCENARIOS,
 } from '../helpers/conformance-kit.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { FIXTURE_STARTS, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -18,9 +18,10 @@ import { FIXTURE_STARTS, writeConfig } from '../helpers/upstreams.js';
  * task host: the upstream is test/fixtures/tasks-server.mjs, the fixtures the scenarios name as
  * plain tools that know nothing of tasks. They are extension scenarios, off the spec timeline:
  * the suite runs them among its pending ones. tasks-status-notifications checks nothing of a server that
- * sends no notifications/tasks (they are optional; mcpkit sends none yet).
+ * sends no notifications/tasks (they are optional; mcpkit sends none yet). serve runs in this
+ * process (helpers/in-process.ts: `serve --http`'s code): the suite asks its answers, over HTTP.
  */
-let served: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
+let served: InProcessServe | undefined;
 beforeAll(async () => {
   if (!(installed || required)) return;
   const config = writeConfig({
@@ -31,7 +32,7 @@ beforeAll(async () => {
     // cores that run ten scenarios and the rest of the suite at once.
     serve: { groups: ['config'], tasks: { required: ['failing_job'], tools: { greet: 5000 } } },
   });
-  served = await serveHttpChild(config);
+  served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
   // after_ms counts from a call's arrival, so the view's first call waits for its server to start:
   // the scenarios are about the protocol, so the server is started first, as a running gateway's is.
   const listed = await fetch(`${served.url}/view/conf/mcp`, {
@@ -52,7 +53,7 @@ beforeAll(async () => {
   expect(await listed.text()).toContain('greet');
 });
 afterAll(async () => {
-  if (served) await stopChild(served.child);
+  await served?.close();
 });
 
 describe('the conformance suite tasks-* scenarios through mcpkit, the task host', () => {

@@ -9,8 +9,8 @@ import {
   kit2025Suite as suite,
   scenarioResults,
 } from '../helpers/conformance-kit.js';
+import { serveHttpInProcess } from '../helpers/in-process.js';
 import { baselineDrift, directBaselineAsked, runProblems, type KnownRun } from '../helpers/conformance-verdicts.js';
-import { serveHttpChild } from '../helpers/serve.js';
 import { freePort, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -22,7 +22,9 @@ import { freePort, waitFor, writeConfig } from '../helpers/upstreams.js';
  * (measured on 0.1.16). The direct run that was the baseline is made only with
  * MCPKIT_CONFORMANCE_DIRECT=1 (after a kit upgrade: KNOWN must match it exactly). .ci/run installs the kit
  * and sets MCPKIT_CONFORMANCE=required, so in CI a missing kit fails instead of skipping.
- * Elsewhere: (cd ../shared/conformance && npm install).
+ * Elsewhere: (cd ../shared/conformance && npm install). Each mcpkit serves in this process
+ * (helpers/in-process.ts: `serve --http`'s code, with an environment of its own): the suite asks
+ * its answers over HTTP, not its process (each closed after the file by the suite's hook).
  */
 const KNOWN: KnownRun = {
   checks: {
@@ -113,8 +115,10 @@ describe('the MCP conformance suite through mcpkit', () => {
     'passes every scenario through mcpkit',
     async () => {
       expect(installed, `the conformance kit is not installed at ${kit}: run (cd ${kit} && npm ci)`).toBe(true);
-      const served = await serveHttpChild(writeConfig({ mcp_servers: { conf: { url: referenceUrl } }, tool_views: { conf: { servers: ['conf'] } } }));
-      children.push(served.child);
+      const served = await serveHttpInProcess(writeConfig({ mcp_servers: { conf: { url: referenceUrl } }, tool_views: { conf: { servers: ['conf'] } } }), {
+        exposure: undefined,
+        env: cleanEnv(),
+      });
       expectAllPass(await run(`${served.url}/view/conf/mcp`));
     },
     300_000,
@@ -136,10 +140,8 @@ describe('the MCP conformance suite through mcpkit chained behind mcpkit', () =>
       // A cap of 2 so that the suite's sessions pass it many times over at both hops.
       const view = (url: string) =>
         writeConfig({ mcp_servers: { conf: { url, roots: 'forward' } }, tool_views: { conf: { servers: ['conf'] } }, serve: { max_client_hubs: 2 } });
-      const a = await serveHttpChild(view(referenceUrl));
-      children.push(a.child);
-      const b = await serveHttpChild(view(`${a.url}/view/conf/mcp`));
-      children.push(b.child);
+      const a = await serveHttpInProcess(view(referenceUrl), { exposure: undefined, env: cleanEnv() });
+      const b = await serveHttpInProcess(view(`${a.url}/view/conf/mcp`), { exposure: undefined, env: cleanEnv() });
       expectAllPass(await run(`${b.url}/view/conf/mcp`));
     },
     300_000,

@@ -1,18 +1,19 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { cleanEnv } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * A question a 2025-11-25 upstream asks during a call reaches the client that made the call, or
  * nobody: two 2026-07-28 clients on different views share the upstream's connection, and the
- * upstream's elicitation request names no call. Against the relay fixture, over serve --http.
+ * upstream's elicitation request names no call. Against the relay fixture, over serve --http, in
+ * this process (helpers/in-process.ts): what is asked is who hears what, not serve's process.
  */
 
 const RELAY = FIXTURE_STARTS.relay;
 
-let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let served: InProcessServe;
 const clients: Client[] = [];
 
 beforeAll(async () => {
@@ -20,11 +21,11 @@ beforeAll(async () => {
     mcp_servers: { relay: { command: process.execPath, args: [...RELAY], protocol: '2025-11-25' } },
     tool_views: { a: { servers: ['relay'] }, b: { servers: ['relay'] } },
   });
-  served = await serveHttpChild(config);
+  served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
 });
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
-  if (served) await stopChild(served.child);
+  await served?.close();
 });
 
 /** A 2026-07-28 client of one view that answers elicitation with its own name, once `ready` says so; what it was asked is kept. */

@@ -1,9 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReplica } from '../../src/mcp/http/health-view.js';
-import { cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
+import { ROOT, cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
@@ -34,17 +35,28 @@ const serveSection = (store: object) => ({
 describe.runIf(withRedis)('the fleet, with serve.store', () => {
   let redis: RunningRedis;
   const configs: string[] = [];
-  let replicas: Awaited<ReturnType<typeof serveHttpChild>>[] = [];
+  // r1 serves in this process (what is asked of it is its /health and gateway status); r2, the
+  // replica that dies, is a process of its own, for SIGKILL to end it without a word to the store.
+  let r1: InProcessServe | undefined;
+  let r2: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
+  let replicas: { url: string }[] = [];
 
   beforeAll(async () => {
     redis = await startRedis();
     const store = { url: redis.url, prefix: 'fleet', lease_ms: 1500, key: STORE_KEY };
     // Each replica its own copy of one config, as on two machines.
     for (let i = 0; i < 2; i++) configs.push(writeConfig({ mcp_servers: {}, serve: serveSection(store) }));
-    replicas = await Promise.all(configs.map((config, i) => serveHttpChild(config, [], { REPLICA_ID: `r${i + 1}`, ADMIN_TOKEN: 'admin-token' })));
+    const env = (id: string) => ({ REPLICA_ID: id, ADMIN_TOKEN: 'admin-token' });
+    // The version the process says it is (its package's), which the replicas compare.
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    [r1, r2] = await Promise.all([
+      serveHttpInProcess(configs[0]!, { exposure: undefined, version, env: cleanEnv(env('r1')) }),
+      serveHttpChild(configs[1]!, [], env('r2')),
+    ]);
+    replicas = [r1, r2];
   }, 60_000);
   afterAll(async () => {
-    await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
+    await Promise.allSettled([r1?.close(), r2 && stopChild(r2.child)]);
     await redis?.stop();
   });
 
@@ -120,7 +132,7 @@ describe.runIf(withRedis)('the fleet, with serve.store', () => {
   }, 60_000);
 
   it('a replica that dies is stale (degraded) for a lease, then gone', async () => {
-    replicas[1]!.child.kill('SIGKILL');
+    r2!.child.kill('SIGKILL');
     const stale = async () => (await health(replicas[0]!.url, 'admin-token')).replicas?.some((r) => r.id === 'r2' && r.stale) === true;
     expect(await waitFor(stale, 15_000, 100)).toBe(true);
     expect((await health(replicas[0]!.url, 'admin-token')).reasons).toEqual([

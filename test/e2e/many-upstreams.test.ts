@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -11,7 +11,9 @@ import { waitFor, writeConfig } from '../helpers/upstreams.js';
  * process (test/fixtures/many-servers.mjs), so that fifty cost little. It keeps idle connections
  * a minute, so the keep-alive race (the server ending an idle connection as a call is sent on it,
  * which fails the call: a tools/call is never sent twice) does not hit these tests, whose point
- * is the dead server; test/e2e/upstream-idle-close.test.ts is about that race.
+ * is the dead server; test/e2e/upstream-idle-close.test.ts is about that race. serve runs in this
+ * process (helpers/in-process.ts: `serve --http`'s code without a process start): what is asked is
+ * its answers and its /health, not its process.
  */
 
 /**
@@ -23,7 +25,7 @@ const DEAD_TIMEOUT_MS = 20_000;
 const health = async () => (await (await fetch(`${served.url}/health`)).json()) as { upstreams: { name: string; state: string }[] };
 
 let servers: PipedChild;
-let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let served: InProcessServe;
 const clients: Client[] = [];
 
 beforeAll(async () => {
@@ -36,11 +38,11 @@ beforeAll(async () => {
   for (let n = 0; n < 49; n++) mcp_servers[`s${n}`] = { url: `${url}/s${n}/mcp`, protocol: '2025-11-25' };
   // Every tool listed (980 of them would otherwise be behind the search meta-tools); the servers
   // start on first use, so the dead one is first waited for by the tests below, not by serve's start.
-  served = await serveHttpChild(writeConfig({ mcp_servers, serve: { exposure: 'direct', eager: false } }));
+  served = await serveHttpInProcess(writeConfig({ mcp_servers, serve: { exposure: 'direct', eager: false } }), { exposure: undefined, env: cleanEnv() });
 }, 30_000);
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
-  await Promise.allSettled([served && stopChild(served.child), servers && stopChild(servers)]);
+  await Promise.allSettled([served?.close(), servers && stopChild(servers)]);
 });
 
 async function client(): Promise<Client> {

@@ -4,24 +4,27 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnTracked, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { cleanEnv, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * GET /metrics of serve --http: the counts equal the calls made, read with a kept
  * parser of the text format (and promtool's linter when Debian's prometheus is installed); the
- * route takes the token; and the real Prometheus, where installed, scrapes it.
+ * route takes the token; and the real Prometheus, where installed, scrapes it. serve runs in this
+ * process (helpers/in-process.ts: the same code as `serve --http`, on a port of its own): what is
+ * asked is its answers over HTTP, not its process.
  */
 
 const TOKEN = 'metrics-token';
-let serve: PipedChild;
+let serve: InProcessServe | undefined;
 let url = '';
 let port = 0;
 
 beforeAll(async () => {
   const config = writeConfig({ serve: { token: TOKEN, exposure: 'direct' }, mcp_servers: { everything: SERVERS.everything } });
-  ({ child: serve, url } = await serveHttpChild(config));
+  serve = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+  url = serve.url;
   port = Number(new URL(url).port);
   const client = new Client({ name: 'metrics-e2e', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
@@ -32,7 +35,7 @@ beforeAll(async () => {
   await client.close();
 }, 60_000);
 afterAll(async () => {
-  if (serve) await stopChild(serve);
+  await serve?.close();
 });
 
 const scrape = async (token?: string) => fetch(`${url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
-import { NGINX, startNginx, startReplica } from '../helpers/nginx.js';
+import { NGINX, startNginx, startReplica, startReplicaHere } from '../helpers/nginx.js';
 import { FIXTURE_STARTS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 
@@ -40,9 +40,10 @@ async function behindNginx(file: 'nginx.conf' | 'nginx-store.conf') {
       serve: { replica_id: '${REPLICA_ID}', ...(store ? { store: { url: store.url, key: STORE_KEY } } : {}) },
     }),
   );
+  // r1, killed under a call, is a process; r2 serves in this process (closed after the file).
   const r1 = await startReplica(BIN, 'r1', config);
-  const r2 = await startReplica(BIN, 'r2', config);
-  children.push(r1.child, r2.child);
+  const r2 = await startReplicaHere('r2', config);
+  children.push(r1.child);
   const proxy = await startNginx(file, dir, { front: await freePort(), r1: r1.port, r2: r2.port });
   children.push(proxy.child);
   return { url: proxy.url, r1: r1.child, r1Url: `http://127.0.0.1:${r1.port}` };

@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { FIXTURE_STARTS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
-import { startNginx, startReplica } from '../helpers/nginx.js';
+import { startNginx, startReplica, startReplicaHere } from '../helpers/nginx.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 import { modernRpc } from '../helpers/modern-rpc.js';
 
@@ -37,8 +37,10 @@ beforeAll(async () => {
       serve: { replica_id: '${REPLICA_ID}', store: { url: redis.url, key: STORE_KEY } },
     }),
   );
-  const [r1, r2] = [await startReplica(BIN, 'r1', config), await startReplica(BIN, 'r2', config)];
-  children.push(r1.child, r2.child);
+  // r1 a process, r2 in this process (closed after the file): two processes, so that a task's
+  // poll or a question's retry that reaches the other replica crosses between them through the store.
+  const [r1, r2] = [await startReplica(BIN, 'r1', config), await startReplicaHere('r2', config)];
+  children.push(r1.child);
   const proxy = await startNginx('nginx-store.conf', dir, { front: await freePort(), r1: r1.port, r2: r2.port });
   children.push(proxy.child);
   front = proxy.url;

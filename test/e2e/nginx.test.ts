@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { FIXTURE_STARTS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
-import { startNginx, startReplica } from '../helpers/nginx.js';
+import { startNginx, startReplica, startReplicaHere } from '../helpers/nginx.js';
 
 /**
  * docs/deploy/nginx.conf as written (its ports replaced by free ones), with Debian's nginx in
@@ -19,7 +19,8 @@ if (!nginx) console.log('skipped: nginx in front of two replicas (Debian package
 const children: PipedChild[] = [];
 const clients: Client[] = [];
 let front = '';
-const replicas: Record<'r1' | 'r2', { child: PipedChild; port: number }> = {} as never;
+// r1, the replica killed mid-test, is a process; r2 serves in this process (closed after the file).
+const replicas: { r1: { child: PipedChild; port: number }; r2: { port: number } } = {} as never;
 
 beforeAll(async () => {
   if (!nginx) return;
@@ -33,8 +34,8 @@ beforeAll(async () => {
     }),
   );
   replicas.r1 = await startReplica(BIN, 'r1', config);
-  replicas.r2 = await startReplica(BIN, 'r2', config);
-  children.push(replicas.r1.child, replicas.r2.child);
+  replicas.r2 = await startReplicaHere('r2', config);
+  children.push(replicas.r1.child);
   const proxy = await startNginx('nginx.conf', dir, { front: await freePort(), r1: replicas.r1.port, r2: replicas.r2.port });
   children.push(proxy.child);
   front = proxy.url;

@@ -2,9 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runCommand, stopChild, tempDir } from '../helpers/cli.js';
-import { serveStdioInProcess } from '../helpers/in-process.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
+import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor } from '../helpers/upstreams.js';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 import type { ReloadReport } from '../../src/app/live-config.js';
@@ -67,16 +66,17 @@ describe('what does not use the registry works', () => {
 
   it('serve --http starts and serves', async () => {
     expect(process.env.COMPANY_KEY).toBeUndefined();
-    const served = await serveHttpChild(file, ['--exposure', 'direct']);
+    // `serve --http --exposure direct` in this process, in a shell without COMPANY_KEY: what it serves and says is the point.
+    const served = await serveHttpInProcess(file, { exposure: 'direct', env: cleanEnv({ COMPANY_KEY: undefined }) });
     const client = new Client({ name: 'registry-default', version: '1' });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('mem__read_graph');
       // It says, once, which part it cannot use.
-      expect(served.stderr()).toContain('Registry source "company" cannot be used');
+      expect(served.lines.join('\n')).toContain('Registry source "company" cannot be used');
     } finally {
       await client.close();
-      await stopChild(served.child);
+      await served.close();
     }
   });
 

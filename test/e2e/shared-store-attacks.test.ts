@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreSigner } from '../../src/store/store-signing.js';
-import { stopChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { cleanEnv } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 
@@ -13,7 +13,9 @@ import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/r
  * config_show as the admin (caller token:serve), unsigned, with a made-up signature, as a captured
  * message played again, altered, and stale. The replica runs none of them (no reply comes back on
  * the channel) and says on stderr what it dropped. A message signed with the replicas' key is run:
- * the control that shows this test can see a call run.
+ * the control that shows this test can see a call run. The replica serves in this process
+ * (helpers/in-process.ts: `serve --http`'s code, with an environment of its own); what it says is
+ * its log (warnings and up), where the drops are said.
  */
 
 const withRedis = redisFor('attacks on the replicas’ channel');
@@ -21,7 +23,7 @@ const PREFIX = 'attacked';
 
 describe.skipIf(!withRedis)('a forged, replayed, altered or stale message on the store’s channel', () => {
   let redis: RunningRedis;
-  let replica: Awaited<ReturnType<typeof serveHttpChild>>;
+  let replica: InProcessServe;
   let attacker: Redis;
   let listener: Redis;
   const replies = new Map<string, unknown>();
@@ -38,7 +40,7 @@ describe.skipIf(!withRedis)('a forged, replayed, altered or stale message on the
         store: { url: redis.url, prefix: PREFIX, key: STORE_KEY },
       },
     });
-    replica = await serveHttpChild(config);
+    replica = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
     attacker = new Redis(redis.url, { lazyConnect: true });
     listener = new Redis(redis.url, { lazyConnect: true });
     await Promise.all([attacker.connect(), listener.connect()]);
@@ -53,7 +55,7 @@ describe.skipIf(!withRedis)('a forged, replayed, altered or stale message on the
   afterAll(async () => {
     attacker?.disconnect();
     listener?.disconnect();
-    if (replica) await stopChild(replica.child);
+    await replica?.close();
     await redis?.stop();
   });
 
@@ -73,7 +75,7 @@ describe.skipIf(!withRedis)('a forged, replayed, altered or stale message on the
     caller: { id: 'token:serve', via: 'serve-token' },
   });
   const publish = (text: string) => attacker.publish(`${PREFIX}:tasks`, text);
-  const said = (text: string) => waitFor(() => replica.stderr().includes(text), 15_000);
+  const said = (text: string) => waitFor(() => replica.lines.join('\n').includes(text), 15_000);
 
   it('none of them runs config_show as the admin; each is dropped and said; a signed one runs', async () => {
     const holder = await holderId();

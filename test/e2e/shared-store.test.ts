@@ -1,8 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, stopChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { cleanEnv, runCli } from '../helpers/cli.js';
+import { serveHttpInProcess } from '../helpers/in-process.js';
 import { freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 import { startStoreReplicas, type StoreReplicas } from '../support/store-replicas.js';
@@ -136,7 +136,9 @@ describe.skipIf(!withRedis)('replicas sharing serve.store', () => {
       expect(r.code, r.stderr).not.toBe(0);
       expect(r.stderr).toContain(`serve.store: cannot reach ${closed}`);
       const lenient = writeConfig({ mcp_servers: {}, serve: { store: { url: closed, required: false, key: STORE_KEY } } });
-      const up = await serveHttpChild(lenient);
+      // Started, it is asked only answers and what it says: in this process (its exit above is a process's).
+      const served = await serveHttpInProcess(lenient, { exposure: undefined, env: cleanEnv() });
+      const up = { url: served.url, stderr: () => served.lines.join('\n') };
       try {
         expect(up.stderr()).toContain('serve.store.required: false');
         const health = (await (await fetch(`${up.url}/health`)).json()) as { status: string };
@@ -150,7 +152,7 @@ describe.skipIf(!withRedis)('replicas sharing serve.store', () => {
           await late.stop();
         }
       } finally {
-        await stopChild(up.child);
+        await served.close();
       }
     }, 30_000);
   });

@@ -2,14 +2,16 @@ import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { FIXTURE_SERVERS, alive, childPids, freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Supervision a shared gateway's users can trust: an upstream that dies mid-session (kill -9 of a
  * stdio server; a streamable HTTP server killed and started again on its port, so its sessions are
  * gone) is connected again, and the clients of serve --http carry on without reconnecting
- * themselves, in both eras; /health says how each upstream stands meanwhile.
+ * themselves, in both eras; /health says how each upstream stands meanwhile. serve runs in this
+ * process (helpers/in-process.ts: `serve --http`'s code, with an environment of its own), so its
+ * stdio upstreams are this process's children: what is asked is how it supervises them, not its process.
  */
 
 const MODERN = FIXTURE_SERVERS.modern;
@@ -24,17 +26,20 @@ async function startRemote(port: number): Promise<PipedChild> {
 
 let port: number;
 let remote: PipedChild;
-let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let served: InProcessServe;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   port = await freePort();
   remote = await startRemote(port);
-  served = await serveHttpChild(writeConfig({ mcp_servers: { everything: SERVERS.everything, remote: { url: `http://127.0.0.1:${port}/mcp` } } }));
+  served = await serveHttpInProcess(writeConfig({ mcp_servers: { everything: SERVERS.everything, remote: { url: `http://127.0.0.1:${port}/mcp` } } }), {
+    exposure: undefined,
+    env: cleanEnv(),
+  });
 });
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
-  await Promise.allSettled([remote && stopChild(remote), served && stopChild(served.child)]);
+  await Promise.allSettled([remote && stopChild(remote), served?.close()]);
 });
 
 async function client(era: 'legacy' | 'modern'): Promise<Client> {
@@ -72,7 +77,8 @@ describe('supervision', () => {
     async (era) => {
       const c = await client(era);
       expect(await echo(c, 'everything__echo', 'before')).toContain('Echo: before');
-      const everything = (await childPids(served.child.pid!)).filter((pid) => {
+      // serve's server-everything, this process's child (the file's other child is the remote fixture).
+      const everything = (await childPids(process.pid)).filter((pid) => {
         try {
           return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything');
         } catch {

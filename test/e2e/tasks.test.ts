@@ -2,20 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cleanEnv, stopChild, tempDir } from '../helpers/cli.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
-import { serveHttpChild } from '../helpers/serve.js';
+import { cleanEnv, tempDir } from '../helpers/cli.js';
+import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { FIXTURE_SERVERS, FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
 /**
  * mcpkit as the task host (io.modelcontextprotocol/tasks, SEP-2663), spoken to as the conformance
  * suite does: raw JSON-RPC over HTTP with the 2026-07-28 envelope. The upstream
- * (test/fixtures/tasks-server.mjs) knows nothing of tasks; two named clients share serve.
+ * (test/fixtures/tasks-server.mjs) knows nothing of tasks; two named clients share serve, which
+ * runs in this process (helpers/in-process.ts: `serve --http`'s code, its upstream a process of its
+ * own): what is asked is its answers, not its process.
  */
 
 let config: string;
-let served: Awaited<ReturnType<typeof serveHttpChild>>;
+let served: InProcessServe;
+/** serve of `config` in this process, with an environment of its own, as a process of it would have. */
+const serveConfig = () => serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
 
 beforeAll(async () => {
   config = writeConfig({
@@ -30,10 +33,10 @@ beforeAll(async () => {
       tasks: { tools: { greet: 30_000, release: 30_000 } },
     },
   });
-  served = await serveHttpChild(config);
+  served = await serveConfig();
 });
 afterAll(async () => {
-  if (served) await stopChild(served.child);
+  await served?.close();
 });
 
 /** One 2026-07-28 request; `tasks`: the request declares the extension (and elicitation, for input_required). */
@@ -154,8 +157,8 @@ describe.concurrent('mcpkit hosts tasks for an upstream that knows none', () => 
   it.sequential('a restart loses running tasks, and tasks/get says so', async () => {
     const created = await call('alice-token', 'slow_compute', { seconds: 30 });
     const taskId = String(created.result!.taskId);
-    await stopChild(served.child);
-    served = await serveHttpChild(config);
+    await served.close();
+    served = await serveConfig();
     const after = await get('alice-token', taskId);
     expect(after.result).toMatchObject({ taskId, status: 'failed', error: { code: -32603, message: expect.stringContaining('restarted') } });
   });

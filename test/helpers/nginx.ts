@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, ROOT, spawnTracked, type PipedChild } from './cli.js';
+import { serveHttpInProcess } from './in-process.js';
 import { waitFor } from './upstreams.js';
 
 /** Debian's nginx, where it is installed. */
@@ -57,4 +58,16 @@ export async function startReplica(bin: string, id: string, config: string): Pro
   const port = Number(listening()?.[1]);
   if (!port) throw new Error(`replica ${id} did not start: ${stderr}`);
   return { child, port };
+}
+
+/**
+ * The same replica in this process (helpers/in-process.ts: `serve --http`'s code on a port of its
+ * own, REPLICA_ID in its environment, the package's version as the process says it), for the
+ * replica whose process is not the point: the one that is not killed. The other stays a process,
+ * so that nothing one process shares carries a client from one replica to the other.
+ */
+export async function startReplicaHere(id: string, config: string): Promise<{ close(): Promise<void>; port: number }> {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const served = await serveHttpInProcess(config, { exposure: undefined, version, env: cleanEnv({ REPLICA_ID: id }) });
+  return { close: served.close, port: Number(new URL(served.url).port) };
 }

@@ -1,9 +1,14 @@
-import { stopChild } from '../helpers/cli.js';
+import { cleanEnv, stopChild } from '../helpers/cli.js';
+import { serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { writeConfig } from '../helpers/upstreams.js';
 import { startRedis, type RunningRedis } from './redis-server.js';
 
-type Replica = Awaited<ReturnType<typeof serveHttpChild>>;
+/** A replica: where it serves, and what it said (its warnings and up, and its own lines). */
+export interface Replica {
+  url: string;
+  stderr(): string;
+}
 
 /** A redis-server and two replicas of `serve --http` on one config whose serve.store is that server. */
 export interface StoreReplicas {
@@ -14,20 +19,24 @@ export interface StoreReplicas {
   stop(): Promise<void>;
 }
 
-/** `configOf(url)` is the config, given the store's URL (serve.store.url). */
+/**
+ * `configOf(url)` is the config, given the store's URL (serve.store.url). The first replica serves
+ * in this process (helpers/in-process.ts: `serve --http`'s code, with an environment of its own),
+ * the second is a process: what one replica learns reaches the other only through the store, as
+ * between two machines, and what is asked of each is its answers and what it says, not its process.
+ */
 export async function startStoreReplicas(configOf: (storeUrl: string) => object): Promise<StoreReplicas> {
   const redis = await startRedis();
   const config = writeConfig(configOf(redis.url));
-  const started = await Promise.allSettled([serveHttpChild(config), serveHttpChild(config)]);
-  const replicas = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const [here, there] = await Promise.allSettled([serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() }), serveHttpChild(config)]);
   const stop = async () => {
-    await Promise.allSettled(replicas.map((r) => stopChild(r.child)));
+    await Promise.allSettled([here.status === 'fulfilled' && here.value.close(), there.status === 'fulfilled' && stopChild(there.value.child)]);
     await redis.stop();
   };
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) {
+  if (here.status === 'rejected' || there.status === 'rejected') {
     await stop();
-    throw failed.reason;
+    throw here.status === 'rejected' ? here.reason : (there as PromiseRejectedResult).reason;
   }
-  return { redis, replicas, config, stop };
+  const inProcess = here.value;
+  return { redis, replicas: [{ url: inProcess.url, stderr: () => inProcess.lines.join('\n') }, there.value], config, stop };
 }
