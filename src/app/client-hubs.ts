@@ -41,6 +41,12 @@ export class ClientHubs {
     return this.ownHub(view, { downstream, era, ...(client !== undefined ? { client } : {}) });
   }
 
+  /** Closes the clients' own hubs (serve's end): the servers their own credentials started end too. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.identityHubs.values()]);
+    await this.ownHubs?.closeAll();
+  }
+
   /** A named client's identity under the config as it is now (its credentials follow reloads). */
   identityOf(client: string | undefined): CallerIdentity | undefined {
     if (client === undefined) return undefined;

@@ -27,6 +27,11 @@ export class OwnHubs {
     this.hubs.delete(hub);
   }
 
+  /** Closes every hub (serve's end): their connections' server processes end with them. */
+  async closeAll(): Promise<void> {
+    await Promise.allSettled([...this.hubs].map((hub) => hub.close()));
+  }
+
   /** How many hubs are awake now (any connection made or being made). */
   awake(): number {
     return [...this.hubs].filter(isAwake).length;

@@ -172,9 +172,9 @@ export class ServingState implements ConfigFollowers {
     this.liveHubs.pinsChanged(servers);
   }
 
-  /** Closes the shared upstream connections (serve's end): no child process outlives us. */
+  /** Closes the shared upstream connections and the clients' own (serve's end): no child process outlives us. */
   async close(): Promise<void> {
-    await this.pools.close();
+    await Promise.all([this.pools.close(), this.clientHubs.close()]);
   }
 
   private async makeHub(view: ViewTarget, options: OpenHubOptions, pool: Pool, owns: boolean): Promise<ProxyHub> {
