@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { cleanEnv, runCommand } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { serveStdioClient } from '../helpers/serve.js';
-import { alive, childPids, EVERYTHING_BUNDLE, MEMORY_BUNDLE, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { alive, childPids, childPidsNamed, EVERYTHING_BUNDLE, MEMORY_BUNDLE, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * serve follows its config: edits by the CLI, by hand and by serve's own tools are
@@ -25,16 +25,7 @@ async function stdioClient(config: string) {
 const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
 
 /** The upstream server processes serve started, by a word of their command line. */
-async function upstreamPids(servePid: number, word: string): Promise<number[]> {
-  const pids = await childPids(servePid);
-  return pids.filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(word);
-    } catch {
-      return false;
-    }
-  });
-}
+const upstreamPids = childPidsNamed;
 
 describe('serve over stdio follows its config', () => {
   const config = writeConfig({ mcp_servers: { memory: SERVERS.memory } });

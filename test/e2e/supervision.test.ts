@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
-import { FIXTURE_SERVERS, alive, childPids, freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, alive, childPidsNamed, freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Supervision a shared gateway's users can trust: an upstream that dies mid-session (kill -9 of a
@@ -78,13 +77,7 @@ describe('supervision', () => {
       const c = await client(era);
       expect(await echo(c, 'everything__echo', 'before')).toContain('Echo: before');
       // serve's server-everything, this process's child (the file's other child is the remote fixture).
-      const everything = (await childPids(process.pid)).filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything');
-        } catch {
-          return false;
-        }
-      });
+      const everything = await childPidsNamed(process.pid, 'server-everything');
       expect(everything.length).toBeGreaterThan(0);
       for (const pid of everything) process.kill(pid, 'SIGKILL');
       expect(await waitFor(() => everything.every((pid) => !alive(pid)), 5_000)).toBe(true);

@@ -28,8 +28,6 @@ export const SERVERS = {
 
 /** The fixture servers that load the MCP SDK (test/fixtures), bundled the same way. */
 export const FIXTURE_SERVERS = {
-  /** Every feature a proxy relays both ways (sampling, elicitation, roots, logging, subscriptions). */
-  relay: startable('test/fixtures/relay-server.mjs'),
   /** A 2026-07-28 server over HTTP. */
   modern: startable('test/fixtures/modern-server.mjs'),
   /** Long calls, as tasks and with progress. */
@@ -43,6 +41,7 @@ export const FIXTURE_SERVERS = {
  * snapshots where the suite made them (upstream-snapshots.ts), else their bundles.
  */
 export const FIXTURE_STARTS = {
+  /** Every feature a proxy relays both ways (sampling, elicitation, roots, logging, subscriptions). */
   relay: startArgs('test/fixtures/relay-server.mjs'),
   tasks: startArgs('test/fixtures/tasks-server.mjs'),
 };
@@ -71,6 +70,18 @@ export async function childPids(pid: number): Promise<number[]> {
   } catch {
     return [];
   }
+}
+
+/** Direct children of a process whose command line holds `word` (the upstream servers it started, by name). */
+export async function childPidsNamed(pid: number, word: string): Promise<number[]> {
+  const { readFileSync } = await import('node:fs');
+  return (await childPids(pid)).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(word);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Whether a process runs: one that has exited and waits to be reaped (a zombie) does not (src/core/process-alive.ts). */

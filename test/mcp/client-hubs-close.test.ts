@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { alive, childPidsNamed, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * serve's end closes every upstream connection it made, the ones a named client's own credentials
@@ -12,16 +11,7 @@ import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upst
  * an embedding) leaves no server behind. As a process, bubblewrap's --die-with-parent hid it when
  * the server was boxed; an unboxed one outlived serve.
  */
-const servers = () =>
-  childPids(process.pid).then((pids) =>
-    pids.filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything');
-      } catch {
-        return false;
-      }
-    }),
-  );
+const servers = () => childPidsNamed(process.pid, 'server-everything');
 
 describe("serve's end", () => {
   it("closes the servers a client's own credentials started, and the shared ones", async () => {

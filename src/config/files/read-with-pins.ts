@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { linkTarget } from './link-target.js';
 import { lockHeld } from './lock.js';
-import { dropCountsOf, pinFilePath } from './pin-file.js';
+import { dropCountsOf, dropsBetween, pinFilePath } from './pin-file.js';
 
 /**
  * The config read with the text of its lock file as it was just before (proxy/pins/pin-keeper.ts:
@@ -45,8 +45,7 @@ export async function readWithPinText<T>(configPath: string, readConfig: () => P
  */
 function sameDrops(before: string, after: string, path: string): boolean {
   if (before === after) return true;
-  const [a, b] = [dropCountsOf(before, path) ?? {}, dropCountsOf(after, path) ?? {}];
-  return Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([server, count]) => b[server] === count);
+  return dropsBetween(dropCountsOf(before, path) ?? {}, dropCountsOf(after, path) ?? {}).length === 0;
 }
 
 /** How many times a read is made while the drops the lock file counts keep changing under it (edits) before its text is taken as "". */
