@@ -152,7 +152,9 @@ describe('ReconnectSchedule', () => {
     ['forward', 86_400_000],
     ['back', -86_400_000],
   ])('a wall-clock jump %s a day neither revives at once nor never', async (_way, jump) => {
-    const policy: BackoffPolicy = { ...POLICY, baseMs: 20, maxMs: 20 };
+    // A cool-down long enough that the check right after the round runs out comes before it ends
+    // on a loaded machine too (20 ms once passed between the two).
+    const policy: BackoffPolicy = { ...POLICY, baseMs: 300, maxMs: 300 };
     const { reconnects } = schedule(policy);
     await runOut(reconnects, policy);
     const wall = Date.now();
