@@ -21,23 +21,26 @@ if (!process.env.ARANGO_URL) delete env.NODE_EXTRA_CA_CERTS;
 
 // `--checks`: the static checks (type check, lint, layers) run after the tests, the three at once.
 // Beside the tests (the earlier way, at a lower priority) they once took CPU the tests left idle;
-// the suite now keeps both cores busy throughout (1.94 of 2, sampled from /proc/stat), and beside it
-// the checks' 25 CPU-s made the tests' run 27 s longer (358.6 s of vitest against 331.2 without
-// them, back to back on one clone), where after it they take about 10 s. Their output is shown
-// when they end; one that fails fails the run.
+// the suite now keeps both cores busy throughout (1.92 of 2, sampled from /proc/stat), and beside
+// it the checks' 25 CPU-s made vitest's run 27 s longer (358.6 s against 331.2 without them, back
+// to back on one clone; Linux weighs nice only within a session's autogroup, and theirs was not
+// vitest's). After the tests they take 10-15 s of wall time. Their output
+// is shown once all three have ended; one that fails fails the run.
 const withChecks = process.argv.includes('--checks');
 const vitestArgs = process.argv.slice(2).filter((a) => a !== '--checks');
 
 function startCheck(script) {
   // npm_execpath: the npm that runs this script (npm test); else the npm on the PATH.
   const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
-  // GOGC: the type check (TypeScript 7, in Go; one thread, as the three run at once) collects its
-  // garbage a quarter as often: on a fresh clone 8.8 CPU-s against 11.6 (the default, on all
-  // threads), for some 60 MB more at its peak of about 0.8 GB.
+  // GOGC: the type check (TypeScript 7, in Go) collects its garbage a quarter as often. With the
+  // one thread its npm script asks for (--singleThreaded), 8.8 CPU-s on a fresh clone against 11.6
+  // with neither, for some 60 MB more at its peak of about 0.8 GB.
   const child = spawn(npm[0], [...npm.slice(1), 'run', '-s', script], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, GOGC: process.env.GOGC ?? '400' },
   });
+  runningChecks.add(child);
+  child.once('close', () => runningChecks.delete(child));
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -54,7 +57,16 @@ const vitest = spawn(process.execPath, [join(import.meta.dirname, '../node_modul
   env,
   detached: true,
 });
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => vitest.kill(signal));
+// A run stopped by a signal stops there: the checks are not started after it (a check running
+// gets the signal too).
+let stopped = false;
+const runningChecks = new Set();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.on(signal, () => {
+    stopped = true;
+    vitest.kill(signal);
+    for (const check of runningChecks) check.kill(signal);
+  });
 const vitestStatus = await new Promise((resolve) => vitest.once('exit', (code) => resolve(code)));
 const runSessions = vitest.pid === undefined ? [] : [vitest.pid];
 
@@ -138,7 +150,7 @@ rmSync(scratch, { recursive: true, force: true });
 if (litter) console.error('\nlitter check: failed');
 
 let checksFailed = false;
-const checks = withChecks ? ['typecheck', 'lint', 'check:layers'].map(startCheck) : [];
+const checks = withChecks && !stopped ? ['typecheck', 'lint', 'check:layers'].map(startCheck) : [];
 for (const check of await Promise.all(checks)) {
   if (check.output.trim()) console.error(`\n${check.script}:\n${check.output.trimEnd()}`);
   console.error(`${check.script}: ${check.ok ? 'passed' : 'FAILED'}`);

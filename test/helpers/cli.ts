@@ -30,8 +30,9 @@ const madeChildren = new Set<ChildProcess>();
 export async function removeWhatTheFileMade(): Promise<void> {
   await Promise.all([...madeChildren].map(stopChild));
   // Retried: a process a serve ended may still be writing its last files as it exits (ENOTEMPTY
-  // once, on a boxed npm's cache); one that does not end is the litter check's to report.
-  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  // on a boxed npm's cache: once within 1 s of retries, on a run slowed to 404 s of vitest); one
+  // that does not end is the litter check's to report.
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 40, retryDelay: 100 });
 }
 afterAll(removeWhatTheFileMade);
 
