@@ -23,9 +23,9 @@ if (!process.env.ARANGO_URL) delete env.NODE_EXTRA_CA_CERTS;
 // Beside the tests (the earlier way, at a lower priority) they once took CPU the tests left idle;
 // the suite now keeps both cores busy throughout (1.92 of 2, sampled from /proc/stat), and beside
 // it the checks' 25 CPU-s made vitest's run 27 s longer (358.6 s against 331.2 without them, back
-// to back on one clone; Linux weighs nice only within a session's autogroup, and theirs was not
-// vitest's). After the tests they take 10-15 s of wall time. Their output
-// is shown once all three have ended; one that fails fails the run.
+// to back on one clone; likely why: with autogroups on, as here, Linux weighs nice only within a
+// session's group, and theirs was not vitest's). After the tests they take 10-15 s of wall time.
+// Their output is shown once all three have ended; one that fails fails the run.
 const withChecks = process.argv.includes('--checks');
 const vitestArgs = process.argv.slice(2).filter((a) => a !== '--checks');
 
