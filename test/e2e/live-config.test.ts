@@ -24,9 +24,6 @@ async function stdioClient(config: string) {
 
 const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
 
-/** The upstream server processes serve started, by a word of their command line. */
-const upstreamPids = childPidsNamed;
-
 describe('serve over stdio follows its config', () => {
   const config = writeConfig({ mcp_servers: { memory: SERVERS.memory } });
   let session: Awaited<ReturnType<typeof stdioClient>>;
@@ -59,8 +56,8 @@ describe('serve over stdio follows its config', () => {
 
   it('restarts a server whose entry changed, and leaves the others alone', async () => {
     await session.client.callTool({ name: 'memory__read_graph', arguments: {} });
-    const [everythingPid] = await upstreamPids(session.pid, 'server-everything');
-    const [memoryPid] = await upstreamPids(session.pid, 'server-memory');
+    const [everythingPid] = await childPidsNamed(session.pid, 'server-everything');
+    const [memoryPid] = await childPidsNamed(session.pid, 'server-memory');
     expect(everythingPid).toBeDefined();
     const before = session.events.toolsChanged;
     const changed = await cli('server', 'add', 'memory', '--force', '--command', SERVERS.memory.command, '--arg', MEMORY_BUNDLE, '--env', 'LIVE=1');
@@ -69,13 +66,13 @@ describe('serve over stdio follows its config', () => {
     const read = await session.client.callTool({ name: 'memory__read_graph', arguments: {} });
     expect((read as CallToolResult).isError, text(read as CallToolResult)).toBeFalsy();
     expect(await waitFor(() => !alive(memoryPid!), 8000)).toBe(true);
-    const [newMemory] = await upstreamPids(session.pid, 'server-memory');
+    const [newMemory] = await childPidsNamed(session.pid, 'server-memory');
     expect(newMemory).not.toBe(memoryPid);
-    expect(await upstreamPids(session.pid, 'server-everything')).toEqual([everythingPid]);
+    expect(await childPidsNamed(session.pid, 'server-everything')).toEqual([everythingPid]);
   });
 
   it('ends a call in flight on a removed server: with its result within the grace period, with a clear error after it', async () => {
-    const [everythingPid] = await upstreamPids(session.pid, 'server-everything');
+    const [everythingPid] = await childPidsNamed(session.pid, 'server-everything');
     const quick = session.client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 2 } });
     const slow = session.client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 30, steps: 3 } }, { timeout: 60_000 });
     await new Promise((r) => setTimeout(r, 300));
@@ -189,7 +186,7 @@ async function listTools(url: string, session: string, token?: string) {
 
 /** The memory and everything servers this process started (serve in this process starts its upstreams as its children). */
 async function upstreamsHere(): Promise<number[]> {
-  return [...(await upstreamPids(process.pid, 'server-memory')), ...(await upstreamPids(process.pid, 'server-everything'))];
+  return [...(await childPidsNamed(process.pid, 'server-memory')), ...(await childPidsNamed(process.pid, 'server-everything'))];
 }
 
 /**

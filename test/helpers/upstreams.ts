@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { processAlive } from '../../src/core/process-alive.js';
@@ -63,7 +63,6 @@ export function writeConfig(config: object): string {
 
 /** Direct children of a process (Linux /proc), e.g. the upstream servers mcpkit started. */
 export async function childPids(pid: number): Promise<number[]> {
-  const { readFileSync } = await import('node:fs');
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
     return children ? children.split(/\s+/).map(Number) : [];
@@ -74,7 +73,6 @@ export async function childPids(pid: number): Promise<number[]> {
 
 /** Direct children of a process whose command line holds `word` (the upstream servers it started, by name). */
 export async function childPidsNamed(pid: number, word: string): Promise<number[]> {
-  const { readFileSync } = await import('node:fs');
   return (await childPids(pid)).filter((child) => {
     try {
       return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(word);
