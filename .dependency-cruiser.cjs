@@ -112,7 +112,10 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
+    // Not tsConfig: src/ imports only relative paths (`./x.js` for x.ts), which these extensions
+    // resolve; through the tsconfig (TypeScript's resolution and a paths plugin) the same 631
+    // modules and 2370 dependencies, type-only ones too, cost 11.7 CPU-s against 8.7.
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
     exclude: { path: '^(node_modules|dist)/' },
   },
 };
