@@ -101,7 +101,9 @@ describe.concurrent('over stdio, through serve --view', () => {
       await client.setLoggingLevel('debug');
       await client.callTool({ name: 'two__log_all', arguments: {} });
       expect(await waitFor(() => seen.logs.length >= 8, 20_000)).toBe(true);
-      expect(seen.logs.map((l) => l.data)).toEqual(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((l) => `${l} from two`));
+      expect(seen.logs.map((l) => l.data)).toEqual(
+        ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((l) => `${l} from two`),
+      );
     });
 
     it('roots come from the client, and a roots change reaches the server', async () => {
