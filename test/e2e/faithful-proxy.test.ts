@@ -1,14 +1,13 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, LoggingMessageNotification } from '@modelcontextprotocol/client';
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, spawnTracked, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
 import { FIXTURE_STARTS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
-import { serveStdioInProcess } from '../helpers/in-process.js';
+import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
 
 /**
  * mcpkit as an intermediary an agent cannot tell apart from the server behind it: requests the
@@ -56,9 +55,10 @@ async function overStdio(config: string, args: string[], label = 'stdio') {
 
 const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
-// Every test has its own serve (in this process, or a child), upstreams and clients, and the one
-// serve --http of 'over HTTP' is one its two tests may share (each its own clients): the tests run
-// at once, a few at a time (maxConcurrency), each waiting on its processes while the others run.
+// A test has its own serve (in this process, or a child), upstreams and clients, but for two
+// groups that share one: the four relays tests over stdio (in turns), and the serve --http of
+// 'over HTTP' (its two tests, each its own clients). The tests run at once, a few at a time
+// (maxConcurrency), each waiting on its processes while the others run.
 describe.concurrent('over stdio, through serve --view', () => {
   const config = writeConfig({
     mcp_servers: { everything: SERVERS.everything, one: relay('one'), two: relay('two') },
@@ -79,51 +79,61 @@ describe.concurrent('over stdio, through serve --view', () => {
     expect(elicited.isError).toBeFalsy();
   });
 
-  it('roots come from the client, and a roots change reaches the server', async ({ onTestFinished }) => {
-    const { client } = await overStdio(config, ['--view', 'relays']);
-    onTestFinished(() => client.close());
-    expect(textOf(await client.callTool({ name: 'one__client_roots', arguments: {} }))).toBe('roots: file:///roots/stdio');
-    await client.sendRootsListChanged();
-    expect(await waitFor(async () => textOf(await client.callTool({ name: 'one__roots_changes', arguments: {} })) === '1', 20_000)).toBe(true);
-  });
+  // One serve of the relays view for the four tests below, taken in turns (describe.sequential):
+  // each looks at what its own requests bring back, and none needs a fresh serve or fresh
+  // upstreams (each serve started both relays again, twice: a CPU-second of a suite short of CPU).
+  // Logging first, so that it sees the session as a fresh one would (nothing logged before it).
+  describe.sequential('one serve of the relays view, in turns', () => {
+    let shared: Awaited<ReturnType<typeof overStdio>>;
+    beforeAll(async () => {
+      shared = await overStdio(config, ['--view', 'relays']);
+    });
+    afterAll(() => shared?.client.close());
 
-  it('logging/setLevel changes what arrives', async ({ onTestFinished }) => {
-    const { client, seen } = await overStdio(config, ['--view', 'relays']);
-    onTestFinished(() => client.close());
-    expect(client.getServerCapabilities()?.logging).toBeDefined();
-    await client.setLoggingLevel('error');
-    await client.callTool({ name: 'one__log_all', arguments: {} });
-    expect(await waitFor(() => seen.logs.length >= 4, 20_000)).toBe(true);
-    expect(seen.logs.map((l) => l.level)).toEqual(['error', 'critical', 'alert', 'emergency']);
-    seen.logs.length = 0;
-    await client.setLoggingLevel('debug');
-    await client.callTool({ name: 'two__log_all', arguments: {} });
-    expect(await waitFor(() => seen.logs.length >= 8, 20_000)).toBe(true);
-    expect(seen.logs.map((l) => l.data)).toEqual(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((l) => `${l} from two`));
-  });
+    it('logging/setLevel changes what arrives', async () => {
+      const { client, seen } = shared;
+      expect(client.getServerCapabilities()?.logging).toBeDefined();
+      await client.setLoggingLevel('error');
+      await client.callTool({ name: 'one__log_all', arguments: {} });
+      expect(await waitFor(() => seen.logs.length >= 4, 20_000)).toBe(true);
+      expect(seen.logs.map((l) => l.level)).toEqual(['error', 'critical', 'alert', 'emergency']);
+      seen.logs.length = 0;
+      await client.setLoggingLevel('debug');
+      await client.callTool({ name: 'two__log_all', arguments: {} });
+      expect(await waitFor(() => seen.logs.length >= 8, 20_000)).toBe(true);
+      expect(seen.logs.map((l) => l.data)).toEqual(
+        ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((l) => `${l} from two`),
+      );
+    });
 
-  it('a resource subscription delivers resources/updated, and unsubscribing stops it', async ({ onTestFinished }) => {
-    const { client, seen } = await overStdio(config, ['--view', 'relays']);
-    onTestFinished(() => client.close());
-    expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
-    await client.subscribeResource({ uri: 'test://watched' });
-    await client.callTool({ name: 'one__touch', arguments: {} });
-    expect(await waitFor(() => seen.updates.length === 1, 20_000)).toBe(true);
-    expect(seen.updates).toEqual(['test://watched']);
-    await client.unsubscribeResource({ uri: 'test://watched' });
-    await client.callTool({ name: 'one__touch', arguments: {} });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(seen.updates).toEqual(['test://watched']);
-  });
+    it('roots come from the client, and a roots change reaches the server', async () => {
+      const { client } = shared;
+      expect(textOf(await client.callTool({ name: 'one__client_roots', arguments: {} }))).toBe('roots: file:///roots/stdio');
+      await client.sendRootsListChanged();
+      expect(await waitFor(async () => textOf(await client.callTool({ name: 'one__roots_changes', arguments: {} })) === '1', 20_000)).toBe(true);
+    });
 
-  it('completion/complete goes to the server that owns the prompt, under its own name', async ({ onTestFinished }) => {
-    const { client } = await overStdio(config, ['--view', 'relays']);
-    onTestFinished(() => client.close());
-    const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
-    expect(prompts).toEqual(['one__greet', 'two__greet']);
-    const r = await client.complete({ ref: { type: 'ref/prompt', name: 'two__greet' }, argument: { name: 'who', value: 'two-a' } });
-    expect(r.completion.values).toEqual(['two-ada', 'two-alan']);
-    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'who', value: '' } })).rejects.toThrow(/Unknown prompt/);
+    it('a resource subscription delivers resources/updated, and unsubscribing stops it', async () => {
+      const { client, seen } = shared;
+      expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
+      await client.subscribeResource({ uri: 'test://watched' });
+      await client.callTool({ name: 'one__touch', arguments: {} });
+      expect(await waitFor(() => seen.updates.length === 1, 20_000)).toBe(true);
+      expect(seen.updates).toEqual(['test://watched']);
+      await client.unsubscribeResource({ uri: 'test://watched' });
+      await client.callTool({ name: 'one__touch', arguments: {} });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen.updates).toEqual(['test://watched']);
+    });
+
+    it('completion/complete goes to the server that owns the prompt, under its own name', async () => {
+      const { client } = shared;
+      const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+      expect(prompts).toEqual(['one__greet', 'two__greet']);
+      const r = await client.complete({ ref: { type: 'ref/prompt', name: 'two__greet' }, argument: { name: 'who', value: 'two-a' } });
+      expect(r.completion.values).toEqual(['two-ada', 'two-alan']);
+      await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'who', value: '' } })).rejects.toThrow(/Unknown prompt/);
+    });
   });
 
   it('a view without servers declares no prompts, resources or completions', async ({ onTestFinished }) => {
@@ -138,29 +148,18 @@ describe.concurrent('over stdio, through serve --view', () => {
 });
 
 describe.concurrent('over HTTP, several clients at once', () => {
-  let child: ChildProcess;
+  let served: Awaited<ReturnType<typeof serveHttpInProcess>>;
   let url: string;
   // A remote client's roots reach a server only when its entry says so (roots: forward).
   const config = writeConfig({ mcp_servers: { one: { ...relay('one'), roots: 'forward' } }, tool_views: { relays: { servers: ['one'] } } });
 
+  // serve --http in this process: what these tests check is its HTTP face, not its process.
+  // As the process was started: the exposure the config says, the terminal's environment.
   beforeAll(async () => {
-    child = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], {
-      env: cleanEnv({ MCPKIT_CONFIG: config }),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      child.stderr!.on('data', (d) => {
-        err += d;
-        const m = /listening on (http:\/\/\S+)\/mcp/.exec(err);
-        if (m) resolve(m[1]!);
-      });
-      child.once('exit', () => reject(new Error(`serve exited: ${err}`)));
-    });
+    served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+    url = served.url;
   });
-  afterAll(() => {
-    child?.kill();
-  });
+  afterAll(() => served?.close());
 
   it('two clients calling a tool that samples at the same time each get only their own request', async () => {
     const a = capableClient('A');
@@ -260,20 +259,10 @@ describe.concurrent('the other faces', () => {
 
   it('an upstream reached over streamable HTTP (mcpkit serve --http behind mcpkit over stdio) relays sampling and elicitation', async () => {
     const innerConfig = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { inner: { servers: ['one'] } } });
-    const inner = spawnTracked(process.execPath, [BIN, 'serve', '--http', '--port', '0'], {
-      env: cleanEnv({ MCPKIT_CONFIG: innerConfig }),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    // The inner serve --http in this process too: the HTTP between the two is what is tested.
+    const inner = await serveHttpInProcess(innerConfig, { exposure: undefined, env: cleanEnv() });
     try {
-      const base = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        inner.stderr!.on('data', (d) => {
-          err += d;
-          const m = /listening on (http:\/\/\S+)\/mcp/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        inner.once('exit', () => reject(new Error(`inner serve exited: ${err}`)));
-      });
+      const base = inner.url;
       const outer = writeConfig({ mcp_servers: { remote: { url: `${base}/view/inner/mcp`, transport: 'http' } } });
       const { client, seen } = await overStdio(outer, [], 'over-http');
       try {
@@ -286,7 +275,7 @@ describe.concurrent('the other faces', () => {
         await client.close();
       }
     } finally {
-      inner.kill();
+      await inner.close();
     }
   });
 });

@@ -1,6 +1,4 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir, spawnTracked, runCommand } from '../helpers/cli.js';
 import { alive, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
@@ -11,21 +9,6 @@ const ROOT_FIXTURES = `${ROOT}/test/fixtures`;
 
 /** serve in this process, over the same stdio framing (helpers/in-process.ts). */
 const connect = (config: string) => serveStdioInProcess({ config, name: 'proxy-e2e' });
-
-/** serve as a process of its own: what its pid and its children show. */
-async function connectProcess(configFile: string, extraEnv: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', '--config', configFile, '--exposure', 'direct'], // every tool listed: the catalog is what these tests check
-    env: cleanEnv(extraEnv) as Record<string, string>,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => (stderr += d));
-  const client = new Client({ name: 'proxy-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport, stderr: () => stderr };
-}
 
 const text = (r: CallToolResult) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
 const errorOf = (r: CallToolResult) => (r.structuredContent as { error: { code: string; message: string; details?: Record<string, unknown> } }).error;
@@ -149,20 +132,32 @@ describe('serve proxies real upstream servers', () => {
 describe.concurrent('faults', () => {
   it('an upstream killed mid-session is started again by the next call; killed again soon, calls fail fast with UNAVAILABLE, the others keep answering, and it comes back', async () => {
     const files = tempDir();
+    // serve in this process (what is tested is how it takes an upstream's crash, not its own
+    // process): its upstreams are this process's children, told from the other tests' by a mark
+    // in their environment.
+    const mark = `MCPKIT_FAULTS_TEST=${files}`;
+    const env = { MCPKIT_FAULTS_TEST: files };
     const config = writeConfig({
-      mcp_servers: { everything: SERVERS.everything, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${files}/m.json` } } },
+      mcp_servers: { everything: { ...SERVERS.everything, env }, memory: { ...SERVERS.memory, env: { ...env, MEMORY_FILE_PATH: `${files}/m.json` } } },
     });
-    const session = await connectProcess(config);
+    const session = await connect(config);
     try {
       let listChanged = 0;
       session.client.setNotificationHandler('notifications/tools/list_changed', async () => void listChanged++);
       await session.client.listTools();
       const { readFileSync } = await import('node:fs');
-      // Which child is server-everything? The one whose command line says so.
+      const read = (pid: number, what: string) => {
+        try {
+          return readFileSync(`/proc/${pid}/${what}`, 'utf8');
+        } catch {
+          return ''; // gone meanwhile: not one of this serve's
+        }
+      };
+      // Which child is server-everything? Of this serve's two, the one whose command line says so.
       const everythingPid = async () => {
-        const children = await childPids(session.transport.pid!);
+        const children = (await childPids(process.pid)).filter((pid) => read(pid, 'environ').split('\0').includes(mark));
         expect(children).toHaveLength(2);
-        return children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything'))!;
+        return children.find((pid) => read(pid, 'cmdline').includes('server-everything'))!;
       };
       // What serve says when it has handled the close: from then on a call finds the server down.
       const closes = () => session.stderr().split('everything: the connection closed (the server exited or crashed)').length - 1;
