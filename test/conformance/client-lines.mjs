@@ -7,10 +7,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Runs `body` with a scratch config and state of its own; a line that fails ends the client with 1. */
+/** Runs `body` with a scratch config, state and cache of its own; a line that fails ends the client with 1. */
 async function withScratch(prefix, suiteEnv, extra, runnerFor, body) {
   const scratch = mkdtempSync(join(suiteEnv.TMPDIR ?? tmpdir(), prefix));
-  const env = { ...suiteEnv, MCPKIT_CONFIG: join(scratch, 'mcpkit.yaml'), XDG_STATE_HOME: join(scratch, 'state'), NO_COLOR: '1', ...extra };
+  // The cache too (each server's last tools/list, app/tool-list-cache.ts): under the user's ~/.cache,
+  // every scenario left a file there (a server URL of its own), thousands of them across runs.
+  const env = {
+    ...suiteEnv,
+    MCPKIT_CONFIG: join(scratch, 'mcpkit.yaml'),
+    XDG_STATE_HOME: join(scratch, 'state'),
+    XDG_CACHE_HOME: join(scratch, 'cache'),
+    NO_COLOR: '1',
+    ...extra,
+  };
   const run = runnerFor(env);
   const failed = new Error('a line failed');
   const must = (r) => {
