@@ -33,6 +33,29 @@ function threeServers(extra: object = {}): string {
   });
 }
 
+/**
+ * Three reference servers and no views, served twice: --exposure direct for the catalog (closed
+ * once listed), and by default for the meta-tools. The budget test and the evaluation read both and
+ * change neither (searches, descriptions, an echo), so they share one pair: six upstream starts, not twelve.
+ */
+let threeServed: Promise<{ catalog: Tool[]; client: Client }> | undefined;
+function servedThree(): Promise<{ catalog: Tool[]; client: Client }> {
+  return (threeServed ??= (async () => {
+    const config = threeServers();
+    const direct = await connect(['--config', config, '--exposure', 'direct']);
+    let catalog: Tool[];
+    try {
+      catalog = (await direct.listTools()).tools;
+    } finally {
+      await direct.close();
+    }
+    return { catalog, client: await connect(['--config', config]) };
+  })());
+}
+afterAll(async () => {
+  await (await threeServed?.catch(() => undefined))?.client.close();
+});
+
 describe('serve by default fits a token budget', () => {
   it('with no config: tools/list is at most 4,000 tokens, search meta-tools and the most used read tools', async () => {
     const client = await connect([]);
@@ -59,44 +82,31 @@ describe('serve by default fits a token budget', () => {
   });
 
   it('with three reference servers and no views: at most 4,000 tokens, and every tool is reachable through the meta-tools', async () => {
-    const config = threeServers();
-    const direct = await connect(['--config', config, '--exposure', 'direct']);
-    let catalog: Tool[];
-    try {
-      catalog = (await direct.listTools()).tools;
-    } finally {
-      await direct.close();
-    }
+    const { catalog, client } = await servedThree();
     expect(catalog.length).toBeGreaterThanOrEqual(100);
     expect(tokensOf(catalog)).toBeGreaterThan(4000);
-
-    const client = await connect(['--config', config]);
-    try {
-      const { tools } = await client.listTools();
-      expect(tokensOf(tools)).toBeLessThanOrEqual(4000);
-      const search = tools.find((t) => t.name === 'mcpkit_search_tools')!;
-      for (const server of ['everything', 'memory', 'filesystem']) expect(search.description).toContain(`server "${server}"`);
-      expect(search.description).toContain(`${catalog.length} tools`);
-      for (const tool of catalog) {
-        const described = structured<Tool>(await client.callTool({ name: 'mcpkit_describe_tool', arguments: { name: tool.name } }));
-        expect(described, tool.name).toEqual(tool);
-        // Searching for a tool by its own name's words finds it.
-        const found = structured<{ results: { name: string }[] }>(
-          await client.callTool({ name: 'mcpkit_search_tools', arguments: { query: tool.name.replace(/[_-]+/g, ' '), limit: 5 } }),
-        );
-        expect(
-          found.results.map((r) => r.name),
-          tool.name,
-        ).toContain(tool.name);
-      }
-      const echoed = (await client.callTool({
-        name: 'mcpkit_call_tool',
-        arguments: { name: 'everything__echo', arguments: { message: 'behind search' } },
-      })) as CallToolResult;
-      expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: behind search' }]);
-    } finally {
-      await client.close();
+    const { tools } = await client.listTools();
+    expect(tokensOf(tools)).toBeLessThanOrEqual(4000);
+    const search = tools.find((t) => t.name === 'mcpkit_search_tools')!;
+    for (const server of ['everything', 'memory', 'filesystem']) expect(search.description).toContain(`server "${server}"`);
+    expect(search.description).toContain(`${catalog.length} tools`);
+    for (const tool of catalog) {
+      const described = structured<Tool>(await client.callTool({ name: 'mcpkit_describe_tool', arguments: { name: tool.name } }));
+      expect(described, tool.name).toEqual(tool);
+      // Searching for a tool by its own name's words finds it.
+      const found = structured<{ results: { name: string }[] }>(
+        await client.callTool({ name: 'mcpkit_search_tools', arguments: { query: tool.name.replace(/[_-]+/g, ' '), limit: 5 } }),
+      );
+      expect(
+        found.results.map((r) => r.name),
+        tool.name,
+      ).toContain(tool.name);
     }
+    const echoed = (await client.callTool({
+      name: 'mcpkit_call_tool',
+      arguments: { name: 'everything__echo', arguments: { message: 'behind search' } },
+    })) as CallToolResult;
+    expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: behind search' }]);
   });
 
   it('a view that fits its budget lists every tool; a smaller budget, --exposure and pins change that', async () => {
@@ -235,18 +245,10 @@ describe('the search meta-tools find the right tool (test/fixtures/tool-search-e
   let catalog: Set<string>;
 
   beforeAll(async () => {
-    const config = threeServers();
-    const direct = await connect(['--config', config, '--exposure', 'direct']);
-    try {
-      catalog = new Set((await direct.listTools()).tools.map((t) => t.name));
-    } finally {
-      await direct.close();
-    }
-    client = await connect(['--config', config]);
+    const served = await servedThree();
+    catalog = new Set(served.catalog.map((t) => t.name));
+    client = served.client;
   }, 60_000);
-  afterAll(async () => {
-    await client?.close();
-  });
 
   it('has at least 60 phrasings over a catalog of at least 100 tools, each naming tools that exist', () => {
     expect(cases.length).toBeGreaterThanOrEqual(60);

@@ -1,9 +1,10 @@
 import { appendFileSync, chmodSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BIN, ROOT, cleanEnv, runCommand, spawnTracked, stopChild, tempDir, type PipedChild, type RunResult } from './cli.js';
+import { BIN, ROOT, cleanEnv, runCommand, spawnTracked, tempDir, type PipedChild, type RunResult } from './cli.js';
 import { linkTree } from './link-tree.js';
 import { serveHttpInProcess } from './in-process.js';
-import { EVERYTHING_BUNDLE, FIXTURE_SERVERS, MEMORY_BUNDLE, SERVERS, waitFor } from './upstreams.js';
+import { EVERYTHING_BUNDLE, MEMORY_BUNDLE, SERVERS, waitFor } from './upstreams.js';
+import { startGithubStandin } from '../support/github-standin.mjs';
 import { startRegistry } from '../fixtures/registry-server.mjs';
 import { startArango } from '../support/arango-server.mjs';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/authorization-server.js';
@@ -11,7 +12,7 @@ import { startAuthorizationServer, type TestAuthorizationServer } from '../suppo
 /**
  * What stands in, when the docs' lines run in a test, for what needs a network, Docker or a
  * browser. Each substitution is listed here and nowhere else: packages npx would download are the
- * reference servers from node_modules; GitHub's MCP server is test/fixtures/github-standin.mjs;
+ * reference servers from node_modules; GitHub's MCP server is test/support/github-standin.mjs;
  * Linear is mcpkit itself behind `serve.auth` with a local authorization server (whose page
  * consents at once, so a "browser" that follows redirects logs in); registries are the local
  * registry over real entries; Docker's ArangoDB is the ArangoDB API test server.
@@ -56,30 +57,25 @@ export function standIn(command: string, s: Pick<StandIns, 'github' | 'linear' |
 
 /** Starts every stand-in at once; `close` ends them. */
 export async function startStandIns(): Promise<StandIns> {
-  const githubChild = spawnTracked(process.execPath, [FIXTURE_SERVERS.githubStandin, 'tour-token'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  githubChild.stdout.on('data', (d) => (out += d));
-  const [registry, arango, auth] = await Promise.all([
+  // GitHub's stand-in too serves in this process, as the registry and ArangoDB do: a remote
+  // server, not what the lines test (as a process it cost a Node start, ~0.3 CPU-s).
+  const [registry, arango, auth, github] = await Promise.all([
     startRegistry(),
     startArango({ password: 'mcpkit', closeConnections: true }),
     startAuthorizationServer(),
+    startGithubStandin('tour-token'),
   ]);
   const protectedConfig = join(tempDir('mcpkit-linear-'), 'mcpkit.yaml');
   writeFileSync(protectedConfig, JSON.stringify({ serve: { auth: { issuer: auth.issuer } } }));
   // In this process: a stand-in, not what the lines test (a serve --http process is about a CPU-second).
-  const [linear] = await Promise.all([
-    serveHttpInProcess(protectedConfig, { exposure: undefined, env: cleanEnv() }),
-    waitFor(() => out.includes('listening'), 20_000),
-  ]);
-  const github = /listening (\S+)/.exec(out)?.[1];
-  if (!github) throw new Error('the GitHub stand-in did not start');
+  const linear = await serveHttpInProcess(protectedConfig, { exposure: undefined, env: cleanEnv() });
   return {
-    github,
+    github: github.url,
     linear: `${linear.url}/mcp`,
     registry: registry.url,
     arango: arango.url,
     close: async () => {
-      await Promise.allSettled([registry.close(), arango.close(), auth.close(), stopChild(githubChild), linear.close()]);
+      await Promise.allSettled([registry.close(), arango.close(), auth.close(), github.close(), linear.close()]);
     },
   };
 }
