@@ -39,7 +39,6 @@ export const BUNDLED_ENTRIES = [
   'test/fixtures/relay-server.mjs',
   'test/fixtures/modern-server.mjs',
   'test/fixtures/tasks-server.mjs',
-  'test/fixtures/github-standin.mjs',
   // server-everything's stdio start, the script of its startup snapshot (upstream-snapshots.ts).
   'test/fixtures/everything-stdio.mjs',
 ] as const;

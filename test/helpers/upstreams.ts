@@ -32,8 +32,6 @@ export const FIXTURE_SERVERS = {
   modern: startable('test/fixtures/modern-server.mjs'),
   /** Long calls, as tasks and with progress. */
   tasks: startable('test/fixtures/tasks-server.mjs'),
-  /** A stand-in for the GitHub MCP server of the guide's examples (docs/guide/proxy.md). */
-  githubStandin: startable('test/fixtures/github-standin.mjs'),
 };
 
 /**

@@ -1,7 +1,6 @@
 // A remote MCP server standing in for GitHub's (https://api.githubcopilot.com/mcp/) in the guide's
 // doc tests (test/e2e/doc-lines.test.ts, in the test's process): streamable HTTP (stateless), tools
 // named as GitHub's, and a bearer token it checks the way a hosted server does (401 without it).
-// test/fixtures/github-standin.mjs runs it as a program.
 import { createServer } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
