@@ -5,7 +5,7 @@ import { packageRoot } from '../core/version.js';
 import { workerThreads } from '../core/lazy-builtins.js';
 import type { CodeLimits } from './limits.js';
 import { asScriptCall, insideAScript, nestedRunRefused, startsARun } from './nested-runs.js';
-import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerJob } from './protocol.js';
+import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerAnswer, type WorkerJob, type WorkerSetup } from './protocol.js';
 import { engineModule } from './engine-module.js';
 import { engineFailure, type EngineFailure } from './script-errors.js';
 import type { StrippedScript } from './strip-types.js';
@@ -45,6 +45,62 @@ export interface CodeOutcome {
 /** The engine's stack: deep recursion ends the run with an error, never the host. */
 const STACK_BYTES = 1024 * 1024;
 
+/**
+ * Threads whose last run returned, waiting for the next for 10 s (unref'd: they keep no process alive). A
+ * thread's start is most of a short run's CPU (~160 ms of ~180); a run in a waiting thread pays
+ * ~20 ms, for its own QuickJS instance (./sandbox-worker.ts). A run that ended any other way
+ * (an error, a limit, the deadline, a cancel) ends its thread, as does a run that finds this full.
+ */
+const waiting: Worker[] = [];
+const MOST_WAITING = 2;
+/** How long a thread waits for a run: it holds its last run's heap (WebAssembly memory) until it ends, or a next run's replaces it. */
+const WAIT_MS = 10_000;
+const ending = new Map<Worker, NodeJS.Timeout>();
+let runs = 0;
+
+/** The thread no longer waits (it runs, or it ended). */
+function leave(worker: Worker): void {
+  clearTimeout(ending.get(worker));
+  ending.delete(worker);
+  const at = waiting.indexOf(worker);
+  if (at >= 0) waiting.splice(at, 1);
+}
+
+function threadFor(engine: WebAssembly.Module | undefined): Worker {
+  const spare = waiting.at(-1);
+  if (spare) {
+    leave(spare);
+    spare.removeAllListeners('exit');
+    spare.removeAllListeners('error');
+    spare.ref();
+    return spare;
+  }
+  return new (workerThreads().Worker)(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
+    workerData: (engine ? { engine } : {}) satisfies WorkerSetup,
+    // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+    stdout: true,
+    stderr: true,
+  });
+}
+
+const ignore = () => undefined;
+
+function putBack(worker: Worker): void {
+  if (waiting.length >= MOST_WAITING) return void worker.terminate();
+  worker.unref();
+  // A waiting thread that ends (it should not) is no longer waiting.
+  worker.once('exit', () => leave(worker));
+  waiting.push(worker);
+  ending.set(
+    worker,
+    setTimeout(() => {
+      leave(worker);
+      void worker.terminate();
+    }, WAIT_MS).unref(),
+  );
+}
+
 export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> {
   // Whatever path an inner call of a script took to get here, it does not start a run (./nested-runs.ts).
   if (insideAScript()) throw nestedRunRefused();
@@ -63,6 +119,7 @@ class ScriptRun {
   private readonly queue: (() => void)[] = [];
   private settled = false;
   private timer?: NodeJS.Timeout;
+  private readonly id = ++runs;
 
   constructor(
     private readonly run: CodeRun,
@@ -82,9 +139,9 @@ class ScriptRun {
   start(): void {
     const { limits } = this;
     const job: WorkerJob = {
+      run: this.id,
       code: this.script.js,
       tools: this.run.tools,
-      ...(this.engine ? { engine: this.engine } : {}),
       limits: {
         timeoutMs: limits.timeoutMs,
         deadline: Date.now() + limits.timeoutMs,
@@ -93,13 +150,7 @@ class ScriptRun {
         maxOutputBytes: limits.maxOutputBytes,
       },
     };
-    const worker = (this.worker = new (workerThreads().Worker)(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
-      workerData: job,
-      // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
-      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
-      stdout: true,
-      stderr: true,
-    }));
+    const worker = (this.worker = threadFor(this.engine));
     this.timer = setTimeout(
       () =>
         this.fail(
@@ -112,18 +163,24 @@ class ScriptRun {
     );
     if (this.run.signal?.aborted) return this.cancelled();
     this.run.signal?.addEventListener('abort', this.cancelled, { once: true });
-    worker.on('message', (message: FromWorker) => this.heard(message));
-    worker.on('error', (error: Error & { code?: string }) =>
-      this.fail(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? this.engineFailed({ kind: 'memory', message: error.message, logs: [] })
-          : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
-      ),
-    );
-    worker.on('exit', (exitCode) => this.fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`)));
+    worker.on('message', this.heard);
+    worker.on('error', this.failed);
+    worker.on('exit', this.exited);
+    worker.postMessage({ job } satisfies ToWorker);
   }
 
-  private heard(message: FromWorker): void {
+  private readonly failed = (error: Error & { code?: string }) =>
+    this.fail(
+      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? this.engineFailed({ kind: 'memory', message: error.message, logs: [] })
+        : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
+    );
+
+  private readonly exited = (exitCode: number) => this.fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`));
+
+  private readonly heard = (message: FromWorker): void => {
+    // Only this run's messages: its thread may have run another before it.
+    if (message.run !== this.id) return;
     const { limits } = this;
     if ('call' in message) {
       const { id, name, args } = message.call;
@@ -139,9 +196,9 @@ class ScriptRun {
       else this.queue.push(() => this.callTool(id, name, args));
     } else if ('done' in message) {
       const { result, logs } = message.done;
-      this.end(() => this.resolve({ result: JSON.parse(result) as unknown, logs, calls: this.made }));
+      this.end(() => this.resolve({ result: JSON.parse(result) as unknown, logs, calls: this.made }), true);
     } else this.fail(this.engineFailed(message.failed));
-  }
+  };
 
   /** One tool call, when its turn comes. */
   private callTool(id: number, name: string, args: string): void {
@@ -168,7 +225,7 @@ class ScriptRun {
     return engineFailure(failure, { limits: this.limits, named: this.named, calls: this.made, placeOf: this.script.placeOf });
   }
 
-  private answer(message: ToWorker['answer']): void {
+  private answer(message: WorkerAnswer): void {
     if (!this.settled) this.worker?.postMessage({ answer: message } satisfies ToWorker);
   }
 
@@ -178,13 +235,23 @@ class ScriptRun {
     this.end(() => this.reject(error));
   }
 
-  private end(outcome: () => void): void {
+  /** Ends the run, once; its thread waits for the next run only when the script returned (its engine then runs nothing more). */
+  private end(outcome: () => void, returned = false): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
     this.run.signal?.removeEventListener('abort', this.cancelled);
     this.calls.abort(new Error('the run ended'));
-    void this.worker?.terminate();
+    const worker = this.worker;
+    if (worker) {
+      worker.off('message', this.heard);
+      worker.off('error', this.failed);
+      worker.off('exit', this.exited);
+      // The run is over: what its thread says as it ends (or waits) concerns no one.
+      worker.on('error', ignore);
+      if (returned) putBack(worker);
+      else void worker.terminate();
+    }
     outcome();
   }
 }

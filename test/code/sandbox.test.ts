@@ -26,15 +26,17 @@ function run(code: string, extra: Partial<CodeRun> = {}, limits: Partial<typeof 
 
 /**
  * One endless loop, read by the two tests about it (its error, and the host's timer ticking while it
- * spins): the run spins a core to its deadline, 1.5 CPU-s, and the same run shows both. Started by
- * whichever of them runs first, so either runs alone too.
+ * spins): the run spins a core to its deadline, and the same run shows both. Started by whichever of
+ * them runs first, so either runs alone too. The deadline is 800 ms, a core's CPU for each of them:
+ * the timer ticks every 20 ms, so a host that answered meanwhile ticks up to 40 times, and one whose
+ * thread the loop held once or twice.
  */
 let looping: Promise<{ error: unknown; ticks: number }> | undefined;
 function endlessLoop() {
   looping ??= (async () => {
-    const { outcome } = run(`while (true) {}`, {}, { timeoutMs: 1500 });
+    const { outcome } = run(`while (true) {}`, {}, { timeoutMs: 800 });
     let ticks = 0;
-    const ticking = setInterval(() => ticks++, 50);
+    const ticking = setInterval(() => ticks++, 20);
     const error = await outcome.then(
       () => undefined,
       (thrown: unknown) => thrown,
@@ -95,7 +97,7 @@ describe('code mode: the sandbox', () => {
     ['a rejected call not caught', `await tools.memory.read_graph()`, 'TOOL_NOT_APPROVED', /read_graph is withheld/],
     ['a syntax error', `return (`, 'SCRIPT_ERROR', /does not parse/],
     ['an endless await', `await new Promise(() => {})`, 'TIMEOUT', /ran past its 1000 ms/],
-    ['a memory bomb', `const a = []; while (true) a.push([a.length, { n: a.length }]);`, 'SCRIPT_LIMIT', /more than its 8 MB of memory \(code.memory_mb\)/],
+    ['a memory bomb', `const a = []; while (true) a.push([a.length, { n: a.length }]);`, 'SCRIPT_LIMIT', /more than its 4 MB of memory \(code.memory_mb\)/],
     ['deep recursion', `const f = (n) => f(n + 1) + 1; return f(0);`, 'SCRIPT_ERROR', /RangeError|stack/i],
     [
       '10,000 calls',
@@ -107,7 +109,8 @@ describe('code mode: the sandbox', () => {
     ['printing too much', `for (;;) console.log('y'.repeat(1000))`, 'SCRIPT_LIMIT', /printed more than 200000 bytes/],
   ])('%s ends the run with a clear error', async (_what, code, errorCode, message) => {
     // Only a row that tests the deadline has a short one: under load, the others must not meet it first.
-    const { outcome } = run(code, {}, { timeoutMs: errorCode === 'TIMEOUT' ? 1000 : 30_000, memoryMb: 8 });
+    // The heap is small: QuickJS's collector makes filling one cost more than its size (8 MB: 0.6 CPU-s, 4 MB: 0.2).
+    const { outcome } = run(code, {}, { timeoutMs: errorCode === 'TIMEOUT' ? 1000 : 30_000, memoryMb: 4 });
     await expect(outcome).rejects.toMatchObject({ code: errorCode, message: expect.stringMatching(message) });
   });
 
@@ -148,6 +151,22 @@ describe('code mode: the sandbox', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('a run finds nothing of the run before it, in the same thread or not: neither its globals nor its calls after it returned', async () => {
+    // The first run returns with a call still to come (after its sleep) and its world changed.
+    const first = run(`
+      globalThis.left = 'behind';
+      Object.prototype.polluted = true;
+      sleep(50).then(() => tools.everything.echo({ message: 'late' }));
+      return 1;
+    `);
+    await expect(first.outcome).resolves.toMatchObject({ result: 1 });
+    // The next run starts at once (in the thread the first returned to) and outlives the first's sleep.
+    const second = run(`await sleep(300); return { left: typeof globalThis.left, polluted: ({}).polluted === true };`);
+    await expect(second.outcome).resolves.toEqual({ result: { left: 'undefined', polluted: false }, logs: [], calls: 0 });
+    expect(first.called).toEqual([]);
+    expect(second.called).toEqual([]);
+  });
+
   it('stops at once when cancelled, and cancels the calls in flight', async () => {
     const controller = new AbortController();
     let aborted = false;
@@ -167,7 +186,7 @@ describe('code mode: the sandbox', () => {
   });
 
   it('an endless loop ends the run with a clear error', async () => {
-    expect((await endlessLoop()).error).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/ran past its 1500 ms \(code.timeout_ms\)/) });
+    expect((await endlessLoop()).error).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/ran past its 800 ms \(code.timeout_ms\)/) });
   });
 
   it("a loop does not hold the host's thread: the host answers meanwhile", async () => {

@@ -40,10 +40,12 @@ beforeAll(async () => {
         // CPU: 1 s, no more than the test needs), one whose loop runs until its client cancels it
         // (serve answers others meanwhile, however loaded the machine), and one whose deadline no
         // loaded machine reaches, so that its memory, call and output limits are what ends a run,
-        // never the clock.
+        // never the clock. The memory bomb's view is the smallest heap a run starts in: QuickJS's
+        // collector makes filling a heap cost more than its size (16 MB: 1 CPU-s, 4 MB: 0.2).
         looping: { servers: ['everything'], exposure: 'code', code: { timeout_ms: 1000 } },
         spinning: { servers: ['everything'], exposure: 'code', code: { timeout_ms: 120_000 } },
         code: { servers: ['everything', 'memory'], exposure: 'code', code: { timeout_ms: 120_000, memory_mb: 16, max_calls: 50 } },
+        small: { servers: ['everything'], exposure: 'code', code: { timeout_ms: 120_000, memory_mb: 4 } },
         readonly: { servers: ['memory'], exposure: 'code', read_only: true },
       },
       serve: {
@@ -268,23 +270,25 @@ describe("code mode: a run's limits end it with a clear error, and serve keeps a
   it.each([
     [
       'a memory bomb',
+      'small',
       'const a = []; while (true) a.push([a.length, { n: a.length }]);',
       'SCRIPT_LIMIT',
-      /16 MB of memory \(tool_views\.code\.code\.memory_mb\)/,
+      /4 MB of memory \(tool_views\.small\.code\.memory_mb\)/,
     ],
     [
       '10,000 calls',
+      'code',
       'for (let i = 0; i < 10000; i++) await tools.everything.echo({ message: String(i) });',
       'SCRIPT_LIMIT',
       /more than 50 tool calls \(tool_views\.code\.code\.max_calls\)/,
     ],
-    ['a huge output', "return 'x'.repeat(5_000_000);", 'SCRIPT_LIMIT', /output is too large/],
+    ['a huge output', 'code', "return 'x'.repeat(5_000_000);", 'SCRIPT_LIMIT', /output is too large/],
   ])(
     '%s',
-    async (_what, code, errorCode, message) => {
-      const runner = await overHttp('/view/code/mcp', 'tok-admin');
+    async (_what, view, code, errorCode, message) => {
+      const runner = await overHttp(`/view/${view}/mcp`, 'tok-admin');
       const other = await overHttp('/mcp', 'tok-admin');
-      const running = run(runner, code, 'code_run_code');
+      const running = run(runner, code, `${view}_run_code`);
       // Meanwhile, another client is answered, again and again.
       for (let i = 0; i < 5; i++) {
         const echoed = await run(other, `return await tools.everything.echo({ message: 'alive' });`);
