@@ -69,6 +69,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
   });
 const vitestStatus = await new Promise((resolve) => vitest.once('exit', (code) => resolve(code)));
 const runSessions = vitest.pid === undefined ? [] : [vitest.pid];
+// Started at once, beside the litter check below: it may wait up to 3 s for stragglers, which
+// leaves the cores to the checks (they are not the run's: their environment has no marker).
+const checks = withChecks && !stopped ? ['typecheck', 'lint', 'check:layers'].map(startCheck) : [];
 
 /** A process's session (/proc/PID/stat, field 6); undefined where unreadable. */
 function sessionOf(pid) {
@@ -150,7 +153,6 @@ rmSync(scratch, { recursive: true, force: true });
 if (litter) console.error('\nlitter check: failed');
 
 let checksFailed = false;
-const checks = withChecks && !stopped ? ['typecheck', 'lint', 'check:layers'].map(startCheck) : [];
 for (const check of await Promise.all(checks)) {
   if (check.output.trim()) console.error(`\n${check.script}:\n${check.output.trimEnd()}`);
   console.error(`${check.script}: ${check.ok ? 'passed' : 'FAILED'}`);
