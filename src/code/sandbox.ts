@@ -46,30 +46,18 @@ export interface CodeOutcome {
 const STACK_BYTES = 1024 * 1024;
 
 /**
- * Threads whose last run returned, waiting for the next for 10 s (unref'd: they keep no process alive). A
+ * Threads whose last run returned, waiting for the next (unref'd: they keep no process alive). A
  * thread's start is most of a short run's CPU (~160 ms of ~180); a run in a waiting thread pays
  * ~20 ms, for its own QuickJS instance (./sandbox-worker.ts). A run that ended any other way
  * (an error, a limit, the deadline, a cancel) ends its thread, as does a run that finds this full.
  */
 const waiting: Worker[] = [];
 const MOST_WAITING = 2;
-/** How long a thread waits for a run: it holds its last run's heap (WebAssembly memory) until it ends, or a next run's replaces it. */
-const WAIT_MS = 10_000;
-const ending = new Map<Worker, NodeJS.Timeout>();
 let runs = 0;
 
-/** The thread no longer waits (it runs, or it ended). */
-function leave(worker: Worker): void {
-  clearTimeout(ending.get(worker));
-  ending.delete(worker);
-  const at = waiting.indexOf(worker);
-  if (at >= 0) waiting.splice(at, 1);
-}
-
 function threadFor(engine: WebAssembly.Module | undefined): Worker {
-  const spare = waiting.at(-1);
+  const spare = waiting.pop();
   if (spare) {
-    leave(spare);
     spare.removeAllListeners('exit');
     spare.removeAllListeners('error');
     spare.ref();
@@ -90,15 +78,11 @@ function putBack(worker: Worker): void {
   if (waiting.length >= MOST_WAITING) return void worker.terminate();
   worker.unref();
   // A waiting thread that ends (it should not) is no longer waiting.
-  worker.once('exit', () => leave(worker));
+  worker.once('exit', () => {
+    const at = waiting.indexOf(worker);
+    if (at >= 0) waiting.splice(at, 1);
+  });
   waiting.push(worker);
-  ending.set(
-    worker,
-    setTimeout(() => {
-      leave(worker);
-      void worker.terminate();
-    }, WAIT_MS).unref(),
-  );
 }
 
 export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> {
