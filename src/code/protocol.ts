@@ -21,16 +21,11 @@ export interface RunLimits {
 }
 
 export interface WorkerJob {
-  /** Which run this is: every message of the run's names it, and the host hears no other run's. */
-  run: number;
   /** JavaScript (types already stripped): the body of an async function, whose return value is the result. */
   code: string;
   tools: ToolTree;
   limits: RunLimits;
-}
-
-/** A thread's workerData: QuickJS's WebAssembly, compiled once by the host and shared by every thread (./engine-module.ts). */
-export interface WorkerSetup {
+  /** QuickJS's WebAssembly, compiled once by the host and shared by every run's thread (./engine-module.ts). */
   engine?: WebAssembly.Module;
 }
 
@@ -48,9 +43,7 @@ export interface CallFailure {
  */
 export const UNKNOWN_TOOL_MARK = '#unknown#';
 
-export type FromWorker = { run: number } & FromWorkerBody;
-
-export type FromWorkerBody =
+export type FromWorker =
   /** A tool call the script made: `name` as the tree has it (else UNKNOWN_TOOL_MARK...), `args` is JSON. */
   | { call: { id: number; name: string; args: string } }
   /** The script's return value (as JSON) and what it printed. */
@@ -58,10 +51,7 @@ export type FromWorkerBody =
   /** Why the run ended without a value; a failure the host made (a tool call's, sleep's) that the script did not catch, with its own code. */
   | { failed: { kind: RunFailure; message: string; logs: string[]; stack?: string; own?: CallFailure } };
 
-export type WorkerAnswer = { id: number; ok: true; value: string } | { id: number; ok: false; error: string };
-
-/** A run for the thread (one at a time), or an answer to a call of the run under way. */
-export type ToWorker = { job: WorkerJob } | { answer: WorkerAnswer };
+export type ToWorker = { answer: { id: number; ok: true; value: string } | { id: number; ok: false; error: string } };
 
 /**
  * error: the script threw (or its promise rejected); syntax: it does not parse; memory: it used

@@ -5,7 +5,7 @@ import { packageRoot } from '../core/version.js';
 import { workerThreads } from '../core/lazy-builtins.js';
 import type { CodeLimits } from './limits.js';
 import { asScriptCall, insideAScript, nestedRunRefused, startsARun } from './nested-runs.js';
-import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerAnswer, type WorkerJob, type WorkerSetup } from './protocol.js';
+import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerJob } from './protocol.js';
 import { engineModule } from './engine-module.js';
 import { engineFailure, type EngineFailure } from './script-errors.js';
 import type { StrippedScript } from './strip-types.js';
@@ -45,46 +45,6 @@ export interface CodeOutcome {
 /** The engine's stack: deep recursion ends the run with an error, never the host. */
 const STACK_BYTES = 1024 * 1024;
 
-/**
- * Threads whose last run returned, waiting for the next (unref'd: they keep no process alive). A
- * thread's start is most of a short run's CPU (~160 ms of ~180); a run in a waiting thread pays
- * ~20 ms, for its own QuickJS instance (./sandbox-worker.ts). A run that ended any other way
- * (an error, a limit, the deadline, a cancel) ends its thread, as does a run that finds this full.
- */
-const waiting: Worker[] = [];
-const MOST_WAITING = 2;
-let runs = 0;
-
-function threadFor(engine: WebAssembly.Module | undefined): Worker {
-  const spare = waiting.pop();
-  if (spare) {
-    spare.removeAllListeners('exit');
-    spare.removeAllListeners('error');
-    spare.ref();
-    return spare;
-  }
-  return new (workerThreads().Worker)(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
-    workerData: (engine ? { engine } : {}) satisfies WorkerSetup,
-    // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
-    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
-    stdout: true,
-    stderr: true,
-  });
-}
-
-const ignore = () => undefined;
-
-function putBack(worker: Worker): void {
-  if (waiting.length >= MOST_WAITING) return void worker.terminate();
-  worker.unref();
-  // A waiting thread that ends (it should not) is no longer waiting.
-  worker.once('exit', () => {
-    const at = waiting.indexOf(worker);
-    if (at >= 0) waiting.splice(at, 1);
-  });
-  waiting.push(worker);
-}
-
 export async function runCode(code: string, run: CodeRun): Promise<CodeOutcome> {
   // Whatever path an inner call of a script took to get here, it does not start a run (./nested-runs.ts).
   if (insideAScript()) throw nestedRunRefused();
@@ -103,7 +63,6 @@ class ScriptRun {
   private readonly queue: (() => void)[] = [];
   private settled = false;
   private timer?: NodeJS.Timeout;
-  private readonly id = ++runs;
 
   constructor(
     private readonly run: CodeRun,
@@ -123,9 +82,9 @@ class ScriptRun {
   start(): void {
     const { limits } = this;
     const job: WorkerJob = {
-      run: this.id,
       code: this.script.js,
       tools: this.run.tools,
+      ...(this.engine ? { engine: this.engine } : {}),
       limits: {
         timeoutMs: limits.timeoutMs,
         deadline: Date.now() + limits.timeoutMs,
@@ -134,7 +93,13 @@ class ScriptRun {
         maxOutputBytes: limits.maxOutputBytes,
       },
     };
-    const worker = (this.worker = threadFor(this.engine));
+    const worker = (this.worker = new (workerThreads().Worker)(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
+      workerData: job,
+      // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+      stdout: true,
+      stderr: true,
+    }));
     this.timer = setTimeout(
       () =>
         this.fail(
@@ -147,24 +112,18 @@ class ScriptRun {
     );
     if (this.run.signal?.aborted) return this.cancelled();
     this.run.signal?.addEventListener('abort', this.cancelled, { once: true });
-    worker.on('message', this.heard);
-    worker.on('error', this.failed);
-    worker.on('exit', this.exited);
-    worker.postMessage({ job } satisfies ToWorker);
+    worker.on('message', (message: FromWorker) => this.heard(message));
+    worker.on('error', (error: Error & { code?: string }) =>
+      this.fail(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? this.engineFailed({ kind: 'memory', message: error.message, logs: [] })
+          : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
+      ),
+    );
+    worker.on('exit', (exitCode) => this.fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`)));
   }
 
-  private readonly failed = (error: Error & { code?: string }) =>
-    this.fail(
-      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? this.engineFailed({ kind: 'memory', message: error.message, logs: [] })
-        : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
-    );
-
-  private readonly exited = (exitCode: number) => this.fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`));
-
-  private readonly heard = (message: FromWorker): void => {
-    // Only this run's messages: its thread may have run another before it.
-    if (message.run !== this.id) return;
+  private heard(message: FromWorker): void {
     const { limits } = this;
     if ('call' in message) {
       const { id, name, args } = message.call;
@@ -180,9 +139,9 @@ class ScriptRun {
       else this.queue.push(() => this.callTool(id, name, args));
     } else if ('done' in message) {
       const { result, logs } = message.done;
-      this.end(() => this.resolve({ result: JSON.parse(result) as unknown, logs, calls: this.made }), true);
+      this.end(() => this.resolve({ result: JSON.parse(result) as unknown, logs, calls: this.made }));
     } else this.fail(this.engineFailed(message.failed));
-  };
+  }
 
   /** One tool call, when its turn comes. */
   private callTool(id: number, name: string, args: string): void {
@@ -209,7 +168,7 @@ class ScriptRun {
     return engineFailure(failure, { limits: this.limits, named: this.named, calls: this.made, placeOf: this.script.placeOf });
   }
 
-  private answer(message: WorkerAnswer): void {
+  private answer(message: ToWorker['answer']): void {
     if (!this.settled) this.worker?.postMessage({ answer: message } satisfies ToWorker);
   }
 
@@ -219,23 +178,13 @@ class ScriptRun {
     this.end(() => this.reject(error));
   }
 
-  /** Ends the run, once; its thread waits for the next run only when the script returned (its engine then runs nothing more). */
-  private end(outcome: () => void, returned = false): void {
+  private end(outcome: () => void): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
     this.run.signal?.removeEventListener('abort', this.cancelled);
     this.calls.abort(new Error('the run ended'));
-    const worker = this.worker;
-    if (worker) {
-      worker.off('message', this.heard);
-      worker.off('error', this.failed);
-      worker.off('exit', this.exited);
-      // The run is over: what its thread says as it ends (or waits) concerns no one.
-      worker.on('error', ignore);
-      if (returned) putBack(worker);
-      else void worker.terminate();
-    }
+    void this.worker?.terminate();
     outcome();
   }
 }
