@@ -151,7 +151,7 @@ describe('code mode: the sandbox', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('a run finds nothing of the run before it, in the same thread or not: neither its globals nor its calls after it returned', async () => {
+  it('a run finds nothing of the run before it: neither its globals nor its calls after it returned', async () => {
     // The first run returns with a call still to come (after its sleep) and its world changed.
     const first = run(`
       globalThis.left = 'behind';
@@ -160,7 +160,7 @@ describe('code mode: the sandbox', () => {
       return 1;
     `);
     await expect(first.outcome).resolves.toMatchObject({ result: 1 });
-    // The next run starts at once (in the thread the first returned to) and outlives the first's sleep.
+    // The next run starts at once and outlives the first's sleep.
     const second = run(`await sleep(300); return { left: typeof globalThis.left, polluted: ({}).polluted === true };`);
     await expect(second.outcome).resolves.toEqual({ result: { left: 'undefined', polluted: false }, logs: [], calls: 0 });
     expect(first.called).toEqual([]);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import type { Stats } from '../../src/audit/stats.js';
 import { BIN, cleanEnv, spawnTracked, stopChild, tempDir, runCommand } from '../helpers/cli.js';
-import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
+import { serveHttpAsCli, serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /** serve's audit log, written by real calls of the SDK client, and `mcpkit stats` over it. */
@@ -78,7 +78,7 @@ describe.concurrent('the audit log', () => {
   it('names the session of each HTTP call, hot path included; stats reads serve.audit_log of the config', async () => {
     const config = writeConfig({ mcp_servers: { everything: SERVERS.everything }, serve: { audit_log: 'calls.jsonl', exposure: 'direct' } });
     // serve --http of the config in this process: what is asked is the log its calls write.
-    const served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+    const served = await serveHttpAsCli(config);
     const client = new Client({ name: 'audit-http', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`));
     await client.connect(transport);

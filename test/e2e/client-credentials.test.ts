@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, stopChild } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { stopChild } from '../helpers/cli.js';
+import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
     },
   });
   upstreamAudit = join(dirname(upstreamConfig), 'audit.jsonl');
-  upstream = await serveHttpInProcess(upstreamConfig, { exposure: undefined, env: cleanEnv() });
+  upstream = await serveHttpAsCli(upstreamConfig);
   gateway = await serveHttpChild(
     writeConfig({
       mcp_servers: {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cleanEnv, runCommand } from '../helpers/cli.js';
 import { modernRpc } from '../helpers/modern-rpc.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
+import { serveHttpAsCli, serveHttpInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY } from '../support/redis-server.js';
 
@@ -198,7 +198,7 @@ describe.concurrent('clients set, 403s, --who and clients list', () => {
     const file = config({ audit_log: 'audit.jsonl' });
     const env = { CI_EXTRA: 'extra-value' };
     // In this process, with the environment a process of it would have: what it serves is the point.
-    const live = await serveHttpInProcess(file, { exposure: undefined, env: cleanEnv(env) });
+    const live = await serveHttpAsCli(file, { env: cleanEnv(env) });
     const run = (args: string[]) => runCommand([...args, '--config', file], { env: cleanEnv(env) });
     try {
       const added = await run(['clients', 'add', 'ci', '--view', 'research']);

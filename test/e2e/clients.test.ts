@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, runCommand, stopChild } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { type InProcessServe, serveHttpAsCli, serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -489,7 +489,7 @@ describe('the token out of argv', () => {
     // In this process, given the environment a process would have (serve reads the token from the
     // environment it is given, process.env in a process): which variable is read is the point here,
     // not the process, whose argv the test above checks (a serve --http process costs 1 CPU-s).
-    const live = await serveHttpInProcess(file, { exposure: undefined, env: cleanEnv({ MCPKIT_TOKEN: 'default-variable-token' }) });
+    const live = await serveHttpAsCli(file, { env: cleanEnv({ MCPKIT_TOKEN: 'default-variable-token' }) });
     try {
       expect((await fetch(`${live.url}/views`)).status).toBe(401);
       expect((await fetch(`${live.url}/views`, { headers: { authorization: 'Bearer default-variable-token' } })).status).toBe(200);

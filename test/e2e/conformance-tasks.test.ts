@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, outputOf, tempDir } from '../helpers/cli.js';
+import { outputOf, tempDir } from '../helpers/cli.js';
 import {
   conformanceRequired as required,
   kit2026Installed as installed,
@@ -10,7 +10,7 @@ import {
   scenarioResults,
   TASK_SCENARIOS,
 } from '../helpers/conformance-kit.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
 import { FIXTURE_STARTS, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -32,7 +32,7 @@ beforeAll(async () => {
     // cores that run ten scenarios and the rest of the suite at once.
     serve: { groups: ['config'], tasks: { required: ['failing_job'], tools: { greet: 5000 } } },
   });
-  served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+  served = await serveHttpAsCli(config);
   // after_ms counts from a call's arrival, so the view's first call waits for its server to start:
   // the scenarios are about the protocol, so the server is started first, as a running gateway's is.
   const listed = await fetch(`${served.url}/view/conf/mcp`, {

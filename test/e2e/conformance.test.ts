@@ -9,7 +9,7 @@ import {
   kit2025Suite as suite,
   scenarioResults,
 } from '../helpers/conformance-kit.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
+import { serveHttpAsCli, serveHttpInProcess } from '../helpers/in-process.js';
 import { baselineDrift, directBaselineAsked, runProblems, type KnownRun } from '../helpers/conformance-verdicts.js';
 import { freePort, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -140,8 +140,8 @@ describe('the MCP conformance suite through mcpkit chained behind mcpkit', () =>
       // A cap of 2 so that the suite's sessions pass it many times over at both hops.
       const view = (url: string) =>
         writeConfig({ mcp_servers: { conf: { url, roots: 'forward' } }, tool_views: { conf: { servers: ['conf'] } }, serve: { max_client_hubs: 2 } });
-      const a = await serveHttpInProcess(view(referenceUrl), { exposure: undefined, env: cleanEnv() });
-      const b = await serveHttpInProcess(view(`${a.url}/view/conf/mcp`), { exposure: undefined, env: cleanEnv() });
+      const a = await serveHttpAsCli(view(referenceUrl));
+      const b = await serveHttpAsCli(view(`${a.url}/view/conf/mcp`));
       expectAllPass(await run(`${b.url}/view/conf/mcp`));
     },
     300_000,

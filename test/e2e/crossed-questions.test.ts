@@ -1,7 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
 import { FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -21,7 +20,7 @@ beforeAll(async () => {
     mcp_servers: { relay: { command: process.execPath, args: [...RELAY], protocol: '2025-11-25' } },
     tool_views: { a: { servers: ['relay'] }, b: { servers: ['relay'] } },
   });
-  served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+  served = await serveHttpAsCli(config);
 });
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));

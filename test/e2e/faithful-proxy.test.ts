@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
 import { FIXTURE_STARTS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
-import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
+import { serveHttpAsCli, serveStdioInProcess, type InProcessServe } from '../helpers/in-process.js';
 
 /**
  * mcpkit as an intermediary an agent cannot tell apart from the server behind it: requests the
@@ -148,7 +148,7 @@ describe.concurrent('over stdio, through serve --view', () => {
 });
 
 describe.concurrent('over HTTP, several clients at once', () => {
-  let served: Awaited<ReturnType<typeof serveHttpInProcess>>;
+  let served: InProcessServe;
   let url: string;
   // A remote client's roots reach a server only when its entry says so (roots: forward).
   const config = writeConfig({ mcp_servers: { one: { ...relay('one'), roots: 'forward' } }, tool_views: { relays: { servers: ['one'] } } });
@@ -156,7 +156,7 @@ describe.concurrent('over HTTP, several clients at once', () => {
   // serve --http in this process: what these tests check is its HTTP face, not its process.
   // As the process was started: the exposure the config says, the terminal's environment.
   beforeAll(async () => {
-    served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+    served = await serveHttpAsCli(config);
     url = served.url;
   });
   afterAll(() => served?.close());
@@ -260,7 +260,7 @@ describe.concurrent('the other faces', () => {
   it('an upstream reached over streamable HTTP (mcpkit serve --http behind mcpkit over stdio) relays sampling and elicitation', async () => {
     const innerConfig = writeConfig({ mcp_servers: { one: relay('one') }, tool_views: { inner: { servers: ['one'] } } });
     // The inner serve --http in this process too: the HTTP between the two is what is tested.
-    const inner = await serveHttpInProcess(innerConfig, { exposure: undefined, env: cleanEnv() });
+    const inner = await serveHttpAsCli(innerConfig);
     try {
       const base = inner.url;
       const outer = writeConfig({ mcp_servers: { remote: { url: `${base}/view/inner/mcp`, transport: 'http' } } });

@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReplica } from '../../src/mcp/http/health-view.js';
 import { ROOT, cleanEnv, runCommand, stopChild } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { type InProcessServe, serveHttpAsCli, serveHttpInProcess } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
@@ -49,10 +49,7 @@ describe.runIf(withRedis)('the fleet, with serve.store', () => {
     const env = (id: string) => ({ REPLICA_ID: id, ADMIN_TOKEN: 'admin-token' });
     // The version the process says it is (its package's), which the replicas compare.
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    [r1, r2] = await Promise.all([
-      serveHttpInProcess(configs[0]!, { exposure: undefined, version, env: cleanEnv(env('r1')) }),
-      serveHttpChild(configs[1]!, [], env('r2')),
-    ]);
+    [r1, r2] = await Promise.all([serveHttpAsCli(configs[0]!, { version, env: cleanEnv(env('r1')) }), serveHttpChild(configs[1]!, [], env('r2'))]);
     replicas = [r1, r2];
   }, 60_000);
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, stopChild, tempDir } from '../helpers/cli.js';
 import { shellLines, type ReadmeLine } from '../helpers/readme-lines.js';
 import { runDocLine } from '../helpers/doc-stand-ins.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
+import { serveHttpAsCli } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { SERVERS, waitFor } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
@@ -64,7 +64,7 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
     shellEnv = cleanEnv({ ...common, PATH: `${bin}:${process.env.PATH}`, HOME: work, ADMIN_TOKEN: ADMIN });
     const file = join(work, 'mcpkit.yaml');
     // As the process is started: its default exposure, a clean environment with the replica's id.
-    const here = await serveHttpInProcess(file, { exposure: undefined, env: cleanEnv({ ...common, REPLICA_ID: 'r1' }) });
+    const here = await serveHttpAsCli(file, { env: cleanEnv({ ...common, REPLICA_ID: 'r1' }) });
     replicas.push({ url: here.url, stop: () => here.close() });
     const there = await serveHttpChild(file, [], { ...common, REPLICA_ID: 'r2' });
     replicas.push({ url: there.url, stop: () => stopChild(there.child) });

@@ -3,8 +3,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { cleanEnv, runCommand } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { runCommand } from '../helpers/cli.js';
+import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
 import { serveStdioClient } from '../helpers/serve.js';
 import { alive, childPids, childPidsNamed, EVERYTHING_BUNDLE, MEMORY_BUNDLE, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -203,7 +203,7 @@ describe('serve --http follows its config', () => {
 
   beforeAll(async () => {
     before = new Set(await upstreamsHere());
-    served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+    served = await serveHttpAsCli(config);
   });
   afterAll(async () => {
     await served?.close();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, spawnTracked, stopChild, type PipedChild } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -38,7 +38,7 @@ beforeAll(async () => {
   for (let n = 0; n < 49; n++) mcp_servers[`s${n}`] = { url: `${url}/s${n}/mcp`, protocol: '2025-11-25' };
   // Every tool listed (980 of them would otherwise be behind the search meta-tools); the servers
   // start on first use, so the dead one is first waited for by the tests below, not by serve's start.
-  served = await serveHttpInProcess(writeConfig({ mcp_servers, serve: { exposure: 'direct', eager: false } }), { exposure: undefined, env: cleanEnv() });
+  served = await serveHttpAsCli(writeConfig({ mcp_servers, serve: { exposure: 'direct', eager: false } }));
 }, 30_000);
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));

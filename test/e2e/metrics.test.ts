@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
+import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -23,7 +23,7 @@ let port = 0;
 
 beforeAll(async () => {
   const config = writeConfig({ serve: { token: TOKEN, exposure: 'direct' }, mcp_servers: { everything: SERVERS.everything } });
-  serve = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+  serve = await serveHttpAsCli(config);
   url = serve.url;
   port = Number(new URL(url).port);
   const client = new Client({ name: 'metrics-e2e', version: '1' });

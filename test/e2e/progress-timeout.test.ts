@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, outputOf, runCommand } from '../helpers/cli.js';
-import { serveHttpInProcess, serveStdioInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { type InProcessServe, serveHttpAsCli, serveStdioInProcess } from '../helpers/in-process.js';
 import { SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
@@ -41,7 +41,7 @@ beforeAll(async () => {
   // A hook that changes nothing: it only keeps the view's calls off the hot path.
   writeFileSync(join(dirname(config), 'hook.mjs'), 'export function pre_call() { return undefined; }\n');
   // As the process is started: the config's exposure, a clean environment.
-  served = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+  served = await serveHttpAsCli(config);
 });
 afterAll(async () => {
   await Promise.allSettled(opened.map((c) => c.close()));

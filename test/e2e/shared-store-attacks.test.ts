@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreSigner } from '../../src/store/store-signing.js';
-import { cleanEnv } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
 import { waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 
@@ -40,7 +39,7 @@ describe.skipIf(!withRedis)('a forged, replayed, altered or stale message on the
         store: { url: redis.url, prefix: PREFIX, key: STORE_KEY },
       },
     });
-    replica = await serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+    replica = await serveHttpAsCli(config);
     attacker = new Redis(redis.url, { lazyConnect: true });
     listener = new Redis(redis.url, { lazyConnect: true });
     await Promise.all([attacker.connect(), listener.connect()]);

@@ -1,8 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli } from '../helpers/cli.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
+import { runCli } from '../helpers/cli.js';
+import { serveHttpAsCli } from '../helpers/in-process.js';
 import { freePort, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 import { startStoreReplicas, type StoreReplicas } from '../support/store-replicas.js';
@@ -137,7 +137,7 @@ describe.skipIf(!withRedis)('replicas sharing serve.store', () => {
       expect(r.stderr).toContain(`serve.store: cannot reach ${closed}`);
       const lenient = writeConfig({ mcp_servers: {}, serve: { store: { url: closed, required: false, key: STORE_KEY } } });
       // Started, it is asked only answers and what it says: in this process (its exit above is a process's).
-      const served = await serveHttpInProcess(lenient, { exposure: undefined, env: cleanEnv() });
+      const served = await serveHttpAsCli(lenient);
       const up = { url: served.url, stderr: () => served.lines.join('\n') };
       try {
         expect(up.stderr()).toContain('serve.store.required: false');

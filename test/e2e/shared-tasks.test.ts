@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, stopChild } from '../helpers/cli.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
+import { stopChild } from '../helpers/cli.js';
+import { serveHttpAsCli } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { FIXTURE_STARTS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
@@ -37,7 +37,7 @@ describe.skipIf(!withRedis)('tasks shared by replicas (serve.store)', () => {
       },
     });
     // As the process is started: the config's exposure, a clean environment.
-    const [here, there] = await Promise.all([serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() }), serveHttpChild(config)]);
+    const [here, there] = await Promise.all([serveHttpAsCli(config), serveHttpChild(config)]);
     replicas.push({ url: here.url, stop: () => here.close() }, { url: there.url, stop: () => stopChild(there.child) });
   }, 60_000);
   afterAll(async () => {

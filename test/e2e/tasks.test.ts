@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
-import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
+import { type InProcessServe, serveHttpAsCli, serveHttpInProcess } from '../helpers/in-process.js';
 import { FIXTURE_SERVERS, FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
@@ -18,7 +18,7 @@ import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 let config: string;
 let served: InProcessServe;
 /** serve of `config` in this process, with an environment of its own, as a process of it would have. */
-const serveConfig = () => serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() });
+const serveConfig = () => serveHttpAsCli(config);
 
 beforeAll(async () => {
   config = writeConfig({

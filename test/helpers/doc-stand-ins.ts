@@ -2,7 +2,7 @@ import { appendFileSync, chmodSync, cpSync, existsSync, linkSync, mkdirSync, rea
 import { join, resolve } from 'node:path';
 import { BIN, ROOT, cleanEnv, runCommand, spawnTracked, tempDir, type PipedChild, type RunResult } from './cli.js';
 import { linkTree } from './link-tree.js';
-import { serveHttpInProcess } from './in-process.js';
+import { serveHttpAsCli } from './in-process.js';
 import { EVERYTHING_BUNDLE, MEMORY_BUNDLE, SERVERS, waitFor } from './upstreams.js';
 import { startGithubStandin } from '../support/github-standin.mjs';
 import { startRegistry } from '../fixtures/registry-server.mjs';
@@ -68,7 +68,7 @@ export async function startStandIns(): Promise<StandIns> {
   const protectedConfig = join(tempDir('mcpkit-linear-'), 'mcpkit.yaml');
   writeFileSync(protectedConfig, JSON.stringify({ serve: { auth: { issuer: auth.issuer } } }));
   // In this process: a stand-in, not what the lines test (a serve --http process is about a CPU-second).
-  const linear = await serveHttpInProcess(protectedConfig, { exposure: undefined, env: cleanEnv() });
+  const linear = await serveHttpAsCli(protectedConfig);
   return {
     github: github.url,
     linear: `${linear.url}/mcp`,

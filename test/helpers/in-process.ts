@@ -66,6 +66,14 @@ export async function serveHttpInProcess(config: string, flags: Partial<ServeOpt
   };
 }
 
+/**
+ * `serve --http` in this process as the command line runs it: the exposure the config says (not
+ * serveHttpInProcess's `direct`) and a terminal's environment (cleanEnv), unless `flags` say otherwise.
+ */
+export function serveHttpAsCli(config: string, flags: Partial<ServeOptions> = {}): Promise<InProcessServe> {
+  return serveHttpInProcess(config, { exposure: undefined, env: cleanEnv(), ...flags });
+}
+
 export interface InProcessStdio {
   /** --config; absent: serve finds its config as the process would (MCPKIT_CONFIG in `env`, then the folder). */
   config?: string;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, ROOT, spawnTracked, type PipedChild } from './cli.js';
-import { serveHttpInProcess } from './in-process.js';
+import { serveHttpAsCli } from './in-process.js';
 import { waitFor } from './upstreams.js';
 
 /** Debian's nginx, where it is installed. */
@@ -68,6 +68,6 @@ export async function startReplica(bin: string, id: string, config: string): Pro
  */
 export async function startReplicaHere(id: string, config: string): Promise<{ close(): Promise<void>; port: number }> {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  const served = await serveHttpInProcess(config, { exposure: undefined, version, env: cleanEnv({ REPLICA_ID: id }) });
+  const served = await serveHttpAsCli(config, { version, env: cleanEnv({ REPLICA_ID: id }) });
   return { close: served.close, port: Number(new URL(served.url).port) };
 }

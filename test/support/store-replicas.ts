@@ -1,5 +1,5 @@
-import { cleanEnv, stopChild } from '../helpers/cli.js';
-import { serveHttpInProcess } from '../helpers/in-process.js';
+import { stopChild } from '../helpers/cli.js';
+import { serveHttpAsCli } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
 import { writeConfig } from '../helpers/upstreams.js';
 import { startRedis, type RunningRedis } from './redis-server.js';
@@ -28,7 +28,7 @@ export interface StoreReplicas {
 export async function startStoreReplicas(configOf: (storeUrl: string) => object): Promise<StoreReplicas> {
   const redis = await startRedis();
   const config = writeConfig(configOf(redis.url));
-  const [here, there] = await Promise.allSettled([serveHttpInProcess(config, { exposure: undefined, env: cleanEnv() }), serveHttpChild(config)]);
+  const [here, there] = await Promise.allSettled([serveHttpAsCli(config), serveHttpChild(config)]);
   const stop = async () => {
     await Promise.allSettled([here.status === 'fulfilled' && here.value.close(), there.status === 'fulfilled' && stopChild(there.value.child)]);
     await redis.stop();
