@@ -21,12 +21,28 @@ export interface RunLimits {
 }
 
 export interface WorkerJob {
+  /** Which run this is: every message of the run names it, and neither side hears another run's. */
+  run: number;
   /** JavaScript (types already stripped): the body of an async function, whose return value is the result. */
   code: string;
   tools: ToolTree;
   limits: RunLimits;
-  /** QuickJS's WebAssembly, compiled once by the host and shared by every run's thread (./engine-module.ts). */
+}
+
+/** A thread's workerData: QuickJS's WebAssembly, compiled once by the host and shared by every thread (./engine-module.ts). */
+export interface WorkerSetup {
   engine?: WebAssembly.Module;
+}
+
+/**
+ * What a run that returned left in its thread, which decides whether the thread may run the next
+ * script (./sandbox-threads.ts): calls still unanswered, sleeps still pending (each holds the
+ * run's engine), and the size its engine's memory grew to.
+ */
+export interface RunLeftovers {
+  calls: number;
+  sleeps: number;
+  memoryBytes: number;
 }
 
 /** A failure as the script's `Error` sees it: mcpkit's error object, as JSON. */
@@ -43,15 +59,20 @@ export interface CallFailure {
  */
 export const UNKNOWN_TOOL_MARK = '#unknown#';
 
-export type FromWorker =
+export type FromWorker = { run: number } &
   /** A tool call the script made: `name` as the tree has it (else UNKNOWN_TOOL_MARK...), `args` is JSON. */
-  | { call: { id: number; name: string; args: string } }
-  /** The script's return value (as JSON) and what it printed. */
-  | { done: { result: string; logs: string[] } }
-  /** Why the run ended without a value; a failure the host made (a tool call's, sleep's) that the script did not catch, with its own code. */
-  | { failed: { kind: RunFailure; message: string; logs: string[]; stack?: string; own?: CallFailure } };
+  (
+    | { call: { id: number; name: string; args: string } }
+    /** The script's return value (as JSON) and what it printed, and what the run left in the thread. */
+    | { done: { result: string; logs: string[]; left: RunLeftovers } }
+    /** Why the run ended without a value; a failure the host made (a tool call's, sleep's) that the script did not catch, with its own code. */
+    | { failed: { kind: RunFailure; message: string; logs: string[]; stack?: string; own?: CallFailure } }
+  );
 
-export type ToWorker = { answer: { id: number; ok: true; value: string } | { id: number; ok: false; error: string } };
+export type WorkerAnswer = { id: number; ok: true; value: string } | { id: number; ok: false; error: string };
+
+/** A run for the thread (one at a time), or an answer to a call of a run, which the thread takes only for the run under way. */
+export type ToWorker = { job: WorkerJob } | { run: number; answer: WorkerAnswer };
 
 /**
  * error: the script threw (or its promise rejected); syntax: it does not parse; memory: it used

@@ -1,6 +1,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { ToolError } from '../core/errors.js';
 import { CODE_LIMIT_DEFAULTS } from './limits.js';
+import { endWaitingThreads, KEPT_THREADS, sandboxThreads } from './sandbox-threads.js';
 
 /**
  * One budget for code mode across serve: runs in flight in all, per client, and the memory their
@@ -59,9 +60,23 @@ interface HeldRun {
   endsAt: number;
 }
 
+/** Threads whose run returned, waiting for the next (./sandbox-threads.ts): they hold memory too. */
+export interface WaitingThreads {
+  count(): number;
+  /** Ends them, freeing their memory. */
+  end(): void;
+}
+
+/** What a waiting thread may hold: its last run's engine at most, and the thread. */
+export const WAITING_THREAD_MB = KEPT_THREADS.memoryBytes / 2 ** 20 + RUN_OVERHEAD_MB;
+
+const PROCESS_THREADS: WaitingThreads = { count: () => sandboxThreads().waiting, end: () => void endWaitingThreads() };
+
 /** The runs in flight of one serve, and whether one more fits. The clock is given. */
 export class RunBudget {
   private readonly held = new Set<HeldRun>();
+
+  constructor(private readonly waiting: WaitingThreads = PROCESS_THREADS) {}
 
   get running(): number {
     return this.held.size;
@@ -89,6 +104,8 @@ export class RunBudget {
       const why = `the runs in flight hold ${reserved} MB and this one needs ${cost} MB (serve.code.max_memory_mb: ${settings.maxMemoryMb})`;
       return { ok: false, error: refused(why, { client, max_memory_mb: settings.maxMemoryMb }, retryAfter(all, now)) };
     }
+    // Threads kept for a next run count too, and give way: a run they would crowd out past the budget ends them.
+    if (reserved + cost + this.waiting.count() * WAITING_THREAD_MB > settings.maxMemoryMb) this.waiting.end();
     const held: HeldRun = { client, memoryMb: cost, endsAt: now + run.timeoutMs };
     this.held.add(held);
     return { ok: true, release: () => void this.held.delete(held) };

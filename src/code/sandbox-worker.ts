@@ -8,202 +8,253 @@ import {
   type QuickJSContext,
   type QuickJSDeferredPromise,
   type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { BOOTSTRAP } from './bootstrap.js';
-import type { CallFailure, FromWorker, RunFailure, ToWorker, WorkerJob } from './protocol.js';
+import type { CallFailure, FromWorker, RunFailure, ToWorker, WorkerAnswer, WorkerJob, WorkerSetup } from './protocol.js';
 
 /**
- * One code-mode run, in a worker thread of its own (started by ./sandbox.ts): the script runs in
- * QuickJS, compiled to WebAssembly, with a heap, a stack and a deadline of its own. The engine has
- * no `process`, `require`, `import`, `fetch`, file system or timers; the script's world is what the
- * bootstrap (./bootstrap.ts) gives it: `tools` (each call a message to the host, answered as a
- * string), `console` (kept, within the output limit) and `sleep` (a timer of this thread, within
- * the run's deadline). Nothing of the host crosses but strings.
+ * Code-mode runs, one at a time, in a worker thread started by ./sandbox-threads.ts: each script
+ * runs in a QuickJS instance of its own, compiled to WebAssembly, with a heap (the instance's
+ * memory), a stack and a deadline of its own. The engine has no `process`, `require`, `import`,
+ * `fetch`, file system or timers; the script's world is what the bootstrap (./bootstrap.ts) gives
+ * it: `tools` (each call a message to the host, answered as a string), `console` (kept, within the
+ * output limit) and `sleep` (a timer of this thread, within the run's deadline). Nothing of the
+ * host crosses but strings.
+ *
+ * A thread may run several scripts, one after another (./sandbox-threads.ts decides), never two
+ * at once: a run's instance, handles, timers and calls are its `EngineRun`'s, and the instance is
+ * a new one (new WebAssembly memory), so a script finds nothing of the one before. A run that
+ * returned says what it left behind (calls unanswered, sleeps pending, its memory's size): with
+ * anything left, the host ends the thread rather than give it another script.
  */
 
-const job = workerData as WorkerJob;
+const setup = workerData as WorkerSetup;
 const port = parentPort!;
-const send = (message: FromWorker) => port.postMessage(message);
-
 const base = variant as unknown as QuickJSSyncVariant;
-const QuickJS = await newQuickJSWASMModuleFromVariant(job.engine ? newVariant(base, { wasmModule: job.engine }) : base);
-const runtime = QuickJS.newRuntime();
-runtime.setMemoryLimit(job.limits.memoryBytes);
-runtime.setMaxStackSize(job.limits.stackBytes);
-const deadline = job.limits.deadline;
-runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
-const vm = runtime.newContext();
-
-const logs: string[] = [];
-let logBytes = 0;
-let ended = false;
-
-type Failure = { kind: RunFailure; message: string; stack?: string; own?: CallFailure };
-
-/** Ends the run, once: the host terminates this thread when it has the message. */
-function fail(failure: Failure): void {
-  if (ended) return;
-  ended = true;
-  send({ failed: { ...failure, logs } });
-}
-
-/** What an exception inside the engine was: out of memory, past the deadline, or the script's own (or a host's failure it did not catch). */
-function failureOf(handle: QuickJSHandle): Failure {
-  const described = describeHandle ? vm.callFunction(describeHandle, vm.undefined, handle, maxHandle!) : undefined;
-  if (described && !described.error) {
-    const text = vm.dump(described.value) as string | null;
-    described.value.dispose();
-    if (text === null) return { kind: 'memory', message: 'out of memory' };
-    const error = JSON.parse(text) as { name: string; message: string; stack?: string; code?: string; details?: Record<string, unknown>; hint?: string };
-    if (/out of memory/i.test(error.message)) return { kind: 'memory', message: error.message };
-    if (error.name === 'InternalError' && /interrupted/i.test(error.message)) return { kind: 'interrupted', message: error.message };
-    if (error.name === 'SyntaxError') return { kind: 'syntax', message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-    const own = error.code !== undefined ? { own: { code: error.code, message: error.message, details: error.details, hint: error.hint } as CallFailure } : {};
-    return { kind: 'error', message: `${error.name}: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), ...own };
-  }
-  described?.error?.dispose();
-  // describe could not run: the engine is out of memory or past its deadline (or it has no bootstrap yet).
-  const error = vm.dump(handle) as { name?: string; message?: string } | string | null;
-  if (error === null || error === undefined) return { kind: 'memory', message: 'out of memory' };
-  const name = typeof error === 'object' ? (error.name ?? 'Error') : 'Error';
-  const message = String(typeof error === 'object' ? (error.message ?? '') : error).slice(0, job.limits.maxOutputBytes);
-  if (/out of memory/i.test(message)) return { kind: 'memory', message };
-  if (name === 'InternalError' && /interrupted/i.test(message)) return { kind: 'interrupted', message };
-  return { kind: name === 'SyntaxError' ? 'syntax' : 'error', message: `${name}: ${message}` };
-}
-
-const pending = new Map<number, QuickJSDeferredPromise>();
-let seq = 0;
-
-const callHandle = vm.newFunction('call', (nameHandle, argsHandle) => {
-  const deferred = vm.newPromise();
-  const id = ++seq;
-  pending.set(id, deferred);
-  const name = vm.typeof(nameHandle) === 'string' ? vm.getString(nameHandle) : '';
-  const args = vm.typeof(argsHandle) === 'string' ? vm.getString(argsHandle) : '{}';
-  send({ call: { id, name, args } });
-  return deferred.handle;
-});
-const logHandle = vm.newFunction('log', (levelHandle, textHandle) => {
-  const level = vm.getString(levelHandle);
-  const text = vm.getString(textHandle);
-  const line = level === 'log' || level === 'info' || level === 'debug' ? text : `${level}: ${text}`;
-  logBytes += Buffer.byteLength(line) + 1;
-  if (logBytes > job.limits.maxOutputBytes) {
-    fail({ kind: 'output', message: `the script printed more than ${job.limits.maxOutputBytes} bytes` });
-    return;
-  }
-  logs.push(line);
-});
+const engine = setup.engine ? newVariant(base, { wasmModule: setup.engine }) : base;
 
 /** Most sleeps pending at once: each holds a timer of this thread. */
 const MAX_SLEEPS = 1000;
-let sleeping = 0;
 
-/** A host failure as the bootstrap makes an Error of it (with its code). */
-const refusal = (code: string, message: string, details: Record<string, unknown>) => vm.newString(JSON.stringify({ code, message, details }));
+type Failure = { kind: RunFailure; message: string; stack?: string; own?: CallFailure };
+type Said = FromWorker extends infer M ? (M extends unknown ? Omit<M, 'run'> : never) : never;
 
-/** sleep(ms): resolves after ms, on this thread's timer; refused when it would end past the run's deadline. */
-const sleepHandle = vm.newFunction('sleep', (msHandle) => {
-  const deferred = vm.newPromise();
-  const ms = vm.typeof(msHandle) === 'number' ? vm.getNumber(msHandle) : NaN;
-  const left = deadline - Date.now();
-  const refused =
-    !Number.isFinite(ms) || ms < 0
-      ? refusal('INVALID_INPUT', `sleep(ms) takes a number of milliseconds, 0 or more.`, {})
-      : ms >= left
-        ? refusal(
-            'TIMEOUT',
-            `sleep(${Math.round(ms)}) would end past the run's time: ${Math.max(0, Math.round(left))} ms are left (code.timeout_ms: ${job.limits.timeoutMs}).`,
-            { timeout_ms: job.limits.timeoutMs, left_ms: Math.max(0, Math.round(left)) },
-          )
-        : sleeping >= MAX_SLEEPS
-          ? refusal('SCRIPT_LIMIT', `More than ${MAX_SLEEPS} sleeps at once.`, { max_sleeps: MAX_SLEEPS })
-          : undefined;
-  if (refused) {
-    // Settled as an answer is (after this call returns the promise), and the engine's jobs run.
-    setImmediate(() => {
-      if (!ended) deferred.reject(refused);
-      refused.dispose();
-      deferred.dispose();
-      drain();
-    });
+/** One script's run: its engine, the calls it awaits, its sleeps, what it printed. */
+class EngineRun {
+  private readonly logs: string[] = [];
+  private logBytes = 0;
+  private ended = false;
+  private readonly pending = new Map<number, QuickJSDeferredPromise>();
+  private seq = 0;
+  /** The timers of its sleeps and refusals, until each has run. */
+  private readonly sleeps = new Set<NodeJS.Timeout>();
+  /** Sleeps accepted and pending (MAX_SLEEPS bounds them). */
+  private sleeping = 0;
+  private describeHandle: QuickJSHandle | undefined;
+  private maxHandle: QuickJSHandle | undefined;
+  private readonly runtime: QuickJSRuntime;
+  private readonly vm: QuickJSContext;
+
+  constructor(
+    private readonly job: WorkerJob,
+    private readonly quickjs: QuickJSWASMModule,
+  ) {
+    this.runtime = quickjs.newRuntime();
+    this.runtime.setMemoryLimit(job.limits.memoryBytes);
+    this.runtime.setMaxStackSize(job.limits.stackBytes);
+    this.runtime.setInterruptHandler(shouldInterruptAfterDeadline(job.limits.deadline));
+    this.vm = this.runtime.newContext();
+  }
+
+  /** Which run this is (the host's number for it). */
+  get run(): number {
+    return this.job.run;
+  }
+
+  private post(message: Said): void {
+    port.postMessage({ run: this.job.run, ...message } as FromWorker);
+  }
+
+  /** Ends the run, once: the host ends this thread when it has the message. */
+  private fail(failure: Failure): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.post({ failed: { ...failure, logs: this.logs } });
+  }
+
+  /** What an exception inside the engine was: out of memory, past the deadline, or the script's own (or a host's failure it did not catch). */
+  private failureOf(handle: QuickJSHandle): Failure {
+    const { vm, job } = this;
+    const described = this.describeHandle ? vm.callFunction(this.describeHandle, vm.undefined, handle, this.maxHandle!) : undefined;
+    if (described && !described.error) {
+      const text = vm.dump(described.value) as string | null;
+      described.value.dispose();
+      if (text === null) return { kind: 'memory', message: 'out of memory' };
+      const error = JSON.parse(text) as { name: string; message: string; stack?: string; code?: string; details?: Record<string, unknown>; hint?: string };
+      if (/out of memory/i.test(error.message)) return { kind: 'memory', message: error.message };
+      if (error.name === 'InternalError' && /interrupted/i.test(error.message)) return { kind: 'interrupted', message: error.message };
+      if (error.name === 'SyntaxError') return { kind: 'syntax', message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+      const own =
+        error.code !== undefined ? { own: { code: error.code, message: error.message, details: error.details, hint: error.hint } as CallFailure } : {};
+      return { kind: 'error', message: `${error.name}: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), ...own };
+    }
+    described?.error?.dispose();
+    // describe could not run: the engine is out of memory or past its deadline (or it has no bootstrap yet).
+    const error = vm.dump(handle) as { name?: string; message?: string } | string | null;
+    if (error === null || error === undefined) return { kind: 'memory', message: 'out of memory' };
+    const name = typeof error === 'object' ? (error.name ?? 'Error') : 'Error';
+    const message = String(typeof error === 'object' ? (error.message ?? '') : error).slice(0, job.limits.maxOutputBytes);
+    if (/out of memory/i.test(message)) return { kind: 'memory', message };
+    if (name === 'InternalError' && /interrupted/i.test(message)) return { kind: 'interrupted', message };
+    return { kind: name === 'SyntaxError' ? 'syntax' : 'error', message: `${name}: ${message}` };
+  }
+
+  /** Runs what became ready inside the engine (after an answer came in); an error there ends the run. */
+  private drain(): void {
+    if (this.ended) return;
+    const ran = this.runtime.executePendingJobs();
+    if (ran.error) {
+      const failure = this.failureOf(ran.error);
+      ran.error.dispose();
+      this.fail(failure);
+    }
+  }
+
+  /** Ends the run with what an exception inside the engine was. */
+  private failWith(handle: QuickJSHandle): void {
+    const failure = this.failureOf(handle);
+    handle.dispose();
+    this.fail(failure);
+  }
+
+  private readonly call = (nameHandle: QuickJSHandle, argsHandle: QuickJSHandle): QuickJSHandle => {
+    const { vm } = this;
+    const deferred = vm.newPromise();
+    const id = ++this.seq;
+    this.pending.set(id, deferred);
+    const name = vm.typeof(nameHandle) === 'string' ? vm.getString(nameHandle) : '';
+    const args = vm.typeof(argsHandle) === 'string' ? vm.getString(argsHandle) : '{}';
+    this.post({ call: { id, name, args } });
     return deferred.handle;
+  };
+
+  private readonly log = (levelHandle: QuickJSHandle, textHandle: QuickJSHandle): void => {
+    const level = this.vm.getString(levelHandle);
+    const text = this.vm.getString(textHandle);
+    const line = level === 'log' || level === 'info' || level === 'debug' ? text : `${level}: ${text}`;
+    this.logBytes += Buffer.byteLength(line) + 1;
+    if (this.logBytes > this.job.limits.maxOutputBytes) {
+      this.fail({ kind: 'output', message: `the script printed more than ${this.job.limits.maxOutputBytes} bytes` });
+      return;
+    }
+    this.logs.push(line);
+  };
+
+  /** A host failure as the bootstrap makes an Error of it (with its code). */
+  private refusal(code: string, message: string, details: Record<string, unknown>): QuickJSHandle {
+    return this.vm.newString(JSON.stringify({ code, message, details }));
   }
-  sleeping++;
-  setTimeout(() => {
-    sleeping--;
-    if (ended) return;
-    deferred.resolve(vm.undefined);
+
+  /** sleep(ms): resolves after ms, on this thread's timer; refused when it would end past the run's deadline. */
+  private readonly sleep = (msHandle: QuickJSHandle): QuickJSHandle => {
+    const { vm, job } = this;
+    const deferred = vm.newPromise();
+    const ms = vm.typeof(msHandle) === 'number' ? vm.getNumber(msHandle) : NaN;
+    const left = job.limits.deadline - Date.now();
+    const refused =
+      !Number.isFinite(ms) || ms < 0
+        ? this.refusal('INVALID_INPUT', `sleep(ms) takes a number of milliseconds, 0 or more.`, {})
+        : ms >= left
+          ? this.refusal(
+              'TIMEOUT',
+              `sleep(${Math.round(ms)}) would end past the run's time: ${Math.max(0, Math.round(left))} ms are left (code.timeout_ms: ${job.limits.timeoutMs}).`,
+              { timeout_ms: job.limits.timeoutMs, left_ms: Math.max(0, Math.round(left)) },
+            )
+          : this.sleeping >= MAX_SLEEPS
+            ? this.refusal('SCRIPT_LIMIT', `More than ${MAX_SLEEPS} sleeps at once.`, { max_sleeps: MAX_SLEEPS })
+            : undefined;
+    // A refusal is settled as an answer is (after this call returns the promise), and the engine's
+    // jobs run; until then it is a pending sleep too: the run's engine is in use.
+    if (!refused) this.sleeping++;
+    const timer = setTimeout(
+      () => {
+        this.sleeps.delete(timer);
+        if (!refused) this.sleeping--;
+        if (!this.ended) {
+          if (refused) deferred.reject(refused);
+          else deferred.resolve(vm.undefined);
+        }
+        refused?.dispose();
+        deferred.dispose();
+        this.drain();
+      },
+      refused ? 0 : ms,
+    );
+    this.sleeps.add(timer);
+    return deferred.handle;
+  };
+
+  start(): void {
+    const { vm: context, job } = this;
+    const callHandle = context.newFunction('call', this.call);
+    const logHandle = context.newFunction('log', this.log);
+    const sleepHandle = context.newFunction('sleep', this.sleep);
+    const boot = context.unwrapResult(context.evalCode(BOOTSTRAP, 'mcpkit-bootstrap.js'));
+    const tree = context.unwrapResult(context.evalCode(`(${JSON.stringify(job.tools)})`));
+    const world = context.unwrapResult(context.callFunction(boot, context.undefined, callHandle, logHandle, sleepHandle, tree));
+    const finish = context.getProp(world, 'finish');
+    this.describeHandle = context.getProp(world, 'describe');
+    this.maxHandle = context.newNumber(job.limits.maxOutputBytes);
+    for (const handle of [boot, tree, world, callHandle, logHandle, sleepHandle]) handle.dispose();
+    // The script's first line is the wrapper's second: the host maps its places back (./script-errors.ts).
+    const evaluated = context.evalCode(`(async () => {\n${job.code}\n})()`, 'script.js');
+    if (evaluated.error) return this.failWith(evaluated.error);
+    const main = evaluated.value;
+    void context.resolvePromise(main).then((outcome) => {
+      main.dispose();
+      if (this.ended) return;
+      if (outcome.error) return this.failWith(outcome.error);
+      const text = context.callFunction(finish, context.undefined, outcome.value);
+      outcome.value.dispose();
+      if (text.error) return this.failWith(text.error);
+      const result = context.dump(text.value) as string | { error: string };
+      text.value.dispose();
+      if (typeof result !== 'string') return this.fail({ kind: 'error', message: `The script's value cannot be made JSON: ${result.error}` });
+      if (Buffer.byteLength(result) + this.logBytes > job.limits.maxOutputBytes)
+        return this.fail({ kind: 'output', message: `the script's value and what it printed are more than ${job.limits.maxOutputBytes} bytes` });
+      this.ended = true;
+      const left = { calls: this.pending.size, sleeps: this.sleeps.size, memoryBytes: this.quickjs.getWasmMemory().buffer.byteLength };
+      this.post({ done: { result, logs: this.logs, left } });
+    });
+    this.drain();
+  }
+
+  /** An answer to one of this run's calls: the engine's promise settles, and what became ready runs. */
+  answered(answer: WorkerAnswer): void {
+    const deferred = this.pending.get(answer.id);
+    if (!deferred || this.ended) return;
+    this.pending.delete(answer.id);
+    const value = this.vm.newString(answer.ok ? answer.value : answer.error);
+    if (answer.ok) deferred.resolve(value);
+    else deferred.reject(value);
+    value.dispose();
     deferred.dispose();
-    drain();
-  }, ms);
-  return deferred.handle;
-});
-
-/** Runs what became ready inside the engine (after an answer came in); an error there ends the run. */
-function drain(): void {
-  const ran = runtime.executePendingJobs();
-  if (ran.error) {
-    const failure = failureOf(ran.error);
-    ran.error.dispose();
-    fail(failure);
+    this.drain();
   }
 }
 
-/** Ends the run with what an exception inside the engine was. */
-function failWith(handle: QuickJSHandle): void {
-  const failure = failureOf(handle);
-  handle.dispose();
-  fail(failure);
-}
-
-let describeHandle: QuickJSHandle | undefined;
-let maxHandle: QuickJSHandle | undefined;
-
-function start(context: QuickJSContext): void {
-  const boot = context.unwrapResult(context.evalCode(BOOTSTRAP, 'mcpkit-bootstrap.js'));
-  const tree = context.unwrapResult(context.evalCode(`(${JSON.stringify(job.tools)})`));
-  const world = context.unwrapResult(context.callFunction(boot, context.undefined, callHandle, logHandle, sleepHandle, tree));
-  const finish = context.getProp(world, 'finish');
-  describeHandle = context.getProp(world, 'describe');
-  maxHandle = context.newNumber(job.limits.maxOutputBytes);
-  boot.dispose();
-  tree.dispose();
-  world.dispose();
-  // The script's first line is the wrapper's second: the host maps its places back (./script-errors.ts).
-  const evaluated = context.evalCode(`(async () => {\n${job.code}\n})()`, 'script.js');
-  if (evaluated.error) return failWith(evaluated.error);
-  const main = evaluated.value;
-  void context.resolvePromise(main).then((outcome) => {
-    main.dispose();
-    if (ended) return;
-    if (outcome.error) return failWith(outcome.error);
-    const text = context.callFunction(finish, context.undefined, outcome.value);
-    outcome.value.dispose();
-    if (text.error) return failWith(text.error);
-    const result = context.dump(text.value) as string | { error: string };
-    text.value.dispose();
-    if (typeof result !== 'string') return fail({ kind: 'error', message: `The script's value cannot be made JSON: ${result.error}` });
-    if (Buffer.byteLength(result) + logBytes > job.limits.maxOutputBytes)
-      return fail({ kind: 'output', message: `the script's value and what it printed are more than ${job.limits.maxOutputBytes} bytes` });
-    ended = true;
-    send({ done: { result, logs } });
-  });
-  drain();
-}
+/** The run under way: a thread's next run replaces it (the host sends a job only once the last one returned clean). */
+let current: EngineRun | undefined;
 
 port.on('message', (message: ToWorker) => {
-  const { answer } = message;
-  const deferred = pending.get(answer.id);
-  if (!deferred || ended) return;
-  pending.delete(answer.id);
-  const value = vm.newString(answer.ok ? answer.value : answer.error);
-  if (answer.ok) deferred.resolve(value);
-  else deferred.reject(value);
-  value.dispose();
-  deferred.dispose();
-  drain();
+  if ('job' in message) {
+    const { job } = message;
+    // A new instance, so new memory: the next script finds nothing of this one's heap.
+    void newQuickJSWASMModuleFromVariant(engine).then((quickjs) => {
+      current = new EngineRun(job, quickjs);
+      current.start();
+    });
+  } else if (current?.run === message.run) current.answered(message.answer);
 });
-
-start(vm);

@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { ToolError } from '../core/errors.js';
-import { packageRoot } from '../core/version.js';
-import { workerThreads } from '../core/lazy-builtins.js';
 import type { CodeLimits } from './limits.js';
 import { asScriptCall, insideAScript, nestedRunRefused, startsARun } from './nested-runs.js';
-import { UNKNOWN_TOOL_MARK, type FromWorker, type ToolTree, type ToWorker, type WorkerJob } from './protocol.js';
+import { UNKNOWN_TOOL_MARK, type FromWorker, type RunLeftovers, type ToolTree, type ToWorker, type WorkerAnswer, type WorkerJob } from './protocol.js';
+import { nextRun, releaseThread, takeThread } from './sandbox-threads.js';
 import { engineModule } from './engine-module.js';
 import { engineFailure, type EngineFailure } from './script-errors.js';
 import type { StrippedScript } from './strip-types.js';
@@ -13,8 +11,9 @@ import { failureOf, type ScriptAnswer } from './tool-value.js';
 
 /**
  * Code mode's host side: runs one script (JavaScript, or TypeScript with its types stripped) in a
- * worker thread of its own (./sandbox-worker.ts), so a script that loops never holds the thread
- * that answers everyone else, and a script that is stopped takes nothing with it. The host keeps
+ * worker thread (./sandbox-worker.ts), alone there while it runs, so a script that loops never
+ * holds the thread that answers everyone else, and a script that is stopped takes nothing with it
+ * (its thread ends; one that returned clean may run the next script, ./sandbox-threads.ts). The host keeps
  * the limits that are about the world outside the engine: wall time (the worker is terminated at
  * the deadline, whatever it does), tool calls per run, and calls at once (the rest wait their
  * turn). Each limit hit ends the run with an error that names the setting.
@@ -63,6 +62,7 @@ class ScriptRun {
   private readonly queue: (() => void)[] = [];
   private settled = false;
   private timer?: NodeJS.Timeout;
+  private readonly id = nextRun();
 
   constructor(
     private readonly run: CodeRun,
@@ -82,9 +82,9 @@ class ScriptRun {
   start(): void {
     const { limits } = this;
     const job: WorkerJob = {
+      run: this.id,
       code: this.script.js,
       tools: this.run.tools,
-      ...(this.engine ? { engine: this.engine } : {}),
       limits: {
         timeoutMs: limits.timeoutMs,
         deadline: Date.now() + limits.timeoutMs,
@@ -93,13 +93,7 @@ class ScriptRun {
         maxOutputBytes: limits.maxOutputBytes,
       },
     };
-    const worker = (this.worker = new (workerThreads().Worker)(join(packageRoot(), 'dist', 'code', 'sandbox-worker.js'), {
-      workerData: job,
-      // The engine's heap is WebAssembly memory, bounded by the engine; this bounds the thread around it.
-      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
-      stdout: true,
-      stderr: true,
-    }));
+    const worker = (this.worker = takeThread(this.engine));
     this.timer = setTimeout(
       () =>
         this.fail(
@@ -112,18 +106,24 @@ class ScriptRun {
     );
     if (this.run.signal?.aborted) return this.cancelled();
     this.run.signal?.addEventListener('abort', this.cancelled, { once: true });
-    worker.on('message', (message: FromWorker) => this.heard(message));
-    worker.on('error', (error: Error & { code?: string }) =>
-      this.fail(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? this.engineFailed({ kind: 'memory', message: error.message, logs: [] })
-          : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
-      ),
-    );
-    worker.on('exit', (exitCode) => this.fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`)));
+    worker.on('message', this.heard);
+    worker.on('error', this.failed);
+    worker.on('exit', this.exited);
+    worker.postMessage({ job } satisfies ToWorker);
   }
 
-  private heard(message: FromWorker): void {
+  private readonly failed = (error: Error & { code?: string }) =>
+    this.fail(
+      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? this.engineFailed({ kind: 'memory', message: error.message, logs: [] })
+        : new ToolError('INTERNAL', `The code sandbox failed: ${error.message}`, { cause: error }),
+    );
+
+  private readonly exited = (exitCode: number) => this.fail(new ToolError('INTERNAL', `The code sandbox ended (exit code ${exitCode}) before the script did.`));
+
+  private readonly heard = (message: FromWorker): void => {
+    // This run's messages only: its thread may have run another script before.
+    if (message.run !== this.id) return;
     const { limits } = this;
     if ('call' in message) {
       const { id, name, args } = message.call;
@@ -138,10 +138,10 @@ class ScriptRun {
       if (this.running < limits.maxParallel) this.callTool(id, name, args);
       else this.queue.push(() => this.callTool(id, name, args));
     } else if ('done' in message) {
-      const { result, logs } = message.done;
-      this.end(() => this.resolve({ result: JSON.parse(result) as unknown, logs, calls: this.made }));
+      const { result, logs, left } = message.done;
+      this.end(() => this.resolve({ result: JSON.parse(result) as unknown, logs, calls: this.made }), left);
     } else this.fail(this.engineFailed(message.failed));
-  }
+  };
 
   /** One tool call, when its turn comes. */
   private callTool(id: number, name: string, args: string): void {
@@ -168,8 +168,8 @@ class ScriptRun {
     return engineFailure(failure, { limits: this.limits, named: this.named, calls: this.made, placeOf: this.script.placeOf });
   }
 
-  private answer(message: ToWorker['answer']): void {
-    if (!this.settled) this.worker?.postMessage({ answer: message } satisfies ToWorker);
+  private answer(message: WorkerAnswer): void {
+    if (!this.settled) this.worker?.postMessage({ run: this.id, answer: message } satisfies ToWorker);
   }
 
   private readonly cancelled = () => this.fail(new ToolError('TIMEOUT', 'The run was cancelled.', { details: { calls: this.made } }));
@@ -178,13 +178,21 @@ class ScriptRun {
     this.end(() => this.reject(error));
   }
 
-  private end(outcome: () => void): void {
+  /** Ends the run, once; `left`: it returned, leaving that in its thread, which may then run the next script. */
+  private end(outcome: () => void, left?: RunLeftovers): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
     this.run.signal?.removeEventListener('abort', this.cancelled);
     this.calls.abort(new Error('the run ended'));
-    void this.worker?.terminate();
+    const worker = this.worker;
+    if (worker) {
+      worker.off('message', this.heard);
+      worker.off('error', this.failed);
+      worker.off('exit', this.exited);
+      // Its calls still under way were aborted above: a thread with any is ended (keepsThread).
+      releaseThread(worker, left && { ...left, calls: left.calls + this.running + this.queue.length });
+    }
     outcome();
   }
 }

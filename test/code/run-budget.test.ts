@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { namesARun, startsARun } from '../../src/code/nested-runs.js';
-import { RUN_OVERHEAD_MB, RunBudget, runBudgetDefaults, runBudgetSettingsOf } from '../../src/code/run-budget.js';
+import { RUN_OVERHEAD_MB, RunBudget, runBudgetDefaults, runBudgetSettingsOf, WAITING_THREAD_MB } from '../../src/code/run-budget.js';
 
 /** The pure parts of code mode's one budget: which names are runs, and which runs fit (code/nested-runs.ts, code/run-budget.ts). */
 describe('namesARun: a run by any spelling', () => {
@@ -81,6 +81,18 @@ describe('RunBudget: runs in flight in all, per client, and their memory', () =>
     expect(!refused.ok && refused.error.details!.retry_after_ms).toBe(200);
     if (first.ok) first.release();
     expect(budget.admit('a', run, settings, 100).ok).toBe(true);
+  });
+
+  it.each([
+    ['fits beside the runs and the waiting threads: they wait on', 2 * (64 + RUN_OVERHEAD_MB) + 2 * WAITING_THREAD_MB, 2],
+    ['fits beside the runs only: the waiting threads end, and it runs', 2 * (64 + RUN_OVERHEAD_MB) + WAITING_THREAD_MB, 0],
+  ])('threads kept for a next run count in max_memory_mb: a run that %s', (_what, maxMemoryMb, waitingAfter) => {
+    let waiting = 2;
+    const budget = new RunBudget({ count: () => waiting, end: () => void (waiting = 0) });
+    const tight = { ...settings, maxMemoryMb };
+    expect(budget.admit('a', { memoryMb: 64, timeoutMs: 1000 }, tight, 0).ok).toBe(true);
+    expect(budget.admit('b', { memoryMb: 64, timeoutMs: 1000 }, tight, 0).ok).toBe(true);
+    expect(waiting).toBe(waitingAfter);
   });
 
   it('a run that could never fit is SCRIPT_LIMIT, not a wait', () => {
