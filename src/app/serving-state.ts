@@ -40,7 +40,6 @@ export interface ServingNeeds {
 export class ServingState implements ConfigFollowers {
   private readonly pools = new UpstreamPools();
   private readonly sharedHubs = new Map<string, Promise<ProxyHub>>();
-  private readonly warming = new Map<ClientEra, Promise<void>>();
   /** The hubs a reload re-points (serve's). */
   private readonly liveHubs: LiveHubs;
   private readonly clientHubs: ClientHubs;
@@ -111,18 +110,7 @@ export class ServingState implements ConfigFollowers {
         .then((hub) => hub.warmUp())
         .catch(() => undefined),
     );
-    const warming = Promise.all(warmed).then(() => undefined);
-    this.warming.set(era, warming);
-    return warming;
-  }
-
-  /**
-   * Puts the shared connections of a client era to sleep once warming them is done (they
-   * reconnect on their next use): serve over stdio warmed the era its client did not speak.
-   */
-  async sleepEra(era: ClientEra): Promise<void> {
-    await this.warming.get(era);
-    await Promise.allSettled([...this.pools.shared[era].values()].map((upstream) => upstream.sleep()));
+    return Promise.all(warmed).then(() => undefined);
   }
 
   /** serve.store, handed over once by serve --http when it opened one: the upstreams' limits are kept there from now on, across replicas. */

@@ -80,8 +80,9 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       ...(options.auditLog?.trim() ? { auditLog: resolve(options.auditLog) } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
-    // What a first listing would start starts now, beside the rest of serve's start (./serve-start.ts).
-    const startNow = viewsStartedWithServe(options, (await config).config);
+    // What a first listing would start starts now, beside the rest of serve's start (./serve-start.ts);
+    // over stdio, once the one client has said who it is (./stdio.ts).
+    const startNow = options.http ? viewsStartedWithServe(options, (await config).config) : undefined;
     const warming = startNow && runtime.serving.warm(startNow, 'legacy');
     auditor = await openAudit(options, (await config).config, runtime);
     if (auditor) observe(observers, calls, auditor);
@@ -218,6 +219,7 @@ async function serveOverStdio(
       era === 'modern' ? () => served.serving.openHub(options.view, { shared: true, era }) : (downstream) => served.serving.clientHub(options.view, downstream),
     ...(streams ? { streams } : {}),
     ...(warm ? { warm } : {}),
+    eager: viewsStartedWithServe(options, await served.config()) !== undefined,
   });
 }
 

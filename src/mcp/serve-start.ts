@@ -4,19 +4,20 @@ import type { UpstreamStatus } from '../proxy/upstream/upstream-status.js';
  * Whether serve starts its upstream servers with itself (issue 70: a started gateway's first
  * tools/list is answered at once): --eager / --no-eager, else serve.eager, else yes. The servers
  * a first listing would start anyway (every server of the view listed) start before any client
- * asks, so a broken one shows at start, in /health, not on an agent's first request. They start
- * in the era most clients speak: over stdio the view's (a 2026-07-28 client puts these to sleep
- * and gets its own, ./stdio.ts); over HTTP every enabled server, which the default catalog and
- * every view's route share. Pure.
+ * asks, so a broken one shows at start, in /health, not on an agent's first request: over HTTP
+ * every enabled server, in the era most clients speak, which the default catalog and every view's
+ * route share. Over stdio serve has one client, and starts the view's servers once that client has
+ * said who it is (its opening request, ./stdio.ts): its era and its capabilities decide which
+ * connections it uses, and a server started for other ones would run twice. Pure.
  */
 export function startsServersAtOnce(flag: boolean | undefined, configured: boolean | undefined): boolean {
   return flag ?? configured ?? true;
 }
 
 /**
- * The views whose servers serve starts with itself, or none (serve.eager off): over stdio the one
- * served, over HTTP the default catalog (every enabled server) and every view, whose routes all
- * serve at once. Pure.
+ * The views whose servers serve starts before they are asked for, or none (serve.eager off): over
+ * stdio the one served (at the client's opening request), over HTTP the default catalog (every
+ * enabled server) and every view, whose routes all serve at once (with serve). Pure.
  */
 export function viewsStartedWithServe(
   options: { eager?: boolean | undefined; http?: boolean | undefined; view?: string | undefined },

@@ -24,6 +24,11 @@ export interface StdioServeOptions {
   streams?: { input: Readable; output: Writable };
   /** Called once, after the answer to the session's first tools/call is written. */
   warm?: () => void;
+  /**
+   * Start the client's servers once it has said who it is (serve.eager): after the answer to its
+   * opening request, the hub it will use and every server of it, before it asks for a listing.
+   */
+  eager?: boolean;
 }
 
 /**
@@ -34,7 +39,7 @@ export interface StdioServeOptions {
  * server/discover or an enveloped request for 2026-07-28) and pins one server for the connection.
  * A 2025 client's tools/call are taken off the wire (./wire-calls.ts): a 2026 request goes through the SDK, which owns its envelope.
  */
-export async function serveStdio({ runtime, observers, hasServers, hub, streams, warm }: StdioServeOptions): Promise<void> {
+export async function serveStdio({ runtime, observers, hasServers, hub, streams, warm, eager = false }: StdioServeOptions): Promise<void> {
   const stdin = streams?.input ?? process.stdin;
   // The SDK's transport ends (unanswered requests dropped) the moment stdin ends; a client that
   // closes our stdin is done with us only once every request it sent has its answer
@@ -45,17 +50,25 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams,
   // The client's messages are read once (JSON.parse), not copied again by the SDK's message schema.
   replaceStdioReadBuffer(transport, new LeanReadBuffer());
   let legacy: Dispatcher | undefined;
+  let opened: Dispatcher | undefined;
   const handle = serveBothEras(
     ({ era }) => {
       const { server, dispatcher } = sdkServer({ runtime, hasServers, hub: hub(era), ...(observers ? { observers } : {}) });
       if (era === 'legacy') legacy = dispatcher;
-      else void runtime.serving.sleepEra('legacy'); // warmed at start for a 2025 client (./run-serve.ts): not this one's
+      opened ??= dispatcher;
       return server;
     },
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
   takeToolCalls(transport, () => legacy);
-  const answered = trackAnswers(transport, warm);
+  // Not at serve's start: which connections the client needs is known from its opening request (its
+  // era, and whether it asks to be asked things: sampling, elicitation, roots), and a server started
+  // for the wrong one would be started twice (measured: every server, for a client declaring roots).
+  const warmOnce =
+    eager && hasServers
+      ? () => void opened?.warm().catch((error: unknown) => runtime.logger.debug(`serve: starting the servers: ${String(error)}`))
+      : undefined;
+  const answered = trackAnswers(transport, warm, warmOnce);
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));
   let closing: Promise<void> | undefined;
@@ -82,13 +95,15 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams,
 
 /**
  * Counts the client's requests still without an answer (a cancelled one needs none). Returns a
- * function whose promise settles when none is left. `warm` hears of the first tools/call's answer.
+ * function whose promise settles when none is left. `warm` hears of the first tools/call's answer,
+ * `opened` of the first answer of all.
  */
-function trackAnswers(transport: Transport, warm?: () => void): () => Promise<void> {
+function trackAnswers(transport: Transport, warm?: () => void, opened?: () => void): () => Promise<void> {
   const open = new Set<RequestId>();
   let idle: (() => void) | undefined;
   let firstCall: RequestId | undefined;
   let toWarm = warm;
+  let toOpen = opened;
   const settle = () => {
     if (open.size === 0) idle?.();
   };
@@ -103,6 +118,11 @@ function trackAnswers(transport: Transport, warm?: () => void): () => Promise<vo
   afterEachSend(transport, (message) => {
     const m = message as { id?: RequestId; method?: string };
     if (m.method === undefined && m.id !== undefined) open.delete(m.id);
+    if (toOpen && m.method === undefined && m.id !== undefined) {
+      const heard = toOpen;
+      toOpen = undefined;
+      heard();
+    }
     if (toWarm && firstCall !== undefined && m.method === undefined && m.id === firstCall) {
       const heard = toWarm;
       toWarm = undefined;

@@ -223,11 +223,12 @@ describe.concurrent('faults', () => {
   });
 
   // The serve that is killed starts with --eager (its own process was one serve more): both its
-  // upstreams are up before any request, and what follows holds for it as for the others. SIGKILL
+  // upstreams are up at the client's opening request, before any listing, and what follows holds
+  // for it as for the others. SIGKILL
   // skips serve's own shutdown whether its servers started at once or on first use; the other two
   // ends run that shutdown, for servers started on first use.
   it.each([
-    ['SIGKILL', '; serve --eager started its upstream servers before any request'],
+    ['SIGKILL', '; serve --eager started its upstream servers at the opening request, before any listing'],
     ['SIGTERM', ''],
     ['stdin closed', ''],
   ] as const)('after serve ends (%s), no child process of it remains%s', async (how, eager) => {
@@ -238,11 +239,11 @@ describe.concurrent('faults', () => {
       env: cleanEnv(),
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    if (eager) expect(await waitFor(async () => (await childPids(serve.pid!)).length === 2, 15_000, 100)).toBe(true);
     let out = '';
     serve.stdout.on('data', (d) => (out += d));
     const send = (msg: object) => serve.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
     send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    if (eager) expect(await waitFor(async () => (await childPids(serve.pid!)).length === 2, 15_000, 100)).toBe(true);
     send({ method: 'notifications/initialized' });
     send({ id: 2, method: 'tools/list', params: {} });
     expect(await waitFor(() => out.includes('"id":2'), 20_000)).toBe(true);

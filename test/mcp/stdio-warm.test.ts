@@ -7,15 +7,17 @@ import { serveStdioInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/upstreams.js';
 
 /**
- * serve over stdio has one client, about to list the tools: its servers start with serve, beside
- * the client's handshake, so the first tools/list does not wait for them to start. They start in
- * the era most clients speak; a 2026-07-28 client puts those to sleep and is served by its own.
+ * serve over stdio has one client, about to list the tools: its servers start at the client's
+ * opening request, before the client asks for a listing, so the first tools/list does not wait
+ * for them to start. They start once, with the connections that client uses: its era's, and its
+ * own when it declares what a server may ask of it (sampling, elicitation, roots). Started at
+ * serve's start instead, for the most common client, they ran twice for every other one.
  */
 const PROBE = join(ROOT, 'test/fixtures/probe-server.mjs');
-/** The processes started, each named by a line, and those of them that ended. */
+/** The processes started, each named by a line, those of them that ended, and what each was offered. */
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
-const pids = (file: string) => lines(file).filter((l) => !l.startsWith('ended '));
-const ended = (file: string, id: string) => lines(file).includes(`ended ${id}`);
+const pids = (file: string) => lines(file).filter((l) => !l.startsWith('ended ') && !l.startsWith('offered '));
+const offered = (file: string) => lines(file).flatMap((l) => (l.startsWith('offered ') ? [l.split(' ')[2] ?? ''] : []));
 
 function project() {
   const dir = tempDir();
@@ -26,32 +28,54 @@ function project() {
   return { config, log };
 }
 
-describe('serve over stdio starts its servers with itself', () => {
-  it('a 2025 client finds them started, and its listing starts nothing more', async () => {
+const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
+
+describe('serve over stdio starts its servers at the client opening request, once', () => {
+  it.each([
+    ['a 2025 client', () => new Client({ name: 'old', version: '1' })],
+    [
+      'a 2025 client that declares roots, sampling and elicitation',
+      () => new Client({ name: 'asks', version: '1' }, { capabilities: { roots: {}, sampling: {}, elicitation: {} } }),
+    ],
+    ['a 2026-07-28 client', () => new Client({ name: 'new', version: '1' }, MODERN)],
+  ])('%s finds them started before its first listing, and nothing more starts', async (_who, make) => {
     const { config, log } = project();
-    const served = await serveStdioInProcess({ config, env: cleanEnv() });
+    const client = make();
+    const served = await serveStdioInProcess({ config, env: cleanEnv(), client });
     try {
       expect(await waitFor(() => pids(log).length === 1, 10_000), 'started before any listing').toBe(true);
-      expect((await served.client.listTools()).tools.map((t) => t.name)).toContain('probe__whoami');
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('probe__whoami');
+      expect(JSON.stringify(await client.callTool({ name: 'probe__whoami', arguments: {} }))).toContain('pid');
       expect(pids(log)).toHaveLength(1);
     } finally {
       await served.close();
     }
   });
 
-  it('a 2026-07-28 client: the servers started for a 2025 one go to sleep, its own serve it', async () => {
+  it("the one start is the client's own connection when it declares roots: the server is offered them", async () => {
     const { config, log } = project();
-    const client = new Client({ name: 'new', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' as const } } });
+    const client = new Client({ name: 'asks', version: '1' }, { capabilities: { roots: {} } });
+    client.setRequestHandler('roots/list', async () => ({ roots: [] }));
     const served = await serveStdioInProcess({ config, env: cleanEnv(), client });
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toContain('probe__whoami');
-      // Two started (the one warmed for a 2025 client, and the client's own, in either order on a busy machine), and one of them ends.
-      expect(await waitFor(() => pids(log).length === 2, 10_000)).toBe(true);
-      const stillUp = () => pids(log).filter((id) => !ended(log, id));
-      expect(await waitFor(() => stillUp().length === 1, 10_000), 'the process warmed for a 2025 client ends').toBe(true);
-      expect(JSON.stringify(await client.callTool({ name: 'probe__whoami', arguments: {} }))).toContain('pid');
-      expect(stillUp()).toHaveLength(1);
-      expect(pids(log)).toHaveLength(2);
+      expect(await waitFor(() => offered(log).length === 1, 10_000)).toBe(true);
+      expect(offered(log)[0]).toContain('roots');
+      await client.listTools();
+      expect(pids(log)).toHaveLength(1);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('with --no-eager, nothing starts before the first listing', async () => {
+    const { config, log } = project();
+    const served = await serveStdioInProcess({ config, env: cleanEnv(), flags: { eager: false } });
+    try {
+      // The client is connected (its opening request answered): a warm-up would have begun.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(pids(log)).toHaveLength(0);
+      await served.client.listTools();
+      expect(pids(log)).toHaveLength(1);
     } finally {
       await served.close();
     }

@@ -265,6 +265,16 @@ export class Dispatcher implements CallPort {
     }
   }
 
+  /**
+   * Starts the servers this client will use, before it asks for them (serve.eager over stdio,
+   * ./stdio.ts): its hub, made as its first request would make it (connections of its own when it
+   * is worth them), and every server of it. What fails is reported when it is used.
+   */
+  async warm(): Promise<void> {
+    if (!this.options.hasServers) return;
+    await (await this.ready()).warmUp();
+  }
+
   /** The hub of this client, made on its first request; then the hub's changes reach the client. */
   private async ready(): Promise<ProxyHub> {
     const hub = await hubOrProtocolError(() => (this.making ??= this.options.hub(this.relay())));
