@@ -63,14 +63,14 @@ interface HeldRun {
 /** Threads whose run returned, waiting for the next (./sandbox-threads.ts): they hold memory too. */
 export interface WaitingThreads {
   count(): number;
-  /** Ends them, freeing their memory. */
-  end(): void;
+  /** Ends this many of them, freeing their memory. */
+  end(count: number): void;
 }
 
 /** What a waiting thread may hold: its last run's engine at most, and the thread. */
 export const WAITING_THREAD_MB = KEPT_THREADS.memoryBytes / 2 ** 20 + RUN_OVERHEAD_MB;
 
-const PROCESS_THREADS: WaitingThreads = { count: () => sandboxThreads().waiting, end: () => void endWaitingThreads() };
+const PROCESS_THREADS: WaitingThreads = { count: () => sandboxThreads().waiting, end: (count) => void endWaitingThreads(count) };
 
 /** The runs in flight of one serve, and whether one more fits. The clock is given. */
 export class RunBudget {
@@ -104,8 +104,11 @@ export class RunBudget {
       const why = `the runs in flight hold ${reserved} MB and this one needs ${cost} MB (serve.code.max_memory_mb: ${settings.maxMemoryMb})`;
       return { ok: false, error: refused(why, { client, max_memory_mb: settings.maxMemoryMb }, retryAfter(all, now)) };
     }
-    // Threads kept for a next run count too, and give way: a run they would crowd out past the budget ends them.
-    if (reserved + cost + this.waiting.count() * WAITING_THREAD_MB > settings.maxMemoryMb) this.waiting.end();
+    // Threads kept for a next run count too (but the one this run takes), and give way: those that
+    // would crowd this run out past the budget end.
+    const others = Math.max(0, this.waiting.count() - 1);
+    const room = Math.max(0, Math.floor((settings.maxMemoryMb - reserved - cost) / WAITING_THREAD_MB));
+    if (others > room) this.waiting.end(others - room);
     const held: HeldRun = { client, memoryMb: cost, endsAt: now + run.timeoutMs };
     this.held.add(held);
     return { ok: true, release: () => void this.held.delete(held) };

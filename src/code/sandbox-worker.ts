@@ -25,18 +25,40 @@ import type { CallFailure, FromWorker, RunFailure, ToWorker, WorkerAnswer, Worke
  *
  * A thread may run several scripts, one after another (./sandbox-threads.ts decides), never two
  * at once: a run's instance, handles, timers and calls are its `EngineRun`'s, and the instance is
- * a new one (new WebAssembly memory), so a script finds nothing of the one before. A run that
+ * a new one on memory zeroed for it, so a script finds nothing of the one before. A run that
  * returned says what it left behind (calls unanswered, sleeps pending, its memory's size): with
  * anything left, the host ends the thread rather than give it another script.
+ *
+ * The engine's heap is bounded by its WebAssembly memory, whose maximum is the run's memory_mb
+ * above what the engine starts with: QuickJS's own count of its heap (setMemoryLimit) misses most
+ * of what a typed array or a long string takes when built for WebAssembly (measured: a script
+ * holding 1 MB arrays under a 64 MB limit reached the 2 GiB a WebAssembly memory can have).
  */
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
 const base = variant as unknown as QuickJSSyncVariant;
-const engine = setup.engine ? newVariant(base, { wasmModule: setup.engine }) : base;
+const engine = (job: WorkerJob) => newVariant(base, { ...(setup.engine ? { wasmModule: setup.engine } : {}), wasmMemory: memoryFor(job.limits) });
 
 /** Most sleeps pending at once: each holds a timer of this thread. */
 const MAX_SLEEPS = 1000;
+
+/** A WebAssembly page; the engine starts with 256 of them (16 MiB: its C stack, static data and first heap). */
+const PAGE_BYTES = 65536;
+const ENGINE_PAGES = 256;
+
+/** This thread's engine memory: the next run's, zeroed, when its bound is the same (a new memory reserves address space until collected). */
+let memory: { maximum: number; memory: WebAssembly.Memory } | undefined;
+
+function memoryFor(limits: WorkerJob['limits']): WebAssembly.Memory {
+  const maximum = ENGINE_PAGES + Math.ceil(limits.memoryBytes / PAGE_BYTES);
+  if (memory?.maximum === maximum) {
+    new Uint8Array(memory.memory.buffer).fill(0);
+    return memory.memory;
+  }
+  memory = { maximum, memory: new WebAssembly.Memory({ initial: ENGINE_PAGES, maximum }) };
+  return memory.memory;
+}
 
 type Failure = { kind: RunFailure; message: string; stack?: string; own?: CallFailure };
 type Said = FromWorker extends infer M ? (M extends unknown ? Omit<M, 'run'> : never) : never;
@@ -48,10 +70,10 @@ class EngineRun {
   private ended = false;
   private readonly pending = new Map<number, QuickJSDeferredPromise>();
   private seq = 0;
-  /** The timers of its sleeps and refusals, until each has run. */
+  /** The timers of its sleeps, until each has run (MAX_SLEEPS bounds them). */
   private readonly sleeps = new Set<NodeJS.Timeout>();
-  /** Sleeps accepted and pending (MAX_SLEEPS bounds them). */
-  private sleeping = 0;
+  /** Refused sleeps not yet settled (each holds the run's engine until then). */
+  private refusing = 0;
   private describeHandle: QuickJSHandle | undefined;
   private maxHandle: QuickJSHandle | undefined;
   private readonly runtime: QuickJSRuntime;
@@ -172,26 +194,27 @@ class EngineRun {
               `sleep(${Math.round(ms)}) would end past the run's time: ${Math.max(0, Math.round(left))} ms are left (code.timeout_ms: ${job.limits.timeoutMs}).`,
               { timeout_ms: job.limits.timeoutMs, left_ms: Math.max(0, Math.round(left)) },
             )
-          : this.sleeping >= MAX_SLEEPS
+          : this.sleeps.size >= MAX_SLEEPS
             ? this.refusal('SCRIPT_LIMIT', `More than ${MAX_SLEEPS} sleeps at once.`, { max_sleeps: MAX_SLEEPS })
             : undefined;
-    // A refusal is settled as an answer is (after this call returns the promise), and the engine's
-    // jobs run; until then it is a pending sleep too: the run's engine is in use.
-    if (!refused) this.sleeping++;
-    const timer = setTimeout(
-      () => {
-        this.sleeps.delete(timer);
-        if (!refused) this.sleeping--;
-        if (!this.ended) {
-          if (refused) deferred.reject(refused);
-          else deferred.resolve(vm.undefined);
-        }
-        refused?.dispose();
+    if (refused) {
+      // Settled as an answer is (after this call returns the promise), and the engine's jobs run.
+      this.refusing++;
+      setImmediate(() => {
+        this.refusing--;
+        if (!this.ended) deferred.reject(refused);
+        refused.dispose();
         deferred.dispose();
         this.drain();
-      },
-      refused ? 0 : ms,
-    );
+      });
+      return deferred.handle;
+    }
+    const timer = setTimeout(() => {
+      this.sleeps.delete(timer);
+      if (!this.ended) deferred.resolve(vm.undefined);
+      deferred.dispose();
+      this.drain();
+    }, ms);
     this.sleeps.add(timer);
     return deferred.handle;
   };
@@ -225,7 +248,7 @@ class EngineRun {
       if (Buffer.byteLength(result) + this.logBytes > job.limits.maxOutputBytes)
         return this.fail({ kind: 'output', message: `the script's value and what it printed are more than ${job.limits.maxOutputBytes} bytes` });
       this.ended = true;
-      const left = { calls: this.pending.size, sleeps: this.sleeps.size, memoryBytes: this.quickjs.getWasmMemory().buffer.byteLength };
+      const left = { calls: this.pending.size, sleeps: this.sleeps.size + this.refusing, memoryBytes: this.quickjs.getWasmMemory().buffer.byteLength };
       this.post({ done: { result, logs: this.logs, left } });
     });
     this.drain();
@@ -251,8 +274,8 @@ let current: EngineRun | undefined;
 port.on('message', (message: ToWorker) => {
   if ('job' in message) {
     const { job } = message;
-    // A new instance, so new memory: the next script finds nothing of this one's heap.
-    void newQuickJSWASMModuleFromVariant(engine).then((quickjs) => {
+    // A new instance on zeroed memory: the next script finds nothing of this one's heap.
+    void newQuickJSWASMModuleFromVariant(engine(job)).then((quickjs) => {
       current = new EngineRun(job, quickjs);
       current.start();
     });

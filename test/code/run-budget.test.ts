@@ -83,12 +83,14 @@ describe('RunBudget: runs in flight in all, per client, and their memory', () =>
     expect(budget.admit('a', run, settings, 100).ok).toBe(true);
   });
 
+  // Two threads wait; each run would take one (not counted: it becomes the run's), the fake keeps both.
   it.each([
-    ['fits beside the runs and the waiting threads: they wait on', 2 * (64 + RUN_OVERHEAD_MB) + 2 * WAITING_THREAD_MB, 2],
-    ['fits beside the runs only: the waiting threads end, and it runs', 2 * (64 + RUN_OVERHEAD_MB) + WAITING_THREAD_MB, 0],
+    ['fits beside the runs and the other waiting thread: it waits on', 2 * (64 + RUN_OVERHEAD_MB) + WAITING_THREAD_MB, 2],
+    ['fits beside the runs only: the other waiting thread ends, and it runs', 2 * (64 + RUN_OVERHEAD_MB) + WAITING_THREAD_MB - 1, 1],
+    ['fits exactly: the other waiting thread ends', 2 * (64 + RUN_OVERHEAD_MB), 1],
   ])('threads kept for a next run count in max_memory_mb: a run that %s', (_what, maxMemoryMb, waitingAfter) => {
     let waiting = 2;
-    const budget = new RunBudget({ count: () => waiting, end: () => void (waiting = 0) });
+    const budget = new RunBudget({ count: () => waiting, end: (count) => void (waiting -= count) });
     const tight = { ...settings, maxMemoryMb };
     expect(budget.admit('a', { memoryMb: 64, timeoutMs: 1000 }, tight, 0).ok).toBe(true);
     expect(budget.admit('b', { memoryMb: 64, timeoutMs: 1000 }, tight, 0).ok).toBe(true);

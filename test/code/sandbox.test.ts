@@ -98,6 +98,12 @@ describe('code mode: the sandbox', () => {
     ['a syntax error', `return (`, 'SCRIPT_ERROR', /does not parse/],
     ['an endless await', `await new Promise(() => {})`, 'TIMEOUT', /ran past its 1000 ms/],
     ['a memory bomb', `const a = []; while (true) a.push([a.length, { n: a.length }]);`, 'SCRIPT_LIMIT', /more than its 4 MB of memory \(code.memory_mb\)/],
+    [
+      'a memory bomb of 1 MB arrays',
+      `const a = []; while (true) a.push(new Uint8Array(1000000));`,
+      'SCRIPT_LIMIT',
+      /more than its 4 MB of memory \(code.memory_mb\)/,
+    ],
     ['deep recursion', `const f = (n) => f(n + 1) + 1; return f(0);`, 'SCRIPT_ERROR', /RangeError|stack/i],
     [
       '10,000 calls',
@@ -112,6 +118,19 @@ describe('code mode: the sandbox', () => {
     // The heap is small: QuickJS's collector makes filling one cost more than its size (8 MB: 0.6 CPU-s, 4 MB: 0.2).
     const { outcome } = run(code, {}, { timeoutMs: errorCode === 'TIMEOUT' ? 1000 : 30_000, memoryMb: 4 });
     await expect(outcome).rejects.toMatchObject({ code: errorCode, message: expect.stringMatching(message) });
+  });
+
+  it.each([
+    ['1 MB typed arrays', 'new Uint8Array(1000000)'],
+    ['1 MB strings', "'q'.repeat(1000000) + held.length"],
+  ])('holds no more than its memory_mb of %s, however they are counted', async (_what, oneMb) => {
+    // QuickJS's own count of its heap misses most of these when built for WebAssembly: under a 64 MB
+    // limit a script held over 2000 of them (its WebAssembly memory's 2 GiB) before it was bounded.
+    const { outcome } = run(`const held = []; try { while (true) held.push(${oneMb}); } catch (e) { return held.length; }`, {}, { memoryMb: 8 });
+    const held = (await outcome).result as number;
+    expect(held).toBeGreaterThan(0);
+    // memory_mb past the 16 MiB the engine starts with (its stack and static data, and its first heap).
+    expect(held).toBeLessThanOrEqual(8 + 16);
   });
 
   it('finds nothing of the host: no process, require, fetch, timers; constructor.constructor reaches only the engine', async () => {
