@@ -50,7 +50,12 @@ export const codeSettingsSchema = z
       .describe('Bytes of the declarations in one search or describe answer; the tools past them are named, not declared (default 100000).'),
 
     timeout_ms: z.int().min(100).max(3_600_000).optional().describe('Wall time of one run, its tool calls included (default 30000).'),
-    memory_mb: z.int().min(1).max(1024).optional().describe("A script's memory in MiB (default 64): its engine's WebAssembly memory grows at most this much past the 16 MiB it starts with."),
+    memory_mb: z
+      .int()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe("A script's memory in MiB (default 64): its engine's WebAssembly memory grows at most this much past the 16 MiB it starts with."),
     max_calls: z.int().min(1).max(100_000).optional().describe('Tool calls in one run (default 100).'),
     max_parallel: z.int().min(1).max(64).optional().describe('Tool calls at once; the rest wait their turn (default 8).'),
     max_output_bytes: z.int().min(1000).max(100_000_000).optional().describe('Bytes of what a script prints and returns, together (default 200000).'),
