@@ -61,6 +61,30 @@ function memoryFor(limits: WorkerJob['limits']): WebAssembly.Memory {
 }
 
 type Failure = { kind: RunFailure; message: string; stack?: string; own?: CallFailure };
+
+/** An allocation the engine's memory had no room for, made by the glue on the host's behalf (a string it hands in). */
+class OutOfEngineMemory extends Error {
+  constructor() {
+    super('out of memory');
+  }
+}
+
+/**
+ * The glue writes what it hands the engine (an answer, the script) at the address its malloc
+ * returns, without a check: at the memory's maximum that is 0, and the bytes would land on the
+ * engine's own data before anything traps. It throws instead. Fails closed when the glue has no
+ * malloc where it is looked for (a change of the package).
+ */
+function guardAllocations(quickjs: QuickJSWASMModule): void {
+  const module = (quickjs as unknown as { module?: { _malloc?: (bytes: number) => number } }).module;
+  const malloc = module?._malloc;
+  if (!module || typeof malloc !== 'function') throw new Error('QuickJS glue without _malloc: allocations cannot be checked');
+  module._malloc = (bytes: number) => {
+    const at = malloc(bytes);
+    if (at === 0 && bytes > 0) throw new OutOfEngineMemory();
+    return at;
+  };
+}
 type Said = FromWorker extends infer M ? (M extends unknown ? Omit<M, 'run'> : never) : never;
 
 /** One script's run: its engine, the calls it awaits, its sleeps, what it printed. */
@@ -83,6 +107,7 @@ class EngineRun {
     private readonly job: WorkerJob,
     private readonly quickjs: QuickJSWASMModule,
   ) {
+    guardAllocations(quickjs);
     this.runtime = quickjs.newRuntime();
     this.runtime.setMemoryLimit(job.limits.memoryBytes);
     this.runtime.setMaxStackSize(job.limits.stackBytes);
@@ -244,7 +269,12 @@ class EngineRun {
       if (text.error) return this.failWith(text.error);
       const result = context.dump(text.value) as string | { error: string };
       text.value.dispose();
-      if (typeof result !== 'string') return this.fail({ kind: 'error', message: `The script's value cannot be made JSON: ${result.error}` });
+      if (typeof result !== 'string')
+        return this.fail(
+          /out of memory/i.test(result.error)
+            ? { kind: 'memory', message: result.error }
+            : { kind: 'error', message: `The script's value cannot be made JSON: ${result.error}` },
+        );
       if (Buffer.byteLength(result) + this.logBytes > job.limits.maxOutputBytes)
         return this.fail({ kind: 'output', message: `the script's value and what it printed are more than ${job.limits.maxOutputBytes} bytes` });
       this.ended = true;
@@ -254,12 +284,23 @@ class EngineRun {
     this.drain();
   }
 
+  /** The host failed to hand the engine something: out of the engine's memory, or worse (the run ends either way). */
+  failOnHost(error: unknown): void {
+    if (error instanceof OutOfEngineMemory) return this.fail({ kind: 'memory', message: error.message });
+    throw error;
+  }
+
   /** An answer to one of this run's calls: the engine's promise settles, and what became ready runs. */
   answered(answer: WorkerAnswer): void {
     const deferred = this.pending.get(answer.id);
     if (!deferred || this.ended) return;
     this.pending.delete(answer.id);
-    const value = this.vm.newString(answer.ok ? answer.value : answer.error);
+    let value: QuickJSHandle;
+    try {
+      value = this.vm.newString(answer.ok ? answer.value : answer.error);
+    } catch (error) {
+      return this.failOnHost(error);
+    }
     if (answer.ok) deferred.resolve(value);
     else deferred.reject(value);
     value.dispose();
@@ -277,7 +318,11 @@ port.on('message', (message: ToWorker) => {
     // A new instance on zeroed memory: the next script finds nothing of this one's heap.
     void newQuickJSWASMModuleFromVariant(engine(job)).then((quickjs) => {
       current = new EngineRun(job, quickjs);
-      current.start();
+      try {
+        current.start();
+      } catch (error) {
+        current.failOnHost(error);
+      }
     });
   } else if (current?.run === message.run) current.answered(message.answer);
 });

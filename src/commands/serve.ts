@@ -27,7 +27,7 @@ export default class Serve extends McpkitCommand {
     }),
     eager: Flags.boolean({
       description:
-        'Start the upstream servers with serve, so the first tools/list does not wait for them (default: serve.eager, else yes; over --http, "listening" is said once they are connected; over stdio they start at the opening request of the client, with the connections it uses). --no-eager: each starts on first use.',
+        'Start the upstream servers with serve, so the first tools/list does not wait for them (default: serve.eager, else yes; over --http, "listening" is said once they are connected; over stdio as the opening request of the client is read, with the connections it uses). --no-eager: each starts on first use.',
       allowNo: true,
     }),
     http: Flags.boolean({ description: 'Serve streamable HTTP instead of stdio: /mcp, /view/{name}/mcp, /views, /views/{name}, /health.' }),

@@ -15,7 +15,8 @@ import { CallQueue } from '../audit/call-queue.js';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
 import type { Logger } from '../core/logger.js';
-import type { Readable, Writable } from 'node:stream';
+import type { PassThrough, Readable, Writable } from 'node:stream';
+import { tapOpening, warmForOpening, type OpeningWarm } from './stdio-opening.js';
 import type { AuditStatus } from '../audit/audit-log.js';
 
 export type { ServeOptions } from './access/serve-policy.js';
@@ -42,7 +43,7 @@ interface ServeCore {
  * followed live, the audit log, tracing, each served group's start-up work. A failure closes what
  * was made and throws.
  */
-async function startCore(options: ServeOptions, say: Say, logger?: Logger, serverStderr?: Say): Promise<ServeCore> {
+async function startCore(options: ServeOptions, say: Say, logger?: Logger, serverStderr?: Say, opening?: Promise<OpeningWarm | undefined>): Promise<ServeCore> {
   let runtime: Runtime | undefined;
   let stopFollowing: (() => void) | undefined;
   let auditor: Awaited<ReturnType<typeof openAudit>>;
@@ -80,10 +81,14 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       ...(options.auditLog?.trim() ? { auditLog: resolve(options.auditLog) } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
-    // What a first listing would start starts now, beside the rest of serve's start (./serve-start.ts);
-    // over stdio, once the one client has said who it is (./stdio.ts).
-    const startNow = options.http ? viewsStartedWithServe(options, (await config).config) : undefined;
-    const warming = startNow && runtime.serving.warm(startNow, 'legacy');
+    // What a first listing would start starts now, beside the rest of serve's start (./serve-start.ts):
+    // over stdio, once the one client's opening request says which connections it uses (./stdio-opening.ts).
+    const startNow = viewsStartedWithServe(options, (await config).config);
+    const warming = options.http ? startNow && runtime.serving.warm(startNow, 'legacy') : undefined;
+    if (startNow && opening) {
+      const served = runtime;
+      void opening.then((how) => void (how === 'legacy' || how === 'modern' ? served.serving.warm(startNow, how) : undefined));
+    }
     auditor = await openAudit(options, (await config).config, runtime);
     if (auditor) observe(observers, calls, auditor);
     const env = runtime.env;
@@ -164,9 +169,10 @@ export async function runServe(options: ServeOptions, hooks: ServeHooks = {}): P
       await stop;
       await served.close();
     } else {
-      const core = await startCore(options, toStderr);
+      const opened = openingOf(process.stdin);
+      const core = await startCore(options, toStderr, undefined, undefined, opened.warm);
       try {
-        await serveOverStdio(options, core, hooks);
+        await serveOverStdio(options, core, { ...hooks, ...opened.forServe });
       } finally {
         await core.close();
       }
@@ -191,15 +197,32 @@ export async function startStdioServe(
   say: Say,
   logger?: Logger,
 ): Promise<{ runtime: Runtime; ended: Promise<void> }> {
-  const core = await startCore(options, say, logger, say);
-  const ended = serveOverStdio(options, core, { streams }).finally(() => core.close());
+  const opened = openingOf(streams.input);
+  const core = await startCore(options, say, logger, say, opened.warm);
+  const ended = serveOverStdio(options, core, { streams, ...opened.forServe }).finally(() => core.close());
   return { runtime: core.runtime, ended };
+}
+
+/** The client's opening request, read as it arrives (./stdio-opening.ts): what to start for it, and the input serve reads. */
+function openingOf(source: Readable): {
+  warm: Promise<OpeningWarm | undefined>;
+  forServe: { input: { copy: PassThrough; ended: Promise<void> }; warmOwn: () => boolean };
+} {
+  const { input, opening, ended } = tapOpening(source);
+  let how: OpeningWarm | undefined;
+  const warm = opening.then((line) => (how = warmForOpening(line)));
+  return { warm, forServe: { input: { copy: input, ended }, warmOwn: () => how === 'own' } };
 }
 
 async function serveOverStdio(
   options: ServeOptions,
   { runtime: served, observers }: ServeCore,
-  { streams, warm }: ServeHooks & { streams?: { input: Readable; output: Writable } } = {},
+  {
+    streams,
+    warm,
+    input,
+    warmOwn,
+  }: ServeHooks & { streams?: { input: Readable; output: Writable }; input?: { copy: PassThrough; ended: Promise<void> }; warmOwn?: () => boolean } = {},
 ): Promise<void> {
   // Its groups, exposure, audit log and limits come from the serve section: one that cannot be
   // read stops serve, rather than serving the defaults (every group). Its HTTP settings are not read here.
@@ -219,7 +242,9 @@ async function serveOverStdio(
       era === 'modern' ? () => served.serving.openHub(options.view, { shared: true, era }) : (downstream) => served.serving.clientHub(options.view, downstream),
     ...(streams ? { streams } : {}),
     ...(warm ? { warm } : {}),
-    eager: viewsStartedWithServe(options, await served.config()) !== undefined,
+    ...(input ? { input } : {}),
+    // Started with serve unless serve.eager is off: a client's own connections too, once it is connected.
+    ...(warmOwn && viewsStartedWithServe(options, await served.config()) !== undefined ? { warmOwn } : {}),
   });
 }
 

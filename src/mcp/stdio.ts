@@ -24,11 +24,13 @@ export interface StdioServeOptions {
   streams?: { input: Readable; output: Writable };
   /** Called once, after the answer to the session's first tools/call is written. */
   warm?: () => void;
+  /** The copy of the input serve reads, made as serve started (./stdio-opening.ts tapOpening), and the input's end; else made here. */
+  input?: { copy: PassThrough; ended: Promise<void> };
   /**
-   * Start the client's servers once it has said who it is (serve.eager): after the answer to its
-   * opening request, the hub it will use and every server of it, before it asks for a listing.
+   * Whether the client's own connections start once its `initialize` is answered (serve.eager, for
+   * a client that declared what servers may ask of it: ./stdio-opening.ts, `own`).
    */
-  eager?: boolean;
+  warmOwn?: () => boolean;
 }
 
 /**
@@ -39,36 +41,37 @@ export interface StdioServeOptions {
  * server/discover or an enveloped request for 2026-07-28) and pins one server for the connection.
  * A 2025 client's tools/call are taken off the wire (./wire-calls.ts): a 2026 request goes through the SDK, which owns its envelope.
  */
-export async function serveStdio({ runtime, observers, hasServers, hub, streams, warm, eager = false }: StdioServeOptions): Promise<void> {
+export async function serveStdio({ runtime, observers, hasServers, hub, streams, warm, warmOwn, input: tapped }: StdioServeOptions): Promise<void> {
   const stdin = streams?.input ?? process.stdin;
   // The SDK's transport ends (unanswered requests dropped) the moment stdin ends; a client that
   // closes our stdin is done with us only once every request it sent has its answer
   // (`printf ... | mcpkit serve` gets them all), so the transport reads a copy that ends then.
-  const input = new PassThrough();
-  stdin.pipe(input, { end: false });
+  const input = tapped?.copy ?? new PassThrough();
+  if (!tapped) stdin.pipe(input, { end: false });
+  const inputEnded = tapped?.ended ?? new Promise<void>((resolve) => stdin.once('end', () => resolve()));
   const transport = new StdioServerTransport(input, streams?.output ?? process.stdout);
   // The client's messages are read once (JSON.parse), not copied again by the SDK's message schema.
   replaceStdioReadBuffer(transport, new LeanReadBuffer());
   let legacy: Dispatcher | undefined;
-  let opened: Dispatcher | undefined;
   const handle = serveBothEras(
     ({ era }) => {
       const { server, dispatcher } = sdkServer({ runtime, hasServers, hub: hub(era), ...(observers ? { observers } : {}) });
       if (era === 'legacy') legacy = dispatcher;
-      opened ??= dispatcher;
       return server;
     },
     { transport, onerror: (error) => runtime.logger.debug(`serve: ${error.message}`) },
   );
   takeToolCalls(transport, () => legacy);
-  // Not at serve's start: which connections the client needs is known from its opening request (its
-  // era, and whether it asks to be asked things: sampling, elicitation, roots), and a server started
-  // for the wrong one would be started twice (measured: every server, for a client declaring roots).
-  const warmOnce =
-    eager && hasServers
-      ? () => void opened?.warm().catch((error: unknown) => runtime.logger.debug(`serve: starting the servers: ${String(error)}`))
+  // Connections of the client's own need the client connected (what it declared, a way to ask it):
+  // they start once its initialize succeeded, not at serve's start with the shared ones, which it
+  // would not use (each server would run twice).
+  const warmed =
+    warmOwn && hasServers
+      ? () => {
+          if (warmOwn()) void legacy?.warm().catch((error: unknown) => runtime.logger.debug(`serve: starting the servers: ${String(error)}`));
+        }
       : undefined;
-  const answered = trackAnswers(transport, warm, warmOnce);
+  const answered = trackAnswers(transport, warm, warmed);
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));
   let closing: Promise<void> | undefined;
@@ -88,39 +91,51 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams,
     process.once('SIGINT', () => void shutdown('SIGINT'));
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
   }
-  stdin.once('end', () => void answered().then(() => shutdown('stdin closed')));
+  // What the client wrote before it closed is read first: with the input read from serve's start
+  // (./stdio-opening.ts), it may have ended before the transport read a line of it.
+  void inputEnded
+    .then(() => readAll(input))
+    .then(() => answered())
+    .then(() => shutdown('stdin closed'));
   runtime.logger.debug('serve: ready on stdio');
   await ended;
+}
+
+/** Resolves once the transport has taken everything the copy of the input holds. */
+async function readAll(copy: PassThrough): Promise<void> {
+  while (copy.readableLength > 0) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
  * Counts the client's requests still without an answer (a cancelled one needs none). Returns a
  * function whose promise settles when none is left. `warm` hears of the first tools/call's answer,
- * `opened` of the first answer of all.
+ * `initialized` of the first initialize answered with a result (not an error).
  */
-function trackAnswers(transport: Transport, warm?: () => void, opened?: () => void): () => Promise<void> {
+function trackAnswers(transport: Transport, warm?: () => void, initialized?: () => void): () => Promise<void> {
   const open = new Set<RequestId>();
+  const initializes = new Set<RequestId>();
   let idle: (() => void) | undefined;
   let firstCall: RequestId | undefined;
   let toWarm = warm;
-  let toOpen = opened;
+  let toInitialize = initialized;
   const settle = () => {
     if (open.size === 0) idle?.();
   };
   interceptIncoming(transport, (message, extra, sdk) => {
     const m = message as { id?: RequestId; method?: string; params?: { requestId?: RequestId } };
     if (m.method !== undefined && m.id !== undefined) open.add(m.id);
+    if (toInitialize && m.method === 'initialize' && m.id !== undefined) initializes.add(m.id);
     if (toWarm && firstCall === undefined && m.method === 'tools/call' && m.id !== undefined) firstCall = m.id;
     if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) open.delete(m.params.requestId);
     sdk?.(message, extra);
     settle();
   });
   afterEachSend(transport, (message) => {
-    const m = message as { id?: RequestId; method?: string };
+    const m = message as { id?: RequestId; method?: string; result?: unknown };
     if (m.method === undefined && m.id !== undefined) open.delete(m.id);
-    if (toOpen && m.method === undefined && m.id !== undefined) {
-      const heard = toOpen;
-      toOpen = undefined;
+    if (toInitialize && m.method === undefined && m.id !== undefined && initializes.has(m.id) && m.result !== undefined) {
+      const heard = toInitialize;
+      toInitialize = undefined;
       heard();
     }
     if (toWarm && firstCall !== undefined && m.method === undefined && m.id === firstCall) {

@@ -104,6 +104,12 @@ describe('code mode: the sandbox', () => {
       'SCRIPT_LIMIT',
       /more than its 4 MB of memory \(code.memory_mb\)/,
     ],
+    [
+      'a value too large to make JSON of',
+      `return Array.from({ length: 200 }, (_, i) => 'v'.repeat(60000) + i);`,
+      'SCRIPT_LIMIT',
+      /more than its 4 MB of memory \(code.memory_mb\)/,
+    ],
     ['deep recursion', `const f = (n) => f(n + 1) + 1; return f(0);`, 'SCRIPT_ERROR', /RangeError|stack/i],
     [
       '10,000 calls',
@@ -131,6 +137,15 @@ describe('code mode: the sandbox', () => {
     expect(held).toBeGreaterThan(0);
     // memory_mb past the 16 MiB the engine starts with (its stack and static data, and its first heap).
     expect(held).toBeLessThanOrEqual(8 + 16);
+  });
+
+  it("an answer the script's full memory has no room for ends the run naming memory_mb, written nowhere in the engine", async () => {
+    const { outcome } = run(
+      `const held = []; try { while (true) held.push(new Uint8Array(65536)); } catch {} return await tools.everything.echo({ message: 'big' });`,
+      { call: async () => ({ ok: true, value: 'B'.repeat(3_000_000) }) },
+      { memoryMb: 4 },
+    );
+    await expect(outcome).rejects.toMatchObject({ code: 'SCRIPT_LIMIT', message: expect.stringMatching(/more than its 4 MB of memory \(code.memory_mb\)/) });
   });
 
   it('finds nothing of the host: no process, require, fetch, timers; constructor.constructor reaches only the engine', async () => {

@@ -89,6 +89,8 @@ export interface InProcessStdio {
   /** A client of the test's own (its capabilities, its handlers); else one is made, which approves every form with `approve`. */
   client?: Client;
   approve?: boolean;
+  /** A ping written before the client's initialize (the spec allows one), as a client's first line. */
+  pingFirst?: boolean;
 }
 
 /**
@@ -129,6 +131,7 @@ export async function serveStdioInProcess(given: InProcessStdio | string) {
   };
   client.close = close;
   stdioServes.add(close);
+  if (options.pingFirst) toServe.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'ping-first', method: 'ping' })}\n`);
   await client.connect(new StdioServerTransport(fromServe, toServe));
   return { client, heard, lines, runtime: serve.runtime, stderr: () => lines.join('\n'), close };
 }

@@ -7,11 +7,11 @@ import { serveStdioInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/upstreams.js';
 
 /**
- * serve over stdio has one client, about to list the tools: its servers start at the client's
- * opening request, before the client asks for a listing, so the first tools/list does not wait
- * for them to start. They start once, with the connections that client uses: its era's, and its
- * own when it declares what a server may ask of it (sampling, elicitation, roots). Started at
- * serve's start instead, for the most common client, they ran twice for every other one.
+ * serve over stdio has one client, about to list the tools: its servers start as its opening
+ * request is read (usually while serve is still starting), so the first tools/list does not wait
+ * for them. They start once, with the connections that client uses: its era's shared ones, or its
+ * own once it is connected when it declares what a server may ask of it (sampling, elicitation,
+ * roots). Started at serve's start for the most common client, they ran twice for every other one.
  */
 const PROBE = join(ROOT, 'test/fixtures/probe-server.mjs');
 /** The processes started, each named by a line, those of them that ended, and what each was offered. */
@@ -30,7 +30,7 @@ function project() {
 
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
 
-describe('serve over stdio starts its servers at the client opening request, once', () => {
+describe('serve over stdio starts its servers for the client its opening request shows, once', () => {
   it.each([
     ['a 2025 client', () => new Client({ name: 'old', version: '1' })],
     [
@@ -62,6 +62,21 @@ describe('serve over stdio starts its servers at the client opening request, onc
       expect(offered(log)[0]).toContain('roots');
       await client.listTools();
       expect(pids(log)).toHaveLength(1);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('a client that pings before it initializes: its servers start on first use, with what it declared', async () => {
+    const { config, log } = project();
+    const client = new Client({ name: 'pings', version: '1' }, { capabilities: { roots: {} } });
+    client.setRequestHandler('roots/list', async () => ({ roots: [] }));
+    // The ping goes out first on the raw transport, before the SDK client's initialize.
+    const served = await serveStdioInProcess({ config, env: cleanEnv(), client, pingFirst: true });
+    try {
+      await client.listTools();
+      expect(pids(log)).toHaveLength(1);
+      expect(offered(log)).toEqual(['roots']);
     } finally {
       await served.close();
     }

@@ -201,7 +201,7 @@ export const serveSchema = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      'Start the upstream servers when serve starts, so that its first tools/list does not wait for them: over --http every enabled server, and "listening" is said once they are connected (or after serve.start_wait_ms); over stdio the served view\'s, once the client\'s opening request says which connections it uses (its era; its own when it declares sampling, elicitation or roots), so each starts once. Default true; false (or serve --no-eager): each server starts on first use.',
+      "Start the upstream servers when serve starts, so that its first tools/list does not wait for them: over --http every enabled server, and \"listening\" is said once they are connected (or after serve.start_wait_ms); over stdio the served view's, as the client's opening request is read, with the connections it uses (its era's; its own, once it is connected, when it declares sampling, elicitation or roots), so each starts once. Default true; false (or serve --no-eager): each server starts on first use.",
     ),
   start_wait_ms: z
     .int()
