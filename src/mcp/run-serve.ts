@@ -50,7 +50,9 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
   // What hears of every ended call: the audit log and the metrics, when they are on.
   const calls = new CallQueue();
   const observers: Observers = {};
+  let closed = false;
   const close = async () => {
+    closed = true;
     stopFollowing?.();
     await runtime?.close();
     // After the upstreams: calls that ended while closing still get their line, and their spans are sent.
@@ -87,7 +89,7 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
     const warming = options.http ? startNow && runtime.serving.warm(startNow, 'legacy') : undefined;
     if (startNow && opening) {
       const served = runtime;
-      void opening.then((how) => void (how === 'legacy' || how === 'modern' ? served.serving.warm(startNow, how) : undefined));
+      void opening.then((how) => void (!closed && (how === 'legacy' || how === 'modern') ? served.serving.warm(startNow, how) : undefined));
     }
     auditor = await openAudit(options, (await config).config, runtime);
     if (auditor) observe(observers, calls, auditor);

@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
 /**
@@ -50,26 +51,37 @@ const MOST_OPENING_BYTES = 1024 * 1024;
  */
 export function tapOpening(source: Readable): { input: PassThrough; opening: Promise<string | undefined>; ended: Promise<void> } {
   const input = new PassThrough();
-  const ended = new Promise<void>((resolve) => source.once('end', () => resolve()));
+  const ended = source.readableEnded ? Promise.resolve() : new Promise<void>((resolve) => source.once('end', () => resolve()));
   source.pipe(input, { end: false });
   const opening = new Promise<string | undefined>((resolve) => {
-    let seen = '';
-    const done = (line: string | undefined) => {
+    // Characters split across chunks are joined (a decoder), and only each new chunk is scanned.
+    const decoder = new StringDecoder('utf8');
+    let line = '';
+    let bytes = 0;
+    const done = (found: string | undefined) => {
       source.off('data', heard);
-      source.off('end', ended);
-      source.off('close', ended);
-      resolve(line);
+      source.off('end', gone);
+      source.off('close', gone);
+      resolve(found);
     };
     const heard = (chunk: Buffer | string) => {
-      seen += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-      const end = seen.indexOf('\n');
-      if (end >= 0) done(seen.slice(0, end));
-      else if (seen.length > MOST_OPENING_BYTES) done(undefined);
+      bytes += chunk.length;
+      let text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n')) {
+        const whole = line + text.slice(0, end);
+        // Blank lines are skipped, as the transport skips them.
+        if (whole.trim() !== '') return done(whole);
+        line = '';
+        text = text.slice(end + 1);
+      }
+      line += text;
+      if (bytes > MOST_OPENING_BYTES) done(undefined);
     };
-    const ended = () => done(undefined);
+    const gone = () => done(undefined);
+    if (source.readableEnded) return done(undefined);
     source.on('data', heard);
-    source.once('end', ended);
-    source.once('close', ended);
+    source.once('end', gone);
+    source.once('close', gone);
   });
   return { input, opening, ended };
 }

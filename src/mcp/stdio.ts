@@ -94,16 +94,16 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams,
   // What the client wrote before it closed is read first: with the input read from serve's start
   // (./stdio-opening.ts), it may have ended before the transport read a line of it.
   void inputEnded
-    .then(() => readAll(input))
+    .then(() => readAll(input, () => closing !== undefined))
     .then(() => answered())
     .then(() => shutdown('stdin closed'));
   runtime.logger.debug('serve: ready on stdio');
   await ended;
 }
 
-/** Resolves once the transport has taken everything the copy of the input holds. */
-async function readAll(copy: PassThrough): Promise<void> {
-  while (copy.readableLength > 0) await new Promise((resolve) => setImmediate(resolve));
+/** Resolves once the transport has taken everything the copy of the input holds, or no longer reads it (it closed), or the session ends. */
+async function readAll(copy: PassThrough, ending: () => boolean): Promise<void> {
+  while (copy.readableLength > 0 && copy.listenerCount('data') > 0 && !ending()) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -133,7 +133,8 @@ function trackAnswers(transport: Transport, warm?: () => void, initialized?: () 
   afterEachSend(transport, (message) => {
     const m = message as { id?: RequestId; method?: string; result?: unknown };
     if (m.method === undefined && m.id !== undefined) open.delete(m.id);
-    if (toInitialize && m.method === undefined && m.id !== undefined && initializes.has(m.id) && m.result !== undefined) {
+    // An initialize's id is forgotten at its answer: a later request may use it again.
+    if (m.method === undefined && m.id !== undefined && initializes.delete(m.id) && m.result !== undefined && toInitialize) {
       const heard = toInitialize;
       toInitialize = undefined;
       heard();

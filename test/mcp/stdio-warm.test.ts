@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { PassThrough } from 'node:stream';
 import { serveStdioInProcess } from '../helpers/in-process.js';
+import { startStdioServe } from '../../src/mcp/run-serve.js';
 import { waitFor } from '../helpers/upstreams.js';
 
 /**
@@ -79,6 +81,37 @@ describe('serve over stdio starts its servers for the client its opening request
       expect(offered(log)).toEqual(['roots']);
     } finally {
       await served.close();
+    }
+  });
+
+  it('a failed initialize, then a request that takes its id, then a good one declaring roots: the server is offered roots', async () => {
+    const { config, log } = project();
+    const [input, output] = [new PassThrough(), new PassThrough()];
+    let heard = '';
+    output.on('data', (d: Buffer) => (heard += d.toString('utf8')));
+    const answered = (id: number, times = 1) =>
+      waitFor(() => heard.split('\n').filter((l) => l.includes(`"id":${id},`) || l.includes(`"id":${id}}`)).length >= times, 10_000);
+    const send = (message: object) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const served = await startStdioServe(
+      { configFlag: config, exposure: 'direct', version: '0.0.0-test', env: cleanEnv() },
+      { input, output },
+      () => undefined,
+    );
+    try {
+      send({ id: 1, method: 'initialize', params: { protocolVersion: 123, capabilities: { roots: {} }, clientInfo: { name: 'c', version: '1' } } });
+      expect(await answered(1)).toBe(true);
+      send({ id: 1, method: 'ping' });
+      expect(await answered(1, 2)).toBe(true);
+      send({ id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'c', version: '1' } } });
+      expect(await answered(2)).toBe(true);
+      send({ method: 'notifications/initialized' });
+      send({ id: 3, method: 'tools/list' });
+      expect(await answered(3)).toBe(true);
+      expect(pids(log)).toHaveLength(1);
+      expect(offered(log)).toEqual(['roots']);
+    } finally {
+      input.end();
+      await served.ended;
     }
   });
 

@@ -44,6 +44,16 @@ describe('tapOpening', () => {
     expect(copied).toBe('{"id":1,"method":"ping"}\n{"id":2,"method":"ping"}\n');
   });
 
+  it('skips blank lines, as the transport does, and joins a character split across chunks', async () => {
+    const source = new PassThrough();
+    const { opening } = tapOpening(source);
+    const bytes = Buffer.from('\n  \n{"id":1,"method":"ping","params":{"n":"é"}}\n');
+    const split = bytes.indexOf(Buffer.from('é')) + 1;
+    source.write(bytes.subarray(0, split));
+    source.write(bytes.subarray(split));
+    expect(await opening).toBe('{"id":1,"method":"ping","params":{"n":"é"}}');
+  });
+
   it('says nothing when the input ends without a line, or the line is past 1 MB', async () => {
     const ended = new PassThrough();
     const first = tapOpening(ended).opening;

@@ -271,7 +271,8 @@ export class Dispatcher implements CallPort {
    * is worth them), and every server of it. What fails is reported when it is used.
    */
   async warm(): Promise<void> {
-    if (!this.options.hasServers) return;
+    // Before a client has said what it declares, a hub made now would be the wrong one for good.
+    if (!this.options.hasServers || this.downstream.capabilities() === undefined) return;
     await (await this.ready()).warmUp();
   }
 
