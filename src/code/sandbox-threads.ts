@@ -29,9 +29,8 @@ export function keepsThread(left: RunLeftovers, runsInThread: number, waitingNow
   return left.calls === 0 && left.sleeps === 0 && left.memoryBytes <= limits.memoryBytes && runsInThread < limits.runsPerThread && waitingNow < limits.waiting;
 }
 
-const waiting: Worker[] = [];
-/** The timer that ends each waiting thread, and the listeners it waits with. */
-const waits = new Map<Worker, { timer: NodeJS.Timeout; gone: () => void }>();
+/** The threads waiting, oldest first, each with the timer that ends it and the listener it waits with. */
+const waiting = new Map<Worker, { timer: NodeJS.Timeout; gone: () => void }>();
 const runsIn = new WeakMap<Worker, number>();
 let started = 0;
 let runs = 0;
@@ -43,7 +42,7 @@ export function nextRun(): number {
 
 /** A thread for a run: one waiting, else a new one. */
 export function takeThread(engine: WebAssembly.Module | undefined): Worker {
-  const spare = waiting.pop();
+  const spare = [...waiting.keys()].at(-1);
   if (spare) {
     stopWaiting(spare);
     spare.ref();
@@ -70,25 +69,23 @@ export function takeThread(engine: WebAssembly.Module | undefined): Worker {
  * keepsThread), else it ends. The run has taken its own listeners off it.
  */
 export function releaseThread(worker: Worker, left?: RunLeftovers): void {
-  if (!left || !keepsThread(left, runsIn.get(worker) ?? 0, waiting.length)) return void worker.terminate();
+  if (!left || !keepsThread(left, runsIn.get(worker) ?? 0, waiting.size)) return void worker.terminate();
   worker.unref();
   // A waiting thread that fails or ends (it should not) is no longer waiting; its error is nobody's.
   const gone = () => {
     stopWaiting(worker);
-    const at = waiting.indexOf(worker);
-    if (at >= 0) waiting.splice(at, 1);
     void worker.terminate();
   };
   worker.once('error', gone);
   worker.once('exit', gone);
-  waits.set(worker, { timer: setTimeout(gone, KEPT_THREADS.idleMs).unref(), gone });
-  waiting.push(worker);
+  waiting.set(worker, { timer: setTimeout(gone, KEPT_THREADS.idleMs).unref(), gone });
 }
 
+/** The thread no longer waits: it runs, or it ends. */
 function stopWaiting(worker: Worker): void {
-  const wait = waits.get(worker);
+  const wait = waiting.get(worker);
   if (!wait) return;
-  waits.delete(worker);
+  waiting.delete(worker);
   clearTimeout(wait.timer);
   worker.off('error', wait.gone);
   worker.off('exit', wait.gone);
@@ -96,12 +93,12 @@ function stopWaiting(worker: Worker): void {
 
 /** The threads started in this process so far, and those waiting now: what the tests see of reuse. */
 export function sandboxThreads(): { started: number; waiting: number } {
-  return { started, waiting: waiting.length };
+  return { started, waiting: waiting.size };
 }
 
 /** Ends `count` of the threads waiting now, the longest waiting first (all: a test starts from none). */
-export async function endWaitingThreads(count = waiting.length): Promise<void> {
-  const ending = waiting.splice(0, count);
+export async function endWaitingThreads(count = waiting.size): Promise<void> {
+  const ending = [...waiting.keys()].slice(0, count);
   for (const worker of ending) stopWaiting(worker);
   await Promise.all(ending.map((worker) => worker.terminate()));
 }

@@ -190,8 +190,8 @@ class ScriptRun {
       worker.off('message', this.heard);
       worker.off('error', this.failed);
       worker.off('exit', this.exited);
-      // Its calls still under way were aborted above: a thread with any is ended (keepsThread).
-      releaseThread(worker, left && { ...left, calls: left.calls + this.running + this.queue.length });
+      // A call still under way (aborted above) is among the run's unanswered ones: its thread ends (keepsThread).
+      releaseThread(worker, left);
     }
     outcome();
   }

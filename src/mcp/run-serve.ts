@@ -15,8 +15,8 @@ import { CallQueue } from '../audit/call-queue.js';
 import type { CallObserver } from '../audit/auditor.js';
 import type { Tracing } from '../audit/tracing.js';
 import type { Logger } from '../core/logger.js';
-import type { PassThrough, Readable, Writable } from 'node:stream';
-import { tapOpening, warmForOpening, type OpeningWarm } from './stdio-opening.js';
+import type { Readable, Writable } from 'node:stream';
+import { tapOpening, warmForOpening, type OpeningWarm, type TappedInput } from './stdio-opening.js';
 import type { AuditStatus } from '../audit/audit-log.js';
 
 export type { ServeOptions } from './access/serve-policy.js';
@@ -35,6 +35,8 @@ interface ServeCore {
   audit?: () => AuditStatus;
   /** The servers started with serve (serve.eager): settles once each has connected or failed. */
   warming?: Promise<void>;
+  /** Over stdio with serve.eager: whether the client's own connections start once it is connected (./stdio-opening.ts, `own`). */
+  warmsOwn?: Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -87,10 +89,13 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
     // over stdio, once the one client's opening request says which connections it uses (./stdio-opening.ts).
     const startNow = viewsStartedWithServe(options, (await config).config);
     const warming = options.http ? startNow && runtime.serving.warm(startNow, 'legacy') : undefined;
-    if (startNow && opening) {
-      const served = runtime;
-      void opening.then((how) => void (!closed && (how === 'legacy' || how === 'modern') ? served.serving.warm(startNow, how) : undefined));
-    }
+    const served = runtime;
+    const warmsOwn =
+      startNow &&
+      opening?.then((how) => {
+        if (!closed && (how === 'legacy' || how === 'modern')) void served.serving.warm(startNow, how);
+        return how === 'own';
+      });
     auditor = await openAudit(options, (await config).config, runtime);
     if (auditor) observe(observers, calls, auditor);
     const env = runtime.env;
@@ -109,7 +114,15 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       say(`mcpkit serve: ${await servedRootsLine(runtime.context())}`);
     }
     const log = auditor;
-    return { runtime, calls, observers, close, ...(log ? { audit: () => log.status() } : {}), ...(warming ? { warming } : {}) };
+    return {
+      runtime,
+      calls,
+      observers,
+      close,
+      ...(log ? { audit: () => log.status() } : {}),
+      ...(warming ? { warming } : {}),
+      ...(warmsOwn ? { warmsOwn } : {}),
+    };
   } catch (error) {
     await close();
     throw error;
@@ -171,10 +184,10 @@ export async function runServe(options: ServeOptions, hooks: ServeHooks = {}): P
       await stop;
       await served.close();
     } else {
-      const opened = openingOf(process.stdin);
-      const core = await startCore(options, toStderr, undefined, undefined, opened.warm);
+      const input = tapOpening(process.stdin);
+      const core = await startCore(options, toStderr, undefined, undefined, input.opening.then(warmForOpening));
       try {
-        await serveOverStdio(options, core, { ...hooks, ...opened.forServe });
+        await serveOverStdio(options, core, { ...hooks, input });
       } finally {
         await core.close();
       }
@@ -199,32 +212,17 @@ export async function startStdioServe(
   say: Say,
   logger?: Logger,
 ): Promise<{ runtime: Runtime; ended: Promise<void> }> {
-  const opened = openingOf(streams.input);
-  const core = await startCore(options, say, logger, say, opened.warm);
-  const ended = serveOverStdio(options, core, { streams, ...opened.forServe }).finally(() => core.close());
+  // Read from now: the client's opening request decides what serve starts for it (./stdio-opening.ts).
+  const input = tapOpening(streams.input);
+  const core = await startCore(options, say, logger, say, input.opening.then(warmForOpening));
+  const ended = serveOverStdio(options, core, { streams, input }).finally(() => core.close());
   return { runtime: core.runtime, ended };
-}
-
-/** The client's opening request, read as it arrives (./stdio-opening.ts): what to start for it, and the input serve reads. */
-function openingOf(source: Readable): {
-  warm: Promise<OpeningWarm | undefined>;
-  forServe: { input: { copy: PassThrough; ended: Promise<void> }; warmOwn: () => boolean };
-} {
-  const { input, opening, ended } = tapOpening(source);
-  let how: OpeningWarm | undefined;
-  const warm = opening.then((line) => (how = warmForOpening(line)));
-  return { warm, forServe: { input: { copy: input, ended }, warmOwn: () => how === 'own' } };
 }
 
 async function serveOverStdio(
   options: ServeOptions,
-  { runtime: served, observers }: ServeCore,
-  {
-    streams,
-    warm,
-    input,
-    warmOwn,
-  }: ServeHooks & { streams?: { input: Readable; output: Writable }; input?: { copy: PassThrough; ended: Promise<void> }; warmOwn?: () => boolean } = {},
+  { runtime: served, observers, warmsOwn }: ServeCore,
+  { streams, warm, input }: ServeHooks & { streams?: { input: Readable; output: Writable }; input?: TappedInput } = {},
 ): Promise<void> {
   // Its groups, exposure, audit log and limits come from the serve section: one that cannot be
   // read stops serve, rather than serving the defaults (every group). Its HTTP settings are not read here.
@@ -245,8 +243,7 @@ async function serveOverStdio(
     ...(streams ? { streams } : {}),
     ...(warm ? { warm } : {}),
     ...(input ? { input } : {}),
-    // Started with serve unless serve.eager is off: a client's own connections too, once it is connected.
-    ...(warmOwn && viewsStartedWithServe(options, await served.config()) !== undefined ? { warmOwn } : {}),
+    ...(warmsOwn ? { warmOwn: warmsOwn } : {}),
   });
 }
 

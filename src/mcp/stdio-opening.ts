@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, type ClientCapabilities } from '@modelcontextprotocol/server';
+import { capabilitiesNeedOwnConnections } from './pipeline/own-connections.js';
 
 /**
  * What serve over stdio starts for its one client before the client asks (serve.eager), decided
@@ -28,9 +29,9 @@ export function warmForOpening(line: string | undefined): OpeningWarm | undefine
   if (!isObject(message) || typeof message.method !== 'string' || message.id === undefined) return undefined;
   const params = isObject(message.params) ? message.params : {};
   if (message.method === 'initialize') {
-    const asks = isObject(params.capabilities) ? params.capabilities : {};
-    // A stdio client's roots reach every server that forwards them (the dispatcher's needsOwnConnections, not remote).
-    return asks.sampling || asks.elicitation || asks.roots ? 'own' : 'legacy';
+    const declared = isObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : undefined;
+    // A stdio client is not remote: its roots reach the servers (as the dispatcher decides it).
+    return capabilitiesNeedOwnConnections(declared, true) ? 'own' : 'legacy';
   }
   if (message.method === 'server/discover' || (isObject(params._meta) && PROTOCOL_VERSION_META_KEY in params._meta)) return 'modern';
   return undefined;
@@ -49,10 +50,16 @@ const MOST_OPENING_BYTES = 1024 * 1024;
  * line, read from the same chunks as they arrive, before the transport parses them; and the end of
  * `source`, which may come before serve has started (a client that wrote everything and closed).
  */
-export function tapOpening(source: Readable): { input: PassThrough; opening: Promise<string | undefined>; ended: Promise<void> } {
-  const input = new PassThrough();
+export interface TappedInput {
+  copy: PassThrough;
+  opening: Promise<string | undefined>;
+  ended: Promise<void>;
+}
+
+export function tapOpening(source: Readable): TappedInput {
+  const copy = new PassThrough();
   const ended = source.readableEnded ? Promise.resolve() : new Promise<void>((resolve) => source.once('end', () => resolve()));
-  source.pipe(input, { end: false });
+  source.pipe(copy, { end: false });
   const opening = new Promise<string | undefined>((resolve) => {
     // Characters split across chunks are joined (a decoder), and only each new chunk is scanned.
     const decoder = new StringDecoder('utf8');
@@ -83,5 +90,5 @@ export function tapOpening(source: Readable): { input: PassThrough; opening: Pro
     source.once('end', gone);
     source.once('close', gone);
   });
-  return { input, opening, ended };
+  return { copy, opening, ended };
 }

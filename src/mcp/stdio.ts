@@ -1,4 +1,4 @@
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { PassThrough, Readable, Writable } from 'node:stream';
 import type { Transport, RequestId } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../app/runtime.js';
@@ -8,6 +8,7 @@ import { afterEachSend, interceptIncoming, replaceStdioReadBuffer } from '../cor
 import type { ServeObservers } from './pipeline/call-chain.js';
 import type { Dispatcher } from './pipeline/dispatcher.js';
 import { sdkServer, type SdkServerOptions } from './pipeline/sdk-server.js';
+import { tapOpening, type TappedInput } from './stdio-opening.js';
 import { takeToolCalls } from './pipeline/wire-calls.js';
 
 export interface StdioServeOptions {
@@ -24,13 +25,13 @@ export interface StdioServeOptions {
   streams?: { input: Readable; output: Writable };
   /** Called once, after the answer to the session's first tools/call is written. */
   warm?: () => void;
-  /** The copy of the input serve reads, made as serve started (./stdio-opening.ts tapOpening), and the input's end; else made here. */
-  input?: { copy: PassThrough; ended: Promise<void> };
+  /** The input as serve started reading it (./stdio-opening.ts tapOpening); else it is tapped here. */
+  input?: TappedInput;
   /**
    * Whether the client's own connections start once its `initialize` is answered (serve.eager, for
    * a client that declared what servers may ask of it: ./stdio-opening.ts, `own`).
    */
-  warmOwn?: () => boolean;
+  warmOwn?: Promise<boolean>;
 }
 
 /**
@@ -46,9 +47,7 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams,
   // The SDK's transport ends (unanswered requests dropped) the moment stdin ends; a client that
   // closes our stdin is done with us only once every request it sent has its answer
   // (`printf ... | mcpkit serve` gets them all), so the transport reads a copy that ends then.
-  const input = tapped?.copy ?? new PassThrough();
-  if (!tapped) stdin.pipe(input, { end: false });
-  const inputEnded = tapped?.ended ?? new Promise<void>((resolve) => stdin.once('end', () => resolve()));
+  const { copy: input, ended: inputEnded } = tapped ?? tapOpening(stdin);
   const transport = new StdioServerTransport(input, streams?.output ?? process.stdout);
   // The client's messages are read once (JSON.parse), not copied again by the SDK's message schema.
   replaceStdioReadBuffer(transport, new LeanReadBuffer());
@@ -67,9 +66,10 @@ export async function serveStdio({ runtime, observers, hasServers, hub, streams,
   // would not use (each server would run twice).
   const warmed =
     warmOwn && hasServers
-      ? () => {
-          if (warmOwn()) void legacy?.warm().catch((error: unknown) => runtime.logger.debug(`serve: starting the servers: ${String(error)}`));
-        }
+      ? () =>
+          void warmOwn
+            .then((own) => (own ? legacy?.warm() : undefined))
+            .catch((error: unknown) => runtime.logger.debug(`serve: starting the servers: ${String(error)}`))
       : undefined;
   const answered = trackAnswers(transport, warm, warmed);
   let done!: () => void;

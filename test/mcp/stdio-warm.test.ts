@@ -32,6 +32,13 @@ function project() {
 
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
 
+/** A client that declares roots, and answers a server that asks for them. */
+function rootsClient(name: string): Client {
+  const client = new Client({ name, version: '1' }, { capabilities: { roots: {} } });
+  client.setRequestHandler('roots/list', async () => ({ roots: [] }));
+  return client;
+}
+
 describe('serve over stdio starts its servers for the client its opening request shows, once', () => {
   it.each([
     ['a 2025 client', () => new Client({ name: 'old', version: '1' })],
@@ -56,8 +63,7 @@ describe('serve over stdio starts its servers for the client its opening request
 
   it("the one start is the client's own connection when it declares roots: the server is offered them", async () => {
     const { config, log } = project();
-    const client = new Client({ name: 'asks', version: '1' }, { capabilities: { roots: {} } });
-    client.setRequestHandler('roots/list', async () => ({ roots: [] }));
+    const client = rootsClient('asks');
     const served = await serveStdioInProcess({ config, env: cleanEnv(), client });
     try {
       expect(await waitFor(() => offered(log).length === 1, 10_000)).toBe(true);
@@ -71,8 +77,7 @@ describe('serve over stdio starts its servers for the client its opening request
 
   it('a client that pings before it initializes: its servers start on first use, with what it declared', async () => {
     const { config, log } = project();
-    const client = new Client({ name: 'pings', version: '1' }, { capabilities: { roots: {} } });
-    client.setRequestHandler('roots/list', async () => ({ roots: [] }));
+    const client = rootsClient('pings');
     // The ping goes out first on the raw transport, before the SDK client's initialize.
     const served = await serveStdioInProcess({ config, env: cleanEnv(), client, pingFirst: true });
     try {

@@ -33,9 +33,9 @@ describe('warmForOpening: what serve over stdio starts from the client opening r
 describe('tapOpening', () => {
   it('reads the first line across chunks, and the copy serve reads has every byte in order', async () => {
     const source = new PassThrough();
-    const { input, opening } = tapOpening(source);
+    const { copy, opening } = tapOpening(source);
     let copied = '';
-    input.on('data', (d: Buffer) => (copied += d.toString('utf8')));
+    copy.on('data', (d: Buffer) => (copied += d.toString('utf8')));
     source.write('{"id":1,"met');
     source.write('hod":"ping"}\n{"id":2');
     source.write(',"method":"ping"}\n');

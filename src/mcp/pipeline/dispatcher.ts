@@ -1,5 +1,5 @@
 import { CLIENT_INFO_META_KEY, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { CallToolResult, ClientCapabilities, CompleteRequest, LoggingLevel } from '@modelcontextprotocol/server';
+import type { CallToolResult, CompleteRequest, LoggingLevel } from '@modelcontextprotocol/server';
 import { errorObject, ToolError } from '../../core/errors.js';
 import type { CallScope, Runtime } from '../../app/runtime.js';
 import type { ProxyHub } from '../../proxy/hub.js';
@@ -17,6 +17,7 @@ import { OpenQuestions, personAsker, SharedQuestions, type QuestionBook } from '
 import { asProtocolError, invalidParams, protocolError, resourceNotFound, unknownTool } from './protocol-errors.js';
 import type { CallPort } from './call-port.js';
 import { proxyCallOf } from './proxy-call.js';
+import { capabilitiesNeedOwnConnections } from './own-connections.js';
 import type { CallParams, Downstream, RequestContext } from './request-context.js';
 
 export type { CallParams } from './request-context.js';
@@ -63,14 +64,6 @@ function questionsOf(runtime: Runtime): QuestionBook {
 /** The prompts, resources or templates a client's rules allow, by name (they only read). */
 function visible<T extends { name: string }>(allows: ToolAccess['allows'], items: T[]): T[] {
   return allows ? items.filter((item) => allows({ name: item.name, readOnly: true })) : items;
-}
-
-/**
- * Which of the client's capabilities make it worth connections of its own (see ProxyHub.downstream):
- * roots only where some server would be offered them (a remote client's go to `roots: forward` servers alone).
- */
-function needsOwnConnections(capabilities: ClientCapabilities | undefined, rootsReachAServer: boolean): boolean {
-  return Boolean(capabilities?.sampling || capabilities?.elicitation || (rootsReachAServer && capabilities?.roots));
 }
 
 async function hubOrProtocolError(hub: () => Promise<ProxyHub>): Promise<ProxyHub> {
@@ -305,7 +298,7 @@ export class Dispatcher implements CallPort {
     const { hasServers, remote = false, runtime } = this.options;
     const capabilities = this.downstream.capabilities();
     const rootsReachAServer = !remote || Object.values(runtime.configs.live.loaded?.mcp_servers ?? {}).some((server) => server.roots === 'forward');
-    if (!hasServers || !needsOwnConnections(capabilities, rootsReachAServer)) return undefined;
+    if (!hasServers || !capabilitiesNeedOwnConnections(capabilities, rootsReachAServer)) return undefined;
     return {
       capabilities: capabilities!,
       remote,
