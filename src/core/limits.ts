@@ -125,6 +125,23 @@ export class Limiter {
    * the rate's wait is slept, a full house waits for a call to end.
    */
   async wait(maxWaitMs: number, signal?: AbortSignal): Promise<Admission> {
+    let admission: Admission | undefined;
+    try {
+      admission = await this.queueFor(maxWaitMs, signal);
+      return admission;
+    } finally {
+      // A release hands its place to one waiter, which may leave without taking it (cancelled, or
+      // refused by the rate): the next waiter is handed it instead of waiting out its queue_ms.
+      if (!admission?.ok) this.handOnFreePlace();
+    }
+  }
+
+  private handOnFreePlace(): void {
+    const max = this.spec.maxConcurrent;
+    if (max === undefined || this.inFlight < max) this.waiting.shift()?.grant();
+  }
+
+  private async queueFor(maxWaitMs: number, signal?: AbortSignal): Promise<Admission> {
     const deadline = this.now() + maxWaitMs;
     for (;;) {
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');

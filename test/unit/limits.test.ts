@@ -89,6 +89,23 @@ describe('Limiter', () => {
     if (first.ok) first.release();
     expect((await next).ok).toBe(true);
   });
+
+  it('wait: a waiter handed a place and cancelled before it took it passes the place on to the next one', async () => {
+    const limiter = new Limiter({ maxConcurrent: 1 }, () => performance.now());
+    const first = limiter.admit();
+    const abort = new AbortController();
+    const handed = limiter.wait(5_000, abort.signal);
+    const next = limiter.wait(2_000);
+    const started = performance.now();
+    // The release hands the place to the first waiter; it is cancelled before it runs again.
+    if (first.ok) first.release();
+    abort.abort(new Error('client cancelled'));
+    await expect(handed).rejects.toThrow('client cancelled');
+    const got = await next;
+    expect(got.ok, JSON.stringify(got)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(limiter.active).toBe(1);
+  });
 });
 
 describe('rateLimited: what an agent reads', () => {
