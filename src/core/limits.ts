@@ -91,6 +91,10 @@ export interface LimitSpec {
 /**
  * One client's (or one upstream's) limits: `admit` refuses at once when over the rate or the
  * number in flight; `wait` queues for a place up to a deadline (an upstream's queue_ms).
+ *
+ * A place freed while calls queue is handed to the first of them, still counted in flight: a call
+ * arriving meanwhile cannot take it, so the queue is served in order, and a waiter that leaves
+ * with a place handed to it (cancelled, or refused by the rate) hands it on in turn.
  */
 export class Limiter {
   private bucket?: TokenBucket;
@@ -98,7 +102,7 @@ export class Limiter {
   private readonly waiting: { grant(): void }[] = [];
 
   constructor(
-    readonly spec: LimitSpec,
+    private spec: LimitSpec,
     private readonly now: () => number,
   ) {
     if (spec.rate) this.bucket = new TokenBucket(spec.rate, now());
@@ -108,84 +112,105 @@ export class Limiter {
     return this.inFlight;
   }
 
+  /**
+   * New limits, keeping the calls in flight and the queue: a new rate gets a new bucket, and a
+   * higher max_concurrent hands its new places to the calls queued.
+   */
+  retune(spec: LimitSpec): void {
+    if (spec.rate?.text !== this.spec.rate?.text) this.bucket = spec.rate ? new TokenBucket(spec.rate, this.now()) : undefined;
+    this.spec = spec;
+    const max = spec.maxConcurrent;
+    while (this.waiting.length && (max === undefined || this.inFlight < max)) {
+      this.inFlight++;
+      this.waiting.shift()!.grant();
+    }
+  }
+
   /** A place for one call now, or why not and when to try again. */
   admit(): Admission {
     const max = this.spec.maxConcurrent;
-    if (max !== undefined && this.inFlight >= max) {
+    if (max !== undefined && !this.hasRoom()) {
       // A place frees when a call ends: nothing better to say than "soon".
       return { ok: false, retryAfterMs: 100, why: `${max} calls are already in flight (max_concurrent: ${max})` };
     }
     const wait = this.bucket?.take(this.now()) ?? 0;
     if (wait > 0) return { ok: false, retryAfterMs: wait, why: `over its rate of ${this.spec.rate!.text}` };
-    return this.hold();
+    this.inFlight++;
+    return this.placeHeld();
   }
 
   /**
    * A place for one call, waiting for one up to `maxWaitMs` (and while `signal` is not aborted):
-   * the rate's wait is slept, a full house waits for a call to end.
+   * a full house waits its turn in the queue, then the rate's wait is slept.
    */
   async wait(maxWaitMs: number, signal?: AbortSignal): Promise<Admission> {
-    let admission: Admission | undefined;
-    try {
-      admission = await this.queueFor(maxWaitMs, signal);
-      return admission;
-    } finally {
-      // A release hands its place to one waiter, which may leave without taking it (cancelled, or
-      // refused by the rate): the next waiter is handed it instead of waiting out its queue_ms.
-      if (!admission?.ok) this.handOnFreePlace();
-    }
-  }
-
-  private handOnFreePlace(): void {
-    const max = this.spec.maxConcurrent;
-    if (max === undefined || this.inFlight < max) this.waiting.shift()?.grant();
-  }
-
-  private async queueFor(maxWaitMs: number, signal?: AbortSignal): Promise<Admission> {
+    if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
     const deadline = this.now() + maxWaitMs;
-    for (;;) {
-      if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
-      const max = this.spec.maxConcurrent;
-      if (max === undefined || this.inFlight < max) {
+    const max = this.spec.maxConcurrent;
+    // Whether this call counts in inFlight without having returned its place yet.
+    let holding = false;
+    try {
+      if (max !== undefined) {
+        if (this.hasRoom()) this.inFlight++;
+        else if (!(await this.handed(maxWaitMs, signal))) {
+          return { ok: false, retryAfterMs: 100, why: `${max} calls were in flight for the whole wait (max_concurrent: ${max})` };
+        }
+        holding = true;
+      }
+      for (;;) {
+        if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
         const wait = this.bucket?.take(this.now()) ?? 0;
-        if (wait === 0) return this.hold();
+        if (wait === 0) break;
         if (this.now() + wait > deadline) return { ok: false, retryAfterMs: wait, why: `over its rate of ${this.spec.rate!.text}` };
         await sleepUnless(wait, signal);
-        continue;
       }
-      const left = deadline - this.now();
-      if (left <= 0) return { ok: false, retryAfterMs: 100, why: `${max} calls were in flight for the whole wait (max_concurrent: ${max})` };
-      await this.freed(left, signal);
+      if (!holding) this.inFlight++;
+      holding = false;
+      return this.placeHeld();
+    } finally {
+      if (holding) this.handOn();
     }
   }
 
-  private hold(): Admission {
-    this.inFlight++;
+  /** Room for one more call now: under max_concurrent, and nobody queued ahead. */
+  private hasRoom(): boolean {
+    const max = this.spec.maxConcurrent;
+    return max === undefined || (this.inFlight < max && this.waiting.length === 0);
+  }
+
+  /** A place given back: to the first call queued, unless max_concurrent was lowered below those in flight. */
+  private handOn(): void {
+    const max = this.spec.maxConcurrent;
+    const next = max === undefined || this.inFlight <= max ? this.waiting.shift() : undefined;
+    if (next) next.grant();
+    else this.inFlight--;
+  }
+
+  private placeHeld(): Admission {
     let released = false;
     return {
       ok: true,
       release: () => {
         if (released) return;
         released = true;
-        this.inFlight--;
-        this.waiting.shift()?.grant();
+        this.handOn();
       },
     };
   }
 
-  /** Resolves when a call ends, the wait is over, or the signal aborts (then rejects). */
-  private freed(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  /** Whether a place was handed to this call (it then counts in flight) before `ms` ran out; rejects when the signal aborts first. */
+  private handed(ms: number, signal?: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
       const waiter = {
         grant: () => {
           done();
-          resolve();
+          resolve(true);
         },
       };
       const timer = setTimeout(() => {
         done();
-        resolve();
-      }, ms);
+        resolve(false);
+      }, timerMs(ms));
       const onAbort = () => {
         done();
         reject(signal!.reason ?? new Error('cancelled'));
@@ -202,6 +227,11 @@ export class Limiter {
   }
 }
 
+/** Node fires a timer of more than 2^31-1 ms after 1 ms: a longer wait (a queue_ms of weeks) ends at that bound. */
+function timerMs(ms: number): number {
+  return Math.min(Math.max(0, ms), 2 ** 31 - 1);
+}
+
 /** Limits as the config writes them (serve.clients.NAME, serve.upstream_limits.NAME). */
 export interface LimitText {
   rate?: string | undefined;
@@ -209,8 +239,9 @@ export interface LimitText {
 }
 
 /**
- * A limiter per name (a client, a server), made from its limits as written and kept while they
- * stay the same: a reload neither refills a bucket nor forgets the calls in flight. Undefined for
+ * A limiter per name (a client, a server), made from its limits as written and kept across
+ * reloads: the same limits neither refill a bucket nor forget the calls in flight, and changed
+ * ones retune it (a new rate, a new bucket) with its calls in flight and its queue. Undefined for
  * a name with no limits.
  */
 export class KeptLimiters {
@@ -229,7 +260,15 @@ export class KeptLimiters {
     const key = `${limits?.rate ?? ''}\u0000${max ?? ''}`;
     const kept = this.kept.get(name);
     if (kept?.key === key) return kept.limiter;
-    const limiter = new Limiter({ ...(rate ? { rate } : {}), ...(max !== undefined ? { maxConcurrent: max } : {}) }, this.now);
+    const spec = { ...(rate ? { rate } : {}), ...(max !== undefined ? { maxConcurrent: max } : {}) };
+    if (kept) {
+      // Changed limits: the same limiter, retuned, so the calls in flight still count (a new one
+      // started at none, and let max_concurrent more through while they ran).
+      kept.limiter.retune(spec);
+      kept.key = key;
+      return kept.limiter;
+    }
+    const limiter = new Limiter(spec, this.now);
     this.kept.set(name, { key, limiter });
     return limiter;
   }
@@ -241,7 +280,7 @@ export function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerMs(ms));
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal!.reason ?? new Error('cancelled'));

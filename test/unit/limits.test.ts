@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter, parseRate, rateLimited, TokenBucket } from '../../src/core/limits.js';
+import { KeptLimiters, Limiter, parseRate, rateLimited, TokenBucket, type Admission, type Rate } from '../../src/core/limits.js';
 
 describe('parseRate', () => {
   it.each([
@@ -105,6 +105,133 @@ describe('Limiter', () => {
     expect(got.ok, JSON.stringify(got)).toBe(true);
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(limiter.active).toBe(1);
+  });
+});
+
+describe('Limiter: the queue is served in order, and a place is never lost or doubled', () => {
+  const now = () => performance.now();
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  // 20 a second, a burst of 1: a token every 50 ms.
+  const rate20: Rate = { perSecond: 20, burst: 1, text: '20/s' };
+  const releaseOf = (a: Admission) => {
+    if (!a.ok) throw new Error(`not admitted: ${a.why}`);
+    return a.release;
+  };
+  /** Each call takes its place, holds it 20 ms and gives it back; the order they got it in. */
+  function inOrder() {
+    const order: string[] = [];
+    const take = (name: string, pending: Promise<Admission>) =>
+      pending.then(
+        async (a) => {
+          order.push(a.ok ? name : `${name}:refused`);
+          await sleep(20);
+          if (a.ok) a.release();
+        },
+        () => order.push(`${name}:cancelled`),
+      );
+    return { order, take };
+  }
+
+  it('a waiter handed a place, cancelled while it sleeps for the rate, hands the place on', async () => {
+    const limiter = new Limiter({ maxConcurrent: 1, rate: rate20 }, now);
+    const first = limiter.admit();
+    const abort = new AbortController();
+    const handed = limiter.wait(5_000, abort.signal);
+    const next = limiter.wait(3_000);
+    const started = now();
+    releaseOf(first)();
+    await sleep(5);
+    abort.abort(new Error('client cancelled'));
+    await expect(handed).rejects.toThrow('client cancelled');
+    expect((await next).ok).toBe(true);
+    expect(now() - started).toBeLessThan(1_000);
+    expect(limiter.active).toBe(1);
+  });
+
+  it('a waiter that leaves before its turn does not cost the one behind it its place in the queue', async () => {
+    const limiter = new Limiter({ maxConcurrent: 1, rate: rate20 }, now);
+    const { order, take } = inOrder();
+    const held = limiter.admit();
+    const abortB = new AbortController();
+    const all = [take('A', limiter.wait(5_000)), take('B', limiter.wait(5_000, abortB.signal)), take('C', limiter.wait(5_000)), take('D', limiter.wait(5_000))];
+    releaseOf(held)();
+    await sleep(5);
+    abortB.abort(new Error('gone'));
+    await Promise.all(all);
+    expect(order).toEqual(['B:cancelled', 'A', 'C', 'D']);
+    expect(limiter.active).toBe(0);
+  });
+
+  it('a call arriving as a place frees waits behind the queue: the place goes to the call queued', async () => {
+    const limiter = new Limiter({ maxConcurrent: 1 }, now);
+    const { order, take } = inOrder();
+    const held = limiter.admit();
+    const queued = take('queued', limiter.wait(5_000));
+    releaseOf(held)();
+    const fresh = take('fresh', limiter.wait(5_000));
+    expect(limiter.admit().ok).toBe(false);
+    await Promise.all([queued, fresh]);
+    expect(order).toEqual(['queued', 'fresh']);
+  });
+
+  it('a queue_ms past what a timer holds (2^31-1 ms) waits, not polls', async () => {
+    const limiter = new Limiter({ maxConcurrent: 1 }, now);
+    const { order, take } = inOrder();
+    const held = limiter.admit();
+    const all = [take('long', limiter.wait(3_000_000_000)), take('short', limiter.wait(5_000))];
+    await sleep(20);
+    releaseOf(held)();
+    await Promise.all(all);
+    expect(order).toEqual(['long', 'short']);
+  });
+
+  it('never more than max_concurrent in flight while waiters are cancelled around releases', async () => {
+    const limiter = new Limiter({ maxConcurrent: 2 }, now);
+    let peak = 0;
+    const holders: (() => void)[] = [];
+    const track = (pending: Promise<Admission>) =>
+      pending.then(
+        (a) => {
+          peak = Math.max(peak, limiter.active);
+          if (a.ok) holders.push(a.release);
+        },
+        () => undefined,
+      );
+    holders.push(releaseOf(limiter.admit()), releaseOf(limiter.admit()));
+    const aborts = Array.from({ length: 10 }, () => new AbortController());
+    const outcomes = aborts.map((c) => track(limiter.wait(2_000, c.signal)));
+    for (let round = 0; round < 10; round++) {
+      holders.shift()?.();
+      // In the tick the place is handed over.
+      aborts[round]!.abort(new Error('cancelled'));
+      if (round % 3 === 0) holders.shift()?.();
+      await sleep(1);
+      expect(limiter.active).toBeLessThanOrEqual(2);
+    }
+    await Promise.all(outcomes);
+    while (holders.length) holders.shift()!();
+    expect(peak).toBeLessThanOrEqual(2);
+    expect(limiter.active).toBe(0);
+  });
+
+  it('changed limits keep the calls in flight; a higher max_concurrent lets the queue in, a lower one holds it back', async () => {
+    const kept = new KeptLimiters(now);
+    const before = kept.of('s', { rate: '100/s', max_concurrent: 1 })!;
+    const running = before.admit();
+    // Only the rate changed: the call in flight still counts.
+    const after = kept.of('s', { rate: '200/s', max_concurrent: 1 })!;
+    expect(after).toBe(before);
+    expect(after.admit().ok).toBe(false);
+    const queued = after.wait(5_000);
+    kept.of('s', { rate: '200/s', max_concurrent: 2 });
+    expect((await queued).ok).toBe(true);
+    expect(after.active).toBe(2);
+    // Down to 1 with 2 in flight: a release does not hand a place to the next queued call.
+    kept.of('s', { rate: '200/s', max_concurrent: 1 });
+    const third = after.wait(300);
+    releaseOf(running)();
+    expect(await third).toMatchObject({ ok: false, why: expect.stringContaining('in flight for the whole wait') });
+    expect(after.active).toBe(1);
   });
 });
 
