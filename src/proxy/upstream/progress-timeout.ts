@@ -62,6 +62,7 @@ export class ProgressTimeout {
   stop(): void {
     clearTimeout(this.idle);
     clearTimeout(this.total);
+    this.idle = undefined;
   }
 
   /** What a request that timed out this way ends with, as a JSON-RPC error. */
@@ -77,7 +78,15 @@ export class ProgressTimeout {
   private arm(): void {
     // Neither timer keeps a process alive by itself (a Ctrl-C'd command ends when its work does).
     const which = this.total === undefined && this.idleMs >= this.ceilingMs ? 'total' : 'idle';
-    this.idle = setTimeout(() => this.fire(which), this.idleMs).unref();
+    const armed = setTimeout(() => {
+      // A busy process runs a late timer before the input that came while it was busy: a progress
+      // notification waiting there is read first (setImmediate runs after that input), and only a
+      // wait it did not restart fires.
+      setImmediate(() => {
+        if (this.idle === armed) this.fire(which);
+      }).unref();
+    }, this.idleMs).unref();
+    this.idle = armed;
   }
 
   private reason(which: TimeoutKind): Error {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Worker } from 'node:worker_threads';
 import { ProgressTimeout } from '../../../src/proxy/upstream/progress-timeout.js';
 
 describe('ProgressTimeout', () => {
@@ -10,6 +11,9 @@ describe('ProgressTimeout', () => {
     vi.advanceTimersByTime(1499);
     expect(t.fired).toBeUndefined();
     vi.advanceTimersByTime(1);
+    // Its timer ran; it fires after the input waiting then is read (a setImmediate), which held no progress.
+    expect(t.fired).toBeUndefined();
+    vi.runOnlyPendingTimers();
     expect(t.fired).toBe('idle');
     expect(t.signal.aborted).toBe(true);
     expect((t.signal.reason as { code: number }).code).toBe(-32001);
@@ -70,5 +74,39 @@ describe('ProgressTimeout', () => {
     const t = new ProgressTimeout(idle, total);
     expect(t.error(which)).toEqual(want);
     t.stop();
+  });
+});
+
+describe('ProgressTimeout in a busy process', () => {
+  it('progress that came while the process was busy past the wait is read before the wait fires', async () => {
+    // A thread posts a progress message 20 ms after it starts, and says so in `posted`; this thread
+    // is busy meanwhile, past the 50 ms wait and until the message is surely waiting.
+    const posted = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(
+      'const { parentPort, workerData } = require("node:worker_threads"); setTimeout(() => { parentPort.postMessage("progress"); Atomics.store(workerData, 0, 1); }, 20);',
+      { eval: true, workerData: posted },
+    );
+    try {
+      await new Promise((resolve) => worker.once('online', resolve));
+      const t = new ProgressTimeout(50, 60_000);
+      const heard: number[] = [];
+      const relay = t.relay((p) => heard.push(p.progress));
+      worker.once('message', () => relay({ progress: 1 }));
+      // Busy in a timer's callback, as serve is while it answers other calls: the wait's timer, due
+      // by then, runs in the same round of timers, before the message is read.
+      await new Promise<void>((resolve) =>
+        setTimeout(() => {
+          const started = performance.now();
+          while (performance.now() - started < 120 || Atomics.load(posted, 0) === 0);
+          resolve();
+        }, 0),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard).toEqual([1]);
+      expect(t.fired).toBeUndefined();
+      t.stop();
+    } finally {
+      await worker.terminate();
+    }
   });
 });
