@@ -144,21 +144,22 @@ export class Limiter {
    * a full house waits its turn in the queue, then the rate's wait is slept.
    */
   async wait(maxWaitMs: number, signal?: AbortSignal): Promise<Admission> {
-    if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
     const deadline = this.now() + maxWaitMs;
-    const max = this.spec.maxConcurrent;
     // Whether this call counts in inFlight without having returned its place yet.
     let holding = false;
     try {
-      if (max !== undefined) {
-        if (this.hasRoom()) this.inFlight++;
-        else if (!(await this.handed(maxWaitMs, signal))) {
-          return { ok: false, retryAfterMs: 100, why: `${max} calls were in flight for the whole wait (max_concurrent: ${max})` };
-        }
-        holding = true;
-      }
       for (;;) {
         if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
+        // Read again each turn: a reload may have set a max_concurrent while this call slept for the rate.
+        const max = this.spec.maxConcurrent;
+        if (!holding && max !== undefined) {
+          if (this.hasRoom()) this.inFlight++;
+          else if (deadline - this.now() <= 0 || !(await this.handed(deadline - this.now(), signal))) {
+            return { ok: false, retryAfterMs: 100, why: `${max} calls were in flight for the whole wait (max_concurrent: ${max})` };
+          }
+          holding = true;
+          continue;
+        }
         const wait = this.bucket?.take(this.now()) ?? 0;
         if (wait === 0) break;
         if (this.now() + wait > deadline) return { ok: false, retryAfterMs: wait, why: `over its rate of ${this.spec.rate!.text}` };
@@ -170,6 +171,11 @@ export class Limiter {
     } finally {
       if (holding) this.handOn();
     }
+  }
+
+  /** Nothing in flight and nothing queued: a limiter whose limits were removed can be forgotten. */
+  get idle(): boolean {
+    return this.inFlight === 0 && this.waiting.length === 0;
   }
 
   /** Room for one more call now: under max_concurrent, and nobody queued ahead. */
@@ -244,6 +250,9 @@ export interface LimitText {
  * ones retune it (a new rate, a new bucket) with its calls in flight and its queue. Undefined for
  * a name with no limits.
  */
+/** The key of a kept limiter whose limits were removed while it had calls. */
+const NO_LIMITS = '';
+
 export class KeptLimiters {
   private readonly kept = new Map<string, { key: string; limiter: Limiter }>();
 
@@ -252,7 +261,14 @@ export class KeptLimiters {
   of(name: string, limits: LimitText | undefined): Limiter | undefined {
     // Asked on the hot path for every call to a server: no limits costs a look, not a parse.
     if (limits?.rate === undefined && limits?.max_concurrent === undefined) {
-      if (this.kept.size) this.kept.delete(name);
+      const kept = this.kept.size ? this.kept.get(name) : undefined;
+      if (kept?.limiter.idle) this.kept.delete(name);
+      else if (kept && kept.key !== NO_LIMITS) {
+        // Removed while calls run or queue: the queue is let in, and the calls still count, should
+        // the limits come back before they end (a new limiter would start at none in flight).
+        kept.limiter.retune({});
+        kept.key = NO_LIMITS;
+      }
       return undefined;
     }
     const rate = limits.rate !== undefined ? parseRate(limits.rate) : undefined;

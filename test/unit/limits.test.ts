@@ -233,6 +233,49 @@ describe('Limiter: the queue is served in order, and a place is never lost or do
     expect(await third).toMatchObject({ ok: false, why: expect.stringContaining('in flight for the whole wait') });
     expect(after.active).toBe(1);
   });
+
+  it('limits removed while a call runs and one queues: the queued call goes in; restored before they end, the calls still count', async () => {
+    const kept = new KeptLimiters(now);
+    const limiter = kept.of('s', { max_concurrent: 1 })!;
+    const running = releaseOf(await limiter.wait(0));
+    const queued = limiter.wait(5_000);
+    const started = now();
+    expect(kept.of('s', undefined)).toBeUndefined();
+    const inAtOnce = await queued;
+    expect(inAtOnce.ok).toBe(true);
+    expect(now() - started).toBeLessThan(1_000);
+    // Back before the two calls ended: a third waits for them.
+    const again = kept.of('s', { max_concurrent: 1 })!;
+    expect(again).toBe(limiter);
+    expect((await again.wait(0)).ok).toBe(false);
+    running();
+    releaseOf(inAtOnce)();
+    expect((await again.wait(0)).ok).toBe(true);
+  });
+
+  it('limits removed from a limiter with nothing in flight forget it', () => {
+    const kept = new KeptLimiters(now);
+    const first = kept.of('s', { max_concurrent: 1 })!;
+    expect(kept.of('s', undefined)).toBeUndefined();
+    expect(kept.of('s', { max_concurrent: 1 })).not.toBe(first);
+  });
+
+  it('a call sleeping for the rate when a reload sets max_concurrent waits for a place under it', async () => {
+    const kept = new KeptLimiters(now);
+    const limiter = kept.of('s', { rate: '10/s' })!;
+    const held: (() => void)[] = [];
+    for (let i = 0; i < 10; i++) held.push(releaseOf(await limiter.wait(0)));
+    // The burst is spent: it sleeps about 100 ms for a token.
+    const sleeper = limiter.wait(1_000);
+    kept.of('s', { rate: '10/s', max_concurrent: 10 });
+    setTimeout(() => held.shift()!(), 300);
+    const got = await sleeper;
+    expect(got.ok).toBe(true);
+    expect(limiter.active).toBeLessThanOrEqual(10);
+    releaseOf(got)();
+    for (const release of held) release();
+    expect(limiter.active).toBe(0);
+  });
 });
 
 describe('rateLimited: what an agent reads', () => {

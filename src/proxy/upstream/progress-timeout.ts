@@ -19,6 +19,8 @@ export class ProgressTimeout {
   private readonly started = performance.now();
   readonly ceilingMs: number;
   fired: TimeoutKind | undefined;
+  /** Stopped: its call ended, and progress that comes late starts no timer. */
+  private stopped = false;
 
   constructor(
     readonly idleMs: number,
@@ -53,13 +55,14 @@ export class ProgressTimeout {
 
   /** Progress came: the idle wait starts again. */
   touch(): void {
-    if (this.fired) return;
+    if (this.fired || this.stopped) return;
     clearTimeout(this.idle);
     this.total ??= setTimeout(() => this.fire('total'), Math.max(0, this.ceilingMs - (performance.now() - this.started))).unref();
     this.arm();
   }
 
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.idle);
     clearTimeout(this.total);
     this.idle = undefined;

@@ -33,11 +33,14 @@ describe('ProgressTimeout', () => {
     expect(t.fired).toBe('total');
   });
 
-  it('stop clears both timers', () => {
-    const t = new ProgressTimeout(100, 200);
+  it('stop clears both timers, and progress that comes after it starts neither again', () => {
+    const told: string[] = [];
+    const t = new ProgressTimeout(100, 200, (which) => told.push(which));
     t.stop();
-    vi.advanceTimersByTime(1000);
+    t.touch();
+    vi.runAllTimers();
     expect(t.fired).toBeUndefined();
+    expect(told).toEqual([]);
   });
 
   it("merges the caller's signal with its own", () => {
