@@ -244,15 +244,15 @@ export interface LimitText {
   max_concurrent?: number | undefined;
 }
 
+/** The key of a kept limiter whose limits were removed while it had calls. */
+const NO_LIMITS = '';
+
 /**
  * A limiter per name (a client, a server), made from its limits as written and kept across
  * reloads: the same limits neither refill a bucket nor forget the calls in flight, and changed
  * ones retune it (a new rate, a new bucket) with its calls in flight and its queue. Undefined for
  * a name with no limits.
  */
-/** The key of a kept limiter whose limits were removed while it had calls. */
-const NO_LIMITS = '';
-
 export class KeptLimiters {
   private readonly kept = new Map<string, { key: string; limiter: Limiter }>();
 
