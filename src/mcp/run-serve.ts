@@ -85,34 +85,15 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
       ...(options.auditLog?.trim() ? { auditLog: resolve(options.auditLog) } : {}),
     });
     stopFollowing = followConfig(runtime, (next) => servePolicy(options, next));
-    // What a first listing would start starts now, beside the rest of serve's start (./serve-start.ts):
-    // over stdio, once the one client's opening request says which connections it uses (./stdio-opening.ts).
-    const startNow = viewsStartedWithServe(options, (await config).config);
-    const warming = options.http ? startNow && runtime.serving.warm(startNow, 'legacy') : undefined;
-    const served = runtime;
-    const warmsOwn =
-      startNow &&
-      opening?.then((how) => {
-        if (!closed && (how === 'legacy' || how === 'modern')) void served.serving.warm(startNow, how);
-        return how === 'own';
-      });
-    auditor = await openAudit(options, (await config).config, runtime);
-    if (auditor) observe(observers, calls, auditor);
-    const env = runtime.env;
-    if ((await config).config.serve.tracing ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined)) {
-      observers.tracing = await (await import('../audit/tracing.js')).startTracing(options.version);
-    }
+    const { warming, warmsOwn } = warmAtStart(options, (await config).config, runtime, opening, () => closed);
+    auditor = await openObservers(options, (await config).config, runtime, observers, calls);
     if (policy.hostTools === false) {
       runtime.logger.info(
         'serve --http without a token: tools that write the config or start processes are not offered (set a token, or serve.host_tools_without_auth: true)',
       );
     }
     await runtime.startServing();
-    // What agents may read is said at start: a root nobody chose is not served in silence.
-    if ((await runtime.offeredTools()).some((t) => t.group === 'retrieve')) {
-      const { servedRootsLine } = await import('../tools/retrieve/shared.js');
-      say(`mcpkit serve: ${await servedRootsLine(runtime.context())}`);
-    }
+    await sayServedRoots(runtime, say);
     const log = auditor;
     return {
       runtime,
@@ -127,6 +108,46 @@ async function startCore(options: ServeOptions, say: Say, logger?: Logger, serve
     await close();
     throw error;
   }
+}
+
+/**
+ * What a first listing would start starts now, beside the rest of serve's start (./serve-start.ts):
+ * over HTTP the shared 2025 connections; over stdio, once the one client's opening request says
+ * which connections it uses (./stdio-opening.ts), and `warmsOwn` says whether they are its own.
+ */
+function warmAtStart(
+  options: ServeOptions,
+  config: McpkitConfig,
+  runtime: Runtime,
+  opening: Promise<OpeningWarm | undefined> | undefined,
+  closed: () => boolean,
+): Pick<ServeCore, 'warming' | 'warmsOwn'> {
+  const startNow = viewsStartedWithServe(options, config);
+  if (!startNow) return {};
+  if (options.http) return { warming: runtime.serving.warm(startNow, 'legacy') };
+  const warmsOwn = opening?.then((how) => {
+    if (!closed() && (how === 'legacy' || how === 'modern')) void runtime.serving.warm(startNow, how);
+    return how === 'own';
+  });
+  return warmsOwn ? { warmsOwn } : {};
+}
+
+/** The audit log and tracing, when they are on, joined to what hears of every ended call: the audit log, to close at the end. */
+async function openObservers(options: ServeOptions, config: McpkitConfig, runtime: Runtime, observers: Observers, calls: CallQueue) {
+  const auditor = await openAudit(options, config, runtime);
+  if (auditor) observe(observers, calls, auditor);
+  const env = runtime.env;
+  if (config.serve.tracing ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined)) {
+    observers.tracing = await (await import('../audit/tracing.js')).startTracing(options.version);
+  }
+  return auditor;
+}
+
+/** What agents may read is said at start: a root nobody chose is not served in silence. */
+async function sayServedRoots(runtime: Runtime, say: Say): Promise<void> {
+  if (!(await runtime.offeredTools()).some((t) => t.group === 'retrieve')) return;
+  const { servedRootsLine } = await import('../tools/retrieve/shared.js');
+  say(`mcpkit serve: ${await servedRootsLine(runtime.context())}`);
 }
 
 /** A running `serve --http`: where it listens, its runtime, and how to stop it (sessions, upstreams, logs). */
