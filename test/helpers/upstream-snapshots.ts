@@ -41,6 +41,17 @@ const BUILT_BY = createHash('sha256')
   .update(readFileSync(import.meta.filename))
   .digest('hex');
 const blobKey = (name: string) => readIfExists(`${blobOf(name)}.made-of`);
+const buildMsFile = (name: string) => `${blobOf(name)}.build-ms`;
+
+/**
+ * How long the build of an entry's snapshot took, in ms, its process's whole life: a due time its
+ * timers kept (test/fixtures/snapshot-warm-up.mjs handStartToSnapshot) lies at most one cleared
+ * timer's length later on its clock.
+ */
+export function snapshotBuildMs(entry: BundledEntry): number | undefined {
+  const text = readIfExists(buildMsFile(bundleName(entry)));
+  return text === undefined ? undefined : Number(text);
+}
 
 /** Makes the snapshot of each snapshotted server that has none of its script's body, after makeBundles (of the other scripts); side by side. */
 export async function makeSnapshots(): Promise<void> {
@@ -57,6 +68,7 @@ async function makeSnapshot(name: string, script: string): Promise<void> {
   if (key === undefined || (existsSync(blobOf(name)) && blobKey(name) === key)) return;
   const scratch = `${blobOf(name)}.${process.pid}.tmp`;
   try {
+    const began = Date.now();
     // The body itself is the snapshot's entry: a script whose require() is Node's, as --build-snapshot asks.
     await promisify(execFile)(process.execPath, ['--snapshot-blob', scratch, '--build-snapshot', join(BUNDLE_DIR, `${script}.body.cjs`)], {
       cwd: BUNDLE_DIR,
@@ -65,6 +77,7 @@ async function makeSnapshot(name: string, script: string): Promise<void> {
       env: process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {},
     });
     renameSync(scratch, blobOf(name));
+    writeFileSync(buildMsFile(name), String(Date.now() - began));
     writeFileSync(`${blobOf(name)}.made-of`, key);
   } catch (error) {
     // A fixture that cannot be snapshotted still starts, from its bundle: say so, and fail nothing.

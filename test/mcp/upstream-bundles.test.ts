@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { outputOf, ROOT, spawnTracked, tempDir } from '../helpers/cli.js';
 import { kit2025, kit2025Installed, kit2025Node, kit2026, kit2026Installed, kit2026Node } from '../helpers/conformance-kit.js';
 import { BUNDLE_DIR, bundleName, startable, startableSuite, suiteEntry, type BundledEntry } from '../helpers/upstream-bundles.js';
-import { startArgs } from '../helpers/upstream-snapshots.js';
+import { SNAPSHOTTED, snapshotBuildMs, startArgs } from '../helpers/upstream-snapshots.js';
 import { waitFor } from '../helpers/upstreams.js';
 
 /**
@@ -196,6 +196,41 @@ describe('the bundled upstream servers', () => {
     expect(gzip.code).toBe(1);
     expect(gzip.stderr).toContain('GZIP_MAX_FETCH_SIZE, read as the package loads, needs the package');
   });
+
+  it('a start from each startup snapshot runs the timers it sets, however late it is first asked', async () => {
+    // A probe loaded before the server holds the process longer than the snapshot's build took, then
+    // sets a timer: a build that left a due time in Node's timers (snapshot-warm-up.mjs
+    // handStartToSnapshot) makes a start that late fire none, and server-everything's long calls were never answered.
+    const dir = tempDir('mcpkit-test-bundles-');
+    const tools = join(dir, 'tools.json');
+    writeFileSync(tools, JSON.stringify([{ name: 'a', description: 'a', inputSchema: { type: 'object' } }]));
+    const argsOf = new Map<BundledEntry, string[]>([
+      ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', ['stdio']],
+      ['test/fixtures/file-tools-server.mjs', [tools]],
+      ['test/fixtures/relay-server.mjs', ['late']],
+    ]);
+    const probe = join(ROOT, 'test/fixtures/late-timer-probe.cjs');
+    const late = async (entry: BundledEntry) => {
+      const start = startArgs(entry);
+      const buildMs = snapshotBuildMs(entry);
+      expect([start[0], typeof buildMs], `${entry}: the global setup made the snapshot`).toEqual(['--snapshot-blob', 'number']);
+      // Longer than any due time the build could leave: its whole life, and the longest timer a warm-up clears (350 ms).
+      const waitMs = buildMs! + 1_000;
+      const env = { ...getDefaultEnvironment(), PROBE_WAIT_MS: String(waitMs), MEMORY_FILE_PATH: join(dir, 'memory.jsonl') };
+      const child = spawnTracked(process.execPath, ['-r', probe, ...start, ...(argsOf.get(entry) ?? [])], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const ended = new Promise<number | null>((resolve) => child.once('close', resolve));
+      const deadline = setTimeout(() => child.kill('SIGKILL'), waitMs + 10_000);
+      try {
+        return { entry, code: await ended, fired: stderr.includes('late-timer-probe: fired') };
+      } finally {
+        clearTimeout(deadline);
+      }
+    };
+    const starts = await Promise.all([...SNAPSHOTTED.keys()].map(late));
+    expect(starts).toEqual([...SNAPSHOTTED.keys()].map((entry) => ({ entry, code: 0, fired: true })));
+  }, 60_000);
 
   it("server-everything's own start is the one its snapshot's script (test/fixtures/everything-stdio.mjs) copies", () => {
     // A new version of the package that changes its start fails here: compare the fixture's main() with
