@@ -84,10 +84,12 @@ export class ProgressTimeout {
     const armed = setTimeout(() => {
       // A busy process runs a late timer before the input that came while it was busy: a progress
       // notification waiting there is read first (setImmediate runs after that input), and only a
-      // wait it did not restart fires.
+      // wait it did not restart fires. Not unref'd: an unref'd immediate does not keep the loop from
+      // blocking for input, so in an idle serve it ran only when the next thing came, the
+      // server's late answer among them, which was then read first.
       setImmediate(() => {
         if (this.idle === armed) this.fire(which);
-      }).unref();
+      });
     }, this.idleMs).unref();
     this.idle = armed;
   }

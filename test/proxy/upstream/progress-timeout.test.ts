@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
 import { ProgressTimeout } from '../../../src/proxy/upstream/progress-timeout.js';
+import { ROOT, spawnTracked, tempDir } from '../../helpers/cli.js';
 
 describe('ProgressTimeout', () => {
   beforeEach(() => void vi.useFakeTimers());
@@ -77,6 +81,30 @@ describe('ProgressTimeout', () => {
     const t = new ProgressTimeout(idle, total);
     expect(t.error(which)).toEqual(want);
     t.stop();
+  });
+});
+
+describe('ProgressTimeout in an idle process', () => {
+  it('fires on time in a process that waits for nothing else, before an answer that comes later is read', async () => {
+    // Its own process, as serve is (its stdin open, nothing else to do; a vitest worker is never that
+    // idle): the wait's code bundled as it is, and a server's answer due 3 s later. A wait whose last
+    // step ran only at the loop's next event (an unref'd setImmediate) fired when the answer came, after it.
+    const dir = tempDir();
+    const code = join(dir, 'progress-timeout.mjs');
+    await build({ entryPoints: [join(ROOT, 'src/proxy/upstream/progress-timeout.ts')], bundle: true, format: 'esm', platform: 'node', outfile: code, logLevel: 'silent' });
+    const scenario = [
+      `import { ProgressTimeout } from ${JSON.stringify(pathToFileURL(code).href)};`,
+      'process.stdin.resume();',
+      'const started = performance.now();',
+      'let answered = false;',
+      'setTimeout(() => (answered = true), 3000);',
+      'new ProgressTimeout(50, 60000, () => { process.stdout.write(JSON.stringify({ answered, late: performance.now() - started > 2500 })); process.exit(0); });',
+    ].join('\n');
+    const child = spawnTracked(process.execPath, ['--input-type=module', '-e', scenario], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(out).toBe(JSON.stringify({ answered: false, late: false }));
   });
 });
 
