@@ -91,7 +91,14 @@ describe('ProgressTimeout in an idle process', () => {
     // step ran only at the loop's next event (an unref'd setImmediate) fired when the answer came, after it.
     const dir = tempDir();
     const code = join(dir, 'progress-timeout.mjs');
-    await build({ entryPoints: [join(ROOT, 'src/proxy/upstream/progress-timeout.ts')], bundle: true, format: 'esm', platform: 'node', outfile: code, logLevel: 'silent' });
+    await build({
+      entryPoints: [join(ROOT, 'src/proxy/upstream/progress-timeout.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: code,
+      logLevel: 'silent',
+    });
     const scenario = [
       `import { ProgressTimeout } from ${JSON.stringify(pathToFileURL(code).href)};`,
       'process.stdin.resume();',
