@@ -87,8 +87,9 @@ describe('ProgressTimeout', () => {
 describe('ProgressTimeout in an idle process', () => {
   it('fires on time in a process that waits for nothing else, before an answer that comes later is read', async () => {
     // Its own process, as serve is (its stdin open, nothing else to do; a vitest worker is never that
-    // idle): the wait's code bundled as it is, and a server's answer due 3 s later. A wait whose last
-    // step ran only at the loop's next event (an unref'd setImmediate) fired when the answer came, after it.
+    // idle): the wait's code bundled as it is, and a server's answer that comes on its stdin 3 s
+    // later. A wait whose last step ran only at the loop's next event (an unref'd setImmediate)
+    // fired when the answer came, after the answer was read.
     const dir = tempDir();
     const code = join(dir, 'progress-timeout.mjs');
     await build({
@@ -101,16 +102,22 @@ describe('ProgressTimeout in an idle process', () => {
     });
     const scenario = [
       `import { ProgressTimeout } from ${JSON.stringify(pathToFileURL(code).href)};`,
-      'process.stdin.resume();',
       'const started = performance.now();',
       'let answered = false;',
-      'setTimeout(() => (answered = true), 3000);',
+      "process.stdin.on('data', () => (answered = true));",
       'new ProgressTimeout(50, 60000, () => { process.stdout.write(JSON.stringify({ answered, late: performance.now() - started > 2500 })); process.exit(0); });',
     ].join('\n');
     const child = spawnTracked(process.execPath, ['--input-type=module', '-e', scenario], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
-    await new Promise((resolve) => child.once('close', resolve));
+    const answer = setTimeout(() => child.stdin!.write('the answer\n'), 3_000);
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    try {
+      await new Promise((resolve) => child.once('close', resolve));
+    } finally {
+      clearTimeout(answer);
+      clearTimeout(deadline);
+    }
     expect(out).toBe(JSON.stringify({ answered: false, late: false }));
   });
 });
