@@ -64,13 +64,12 @@ const MEMORY_ENTRY = 'node_modules/@modelcontextprotocol/server-memory/dist/inde
 export const SERVER_MEMORY_START: BundleSpec = {
   name: 'server-memory-start',
   entry: join(ROOT, MEMORY_ENTRY),
-  madeOf: [join(ROOT, 'package-lock.json'), join(ROOT, MEMORY_ENTRY)],
+  madeOf: [join(ROOT, 'package-lock.json'), join(ROOT, MEMORY_ENTRY), join(ROOT, WARM_UP)],
   edit: {
     file: join(ROOT, MEMORY_ENTRY),
     from: '\nmain().catch((error) => {',
-    // Handed over from a timer's callback, as test/fixtures/snapshot-warm-up.mjs handStartToSnapshot
-    // does and says why: the snapshot keeps no due time of the build's, should the package's module set a timer one day.
-    to: '\n(__v8.startupSnapshot?.isBuildingSnapshot() ? (start) => ({ catch: (fail) => setTimeout(() => __v8.startupSnapshot.setDeserializeMainFunction(() => void start().catch(fail)), 1) }) : (start) => start())(main).catch((error) => {',
+    // Handed over as the fixtures hand theirs (snapshot-warm-up.mjs handStartToSnapshot, imported as __handStart).
+    to: '\n(__v8.startupSnapshot?.isBuildingSnapshot() ? (start) => ({ catch: (fail) => void __handStart(() => void start().catch(fail)) }) : (start) => start())(main).catch((error) => {',
   },
 };
 
@@ -191,9 +190,11 @@ function ownLocation(edit?: BundleSpec['edit']): Plugin {
         if (edited) {
           if (!text.includes(edit.from))
             throw new Error(`${args.path} has no ${JSON.stringify(edit.from)} to change: the package changed; see SERVER_MEMORY_START`);
-          // The edit's `to` names node:v8 as __v8: imported at the module's top (an import is hoisted anyway), after its #! line.
+          // The edit's `to` names node:v8 as __v8 and the fixtures' handStartToSnapshot as __handStart: imported at the
+          // module's top (an import is hoisted anyway), after its #! line.
           const top = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
-          text = `${text.slice(0, top)}import __v8 from 'node:v8';\n${text.slice(top).replace(edit.from, edit.to)}`;
+          const imports = `import __v8 from 'node:v8';\nimport { handStartToSnapshot as __handStart } from ${JSON.stringify(join(ROOT, WARM_UP))};\n`;
+          text = `${text.slice(0, top)}${imports}${text.slice(top).replace(edit.from, edit.to)}`;
         }
         if (!edited && !text.includes('import.meta')) return undefined;
         const contents = text

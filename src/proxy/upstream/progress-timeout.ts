@@ -13,14 +13,13 @@ export type TimeoutKind = 'idle' | 'total';
  */
 export class ProgressTimeout {
   private controller: AbortController | undefined;
+  /** The idle wait's timer, armed from the start; undefined once stopped (its call ended, or it fired). */
   private idle: NodeJS.Timeout | undefined;
   /** The ceiling's timer, started by the first progress: until then the idle wait ends first, or with it. */
   private total: NodeJS.Timeout | undefined;
   private readonly started = performance.now();
   readonly ceilingMs: number;
   fired: TimeoutKind | undefined;
-  /** Stopped: its call ended, and progress that comes late starts no timer. */
-  private stopped = false;
 
   constructor(
     readonly idleMs: number,
@@ -55,14 +54,14 @@ export class ProgressTimeout {
 
   /** Progress came: the idle wait starts again. */
   touch(): void {
-    if (this.fired || this.stopped) return;
+    // Stopped (its call ended, or it fired): progress that comes late starts no timer.
+    if (this.idle === undefined) return;
     clearTimeout(this.idle);
     this.total ??= setTimeout(() => this.fire('total'), Math.max(0, this.ceilingMs - (performance.now() - this.started))).unref();
     this.arm();
   }
 
   stop(): void {
-    this.stopped = true;
     clearTimeout(this.idle);
     clearTimeout(this.total);
     this.idle = undefined;

@@ -1,10 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
 import { ProgressTimeout } from '../../../src/proxy/upstream/progress-timeout.js';
-import { ROOT, spawnTracked, tempDir } from '../../helpers/cli.js';
+import { ROOT, spawnTracked } from '../../helpers/cli.js';
 
 describe('ProgressTimeout', () => {
   beforeEach(() => void vi.useFakeTimers());
@@ -87,38 +84,34 @@ describe('ProgressTimeout', () => {
 describe('ProgressTimeout in an idle process', () => {
   it('fires on time in a process that waits for nothing else, before an answer that comes later is read', async () => {
     // Its own process, as serve is (its stdin open, nothing else to do; a vitest worker is never that
-    // idle): the wait's code bundled as it is, and a server's answer that comes on its stdin 3 s
-    // later. A wait whose last step ran only at the loop's next event (an unref'd setImmediate)
-    // fired when the answer came, after the answer was read.
-    const dir = tempDir();
-    const code = join(dir, 'progress-timeout.mjs');
-    await build({
-      entryPoints: [join(ROOT, 'src/proxy/upstream/progress-timeout.ts')],
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      outfile: code,
-      logLevel: 'silent',
-    });
+    // idle), and a server's answer that comes on its stdin 3 s after the wait is armed. A wait whose
+    // last step ran only at the loop's next event (an unref'd setImmediate) fired when the answer
+    // came, after the answer was read.
     const scenario = [
-      `import { ProgressTimeout } from ${JSON.stringify(pathToFileURL(code).href)};`,
-      'const started = performance.now();',
+      "import { ProgressTimeout } from './src/proxy/upstream/progress-timeout.ts';",
       'let answered = false;',
       "process.stdin.on('data', () => (answered = true));",
+      'const started = performance.now();',
       'new ProgressTimeout(50, 60000, () => { process.stdout.write(JSON.stringify({ answered, late: performance.now() - started > 2500 })); process.exit(0); });',
+      "process.stderr.write('armed\\n');",
     ].join('\n');
-    const child = spawnTracked(process.execPath, ['--input-type=module', '-e', scenario], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawnTracked(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', scenario], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
+    let answer: NodeJS.Timeout | undefined;
     child.stdout!.on('data', (d) => (out += d));
-    const answer = setTimeout(() => child.stdin!.write('the answer\n'), 3_000);
-    const deadline = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.stderr!.on('data', (d) => {
+      err += d;
+      if (err.includes('armed') && !answer) answer = setTimeout(() => child.stdin!.write('the answer\n'), 3_000);
+    });
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 15_000);
     try {
       await new Promise((resolve) => child.once('close', resolve));
     } finally {
       clearTimeout(answer);
       clearTimeout(deadline);
     }
-    expect(out).toBe(JSON.stringify({ answered: false, late: false }));
+    expect(out, err).toBe(JSON.stringify({ answered: false, late: false }));
   });
 });
 
