@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { BIN, cleanEnv, spawnTracked, stopChild, runCommand } from '../helpers/cli.js';
+import { BIN, cleanEnv, spawnTracked, stopChild, runCommand, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
 import { FIXTURE_SERVERS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
@@ -402,11 +402,24 @@ describe('mcpkit as a client speaks both eras (mcp_servers.NAME.protocol)', () =
     expect((await serverTest({ url: upstream.url, protocol: '2025-11-25' })).parsed?.protocol).toBe('2025-11-25');
   }, 30_000);
 
-  it('a stdio server is started once, in 2025-11-25 first, and in 2026-07-28 when it speaks nothing else', async () => {
-    expect((await serverTest(modernStdio())).parsed?.protocol).toBe('2025-11-25');
-    const strict = await serverTest(modernStdio('--modern-only'));
+  it('a stdio server is started once, in 2025-11-25 first, and in 2026-07-28 when it speaks nothing else; pinned to 2026-07-28, once', async () => {
+    // Each start of the server writes a line to its log first (sh, then exec: the same process).
+    const log = join(tempDir('mcpkit-test-starts-'), 'starts.log');
+    const logged = (...flags: string[]) => ({
+      command: 'sh',
+      args: ['-c', `echo start >> '${log}'; exec "$0" "$@"`, process.execPath, MODERN_SERVER, '--stdio', ...flags],
+    });
+    const starts = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0);
+    expect((await serverTest(logged())).parsed?.protocol).toBe('2025-11-25');
+    expect(starts()).toBe(1);
+    const strict = await serverTest(logged('--modern-only'));
     expect(strict.parsed?.protocol).toBe('2026-07-28');
     expect(strict.parsed?.tools.map((t) => t.name)).toContain('ask_name');
+    // The 2025 handshake it refused, then 2026-07-28 probed on the process that serves.
+    expect(starts()).toBe(3);
+    const pinned = await serverTest({ ...logged('--modern-only'), protocol: '2026-07-28' });
+    expect(pinned.parsed?.protocol).toBe('2026-07-28');
+    expect(starts(), 'a pin probes on the process that serves, not on a throw-away one first').toBe(4);
   }, 30_000);
 
   it('a pin to 2026-07-28 against a 2025-only server fails with a clear error, not a hang', async () => {

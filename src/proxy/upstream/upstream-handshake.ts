@@ -106,7 +106,10 @@ export class UpstreamHandshake {
         ...(this.oauthInUse ? { oauth: this.oauthInUse } : {}),
         ...(options.waiting ? { waiting: options.waiting } : {}),
         ...(choice === 'auto' && this.verdict ? { prior: this.verdict } : {}),
-        ...(how.probeInPlace ? { probeInPlace: true } : {}),
+        // Pinned, a stdio server is probed on its own process too: the SDK's throw-away sibling only
+        // keeps a 2025 server's process for the fallback, and a pin has none (a server that closes
+        // during the probe fails the pin either way), so it cost a second start of every such server.
+        ...(how.probeInPlace || choice === '2026-07-28' ? { probeInPlace: true } : {}),
         stderrLine: (line) => this.host.stderrLine(line),
         attempt: (transport) => this.host.attempt(transport),
         closed: () => this.host.closed(),
