@@ -422,6 +422,13 @@ describe('mcpkit as a client speaks both eras (mcp_servers.NAME.protocol)', () =
     expect(starts(), 'a pin probes on the process that serves, not on a throw-away one first').toBe(4);
   }, 30_000);
 
+  it('a pinned server whose server/discover answer is over max_message_bytes is told so, not taken for one of another era', async () => {
+    const { result } = await serverTest({ ...modernStdio('--modern-only'), protocol: '2026-07-28', max_message_bytes: 200 });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toMatch(/answer to server\/discover was \d+ bytes, more than mcp_servers\.it\.max_message_bytes \(200\)/);
+    expect(result.stdout + result.stderr).not.toMatch(/does not speak MCP/);
+  }, 30_000);
+
   it('a pin to 2026-07-28 against a 2025-only server fails with a clear error, not a hang', async () => {
     const started = Date.now();
     // server-memory is on the 1.x SDK as server-everything is, and starts for less.

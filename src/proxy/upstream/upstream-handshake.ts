@@ -93,6 +93,7 @@ export class UpstreamHandshake {
       { capabilities: offered, versionNegotiation: versionNegotiation(choice, stdio, probeMs) },
     );
     this.host.setUp(client, offered);
+    let probeDropped: { bytes: number; limit: number } | undefined;
     try {
       const transport = await connectTransport(client, {
         name: options.name,
@@ -114,12 +115,19 @@ export class UpstreamHandshake {
         attempt: (transport) => this.host.attempt(transport),
         closed: () => this.host.closed(),
         isAuthFailure: (error) => this.host.isAuthFailure(error),
+        probeTooLarge: (bytes, limit) => (probeDropped = { bytes, limit }),
       });
       this.host.forwarder.attach(transport, { modern: client.getProtocolEra() === 'modern' });
       if (choice === 'auto') this.verdict = verdictOf(client);
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
+      if (probeDropped && !this.host.closed()) {
+        const where = `mcp_servers.${options.name}.max_message_bytes`;
+        throw new Error(
+          `its answer to server/discover was ${probeDropped.bytes} bytes, more than ${where} (${probeDropped.limit}), so its era could not be told; raise ${where}`,
+        );
+      }
       throw error;
     }
   }
