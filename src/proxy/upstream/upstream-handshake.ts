@@ -126,6 +126,7 @@ export class UpstreamHandshake {
         const where = `mcp_servers.${options.name}.max_message_bytes`;
         throw new Error(
           `its answer to server/discover was ${probeDropped.bytes} bytes, more than ${where} (${probeDropped.limit}), so its era could not be told; raise ${where}`,
+          { cause: error },
         );
       }
       throw error;
