@@ -1,4 +1,4 @@
-import { build, transform, type Plugin } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -146,6 +146,11 @@ async function makeBundle(spec: BundleSpec, read: (file: string) => Buffer): Pro
       platform: 'node',
       target: 'node20',
       format: 'esm',
+      // Without comments and spaces, so that it is ASCII (asciiOnly says why). Names stay as
+      // written: stack traces read as the package's.
+      minifyWhitespace: true,
+      legalComments: 'none',
+      charset: 'ascii',
       logLevel: 'error',
       metafile: true,
       plugins: [ownLocation(spec.edit), builtinsByRequire],
@@ -154,7 +159,7 @@ async function makeBundle(spec: BundleSpec, read: (file: string) => Buffer): Pro
     // What it require()s or import()s a script can too; an import statement it cannot run.
     const statements = output?.imports.filter((i) => i.kind === 'import-statement') ?? [];
     if (statements.length) throw new Error(`bundle ${spec.name} imports, which a script cannot: ${JSON.stringify(statements).slice(0, 200)}`);
-    writeFileSync(scratch, await asciiText(asScriptBody(spec.name, readFileSync(scratch, 'utf8'), (output?.exports.length ?? 0) > 0)));
+    writeFileSync(scratch, asciiOnly(spec.name, asScriptBody(spec.name, readFileSync(scratch, 'utf8'), (output?.exports.length ?? 0) > 0)));
     // V8 takes a cache for any source of the same length: the old body's would run the old code.
     for (const cache of readdirSync(BUNDLE_DIR).filter((f) => f.startsWith(`${spec.name}.body.cjs.`) && f.endsWith('.v8cache')))
       rmSync(join(BUNDLE_DIR, cache), { force: true });
@@ -233,7 +238,7 @@ function asScriptBody(name: string, bundle: string, exports: boolean): string {
   let code = bundle.startsWith('#!') ? bundle.slice(bundle.indexOf('\n') + 1) : bundle;
   // A program's exports have no reader: esbuild writes them as one statement at the end.
   if (exports) {
-    const statement = /\nexport \{[^}]*\};?\s*$/.exec(code);
+    const statement = /[;}\n]export ?\{[^}]*\};?\s*$/.exec(code);
     if (!statement) throw new Error(`bundle ${name} exports, and not in one statement at its end, which a script cannot`);
     code = code.slice(0, statement.index + 1);
   }
@@ -243,19 +248,18 @@ function asScriptBody(name: string, bundle: string, exports: boolean): string {
 }
 
 /**
- * The script without its comments and spaces, so that it is ASCII: esbuild escapes every other
- * character outside comments, and the packages' comments hold a few (an em dash, "invàlid"). V8
- * keeps a script's source for as long as it runs, as one string of one byte a character only when
- * every character fits in one, else of two: one dash in a comment doubled the 1.5 MB that
- * server-everything's snapshot keeps. Measured here on its snapshot (start, initialize,
+ * The script, checked to be ASCII: esbuild escapes every other character outside comments, and the
+ * packages' comments hold a few (an em dash, "invàlid"), which is why the bundle is built without
+ * them. V8 keeps a script's source for as long as it runs, as one string of one byte a character
+ * only when every character fits in one, else of two: one dash in a comment doubled the 1.5 MB
+ * that server-everything's snapshot keeps. Measured here on its snapshot (start, initialize,
  * tools/list): 8.8 MB of blob and 208 CPU-ms a start with the comments, 7.0 MB and 176 without,
- * over some 600 starts a run. Names stay as written (stack traces read as the package's).
+ * over some 600 starts a run.
  */
-async function asciiText(script: string): Promise<string> {
-  const { code } = await transform(script, { loader: 'js', minifyWhitespace: true, legalComments: 'none', charset: 'ascii', target: 'node20' });
+function asciiOnly(name: string, script: string): string {
   // Longer in UTF-8 than in characters: a character outside ASCII is left.
-  if (Buffer.byteLength(code) !== code.length) throw new Error('a bundle kept a character outside ASCII after its comments were removed');
-  return code;
+  if (Buffer.byteLength(script) !== script.length) throw new Error(`bundle ${name} kept a character outside ASCII after its comments were removed`);
+  return script;
 }
 
 /**

@@ -93,7 +93,7 @@ export class UpstreamHandshake {
       { capabilities: offered, versionNegotiation: versionNegotiation(choice, stdio, probeMs) },
     );
     this.host.setUp(client, offered);
-    let probeDropped: { bytes: number; limit: number } | undefined;
+    let probeDropped: { bytes: number; limit: number; key: string } | undefined;
     try {
       const transport = await connectTransport(client, {
         name: options.name,
@@ -115,7 +115,7 @@ export class UpstreamHandshake {
         attempt: (transport) => this.host.attempt(transport),
         closed: () => this.host.closed(),
         isAuthFailure: (error) => this.host.isAuthFailure(error),
-        probeTooLarge: (bytes, limit) => (probeDropped = { bytes, limit }),
+        probeTooLarge: (dropped) => (probeDropped = dropped),
       });
       this.host.forwarder.attach(transport, { modern: client.getProtocolEra() === 'modern' });
       if (choice === 'auto') this.verdict = verdictOf(client);
@@ -123,11 +123,10 @@ export class UpstreamHandshake {
     } catch (error) {
       await client.close().catch(() => undefined);
       if (probeDropped && !this.host.closed()) {
-        const where = `mcp_servers.${options.name}.max_message_bytes`;
-        throw new Error(
-          `its answer to server/discover was ${probeDropped.bytes} bytes, more than ${where} (${probeDropped.limit}), so its era could not be told; raise ${where}`,
-          { cause: error },
-        );
+        const { bytes, limit, key } = probeDropped;
+        throw new Error(`its answer to server/discover was ${bytes} bytes, more than ${key} (${limit}), so its era could not be told; raise ${key}`, {
+          cause: error,
+        });
       }
       throw error;
     }

@@ -63,8 +63,8 @@ export interface TransportChoice {
   closed(): boolean;
   /** True for an error that means credentials: no other transport is tried after it. */
   isAuthFailure(error: unknown): boolean;
-  /** Told when the answer to the SDK's era probe (server/discover) was over max_message_bytes, and dropped. */
-  probeTooLarge?: (bytes: number, limit: number) => void;
+  /** Told when the answer to the SDK's era probe (server/discover) was over max_message_bytes (`key`), and dropped. */
+  probeTooLarge?: (dropped: { bytes: number; limit: number; key: string }) => void;
 }
 
 /**
@@ -189,7 +189,7 @@ function boundMessages(transport: Transport, choice: TransportChoice): void {
       );
       if (id === undefined) return undefined;
       // The SDK's own id for its probe: without this, a dropped answer reads as a server that offers no 2026-07-28.
-      if (typeof id === 'string' && id.startsWith('server-discover-probe-')) choice.probeTooLarge?.(bytes, limit);
+      if (typeof id === 'string' && id.startsWith('server-discover-probe-')) choice.probeTooLarge?.({ bytes, limit, key: where });
       return {
         jsonrpc: '2.0',
         id,
