@@ -40,9 +40,9 @@ beforeAll(async () => {
   gateway = await serveHttpChild(
     writeConfig({
       mcp_servers: {
-        everything: { ...SERVERS.everything, env: { GITHUB_TOKEN: 'gateway-gh' } },
+        everything: { ...SERVERS.everythingProcess, env: { GITHUB_TOKEN: 'gateway-gh' } },
         upstream: { url: `${upstream.url}/mcp`, headers: { Authorization: 'Bearer up-gateway-token' } },
-        private: { ...SERVERS.everything, per_client: true },
+        private: { ...SERVERS.everythingProcess, per_client: true },
       },
       serve: {
         token: 'admin-token',

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand, stopChild, tempDir } from '../helpers/cli.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { fileToolsArgs, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { fileTools, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Issue 66, finding 1, as it was found: an upstream (a real MCP server, test/fixtures/file-tools-
@@ -29,7 +29,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   const tools = join(tempDir(), 'evil.json');
   writeFileSync(tools, JSON.stringify([BOMB, PLAIN]));
-  config = writeConfig({ mcp_servers: { evil: { command: process.execPath, args: fileToolsArgs(tools) } }, serve: { exposure: 'code' } });
+  config = writeConfig({ mcp_servers: { evil: { ...fileTools(tools) } }, serve: { exposure: 'code' } });
   served = await serveHttpChild(config, ['--token', TOKEN]);
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCommand, spawnTracked, tempDir } from '../helpers/cli.js';
 import { runLinesInOneProcess } from '../helpers/oclif-lines.js';
-import { fileToolsArgs, writeConfig } from '../helpers/upstreams.js';
+import { fileTools, writeConfig } from '../helpers/upstreams.js';
 import { nameArguments, nameFlags } from '../../src/cli/completion-names.js';
 
 /** What a shell prints on stdout running `args` (a completion: each asks mcpkit, a process, for names). */
@@ -176,7 +176,7 @@ describe.skipIf(!bash)('bash completion, as mcpkit autocomplete sets it up', () 
         { name: 'plain_tool', description: 'an ordinary tool', inputSchema: { type: 'object' } },
       ]),
     );
-    const file = writeConfig({ mcp_servers: { only: { command: process.execPath, args: fileToolsArgs(tools) } }, pinning: 'off' });
+    const file = writeConfig({ mcp_servers: { only: { ...fileTools(tools) } }, pinning: 'off' });
     const env = cleanEnv({ XDG_CACHE_HOME: cache, PATH: `${dirname(bin)}:${process.env.PATH}`, MCPKIT_NO_DAEMON: '1' });
     expect((await runCommand(['tools', '--config', file], { env })).stdout).toContain('plain_tool'); // the listing is kept
     const script = `source ${JSON.stringify(functions)}; COMP_WORDS=(mcpkit call --config ${JSON.stringify(file)} ''); COMP_CWORD=4; _mcpkit_names_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`;

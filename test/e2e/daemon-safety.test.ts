@@ -48,7 +48,7 @@ describe("the daemon answers only for its own project, with the caller's environ
     // "\u0024{MARK_VAR}" is YAML for ${MARK_VAR}: no "${" in the text, a placeholder once parsed.
     writeFileSync(
       config,
-      `mcp_servers:\n  everything:\n    command: ${JSON.stringify(SERVERS.everything.command)}\n    args: ${JSON.stringify(SERVERS.everything.args)}\n    env:\n      MARK: "\\u0024{MARK_VAR}"\nretrieve:\n  roots:\n    code: .\n`,
+      `mcp_servers:\n  everything:\n    command: ${JSON.stringify(SERVERS.everythingProcess.command)}\n    args: ${JSON.stringify(SERVERS.everythingProcess.args)}\n    env:\n      MARK: "\\u0024{MARK_VAR}"\nretrieve:\n  roots:\n    code: .\n`,
     );
     // One environment for the daemon and its callers (its XDG folders too, which the daemon compares).
     const env = cleanEnv({ XDG_RUNTIME_DIR: run, MCPKIT_CONFIG: config, MARK_VAR: 'daemon' });

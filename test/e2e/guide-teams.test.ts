@@ -48,7 +48,7 @@ describe.skipIf(!withRedis)("the guide's team and scaling-out lines, over two re
     writeFileSync(join(work, 'github.token'), 'github-key-v1\n');
     writeFileSync(join(work, 'audit.jsonl'), '');
     const config = {
-      mcp_servers: { github: { ...SERVERS.everything, env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${file:github.token}' } } },
+      mcp_servers: { github: { ...SERVERS.everythingProcess, env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${file:github.token}' } } },
       tool_views: { research: { servers: ['github'] } },
       serve: {
         replica_id: '${REPLICA_ID}',

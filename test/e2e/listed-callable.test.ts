@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand, tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { fileToolsArgs, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { fileTools, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * A listed tool is callable: between a list_changed and the client's next tools/list, a name the
@@ -27,7 +27,7 @@ describe('a name a client saw is never "unknown"', () => {
     writeFileSync(files.a, JSON.stringify([tool('keep'), tool('drop')]));
     writeFileSync(files.b, JSON.stringify([tool('other')]));
     const config = writeConfig({
-      mcp_servers: { a: { command: process.execPath, args: fileToolsArgs(files.a) }, b: { command: process.execPath, args: fileToolsArgs(files.b) } },
+      mcp_servers: { a: { ...fileTools(files.a) }, b: { ...fileTools(files.b) } },
     });
     const session = await serveStdioInProcess({ config, name: 'listed-callable' });
     closers.push(() => session.client.close());

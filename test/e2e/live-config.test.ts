@@ -39,7 +39,7 @@ describe('serve over stdio follows its config', () => {
   it('serves a server the CLI adds, with one list_changed, soon after the edit', async () => {
     expect(await names(session.client)).toContain('memory__read_graph');
     const before = session.events.toolsChanged;
-    const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', EVERYTHING_BUNDLE, '--arg', 'stdio');
+    const added = await cli('server', 'add', 'everything', '--command', SERVERS.everythingProcess.command, '--arg', EVERYTHING_BUNDLE, '--arg', 'stdio');
     // The edit is on disk once the command has ended (its own start-up is not the reload's; bench/reload.mjs measures the reload).
     const edited = Date.now();
     expect(added.code, added.stderr).toBe(0);
@@ -261,7 +261,7 @@ describe('serve --http follows its config', () => {
       expect(modern.getProtocolEra()).toBe('modern');
       const listening = await modern.listen({ toolsListChanged: true });
       expect((await legacy.listTools()).tools.map((t) => t.name)).not.toContain('everything__echo');
-      const added = await cli('server', 'add', 'everything', '--command', SERVERS.everything.command, '--arg', EVERYTHING_BUNDLE, '--arg', 'stdio');
+      const added = await cli('server', 'add', 'everything', '--command', SERVERS.everythingProcess.command, '--arg', EVERYTHING_BUNDLE, '--arg', 'stdio');
       expect(added.code, added.stderr).toBe(0);
       expect(await waitFor(() => heard.legacy > 0 && heard.modern > 0, 5000)).toBe(true);
       for (const client of [legacy, modern]) {

@@ -5,7 +5,7 @@ import { describe, expect, it, type OnTestFinishedHandler } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess, serveStdioInProcess } from '../helpers/in-process.js';
-import { fileToolsArgs, waitFor } from '../helpers/upstreams.js';
+import { fileTools, fileToolsLine, waitFor } from '../helpers/upstreams.js';
 
 /**
  * Tool pinning attacked: approval binds to the review a person saw, first use is trusted only
@@ -33,7 +33,7 @@ async function setUp(tools: ToolDef[] = [SEND, READ], more: string[] = []) {
     const at = args.includes('--') ? args.indexOf('--') : args.length;
     return runCommand([...args.slice(0, at), '--config', config, ...args.slice(at)], { env });
   };
-  const added = await cli('server', 'add', 'notes', '--env', `STARTED_LOG=${startedLog}`, ...more, '--', process.execPath, ...fileToolsArgs(toolsFile));
+  const added = await cli('server', 'add', 'notes', '--env', `STARTED_LOG=${startedLog}`, ...more, '--', ...fileToolsLine(toolsFile));
   expect(added.code, added.stderr).toBe(0);
   const lockFile = join(dirname(config), 'mcpkit.lock.yaml');
   const setTools = (next: ToolDef[], file = toolsFile) => writeFileSync(file, JSON.stringify(next));
@@ -138,7 +138,7 @@ describe.concurrent('trust on first use only where a person added the server', (
     setTools([{ ...SEND, description: EVIL }, READ]);
     const session = await serve(onTestFinished, config, true);
     expect(errorOf(await session.call('notes__send_note')).code).toBe('TOOL_NOT_APPROVED');
-    const added = await session.call('server_add', { name: 'notes2', command: process.execPath, args: fileToolsArgs(toolsFile), sandbox: false });
+    const added = await session.call('server_add', { name: 'notes2', ...fileTools(toolsFile), sandbox: false });
     expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
     expect(readFileSync(config, 'utf8')).toMatch(/added_by: agent/);
     const laundered = await session.call('notes2__send_note');
@@ -209,7 +209,7 @@ describe.concurrent('withheld is a state a person sees', () => {
     const { config, cli, setTools, startedLog, folder } = await setUp();
     const other = join(folder, 'other.json');
     writeFileSync(other, JSON.stringify([READ]));
-    expect((await cli('server', 'add', 'other', '--env', `STARTED_LOG=${startedLog}`, '--', process.execPath, ...fileToolsArgs(other))).code).toBe(0);
+    expect((await cli('server', 'add', 'other', '--env', `STARTED_LOG=${startedLog}`, '--', ...fileToolsLine(other))).code).toBe(0);
     expect((await cli('tools')).code).toBe(0); // pins both on first use, and leaves their listings for the next command
     setTools([{ ...SEND, description: EVIL }, READ]);
     writeFileSync(startedLog, '');
@@ -267,7 +267,7 @@ describe.concurrent('pins go with their server', () => {
     // Another server under the old name: its own first use, no "removed" tools of the last one.
     const another = join(folder, 'another.json');
     writeFileSync(another, JSON.stringify([{ ...READ, name: 'list_files' }]));
-    expect((await cli('server', 'add', 'memo', '--', process.execPath, ...fileToolsArgs(another))).code).toBe(0);
+    expect((await cli('server', 'add', 'memo', '--', ...fileToolsLine(another))).code).toBe(0);
     const tested = await cli('server', 'test', 'memo');
     expect(tested.stdout).toMatch(/Pinned these tools on first use/);
   });

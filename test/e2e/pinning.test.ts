@@ -5,7 +5,7 @@ import { describe, expect, it, type OnTestFinishedHandler } from 'vitest';
 import { parse } from 'yaml';
 import { tempDir, runCommand } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { fileToolsArgs, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { fileTools, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Tool pinning against a real MCP server whose tools come from a file it rereads and
@@ -30,7 +30,7 @@ function setUp(extra: { pinning?: string; serverPinning?: string; servers?: stri
   for (const name of extra.servers ?? ['notes']) {
     toolFiles[name] = join(folder, `${name}.json`);
     writeFileSync(toolFiles[name], JSON.stringify([SEND, READ]));
-    servers[name] = { command: process.execPath, args: fileToolsArgs(toolFiles[name]!), ...(extra.serverPinning ? { pinning: extra.serverPinning } : {}) };
+    servers[name] = { ...fileTools(toolFiles[name]!), ...(extra.serverPinning ? { pinning: extra.serverPinning } : {}) };
   }
   const config = writeConfig({ mcp_servers: servers, ...(extra.pinning ? { pinning: extra.pinning } : {}), ...(extra.serve ? { serve: extra.serve } : {}) });
   const setTools = (tools: ToolDef[], server = 'notes') => writeFileSync(toolFiles[server]!, JSON.stringify(tools));

@@ -18,7 +18,7 @@ describe('serve proxies real upstream servers', () => {
   const config = writeConfig({
     mcp_servers: {
       everything: {
-        ...SERVERS.everything,
+        ...SERVERS.everythingProcess,
         tools: { echo: { description: 'Proxied. {original}' }, 'get-sum': { name: 'add' }, 'get-env': { enabled: false } },
         // Prompts and resources pass through the same filters (the prompts and resources test below).
         filter: [{ exclude: 'args-prompt' }, { exclude: 'architecture.md' }, { exclude: 'Dynamic Blob*' }],
@@ -138,7 +138,7 @@ describe.concurrent('faults', () => {
     const mark = `MCPKIT_FAULTS_TEST=${files}`;
     const env = { MCPKIT_FAULTS_TEST: files };
     const config = writeConfig({
-      mcp_servers: { everything: { ...SERVERS.everything, env }, memory: { ...SERVERS.memory, env: { ...env, MEMORY_FILE_PATH: `${files}/m.json` } } },
+      mcp_servers: { everything: { ...SERVERS.everythingProcess, env }, memory: { ...SERVERS.memory, env: { ...env, MEMORY_FILE_PATH: `${files}/m.json` } } },
     });
     const session = await connect(config);
     try {

@@ -14,7 +14,7 @@ import { SERVERS, writeConfig } from '../helpers/upstreams.js';
  * which is published as read-only. Nothing is written to the environment.
  */
 const config = writeConfig({
-  mcp_servers: { everything: SERVERS.everything, memory: SERVERS.memory },
+  mcp_servers: { everything: SERVERS.everythingProcess, memory: SERVERS.memory },
   tool_views: { ro: { servers: ['everything'], groups: ['server', 'view', 'registry'], read_only: true } },
 });
 

@@ -5,7 +5,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
-import { fileToolsArgs, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { fileTools, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * A call the gateway refuses before it runs (a client's rate or max_concurrent, a server's
@@ -24,7 +24,7 @@ beforeAll(async () => {
     mcp_servers: {
       everything: SERVERS.everything,
       // Added by an agent: never trusted on first use, so every tool of it is withheld until a person approves it.
-      notes: { command: process.execPath, args: fileToolsArgs('notes.json'), added_by: 'agent' },
+      notes: { ...fileTools('notes.json'), added_by: 'agent' },
     },
     serve: {
       token: ADMIN,

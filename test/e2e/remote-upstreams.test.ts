@@ -8,7 +8,7 @@ import { EVERYTHING_BUNDLE, freePort, SERVERS, waitFor, writeConfig } from '../h
 /** server-everything in one of its network modes (sse or streamableHttp) on a local port. */
 async function startRemote(mode: 'sse' | 'streamableHttp'): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawnTracked(SERVERS.everything.command, [EVERYTHING_BUNDLE, mode], {
+  const child = spawnTracked(SERVERS.everythingProcess.command, [EVERYTHING_BUNDLE, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

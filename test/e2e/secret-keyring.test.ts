@@ -93,8 +93,8 @@ describe.skipIf(!service)('mcpkit secret against a real Secret Service', () => {
       JSON.stringify({
         serve: { keyring_poll_ms: 300 },
         mcp_servers: {
-          keyed: { ...SERVERS.everything, env: { SECRET: '${keyring:UPSTREAM_KEY}' } },
-          other: { ...SERVERS.everything, env: { SECRET: 'plain' } },
+          keyed: { ...SERVERS.everythingProcess, env: { SECRET: '${keyring:UPSTREAM_KEY}' } },
+          other: { ...SERVERS.everythingProcess, env: { SECRET: 'plain' } },
         },
       }),
     );

@@ -14,7 +14,7 @@ import { childPids, SERVERS, waitFor } from '../helpers/upstreams.js';
  */
 
 /** server-everything, its command line tagged so that its process can be told from the others. */
-const everything = (tag: string, env: Record<string, string>) => ({ ...SERVERS.everything, args: [...SERVERS.everything.args, tag], env });
+const everything = (tag: string, env: Record<string, string>) => ({ ...SERVERS.everythingProcess, args: [...SERVERS.everythingProcess.args, tag], env });
 
 const textOf = (r: CallToolResult) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
 

@@ -31,7 +31,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   port = await freePort();
   remote = await startRemote(port);
-  served = await serveHttpInProcess(writeConfig({ mcp_servers: { everything: SERVERS.everything, remote: { url: `http://127.0.0.1:${port}/mcp` } } }), {
+  served = await serveHttpInProcess(writeConfig({ mcp_servers: { everything: SERVERS.everythingProcess, remote: { url: `http://127.0.0.1:${port}/mcp` } } }), {
     exposure: undefined,
     env: cleanEnv(),
   });

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/audit/audit-log.js';
 import { runCommand } from '../helpers/cli.js';
-import { fileToolsArgs, SERVERS, writeConfig } from '../helpers/upstreams.js';
+import { fileTools, SERVERS, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * `mcpkit call` enters the port every call enters (Dispatcher.call), so a person's call from a
@@ -22,7 +22,7 @@ beforeAll(() => {
     mcp_servers: {
       everything: SERVERS.everything,
       limited: SERVERS.everything,
-      notes: { command: process.execPath, args: fileToolsArgs('notes.json') },
+      notes: { ...fileTools('notes.json') },
     },
     composite_tools: {
       twice: {

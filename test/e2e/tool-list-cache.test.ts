@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir, runCommand } from '../helpers/cli.js';
-import { fileToolsArgs, SERVERS } from '../helpers/upstreams.js';
+import { fileTools, SERVERS } from '../helpers/upstreams.js';
 
 /**
  * Without a daemon, a command starts only what it needs: each server's last tools/list is kept
@@ -18,7 +18,7 @@ function setUp(extra: Record<string, unknown> = {}) {
   for (const name of names) {
     const tools = join(dir, `${name}.json`);
     writeFileSync(tools, JSON.stringify([tool(`${name}_hello`), tool(`${name}_other`)]));
-    servers[name] = { command: process.execPath, args: fileToolsArgs(tools), env: { STARTED_LOG: started } };
+    servers[name] = { ...fileTools(tools), env: { STARTED_LOG: started } };
   }
   const config = join(dir, 'mcpkit.yaml');
   writeFileSync(config, JSON.stringify({ pinning: 'off', mcp_servers: { ...servers, ...extra } }));

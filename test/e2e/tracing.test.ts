@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
-import { fileToolsArgs, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { fileTools, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * Traces: serve sends OpenTelemetry spans over OTLP/HTTP to an in-test receiver; the
@@ -50,7 +50,7 @@ describe('traces', () => {
   it("parents the server span on the client's traceparent, and passes the trace on to the upstream", async () => {
     const tools = join(tempDir(), 'tools.json');
     writeFileSync(tools, JSON.stringify([{ name: 'send_note', description: 'Send a note.', inputSchema: { type: 'object' } }]));
-    const config = writeConfig({ mcp_servers: { notes: { command: process.execPath, args: fileToolsArgs(tools) } } });
+    const config = writeConfig({ mcp_servers: { notes: { ...fileTools(tools) } } });
     const client = new Client({ name: 'tracing-e2e', version: '1' });
     await client.connect(
       new StdioClientTransport({

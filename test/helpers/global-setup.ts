@@ -1,6 +1,7 @@
 import { kit2025, kit2026 } from './kit-places.js';
 import { warmDaemonCache, warmServeCache, warmUpstreamCaches } from './serve-warm-up.js';
 import { bundleSpecs, makeBundles } from './upstream-bundles.js';
+import { startUpstreamPool } from './upstream-pool.js';
 import { makeSnapshots } from './upstream-snapshots.js';
 
 /**
@@ -11,9 +12,10 @@ import { makeSnapshots } from './upstream-snapshots.js';
  * they run beside the bundling: on a fresh clone, one after the other took about 9 s of a run in
  * which no test file had started yet.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
   // A warm-up that fails (no build yet, for a file that needs none) fails no test: serves then make their caches themselves.
   const warmUps = Promise.allSettled([warmServeCache(), warmDaemonCache()]);
+  const pool = startUpstreamPool();
   try {
     await makeBundles(bundleSpecs([kit2025, kit2026]));
     await makeSnapshots();
@@ -21,4 +23,5 @@ export default async function setup(): Promise<void> {
   } finally {
     await warmUps;
   }
+  return await pool;
 }

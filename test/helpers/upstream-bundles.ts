@@ -102,10 +102,17 @@ export function startableSuite(kit: string): string {
 export const suiteEntry = (kit: string) => join(kit, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const suiteBundleName = (kit: string) => `conformance-${createHash('sha256').update(resolve(kit)).digest('hex').slice(0, 12)}`;
 
+/** The fixtures a fixture imports (`from './NAME.mjs'`). */
+function fixturesImported(entry: string): string[] {
+  const text = readFileSync(join(ROOT, entry), 'utf8');
+  return [...text.matchAll(/from '\.\/([\w.-]+\.mjs)'/g)].map((m) => join(ROOT, 'test/fixtures', m[1]!));
+}
+
 /** What the global setup bundles: this repository's entries, and the suite of each kit that is installed. */
 export function bundleSpecs(kits: string[]): BundleSpec[] {
-  // A fixture may import the session its snapshot's build answers (test/fixtures/snapshot-warm-up.mjs).
-  const own = (entry: string) => [join(ROOT, 'package-lock.json'), join(ROOT, entry), ...(entry.startsWith('test/fixtures/') ? [join(ROOT, WARM_UP)] : [])];
+  // A fixture is made of the fixtures it imports too (the session its snapshot's build answers,
+  // test/fixtures/snapshot-warm-up.mjs; file-tools.mjs), one level deep, as they import no fixture.
+  const own = (entry: string) => [join(ROOT, 'package-lock.json'), join(ROOT, entry), ...(entry.startsWith('test/fixtures/') ? fixturesImported(entry) : [])];
   return [
     ...BUNDLED_ENTRIES.map((entry) => ({ name: bundleName(entry), entry: join(ROOT, entry), madeOf: own(entry) })),
     ...kits

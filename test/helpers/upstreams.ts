@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { processAlive } from '../../src/core/process-alive.js';
 import { ROOT, tempDir } from './cli.js';
 import { startable } from './upstream-bundles.js';
+import { pooled } from './upstream-pool.js';
 import { startArgs } from './upstream-snapshots.js';
 
 /**
@@ -19,8 +20,13 @@ export const EVERYTHING_BUNDLE = startable('node_modules/@modelcontextprotocol/s
 /** server-memory's bundle, for a config line that takes one script path (`--arg PATH`). */
 export const MEMORY_BUNDLE = startable('node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
+const EVERYTHING_PROCESS = { command: process.execPath, args: [...startArgs('node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+
 export const SERVERS = {
-  everything: { command: process.execPath, args: [...startArgs('node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+  /** A session of the run's server-everything pool where there is one (upstream-pool.ts), else the package's process. */
+  everything: pooled('everything', ['stdio']) ?? EVERYTHING_PROCESS,
+  /** The package's own process: for a test about the upstream's process (its start, exit, stderr, signals, box). */
+  everythingProcess: EVERYTHING_PROCESS,
   memory: { command: process.execPath, args: startArgs('node_modules/@modelcontextprotocol/server-memory/dist/index.js') },
   filesystem: (dir: string) => ({ command: process.execPath, args: [startable('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] }),
   silent: { command: process.execPath, args: [join(ROOT, 'test/fixtures/silent-server.mjs')] },
@@ -45,11 +51,21 @@ export const FIXTURE_STARTS = {
 };
 
 /**
- * The arguments (after `node`) that start the fixture whose tools (and prompts, resources) are read
- * from the JSON file `tools`: from its startup snapshot where the suite made one (upstream-snapshots.ts).
+ * The fixture whose tools (and prompts, resources) are read from the JSON file `tools`
+ * (test/fixtures/file-tools-server.mjs): a session of the run's pool where there is one
+ * (upstream-pool.ts), else its own process.
  */
-export function fileToolsArgs(tools: string): string[] {
-  return [...FILE_TOOLS_START, tools];
+export function fileTools(tools: string): { command: string; args: string[] } {
+  return pooled('file-tools', [tools]) ?? fileToolsProcess(tools);
+}
+/** The same as a command line: the command, then its arguments (`server add NAME -- ...`). */
+export function fileToolsLine(tools: string): string[] {
+  const { command, args } = fileTools(tools);
+  return [command, ...args];
+}
+/** The fixture's own process, from its startup snapshot where the suite made one (upstream-snapshots.ts): for a test about the process. */
+export function fileToolsProcess(tools: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: [...FILE_TOOLS_START, tools] };
 }
 const FILE_TOOLS_START = startArgs('test/fixtures/file-tools-server.mjs');
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readPins, pinFilePath, sectionOf } from '../../src/config/files/pin-file.js';
 import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { fileToolsArgs, waitFor } from '../helpers/upstreams.js';
+import { fileTools, waitFor } from '../helpers/upstreams.js';
 
 /**
  * Boundary "agent -> config" (docs/SECURITY.md): replacing a server drops its trust. An agent that
@@ -20,7 +20,7 @@ function project(name: string, extra: Record<string, unknown> = {}) {
   const tools = join(dir, `${name}-tools.json`);
   writeFileSync(tools, JSON.stringify(GREET));
   const config = join(dir, 'mcpkit.yaml');
-  writeFileSync(config, JSON.stringify({ mcp_servers: { [name]: { command: process.execPath, args: fileToolsArgs(tools) } }, ...extra }));
+  writeFileSync(config, JSON.stringify({ mcp_servers: { [name]: { ...fileTools(tools) } }, ...extra }));
   return { dir, config };
 }
 

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { fileToolsArgs, writeConfig } from '../helpers/upstreams.js';
+import { fileTools, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * An upstream's input schemas as mcpkit checks arguments against them (proxy/calls/json-schema-engine.ts),
@@ -25,7 +25,7 @@ let serve: Awaited<ReturnType<typeof serveStdioInProcess>>;
 beforeAll(async () => {
   const tools = join(tempDir(), 'tools.json');
   writeFileSync(tools, JSON.stringify(TOOLS));
-  serve = await serveStdioInProcess(writeConfig({ mcp_servers: { odd: { command: process.execPath, args: fileToolsArgs(tools) } } }));
+  serve = await serveStdioInProcess(writeConfig({ mcp_servers: { odd: { ...fileTools(tools) } } }));
 });
 afterAll(async () => {
   await serve?.close();

@@ -18,7 +18,10 @@ describe("serve's end", () => {
     const before = new Set(await servers());
     const served = await serveHttpInProcess(
       writeConfig({
-        mcp_servers: { everything: { ...SERVERS.everything, env: { GITHUB_TOKEN: 'gateway-gh' } }, private: { ...SERVERS.everything, per_client: true } },
+        mcp_servers: {
+          everything: { ...SERVERS.everythingProcess, env: { GITHUB_TOKEN: 'gateway-gh' } },
+          private: { ...SERVERS.everythingProcess, per_client: true },
+        },
         serve: {
           token: 'admin-token',
           clients: {

@@ -9,7 +9,7 @@ import { declarationsOf, toolMember } from '../../src/code/declarations.js';
 import { oversizedSchemas } from '../../src/proxy/pins/schema-size-rule.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { serveStdioInProcess } from '../helpers/in-process.js';
-import { fileToolsArgs, SERVERS } from '../helpers/upstreams.js';
+import { fileTools, SERVERS } from '../helpers/upstreams.js';
 
 /**
  * Code mode's declarations through serve (issue 66, finding 1): a tool whose schema refers to
@@ -45,7 +45,7 @@ async function served(code?: object): Promise<Client> {
   writeFileSync(
     config,
     JSON.stringify({
-      mcp_servers: { evil: { command: process.execPath, args: fileToolsArgs(tools) } },
+      mcp_servers: { evil: { ...fileTools(tools) } },
       serve: { exposure: 'code', ...(code ? { code } : {}) },
     }),
   );

@@ -8,7 +8,7 @@ import { pinOf } from '../../src/proxy/pins/pins.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { listeningClient } from '../helpers/serve.js';
-import { fileToolsArgs, waitFor } from '../helpers/upstreams.js';
+import { fileTools, waitFor } from '../helpers/upstreams.js';
 
 /**
  * A started gateway with serve.list_from_lock answers its first tools/list from the approved lock
@@ -26,7 +26,7 @@ beforeAll(async () => {
   dir = tempDir('mcpkit-first-list-');
   const server = (name: string, tools: Tool[]) => {
     writeFileSync(join(dir, `${name}.json`), JSON.stringify(tools));
-    return { command: process.execPath, args: fileToolsArgs(join(dir, `${name}.json`)), env: { START_GATE: gate(name) } };
+    return { ...fileTools(join(dir, `${name}.json`)), env: { START_GATE: gate(name) } };
   };
   const config = join(dir, 'mcpkit.yaml');
   writeFileSync(

@@ -31,7 +31,7 @@ describe('what a stdio server sees of the environment', () => {
   async function envOf(entry: object): Promise<Record<string, string>> {
     const config = join(tempDir(), 'mcpkit.yaml');
     const servers = {
-      everything: { ...SERVERS.everything, ...entry },
+      everything: { ...SERVERS.everythingProcess, ...entry },
       other: { ...SERVERS.memory, env: { KEY: '${OTHER_SERVER_SECRET}' }, disabled: true },
     };
     writeFileSync(config, JSON.stringify({ mcp_servers: servers, serve: { token: '${MCPKIT_TOKEN}' } }));

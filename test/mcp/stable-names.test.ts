@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { cleanEnv, runCommand, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { fileToolsArgs, waitFor } from '../helpers/upstreams.js';
+import { fileTools, waitFor } from '../helpers/upstreams.js';
 
 /**
  * A published tool name never changes because another server was added, removed, enabled or
@@ -17,7 +17,7 @@ function setUp() {
   const dir = tempDir();
   const tools = join(dir, 'tools.json');
   writeFileSync(tools, JSON.stringify([{ name: 'send_note', description: 'Send a note.', inputSchema: { type: 'object' } }]));
-  const server = { command: process.execPath, args: fileToolsArgs(tools) };
+  const server = { ...fileTools(tools) };
   const config = join(dir, 'mcpkit.yaml');
   const write = (servers: Record<string, object>, views: Record<string, object>) =>
     writeFileSync(config, stringify({ mcp_servers: servers, tool_views: views }));

@@ -7,7 +7,7 @@ import { pinFilePath, updatePins } from '../../src/config/files/pin-file.js';
 import { pinOf } from '../../src/proxy/pins/pins.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
-import { fileToolsArgs } from '../helpers/upstreams.js';
+import { fileTools } from '../helpers/upstreams.js';
 
 /**
  * A started gateway answers its first tools/list without waiting for its servers (issue 70):
@@ -25,7 +25,7 @@ function project(serve: object = {}, gated: readonly string[] = []) {
   const server = (name: string, tools: Tool[]) => {
     writeFileSync(join(dir, `${name}.json`), JSON.stringify(tools));
     const env: Record<string, string> = { STARTED_LOG: started, ...(gated.includes(name) ? { START_GATE: join(dir, `${name}.open`) } : {}) };
-    return { command: process.execPath, args: fileToolsArgs(join(dir, `${name}.json`)), env };
+    return { ...fileTools(join(dir, `${name}.json`)), env };
   };
   const config = join(dir, 'mcpkit.yaml');
   writeFileSync(

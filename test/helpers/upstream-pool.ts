@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { ROOT } from './root.js';
+
+/**
+ * The stdio servers the suite starts most, server-everything and the file-tools fixture, answered
+ * for the whole run by one process (test/fixtures/upstream-pool.mjs), each session reached through
+ * a stdio relay (test/fixtures/pool-relay.pl). A start of the server's own process, even from its
+ * startup snapshot, costs 0.15-0.2 CPU-s here, and the suite started them some 950 times a run; a
+ * relay costs what a process costs (~10 ms), its session in the pool ~8 ms. The server's code is
+ * the same, and the pipe mcpkit writes to and reads from is a real process's stdin and stdout;
+ * what differs is the process behind it. A test about the upstream's process itself (its start,
+ * exit, environment, stderr, signals, box) starts the server's own (`SERVERS.everythingProcess`,
+ * `fileToolsProcess`); server-everything's get-env, which reads its process's environment, is
+ * refused in the pool, so that a test reading it through the pool fails instead of reading the
+ * pool's.
+ */
+
+/** Where the global setup says the pool listens, for every worker (they inherit its environment). */
+const SOCKET_ENV = 'MCPKIT_TEST_UPSTREAM_POOL';
+const PERL_ENV = 'MCPKIT_TEST_POOL_PERL';
+
+const POOL_RELAY = join(ROOT, 'test/fixtures/pool-relay.pl');
+
+/** The servers the pool answers. */
+export type PooledServer = 'everything' | 'file-tools';
+
+/** The command that starts a session of `server` in the pool, or undefined where there is no pool (no Perl, or no global setup). */
+export function pooled(server: PooledServer, args: string[]): { command: string; args: string[] } | undefined {
+  const socket = process.env[SOCKET_ENV];
+  const perl = process.env[PERL_ENV];
+  return socket && perl ? { command: perl, args: [POOL_RELAY, socket, server, ...args] } : undefined;
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Starts the pool (the global setup); returns what ends it. Without Perl (or off Linux) there is
+ * no relay, and tests start the servers' own processes: slower, the same answers.
+ */
+export async function startUpstreamPool(): Promise<() => Promise<void>> {
+  // The relay packs a Linux socket address; elsewhere the servers' own processes start.
+  const perl = process.platform === 'linux' ? findOnPath('perl') : undefined;
+  if (!perl) return async () => undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-pool-'));
+  const socket = join(dir, 'pool.sock');
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'test/fixtures/upstream-pool.mjs'), socket], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const end = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await gone;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    delete process.env[SOCKET_ENV];
+    delete process.env[PERL_ENV];
+  };
+  const ready = await new Promise<boolean>((resolve) => {
+    child.stdout!.once('data', (d: Buffer) => resolve(String(d).startsWith('ready')));
+    child.once('exit', () => resolve(false));
+    child.once('error', () => resolve(false));
+  });
+  if (!ready) {
+    console.error("the upstream pool did not start: tests start the servers' own processes instead");
+    await end();
+    return async () => undefined;
+  }
+  process.env[SOCKET_ENV] = socket;
+  process.env[PERL_ENV] = perl;
+  return end;
+}

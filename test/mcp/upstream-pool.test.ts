@@ -1,0 +1,126 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { fileTools, fileToolsProcess, SERVERS, waitFor } from '../helpers/upstreams.js';
+
+/**
+ * Most tests start server-everything and the file-tools fixture as sessions of the run's pool
+ * (test/helpers/upstream-pool.ts): a Perl relay whose stdin and stdout are joined to one session
+ * of the server in one process. A pooled session must answer as the server's own process does,
+ * keep nothing of another session's, and read its arguments, folder and environment as a start
+ * would; where it cannot (server-everything's get-env reads its process's), it fails loudly.
+ */
+
+type Start = { command: string; args: string[]; env?: Record<string, string>; cwd?: string };
+
+async function connected(start: Start): Promise<Client> {
+  const client = new Client({ name: 'pool-check', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: start.command,
+      args: start.args,
+      stderr: 'ignore',
+      ...(start.cwd ? { cwd: start.cwd } : {}),
+      ...(start.env ? { env: { ...getDefaultEnvironment(), ...start.env } } : {}),
+    }),
+  );
+  return client;
+}
+
+async function withClient<T>(start: Start, ask: (client: Client) => Promise<T>): Promise<T> {
+  const client = await connected(start);
+  try {
+    return await ask(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** What a server answers to what a client asks at the start. */
+async function startAnswers(client: Client) {
+  const capabilities = client.getServerCapabilities() ?? {};
+  return {
+    server: client.getServerVersion(),
+    capabilities,
+    instructions: client.getInstructions(),
+    tools: await client.listTools(),
+    prompts: capabilities.prompts ? await client.listPrompts() : undefined,
+    resources: capabilities.resources ? await client.listResources() : undefined,
+  };
+}
+
+const hasPerl = process.platform === 'linux' && (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'perl')));
+
+describe("the suite's upstream pool", () => {
+  it('is what SERVERS.everything and fileTools start wherever Perl is', () => {
+    // Without Perl (or off Linux) the suite starts the servers' own processes (slower, the same answers); with it, the pool.
+    expect(SERVERS.everything.command === process.execPath).toBe(!hasPerl);
+    expect(fileTools('x.json').command === process.execPath).toBe(!hasPerl);
+  });
+
+  it.runIf(hasPerl)("a server-everything session answers as the package's process, two at once each its own, and refuses get-env", async () => {
+    const [own, pooled] = await Promise.all([withClient(SERVERS.everythingProcess, startAnswers), withClient(SERVERS.everything, startAnswers)]);
+    expect(pooled).toEqual(own);
+
+    const first = await connected(SERVERS.everything);
+    const second = await connected(SERVERS.everything);
+    try {
+      const echoes = await Promise.all([first, second].map((client, i) => client.callTool({ name: 'echo', arguments: { message: `session ${i}` } })));
+      expect(echoes.map((r) => (r.content as { text: string }[])[0]!.text)).toEqual(['Echo: session 0', 'Echo: session 1']);
+      // What one session turns on is its own: the package keeps it by the session's id. Were the two
+      // one session to it, the second toggle would turn the first's logging off, not its own on.
+      const logs: string[][] = [[], []];
+      [first, second].forEach((client, i) => client.setNotificationHandler('notifications/message', async (n) => void logs[i]!.push(String(n.params.data))));
+      await first.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+      expect(await waitFor(() => logs[0]!.length > 0, 5_000)).toBe(true);
+      expect(logs[1]).toEqual([]);
+      await second.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+      expect(await waitFor(() => logs[1]!.length > 0, 5_000)).toBe(true);
+      await expect(first.callTool({ name: 'get-env', arguments: {} })).rejects.toThrow(/reads the pool's environment.*SERVERS\.everythingProcess/);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it.runIf(hasPerl)(
+    "a file-tools session answers as the fixture's process, reads its tools file from its folder, its STARTED_LOG and START_GATE, and says when the file changes",
+    async () => {
+      const dir = tempDir('mcpkit-test-pool-');
+      const tool = (name: string) => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object' } });
+      writeFileSync(join(dir, 'one.json'), JSON.stringify({ tools: [tool('a')], prompts: [{ name: 'p' }], resources: [{ uri: 'x:/r', name: 'r' }] }));
+      const log = join(dir, 'started.log');
+      const gate = join(dir, 'gate');
+      const env = { STARTED_LOG: log };
+      // A relative tools file is read from the folder the session was started in, as a process reads it.
+      const [own, pooled] = await Promise.all([
+        withClient({ ...fileToolsProcess('one.json'), cwd: dir, env }, startAnswers),
+        withClient({ ...fileTools('one.json'), cwd: dir, env }, startAnswers),
+      ]);
+      expect(pooled).toEqual(own);
+      expect(readFileSync(log, 'utf8')).toBe('one.json\none.json\n');
+
+      // Held by its gate: the session answers nothing until the file exists.
+      const held = connected({ ...fileTools(join(dir, 'one.json')), env: { START_GATE: gate } });
+      let answered = false;
+      void held.then(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answered).toBe(false);
+      writeFileSync(gate, '');
+      const client = await held;
+      try {
+        let changed = 0;
+        client.setNotificationHandler('notifications/tools/list_changed', async () => void changed++);
+        writeFileSync(join(dir, 'one.json'), JSON.stringify({ tools: [tool('a'), tool('b')] }));
+        expect(await waitFor(() => changed > 0, 5_000)).toBe(true);
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['a', 'b']);
+        const called = await client.callTool({ name: 'b', arguments: { x: 1 } });
+        expect((called.content as { text: string }[])[0]!.text).toBe('called b with {"x":1} meta {}');
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
