@@ -18,8 +18,8 @@ import { ROOT } from './root.js';
  * pool's.
  */
 
-/** Where the global setup says the pool listens, for every worker (they inherit its environment). */
-const SOCKET_ENV = 'MCPKIT_TEST_UPSTREAM_POOL';
+/** The folder of the pool's sockets (one a server), for every worker (they inherit the global setup's environment). */
+const DIR_ENV = 'MCPKIT_TEST_UPSTREAM_POOL';
 const PERL_ENV = 'MCPKIT_TEST_POOL_PERL';
 
 const POOL_RELAY = join(ROOT, 'test/fixtures/pool-relay.pl');
@@ -29,9 +29,9 @@ export type PooledServer = 'everything' | 'file-tools';
 
 /** The command that starts a session of `server` in the pool, or undefined where there is no pool (no Perl, or no global setup). */
 export function pooled(server: PooledServer, args: string[]): { command: string; args: string[] } | undefined {
-  const socket = process.env[SOCKET_ENV];
+  const dir = process.env[DIR_ENV];
   const perl = process.env[PERL_ENV];
-  return socket && perl ? { command: perl, args: [POOL_RELAY, socket, server, ...args] } : undefined;
+  return dir && perl ? { command: perl, args: [POOL_RELAY, join(dir, `${server}.sock`), ...args] } : undefined;
 }
 
 function findOnPath(name: string): string | undefined {
@@ -56,8 +56,7 @@ export async function startUpstreamPool(): Promise<() => Promise<void>> {
   const perl = process.platform === 'linux' ? findOnPath('perl') : undefined;
   if (!perl) return async () => undefined;
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-pool-'));
-  const socket = join(dir, 'pool.sock');
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'test/fixtures/upstream-pool.mjs'), socket], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'test/fixtures/upstream-pool.mjs'), dir], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -68,7 +67,7 @@ export async function startUpstreamPool(): Promise<() => Promise<void>> {
       await gone;
     }
     rmSync(dir, { recursive: true, force: true });
-    delete process.env[SOCKET_ENV];
+    delete process.env[DIR_ENV];
     delete process.env[PERL_ENV];
   };
   const ready = await new Promise<boolean>((resolve) => {
@@ -81,7 +80,7 @@ export async function startUpstreamPool(): Promise<() => Promise<void>> {
     await end();
     return async () => undefined;
   }
-  process.env[SOCKET_ENV] = socket;
+  process.env[DIR_ENV] = dir;
   process.env[PERL_ENV] = perl;
   return end;
 }
