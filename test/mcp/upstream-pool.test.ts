@@ -123,4 +123,11 @@ describe("the suite's upstream pool", () => {
       }
     },
   );
+
+  it.runIf(hasPerl)('a session that cannot start (its tools file is not there) ends at once, as its process does', async () => {
+    const missing = join(tempDir('mcpkit-test-pool-'), 'missing.json');
+    for (const start of [fileToolsProcess(missing), fileTools(missing)]) {
+      await expect(connected(start)).rejects.toThrow(/closed/i);
+    }
+  });
 });
