@@ -32,7 +32,7 @@ async function mcpClient(url: string, token?: string) {
 
 describe('serve --http', () => {
   const config = writeConfig({
-    mcp_servers: { everything: SERVERS.everything },
+    mcp_servers: { everything: SERVERS.everythingProcess },
     tool_views: {
       lean: { description: 'Echo only', servers: { everything: { tools: { echo: {} } } }, tokens: [VIEW_TOKEN] },
       finder: { exposure: 'search', servers: ['everything'] },

@@ -20,6 +20,12 @@ export default async function setup(): Promise<() => Promise<void>> {
     await makeBundles(bundleSpecs([kit2025, kit2026]));
     await makeSnapshots();
     await warmUpstreamCaches().catch(() => undefined);
+  } catch (error) {
+    // A setup that fails returns no teardown: the pool is ended here.
+    await (
+      await pool
+    )();
+    throw error;
   } finally {
     await warmUps;
   }

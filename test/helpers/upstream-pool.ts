@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ROOT } from './root.js';
@@ -52,10 +52,17 @@ function findOnPath(name: string): string | undefined {
  * no relay, and tests start the servers' own processes: slower, the same answers.
  */
 export async function startUpstreamPool(): Promise<() => Promise<void>> {
+  // vitest runs the global setup once for the root and again for each project that extends it, in
+  // one process: the first starts the pool and its teardown ends it; the others use it.
+  const started = process.env[DIR_ENV];
+  if (started && existsSync(started)) return async () => undefined;
   // The relay packs a Linux socket address; elsewhere the servers' own processes start.
   const perl = process.platform === 'linux' ? findOnPath('perl') : undefined;
   if (!perl) return async () => undefined;
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-pool-'));
+  // Said before the first await, so that a setup run beside this one finds it (and the workers, started later).
+  process.env[DIR_ENV] = dir;
+  process.env[PERL_ENV] = perl;
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'test/fixtures/upstream-pool.mjs'), dir], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -80,7 +87,5 @@ export async function startUpstreamPool(): Promise<() => Promise<void>> {
     await end();
     return async () => undefined;
   }
-  process.env[DIR_ENV] = dir;
-  process.env[PERL_ENV] = perl;
   return end;
 }

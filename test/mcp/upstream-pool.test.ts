@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { spawnTracked, tempDir } from '../helpers/cli.js';
 import { fileTools, fileToolsProcess, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
@@ -129,5 +129,29 @@ describe("the suite's upstream pool", () => {
     for (const start of [fileToolsProcess(missing), fileTools(missing)]) {
       await expect(connected(start)).rejects.toThrow(/closed/i);
     }
+  });
+
+  it.runIf(hasPerl)('a session whose stdin ends answers what it was asked first, as its process does', async () => {
+    /** What `start` writes to stdout when it is asked to initialize and to call a 1 s operation, and its stdin then ends. */
+    const answers = async (start: Start) => {
+      const child = spawnTracked(start.command, start.args, { stdio: ['pipe', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pool-check', version: '1' } } });
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/call', params: { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 1 } } });
+      child.stdin.end();
+      expect(await waitFor(() => out.includes('"id":2'), 15_000), out).toBe(true);
+      child.kill();
+      return out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { id?: number; result?: { content?: { text?: string }[] } })
+        .find((m) => m.id === 2)?.result?.content?.[0]?.text;
+    };
+    const [own, pooled] = await Promise.all([answers(SERVERS.everythingProcess), answers(SERVERS.everything)]);
+    expect(own).toMatch(/Long running operation completed/);
+    expect(pooled).toBe(own);
   });
 });
