@@ -11,6 +11,8 @@ import { startArgs } from './upstream-snapshots.js';
  * Real reference servers from npm, started with this node (no npx, no network): the packages' own
  * code, each bundled into one file so that it starts in half the time (test/helpers/upstream-bundles.ts);
  * server-everything and server-memory from their startup snapshots where the suite made them (upstream-snapshots.ts).
+ * `SERVERS.everything` is a session of the run's pool instead (upstream-pool.ts): the same server
+ * behind a relay process, for every test that is not about the server's process.
  */
 /**
  * server-everything's bundle, a script to start or import: for a start that names another transport
@@ -25,7 +27,7 @@ const EVERYTHING_PROCESS = { command: process.execPath, args: [...startArgs('nod
 export const SERVERS = {
   /** A session of the run's server-everything pool where there is one (upstream-pool.ts), else the package's process. */
   everything: pooled('everything', ['stdio']) ?? EVERYTHING_PROCESS,
-  /** The package's own process: for a test about the upstream's process (its start, exit, stderr, signals, box). */
+  /** The package's own process: for a test about the upstream's process (its start, exit, pid, environment, stderr, signals, limits, box). */
   everythingProcess: EVERYTHING_PROCESS,
   memory: { command: process.execPath, args: startArgs('node_modules/@modelcontextprotocol/server-memory/dist/index.js') },
   filesystem: (dir: string) => ({ command: process.execPath, args: [startable('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] }),
