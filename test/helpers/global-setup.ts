@@ -22,9 +22,8 @@ export default async function setup(): Promise<() => Promise<void>> {
     await warmUpstreamCaches().catch(() => undefined);
   } catch (error) {
     // A setup that fails returns no teardown: the pool is ended here.
-    await (
-      await pool
-    )();
+    const endPool = await pool;
+    await endPool();
     throw error;
   } finally {
     await warmUps;
