@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { whichOn } from '../../src/proxy/sandbox/host-facts.js';
 import { ROOT } from './root.js';
 
 /**
@@ -34,17 +35,9 @@ export function pooled(server: PooledServer, args: string[]): { command: string;
   return dir && perl ? { command: perl, args: [POOL_RELAY, join(dir, `${server}.sock`), ...args] } : undefined;
 }
 
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      /* not here */
-    }
-  }
-  return undefined;
+/** The Perl the relay runs on, where there can be a pool: on Linux (the relay packs a Linux socket address). */
+export function poolPerl(): string | undefined {
+  return process.platform === 'linux' ? whichOn(process.env.PATH, 'perl') : undefined;
 }
 
 /**
@@ -56,8 +49,7 @@ export async function startUpstreamPool(): Promise<() => Promise<void>> {
   // one process: the first starts the pool and its teardown ends it; the others use it.
   const started = process.env[DIR_ENV];
   if (started && existsSync(started)) return async () => undefined;
-  // The relay packs a Linux socket address; elsewhere the servers' own processes start.
-  const perl = process.platform === 'linux' ? findOnPath('perl') : undefined;
+  const perl = poolPerl();
   if (!perl) return async () => undefined;
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-pool-'));
   // Said before the first await, so that a setup run beside this one finds it (and the workers, started later).

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { spawnTracked, tempDir } from '../helpers/cli.js';
+import { poolPerl } from '../helpers/upstream-pool.js';
 import { fileTools, fileToolsProcess, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
@@ -52,7 +53,7 @@ async function startAnswers(client: Client) {
   };
 }
 
-const hasPerl = process.platform === 'linux' && (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, 'perl')));
+const hasPerl = poolPerl() !== undefined;
 
 describe("the suite's upstream pool", () => {
   it('is what SERVERS.everything and fileTools start wherever Perl is', () => {
