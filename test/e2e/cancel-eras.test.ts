@@ -1,16 +1,15 @@
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, stopChild } from '../helpers/cli.js';
+import { cleanEnv, stopChild } from '../helpers/cli.js';
 import { serveHttpInProcess, type InProcessServe } from '../helpers/in-process.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURES, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY } from '../support/redis-server.js';
 
 /**
  * A cancelled call reaches its upstream server in every pairing of eras, and gives back its places
- * at once. The server (test/fixtures/tasks-server.mjs, on the real SDK) is started pinned to
+ * at once. The server (test/fixtures/tasks-server.mjs, on the real SDK, a session of the suite's pool) is started pinned to
  * 2025-11-25 (`old`, which hears notifications/cancelled) and to 2026-07-28 (`new`, told by its
  * own era's means), each counting the cancellations it heard; and twice more under
  * `upstream_limits` (`old_limited`, `new_limited`: `max_concurrent: 1`). A 2025 client cancels
@@ -21,8 +20,6 @@ import { redisFor, startRedis, STORE_KEY } from '../support/redis-server.js';
  */
 
 const SLOW = 30;
-/** The fixture as written, not its bundle: the bundle cache may be shared by checkouts of other versions. */
-const TASKS_SERVER = join(ROOT, 'test/fixtures/tasks-server.mjs');
 let served: InProcessServe;
 let clients: Client[] = [];
 
@@ -32,7 +29,7 @@ let clients: Client[] = [];
  * and the limited servers' free again (each asserts so), so a test finds the serve as the last left it.
  */
 beforeAll(async () => {
-  const jobs = (protocol: string) => ({ command: process.execPath, args: [TASKS_SERVER], protocol });
+  const jobs = (protocol: string) => ({ ...FIXTURES.tasks, protocol });
   served = await serveHttpInProcess(
     writeConfig({
       mcp_servers: { old: jobs('2025-11-25'), new: jobs('2026-07-28'), old_limited: jobs('2025-11-25'), new_limited: jobs('2026-07-28') },
@@ -189,7 +186,7 @@ describe.runIf(withRedis)('replicas sharing serve.store: tasks/cancel sent to th
     let there: Awaited<ReturnType<typeof serveHttpChild>> | undefined;
     try {
       const config = writeConfig({
-        mcp_servers: { old: { command: process.execPath, args: [TASKS_SERVER], protocol: '2025-11-25' } },
+        mcp_servers: { old: { ...FIXTURES.tasks, protocol: '2025-11-25' } },
         serve: {
           clients: { alice: { token: 'alice-token', max_concurrent: 1 }, bob: { token: 'bob-token' } },
           // The quick tools are answered as they are, even while the server starts.

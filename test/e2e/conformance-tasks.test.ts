@@ -11,7 +11,7 @@ import {
   TASK_SCENARIOS,
 } from '../helpers/conformance-kit.js';
 import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
-import { FIXTURE_STARTS, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURES, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * The suite's tasks-* scenarios (io.modelcontextprotocol/tasks, SEP-2663) through mcpkit as the
@@ -25,7 +25,7 @@ let served: InProcessServe | undefined;
 beforeAll(async () => {
   if (!(installed || required)) return;
   const config = writeConfig({
-    mcp_servers: { tasks: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] } },
+    mcp_servers: { tasks: FIXTURES.tasks },
     tool_views: { conf: { servers: ['tasks'] } },
     // failing_job is declared "task support: required" by the scenarios: mcpkit's way to say so.
     // greet is the scenarios' quick tool: quick is before 5 s, not the default 500 ms, on two

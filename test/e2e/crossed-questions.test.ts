@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessServe, serveHttpAsCli } from '../helpers/in-process.js';
-import { FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURES, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * A question a 2025-11-25 upstream asks during a call reaches the client that made the call, or
@@ -10,14 +10,12 @@ import { FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
  * this process (helpers/in-process.ts): what is asked is who hears what, not serve's process.
  */
 
-const RELAY = FIXTURE_STARTS.relay;
-
 let served: InProcessServe;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   const config = writeConfig({
-    mcp_servers: { relay: { command: process.execPath, args: [...RELAY], protocol: '2025-11-25' } },
+    mcp_servers: { relay: { ...FIXTURES.relay(), protocol: '2025-11-25' } },
     tool_views: { a: { servers: ['relay'] }, b: { servers: ['relay'] } },
   });
   served = await serveHttpAsCli(config);

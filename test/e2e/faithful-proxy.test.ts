@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
-import { FIXTURE_STARTS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURES, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { serveHttpAsCli, serveStdioInProcess, type InProcessServe } from '../helpers/in-process.js';
 
 /**
@@ -15,7 +15,7 @@ import { serveHttpAsCli, serveStdioInProcess, type InProcessServe } from '../hel
  * logging, subscriptions and completion travel both ways. Upstreams: server-everything from npm,
  * and test/fixtures/relay-server.mjs (the SDK's own server, deterministic).
  */
-const relay = (name: string) => ({ command: process.execPath, args: [...FIXTURE_STARTS.relay, name] });
+const relay = FIXTURES.relay;
 
 interface Seen {
   sampled: string[];
@@ -238,9 +238,10 @@ describe.concurrent('mcpkit behind mcpkit', () => {
 describe.concurrent('the other faces', () => {
   it('filter run relays sampling and logs like serve', async () => {
     const made = capableClient('filter');
+    const filtered = FIXTURES.relay('filtered');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'filter', 'run', '--include', 'ask_*', '--include', 'log_*', '--', process.execPath, ...FIXTURE_STARTS.relay, 'filtered'],
+      args: [BIN, 'filter', 'run', '--include', 'ask_*', '--include', 'log_*', '--', filtered.command, ...filtered.args],
       env: cleanEnv() as Record<string, string>,
       stderr: 'ignore',
     });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, spawnTracked, stopChild, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { FIXTURE_STARTS, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURES, childPids, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 
 /**
  * serve --http is safe by default: nothing a web page or a stranger on the port could use to run a command.
@@ -212,7 +212,7 @@ describe.concurrent('HTTP sessions', () => {
   }, 120_000);
 
   it('with connections of their own: at most serve.max_client_hubs are awake, the least recently used sleep, and every client is relayed', async () => {
-    const relay = { command: process.execPath, args: [...FIXTURE_STARTS.relay], roots: 'forward' };
+    const relay = { ...FIXTURES.relay(), roots: 'forward' };
     // The shared connections start on first use, so that every server process counted below is a client's own.
     const { child, url } = await serveHttp(writeConfig({ mcp_servers: { relay }, serve: { max_client_hubs: 2, eager: false } }));
     const clients: { client: Client; transport: StreamableHTTPClientTransport; warnings: string[]; roots: () => Promise<string> }[] = [];

@@ -25,7 +25,8 @@ async function stdioClient(config: string) {
 const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
 
 describe('serve over stdio follows its config', () => {
-  const config = writeConfig({ mcp_servers: { memory: SERVERS.memory } });
+  // The server's own process: the tests find it by name among serve's children (restarted, left alone).
+  const config = writeConfig({ mcp_servers: { memory: SERVERS.memoryProcess } });
   let session: Awaited<ReturnType<typeof stdioClient>>;
   const cli = (...args: string[]) => runCommand([...args, '--config', config]);
 
@@ -60,7 +61,7 @@ describe('serve over stdio follows its config', () => {
     const [memoryPid] = await childPidsNamed(session.pid, 'server-memory');
     expect(everythingPid).toBeDefined();
     const before = session.events.toolsChanged;
-    const changed = await cli('server', 'add', 'memory', '--force', '--command', SERVERS.memory.command, '--arg', MEMORY_BUNDLE, '--env', 'LIVE=1');
+    const changed = await cli('server', 'add', 'memory', '--force', '--command', process.execPath, '--arg', MEMORY_BUNDLE, '--env', 'LIVE=1');
     expect(changed.code, changed.stderr).toBe(0);
     expect(await waitFor(() => session.events.toolsChanged > before, 5000)).toBe(true);
     const read = await session.client.callTool({ name: 'memory__read_graph', arguments: {} });
@@ -125,10 +126,11 @@ describe('serve over stdio follows its config', () => {
   it("server_add over MCP asks the person and is followed at once; its tools wait for a person's approval, then are served", async () => {
     const added = (await session.client.callTool({
       name: 'server_add',
-      arguments: { name: 'memory3', command: SERVERS.memory.command, args: SERVERS.memory.args },
+      // Its own process: a server an agent adds runs boxed, where the pool's socket is out of its reach.
+      arguments: { name: 'memory3', command: SERVERS.memoryProcess.command, args: SERVERS.memoryProcess.args },
     })) as CallToolResult;
     expect(added.isError, text(added)).toBeFalsy();
-    expect(session.events.asked[0]).toContain(`${SERVERS.memory.command} ${SERVERS.memory.args[0]}`);
+    expect(session.events.asked[0]).toContain(`${SERVERS.memoryProcess.command} ${SERVERS.memoryProcess.args[0]}`);
     const tested = (await session.client.callTool({ name: 'server_test', arguments: { name: 'memory3' } })) as CallToolResult;
     expect(tested.isError, text(tested)).toBeFalsy();
     expect(text(tested)).toContain('read_graph');
@@ -195,7 +197,8 @@ async function upstreamsHere(): Promise<number[]> {
  * SIGTERM does to the process (it closes serve as `close` does here) is http.test.ts's.
  */
 describe('serve --http follows its config', () => {
-  const config = writeConfig({ serve: { token: 'first-token' }, mcp_servers: { memory: SERVERS.memory }, tool_views: { mem: { servers: ['memory'] } } });
+  // The server's own process: the last test finds it by name among this process's children.
+  const config = writeConfig({ serve: { token: 'first-token' }, mcp_servers: { memory: SERVERS.memoryProcess }, tool_views: { mem: { servers: ['memory'] } } });
   let served: InProcessServe;
   // What this process had started before serve: none of it is serve's.
   let before = new Set<number>();

@@ -4,7 +4,7 @@ import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelconte
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
 import { NGINX, startNginx, startReplica, startReplicaHere } from '../helpers/nginx.js';
-import { FIXTURE_STARTS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { FIXTURES, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 
 /**
@@ -36,7 +36,7 @@ async function behindNginx(file: 'nginx.conf' | 'nginx-store.conf') {
   writeFileSync(
     config,
     JSON.stringify({
-      mcp_servers: { everything: SERVERS.everything, jobs: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] } },
+      mcp_servers: { everything: SERVERS.everything, jobs: FIXTURES.tasks },
       serve: { replica_id: '${REPLICA_ID}', ...(store ? { store: { url: store.url, key: STORE_KEY } } : {}) },
     }),
   );

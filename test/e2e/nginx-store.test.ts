@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, stopChild, tempDir, type PipedChild } from '../helpers/cli.js';
-import { FIXTURE_STARTS, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { FIXTURES, freePort, SERVERS, waitFor } from '../helpers/upstreams.js';
 import { startNginx, startReplica, startReplicaHere } from '../helpers/nginx.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 import { modernRpc } from '../helpers/modern-rpc.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   writeFileSync(
     config,
     JSON.stringify({
-      mcp_servers: { everything: SERVERS.everything, jobs: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] } },
+      mcp_servers: { everything: SERVERS.everything, jobs: FIXTURES.tasks },
       serve: { replica_id: '${REPLICA_ID}', store: { url: redis.url, key: STORE_KEY } },
     }),
   );

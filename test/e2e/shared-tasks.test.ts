@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/cli.js';
 import { serveHttpAsCli } from '../helpers/in-process.js';
 import { serveHttpChild } from '../helpers/serve.js';
-import { FIXTURE_STARTS, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURES, SERVERS, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { redisFor, startRedis, STORE_KEY, type RunningRedis } from '../support/redis-server.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
@@ -27,7 +27,7 @@ describe.skipIf(!withRedis)('tasks shared by replicas (serve.store)', () => {
   beforeAll(async () => {
     redis = await startRedis();
     config = writeConfig({
-      mcp_servers: { jobs: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] }, everything: SERVERS.everything },
+      mcp_servers: { jobs: FIXTURES.tasks, everything: SERVERS.everything },
       tool_views: { jobs: { servers: ['jobs'] }, old: { servers: ['everything'], exposure: 'direct' } },
       serve: {
         groups: ['config', 'server'],

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { type InProcessServe, serveHttpAsCli, serveHttpInProcess } from '../helpers/in-process.js';
-import { FIXTURE_SERVERS, FIXTURE_STARTS, waitFor, writeConfig } from '../helpers/upstreams.js';
+import { FIXTURE_SERVERS, FIXTURES, waitFor, writeConfig } from '../helpers/upstreams.js';
 import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
 
 /**
@@ -22,7 +22,7 @@ const serveConfig = () => serveHttpAsCli(config);
 
 beforeAll(async () => {
   config = writeConfig({
-    mcp_servers: { jobs: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] } },
+    mcp_servers: { jobs: FIXTURES.tasks },
     tool_views: { jobs: { servers: ['jobs'] } },
     // greet is quick, but its first call also starts the upstream, which a loaded machine made
     // take longer than the default 500 ms: a quick call is one done before its own after_ms.

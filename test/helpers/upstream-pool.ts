@@ -25,14 +25,18 @@ const PERL_ENV = 'MCPKIT_TEST_POOL_PERL';
 
 const POOL_RELAY = join(ROOT, 'test/fixtures/pool-relay.pl');
 
-/** The servers the pool answers. */
-export type PooledServer = 'everything' | 'file-tools';
+/** The servers the pool answers (test/fixtures/pool-servers.mjs). */
+export type PooledServer = 'everything' | 'file-tools' | 'tasks' | 'relay' | 'memory';
 
-/** The command that starts a session of `server` in the pool, or undefined where there is no pool (no Perl, or no global setup). */
+/**
+ * The command that starts a session of `server` in the pool, or undefined where there is no pool
+ * (no Perl, or no global setup) or it does not answer that server (it could not load it, and said why).
+ */
 export function pooled(server: PooledServer, args: string[]): { command: string; args: string[] } | undefined {
   const dir = process.env[DIR_ENV];
   const perl = process.env[PERL_ENV];
-  return dir && perl ? { command: perl, args: [POOL_RELAY, join(dir, `${server}.sock`), ...args] } : undefined;
+  const socket = dir && join(dir, `${server}.sock`);
+  return socket && perl && existsSync(socket) ? { command: perl, args: [POOL_RELAY, socket, ...args] } : undefined;
 }
 
 /** The Perl the relay runs on, where there can be a pool: on Linux (the relay packs a Linux socket address). */

@@ -11,8 +11,8 @@ import { startArgs } from './upstream-snapshots.js';
  * Real reference servers from npm, started with this node (no npx, no network): the packages' own
  * code, each bundled into one file so that it starts in half the time (test/helpers/upstream-bundles.ts);
  * server-everything and server-memory from their startup snapshots where the suite made them (upstream-snapshots.ts).
- * `SERVERS.everything` is a session of the run's pool instead (upstream-pool.ts): the same server
- * behind a relay process, for every test that is not about the server's process.
+ * `SERVERS.everything` and `SERVERS.memory` are sessions of the run's pool instead (upstream-pool.ts):
+ * the same server behind a relay process, for every test that is not about the server's process.
  */
 /**
  * server-everything's bundle, a script to start or import: for a start that names another transport
@@ -23,13 +23,17 @@ export const EVERYTHING_BUNDLE = startable('node_modules/@modelcontextprotocol/s
 export const MEMORY_BUNDLE = startable('node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
 const EVERYTHING_PROCESS = { command: process.execPath, args: [...startArgs('node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+const MEMORY_PROCESS = { command: process.execPath, args: startArgs('node_modules/@modelcontextprotocol/server-memory/dist/index.js') };
 
 export const SERVERS = {
   /** A session of the run's server-everything pool where there is one (upstream-pool.ts), else the package's process. */
   everything: pooled('everything', ['stdio']) ?? EVERYTHING_PROCESS,
   /** The package's own process: for a test about the upstream's process (its start, exit, pid, environment, stderr, signals, limits, box). */
   everythingProcess: EVERYTHING_PROCESS,
-  memory: { command: process.execPath, args: startArgs('node_modules/@modelcontextprotocol/server-memory/dist/index.js') },
+  /** A session of the run's server-memory pool where there is one (upstream-pool.ts), else the package's process. */
+  memory: pooled('memory', []) ?? MEMORY_PROCESS,
+  /** The package's own process: for a test about the upstream's process (as everythingProcess). */
+  memoryProcess: MEMORY_PROCESS,
   filesystem: (dir: string) => ({ command: process.execPath, args: [startable('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] }),
   silent: { command: process.execPath, args: [join(ROOT, 'test/fixtures/silent-server.mjs')] },
 };
@@ -51,6 +55,21 @@ export const FIXTURE_STARTS = {
   relay: startArgs('test/fixtures/relay-server.mjs'),
   tasks: startArgs('test/fixtures/tasks-server.mjs'),
 };
+
+/**
+ * The fixtures as config lines: a session of the run's pool where there is one (upstream-pool.ts),
+ * else the fixture's process (FIXTURE_STARTS).
+ */
+export const FIXTURES = {
+  tasks: pooled('tasks', []) ?? { command: process.execPath, args: FIXTURE_STARTS.tasks },
+  /** The relay fixture named `name` (its tools' log lines and completions say it). */
+  relay: (name = 'relay') => pooled('relay', [name]) ?? relayProcess(name),
+  /** Its own process: for a test about the process (its `crash` exits it, where a pooled one drops its connection). */
+  relayProcess,
+};
+function relayProcess(name = 'relay'): { command: string; args: string[] } {
+  return { command: process.execPath, args: [...FIXTURE_STARTS.relay, name] };
+}
 
 /**
  * The fixture whose tools (and prompts, resources) are read from the JSON file `tools`

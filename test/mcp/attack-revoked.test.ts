@@ -4,15 +4,14 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { FIXTURE_STARTS, waitFor } from '../helpers/upstreams.js';
+import { FIXTURES, waitFor } from '../helpers/upstreams.js';
 
 /**
  * Boundary "client -> upstream" over time (docs/SECURITY.md): a client removed from the config,
  * or a token revoked, has its calls in flight cancelled at once, in both eras and on the hot path
  * too: the upstream is told (notifications/cancelled), the call ends, and nothing of it comes back.
  */
-const config = (clients: Record<string, object>) =>
-  JSON.stringify({ mcp_servers: { slow: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] } }, serve: { clients } });
+const config = (clients: Record<string, object>) => JSON.stringify({ mcp_servers: { slow: FIXTURES.tasks }, serve: { clients } });
 
 async function client(url: string, token: string, era: 'legacy' | 'modern'): Promise<Client> {
   const c = new Client({ name: `c-${era}`, version: '1' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {});

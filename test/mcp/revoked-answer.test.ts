@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { serveHttpInProcess } from '../helpers/in-process.js';
-import { FIXTURE_STARTS, waitFor } from '../helpers/upstreams.js';
+import { FIXTURES, waitFor } from '../helpers/upstreams.js';
 
 /**
  * Boundary "client -> upstream" over time (docs/SECURITY.md), the answer's half: a reload that
@@ -13,8 +13,7 @@ import { FIXTURE_STARTS, waitFor } from '../helpers/upstreams.js';
  * (mcp/http/revocations.ts waits for that, not for a clock): the client reads why, FORBIDDEN,
  * rather than a stream cut under it.
  */
-const config = (clients: Record<string, object>) =>
-  JSON.stringify({ mcp_servers: { slow: { command: process.execPath, args: [...FIXTURE_STARTS.tasks] } }, serve: { clients } });
+const config = (clients: Record<string, object>) => JSON.stringify({ mcp_servers: { slow: FIXTURES.tasks }, serve: { clients } });
 
 const ERAS = ['legacy', 'modern'] as const;
 

@@ -103,7 +103,7 @@ describe.runIf(usable)('sandbox: true', () => {
   });
 
   it('a reference server from node_modules works in the box', async () => {
-    const p = await probe({ mem: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: '/tmp/memory.json' }, sandbox: true } });
+    const p = await probe({ mem: { ...SERVERS.memoryProcess, env: { MEMORY_FILE_PATH: '/tmp/memory.json' }, sandbox: true } });
     try {
       expect(await p.call('mem__read_graph')).toContain('entities');
     } finally {

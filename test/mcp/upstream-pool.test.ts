@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { spawnTracked, tempDir } from '../helpers/cli.js';
+import { ROOT, spawnTracked, tempDir } from '../helpers/cli.js';
 import { poolPerl } from '../helpers/upstream-pool.js';
-import { fileTools, fileToolsProcess, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { asSessionModule } from '../fixtures/memory-session-hooks.mjs';
+import { fileTools, fileToolsProcess, FIXTURE_STARTS, FIXTURES, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
- * Most tests start server-everything and the file-tools fixture as sessions of the run's pool
- * (test/helpers/upstream-pool.ts): a Perl relay whose stdin and stdout are joined to one session
- * of the server in one process. A pooled session must answer as the server's own process does,
+ * Most tests start server-everything, server-memory and the file-tools, tasks and relay fixtures as
+ * sessions of the run's pool (test/helpers/upstream-pool.ts): a Perl relay whose stdin and stdout
+ * are joined to one session of the server in one process. A pooled session must answer as the server's own process does,
  * keep nothing of another session's, and read its arguments, folder and environment as a start
  * would; where it cannot (server-everything's get-env reads its process's), it fails loudly.
  */
@@ -56,10 +57,11 @@ async function startAnswers(client: Client) {
 const hasPerl = poolPerl() !== undefined;
 
 describe("the suite's upstream pool", () => {
-  it('is what SERVERS.everything and fileTools start wherever Perl is', () => {
+  it('is what SERVERS.everything and .memory, fileTools, FIXTURES.tasks and .relay start wherever Perl is', () => {
     // Without Perl (or off Linux) the suite starts the servers' own processes (slower, the same answers); with it, the pool.
-    expect(SERVERS.everything.command === process.execPath).toBe(!hasPerl);
-    expect(fileTools('x.json').command === process.execPath).toBe(!hasPerl);
+    for (const start of [SERVERS.everything, SERVERS.memory, fileTools('x.json'), FIXTURES.tasks, FIXTURES.relay('x')]) {
+      expect(start.command === process.execPath, start.args.join(' ')).toBe(!hasPerl);
+    }
   });
 
   it.runIf(hasPerl)("a server-everything session answers as the package's process, two at once each its own, and refuses get-env", async () => {
@@ -124,6 +126,76 @@ describe("the suite's upstream pool", () => {
       }
     },
   );
+
+  it.runIf(hasPerl)("a server-memory session answers as the package's process, and keeps its graph where its MEMORY_FILE_PATH says", async () => {
+    const dir = tempDir('mcpkit-test-pool-');
+    const at = (file: string) => ({ MEMORY_FILE_PATH: join(dir, file) });
+    const [own, pooled] = await Promise.all([
+      withClient({ ...SERVERS.memoryProcess, env: at('own.jsonl') }, startAnswers),
+      withClient({ ...SERVERS.memory, env: at('pooled.jsonl') }, startAnswers),
+    ]);
+    expect(pooled).toEqual(own);
+
+    // Two sessions at once, each on its own file: what one adds is in its file alone, and the
+    // package's process reads it from there.
+    const graph = async (client: Client) => JSON.stringify((await client.callTool({ name: 'read_graph', arguments: {} })).structuredContent);
+    const first = await connected({ ...SERVERS.memory, env: at('first.jsonl') });
+    const second = await connected({ ...SERVERS.memory, env: at('second.jsonl') });
+    try {
+      await first.callTool({
+        name: 'create_entities',
+        arguments: { entities: [{ name: 'ada', entityType: 'person', observations: ['wrote the first program'] }] },
+      });
+      expect(await graph(first)).toContain('ada');
+      expect(await graph(second)).not.toContain('ada');
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+    expect(await withClient({ ...SERVERS.memoryProcess, env: at('first.jsonl') }, graph)).toContain('wrote the first program');
+  });
+
+  it('runs server-memory as written but for what its process reads of itself, and refuses a module that is not as expected', () => {
+    const text = readFileSync(join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js'), 'utf8');
+    const made = asSessionModule(text);
+    expect(made).toContain('export function memorySession(session) {');
+    expect(made).not.toMatch(/\bprocess\./);
+    // Every line of the module is there, changed only where the process was read.
+    const changed = (line: string) => /^export |process\.|StdioServerTransport\(\)|console\.error/.test(line);
+    for (const line of text.split('\n').filter((l) => l.trim() && !changed(l))) expect(made).toContain(line);
+    expect(() => asSessionModule(text.replace('new StdioServerTransport()', 'new StdioServerTransport(process.stdin)'))).toThrow(
+      /its stdio: .* found 0 times, not 1/,
+    );
+    expect(() => asSessionModule(`${text}\nprocess.on('exit', () => undefined);\n`)).toThrow(/reads its process where a session cannot answer: process\.on/);
+  });
+
+  it.runIf(hasPerl)("a tasks session answers as the fixture's process, and counts its own calls", async () => {
+    const own = { command: process.execPath, args: FIXTURE_STARTS.tasks };
+    const [fromProcess, pooled] = await Promise.all([withClient(own, startAnswers), withClient(FIXTURES.tasks, startAnswers)]);
+    expect(pooled).toEqual(fromProcess);
+    const started = async (client: Client) => ((await client.callTool({ name: 'started', arguments: {} })).content as { text: string }[])[0]!.text;
+    const first = await connected(FIXTURES.tasks);
+    const second = await connected(FIXTURES.tasks);
+    try {
+      await first.callTool({ name: 'slow_compute', arguments: { seconds: 0 } });
+      expect([await started(first), await started(second)]).toEqual(['1', '0']);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it.runIf(hasPerl)("a relay session answers as the fixture's process, and its crash ends the session in the middle of the call", async () => {
+    const [own, pooled] = await Promise.all([withClient(FIXTURES.relayProcess('one'), startAnswers), withClient(FIXTURES.relay('one'), startAnswers)]);
+    expect(pooled).toEqual(own);
+    const client = await connected(FIXTURES.relay('one'));
+    let closed = false;
+    client.onclose = () => void (closed = true);
+    try {
+      await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(/closed/i);
+      expect(closed).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
 
   it.runIf(hasPerl)('a session that cannot start (its tools file is not there) ends at once, as its process does', async () => {
     const missing = join(tempDir('mcpkit-test-pool-'), 'missing.json');
