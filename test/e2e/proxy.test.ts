@@ -233,7 +233,8 @@ describe.concurrent('faults', () => {
     ['stdin closed', ''],
   ] as const)('after serve ends (%s), no child process of it remains%s', async (how, eager) => {
     const config = writeConfig({
-      mcp_servers: { everything: SERVERS.everythingProcess, memory: { ...SERVERS.memory, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } },
+      // Their own processes: the test is about what becomes of serve's children.
+      mcp_servers: { everything: SERVERS.everythingProcess, memory: { ...SERVERS.memoryProcess, env: { MEMORY_FILE_PATH: `${tempDir()}/m.json` } } },
     });
     const serve = spawnTracked(process.execPath, [BIN, 'serve', ...(eager ? ['--eager'] : []), '--config', config, '--exposure', 'direct'], {
       env: cleanEnv(),

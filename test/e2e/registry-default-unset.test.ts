@@ -98,7 +98,8 @@ describe('what does not use the registry works', () => {
       await companyByDefault(own);
       expect(await waitFor(() => reloads.length > 0, 20_000)).toBe(true);
       expect(reloads[0]).toMatchObject({ outcome: 'applied' });
-      const added = (await client.callTool({ name: 'server_add', arguments: { name: 'notes', ...SERVERS.memory } })) as { isError?: boolean };
+      // Its own process: a server an agent adds runs boxed, out of reach of the pool's socket.
+      const added = (await client.callTool({ name: 'server_add', arguments: { name: 'notes', ...SERVERS.memoryProcess } })) as { isError?: boolean };
       expect(added.isError, JSON.stringify(added)).not.toBe(true);
       // The agent's edit is served: its reload applied, the server added (its tools then wait for approval, as any agent's server's do).
       // A read that finds the file as already served ('unchanged': the watcher told of the first edit twice) decides nothing.

@@ -11,8 +11,8 @@ import { modernRpc, TASKS_CAPABILITIES } from '../helpers/modern-rpc.js';
  * mcpkit as the task host (io.modelcontextprotocol/tasks, SEP-2663), spoken to as the conformance
  * suite does: raw JSON-RPC over HTTP with the 2026-07-28 envelope. The upstream
  * (test/fixtures/tasks-server.mjs) knows nothing of tasks; two named clients share serve, which
- * runs in this process (helpers/in-process.ts: `serve --http`'s code, its upstream a process of its
- * own): what is asked is its answers, not its process.
+ * runs in this process (helpers/in-process.ts: `serve --http`'s code, its upstream a session of the
+ * suite's pool): what is asked is its answers, not its process.
  */
 
 let config: string;

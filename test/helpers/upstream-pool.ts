@@ -6,17 +6,18 @@ import { whichOn } from '../../src/proxy/sandbox/host-facts.js';
 import { ROOT } from './root.js';
 
 /**
- * The stdio servers the suite starts most, server-everything and the file-tools fixture, answered
- * for the whole run by one process (test/fixtures/upstream-pool.mjs), each session reached through
- * a stdio relay (test/fixtures/pool-relay.pl). A start of the server's own process, even from its
- * startup snapshot, costs 0.15-0.2 CPU-s here, and the suite started them some 950 times a run; a
- * relay costs what a process costs (~10 ms), its session in the pool ~8 ms. The server's code is
- * the same, and the pipe mcpkit writes to and reads from is a real process's stdin and stdout;
- * what differs is the process behind it. A test about the upstream's process itself (its start,
- * exit, environment, stderr, signals, box) starts the server's own (`SERVERS.everythingProcess`,
- * `fileToolsProcess`); server-everything's get-env, which reads its process's environment, is
- * refused in the pool, so that a test reading it through the pool fails instead of reading the
- * pool's.
+ * The stdio servers the suite starts most, server-everything, server-memory and the file-tools,
+ * tasks and relay fixtures, answered for the whole run by one process
+ * (test/fixtures/upstream-pool.mjs), each session reached through a stdio relay
+ * (test/fixtures/pool-relay.pl). A start of the server's own process, even from its startup
+ * snapshot, costs 0.15-0.2 CPU-s here, and the suite started them some 1,200 times a run; a relay
+ * costs what a process costs (~10 ms), its session in the pool ~8 ms. The server's code is the
+ * same, and the pipe mcpkit writes to and reads from is a real process's stdin and stdout; what
+ * differs is the process behind it. A test about the upstream's process itself (its start, exit,
+ * environment, stderr, signals, box) starts the server's own (`SERVERS.everythingProcess` and
+ * `.memoryProcess`, `fileToolsProcess`, `FIXTURE_STARTS.tasks`, `FIXTURES.relayProcess`); server-everything's get-env,
+ * which reads its process's environment, is refused in the pool, so that a test reading it through
+ * the pool fails instead of reading the pool's.
  */
 
 /** The folder of the pool's sockets (one a server), for every worker (they inherit the global setup's environment). */

@@ -204,6 +204,34 @@ describe("the suite's upstream pool", () => {
     }
   });
 
+  it.runIf(hasPerl)(
+    'a session ends once its stdin ends: a 2.x server at once, as its process; one whose call was cancelled without waiting for it',
+    async () => {
+      /** How `start` ends when it is asked to initialize and to `call`, then (after `then`) its stdin ends: whether it exited within 5 s. */
+      const endsAfter = async (start: Start, call: object, then: object[] = []) => {
+        const child = spawnTracked(start.command, start.args, { stdio: ['pipe', 'ignore', 'ignore'] });
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+        send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pool-check', version: '1' } } });
+        send({ method: 'notifications/initialized' });
+        send({ id: 2, method: 'tools/call', params: call });
+        await new Promise((r) => setTimeout(r, 300));
+        for (const message of then) send(message);
+        child.stdin.end();
+        const ended = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5_000))]);
+        child.kill();
+        return ended;
+      };
+      // The tasks fixture's 2.x transport closes as its input ends, and stops the 30 s call it was running.
+      const slow = { name: 'slow_compute', arguments: { seconds: 30 } };
+      const tasksProcess = { command: process.execPath, args: FIXTURE_STARTS.tasks };
+      expect(await Promise.all([endsAfter(tasksProcess, slow), endsAfter(FIXTURES.tasks, slow)])).toEqual([true, true]);
+      // A request the client cancelled is answered by no SDK: a session waiting for its answer would never end.
+      const long = { name: 'trigger-long-running-operation', arguments: { duration: 30, steps: 3 } };
+      expect(await endsAfter(SERVERS.everything, long, [{ method: 'notifications/cancelled', params: { requestId: 2 } }])).toBe(true);
+    },
+  );
+
   it.runIf(hasPerl)('a session whose stdin ends answers what it was asked first, as its process does', async () => {
     /** What `start` writes to stdout when it is asked to initialize and to call a 1 s operation, and its stdin then ends. */
     const answers = async (start: Start) => {
