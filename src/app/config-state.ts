@@ -141,6 +141,11 @@ export class ConfigState {
     }));
   }
 
+  /** Writes the first-use pins waiting for their batch (a runtime that closes: its process or line may end before the batch's timer). */
+  async writePendingPins(): Promise<void> {
+    await this.pinKeeper?.writePending();
+  }
+
   /** How many of a server's tools its pins withhold now (undefined before the pins are read). */
   withheldCount(server: string, tools: Parameters<PinKeeper['withheldCount']>[1]): number | undefined {
     const config = this.live.loaded;

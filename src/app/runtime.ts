@@ -162,9 +162,15 @@ export class Runtime {
     return { entries: this.cache?.size ?? 0, ...(indexes ? { ...indexes.memory(), roots: indexes.roots() } : {}) };
   }
 
-  /** Closes the shared upstream connections (serve's end): no child process outlives us. */
-  close(): Promise<void> {
-    return this.serving.close();
+  /**
+   * Closes the shared upstream connections (serve's end): no child process outlives us. The
+   * first-use pins waiting for their batch are written first: a signal's exit, or a line a host ran,
+   * ends before the batch's timer would have fired, and a server left unpinned is pinned on its next
+   * first use with whatever it lists then.
+   */
+  async close(): Promise<void> {
+    await this.configs.writePendingPins();
+    await this.serving.close();
   }
 
   private waiting(message: string, kind?: WaitKind): void {

@@ -46,7 +46,11 @@ export abstract class McpkitCommand extends Command {
   /** The process's runtime (one per command run). */
   protected runtime(configFlag: string | undefined): Runtime {
     const { env, cwd, daemon } = this.scope;
-    return (this.made ??= daemon ?? createRuntime({ configFlag, env, cwd, surface: 'cli', version: this.config.version, waiting: sayWaiting }));
+    if (this.made) return this.made;
+    if (daemon) return (this.made = daemon);
+    this.made = createRuntime({ configFlag, env, cwd, surface: 'cli', version: this.config.version, waiting: sayWaiting });
+    this.scope.made?.push(this.made);
+    return this.made;
   }
 
   /**

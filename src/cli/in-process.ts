@@ -36,7 +36,8 @@ function processOnly(argv: readonly string[]): boolean {
  * `call` of an upstream tool and the commands generated from tools run as the daemon runs them
  * (runCommandLine, with a runtime of its own for the config the line and `env` name, closed
  * after); every other line runs through oclif as the built CLI runs it (dist/cli/main.js), in a
- * command scope of its own (command-scope.ts: its output, exit code, environment and folder).
+ * command scope of its own (command-scope.ts: its output, exit code, environment and folder, and
+ * the runtimes its commands make, closed after as well: the next line finds what they wrote).
  * Colour is off, as on a pipe.
  */
 export async function runInProcess(argv: readonly string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<InProcessRun> {
@@ -58,7 +59,7 @@ export async function runInProcess(argv: readonly string[], options: { env: Node
     // What a hook writes to stderr is the line's, as the daemon routes it (the one patch left: core/caller-stderr.ts).
     routeHookStderrToCallers();
     const ran = await withCallerStderr(io.err, () =>
-      inScope({ io, env, cwd: options.cwd, hosted: true }, async () => {
+      inScope({ io, env, cwd: options.cwd, hosted: true, made }, async () => {
         const runtimeFor = (configFlag: string | undefined) => {
           const runtime = createRuntime({
             ...(configFlag !== undefined ? { configFlag } : {}),

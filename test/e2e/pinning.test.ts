@@ -114,6 +114,16 @@ describe.concurrent('tool pinning', () => {
     expect((await cli('server', 'diff', 'notes')).code).toBe(0);
   });
 
+  it("a line run in a host's process has written its first-use pins when it ends: the next line finds them at once", async () => {
+    // A host (the tests, scripts through runInProcess) runs the next line at once: pins still waiting
+    // for their batch would be missed by it, and a tool changed meanwhile pinned on its first use.
+    const { lockFile, cli } = setUp();
+    expect((await cli('tools')).code).toBe(0);
+    expect(existsSync(lockFile)).toBe(true);
+    const lock = parse(readFileSync(lockFile, 'utf8')) as { servers: { notes: Record<string, unknown> } };
+    expect(Object.keys(lock.servers.notes)).toEqual(['read_notes', 'send_note']);
+  });
+
   it('withholds a changed schema and a new tool mid-session, at once, and drops a removed tool', async ({ onTestFinished }) => {
     const { config, setTools, cli } = setUp();
     const session = await serve(onTestFinished, config);

@@ -18,6 +18,11 @@ export interface CommandScope {
   hosted: boolean;
   /** Run by mcpkit daemon for a client: the daemon's warm runtime does the work (never the daemon again, over its socket). */
   daemon?: Runtime;
+  /**
+   * Where a hosted line's commands put the runtimes they make, which its host closes when the line
+   * ends (cli/in-process.ts): a process's end ends its own.
+   */
+  made?: Runtime[];
 }
 
 // One for the process, whichever copy of this module asks (core/process-shared.ts): the daemon sets
