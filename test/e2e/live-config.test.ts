@@ -63,6 +63,10 @@ describe('serve over stdio follows its config', () => {
     const before = session.events.toolsChanged;
     const changed = await cli('server', 'add', 'memory', '--force', '--command', process.execPath, '--arg', MEMORY_BUNDLE, '--env', 'LIVE=1');
     expect(changed.code, changed.stderr).toBe(0);
+    // The reload that serves the new entry. The edit drops the old entry's approvals, then writes the
+    // config: on a loaded machine a reload can come between the two (the old entry withheld, as it
+    // must be), and its list_changed reaches the client too.
+    expect(await waitFor(() => /config reloaded \(generation \d+\): .*servers restarted: memory/.test(session.stderr()), 5000)).toBe(true);
     expect(await waitFor(() => session.events.toolsChanged > before, 5000)).toBe(true);
     const read = await session.client.callTool({ name: 'memory__read_graph', arguments: {} });
     expect((read as CallToolResult).isError, text(read as CallToolResult)).toBeFalsy();
