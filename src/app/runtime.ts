@@ -164,14 +164,16 @@ export class Runtime {
 
   /**
    * Closes the shared upstream connections (serve's end): no child process outlives us. The
-   * first-use pins waiting for their batch are written first: a signal's exit, or a line a host ran,
-   * ends before the batch's timer would have fired, and a server left unpinned is pinned on its next
-   * first use with whatever it lists then.
+   * first-use pins waiting for their batch are written meanwhile: a signal's exit, or a line a host
+   * ran, ends before the batch's timer would have fired, and a server left unpinned is pinned on its
+   * next first use with whatever it lists then. At the same time, not first: the write may wait on
+   * another process's hold of the lock file (up to its 15 s), and the upstreams' end must not wait
+   * behind it. Once: a second call (a second signal) waits for the first.
    */
-  async close(): Promise<void> {
-    await this.configs.writePendingPins();
-    await this.serving.close();
+  close(): Promise<void> {
+    return (this.closing ??= Promise.all([this.configs.writePendingPins(), this.serving.close()]).then(() => undefined));
   }
+  private closing?: Promise<void>;
 
   private waiting(message: string, kind?: WaitKind): void {
     // A retry line names what it retries (a registry URL with ?key=${KEY}): masked like every message.

@@ -19,8 +19,8 @@ export interface CommandScope {
   /** Run by mcpkit daemon for a client: the daemon's warm runtime does the work (never the daemon again, over its socket). */
   daemon?: Runtime;
   /**
-   * Where a hosted line's commands put the runtimes they make, which its host closes when the line
-   * ends (cli/in-process.ts): a process's end ends its own.
+   * Where the commands of a line runInProcess runs (cli/in-process.ts) put the runtimes they make,
+   * which it closes when the line ends. A process's end ends its own; the daemon's lines use its runtime.
    */
   made?: Runtime[];
 }

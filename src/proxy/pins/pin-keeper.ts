@@ -288,13 +288,19 @@ export class PinKeeper {
     this.flushing ??= setTimeout(() => void this.flush(), 20);
   }
 
-  /** Writes the first-use pins waiting now instead of with the next batch, and waits for a batch being written. */
+  /**
+   * Writes the first-use pins waiting now instead of with the next batch, and waits for the batch
+   * being written, whoever started it: two closes at once (SIGINT, then SIGTERM) both end with the
+   * pins written.
+   */
   async writePending(): Promise<void> {
     await this.writingNow;
-    if (!this.flushing) return;
-    clearTimeout(this.flushing);
-    this.flushing = undefined;
-    await this.flush();
+    if (this.flushing) {
+      clearTimeout(this.flushing);
+      this.flushing = undefined;
+      void this.flush();
+    }
+    await this.writingNow;
   }
 
   /** Writes the first-use pins waiting; another process may have pinned a server meanwhile: the file keeps the first pins written. */

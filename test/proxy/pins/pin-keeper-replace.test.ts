@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { acquireLock } from '../../../src/config/files/lock.js';
 import { dropServerPins, readPins, sectionOf } from '../../../src/config/files/pin-file.js';
 import { PinKeeper } from '../../../src/proxy/pins/pin-keeper.js';
 import { createLogger } from '../../../src/core/logger.js';
@@ -124,5 +125,21 @@ describe('PinKeeper: a server replaced under its name', () => {
     writeFileSync(s.path, 'version: 1\nservers: {}\n');
     await dropServerPins(s.path, new Map([['jobs', false]]));
     expect(readFileSync(s.path, 'utf8')).toBe('version: 1\nservers: {}\n');
+  });
+});
+
+describe('PinKeeper.writePending', () => {
+  it('two at once (a runtime closed twice: SIGINT, then SIGTERM) both end with the pins written, even while another process holds the lock', async () => {
+    const s = keeperFor(PERSON);
+    expect(s.served()).toEqual(['greet']); // first use: queued for the next batch
+    const held = await acquireLock(`${s.path}.lock`);
+    const ends: string[][] = [];
+    const first = s.keeper.writePending().then(() => void ends.push(s.pinned()));
+    const second = s.keeper.writePending().then(() => void ends.push(s.pinned()));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ends).toEqual([]); // neither ended while the batch waited for the lock
+    held.release();
+    await Promise.all([first, second]);
+    expect(ends).toEqual([['greet'], ['greet']]);
   });
 });
