@@ -38,6 +38,8 @@ export class Runtime {
   /** The connections, hubs and shared state of what this process serves. */
   readonly serving: ServingState;
   private readonly upstreams: UpstreamFactory;
+  /** The close under way or done (close): a second call waits for it. */
+  private closing?: Promise<void>;
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -173,7 +175,6 @@ export class Runtime {
   close(): Promise<void> {
     return (this.closing ??= Promise.all([this.configs.writePendingPins(), this.serving.close()]).then(() => undefined));
   }
-  private closing?: Promise<void>;
 
   private waiting(message: string, kind?: WaitKind): void {
     // A retry line names what it retries (a registry URL with ?key=${KEY}): masked like every message.

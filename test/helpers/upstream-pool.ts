@@ -15,7 +15,7 @@ import { ROOT } from './root.js';
  * same, and the pipe mcpkit writes to and reads from is a real process's stdin and stdout; what
  * differs is the process behind it. A test about the upstream's process itself (its start, exit,
  * environment, stderr, signals, box) starts the server's own (`SERVERS.everythingProcess` and
- * `.memoryProcess`, `fileToolsProcess`, `FIXTURE_STARTS.tasks`, `FIXTURES.relayProcess`); server-everything's get-env,
+ * `.memoryProcess`, `fileToolsProcess`, `FIXTURES.tasksProcess` and `.relayProcess`); server-everything's get-env,
  * which reads its process's environment, is refused in the pool, so that a test reading it through
  * the pool fails instead of reading the pool's.
  */

@@ -60,8 +60,11 @@ export const FIXTURE_STARTS = {
  * The fixtures as config lines: a session of the run's pool where there is one (upstream-pool.ts),
  * else the fixture's process (FIXTURE_STARTS).
  */
+const TASKS_PROCESS = { command: process.execPath, args: FIXTURE_STARTS.tasks };
 export const FIXTURES = {
-  tasks: pooled('tasks', []) ?? { command: process.execPath, args: FIXTURE_STARTS.tasks },
+  tasks: pooled('tasks', []) ?? TASKS_PROCESS,
+  /** Its own process: for a test about the process (as SERVERS.everythingProcess). */
+  tasksProcess: TASKS_PROCESS,
   /** The relay fixture named `name` (its tools' log lines and completions say it). */
   relay: (name = 'relay') => pooled('relay', [name]) ?? relayProcess(name),
   /** Its own process: for a test about the process (its `crash` exits it, where a pooled one drops its connection). */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, spawnTracked, tempDir } from '../helpers/cli.js';
 import { poolPerl } from '../helpers/upstream-pool.js';
 import { asSessionModule } from '../fixtures/memory-session-hooks.mjs';
-import { fileTools, fileToolsProcess, FIXTURE_STARTS, FIXTURES, SERVERS, waitFor } from '../helpers/upstreams.js';
+import { fileTools, fileToolsProcess, FIXTURES, SERVERS, waitFor } from '../helpers/upstreams.js';
 
 /**
  * Most tests start server-everything, server-memory and the file-tools, tasks and relay fixtures as
@@ -55,6 +55,16 @@ async function startAnswers(client: Client) {
 }
 
 const hasPerl = poolPerl() !== undefined;
+
+/** `start`'s process, asked on its stdin (raw JSON lines, as mcpkit writes them) to initialize and to `call`; `send` writes more. */
+function askedRaw(start: Start, call: object, stdout: 'pipe' | 'ignore') {
+  const child = spawnTracked(start.command, start.args, { stdio: ['pipe', stdout, 'ignore'] });
+  const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pool-check', version: '1' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/call', params: call });
+  return { child, send };
+}
 
 describe("the suite's upstream pool", () => {
   it('is what SERVERS.everything and .memory, fileTools, FIXTURES.tasks and .relay start wherever Perl is', () => {
@@ -169,8 +179,7 @@ describe("the suite's upstream pool", () => {
   });
 
   it.runIf(hasPerl)("a tasks session answers as the fixture's process, and counts its own calls", async () => {
-    const own = { command: process.execPath, args: FIXTURE_STARTS.tasks };
-    const [fromProcess, pooled] = await Promise.all([withClient(own, startAnswers), withClient(FIXTURES.tasks, startAnswers)]);
+    const [fromProcess, pooled] = await Promise.all([withClient(FIXTURES.tasksProcess, startAnswers), withClient(FIXTURES.tasks, startAnswers)]);
     expect(pooled).toEqual(fromProcess);
     const started = async (client: Client) => ((await client.callTool({ name: 'started', arguments: {} })).content as { text: string }[])[0]!.text;
     const first = await connected(FIXTURES.tasks);
@@ -209,12 +218,8 @@ describe("the suite's upstream pool", () => {
     async () => {
       /** How `start` ends when it is asked to initialize and to `call`, then (after `then`) its stdin ends: whether it exited within 5 s. */
       const endsAfter = async (start: Start, call: object, then: object[] = []) => {
-        const child = spawnTracked(start.command, start.args, { stdio: ['pipe', 'ignore', 'ignore'] });
+        const { child, send } = askedRaw(start, call, 'ignore');
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-        send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pool-check', version: '1' } } });
-        send({ method: 'notifications/initialized' });
-        send({ id: 2, method: 'tools/call', params: call });
         await new Promise((r) => setTimeout(r, 300));
         for (const message of then) send(message);
         child.stdin.end();
@@ -224,8 +229,7 @@ describe("the suite's upstream pool", () => {
       };
       // The tasks fixture's 2.x transport closes as its input ends, and stops the 30 s call it was running.
       const slow = { name: 'slow_compute', arguments: { seconds: 30 } };
-      const tasksProcess = { command: process.execPath, args: FIXTURE_STARTS.tasks };
-      expect(await Promise.all([endsAfter(tasksProcess, slow), endsAfter(FIXTURES.tasks, slow)])).toEqual([true, true]);
+      expect(await Promise.all([endsAfter(FIXTURES.tasksProcess, slow), endsAfter(FIXTURES.tasks, slow)])).toEqual([true, true]);
       // A request the client cancelled is answered by no SDK: a session waiting for its answer would never end.
       const long = { name: 'trigger-long-running-operation', arguments: { duration: 30, steps: 3 } };
       expect(await endsAfter(SERVERS.everything, long, [{ method: 'notifications/cancelled', params: { requestId: 2 } }])).toBe(true);
@@ -235,13 +239,9 @@ describe("the suite's upstream pool", () => {
   it.runIf(hasPerl)('a session whose stdin ends answers what it was asked first, as its process does', async () => {
     /** What `start` writes to stdout when it is asked to initialize and to call a 1 s operation, and its stdin then ends. */
     const answers = async (start: Start) => {
-      const child = spawnTracked(start.command, start.args, { stdio: ['pipe', 'pipe', 'ignore'] });
+      const { child } = askedRaw(start, { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 1 } }, 'pipe');
       let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pool-check', version: '1' } } });
-      send({ method: 'notifications/initialized' });
-      send({ id: 2, method: 'tools/call', params: { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 1 } } });
+      child.stdout!.on('data', (d) => (out += d));
       child.stdin.end();
       expect(await waitFor(() => out.includes('"id":2'), 15_000), out).toBe(true);
       child.kill();
